@@ -1,0 +1,40 @@
+/**
+ * `exchange-api`: one command line over the packages. Each subcommand keeps its public contract
+ * (flags, first line printed, exit codes); unknown subcommands and flags exit 2 with one line.
+ */
+import { runGenerate } from '@exchange-api/codegen';
+import { runSpecSummary } from './spec-summary';
+
+type Command = { summary: string; run: (argv: string[]) => Promise<number> };
+
+export const commands: Record<string, Command> = {
+  generate: { summary: 'regenerate types, validators and tables from an AsyncAPI 3.0 spec', run: (a) => runGenerate(a) },
+  spec: { summary: 'check the spec and print its summary', run: runSpecSummary },
+  start: { summary: 'the main job on the embedded default (for now: check the spec and summarise it)', run: runSpecSummary },
+};
+
+export function usage(): string {
+  const width = Math.max(...Object.keys(commands).map((c) => c.length));
+  return [
+    'Usage: exchange-api <command> [options]',
+    '',
+    'Commands:',
+    ...Object.entries(commands).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`),
+    '',
+    'Run `exchange-api <command> --help` for a command\'s options and examples.',
+  ].join('\n');
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    console.log(usage());
+    return name === undefined ? 2 : 0;
+  }
+  const command = commands[name];
+  if (!command) {
+    console.error(`exchange-api: unknown command "${name}" (commands: ${Object.keys(commands).join(', ')})`);
+    return 2;
+  }
+  return command.run(rest);
+}

@@ -1,0 +1,23 @@
+/**
+ * `npm run bench`: every benchmark, one line each in the form
+ * `bench <name>: <value> (target <op> <value>) ok|MISS`. Benchmarks, not tests: they never fail the build.
+ */
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { formatResult, type BenchResult } from './report';
+import { runValidateVsParse } from './validate-vs-parse';
+import { runGeneration } from './generation';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const only = process.argv[2];
+
+/** Later benchmarks register here. */
+export const benchmarks: Array<[string, () => BenchResult[] | Promise<BenchResult[]>]> = [
+  ['validation', runValidateVsParse],
+  ['generation', () => runGeneration(root)],
+];
+
+for (const [name, run] of benchmarks) {
+  if (only && !name.includes(only)) continue;
+  for (const r of await run()) console.log(formatResult(r));
+}

@@ -1,0 +1,177 @@
+/**
+ * Emitter: model → TypeScript types (json-schema-to-typescript, one root compile so every shared type
+ * is declared once), the channel address types and builders, and the method map.
+ */
+import { compile } from 'json-schema-to-typescript';
+import type { ApiModel, ChannelModel, JsonSchema, PayloadModel } from '../model/types';
+import { refName } from '../model/schema-tools';
+import type { EmittedFile } from './emitted-file';
+import { pascal, quote, tsName } from './naming';
+
+export async function emitTypes(model: ApiModel): Promise<EmittedFile[]> {
+  return [
+    { slot: 'types', path: 'types.gen.ts', content: await emitSchemaTypes(model) },
+    { slot: 'types', path: 'channels.gen.ts', content: emitChannelTypes(model) },
+    { slot: 'types', path: 'methods.gen.ts', content: emitMethodTypes(model) },
+  ];
+}
+
+const ROOT = '__ExchangeApiRoot';
+
+async function emitSchemaTypes(model: ApiModel): Promise<string> {
+  const definitions: Record<string, JsonSchema> = {};
+  for (const t of model.types) {
+    const schema: JsonSchema = { ...onlyRefs(model.schemas[t.name]!), title: t.name };
+    // Open places stay open in the types too; everything else is closed so typos fail to compile.
+    if (t.kind === 'open' && (schema.type === 'object' || schema.type === undefined) && schema.additionalProperties === undefined) {
+      if (schema.type === 'object') schema.additionalProperties = true;
+    }
+    if (t.notShown) schema.description = [schema.description, `Not shown: ${t.notShown}`].filter(Boolean).join('\n\n');
+    definitions[t.name] = schema;
+  }
+  const root = {
+    title: ROOT,
+    type: 'object',
+    additionalProperties: false,
+    properties: Object.fromEntries(model.types.map((t) => [t.name, { $ref: `#/definitions/${t.name}` }])),
+    definitions,
+  };
+  const ts = await compile(root as never, ROOT, {
+    bannerComment: '',
+    declareExternallyReferenced: true,
+    additionalProperties: false,
+    unreachableDefinitions: true,
+    strictIndexSignatures: false,
+    format: true,
+    style: { singleQuote: true, printWidth: 110 },
+    $refOptions: {},
+  });
+  // The root only served to pull every definition into one compile.
+  const withoutRoot = ts
+    .replace(new RegExp(`export interface ${ROOT} \\{[\\s\\S]*?\\n\\}\\n`), '')
+    .replace(new RegExp(` \\*\\n \\* This interface was referenced by \`${ROOT}\`'s JSON-Schema\\n \\* via the \`definition\` "[^"]+"\\.\\n`, 'g'), '')
+    .replace(new RegExp(`/\\*\\*\\n \\* This interface was referenced by \`${ROOT}\`'s JSON-Schema\\n \\* via the \`definition\` "[^"]+"\\.\\n \\*/\\n`, 'g'), '');
+  return withoutRoot.trimStart();
+}
+
+/**
+ * A `$ref` with annotations beside it (description, default) makes json-schema-to-typescript declare a
+ * second copy of the referenced type; the type is the referenced one, so keep the ref alone.
+ */
+function onlyRefs(schema: JsonSchema): JsonSchema {
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (typeof node !== 'object' || node === null) return node;
+    const o = node as Record<string, unknown>;
+    if (typeof o.$ref === 'string') return { $ref: o.$ref };
+    return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, k === 'examples' || k === 'default' || k === 'enum' ? v : walk(v)]));
+  };
+  return walk(schema) as JsonSchema;
+}
+
+/** A template-literal type for an address template: parameters with an enum become unions. */
+function addressType(ch: ChannelModel): string {
+  let out = '`';
+  let rest = ch.address;
+  for (const p of ch.parameters) {
+    const i = rest.indexOf(`{${p.name}}`);
+    out += escapeTemplate(rest.slice(0, i));
+    out += '${' + (p.enum ? p.enum.map(quote).join(' | ') : 'string') + '}';
+    rest = rest.slice(i + p.name.length + 2);
+  }
+  return out + escapeTemplate(rest) + '`';
+}
+const escapeTemplate = (s: string) => s.replace(/[`\\$]/g, (c) => '\\' + c);
+
+/** Payload type expression, in terms of the named types. */
+function payloadType(p: PayloadModel): string {
+  const named = refName(p.schema);
+  if (named) return `T.${tsName(named)}`;
+  if (p.array && p.record) return `T.${tsName(p.record)}[]`;
+  return 'unknown';
+}
+
+/** More specific templates first, so that a conditional type picks the right one. */
+function bySpecificity(a: ChannelModel, b: ChannelModel): number {
+  const score = (c: ChannelModel) =>
+    c.address.replace(/\{[^}]+\}/g, '').length + 100 * c.parameters.filter((p) => p.enum).length;
+  return score(b) - score(a) || a.id.localeCompare(b.id);
+}
+
+function emitChannelTypes(model: ApiModel): string {
+  const lines: string[] = [`import type * as T from './types.gen';`, ''];
+  for (const ch of model.channels) {
+    lines.push(`/** Address of ${ch.title}: \`${ch.address}\` (${ch.access}). */`);
+    lines.push(`export type ${pascal(ch.id)}Address = ${addressType(ch)};`);
+    lines.push(`/** Payload of \`${ch.address}\`${ch.payload.array ? ' (an array of records)' : ''}. */`);
+    lines.push(`export type ${pascal(ch.id)}ChannelPayload = ${payloadType(ch.payload)};`);
+  }
+  lines.push('', '/** Every channel address this API serves. */');
+  lines.push(`export type ChannelAddress =${model.channels.map((c) => `\n  | ${pascal(c.id)}Address`).join('')};`);
+  lines.push('', '/** Payload type by channel id. */', 'export interface ChannelPayloads {');
+  for (const ch of model.channels) lines.push(`  ${quote(ch.id)}: ${pascal(ch.id)}ChannelPayload;`);
+  lines.push('}', '', '/** Address type by channel id. */', 'export interface ChannelAddresses {');
+  for (const ch of model.channels) lines.push(`  ${quote(ch.id)}: ${pascal(ch.id)}Address;`);
+  lines.push('}', '', '/** Channel id by address template. */', 'export interface ChannelTemplates {');
+  for (const ch of model.channels) lines.push(`  ${quote(ch.address)}: ${quote(ch.id)};`);
+  lines.push('}');
+  const ordered = [...model.channels].sort(bySpecificity);
+  lines.push('', '/** The channel id of a filled-in address, or never when it matches no template. */');
+  lines.push(`export type ChannelIdOf<A extends string> =${ordered.map((c) => `\n  A extends ${pascal(c.id)}Address ? ${quote(c.id)} :`).join('')}\n  never;`);
+  lines.push('', '/** The payload type of a filled-in address, e.g. `PayloadOf<\'trades.ETH-PERP\'>`. */');
+  lines.push('export type PayloadOf<A extends string> = ChannelIdOf<A> extends keyof ChannelPayloads ? ChannelPayloads[ChannelIdOf<A>] : never;');
+  lines.push('', '/** A value that may fill a parameter: enumerated parameters also take their numeric spelling. */');
+  lines.push('type Fill<V extends string> = V | (V extends `${infer N extends number}` ? N : never);');
+  lines.push('', '/** Builders: `channels.orderbook({ instrument_name, group, depth })` returns the address, typed. */');
+  lines.push('export const channels = {');
+  for (const ch of model.channels) {
+    const generics = ch.parameters.map((p) => `${pascal(p.name)} extends ${p.enum ? `Fill<${p.enum.map(quote).join(' | ')}>` : 'string | number'}`);
+    const paramsType = ch.parameters.map((p) => `${p.name}: ${pascal(p.name)}`).join('; ');
+    let ret = '`';
+    let body = '`';
+    let rest = ch.address;
+    for (const p of ch.parameters) {
+      const i = rest.indexOf(`{${p.name}}`);
+      ret += escapeTemplate(rest.slice(0, i)) + '${' + pascal(p.name) + '}';
+      body += escapeTemplate(rest.slice(0, i)) + '${params.' + p.name + '}';
+      rest = rest.slice(i + p.name.length + 2);
+    }
+    ret += escapeTemplate(rest) + '`';
+    body += escapeTemplate(rest) + '`';
+    lines.push(`  /** \`${ch.address}\`: ${ch.title} (${ch.access}). */`);
+    if (ch.parameters.length === 0) {
+      lines.push(`  ${safeKey(ch.id)}: (): ${quote(ch.address)} => ${quote(ch.address)},`);
+    } else {
+      lines.push(`  ${safeKey(ch.id)}: <${generics.join(', ')}>(params: { ${paramsType} }): ${ret} =>`);
+      lines.push(`    ${body} as ${ret},`);
+    }
+  }
+  lines.push('} as const;');
+  return lines.join('\n') + '\n';
+}
+
+function emitMethodTypes(model: ApiModel): string {
+  const typeOf = (p: PayloadModel) => payloadType(p);
+  const lines: string[] = [`import type * as T from './types.gen';`, ''];
+  lines.push('/** Params and result of every method, by JSON-RPC method name. */', 'export interface Methods {');
+  for (const m of model.methods) {
+    lines.push(`  /** ${m.summary.split('\n')[0]} */`);
+    lines.push(`  ${quote(m.name)}: {`);
+    lines.push(`    params: ${typeOf(m.params)};`);
+    lines.push(`    result: ${typeOf(m.result)};`);
+    lines.push(`    /** The params shape our sandbox and client assume where the document does not show one. */`);
+    lines.push(`    assumedParams: ${m.assumedParams ? `T.${tsName(m.assumedParams)}` : typeOf(m.params)};`);
+    lines.push(`    assumedResult: ${m.assumedResult ? `T.${tsName(m.assumedResult)}` : typeOf(m.result)};`);
+    lines.push('  };');
+  }
+  lines.push('}', '', 'export type MethodName = keyof Methods;');
+  lines.push(`export type WsMethodName = ${union(model.methods.filter((m) => m.transports.includes('ws')).map((m) => quote(m.name)))};`);
+  lines.push(`export type HttpMethodName = ${union(model.methods.filter((m) => m.transports.includes('http')).map((m) => quote(m.name)))};`);
+  lines.push(`export type OrderFlowMethodName = ${union(model.methods.filter((m) => m.orderFlow).map((m) => quote(m.name)))};`);
+  lines.push('export type ParamsOf<M extends MethodName> = Methods[M][\'params\'];');
+  lines.push('export type ResultOf<M extends MethodName> = Methods[M][\'result\'];');
+  return lines.join('\n') + '\n';
+}
+
+const union = (items: string[]) => (items.length ? items.join(' | ') : 'never');
+const safeKey = (k: string) => (/^[A-Za-z_$][\w$]*$/.test(k) ? k : quote(k));

@@ -1,0 +1,158 @@
+/**
+ * Emitter: model → validators. ajv standalone code, so no schema is compiled at run time (usable in
+ * browsers under a strict CSP), with one validating function per named schema, channel payload and
+ * method params/result, and typed guards over them.
+ */
+import { Ajv } from 'ajv';
+import standaloneCode from 'ajv/dist/standalone/index.js';
+import type { ApiModel, JsonSchema } from '../model/types';
+import type { EmitOptions, EmittedFile } from './emitted-file';
+import { refName } from '../model/schema-tools';
+import { quote, tsName } from './naming';
+
+const ROOT_ID = 'api';
+
+/** Export names inside the standalone module: identifiers, grouped by prefix. */
+export const exportName = {
+  schema: (name: string) => `schema_${ident(name)}`,
+  channel: (id: string) => `channel_${ident(id)}`,
+  params: (operationId: string) => `params_${ident(operationId)}`,
+  result: (operationId: string) => `result_${ident(operationId)}`,
+};
+const ident = (s: string) => s.replace(/[^A-Za-z0-9_$]/g, '_');
+
+export function emitValidators(model: ApiModel, options: EmitOptions): EmittedFile[] {
+  const definitions: Record<string, JsonSchema> = { ...model.schemas };
+  const refs: Record<string, string> = {};
+  const entries: Array<{ group: string; key: string; exp: string; type: string }> = [];
+  const typeOfSchema = (schema: JsonSchema, array: boolean, record: string | null): string => {
+    const named = refName(schema);
+    if (named) return `T.${tsName(named)}`;
+    if (array && record) return `T.${tsName(record)}[]`;
+    return 'unknown';
+  };
+
+  for (const name of Object.keys(model.schemas)) {
+    refs[exportName.schema(name)] = `${ROOT_ID}#/definitions/${name}`;
+    entries.push({ group: 'schemas', key: name, exp: exportName.schema(name), type: `T.${tsName(name)}` });
+  }
+  const inline = (key: string, schema: JsonSchema): string => {
+    const named = refName(schema);
+    if (named) return `${ROOT_ID}#/definitions/${named}`;
+    definitions[key] = schema;
+    return `${ROOT_ID}#/definitions/${key}`;
+  };
+  for (const c of model.channels) {
+    refs[exportName.channel(c.id)] = inline(`channel.${c.id}`, c.payload.schema);
+    entries.push({ group: 'channels', key: c.id, exp: exportName.channel(c.id), type: typeOfSchema(c.payload.schema, c.payload.array, c.payload.record) });
+  }
+  for (const m of model.methods) {
+    refs[exportName.params(m.id)] = inline(`params.${m.id}`, m.params.schema);
+    refs[exportName.result(m.id)] = inline(`result.${m.id}`, m.result.schema);
+    entries.push({ group: 'params', key: m.name, exp: exportName.params(m.id), type: typeOfSchema(m.params.schema, m.params.array, m.params.record) });
+    entries.push({ group: 'results', key: m.name, exp: exportName.result(m.id), type: typeOfSchema(m.result.schema, m.result.array, m.result.record) });
+    entries.push({
+      group: 'assumedParams', key: m.name,
+      exp: m.assumedParams ? exportName.schema(m.assumedParams) : exportName.params(m.id),
+      type: m.assumedParams ? `T.${tsName(m.assumedParams)}` : typeOfSchema(m.params.schema, m.params.array, m.params.record),
+    });
+    entries.push({
+      group: 'assumedResults', key: m.name,
+      exp: m.assumedResult ? exportName.schema(m.assumedResult) : exportName.result(m.id),
+      type: m.assumedResult ? `T.${tsName(m.assumedResult)}` : typeOfSchema(m.result.schema, m.result.array, m.result.record),
+    });
+  }
+
+  const ajv = new Ajv({
+    code: { source: true, esm: true, lines: true, optimize: true },
+    strict: true,
+    strictRequired: false,
+    allowUnionTypes: true,
+    allErrors: true,
+    messages: true,
+  });
+  ajv.addSchema({ $id: ROOT_ID, definitions }, ROOT_ID);
+  // ajv declares a function twice when two export names share one schema: export each schema once
+  // and alias the other names to it.
+  const primary = new Map<string, string>();
+  const aliases: string[] = [];
+  for (const [exp, ref] of Object.entries(refs)) {
+    const first = primary.get(ref);
+    if (first) aliases.push(`export const ${exp} = ${first};`);
+    else primary.set(ref, exp);
+  }
+  let code = standaloneCode(ajv, Object.fromEntries([...primary].map(([ref, exp]) => [exp, ref])));
+  code = esmRuntimeImports(code) + '\n' + aliases.join('\n');
+
+  const js = code.trimEnd() + '\n';
+  const dts = [
+    `import type * as T from ${quote(options.typesImport)};`,
+    '',
+    '/** An ajv validating function: true when valid, otherwise false with `errors` set. */',
+    'export interface ValidateFunction<Valid = unknown> {',
+    '  (data: unknown): data is Valid;',
+    '  errors?: null | Array<{ instancePath: string; schemaPath: string; keyword: string; params: Record<string, unknown>; message?: string }>;',
+    '}',
+    '',
+    ...Object.keys(refs).map((exp) => {
+      const e = entries.find((x) => x.exp === exp)!;
+      return `export declare const ${exp}: ValidateFunction<${e.type}>;`;
+    }),
+    '',
+  ].join('\n');
+
+  const groups = ['schemas', 'channels', 'params', 'results', 'assumedParams', 'assumedResults'] as const;
+  const docs: Record<(typeof groups)[number], string> = {
+    schemas: 'Validators by schema name.',
+    channels: 'Validators of each channel\'s payload, by channel id.',
+    params: 'Validators of each method\'s params as the interface describes them, by method name.',
+    results: 'Validators of each method\'s result as the interface describes it, by method name.',
+    assumedParams: 'Validators of the params shape our sandbox and client assume, by method name.',
+    assumedResults: 'Validators of the result shape our sandbox and client assume, by method name.',
+  };
+  const guards = [
+    `import type * as T from ${quote(options.typesImport)};`,
+    `import * as v from './validators.gen.js';`,
+    '',
+    ...groups.flatMap((g) => [
+      `/** ${docs[g]} */`,
+      `export const ${g}Validators = {`,
+      ...entries.filter((e) => e.group === g).map((e) => `  ${quote(e.key)}: v.${e.exp} as v.ValidateFunction<${e.type}>,`),
+      '} as const;',
+      '',
+    ]),
+    '/** Type guards by schema name: `is.Order(x)` narrows x to Order. */',
+    'export const is = {',
+    ...Object.keys(model.schemas).map((n) => `  ${safeKey(n)}: (data: unknown): data is T.${tsName(n)} => v.${exportName.schema(n)}(data),`),
+    '} as const;',
+    '',
+  ].join('\n');
+
+  return [
+    { slot: 'validators', path: 'validators.gen.js', content: js },
+    { slot: 'validators', path: 'validators.gen.d.ts', content: dts },
+    { slot: 'validators', path: 'guards.gen.ts', content: guards },
+  ];
+}
+
+const safeKey = (k: string) => (/^[A-Za-z_$][\w$]*$/.test(k) ? k : quote(k));
+
+/**
+ * ajv's ESM output still calls require() for its runtime helpers; turn each into an import so the
+ * module loads in browsers and under ESM without createRequire.
+ */
+function esmRuntimeImports(code: string): string {
+  const imports: string[] = [];
+  const seen = new Map<string, string>();
+  const out = code.replace(/require\("([^"]+)"\)/g, (_m, spec: string) => {
+    let local = seen.get(spec);
+    if (!local) {
+      local = `__runtime${seen.size}`;
+      seen.set(spec, local);
+      const target = spec.endsWith('.js') ? spec : `${spec}.js`;
+      imports.push(`import ${local} from ${JSON.stringify(target)};`);
+    }
+    return local;
+  });
+  return (imports.length ? imports.join('\n') + '\n' : '') + out;
+}

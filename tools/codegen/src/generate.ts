@@ -1,0 +1,69 @@
+/** The pipeline: load → model → emitters → writer. */
+import { existsSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { loadSpec } from './load/load-spec';
+import { buildModel } from './model/build-model';
+import type { ApiModel } from './model/types';
+import { emitTypes } from './emit/types';
+import { emitValidators } from './emit/validators';
+import { emitTables } from './emit/tables';
+import type { EmittedFile } from './emit/emitted-file';
+import { writeFiles, headerFor, type WriteResult } from './write/writer';
+
+/** Extra emitters (the docs site, for one) register here so `generate` runs them too. */
+export type Emitter = (model: ApiModel) => EmittedFile[] | Promise<EmittedFile[]>;
+
+export async function modelFromSpec(specFile: string, cwd = process.cwd()): Promise<ApiModel> {
+  return buildModel(await loadSpec(specFile, { cwd }));
+}
+
+export async function emitAll(model: ApiModel, typesImport: string, extra: Emitter[] = []): Promise<EmittedFile[]> {
+  const files = [...(await emitTypes(model)), ...emitTables(model), ...emitValidators(model, { typesImport })];
+  for (const e of extra) files.push(...(await e(model)));
+  return files;
+}
+
+/** The repository root: the nearest folder above `from` holding spec/asyncapi.yaml and packages/types. */
+export function findRepoRoot(from = process.cwd()): string | null {
+  let dir = resolve(from);
+  for (;;) {
+    if (existsSync(join(dir, 'spec', 'asyncapi.yaml')) && existsSync(join(dir, 'packages', 'types'))) return dir;
+    const up = dirname(dir);
+    if (up === dir) return null;
+    dir = up;
+  }
+}
+
+/** Regenerate the repository's own packages from spec/asyncapi.yaml. */
+export async function generateRepository(root: string, options: { check: boolean; extra?: Emitter[] }): Promise<WriteResult> {
+  const model = await modelFromSpec(join(root, 'spec', 'asyncapi.yaml'), root);
+  const files = await emitAll(model, '@exchange-api/types', options.extra);
+  return writeFiles(
+    files,
+    {
+      types: join(root, 'packages', 'types', 'src', 'generated'),
+      validators: join(root, 'packages', 'validators', 'src', 'generated'),
+      docs: join(root, 'packages', 'docs', 'site'),
+    },
+    { check: options.check, specName: 'spec/asyncapi.yaml', cwd: root },
+  );
+}
+
+/** Generate types, validators and tables for any conforming spec into one folder, with an index.ts. */
+export async function generateInto(specFile: string, outDir: string, options: { check: boolean; cwd?: string }): Promise<WriteResult> {
+  const cwd = options.cwd ?? process.cwd();
+  const model = await modelFromSpec(specFile, cwd);
+  const files = await emitAll(model, './types.gen');
+  const out = resolve(cwd, outDir);
+  const specName = relative(out, resolve(cwd, specFile)) || specFile;
+  const index = [
+    headerFor('index.ts', specName),
+    "export * from './types.gen';",
+    "export * from './channels.gen';",
+    "export * from './methods.gen';",
+    "export * from './tables.gen';",
+    "export * from './guards.gen';",
+    '',
+  ].join('\n');
+  return writeFiles(files, { types: out, validators: out }, { check: options.check, specName, cwd, extra: [{ dir: out, path: 'index.ts', content: index }] });
+}

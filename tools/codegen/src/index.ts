@@ -1,0 +1,11 @@
+export { loadSpec, type LoadedSpec } from './load/load-spec';
+export { SpecError, formatProblem, toPointer, type SpecProblem } from './load/spec-error';
+export { buildModel, parameterNames } from './model/build-model';
+export type * from './model/types';
+export { emitTypes } from './emit/types';
+export { emitTables } from './emit/tables';
+export { emitValidators, exportName } from './emit/validators';
+export type { EmittedFile, EmitOptions } from './emit/emitted-file';
+export { writeFiles, headerFor, type WriteResult } from './write/writer';
+export { modelFromSpec, emitAll, findRepoRoot, generateRepository, generateInto, type Emitter } from './generate';
+export { runGenerate, GENERATE_HELP } from './cli';

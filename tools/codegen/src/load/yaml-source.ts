@@ -1,0 +1,52 @@
+import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
+import { readFileSync } from 'node:fs';
+import { SpecError } from './spec-error';
+
+/** A spec file read as plain data, remembering where each node stands so problems can name a line. */
+export class YamlSource {
+  readonly data: unknown;
+  private constructor(
+    readonly file: string,
+    readonly text: string,
+    private readonly doc: Document,
+    private readonly lines: LineCounter,
+  ) {
+    this.data = doc.toJS({ maxAliasCount: 100 });
+  }
+
+  static read(file: string, displayName = file): YamlSource {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (err) {
+      throw new SpecError([{ file: displayName, pointer: '#', message: `cannot read the spec: ${(err as Error).message}`, severity: 'error' }]);
+    }
+    return YamlSource.fromText(text, displayName);
+  }
+
+  static fromText(text: string, file: string): YamlSource {
+    const lines = new LineCounter();
+    const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, intAsBigInt: false });
+    if (doc.errors.length > 0) {
+      throw new SpecError(
+        doc.errors.map((e) => ({
+          file,
+          pointer: '#',
+          line: e.linePos?.[0]?.line,
+          message: `not valid YAML: ${e.message.split('\n')[0]}`,
+          severity: 'error' as const,
+        })),
+      );
+    }
+    return new YamlSource(file, text, doc, lines);
+  }
+
+  /** 1-based line of the node at this path, or of its nearest ancestor that exists. */
+  lineOf(path: ReadonlyArray<string | number>): number | undefined {
+    for (let n = path.length; n >= 0; n--) {
+      const node = this.doc.getIn(path.slice(0, n), true);
+      if (isNode(node) && node.range) return this.lines.linePos(node.range[0]).line;
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,199 @@
+/**
+ * The API model: one plain, JSON-serialisable description of an API, built from a spec once and read
+ * by every emitter. Schemas keep named references as `#/definitions/<Name>`.
+ */
+export type JsonSchema = Record<string, unknown>;
+
+export interface ApiModel {
+  /** The spec file the model came from, as given to the generator. */
+  source: string;
+  title: string;
+  version: string;
+  description: string;
+  servers: ServerModel[];
+  /** Every named schema, x- markers removed, refs rewritten to `#/definitions/<Name>`. */
+  schemas: Record<string, JsonSchema>;
+  /** The named schemas described for people: kind, fields, values, markers. */
+  types: TypeModel[];
+  channels: ChannelModel[];
+  methods: MethodModel[];
+  errors: ErrorsModel;
+  limits: LimitModel[];
+  rateLimitClasses: RateLimitClassModel[];
+  login: LoginModel | null;
+  actionSignature: ActionSignatureModel | null;
+  assumptions: AssumptionModel[];
+  notShown: NotShownModel[];
+}
+
+export interface ServerModel {
+  id: string;
+  host: string;
+  protocol: string;
+  pathname: string;
+  transport: 'ws' | 'http';
+  title: string;
+  description: string;
+  variables: string[];
+}
+
+export type TypeKind = 'record' | 'enum' | 'scalar' | 'array' | 'open' | 'union';
+
+export interface TypeModel {
+  name: string;
+  kind: TypeKind;
+  description: string;
+  /** For enums: the values in the spec's order. */
+  values?: Array<string | number>;
+  /** For records: the fields in the spec's order. */
+  fields?: FieldModel[];
+  /** Whether the record accepts fields beyond those listed. */
+  open?: boolean;
+  notShown?: string;
+  assumption?: string;
+  /** Names of the named schemas this one refers to. */
+  refs: string[];
+  examples: unknown[];
+}
+
+export interface FieldModel {
+  name: string;
+  required: boolean;
+  nullable: boolean;
+  /** A short type expression for people, e.g. `Decimal | null`, `array of Order`. */
+  type: string;
+  /** Named schemas this field's type refers to. */
+  refs: string[];
+  default?: unknown;
+  description: string;
+  notShown?: string;
+}
+
+export interface ChannelParameterModel {
+  name: string;
+  description: string;
+  /** Allowed values, or null when any value fits. */
+  enum: string[] | null;
+}
+
+export interface PayloadModel {
+  /** The payload schema (refs to named schemas). */
+  schema: JsonSchema;
+  /** The named record of the payload (or of each element when array). */
+  record: string | null;
+  array: boolean;
+}
+
+export interface ChannelModel {
+  /** The channel's id in the spec, e.g. `orderbook`. */
+  id: string;
+  /** The address template, e.g. `orderbook.{instrument_name}.{group}.{depth}`. */
+  address: string;
+  title: string;
+  description: string;
+  access: 'public' | 'private';
+  parameters: ChannelParameterModel[];
+  payload: PayloadModel;
+  examples: unknown[];
+  notShown?: string;
+  assumption?: string;
+}
+
+export interface MethodModel {
+  /** The operation id, e.g. `publicLogin`. */
+  id: string;
+  /** The JSON-RPC method name, e.g. `public/login`. */
+  name: string;
+  summary: string;
+  description: string;
+  params: PayloadModel;
+  result: PayloadModel;
+  /** Where the document leaves params or result open: the named shapes our sandbox and client assume. */
+  assumedParams: string | null;
+  assumedResult: string | null;
+  rateLimitClass: string;
+  rateLimitBudget: string | null;
+  rateLimitRule: Record<string, string> | null;
+  transports: Array<'ws' | 'http'>;
+  httpPath: string | null;
+  auth: 'none' | 'login';
+  orderFlow: boolean;
+  paramsExamples: unknown[];
+  resultExamples: unknown[];
+  notShown?: string;
+  assumption?: string;
+}
+
+export interface ErrorModel {
+  code: number;
+  message: string;
+  condition: string;
+  data?: string;
+  dataPattern?: string;
+  textFramePrefix?: string;
+  assumption?: string;
+}
+
+export interface ErrorsModel {
+  reserved: Array<{ from: number; to: number; purpose: string }>;
+  codes: ErrorModel[];
+}
+
+export interface LimitModel {
+  id: string;
+  title: string;
+  kind: 'window' | 'connections' | 'bucket' | 'size';
+  scope: string;
+  tps?: number;
+  windowMs?: number;
+  points?: number;
+  max?: number;
+  refillPerSecond?: number;
+  capacity?: number;
+  instrumentTypes?: string[];
+  maxBytes?: number;
+  notShown?: string;
+  assumption?: string;
+}
+
+export interface RateLimitClassModel {
+  name: string;
+  default: boolean;
+  appliesTo: string;
+  budget: string;
+  methodCount: number | null;
+}
+
+export interface LoginModel {
+  headers: { wallet: string; timestamp: string; signature: string };
+  message: string;
+  freshness: { pastMs: number; futureMs: number; appliesTo: string; assumption?: string } | null;
+  reverifyIntervalMs: number | null;
+}
+
+export interface ActionSignatureModel {
+  domain: Record<string, unknown>;
+  primaryType: string;
+  types: Record<string, Array<{ name: string; type: string }>>;
+  paramsHash: string;
+  signatureFields: string[];
+  notShown?: string;
+  assumption?: string;
+}
+
+export interface AssumptionModel {
+  id: string;
+  title: string;
+  choice: string;
+  reason: string;
+  /** JSON pointers of the places that cite this assumption. */
+  citedAt: string[];
+}
+
+export interface NotShownModel {
+  /** JSON pointer of the place in the spec. */
+  pointer: string;
+  /** A short human name of the place, e.g. `schema Trade`, `channel orderbook`. */
+  where: string;
+  text: string;
+}
