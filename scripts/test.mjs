@@ -11,6 +11,9 @@ let status = run('npx', ['exchange-api', 'generate', '--check']);
 if (status !== 0) process.exit(status);
 status = run('npx', ['turbo', 'run', 'build', '--output-logs=errors-only']);
 if (status !== 0) process.exit(status);
+// test/ is not a workspace package; type-check it here.
+status = run('npx', ['tsc', '-p', 'test/tsconfig.json']);
+if (status !== 0) process.exit(status);
 
 mkdirSync('test-output', { recursive: true });
 const extra = process.argv.slice(2);
