@@ -1,0 +1,91 @@
+/**
+ * The login proof: the current time in milliseconds as a decimal string, signed with EIP-191
+ * personal_sign by the wallet or one of its session keys. Header names and the freshness window come
+ * from the generated login table.
+ */
+import { verifyMessage, getAddress, type Signer } from 'ethers';
+import { loginTable } from '@exchange-api/types';
+
+/** The three values of a login: on WebSocket as params of public/login, on HTTP as headers. */
+export interface LoginProof {
+  wallet: string;
+  timestamp: string;
+  signature: string;
+}
+
+/** A proof that cannot be checked: a value missing or malformed. Names which value. */
+export class LoginProofError extends Error {
+  readonly code = 'LOGIN_PROOF_INVALID';
+  constructor(readonly field: 'wallet' | 'timestamp' | 'signature', message: string) {
+    super(message);
+    this.name = 'LoginProofError';
+  }
+}
+
+/**
+ * Sign a fresh login proof. `wallet` defaults to the signer's own address (the wallet signs); pass the
+ * wallet when the signer is one of its session keys.
+ */
+export async function signLogin(signer: Signer, options: { wallet?: string; nowMs?: number } = {}): Promise<LoginProof> {
+  const timestamp = String(Math.floor(options.nowMs ?? Date.now()));
+  const signature = await signer.signMessage(timestamp);
+  const wallet = options.wallet ?? (await signer.getAddress());
+  return { wallet, timestamp, signature };
+}
+
+/** The address that signed the proof's timestamp. */
+export function recoverLoginSigner(proof: Pick<LoginProof, 'timestamp' | 'signature'>): string {
+  if (!/^[0-9]+$/.test(proof.timestamp)) throw new LoginProofError('timestamp', `timestamp must be milliseconds as a decimal string (got ${JSON.stringify(proof.timestamp)})`);
+  if (!/^0x[0-9a-fA-F]{130}$/.test(proof.signature)) throw new LoginProofError('signature', 'signature must be a 65-byte hex string with 0x prefix');
+  try {
+    return verifyMessage(proof.timestamp, proof.signature);
+  } catch (err) {
+    throw new LoginProofError('signature', `signature does not recover: ${(err as Error).message}`);
+  }
+}
+
+/** The proof as the three HTTP headers. */
+export function loginHeaders(proof: LoginProof): Record<string, string> {
+  const h = loginTable.headers;
+  return { [h.wallet]: proof.wallet, [h.timestamp]: proof.timestamp, [h.signature]: proof.signature };
+}
+
+/**
+ * Read each of the three values from the request params or from headers, interchangeably (a value in
+ * params wins). Header names match case-insensitively, as HTTP does.
+ */
+export function proofFromSources(params: unknown, headers: unknown): Partial<LoginProof> {
+  const p = (typeof params === 'object' && params !== null ? params : {}) as Record<string, unknown>;
+  const lower = new Map<string, unknown>();
+  if (typeof headers === 'object' && headers !== null) for (const [k, v] of Object.entries(headers)) lower.set(k.toLowerCase(), v);
+  const out: Partial<LoginProof> = {};
+  for (const field of ['wallet', 'timestamp', 'signature'] as const) {
+    const fromParams = p[field];
+    const fromHeaders = lower.get(loginTable.headers[field].toLowerCase());
+    const v = fromParams ?? (Array.isArray(fromHeaders) ? fromHeaders[0] : fromHeaders);
+    if (typeof v === 'string') out[field] = v;
+    else if (typeof v === 'number' && field === 'timestamp') out[field] = String(v);
+  }
+  return out;
+}
+
+/** Where a wallet-signed timestamp falls against the freshness window (the spec's assumed defaults). */
+export function freshness(
+  timestampMs: number,
+  nowMs: number,
+  window: { pastMs: number; futureMs: number } = loginTable.freshness ?? { pastMs: 30_000, futureMs: 5_000 },
+): 'fresh' | 'stale' | 'future' {
+  if (timestampMs < nowMs - window.pastMs) return 'stale';
+  if (timestampMs > nowMs + window.futureMs) return 'future';
+  return 'fresh';
+}
+
+/** Checksummed form of an address, or null when it is not one. */
+export function normalizeAddress(a: unknown): string | null {
+  if (typeof a !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(a)) return null;
+  try {
+    return getAddress(a.toLowerCase());
+  } catch {
+    return null;
+  }
+}
