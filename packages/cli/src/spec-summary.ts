@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
-import { findRepoRoot, formatProblem, loadSpec, buildModel, SpecError } from '@exchange-api/codegen';
+import { findRepoRoot, formatProblem, loadSpec, buildModel, checkExamples, SpecError } from '@exchange-api/codegen';
 
 export const SPEC_HELP = `Usage: exchange-api spec [--spec <file>]
 
@@ -34,6 +34,7 @@ export async function runSpecSummary(argv: string[]): Promise<number> {
   try {
     const loaded = await loadSpec(file, { cwd: root ?? process.cwd() });
     const m = buildModel(loaded);
+    checkExamples(loaded, m);
     console.log(`spec ok: ${m.title} ${m.version} (${loaded.file})`);
     for (const n of loaded.notes) console.log(`  ${formatProblem(n)}`);
     const records = m.types.filter((t) => t.kind === 'record');

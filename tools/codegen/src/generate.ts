@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { loadSpec } from './load/load-spec';
 import { buildModel } from './model/build-model';
+import { checkExamples } from './model/check-examples';
 import type { ApiModel } from './model/types';
 import { emitTypes } from './emit/types';
 import { emitValidators } from './emit/validators';
@@ -14,7 +15,10 @@ import { writeFiles, headerFor, type WriteResult } from './write/writer';
 export type Emitter = (model: ApiModel) => EmittedFile[] | Promise<EmittedFile[]>;
 
 export async function modelFromSpec(specFile: string, cwd = process.cwd()): Promise<ApiModel> {
-  return buildModel(await loadSpec(specFile, { cwd }));
+  const spec = await loadSpec(specFile, { cwd });
+  const model = buildModel(spec);
+  checkExamples(spec, model);
+  return model;
 }
 
 export async function emitAll(model: ApiModel, typesImport: string, extra: Emitter[] = []): Promise<EmittedFile[]> {
@@ -56,8 +60,9 @@ export async function generateInto(specFile: string, outDir: string, options: { 
   const files = await emitAll(model, './types.gen');
   const out = resolve(cwd, outDir);
   const specName = relative(out, resolve(cwd, specFile)) || specFile;
+  const regenerate = `npx exchange-api generate --spec ${specFile} --out ${outDir}`;
   const index = [
-    headerFor('index.ts', specName),
+    headerFor('index.ts', specName, regenerate),
     "export * from './types.gen';",
     "export * from './channels.gen';",
     "export * from './methods.gen';",
@@ -65,5 +70,5 @@ export async function generateInto(specFile: string, outDir: string, options: { 
     "export * from './guards.gen';",
     '',
   ].join('\n');
-  return writeFiles(files, { types: out, validators: out }, { check: options.check, specName, cwd, extra: [{ dir: out, path: 'index.ts', content: index }] });
+  return writeFiles(files, { types: out, validators: out }, { check: options.check, specName, regenerate, cwd, extra: [{ dir: out, path: 'index.ts', content: index }] });
 }

@@ -3341,6 +3341,7 @@ export const loginTable = {
     "pastMs": 30000,
     "futureMs": 5000,
     "appliesTo": "wallet",
+    "notShown": "The length of the freshness window is deployment-specific and not shown.",
     "assumption": "login-freshness"
   },
   "reverifyIntervalMs": 30000
@@ -3803,6 +3804,11 @@ export const notShownTable = [
     "pointer": "#/components/schemas/CancelByLabelResult/x-not-shown",
     "where": "schema CancelByLabelResult",
     "text": "The result of cancel_by_label is not shown."
+  },
+  {
+    "pointer": "#/x-login/freshness/x-not-shown",
+    "where": "x-login.freshness",
+    "text": "The length of the freshness window is deployment-specific and not shown."
   },
   {
     "pointer": "#/x-limits/4/x-not-shown",

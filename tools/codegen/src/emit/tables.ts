@@ -52,7 +52,8 @@ export function emitTables(model: ApiModel): EmittedFile[] {
     ['notShownTable', 'Every place the document leaves open.', model.notShown],
   ];
   const body = parts
-    .map(([name, doc, value]) => `/** ${doc} */\nexport const ${name} = ${JSON.stringify(value, null, 2)} as const;\n`)
+    // A table the spec does not have is null (a const assertion cannot apply to null).
+    .map(([name, doc, value]) => `/** ${doc} */\nexport const ${name} = ${value === null ? 'null' : `${JSON.stringify(value, null, 2)} as const`};\n`)
     .join('\n');
   const types = [
     'export type ChannelEntry = (typeof channelTable)[number];',

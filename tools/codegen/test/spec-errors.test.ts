@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { loadSpec, modelFromSpec, SpecError } from '../src/index';
+import { cli, ourSpec, writeSpec } from './helpers';
+
+const ours = readFileSync(ourSpec, 'utf8');
+
+/** Break our spec in one place and load it. */
+async function problemsOf(mutate: (text: string) => string) {
+  const file = writeSpec(mutate(ours), 'broken.asyncapi.yaml');
+  try {
+    await modelFromSpec(file);
+  } catch (err) {
+    expect(err).toBeInstanceOf(SpecError);
+    return { file, problems: (err as SpecError).problems };
+  }
+  throw new Error('the broken spec loaded without error');
+}
+
+describe('our spec', () => {
+  it('parses with @asyncapi/parser and our conventions, with no errors and no unexplained warnings', async () => {
+    const spec = await loadSpec(ourSpec);
+    // The only parser note, "use AsyncAPI 3.1.0", is filtered on purpose (spec/README.md explains 3.0.0).
+    expect(spec.notes).toEqual([]);
+  });
+});
+
+describe('bad spec input names the file and the JSON pointer', () => {
+  it.each([
+    [
+      'a dangling $ref',
+      (t: string) => t.replace("direction: { $ref: '#/components/schemas/Direction' }\n        extra_fee", "direction: { $ref: '#/components/schemas/Directoin' }\n        extra_fee"),
+      '#/components/schemas/Order/properties/direction/$ref',
+      /does not resolve/,
+    ],
+    [
+      'an enum value of the wrong type',
+      (t: string) => t.replace('enum: [buy, sell]', 'enum: [buy, 7]'),
+      '#/components/schemas/Direction/enum/1',
+      /not of the declared type string/,
+    ],
+    [
+      'an unknown extension value',
+      (t: string) => t.replace('    x-access: private\n  subaccountBestQuotes', '    x-access: secret\n  subaccountBestQuotes'),
+      '#/channels/subaccountBalances/x-access',
+      /must be one of public, private \(got "secret"\)/,
+    ],
+    [
+      'a rate-limit class nobody declared',
+      (t: string) => t.replace('x-rate-limit-class: endpoint', 'x-rate-limit-class: endpoints'),
+      '#/operations/cancelAll/x-rate-limit-class',
+      /must be one of non_matching, matching, endpoint, custom/,
+    ],
+    [
+      'an assumption id that does not exist',
+      (t: string) => t.replace('x-assumption: notification-frame', 'x-assumption: notification-frames'),
+      '#/components/schemas/SubscriptionNotification/x-assumption',
+      /not an id in x-assumptions/,
+    ],
+    [
+      'a channel parameter enum that is not strings',
+      (t: string) => t.replace("enum: ['1', '10', '100']", 'enum: [1, 10, 100]'),
+      '#/channels/orderbook/parameters/group',
+      /./,
+    ],
+    [
+      'an invalid example',
+      (t: string) => t.replace("publish_id: 5120", "publish_id: -1"),
+      '#/components/messages/Orderbook/examples/0/payload',
+      /example is not valid/,
+    ],
+  ])('%s', async (_name, mutate, pointer, message) => {
+    const { file, problems } = await problemsOf(mutate);
+    const hit = problems.find((p) => p.pointer.startsWith(pointer));
+    expect(hit, JSON.stringify(problems, null, 2)).toBeDefined();
+    expect(hit!.file).toContain('broken.asyncapi.yaml');
+    expect(hit!.line).toBeGreaterThan(0);
+    expect(hit!.message).toMatch(message);
+    expect(file).toContain('broken.asyncapi.yaml');
+  });
+
+  it('YAML that does not parse names the line', async () => {
+    const file = writeSpec('asyncapi: 3.0.0\ninfo: [unclosed\n');
+    await expect(loadSpec(file)).rejects.toThrow(/not valid YAML/);
+  });
+
+  it('the command line prints the file, line and pointer, exits 2, and never a stack trace', () => {
+    const file = writeSpec(ours.replace('enum: [buy, sell]', 'enum: [buy, 7]'), 'broken.asyncapi.yaml');
+    const r = cli(['generate', '--spec', file, '--out', file + '.out', '--check']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/broken\.asyncapi\.yaml:\d+ #\/components\/schemas\/Direction\/enum\/1: enum value 7/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('a missing spec file is a clear error', () => {
+    const r = cli(['generate', '--spec', 'no/such/spec.yaml', '--out', 'x']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/cannot read the spec/);
+  });
+});
