@@ -34,7 +34,7 @@ export const serverTable = [
     "id": "http",
     "host": "{base_url}",
     "protocol": "https",
-    "pathname": "/v3",
+    "pathname": "",
     "transport": "http",
     "title": "HTTP base",
     "variables": [
@@ -2145,7 +2145,7 @@ export const recordTable = [
     "fields": [
       {
         "name": "jsonrpc",
-        "required": true,
+        "required": false,
         "nullable": false,
         "type": "\"2.0\""
       },
@@ -3460,7 +3460,7 @@ export const assumptionTable = [
   {
     "id": "order-flow-params",
     "title": "The params of the order-flow methods",
-    "choice": "The Assumed*Params schemas, built from the Order record's field names plus the action-signature fields.",
+    "choice": "The Assumed*Params schemas, built from the Order record's field names plus the action-signature fields; the methods are served on WebSocket only, after public/login.",
     "reason": "Paths and payloads of the order-flow methods are not shown; the interface's own schemas stay open.",
     "citedAt": [
       "#/operations/order",
@@ -3504,7 +3504,7 @@ export const assumptionTable = [
   {
     "id": "live-instruments",
     "title": "The result of public/get_all_live_instruments",
-    "choice": "An array of AssumedLiveInstrument; params empty or null.",
+    "choice": "An array of AssumedLiveInstrument; params empty or null; served on WebSocket and over HTTP at /v3/public/get_all_live_instruments without login.",
     "reason": "Not shown in the document.",
     "citedAt": [
       "#/operations/publicGetAllLiveInstruments",

@@ -125,7 +125,9 @@ export type RFQCancelReason =
   | 'compliance'
   | 'validation_failed';
 /**
- * The instrument types the service trades (perpetuals, options, spot tokens).
+ * The instrument types the service trades (perpetuals, options, spot tokens): the values the
+ * document gives for the instrument_type channel parameter, named here for reuse.
+ *
  */
 export type InstrumentType = 'erc20' | 'option' | 'perp';
 /**
@@ -582,10 +584,12 @@ export interface RateLimitsResult {
   remaining_connections?: RateLimitBudget;
 }
 /**
- * A request. id, method and params are required; headers is optional (nullable, free-form; non-standard, used by login).
+ * A request: jsonrpc (2.0), id, method and params. The document requires id, method and params;
+ * headers is optional (nullable, free-form; non-standard, used by login).
+ *
  */
 export interface JsonRpcRequest {
-  jsonrpc: '2.0';
+  jsonrpc?: '2.0';
   id: JsonRpcId;
   method: string;
   params: {} | null;

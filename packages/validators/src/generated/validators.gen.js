@@ -872,7 +872,7 @@ return errors === 0;
 }
 
 export const schema_InstrumentType = validate35;
-const schema38 = {"title":"InstrumentType","description":"The instrument types the service trades (perpetuals, options, spot tokens).","type":"string","enum":["erc20","option","perp"]};
+const schema38 = {"title":"InstrumentType","description":"The instrument types the service trades (perpetuals, options, spot tokens): the values the\ndocument gives for the instrument_type channel parameter, named here for reuse.\n","type":"string","enum":["erc20","option","perp"]};
 
 function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -9684,14 +9684,14 @@ return errors === 0;
 }
 
 export const schema_JsonRpcRequest = validate74;
-const schema199 = {"title":"JsonRpcRequest","description":"A request. id, method and params are required; headers is optional (nullable, free-form; non-standard, used by login).","type":"object","required":["jsonrpc","id","method","params"],"properties":{"jsonrpc":{"type":"string","const":"2.0"},"id":{"$ref":"#/definitions/JsonRpcId"},"method":{"type":"string"},"params":{"type":["object","null"]},"headers":{"type":["object","null"]}}};
+const schema199 = {"title":"JsonRpcRequest","description":"A request: jsonrpc (2.0), id, method and params. The document requires id, method and params;\nheaders is optional (nullable, free-form; non-standard, used by login).\n","type":"object","required":["id","method","params"],"properties":{"jsonrpc":{"type":"string","const":"2.0"},"id":{"$ref":"#/definitions/JsonRpcId"},"method":{"type":"string"},"params":{"type":["object","null"]},"headers":{"type":["object","null"]}}};
 
 function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.jsonrpc === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "jsonrpc"},message:"must have required property '"+"jsonrpc"+"'"};
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -9700,8 +9700,8 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.id === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(data.method === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "method"},message:"must have required property '"+"method"+"'"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -9710,8 +9710,8 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.method === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "method"},message:"must have required property '"+"method"+"'"};
+if(data.params === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "params"},message:"must have required property '"+"params"+"'"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -9720,8 +9720,10 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(data.params === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "params"},message:"must have required property '"+"params"+"'"};
+if(data.jsonrpc !== undefined){
+let data0 = data.jsonrpc;
+if(typeof data0 !== "string"){
+const err3 = {instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -9730,10 +9732,8 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data.jsonrpc !== undefined){
-let data0 = data.jsonrpc;
-if(typeof data0 !== "string"){
-const err4 = {instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("2.0" !== data0){
+const err4 = {instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -9742,8 +9742,11 @@ vErrors.push(err4);
 }
 errors++;
 }
-if("2.0" !== data0){
-const err5 = {instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"};
+}
+if(data.id !== undefined){
+let data1 = data.id;
+if(((typeof data1 !== "string") && (!((typeof data1 == "number") && (isFinite(data1))))) && (data1 !== null)){
+const err5 = {instancePath:instancePath+"/id",schemaPath:"#/definitions/JsonRpcId/type",keyword:"type",params:{type: schema24.type},message:"must be string,number,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -9753,10 +9756,9 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data.id !== undefined){
-let data1 = data.id;
-if(((typeof data1 !== "string") && (!((typeof data1 == "number") && (isFinite(data1))))) && (data1 !== null)){
-const err6 = {instancePath:instancePath+"/id",schemaPath:"#/definitions/JsonRpcId/type",keyword:"type",params:{type: schema24.type},message:"must be string,number,null"};
+if(data.method !== undefined){
+if(typeof data.method !== "string"){
+const err6 = {instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -9766,9 +9768,10 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.method !== undefined){
-if(typeof data.method !== "string"){
-const err7 = {instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.params !== undefined){
+let data3 = data.params;
+if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
+const err7 = {instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: schema199.properties.params.type},message:"must be object,null"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -9778,10 +9781,10 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data.params !== undefined){
-let data3 = data.params;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-const err8 = {instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: schema199.properties.params.type},message:"must be object,null"};
+if(data.headers !== undefined){
+let data4 = data.headers;
+if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
+const err8 = {instancePath:instancePath+"/headers",schemaPath:"#/properties/headers/type",keyword:"type",params:{type: schema199.properties.headers.type},message:"must be object,null"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -9791,27 +9794,14 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.headers !== undefined){
-let data4 = data.headers;
-if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
-const err9 = {instancePath:instancePath+"/headers",schemaPath:"#/properties/headers/type",keyword:"type",params:{type: schema199.properties.headers.type},message:"must be object,null"};
+}
+else {
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err9];
 }
 else {
 vErrors.push(err9);
-}
-errors++;
-}
-}
-}
-else {
-const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
 }
 errors++;
 }
