@@ -8,8 +8,9 @@ import { runSpecSummary } from './spec-summary';
 type Command = { summary: string; run: (argv: string[]) => Promise<number> };
 
 export const commands: Record<string, Command> = {
-  generate: { summary: 'regenerate types, validators and tables from an AsyncAPI 3.0 spec', run: (a) => runGenerate(a) },
+  generate: { summary: 'regenerate types, validators, tables and the docs site from an AsyncAPI 3.0 spec', run: async (a) => runGenerate(a, undefined, [(await import('@exchange-api/docs')).emitDocs]) },
   spec: { summary: 'check the spec and print its summary', run: runSpecSummary },
+  docs: { summary: 'write the reference docs site (HTML + Markdown) of a spec', run: (a) => import('./commands/docs').then((m) => m.runDocs(a)) },
   start: { summary: 'the main job on the embedded default (for now: check the spec and summarise it)', run: runSpecSummary },
 };
 

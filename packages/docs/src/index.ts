@@ -1,1 +1,57 @@
-export {};
+/**
+ * @exchange-api/docs: the code generator's documentation emitter. `emitDocs(model)` turns the API model
+ * into a static HTML site (works from file:// and any static host) plus the same pages as Markdown.
+ */
+import type { ApiModel, EmittedFile } from '@exchange-api/codegen';
+import { SEARCH_JS, SITE_CSS } from './assets';
+import { collectExamples } from './examples';
+import { PageBuilder } from './pages';
+import { renderHtml, type NavGroup } from './render-html';
+import { renderMarkdown } from './render-md';
+import { searchEntries, searchScript } from './search';
+import { PAGES, SiteMap } from './site';
+
+export { collectExamples, fillAddress, type Examples, type ChannelExample, type MethodExample } from './examples';
+export { SiteMap, safeId } from './site';
+export { searchEntries, SEARCH_KINDS, type SearchEntry } from './search';
+
+function navGroups(model: ApiModel, site: SiteMap): NavGroup[] {
+  return [
+    { title: 'Overview', ref: { page: PAGES.index }, key: 'index', items: [] },
+    { title: 'Channels', ref: { page: PAGES.channels }, key: 'channels', mono: true, items: model.channels.map((c) => ({ key: `channel:${c.id}`, label: [c.address], ref: site.channel(c) })) },
+    { title: 'Methods', ref: { page: PAGES.methods }, key: 'methods', mono: true, items: model.methods.map((m) => ({ key: `method:${m.id}`, label: [m.name], ref: site.method(m) })) },
+    {
+      title: 'Reference',
+      items: [
+        { key: 'records', label: ['Records and types'], ref: { page: PAGES.records } },
+        { key: 'enums', label: ['Enumerations'], ref: { page: PAGES.enums } },
+        { key: 'errors', label: ['Errors'], ref: { page: PAGES.errors } },
+        { key: 'limits', label: ['Limits'], ref: { page: PAGES.limits } },
+        { key: 'login', label: ['Login'], ref: { page: PAGES.login } },
+        { key: 'open', label: ['Not shown and assumptions'], ref: { page: PAGES.open } },
+      ],
+    },
+  ];
+}
+
+/**
+ * The documentation site of a model: `index.html`, `channels.html` and `methods.html` with one section
+ * (and anchor) per channel and per method, reference pages, `assets/`, and the same pages as Markdown under `md/`.
+ * Pure and deterministic; throws an Error naming the place when an example does not validate.
+ */
+export function emitDocs(model: ApiModel): EmittedFile[] {
+  const examples = collectExamples(model);
+  const site = new SiteMap(model);
+  const pages = new PageBuilder(model, site, examples).pages();
+  const groups = navGroups(model, site);
+  const api = { title: model.title, version: model.version };
+  const files: EmittedFile[] = [];
+  for (const page of pages) {
+    files.push({ slot: 'docs', path: `${page.path}.html`, content: renderHtml(page, groups, api) });
+    files.push({ slot: 'docs', path: `md/${page.path}.md`, content: renderMarkdown(page) });
+  }
+  files.push({ slot: 'docs', path: 'assets/site.css', content: SITE_CSS });
+  files.push({ slot: 'docs', path: 'assets/search.js', content: SEARCH_JS });
+  files.push({ slot: 'docs', path: 'assets/search-index.js', content: searchScript(searchEntries(model, site)) });
+  return files;
+}

@@ -15,6 +15,7 @@ const only = process.argv[2];
 export const benchmarks: Array<[string, () => BenchResult[] | Promise<BenchResult[]>]> = [
   ['validation', runValidateVsParse],
   ['generation', () => runGeneration(root)],
+  ['docs', () => import('./docs').then((m) => m.runDocs(root))],
 ];
 
 for (const [name, run] of benchmarks) {

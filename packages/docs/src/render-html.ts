@@ -1,0 +1,137 @@
+/**
+ * Document trees → static HTML pages. Links are relative, so the site works from file:// and from any
+ * static host; everything is readable without JavaScript (the search box only appears when scripts run).
+ */
+import type { Block, Inline, Page, Ref } from './ir';
+
+/** One entry of the sidebar. */
+export interface NavItem {
+  key: string;
+  label: Inline[];
+  ref: Ref;
+}
+
+/** A titled group of the sidebar. */
+export interface NavGroup {
+  title: string;
+  /** The page the group's title links to, and its nav key. */
+  ref?: Ref;
+  key?: string;
+  /** Labels are names (addresses, method names): set in monospace. */
+  mono?: boolean;
+  items: NavItem[];
+}
+
+/** Escapes text content (quotes stay: they are frequent in JSON and harmless outside attributes). */
+/** Inline rendering in the sidebar, where names are long and the column is narrow. */
+const NAV = '\u0000nav';
+
+export const esc = (s: string): string => s.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'));
+/** Escapes an attribute value. */
+export const attr = (s: string): string => esc(s).replace(/"/g, '&quot;');
+
+/** `../` once per folder of the page's path. */
+export const rootOf = (path: string): string => '../'.repeat(path.split('/').length - 1);
+
+/** A relative href from one page to a place, with `.html` (or another extension). */
+export function hrefFrom(from: string, ref: Ref, ext = '.html'): string {
+  const anchor = ref.anchor ? `#${ref.anchor}` : '';
+  if (ref.page === from && anchor) return anchor;
+  return rootOf(from) + ref.page + ext + anchor;
+}
+
+
+/** Escaped text with break opportunities after `.` and `/` in long names, so tables need not squeeze them. */
+function breakable(s: string): string {
+  return s.length > 24 ? esc(s).replace(/([./])(?=.)/g, '$1<wbr>') : esc(s);
+}
+
+function inline(xs: Inline[], from: string): string {
+  return xs
+    .map((x) => {
+      if (typeof x === 'string') return from === NAV ? breakable(x) : esc(x);
+      if ('code' in x) return `<code>${breakable(x.code)}</code>`;
+      if ('link' in x) return `<a href="${attr(hrefFrom(from, x.link))}">${inline(x.text, from)}</a>`;
+      if ('strong' in x) return `<strong>${inline(x.strong, from)}</strong>`;
+      if ('mono' in x) return `<code>${inline(x.mono, from)}</code>`;
+      return `<span class="tag tag-${x.tone}">${esc(x.tag)}</span>`;
+    })
+    .join('');
+}
+
+function block(b: Block, from: string): string {
+  switch (b.kind) {
+    case 'h': {
+      const self = b.id ? ` <a class="self" href="#${attr(b.id)}">#</a>` : '';
+      const tags = b.tags?.length ? ` <span class="tags">${inline(b.tags, from)}</span>` : '';
+      return `<h${b.level}${b.id ? ` id="${attr(b.id)}"` : ''}>${inline(b.text, from)}${self}${tags}</h${b.level}>`;
+    }
+    case 'p':
+      return `<p>${inline(b.text, from)}</p>`;
+    case 'note':
+      return `<p class="note note-${b.tone}">${inline(b.text, from)}</p>`;
+    case 'table': {
+      const head = `<thead><tr>${b.head.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead>`;
+      const rows = b.rows
+        .map((r) => {
+          // Name columns are monospace by style, so their code spans need no tags of their own.
+          const cells = r.cells.map((c, i) => `<td>${inline(i < (b.mono ?? 0) ? c.flatMap((x) => (typeof x === 'string' ? [x] : 'code' in x ? [x.code] : 'mono' in x ? x.mono : [x])) : c, from)}</td>`);
+          return `<tr${r.id ? ` id="${attr(r.id)}"` : ''}>${cells.join('')}</tr>`;
+        })
+        .join('\n');
+      return `<div class="table"><table${b.mono ? ` class="mono-${b.mono}"` : ''}>${head}<tbody>\n${rows}\n</tbody></table></div>`;
+    }
+    case 'facts':
+      return `<dl class="facts">${b.rows.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${inline(v, from)}</dd>`).join('')}</dl>`;
+    case 'code':
+      return `<figure class="frame">${b.caption ? `<figcaption>${inline(b.caption, from)}</figcaption>` : ''}<pre><code>${esc(b.text)}</code></pre></figure>`;
+    case 'list': {
+      const items = b.items.map((it) => `<li${it.id ? ` id="${attr(it.id)}"` : ''}>${inline(it.text, from)}</li>`).join('');
+      return `<ul${b.chips ? ' class="chips"' : ''}>${items}</ul>`;
+    }
+  }
+}
+
+function nav(groups: NavGroup[], page: Page): string {
+  return groups
+    .map((g) => {
+      const items = g.items
+        .map((it) => `<li><a href="${attr(hrefFrom(page.path, it.ref))}"${it.key === page.nav ? ' aria-current="page"' : ''}>${inline(it.label, g.mono ? NAV : page.path)}</a></li>`)
+        .join('');
+      const title = g.ref ? `<a href="${attr(hrefFrom(page.path, g.ref))}"${g.key === page.nav ? ' aria-current="page"' : ''}>${esc(g.title)}</a>` : esc(g.title);
+      return `<h2>${title}</h2>${items ? `<ul${g.mono ? ' class="mono"' : ''}>${items}</ul>` : ''}`;
+    })
+    .join('\n');
+}
+
+/** One complete HTML page. */
+export function renderHtml(page: Page, groups: NavGroup[], api: { title: string; version: string }): string {
+  const root = rootOf(page.path);
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${esc(page.title)} · ${esc(api.title)} ${esc(api.version)}</title>
+<link rel="stylesheet" href="${root}assets/site.css">
+<script src="${root}assets/search-index.js" defer></script>
+<script src="${root}assets/search.js" defer></script>
+</head>
+<body data-root="${attr(root)}">
+<a class="skip" href="#main">Skip to content</a>
+<header class="top">
+<a class="brand" href="${root}index.html">${esc(api.title)}</a> <span class="version">${esc(api.version)}</span>
+<form class="search" role="search" hidden><input id="search" type="search" placeholder="Search channels, methods, records, fields, values" autocomplete="off" spellcheck="false" aria-label="Search the reference" aria-controls="search-results"><ul id="search-results" role="listbox" hidden></ul></form>
+</header>
+<div class="layout">
+<nav class="side" aria-label="Contents">
+${nav(groups, page)}
+</nav>
+<main id="main">
+${page.blocks.map((b) => block(b, page.path)).join('\n')}
+</main>
+</div>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,47 @@
+/**
+ * The search index: every channel, method, named type, field (`Record.field`), enumeration value
+ * (`Enum.value`), error code, limit and assumption, with the href of its anchor. Shipped as a script
+ * that sets a global, because a .js file loads from file:// where fetching a .json file does not.
+ */
+import type { ApiModel } from '@exchange-api/codegen';
+import { hrefFrom } from './render-html';
+import type { Ref } from './ir';
+import type { SiteMap } from './site';
+
+/** Kinds in ranking order: on equal match quality, earlier kinds come first. */
+export const SEARCH_KINDS = ['channel', 'method', 'record', 'enum', 'field', 'value', 'type', 'error', 'limit', 'assumption'] as const;
+type Kind = (typeof SEARCH_KINDS)[number];
+
+/** One entry: kind index, label, href from the site root, detail. */
+export type SearchEntry = [number, string, string, string];
+
+/**
+ * The index as a script assigning `window.DOCS_SEARCH`, one entry per line so diffs stay readable.
+ * Hrefs are stored as a page number and an anchor, the anchor left empty when it equals the label,
+ * which halves the file (most anchors are `Record.field`); `#` stands for no anchor.
+ */
+export function searchScript(entries: SearchEntry[]): string {
+  const pages: string[] = [];
+  const rows = entries.map(([kind, label, href, detail]) => {
+    const [page = '', anchor] = href.split('#');
+    if (!pages.includes(page)) pages.push(page);
+    return JSON.stringify([kind, label, pages.indexOf(page), anchor === undefined ? '#' : anchor === label ? '' : anchor, detail]);
+  });
+  return `window.DOCS_SEARCH = {\n"kinds": ${JSON.stringify(SEARCH_KINDS)},\n"pages": ${JSON.stringify(pages)},\n"entries": [\n${rows.join(',\n')}\n]};\n`;
+}
+
+export function searchEntries(model: ApiModel, site: SiteMap): SearchEntry[] {
+  const out: SearchEntry[] = [];
+  const add = (kind: Kind, label: string, ref: Ref, detail: string) => out.push([SEARCH_KINDS.indexOf(kind), label, hrefFrom('index', ref), detail.replace(/\s+/g, ' ').trim().slice(0, 80)]);
+  for (const c of model.channels) add('channel', c.address, site.channel(c), c.title);
+  for (const m of model.methods) add('method', m.name, site.method(m), m.summary);
+  for (const t of model.types) {
+    add(t.kind === 'record' ? 'record' : t.kind === 'enum' ? 'enum' : 'type', t.name, site.typeRef(t.name)!, t.kind === 'record' ? `${t.fields?.length ?? 0} fields` : t.kind);
+    for (const f of t.fields ?? []) add('field', `${t.name}.${f.name}`, site.fieldRef(t.name, f.name), f.type);
+    for (const v of t.values ?? []) add('value', `${t.name}.${v === '' ? '""' : String(v)}`, site.valueRef(t.name, v), '');
+  }
+  for (const e of model.errors.codes) add('error', String(e.code), site.errorRef(e.code), e.message);
+  for (const l of model.limits) add('limit', l.id, site.limitRef(l.id)!, l.title);
+  for (const a of model.assumptions) add('assumption', a.id, site.assumptionRef(a.id), a.title);
+  return out;
+}

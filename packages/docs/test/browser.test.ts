@@ -1,0 +1,157 @@
+/**
+ * The site in a real browser (Debian's chromium through playwright-core), loaded from file:// as a
+ * reader would open it: no console errors, every internal link lands, search finds what it should,
+ * every channel and method has its section, and screenshots for a person to look at.
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { writeFiles, type ApiModel } from '@exchange-api/codegen';
+import { SiteMap, emitDocs } from '../src/index';
+import { repoModel, root } from './helpers';
+
+const CHROMIUM = '/usr/bin/chromium';
+const shots = join(root, 'test-output', 'docs');
+
+let browser: Browser;
+let model: ApiModel;
+let site: SiteMap;
+let dir: string;
+let htmlPages: string[];
+/** The file:// URL of a site path, its `#anchor` kept as a fragment. */
+const url = (path: string) => {
+  const [file, anchor] = path.split('#') as [string, string | undefined];
+  return pathToFileURL(join(dir, file)).href + (anchor === undefined ? '' : `#${anchor}`);
+};
+
+beforeAll(async () => {
+  // No silent skip: without the browser these checks have not run, so the suite must say so.
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install it with \`apt-get install chromium\` (.ci/run does)`);
+  model = await repoModel();
+  site = new SiteMap(model);
+  dir = mkdtempSync(join(tmpdir(), 'docs-site-'));
+  const files = emitDocs(model);
+  writeFiles(files, { docs: dir }, { check: false, specName: 'spec/asyncapi.yaml' });
+  htmlPages = files.filter((f) => f.path.endsWith('.html')).map((f) => f.path);
+  mkdirSync(shots, { recursive: true });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+async function open(path: string, options: { javaScriptEnabled?: boolean; width?: number } = {}): Promise<{ page: Page; problems: string[]; close: () => Promise<void> }> {
+  const context = await browser.newContext({ viewport: { width: options.width ?? 1280, height: 860 }, javaScriptEnabled: options.javaScriptEnabled ?? true });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
+  await page.goto(url(path), { waitUntil: 'load' });
+  return { page, problems, close: () => context.close() };
+}
+
+describe('docs site in chromium', () => {
+  it('loads the index with no console errors, and with the search box once scripts run', async () => {
+    const { page, problems, close } = await open('index.html');
+    try {
+      expect(await page.locator('form.search').isVisible()).toBe(true);
+      expect(await page.title()).toContain(model.title);
+      await page.screenshot({ path: join(shots, 'index.png') });
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('resolves every internal link of every page to an existing file and anchor', async () => {
+    const { page, problems, close } = await open('index.html');
+    try {
+      const ids = new Map<string, Set<string>>();
+      const links: Array<{ from: string; href: string }> = [];
+      for (const path of htmlPages) {
+        await page.goto(url(path));
+        const found = await page.evaluate(() => ({
+          ids: Array.from(document.querySelectorAll('[id]'), (e) => e.id),
+          hrefs: Array.from(document.querySelectorAll('a[href]'), (a) => (a as HTMLAnchorElement).href),
+        }));
+        ids.set(url(path), new Set(found.ids));
+        for (const href of found.hrefs) links.push({ from: path, href });
+      }
+      expect(links.length).toBeGreaterThan(500);
+      const broken = links.filter(({ href }) => {
+        const [file, anchor] = href.split('#') as [string, string | undefined];
+        if (!file.startsWith('file:')) return true; // nothing may leave the site
+        const onPage = ids.get(file);
+        return !onPage || (anchor !== undefined && anchor !== '' && !onPage.has(decodeURIComponent(anchor)));
+      });
+      expect(broken.map((l) => `${l.from} → ${l.href}`)).toEqual([]);
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it.each([
+    ['cancel_all', 'methods.html#cancel_all'],
+    ['publish_id', 'records.html#OrderbookPayload.publish_id'],
+    ['insufficient_margin', 'enums.html#CancelReason.insufficient_margin'],
+  ])('searching %s finds it and the hit opens its anchor', async (query, target) => {
+    const { page, problems, close } = await open('channels.html');
+    try {
+      await page.fill('#search', query);
+      const hits = page.locator('#search-results li[role="option"] a');
+      await hits.first().waitFor({ state: 'visible', timeout: 5000 });
+      const hrefs = await hits.evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));
+      expect(hrefs).toContain(url(target));
+      await hits.nth(hrefs.indexOf(url(target))).click();
+      await page.waitForURL(url(target));
+      const anchor = decodeURIComponent(target.split('#')[1]!);
+      expect(await page.evaluate((id) => document.getElementById(id)?.textContent ?? null, anchor)).toContain(query);
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('gives every channel and every method of the spec its section', async () => {
+    const { page, close } = await open('channels.html');
+    try {
+      for (const c of model.channels) {
+        expect(await page.locator(`[id="${site.channel(c).anchor}"]`).textContent()).toContain(c.address);
+      }
+      await page.goto(url('channels.html#orderbook'));
+      await page.screenshot({ path: join(shots, 'channel-orderbook.png') });
+      await page.goto(url('methods.html'));
+      for (const m of model.methods) expect(await page.locator(`[id="${site.method(m).anchor}"]`).textContent()).toContain(m.name);
+    } finally {
+      await close();
+    }
+  });
+
+  it('reads without JavaScript (contents in the sidebar, no dead search box) and prints without the chrome', async () => {
+    const { page, close } = await open('records.html', { javaScriptEnabled: false });
+    try {
+      const visible = (selector: string) => page.locator(selector).first().isVisible();
+      expect(await visible('form.search')).toBe(false);
+      expect(await visible('nav.side a[href$="channels.html"]')).toBe(true);
+      expect(await visible('[id="Order.amount"]')).toBe(true);
+      await page.emulateMedia({ media: 'print' });
+      expect(await visible('nav.side')).toBe(false);
+      expect(await visible('header.top')).toBe(false);
+      expect(await visible('[id="Order.amount"]')).toBe(true);
+    } finally {
+      await close();
+    }
+  });
+});

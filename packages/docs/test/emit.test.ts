@@ -1,0 +1,205 @@
+/**
+ * The emitter on our spec's model (and on a small model of another API): every channel, method, field,
+ * value, not-shown place and assumption has its section and anchor; links resolve; examples validate
+ * and an invalid one stops generation naming its place; the repository's copy is current.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { headerFor, writeFiles, type ApiModel, type EmittedFile } from '@exchange-api/codegen';
+import { SiteMap, emitDocs, fillAddress, searchEntries } from '../src/index';
+import { brokenLinks, clone, idsOf, repoModel, root } from './helpers';
+
+let model: ApiModel;
+let files: EmittedFile[];
+let site: SiteMap;
+/** The HTML of one `<h2>` section, `<wbr>` hints removed. */
+const section = (html: string, id: string) => {
+  const start = html.indexOf(`<h2 id="${id}">`);
+  expect(start, `section #${id}`).toBeGreaterThanOrEqual(0);
+  const end = html.indexOf('<h2', start + 1);
+  return html.slice(start, end < 0 ? undefined : end).replace(/<wbr>/g, '');
+};
+const file = (path: string) => {
+  const f = files.find((x) => x.path === path);
+  if (!f) throw new Error(`no ${path} among ${files.map((x) => x.path).join(', ')}`);
+  return f.content;
+};
+
+beforeAll(async () => {
+  model = await repoModel();
+  files = emitDocs(model);
+  site = new SiteMap(model);
+});
+
+describe('emitDocs on our spec', () => {
+  it('writes the HTML site, its assets and the same pages as Markdown, all in the docs slot', () => {
+    const paths = files.map((f) => f.path);
+    for (const p of ['index', 'channels', 'methods', 'records', 'enums', 'errors', 'limits', 'login', 'open']) {
+      expect(paths).toContain(`${p}.html`);
+      expect(paths).toContain(`md/${p}.md`);
+    }
+    expect(paths).toEqual(expect.arrayContaining(['assets/site.css', 'assets/search.js', 'assets/search-index.js']));
+    expect(files.every((f) => f.slot === 'docs')).toBe(true);
+    expect(files.filter((f) => f.path.endsWith('.html')).every((f) => !/https?:\/\//.test(f.content.replace(/https:\/\/\{[a-z_]+\}/g, '')))).toBe(true);
+  });
+
+  it('gives every channel a section with its address, access, parameters and an anchor, in HTML and Markdown', () => {
+    const html = file('channels.html');
+    const md = file('md/channels.md');
+    for (const c of model.channels) {
+      const id = site.channel(c).anchor!;
+      const part = section(html, id);
+      expect(part).toContain(`<code>${c.address}</code>`);
+      expect(part).toContain(`tag-${c.access}`);
+      expect(md).toContain(`<a id="${id}"></a>`);
+      for (const p of c.parameters) expect(part).toContain(`<code>{${p.name}}</code>`);
+    }
+    expect(idsOf(html).size).toBeGreaterThan(model.channels.length * 4);
+  });
+
+  it('gives every method a section with transports, rate-limit class, auth and an anchor', () => {
+    const html = file('methods.html');
+    for (const m of model.methods) {
+      const part = section(html, site.method(m).anchor!);
+      expect(part).toContain(`<code>${m.name}</code>`);
+      expect(part).toContain(`>${m.rateLimitClass}<`);
+      expect(part).toContain(m.auth === 'login' ? '>login</a> required' : '<dd>none</dd>');
+      for (const t of m.transports) expect(part).toContain(t === 'ws' ? 'WebSocket' : 'HTTP');
+    }
+  });
+
+  it('lists every field of every record and every enumeration value, each with its anchor', () => {
+    const records = idsOf(file('records.html'));
+    const enums = idsOf(file('enums.html'));
+    let fields = 0;
+    for (const t of model.types) {
+      expect(t.kind === 'enum' ? enums : records).toContain(site.typeRef(t.name)!.anchor);
+      for (const f of t.fields ?? []) {
+        expect(records).toContain(site.fieldRef(t.name, f.name).anchor);
+        fields++;
+      }
+      for (const v of t.values ?? []) expect(enums).toContain(site.valueRef(t.name, v).anchor);
+    }
+    expect(fields).toBeGreaterThan(200);
+    expect(records).toContain('OrderbookPayload.publish_id');
+    expect(enums).toContain('CancelReason.insufficient_margin');
+  });
+
+  it('puts every not-shown place and every assumption on one page, and links each marked section to it', () => {
+    const open = file('open.html');
+    const ids = idsOf(open);
+    for (const n of model.notShown) expect(ids).toContain(site.notShownRef(n).anchor);
+    for (const a of model.assumptions) expect(ids).toContain(site.assumptionRef(a.id).anchor);
+    const orderbook = model.channels.find((c) => c.id === 'orderbook')!;
+    expect(file('channels.html')).toContain(`href="open.html#${site.notShownRef(site.notShownUnder('#/channels/orderbook')[0]!).anchor}"`);
+    expect(orderbook.notShown).toBeTruthy();
+    const marked = model.methods.filter((m) => m.assumption);
+    expect(marked.length).toBeGreaterThan(0);
+    for (const m of marked) expect(file('methods.html')).toContain(`href="open.html#assumption-${m.assumption}"`);
+  });
+
+  it('resolves every internal link of the HTML and of the Markdown pages', () => {
+    expect(brokenLinks(files, '.html')).toEqual([]);
+    expect(brokenLinks(files.filter((f) => f.path.startsWith('md/')).map((f) => ({ ...f, path: f.path.slice(3) })), '.md')).toEqual([]);
+  });
+
+  it('shows real example frames: the spec\'s own, one borrowed for a channel with the same payload, none invented', () => {
+    const html = file('channels.html');
+    expect(section(html, 'orderbook')).toContain('"channel": "orderbook.ETH-PERP.10.10"');
+    const byType = section(html, 'tradesByType');
+    expect(byType).toContain('which carries the same payload');
+    expect(byType).toMatch(/"channel": "trades\.perp\./);
+    expect(section(html, 'spotFeed')).toContain('No example in the spec.');
+    const methods = file('methods.html');
+    expect(methods).toContain('"method": "public/login"');
+    expect(methods).toContain('POST https://{base_url}/v3/private/get_subaccounts');
+  });
+
+  it('fills a channel address from an address the spec writes, else from the payload and the allowed values', () => {
+    const orderbook = model.channels.find((c) => c.id === 'orderbook')!;
+    expect(fillAddress(orderbook, orderbook.examples[0], [{ channels: ['orderbook.ETH-PERP.10.10'] }])).toBe('orderbook.ETH-PERP.10.10');
+    expect(fillAddress(orderbook, orderbook.examples[0], [{ channels: ['orderbook.BTC-PERP.10.10'] }])).toBe('orderbook.ETH-PERP.1.1');
+  });
+
+  it('indexes channels, methods, records, fields and enumeration values for the search', () => {
+    const labels = searchEntries(model, site).map((e) => e[1]);
+    expect(labels).toEqual(expect.arrayContaining(['cancel_all', 'OrderbookPayload.publish_id', 'CancelReason.insufficient_margin', 'orderbook.{instrument_name}.{group}.{depth}', 'Order']));
+    expect(file('assets/search-index.js')).toMatch(/^window\.DOCS_SEARCH = \{/);
+  });
+
+  it('is deterministic, under 300 kB (HTML, CSS and JS) and generated in under 1 s', () => {
+    const started = performance.now();
+    const again = emitDocs(model);
+    const ms = performance.now() - started;
+    expect(again).toEqual(files);
+    const bytes = files.filter((f) => !f.path.startsWith('md/')).reduce((n, f) => n + Buffer.byteLength(`${headerFor(f.path, 'spec/asyncapi.yaml')}\n${f.content}`), 0);
+    expect(bytes).toBeLessThan(300 * 1024);
+    expect(ms).toBeLessThan(1000);
+  });
+
+  it('matches the repository copy in packages/docs/site (fix: npm run generate)', () => {
+    const dir = join(root, 'packages', 'docs', 'site');
+    const result = writeFiles(files, { docs: dir }, { check: true, specName: 'spec/asyncapi.yaml', cwd: root });
+    expect(result.differing).toEqual([]);
+    // Files nothing emits any more are drift too, whatever the writer's own sweep covers.
+    const list = (d: string): string[] => readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? list(join(d, e.name)) : [relative(dir, join(d, e.name))]));
+    expect(existsSync(dir) ? list(dir).sort() : []).toEqual(files.map((f) => f.path).sort());
+  });
+});
+
+describe('emitDocs refuses an invalid example, naming its place', () => {
+  it('a channel example', () => {
+    const m = clone(model);
+    m.channels.find((c) => c.id === 'orderbook')!.examples = [{ instrument_name: 'ETH-PERP', publish_id: 'not a number' }];
+    expect(() => emitDocs(m)).toThrow(/invalid example: channel orderbook \(orderbook\.\{instrument_name\}\.\{group\}\.\{depth\}\) example 1: /);
+  });
+
+  it('a method\'s params example', () => {
+    const m = clone(model);
+    m.methods.find((x) => x.name === 'public/login')!.paramsExamples = [{ wallet: 42 }];
+    expect(() => emitDocs(m)).toThrow(/invalid example: method public\/login params example 1: /);
+  });
+
+  it('a schema example', () => {
+    const m = clone(model);
+    m.types.find((t) => t.name === 'Decimal')!.examples = ['twelve'];
+    expect(() => emitDocs(m)).toThrow(/invalid example: schema Decimal example 1: \/ must match pattern/);
+  });
+});
+
+describe('emitDocs on a model of another API', () => {
+  const tiny: ApiModel = {
+    source: 'tiny.yaml',
+    title: 'Tiny API',
+    version: '1.0.0',
+    description: 'A weather feed.',
+    servers: [{ id: 'main', host: 'example.test', protocol: 'wss', pathname: '/ws', transport: 'ws', title: 'Main', description: '', variables: [] }],
+    schemas: {
+      Reading: { type: 'object', required: ['celsius'], properties: { celsius: { type: 'number' }, unit: { $ref: '#/definitions/Unit' } } },
+      Unit: { type: 'string', enum: ['C', 'F'] },
+    },
+    types: [
+      { name: 'Reading', kind: 'record', description: '', refs: ['Unit'], examples: [{ celsius: 21 }], open: false, fields: [{ name: 'celsius', required: true, nullable: false, type: 'number', refs: [], description: '' }, { name: 'unit', required: false, nullable: false, type: 'Unit', refs: ['Unit'], description: '', default: 'C' }] },
+      { name: 'Unit', kind: 'enum', description: '', refs: [], examples: [], values: ['C', 'F'] },
+    ],
+    channels: [{ id: 'weather', address: 'weather.{city}', title: 'Weather', description: '', access: 'public', parameters: [{ name: 'city', description: '', enum: null }], payload: { schema: { $ref: '#/definitions/Reading' }, record: 'Reading', array: false }, examples: [{ celsius: 19.5, unit: 'C' }] }],
+    methods: [],
+    errors: { reserved: [], codes: [] },
+    limits: [],
+    rateLimitClasses: [],
+    login: null,
+    actionSignature: null,
+    assumptions: [],
+    notShown: [],
+  };
+
+  it('writes a complete site with resolving links and no placeholders from missing parts', () => {
+    const out = emitDocs(tiny);
+    expect(brokenLinks(out, '.html')).toEqual([]);
+    const all = out.map((f) => f.content).join('\n');
+    expect(all).not.toMatch(/undefined|\[object Object\]|NaN/);
+    expect(out.find((f) => f.path === 'login.html')!.content).toContain('This spec describes no login.');
+    expect(out.find((f) => f.path === 'channels.html')!.content).toMatch(/"channel": ?"weather\.\{city\}","data": ?\{"celsius":19\.5/);
+  });
+});
