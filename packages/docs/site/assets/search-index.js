@@ -534,5 +534,7 @@ window.DOCS_SEARCH = {
 [9,"frame-size",6,"assumption-frame-size","The largest request frame"],
 [9,"http-responses",6,"assumption-http-responses","HTTP response bodies and status codes"],
 [9,"heartbeat",6,"assumption-heartbeat","Re-verifying a stored login"],
+[9,"orderbook-group",6,"assumption-orderbook-group","What the order book group counts"],
+[9,"connection-limit-frame",6,"assumption-connection-limit-frame","The wire form of the connection-limit refusal"],
 [9,"session-keys",6,"assumption-session-keys","How session keys are registered"]
 ]};

@@ -3558,6 +3558,22 @@ export const assumptionTable = [
     ]
   },
   {
+    "id": "orderbook-group",
+    "title": "What the order book group counts",
+    "choice": "group counts ticks of the instrument's tick_size; levels are aggregated to multiples of group × tick_size (bids rounded down, asks up).",
+    "reason": "The document calls group a \"price aggregation size\" without a unit; absolute units would make group 100 meaningless for low-priced options.",
+    "citedAt": [
+      "#/channels/orderbook/parameters/group"
+    ]
+  },
+  {
+    "id": "connection-limit-frame",
+    "title": "The wire form of the connection-limit refusal",
+    "choice": "The text frame is `connectionLimitExceeded: ` followed by the JSON-RPC error object with code -32100 and its message; the socket is then closed with code 1008.",
+    "reason": "The document gives the prefix, the code and the message, not how they travel.",
+    "citedAt": []
+  },
+  {
     "id": "session-keys",
     "title": "How session keys are registered",
     "choice": "From the deployment's configuration (the sandbox's --config file); each key has an expiry, scopes, an IP whitelist and a subaccount list.",
