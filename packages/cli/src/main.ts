@@ -11,6 +11,8 @@ export const commands: Record<string, Command> = {
   generate: { summary: 'regenerate types, validators, tables and the docs site from an AsyncAPI 3.0 spec', run: async (a) => runGenerate(a, undefined, [(await import('@exchange-api/docs')).emitDocs]) },
   spec: { summary: 'check the spec and print its summary', run: runSpecSummary },
   docs: { summary: 'write the reference docs site (HTML + Markdown) of a spec', run: (a) => import('./commands/docs').then((m) => m.runDocs(a)) },
+  sandbox: { summary: 'run the local exchange (WebSocket + HTTP, simulated market)', run: (a) => import('./commands/sandbox').then((m) => m.runSandbox(a)) },
+  conformance: { summary: 'check a server against the interface, rule by rule (reports: console, JSON, JUnit, HTML)', run: (a) => import('./commands/conformance').then((m) => m.runConformanceCommand(a)) },
   start: { summary: 'the main job on the embedded default (for now: check the spec and summarise it)', run: runSpecSummary },
 };
 

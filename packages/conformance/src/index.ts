@@ -1,1 +1,16 @@
-export {};
+/**
+ * @exchange-api/conformance: point it at a server and learn, rule by rule, where it departs from the
+ * Exchange Streaming and Request API v3. `runConformance(options)` returns a Report; the reporters turn
+ * it into console text, JSON, JUnit XML or one HTML page; `registry` lists every check.
+ */
+export { runConformance, resolveOptions, UnreachableError, type RunOptions, type ProgressEvent } from './runner';
+export { registry } from './checks';
+export type { Check, Ctx, Env } from './context';
+export type { Report, CheckResult, Finding, Observation, TranscriptEntry, Level, Need, Status, Counts } from './model';
+export { consoleReport, progressLine } from './reporters/console';
+export { jsonReport } from './reporters/json';
+export { junitReport } from './reporters/junit';
+export { htmlReport } from './reporters/html';
+export { parseCli, runCli, usage as cliUsage, type CliOptions } from './cli';
+export { matches as matchesPattern } from './select';
+export { inferSchema } from './infer';

@@ -1,1 +1,18 @@
-export {};
+/**
+ * @exchange-api/sandbox: a local exchange implementing the whole interface (JSON-RPC over WebSocket
+ * and HTTP POST, login, both rate-limit tiers, connection limits, a simulated market, order flow and
+ * an optional control plane), driven by the generated tables.
+ */
+export { startSandbox, MAX_SUBSCRIPTIONS_PER_CONNECTION, type Sandbox } from './server';
+export {
+  resolveOptions,
+  defaultInstruments,
+  SandboxOptionsError,
+  type SandboxOptions,
+  type ResolvedOptions,
+  type SessionKeyConfig,
+  type WalletConfig,
+  type InstrumentConfig,
+  type LimitOverride,
+} from './options';
+export { derivedSubaccounts } from './accounts';

@@ -16,6 +16,7 @@ export const benchmarks: Array<[string, () => BenchResult[] | Promise<BenchResul
   ['validation', runValidateVsParse],
   ['generation', () => runGeneration(root)],
   ['docs', () => import('./docs').then((m) => m.runDocs(root))],
+  ['sandbox-fanout', () => import('./sandbox-fanout').then((m) => m.runSandboxFanout())],
 ];
 
 for (const [name, run] of benchmarks) {

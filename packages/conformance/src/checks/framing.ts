@@ -1,0 +1,185 @@
+/** Framing: id echo, result xor error, the error object, answers to malformed requests. */
+import { errorTable } from '@exchange-api/types';
+import { validators } from '@exchange-api/validators';
+import { isResponse, type Frame, type RpcResponse } from '../connection';
+import type { Check, Ctx } from '../context';
+import { S, errorOf, method, show, validateInto } from './util';
+
+async function echo(ctx: Ctx, id: string | number | null): Promise<void> {
+  const conn = await ctx.connect();
+  await ctx.run.pacer.take();
+  const from = conn.frames.length;
+  conn.send({ jsonrpc: '2.0', id, method: method('publicGetRateLimits'), params: {} });
+  const frame = await conn.waitFor((f) => isResponse(f.json), 5000, from);
+  if (!frame) ctx.abort({ rule: 'responses echo id', expected: `a response with id ${JSON.stringify(id)}`, got: 'no response within 5000 ms', message: 'no response' });
+  const r = frame.json as RpcResponse;
+  if (!('id' in r)) ctx.abort({ pointer: '/id', rule: 'responses echo id', expected: JSON.stringify(id), got: '(missing)', message: 'the response has no id' });
+  if (r.id !== id || typeof r.id !== typeof id) {
+    ctx.fail({ pointer: '/id', rule: 'responses echo id (same JSON type and value)', expected: `${JSON.stringify(id)} (${id === null ? 'null' : typeof id})`, got: `${JSON.stringify(r.id)} (${r.id === null ? 'null' : typeof r.id})`, message: `id ${JSON.stringify(id)} came back as ${JSON.stringify(r.id)}` });
+  }
+}
+
+/** One malformed or failing request and what came back. */
+interface ErrorCase {
+  name: 'parse' | 'not-an-object' | 'no-method' | 'unknown-method' | 'invalid-params';
+  /** The JSON-RPC 2.0 code for this case (the spec adopts them as the error-codes assumption). */
+  jsonRpcCode: number;
+  sent: string;
+  response: RpcResponse | null;
+  frame: Frame | null;
+}
+
+/** Send the malformed and failing requests once per run; several checks read the answers. */
+function errorCases(ctx: Ctx) {
+  return ctx.shared('error-cases', async (p) => {
+    const conn = await p.connect('errors');
+    const cases: Omit<ErrorCase, 'response' | 'frame'>[] = [
+      { name: 'parse', jsonRpcCode: -32700, sent: '{"jsonrpc":"2.0","id":"conf-parse","method":' },
+      { name: 'not-an-object', jsonRpcCode: -32600, sent: '"not a request"' },
+      { name: 'no-method', jsonRpcCode: -32600, sent: JSON.stringify({ jsonrpc: '2.0', id: 'conf-no-method', params: {} }) },
+      { name: 'unknown-method', jsonRpcCode: -32601, sent: JSON.stringify({ jsonrpc: '2.0', id: 'conf-unknown-method', method: 'conformance/no_such_method', params: {} }) },
+      { name: 'invalid-params', jsonRpcCode: -32602, sent: JSON.stringify({ jsonrpc: '2.0', id: 'conf-invalid-params', method: method('subscribe'), params: { channels: 42 } }) },
+    ];
+    const out: ErrorCase[] = [];
+    for (const c of cases) {
+      await p.run.pacer.take();
+      const from = conn.frames.length;
+      conn.send(c.sent);
+      const frame = await conn.waitFor((f) => isResponse(f.json), 3000, from);
+      out.push({ ...c, response: frame ? (frame.json as RpcResponse) : null, frame });
+    }
+    // Whether the connection still serves a valid request after the malformed ones.
+    let stillServes = false;
+    if (conn.isOpen) {
+      await p.run.pacer.take();
+      const r = await conn.request(method('publicGetRateLimits'), {}, { timeoutMs: 3000 });
+      stillServes = !!r && 'result' in r.response;
+    }
+    return { cases: out, stillServes, closed: conn.closeInfo };
+  });
+}
+
+function attachCase(ctx: Ctx, transcript: { entries: readonly import('../model').TranscriptEntry[] }) {
+  ctx.transcript.attach(transcript.entries);
+}
+
+const reserved = errorTable.reserved[0]!;
+
+export const framingChecks: Check[] = [
+  {
+    id: 'framing.id-echo-string',
+    title: 'A string request id is echoed as the same string',
+    section: `${S.framing}; ${S.conventions} (JsonRpcId)`,
+    level: 'MUST',
+    needs: [],
+    run: (ctx) => echo(ctx, 'conf-échø-1'),
+  },
+  {
+    id: 'framing.id-echo-number',
+    title: 'A number request id is echoed as the same number',
+    section: `${S.framing}; ${S.conventions} (JsonRpcId)`,
+    level: 'MUST',
+    needs: [],
+    run: (ctx) => echo(ctx, 4242),
+  },
+  {
+    id: 'framing.id-echo-null',
+    title: 'A null request id is echoed as null',
+    section: `${S.framing}; ${S.conventions} (JsonRpcId)`,
+    level: 'MUST',
+    needs: [],
+    run: (ctx) => echo(ctx, null),
+  },
+  {
+    id: 'framing.result-xor-error',
+    title: 'Every response carries either result or error, never both, never neither',
+    section: S.framing,
+    level: 'MUST',
+    needs: [],
+    async run(ctx) {
+      const conn = await ctx.connect();
+      const responses: [string, RpcResponse][] = [];
+      responses.push(['public/getRateLimits', await ctx.call(conn, method('publicGetRateLimits'), {})]);
+      responses.push(['unknown method', await ctx.call(conn, 'conformance/no_such_method', {})]);
+      responses.push(['unsubscribe of everything', await ctx.call(conn, method('unsubscribe'), {})]);
+      for (const [what, r] of responses) {
+        const has = ['result', 'error'].filter((k) => k in r && (k === 'result' || r[k] !== undefined));
+        if (has.length !== 1) ctx.fail({ pointer: '/', rule: 'result xor error', expected: 'exactly one of result, error', got: has.length ? has.join(' and ') : 'neither', message: `the response to ${what} carries ${has.length ? has.join(' and ') : 'neither result nor error'}` });
+        validateInto(ctx, validators.schemas.JsonRpcResponse, r, `response to ${what}`, 'JsonRpcResponse');
+      }
+    },
+  },
+  {
+    id: 'framing.error-shape',
+    title: 'Error objects have an integer code, a string message and optional string data',
+    section: `${S.rpcError}; ${S.errors}`,
+    level: 'MUST',
+    needs: [],
+    async run(ctx) {
+      const { cases, transcript } = await errorCases(ctx);
+      attachCase(ctx, transcript);
+      let seen = 0;
+      for (const c of cases) {
+        const e = c.response && errorOf(c.response);
+        if (!e) continue;
+        seen++;
+        validateInto(ctx, validators.schemas.RPCError, e, `error answering ${c.name}`, 'RPCError', '/error');
+      }
+      if (seen === 0) ctx.inconclusive('no error object came back to compare (see framing.malformed)');
+    },
+  },
+  {
+    id: 'framing.malformed',
+    title: 'Malformed and failing requests get an error response, not silence or a result',
+    section: `${S.framing} (JSON-RPC 2.0); ${S.errors}`,
+    level: 'MUST',
+    needs: [],
+    async run(ctx) {
+      const { cases, stillServes, closed, transcript } = await errorCases(ctx);
+      attachCase(ctx, transcript);
+      for (const c of cases) {
+        if (!c.response) ctx.fail({ rule: 'JSON-RPC 2.0: a request that cannot be served gets an error response', expected: 'an error response', got: 'nothing within 3000 ms', message: `no answer to the ${c.name} request ${show(c.sent, 60)}` });
+        else if (!errorOf(c.response)) ctx.fail({ pointer: '/error', rule: 'JSON-RPC 2.0: a request that cannot be served gets an error response', expected: 'an error object', got: show(c.response), message: `the ${c.name} request was not answered with an error` });
+        else if (c.name === 'parse' && c.response.id !== null) ctx.fail({ pointer: '/id', rule: 'JSON-RPC 2.0: the id of a parse error is null', expected: 'null', got: show(c.response.id), message: 'a parse error did not carry id null' });
+      }
+      ctx.observe({ assumption: 'frame-size', text: stillServes ? 'after the malformed requests the connection still served a valid request' : `after the malformed requests the connection ${closed ? `was closed (code ${closed.code})` : 'did not serve a valid request'}`, conforms: stillServes });
+    },
+  },
+  {
+    id: 'framing.error-codes',
+    title: 'Framing errors use the JSON-RPC 2.0 codes (-32700, -32600, -32601, -32602)',
+    section: `${S.errors} (catalogue not shown; JSON-RPC 2.0 codes are the error-codes assumption)`,
+    level: 'SHOULD',
+    needs: [],
+    async run(ctx) {
+      const { cases, transcript } = await errorCases(ctx);
+      attachCase(ctx, transcript);
+      for (const c of cases) {
+        const e = c.response && errorOf(c.response);
+        if (!e) continue;
+        const entry = errorTable.codes.find((x) => x.code === c.jsonRpcCode);
+        const conforms = e.code === c.jsonRpcCode;
+        ctx.observe({ assumption: 'error-codes', text: `${c.name}: code ${show(e.code)} (assumed ${c.jsonRpcCode} ${entry?.message ?? ''})`, conforms });
+        if (!conforms) ctx.fail({ pointer: '/error/code', rule: `error-codes assumption: ${entry?.condition ?? c.name}`, expected: String(c.jsonRpcCode), got: show(e.code), message: `${c.name} answered with code ${show(e.code)}, not ${c.jsonRpcCode}` });
+      }
+    },
+  },
+  {
+    id: 'framing.reserved-codes',
+    title: `Errors other than rate limits stay out of the reserved range ${reserved.from}…${reserved.to}`,
+    section: `${S.errors} (rule 1)`,
+    level: 'MUST',
+    needs: [],
+    async run(ctx) {
+      const { cases, transcript } = await errorCases(ctx);
+      attachCase(ctx, transcript);
+      for (const c of cases) {
+        const e = c.response && errorOf(c.response);
+        if (!e || typeof e.code !== 'number') continue;
+        if (e.code >= reserved.from && e.code <= reserved.to && !/rate limit/i.test(String(e.message))) {
+          ctx.fail({ pointer: '/error/code', rule: `codes ${reserved.from} through ${reserved.to} are reserved for rate-limit errors`, expected: 'a code outside the reserved range', got: String(e.code), message: `the ${c.name} error used reserved code ${e.code}` });
+        }
+      }
+    },
+  },
+];

@@ -1,0 +1,26 @@
+/** The check registry, in run order: cheap framing first; budget-consuming and connection checks last. */
+import type { Check } from '../context';
+import { framingChecks } from './framing';
+import { subscriptionChecks } from './subscriptions';
+import { channelChecks } from './channels';
+import { semanticChecks } from './semantics';
+import { observationChecks } from './observe';
+import { loginChecks } from './login';
+import { accessChecks } from './access';
+import { orderflowChecks } from './orderflow';
+import { rateLimitChecks } from './ratelimit';
+import { connectionChecks } from './connections';
+
+/** Every check the runner knows, in the order it runs them. */
+export const registry: readonly Check[] = [
+  ...framingChecks,
+  ...subscriptionChecks,
+  ...channelChecks,
+  ...semanticChecks,
+  ...observationChecks,
+  ...loginChecks,
+  ...accessChecks,
+  ...orderflowChecks,
+  ...rateLimitChecks,
+  ...connectionChecks,
+];

@@ -1,0 +1,177 @@
+/** Login: wallet proofs, stale and foreign signatures, session keys, HTTP private calls. */
+import { Wallet } from 'ethers';
+import { loginTable, methodTable } from '@exchange-api/types';
+import { validators } from '@exchange-api/validators';
+import { loginHeaders, signLogin, type LoginProof } from '@exchange-api/auth';
+import type { Check, Ctx, HttpExchange } from '../context';
+import type { RpcResponse } from '../connection';
+import { S, codeObservation, errorOf, method, show, validateInto } from './util';
+
+/** Far outside any plausible freshness window (the window's length is not shown; the spec assumes 30 s). */
+const STALE_MS = Math.max(10 * 60_000, 20 * (loginTable.freshness?.pastMs ?? 30_000));
+
+async function refusedLogin(ctx: Ctx, proof: LoginProof, what: string, codeMessage: RegExp): Promise<void> {
+  const conn = await ctx.connect();
+  const r = await ctx.login(conn, ctx.options.key!, { proof });
+  if (!errorOf(r)) ctx.fail({ pointer: '/result', rule: what, expected: 'an error', got: show(r.result), message: `the login was accepted: ${what}` });
+  else ctx.observe(codeObservation('refused login', errorOf(r), codeMessage));
+}
+
+const getSubaccounts = methodTable.find((m) => m.id === 'privateGetSubaccounts')!;
+
+/** The result of an HTTP JSON-RPC body (the http-responses assumption), or the body itself when it is not one. */
+function httpResult(x: HttpExchange): { ok: boolean; result: unknown; error: unknown } {
+  const body = x.json as Record<string, unknown> | undefined;
+  const error = body && typeof body === 'object' && !Array.isArray(body) ? body.error : undefined;
+  const result = body && typeof body === 'object' && !Array.isArray(body) && 'result' in body ? body.result : body;
+  return { ok: x.status >= 200 && x.status < 300 && (error === undefined || error === null), result, error };
+}
+
+function observeHttp(ctx: Ctx, x: HttpExchange, what: string): void {
+  const envelope = !!x.json && typeof x.json === 'object' && !Array.isArray(x.json) && ('result' in (x.json as object) || 'error' in (x.json as object));
+  ctx.observe({ assumption: 'http-responses', text: `${what}: HTTP ${x.status}, ${envelope ? 'a JSON-RPC response body' : `body ${show(x.json ?? x.text, 80)}`}`, conforms: envelope });
+}
+
+async function httpAccepted(ctx: Ctx, x: HttpExchange, what: string): Promise<void> {
+  observeHttp(ctx, x, what);
+  const { ok, result, error } = httpResult(x);
+  if (!ok) ctx.abort({ pointer: '/error', rule: `${S.loginProof}: ${what}`, expected: 'HTTP 2xx with a result', got: `HTTP ${x.status} ${show(error ?? x.text)}`, message: `a valid private request was refused (${what})` });
+  validateInto(ctx, validators.results[getSubaccounts.name as 'private/get_subaccounts'], result, 'get_subaccounts result', 'GetSubaccountsResult', '/result');
+  ctx.observe({ assumption: 'get-subaccounts-result', text: `result ${show(result, 120)}`, conforms: !!result && typeof result === 'object' && !Array.isArray(result) && 'subaccount_ids' in result });
+}
+
+export const loginChecks: Check[] = [
+  {
+    id: 'login.wallet',
+    title: 'A fresh wallet-signed login returns the integer subaccount ids',
+    section: `${S.login}; ${S.loginProof}`,
+    level: 'MUST',
+    needs: ['key'],
+    async run(ctx) {
+      const conn = await ctx.connect();
+      const r = await ctx.login(conn, ctx.options.key!);
+      if (errorOf(r)) ctx.abort({ pointer: '/error', rule: 'a valid wallet login is accepted', expected: 'a result', got: show(r.error), message: 'a fresh wallet login was refused' });
+      validateInto(ctx, validators.results[method('publicLogin') as 'public/login'], r.result, 'login result', 'PublicLoginResult', '/result');
+    },
+  },
+  {
+    id: 'login.stale-timestamp',
+    title: 'A wallet login with a stale timestamp is refused',
+    section: `${S.whoMaySign} (wallet: freshness enforced); ${S.loginProof} (rule 1)`,
+    level: 'MUST',
+    needs: ['key'],
+    run: async (ctx) => refusedLogin(ctx, await signLogin(ctx.options.key!, { nowMs: Date.now() - STALE_MS }), `timestamp ${STALE_MS / 60_000} minutes old`, /timestamp/i),
+  },
+  {
+    id: 'login.future-timestamp',
+    title: 'A wallet login with a timestamp far in the future is refused',
+    section: `${S.whoMaySign} (wallet: freshness enforced)`,
+    level: 'MUST',
+    needs: ['key'],
+    run: async (ctx) => refusedLogin(ctx, await signLogin(ctx.options.key!, { nowMs: Date.now() + STALE_MS }), `timestamp ${STALE_MS / 60_000} minutes ahead`, /timestamp/i),
+  },
+  {
+    id: 'login.wrong-signature',
+    title: 'A login whose signature is over another message is refused',
+    section: `${S.loginProof} (rule 1: the signed message is the timestamp)`,
+    level: 'MUST',
+    needs: ['key'],
+    async run(ctx) {
+      const proof = await signLogin(ctx.options.key!);
+      const other = await signLogin(ctx.options.key!, { nowMs: Number(proof.timestamp) - 1 });
+      await refusedLogin(ctx, { ...proof, signature: other.signature }, 'signature over a different timestamp', /invalid signature/i);
+    },
+  },
+  {
+    id: 'login.other-wallet-signature',
+    title: 'A login signed by another wallet is refused',
+    section: `${S.whoMaySign} (recovered signer equals wallet, or a registered session key)`,
+    level: 'MUST',
+    needs: ['key'],
+    async run(ctx) {
+      const stranger = await signLogin(Wallet.createRandom(), { wallet: ctx.options.key!.address });
+      await refusedLogin(ctx, stranger, "another wallet's signature", /invalid signature/i);
+    },
+  },
+  {
+    id: 'login.headers-object',
+    title: 'public/login reads the three values from the request headers object',
+    section: `${S.loginProof} (rule 5: header or params, interchangeably); ${S.framing} (headers)`,
+    level: 'MUST',
+    needs: ['key'],
+    async run(ctx) {
+      const conn = await ctx.connect();
+      const r = await ctx.login(conn, ctx.options.key!, { viaHeaders: true });
+      if (errorOf(r)) ctx.fail({ pointer: '/error', rule: 'the server reads each value from the header or the params', expected: 'a result', got: show(r.error), message: 'a login with the proof in headers was refused' });
+      else validateInto(ctx, validators.results[method('publicLogin') as 'public/login'], r.result, 'login result', 'PublicLoginResult', '/result');
+    },
+  },
+  {
+    id: 'login.session-key',
+    title: 'A session key’s login is accepted without timestamp freshness',
+    section: `${S.whoMaySign} (session key: freshness not enforced); ${S.loginProof} (rule 6)`,
+    level: 'MUST',
+    needs: ['session-key'],
+    async run(ctx) {
+      const { sessionKey, sessionWallet } = ctx.options;
+      const conn = await ctx.connect();
+      const r = await ctx.login(conn, sessionKey!, { wallet: sessionWallet!, nowMs: Date.now() - STALE_MS });
+      if (errorOf(r)) ctx.abort({ pointer: '/error', rule: 'session keys are not held to freshness', expected: 'a result', got: show(r.error), message: `a session-key login with a ${STALE_MS / 60_000}-minute-old timestamp was refused` });
+      validateInto(ctx, validators.results[method('publicLogin') as 'public/login'], r.result, 'login result', 'PublicLoginResult', '/result');
+    },
+  },
+  {
+    id: 'login.http-headers',
+    title: 'An HTTP private request with the three login headers is served',
+    section: `${S.http}; ${S.loginProof} (rule 4)`,
+    level: 'MUST',
+    needs: ['key', 'http'],
+    async run(ctx) {
+      const key = ctx.options.key!;
+      const x = await ctx.http(getSubaccounts.httpPath!, { wallet: key.address }, loginHeaders(await signLogin(key)));
+      await httpAccepted(ctx, x, 'the three headers');
+    },
+  },
+  {
+    id: 'login.http-params',
+    title: 'An HTTP private request with the login values in params instead of headers is served',
+    section: `${S.loginProof} (rule 5: header or params, interchangeably)`,
+    level: 'MUST',
+    needs: ['key', 'http'],
+    async run(ctx) {
+      const proof = await signLogin(ctx.options.key!);
+      const x = await ctx.http(getSubaccounts.httpPath!, { ...proof }, {}, { raw: true });
+      await httpAccepted(ctx, x, 'values in params');
+    },
+  },
+  {
+    id: 'login.http-without-headers',
+    title: 'An HTTP private request without login values is refused',
+    section: `${S.http} (private requests carry the three login headers)`,
+    level: 'MUST',
+    needs: ['http'],
+    async run(ctx) {
+      const wallet = ctx.options.key?.address ?? Wallet.createRandom().address;
+      const x = await ctx.http(getSubaccounts.httpPath!, { wallet });
+      observeHttp(ctx, x, 'no login values');
+      const { ok, result, error } = httpResult(x);
+      if (ok) ctx.fail({ pointer: '/result', rule: 'private requests carry the login values', expected: 'an error', got: `HTTP ${x.status} ${show(result)}`, message: 'a private HTTP request without login values was served' });
+      else ctx.observe(codeObservation('HTTP request without login', (error as { code?: unknown }) ?? null, /authentication required/i));
+    },
+  },
+  {
+    id: 'login.http-stale',
+    title: 'An HTTP private request with a stale wallet timestamp is refused',
+    section: `${S.whoMaySign} (wallet: freshness enforced); ${S.loginProof} (rule 4)`,
+    level: 'MUST',
+    needs: ['key', 'http'],
+    async run(ctx) {
+      const key = ctx.options.key!;
+      const x = await ctx.http(getSubaccounts.httpPath!, { wallet: key.address }, loginHeaders(await signLogin(key, { nowMs: Date.now() - STALE_MS })));
+      const { ok, result } = httpResult(x);
+      if (ok) ctx.fail({ pointer: '/result', rule: 'wallet timestamps are held to freshness', expected: 'an error', got: `HTTP ${x.status} ${show(result)}`, message: 'a stale HTTP login was accepted' });
+    },
+  },
+];
+
+export type { RpcResponse };

@@ -1,0 +1,212 @@
+/** Subscriptions: subscribe/unsubscribe answers, only subscribed channels pushed, parameter enumerations. */
+import { channelTable } from '@exchange-api/types';
+import { validators } from '@exchange-api/validators';
+import type { Check, Ctx } from '../context';
+import type { WsConn } from '../connection';
+import { S, errorOf, method, publicChannels, refused, sampleAddresses, show } from './util';
+import { publicSamples } from './samples';
+
+/** Two public addresses that push often (order book and fast ticker), from the table and the environment. */
+function busyAddresses(ctx: Ctx): [string, string] {
+  const env = ctx.env;
+  const all = publicChannels.flatMap((c) => sampleAddresses(c, env).map((a) => ({ c, a })));
+  const book = all.find((x) => x.c.id === 'orderbook');
+  const other = all.find((x) => x.c.id !== 'orderbook' && x.c.parameters.some((p) => p.enum)) ?? all.find((x) => x !== book);
+  if (!book || !other) ctx.skip('no instrument known: public/get_all_live_instruments returned none');
+  return [book.a, other.a];
+}
+
+function observeResult(ctx: Ctx, what: string, result: unknown): void {
+  const ok = validators.results[method('subscribe') as 'subscribe'](result);
+  ctx.observe({ assumption: 'subscription-result', text: `${what} result ${ok ? 'follows' : 'does not follow'} {status, current_subscriptions}: ${show(result, 200)}`, conforms: ok });
+}
+
+async function subscribe(ctx: Ctx, conn: WsConn, channels: string[]) {
+  const r = await ctx.call(conn, method('subscribe'), { channels });
+  if (errorOf(r)) ctx.abort({ pointer: '/error', rule: 'subscribe subscribes the connection to each listed channel', expected: 'a result', got: show(r.error), message: `subscribe to ${channels.join(', ')} was refused` });
+  for (const a of channels) if (refused(r, a)) ctx.abort({ pointer: `/result/status/${a}`, rule: 'subscribe subscribes the connection to each listed channel', expected: 'ok', got: show((r.result as { status?: Record<string, unknown> })?.status?.[a]), message: `subscribe to ${a} was refused` });
+  return r;
+}
+
+/** Wait until each address has pushed at least once (or the time is up); returns the ones that did not. */
+async function awaitPushes(conn: WsConn, addresses: string[], from: number, ms: number): Promise<string[]> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const missing = addresses.filter((a) => !conn.pushes(from).some((p) => p.channel === a));
+    if (missing.length === 0 || Date.now() > until) return missing;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** An out-of-enumeration value for a parameter: one past the largest number, or a made-up word. */
+function outside(values: readonly string[]): string {
+  const nums = values.map(Number);
+  return nums.every((n) => Number.isInteger(n)) ? String(Math.max(...nums) + 1) : `${values[0]}x`;
+}
+
+/** Grace after an unsubscribe answer for pushes already in flight. */
+const GRACE_MS = 250;
+
+export const subscriptionChecks: Check[] = [
+  {
+    id: 'subscriptions.subscribe',
+    title: 'subscribe to a public channel is answered with a result',
+    section: `${S.framing} (subscribe); ${S.events}`,
+    level: 'MUST',
+    needs: [],
+    async run(ctx) {
+      const [a] = busyAddresses(ctx);
+      const conn = await ctx.connect();
+      const r = await subscribe(ctx, conn, [a]);
+      observeResult(ctx, 'subscribe', r.result);
+    },
+  },
+  {
+    id: 'subscriptions.unsubscribe',
+    title: 'unsubscribe of a list is answered with a result',
+    section: `${S.framing} (unsubscribe)`,
+    level: 'MUST',
+    needs: [],
+    async run(ctx) {
+      const [a] = busyAddresses(ctx);
+      const conn = await ctx.connect();
+      await subscribe(ctx, conn, [a]);
+      const r = await ctx.call(conn, method('unsubscribe'), { channels: [a] });
+      if (errorOf(r)) ctx.abort({ pointer: '/error', rule: 'unsubscribe drops the listed channels', expected: 'a result', got: show(r.error), message: 'unsubscribe was refused' });
+      observeResult(ctx, 'unsubscribe', r.result);
+      const current = (r.result as { current_subscriptions?: unknown })?.current_subscriptions;
+      if (Array.isArray(current) && current.includes(a)) ctx.fail({ pointer: '/result/current_subscriptions', rule: 'unsubscribe drops the listed channels', expected: `without ${a}`, got: show(current), message: 'the unsubscribed channel is still listed' });
+    },
+  },
+  {
+    id: 'subscriptions.only-subscribed',
+    title: 'Only subscribed channels are pushed',
+    section: `${S.events}; ${S.framing} (subscribe)`,
+    level: 'MUST',
+    needs: [],
+    async run(ctx) {
+      const [a] = busyAddresses(ctx);
+      const conn = await ctx.connect();
+
+      await subscribe(ctx, conn, [a]);
+      await awaitPushes(conn, [a], 0, 2000);
+      await ctx.sleep(500);
+      const pushes = conn.pushes(0);
+      if (pushes.length === 0) ctx.inconclusive(`nothing was pushed on ${a} within 2.5 s`);
+      for (const p of pushes) {
+        if (p.channel !== a) ctx.fail({ pointer: '/params/channel', rule: 'only subscribed channels are pushed', expected: a, got: show(p.channel), message: `a push arrived on ${show(p.channel)}, which was never subscribed` });
+      }
+    },
+  },
+  {
+    id: 'subscriptions.unsubscribe-list',
+    title: 'After unsubscribing one of two channels, only the other is pushed',
+    section: `${S.framing} (unsubscribe: drops the listed channels)`,
+    level: 'MUST',
+    needs: [],
+    async run(ctx) {
+      const [a, b] = busyAddresses(ctx);
+      const conn = await ctx.connect();
+      await subscribe(ctx, conn, [a, b]);
+      const missing = await awaitPushes(conn, [a, b], 0, 2500);
+      if (missing.includes(a)) ctx.inconclusive(`nothing was pushed on ${a} within 2.5 s, so its absence later would prove nothing`);
+      await ctx.call(conn, method('unsubscribe'), { channels: [a] });
+      const cut = ctx.transcript.now() + GRACE_MS;
+      const from = conn.frames.length;
+      await ctx.sleep(1500);
+      const late = conn.pushes(from).filter((p) => p.channel === a && p.frame.t > cut);
+      for (const p of late.slice(0, 3)) ctx.fail({ pointer: '/params/channel', rule: 'unsubscribe drops the listed channels', expected: `no push on ${a}`, got: `a push at +${p.frame.t - cut + GRACE_MS} ms after the answer`, message: `${a} was still pushed after it was unsubscribed` });
+      if (!missing.includes(b) && !conn.pushes(from).some((p) => p.channel === b)) ctx.fail({ rule: 'unsubscribe drops only the listed channels', expected: `pushes on ${b}`, got: 'none in 1.5 s', message: `${b} stopped although only ${a} was unsubscribed` });
+    },
+  },
+  {
+    id: 'subscriptions.unsubscribe-all',
+    title: 'unsubscribe without channels drops every subscription',
+    section: `${S.framing} (unsubscribe: when channels is omitted, drops all)`,
+    level: 'MUST',
+    needs: [],
+    async run(ctx) {
+      const [a, b] = busyAddresses(ctx);
+      const conn = await ctx.connect();
+      await subscribe(ctx, conn, [a, b]);
+      const missing = await awaitPushes(conn, [a, b], 0, 2500);
+      if (missing.length === 2) ctx.inconclusive('nothing was pushed within 2.5 s, so silence later would prove nothing');
+      const r = await ctx.call(conn, method('unsubscribe'), {});
+      if (errorOf(r)) ctx.abort({ pointer: '/error', rule: 'unsubscribe with channels omitted', expected: 'a result', got: show(r.error), message: 'unsubscribe of everything was refused' });
+      observeResult(ctx, 'unsubscribe (all)', r.result);
+      const cut = ctx.transcript.now() + GRACE_MS;
+      const from = conn.frames.length;
+      await ctx.sleep(1500);
+      for (const p of conn.pushes(from).filter((x) => x.frame.t > cut).slice(0, 3)) ctx.fail({ pointer: '/params/channel', rule: 'unsubscribe with channels omitted drops all subscriptions', expected: 'no pushes', got: `a push on ${show(p.channel)}`, message: 'pushes continued after unsubscribing from everything' });
+    },
+  },
+  {
+    id: 'subscriptions.parameter-enums',
+    title: 'Every enumerated channel parameter value is accepted',
+    section: `${S.events} (parameters)`,
+    level: 'MUST',
+    needs: [],
+    async run(ctx) {
+      const env = ctx.env;
+      const addresses: string[] = [];
+      for (const c of publicChannels.filter((x) => x.parameters.some((p) => p.enum))) {
+        let combos: string[] = [c.address];
+        for (const p of c.parameters) {
+          const values = p.enum ? [...p.enum] : [p.name === 'instrument_name' ? env.perp?.instrument_name : p.name === 'currency' ? env.currency : undefined].filter((v): v is string => !!v);
+          if (values.length === 0) ctx.skip(`no value known for {${p.name}} of ${c.address}`);
+          combos = combos.flatMap((t) => values.map((v) => t.replace(`{${p.name}}`, v)));
+        }
+        addresses.push(...combos);
+      }
+      const conn = await ctx.connect();
+      const r = await ctx.call(conn, method('subscribe'), { channels: addresses });
+      if (errorOf(r)) ctx.abort({ pointer: '/error', rule: 'enumerated parameter values', expected: 'a result', got: show(r.error), message: 'subscribing to every enumerated combination was refused' });
+      for (const a of addresses) if (refused(r, a)) ctx.fail({ pointer: `/result/status/${a}`, rule: 'enumerated parameter values are accepted', expected: 'ok', got: show((r.result as { status?: Record<string, unknown> })?.status?.[a]), message: `${a} was refused` });
+      await ctx.call(conn, method('unsubscribe'), {});
+    },
+  },
+  {
+    id: 'subscriptions.parameter-enums-invalid',
+    title: 'A channel parameter value outside its enumeration is refused',
+    section: `${S.events} (parameters: one of …)`,
+    level: 'SHOULD',
+    needs: [],
+    async run(ctx) {
+      const env = ctx.env;
+      const addresses: string[] = [];
+      for (const c of channelTable.filter((x) => x.access === 'public')) {
+        for (const bad of c.parameters.filter((p) => p.enum)) {
+          let a: string = c.address;
+          for (const p of c.parameters) {
+            const v = p === bad ? outside(p.enum!) : p.enum ? p.enum[0] : p.name === 'instrument_name' ? env.perp?.instrument_name : p.name === 'currency' ? env.currency : undefined;
+            if (!v) return ctx.skip(`no value known for {${p.name}} of ${c.address}`);
+            a = a.replace(`{${p.name}}`, v);
+          }
+          addresses.push(a);
+        }
+      }
+      const conn = await ctx.connect();
+      const r = await ctx.call(conn, method('subscribe'), { channels: addresses });
+      if (errorOf(r)) return;
+      for (const a of addresses) if (!refused(r, a)) ctx.fail({ pointer: `/result/status/${a}`, rule: 'parameter values come from the enumeration', expected: 'refused', got: 'ok', message: `${a} was accepted although a parameter is outside its enumeration` });
+    },
+  },
+  {
+    id: 'subscriptions.notification-frame',
+    title: 'Pushes use the assumed notification frame (method subscription, params.channel, params.data)',
+    section: `${S.events} (rule 3: the outer frame is not shown; notification-frame assumption)`,
+    level: 'SHOULD',
+    needs: [],
+    async run(ctx) {
+      const samples = await publicSamples(ctx);
+      if (samples.unavailable) ctx.skip(samples.unavailable);
+      if (samples.pushes.length === 0) ctx.inconclusive(`nothing was pushed within ${samples.windowMs} ms`);
+      const bad = samples.pushes.filter((p) => !validators.schemas.SubscriptionNotification(p.frame.json));
+      ctx.observe({ assumption: 'notification-frame', text: bad.length === 0 ? `all ${samples.pushes.length} pushes used the assumed frame` : `${bad.length} of ${samples.pushes.length} pushes did not use the assumed frame, e.g. ${show(bad[0]!.frame.json, 200)}`, conforms: bad.length === 0 });
+      if (bad.length > 0) {
+        ctx.transcript.attach(bad.slice(0, 3).map((p) => p.frame.entry));
+        ctx.fail({ pointer: '/', rule: 'notification-frame assumption', expected: '{"jsonrpc":"2.0","method":"subscription","params":{"channel","data"}}', got: show(bad[0]!.frame.json, 120), message: `${bad.length} pushes did not use the assumed frame` });
+      }
+    },
+  },
+];

@@ -1,0 +1,189 @@
+/** A recorded WebSocket connection: every frame in and out goes to a transcript with its time. */
+import WebSocket from 'ws';
+import type { Transcript } from './transcript';
+import type { TranscriptEntry } from './model';
+
+/** A frame received from the server. `json` is undefined when the text is not JSON. */
+export interface Frame {
+  index: number;
+  t: number;
+  text: string;
+  json: unknown;
+  entry: TranscriptEntry;
+}
+
+/** A JSON-RPC response as received (fields are checked by the checks, not trusted here). */
+export interface RpcResponse {
+  jsonrpc?: unknown;
+  id?: unknown;
+  result?: unknown;
+  error?: { code?: unknown; message?: unknown; data?: unknown } & Record<string, unknown>;
+  [k: string]: unknown;
+}
+
+/** A pushed notification, read through the assumed frame (method + params.channel + params.data). */
+export interface Push {
+  frame: Frame;
+  channel: string | undefined;
+  data: unknown;
+}
+
+/** The frame is a JSON object carrying `result` or `error`, or an `id` without a method: a response. */
+export function isResponse(json: unknown): json is RpcResponse {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return false;
+  const o = json as Record<string, unknown>;
+  return 'result' in o || 'error' in o || ('id' in o && !('method' in o));
+}
+
+/** The frame is a JSON object with a method and no id: a server push. */
+export function isNotification(json: unknown): boolean {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return false;
+  const o = json as Record<string, unknown>;
+  return typeof o.method === 'string' && !('id' in o) && !('result' in o) && !('error' in o);
+}
+
+/** The channel and data of a push, read from the assumed notification frame. */
+export function pushOf(frame: Frame): Push {
+  const p = (frame.json as { params?: unknown }).params;
+  const params = typeof p === 'object' && p !== null ? (p as Record<string, unknown>) : {};
+  return { frame, channel: typeof params.channel === 'string' ? params.channel : undefined, data: params.data };
+}
+
+type Waiter = { pred: (f: Frame) => boolean; from: number; resolve: (f: Frame | null) => void; timer: NodeJS.Timeout };
+
+let ids = 0;
+
+/** One WebSocket to the server. Frames are kept in order so checks can wait for one from any point on. */
+export class WsConn {
+  readonly frames: Frame[] = [];
+  /** The subaccount ids of a successful login on this connection (null before login). */
+  loggedIn: number[] | null = null;
+  closeInfo: { code: number; reason: string; t: number } | null = null;
+  readonly closed: Promise<{ code: number; reason: string; t: number }>;
+  private readonly waiters = new Set<Waiter>();
+
+  private constructor(
+    private readonly ws: WebSocket,
+    readonly label: string,
+    private readonly transcript: Transcript,
+  ) {
+    this.closed = new Promise((resolve) => {
+      ws.on('close', (code, reason) => {
+        this.closeInfo = { code, reason: reason.toString(), t: transcript.now() };
+        transcript.record(label, 'event', `closed (code ${code}${reason.length ? `, reason ${JSON.stringify(reason.toString())}` : ''})`);
+        for (const w of this.waiters) {
+          clearTimeout(w.timer);
+          w.resolve(null);
+        }
+        this.waiters.clear();
+        resolve(this.closeInfo);
+      });
+    });
+    ws.on('message', (raw, isBinary) => {
+      const text = isBinary ? `(binary ${(raw as Buffer).length} bytes)` : raw.toString();
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = undefined;
+      }
+      const entry = transcript.record(label, 'received', text);
+      const frame: Frame = { index: this.frames.length, t: entry.t, text, json, entry };
+      this.frames.push(frame);
+      for (const w of this.waiters) {
+        if (frame.index >= w.from && w.pred(frame)) {
+          clearTimeout(w.timer);
+          this.waiters.delete(w);
+          w.resolve(frame);
+        }
+      }
+    });
+    ws.on('error', (err) => transcript.record(label, 'event', `socket error: ${err.message}`));
+  }
+
+  /** Open a connection; rejects when it cannot be opened within the timeout. The first frames are kept. */
+  static open(url: string, transcript: Transcript, label: string, timeoutMs = 5000): Promise<WsConn> {
+    return new Promise((resolve, reject) => {
+      const ws = new WebSocket(url, { handshakeTimeout: timeoutMs });
+      // Attach listeners before 'open' so a frame sent right after the upgrade is not lost.
+      const conn = new WsConn(ws, label, transcript);
+      transcript.record(label, 'event', `connecting to ${url}`);
+      const onError = (err: Error) => {
+        transcript.record(label, 'event', `connect failed: ${err.message}`);
+        reject(new Error(`cannot connect to ${url}: ${err.message}`));
+      };
+      ws.once('error', onError);
+      ws.once('unexpected-response', (_req, res) => {
+        transcript.record(label, 'event', `upgrade refused with HTTP ${res.statusCode}`);
+        reject(new Error(`cannot connect to ${url}: HTTP ${res.statusCode}`));
+        ws.terminate();
+      });
+      ws.once('open', () => {
+        ws.off('error', onError);
+        transcript.record(label, 'event', 'open');
+        resolve(conn);
+      });
+    });
+  }
+
+  get isOpen(): boolean {
+    return this.ws.readyState === WebSocket.OPEN;
+  }
+
+  /** Send a frame as is (objects are serialised). */
+  send(frame: string | object): void {
+    const text = typeof frame === 'string' ? frame : JSON.stringify(frame);
+    this.transcript.record(this.label, 'sent', text);
+    if (this.ws.readyState === WebSocket.OPEN) this.ws.send(text);
+    else this.transcript.record(this.label, 'event', 'not sent: the connection is not open');
+  }
+
+  /** The first frame at or after `from` matching `pred`, or null after the timeout or on close. */
+  waitFor(pred: (f: Frame) => boolean, timeoutMs: number, from = 0): Promise<Frame | null> {
+    const found = this.frames.find((f) => f.index >= from && pred(f));
+    if (found) return Promise.resolve(found);
+    if (this.closeInfo) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      const w: Waiter = {
+        pred,
+        from,
+        resolve,
+        timer: setTimeout(() => {
+          this.waiters.delete(w);
+          resolve(null);
+        }, timeoutMs),
+      };
+      this.waiters.add(w);
+    });
+  }
+
+  /** A fresh request id, unique within the process. */
+  static nextId(): string {
+    return `conf-${++ids}`;
+  }
+
+  /** Send a request and wait for the response echoing its id (null on timeout or close). */
+  async request(method: string, params: unknown, opts: { id?: string | number; headers?: Record<string, string>; timeoutMs?: number } = {}): Promise<{ response: RpcResponse; frame: Frame } | null> {
+    const id = opts.id ?? WsConn.nextId();
+    const from = this.frames.length;
+    const body: Record<string, unknown> = { jsonrpc: '2.0', id, method, params };
+    if (opts.headers) body.headers = opts.headers;
+    this.send(body);
+    const frame = await this.waitFor((f) => isResponse(f.json) && (f.json as RpcResponse).id === id, opts.timeoutMs ?? 5000, from);
+    return frame ? { response: frame.json as RpcResponse, frame } : null;
+  }
+
+  /** Every push received at or after frame `from`. */
+  pushes(from = 0): Push[] {
+    return this.frames.filter((f) => f.index >= from && isNotification(f.json)).map(pushOf);
+  }
+
+  /** Close and wait for the close to complete (terminate when the server does not answer the close). */
+  async close(): Promise<void> {
+    if (this.closeInfo) return;
+    if (this.ws.readyState === WebSocket.CONNECTING || this.ws.readyState === WebSocket.OPEN) this.ws.close(1000, 'conformance check done');
+    const timer = setTimeout(() => this.ws.terminate(), 2000);
+    await this.closed;
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,80 @@
+/** The shapes the runner, the checks and the reporters share. */
+
+/** How binding a rule is: MUST (the document states it) or SHOULD (soft wording, or our assumption). */
+export type Level = 'MUST' | 'SHOULD';
+/** What a check needs besides a WebSocket URL. */
+export type Need = 'key' | 'http' | 'order-flow' | 'session-key';
+/** How a check ended. */
+export type Status = 'pass' | 'fail' | 'skip' | 'inconclusive';
+
+/** One exact reason a check failed: where, which rule, what was expected and what came. */
+export interface Finding {
+  /** JSON pointer into the value named in `message` ('/' for the whole value, '' when not about a value). */
+  pointer: string;
+  rule: string;
+  expected: string;
+  got: string;
+  message: string;
+}
+
+/** Something the runner saw and reports without judging it: an assumption's outcome or an inferred schema. */
+export interface Observation {
+  /** The spec assumption (assumptionTable id) this observation is about, when it is about one. */
+  assumption?: string;
+  text: string;
+  /** Whether the server did what the assumption chose (undefined when the question does not apply). */
+  conforms?: boolean;
+  /** A JSON Schema inferred from samples (for payloads the document leaves open). */
+  schema?: unknown;
+}
+
+/** One frame or event of a check's exchange with the server. `t` is milliseconds since the run started. */
+export interface TranscriptEntry {
+  t: number;
+  conn: string;
+  dir: 'sent' | 'received' | 'event';
+  data: string;
+}
+
+/** The outcome of one check, as reported. */
+export interface CheckResult {
+  id: string;
+  area: string;
+  title: string;
+  section: string;
+  level: Level;
+  needs: Need[];
+  status: Status;
+  /** Why it was skipped or inconclusive, or a one-line summary of the failure. */
+  reason?: string;
+  durationMs: number;
+  findings: Finding[];
+  observations: Observation[];
+  transcript: TranscriptEntry[];
+}
+
+/** Counts of outcomes. */
+export interface Counts {
+  total: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+  inconclusive: number;
+}
+
+/** The whole report: stable, documented shape (format version 1; see the package README). */
+export interface Report {
+  format: 'exchange-api-conformance-report';
+  formatVersion: 1;
+  spec: { title: string; version: string };
+  target: { ws: string; http: string | null };
+  startedAt: string;
+  durationMs: number;
+  /** 0 when every check that ran passed, 1 when any failed. */
+  exitCode: 0 | 1;
+  summary: Counts;
+  areas: (Counts & { area: string })[];
+  /** Every spec assumption, with what the server did there. */
+  assumptions: { id: string; title: string; choice: string; observations: { check: string; text: string; conforms?: boolean }[] }[];
+  checks: CheckResult[];
+}

@@ -1,0 +1,45 @@
+/** Console output: one progress line per check as it finishes, and the summary table at the end. */
+import type { CheckResult, Counts, Report } from '../model';
+
+const MARK: Record<CheckResult['status'], string> = { pass: 'PASS', fail: 'FAIL', skip: 'SKIP', inconclusive: 'INCONCLUSIVE' };
+
+/** One progress line for a finished check. */
+export function progressLine(r: CheckResult, index: number, total: number): string {
+  const n = `[${String(index + 1).padStart(String(total).length)}/${total}]`;
+  const why = r.status === 'pass' ? '' : ` — ${r.reason ?? ''}`;
+  return `${n} ${MARK[r.status].padEnd(12)} ${r.id} (${r.level}, ${r.durationMs} ms)${why}`;
+}
+
+function row(cells: string[], widths: number[]): string {
+  return cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+}
+
+/** The summary table (per area and total), then each failure with its findings. */
+export function consoleReport(report: Report): string {
+  const header = ['area', 'passed', 'failed', 'skipped', 'inconclusive', 'total'];
+  const rows = [...report.areas.map((a) => [a.area, ...nums(a)]), ['all', ...nums(report.summary)]];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const lines = [
+    `Conformance of ${report.target.ws}${report.target.http ? ` and ${report.target.http}` : ''} to ${report.spec.title} ${report.spec.version}`,
+    '',
+    row(header, widths),
+    row(widths.map((w) => '-'.repeat(w)), widths),
+    ...rows.slice(0, -1).map((r) => row(r, widths)),
+    row(widths.map((w) => '-'.repeat(w)), widths),
+    row(rows.at(-1)!, widths),
+  ];
+  const failed = report.checks.filter((c) => c.status === 'fail');
+  if (failed.length > 0) {
+    lines.push('', 'Failures:');
+    for (const c of failed) {
+      lines.push(`  ${c.id} (${c.level}, ${c.section})`);
+      for (const f of c.findings) lines.push(`    ${f.pointer || '-'}: ${f.rule} — expected ${f.expected}, got ${f.got}`);
+    }
+  }
+  lines.push('', `${report.summary.failed === 0 ? 'OK' : 'FAILED'}: ${report.summary.passed} passed, ${report.summary.failed} failed, ${report.summary.skipped} skipped, ${report.summary.inconclusive} inconclusive in ${(report.durationMs / 1000).toFixed(1)} s`);
+  return lines.join('\n');
+}
+
+function nums(c: Counts): string[] {
+  return [c.passed, c.failed, c.skipped, c.inconclusive, c.total].map(String);
+}

@@ -1,0 +1,161 @@
+/**
+ * Wallets, their subaccounts and balances, session keys, and the check of a login proof. Login
+ * signatures go through @exchange-api/auth (EIP-191 with ethers); nothing is re-implemented here.
+ */
+import { keccak256, toUtf8Bytes } from 'ethers';
+import { freshness, normalizeAddress, recoverLoginSigner, LoginProofError, type LoginProof } from '@exchange-api/auth';
+import { loginTable } from '@exchange-api/types';
+import type { ResolvedOptions, SessionKeyConfig } from './options';
+import { RpcFailure } from './rpc';
+import type { Clock } from './clock';
+
+/** What a verified login grants. */
+export interface Session {
+  wallet: string;
+  /** The address that signed: the wallet or a session key. */
+  signer: string;
+  sessionKey: SessionKeyConfig | null;
+  subaccounts: number[];
+  proof: LoginProof;
+}
+
+/** Balances start here for every subaccount (asset name → amount). */
+const STARTING_BALANCES: Record<string, number> = { USDC: 1_000_000 };
+
+/** Two stable subaccount ids for a wallet with no configured ones: derived from its address. */
+export function derivedSubaccounts(wallet: string): number[] {
+  const hash = keccak256(toUtf8Bytes(wallet.toLowerCase()));
+  const base = (parseInt(hash.slice(2, 10), 16) % 90_000_000) + 10_000_000;
+  return [base * 10 + 1, base * 10 + 2];
+}
+
+/** The account ledger and login checks. */
+export class Accounts {
+  private readonly subaccountsByWallet = new Map<string, number[]>();
+  private readonly walletBySubaccount = new Map<number, string>();
+  /** subaccount → asset → amount. */
+  readonly balances = new Map<number, Map<string, number>>();
+  private readonly sessionKeys: Array<SessionKeyConfig & { address: string; wallet: string }>;
+
+  constructor(
+    private readonly options: ResolvedOptions,
+    private readonly clock: Clock,
+  ) {
+    for (const w of options.wallets) this.register(normalizeAddress(w.address)!, w.subaccounts);
+    this.sessionKeys = options.sessionKeys.map((k) => ({ ...k, address: normalizeAddress(k.address)!, wallet: normalizeAddress(k.wallet)! }));
+  }
+
+  private register(wallet: string, subaccounts: number[]): void {
+    const own: number[] = [];
+    for (const id of subaccounts) {
+      const holder = this.walletBySubaccount.get(id);
+      if (holder && holder !== wallet) continue; // taken by another wallet: never share a subaccount
+      this.walletBySubaccount.set(id, wallet);
+      if (!this.balances.has(id)) this.balances.set(id, new Map(Object.entries(STARTING_BALANCES)));
+      own.push(id);
+    }
+    this.subaccountsByWallet.set(wallet, own);
+  }
+
+  /** The wallet's subaccounts, created on first use for wallets not in config. */
+  subaccountsOf(wallet: string): number[] {
+    let subs = this.subaccountsByWallet.get(wallet);
+    if (!subs) {
+      this.register(wallet, derivedSubaccounts(wallet));
+      subs = this.subaccountsByWallet.get(wallet)!;
+    }
+    return subs;
+  }
+
+  /** The wallet owning a subaccount, if any. */
+  walletOf(subaccount: number): string | undefined {
+    return this.walletBySubaccount.get(subaccount);
+  }
+
+  /** A registered session key of the wallet with this address (expired ones included). */
+  sessionKey(wallet: string, address: string): SessionKeyConfig | undefined {
+    return this.sessionKeys.find((k) => k.wallet === wallet && k.address === address);
+  }
+
+  /** Whether the key is past its expiry on the sandbox clock. */
+  expired(key: SessionKeyConfig): boolean {
+    return key.expiresAtMs !== undefined && key.expiresAtMs <= this.clock.now();
+  }
+
+  /**
+   * Verify a login proof for a request from `ip`. Wallet signers are held to the freshness window;
+   * session keys are not, but must be registered, unexpired and allow the IP. `checkFreshness` is off
+   * for the heartbeat's re-verification of a stored proof.
+   */
+  verify(proof: Partial<LoginProof>, ip: string, checkFreshness = true): Session {
+    for (const field of ['wallet', 'timestamp', 'signature'] as const) {
+      if (proof[field] === undefined) throw new RpcFailure(14000, `login value ${field} missing (params.${field} or header ${headerName(field)})`);
+    }
+    const wallet = normalizeAddress(proof.wallet);
+    if (!wallet) throw new RpcFailure(-32602, `/wallet: pattern ^0x[0-9a-fA-F]{40}$ (got ${JSON.stringify(proof.wallet).slice(0, 60)})`);
+    let signer: string;
+    try {
+      signer = recoverLoginSigner({ timestamp: proof.timestamp!, signature: proof.signature! });
+    } catch (err) {
+      if (err instanceof LoginProofError && err.field === 'timestamp') throw new RpcFailure(-32602, `/timestamp: ${err.message}`);
+      throw new RpcFailure(14001, err instanceof Error ? err.message : 'signature does not recover');
+    }
+    const full: LoginProof = { wallet, timestamp: proof.timestamp!, signature: proof.signature! };
+    if (signer === wallet) {
+      if (checkFreshness) {
+        const now = this.clock.now();
+        const where = freshness(Number(full.timestamp), now, this.options.login);
+        if (where !== 'fresh') {
+          const window = `${this.options.login.pastMs} ms before to ${this.options.login.futureMs} ms after`;
+          throw new RpcFailure(14002, `timestamp ${full.timestamp} is ${where === 'stale' ? 'too old' : 'in the future'}: the server accepts ${window} its clock (${now})`);
+        }
+      }
+      return { wallet, signer, sessionKey: null, subaccounts: [...this.subaccountsOf(wallet)], proof: full };
+    }
+    const key = this.sessionKey(wallet, signer);
+    if (!key) throw new RpcFailure(14001, `signer ${signer} is neither the wallet ${wallet} nor one of its registered session keys`);
+    if (this.expired(key)) throw new RpcFailure(14001, `session key ${signer} expired at ${key.expiresAtMs}`);
+    if (key.ipWhitelist && key.ipWhitelist.length > 0 && !key.ipWhitelist.includes(ip) && !key.ipWhitelist.includes(stripV6(ip))) {
+      throw new RpcFailure(14003, `IP ${stripV6(ip)} is not on session key ${signer}'s whitelist`);
+    }
+    const all = this.subaccountsOf(wallet);
+    const subaccounts = key.subaccounts && key.subaccounts.length > 0 ? all.filter((s) => key.subaccounts!.includes(s)) : [...all];
+    return { wallet, signer, sessionKey: key, subaccounts, proof: full };
+  }
+
+  /** Whether a session may do this: `read` covers private channels and reads, `trade` order flow. */
+  allows(session: Session, scope: 'read' | 'trade'): boolean {
+    const scopes = session.sessionKey?.scopes;
+    if (!scopes || scopes.length === 0) return true;
+    return scopes.includes('*') || scopes.includes(scope) || (scope === 'read' && scopes.includes('trade'));
+  }
+
+  /** Whether an action signer may act for the wallet: the wallet or an unexpired session key of it. */
+  signerAllowed(wallet: string, signer: string): boolean {
+    if (signer === wallet) return true;
+    const key = this.sessionKey(wallet, signer);
+    return key !== undefined && !this.expired(key);
+  }
+
+  /** Change a balance; returns the update record. */
+  adjust(subaccount: number, asset: string, delta: number): { name: string; previous: number; next: number } {
+    let book = this.balances.get(subaccount);
+    if (!book) {
+      book = new Map();
+      this.balances.set(subaccount, book);
+    }
+    const previous = book.get(asset) ?? 0;
+    const next = previous + delta;
+    book.set(asset, next);
+    return { name: asset, previous, next };
+  }
+}
+
+function headerName(field: 'wallet' | 'timestamp' | 'signature'): string {
+  return loginTable.headers[field];
+}
+
+/** `::ffff:127.0.0.1` → `127.0.0.1`, so whitelists can list plain IPv4 addresses. */
+export function stripV6(ip: string): string {
+  return ip.startsWith('::ffff:') ? ip.slice(7) : ip;
+}

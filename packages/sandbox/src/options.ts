@@ -1,0 +1,247 @@
+/**
+ * Sandbox options (also the JSON shape of `--config`), their validation, and the resolved settings.
+ * Every default comes from the generated tables: limits from limitTable, the freshness window and
+ * re-verification interval from loginTable.
+ */
+import { limitTable, loginTable } from '@exchange-api/types';
+
+/** A limit override; which keys apply depends on the limit's kind in limitTable. */
+export type LimitOverride = Partial<{ points: number; windowMs: number; max: number; refillPerSecond: number; capacity: number; maxBytes: number }>;
+
+/** A session key registered for a wallet (registration is not shown in the document: it comes from config). */
+export interface SessionKeyConfig {
+  address: string;
+  wallet: string;
+  /** Milliseconds since the epoch (sandbox clock) after which the key no longer logs in. */
+  expiresAtMs?: number;
+  /** Empty or absent: full authority. Otherwise `read` (private channels and reads) and/or `trade` (order flow); `*` grants both. */
+  scopes?: string[];
+  /** Empty or absent: any IP. Otherwise the request IP must be one of these. */
+  ipWhitelist?: string[];
+  /** Empty or absent: every subaccount of the wallet. */
+  subaccounts?: number[];
+}
+
+/** A wallet with fixed subaccount ids (wallets not listed get two derived ids on first login). */
+export interface WalletConfig {
+  address: string;
+  subaccounts: number[];
+}
+
+/** An instrument of the simulated market. */
+export interface InstrumentConfig {
+  instrument_name: string;
+  instrument_type: 'perp' | 'option' | 'erc20';
+  base_currency: string;
+  quote_currency?: string;
+  tick_size?: string;
+  amount_step?: string;
+  /** Starting mid price. */
+  price?: number;
+}
+
+/** Options of `startSandbox`; the JSON shape of `--config`. All optional. */
+export interface SandboxOptions {
+  host?: string;
+  port?: number;
+  seed?: number;
+  control?: boolean;
+  limits?: { [limitId: string]: LimitOverride };
+  login?: { pastMs?: number; futureMs?: number; reverifyIntervalMs?: number };
+  sessionKeys?: SessionKeyConfig[];
+  wallets?: WalletConfig[];
+  instruments?: InstrumentConfig[];
+  market?: { intervalMs?: number };
+}
+
+/** A window limit (rate-limiter-flexible fixed window). */
+export interface WindowLimit { id: string; scope: string; points: number; windowMs: number }
+/** A continuously refilling bucket for some instrument types. */
+export interface BucketLimit { id: string; refillPerSecond: number; capacity: number; instrumentTypes: readonly string[] }
+
+/** The options with every default filled in. */
+export interface ResolvedOptions {
+  host: string;
+  port: number;
+  seed: number;
+  control: boolean;
+  windows: Map<string, WindowLimit>;
+  buckets: BucketLimit[];
+  maxConnections: number;
+  maxFrameBytes: number;
+  login: { pastMs: number; futureMs: number; reverifyIntervalMs: number };
+  sessionKeys: SessionKeyConfig[];
+  wallets: WalletConfig[];
+  instruments: Required<InstrumentConfig>[];
+  market: { intervalMs: number };
+}
+
+/** Thrown for a bad option or config key; the message names the key. */
+export class SandboxOptionsError extends Error {
+  readonly code = 'SANDBOX_OPTIONS_INVALID';
+  constructor(readonly key: string, message: string) {
+    super(`${key}: ${message}`);
+    this.name = 'SandboxOptionsError';
+  }
+}
+
+/** The default instruments: two perps, an option and a spot token. */
+export const defaultInstruments: InstrumentConfig[] = [
+  { instrument_name: 'ETH-PERP', instrument_type: 'perp', base_currency: 'ETH', quote_currency: 'USDC', tick_size: '0.01', amount_step: '0.001', price: 3000 },
+  { instrument_name: 'BTC-PERP', instrument_type: 'perp', base_currency: 'BTC', quote_currency: 'USDC', tick_size: '0.1', amount_step: '0.0001', price: 60000 },
+  { instrument_name: 'ETH-20261231-3000-C', instrument_type: 'option', base_currency: 'ETH', quote_currency: 'USDC', tick_size: '0.1', amount_step: '0.01', price: 250 },
+  { instrument_name: 'ETH-USDC', instrument_type: 'erc20', base_currency: 'ETH', quote_currency: 'USDC', tick_size: '0.01', amount_step: '0.001', price: 3000 },
+];
+
+const TOP_KEYS = ['host', 'port', 'seed', 'control', 'limits', 'login', 'sessionKeys', 'wallets', 'instruments', 'market'] as const;
+const KEYS_BY_KIND: Record<string, string[]> = {
+  window: ['points', 'windowMs'],
+  connections: ['max'],
+  bucket: ['refillPerSecond', 'capacity'],
+  size: ['maxBytes'],
+};
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const DECIMAL = /^[0-9]+(\.[0-9]{1,12})?$/;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function onlyKeys(key: string, value: Record<string, unknown>, allowed: readonly string[]): void {
+  for (const k of Object.keys(value)) {
+    if (!allowed.includes(k)) throw new SandboxOptionsError(`${key ? key + '.' : ''}${k}`, `unknown key (allowed: ${allowed.join(', ')})`);
+  }
+}
+
+function num(key: string, v: unknown, opts: { int?: boolean; min?: number; max?: number } = {}): number {
+  if (typeof v !== 'number' || !Number.isFinite(v)) throw new SandboxOptionsError(key, `must be a finite number (got ${JSON.stringify(v)})`);
+  if (opts.int && !Number.isInteger(v)) throw new SandboxOptionsError(key, `must be an integer (got ${v})`);
+  if (opts.min !== undefined && v < opts.min) throw new SandboxOptionsError(key, `must be at least ${opts.min} (got ${v})`);
+  if (opts.max !== undefined && v > opts.max) throw new SandboxOptionsError(key, `must be at most ${opts.max} (got ${v})`);
+  return v;
+}
+
+function str(key: string, v: unknown, pattern?: RegExp): string {
+  if (typeof v !== 'string' || v.length === 0) throw new SandboxOptionsError(key, `must be a non-empty string (got ${JSON.stringify(v)})`);
+  if (pattern && !pattern.test(v)) throw new SandboxOptionsError(key, `must match ${pattern} (got ${JSON.stringify(v)})`);
+  return v;
+}
+
+function arr(key: string, v: unknown): unknown[] {
+  if (!Array.isArray(v)) throw new SandboxOptionsError(key, `must be an array (got ${JSON.stringify(v)})`);
+  return v;
+}
+
+/** Check options (from code or a config file) and fill in every default. Throws SandboxOptionsError naming the bad key. */
+export function resolveOptions(input: unknown = {}): ResolvedOptions {
+  if (input === undefined || input === null) input = {};
+  if (!isObject(input)) throw new SandboxOptionsError('options', 'must be an object');
+  onlyKeys('', input, TOP_KEYS);
+  const o = input as SandboxOptions;
+
+  const host = o.host === undefined ? '127.0.0.1' : str('host', o.host);
+  const port = o.port === undefined ? 0 : num('port', o.port, { int: true, min: 0, max: 65535 });
+  const seed = o.seed === undefined ? 1 : num('seed', o.seed, { int: true });
+  if (o.control !== undefined && typeof o.control !== 'boolean') throw new SandboxOptionsError('control', 'must be a boolean');
+  const control = o.control ?? false;
+
+  const limits = o.limits ?? {};
+  if (!isObject(limits)) throw new SandboxOptionsError('limits', 'must be an object keyed by limit id');
+  const known = limitTable.map((l) => l.id as string);
+  for (const id of Object.keys(limits)) {
+    if (!known.includes(id)) throw new SandboxOptionsError(`limits.${id}`, `unknown limit id (known: ${known.join(', ')})`);
+  }
+  const windows = new Map<string, WindowLimit>();
+  const buckets: BucketLimit[] = [];
+  let maxConnections = 0;
+  let maxFrameBytes = 0;
+  for (const entry of limitTable) {
+    const raw = (limits as Record<string, unknown>)[entry.id];
+    const key = `limits.${entry.id}`;
+    if (raw !== undefined && !isObject(raw)) throw new SandboxOptionsError(key, 'must be an object');
+    const ov = (raw ?? {}) as Record<string, unknown>;
+    onlyKeys(key, ov, KEYS_BY_KIND[entry.kind] ?? []);
+    const pick = (name: string, dflt: number, opts: { int?: boolean; min?: number }) => (ov[name] === undefined ? dflt : num(`${key}.${name}`, ov[name], opts));
+    if (entry.kind === 'window') {
+      windows.set(entry.id, {
+        id: entry.id,
+        scope: entry.scope,
+        points: pick('points', entry.points, { int: true, min: 1 }),
+        windowMs: pick('windowMs', entry.windowMs, { int: true, min: 1 }),
+      });
+    } else if (entry.kind === 'connections') {
+      maxConnections = pick('max', entry.max, { int: true, min: 1 });
+    } else if (entry.kind === 'bucket') {
+      buckets.push({
+        id: entry.id,
+        refillPerSecond: pick('refillPerSecond', entry.refillPerSecond, { min: 0 }),
+        capacity: pick('capacity', entry.capacity, { min: 1 }),
+        instrumentTypes: entry.instrumentTypes,
+      });
+    } else if (entry.kind === 'size') {
+      maxFrameBytes = pick('maxBytes', entry.maxBytes, { int: true, min: 64 });
+    }
+  }
+
+  const login = o.login ?? {};
+  if (!isObject(login)) throw new SandboxOptionsError('login', 'must be an object');
+  onlyKeys('login', login, ['pastMs', 'futureMs', 'reverifyIntervalMs']);
+  const fresh = loginTable.freshness;
+  const resolvedLogin = {
+    pastMs: login.pastMs === undefined ? fresh.pastMs : num('login.pastMs', login.pastMs, { min: 0 }),
+    futureMs: login.futureMs === undefined ? fresh.futureMs : num('login.futureMs', login.futureMs, { min: 0 }),
+    reverifyIntervalMs: login.reverifyIntervalMs === undefined ? loginTable.reverifyIntervalMs : num('login.reverifyIntervalMs', login.reverifyIntervalMs, { min: 10 }),
+  };
+
+  const sessionKeys = arr('sessionKeys', o.sessionKeys ?? []).map((raw, i) => {
+    const key = `sessionKeys[${i}]`;
+    if (!isObject(raw)) throw new SandboxOptionsError(key, 'must be an object');
+    onlyKeys(key, raw, ['address', 'wallet', 'expiresAtMs', 'scopes', 'ipWhitelist', 'subaccounts']);
+    const k: SessionKeyConfig = { address: str(`${key}.address`, raw.address, ADDRESS), wallet: str(`${key}.wallet`, raw.wallet, ADDRESS) };
+    if (raw.expiresAtMs !== undefined) k.expiresAtMs = num(`${key}.expiresAtMs`, raw.expiresAtMs);
+    if (raw.scopes !== undefined) k.scopes = arr(`${key}.scopes`, raw.scopes).map((s, j) => str(`${key}.scopes[${j}]`, s, /^(read|trade|\*)$/));
+    if (raw.ipWhitelist !== undefined) k.ipWhitelist = arr(`${key}.ipWhitelist`, raw.ipWhitelist).map((s, j) => str(`${key}.ipWhitelist[${j}]`, s));
+    if (raw.subaccounts !== undefined) k.subaccounts = arr(`${key}.subaccounts`, raw.subaccounts).map((s, j) => num(`${key}.subaccounts[${j}]`, s, { int: true, min: 0 }));
+    return k;
+  });
+
+  const wallets = arr('wallets', o.wallets ?? []).map((raw, i) => {
+    const key = `wallets[${i}]`;
+    if (!isObject(raw)) throw new SandboxOptionsError(key, 'must be an object');
+    onlyKeys(key, raw, ['address', 'subaccounts']);
+    const subs = arr(`${key}.subaccounts`, raw.subaccounts).map((s, j) => num(`${key}.subaccounts[${j}]`, s, { int: true, min: 0 }));
+    if (subs.length === 0) throw new SandboxOptionsError(`${key}.subaccounts`, 'must list at least one subaccount id');
+    return { address: str(`${key}.address`, raw.address, ADDRESS), subaccounts: subs };
+  });
+
+  const names = new Set<string>();
+  const instruments = arr('instruments', o.instruments ?? defaultInstruments).map((raw, i) => {
+    const key = `instruments[${i}]`;
+    if (!isObject(raw)) throw new SandboxOptionsError(key, 'must be an object');
+    onlyKeys(key, raw, ['instrument_name', 'instrument_type', 'base_currency', 'quote_currency', 'tick_size', 'amount_step', 'price']);
+    // Names become one dot-separated segment of channel addresses, so no dots.
+    const name = str(`${key}.instrument_name`, raw.instrument_name, /^[A-Za-z0-9_-]+$/);
+    if (names.has(name)) throw new SandboxOptionsError(`${key}.instrument_name`, `duplicate instrument ${name}`);
+    names.add(name);
+    const type = str(`${key}.instrument_type`, raw.instrument_type, /^(perp|option|erc20)$/) as 'perp' | 'option' | 'erc20';
+    const tick = raw.tick_size === undefined ? '0.01' : str(`${key}.tick_size`, raw.tick_size, DECIMAL);
+    const step = raw.amount_step === undefined ? '0.001' : str(`${key}.amount_step`, raw.amount_step, DECIMAL);
+    if (Number(tick) <= 0) throw new SandboxOptionsError(`${key}.tick_size`, 'must be above zero');
+    if (Number(step) <= 0) throw new SandboxOptionsError(`${key}.amount_step`, 'must be above zero');
+    return {
+      instrument_name: name,
+      instrument_type: type,
+      base_currency: str(`${key}.base_currency`, raw.base_currency, /^[A-Za-z0-9_-]+$/),
+      quote_currency: raw.quote_currency === undefined ? 'USDC' : str(`${key}.quote_currency`, raw.quote_currency),
+      tick_size: tick,
+      amount_step: step,
+      price: raw.price === undefined ? 100 : num(`${key}.price`, raw.price, { min: Number.MIN_VALUE }),
+    };
+  });
+  if (instruments.length === 0) throw new SandboxOptionsError('instruments', 'must list at least one instrument');
+
+  const market = o.market ?? {};
+  if (!isObject(market)) throw new SandboxOptionsError('market', 'must be an object');
+  onlyKeys('market', market, ['intervalMs']);
+  const intervalMs = market.intervalMs === undefined ? 100 : num('market.intervalMs', market.intervalMs, { int: true, min: 5 });
+
+  return { host, port, seed, control, windows, buckets, maxConnections, maxFrameBytes, login: resolvedLogin, sessionKeys, wallets, instruments, market: { intervalMs } };
+}

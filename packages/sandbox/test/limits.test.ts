@@ -1,0 +1,162 @@
+import { describe, expect, it } from 'vitest';
+import { errorTable } from '@exchange-api/types';
+import { validators } from '@exchange-api/validators';
+import { Client, control, newWallet, post, signed, sleep, start } from './helpers';
+
+const hint = /^Retry after [0-9]+ ms$/;
+const limitPrefix = (errorTable.codes.find((c) => c.code === -32100) as { textFramePrefix: string }).textFramePrefix;
+
+describe('tier 1 windows', () => {
+  it('rejects at once with -32000 and the hint, and resets after the window (per IP before login)', async () => {
+    const sb = await start({ limits: { public: { points: 3, windowMs: 400 } } });
+    const c = await Client.connect(sb.wsUrl);
+    for (let i = 0; i < 3; i++) expect((await c.request('public/getRateLimits', {})).result).toBeDefined();
+    const t0 = Date.now();
+    const r = await c.request('public/getRateLimits', {});
+    expect(Date.now() - t0).toBeLessThan(200);
+    expect(r.error).toEqual({ code: -32000, message: 'Rate limit exceeded', data: expect.stringMatching(hint) });
+    // A second connection from the same IP shares the budget.
+    const d = await Client.connect(sb.wsUrl);
+    expect((await d.request('subscribe', { channels: [] })).error.code).toBe(-32000);
+    await sleep(Number(/([0-9]+)/.exec(r.error.data)![1]) + 50);
+    expect((await c.request('public/getRateLimits', {})).result.remaining_non_matching.consumedPoints).toBe(1);
+  });
+
+  it('keys by wallet after login: every connection of a wallet shares one budget', async () => {
+    const sb = await start({ limits: { non_matching: { points: 4, windowMs: 5000 } } });
+    const w = newWallet();
+    const a = await Client.connect(sb.wsUrl);
+    const b = await Client.connect(sb.wsUrl);
+    await a.login(w);
+    await b.login(w);
+    await a.call('subscribe', { channels: [] });
+    await b.call('subscribe', { channels: [] });
+    await a.call('subscribe', { channels: [] });
+    await b.call('subscribe', { channels: [] });
+    expect((await a.request('subscribe', { channels: [] })).error.code).toBe(-32000);
+    // Another wallet is unaffected.
+    const c = await Client.connect(sb.wsUrl);
+    await c.login(newWallet());
+    expect((await c.request('subscribe', { channels: [] })).result).toBeDefined();
+  });
+
+  it('shares the matching budget across order, replace, cancel, cancel_by_instrument, cancel_by_nonce; cancel_all has its own', async () => {
+    const sb = await start({ limits: { matching: { points: 5, windowMs: 10_000 }, cancel_all: { points: 2, windowMs: 10_000 } }, market: { intervalMs: 60_000 } });
+    const w = newWallet();
+    const c = await Client.connect(sb.wsUrl);
+    const [sub] = await c.login(w);
+    const order = await c.call('order', await signed(w, 'order', { subaccount_id: sub!, instrument_name: 'ETH-PERP', direction: 'buy', order_type: 'limit', amount: '0.1', limit_price: '1000', max_fee: '1' }));
+    await c.call('replace', await signed(w, 'replace', { subaccount_id: sub!, instrument_name: 'ETH-PERP', direction: 'buy', order_type: 'limit', amount: '0.1', limit_price: '1001', max_fee: '1', order_id_to_cancel: order.order.order_id }));
+    expect((await c.request('cancel', await signed(w, 'cancel', { subaccount_id: sub!, instrument_name: 'ETH-PERP', order_id: order.order.order_id }))).error.code).toBe(11001);
+    await c.call('cancel_by_instrument', await signed(w, 'cancel_by_instrument', { subaccount_id: sub!, instrument_name: 'BTC-PERP' }));
+    expect((await c.request('cancel_by_nonce', await signed(w, 'cancel_by_nonce', { subaccount_id: sub!, instrument_name: 'BTC-PERP', order_nonce: '1' }))).error.code).toBe(11001);
+    const sixth = await c.request('cancel_by_nonce', await signed(w, 'cancel_by_nonce', { subaccount_id: sub!, instrument_name: 'BTC-PERP', order_nonce: '1' }));
+    expect(sixth.error.code).toBe(-32000);
+    expect(sixth.error.data).toMatch(hint);
+    // cancel_all draws on its own per-(wallet, method) budget.
+    expect((await c.call('cancel_all', await signed(w, 'cancel_all', { subaccount_id: sub! }))).cancelled_orders).toBe(1);
+    await c.call('cancel_all', await signed(w, 'cancel_all', { subaccount_id: sub! }));
+    expect((await c.request('cancel_all', await signed(w, 'cancel_all', { subaccount_id: sub! }))).error.code).toBe(-32000);
+    const report = await c.call('public/getRateLimits', {});
+    expect(report.remaining_matching).toMatchObject({ remainingPoints: 0, consumedPoints: 6 });
+    expect(report.remaining_matching.msBeforeNext).toBeGreaterThan(0);
+    expect(report.remaining_per_endpoint.cancel_all).toMatchObject({ remainingPoints: 0 });
+  });
+
+  it('cancel_by_label uses the matching budget for one instrument, else its own', async () => {
+    const sb = await start({ market: { intervalMs: 60_000 } });
+    const w = newWallet();
+    const c = await Client.connect(sb.wsUrl);
+    const [sub] = await c.login(w);
+    await c.call('cancel_by_label', await signed(w, 'cancel_by_label', { subaccount_id: sub!, label: 'x', instrument_name: 'ETH-PERP' }));
+    let r = await c.call('public/getRateLimits', {});
+    expect(r.remaining_matching.consumedPoints).toBe(1);
+    expect(r.remaining_per_endpoint.cancel_by_label.consumedPoints).toBe(0);
+    await c.call('cancel_by_label', await signed(w, 'cancel_by_label', { subaccount_id: sub!, label: 'x' }));
+    r = await c.call('public/getRateLimits', {});
+    expect(r.remaining_matching.consumedPoints).toBe(1);
+    expect(r.remaining_per_endpoint.cancel_by_label.consumedPoints).toBe(1);
+  });
+
+  it('public/get_all_live_instruments costs no point', async () => {
+    const sb = await start();
+    const c = await Client.connect(sb.wsUrl);
+    for (let i = 0; i < 30; i++) await c.call('public/get_all_live_instruments', {});
+    const r = await c.call('public/getRateLimits', {});
+    expect(r.remaining_non_matching.consumedPoints).toBe(1);
+  });
+
+  it('getRateLimits: exact shape, one non-matching point per call on both transports, remaining_connections on WebSocket only', async () => {
+    const sb = await start({ limits: { public: { points: 10, windowMs: 5000 }, non_matching: { points: 7, windowMs: 5000 } } });
+    const c = await Client.connect(sb.wsUrl);
+    const first = await c.call('public/getRateLimits', null);
+    expect(validators.results['public/getRateLimits'](first)).toBe(true);
+    expect(Object.keys(first).sort()).toEqual(['remaining_connections', 'remaining_matching', 'remaining_non_matching', 'remaining_per_endpoint']);
+    expect(first.remaining_non_matching).toEqual({ remainingPoints: 9, msBeforeNext: 0, consumedPoints: 1, isFirstInDuration: true });
+    expect(first.remaining_connections).toMatchObject({ remainingPoints: 3, consumedPoints: 1 });
+    expect(Object.keys(first.remaining_per_endpoint)).toContain('cancel_all');
+    const second = await c.call('public/getRateLimits', {});
+    expect(second.remaining_non_matching).toMatchObject({ remainingPoints: 8, consumedPoints: 2, isFirstInDuration: false });
+    const http = await post(sb, '/v3/public/getRateLimits', {});
+    expect(validators.results['public/getRateLimits'](http.json.result)).toBe(true);
+    expect(http.json.result.remaining_connections).toBeUndefined();
+    expect(http.json.result.remaining_non_matching.consumedPoints).toBe(3);
+    // After login the wallet's budget is reported, with its configured size.
+    await c.login(newWallet());
+    const wallet = await c.call('public/getRateLimits', {});
+    expect(wallet.remaining_non_matching).toMatchObject({ remainingPoints: 6, consumedPoints: 1 });
+  });
+
+  it('advance moves the windows', async () => {
+    const sb = await start({ control: true, limits: { public: { points: 2, windowMs: 60_000 } } });
+    const c = await Client.connect(sb.wsUrl);
+    await c.call('public/getRateLimits', {});
+    await c.call('public/getRateLimits', {});
+    expect((await c.request('public/getRateLimits', {})).error.code).toBe(-32000);
+    await control(sb, 'advance', { ms: 30_000 });
+    const r = await c.request('public/getRateLimits', {});
+    expect(Number(/([0-9]+)/.exec(r.error.data)![1])).toBeLessThanOrEqual(30_000);
+    await control(sb, 'advance', { ms: 31_000 });
+    expect((await c.call('public/getRateLimits', {})).remaining_non_matching.consumedPoints).toBe(1);
+  });
+});
+
+describe('tier 2 bucket', () => {
+  it('limits order flow per (wallet, instrument), refilling continuously', async () => {
+    const sb = await start({ control: true, limits: { matching: { points: 100 }, bucket_perp_spot: { capacity: 2, refillPerSecond: 1 } }, market: { intervalMs: 60_000 } });
+    const w = newWallet();
+    const c = await Client.connect(sb.wsUrl);
+    const [sub] = await c.login(w);
+    const order = (instrument: string) =>
+      signed(w, 'order', { subaccount_id: sub!, instrument_name: instrument, direction: 'buy', order_type: 'limit', amount: '0.01', limit_price: instrument === 'BTC-PERP' ? '1000' : '100', max_fee: '1' });
+    expect((await c.request('order', await order('ETH-PERP'))).result).toBeDefined();
+    expect((await c.request('order', await order('ETH-PERP'))).result).toBeDefined();
+    const third = await c.request('order', await order('ETH-PERP'));
+    expect(third.error.code).toBe(-32000);
+    expect(third.error.data).toMatch(hint);
+    // Another instrument has its own bucket.
+    expect((await c.request('order', await order('BTC-PERP'))).result).toBeDefined();
+    await control(sb, 'advance', { ms: 1000 });
+    expect((await c.request('order', await order('ETH-PERP'))).result).toBeDefined();
+    expect((await c.request('order', await order('ETH-PERP'))).error.code).toBe(-32000);
+  });
+});
+
+describe('connections', () => {
+  it('the fifth concurrent client gets the text frame, -32100 and is closed', async () => {
+    const sb = await start();
+    const four = await Promise.all([1, 2, 3, 4].map(() => Client.connect(sb.wsUrl)));
+    const fifth = await Client.connect(sb.wsUrl);
+    const frame = await fifth.next((f) => f.text.startsWith(limitPrefix));
+    const body = JSON.parse(frame.text.slice(limitPrefix.length));
+    expect(body.error).toEqual({ code: -32100, message: 'Number of concurrent websocket clients limit exceeded' });
+    for (let i = 0; i < 100 && !fifth.closed; i++) await sleep(20);
+    expect(fifth.closed?.code).toBe(1008);
+    // The four keep working, and a slot frees when one leaves.
+    expect((await four[0]!.call('public/get_all_live_instruments', {})).length).toBeGreaterThan(0);
+    four[3]!.close();
+    await sleep(100);
+    const again = await Client.connect(sb.wsUrl);
+    expect((await again.call('public/getRateLimits', {})).remaining_connections.remainingPoints).toBe(0);
+  });
+});

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { channelTable } from '@exchange-api/types';
+import { validators } from '@exchange-api/validators';
+import { Client, control, post, sleep, start } from './helpers';
+
+const enumOf = (channelId: string, param: string) => channelTable.find((c) => c.id === channelId)!.parameters.find((p) => p.name === param)!.enum!;
+
+describe('simulated market', () => {
+  it('lists the default instruments in the assumed shape', async () => {
+    const sb = await start();
+    const r = await post(sb, '/v3/public/get_all_live_instruments', {});
+    expect(validators.assumedResults['public/get_all_live_instruments'](r.json.result)).toBe(true);
+    const byType = Object.fromEntries(['perp', 'option', 'erc20'].map((t) => [t, r.json.result.filter((i: any) => i.instrument_type === t).map((i: any) => i.instrument_name)]));
+    expect(byType.perp).toEqual(expect.arrayContaining(['ETH-PERP', 'BTC-PERP']));
+    expect(byType.option.length).toBeGreaterThan(0);
+    expect(byType.erc20.length).toBeGreaterThan(0);
+  });
+
+  it('order books hold their invariants for every group and depth, publish_id strictly increasing', async () => {
+    const sb = await start({ market: { intervalMs: 20 } });
+    const c = await Client.connect(sb.wsUrl);
+    const channels: string[] = [];
+    for (const instrument of ['ETH-PERP', 'ETH-20261231-3000-C']) for (const g of enumOf('orderbook', 'group')) for (const d of enumOf('orderbook', 'depth')) channels.push(`orderbook.${instrument}.${g}.${d}`);
+    const r = await c.call('subscribe', { channels });
+    expect(Object.values(r.status).every((s) => s === 'ok')).toBe(true);
+    await sleep(250);
+    for (const ch of channels) {
+      const [, instrument, group, depth] = ch.split('.');
+      const pushes = c.pushes(ch);
+      expect(pushes.length, ch).toBeGreaterThanOrEqual(3);
+      let last = -1;
+      for (const p of pushes) {
+        expect(validators.channels.orderbook(p)).toBe(true);
+        expect(p.instrument_name).toBe(instrument);
+        expect(p.publish_id).toBeGreaterThan(last);
+        last = p.publish_id;
+        expect(p.bids.length).toBeLessThanOrEqual(Number(depth));
+        expect(p.asks.length).toBeLessThanOrEqual(Number(depth));
+        expect(p.bids.length).toBeGreaterThan(0);
+        const tick = instrument === 'ETH-PERP' ? 0.01 : 0.1;
+        const bids = p.bids.map((l: string[]) => Number(l[0]));
+        const asks = p.asks.map((l: string[]) => Number(l[0]));
+        for (let i = 1; i < bids.length; i++) expect(bids[i]).toBeLessThan(bids[i - 1]);
+        for (let i = 1; i < asks.length; i++) expect(asks[i]).toBeGreaterThan(asks[i - 1]);
+        expect(bids[0]).toBeLessThan(asks[0]);
+        for (const price of [...bids, ...asks]) {
+          const q = price / (tick * Number(group));
+          expect(Math.abs(q - Math.round(q))).toBeLessThan(1e-6);
+        }
+        for (const l of [...p.bids, ...p.asks]) expect(Number(l[1])).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it('ticker_slim follows its 100 and 1000 ms cadence', async () => {
+    const sb = await start();
+    const c = await Client.connect(sb.wsUrl);
+    await c.call('subscribe', { channels: ['ticker_slim.ETH-PERP.100', 'ticker_slim.ETH-PERP.1000'] });
+    await sleep(1250);
+    const fast = c.pushes('ticker_slim.ETH-PERP.100');
+    const slow = c.pushes('ticker_slim.ETH-PERP.1000');
+    expect(fast.length).toBeGreaterThanOrEqual(7);
+    expect(fast.length).toBeLessThanOrEqual(16);
+    expect(slow.length).toBeGreaterThanOrEqual(1);
+    expect(slow.length).toBeLessThanOrEqual(2);
+    for (const t of [...fast, ...slow]) expect(validators.channels.tickerSlim(t)).toBe(true);
+    expect(validators.schemas.DailyTradingStatistics(fast[0].instrument_ticker.stats)).toBe(true);
+  });
+
+  it('is deterministic for a seed', async () => {
+    const books = [];
+    for (const seed of [5, 5, 6]) {
+      const sb = await start({ seed, control: true, market: { intervalMs: 60_000 } });
+      const c = await Client.connect(sb.wsUrl);
+      await c.call('subscribe', { channels: ['orderbook.BTC-PERP.1.20'] });
+      await control(sb, 'push', { channel: 'orderbook.BTC-PERP.1.20', generate: true });
+      const p = await c.nextPush('orderbook.BTC-PERP.1.20');
+      books.push(JSON.stringify([p.bids, p.asks]));
+    }
+    expect(books[0]).toBe(books[1]);
+    expect(books[0]).not.toBe(books[2]);
+  });
+});

@@ -1,0 +1,75 @@
+/** The default suite against a default sandbox: everything passes or is skipped with a reason, fast. */
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Wallet } from 'ethers';
+import { startSandbox } from '@exchange-api/sandbox';
+import { registry, runConformance, runCli, type Report } from '@exchange-api/conformance';
+
+function problems(report: Report): string[] {
+  return report.checks.filter((c) => c.status === 'fail' || c.status === 'inconclusive' || (c.status === 'skip' && !c.reason)).map((c) => `${c.id}: ${c.status} ${c.reason ?? ''} ${JSON.stringify(c.findings.slice(0, 2))}`);
+}
+
+describe('conformance runner against the sandbox', () => {
+  it('default suite: every check passes or is skipped with a reason, under 45 s', async () => {
+    const session = Wallet.createRandom();
+    const owner = Wallet.createRandom();
+    const sandbox = await startSandbox({ port: 0, sessionKeys: [{ address: session.address, wallet: owner.address }] });
+    try {
+      const started = Date.now();
+      const report = await runConformance({ ws: sandbox.wsUrl, http: sandbox.httpUrl, key: Wallet.createRandom().privateKey, sessionKey: session.privateKey, wallet: owner.address });
+      const seconds = (Date.now() - started) / 1000;
+      console.log(`default suite against the sandbox: ${report.summary.passed} passed, ${report.summary.skipped} skipped of ${report.summary.total} in ${seconds.toFixed(1)} s`);
+      expect(problems(report)).toEqual([]);
+      expect(report.checks.length).toBe(registry.length);
+      expect(report.exitCode).toBe(0);
+      // Without --allow-order-flow nothing trades: every order-flow check is skipped, saying why.
+      for (const c of report.checks.filter((x) => x.needs.includes('order-flow'))) expect(c.reason).toMatch(/allow-order-flow/);
+      expect(seconds).toBeLessThan(45);
+    } finally {
+      await sandbox.close();
+    }
+  }, 90_000);
+
+  it('with --allow-order-flow the order-flow checks run and pass too', async () => {
+    const sandbox = await startSandbox({ port: 0 });
+    try {
+      const report = await runConformance({ ws: sandbox.wsUrl, http: sandbox.httpUrl, key: Wallet.createRandom().privateKey, allowOrderFlow: true, only: ['orderflow', 'ratelimit.matching-shared', 'ratelimit.cancel-all-budget', 'observe.private-trade', 'channels.payload.subaccount*'] });
+      expect(problems(report)).toEqual([]);
+      expect(report.checks.filter((c) => c.status === 'pass').map((c) => c.id)).toEqual(expect.arrayContaining(['orderflow.order-accepted', 'orderflow.cancel', 'orderflow.action-signature', 'ratelimit.matching-shared', 'ratelimit.cancel-all-budget', 'observe.private-trade']));
+      const trade = report.checks.find((c) => c.id === 'observe.private-trade')!;
+      expect(trade.observations[0]?.schema).toBeTruthy();
+    } finally {
+      await sandbox.close();
+    }
+  }, 90_000);
+
+  it('the command line: exit 0 with reports written, 2 for usage errors and an unreachable server', async () => {
+    const sandbox = await startSandbox({ port: 0 });
+    const dir = mkdtempSync(join(tmpdir(), 'conformance-'));
+    const lines: string[] = [];
+    const io = { out: (l: string) => lines.push(l), err: (l: string) => lines.push(`ERR ${l}`) };
+    try {
+      const code = await runCli(['--ws', sandbox.wsUrl, '--http', sandbox.httpUrl, '--only', 'framing', '--report', 'console', '--report', `json:${join(dir, 'r.json')}`, '--report', `junit:${join(dir, 'r.xml')}`, '--report', `html:${join(dir, 'r.html')}`], io, {});
+      expect(code).toBe(0);
+      const json = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as Report;
+      expect(json.format).toBe('exchange-api-conformance-report');
+      expect(json.checks.every((c) => c.area === 'framing')).toBe(true);
+      expect(readFileSync(join(dir, 'r.xml'), 'utf8')).toContain('<testcase classname="conformance.framing" name="framing.id-echo-null"');
+      expect(readFileSync(join(dir, 'r.html'), 'utf8')).toContain('id="filter"');
+      expect(lines.some((l) => /^\[1\/8\] PASS +framing\.id-echo-string/.test(l))).toBe(true);
+      expect(lines.join('\n')).toMatch(/area\s+passed\s+failed\s+skipped\s+inconclusive\s+total/);
+    } finally {
+      await sandbox.close();
+    }
+    lines.length = 0;
+    expect(await runCli(['--ws', 'ws://127.0.0.1:1/v3/ws'], io, {})).toBe(2);
+    expect(lines.at(-1)).toMatch(/unreachable/);
+    expect(await runCli(['--ws'], io, {})).toBe(2);
+    expect(await runCli(['--ws', 'ws://x/v3/ws', '--frobnicate'], io, {})).toBe(2);
+    expect(await runCli(['--ws', 'ws://x/v3/ws', '--report', 'pdf:x'], io, {})).toBe(2);
+    expect(await runCli(['--ws', 'ws://x/v3/ws', '--key', 'nothex'], io, {})).toBe(2);
+    expect(await runCli(['--help'], io, {})).toBe(0);
+  }, 60_000);
+});
