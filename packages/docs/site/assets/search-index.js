@@ -536,5 +536,7 @@ window.DOCS_SEARCH = {
 [9,"heartbeat",6,"assumption-heartbeat","Re-verifying a stored login"],
 [9,"orderbook-group",6,"assumption-orderbook-group","What the order book group counts"],
 [9,"connection-limit-frame",6,"assumption-connection-limit-frame","The wire form of the connection-limit refusal"],
+[9,"sandbox-feed-payloads",6,"assumption-sandbox-feed-payloads","What the sandbox sends on ticker_slim and spot_feed"],
+[9,"bucket-scope",6,"assumption-bucket-scope","Which requests pass the per-instrument bucket"],
 [9,"session-keys",6,"assumption-session-keys","How session keys are registered"]
 ]};

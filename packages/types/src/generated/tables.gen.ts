@@ -3402,7 +3402,7 @@ export const assumptionTable = [
   {
     "id": "subscription-result",
     "title": "The result of subscribe and unsubscribe",
-    "choice": "{\"status\":{\"<address>\":\"ok\" or the reason it was refused},\"current_subscriptions\":[…every channel after the request]}",
+    "choice": "{\"status\":{\"<address>\":\"ok\" or the reason it was refused},\"current_subscriptions\":[…every channel after the request]}. Reasons the sandbox gives: Invalid channel, Unknown instrument, Unknown currency, Authentication required, Access denied, Too many subscriptions (over 1000 on one connection); unsubscribing an address not held gives Not subscribed.",
     "reason": "The document does not show the response; this is the shape of the previous version of this interface.",
     "citedAt": [
       "#/components/schemas/SubscriptionResult"
@@ -3574,9 +3574,26 @@ export const assumptionTable = [
     "citedAt": []
   },
   {
+    "id": "sandbox-feed-payloads",
+    "title": "What the sandbox sends on ticker_slim and spot_feed",
+    "choice": "ticker_slim: {timestamp, instrument_ticker: {t, A, a, B, b, f, I, M, minp, maxp, stats: DailyTradingStatistics, option_pricing: OptionPricing or null}}; spot_feed: {timestamp, feeds: {<currency>: {price, confidence, price_prev_daily, confidence_prev_daily, timestamp_prev_daily}}}. The schemas stay open; the conformance runner infers and reports what a server sends.",
+    "reason": "The fields of both payloads are not shown, but a sandbox has to send something plausible.",
+    "citedAt": [
+      "#/components/schemas/TickerSlimPayload",
+      "#/components/schemas/SpotFeedPayload"
+    ]
+  },
+  {
+    "id": "bucket-scope",
+    "title": "Which requests pass the per-instrument bucket",
+    "choice": "Every order-flow request that names an instrument (order, replace, cancel, cancel_by_instrument, cancel_by_nonce, and cancel_by_label when limited to one instrument), keyed by (wallet, instrument).",
+    "reason": "The document says order-flow requests pass the bucket but not which of them name an instrument.",
+    "citedAt": []
+  },
+  {
     "id": "session-keys",
     "title": "How session keys are registered",
-    "choice": "From the deployment's configuration (the sandbox's --config file); each key has an expiry, scopes, an IP whitelist and a subaccount list.",
+    "choice": "From the deployment's configuration (the sandbox's --config file); each key has an expiry, scopes (read, trade or *; an empty list means full authority), an IP whitelist (exact IP strings; empty means any) and a subaccount list (empty means all the wallet's subaccounts).",
     "reason": "Session-key registration, scopes and whitelist format are not shown.",
     "citedAt": [
       "#/operations/publicLogin"
