@@ -13,7 +13,7 @@ export const commands: Record<string, Command> = {
   docs: { summary: 'write the reference docs site (HTML + Markdown) of a spec', run: (a) => import('./commands/docs').then((m) => m.runDocs(a)) },
   sandbox: { summary: 'run the local exchange (WebSocket + HTTP, simulated market)', run: (a) => import('./commands/sandbox').then((m) => m.runSandbox(a)) },
   conformance: { summary: 'check a server against the interface, rule by rule (reports: console, JSON, JUnit, HTML)', run: (a) => import('./commands/conformance').then((m) => m.runConformanceCommand(a)) },
-  start: { summary: 'the main job on the embedded default (for now: check the spec and summarise it)', run: runSpecSummary },
+  start: { summary: 'the main job: regenerate, start the sandbox, run the conformance suite, stream live data', run: (a) => import('./commands/start').then((m) => m.runStart(a)) },
 };
 
 export function usage(): string {

@@ -1,1 +1,13 @@
-export {};
+/**
+ * @exchange-api/client for Node: the core client with `ws` as its WebSocket. Browsers get
+ * src/browser.ts (the "browser" export condition), which uses the global WebSocket and fetch.
+ */
+import WebSocket from 'ws';
+import { ExchangeClient, type ClientOptions, type WebSocketConstructor } from './client';
+
+export * from './exports';
+
+/** Create a client; in Node the socket is `ws` unless options.WebSocket says otherwise. Nothing is sent until connect(). */
+export function createClient(options: ClientOptions): ExchangeClient {
+  return new ExchangeClient({ WebSocket: WebSocket as unknown as WebSocketConstructor, ...options });
+}

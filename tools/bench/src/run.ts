@@ -15,6 +15,7 @@ const only = process.argv[2];
 export const benchmarks: Array<[string, () => BenchResult[] | Promise<BenchResult[]>]> = [
   ['validation', runValidateVsParse],
   ['generation', () => runGeneration(root)],
+  ['client-receive', () => import('./client-receive').then((m) => m.runClientReceive())],
   ['docs', () => import('./docs').then((m) => m.runDocs(root))],
   ['sandbox-fanout', () => import('./sandbox-fanout').then((m) => m.runSandboxFanout())],
 ];

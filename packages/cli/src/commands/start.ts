@@ -1,0 +1,161 @@
+/**
+ * `exchange-api start` (what `npm start` runs): the main job on the embedded default. Regenerate or
+ * confirm the SDK and docs, start the sandbox, run the conformance suite against it with a fresh key,
+ * stream a few seconds of live data through the client, and say where the reports and docs are.
+ */
+import { parseArgs } from 'node:util';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { Wallet } from 'ethers';
+import { findRepoRoot, generateRepository, SpecError, formatProblem } from '@exchange-api/codegen';
+
+export const START_HELP = `Usage: exchange-api start [--out <dir>] [--seconds <n>]
+
+The main job on the embedded default, step by step:
+  1. regenerate the SDK and the docs from spec/asyncapi.yaml (or confirm they are current)
+  2. start the sandbox on a free loopback port
+  3. run the conformance suite against it with a fresh wallet key
+  4. stream live data through the client (top of book and trades) and print it as a table
+  5. print where the conformance reports and the docs site were written
+
+  --out <dir>      where the conformance reports go (default: exchange-api-output)
+  --seconds <n>    how long to stream live data (default: 3)
+  -h, --help       this text
+
+Examples:
+  npm start
+  npx exchange-api start --out /tmp/reports --seconds 5
+
+Exit codes: 0 every conformance check that ran passed, 1 some failed, 2 usage or setup errors.`;
+
+type Step = (n: number, title: string) => void;
+
+export async function runStart(argv: string[]): Promise<number> {
+  let values: { out?: string; seconds?: string; help?: boolean };
+  try {
+    ({ values } = parseArgs({ args: argv, options: { out: { type: 'string' }, seconds: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true }));
+  } catch (err) {
+    console.error(`exchange-api start: ${(err as Error).message}`);
+    return 2;
+  }
+  if (values.help) {
+    console.log(START_HELP);
+    return 0;
+  }
+  const seconds = values.seconds === undefined ? 3 : Number(values.seconds);
+  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 600) {
+    console.error(`exchange-api start: --seconds must be a number of seconds between 0 and 600 (got ${values.seconds})`);
+    return 2;
+  }
+  const root = findRepoRoot();
+  if (!root) {
+    console.error('exchange-api start: run it inside the exchange-api repository (no spec/asyncapi.yaml with packages/types above this folder)');
+    return 2;
+  }
+  const out = resolve(values.out ?? 'exchange-api-output');
+  const started = Date.now();
+  const step: Step = (n, title) => console.log(`\n[${n}/5] ${title} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  console.log('exchange-api start: the main job on the embedded sandbox');
+
+  // 1. Generated files.
+  step(1, 'SDK and docs from spec/asyncapi.yaml');
+  const { emitDocs } = await import('@exchange-api/docs');
+  try {
+    const check = await generateRepository(root, { check: true, extra: [emitDocs] });
+    if (check.differing.length === 0) {
+      console.log('  generated types, validators, tables and docs are current');
+    } else {
+      const wrote = await generateRepository(root, { check: false, extra: [emitDocs] });
+      console.log(`  regenerated ${wrote.written.length} file(s), removed ${wrote.removed.length}`);
+    }
+  } catch (err) {
+    if (err instanceof SpecError) {
+      console.error(`  the spec has ${err.problems.length} error(s):`);
+      for (const p of err.problems) console.error(`  ${formatProblem(p)}`);
+      return 2;
+    }
+    throw err;
+  }
+
+  // 2. The sandbox.
+  step(2, 'sandbox');
+  const { startSandbox } = await import('@exchange-api/sandbox');
+  // A fresh wallet and a session key registered for it, so the login and session-key checks run too.
+  const wallet = Wallet.createRandom();
+  const sessionKey = Wallet.createRandom();
+  const sandbox = await startSandbox({ port: 0, seed: 1, sessionKeys: [{ address: sessionKey.address, wallet: wallet.address }] });
+  console.log(`  sandbox listening ${sandbox.wsUrl} ${sandbox.httpUrl}`);
+  let client: { close(): Promise<void> } | null = null;
+  try {
+    // 3. Conformance.
+    // Order flow is allowed here only because the sandbox is ours; the runner never trades without the flag.
+    step(3, 'conformance suite against the sandbox (a fresh wallet key and session key, order flow allowed)');
+    const conformance = await import('@exchange-api/conformance');
+    const report = await conformance.runConformance({
+      ws: sandbox.wsUrl,
+      http: sandbox.httpUrl,
+      key: wallet.privateKey,
+      sessionKey: sessionKey.privateKey,
+      wallet: wallet.address,
+      allowOrderFlow: true,
+      onProgress: (e) => {
+        if (e.type === 'done') console.log(`  ${conformance.progressLine(e.result, e.index, e.total)}`);
+      },
+    });
+    mkdirSync(out, { recursive: true });
+    const htmlPath = join(out, 'conformance.html');
+    const jsonPath = join(out, 'conformance.json');
+    writeFileSync(htmlPath, conformance.htmlReport(report));
+    writeFileSync(jsonPath, conformance.jsonReport(report));
+    console.log(conformance.consoleReport(report).replace(/^/gm, '  '));
+
+    // 4. Live data through the client.
+    step(4, `live data through the client for ${seconds} s (strict validation)`);
+    const { createClient, channels } = await import('@exchange-api/client');
+    const c = createClient({ wsUrl: sandbox.wsUrl, httpUrl: sandbox.httpUrl, validate: 'strict' });
+    client = c;
+    let invalid = 0;
+    c.on('validation', () => invalid++);
+    await c.connect();
+    const instruments = (await c.getAllLiveInstruments()).filter((i) => i.instrument_type === 'perp').map((i) => i.instrument_name).slice(0, 3);
+    const rows = new Map(instruments.map((name) => [name, { bid: '-', ask: '-', books: 0, trades: 0, last: '-' }]));
+    for (const name of instruments) {
+      const row = rows.get(name)!;
+      await c.subscribe(channels.orderbook({ instrument_name: name, group: 1, depth: 1 }), (book) => {
+        row.books++;
+        row.bid = book.bids[0] ? `${book.bids[0][0]} x ${book.bids[0][1]}` : '-';
+        row.ask = book.asks[0] ? `${book.asks[0][0]} x ${book.asks[0][1]}` : '-';
+      });
+      await c.subscribe(channels.trades({ instrument_name: name }), (trades) => {
+        row.trades += trades.length;
+        const t = trades[trades.length - 1];
+        if (t) row.last = `${t.direction} ${t.trade_amount} @ ${t.trade_price}`;
+      });
+    }
+    await new Promise((r) => setTimeout(r, seconds * 1000));
+    printTable(['instrument', 'best bid', 'best ask', 'books', 'trades', 'last trade'], [...rows].map(([name, r]) => [name, r.bid, r.ask, String(r.books), String(r.trades), r.last]));
+    console.log(`  every payload validated against the spec (${invalid} invalid)`);
+    await c.close();
+    client = null;
+
+    // 5. Where things are.
+    step(5, 'reports and docs');
+    const rel = (p: string) => relative(process.cwd(), p) || p;
+    console.log(`  conformance report (HTML): ${rel(htmlPath)}`);
+    console.log(`  conformance report (JSON): ${rel(jsonPath)}`);
+    console.log(`  docs site:                 ${rel(join(root, 'packages', 'docs', 'site', 'index.html'))}`);
+    console.log(`\ndone in ${((Date.now() - started) / 1000).toFixed(1)} s: ${report.summary.passed} passed, ${report.summary.failed} failed, ${report.summary.skipped} skipped, ${report.summary.inconclusive} inconclusive`);
+    return report.exitCode === 0 && invalid === 0 ? 0 : 1;
+  } finally {
+    await client?.close().catch(() => undefined);
+    await sandbox.close();
+  }
+}
+
+function printTable(head: string[], rows: string[][]): void {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => '  ' + cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
+  console.log(line(head));
+  console.log(line(widths.map((w) => '-'.repeat(w))));
+  for (const r of rows) console.log(line(r));
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { errorTable } from '@exchange-api/types';
+import { rpcErrorFromCode, RateLimitError, ConnectionLimitError, AuthError, RpcError, ClientError, connectionLimitFromFrame, connectionLimitPrefix } from '../src/errors';
+
+describe('rpcErrorFromCode', () => {
+  const cases: Array<[number, string, Function]> = [
+    [-32000, 'RATE_LIMITED', RateLimitError],
+    [-32042, 'RATE_LIMITED', RateLimitError],
+    [-32100, 'CONNECTION_LIMIT', ConnectionLimitError],
+    [-32700, 'RPC_PARSE_ERROR', RpcError],
+    [-32600, 'RPC_INVALID_REQUEST', RpcError],
+    [-32601, 'RPC_METHOD_NOT_FOUND', RpcError],
+    [-32602, 'RPC_INVALID_PARAMS', RpcError],
+    [-32603, 'RPC_INTERNAL_ERROR', RpcError],
+    [14000, 'AUTH_REQUIRED', AuthError],
+    [14001, 'AUTH_INVALID_SIGNATURE', AuthError],
+    [14002, 'AUTH_TIMESTAMP_WINDOW', AuthError],
+    [14003, 'AUTH_ACCESS_DENIED', AuthError],
+    [14004, 'AUTH_INVALID_ACTION_SIGNATURE', AuthError],
+    [11000, 'RPC_ORDER_REJECTED', RpcError],
+    [11001, 'RPC_ORDER_NOT_FOUND', RpcError],
+    [99999, 'RPC_ERROR', RpcError],
+  ];
+  it.each(cases)('%i → %s', (code, stringCode, cls) => {
+    const e = rpcErrorFromCode({ code, message: 'm', data: 'd' });
+    expect(e).toBeInstanceOf(cls);
+    expect(e).toBeInstanceOf(ClientError);
+    expect([e.code, e.rpcCode, e.data, e.message]).toEqual([stringCode, code, 'd', 'm']);
+  });
+
+  it('covers every code of the generated error table, and every auth code named is in it', () => {
+    const covered = new Set(cases.map(([c]) => c));
+    for (const entry of errorTable.codes) expect(covered.has(entry.code), String(entry.code)).toBe(true);
+    for (const [code, , cls] of cases) if (cls === AuthError) expect(errorTable.codes.some((c) => c.code === code)).toBe(true);
+  });
+
+  it('reads retryAfterMs from the hint, null without one', () => {
+    expect((rpcErrorFromCode({ code: -32000, message: 'Rate limit exceeded', data: 'Retry after 250 ms' }) as RateLimitError).retryAfterMs).toBe(250);
+    expect((rpcErrorFromCode({ code: -32000, message: 'Rate limit exceeded' }) as RateLimitError).retryAfterMs).toBeNull();
+  });
+
+  it('builds a ConnectionLimitError from the text frame', () => {
+    const e = connectionLimitFromFrame(`${connectionLimitPrefix} {"code":-32100}`);
+    expect([e.code, e.rpcCode, e.name]).toEqual(['CONNECTION_LIMIT', -32100, 'ConnectionLimitError']);
+  });
+});

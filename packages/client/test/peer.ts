@@ -1,0 +1,111 @@
+/**
+ * A scripted JSON-RPC peer on 127.0.0.1 port 0 for the client's unit tests: it answers subscribe
+ * and unsubscribe the way the spec assumes, and every other method through `answer`. Not a mock of
+ * our code: the client talks to it over a real socket.
+ */
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { AddressInfo } from 'node:net';
+
+export interface Request {
+  id: number;
+  method: string;
+  params: any;
+}
+
+export interface Peer {
+  url: string;
+  sockets: Set<WebSocket>;
+  requests: Request[];
+  /** Every subscribe request's channels, in order. */
+  subscribeBatches: string[][];
+  /** Channels subscribed per socket. */
+  subs: Map<WebSocket, Set<string>>;
+  answer: (req: Request, ws: WebSocket) => unknown | undefined;
+  /** Refuse these addresses in subscribe status. */
+  refuse: Set<string>;
+  /** Refuse any subscribe batch of more than one channel with -32602. */
+  refuseBatches: boolean;
+  push(channel: string, data: unknown): void;
+  drop(): void;
+  close(): Promise<void>;
+}
+
+export async function startPeer(): Promise<Peer> {
+  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  await new Promise<void>((r) => wss.once('listening', () => r()));
+  const port = (wss.address() as AddressInfo).port;
+  const peer: Peer = {
+    url: `ws://127.0.0.1:${port}/v3/ws`,
+    sockets: new Set(),
+    requests: [],
+    subscribeBatches: [],
+    subs: new Map(),
+    refuse: new Set(),
+    refuseBatches: false,
+    answer: () => undefined,
+    push(channel, data) {
+      const frame = JSON.stringify({ jsonrpc: '2.0', method: 'subscription', params: { channel, data } });
+      for (const [ws, set] of peer.subs) if (set.has(channel)) ws.send(frame);
+    },
+    drop() {
+      for (const ws of peer.sockets) ws.terminate();
+    },
+    async close() {
+      for (const ws of peer.sockets) ws.terminate();
+      await new Promise<void>((r) => wss.close(() => r()));
+    },
+  };
+  wss.on('connection', (ws) => {
+    peer.sockets.add(ws);
+    peer.subs.set(ws, new Set());
+    ws.on('close', () => {
+      peer.sockets.delete(ws);
+      peer.subs.delete(ws);
+    });
+    ws.on('message', (raw) => {
+      const req = JSON.parse(String(raw)) as Request;
+      peer.requests.push(req);
+      const reply = (body: object) => ws.send(JSON.stringify({ jsonrpc: '2.0', id: req.id, ...body }));
+      const set = peer.subs.get(ws)!;
+      if (req.method === 'subscribe') {
+        const channels: string[] = req.params.channels;
+        peer.subscribeBatches.push(channels);
+        if (peer.refuseBatches && channels.length > 1) return reply({ error: { code: -32602, message: 'Invalid params' } });
+        const status: Record<string, string> = {};
+        for (const c of channels) {
+          if (peer.refuse.has(c)) status[c] = 'refused for the test';
+          else {
+            status[c] = 'ok';
+            set.add(c);
+          }
+        }
+        return reply({ result: { status, current_subscriptions: [...set] } });
+      }
+      if (req.method === 'unsubscribe') {
+        const status: Record<string, string> = {};
+        for (const c of req.params.channels ?? [...set]) {
+          set.delete(c);
+          status[c] = 'ok';
+        }
+        return reply({ result: { status, current_subscriptions: [...set] } });
+      }
+      const out = peer.answer(req, ws);
+      if (out !== undefined) reply(out as object);
+    });
+  });
+  return peer;
+}
+
+/** Resolve when `check` holds, polling; reject after `ms`. */
+export async function until(check: () => boolean, ms = 5000, what = 'condition'): Promise<void> {
+  const t0 = Date.now();
+  while (!check()) {
+    if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/** A valid order book payload. */
+export function book(publishId: number) {
+  return { instrument_name: 'ETH-PERP', publish_id: publishId, timestamp: 1767225600000 + publishId, bids: [['3000.0', '1.5']], asks: [['3000.5', '2']] };
+}

@@ -1,0 +1,144 @@
+/**
+ * Faults injected with the sandbox's control plane: 50 drops during a stream, a garbage frame, a slow
+ * server against a timeout, and the per-IP connection limit.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { Wallet } from 'ethers';
+import { startSandbox, type Sandbox } from '@exchange-api/sandbox';
+import { createClient, ConnectionClosedError, ConnectionLimitError, TimeoutError, type ClientError, type ExchangeClient } from '@exchange-api/client';
+import { channels } from '@exchange-api/types';
+import { control, roomyLimits, until } from './helpers';
+
+let sb: Sandbox | null = null;
+const clients: ExchangeClient[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+  await sb?.close();
+  sb = null;
+});
+
+function track(c: ExchangeClient) {
+  const errors: ClientError[] = [];
+  c.on('error', (e) => errors.push(e));
+  clients.push(c);
+  return errors;
+}
+
+describe('faults', () => {
+  it('50 drops during a stream: every subscription live exactly once, no call left pending', async () => {
+    sb = await startSandbox({ port: 0, seed: 3, control: true, limits: roomyLimits, market: { intervalMs: 20 } });
+    const client = createClient({ wsUrl: sb.wsUrl, signer: Wallet.createRandom(), validate: 'strict', reconnect: { initialDelayMs: 5, maxDelayMs: 40 }, limiter: { limits: roomyLimits } });
+    const errors = track(client);
+    await client.connect();
+    const [sub] = await client.login();
+    const addresses = [channels.orderbook({ instrument_name: 'ETH-PERP', group: 1, depth: 10 }), channels.trades({ instrument_name: 'ETH-PERP' }), channels.subaccountOrders({ subaccount_id: sub! }), channels.subaccountBalances({ subaccount_id: sub! })] as const;
+    const marks = new Map<string, number[]>(addresses.map((a) => [a, []]));
+    for (const a of addresses.slice(1)) {
+      await client.subscribe(a, (p: unknown) => {
+        const first = (p as Array<{ trade_id?: string; order_id?: string; name?: string }>)[0];
+        const tag = first?.trade_id ?? first?.order_id ?? first?.name;
+        if (tag?.startsWith('mark-')) marks.get(a)!.push(Number(tag.slice(5)));
+      });
+    }
+    let streamed = 0;
+    const streaming = (async () => {
+      for await (const book of client.stream(addresses[0], { bufferSize: 64 })) {
+        if (book.instrument_name === 'mark') marks.get(addresses[0])!.push(book.publish_id);
+        streamed++;
+      }
+    })();
+    const settled: Array<'ok' | 'closed' | 'other'> = [];
+    let opens = 0;
+    client.on('state', (s) => s === 'open' && opens++);
+    for (let i = 1; i <= 50; i++) {
+      // Calls in flight while the socket goes down must settle, never hang.
+      const inflight = client.call('public/getRateLimits', {}, { timeoutMs: 5000 }).then(
+        () => settled.push('ok'),
+        (e) => settled.push(e instanceof ConnectionClosedError ? 'closed' : 'other'),
+      );
+      await control(sb, 'drop', {});
+      await until(() => opens === i, 10_000, `reconnect ${i}`);
+      await inflight;
+    }
+    expect(settled).toHaveLength(50);
+    expect(settled.filter((s) => s === 'other')).toEqual([]);
+    expect(client.pendingCount).toBe(0);
+
+    // Exactly one connection, holding each subscription once.
+    const conns = (await control(sb, 'connections')) as Array<{ subscriptions: string[] }>;
+    expect(conns).toHaveLength(1);
+    expect([...conns[0]!.subscriptions].sort()).toEqual([...addresses].sort());
+
+    // One marked payload per address reaches exactly one subscriber and each handler exactly once.
+    const mark = (a: string, n: number) => {
+      const tag = `mark-${n}`;
+      if (a.startsWith('orderbook')) return { instrument_name: 'mark', publish_id: n, timestamp: 1, bids: [], asks: [] };
+      if (a.startsWith('trades')) return [{ direction: 'buy', expected_rebate: '0', extra_fee: '0', index_price: '1', mark_price: '1', realized_pnl: '0', realized_pnl_excl_fees: '0', trade_amount: '1', trade_fee: '0', trade_id: tag, trade_price: '1', instrument_name: 'ETH-PERP', wallet: '0x' + '1'.repeat(40), liquidity_role: 'maker', subaccount_id: 1, timestamp: 1 }];
+      if (a.endsWith('.balances')) return [{ name: tag, new_balance: '1', previous_balance: '0', update_type: 'transfer' }];
+      return null;
+    };
+    for (const a of addresses) {
+      const data = mark(a, 1);
+      if (!data) continue;
+      const r = await control(sb, 'push', { channel: a, data });
+      expect(r.delivered, a).toBe(1);
+    }
+    await until(() => marks.get(addresses[0])!.length === 1 && marks.get(addresses[1])!.length === 1 && marks.get(addresses[3])!.length === 1, 5000, 'marked payloads');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(marks.get(addresses[0])).toEqual([1]);
+    expect(marks.get(addresses[1])).toEqual([1]);
+    expect(marks.get(addresses[3])).toEqual([1]);
+    expect(streamed).toBeGreaterThan(0);
+    expect(errors.filter((e) => e.code !== 'PROTOCOL')).toEqual([]);
+    await client.close();
+    await streaming.catch(() => undefined);
+  });
+
+  it('a garbage frame is reported and the stream goes on', async () => {
+    sb = await startSandbox({ port: 0, control: true, limits: roomyLimits, market: { intervalMs: 20 } });
+    const client = createClient({ wsUrl: sb.wsUrl });
+    const errors = track(client);
+    await client.connect();
+    const s = client.stream('orderbook.ETH-PERP.1.10');
+    await s.ready;
+    await control(sb, 'garbage', { text: 'garbage}{ not json' });
+    let after = 0;
+    for await (const _ of s) if (errors.length > 0 && ++after === 2) break;
+    expect(errors[0]).toMatchObject({ code: 'PROTOCOL', fault: 'garbage' });
+  });
+
+  it('a slow server meets the timeout; the late answer is reported as an unknown id', async () => {
+    sb = await startSandbox({ port: 0, control: true, limits: roomyLimits });
+    const client = createClient({ wsUrl: sb.wsUrl });
+    const errors = track(client);
+    await client.connect();
+    await control(sb, 'delay', { ms: 600 });
+    const t0 = Date.now();
+    const err = await client.call('public/getRateLimits', {}, { timeoutMs: 150 }).catch((e) => e);
+    expect(err).toBeInstanceOf(TimeoutError);
+    expect(Date.now() - t0).toBeLessThan(550);
+    expect(client.pendingCount).toBe(0);
+    await until(() => errors.some((e) => (e as { fault?: string }).fault === 'unknown-id'), 5000, 'the late answer');
+    await control(sb, 'delay', { ms: 0 });
+    expect((await client.call('public/getRateLimits', {})).remaining_non_matching).toBeDefined();
+  });
+
+  it('the connection limit becomes a ConnectionLimitError and a longer back-off', async () => {
+    sb = await startSandbox({ port: 0, control: true, limits: { ...roomyLimits, connections: { max: 1 } } });
+    const first = createClient({ wsUrl: sb.wsUrl });
+    track(first);
+    await first.connect();
+    const second = createClient({ wsUrl: sb.wsUrl, reconnect: { initialDelayMs: 10, connectionLimitDelayMs: 500, jitter: 0 } });
+    const errors = track(second);
+    const delays: number[] = [];
+    second.on('reconnect', (r) => delays.push(r.delayMs));
+    const connecting = second.connect();
+    await until(() => delays.length > 0, 5000, 'a reconnect attempt');
+    const limit = errors.find((e) => e instanceof ConnectionLimitError);
+    expect(limit).toMatchObject({ code: 'CONNECTION_LIMIT', rpcCode: -32100 });
+    expect(delays[0]).toBeGreaterThanOrEqual(500);
+    await first.close();
+    await connecting;
+    await until(() => second.state === 'open', 10_000, 'the second client to get in');
+  });
+});

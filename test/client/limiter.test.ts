@@ -1,0 +1,69 @@
+/**
+ * A burst of order flow across three instruments, several times the budgets, against the sandbox with
+ * short windows (same rules): with the limiter on, no -32000 and about the time the budgets allow;
+ * with it off, the server's rejections arrive as RateLimitErrors.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { Wallet } from 'ethers';
+import { startSandbox, type Sandbox } from '@exchange-api/sandbox';
+import { createClient, RateLimitError, type ExchangeClient } from '@exchange-api/client';
+
+const limits = {
+  matching: { points: 5, windowMs: 500 },
+  bucket_perp_spot: { capacity: 3, refillPerSecond: 4 },
+  bucket_option: { capacity: 3, refillPerSecond: 4 },
+};
+const instruments = [
+  { instrument_name: 'ETH-PERP', amount: '0.01', limit_price: '100' },
+  { instrument_name: 'BTC-PERP', amount: '0.001', limit_price: '1000' },
+  { instrument_name: 'ETH-20261231-3000-C', amount: '0.1', limit_price: '1' },
+];
+const PER_INSTRUMENT = 10;
+
+let sb: Sandbox | null = null;
+let client: ExchangeClient | null = null;
+afterEach(async () => {
+  await client?.close();
+  await sb?.close();
+  client = sb = null;
+});
+
+async function burst(limiterOn: boolean) {
+  sb = await startSandbox({ port: 0, seed: 11, limits });
+  client = createClient({ wsUrl: sb.wsUrl, signer: Wallet.createRandom(), validate: 'off', limiter: limiterOn ? { limits } : false, timeoutMs: 20_000 });
+  await client.connect();
+  const [sub] = await client.login();
+  const t0 = Date.now();
+  const outcomes = await Promise.all(
+    Array.from({ length: PER_INSTRUMENT }, () => instruments).flat().map((i) =>
+      client!.order({ subaccount_id: sub!, direction: 'buy', order_type: 'limit', max_fee: '10', time_in_force: 'gtc', ...i }).then(
+        () => 'ok' as const,
+        (e: unknown) => e,
+      ),
+    ),
+  );
+  return { outcomes, elapsed: Date.now() - t0 };
+}
+
+describe('client-side limiter against the sandbox', () => {
+  it('with the limiter on: zero -32000 answers, in about the time the budgets allow', async () => {
+    const { outcomes, elapsed } = await burst(true);
+    expect(outcomes.filter((o) => o !== 'ok')).toEqual([]);
+    // 30 orders at 5 per 500 ms window: six windows, the last opening 2500 ms after the first.
+    // The per-instrument buckets (3, then 4/s for 10 each) take ~1750 ms, so the windows bind.
+    const allowed = (Math.ceil((instruments.length * PER_INSTRUMENT) / limits.matching.points) - 1) * limits.matching.windowMs;
+    expect(elapsed).toBeGreaterThanOrEqual(allowed * 0.8);
+    expect(elapsed).toBeLessThan(allowed * 1.6 + 1000);
+  });
+
+  it('with the limiter off: the server rejects, as RateLimitErrors with the retry hint', async () => {
+    const { outcomes } = await burst(false);
+    const rejected = outcomes.filter((o): o is RateLimitError => o instanceof RateLimitError);
+    expect(rejected.length).toBeGreaterThan(instruments.length * PER_INSTRUMENT - 2 * limits.matching.points - 1);
+    for (const r of rejected) {
+      expect([r.code, r.rpcCode]).toEqual(['RATE_LIMITED', -32000]);
+      expect(r.retryAfterMs).toBeGreaterThanOrEqual(0);
+    }
+    expect(outcomes.filter((o) => o !== 'ok' && !(o instanceof RateLimitError))).toEqual([]);
+  });
+});

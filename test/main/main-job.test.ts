@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(root, 'packages', 'cli', 'bin', 'exchange-api.js'), ...args], { cwd: root, env: { ...process.env, SCARF_ANALYTICS: 'false' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    // The job must end by itself: a child still running after 90 s is a failure, not something to wait out.
+    const guard = setTimeout(() => child.kill('SIGKILL'), 90_000);
+    child.on('exit', (code) => {
+      clearTimeout(guard);
+      resolve({ code, stdout, stderr, ms: Date.now() - started });
+    });
+  });
+}
+
+const portOpen = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const s = connect({ host: '127.0.0.1', port }, () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.on('error', () => resolve(false));
+  });
+
+describe('the main job (npm start)', () => {
+  it('regenerates or confirms, runs the sandbox, the conformance suite and the client, writes the reports, exits 0 within 60 s and leaves nothing listening', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'main-job-'));
+    const r = await run(['start', '--out', out, '--seconds', '2']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.ms).toBeLessThan(60_000);
+
+    // Progress step by step, in order.
+    const steps = [...r.stdout.matchAll(/^\[(\d)\/5\] /gm)].map((m) => m[1]);
+    expect(steps).toEqual(['1', '2', '3', '4', '5']);
+    expect(r.stdout).toMatch(/generated types, validators, tables and docs are current|regenerated \d+ file/);
+    const listening = /sandbox listening ws:\/\/127\.0\.0\.1:(\d+)\/v3\/ws http:\/\/127\.0\.0\.1:(\d+)/.exec(r.stdout);
+    expect(listening).not.toBeNull();
+
+    // The conformance summary, all passing on our own sandbox.
+    expect(r.stdout).toMatch(/OK: \d+ passed, 0 failed/);
+
+    // The live table: one row per perp with a best bid and ask.
+    expect(r.stdout).toMatch(/instrument\s+best bid\s+best ask\s+books\s+trades\s+last trade/);
+    expect(r.stdout).toMatch(/^\s+ETH-PERP\s+\d+(\.\d+)? x \d/m);
+    expect(r.stdout).toMatch(/\(0 invalid\)/);
+
+    // The files it says it wrote.
+    const html = join(out, 'conformance.html');
+    const json = join(out, 'conformance.json');
+    expect(r.stdout).toContain('conformance.html');
+    expect(existsSync(html)).toBe(true);
+    expect(readFileSync(html, 'utf8')).toMatch(/<html/i);
+    const report = JSON.parse(readFileSync(json, 'utf8'));
+    expect(report.format).toBe('exchange-api-conformance-report');
+    expect(report.summary.failed).toBe(0);
+    expect(report.summary.passed).toBeGreaterThan(40);
+    expect(existsSync(join(root, 'packages', 'docs', 'site', 'index.html'))).toBe(true);
+
+    // Nothing left behind: the sandbox's port is closed once the job has exited.
+    expect(await portOpen(Number(listening![1]))).toBe(false);
+  }, 100_000);
+
+  it('refuses a bad flag with one line and exit 2', async () => {
+    const r = await run(['start', '--seconds', 'soon']);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/--seconds must be a number/);
+  }, 30_000);
+});
