@@ -121,5 +121,15 @@ export async function runSandbox(argv: string[]): Promise<number> {
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
+    // Launchers such as `npx` (npm exec) die of SIGTERM without passing it on; a sandbox whose
+    // launcher is gone would serve on with nobody able to stop it, so stop as if signalled.
+    const launcher = process.ppid;
+    const orphanWatch = setInterval(() => {
+      if (process.ppid !== launcher) {
+        clearInterval(orphanWatch);
+        stop();
+      }
+    }, 250);
+    orphanWatch.unref();
   });
 }

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const readme = readFileSync(join(root, 'README.md'), 'utf8');
+
+/** Every command of the README's ```sh blocks: continuation lines joined, comments stripped. */
+function shCommands(text: string): string[] {
+  const blocks = [...text.matchAll(/^```sh\n([\s\S]*?)^```/gm)].map((m) => m[1]!);
+  return blocks.flatMap((b) =>
+    b.replace(/\\\n\s*/g, ' ')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l && !l.startsWith('#')),
+  );
+}
+
+const QUICK_START = ['npm ci && npm start', 'npm ci && npm test'];
+const commands = shCommands(readme);
+const runnable = commands.filter((c) => !QUICK_START.includes(c));
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+
+const portInUse = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const s = createServer().once('error', () => resolve(true)).listen(port, '127.0.0.1', () => s.close(() => resolve(false)));
+  });
+
+const env = { ...process.env, SCARF_ANALYTICS: 'false', TURBO_TELEMETRY_DISABLED: '1' };
+
+/** A command that serves until stopped: start it, read its first line, stop it, expect a clean exit. */
+function runServer(command: string): Promise<{ first: string; code: number | null; signal: NodeJS.Signals | null }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('sh', ['-c', `exec ${command}`], { cwd: root, env });
+    let out = '';
+    let first = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${command}: no first line within 20 s (got ${JSON.stringify(out)})`));
+    }, 20_000);
+    child.stdout.on('data', (d) => {
+      out += d;
+      if (!first && out.includes('\n')) {
+        first = out.split('\n')[0]!;
+        child.kill('SIGTERM');
+      }
+    });
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ first, code, signal });
+    });
+  });
+}
+
+describe("the README's commands", () => {
+  it('the quick start is exactly the two commands, and CI and npm start run what they say', () => {
+    const quick = /## Quick start\n\n```sh\n([\s\S]*?)```/.exec(readme)![1]!.trim().split('\n');
+    expect(quick).toEqual(QUICK_START);
+    const ci = readFileSync(join(root, '.ci', 'run'), 'utf8');
+    expect(ci).toMatch(/^npm ci$/m);
+    expect(ci).toMatch(/^npm test$/m);
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+    expect(pkg.scripts.start).toBe('exchange-api start'); // proven by test/main/main-job.test.ts
+    expect(pkg.scripts.test).toBe('node scripts/test.mjs'); // what CI runs
+  });
+
+  it('has commands to run besides the quick start', () => {
+    expect(runnable.length).toBeGreaterThanOrEqual(6);
+  });
+
+  it.each(runnable)('%s', async (command) => {
+    if (command.includes('# serves until stopped')) {
+      const port = await freePort();
+      const r = await runServer(command.replace(/--port \d+/, `--port ${port}`));
+      expect(r.first).toBe(`sandbox listening ws://127.0.0.1:${port}/v3/ws http://127.0.0.1:${port}`);
+      // npx dies of the signal itself; the sandbox's own clean exit 0 is tested in packages/sandbox.
+      expect(r.code === 0 || r.signal === 'SIGTERM', JSON.stringify(r)).toBe(true);
+      await new Promise((done) => setTimeout(done, 500));
+      expect(await portInUse(port), 'the sandbox still serves after SIGTERM').toBe(false);
+      return;
+    }
+    const r = spawnSync('sh', ['-c', command], { cwd: root, env, encoding: 'utf8', timeout: 120_000 });
+    expect(r.stderr.replace(/npm warn Unknown user config "nodedir".*\n/g, ''), command).not.toMatch(/Error|error:/);
+    expect(r.status, `${command}\n${r.stdout}\n${r.stderr}`).toBe(0);
+  }, 150_000);
+});
