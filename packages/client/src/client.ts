@@ -39,6 +39,7 @@ import {
 import { Limiter, type LimiterOptions } from './limiter';
 import { backoffDelay, defaultReconnectPolicy, type ReconnectPolicy } from './backoff';
 import { BoundedQueue, type StreamOptions } from './stream';
+import { OrderFlowHelpers, createRpc, type Rpc } from './generated/surface.gen';
 
 /** What the client checks incoming payloads with: off, report and deliver (warn), report and drop (strict). */
 export type ValidateMode = 'off' | 'warn' | 'strict';
@@ -184,7 +185,10 @@ const OPEN = 1;
 const methodByName = new Map<string, (typeof methodTable)[number]>(methodTable.map((m) => [m.name, m]));
 
 /** The client. Create it with createClient. */
-export class ExchangeClient {
+export class ExchangeClient extends OrderFlowHelpers {
+  /** Typed raw calls, one per method of the spec, named by operation id (generated). */
+  readonly rpc: Rpc = createRpc(this);
+
   private readonly opts: ClientOptions;
   private readonly WS: WebSocketConstructor;
   private readonly policy: ReconnectPolicy | null;
@@ -217,6 +221,7 @@ export class ExchangeClient {
   subaccountIds: number[] = [];
 
   constructor(options: ClientOptions) {
+    super();
     this.opts = options;
     const WS = options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
     if (!WS) throw new UsageError('no WebSocket: pass options.WebSocket (the Node entry passes ws)');
@@ -721,35 +726,6 @@ export class ExchangeClient {
       ? await this.opts.actionSigner(method, full)
       : await auth!.signAction(this.requireSigner(method), method, full, this.opts.actionLayout);
     return this.call(method, signed as unknown as CallParams<M>, options);
-  }
-
-  /** Place an order (signed). */
-  order(params: ActionInput<'order'>, options?: CallOptions) {
-    return this.action('order', params, options);
-  }
-  /** Cancel an order and place another (signed). */
-  replace(params: ActionInput<'replace'>, options?: CallOptions) {
-    return this.action('replace', params, options);
-  }
-  /** Cancel one order (signed). */
-  cancel(params: ActionInput<'cancel'>, options?: CallOptions) {
-    return this.action('cancel', params, options);
-  }
-  /** Cancel a subaccount's open orders in one instrument (signed). */
-  cancelByInstrument(params: ActionInput<'cancel_by_instrument'>, options?: CallOptions) {
-    return this.action('cancel_by_instrument', params, options);
-  }
-  /** Cancel the order placed with a nonce (signed). */
-  cancelByNonce(params: ActionInput<'cancel_by_nonce'>, options?: CallOptions) {
-    return this.action('cancel_by_nonce', params, options);
-  }
-  /** Cancel every open order of a subaccount (signed). */
-  cancelAll(params: ActionInput<'cancel_all'>, options?: CallOptions) {
-    return this.action('cancel_all', params, options);
-  }
-  /** Cancel the orders carrying a label (signed). */
-  cancelByLabel(params: ActionInput<'cancel_by_label'>, options?: CallOptions) {
-    return this.action('cancel_by_label', params, options);
   }
 
   // ---------------------------------------------------------------- subscriptions

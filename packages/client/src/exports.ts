@@ -20,6 +20,7 @@ export {
   type WebSocketLike,
 } from './client';
 export * from './errors';
+export type { Rpc, SurfaceCore } from './generated/surface.gen';
 export { Limiter, type LimiterOptions, type LimitOverrides } from './limiter';
 export { backoffDelay, defaultReconnectPolicy, type ReconnectPolicy } from './backoff';
 export type { StreamOptions, OverflowPolicy } from './stream';

@@ -8,6 +8,7 @@ import type { ApiModel } from './model/types';
 import { emitTypes } from './emit/types';
 import { emitValidators } from './emit/validators';
 import { emitTables } from './emit/tables';
+import { emitClientSurface } from './emit/client';
 import type { EmittedFile } from './emit/emitted-file';
 import { writeFiles, headerFor, type WriteResult } from './write/writer';
 
@@ -41,12 +42,14 @@ export function findRepoRoot(from = process.cwd()): string | null {
 /** Regenerate the repository's own packages from spec/asyncapi.yaml. */
 export async function generateRepository(root: string, options: { check: boolean; extra?: Emitter[] }): Promise<WriteResult> {
   const model = await modelFromSpec(join(root, 'spec', 'asyncapi.yaml'), root);
-  const files = await emitAll(model, '@exchange-api/types', options.extra);
+  // The client's surface belongs to this repository's client package, not to a generated folder.
+  const files = [...(await emitAll(model, '@exchange-api/types', options.extra)), ...emitClientSurface(model)];
   return writeFiles(
     files,
     {
       types: join(root, 'packages', 'types', 'src', 'generated'),
       validators: join(root, 'packages', 'validators', 'src', 'generated'),
+      client: join(root, 'packages', 'client', 'src', 'generated'),
       docs: join(root, 'packages', 'docs', 'site'),
     },
     { check: options.check, specName: 'spec/asyncapi.yaml', cwd: root },

@@ -5,6 +5,7 @@ export { checkExamples } from './model/check-examples';
 export type * from './model/types';
 export { emitTypes } from './emit/types';
 export { emitTables } from './emit/tables';
+export { emitClientSurface } from './emit/client';
 export { emitValidators, exportName } from './emit/validators';
 export type { EmittedFile, EmitOptions } from './emit/emitted-file';
 export { writeFiles, headerFor, type WriteResult } from './write/writer';

@@ -89,3 +89,21 @@ describe('the fixture API generates what a different API needs', () => {
     expect(methods).toMatch(/'route\/get': \{\n\s+params: T\.RouteRequest;\n\s+result: T\.Route;/);
   }, 30_000);
 });
+
+describe("the client's generated surface", () => {
+  it('one raw call per method named by operation id, and signed helpers for order-flow methods only', async () => {
+    const { emitClientSurface } = await import('../src/index');
+    const ours = emitClientSurface(await modelFromSpec(ourSpec))[0]!;
+    expect(ours).toMatchObject({ slot: 'client', path: 'surface.gen.ts' });
+    const helpers = [...ours.content.matchAll(/^  (\w+)\(params: ActionInput<'([^']+)'>/gm)].map((m) => [m[1], m[2]]);
+    expect(helpers).toEqual([
+      ['order', 'order'], ['replace', 'replace'], ['cancel', 'cancel'], ['cancelByInstrument', 'cancel_by_instrument'],
+      ['cancelByNonce', 'cancel_by_nonce'], ['cancelAll', 'cancel_all'], ['cancelByLabel', 'cancel_by_label'],
+    ]);
+    expect(ours.content).toContain("publicGetRateLimits: (params: CallParams<'public/getRateLimits'>, options?: CallOptions) => core.call('public/getRateLimits', params, options),");
+    expect(ours.content).toContain("order: (params: ActionInput<'order'>, options?: CallOptions) => core.action('order', params, options),");
+    const fixture = emitClientSurface(await modelFromSpec(fixtureSpec))[0]!.content;
+    expect(fixture).toContain("getRoute: (params: CallParams<'route/get'>, options?: CallOptions) => core.call('route/get', params, options),");
+    expect(fixture).not.toMatch(/ActionInput<'route\/get'>/);
+  });
+});

@@ -1,0 +1,58 @@
+/**
+ * Emitter: model → the client's generated surface (packages/client/src/generated). One signed helper
+ * per order-flow method on the client itself, and a typed `rpc` namespace with one raw call per
+ * method, named by operation id, so a method added to the spec reaches the client without hand edits.
+ * The hand-written core (packages/client/src/client.ts) supplies `call` and `action`.
+ */
+import type { ApiModel, MethodModel } from '../model/types';
+import type { EmittedFile } from './emitted-file';
+import { quote } from './naming';
+
+const safeMember = (id: string) => (/^[A-Za-z_$][\w$]*$/.test(id) ? id : quote(id));
+const docOf = (m: MethodModel, extra: string) =>
+  `  /** \`${m.name}\`: ${(m.summary || m.description).replace(/\s+/g, ' ').trim()} (${m.transports.join(', ')}; ${m.rateLimitClass}${m.auth === 'login' ? '; login' : ''})${extra} */`;
+
+export function emitClientSurface(model: ApiModel): EmittedFile[] {
+  const orderFlow = model.methods.filter((m) => m.orderFlow);
+  const lines: string[] = [
+    "import type { ActionInput, CallableMethod, CallOptions, CallParams, CallResult } from '../client';",
+    "import type { OrderFlowMethodName } from '@exchange-api/types';",
+    '',
+    '/** What the generated surface needs from the hand-written core. */',
+    'export interface SurfaceCore {',
+    '  call<M extends CallableMethod>(method: M, params: CallParams<M>, options?: CallOptions): Promise<CallResult<M>>;',
+    '  action<M extends OrderFlowMethodName>(method: M, params: ActionInput<M>, options?: CallOptions): Promise<CallResult<M>>;',
+    '}',
+    '',
+    '/** Signed helpers, one per order-flow method: nonce and expiry filled in when absent, then signed and sent. */',
+    'export abstract class OrderFlowHelpers {',
+    '  abstract action<M extends OrderFlowMethodName>(method: M, params: ActionInput<M>, options?: CallOptions): Promise<CallResult<M>>;',
+  ];
+  for (const m of orderFlow) {
+    lines.push(docOf(m, ''));
+    lines.push(`  ${safeMember(m.id)}(params: ActionInput<${quote(m.name)}>, options?: CallOptions): Promise<CallResult<${quote(m.name)}>> {`);
+    lines.push(`    return this.action(${quote(m.name)}, params, options);`);
+    lines.push('  }');
+  }
+  lines.push('}', '');
+  lines.push('/**');
+  lines.push(' * Typed raw calls, one per method, named by operation id. Order-flow methods are signed; the');
+  lines.push(' * others go through `call` unchanged (subscribe here is the bare JSON-RPC method: use');
+  lines.push(' * `client.subscribe()` for handlers).');
+  lines.push(' */');
+  lines.push('export function createRpc(core: SurfaceCore) {');
+  lines.push('  return {');
+  for (const m of model.methods) {
+    lines.push(docOf(m, ''));
+    if (m.orderFlow) {
+      lines.push(`    ${safeMember(m.id)}: (params: ActionInput<${quote(m.name)}>, options?: CallOptions) => core.action(${quote(m.name)}, params, options),`);
+    } else {
+      lines.push(`    ${safeMember(m.id)}: (params: CallParams<${quote(m.name)}>, options?: CallOptions) => core.call(${quote(m.name)}, params, options),`);
+    }
+  }
+  lines.push('  } as const;', '}', '');
+  lines.push('/** The `rpc` namespace of a client. */', 'export type Rpc = ReturnType<typeof createRpc>;');
+  // Indent doc comments inside the object literal one level deeper.
+  const content = lines.join('\n').replace(/\n  \/\*\* `([^`]+)`: ([^\n]*) \*\/\n    /g, '\n    /** `$1`: $2 */\n    ') + '\n';
+  return [{ slot: 'client', path: 'surface.gen.ts', content }];
+}
