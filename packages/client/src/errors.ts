@@ -131,16 +131,6 @@ export class ConnectionLimitError extends RpcError {
 /** Server: login and access failures (codes AUTH_*: required, invalid signature, timestamp window, access denied, action signature). */
 export class AuthError extends RpcError {}
 
-// The spec's error table has no category column, so the auth codes are named here; a unit test checks
-// each one is still in the table with this meaning.
-const authCodes: Record<number, string> = {
-  14000: 'AUTH_REQUIRED',
-  14001: 'AUTH_INVALID_SIGNATURE',
-  14002: 'AUTH_TIMESTAMP_WINDOW',
-  14003: 'AUTH_ACCESS_DENIED',
-  14004: 'AUTH_INVALID_ACTION_SIGNATURE',
-};
-
 const rateLimitRange = errorTable.reserved[0];
 const connectionLimit = errorTable.codes.find((c) => 'textFramePrefix' in c) as { code: number; message: string; textFramePrefix: string };
 
@@ -151,22 +141,23 @@ function isRateLimitCode(code: number): boolean {
   return rateLimitRange !== undefined && code >= rateLimitRange.from && code <= rateLimitRange.to;
 }
 
-/** The stable string code of a JSON-RPC error code, derived from the error table. */
+type ErrorEntry = { code: number; message: string; name?: string; kind?: string };
+const byCode = new Map<number, ErrorEntry>((errorTable.codes as readonly ErrorEntry[]).map((e) => [e.code, e]));
+
+/** The stable string code of a JSON-RPC error code: the error table's name for it. */
 export function rpcStringCode(code: number): string {
   if (isRateLimitCode(code)) return 'RATE_LIMITED';
-  if (code === connectionLimit.code) return 'CONNECTION_LIMIT';
-  const auth = authCodes[code];
-  if (auth) return auth;
-  const entry = errorTable.codes.find((c) => c.code === code);
+  const entry = byCode.get(code);
+  if (entry?.name) return entry.name;
   return entry ? `RPC_${entry.message.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}` : 'RPC_ERROR';
 }
 
-/** The error class for a server error answer: RateLimitError, ConnectionLimitError, AuthError or RpcError. */
+/** The error class for a server error answer, by the error table's kind: RateLimitError, ConnectionLimitError, AuthError or RpcError. */
 export function rpcErrorFromCode(error: RpcErrorObject): RpcError {
   if (isRateLimitCode(error.code)) return new RateLimitError(error);
-  if (error.code === connectionLimit.code) return new ConnectionLimitError(error);
-  const auth = authCodes[error.code];
-  if (auth) return new AuthError(error, auth);
+  const kind = byCode.get(error.code)?.kind;
+  if (kind === 'connection-limit') return new ConnectionLimitError(error);
+  if (kind === 'auth') return new AuthError(error);
   return new RpcError(error);
 }
 

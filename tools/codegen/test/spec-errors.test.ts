@@ -64,6 +64,12 @@ describe('bad spec input names the file and the JSON pointer', () => {
       /./,
     ],
     [
+      'an error kind outside the vocabulary',
+      (t: string) => t.replace('      kind: auth\n', '      kind: login\n'),
+      '#/x-errors/codes/7/kind',
+      /kind must be one of rate-limit, connection-limit, request, auth, order, server \(got "login"\)/,
+    ],
+    [
       'an invalid example',
       (t: string) => t.replace("publish_id: 5120", "publish_id: -1"),
       '#/components/messages/Orderbook/examples/0/payload',

@@ -3245,6 +3245,8 @@ export const errorTable = {
       "code": -32000,
       "message": "Rate limit exceeded",
       "condition": "The per-wallet or per-IP request budget is exceeded, or the per-instrument order bucket is exceeded.",
+      "name": "RATE_LIMITED",
+      "kind": "rate-limit",
       "data": "Retry after <ms> ms",
       "dataPattern": "^Retry after [0-9]+ ms$"
     },
@@ -3252,78 +3254,104 @@ export const errorTable = {
       "code": -32100,
       "message": "Number of concurrent websocket clients limit exceeded",
       "condition": "The per-IP connection count is exceeded. The socket receives a text frame beginning `connectionLimitExceeded:` and is then closed.",
+      "name": "CONNECTION_LIMIT",
+      "kind": "connection-limit",
       "textFramePrefix": "connectionLimitExceeded:"
     },
     {
       "code": -32700,
       "message": "Parse error",
       "condition": "The frame is not JSON, or is binary.",
+      "name": "RPC_PARSE_ERROR",
+      "kind": "request",
       "assumption": "error-codes"
     },
     {
       "code": -32600,
       "message": "Invalid request",
       "condition": "Not a JSON-RPC request object (not an object, no method, wrong jsonrpc), or a frame over the size limit.",
+      "name": "RPC_INVALID_REQUEST",
+      "kind": "request",
       "assumption": "error-codes"
     },
     {
       "code": -32601,
       "message": "Method not found",
       "condition": "The method is not one this server serves on this transport.",
+      "name": "RPC_METHOD_NOT_FOUND",
+      "kind": "request",
       "assumption": "error-codes"
     },
     {
       "code": -32602,
       "message": "Invalid params",
       "condition": "The params fail the method's schema; data names the JSON pointer and the rule.",
+      "name": "RPC_INVALID_PARAMS",
+      "kind": "request",
       "assumption": "error-codes"
     },
     {
       "code": -32603,
       "message": "Internal error",
       "condition": "The server failed to answer.",
+      "name": "RPC_INTERNAL_ERROR",
+      "kind": "server",
       "assumption": "error-codes"
     },
     {
       "code": 14000,
       "message": "Authentication required",
       "condition": "A private method or channel before login, or an HTTP private request without the login values.",
+      "name": "AUTH_REQUIRED",
+      "kind": "auth",
       "assumption": "error-codes"
     },
     {
       "code": 14001,
       "message": "Invalid signature",
       "condition": "The login signature does not recover to the wallet or to one of its registered, unexpired session keys.",
+      "name": "AUTH_INVALID_SIGNATURE",
+      "kind": "auth",
       "assumption": "error-codes"
     },
     {
       "code": 14002,
       "message": "Timestamp out of window",
       "condition": "A wallet-signed login timestamp outside the freshness window.",
+      "name": "AUTH_TIMESTAMP_WINDOW",
+      "kind": "auth",
       "assumption": "error-codes"
     },
     {
       "code": 14003,
       "message": "Access denied",
       "condition": "Another wallet's subaccount or wallet, or beyond a session key's scopes or IP whitelist.",
+      "name": "AUTH_ACCESS_DENIED",
+      "kind": "auth",
       "assumption": "error-codes"
     },
     {
       "code": 14004,
       "message": "Invalid action signature",
       "condition": "A state-changing request whose EIP-712 action signature is missing, expired, reused or does not recover to an allowed signer.",
+      "name": "AUTH_INVALID_ACTION_SIGNATURE",
+      "kind": "auth",
       "assumption": "error-codes"
     },
     {
       "code": 11000,
       "message": "Order rejected",
       "condition": "The order cannot be accepted (unknown instrument, insufficient margin, post_only would cross); data says why.",
+      "name": "RPC_ORDER_REJECTED",
+      "kind": "order",
       "assumption": "error-codes"
     },
     {
       "code": 11001,
       "message": "Order not found",
       "condition": "No open order matches the cancel.",
+      "name": "RPC_ORDER_NOT_FOUND",
+      "kind": "order",
       "assumption": "error-codes"
     }
   ]

@@ -21,6 +21,7 @@ export const ACCESS = ['public', 'private'] as const;
 export const TRANSPORTS = ['ws', 'http'] as const;
 export const AUTH = ['none', 'login'] as const;
 export const LIMIT_KINDS = ['window', 'connections', 'bucket', 'size'] as const;
+export const ERROR_KINDS = ['rate-limit', 'connection-limit', 'request', 'auth', 'order', 'server'] as const;
 
 function oneOf(allowed: readonly string[]) {
   return (v: unknown) => (isStr(v) && allowed.includes(v) ? null : `must be one of ${allowed.join(', ')} (got ${show(v)})`);
@@ -197,6 +198,8 @@ function checkRootTables(data: Obj, report: Report, assumptionIds: Set<string>, 
       if (!isObj(e)) return report(at, 'an error must be an object');
       if (!Number.isInteger(e.code)) report([...at, 'code'], `code must be an integer (got ${show(e.code)})`);
       if (!isStr(e.message)) report([...at, 'message'], 'an error needs a message');
+      if (e.name !== undefined && !(isStr(e.name) && /^[A-Z][A-Z0-9_]*$/.test(e.name))) report([...at, 'name'], `name must be an UPPER_SNAKE stable code (got ${show(e.name)})`);
+      if (e.kind !== undefined && !ERROR_KINDS.includes(e.kind as never)) report([...at, 'kind'], `kind must be one of ${ERROR_KINDS.join(', ')} (got ${show(e.kind)})`);
       checkMarkers(e, at, report, assumptionIds);
     });
   }

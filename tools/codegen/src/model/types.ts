@@ -127,6 +127,10 @@ export interface MethodModel {
 export interface ErrorModel {
   code: number;
   message: string;
+  /** A stable UPPER_SNAKE name for programs (e.g. AUTH_REQUIRED), when the spec gives one. */
+  name?: string;
+  /** What kind of failure: rate-limit, connection-limit, request, auth, order or server. */
+  kind?: string;
   condition: string;
   data?: string;
   dataPattern?: string;
