@@ -172,7 +172,8 @@ export function collectExamples(model: ApiModel): Examples {
       result.channels.set(c.id, null);
       continue;
     }
-    const address = fillAddress(c, payload, pool);
+    const recorded = borrowedFrom === null ? (c.exampleAddresses?.[0] ?? null) : null;
+    const address = recorded ?? fillAddress(c, payload, pool);
     const frame = { jsonrpc: '2.0', method: 'subscription', params: { channel: address, data: payload } };
     if (checker.has('SubscriptionNotification')) checker.named('SubscriptionNotification', frame, `channel ${c.id} (${c.address}) example frame`);
     result.channels.set(c.id, { address, frame, borrowedFrom });

@@ -70,6 +70,12 @@ describe('bad spec input names the file and the JSON pointer', () => {
       /kind must be one of rate-limit, connection-limit, request, auth, order, server \(got "login"\)/,
     ],
     [
+      "an example's x-address that is not an address of its channel",
+      (t: string) => t.replace("      x-address: 'orderbook.ETH-PERP.10.10'", "      x-address: 'orderbook.ETH-PERP.7.10'"),
+      '#/channels/orderbook',
+      /x-address "orderbook\.ETH-PERP\.7\.10" is not an address of orderbook\.\{instrument_name\}\.\{group\}\.\{depth\}/,
+    ],
+    [
       'an invalid example',
       (t: string) => t.replace("publish_id: 5120", "publish_id: -1"),
       '#/components/messages/Orderbook/examples/0/payload',

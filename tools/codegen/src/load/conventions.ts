@@ -60,6 +60,7 @@ const EXTENSIONS: Record<string, { where: string[]; check: (v: unknown) => strin
     check: (v) => (aString(v) === null || (isStrList(v) && v.length > 0) ? null : `must be a sentence or a list of sentences (got ${show(v)})`),
   },
   'x-assumption': { where: ['any'], check: aString },
+  'x-address': { where: ['any'], check: aString },
   'x-login': { where: ['root'], check: (v) => (isObj(v) ? null : 'must be an object') },
   'x-rate-limit-classes': { where: ['root'], check: (v) => (Array.isArray(v) ? null : 'must be a list') },
   'x-limits': { where: ['root'], check: (v) => (Array.isArray(v) ? null : 'must be a list') },

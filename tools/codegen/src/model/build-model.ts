@@ -67,19 +67,23 @@ export function buildModel(spec: LoadedSpec): ApiModel {
     notShown: [],
   };
 
-  const payloadOf = (messageRef: unknown): { payload: PayloadModel; examples: unknown[] } => {
+  const payloadOf = (messageRef: unknown): { payload: PayloadModel; examples: unknown[]; addresses: Array<string | null> } => {
     const message = resolve(messageRef);
     const raw = message.payload;
     const payload = cleanSchema(raw);
-    const examples = (Array.isArray(message.examples) ? message.examples : []).map((e) => obj(e).payload).filter((p) => p !== undefined);
-    return { payload: describePayload(payload, schemas), examples };
+    const withPayload = (Array.isArray(message.examples) ? message.examples : []).map(obj).filter((e) => e.payload !== undefined);
+    const examples = withPayload.map((e) => e.payload);
+    // Where the examples were recorded, the message's x-address says on which filled-in address.
+    const address = typeof message['x-address'] === 'string' ? message['x-address'] : null;
+    const addresses = withPayload.map(() => address);
+    return { payload: describePayload(payload, schemas), examples, addresses };
   };
 
   for (const [id, rawChannel] of Object.entries(obj(data.channels))) {
     const ch = obj(rawChannel);
     if (typeof ch.address !== 'string') continue; // the RPC channel has no address
     const firstMessage = Object.values(obj(ch.messages))[0];
-    const { payload, examples } = payloadOf(firstMessage);
+    const { payload, examples, addresses } = payloadOf(firstMessage);
     const channel: ChannelModel = {
       id,
       address: ch.address,
@@ -92,6 +96,7 @@ export function buildModel(spec: LoadedSpec): ApiModel {
       }),
       payload,
       examples,
+      exampleAddresses: addresses,
     };
     model.channels.push(withMarkers(channel, ch));
   }

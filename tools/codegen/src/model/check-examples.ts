@@ -48,5 +48,20 @@ export function checkExamples(spec: LoadedSpec, model: ApiModel): void {
       });
     }
   }
+  // An example's x-address must be an address of its own channel.
+  for (const c of model.channels) {
+    const pattern = new RegExp(
+      '^' + c.address.replace(/\{([^}]+)\}|[^{]+/g, (whole, name?: string) => {
+        if (name === undefined) return whole.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+        const p = c.parameters.find((x) => x.name === name);
+        return p?.enum ? `(?:${p.enum.map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})` : '[^.]+';
+      }) + '$',
+    );
+    c.exampleAddresses.forEach((address, i) => {
+      if (address !== null && !pattern.test(address)) {
+        problems.push({ file: spec.file, pointer: `#/channels/${c.id}`, line: spec.source.lineOf(['channels', c.id]), message: `example ${i + 1}: x-address "${address}" is not an address of ${c.address}`, severity: 'error' });
+      }
+    });
+  }
   if (problems.length > 0) throw new SpecError(problems);
 }

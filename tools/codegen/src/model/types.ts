@@ -95,6 +95,8 @@ export interface ChannelModel {
   parameters: ChannelParameterModel[];
   payload: PayloadModel;
   examples: unknown[];
+  /** For each example, the filled-in address it was seen on (`x-address`), or null. */
+  exampleAddresses: Array<string | null>;
   notShown?: string;
   assumption?: string;
 }
