@@ -3247,6 +3247,7 @@ export const errorTable = {
       "condition": "The per-wallet or per-IP request budget is exceeded, or the per-instrument order bucket is exceeded.",
       "name": "RATE_LIMITED",
       "kind": "rate-limit",
+      "httpStatus": 429,
       "data": "Retry after <ms> ms",
       "dataPattern": "^Retry after [0-9]+ ms$"
     },
@@ -3256,6 +3257,7 @@ export const errorTable = {
       "condition": "The per-IP connection count is exceeded. The socket receives a text frame beginning `connectionLimitExceeded:` and is then closed.",
       "name": "CONNECTION_LIMIT",
       "kind": "connection-limit",
+      "httpStatus": 429,
       "textFramePrefix": "connectionLimitExceeded:"
     },
     {
@@ -3264,6 +3266,7 @@ export const errorTable = {
       "condition": "The frame is not JSON, or is binary.",
       "name": "RPC_PARSE_ERROR",
       "kind": "request",
+      "httpStatus": 400,
       "assumption": "error-codes"
     },
     {
@@ -3272,6 +3275,7 @@ export const errorTable = {
       "condition": "Not a JSON-RPC request object (not an object, no method, wrong jsonrpc), or a frame over the size limit.",
       "name": "RPC_INVALID_REQUEST",
       "kind": "request",
+      "httpStatus": 400,
       "assumption": "error-codes"
     },
     {
@@ -3280,6 +3284,7 @@ export const errorTable = {
       "condition": "The method is not one this server serves on this transport.",
       "name": "RPC_METHOD_NOT_FOUND",
       "kind": "request",
+      "httpStatus": 404,
       "assumption": "error-codes"
     },
     {
@@ -3288,6 +3293,7 @@ export const errorTable = {
       "condition": "The params fail the method's schema; data names the JSON pointer and the rule.",
       "name": "RPC_INVALID_PARAMS",
       "kind": "request",
+      "httpStatus": 400,
       "assumption": "error-codes"
     },
     {
@@ -3296,6 +3302,7 @@ export const errorTable = {
       "condition": "The server failed to answer.",
       "name": "RPC_INTERNAL_ERROR",
       "kind": "server",
+      "httpStatus": 500,
       "assumption": "error-codes"
     },
     {
@@ -3304,6 +3311,7 @@ export const errorTable = {
       "condition": "A private method or channel before login, or an HTTP private request without the login values.",
       "name": "AUTH_REQUIRED",
       "kind": "auth",
+      "httpStatus": 401,
       "assumption": "error-codes"
     },
     {
@@ -3312,6 +3320,7 @@ export const errorTable = {
       "condition": "The login signature does not recover to the wallet or to one of its registered, unexpired session keys.",
       "name": "AUTH_INVALID_SIGNATURE",
       "kind": "auth",
+      "httpStatus": 401,
       "assumption": "error-codes"
     },
     {
@@ -3320,6 +3329,7 @@ export const errorTable = {
       "condition": "A wallet-signed login timestamp outside the freshness window.",
       "name": "AUTH_TIMESTAMP_WINDOW",
       "kind": "auth",
+      "httpStatus": 401,
       "assumption": "error-codes"
     },
     {
@@ -3328,6 +3338,7 @@ export const errorTable = {
       "condition": "Another wallet's subaccount or wallet, or beyond a session key's scopes or IP whitelist.",
       "name": "AUTH_ACCESS_DENIED",
       "kind": "auth",
+      "httpStatus": 403,
       "assumption": "error-codes"
     },
     {
@@ -3336,6 +3347,7 @@ export const errorTable = {
       "condition": "A state-changing request whose EIP-712 action signature is missing, expired, reused or does not recover to an allowed signer.",
       "name": "AUTH_INVALID_ACTION_SIGNATURE",
       "kind": "auth",
+      "httpStatus": 403,
       "assumption": "error-codes"
     },
     {
@@ -3344,6 +3356,7 @@ export const errorTable = {
       "condition": "The order cannot be accepted (unknown instrument, insufficient margin, post_only would cross); data says why.",
       "name": "RPC_ORDER_REJECTED",
       "kind": "order",
+      "httpStatus": 400,
       "assumption": "error-codes"
     },
     {
@@ -3352,6 +3365,7 @@ export const errorTable = {
       "condition": "No open order matches the cancel.",
       "name": "RPC_ORDER_NOT_FOUND",
       "kind": "order",
+      "httpStatus": 400,
       "assumption": "error-codes"
     }
   ]
@@ -3561,7 +3575,7 @@ export const assumptionTable = [
   {
     "id": "frame-size",
     "title": "The largest request frame",
-    "choice": "65536 bytes; a larger frame gets -32600 and the connection stays open.",
+    "choice": "65536 bytes; a larger frame gets -32600 and the connection stays open. Frames over 16 MiB are not read at all; the connection is closed with 1009 (message too big) to protect the server.",
     "reason": "Message-size limits are not shown.",
     "citedAt": [
       "#/x-limits/8"
@@ -3570,7 +3584,7 @@ export const assumptionTable = [
   {
     "id": "http-responses",
     "title": "HTTP response bodies and status codes",
-    "choice": "The body is a JSON-RPC response object (id null) with result or error; status 200 for a result, 400 invalid request or params, 401 login, 403 access, 404 unknown method, 429 rate limit, 500 otherwise.",
+    "choice": "The body is a JSON-RPC response object (the request's id, else null) with result or error; status 200 for a result, otherwise the httpStatus of the error's code in x-errors (400 invalid request or params, 401 login, 403 access, 404 unknown method, 429 rate limit, 500 internal).",
     "reason": "HTTP status codes of failed requests and the response envelope are not shown.",
     "citedAt": [
       "#/servers/http"
@@ -3597,7 +3611,7 @@ export const assumptionTable = [
   {
     "id": "connection-limit-frame",
     "title": "The wire form of the connection-limit refusal",
-    "choice": "The text frame is `connectionLimitExceeded: ` followed by the JSON-RPC error object with code -32100 and its message; the socket is then closed with code 1008.",
+    "choice": "The text frame is `connectionLimitExceeded: ` followed by a JSON-RPC response {\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32100,\"message\":…}}; the socket is then closed with code 1008.",
     "reason": "The document gives the prefix, the code and the message, not how they travel.",
     "citedAt": []
   },

@@ -200,6 +200,7 @@ function checkRootTables(data: Obj, report: Report, assumptionIds: Set<string>, 
       if (!Number.isInteger(e.code)) report([...at, 'code'], `code must be an integer (got ${show(e.code)})`);
       if (!isStr(e.message)) report([...at, 'message'], 'an error needs a message');
       if (e.name !== undefined && !(isStr(e.name) && /^[A-Z][A-Z0-9_]*$/.test(e.name))) report([...at, 'name'], `name must be an UPPER_SNAKE stable code (got ${show(e.name)})`);
+      if (e.httpStatus !== undefined && !(Number.isInteger(e.httpStatus) && (e.httpStatus as number) >= 400 && (e.httpStatus as number) <= 599)) report([...at, 'httpStatus'], `httpStatus must be an HTTP error status, 400 to 599 (got ${show(e.httpStatus)})`);
       if (e.kind !== undefined && !ERROR_KINDS.includes(e.kind as never)) report([...at, 'kind'], `kind must be one of ${ERROR_KINDS.join(', ')} (got ${show(e.kind)})`);
       checkMarkers(e, at, report, assumptionIds);
     });

@@ -231,6 +231,7 @@ function buildErrors(e: Obj): ErrorsModel {
       const out: ErrorsModel['codes'][number] = { code: Number(c.code), message: str(c.message), condition: str(c.condition) };
       if (typeof c.name === 'string') out.name = c.name;
       if (typeof c.kind === 'string') out.kind = c.kind;
+      if (typeof c.httpStatus === 'number') out.httpStatus = c.httpStatus;
       if (typeof c.data === 'string') out.data = c.data;
       if (typeof c.dataPattern === 'string') out.dataPattern = c.dataPattern;
       if (typeof c.textFramePrefix === 'string') out.textFramePrefix = c.textFramePrefix;

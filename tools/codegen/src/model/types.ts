@@ -133,6 +133,8 @@ export interface ErrorModel {
   name?: string;
   /** What kind of failure: rate-limit, connection-limit, request, auth, order or server. */
   kind?: string;
+  /** The HTTP status a failed HTTP request answers with (an assumption: the document does not show it). */
+  httpStatus?: number;
   condition: string;
   data?: string;
   dataPattern?: string;
