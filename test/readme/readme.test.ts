@@ -85,8 +85,13 @@ describe("the README's commands", () => {
       expect(r.first).toBe(`sandbox listening ws://127.0.0.1:${port}/v3/ws http://127.0.0.1:${port}`);
       // npx dies of the signal itself; the sandbox's own clean exit 0 is tested in packages/sandbox.
       expect(r.code === 0 || r.signal === 'SIGTERM', JSON.stringify(r)).toBe(true);
-      await new Promise((done) => setTimeout(done, 500));
-      expect(await portInUse(port), 'the sandbox still serves after SIGTERM').toBe(false);
+      // Closing is prompt but not instant on a loaded machine: poll for the port to be released.
+      let serving = true;
+      for (let i = 0; i < 50 && serving; i++) {
+        serving = await portInUse(port);
+        if (serving) await new Promise((done) => setTimeout(done, 100));
+      }
+      expect(serving, 'the sandbox still serves 5 s after SIGTERM').toBe(false);
       return;
     }
     const r = spawnSync('sh', ['-c', command], { cwd: root, env, encoding: 'utf8', timeout: 120_000 });

@@ -2,13 +2,12 @@
  * `exchange-api`: one command line over the packages. Each subcommand keeps its public contract
  * (flags, first line printed, exit codes); unknown subcommands and flags exit 2 with one line.
  */
-import { runGenerate } from '@exchange-api/codegen';
-import { runSpecSummary } from './spec-summary';
+import { runSpecSummary } from './commands/spec';
 
 type Command = { summary: string; run: (argv: string[]) => Promise<number> };
 
 export const commands: Record<string, Command> = {
-  generate: { summary: 'regenerate types, validators, tables and the docs site from an AsyncAPI 3.0 spec', run: async (a) => runGenerate(a, undefined, [(await import('@exchange-api/docs')).emitDocs]) },
+  generate: { summary: 'regenerate types, validators, tables and the docs site from an AsyncAPI 3.0 spec', run: async (a) => (await import('./commands/generate')).runGenerate(a, undefined, [(await import('@exchange-api/docs')).emitDocs]) },
   spec: { summary: 'check the spec and print its summary', run: runSpecSummary },
   docs: { summary: 'write the reference docs site (HTML + Markdown) of a spec', run: (a) => import('./commands/docs').then((m) => m.runDocs(a)) },
   sandbox: { summary: 'run the local exchange (WebSocket + HTTP, simulated market)', run: (a) => import('./commands/sandbox').then((m) => m.runSandbox(a)) },

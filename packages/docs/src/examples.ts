@@ -138,6 +138,16 @@ export function fillAddress(channel: ChannelModel, payload: unknown, pool: unkno
   });
 }
 
+/**
+ * The method name of pushed frames, read from the spec's notification frame schema (the one carrying
+ * the notification-frame assumption) so the docs show what the spec says, not a copy.
+ */
+export function notificationMethod(model: ApiModel): string {
+  const frame = model.types.find((t) => t.assumption === 'notification-frame');
+  const method = frame ? (model.schemas[frame.name]?.properties as Record<string, { const?: unknown }> | undefined)?.method?.const : undefined;
+  return typeof method === 'string' ? method : 'subscription';
+}
+
 /** Collects and validates every example; throws an Error naming the first invalid one. */
 export function collectExamples(model: ApiModel): Examples {
   const checker = new Checker(model);
@@ -174,7 +184,7 @@ export function collectExamples(model: ApiModel): Examples {
     }
     const recorded = borrowedFrom === null ? (c.exampleAddresses?.[0] ?? null) : null;
     const address = recorded ?? fillAddress(c, payload, pool);
-    const frame = { jsonrpc: '2.0', method: 'subscription', params: { channel: address, data: payload } };
+    const frame = { jsonrpc: '2.0', method: notificationMethod(model), params: { channel: address, data: payload } };
     if (checker.has('SubscriptionNotification')) checker.named('SubscriptionNotification', frame, `channel ${c.id} (${c.address}) example frame`);
     result.channels.set(c.id, { address, frame, borrowedFrom });
   }

@@ -8,6 +8,7 @@ import { join, relative } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { headerFor, writeFiles, type ApiModel, type EmittedFile } from '@exchange-api/codegen';
 import { SiteMap, emitDocs, fillAddress, searchEntries } from '../src/index';
+import { notificationMethod } from '../src/examples';
 import { brokenLinks, clone, idsOf, repoModel, root } from './helpers';
 
 let model: ApiModel;
@@ -132,14 +133,20 @@ describe('emitDocs on our spec', () => {
     expect(file('assets/search-index.js')).toMatch(/^window\.DOCS_SEARCH = \{/);
   });
 
-  it('is deterministic, under 300 kB (HTML, CSS and JS) and generated in under 1 s', () => {
-    const started = performance.now();
-    const again = emitDocs(model);
-    const ms = performance.now() - started;
-    expect(again).toEqual(files);
+  // Generation time is a benchmark (npm run bench -- docs, target < 1 s), not a timed test: these
+  // machines are noisy. Size is exact, so it is a test.
+  it('is deterministic and under 300 kB (HTML, CSS and JS)', () => {
+    expect(emitDocs(model)).toEqual(files);
     const bytes = files.filter((f) => !f.path.startsWith('md/')).reduce((n, f) => n + Buffer.byteLength(`${headerFor(f.path, 'spec/asyncapi.yaml')}\n${f.content}`), 0);
     expect(bytes).toBeLessThan(300 * 1024);
-    expect(ms).toBeLessThan(1000);
+  });
+
+  it('frames pushed notifications with the method the spec\'s notification frame gives', () => {
+    expect(notificationMethod(model)).toBe('subscription');
+    const renamed = clone(model);
+    const frame = renamed.types.find((t) => t.assumption === 'notification-frame')!;
+    ((renamed.schemas[frame.name]!.properties as Record<string, { const?: string }>).method!).const = 'push';
+    expect(section(emitDocs(renamed).find((f) => f.path === 'channels.html')!.content, 'orderbook')).toContain('"method": "push"');
   });
 
   it('matches the repository copy in packages/docs/site (fix: npm run generate)', () => {

@@ -10,4 +10,3 @@ export { emitValidators, exportName } from './emit/validators';
 export type { EmittedFile, EmitOptions } from './emit/emitted-file';
 export { writeFiles, headerFor, type WriteResult } from './write/writer';
 export { modelFromSpec, emitAll, findRepoRoot, generateRepository, generateInto, type Emitter } from './generate';
-export { runGenerate, GENERATE_HELP } from './cli';

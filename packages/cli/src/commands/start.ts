@@ -3,7 +3,7 @@
  * confirm the SDK and docs, start the sandbox, run the conformance suite against it with a fresh key,
  * stream a few seconds of live data through the client, and say where the reports and docs are.
  */
-import { parseArgs } from 'node:util';
+import { parseCommand, usageError } from '../args';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { Wallet } from 'ethers';
@@ -31,27 +31,14 @@ Exit codes: 0 every conformance check that ran passed, 1 some failed, 2 usage or
 type Step = (n: number, title: string) => void;
 
 export async function runStart(argv: string[]): Promise<number> {
-  let values: { out?: string; seconds?: string; help?: boolean };
-  try {
-    ({ values } = parseArgs({ args: argv, options: { out: { type: 'string' }, seconds: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true }));
-  } catch (err) {
-    console.error(`exchange-api start: ${(err as Error).message}`);
-    return 2;
-  }
-  if (values.help) {
-    console.log(START_HELP);
-    return 0;
-  }
+  const values = parseCommand<{ out?: string; seconds?: string }>('start', START_HELP, argv, { out: { type: 'string' }, seconds: { type: 'string' } });
+  if (typeof values === 'number') return values;
   const seconds = values.seconds === undefined ? 3 : Number(values.seconds);
   if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 600) {
-    console.error(`exchange-api start: --seconds must be a number of seconds between 0 and 600 (got ${values.seconds})`);
-    return 2;
+    return usageError('start', `--seconds must be a number of seconds above 0 and at most 600 (got ${values.seconds})`);
   }
   const root = findRepoRoot();
-  if (!root) {
-    console.error('exchange-api start: run it inside the exchange-api repository (no spec/asyncapi.yaml with packages/types above this folder)');
-    return 2;
-  }
+  if (!root) return usageError('start', 'run it inside the exchange-api repository (no spec/asyncapi.yaml with packages/types above this folder)');
   const out = resolve(values.out ?? 'exchange-api-output');
   const started = Date.now();
   const step: Step = (n, title) => console.log(`\n[${n}/5] ${title} (${((Date.now() - started) / 1000).toFixed(1)} s)`);

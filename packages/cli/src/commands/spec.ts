@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseCommand, usageError } from '../args';
 import { join } from 'node:path';
 import { findRepoRoot, formatProblem, loadSpec, buildModel, checkExamples, SpecError } from '@exchange-api/codegen';
 
@@ -14,23 +14,11 @@ Examples:
 Exit codes: 0 valid, 2 usage or spec errors.`;
 
 export async function runSpecSummary(argv: string[]): Promise<number> {
-  let values: { spec?: string; help?: boolean };
-  try {
-    ({ values } = parseArgs({ args: argv, options: { spec: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true }));
-  } catch (err) {
-    console.error(`exchange-api spec: ${(err as Error).message}`);
-    return 2;
-  }
-  if (values.help) {
-    console.log(SPEC_HELP);
-    return 0;
-  }
+  const values = parseCommand<{ spec?: string }>('spec', SPEC_HELP, argv, { spec: { type: 'string' } });
+  if (typeof values === 'number') return values;
   const root = findRepoRoot();
   const file = values.spec ?? (root ? join(root, 'spec', 'asyncapi.yaml') : null);
-  if (!file) {
-    console.error('exchange-api spec: no spec/asyncapi.yaml above this folder; pass --spec <file>');
-    return 2;
-  }
+  if (!file) return usageError('spec', 'no spec/asyncapi.yaml above this folder; pass --spec <file>');
   try {
     const loaded = await loadSpec(file, { cwd: root ?? process.cwd() });
     const m = buildModel(loaded);

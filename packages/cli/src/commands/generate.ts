@@ -2,13 +2,13 @@
  * `exchange-api generate [--spec <file> --out <dir>] [--check]`: the command-line contract.
  * Exit 0 done (or current), 1 drift under --check, 2 usage or spec errors. Never a stack trace.
  */
-import { parseArgs } from 'node:util';
-import { SpecError, formatProblem } from './load/spec-error';
-import { findRepoRoot, generateInto, generateRepository, type Emitter } from './generate';
+import { SpecError, findRepoRoot, formatProblem, generateInto, generateRepository, type Emitter } from '@exchange-api/codegen';
+import { consoleIo, parseCommand, usageError, type Io } from '../args';
 
 export const GENERATE_HELP = `Usage: exchange-api generate [--spec <file> --out <dir>] [--check]
 
-Regenerates types, validators and tables from an AsyncAPI 3.0 spec.
+Regenerates types, validators and tables (and, in this repository, the client's surface and the docs
+site) from an AsyncAPI 3.0 spec.
 
   (no --spec)        regenerate this repository's packages from spec/asyncapi.yaml
   --spec <file>      generate for any conforming spec (conventions: spec/README.md) ...
@@ -23,46 +23,29 @@ Examples:
 
 Exit codes: 0 done or current, 1 generated files differ (--check), 2 usage or spec errors.`;
 
-export async function runGenerate(argv: string[], io = { out: console.log, err: console.error }, extra: Emitter[] = []): Promise<number> {
-  let values: { spec?: string; out?: string; check?: boolean; help?: boolean };
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: { spec: { type: 'string' }, out: { type: 'string' }, check: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (err) {
-    io.err(`exchange-api generate: ${(err as Error).message}`);
-    return 2;
-  }
-  if (values.help) {
-    io.out(GENERATE_HELP);
-    return 0;
-  }
-  if ((values.spec === undefined) !== (values.out === undefined)) {
-    io.err('exchange-api generate: --spec and --out go together');
-    return 2;
-  }
+/** Runs the `generate` subcommand; `extra` emitters (the docs site) run for the repository only. */
+export async function runGenerate(argv: string[], io: Io = consoleIo, extra: Emitter[] = []): Promise<number> {
+  const values = parseCommand<{ spec?: string; out?: string; check?: boolean }>('generate', GENERATE_HELP, argv, { spec: { type: 'string' }, out: { type: 'string' }, check: { type: 'boolean' } }, io);
+  if (typeof values === 'number') return values;
+  if ((values.spec === undefined) !== (values.out === undefined)) return usageError('generate', '--spec and --out go together', io);
   const check = values.check === true;
   const started = Date.now();
   try {
     let result;
+    let fix = 'npm run generate';
     if (values.spec !== undefined && values.out !== undefined) {
       result = await generateInto(values.spec, values.out, { check });
+      fix = `npx exchange-api generate --spec ${values.spec} --out ${values.out}`;
     } else {
       const root = findRepoRoot();
-      if (!root) {
-        io.err('exchange-api generate: no spec/asyncapi.yaml with packages/types above this folder; use --spec <file> --out <dir>');
-        return 2;
-      }
+      if (!root) return usageError('generate', 'no spec/asyncapi.yaml with packages/types above this folder; use --spec <file> --out <dir>', io);
       result = await generateRepository(root, { check, extra });
     }
     if (check) {
       if (result.differing.length > 0) {
         io.err(`generated files differ from the spec (${result.differing.length}):`);
         for (const f of result.differing) io.err(`  ${f}`);
-        io.err('fix: npm run generate');
+        io.err(`fix: ${fix}`);
         return 1;
       }
       io.out(`generated files are current (${Date.now() - started} ms)`);

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { commands } from '../src/main';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const cli = (args: string[]) => {
+  const r = spawnSync(process.execPath, [join(root, 'packages', 'cli', 'bin', 'exchange-api.js'), ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, SCARF_ANALYTICS: 'false' },
+    timeout: 30_000,
+  });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+};
+const names = Object.keys(commands);
+
+describe('exchange-api: one command line', () => {
+  it('has the subcommands the issues name', () => {
+    expect(names).toEqual(expect.arrayContaining(['generate', 'sandbox', 'conformance', 'docs', 'start', 'spec']));
+  });
+
+  it('--help lists every subcommand; no command prints the same and exits 2', () => {
+    const help = cli(['--help']);
+    expect(help.status).toBe(0);
+    for (const n of names) expect(help.stdout).toMatch(new RegExp(`^  ${n}\\s`, 'm'));
+    const none = cli([]);
+    expect(none.status).toBe(2);
+    expect(none.stdout).toContain('Usage: exchange-api <command>');
+  });
+
+  it.each(names)('%s --help prints its usage with examples and exits 0', (name) => {
+    const r = cli([name, '--help']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`^Usage: exchange-api ${name}`));
+    expect(r.stdout).toMatch(/Examples:\n\s+\S/);
+    expect(r.stdout).toMatch(/Exit codes?:/i);
+  });
+
+  it.each(names)('%s refuses an unknown flag with one line and exit 2', (name) => {
+    const r = cli([name, '--no-such-flag']);
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(new RegExp(`^exchange-api ${name}: .*--no-such-flag`));
+  });
+
+  it('an unknown command is one line and exit 2', () => {
+    const r = cli(['trade']);
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim()).toBe(`exchange-api: unknown command "trade" (commands: ${names.join(', ')})`);
+  });
+
+  it.each([
+    [['start', '--seconds', '0'], /--seconds must be a number of seconds above 0/],
+    [['generate', '--check', '--spec', 'x.yaml'], /--spec and --out go together/],
+    [['spec', 'extra'], /Unexpected argument 'extra'/],
+  ])('bad values are one line and exit 2: %j', (args, message) => {
+    const r = cli(args);
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(message);
+  });
+
+  it('docs --out naming a file is refused in one line, not a stack trace', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'cli-')), 'not-a-folder');
+    writeFileSync(file, 'x');
+    const r = cli(['docs', '--out', file]);
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/is a file, or a folder that is not empty/);
+  });
+});
