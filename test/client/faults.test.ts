@@ -4,6 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { Wallet } from 'ethers';
+import WebSocket from 'ws';
 import { startSandbox, type Sandbox } from '@exchange-api/sandbox';
 import { createClient, ConnectionClosedError, ConnectionLimitError, TimeoutError, type ClientError, type ExchangeClient } from '@exchange-api/client';
 import { channels } from '@exchange-api/types';
@@ -11,11 +12,29 @@ import { control, roomyLimits, until } from './helpers';
 
 let sb: Sandbox | null = null;
 const clients: ExchangeClient[] = [];
+const raw: WebSocket[] = [];
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));
+  for (const ws of raw.splice(0)) ws.terminate();
   await sb?.close();
   sb = null;
 });
+
+/** Open n plain sockets to the sandbox and wait until each is accepted (answers a request). */
+async function holdSockets(url: string, n: number): Promise<WebSocket[]> {
+  return Promise.all(
+    Array.from({ length: n }, async () => {
+      const ws = new WebSocket(url);
+      raw.push(ws);
+      await new Promise<void>((resolve, reject) => {
+        ws.once('open', () => ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'public/getRateLimits', params: {} })));
+        ws.once('message', (data) => (String(data).startsWith('{') ? resolve() : reject(new Error(`refused: ${String(data)}`))));
+        ws.once('error', reject);
+      });
+      return ws;
+    }),
+  );
+}
 
 function track(c: ExchangeClient) {
   const errors: ClientError[] = [];
@@ -123,22 +142,40 @@ describe('faults', () => {
     expect((await client.call('public/getRateLimits', {})).remaining_non_matching).toBeDefined();
   });
 
-  it('the connection limit becomes a ConnectionLimitError and a longer back-off', async () => {
-    sb = await startSandbox({ port: 0, control: true, limits: { ...roomyLimits, connections: { max: 1 } } });
-    const first = createClient({ wsUrl: sb.wsUrl });
-    track(first);
-    await first.connect();
-    const second = createClient({ wsUrl: sb.wsUrl, reconnect: { initialDelayMs: 10, connectionLimitDelayMs: 500, jitter: 0 } });
-    const errors = track(second);
+  it('over the connection limit, connect() rejects with a ConnectionLimitError', async () => {
+    sb = await startSandbox({ port: 0, limits: roomyLimits });
+    await holdSockets(sb.wsUrl, 4);
+    const client = createClient({ wsUrl: sb.wsUrl });
+    track(client);
+    const states: string[] = [];
+    client.on('state', (s) => states.push(s));
+    const err = await client.connect().catch((e) => e);
+    expect(err).toBeInstanceOf(ConnectionLimitError);
+    expect(err).toMatchObject({ code: 'CONNECTION_LIMIT', rpcCode: -32100 });
+    expect(states).toEqual(['connecting', 'closed']);
+  });
+
+  it('reconnecting over the connection limit: a longer back-off, and open only once truly accepted', async () => {
+    sb = await startSandbox({ port: 0, control: true, limits: roomyLimits });
+    const client = createClient({ wsUrl: sb.wsUrl, reconnect: { initialDelayMs: 1000, maxDelayMs: 1000, connectionLimitDelayMs: 1500, jitter: 0 } });
+    const errors = track(client);
+    await client.connect();
+    const states: string[] = [];
+    client.on('state', (s) => states.push(s));
     const delays: number[] = [];
-    second.on('reconnect', (r) => delays.push(r.delayMs));
-    const connecting = second.connect();
-    await until(() => delays.length > 0, 5000, 'a reconnect attempt');
-    const limit = errors.find((e) => e instanceof ConnectionLimitError);
-    expect(limit).toMatchObject({ code: 'CONNECTION_LIMIT', rpcCode: -32100 });
-    expect(delays[0]).toBeGreaterThanOrEqual(500);
-    await first.close();
-    await connecting;
-    await until(() => second.state === 'open', 10_000, 'the second client to get in');
+    client.on('reconnect', (r) => delays.push(r.delayMs));
+    await control(sb, 'drop', {});
+    // The client's place is taken before its first attempt (a second later).
+    await until(async () => (await control(sb!, 'connections')).length === 0, 5000, 'the dropped socket to be gone');
+    const held = await holdSockets(sb.wsUrl, 4);
+    await until(() => errors.filter((e) => e instanceof ConnectionLimitError).length >= 2, 10_000, 'two refused attempts');
+    expect(errors.find((e) => e instanceof ConnectionLimitError)).toMatchObject({ code: 'CONNECTION_LIMIT', rpcCode: -32100 });
+    // After a refusal the delay is the connection-limit floor, above the ordinary cap.
+    expect(delays.slice(1).every((d) => d >= 1500)).toBe(true);
+    expect(states).toEqual(['reconnecting']);
+    held[0]!.close();
+    await until(() => client.state === 'open', 10_000, 'the client to get back in');
+    expect(states).toEqual(['reconnecting', 'open']);
+    expect((await client.call('public/getRateLimits', {})).remaining_non_matching).toBeDefined();
   });
 });

@@ -36,7 +36,7 @@ import {
   type PayloadFailure,
   type RpcErrorObject,
 } from './errors';
-import { Limiter, type LimiterOptions } from './limiter';
+import { Limiter, type LimiterMark, type LimiterOptions } from './limiter';
 import { backoffDelay, defaultReconnectPolicy, type ReconnectPolicy } from './backoff';
 import { BoundedQueue, type StreamOptions } from './stream';
 import { OrderFlowHelpers, createRpc, type Rpc } from './generated/surface.gen';
@@ -211,6 +211,9 @@ export class ExchangeClient extends OrderFlowHelpers {
   private authenticated = false;
   private limitHit: ConnectionLimitError | null = null;
   private attempt = 0;
+  /** The fetch of instrument types for the limiter while it runs, and when the last one started. */
+  private instruments: Promise<void> | null = null;
+  private instrumentsAt = -Infinity;
   private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
   private batch: { addresses: string[]; waiters: Map<string, { resolve: () => void; reject: (e: unknown) => void }> } | null = null;
   /** Current connection state. */
@@ -228,6 +231,10 @@ export class ExchangeClient extends OrderFlowHelpers {
     this.WS = WS;
     this.policy = options.reconnect === false ? null : { ...defaultReconnectPolicy, ...options.reconnect };
     this.limiter = options.limiter === false ? null : new Limiter(options.limiter ?? {});
+    if (this.limiter) {
+      this.limiter.onUnknownInstrument = (name, bucketId) =>
+        this.emit('error', new ClientError('INSTRUMENT_TYPE_UNKNOWN', `limiter: the server reports no instrument type for ${name}; its orders draw on the ${bucketId} bucket`));
+    }
     this.validators = options.validators ?? null;
   }
 
@@ -283,20 +290,26 @@ export class ExchangeClient extends OrderFlowHelpers {
     }
     if (this.mode !== 'off') for (const sub of this.subs.values()) sub.validate ??= this.validators?.channels[sub.channelId] ?? null;
     this.setState('connecting');
-    try {
-      await this.open();
-    } catch (err) {
-      this.setState('closed');
-      throw err;
-    }
-    await this.waitReady();
+    const ready = this.waitReady();
+    // The first connection either gets accepted (ready resolves) or fails: then connect() rejects.
+    this.open().catch((err: unknown) => {
+      if (this.state === 'connecting') this.closeWith(asClientError(err));
+    });
+    await ready;
   }
 
+  /**
+   * Open a socket and restore the session on it. Resolves once the server accepted the connection,
+   * that is once the first exchange on it was answered (the re-login, else the resubscription, else a
+   * `public/getRateLimits` round trip): a server over its per-IP connection limit opens the socket,
+   * sends a `connectionLimitExceeded:` text frame and closes it. Rejects when the socket could not be
+   * made or closed before that (with the ConnectionLimitError when the server said so).
+   */
   private open(): Promise<void> {
     const gen = ++this.generation;
     this.limitHit = null;
     return new Promise<void>((resolve, reject) => {
-      let opened = false;
+      let accepted = false;
       let ws: WebSocketLike;
       try {
         ws = new this.WS(this.opts.wsUrl);
@@ -306,22 +319,22 @@ export class ExchangeClient extends OrderFlowHelpers {
       }
       this.socket = ws;
       ws.onopen = () => {
-        opened = true;
         if (gen !== this.generation) return;
-        resolve();
         this.dropped.clear();
         this.restore(gen).then(
           () => {
             if (gen !== this.generation) return;
+            accepted = true;
             this.attempt = 0;
             this.ready = true;
             this.setState('open');
             for (const w of this.readyWaiters) w.resolve();
             this.readyWaiters.clear();
+            resolve();
           },
           (err: unknown) => {
-            // The socket dropped during the restore: onclose schedules the next attempt.
-            if (gen === this.generation && !(err instanceof ConnectionClosedError)) this.emit('error', asClientError(err));
+            // The socket dropped during the restore: onclose rejects, and the caller retries or gives up.
+            if (gen === this.generation && !isDrop(err)) this.emit('error', asClientError(err));
           },
         );
       };
@@ -331,28 +344,32 @@ export class ExchangeClient extends OrderFlowHelpers {
       };
       ws.onclose = (ev) => {
         if (gen !== this.generation) return;
-        if (!opened) {
-          this.socket = null;
-          const err = this.limitHit ?? new ConnectError(`cannot connect to ${this.opts.wsUrl} (close ${ev.code})`);
-          if (this.state === 'reconnecting') this.scheduleReconnect();
-          else reject(err);
+        if (accepted) {
+          this.onDrop(ev.code);
           return;
         }
-        this.onDrop(ev.code);
+        const err = this.limitHit ?? new ConnectError(`cannot connect to ${this.opts.wsUrl} (close ${ev.code})`);
+        this.failConnection(err);
+        reject(err);
       };
     });
   }
 
-  private onDrop(code: number): void {
+  /** The socket is gone: every call sent on it fails with `err`. */
+  private failConnection(err: ClientError): void {
     this.socket = null;
     this.ready = false;
     this.authenticated = false;
-    const err = this.limitHit ?? new ConnectionClosedError(`connection closed (${code})`, code);
     for (const p of this.pending.values()) p.reject(err);
     this.pending.clear();
     const batch = this.batch;
     this.batch = null;
     if (batch) for (const w of batch.waiters.values()) w.reject(err);
+  }
+
+  private onDrop(code: number): void {
+    const err = this.limitHit ?? new ConnectionClosedError(`connection closed (${code})`, code);
+    this.failConnection(err);
     if (this.state === 'closed') return;
     if (!this.policy) {
       this.closeWith(err);
@@ -373,7 +390,15 @@ export class ExchangeClient extends OrderFlowHelpers {
     this.emit('reconnect', { attempt: this.attempt, delayMs });
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = null;
-      if (this.state === 'reconnecting') void this.open().catch(() => undefined);
+      if (this.state !== 'reconnecting') return;
+      const gen = this.generation + 1;
+      this.open().catch((err: unknown) => {
+        if (this.state !== 'reconnecting' || this.generation !== gen) return;
+        // A connection-limit refusal was reported when its frame came, a socket the constructor refused
+        // was not: report it. Either way the next attempt follows the back-off.
+        if (err instanceof ConnectError && err.cause !== undefined) this.emit('error', err);
+        this.scheduleReconnect();
+      });
     }, delayMs);
   }
 
@@ -437,24 +462,28 @@ export class ExchangeClient extends OrderFlowHelpers {
     });
   }
 
-  /** After (re)connecting: log in again with a fresh timestamp, then resubscribe everything in one batch. */
+  /**
+   * After (re)connecting: log in again with a fresh timestamp, then resubscribe everything in one
+   * batch. With neither, one `public/getRateLimits` round trip (which also corrects the limiter), so
+   * that the first exchange on every connection shows the server accepted it. Any answer, even an
+   * error, does; a drop (or the connection-limit frame and close) rejects.
+   */
   private async restore(gen: number): Promise<void> {
-    if (this.wantLogin) {
-      try {
-        await this.doLogin(true);
-      } catch (err) {
-        if (err instanceof ConnectionClosedError || gen !== this.generation) throw err;
-        this.emit('error', asClientError(err));
-      }
-    }
     const addresses = [...this.subs.keys()];
+    try {
+      if (this.wantLogin) await this.doLogin(true);
+      else if (addresses.length === 0) await this.rateLimits({}, true);
+    } catch (err) {
+      if (isDrop(err) || gen !== this.generation) throw err;
+      this.emit('error', asClientError(err));
+    }
     if (addresses.length === 0) return;
     let refused = addresses;
     try {
       const res = await this.wsCall('subscribe', { channels: addresses }, {}, true);
       refused = addresses.filter((a) => !confirmed(res, a));
     } catch (err) {
-      if (err instanceof ConnectionClosedError || gen !== this.generation) throw err;
+      if (isDrop(err) || gen !== this.generation) throw err;
     }
     // Fall back one by one: a batch may be refused as a whole for one bad address.
     for (const address of refused) {
@@ -463,7 +492,7 @@ export class ExchangeClient extends OrderFlowHelpers {
         const res = await this.wsCall('subscribe', { channels: [address] }, {}, true);
         if (!confirmed(res, address)) throw new ClientError('SUBSCRIBE_REFUSED', `resubscribe ${address}: ${res.status?.[address] ?? 'not in current_subscriptions'}`);
       } catch (err) {
-        if (err instanceof ConnectionClosedError || gen !== this.generation) throw err;
+        if (isDrop(err) || gen !== this.generation) throw err;
         this.emit('error', asClientError(err));
       }
     }
@@ -539,7 +568,9 @@ export class ExchangeClient extends OrderFlowHelpers {
     const wsUsable = transports.includes('ws') && (this.state !== 'idle' && this.state !== 'closed' || !transports.includes('http'));
     const transport = options.transport ?? (wsUsable ? 'ws' : 'http');
     if (!transports.includes(transport)) return Promise.reject(new UsageError(`${method} is not served over ${transport} (only ${transports.join(', ')})`));
-    return (transport === 'ws' ? this.wsCall(method, params, options, false) : this.httpCall(method, params, options)) as Promise<CallResult<M>>;
+    const send = () => (transport === 'ws' ? this.wsCall(method, params, options, false) : this.httpCall(method, params, options)) as Promise<CallResult<M>>;
+    // Order flow on an instrument the limiter has no type for: learn the types first (picks the bucket).
+    return this.limiter?.unknownInstrument(method, params) ? this.learnInstrumentTypes(options).then(send) : send();
   }
 
   /** One timeout and the caller's signal folded into one signal whose reason is the typed error. */
@@ -560,11 +591,12 @@ export class ExchangeClient extends OrderFlowHelpers {
     };
   }
 
-  private async wsCall(method: string, params: unknown, options: CallOptions, internal: boolean): Promise<any> {
+  private async wsCall(method: string, params: unknown, options: CallOptions, internal: boolean, taken?: () => void): Promise<any> {
     const { signal, done } = this.guard(method, options);
     try {
       if (!internal) await this.waitReady(signal);
       await this.limiter?.acquire(method, params, this.authenticated, signal);
+      taken?.();
       const result = await this.send(method, params, signal);
       return this.checkResult(method, result);
     } catch (err) {
@@ -669,8 +701,10 @@ export class ExchangeClient extends OrderFlowHelpers {
   async login(options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<number[]> {
     this.requireSigner('login');
     await this.waitReady(options.signal);
+    const ids = await this.doLogin(false, options);
+    // Remembered (and repeated after reconnects) only once it succeeded.
     this.wantLogin = true;
-    return this.doLogin(false, options);
+    return ids;
   }
 
   private async doLogin(internal: boolean, options: CallOptions = {}): Promise<number[]> {
@@ -682,20 +716,30 @@ export class ExchangeClient extends OrderFlowHelpers {
     this.subaccountIds = ids;
     if (this.limiter && this.limiter.options.syncAfterLogin !== false) {
       try {
-        this.limiter.sync((await this.wsCall('public/getRateLimits', {}, options, internal)) as RateLimitsResult, true);
+        await this.rateLimits(options, internal);
       } catch (err) {
-        if (err instanceof ConnectionClosedError) throw err;
+        if (isDrop(err)) throw err;
         this.emit('error', asClientError(err));
       }
     }
     return ids;
   }
 
+  /** `public/getRateLimits` over WebSocket, and the limiter corrected from it (knowing what was sent after it). */
+  private async rateLimits(options: CallOptions, internal: boolean): Promise<RateLimitsResult> {
+    let mark: LimiterMark | undefined;
+    const authenticated = this.authenticated;
+    const r = (await this.wsCall('public/getRateLimits', {}, options, internal, () => (mark = this.limiter?.mark()))) as RateLimitsResult;
+    this.limiter?.sync(r, authenticated && this.authenticated, mark);
+    return r;
+  }
+
   /** The caller's live budgets (`public/getRateLimits`); also corrects the client's limiter. */
   async getRateLimits(options: CallOptions = {}): Promise<RateLimitsResult> {
     const transport = options.transport ?? (this.ready ? 'ws' : 'http');
+    if (transport === 'ws') return this.rateLimits(options, false);
     const r = await this.call('public/getRateLimits', {}, { ...options, transport });
-    this.limiter?.sync(r, transport === 'ws' && this.authenticated);
+    this.limiter?.sync(r, false);
     return r;
   }
 
@@ -726,6 +770,27 @@ export class ExchangeClient extends OrderFlowHelpers {
       ? await this.opts.actionSigner(method, full)
       : await auth!.signAction(this.requireSigner(method), method, full, this.opts.actionLayout);
     return this.call(method, signed as unknown as CallParams<M>, options);
+  }
+
+  /**
+   * Tell the limiter the instrument types the server reports (`public/get_all_live_instruments`, no
+   * budget decrement), which pick each instrument's bucket. Fetched when an order names an instrument
+   * the limiter has not seen, at most once a minute; a failure is reported and the order goes on (an
+   * instrument still unknown draws on the first bucket of the table, perps and spot).
+   */
+  private learnInstrumentTypes(options: CallOptions): Promise<void> {
+    if (!this.instruments && Date.now() - this.instrumentsAt >= 60_000) {
+      this.instrumentsAt = Date.now();
+      this.instruments = this.call('public/get_all_live_instruments', {}, { timeoutMs: options.timeoutMs, signal: options.signal })
+        .then(
+          (list) => {
+            if (Array.isArray(list)) this.limiter?.setInstrumentTypes(list);
+          },
+          (err: unknown) => this.emit('error', asClientError(err)),
+        )
+        .finally(() => (this.instruments = null));
+    }
+    return this.instruments ?? Promise.resolve();
   }
 
   // ---------------------------------------------------------------- subscriptions
@@ -851,6 +916,11 @@ function confirmed(res: SubscriptionResult | null | undefined, address: string):
   const ok = res.status?.[address] === 'ok';
   const current = Array.isArray(res.current_subscriptions) ? res.current_subscriptions.includes(address) : ok;
   return ok && current;
+}
+
+/** The socket went away under a call (closed, or refused for the connection limit). */
+function isDrop(err: unknown): boolean {
+  return err instanceof ConnectionClosedError || err instanceof ConnectionLimitError;
 }
 
 function asClientError(err: unknown): ClientError {

@@ -116,7 +116,7 @@ export class RateLimitError extends RpcError {
   readonly retryAfterMs: number | null;
   constructor(error: RpcErrorObject, readonly local = false) {
     super(error, 'RATE_LIMITED');
-    const m = /Retry after ([0-9]+) ms/.exec(error.data ?? '');
+    const m = retryHintPattern?.exec(error.data ?? '');
     this.retryAfterMs = m ? Number(m[1]) : null;
   }
 }
@@ -140,6 +140,21 @@ export const connectionLimitPrefix: string = connectionLimit.textFramePrefix;
 function isRateLimitCode(code: number): boolean {
   return rateLimitRange !== undefined && code >= rateLimitRange.from && code <= rateLimitRange.to;
 }
+
+/**
+ * The retry hint's pattern, from the rate-limit entry of the error table: its `data` template
+ * (`Retry after <ms> ms`) with the placeholder captured as digits, else its `dataPattern` with the
+ * first digit run captured. Null when the table gives neither.
+ */
+const retryHintPattern: RegExp | null = (() => {
+  const entry = (errorTable.codes as readonly { code: number; data?: string; dataPattern?: string }[]).find((c) => isRateLimitCode(c.code));
+  if (entry?.data && /<\w+>/.test(entry.data)) {
+    const parts = entry.data.split(/<\w+>/);
+    return new RegExp(parts.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('([0-9]+)'));
+  }
+  if (entry?.dataPattern) return new RegExp(entry.dataPattern.replace(/^\^|\$$/g, '').replace('[0-9]+', '([0-9]+)'));
+  return null;
+})();
 
 type ErrorEntry = { code: number; message: string; name?: string; kind?: string };
 const byCode = new Map<number, ErrorEntry>((errorTable.codes as readonly ErrorEntry[]).map((e) => [e.code, e]));

@@ -6,6 +6,7 @@
  */
 import { limitTable, methodTable, rateLimitClassTable } from '@exchange-api/types';
 import type { RateLimitsResult, RateLimitBudget } from '@exchange-api/types';
+import { UsageError } from './errors';
 
 /** Overrides of the reference limits, by limit id (same shape as the sandbox's `limits` option). */
 export type LimitOverrides = Record<string, Partial<{ points: number; windowMs: number; refillPerSecond: number; capacity: number }>>;
@@ -19,8 +20,12 @@ export interface LimiterOptions {
    * after the client sent them. Default 40 ms.
    */
   marginMs?: number;
-  /** The instrument type of a name (picks the bucket); default: names ending in -C or -P are options, others perps. */
-  instrumentType?: (instrumentName: string) => string;
+  /**
+   * The instrument type of a name (picks the bucket). Default: the types the server reports
+   * (`public/get_all_live_instruments`, fetched by the client when an order names an instrument it has
+   * not seen); an instrument still unknown draws on the table's first bucket (perps and spot).
+   */
+  instrumentType?: (instrumentName: string) => string | undefined;
   /** Call `public/getRateLimits` after each login to correct the budgets. Default true. */
   syncAfterLogin?: boolean;
 }
@@ -30,6 +35,8 @@ type BucketLimit = { id: string; kind: 'bucket'; refillPerSecond: number; capaci
 
 class WindowBudget {
   used = 0;
+  /** Every take since the budget was made (never reset): tells which takes a getRateLimits answer cannot have seen. */
+  total = 0;
   /** When the current window ends (client clock, margin included); 0 when none is running. */
   resetAt = 0;
   blockedUntil = 0;
@@ -45,6 +52,7 @@ class WindowBudget {
       this.resetAt = now + this.windowMs + this.marginMs;
     }
     this.used++;
+    this.total++;
   }
 }
 
@@ -91,7 +99,11 @@ const classBudget = new Map<string, string>(rateLimitClassTable.map((c) => [c.na
 // Public pre-authentication traffic is keyed by source IP: the window limit with scope `ip`.
 const publicBudgetId = limitTable.find((l) => l.kind === 'window' && l.scope === 'ip')?.id;
 
-const defaultInstrumentType = (name: string): string => (/-[CP]$/.test(name) ? 'option' : 'perp');
+const defaultClass = rateLimitClassTable.find((c) => c.default)!;
+const limitIds = limitTable.map((l) => l.id);
+
+/** Where the limiter stood when a getRateLimits request was taken: takes per window id. */
+export type LimiterMark = ReadonlyMap<string, number>;
 
 /** Both tiers, for one client (one wallet). */
 export class Limiter {
@@ -101,13 +113,19 @@ export class Limiter {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private timerAt = 0;
   private readonly marginMs: number;
-  private readonly instrumentType: (name: string) => string;
   private readonly windowLimits = new Map<string, WindowLimit>();
   private readonly bucketLimits: BucketLimit[] = [];
+  /** Instrument types as the server reported them. */
+  private readonly types = new Map<string, string>();
+  private readonly noted = new Set<string>();
+  /** Told once per instrument whose type is unknown (the request then draws on the fallback bucket). */
+  onUnknownInstrument: ((instrumentName: string, bucketId: string) => void) | null = null;
 
   constructor(readonly options: LimiterOptions = {}) {
     this.marginMs = options.marginMs ?? 40;
-    this.instrumentType = options.instrumentType ?? defaultInstrumentType;
+    for (const key of Object.keys(options.limits ?? {})) {
+      if (!limitIds.includes(key as never)) throw new UsageError(`limiter.limits: unknown limit id '${key}' (valid ids: ${limitIds.join(', ')})`);
+    }
     for (const l of limitTable) {
       const o = options.limits?.[l.id] ?? {};
       if (l.kind === 'window') this.windowLimits.set(l.id, { ...l, ...o } as WindowLimit);
@@ -130,7 +148,7 @@ export class Limiter {
   /** The tier-1 budget id a request draws from, or null when it has no per-request decrement. */
   budgetIdFor(method: string, params: unknown, authenticated: boolean): string | null {
     const m = methods.get(method);
-    const cls = m?.rateLimitClass ?? rateLimitClassTable.find((c) => c.default)?.name;
+    const cls = m?.rateLimitClass ?? defaultClass.name;
     let id: string | null | undefined = cls ? classBudget.get(cls) : undefined;
     if (m && id === 'per-method') id = m.rateLimitBudget;
     else if (m && id === 'own-logic') {
@@ -138,7 +156,7 @@ export class Limiter {
       if (!rule || rule.decrement === 'none') return null;
       id = hasInstrument(params) ? rule.singleInstrument : rule.otherwise;
     }
-    if (!authenticated && id === classBudget.get(rateLimitClassTable.find((c) => c.default)!.name)) id = publicBudgetId;
+    if (!authenticated && id === defaultClass.budget) id = publicBudgetId;
     return id ?? null;
   }
 
@@ -148,8 +166,7 @@ export class Limiter {
     if (w) out.push(w);
     if (methods.get(method)?.orderFlow && hasInstrument(params)) {
       const name = (params as { instrument_name: string }).instrument_name;
-      const type = this.instrumentType(name);
-      const l = this.bucketLimits.find((b) => b.instrumentTypes.includes(type)) ?? this.bucketLimits[0];
+      const l = this.bucketLimit(name);
       if (l) {
         const key = `${l.id}:${name}`;
         let b = this.buckets.get(key);
@@ -158,6 +175,36 @@ export class Limiter {
       }
     }
     return out;
+  }
+
+  /** Record the instrument types the server reports (`public/get_all_live_instruments`). */
+  setInstrumentTypes(instruments: Iterable<{ instrument_name: string; instrument_type: string }>): void {
+    for (const i of instruments) if (i && typeof i.instrument_name === 'string' && typeof i.instrument_type === 'string') this.types.set(i.instrument_name, i.instrument_type);
+  }
+
+  /** The instrument of an order-flow request whose type the limiter does not know (and has no override for), else null. */
+  unknownInstrument(method: string, params: unknown): string | null {
+    if (this.options.instrumentType || !methods.get(method)?.orderFlow || !hasInstrument(params)) return null;
+    const name = (params as { instrument_name: string }).instrument_name;
+    return this.types.has(name) ? null : name;
+  }
+
+  /** The bucket limit id an instrument's order flow draws on. */
+  bucketIdFor(instrumentName: string): string | null {
+    return this.bucketLimit(instrumentName)?.id ?? null;
+  }
+
+  private bucketLimit(name: string): BucketLimit | undefined {
+    const type = this.options.instrumentType?.(name) ?? this.types.get(name);
+    const l = type === undefined ? undefined : this.bucketLimits.find((b) => b.instrumentTypes.includes(type));
+    if (l) return l;
+    // Unknown type: the table's first bucket (perps and spot), and a note once per instrument.
+    const fallback = this.bucketLimits[0];
+    if (fallback && !this.noted.has(name)) {
+      this.noted.add(name);
+      this.onUnknownInstrument?.(name, fallback.id);
+    }
+    return fallback;
   }
 
   /**
@@ -238,23 +285,52 @@ export class Limiter {
     for (const b of this.budgetsFor(method, params, authenticated)) b.blockedUntil = Math.max(b.blockedUntil, until);
   }
 
-  /** Correct the window budgets from a `public/getRateLimits` result. */
-  sync(result: RateLimitsResult, authenticated: boolean): void {
-    const defaultBudget = classBudget.get(rateLimitClassTable.find((c) => c.default)!.name);
+  /** Takes per window so far; pass it to `sync` with the answer of a getRateLimits request taken just before. */
+  mark(): LimiterMark {
+    return new Map([...this.windows].map(([id, b]) => [id, b.total]));
+  }
+
+  /**
+   * Correct the window budgets from a `public/getRateLimits` result. `mark` (from `mark()` right after
+   * that request was taken) tells which local takes the answer cannot include; without it, what the
+   * client counted in a running window is kept when it is more than the server's count.
+   *
+   * `msBeforeNext` is 0 whenever points remain, so then the window's end is unknown: the consumed
+   * points are kept and the window is assumed to run a full `windowMs` from now (the latest it can have
+   * started), so the limiter may wait longer than needed but never sends what the server would refuse.
+   */
+  sync(result: RateLimitsResult, authenticated: boolean, mark?: LimiterMark): void {
+    if (!result || typeof result !== 'object') return;
+    const now = Date.now();
     const apply = (id: string | null | undefined, r: RateLimitBudget | undefined) => {
       const b = this.window(id);
-      if (!b || !r) return;
-      const now = Date.now();
-      const total = r.remainingPoints + r.consumedPoints;
-      if (total > 0) b.points = total;
-      // A window that began with this very request tells its length.
-      if (r.isFirstInDuration && r.msBeforeNext > 0) b.windowMs = Math.ceil(r.msBeforeNext / 10) * 10;
-      b.used = r.consumedPoints;
-      b.resetAt = r.msBeforeNext > 0 ? now + r.msBeforeNext + this.marginMs : 0;
+      if (!b || !r || typeof r !== 'object') return;
+      const running = now < b.resetAt;
+      const unseen = mark ? b.total - (mark.get(b.id) ?? 0) : running ? Math.max(0, b.used - r.consumedPoints) : 0;
+      // With points left, remaining + consumed is the budget; with none left, refused requests may be counted too.
+      if (r.remainingPoints > 0) b.points = r.remainingPoints + r.consumedPoints;
+      if (r.msBeforeNext > 0) {
+        // Exhausted, and the server says for how long. A window that began with this very request tells its length.
+        if (r.isFirstInDuration) b.windowMs = Math.ceil(r.msBeforeNext / 10) * 10;
+        b.used = Math.max(b.points, r.consumedPoints);
+        b.resetAt = now + r.msBeforeNext + this.marginMs;
+      } else if (r.consumedPoints > 0 || unseen > 0) {
+        b.used = r.consumedPoints + unseen;
+        b.resetAt = now + b.windowMs + this.marginMs;
+      } else if (mark || !running) {
+        // No window on the server and nothing sent since: none here either.
+        b.used = 0;
+        b.resetAt = 0;
+      }
     };
-    apply(authenticated ? defaultBudget : publicBudgetId, result.remaining_non_matching);
-    if (authenticated) apply(classBudget.get('matching'), result.remaining_matching);
-    for (const [method, r] of Object.entries(result.remaining_per_endpoint ?? {})) {
+    // One budget object per rate-limit class with a window budget (`remaining_<class>`); before login
+    // the default class reports the per-IP public budget.
+    for (const c of rateLimitClassTable) {
+      const id = authenticated ? c.budget : c.default ? publicBudgetId : null;
+      if (id && this.windowLimits.has(id)) apply(id, (result as unknown as Record<string, RateLimitBudget | undefined>)[`remaining_${c.name}`]);
+    }
+    // The per-method budgets are the wallet's: before login they say nothing about this client.
+    for (const [method, r] of Object.entries((authenticated && result.remaining_per_endpoint) || {})) {
       const m = methods.get(method);
       const rule = m?.rateLimitRule as { otherwise?: string } | null | undefined;
       apply(m?.rateLimitBudget ?? rule?.otherwise, r);

@@ -18,12 +18,16 @@ import {
   type ClientError,
   type ValidationReport,
   type ConnectionState,
+  type WebSocketConstructor,
 } from '../src/index';
 import { book, startPeer, until, type Peer } from './peer';
 
 const rateLimits = { remaining_matching: budget(5), remaining_non_matching: budget(25), remaining_per_endpoint: {} };
 function budget(remainingPoints: number) {
   return { remainingPoints, msBeforeNext: 0, consumedPoints: 0, isFirstInDuration: false };
+}
+function instrument(instrument_name: string, instrument_type: string) {
+  return { instrument_name, instrument_type, base_currency: instrument_name.split('-')[0], quote_currency: 'USDC', tick_size: '0.01', amount_step: '0.001', is_active: true };
 }
 
 let peer: Peer;
@@ -353,6 +357,7 @@ describe('login and signatures', () => {
         signed = req.params;
         return { result: { order: {}, trades: [] } };
       }
+      if (req.method === 'public/get_all_live_instruments') return { result: [instrument('ETH-PERP', 'perp')] };
       return req.method === 'public/getRateLimits' ? { result: rateLimits } : undefined;
     };
     await make({ signer: wallet, validate: 'off' }).connect();
@@ -442,6 +447,7 @@ describe('limiter against a peer that counts', () => {
         }
         return { result: { cancelled_orders: 0 } };
       }
+      if (req.method === 'public/get_all_live_instruments') return { result: [instrument('ETH-PERP', 'perp')] };
       return req.method === 'public/getRateLimits' ? { result: rateLimits } : undefined;
     };
     await make({
@@ -453,8 +459,112 @@ describe('limiter against a peer that counts', () => {
     const elapsed = Date.now() - t0;
     expect(outcomes.filter((o) => o !== 'ok')).toEqual([]);
     expect(rejected).toBe(0);
-    // 9 requests at 3 per 300 ms window: the third window opens after ~600 ms.
-    expect(elapsed).toBeGreaterThanOrEqual(550);
-    expect(elapsed).toBeLessThan(3000);
+    // 9 requests at 3 per 300 ms window, none refused by the counting peer: the third window opened
+    // at least 600 ms after the first (the peer and the test share the clock). The upper bound only
+    // catches a limiter that waits far too long; a loaded machine stays well within it.
+    expect(elapsed).toBeGreaterThanOrEqual(2 * 300);
+    expect(elapsed).toBeLessThan(15_000);
+  });
+});
+
+describe('connection acceptance', () => {
+  it('connect() rejects with the ConnectionLimitError when the server refuses the new socket', async () => {
+    peer.refuseConnections = 'connectionLimitExceeded: {"code":-32100,"message":"Number of concurrent websocket clients limit exceeded"}';
+    make();
+    // A call made while connecting fails with it, rather than wait.
+    let call: Promise<unknown> | null = null;
+    client.on('state', (s) => s === 'connecting' && (call = client.call('public/getRateLimits', {}).catch((e) => e)));
+    const err = await client.connect().catch((e) => e);
+    expect(err).toBeInstanceOf(ConnectionLimitError);
+    expect([err.code, err.rpcCode]).toEqual(['CONNECTION_LIMIT', -32100]);
+    expect(await call).toBe(err);
+    expect(states).not.toContain('open');
+    expect(client.state).toBe('closed');
+  });
+
+  it('while reconnecting, a refused socket is not reported open; the next accepted one is', async () => {
+    await make({ reconnect: { initialDelayMs: 10, maxDelayMs: 20, connectionLimitDelayMs: 30, jitter: 0 } }).connect();
+    peer.refuseConnections = 'connectionLimitExceeded: too many';
+    states.length = 0;
+    peer.drop();
+    await until(() => peer.refused >= 2, 5000, 'two refused attempts');
+    expect(states).toEqual(['reconnecting']);
+    peer.refuseConnections = null;
+    await until(() => client.state === 'open', 5000, 'open again');
+    expect(states).toEqual(['reconnecting', 'open']);
+    expect((await client.call('public/getRateLimits', {})).remaining_matching).toBeDefined();
+  });
+
+  it('a socket constructor that throws during a reconnect: reported, and the next attempt follows', async () => {
+    const Real = (await import('ws')).default;
+    let made = 0;
+    const Flaky = function (this: unknown, url: string) {
+      if (++made === 2) throw new Error('constructor refused');
+      return new Real(url);
+    } as unknown as WebSocketConstructor;
+    await make({ WebSocket: Flaky }).connect();
+    peer.drop();
+    await until(() => made >= 3 && client.state === 'open', 5000, 'open after the throwing constructor');
+    expect(errors.filter((e) => e.code === 'CONNECT_FAILED').map((e) => e.message)).toEqual([expect.stringContaining('constructor refused')]);
+  });
+});
+
+describe('login is remembered only once it succeeded', () => {
+  it('a failed login is not repeated after a reconnect', async () => {
+    let logins = 0;
+    peer.answer = (req) => {
+      if (req.method === 'public/login') return logins++, { error: { code: 14001, message: 'Invalid signature' } };
+      return req.method === 'public/getRateLimits' ? { result: rateLimits } : undefined;
+    };
+    await make({ signer: Wallet.createRandom() }).connect();
+    expect(await client.login().catch((e) => e)).toBeInstanceOf(AuthError);
+    peer.drop();
+    await until(() => client.state === 'reconnecting');
+    await until(() => client.state === 'open');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(logins).toBe(1);
+    expect(errors.filter((e) => e instanceof AuthError)).toEqual([]);
+  });
+});
+
+describe('instrument types for the limiter come from the server', () => {
+  const limiter = { limits: { matching: { points: 1000 }, bucket_perp_spot: { capacity: 1, refillPerSecond: 0.2 }, bucket_option: { capacity: 100, refillPerSecond: 100 } } };
+  const signer = async (_m: string, p: Record<string, unknown>) => ({ ...p, signer: '0x' + '2'.repeat(40), signature: '0x' });
+  const answer = (list: unknown[]) => (req: { method: string }) => {
+    if (req.method === 'cancel_by_instrument') return { result: { cancelled_orders: 0 } };
+    if (req.method === 'public/get_all_live_instruments') return { result: list };
+    return req.method === 'public/getRateLimits' ? { result: rateLimits } : undefined;
+  };
+
+  it('a name ending in -C that the server calls a perp draws on the perp bucket; the list is fetched once', async () => {
+    peer.answer = answer([instrument('ODD-C', 'perp'), instrument('ETH-20261231-3000-C', 'option')]);
+    await make({ actionSigner: signer, limiter }).connect();
+    await client.cancelByInstrument({ subaccount_id: 1, instrument_name: 'ODD-C' });
+    expect(client.limiter!.bucketIdFor('ODD-C')).toBe('bucket_perp_spot');
+    expect(client.limiter!.bucketIdFor('ETH-20261231-3000-C')).toBe('bucket_option');
+    // The perp bucket holds one: a second cancel waits for the refill (5 s) and meets its timeout.
+    const second = await client.cancelByInstrument({ subaccount_id: 1, instrument_name: 'ODD-C' }, { timeoutMs: 200 }).catch((e) => e);
+    expect(second).toBeInstanceOf(TimeoutError);
+    for (let i = 0; i < 3; i++) await client.cancelByInstrument({ subaccount_id: 1, instrument_name: 'ETH-20261231-3000-C' });
+    expect(peer.requests.filter((r) => r.method === 'public/get_all_live_instruments')).toHaveLength(1);
+    expect(errors).toEqual([]);
+  });
+
+  it('an instrument the server does not list: the perp/spot bucket, with a note once', async () => {
+    peer.answer = answer([instrument('ETH-PERP', 'perp')]);
+    await make({ actionSigner: signer, limiter }).connect();
+    await client.cancelByInstrument({ subaccount_id: 1, instrument_name: 'NEW-C' });
+    expect(client.limiter!.bucketIdFor('NEW-C')).toBe('bucket_perp_spot');
+    expect(errors.map((e) => e.code)).toEqual(['INSTRUMENT_TYPE_UNKNOWN']);
+    expect(errors[0]!.message).toContain('NEW-C');
+  });
+
+  it('the limiter.instrumentType override still decides, without a fetch', async () => {
+    peer.answer = answer([]);
+    await make({ actionSigner: signer, limiter: { ...limiter, instrumentType: () => 'option' } }).connect();
+    await client.cancelByInstrument({ subaccount_id: 1, instrument_name: 'ETH-PERP' });
+    await client.cancelByInstrument({ subaccount_id: 1, instrument_name: 'ETH-PERP' });
+    expect(client.limiter!.bucketIdFor('ETH-PERP')).toBe('bucket_option');
+    expect(peer.requests.filter((r) => r.method === 'public/get_all_live_instruments')).toHaveLength(0);
   });
 });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { limitTable } from '@exchange-api/types';
 import { Limiter } from '../src/limiter';
+import { UsageError } from '../src/errors';
 import { backoffDelay, defaultReconnectPolicy } from '../src/backoff';
 
 describe('which budget a request draws from (from the tables)', () => {
@@ -20,21 +22,29 @@ describe('which budget a request draws from (from the tables)', () => {
 });
 
 describe('waiting for budget', () => {
+  // Counts, not clocks, for what goes at once; only lower bounds (which follow from the budgets) on times.
   it('a window: points at once, then the next window', async () => {
     const l = new Limiter({ limits: { matching: { points: 2, windowMs: 200 } }, marginMs: 10 });
     const t0 = Date.now();
     const times: number[] = [];
-    await Promise.all([1, 2, 3, 4].map(() => l.acquire('cancel', {}, true).then(() => times.push(Date.now() - t0))));
-    expect(times[1]!).toBeLessThan(100);
+    const all = Promise.all([1, 2, 3, 4].map(() => l.acquire('cancel', {}, true).then(() => times.push(Date.now() - t0))));
+    await Promise.resolve();
+    expect([times.length, l.waiting]).toEqual([2, 2]);
+    await all;
     expect(times[2]!).toBeGreaterThanOrEqual(200);
   });
 
   it('a bucket per instrument: capacity at once, then the refill rate, instruments apart', async () => {
     const l = new Limiter({ limits: { matching: { points: 1000 }, bucket_perp_spot: { capacity: 2, refillPerSecond: 10 } }, marginMs: 5 });
+    l.setInstrumentTypes([{ instrument_name: 'ETH-PERP', instrument_type: 'perp' }, { instrument_name: 'BTC-PERP', instrument_type: 'perp' }]);
     const t0 = Date.now();
-    const at = (name: string) => l.acquire('order', { instrument_name: name }, true).then(() => Date.now() - t0);
-    const [a1, a2, a3, b1] = await Promise.all([at('ETH-PERP'), at('ETH-PERP'), at('ETH-PERP'), at('BTC-PERP')]);
-    expect(Math.max(a1!, a2!, b1!)).toBeLessThan(60);
+    const done: string[] = [];
+    const at = (name: string, tag: string) => l.acquire('order', { instrument_name: name }, true).then(() => (done.push(tag), Date.now() - t0));
+    const all = Promise.all([at('ETH-PERP', 'a1'), at('ETH-PERP', 'a2'), at('ETH-PERP', 'a3'), at('BTC-PERP', 'b1')]);
+    await Promise.resolve();
+    expect(done).toEqual(['a1', 'a2', 'b1']);
+    const [, , a3] = await all;
+    // One token (charged a little over 1) at 10 per second.
     expect(a3!).toBeGreaterThanOrEqual(90);
   });
 
@@ -56,12 +66,57 @@ describe('waiting for budget', () => {
     expect(Date.now() - t0).toBeGreaterThanOrEqual(140);
   });
 
+  it.each([true, false])('a resync with msBeforeNext 0 keeps the points the server counted (with a mark: %s)', (withMark) => {
+    // After login: getRateLimits itself opened the wallet window (1 consumed, 24 left, msBeforeNext 0).
+    const l = new Limiter();
+    const ctl = new AbortController();
+    void l.acquire('public/getRateLimits', {}, true);
+    const mark = withMark ? l.mark() : undefined;
+    l.sync({ remaining_matching: { remainingPoints: 5, msBeforeNext: 0, consumedPoints: 0, isFirstInDuration: false }, remaining_non_matching: { remainingPoints: 24, msBeforeNext: 0, consumedPoints: 1, isFirstInDuration: true }, remaining_per_endpoint: {} }, true, mark);
+    for (let i = 0; i < 30; i++) void l.acquire('unsubscribe', {}, true, ctl.signal).catch(() => undefined);
+    expect(l.waiting).toBe(30 - 24);
+    ctl.abort(new Error('done'));
+  });
+
+  it('a resync counts what was sent after the getRateLimits request as well', () => {
+    const l = new Limiter();
+    const ctl = new AbortController();
+    void l.acquire('public/getRateLimits', {}, true);
+    const mark = l.mark();
+    for (let i = 0; i < 4; i++) void l.acquire('unsubscribe', {}, true);
+    // The answer counts 10 (this request and 9 before it), not the 4 sent after it.
+    l.sync({ remaining_matching: { remainingPoints: 5, msBeforeNext: 0, consumedPoints: 0, isFirstInDuration: false }, remaining_non_matching: { remainingPoints: 15, msBeforeNext: 0, consumedPoints: 10, isFirstInDuration: false }, remaining_per_endpoint: {} }, true, mark);
+    for (let i = 0; i < 20; i++) void l.acquire('unsubscribe', {}, true, ctl.signal).catch(() => undefined);
+    expect(l.waiting).toBe(20 - (25 - 10 - 4));
+    ctl.abort(new Error('done'));
+  });
+
   it('a -32000 hint holds the budget for that long', async () => {
     const l = new Limiter({ marginMs: 0 });
     l.penalize('cancel_all', {}, true, 120);
     const t0 = Date.now();
     await l.acquire('cancel_all', {}, true);
     expect(Date.now() - t0).toBeGreaterThanOrEqual(110);
+  });
+});
+
+describe('limit overrides', () => {
+  it('an unknown limit id is a UsageError naming it and the valid ids', () => {
+    const err = (() => {
+      try {
+        new Limiter({ limits: { matchng: { points: 1 } } });
+      } catch (e) {
+        return e as Error;
+      }
+      return null;
+    })();
+    expect(err).toBeInstanceOf(UsageError);
+    expect(err!.message).toContain("'matchng'");
+    for (const l of limitTable) expect(err!.message).toContain(l.id);
+  });
+
+  it('every limit id of the table is accepted', () => {
+    expect(() => new Limiter({ limits: Object.fromEntries(limitTable.map((l) => [l.id, {}])) })).not.toThrow();
   });
 });
 

@@ -25,6 +25,10 @@ export interface Peer {
   refuse: Set<string>;
   /** Refuse any subscribe batch of more than one channel with -32602. */
   refuseBatches: boolean;
+  /** Refuse new connections as a server over its connection limit does: this text frame, then close 1008. */
+  refuseConnections: string | null;
+  /** Connections refused so far. */
+  refused: number;
   push(channel: string, data: unknown): void;
   drop(): void;
   close(): Promise<void>;
@@ -42,6 +46,8 @@ export async function startPeer(): Promise<Peer> {
     subs: new Map(),
     refuse: new Set(),
     refuseBatches: false,
+    refuseConnections: null,
+    refused: 0,
     answer: () => undefined,
     push(channel, data) {
       const frame = JSON.stringify({ jsonrpc: '2.0', method: 'subscription', params: { channel, data } });
@@ -56,6 +62,12 @@ export async function startPeer(): Promise<Peer> {
     },
   };
   wss.on('connection', (ws) => {
+    if (peer.refuseConnections !== null) {
+      peer.refused++;
+      ws.send(peer.refuseConnections);
+      ws.close(1008, 'Number of concurrent websocket clients limit exceeded');
+      return;
+    }
     peer.sockets.add(ws);
     peer.subs.set(ws, new Set());
     ws.on('close', () => {
@@ -91,10 +103,19 @@ export async function startPeer(): Promise<Peer> {
       }
       const out = peer.answer(req, ws);
       if (out !== undefined) reply(out as object);
+      // The client's first exchange on a connection without login or subscriptions is getRateLimits.
+      else if (req.method === 'public/getRateLimits') reply({ result: fullBudgets });
     });
   });
   return peer;
 }
+
+/** What getRateLimits answers when `answer` does not: every budget full. */
+export const fullBudgets = {
+  remaining_matching: { remainingPoints: 5, msBeforeNext: 0, consumedPoints: 0, isFirstInDuration: false },
+  remaining_non_matching: { remainingPoints: 25, msBeforeNext: 0, consumedPoints: 0, isFirstInDuration: false },
+  remaining_per_endpoint: {},
+};
 
 /** Resolve when `check` holds, polling; reject after `ms`. */
 export async function until(check: () => boolean, ms = 5000, what = 'condition'): Promise<void> {
