@@ -8,6 +8,7 @@ import { loginTable } from '@exchange-api/types';
 import type { ResolvedOptions, SessionKeyConfig } from './options';
 import { RpcFailure } from './rpc';
 import type { Clock } from './clock';
+import { fixed } from './fixed';
 
 /** What a verified login grants. */
 export interface Session {
@@ -20,7 +21,7 @@ export interface Session {
 }
 
 /** Balances start here for every subaccount (asset name → amount). */
-const STARTING_BALANCES: Record<string, number> = { USDC: 1_000_000 };
+const STARTING_BALANCES: Record<string, string> = { USDC: '1000000' };
 
 /** Two stable subaccount ids for a wallet with no configured ones: derived from its address. */
 export function derivedSubaccounts(wallet: string): number[] {
@@ -33,8 +34,8 @@ export function derivedSubaccounts(wallet: string): number[] {
 export class Accounts {
   private readonly subaccountsByWallet = new Map<string, number[]>();
   private readonly walletBySubaccount = new Map<number, string>();
-  /** subaccount → asset → amount. */
-  readonly balances = new Map<number, Map<string, number>>();
+  /** subaccount → asset → amount, exact (fixed, 10^-12 units: see fixed.ts). */
+  readonly balances = new Map<number, Map<string, bigint>>();
   private readonly sessionKeys: Array<SessionKeyConfig & { address: string; wallet: string }>;
 
   constructor(
@@ -45,13 +46,14 @@ export class Accounts {
     this.sessionKeys = options.sessionKeys.map((k) => ({ ...k, address: normalizeAddress(k.address)!, wallet: normalizeAddress(k.wallet)! }));
   }
 
-  private register(wallet: string, subaccounts: number[]): void {
+  /** Give a wallet its subaccounts, each starting with these balances (asset → decimal string). */
+  register(wallet: string, subaccounts: number[], starting: Record<string, string> = STARTING_BALANCES): void {
     const own: number[] = [];
     for (const id of subaccounts) {
       const holder = this.walletBySubaccount.get(id);
       if (holder && holder !== wallet) continue; // taken by another wallet: never share a subaccount
       this.walletBySubaccount.set(id, wallet);
-      if (!this.balances.has(id)) this.balances.set(id, new Map(Object.entries(STARTING_BALANCES)));
+      if (!this.balances.has(id)) this.balances.set(id, new Map(Object.entries(starting).map(([k, v]) => [k, fixed(v)])));
       own.push(id);
     }
     this.subaccountsByWallet.set(wallet, own);
@@ -137,14 +139,19 @@ export class Accounts {
     return key !== undefined && !this.expired(key);
   }
 
-  /** Change a balance; returns the update record. */
-  adjust(subaccount: number, asset: string, delta: number): { name: string; previous: number; next: number } {
+  /** A balance (0 when the subaccount holds none of the asset). */
+  balance(subaccount: number, asset: string): bigint {
+    return this.balances.get(subaccount)?.get(asset) ?? 0n;
+  }
+
+  /** Change a balance by an exact amount; returns the update record. */
+  adjust(subaccount: number, asset: string, delta: bigint): { name: string; previous: bigint; next: bigint } {
     let book = this.balances.get(subaccount);
     if (!book) {
       book = new Map();
       this.balances.set(subaccount, book);
     }
-    const previous = book.get(asset) ?? 0;
+    const previous = book.get(asset) ?? 0n;
     const next = previous + delta;
     book.set(asset, next);
     return { name: asset, previous, next };

@@ -16,6 +16,13 @@ export interface Budget {
   isFirstInDuration: boolean;
 }
 
+/** The budget a request spent its point on, as it stood right after. */
+export interface Spent {
+  id: string;
+  key: string;
+  budget: Budget;
+}
+
 /** Who is asking: the wallet once authenticated, else the source IP. */
 export interface Caller {
   wallet: string | null;
@@ -75,7 +82,7 @@ export class Limits {
    * Spend one point for a request, or throw -32000 with the retry hint. Never queues. Methods with no
    * per-request decrement are still refused while the caller's per-IP public budget is exhausted.
    */
-  async consume(method: MethodEntry, caller: Caller, params: unknown): Promise<Budget | null> {
+  async consume(method: MethodEntry, caller: Caller, params: unknown): Promise<Spent | null> {
     const b = this.budgetFor(method, caller, params);
     if (b === null) {
       if (this.publicId) {
@@ -86,22 +93,28 @@ export class Limits {
     }
     const w = this.windows.get(b.id)!;
     try {
-      return toBudget(await w.limiter.consume(b.key, 1), w.limit);
+      return { id: b.id, key: b.key, budget: toBudget(await w.limiter.consume(b.key, 1), w.limit) };
     } catch (err) {
       if (err instanceof RateLimiterRes) throw new RpcFailure(-32000, retryHint(err.msBeforeNext));
       throw err;
     }
   }
 
-  private async peek(id: string, key: string): Promise<Budget> {
+  /**
+   * A budget as it stands, without spending. The request asking is not a request on this budget, so
+   * it is never the first of the budget's window: isFirstInDuration is false (a budget the request did
+   * spend on is reported from its consume, which measures it).
+   */
+  private async peek(id: string, key: string, spent: Spent | null = null): Promise<Budget> {
+    if (spent && spent.id === id && spent.key === key) return spent.budget;
     const w = this.windows.get(id)!;
     const res = await w.limiter.get(key);
     if (!res) return { remainingPoints: w.limit.points, msBeforeNext: 0, consumedPoints: 0, isFirstInDuration: false };
-    return toBudget(res, w.limit);
+    return { ...toBudget(res, w.limit), isFirstInDuration: false };
   }
 
   /** The getRateLimits result (remaining_connections is added by the WebSocket transport). */
-  async report(caller: Caller, spent: Budget | null): Promise<{ remaining_matching: Budget; remaining_non_matching: Budget; remaining_per_endpoint: Record<string, Budget> }> {
+  async report(caller: Caller, spent: Spent | null): Promise<{ remaining_matching: Budget; remaining_non_matching: Budget; remaining_per_endpoint: Record<string, Budget> }> {
     const wallet = caller.wallet;
     const keyOf = (id: string, method?: string) => {
       const scope = this.windows.get(id)?.limit.scope;
@@ -114,11 +127,11 @@ export class Limits {
     for (const m of methodTable) {
       const rule = m.rateLimitRule as { otherwise?: string } | null;
       const id = m.rateLimitBudget ?? rule?.otherwise ?? null;
-      if (id && this.windows.has(id)) perEndpoint[m.name] = await this.peek(id, keyOf(id, m.name));
+      if (id && this.windows.has(id)) perEndpoint[m.name] = await this.peek(id, keyOf(id, m.name), spent);
     }
     return {
-      remaining_matching: await this.peek(matchingId, keyOf(matchingId)),
-      remaining_non_matching: spent ?? (await this.peek(nonMatchingId, keyOf(nonMatchingId))),
+      remaining_matching: await this.peek(matchingId, keyOf(matchingId), spent),
+      remaining_non_matching: await this.peek(nonMatchingId, keyOf(nonMatchingId), spent),
       remaining_per_endpoint: perEndpoint,
     };
   }

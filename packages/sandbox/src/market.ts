@@ -1,8 +1,14 @@
 /**
  * The simulated market: seeded and deterministic (the same seed gives the same prices, books and
  * synthetic trades tick for tick), with a synthetic market maker around a random-walk mid price, the
- * users' resting orders on top, and the matching engine behind the order-flow methods.
+ * users' resting orders on top, simulated counterparties with real keys, and the matching engine
+ * behind the order-flow methods.
+ *
+ * Money is exact: prices are whole ticks, amounts whole amount steps, and every notional, fee,
+ * balance and PnL is a fixed-point bigint (fixed.ts) formatted without binary noise.
  */
+import { keccak256, toUtf8Bytes, TypedDataEncoder, Wallet } from 'ethers';
+import { matchChannel } from '@exchange-api/types';
 import type {
   AssumedLiveInstrument,
   AuctionResult,
@@ -10,24 +16,38 @@ import type {
   BestQuoteChannelResult,
   MarginWatchResult,
   Order,
+  PricedLegParamsAndResponse,
   PublicQuote,
   PublicRfq,
   PublicTrade,
   QuotePublishResult,
 } from '@exchange-api/types';
+import { actionMessage, canonicalJson, defaultActionLayout, normalizeAddress } from '@exchange-api/auth';
 import type { InstrumentConfig, ResolvedOptions } from './options';
-import type { Accounts, Session } from './accounts';
+import { derivedSubaccounts, type Accounts, type Session } from './accounts';
 import type { Clock } from './clock';
 import { RpcFailure } from './rpc';
+import { address, parameterEnum, type ChannelId } from './channels';
+import { ONE, abs, bps, div, fixed, fmt, max, min, mul, parseFixed } from './fixed';
 
 /** Where the market sends what it produces: the server's subscription index. */
 export interface Publisher {
   /** Subscribed addresses of one channel id with their parameters. */
   addresses(channelId: string): ReadonlyMap<string, Record<string, string>>;
-  /** Whether anyone is subscribed to this exact address. */
-  wants(address: string): boolean;
   /** Push data to every subscriber of the address. */
   publish(address: string, data: unknown): void;
+}
+
+/**
+ * When a channel's payloads are pushed: every market tick, every 10 ticks (`slow`), at the cadence
+ * its `interval` parameter names, or as events happen (trades, order updates, balances).
+ */
+export type Cadence = 'tick' | 'slow' | 'interval' | 'event';
+
+/** How one channel's payloads come about: the cadence, and a schema-valid payload for an address's parameters. */
+export interface Producer {
+  cadence: Cadence;
+  make(params: Record<string, string>, now: number): unknown;
 }
 
 /** A small, fast, seedable PRNG (mulberry32). */
@@ -44,7 +64,7 @@ export function prng(seed: number): () => number {
 
 const decimalsOf = (s: string) => (s.includes('.') ? s.length - s.indexOf('.') - 1 : 0);
 
-/** A number as a Decimal string: at most `dp` fractional digits, no trailing zeros, no `-0`. */
+/** A ratio (not money) as a Decimal string: at most `dp` fractional digits, no trailing zeros, no `-0`. */
 export function dec(x: number, dp = 12): string {
   if (!Number.isFinite(x)) return '0';
   let s = x.toFixed(Math.min(dp, 12));
@@ -53,17 +73,34 @@ export function dec(x: number, dp = 12): string {
 }
 
 const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
-/** Subaccount id of the synthetic market maker (the counterparty of fills against simulated liquidity). */
-export const MARKET_MAKER_SUBACCOUNT = 0;
-const TAKER_FEE = 0.0003;
-const MAKER_FEE = 0.0001;
+/** Fees in basis points of the notional. */
+const TAKER_FEE_BPS = 3;
+const MAKER_FEE_BPS = 1;
+/** Initial and maintenance margin of perp and option positions, in basis points of the notional. */
+const INITIAL_MARGIN_BPS = 1000;
+const MAINTENANCE_MARGIN_BPS = 500;
+/** A buy may not exceed this many times the quote balance. */
+const MAX_LEVERAGE = 10n;
 const LEVELS = 150;
+/** Simulated counterparties: index 0 is the synthetic market maker, the others take liquidity and quote RFQs. */
+const COUNTERPARTIES = 6;
+/** An RFQ of the simulation stays open this long. */
+const RFQ_LIFETIME_MS = 60_000;
+/**
+ * The quotes of `{subaccount_id}.quotes` are signed by their counterparty with the action signature
+ * (the action-signature assumption) for this method name over these fields of the record.
+ */
+export const QUOTE_ACTION_METHOD = 'send_quote';
+export const QUOTE_SIGNED_FIELDS = ['direction', 'legs', 'max_fee', 'mmp', 'nonce', 'rfq_id', 'signature_expiry_sec', 'subaccount_id'] as const;
 
-/** A user's order on the book. */
+/** A user's order on the book; amounts in whole amount steps ("lots"), money exact. */
 interface Resting {
   order: Order;
   priceTicks: number;
   remaining: number;
+  filled: number;
+  notional: bigint;
+  fee: bigint;
   seq: number;
   wallet: string;
 }
@@ -74,6 +111,8 @@ interface Instrument {
   index: number;
   tick: number;
   step: number;
+  tickFx: bigint;
+  stepFx: bigint;
   priceDp: number;
   amountDp: number;
   rng: () => number;
@@ -81,20 +120,45 @@ interface Instrument {
   halfSpread: number;
   maxSpacing: number;
   publishId: number;
-  /** Synthetic liquidity of the current tick: price in ticks → amount. Fills take from it until the next tick. */
+  /** Synthetic liquidity of the current tick: price in ticks → lots. Fills take from it until the next tick. */
   synBids: Map<number, number>;
   synAsks: Map<number, number>;
   /** User orders: bids best first (price desc, then time), asks best first (price asc, then time). */
   bids: Resting[];
   asks: Resting[];
-  stats: { c: number; h: number; l: number; n: number; v: number; pr: number; open: number; oi: number; last: number };
+  /** Daily statistics: contracts traded (lots), high/low/open (ticks), trade count, volume and premium volume (fixed). */
+  stats: { c: number; h: number; l: number; n: number; v: bigint; pr: bigint; open: number };
+  /** Open interest: the sum of long positions (perps and options), exact. */
+  oi: bigint;
 }
 
 /** A fill of one taker against one maker (user order or synthetic level). */
 interface Fill {
   priceTicks: number;
-  amount: number;
+  lots: number;
   maker: Resting | null;
+}
+
+/** A simulated participant with a real key. */
+interface Counterparty {
+  wallet: Wallet;
+  address: string;
+  subaccount: number;
+  lastNonce: bigint;
+}
+
+/** One side of a fill: a user's resting order or a simulated counterparty. */
+interface Side {
+  subaccount: number;
+  wallet: string;
+  resting: Resting | null;
+}
+
+/** An RFQ of the simulation with the side its taker wants and the quotes made on it. */
+interface SimRfq {
+  rfq: PublicRfq;
+  wants: 'buy' | 'sell';
+  quotes: Map<number, QuotePublishResult>;
 }
 
 /** Results of the order-flow methods (the Assumed*Result shapes). */
@@ -110,8 +174,32 @@ export class Market {
   /** Open orders only: filled and cancelled ones are forgotten, so memory follows the book, not history. */
   private readonly orders = new Map<string, Resting>();
   private readonly idRng: () => number;
+  private readonly cpRng: () => number;
   private seq = 0;
   private tickCount = 0;
+  private readonly counterparties: Counterparty[] = [];
+  /** Average entry price of each perp position, by `subaccount|instrument`. */
+  private readonly entries = new Map<string, bigint>();
+  /** The current RFQ of each subaccount, and RFQs that expired since their wallet's last push. */
+  private readonly rfqs = new Map<number, SimRfq>();
+  private readonly expiredRfqs = new Map<number, PublicRfq[]>();
+
+  /** Every channel of channelTable with its producer (a test checks none is missing). */
+  readonly producers: { readonly [K in ChannelId]: Producer } = {
+    auctionsWatch: { cadence: 'slow', make: (_p, now) => this.auctions(now) },
+    marginWatch: { cadence: 'slow', make: (_p, now) => this.margins(now) },
+    orderbook: { cadence: 'tick', make: (p, now) => this.orderbookPayload(this.nameOr(p.instrument_name), Number(p.group ?? 1), Number(p.depth ?? 10), now) },
+    spotFeed: { cadence: 'tick', make: (p, now) => this.spotFeed(p.currency ?? this.first().cfg.base_currency, now) },
+    subaccountBalances: { cadence: 'event', make: (p) => this.balanceSnapshot(Number(p.subaccount_id ?? 0)) },
+    subaccountBestQuotes: { cadence: 'slow', make: (p, now) => [this.bestQuote(Number(p.subaccount_id ?? 0), now)] },
+    subaccountOrders: { cadence: 'event', make: (p, now) => [this.sampleOrder(Number(p.subaccount_id ?? 0), now)] },
+    subaccountQuotes: { cadence: 'slow', make: (p, now) => this.quote(Number(p.subaccount_id ?? 0), now) },
+    subaccountTrades: { cadence: 'event', make: (p, now) => [this.sampleTrade(this.first().cfg.instrument_name, now, Number(p.subaccount_id ?? 0))] },
+    tickerSlim: { cadence: 'interval', make: (p, now) => this.ticker(this.nameOr(p.instrument_name), now) },
+    trades: { cadence: 'event', make: (p, now) => [this.sampleTrade(this.nameOr(p.instrument_name), now)] },
+    tradesByType: { cadence: 'event', make: (p, now) => [this.sampleTrade(this.instrumentOf(p.instrument_type ?? '', p.currency ?? '') ?? this.first().cfg.instrument_name, now)] },
+    walletRfqs: { cadence: 'slow', make: (p, now) => this.walletRfqs(normalizeAddress(p.wallet) ?? p.wallet ?? ZERO_ADDRESS, now) },
+  };
 
   constructor(
     private readonly options: ResolvedOptions,
@@ -120,6 +208,7 @@ export class Market {
     private readonly out: Publisher,
   ) {
     this.idRng = prng(options.seed ^ 0x5eed1d);
+    this.cpRng = prng(options.seed ^ 0xc0117e);
     options.instruments.forEach((cfg, index) => {
       const tick = Number(cfg.tick_size);
       const midTicks = Math.max(10, Math.round(cfg.price / tick));
@@ -128,6 +217,8 @@ export class Market {
         index,
         tick,
         step: Number(cfg.amount_step),
+        tickFx: fixed(cfg.tick_size),
+        stepFx: fixed(cfg.amount_step),
         priceDp: decimalsOf(cfg.tick_size),
         amountDp: decimalsOf(cfg.amount_step),
         rng: prng(options.seed * 7919 + index * 104729 + 1),
@@ -139,11 +230,35 @@ export class Market {
         synAsks: new Map(),
         bids: [],
         asks: [],
-        stats: { c: 0, h: cfg.price, l: cfg.price, n: 0, v: 0, pr: 0, open: cfg.price, oi: 0, last: cfg.price },
+        stats: { c: 0, h: midTicks, l: midTicks, n: 0, v: 0n, pr: 0n, open: midTicks },
+        oi: 0n,
       });
       this.currencies.add(cfg.base_currency);
     });
+    // Counterparties: keys derived from the seed, so their addresses (and signatures) repeat per seed.
+    const starting: Record<string, string> = { USDC: '10000000' };
+    for (const i of this.instruments.values()) if (i.cfg.instrument_type === 'erc20') starting[i.cfg.base_currency] = '1000';
+    for (let i = 0; i < COUNTERPARTIES; i++) {
+      const wallet = new Wallet(keccak256(toUtf8Bytes(`exchange-api sandbox counterparty ${options.seed} ${i}`)));
+      const subaccount = derivedSubaccounts(wallet.address)[0]!;
+      accounts.register(wallet.address, [subaccount], starting);
+      this.counterparties.push({ wallet, address: wallet.address, subaccount, lastNonce: 0n });
+    }
     for (const inst of this.instruments.values()) this.regenerate(inst);
+  }
+
+  /** The addresses of the simulated counterparties (index 0 is the market maker). */
+  counterpartyAddresses(): string[] {
+    return this.counterparties.map((c) => c.address);
+  }
+
+  private first(): Instrument {
+    return this.instruments.values().next().value as Instrument;
+  }
+
+  /** The name if it is an instrument of the market, else the first instrument's (generated samples). */
+  private nameOr(name: string | undefined): string {
+    return name !== undefined && this.instruments.has(name) ? name : this.first().cfg.instrument_name;
   }
 
   /** public/get_all_live_instruments (the AssumedLiveInstrument shape). */
@@ -159,16 +274,42 @@ export class Market {
     }));
   }
 
+  // ---------------------------------------------------------------- exact units
+
+  private px(inst: Instrument, ticks: number): bigint {
+    return BigInt(ticks) * inst.tickFx;
+  }
+
+  private amt(inst: Instrument, lots: number): bigint {
+    return BigInt(lots) * inst.stepFx;
+  }
+
   private price(inst: Instrument, ticks: number): string {
-    return dec(ticks * inst.tick, inst.priceDp);
+    return fmt(this.px(inst, ticks));
   }
 
-  private amount(inst: Instrument, a: number): string {
-    return dec(a, inst.amountDp);
+  private amount(inst: Instrument, lots: number): string {
+    return fmt(this.amt(inst, lots));
   }
 
-  private mid(inst: Instrument): number {
-    return inst.midTicks * inst.tick;
+  private notional(inst: Instrument, ticks: number, lots: number): bigint {
+    return mul(this.px(inst, ticks), this.amt(inst, lots));
+  }
+
+  private mid(inst: Instrument): bigint {
+    return this.px(inst, inst.midTicks);
+  }
+
+  /** The spot price of a currency: the mid of its first perp or spot instrument (1 for the quote currency). */
+  private spotPrice(currency: string): bigint {
+    const inst = [...this.instruments.values()].find((i) => i.cfg.base_currency === currency && i.cfg.instrument_type !== 'option');
+    if (inst) return this.mid(inst);
+    return [...this.instruments.values()].some((i) => i.cfg.quote_currency === currency) ? ONE : 0n;
+  }
+
+  /** The index price of an instrument: the spot price of its base currency, else its own mid. */
+  private index(inst: Instrument): bigint {
+    return this.spotPrice(inst.cfg.base_currency) || this.mid(inst);
   }
 
   /** A UUID v4 from the seeded stream, so ids repeat across runs with the same seed. */
@@ -178,6 +319,16 @@ export class Market {
     const variant = '89ab'[parseInt(hex[16]!, 16) & 3]!;
     return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
   }
+
+  private pickTaker(): Counterparty {
+    return this.counterparties[1 + Math.floor(this.cpRng() * (COUNTERPARTIES - 1))]!;
+  }
+
+  private get maker(): Counterparty {
+    return this.counterparties[0]!;
+  }
+
+  // ---------------------------------------------------------------- the market tick
 
   /** Rebuild the synthetic market maker's levels around the mid, never crossing a user order. */
   private regenerate(inst: Instrument): void {
@@ -189,8 +340,8 @@ export class Market {
     let bid = inst.midTicks - inst.halfSpread;
     let ask = inst.midTicks + inst.halfSpread;
     for (let i = 0; i < LEVELS; i++) {
-      const size = inst.step * Math.max(1, Math.round((0.2 + r() * 3) / inst.step));
-      const size2 = inst.step * Math.max(1, Math.round((0.2 + r() * 3) / inst.step));
+      const size = Math.max(1, Math.round((0.2 + r() * 3) / inst.step));
+      const size2 = Math.max(1, Math.round((0.2 + r() * 3) / inst.step));
       if (bid > 0 && bid < bestUserAsk) inst.synBids.set(bid, size);
       if (ask > bestUserBid) inst.synAsks.set(ask, size2);
       bid -= 1 + Math.floor(r() * inst.maxSpacing);
@@ -198,7 +349,7 @@ export class Market {
     }
   }
 
-  /** One market step: move every mid, let the simulated takers hit crossed user orders, refresh liquidity, print a trade now and then, publish the books. */
+  /** One market step: move every mid, let the simulated takers hit crossed user orders, refresh liquidity, print a trade now and then, publish. */
   tick(): void {
     this.tickCount++;
     const now = this.clock.now();
@@ -211,8 +362,33 @@ export class Market {
       if (r() < 0.3) this.syntheticTrade(inst, now);
       inst.publishId++;
     }
-    this.publishBooks(now);
-    if (this.tickCount % 10 === 0) this.publishSlow(now);
+    this.publishCadence('tick', now);
+    if (this.tickCount % 10 === 0) this.publishCadence('slow', now);
+  }
+
+  /** Push every subscribed address of the channels of one cadence. */
+  private publishCadence(cadence: Cadence, now: number, keep: (p: Record<string, string>) => boolean = () => true): void {
+    for (const id of Object.keys(this.producers) as ChannelId[]) {
+      const producer = this.producers[id];
+      if (producer.cadence !== cadence) continue;
+      for (const [addr, p] of this.out.addresses(id)) {
+        if (!keep(p)) continue;
+        const data = producer.make(p, now);
+        if (data !== null) this.out.publish(addr, data);
+      }
+    }
+  }
+
+  /** The cadences (ms) of the channels pushed at their `interval` parameter, each with its parameter value. */
+  intervals(): string[] {
+    const values = new Set<string>();
+    for (const id of Object.keys(this.producers) as ChannelId[]) if (this.producers[id].cadence === 'interval') for (const v of parameterEnum(id, 'interval')) values.add(v);
+    return [...values];
+  }
+
+  /** Publish the channels whose `interval` parameter is this cadence (ticker_slim's 100 and 1000 ms). */
+  publishInterval(interval: string): void {
+    this.publishCadence('interval', this.clock.now(), (p) => p.interval === interval);
   }
 
   /** User orders the moved mid has run through are filled by the simulated takers, as on a real venue. */
@@ -221,61 +397,57 @@ export class Market {
     const bidEdge = inst.midTicks - inst.halfSpread;
     while (inst.bids[0] && inst.bids[0].priceTicks >= askEdge) {
       const maker = inst.bids[0];
-      this.settleFill(inst, null, { priceTicks: maker.priceTicks, amount: maker.remaining, maker }, 'sell', now);
+      const trade = this.settleFill(inst, this.counterpartySide(this.pickTaker()), { priceTicks: maker.priceTicks, lots: maker.remaining, maker }, 'sell', now);
+      this.publishPublicTrades(inst, [trade]);
     }
     while (inst.asks[0] && inst.asks[0].priceTicks <= bidEdge) {
       const maker = inst.asks[0];
-      this.settleFill(inst, null, { priceTicks: maker.priceTicks, amount: maker.remaining, maker }, 'buy', now);
+      const trade = this.settleFill(inst, this.counterpartySide(this.pickTaker()), { priceTicks: maker.priceTicks, lots: maker.remaining, maker }, 'buy', now);
+      this.publishPublicTrades(inst, [trade]);
     }
   }
 
+  /** A simulated taker lifts or hits the synthetic market maker's best level. */
   private syntheticTrade(inst: Instrument, now: number): void {
     const r = inst.rng;
     const direction = r() < 0.5 ? 'buy' : 'sell';
     const book = direction === 'buy' ? inst.synAsks : inst.synBids;
     const best = direction === 'buy' ? Math.min(...book.keys()) : Math.max(...book.keys());
     if (!Number.isFinite(best)) return;
-    const amount = inst.step * Math.max(1, Math.round((0.01 + r() * 0.5) / inst.step));
-    this.recordStats(inst, best * inst.tick, amount);
-    const trade = this.tradeRecord(inst, {
-      direction,
-      priceTicks: best,
-      amount,
-      role: 'taker',
-      wallet: ZERO_ADDRESS,
-      subaccount: MARKET_MAKER_SUBACCOUNT + 1 + Math.floor(r() * 5),
-      fee: 0,
-      now,
-    });
+    const lots = Math.min(book.get(best)!, Math.max(1, Math.round((0.01 + r() * 0.5) / inst.step)));
+    const trade = this.settleFill(inst, this.counterpartySide(this.pickTaker()), { priceTicks: best, lots, maker: null }, direction, now);
     this.publishPublicTrades(inst, [trade]);
   }
 
-  private recordStats(inst: Instrument, price: number, amount: number): void {
+  private counterpartySide(c: Counterparty): Side {
+    return { subaccount: c.subaccount, wallet: c.address, resting: null };
+  }
+
+  private recordStats(inst: Instrument, ticks: number, lots: number): void {
     const s = inst.stats;
-    s.c += amount;
+    s.c += lots;
     s.n += 1;
-    s.v += price * amount;
-    if (inst.cfg.instrument_type === 'option') s.pr += price * amount;
-    s.h = Math.max(s.h, price);
-    s.l = Math.min(s.l, price);
-    s.last = price;
+    const notional = this.notional(inst, ticks, lots);
+    s.v += notional;
+    if (inst.cfg.instrument_type === 'option') s.pr += notional;
+    s.h = Math.max(s.h, ticks);
+    s.l = Math.min(s.l, ticks);
   }
 
   private tradeRecord(
     inst: Instrument,
-    t: { direction: 'buy' | 'sell'; priceTicks: number; amount: number; role: 'maker' | 'taker'; wallet: string; subaccount: number; fee: number; now: number; tradeId?: string },
+    t: { direction: 'buy' | 'sell'; priceTicks: number; lots: number; role: 'maker' | 'taker'; wallet: string; subaccount: number; fee: bigint; realized: bigint; now: number; tradeId?: string },
   ): PublicTrade {
-    const mark = this.mid(inst);
     return {
       direction: t.direction,
       expected_rebate: '0',
       extra_fee: '0',
-      index_price: dec(mark, inst.priceDp),
-      mark_price: dec(mark, inst.priceDp),
-      realized_pnl: '0',
-      realized_pnl_excl_fees: '0',
-      trade_amount: this.amount(inst, t.amount),
-      trade_fee: dec(t.fee, 6),
+      index_price: fmt(this.index(inst), inst.priceDp),
+      mark_price: fmt(this.mid(inst)),
+      realized_pnl: fmt(t.realized - t.fee),
+      realized_pnl_excl_fees: fmt(t.realized),
+      trade_amount: this.amount(inst, t.lots),
+      trade_fee: fmt(t.fee),
       trade_id: t.tradeId ?? this.uuid(),
       trade_price: this.price(inst, t.priceTicks),
       instrument_name: inst.cfg.instrument_name,
@@ -290,9 +462,11 @@ export class Market {
 
   private publishPublicTrades(inst: Instrument, trades: PublicTrade[]): void {
     if (trades.length === 0) return;
-    this.out.publish(`trades.${inst.cfg.instrument_name}`, trades);
-    this.out.publish(`trades.${inst.cfg.instrument_type}.${inst.cfg.base_currency}`, trades);
+    this.out.publish(address('trades', { instrument_name: inst.cfg.instrument_name }), trades);
+    this.out.publish(address('tradesByType', { instrument_type: inst.cfg.instrument_type, currency: inst.cfg.base_currency }), trades);
   }
+
+  // ---------------------------------------------------------------- books, tickers, feeds
 
   /** Levels aggregated to the group (in ticks: bids round down, asks up), best first, at most depth. */
   book(name: string, group: number, depth: number): { bids: [string, string][]; asks: [string, string][] } | null {
@@ -300,9 +474,9 @@ export class Market {
     if (!inst) return null;
     const side = (syn: Map<number, number>, users: Resting[], isBid: boolean) => {
       const agg = new Map<number, number>();
-      const add = (ticks: number, amt: number) => {
+      const add = (ticks: number, lots: number) => {
         const g = isBid ? Math.floor(ticks / group) * group : Math.ceil(ticks / group) * group;
-        agg.set(g, (agg.get(g) ?? 0) + amt);
+        agg.set(g, (agg.get(g) ?? 0) + lots);
       };
       for (const [p, a] of syn) add(p, a);
       for (const u of users) add(u.priceTicks, u.remaining);
@@ -320,34 +494,6 @@ export class Market {
     return { instrument_name: name, publish_id: inst.publishId, timestamp: now, bids: b.bids, asks: b.asks };
   }
 
-  private publishBooks(now: number): void {
-    for (const [address, p] of this.out.addresses('orderbook')) {
-      const payload = this.orderbookPayload(p.instrument_name!, Number(p.group), Number(p.depth), now);
-      if (payload) this.out.publish(address, payload);
-    }
-    for (const [address, p] of this.out.addresses('spotFeed')) this.out.publish(address, this.spotFeed(p.currency!, now));
-  }
-
-  /** Channels with a slower cadence (about once a second of market ticks): auctions, margin, RFQs. */
-  private publishSlow(now: number): void {
-    if (this.out.wants('auctions.watch')) this.out.publish('auctions.watch', this.auctions(now));
-    if (this.out.wants('margin.watch')) this.out.publish('margin.watch', this.margins(now));
-    for (const [address, p] of this.out.addresses('walletRfqs')) this.out.publish(address, [this.rfq(p.wallet!, now)]);
-    for (const [address, p] of this.out.addresses('subaccountQuotes')) this.out.publish(address, [this.quote(Number(p.subaccount_id), now)]);
-    for (const [address, p] of this.out.addresses('subaccountBestQuotes')) this.out.publish(address, [this.bestQuote(Number(p.subaccount_id), now)]);
-  }
-
-  /** Publish the ticker channels of one cadence (100 or 1000 ms, the channel's interval parameter). */
-  publishTickers(interval: string): void {
-    const now = this.clock.now();
-    for (const [address, p] of this.out.addresses('tickerSlim')) {
-      if (p.interval === interval) {
-        const t = this.ticker(p.instrument_name!, now);
-        if (t) this.out.publish(address, t);
-      }
-    }
-  }
-
   /** TickerSlimPayload (fields not shown in the document; this shape embeds DailyTradingStatistics as stats and OptionPricing as option_pricing). */
   ticker(name: string, now = this.clock.now()): Record<string, unknown> | null {
     const inst = this.instruments.get(name);
@@ -355,6 +501,7 @@ export class Market {
     const b = this.book(name, 1, 1)!;
     const s = inst.stats;
     const mark = this.mid(inst);
+    const open = this.px(inst, s.open);
     const ticker: Record<string, unknown> = {
       t: now,
       A: b.asks[0]?.[1] ?? '0',
@@ -362,23 +509,23 @@ export class Market {
       B: b.bids[0]?.[1] ?? '0',
       b: b.bids[0]?.[0] ?? '0',
       f: inst.cfg.instrument_type === 'perp' ? '0.00001' : '0',
-      I: dec(mark, inst.priceDp),
-      M: dec(mark, inst.priceDp),
-      minp: dec(mark * 0.9, inst.priceDp),
-      maxp: dec(mark * 1.1, inst.priceDp),
+      I: fmt(this.index(inst), inst.priceDp),
+      M: fmt(mark),
+      minp: this.price(inst, Math.floor(inst.midTicks * 0.9)),
+      maxp: this.price(inst, Math.ceil(inst.midTicks * 1.1)),
       stats: {
-        c: dec(s.c, inst.amountDp),
-        h: dec(s.h, inst.priceDp),
-        l: dec(s.l, inst.priceDp),
+        c: this.amount(inst, s.c),
+        h: this.price(inst, s.h),
+        l: this.price(inst, s.l),
         n: s.n,
-        oi: dec(s.oi, inst.amountDp),
-        p: dec(((mark - s.open) / s.open) * 100, 6),
-        pr: dec(s.pr, 6),
-        v: dec(s.v, 6),
+        oi: fmt(inst.oi),
+        p: fmt(div((mark - open) * 100n, open), 6),
+        pr: fmt(s.pr, 6),
+        v: fmt(s.v, 6),
       },
       option_pricing:
         inst.cfg.instrument_type === 'option'
-          ? { ai: '0.62', bi: '0.58', d: '0.52', df: '0.99', f: dec(mark * 12, 2), g: '0.0004', i: '0.6', m: dec(mark, inst.priceDp), r: '1.2', t: '-2.1', v: '3.4' }
+          ? { ai: '0.62', bi: '0.58', d: '0.52', df: '0.99', f: fmt(this.index(inst), 2), g: '0.0004', i: '0.6', m: fmt(mark), r: '1.2', t: '-2.1', v: '3.4' }
           : null,
     };
     return { timestamp: now, instrument_ticker: ticker };
@@ -387,28 +534,36 @@ export class Market {
   /** SpotFeedPayload (fields not shown; this shape maps the currency to a SpotFeedEntry). */
   spotFeed(currency: string, now = this.clock.now()): Record<string, unknown> {
     const inst = [...this.instruments.values()].find((i) => i.cfg.base_currency === currency && i.cfg.instrument_type !== 'option');
-    const price = inst ? this.mid(inst) : 1;
-    const entry = { price: dec(price, 6), confidence: '1', price_prev_daily: dec(inst?.stats.open ?? price, 6), confidence_prev_daily: '1', timestamp_prev_daily: now - 86_400_000 };
+    const price = inst ? this.mid(inst) : ONE;
+    const open = inst ? this.px(inst, inst.stats.open) : price;
+    const entry = { price: fmt(price, 6), confidence: '1', price_prev_daily: fmt(open, 6), confidence_prev_daily: '1', timestamp_prev_daily: now - 86_400_000 };
     return { timestamp: now, feeds: { [currency]: entry } };
   }
 
+  // ---------------------------------------------------------------- accounts: auctions and margin
+
   /** auctions.watch: a simulated account in auction, and one whose auction ended. */
   auctions(now = this.clock.now()): AuctionResult[] {
-    const eth = this.instruments.values().next().value as Instrument;
-    const mark = this.mid(eth);
+    const inst = this.first();
+    const mark = this.mid(inst);
+    // Short 2 perps entered at 78 % of today's mark, with 1500 USDC: the unrealized loss leaves a
+    // mark-to-market value under the 5 % maintenance margin, so the account is in auction.
+    const position = -2n * ONE;
+    const entry = bps(mark, 7800);
+    const mtm = 1500n * ONE + mul(position, mark - entry);
     return [
       {
         state: 'ongoing',
         subaccount_id: 900_001,
         timestamp: now,
         details: {
-          estimated_bid_price: dec(mark * 0.95, 2),
-          estimated_discount_pnl: '-120.5',
-          estimated_mtm: dec(mark * 2, 2),
+          estimated_bid_price: fmt(bps(mark, 9500), 2),
+          estimated_discount_pnl: fmt(-bps(mul(abs(position), mark), 500), 2),
+          estimated_mtm: fmt(mtm, 2),
           estimated_percent_bid: '0.25',
           margin_type: 'SM',
-          min_price_limit: dec(mark * 0.9, 2),
-          subaccount_balances: { USDC: '1500', [eth.cfg.instrument_name]: '-2' },
+          min_price_limit: fmt(bps(mark, 9000), 2),
+          subaccount_balances: { USDC: '1500', [inst.cfg.instrument_name]: fmt(position) },
           currency: null,
         },
       },
@@ -416,149 +571,233 @@ export class Market {
     ];
   }
 
+  /** The value and margins of a subaccount at the mids: cash and spot assets at their price, options at their mark, perps by their unrealized PnL. */
+  private valuation(subaccount: number): { value: bigint; initial: bigint; maintenance: bigint; collaterals: unknown[]; positions: unknown[] } {
+    let value = 0n;
+    let exposure = 0n;
+    const collaterals: unknown[] = [];
+    const positions: unknown[] = [];
+    for (const [asset, amount] of this.accounts.balances.get(subaccount) ?? []) {
+      const inst = this.instruments.get(asset);
+      if (inst) {
+        const mark = this.mid(inst);
+        positions.push({ instrument_name: asset, amount: fmt(amount), mark_price: fmt(mark) });
+        exposure += abs(mul(amount, mark));
+        if (inst.cfg.instrument_type === 'perp') value += mul(amount, mark - (this.entries.get(`${subaccount}|${asset}`) ?? mark));
+        else value += mul(amount, mark);
+      } else {
+        collaterals.push({ asset_name: asset, amount: fmt(amount) });
+        value += mul(amount, this.spotPrice(asset));
+      }
+    }
+    return { value, initial: bps(exposure, INITIAL_MARGIN_BPS), maintenance: bps(exposure, MAINTENANCE_MARGIN_BPS), collaterals, positions };
+  }
+
   /** margin.watch: every known subaccount's margin state (first 50), valued at the mids. */
   margins(now = this.clock.now()): MarginWatchResult[] {
     const out: MarginWatchResult[] = [];
-    for (const [id, book] of this.accounts.balances) {
+    for (const id of this.accounts.balances.keys()) {
       if (out.length >= 50) break;
-      let value = 0;
-      const collaterals: unknown[] = [];
-      const positions: unknown[] = [];
-      for (const [asset, amount] of book) {
-        const inst = this.instruments.get(asset);
-        if (inst) {
-          positions.push({ instrument_name: asset, amount: dec(amount, inst.amountDp), mark_price: dec(this.mid(inst), inst.priceDp) });
-          value += amount * this.mid(inst);
-        } else {
-          collaterals.push({ asset_name: asset, amount: dec(amount) });
-          value += asset === 'USDC' ? amount : amount * this.spotPrice(asset);
-        }
-      }
+      const v = this.valuation(id);
       out.push({
-        collaterals,
+        collaterals: v.collaterals,
         currency: 'USDC',
-        initial_margin: dec(value * 0.1, 6),
-        maintenance_margin: dec(value * 0.05, 6),
+        initial_margin: fmt(v.initial, 6),
+        maintenance_margin: fmt(v.maintenance, 6),
         margin_type: 'SM',
-        positions,
+        positions: v.positions,
         subaccount_id: id,
-        subaccount_value: dec(value, 6),
+        subaccount_value: fmt(v.value, 6),
         valuation_timestamp: now,
       });
-    }
-    if (out.length === 0) {
-      out.push({ collaterals: [], currency: 'USDC', initial_margin: '0', maintenance_margin: '0', margin_type: 'SM', positions: [], subaccount_id: 900_001, subaccount_value: '0', valuation_timestamp: now });
     }
     return out;
   }
 
-  private spotPrice(currency: string): number {
-    const inst = [...this.instruments.values()].find((i) => i.cfg.base_currency === currency && i.cfg.instrument_type !== 'option');
-    return inst ? this.mid(inst) : 0;
-  }
+  // ---------------------------------------------------------------- RFQs and quotes
 
-  private legs(): { leg: Instrument; amount: string; direction: 'buy' | 'sell'; price: string } {
+  /** The open RFQ of a subaccount: a fresh one when it has none or its last one expired. */
+  private rfqOf(subaccount: number, now: number): SimRfq {
+    const current = this.rfqs.get(subaccount);
+    if (current && current.rfq.valid_until > now) return current;
+    if (current) {
+      // Tell the wallet once that it expired, with the quotes made on it.
+      const ended: PublicRfq = { ...current.rfq, status: 'expired', last_update_timestamp: current.rfq.valid_until };
+      const list = this.expiredRfqs.get(subaccount) ?? [];
+      list.push(ended);
+      this.expiredRfqs.set(subaccount, list.slice(-5));
+    }
     const list = [...this.instruments.values()];
     const leg = list[Math.floor(this.idRng() * list.length)]!;
-    return { leg, amount: this.amount(leg, leg.step * 10), direction: this.idRng() < 0.5 ? 'buy' : 'sell', price: dec(this.mid(leg), leg.priceDp) };
-  }
-
-  /** An RFQ for `{wallet}.rfqs`. */
-  rfq(wallet: string, now = this.clock.now()): PublicRfq {
-    const { leg, amount, direction } = this.legs();
-    const subs = this.accounts.subaccountsOf(wallet);
-    return {
+    // A few thousand USDC of notional, in whole amount steps (at least one).
+    const target = 1000 + Math.floor(this.idRng() * 19_000);
+    const perLot = Number(this.notional(leg, leg.midTicks, 1)) / Number(ONE);
+    const lots = Math.max(1, Math.round(target / perLot));
+    const rfq: PublicRfq = {
       cancel_reason: '',
       creation_timestamp: now,
       fill_rate: null,
       filled_pct: '0',
       last_update_timestamp: now,
-      legs: [{ amount, direction, instrument_name: leg.cfg.instrument_name }],
-      partial_fill_step: '1',
+      legs: [{ amount: this.amount(leg, lots), direction: this.idRng() < 0.5 ? 'buy' : 'sell', instrument_name: leg.cfg.instrument_name }],
+      // Fills come in whole amount steps, never more than the leg.
+      partial_fill_step: leg.cfg.amount_step,
       recent_fill_rate: null,
       rfq_id: this.uuid(),
       status: 'open',
-      subaccount_id: subs[0] ?? 0,
+      subaccount_id: subaccount,
       total_cost: null,
-      valid_until: now + 60_000,
-      wallet,
+      valid_until: now + RFQ_LIFETIME_MS,
+      wallet: this.accounts.walletOf(subaccount) ?? ZERO_ADDRESS,
       filled_direction: null,
     };
+    const sim: SimRfq = { rfq, wants: this.idRng() < 0.5 ? 'buy' : 'sell', quotes: new Map() };
+    this.rfqs.set(subaccount, sim);
+    return sim;
   }
 
-  private publicQuote(subaccount: number, rfqId: string, now: number): PublicQuote {
-    const { leg, amount, direction, price } = this.legs();
-    return {
-      cancel_reason: '',
-      creation_timestamp: now,
+  /** `{wallet}.rfqs`: the open RFQ of each of the wallet's subaccounts, and any that expired since the last push. */
+  walletRfqs(wallet: string, now = this.clock.now()): PublicRfq[] {
+    const out: PublicRfq[] = [];
+    for (const sub of this.accounts.subaccountsOf(wallet)) {
+      const open = this.rfqOf(sub, now).rfq;
+      out.push(...(this.expiredRfqs.get(sub) ?? []), { ...open, legs: open.legs.map((l) => ({ ...l })) });
+      this.expiredRfqs.delete(sub);
+    }
+    return out;
+  }
+
+  private nextNonce(c: Counterparty, now: number): string {
+    let n = BigInt(Math.floor(now)) * 1000n;
+    if (n <= c.lastNonce) n = c.lastNonce + 1n;
+    c.lastNonce = n;
+    return n.toString();
+  }
+
+  /**
+   * A counterparty quotes the subaccount's open RFQ (replacing its own earlier quote on it, which is
+   * returned cancelled): the RFQ's legs priced a few basis points off the mid in the maker's favour,
+   * the maker fee on the notional, and a real action signature by the counterparty's key.
+   */
+  quote(subaccount: number, now = this.clock.now()): QuotePublishResult[] {
+    const sim = this.rfqOf(subaccount, now);
+    const cpIndex = 1 + Math.floor(this.cpRng() * (COUNTERPARTIES - 1));
+    const cp = this.counterparties[cpIndex]!;
+    const direction: 'buy' | 'sell' = sim.wants === 'buy' ? 'sell' : 'buy';
+    const edge = 2 + Math.floor(this.cpRng() * 18);
+    let notional = 0n;
+    const legs: PricedLegParamsAndResponse[] = sim.rfq.legs.map((leg) => {
+      const inst = this.instruments.get(leg.instrument_name)!;
+      // The maker sells this leg when it sells the legs as given and the leg buys, or buys them and the leg sells.
+      const makerSells = (direction === 'sell') === (leg.direction === 'buy');
+      const ticks = makerSells ? Math.ceil(inst.midTicks * (1 + edge / 10_000)) : Math.max(1, Math.floor(inst.midTicks * (1 - edge / 10_000)));
+      notional += mul(this.px(inst, ticks), fixed(leg.amount));
+      return { amount: leg.amount, direction: leg.direction, instrument_name: leg.instrument_name, price: this.price(inst, ticks) };
+    });
+    const fee = bps(notional, MAKER_FEE_BPS);
+    const signed = {
       direction,
-      fill_pct: '0',
-      last_update_timestamp: now,
-      legs: [{ amount, direction, instrument_name: leg.cfg.instrument_name, price }],
-      legs_hash: `0x${this.uuid().replace(/-/g, '')}${this.uuid().replace(/-/g, '')}`,
-      liquidity_role: 'maker',
-      quote_id: this.uuid(),
-      rfq_id: rfqId,
-      status: 'open',
-      subaccount_id: subaccount,
-      wallet: this.accounts.walletOf(subaccount) ?? ZERO_ADDRESS,
-    };
-  }
-
-  /** A quote for `{subaccount_id}.quotes`. */
-  quote(subaccount: number, now = this.clock.now()): QuotePublishResult {
-    const q = this.publicQuote(subaccount, this.uuid(), now);
-    return {
+      legs,
+      max_fee: fmt(bps(notional, 10 * MAKER_FEE_BPS)),
+      mmp: false,
+      nonce: this.nextNonce(cp, now),
+      rfq_id: sim.rfq.rfq_id,
+      signature_expiry_sec: Math.floor(Math.min(now + 30_000, sim.rfq.valid_until) / 1000),
+      subaccount_id: cp.subaccount,
+    } satisfies Record<(typeof QUOTE_SIGNED_FIELDS)[number], unknown>;
+    const digest = TypedDataEncoder.hash(defaultActionLayout.domain, defaultActionLayout.types, actionMessage(QUOTE_ACTION_METHOD, signed));
+    const q: QuotePublishResult = {
+      ...signed,
       creation_timestamp: now,
-      direction: q.direction,
       extra_fee: '0',
-      fee: '0.5',
+      fee: fmt(fee),
       fill_pct: '0',
       is_transfer: false,
       label: '',
       last_update_timestamp: now,
-      legs: q.legs,
-      legs_hash: q.legs_hash,
+      legs_hash: keccak256(toUtf8Bytes(canonicalJson(legs))),
       liquidity_role: 'maker',
-      max_fee: '10',
-      mmp: false,
-      nonce: String(now * 1000),
-      quote_id: q.quote_id,
-      rfq_id: q.rfq_id,
-      signature: `0x${'11'.repeat(65)}`,
-      signature_expiry_sec: Math.floor(now / 1000) + 3600,
-      signer: q.wallet,
+      quote_id: this.uuid(),
+      signature: cp.wallet.signingKey.sign(digest).serialized,
+      signer: cp.address,
       status: 'open',
-      subaccount_id: subaccount,
       batch_status: null,
       cancel_reason: null,
       tx_hash: null,
     };
+    const out: QuotePublishResult[] = [];
+    const previous = sim.quotes.get(cpIndex);
+    if (previous) out.push({ ...previous, status: 'cancelled', cancel_reason: 'user_request', last_update_timestamp: now });
+    sim.quotes.set(cpIndex, q);
+    out.push(q);
+    return out;
   }
 
-  /** A best-quote result for `{subaccount_id}.best.quotes`. */
-  bestQuote(subaccount: number, now = this.clock.now()): BestQuoteChannelResult {
-    const rfqId = this.uuid();
-    const q = this.publicQuote(subaccount, rfqId, now);
+  private publicQuote(q: QuotePublishResult): PublicQuote {
     return {
-      rfq_id: rfqId,
+      cancel_reason: '',
+      creation_timestamp: q.creation_timestamp,
+      direction: q.direction,
+      fill_pct: q.fill_pct,
+      last_update_timestamp: q.last_update_timestamp,
+      legs: q.legs.map((l) => ({ ...l })),
+      legs_hash: q.legs_hash,
+      liquidity_role: 'maker',
+      quote_id: q.quote_id,
+      rfq_id: q.rfq_id,
+      status: q.status,
+      subaccount_id: q.subaccount_id,
+      wallet: q.signer,
+    };
+  }
+
+  /**
+   * `{subaccount_id}.best.quotes`: the best open quote on the subaccount's RFQ for the side its taker
+   * wants, with the taker fee, the cost against the book and the initial margin before and after.
+   */
+  bestQuote(subaccount: number, now = this.clock.now()): BestQuoteChannelResult {
+    const sim = this.rfqOf(subaccount, now);
+    if (sim.quotes.size === 0) this.quote(subaccount, now);
+    const sign = sim.wants === 'buy' ? 1n : -1n;
+    // The taker pays the legs it buys and receives the ones it sells.
+    const cost = (q: QuotePublishResult) =>
+      q.legs.reduce((s, l) => s + (l.direction === 'buy' ? sign : -sign) * mul(fixed(l.price), fixed(l.amount)), 0n);
+    const best = [...sim.quotes.values()].reduce((a, b) => (cost(b) < cost(a) ? b : a));
+    let notional = 0n;
+    let bookCost = 0n;
+    let margin = 0n;
+    for (const l of best.legs) {
+      const inst = this.instruments.get(l.instrument_name)!;
+      const amount = fixed(l.amount);
+      const legNotional = mul(fixed(l.price), amount);
+      notional += legNotional;
+      const takerBuys = (l.direction === 'buy') === (sim.wants === 'buy');
+      const top = this.book(l.instrument_name, 1, 1)!;
+      const bookPrice = fixed((takerBuys ? top.asks[0]?.[0] : top.bids[0]?.[0]) ?? fmt(this.mid(inst)));
+      bookCost += (takerBuys ? 1n : -1n) * mul(bookPrice, amount);
+      if (inst.cfg.instrument_type !== 'erc20') margin += bps(legNotional, INITIAL_MARGIN_BPS);
+    }
+    const fee = bps(notional, TAKER_FEE_BPS);
+    const pre = this.valuation(subaccount).initial;
+    return {
+      rfq_id: sim.rfq.rfq_id,
       error: null,
       result: {
-        direction: q.direction,
+        direction: sim.wants,
         down_liquidation_price: null,
-        estimated_fee: '0.5',
-        estimated_realized_pnl: '0',
+        estimated_fee: fmt(fee),
+        estimated_realized_pnl: fmt(-fee),
         estimated_realized_pnl_excl_fees: '0',
-        estimated_total_cost: dec(Number(q.legs[0]!.price) * Number(q.legs[0]!.amount), 6),
+        estimated_total_cost: fmt(cost(best)),
         filled_pct: '0',
         is_valid: true,
-        orderbook_total_cost: null,
-        post_initial_margin: '100',
-        pre_initial_margin: '0',
-        suggested_max_fee: '1',
+        orderbook_total_cost: fmt(bookCost),
+        post_initial_margin: fmt(pre + margin, 6),
+        pre_initial_margin: fmt(pre, 6),
+        suggested_max_fee: fmt(fee * 2n),
         post_liquidation_price: null,
         up_liquidation_price: null,
-        best_quote: q,
+        best_quote: this.publicQuote(best),
         invalid_reason: null,
       },
     };
@@ -568,7 +807,7 @@ export class Market {
   balanceSnapshot(subaccount: number): BalanceUpdate[] {
     const book = this.accounts.balances.get(subaccount);
     const out: BalanceUpdate[] = [];
-    for (const [name, amount] of book ?? []) out.push({ name, new_balance: dec(amount, 8), previous_balance: dec(amount, 8), update_type: 'trade' });
+    for (const [name, amount] of book ?? []) out.push({ name, new_balance: fmt(amount), previous_balance: fmt(amount), update_type: 'trade' });
     return out.length > 0 ? out : [{ name: 'USDC', new_balance: '0', previous_balance: '0', update_type: 'asset_deposit' }];
   }
 
@@ -585,31 +824,39 @@ export class Market {
     return this.instruments.get(name)?.cfg.instrument_type;
   }
 
-  private checkOrder(p: OrderFields): { inst: Instrument; priceTicks: number; amount: number; tif: string } {
+  /** A decimal input as whole units of `unit` (ticks or steps), or a rejection naming the field. */
+  private units(field: string, value: string | number, unit: bigint, unitName: string, unitValue: string): number {
+    const x = parseFixed(value);
+    if (x === null) throw new RpcFailure(11000, `${field} ${String(value).slice(0, 40)} is not a decimal with at most 12 fractional digits`);
+    if (x <= 0n) throw new RpcFailure(11000, `${field} must be above zero (got ${value})`);
+    if (x % unit !== 0n) throw new RpcFailure(11000, `${field} ${value} is not a multiple of ${unitName} ${unitValue}`);
+    const n = x / unit;
+    if (n > BigInt(Number.MAX_SAFE_INTEGER)) throw new RpcFailure(11000, `${field} ${String(value).slice(0, 40)} is too large`);
+    return Number(n);
+  }
+
+  private checkOrder(p: OrderFields): { inst: Instrument; priceTicks: number; lots: number; maxFee: bigint; tif: string } {
     const inst = this.instrumentOrReject(p.instrument_name);
-    const amount = Number(p.amount);
-    const price = Number(p.limit_price);
-    if (!(amount > 0)) throw new RpcFailure(11000, `amount must be above zero (got ${p.amount})`);
-    if (!isMultiple(amount, inst.step)) throw new RpcFailure(11000, `amount ${p.amount} is not a multiple of amount_step ${inst.cfg.amount_step}`);
-    if (!(price > 0)) throw new RpcFailure(11000, `limit_price must be above zero (got ${p.limit_price})`);
-    if (!isMultiple(price, inst.tick)) throw new RpcFailure(11000, `limit_price ${p.limit_price} is not a multiple of tick_size ${inst.cfg.tick_size}`);
-    if (!(Number(p.max_fee) >= 0)) throw new RpcFailure(11000, `max_fee must not be negative (got ${p.max_fee})`);
+    const lots = this.units('amount', p.amount, inst.stepFx, 'amount_step', inst.cfg.amount_step);
+    const priceTicks = this.units('limit_price', p.limit_price, inst.tickFx, 'tick_size', inst.cfg.tick_size);
+    const maxFee = parseFixed(p.max_fee);
+    if (maxFee === null || maxFee < 0n) throw new RpcFailure(11000, `max_fee must be a non-negative decimal (got ${String(p.max_fee).slice(0, 40)})`);
     const tif = p.time_in_force ?? 'gtc';
     if (!['gtc', 'ioc', 'fok', 'post_only'].includes(tif)) throw new RpcFailure(11000, `time_in_force ${JSON.stringify(tif).slice(0, 40)} is not one of gtc, ioc, fok, post_only`);
-    return { inst, priceTicks: Math.round(price / inst.tick), amount: roundTo(amount, inst.step), tif };
+    return { inst, priceTicks, lots, maxFee, tif };
   }
 
   /** Best opposite liquidity at or better than the limit, in price-time priority (user orders before synthetic at one price). */
-  private plan(inst: Instrument, direction: 'buy' | 'sell', limitTicks: number, amount: number): Fill[] {
+  private plan(inst: Instrument, direction: 'buy' | 'sell', limitTicks: number, lots: number): Fill[] {
     const users = direction === 'buy' ? inst.asks : inst.bids;
     const syn = direction === 'buy' ? inst.synAsks : inst.synBids;
     const synPrices = [...syn.keys()].sort((a, b) => (direction === 'buy' ? a - b : b - a));
     const better = (a: number, b: number) => (direction === 'buy' ? a <= b : a >= b);
     const fills: Fill[] = [];
-    let left = amount;
+    let left = lots;
     let ui = 0;
     let si = 0;
-    while (left > 1e-12) {
+    while (left > 0) {
       const u = users[ui];
       const sp = synPrices[si];
       let pick: 'u' | 's' | null = null;
@@ -621,7 +868,7 @@ export class Market {
       if (!better(price, limitTicks)) break;
       const available = pick === 'u' ? u!.remaining : syn.get(sp!)!;
       const take = Math.min(left, available);
-      fills.push({ priceTicks: price, amount: take, maker: pick === 'u' ? u! : null });
+      fills.push({ priceTicks: price, lots: take, maker: pick === 'u' ? u! : null });
       left -= take;
       if (pick === 'u') ui++;
       else si++;
@@ -629,76 +876,88 @@ export class Market {
     return fills;
   }
 
-  /** Apply one fill: order records, balances, trades, and the pushes on the private and public channels. Returns the taker's trade. */
-  private settleFill(inst: Instrument, taker: Resting | null, fill: Fill, takerDirection: 'buy' | 'sell', now: number): PublicTrade {
-    const tradeId = this.uuid();
-    const notional = fill.priceTicks * inst.tick * fill.amount;
-    this.recordStats(inst, fill.priceTicks * inst.tick, fill.amount);
-    const takerRecord = this.tradeRecord(inst, {
-      direction: takerDirection,
-      priceTicks: fill.priceTicks,
-      amount: fill.amount,
-      role: 'taker',
-      wallet: taker?.wallet ?? ZERO_ADDRESS,
-      subaccount: taker?.order.subaccount_id ?? MARKET_MAKER_SUBACCOUNT,
-      fee: taker ? notional * TAKER_FEE : 0,
-      now,
-      tradeId,
-    });
-    if (taker) this.applyToOrder(inst, taker, fill, notional * TAKER_FEE, now, takerRecord);
-    if (fill.maker) {
-      const makerDirection = takerDirection === 'buy' ? 'sell' : 'buy';
-      const makerRecord = this.tradeRecord(inst, {
-        direction: makerDirection,
-        priceTicks: fill.priceTicks,
-        amount: fill.amount,
-        role: 'maker',
-        wallet: fill.maker.wallet,
-        subaccount: fill.maker.order.subaccount_id,
-        fee: notional * MAKER_FEE,
-        now,
-        tradeId,
-      });
-      this.applyToOrder(inst, fill.maker, fill, notional * MAKER_FEE, now, makerRecord);
-      if (fill.maker.remaining <= 1e-12) this.removeResting(inst, fill.maker);
+  /**
+   * Book one side of a fill in its subaccount's ledger. Perps settle PnL and fees, not the notional:
+   * the position moves, an average entry price is kept, and cash changes by the PnL realized on the
+   * part that reduces the position, less the fee. Spot and options exchange the asset for its price.
+   */
+  private ledger(inst: Instrument, subaccount: number, direction: 'buy' | 'sell', fill: Fill, fee: bigint): { updates: BalanceUpdate[]; realized: bigint } {
+    const sign = direction === 'buy' ? 1n : -1n;
+    const amount = sign * this.amt(inst, fill.lots);
+    const price = this.px(inst, fill.priceTicks);
+    const quote = inst.cfg.quote_currency;
+    const type = inst.cfg.instrument_type;
+    const positionAsset = type === 'erc20' ? inst.cfg.base_currency : inst.cfg.instrument_name;
+    const before = this.accounts.balance(subaccount, positionAsset);
+    const after = before + amount;
+    let cash: bigint;
+    let realized = 0n;
+    if (type === 'perp') {
+      const key = `${subaccount}|${positionAsset}`;
+      const entry = this.entries.get(key) ?? price;
+      if (before === 0n || before > 0n === amount > 0n) {
+        this.entries.set(key, div(mul(abs(before), entry) + mul(abs(amount), price), abs(after)));
+      } else {
+        const closed = min(abs(before), abs(amount));
+        realized = mul(closed, price - entry) * (before > 0n ? 1n : -1n);
+        if (after === 0n) this.entries.delete(key);
+        else if (after > 0n !== before > 0n) this.entries.set(key, price);
+      }
+      cash = realized - fee;
     } else {
-      const syn = takerDirection === 'buy' ? inst.synAsks : inst.synBids;
-      const left = (syn.get(fill.priceTicks) ?? 0) - fill.amount;
-      if (left > 1e-12) syn.set(fill.priceTicks, left);
-      else syn.delete(fill.priceTicks);
+      cash = -sign * mul(price, this.amt(inst, fill.lots)) - fee;
     }
-    if (!taker) this.publishPublicTrades(inst, [takerRecord]);
-    return takerRecord;
+    if (type !== 'erc20') inst.oi += max(0n, after) - max(0n, before);
+    const updates = [this.accounts.adjust(subaccount, positionAsset, amount), this.accounts.adjust(subaccount, quote, cash)];
+    return { updates: updates.map((u) => ({ name: u.name, new_balance: fmt(u.next), previous_balance: fmt(u.previous), update_type: 'trade' })), realized };
   }
 
-  private applyToOrder(inst: Instrument, r: Resting, fill: Fill, fee: number, now: number, record: PublicTrade): void {
+  /** Apply one fill to both sides: ledgers, order records, trades, and the pushes on the private channels. Returns the taker's trade. */
+  private settleFill(inst: Instrument, taker: Side, fill: Fill, takerDirection: 'buy' | 'sell', now: number): PublicTrade {
+    const tradeId = this.uuid();
+    const notional = this.notional(inst, fill.priceTicks, fill.lots);
+    this.recordStats(inst, fill.priceTicks, fill.lots);
+    const maker: Side = fill.maker ? { subaccount: fill.maker.order.subaccount_id, wallet: fill.maker.wallet, resting: fill.maker } : this.counterpartySide(this.maker);
+    const makerDirection = takerDirection === 'buy' ? 'sell' : 'buy';
+    let takerRecord: PublicTrade | null = null;
+    for (const [side, role, direction, feeBps] of [
+      [taker, 'taker', takerDirection, TAKER_FEE_BPS],
+      [maker, 'maker', makerDirection, MAKER_FEE_BPS],
+    ] as const) {
+      const fee = bps(notional, feeBps);
+      const { updates, realized } = this.ledger(inst, side.subaccount, direction, fill, fee);
+      const record = this.tradeRecord(inst, { direction, priceTicks: fill.priceTicks, lots: fill.lots, role, wallet: side.wallet, subaccount: side.subaccount, fee, realized, now, tradeId });
+      if (role === 'taker') takerRecord = record;
+      if (side.resting) this.applyToOrder(inst, side.resting, fill, notional, fee, now);
+      this.out.publish(address('subaccountTrades', { subaccount_id: side.subaccount }), [record]);
+      this.out.publish(address('subaccountBalances', { subaccount_id: side.subaccount }), updates);
+    }
+    if (fill.maker) {
+      if (fill.maker.remaining === 0) this.removeResting(inst, fill.maker);
+    } else {
+      const syn = takerDirection === 'buy' ? inst.synAsks : inst.synBids;
+      const left = (syn.get(fill.priceTicks) ?? 0) - fill.lots;
+      if (left > 0) syn.set(fill.priceTicks, left);
+      else syn.delete(fill.priceTicks);
+    }
+    return takerRecord!;
+  }
+
+  private applyToOrder(inst: Instrument, r: Resting, fill: Fill, notional: bigint, fee: bigint, now: number): void {
     const o = r.order;
-    const filledBefore = Number(o.filled_amount);
-    const filled = roundTo(filledBefore + fill.amount, inst.step);
-    const price = fill.priceTicks * inst.tick;
-    const avg = filled > 0 ? (Number(o.average_price) * filledBefore + price * fill.amount) / filled : 0;
-    r.remaining = roundTo(r.remaining - fill.amount, inst.step);
-    o.filled_amount = this.amount(inst, filled);
-    o.average_price = dec(avg, Math.min(12, inst.priceDp + 4));
-    o.order_fee = dec(Number(o.order_fee) + fee, 6);
+    r.filled += fill.lots;
+    r.remaining -= fill.lots;
+    r.notional += notional;
+    r.fee += fee;
+    o.filled_amount = this.amount(inst, r.filled);
+    o.average_price = fmt(div(r.notional, this.amt(inst, r.filled)), Math.min(12, inst.priceDp + 4));
+    o.order_fee = fmt(r.fee);
     o.last_update_timestamp = now;
-    if (r.remaining <= 1e-12) {
+    if (r.remaining === 0) {
       o.order_status = 'filled';
       this.orders.delete(o.order_id);
     }
-    const sub = o.subaccount_id;
-    const sign = o.direction === 'buy' ? 1 : -1;
-    const position = inst.cfg.instrument_type === 'erc20' ? inst.cfg.base_currency : inst.cfg.instrument_name;
-    const updates = [
-      this.accounts.adjust(sub, position, sign * fill.amount),
-      this.accounts.adjust(sub, inst.cfg.quote_currency, -sign * price * fill.amount - fee),
-    ];
-    this.out.publish(`${sub}.orders`, [{ ...o }]);
-    this.out.publish(`${sub}.trades`, [record]);
-    this.out.publish(
-      `${sub}.balances`,
-      updates.map((u): BalanceUpdate => ({ name: u.name, new_balance: dec(u.next, 8), previous_balance: dec(u.previous, 8), update_type: 'trade' })),
-    );
+    this.out.publish(address('subaccountOrders', { subaccount_id: o.subaccount_id }), [{ ...o }]);
   }
 
   private removeResting(inst: Instrument, r: Resting): void {
@@ -720,23 +979,24 @@ export class Market {
 
   /** `order`: check, match, rest or cancel the remainder, push. */
   place(session: Session, p: OrderFields & ActionFieldsLike, replaced: string | null = null): OrderOutcome {
-    const { inst, priceTicks, amount, tif } = this.checkOrder(p);
-    return this.execute(session, p, inst, priceTicks, amount, tif, replaced);
+    return this.execute(session, p, this.checkOrder(p), replaced);
   }
 
-  private execute(session: Session, p: OrderFields & ActionFieldsLike, inst: Instrument, priceTicks: number, amount: number, tif: string, replaced: string | null): OrderOutcome {
+  private execute(session: Session, p: OrderFields & ActionFieldsLike, checked: ReturnType<Market['checkOrder']>, replaced: string | null): OrderOutcome {
+    const { inst, priceTicks, lots, maxFee, tif } = checked;
     const now = this.clock.now();
     const isMarket = p.order_type === 'market';
-    const fills = this.plan(inst, p.direction, priceTicks, amount);
-    const fillable = fills.reduce((s, f) => s + f.amount, 0);
+    const fills = this.plan(inst, p.direction, priceTicks, lots);
+    const fillable = fills.reduce((s, f) => s + f.lots, 0);
     if (tif === 'post_only' && fills.length > 0) throw new RpcFailure(11000, `post_only order would cross the book at ${this.price(inst, fills[0]!.priceTicks)}`);
-    if (tif === 'fok' && fillable + 1e-12 < amount) throw new RpcFailure(11000, `fok order cannot be filled in full (${this.amount(inst, fillable)} of ${this.amount(inst, amount)} available)`);
-    const cash = this.accounts.balances.get(p.subaccount_id)?.get(inst.cfg.quote_currency) ?? 0;
-    if (p.direction === 'buy' && amount * priceTicks * inst.tick > Math.max(0, cash) * 10) {
-      throw new RpcFailure(11000, `insufficient margin: order notional ${dec(amount * priceTicks * inst.tick, 2)} exceeds 10x the ${inst.cfg.quote_currency} balance`);
+    if (tif === 'fok' && fillable < lots) throw new RpcFailure(11000, `fok order cannot be filled in full (${this.amount(inst, fillable)} of ${this.amount(inst, lots)} available)`);
+    const cash = this.accounts.balance(p.subaccount_id, inst.cfg.quote_currency);
+    const notional = this.notional(inst, priceTicks, lots);
+    if (p.direction === 'buy' && notional > max(0n, cash) * MAX_LEVERAGE) {
+      throw new RpcFailure(11000, `insufficient margin: order notional ${fmt(notional, 2)} exceeds ${MAX_LEVERAGE}x the ${inst.cfg.quote_currency} balance`);
     }
     const order: Order = {
-      amount: this.amount(inst, amount),
+      amount: this.amount(inst, lots),
       average_price: '0',
       creation_timestamp: now,
       direction: p.direction,
@@ -746,7 +1006,7 @@ export class Market {
       is_transfer: false,
       last_update_timestamp: now,
       limit_price: this.price(inst, priceTicks),
-      max_fee: dec(Number(p.max_fee)),
+      max_fee: fmt(maxFee),
       mmp: p.mmp ?? false,
       nonce: p.nonce,
       order_fee: '0',
@@ -765,21 +1025,22 @@ export class Market {
       cancel_reason: '',
       label: p.label ?? '',
     };
-    const taker: Resting = { order, priceTicks, remaining: amount, seq: ++this.seq, wallet: session.wallet };
+    const taker: Resting = { order, priceTicks, remaining: lots, filled: 0, notional: 0n, fee: 0n, seq: ++this.seq, wallet: session.wallet };
     this.orders.set(order.order_id, taker);
     const trades: PublicTrade[] = [];
-    for (const f of fills) trades.push(this.settleFill(inst, taker, f, p.direction, now));
+    for (const f of fills) trades.push(this.settleFill(inst, { subaccount: p.subaccount_id, wallet: session.wallet, resting: taker }, f, p.direction, now));
     this.publishPublicTrades(inst, trades);
-    if (taker.remaining > 1e-12) {
+    const ordersAddress = address('subaccountOrders', { subaccount_id: order.subaccount_id });
+    if (taker.remaining > 0) {
       if (isMarket || tif === 'ioc' || tif === 'fok') {
         this.orders.delete(order.order_id);
         order.order_status = 'cancelled';
         order.cancel_reason = 'ioc_or_market_partial_fill';
         order.last_update_timestamp = now;
-        this.out.publish(`${order.subaccount_id}.orders`, [{ ...order }]);
+        this.out.publish(ordersAddress, [{ ...order }]);
       } else {
         this.insertResting(inst, taker);
-        if (fills.length === 0) this.out.publish(`${order.subaccount_id}.orders`, [{ ...order }]);
+        if (fills.length === 0) this.out.publish(ordersAddress, [{ ...order }]);
       }
     }
     return { order: { ...order }, trades };
@@ -790,7 +1051,7 @@ export class Market {
     const checked = this.checkOrder(p);
     const old = this.openOrder(p.subaccount_id, p.order_id_to_cancel);
     const cancelled = this.cancelResting(old, 'user_request');
-    const placed = this.execute(session, p, checked.inst, checked.priceTicks, checked.amount, checked.tif, isUuid(old.order.order_id) ? old.order.order_id : null);
+    const placed = this.execute(session, p, checked, isUuid(old.order.order_id) ? old.order.order_id : null);
     return { cancelled_order: cancelled, order: placed.order, trades: placed.trades };
   }
 
@@ -810,7 +1071,7 @@ export class Market {
     r.order.cancel_reason = reason;
     r.order.last_update_timestamp = this.clock.now();
     const copy = { ...r.order };
-    this.out.publish(`${r.order.subaccount_id}.orders`, [copy]);
+    this.out.publish(address('subaccountOrders', { subaccount_id: r.order.subaccount_id }), [copy]);
     return copy;
   }
 
@@ -832,12 +1093,20 @@ export class Market {
     return n;
   }
 
-  /** A sample Order record for generated pushes. */
-  sampleOrder(subaccount: number): Order {
-    const inst = this.instruments.values().next().value as Instrument;
-    const now = this.clock.now();
+  // ---------------------------------------------------------------- generated samples (control plane)
+
+  /** A schema-valid payload for any filled-in address (the control plane's `generate`), or null when it matches no channel. */
+  produce(addr: string): unknown {
+    const m = matchChannel(addr);
+    if (!m) return null;
+    return this.producers[m.channel.id as ChannelId].make(m.params, this.clock.now());
+  }
+
+  /** A sample Order record for generated pushes (its signature is a placeholder: the sandbox holds no user's key). */
+  sampleOrder(subaccount: number, now = this.clock.now()): Order {
+    const inst = this.first();
     return {
-      amount: this.amount(inst, inst.step * 10),
+      amount: this.amount(inst, 10),
       average_price: '0',
       creation_timestamp: now,
       direction: 'buy',
@@ -847,7 +1116,7 @@ export class Market {
       is_transfer: false,
       last_update_timestamp: now,
       limit_price: this.price(inst, inst.midTicks - inst.halfSpread * 10),
-      max_fee: '10',
+      max_fee: fmt(bps(this.notional(inst, inst.midTicks, 10), 10 * TAKER_FEE_BPS)),
       mmp: false,
       nonce: String(now * 1000),
       order_fee: '0',
@@ -868,11 +1137,22 @@ export class Market {
     };
   }
 
-  /** A sample public trade of an instrument (for generated pushes); does not touch the market. */
-  sampleTrade(name: string, subaccount = MARKET_MAKER_SUBACCOUNT + 1, wallet = ZERO_ADDRESS): PublicTrade | null {
-    const inst = this.instruments.get(name);
-    if (!inst) return null;
-    return this.tradeRecord(inst, { direction: 'buy', priceTicks: inst.midTicks, amount: inst.step * 10, role: 'taker', wallet, subaccount, fee: 0, now: this.clock.now() });
+  /** A sample trade of an instrument at the mid, by a simulated taker or the given subaccount; does not touch the market. */
+  sampleTrade(name: string, now = this.clock.now(), subaccount?: number): PublicTrade {
+    const inst = this.instruments.get(name) ?? this.first();
+    const cp = this.pickTaker();
+    const lots = Math.max(1, Math.round(0.1 / inst.step));
+    return this.tradeRecord(inst, {
+      direction: 'buy',
+      priceTicks: inst.midTicks,
+      lots,
+      role: 'taker',
+      wallet: subaccount === undefined ? cp.address : (this.accounts.walletOf(subaccount) ?? ZERO_ADDRESS),
+      subaccount: subaccount ?? cp.subaccount,
+      fee: bps(this.notional(inst, inst.midTicks, lots), TAKER_FEE_BPS),
+      realized: 0n,
+      now,
+    });
   }
 
   /** Any instrument of a type and currency (for trades.{type}.{currency} samples). */
@@ -901,15 +1181,6 @@ export interface ActionFieldsLike {
   signer: string;
   signature: string;
   signature_expiry_sec: number;
-}
-
-function isMultiple(x: number, step: number): boolean {
-  const q = x / step;
-  return Math.abs(q - Math.round(q)) < 1e-6;
-}
-
-function roundTo(x: number, step: number): number {
-  return Math.round(x / step) * step;
 }
 
 const UUID_RE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/;

@@ -104,6 +104,8 @@ const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const DECIMAL = /^[0-9]+(\.[0-9]{1,12})?$/;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** What a value is, for messages: `an array`, `null`, `a string`. */
+const kindOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : `a ${typeof v}`);
 
 function onlyKeys(key: string, value: Record<string, unknown>, allowed: readonly string[]): void {
   for (const k of Object.keys(value)) {
@@ -133,7 +135,7 @@ function arr(key: string, v: unknown): unknown[] {
 /** Check options (from code or a config file) and fill in every default. Throws SandboxOptionsError naming the bad key. */
 export function resolveOptions(input: unknown = {}): ResolvedOptions {
   if (input === undefined || input === null) input = {};
-  if (!isObject(input)) throw new SandboxOptionsError('options', 'must be an object');
+  if (!isObject(input)) throw new SandboxOptionsError('options', `the top level must be an object of sandbox options (got ${kindOf(input)})`);
   onlyKeys('', input, TOP_KEYS);
   const o = input as SandboxOptions;
 
@@ -144,7 +146,7 @@ export function resolveOptions(input: unknown = {}): ResolvedOptions {
   const control = o.control ?? false;
 
   const limits = o.limits ?? {};
-  if (!isObject(limits)) throw new SandboxOptionsError('limits', 'must be an object keyed by limit id');
+  if (!isObject(limits)) throw new SandboxOptionsError('limits', `must be an object keyed by limit id (got ${kindOf(limits)})`);
   const known = limitTable.map((l) => l.id as string);
   for (const id of Object.keys(limits)) {
     if (!known.includes(id)) throw new SandboxOptionsError(`limits.${id}`, `unknown limit id (known: ${known.join(', ')})`);
@@ -156,7 +158,7 @@ export function resolveOptions(input: unknown = {}): ResolvedOptions {
   for (const entry of limitTable) {
     const raw = (limits as Record<string, unknown>)[entry.id];
     const key = `limits.${entry.id}`;
-    if (raw !== undefined && !isObject(raw)) throw new SandboxOptionsError(key, 'must be an object');
+    if (raw !== undefined && !isObject(raw)) throw new SandboxOptionsError(key, `must be an object (got ${kindOf(raw)})`);
     const ov = (raw ?? {}) as Record<string, unknown>;
     onlyKeys(key, ov, KEYS_BY_KIND[entry.kind] ?? []);
     const pick = (name: string, dflt: number, opts: { int?: boolean; min?: number }) => (ov[name] === undefined ? dflt : num(`${key}.${name}`, ov[name], opts));
@@ -182,7 +184,7 @@ export function resolveOptions(input: unknown = {}): ResolvedOptions {
   }
 
   const login = o.login ?? {};
-  if (!isObject(login)) throw new SandboxOptionsError('login', 'must be an object');
+  if (!isObject(login)) throw new SandboxOptionsError('login', `must be an object (got ${kindOf(login)})`);
   onlyKeys('login', login, ['pastMs', 'futureMs', 'reverifyIntervalMs']);
   const fresh = loginTable.freshness;
   const resolvedLogin = {
@@ -193,7 +195,7 @@ export function resolveOptions(input: unknown = {}): ResolvedOptions {
 
   const sessionKeys = arr('sessionKeys', o.sessionKeys ?? []).map((raw, i) => {
     const key = `sessionKeys[${i}]`;
-    if (!isObject(raw)) throw new SandboxOptionsError(key, 'must be an object');
+    if (!isObject(raw)) throw new SandboxOptionsError(key, `must be an object (got ${kindOf(raw)})`);
     onlyKeys(key, raw, ['address', 'wallet', 'expiresAtMs', 'scopes', 'ipWhitelist', 'subaccounts']);
     const k: SessionKeyConfig = { address: str(`${key}.address`, raw.address, ADDRESS), wallet: str(`${key}.wallet`, raw.wallet, ADDRESS) };
     if (raw.expiresAtMs !== undefined) k.expiresAtMs = num(`${key}.expiresAtMs`, raw.expiresAtMs);
@@ -205,7 +207,7 @@ export function resolveOptions(input: unknown = {}): ResolvedOptions {
 
   const wallets = arr('wallets', o.wallets ?? []).map((raw, i) => {
     const key = `wallets[${i}]`;
-    if (!isObject(raw)) throw new SandboxOptionsError(key, 'must be an object');
+    if (!isObject(raw)) throw new SandboxOptionsError(key, `must be an object (got ${kindOf(raw)})`);
     onlyKeys(key, raw, ['address', 'subaccounts']);
     const subs = arr(`${key}.subaccounts`, raw.subaccounts).map((s, j) => num(`${key}.subaccounts[${j}]`, s, { int: true, min: 0 }));
     if (subs.length === 0) throw new SandboxOptionsError(`${key}.subaccounts`, 'must list at least one subaccount id');
@@ -215,7 +217,7 @@ export function resolveOptions(input: unknown = {}): ResolvedOptions {
   const names = new Set<string>();
   const instruments = arr('instruments', o.instruments ?? defaultInstruments).map((raw, i) => {
     const key = `instruments[${i}]`;
-    if (!isObject(raw)) throw new SandboxOptionsError(key, 'must be an object');
+    if (!isObject(raw)) throw new SandboxOptionsError(key, `must be an object (got ${kindOf(raw)})`);
     onlyKeys(key, raw, ['instrument_name', 'instrument_type', 'base_currency', 'quote_currency', 'tick_size', 'amount_step', 'price']);
     // Names become one dot-separated segment of channel addresses, so no dots.
     const name = str(`${key}.instrument_name`, raw.instrument_name, /^[A-Za-z0-9_-]+$/);
@@ -239,7 +241,7 @@ export function resolveOptions(input: unknown = {}): ResolvedOptions {
   if (instruments.length === 0) throw new SandboxOptionsError('instruments', 'must list at least one instrument');
 
   const market = o.market ?? {};
-  if (!isObject(market)) throw new SandboxOptionsError('market', 'must be an object');
+  if (!isObject(market)) throw new SandboxOptionsError('market', `must be an object (got ${kindOf(market)})`);
   onlyKeys('market', market, ['intervalMs']);
   const intervalMs = market.intervalMs === undefined ? 100 : num('market.intervalMs', market.intervalMs, { int: true, min: 5 });
 

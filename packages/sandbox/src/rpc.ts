@@ -38,37 +38,40 @@ export class RpcFailure extends Error {
   }
 }
 
-/** The text prefix of the connection-limit frame (errorTable). */
-export const connectionLimitPrefix: string = (() => {
-  const entry = errorTable.codes.find((c) => c.code === -32100);
-  return entry && 'textFramePrefix' in entry ? entry.textFramePrefix : 'connectionLimitExceeded:';
-})();
+type ErrorRow = (typeof errorTable)['codes'][number];
+const rowOf = (code: number): ErrorRow | undefined => errorTable.codes.find((c) => c.code === code);
+
+/** A field errorTable must carry for this sandbox to run; a regenerated table without it stops the start, naming what is missing. */
+function required(code: number, field: 'textFramePrefix' | 'data'): string {
+  const row = rowOf(code) as Record<string, unknown> | undefined;
+  const value = row?.[field];
+  if (typeof value !== 'string' || value === '') {
+    throw new Error(`errorTable has no ${field} for code ${code}: the sandbox needs it (fix x-errors in spec/asyncapi.yaml and run npm run generate)`);
+  }
+  return value;
+}
+
+/** The text prefix of the connection-limit frame (errorTable's -32100 textFramePrefix). */
+export const connectionLimitPrefix: string = required(-32100, 'textFramePrefix');
+
+const retryTemplate = required(-32000, 'data');
+if (!retryTemplate.includes('<ms>')) throw new Error(`errorTable's data for -32000 (${JSON.stringify(retryTemplate)}) has no <ms> placeholder`);
 
 /** The `Retry after <ms> ms` hint, in the form errorTable gives for -32000. */
 export function retryHint(ms: number): string {
-  const entry = errorTable.codes.find((c) => c.code === -32000);
-  const template = entry && 'data' in entry ? entry.data : 'Retry after <ms> ms';
-  return template.replace('<ms>', String(Math.max(0, Math.ceil(ms))));
+  return retryTemplate.replace('<ms>', String(Math.max(0, Math.ceil(ms))));
 }
 
-/** HTTP status of a failed request (the http-responses assumption in spec/README.md). */
+const statuses = new Map<number, number>(errorTable.codes.map((c) => [c.code, c.httpStatus]));
+
+/** HTTP status of a failed request: errorTable's httpStatus of the code (the http-responses assumption). */
 export function httpStatusOf(code: number): number {
-  switch (code) {
-    case -32601:
-      return 404;
-    case 14000:
-    case 14001:
-    case 14002:
-      return 401;
-    case 14003:
-    case 14004:
-      return 403;
-    case -32603:
-      return 500;
-    default:
-      if (code <= -32000 && code >= -32099) return 429;
-      return 400;
-  }
+  const status = statuses.get(code);
+  if (status !== undefined) return status;
+  // Unreachable while every error goes through errorObject (which refuses codes not in the table).
+  // Should one slip through, JSON-RPC's reserved range (-32768…-32000) means the server failed in a
+  // way it did not classify: 500; any other code is about the request: 400.
+  return code >= -32768 && code <= -32000 ? 500 : 400;
 }
 
 /** A reply frame, serialized. */

@@ -12,7 +12,7 @@ import { validators, failuresOf, type ValidateFunction } from '@exchange-api/val
 import { proofFromSources, recoverActionSigner, normalizeAddress } from '@exchange-api/auth';
 import { resolveOptions, type ResolvedOptions, type SandboxOptions } from './options';
 import { Clock } from './clock';
-import { Limits, type Budget } from './limits';
+import { Limits, type Spent } from './limits';
 import { Accounts, stripV6, type Session } from './accounts';
 import { Market, type Publisher, type OrderFields, type ActionFieldsLike } from './market';
 import { RpcFailure, errorObject, errorFrame, replyFrame, notificationFrame, connectionLimitPrefix, httpStatusOf, type WireError } from './rpc';
@@ -39,6 +39,12 @@ export interface Sandbox {
 export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 1000;
 /** A subscriber this far behind (bytes queued) is cut off rather than buffering without bound. */
 const MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
+/**
+ * Frames (and HTTP bodies) beyond this are not read at all: the WebSocket layer closes the connection
+ * with 1009, so a peer cannot make the server buffer without bound (the frame-size assumption). Frames
+ * between `max_frame_bytes` and this are read and answered -32600, and the connection stays open.
+ */
+export const MAX_READ_BYTES = 16 * 1024 * 1024;
 
 /** One WebSocket connection. */
 export class Connection {
@@ -90,7 +96,7 @@ interface CallContext {
   conn: Connection | null;
   session: Session | null;
   headers: unknown;
-  spent: Budget | null;
+  spent: Spent | null;
 }
 
 type Handler = (ctx: CallContext, params: any) => unknown | Promise<unknown>;
@@ -130,7 +136,13 @@ export async function startSandbox(input: SandboxOptions = {}): Promise<Sandbox>
   const limits = new Limits(options, clock);
   const accounts = new Accounts(options, clock);
   const connections = new Map<number, Connection>();
-  const perIp = new Map<string, number>();
+  /**
+   * Open connections per IP. `first` is the connection that opened the IP's current run (the span
+   * during which it holds at least one connection): the connection budget has no time window, so
+   * that run is its "duration", and isFirstInDuration of remaining_connections is true on exactly
+   * that connection, as rate-limiter-flexible reports it for the request that opened a window.
+   */
+  const perIp = new Map<string, { count: number; first: number }>();
   const subscribers = new Map<string, Set<Connection>>();
   const byChannel = new Map<string, Map<string, Record<string, string>>>(channelTable.map((c) => [c.id, new Map()]));
   const channelOf = new Map<string, { id: string; params: Record<string, string> }>();
@@ -149,7 +161,6 @@ export async function startSandbox(input: SandboxOptions = {}): Promise<Sandbox>
   };
   const publisher: Publisher = {
     addresses: (id) => byChannel.get(id) ?? new Map(),
-    wants: (address) => (subscribers.get(address)?.size ?? 0) > 0,
     publish: (address, data) => void push(address, data),
   };
   const market = new Market(options, clock, accounts, publisher);
@@ -262,8 +273,13 @@ export async function startSandbox(input: SandboxOptions = {}): Promise<Sandbox>
       const wallet = ctx.session?.wallet ?? null;
       const result: Record<string, unknown> = await limits.report({ wallet, ip: ctx.ip }, ctx.spent);
       if (ctx.transport === 'ws') {
-        const count = perIp.get(ctx.ip) ?? 0;
-        result.remaining_connections = { remainingPoints: Math.max(0, options.maxConnections - count), msBeforeNext: 0, consumedPoints: count, isFirstInDuration: count === 1 };
+        const run = perIp.get(ctx.ip) ?? { count: 0, first: -1 };
+        result.remaining_connections = {
+          remainingPoints: Math.max(0, options.maxConnections - run.count),
+          msBeforeNext: 0,
+          consumedPoints: run.count,
+          isFirstInDuration: run.first === ctx.conn?.id,
+        };
       }
       return result;
     },
@@ -352,13 +368,13 @@ export async function startSandbox(input: SandboxOptions = {}): Promise<Sandbox>
     }
   };
 
-  const wss = new WebSocketServer({ noServer: true, maxPayload: Math.max(4 * options.maxFrameBytes, 1024 * 1024) });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: Math.max(MAX_READ_BYTES, options.maxFrameBytes) });
 
   const onConnection = (ws: WebSocket, req: IncomingMessage) => {
     const ip = stripV6(req.socket.remoteAddress ?? 'unknown');
     ws.on('error', () => {});
-    const count = perIp.get(ip) ?? 0;
-    if (count >= options.maxConnections) {
+    const run = perIp.get(ip);
+    if (run && run.count >= options.maxConnections) {
       const error = errorObject(-32100);
       stray.add(ws);
       ws.on('close', () => stray.delete(ws));
@@ -368,8 +384,9 @@ export async function startSandbox(input: SandboxOptions = {}): Promise<Sandbox>
       setTimeout(() => ws.terminate(), 1000).unref();
       return;
     }
-    perIp.set(ip, count + 1);
     const conn = new Connection(nextId++, ws, ip);
+    if (run) run.count++;
+    else perIp.set(ip, { count: 1, first: conn.id });
     connections.set(conn.id, conn);
     // One request at a time per connection, so a request sent right after login sees the login.
     ws.on('message', (data, isBinary) => {
@@ -379,9 +396,8 @@ export async function startSandbox(input: SandboxOptions = {}): Promise<Sandbox>
       conn.clearTimers();
       for (const address of [...conn.subscriptions]) dropSub(conn, address);
       connections.delete(conn.id);
-      const n = (perIp.get(ip) ?? 1) - 1;
-      if (n <= 0) perIp.delete(ip);
-      else perIp.set(ip, n);
+      const left = perIp.get(ip);
+      if (left && --left.count <= 0) perIp.delete(ip);
     });
   };
 
@@ -414,7 +430,7 @@ export async function startSandbox(input: SandboxOptions = {}): Promise<Sandbox>
     connections,
     subscribers,
     push,
-    generate: (address) => generate(address),
+    generate: (address) => market.produce(address),
   };
 
   const onHttp = async (req: IncomingMessage, res: ServerResponse) => {
@@ -422,7 +438,7 @@ export async function startSandbox(input: SandboxOptions = {}): Promise<Sandbox>
     const path = url.pathname;
     if (path === '/control' || path.startsWith('/control/')) {
       if (!options.control) return sendJson(res, 404, { error: `no such path ${path}` });
-      const body = await readBody(req, 16 * 1024 * 1024);
+      const body = await readBody(req, MAX_READ_BYTES);
       return handleControl(internals, req.method ?? 'GET', path, body.text, res, sendJson);
     }
     // Browsers (the docs' live examples) preflight POSTs carrying JSON and the login headers.
@@ -476,50 +492,47 @@ export async function startSandbox(input: SandboxOptions = {}): Promise<Sandbox>
     wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, req));
   });
 
-  // ---------------------------------------------------------------- generated payloads (control plane)
-
-  const generate = (address: string): unknown => {
-    const m = matchChannel(address);
-    if (!m) return null;
-    const p = m.params;
-    const first = [...market.instruments.keys()][0]!;
-    const inst = p.instrument_name && market.instruments.has(p.instrument_name) ? p.instrument_name : first;
-    const sub = Number(p.subaccount_id ?? 1);
-    switch (m.channel.id) {
-      case 'auctionsWatch':
-        return market.auctions();
-      case 'marginWatch':
-        return market.margins();
-      case 'orderbook':
-        return market.orderbookPayload(inst, Number(p.group), Number(p.depth));
-      case 'spotFeed':
-        return market.spotFeed(p.currency ?? 'ETH');
-      case 'subaccountBalances':
-        return market.balanceSnapshot(sub);
-      case 'subaccountBestQuotes':
-        return [market.bestQuote(sub)];
-      case 'subaccountOrders':
-        return [market.sampleOrder(sub)];
-      case 'subaccountQuotes':
-        return [market.quote(sub)];
-      case 'subaccountTrades':
-        return [market.sampleTrade(first, sub, accounts.walletOf(sub))];
-      case 'tickerSlim':
-        return market.ticker(inst);
-      case 'trades':
-        return [market.sampleTrade(inst)];
-      case 'tradesByType':
-        return [market.sampleTrade(market.instrumentOf(p.instrument_type!, p.currency!) ?? first)];
-      case 'walletRfqs':
-        return [market.rfq(normalizeAddress(p.wallet) ?? p.wallet!)];
-      default:
-        return null;
-    }
-  };
-
-  // ---------------------------------------------------------------- timers
+  // ---------------------------------------------------------------- teardown, listen, timers
 
   const intervals: NodeJS.Timeout[] = [];
+  /** Stop everything: timers, sockets, the WebSocket and HTTP servers, limiter records. Safe on a server that never listened. */
+  const shutdown = async () => {
+    closed = true;
+    for (const t of intervals) clearInterval(t);
+    intervals.length = 0;
+    for (const conn of connections.values()) {
+      conn.clearTimers();
+      conn.ws.terminate();
+    }
+    for (const ws of stray) ws.terminate();
+    connections.clear();
+    subscribers.clear();
+    await new Promise<void>((resolve) => wss.close(() => resolve()));
+    if (server.listening) {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    }
+    await limits.close();
+  };
+
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port, options.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (err) {
+    // Nothing may keep the process alive after a failed start (EADDRINUSE, an unknown host, …).
+    await shutdown();
+    throw err;
+  }
+  server.on('error', () => {});
+
+  // Timers start only once the server listens, so a failed start leaves none behind.
   const every = (ms: number, fn: () => void) => {
     intervals.push(
       setInterval(() => {
@@ -532,8 +545,7 @@ export async function startSandbox(input: SandboxOptions = {}): Promise<Sandbox>
     );
   };
   every(options.market.intervalMs, () => market.tick());
-  const tickerChannel = channelTable.find((c) => c.id === 'tickerSlim');
-  for (const v of tickerChannel?.parameters.find((p) => p.name === 'interval')?.enum ?? []) every(Number(v), () => market.publishTickers(v));
+  for (const v of market.intervals()) every(Number(v), () => market.publishInterval(v));
   // Heartbeat: ping, re-verify stored logins, forget nonces whose signatures have expired.
   every(options.login.reverifyIntervalMs, () => {
     const now = clock.now();
@@ -551,14 +563,6 @@ export async function startSandbox(input: SandboxOptions = {}): Promise<Sandbox>
     }
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  server.on('error', () => {});
   const port = (server.address() as AddressInfo).port;
   const hostPart = options.host.includes(':') ? `[${options.host}]` : options.host;
   const httpUrl = `http://${hostPart}:${port}`;
@@ -570,21 +574,7 @@ export async function startSandbox(input: SandboxOptions = {}): Promise<Sandbox>
     publish: (address, data) => (closed ? 0 : push(address, data)),
     close: async () => {
       if (closed) return;
-      closed = true;
-      for (const t of intervals) clearInterval(t);
-      for (const conn of connections.values()) {
-        conn.clearTimers();
-        conn.ws.terminate();
-      }
-      for (const ws of stray) ws.terminate();
-      connections.clear();
-      subscribers.clear();
-      await new Promise<void>((resolve) => wss.close(() => resolve()));
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      await limits.close();
+      await shutdown();
     },
   };
 }

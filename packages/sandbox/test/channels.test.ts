@@ -35,7 +35,7 @@ describe('every channel', () => {
       await c.call('order', await signed(w, 'order', { subaccount_id: sub!, instrument_name: inst.instrument_name, direction: 'buy', order_type: 'limit', amount: inst.amount_step, limit_price: price, max_fee: '100' }));
     }
     const seen = () => new Set(c.frames.filter((f) => f.json?.method === 'subscription').map((f) => f.json.params.channel));
-    for (let i = 0; i < 60 && seen().size < addresses.size; i++) await sleep(50);
+    for (let i = 0; i < 200 && seen().size < addresses.size; i++) await sleep(50);
     expect([...addresses.keys()].filter((a) => !seen().has(a))).toEqual([]);
     let checked = 0;
     for (const f of c.frames) {

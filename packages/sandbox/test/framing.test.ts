@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { errorTable } from '@exchange-api/types';
-import { Client, post, start } from './helpers';
+import { Client, post, sleep, start } from './helpers';
+import { httpStatusOf } from '../src/rpc';
+import { MAX_READ_BYTES } from '../src/server';
 
 const messageOf = (code: number) => errorTable.codes.find((c) => c.code === code)!.message;
 
@@ -105,5 +107,25 @@ describe('framing', () => {
     expect(over.json.error).toEqual({ code: -32000, message: 'Rate limit exceeded', data: expect.stringMatching(/^Retry after [0-9]+ ms$/) });
     const noLogin = await post(sb, '/v3/private/get_subaccounts', { wallet: '0x8Ba1f109551bD432803012645Ac136ddd64DBA72' });
     expect([noLogin.status, noLogin.json.error.code]).toEqual([401, 14000]);
+  });
+
+  it('a frame over max_frame_bytes gets -32600 and the connection stays; one over 16 MiB is not read: close 1009', async () => {
+    expect(MAX_READ_BYTES).toBe(16 * 1024 * 1024);
+    const sb = await start();
+    const c = await Client.connect(sb.wsUrl);
+    const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'subscribe', params: { channels: ['x'.repeat(2_000_000)] } });
+    const from = c.frames.length;
+    c.send(big);
+    const reply = (await c.next((f) => f.json?.error !== undefined, 5000, from)).json;
+    expect(reply.error).toMatchObject({ code: -32600, data: expect.stringMatching(/over the 65536-byte limit/) });
+    expect(c.closed).toBeNull();
+    expect((await c.call('subscribe', { channels: ['trades.ETH-PERP'] })).status['trades.ETH-PERP']).toBe('ok');
+    c.send(Buffer.alloc(MAX_READ_BYTES + 1, 0x20));
+    for (let i = 0; i < 250 && !c.closed; i++) await sleep(20);
+    expect(c.closed?.code).toBe(1009);
+  });
+
+  it('HTTP status of every error code is errorTable\'s httpStatus', () => {
+    for (const row of errorTable.codes) expect(httpStatusOf(row.code), String(row.code)).toBe(row.httpStatus);
   });
 });

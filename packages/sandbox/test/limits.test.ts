@@ -150,13 +150,35 @@ describe('connections', () => {
     const frame = await fifth.next((f) => f.text.startsWith(limitPrefix));
     const body = JSON.parse(frame.text.slice(limitPrefix.length));
     expect(body.error).toEqual({ code: -32100, message: 'Number of concurrent websocket clients limit exceeded' });
+    // Exactly the connection-limit-frame assumption: the prefix, one space, a JSON-RPC response with id null; nothing else.
+    const message = errorTable.codes.find((c) => c.code === -32100)!.message;
+    expect(frame.text).toBe(`${limitPrefix} ${JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32100, message } })}`);
     for (let i = 0; i < 100 && !fifth.closed; i++) await sleep(20);
     expect(fifth.closed?.code).toBe(1008);
+    expect(fifth.frames).toHaveLength(1);
     // The four keep working, and a slot frees when one leaves.
     expect((await four[0]!.call('public/get_all_live_instruments', {})).length).toBeGreaterThan(0);
     four[3]!.close();
     await sleep(100);
     const again = await Client.connect(sb.wsUrl);
     expect((await again.call('public/getRateLimits', {})).remaining_connections.remainingPoints).toBe(0);
+  });
+
+  it('remaining_connections.isFirstInDuration is true only on the connection that opened the IP\'s current run', async () => {
+    const sb = await start();
+    const a = await Client.connect(sb.wsUrl);
+    expect((await a.call('public/getRateLimits', {})).remaining_connections).toMatchObject({ consumedPoints: 1, isFirstInDuration: true });
+    const b = await Client.connect(sb.wsUrl);
+    expect((await a.call('public/getRateLimits', {})).remaining_connections).toMatchObject({ consumedPoints: 2, isFirstInDuration: true });
+    expect((await b.call('public/getRateLimits', {})).remaining_connections).toMatchObject({ consumedPoints: 2, isFirstInDuration: false });
+    a.close();
+    for (let i = 0; i < 100 && !a.closed; i++) await sleep(10);
+    await sleep(50);
+    // b is alone now, but it did not open the run: not first.
+    const alone = await b.call('public/getRateLimits', {});
+    expect(alone.remaining_connections).toMatchObject({ consumedPoints: 1, isFirstInDuration: false });
+    // Budgets this request did not spend on are peeked: never the first request of their window.
+    expect(alone.remaining_matching.isFirstInDuration).toBe(false);
+    for (const budget of Object.values(alone.remaining_per_endpoint) as Array<{ isFirstInDuration: boolean }>) expect(budget.isFirstInDuration).toBe(false);
   });
 });

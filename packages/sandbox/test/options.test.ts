@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { limitTable, loginTable } from '@exchange-api/types';
 import { resolveOptions, SandboxOptionsError, startSandbox } from '../src/index';
+import { createServer } from 'node:net';
 import { Client } from './helpers';
 
 describe('options', () => {
@@ -52,5 +53,24 @@ describe('options', () => {
     await new Promise((r) => setTimeout(r, 50));
     const after = process.getActiveResourcesInfo().filter((r) => r !== 'TTYWrap').length;
     expect(after).toBeLessThanOrEqual(before);
+  });
+
+  it('a failed start (port in use) rejects and leaves no timer, socket or server behind', async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const port = (holder.address() as { port: number }).port;
+    const count = () => {
+      const all = process.getActiveResourcesInfo();
+      return { timers: all.filter((r) => r === 'Timeout').length, servers: all.filter((r) => r === 'TCPServerWrap').length };
+    };
+    try {
+      const before = count();
+      await expect(startSandbox({ port, market: { intervalMs: 10 } })).rejects.toThrow(/EADDRINUSE/);
+      // The refused listen socket closes asynchronously; nothing else may remain.
+      for (let i = 0; i < 50 && JSON.stringify(count()) !== JSON.stringify(before); i++) await new Promise((r) => setTimeout(r, 10));
+      expect(count()).toEqual(before);
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
   });
 });

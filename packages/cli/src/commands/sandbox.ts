@@ -77,11 +77,17 @@ export async function runSandbox(argv: string[]): Promise<number> {
     } catch (err) {
       return usage(`--config ${values.config}: cannot read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
     }
+    let parsed: unknown;
     try {
-      options = JSON.parse(text) as SandboxOptions;
+      parsed = JSON.parse(text);
     } catch (err) {
-      return usage(`--config ${values.config}: not JSON (${(err as Error).message})`);
+      return usage(`--config ${values.config}: not JSON (${(err as Error).message.split('\n')[0]})`);
     }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      const got = parsed === null ? 'null' : Array.isArray(parsed) ? 'an array' : `a ${typeof parsed}`;
+      return usage(`--config ${values.config}: the top level must be a JSON object (got ${got})`);
+    }
+    options = parsed as SandboxOptions;
   }
   if (port !== undefined) options = { ...options, port };
   if (seed !== undefined) options = { ...options, seed };
