@@ -6,9 +6,39 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Wallet } from 'ethers';
 import { startSandbox } from '@exchange-api/sandbox';
 import { runConformance, type Report } from '@exchange-api/conformance';
-import { editJson, startProxy, type ProxyHooks } from './proxy';
+import { errorTable, limitTable, methodTable } from '@exchange-api/types';
+import { editJson, startProxy, type ConnState, type ProxyHooks } from './proxy';
 
-type Case = { name: string; check: string; hooks: ProxyHooks };
+/** A broken server: the proxy hooks, and the check that must fail (`orderFlow`: it needs --allow-order-flow). */
+type Case = { name: string; check: string; hooks: ProxyHooks; orderFlow?: boolean };
+
+const RATE_LIMITED = errorTable.codes.find((c) => c.kind === 'rate-limit')!;
+const matchingMethods: string[] = methodTable.filter((m) => m.rateLimitClass === 'matching').map((m) => m.name);
+const matchingPoints = (limitTable.find((l) => l.id === 'matching') as { points: number }).points;
+const served = (m: any, result: unknown) => {
+  delete m.error;
+  m.result = result;
+};
+/** Whether a response answers a login that succeeded on this connection (marks the connection logged in). */
+const noteLogin = (m: any, s: ConnState) => {
+  if (m && s[`login:${m.id}`] && Array.isArray(m.result)) s.loggedIn = true;
+};
+/** Count requests to the server before and after login on one connection (and across connections in `all`). */
+function countRequests(t: string, s: ConnState, all?: { preLogin: number }): void {
+  editJson(t, (m) => {
+    if (!m?.method) return;
+    if (m.method === 'public/login') s[`login:${m.id}`] = true;
+    else if (s.loggedIn) s.count = ((s.count as number) ?? 0) + 1;
+    else if (all) all.preLogin++;
+  });
+}
+/** Budget totals stay as the server said; consumed and remaining change together. */
+function setConsumed(b: { remainingPoints: number; consumedPoints: number }, consumed: number): void {
+  const total = b.remainingPoints + b.consumedPoints;
+  b.consumedPoints = consumed;
+  b.remainingPoints = Math.max(0, total - consumed);
+}
+const preLoginTraffic = { preLogin: 0 };
 
 const isPush = (m: any, prefix: string) => m?.method && typeof m.params?.channel === 'string' && m.params.channel.startsWith(prefix);
 
@@ -132,17 +162,101 @@ const cases: Case[] = [
     hooks: { toClient: (t) => editJson(t, (m) => void (m?.error?.code === -32601 && (m.error.code = -32001))) },
   },
   {
+    name: 'two order book levels at one price',
+    check: 'orderbook.sorted',
+    hooks: { toClient: (t) => editJson(t, (m) => void (isPush(m, 'orderbook.') && m.params.data.bids.length >= 2 && (m.params.data.bids[1] = [...m.params.data.bids[0]]))) },
+  },
+  {
+    name: 'a matching budget per method instead of one shared',
+    check: 'ratelimit.matching-shared',
+    orderFlow: true,
+    hooks: {
+      // Refuse a matching method only once that method alone has spent the budget.
+      toServer: (t, s) =>
+        editJson(t, (m) => {
+          if (!matchingMethods.includes(m?.method)) return;
+          const n = ((s[`n:${m.method}`] as number) ?? 0) + 1;
+          s[`n:${m.method}`] = n;
+          s[`nth:${m.id}`] = n;
+        }),
+      toClient: (t, s) => editJson(t, (m) => void (m?.error?.code === RATE_LIMITED.code && (s[`nth:${m.id}`] as number) <= matchingPoints && served(m, { cancelled_orders: 0 }))),
+    },
+  },
+  {
+    name: 'cancel_by_label in one instrument not drawing on the matching budget',
+    check: 'ratelimit.cancel-by-label-budget',
+    orderFlow: true,
+    hooks: {
+      toServer: (t, s) => editJson(t, (m) => void (m?.method === 'cancel_by_label' && typeof m.params?.instrument_name === 'string' && (s[`one:${m.id}`] = true))),
+      toClient: (t, s) => editJson(t, (m) => void (m?.error?.code === RATE_LIMITED.code && s[`one:${m.id}`] && served(m, { cancelled_orders: 0 }))),
+    },
+  },
+  {
+    name: 'an order bucket per wallet instead of per (wallet, instrument)',
+    check: 'ratelimit.instrument-bucket',
+    orderFlow: true,
+    hooks: {
+      // After a refusal in one instrument, refuse the others too for a while.
+      toServer: (t, s) => editJson(t, (m) => void (matchingMethods.includes(m?.method) && (s[`inst:${m.id}`] = m.params?.instrument_name))),
+      toClient: (t, s) =>
+        editJson(t, (m) => {
+          const inst = m && (s[`inst:${m.id}`] as string | undefined);
+          if (inst === undefined) return;
+          const last = s.lastRefusal as { at: number; inst: string } | undefined;
+          if (m.error?.code === RATE_LIMITED.code) s.lastRefusal = { at: Date.now(), inst };
+          else if (last && last.inst !== inst && Date.now() - last.at < 1500) {
+            delete m.result;
+            m.error = { code: RATE_LIMITED.code, message: RATE_LIMITED.message, data: 'Retry after 500 ms' };
+          }
+        }),
+    },
+  },
+  {
+    name: 'public/get_all_live_instruments decrementing the budget',
+    check: 'ratelimit.live-instruments-free',
+    hooks: {
+      // Each call also spends a point upstream (an extra getRateLimits whose answer the client never sees).
+      toServer: (t) => editJson(t, (m) => (m?.method === 'public/get_all_live_instruments' ? [t, JSON.stringify({ jsonrpc: '2.0', id: `proxy-extra-${m.id}`, method: 'public/getRateLimits', params: {} })] : undefined)),
+      toClient: (t) => editJson(t, (m) => (typeof m?.id === 'string' && m.id.startsWith('proxy-extra-') ? null : undefined)),
+    },
+  },
+  {
+    name: 'a budget per connection instead of per wallet',
+    check: 'ratelimit.wallet-shared',
+    hooks: {
+      toServer: (t, s) => (countRequests(t, s), t),
+      toClient: (t, s) =>
+        editJson(t, (m) => {
+          noteLogin(m, s);
+          if (s.loggedIn && m?.result?.remaining_non_matching) setConsumed(m.result.remaining_non_matching, (s.count as number) ?? 0);
+        }),
+    },
+  },
+  {
+    name: 'requests before login charged to the wallet',
+    check: 'ratelimit.keyed-by-ip-then-wallet',
+    hooks: {
+      toServer: (t, s) => (countRequests(t, s, preLoginTraffic), t),
+      toClient: (t, s) =>
+        editJson(t, (m) => {
+          noteLogin(m, s);
+          const b = s.loggedIn && m?.result?.remaining_non_matching;
+          if (b) setConsumed(b, b.consumedPoints + preLoginTraffic.preLogin);
+        }),
+    },
+  },
+  {
     name: 'pushes continue after unsubscribing everything',
     check: 'subscriptions.unsubscribe-all',
     hooks: { toServer: (t) => editJson(t, (m) => (m?.method === 'unsubscribe' && m.params && !m.params.channels ? [JSON.stringify({ ...m, method: 'public/getRateLimits', params: {} })] : undefined)) },
   },
 ];
 
-async function run(hooks: ProxyHooks, only: string[]): Promise<Report> {
+async function run(hooks: ProxyHooks, only: string[], allowOrderFlow: boolean): Promise<Report> {
   const sandbox = await startSandbox({ port: 0 });
   const proxy = await startProxy(sandbox, hooks);
   try {
-    return await runConformance({ ws: proxy.wsUrl, http: proxy.httpUrl, key: Wallet.createRandom().privateKey, only, sampleWindowMs: 4000 });
+    return await runConformance({ ws: proxy.wsUrl, http: proxy.httpUrl, key: Wallet.createRandom().privateKey, only, allowOrderFlow, sampleWindowMs: 4000 });
   } finally {
     await proxy.close();
     await sandbox.close();
@@ -159,15 +273,15 @@ describe('broken servers', () => {
 
   it('a passthrough proxy changes nothing: every intended check passes through it', async () => {
     const ids = [...new Set(cases.map((c) => c.check))];
-    const report = await run({}, ids);
+    const report = await run({}, ids, true);
     const notPassing = report.checks.filter((c) => c.status !== 'pass').map((c) => `${c.id}: ${c.status} ${c.reason ?? ''}`);
     expect(notPassing).toEqual([]);
     expect(report.checks.map((c) => c.id).sort()).toEqual(ids.sort());
-  }, 60_000);
+  }, 90_000);
 
   for (const c of cases) {
     it(`${c.name} fails ${c.check}`, async () => {
-      const report = await run(c.hooks, [c.check]);
+      const report = await run(c.hooks, [c.check], c.orderFlow ?? false);
       const r = outcome(report, c.check);
       expect(r?.status, `${c.check}: ${r?.reason}`).toBe('fail');
       expect(r!.findings.length).toBeGreaterThan(0);

@@ -41,7 +41,12 @@ Options:
   --report <target>          console | json:<path> | junit:<path> | html:<path> (repeatable; default console)
   -h, --help                 this text
 
-Exit codes: 0 every check that ran passed; 1 a check failed; 2 usage error or unreachable server.
+Exit codes:
+  0  no check failed: every check that ran passed or was inconclusive (could not gather evidence, e.g.
+     nothing pushed in the window or stopped by its time limit); skipped checks do not count either
+  1  at least one check failed (MUST or SHOULD)
+  2  usage error or unreachable server
+  Inconclusive checks are counted in the summary and in the JSON report's summary.inconclusive.
 
 Examples:
   exchange-api conformance --ws ws://127.0.0.1:8080/v3/ws --http http://127.0.0.1:8080
@@ -121,7 +126,7 @@ export function writeReports(report: Report, targets: readonly ReportTarget[]): 
   return written;
 }
 
-/** Run the command: 0 all passed, 1 a check failed, 2 usage error or unreachable server. */
+/** Run the command: 0 no check failed (passed or inconclusive), 1 a check failed, 2 usage error or unreachable server. */
 export async function runCli(argv: readonly string[], io: CliIo = { out: (l) => console.log(l), err: (l) => console.error(l) }, env: Record<string, string | undefined> = process.env): Promise<number> {
   const parsed = parseCli(argv, env);
   if (parsed === 'help') {

@@ -101,24 +101,37 @@ export class WsConn {
     ws.on('error', (err) => transcript.record(label, 'event', `socket error: ${err.message}`));
   }
 
-  /** Open a connection; rejects when it cannot be opened within the timeout. The first frames are kept. */
-  static open(url: string, transcript: Transcript, label: string, timeoutMs = 5000): Promise<WsConn> {
+  /**
+   * Open a connection; rejects when it cannot be opened within the timeout, or when `signal` is (or
+   * becomes) aborted before it is open (the socket is then dropped). The first frames are kept.
+   */
+  static open(url: string, transcript: Transcript, label: string, timeoutMs = 5000, signal?: AbortSignal): Promise<WsConn> {
     return new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(new Error(`not connecting to ${url}: the check was stopped`));
       const ws = new WebSocket(url, { handshakeTimeout: timeoutMs });
       // Attach listeners before 'open' so a frame sent right after the upgrade is not lost.
       const conn = new WsConn(ws, label, transcript);
       transcript.record(label, 'event', `connecting to ${url}`);
+      const onAbort = () => {
+        transcript.record(label, 'event', 'connect abandoned: the check was stopped');
+        ws.terminate();
+        reject(new Error(`not connecting to ${url}: the check was stopped`));
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
       const onError = (err: Error) => {
+        signal?.removeEventListener('abort', onAbort);
         transcript.record(label, 'event', `connect failed: ${err.message}`);
         reject(new Error(`cannot connect to ${url}: ${err.message}`));
       };
       ws.once('error', onError);
       ws.once('unexpected-response', (_req, res) => {
+        signal?.removeEventListener('abort', onAbort);
         transcript.record(label, 'event', `upgrade refused with HTTP ${res.statusCode}`);
         reject(new Error(`cannot connect to ${url}: HTTP ${res.statusCode}`));
         ws.terminate();
       });
       ws.once('open', () => {
+        signal?.removeEventListener('abort', onAbort);
         ws.off('error', onError);
         transcript.record(label, 'event', 'open');
         resolve(conn);

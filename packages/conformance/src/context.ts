@@ -85,7 +85,10 @@ export function retryAfterMs(data: unknown): number | null {
 /** The code of the documented rate-limit error (from the generated error table). */
 export const RATE_LIMIT_CODE = errorTable.codes[0].code;
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+/** The outcome of a check stopped by its time limit (what every helper throws once the signal is aborted). */
+function stopped(signal: AbortSignal): Stop {
+  return signal.reason instanceof Stop ? signal.reason : new Stop('inconclusive', 'the check was stopped');
+}
 
 /** One recorded HTTP exchange. */
 export interface HttpExchange {
@@ -94,19 +97,39 @@ export interface HttpExchange {
   json: unknown;
 }
 
-/** The context of one check or probe. */
+/**
+ * The context of one check or probe. Its `signal` is aborted when the check runs out of time: from then
+ * on the helpers open no connection, send nothing, sleep no more (they throw the timeout's Stop), the
+ * connections it opened are closed, and findings it records no longer count.
+ */
 export class Ctx {
   readonly findings: Finding[] = [];
   readonly observations: Observation[] = [];
   readonly transcript: Transcript;
+  readonly signal: AbortSignal;
   private readonly conns: WsConn[] = [];
   private connCount = 0;
 
   constructor(
     readonly run: RunState,
     readonly name: string,
+    signal: AbortSignal = new AbortController().signal,
   ) {
     this.transcript = new Transcript(run.t0);
+    this.signal = signal;
+    signal.addEventListener(
+      'abort',
+      () => {
+        this.note(`stopped: ${stopped(signal).reason}; closing its connections`);
+        void this.closeAll();
+      },
+      { once: true },
+    );
+  }
+
+  /** Throw the timeout's Stop when the check has been stopped. */
+  throwIfStopped(): void {
+    if (this.signal.aborted) throw stopped(this.signal);
   }
 
   get options(): Resolved {
@@ -118,6 +141,11 @@ export class Ctx {
 
   /** Record a failure and go on (the check fails at the end). */
   fail(f: { pointer?: string; rule: string; expected: string; got: string; message: string }): void {
+    if (this.signal.aborted) {
+      // What a stopped check sees (its connections closed under it) is not evidence about the server.
+      this.note(`after the stop, not counted: ${f.message}`);
+      return;
+    }
     this.findings.push({ pointer: f.pointer ?? '', rule: f.rule, expected: f.expected, got: f.got, message: f.message });
   }
 
@@ -143,19 +171,40 @@ export class Ctx {
     this.transcript.record('-', 'event', text);
   }
 
+  /** Wait; throws the timeout's Stop at once when the check is stopped meanwhile. */
   sleep(ms: number): Promise<void> {
-    return sleep(ms);
+    this.throwIfStopped();
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = () => {
+        clearTimeout(timer);
+        reject(stopped(this.signal));
+      };
+      const timer = setTimeout(() => {
+        this.signal.removeEventListener('abort', onAbort);
+        resolve();
+      }, ms);
+      this.signal.addEventListener('abort', onAbort, { once: true });
+    });
   }
 
-  /** A shared, memoised probe (one per run): its own transcript, its connections closed when it ends. */
+  /**
+   * A shared, memoised probe (one per run): its own transcript, its connections closed when it ends. It
+   * runs on behalf of the check that starts it and is stopped with it; a later check reading a stopped
+   * probe ends inconclusive.
+   */
   shared<T>(name: string, body: (p: Ctx) => Promise<T>): Promise<T & { transcript: Transcript }> {
     let p = this.run.memo.get(name) as Promise<T & { transcript: Transcript }> | undefined;
     if (!p) {
-      const probe = new Ctx(this.run, `probe:${name}`);
+      const probe = new Ctx(this.run, `probe:${name}`, this.signal);
+      const starter = this.name;
       p = (async () => {
         try {
           const value = await body(probe);
+          probe.throwIfStopped();
           return Object.assign(value as object, { transcript: probe.transcript }) as T & { transcript: Transcript };
+        } catch (err) {
+          if (probe.signal.aborted) throw new Stop('inconclusive', `the shared probe ${name} was stopped when ${starter} ran out of time`);
+          throw err;
         } finally {
           await probe.closeAll();
         }
@@ -165,25 +214,44 @@ export class Ctx {
     return p;
   }
 
-  /** Open a WebSocket within the connection budget; closed when the check ends. */
+  /** Open a WebSocket within the connection budget; closed when the check ends (or is stopped). */
   async connect(label?: string): Promise<WsConn> {
+    this.throwIfStopped();
     await this.run.guard.acquire();
+    if (this.signal.aborted) {
+      this.run.guard.release();
+      throw stopped(this.signal);
+    }
     const name = label ?? `${this.name.replace(/^probe:/, '')}#${++this.connCount}`;
+    let conn: WsConn;
     try {
-      const conn = await WsConn.open(this.options.ws, this.transcript, name);
-      this.conns.push(conn);
-      void conn.closed.then(() => this.run.guard.release());
-      return conn;
+      conn = await WsConn.open(this.options.ws, this.transcript, name, 5000, this.signal);
     } catch (err) {
       this.run.guard.release();
+      this.throwIfStopped();
       this.abort({ rule: 'connect', expected: 'the WebSocket opens', got: (err as Error).message, message: `could not open a WebSocket: ${(err as Error).message}` });
     }
+    this.conns.push(conn);
+    void conn.closed.then(() => this.run.guard.release());
+    if (this.signal.aborted) {
+      await conn.close();
+      throw stopped(this.signal);
+    }
+    return conn;
   }
 
   /** Open a WebSocket outside the budget guard (only the connection-limit check may). */
   async connectUnguarded(label: string): Promise<WsConn> {
-    const conn = await WsConn.open(this.options.ws, this.transcript, label);
+    this.throwIfStopped();
+    const conn = await WsConn.open(this.options.ws, this.transcript, label, 5000, this.signal).catch((err: Error) => {
+      this.throwIfStopped();
+      throw err;
+    });
     this.conns.push(conn);
+    if (this.signal.aborted) {
+      await conn.close();
+      throw stopped(this.signal);
+    }
     return conn;
   }
 
@@ -199,8 +267,11 @@ export class Ctx {
    */
   async call(conn: WsConn, method: string, params: unknown, opts: { raw?: boolean; headers?: Record<string, string>; timeoutMs?: number; id?: string | number } = {}): Promise<RpcResponse> {
     for (let attempt = 0; ; attempt++) {
+      this.throwIfStopped();
       if (!opts.raw && !conn.loggedIn) await this.run.pacer.take();
+      this.throwIfStopped();
       const got = await conn.request(method, params, opts);
+      this.throwIfStopped();
       if (!got) {
         this.abort({
           rule: 'Endpoints › WebSocket framing: responses echo id',
@@ -212,7 +283,7 @@ export class Ctx {
       const wait = got.response.error?.code === RATE_LIMIT_CODE ? retryAfterMs(got.response.error.data) : null;
       if (opts.raw || wait === null || attempt >= 2) return got.response;
       this.note(`rate limited while checking something else; waiting ${wait} ms as the hint says, then retrying`);
-      await sleep(Math.min(wait, 6000) + 50);
+      await this.sleep(Math.min(wait, 6000) + 50);
     }
   }
 
@@ -247,12 +318,14 @@ export class Ctx {
   async http(path: string, body: unknown, headers: Record<string, string> = {}, opts: { raw?: boolean } = {}): Promise<HttpExchange> {
     const base = this.options.http;
     if (!base) this.skip('needs --http <url>');
+    this.throwIfStopped();
     if (!opts.raw && Object.keys(headers).length === 0) await this.run.pacer.take();
+    this.throwIfStopped();
     const url = new URL(path.replace(/^\//, ''), base.endsWith('/') ? base : `${base}/`).toString();
     const text = JSON.stringify(body);
     this.transcript.record('http', 'sent', `POST ${url}${Object.keys(headers).length ? ` ${JSON.stringify(headers)}` : ''} ${text}`);
     try {
-      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: text, signal: AbortSignal.timeout(5000) });
+      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: text, signal: AbortSignal.any([AbortSignal.timeout(5000), this.signal]) });
       const out = await res.text();
       this.transcript.record('http', 'received', `HTTP ${res.status} ${out}`);
       let json: unknown;
@@ -263,6 +336,7 @@ export class Ctx {
       }
       return { status: res.status, text: out, json };
     } catch (err) {
+      this.throwIfStopped();
       this.abort({ rule: 'Endpoints › HTTP requests', expected: 'an HTTP response', got: (err as Error).message, message: `POST ${path} failed: ${(err as Error).message}` });
     }
   }

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
 import { runConformance, UnreachableError } from '../src/runner';
+import type { Check } from '../src/context';
 
 let servers: WebSocketServer[] = [];
 afterEach(async () => {
@@ -24,7 +25,72 @@ async function peer(mangle: (id: unknown) => unknown): Promise<string> {
   return `ws://127.0.0.1:${(wss.address() as AddressInfo).port}/v3/ws`;
 }
 
+/**
+ * A peer that answers only the discovery (getRateLimits, the instrument list) and never anything else,
+ * recording when each connection opens and closes and how many were open at once.
+ */
+async function silentPeer() {
+  const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+  servers.push(wss);
+  await new Promise((r) => wss.once('listening', r));
+  const opened: number[] = [];
+  let open = 0;
+  let maxOpen = 0;
+  wss.on('connection', (ws) => {
+    opened.push(Date.now());
+    maxOpen = Math.max(maxOpen, ++open);
+    ws.on('close', () => open--);
+    ws.on('message', (raw) => {
+      const m = JSON.parse(raw.toString()) as { id: unknown; method: string };
+      if (m.method === 'public/getRateLimits') ws.send(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { remaining_connections: { remainingPoints: 1, consumedPoints: 1, msBeforeNext: 0, isFirstInDuration: false } } }));
+      else if (m.method === 'public/get_all_live_instruments') ws.send(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: [] }));
+    });
+  });
+  return { url: `ws://127.0.0.1:${(wss.address() as AddressInfo).port}/v3/ws`, opened, open: () => open, maxOpen: () => maxOpen };
+}
+
+/** A check that keeps opening connections and waiting for answers that never come. */
+const hanging = (id: string, stopped: { at: number | null }): Check => ({
+  id,
+  title: 'hangs',
+  section: '-',
+  level: 'MUST',
+  needs: [],
+  async run(ctx) {
+    ctx.signal.addEventListener('abort', () => (stopped.at = Date.now()));
+    for (;;) {
+      const conn = await ctx.connect();
+      await conn.request('conformance/never_answered', {}, { timeoutMs: 60_000 });
+      await ctx.sleep(50).catch(() => undefined);
+    }
+  },
+});
+
 describe('runner with scripted peers', () => {
+  it('stops a check at its time limit: no connection opens after it, the budget holds, the next check runs after', async () => {
+    const peer = await silentPeer();
+    const first = { at: null as number | null };
+    const second = { at: null as number | null };
+    let secondStarted = 0;
+    const report = await runConformance({ ws: peer.url, checkTimeoutMs: 400, checks: [hanging('hang.first', first), hanging('hang.second', second)], onProgress: (e) => void (e.type === 'start' && e.index === 1 && (secondStarted = Date.now())) });
+    expect(report.checks.map((c) => [c.id, c.status])).toEqual([
+      ['hang.first', 'inconclusive'],
+      ['hang.second', 'inconclusive'],
+    ]);
+    expect(report.checks[0]!.reason).toMatch(/did not finish within 400 ms/);
+    expect(report.checks[0]!.findings).toEqual([]);
+    expect(first.at).not.toBeNull();
+    // Discovery, then one connection per check: none opened after a check was stopped but the next check's.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(peer.opened.length).toBe(3);
+    expect(secondStarted).toBeGreaterThanOrEqual(first.at!);
+    expect(peer.opened.filter((t) => t >= first.at! && t < secondStarted)).toEqual([]);
+    expect(peer.opened.filter((t) => t >= second.at!)).toEqual([]);
+    // The per-IP budget the peer reported (2) was never exceeded, and everything is closed.
+    expect(peer.maxOpen()).toBeLessThanOrEqual(2);
+    expect(peer.open()).toBe(0);
+  });
+
   it('passes id echo against a peer that echoes ids faithfully', async () => {
     const report = await runConformance({ ws: await peer((id) => id), only: ['framing.id-echo-*'] });
     expect(report.checks.map((c) => [c.id, c.status])).toEqual([

@@ -1,22 +1,33 @@
 /** Framing: id echo, result xor error, the error object, answers to malformed requests. */
 import { errorTable } from '@exchange-api/types';
 import { validators } from '@exchange-api/validators';
-import { isResponse, type Frame, type RpcResponse } from '../connection';
+import { isResponse, type Frame, type RpcResponse, type WsConn } from '../connection';
 import type { Check, Ctx } from '../context';
 import { S, errorOf, method, show, validateInto } from './util';
 
 async function echo(ctx: Ctx, id: string | number | null): Promise<void> {
   const conn = await ctx.connect();
-  await ctx.run.pacer.take();
-  const from = conn.frames.length;
-  conn.send({ jsonrpc: '2.0', id, method: method('publicGetRateLimits'), params: {} });
-  const frame = await conn.waitFor((f) => isResponse(f.json), 5000, from);
+  const frame = await sendRaw(ctx, conn, { jsonrpc: '2.0', id, method: method('publicGetRateLimits'), params: {} }, 5000);
   if (!frame) ctx.abort({ rule: 'responses echo id', expected: `a response with id ${JSON.stringify(id)}`, got: 'no response within 5000 ms', message: 'no response' });
   const r = frame.json as RpcResponse;
   if (!('id' in r)) ctx.abort({ pointer: '/id', rule: 'responses echo id', expected: JSON.stringify(id), got: '(missing)', message: 'the response has no id' });
   if (r.id !== id || typeof r.id !== typeof id) {
     ctx.fail({ pointer: '/id', rule: 'responses echo id (same JSON type and value)', expected: `${JSON.stringify(id)} (${id === null ? 'null' : typeof id})`, got: `${JSON.stringify(r.id)} (${r.id === null ? 'null' : typeof r.id})`, message: `id ${JSON.stringify(id)} came back as ${JSON.stringify(r.id)}` });
   }
+}
+
+/** The code of a documented (or assumed) error, by its stable name in the generated error table. */
+function codeNamed(name: (typeof errorTable.codes)[number]['name']): number {
+  return errorTable.codes.find((c) => c.name === name)!.code;
+}
+
+/** Send one raw frame (paced) and wait for the first response after it (null when none comes). */
+async function sendRaw(p: Ctx, conn: WsConn, frame: string | object, timeoutMs: number): Promise<Frame | null> {
+  await p.run.pacer.take();
+  p.throwIfStopped();
+  const from = conn.frames.length;
+  conn.send(frame);
+  return conn.waitFor((f) => isResponse(f.json), timeoutMs, from);
 }
 
 /** One malformed or failing request and what came back. */
@@ -34,18 +45,15 @@ function errorCases(ctx: Ctx) {
   return ctx.shared('error-cases', async (p) => {
     const conn = await p.connect('errors');
     const cases: Omit<ErrorCase, 'response' | 'frame'>[] = [
-      { name: 'parse', jsonRpcCode: -32700, sent: '{"jsonrpc":"2.0","id":"conf-parse","method":' },
-      { name: 'not-an-object', jsonRpcCode: -32600, sent: '"not a request"' },
-      { name: 'no-method', jsonRpcCode: -32600, sent: JSON.stringify({ jsonrpc: '2.0', id: 'conf-no-method', params: {} }) },
-      { name: 'unknown-method', jsonRpcCode: -32601, sent: JSON.stringify({ jsonrpc: '2.0', id: 'conf-unknown-method', method: 'conformance/no_such_method', params: {} }) },
-      { name: 'invalid-params', jsonRpcCode: -32602, sent: JSON.stringify({ jsonrpc: '2.0', id: 'conf-invalid-params', method: method('subscribe'), params: { channels: 42 } }) },
+      { name: 'parse', jsonRpcCode: codeNamed('RPC_PARSE_ERROR'), sent: '{"jsonrpc":"2.0","id":"conf-parse","method":' },
+      { name: 'not-an-object', jsonRpcCode: codeNamed('RPC_INVALID_REQUEST'), sent: '"not a request"' },
+      { name: 'no-method', jsonRpcCode: codeNamed('RPC_INVALID_REQUEST'), sent: JSON.stringify({ jsonrpc: '2.0', id: 'conf-no-method', params: {} }) },
+      { name: 'unknown-method', jsonRpcCode: codeNamed('RPC_METHOD_NOT_FOUND'), sent: JSON.stringify({ jsonrpc: '2.0', id: 'conf-unknown-method', method: 'conformance/no_such_method', params: {} }) },
+      { name: 'invalid-params', jsonRpcCode: codeNamed('RPC_INVALID_PARAMS'), sent: JSON.stringify({ jsonrpc: '2.0', id: 'conf-invalid-params', method: method('subscribe'), params: { channels: 42 } }) },
     ];
     const out: ErrorCase[] = [];
     for (const c of cases) {
-      await p.run.pacer.take();
-      const from = conn.frames.length;
-      conn.send(c.sent);
-      const frame = await conn.waitFor((f) => isResponse(f.json), 3000, from);
+      const frame = await sendRaw(p, conn, c.sent, 3000);
       out.push({ ...c, response: frame ? (frame.json as RpcResponse) : null, frame });
     }
     // Whether the connection still serves a valid request after the malformed ones.
@@ -59,9 +67,19 @@ function errorCases(ctx: Ctx) {
   });
 }
 
-function attachCase(ctx: Ctx, transcript: { entries: readonly import('../model').TranscriptEntry[] }) {
-  ctx.transcript.attach(transcript.entries);
+/** The shared error cases with their transcript attached to the check, and those answered with an error object. */
+async function answeredCases(ctx: Ctx) {
+  const x = await errorCases(ctx);
+  ctx.transcript.attach(x.transcript.entries);
+  const errors = x.cases.flatMap((c) => {
+    const e = c.response && errorOf(c.response);
+    return e ? [{ c, e }] : [];
+  });
+  return { ...x, errors };
 }
+
+/** The documented rate-limit error (the reserved range is for rate-limit errors: known by its message). */
+const rateLimitEntry = errorTable.codes.find((c) => c.kind === 'rate-limit')!;
 
 const reserved = errorTable.reserved[0]!;
 
@@ -116,16 +134,9 @@ export const framingChecks: Check[] = [
     level: 'MUST',
     needs: [],
     async run(ctx) {
-      const { cases, transcript } = await errorCases(ctx);
-      attachCase(ctx, transcript);
-      let seen = 0;
-      for (const c of cases) {
-        const e = c.response && errorOf(c.response);
-        if (!e) continue;
-        seen++;
-        validateInto(ctx, validators.schemas.RPCError, e, `error answering ${c.name}`, 'RPCError', '/error');
-      }
-      if (seen === 0) ctx.inconclusive('no error object came back to compare (see framing.malformed)');
+      const { errors } = await answeredCases(ctx);
+      for (const { c, e } of errors) validateInto(ctx, validators.schemas.RPCError, e, `error answering ${c.name}`, 'RPCError', '/error');
+      if (errors.length === 0) ctx.inconclusive('no error object came back to compare (see framing.malformed)');
     },
   },
   {
@@ -135,8 +146,7 @@ export const framingChecks: Check[] = [
     level: 'MUST',
     needs: [],
     async run(ctx) {
-      const { cases, stillServes, closed, transcript } = await errorCases(ctx);
-      attachCase(ctx, transcript);
+      const { cases, stillServes, closed } = await answeredCases(ctx);
       for (const c of cases) {
         if (!c.response) ctx.fail({ rule: 'JSON-RPC 2.0: a request that cannot be served gets an error response', expected: 'an error response', got: 'nothing within 3000 ms', message: `no answer to the ${c.name} request ${show(c.sent, 60)}` });
         else if (!errorOf(c.response)) ctx.fail({ pointer: '/error', rule: 'JSON-RPC 2.0: a request that cannot be served gets an error response', expected: 'an error object', got: show(c.response), message: `the ${c.name} request was not answered with an error` });
@@ -147,16 +157,13 @@ export const framingChecks: Check[] = [
   },
   {
     id: 'framing.error-codes',
-    title: 'Framing errors use the JSON-RPC 2.0 codes (-32700, -32600, -32601, -32602)',
+    title: `Framing errors use the JSON-RPC 2.0 codes (${(['RPC_PARSE_ERROR', 'RPC_INVALID_REQUEST', 'RPC_METHOD_NOT_FOUND', 'RPC_INVALID_PARAMS'] as const).map(codeNamed).join(', ')})`,
     section: `${S.errors} (catalogue not shown; JSON-RPC 2.0 codes are the error-codes assumption)`,
     level: 'SHOULD',
     needs: [],
     async run(ctx) {
-      const { cases, transcript } = await errorCases(ctx);
-      attachCase(ctx, transcript);
-      for (const c of cases) {
-        const e = c.response && errorOf(c.response);
-        if (!e) continue;
+      const { errors } = await answeredCases(ctx);
+      for (const { c, e } of errors) {
         const entry = errorTable.codes.find((x) => x.code === c.jsonRpcCode);
         const conforms = e.code === c.jsonRpcCode;
         ctx.observe({ assumption: 'error-codes', text: `${c.name}: code ${show(e.code)} (assumed ${c.jsonRpcCode} ${entry?.message ?? ''})`, conforms });
@@ -171,12 +178,10 @@ export const framingChecks: Check[] = [
     level: 'MUST',
     needs: [],
     async run(ctx) {
-      const { cases, transcript } = await errorCases(ctx);
-      attachCase(ctx, transcript);
-      for (const c of cases) {
-        const e = c.response && errorOf(c.response);
-        if (!e || typeof e.code !== 'number') continue;
-        if (e.code >= reserved.from && e.code <= reserved.to && !/rate limit/i.test(String(e.message))) {
+      const { errors } = await answeredCases(ctx);
+      for (const { c, e } of errors) {
+        if (typeof e.code !== 'number') continue;
+        if (e.code >= reserved.from && e.code <= reserved.to && e.message !== rateLimitEntry.message) {
           ctx.fail({ pointer: '/error/code', rule: `codes ${reserved.from} through ${reserved.to} are reserved for rate-limit errors`, expected: 'a code outside the reserved range', got: String(e.code), message: `the ${c.name} error used reserved code ${e.code}` });
         }
       }

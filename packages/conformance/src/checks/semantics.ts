@@ -41,8 +41,8 @@ function decimals(value: unknown, pointer: string, out: { pointer: string; value
 export const semanticChecks: Check[] = [
   {
     id: 'orderbook.sorted',
-    title: 'Order book bids are sorted descending and asks ascending by price',
-    section: S.orderbook,
+    title: 'Order book bids are strictly descending and asks strictly ascending by price (one level per price)',
+    section: `${S.orderbook}; ${S.events} (orderbook group: price aggregation size, so one level per price)`,
     level: 'MUST',
     needs: [],
     async run(ctx) {
@@ -51,10 +51,12 @@ export const semanticChecks: Check[] = [
         for (const [side, desc] of [['bids', true], ['asks', false]] as const) {
           const ps = prices(d?.[side]);
           for (let k = 1; k < ps.length; k++) {
-            const ok = desc ? ps[k]!.price <= ps[k - 1]!.price : ps[k]!.price >= ps[k - 1]!.price;
+            // Levels are aggregated by price, so equal neighbours are a departure as much as a wrong order.
+            const ok = desc ? ps[k]!.price < ps[k - 1]!.price : ps[k]!.price > ps[k - 1]!.price;
             if (!ok) {
               blame(ctx, p);
-              ctx.fail({ pointer: `/params/data/${side}/${ps[k]!.i}/0`, rule: `${side} sorted ${desc ? 'descending' : 'ascending'}`, expected: `${desc ? '≤' : '≥'} ${ps[k - 1]!.raw}`, got: ps[k]!.raw, message: `${p.channel}: ${side} out of order at level ${ps[k]!.i}` });
+              const same = ps[k]!.price === ps[k - 1]!.price;
+              ctx.fail({ pointer: `/params/data/${side}/${ps[k]!.i}/0`, rule: `${side} strictly ${desc ? 'descending' : 'ascending'} (one level per price)`, expected: `${desc ? '<' : '>'} ${ps[k - 1]!.raw}`, got: ps[k]!.raw, message: `${p.channel}: ${side} ${same ? `repeat the price ${ps[k]!.raw}` : 'out of order'} at level ${ps[k]!.i}` });
               break;
             }
           }

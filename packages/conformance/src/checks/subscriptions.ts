@@ -2,7 +2,7 @@
 import { channelTable } from '@exchange-api/types';
 import { validators } from '@exchange-api/validators';
 import type { Check, Ctx } from '../context';
-import type { WsConn } from '../connection';
+import type { Push, WsConn } from '../connection';
 import { S, errorOf, method, publicChannels, refused, sampleAddresses, show } from './util';
 import { publicSamples } from './samples';
 
@@ -38,6 +38,20 @@ async function awaitPushes(conn: WsConn, addresses: string[], from: number, ms: 
   }
 }
 
+/**
+ * Connect, subscribe to `addresses` and wait until they have pushed (or `ms` is up). Ends the check
+ * inconclusive when `needed` stayed silent (all of them for 'all', every address for 'any'): a later
+ * absence of pushes would prove nothing. Returns the connection and the silent addresses.
+ */
+async function subscribeAndHear(ctx: Ctx, addresses: string[], ms: number, needed: string[] | 'any'): Promise<{ conn: WsConn; missing: string[] }> {
+  const conn = await ctx.connect();
+  await subscribe(ctx, conn, addresses);
+  const missing = await awaitPushes(conn, addresses, 0, ms);
+  const silent = needed === 'any' ? (missing.length === addresses.length ? addresses : []) : needed.filter((a) => missing.includes(a));
+  if (silent.length > 0) ctx.inconclusive(`nothing was pushed on ${silent.join(', ')} within ${(ms / 1000).toFixed(1)} s, so silence later would prove nothing`);
+  return { conn, missing };
+}
+
 /** An out-of-enumeration value for a parameter: one past the largest number, or a made-up word. */
 function outside(values: readonly string[]): string {
   const nums = values.map(Number);
@@ -46,6 +60,15 @@ function outside(values: readonly string[]): string {
 
 /** Grace after an unsubscribe answer for pushes already in flight. */
 const GRACE_MS = 250;
+
+/** Listen for `ms` after an unsubscribe answer: every push meanwhile, and those past the grace (`late`). */
+async function listenAfterUnsubscribe(ctx: Ctx, conn: WsConn, ms: number): Promise<{ all: Push[]; late: Push[]; cut: number }> {
+  const cut = ctx.transcript.now() + GRACE_MS;
+  const from = conn.frames.length;
+  await ctx.sleep(ms);
+  const all = conn.pushes(from);
+  return { all, late: all.filter((p) => p.frame.t > cut), cut };
+}
 
 export const subscriptionChecks: Check[] = [
   {
@@ -86,10 +109,8 @@ export const subscriptionChecks: Check[] = [
     needs: [],
     async run(ctx) {
       const [a] = busyAddresses(ctx);
-      const conn = await ctx.connect();
-
-      await subscribe(ctx, conn, [a]);
-      await awaitPushes(conn, [a], 0, 2000);
+      // Nothing is required of a here: pushes on other channels alone must fail the check.
+      const { conn } = await subscribeAndHear(ctx, [a], 2000, []);
       await ctx.sleep(500);
       const pushes = conn.pushes(0);
       if (pushes.length === 0) ctx.inconclusive(`nothing was pushed on ${a} within 2.5 s`);
@@ -106,17 +127,11 @@ export const subscriptionChecks: Check[] = [
     needs: [],
     async run(ctx) {
       const [a, b] = busyAddresses(ctx);
-      const conn = await ctx.connect();
-      await subscribe(ctx, conn, [a, b]);
-      const missing = await awaitPushes(conn, [a, b], 0, 2500);
-      if (missing.includes(a)) ctx.inconclusive(`nothing was pushed on ${a} within 2.5 s, so its absence later would prove nothing`);
+      const { conn, missing } = await subscribeAndHear(ctx, [a, b], 2500, [a]);
       await ctx.call(conn, method('unsubscribe'), { channels: [a] });
-      const cut = ctx.transcript.now() + GRACE_MS;
-      const from = conn.frames.length;
-      await ctx.sleep(1500);
-      const late = conn.pushes(from).filter((p) => p.channel === a && p.frame.t > cut);
-      for (const p of late.slice(0, 3)) ctx.fail({ pointer: '/params/channel', rule: 'unsubscribe drops the listed channels', expected: `no push on ${a}`, got: `a push at +${p.frame.t - cut + GRACE_MS} ms after the answer`, message: `${a} was still pushed after it was unsubscribed` });
-      if (!missing.includes(b) && !conn.pushes(from).some((p) => p.channel === b)) ctx.fail({ rule: 'unsubscribe drops only the listed channels', expected: `pushes on ${b}`, got: 'none in 1.5 s', message: `${b} stopped although only ${a} was unsubscribed` });
+      const { all, late, cut } = await listenAfterUnsubscribe(ctx, conn, 1500);
+      for (const p of late.filter((x) => x.channel === a).slice(0, 3)) ctx.fail({ pointer: '/params/channel', rule: 'unsubscribe drops the listed channels', expected: `no push on ${a}`, got: `a push at +${p.frame.t - cut + GRACE_MS} ms after the answer`, message: `${a} was still pushed after it was unsubscribed` });
+      if (!missing.includes(b) && !all.some((p) => p.channel === b)) ctx.fail({ rule: 'unsubscribe drops only the listed channels', expected: `pushes on ${b}`, got: 'none in 1.5 s', message: `${b} stopped although only ${a} was unsubscribed` });
     },
   },
   {
@@ -127,17 +142,12 @@ export const subscriptionChecks: Check[] = [
     needs: [],
     async run(ctx) {
       const [a, b] = busyAddresses(ctx);
-      const conn = await ctx.connect();
-      await subscribe(ctx, conn, [a, b]);
-      const missing = await awaitPushes(conn, [a, b], 0, 2500);
-      if (missing.length === 2) ctx.inconclusive('nothing was pushed within 2.5 s, so silence later would prove nothing');
+      const { conn } = await subscribeAndHear(ctx, [a, b], 2500, 'any');
       const r = await ctx.call(conn, method('unsubscribe'), {});
       if (errorOf(r)) ctx.abort({ pointer: '/error', rule: 'unsubscribe with channels omitted', expected: 'a result', got: show(r.error), message: 'unsubscribe of everything was refused' });
       observeResult(ctx, 'unsubscribe (all)', r.result);
-      const cut = ctx.transcript.now() + GRACE_MS;
-      const from = conn.frames.length;
-      await ctx.sleep(1500);
-      for (const p of conn.pushes(from).filter((x) => x.frame.t > cut).slice(0, 3)) ctx.fail({ pointer: '/params/channel', rule: 'unsubscribe with channels omitted drops all subscriptions', expected: 'no pushes', got: `a push on ${show(p.channel)}`, message: 'pushes continued after unsubscribing from everything' });
+      const { late } = await listenAfterUnsubscribe(ctx, conn, 1500);
+      for (const p of late.slice(0, 3)) ctx.fail({ pointer: '/params/channel', rule: 'unsubscribe with channels omitted drops all subscriptions', expected: 'no pushes', got: `a push on ${show(p.channel)}`, message: 'pushes continued after unsubscribing from everything' });
     },
   },
   {

@@ -20,6 +20,7 @@ export const S = {
   events: 'Events',
   errors: 'Errors',
   tier1: 'Limits › Tier 1: request budget',
+  tier2: 'Limits › Tier 2: per-instrument order rate',
   reference: 'Limits › Reference values',
   tickers: 'Resources and their fields › Ticker-related records',
   trade: 'Resources and their fields › Trade',
