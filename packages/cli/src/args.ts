@@ -4,6 +4,7 @@
  * prints one line on stderr and exits 2.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { SpecError, formatProblem } from '@exchange-api/codegen';
 
 export interface Io {
   out: (line: string) => void;
@@ -42,5 +43,19 @@ export function parseCommand<T extends Record<string, string | boolean | string[
 /** Report a usage error in the one-line form and give its exit code. */
 export function usageError(command: string, message: string, io: Io = consoleIo): number {
   io.err(`exchange-api ${command}: ${message}`);
+  return 2;
+}
+
+/**
+ * Report a command's failure and give exit 2: a spec error as its list of places (file, line,
+ * pointer), anything else as one line. Never a stack trace.
+ */
+export function reportFailure(command: string, err: unknown, io: Io = consoleIo): number {
+  if (err instanceof SpecError) {
+    io.err(`exchange-api ${command}: the spec has ${err.problems.length} error(s)`);
+    for (const p of err.problems) io.err(formatProblem(p));
+  } else {
+    io.err(`exchange-api ${command}: ${(err as Error).message}`);
+  }
   return 2;
 }

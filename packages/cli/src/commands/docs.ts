@@ -4,8 +4,8 @@
  */
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { parseCommand, usageError, type Io } from '../args';
-import { SpecError, findRepoRoot, formatProblem, modelFromSpec, writeFiles } from '@exchange-api/codegen';
+import { parseCommand, usageError, type Io, reportFailure } from '../args';
+import { findRepoRoot, modelFromSpec, writeFiles } from '@exchange-api/codegen';
 import { emitDocs } from '@exchange-api/docs';
 
 export const DOCS_HELP = `Usage: exchange-api docs [--spec <file>] [--out <dir>]
@@ -64,12 +64,6 @@ export async function runDocs(argv: string[], io: Io = { out: console.log, err: 
     io.out(`open ${join(shown, 'index.html')}`);
     return 0;
   } catch (err) {
-    if (err instanceof SpecError) {
-      io.err(`exchange-api docs: the spec has ${err.problems.length} error(s)`);
-      for (const p of err.problems) io.err(formatProblem(p));
-      return 2;
-    }
-    io.err(`exchange-api docs: ${(err as Error).message}`);
-    return 2;
+    return reportFailure('docs', err, io);
   }
 }

@@ -2,8 +2,8 @@
  * `exchange-api generate [--spec <file> --out <dir>] [--check]`: the command-line contract.
  * Exit 0 done (or current), 1 drift under --check, 2 usage or spec errors. Never a stack trace.
  */
-import { SpecError, findRepoRoot, formatProblem, generateInto, generateRepository, type Emitter } from '@exchange-api/codegen';
-import { consoleIo, parseCommand, usageError, type Io } from '../args';
+import { findRepoRoot, generateInto, generateRepository, type Emitter } from '@exchange-api/codegen';
+import { consoleIo, parseCommand, usageError, type Io, reportFailure } from '../args';
 
 export const GENERATE_HELP = `Usage: exchange-api generate [--spec <file> --out <dir>] [--check]
 
@@ -57,12 +57,6 @@ export async function runGenerate(argv: string[], io: Io = consoleIo, extra: Emi
     for (const f of result.removed) io.out(`  removed ${f}`);
     return 0;
   } catch (err) {
-    if (err instanceof SpecError) {
-      io.err(`exchange-api generate: the spec has ${err.problems.length} error(s)`);
-      for (const p of err.problems) io.err(formatProblem(p));
-      return 2;
-    }
-    io.err(`exchange-api generate: ${(err as Error).message}`);
-    return 2;
+    return reportFailure('generate', err, io);
   }
 }

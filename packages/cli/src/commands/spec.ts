@@ -1,6 +1,6 @@
-import { parseCommand, usageError } from '../args';
+import { parseCommand, usageError, reportFailure } from '../args';
 import { join } from 'node:path';
-import { findRepoRoot, formatProblem, loadSpec, buildModel, checkExamples, SpecError } from '@exchange-api/codegen';
+import { findRepoRoot, formatProblem, loadSpec, buildModel, checkExamples } from '@exchange-api/codegen';
 
 export const SPEC_HELP = `Usage: exchange-api spec [--spec <file>]
 
@@ -41,12 +41,6 @@ export async function runSpecSummary(argv: string[]): Promise<number> {
     console.log(`not shown (${m.notShown.length} places): see spec/README.md`);
     return 0;
   } catch (err) {
-    if (err instanceof SpecError) {
-      console.error(`exchange-api spec: the spec has ${err.problems.length} error(s)`);
-      for (const p of err.problems) console.error(formatProblem(p));
-      return 2;
-    }
-    console.error(`exchange-api spec: ${(err as Error).message}`);
-    return 2;
+    return reportFailure('spec', err);
   }
 }
