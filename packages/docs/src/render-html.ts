@@ -95,7 +95,10 @@ function block(b: Block, from: string): string {
 function nav(groups: NavGroup[], page: Page): string {
   return groups
     .map((g) => {
-      const items = g.items
+      // A group's entries are listed on its own page only; elsewhere its title links there. Every
+      // page repeats the sidebar, so listing all of them everywhere cost a tenth of the site's weight.
+      const here = g.key === page.nav || g.items.some((it) => it.key === page.nav);
+      const items = (here ? g.items : [])
         .map((it) => `<li><a href="${attr(hrefFrom(page.path, it.ref))}"${it.key === page.nav ? ' aria-current="page"' : ''}>${inline(it.label, g.mono ? NAV : page.path)}</a></li>`)
         .join('');
       const title = g.ref ? `<a href="${attr(hrefFrom(page.path, g.ref))}"${g.key === page.nav ? ' aria-current="page"' : ''}>${esc(g.title)}</a>` : esc(g.title);

@@ -538,5 +538,6 @@ window.DOCS_SEARCH = {
 [9,"connection-limit-frame",6,"assumption-connection-limit-frame","The wire form of the connection-limit refusal"],
 [9,"sandbox-feed-payloads",6,"assumption-sandbox-feed-payloads","What the sandbox sends on ticker_slim and spot_feed"],
 [9,"bucket-scope",6,"assumption-bucket-scope","Which requests pass the per-instrument bucket"],
+[9,"sandbox-market",6,"assumption-sandbox-market","How the sandbox's market settles"],
 [9,"session-keys",6,"assumption-session-keys","How session keys are registered"]
 ]};

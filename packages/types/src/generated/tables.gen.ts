@@ -3611,7 +3611,7 @@ export const assumptionTable = [
   {
     "id": "connection-limit-frame",
     "title": "The wire form of the connection-limit refusal",
-    "choice": "The text frame is `connectionLimitExceeded: ` followed by a JSON-RPC response {\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32100,\"message\":…}}; the socket is then closed with code 1008.",
+    "choice": "The text frame is `connectionLimitExceeded:`, one space, then a JSON-RPC response {\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32100,\"message\":…}}; the socket is then closed with code 1008.",
     "reason": "The document gives the prefix, the code and the message, not how they travel.",
     "citedAt": []
   },
@@ -3631,6 +3631,15 @@ export const assumptionTable = [
     "choice": "Every order-flow request that names an instrument (order, replace, cancel, cancel_by_instrument, cancel_by_nonce, and cancel_by_label when limited to one instrument), keyed by (wallet, instrument).",
     "reason": "The document says order-flow requests pass the bucket but not which of them name an instrument.",
     "citedAt": []
+  },
+  {
+    "id": "sandbox-market",
+    "title": "How the sandbox's market settles",
+    "choice": "Fees are 3 bp for the taker and 1 bp for the maker; perps move cash only by realized PnL and fees, positions keep an average entry price; quotes are signed with the action signature as `send_quote` over direction, legs, max_fee, mmp, nonce, rfq_id, signature_expiry_sec and subaccount_id; six seeded counterparties have real keys. {subaccount_id}.quotes carries the quotes counterparties make on that subaccount's RFQs (the document shows no method to send a quote, so a sandbox user only ever takes).",
+    "reason": "The document shows records and channels, not how an exchange computes fees, balances or quote signatures; a sandbox that traders test against has to do something plausible.",
+    "citedAt": [
+      "#/channels/subaccountQuotes"
+    ]
   },
   {
     "id": "session-keys",
