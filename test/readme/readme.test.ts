@@ -74,6 +74,15 @@ describe("the README's commands", () => {
     expect(pkg.scripts.test).toBe('node scripts/test.mjs'); // what CI runs
   });
 
+  it('states the counts of open places and assumptions the spec really has', async () => {
+    const { modelFromSpec } = await import('@exchange-api/codegen');
+    const model = await modelFromSpec(join(root, 'spec', 'asyncapi.yaml'));
+    const m = /The document leaves (\d+) places open and the spec makes (\d+) assumptions\./.exec(readme);
+    expect(m, 'the README states both counts').not.toBeNull();
+    expect([Number(m![1]), Number(m![2])]).toEqual([model.notShown.length, model.assumptions.length]);
+    expect(readme).toContain(`the ${model.channels.length} channels`);
+  });
+
   it('has commands to run besides the quick start', () => {
     expect(runnable.length).toBeGreaterThanOrEqual(6);
   });
