@@ -52,7 +52,9 @@ export function loginHeaders(proof: LoginProof): Record<string, string> {
 
 /**
  * Read each of the three values from the request params or from headers, interchangeably (a value in
- * params wins). Header names match case-insensitively, as HTTP does.
+ * params wins). Header names match case-insensitively, as HTTP does. A value that is present but not
+ * a string (a timestamp may also be a number) is refused with a LoginProofError naming it and where
+ * it came from, rather than dropped and later reported as missing.
  */
 export function proofFromSources(params: unknown, headers: unknown): Partial<LoginProof> {
   const p = (typeof params === 'object' && params !== null ? params : {}) as Record<string, unknown>;
@@ -60,11 +62,13 @@ export function proofFromSources(params: unknown, headers: unknown): Partial<Log
   if (typeof headers === 'object' && headers !== null) for (const [k, v] of Object.entries(headers)) lower.set(k.toLowerCase(), v);
   const out: Partial<LoginProof> = {};
   for (const field of ['wallet', 'timestamp', 'signature'] as const) {
-    const fromParams = p[field];
-    const fromHeaders = lower.get(loginTable.headers[field].toLowerCase());
-    const v = fromParams ?? (Array.isArray(fromHeaders) ? fromHeaders[0] : fromHeaders);
+    const header = loginTable.headers[field];
+    const fromHeaders = lower.get(header.toLowerCase());
+    const [v, where] = p[field] !== undefined && p[field] !== null ? [p[field], `params.${field}`] : [Array.isArray(fromHeaders) ? fromHeaders[0] : fromHeaders, `header ${header}`];
+    if (v === undefined || v === null) continue;
     if (typeof v === 'string') out[field] = v;
-    else if (typeof v === 'number' && field === 'timestamp') out[field] = String(v);
+    else if (typeof v === 'number' && field === 'timestamp' && Number.isInteger(v)) out[field] = String(v);
+    else throw new LoginProofError(field, `${where} must be a string (got ${typeof v === 'object' ? JSON.stringify(v).slice(0, 40) : `${typeof v} ${String(v).slice(0, 40)}`})`);
   }
   return out;
 }

@@ -40,6 +40,12 @@ describe('login proof', () => {
     expect(proofFromSources(null, null)).toEqual({});
   });
 
+  it('refuses a value that is present but not a string, naming it and where it came from', () => {
+    expect(() => proofFromSources({}, { 'X-ServiceWallet': 123 })).toThrow(/header X-ServiceWallet must be a string \(got number 123\)/);
+    expect(() => proofFromSources({ signature: { r: 1 } }, {})).toThrow(/params\.signature must be a string/);
+    expect(proofFromSources({ timestamp: 1767225600000 }, {})).toEqual({ timestamp: '1767225600000' });
+  });
+
   it('holds a timestamp to the freshness window', () => {
     expect(freshness(1000, 1000 + 29_000)).toBe('fresh');
     expect(freshness(1000, 1000 + 31_000)).toBe('stale');

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { WebSocketServer, WebSocket, type RawData } from 'ws';
 import { channelTable, loginTable, matchChannel, methodTable, type MethodEntry } from '@exchange-api/types';
 import { validators, failuresOf, type ValidateFunction } from '@exchange-api/validators';
-import { proofFromSources, recoverActionSigner, normalizeAddress } from '@exchange-api/auth';
+import { proofFromSources, recoverActionSigner, normalizeAddress, LoginProofError } from '@exchange-api/auth';
 import { resolveOptions, type ResolvedOptions, type SandboxOptions } from './options';
 import { Clock } from './clock';
 import { Limits, type Spent } from './limits';
@@ -17,6 +17,17 @@ import { Accounts, stripV6, type Session } from './accounts';
 import { Market, type Publisher, type OrderFields, type ActionFieldsLike } from './market';
 import { RpcFailure, errorObject, errorFrame, replyFrame, notificationFrame, connectionLimitPrefix, httpStatusOf, type WireError } from './rpc';
 import { handleControl } from './control';
+
+
+/** The login proof from params and headers; a value of the wrong type is invalid params, named. */
+function readProof(params: unknown, headers: unknown) {
+  try {
+    return proofFromSources(params, headers);
+  } catch (err) {
+    if (err instanceof LoginProofError) throw new RpcFailure(-32602, err.message);
+    throw err;
+  }
+}
 
 /** A running sandbox. */
 export interface Sandbox {
@@ -263,7 +274,7 @@ export async function startSandbox(input: SandboxOptions = {}): Promise<Sandbox>
     },
     'public/login': (ctx, p) => {
       const conn = ctx.conn!;
-      const session = accounts.verify(proofFromSources(p, ctx.headers), ctx.ip, true);
+      const session = accounts.verify(readProof(p, ctx.headers), ctx.ip, true);
       conn.session = session;
       // A new login may narrow what the connection can see.
       for (const address of [...conn.subscriptions]) if ('reason' in refusal(conn, address)) dropSub(conn, address);
@@ -312,7 +323,7 @@ export async function startSandbox(input: SandboxOptions = {}): Promise<Sandbox>
     if (!m) throw new RpcFailure(-32601, `unknown method ${JSON.stringify(name).slice(0, 80)}`);
     if (!(m.transports as readonly string[]).includes(ctx.transport)) throw new RpcFailure(-32601, `${name} is served over ${m.transports.join(' and ')} only`);
     if (m.auth === 'login') {
-      if (ctx.transport === 'http') ctx.session = accounts.verify(proofFromSources(params, ctx.headers), ctx.ip, true);
+      if (ctx.transport === 'http') ctx.session = accounts.verify(readProof(params, ctx.headers), ctx.ip, true);
       else if (!ctx.session) throw new RpcFailure(14000, `${name} needs public/login first`);
       if (!accounts.allows(ctx.session, m.orderFlow ? 'trade' : 'read')) throw new RpcFailure(14003, `session key ${ctx.session.signer} lacks the ${m.orderFlow ? 'trade' : 'read'} scope`);
     }

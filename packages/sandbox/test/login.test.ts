@@ -68,6 +68,9 @@ describe('login', () => {
     const h = loginTable.headers;
     const mixed = await b.request('public/login', { wallet: proof.wallet }, { headers: { [h.timestamp.toLowerCase()]: proof.timestamp, [h.signature]: proof.signature } });
     expect(mixed.result).toHaveLength(2);
+    // A header of the wrong type is named, not reported as missing.
+    const typed = await b.request('public/login', { timestamp: proof.timestamp, signature: proof.signature }, { headers: { [h.wallet]: 42 } });
+    expect(typed.error).toMatchObject({ code: -32602, data: `header ${h.wallet} must be a string (got number 42)` });
   });
 
   it('session keys: no freshness, expiry, IP whitelist, subaccount list, scopes', async () => {
