@@ -51,7 +51,9 @@ describe('conformance runner against the sandbox', () => {
       // The bucket is not reported by getRateLimits: what the runner saw of it is an observation.
       const bucket = report.checks.find((c) => c.id === 'ratelimit.instrument-bucket')!;
       expect(bucket.observations.map((o) => o.text).join('\n')).toMatch(/capacity about \d+/);
-      expect(seconds).toBeLessThan(45);
+      // The issue bounds the default suite (45 s, above); the order-flow run adds about 10 s of
+      // bucket probing, so it gets room on a machine shared with other tests.
+      expect(seconds).toBeLessThan(60);
     } finally {
       await sandbox.close();
     }

@@ -4,6 +4,7 @@
  */
 import { Ajv, type ValidateFunction } from 'ajv';
 import type { ApiModel, ChannelModel, JsonSchema, MethodModel } from '@exchange-api/codegen';
+import { templatePattern } from '@exchange-api/codegen';
 
 /** A channel's example notification. */
 export interface ChannelExample {
@@ -103,21 +104,16 @@ function findKey(value: unknown, key: string): string | null {
   return null;
 }
 
-const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * Fills a channel's address for its example frame. Prefers an address the spec itself writes (in a
  * subscribe example, say) that agrees with the payload; otherwise takes each parameter from the payload,
  * from an enumeration value the payload mentions, from the first allowed value, or from any example.
  */
-export function fillAddress(channel: ChannelModel, payload: unknown, pool: unknown[]): string {
-  const names: string[] = [];
-  const pattern = channel.address.replace(/\{([^}]+)\}|[^{]+/g, (whole, name: string | undefined) => {
-    if (name === undefined) return escapeRe(whole);
-    names.push(name);
-    return '([^.\\s]+)';
-  });
-  const re = new RegExp(`^${pattern}$`);
+export function exampleAddress(channel: ChannelModel, payload: unknown, pool: unknown[]): string {
+  // Captures follow the template's order, which is the order of channel.parameters.
+  const names = channel.parameters.map((p) => p.name);
+  const re = templatePattern(channel);
   const fits = (name: string, value: string) => {
     const p = channel.parameters.find((x) => x.name === name);
     if (p?.enum && !p.enum.includes(value)) return false;
@@ -183,7 +179,7 @@ export function collectExamples(model: ApiModel): Examples {
       continue;
     }
     const recorded = borrowedFrom === null ? (c.exampleAddresses?.[0] ?? null) : null;
-    const address = recorded ?? fillAddress(c, payload, pool);
+    const address = recorded ?? exampleAddress(c, payload, pool);
     const frame = { jsonrpc: '2.0', method: notificationMethod(model), params: { channel: address, data: payload } };
     if (checker.has('SubscriptionNotification')) checker.named('SubscriptionNotification', frame, `channel ${c.id} (${c.address}) example frame`);
     result.channels.set(c.id, { address, frame, borrowedFrom });

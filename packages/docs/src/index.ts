@@ -11,7 +11,7 @@ import { renderMarkdown } from './render-md';
 import { searchEntries, searchScript } from './search';
 import { PAGES, SiteMap } from './site';
 
-export { collectExamples, fillAddress, type Examples, type ChannelExample, type MethodExample } from './examples';
+export { collectExamples, exampleAddress, type Examples, type ChannelExample, type MethodExample } from './examples';
 export { SiteMap, safeId } from './site';
 export { searchEntries, SEARCH_KINDS, type SearchEntry } from './search';
 

@@ -7,7 +7,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { headerFor, writeFiles, type ApiModel, type EmittedFile } from '@exchange-api/codegen';
-import { SiteMap, emitDocs, fillAddress, searchEntries } from '../src/index';
+import { SiteMap, emitDocs, exampleAddress, searchEntries } from '../src/index';
 import { notificationMethod } from '../src/examples';
 import { brokenLinks, clone, idsOf, repoModel, root } from './helpers';
 
@@ -123,8 +123,8 @@ describe('emitDocs on our spec', () => {
 
   it('fills a channel address from an address the spec writes, else from the payload and the allowed values', () => {
     const orderbook = model.channels.find((c) => c.id === 'orderbook')!;
-    expect(fillAddress(orderbook, orderbook.examples[0], [{ channels: ['orderbook.ETH-PERP.10.10'] }])).toBe('orderbook.ETH-PERP.10.10');
-    expect(fillAddress(orderbook, orderbook.examples[0], [{ channels: ['orderbook.BTC-PERP.10.10'] }])).toBe('orderbook.ETH-PERP.1.1');
+    expect(exampleAddress(orderbook, orderbook.examples[0], [{ channels: ['orderbook.ETH-PERP.10.10'] }])).toBe('orderbook.ETH-PERP.10.10');
+    expect(exampleAddress(orderbook, orderbook.examples[0], [{ channels: ['orderbook.BTC-PERP.10.10'] }])).toBe('orderbook.ETH-PERP.1.1');
   });
 
   it('indexes channels, methods, records, fields and enumeration values for the search', () => {

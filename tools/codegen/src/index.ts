@@ -1,6 +1,6 @@
 export { loadSpec, type LoadedSpec } from './load/load-spec';
 export { SpecError, formatProblem, toPointer, type SpecProblem } from './load/spec-error';
-export { buildModel, parameterNames } from './model/build-model';
+export { buildModel, parameterNames, templatePattern } from './model/build-model';
 export { checkExamples } from './model/check-examples';
 export type * from './model/types';
 export { emitTypes } from './emit/types';

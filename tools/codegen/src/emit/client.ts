@@ -9,8 +9,8 @@ import type { EmittedFile } from './emitted-file';
 import { quote } from './naming';
 
 const safeMember = (id: string) => (/^[A-Za-z_$][\w$]*$/.test(id) ? id : quote(id));
-const docOf = (m: MethodModel, extra: string) =>
-  `  /** \`${m.name}\`: ${(m.summary || m.description).replace(/\s+/g, ' ').trim()} (${m.transports.join(', ')}; ${m.rateLimitClass}${m.auth === 'login' ? '; login' : ''})${extra} */`;
+const docOf = (m: MethodModel, indent: string) =>
+  `${indent}/** \`${m.name}\`: ${(m.summary || m.description).replace(/\s+/g, ' ').trim()} (${m.transports.join(', ')}; ${m.rateLimitClass}${m.auth === 'login' ? '; login' : ''}) */`;
 
 export function emitClientSurface(model: ApiModel): EmittedFile[] {
   const orderFlow = model.methods.filter((m) => m.orderFlow);
@@ -29,7 +29,7 @@ export function emitClientSurface(model: ApiModel): EmittedFile[] {
     '  abstract action<M extends OrderFlowMethodName>(method: M, params: ActionInput<M>, options?: CallOptions): Promise<CallResult<M>>;',
   ];
   for (const m of orderFlow) {
-    lines.push(docOf(m, ''));
+    lines.push(docOf(m, '  '));
     lines.push(`  ${safeMember(m.id)}(params: ActionInput<${quote(m.name)}>, options?: CallOptions): Promise<CallResult<${quote(m.name)}>> {`);
     lines.push(`    return this.action(${quote(m.name)}, params, options);`);
     lines.push('  }');
@@ -43,7 +43,7 @@ export function emitClientSurface(model: ApiModel): EmittedFile[] {
   lines.push('export function createRpc(core: SurfaceCore) {');
   lines.push('  return {');
   for (const m of model.methods) {
-    lines.push(docOf(m, ''));
+    lines.push(docOf(m, '    '));
     if (m.orderFlow) {
       lines.push(`    ${safeMember(m.id)}: (params: ActionInput<${quote(m.name)}>, options?: CallOptions) => core.action(${quote(m.name)}, params, options),`);
     } else {
@@ -52,7 +52,5 @@ export function emitClientSurface(model: ApiModel): EmittedFile[] {
   }
   lines.push('  } as const;', '}', '');
   lines.push('/** The `rpc` namespace of a client. */', 'export type Rpc = ReturnType<typeof createRpc>;');
-  // Indent doc comments inside the object literal one level deeper.
-  const content = lines.join('\n').replace(/\n  \/\*\* `([^`]+)`: ([^\n]*) \*\/\n    /g, '\n    /** `$1`: $2 */\n    ') + '\n';
-  return [{ slot: 'client', path: 'surface.gen.ts', content }];
+  return [{ slot: 'client', path: 'surface.gen.ts', content: lines.join('\n') + '\n' }];
 }

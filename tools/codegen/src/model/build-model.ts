@@ -134,6 +134,21 @@ export function buildModel(spec: LoadedSpec): ApiModel {
   return model;
 }
 
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * A channel's address template as a regular expression: literal text as is, an enumerated parameter
+ * as one of its values, any other parameter as one dot-separated segment (captured in order).
+ */
+export function templatePattern(channel: Pick<ChannelModel, 'address' | 'parameters'>): RegExp {
+  const source = channel.address.replace(/\{([^}]+)\}|[^{]+/g, (whole, name?: string) => {
+    if (name === undefined) return escapeRe(whole);
+    const p = channel.parameters.find((x) => x.name === name);
+    return p?.enum ? `(${p.enum.map(escapeRe).join('|')})` : '([^.\\s]+)';
+  });
+  return new RegExp(`^${source}$`);
+}
+
 /** `orderbook.{instrument_name}.{group}` → [instrument_name, group]. */
 export function parameterNames(address: string): string[] {
   return [...address.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);

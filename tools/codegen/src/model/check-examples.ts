@@ -6,6 +6,7 @@ import { Ajv } from 'ajv';
 import type { LoadedSpec } from '../load/load-spec';
 import { SpecError, toPointer, type SpecProblem } from '../load/spec-error';
 import { cleanSchema } from './schema-tools';
+import { templatePattern } from './build-model';
 import type { ApiModel } from './types';
 
 type Obj = Record<string, unknown>;
@@ -50,13 +51,7 @@ export function checkExamples(spec: LoadedSpec, model: ApiModel): void {
   }
   // An example's x-address must be an address of its own channel.
   for (const c of model.channels) {
-    const pattern = new RegExp(
-      '^' + c.address.replace(/\{([^}]+)\}|[^{]+/g, (whole, name?: string) => {
-        if (name === undefined) return whole.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-        const p = c.parameters.find((x) => x.name === name);
-        return p?.enum ? `(?:${p.enum.map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})` : '[^.]+';
-      }) + '$',
-    );
+    const pattern = templatePattern(c);
     c.exampleAddresses.forEach((address, i) => {
       if (address !== null && !pattern.test(address)) {
         problems.push({ file: spec.file, pointer: `#/channels/${c.id}`, line: spec.source.lineOf(['channels', c.id]), message: `example ${i + 1}: x-address "${address}" is not an address of ${c.address}`, severity: 'error' });
