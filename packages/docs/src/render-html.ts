@@ -97,7 +97,8 @@ function nav(groups: NavGroup[], page: Page): string {
     .map((g) => {
       // A group's entries are listed on its own page only; elsewhere its title links there. Every
       // page repeats the sidebar, so listing all of them everywhere cost a tenth of the site's weight.
-      const here = g.key === page.nav || g.items.some((it) => it.key === page.nav);
+      // A group without a page of its own (Reference) always lists its entries: they are its only links.
+      const here = !g.ref || g.key === page.nav || g.items.some((it) => it.key === page.nav);
       const items = (here ? g.items : [])
         .map((it) => `<li><a href="${attr(hrefFrom(page.path, it.ref))}"${it.key === page.nav ? ' aria-current="page"' : ''}>${inline(it.label, g.mono ? NAV : page.path)}</a></li>`)
         .join('');

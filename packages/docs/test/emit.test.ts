@@ -100,6 +100,17 @@ describe('emitDocs on our spec', () => {
     for (const m of marked) expect(file('methods.html')).toContain(`href="open.html#assumption-${m.assumption}"`);
   });
 
+  it('every page\'s sidebar reaches every page (readable without JavaScript)', () => {
+    const pages = files.filter((f) => f.path.endsWith('.html')).map((f) => f.path);
+    expect(pages.length).toBeGreaterThanOrEqual(9);
+    for (const page of pages) {
+      const html = file(page);
+      const sidebar = html.slice(0, html.indexOf('<main'));
+      const targets = new Set([...sidebar.matchAll(/href="([^"#]*)(?:#[^"]*)?"/g)].map((m) => m[1] || page));
+      for (const other of pages) expect(targets.has(other) || other === page, `${page} → ${other}`).toBe(true);
+    }
+  });
+
   it('resolves every internal link of the HTML and of the Markdown pages', () => {
     expect(brokenLinks(files, '.html')).toEqual([]);
     expect(brokenLinks(files.filter((f) => f.path.startsWith('md/')).map((f) => ({ ...f, path: f.path.slice(3) })), '.md')).toEqual([]);
