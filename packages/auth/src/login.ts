@@ -73,12 +73,15 @@ export function proofFromSources(params: unknown, headers: unknown): Partial<Log
   return out;
 }
 
-/** Where a wallet-signed timestamp falls against the freshness window (the spec's assumed defaults). */
-export function freshness(
-  timestampMs: number,
-  nowMs: number,
-  window: { pastMs: number; futureMs: number } = loginTable.freshness ?? { pastMs: 30_000, futureMs: 5_000 },
-): 'fresh' | 'stale' | 'future' {
+/** The login freshness window of the spec (loginTable.freshness); throws, naming it, when the spec has none. */
+export function freshnessWindow(): { pastMs: number; futureMs: number } {
+  const window: { pastMs: number; futureMs: number } | undefined = loginTable.freshness;
+  if (!window) throw new Error('loginTable has no freshness window (x-login.freshness in the spec): pass one explicitly');
+  return window;
+}
+
+/** Where a wallet-signed timestamp falls against the freshness window (by default the spec's). */
+export function freshness(timestampMs: number, nowMs: number, window: { pastMs: number; futureMs: number } = freshnessWindow()): 'fresh' | 'stale' | 'future' {
   if (timestampMs < nowMs - window.pastMs) return 'stale';
   if (timestampMs > nowMs + window.futureMs) return 'future';
   return 'fresh';

@@ -201,7 +201,6 @@ export class ExchangeClient extends OrderFlowHelpers {
   private readonly subs = new Map<string, Sub>();
   private readonly dropped = new Set<string>();
   private readonly listeners = new Map<keyof ClientEvents, Set<(v: never) => void>>();
-  private readonly matchCache = new Map<string, string | null>();
   private readonly streams = new Set<BoundedQueue<unknown>>();
   private validators: ValidatorSource | null;
   private auth: Promise<AuthModule> | null = null;
@@ -795,15 +794,6 @@ export class ExchangeClient extends OrderFlowHelpers {
 
   // ---------------------------------------------------------------- subscriptions
 
-  private channelIdOf(address: string): string | null {
-    let id = this.matchCache.get(address);
-    if (id === undefined) {
-      id = matchChannel(address)?.channel.id ?? null;
-      this.matchCache.set(address, id);
-    }
-    return id;
-  }
-
   /**
    * Call `handler` with every payload of `channel` (a builder result or a literal address). Array
    * channels hand over the whole pushed array. One wire subscription per address however many
@@ -811,10 +801,11 @@ export class ExchangeClient extends OrderFlowHelpers {
    */
   async subscribe<A extends ChannelAddress>(channel: A, handler: Handler<A>): Promise<Subscription> {
     const address = String(channel);
-    const channelId = this.channelIdOf(address);
-    if (channelId === null) throw new UsageError(`${address} matches no channel of the API`);
     let sub = this.subs.get(address);
     if (!sub) {
+      // Matched once per subscription: a live Sub keeps its channelId.
+      const channelId = matchChannel(address)?.channel.id;
+      if (channelId === undefined) throw new UsageError(`${address} matches no channel of the API`);
       const validate = this.mode === 'off' ? null : (this.validators?.channels[channelId] ?? null);
       sub = { address, channelId, handlers: new Set(), validate, confirmed: Promise.resolve() };
       this.subs.set(address, sub);

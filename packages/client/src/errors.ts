@@ -3,7 +3,7 @@
  * carry the JSON-RPC `rpcCode`. The server-side classes are chosen from the generated error table, so a
  * spec change moves them with it.
  */
-import { errorTable } from '@exchange-api/types';
+import { errorByCode, errorOfKind, isRateLimitCode, parseRetryHint } from '@exchange-api/types';
 
 /** Plain JSON-RPC error object as it arrives on the wire. */
 export interface RpcErrorObject {
@@ -116,8 +116,7 @@ export class RateLimitError extends RpcError {
   readonly retryAfterMs: number | null;
   constructor(error: RpcErrorObject, readonly local = false) {
     super(error, 'RATE_LIMITED');
-    const m = retryHintPattern?.exec(error.data ?? '');
-    this.retryAfterMs = m ? Number(m[1]) : null;
+    this.retryAfterMs = parseRetryHint(error.data);
   }
 }
 
@@ -131,46 +130,21 @@ export class ConnectionLimitError extends RpcError {
 /** Server: login and access failures (codes AUTH_*: required, invalid signature, timestamp window, access denied, action signature). */
 export class AuthError extends RpcError {}
 
-const rateLimitRange = errorTable.reserved[0];
-const connectionLimit = errorTable.codes.find((c) => 'textFramePrefix' in c) as { code: number; message: string; textFramePrefix: string };
+const connectionLimit = errorOfKind('connection-limit');
 
 /** The text-frame prefix the server sends before closing a socket over the connection limit. */
 export const connectionLimitPrefix: string = connectionLimit.textFramePrefix;
 
-function isRateLimitCode(code: number): boolean {
-  return rateLimitRange !== undefined && code >= rateLimitRange.from && code <= rateLimitRange.to;
-}
-
-/**
- * The retry hint's pattern, from the rate-limit entry of the error table: its `data` template
- * (`Retry after <ms> ms`) with the placeholder captured as digits, else its `dataPattern` with the
- * first digit run captured. Null when the table gives neither.
- */
-const retryHintPattern: RegExp | null = (() => {
-  const entry = (errorTable.codes as readonly { code: number; data?: string; dataPattern?: string }[]).find((c) => isRateLimitCode(c.code));
-  if (entry?.data && /<\w+>/.test(entry.data)) {
-    const parts = entry.data.split(/<\w+>/);
-    return new RegExp(parts.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('([0-9]+)'));
-  }
-  if (entry?.dataPattern) return new RegExp(entry.dataPattern.replace(/^\^|\$$/g, '').replace('[0-9]+', '([0-9]+)'));
-  return null;
-})();
-
-type ErrorEntry = { code: number; message: string; name?: string; kind?: string };
-const byCode = new Map<number, ErrorEntry>((errorTable.codes as readonly ErrorEntry[]).map((e) => [e.code, e]));
-
 /** The stable string code of a JSON-RPC error code: the error table's name for it. */
 export function rpcStringCode(code: number): string {
   if (isRateLimitCode(code)) return 'RATE_LIMITED';
-  const entry = byCode.get(code);
-  if (entry?.name) return entry.name;
-  return entry ? `RPC_${entry.message.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}` : 'RPC_ERROR';
+  return errorByCode(code)?.name ?? 'RPC_ERROR';
 }
 
 /** The error class for a server error answer, by the error table's kind: RateLimitError, ConnectionLimitError, AuthError or RpcError. */
 export function rpcErrorFromCode(error: RpcErrorObject): RpcError {
   if (isRateLimitCode(error.code)) return new RateLimitError(error);
-  const kind = byCode.get(error.code)?.kind;
+  const kind = errorByCode(error.code)?.kind;
   if (kind === 'connection-limit') return new ConnectionLimitError(error);
   if (kind === 'auth') return new AuthError(error);
   return new RpcError(error);

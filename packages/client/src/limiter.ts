@@ -4,7 +4,7 @@
  * for order flow. Classes, budgets and reference values come from the generated tables; the live
  * budgets from `public/getRateLimits` correct them.
  */
-import { limitTable, methodTable, rateLimitClassTable } from '@exchange-api/types';
+import { budgetOf, endpointBudgetOf, limitTable, methodTable, publicBudget, rateLimitClassTable } from '@exchange-api/types';
 import type { RateLimitsResult, RateLimitBudget } from '@exchange-api/types';
 import { UsageError } from './errors';
 
@@ -95,11 +95,6 @@ interface Waiter {
 
 type MethodEntry = (typeof methodTable)[number];
 const methods = new Map<string, MethodEntry>(methodTable.map((m) => [m.name, m]));
-const classBudget = new Map<string, string>(rateLimitClassTable.map((c) => [c.name, c.budget]));
-// Public pre-authentication traffic is keyed by source IP: the window limit with scope `ip`.
-const publicBudgetId = limitTable.find((l) => l.kind === 'window' && l.scope === 'ip')?.id;
-
-const defaultClass = rateLimitClassTable.find((c) => c.default)!;
 const limitIds = limitTable.map((l) => l.id);
 
 /** Where the limiter stood when a getRateLimits request was taken: takes per window id. */
@@ -145,24 +140,10 @@ export class Limiter {
     return b;
   }
 
-  /** The tier-1 budget id a request draws from, or null when it has no per-request decrement. */
-  budgetIdFor(method: string, params: unknown, authenticated: boolean): string | null {
-    const m = methods.get(method);
-    const cls = m?.rateLimitClass ?? defaultClass.name;
-    let id: string | null | undefined = cls ? classBudget.get(cls) : undefined;
-    if (m && id === 'per-method') id = m.rateLimitBudget;
-    else if (m && id === 'own-logic') {
-      const rule = m.rateLimitRule as { decrement?: string; singleInstrument?: string; otherwise?: string } | null;
-      if (!rule || rule.decrement === 'none') return null;
-      id = hasInstrument(params) ? rule.singleInstrument : rule.otherwise;
-    }
-    if (!authenticated && id === defaultClass.budget) id = publicBudgetId;
-    return id ?? null;
-  }
-
   private budgetsFor(method: string, params: unknown, authenticated: boolean): Budget[] {
     const out: Budget[] = [];
-    const w = this.window(this.budgetIdFor(method, params, authenticated));
+    // One client is one wallet (or, before login, one source IP), so the budget's key needs no tracking here.
+    const w = this.window(budgetOf(method, params, authenticated)?.budget);
     if (w) out.push(w);
     if (methods.get(method)?.orderFlow && hasInstrument(params)) {
       const name = (params as { instrument_name: string }).instrument_name;
@@ -326,14 +307,12 @@ export class Limiter {
     // One budget object per rate-limit class with a window budget (`remaining_<class>`); before login
     // the default class reports the per-IP public budget.
     for (const c of rateLimitClassTable) {
-      const id = authenticated ? c.budget : c.default ? publicBudgetId : null;
+      const id = authenticated ? c.budget : c.default ? publicBudget : null;
       if (id && this.windowLimits.has(id)) apply(id, (result as unknown as Record<string, RateLimitBudget | undefined>)[`remaining_${c.name}`]);
     }
     // The per-method budgets are the wallet's: before login they say nothing about this client.
     for (const [method, r] of Object.entries((authenticated && result.remaining_per_endpoint) || {})) {
-      const m = methods.get(method);
-      const rule = m?.rateLimitRule as { otherwise?: string } | null | undefined;
-      apply(m?.rateLimitBudget ?? rule?.otherwise, r);
+      apply(endpointBudgetOf(method), r);
     }
     this.pump();
   }

@@ -448,12 +448,16 @@ describe('limiter against a peer that counts', () => {
         return { result: { cancelled_orders: 0 } };
       }
       if (req.method === 'public/get_all_live_instruments') return { result: [instrument('ETH-PERP', 'perp')] };
+      if (req.method === 'public/login') return { result: [1] };
       return req.method === 'public/getRateLimits' ? { result: rateLimits } : undefined;
     };
+    // Logged in, because before login every request draws on the per-IP public budget instead.
     await make({
+      signer: Wallet.createRandom(),
       actionSigner: async (_m, p) => ({ ...p, signer: '0x' + '2'.repeat(40), signature: '0x' }),
-      limiter: { limits: { matching: { points: 3, windowMs: 300 }, bucket_perp_spot: { capacity: 100, refillPerSecond: 100 } } },
+      limiter: { limits: { matching: { points: 3, windowMs: 300 }, bucket_perp_spot: { capacity: 100, refillPerSecond: 100 } }, syncAfterLogin: false },
     }).connect();
+    await client.login();
     const t0 = Date.now();
     const outcomes = await Promise.all(Array.from({ length: 9 }, () => client.cancelByInstrument({ subaccount_id: 1, instrument_name: 'ETH-PERP' }).then(() => 'ok', (e) => e)));
     const elapsed = Date.now() - t0;

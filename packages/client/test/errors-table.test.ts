@@ -4,8 +4,9 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 
-vi.mock('@exchange-api/types', async (importOriginal) => {
-  const real = await importOriginal<typeof import('@exchange-api/types')>();
+// The generated module itself, so the table's readers in @exchange-api/types see the change too.
+vi.mock('../../types/src/generated/tables.gen', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../types/src/generated/tables.gen')>();
   const codes = real.errorTable.codes.map((c) =>
     c.code === -32000 ? { ...c, data: 'Wait <ms> milliseconds (then retry)', dataPattern: '^Wait [0-9]+ milliseconds \\(then retry\\)$' } : c,
   );

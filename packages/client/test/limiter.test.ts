@@ -4,20 +4,29 @@ import { Limiter } from '../src/limiter';
 import { UsageError } from '../src/errors';
 import { backoffDelay, defaultReconnectPolicy } from '../src/backoff';
 
-describe('which budget a request draws from (from the tables)', () => {
-  const l = new Limiter();
-  it.each([
-    ['public/getRateLimits', {}, true, 'non_matching'],
-    ['public/getRateLimits', {}, false, 'public'],
-    ['subscribe', {}, false, 'public'],
-    ['order', { instrument_name: 'ETH-PERP' }, true, 'matching'],
-    ['cancel', {}, true, 'matching'],
-    ['cancel_all', {}, true, 'cancel_all'],
-    ['cancel_by_label', { instrument_name: 'ETH-PERP' }, true, 'matching'],
-    ['cancel_by_label', {}, true, 'cancel_by_label'],
-    ['public/get_all_live_instruments', {}, true, null],
-  ] as const)('%s %j authenticated=%s → %s', (method, params, auth, want) => {
-    expect(l.budgetIdFor(method, params, auth)).toBe(want);
+describe('which budget a request draws from (budgetOf, tested in @exchange-api/types)', () => {
+  it('before login every decremented request shares the per-IP public budget', async () => {
+    const l = new Limiter({ limits: { public: { points: 2, windowMs: 10_000 } } });
+    await l.acquire('subscribe', {}, false);
+    await l.acquire('cancel', {}, false);
+    const third = l.acquire('public/getRateLimits', {}, false);
+    expect(l.waiting).toBe(1);
+    // No per-request decrement: not held up by the spent budget.
+    await l.acquire('public/get_all_live_instruments', {}, false);
+    l.clear(new Error('done'));
+    await expect(third).rejects.toThrow('done');
+  });
+
+  it('after login each class draws on its own budget', async () => {
+    const l = new Limiter({ limits: { matching: { points: 1, windowMs: 10_000 } } });
+    await l.acquire('cancel', {}, true);
+    await l.acquire('subscribe', {}, true);
+    await l.acquire('cancel_all', {}, true);
+    await l.acquire('cancel_by_label', { label: 'x' }, true);
+    const held = l.acquire('cancel_by_label', { label: 'x', instrument_name: 'ETH-PERP' }, true);
+    expect(l.waiting).toBe(1);
+    l.clear(new Error('done'));
+    await expect(held).rejects.toThrow('done');
   });
 });
 

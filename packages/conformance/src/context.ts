@@ -1,7 +1,7 @@
 /** What a check (or a shared probe) works with: recorded connections and HTTP calls, findings, outcomes. */
 import type { Wallet } from 'ethers';
 import { signLogin, type LoginProof } from '@exchange-api/auth';
-import { errorTable } from '@exchange-api/types';
+import { errorOfKind, parseRetryHint } from '@exchange-api/types';
 import { WsConn, type RpcResponse } from './connection';
 import { Transcript } from './transcript';
 import type { ConnectionGuard, Pacer } from './guard';
@@ -73,17 +73,12 @@ export class Stop extends Error {
   }
 }
 
-/** The -32000 hint in milliseconds, or null when the data does not follow the documented form. */
+/** The rate-limit hint in milliseconds, or null when the data is not a hint of the documented form. */
 export function retryAfterMs(data: unknown): number | null {
-  const rl = errorTable.codes.find((c) => c.code === -32000);
-  const pattern = rl && 'dataPattern' in rl ? new RegExp(rl.dataPattern) : null;
-  if (typeof data !== 'string' || !pattern?.test(data)) return null;
-  const m = /([0-9]+)/.exec(data);
-  return m ? Number(m[1]) : null;
+  return typeof data === 'string' ? parseRetryHint(data) : null;
 }
 
-/** The code of the documented rate-limit error (from the generated error table). */
-export const RATE_LIMIT_CODE = errorTable.codes[0].code;
+const rateLimitCode = errorOfKind('rate-limit').code;
 
 /** The outcome of a check stopped by its time limit (what every helper throws once the signal is aborted). */
 function stopped(signal: AbortSignal): Stop {
@@ -280,7 +275,7 @@ export class Ctx {
           message: `no response to ${method}`,
         });
       }
-      const wait = got.response.error?.code === RATE_LIMIT_CODE ? retryAfterMs(got.response.error.data) : null;
+      const wait = got.response.error?.code === rateLimitCode ? retryAfterMs(got.response.error.data) : null;
       if (opts.raw || wait === null || attempt >= 2) return got.response;
       this.note(`rate limited while checking something else; waiting ${wait} ms as the hint says, then retrying`);
       await this.sleep(Math.min(wait, 6000) + 50);

@@ -1,6 +1,6 @@
 /** runConformance: discover the server, run the selected checks in order, and build the report. */
 import { Wallet } from 'ethers';
-import { apiInfo, assumptionTable, limitTable, methodTable } from '@exchange-api/types';
+import { apiInfo, assumptionTable, limitOf, methodTable, publicBudget } from '@exchange-api/types';
 import { Ctx, Stop, type Check, type Env, type Instrument, type Resolved, type RunState } from './context';
 import { ConnectionGuard, Pacer } from './guard';
 import { WsConn } from './connection';
@@ -101,7 +101,6 @@ export function resolveOptions(options: RunOptions): Resolved {
   };
 }
 
-const reference = <K extends string>(id: K) => limitTable.find((l) => l.id === id);
 
 /** Ask the server for its budgets and instruments on one short-lived connection. */
 async function discover(o: Resolved, t0: number): Promise<{ env: Env; transcript: Transcript }> {
@@ -112,16 +111,18 @@ async function discover(o: Resolved, t0: number): Promise<{ env: Env; transcript
   } catch (err) {
     throw new UnreachableError((err as Error).message);
   }
-  const connRef = reference('connections');
-  const pubRef = reference('public');
+  // The reference values stand until the server reports its own; a spec without them cannot be paced.
+  const connRef = limitOf('connections', 'connections');
+  if (!publicBudget) throw new Error('limitTable has no per-IP request budget (a window limit with scope ip): the runner paces unauthenticated requests under it');
+  const pubRef = limitOf(publicBudget, 'window');
   const env: Env = {
     instruments: [],
     perp: undefined,
     option: undefined,
     currency: undefined,
-    connectionBudget: connRef && 'max' in connRef ? connRef.max : 4,
+    connectionBudget: connRef.max,
     connectionBudgetSource: 'reference',
-    anonBudget: { points: pubRef && 'points' in pubRef ? pubRef.points : 25, windowMs: pubRef && 'windowMs' in pubRef ? pubRef.windowMs : 5000, source: 'reference' },
+    anonBudget: { points: pubRef.points, windowMs: pubRef.windowMs, source: 'reference' },
     rateLimits: null,
   };
   try {

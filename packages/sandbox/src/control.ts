@@ -4,10 +4,10 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { SandboxInternals } from './server';
+import { isObject } from './options';
 
 type SendJson = (res: ServerResponse, status: number, body: unknown) => void;
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 class ControlError extends Error {}
 

@@ -1,11 +1,11 @@
 /**
- * Both rate-limit tiers. Which budget a method draws on comes from methodTable (class, budget, rule)
- * and rateLimitClassTable; the values from limitTable through the resolved options.
+ * Both rate-limit tiers. Which budget a request draws on is budgetOf from @exchange-api/types (the
+ * client's limiter uses the same function); the values come from limitTable through the resolved options.
  */
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { methodTable, rateLimitClassTable, type MethodEntry } from '@exchange-api/types';
+import { budgetOf, classBudgetOf, endpointBudgetOf, methodTable, publicBudget, rateLimitClassTable, type BudgetKey, type MethodEntry } from '@exchange-api/types';
 import type { BucketLimit, ResolvedOptions, WindowLimit } from './options';
-import { RpcFailure, retryHint } from './rpc';
+import { rateLimited } from './rpc';
 import type { Clock } from './clock';
 
 /** The budget object of public/getRateLimits. */
@@ -34,13 +34,9 @@ interface Window {
   limiter: RateLimiterMemory;
 }
 
-const classBudget = new Map<string, string>(rateLimitClassTable.map((c) => [c.name, c.budget]));
-const defaultClass = rateLimitClassTable.find((c) => c.default)?.name ?? 'non_matching';
-
 /** Tier 1 (fixed windows, rate-limiter-flexible) and tier 2 (per wallet and instrument token buckets). */
 export class Limits {
   private readonly windows = new Map<string, Window>();
-  private readonly publicId: string | null;
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
 
   constructor(
@@ -51,31 +47,12 @@ export class Limits {
       // rate-limiter-flexible counts in seconds; fractions give the short windows tests need.
       this.windows.set(limit.id, { limit, limiter: new RateLimiterMemory({ points: limit.points, duration: limit.windowMs / 1000, keyPrefix: limit.id }) });
     }
-    // Pre-authentication traffic is keyed by IP: the window limit whose scope is the IP.
-    this.publicId = [...options.windows.values()].find((w) => w.scope === 'ip')?.id ?? null;
   }
 
   /** The limit id and key a request of this method draws on, or null when it is not decremented. */
   private budgetFor(method: MethodEntry, caller: Caller, params: unknown): { id: string; key: string } | null {
-    const cls = method.rateLimitClass ?? defaultClass;
-    const budget = classBudget.get(cls) ?? defaultClass;
-    let id: string | null;
-    if (budget === 'per-method') id = method.rateLimitBudget;
-    else if (budget === 'own-logic') {
-      const rule = method.rateLimitRule as { decrement?: string; singleInstrument?: string; otherwise?: string } | null;
-      if (!rule || rule.decrement === 'none') return null;
-      const single = typeof (params as { instrument_name?: unknown } | null)?.instrument_name === 'string';
-      id = (single ? rule.singleInstrument : rule.otherwise) ?? null;
-    } else id = budget;
-    if (!id) return null;
-    const w = this.windows.get(id);
-    if (!w) return null;
-    if (caller.wallet === null) {
-      // Before login only public traffic reaches here (private methods need login first).
-      return this.publicId ? { id: this.publicId, key: `ip:${caller.ip}` } : null;
-    }
-    const key = w.limit.scope === 'wallet-method' ? `wallet:${caller.wallet}:${method.name}` : w.limit.scope === 'ip' ? `ip:${caller.ip}` : `wallet:${caller.wallet}`;
-    return { id, key };
+    const b = budgetOf(method.name, params, caller.wallet !== null);
+    return b && { id: b.budget, key: storeKey(b.key, caller, method.name) };
   }
 
   /**
@@ -85,9 +62,9 @@ export class Limits {
   async consume(method: MethodEntry, caller: Caller, params: unknown): Promise<Spent | null> {
     const b = this.budgetFor(method, caller, params);
     if (b === null) {
-      if (this.publicId) {
-        const current = await this.peek(this.publicId, `ip:${caller.ip}`);
-        if (current.remainingPoints <= 0 && current.msBeforeNext > 0) throw new RpcFailure(-32000, retryHint(current.msBeforeNext));
+      if (publicBudget) {
+        const current = await this.peek(publicBudget, storeKey('ip', caller, method.name));
+        if (current.remainingPoints <= 0 && current.msBeforeNext > 0) throw rateLimited(current.msBeforeNext);
       }
       return null;
     }
@@ -95,7 +72,7 @@ export class Limits {
     try {
       return { id: b.id, key: b.key, budget: toBudget(await w.limiter.consume(b.key, 1), w.limit) };
     } catch (err) {
-      if (err instanceof RateLimiterRes) throw new RpcFailure(-32000, retryHint(err.msBeforeNext));
+      if (err instanceof RateLimiterRes) throw rateLimited(err.msBeforeNext);
       throw err;
     }
   }
@@ -113,27 +90,26 @@ export class Limits {
     return { ...toBudget(res, w.limit), isFirstInDuration: false };
   }
 
-  /** The getRateLimits result (remaining_connections is added by the WebSocket transport). */
-  async report(caller: Caller, spent: Spent | null): Promise<{ remaining_matching: Budget; remaining_non_matching: Budget; remaining_per_endpoint: Record<string, Budget> }> {
-    const wallet = caller.wallet;
-    const keyOf = (id: string, method?: string) => {
-      const scope = this.windows.get(id)?.limit.scope;
-      if (wallet === null || scope === 'ip') return `ip:${caller.ip}`;
-      return scope === 'wallet-method' ? `wallet:${wallet}:${method}` : `wallet:${wallet}`;
-    };
-    const nonMatchingId = wallet === null && this.publicId ? this.publicId : (classBudget.get('non_matching') ?? 'non_matching');
-    const matchingId = classBudget.get('matching') ?? 'matching';
+  /**
+   * The getRateLimits result: `remaining_<class>` for each rate-limit class with a budget of its own
+   * (before login the default class reports the per-IP public budget, which that traffic draws on),
+   * and the per-method budgets. remaining_connections is added by the WebSocket transport.
+   */
+  async report(caller: Caller, spent: Spent | null): Promise<Record<string, Budget | Record<string, Budget>>> {
+    const keyOf = (id: string, method = '') => storeKey(this.windows.get(id)!.limit.scope, caller, method);
+    const result: Record<string, Budget | Record<string, Budget>> = {};
+    for (const c of rateLimitClassTable) {
+      const own = classBudgetOf(c.name);
+      const id = caller.wallet === null && c.default && publicBudget ? publicBudget : own;
+      if (id) result[`remaining_${c.name}`] = await this.peek(id, keyOf(id), spent);
+    }
     const perEndpoint: Record<string, Budget> = {};
     for (const m of methodTable) {
-      const rule = m.rateLimitRule as { otherwise?: string } | null;
-      const id = m.rateLimitBudget ?? rule?.otherwise ?? null;
-      if (id && this.windows.has(id)) perEndpoint[m.name] = await this.peek(id, keyOf(id, m.name), spent);
+      const id = endpointBudgetOf(m.name);
+      if (id) perEndpoint[m.name] = await this.peek(id, keyOf(id, m.name), spent);
     }
-    return {
-      remaining_matching: await this.peek(matchingId, keyOf(matchingId), spent),
-      remaining_non_matching: await this.peek(nonMatchingId, keyOf(nonMatchingId), spent),
-      remaining_per_endpoint: perEndpoint,
-    };
+    result.remaining_per_endpoint = perEndpoint;
+    return result;
   }
 
   /** Tier 2: take one token from the (wallet, instrument) bucket, or throw -32000 with the time until one refills. */
@@ -148,7 +124,7 @@ export class Limits {
     this.buckets.set(key, b);
     if (b.tokens < 1) {
       const wait = limit.refillPerSecond > 0 ? ((1 - b.tokens) / limit.refillPerSecond) * 1000 : 60_000;
-      throw new RpcFailure(-32000, retryHint(wait));
+      throw rateLimited(wait);
     }
     b.tokens -= 1;
   }
@@ -178,6 +154,12 @@ export class Limits {
     }
     this.buckets.clear();
   }
+}
+
+/** The rate-limiter-flexible key of a caller on a budget counted per `key`. */
+function storeKey(key: BudgetKey, caller: Caller, method: string): string {
+  if (key === 'ip' || caller.wallet === null) return `ip:${caller.ip}`;
+  return key === 'wallet-method' ? `wallet:${caller.wallet}:${method}` : `wallet:${caller.wallet}`;
 }
 
 function toBudget(res: RateLimiterRes, limit: WindowLimit): Budget {

@@ -64,14 +64,6 @@ export function prng(seed: number): () => number {
 
 const decimalsOf = (s: string) => (s.includes('.') ? s.length - s.indexOf('.') - 1 : 0);
 
-/** A ratio (not money) as a Decimal string: at most `dp` fractional digits, no trailing zeros, no `-0`. */
-export function dec(x: number, dp = 12): string {
-  if (!Number.isFinite(x)) return '0';
-  let s = x.toFixed(Math.min(dp, 12));
-  if (s.includes('.')) s = s.replace(/0+$/, '').replace(/\.$/, '');
-  return s === '-0' ? '0' : s;
-}
-
 const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 /** Fees in basis points of the notional. */
 const TAKER_FEE_BPS = 3;

@@ -3,7 +3,7 @@
  * Every default comes from the generated tables: limits from limitTable, the freshness window and
  * re-verification interval from loginTable.
  */
-import { limitTable, loginTable } from '@exchange-api/types';
+import { limitTable, loginTable, type BudgetKey } from '@exchange-api/types';
 
 /** A limit override; which keys apply depends on the limit's kind in limitTable. */
 export type LimitOverride = Partial<{ points: number; windowMs: number; max: number; refillPerSecond: number; capacity: number; maxBytes: number }>;
@@ -55,7 +55,7 @@ export interface SandboxOptions {
 }
 
 /** A window limit (rate-limiter-flexible fixed window). */
-export interface WindowLimit { id: string; scope: string; points: number; windowMs: number }
+export interface WindowLimit { id: string; scope: BudgetKey; points: number; windowMs: number }
 /** A continuously refilling bucket for some instrument types. */
 export interface BucketLimit { id: string; refillPerSecond: number; capacity: number; instrumentTypes: readonly string[] }
 
@@ -80,7 +80,7 @@ export interface ResolvedOptions {
 export class SandboxOptionsError extends Error {
   readonly code = 'SANDBOX_OPTIONS_INVALID';
   constructor(readonly key: string, message: string) {
-    super(`${key}: ${message}`);
+    super(key ? `${key}: ${message}` : message);
     this.name = 'SandboxOptionsError';
   }
 }
@@ -103,7 +103,8 @@ const KEYS_BY_KIND: Record<string, string[]> = {
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const DECIMAL = /^[0-9]+(\.[0-9]{1,12})?$/;
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** A plain JSON object (not null, not an array): what options, control bodies and requests must be. */
+export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 /** What a value is, for messages: `an array`, `null`, `a string`. */
 const kindOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : `a ${typeof v}`);
 
@@ -134,8 +135,7 @@ function arr(key: string, v: unknown): unknown[] {
 
 /** Check options (from code or a config file) and fill in every default. Throws SandboxOptionsError naming the bad key. */
 export function resolveOptions(input: unknown = {}): ResolvedOptions {
-  if (input === undefined || input === null) input = {};
-  if (!isObject(input)) throw new SandboxOptionsError('options', `the top level must be an object of sandbox options (got ${kindOf(input)})`);
+  if (!isObject(input)) throw new SandboxOptionsError('', `the top level must be a JSON object (got ${kindOf(input)})`);
   onlyKeys('', input, TOP_KEYS);
   const o = input as SandboxOptions;
 

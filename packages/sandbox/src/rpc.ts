@@ -1,11 +1,11 @@
 /**
- * JSON-RPC errors and frames. Codes and messages are looked up in the generated errorTable, never
- * written here, so a spec change moves the sandbox with it.
+ * JSON-RPC errors and frames. Messages, HTTP statuses, the connection-limit prefix and the retry hint
+ * come from the generated errorTable. Handlers write codes as literals, but typed as ErrorCode (the
+ * table's codes), so a code the spec drops stops tsc instead of reaching the wire.
  */
-import { errorTable } from '@exchange-api/types';
+import { errorByCode, errorOfKind, formatRetryHint, type ErrorCode } from '@exchange-api/types';
 
-/** The error codes of errorTable. */
-export type ErrorCode = (typeof errorTable)['codes'][number]['code'];
+export type { ErrorCode };
 
 /** A JSON-RPC error object as sent on the wire. */
 export interface WireError {
@@ -14,13 +14,9 @@ export interface WireError {
   data?: string;
 }
 
-const messages = new Map<number, string>(errorTable.codes.map((c) => [c.code, c.message]));
-
 /** The error object for a code of errorTable, with optional data. */
 export function errorObject(code: ErrorCode, data?: string): WireError {
-  const message = messages.get(code);
-  // A code missing from the table is our bug, not the caller's: fail loudly in tests.
-  if (message === undefined) throw new Error(`error code ${code} is not in errorTable`);
+  const message = entryOf(code).message;
   return data === undefined ? { code, message } : { code, message, data };
 }
 
@@ -38,40 +34,33 @@ export class RpcFailure extends Error {
   }
 }
 
-type ErrorRow = (typeof errorTable)['codes'][number];
-const rowOf = (code: number): ErrorRow | undefined => errorTable.codes.find((c) => c.code === code);
-
-/** A field errorTable must carry for this sandbox to run; a regenerated table without it stops the start, naming what is missing. */
-function required(code: number, field: 'textFramePrefix' | 'data'): string {
-  const row = rowOf(code) as Record<string, unknown> | undefined;
-  const value = row?.[field];
-  if (typeof value !== 'string' || value === '') {
-    throw new Error(`errorTable has no ${field} for code ${code}: the sandbox needs it (fix x-errors in spec/asyncapi.yaml and run npm run generate)`);
-  }
-  return value;
+// A code missing from the table is our bug, not the caller's: fail loudly in tests.
+function entryOf(code: number) {
+  const entry = errorByCode(code);
+  if (!entry) throw new Error(`error code ${code} is not in errorTable`);
+  return entry;
 }
 
-/** The text prefix of the connection-limit frame (errorTable's -32100 textFramePrefix). */
-export const connectionLimitPrefix: string = required(-32100, 'textFramePrefix');
+const connectionLimit = errorOfKind('connection-limit');
+const rateLimit = errorOfKind('rate-limit');
 
-const retryTemplate = required(-32000, 'data');
-if (!retryTemplate.includes('<ms>')) throw new Error(`errorTable's data for -32000 (${JSON.stringify(retryTemplate)}) has no <ms> placeholder`);
+/** The code of the connection-limit error (errorTable's entry of kind connection-limit). */
+export const connectionLimitCode: ErrorCode = connectionLimit.code;
 
-/** The `Retry after <ms> ms` hint, in the form errorTable gives for -32000. */
-export function retryHint(ms: number): string {
-  return retryTemplate.replace('<ms>', String(Math.max(0, Math.ceil(ms))));
+/** The text prefix of the connection-limit frame (errorTable's textFramePrefix). */
+export const connectionLimitPrefix: string = connectionLimit.textFramePrefix;
+
+/** The code of the rate-limit error (errorTable's entry of kind rate-limit). */
+export const rateLimitCode: ErrorCode = rateLimit.code;
+
+/** The rate-limit error for a wait of `ms`, with the retry hint in errorTable's form. */
+export function rateLimited(ms: number): RpcFailure {
+  return new RpcFailure(rateLimitCode, formatRetryHint(ms));
 }
 
-const statuses = new Map<number, number>(errorTable.codes.map((c) => [c.code, c.httpStatus]));
-
-/** HTTP status of a failed request: errorTable's httpStatus of the code (the http-responses assumption). */
+/** HTTP status of a failed request: errorTable's httpStatus of the code (the http-responses assumption); throws for a code not in the table. */
 export function httpStatusOf(code: number): number {
-  const status = statuses.get(code);
-  if (status !== undefined) return status;
-  // Unreachable while every error goes through errorObject (which refuses codes not in the table).
-  // Should one slip through, JSON-RPC's reserved range (-32768…-32000) means the server failed in a
-  // way it did not classify: 500; any other code is about the request: 400.
-  return code >= -32768 && code <= -32000 ? 500 : 400;
+  return entryOf(code).httpStatus;
 }
 
 /** A reply frame, serialized. */

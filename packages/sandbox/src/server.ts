@@ -10,12 +10,12 @@ import { WebSocketServer, WebSocket, type RawData } from 'ws';
 import { channelTable, loginTable, matchChannel, methodTable, type MethodEntry } from '@exchange-api/types';
 import { validators, failuresOf, type ValidateFunction } from '@exchange-api/validators';
 import { proofFromSources, recoverActionSigner, normalizeAddress, LoginProofError } from '@exchange-api/auth';
-import { resolveOptions, type ResolvedOptions, type SandboxOptions } from './options';
+import { isObject, resolveOptions, type ResolvedOptions, type SandboxOptions } from './options';
 import { Clock } from './clock';
 import { Limits, type Spent } from './limits';
 import { Accounts, stripV6, type Session } from './accounts';
 import { Market, type Publisher, type OrderFields, type ActionFieldsLike } from './market';
-import { RpcFailure, errorObject, errorFrame, replyFrame, notificationFrame, connectionLimitPrefix, httpStatusOf, type WireError } from './rpc';
+import { RpcFailure, errorObject, errorFrame, replyFrame, notificationFrame, connectionLimitCode, connectionLimitPrefix, httpStatusOf, type WireError } from './rpc';
 import { handleControl } from './control';
 
 
@@ -114,7 +114,6 @@ type Handler = (ctx: CallContext, params: any) => unknown | Promise<unknown>;
 
 const CORS = { 'access-control-allow-origin': '*' };
 const methodsByName = new Map<string, MethodEntry>(methodTable.map((m) => [m.name, m]));
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isId = (v: unknown) => v === null || typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
 
 function describeFailures(validate: ValidateFunction, data: unknown): string | null {
@@ -386,7 +385,7 @@ export async function startSandbox(input: SandboxOptions = {}): Promise<Sandbox>
     ws.on('error', () => {});
     const run = perIp.get(ip);
     if (run && run.count >= options.maxConnections) {
-      const error = errorObject(-32100);
+      const error = errorObject(connectionLimitCode);
       stray.add(ws);
       ws.on('close', () => stray.delete(ws));
       ws.send(`${connectionLimitPrefix} ${errorFrame(null, error)}`);

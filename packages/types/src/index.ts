@@ -7,3 +7,27 @@ export * from './generated/channels.gen';
 export type * from './generated/methods.gen';
 export * from './generated/tables.gen';
 export { matchChannel, fillAddress, type ChannelMatch } from './match-channel';
+export {
+  budgetOf,
+  endpointBudgetOf,
+  limitOf,
+  classBudgetOf,
+  publicBudget,
+  defaultRateLimitClass,
+  type BudgetRef,
+  type BudgetKey,
+  type RateLimitRule,
+  type WindowLimitId,
+  type WindowLimitEntry,
+} from './rate-limits';
+export {
+  errorOfKind,
+  errorByName,
+  errorByCode,
+  isRateLimitCode,
+  formatRetryHint,
+  parseRetryHint,
+  type ErrorKind,
+  type ErrorName,
+  type ErrorCode,
+} from './errors';

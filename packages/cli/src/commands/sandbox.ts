@@ -2,9 +2,9 @@
  * `exchange-api sandbox`: run the local exchange until SIGINT or SIGTERM. The first stdout line is a
  * public contract: `sandbox listening ws://HOST:PORT/v3/ws http://HOST:PORT`.
  */
-import { parseArgs } from 'node:util';
 import { readFile } from 'node:fs/promises';
 import { startSandbox, resolveOptions, SandboxOptionsError, type SandboxOptions } from '@exchange-api/sandbox';
+import { parseCommand, usageError } from '../args';
 
 export const SANDBOX_HELP = `Usage: exchange-api sandbox [--port 0] [--host 127.0.0.1] [--config <file.json>] [--seed <n>] [--control]
 
@@ -31,33 +31,15 @@ Exit codes: 0 closed cleanly, 1 failed to start, 2 usage errors.`;
 
 /** Run the sandbox command; resolves with the exit code once the sandbox has closed. */
 export async function runSandbox(argv: string[]): Promise<number> {
-  let values: { port?: string; host?: string; config?: string; seed?: string; control?: boolean; help?: boolean };
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        port: { type: 'string' },
-        host: { type: 'string' },
-        config: { type: 'string' },
-        seed: { type: 'string' },
-        control: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (err) {
-    console.error(`exchange-api sandbox: ${(err as Error).message.split('\n')[0]}`);
-    return 2;
-  }
-  if (values.help) {
-    console.log(SANDBOX_HELP);
-    return 0;
-  }
-  const usage = (message: string) => {
-    console.error(`exchange-api sandbox: ${message}`);
-    return 2;
-  };
+  const values = parseCommand<{ port?: string; host?: string; config?: string; seed?: string; control?: boolean }>('sandbox', SANDBOX_HELP, argv, {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    config: { type: 'string' },
+    seed: { type: 'string' },
+    control: { type: 'boolean' },
+  });
+  if (typeof values === 'number') return values;
+  const usage = (message: string) => usageError('sandbox', message);
   const integer = (flag: string, v: string | undefined, min: number, max: number): number | undefined | Error => {
     if (v === undefined) return undefined;
     if (!/^-?[0-9]+$/.test(v) || Number(v) < min || Number(v) > max) return new Error(`--${flag} must be an integer from ${min} to ${max} (got ${JSON.stringify(v)})`);
@@ -68,6 +50,16 @@ export async function runSandbox(argv: string[]): Promise<number> {
   const seed = integer('seed', values.seed, -2147483648, 2147483647);
   if (seed instanceof Error) return usage(seed.message);
   if (values.host !== undefined && values.host.trim() === '') return usage('--host must not be empty');
+  /** resolveOptions's verdict on `input` as a usage error (exit 2), or null when it is valid. */
+  const invalid = (input: unknown, where: string): number | null => {
+    try {
+      resolveOptions(input);
+      return null;
+    } catch (err) {
+      if (err instanceof SandboxOptionsError) return usage(`${where}${err.message}`);
+      throw err;
+    }
+  };
 
   let options: SandboxOptions = {};
   if (values.config !== undefined) {
@@ -83,22 +75,17 @@ export async function runSandbox(argv: string[]): Promise<number> {
     } catch (err) {
       return usage(`--config ${values.config}: not JSON (${(err as Error).message.split('\n')[0]})`);
     }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-      const got = parsed === null ? 'null' : Array.isArray(parsed) ? 'an array' : `a ${typeof parsed}`;
-      return usage(`--config ${values.config}: the top level must be a JSON object (got ${got})`);
-    }
+    // The file alone first, so its errors name it; the flags are merged only into a valid object.
+    const bad = invalid(parsed, `--config ${values.config}: `);
+    if (bad !== null) return bad;
     options = parsed as SandboxOptions;
   }
   if (port !== undefined) options = { ...options, port };
   if (seed !== undefined) options = { ...options, seed };
   if (values.host !== undefined) options = { ...options, host: values.host };
   if (values.control) options = { ...options, control: true };
-  try {
-    resolveOptions(options);
-  } catch (err) {
-    if (err instanceof SandboxOptionsError) return usage(`${values.config ? `--config ${values.config}: ` : ''}${err.message}`);
-    throw err;
-  }
+  const bad = invalid(options, '');
+  if (bad !== null) return bad;
 
   let sandbox;
   try {

@@ -1,17 +1,19 @@
 /** Access: private channels need login and belong to the caller's own subaccounts and wallet. */
 import { Wallet } from 'ethers';
+import type { ErrorName } from '@exchange-api/types';
+import { cut } from '@exchange-api/validators';
 import type { Check, Ctx } from '../context';
 import type { RpcResponse, WsConn } from '../connection';
-import { S, codeObservation, errorOf, method, privateChannels, refused, sampleAddresses, show } from './util';
+import { S, codeObservation, errorOf, method, privateChannels, refused, sampleAddresses, FINDING_MAX } from './util';
 
-async function expectRefused(ctx: Ctx, conn: WsConn, addresses: string[], rule: string, codeMessage: RegExp): Promise<RpcResponse> {
+async function expectRefused(ctx: Ctx, conn: WsConn, addresses: string[], rule: string, code: ErrorName): Promise<RpcResponse> {
   const r = await ctx.call(conn, method('subscribe'), { channels: addresses });
   for (const a of addresses) {
-    if (!refused(r, a)) ctx.fail({ pointer: `/result/status/${a}`, rule, expected: 'refused', got: show((r.result as { status?: Record<string, unknown> })?.status?.[a] ?? r.result), message: `${a} was accepted` });
+    if (!refused(r, a)) ctx.fail({ pointer: `/result/status/${a}`, rule, expected: 'refused', got: cut((r.result as { status?: Record<string, unknown> })?.status?.[a] ?? r.result, FINDING_MAX), message: `${a} was accepted` });
   }
   const e = errorOf(r);
-  if (e) ctx.observe(codeObservation('refused private subscription', e, codeMessage));
-  else ctx.observe({ assumption: 'subscription-result', text: `refused through the result: ${show(r.result, 200)}` });
+  if (e) ctx.observe(codeObservation('refused private subscription', e, code));
+  else ctx.observe({ assumption: 'subscription-result', text: `refused through the result: ${cut(r.result, 200)}` });
   // Served anyway? Anything pushed on these addresses is a leak.
   await ctx.sleep(400);
   for (const p of conn.pushes(0).filter((x) => x.channel && addresses.includes(x.channel)).slice(0, 2)) {
@@ -31,7 +33,7 @@ export const accessChecks: Check[] = [
       const wallet = ctx.options.key?.address ?? Wallet.createRandom().address;
       const addresses = privateChannels.flatMap((c) => sampleAddresses(c, ctx.env, { subaccount_id: '1', wallet }));
       const conn = await ctx.connect();
-      await expectRefused(ctx, conn, addresses, 'private channels require an authenticated connection', /authentication required/i);
+      await expectRefused(ctx, conn, addresses, 'private channels require an authenticated connection', 'AUTH_REQUIRED');
     },
   },
   {
@@ -47,7 +49,7 @@ export const accessChecks: Check[] = [
       if (sub === undefined) ctx.skip('the login returned no subaccount');
       const addresses = privateChannels.flatMap((c) => sampleAddresses(c, ctx.env, { subaccount_id: String(sub), wallet: key.address }));
       const r = await ctx.call(conn, method('subscribe'), { channels: addresses });
-      for (const a of addresses) if (refused(r, a)) ctx.fail({ pointer: `/result/status/${a}`, rule: 'subaccount channels apply to the caller’s own subaccounts', expected: 'ok', got: show((r.result as { status?: Record<string, unknown> })?.status?.[a] ?? r.error), message: `own channel ${a} was refused` });
+      for (const a of addresses) if (refused(r, a)) ctx.fail({ pointer: `/result/status/${a}`, rule: 'subaccount channels apply to the caller’s own subaccounts', expected: 'ok', got: cut((r.result as { status?: Record<string, unknown> })?.status?.[a] ?? r.error, FINDING_MAX), message: `own channel ${a} was refused` });
     },
   },
   {
@@ -64,9 +66,9 @@ export const accessChecks: Check[] = [
       const theirs = await ctx.login(other, Wallet.createRandom() as unknown as Wallet);
       await other.close();
       const candidate = (other.loggedIn ?? []).find((id) => !own.includes(id)) ?? Math.max(0, ...own) + 1000;
-      if (!other.loggedIn) ctx.note(`a second random wallet could not log in (${show(theirs.error)}); using subaccount ${candidate}, which is not the caller's`);
+      if (!other.loggedIn) ctx.note(`a second random wallet could not log in (${cut(theirs.error, FINDING_MAX)}); using subaccount ${candidate}, which is not the caller's`);
       const addresses = privateChannels.filter((c) => c.parameters.some((p) => p.name === 'subaccount_id')).flatMap((c) => sampleAddresses(c, ctx.env, { subaccount_id: String(candidate) }));
-      await expectRefused(ctx, conn, addresses, 'subaccount channels apply to the caller’s own subaccounts', /access denied/i);
+      await expectRefused(ctx, conn, addresses, 'subaccount channels apply to the caller’s own subaccounts', 'AUTH_ACCESS_DENIED');
     },
   },
   {
@@ -80,7 +82,7 @@ export const accessChecks: Check[] = [
       await ctx.mustLogin(conn, ctx.options.key!);
       const stranger = Wallet.createRandom().address;
       const addresses = privateChannels.filter((c) => c.parameters.some((p) => p.name === 'wallet')).flatMap((c) => sampleAddresses(c, ctx.env, { wallet: stranger }));
-      await expectRefused(ctx, conn, addresses, 'the wallet channel applies to the caller’s wallet', /access denied/i);
+      await expectRefused(ctx, conn, addresses, 'the wallet channel applies to the caller’s wallet', 'AUTH_ACCESS_DENIED');
     },
   },
 ];

@@ -2,9 +2,10 @@
  * Connections: the per-IP concurrent WebSocket budget. The only place the runner opens more than the
  * budget: it waits until its other connections are closed, fills the budget, and opens one more.
  */
+import { cut } from '@exchange-api/validators';
 import type { Check } from '../context';
 import type { WsConn } from '../connection';
-import { S, connectionLimitError, show } from './util';
+import { S, connectionLimitError } from './util';
 
 export const connectionChecks: Check[] = [
   {
@@ -41,13 +42,13 @@ export const connectionChecks: Check[] = [
         const prefix = connectionLimitError.textFramePrefix;
         const text = await extra.waitFor((f) => f.text.startsWith(prefix), 3000);
         const close = await Promise.race([extra.closed, ctx.sleep(3000).then(() => null)]);
-        if (!text) ctx.fail({ rule: `a text frame beginning ${prefix}`, expected: `${prefix}…`, got: extra.frames.length ? show(extra.frames[0]!.text, 100) : 'no frame', message: `no ${prefix} frame on the connection over the budget` });
+        if (!text) ctx.fail({ rule: `a text frame beginning ${prefix}`, expected: `${prefix}…`, got: extra.frames.length ? cut(extra.frames[0]!.text, 100) : 'no frame', message: `no ${prefix} frame on the connection over the budget` });
         if (!close) ctx.fail({ rule: 'the socket is then closed', expected: 'a close within 3000 ms', got: 'still open', message: 'the connection over the budget stayed open' });
         const code = connectionLimitError.code;
         // Where -32100 travels is not shown: an error frame, the text frame, or the close reason all count.
         const frames = extra.frames.map((f) => f.text);
         const carried = frames.some((t) => t.includes(String(code))) || (close?.reason ?? '').includes(String(code));
-        if (!carried) ctx.fail({ rule: `code ${code}`, expected: `${code} in a frame or the close reason`, got: show(frames, 200), message: `the refusal did not carry ${code}` });
+        if (!carried) ctx.fail({ rule: `code ${code}`, expected: `${code} in a frame or the close reason`, got: cut(frames, 200), message: `the refusal did not carry ${code}` });
         else ctx.observe({ text: `${code} came ${frames.some((t) => { try { return (JSON.parse(t) as { error?: { code?: unknown } }).error?.code === code; } catch { return false; } }) ? 'as a JSON-RPC error frame' : frames.some((t) => t.includes(String(code))) ? 'inside the text frame' : 'in the close reason'}` });
         if (text && close && text.t > close.t) ctx.fail({ rule: 'the text frame comes before the close', expected: 'frame, then close', got: 'close first', message: 'closed before the text frame' });
         await extra.close();

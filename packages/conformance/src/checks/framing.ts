@@ -1,9 +1,9 @@
 /** Framing: id echo, result xor error, the error object, answers to malformed requests. */
-import { errorTable } from '@exchange-api/types';
-import { validators } from '@exchange-api/validators';
+import { errorByCode, errorByName, errorOfKind, errorTable, type ErrorName } from '@exchange-api/types';
+import { validators, cut } from '@exchange-api/validators';
 import { isResponse, type Frame, type RpcResponse, type WsConn } from '../connection';
 import type { Check, Ctx } from '../context';
-import { S, errorOf, method, show, validateInto } from './util';
+import { S, errorOf, method, FINDING_MAX, validateInto } from './util';
 
 async function echo(ctx: Ctx, id: string | number | null): Promise<void> {
   const conn = await ctx.connect();
@@ -17,9 +17,7 @@ async function echo(ctx: Ctx, id: string | number | null): Promise<void> {
 }
 
 /** The code of a documented (or assumed) error, by its stable name in the generated error table. */
-function codeNamed(name: (typeof errorTable.codes)[number]['name']): number {
-  return errorTable.codes.find((c) => c.name === name)!.code;
-}
+const codeNamed = (name: ErrorName): number => errorByName(name).code;
 
 /** Send one raw frame (paced) and wait for the first response after it (null when none comes). */
 async function sendRaw(p: Ctx, conn: WsConn, frame: string | object, timeoutMs: number): Promise<Frame | null> {
@@ -79,7 +77,7 @@ async function answeredCases(ctx: Ctx) {
 }
 
 /** The documented rate-limit error (the reserved range is for rate-limit errors: known by its message). */
-const rateLimitEntry = errorTable.codes.find((c) => c.kind === 'rate-limit')!;
+const rateLimitEntry = errorOfKind('rate-limit');
 
 const reserved = errorTable.reserved[0]!;
 
@@ -148,9 +146,9 @@ export const framingChecks: Check[] = [
     async run(ctx) {
       const { cases, stillServes, closed } = await answeredCases(ctx);
       for (const c of cases) {
-        if (!c.response) ctx.fail({ rule: 'JSON-RPC 2.0: a request that cannot be served gets an error response', expected: 'an error response', got: 'nothing within 3000 ms', message: `no answer to the ${c.name} request ${show(c.sent, 60)}` });
-        else if (!errorOf(c.response)) ctx.fail({ pointer: '/error', rule: 'JSON-RPC 2.0: a request that cannot be served gets an error response', expected: 'an error object', got: show(c.response), message: `the ${c.name} request was not answered with an error` });
-        else if (c.name === 'parse' && c.response.id !== null) ctx.fail({ pointer: '/id', rule: 'JSON-RPC 2.0: the id of a parse error is null', expected: 'null', got: show(c.response.id), message: 'a parse error did not carry id null' });
+        if (!c.response) ctx.fail({ rule: 'JSON-RPC 2.0: a request that cannot be served gets an error response', expected: 'an error response', got: 'nothing within 3000 ms', message: `no answer to the ${c.name} request ${cut(c.sent, 60)}` });
+        else if (!errorOf(c.response)) ctx.fail({ pointer: '/error', rule: 'JSON-RPC 2.0: a request that cannot be served gets an error response', expected: 'an error object', got: cut(c.response, FINDING_MAX), message: `the ${c.name} request was not answered with an error` });
+        else if (c.name === 'parse' && c.response.id !== null) ctx.fail({ pointer: '/id', rule: 'JSON-RPC 2.0: the id of a parse error is null', expected: 'null', got: cut(c.response.id, FINDING_MAX), message: 'a parse error did not carry id null' });
       }
       ctx.observe({ assumption: 'frame-size', text: stillServes ? 'after the malformed requests the connection still served a valid request' : `after the malformed requests the connection ${closed ? `was closed (code ${closed.code})` : 'did not serve a valid request'}`, conforms: stillServes });
     },
@@ -164,10 +162,10 @@ export const framingChecks: Check[] = [
     async run(ctx) {
       const { errors } = await answeredCases(ctx);
       for (const { c, e } of errors) {
-        const entry = errorTable.codes.find((x) => x.code === c.jsonRpcCode);
+        const entry = errorByCode(c.jsonRpcCode);
         const conforms = e.code === c.jsonRpcCode;
-        ctx.observe({ assumption: 'error-codes', text: `${c.name}: code ${show(e.code)} (assumed ${c.jsonRpcCode} ${entry?.message ?? ''})`, conforms });
-        if (!conforms) ctx.fail({ pointer: '/error/code', rule: `error-codes assumption: ${entry?.condition ?? c.name}`, expected: String(c.jsonRpcCode), got: show(e.code), message: `${c.name} answered with code ${show(e.code)}, not ${c.jsonRpcCode}` });
+        ctx.observe({ assumption: 'error-codes', text: `${c.name}: code ${cut(e.code, FINDING_MAX)} (assumed ${c.jsonRpcCode} ${entry?.message ?? ''})`, conforms });
+        if (!conforms) ctx.fail({ pointer: '/error/code', rule: `error-codes assumption: ${entry?.condition ?? c.name}`, expected: String(c.jsonRpcCode), got: cut(e.code, FINDING_MAX), message: `${c.name} answered with code ${cut(e.code, FINDING_MAX)}, not ${c.jsonRpcCode}` });
       }
     },
   },

@@ -1,20 +1,20 @@
 /** Login: wallet proofs, stale and foreign signatures, session keys, HTTP private calls. */
 import { Wallet } from 'ethers';
-import { loginTable, methodTable } from '@exchange-api/types';
-import { validators } from '@exchange-api/validators';
-import { loginHeaders, signLogin, type LoginProof } from '@exchange-api/auth';
+import { methodTable, type ErrorName } from '@exchange-api/types';
+import { validators, cut } from '@exchange-api/validators';
+import { freshnessWindow, loginHeaders, signLogin, type LoginProof } from '@exchange-api/auth';
 import type { Check, Ctx, HttpExchange } from '../context';
 import type { RpcResponse } from '../connection';
-import { S, codeObservation, errorOf, method, show, validateInto } from './util';
+import { S, codeObservation, errorOf, method, FINDING_MAX, validateInto } from './util';
 
-/** Far outside any plausible freshness window (the window's length is not shown; the spec assumes 30 s). */
-const STALE_MS = Math.max(10 * 60_000, 20 * (loginTable.freshness?.pastMs ?? 30_000));
+/** Far outside any plausible freshness window (its length is not shown, so well beyond the spec's assumed one). */
+const STALE_MS = Math.max(10 * 60_000, 20 * freshnessWindow().pastMs);
 
-async function refusedLogin(ctx: Ctx, proof: LoginProof, what: string, codeMessage: RegExp): Promise<void> {
+async function refusedLogin(ctx: Ctx, proof: LoginProof, what: string, code: ErrorName): Promise<void> {
   const conn = await ctx.connect();
   const r = await ctx.login(conn, ctx.options.key!, { proof });
-  if (!errorOf(r)) ctx.fail({ pointer: '/result', rule: what, expected: 'an error', got: show(r.result), message: `the login was accepted: ${what}` });
-  else ctx.observe(codeObservation('refused login', errorOf(r), codeMessage));
+  if (!errorOf(r)) ctx.fail({ pointer: '/result', rule: what, expected: 'an error', got: cut(r.result, FINDING_MAX), message: `the login was accepted: ${what}` });
+  else ctx.observe(codeObservation('refused login', errorOf(r), code));
 }
 
 const getSubaccounts = methodTable.find((m) => m.id === 'privateGetSubaccounts')!;
@@ -29,15 +29,15 @@ function httpResult(x: HttpExchange): { ok: boolean; result: unknown; error: unk
 
 function observeHttp(ctx: Ctx, x: HttpExchange, what: string): void {
   const envelope = !!x.json && typeof x.json === 'object' && !Array.isArray(x.json) && ('result' in (x.json as object) || 'error' in (x.json as object));
-  ctx.observe({ assumption: 'http-responses', text: `${what}: HTTP ${x.status}, ${envelope ? 'a JSON-RPC response body' : `body ${show(x.json ?? x.text, 80)}`}`, conforms: envelope });
+  ctx.observe({ assumption: 'http-responses', text: `${what}: HTTP ${x.status}, ${envelope ? 'a JSON-RPC response body' : `body ${cut(x.json ?? x.text, 80)}`}`, conforms: envelope });
 }
 
 async function httpAccepted(ctx: Ctx, x: HttpExchange, what: string): Promise<void> {
   observeHttp(ctx, x, what);
   const { ok, result, error } = httpResult(x);
-  if (!ok) ctx.abort({ pointer: '/error', rule: `${S.loginProof}: ${what}`, expected: 'HTTP 2xx with a result', got: `HTTP ${x.status} ${show(error ?? x.text)}`, message: `a valid private request was refused (${what})` });
+  if (!ok) ctx.abort({ pointer: '/error', rule: `${S.loginProof}: ${what}`, expected: 'HTTP 2xx with a result', got: `HTTP ${x.status} ${cut(error ?? x.text, FINDING_MAX)}`, message: `a valid private request was refused (${what})` });
   validateInto(ctx, validators.results[getSubaccounts.name as 'private/get_subaccounts'], result, 'get_subaccounts result', 'GetSubaccountsResult', '/result');
-  ctx.observe({ assumption: 'get-subaccounts-result', text: `result ${show(result, 120)}`, conforms: !!result && typeof result === 'object' && !Array.isArray(result) && 'subaccount_ids' in result });
+  ctx.observe({ assumption: 'get-subaccounts-result', text: `result ${cut(result, 120)}`, conforms: !!result && typeof result === 'object' && !Array.isArray(result) && 'subaccount_ids' in result });
 }
 
 export const loginChecks: Check[] = [
@@ -50,7 +50,7 @@ export const loginChecks: Check[] = [
     async run(ctx) {
       const conn = await ctx.connect();
       const r = await ctx.login(conn, ctx.options.key!);
-      if (errorOf(r)) ctx.abort({ pointer: '/error', rule: 'a valid wallet login is accepted', expected: 'a result', got: show(r.error), message: 'a fresh wallet login was refused' });
+      if (errorOf(r)) ctx.abort({ pointer: '/error', rule: 'a valid wallet login is accepted', expected: 'a result', got: cut(r.error, FINDING_MAX), message: 'a fresh wallet login was refused' });
       validateInto(ctx, validators.results[method('publicLogin') as 'public/login'], r.result, 'login result', 'PublicLoginResult', '/result');
     },
   },
@@ -60,7 +60,7 @@ export const loginChecks: Check[] = [
     section: `${S.whoMaySign} (wallet: freshness enforced); ${S.loginProof} (rule 1)`,
     level: 'MUST',
     needs: ['key'],
-    run: async (ctx) => refusedLogin(ctx, await signLogin(ctx.options.key!, { nowMs: Date.now() - STALE_MS }), `timestamp ${STALE_MS / 60_000} minutes old`, /timestamp/i),
+    run: async (ctx) => refusedLogin(ctx, await signLogin(ctx.options.key!, { nowMs: Date.now() - STALE_MS }), `timestamp ${STALE_MS / 60_000} minutes old`, 'AUTH_TIMESTAMP_WINDOW'),
   },
   {
     id: 'login.future-timestamp',
@@ -68,7 +68,7 @@ export const loginChecks: Check[] = [
     section: `${S.whoMaySign} (wallet: freshness enforced)`,
     level: 'MUST',
     needs: ['key'],
-    run: async (ctx) => refusedLogin(ctx, await signLogin(ctx.options.key!, { nowMs: Date.now() + STALE_MS }), `timestamp ${STALE_MS / 60_000} minutes ahead`, /timestamp/i),
+    run: async (ctx) => refusedLogin(ctx, await signLogin(ctx.options.key!, { nowMs: Date.now() + STALE_MS }), `timestamp ${STALE_MS / 60_000} minutes ahead`, 'AUTH_TIMESTAMP_WINDOW'),
   },
   {
     id: 'login.wrong-signature',
@@ -79,7 +79,7 @@ export const loginChecks: Check[] = [
     async run(ctx) {
       const proof = await signLogin(ctx.options.key!);
       const other = await signLogin(ctx.options.key!, { nowMs: Number(proof.timestamp) - 1 });
-      await refusedLogin(ctx, { ...proof, signature: other.signature }, 'signature over a different timestamp', /invalid signature/i);
+      await refusedLogin(ctx, { ...proof, signature: other.signature }, 'signature over a different timestamp', 'AUTH_INVALID_SIGNATURE');
     },
   },
   {
@@ -90,7 +90,7 @@ export const loginChecks: Check[] = [
     needs: ['key'],
     async run(ctx) {
       const stranger = await signLogin(Wallet.createRandom(), { wallet: ctx.options.key!.address });
-      await refusedLogin(ctx, stranger, "another wallet's signature", /invalid signature/i);
+      await refusedLogin(ctx, stranger, "another wallet's signature", 'AUTH_INVALID_SIGNATURE');
     },
   },
   {
@@ -102,7 +102,7 @@ export const loginChecks: Check[] = [
     async run(ctx) {
       const conn = await ctx.connect();
       const r = await ctx.login(conn, ctx.options.key!, { viaHeaders: true });
-      if (errorOf(r)) ctx.fail({ pointer: '/error', rule: 'the server reads each value from the header or the params', expected: 'a result', got: show(r.error), message: 'a login with the proof in headers was refused' });
+      if (errorOf(r)) ctx.fail({ pointer: '/error', rule: 'the server reads each value from the header or the params', expected: 'a result', got: cut(r.error, FINDING_MAX), message: 'a login with the proof in headers was refused' });
       else validateInto(ctx, validators.results[method('publicLogin') as 'public/login'], r.result, 'login result', 'PublicLoginResult', '/result');
     },
   },
@@ -116,7 +116,7 @@ export const loginChecks: Check[] = [
       const { sessionKey, sessionWallet } = ctx.options;
       const conn = await ctx.connect();
       const r = await ctx.login(conn, sessionKey!, { wallet: sessionWallet!, nowMs: Date.now() - STALE_MS });
-      if (errorOf(r)) ctx.abort({ pointer: '/error', rule: 'session keys are not held to freshness', expected: 'a result', got: show(r.error), message: `a session-key login with a ${STALE_MS / 60_000}-minute-old timestamp was refused` });
+      if (errorOf(r)) ctx.abort({ pointer: '/error', rule: 'session keys are not held to freshness', expected: 'a result', got: cut(r.error, FINDING_MAX), message: `a session-key login with a ${STALE_MS / 60_000}-minute-old timestamp was refused` });
       validateInto(ctx, validators.results[method('publicLogin') as 'public/login'], r.result, 'login result', 'PublicLoginResult', '/result');
     },
   },
@@ -155,8 +155,8 @@ export const loginChecks: Check[] = [
       const x = await ctx.http(getSubaccounts.httpPath!, { wallet });
       observeHttp(ctx, x, 'no login values');
       const { ok, result, error } = httpResult(x);
-      if (ok) ctx.fail({ pointer: '/result', rule: 'private requests carry the login values', expected: 'an error', got: `HTTP ${x.status} ${show(result)}`, message: 'a private HTTP request without login values was served' });
-      else ctx.observe(codeObservation('HTTP request without login', (error as { code?: unknown }) ?? null, /authentication required/i));
+      if (ok) ctx.fail({ pointer: '/result', rule: 'private requests carry the login values', expected: 'an error', got: `HTTP ${x.status} ${cut(result, FINDING_MAX)}`, message: 'a private HTTP request without login values was served' });
+      else ctx.observe(codeObservation('HTTP request without login', (error as { code?: unknown }) ?? null, 'AUTH_REQUIRED'));
     },
   },
   {
@@ -169,7 +169,7 @@ export const loginChecks: Check[] = [
       const key = ctx.options.key!;
       const x = await ctx.http(getSubaccounts.httpPath!, { wallet: key.address }, loginHeaders(await signLogin(key, { nowMs: Date.now() - STALE_MS })));
       const { ok, result } = httpResult(x);
-      if (ok) ctx.fail({ pointer: '/result', rule: 'wallet timestamps are held to freshness', expected: 'an error', got: `HTTP ${x.status} ${show(result)}`, message: 'a stale HTTP login was accepted' });
+      if (ok) ctx.fail({ pointer: '/result', rule: 'wallet timestamps are held to freshness', expected: 'an error', got: `HTTP ${x.status} ${cut(result, FINDING_MAX)}`, message: 'a stale HTTP login was accepted' });
     },
   },
 ];

@@ -4,11 +4,11 @@
  */
 import { Wallet } from 'ethers';
 import { methodTable } from '@exchange-api/types';
-import { validators } from '@exchange-api/validators';
+import { validators, cut } from '@exchange-api/validators';
 import { newNonce, signAction } from '@exchange-api/auth';
 import type { Check, Ctx, Instrument } from '../context';
 import type { RpcResponse, WsConn } from '../connection';
-import { S, codeObservation, errorOf, method, show } from './util';
+import { S, codeObservation, errorOf, method, FINDING_MAX } from './util';
 import { publicSamples, privateSamples, pushesOf } from './samples';
 
 const SCALE = 10n ** 12n;
@@ -103,7 +103,7 @@ export const orderflowChecks: Check[] = [
     async run(ctx) {
       const a = await activity(ctx);
       const r = a.resting!;
-      if (errorOf(r)) ctx.abort({ pointer: '/error', rule: 'a valid signed order is accepted', expected: 'a result', got: show(r.error), message: 'the resting order was refused' });
+      if (errorOf(r)) ctx.abort({ pointer: '/error', rule: 'a valid signed order is accepted', expected: 'a result', got: cut(r.error, FINDING_MAX), message: 'the resting order was refused' });
       const assumed = validators.assumedResults[orderMethod.name as keyof typeof validators.assumedResults];
       if (assumed) ctx.observe({ assumption: 'order-flow-results', text: `order result ${assumed(r.result) ? 'follows' : 'does not follow'} the assumed {order, trades}`, conforms: !!assumed(r.result) });
       const samples = await privateSamples(ctx);
@@ -121,7 +121,7 @@ export const orderflowChecks: Check[] = [
       const a = await activity(ctx);
       const cancel = a.cancel;
       if (!cancel) return ctx.skip('the resting order returned no order_id to cancel');
-      if (errorOf(cancel)) ctx.abort({ pointer: '/error', rule: 'cancel of an open order', expected: 'a result', got: show(cancel.error), message: 'the cancel was refused' });
+      if (errorOf(cancel)) ctx.abort({ pointer: '/error', rule: 'cancel of an open order', expected: 'a result', got: cut(cancel.error, FINDING_MAX), message: 'the cancel was refused' });
       const samples = await privateSamples(ctx);
       const seen = pushesOf(samples, 'subaccountOrders').some((x) => Array.isArray(x.data) && x.data.some((o) => (o as { order_id?: unknown; order_status?: unknown }).order_id === a.orderId && (o as { order_status?: unknown }).order_status === 'cancelled'));
       if (!seen) ctx.fail({ rule: '{subaccount_id}.orders carries cancels', expected: `Order ${a.orderId} with order_status cancelled`, got: 'no such push', message: 'the cancel was not pushed on the orders channel' });
@@ -144,8 +144,8 @@ export const orderflowChecks: Check[] = [
       const signed = await signAction(stranger, method('order'), { instrument_name: inst.instrument_name, direction: 'buy', order_type: 'limit', amount: inst.amount_step ?? '1', limit_price: inst.tick_size ?? '1', max_fee: '1000', subaccount_id: sub, nonce: newNonce(), signature_expiry_sec: Math.floor(Date.now() / 1000) + 600 });
       // Claim the caller as signer while the signature is another key's.
       const r = await ctx.call(conn, method('order'), { ...signed, signer: key.address });
-      if (!errorOf(r)) ctx.fail({ pointer: '/result', rule: 'state-changing actions need their own EIP-712 signature regardless of login', expected: 'an error', got: show(r.result), message: 'an order with a foreign action signature was accepted' });
-      else ctx.observe(codeObservation('foreign action signature', errorOf(r), /action signature/i));
+      if (!errorOf(r)) ctx.fail({ pointer: '/result', rule: 'state-changing actions need their own EIP-712 signature regardless of login', expected: 'an error', got: cut(r.result, FINDING_MAX), message: 'an order with a foreign action signature was accepted' });
+      else ctx.observe(codeObservation('foreign action signature', errorOf(r), 'AUTH_INVALID_ACTION_SIGNATURE'));
     },
   },
 ];

@@ -9,11 +9,11 @@
 import { randomUUID } from 'node:crypto';
 import { Wallet } from 'ethers';
 import { limitTable, methodTable } from '@exchange-api/types';
-import { validators } from '@exchange-api/validators';
+import { validators, cut } from '@exchange-api/validators';
 import type { Check, Ctx } from '../context';
-import { RATE_LIMIT_CODE, retryAfterMs } from '../context';
+import { retryAfterMs } from '../context';
 import type { RpcResponse, WsConn } from '../connection';
-import { S, errorOf, method, rateLimitError, show, validateInto } from './util';
+import { S, errorOf, method, rateLimitError, FINDING_MAX, validateInto } from './util';
 import { action } from './orderflow';
 
 type Budget = { remainingPoints: number; msBeforeNext: number; consumedPoints: number; isFirstInDuration: boolean };
@@ -38,7 +38,7 @@ function cancelFields(name: string, instrument: string): Record<string, unknown>
   return { instrument_name: instrument };
 }
 
-const isRateLimited = (r: RpcResponse | null | undefined): boolean => !!r && errorOf(r)?.code === RATE_LIMIT_CODE;
+const isRateLimited = (r: RpcResponse | null | undefined): boolean => !!r && errorOf(r)?.code === rateLimitError.code;
 
 /** A connection keyed on a budget of its own: a fresh wallet if the server lets one log in, else the caller's. */
 async function budgetConnection(ctx: Ctx, opts: { needWallet: boolean }): Promise<{ conn: WsConn; signer: Wallet | null; keyed: string; subaccount: number | undefined }> {
@@ -58,7 +58,7 @@ async function budgetConnection(ctx: Ctx, opts: { needWallet: boolean }): Promis
 async function limits(ctx: Ctx, conn: WsConn): Promise<Limits> {
   if (!conn.loggedIn) await ctx.run.pacer.take();
   const r = await ctx.call(conn, getRateLimits.name, {}, { raw: true });
-  if (errorOf(r)) ctx.abort({ pointer: '/error', rule: 'public/getRateLimits needs no authentication', expected: 'a result', got: show(r.error), message: 'getRateLimits was refused' });
+  if (errorOf(r)) ctx.abort({ pointer: '/error', rule: 'public/getRateLimits needs no authentication', expected: 'a result', got: cut(r.error, FINDING_MAX), message: 'getRateLimits was refused' });
   return r.result as Limits;
 }
 
@@ -144,11 +144,11 @@ export const rateLimitChecks: Check[] = [
     async run(ctx) {
       const conn = await ctx.connect();
       const r = await ctx.call(conn, getRateLimits.name, {});
-      if (errorOf(r)) ctx.abort({ pointer: '/error', rule: 'No authentication needed', expected: 'a result', got: show(r.error), message: 'getRateLimits was refused before login' });
+      if (errorOf(r)) ctx.abort({ pointer: '/error', rule: 'No authentication needed', expected: 'a result', got: cut(r.error, FINDING_MAX), message: 'getRateLimits was refused before login' });
       validateInto(ctx, validators.results[getRateLimits.name as 'public/getRateLimits'], r.result, 'getRateLimits result', 'RateLimitsResult', '/result');
       if (!(r.result as Limits | undefined)?.remaining_connections) ctx.observe({ text: 'remaining_connections is absent on WebSocket (optional there); the runner used the reference connection budget' });
       const r2 = await ctx.call(conn, getRateLimits.name, null);
-      if (errorOf(r2)) ctx.fail({ pointer: '/error', rule: 'params empty or null', expected: 'a result for params null', got: show(r2.error), message: 'getRateLimits with params null was refused' });
+      if (errorOf(r2)) ctx.fail({ pointer: '/error', rule: 'params empty or null', expected: 'a result for params null', got: cut(r2.error, FINDING_MAX), message: 'getRateLimits with params null was refused' });
     },
   },
   {
@@ -161,9 +161,9 @@ export const rateLimitChecks: Check[] = [
       const x = await ctx.http(getRateLimits.httpPath!, {});
       const body = x.json as Record<string, unknown> | undefined;
       const result = body && typeof body === 'object' && 'result' in body ? body.result : body;
-      if (x.status < 200 || x.status >= 300 || (body && typeof body === 'object' && body.error)) ctx.abort({ pointer: '/error', rule: 'available on both transports', expected: 'HTTP 2xx with a result', got: `HTTP ${x.status} ${show(body?.error ?? x.text)}`, message: 'getRateLimits over HTTP failed' });
+      if (x.status < 200 || x.status >= 300 || (body && typeof body === 'object' && body.error)) ctx.abort({ pointer: '/error', rule: 'available on both transports', expected: 'HTTP 2xx with a result', got: `HTTP ${x.status} ${cut(body?.error ?? x.text, FINDING_MAX)}`, message: 'getRateLimits over HTTP failed' });
       validateInto(ctx, validators.results[getRateLimits.name as 'public/getRateLimits'], result, 'getRateLimits result', 'RateLimitsResult', '/result');
-      if (result && typeof result === 'object' && 'remaining_connections' in result) ctx.fail({ pointer: '/result/remaining_connections', rule: 'remaining_connections is present on WebSocket only', expected: '(absent)', got: show((result as Limits).remaining_connections), message: 'remaining_connections came over HTTP' });
+      if (result && typeof result === 'object' && 'remaining_connections' in result) ctx.fail({ pointer: '/result/remaining_connections', rule: 'remaining_connections is present on WebSocket only', expected: '(absent)', got: cut((result as Limits).remaining_connections, FINDING_MAX), message: 'remaining_connections came over HTTP' });
     },
   },
   {
@@ -202,7 +202,7 @@ export const rateLimitChecks: Check[] = [
         for (let i = 0; i < calls; i++) {
           if (!conn.loggedIn) await ctx.run.pacer.take();
           const r = await ctx.call(conn, undecremented.name, {}, { raw: true });
-          if (errorOf(r)) ctx.abort({ pointer: '/error', rule: `${undecremented.name} is served`, expected: 'a result', got: show(r.error), message: `${undecremented.name} was refused` });
+          if (errorOf(r)) ctx.abort({ pointer: '/error', rule: `${undecremented.name} is served`, expected: 'a result', got: cut(r.error, FINDING_MAX), message: `${undecremented.name} was refused` });
         }
         const b = await limits(ctx, conn);
         if (turned(a.remaining_non_matching, b.remaining_non_matching) || turned(a.remaining_matching, b.remaining_matching)) continue;
@@ -285,12 +285,12 @@ export const rateLimitChecks: Check[] = [
       const x = await exhausted(ctx);
       const last = x.answers.at(-1)!;
       if (!x.refusal) {
-        return ctx.abort({ pointer: '/result', rule: 'a request that exceeds the budget is rejected', expected: `error ${rateLimitError.code}`, got: last.response ? show(last.response.result ?? last.response) : 'no answer', message: `request ${x.remaining + 1} of a budget of ${x.remaining} was not refused` });
+        return ctx.abort({ pointer: '/result', rule: 'a request that exceeds the budget is rejected', expected: `error ${rateLimitError.code}`, got: last.response ? cut(last.response.result ?? last.response, FINDING_MAX) : 'no answer', message: `request ${x.remaining + 1} of a budget of ${x.remaining} was not refused` });
       }
       if (x.firstRefusal < x.remaining) ctx.fail({ rule: 'the budget reported by getRateLimits is honoured', expected: `refusals only after ${x.remaining} requests`, got: `refused at request ${x.firstRefusal + 1}`, message: `refused before the reported budget was spent` });
       const e = errorOf(x.refusal.response!)!;
-      if (e.code !== rateLimitError.code) ctx.fail({ pointer: '/error/code', rule: 'rate limits answer with their documented code', expected: String(rateLimitError.code), got: show(e.code), message: `rate-limit code ${show(e.code)}` });
-      if (e.message !== rateLimitError.message) ctx.fail({ pointer: '/error/message', rule: 'rate limits answer with their documented message', expected: rateLimitError.message, got: show(e.message), message: `rate-limit message ${show(e.message)}` });
+      if (e.code !== rateLimitError.code) ctx.fail({ pointer: '/error/code', rule: 'rate limits answer with their documented code', expected: String(rateLimitError.code), got: cut(e.code, FINDING_MAX), message: `rate-limit code ${cut(e.code, FINDING_MAX)}` });
+      if (e.message !== rateLimitError.message) ctx.fail({ pointer: '/error/message', rule: 'rate limits answer with their documented message', expected: rateLimitError.message, got: cut(e.message, FINDING_MAX), message: `rate-limit message ${cut(e.message, FINDING_MAX)}` });
     },
   },
   {
@@ -303,7 +303,7 @@ export const rateLimitChecks: Check[] = [
       const x = await exhausted(ctx);
       if (!x.refusal) return ctx.inconclusive('no rate-limit error came back (see ratelimit.exceeded)');
       const e = errorOf(x.refusal.response!)!;
-      if (typeof e.data !== 'string' || !new RegExp(rateLimitError.dataPattern).test(e.data)) ctx.fail({ pointer: '/error/data', rule: `data matches ${rateLimitError.dataPattern}`, expected: rateLimitError.data, got: show(e.data), message: `hint ${show(e.data)} is not of the documented form` });
+      if (typeof e.data !== 'string' || !new RegExp(rateLimitError.dataPattern).test(e.data)) ctx.fail({ pointer: '/error/data', rule: `data matches ${rateLimitError.dataPattern}`, expected: rateLimitError.data, got: cut(e.data, FINDING_MAX), message: `hint ${cut(e.data, FINDING_MAX)} is not of the documented form` });
       else if (x.hint === 0 && x.remaining > 0) ctx.fail({ pointer: '/error/data', rule: 'the hint is the time until a request is allowed', expected: 'more than 0 ms while refusing', got: e.data, message: 'the hint says retry at once while refusing' });
     },
   },
@@ -317,7 +317,7 @@ export const rateLimitChecks: Check[] = [
       const x = await exhausted(ctx);
       const last = x.answers.at(-1)!;
       if (!last.response) return ctx.abort({ rule: 'rejected at once', expected: 'an answer within 3000 ms', got: 'none (queued or dropped)', message: 'the request over the budget was not answered' });
-      if (!errorOf(last.response)) ctx.abort({ pointer: '/result', rule: 'rejected, never queued', expected: `error ${rateLimitError.code}`, got: show(last.response.result), message: 'the request over the budget was served' });
+      if (!errorOf(last.response)) ctx.abort({ pointer: '/result', rule: 'rejected, never queued', expected: `error ${rateLimitError.code}`, got: cut(last.response.result, FINDING_MAX), message: 'the request over the budget was served' });
       if (last.latencyMs > 1500) ctx.fail({ rule: 'rejected at once', expected: 'an answer within 1500 ms', got: `${last.latencyMs} ms`, message: `the refusal took ${last.latencyMs} ms` });
     },
   },
@@ -332,10 +332,10 @@ export const rateLimitChecks: Check[] = [
       if (!x.refusal) return ctx.inconclusive('the budget was never exhausted (see ratelimit.exceeded)');
       ctx.note(`waited ${x.wait} ms (+150 ms) as told`);
       const e = errorOf(x.after);
-      if (e) ctx.fail({ pointer: '/error', rule: 'the window resets after msBeforeNext', expected: 'a result', got: show(e), message: `still refused ${x.wait + 150} ms later` });
+      if (e) ctx.fail({ pointer: '/error', rule: 'the window resets after msBeforeNext', expected: 'a result', got: cut(e, FINDING_MAX), message: `still refused ${x.wait + 150} ms later` });
       else {
         const b = (x.after.result as Limits).remaining_non_matching;
-        if (b && b.isFirstInDuration !== true && b.consumedPoints > 1) ctx.fail({ pointer: '/result/remaining_non_matching', rule: 'a new window starts', expected: 'isFirstInDuration true or consumedPoints 1', got: show(b), message: 'the window did not restart' });
+        if (b && b.isFirstInDuration !== true && b.consumedPoints > 1) ctx.fail({ pointer: '/result/remaining_non_matching', rule: 'a new window starts', expected: 'isFirstInDuration true or consumedPoints 1', got: cut(b, FINDING_MAX), message: 'the window did not restart' });
       }
     },
   },
@@ -351,7 +351,7 @@ export const rateLimitChecks: Check[] = [
       ctx.note(`${x.remaining} requests spread over ${x.spread.join(', ')} and ${matchingCancels.map((m) => m.name).join(', ')}; request ${x.remaining + 1} in ${x.fresh}, untouched before, so its bucket cannot refuse it`);
       if (x.firstRefusal !== x.remaining) ctx.fail({ rule: 'one shared matching budget', expected: `refusal of request ${x.remaining + 1} exactly (in ${x.fresh}, whose bucket is full: only the shared budget can refuse it)`, got: x.firstRefusal < 0 ? `no refusal in ${x.probes.length} requests` : `refusal at ${at(x.firstRefusal)}`, message: x.firstRefusal < 0 ? `${x.probes.length} matching requests spread over ${matchingCancels.length} methods passed a shared budget of ${x.remaining}` : `refused at ${at(x.firstRefusal)}, not after ${x.remaining}` });
       const e = x.firstRefusal >= 0 ? errorOf(x.probes[x.firstRefusal]!.response!) : null;
-      if (e && e.code !== RATE_LIMIT_CODE) ctx.fail({ pointer: '/error/code', rule: 'rate limits answer with their documented code', expected: String(RATE_LIMIT_CODE), got: show(e.code), message: 'wrong code for the matching budget' });
+      if (e && e.code !== rateLimitError.code) ctx.fail({ pointer: '/error/code', rule: 'rate limits answer with their documented code', expected: String(rateLimitError.code), got: cut(e.code, FINDING_MAX), message: 'wrong code for the matching budget' });
     },
   },
   {
@@ -364,7 +364,7 @@ export const rateLimitChecks: Check[] = [
       const x = await matching(ctx);
       if (x.firstRefusal < 0) ctx.inconclusive('the matching budget was never exhausted (see ratelimit.matching-shared)');
       const e = x.cancelAll && errorOf(x.cancelAll);
-      if (e?.code === RATE_LIMIT_CODE) ctx.fail({ pointer: '/error', rule: `${cancelAll.name} has its own budget`, expected: 'served', got: show(e), message: `${cancelAll.name} was refused by the spent matching budget` });
+      if (e?.code === rateLimitError.code) ctx.fail({ pointer: '/error', rule: `${cancelAll.name} has its own budget`, expected: 'served', got: cut(e, FINDING_MAX), message: `${cancelAll.name} was refused by the spent matching budget` });
       const before = x.before.remaining_per_endpoint?.[cancelAll.name];
       const after = x.after?.remaining_per_endpoint?.[cancelAll.name];
       if (before && after && after.consumedPoints !== before.consumedPoints + 1 && !after.isFirstInDuration) ctx.fail({ pointer: `/result/remaining_per_endpoint/${cancelAll.name}/consumedPoints`, rule: `${cancelAll.name} decrements its own budget`, expected: String(before.consumedPoints + 1), got: String(after.consumedPoints), message: `${cancelAll.name} did not count against its own budget` });
@@ -391,8 +391,8 @@ export const rateLimitChecks: Check[] = [
       else ctx.observe({ text: `getRateLimits lists no remaining_per_endpoint.${cancelByLabel.name} (the document names only cancel_all as an example)` });
       // Behaviour with the matching budget spent.
       if (x.firstRefusal < 0) return ctx.inconclusive('the matching budget was never exhausted (see ratelimit.matching-shared)');
-      if (!isRateLimited(l.oneSpent)) ctx.fail({ pointer: '/result', rule: `${cancelByLabel.name} limited to one instrument uses the matching budget`, expected: `error ${RATE_LIMIT_CODE} (the matching budget is spent)`, got: show(l.oneSpent ? (l.oneSpent.error ?? l.oneSpent.result) : 'no answer'), message: `${cancelByLabel.name} in ${x.fresh} was served although the matching budget was spent` });
-      if (isRateLimited(l.allSpent)) ctx.fail({ pointer: '/error', rule: `${cancelByLabel.name} across instruments uses its own budget`, expected: 'served (its own budget has points)', got: show(l.allSpent?.error), message: `${cancelByLabel.name} without instrument_name was refused by the spent matching budget` });
+      if (!isRateLimited(l.oneSpent)) ctx.fail({ pointer: '/result', rule: `${cancelByLabel.name} limited to one instrument uses the matching budget`, expected: `error ${rateLimitError.code} (the matching budget is spent)`, got: cut(l.oneSpent ? (l.oneSpent.error ?? l.oneSpent.result) : 'no answer', FINDING_MAX), message: `${cancelByLabel.name} in ${x.fresh} was served although the matching budget was spent` });
+      if (isRateLimited(l.allSpent)) ctx.fail({ pointer: '/error', rule: `${cancelByLabel.name} across instruments uses its own budget`, expected: 'served (its own budget has points)', got: cut(l.allSpent?.error, FINDING_MAX), message: `${cancelByLabel.name} without instrument_name was refused by the spent matching budget` });
     },
   },
   {
@@ -407,17 +407,17 @@ export const rateLimitChecks: Check[] = [
       if (x.unavailable !== null) return ctx.inconclusive(x.unavailable);
       const { a, b, passes, spanMs, perWindow, windowMs } = x;
       if (!x.refusal) {
-        if (passes > perWindow) ctx.fail({ rule: 'the per-instrument bucket refills continuously, so no window-boundary double burst', expected: `a ${RATE_LIMIT_CODE} in ${a} once its bucket is empty, while the matching budget still has points`, got: `${passes} requests in ${a} passed within ${spanMs} ms across a window boundary (the matching budget allows ${perWindow} per ${windowMs} ms)`, message: `${passes} order-flow requests in one instrument passed within ${spanMs} ms: a window-boundary double burst` });
+        if (passes > perWindow) ctx.fail({ rule: 'the per-instrument bucket refills continuously, so no window-boundary double burst', expected: `a ${rateLimitError.code} in ${a} once its bucket is empty, while the matching budget still has points`, got: `${passes} requests in ${a} passed within ${spanMs} ms across a window boundary (the matching budget allows ${perWindow} per ${windowMs} ms)`, message: `${passes} order-flow requests in one instrument passed within ${spanMs} ms: a window-boundary double burst` });
         else ctx.inconclusive(`the matching budget (${perWindow} per window) is too small to empty a bucket across one window boundary`);
         return;
       }
       const e = errorOf(x.refusal)!;
-      if (e.message !== rateLimitError.message) ctx.fail({ pointer: '/error/message', rule: 'the bucket answers with the rate-limit error', expected: rateLimitError.message, got: show(e.message), message: `bucket refusal message ${show(e.message)}` });
-      if (typeof e.data !== 'string' || !new RegExp(rateLimitError.dataPattern).test(e.data)) ctx.fail({ pointer: '/error/data', rule: `data matches ${rateLimitError.dataPattern}`, expected: rateLimitError.data, got: show(e.data), message: `bucket refusal hint ${show(e.data)}` });
-      if (isRateLimited(x.other)) ctx.fail({ pointer: '/error', rule: 'the bucket is keyed by (wallet, instrument)', expected: `a request in ${b} passes (its bucket is full, the matching budget has ${x.matchingLeft} points)`, got: show(x.other?.error), message: `${b} was refused too: the refusal in ${a} was not per instrument` });
+      if (e.message !== rateLimitError.message) ctx.fail({ pointer: '/error/message', rule: 'the bucket answers with the rate-limit error', expected: rateLimitError.message, got: cut(e.message, FINDING_MAX), message: `bucket refusal message ${cut(e.message, FINDING_MAX)}` });
+      if (typeof e.data !== 'string' || !new RegExp(rateLimitError.dataPattern).test(e.data)) ctx.fail({ pointer: '/error/data', rule: `data matches ${rateLimitError.dataPattern}`, expected: rateLimitError.data, got: cut(e.data, FINDING_MAX), message: `bucket refusal hint ${cut(e.data, FINDING_MAX)}` });
+      if (isRateLimited(x.other)) ctx.fail({ pointer: '/error', rule: 'the bucket is keyed by (wallet, instrument)', expected: `a request in ${b} passes (its bucket is full, the matching budget has ${x.matchingLeft} points)`, got: cut(x.other?.error, FINDING_MAX), message: `${b} was refused too: the refusal in ${a} was not per instrument` });
       const refill = x.refillHintMs ? `; right after a token was spent the hint said ${x.refillHintMs} ms, a refill of about ${(1000 / x.refillHintMs).toFixed(2)} token/s` : '';
       const capacity = x.refillHintMs ? Math.round(passes - (spanMs / x.refillHintMs)) : passes;
-      ctx.observe({ assumption: 'bucket-scope', text: `${a}: ${passes} cancels passed within ${spanMs} ms across a window boundary, then ${RATE_LIMIT_CODE} "${show(e.data)}" while the matching budget had ${x.matchingLeft} points left and ${b} still passed${x.refilledAfterMs !== null ? `; after ${x.refilledAfterMs} ms ${a} passed again (continuous refill)` : ''}${refill}. Observed capacity about ${capacity} (reference ${x.reference}).`, conforms: !isRateLimited(x.other) });
+      ctx.observe({ assumption: 'bucket-scope', text: `${a}: ${passes} cancels passed within ${spanMs} ms across a window boundary, then ${rateLimitError.code} "${cut(e.data, FINDING_MAX)}" while the matching budget had ${x.matchingLeft} points left and ${b} still passed${x.refilledAfterMs !== null ? `; after ${x.refilledAfterMs} ms ${a} passed again (continuous refill)` : ''}${refill}. Observed capacity about ${capacity} (reference ${x.reference}).`, conforms: !isRateLimited(x.other) });
     },
   },
 ];

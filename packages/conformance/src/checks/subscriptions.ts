@@ -1,9 +1,9 @@
 /** Subscriptions: subscribe/unsubscribe answers, only subscribed channels pushed, parameter enumerations. */
 import { channelTable } from '@exchange-api/types';
-import { validators } from '@exchange-api/validators';
+import { validators, cut } from '@exchange-api/validators';
 import type { Check, Ctx } from '../context';
 import type { Push, WsConn } from '../connection';
-import { S, errorOf, method, publicChannels, refused, sampleAddresses, show } from './util';
+import { S, errorOf, method, publicChannels, refused, sampleAddresses, FINDING_MAX } from './util';
 import { publicSamples } from './samples';
 
 /** Two public addresses that push often (order book and fast ticker), from the table and the environment. */
@@ -18,13 +18,13 @@ function busyAddresses(ctx: Ctx): [string, string] {
 
 function observeResult(ctx: Ctx, what: string, result: unknown): void {
   const ok = validators.results[method('subscribe') as 'subscribe'](result);
-  ctx.observe({ assumption: 'subscription-result', text: `${what} result ${ok ? 'follows' : 'does not follow'} {status, current_subscriptions}: ${show(result, 200)}`, conforms: ok });
+  ctx.observe({ assumption: 'subscription-result', text: `${what} result ${ok ? 'follows' : 'does not follow'} {status, current_subscriptions}: ${cut(result, 200)}`, conforms: ok });
 }
 
 async function subscribe(ctx: Ctx, conn: WsConn, channels: string[]) {
   const r = await ctx.call(conn, method('subscribe'), { channels });
-  if (errorOf(r)) ctx.abort({ pointer: '/error', rule: 'subscribe subscribes the connection to each listed channel', expected: 'a result', got: show(r.error), message: `subscribe to ${channels.join(', ')} was refused` });
-  for (const a of channels) if (refused(r, a)) ctx.abort({ pointer: `/result/status/${a}`, rule: 'subscribe subscribes the connection to each listed channel', expected: 'ok', got: show((r.result as { status?: Record<string, unknown> })?.status?.[a]), message: `subscribe to ${a} was refused` });
+  if (errorOf(r)) ctx.abort({ pointer: '/error', rule: 'subscribe subscribes the connection to each listed channel', expected: 'a result', got: cut(r.error, FINDING_MAX), message: `subscribe to ${channels.join(', ')} was refused` });
+  for (const a of channels) if (refused(r, a)) ctx.abort({ pointer: `/result/status/${a}`, rule: 'subscribe subscribes the connection to each listed channel', expected: 'ok', got: cut((r.result as { status?: Record<string, unknown> })?.status?.[a], FINDING_MAX), message: `subscribe to ${a} was refused` });
   return r;
 }
 
@@ -95,10 +95,10 @@ export const subscriptionChecks: Check[] = [
       const conn = await ctx.connect();
       await subscribe(ctx, conn, [a]);
       const r = await ctx.call(conn, method('unsubscribe'), { channels: [a] });
-      if (errorOf(r)) ctx.abort({ pointer: '/error', rule: 'unsubscribe drops the listed channels', expected: 'a result', got: show(r.error), message: 'unsubscribe was refused' });
+      if (errorOf(r)) ctx.abort({ pointer: '/error', rule: 'unsubscribe drops the listed channels', expected: 'a result', got: cut(r.error, FINDING_MAX), message: 'unsubscribe was refused' });
       observeResult(ctx, 'unsubscribe', r.result);
       const current = (r.result as { current_subscriptions?: unknown })?.current_subscriptions;
-      if (Array.isArray(current) && current.includes(a)) ctx.fail({ pointer: '/result/current_subscriptions', rule: 'unsubscribe drops the listed channels', expected: `without ${a}`, got: show(current), message: 'the unsubscribed channel is still listed' });
+      if (Array.isArray(current) && current.includes(a)) ctx.fail({ pointer: '/result/current_subscriptions', rule: 'unsubscribe drops the listed channels', expected: `without ${a}`, got: cut(current, FINDING_MAX), message: 'the unsubscribed channel is still listed' });
     },
   },
   {
@@ -115,7 +115,7 @@ export const subscriptionChecks: Check[] = [
       const pushes = conn.pushes(0);
       if (pushes.length === 0) ctx.inconclusive(`nothing was pushed on ${a} within 2.5 s`);
       for (const p of pushes) {
-        if (p.channel !== a) ctx.fail({ pointer: '/params/channel', rule: 'only subscribed channels are pushed', expected: a, got: show(p.channel), message: `a push arrived on ${show(p.channel)}, which was never subscribed` });
+        if (p.channel !== a) ctx.fail({ pointer: '/params/channel', rule: 'only subscribed channels are pushed', expected: a, got: cut(p.channel, FINDING_MAX), message: `a push arrived on ${cut(p.channel, FINDING_MAX)}, which was never subscribed` });
       }
     },
   },
@@ -144,10 +144,10 @@ export const subscriptionChecks: Check[] = [
       const [a, b] = busyAddresses(ctx);
       const { conn } = await subscribeAndHear(ctx, [a, b], 2500, 'any');
       const r = await ctx.call(conn, method('unsubscribe'), {});
-      if (errorOf(r)) ctx.abort({ pointer: '/error', rule: 'unsubscribe with channels omitted', expected: 'a result', got: show(r.error), message: 'unsubscribe of everything was refused' });
+      if (errorOf(r)) ctx.abort({ pointer: '/error', rule: 'unsubscribe with channels omitted', expected: 'a result', got: cut(r.error, FINDING_MAX), message: 'unsubscribe of everything was refused' });
       observeResult(ctx, 'unsubscribe (all)', r.result);
       const { late } = await listenAfterUnsubscribe(ctx, conn, 1500);
-      for (const p of late.slice(0, 3)) ctx.fail({ pointer: '/params/channel', rule: 'unsubscribe with channels omitted drops all subscriptions', expected: 'no pushes', got: `a push on ${show(p.channel)}`, message: 'pushes continued after unsubscribing from everything' });
+      for (const p of late.slice(0, 3)) ctx.fail({ pointer: '/params/channel', rule: 'unsubscribe with channels omitted drops all subscriptions', expected: 'no pushes', got: `a push on ${cut(p.channel, FINDING_MAX)}`, message: 'pushes continued after unsubscribing from everything' });
     },
   },
   {
@@ -170,8 +170,8 @@ export const subscriptionChecks: Check[] = [
       }
       const conn = await ctx.connect();
       const r = await ctx.call(conn, method('subscribe'), { channels: addresses });
-      if (errorOf(r)) ctx.abort({ pointer: '/error', rule: 'enumerated parameter values', expected: 'a result', got: show(r.error), message: 'subscribing to every enumerated combination was refused' });
-      for (const a of addresses) if (refused(r, a)) ctx.fail({ pointer: `/result/status/${a}`, rule: 'enumerated parameter values are accepted', expected: 'ok', got: show((r.result as { status?: Record<string, unknown> })?.status?.[a]), message: `${a} was refused` });
+      if (errorOf(r)) ctx.abort({ pointer: '/error', rule: 'enumerated parameter values', expected: 'a result', got: cut(r.error, FINDING_MAX), message: 'subscribing to every enumerated combination was refused' });
+      for (const a of addresses) if (refused(r, a)) ctx.fail({ pointer: `/result/status/${a}`, rule: 'enumerated parameter values are accepted', expected: 'ok', got: cut((r.result as { status?: Record<string, unknown> })?.status?.[a], FINDING_MAX), message: `${a} was refused` });
       await ctx.call(conn, method('unsubscribe'), {});
     },
   },
@@ -212,10 +212,10 @@ export const subscriptionChecks: Check[] = [
       if (samples.unavailable) ctx.skip(samples.unavailable);
       if (samples.pushes.length === 0) ctx.inconclusive(`nothing was pushed within ${samples.windowMs} ms`);
       const bad = samples.pushes.filter((p) => !validators.schemas.SubscriptionNotification(p.frame.json));
-      ctx.observe({ assumption: 'notification-frame', text: bad.length === 0 ? `all ${samples.pushes.length} pushes used the assumed frame` : `${bad.length} of ${samples.pushes.length} pushes did not use the assumed frame, e.g. ${show(bad[0]!.frame.json, 200)}`, conforms: bad.length === 0 });
+      ctx.observe({ assumption: 'notification-frame', text: bad.length === 0 ? `all ${samples.pushes.length} pushes used the assumed frame` : `${bad.length} of ${samples.pushes.length} pushes did not use the assumed frame, e.g. ${cut(bad[0]!.frame.json, 200)}`, conforms: bad.length === 0 });
       if (bad.length > 0) {
         ctx.transcript.attach(bad.slice(0, 3).map((p) => p.frame.entry));
-        ctx.fail({ pointer: '/', rule: 'notification-frame assumption', expected: '{"jsonrpc":"2.0","method":"subscription","params":{"channel","data"}}', got: show(bad[0]!.frame.json, 120), message: `${bad.length} pushes did not use the assumed frame` });
+        ctx.fail({ pointer: '/', rule: 'notification-frame assumption', expected: '{"jsonrpc":"2.0","method":"subscription","params":{"channel","data"}}', got: cut(bad[0]!.frame.json, 120), message: `${bad.length} pushes did not use the assumed frame` });
       }
     },
   },

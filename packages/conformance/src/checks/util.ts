@@ -1,6 +1,9 @@
 /** Helpers the checks share: section names of the interface document, validation to findings, addresses. */
-import { channelTable, errorTable, methodTable, type ChannelEntry } from '@exchange-api/types';
+import { channelTable, errorByName, fillAddress, errorOfKind, methodTable, type ChannelEntry, type ErrorName } from '@exchange-api/types';
 import { failuresOf, type ValidateFunction } from '@exchange-api/validators';
+
+/** How many characters of a value a finding shows by default (more than a validation failure's, since one finding carries a whole frame or error object). */
+export const FINDING_MAX = 160;
 import type { Ctx, Env } from '../context';
 import type { RpcResponse } from '../connection';
 
@@ -32,27 +35,17 @@ export function method(id: (typeof methodTable)[number]['id']): string {
   return methodTable.find((m) => m.id === id)!.name;
 }
 
-/** The documented error entry with this code. */
-export function errorEntry(code: number) {
-  return errorTable.codes.find((c) => c.code === code);
-}
-
-/** The error entry (an error-codes assumption) whose message matches, for observations of what a server answers. */
-export function assumedError(message: RegExp) {
-  return errorTable.codes.find((c) => message.test(c.message));
-}
-
-/** An observation text and verdict for an error a server gave where the spec assumes a code. */
-export function codeObservation(what: string, error: { code?: unknown } | null, message: RegExp): { assumption: string; text: string; conforms: boolean } {
-  const entry = assumedError(message);
+/** An observation text and verdict for an error a server gave where the spec assumes a code (the entry named `name`). */
+export function codeObservation(what: string, error: { code?: unknown } | null, name: ErrorName): { assumption: string; text: string; conforms: boolean } {
+  const entry = errorByName(name);
   const got = error ? JSON.stringify(error.code) : 'no error';
-  return { assumption: 'error-codes', text: `${what}: code ${got} (assumed ${entry ? `${entry.code} ${entry.message}` : 'none'})`, conforms: !!entry && error?.code === entry.code };
+  return { assumption: 'error-codes', text: `${what}: code ${got} (assumed ${entry.code} ${entry.message})`, conforms: error?.code === entry.code };
 }
 
 /** The documented rate-limit error (the entry carrying the retry hint). */
-export const rateLimitError = errorTable.codes.find((c) => 'dataPattern' in c)! as (typeof errorTable.codes)[number] & { dataPattern: string; data: string };
+export const rateLimitError = errorOfKind('rate-limit');
 /** The documented connection-limit error (the entry carrying the text-frame prefix). */
-export const connectionLimitError = errorTable.codes.find((c) => 'textFramePrefix' in c)! as (typeof errorTable.codes)[number] & { textFramePrefix: string };
+export const connectionLimitError = errorOfKind('connection-limit');
 
 /** Record one finding per validation failure; returns how many there were. */
 export function validateInto(ctx: Ctx, validate: ValidateFunction, value: unknown, what: string, rule: string, base = ''): number {
@@ -105,21 +98,10 @@ export function sampleAddresses(channel: ChannelEntry, env: Env, extra: Record<s
     }
     combos = combos.flatMap((c) => values.map((v) => ({ ...c, [p.name]: v })));
   }
-  return combos.map((c) => channel.address.replace(/\{([^}]+)\}/g, (_m, n: string) => c[n]!));
+  return combos.map((c) => fillAddress(channel.address, c));
 }
 
 /** Public channels of the table. */
 export const publicChannels = channelTable.filter((c) => c.access === 'public');
 /** Private channels of the table. */
 export const privateChannels = channelTable.filter((c) => c.access === 'private');
-
-/** Short text of a value for a finding. */
-export function show(v: unknown, max = 160): string {
-  let s: string;
-  try {
-    s = v === undefined ? 'undefined' : JSON.stringify(v);
-  } catch {
-    s = String(v);
-  }
-  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
-}
