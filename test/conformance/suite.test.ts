@@ -33,7 +33,7 @@ describe('conformance runner against the sandbox', () => {
     }
   }, 90_000);
 
-  it('with --allow-order-flow: the whole suite, the order-flow checks run and pass too, under 45 s', async () => {
+  it('with --allow-order-flow: the whole suite, the order-flow checks run and pass too, under 60 s', async () => {
     const session = Wallet.createRandom();
     const owner = Wallet.createRandom();
     const sandbox = await startSandbox({ port: 0, sessionKeys: [{ address: session.address, wallet: owner.address }] });

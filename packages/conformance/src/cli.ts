@@ -1,5 +1,6 @@
 /** The command line of `exchange-api conformance`: parsing, running, writing reports, exit codes. */
 import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 import { runConformance, UnreachableError, resolveOptions } from './runner';
 import { consoleReport, progressLine } from './reporters/console';
 import { jsonReport } from './reporters/json';
@@ -55,48 +56,46 @@ Examples:
   exchange-api conformance --ws ws://localhost:8080/v3/ws --key 0x… --allow-order-flow --skip 'ratelimit.*'`;
 }
 
-const VALUE_FLAGS = ['--ws', '--http', '--key', '--session-key', '--wallet', '--only', '--skip', '--report'] as const;
-
 /** Parse argv; returns the options, `'help'`, or an error line (exit 2). */
 export function parseCli(argv: readonly string[], env: Record<string, string | undefined> = process.env): CliOptions | 'help' | { error: string } {
-  const o: CliOptions = { ws: '', http: null, key: env.EXCHANGE_API_KEY || null, sessionKey: null, wallet: null, only: [], skip: [], allowOrderFlow: false, reports: [] };
-  for (let i = 0; i < argv.length; i++) {
-    let arg = argv[i]!;
-    let value: string | undefined;
-    const eq = arg.indexOf('=');
-    if (arg.startsWith('--') && eq > 0) {
-      value = arg.slice(eq + 1);
-      arg = arg.slice(0, eq);
-    }
-    if (arg === '-h' || arg === '--help') return 'help';
-    if (arg === '--allow-order-flow') {
-      if (value !== undefined) return { error: '--allow-order-flow takes no value' };
-      o.allowOrderFlow = true;
+  let values: {
+    ws?: string; http?: string; key?: string; 'session-key'?: string; wallet?: string;
+    only?: string[]; skip?: string[]; report?: string[]; 'allow-order-flow'?: boolean; help?: boolean;
+  };
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: {
+        ws: { type: 'string' }, http: { type: 'string' }, key: { type: 'string' }, 'session-key': { type: 'string' }, wallet: { type: 'string' },
+        only: { type: 'string', multiple: true }, skip: { type: 'string', multiple: true }, report: { type: 'string', multiple: true },
+        'allow-order-flow': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (err) {
+    return { error: `${(err as Error).message.split('\n')[0]} (see --help)` };
+  }
+  if (values.help) return 'help';
+  const o: CliOptions = {
+    ws: values.ws ?? '',
+    http: values.http ?? null,
+    key: values.key ?? (env.EXCHANGE_API_KEY || null),
+    sessionKey: values['session-key'] ?? null,
+    wallet: values.wallet ?? null,
+    only: values.only ?? [],
+    skip: values.skip ?? [],
+    allowOrderFlow: values['allow-order-flow'] === true,
+    reports: [],
+  };
+  for (const value of values.report ?? []) {
+    if (value === 'console') {
+      o.reports.push({ kind: 'console' });
       continue;
     }
-    if (!(VALUE_FLAGS as readonly string[]).includes(arg)) return { error: `unknown option ${JSON.stringify(arg)} (see --help)` };
-    if (value === undefined) {
-      value = argv[++i];
-      if (value === undefined || value.startsWith('--')) return { error: `${arg} needs a value` };
-    }
-    switch (arg) {
-      case '--ws': o.ws = value; break;
-      case '--http': o.http = value; break;
-      case '--key': o.key = value; break;
-      case '--session-key': o.sessionKey = value; break;
-      case '--wallet': o.wallet = value; break;
-      case '--only': o.only.push(value); break;
-      case '--skip': o.skip.push(value); break;
-      case '--report': {
-        if (value === 'console') o.reports.push({ kind: 'console' });
-        else {
-          const m = /^(json|junit|html):(.+)$/.exec(value);
-          if (!m) return { error: `--report ${JSON.stringify(value)}: use console, json:<path>, junit:<path> or html:<path>` };
-          o.reports.push({ kind: m[1] as 'json' | 'junit' | 'html', path: m[2]! });
-        }
-        break;
-      }
-    }
+    const m = /^(json|junit|html):(.+)$/.exec(value);
+    if (!m) return { error: `--report ${JSON.stringify(value)}: use console, json:<path>, junit:<path> or html:<path>` };
+    o.reports.push({ kind: m[1] as 'json' | 'junit' | 'html', path: m[2]! });
   }
   if (!o.ws) return { error: '--ws <url> is required (see --help)' };
   if (o.reports.length === 0) o.reports.push({ kind: 'console' });
