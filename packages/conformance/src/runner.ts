@@ -69,24 +69,21 @@ function walletOf(hex: string, what: string): Wallet {
   }
 }
 
+/** Throws a TypeError naming the flag unless the value is a URL with one of the schemes. */
+function checkUrl(flag: string, value: string, schemes: string[], expected: string): void {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new TypeError(`${flag} ${JSON.stringify(value)} is not a URL`);
+  }
+  if (!schemes.includes(url.protocol.slice(0, -1))) throw new TypeError(`${flag} must be ${expected} URL (got ${value})`);
+}
+
 /** Resolve options: wallets from keys, defaults. Throws TypeError on bad values. */
 export function resolveOptions(options: RunOptions): Resolved {
-  let ws: URL;
-  try {
-    ws = new URL(options.ws);
-  } catch {
-    throw new TypeError(`--ws ${JSON.stringify(options.ws)} is not a URL`);
-  }
-  if (ws.protocol !== 'ws:' && ws.protocol !== 'wss:') throw new TypeError(`--ws must be a ws:// or wss:// URL (got ${options.ws})`);
-  if (options.http) {
-    let u: URL;
-    try {
-      u = new URL(options.http);
-    } catch {
-      throw new TypeError(`--http ${JSON.stringify(options.http)} is not a URL`);
-    }
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new TypeError(`--http must be an http:// or https:// URL (got ${options.http})`);
-  }
+  checkUrl('--ws', options.ws, ['ws', 'wss'], 'a ws:// or wss://');
+  if (options.http) checkUrl('--http', options.http, ['http', 'https'], 'an http:// or https://');
   if (!!options.sessionKey !== !!options.wallet) throw new TypeError('--session-key and --wallet go together');
   if (options.wallet && !/^0x[0-9a-fA-F]{40}$/.test(options.wallet)) throw new TypeError(`--wallet must be a 0x address (got ${options.wallet})`);
   return {

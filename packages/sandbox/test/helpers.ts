@@ -125,25 +125,21 @@ export const newWallet = () => Wallet.createRandom();
 /** POST a JSON body to the sandbox. */
 export async function post(sb: Sandbox, path: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: any }> {
   const res = await fetch(sb.httpUrl + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
-  const text = await res.text();
-  let json: any = text;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    // leave as text
-  }
-  return { status: res.status, json };
+  return readBody(res);
 }
 
 /** Call the control plane. */
 export async function control(sb: Sandbox, action: string, body: unknown = {}): Promise<{ status: number; json: any }> {
   const res = await fetch(`${sb.httpUrl}/control/${action}`, action === 'connections' ? {} : { method: 'POST', body: JSON.stringify(body) });
+  return readBody(res);
+}
+
+/** The status and the body, parsed when it is JSON and kept as text when it is not (tests assert on both). */
+async function readBody(res: Response): Promise<{ status: number; json: any }> {
   const text = await res.text();
-  let json: any = text;
   try {
-    json = JSON.parse(text);
+    return { status: res.status, json: JSON.parse(text) };
   } catch {
-    // leave as text
+    return { status: res.status, json: text };
   }
-  return { status: res.status, json };
 }
