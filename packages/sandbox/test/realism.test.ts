@@ -43,7 +43,7 @@ async function trader(url: string) {
 }
 
 describe('every channel has a producer', () => {
-  it('market.ts produces a schema-valid payload for every channel of channelTable, keyed by channel id', () => {
+  it('the market produces a schema-valid payload for every channel of channelTable, keyed by channel id', () => {
     const options = resolveOptions({});
     const clock = new Clock();
     const accounts = new Accounts(options, clock);
@@ -54,7 +54,7 @@ describe('every channel has a producer', () => {
     const ids = channelTable.map((c) => c.id as string);
     expect(Object.keys(market.producers).filter((id) => !ids.includes(id)), 'producers of channels that are not in channelTable').toEqual([]);
     for (const ch of channelTable) {
-      expect(Object.keys(market.producers), `channel ${ch.id} (${ch.address}) has no producer in packages/sandbox/src/market.ts`).toContain(ch.id);
+      expect(Object.keys(market.producers), `channel ${ch.id} (${ch.address}) has no producer in packages/sandbox/src/market/producers.ts`).toContain(ch.id);
       const params = Object.fromEntries(ch.parameters.map((p) => [p.name, p.name === 'instrument_type' ? 'perp' : p.enum ? p.enum[0]! : fill[p.name]!]));
       const data = market.produce(fillAddress(ch.address, params));
       const validate = validators.channels[ch.id as keyof typeof validators.channels];

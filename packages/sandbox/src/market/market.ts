@@ -1,0 +1,129 @@
+/**
+ * The simulated market: seeded and deterministic (the same seed gives the same prices, books and
+ * synthetic trades tick for tick, whatever is subscribed: every consumer draws from its own stream),
+ * with a synthetic market maker around a random-walk mid price, the users' resting orders on top,
+ * simulated counterparties with real keys, and the matching engine behind the order-flow methods.
+ * This class only wires the parts together and is the surface the server sees.
+ */
+import { matchChannel, type AssumedLiveInstrument, type Order, type PublicTrade } from '@exchange-api/types';
+import type { ResolvedOptions } from '../options';
+import type { Accounts, Session } from '../accounts';
+import type { Clock } from '../clock';
+import type { ChannelId } from '../channels';
+import type { Instrument } from './instrument';
+import { Instruments } from './instruments';
+import { Streams } from './random';
+import { Counterparties } from './counterparties';
+import { OpenOrders } from './book';
+import { Ledger } from './ledger';
+import { Margin } from './margin';
+import { Settlement } from './settlement';
+import { Simulation, requote } from './simulation';
+import { Rfqs } from './rfqs';
+import { Samples } from './samples';
+import { OrderFlow, type OrderParams } from './orders';
+import { intervalValues, makeProducers, publishCadence, type Producers } from './producers';
+import type { OrderOutcome, Publisher } from './types';
+
+/** The slow channels (auctions, margin, RFQs and quotes) are pushed every this many ticks. */
+const SLOW_EVERY = 10;
+
+/** The market and the matching engine. */
+export class Market {
+  /** Instruments by name. */
+  readonly instruments: ReadonlyMap<string, Instrument>;
+  /** Base currencies of the instruments. */
+  readonly currencies: ReadonlySet<string>;
+  /** Every channel of channelTable with its producer (a test checks none is missing). */
+  readonly producers: Producers;
+  private readonly registry: Instruments;
+  private readonly counterparties: Counterparties;
+  private readonly simulation: Simulation;
+  private readonly orders: OrderFlow;
+  private tickCount = 0;
+
+  constructor(
+    options: ResolvedOptions,
+    private readonly clock: Clock,
+    accounts: Accounts,
+    private readonly out: Publisher,
+  ) {
+    const streams = new Streams(options.seed);
+    const registry = new Instruments(options, streams);
+    const counterparties = new Counterparties(options.seed, accounts, registry);
+    const open = new OpenOrders();
+    const ledger = new Ledger(accounts);
+    const margin = new Margin(registry, ledger, open);
+    const settlement = new Settlement(registry, ledger, counterparties, open, streams, out);
+    this.simulation = new Simulation(counterparties, settlement, streams.of('takers'));
+    this.orders = new OrderFlow(registry, open, ledger, settlement, streams, clock, out);
+    const rfqs = new Rfqs(registry, accounts, counterparties, margin, streams);
+    this.producers = makeProducers({ instruments: registry, ledger, margin, rfqs, samples: new Samples(accounts, counterparties, settlement, streams) });
+    this.registry = registry;
+    this.counterparties = counterparties;
+    this.instruments = registry.byName;
+    this.currencies = registry.currencies;
+    for (const inst of registry.all()) requote(inst);
+  }
+
+  /** The addresses of the simulated counterparties (index 0 is the market maker). */
+  counterpartyAddresses(): string[] {
+    return this.counterparties.list.map((c) => c.address);
+  }
+
+  /** public/get_all_live_instruments (the AssumedLiveInstrument shape). */
+  liveInstruments(): AssumedLiveInstrument[] {
+    return this.registry.live();
+  }
+
+  /** The instrument type of a name, for the tier-2 bucket; undefined when unknown. */
+  typeOf(name: string): string | undefined {
+    return this.registry.get(name)?.cfg.instrument_type;
+  }
+
+  /** One market step: every instrument moves, then the channels of this tick (and every tenth, the slow ones) are pushed. */
+  tick(): void {
+    this.tickCount++;
+    const now = this.clock.now();
+    for (const inst of this.registry.all()) this.simulation.step(inst, now);
+    publishCadence(this.producers, this.out, 'tick', now);
+    if (this.tickCount % SLOW_EVERY === 0) publishCadence(this.producers, this.out, 'slow', now);
+  }
+
+  /** The values of the `interval` parameter the server runs a timer for. */
+  intervals(): string[] {
+    return intervalValues(this.producers);
+  }
+
+  /** Publish the channels whose `interval` parameter is this cadence. */
+  publishInterval(interval: string): void {
+    publishCadence(this.producers, this.out, 'interval', this.clock.now(), (p) => p.interval === interval);
+  }
+
+  /** A schema-valid payload for any filled-in address (the control plane's `generate`), or null when it matches no channel. */
+  produce(addr: string): unknown {
+    const m = matchChannel(addr);
+    if (!m) return null;
+    return this.producers[m.channel.id as ChannelId].make(m.params, this.clock.now());
+  }
+
+  /** `order`. */
+  place(session: Session, p: OrderParams): OrderOutcome {
+    return this.orders.place(session, p);
+  }
+
+  /** `replace`. */
+  replace(session: Session, p: OrderParams & { order_id_to_cancel: string }): { cancelled_order: Order; order: Order; trades: PublicTrade[] } {
+    return this.orders.replace(session, p);
+  }
+
+  /** `cancel`: one open order by id (11001 when none). */
+  cancel(subaccount: number, instrument: string, orderId: string): Order {
+    return this.orders.cancel(subaccount, instrument, orderId);
+  }
+
+  /** The other cancels: every open order of the subaccount passing the filter; returns how many. */
+  cancelWhere(subaccount: number, keep: (o: Order) => boolean): number {
+    return this.orders.cancelWhere(subaccount, keep);
+  }
+}

@@ -1,0 +1,172 @@
+/**
+ * Order flow: accepting an order (its checks, matching, settling, resting or cancelling the rest),
+ * replacing one, and the cancels.
+ */
+import { errorByName, type Order, type PublicTrade } from '@exchange-api/types';
+import type { Session } from '../accounts';
+import type { Clock } from '../clock';
+import { RpcFailure } from '../rpc';
+import { address } from '../channels';
+import { fmt, max } from '../fixed';
+import { amountText, notional, priceText, type Instrument, type Resting } from './instrument';
+import type { Instruments } from './instruments';
+import { insertResting, removeResting, type OpenOrders } from './book';
+import { plan } from './matching';
+import { checkOrder, type CheckedOrder } from './order-input';
+import type { Ledger } from './ledger';
+import type { Settlement } from './settlement';
+import type { Streams } from './random';
+import type { ActionFieldsLike, Fill, OrderFields, OrderOutcome, Publisher } from './types';
+
+const ORDER_REJECTED = errorByName('RPC_ORDER_REJECTED').code;
+const ORDER_NOT_FOUND = errorByName('RPC_ORDER_NOT_FOUND').code;
+/** A buy may not exceed this many times the quote balance. */
+const MAX_LEVERAGE = 10n;
+
+/** The params of `order` (and of `replace`, without its order_id_to_cancel). */
+export type OrderParams = OrderFields & ActionFieldsLike;
+
+/** The order-flow methods over the books, the ledger and the channels. */
+export class OrderFlow {
+  constructor(
+    private readonly instruments: Instruments,
+    private readonly open: OpenOrders,
+    private readonly ledger: Ledger,
+    private readonly settlement: Settlement,
+    private readonly streams: Streams,
+    private readonly clock: Clock,
+    private readonly out: Publisher,
+  ) {}
+
+  /** `order`: check, match, rest or cancel the remainder, push. */
+  place(session: Session, p: OrderParams): OrderOutcome {
+    return this.execute(session, p, checkOrder(this.instruments, p), null);
+  }
+
+  /** `replace`: check the new order, cancel the old one (11001 when not open), place the new one. */
+  replace(session: Session, p: OrderParams & { order_id_to_cancel: string }): { cancelled_order: Order; order: Order; trades: PublicTrade[] } {
+    const checked = checkOrder(this.instruments, p);
+    const old = this.openOrder(p.subaccount_id, p.order_id_to_cancel);
+    const cancelled = this.cancelResting(old);
+    const placed = this.execute(session, p, checked, old.order.order_id);
+    return { cancelled_order: cancelled, order: placed.order, trades: placed.trades };
+  }
+
+  /** `cancel`: one open order by id (11001 when none). */
+  cancel(subaccount: number, instrument: string, orderId: string): Order {
+    this.instruments.orReject(instrument);
+    return this.cancelResting(this.openOrder(subaccount, orderId, instrument));
+  }
+
+  /** The other cancels: every open order of the subaccount passing the filter; returns how many. */
+  cancelWhere(subaccount: number, keep: (o: Order) => boolean): number {
+    let n = 0;
+    for (const r of this.open.ofSubaccount(subaccount)) {
+      if (!keep(r.order)) continue;
+      this.cancelResting(r);
+      n++;
+    }
+    return n;
+  }
+
+  private execute(session: Session, p: OrderParams, checked: CheckedOrder, replaced: string | null): OrderOutcome {
+    const { inst, priceTicks, lots, tif } = checked;
+    const now = this.clock.now();
+    const fills = plan(inst, p.direction, priceTicks, lots);
+    this.assertAcceptable(p, checked, fills);
+    const order = this.newOrder(p, checked, replaced, now);
+    const taker: Resting = { order, priceTicks, remaining: lots, filled: 0, notional: 0n, fee: 0n, wallet: session.wallet };
+    this.open.add(taker);
+    const trades = fills.map((f) => this.settlement.settle(inst, { subaccount: p.subaccount_id, wallet: session.wallet, resting: taker }, f, p.direction, now));
+    this.settlement.publishPublic(inst, trades);
+    if (taker.remaining > 0) {
+      if (p.order_type === 'market' || tif === 'ioc' || tif === 'fok') {
+        this.open.delete(order.order_id);
+        order.order_status = 'cancelled';
+        order.cancel_reason = 'ioc_or_market_partial_fill';
+        order.last_update_timestamp = now;
+        this.publishOrder(order);
+      } else {
+        insertResting(inst, taker);
+        if (fills.length === 0) this.publishOrder(order);
+      }
+    }
+    return { order: { ...order }, trades };
+  }
+
+  /** post_only must not cross, fok must fill in full, and the account must carry the order. */
+  private assertAcceptable(p: OrderParams, checked: CheckedOrder, fills: Fill[]): void {
+    const { inst, priceTicks, lots, tif } = checked;
+    const fillable = fills.reduce((s, f) => s + f.lots, 0);
+    if (tif === 'post_only' && fills.length > 0) throw new RpcFailure(ORDER_REJECTED, `post_only order would cross the book at ${priceText(inst, fills[0]!.priceTicks)}`);
+    if (tif === 'fok' && fillable < lots) throw new RpcFailure(ORDER_REJECTED, `fok order cannot be filled in full (${amountText(inst, fillable)} of ${amountText(inst, lots)} available)`);
+    const cash = this.ledger.accounts.balance(p.subaccount_id, inst.cfg.quote_currency);
+    const value = notional(inst, priceTicks, lots);
+    if (p.direction === 'buy' && value > max(0n, cash) * MAX_LEVERAGE) {
+      throw new RpcFailure(ORDER_REJECTED, `insufficient margin: order notional ${fmt(value, 2)} exceeds ${MAX_LEVERAGE}x the ${inst.cfg.quote_currency} balance`);
+    }
+  }
+
+  private newOrder(p: OrderParams, checked: CheckedOrder, replaced: string | null, now: number): Order {
+    const { inst, priceTicks, lots, maxFee, tif } = checked;
+    return {
+      amount: amountText(inst, lots),
+      average_price: '0',
+      creation_timestamp: now,
+      direction: p.direction,
+      extra_fee: '0',
+      filled_amount: '0',
+      instrument_name: inst.cfg.instrument_name,
+      is_transfer: false,
+      last_update_timestamp: now,
+      limit_price: priceText(inst, priceTicks),
+      max_fee: fmt(maxFee),
+      mmp: p.mmp ?? false,
+      nonce: p.nonce,
+      order_fee: '0',
+      order_id: this.streams.uuid('order ids'),
+      order_status: 'open',
+      order_type: p.order_type,
+      quote_id: null,
+      replaced_order_id: replaced,
+      signature: p.signature,
+      signature_expiry_sec: p.signature_expiry_sec,
+      signed_limit_price: priceText(inst, priceTicks),
+      signer: p.signer,
+      subaccount_id: p.subaccount_id,
+      time_in_force: tif,
+      trigger_price: null,
+      cancel_reason: '',
+      label: p.label ?? '',
+    };
+  }
+
+  /** The subaccount's open order of this id (and instrument, when given), or 11001. */
+  private openOrder(subaccount: number, orderId: string, instrument?: string): Resting {
+    const r = this.open.get(orderId);
+    if (!r || r.order.subaccount_id !== subaccount || (instrument !== undefined && r.order.instrument_name !== instrument)) {
+      throw new RpcFailure(ORDER_NOT_FOUND, `no open order ${JSON.stringify(orderId).slice(0, 60)} of subaccount ${subaccount}${instrument ? ` in ${instrument}` : ''}`);
+    }
+    return r;
+  }
+
+  /** Take an open order off the book at the user's request and push it; returns its record. */
+  private cancelResting(r: Resting): Order {
+    removeResting(this.instrumentOf(r), r);
+    this.open.delete(r.order.order_id);
+    r.order.order_status = 'cancelled';
+    r.order.cancel_reason = 'user_request';
+    r.order.last_update_timestamp = this.clock.now();
+    return this.publishOrder(r.order);
+  }
+
+  private publishOrder(order: Order): Order {
+    const copy = { ...order };
+    this.out.publish(address('subaccountOrders', { subaccount_id: order.subaccount_id }), [copy]);
+    return copy;
+  }
+
+  private instrumentOf(r: Resting): Instrument {
+    return this.instruments.get(r.order.instrument_name)!;
+  }
+}

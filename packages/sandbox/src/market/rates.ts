@@ -1,0 +1,12 @@
+/** The market's rates (the sandbox-market assumption): fees and margins in basis points of the notional. */
+
+/** Fee of the side that takes liquidity. */
+export const TAKER_FEE_BPS = 3;
+/** Fee of the side whose order rested. */
+export const MAKER_FEE_BPS = 1;
+/** Initial margin of perp and option exposure: 10 %, so collateral carries ten times its value. */
+export const INITIAL_MARGIN_BPS = 1000;
+/** Maintenance margin of perp and option exposure. */
+export const MAINTENANCE_MARGIN_BPS = 500;
+/** The address of nobody, for records whose wallet the sandbox does not know. */
+export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';

@@ -1,0 +1,136 @@
+/**
+ * Settling fills: both sides booked in the ledger, the order records brought up to date, the trade
+ * records written, and the pushes on the private and public channels.
+ */
+import type { PublicTrade } from '@exchange-api/types';
+import { address } from '../channels';
+import { bps, div, fmt } from '../fixed';
+import { amountText, amt, mid, notional, priceText, type Instrument, type Resting } from './instrument';
+import type { Instruments } from './instruments';
+import type { Counterparties } from './counterparties';
+import { removeResting, type OpenOrders } from './book';
+import type { Ledger } from './ledger';
+import type { Streams } from './random';
+import { MAKER_FEE_BPS, TAKER_FEE_BPS } from './rates';
+import type { Direction, Fill, Publisher, Side } from './types';
+
+/** What a trade record says about one side of a fill. */
+export interface TradeFacts {
+  direction: Direction;
+  priceTicks: number;
+  lots: number;
+  role: 'maker' | 'taker';
+  wallet: string;
+  subaccount: number;
+  fee: bigint;
+  realized: bigint;
+  now: number;
+  tradeId: string;
+}
+
+/** Applies fills to the ledger, the orders and the channels. */
+export class Settlement {
+  constructor(
+    private readonly instruments: Instruments,
+    private readonly ledger: Ledger,
+    private readonly counterparties: Counterparties,
+    private readonly open: OpenOrders,
+    private readonly streams: Streams,
+    private readonly out: Publisher,
+  ) {}
+
+  /** Apply one fill to both sides: ledgers, order records, trades, and the pushes on the private channels. Returns the taker's trade. */
+  settle(inst: Instrument, taker: Side, fill: Fill, takerDirection: Direction, now: number): PublicTrade {
+    const tradeId = this.streams.uuid('trade ids');
+    const value = notional(inst, fill.priceTicks, fill.lots);
+    this.recordStats(inst, fill.priceTicks, fill.lots);
+    const maker: Side = fill.maker ? { subaccount: fill.maker.order.subaccount_id, wallet: fill.maker.wallet, resting: fill.maker } : this.counterparties.side(this.counterparties.maker);
+    const makerDirection: Direction = takerDirection === 'buy' ? 'sell' : 'buy';
+    let takerRecord: PublicTrade | null = null;
+    for (const [side, role, direction, feeBps] of [
+      [taker, 'taker', takerDirection, TAKER_FEE_BPS],
+      [maker, 'maker', makerDirection, MAKER_FEE_BPS],
+    ] as const) {
+      const fee = bps(value, feeBps);
+      const { updates, realized } = this.ledger.book(inst, side.subaccount, direction, fill, fee);
+      const record = this.tradeRecord(inst, { direction, priceTicks: fill.priceTicks, lots: fill.lots, role, wallet: side.wallet, subaccount: side.subaccount, fee, realized, now, tradeId });
+      if (role === 'taker') takerRecord = record;
+      if (side.resting) this.applyToOrder(inst, side.resting, fill.lots, value, fee, now);
+      this.out.publish(address('subaccountTrades', { subaccount_id: side.subaccount }), [record]);
+      this.out.publish(address('subaccountBalances', { subaccount_id: side.subaccount }), updates);
+    }
+    this.consumeMakerLiquidity(inst, fill, takerDirection);
+    return takerRecord!;
+  }
+
+  /** A trade record of one side of a fill. */
+  tradeRecord(inst: Instrument, t: TradeFacts): PublicTrade {
+    return {
+      direction: t.direction,
+      expected_rebate: '0',
+      extra_fee: '0',
+      index_price: fmt(this.instruments.indexPrice(inst), inst.priceDp),
+      mark_price: fmt(mid(inst)),
+      realized_pnl: fmt(t.realized - t.fee),
+      realized_pnl_excl_fees: fmt(t.realized),
+      trade_amount: amountText(inst, t.lots),
+      trade_fee: fmt(t.fee),
+      trade_id: t.tradeId,
+      trade_price: priceText(inst, t.priceTicks),
+      instrument_name: inst.cfg.instrument_name,
+      wallet: t.wallet,
+      liquidity_role: t.role,
+      subaccount_id: t.subaccount,
+      timestamp: t.now,
+      quote_id: null,
+      rfq_id: null,
+    };
+  }
+
+  /** Push the takers' trades on the instrument's two public trade channels. */
+  publishPublic(inst: Instrument, trades: PublicTrade[]): void {
+    if (trades.length === 0) return;
+    this.out.publish(address('trades', { instrument_name: inst.cfg.instrument_name }), trades);
+    this.out.publish(address('tradesByType', { instrument_type: inst.cfg.instrument_type, currency: inst.cfg.base_currency }), trades);
+  }
+
+  /** A filled resting order leaves the book; synthetic liquidity shrinks by what was taken. */
+  private consumeMakerLiquidity(inst: Instrument, fill: Fill, takerDirection: Direction): void {
+    if (fill.maker) {
+      if (fill.maker.remaining === 0) removeResting(inst, fill.maker);
+      return;
+    }
+    const syn = takerDirection === 'buy' ? inst.synAsks : inst.synBids;
+    const left = (syn.get(fill.priceTicks) ?? 0) - fill.lots;
+    if (left > 0) syn.set(fill.priceTicks, left);
+    else syn.delete(fill.priceTicks);
+  }
+
+  private applyToOrder(inst: Instrument, r: Resting, lots: number, value: bigint, fee: bigint, now: number): void {
+    const o = r.order;
+    r.filled += lots;
+    r.remaining -= lots;
+    r.notional += value;
+    r.fee += fee;
+    o.filled_amount = amountText(inst, r.filled);
+    o.average_price = fmt(div(r.notional, amt(inst, r.filled)), Math.min(12, inst.priceDp + 4));
+    o.order_fee = fmt(r.fee);
+    o.last_update_timestamp = now;
+    if (r.remaining === 0) {
+      o.order_status = 'filled';
+      this.open.delete(o.order_id);
+    }
+    this.out.publish(address('subaccountOrders', { subaccount_id: o.subaccount_id }), [{ ...o }]);
+  }
+
+  private recordStats(inst: Instrument, ticks: number, lots: number): void {
+    const s = inst.stats;
+    s.c += lots;
+    s.n += 1;
+    const value = notional(inst, ticks, lots);
+    s.v += value;
+    if (inst.cfg.instrument_type === 'option') s.pr += value;
+    s.h = Math.max(s.h, ticks);
+    s.l = Math.min(s.l, ticks);
+  }
+}

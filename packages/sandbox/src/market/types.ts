@@ -1,0 +1,68 @@
+/** The shapes the market's parts share, and the surface the server sees. */
+import type { Order, PublicTrade } from '@exchange-api/types';
+import type { Resting } from './instrument';
+
+/** Where the market sends what it produces: the server's subscription index. */
+export interface Publisher {
+  /** Subscribed addresses of one channel id with their parameters. */
+  addresses(channelId: string): ReadonlyMap<string, Record<string, string>>;
+  /** Push data to every subscriber of the address. */
+  publish(address: string, data: unknown): void;
+}
+
+/**
+ * When a channel's payloads are pushed: every market tick, every 10 ticks (`slow`), at the cadence
+ * its `interval` parameter names, or as events happen (trades, order updates, balances).
+ */
+export type Cadence = 'tick' | 'slow' | 'interval' | 'event';
+
+/** How one channel's payloads come about: the cadence, and a schema-valid payload for an address's parameters. */
+export interface Producer {
+  cadence: Cadence;
+  make(params: Record<string, string>, now: number): unknown;
+}
+
+/** Buy or sell. */
+export type Direction = 'buy' | 'sell';
+
+/** A fill of one taker against one maker (a user's resting order, or synthetic liquidity when null). */
+export interface Fill {
+  priceTicks: number;
+  lots: number;
+  maker: Resting | null;
+}
+
+/** One side of a fill: a user's order or a simulated counterparty. */
+export interface Side {
+  subaccount: number;
+  wallet: string;
+  resting: Resting | null;
+}
+
+/** Results of `order` (the AssumedOrderResult shape). */
+export interface OrderOutcome {
+  order: Order;
+  trades: PublicTrade[];
+}
+
+/** The order fields of order and replace (AssumedOrderFields). */
+export interface OrderFields {
+  instrument_name: string;
+  direction: Direction;
+  order_type: 'limit' | 'market';
+  amount: string | number;
+  limit_price: string | number;
+  max_fee: string | number;
+  time_in_force?: string;
+  mmp?: boolean;
+  label?: string;
+}
+
+/** The action fields every order-flow request carries (AssumedActionFields). */
+export interface ActionFieldsLike {
+  subaccount_id: number;
+  nonce: string;
+  signer: string;
+  signature: string;
+  signature_expiry_sec: number;
+}
