@@ -56,7 +56,7 @@ export class Market {
     const margin = new Margin(registry, ledger, open);
     const settlement = new Settlement(registry, ledger, counterparties, open, streams, out);
     this.simulation = new Simulation(counterparties, settlement, streams.of('takers'));
-    this.orders = new OrderFlow(registry, open, ledger, settlement, streams, clock, out);
+    this.orders = new OrderFlow(registry, open, margin, settlement, streams, clock, out);
     const rfqs = new Rfqs(registry, accounts, counterparties, margin, streams);
     this.producers = makeProducers({ instruments: registry, ledger, margin, rfqs, samples: new Samples(accounts, counterparties, settlement, streams) });
     this.registry = registry;

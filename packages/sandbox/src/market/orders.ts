@@ -7,21 +7,19 @@ import type { Session } from '../accounts';
 import type { Clock } from '../clock';
 import { RpcFailure } from '../rpc';
 import { address } from '../channels';
-import { fmt, max } from '../fixed';
-import { amountText, notional, priceText, type Instrument, type Resting } from './instrument';
+import { fmt } from '../fixed';
+import { amountText, priceText, type Instrument, type Resting } from './instrument';
 import type { Instruments } from './instruments';
 import { insertResting, removeResting, type OpenOrders } from './book';
 import { plan } from './matching';
 import { checkOrder, type CheckedOrder } from './order-input';
-import type { Ledger } from './ledger';
+import type { Margin } from './margin';
 import type { Settlement } from './settlement';
 import type { Streams } from './random';
 import type { ActionFieldsLike, Fill, OrderFields, OrderOutcome, Publisher } from './types';
 
 const ORDER_REJECTED = errorByName('RPC_ORDER_REJECTED').code;
 const ORDER_NOT_FOUND = errorByName('RPC_ORDER_NOT_FOUND').code;
-/** A buy may not exceed this many times the quote balance. */
-const MAX_LEVERAGE = 10n;
 
 /** The params of `order` (and of `replace`, without its order_id_to_cancel). */
 export type OrderParams = OrderFields & ActionFieldsLike;
@@ -31,7 +29,7 @@ export class OrderFlow {
   constructor(
     private readonly instruments: Instruments,
     private readonly open: OpenOrders,
-    private readonly ledger: Ledger,
+    private readonly margin: Margin,
     private readonly settlement: Settlement,
     private readonly streams: Streams,
     private readonly clock: Clock,
@@ -40,15 +38,21 @@ export class OrderFlow {
 
   /** `order`: check, match, rest or cancel the remainder, push. */
   place(session: Session, p: OrderParams): OrderOutcome {
-    return this.execute(session, p, checkOrder(this.instruments, p), null);
+    const checked = checkOrder(this.instruments, p);
+    return this.execute(session, p, checked, this.admit(p, checked), null);
   }
 
-  /** `replace`: check the new order, cancel the old one (11001 when not open), place the new one. */
+  /**
+   * `replace`, all or nothing: the old order must be open (11001) and the new one must pass every
+   * check as if the old one were gone (it neither trades against it nor counts its margin); only then
+   * is the old one cancelled and pushed, and the new one placed.
+   */
   replace(session: Session, p: OrderParams & { order_id_to_cancel: string }): { cancelled_order: Order; order: Order; trades: PublicTrade[] } {
     const checked = checkOrder(this.instruments, p);
     const old = this.openOrder(p.subaccount_id, p.order_id_to_cancel);
+    const fills = this.admit(p, checked, old);
     const cancelled = this.cancelResting(old);
-    const placed = this.execute(session, p, checked, old.order.order_id);
+    const placed = this.execute(session, p, checked, fills, old.order.order_id);
     return { cancelled_order: cancelled, order: placed.order, trades: placed.trades };
   }
 
@@ -69,11 +73,21 @@ export class OrderFlow {
     return n;
   }
 
-  private execute(session: Session, p: OrderParams, checked: CheckedOrder, replaced: string | null): OrderOutcome {
+  /** The fills an order would get, once it passes its checks: post_only must not cross, fok must fill in full, the account must carry it. */
+  private admit(p: OrderParams, checked: CheckedOrder, replacing?: Resting): Fill[] {
+    const { inst, priceTicks, lots, tif } = checked;
+    const fills = plan(inst, p.direction, priceTicks, lots, replacing);
+    const fillable = fills.reduce((s, f) => s + f.lots, 0);
+    if (tif === 'post_only' && fills.length > 0) throw new RpcFailure(ORDER_REJECTED, `post_only order would cross the book at ${priceText(inst, fills[0]!.priceTicks)}`);
+    if (tif === 'fok' && fillable < lots) throw new RpcFailure(ORDER_REJECTED, `fok order cannot be filled in full (${amountText(inst, fillable)} of ${amountText(inst, lots)} available)`);
+    this.margin.assertCanCarry({ inst, subaccount: p.subaccount_id, direction: p.direction, priceTicks, lots, replacing });
+    return fills;
+  }
+
+  /** Place an admitted order: settle its fills, then rest the remainder or cancel it (market, ioc, fok). */
+  private execute(session: Session, p: OrderParams, checked: CheckedOrder, fills: Fill[], replaced: string | null): OrderOutcome {
     const { inst, priceTicks, lots, tif } = checked;
     const now = this.clock.now();
-    const fills = plan(inst, p.direction, priceTicks, lots);
-    this.assertAcceptable(p, checked, fills);
     const order = this.newOrder(p, checked, replaced, now);
     const taker: Resting = { order, priceTicks, remaining: lots, filled: 0, notional: 0n, fee: 0n, wallet: session.wallet };
     this.open.add(taker);
@@ -92,19 +106,6 @@ export class OrderFlow {
       }
     }
     return { order: { ...order }, trades };
-  }
-
-  /** post_only must not cross, fok must fill in full, and the account must carry the order. */
-  private assertAcceptable(p: OrderParams, checked: CheckedOrder, fills: Fill[]): void {
-    const { inst, priceTicks, lots, tif } = checked;
-    const fillable = fills.reduce((s, f) => s + f.lots, 0);
-    if (tif === 'post_only' && fills.length > 0) throw new RpcFailure(ORDER_REJECTED, `post_only order would cross the book at ${priceText(inst, fills[0]!.priceTicks)}`);
-    if (tif === 'fok' && fillable < lots) throw new RpcFailure(ORDER_REJECTED, `fok order cannot be filled in full (${amountText(inst, fillable)} of ${amountText(inst, lots)} available)`);
-    const cash = this.ledger.accounts.balance(p.subaccount_id, inst.cfg.quote_currency);
-    const value = notional(inst, priceTicks, lots);
-    if (p.direction === 'buy' && value > max(0n, cash) * MAX_LEVERAGE) {
-      throw new RpcFailure(ORDER_REJECTED, `insufficient margin: order notional ${fmt(value, 2)} exceeds ${MAX_LEVERAGE}x the ${inst.cfg.quote_currency} balance`);
-    }
   }
 
   private newOrder(p: OrderParams, checked: CheckedOrder, replaced: string | null, now: number): Order {
