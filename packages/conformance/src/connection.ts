@@ -49,6 +49,30 @@ export function pushOf(frame: Frame): Push {
   return { frame, channel: typeof params.channel === 'string' ? params.channel : undefined, data: params.data };
 }
 
+/** How many characters of a frame a description of silence quotes. */
+const QUOTE_MAX = 160;
+
+/**
+ * What came on `conn` from frame `from` on, when no response to a request did: nothing, the close, or the
+ * frames that did come (an echo of the request itself is named as such), so a report never says "nothing"
+ * of a peer that answered with something else.
+ */
+export function silenceOf(conn: WsConn, from: number, timeoutMs: number, sent?: string): string {
+  const frames = conn.frames.slice(from);
+  const closed = conn.closeInfo ? `; then the connection closed (code ${conn.closeInfo.code})` : '';
+  if (frames.length === 0) return conn.closeInfo ? `nothing: the connection closed (code ${conn.closeInfo.code})` : `nothing within ${timeoutMs} ms`;
+  const first = frames[0]!.text;
+  const quote = first.length > QUOTE_MAX ? `${first.slice(0, QUOTE_MAX)}…` : first;
+  const echo = sent !== undefined ? first === sent : isEcho(frames[0]!.json);
+  const what = echo ? `the request itself, echoed back: ${quote}` : `${quote}`;
+  return `${frames.length} frame${frames.length === 1 ? '' : 's'} that ${frames.length === 1 ? 'is' : 'are'} not a response echoing the id (first: ${what})${closed}`;
+}
+
+/** A frame that is a request (a method and an id): what an echoing peer sends back. */
+function isEcho(json: unknown): boolean {
+  return typeof json === 'object' && json !== null && !Array.isArray(json) && typeof (json as { method?: unknown }).method === 'string' && 'id' in json;
+}
+
 type Waiter = { pred: (f: Frame) => boolean; from: number; resolve: (f: Frame | null) => void; timer: NodeJS.Timeout };
 
 let ids = 0;

@@ -8,7 +8,7 @@ import { consoleReport } from '../src/reporters/console';
 import { junitReport } from '../src/reporters/junit';
 import { htmlReport } from '../src/reporters/html';
 import { jsonReport } from '../src/reporters/json';
-import { fromUnits, toUnits } from '../src/checks/orderflow';
+import { fromUnits, toUnits } from '../src/checks/decimals';
 import type { Report } from '../src/model';
 
 describe('registry', () => {

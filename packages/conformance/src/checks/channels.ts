@@ -3,7 +3,8 @@ import { matchChannel, type ChannelEntry } from '@exchange-api/types';
 import { validators } from '@exchange-api/validators';
 import type { Check, Ctx } from '../context';
 import { S, privateChannels, publicChannels, validateInto } from './util';
-import { privateSamples, publicSamples, pushesOf, type Samples } from './samples';
+import { publicSamples, pushesOf, type Samples } from './samples';
+import { privateSamples } from './private-samples';
 
 function payloadCheck(channel: ChannelEntry): Check {
   const isPrivate = channel.access === 'private';

@@ -8,7 +8,7 @@ import { observationChecks } from './observe';
 import { loginChecks } from './login';
 import { accessChecks } from './access';
 import { orderflowChecks } from './orderflow';
-import { rateLimitChecks } from './ratelimit';
+import { rateLimitChecks } from './ratelimit/index';
 import { connectionChecks } from './connections';
 
 /** Every check the runner knows, in the order it runs them. */

@@ -140,7 +140,7 @@ export const loginChecks: Check[] = [
     needs: ['key', 'http'],
     async run(ctx) {
       const proof = await signLogin(ctx.options.key!);
-      const x = await ctx.http(getSubaccounts.httpPath!, { ...proof }, {}, { raw: true });
+      const x = await ctx.http(getSubaccounts.httpPath!, { ...proof }, {}, { pace: false });
       await httpAccepted(ctx, x, 'values in params');
     },
   },

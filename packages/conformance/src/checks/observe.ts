@@ -6,7 +6,8 @@ import { channelTable } from '@exchange-api/types';
 import type { Check, Ctx } from '../context';
 import { inferSchema } from '../infer';
 import { S } from './util';
-import { privateSamples, publicSamples, pushesOf } from './samples';
+import { publicSamples, pushesOf } from './samples';
+import { privateSamples } from './private-samples';
 
 /** Channels whose payload record the document leaves open (their schema is an open object). */
 const open = [

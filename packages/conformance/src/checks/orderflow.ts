@@ -1,92 +1,24 @@
 /**
  * Order flow (only with --allow-order-flow): a resting order and its cancel, a small crossing order, and
- * the action signature. Params follow the spec's Assumed*Params (the document does not show them).
+ * the action signature. Params follow the spec's Assumed*Params (the document does not show them). The
+ * orders themselves are placed by the order activity of the private samples (order-activity.ts).
  */
 import { Wallet } from 'ethers';
 import { methodTable } from '@exchange-api/types';
 import { validators, cut } from '@exchange-api/validators';
 import { newNonce, signAction } from '@exchange-api/auth';
-import type { Check, Ctx, Instrument } from '../context';
-import type { RpcResponse, WsConn } from '../connection';
+import type { Check, Ctx } from '../context';
 import { S, codeObservation, errorOf, method, FINDING_MAX } from './util';
-import { publicSamples, privateSamples, pushesOf } from './samples';
+import { pushesOf } from './samples';
+import { privateSamples } from './private-samples';
+import type { Activity } from './order-activity';
 
-const SCALE = 10n ** 12n;
 
-/** A decimal string as an integer count of 1e-12 units (null when it is not a decimal). */
-export function toUnits(s: string): bigint | null {
-  const m = /^(-?)([0-9]+)(?:\.([0-9]{1,12}))?$/.exec(s.trim());
-  if (!m) return null;
-  const v = BigInt(m[2]!) * SCALE + BigInt((m[3] ?? '').padEnd(12, '0') || '0');
-  return m[1] ? -v : v;
-}
-
-/** Units back to a decimal string without trailing zeros. */
-export function fromUnits(u: bigint): string {
-  const neg = u < 0n;
-  const a = neg ? -u : u;
-  const frac = (a % SCALE).toString().padStart(12, '0').replace(/0+$/, '');
-  return `${neg ? '-' : ''}${a / SCALE}${frac ? `.${frac}` : ''}`;
-}
-
-function roundTo(value: bigint, step: bigint): bigint {
-  return step > 0n ? (value / step) * step : value;
-}
-
-/** The best bid and ask of the instrument from the public samples (null when the book was empty). */
-async function touch(p: Ctx, inst: Instrument): Promise<{ bid: bigint | null; ask: bigint | null }> {
-  const samples = await publicSamples(p);
-  const books = pushesOf(samples, 'orderbook').filter((x) => (x.data as { instrument_name?: unknown })?.instrument_name === inst.instrument_name);
-  const last = books.at(-1)?.data as { bids?: [string, string][]; asks?: [string, string][] } | undefined;
-  const first = (side?: [string, string][]) => (Array.isArray(side) && side[0] ? toUnits(String(side[0][0])) : null);
-  return { bid: first(last?.bids), ask: first(last?.asks) };
-}
-
-/** Sign and send one order-flow request. */
-export async function action(p: Ctx, conn: WsConn, signer: Wallet, name: string, subaccount: number, fields: Record<string, unknown>, opts: { raw?: boolean } = {}): Promise<RpcResponse> {
-  const params = await signAction(signer, name, { ...fields, subaccount_id: subaccount, nonce: newNonce(), signature_expiry_sec: Math.floor(Date.now() / 1000) + 600 });
-  return p.call(conn, name, params, { raw: opts.raw ?? false });
-}
-
-/** What the order activity did. */
-export interface Activity {
-  resting: RpcResponse | null;
-  cancel: RpcResponse | null;
-  crossing: RpcResponse | null;
-  orderId: string | null;
-}
-
-/**
- * Place a resting buy far below the touch, cancel it, then buy the smallest amount at the ask. Runs on a
- * logged-in connection subscribed to the private channels, so their pushes are sampled meanwhile.
- */
-export async function orderActivity(p: Ctx, conn: WsConn, subaccount: number): Promise<void> {
-  const out: Activity = { resting: null, cancel: null, crossing: null, orderId: null };
-  p.run.memo.set('order-activity', Promise.resolve(out));
-  const key = p.options.key!;
-  const inst = p.env.perp;
-  if (!inst?.tick_size || !inst.amount_step) return;
-  const tick = toUnits(inst.tick_size) ?? 0n;
-  const step = toUnits(inst.amount_step) ?? 0n;
-  const { bid, ask } = await touch(p, inst);
-  const ref = bid ?? ask;
-  if (ref === null || step <= 0n) return;
-  const amount = fromUnits(step);
-  const low = roundTo(ref / 2n, tick);
-  out.resting = await action(p, conn, key, method('order'), subaccount, { instrument_name: inst.instrument_name, direction: 'buy', order_type: 'limit', amount, limit_price: fromUnits(low > 0n ? low : tick), max_fee: '1000', label: 'conformance' });
-  const order = (out.resting.result as { order?: { order_id?: unknown } } | undefined)?.order;
-  out.orderId = typeof order?.order_id === 'string' ? order.order_id : null;
-  if (out.orderId) out.cancel = await action(p, conn, key, method('cancel'), subaccount, { instrument_name: inst.instrument_name, order_id: out.orderId });
-  if (ask !== null) {
-    const worst = roundTo(ask + ask / 20n + tick, tick);
-    out.crossing = await action(p, conn, key, method('order'), subaccount, { instrument_name: inst.instrument_name, direction: 'buy', order_type: 'market', amount, limit_price: fromUnits(worst), max_fee: '1000', label: 'conformance' });
-  }
-}
-
+/** What the order activity did, with the private samples' transcript; skips the check when no order could be placed. */
 async function activity(ctx: Ctx): Promise<Activity> {
   const samples = await privateSamples(ctx);
   ctx.transcript.attach(samples.transcript.entries);
-  const a = (await ctx.run.memo.get('order-activity')) as Activity | undefined;
+  const a = samples.activity;
   if (!a || !a.resting) ctx.skip('no order could be placed: the instrument list gave no tick_size/amount_step or the book had no price');
   return a;
 }

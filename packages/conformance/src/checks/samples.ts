@@ -1,13 +1,11 @@
 /**
- * Shared probes that collect pushes: one connection subscribed to every public channel (sampled once per
- * run, read by the payload, semantics and observation checks), and one logged-in connection on the
- * caller's own private channels.
+ * Shared probes that collect pushes: one connection subscribed to every public channel, sampled once per
+ * run and read by the payload, semantics and observation checks (the private channels: private-samples.ts).
  */
 import { matchChannel } from '@exchange-api/types';
 import type { Ctx } from '../context';
 import type { Push, RpcResponse } from '../connection';
-import { method, privateChannels, publicChannels, refused, sampleAddresses } from './util';
-import { orderActivity } from './orderflow';
+import { method, publicChannels, refused, sampleAddresses } from './util';
 
 /** Pushes collected per address, with the subscribe exchange. */
 export interface Samples {
@@ -25,7 +23,8 @@ export function pushesOf(samples: Samples, channelId: string): Push[] {
   return samples.pushes.filter((p) => p.channel !== undefined && matchChannel(p.channel)?.channel.id === channelId);
 }
 
-async function collect(p: Ctx, addresses: string[], until: (pushes: Push[], elapsed: number) => boolean, maxMs: number, conn: Awaited<ReturnType<Ctx['connect']>>, during?: () => Promise<void>): Promise<Samples> {
+/** Subscribe `conn` to `addresses` and keep its pushes until `until` says enough, or while `during` runs. */
+export async function collect(p: Ctx, addresses: string[], until: (pushes: Push[], elapsed: number) => boolean, maxMs: number, conn: Awaited<ReturnType<Ctx['connect']>>, during?: () => Promise<void>): Promise<Samples> {
   const subscribe = await p.call(conn, method('subscribe'), { channels: addresses });
   const start = Date.now();
   if (during) {
@@ -53,21 +52,5 @@ export function publicSamples(ctx: Ctx) {
     const byAddress = (pushes: Push[]) => new Map(addresses.map((a) => [a, pushes.filter((x) => x.channel === a).length]));
     // Cadence needs at least three gaps of the slowest ticker interval; stop once that and every channel is in.
     return collect(p, addresses, (pushes, elapsed) => elapsed >= Math.min(window, 3300) && [...byAddress(pushes).values()].every((n) => n >= 3), window, conn);
-  });
-}
-
-/** The caller's own private channels (first subaccount and wallet), with order activity when allowed. */
-export function privateSamples(ctx: Ctx) {
-  return ctx.shared('private-samples', async (p): Promise<Samples & { subaccounts: number[] }> => {
-    const key = p.options.key;
-    if (!key) return { addresses: [], refused: [], subscribe: null, pushes: [], windowMs: 0, unavailable: 'needs a key', subaccounts: [] };
-    const conn = await p.connect('private-samples');
-    const subaccounts = await p.mustLogin(conn, key);
-    const sub = subaccounts[0];
-    if (sub === undefined) return { addresses: [], refused: [], subscribe: null, pushes: [], windowMs: 0, unavailable: 'the login returned no subaccount', subaccounts };
-    const addresses = privateChannels.flatMap((c) => sampleAddresses(c, p.env, { subaccount_id: String(sub), wallet: key.address }));
-    const during = p.options.allowOrderFlow ? () => orderActivity(p, conn, sub) : undefined;
-    const samples = await collect(p, addresses, () => false, 1500, conn, during);
-    return { ...samples, subaccounts };
   });
 }

@@ -3,8 +3,9 @@ import { matchChannel } from '@exchange-api/types';
 import type { Check, Ctx } from '../context';
 import type { Push } from '../connection';
 import { S } from './util';
-import { publicSamples, privateSamples, pushesOf } from './samples';
-import { toUnits } from './orderflow';
+import { publicSamples, pushesOf } from './samples';
+import { privateSamples } from './private-samples';
+import { toUnits } from './decimals';
 
 type Book = { bids?: unknown; asks?: unknown; publish_id?: unknown; instrument_name?: unknown };
 

@@ -1,0 +1,50 @@
+/** What one run knows before and while its checks run: the resolved options, the server's environment, shared state. */
+import type { Wallet } from 'ethers';
+import type { ConnectionGuard, Pacer } from './guard';
+
+/** An instrument as the runner uses it (from public/get_all_live_instruments, an assumed result shape). */
+export interface Instrument {
+  instrument_name: string;
+  instrument_type: string;
+  base_currency: string;
+  tick_size?: string;
+  amount_step?: string;
+}
+
+/** What the runner learned from the server before the checks ran. */
+export interface Env {
+  instruments: Instrument[];
+  perp: Instrument | undefined;
+  option: Instrument | undefined;
+  currency: string | undefined;
+  /** Per-IP concurrent connection budget, and where it came from. */
+  connectionBudget: number;
+  connectionBudgetSource: 'server' | 'reference';
+  /** The unauthenticated (per-IP) request budget the runner paces itself under. */
+  anonBudget: { points: number; windowMs: number; source: 'server' | 'reference' };
+  /** The first getRateLimits result over WebSocket, as received. */
+  rateLimits: unknown;
+}
+
+/** Options after resolution: URLs, wallets, switches. */
+export interface Resolved {
+  ws: string;
+  http: string | null;
+  key: Wallet | null;
+  sessionKey: Wallet | null;
+  sessionWallet: string | null;
+  allowOrderFlow: boolean;
+  sampleWindowMs: number;
+  checkTimeoutMs: number;
+}
+
+/** State shared by every check of one run. */
+export interface RunState {
+  t0: number;
+  options: Resolved;
+  guard: ConnectionGuard;
+  pacer: Pacer;
+  env: Env;
+  /** Shared probes by name (see probes.ts): each runs once per run. */
+  memo: Map<string, Promise<unknown>>;
+}
