@@ -42,7 +42,8 @@ let browser: Browser | null = null;
 let bundle: string;
 
 beforeAll(async () => {
-  const out = await build({ entryPoints: [entry], bundle: true, format: 'esm', platform: 'browser', write: false, logLevel: 'silent' });
+  // The repository's packages resolve to their sources (the consumer test bundles the built ones).
+  const out = await build({ entryPoints: [entry], bundle: true, format: 'esm', platform: 'browser', write: false, conditions: ['@exchange-api/source'], logLevel: 'silent' });
   bundle = out.outputFiles[0]!.text;
   sb = await startSandbox({ port: 0, market: { intervalMs: 20 } });
   server = createServer((req, res) => {
@@ -57,7 +58,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser?.close();
-  await new Promise<void>((r) => server?.close(() => r()));
+  // A beforeAll that failed early leaves no server: nothing to wait for then.
+  if (server) await new Promise<void>((r) => server.close(() => r()));
   await sb?.close();
 });
 

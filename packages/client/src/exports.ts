@@ -1,27 +1,28 @@
 /** What both entries export, apart from createClient (each entry has its own default socket). */
-export {
-  ExchangeClient,
-  type ClientOptions,
-  type ClientEvents,
-  type CallOptions,
-  type CallParams,
-  type CallResult,
-  type CallableMethod,
-  type ActionInput,
-  type ActionSigner,
-  type ConnectionState,
-  type Handler,
-  type Subscription,
-  type ValidateMode,
-  type ValidationReport,
-  type ValidatorSource,
-  type ValidatorFn,
-  type WebSocketConstructor,
-  type WebSocketLike,
-} from './client';
+export { ExchangeClient } from './client';
+export type {
+  ClientOptions,
+  ClientEvents,
+  CallOptions,
+  CallParams,
+  CallResult,
+  CallableMethod,
+  ActionInput,
+  ActionSigner,
+  ConnectionState,
+  Handler,
+  SignerLike,
+  Subscription,
+  ValidateMode,
+  ValidationReport,
+  ValidatorSource,
+  ValidatorFn,
+  WebSocketConstructor,
+  WebSocketLike,
+} from './types';
 export * from './errors';
 export type { Rpc, SurfaceCore } from './generated/surface.gen';
 export { Limiter, type LimiterOptions, type LimitOverrides } from './limiter';
 export { backoffDelay, defaultReconnectPolicy, type ReconnectPolicy } from './backoff';
-export type { StreamOptions, OverflowPolicy } from './stream';
+export type { StreamOptions, OverflowPolicy, PayloadStream } from './stream';
 export { channels } from '@exchange-api/types';

@@ -3,7 +3,8 @@
  * src/browser.ts (the "browser" export condition), which uses the global WebSocket and fetch.
  */
 import WebSocket from 'ws';
-import { ExchangeClient, type ClientOptions, type WebSocketConstructor } from './client';
+import { ExchangeClient } from './client';
+import type { ClientOptions, WebSocketConstructor } from './types';
 
 export * from './exports';
 

@@ -1,9 +1,10 @@
 /**
- * A bounded queue behind `client.stream(channel)`: the handler pushes, the async iterator pulls.
- * When the consumer falls behind, the overflow policy decides: drop the oldest payload (default) or
- * end the stream with a StreamOverflowError.
+ * `client.stream(channel)`: an async iterator over a subscription, with a bounded buffer between the
+ * handler that pushes and the consumer that pulls. When the consumer falls behind, the overflow
+ * policy decides: drop the oldest payload (default) or end the stream with a StreamOverflowError.
  */
-import { StreamOverflowError } from './errors';
+import { StreamOverflowError, UsageError } from './errors';
+import type { Subscription } from './types';
 
 /** What a stream does when its buffer is full. */
 export type OverflowPolicy = 'drop-oldest' | 'error';
@@ -16,17 +17,45 @@ export interface StreamOptions {
   overflow?: OverflowPolicy;
 }
 
-/** The buffer of one stream: FIFO up to bufferSize, then the overflow policy. */
+/**
+ * The buffer of one stream: a ring of `bufferSize` slots, FIFO, then the overflow policy. A dropped
+ * payload's slot is overwritten, so the buffer never holds more than `bufferSize` payloads.
+ */
 export class BoundedQueue<T> {
-  private readonly items: T[] = [];
+  private readonly slots: Array<T | undefined> = [];
+  /** Index of the oldest buffered payload in `slots`. */
   private head = 0;
+  private count = 0;
   private waiter: { resolve: (r: IteratorResult<T>) => void; reject: (e: unknown) => void } | null = null;
   private failure: unknown = null;
   private done = false;
-  dropped = 0;
+  /** Payloads dropped so far by 'drop-oldest'. */
+  droppedCount = 0;
+  /** Called once when the stream ends on its own (overflow 'error'). */
+  onEnd: (() => void) | null = null;
 
-  constructor(readonly address: string, readonly bufferSize: number, readonly overflow: OverflowPolicy, private readonly onOverflow: (dropped: number) => void) {}
+  constructor(
+    readonly address: string,
+    readonly bufferSize: number,
+    readonly overflow: OverflowPolicy,
+    private readonly onOverflow: (droppedCount: number) => void,
+  ) {
+    if (!Number.isInteger(bufferSize) || bufferSize < 1) throw new UsageError(`stream ${address}: bufferSize must be a positive integer (got ${bufferSize})`);
+  }
 
+  /** Payloads waiting to be read. */
+  get buffered(): number {
+    return this.count;
+  }
+
+  /** Payloads the buffer still references (read or dropped ones included, if any were kept). */
+  get retained(): number {
+    let n = 0;
+    for (const slot of this.slots) if (slot !== undefined) n++;
+    return n;
+  }
+
+  /** Hand over a payload: to the waiting reader, else into the buffer. */
   push(item: T): void {
     if (this.done) return;
     if (this.waiter) {
@@ -35,26 +64,29 @@ export class BoundedQueue<T> {
       w.resolve({ value: item, done: false });
       return;
     }
-    if (this.items.length - this.head >= this.bufferSize) {
+    if (this.count >= this.bufferSize) {
       if (this.overflow === 'error') {
         this.fail(new StreamOverflowError(this.address, this.bufferSize));
         return;
       }
-      this.head++;
-      this.dropped++;
-      this.onOverflow(this.dropped);
+      // Drop the oldest: its slot is the one the new payload takes.
+      this.slots[this.head] = item;
+      this.head = (this.head + 1) % this.bufferSize;
+      this.droppedCount++;
+      this.onOverflow(this.droppedCount);
+      return;
     }
-    this.items.push(item);
+    this.slots[(this.head + this.count) % this.bufferSize] = item;
+    this.count++;
   }
 
+  /** The next payload: a buffered one, else the next pushed; done once ended. */
   next(): Promise<IteratorResult<T>> {
-    if (this.head < this.items.length) {
-      const value = this.items[this.head++]!;
-      // Compact now and then instead of shifting on every read.
-      if (this.head > 1024 && this.head * 2 > this.items.length) {
-        this.items.splice(0, this.head);
-        this.head = 0;
-      }
+    if (this.count > 0) {
+      const value = this.slots[this.head] as T;
+      this.slots[this.head] = undefined;
+      this.head = (this.head + 1) % this.bufferSize;
+      this.count--;
       return Promise.resolve({ value, done: false });
     }
     if (this.failure) {
@@ -69,23 +101,55 @@ export class BoundedQueue<T> {
   /** End with an error: buffered payloads are dropped, the next read rejects. */
   fail(err: unknown): void {
     if (this.done) return;
-    this.done = true;
-    this.items.length = this.head = 0;
-    if (this.waiter) {
-      this.waiter.reject(err);
-      this.waiter = null;
-    } else this.failure = err;
+    const waiter = this.waiter;
+    this.waiter = null;
+    this.end();
+    if (waiter) waiter.reject(err);
+    else this.failure = err;
     this.onEnd?.();
   }
 
-  /** End normally: reads after the buffered payloads report done. */
+  /** End normally: reads after this report done. */
   end(): void {
     if (this.done) return;
     this.done = true;
-    this.items.length = this.head = 0;
+    this.slots.length = this.head = this.count = 0;
     this.waiter?.resolve({ value: undefined, done: true });
     this.waiter = null;
   }
+}
 
-  onEnd: (() => void) | null = null;
+/** An async iterator over a channel's payloads; `ready` resolves with the subscription once confirmed. */
+export type PayloadStream<T> = AsyncIterableIterator<T> & { ready: Promise<Subscription> };
+
+/**
+ * A stream over `subscribe`: the subscription pushes into the queue, leaving the loop (or the queue
+ * ending) unsubscribes. `onStop` runs once the stream stops, for the client's list of open streams.
+ */
+export function openStream<T>(queue: BoundedQueue<T>, subscribe: (push: (payload: T) => void) => Promise<Subscription>, onStop: () => void): PayloadStream<T> {
+  const ready = subscribe((payload) => queue.push(payload));
+  let sub: Subscription | null = null;
+  // A refused subscription ends the stream with its error (read by the loop; `ready` carries it too).
+  ready.then(
+    (s) => (sub = s),
+    (err: unknown) => queue.fail(err),
+  );
+  const stop = async () => {
+    onStop();
+    queue.end();
+    await (sub ?? (await ready.catch(() => null)))?.unsubscribe();
+  };
+  queue.onEnd = () => void stop();
+  const it: PayloadStream<T> = {
+    ready,
+    next: () => queue.next(),
+    return: async (): Promise<IteratorResult<T>> => {
+      await stop();
+      return { value: undefined, done: true };
+    },
+    [Symbol.asyncIterator]() {
+      return it;
+    },
+  };
+  return it;
 }

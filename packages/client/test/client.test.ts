@@ -14,6 +14,7 @@ import {
   TimeoutError,
   AuthError,
   ConnectError,
+  PayloadValidationError,
   type ExchangeClient,
   type ClientError,
   type ValidationReport,
@@ -382,8 +383,11 @@ describe('HTTP', () => {
   let server: Server;
   let httpUrl: string;
   const seen: { url: string; headers: Record<string, unknown>; body: any }[] = [];
+  /** When set, getRateLimits answers a result that breaks its schema. */
+  let invalidLimits = false;
   beforeEach(async () => {
     seen.length = 0;
+    invalidLimits = false;
     server = createServer((req, res) => {
       let text = '';
       req.on('data', (c) => (text += c));
@@ -391,7 +395,7 @@ describe('HTTP', () => {
         const body = JSON.parse(text);
         seen.push({ url: req.url!, headers: req.headers, body });
         res.setHeader('content-type', 'application/json');
-        if (req.url === '/v3/public/getRateLimits') return res.end(JSON.stringify({ jsonrpc: '2.0', id: null, result: rateLimits }));
+        if (req.url === '/v3/public/getRateLimits') return res.end(JSON.stringify({ jsonrpc: '2.0', id: null, result: invalidLimits ? { ...rateLimits, remaining_matching: 'plenty' } : rateLimits }));
         if (req.url === '/v3/private/get_subaccounts') {
           const proof = proofFromSources(body, req.headers);
           const ok = proof.timestamp && proof.signature && recoverLoginSigner(proof as never) === body.wallet;
@@ -418,6 +422,21 @@ describe('HTTP', () => {
     const [a, b] = seen.filter((s) => s.url === '/v3/private/get_subaccounts');
     expect(a!.headers['x-servicewallet']).toBe(wallet.address);
     expect(a!.headers['x-servicetimestamp']).not.toBe(b!.headers['x-servicetimestamp']);
+  });
+
+  it('a client used only over HTTP validates results: strict rejects, warn reports and delivers', async () => {
+    invalidLimits = true;
+    make({ httpUrl, validate: 'strict' });
+    const err = await client.call('public/getRateLimits', {}, { transport: 'http' }).catch((e) => e);
+    expect(err).toBeInstanceOf(PayloadValidationError);
+    expect(err.code).toBe('VALIDATION_FAILED');
+    expect(reports).toMatchObject([{ target: 'result of public/getRateLimits', channel: null, dropped: true }]);
+    expect(reports[0]!.failures[0]).toMatchObject({ pointer: '/remaining_matching', rule: 'type object' });
+    await client.close();
+    make({ httpUrl, validate: 'warn' });
+    const delivered = await client.call('public/getRateLimits', {}, { transport: 'http' });
+    expect(delivered.remaining_matching).toBe('plenty');
+    expect(reports).toMatchObject([{ target: 'result of public/getRateLimits', dropped: false }]);
   });
 
   it('an HTTP error body becomes the error class of its code', async () => {

@@ -17,6 +17,8 @@ describe('size budget', () => {
       platform: 'browser',
       write: false,
       external: ['ethers', '@exchange-api/auth', '@exchange-api/validators'],
+      // The repository's packages resolve to their sources (the consumer test bundles the built ones).
+      conditions: ['@exchange-api/source'],
       logLevel: 'silent',
     });
     const code = out.outputFiles[0]!.contents;

@@ -95,6 +95,11 @@ describe("the client's generated surface", () => {
     const { emitClientSurface } = await import('../src/index');
     const ours = emitClientSurface(await modelFromSpec(ourSpec))[0]!;
     expect(ours).toMatchObject({ slot: 'client', path: 'surface.gen.ts' });
+    // Types only, from the client's small types module: never the client class (which extends the surface).
+    expect([...ours.content.matchAll(/^import .*$/gm)].map((m) => m[0])).toEqual([
+      "import type { ActionInput, CallableMethod, CallOptions, CallParams, CallResult } from '../types';",
+      "import type { OrderFlowMethodName } from '@exchange-api/types';",
+    ]);
     const helpers = [...ours.content.matchAll(/^  (\w+)\(params: ActionInput<'([^']+)'>/gm)].map((m) => [m[1], m[2]]);
     expect(helpers).toEqual([
       ['order', 'order'], ['replace', 'replace'], ['cancel', 'cancel'], ['cancelByInstrument', 'cancel_by_instrument'],

@@ -2,7 +2,9 @@
  * Emitter: model → the client's generated surface (packages/client/src/generated). One signed helper
  * per order-flow method on the client itself, and a typed `rpc` namespace with one raw call per
  * method, named by operation id, so a method added to the spec reaches the client without hand edits.
- * The hand-written core (packages/client/src/client.ts) supplies `call` and `action`.
+ * The hand-written core (packages/client/src/client.ts) supplies `call` and `action`; the surface
+ * imports only types, from the small hand-written packages/client/src/types.ts (never the client
+ * class, which extends it).
  */
 import type { ApiModel, MethodModel } from '../model/types';
 import type { EmittedFile } from './emitted-file';
@@ -12,10 +14,11 @@ const safeMember = (id: string) => (/^[A-Za-z_$][\w$]*$/.test(id) ? id : quote(i
 const docOf = (m: MethodModel, indent: string) =>
   `${indent}/** \`${m.name}\`: ${(m.summary || m.description).replace(/\s+/g, ' ').trim()} (${m.transports.join(', ')}; ${m.rateLimitClass}${m.auth === 'login' ? '; login' : ''}) */`;
 
+/** The client surface of `model`: order-flow helpers and the `rpc` namespace, in one file (slot `client`). */
 export function emitClientSurface(model: ApiModel): EmittedFile[] {
   const orderFlow = model.methods.filter((m) => m.orderFlow);
   const lines: string[] = [
-    "import type { ActionInput, CallableMethod, CallOptions, CallParams, CallResult } from '../client';",
+    "import type { ActionInput, CallableMethod, CallOptions, CallParams, CallResult } from '../types';",
     "import type { OrderFlowMethodName } from '@exchange-api/types';",
     '',
     '/** What the generated surface needs from the hand-written core. */',

@@ -1,0 +1,144 @@
+/**
+ * The client's public types, and nothing that runs: the generated surface (src/generated) and every
+ * hand-written module import their shapes from here, so that no module needs the client class for a
+ * type (that was the client ↔ surface import cycle).
+ */
+import type { Methods, OrderFlowMethodName, PayloadOf, WsMethodName, HttpMethodName } from '@exchange-api/types';
+import type { ActionLayout } from '@exchange-api/auth';
+import type { ClientError, PayloadFailure, PayloadValidationError } from './errors';
+import type { LimiterOptions } from './limiter';
+import type { ReconnectPolicy } from './backoff';
+
+/** What the client checks incoming payloads with: off, report and deliver (warn), report and drop (strict). */
+export type ValidateMode = 'off' | 'warn' | 'strict';
+
+/** Connection states, in the order a life goes through them. */
+export type ConnectionState = 'idle' | 'connecting' | 'open' | 'reconnecting' | 'closed';
+
+/** The part of a WebSocket the client uses: the browser's WebSocket and `ws` both fit. */
+export interface WebSocketLike {
+  readonly readyState: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  onopen: ((ev: unknown) => void) | null;
+  onclose: ((ev: { code: number; reason: string }) => void) | null;
+  onerror: ((ev: unknown) => void) | null;
+  onmessage: ((ev: { data: unknown }) => void) | null;
+}
+
+/** A WebSocket constructor (the browser's global, or `ws`). */
+export type WebSocketConstructor = new (url: string) => WebSocketLike;
+
+/**
+ * The signer of logins and actions: the methods of an ethers `Signer` the client uses (an ethers
+ * `Wallet` fits), so that the client's types and its public-data path need no ethers.
+ */
+export interface SignerLike {
+  getAddress(): Promise<string>;
+  /** EIP-191 personal_sign of a login timestamp. */
+  signMessage(message: string): Promise<string>;
+  /** EIP-712 signature of an action. */
+  signTypedData(domain: object, types: Record<string, Array<{ name: string; type: string }>>, value: Record<string, unknown>): Promise<string>;
+}
+
+/** The fields every action carries before it is signed. */
+export interface ActionFieldsInput {
+  subaccount_id: number;
+  nonce: string;
+  signature_expiry_sec: number;
+}
+
+/** Signs an order-flow request: gets the params with nonce and expiry filled, returns them with signer and signature. */
+export type ActionSigner = (method: OrderFlowMethodName, params: Record<string, unknown> & ActionFieldsInput) => Promise<Record<string, unknown>>;
+
+/** A validator as the generated ones are: a function with `errors` left on it after a failure. */
+export type ValidatorFn = ((data: unknown) => boolean) & { errors?: unknown };
+
+/** The validators the client needs; default: @exchange-api/validators, loaded on first need. */
+export interface ValidatorSource {
+  channels: Record<string, ValidatorFn>;
+  assumedResults: Record<string, ValidatorFn>;
+  failuresOf: (validate: never, data: unknown) => PayloadFailure[];
+}
+
+/** Options of createClient. Only wsUrl is required. */
+export interface ClientOptions {
+  /** WebSocket URL, e.g. `wss://host/v3/ws`. */
+  wsUrl: string;
+  /** HTTP base, e.g. `https://host` (the method paths from the tables start with /v3). */
+  httpUrl?: string;
+  /** Signer for login and action signatures (an ethers Signer fits): the wallet, or a session key (then pass `wallet`). */
+  signer?: SignerLike;
+  /** The wallet a session-key signer acts for. Default: the signer's own address. */
+  wallet?: string;
+  /** Payload checking. Default 'warn'. */
+  validate?: ValidateMode;
+  /** Socket constructor. Default: globalThis.WebSocket (the Node entry passes `ws`). */
+  WebSocket?: WebSocketConstructor;
+  /** fetch for HTTP calls. Default: globalThis.fetch. */
+  fetch?: typeof fetch;
+  /** Per-call timeout, limiter wait and reconnect wait included; also bounds each connection attempt (handshake and first answer). Default 10 000 ms. */
+  timeoutMs?: number;
+  /** Reconnect policy, or false to stay closed after a drop. */
+  reconnect?: Partial<ReconnectPolicy> | false;
+  /** Client-side rate limiter settings, or false to send everything at once. Default on. */
+  limiter?: LimiterOptions | false;
+  /** Replace the default action signer (the spec's assumed EIP-712 layout, signed by `signer`). */
+  actionSigner?: ActionSigner;
+  /** Sign actions with this EIP-712 layout instead of the assumed one (ignored with `actionSigner`). */
+  actionLayout?: ActionLayout;
+  /** Lifetime of an action signature when the caller gives none. Default 600 s. */
+  signatureExpirySec?: number;
+  /** Validators to use instead of @exchange-api/validators. */
+  validators?: ValidatorSource;
+}
+
+/** A validation report: which address or result, every failure with its pointer and rule, and whether it was dropped. */
+export interface ValidationReport {
+  target: string;
+  channel: string | null;
+  failures: PayloadFailure[];
+  dropped: boolean;
+  error: PayloadValidationError;
+}
+
+/** Events and their payloads. */
+export interface ClientEvents {
+  state: ConnectionState;
+  /** Faults that reject no call: protocol faults, connection limit, refused resubscriptions, a handler that threw. */
+  error: ClientError;
+  validation: ValidationReport;
+  reconnect: { attempt: number; delayMs: number };
+  overflow: { address: string; dropped: number };
+}
+
+/** Per-call options. */
+export interface CallOptions {
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** Force a transport; default: WebSocket when the method is served there, HTTP otherwise. */
+  transport?: 'ws' | 'http';
+}
+
+/** The methods the client can call over some transport. */
+export type CallableMethod = WsMethodName | HttpMethodName;
+/** Params of a method: the documented shape, or the assumed one where the document shows none. */
+export type CallParams<M extends CallableMethod> = Methods[M]['assumedParams'];
+/** Result of a method (documented or assumed shape). */
+export type CallResult<M extends CallableMethod> = Methods[M]['assumedResult'];
+
+/** Params of an order-flow helper: the action fields are filled in (nonce, expiry) or signed (signer, signature). */
+export type ActionInput<M extends OrderFlowMethodName> = Omit<Methods[M]['assumedParams'], 'signer' | 'signature' | 'nonce' | 'signature_expiry_sec'> & {
+  nonce?: string;
+  signature_expiry_sec?: number;
+};
+
+/** A live subscription of one handler. */
+export interface Subscription {
+  readonly address: string;
+  /** Remove this handler; the wire subscription ends with the last handler. */
+  unsubscribe(): Promise<void>;
+}
+
+/** A handler of one channel's payloads. */
+export type Handler<A extends string> = (payload: PayloadOf<A>) => void;
