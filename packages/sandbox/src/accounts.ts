@@ -37,6 +37,8 @@ export class Accounts {
   /** subaccount → asset → amount, exact (fixed, 10^-12 units: see fixed.ts). */
   readonly balances = new Map<number, Map<string, bigint>>();
   private readonly sessionKeys: Array<SessionKeyConfig & { address: string; wallet: string }>;
+  /** The wallets the configuration names; with knownWalletsOnly, the only ones that may log in. */
+  private readonly configuredWallets: Set<string>;
 
   constructor(
     private readonly options: ResolvedOptions,
@@ -44,6 +46,7 @@ export class Accounts {
   ) {
     for (const w of options.wallets) this.register(normalizeAddress(w.address)!, w.subaccounts);
     this.sessionKeys = options.sessionKeys.map((k) => ({ ...k, address: normalizeAddress(k.address)!, wallet: normalizeAddress(k.wallet)! }));
+    this.configuredWallets = new Set([...options.wallets.map((w) => normalizeAddress(w.address)!), ...this.sessionKeys.map((k) => k.wallet)]);
   }
 
   /** Give a wallet its subaccounts, each starting with these balances (asset → decimal string). */
@@ -87,42 +90,53 @@ export class Accounts {
   /**
    * Verify a login proof for a request from `ip`. Wallet signers are held to the freshness window;
    * session keys are not, but must be registered, unexpired and allow the IP. `checkFreshness` is off
-   * for the heartbeat's re-verification of a stored proof.
+   * for the heartbeat's re-verification of a stored proof. With knownWalletsOnly, a wallet the
+   * configuration does not name is refused (AUTH_ACCESS_DENIED) once its signature holds.
    */
   verify(proof: Partial<LoginProof>, ip: string, checkFreshness = true): Session {
     for (const field of ['wallet', 'timestamp', 'signature'] as const) {
-      if (proof[field] === undefined) throw new RpcFailure(14000, `login value ${field} missing (params.${field} or header ${headerName(field)})`);
+      if (proof[field] === undefined) throw RpcFailure.of('AUTH_REQUIRED', `login value ${field} missing (params.${field} or header ${headerName(field)})`);
     }
     const wallet = normalizeAddress(proof.wallet);
-    if (!wallet) throw new RpcFailure(-32602, `/wallet: pattern ^0x[0-9a-fA-F]{40}$ (got ${JSON.stringify(proof.wallet).slice(0, 60)})`);
+    if (!wallet) throw RpcFailure.of('RPC_INVALID_PARAMS', `/wallet: pattern ^0x[0-9a-fA-F]{40}$ (got ${JSON.stringify(proof.wallet).slice(0, 60)})`);
     let signer: string;
     try {
       signer = recoverLoginSigner({ timestamp: proof.timestamp!, signature: proof.signature! });
     } catch (err) {
-      if (err instanceof LoginProofError && err.field === 'timestamp') throw new RpcFailure(-32602, `/timestamp: ${err.message}`);
-      throw new RpcFailure(14001, err instanceof Error ? err.message : 'signature does not recover');
+      if (err instanceof LoginProofError && err.field === 'timestamp') throw RpcFailure.of('RPC_INVALID_PARAMS', `/timestamp: ${err.message}`);
+      throw RpcFailure.of('AUTH_INVALID_SIGNATURE', err instanceof Error ? err.message : 'signature does not recover');
     }
     const full: LoginProof = { wallet, timestamp: proof.timestamp!, signature: proof.signature! };
-    if (signer === wallet) {
-      if (checkFreshness) {
-        const now = this.clock.now();
-        const where = freshness(Number(full.timestamp), now, this.options.login);
-        if (where !== 'fresh') {
-          const window = `${this.options.login.pastMs} ms before to ${this.options.login.futureMs} ms after`;
-          throw new RpcFailure(14002, `timestamp ${full.timestamp} is ${where === 'stale' ? 'too old' : 'in the future'}: the server accepts ${window} its clock (${now})`);
-        }
-      }
-      return { wallet, signer, sessionKey: null, subaccounts: [...this.subaccountsOf(wallet)], proof: full };
+    // Checked before any account is opened: an unknown wallet leaves nothing behind.
+    if (this.options.knownWalletsOnly && !this.configuredWallets.has(wallet)) {
+      throw RpcFailure.of('AUTH_ACCESS_DENIED', `wallet ${wallet} is not configured in this sandbox, which knows only its configured wallets (knownWalletsOnly)`);
     }
+    return signer === wallet ? this.walletSession(full, checkFreshness) : this.keySession(full, signer, ip);
+  }
+
+  private walletSession(proof: LoginProof, checkFreshness: boolean): Session {
+    if (checkFreshness) {
+      const now = this.clock.now();
+      const where = freshness(Number(proof.timestamp), now, this.options.login);
+      if (where !== 'fresh') {
+        const window = `${this.options.login.pastMs} ms before to ${this.options.login.futureMs} ms after`;
+        throw RpcFailure.of('AUTH_TIMESTAMP_WINDOW', `timestamp ${proof.timestamp} is ${where === 'stale' ? 'too old' : 'in the future'}: the server accepts ${window} its clock (${now})`);
+      }
+    }
+    return { wallet: proof.wallet, signer: proof.wallet, sessionKey: null, subaccounts: [...this.subaccountsOf(proof.wallet)], proof };
+  }
+
+  private keySession(proof: LoginProof, signer: string, ip: string): Session {
+    const { wallet } = proof;
     const key = this.sessionKey(wallet, signer);
-    if (!key) throw new RpcFailure(14001, `signer ${signer} is neither the wallet ${wallet} nor one of its registered session keys`);
-    if (this.expired(key)) throw new RpcFailure(14001, `session key ${signer} expired at ${key.expiresAtMs}`);
+    if (!key) throw RpcFailure.of('AUTH_INVALID_SIGNATURE', `signer ${signer} is neither the wallet ${wallet} nor one of its registered session keys`);
+    if (this.expired(key)) throw RpcFailure.of('AUTH_INVALID_SIGNATURE', `session key ${signer} expired at ${key.expiresAtMs}`);
     if (key.ipWhitelist && key.ipWhitelist.length > 0 && !key.ipWhitelist.includes(ip) && !key.ipWhitelist.includes(stripV6(ip))) {
-      throw new RpcFailure(14003, `IP ${stripV6(ip)} is not on session key ${signer}'s whitelist`);
+      throw RpcFailure.of('AUTH_ACCESS_DENIED', `IP ${stripV6(ip)} is not on session key ${signer}'s whitelist`);
     }
     const all = this.subaccountsOf(wallet);
     const subaccounts = key.subaccounts && key.subaccounts.length > 0 ? all.filter((s) => key.subaccounts!.includes(s)) : [...all];
-    return { wallet, signer, sessionKey: key, subaccounts, proof: full };
+    return { wallet, signer, sessionKey: key, subaccounts, proof };
   }
 
   /** Whether a session may do this: `read` covers private channels and reads, `trade` order flow. */

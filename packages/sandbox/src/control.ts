@@ -1,93 +1,147 @@
 /**
  * The control plane: HTTP on the sandbox's own port, served only when the sandbox was started with
- * `control: true` (`--control`). Tests use it to push payloads, inject faults and move the clock.
+ * `control: true` (`--control`). Tests use it to push payloads, inject faults and move the clock. It
+ * sees only the small ControlPlane interface below, never the server's internals, and every input is
+ * bounded: a value out of range is refused with 400 and a message naming the key and the range.
  */
-import type { ServerResponse } from 'node:http';
-import type { SandboxInternals } from './server';
 import { isObject } from './options';
 
-type SendJson = (res: ServerResponse, status: number, body: unknown) => void;
+/** A connection as `GET /control/connections` lists it. */
+export interface ConnectionInfo {
+  id: number;
+  ip: string;
+  wallet: string | null;
+  subaccounts: number[];
+  subscriptions: string[];
+}
 
+/** What the control plane may do to a running sandbox. `id` picks one connection; omitted, all of them. */
+export interface ControlPlane {
+  connections(): ConnectionInfo[];
+  /** Terminate sockets abruptly; returns how many. */
+  drop(id?: number): number;
+  /** Hold every outgoing frame for ms (0 resets); returns how many connections. */
+  delay(ms: number, id?: number): number;
+  /** Send a text frame as is; returns how many got it. */
+  sendRaw(text: string, id?: number): number;
+  /** Push data, unvalidated, to every subscriber of the exact address; returns how many got it. */
+  push(address: string, data: unknown): number;
+  /** A schema-valid payload for a filled-in address, or null when it matches no channel. */
+  generate(address: string): unknown;
+  /** Move the sandbox clock forward by ms; resolves with the new time. */
+  advance(ms: number): Promise<number>;
+}
+
+/** A control answer: HTTP status and JSON body. */
+export interface ControlReply {
+  status: number;
+  body: unknown;
+}
+
+/** The largest delay the control plane injects: a minute. */
+export const MAX_DELAY_MS = 60_000;
+/** The largest single clock advance: a year (the clock itself refuses to pass year 9999, Clock.MAX_MS). */
+export const MAX_ADVANCE_MS = 366 * 24 * 3600 * 1000;
+/** The longest channel address and garbage text the control plane accepts. */
+const MAX_ADDRESS_CHARS = 1024;
+const MAX_TEXT_CHARS = 1024 * 1024;
+
+const ACTIONS = 'POST push|drop|delay|garbage|advance, GET connections';
 
 class ControlError extends Error {}
 
-function optionalId(body: Record<string, unknown>): number | undefined {
+type Body = Record<string, unknown>;
+
+function onlyKeys(body: Body, allowed: string[]): void {
+  for (const k of Object.keys(body)) if (!allowed.includes(k)) throw new ControlError(`unknown key ${JSON.stringify(k).slice(0, 60)} (allowed: ${allowed.join(', ') || 'none'})`);
+}
+
+function optionalId(body: Body): number | undefined {
   const id = body.connectionId;
   if (id === undefined) return undefined;
-  if (typeof id !== 'number' || !Number.isInteger(id)) throw new ControlError('connectionId must be an integer');
+  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1) throw new ControlError(`connectionId must be a positive integer (got ${JSON.stringify(id).slice(0, 40)})`);
   return id;
 }
 
-function nonNegative(body: Record<string, unknown>, key: string): number {
-  const v = body[key];
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new ControlError(`${key} must be a non-negative number`);
+function boundedMs(body: Body, max: number): number {
+  const v = body.ms;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > max) throw new ControlError(`ms must be a number from 0 to ${max} (got ${JSON.stringify(v ?? null).slice(0, 40)})`);
   return v;
 }
 
-/** Serve one control request. */
-export async function handleControl(sb: SandboxInternals, method: string, path: string, text: string, res: ServerResponse, sendJson: SendJson): Promise<void> {
-  const action = path.slice('/control/'.length);
-  try {
-    if (method === 'GET' && action === 'connections') {
-      return sendJson(
-        res,
-        200,
-        [...sb.connections.values()].map((c) => ({
-          id: c.id,
-          ip: c.ip,
-          wallet: c.session?.wallet ?? null,
-          subaccounts: c.session?.subaccounts ?? [],
-          subscriptions: [...c.subscriptions],
-        })),
-      );
+function boundedString(body: Body, key: string, max: number, what: string): string {
+  const v = body[key];
+  if (typeof v !== 'string') throw new ControlError(`${key} must be a string (${what})`);
+  if (v.length > max) throw new ControlError(`${key} must be at most ${max} characters (got ${v.length})`);
+  return v;
+}
+
+function parseBody(text: string): Body {
+  let body: unknown = {};
+  if (text.trim() !== '') {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new ControlError('body must be JSON');
     }
-    if (method !== 'POST') return sendJson(res, 404, { error: `no control action ${method} ${path} (POST push|drop|delay|garbage|advance, GET connections)` });
-    let body: unknown = {};
-    if (text.trim() !== '') {
+  }
+  if (!isObject(body)) throw new ControlError('body must be a JSON object');
+  return body;
+}
+
+function push(plane: ControlPlane, body: Body): ControlReply {
+  onlyKeys(body, ['channel', 'data', 'generate']);
+  const channel = boundedString(body, 'channel', MAX_ADDRESS_CHARS, 'a filled-in address');
+  if (body.generate !== undefined && typeof body.generate !== 'boolean') throw new ControlError('generate must be a boolean');
+  let data = body.data;
+  if (body.generate === true) {
+    data = plane.generate(channel);
+    if (data === null) throw new ControlError(`${channel} matches no channel, so nothing can be generated for it`);
+  } else if (!('data' in body)) throw new ControlError('give data, or generate: true');
+  return { status: 200, body: { delivered: plane.push(channel, data) } };
+}
+
+async function act(plane: ControlPlane, action: string, body: Body): Promise<ControlReply> {
+  switch (action) {
+    case 'push':
+      return push(plane, body);
+    case 'drop':
+      onlyKeys(body, ['connectionId']);
+      return { status: 200, body: { dropped: plane.drop(optionalId(body)) } };
+    case 'delay':
+      onlyKeys(body, ['ms', 'connectionId']);
+      plane.delay(boundedMs(body, MAX_DELAY_MS), optionalId(body));
+      return { status: 200, body: {} };
+    case 'garbage': {
+      onlyKeys(body, ['text', 'connectionId']);
+      const text = body.text === undefined ? 'garbage}{ not json' : boundedString(body, 'text', MAX_TEXT_CHARS, 'the frame to send');
+      return { status: 200, body: { sent: plane.sendRaw(text, optionalId(body)) } };
+    }
+    case 'advance': {
+      onlyKeys(body, ['ms']);
+      const ms = boundedMs(body, MAX_ADVANCE_MS);
       try {
-        body = JSON.parse(text);
-      } catch {
-        throw new ControlError('body must be JSON');
+        return { status: 200, body: { nowMs: await plane.advance(ms) } };
+      } catch (err) {
+        // The clock's own bound (it never passes year 9999).
+        if (err instanceof RangeError) throw new ControlError(err.message);
+        throw err;
       }
     }
-    if (!isObject(body)) throw new ControlError('body must be a JSON object');
-    const targets = (id: number | undefined) => [...sb.connections.values()].filter((c) => id === undefined || c.id === id);
-    switch (action) {
-      case 'push': {
-        if (typeof body.channel !== 'string') throw new ControlError('channel must be a string (a filled-in address)');
-        let data = body.data;
-        if (body.generate === true) {
-          data = sb.generate(body.channel);
-          if (data === null) throw new ControlError(`${body.channel} matches no channel, so nothing can be generated for it`);
-        } else if (!('data' in body)) throw new ControlError('give data, or generate: true');
-        return sendJson(res, 200, { delivered: sb.push(body.channel, data) });
-      }
-      case 'drop': {
-        const list = targets(optionalId(body));
-        for (const c of list) c.ws.terminate();
-        return sendJson(res, 200, { dropped: list.length });
-      }
-      case 'delay': {
-        const ms = nonNegative(body, 'ms');
-        for (const c of targets(optionalId(body))) c.delayMs = ms;
-        return sendJson(res, 200, {});
-      }
-      case 'garbage': {
-        if (body.text !== undefined && typeof body.text !== 'string') throw new ControlError('text must be a string');
-        const list = targets(optionalId(body));
-        for (const c of list) c.send((body.text as string | undefined) ?? 'garbage}{ not json');
-        return sendJson(res, 200, { sent: list.length });
-      }
-      case 'advance': {
-        const ms = nonNegative(body, 'ms');
-        await sb.limits.advance(ms);
-        return sendJson(res, 200, { nowMs: sb.clock.advance(ms) });
-      }
-      default:
-        return sendJson(res, 404, { error: `no control action ${action} (push, drop, delay, garbage, advance, connections)` });
-    }
+    default:
+      return { status: 404, body: { error: `no control action ${action.slice(0, 60)} (${ACTIONS})` } };
+  }
+}
+
+/** Serve one control request. A refused input is 400 with `{error}` naming it; an unknown path 404. */
+export async function handleControl(plane: ControlPlane, method: string, path: string, text: string): Promise<ControlReply> {
+  const action = path.slice('/control/'.length);
+  if (method === 'GET' && action === 'connections') return { status: 200, body: plane.connections() };
+  if (method !== 'POST') return { status: 404, body: { error: `no control action ${method} ${path.slice(0, 80)} (${ACTIONS})` } };
+  try {
+    return await act(plane, action, parseBody(text));
   } catch (err) {
-    if (err instanceof ControlError) return sendJson(res, 400, { error: err.message });
+    if (err instanceof ControlError) return { status: 400, body: { error: err.message } };
     throw err;
   }
 }

@@ -46,6 +46,11 @@ export interface SandboxOptions {
   port?: number;
   seed?: number;
   control?: boolean;
+  /**
+   * Refuse login by wallets the configuration does not name (in `wallets` or as a session key's
+   * `wallet`). Off by default: any wallet that logs in gets an account.
+   */
+  knownWalletsOnly?: boolean;
   limits?: { [limitId: string]: LimitOverride };
   login?: { pastMs?: number; futureMs?: number; reverifyIntervalMs?: number };
   sessionKeys?: SessionKeyConfig[];
@@ -65,6 +70,7 @@ export interface ResolvedOptions {
   port: number;
   seed: number;
   control: boolean;
+  knownWalletsOnly: boolean;
   windows: Map<string, WindowLimit>;
   buckets: BucketLimit[];
   maxConnections: number;
@@ -93,7 +99,7 @@ export const defaultInstruments: InstrumentConfig[] = [
   { instrument_name: 'ETH-USDC', instrument_type: 'erc20', base_currency: 'ETH', quote_currency: 'USDC', tick_size: '0.01', amount_step: '0.001', price: 3000 },
 ];
 
-const TOP_KEYS = ['host', 'port', 'seed', 'control', 'limits', 'login', 'sessionKeys', 'wallets', 'instruments', 'market'] as const;
+const TOP_KEYS = ['host', 'port', 'seed', 'control', 'knownWalletsOnly', 'limits', 'login', 'sessionKeys', 'wallets', 'instruments', 'market'] as const;
 const KEYS_BY_KIND: Record<string, string[]> = {
   window: ['points', 'windowMs'],
   connections: ['max'],
@@ -144,6 +150,8 @@ export function resolveOptions(input: unknown = {}): ResolvedOptions {
   const seed = o.seed === undefined ? 1 : num('seed', o.seed, { int: true });
   if (o.control !== undefined && typeof o.control !== 'boolean') throw new SandboxOptionsError('control', 'must be a boolean');
   const control = o.control ?? false;
+  if (o.knownWalletsOnly !== undefined && typeof o.knownWalletsOnly !== 'boolean') throw new SandboxOptionsError('knownWalletsOnly', 'must be a boolean');
+  const knownWalletsOnly = o.knownWalletsOnly ?? false;
 
   const limits = o.limits ?? {};
   if (!isObject(limits)) throw new SandboxOptionsError('limits', `must be an object keyed by limit id (got ${kindOf(limits)})`);
@@ -245,5 +253,5 @@ export function resolveOptions(input: unknown = {}): ResolvedOptions {
   onlyKeys('market', market, ['intervalMs']);
   const intervalMs = market.intervalMs === undefined ? 100 : num('market.intervalMs', market.intervalMs, { int: true, min: 5 });
 
-  return { host, port, seed, control, windows, buckets, maxConnections, maxFrameBytes, login: resolvedLogin, sessionKeys, wallets, instruments, market: { intervalMs } };
+  return { host, port, seed, control, knownWalletsOnly, windows, buckets, maxConnections, maxFrameBytes, login: resolvedLogin, sessionKeys, wallets, instruments, market: { intervalMs } };
 }

@@ -1,0 +1,126 @@
+/**
+ * The method handlers, keyed by methodTable's names. Each one runs after the pipeline has checked
+ * login, budgets, params and the action signature, so it only does what its method does.
+ */
+import { normalizeAddress } from '@exchange-api/auth';
+import type { Accounts } from './accounts';
+import type { ChannelAccess } from './access';
+import type { Admission } from './admission';
+import type { Connection } from './connection';
+import type { Limits } from './limits';
+import type { Market } from './market';
+import type { CallContext, Handler } from './pipeline';
+import { readProof } from './pipeline';
+import { RpcFailure } from './rpc';
+import { MAX_SUBSCRIPTIONS_PER_CONNECTION, type SubscriptionIndex } from './subscriptions';
+
+/** The parts the handlers act on. */
+export interface HandlerParts {
+  accounts: Accounts;
+  access: ChannelAccess;
+  admission: Admission;
+  index: SubscriptionIndex;
+  limits: Limits;
+  market: Market;
+}
+
+type PlaceParams = Parameters<Market['place']>[1];
+type ReplaceParams = Parameters<Market['replace']>[1];
+type Scoped = { subaccount_id: number; instrument_name?: string };
+
+/**
+ * The status map of a subscription result. A Map first and an object last, so that an address such as
+ * `__proto__` is an entry like any other instead of touching the object's prototype.
+ */
+class StatusMap {
+  private readonly entries = new Map<string, string>();
+  /** Record a verdict; an address listed twice keeps "ok" once it has it. */
+  set(address: string, verdict: string): void {
+    if (this.entries.get(address) !== 'ok') this.entries.set(address, verdict);
+  }
+  toJSON(): Record<string, string> {
+    return Object.fromEntries(this.entries);
+  }
+}
+
+const subscriptionResult = (conn: Connection, status: StatusMap) => ({ status: status.toJSON(), current_subscriptions: [...conn.subscriptions] });
+
+function subscriptionHandlers({ access, index }: HandlerParts): Record<string, Handler> {
+  return {
+    subscribe: (ctx, p: { channels: string[] }) => {
+      const conn = ctx.conn!;
+      const status = new StatusMap();
+      for (const address of p.channels) {
+        if (conn.subscriptions.has(address)) {
+          status.set(address, 'ok');
+          continue;
+        }
+        if (conn.subscriptions.size >= MAX_SUBSCRIPTIONS_PER_CONNECTION) {
+          status.set(address, `Too many subscriptions (at most ${MAX_SUBSCRIPTIONS_PER_CONNECTION} per connection)`);
+          continue;
+        }
+        const verdict = access.check(conn.session, address);
+        if ('reason' in verdict) status.set(address, verdict.reason);
+        else {
+          index.add(conn, address, verdict.id, verdict.params);
+          status.set(address, 'ok');
+        }
+      }
+      return subscriptionResult(conn, status);
+    },
+    unsubscribe: (ctx, p: { channels?: string[] } | null) => {
+      const conn = ctx.conn!;
+      const status = new StatusMap();
+      for (const address of p?.channels ?? [...conn.subscriptions]) status.set(address, index.remove(conn, address) ? 'ok' : 'Not subscribed');
+      return subscriptionResult(conn, status);
+    },
+  };
+}
+
+function accountHandlers({ accounts, access, admission, index, limits, market }: HandlerParts): Record<string, Handler> {
+  return {
+    'public/login': (ctx, p) => {
+      const conn = ctx.conn!;
+      const session = accounts.verify(readProof(p, ctx.headers), ctx.ip, true);
+      conn.session = session;
+      // A new login may narrow what the connection can see.
+      for (const address of [...conn.subscriptions]) if (access.refused(session, address)) index.remove(conn, address);
+      return session.subaccounts;
+    },
+    'public/getRateLimits': async (ctx: CallContext) => {
+      const result: Record<string, unknown> = await limits.report({ wallet: ctx.session?.wallet ?? null, ip: ctx.ip }, ctx.spent);
+      if (ctx.conn) result.remaining_connections = admission.report(ctx.ip, ctx.conn.id);
+      return result;
+    },
+    'private/get_subaccounts': (ctx, p: { wallet: string }) => {
+      const s = ctx.session!;
+      if (normalizeAddress(p.wallet) !== s.wallet) throw RpcFailure.of('AUTH_ACCESS_DENIED', `wallet ${p.wallet} is not the logged-in wallet ${s.wallet}`);
+      return { subaccount_ids: s.subaccounts };
+    },
+    'public/get_all_live_instruments': () => market.liveInstruments(),
+  };
+}
+
+function orderHandlers({ market }: HandlerParts): Record<string, Handler> {
+  const count = (p: Scoped, keep: Parameters<Market['cancelWhere']>[1]) => market.cancelWhere(p.subaccount_id, keep);
+  return {
+    order: (ctx, p: PlaceParams) => market.place(ctx.session!, p),
+    replace: (ctx, p: ReplaceParams) => market.replace(ctx.session!, p),
+    cancel: (_ctx, p: Scoped & { instrument_name: string; order_id: string }) => market.cancel(p.subaccount_id, p.instrument_name, p.order_id),
+    cancel_by_instrument: (_ctx, p: Scoped & { instrument_name: string }) => ({ cancelled_orders: count(p, (o) => o.instrument_name === p.instrument_name) }),
+    cancel_by_nonce: (_ctx, p: Scoped & { instrument_name: string; order_nonce: string }) => {
+      const n = count(p, (o) => o.instrument_name === p.instrument_name && o.nonce === p.order_nonce);
+      if (n === 0) throw RpcFailure.of('RPC_ORDER_NOT_FOUND', `no open order of subaccount ${p.subaccount_id} in ${p.instrument_name} with nonce ${p.order_nonce}`);
+      return { cancelled_orders: n };
+    },
+    cancel_all: (_ctx, p: Scoped) => ({ cancelled_orders: count(p, () => true) }),
+    cancel_by_label: (_ctx, p: Scoped & { label: string }) => ({
+      cancelled_orders: count(p, (o) => (o.label ?? '') === p.label && (p.instrument_name === undefined || o.instrument_name === p.instrument_name)),
+    }),
+  };
+}
+
+/** Every handler the sandbox serves, keyed by method name. */
+export function createHandlers(parts: HandlerParts): Record<string, Handler> {
+  return { ...subscriptionHandlers(parts), ...accountHandlers(parts), ...orderHandlers(parts) };
+}

@@ -1,0 +1,115 @@
+/**
+ * The request pipeline shared by both transports, in this order: the method exists, is served on this
+ * transport and has a handler; login; tier 1 budget; params against the generated validator; the action
+ * signature (which spends its nonce); tier 2 bucket; the handler. Nothing is charged or spent for a
+ * request that could never be served, and a failed HTTP login is pre-authentication traffic: it spends
+ * the caller's per-IP budget like any request before login.
+ */
+import { methodTable, type MethodEntry } from '@exchange-api/types';
+import { validators, failuresOf, type ValidateFunction } from '@exchange-api/validators';
+import { proofFromSources, LoginProofError } from '@exchange-api/auth';
+import type { Accounts, Session } from './accounts';
+import type { Connection } from './connection';
+import type { Limits, Spent } from './limits';
+import type { ActionFields, ActionVerifier } from './actions';
+import { RpcFailure } from './rpc';
+
+/** What a method handler sees. */
+export interface CallContext {
+  transport: 'ws' | 'http';
+  ip: string;
+  /** The WebSocket connection, or null over HTTP. */
+  conn: Connection | null;
+  /** The login this request acts under: the connection's, or the HTTP request's own. */
+  session: Session | null;
+  headers: unknown;
+  /** The budget this request spent its tier-1 point on, for getRateLimits to report. */
+  spent: Spent | null;
+}
+
+/** Serves one method: its params passed the validator, its login and signature hold. */
+export type Handler = (ctx: CallContext, params: any) => unknown | Promise<unknown>;
+
+/** The parts the pipeline drives. */
+export interface PipelineParts {
+  accounts: Accounts;
+  limits: Limits;
+  actions: ActionVerifier;
+  /** The instrument type of a listed instrument (picks the tier-2 bucket), undefined for others. */
+  instrumentType(name: string): string | undefined;
+  handlers: Readonly<Record<string, Handler>>;
+}
+
+/** One request through the pipeline; resolves with the result or throws an RpcFailure. */
+export type Pipeline = (ctx: CallContext, method: string, params: unknown) => Promise<unknown>;
+
+const methodsByName = new Map<string, MethodEntry>(methodTable.map((m) => [m.name, m]));
+const paramsValidators = { ...(validators.params as Record<string, ValidateFunction>), ...(validators.assumedParams as Record<string, ValidateFunction>) };
+
+/** The login proof from params and headers; a value of the wrong type is invalid params, named. */
+export function readProof(params: unknown, headers: unknown) {
+  try {
+    return proofFromSources(params, headers);
+  } catch (err) {
+    if (err instanceof LoginProofError) throw RpcFailure.of('RPC_INVALID_PARAMS', err.message);
+    throw err;
+  }
+}
+
+function describeFailures(validate: ValidateFunction, data: unknown): string | null {
+  const failures = failuresOf(validate, data);
+  if (failures.length === 0) return null;
+  return failures
+    .slice(0, 5)
+    .map((f) => `${f.pointer}: ${f.rule} (got ${f.value})`)
+    .join('; ');
+}
+
+/** The method entry and handler of a request, or the -32601 that answers it. */
+function servable(parts: PipelineParts, ctx: CallContext, name: string): { method: MethodEntry; handler: Handler } {
+  const method = methodsByName.get(name);
+  if (!method) throw RpcFailure.of('RPC_METHOD_NOT_FOUND', `unknown method ${JSON.stringify(name).slice(0, 80)}`);
+  if (!(method.transports as readonly string[]).includes(ctx.transport)) throw RpcFailure.of('RPC_METHOD_NOT_FOUND', `${name} is served over ${method.transports.join(' and ')} only`);
+  const handler = Object.hasOwn(parts.handlers, name) ? parts.handlers[name] : undefined;
+  if (!handler) throw RpcFailure.of('RPC_METHOD_NOT_FOUND', `${name} is in the spec but this sandbox does not serve it`);
+  return { method, handler };
+}
+
+/** Establish the login a private method needs; an HTTP login that fails spends the per-IP budget first. */
+async function authenticate(parts: PipelineParts, ctx: CallContext, method: MethodEntry, params: unknown): Promise<void> {
+  if (ctx.transport === 'http') {
+    try {
+      ctx.session = parts.accounts.verify(readProof(params, ctx.headers), ctx.ip, true);
+    } catch (err) {
+      // Pre-authentication traffic is keyed by source IP: a failed login is not free.
+      await parts.limits.consume(method, { wallet: null, ip: ctx.ip }, params);
+      throw err;
+    }
+  } else if (!ctx.session) {
+    throw RpcFailure.of('AUTH_REQUIRED', `${method.name} needs public/login first`);
+  }
+  const scope = method.orderFlow ? 'trade' : 'read';
+  if (!parts.accounts.allows(ctx.session, scope)) throw RpcFailure.of('AUTH_ACCESS_DENIED', `session key ${ctx.session.signer} lacks the ${scope} scope`);
+}
+
+/** The pipeline over these parts. */
+export function createPipeline(parts: PipelineParts): Pipeline {
+  return async (ctx, name, params) => {
+    const { method, handler } = servable(parts, ctx, name);
+    if (method.auth === 'login') await authenticate(parts, ctx, method, params);
+    ctx.spent = await parts.limits.consume(method, { wallet: ctx.session?.wallet ?? null, ip: ctx.ip }, params);
+    const validate = paramsValidators[name];
+    if (validate) {
+      const problem = describeFailures(validate, params);
+      if (problem) throw RpcFailure.of('RPC_INVALID_PARAMS', problem);
+    }
+    if (method.orderFlow) {
+      const p = params as ActionFields & Record<string, unknown>;
+      parts.actions.verify(ctx.session!, name, p);
+      const instrument = typeof p.instrument_name === 'string' ? p.instrument_name : null;
+      const type = instrument ? parts.instrumentType(instrument) : undefined;
+      if (instrument && type) parts.limits.takeToken(ctx.session!.wallet, instrument, type);
+    }
+    return handler(ctx, params);
+  };
+}

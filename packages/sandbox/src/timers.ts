@@ -1,0 +1,82 @@
+/**
+ * The sandbox's timers: the market tick, the interval cadences of channels, and the heartbeat. They
+ * start only once the server listens and all stop together, so a failed start or a close leaves none.
+ *
+ * The heartbeat (every `reverifyIntervalMs`, the heartbeat assumption) closes peers that showed no sign
+ * of life since the last one (no pong, no frame), pings the others, re-verifies each stored login
+ * (without re-applying freshness) and forgets nonces whose signatures have expired.
+ */
+import type { Accounts } from './accounts';
+import type { ChannelAccess } from './access';
+import type { NonceBook } from './actions';
+import type { Clock } from './clock';
+import type { Connection, ConnectionRegistry } from './connection';
+import type { SubscriptionIndex } from './subscriptions';
+
+/** What the simulation needs driven. */
+export interface Ticking {
+  tick(): void;
+  /** The interval cadences (ms, as channel parameters spell them) to publish at. */
+  intervals(): string[];
+  publishInterval(interval: string): void;
+}
+
+/** The parts the heartbeat looks after. */
+export interface HeartbeatParts {
+  clock: Clock;
+  accounts: Accounts;
+  access: ChannelAccess;
+  connections: ConnectionRegistry;
+  index: SubscriptionIndex;
+  nonces: NonceBook;
+}
+
+/** One heartbeat over every connection. */
+export function heartbeat(parts: HeartbeatParts): void {
+  parts.nonces.forgetExpired(parts.clock.now());
+  for (const conn of parts.connections.select()) {
+    // A peer that answered no ping since the last beat is gone (or never meant to talk): free its slot.
+    if (!conn.alive) {
+      conn.terminate();
+      continue;
+    }
+    conn.alive = false;
+    conn.ping();
+    if (conn.session) reverify(parts, conn);
+  }
+}
+
+/** Re-verify a connection's stored login; a login that no longer holds is dropped with what it allowed. */
+function reverify({ accounts, access, index }: HeartbeatParts, conn: Connection): void {
+  const before = conn.session!;
+  try {
+    const again = accounts.verify(before.proof, conn.ip, false);
+    conn.session = { ...again, subaccounts: before.subaccounts.filter((s) => again.subaccounts.includes(s)) };
+  } catch {
+    conn.session = null;
+  }
+  for (const address of [...conn.subscriptions]) if (access.refused(conn.session, address)) index.remove(conn, address);
+}
+
+/** Start every timer; returns the function that stops them all. */
+export function startTimers(market: Ticking, marketIntervalMs: number, heartbeatMs: number, parts: HeartbeatParts): () => void {
+  const intervals: NodeJS.Timeout[] = [];
+  const every = (ms: number, fn: () => void) => {
+    intervals.push(
+      setInterval(() => {
+        try {
+          fn();
+        } catch {
+          // A step that throws must not take the server down; the next one starts fresh.
+        }
+      }, ms),
+    );
+  };
+  every(marketIntervalMs, () => market.tick());
+  for (const v of market.intervals()) every(Number(v), () => market.publishInterval(v));
+  every(heartbeatMs, () => heartbeat(parts));
+  return () => {
+    for (const t of intervals) clearInterval(t);
+    intervals.length = 0;
+  };
+}
