@@ -2,4 +2,4 @@
 export { Market } from './market';
 export { prng, Streams } from './random';
 export { QUOTE_ACTION_METHOD, QUOTE_SIGNED_FIELDS } from './rfqs';
-export type { Publisher, Cadence, Producer, OrderOutcome, OrderFields, ActionFieldsLike } from './types';
+export type { Publisher, Cadence, Producer, OrderOutcome, OrderFields, ActionFieldsLike, PrivateTrade } from './types';

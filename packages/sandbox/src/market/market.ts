@@ -5,7 +5,7 @@
  * simulated counterparties with real keys, and the matching engine behind the order-flow methods.
  * This class only wires the parts together and is the surface the server sees.
  */
-import { matchChannel, type AssumedLiveInstrument, type Order, type PublicTrade } from '@exchange-api/types';
+import { matchChannel, type AssumedLiveInstrument, type Order } from '@exchange-api/types';
 import type { ResolvedOptions } from '../options';
 import type { Accounts, Session } from '../accounts';
 import type { Clock } from '../clock';
@@ -23,7 +23,7 @@ import { Rfqs } from './rfqs';
 import { Samples } from './samples';
 import { OrderFlow, type OrderParams } from './orders';
 import { intervalValues, makeProducers, publishCadence, type Producers } from './producers';
-import type { OrderOutcome, Publisher } from './types';
+import type { OrderOutcome, PrivateTrade, Publisher } from './types';
 
 /** The slow channels (auctions, margin, RFQs and quotes) are pushed every this many ticks. */
 const SLOW_EVERY = 10;
@@ -113,7 +113,7 @@ export class Market {
   }
 
   /** `replace`. */
-  replace(session: Session, p: OrderParams & { order_id_to_cancel: string }): { cancelled_order: Order; order: Order; trades: PublicTrade[] } {
+  replace(session: Session, p: OrderParams & { order_id_to_cancel: string }): { cancelled_order: Order; order: Order; trades: PrivateTrade[] } {
     return this.orders.replace(session, p);
   }
 

@@ -2,7 +2,7 @@
  * Order flow: accepting an order (its checks, matching, settling, resting or cancelling the rest),
  * replacing one, and the cancels.
  */
-import { errorByName, type Order, type PublicTrade } from '@exchange-api/types';
+import { errorByName, type Order } from '@exchange-api/types';
 import type { Session } from '../accounts';
 import type { Clock } from '../clock';
 import { RpcFailure } from '../rpc';
@@ -16,7 +16,7 @@ import { checkOrder, type CheckedOrder } from './order-input';
 import type { Margin } from './margin';
 import type { Settlement } from './settlement';
 import type { Streams } from './random';
-import type { ActionFieldsLike, Fill, OrderFields, OrderOutcome, Publisher } from './types';
+import type { ActionFieldsLike, Fill, OrderFields, OrderOutcome, PrivateTrade, Publisher } from './types';
 
 const ORDER_REJECTED = errorByName('RPC_ORDER_REJECTED').code;
 const ORDER_NOT_FOUND = errorByName('RPC_ORDER_NOT_FOUND').code;
@@ -47,7 +47,7 @@ export class OrderFlow {
    * check as if the old one were gone (it neither trades against it nor counts its margin); only then
    * is the old one cancelled and pushed, and the new one placed.
    */
-  replace(session: Session, p: OrderParams & { order_id_to_cancel: string }): { cancelled_order: Order; order: Order; trades: PublicTrade[] } {
+  replace(session: Session, p: OrderParams & { order_id_to_cancel: string }): { cancelled_order: Order; order: Order; trades: PrivateTrade[] } {
     const checked = checkOrder(this.instruments, p);
     const old = this.openOrder(p.subaccount_id, p.order_id_to_cancel);
     const fills = this.admit(p, checked, old);
@@ -92,7 +92,7 @@ export class OrderFlow {
     const taker: Resting = { order, priceTicks, remaining: lots, filled: 0, notional: 0n, fee: 0n, wallet: session.wallet };
     this.open.add(taker);
     const trades = fills.map((f) => this.settlement.settle(inst, { subaccount: p.subaccount_id, wallet: session.wallet, resting: taker }, f, p.direction, now));
-    this.settlement.publishPublic(inst, trades);
+    this.settlement.publishPublic(inst, trades.map((t) => t.shown));
     if (taker.remaining > 0) {
       if (p.order_type === 'market' || tif === 'ioc' || tif === 'fok') {
         this.open.delete(order.order_id);
@@ -105,7 +105,7 @@ export class OrderFlow {
         if (fills.length === 0) this.publishOrder(order);
       }
     }
-    return { order: { ...order }, trades };
+    return { order: { ...order }, trades: trades.map((t) => t.own) };
   }
 
   private newOrder(p: OrderParams, checked: CheckedOrder, replaced: string | null, now: number): Order {

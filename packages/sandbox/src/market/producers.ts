@@ -38,7 +38,7 @@ export function makeProducers({ instruments: i, ledger, margin, rfqs, samples }:
     subaccountBestQuotes: { cadence: 'slow', make: (p, now) => [rfqs.bestQuote(sub(p), now)] },
     subaccountOrders: { cadence: 'event', make: (p, now) => [samples.order(i.first(), sub(p), now)] },
     subaccountQuotes: { cadence: 'slow', make: (p, now) => rfqs.quote(sub(p), now) },
-    subaccountTrades: { cadence: 'event', make: (p, now) => [samples.trade(i.first(), now, sub(p))] },
+    subaccountTrades: { cadence: 'event', make: (p, now) => [samples.privateTrade(i.first(), now, sub(p))] },
     tickerSlim: { cadence: 'interval', make: (p, now) => tickerPayload(i, i.orFirst(p.instrument_name), now) },
     trades: { cadence: 'event', make: (p, now) => [samples.trade(i.orFirst(p.instrument_name), now)] },
     tradesByType: { cadence: 'event', make: (p, now) => [samples.trade(i.ofTypeAndCurrency(p.instrument_type ?? '', p.currency ?? '') ?? i.first(), now)] },

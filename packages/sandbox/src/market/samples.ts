@@ -7,8 +7,9 @@ import type { Accounts } from '../accounts';
 import { bps, fmt } from '../fixed';
 import { amountText, notional, priceText, type Instrument } from './instrument';
 import type { Counterparties } from './counterparties';
-import type { Settlement } from './settlement';
+import { privateRecord, type Settlement } from './settlement';
 import type { Streams } from './random';
+import type { PrivateTrade } from './types';
 import { TAKER_FEE_BPS, ZERO_ADDRESS } from './rates';
 
 /** Sample orders and trades. */
@@ -54,7 +55,12 @@ export class Samples {
     };
   }
 
-  /** A sample trade at the mid, by a simulated taker or the given subaccount. */
+  /** A sample of a subaccount's own trade record at the mid. */
+  privateTrade(inst: Instrument, now: number, subaccount: number): PrivateTrade {
+    return privateRecord(this.trade(inst, now, subaccount), this.streams.uuid('samples'), '');
+  }
+
+  /** A sample public trade at the mid, by a simulated taker or the given subaccount. */
   trade(inst: Instrument, now: number, subaccount?: number): PublicTrade {
     const { cp } = this.counterparties.pickTaker(this.streams.of('samples'));
     const lots = Math.max(1, Math.round(0.1 / inst.step));

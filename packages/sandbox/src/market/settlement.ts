@@ -12,7 +12,7 @@ import { removeResting, type OpenOrders } from './book';
 import type { Ledger } from './ledger';
 import type { Streams } from './random';
 import { MAKER_FEE_BPS, TAKER_FEE_BPS } from './rates';
-import type { Direction, Fill, Publisher, Side } from './types';
+import type { Direction, Fill, PrivateTrade, Publisher, Side } from './types';
 
 /** What a trade record says about one side of a fill. */
 export interface TradeFacts {
@@ -39,24 +39,28 @@ export class Settlement {
     private readonly out: Publisher,
   ) {}
 
-  /** Apply one fill to both sides: ledgers, order records, trades, and the pushes on the private channels. Returns the taker's trade. */
-  settle(inst: Instrument, taker: Side, fill: Fill, takerDirection: Direction, now: number): PublicTrade {
+  /**
+   * Apply one fill to both sides: ledgers, order records, trades, and the pushes on the private
+   * channels. Returns the taker's trade: its own record, and the record the public channels show.
+   */
+  settle(inst: Instrument, taker: Side, fill: Fill, takerDirection: Direction, now: number): { own: PrivateTrade; shown: PublicTrade } {
     const tradeId = this.streams.uuid('trade ids');
     const value = notional(inst, fill.priceTicks, fill.lots);
     this.recordStats(inst, fill.priceTicks, fill.lots);
     const maker: Side = fill.maker ? { subaccount: fill.maker.order.subaccount_id, wallet: fill.maker.wallet, resting: fill.maker } : this.counterparties.side(this.counterparties.maker);
     const makerDirection: Direction = takerDirection === 'buy' ? 'sell' : 'buy';
-    let takerRecord: PublicTrade | null = null;
+    let takerRecord: { own: PrivateTrade; shown: PublicTrade } | null = null;
     for (const [side, role, direction, feeBps] of [
       [taker, 'taker', takerDirection, TAKER_FEE_BPS],
       [maker, 'maker', makerDirection, MAKER_FEE_BPS],
     ] as const) {
       const fee = bps(value, feeBps);
       const { updates, realized } = this.ledger.book(inst, side.subaccount, direction, fill, fee);
-      const record = this.tradeRecord(inst, { direction, priceTicks: fill.priceTicks, lots: fill.lots, role, wallet: side.wallet, subaccount: side.subaccount, fee, realized, now, tradeId });
-      if (role === 'taker') takerRecord = record;
+      const shown = this.tradeRecord(inst, { direction, priceTicks: fill.priceTicks, lots: fill.lots, role, wallet: side.wallet, subaccount: side.subaccount, fee, realized, now, tradeId });
+      const own = this.privateRecordOf(shown, side);
+      if (role === 'taker') takerRecord = { own, shown };
       if (side.resting) this.applyToOrder(inst, side.resting, fill.lots, value, fee, now);
-      this.out.publish(address('subaccountTrades', { subaccount_id: side.subaccount }), [record]);
+      this.out.publish(address('subaccountTrades', { subaccount_id: side.subaccount }), [own]);
       this.out.publish(address('subaccountBalances', { subaccount_id: side.subaccount }), updates);
     }
     this.consumeMakerLiquidity(inst, fill, takerDirection);
@@ -85,6 +89,15 @@ export class Settlement {
       quote_id: null,
       rfq_id: null,
     };
+  }
+
+  /**
+   * The side's own record of a fill: the public record plus the order it filled. A simulated
+   * counterparty has no order in the book, so each of its fills gets an order id of its own.
+   */
+  private privateRecordOf(shown: PublicTrade, side: Side): PrivateTrade {
+    const order = side.resting?.order;
+    return privateRecord(shown, order?.order_id ?? this.streams.uuid('counterparty order ids'), order?.label ?? '');
   }
 
   /** Push the takers' trades on the instrument's two public trade channels. */
@@ -133,4 +146,9 @@ export class Settlement {
     s.h = Math.max(s.h, ticks);
     s.l = Math.min(s.l, ticks);
   }
+}
+
+/** A public trade record with the order it filled: the private Trade record. */
+export function privateRecord(shown: PublicTrade, orderId: string, label: string): PrivateTrade {
+  return { ...shown, quote_id: shown.quote_id ?? null, rfq_id: shown.rfq_id ?? null, order_id: orderId, label, is_transfer: false };
 }

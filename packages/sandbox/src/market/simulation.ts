@@ -62,7 +62,7 @@ export class Simulation {
   private takeUserOrder(inst: Instrument, maker: Instrument['bids'][number], direction: Direction, now: number): void {
     const taker = this.counterparties.side(this.counterparties.pickTaker(this.takers).cp);
     const trade = this.settlement.settle(inst, taker, { priceTicks: maker.priceTicks, lots: maker.remaining, maker }, direction, now);
-    this.settlement.publishPublic(inst, [trade]);
+    this.settlement.publishPublic(inst, [trade.shown]);
   }
 
   /** A simulated taker lifts or hits the synthetic market maker's best level. */
@@ -75,6 +75,6 @@ export class Simulation {
     const lots = Math.min(book.get(best)!, Math.max(1, Math.round((0.01 + r() * 0.5) / inst.step)));
     const taker = this.counterparties.side(this.counterparties.pickTaker(this.takers).cp);
     const trade = this.settlement.settle(inst, taker, { priceTicks: best, lots, maker: null }, direction, now);
-    this.settlement.publishPublic(inst, [trade]);
+    this.settlement.publishPublic(inst, [trade.shown]);
   }
 }

@@ -1,5 +1,5 @@
 /** The shapes the market's parts share, and the surface the server sees. */
-import type { Order, PublicTrade } from '@exchange-api/types';
+import type { Order, Trade } from '@exchange-api/types';
 import type { Resting } from './instrument';
 
 /** Where the market sends what it produces: the server's subscription index. */
@@ -39,10 +39,16 @@ export interface Side {
   resting: Resting | null;
 }
 
+/**
+ * The private trade record the sandbox sends (on `{subaccount_id}.trades` and in the order-flow
+ * results): every field the generated Trade lists, all present (the private-trade assumption).
+ */
+export type PrivateTrade = { [K in keyof Trade as string extends K ? never : K]-?: Trade[K] };
+
 /** Results of `order` (the AssumedOrderResult shape). */
 export interface OrderOutcome {
   order: Order;
-  trades: PublicTrade[];
+  trades: PrivateTrade[];
 }
 
 /** The order fields of order and replace (AssumedOrderFields). */

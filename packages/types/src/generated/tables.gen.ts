@@ -1026,8 +1026,135 @@ export const recordTable = [
   },
   {
     "name": "Trade",
-    "kind": "open",
-    "fields": [],
+    "kind": "record",
+    "fields": [
+      {
+        "name": "order_id",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "trade_id",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "subaccount_id",
+        "required": false,
+        "nullable": false,
+        "type": "Int64"
+      },
+      {
+        "name": "wallet",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "instrument_name",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "direction",
+        "required": false,
+        "nullable": false,
+        "type": "Direction"
+      },
+      {
+        "name": "liquidity_role",
+        "required": false,
+        "nullable": false,
+        "type": "LiquidityRole"
+      },
+      {
+        "name": "trade_price",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "trade_amount",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "trade_fee",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "expected_rebate",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "extra_fee",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "index_price",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "mark_price",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "realized_pnl",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "realized_pnl_excl_fees",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "label",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "is_transfer",
+        "required": false,
+        "nullable": false,
+        "type": "boolean"
+      },
+      {
+        "name": "timestamp",
+        "required": false,
+        "nullable": false,
+        "type": "Timestamp"
+      },
+      {
+        "name": "quote_id",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "rfq_id",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      }
+    ],
     "values": null,
     "notShown": "The fields of Trade are not shown (the document does not list them separately from PublicTrade)."
   },
@@ -3353,7 +3480,7 @@ export const errorTable = {
     {
       "code": 11000,
       "message": "Order rejected",
-      "condition": "The order cannot be accepted (unknown instrument, insufficient margin, post_only would cross); data says why.",
+      "condition": "The order cannot be accepted (unknown instrument, insufficient balance or margin, post_only would cross); data says why.",
       "name": "RPC_ORDER_REJECTED",
       "kind": "order",
       "httpStatus": 400,
@@ -3631,6 +3758,15 @@ export const assumptionTable = [
     "choice": "Every order-flow request that names an instrument (order, replace, cancel, cancel_by_instrument, cancel_by_nonce, and cancel_by_label when limited to one instrument), keyed by (wallet, instrument).",
     "reason": "The document says order-flow requests pass the bucket but not which of them name an instrument.",
     "citedAt": []
+  },
+  {
+    "id": "private-trade",
+    "title": "The fields of the private trade record",
+    "choice": "A Trade (payload of {subaccount_id}.trades, and the trades of the order-flow results) is the PublicTrade of that side of the fill, with the subaccount's own direction, role, fee and realized PnL, plus order_id (the order it filled, so fills can be linked to orders), label (that order's label) and is_transfer (false for a trade). trade_id is shared by the two sides of a fill. The schema lists these fields but requires none and allows others, so a server that sends another shape is observed (observe.private-trade), not failed.",
+    "reason": "The document types the private trade record as Trade and shows none of its fields (\"not listed separately from PublicTrade\"); without an order_id a client cannot link a fill to its order, and venues of this API family send the order's id, label and transfer flag with each private fill.",
+    "citedAt": [
+      "#/components/schemas/Trade"
+    ]
   },
   {
     "id": "sandbox-market",

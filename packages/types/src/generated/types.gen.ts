@@ -254,11 +254,41 @@ export interface Order {
   trigger_type?: TriggerType | null;
 }
 /**
- * Payload record of `{subaccount_id}.trades` (the private trade record).
+ * Payload record of `{subaccount_id}.trades` (the private trade record). The fields below are assumed (private-trade) and none is required; other fields are allowed.
  *
  * Not shown: The fields of Trade are not shown (the document does not list them separately from PublicTrade).
  */
 export interface Trade {
+  /**
+   * The order this fill belongs to.
+   */
+  order_id?: string;
+  /**
+   * Shared by the two sides of a fill.
+   */
+  trade_id?: string;
+  subaccount_id?: Int64;
+  wallet?: string;
+  instrument_name?: string;
+  direction?: Direction;
+  liquidity_role?: LiquidityRole;
+  trade_price?: string;
+  trade_amount?: string;
+  trade_fee?: string;
+  expected_rebate?: string;
+  extra_fee?: string;
+  index_price?: string;
+  mark_price?: string;
+  realized_pnl?: string;
+  realized_pnl_excl_fees?: string;
+  /**
+   * The label of the order.
+   */
+  label?: string;
+  is_transfer?: boolean;
+  timestamp?: Timestamp;
+  quote_id?: string | null;
+  rfq_id?: string | null;
   [k: string]: unknown;
 }
 /**

@@ -2436,13 +2436,15 @@ return errors === 0;
 }
 
 export const schema_Trade = validate40;
-const schema69 = {"title":"Trade","description":"Payload record of `{subaccount_id}.trades` (the private trade record).","type":"object"};
+const schema69 = {"title":"Trade","description":"Payload record of `{subaccount_id}.trades` (the private trade record). The fields below are assumed (private-trade) and none is required; other fields are allowed.","type":"object","properties":{"order_id":{"type":"string","description":"The order this fill belongs to."},"trade_id":{"type":"string","description":"Shared by the two sides of a fill."},"subaccount_id":{"$ref":"#/definitions/Int64"},"wallet":{"type":"string"},"instrument_name":{"type":"string"},"direction":{"$ref":"#/definitions/Direction"},"liquidity_role":{"$ref":"#/definitions/LiquidityRole"},"trade_price":{"type":"string"},"trade_amount":{"type":"string"},"trade_fee":{"type":"string"},"expected_rebate":{"type":"string"},"extra_fee":{"type":"string"},"index_price":{"type":"string"},"mark_price":{"type":"string"},"realized_pnl":{"type":"string"},"realized_pnl_excl_fees":{"type":"string"},"label":{"type":"string","description":"The label of the order."},"is_transfer":{"type":"boolean"},"timestamp":{"$ref":"#/definitions/Timestamp"},"quote_id":{"type":["string","null"]},"rfq_id":{"type":["string","null"]}},"additionalProperties":true};
 
 function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!(data && typeof data == "object" && !Array.isArray(data))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.order_id !== undefined){
+if(typeof data.order_id !== "string"){
+const err0 = {instancePath:instancePath+"/order_id",schemaPath:"#/properties/order_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2451,12 +2453,334 @@ vErrors.push(err0);
 }
 errors++;
 }
+}
+if(data.trade_id !== undefined){
+if(typeof data.trade_id !== "string"){
+const err1 = {instancePath:instancePath+"/trade_id",schemaPath:"#/properties/trade_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.subaccount_id !== undefined){
+let data2 = data.subaccount_id;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err2 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 9223372036854776000 || isNaN(data2)){
+const err3 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9223372036854776000},message:"must be <= 9223372036854776000"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data2 < -9223372036854776000 || isNaN(data2)){
+const err4 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/minimum",keyword:"minimum",params:{comparison: ">=", limit: -9223372036854776000},message:"must be >= -9223372036854776000"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+if(data.wallet !== undefined){
+if(typeof data.wallet !== "string"){
+const err5 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.instrument_name !== undefined){
+if(typeof data.instrument_name !== "string"){
+const err6 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/properties/instrument_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.direction !== undefined){
+let data5 = data.direction;
+if(typeof data5 !== "string"){
+const err7 = {instancePath:instancePath+"/direction",schemaPath:"#/definitions/Direction/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(!((data5 === "buy") || (data5 === "sell"))){
+const err8 = {instancePath:instancePath+"/direction",schemaPath:"#/definitions/Direction/enum",keyword:"enum",params:{allowedValues: schema26.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.liquidity_role !== undefined){
+let data6 = data.liquidity_role;
+if(typeof data6 !== "string"){
+const err9 = {instancePath:instancePath+"/liquidity_role",schemaPath:"#/definitions/LiquidityRole/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(!((data6 === "maker") || (data6 === "taker"))){
+const err10 = {instancePath:instancePath+"/liquidity_role",schemaPath:"#/definitions/LiquidityRole/enum",keyword:"enum",params:{allowedValues: schema27.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.trade_price !== undefined){
+if(typeof data.trade_price !== "string"){
+const err11 = {instancePath:instancePath+"/trade_price",schemaPath:"#/properties/trade_price/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.trade_amount !== undefined){
+if(typeof data.trade_amount !== "string"){
+const err12 = {instancePath:instancePath+"/trade_amount",schemaPath:"#/properties/trade_amount/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.trade_fee !== undefined){
+if(typeof data.trade_fee !== "string"){
+const err13 = {instancePath:instancePath+"/trade_fee",schemaPath:"#/properties/trade_fee/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.expected_rebate !== undefined){
+if(typeof data.expected_rebate !== "string"){
+const err14 = {instancePath:instancePath+"/expected_rebate",schemaPath:"#/properties/expected_rebate/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.extra_fee !== undefined){
+if(typeof data.extra_fee !== "string"){
+const err15 = {instancePath:instancePath+"/extra_fee",schemaPath:"#/properties/extra_fee/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.index_price !== undefined){
+if(typeof data.index_price !== "string"){
+const err16 = {instancePath:instancePath+"/index_price",schemaPath:"#/properties/index_price/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.mark_price !== undefined){
+if(typeof data.mark_price !== "string"){
+const err17 = {instancePath:instancePath+"/mark_price",schemaPath:"#/properties/mark_price/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.realized_pnl !== undefined){
+if(typeof data.realized_pnl !== "string"){
+const err18 = {instancePath:instancePath+"/realized_pnl",schemaPath:"#/properties/realized_pnl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.realized_pnl_excl_fees !== undefined){
+if(typeof data.realized_pnl_excl_fees !== "string"){
+const err19 = {instancePath:instancePath+"/realized_pnl_excl_fees",schemaPath:"#/properties/realized_pnl_excl_fees/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.label !== undefined){
+if(typeof data.label !== "string"){
+const err20 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.is_transfer !== undefined){
+if(typeof data.is_transfer !== "boolean"){
+const err21 = {instancePath:instancePath+"/is_transfer",schemaPath:"#/properties/is_transfer/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.timestamp !== undefined){
+let data18 = data.timestamp;
+if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
+const err22 = {instancePath:instancePath+"/timestamp",schemaPath:"#/definitions/Timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if((typeof data18 == "number") && (isFinite(data18))){
+if(data18 > 9223372036854776000 || isNaN(data18)){
+const err23 = {instancePath:instancePath+"/timestamp",schemaPath:"#/definitions/Timestamp/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9223372036854776000},message:"must be <= 9223372036854776000"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(data18 < -9223372036854776000 || isNaN(data18)){
+const err24 = {instancePath:instancePath+"/timestamp",schemaPath:"#/definitions/Timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: -9223372036854776000},message:"must be >= -9223372036854776000"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+if(data.quote_id !== undefined){
+let data19 = data.quote_id;
+if((typeof data19 !== "string") && (data19 !== null)){
+const err25 = {instancePath:instancePath+"/quote_id",schemaPath:"#/properties/quote_id/type",keyword:"type",params:{type: schema69.properties.quote_id.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data.rfq_id !== undefined){
+let data20 = data.rfq_id;
+if((typeof data20 !== "string") && (data20 !== null)){
+const err26 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema69.properties.rfq_id.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
 validate40.errors = vErrors;
 return errors === 0;
 }
 
 export const schema_PublicTrade = validate41;
-const schema70 = {"title":"PublicTrade","description":"Payload record of the two public trade channels.","type":"object","required":["direction","expected_rebate","extra_fee","index_price","mark_price","realized_pnl","realized_pnl_excl_fees","trade_amount","trade_fee","trade_id","trade_price","instrument_name","wallet","liquidity_role","subaccount_id","timestamp"],"properties":{"direction":{"$ref":"#/definitions/Direction"},"expected_rebate":{"type":"string"},"extra_fee":{"type":"string"},"index_price":{"type":"string"},"mark_price":{"type":"string"},"realized_pnl":{"type":"string"},"realized_pnl_excl_fees":{"type":"string"},"trade_amount":{"type":"string"},"trade_fee":{"type":"string"},"trade_id":{"type":"string"},"trade_price":{"type":"string"},"instrument_name":{"type":"string"},"wallet":{"type":"string"},"liquidity_role":{"$ref":"#/definitions/LiquidityRole"},"subaccount_id":{"$ref":"#/definitions/Int64"},"timestamp":{"$ref":"#/definitions/Timestamp"},"quote_id":{"type":["string","null"]},"rfq_id":{"type":["string","null"]}}};
+const schema74 = {"title":"PublicTrade","description":"Payload record of the two public trade channels.","type":"object","required":["direction","expected_rebate","extra_fee","index_price","mark_price","realized_pnl","realized_pnl_excl_fees","trade_amount","trade_fee","trade_id","trade_price","instrument_name","wallet","liquidity_role","subaccount_id","timestamp"],"properties":{"direction":{"$ref":"#/definitions/Direction"},"expected_rebate":{"type":"string"},"extra_fee":{"type":"string"},"index_price":{"type":"string"},"mark_price":{"type":"string"},"realized_pnl":{"type":"string"},"realized_pnl_excl_fees":{"type":"string"},"trade_amount":{"type":"string"},"trade_fee":{"type":"string"},"trade_id":{"type":"string"},"trade_price":{"type":"string"},"instrument_name":{"type":"string"},"wallet":{"type":"string"},"liquidity_role":{"$ref":"#/definitions/LiquidityRole"},"subaccount_id":{"$ref":"#/definitions/Int64"},"timestamp":{"$ref":"#/definitions/Timestamp"},"quote_id":{"type":["string","null"]},"rfq_id":{"type":["string","null"]}}};
 
 function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -2885,7 +3209,7 @@ errors++;
 if(data.quote_id !== undefined){
 let data16 = data.quote_id;
 if((typeof data16 !== "string") && (data16 !== null)){
-const err38 = {instancePath:instancePath+"/quote_id",schemaPath:"#/properties/quote_id/type",keyword:"type",params:{type: schema70.properties.quote_id.type},message:"must be string,null"};
+const err38 = {instancePath:instancePath+"/quote_id",schemaPath:"#/properties/quote_id/type",keyword:"type",params:{type: schema74.properties.quote_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -2898,7 +3222,7 @@ errors++;
 if(data.rfq_id !== undefined){
 let data17 = data.rfq_id;
 if((typeof data17 !== "string") && (data17 !== null)){
-const err39 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema70.properties.rfq_id.type},message:"must be string,null"};
+const err39 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema74.properties.rfq_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -2924,7 +3248,7 @@ return errors === 0;
 }
 
 export const schema_BalanceUpdate = validate42;
-const schema75 = {"title":"BalanceUpdate","description":"Payload record of `{subaccount_id}.balances`.","type":"object","required":["name","new_balance","previous_balance","update_type"],"properties":{"name":{"type":"string"},"new_balance":{"$ref":"#/definitions/Decimal"},"previous_balance":{"$ref":"#/definitions/Decimal"},"update_type":{"$ref":"#/definitions/BalanceUpdateType"}}};
+const schema79 = {"title":"BalanceUpdate","description":"Payload record of `{subaccount_id}.balances`.","type":"object","required":["name","new_balance","previous_balance","update_type"],"properties":{"name":{"type":"string"},"new_balance":{"$ref":"#/definitions/Decimal"},"previous_balance":{"$ref":"#/definitions/Decimal"},"update_type":{"$ref":"#/definitions/BalanceUpdateType"}}};
 
 function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -3071,7 +3395,7 @@ return errors === 0;
 }
 
 export const schema_OrderbookLevel = validate43;
-const schema79 = {"title":"OrderbookLevel","description":"An array of exactly two strings, price then amount (the wire format of the previous version of the interface).","type":"array","items":[{"type":"string","description":"price"},{"type":"string","description":"amount"}],"minItems":2,"maxItems":2};
+const schema83 = {"title":"OrderbookLevel","description":"An array of exactly two strings, price then amount (the wire format of the previous version of the interface).","type":"array","items":[{"type":"string","description":"price"},{"type":"string","description":"amount"}],"minItems":2,"maxItems":2};
 
 function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -3138,7 +3462,7 @@ return errors === 0;
 }
 
 export const schema_OrderbookPayload = validate44;
-const schema80 = {"title":"OrderbookPayload","description":"Payload of the order book channel.","type":"object","required":["instrument_name","publish_id","timestamp","bids","asks"],"properties":{"instrument_name":{"type":"string"},"publish_id":{"$ref":"#/definitions/UInt64"},"timestamp":{"$ref":"#/definitions/Timestamp"},"bids":{"type":"array","items":{"$ref":"#/definitions/OrderbookLevel"}},"asks":{"type":"array","items":{"$ref":"#/definitions/OrderbookLevel"}}}};
+const schema84 = {"title":"OrderbookPayload","description":"Payload of the order book channel.","type":"object","required":["instrument_name","publish_id","timestamp","bids","asks"],"properties":{"instrument_name":{"type":"string"},"publish_id":{"$ref":"#/definitions/UInt64"},"timestamp":{"$ref":"#/definitions/Timestamp"},"bids":{"type":"array","items":{"$ref":"#/definitions/OrderbookLevel"}},"asks":{"type":"array","items":{"$ref":"#/definitions/OrderbookLevel"}}}};
 
 function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -3444,8 +3768,8 @@ return errors === 0;
 }
 
 export const schema_AuctionResult = validate45;
-const schema85 = {"title":"AuctionResult","description":"Payload record of `auctions.watch`.","type":"object","required":["state","subaccount_id","timestamp"],"properties":{"state":{"$ref":"#/definitions/AuctionStateType"},"subaccount_id":{"$ref":"#/definitions/Int64"},"timestamp":{"$ref":"#/definitions/Timestamp"},"details":{"anyOf":[{"$ref":"#/definitions/AuctionDetails"},{"type":"null"}]}}};
-const schema89 = {"title":"AuctionDetails","type":"object","required":["estimated_bid_price","estimated_discount_pnl","estimated_mtm","estimated_percent_bid","margin_type","min_price_limit","subaccount_balances"],"properties":{"estimated_bid_price":{"type":"string"},"estimated_discount_pnl":{"type":"string"},"estimated_mtm":{"type":"string"},"estimated_percent_bid":{"type":"string"},"margin_type":{"type":"string"},"min_price_limit":{"type":"string"},"subaccount_balances":{"description":"Asset name to a decimal string.","type":"object","additionalProperties":{"$ref":"#/definitions/Decimal"}},"currency":{"type":["string","null"]}}};
+const schema89 = {"title":"AuctionResult","description":"Payload record of `auctions.watch`.","type":"object","required":["state","subaccount_id","timestamp"],"properties":{"state":{"$ref":"#/definitions/AuctionStateType"},"subaccount_id":{"$ref":"#/definitions/Int64"},"timestamp":{"$ref":"#/definitions/Timestamp"},"details":{"anyOf":[{"$ref":"#/definitions/AuctionDetails"},{"type":"null"}]}}};
+const schema93 = {"title":"AuctionDetails","type":"object","required":["estimated_bid_price","estimated_discount_pnl","estimated_mtm","estimated_percent_bid","margin_type","min_price_limit","subaccount_balances"],"properties":{"estimated_bid_price":{"type":"string"},"estimated_discount_pnl":{"type":"string"},"estimated_mtm":{"type":"string"},"estimated_percent_bid":{"type":"string"},"margin_type":{"type":"string"},"min_price_limit":{"type":"string"},"subaccount_balances":{"description":"Asset name to a decimal string.","type":"object","additionalProperties":{"$ref":"#/definitions/Decimal"}},"currency":{"type":["string","null"]}}};
 
 function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -3636,7 +3960,7 @@ errors++;
 if(data.currency !== undefined){
 let data8 = data.currency;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err16 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: schema89.properties.currency.type},message:"must be string,null"};
+const err16 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: schema93.properties.currency.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -4043,7 +4367,7 @@ errors++;
 if(data.currency !== undefined){
 let data8 = data.currency;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err16 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: schema89.properties.currency.type},message:"must be string,null"};
+const err16 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: schema93.properties.currency.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -4069,7 +4393,7 @@ return errors === 0;
 }
 
 export const schema_MarginWatchResult = validate49;
-const schema93 = {"title":"MarginWatchResult","description":"Payload record of `margin.watch`.","type":"object","required":["collaterals","currency","initial_margin","maintenance_margin","margin_type","positions","subaccount_id","subaccount_value","valuation_timestamp"],"properties":{"collaterals":{"type":"array","items":{}},"currency":{"type":"string"},"initial_margin":{"type":"string"},"maintenance_margin":{"type":"string"},"margin_type":{"type":"string"},"positions":{"type":"array","items":{}},"subaccount_id":{"$ref":"#/definitions/Int64"},"subaccount_value":{"type":"string"},"valuation_timestamp":{"$ref":"#/definitions/Timestamp"}}};
+const schema97 = {"title":"MarginWatchResult","description":"Payload record of `margin.watch`.","type":"object","required":["collaterals","currency","initial_margin","maintenance_margin","margin_type","positions","subaccount_id","subaccount_value","valuation_timestamp"],"properties":{"collaterals":{"type":"array","items":{}},"currency":{"type":"string"},"initial_margin":{"type":"string"},"maintenance_margin":{"type":"string"},"margin_type":{"type":"string"},"positions":{"type":"array","items":{}},"subaccount_id":{"$ref":"#/definitions/Int64"},"subaccount_value":{"type":"string"},"valuation_timestamp":{"$ref":"#/definitions/Timestamp"}}};
 
 function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -4335,7 +4659,7 @@ return errors === 0;
 }
 
 export const schema_LegUnpricedParams = validate50;
-const schema96 = {"title":"LegUnpricedParams","description":"A leg of an RFQ.","type":"object","required":["amount","direction","instrument_name"],"properties":{"amount":{"$ref":"#/definitions/NonNegativeDecimal"},"direction":{"$ref":"#/definitions/Direction"},"instrument_name":{"type":"string"}}};
+const schema100 = {"title":"LegUnpricedParams","description":"A leg of an RFQ.","type":"object","required":["amount","direction","instrument_name"],"properties":{"amount":{"$ref":"#/definitions/NonNegativeDecimal"},"direction":{"$ref":"#/definitions/Direction"},"instrument_name":{"type":"string"}}};
 
 function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -4447,7 +4771,7 @@ return errors === 0;
 }
 
 export const schema_PricedLegParamsAndResponse = validate51;
-const schema99 = {"title":"PricedLegParamsAndResponse","description":"A leg of a quote.","type":"object","required":["amount","direction","instrument_name","price"],"properties":{"amount":{"$ref":"#/definitions/NonNegativeDecimal"},"direction":{"$ref":"#/definitions/Direction"},"instrument_name":{"type":"string"},"price":{"$ref":"#/definitions/NonNegativeDecimal"}}};
+const schema103 = {"title":"PricedLegParamsAndResponse","description":"A leg of a quote.","type":"object","required":["amount","direction","instrument_name","price"],"properties":{"amount":{"$ref":"#/definitions/NonNegativeDecimal"},"direction":{"$ref":"#/definitions/Direction"},"instrument_name":{"type":"string"},"price":{"$ref":"#/definitions/NonNegativeDecimal"}}};
 
 function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -4594,7 +4918,7 @@ return errors === 0;
 }
 
 export const schema_PublicRfq = validate52;
-const schema103 = {"title":"PublicRfq","description":"Payload record of `{wallet}.rfqs`.","type":"object","required":["cancel_reason","creation_timestamp","fill_rate","filled_pct","last_update_timestamp","legs","partial_fill_step","recent_fill_rate","rfq_id","status","subaccount_id","total_cost","valid_until","wallet"],"properties":{"cancel_reason":{"$ref":"#/definitions/RFQCancelReason"},"creation_timestamp":{"$ref":"#/definitions/Timestamp"},"fill_rate":{"description":"Lifetime taker fill rate; null until enough lifetime RFQs exist.","anyOf":[{"$ref":"#/definitions/Decimal"},{"type":"null"}]},"filled_pct":{"$ref":"#/definitions/NonNegativeDecimal"},"last_update_timestamp":{"$ref":"#/definitions/Timestamp"},"legs":{"type":"array","items":{"$ref":"#/definitions/LegUnpricedParams"}},"partial_fill_step":{"$ref":"#/definitions/NonNegativeDecimal"},"recent_fill_rate":{"description":"Decayed-recent taker fill rate; null until enough recent activity.","anyOf":[{"$ref":"#/definitions/Decimal"},{"type":"null"}]},"rfq_id":{"$ref":"#/definitions/UUID"},"status":{"$ref":"#/definitions/RFQStatus"},"subaccount_id":{"$ref":"#/definitions/Int64"},"total_cost":{"anyOf":[{"$ref":"#/definitions/Decimal"},{"type":"null"}]},"valid_until":{"$ref":"#/definitions/Timestamp"},"wallet":{"$ref":"#/definitions/Address"},"filled_direction":{"anyOf":[{"$ref":"#/definitions/Direction"},{"type":"null"}]}}};
+const schema107 = {"title":"PublicRfq","description":"Payload record of `{wallet}.rfqs`.","type":"object","required":["cancel_reason","creation_timestamp","fill_rate","filled_pct","last_update_timestamp","legs","partial_fill_step","recent_fill_rate","rfq_id","status","subaccount_id","total_cost","valid_until","wallet"],"properties":{"cancel_reason":{"$ref":"#/definitions/RFQCancelReason"},"creation_timestamp":{"$ref":"#/definitions/Timestamp"},"fill_rate":{"description":"Lifetime taker fill rate; null until enough lifetime RFQs exist.","anyOf":[{"$ref":"#/definitions/Decimal"},{"type":"null"}]},"filled_pct":{"$ref":"#/definitions/NonNegativeDecimal"},"last_update_timestamp":{"$ref":"#/definitions/Timestamp"},"legs":{"type":"array","items":{"$ref":"#/definitions/LegUnpricedParams"}},"partial_fill_step":{"$ref":"#/definitions/NonNegativeDecimal"},"recent_fill_rate":{"description":"Decayed-recent taker fill rate; null until enough recent activity.","anyOf":[{"$ref":"#/definitions/Decimal"},{"type":"null"}]},"rfq_id":{"$ref":"#/definitions/UUID"},"status":{"$ref":"#/definitions/RFQStatus"},"subaccount_id":{"$ref":"#/definitions/Int64"},"total_cost":{"anyOf":[{"$ref":"#/definitions/Decimal"},{"type":"null"}]},"valid_until":{"$ref":"#/definitions/Timestamp"},"wallet":{"$ref":"#/definitions/Address"},"filled_direction":{"anyOf":[{"$ref":"#/definitions/Direction"},{"type":"null"}]}}};
 
 function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -5326,7 +5650,7 @@ return errors === 0;
 }
 
 export const schema_PublicQuote = validate54;
-const schema118 = {"title":"PublicQuote","type":"object","required":["cancel_reason","creation_timestamp","direction","fill_pct","last_update_timestamp","legs","legs_hash","liquidity_role","quote_id","rfq_id","status","subaccount_id","wallet"],"properties":{"cancel_reason":{"$ref":"#/definitions/RFQCancelReason"},"creation_timestamp":{"$ref":"#/definitions/Timestamp"},"direction":{"$ref":"#/definitions/Direction"},"fill_pct":{"$ref":"#/definitions/NonNegativeDecimal"},"last_update_timestamp":{"$ref":"#/definitions/Timestamp"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegParamsAndResponse"}},"legs_hash":{"type":"string"},"liquidity_role":{"$ref":"#/definitions/LiquidityRole"},"quote_id":{"$ref":"#/definitions/UUID"},"rfq_id":{"$ref":"#/definitions/UUID"},"status":{"$ref":"#/definitions/RFQStatus"},"subaccount_id":{"$ref":"#/definitions/Int64"},"wallet":{"$ref":"#/definitions/Address"}}};
+const schema122 = {"title":"PublicQuote","type":"object","required":["cancel_reason","creation_timestamp","direction","fill_pct","last_update_timestamp","legs","legs_hash","liquidity_role","quote_id","rfq_id","status","subaccount_id","wallet"],"properties":{"cancel_reason":{"$ref":"#/definitions/RFQCancelReason"},"creation_timestamp":{"$ref":"#/definitions/Timestamp"},"direction":{"$ref":"#/definitions/Direction"},"fill_pct":{"$ref":"#/definitions/NonNegativeDecimal"},"last_update_timestamp":{"$ref":"#/definitions/Timestamp"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegParamsAndResponse"}},"legs_hash":{"type":"string"},"liquidity_role":{"$ref":"#/definitions/LiquidityRole"},"quote_id":{"$ref":"#/definitions/UUID"},"rfq_id":{"$ref":"#/definitions/UUID"},"status":{"$ref":"#/definitions/RFQStatus"},"subaccount_id":{"$ref":"#/definitions/Int64"},"wallet":{"$ref":"#/definitions/Address"}}};
 
 function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -5809,7 +6133,7 @@ return errors === 0;
 }
 
 export const schema_QuotePublishResult = validate56;
-const schema130 = {"title":"QuotePublishResult","description":"Payload record of `{subaccount_id}.quotes`.","type":"object","required":["creation_timestamp","direction","extra_fee","fee","fill_pct","is_transfer","label","last_update_timestamp","legs","legs_hash","liquidity_role","max_fee","mmp","nonce","quote_id","rfq_id","signature","signature_expiry_sec","signer","status","subaccount_id"],"properties":{"creation_timestamp":{"$ref":"#/definitions/Timestamp"},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"$ref":"#/definitions/NonNegativeDecimal"},"fee":{"$ref":"#/definitions/NonNegativeDecimal"},"fill_pct":{"$ref":"#/definitions/NonNegativeDecimal"},"is_transfer":{"type":"boolean"},"label":{"type":"string"},"last_update_timestamp":{"$ref":"#/definitions/Timestamp"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegParamsAndResponse"}},"legs_hash":{"type":"string"},"liquidity_role":{"$ref":"#/definitions/LiquidityRole"},"max_fee":{"$ref":"#/definitions/NonNegativeDecimal"},"mmp":{"type":"boolean"},"nonce":{"type":"string"},"quote_id":{"$ref":"#/definitions/UUID"},"rfq_id":{"$ref":"#/definitions/UUID"},"signature":{"type":"string"},"signature_expiry_sec":{"$ref":"#/definitions/Int64"},"signer":{"type":"string"},"status":{"$ref":"#/definitions/RFQStatus"},"subaccount_id":{"$ref":"#/definitions/Int64"},"batch_status":{"anyOf":[{"$ref":"#/definitions/BatchStatus"},{"type":"null"}]},"cancel_reason":{"anyOf":[{"$ref":"#/definitions/RFQCancelReason"},{"type":"null"}]},"tx_hash":{"type":["string","null"]}}};
+const schema134 = {"title":"QuotePublishResult","description":"Payload record of `{subaccount_id}.quotes`.","type":"object","required":["creation_timestamp","direction","extra_fee","fee","fill_pct","is_transfer","label","last_update_timestamp","legs","legs_hash","liquidity_role","max_fee","mmp","nonce","quote_id","rfq_id","signature","signature_expiry_sec","signer","status","subaccount_id"],"properties":{"creation_timestamp":{"$ref":"#/definitions/Timestamp"},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"$ref":"#/definitions/NonNegativeDecimal"},"fee":{"$ref":"#/definitions/NonNegativeDecimal"},"fill_pct":{"$ref":"#/definitions/NonNegativeDecimal"},"is_transfer":{"type":"boolean"},"label":{"type":"string"},"last_update_timestamp":{"$ref":"#/definitions/Timestamp"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegParamsAndResponse"}},"legs_hash":{"type":"string"},"liquidity_role":{"$ref":"#/definitions/LiquidityRole"},"max_fee":{"$ref":"#/definitions/NonNegativeDecimal"},"mmp":{"type":"boolean"},"nonce":{"type":"string"},"quote_id":{"$ref":"#/definitions/UUID"},"rfq_id":{"$ref":"#/definitions/UUID"},"signature":{"type":"string"},"signature_expiry_sec":{"$ref":"#/definitions/Int64"},"signer":{"type":"string"},"status":{"$ref":"#/definitions/RFQStatus"},"subaccount_id":{"$ref":"#/definitions/Int64"},"batch_status":{"anyOf":[{"$ref":"#/definitions/BatchStatus"},{"type":"null"}]},"cancel_reason":{"anyOf":[{"$ref":"#/definitions/RFQCancelReason"},{"type":"null"}]},"tx_hash":{"type":["string","null"]}}};
 
 function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -6621,7 +6945,7 @@ vErrors = null;
 if(data.tx_hash !== undefined){
 let data24 = data.tx_hash;
 if((typeof data24 !== "string") && (data24 !== null)){
-const err67 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema130.properties.tx_hash.type},message:"must be string,null"};
+const err67 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema134.properties.tx_hash.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -6647,8 +6971,8 @@ return errors === 0;
 }
 
 export const schema_BestQuoteChannelResult = validate58;
-const schema146 = {"title":"BestQuoteChannelResult","description":"Payload record of `{subaccount_id}.best.quotes`. A failure is reported through error.","type":"object","required":["rfq_id"],"properties":{"rfq_id":{"$ref":"#/definitions/UUID"},"error":{"anyOf":[{"$ref":"#/definitions/RPCError"},{"type":"null"}]},"result":{"anyOf":[{"$ref":"#/definitions/RfqGetBestQuoteResponse"},{"type":"null"}]}}};
-const schema148 = {"title":"RPCError","description":"A JSON-RPC error object.","type":"object","required":["code","message"],"properties":{"code":{"$ref":"#/definitions/Int64"},"message":{"type":"string"},"data":{"type":["string","null"]}}};
+const schema150 = {"title":"BestQuoteChannelResult","description":"Payload record of `{subaccount_id}.best.quotes`. A failure is reported through error.","type":"object","required":["rfq_id"],"properties":{"rfq_id":{"$ref":"#/definitions/UUID"},"error":{"anyOf":[{"$ref":"#/definitions/RPCError"},{"type":"null"}]},"result":{"anyOf":[{"$ref":"#/definitions/RfqGetBestQuoteResponse"},{"type":"null"}]}}};
+const schema152 = {"title":"RPCError","description":"A JSON-RPC error object.","type":"object","required":["code","message"],"properties":{"code":{"$ref":"#/definitions/Int64"},"message":{"type":"string"},"data":{"type":["string","null"]}}};
 
 function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -6724,7 +7048,7 @@ errors++;
 if(data.data !== undefined){
 let data2 = data.data;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err6 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: schema148.properties.data.type},message:"must be string,null"};
+const err6 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: schema152.properties.data.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -6749,7 +7073,7 @@ validate59.errors = vErrors;
 return errors === 0;
 }
 
-const schema150 = {"title":"RfqGetBestQuoteResponse","type":"object","required":["direction","down_liquidation_price","estimated_fee","estimated_realized_pnl","estimated_realized_pnl_excl_fees","estimated_total_cost","filled_pct","is_valid","orderbook_total_cost","post_initial_margin","pre_initial_margin","suggested_max_fee","post_liquidation_price","up_liquidation_price"],"properties":{"direction":{"$ref":"#/definitions/Direction"},"down_liquidation_price":{"anyOf":[{"$ref":"#/definitions/Decimal"},{"type":"null"}]},"estimated_fee":{"$ref":"#/definitions/Decimal"},"estimated_realized_pnl":{"$ref":"#/definitions/Decimal"},"estimated_realized_pnl_excl_fees":{"$ref":"#/definitions/Decimal"},"estimated_total_cost":{"$ref":"#/definitions/Decimal"},"filled_pct":{"$ref":"#/definitions/NonNegativeDecimal"},"is_valid":{"type":"boolean"},"orderbook_total_cost":{"anyOf":[{"$ref":"#/definitions/Decimal"},{"type":"null"}]},"post_initial_margin":{"$ref":"#/definitions/Decimal"},"pre_initial_margin":{"$ref":"#/definitions/Decimal"},"suggested_max_fee":{"$ref":"#/definitions/Decimal"},"post_liquidation_price":{"anyOf":[{"$ref":"#/definitions/Decimal"},{"type":"null"}]},"up_liquidation_price":{"anyOf":[{"$ref":"#/definitions/Decimal"},{"type":"null"}]},"best_quote":{"anyOf":[{"$ref":"#/definitions/PublicQuote"},{"type":"null"}]},"invalid_reason":{"type":["string","null"]}}};
+const schema154 = {"title":"RfqGetBestQuoteResponse","type":"object","required":["direction","down_liquidation_price","estimated_fee","estimated_realized_pnl","estimated_realized_pnl_excl_fees","estimated_total_cost","filled_pct","is_valid","orderbook_total_cost","post_initial_margin","pre_initial_margin","suggested_max_fee","post_liquidation_price","up_liquidation_price"],"properties":{"direction":{"$ref":"#/definitions/Direction"},"down_liquidation_price":{"anyOf":[{"$ref":"#/definitions/Decimal"},{"type":"null"}]},"estimated_fee":{"$ref":"#/definitions/Decimal"},"estimated_realized_pnl":{"$ref":"#/definitions/Decimal"},"estimated_realized_pnl_excl_fees":{"$ref":"#/definitions/Decimal"},"estimated_total_cost":{"$ref":"#/definitions/Decimal"},"filled_pct":{"$ref":"#/definitions/NonNegativeDecimal"},"is_valid":{"type":"boolean"},"orderbook_total_cost":{"anyOf":[{"$ref":"#/definitions/Decimal"},{"type":"null"}]},"post_initial_margin":{"$ref":"#/definitions/Decimal"},"pre_initial_margin":{"$ref":"#/definitions/Decimal"},"suggested_max_fee":{"$ref":"#/definitions/Decimal"},"post_liquidation_price":{"anyOf":[{"$ref":"#/definitions/Decimal"},{"type":"null"}]},"up_liquidation_price":{"anyOf":[{"$ref":"#/definitions/Decimal"},{"type":"null"}]},"best_quote":{"anyOf":[{"$ref":"#/definitions/PublicQuote"},{"type":"null"}]},"invalid_reason":{"type":["string","null"]}}};
 
 function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -7445,7 +7769,7 @@ vErrors = null;
 if(data.invalid_reason !== undefined){
 let data15 = data.invalid_reason;
 if((typeof data15 !== "string") && (data15 !== null)){
-const err51 = {instancePath:instancePath+"/invalid_reason",schemaPath:"#/properties/invalid_reason/type",keyword:"type",params:{type: schema150.properties.invalid_reason.type},message:"must be string,null"};
+const err51 = {instancePath:instancePath+"/invalid_reason",schemaPath:"#/properties/invalid_reason/type",keyword:"type",params:{type: schema154.properties.invalid_reason.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -8317,7 +8641,7 @@ vErrors = null;
 if(data.invalid_reason !== undefined){
 let data15 = data.invalid_reason;
 if((typeof data15 !== "string") && (data15 !== null)){
-const err51 = {instancePath:instancePath+"/invalid_reason",schemaPath:"#/properties/invalid_reason/type",keyword:"type",params:{type: schema150.properties.invalid_reason.type},message:"must be string,null"};
+const err51 = {instancePath:instancePath+"/invalid_reason",schemaPath:"#/properties/invalid_reason/type",keyword:"type",params:{type: schema154.properties.invalid_reason.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -8343,7 +8667,7 @@ return errors === 0;
 }
 
 export const schema_DailyTradingStatistics = validate66;
-const schema178 = {"title":"DailyTradingStatistics","description":"Ticker-related record; where it is embedded is not shown.","type":"object","required":["c","h","l","n","oi","p","pr","v"],"properties":{"c":{"$ref":"#/definitions/Decimal","description":"Contracts traded in the last 24 hours."},"h":{"$ref":"#/definitions/Decimal","description":"Highest trade price in 24h."},"l":{"$ref":"#/definitions/Decimal","description":"Lowest trade price in 24h."},"n":{"$ref":"#/definitions/UInt64","description":"Number of trades in 24h."},"oi":{"$ref":"#/definitions/Decimal","description":"Current total open interest."},"p":{"$ref":"#/definitions/Decimal","description":"Options: 24h percent change in premium; perps: 24h percent change in mark price."},"pr":{"$ref":"#/definitions/Decimal","description":"Premium volume in 24h."},"v":{"$ref":"#/definitions/Decimal","description":"Notional volume in 24h."}}};
+const schema182 = {"title":"DailyTradingStatistics","description":"Ticker-related record; where it is embedded is not shown.","type":"object","required":["c","h","l","n","oi","p","pr","v"],"properties":{"c":{"$ref":"#/definitions/Decimal","description":"Contracts traded in the last 24 hours."},"h":{"$ref":"#/definitions/Decimal","description":"Highest trade price in 24h."},"l":{"$ref":"#/definitions/Decimal","description":"Lowest trade price in 24h."},"n":{"$ref":"#/definitions/UInt64","description":"Number of trades in 24h."},"oi":{"$ref":"#/definitions/Decimal","description":"Current total open interest."},"p":{"$ref":"#/definitions/Decimal","description":"Options: 24h percent change in premium; perps: 24h percent change in mark price."},"pr":{"$ref":"#/definitions/Decimal","description":"Premium volume in 24h."},"v":{"$ref":"#/definitions/Decimal","description":"Notional volume in 24h."}}};
 
 function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -8655,7 +8979,7 @@ return errors === 0;
 }
 
 export const schema_OptionPricing = validate67;
-const schema187 = {"title":"OptionPricing","description":"Ticker-related record; where it is embedded is not shown.","type":"object","required":["ai","bi","d","df","f","g","i","m","r","t","v"],"properties":{"ai":{"type":"string","description":"Implied volatility of best ask."},"bi":{"type":"string","description":"Implied volatility of best bid."},"d":{"type":"string","description":"Delta."},"df":{"type":"string","description":"Discount factor."},"f":{"type":"string","description":"Forward price."},"g":{"type":"string","description":"Gamma."},"i":{"type":"string","description":"Implied volatility."},"m":{"type":"string","description":"Mark price."},"r":{"type":"string","description":"Rho."},"t":{"type":"string","description":"Theta."},"v":{"type":"string","description":"Vega."}}};
+const schema191 = {"title":"OptionPricing","description":"Ticker-related record; where it is embedded is not shown.","type":"object","required":["ai","bi","d","df","f","g","i","m","r","t","v"],"properties":{"ai":{"type":"string","description":"Implied volatility of best ask."},"bi":{"type":"string","description":"Implied volatility of best bid."},"d":{"type":"string","description":"Delta."},"df":{"type":"string","description":"Discount factor."},"f":{"type":"string","description":"Forward price."},"g":{"type":"string","description":"Gamma."},"i":{"type":"string","description":"Implied volatility."},"m":{"type":"string","description":"Mark price."},"r":{"type":"string","description":"Rho."},"t":{"type":"string","description":"Theta."},"v":{"type":"string","description":"Vega."}}};
 
 function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -8919,7 +9243,7 @@ return errors === 0;
 }
 
 export const schema_TickerSlimPayload = validate68;
-const schema188 = {"title":"TickerSlimPayload","description":"Payload of `ticker_slim.{instrument_name}.{interval}`.","type":"object"};
+const schema192 = {"title":"TickerSlimPayload","description":"Payload of `ticker_slim.{instrument_name}.{interval}`.","type":"object"};
 
 function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -8939,7 +9263,7 @@ return errors === 0;
 }
 
 export const schema_SpotFeedPayload = validate69;
-const schema189 = {"title":"SpotFeedPayload","description":"Payload of `spot_feed.{currency}`.","type":"object"};
+const schema193 = {"title":"SpotFeedPayload","description":"Payload of `spot_feed.{currency}`.","type":"object"};
 
 function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -8959,7 +9283,7 @@ return errors === 0;
 }
 
 export const schema_SpotFeedEntry = validate70;
-const schema190 = {"title":"SpotFeedEntry","description":"Named by the document as part of the spot feed.","type":"object"};
+const schema194 = {"title":"SpotFeedEntry","description":"Named by the document as part of the spot feed.","type":"object"};
 
 function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -9054,7 +9378,7 @@ errors++;
 if(data.data !== undefined){
 let data2 = data.data;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err6 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: schema148.properties.data.type},message:"must be string,null"};
+const err6 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: schema152.properties.data.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -9080,7 +9404,7 @@ return errors === 0;
 }
 
 export const schema_RateLimitBudget = validate72;
-const schema193 = {"title":"RateLimitBudget","description":"The budget object of `public/getRateLimits`.","type":"object","required":["remainingPoints","msBeforeNext","consumedPoints","isFirstInDuration"],"properties":{"remainingPoints":{"type":"integer","description":"Points left in the current window."},"msBeforeNext":{"type":"integer","description":"Milliseconds until the next request is allowed; 0 when a request may go through now."},"consumedPoints":{"type":"integer","description":"Points used in the current window."},"isFirstInDuration":{"type":"boolean","description":"True if this is the first request of the current window."}}};
+const schema197 = {"title":"RateLimitBudget","description":"The budget object of `public/getRateLimits`.","type":"object","required":["remainingPoints","msBeforeNext","consumedPoints","isFirstInDuration"],"properties":{"remainingPoints":{"type":"integer","description":"Points left in the current window."},"msBeforeNext":{"type":"integer","description":"Milliseconds until the next request is allowed; 0 when a request may go through now."},"consumedPoints":{"type":"integer","description":"Points used in the current window."},"isFirstInDuration":{"type":"boolean","description":"True if this is the first request of the current window."}}};
 
 function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -9193,7 +9517,7 @@ return errors === 0;
 }
 
 export const schema_RateLimitsResult = validate73;
-const schema194 = {"title":"RateLimitsResult","description":"Result of `public/getRateLimits`.","type":"object","required":["remaining_matching","remaining_non_matching","remaining_per_endpoint"],"properties":{"remaining_matching":{"$ref":"#/definitions/RateLimitBudget","description":"Per-wallet matching budget."},"remaining_non_matching":{"$ref":"#/definitions/RateLimitBudget","description":"Per-wallet non-matching budget."},"remaining_per_endpoint":{"description":"Method name to budget object, e.g. key cancel_all.","type":"object","additionalProperties":{"$ref":"#/definitions/RateLimitBudget"}},"remaining_connections":{"$ref":"#/definitions/RateLimitBudget","description":"Per-IP concurrent-connection limiter; present on WebSocket only."}}};
+const schema198 = {"title":"RateLimitsResult","description":"Result of `public/getRateLimits`.","type":"object","required":["remaining_matching","remaining_non_matching","remaining_per_endpoint"],"properties":{"remaining_matching":{"$ref":"#/definitions/RateLimitBudget","description":"Per-wallet matching budget."},"remaining_non_matching":{"$ref":"#/definitions/RateLimitBudget","description":"Per-wallet non-matching budget."},"remaining_per_endpoint":{"description":"Method name to budget object, e.g. key cancel_all.","type":"object","additionalProperties":{"$ref":"#/definitions/RateLimitBudget"}},"remaining_connections":{"$ref":"#/definitions/RateLimitBudget","description":"Per-IP concurrent-connection limiter; present on WebSocket only."}}};
 
 function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -9684,7 +10008,7 @@ return errors === 0;
 }
 
 export const schema_JsonRpcRequest = validate74;
-const schema199 = {"title":"JsonRpcRequest","description":"A request: jsonrpc (2.0), id, method and params. The document requires id, method and params;\nheaders is optional (nullable, free-form; non-standard, used by login).\n","type":"object","required":["id","method","params"],"properties":{"jsonrpc":{"type":"string","const":"2.0"},"id":{"$ref":"#/definitions/JsonRpcId"},"method":{"type":"string"},"params":{"type":["object","null"]},"headers":{"type":["object","null"]}}};
+const schema203 = {"title":"JsonRpcRequest","description":"A request: jsonrpc (2.0), id, method and params. The document requires id, method and params;\nheaders is optional (nullable, free-form; non-standard, used by login).\n","type":"object","required":["id","method","params"],"properties":{"jsonrpc":{"type":"string","const":"2.0"},"id":{"$ref":"#/definitions/JsonRpcId"},"method":{"type":"string"},"params":{"type":["object","null"]},"headers":{"type":["object","null"]}}};
 
 function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -9771,7 +10095,7 @@ errors++;
 if(data.params !== undefined){
 let data3 = data.params;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-const err7 = {instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: schema199.properties.params.type},message:"must be object,null"};
+const err7 = {instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: schema203.properties.params.type},message:"must be object,null"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -9784,7 +10108,7 @@ errors++;
 if(data.headers !== undefined){
 let data4 = data.headers;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
-const err8 = {instancePath:instancePath+"/headers",schemaPath:"#/properties/headers/type",keyword:"type",params:{type: schema199.properties.headers.type},message:"must be object,null"};
+const err8 = {instancePath:instancePath+"/headers",schemaPath:"#/properties/headers/type",keyword:"type",params:{type: schema203.properties.headers.type},message:"must be object,null"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -9810,7 +10134,7 @@ return errors === 0;
 }
 
 export const schema_JsonRpcResponse = validate75;
-const schema201 = {"title":"JsonRpcResponse","description":"A response echoes id and carries either result or error, never both.","type":"object","required":["id"],"properties":{"jsonrpc":{"type":"string","const":"2.0"},"id":{"$ref":"#/definitions/JsonRpcId"},"result":{},"error":{"$ref":"#/definitions/RPCError"}},"oneOf":[{"required":["result"],"not":{"required":["error"]}},{"required":["error"],"not":{"required":["result"]}}]};
+const schema205 = {"title":"JsonRpcResponse","description":"A response echoes id and carries either result or error, never both.","type":"object","required":["id"],"properties":{"jsonrpc":{"type":"string","const":"2.0"},"id":{"$ref":"#/definitions/JsonRpcId"},"result":{},"error":{"$ref":"#/definitions/RPCError"}},"oneOf":[{"required":["result"],"not":{"required":["error"]}},{"required":["error"],"not":{"required":["result"]}}]};
 
 function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -10024,7 +10348,7 @@ return errors === 0;
 }
 
 export const schema_SubscriptionNotification = validate77;
-const schema203 = {"title":"SubscriptionNotification","description":"The outer frame of a pushed channel notification.","type":"object","required":["jsonrpc","method","params"],"properties":{"jsonrpc":{"type":"string","const":"2.0"},"method":{"type":"string","const":"subscription"},"params":{"type":"object","required":["channel","data"],"properties":{"channel":{"type":"string"},"data":{}}}}};
+const schema207 = {"title":"SubscriptionNotification","description":"The outer frame of a pushed channel notification.","type":"object","required":["jsonrpc","method","params"],"properties":{"jsonrpc":{"type":"string","const":"2.0"},"method":{"type":"string","const":"subscription"},"params":{"type":"object","required":["channel","data"],"properties":{"channel":{"type":"string"},"data":{}}}}};
 
 function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -10169,7 +10493,7 @@ return errors === 0;
 }
 
 export const schema_SubscribeParams = validate78;
-const schema204 = {"title":"SubscribeParams","type":"object","required":["channels"],"properties":{"channels":{"description":"Channel addresses with placeholders filled in.","type":"array","items":{"type":"string"}}}};
+const schema208 = {"title":"SubscribeParams","type":"object","required":["channels"],"properties":{"channels":{"description":"Channel addresses with placeholders filled in.","type":"array","items":{"type":"string"}}}};
 
 function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -10229,7 +10553,7 @@ return errors === 0;
 }
 
 export const schema_UnsubscribeParams = validate79;
-const schema205 = {"title":"UnsubscribeParams","type":"object","properties":{"channels":{"description":"Channel addresses to drop; when omitted, drops all subscriptions.","type":"array","items":{"type":"string"}}}};
+const schema209 = {"title":"UnsubscribeParams","type":"object","properties":{"channels":{"description":"Channel addresses to drop; when omitted, drops all subscriptions.","type":"array","items":{"type":"string"}}}};
 
 function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -10279,7 +10603,7 @@ return errors === 0;
 }
 
 export const schema_SubscriptionResult = validate80;
-const schema206 = {"title":"SubscriptionResult","description":"Result of subscribe and unsubscribe.","type":"object","required":["status","current_subscriptions"],"properties":{"status":{"description":"Per requested address, \"ok\" or the reason it was refused.","type":"object","additionalProperties":{"type":"string"}},"current_subscriptions":{"description":"Every channel the connection is subscribed to after the request.","type":"array","items":{"type":"string"}}}};
+const schema210 = {"title":"SubscriptionResult","description":"Result of subscribe and unsubscribe.","type":"object","required":["status","current_subscriptions"],"properties":{"status":{"description":"Per requested address, \"ok\" or the reason it was refused.","type":"object","additionalProperties":{"type":"string"}},"current_subscriptions":{"description":"Every channel the connection is subscribed to after the request.","type":"array","items":{"type":"string"}}}};
 
 function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -10376,7 +10700,7 @@ return errors === 0;
 }
 
 export const schema_PublicLoginParams = validate81;
-const schema207 = {"title":"PublicLoginParams","description":"The login proof. Each value may come from these params or from the request's headers object\n(X-ServiceWallet, X-ServiceTimestamp, X-ServiceSignature), interchangeably, so none is required here.\n","type":"object","properties":{"wallet":{"$ref":"#/definitions/Address"},"timestamp":{"description":"Current time in milliseconds as a decimal string; the signed message.","type":"string","pattern":"^[0-9]+$"},"signature":{"$ref":"#/definitions/HexSignature","description":"EIP-191 personal_sign signature of timestamp (65 bytes)."}}};
+const schema211 = {"title":"PublicLoginParams","description":"The login proof. Each value may come from these params or from the request's headers object\n(X-ServiceWallet, X-ServiceTimestamp, X-ServiceSignature), interchangeably, so none is required here.\n","type":"object","properties":{"wallet":{"$ref":"#/definitions/Address"},"timestamp":{"description":"Current time in milliseconds as a decimal string; the signed message.","type":"string","pattern":"^[0-9]+$"},"signature":{"$ref":"#/definitions/HexSignature","description":"EIP-191 personal_sign signature of timestamp (65 bytes)."}}};
 const pattern75 = new RegExp("^[0-9]+$", "u");
 
 function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -10474,7 +10798,7 @@ return errors === 0;
 }
 
 export const schema_PublicLoginResult = validate82;
-const schema210 = {"title":"PublicLoginResult","description":"Integer subaccount ids the connection is now authenticated for.","type":"array","items":{"$ref":"#/definitions/Int64"}};
+const schema214 = {"title":"PublicLoginResult","description":"Integer subaccount ids the connection is now authenticated for.","type":"array","items":{"$ref":"#/definitions/Int64"}};
 
 function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -10532,13 +10856,13 @@ return errors === 0;
 }
 
 export const schema_GetRateLimitsParams = validate83;
-const schema212 = {"title":"GetRateLimitsParams","description":"Empty or null.","type":["object","null"],"maxProperties":0};
+const schema216 = {"title":"GetRateLimitsParams","description":"Empty or null.","type":["object","null"],"maxProperties":0};
 
 function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if((!(data && typeof data == "object" && !Array.isArray(data))) && (data !== null)){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema212.type},message:"must be object,null"};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema216.type},message:"must be object,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -10564,7 +10888,7 @@ return errors === 0;
 }
 
 export const schema_GetSubaccountsParams = validate84;
-const schema213 = {"title":"GetSubaccountsParams","description":"Body of `POST /v3/private/get_subaccounts`. The login values may also be sent here instead of the\nheaders (timestamp and signature; wallet is the wallet of the proof).\n","type":"object","required":["wallet"],"properties":{"wallet":{"$ref":"#/definitions/Address"},"timestamp":{"type":"string","pattern":"^[0-9]+$"},"signature":{"$ref":"#/definitions/HexSignature"}}};
+const schema217 = {"title":"GetSubaccountsParams","description":"Body of `POST /v3/private/get_subaccounts`. The login values may also be sent here instead of the\nheaders (timestamp and signature; wallet is the wallet of the proof).\n","type":"object","required":["wallet"],"properties":{"wallet":{"$ref":"#/definitions/Address"},"timestamp":{"type":"string","pattern":"^[0-9]+$"},"signature":{"$ref":"#/definitions/HexSignature"}}};
 
 function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -10671,7 +10995,7 @@ return errors === 0;
 }
 
 export const schema_GetSubaccountsResult = validate85;
-const schema216 = {"title":"GetSubaccountsResult","description":"A list of subaccount ids, named subaccount_ids in the client libraries.","anyOf":[{"type":"object","required":["subaccount_ids"],"properties":{"subaccount_ids":{"type":"array","items":{"$ref":"#/definitions/Int64"}}}},{"type":"array","items":{"$ref":"#/definitions/Int64"}}]};
+const schema220 = {"title":"GetSubaccountsResult","description":"A list of subaccount ids, named subaccount_ids in the client libraries.","anyOf":[{"type":"object","required":["subaccount_ids"],"properties":{"subaccount_ids":{"type":"array","items":{"$ref":"#/definitions/Int64"}}}},{"type":"array","items":{"$ref":"#/definitions/Int64"}}]};
 
 function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -10833,13 +11157,13 @@ return errors === 0;
 }
 
 export const schema_GetAllLiveInstrumentsParams = validate86;
-const schema219 = {"title":"GetAllLiveInstrumentsParams","type":["object","null"]};
+const schema223 = {"title":"GetAllLiveInstrumentsParams","type":["object","null"]};
 
 function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if((!(data && typeof data == "object" && !Array.isArray(data))) && (data !== null)){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema219.type},message:"must be object,null"};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema223.type},message:"must be object,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -10853,7 +11177,7 @@ return errors === 0;
 }
 
 export const schema_GetAllLiveInstrumentsResult = validate87;
-const schema220 = {"title":"GetAllLiveInstrumentsResult"};
+const schema224 = {"title":"GetAllLiveInstrumentsResult"};
 
 function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 validate87.errors = null;
@@ -10861,7 +11185,7 @@ return true;
 }
 
 export const schema_OrderParams = validate88;
-const schema221 = {"title":"OrderParams","type":"object"};
+const schema225 = {"title":"OrderParams","type":"object"};
 
 function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -10881,7 +11205,7 @@ return errors === 0;
 }
 
 export const schema_OrderResult = validate89;
-const schema222 = {"title":"OrderResult"};
+const schema226 = {"title":"OrderResult"};
 
 function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 validate89.errors = null;
@@ -10889,7 +11213,7 @@ return true;
 }
 
 export const schema_ReplaceParams = validate90;
-const schema223 = {"title":"ReplaceParams","type":"object"};
+const schema227 = {"title":"ReplaceParams","type":"object"};
 
 function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -10909,7 +11233,7 @@ return errors === 0;
 }
 
 export const schema_ReplaceResult = validate91;
-const schema224 = {"title":"ReplaceResult"};
+const schema228 = {"title":"ReplaceResult"};
 
 function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 validate91.errors = null;
@@ -10917,7 +11241,7 @@ return true;
 }
 
 export const schema_CancelParams = validate92;
-const schema225 = {"title":"CancelParams","type":"object"};
+const schema229 = {"title":"CancelParams","type":"object"};
 
 function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -10937,7 +11261,7 @@ return errors === 0;
 }
 
 export const schema_CancelResult = validate93;
-const schema226 = {"title":"CancelResult"};
+const schema230 = {"title":"CancelResult"};
 
 function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 validate93.errors = null;
@@ -10945,7 +11269,7 @@ return true;
 }
 
 export const schema_CancelByInstrumentParams = validate94;
-const schema227 = {"title":"CancelByInstrumentParams","type":"object"};
+const schema231 = {"title":"CancelByInstrumentParams","type":"object"};
 
 function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -10965,7 +11289,7 @@ return errors === 0;
 }
 
 export const schema_CancelByInstrumentResult = validate95;
-const schema228 = {"title":"CancelByInstrumentResult"};
+const schema232 = {"title":"CancelByInstrumentResult"};
 
 function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 validate95.errors = null;
@@ -10973,7 +11297,7 @@ return true;
 }
 
 export const schema_CancelByNonceParams = validate96;
-const schema229 = {"title":"CancelByNonceParams","type":"object"};
+const schema233 = {"title":"CancelByNonceParams","type":"object"};
 
 function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -10993,7 +11317,7 @@ return errors === 0;
 }
 
 export const schema_CancelByNonceResult = validate97;
-const schema230 = {"title":"CancelByNonceResult"};
+const schema234 = {"title":"CancelByNonceResult"};
 
 function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 validate97.errors = null;
@@ -11001,7 +11325,7 @@ return true;
 }
 
 export const schema_CancelAllParams = validate98;
-const schema231 = {"title":"CancelAllParams","type":"object"};
+const schema235 = {"title":"CancelAllParams","type":"object"};
 
 function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11021,7 +11345,7 @@ return errors === 0;
 }
 
 export const schema_CancelAllResult = validate99;
-const schema232 = {"title":"CancelAllResult"};
+const schema236 = {"title":"CancelAllResult"};
 
 function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 validate99.errors = null;
@@ -11029,7 +11353,7 @@ return true;
 }
 
 export const schema_CancelByLabelParams = validate100;
-const schema233 = {"title":"CancelByLabelParams","type":"object"};
+const schema237 = {"title":"CancelByLabelParams","type":"object"};
 
 function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11049,7 +11373,7 @@ return errors === 0;
 }
 
 export const schema_CancelByLabelResult = validate101;
-const schema234 = {"title":"CancelByLabelResult"};
+const schema238 = {"title":"CancelByLabelResult"};
 
 function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 validate101.errors = null;
@@ -11057,7 +11381,7 @@ return true;
 }
 
 export const schema_AssumedActionFields = validate102;
-const schema235 = {"title":"AssumedActionFields","description":"The fields every state-changing request carries for its own EIP-712 action signature (layout in\nx-action-signature). signer is the wallet or one of its session keys.\n","type":"object","required":["subaccount_id","nonce","signer","signature","signature_expiry_sec"],"properties":{"subaccount_id":{"$ref":"#/definitions/Int64"},"nonce":{"type":"string","pattern":"^[0-9]{1,32}$","description":"Unique per signer; a reused nonce is refused."},"signer":{"$ref":"#/definitions/Address"},"signature":{"$ref":"#/definitions/HexSignature"},"signature_expiry_sec":{"$ref":"#/definitions/Int64","description":"Unix seconds after which the signature is void."}}};
+const schema239 = {"title":"AssumedActionFields","description":"The fields every state-changing request carries for its own EIP-712 action signature (layout in\nx-action-signature). signer is the wallet or one of its session keys.\n","type":"object","required":["subaccount_id","nonce","signer","signature","signature_expiry_sec"],"properties":{"subaccount_id":{"$ref":"#/definitions/Int64"},"nonce":{"type":"string","pattern":"^[0-9]{1,32}$","description":"Unique per signer; a reused nonce is refused."},"signer":{"$ref":"#/definitions/Address"},"signature":{"$ref":"#/definitions/HexSignature"},"signature_expiry_sec":{"$ref":"#/definitions/Int64","description":"Unix seconds after which the signature is void."}}};
 const pattern80 = new RegExp("^[0-9]{1,32}$", "u");
 
 function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -11275,7 +11599,7 @@ return errors === 0;
 }
 
 export const schema_AssumedOrderFields = validate103;
-const schema240 = {"title":"AssumedOrderFields","description":"The order fields of order and replace, named as in the Order record.","type":"object","required":["instrument_name","direction","order_type","amount","limit_price","max_fee"],"properties":{"instrument_name":{"type":"string"},"direction":{"$ref":"#/definitions/Direction"},"order_type":{"$ref":"#/definitions/OrderType"},"amount":{"$ref":"#/definitions/NonNegativeDecimalInput"},"limit_price":{"$ref":"#/definitions/DecimalInput"},"max_fee":{"$ref":"#/definitions/NonNegativeDecimalInput"},"time_in_force":{"$ref":"#/definitions/TimeInForce","description":"The sandbox accepts gtc (default), ioc, fok and post_only."},"mmp":{"type":"boolean","default":false},"label":{"type":"string","default":""}}};
+const schema244 = {"title":"AssumedOrderFields","description":"The order fields of order and replace, named as in the Order record.","type":"object","required":["instrument_name","direction","order_type","amount","limit_price","max_fee"],"properties":{"instrument_name":{"type":"string"},"direction":{"$ref":"#/definitions/Direction"},"order_type":{"$ref":"#/definitions/OrderType"},"amount":{"$ref":"#/definitions/NonNegativeDecimalInput"},"limit_price":{"$ref":"#/definitions/DecimalInput"},"max_fee":{"$ref":"#/definitions/NonNegativeDecimalInput"},"time_in_force":{"$ref":"#/definitions/TimeInForce","description":"The sandbox accepts gtc (default), ioc, fok and post_only."},"mmp":{"type":"boolean","default":false},"label":{"type":"string","default":""}}};
 
 function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11469,7 +11793,7 @@ return errors === 0;
 }
 
 export const schema_AssumedOrderParams = validate107;
-const schema244 = {"title":"AssumedOrderParams","allOf":[{"$ref":"#/definitions/AssumedActionFields"},{"$ref":"#/definitions/AssumedOrderFields"}]};
+const schema248 = {"title":"AssumedOrderParams","allOf":[{"$ref":"#/definitions/AssumedActionFields"},{"$ref":"#/definitions/AssumedOrderFields"}]};
 
 function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11487,7 +11811,7 @@ return errors === 0;
 }
 
 export const schema_AssumedReplaceParams = validate110;
-const schema245 = {"title":"AssumedReplaceParams","allOf":[{"$ref":"#/definitions/AssumedActionFields"},{"$ref":"#/definitions/AssumedOrderFields"},{"type":"object","required":["order_id_to_cancel"],"properties":{"order_id_to_cancel":{"type":"string"}}}]};
+const schema249 = {"title":"AssumedReplaceParams","allOf":[{"$ref":"#/definitions/AssumedActionFields"},{"$ref":"#/definitions/AssumedOrderFields"},{"type":"object","required":["order_id_to_cancel"],"properties":{"order_id_to_cancel":{"type":"string"}}}]};
 
 function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11539,7 +11863,7 @@ return errors === 0;
 }
 
 export const schema_AssumedCancelParams = validate113;
-const schema246 = {"title":"AssumedCancelParams","allOf":[{"$ref":"#/definitions/AssumedActionFields"},{"type":"object","required":["instrument_name","order_id"],"properties":{"instrument_name":{"type":"string"},"order_id":{"type":"string"}}}]};
+const schema250 = {"title":"AssumedCancelParams","allOf":[{"$ref":"#/definitions/AssumedActionFields"},{"type":"object","required":["instrument_name","order_id"],"properties":{"instrument_name":{"type":"string"},"order_id":{"type":"string"}}}]};
 
 function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11609,7 +11933,7 @@ return errors === 0;
 }
 
 export const schema_AssumedCancelByInstrumentParams = validate115;
-const schema247 = {"title":"AssumedCancelByInstrumentParams","allOf":[{"$ref":"#/definitions/AssumedActionFields"},{"type":"object","required":["instrument_name"],"properties":{"instrument_name":{"type":"string"}}}]};
+const schema251 = {"title":"AssumedCancelByInstrumentParams","allOf":[{"$ref":"#/definitions/AssumedActionFields"},{"type":"object","required":["instrument_name"],"properties":{"instrument_name":{"type":"string"}}}]};
 
 function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11657,7 +11981,7 @@ return errors === 0;
 }
 
 export const schema_AssumedCancelByNonceParams = validate117;
-const schema248 = {"title":"AssumedCancelByNonceParams","allOf":[{"$ref":"#/definitions/AssumedActionFields"},{"type":"object","required":["instrument_name","order_nonce"],"properties":{"instrument_name":{"type":"string"},"order_nonce":{"type":"string","description":"The nonce the order was placed with."}}}]};
+const schema252 = {"title":"AssumedCancelByNonceParams","allOf":[{"$ref":"#/definitions/AssumedActionFields"},{"type":"object","required":["instrument_name","order_nonce"],"properties":{"instrument_name":{"type":"string"},"order_nonce":{"type":"string","description":"The nonce the order was placed with."}}}]};
 
 function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11727,7 +12051,7 @@ return errors === 0;
 }
 
 export const schema_AssumedCancelAllParams = validate119;
-const schema249 = {"title":"AssumedCancelAllParams","allOf":[{"$ref":"#/definitions/AssumedActionFields"}]};
+const schema253 = {"title":"AssumedCancelAllParams","allOf":[{"$ref":"#/definitions/AssumedActionFields"}]};
 
 function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11741,7 +12065,7 @@ return errors === 0;
 }
 
 export const schema_AssumedCancelByLabelParams = validate121;
-const schema250 = {"title":"AssumedCancelByLabelParams","allOf":[{"$ref":"#/definitions/AssumedActionFields"},{"type":"object","required":["label"],"properties":{"label":{"type":"string"},"instrument_name":{"type":"string","description":"When given, only this instrument (and the matching budget applies)."}}}]};
+const schema254 = {"title":"AssumedCancelByLabelParams","allOf":[{"$ref":"#/definitions/AssumedActionFields"},{"type":"object","required":["label"],"properties":{"label":{"type":"string"},"instrument_name":{"type":"string","description":"When given, only this instrument (and the matching budget applies)."}}}]};
 
 function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11801,7 +12125,7 @@ return errors === 0;
 }
 
 export const schema_AssumedOrderResult = validate123;
-const schema251 = {"title":"AssumedOrderResult","type":"object","required":["order","trades"],"properties":{"order":{"$ref":"#/definitions/Order"},"trades":{"type":"array","items":{"$ref":"#/definitions/Trade"}}}};
+const schema255 = {"title":"AssumedOrderResult","type":"object","required":["order","trades"],"properties":{"order":{"$ref":"#/definitions/Order"},"trades":{"type":"array","items":{"$ref":"#/definitions/Trade"}}}};
 
 function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11838,9 +12162,14 @@ let data1 = data.trades;
 if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-let data2 = data1[i0];
-if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
-const err2 = {instancePath:instancePath+"/trades/" + i0,schemaPath:"#/definitions/Trade/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(!(validate40(data1[i0], {instancePath:instancePath+"/trades/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/trades",schemaPath:"#/properties/trades/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -11852,7 +12181,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/trades",schemaPath:"#/properties/trades/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -11861,26 +12190,14 @@ vErrors.push(err3);
 }
 errors++;
 }
-}
-}
-else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
 validate123.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_AssumedReplaceResult = validate125;
-const schema253 = {"title":"AssumedReplaceResult","type":"object","required":["cancelled_order","order","trades"],"properties":{"cancelled_order":{"$ref":"#/definitions/Order"},"order":{"$ref":"#/definitions/Order"},"trades":{"type":"array","items":{"$ref":"#/definitions/Trade"}}}};
+export const schema_AssumedReplaceResult = validate126;
+const schema256 = {"title":"AssumedReplaceResult","type":"object","required":["cancelled_order","order","trades"],"properties":{"cancelled_order":{"$ref":"#/definitions/Order"},"order":{"$ref":"#/definitions/Order"},"trades":{"type":"array","items":{"$ref":"#/definitions/Trade"}}}};
 
-function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11931,9 +12248,14 @@ let data2 = data.trades;
 if(Array.isArray(data2)){
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-let data3 = data2[i0];
-if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))){
-const err3 = {instancePath:instancePath+"/trades/" + i0,schemaPath:"#/definitions/Trade/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(!(validate40(data2[i0], {instancePath:instancePath+"/trades/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/trades",schemaPath:"#/properties/trades/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -11945,7 +12267,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/trades",schemaPath:"#/properties/trades/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -11954,26 +12276,14 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-}
-else {
-const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-validate125.errors = vErrors;
+validate126.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_AssumedCancelCountResult = validate128;
-const schema255 = {"title":"AssumedCancelCountResult","type":"object","required":["cancelled_orders"],"properties":{"cancelled_orders":{"type":"integer","minimum":0}}};
+export const schema_AssumedCancelCountResult = validate130;
+const schema257 = {"title":"AssumedCancelCountResult","type":"object","required":["cancelled_orders"],"properties":{"cancelled_orders":{"type":"integer","minimum":0}}};
 
-function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -12023,14 +12333,14 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate128.errors = vErrors;
+validate130.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_AssumedLiveInstrument = validate129;
-const schema256 = {"title":"AssumedLiveInstrument","type":"object","required":["instrument_name","instrument_type","base_currency","quote_currency","tick_size","amount_step","is_active"],"properties":{"instrument_name":{"type":"string"},"instrument_type":{"$ref":"#/definitions/InstrumentType"},"base_currency":{"type":"string"},"quote_currency":{"type":"string"},"tick_size":{"$ref":"#/definitions/NonNegativeDecimal"},"amount_step":{"$ref":"#/definitions/NonNegativeDecimal"},"is_active":{"type":"boolean"}}};
+export const schema_AssumedLiveInstrument = validate131;
+const schema258 = {"title":"AssumedLiveInstrument","type":"object","required":["instrument_name","instrument_type","base_currency","quote_currency","tick_size","amount_step","is_active"],"properties":{"instrument_name":{"type":"string"},"instrument_type":{"$ref":"#/definitions/InstrumentType"},"base_currency":{"type":"string"},"quote_currency":{"type":"string"},"tick_size":{"$ref":"#/definitions/NonNegativeDecimal"},"amount_step":{"$ref":"#/definitions/NonNegativeDecimal"},"is_active":{"type":"boolean"}}};
 
-function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -12236,21 +12546,21 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate129.errors = vErrors;
+validate131.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_AssumedGetAllLiveInstrumentsResult = validate130;
-const schema260 = {"title":"AssumedGetAllLiveInstrumentsResult","type":"array","items":{"$ref":"#/definitions/AssumedLiveInstrument"}};
+export const schema_AssumedGetAllLiveInstrumentsResult = validate132;
+const schema262 = {"title":"AssumedGetAllLiveInstrumentsResult","type":"array","items":{"$ref":"#/definitions/AssumedLiveInstrument"}};
 
-function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate129(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate129.errors : vErrors.concat(validate129.errors);
+if(!(validate131(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
 errors = vErrors.length;
 }
 }
@@ -12265,14 +12575,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate130.errors = vErrors;
+validate132.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_auctionsWatch = validate132;
-const schema261 = {"type":"array","items":{"$ref":"#/definitions/AuctionResult"}};
+export const channel_auctionsWatch = validate134;
+const schema263 = {"type":"array","items":{"$ref":"#/definitions/AuctionResult"}};
 
-function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -12294,14 +12604,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate132.errors = vErrors;
+validate134.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_marginWatch = validate134;
-const schema262 = {"type":"array","items":{"$ref":"#/definitions/MarginWatchResult"}};
+export const channel_marginWatch = validate136;
+const schema264 = {"type":"array","items":{"$ref":"#/definitions/MarginWatchResult"}};
 
-function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -12323,14 +12633,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate134.errors = vErrors;
+validate136.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_subaccountBalances = validate136;
-const schema263 = {"type":"array","items":{"$ref":"#/definitions/BalanceUpdate"}};
+export const channel_subaccountBalances = validate138;
+const schema265 = {"type":"array","items":{"$ref":"#/definitions/BalanceUpdate"}};
 
-function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate138(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -12352,14 +12662,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate136.errors = vErrors;
+validate138.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_subaccountBestQuotes = validate138;
-const schema264 = {"type":"array","items":{"$ref":"#/definitions/BestQuoteChannelResult"}};
+export const channel_subaccountBestQuotes = validate140;
+const schema266 = {"type":"array","items":{"$ref":"#/definitions/BestQuoteChannelResult"}};
 
-function validate138(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate140(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -12381,14 +12691,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate138.errors = vErrors;
+validate140.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_subaccountOrders = validate140;
-const schema265 = {"type":"array","items":{"$ref":"#/definitions/Order"}};
+export const channel_subaccountOrders = validate142;
+const schema267 = {"type":"array","items":{"$ref":"#/definitions/Order"}};
 
-function validate140(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -12410,14 +12720,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate140.errors = vErrors;
+validate142.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_subaccountQuotes = validate142;
-const schema266 = {"type":"array","items":{"$ref":"#/definitions/QuotePublishResult"}};
+export const channel_subaccountQuotes = validate144;
+const schema268 = {"type":"array","items":{"$ref":"#/definitions/QuotePublishResult"}};
 
-function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate144(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -12439,57 +12749,21 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate142.errors = vErrors;
-return errors === 0;
-}
-
-export const channel_subaccountTrades = validate144;
-const schema267 = {"type":"array","items":{"$ref":"#/definitions/Trade"}};
-
-function validate144(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(Array.isArray(data)){
-const len0 = data.length;
-for(let i0=0; i0<len0; i0++){
-let data0 = data[i0];
-if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
-const err0 = {instancePath:instancePath+"/" + i0,schemaPath:"#/definitions/Trade/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
 validate144.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_trades = validate145;
-const schema269 = {"type":"array","items":{"$ref":"#/definitions/PublicTrade"}};
+export const channel_subaccountTrades = validate146;
+const schema269 = {"type":"array","items":{"$ref":"#/definitions/Trade"}};
 
-function validate145(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate146(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate41(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
+if(!(validate40(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
 errors = vErrors.length;
 }
 }
@@ -12504,14 +12778,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate145.errors = vErrors;
+validate146.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_tradesByType = validate147;
+export const channel_trades = validate148;
 const schema270 = {"type":"array","items":{"$ref":"#/definitions/PublicTrade"}};
 
-function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate148(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -12533,14 +12807,43 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate147.errors = vErrors;
+validate148.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_walletRfqs = validate149;
-const schema271 = {"type":"array","items":{"$ref":"#/definitions/PublicRfq"}};
+export const channel_tradesByType = validate150;
+const schema271 = {"type":"array","items":{"$ref":"#/definitions/PublicTrade"}};
 
-function validate149(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate150(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(Array.isArray(data)){
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate41(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate150.errors = vErrors;
+return errors === 0;
+}
+
+export const channel_walletRfqs = validate152;
+const schema272 = {"type":"array","items":{"$ref":"#/definitions/PublicRfq"}};
+
+function validate152(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -12562,7 +12865,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate149.errors = vErrors;
+validate152.errors = vErrors;
 return errors === 0;
 }
 
