@@ -43,6 +43,22 @@ function track(c: ExchangeClient) {
   return errors;
 }
 
+/** A payload for `address` carrying mark `n` (where a test can see it), or null for channels it does not mark. */
+function markedPayload(address: string, n: number): unknown {
+  const tag = `mark-${n}`;
+  if (address.startsWith('orderbook')) return { instrument_name: 'mark', publish_id: n, timestamp: 1, bids: [], asks: [] };
+  if (address.startsWith('trades')) return [{ direction: 'buy', expected_rebate: '0', extra_fee: '0', index_price: '1', mark_price: '1', realized_pnl: '0', realized_pnl_excl_fees: '0', trade_amount: '1', trade_fee: '0', trade_id: tag, trade_price: '1', instrument_name: 'ETH-PERP', wallet: '0x' + '1'.repeat(40), liquidity_role: 'maker', subaccount_id: 1, timestamp: 1 }];
+  if (address.endsWith('.balances')) return [{ name: tag, new_balance: '1', previous_balance: '0', update_type: 'transfer' }];
+  return null;
+}
+
+/** The mark an array payload carries (trade id, order id or balance name `mark-<n>`), or null. */
+function markOf(payload: unknown): number | null {
+  const first = (payload as Array<{ trade_id?: string; order_id?: string; name?: string }>)[0];
+  const tag = first?.trade_id ?? first?.order_id ?? first?.name;
+  return tag?.startsWith('mark-') ? Number(tag.slice(5)) : null;
+}
+
 describe('faults', () => {
   it('50 drops during a stream: every subscription live exactly once, no call left pending', async () => {
     sb = await startSandbox({ port: 0, seed: 3, control: true, limits: roomyLimits, market: { intervalMs: 20 } });
@@ -54,9 +70,8 @@ describe('faults', () => {
     const marks = new Map<string, number[]>(addresses.map((a) => [a, []]));
     for (const a of addresses.slice(1)) {
       await client.subscribe(a, (p: unknown) => {
-        const first = (p as Array<{ trade_id?: string; order_id?: string; name?: string }>)[0];
-        const tag = first?.trade_id ?? first?.order_id ?? first?.name;
-        if (tag?.startsWith('mark-')) marks.get(a)!.push(Number(tag.slice(5)));
+        const mark = markOf(p);
+        if (mark !== null) marks.get(a)!.push(mark);
       });
     }
     let streamed = 0;
@@ -89,15 +104,8 @@ describe('faults', () => {
     expect([...conns[0]!.subscriptions].sort()).toEqual([...addresses].sort());
 
     // One marked payload per address reaches exactly one subscriber and each handler exactly once.
-    const mark = (a: string, n: number) => {
-      const tag = `mark-${n}`;
-      if (a.startsWith('orderbook')) return { instrument_name: 'mark', publish_id: n, timestamp: 1, bids: [], asks: [] };
-      if (a.startsWith('trades')) return [{ direction: 'buy', expected_rebate: '0', extra_fee: '0', index_price: '1', mark_price: '1', realized_pnl: '0', realized_pnl_excl_fees: '0', trade_amount: '1', trade_fee: '0', trade_id: tag, trade_price: '1', instrument_name: 'ETH-PERP', wallet: '0x' + '1'.repeat(40), liquidity_role: 'maker', subaccount_id: 1, timestamp: 1 }];
-      if (a.endsWith('.balances')) return [{ name: tag, new_balance: '1', previous_balance: '0', update_type: 'transfer' }];
-      return null;
-    };
     for (const a of addresses) {
-      const data = mark(a, 1);
+      const data = markedPayload(a, 1);
       if (!data) continue;
       const r = await control(sb, 'push', { channel: a, data });
       expect(r.delivered, a).toBe(1);

@@ -34,6 +34,7 @@ export interface Peer {
   close(): Promise<void>;
 }
 
+/** Start a scripted peer on 127.0.0.1 port 0. */
 export async function startPeer(): Promise<Peer> {
   const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
   await new Promise<void>((r) => wss.once('listening', () => r()));
@@ -61,53 +62,61 @@ export async function startPeer(): Promise<Peer> {
       await new Promise<void>((r) => wss.close(() => r()));
     },
   };
-  wss.on('connection', (ws) => {
-    if (peer.refuseConnections !== null) {
-      peer.refused++;
-      ws.send(peer.refuseConnections);
-      ws.close(1008, 'Number of concurrent websocket clients limit exceeded');
-      return;
-    }
-    peer.sockets.add(ws);
-    peer.subs.set(ws, new Set());
-    ws.on('close', () => {
-      peer.sockets.delete(ws);
-      peer.subs.delete(ws);
-    });
-    ws.on('message', (raw) => {
-      const req = JSON.parse(String(raw)) as Request;
-      peer.requests.push(req);
-      const reply = (body: object) => ws.send(JSON.stringify({ jsonrpc: '2.0', id: req.id, ...body }));
-      const set = peer.subs.get(ws)!;
-      if (req.method === 'subscribe') {
-        const channels: string[] = req.params.channels;
-        peer.subscribeBatches.push(channels);
-        if (peer.refuseBatches && channels.length > 1) return reply({ error: { code: -32602, message: 'Invalid params' } });
-        const status: Record<string, string> = {};
-        for (const c of channels) {
-          if (peer.refuse.has(c)) status[c] = 'refused for the test';
-          else {
-            status[c] = 'ok';
-            set.add(c);
-          }
-        }
-        return reply({ result: { status, current_subscriptions: [...set] } });
-      }
-      if (req.method === 'unsubscribe') {
-        const status: Record<string, string> = {};
-        for (const c of req.params.channels ?? [...set]) {
-          set.delete(c);
-          status[c] = 'ok';
-        }
-        return reply({ result: { status, current_subscriptions: [...set] } });
-      }
-      const out = peer.answer(req, ws);
-      if (out !== undefined) reply(out as object);
-      // The client's first exchange on a connection without login or subscriptions is getRateLimits.
-      else if (req.method === 'public/getRateLimits') reply({ result: fullBudgets });
-    });
-  });
+  wss.on('connection', (ws) => serve(peer, ws));
   return peer;
+}
+
+/** One connection of the peer: refused when `refuseConnections` says so, else answered frame by frame. */
+function serve(peer: Peer, ws: WebSocket): void {
+  if (peer.refuseConnections !== null) {
+    peer.refused++;
+    ws.send(peer.refuseConnections);
+    ws.close(1008, 'Number of concurrent websocket clients limit exceeded');
+    return;
+  }
+  peer.sockets.add(ws);
+  peer.subs.set(ws, new Set());
+  ws.on('close', () => {
+    peer.sockets.delete(ws);
+    peer.subs.delete(ws);
+  });
+  ws.on('message', (raw) => {
+    const req = JSON.parse(String(raw)) as Request;
+    peer.requests.push(req);
+    const body = answerTo(peer, req, ws);
+    if (body !== undefined) ws.send(JSON.stringify({ jsonrpc: '2.0', id: req.id, ...body }));
+  });
+}
+
+/** The answer to one request (subscribe and unsubscribe as the spec assumes, the rest through `answer`), or none. */
+function answerTo(peer: Peer, req: Request, ws: WebSocket): object | undefined {
+  const set = peer.subs.get(ws)!;
+  if (req.method === 'subscribe') {
+    const channels: string[] = req.params.channels;
+    peer.subscribeBatches.push(channels);
+    if (peer.refuseBatches && channels.length > 1) return { error: { code: -32602, message: 'Invalid params' } };
+    const status: Record<string, string> = {};
+    for (const c of channels) {
+      if (peer.refuse.has(c)) status[c] = 'refused for the test';
+      else {
+        status[c] = 'ok';
+        set.add(c);
+      }
+    }
+    return { result: { status, current_subscriptions: [...set] } };
+  }
+  if (req.method === 'unsubscribe') {
+    const status: Record<string, string> = {};
+    for (const c of req.params.channels ?? [...set]) {
+      set.delete(c);
+      status[c] = 'ok';
+    }
+    return { result: { status, current_subscriptions: [...set] } };
+  }
+  const out = peer.answer(req, ws);
+  if (out !== undefined) return out as object;
+  // The client's first exchange on a connection without login or subscriptions is getRateLimits.
+  return req.method === 'public/getRateLimits' ? { result: fullBudgets } : undefined;
 }
 
 /** What getRateLimits answers when `answer` does not: every budget full. */
