@@ -76,8 +76,3 @@ export function bps(x: bigint, basisPoints: number): bigint {
 export const abs = (x: bigint): bigint => (x < 0n ? -x : x);
 export const min = (a: bigint, b: bigint): bigint => (a < b ? a : b);
 export const max = (a: bigint, b: bigint): bigint => (a > b ? a : b);
-
-/** A fixed value as a JS number (for ratios and display of non-money values only). */
-export function toNumber(x: bigint): number {
-  return Number(x) / Number(ONE);
-}

@@ -37,7 +37,6 @@ export class Market {
   /** Every channel of channelTable with its producer (a test checks none is missing). */
   readonly producers: Producers;
   private readonly registry: Instruments;
-  private readonly counterparties: Counterparties;
   private readonly simulation: Simulation;
   private readonly orders: OrderFlow;
   private tickCount = 0;
@@ -60,15 +59,9 @@ export class Market {
     const rfqs = new Rfqs(registry, accounts, counterparties, margin, streams);
     this.producers = makeProducers({ instruments: registry, ledger, margin, rfqs, samples: new Samples(accounts, counterparties, settlement, streams) });
     this.registry = registry;
-    this.counterparties = counterparties;
     this.instruments = registry.byName;
     this.currencies = registry.currencies;
     for (const inst of registry.all()) requote(inst);
-  }
-
-  /** The addresses of the simulated counterparties (index 0 is the market maker). */
-  counterpartyAddresses(): string[] {
-    return this.counterparties.list.map((c) => c.address);
   }
 
   /** public/get_all_live_instruments (the AssumedLiveInstrument shape). */

@@ -11,8 +11,7 @@ import type { Margin } from './margin';
 import type { Rfqs } from './rfqs';
 import type { Samples } from './samples';
 import { orderbookPayload, spotFeedPayload, tickerPayload } from './feeds';
-import { ZERO_ADDRESS } from './rates';
-import type { Cadence, Producer, Publisher } from './types';
+import { ZERO_ADDRESS, type Cadence, type Producer, type Publisher } from './types';
 
 /** Every channel of channelTable with its producer. */
 export type Producers = { readonly [K in ChannelId]: Producer };

@@ -8,5 +8,3 @@ export const MAKER_FEE_BPS = 1;
 export const INITIAL_MARGIN_BPS = 1000;
 /** Maintenance margin of perp and option exposure. */
 export const MAINTENANCE_MARGIN_BPS = 500;
-/** The address of nobody, for records whose wallet the sandbox does not know. */
-export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';

@@ -13,8 +13,8 @@ import type { Counterparties } from './counterparties';
 import { bookLevels } from './feeds';
 import type { Margin } from './margin';
 import type { Streams } from './random';
-import { INITIAL_MARGIN_BPS, MAKER_FEE_BPS, TAKER_FEE_BPS, ZERO_ADDRESS } from './rates';
-import type { Direction } from './types';
+import { INITIAL_MARGIN_BPS, MAKER_FEE_BPS, TAKER_FEE_BPS } from './rates';
+import { ZERO_ADDRESS, type Direction } from './types';
 
 /** An RFQ of the simulation stays open this long. */
 const RFQ_LIFETIME_MS = 60_000;

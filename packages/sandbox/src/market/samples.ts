@@ -9,8 +9,8 @@ import { amountText, notional, priceText, type Instrument } from './instrument';
 import type { Counterparties } from './counterparties';
 import { privateRecord, type Settlement } from './settlement';
 import type { Streams } from './random';
-import type { PrivateTrade } from './types';
-import { TAKER_FEE_BPS, ZERO_ADDRESS } from './rates';
+import { TAKER_FEE_BPS } from './rates';
+import { ZERO_ADDRESS, type PrivateTrade } from './types';
 
 /** Sample orders and trades. */
 export class Samples {

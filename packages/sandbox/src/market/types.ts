@@ -22,6 +22,9 @@ export interface Producer {
   make(params: Record<string, string>, now: number): unknown;
 }
 
+/** The address of nobody, for records whose wallet the sandbox does not know. */
+export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
+
 /** Buy or sell. */
 export type Direction = 'buy' | 'sell';
 
