@@ -11,7 +11,24 @@ import { build } from 'esbuild';
 import { chromium, type Browser } from 'playwright-core';
 import { startSandbox, type Sandbox } from '@exchange-api/sandbox';
 
-const CHROMIUM = '/usr/bin/chromium';
+/** System browsers tried after CHROMIUM_PATH, in this order. */
+const SYSTEM_BROWSERS = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable'];
+
+/**
+ * The browser to run: CHROMIUM_PATH, else a system Chromium or Chrome, else the Chromium shipped in
+ * the @sparticuz/chromium package (no apt step on a fresh Linux x64 machine).
+ */
+async function findBrowser(): Promise<string> {
+  const given = process.env.CHROMIUM_PATH;
+  if (given) {
+    if (!existsSync(given)) throw new Error(`CHROMIUM_PATH=${given} does not exist`);
+    return given;
+  }
+  const system = SYSTEM_BROWSERS.find((p) => existsSync(p));
+  if (system) return system;
+  const { default: packaged } = await import('@sparticuz/chromium');
+  return packaged.executablePath();
+}
 const entry = fileURLToPath(new URL('../../packages/client/src/browser.ts', import.meta.url));
 
 const page = `<!doctype html><meta charset="utf-8"><title>client</title>
@@ -70,9 +87,8 @@ describe('browser build', () => {
   });
 
   it('streams order books from the sandbox in headless Chromium', async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium`);
     browser = await chromium.launch({
-      executablePath: CHROMIUM,
+      executablePath: await findBrowser(),
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
     });
     const tab = await browser.newPage();

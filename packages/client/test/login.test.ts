@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { Wallet } from 'ethers';
 import { recoverLoginSigner, recoverActionSigner } from '@exchange-api/auth';
-import { AuthError } from '../src/index';
+import { AuthError, type SignerLike } from '../src/index';
 import { until } from './peer';
 import { instrument, rateLimits, useClientHarness } from './harness';
 
@@ -28,6 +28,26 @@ describe('login and signatures', () => {
     expect(logins[0]!.wallet).toBe(wallet.address);
     expect(Number(logins[1]!.timestamp)).toBeGreaterThan(Number(logins[0]!.timestamp));
     expect(Math.abs(Number(logins[1]!.timestamp) - Date.now())).toBeLessThan(5000);
+  });
+
+  it('any object with the Signer methods signs: login and an action, no ethers class needed', async () => {
+    const wallet = Wallet.createRandom();
+    // A plain object (what a hardware wallet or a KMS adapter would be), not an ethers Signer.
+    const signer: SignerLike = {
+      getAddress: async () => wallet.address,
+      signMessage: (message) => wallet.signMessage(message),
+      signTypedData: (domain, types, value) => wallet.signTypedData(domain, types, value),
+    };
+    let signedOrder: any;
+    t.peer.answer = (req) => {
+      if (req.method === 'public/login') return recoverLoginSigner(req.params) === wallet.address ? { result: [3] } : { error: { code: 14001, message: 'Invalid signature' } };
+      if (req.method === 'cancel_all') return (signedOrder = req.params), { result: { cancelled_orders: 0 } };
+      return req.method === 'public/getRateLimits' ? { result: rateLimits } : undefined;
+    };
+    await t.make({ signer, validate: 'off' }).connect();
+    expect(await t.client.login()).toEqual([3]);
+    await t.client.cancelAll({ subaccount_id: 3 });
+    expect(recoverActionSigner('cancel_all', signedOrder)).toBe(wallet.address);
   });
 
   it('signs order flow with the assumed EIP-712 layout through the action signer', async () => {
