@@ -6,7 +6,7 @@ import { errorByName, type AssumedLiveInstrument } from '@exchange-api/types';
 import type { ResolvedOptions } from '../options';
 import { RpcFailure } from '../rpc';
 import { ONE } from '../fixed';
-import { createInstrument, mid, type Instrument } from './instrument';
+import { createInstrument, mid, type Instrument, type Resting } from './instrument';
 import type { Streams } from './random';
 
 const ORDER_REJECTED = errorByName('RPC_ORDER_REJECTED').code;
@@ -39,6 +39,11 @@ export class Instruments {
   /** The instrument of this name, else the first (generated samples for addresses the market does not list). */
   orFirst(name: string | undefined): Instrument {
     return (name !== undefined ? this.byName.get(name) : undefined) ?? this.first();
+  }
+
+  /** The instrument of a resting order (always listed: orders are only accepted on listed instruments). */
+  ofOrder(r: Resting): Instrument {
+    return this.byName.get(r.order.instrument_name)!;
   }
 
   /** The instrument of this name, or an order rejection naming it. */

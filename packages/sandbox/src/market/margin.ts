@@ -81,8 +81,9 @@ export class Margin {
   private assertHolds(p: Proposed, open: Resting[]): void {
     const base = p.inst.cfg.base_currency;
     const heldBack = open
-      .filter((r) => r.order.direction === 'sell' && this.instrumentOf(r).cfg.instrument_type === 'erc20' && this.instrumentOf(r).cfg.base_currency === base)
-      .reduce((s, r) => s + amt(this.instrumentOf(r), r.remaining), 0n);
+      .map((r) => ({ r, inst: this.instruments.ofOrder(r) }))
+      .filter(({ r, inst }) => r.order.direction === 'sell' && inst.cfg.instrument_type === 'erc20' && inst.cfg.base_currency === base)
+      .reduce((s, { r, inst }) => s + amt(inst, r.remaining), 0n);
     const held = this.ledger.accounts.balance(p.subaccount, base);
     const wanted = amt(p.inst, p.lots);
     if (heldBack + wanted > held) {
@@ -97,8 +98,9 @@ export class Margin {
       return n + bps(n, TAKER_FEE_BPS);
     };
     const heldBack = open
-      .filter((r) => r.order.direction === 'buy' && this.instrumentOf(r).cfg.instrument_type !== 'perp' && this.instrumentOf(r).cfg.quote_currency === quote)
-      .reduce((s, r) => s + cost(this.instrumentOf(r), r.priceTicks, r.remaining), 0n);
+      .map((r) => ({ r, inst: this.instruments.ofOrder(r) }))
+      .filter(({ r, inst }) => r.order.direction === 'buy' && inst.cfg.instrument_type !== 'perp' && inst.cfg.quote_currency === quote)
+      .reduce((s, { r, inst }) => s + cost(inst, r.priceTicks, r.remaining), 0n);
     const cash = this.ledger.accounts.balance(p.subaccount, quote);
     const needed = heldBack + cost(p.inst, p.priceTicks, p.lots);
     if (needed > cash) {
@@ -122,10 +124,6 @@ export class Margin {
     if (required > value) {
       throw new RpcFailure(ORDER_REJECTED, `insufficient margin: the initial margin of the positions and open orders with this one is ${fmt(required, 2)} ${p.inst.cfg.quote_currency}, above subaccount ${p.subaccount}'s value of ${fmt(value, 2)}`);
     }
-  }
-
-  private instrumentOf(r: Resting): Instrument {
-    return this.instruments.get(r.order.instrument_name)!;
   }
 
   /** margin.watch: every known subaccount's margin state (first 50), valued at the mids. */

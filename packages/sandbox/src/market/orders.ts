@@ -6,15 +6,14 @@ import { errorByName, type Order } from '@exchange-api/types';
 import type { Session } from '../accounts';
 import type { Clock } from '../clock';
 import { RpcFailure } from '../rpc';
-import { address } from '../channels';
 import { fmt } from '../fixed';
-import { amountText, priceText, type Instrument, type Resting } from './instrument';
+import { amountText, priceText, type Resting } from './instrument';
 import type { Instruments } from './instruments';
 import { insertResting, removeResting, type OpenOrders } from './book';
 import { plan } from './matching';
 import { checkOrder, type CheckedOrder } from './order-input';
 import type { Margin } from './margin';
-import type { Settlement } from './settlement';
+import { publishOrder, type Settlement } from './settlement';
 import type { Streams } from './random';
 import type { ActionFieldsLike, Fill, OrderFields, OrderOutcome, PrivateTrade, Publisher } from './types';
 
@@ -153,7 +152,7 @@ export class OrderFlow {
 
   /** Take an open order off the book at the user's request and push it; returns its record. */
   private cancelResting(r: Resting): Order {
-    removeResting(this.instrumentOf(r), r);
+    removeResting(this.instruments.ofOrder(r), r);
     this.open.delete(r.order.order_id);
     r.order.order_status = 'cancelled';
     r.order.cancel_reason = 'user_request';
@@ -162,12 +161,6 @@ export class OrderFlow {
   }
 
   private publishOrder(order: Order): Order {
-    const copy = { ...order };
-    this.out.publish(address('subaccountOrders', { subaccount_id: order.subaccount_id }), [copy]);
-    return copy;
-  }
-
-  private instrumentOf(r: Resting): Instrument {
-    return this.instruments.get(r.order.instrument_name)!;
+    return publishOrder(this.out, order);
   }
 }

@@ -2,7 +2,7 @@
  * Settling fills: both sides booked in the ledger, the order records brought up to date, the trade
  * records written, and the pushes on the private and public channels.
  */
-import type { PublicTrade } from '@exchange-api/types';
+import type { Order, PublicTrade } from '@exchange-api/types';
 import { address } from '../channels';
 import { bps, div, fmt } from '../fixed';
 import { amountText, amt, mid, notional, priceText, type Instrument, type Resting } from './instrument';
@@ -133,7 +133,7 @@ export class Settlement {
       o.order_status = 'filled';
       this.open.delete(o.order_id);
     }
-    this.out.publish(address('subaccountOrders', { subaccount_id: o.subaccount_id }), [{ ...o }]);
+    publishOrder(this.out, o);
   }
 
   private recordStats(inst: Instrument, ticks: number, lots: number): void {
@@ -151,4 +151,11 @@ export class Settlement {
 /** A public trade record with the order it filled: the private Trade record. */
 export function privateRecord(shown: PublicTrade, orderId: string, label: string): PrivateTrade {
   return { ...shown, quote_id: shown.quote_id ?? null, rfq_id: shown.rfq_id ?? null, order_id: orderId, label, is_transfer: false };
+}
+
+/** Push an order's current record on its subaccount's orders channel; returns the copy pushed. */
+export function publishOrder(out: Publisher, order: Order): Order {
+  const copy = { ...order };
+  out.publish(address('subaccountOrders', { subaccount_id: order.subaccount_id }), [copy]);
+  return copy;
 }
