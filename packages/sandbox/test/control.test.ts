@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { channelTable, fillAddress } from '@exchange-api/types';
 import { validators } from '@exchange-api/validators';
 import { Client, control, newWallet, post, sleep, start } from './helpers';
+import { Clock } from '../src/clock';
+import { MAX_ADVANCE_MS, MAX_DELAY_MS } from '../src/control';
 
 describe('control plane', () => {
   it('is 404 without --control, and nothing else changes', async () => {
@@ -80,5 +82,34 @@ describe('control plane', () => {
     expect((await a.call('public/get_all_live_instruments', {})).length).toBeGreaterThan(0);
     expect((await control(sb, 'drop', {})).json).toEqual({ dropped: 1 });
     expect((await control(sb, 'nope', {})).status).toBe(404);
+  });
+
+  it('bounds every input: out-of-range values are refused with a clear error, and the clock stays usable', async () => {
+    const sb = await start({ control: true, market: { intervalMs: 60_000 } });
+    const c = await Client.connect(sb.wsUrl);
+    const refused: Array<[string, unknown, RegExp]> = [
+      ['advance', { ms: 1e308 }, new RegExp(`^ms must be a number from 0 to ${MAX_ADVANCE_MS} \\(got 1e\\+308\\)$`)],
+      ['advance', { ms: Number.MAX_VALUE }, /^ms must be a number from 0/],
+      ['advance', { ms: '5' }, /^ms must be a number/],
+      ['advance', { ms: 5, by: 1 }, /^unknown key "by" \(allowed: ms\)$/],
+      ['delay', { ms: 1e9 }, new RegExp(`^ms must be a number from 0 to ${MAX_DELAY_MS}`)],
+      ['delay', { ms: 10, connectionId: 1.5 }, /^connectionId must be a positive integer \(got 1\.5\)$/],
+      ['drop', { connectionId: -1 }, /^connectionId must be a positive integer/],
+      ['drop', { connectionId: 2 ** 60 }, /^connectionId must be a positive integer/],
+      ['garbage', { text: 'x'.repeat(1024 * 1024 + 1) }, /^text must be at most 1048576 characters/],
+      ['push', { channel: 'x'.repeat(1025), data: 1 }, /^channel must be at most 1024 characters/],
+      ['push', { channel: 'trades.ETH-PERP', data: 1, generate: 'yes' }, /^generate must be a boolean$/],
+    ];
+    for (const [action, body, message] of refused) {
+      const r = await control(sb, action, body);
+      expect([r.status, r.json.error], `${action} ${JSON.stringify(body).slice(0, 60)}`).toEqual([400, expect.stringMatching(message)]);
+    }
+    // Twice the largest value is refused both times; the clock stays finite and wallets still log in.
+    for (let i = 0; i < 2; i++) expect((await control(sb, 'advance', { ms: 1e308 })).status).toBe(400);
+    const now = (await control(sb, 'advance', { ms: 0 })).json.nowMs;
+    expect(Number.isFinite(now) && Math.abs(now - Date.now()) < 60_000).toBe(true);
+    expect(await c.login(newWallet())).toHaveLength(2);
+    // The clock itself never passes year 9999.
+    expect(() => new Clock().advance(Clock.MAX_MS)).toThrow(RangeError);
   });
 });
