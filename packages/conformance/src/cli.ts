@@ -1,28 +1,12 @@
-/** The command line of `exchange-api conformance`: parsing, running, writing reports, exit codes. */
-import { writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
-import { runConformance, UnreachableError, resolveOptions } from './runner';
+/** The command line of `exchange-api conformance`: running, writing reports, exit codes (parsing: cli-args.ts). */
+import { runConformance, UnreachableError } from './runner';
 import { consoleReport, progressLine } from './reporters/console';
-import { jsonReport } from './reporters/json';
-import { junitReport } from './reporters/junit';
-import { htmlReport } from './reporters/html';
+import { parseCli, type CliOptions } from './cli-args';
+import { checkTargets, writeReports } from './report-targets';
 import type { Report } from './model';
 
-/** A report destination: the console, or a file in one of the formats. */
-export type ReportTarget = { kind: 'console' } | { kind: 'json' | 'junit' | 'html'; path: string };
-
-/** The parsed command line. */
-export interface CliOptions {
-  ws: string;
-  http: string | null;
-  key: string | null;
-  sessionKey: string | null;
-  wallet: string | null;
-  only: string[];
-  skip: string[];
-  allowOrderFlow: boolean;
-  reports: ReportTarget[];
-}
+export { parseCli, type CliOptions } from './cli-args';
+export { writeReports, type ReportTarget } from './report-targets';
 
 /** The --help text. */
 export function usage(): string {
@@ -39,14 +23,18 @@ Options:
   --only <pattern>           run only matching checks (repeatable; comma lists; * wildcard; an area name)
   --skip <pattern>           leave out matching checks (same patterns)
   --allow-order-flow         allow checks that place and cancel orders (never done without it)
-  --report <target>          console | json:<path> | junit:<path> | html:<path> (repeatable; default console)
+  --report <target>          console | json:<path> | junit:<path> | html:<path> (repeatable; default console);
+                             every path is checked before the run
+  --check-timeout <ms>       time limit of one check (default 25000; a check past it is inconclusive)
+  --sample-window <ms>       how long to sample the public channels (default 4500)
   -h, --help                 this text
 
 Exit codes:
   0  no check failed: every check that ran passed or was inconclusive (could not gather evidence, e.g.
      nothing pushed in the window or stopped by its time limit); skipped checks do not count either
   1  at least one check failed (MUST or SHOULD)
-  2  usage error or unreachable server
+  2  usage error, a report that cannot be written, an unreachable server, or a server that stopped
+     answering during the run (the reports say during which check)
   Inconclusive checks are counted in the summary and in the JSON report's summary.inconclusive.
 
 Examples:
@@ -56,90 +44,16 @@ Examples:
   exchange-api conformance --ws ws://localhost:8080/v3/ws --key 0x… --allow-order-flow --skip 'ratelimit.*'`;
 }
 
-/** Parse argv; returns the options, `'help'`, or an error line (exit 2). */
-export function parseCli(argv: readonly string[], env: Record<string, string | undefined> = process.env): CliOptions | 'help' | { error: string } {
-  let values: {
-    ws?: string; http?: string; key?: string; 'session-key'?: string; wallet?: string;
-    only?: string[]; skip?: string[]; report?: string[]; 'allow-order-flow'?: boolean; help?: boolean;
-  };
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      options: {
-        ws: { type: 'string' }, http: { type: 'string' }, key: { type: 'string' }, 'session-key': { type: 'string' }, wallet: { type: 'string' },
-        only: { type: 'string', multiple: true }, skip: { type: 'string', multiple: true }, report: { type: 'string', multiple: true },
-        'allow-order-flow': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (err) {
-    return { error: `${(err as Error).message.split('\n')[0]} (see --help)` };
-  }
-  if (values.help) return 'help';
-  const o: CliOptions = {
-    ws: values.ws ?? '',
-    http: values.http ?? null,
-    key: values.key ?? (env.EXCHANGE_API_KEY || null),
-    sessionKey: values['session-key'] ?? null,
-    wallet: values.wallet ?? null,
-    only: values.only ?? [],
-    skip: values.skip ?? [],
-    allowOrderFlow: values['allow-order-flow'] === true,
-    reports: [],
-  };
-  for (const value of values.report ?? []) {
-    if (value === 'console') {
-      o.reports.push({ kind: 'console' });
-      continue;
-    }
-    const m = /^(json|junit|html):(.+)$/.exec(value);
-    if (!m) return { error: `--report ${JSON.stringify(value)}: use console, json:<path>, junit:<path> or html:<path>` };
-    o.reports.push({ kind: m[1] as 'json' | 'junit' | 'html', path: m[2]! });
-  }
-  if (!o.ws) return { error: '--ws <url> is required (see --help)' };
-  if (o.reports.length === 0) o.reports.push({ kind: 'console' });
-  try {
-    resolveOptions({ ws: o.ws, http: o.http, key: o.key, sessionKey: o.sessionKey, wallet: o.wallet });
-  } catch (err) {
-    return { error: (err as Error).message };
-  }
-  return o;
-}
-
 /** Where the command writes: injectable for tests. */
 export interface CliIo {
   out: (line: string) => void;
   err: (line: string) => void;
 }
 
-/** Write the file reports of a finished run. */
-export function writeReports(report: Report, targets: readonly ReportTarget[]): string[] {
-  const written: string[] = [];
-  for (const t of targets) {
-    if (t.kind === 'console') continue;
-    const text = t.kind === 'json' ? jsonReport(report) : t.kind === 'junit' ? junitReport(report) : htmlReport(report);
-    writeFileSync(t.path, text);
-    written.push(`${t.kind} report: ${t.path}`);
-  }
-  return written;
-}
-
-/** Run the command: 0 no check failed (passed or inconclusive), 1 a check failed, 2 usage error or unreachable server. */
-export async function runCli(argv: readonly string[], io: CliIo = { out: (l) => console.log(l), err: (l) => console.error(l) }, env: Record<string, string | undefined> = process.env): Promise<number> {
-  const parsed = parseCli(argv, env);
-  if (parsed === 'help') {
-    io.out(usage());
-    return 0;
-  }
-  if ('error' in parsed) {
-    io.err(`exchange-api conformance: ${parsed.error}`);
-    return 2;
-  }
-  const toConsole = parsed.reports.some((r) => r.kind === 'console');
-  let report: Report;
+/** Run the checks for the parsed command line, with progress lines; null when the server is unreachable (said on `io.err`). */
+async function run(parsed: CliOptions, io: CliIo): Promise<Report | null> {
   try {
-    report = await runConformance({
+    return await runConformance({
       ws: parsed.ws,
       http: parsed.http,
       key: parsed.key,
@@ -148,20 +62,50 @@ export async function runCli(argv: readonly string[], io: CliIo = { out: (l) => 
       only: parsed.only,
       skip: parsed.skip,
       allowOrderFlow: parsed.allowOrderFlow,
+      ...(parsed.checkTimeoutMs !== undefined ? { checkTimeoutMs: parsed.checkTimeoutMs } : {}),
+      ...(parsed.sampleWindowMs !== undefined ? { sampleWindowMs: parsed.sampleWindowMs } : {}),
       onProgress: (e) => {
         if (e.type === 'discovered') io.out(`exchange-api conformance: ${parsed.ws} — ${e.checks} checks; connection budget ${e.env.connectionBudget} (${e.env.connectionBudgetSource}); instrument ${e.env.perp?.instrument_name ?? 'none known'}`);
         else if (e.type === 'done') io.out(progressLine(e.result, e.index, e.total));
       },
     });
   } catch (err) {
-    if (err instanceof UnreachableError) {
-      io.err(`exchange-api conformance: server unreachable: ${err.message}`);
-      return 2;
-    }
-    throw err;
+    if (!(err instanceof UnreachableError)) throw err;
+    io.err(`exchange-api conformance: server unreachable: ${err.message}`);
+    return null;
   }
-  for (const line of writeReports(report, parsed.reports)) io.out(line);
-  if (toConsole) io.out(`\n${consoleReport(report)}`);
+}
+
+/**
+ * Run the command: 0 no check failed (passed or inconclusive), 1 a check failed, 2 usage error, a report
+ * that cannot be written, or a server unreachable (at the start or later in the run).
+ */
+export async function runCli(argv: readonly string[], io: CliIo = { out: (l) => console.log(l), err: (l) => console.error(l) }, env: Record<string, string | undefined> = process.env): Promise<number> {
+  const parsed = parseCli(argv, env);
+  if (parsed === 'help') {
+    io.out(usage());
+    return 0;
+  }
+  const usageError = 'error' in parsed ? parsed.error : checkTargets(parsed.reports);
+  if (usageError !== null) {
+    io.err(`exchange-api conformance: ${usageError}`);
+    return 2;
+  }
+  const p = parsed as CliOptions;
+  const report = await run(p, io);
+  if (!report) return 2;
+  const { written, error } = writeReports(report, p.reports);
+  for (const line of written) io.out(line);
+  if (p.reports.some((r) => r.kind === 'console')) io.out(`\n${consoleReport(report)}`);
   else io.out(`${report.summary.passed} passed, ${report.summary.failed} failed, ${report.summary.skipped} skipped, ${report.summary.inconclusive} inconclusive`);
+  if (error) {
+    io.err(`exchange-api conformance: ${error}`);
+    return 2;
+  }
+  if (report.interrupted) {
+    const notRun = report.checks.filter((c) => c.reason?.startsWith('not run:')).length;
+    io.err(`exchange-api conformance: the server stopped answering during ${report.interrupted.check} (${report.interrupted.reason}); ${notRun} check${notRun === 1 ? '' : 's'} not run`);
+    return 2;
+  }
   return report.exitCode;
 }

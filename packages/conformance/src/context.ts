@@ -64,9 +64,9 @@ export class Ctx {
   get env(): Env {
     return this.run.env;
   }
-  /** Why opening a WebSocket failed in this check, when it did (a sign the server may be gone). */
-  get connectFailure(): string | null {
-    return this.pool.connectFailure;
+  /** Whether this check could not open a WebSocket or lost one abruptly: a sign the server may be gone. */
+  get transportTrouble(): boolean {
+    return this.pool.connectFailure !== null || this.pool.lostAbruptly;
   }
 
   /** Throw the timeout's Stop when the check has been stopped. */

@@ -70,10 +70,12 @@ export interface Report {
   target: { ws: string; http: string | null };
   startedAt: string;
   durationMs: number;
-  /** 0 when every check that ran passed, 1 when any failed. */
-  exitCode: 0 | 1;
+  /** 0 when no check failed, 1 when any failed, 2 when the server stopped answering during the run. */
+  exitCode: 0 | 1 | 2;
   summary: Counts;
   areas: (Counts & { area: string })[];
+  /** Present when the server stopped answering: during which check, and what the runner saw; later checks were not run. */
+  interrupted?: { check: string; reason: string };
   /** Every spec assumption, with what the server did there. */
   assumptions: { id: string; title: string; choice: string; observations: { check: string; text: string; conforms?: boolean }[] }[];
   checks: CheckResult[];

@@ -50,6 +50,11 @@ export class ConnectionPool {
     return this.keep(await this.openOne(label));
   }
 
+  /** Whether a connection of this pool was lost abruptly (closed without a close frame: code 1006). */
+  get lostAbruptly(): boolean {
+    return this.conns.some((c) => c.closeInfo?.code === 1006);
+  }
+
   /** Close every connection of this pool. */
   async closeAll(): Promise<void> {
     await Promise.all(this.conns.map((c) => c.close()));

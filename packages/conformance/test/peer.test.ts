@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
 import { runConformance, UnreachableError } from '../src/runner';
+import { runCli } from '../src/cli';
 import type { Check } from '../src/context';
 
 let servers: WebSocketServer[] = [];
@@ -22,6 +23,25 @@ async function peer(mangle: (id: unknown) => unknown): Promise<string> {
       ws.send(JSON.stringify({ jsonrpc: '2.0', id: mangle(m.id), result: {} }));
     }),
   );
+  return `ws://127.0.0.1:${(wss.address() as AddressInfo).port}/v3/ws`;
+}
+
+/** A faithful peer that dies (drops every socket and stops listening) when its `dieAt`-th connection opens. */
+async function dyingPeer(dieAt: number): Promise<string> {
+  const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+  await new Promise((r) => wss.once('listening', r));
+  let connections = 0;
+  wss.on('connection', (ws) => {
+    if (++connections >= dieAt) {
+      for (const c of wss.clients) c.terminate();
+      wss.close();
+      return;
+    }
+    ws.on('message', (raw) => {
+      const m = JSON.parse(raw.toString()) as { id: unknown };
+      ws.send(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: {} }));
+    });
+  });
   return `ws://127.0.0.1:${(wss.address() as AddressInfo).port}/v3/ws`;
 }
 
@@ -116,6 +136,25 @@ describe('runner with scripted peers', () => {
     expect(report.checks.map((c) => c.status)).toEqual(['skip', 'skip']);
     expect(report.checks[0]!.reason).toMatch(/--key/);
     expect(report.checks[1]!.reason).toMatch(/--http/);
+  });
+
+  it('a server that dies mid-run: reported as such, the later checks not run, exit 2', async () => {
+    // Discovery is connection 1, the first check's is 2: the server dies as the second check connects.
+    const report = await runConformance({ ws: await dyingPeer(3), only: ['framing.id-echo-*'] });
+    expect(report.checks.map((c) => [c.id, c.status])).toEqual([
+      ['framing.id-echo-string', 'pass'],
+      ['framing.id-echo-number', 'inconclusive'],
+      ['framing.id-echo-null', 'skip'],
+    ]);
+    expect(report.interrupted).toMatchObject({ check: 'framing.id-echo-number', reason: expect.stringMatching(/cannot connect/) });
+    expect(report.checks[1]!.reason).toMatch(/^the server stopped answering during this check/);
+    expect(report.checks[2]!.reason).toBe('not run: the server stopped answering during framing.id-echo-number');
+    expect(report.exitCode).toBe(2);
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runCli(['--ws', await dyingPeer(3), '--only', 'framing.id-echo-*'], { out: (l) => out.push(l), err: (l) => err.push(l) }, {});
+    expect(code).toBe(2);
+    expect(err).toEqual([expect.stringMatching(/^exchange-api conformance: the server stopped answering during framing\.id-echo-number \(.+\); 1 check not run$/)]);
   });
 
   it('throws UnreachableError when nothing listens', async () => {

@@ -7,8 +7,12 @@ import type { RpcResponse, WsConn } from '../connection';
 /** How long an action signature stays valid. */
 const EXPIRY_S = 600;
 
-/** Sign and send one order-flow request on a logged-in connection. */
+/** The params of one order-flow request, signed. */
+export function signedParams(signer: Wallet, name: string, subaccount: number, fields: Record<string, unknown>): Promise<Record<string, unknown>> {
+  return signAction(signer, name, { ...fields, subaccount_id: subaccount, nonce: newNonce(), signature_expiry_sec: Math.floor(Date.now() / 1000) + EXPIRY_S });
+}
+
+/** Sign and send one order-flow request on a logged-in connection (ends the check as failed when no answer comes). */
 export async function action(p: Ctx, conn: WsConn, signer: Wallet, name: string, subaccount: number, fields: Record<string, unknown>, opts: CallOptions = {}): Promise<RpcResponse> {
-  const params = await signAction(signer, name, { ...fields, subaccount_id: subaccount, nonce: newNonce(), signature_expiry_sec: Math.floor(Date.now() / 1000) + EXPIRY_S });
-  return p.call(conn, name, params, opts);
+  return p.call(conn, name, await signedParams(signer, name, subaccount, fields), opts);
 }

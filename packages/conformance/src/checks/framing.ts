@@ -1,14 +1,16 @@
 /** Framing: id echo, result xor error, the error object, answers to malformed requests. */
 import { errorByCode, errorByName, errorOfKind, errorTable, type ErrorName } from '@exchange-api/types';
 import { validators, cut } from '@exchange-api/validators';
-import { isResponse, type Frame, type RpcResponse, type WsConn } from '../connection';
+import { isResponse, silenceOf, type Frame, type RpcResponse, type WsConn } from '../connection';
 import type { Check, Ctx } from '../context';
 import { S, errorOf, method, FINDING_MAX, validateInto } from './util';
 
 async function echo(ctx: Ctx, id: string | number | null): Promise<void> {
   const conn = await ctx.connect();
-  const frame = await sendRaw(ctx, conn, { jsonrpc: '2.0', id, method: method('publicGetRateLimits'), params: {} }, 5000);
-  if (!frame) ctx.abort({ rule: 'responses echo id', expected: `a response with id ${JSON.stringify(id)}`, got: 'no response within 5000 ms', message: 'no response' });
+  const request = JSON.stringify({ jsonrpc: '2.0', id, method: method('publicGetRateLimits'), params: {} });
+  const from = conn.frames.length;
+  const frame = await sendRaw(ctx, conn, request, 5000);
+  if (!frame) ctx.abort({ rule: 'responses echo id', expected: `a response with id ${JSON.stringify(id)}`, got: silenceOf(conn, from, 5000, request), message: 'no response' });
   const r = frame.json as RpcResponse;
   if (!('id' in r)) ctx.abort({ pointer: '/id', rule: 'responses echo id', expected: JSON.stringify(id), got: '(missing)', message: 'the response has no id' });
   if (r.id !== id || typeof r.id !== typeof id) {
@@ -74,6 +76,16 @@ async function answeredCases(ctx: Ctx) {
     return e ? [{ c, e }] : [];
   });
   return { ...x, errors };
+}
+
+/**
+ * End the check inconclusive unless every error case was answered with an error object: a case with no
+ * error to look at is no evidence that the server uses the right codes there.
+ */
+function needEvery(ctx: Ctx, cases: readonly ErrorCase[], answered: number): void {
+  if (answered === cases.length) return;
+  const missing = cases.filter((c) => !c.response || !errorOf(c.response)).map((c) => c.name);
+  ctx.inconclusive(`${answered === 0 ? 'no error object came back' : `only ${answered} of ${cases.length} requests were answered with an error object`} (no error for ${missing.join(', ')}; see framing.malformed)`);
 }
 
 /** The documented rate-limit error (the reserved range is for rate-limit errors: known by its message). */
@@ -160,13 +172,15 @@ export const framingChecks: Check[] = [
     level: 'SHOULD',
     needs: [],
     async run(ctx) {
-      const { errors } = await answeredCases(ctx);
+      const { cases, errors } = await answeredCases(ctx);
       for (const { c, e } of errors) {
         const entry = errorByCode(c.jsonRpcCode);
         const conforms = e.code === c.jsonRpcCode;
         ctx.observe({ assumption: 'error-codes', text: `${c.name}: code ${cut(e.code, FINDING_MAX)} (assumed ${c.jsonRpcCode} ${entry?.message ?? ''})`, conforms });
         if (!conforms) ctx.fail({ pointer: '/error/code', rule: `error-codes assumption: ${entry?.condition ?? c.name}`, expected: String(c.jsonRpcCode), got: cut(e.code, FINDING_MAX), message: `${c.name} answered with code ${cut(e.code, FINDING_MAX)}, not ${c.jsonRpcCode}` });
       }
+      // A pass says every case used its code: each case needs an error object to compare.
+      if (ctx.findings.length === 0) needEvery(ctx, cases, errors.length);
     },
   },
   {
@@ -176,13 +190,14 @@ export const framingChecks: Check[] = [
     level: 'MUST',
     needs: [],
     async run(ctx) {
-      const { errors } = await answeredCases(ctx);
+      const { cases, errors } = await answeredCases(ctx);
       for (const { c, e } of errors) {
         if (typeof e.code !== 'number') continue;
         if (e.code >= reserved.from && e.code <= reserved.to && e.message !== rateLimitEntry.message) {
           ctx.fail({ pointer: '/error/code', rule: `codes ${reserved.from} through ${reserved.to} are reserved for rate-limit errors`, expected: 'a code outside the reserved range', got: String(e.code), message: `the ${c.name} error used reserved code ${e.code}` });
         }
       }
+      if (ctx.findings.length === 0) needEvery(ctx, cases, errors.length);
     },
   },
 ];

@@ -40,6 +40,16 @@ async function httpAccepted(ctx: Ctx, x: HttpExchange, what: string): Promise<vo
   ctx.observe({ assumption: 'get-subaccounts-result', text: `result ${cut(result, 120)}`, conforms: !!result && typeof result === 'object' && !Array.isArray(result) && 'subaccount_ids' in result });
 }
 
+/**
+ * A refusal is evidence only from a server that serves the same request when it is valid: end the check
+ * inconclusive unless a private request with fresh login headers from `signer` is served.
+ */
+async function servedWithLogin(ctx: Ctx, signer: Wallet, what: string): Promise<void> {
+  const x = await ctx.http(getSubaccounts.httpPath!, { wallet: signer.address }, loginHeaders(await signLogin(signer)));
+  const { ok, error } = httpResult(x);
+  if (!ok) ctx.inconclusive(`${what} was not served either (HTTP ${x.status} ${cut(error ?? x.text, 80)}), so a refusal would prove nothing`);
+}
+
 export const loginChecks: Check[] = [
   {
     id: 'login.wallet',
@@ -107,6 +117,21 @@ export const loginChecks: Check[] = [
     },
   },
   {
+    id: 'login.numeric-timestamp',
+    title: 'public/login accepts the timestamp as a JSON number',
+    section: `${S.conventions} (decimal: input also accepts a JSON number); ${S.login} (timestamp: decimal string of milliseconds)`,
+    level: 'MUST',
+    needs: ['key'],
+    async run(ctx) {
+      const proof = await signLogin(ctx.options.key!);
+      const conn = await ctx.connect();
+      // The same proof with the timestamp as a number: the signed message is still its decimal string.
+      const r = await ctx.call(conn, method('publicLogin'), { ...proof, timestamp: Number(proof.timestamp) });
+      if (errorOf(r)) ctx.abort({ pointer: '/params/timestamp', rule: 'decimal inputs also accept a JSON number', expected: 'a result', got: cut(r.error, FINDING_MAX), message: `a login with timestamp ${proof.timestamp} as a JSON number was refused` });
+      validateInto(ctx, validators.results[method('publicLogin') as 'public/login'], r.result, 'login result', 'PublicLoginResult', '/result');
+    },
+  },
+  {
     id: 'login.session-key',
     title: 'A session key’s login is accepted without timestamp freshness',
     section: `${S.whoMaySign} (session key: freshness not enforced); ${S.loginProof} (rule 6)`,
@@ -151,8 +176,10 @@ export const loginChecks: Check[] = [
     level: 'MUST',
     needs: ['http'],
     async run(ctx) {
-      const wallet = ctx.options.key?.address ?? Wallet.createRandom().address;
-      const x = await ctx.http(getSubaccounts.httpPath!, { wallet });
+      // A fresh random wallet when no key is given: servers that open accounts on login serve it.
+      const signer = ctx.options.key ?? (Wallet.createRandom() as unknown as Wallet);
+      await servedWithLogin(ctx, signer, 'the same request with fresh login headers');
+      const x = await ctx.http(getSubaccounts.httpPath!, { wallet: signer.address });
       observeHttp(ctx, x, 'no login values');
       const { ok, result, error } = httpResult(x);
       if (ok) ctx.fail({ pointer: '/result', rule: 'private requests carry the login values', expected: 'an error', got: `HTTP ${x.status} ${cut(result, FINDING_MAX)}`, message: 'a private HTTP request without login values was served' });
@@ -167,6 +194,7 @@ export const loginChecks: Check[] = [
     needs: ['key', 'http'],
     async run(ctx) {
       const key = ctx.options.key!;
+      await servedWithLogin(ctx, key, 'the same request with a fresh timestamp');
       const x = await ctx.http(getSubaccounts.httpPath!, { wallet: key.address }, loginHeaders(await signLogin(key, { nowMs: Date.now() - STALE_MS })));
       const { ok, result } = httpResult(x);
       if (ok) ctx.fail({ pointer: '/result', rule: 'wallet timestamps are held to freshness', expected: 'an error', got: `HTTP ${x.status} ${cut(result, FINDING_MAX)}`, message: 'a stale HTTP login was accepted' });

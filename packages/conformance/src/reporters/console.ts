@@ -36,7 +36,8 @@ export function consoleReport(report: Report): string {
       for (const f of c.findings) lines.push(`    ${f.pointer || '-'}: ${f.rule} — expected ${f.expected}, got ${f.got}`);
     }
   }
-  lines.push('', `${report.summary.failed === 0 ? 'OK' : 'FAILED'}: ${report.summary.passed} passed, ${report.summary.failed} failed, ${report.summary.skipped} skipped, ${report.summary.inconclusive} inconclusive in ${(report.durationMs / 1000).toFixed(1)} s`);
+  if (report.interrupted) lines.push('', `The server stopped answering during ${report.interrupted.check} (${report.interrupted.reason}); the checks after it were not run.`);
+  lines.push('', `${report.interrupted ? 'INTERRUPTED' : report.summary.failed === 0 ? 'OK' : 'FAILED'}: ${report.summary.passed} passed, ${report.summary.failed} failed, ${report.summary.skipped} skipped, ${report.summary.inconclusive} inconclusive in ${(report.durationMs / 1000).toFixed(1)} s`);
   return lines.join('\n');
 }
 

@@ -10,7 +10,7 @@ import type { RpcResponse } from '../../connection';
 import { retryAfterMs, isRetryHint } from '../../retry-hint';
 import { S, errorOf, method, rateLimitError, FINDING_MAX } from '../util';
 import { cancelFields, isRateLimited, limits } from './budget';
-import { signedSender } from './probes';
+import { reportUnanswered, signedSender, type Unanswered } from './probes';
 import { matchingProbe } from './matching';
 
 /** A sender of cancels (of orders that do not exist) by instrument. */
@@ -30,9 +30,11 @@ interface BucketFindings {
   refilledAfterMs: number | null;
   refillHintMs: number | null;
   reference: string;
+  /** Requests that got no answer (the probe stops at the first: what follows would prove nothing). */
+  unanswered: Unanswered[];
 }
 
-const none: BucketFindings = { a: '', b: '', passes: 0, spanMs: 0, perWindow: 0, windowMs: 0, refusal: null, other: null, matchingLeft: 0, refilledAfterMs: null, refillHintMs: null, reference: '' };
+const none = (): BucketFindings => ({ a: '', b: '', passes: 0, spanMs: 0, perWindow: 0, windowMs: 0, refusal: null, other: null, matchingLeft: 0, refilledAfterMs: null, refillHintMs: null, reference: '', unanswered: [] });
 
 /** The reference bucket of the instrument's type, as the limits table states it. */
 function referenceBucket(p: Ctx, instrument: string): string {
@@ -41,7 +43,7 @@ function referenceBucket(p: Ctx, instrument: string): string {
   return ref && ref.kind === 'bucket' ? `capacity ${ref.capacity}, refill ${ref.refillPerSecond}/s for ${type}` : 'none for this instrument type';
 }
 
-/** Start the next matching window with one request in B; returns when it started, or null when B stayed refused. */
+/** Start the next matching window with one request in B; returns when it started, or null when B stayed refused or got no answer. */
 async function startWindow(p: Ctx, send: Send, b: string): Promise<number | null> {
   let t2 = Date.now();
   let start = await send(b);
@@ -50,7 +52,7 @@ async function startWindow(p: Ctx, send: Send, b: string): Promise<number | null
     t2 = Date.now();
     start = await send(b);
   }
-  return isRateLimited(start) ? null : t2;
+  return start === null || isRateLimited(start) ? null : t2;
 }
 
 /**
@@ -67,6 +69,8 @@ async function spendAcrossBoundary(p: Ctx, conn: Parameters<typeof limits>[1], s
     const n = round === 0 ? room : perWindow;
     for (let i = 0; i < n; i++) {
       const r = await send(a);
+      // No answer is no evidence either way: stop here (the check reports it).
+      if (r === null) return { passed, refusal: null, matchingLeft };
       if (isRateLimited(r)) {
         refusal = r;
         break;
@@ -95,7 +99,8 @@ async function measureRefill(p: Ctx, send: Send, a: string, refusal: RpcResponse
   const hint = retryAfterMs(errorOf(refusal)!.data);
   if (hint === null) return { refilledAfterMs: null, refillHintMs: null };
   await p.sleep(hint + 30);
-  if (isRateLimited(await send(a))) return { refilledAfterMs: null, refillHintMs: null };
+  const again = await send(a);
+  if (again === null || isRateLimited(again)) return { refilledAfterMs: null, refillHintMs: null };
   const next = await send(a);
   return { refilledAfterMs: hint + 30, refillHintMs: isRateLimited(next) ? retryAfterMs(errorOf(next!)!.data) : null };
 }
@@ -108,26 +113,27 @@ async function measureRefill(p: Ctx, send: Send, a: string, refusal: RpcResponse
 function bucket(ctx: Ctx) {
   return ctx.shared('instrument-bucket', async (p): Promise<BucketFindings & { unavailable: string | null }> => {
     const m = await matchingProbe(p);
-    if (m.unavailable !== null) return { ...none, unavailable: m.unavailable };
-    if (m.resetAt === null || m.windowMs === null) return { ...none, unavailable: 'the matching budget was never refused with a retry hint, so its window boundary is unknown (see ratelimit.matching-shared)' };
+    if (m.unavailable !== null) return { ...none(), unavailable: m.unavailable };
+    if (m.resetAt === null || m.windowMs === null) return { ...none(), unavailable: 'the matching budget was never refused with a retry hint, so its window boundary is unknown (see ratelimit.matching-shared)' };
     const windowMs = Math.min(Math.max(m.windowMs, 500), 30_000);
     const conn = await p.connect();
     const [sub] = await p.mustLogin(conn, m.signer);
     const cancel = method('cancel');
-    const signed = signedSender(p, conn, m.signer, sub ?? 0);
+    const base = none();
+    const signed = signedSender(p, conn, m.signer, sub ?? 0, base.unanswered);
     const send: Send = (instrument) => signed(cancel, cancelFields(cancel, instrument));
     const [a, b] = [m.spread[0]!, m.fresh];
     await p.sleep(Math.max(0, m.resetAt + 50 - Date.now()));
     const t2 = await startWindow(p, send, b);
-    if (t2 === null) return { ...none, unavailable: 'the matching budget still refused after its window should have reset' };
+    if (t2 === null) return { ...base, unavailable: base.unanswered.length ? null : 'the matching budget still refused after its window should have reset' };
     const room = (await limits(p, conn)).remaining_matching?.remainingPoints ?? 0;
     await p.sleep(Math.max(0, t2 + windowMs - Math.min(500, windowMs / 4) - Date.now()));
     const { passed, refusal, matchingLeft } = await spendAcrossBoundary(p, conn, send, a, room, m.remaining, t2 + windowMs);
     const spanMs = passed.length > 1 ? passed.at(-1)! - passed[0]! : 0;
-    const result = { ...none, unavailable: null, a, b, passes: passed.length, spanMs, perWindow: m.remaining, windowMs, matchingLeft, reference: referenceBucket(p, a) };
-    if (!refusal) return result;
+    const result = { ...base, unavailable: null, a, b, passes: passed.length, spanMs, perWindow: m.remaining, windowMs, matchingLeft, reference: referenceBucket(p, a) };
+    if (!refusal || base.unanswered.length) return result;
     const other = await send(b);
-    const refill = matchingLeft >= 3 && !isRateLimited(other) ? await measureRefill(p, send, a, refusal) : { refilledAfterMs: null, refillHintMs: null };
+    const refill = matchingLeft >= 3 && other !== null && !isRateLimited(other) ? await measureRefill(p, send, a, refusal) : { refilledAfterMs: null, refillHintMs: null };
     return { ...result, refusal, other, ...refill };
   });
 }
@@ -143,6 +149,9 @@ export const bucketChecks: Check[] = [
     async run(ctx) {
       const x = await bucket(ctx);
       ctx.transcript.attach(x.transcript.entries);
+      // A request that got no answer is no evidence; what the probe saw after it is not judged.
+      reportUnanswered(ctx, x.unanswered);
+      if (x.unanswered.length) return;
       if (x.unavailable !== null) return ctx.inconclusive(x.unavailable);
       const { a, b, passes, spanMs, perWindow, windowMs } = x;
       if (!x.refusal) {

@@ -8,7 +8,7 @@ import type { Check, Ctx } from '../../context';
 import { retryAfterMs } from '../../retry-hint';
 import { S, errorOf, rateLimitError, FINDING_MAX } from '../util';
 import { cancelAll, cancelByLabel, cancelFields, getRateLimits, isRateLimited, labelRule, limits, matchingCancels, NO_LABEL, turned, undecremented, type Limits } from './budget';
-import { budgetConnection, signedSender } from './probes';
+import { budgetConnection, reportUnanswered, signedSender, type Unanswered } from './probes';
 import type { RpcResponse } from '../../connection';
 
 /** One matching-class request of the probes, where it went and what came back. */
@@ -32,7 +32,8 @@ export function matchingProbe(ctx: Ctx) {
     p.note(`budget under test: ${keyed}`);
     const names = [...new Set(p.env.instruments.map((i) => i.instrument_name))];
     if (names.length < 2) return { unavailable: `needs two instruments or more from ${undecremented.name} (got ${names.length}): in one instrument the matching budget and the instrument bucket cannot be told apart` } as const;
-    const send = signedSender(p, conn, signer!, subaccount ?? 0);
+    const unanswered: Unanswered[] = [];
+    const send = signedSender(p, conn, signer!, subaccount ?? 0, unanswered);
     const fresh = names.at(-1)!;
     const spread = names.slice(0, -1);
     const label0 = await limits(p, conn);
@@ -71,15 +72,20 @@ export function matchingProbe(ctx: Ctx) {
       cancelAll: cancelAllResponse,
       label: { before: label0, one, mid: label1, all, after: before, oneSpent, allSpent },
       after,
+      unanswered,
     } as const;
   });
 }
 
-/** The matching probe for a check: its transcript attached; inconclusive when it could not run. */
-async function matching(ctx: Ctx) {
+/**
+ * The matching probe for a check: its transcript attached, its requests of `methods` that got no answer
+ * reported as failures (no answer is not evidence), inconclusive when it could not run.
+ */
+async function matching(ctx: Ctx, methods: readonly string[]) {
   const x = await matchingProbe(ctx);
   ctx.transcript.attach(x.transcript.entries);
   if (x.unavailable !== null) return ctx.inconclusive(x.unavailable);
+  reportUnanswered(ctx, x.unanswered.filter((u) => methods.includes(u.method)));
   return x;
 }
 
@@ -92,7 +98,7 @@ export const matchingChecks: Check[] = [
     level: 'MUST',
     needs: ['key', 'order-flow'],
     async run(ctx) {
-      const x = await matching(ctx);
+      const x = await matching(ctx, matchingCancels.map((m) => m.name));
       const at = (i: number) => `request ${i + 1} (${x.probes[i]!.method} in ${x.probes[i]!.instrument})`;
       ctx.note(`${x.remaining} requests spread over ${x.spread.join(', ')} and ${matchingCancels.map((m) => m.name).join(', ')}; request ${x.remaining + 1} in ${x.fresh}, untouched before, so its bucket cannot refuse it`);
       if (x.firstRefusal !== x.remaining) ctx.fail({ rule: 'one shared matching budget', expected: `refusal of request ${x.remaining + 1} exactly (in ${x.fresh}, whose bucket is full: only the shared budget can refuse it)`, got: x.firstRefusal < 0 ? `no refusal in ${x.probes.length} requests` : `refusal at ${at(x.firstRefusal)}`, message: x.firstRefusal < 0 ? `${x.probes.length} matching requests spread over ${matchingCancels.length} methods passed a shared budget of ${x.remaining}` : `refused at ${at(x.firstRefusal)}, not after ${x.remaining}` });
@@ -107,7 +113,7 @@ export const matchingChecks: Check[] = [
     level: 'MUST',
     needs: ['key', 'order-flow'],
     async run(ctx) {
-      const x = await matching(ctx);
+      const x = await matching(ctx, [cancelAll.name]);
       if (x.firstRefusal < 0) ctx.inconclusive('the matching budget was never exhausted (see ratelimit.matching-shared)');
       const e = x.cancelAll && errorOf(x.cancelAll);
       if (e?.code === rateLimitError.code) ctx.fail({ pointer: '/error', rule: `${cancelAll.name} has its own budget`, expected: 'served', got: cut(e, FINDING_MAX), message: `${cancelAll.name} was refused by the spent matching budget` });
@@ -123,7 +129,7 @@ export const matchingChecks: Check[] = [
     level: 'MUST',
     needs: ['key', 'order-flow'],
     async run(ctx) {
-      const x = await matching(ctx);
+      const x = await matching(ctx, [cancelByLabel.name]);
       const l = x.label;
       const m0 = l.before.remaining_matching;
       const m1 = l.mid.remaining_matching;

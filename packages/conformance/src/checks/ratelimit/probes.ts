@@ -6,7 +6,8 @@
 import { Wallet } from 'ethers';
 import type { Ctx } from '../../context';
 import type { RpcResponse, WsConn } from '../../connection';
-import { action } from '../actions';
+import { silenceOf } from '../../connection';
+import { signedParams } from '../actions';
 
 /** A connection logged in on a budget of its own, and whose budget that is. */
 export interface BudgetConnection {
@@ -52,7 +53,38 @@ export async function burst(conn: WsConn, n: number, send: (i: number) => Promis
   return { answers };
 }
 
-/** A sender of signed order-flow requests whose rate-limit answers are returned, not retried. */
-export function signedSender(p: Ctx, conn: WsConn, signer: Wallet, subaccount: number) {
-  return (name: string, fields: Record<string, unknown>): Promise<RpcResponse | null> => action(p, conn, signer, name, subaccount, fields, { retryRateLimited: false }).catch(() => null);
+/** How long a probe waits for the answer to one order-flow request. */
+export const ANSWER_MS = 3000;
+
+/** A request of a probe that got no answer: what was sent, and what came instead. */
+export interface Unanswered {
+  method: string;
+  fields: Record<string, unknown>;
+  got: string;
+}
+
+/**
+ * A sender of signed order-flow requests whose answers are returned as they are (a rate-limit error is
+ * not retried). A request that gets no answer is not evidence of anything: it returns null and is kept in
+ * `unanswered`, for the checks to report (a request refused by a limit is answered, never dropped).
+ */
+export function signedSender(p: Ctx, conn: WsConn, signer: Wallet, subaccount: number, unanswered: Unanswered[]) {
+  return async (name: string, fields: Record<string, unknown>): Promise<RpcResponse | null> => {
+    const params = await signedParams(signer, name, subaccount, fields);
+    p.throwIfStopped();
+    const from = conn.frames.length;
+    const got = await conn.request(name, params, { timeoutMs: ANSWER_MS });
+    p.throwIfStopped();
+    if (got) return got.response;
+    unanswered.push({ method: name, fields, got: silenceOf(conn, from, ANSWER_MS) });
+    return null;
+  };
+}
+
+/** Fail the check for each request of a probe that got no answer (at most three findings). */
+export function reportUnanswered(ctx: Ctx, unanswered: readonly Unanswered[]): void {
+  for (const u of unanswered.slice(0, 3)) {
+    const where = typeof u.fields.instrument_name === 'string' ? ` in ${u.fields.instrument_name}` : '';
+    ctx.fail({ rule: 'every request is answered; a request over a limit is rejected with the rate-limit error, never dropped or queued', expected: `an answer to ${u.method}${where} within ${ANSWER_MS} ms`, got: u.got, message: `${u.method}${where} got no answer` });
+  }
 }

@@ -1,0 +1,129 @@
+/**
+ * Parsing the command line of `exchange-api conformance` (node:util parseArgs): flags to CliOptions, or one
+ * error line naming the flag and what it takes.
+ */
+import { parseArgs } from 'node:util';
+import { registry } from './checks';
+import { resolveOptions } from './options';
+import { matches } from './select';
+import { selectChecks } from './runner';
+import { parseTarget, type ReportTarget } from './report-targets';
+
+/** The parsed command line. */
+export interface CliOptions {
+  ws: string;
+  http: string | null;
+  key: string | null;
+  sessionKey: string | null;
+  wallet: string | null;
+  only: string[];
+  skip: string[];
+  allowOrderFlow: boolean;
+  reports: ReportTarget[];
+  /** Time limit of one check, ms (undefined: the default). */
+  checkTimeoutMs?: number;
+  /** How long to sample the public channels, ms (undefined: the default). */
+  sampleWindowMs?: number;
+}
+
+const STRING_FLAGS = ['ws', 'http', 'key', 'session-key', 'wallet', 'only', 'skip', 'report', 'check-timeout', 'sample-window'] as const;
+
+/** The numeric flags: what each takes, and its bounds. */
+const NUMBERS = {
+  'check-timeout': { what: 'the time limit of one check in milliseconds', min: 100, max: 600_000 },
+  'sample-window': { what: 'how long to sample the public channels in milliseconds', min: 100, max: 120_000 },
+} as const;
+
+/**
+ * `--flag -5` reads to parseArgs as a flag with no value ("argument is ambiguous"): join a value that
+ * starts with a dash to its flag, so the flag's own check can say what it takes.
+ */
+function joinDashValues(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const next = argv[i + 1];
+    if (a.startsWith('--') && !a.includes('=') && (STRING_FLAGS as readonly string[]).includes(a.slice(2)) && next !== undefined && /^-[^-]/.test(next)) {
+      out.push(`${a}=${next}`);
+      i++;
+    } else out.push(a);
+  }
+  return out;
+}
+
+/** A numeric flag's value in range, or the error line naming the flag and what it takes. */
+function numberFlag(flag: keyof typeof NUMBERS, raw: string | undefined): number | undefined | { error: string } {
+  if (raw === undefined) return undefined;
+  const { what, min, max } = NUMBERS[flag];
+  const n = /^[0-9]+$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) return { error: `--${flag} takes ${what}: a whole number from ${min} to ${max} (got ${JSON.stringify(raw)})` };
+  return n;
+}
+
+type Values = { [K in (typeof STRING_FLAGS)[number]]?: K extends 'only' | 'skip' | 'report' ? string[] : string } & { 'allow-order-flow'?: boolean; help?: boolean };
+
+function parse(argv: readonly string[]): Values | { error: string } {
+  try {
+    const { values } = parseArgs({
+      args: joinDashValues(argv),
+      options: {
+        ws: { type: 'string' }, http: { type: 'string' }, key: { type: 'string' }, 'session-key': { type: 'string' }, wallet: { type: 'string' },
+        only: { type: 'string', multiple: true }, skip: { type: 'string', multiple: true }, report: { type: 'string', multiple: true },
+        'check-timeout': { type: 'string' }, 'sample-window': { type: 'string' },
+        'allow-order-flow': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: false,
+    });
+    return values as Values;
+  } catch (err) {
+    return { error: `${(err as Error).message.split('\n')[0]} (see --help)` };
+  }
+}
+
+/** The --only patterns that match no check, as an error line, or null. */
+function unmatched(only: readonly string[]): string | null {
+  const patterns = only.flatMap((p) => p.split(',')).map((p) => p.trim()).filter(Boolean);
+  const none = patterns.filter((p) => !registry.some((c) => matches(c.id, [p])));
+  if (patterns.length === 0 && only.length > 0) return '--only takes a check id, an area or a glob (got an empty pattern)';
+  return none.length ? `--only ${none.map((p) => JSON.stringify(p)).join(', ')} matches no check (ids, areas such as login, or globs such as ratelimit.*: see the package README)` : null;
+}
+
+/** Parse argv; returns the options, `'help'`, or an error line (exit 2). */
+export function parseCli(argv: readonly string[], env: Record<string, string | undefined> = process.env): CliOptions | 'help' | { error: string } {
+  const values = parse(argv);
+  if ('error' in values) return values;
+  if (values.help) return 'help';
+  const o: CliOptions = {
+    ws: values.ws ?? '',
+    http: values.http ?? null,
+    key: values.key ?? (env.EXCHANGE_API_KEY || null),
+    sessionKey: values['session-key'] ?? null,
+    wallet: values.wallet ?? null,
+    only: values.only ?? [],
+    skip: values.skip ?? [],
+    allowOrderFlow: values['allow-order-flow'] === true,
+    reports: [],
+  };
+  for (const value of values.report ?? []) {
+    const t = parseTarget(value);
+    if ('error' in t) return t;
+    o.reports.push(t);
+  }
+  for (const flag of ['check-timeout', 'sample-window'] as const) {
+    const n = numberFlag(flag, values[flag]);
+    if (typeof n === 'object') return n;
+    if (n !== undefined) o[flag === 'check-timeout' ? 'checkTimeoutMs' : 'sampleWindowMs'] = n;
+  }
+  if (!o.ws) return { error: '--ws <url> is required (see --help)' };
+  const noMatch = unmatched(o.only);
+  if (noMatch) return { error: noMatch };
+  if (selectChecks(registry, o.only, o.skip).length === 0) return { error: '--only and --skip leave no check to run' };
+  if (o.reports.length === 0) o.reports.push({ kind: 'console' });
+  try {
+    resolveOptions({ ws: o.ws, http: o.http, key: o.key, sessionKey: o.sessionKey, wallet: o.wallet });
+  } catch (err) {
+    return { error: (err as Error).message };
+  }
+  return o;
+}

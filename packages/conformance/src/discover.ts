@@ -1,0 +1,65 @@
+/** Discovery: before the checks, ask the server for its budgets and instruments on one short-lived connection. */
+import { limitOf, methodTable, publicBudget } from '@exchange-api/types';
+import { WsConn } from './connection';
+import { Transcript } from './transcript';
+import type { Env, Instrument, Resolved } from './run-state';
+
+/** The server could not be reached (exit code 2 on the command line). */
+export class UnreachableError extends Error {
+  readonly code = 'UNREACHABLE';
+}
+
+/** Ask the server for its budgets and instruments on one short-lived connection. */
+export async function discover(o: Resolved, t0: number): Promise<{ env: Env; transcript: Transcript }> {
+  const transcript = new Transcript(t0);
+  let conn: WsConn;
+  try {
+    conn = await WsConn.open(o.ws, transcript, 'discovery');
+  } catch (err) {
+    throw new UnreachableError((err as Error).message);
+  }
+  // The reference values stand until the server reports its own; a spec without them cannot be paced.
+  const connRef = limitOf('connections', 'connections');
+  if (!publicBudget) throw new Error('limitTable has no per-IP request budget (a window limit with scope ip): the runner paces unauthenticated requests under it');
+  const pubRef = limitOf(publicBudget, 'window');
+  const env: Env = {
+    instruments: [],
+    perp: undefined,
+    option: undefined,
+    currency: undefined,
+    connectionBudget: connRef.max,
+    connectionBudgetSource: 'reference',
+    anonBudget: { points: pubRef.points, windowMs: pubRef.windowMs, source: 'reference' },
+    rateLimits: null,
+  };
+  try {
+    const limits = await conn.request(methodTable.find((m) => m.id === 'publicGetRateLimits')!.name, {});
+    const result = limits?.response.result as Record<string, { remainingPoints?: unknown; consumedPoints?: unknown; msBeforeNext?: unknown; isFirstInDuration?: unknown }> | undefined;
+    env.rateLimits = result ?? null;
+    const c = result?.remaining_connections;
+    if (c && typeof c.remainingPoints === 'number' && typeof c.consumedPoints === 'number') {
+      env.connectionBudget = c.remainingPoints + c.consumedPoints;
+      env.connectionBudgetSource = 'server';
+    }
+    const nm = result?.remaining_non_matching;
+    if (nm && typeof nm.remainingPoints === 'number' && typeof nm.consumedPoints === 'number') {
+      const windowMs = nm.isFirstInDuration === true && typeof nm.msBeforeNext === 'number' && nm.msBeforeNext > 0 ? nm.msBeforeNext : env.anonBudget.windowMs;
+      env.anonBudget = { points: nm.remainingPoints + nm.consumedPoints, windowMs, source: 'server' };
+    }
+    const live = methodTable.find((m) => m.id === 'publicGetAllLiveInstruments');
+    if (live) {
+      const got = await conn.request(live.name, {});
+      const list = got?.response.result;
+      if (Array.isArray(list)) {
+        env.instruments = list.filter((i): i is Instrument => typeof i === 'object' && i !== null && typeof (i as Instrument).instrument_name === 'string' && (i as { is_active?: unknown }).is_active !== false);
+      }
+    }
+  } finally {
+    await conn.close();
+  }
+  env.perp = env.instruments.find((i) => i.instrument_type === 'perp') ?? env.instruments[0];
+  env.option = env.instruments.find((i) => i.instrument_type === 'option');
+  env.currency = env.perp?.base_currency;
+  return { env, transcript };
+}
+

@@ -1,0 +1,124 @@
+/**
+ * The runner against hostile servers (test/conformance/hostile.ts, and two proxies in front of a sandbox
+ * that drop answers): none of them gives positive evidence of anything, so none of the checks in the
+ * table may pass. The checks listed are those a runner passes by mistake when it takes silence, echoes,
+ * garbage, a blanket refusal or a dropped request for evidence.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { Wallet } from 'ethers';
+import { startSandbox } from '@exchange-api/sandbox';
+import { runConformance, runCli, UnreachableError, type Report } from '@exchange-api/conformance';
+import { errorTable, methodTable } from '@exchange-api/types';
+import { blackHole, echoServer, garbageServer, silentPeer, upgradeRequired, type Hostile } from './hostile';
+import { editJson, startProxy, type ProxyHooks } from './proxy';
+
+const RATE_LIMITED = errorTable.codes.find((c) => c.kind === 'rate-limit')!.code;
+const matchingMethods: string[] = methodTable.filter((m) => m.rateLimitClass === 'matching').map((m) => m.name);
+const FRAMING_ERRORS = ['framing.error-codes', 'framing.reserved-codes', 'framing.error-shape', 'framing.malformed'];
+const HTTP_LOGIN = ['login.http-without-headers', 'login.http-stale', 'login.http-headers', 'login.http-params', 'ratelimit.get-rate-limits-http'];
+
+/** Drops every rate-limit answer to a matching-class request: over-limit order flow vanishes without a word. */
+const dropRefusals: ProxyHooks = {
+  toServer: (t, s) => editJson(t, (m) => void (matchingMethods.includes(m?.method) && (s[`matching:${m.id}`] = true))),
+  toClient: (t, s) => editJson(t, (m) => (m?.error?.code === RATE_LIMITED && s[`matching:${m.id}`] ? null : undefined)),
+};
+
+/**
+ * One order bucket per wallet whose over-limit requests are dropped: after a refusal in one instrument,
+ * order flow in the others gets no answer for a while (instead of the -32000 the document gives).
+ */
+const dropOtherInstruments: ProxyHooks = {
+  toServer: (t, s) => editJson(t, (m) => void (matchingMethods.includes(m?.method) && (s[`inst:${m.id}`] = m.params?.instrument_name))),
+  toClient: (t, s) =>
+    editJson(t, (m) => {
+      const inst = m && (s[`inst:${m.id}`] as string | undefined);
+      if (inst === undefined) return undefined;
+      const last = s.lastRefusal as { at: number; inst: string } | undefined;
+      if (m.error?.code === RATE_LIMITED) s.lastRefusal = { at: Date.now(), inst };
+      else if (last && last.inst !== inst && Date.now() - last.at < 1500) return null;
+      return undefined;
+    }),
+};
+
+/** A target for the runner: where it points, and what to stop afterwards. */
+type Target = { ws: string; http: string; close(): Promise<void> };
+
+/** A hostile server on both transports. */
+const alone = (start: () => Promise<Hostile>) => async (): Promise<Target> => {
+  const h = await start();
+  return { ws: h.wsUrl, http: h.httpUrl, close: () => h.close() };
+};
+
+/** A sandbox's WebSocket with a hostile HTTP server. */
+const hostileHttp = (start: () => Promise<Hostile>) => async (): Promise<Target> => {
+  const sandbox = await startSandbox({ port: 0 });
+  const h = await start();
+  return { ws: sandbox.wsUrl, http: h.httpUrl, close: async () => (await h.close(), await sandbox.close()) };
+};
+
+/** A sandbox behind a proxy that drops answers. */
+const dropping = (hooks: ProxyHooks) => async (): Promise<Target> => {
+  const sandbox = await startSandbox({ port: 0 });
+  const proxy = await startProxy(sandbox, hooks);
+  return { ws: proxy.wsUrl, http: proxy.httpUrl, close: async () => (await proxy.close(), await sandbox.close()) };
+};
+
+/** Hostile server → the checks that must not pass against it. */
+const table: { name: string; start: () => Promise<Target>; mustNotPass: string[]; orderFlow?: boolean }[] = [
+  { name: 'a WebSocket echo server', start: alone(echoServer), mustNotPass: ['framing.*', 'login.http-without-headers', 'login.http-stale'] },
+  { name: 'a silent peer', start: alone(silentPeer), mustNotPass: FRAMING_ERRORS },
+  { name: 'a garbage server', start: alone(garbageServer), mustNotPass: [...FRAMING_ERRORS, 'framing.id-echo-number', 'login.http-without-headers'] },
+  { name: 'an HTTP server that answers 426 to everything', start: hostileHttp(upgradeRequired), mustNotPass: HTTP_LOGIN },
+  { name: 'a server that drops over-limit order requests silently', start: dropping(dropRefusals), orderFlow: true, mustNotPass: ['ratelimit.matching-shared', 'ratelimit.cancel-all-budget', 'ratelimit.cancel-by-label-budget', 'ratelimit.instrument-bucket'] },
+  { name: 'a per-wallet order bucket that drops over-limit requests silently', start: dropping(dropOtherInstruments), orderFlow: true, mustNotPass: ['ratelimit.instrument-bucket'] },
+];
+
+const passed = (r: Report) => r.checks.filter((c) => c.status === 'pass').map((c) => c.id);
+const seen: string[] = [];
+
+describe('hostile servers: no check passes without positive evidence', () => {
+  afterAll(() => console.log(`hostile servers checked: ${seen.length}/${table.length + 2}`));
+
+  for (const row of table) {
+    it(`${row.name}: ${row.mustNotPass.join(', ')} do not pass`, async () => {
+      const target = await row.start();
+      try {
+        const report = await runConformance({ ws: target.ws, http: target.http, key: Wallet.createRandom().privateKey, only: row.mustNotPass, allowOrderFlow: row.orderFlow ?? false, sampleWindowMs: 1000 });
+        expect(report.checks.length).toBeGreaterThan(0);
+        expect(passed(report)).toEqual([]);
+        seen.push(row.name);
+      } finally {
+        await target.close();
+      }
+    }, 120_000);
+  }
+
+  it('an echo server: what came back is reported, not "nothing"', async () => {
+    const echo = await echoServer();
+    try {
+      const report = await runConformance({ ws: echo.wsUrl, only: ['framing.id-echo-number'] });
+      const got = report.checks[0]!.findings[0]!.got;
+      expect(got).toMatch(/the request itself, echoed back: \{"jsonrpc":"2.0","id":4242/);
+      expect(got).not.toMatch(/^nothing/);
+    } finally {
+      await echo.close();
+    }
+  }, 60_000);
+
+  it('a black hole (TCP accepted, no handshake) and a server refusing the upgrade with 426: unreachable, exit 2', async () => {
+    for (const start of [blackHole, upgradeRequired]) {
+      const h = await start();
+      try {
+        const began = Date.now();
+        await expect(runConformance({ ws: h.wsUrl, http: h.httpUrl })).rejects.toBeInstanceOf(UnreachableError);
+        expect(Date.now() - began).toBeLessThan(15_000);
+        const err: string[] = [];
+        expect(await runCli(['--ws', h.wsUrl], { out: () => undefined, err: (l) => err.push(l) }, {})).toBe(2);
+        expect(err).toEqual([expect.stringMatching(/^exchange-api conformance: server unreachable: /)]);
+        seen.push(start.name);
+      } finally {
+        await h.close();
+      }
+    }
+  }, 60_000);
+});

@@ -1,0 +1,121 @@
+/**
+ * Hostile servers for the runner: small real servers on loopback (port 0) that are not exchanges at all,
+ * each wrong in one way. The runner must never pass a check against them, since none of them gives
+ * positive evidence of anything. Each returns its URLs and a close() that ends every socket it holds.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTcpServer, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer, type WebSocket } from 'ws';
+
+/** A running hostile server. */
+export interface Hostile {
+  wsUrl: string;
+  httpUrl: string;
+  close(): Promise<void>;
+}
+
+/** What a hostile server does with a WebSocket frame and with an HTTP request. */
+interface Behaviour {
+  /** Called once per WebSocket connection (after the handshake). */
+  onConnection?: (ws: WebSocket) => void;
+  /** Called for each WebSocket frame received. */
+  onFrame?: (ws: WebSocket, data: Buffer, isBinary: boolean) => void;
+  /** Answer an HTTP request (its body read); leave it unanswered by not ending `res`. */
+  onHttp: (req: IncomingMessage, body: string, res: ServerResponse) => void;
+  /** Refuse every WebSocket upgrade with this HTTP status instead of completing it. */
+  refuseUpgrade?: number;
+}
+
+/** An HTTP + WebSocket server on one loopback port with the given behaviour. */
+async function serve(b: Behaviour): Promise<Hostile> {
+  const pending = new Set<ServerResponse>();
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      pending.add(res);
+      res.on('close', () => pending.delete(res));
+      b.onHttp(req, Buffer.concat(chunks).toString(), res);
+    });
+  });
+  const wss = new WebSocketServer({ noServer: true });
+  server.on('upgrade', (req, socket, head) => {
+    if (b.refuseUpgrade) {
+      socket.end(`HTTP/1.1 ${b.refuseUpgrade} Upgrade Required\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      ws.on('error', () => undefined);
+      b.onConnection?.(ws);
+      ws.on('message', (data, isBinary) => b.onFrame?.(ws, data as Buffer, isBinary));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    wsUrl: `ws://127.0.0.1:${port}/v3/ws`,
+    httpUrl: `http://127.0.0.1:${port}`,
+    async close() {
+      for (const ws of wss.clients) ws.terminate();
+      for (const res of pending) res.destroy();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** Sends every WebSocket frame back as it came, and every HTTP body back with 200. */
+export function echoServer(): Promise<Hostile> {
+  return serve({
+    onFrame: (ws, data, isBinary) => ws.send(data, { binary: isBinary }),
+    onHttp: (_req, body, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end(body),
+  });
+}
+
+/** Completes the WebSocket handshake, then never sends a frame; never answers an HTTP request. */
+export function silentPeer(): Promise<Hostile> {
+  return serve({ onHttp: () => undefined });
+}
+
+/** Answers every WebSocket frame, and greets every connection, with frames that are not JSON; HTTP 200 with garbage. */
+export function garbageServer(): Promise<Hostile> {
+  const garbage = () => `\u0000}{ not json ${Math.random().toString(36).slice(2)} ]]`;
+  return serve({
+    onConnection: (ws) => ws.send(garbage()),
+    onFrame: (ws) => {
+      ws.send(garbage());
+      ws.send(Buffer.from([0xff, 0xfe, 0x00, 0x7b]), { binary: true });
+    },
+    onHttp: (_req, _body, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end(garbage()),
+  });
+}
+
+/** Answers every HTTP request, the WebSocket upgrade included, with 426 Upgrade Required. */
+export function upgradeRequired(): Promise<Hostile> {
+  return serve({
+    refuseUpgrade: 426,
+    onHttp: (_req, _body, res) => void res.writeHead(426, { 'content-type': 'text/plain', upgrade: 'websocket' }).end('Upgrade Required'),
+  });
+}
+
+/** Accepts TCP connections and never writes a byte: no WebSocket handshake, no HTTP answer. */
+export async function blackHole(): Promise<Hostile> {
+  const sockets = new Set<Socket>();
+  const server = createTcpServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => undefined);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    wsUrl: `ws://127.0.0.1:${port}/v3/ws`,
+    httpUrl: `http://127.0.0.1:${port}`,
+    async close() {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
