@@ -28,7 +28,7 @@ export function parseCommand<T extends Record<string, string | boolean | string[
 ): T | number {
   let values: Record<string, unknown>;
   try {
-    ({ values } = parseArgs({ args: argv, options: { ...options, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: false }));
+    ({ values } = parseArgs({ args: withNegativeValues(argv, options), options: { ...options, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: false }));
   } catch (err) {
     io.err(`exchange-api ${command}: ${(err as Error).message.split('\n')[0]}`);
     return 2;
@@ -38,6 +38,52 @@ export function parseCommand<T extends Record<string, string | boolean | string[
     return 0;
   }
   return values as T;
+}
+
+/**
+ * `--port -1` as `--port=-1`: parseArgs reads a value that starts with a dash as a missing value
+ * ("argument is ambiguous"), so the command could not say which values the flag takes. A dash and
+ * a digit after a flag that takes a value is that flag's value, for the command to judge.
+ */
+function withNegativeValues(argv: string[], options: Options): string[] {
+  const takesValue = (arg: string) => {
+    const name = arg.startsWith('--') ? arg.slice(2) : null;
+    return name !== null && !name.includes('=') && options[name]?.type === 'string';
+  };
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const next = argv[i + 1];
+    if (takesValue(arg) && next !== undefined && /^-[0-9.]/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
+}
+
+/** What a numeric flag accepts: its bounds, and whether it must be a whole number. */
+export interface NumberRule {
+  min: number;
+  max: number;
+  integer?: boolean;
+  /** The value must be above `min`, not equal to it. */
+  aboveMin?: boolean;
+  /** How the value is counted in the message, e.g. `seconds`. */
+  unit?: string;
+}
+
+/**
+ * Read a numeric flag's value, or give the one-line message naming the flag and what it takes.
+ * Accepts plain decimal numbers only (no hex, exponents, blanks or `Infinity`).
+ */
+export function numberFlag(flag: string, raw: string, rule: NumberRule): number | { error: string } {
+  const pattern = rule.integer ? /^-?[0-9]+$/ : /^-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)$/;
+  const value = Number(raw);
+  if (pattern.test(raw) && (rule.aboveMin ? value > rule.min : value >= rule.min) && value <= rule.max) return value;
+  const what = rule.integer ? 'a whole number' : 'a number';
+  const range = rule.aboveMin ? `above ${rule.min} and at most ${rule.max}` : `from ${rule.min} to ${rule.max}`;
+  return { error: `--${flag} must be ${what}${rule.unit ? ` of ${rule.unit}` : ''} ${range} (got ${JSON.stringify(raw)})` };
 }
 
 /** Report a usage error in the one-line form and give its exit code. */

@@ -1,17 +1,16 @@
 /**
- * The site in a real browser (Debian's chromium through playwright-core), loaded from file:// as a
- * reader would open it: no console errors, every internal link lands, search finds what it should,
- * every channel and method has its section, and screenshots for a person to look at.
+ * The repository's site (packages/docs/site, as `npm run generate` wrote it) in a real browser
+ * (Debian's chromium through playwright-core), loaded from file:// as a reader would open it: no
+ * console errors, every internal link lands, search finds what it should, every channel and method
+ * has its section, and screenshots for a person to look at.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { writeFiles, type ApiModel } from '@exchange-api/codegen';
-import { SiteMap, emitDocs } from '../src/index';
-import { repoModel, root } from './helpers';
+import { SiteMap, type ApiModel } from '@exchange-api/codegen';
+import { repoModel, root, siteDir } from './helpers';
 
 const CHROMIUM = '/usr/bin/chromium';
 const shots = join(root, 'test-output', 'docs');
@@ -19,7 +18,7 @@ const shots = join(root, 'test-output', 'docs');
 let browser: Browser;
 let model: ApiModel;
 let site: SiteMap;
-let dir: string;
+const dir = siteDir;
 let htmlPages: string[];
 /** The file:// URL of a site path, its `#anchor` kept as a fragment. */
 const url = (path: string) => {
@@ -32,10 +31,8 @@ beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install it with \`apt-get install chromium\` (.ci/run does)`);
   model = await repoModel();
   site = new SiteMap(model);
-  dir = mkdtempSync(join(tmpdir(), 'docs-site-'));
-  const files = emitDocs(model);
-  writeFiles(files, { docs: dir }, { check: false, specName: 'spec/asyncapi.yaml' });
-  htmlPages = files.filter((f) => f.path.endsWith('.html')).map((f) => f.path);
+  const list = (d: string): string[] => readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? list(join(d, e.name)) : [relative(dir, join(d, e.name))]));
+  htmlPages = list(dir).filter((p) => p.endsWith('.html'));
   mkdirSync(shots, { recursive: true });
   browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -45,7 +42,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 async function open(path: string, options: { javaScriptEnabled?: boolean; width?: number } = {}): Promise<{ page: Page; problems: string[]; close: () => Promise<void> }> {

@@ -1,40 +1,16 @@
-/** Shared by the docs tests: the repository's model, loaded once per test file. */
+/** Shared by the tests of the site: the repository root, and its model loaded once per test file. */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findRepoRoot, modelFromSpec, type ApiModel, type EmittedFile } from '@exchange-api/codegen';
+import { findRepoRoot, modelFromSpec, type ApiModel } from '@exchange-api/codegen';
 
 export const root = findRepoRoot(dirname(fileURLToPath(import.meta.url)))!;
 export const specFile = join(root, 'spec', 'asyncapi.yaml');
+/** The repository's copy of the site, as `npm run generate` writes it. */
+export const siteDir = join(root, 'packages', 'docs', 'site');
 
 let cached: Promise<ApiModel> | null = null;
+/** The model of the repository's spec (the one the site was generated from). */
 export function repoModel(): Promise<ApiModel> {
   cached ??= modelFromSpec(specFile, root);
   return cached;
-}
-
-/** A deep copy, so a test can break a model without touching the shared one. */
-export const clone = <T>(v: T): T => structuredClone(v);
-
-/** Every id attribute of an HTML or Markdown file. */
-export function idsOf(content: string): Set<string> {
-  return new Set([...content.matchAll(/\bid="([^"]+)"/g)].map((m) => m[1]!.replace(/&quot;/g, '"').replace(/&amp;/g, '&')));
-}
-
-/** Internal links of emitted pages that point at a missing file or anchor, as `from → href`. */
-export function brokenLinks(files: EmittedFile[], ext: '.html' | '.md'): string[] {
-  const byPath = new Map(files.map((f) => [f.path, f.content]));
-  const broken: string[] = [];
-  for (const f of files.filter((x) => x.path.endsWith(ext))) {
-    const pattern = ext === '.html' ? /href="([^"]+)"/g : /\]\(([^)\s]+)\)/g;
-    for (const [, raw] of f.content.matchAll(pattern)) {
-      const href = raw!.replace(/&amp;/g, '&');
-      if (/^[a-z]+:/i.test(href)) continue;
-      const [file, anchor] = href.split('#');
-      const target = file ? new URL(file, `file:///site/${f.path}`).pathname.replace(/^\/site\//, '') : f.path;
-      const content = byPath.get(target);
-      if (content === undefined) broken.push(`${f.path} → ${href} (no file)`);
-      else if (anchor && !idsOf(content).has(decodeURIComponent(anchor))) broken.push(`${f.path} → ${href} (no anchor)`);
-    }
-  }
-  return broken;
 }

@@ -4,8 +4,7 @@
  * the Markdown copy is not served).
  */
 import { join } from 'node:path';
-import { headerFor, modelFromSpec } from '@exchange-api/codegen';
-import { emitDocs } from '@exchange-api/docs';
+import { emitDocs, headerFor, modelFromSpec } from '@exchange-api/codegen';
 import type { BenchResult } from './report';
 
 /** Docs generation time (target < 1 s) and site weight (target < 300 kB) for the repository's spec. */

@@ -9,12 +9,11 @@ import { emitTypes } from './emit/types';
 import { emitValidators } from './emit/validators';
 import { emitTables } from './emit/tables';
 import { emitClientSurface } from './emit/client';
+import { emitDocs } from './emit/docs/emit-docs';
 import type { EmittedFile } from './emit/emitted-file';
-import { writeFiles, headerFor, type WriteResult } from './write/writer';
+import { writeFiles, headerFor, WriteRefused, type WriteResult } from './write/writer';
 
-/** Extra emitters (the docs site, for one) register here so `generate` runs them too. */
-export type Emitter = (model: ApiModel) => EmittedFile[] | Promise<EmittedFile[]>;
-
+/** Load a spec, build its model and check its examples: everything an emitter needs. */
 export async function modelFromSpec(specFile: string, cwd = process.cwd()): Promise<ApiModel> {
   const spec = await loadSpec(specFile, { cwd });
   const model = buildModel(spec);
@@ -22,10 +21,9 @@ export async function modelFromSpec(specFile: string, cwd = process.cwd()): Prom
   return model;
 }
 
-export async function emitAll(model: ApiModel, typesImport: string, extra: Emitter[] = []): Promise<EmittedFile[]> {
-  const files = [...(await emitTypes(model)), ...emitTables(model), ...emitValidators(model, { typesImport })];
-  for (const e of extra) files.push(...(await e(model)));
-  return files;
+/** The files of an SDK for any spec: types, tables and validators (validators import types from `typesImport`). */
+export async function emitAll(model: ApiModel, typesImport: string): Promise<EmittedFile[]> {
+  return [...(await emitTypes(model)), ...emitTables(model), ...emitValidators(model, { typesImport })];
 }
 
 /** The repository root: the nearest folder above `from` holding spec/asyncapi.yaml and packages/types. */
@@ -39,11 +37,11 @@ export function findRepoRoot(from = process.cwd()): string | null {
   }
 }
 
-/** Regenerate the repository's own packages from spec/asyncapi.yaml. */
-export async function generateRepository(root: string, options: { check: boolean; extra?: Emitter[] }): Promise<WriteResult> {
+/** Regenerate the repository's own packages (types, validators, the client's surface, the docs site) from spec/asyncapi.yaml. */
+export async function generateRepository(root: string, options: { check: boolean }): Promise<WriteResult> {
   const model = await modelFromSpec(join(root, 'spec', 'asyncapi.yaml'), root);
-  // The client's surface belongs to this repository's client package, not to a generated folder.
-  const files = [...(await emitAll(model, '@exchange-api/types', options.extra)), ...emitClientSurface(model)];
+  // The client's surface and the docs site belong to this repository's packages, not to an SDK folder.
+  const files = [...(await emitAll(model, '@exchange-api/types')), ...emitClientSurface(model), ...emitDocs(model)];
   return writeFiles(
     files,
     {
@@ -57,7 +55,8 @@ export async function generateRepository(root: string, options: { check: boolean
 }
 
 /** Generate types, validators and tables for any conforming spec into one folder, with an index.ts. */
-export async function generateInto(specFile: string, outDir: string, options: { check: boolean; cwd?: string }): Promise<WriteResult> {
+export async function generateInto(specFile: string, outDir: string, options: { check: boolean; cwd?: string; force?: boolean }): Promise<WriteResult> {
+  if (outDir.trim() === '') throw new WriteRefused('--out needs a folder (got an empty path)');
   const cwd = options.cwd ?? process.cwd();
   const model = await modelFromSpec(specFile, cwd);
   const files = await emitAll(model, './types.gen');
@@ -73,5 +72,5 @@ export async function generateInto(specFile: string, outDir: string, options: { 
     "export * from './guards.gen';",
     '',
   ].join('\n');
-  return writeFiles(files, { types: out, validators: out }, { check: options.check, specName, regenerate, cwd, extra: [{ dir: out, path: 'index.ts', content: index }] });
+  return writeFiles(files, { types: out, validators: out }, { check: options.check, specName, regenerate, cwd, force: options.force, extra: [{ dir: out, path: 'index.ts', content: index }] });
 }

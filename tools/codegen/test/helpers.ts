@@ -37,14 +37,15 @@ export function typecheck(dir: string): { status: number; output: string } {
   return { status: r.status ?? 1, output: (r.stdout ?? '') + (r.stderr ?? '') };
 }
 
-/** Run the exchange-api command line as a user does. */
-export function cli(args: string[], cwd = repoRoot) {
-  const r = spawnSync(process.execPath, [join(repoRoot, 'packages', 'cli', 'bin', 'exchange-api.js'), ...args], {
+/** Run the exchange-api command line as a user does (on the repository's sources), bounded in time. */
+export function cli(args: string[], cwd = repoRoot, timeout = 60_000) {
+  const r = spawnSync(process.execPath, ['--conditions=@exchange-api/source', '--import', 'tsx', join(repoRoot, 'packages', 'cli', 'bin', 'exchange-api.js'), ...args], {
     cwd,
     encoding: 'utf8',
     env: { ...process.env, SCARF_ANALYTICS: 'false' },
+    timeout,
   });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr, signal: r.signal };
 }
 
 /** A minimal valid spec around the given channels/operations/components YAML, for table-driven model tests. */

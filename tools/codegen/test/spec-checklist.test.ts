@@ -306,7 +306,7 @@ const ENUMS: Record<string, readonly string[]> = {
 /** "Other enumerations used by Order (TimeInForce, TriggerPriceType, TriggerType): values not shown." */
 const OPEN_ENUMS = ['TimeInForce', 'TriggerPriceType', 'TriggerType'] as const;
 /** Records whose fields are not shown. */
-const OPEN_RECORDS = ['Trade', 'TickerSlimPayload', 'SpotFeedPayload', 'SpotFeedEntry'] as const;
+const OPEN_RECORDS = ['TickerSlimPayload', 'SpotFeedPayload', 'SpotFeedEntry'] as const;
 /** "Element shape of collaterals and positions: not shown." */
 const OPEN_ELEMENTS = [['MarginWatchResult', 'collaterals'], ['MarginWatchResult', 'positions']] as const;
 
@@ -606,6 +606,16 @@ describe('enumerations', () => {
     expect(s.additionalProperties === undefined || s.additionalProperties === true).toBe(true);
     expect(type(name).notShown).toBeTruthy();
     expect(validator(name)({ any: 'field' })).toBe(true);
+  });
+
+  // The document shows no field of the private trade record: the fields listed are an assumption, and none is required.
+  it('Trade is open, with an x-not-shown marker, requires nothing and lists only assumed fields', () => {
+    const s = raw('components', 'schemas', 'Trade') as Obj;
+    expect(s.required).toBeUndefined();
+    expect(s.additionalProperties).toBe(true);
+    expect(type('Trade').notShown).toBeTruthy();
+    expect(s['x-assumption']).toBe('private-trade');
+    expect(validator('Trade')({ any: 'field' })).toBe(true);
   });
 
   it.each(OPEN_ELEMENTS.map(([r, f]) => ({ r, f })))('$r › $f elements are open with an x-not-shown marker', ({ r, f }) => {

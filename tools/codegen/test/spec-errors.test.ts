@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { loadSpec, modelFromSpec, SpecError } from '../src/index';
-import { cli, ourSpec, writeSpec } from './helpers';
+import { cli, miniSpec, ourSpec, repoRoot, writeSpec } from './helpers';
 
 const ours = readFileSync(ourSpec, 'utf8');
 
@@ -108,5 +108,53 @@ describe('bad spec input names the file and the JSON pointer', () => {
     const r = cli(['generate', '--spec', 'no/such/spec.yaml', '--out', 'x']);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/cannot read the spec/);
+  });
+});
+
+describe('a $ref cycle that never reaches a value is named before the parser runs (it would spin forever)', () => {
+  const withSchemas = (schemas: string) =>
+    miniSpec(`channels:
+  c:
+    address: c
+    x-access: public
+    messages:
+      m: { payload: { $ref: '#/components/schemas/A' } }
+components:
+  schemas:
+${schemas}`);
+
+  it.each([
+    [
+      'two schemas that are each a $ref to the other',
+      `    A: { $ref: '#/components/schemas/B' }\n    B: { $ref: '#/components/schemas/A' }`,
+      '#/components/schemas/A/$ref',
+      /\$ref cycle that never reaches a value: #\/components\/schemas\/A\/\$ref → #\/components\/schemas\/B\/\$ref → #\/components\/schemas\/A\/\$ref/,
+    ],
+    ['a schema that is only a $ref to itself', `    A: { $ref: '#/components/schemas/A' }`, '#/components/schemas/A/$ref', /#\/components\/schemas\/A is only a \$ref to itself/],
+    ['a schema that is allOf itself', `    A: { allOf: [ { $ref: '#/components/schemas/A' } ] }`, '#/components/schemas/A/allOf/0/$ref', /#\/components\/schemas\/A is only a \$ref to itself/],
+    [
+      'a three-schema cycle through oneOf',
+      `    A: { $ref: '#/components/schemas/B' }\n    B: { oneOf: [ { type: string }, { $ref: '#/components/schemas/C' } ] }\n    C: { $ref: '#/components/schemas/A' }`,
+      '#/components/schemas/A/$ref',
+      /\$ref cycle .*A\/\$ref → .*B\/oneOf\/1\/\$ref → .*C\/\$ref → .*A\/\$ref/,
+    ],
+  ])('%s: one error with the file, line and pointers, in bounded time', (_name, schemas, pointer, message) => {
+    const file = writeSpec(withSchemas(schemas), 'cycle.asyncapi.yaml');
+    for (const command of [['spec', '--spec', file], ['generate', '--spec', file, '--out', file + '.out']]) {
+      const r = cli(command, repoRoot, 30_000);
+      expect(r.signal, `${command[0]} did not finish within 30 s`).toBeNull();
+      expect(r.status).toBe(2);
+      const lines = r.stderr.trim().split('\n');
+      expect(lines[0]).toBe(`exchange-api ${command[0]}: the spec has 1 error(s)`);
+      expect(lines[1]).toContain(`cycle.asyncapi.yaml:`);
+      expect(lines[1]).toContain(` ${pointer}: `);
+      expect(lines[1]).toMatch(message);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    }
+  }, 90_000);
+
+  it('recursion through a value (a field of the same record) is a real shape and loads', async () => {
+    const file = writeSpec(withSchemas(`    A: { type: object, properties: { child: { $ref: '#/components/schemas/A' } } }`), 'tree.asyncapi.yaml');
+    await expect(loadSpec(file)).resolves.toBeTruthy();
   });
 });

@@ -2,17 +2,20 @@
  * `exchange-api generate [--spec <file> --out <dir>] [--check]`: the command-line contract.
  * Exit 0 done (or current), 1 drift under --check, 2 usage or spec errors. Never a stack trace.
  */
-import { findRepoRoot, generateInto, generateRepository, type Emitter } from '@exchange-api/codegen';
+import { findRepoRoot, generateInto, generateRepository } from '@exchange-api/codegen';
 import { consoleIo, parseCommand, usageError, type Io, reportFailure } from '../args';
 
-export const GENERATE_HELP = `Usage: exchange-api generate [--spec <file> --out <dir>] [--check]
+export const GENERATE_HELP = `Usage: exchange-api generate [--spec <file> --out <dir> [--force]] [--check]
 
 Regenerates types, validators and tables (and, in this repository, the client's surface and the docs
 site) from an AsyncAPI 3.0 spec.
 
   (no --spec)        regenerate this repository's packages from spec/asyncapi.yaml
   --spec <file>      generate for any conforming spec (conventions: spec/README.md) ...
-  --out <dir>        ... into this folder, with an index.ts that re-exports everything
+  --out <dir>        ... into this folder, with an index.ts that re-exports everything; the folder
+                     must be new, empty or written by generate before (it keeps a manifest,
+                     .generated-files.json, and replaces or removes only the files listed there)
+  --force            write into a folder that also holds other files; they are never replaced or removed
   --check            write nothing; exit 1 and list the files that differ
   -h, --help         this text
 
@@ -23,23 +26,31 @@ Examples:
 
 Exit codes: 0 done or current, 1 generated files differ (--check), 2 usage or spec errors.`;
 
-/** Runs the `generate` subcommand; `extra` emitters (the docs site) run for the repository only. */
-export async function runGenerate(argv: string[], io: Io = consoleIo, extra: Emitter[] = []): Promise<number> {
-  const values = parseCommand<{ spec?: string; out?: string; check?: boolean }>('generate', GENERATE_HELP, argv, { spec: { type: 'string' }, out: { type: 'string' }, check: { type: 'boolean' } }, io);
+/** Runs the `generate` subcommand; resolves to the exit code. */
+export async function runGenerate(argv: string[], io: Io = consoleIo): Promise<number> {
+  const values = parseCommand<{ spec?: string; out?: string; check?: boolean; force?: boolean }>(
+    'generate',
+    GENERATE_HELP,
+    argv,
+    { spec: { type: 'string' }, out: { type: 'string' }, check: { type: 'boolean' }, force: { type: 'boolean' } },
+    io,
+  );
   if (typeof values === 'number') return values;
   if ((values.spec === undefined) !== (values.out === undefined)) return usageError('generate', '--spec and --out go together', io);
+  if (values.out !== undefined && values.out.trim() === '') return usageError('generate', '--out needs a folder (got an empty path); use --out . for the current folder', io);
+  if (values.force && values.out === undefined) return usageError('generate', '--force goes with --spec and --out', io);
   const check = values.check === true;
   const started = Date.now();
   try {
     let result;
     let fix = 'npm run generate';
     if (values.spec !== undefined && values.out !== undefined) {
-      result = await generateInto(values.spec, values.out, { check });
+      result = await generateInto(values.spec, values.out, { check, force: values.force === true });
       fix = `npx exchange-api generate --spec ${values.spec} --out ${values.out}`;
     } else {
       const root = findRepoRoot();
       if (!root) return usageError('generate', 'no spec/asyncapi.yaml with packages/types above this folder; use --spec <file> --out <dir>', io);
-      result = await generateRepository(root, { check, extra });
+      result = await generateRepository(root, { check });
     }
     if (check) {
       if (result.differing.length > 0) {

@@ -3,11 +3,11 @@
  * confirm the SDK and docs, start the sandbox, run the conformance suite against it with a fresh key,
  * stream a few seconds of live data through the client, and say where the reports and docs are.
  */
-import { parseCommand, usageError } from '../args';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { numberFlag, parseCommand, usageError, reportFailure } from '../args';
+import { statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { Wallet } from 'ethers';
-import { findRepoRoot, generateRepository, SpecError, formatProblem } from '@exchange-api/codegen';
+import { findRepoRoot, generateRepository, makeFolder, SpecError, formatProblem } from '@exchange-api/codegen';
 
 export const START_HELP = `Usage: exchange-api start [--out <dir>] [--seconds <n>]
 
@@ -33,26 +33,27 @@ type Step = (n: number, title: string) => void;
 export async function runStart(argv: string[]): Promise<number> {
   const values = parseCommand<{ out?: string; seconds?: string }>('start', START_HELP, argv, { out: { type: 'string' }, seconds: { type: 'string' } });
   if (typeof values === 'number') return values;
-  const seconds = values.seconds === undefined ? 3 : Number(values.seconds);
-  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 600) {
-    return usageError('start', `--seconds must be a number of seconds above 0 and at most 600 (got ${values.seconds})`);
-  }
+  const seconds = values.seconds === undefined ? 3 : numberFlag('seconds', values.seconds, { min: 0, aboveMin: true, max: 600, unit: 'seconds' });
+  if (typeof seconds !== 'number') return usageError('start', seconds.error);
   const root = findRepoRoot();
   if (!root) return usageError('start', 'run it inside the exchange-api repository (no spec/asyncapi.yaml with packages/types above this folder)');
+  if (values.out !== undefined && values.out.trim() === '') return usageError('start', '--out needs a folder (got an empty path)');
   const out = resolve(values.out ?? 'exchange-api-output');
+  // Checked before the run, not after it: a report that cannot be written would waste the whole run.
+  const outProblem = folderProblem(out);
+  if (outProblem) return usageError('start', `--out ${outProblem}`);
   const started = Date.now();
   const step: Step = (n, title) => console.log(`\n[${n}/5] ${title} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
   console.log('exchange-api start: the main job on the embedded sandbox');
 
   // 1. Generated files.
   step(1, 'SDK and docs from spec/asyncapi.yaml');
-  const { emitDocs } = await import('@exchange-api/docs');
   try {
-    const check = await generateRepository(root, { check: true, extra: [emitDocs] });
+    const check = await generateRepository(root, { check: true });
     if (check.differing.length === 0) {
       console.log('  generated types, validators, tables and docs are current');
     } else {
-      const wrote = await generateRepository(root, { check: false, extra: [emitDocs] });
+      const wrote = await generateRepository(root, { check: false });
       console.log(`  regenerated ${wrote.written.length} file(s), removed ${wrote.removed.length}`);
     }
   } catch (err) {
@@ -61,7 +62,7 @@ export async function runStart(argv: string[]): Promise<number> {
       for (const p of err.problems) console.error(`  ${formatProblem(p)}`);
       return 2;
     }
-    throw err;
+    return reportFailure('start', err);
   }
 
   // 2. The sandbox.
@@ -89,7 +90,7 @@ export async function runStart(argv: string[]): Promise<number> {
         if (e.type === 'done') console.log(`  ${conformance.progressLine(e.result, e.index, e.total)}`);
       },
     });
-    mkdirSync(out, { recursive: true });
+    makeFolder(out);
     const htmlPath = join(out, 'conformance.html');
     const jsonPath = join(out, 'conformance.json');
     writeFileSync(htmlPath, conformance.htmlReport(report));
@@ -136,6 +137,19 @@ export async function runStart(argv: string[]): Promise<number> {
   } finally {
     await client?.close().catch(() => undefined);
     await sandbox.close();
+  }
+}
+
+/** Why reports cannot go into this folder, or null when they can (it exists as a folder or can be made). */
+function folderProblem(out: string): string | null {
+  const found = statSync(out, { throwIfNoEntry: false });
+  if (found && !found.isDirectory()) return `${out} is a file, not a folder; choose another --out`;
+  if (found) return null;
+  try {
+    makeFolder(out);
+    return null;
+  } catch (err) {
+    return (err as Error).message;
   }
 }
 

@@ -22,6 +22,9 @@ export const TRANSPORTS = ['ws', 'http'] as const;
 export const AUTH = ['none', 'login'] as const;
 export const LIMIT_KINDS = ['window', 'connections', 'bucket', 'size'] as const;
 export const ERROR_KINDS = ['rate-limit', 'connection-limit', 'request', 'auth', 'order', 'server'] as const;
+/** `x-role` values: on a named schema, the frame or object it describes; on an operation, what the method does. */
+export const SCHEMA_ROLES = ['notification', 'request', 'response', 'error'] as const;
+export const OPERATION_ROLES = ['subscribe'] as const;
 
 function oneOf(allowed: readonly string[]) {
   return (v: unknown) => (isStr(v) && allowed.includes(v) ? null : `must be one of ${allowed.join(', ')} (got ${show(v)})`);
@@ -53,6 +56,7 @@ const EXTENSIONS: Record<string, { where: string[]; check: (v: unknown) => strin
         : `must be {decrement: none} or {singleInstrument: <budget>, otherwise: <budget>} (got ${show(v)})`,
   },
   'x-order-flow': { where: ['operation'], check: aBoolean },
+  'x-role': { where: ['schema', 'operation'], check: oneOf([...SCHEMA_ROLES, ...OPERATION_ROLES]) },
   'x-assumed-params': { where: ['operation'], check: aString },
   'x-assumed-result': { where: ['operation'], check: aString },
   'x-not-shown': {
@@ -86,6 +90,7 @@ export function checkConventions(data: unknown, report: Report): void {
     if (path.length === 2 && path[0] === 'channels') return 'channel';
     if (path.length === 2 && path[0] === 'operations') return 'operation';
     if (path.length === 2 && path[0] === 'servers') return 'server';
+    if (path.length === 3 && path[0] === 'components' && path[1] === 'schemas') return 'schema';
     return 'other';
   };
 
@@ -120,7 +125,15 @@ export function checkConventions(data: unknown, report: Report): void {
     checkEnumTypes(node, path, report);
   };
 
+  const roleAt = new Map<string, Path>();
   const crossCheck = (key: string, value: unknown, here: Path) => {
+    if (key === 'x-role') {
+      const onSchema = here[0] === 'components';
+      if (onSchema !== SCHEMA_ROLES.includes(value as never)) report(here, `x-role ${show(value)} belongs on ${onSchema ? 'an operation' : 'a named schema'} (schemas: ${SCHEMA_ROLES.join(', ')}; operations: ${OPERATION_ROLES.join(', ')})`);
+      const first = roleAt.get(value as string);
+      if (first) report(here, `x-role ${show(value)} is already given at ${toPointer(first)}; each role names one place`);
+      else roleAt.set(value as string, here);
+    }
     if (key === 'x-assumption' && !assumptionIds.has(value as string))
       report(here, `x-assumption names "${value}", which is not an id in x-assumptions`);
     if ((key === 'x-assumed-params' || key === 'x-assumed-result') && !schemaNames.has(value as string))

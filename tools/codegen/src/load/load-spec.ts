@@ -2,7 +2,8 @@ import { Parser } from '@asyncapi/parser';
 import { resolve, relative } from 'node:path';
 import { YamlSource } from './yaml-source';
 import { checkConventions } from './conventions';
-import { SpecError, toPointer, type SpecProblem } from './spec-error';
+import { findRefCycles } from './ref-cycles';
+import { SpecError, fromPointer, toPointer, type SpecProblem } from './spec-error';
 
 /** A spec that passed the AsyncAPI parser and our conventions, as plain data with its source. */
 export interface LoadedSpec {
@@ -29,6 +30,18 @@ export async function loadSpec(file: string, options: { cwd?: string } = {}): Pr
   checkConventions(source.data, (path, message, severity = 'error') => {
     problems.push({ file: display, pointer: toPointer(path), line: source.lineOf(path), message, severity });
   });
+
+  // The parser spins forever on a $ref cycle that never reaches data: stop before it runs.
+  const cycles = findRefCycles(source.data);
+  for (const c of cycles) {
+    const [first] = c.pointers;
+    const only = c.pointers.length === 2;
+    const message = only
+      ? `${c.target} is only a $ref to itself (at ${first}): it never describes a value`
+      : `$ref cycle that never reaches a value: ${c.pointers.join(' → ')}`;
+    problems.push({ file: display, pointer: first!, line: source.lineOf(fromPointer(first!)), message, severity: 'error' });
+  }
+  if (cycles.length > 0) throw new SpecError(dedupe(problems.filter((p) => p.severity === 'error')));
 
   let diagnostics: Array<{ severity: number; path: Array<string | number>; message: string; code: string | number; range?: { start: { line: number } } }> = [];
   try {

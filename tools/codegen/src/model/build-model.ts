@@ -8,7 +8,7 @@ import { fromPointer, toPointer } from '../load/spec-error';
 import { cleanSchema, describeType, isNullable, refName, refsOf } from './schema-tools';
 import type {
   ApiModel, AssumptionModel, ChannelModel, FieldModel, JsonSchema, MethodModel, NotShownModel, PayloadModel,
-  ServerModel, TypeKind, TypeModel, LimitModel, ErrorsModel, LoginModel, ActionSignatureModel, RateLimitClassModel,
+  ServerModel, TypeKind, TypeModel, LimitModel, ErrorsModel, LoginModel, ActionSignatureModel, RateLimitClassModel, RolesModel,
 } from './types';
 
 type Obj = Record<string, unknown>;
@@ -65,6 +65,7 @@ export function buildModel(spec: LoadedSpec): ApiModel {
     actionSignature: isObj(data['x-action-signature']) ? buildActionSignature(data['x-action-signature']) : null,
     assumptions: [],
     notShown: [],
+    roles: buildRoles(rawSchemas, obj(data.operations)),
   };
 
   const payloadOf = (messageRef: unknown): { payload: PayloadModel; examples: unknown[]; addresses: Array<string | null> } => {
@@ -132,6 +133,20 @@ export function buildModel(spec: LoadedSpec): ApiModel {
   model.notShown = collectNotShown(data);
   model.assumptions = collectAssumptions(data);
   return model;
+}
+
+/** Which schema role (`x-role` on a named schema) fills which field of the model's roles. */
+const SCHEMA_ROLE_FIELDS = { notification: 'notificationFrame', request: 'requestFrame', response: 'responseFrame', error: 'errorObject' } as const;
+
+/** The roles the spec marks with `x-role` (conventions check each is used once and where it belongs). */
+function buildRoles(schemas: Obj, operations: Obj): RolesModel {
+  const roles: RolesModel = { subscribe: null, notificationFrame: null, requestFrame: null, responseFrame: null, errorObject: null };
+  for (const [name, s] of Object.entries(schemas)) {
+    const role = obj(s)['x-role'];
+    if (typeof role === 'string' && Object.hasOwn(SCHEMA_ROLE_FIELDS, role)) roles[SCHEMA_ROLE_FIELDS[role as keyof typeof SCHEMA_ROLE_FIELDS]] = name;
+  }
+  for (const [id, op] of Object.entries(operations)) if (obj(op)['x-role'] === 'subscribe') roles.subscribe = id;
+  return roles;
 }
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -24,6 +24,22 @@ export interface ApiModel {
   actionSignature: ActionSignatureModel | null;
   assumptions: AssumptionModel[];
   notShown: NotShownModel[];
+  /** What a few schemas and methods are for (`x-role`): emitters read meaning here, never by name. */
+  roles: RolesModel;
+}
+
+/** The schemas and the method that play a part in every exchange, named by the spec's `x-role` markers. */
+export interface RolesModel {
+  /** The operation id of the method that subscribes to channels (`x-role: subscribe`). */
+  subscribe: string | null;
+  /** The named schema of a pushed notification frame (`x-role: notification`). */
+  notificationFrame: string | null;
+  /** The named schema of a request frame (`x-role: request`). */
+  requestFrame: string | null;
+  /** The named schema of a response frame (`x-role: response`). */
+  responseFrame: string | null;
+  /** The named schema of the error object of a failed request (`x-role: error`). */
+  errorObject: string | null;
 }
 
 export interface ServerModel {

@@ -2,7 +2,7 @@
  * The content of every page, as document trees: the overview, one page per channel and per method,
  * records, enumerations, errors, limits, login, and the page of what the document leaves open.
  */
-import type { ApiModel, ChannelModel, LimitModel, MethodModel, PayloadModel, TypeModel } from '@exchange-api/codegen';
+import type { ApiModel, ChannelModel, LimitModel, MethodModel, PayloadModel, TypeModel } from '../../model/types';
 import type { Examples } from './examples';
 import { code, joined, link, prettyJson, rich, tag, type Block, type Inline, type Page, type Row } from './ir';
 import { PAGES, type SiteMap } from './site';
@@ -256,8 +256,10 @@ export class PageBuilder {
   private channel(c: ChannelModel): Block[] {
     const s = this.site;
     const ex = this.examples.channels.get(c.id) ?? null;
-    const subscribe = this.model.methods.find((m) => m.name === 'subscribe');
-    const notify = this.model.assumptions.find((a) => a.id === 'notification-frame');
+    const subscribe = this.model.methods.find((m) => m.id === this.model.roles.subscribe);
+    // The frame follows whatever assumption governs the notification frame schema, if any.
+    const frameType = this.model.roles.notificationFrame ? s.type(this.model.roles.notificationFrame) : undefined;
+    const notify = frameType?.assumption ? this.model.assumptions.find((a) => a.id === frameType.assumption) : undefined;
     const blocks: Block[] = [
       { kind: 'h', level: 2, id: s.channel(c).anchor!, text: [code(c.address)], tags: [tag(c.access, c.access), ...this.markerTags(`#/channels/${c.id}`, c.assumption)] },
       { kind: 'p', text: [{ strong: [c.title] }, ...(c.description ? ['. ', ...rich(c.description)] : [])] },
@@ -461,10 +463,11 @@ export class PageBuilder {
 
   private errors(): Page {
     const { reserved, codes } = this.model.errors;
-    const rpcError = this.site.type('RPCError');
+    const errorObject = this.model.roles.errorObject;
+    const rpcError = errorObject ? this.site.type(errorObject) : undefined;
     const blocks: Block[] = [
       { kind: 'h', level: 1, text: ['Errors'] },
-      { kind: 'p', text: ['A failed request is answered with a JSON-RPC error object', ...(rpcError ? [' (', ...this.typeLink('RPCError'), ')'] : []), ' carrying ', code('code'), ', ', code('message'), ' and, for some codes, ', code('data'), '.'] },
+      { kind: 'p', text: ['A failed request is answered with a JSON-RPC error object', ...(rpcError ? [' (', ...this.typeLink(rpcError.name), ')'] : []), ' carrying ', code('code'), ', ', code('message'), ' and, for some codes, ', code('data'), '.'] },
       ...this.markers('#/x-errors', undefined),
       { kind: 'h', level: 2, id: 'reserved', text: ['Reserved ranges'] },
       reserved.length === 0

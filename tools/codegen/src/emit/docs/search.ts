@@ -3,7 +3,7 @@
  * (`Enum.value`), error code, limit and assumption, with the href of its anchor. Shipped as a script
  * that sets a global, because a .js file loads from file:// where fetching a .json file does not.
  */
-import type { ApiModel } from '@exchange-api/codegen';
+import type { ApiModel } from '../../model/types';
 import { hrefFrom } from './render-html';
 import type { Ref } from './ir';
 import type { SiteMap } from './site';

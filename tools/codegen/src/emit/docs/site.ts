@@ -3,7 +3,7 @@
  * link, the navigation and the search index agree. Anchors depend only on names in the spec, so deep
  * links stay stable from one generation to the next.
  */
-import type { ApiModel, ChannelModel, MethodModel, NotShownModel, TypeModel } from '@exchange-api/codegen';
+import type { ApiModel, ChannelModel, MethodModel, NotShownModel, TypeModel } from '../../model/types';
 import type { Ref } from './ir';
 
 /** An id safe in URLs and HTML: names keep their letters, digits, `_ . : -`. */

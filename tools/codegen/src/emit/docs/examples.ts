@@ -3,8 +3,8 @@
  * the spec's schemas before anything is written. An example that does not validate stops generation.
  */
 import { Ajv, type ValidateFunction } from 'ajv';
-import type { ApiModel, ChannelModel, JsonSchema, MethodModel } from '@exchange-api/codegen';
-import { templatePattern } from '@exchange-api/codegen';
+import type { ApiModel, ChannelModel, JsonSchema, MethodModel } from '../../model/types';
+import { templatePattern } from '../../model/build-model';
 
 /** A channel's example notification. */
 export interface ChannelExample {
@@ -135,13 +135,13 @@ export function exampleAddress(channel: ChannelModel, payload: unknown, pool: un
 }
 
 /**
- * The method name of pushed frames, read from the spec's notification frame schema (the one carrying
- * the notification-frame assumption) so the docs show what the spec says, not a copy.
+ * The method name of pushed frames, read from the spec's notification frame schema (`x-role:
+ * notification`) so the docs show what the spec says, not a copy; null when the spec names none.
  */
-export function notificationMethod(model: ApiModel): string {
-  const frame = model.types.find((t) => t.assumption === 'notification-frame');
-  const method = frame ? (model.schemas[frame.name]?.properties as Record<string, { const?: unknown }> | undefined)?.method?.const : undefined;
-  return typeof method === 'string' ? method : 'subscription';
+export function notificationMethod(model: ApiModel): string | null {
+  const frame = model.roles.notificationFrame;
+  const method = frame ? (model.schemas[frame]?.properties as Record<string, { const?: unknown }> | undefined)?.method?.const : undefined;
+  return typeof method === 'string' ? method : null;
 }
 
 /** Collects and validates every example; throws an Error naming the first invalid one. */
@@ -180,8 +180,10 @@ export function collectExamples(model: ApiModel): Examples {
     }
     const recorded = borrowedFrom === null ? (c.exampleAddresses?.[0] ?? null) : null;
     const address = recorded ?? exampleAddress(c, payload, pool);
-    const frame = { jsonrpc: '2.0', method: notificationMethod(model), params: { channel: address, data: payload } };
-    if (checker.has('SubscriptionNotification')) checker.named('SubscriptionNotification', frame, `channel ${c.id} (${c.address}) example frame`);
+    const method = notificationMethod(model);
+    const frame = { jsonrpc: '2.0', ...(method === null ? {} : { method }), params: { channel: address, data: payload } };
+    const frameSchema = model.roles.notificationFrame;
+    if (frameSchema && checker.has(frameSchema)) checker.named(frameSchema, frame, `channel ${c.id} (${c.address}) example frame`);
     result.channels.set(c.id, { address, frame, borrowedFrom });
   }
 
@@ -189,8 +191,9 @@ export function collectExamples(model: ApiModel): Examples {
     checkMethod(checker, m);
     const request = m.paramsExamples.length > 0 ? { jsonrpc: '2.0', id: 1, method: m.name, params: m.paramsExamples[0] } : null;
     const reply = m.resultExamples.length > 0 ? { jsonrpc: '2.0', id: 1, result: m.resultExamples[0] } : null;
-    if (request && checker.has('JsonRpcRequest')) checker.named('JsonRpcRequest', request, `method ${m.name} example request frame`);
-    if (reply && checker.has('JsonRpcResponse')) checker.named('JsonRpcResponse', reply, `method ${m.name} example reply frame`);
+    const { requestFrame, responseFrame } = model.roles;
+    if (request && requestFrame && checker.has(requestFrame)) checker.named(requestFrame, request, `method ${m.name} example request frame`);
+    if (reply && responseFrame && checker.has(responseFrame)) checker.named(responseFrame, reply, `method ${m.name} example reply frame`);
     result.methods.set(m.id, { request, reply });
   }
   return result;

@@ -2,17 +2,15 @@
  * `exchange-api docs` as a user runs it (a fresh process through the bin): any conforming spec gets its
  * site, and a bad flag is one line and exit 2. The spec is the codegen's fixture of another API.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { root } from './helpers';
+import { cli, root } from './run-cli';
 
-const bin = join(root, 'node_modules', '.bin', 'exchange-api');
 const fixture = join(root, 'tools', 'codegen', 'test', 'fixtures', 'parcels.asyncapi.yaml');
 const out = mkdtempSync(join(tmpdir(), 'docs-cli-'));
-const run = (...args: string[]) => spawnSync(bin, ['docs', ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, SCARF_ANALYTICS: 'false' } });
+const run = (...args: string[]) => cli(['docs', ...args]);
 
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 

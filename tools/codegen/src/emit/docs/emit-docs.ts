@@ -1,8 +1,11 @@
 /**
- * @exchange-api/docs: the code generator's documentation emitter. `emitDocs(model)` turns the API model
- * into a static HTML site (works from file:// and any static host) plus the same pages as Markdown.
+ * The documentation emitter: `emitDocs(model)` turns the API model into a static HTML site (works from
+ * file:// and any static host) plus the same pages as Markdown. It knows the model and our x-
+ * vocabulary only, never this API's names: where it needs a meaning (which method subscribes, which
+ * schema frames a notification), it reads the model's roles.
  */
-import type { ApiModel, EmittedFile } from '@exchange-api/codegen';
+import type { ApiModel } from '../../model/types';
+import type { EmittedFile } from '../emitted-file';
 import { SEARCH_JS, SITE_CSS } from './assets';
 import { collectExamples } from './examples';
 import { PageBuilder } from './pages';

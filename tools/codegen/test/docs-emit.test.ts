@@ -3,13 +3,13 @@
  * value, not-shown place and assumption has its section and anchor; links resolve; examples validate
  * and an invalid one stops generation naming its place; the repository's copy is current.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { headerFor, writeFiles, type ApiModel, type EmittedFile } from '@exchange-api/codegen';
+import { MANIFEST_NAME, headerFor, writeFiles, type ApiModel, type EmittedFile } from '../src/index';
 import { SiteMap, emitDocs, exampleAddress, searchEntries } from '../src/index';
-import { notificationMethod } from '../src/examples';
-import { brokenLinks, clone, idsOf, repoModel, root } from './helpers';
+import { notificationMethod } from '../src/emit/docs/examples';
+import { brokenLinks, clone, idsOf, repoModel, root } from './docs-helpers';
 
 let model: ApiModel;
 let files: EmittedFile[];
@@ -155,7 +155,7 @@ describe('emitDocs on our spec', () => {
   it('frames pushed notifications with the method the spec\'s notification frame gives', () => {
     expect(notificationMethod(model)).toBe('subscription');
     const renamed = clone(model);
-    const frame = renamed.types.find((t) => t.assumption === 'notification-frame')!;
+    const frame = renamed.types.find((t) => t.name === renamed.roles.notificationFrame)!;
     ((renamed.schemas[frame.name]!.properties as Record<string, { const?: string }>).method!).const = 'push';
     expect(section(emitDocs(renamed).find((f) => f.path === 'channels.html')!.content, 'orderbook')).toContain('"method": "push"');
   });
@@ -166,7 +166,7 @@ describe('emitDocs on our spec', () => {
     expect(result.differing).toEqual([]);
     // Files nothing emits any more are drift too, whatever the writer's own sweep covers.
     const list = (d: string): string[] => readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? list(join(d, e.name)) : [relative(dir, join(d, e.name))]));
-    expect(existsSync(dir) ? list(dir).sort() : []).toEqual(files.map((f) => f.path).sort());
+    expect(existsSync(dir) ? list(dir).sort() : []).toEqual([MANIFEST_NAME, ...files.map((f) => f.path)].sort());
   });
 });
 
@@ -214,6 +214,7 @@ describe('emitDocs on a model of another API', () => {
     actionSignature: null,
     assumptions: [],
     notShown: [],
+    roles: { subscribe: null, notificationFrame: null, requestFrame: null, responseFrame: null, errorObject: null },
   };
 
   it('writes a complete site with resolving links and no placeholders from missing parts', () => {
@@ -223,5 +224,42 @@ describe('emitDocs on a model of another API', () => {
     expect(all).not.toMatch(/undefined|\[object Object\]|NaN/);
     expect(out.find((f) => f.path === 'login.html')!.content).toContain('This spec describes no login.');
     expect(out.find((f) => f.path === 'channels.html')!.content).toMatch(/"channel": ?"weather\.\{city\}","data": ?\{"celsius":19\.5/);
+  });
+});
+
+describe('the docs emitter is spec-agnostic: meaning comes from the model\'s roles (x-role), never from names', () => {
+  it('names no schema, method or assumption of this API in its source', () => {
+    const dir = join(root, 'tools', 'codegen', 'src', 'emit', 'docs');
+    const names = ['RPCError', 'SubscriptionNotification', 'JsonRpcRequest', 'JsonRpcResponse', "'subscribe'", "'subscription'", "'notification-frame'", "'public/", "'private/"];
+    for (const file of readdirSync(dir)) {
+      const text = readFileSync(join(dir, file), 'utf8');
+      for (const name of names) expect(text.includes(name), `${file} names ${name}`).toBe(false);
+    }
+  });
+
+  it('another API\'s subscribe method, notification frame and error object, each named by its role', () => {
+    const m = clone(model);
+    const rename = <T extends { name: string }>(list: T[], from: string, to: string) => list.filter((x) => x.name === from).forEach((x) => (x.name = to));
+    // Rename the role holders; the docs must follow the roles, not the old names.
+    const sub = m.methods.find((x) => x.id === m.roles.subscribe)!;
+    sub.name = 'watch';
+    m.schemas.Push = m.schemas[m.roles.notificationFrame!]!;
+    ((m.schemas.Push.properties as Record<string, { const?: string }>).method!).const = 'tick';
+    rename(m.types, m.roles.notificationFrame!, 'Push');
+    m.roles.notificationFrame = 'Push';
+    m.schemas.Failure = m.schemas[m.roles.errorObject!]!;
+    rename(m.types, m.roles.errorObject!, 'Failure');
+    m.roles.errorObject = 'Failure';
+    const out = emitDocs(m);
+    const channels = out.find((f) => f.path === 'channels.html')!.content;
+    expect(section(channels, 'orderbook')).toContain('"method": "tick"');
+    expect(section(channels, 'orderbook')).toContain('Subscribe with <a href="methods.html#');
+    expect(section(channels, 'orderbook')).toContain('<code>watch</code>');
+    expect(out.find((f) => f.path === 'errors.html')!.content).toMatch(/JSON-RPC error object \(<a [^>]*><code>Failure<\/code>/);
+    // With no roles, there is no subscribe hint and no method in the frame, and nothing made up.
+    m.roles = { subscribe: null, notificationFrame: null, requestFrame: null, responseFrame: null, errorObject: null };
+    const bare = section(emitDocs(m).find((f) => f.path === 'channels.html')!.content, 'orderbook');
+    expect(bare).not.toContain('Subscribe with');
+    expect(bare).not.toContain('"method"');
   });
 });

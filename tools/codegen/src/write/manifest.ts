@@ -1,0 +1,56 @@
+/**
+ * The manifest the writer keeps in every folder it writes into: the list of files it wrote there.
+ * It is the writer's only evidence of ownership, so it replaces or removes a file only when the
+ * manifest lists it, and never touches anything else in the folder.
+ */
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The manifest's file name inside each output folder. */
+export const MANIFEST_NAME = '.generated-files.json';
+
+/** Thrown when writing would touch a file the generator did not write; the message is one line. */
+export class WriteRefused extends Error {
+  override readonly name = 'WriteRefused';
+}
+
+/** The text of a manifest listing these paths (relative to its folder, `/`-separated). */
+export function manifestText(paths: Iterable<string>): string {
+  const files = [...new Set(paths)].sort();
+  return JSON.stringify({ generator: '@exchange-api/codegen', note: 'The files the generator wrote in this folder; it replaces or removes only these. Do not edit.', files }, null, 2) + '\n';
+}
+
+/** The paths a folder's manifest lists (empty when there is none); a manifest that is not ours is refused. */
+export function readManifest(dir: string): Set<string> {
+  const path = join(dir, MANIFEST_NAME);
+  if (!existsSync(path)) return new Set();
+  let files: unknown;
+  try {
+    files = (JSON.parse(readFileSync(path, 'utf8')) as { files?: unknown }).files;
+  } catch {
+    files = undefined;
+  }
+  const clean = Array.isArray(files) && files.every((f) => typeof f === 'string' && f !== '' && !f.startsWith('/') && !f.split('/').includes('..'));
+  if (!clean) throw new WriteRefused(`${path} is not a manifest this generator wrote; remove it or choose another folder`);
+  return new Set(files as string[]);
+}
+
+/**
+ * The entries of a folder the manifest does not account for, up to `max` of them. Only folders that
+ * hold listed files are entered, so a huge or endless tree (a folder of /proc) is never walked.
+ */
+export function foreignEntries(dir: string, owned: ReadonlySet<string>, max = 5): string[] {
+  const ownedFolders = new Set([...owned].flatMap((p) => p.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'))));
+  const found: string[] = [];
+  const visit = (rel: string) => {
+    for (const name of readdirSync(rel === '' ? dir : join(dir, rel)).sort()) {
+      if (found.length >= max) return;
+      const path = rel === '' ? name : `${rel}/${name}`;
+      if (path === MANIFEST_NAME || owned.has(path)) continue;
+      if (ownedFolders.has(path) && statSync(join(dir, path)).isDirectory()) visit(path);
+      else found.push(path);
+    }
+  };
+  visit('');
+  return found;
+}
