@@ -53,6 +53,28 @@ describe('exchange-api: one command line', () => {
     expect(r.stderr).toMatch(message);
   });
 
+  it.each([
+    [['start', '--seconds', '-5'], /^exchange-api start: --seconds must be a number of seconds above 0 and at most 600 \(got "-5"\)$/],
+    [['start', '--seconds', '1e3'], /^exchange-api start: --seconds must be a number of seconds above 0/],
+    [['start', '--seconds', 'soon'], /^exchange-api start: --seconds must be a number of seconds above 0/],
+    [['start', '--out', ''], /^exchange-api start: --out needs a folder/],
+    [['sandbox', '--port', '-1'], /^exchange-api sandbox: --port .*0 to 65535.*-1/],
+    [['sandbox', '--seed', '-5x'], /^exchange-api sandbox: --seed /],
+  ])('a bad number or folder names the flag and what it takes, in one line and exit 2: %j', (args, message) => {
+    const r = cli(args);
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(message)]);
+  });
+
+  it('start --out naming an existing file is refused in one line before the run (no EEXIST trace)', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'cli-')), 'reports');
+    writeFileSync(file, 'x');
+    const r = cli(['start', '--out', file]);
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim().split('\n')).toEqual([`exchange-api start: --out ${file} is a file, not a folder; choose another --out`]);
+    expect(r.stdout).toBe('');
+  });
+
   it('docs --out naming a file is refused in one line, not a stack trace', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'cli-')), 'not-a-folder');
     writeFileSync(file, 'x');
