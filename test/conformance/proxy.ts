@@ -31,6 +31,41 @@ export interface Proxy {
 
 const out = (r: Rewrite): string[] => (r === null ? [] : Array.isArray(r) ? r : [r]);
 
+/** Relay one client connection to the upstream WebSocket through the hooks; both sockets go into `sockets`. */
+function relay(client: WebSocket, req: IncomingMessage, upstream: { wsUrl: string }, hooks: ProxyHooks, sockets: Set<WebSocket>): void {
+  sockets.add(client);
+  client.on('close', () => sockets.delete(client));
+  const up = new WebSocket(new URL(req.url ?? '/v3/ws', upstream.wsUrl));
+  sockets.add(up);
+  up.on('close', () => sockets.delete(up));
+  const pending: string[] = [];
+  let overLimit = false;
+  const state: ConnState = { send: (t) => client.readyState === WebSocket.OPEN && client.send(t) };
+  client.on('message', (data) => {
+    for (const t of out(hooks.toServer ? hooks.toServer(data.toString(), state) : data.toString())) {
+      if (up.readyState === WebSocket.OPEN) up.send(t);
+      else pending.push(t);
+    }
+  });
+  up.on('open', () => {
+    for (const t of pending.splice(0)) up.send(t);
+  });
+  up.on('message', (data) => {
+    const text = data.toString();
+    if (hooks.acceptOverLimit && text.startsWith('connectionLimitExceeded:')) {
+      overLimit = true;
+      return;
+    }
+    for (const t of out(hooks.toClient ? hooks.toClient(text, state) : text)) state.send(t);
+  });
+  up.on('close', (code, reason) => {
+    if (!overLimit && client.readyState === WebSocket.OPEN) client.close(code === 1005 || code === 1006 ? 1000 : code, reason);
+  });
+  up.on('error', () => undefined);
+  client.on('error', () => undefined);
+  client.on('close', () => up.close());
+}
+
 /** Start a proxy in front of a server's WebSocket and HTTP URLs. */
 export async function startProxy(upstream: { wsUrl: string; httpUrl: string }, hooks: ProxyHooks = {}): Promise<Proxy> {
   const server = createServer(async (req: IncomingMessage, res) => {
@@ -51,39 +86,7 @@ export async function startProxy(upstream: { wsUrl: string; httpUrl: string }, h
   const wss = new WebSocketServer({ noServer: true });
   const sockets = new Set<WebSocket>();
   server.on('upgrade', (req, socket, head) => wss.handleUpgrade(req, socket, head, (client) => wss.emit('connection', client, req)));
-  wss.on('connection', (client: WebSocket, req: IncomingMessage) => {
-    sockets.add(client);
-    client.on('close', () => sockets.delete(client));
-    const up = new WebSocket(new URL(req.url ?? '/v3/ws', upstream.wsUrl));
-    sockets.add(up);
-    up.on('close', () => sockets.delete(up));
-    const pending: string[] = [];
-    let overLimit = false;
-    const state: ConnState = { send: (t) => client.readyState === WebSocket.OPEN && client.send(t) };
-    client.on('message', (data) => {
-      for (const t of out(hooks.toServer ? hooks.toServer(data.toString(), state) : data.toString())) {
-        if (up.readyState === WebSocket.OPEN) up.send(t);
-        else pending.push(t);
-      }
-    });
-    up.on('open', () => {
-      for (const t of pending.splice(0)) up.send(t);
-    });
-    up.on('message', (data) => {
-      const text = data.toString();
-      if (hooks.acceptOverLimit && text.startsWith('connectionLimitExceeded:')) {
-        overLimit = true;
-        return;
-      }
-      for (const t of out(hooks.toClient ? hooks.toClient(text, state) : text)) state.send(t);
-    });
-    up.on('close', (code, reason) => {
-      if (!overLimit && client.readyState === WebSocket.OPEN) client.close(code === 1005 || code === 1006 ? 1000 : code, reason);
-    });
-    up.on('error', () => undefined);
-    client.on('error', () => undefined);
-    client.on('close', () => up.close());
-  });
+  wss.on('connection', (client: WebSocket, req: IncomingMessage) => relay(client, req, upstream, hooks, sockets));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   return {

@@ -59,6 +59,9 @@ describe('conformance runner against the sandbox', () => {
     }
   }, 90_000);
 
+});
+
+describe('conformance command line against the sandbox', () => {
   it('the command line: exit 0 with reports written, 2 for usage errors and an unreachable server', async () => {
     const sandbox = await startSandbox({ port: 0 });
     const dir = mkdtempSync(join(tmpdir(), 'conformance-'));

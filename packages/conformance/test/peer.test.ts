@@ -111,6 +111,9 @@ describe('runner with scripted peers', () => {
     expect(peer.open()).toBe(0);
   });
 
+});
+
+describe('runner with scripted peers: id echo, needs, reachability', () => {
   it('passes id echo against a peer that echoes ids faithfully', async () => {
     const report = await runConformance({ ws: await peer((id) => id), only: ['framing.id-echo-*'] });
     expect(report.checks.map((c) => [c.id, c.status])).toEqual([
