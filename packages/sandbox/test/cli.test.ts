@@ -1,15 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'ws';
 import { createServer, type Server } from 'node:net';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const bin = join(root, 'packages', 'cli', 'bin', 'exchange-api.js');
+import { join } from 'node:path';
+import { Wallet } from 'ethers';
+import { signLogin } from '@exchange-api/auth';
+import { exitWithin, listening, runSandbox as run } from './processes';
 
 /** A port held open by this test process for the duration of `body`. */
 async function withTakenPort<T>(body: (port: number) => Promise<T>): Promise<T> {
@@ -22,60 +19,42 @@ async function withTakenPort<T>(body: (port: number) => Promise<T>): Promise<T> 
   }
 }
 
-/** Exit code within ms, or 'hung' (and the child is killed). */
-async function exitWithin(r: ReturnType<typeof run>, ms: number): Promise<number | null | 'hung'> {
-  let timer: NodeJS.Timeout | undefined;
-  const hung = new Promise<'hung'>((resolve) => (timer = setTimeout(() => resolve('hung'), ms)));
-  const code = await Promise.race([r.exited, hung]);
-  clearTimeout(timer);
-  if (code === 'hung') r.child.kill('SIGKILL');
-  return code;
-}
-
-function run(args: string[]) {
-  const child = spawn(process.execPath, [bin, 'sandbox', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  let stderr = '';
-  child.stderr.on('data', (d) => (stderr += String(d)));
-  return { child, exited, stderr: () => stderr };
-}
-
-describe('exchange-api sandbox', () => {
+// Each run starts node with tsx compiling the sources: slow on a loaded machine, so the bounds are wide.
+describe('exchange-api sandbox', { timeout: 120_000 }, () => {
   it('prints the listening line first, serves, and exits 0 on SIGTERM', async () => {
-    const { child, exited } = run(['--port', '0', '--seed', '3']);
-    const first = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve));
-    const m = /^sandbox listening (ws:\/\/127\.0\.0\.1:([0-9]+)\/v3\/ws) (http:\/\/127\.0\.0\.1:([0-9]+))$/.exec(first);
-    expect(m, first).not.toBeNull();
-    expect(m![2]).toBe(m![4]);
-    const ws = new WebSocket(m![1]!);
-    await new Promise((r) => ws.once('open', r));
+    const r = run(['--port', '0', '--seed', '3']);
+    const first = await r.firstLine;
+    const urls = listening(first);
+    expect(urls, first).not.toBeNull();
+    const ws = new WebSocket(urls!.ws);
+    await new Promise((resolve) => ws.once('open', resolve));
     ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'public/get_all_live_instruments', params: {} }));
-    const reply = JSON.parse(String(await new Promise((r) => ws.once('message', r))));
+    const reply = JSON.parse(String(await new Promise((resolve) => ws.once('message', resolve))));
     expect(reply.id).toBe(1);
-    expect((await fetch(`${m![3]}/control/connections`)).status).toBe(404);
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    expect((await fetch(`${urls!.http}/control/connections`)).status).toBe(404);
+    r.child.kill('SIGTERM');
+    expect(await r.exited).toBe(0);
     ws.terminate();
   });
 
   it('exits 2 with one line on stderr for unknown flags and bad values', async () => {
-    const runs = [['--bogus'], ['--port', 'x'], ['--seed', '1.5'], ['--config', '/nonexistent.json']].map(run);
-    for (const { exited, stderr } of runs) {
-      expect(await exited).toBe(2);
-      expect(stderr().trim().split('\n')).toHaveLength(1);
+    const runs = [['--bogus'], ['--port', 'x'], ['--seed', '1.5'], ['--config', '/nonexistent.json'], ['--detached=yes']].map(run);
+    for (const r of runs) {
+      expect(await r.exited).toBe(2);
+      expect(r.stderr().trim().split('\n')).toHaveLength(1);
     }
   });
 
   it('exits 1 with one line on stderr when it cannot start (port in use, unknown host), without hanging', async () => {
     await withTakenPort(async (port) => {
       const r = run(['--port', String(port)]);
-      expect(await exitWithin(r, 8000)).toBe(1);
+      expect(await exitWithin(r, 60_000)).toBe(1);
       const lines = r.stderr().trim().split('\n');
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatch(/cannot start: .*EADDRINUSE/);
     });
     const r = run(['--host', 'no.such.host.invalid']);
-    expect(await exitWithin(r, 15000)).toBe(1);
+    expect(await exitWithin(r, 60_000)).toBe(1);
     expect(r.stderr().trim().split('\n')).toHaveLength(1);
     expect(r.stderr()).toMatch(/cannot start: /);
   });
@@ -93,6 +72,7 @@ describe('exchange-api sandbox', () => {
       [file('key.json', '{"limits": {"matching": {"points": 0}}}'), /key\.json: limits\.matching\.points: must be at least 1/],
       [file('unknown.json', '{"colour": 1}'), /unknown\.json: colour: unknown key/],
       [file('broken.json', '{oops'), /broken\.json: not JSON/],
+      [file('known.json', '{"knownWalletsOnly": 1}'), /known\.json: knownWalletsOnly: must be a boolean/],
     ];
     const runs = cases.map(([path]) => run(['--config', path]));
     for (let i = 0; i < cases.length; i++) {
@@ -101,5 +81,23 @@ describe('exchange-api sandbox', () => {
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatch(cases[i]![1]);
     }
+  });
+
+  it('--known-wallets-only refuses a wallet the config does not name; --help names both new flags', async () => {
+    const help = run(['--help']);
+    expect(await help.exited).toBe(0);
+    expect(help.stdout()).toMatch(/--known-wallets-only +refuse login by wallets the config does not name/);
+    expect(help.stdout()).toMatch(/--detached +keep serving when the launcher exits/);
+    const r = run(['--port', '0', '--known-wallets-only']);
+    const urls = listening(await r.firstLine);
+    const w = Wallet.createRandom();
+    const res = await fetch(`${urls!.http}/v3/private/get_subaccounts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ wallet: w.address, ...(await signLogin(w)) }),
+    });
+    expect([res.status, (await res.json()).error?.data]).toEqual([403, expect.stringContaining('knownWalletsOnly')]);
+    r.child.kill('SIGTERM');
+    expect(await r.exited).toBe(0);
   });
 });

@@ -1,93 +1,69 @@
 /**
- * `exchange-api sandbox`: run the local exchange until SIGINT or SIGTERM. The first stdout line is a
- * public contract: `sandbox listening ws://HOST:PORT/v3/ws http://HOST:PORT`.
+ * `exchange-api sandbox`: run the local exchange until SIGINT or SIGTERM, or until its launcher is
+ * gone (unless `--detached`). The first stdout line is a public contract:
+ * `sandbox listening ws://HOST:PORT/v3/ws http://HOST:PORT`.
  */
 import { readFile } from 'node:fs/promises';
-import { startSandbox, resolveOptions, SandboxOptionsError, type SandboxOptions } from '@exchange-api/sandbox';
+import { readFileSync } from 'node:fs';
+import { startSandbox, resolveOptions, SandboxOptionsError, type Sandbox, type SandboxOptions } from '@exchange-api/sandbox';
 import { parseCommand, usageError } from '../args';
 
-export const SANDBOX_HELP = `Usage: exchange-api sandbox [--port 0] [--host 127.0.0.1] [--config <file.json>] [--seed <n>] [--control]
+/** SIGINT or SIGTERM to exit: close() is given this long, then the process exits regardless. */
+export const CLOSE_BOUND_MS = 3000;
+/** How often the launcher watch looks. */
+const WATCH_MS = 250;
+
+export const SANDBOX_HELP = `Usage: exchange-api sandbox [--port 0] [--host 127.0.0.1] [--config <file.json>] [--seed <n>] [--control] [--known-wallets-only] [--detached]
 
 Runs the sandbox: a local exchange implementing the interface (JSON-RPC over WebSocket at /v3/ws,
 HTTP POST at /v3/public/* and /v3/private/*) with a seeded simulated market. Prints
 "sandbox listening ws://HOST:PORT/v3/ws http://HOST:PORT" first, serves until SIGINT or SIGTERM,
-then closes cleanly.
+then closes every connection and exits 0 (within ${CLOSE_BOUND_MS / 1000} s, open connections or not).
+
+It also stops, with one line on stderr saying so, when the process that launched it exits (its
+parent, or the launcher behind a shell such as npx), so that no sandbox is left serving orphaned.
+Use --detached to keep it serving after its launcher is gone (a script that starts it in the
+background and exits); stop it then with SIGTERM.
 
 Options:
-  --port <n>       port to listen on (0 picks a free one; default 0)
-  --host <host>    interface to listen on (default 127.0.0.1)
-  --config <file>  JSON file of sandbox options: limits, login window, session keys, wallets,
-                   instruments, market interval (see packages/sandbox/README.md); flags win over it
-  --seed <n>       seed of the simulated market (default 1)
-  --control        serve the control plane at /control (push payloads, faults, clock); off by default
-  -h, --help       this help
+  --port <n>             port to listen on (0 picks a free one; default 0)
+  --host <host>          interface to listen on (default 127.0.0.1)
+  --config <file>        JSON file of sandbox options: limits, login window, session keys, wallets,
+                         instruments, market interval (see packages/sandbox/README.md); flags win over it
+  --seed <n>             seed of the simulated market (default 1)
+  --control              serve the control plane at /control (push payloads, faults, clock); off by default
+  --known-wallets-only   refuse login by wallets the config does not name (by default any wallet
+                         that logs in gets an account); config key knownWalletsOnly
+  --detached             keep serving when the launcher exits (no launcher watch)
+  -h, --help             this help
 
 Examples:
   npx exchange-api sandbox
   npx exchange-api sandbox --port 8080 --seed 7
   npx exchange-api sandbox --config ./sandbox.json --control
+  npx exchange-api sandbox --port 8080 --detached &
 
-Exit codes: 0 closed cleanly, 1 failed to start, 2 usage errors.`;
+Exit codes: 0 closed cleanly, 1 failed to start (or to close in time), 2 usage errors.`;
+
+type Flags = { port?: string; host?: string; config?: string; seed?: string; control?: boolean; 'known-wallets-only'?: boolean; detached?: boolean };
+
+const FLAGS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  config: { type: 'string' },
+  seed: { type: 'string' },
+  control: { type: 'boolean' },
+  'known-wallets-only': { type: 'boolean' },
+  detached: { type: 'boolean' },
+} as const;
 
 /** Run the sandbox command; resolves with the exit code once the sandbox has closed. */
 export async function runSandbox(argv: string[]): Promise<number> {
-  const values = parseCommand<{ port?: string; host?: string; config?: string; seed?: string; control?: boolean }>('sandbox', SANDBOX_HELP, argv, {
-    port: { type: 'string' },
-    host: { type: 'string' },
-    config: { type: 'string' },
-    seed: { type: 'string' },
-    control: { type: 'boolean' },
-  });
+  const values = parseCommand<Flags>('sandbox', SANDBOX_HELP, argv, FLAGS);
   if (typeof values === 'number') return values;
-  const usage = (message: string) => usageError('sandbox', message);
-  const integer = (flag: string, v: string | undefined, min: number, max: number): number | undefined | Error => {
-    if (v === undefined) return undefined;
-    if (!/^-?[0-9]+$/.test(v) || Number(v) < min || Number(v) > max) return new Error(`--${flag} must be an integer from ${min} to ${max} (got ${JSON.stringify(v)})`);
-    return Number(v);
-  };
-  const port = integer('port', values.port, 0, 65535);
-  if (port instanceof Error) return usage(port.message);
-  const seed = integer('seed', values.seed, -2147483648, 2147483647);
-  if (seed instanceof Error) return usage(seed.message);
-  if (values.host !== undefined && values.host.trim() === '') return usage('--host must not be empty');
-  /** resolveOptions's verdict on `input` as a usage error (exit 2), or null when it is valid. */
-  const invalid = (input: unknown, where: string): number | null => {
-    try {
-      resolveOptions(input);
-      return null;
-    } catch (err) {
-      if (err instanceof SandboxOptionsError) return usage(`${where}${err.message}`);
-      throw err;
-    }
-  };
-
-  let options: SandboxOptions = {};
-  if (values.config !== undefined) {
-    let text: string;
-    try {
-      text = await readFile(values.config, 'utf8');
-    } catch (err) {
-      return usage(`--config ${values.config}: cannot read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
-    }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch (err) {
-      return usage(`--config ${values.config}: not JSON (${(err as Error).message.split('\n')[0]})`);
-    }
-    // The file alone first, so its errors name it; the flags are merged only into a valid object.
-    const bad = invalid(parsed, `--config ${values.config}: `);
-    if (bad !== null) return bad;
-    options = parsed as SandboxOptions;
-  }
-  if (port !== undefined) options = { ...options, port };
-  if (seed !== undefined) options = { ...options, seed };
-  if (values.host !== undefined) options = { ...options, host: values.host };
-  if (values.control) options = { ...options, control: true };
-  const bad = invalid(options, '');
-  if (bad !== null) return bad;
-
-  let sandbox;
+  const options = await optionsOf(values);
+  if (typeof options === 'number') return options;
+  let sandbox: Sandbox;
   try {
     sandbox = await startSandbox(options);
   } catch (err) {
@@ -96,33 +72,146 @@ export async function runSandbox(argv: string[]): Promise<number> {
   }
   console.log(`sandbox listening ${sandbox.wsUrl} ${sandbox.httpUrl}`);
   if (sandbox.controlUrl) console.log(`control plane at ${sandbox.controlUrl}`);
-  const running = sandbox;
+  return serveUntilStopped(sandbox, values.detached === true);
+}
+
+/** The sandbox options the flags and the config file give, or the exit code of a usage error. */
+async function optionsOf(values: Flags): Promise<SandboxOptions | number> {
+  const usage = (message: string) => usageError('sandbox', message);
+  const port = integer('port', values.port, 0, 65535);
+  if (port instanceof Error) return usage(port.message);
+  const seed = integer('seed', values.seed, -2147483648, 2147483647);
+  if (seed instanceof Error) return usage(seed.message);
+  if (values.host !== undefined && values.host.trim() === '') return usage('--host must not be empty');
+  let options: SandboxOptions = {};
+  if (values.config !== undefined) {
+    const file = await configFile(values.config);
+    if (typeof file === 'string') return usage(file);
+    options = file;
+  }
+  if (port !== undefined) options = { ...options, port };
+  if (seed !== undefined) options = { ...options, seed };
+  if (values.host !== undefined) options = { ...options, host: values.host };
+  if (values.control) options = { ...options, control: true };
+  if (values['known-wallets-only']) options = { ...options, knownWalletsOnly: true };
+  const bad = invalid(options);
+  return bad === null ? options : usage(bad);
+}
+
+function integer(flag: string, v: string | undefined, min: number, max: number): number | undefined | Error {
+  if (v === undefined) return undefined;
+  if (!/^-?[0-9]+$/.test(v) || Number(v) < min || Number(v) > max) return new Error(`--${flag} must be an integer from ${min} to ${max} (got ${JSON.stringify(v)})`);
+  return Number(v);
+}
+
+/** resolveOptions's verdict on `input` as a message, or null when it is valid. */
+function invalid(input: unknown): string | null {
+  try {
+    resolveOptions(input);
+    return null;
+  } catch (err) {
+    if (err instanceof SandboxOptionsError) return err.message;
+    throw err;
+  }
+}
+
+/** The options of a --config file, or the one-line message naming the file and what is wrong. */
+async function configFile(path: string): Promise<SandboxOptions | string> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    return `--config ${path}: cannot read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`;
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    return `--config ${path}: not JSON (${(err as Error).message.split('\n')[0]})`;
+  }
+  // The file alone first, so its errors name it; the flags are merged only into a valid object.
+  const bad = invalid(parsed);
+  return bad === null ? (parsed as SandboxOptions) : `--config ${path}: ${bad}`;
+}
+
+/**
+ * Serve until a signal or the launcher's exit, then close within CLOSE_BOUND_MS. The bound is kept by
+ * an unref'd timer that exits the process itself: whatever close() leaves pending, the process ends.
+ */
+function serveUntilStopped(sandbox: Sandbox, detached: boolean): Promise<number> {
   return new Promise<number>((resolve) => {
     let stopping = false;
-    const stop = () => {
-      if (stopping) return;
+    let exitCode: number | null = null;
+    const finish = (code: number) => {
+      exitCode = code;
+      resolve(code);
+    };
+    const stop = (why: string | null) => {
+      if (stopping) {
+        if (why === null) forceExit('a second signal arrived while closing; exiting now');
+        return;
+      }
       stopping = true;
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      running.close().then(
-        () => resolve(0),
+      if (why) console.error(`exchange-api sandbox: ${why}`);
+      clearInterval(watch);
+      // Closed but something still holds the loop: exit with the code; not closed: say so and exit 1.
+      setTimeout(() => (exitCode !== null ? process.exit(exitCode) : forceExit(`did not close within ${CLOSE_BOUND_MS / 1000} s; exiting anyway`)), CLOSE_BOUND_MS).unref();
+      sandbox.close().then(
+        () => finish(0),
         (err) => {
           console.error(`exchange-api sandbox: error while closing: ${(err as Error).message}`);
-          resolve(1);
+          finish(1);
         },
       );
     };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-    // Launchers such as `npx` (npm exec) die of SIGTERM without passing it on; a sandbox whose
-    // launcher is gone would serve on with nobody able to stop it, so stop as if signalled.
-    const launcher = process.ppid;
-    const orphanWatch = setInterval(() => {
-      if (process.ppid !== launcher) {
-        clearInterval(orphanWatch);
-        stop();
-      }
-    }, 250);
-    orphanWatch.unref();
+    const onSignal = () => stop(null);
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    const watch = detached ? undefined : watchLauncher((gone) => stop(`stopping: its launcher (pid ${gone}) exited; run with --detached to keep serving without it`));
   });
+}
+
+function forceExit(why: string): never {
+  console.error(`exchange-api sandbox: ${why}`);
+  process.exit(1);
+}
+
+/** The parent pid of a process from /proc (Linux), or null where there is none to read. */
+function parentOf(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // "pid (comm) state ppid …": comm may hold spaces and parentheses, so read after the last ')'.
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    return Number.isInteger(ppid) ? ppid : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The launcher chain: the parent and, where /proc can tell, the grandparent. Launchers such as `npx`
+ * run the command through a shell and may die of SIGTERM without passing it on; the shell then lives
+ * on, so the parent alone would not show that the launcher is gone.
+ */
+function launcherChain(): number[] {
+  const chain = [process.ppid];
+  const grand = parentOf(process.ppid);
+  if (grand !== null && grand > 1) chain.push(grand);
+  return chain;
+}
+
+/** Call `gone` with the first launcher that exited; watches until cleared. */
+function watchLauncher(gone: (pid: number) => void): NodeJS.Timeout {
+  const chain = launcherChain();
+  const timer = setInterval(() => {
+    const now = [process.ppid, ...(chain.length > 1 ? [parentOf(chain[0]!)] : [])];
+    // The parent changed: the parent exited. The parent's parent changed: the launcher exited.
+    const lost = now[0] !== chain[0] ? chain[0] : chain.length > 1 && now[1] !== chain[1] ? chain[1] : undefined;
+    if (lost !== undefined) {
+      clearInterval(timer);
+      gone(lost);
+    }
+  }, WATCH_MS);
+  timer.unref();
+  return timer;
 }
