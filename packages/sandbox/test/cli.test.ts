@@ -94,7 +94,7 @@ describe('exchange-api sandbox', { timeout: 120_000 }, () => {
     const res = await fetch(`${urls!.http}/v3/private/get_subaccounts`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ wallet: w.address, ...(await signLogin(w)) }),
+      body: JSON.stringify(await signLogin(w)),
     });
     expect([res.status, (await res.json()).error?.data]).toEqual([403, expect.stringContaining('knownWalletsOnly')]);
     r.child.kill('SIGTERM');
