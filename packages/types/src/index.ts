@@ -6,7 +6,8 @@ export type * from './generated/types.gen';
 export * from './generated/channels.gen';
 export type * from './generated/methods.gen';
 export * from './generated/tables.gen';
-export { matchChannel, fillAddress, type ChannelMatch } from './match-channel';
+export { matchChannel, type ChannelMatch } from './channel-lookup';
+export { channelMatcher, templatePattern, templateParameters, fillAddress, type ChannelTemplate, type TemplateMatch } from './match-channel';
 export {
   budgetOf,
   endpointBudgetOf,

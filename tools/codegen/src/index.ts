@@ -1,6 +1,7 @@
 export { loadSpec, type LoadedSpec } from './load/load-spec';
 export { SpecError, formatProblem, toPointer, type SpecProblem } from './load/spec-error';
-export { buildModel, parameterNames, templatePattern } from './model/build-model';
+export { buildModel } from './model/build-model';
+export { channelMatcher, templatePattern, templateParameters, type ChannelTemplate, type TemplateMatch } from './model/channel-template';
 export { checkExamples } from './model/check-examples';
 export type * from './model/types';
 export { emitTypes } from './emit/types';

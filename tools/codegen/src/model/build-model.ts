@@ -6,6 +6,7 @@
 import type { LoadedSpec } from '../load/load-spec';
 import { fromPointer, toPointer } from '../load/spec-error';
 import { cleanSchema, describeType, isNullable, refName, refsOf } from './schema-tools';
+import { templateParameters } from './channel-template';
 import type {
   ApiModel, AssumptionModel, ChannelModel, FieldModel, JsonSchema, MethodModel, NotShownModel, PayloadModel,
   ServerModel, TypeKind, TypeModel, LimitModel, ErrorsModel, LoginModel, ActionSignatureModel, RateLimitClassModel, RolesModel,
@@ -91,7 +92,7 @@ export function buildModel(spec: LoadedSpec): ApiModel {
       title: str(ch.title, id),
       description: str(ch.description),
       access: ch['x-access'] === 'private' ? 'private' : 'public',
-      parameters: parameterNames(ch.address).map((name) => {
+      parameters: templateParameters(ch.address).map((name) => {
         const p = resolve(obj(ch.parameters)[name]);
         return { name, description: str(p.description), enum: Array.isArray(p.enum) ? p.enum.map(String) : null };
       }),
@@ -147,26 +148,6 @@ function buildRoles(schemas: Obj, operations: Obj): RolesModel {
   }
   for (const [id, op] of Object.entries(operations)) if (obj(op)['x-role'] === 'subscribe') roles.subscribe = id;
   return roles;
-}
-
-const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/**
- * A channel's address template as a regular expression: literal text as is, an enumerated parameter
- * as one of its values, any other parameter as one dot-separated segment (captured in order).
- */
-export function templatePattern(channel: Pick<ChannelModel, 'address' | 'parameters'>): RegExp {
-  const source = channel.address.replace(/\{([^}]+)\}|[^{]+/g, (whole, name?: string) => {
-    if (name === undefined) return escapeRe(whole);
-    const p = channel.parameters.find((x) => x.name === name);
-    return p?.enum ? `(${p.enum.map(escapeRe).join('|')})` : '([^.\\s]+)';
-  });
-  return new RegExp(`^${source}$`);
-}
-
-/** `orderbook.{instrument_name}.{group}` → [instrument_name, group]. */
-export function parameterNames(address: string): string[] {
-  return [...address.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
 }
 
 function describePayload(schema: JsonSchema, schemas: Record<string, JsonSchema>): PayloadModel {

@@ -6,7 +6,7 @@ import { Ajv } from 'ajv';
 import type { LoadedSpec } from '../load/load-spec';
 import { SpecError, toPointer, type SpecProblem } from '../load/spec-error';
 import { cleanSchema } from './schema-tools';
-import { templatePattern } from './build-model';
+import { channelMatcher } from './channel-template';
 import type { ApiModel } from './types';
 
 type Obj = Record<string, unknown>;
@@ -50,10 +50,11 @@ export function checkExamples(spec: LoadedSpec, model: ApiModel): void {
     }
   }
   // An example's x-address must be an address of its own channel.
+  // Through the one matcher every package uses: the address must resolve to this channel, not another.
+  const match = channelMatcher(model.channels);
   for (const c of model.channels) {
-    const pattern = templatePattern(c);
     c.exampleAddresses.forEach((address, i) => {
-      if (address !== null && !pattern.test(address)) {
+      if (address !== null && match(address)?.channel !== c) {
         problems.push({ file: spec.file, pointer: `#/channels/${c.id}`, line: spec.source.lineOf(['channels', c.id]), message: `example ${i + 1}: x-address "${address}" is not an address of ${c.address}`, severity: 'error' });
       }
     });

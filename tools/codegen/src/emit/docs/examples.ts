@@ -4,7 +4,7 @@
  */
 import { Ajv, type ValidateFunction } from 'ajv';
 import type { ApiModel, ChannelModel, JsonSchema, MethodModel } from '../../model/types';
-import { templatePattern } from '../../model/build-model';
+import { templateParameters, templatePattern } from '../../model/channel-template';
 
 /** A channel's example notification. */
 export interface ChannelExample {
@@ -111,8 +111,8 @@ function findKey(value: unknown, key: string): string | null {
  * from an enumeration value the payload mentions, from the first allowed value, or from any example.
  */
 export function exampleAddress(channel: ChannelModel, payload: unknown, pool: unknown[]): string {
-  // Captures follow the template's order, which is the order of channel.parameters.
-  const names = channel.parameters.map((p) => p.name);
+  // Captures follow the order the parameters stand in the template.
+  const names = templateParameters(channel.address);
   const re = templatePattern(channel);
   const fits = (name: string, value: string) => {
     const p = channel.parameters.find((x) => x.name === name);
