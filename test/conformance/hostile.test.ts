@@ -2,14 +2,14 @@
  * The runner against hostile servers (test/conformance/hostile.ts, and two proxies in front of a sandbox
  * that drop answers): none of them gives positive evidence of anything, so none of the checks in the
  * table may pass. The checks listed are those a runner passes by mistake when it takes silence, echoes,
- * garbage, a blanket refusal or a dropped request for evidence.
+ * garbage, a blanket refusal (of every request, or of every HTTP request) or a dropped request for evidence.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { Wallet } from 'ethers';
 import { startSandbox } from '@exchange-api/sandbox';
 import { runConformance, runCli, UnreachableError, type Report } from '@exchange-api/conformance';
 import { errorTable, methodTable } from '@exchange-api/types';
-import { blackHole, echoServer, garbageServer, silentPeer, upgradeRequired, type Hostile } from './hostile';
+import { blackHole, echoServer, garbageServer, refuser, silentPeer, upgradeRequired, type Hostile } from './hostile';
 import { editJson, startProxy, type ProxyHooks } from './proxy';
 
 const RATE_LIMITED = errorTable.codes.find((c) => c.kind === 'rate-limit')!.code;
@@ -68,6 +68,7 @@ const table: { name: string; start: () => Promise<Target>; mustNotPass: string[]
   { name: 'a WebSocket echo server', start: alone(echoServer), mustNotPass: ['framing.*', 'login.http-without-headers', 'login.http-stale'] },
   { name: 'a silent peer', start: alone(silentPeer), mustNotPass: FRAMING_ERRORS },
   { name: 'a garbage server', start: alone(garbageServer), mustNotPass: [...FRAMING_ERRORS, 'framing.id-echo-number', 'login.http-without-headers'] },
+  { name: 'a server that refuses every request (a well-formed error for each)', start: alone(refuser), mustNotPass: ['login.stale-timestamp', 'login.future-timestamp', 'login.wrong-signature', 'login.other-wallet-signature', 'access.*', 'login.http-without-headers', 'login.http-stale', 'framing.error-codes'] },
   { name: 'an HTTP server that answers 426 to everything', start: hostileHttp(upgradeRequired), mustNotPass: HTTP_LOGIN },
   { name: 'a server that drops over-limit order requests silently', start: dropping(dropRefusals), orderFlow: true, mustNotPass: ['ratelimit.matching-shared', 'ratelimit.cancel-all-budget', 'ratelimit.cancel-by-label-budget', 'ratelimit.instrument-bucket'] },
   { name: 'a per-wallet order bucket that drops over-limit requests silently', start: dropping(dropOtherInstruments), orderFlow: true, mustNotPass: ['ratelimit.instrument-bucket'] },

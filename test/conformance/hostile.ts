@@ -100,6 +100,25 @@ export function upgradeRequired(): Promise<Hostile> {
   });
 }
 
+/** The id of a request frame (null when it has none or is not JSON). */
+function idOf(text: string): unknown {
+  try {
+    const m = JSON.parse(text) as { id?: unknown };
+    return m && typeof m === 'object' && 'id' in m ? m.id : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Refuses everything, in good form: every request gets a JSON-RPC error echoing its id; every HTTP request 401 with one. */
+export function refuser(): Promise<Hostile> {
+  const error = (id: unknown) => JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32603, message: 'Internal error', data: 'refused' } });
+  return serve({
+    onFrame: (ws, data) => ws.send(error(idOf(data.toString()))),
+    onHttp: (_req, body, res) => void res.writeHead(401, { 'content-type': 'application/json' }).end(error(idOf(body))),
+  });
+}
+
 /** Accepts TCP connections and never writes a byte: no WebSocket handshake, no HTTP answer. */
 export async function blackHole(): Promise<Hostile> {
   const sockets = new Set<Socket>();

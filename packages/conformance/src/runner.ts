@@ -95,9 +95,10 @@ export async function runConformance(options: RunOptions): Promise<Report> {
       continue;
     }
     options.onProgress?.({ type: 'start', check, index, total: selected.length });
-    let { result, transportTrouble } = await runOne(run, check);
+    const outcome = await runOne(run, check);
+    let result = outcome.result;
     // A check that could not connect, or lost its connections, may have lost the server itself.
-    const why = transportTrouble && result.status !== 'pass' ? await gone(o.ws, t0) : null;
+    const why = outcome.transportTrouble && result.status !== 'pass' ? await gone(o.ws, t0) : null;
     if (why !== null) {
       interrupted = { check: check.id, reason: why };
       result = { ...result, status: 'inconclusive', reason: `the server stopped answering during this check: ${why}` };

@@ -10,11 +10,17 @@ import { S, codeObservation, errorOf, method, FINDING_MAX, validateInto } from '
 /** Far outside any plausible freshness window (its length is not shown, so well beyond the spec's assumed one). */
 const STALE_MS = Math.max(10 * 60_000, 20 * freshnessWindow().pastMs);
 
+/**
+ * A login with `proof` is refused. The refusal is evidence only from a server that accepts a valid login:
+ * a fresh one follows on the same connection, and the check is inconclusive when that is refused too.
+ */
 async function refusedLogin(ctx: Ctx, proof: LoginProof, what: string, code: ErrorName): Promise<void> {
   const conn = await ctx.connect();
   const r = await ctx.login(conn, ctx.options.key!, { proof });
-  if (!errorOf(r)) ctx.fail({ pointer: '/result', rule: what, expected: 'an error', got: cut(r.result, FINDING_MAX), message: `the login was accepted: ${what}` });
-  else ctx.observe(codeObservation('refused login', errorOf(r), code));
+  if (!errorOf(r)) return ctx.fail({ pointer: '/result', rule: what, expected: 'an error', got: cut(r.result, FINDING_MAX), message: `the login was accepted: ${what}` });
+  ctx.observe(codeObservation('refused login', errorOf(r), code));
+  const valid = await ctx.login(conn, ctx.options.key!);
+  if (!conn.loggedIn) ctx.inconclusive(`a valid fresh login was refused too (${cut(valid.error ?? valid.result, 80)}), so this refusal proves nothing`);
 }
 
 const getSubaccounts = methodTable.find((m) => m.id === 'privateGetSubaccounts')!;
