@@ -2424,7 +2424,7 @@ export const recordTable = [
         "name": "timestamp",
         "required": false,
         "nullable": false,
-        "type": "string"
+        "type": "LoginTimestampInput"
       },
       {
         "name": "signature",
@@ -2433,6 +2433,13 @@ export const recordTable = [
         "type": "HexSignature"
       }
     ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "LoginTimestampInput",
+    "kind": "union",
+    "fields": [],
     "values": null,
     "notShown": null
   },
@@ -2464,7 +2471,7 @@ export const recordTable = [
         "name": "timestamp",
         "required": false,
         "nullable": false,
-        "type": "string"
+        "type": "LoginTimestampInput"
       },
       {
         "name": "signature",

@@ -163,6 +163,13 @@ export type JsonRpcResponse1 = {
   [k: string]: unknown;
 };
 /**
+ * The login timestamp as an input: milliseconds written as a decimal string (the signed message),
+ * or, by the document's decimal convention ("input also accepts a JSON number"), the same
+ * whole number as a JSON number, exact (at most 2^53 - 1). The signed message is its decimal digits.
+ *
+ */
+export type LoginTimestampInput = string | number;
+/**
  * Integer subaccount ids the connection is now authenticated for.
  */
 export type PublicLoginResult = Int64[];
@@ -686,10 +693,7 @@ export interface SubscriptionResult {
  */
 export interface PublicLoginParams {
   wallet?: Address;
-  /**
-   * Current time in milliseconds as a decimal string; the signed message.
-   */
-  timestamp?: string;
+  timestamp?: LoginTimestampInput;
   signature?: HexSignature;
 }
 /**
@@ -699,7 +703,7 @@ export interface PublicLoginParams {
  */
 export interface GetSubaccountsParams {
   wallet: Address;
-  timestamp?: string;
+  timestamp?: LoginTimestampInput;
   signature?: HexSignature;
 }
 /**

@@ -66,6 +66,7 @@ export declare const schema_SubscribeParams: ValidateFunction<T.SubscribeParams>
 export declare const schema_UnsubscribeParams: ValidateFunction<T.UnsubscribeParams>;
 export declare const schema_SubscriptionResult: ValidateFunction<T.SubscriptionResult>;
 export declare const schema_PublicLoginParams: ValidateFunction<T.PublicLoginParams>;
+export declare const schema_LoginTimestampInput: ValidateFunction<T.LoginTimestampInput>;
 export declare const schema_PublicLoginResult: ValidateFunction<T.PublicLoginResult>;
 export declare const schema_GetRateLimitsParams: ValidateFunction<T.GetRateLimitsParams>;
 export declare const schema_GetSubaccountsParams: ValidateFunction<T.GetSubaccountsParams>;

@@ -10700,7 +10700,8 @@ return errors === 0;
 }
 
 export const schema_PublicLoginParams = validate81;
-const schema211 = {"title":"PublicLoginParams","description":"The login proof. Each value may come from these params or from the request's headers object\n(X-ServiceWallet, X-ServiceTimestamp, X-ServiceSignature), interchangeably, so none is required here.\n","type":"object","properties":{"wallet":{"$ref":"#/definitions/Address"},"timestamp":{"description":"Current time in milliseconds as a decimal string; the signed message.","type":"string","pattern":"^[0-9]+$"},"signature":{"$ref":"#/definitions/HexSignature","description":"EIP-191 personal_sign signature of timestamp (65 bytes)."}}};
+const schema211 = {"title":"PublicLoginParams","description":"The login proof. Each value may come from these params or from the request's headers object\n(X-ServiceWallet, X-ServiceTimestamp, X-ServiceSignature), interchangeably, so none is required here.\n","type":"object","properties":{"wallet":{"$ref":"#/definitions/Address"},"timestamp":{"$ref":"#/definitions/LoginTimestampInput","description":"Current time in milliseconds as a decimal string (the signed message); as an input, a JSON number is accepted too."},"signature":{"$ref":"#/definitions/HexSignature","description":"EIP-191 personal_sign signature of timestamp (65 bytes)."}}};
+const schema213 = {"title":"LoginTimestampInput","description":"The login timestamp as an input: milliseconds written as a decimal string (the signed message),\nor, by the document's decimal convention (\"input also accepts a JSON number\"), the same\nwhole number as a JSON number, exact (at most 2^53 - 1). The signed message is its decimal digits.\n","anyOf":[{"type":"string","pattern":"^[0-9]+$"},{"type":"integer","minimum":0,"maximum":9007199254740991}],"examples":["1700000000000",1700000000000]};
 const pattern75 = new RegExp("^[0-9]+$", "u");
 
 function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -10734,9 +10735,12 @@ errors++;
 }
 if(data.timestamp !== undefined){
 let data1 = data.timestamp;
+const _errs6 = errors;
+let valid3 = false;
+const _errs7 = errors;
 if(typeof data1 === "string"){
 if(!pattern75.test(data1)){
-const err2 = {instancePath:instancePath+"/timestamp",schemaPath:"#/properties/timestamp/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\""};
+const err2 = {instancePath:instancePath+"/timestamp",schemaPath:"#/definitions/LoginTimestampInput/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\""};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -10747,7 +10751,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/timestamp",schemaPath:"#/properties/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err3 = {instancePath:instancePath+"/timestamp",schemaPath:"#/definitions/LoginTimestampInput/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -10756,12 +10760,164 @@ vErrors.push(err3);
 }
 errors++;
 }
+var _valid0 = _errs7 === errors;
+valid3 = valid3 || _valid0;
+if(!valid3){
+const _errs9 = errors;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err4 = {instancePath:instancePath+"/timestamp",schemaPath:"#/definitions/LoginTimestampInput/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 9007199254740991 || isNaN(data1)){
+const err5 = {instancePath:instancePath+"/timestamp",schemaPath:"#/definitions/LoginTimestampInput/anyOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data1 < 0 || isNaN(data1)){
+const err6 = {instancePath:instancePath+"/timestamp",schemaPath:"#/definitions/LoginTimestampInput/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+var _valid0 = _errs9 === errors;
+valid3 = valid3 || _valid0;
+}
+if(!valid3){
+const err7 = {instancePath:instancePath+"/timestamp",schemaPath:"#/definitions/LoginTimestampInput/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+else {
+errors = _errs6;
+if(vErrors !== null){
+if(_errs6){
+vErrors.length = _errs6;
+}
+else {
+vErrors = null;
+}
+}
+}
 }
 if(data.signature !== undefined){
 let data2 = data.signature;
 if(typeof data2 === "string"){
 if(!pattern6.test(data2)){
-const err4 = {instancePath:instancePath+"/signature",schemaPath:"#/definitions/HexSignature/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{130}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{130}$"+"\""};
+const err8 = {instancePath:instancePath+"/signature",schemaPath:"#/definitions/HexSignature/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{130}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{130}$"+"\""};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/signature",schemaPath:"#/definitions/HexSignature/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+validate81.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_LoginTimestampInput = validate82;
+
+function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+let valid0 = false;
+const _errs1 = errors;
+if(typeof data === "string"){
+if(!pattern75.test(data)){
+const err0 = {instancePath,schemaPath:"#/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\""};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs3 = errors;
+if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
+const err2 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((typeof data == "number") && (isFinite(data))){
+if(data > 9007199254740991 || isNaN(data)){
+const err3 = {instancePath,schemaPath:"#/anyOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data < 0 || isNaN(data)){
+const err4 = {instancePath,schemaPath:"#/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -10771,8 +10927,11 @@ vErrors.push(err4);
 errors++;
 }
 }
-else {
-const err5 = {instancePath:instancePath+"/signature",schemaPath:"#/definitions/HexSignature/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid0 = _errs3 === errors;
+valid0 = valid0 || _valid0;
+}
+if(!valid0){
+const err5 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -10781,26 +10940,25 @@ vErrors.push(err5);
 }
 errors++;
 }
-}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
 }
 else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err6];
+vErrors = null;
 }
-else {
-vErrors.push(err6);
 }
-errors++;
 }
-validate81.errors = vErrors;
+validate82.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_PublicLoginResult = validate82;
-const schema214 = {"title":"PublicLoginResult","description":"Integer subaccount ids the connection is now authenticated for.","type":"array","items":{"$ref":"#/definitions/Int64"}};
+export const schema_PublicLoginResult = validate83;
+const schema216 = {"title":"PublicLoginResult","description":"Integer subaccount ids the connection is now authenticated for.","type":"array","items":{"$ref":"#/definitions/Int64"}};
 
-function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -10851,18 +11009,18 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate82.errors = vErrors;
+validate83.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetRateLimitsParams = validate83;
-const schema216 = {"title":"GetRateLimitsParams","description":"Empty or null.","type":["object","null"],"maxProperties":0};
+export const schema_GetRateLimitsParams = validate84;
+const schema218 = {"title":"GetRateLimitsParams","description":"Empty or null.","type":["object","null"],"maxProperties":0};
 
-function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if((!(data && typeof data == "object" && !Array.isArray(data))) && (data !== null)){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema216.type},message:"must be object,null"};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema218.type},message:"must be object,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -10883,14 +11041,14 @@ vErrors.push(err1);
 errors++;
 }
 }
-validate83.errors = vErrors;
+validate84.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetSubaccountsParams = validate84;
-const schema217 = {"title":"GetSubaccountsParams","description":"Body of `POST /v3/private/get_subaccounts`. The login values may also be sent here instead of the\nheaders (timestamp and signature; wallet is the wallet of the proof).\n","type":"object","required":["wallet"],"properties":{"wallet":{"$ref":"#/definitions/Address"},"timestamp":{"type":"string","pattern":"^[0-9]+$"},"signature":{"$ref":"#/definitions/HexSignature"}}};
+export const schema_GetSubaccountsParams = validate85;
+const schema219 = {"title":"GetSubaccountsParams","description":"Body of `POST /v3/private/get_subaccounts`. The login values may also be sent here instead of the\nheaders (timestamp and signature; wallet is the wallet of the proof).\n","type":"object","required":["wallet"],"properties":{"wallet":{"$ref":"#/definitions/Address"},"timestamp":{"$ref":"#/definitions/LoginTimestampInput"},"signature":{"$ref":"#/definitions/HexSignature"}}};
 
-function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10931,9 +11089,12 @@ errors++;
 }
 if(data.timestamp !== undefined){
 let data1 = data.timestamp;
+const _errs6 = errors;
+let valid3 = false;
+const _errs7 = errors;
 if(typeof data1 === "string"){
 if(!pattern75.test(data1)){
-const err3 = {instancePath:instancePath+"/timestamp",schemaPath:"#/properties/timestamp/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\""};
+const err3 = {instancePath:instancePath+"/timestamp",schemaPath:"#/definitions/LoginTimestampInput/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\""};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -10944,7 +11105,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/timestamp",schemaPath:"#/properties/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err4 = {instancePath:instancePath+"/timestamp",schemaPath:"#/definitions/LoginTimestampInput/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -10953,12 +11114,12 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-if(data.signature !== undefined){
-let data2 = data.signature;
-if(typeof data2 === "string"){
-if(!pattern6.test(data2)){
-const err5 = {instancePath:instancePath+"/signature",schemaPath:"#/definitions/HexSignature/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{130}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{130}$"+"\""};
+var _valid0 = _errs7 === errors;
+valid3 = valid3 || _valid0;
+if(!valid3){
+const _errs9 = errors;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err5 = {instancePath:instancePath+"/timestamp",schemaPath:"#/definitions/LoginTimestampInput/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -10967,9 +11128,9 @@ vErrors.push(err5);
 }
 errors++;
 }
-}
-else {
-const err6 = {instancePath:instancePath+"/signature",schemaPath:"#/definitions/HexSignature/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 9007199254740991 || isNaN(data1)){
+const err6 = {instancePath:instancePath+"/timestamp",schemaPath:"#/definitions/LoginTimestampInput/anyOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -10978,10 +11139,8 @@ vErrors.push(err6);
 }
 errors++;
 }
-}
-}
-else {
-const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data1 < 0 || isNaN(data1)){
+const err7 = {instancePath:instancePath+"/timestamp",schemaPath:"#/definitions/LoginTimestampInput/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -10990,14 +11149,76 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate84.errors = vErrors;
+}
+var _valid0 = _errs9 === errors;
+valid3 = valid3 || _valid0;
+}
+if(!valid3){
+const err8 = {instancePath:instancePath+"/timestamp",schemaPath:"#/definitions/LoginTimestampInput/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+else {
+errors = _errs6;
+if(vErrors !== null){
+if(_errs6){
+vErrors.length = _errs6;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.signature !== undefined){
+let data2 = data.signature;
+if(typeof data2 === "string"){
+if(!pattern6.test(data2)){
+const err9 = {instancePath:instancePath+"/signature",schemaPath:"#/definitions/HexSignature/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{130}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{130}$"+"\""};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/signature",schemaPath:"#/definitions/HexSignature/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+else {
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+validate85.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetSubaccountsResult = validate85;
-const schema220 = {"title":"GetSubaccountsResult","description":"A list of subaccount ids, named subaccount_ids in the client libraries.","anyOf":[{"type":"object","required":["subaccount_ids"],"properties":{"subaccount_ids":{"type":"array","items":{"$ref":"#/definitions/Int64"}}}},{"type":"array","items":{"$ref":"#/definitions/Int64"}}]};
+export const schema_GetSubaccountsResult = validate86;
+const schema223 = {"title":"GetSubaccountsResult","description":"A list of subaccount ids, named subaccount_ids in the client libraries.","anyOf":[{"type":"object","required":["subaccount_ids"],"properties":{"subaccount_ids":{"type":"array","items":{"$ref":"#/definitions/Int64"}}}},{"type":"array","items":{"$ref":"#/definitions/Int64"}}]};
 
-function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -11152,210 +11373,182 @@ vErrors = null;
 }
 }
 }
-validate85.errors = vErrors;
-return errors === 0;
-}
-
-export const schema_GetAllLiveInstrumentsParams = validate86;
-const schema223 = {"title":"GetAllLiveInstrumentsParams","type":["object","null"]};
-
-function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if((!(data && typeof data == "object" && !Array.isArray(data))) && (data !== null)){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema223.type},message:"must be object,null"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
 validate86.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetAllLiveInstrumentsResult = validate87;
-const schema224 = {"title":"GetAllLiveInstrumentsResult"};
+export const schema_GetAllLiveInstrumentsParams = validate87;
+const schema226 = {"title":"GetAllLiveInstrumentsParams","type":["object","null"]};
 
 function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-validate87.errors = null;
-return true;
+let vErrors = null;
+let errors = 0;
+if((!(data && typeof data == "object" && !Array.isArray(data))) && (data !== null)){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema226.type},message:"must be object,null"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate87.errors = vErrors;
+return errors === 0;
 }
 
-export const schema_OrderParams = validate88;
-const schema225 = {"title":"OrderParams","type":"object"};
+export const schema_GetAllLiveInstrumentsResult = validate88;
+const schema227 = {"title":"GetAllLiveInstrumentsResult"};
 
 function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(!(data && typeof data == "object" && !Array.isArray(data))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate88.errors = vErrors;
-return errors === 0;
+validate88.errors = null;
+return true;
 }
 
-export const schema_OrderResult = validate89;
-const schema226 = {"title":"OrderResult"};
+export const schema_OrderParams = validate89;
+const schema228 = {"title":"OrderParams","type":"object"};
 
 function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-validate89.errors = null;
-return true;
+let vErrors = null;
+let errors = 0;
+if(!(data && typeof data == "object" && !Array.isArray(data))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate89.errors = vErrors;
+return errors === 0;
 }
 
-export const schema_ReplaceParams = validate90;
-const schema227 = {"title":"ReplaceParams","type":"object"};
+export const schema_OrderResult = validate90;
+const schema229 = {"title":"OrderResult"};
 
 function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(!(data && typeof data == "object" && !Array.isArray(data))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate90.errors = vErrors;
-return errors === 0;
+validate90.errors = null;
+return true;
 }
 
-export const schema_ReplaceResult = validate91;
-const schema228 = {"title":"ReplaceResult"};
+export const schema_ReplaceParams = validate91;
+const schema230 = {"title":"ReplaceParams","type":"object"};
 
 function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-validate91.errors = null;
-return true;
+let vErrors = null;
+let errors = 0;
+if(!(data && typeof data == "object" && !Array.isArray(data))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate91.errors = vErrors;
+return errors === 0;
 }
 
-export const schema_CancelParams = validate92;
-const schema229 = {"title":"CancelParams","type":"object"};
+export const schema_ReplaceResult = validate92;
+const schema231 = {"title":"ReplaceResult"};
 
 function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(!(data && typeof data == "object" && !Array.isArray(data))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate92.errors = vErrors;
-return errors === 0;
+validate92.errors = null;
+return true;
 }
 
-export const schema_CancelResult = validate93;
-const schema230 = {"title":"CancelResult"};
+export const schema_CancelParams = validate93;
+const schema232 = {"title":"CancelParams","type":"object"};
 
 function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-validate93.errors = null;
-return true;
+let vErrors = null;
+let errors = 0;
+if(!(data && typeof data == "object" && !Array.isArray(data))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate93.errors = vErrors;
+return errors === 0;
 }
 
-export const schema_CancelByInstrumentParams = validate94;
-const schema231 = {"title":"CancelByInstrumentParams","type":"object"};
+export const schema_CancelResult = validate94;
+const schema233 = {"title":"CancelResult"};
 
 function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(!(data && typeof data == "object" && !Array.isArray(data))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate94.errors = vErrors;
-return errors === 0;
+validate94.errors = null;
+return true;
 }
 
-export const schema_CancelByInstrumentResult = validate95;
-const schema232 = {"title":"CancelByInstrumentResult"};
+export const schema_CancelByInstrumentParams = validate95;
+const schema234 = {"title":"CancelByInstrumentParams","type":"object"};
 
 function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-validate95.errors = null;
-return true;
+let vErrors = null;
+let errors = 0;
+if(!(data && typeof data == "object" && !Array.isArray(data))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate95.errors = vErrors;
+return errors === 0;
 }
 
-export const schema_CancelByNonceParams = validate96;
-const schema233 = {"title":"CancelByNonceParams","type":"object"};
+export const schema_CancelByInstrumentResult = validate96;
+const schema235 = {"title":"CancelByInstrumentResult"};
 
 function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(!(data && typeof data == "object" && !Array.isArray(data))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate96.errors = vErrors;
-return errors === 0;
+validate96.errors = null;
+return true;
 }
 
-export const schema_CancelByNonceResult = validate97;
-const schema234 = {"title":"CancelByNonceResult"};
+export const schema_CancelByNonceParams = validate97;
+const schema236 = {"title":"CancelByNonceParams","type":"object"};
 
 function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-validate97.errors = null;
-return true;
+let vErrors = null;
+let errors = 0;
+if(!(data && typeof data == "object" && !Array.isArray(data))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate97.errors = vErrors;
+return errors === 0;
 }
 
-export const schema_CancelAllParams = validate98;
-const schema235 = {"title":"CancelAllParams","type":"object"};
+export const schema_CancelByNonceResult = validate98;
+const schema237 = {"title":"CancelByNonceResult"};
 
 function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(!(data && typeof data == "object" && !Array.isArray(data))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate98.errors = vErrors;
-return errors === 0;
+validate98.errors = null;
+return true;
 }
 
-export const schema_CancelAllResult = validate99;
-const schema236 = {"title":"CancelAllResult"};
+export const schema_CancelAllParams = validate99;
+const schema238 = {"title":"CancelAllParams","type":"object"};
 
 function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-validate99.errors = null;
-return true;
-}
-
-export const schema_CancelByLabelParams = validate100;
-const schema237 = {"title":"CancelByLabelParams","type":"object"};
-
-function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -11368,23 +11561,51 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate100.errors = vErrors;
+validate99.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_CancelByLabelResult = validate101;
-const schema238 = {"title":"CancelByLabelResult"};
+export const schema_CancelAllResult = validate100;
+const schema239 = {"title":"CancelAllResult"};
 
-function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-validate101.errors = null;
+function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+validate100.errors = null;
 return true;
 }
 
-export const schema_AssumedActionFields = validate102;
-const schema239 = {"title":"AssumedActionFields","description":"The fields every state-changing request carries for its own EIP-712 action signature (layout in\nx-action-signature). signer is the wallet or one of its session keys.\n","type":"object","required":["subaccount_id","nonce","signer","signature","signature_expiry_sec"],"properties":{"subaccount_id":{"$ref":"#/definitions/Int64"},"nonce":{"type":"string","pattern":"^[0-9]{1,32}$","description":"Unique per signer; a reused nonce is refused."},"signer":{"$ref":"#/definitions/Address"},"signature":{"$ref":"#/definitions/HexSignature"},"signature_expiry_sec":{"$ref":"#/definitions/Int64","description":"Unix seconds after which the signature is void."}}};
-const pattern80 = new RegExp("^[0-9]{1,32}$", "u");
+export const schema_CancelByLabelParams = validate101;
+const schema240 = {"title":"CancelByLabelParams","type":"object"};
+
+function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(!(data && typeof data == "object" && !Array.isArray(data))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate101.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_CancelByLabelResult = validate102;
+const schema241 = {"title":"CancelByLabelResult"};
 
 function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+validate102.errors = null;
+return true;
+}
+
+export const schema_AssumedActionFields = validate103;
+const schema242 = {"title":"AssumedActionFields","description":"The fields every state-changing request carries for its own EIP-712 action signature (layout in\nx-action-signature). signer is the wallet or one of its session keys.\n","type":"object","required":["subaccount_id","nonce","signer","signature","signature_expiry_sec"],"properties":{"subaccount_id":{"$ref":"#/definitions/Int64"},"nonce":{"type":"string","pattern":"^[0-9]{1,32}$","description":"Unique per signer; a reused nonce is refused."},"signer":{"$ref":"#/definitions/Address"},"signature":{"$ref":"#/definitions/HexSignature"},"signature_expiry_sec":{"$ref":"#/definitions/Int64","description":"Unix seconds after which the signature is void."}}};
+const pattern81 = new RegExp("^[0-9]{1,32}$", "u");
+
+function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11476,7 +11697,7 @@ errors++;
 if(data.nonce !== undefined){
 let data1 = data.nonce;
 if(typeof data1 === "string"){
-if(!pattern80.test(data1)){
+if(!pattern81.test(data1)){
 const err8 = {instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,32}$"},message:"must match pattern \""+"^[0-9]{1,32}$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
@@ -11594,14 +11815,14 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate102.errors = vErrors;
+validate103.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_AssumedOrderFields = validate103;
-const schema244 = {"title":"AssumedOrderFields","description":"The order fields of order and replace, named as in the Order record.","type":"object","required":["instrument_name","direction","order_type","amount","limit_price","max_fee"],"properties":{"instrument_name":{"type":"string"},"direction":{"$ref":"#/definitions/Direction"},"order_type":{"$ref":"#/definitions/OrderType"},"amount":{"$ref":"#/definitions/NonNegativeDecimalInput"},"limit_price":{"$ref":"#/definitions/DecimalInput"},"max_fee":{"$ref":"#/definitions/NonNegativeDecimalInput"},"time_in_force":{"$ref":"#/definitions/TimeInForce","description":"The sandbox accepts gtc (default), ioc, fok and post_only."},"mmp":{"type":"boolean","default":false},"label":{"type":"string","default":""}}};
+export const schema_AssumedOrderFields = validate104;
+const schema247 = {"title":"AssumedOrderFields","description":"The order fields of order and replace, named as in the Order record.","type":"object","required":["instrument_name","direction","order_type","amount","limit_price","max_fee"],"properties":{"instrument_name":{"type":"string"},"direction":{"$ref":"#/definitions/Direction"},"order_type":{"$ref":"#/definitions/OrderType"},"amount":{"$ref":"#/definitions/NonNegativeDecimalInput"},"limit_price":{"$ref":"#/definitions/DecimalInput"},"max_fee":{"$ref":"#/definitions/NonNegativeDecimalInput"},"time_in_force":{"$ref":"#/definitions/TimeInForce","description":"The sandbox accepts gtc (default), ioc, fok and post_only."},"mmp":{"type":"boolean","default":false},"label":{"type":"string","default":""}}};
 
-function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11788,40 +12009,40 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate103.errors = vErrors;
+validate104.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_AssumedOrderParams = validate107;
-const schema248 = {"title":"AssumedOrderParams","allOf":[{"$ref":"#/definitions/AssumedActionFields"},{"$ref":"#/definitions/AssumedOrderFields"}]};
+export const schema_AssumedOrderParams = validate108;
+const schema251 = {"title":"AssumedOrderParams","allOf":[{"$ref":"#/definitions/AssumedActionFields"},{"$ref":"#/definitions/AssumedOrderFields"}]};
 
-function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!(validate102(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
-errors = vErrors.length;
-}
 if(!(validate103(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
 errors = vErrors.length;
 }
-validate107.errors = vErrors;
+if(!(validate104(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
+errors = vErrors.length;
+}
+validate108.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_AssumedReplaceParams = validate110;
-const schema249 = {"title":"AssumedReplaceParams","allOf":[{"$ref":"#/definitions/AssumedActionFields"},{"$ref":"#/definitions/AssumedOrderFields"},{"type":"object","required":["order_id_to_cancel"],"properties":{"order_id_to_cancel":{"type":"string"}}}]};
+export const schema_AssumedReplaceParams = validate111;
+const schema252 = {"title":"AssumedReplaceParams","allOf":[{"$ref":"#/definitions/AssumedActionFields"},{"$ref":"#/definitions/AssumedOrderFields"},{"type":"object","required":["order_id_to_cancel"],"properties":{"order_id_to_cancel":{"type":"string"}}}]};
 
-function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!(validate102(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
-errors = vErrors.length;
-}
 if(!(validate103(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
+errors = vErrors.length;
+}
+if(!(validate104(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11858,18 +12079,18 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate110.errors = vErrors;
+validate111.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_AssumedCancelParams = validate113;
-const schema250 = {"title":"AssumedCancelParams","allOf":[{"$ref":"#/definitions/AssumedActionFields"},{"type":"object","required":["instrument_name","order_id"],"properties":{"instrument_name":{"type":"string"},"order_id":{"type":"string"}}}]};
+export const schema_AssumedCancelParams = validate114;
+const schema253 = {"title":"AssumedCancelParams","allOf":[{"$ref":"#/definitions/AssumedActionFields"},{"type":"object","required":["instrument_name","order_id"],"properties":{"instrument_name":{"type":"string"},"order_id":{"type":"string"}}}]};
 
-function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!(validate102(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
+if(!(validate103(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11928,18 +12149,18 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate113.errors = vErrors;
+validate114.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_AssumedCancelByInstrumentParams = validate115;
-const schema251 = {"title":"AssumedCancelByInstrumentParams","allOf":[{"$ref":"#/definitions/AssumedActionFields"},{"type":"object","required":["instrument_name"],"properties":{"instrument_name":{"type":"string"}}}]};
+export const schema_AssumedCancelByInstrumentParams = validate116;
+const schema254 = {"title":"AssumedCancelByInstrumentParams","allOf":[{"$ref":"#/definitions/AssumedActionFields"},{"type":"object","required":["instrument_name"],"properties":{"instrument_name":{"type":"string"}}}]};
 
-function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!(validate102(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
+if(!(validate103(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11976,18 +12197,18 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate115.errors = vErrors;
+validate116.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_AssumedCancelByNonceParams = validate117;
-const schema252 = {"title":"AssumedCancelByNonceParams","allOf":[{"$ref":"#/definitions/AssumedActionFields"},{"type":"object","required":["instrument_name","order_nonce"],"properties":{"instrument_name":{"type":"string"},"order_nonce":{"type":"string","description":"The nonce the order was placed with."}}}]};
+export const schema_AssumedCancelByNonceParams = validate118;
+const schema255 = {"title":"AssumedCancelByNonceParams","allOf":[{"$ref":"#/definitions/AssumedActionFields"},{"type":"object","required":["instrument_name","order_nonce"],"properties":{"instrument_name":{"type":"string"},"order_nonce":{"type":"string","description":"The nonce the order was placed with."}}}]};
 
-function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!(validate102(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
+if(!(validate103(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -12046,32 +12267,32 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate117.errors = vErrors;
+validate118.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_AssumedCancelAllParams = validate119;
-const schema253 = {"title":"AssumedCancelAllParams","allOf":[{"$ref":"#/definitions/AssumedActionFields"}]};
+export const schema_AssumedCancelAllParams = validate120;
+const schema256 = {"title":"AssumedCancelAllParams","allOf":[{"$ref":"#/definitions/AssumedActionFields"}]};
 
-function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!(validate102(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
+if(!(validate103(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
 errors = vErrors.length;
 }
-validate119.errors = vErrors;
+validate120.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_AssumedCancelByLabelParams = validate121;
-const schema254 = {"title":"AssumedCancelByLabelParams","allOf":[{"$ref":"#/definitions/AssumedActionFields"},{"type":"object","required":["label"],"properties":{"label":{"type":"string"},"instrument_name":{"type":"string","description":"When given, only this instrument (and the matching budget applies)."}}}]};
+export const schema_AssumedCancelByLabelParams = validate122;
+const schema257 = {"title":"AssumedCancelByLabelParams","allOf":[{"$ref":"#/definitions/AssumedActionFields"},{"type":"object","required":["label"],"properties":{"label":{"type":"string"},"instrument_name":{"type":"string","description":"When given, only this instrument (and the matching budget applies)."}}}]};
 
-function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!(validate102(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
+if(!(validate103(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -12120,14 +12341,14 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate121.errors = vErrors;
+validate122.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_AssumedOrderResult = validate123;
-const schema255 = {"title":"AssumedOrderResult","type":"object","required":["order","trades"],"properties":{"order":{"$ref":"#/definitions/Order"},"trades":{"type":"array","items":{"$ref":"#/definitions/Trade"}}}};
+export const schema_AssumedOrderResult = validate124;
+const schema258 = {"title":"AssumedOrderResult","type":"object","required":["order","trades"],"properties":{"order":{"$ref":"#/definitions/Order"},"trades":{"type":"array","items":{"$ref":"#/definitions/Trade"}}}};
 
-function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -12190,14 +12411,14 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate123.errors = vErrors;
+validate124.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_AssumedReplaceResult = validate126;
-const schema256 = {"title":"AssumedReplaceResult","type":"object","required":["cancelled_order","order","trades"],"properties":{"cancelled_order":{"$ref":"#/definitions/Order"},"order":{"$ref":"#/definitions/Order"},"trades":{"type":"array","items":{"$ref":"#/definitions/Trade"}}}};
+export const schema_AssumedReplaceResult = validate127;
+const schema259 = {"title":"AssumedReplaceResult","type":"object","required":["cancelled_order","order","trades"],"properties":{"cancelled_order":{"$ref":"#/definitions/Order"},"order":{"$ref":"#/definitions/Order"},"trades":{"type":"array","items":{"$ref":"#/definitions/Trade"}}}};
 
-function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -12276,14 +12497,14 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate126.errors = vErrors;
+validate127.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_AssumedCancelCountResult = validate130;
-const schema257 = {"title":"AssumedCancelCountResult","type":"object","required":["cancelled_orders"],"properties":{"cancelled_orders":{"type":"integer","minimum":0}}};
+export const schema_AssumedCancelCountResult = validate131;
+const schema260 = {"title":"AssumedCancelCountResult","type":"object","required":["cancelled_orders"],"properties":{"cancelled_orders":{"type":"integer","minimum":0}}};
 
-function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -12333,14 +12554,14 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate130.errors = vErrors;
+validate131.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_AssumedLiveInstrument = validate131;
-const schema258 = {"title":"AssumedLiveInstrument","type":"object","required":["instrument_name","instrument_type","base_currency","quote_currency","tick_size","amount_step","is_active"],"properties":{"instrument_name":{"type":"string"},"instrument_type":{"$ref":"#/definitions/InstrumentType"},"base_currency":{"type":"string"},"quote_currency":{"type":"string"},"tick_size":{"$ref":"#/definitions/NonNegativeDecimal"},"amount_step":{"$ref":"#/definitions/NonNegativeDecimal"},"is_active":{"type":"boolean"}}};
+export const schema_AssumedLiveInstrument = validate132;
+const schema261 = {"title":"AssumedLiveInstrument","type":"object","required":["instrument_name","instrument_type","base_currency","quote_currency","tick_size","amount_step","is_active"],"properties":{"instrument_name":{"type":"string"},"instrument_type":{"$ref":"#/definitions/InstrumentType"},"base_currency":{"type":"string"},"quote_currency":{"type":"string"},"tick_size":{"$ref":"#/definitions/NonNegativeDecimal"},"amount_step":{"$ref":"#/definitions/NonNegativeDecimal"},"is_active":{"type":"boolean"}}};
 
-function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -12546,21 +12767,21 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate131.errors = vErrors;
+validate132.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_AssumedGetAllLiveInstrumentsResult = validate132;
-const schema262 = {"title":"AssumedGetAllLiveInstrumentsResult","type":"array","items":{"$ref":"#/definitions/AssumedLiveInstrument"}};
+export const schema_AssumedGetAllLiveInstrumentsResult = validate133;
+const schema265 = {"title":"AssumedGetAllLiveInstrumentsResult","type":"array","items":{"$ref":"#/definitions/AssumedLiveInstrument"}};
 
-function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate131(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
+if(!(validate132(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate132.errors : vErrors.concat(validate132.errors);
 errors = vErrors.length;
 }
 }
@@ -12575,14 +12796,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate132.errors = vErrors;
+validate133.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_auctionsWatch = validate134;
-const schema263 = {"type":"array","items":{"$ref":"#/definitions/AuctionResult"}};
+export const channel_auctionsWatch = validate135;
+const schema266 = {"type":"array","items":{"$ref":"#/definitions/AuctionResult"}};
 
-function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -12604,14 +12825,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate134.errors = vErrors;
+validate135.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_marginWatch = validate136;
-const schema264 = {"type":"array","items":{"$ref":"#/definitions/MarginWatchResult"}};
+export const channel_marginWatch = validate137;
+const schema267 = {"type":"array","items":{"$ref":"#/definitions/MarginWatchResult"}};
 
-function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate137(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -12633,14 +12854,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate136.errors = vErrors;
+validate137.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_subaccountBalances = validate138;
-const schema265 = {"type":"array","items":{"$ref":"#/definitions/BalanceUpdate"}};
+export const channel_subaccountBalances = validate139;
+const schema268 = {"type":"array","items":{"$ref":"#/definitions/BalanceUpdate"}};
 
-function validate138(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate139(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -12662,14 +12883,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate138.errors = vErrors;
+validate139.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_subaccountBestQuotes = validate140;
-const schema266 = {"type":"array","items":{"$ref":"#/definitions/BestQuoteChannelResult"}};
+export const channel_subaccountBestQuotes = validate141;
+const schema269 = {"type":"array","items":{"$ref":"#/definitions/BestQuoteChannelResult"}};
 
-function validate140(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate141(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -12691,14 +12912,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate140.errors = vErrors;
+validate141.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_subaccountOrders = validate142;
-const schema267 = {"type":"array","items":{"$ref":"#/definitions/Order"}};
+export const channel_subaccountOrders = validate143;
+const schema270 = {"type":"array","items":{"$ref":"#/definitions/Order"}};
 
-function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate143(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -12720,14 +12941,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate142.errors = vErrors;
+validate143.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_subaccountQuotes = validate144;
-const schema268 = {"type":"array","items":{"$ref":"#/definitions/QuotePublishResult"}};
+export const channel_subaccountQuotes = validate145;
+const schema271 = {"type":"array","items":{"$ref":"#/definitions/QuotePublishResult"}};
 
-function validate144(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate145(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -12749,14 +12970,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate144.errors = vErrors;
+validate145.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_subaccountTrades = validate146;
-const schema269 = {"type":"array","items":{"$ref":"#/definitions/Trade"}};
+export const channel_subaccountTrades = validate147;
+const schema272 = {"type":"array","items":{"$ref":"#/definitions/Trade"}};
 
-function validate146(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -12778,14 +12999,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate146.errors = vErrors;
+validate147.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_trades = validate148;
-const schema270 = {"type":"array","items":{"$ref":"#/definitions/PublicTrade"}};
+export const channel_trades = validate149;
+const schema273 = {"type":"array","items":{"$ref":"#/definitions/PublicTrade"}};
 
-function validate148(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate149(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -12807,14 +13028,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate148.errors = vErrors;
+validate149.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_tradesByType = validate150;
-const schema271 = {"type":"array","items":{"$ref":"#/definitions/PublicTrade"}};
+export const channel_tradesByType = validate151;
+const schema274 = {"type":"array","items":{"$ref":"#/definitions/PublicTrade"}};
 
-function validate150(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -12836,14 +13057,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate150.errors = vErrors;
+validate151.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_walletRfqs = validate152;
-const schema272 = {"type":"array","items":{"$ref":"#/definitions/PublicRfq"}};
+export const channel_walletRfqs = validate153;
+const schema275 = {"type":"array","items":{"$ref":"#/definitions/PublicRfq"}};
 
-function validate152(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate153(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -12865,7 +13086,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate152.errors = vErrors;
+validate153.errors = vErrors;
 return errors === 0;
 }
 
