@@ -40,6 +40,17 @@ const dropOtherInstruments: ProxyHooks = {
     }),
 };
 
+/** Answers every request of `method` with a well-formed error: a sandbox that refuses all of them. */
+const refusing = (method: string): ProxyHooks => ({
+  toServer: (t, s) => editJson(t, (m) => void (m?.method === method && (s[`refuse:${m.id}`] = true))),
+  toClient: (t, s) =>
+    editJson(t, (m) => {
+      if (!m || !s[`refuse:${m.id}`]) return;
+      delete m.result;
+      m.error = { code: -32603, message: 'Internal error', data: 'refused' };
+    }),
+});
+
 /** A target for the runner: where it points, and what to stop afterwards. */
 type Target = { ws: string; http: string; close(): Promise<void> };
 
@@ -56,7 +67,7 @@ const hostileHttp = (start: () => Promise<Hostile>) => async (): Promise<Target>
   return { ws: sandbox.wsUrl, http: h.httpUrl, close: async () => (await h.close(), await sandbox.close()) };
 };
 
-/** A sandbox behind a proxy that drops answers. */
+/** A sandbox behind a proxy that drops or rewrites answers. */
 const dropping = (hooks: ProxyHooks) => async (): Promise<Target> => {
   const sandbox = await startSandbox({ port: 0 });
   const proxy = await startProxy(sandbox, hooks);
@@ -69,6 +80,8 @@ const table: { name: string; start: () => Promise<Target>; mustNotPass: string[]
   { name: 'a silent peer', start: alone(silentPeer), mustNotPass: FRAMING_ERRORS },
   { name: 'a garbage server', start: alone(garbageServer), mustNotPass: [...FRAMING_ERRORS, 'framing.id-echo-number', 'login.http-without-headers'] },
   { name: 'a server that refuses every request (a well-formed error for each)', start: alone(refuser), mustNotPass: ['login.stale-timestamp', 'login.future-timestamp', 'login.wrong-signature', 'login.other-wallet-signature', 'access.*', 'login.http-without-headers', 'login.http-stale', 'framing.error-codes'] },
+  { name: 'a sandbox that refuses every subscribe', start: dropping(refusing('subscribe')), mustNotPass: ['subscriptions.parameter-enums-invalid', 'access.private-before-login', 'access.other-subaccount', 'access.other-wallet'] },
+  { name: 'a sandbox that refuses every order', start: dropping(refusing('order')), orderFlow: true, mustNotPass: ['orderflow.action-signature', 'orderflow.order-accepted'] },
   { name: 'an HTTP server that answers 426 to everything', start: hostileHttp(upgradeRequired), mustNotPass: HTTP_LOGIN },
   { name: 'a server that drops over-limit order requests silently', start: dropping(dropRefusals), orderFlow: true, mustNotPass: ['ratelimit.matching-shared', 'ratelimit.cancel-all-budget', 'ratelimit.cancel-by-label-budget', 'ratelimit.instrument-bucket'] },
   { name: 'a per-wallet order bucket that drops over-limit requests silently', start: dropping(dropOtherInstruments), orderFlow: true, mustNotPass: ['ratelimit.instrument-bucket'] },

@@ -76,8 +76,11 @@ export const orderflowChecks: Check[] = [
       const signed = await signAction(stranger, method('order'), { instrument_name: inst.instrument_name, direction: 'buy', order_type: 'limit', amount: inst.amount_step ?? '1', limit_price: inst.tick_size ?? '1', max_fee: '1000', subaccount_id: sub, nonce: newNonce(), signature_expiry_sec: Math.floor(Date.now() / 1000) + 600 });
       // Claim the caller as signer while the signature is another key's.
       const r = await ctx.call(conn, method('order'), { ...signed, signer: key.address });
-      if (!errorOf(r)) ctx.fail({ pointer: '/result', rule: 'state-changing actions need their own EIP-712 signature regardless of login', expected: 'an error', got: cut(r.result, FINDING_MAX), message: 'an order with a foreign action signature was accepted' });
-      else ctx.observe(codeObservation('foreign action signature', errorOf(r), 'AUTH_INVALID_ACTION_SIGNATURE'));
+      if (!errorOf(r)) return ctx.fail({ pointer: '/result', rule: 'state-changing actions need their own EIP-712 signature regardless of login', expected: 'an error', got: cut(r.result, FINDING_MAX), message: 'an order with a foreign action signature was accepted' });
+      ctx.observe(codeObservation('foreign action signature', errorOf(r), 'AUTH_INVALID_ACTION_SIGNATURE'));
+      // The refusal is evidence only from a server that accepts a validly signed order (the order activity's).
+      const resting = (await privateSamples(ctx)).activity?.resting;
+      if (!resting || errorOf(resting)) ctx.inconclusive(`no validly signed order was accepted either (${resting ? cut(resting.error, 80) : 'none could be placed'}; see orderflow.order-accepted), so the refusal proves nothing`);
     },
   },
 ];
