@@ -37,7 +37,7 @@ describe('framing', () => {
       [JSON.stringify({ jsonrpc: '2.0', method: 'subscribe', params: { channels: [] } }), false, -32600, null],
       [JSON.stringify({ jsonrpc: '2.0', id: { x: 1 }, method: 'subscribe', params: {} }), false, -32600, null],
       [JSON.stringify({ jsonrpc: '2.0', id: 10, method: 'no/such', params: {} }), false, -32601, 10],
-      [JSON.stringify({ jsonrpc: '2.0', id: 11, method: 'private/get_subaccounts', params: {} }), false, -32601, 11],
+      [JSON.stringify({ jsonrpc: '2.0', id: 11, method: 'private/get_subaccounts', params: {} }), false, 14000, 11],
       [JSON.stringify({ jsonrpc: '2.0', id: 12, method: 'subscribe', params: { channels: 'x' } }), false, -32602, 12],
       [JSON.stringify({ jsonrpc: '2.0', id: 13, method: 'subscribe', params: {} }), false, -32602, 13],
       [JSON.stringify({ jsonrpc: '2.0', id: 14, method: 'public/getRateLimits', params: { a: 1 } }), false, -32602, 14],

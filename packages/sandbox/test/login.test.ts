@@ -126,6 +126,19 @@ describe('login', () => {
     // The body's wallet is the proof's wallet, so another wallet's name fails the signature check.
     expect([foreign.status, foreign.json.error.code]).toEqual([401, 14001]);
   });
+
+  it('private/get_subaccounts is served on an open WebSocket too, for the connection\'s login (assumption get-subaccounts-ws)', async () => {
+    const sb = await start();
+    const w = newWallet();
+    const c = await Client.connect(sb.wsUrl);
+    expect((await c.request('private/get_subaccounts', { wallet: w.address })).error.code).toBe(14000);
+    const ids = await c.login(w);
+    const r = await c.call('private/get_subaccounts', { wallet: w.address });
+    expect(r).toEqual({ subaccount_ids: ids });
+    expect(validators.results['private/get_subaccounts'](r)).toBe(true);
+    expect((await c.request('private/get_subaccounts', { wallet: newWallet().address })).error.code).toBe(14003);
+    expect((await c.request('private/get_subaccounts', {})).error.code).toBe(-32602);
+  });
 });
 
 describe('private access', () => {

@@ -363,7 +363,7 @@ const METHODS: MethodRow[] = [
   { name: 'unsubscribe', rateLimitClass: 'non_matching', transports: ['ws'], httpPath: null, auth: null, notShown: false },
   { name: 'public/login', rateLimitClass: 'non_matching', transports: ['ws'], httpPath: null, auth: 'none', notShown: false },
   { name: 'public/getRateLimits', rateLimitClass: 'non_matching', transports: ['ws', 'http'], httpPath: '/v3/public/getRateLimits', auth: 'none', notShown: false },
-  { name: 'private/get_subaccounts', rateLimitClass: 'non_matching', transports: ['http'], httpPath: '/v3/private/get_subaccounts', auth: 'login', notShown: false },
+  { name: 'private/get_subaccounts', rateLimitClass: 'non_matching', transports: ['http', 'ws'], httpPath: '/v3/private/get_subaccounts', auth: 'login', notShown: false }, // ws: assumption get-subaccounts-ws
   { name: 'order', rateLimitClass: 'matching', transports: null, httpPath: undefined, auth: null, notShown: true },
   { name: 'replace', rateLimitClass: 'matching', transports: null, httpPath: undefined, auth: null, notShown: true },
   { name: 'cancel', rateLimitClass: 'matching', transports: null, httpPath: undefined, auth: null, notShown: true },

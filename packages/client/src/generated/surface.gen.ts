@@ -56,7 +56,7 @@ export function createRpc(core: SurfaceCore) {
     publicLogin: (params: CallParams<'public/login'>, options?: CallOptions) => core.call('public/login', params, options),
     /** `public/getRateLimits`: The caller's live rate-limit budgets. Costs one non-matching point. (ws, http; non_matching) */
     publicGetRateLimits: (params: CallParams<'public/getRateLimits'>, options?: CallOptions) => core.call('public/getRateLimits', params, options),
-    /** `private/get_subaccounts`: The wallet's subaccount ids. (http; non_matching; login) */
+    /** `private/get_subaccounts`: The wallet's subaccount ids. (ws, http; non_matching; login) */
     privateGetSubaccounts: (params: CallParams<'private/get_subaccounts'>, options?: CallOptions) => core.call('private/get_subaccounts', params, options),
     /** `public/get_all_live_instruments`: The live instruments. No per-request decrement; bounded by the per-IP request and connection limits. (ws, http; custom) */
     publicGetAllLiveInstruments: (params: CallParams<'public/get_all_live_instruments'>, options?: CallOptions) => core.call('public/get_all_live_instruments', params, options),

@@ -552,6 +552,7 @@ window.DOCS_SEARCH = {
 [9,"action-signature",6,"assumption-action-signature","The EIP-712 action signature layout"],
 [9,"live-instruments",6,"assumption-live-instruments","The result of public/get_all_live_instruments"],
 [9,"get-subaccounts-result",6,"assumption-get-subaccounts-result","The body of the subaccount list"],
+[9,"get-subaccounts-ws",6,"assumption-get-subaccounts-ws","private/get_subaccounts on WebSocket too"],
 [9,"cancel-by-label-budget",6,"assumption-cancel-by-label-budget","The dedicated cancel_by_label budget"],
 [9,"frame-size",6,"assumption-frame-size","The largest request frame"],
 [9,"http-responses",6,"assumption-http-responses","HTTP response bodies and status codes"],

@@ -110,7 +110,7 @@ export interface Methods {
 }
 
 export type MethodName = keyof Methods;
-export type WsMethodName = 'subscribe' | 'unsubscribe' | 'public/login' | 'public/getRateLimits' | 'public/get_all_live_instruments' | 'order' | 'replace' | 'cancel' | 'cancel_by_instrument' | 'cancel_by_nonce' | 'cancel_all' | 'cancel_by_label';
+export type WsMethodName = 'subscribe' | 'unsubscribe' | 'public/login' | 'public/getRateLimits' | 'private/get_subaccounts' | 'public/get_all_live_instruments' | 'order' | 'replace' | 'cancel' | 'cancel_by_instrument' | 'cancel_by_nonce' | 'cancel_all' | 'cancel_by_label';
 export type HttpMethodName = 'public/getRateLimits' | 'private/get_subaccounts' | 'public/get_all_live_instruments';
 export type OrderFlowMethodName = 'order' | 'replace' | 'cancel' | 'cancel_by_instrument' | 'cancel_by_nonce' | 'cancel_all' | 'cancel_by_label';
 export type ParamsOf<M extends MethodName> = Methods[M]['params'];

@@ -372,6 +372,7 @@ export const methodTable = [
     "rateLimitBudget": null,
     "rateLimitRule": null,
     "transports": [
+      "ws",
       "http"
     ],
     "httpPath": "/v3/private/get_subaccounts",
@@ -3695,6 +3696,15 @@ export const assumptionTable = [
     "reason": "The document says the list is named subaccount_ids in the client libraries; the exact shape is not shown.",
     "citedAt": [
       "#/components/schemas/GetSubaccountsResult"
+    ]
+  },
+  {
+    "id": "get-subaccounts-ws",
+    "title": "private/get_subaccounts on WebSocket too",
+    "choice": "private/get_subaccounts is served over HTTP POST and on an open WebSocket after public/login (params {wallet}, answered for the connection's login; the same result and budget).",
+    "reason": "The document shows it over HTTP only, but clients of this API family send it over their open WebSocket too; refusing it there would break them, and serving it gives them nothing they could not get over HTTP.",
+    "citedAt": [
+      "#/operations/privateGetSubaccounts"
     ]
   },
   {

@@ -698,7 +698,8 @@ export interface PublicLoginParams {
 }
 /**
  * Body of `POST /v3/private/get_subaccounts`. The login values may also be sent here instead of the
- * headers (timestamp and signature; wallet is the wallet of the proof).
+ * headers (timestamp and signature; wallet is the wallet of the proof). On WebSocket (the
+ * get-subaccounts-ws assumption) the same params, answered for the connection's login.
  *
  */
 export interface GetSubaccountsParams {

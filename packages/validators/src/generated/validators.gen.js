@@ -11046,7 +11046,7 @@ return errors === 0;
 }
 
 export const schema_GetSubaccountsParams = validate85;
-const schema219 = {"title":"GetSubaccountsParams","description":"Body of `POST /v3/private/get_subaccounts`. The login values may also be sent here instead of the\nheaders (timestamp and signature; wallet is the wallet of the proof).\n","type":"object","required":["wallet"],"properties":{"wallet":{"$ref":"#/definitions/Address"},"timestamp":{"$ref":"#/definitions/LoginTimestampInput"},"signature":{"$ref":"#/definitions/HexSignature"}}};
+const schema219 = {"title":"GetSubaccountsParams","description":"Body of `POST /v3/private/get_subaccounts`. The login values may also be sent here instead of the\nheaders (timestamp and signature; wallet is the wallet of the proof). On WebSocket (the\nget-subaccounts-ws assumption) the same params, answered for the connection's login.\n","type":"object","required":["wallet"],"properties":{"wallet":{"$ref":"#/definitions/Address"},"timestamp":{"$ref":"#/definitions/LoginTimestampInput"},"signature":{"$ref":"#/definitions/HexSignature"}}};
 
 function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
