@@ -25,6 +25,9 @@ describe('conformance runner against the sandbox', () => {
       expect(problems(report)).toEqual([]);
       expect(report.checks.length).toBe(registry.length);
       expect(report.exitCode).toBe(0);
+      // private/get_subaccounts on WebSocket (an assumption of the spec) is observed after the wallet login.
+      const overWs = report.assumptions.find((a) => a.id === 'get-subaccounts-ws');
+      expect(overWs?.observations.map((o) => [o.check, o.conforms])).toEqual([['login.wallet', true]]);
       // Without --allow-order-flow nothing trades: every order-flow check is skipped, saying why.
       for (const c of report.checks.filter((x) => x.needs.includes('order-flow'))) expect(c.reason).toMatch(/allow-order-flow/);
       expect(seconds).toBeLessThan(45);

@@ -1,10 +1,10 @@
 /** Login: wallet proofs, stale and foreign signatures, session keys, HTTP private calls. */
 import { Wallet } from 'ethers';
-import { methodTable, type ErrorName } from '@exchange-api/types';
+import { assumptionTable, methodTable, type ErrorName } from '@exchange-api/types';
 import { validators, cut } from '@exchange-api/validators';
 import { freshnessWindow, loginHeaders, signLogin, type LoginProof } from '@exchange-api/auth';
 import type { Check, Ctx, HttpExchange } from '../context';
-import type { RpcResponse } from '../connection';
+import type { RpcResponse, WsConn } from '../connection';
 import { S, codeObservation, errorOf, method, FINDING_MAX, validateInto } from './util';
 
 /** Far outside any plausible freshness window (its length is not shown, so well beyond the spec's assumed one). */
@@ -47,6 +47,17 @@ async function httpAccepted(ctx: Ctx, x: HttpExchange, what: string): Promise<vo
 }
 
 /**
+ * Where the method table lists WebSocket for private/get_subaccounts (an assumption: the document shows it
+ * over HTTP), ask it on the logged-in connection and record what the server did as an observation.
+ */
+async function observeSubaccountsOverWs(ctx: Ctx, conn: WsConn): Promise<void> {
+  const r = await ctx.call(conn, getSubaccounts.name, { wallet: ctx.options.key!.address });
+  const valid = !errorOf(r) && validators.results[getSubaccounts.name as 'private/get_subaccounts'](r.result);
+  const assumption = assumptionTable.find((a) => a.id === 'get-subaccounts-ws')?.id;
+  ctx.observe({ ...(assumption ? { assumption } : {}), text: `${getSubaccounts.name} over WebSocket after login: ${errorOf(r) ? `refused ${cut(r.error, 120)}` : `result ${cut(r.result, 120)}${valid ? '' : ' (not a GetSubaccountsResult)'}`}`, conforms: !!valid });
+}
+
+/**
  * A refusal is evidence only from a server that serves the same request when it is valid: end the check
  * inconclusive unless a private request with fresh login headers from `signer` is served.
  */
@@ -68,6 +79,7 @@ export const loginChecks: Check[] = [
       const r = await ctx.login(conn, ctx.options.key!);
       if (errorOf(r)) ctx.abort({ pointer: '/error', rule: 'a valid wallet login is accepted', expected: 'a result', got: cut(r.error, FINDING_MAX), message: 'a fresh wallet login was refused' });
       validateInto(ctx, validators.results[method('publicLogin') as 'public/login'], r.result, 'login result', 'PublicLoginResult', '/result');
+      if (getSubaccounts.transports.includes('ws')) await observeSubaccountsOverWs(ctx, conn);
     },
   },
   {
