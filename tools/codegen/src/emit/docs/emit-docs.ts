@@ -8,7 +8,7 @@ import type { ApiModel } from '../../model/types';
 import type { EmittedFile } from '../emitted-file';
 import { SEARCH_JS, SITE_CSS } from './assets';
 import { collectExamples } from './examples';
-import { PageBuilder } from './pages';
+import { sitePages } from './pages';
 import { renderHtml, type NavGroup } from './render-html';
 import { renderMarkdown } from './render-md';
 import { searchEntries, searchScript } from './search';
@@ -45,7 +45,7 @@ function navGroups(model: ApiModel, site: SiteMap): NavGroup[] {
 export function emitDocs(model: ApiModel): EmittedFile[] {
   const examples = collectExamples(model);
   const site = new SiteMap(model);
-  const pages = new PageBuilder(model, site, examples).pages();
+  const pages = sitePages(model, site, examples);
   const groups = navGroups(model, site);
   const api = { title: model.title, version: model.version };
   const files: EmittedFile[] = [];

@@ -1,0 +1,162 @@
+/** The channels and methods pages: one section (and anchor) per channel and per method. */
+import type { ChannelModel, MethodModel, PayloadModel } from '../../model/types';
+import { code, joined, link, prettyJson, rich, tag, type Block, type Inline, type Page } from './ir';
+import { TRANSPORT_LABEL, plural, type PageKit } from './page-kit';
+import { PAGES } from './site';
+
+/** The channels page: a chip list of addresses, then one section per channel. */
+export function channelsPage(kit: PageKit): Page {
+  const m = kit.model;
+  const blocks: Block[] = [
+    { kind: 'h', level: 1, text: ['Channels'] },
+    {
+      kind: 'p',
+      text: [
+        `${plural(m.channels.length, 'subscription channel')}. An address is a template: fill in its parameters to subscribe. `,
+        'Public channels need no login; private ones need ',
+        link({ page: PAGES.login }, 'login'),
+        ' and serve only the caller\'s own subaccounts and wallet.',
+      ],
+    },
+    { kind: 'list', chips: true, items: m.channels.map((c) => ({ text: [link(kit.site.channel(c), code(c.address))] })) },
+    ...m.channels.flatMap((c) => channelSection(kit, c)),
+  ];
+  return { path: PAGES.channels, title: 'Channels', nav: 'channels', blocks };
+}
+
+/** The methods page: a chip list of method names, then one section per method. */
+export function methodsPage(kit: PageKit): Page {
+  const m = kit.model;
+  const blocks: Block[] = [
+    { kind: 'h', level: 1, text: ['Methods'] },
+    { kind: 'p', text: [`${plural(m.methods.length, 'JSON-RPC 2.0 method')}. Over WebSocket a request is a frame on the socket; over HTTP it is a POST of the params to the method's path.`] },
+    { kind: 'list', chips: true, items: m.methods.map((x) => ({ text: [link(kit.site.method(x), code(x.name))] })) },
+    ...m.methods.flatMap((x) => methodSection(kit, x)),
+  ];
+  return { path: PAGES.methods, title: 'Methods', nav: 'methods', blocks };
+}
+
+/** One channel: address, access, payload, markers, parameters and an example frame. */
+function channelSection(kit: PageKit, c: ChannelModel): Block[] {
+  const s = kit.site;
+  const ex = kit.examples.channels.get(c.id) ?? null;
+  const subscribe = kit.model.methods.find((m) => m.id === kit.model.roles.subscribe);
+  // The frame follows whatever assumption governs the notification frame schema, if any.
+  const frameType = kit.model.roles.notificationFrame ? s.type(kit.model.roles.notificationFrame) : undefined;
+  const notify = frameType?.assumption ? kit.model.assumptions.find((a) => a.id === frameType.assumption) : undefined;
+  const blocks: Block[] = [
+    { kind: 'h', level: 2, id: s.channel(c).anchor!, text: [code(c.address)], tags: [tag(c.access, c.access), ...kit.markerTags(`#/channels/${c.id}`, c.assumption)] },
+    { kind: 'p', text: [{ strong: [c.title] }, ...(c.description ? ['. ', ...rich(c.description)] : [])] },
+    {
+      kind: 'facts',
+      rows: [
+        ['Address', [code(c.address)]],
+        ['Access', c.access === 'private' ? [tag('private', 'private'), ' needs ', link({ page: PAGES.login }, 'login'), '; only the caller\'s own subaccounts and wallet'] : [tag('public', 'public'), ' no login needed']],
+        ['Payload', kit.payload(c.payload)],
+        ['Channel id', [code(c.id)]],
+      ],
+    },
+    ...kit.markers(`#/channels/${c.id}`, c.assumption),
+    { kind: 'h', level: 3, id: s.channel(c, 'parameters').anchor!, text: ['Parameters'] },
+    c.parameters.length === 0
+      ? { kind: 'p', text: ['None: the address is fixed.'] }
+      : {
+          kind: 'table',
+          head: ['Parameter', 'Allowed values', 'Description'],
+          rows: c.parameters.map((p) => ({ cells: [[code(`{${p.name}}`)], p.enum ? joined(p.enum.map((v) => [code(v)]), ' ') : ['any value'], rich(p.description)] })),
+        },
+    { kind: 'h', level: 3, id: s.channel(c, 'payload').anchor!, text: ['Payload'] },
+    {
+      kind: 'p',
+      text: c.payload.array
+        ? ['Each notification\'s ', code('data'), ' is ', ...kit.payload(c.payload), '.']
+        : ['Each notification\'s ', code('data'), ' is one ', ...kit.payload(c.payload), c.payload.record ? ' object.' : '.'],
+    },
+    ...(c.payload.record ? [] : [kit.schemaBlock(c.payload.schema, ['Payload schema'])]),
+    { kind: 'h', level: 3, id: s.channel(c, 'example').anchor!, text: ['Example notification'] },
+  ];
+  if (ex) {
+    const caption: Inline[] = ex.borrowedFrom
+      ? ['The spec has no example for this channel; this is the example of ', link(s.channel(ex.borrowedFrom), code(ex.borrowedFrom.address)), ', which carries the same payload.']
+      : ['From the spec\'s example.'];
+    if (notify) caption.push(' Frame per ', link(s.assumptionRef(notify.id), 'assumption ', code(notify.id)), '.');
+    blocks.push({ kind: 'code', text: prettyJson(ex.frame), caption });
+    if (subscribe) blocks.push({ kind: 'p', text: ['Subscribe with ', link(s.method(subscribe), code(subscribe.name)), ' giving the address with its parameters filled in, e.g. ', code(ex.address), '.'] });
+  } else {
+    blocks.push({ kind: 'p', text: ['No example in the spec.'] });
+    if (subscribe) blocks.push({ kind: 'p', text: ['Subscribe with ', link(s.method(subscribe), code(subscribe.name)), ' giving the address with its parameters filled in.'] });
+  }
+  return blocks;
+}
+
+/** The facts table of a method: transports, auth, rate-limit class (with budget and rule), order flow, operation id. */
+function methodFacts(kit: PageKit, m: MethodModel): Array<[string, Inline[]]> {
+  const s = kit.site;
+  const rate: Inline[] = [link(s.classRef(m.rateLimitClass), code(m.rateLimitClass))];
+  const budget = m.rateLimitBudget ? s.limitRef(m.rateLimitBudget) : null;
+  if (budget) rate.push(', budget ', link(budget, code(m.rateLimitBudget!)));
+  if (m.rateLimitRule) {
+    rate.push(
+      ', rule: ',
+      ...joined(Object.entries(m.rateLimitRule).map(([k, v]) => {
+        const ref = s.limitRef(v);
+        return [`${k} `, ref ? link(ref, code(v)) : code(v)];
+      })),
+    );
+  }
+  const facts: Array<[string, Inline[]]> = [
+    ['Transports', joined(m.transports.map((t) => [t === 'http' && m.httpPath ? `HTTP POST ` : TRANSPORT_LABEL[t], ...(t === 'http' && m.httpPath ? [code(m.httpPath)] : [])]))],
+    ['Auth', m.auth === 'login' ? [link({ page: PAGES.login }, 'login'), ' required'] : ['none']],
+    ['Rate-limit class', rate],
+  ];
+  if (m.orderFlow) facts.push(['Order flow', ['state-changing; carries its own ', link({ page: PAGES.login, anchor: 'action-signature' }, 'action signature')]]);
+  facts.push(['Operation id', [code(m.id)]]);
+  return facts;
+}
+
+/** One method: transports, auth, rate-limit class, params, result and example frames. */
+function methodSection(kit: PageKit, m: MethodModel): Block[] {
+  const s = kit.site;
+  const ex = kit.examples.methods.get(m.id) ?? { request: null, reply: null };
+  const http = m.transports.includes('http') ? kit.model.servers.find((x) => x.transport === 'http') : undefined;
+  const facts = methodFacts(kit, m);
+
+  const side = (which: 'params' | 'result', p: PayloadModel, assumed: string | null): Block[] => {
+    const out: Block[] = [{ kind: 'p', text: [which === 'params' ? 'Params: ' : 'Result: ', ...kit.payload(p), '.'] }];
+    if (assumed) {
+      out.push({
+        kind: 'note',
+        tone: 'assumption',
+        text: ['The document leaves the ', which, ' open; the sandbox and the client use ', ...kit.typeLink(assumed), '.'],
+      });
+    } else if (!p.record) out.push(kit.schemaBlock(p.schema, [which === 'params' ? 'Params schema' : 'Result schema']));
+    return out;
+  };
+
+  const blocks: Block[] = [
+    { kind: 'h', level: 2, id: s.method(m).anchor!, text: [code(m.name)], tags: [...m.transports.map((t) => tag(TRANSPORT_LABEL[t], 'kind')), ...kit.markerTags(`#/operations/${m.id}`, m.assumption)] },
+    ...(m.summary ? [{ kind: 'p', text: rich(m.summary) } as Block] : []),
+    ...(m.description ? [{ kind: 'p', text: rich(m.description) } as Block] : []),
+    { kind: 'facts', rows: facts },
+    ...kit.markers(`#/operations/${m.id}`, m.assumption),
+    { kind: 'h', level: 3, id: s.method(m, 'params').anchor!, text: ['Params'] },
+    ...side('params', m.params, m.assumedParams),
+    { kind: 'h', level: 3, id: s.method(m, 'result').anchor!, text: ['Result'] },
+    ...side('result', m.result, m.assumedResult),
+    { kind: 'h', level: 3, id: s.method(m, 'example').anchor!, text: ['Example'] },
+  ];
+  if (!ex.request && !ex.reply) blocks.push({ kind: 'p', text: ['No example in the spec.'] });
+  if (ex.request) {
+    blocks.push({ kind: 'code', text: prettyJson(ex.request), caption: ['Request, from the spec\'s example.'] });
+    if (http && m.httpPath) {
+      const lines = [`POST ${http.protocol}://${http.host}${m.httpPath}`, 'Content-Type: application/json'];
+      if (m.auth === 'login' && kit.model.login) {
+        const h = kit.model.login.headers;
+        lines.push(`${h.wallet}: <wallet>`, `${h.timestamp}: <milliseconds>`, `${h.signature}: <signature of the timestamp>`);
+      }
+      blocks.push({ kind: 'code', text: [...lines, '', prettyJson((ex.request as { params: unknown }).params)].join('\n'), caption: ['The same request over HTTP.'] });
+    }
+  }
+  if (ex.reply) blocks.push({ kind: 'code', text: prettyJson(ex.reply), caption: ['Reply, from the spec\'s example.'] });
+  return blocks;
+}

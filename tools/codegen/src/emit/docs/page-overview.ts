@@ -1,0 +1,94 @@
+/** The overview page: servers and transports, versioning, every channel and method in a table. */
+import { code, joined, link, rich, tag, type Block, type Page } from './ir';
+import { TRANSPORT_LABEL, plural, type PageKit } from './page-kit';
+import { PAGES } from './site';
+
+/** The overview page (index): servers, versioning, channels, methods and the reference pages. */
+export function overviewPage(kit: PageKit): Page {
+  const m = kit.model;
+  const s = kit.site;
+  const transports = [...new Set(m.servers.map((x) => x.transport))].map((t) => TRANSPORT_LABEL[t]);
+  const paths = [...new Set(m.servers.map((x) => x.pathname).filter(Boolean))];
+  const blocks: Block[] = [
+    { kind: 'h', level: 1, text: [m.title], tags: [tag(`version ${m.version}`, 'kind')] },
+    ...m.description.split(/\n\s*\n/).filter((p) => p.trim()).map((p): Block => ({ kind: 'p', text: rich(p) })),
+    {
+      kind: 'facts',
+      rows: [
+        ['Version', [code(m.version)]],
+        ['Transports', [transports.join(', ') || 'none listed']],
+        ['Channels', [link({ page: PAGES.index, anchor: 'channels' }, plural(m.channels.length, 'subscription channel'))]],
+        ['Methods', [link({ page: PAGES.index, anchor: 'methods' }, plural(m.methods.length, 'JSON-RPC method'))]],
+        ['Left open', [link({ page: PAGES.open }, `${plural(m.notShown.length, 'place')} not shown, ${plural(m.assumptions.length, 'assumption')}`)]],
+      ],
+    },
+    { kind: 'h', level: 2, id: 'servers', text: ['Servers and transports'] },
+    {
+      kind: 'table',
+      head: ['Server', 'URL', 'Transport', 'Description'],
+      rows: m.servers.map((x) => ({
+        id: s.serverRef(x.id).anchor!,
+        cells: [[code(x.id), ' ', x.title], [code(`${x.protocol}://${x.host}${x.pathname}`)], [TRANSPORT_LABEL[x.transport]], rich(x.description)],
+      })),
+    },
+    ...m.servers.flatMap((x) => kit.markersInline(`#/servers/${x.id}`, x.id)),
+    { kind: 'h', level: 2, id: 'versioning', text: ['Versioning'] },
+    {
+      kind: 'p',
+      text: [
+        `This document describes version `,
+        code(m.version),
+        ' of the spec. ',
+        ...(paths.length ? ['Server paths: ', ...joined(paths.map((p) => [code(p)])), '. '] : []),
+        'Each page is generated from the spec; the version above names the spec it came from.',
+      ],
+    },
+    ...kit.markers('#/info', undefined),
+    { kind: 'h', level: 2, id: 'channels', text: ['Channels'] },
+    {
+      kind: 'table',
+      head: ['Address', 'Access', 'Payload', 'Title'],
+      rows: m.channels.map((c) => ({ cells: [[link(s.channel(c), code(c.address))], [tag(c.access, c.access)], kit.payload(c.payload), [c.title]] })),
+    },
+    { kind: 'h', level: 2, id: 'methods', text: ['Methods'] },
+    {
+      kind: 'table',
+      head: ['Method', 'Transports', 'Rate-limit class', 'Auth', 'Summary'],
+      rows: m.methods.map((x) => ({
+        cells: [[link(s.method(x), code(x.name))], [x.transports.map((t) => TRANSPORT_LABEL[t]).join(', ')], [link(s.classRef(x.rateLimitClass), code(x.rateLimitClass))], [x.auth], rich(x.summary)],
+      })),
+    },
+    ...referenceBlocks(kit),
+  ];
+  return { path: PAGES.index, title: 'Overview', nav: 'index', blocks };
+}
+
+/** The overview's pointers to the reference pages, with their counts, and how to read the reference. */
+function referenceBlocks(kit: PageKit): Block[] {
+  const m = kit.model;
+  const records = m.types.filter((t) => t.kind !== 'enum').length;
+  const enums = m.types.filter((t) => t.kind === 'enum').length;
+  return [
+    { kind: 'h', level: 2, id: 'reference', text: ['Reference'] },
+    {
+      kind: 'list',
+      items: [
+        { text: [link({ page: PAGES.records }, 'Records and types'), ` (${records})`] },
+        { text: [link({ page: PAGES.enums }, 'Enumerations'), ` (${enums})`] },
+        { text: [link({ page: PAGES.errors }, 'Errors'), ` (${plural(m.errors.codes.length, 'code')})`] },
+        { text: [link({ page: PAGES.limits }, 'Limits and rate-limit classes'), ` (${plural(m.limits.length, 'limit')}, ${plural(m.rateLimitClasses.length, 'class', 'classes')})`] },
+        { text: [link({ page: PAGES.login }, 'Login and its headers')] },
+        { text: [link({ page: PAGES.open }, 'Not shown and assumptions'), ` (${plural(m.notShown.length, 'place')}, ${plural(m.assumptions.length, 'assumption')})`] },
+      ],
+    },
+    { kind: 'h', level: 2, id: 'reading', text: ['How to read this reference'] },
+    {
+      kind: 'list',
+      items: [
+        { text: ['Every example comes from the spec and was validated against its schemas when this site was generated.'] },
+        { text: [tag('not shown', 'not-shown'), ' marks a place the interface document leaves open; ', tag('assumption', 'assumption'), ' marks a choice the spec makes where the document makes none. Both link to ', link({ page: PAGES.open }, 'one page'), '.'] },
+        { text: ['Every channel, method, record, field and enumeration value has a stable anchor: copy a link from its heading or row.'] },
+      ],
+    },
+  ];
+}
