@@ -18,6 +18,7 @@ export const benchmarks: Array<[string, () => BenchResult[] | Promise<BenchResul
   ['client-receive', () => import('./client-receive').then((m) => m.runClientReceive())],
   ['docs', () => import('./docs').then((m) => m.runDocs(root))],
   ['sandbox-fanout', () => import('./sandbox-fanout').then((m) => m.runSandboxFanout())],
+  ['sandbox-soak', () => import('./soak').then((m) => m.runSoak())],
 ];
 
 for (const [name, run] of benchmarks) {
