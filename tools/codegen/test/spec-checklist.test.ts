@@ -811,12 +811,15 @@ describe('methods', () => {
     const m = methodByName('public/login');
     expect(m.params.record).toBe('PublicLoginParams');
     expect(baseType(field('PublicLoginParams', 'wallet'))).toBe('Address');
-    expect(baseType(field('PublicLoginParams', 'timestamp'))).toBe('string');
+    // A decimal string of milliseconds; as an input, by the decimal convention, the same whole number as a JSON number too.
+    expect(baseType(field('PublicLoginParams', 'timestamp'))).toBe('LoginTimestampInput');
     expect(baseType(field('PublicLoginParams', 'signature'))).toBe('HexSignature');
     expect(raw('components', 'schemas', 'HexSignature', 'pattern')).toBe('^0x[0-9a-fA-F]{130}$');
     const ts = validator('PublicLoginParams');
     expect(ts({ timestamp: '1767225600000' })).toBe(true);
     expect(ts({ timestamp: '17672256.5' })).toBe(false);
+    expect(ts({ timestamp: 1767225600000 })).toBe(true);
+    expect(ts({ timestamp: 17672256.5 })).toBe(false);
     expect(m.result).toMatchObject({ record: 'Int64', array: true });
   });
 
