@@ -76,6 +76,18 @@ describe('bad spec input names the file and the JSON pointer', () => {
       /x-address "orderbook\.ETH-PERP\.7\.10" is not an address of orderbook\.\{instrument_name\}\.\{group\}\.\{depth\}/,
     ],
     [
+      'an x-role of an operation on a schema',
+      (t: string) => t.replace('      x-role: error\n', '      x-role: subscribe\n'),
+      '#/components/schemas/RPCError/x-role',
+      /x-role "subscribe" belongs on an operation/,
+    ],
+    [
+      'one x-role given to two schemas',
+      (t: string) => t.replace('      x-role: request\n', '      x-role: response\n'),
+      '#/components/schemas/JsonRpcResponse/x-role',
+      /x-role "response" is already given at #\/components\/schemas\/JsonRpcRequest\/x-role/,
+    ],
+    [
       'an invalid example',
       (t: string) => t.replace("publish_id: 5120", "publish_id: -1"),
       '#/components/messages/Orderbook/examples/0/payload',

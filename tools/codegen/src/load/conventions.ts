@@ -73,26 +73,35 @@ const EXTENSIONS: Record<string, { where: string[]; check: (v: unknown) => strin
   'x-assumptions': { where: ['root'], check: (v) => (Array.isArray(v) ? null : 'must be a list') },
 };
 
+/** What the cross-reference checks of the extensions need: the ids and names declared elsewhere in the spec. */
+interface Declared {
+  assumptionIds: Set<string>;
+  limitIds: Set<string>;
+  classNames: Set<string>;
+  schemaNames: Set<string>;
+  /** Where each x-role was first given. */
+  roleAt: Map<string, Path>;
+}
+
+/** Which kind of object stands at a path, for the `where` rule of an extension. */
+function kindAt(path: Path): string {
+  if (path.length === 0) return 'root';
+  if (path.length === 2 && path[0] === 'channels') return 'channel';
+  if (path.length === 2 && path[0] === 'operations') return 'operation';
+  if (path.length === 2 && path[0] === 'servers') return 'server';
+  if (path.length === 3 && path[0] === 'components' && path[1] === 'schemas') return 'schema';
+  return 'other';
+}
+
+/** Check every convention of spec/README.md that the AsyncAPI parser cannot; report each breach at its path. */
 export function checkConventions(data: unknown, report: Report): void {
   if (!isObj(data)) {
     report([], 'the spec must be a YAML or JSON object');
     return;
   }
-  const assumptionIds = new Set<string>();
-  const limitIds = new Set<string>();
-  const classNames = new Set<string>();
-  checkRootTables(data, report, assumptionIds, limitIds, classNames);
-  const schemaNames = new Set(Object.keys((isObj(data.components) && isObj(data.components.schemas) && data.components.schemas) || {}));
-
-  // Which kind of object stands at a path, for the `where` rule.
-  const kindAt = (path: Path): string => {
-    if (path.length === 0) return 'root';
-    if (path.length === 2 && path[0] === 'channels') return 'channel';
-    if (path.length === 2 && path[0] === 'operations') return 'operation';
-    if (path.length === 2 && path[0] === 'servers') return 'server';
-    if (path.length === 3 && path[0] === 'components' && path[1] === 'schemas') return 'schema';
-    return 'other';
-  };
+  const declared: Declared = { assumptionIds: new Set(), limitIds: new Set(), classNames: new Set(), schemaNames: new Set(), roleAt: new Map() };
+  checkRootTables(data, report, declared.assumptionIds, declared.limitIds, declared.classNames);
+  for (const name of Object.keys((isObj(data.components) && isObj(data.components.schemas) && data.components.schemas) || {})) declared.schemaNames.add(name);
 
   const walk = (node: unknown, path: Path): void => {
     if (Array.isArray(node)) {
@@ -107,16 +116,7 @@ export function checkConventions(data: unknown, report: Report): void {
         continue;
       }
       if (key.startsWith('x-') && !key.startsWith('x-parser-')) {
-        const rule = EXTENSIONS[key];
-        if (!rule) {
-          report(here, `unknown extension ${key}; spec/README.md lists the vocabulary`, 'warning');
-        } else if (!rule.where.includes('any') && !rule.where.includes(kindAt(path))) {
-          report(here, `${key} does not belong here (allowed on: ${rule.where.join(', ')})`);
-        } else {
-          const problem = rule.check(value);
-          if (problem) report(here, `${key} ${problem}`);
-          else crossCheck(key, value, here);
-        }
+        checkExtension(key, value, path, report, declared);
         // Root tables are checked above and may hold nested markers; do not descend into them twice.
         if (path.length === 0) continue;
       }
@@ -124,35 +124,45 @@ export function checkConventions(data: unknown, report: Report): void {
     }
     checkEnumTypes(node, path, report);
   };
-
-  const roleAt = new Map<string, Path>();
-  const crossCheck = (key: string, value: unknown, here: Path) => {
-    if (key === 'x-role') {
-      const onSchema = here[0] === 'components';
-      if (onSchema !== SCHEMA_ROLES.includes(value as never)) report(here, `x-role ${show(value)} belongs on ${onSchema ? 'an operation' : 'a named schema'} (schemas: ${SCHEMA_ROLES.join(', ')}; operations: ${OPERATION_ROLES.join(', ')})`);
-      const first = roleAt.get(value as string);
-      if (first) report(here, `x-role ${show(value)} is already given at ${toPointer(first)}; each role names one place`);
-      else roleAt.set(value as string, here);
-    }
-    if (key === 'x-assumption' && !assumptionIds.has(value as string))
-      report(here, `x-assumption names "${value}", which is not an id in x-assumptions`);
-    if ((key === 'x-assumed-params' || key === 'x-assumed-result') && !schemaNames.has(value as string))
-      report(here, `${key} names "${value}", which is not in components.schemas`);
-    if (key === 'x-rate-limit-class' && classNames.size > 0 && !classNames.has(value as string))
-      report(here, `x-rate-limit-class must be one of ${[...classNames].join(', ')} (got ${show(value)})`);
-    if (key === 'x-rate-limit-budget' && !limitIds.has(value as string))
-      report(here, `x-rate-limit-budget names "${value}", which is not an id in x-limits`);
-    if (key === 'x-rate-limit-rule' && isObj(value)) {
-      for (const k of ['singleInstrument', 'otherwise'] as const) {
-        const budget = value[k];
-        if (isStr(budget) && !limitIds.has(budget)) report([...here, k], `names budget "${budget}", which is not an id in x-limits`);
-      }
-    }
-  };
-
   walk(data, []);
+  checkRequiredExtensions(data, report);
+}
 
-  // Every operation that is a method must say its transports and class; every subscription channel its access.
+/** One x- extension: known, in a place it belongs, with a good value that names what exists. */
+function checkExtension(key: string, value: unknown, path: Path, report: Report, declared: Declared): void {
+  const here = [...path, key];
+  const rule = EXTENSIONS[key];
+  if (!rule) return report(here, `unknown extension ${key}; spec/README.md lists the vocabulary`, 'warning');
+  if (!rule.where.includes('any') && !rule.where.includes(kindAt(path))) return report(here, `${key} does not belong here (allowed on: ${rule.where.join(', ')})`);
+  const problem = rule.check(value);
+  if (problem) return report(here, `${key} ${problem}`);
+  crossCheck(key, value, here, report, declared);
+}
+
+/** The references an extension makes (to assumptions, schemas, classes, budgets, roles) must resolve. */
+function crossCheck(key: string, value: unknown, here: Path, report: Report, d: Declared): void {
+  if (key === 'x-role') {
+    const onSchema = here[0] === 'components';
+    if (onSchema !== SCHEMA_ROLES.includes(value as never)) report(here, `x-role ${show(value)} belongs on ${onSchema ? 'an operation' : 'a named schema'} (schemas: ${SCHEMA_ROLES.join(', ')}; operations: ${OPERATION_ROLES.join(', ')})`);
+    const first = d.roleAt.get(value as string);
+    if (first) report(here, `x-role ${show(value)} is already given at ${toPointer(first)}; each role names one place`);
+    else d.roleAt.set(value as string, here);
+  }
+  if (key === 'x-assumption' && !d.assumptionIds.has(value as string)) report(here, `x-assumption names "${value}", which is not an id in x-assumptions`);
+  if ((key === 'x-assumed-params' || key === 'x-assumed-result') && !d.schemaNames.has(value as string)) report(here, `${key} names "${value}", which is not in components.schemas`);
+  if (key === 'x-rate-limit-class' && d.classNames.size > 0 && !d.classNames.has(value as string))
+    report(here, `x-rate-limit-class must be one of ${[...d.classNames].join(', ')} (got ${show(value)})`);
+  if (key === 'x-rate-limit-budget' && !d.limitIds.has(value as string)) report(here, `x-rate-limit-budget names "${value}", which is not an id in x-limits`);
+  if (key === 'x-rate-limit-rule' && isObj(value)) {
+    for (const k of ['singleInstrument', 'otherwise'] as const) {
+      const budget = value[k];
+      if (isStr(budget) && !d.limitIds.has(budget)) report([...here, k], `names budget "${budget}", which is not an id in x-limits`);
+    }
+  }
+}
+
+/** Every operation that is a method says its transports and class; every subscription channel its access. */
+function checkRequiredExtensions(data: Obj, report: Report): void {
   if (isObj(data.operations)) {
     for (const [id, op] of Object.entries(data.operations)) {
       if (!isObj(op) || op['x-method'] === undefined) continue;
