@@ -139,119 +139,124 @@ function arr(key: string, v: unknown): unknown[] {
   return v;
 }
 
-/** Check options (from code or a config file) and fill in every default. Throws SandboxOptionsError naming the bad key. */
-export function resolveOptions(input: unknown = {}): ResolvedOptions {
-  if (!isObject(input)) throw new SandboxOptionsError('', `the top level must be a JSON object (got ${kindOf(input)})`);
-  onlyKeys('', input, TOP_KEYS);
-  const o = input as SandboxOptions;
-
-  const host = o.host === undefined ? '127.0.0.1' : str('host', o.host);
-  const port = o.port === undefined ? 0 : num('port', o.port, { int: true, min: 0, max: 65535 });
-  const seed = o.seed === undefined ? 1 : num('seed', o.seed, { int: true });
-  if (o.control !== undefined && typeof o.control !== 'boolean') throw new SandboxOptionsError('control', 'must be a boolean');
-  const control = o.control ?? false;
-  if (o.knownWalletsOnly !== undefined && typeof o.knownWalletsOnly !== 'boolean') throw new SandboxOptionsError('knownWalletsOnly', 'must be a boolean');
-  const knownWalletsOnly = o.knownWalletsOnly ?? false;
-
-  const limits = o.limits ?? {};
+/** The limits of limitTable with the overrides of `limits` applied. */
+function resolveLimits(limits: unknown): Pick<ResolvedOptions, 'windows' | 'buckets' | 'maxConnections' | 'maxFrameBytes'> {
   if (!isObject(limits)) throw new SandboxOptionsError('limits', `must be an object keyed by limit id (got ${kindOf(limits)})`);
   const known = limitTable.map((l) => l.id as string);
   for (const id of Object.keys(limits)) {
     if (!known.includes(id)) throw new SandboxOptionsError(`limits.${id}`, `unknown limit id (known: ${known.join(', ')})`);
   }
-  const windows = new Map<string, WindowLimit>();
-  const buckets: BucketLimit[] = [];
-  let maxConnections = 0;
-  let maxFrameBytes = 0;
+  const out = { windows: new Map<string, WindowLimit>(), buckets: [] as BucketLimit[], maxConnections: 0, maxFrameBytes: 0 };
   for (const entry of limitTable) {
-    const raw = (limits as Record<string, unknown>)[entry.id];
+    const raw = limits[entry.id];
     const key = `limits.${entry.id}`;
     if (raw !== undefined && !isObject(raw)) throw new SandboxOptionsError(key, `must be an object (got ${kindOf(raw)})`);
     const ov = (raw ?? {}) as Record<string, unknown>;
     onlyKeys(key, ov, KEYS_BY_KIND[entry.kind] ?? []);
     const pick = (name: string, dflt: number, opts: { int?: boolean; min?: number }) => (ov[name] === undefined ? dflt : num(`${key}.${name}`, ov[name], opts));
     if (entry.kind === 'window') {
-      windows.set(entry.id, {
-        id: entry.id,
-        scope: entry.scope,
-        points: pick('points', entry.points, { int: true, min: 1 }),
-        windowMs: pick('windowMs', entry.windowMs, { int: true, min: 1 }),
-      });
+      out.windows.set(entry.id, { id: entry.id, scope: entry.scope, points: pick('points', entry.points, { int: true, min: 1 }), windowMs: pick('windowMs', entry.windowMs, { int: true, min: 1 }) });
     } else if (entry.kind === 'connections') {
-      maxConnections = pick('max', entry.max, { int: true, min: 1 });
+      out.maxConnections = pick('max', entry.max, { int: true, min: 1 });
     } else if (entry.kind === 'bucket') {
-      buckets.push({
-        id: entry.id,
-        refillPerSecond: pick('refillPerSecond', entry.refillPerSecond, { min: 0 }),
-        capacity: pick('capacity', entry.capacity, { min: 1 }),
-        instrumentTypes: entry.instrumentTypes,
-      });
+      out.buckets.push({ id: entry.id, refillPerSecond: pick('refillPerSecond', entry.refillPerSecond, { min: 0 }), capacity: pick('capacity', entry.capacity, { min: 1 }), instrumentTypes: entry.instrumentTypes });
     } else if (entry.kind === 'size') {
-      maxFrameBytes = pick('maxBytes', entry.maxBytes, { int: true, min: 64 });
+      out.maxFrameBytes = pick('maxBytes', entry.maxBytes, { int: true, min: 64 });
     }
   }
+  return out;
+}
 
-  const login = o.login ?? {};
+function resolveLogin(login: unknown): ResolvedOptions['login'] {
   if (!isObject(login)) throw new SandboxOptionsError('login', `must be an object (got ${kindOf(login)})`);
   onlyKeys('login', login, ['pastMs', 'futureMs', 'reverifyIntervalMs']);
   const fresh = loginTable.freshness;
-  const resolvedLogin = {
+  return {
     pastMs: login.pastMs === undefined ? fresh.pastMs : num('login.pastMs', login.pastMs, { min: 0 }),
     futureMs: login.futureMs === undefined ? fresh.futureMs : num('login.futureMs', login.futureMs, { min: 0 }),
     reverifyIntervalMs: login.reverifyIntervalMs === undefined ? loginTable.reverifyIntervalMs : num('login.reverifyIntervalMs', login.reverifyIntervalMs, { min: 10 }),
   };
+}
 
-  const sessionKeys = arr('sessionKeys', o.sessionKeys ?? []).map((raw, i) => {
-    const key = `sessionKeys[${i}]`;
-    if (!isObject(raw)) throw new SandboxOptionsError(key, `must be an object (got ${kindOf(raw)})`);
-    onlyKeys(key, raw, ['address', 'wallet', 'expiresAtMs', 'scopes', 'ipWhitelist', 'subaccounts']);
-    const k: SessionKeyConfig = { address: str(`${key}.address`, raw.address, ADDRESS), wallet: str(`${key}.wallet`, raw.wallet, ADDRESS) };
-    if (raw.expiresAtMs !== undefined) k.expiresAtMs = num(`${key}.expiresAtMs`, raw.expiresAtMs);
-    if (raw.scopes !== undefined) k.scopes = arr(`${key}.scopes`, raw.scopes).map((s, j) => str(`${key}.scopes[${j}]`, s, /^(read|trade|\*)$/));
-    if (raw.ipWhitelist !== undefined) k.ipWhitelist = arr(`${key}.ipWhitelist`, raw.ipWhitelist).map((s, j) => str(`${key}.ipWhitelist[${j}]`, s));
-    if (raw.subaccounts !== undefined) k.subaccounts = arr(`${key}.subaccounts`, raw.subaccounts).map((s, j) => num(`${key}.subaccounts[${j}]`, s, { int: true, min: 0 }));
-    return k;
-  });
+function resolveSessionKey(raw: unknown, i: number): SessionKeyConfig {
+  const key = `sessionKeys[${i}]`;
+  if (!isObject(raw)) throw new SandboxOptionsError(key, `must be an object (got ${kindOf(raw)})`);
+  onlyKeys(key, raw, ['address', 'wallet', 'expiresAtMs', 'scopes', 'ipWhitelist', 'subaccounts']);
+  const k: SessionKeyConfig = { address: str(`${key}.address`, raw.address, ADDRESS), wallet: str(`${key}.wallet`, raw.wallet, ADDRESS) };
+  if (raw.expiresAtMs !== undefined) k.expiresAtMs = num(`${key}.expiresAtMs`, raw.expiresAtMs);
+  if (raw.scopes !== undefined) k.scopes = arr(`${key}.scopes`, raw.scopes).map((s, j) => str(`${key}.scopes[${j}]`, s, /^(read|trade|\*)$/));
+  if (raw.ipWhitelist !== undefined) k.ipWhitelist = arr(`${key}.ipWhitelist`, raw.ipWhitelist).map((s, j) => str(`${key}.ipWhitelist[${j}]`, s));
+  if (raw.subaccounts !== undefined) k.subaccounts = arr(`${key}.subaccounts`, raw.subaccounts).map((s, j) => num(`${key}.subaccounts[${j}]`, s, { int: true, min: 0 }));
+  return k;
+}
 
-  const wallets = arr('wallets', o.wallets ?? []).map((raw, i) => {
-    const key = `wallets[${i}]`;
-    if (!isObject(raw)) throw new SandboxOptionsError(key, `must be an object (got ${kindOf(raw)})`);
-    onlyKeys(key, raw, ['address', 'subaccounts']);
-    const subs = arr(`${key}.subaccounts`, raw.subaccounts).map((s, j) => num(`${key}.subaccounts[${j}]`, s, { int: true, min: 0 }));
-    if (subs.length === 0) throw new SandboxOptionsError(`${key}.subaccounts`, 'must list at least one subaccount id');
-    return { address: str(`${key}.address`, raw.address, ADDRESS), subaccounts: subs };
-  });
+function resolveWallet(raw: unknown, i: number): WalletConfig {
+  const key = `wallets[${i}]`;
+  if (!isObject(raw)) throw new SandboxOptionsError(key, `must be an object (got ${kindOf(raw)})`);
+  onlyKeys(key, raw, ['address', 'subaccounts']);
+  const subs = arr(`${key}.subaccounts`, raw.subaccounts).map((s, j) => num(`${key}.subaccounts[${j}]`, s, { int: true, min: 0 }));
+  if (subs.length === 0) throw new SandboxOptionsError(`${key}.subaccounts`, 'must list at least one subaccount id');
+  return { address: str(`${key}.address`, raw.address, ADDRESS), subaccounts: subs };
+}
 
+function resolveInstrument(raw: unknown, i: number, names: Set<string>): Required<InstrumentConfig> {
+  const key = `instruments[${i}]`;
+  if (!isObject(raw)) throw new SandboxOptionsError(key, `must be an object (got ${kindOf(raw)})`);
+  onlyKeys(key, raw, ['instrument_name', 'instrument_type', 'base_currency', 'quote_currency', 'tick_size', 'amount_step', 'price']);
+  // Names become one dot-separated segment of channel addresses, so no dots.
+  const name = str(`${key}.instrument_name`, raw.instrument_name, /^[A-Za-z0-9_-]+$/);
+  if (names.has(name)) throw new SandboxOptionsError(`${key}.instrument_name`, `duplicate instrument ${name}`);
+  names.add(name);
+  const type = str(`${key}.instrument_type`, raw.instrument_type, /^(perp|option|erc20)$/) as 'perp' | 'option' | 'erc20';
+  const tick = raw.tick_size === undefined ? '0.01' : str(`${key}.tick_size`, raw.tick_size, DECIMAL);
+  const step = raw.amount_step === undefined ? '0.001' : str(`${key}.amount_step`, raw.amount_step, DECIMAL);
+  if (Number(tick) <= 0) throw new SandboxOptionsError(`${key}.tick_size`, 'must be above zero');
+  if (Number(step) <= 0) throw new SandboxOptionsError(`${key}.amount_step`, 'must be above zero');
+  return {
+    instrument_name: name,
+    instrument_type: type,
+    base_currency: str(`${key}.base_currency`, raw.base_currency, /^[A-Za-z0-9_-]+$/),
+    quote_currency: raw.quote_currency === undefined ? 'USDC' : str(`${key}.quote_currency`, raw.quote_currency),
+    tick_size: tick,
+    amount_step: step,
+    price: raw.price === undefined ? 100 : num(`${key}.price`, raw.price, { min: Number.MIN_VALUE }),
+  };
+}
+
+function bool(key: string, v: unknown): boolean {
+  if (v !== undefined && typeof v !== 'boolean') throw new SandboxOptionsError(key, 'must be a boolean');
+  return v ?? false;
+}
+
+function resolveInstruments(list: unknown): Required<InstrumentConfig>[] {
   const names = new Set<string>();
-  const instruments = arr('instruments', o.instruments ?? defaultInstruments).map((raw, i) => {
-    const key = `instruments[${i}]`;
-    if (!isObject(raw)) throw new SandboxOptionsError(key, `must be an object (got ${kindOf(raw)})`);
-    onlyKeys(key, raw, ['instrument_name', 'instrument_type', 'base_currency', 'quote_currency', 'tick_size', 'amount_step', 'price']);
-    // Names become one dot-separated segment of channel addresses, so no dots.
-    const name = str(`${key}.instrument_name`, raw.instrument_name, /^[A-Za-z0-9_-]+$/);
-    if (names.has(name)) throw new SandboxOptionsError(`${key}.instrument_name`, `duplicate instrument ${name}`);
-    names.add(name);
-    const type = str(`${key}.instrument_type`, raw.instrument_type, /^(perp|option|erc20)$/) as 'perp' | 'option' | 'erc20';
-    const tick = raw.tick_size === undefined ? '0.01' : str(`${key}.tick_size`, raw.tick_size, DECIMAL);
-    const step = raw.amount_step === undefined ? '0.001' : str(`${key}.amount_step`, raw.amount_step, DECIMAL);
-    if (Number(tick) <= 0) throw new SandboxOptionsError(`${key}.tick_size`, 'must be above zero');
-    if (Number(step) <= 0) throw new SandboxOptionsError(`${key}.amount_step`, 'must be above zero');
-    return {
-      instrument_name: name,
-      instrument_type: type,
-      base_currency: str(`${key}.base_currency`, raw.base_currency, /^[A-Za-z0-9_-]+$/),
-      quote_currency: raw.quote_currency === undefined ? 'USDC' : str(`${key}.quote_currency`, raw.quote_currency),
-      tick_size: tick,
-      amount_step: step,
-      price: raw.price === undefined ? 100 : num(`${key}.price`, raw.price, { min: Number.MIN_VALUE }),
-    };
-  });
+  const instruments = arr('instruments', list).map((raw, i) => resolveInstrument(raw, i, names));
   if (instruments.length === 0) throw new SandboxOptionsError('instruments', 'must list at least one instrument');
+  return instruments;
+}
 
-  const market = o.market ?? {};
+function resolveMarket(market: unknown): ResolvedOptions['market'] {
   if (!isObject(market)) throw new SandboxOptionsError('market', `must be an object (got ${kindOf(market)})`);
   onlyKeys('market', market, ['intervalMs']);
-  const intervalMs = market.intervalMs === undefined ? 100 : num('market.intervalMs', market.intervalMs, { int: true, min: 5 });
+  return { intervalMs: market.intervalMs === undefined ? 100 : num('market.intervalMs', market.intervalMs, { int: true, min: 5 }) };
+}
 
-  return { host, port, seed, control, knownWalletsOnly, windows, buckets, maxConnections, maxFrameBytes, login: resolvedLogin, sessionKeys, wallets, instruments, market: { intervalMs } };
+/** Check options (from code or a config file) and fill in every default. Throws SandboxOptionsError naming the bad key (the first, in the order of this object). */
+export function resolveOptions(input: unknown = {}): ResolvedOptions {
+  if (!isObject(input)) throw new SandboxOptionsError('', `the top level must be a JSON object (got ${kindOf(input)})`);
+  onlyKeys('', input, TOP_KEYS);
+  const o = input as SandboxOptions;
+  return {
+    host: o.host === undefined ? '127.0.0.1' : str('host', o.host),
+    port: o.port === undefined ? 0 : num('port', o.port, { int: true, min: 0, max: 65535 }),
+    seed: o.seed === undefined ? 1 : num('seed', o.seed, { int: true }),
+    control: bool('control', o.control),
+    knownWalletsOnly: bool('knownWalletsOnly', o.knownWalletsOnly),
+    ...resolveLimits(o.limits ?? {}),
+    login: resolveLogin(o.login ?? {}),
+    sessionKeys: arr('sessionKeys', o.sessionKeys ?? []).map(resolveSessionKey),
+    wallets: arr('wallets', o.wallets ?? []).map(resolveWallet),
+    instruments: resolveInstruments(o.instruments ?? defaultInstruments),
+    market: resolveMarket(o.market ?? {}),
+  };
 }

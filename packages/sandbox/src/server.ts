@@ -104,10 +104,8 @@ function listen(server: Server, port: number, host: string): Promise<void> {
   });
 }
 
-/** Start a sandbox. Options are checked first (SandboxOptionsError names a bad key). */
-export async function startSandbox(input: SandboxOptions = {}): Promise<Sandbox> {
-  const options = resolveOptions(input);
-  const parts = assemble(options);
+/** The one Node server: HTTP through the HTTP transport, upgrades of /v3/ws to the WebSocket transport. */
+function createNodeServer(options: ResolvedOptions, parts: Parts, isClosed: () => boolean): Server {
   const control = options.control ? controlPlane(parts) : null;
   const server = createServer(
     createHttpListener({
@@ -117,13 +115,21 @@ export async function startSandbox(input: SandboxOptions = {}): Promise<Sandbox>
       control: control && ((method, path, text) => handleControl(control, method, path, text)),
     }),
   );
-  let closed = false;
   server.on('clientError', (_err, socket) => socket.destroy());
   server.on('upgrade', (req, socket, head) => {
     socket.on('error', () => {});
-    if (closed || (req.url ?? '').split('?')[0] !== '/v3/ws') return void socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    if (isClosed() || (req.url ?? '').split('?')[0] !== '/v3/ws') return void socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
     parts.ws.upgrade(req, socket, head);
   });
+  return server;
+}
+
+/** Start a sandbox. Options are checked first (SandboxOptionsError names a bad key). */
+export async function startSandbox(input: SandboxOptions = {}): Promise<Sandbox> {
+  const options = resolveOptions(input);
+  const parts = assemble(options);
+  let closed = false;
+  const server = createNodeServer(options, parts, () => closed);
 
   let stopTimers = () => {};
   /** Stop everything: timers, sockets, the WebSocket and HTTP servers, limiter records. Safe on a server that never listened. */
