@@ -170,3 +170,13 @@ ${schemas}`);
     await expect(loadSpec(file)).resolves.toBeTruthy();
   });
 });
+
+describe('a spec path that is not a regular file ends in one error, in bounded time (it would block or never end)', () => {
+  it.each(['/dev/zero', repoRoot])('%s', (path) => {
+    const r = cli(['spec', '--spec', path], repoRoot, 30_000);
+    expect(r.signal, 'spec did not finish within 30 s').toBeNull();
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/cannot read the spec: .* is not a regular file/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  }, 40_000);
+});

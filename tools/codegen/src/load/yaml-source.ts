@@ -1,6 +1,9 @@
 import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { SpecError } from './spec-error';
+
+/** The largest spec read (ours is about 100 kB). */
+export const MAX_SPEC_BYTES = 16 * 1024 * 1024;
 
 /** A spec file read as plain data, remembering where each node stands so problems can name a line. */
 export class YamlSource {
@@ -17,6 +20,10 @@ export class YamlSource {
   static read(file: string, displayName = file): YamlSource {
     let text: string;
     try {
+      // Only a regular file of bounded size: a FIFO, a device (/dev/zero) or a huge file would block or never end.
+      const found = statSync(file);
+      if (!found.isFile()) throw new Error(`${displayName} is not a regular file`);
+      if (found.size > MAX_SPEC_BYTES) throw new Error(`${displayName} is ${found.size} bytes; a spec may be at most ${MAX_SPEC_BYTES}`);
       text = readFileSync(file, 'utf8');
     } catch (err) {
       throw new SpecError([{ file: displayName, pointer: '#', message: `cannot read the spec: ${(err as Error).message}`, severity: 'error' }]);
