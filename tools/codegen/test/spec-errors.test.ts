@@ -180,3 +180,17 @@ describe('a spec path that is not a regular file ends in one error, in bounded t
     expect(r.stderr).not.toMatch(/\n\s+at /);
   }, 40_000);
 });
+
+describe('the AsyncAPI parser runs with a time bound (no step of loading may go on forever)', () => {
+  it('a parse that outlasts its bound is stopped and reported as a spec error naming the bound', async () => {
+    const started = Date.now();
+    const err = await loadSpec(ourSpec, { parseBoundMs: 1 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SpecError);
+    expect((err as SpecError).problems.map((p) => p.message)).toContainEqual(expect.stringMatching(/the AsyncAPI parser failed: the AsyncAPI parser did not finish within 0\.001 s; stopped/));
+    expect(Date.now() - started).toBeLessThan(20_000);
+  });
+
+  it('within the default bound our spec parses', async () => {
+    await expect(loadSpec(ourSpec)).resolves.toBeTruthy();
+  });
+});

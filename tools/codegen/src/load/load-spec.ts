@@ -1,8 +1,8 @@
-import { Parser } from '@asyncapi/parser';
 import { resolve, relative } from 'node:path';
 import { YamlSource } from './yaml-source';
 import { checkConventions } from './conventions';
 import { findRefCycles } from './ref-cycles';
+import { parseBounded, type ParserDiagnostic } from './parse-bounded';
 import { SpecError, fromPointer, toPointer, type SpecProblem } from './spec-error';
 
 /** A spec that passed the AsyncAPI parser and our conventions, as plain data with its source. */
@@ -21,7 +21,7 @@ const SEVERITY = ['error', 'warning', 'warning', 'warning'] as const;
  * Read and check a spec. Throws SpecError listing every error with file, line and JSON pointer;
  * never lets a parser exception escape as a stack trace.
  */
-export async function loadSpec(file: string, options: { cwd?: string } = {}): Promise<LoadedSpec> {
+export async function loadSpec(file: string, options: { cwd?: string; parseBoundMs?: number } = {}): Promise<LoadedSpec> {
   const abs = resolve(options.cwd ?? process.cwd(), file);
   const display = relative(options.cwd ?? process.cwd(), abs) || abs;
   const source = YamlSource.read(abs, display);
@@ -43,10 +43,9 @@ export async function loadSpec(file: string, options: { cwd?: string } = {}): Pr
   }
   if (cycles.length > 0) throw new SpecError(dedupe(problems.filter((p) => p.severity === 'error')));
 
-  let diagnostics: Array<{ severity: number; path: Array<string | number>; message: string; code: string | number; range?: { start: { line: number } } }> = [];
+  let diagnostics: ParserDiagnostic[] = [];
   try {
-    const parsed = await new Parser().parse(source.text, { source: abs });
-    diagnostics = parsed.diagnostics as typeof diagnostics;
+    diagnostics = await parseBounded(source.text, abs, options.parseBoundMs);
   } catch (err) {
     problems.push({ file: display, pointer: '#', message: `the AsyncAPI parser failed: ${(err as Error).message}`, severity: 'error' });
   }
