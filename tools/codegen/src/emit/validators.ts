@@ -21,10 +21,19 @@ export const exportName = {
 };
 const ident = (s: string) => s.replace(/[^A-Za-z0-9_$]/g, '_');
 
-export function emitValidators(model: ApiModel, options: EmitOptions): EmittedFile[] {
+/** One exported validator: its group in the guards module, its key there, its export name and its type. */
+interface Entry {
+  group: string;
+  key: string;
+  exp: string;
+  type: string;
+}
+
+/** The validators to emit: schema definitions, each export's schema ref, and the entries of the guards module. */
+function collectValidators(model: ApiModel): { definitions: Record<string, JsonSchema>; refs: Record<string, string>; entries: Entry[] } {
   const definitions: Record<string, JsonSchema> = { ...model.schemas };
   const refs: Record<string, string> = {};
-  const entries: Array<{ group: string; key: string; exp: string; type: string }> = [];
+  const entries: Entry[] = [];
   const typeOfSchema = (schema: JsonSchema, array: boolean, record: string | null): string => {
     const named = refName(schema);
     if (named) return `T.${tsName(named)}`;
@@ -63,6 +72,11 @@ export function emitValidators(model: ApiModel, options: EmitOptions): EmittedFi
     });
   }
 
+  return { definitions, refs, entries };
+}
+
+/** The ajv standalone module of every validator (each schema exported once, other names aliased to it). */
+function standaloneModule(definitions: Record<string, JsonSchema>, refs: Record<string, string>): string {
   const ajv = new Ajv({
     code: { source: true, esm: true, lines: true, optimize: true },
     strict: true,
@@ -84,9 +98,13 @@ export function emitValidators(model: ApiModel, options: EmitOptions): EmittedFi
   let code = standaloneCode(ajv, Object.fromEntries([...primary].map(([ref, exp]) => [exp, ref])));
   code = esmRuntimeImports(code) + '\n' + aliases.join('\n');
 
-  const js = code.trimEnd() + '\n';
-  const dts = [
-    `import type * as T from ${quote(options.typesImport)};`,
+  return code.trimEnd() + '\n';
+}
+
+/** The declarations of the standalone module: each export typed with what it validates. */
+function declarations(refs: Record<string, string>, entries: Entry[], typesImport: string): string {
+  return [
+    `import type * as T from ${quote(typesImport)};`,
     '',
     '/** An ajv validating function: true when valid, otherwise false with `errors` set. */',
     'export interface ValidateFunction<Valid = unknown> {',
@@ -101,6 +119,10 @@ export function emitValidators(model: ApiModel, options: EmitOptions): EmittedFi
     '',
   ].join('\n');
 
+}
+
+/** The typed guards module: validators grouped by schema, channel and method, and `is.<Schema>` guards. */
+function guardsModule(model: ApiModel, entries: Entry[], typesImport: string): string {
   const groups = ['schemas', 'channels', 'params', 'results', 'assumedParams', 'assumedResults'] as const;
   const docs: Record<(typeof groups)[number], string> = {
     schemas: 'Validators by schema name.',
@@ -110,8 +132,8 @@ export function emitValidators(model: ApiModel, options: EmitOptions): EmittedFi
     assumedParams: 'Validators of the params shape our sandbox and client assume, by method name.',
     assumedResults: 'Validators of the result shape our sandbox and client assume, by method name.',
   };
-  const guards = [
-    `import type * as T from ${quote(options.typesImport)};`,
+  return [
+    `import type * as T from ${quote(typesImport)};`,
     `import * as v from './validators.gen.js';`,
     '',
     ...groups.flatMap((g) => [
@@ -128,10 +150,15 @@ export function emitValidators(model: ApiModel, options: EmitOptions): EmittedFi
     '',
   ].join('\n');
 
+}
+
+/** The validators of a model: the standalone module, its declarations and the typed guards. */
+export function emitValidators(model: ApiModel, options: EmitOptions): EmittedFile[] {
+  const { definitions, refs, entries } = collectValidators(model);
   return [
-    { slot: 'validators', path: 'validators.gen.js', content: js },
-    { slot: 'validators', path: 'validators.gen.d.ts', content: dts },
-    { slot: 'validators', path: 'guards.gen.ts', content: guards },
+    { slot: 'validators', path: 'validators.gen.js', content: standaloneModule(definitions, refs) },
+    { slot: 'validators', path: 'validators.gen.d.ts', content: declarations(refs, entries, options.typesImport) },
+    { slot: 'validators', path: 'guards.gen.ts', content: guardsModule(model, entries, options.typesImport) },
   ];
 }
 
