@@ -30,8 +30,14 @@ const withMarkers = <T extends object>(target: T, o: Obj): T => {
   return target;
 };
 
-export function buildModel(spec: LoadedSpec): ApiModel {
-  const data = spec.data;
+/** How the model builder reads a spec: local refs followed, and a message's payload with its examples. */
+interface SpecReader {
+  resolve(node: unknown): Obj;
+  payloadOf(messageRef: unknown): { payload: PayloadModel; examples: unknown[]; addresses: Array<string | null> };
+}
+
+/** The reader of one spec: refs resolve against its data, payload records against its named schemas. */
+function specReader(data: Obj, schemas: Record<string, JsonSchema>): SpecReader {
   const resolve = (node: unknown): Obj => {
     // Follow local refs (to messages, parameters); schema refs are kept as references.
     let current = node;
@@ -43,6 +49,76 @@ export function buildModel(spec: LoadedSpec): ApiModel {
     return obj(current);
   };
 
+  const payloadOf = (messageRef: unknown): { payload: PayloadModel; examples: unknown[]; addresses: Array<string | null> } => {
+    const message = resolve(messageRef);
+    const raw = message.payload;
+    const payload = cleanSchema(raw);
+    const withPayload = (Array.isArray(message.examples) ? message.examples : []).map(obj).filter((e) => e.payload !== undefined);
+    const examples = withPayload.map((e) => e.payload);
+    // Where the examples were recorded, the message's x-address says on which filled-in address.
+    const address = typeof message['x-address'] === 'string' ? message['x-address'] : null;
+    const addresses = withPayload.map(() => address);
+    return { payload: describePayload(payload, schemas), examples, addresses };
+  };
+
+  return { resolve, payloadOf };
+}
+
+/** A subscription channel of the model, or null for a channel with no address (the RPC socket). */
+function buildChannel(id: string, rawChannel: unknown, read: SpecReader): ChannelModel | null {
+  const ch = obj(rawChannel);
+  if (typeof ch.address !== 'string') return null; // the RPC channel has no address
+  const firstMessage = Object.values(obj(ch.messages))[0];
+  const { payload, examples, addresses } = read.payloadOf(firstMessage);
+  const channel: ChannelModel = {
+    id,
+    address: ch.address,
+    title: str(ch.title, id),
+    description: str(ch.description),
+    access: ch['x-access'] === 'private' ? 'private' : 'public',
+    parameters: templateParameters(ch.address).map((name) => {
+      const p = read.resolve(obj(ch.parameters)[name]);
+      return { name, description: str(p.description), enum: Array.isArray(p.enum) ? p.enum.map(String) : null };
+    }),
+    payload,
+    examples,
+    exampleAddresses: addresses,
+  };
+  return withMarkers(channel, ch);
+}
+
+/** A method of the model, or null for an operation that is not a JSON-RPC method (no x-method). */
+function buildMethod(id: string, rawOp: unknown, read: SpecReader): MethodModel | null {
+  const op = obj(rawOp);
+  if (typeof op['x-method'] !== 'string') return null;
+  const request = read.payloadOf((Array.isArray(op.messages) ? op.messages : [])[0]);
+  const reply = obj(op.reply);
+  const response = read.payloadOf((Array.isArray(reply.messages) ? reply.messages : [])[0]);
+  const method: MethodModel = {
+    id,
+    name: op['x-method'],
+    summary: str(op.summary),
+    description: str(op.description),
+    params: request.payload,
+    result: response.payload,
+    assumedParams: typeof op['x-assumed-params'] === 'string' ? op['x-assumed-params'] : null,
+    assumedResult: typeof op['x-assumed-result'] === 'string' ? op['x-assumed-result'] : null,
+    rateLimitClass: str(op['x-rate-limit-class'], 'non_matching'),
+    rateLimitBudget: typeof op['x-rate-limit-budget'] === 'string' ? op['x-rate-limit-budget'] : null,
+    rateLimitRule: isObj(op['x-rate-limit-rule']) ? (op['x-rate-limit-rule'] as Record<string, string>) : null,
+    transports: (Array.isArray(op['x-transports']) ? op['x-transports'] : ['ws']) as Array<'ws' | 'http'>,
+    httpPath: typeof op['x-http-path'] === 'string' ? op['x-http-path'] : null,
+    auth: op['x-auth'] === 'login' ? 'login' : 'none',
+    orderFlow: op['x-order-flow'] === true,
+    paramsExamples: request.examples,
+    resultExamples: response.examples,
+  };
+  return withMarkers(method, op);
+}
+
+/** Build the model every emitter reads from a loaded spec. */
+export function buildModel(spec: LoadedSpec): ApiModel {
+  const data = spec.data;
   const components = obj(data.components);
   const rawSchemas = obj(components.schemas);
   const schemas: Record<string, JsonSchema> = {};
@@ -69,66 +145,14 @@ export function buildModel(spec: LoadedSpec): ApiModel {
     roles: buildRoles(rawSchemas, obj(data.operations)),
   };
 
-  const payloadOf = (messageRef: unknown): { payload: PayloadModel; examples: unknown[]; addresses: Array<string | null> } => {
-    const message = resolve(messageRef);
-    const raw = message.payload;
-    const payload = cleanSchema(raw);
-    const withPayload = (Array.isArray(message.examples) ? message.examples : []).map(obj).filter((e) => e.payload !== undefined);
-    const examples = withPayload.map((e) => e.payload);
-    // Where the examples were recorded, the message's x-address says on which filled-in address.
-    const address = typeof message['x-address'] === 'string' ? message['x-address'] : null;
-    const addresses = withPayload.map(() => address);
-    return { payload: describePayload(payload, schemas), examples, addresses };
-  };
-
-  for (const [id, rawChannel] of Object.entries(obj(data.channels))) {
-    const ch = obj(rawChannel);
-    if (typeof ch.address !== 'string') continue; // the RPC channel has no address
-    const firstMessage = Object.values(obj(ch.messages))[0];
-    const { payload, examples, addresses } = payloadOf(firstMessage);
-    const channel: ChannelModel = {
-      id,
-      address: ch.address,
-      title: str(ch.title, id),
-      description: str(ch.description),
-      access: ch['x-access'] === 'private' ? 'private' : 'public',
-      parameters: templateParameters(ch.address).map((name) => {
-        const p = resolve(obj(ch.parameters)[name]);
-        return { name, description: str(p.description), enum: Array.isArray(p.enum) ? p.enum.map(String) : null };
-      }),
-      payload,
-      examples,
-      exampleAddresses: addresses,
-    };
-    model.channels.push(withMarkers(channel, ch));
+  const read = specReader(data, schemas);
+  for (const [id, raw] of Object.entries(obj(data.channels))) {
+    const channel = buildChannel(id, raw, read);
+    if (channel) model.channels.push(channel);
   }
-
-  for (const [id, rawOp] of Object.entries(obj(data.operations))) {
-    const op = obj(rawOp);
-    if (typeof op['x-method'] !== 'string') continue;
-    const request = payloadOf((Array.isArray(op.messages) ? op.messages : [])[0]);
-    const reply = obj(op.reply);
-    const response = payloadOf((Array.isArray(reply.messages) ? reply.messages : [])[0]);
-    const method: MethodModel = {
-      id,
-      name: op['x-method'],
-      summary: str(op.summary),
-      description: str(op.description),
-      params: request.payload,
-      result: response.payload,
-      assumedParams: typeof op['x-assumed-params'] === 'string' ? op['x-assumed-params'] : null,
-      assumedResult: typeof op['x-assumed-result'] === 'string' ? op['x-assumed-result'] : null,
-      rateLimitClass: str(op['x-rate-limit-class'], 'non_matching'),
-      rateLimitBudget: typeof op['x-rate-limit-budget'] === 'string' ? op['x-rate-limit-budget'] : null,
-      rateLimitRule: isObj(op['x-rate-limit-rule']) ? (op['x-rate-limit-rule'] as Record<string, string>) : null,
-      transports: (Array.isArray(op['x-transports']) ? op['x-transports'] : ['ws']) as Array<'ws' | 'http'>,
-      httpPath: typeof op['x-http-path'] === 'string' ? op['x-http-path'] : null,
-      auth: op['x-auth'] === 'login' ? 'login' : 'none',
-      orderFlow: op['x-order-flow'] === true,
-      paramsExamples: request.examples,
-      resultExamples: response.examples,
-    };
-    model.methods.push(withMarkers(method, op));
+  for (const [id, raw] of Object.entries(obj(data.operations))) {
+    const method = buildMethod(id, raw, read);
+    if (method) model.methods.push(method);
   }
 
   model.notShown = collectNotShown(data);
