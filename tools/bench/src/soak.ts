@@ -16,7 +16,13 @@ import type { BenchResult } from './report';
 
 const IPS = 25;
 const PER_IP = 4;
-const SECONDS = Number(process.env.EXCHANGE_API_SOAK_SECONDS ?? 60);
+
+/** The soak's length from the environment: 60 s by default, 1 to 600 s when given, else null. */
+function soakSeconds(raw: string | undefined): number | null {
+  if (raw === undefined) return 60;
+  const n = Number(raw);
+  return /^[0-9]+$/.test(raw) && n >= 1 && n <= 600 ? n : null;
+}
 /** Every wait has a bound: a reply, an open, a close. */
 const REPLY_MS = 10_000;
 /** How long a connection may be refused by the connection limit after its slot's previous one closed. */
@@ -257,6 +263,11 @@ async function connectionsLeft(httpUrl: string): Promise<number> {
 
 /** Run the soak: the memory ratio, and the count of leaked slots and unanswered requests. */
 export async function runSoak(): Promise<BenchResult[]> {
+  const seconds = soakSeconds(process.env.EXCHANGE_API_SOAK_SECONDS);
+  if (seconds === null) {
+    console.error(`bench sandbox soak: EXCHANGE_API_SOAK_SECONDS must be a whole number of seconds from 1 to 600 (got ${JSON.stringify(process.env.EXCHANGE_API_SOAK_SECONDS)})`);
+    return [{ name: 'sandbox soak memory end/start (not run)', value: NaN, op: '<=', target: 1.5 }];
+  }
   const sandbox = await SandboxProcess.start();
   const tally: Tally = { connections: 0, requests: 0, unanswered: 0, leakedSlots: 0 };
   try {
@@ -265,7 +276,7 @@ export async function runSoak(): Promise<BenchResult[]> {
     await sleep(2000);
     const start = await sandbox.memory();
     await Promise.all(warm.map((c) => c.close()));
-    const deadline = Date.now() + SECONDS * 1000;
+    const deadline = Date.now() + seconds * 1000;
     await Promise.all(Array.from({ length: IPS * PER_IP }, (_, k) => churn(sandbox.wsUrl, ipOf(k % IPS), addresses, k === 0, deadline, tally, k + 1)));
     if ((await connectionsLeft(sandbox.httpUrl)) !== 0) tally.leakedSlots++;
     const last = await fillEverySlot(sandbox.wsUrl, addresses, tally);
@@ -278,7 +289,7 @@ export async function runSoak(): Promise<BenchResult[]> {
     return [
       { name: 'sandbox soak memory end/start', value: end / start, op: '<=', target: 1.5 },
       {
-        name: `sandbox soak leaked slots + unanswered requests (${SECONDS} s, ${tally.connections} connections, ${tally.requests} requests, ${addresses.length} public channels each)`,
+        name: `sandbox soak leaked slots + unanswered requests (${seconds} s, ${tally.connections} connections, ${tally.requests} requests, ${addresses.length} public channels each)`,
         value: faults,
         op: '<=',
         target: 0,
