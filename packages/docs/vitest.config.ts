@@ -1,5 +1,7 @@
 import { defineConfig } from 'vitest/config';
+import { sourceResolve } from '../../vitest.shared.ts';
 
 export default defineConfig({
+  ...sourceResolve,
   test: { name: 'docs', include: ['test/**/*.test.ts'], testTimeout: 30_000, hookTimeout: 30_000, passWithNoTests: true },
 });

@@ -1,7 +1,14 @@
 #!/usr/bin/env node
-// The packages ship TypeScript sources; tsx loads them so the command needs no build step.
-import { register } from 'tsx/esm/api';
-
-register();
-const { main } = await import('../src/main.ts');
+// The command runs the compiled JavaScript in dist/. Inside the repository, scripts and tests run
+// the sources instead: `node --conditions=@exchange-api/source --import tsx bin/exchange-api.js`
+// resolves `#main` to src/main.ts (package.json "imports").
+let main;
+try {
+  ({ main } = await import('#main'));
+} catch (err) {
+  // Only in a checkout that was never built: an installed package always has its dist/.
+  if (err?.code !== 'ERR_MODULE_NOT_FOUND' || !String(err.message).includes('/cli/dist/')) throw err;
+  console.error('exchange-api: this checkout is not built (packages/cli/dist is missing): run `npm run build` first; `npm start` and `npm run generate` run the sources and need no build');
+  process.exit(2);
+}
 process.exitCode = await main(process.argv.slice(2));

@@ -1,20 +1,28 @@
 /**
  * `exchange-api`: one command line over the packages. Each subcommand keeps its public contract
  * (flags, first line printed, exit codes); unknown subcommands and flags exit 2 with one line.
+ *
+ * This module imports nothing at load: every subcommand (and the packages behind it, such as the
+ * AsyncAPI parser) loads only when it runs, so `exchange-api --help` starts about as fast as node.
  */
-import { runSpecSummary } from './commands/spec';
 
-type Command = { summary: string; run: (argv: string[]) => Promise<number> };
+/** A subcommand: its one-line summary for the usage text, and how to run it. */
+export type Command = { summary: string; run: (argv: string[]) => Promise<number> };
 
+/** Every subcommand, in the order the usage text lists them. */
 export const commands: Record<string, Command> = {
-  generate: { summary: 'regenerate types, validators, tables and the docs site from an AsyncAPI 3.0 spec', run: async (a) => (await import('./commands/generate')).runGenerate(a, undefined, [(await import('@exchange-api/docs')).emitDocs]) },
-  spec: { summary: 'check the spec and print its summary', run: runSpecSummary },
+  generate: {
+    summary: 'regenerate types, validators, tables and the docs site from an AsyncAPI 3.0 spec',
+    run: (a) => import('./commands/generate').then((m) => m.runGenerate(a)),
+  },
+  spec: { summary: 'check the spec and print its summary', run: (a) => import('./commands/spec').then((m) => m.runSpecSummary(a)) },
   docs: { summary: 'write the reference docs site (HTML + Markdown) of a spec', run: (a) => import('./commands/docs').then((m) => m.runDocs(a)) },
   sandbox: { summary: 'run the local exchange (WebSocket + HTTP, simulated market)', run: (a) => import('./commands/sandbox').then((m) => m.runSandbox(a)) },
   conformance: { summary: 'check a server against the interface, rule by rule (reports: console, JSON, JUnit, HTML)', run: (a) => import('./commands/conformance').then((m) => m.runConformanceCommand(a)) },
   start: { summary: 'the main job: regenerate, start the sandbox, run the conformance suite, stream live data', run: (a) => import('./commands/start').then((m) => m.runStart(a)) },
 };
 
+/** The top-level usage text. */
 export function usage(): string {
   const width = Math.max(...Object.keys(commands).map((c) => c.length));
   return [
@@ -27,13 +35,28 @@ export function usage(): string {
   ].join('\n');
 }
 
+/**
+ * A reader that goes away (`exchange-api spec | head -1`) closes the pipe under us: that is the
+ * reader's choice, not a failure, so the command ends quietly with exit 0 instead of an EPIPE trace.
+ */
+function endQuietlyOnBrokenPipe(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') process.exit(0);
+      throw err;
+    });
+  }
+}
+
+/** Run the command line `argv` (without node and the script) and give the exit code. */
 export async function main(argv: string[]): Promise<number> {
+  endQuietlyOnBrokenPipe();
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     console.log(usage());
     return name === undefined ? 2 : 0;
   }
-  const command = commands[name];
+  const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!command) {
     console.error(`exchange-api: unknown command "${name}" (commands: ${Object.keys(commands).join(', ')})`);
     return 2;

@@ -34,10 +34,9 @@ new Parser()
   .catch((err) => parentPort.postMessage({ error: String((err && err.message) || err) }));
 `;
 
-/** Where the parser's CommonJS entry is, resolved from this module (in ESM and in a CommonJS build). */
+/** Where the parser's CommonJS entry is, resolved from this module (the CommonJS build shims import.meta.url). */
 function parserPath(): string {
-  const from = typeof __filename === 'string' ? __filename : import.meta.url;
-  return createRequire(from).resolve('@asyncapi/parser');
+  return createRequire(import.meta.url).resolve('@asyncapi/parser');
 }
 
 /**

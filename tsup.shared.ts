@@ -1,0 +1,28 @@
+// The one build of every publishable package: ESM + CommonJS + declarations (.d.ts / .d.cts) in dist/.
+// tsup (esbuild + rollup-plugin-dts) rather than plain tsc: one step gives both module formats and
+// both declaration flavours from sources written with extensionless imports; tsc alone would emit
+// one format and would need `.js` suffixes rewritten for the other.
+import { defineConfig } from 'tsup';
+
+/** The custom export condition under which the repository resolves its packages to their sources. */
+export const SOURCE_CONDITION = '@exchange-api/source';
+
+/** The build of one package: each entry (name → source file) becomes dist/<name>.{js,cjs,d.ts,d.cts}. */
+export function packageBuild({ entry, platform = 'node', shims = false }: { entry: Record<string, string>; platform?: 'node' | 'neutral'; shims?: boolean }) {
+  return defineConfig({
+    entry,
+    format: ['esm', 'cjs'],
+    dts: true,
+    clean: true,
+    outDir: 'dist',
+    target: 'node20',
+    platform,
+    shims,
+    splitting: true,
+    sourcemap: false,
+    treeshake: false,
+    // The generated declaration bundle must name our own packages as imports, never inline them.
+    skipNodeModulesBundle: true,
+    silent: true,
+  });
+}
