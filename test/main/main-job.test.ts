@@ -11,7 +11,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(root, 'packages', 'cli', 'bin', 'exchange-api.js'), ...args], { cwd: root, env: { ...process.env, SCARF_ANALYTICS: 'false' } });
+    // As `npm start` runs it (package.json): the sources, through the source condition and tsx.
+    const child = spawn(process.execPath, ['--conditions=@exchange-api/source', '--import', 'tsx', join(root, 'packages', 'cli', 'bin', 'exchange-api.js'), ...args], { cwd: root, env: { ...process.env, SCARF_ANALYTICS: 'false' } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

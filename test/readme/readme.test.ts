@@ -96,7 +96,8 @@ describe("the README's commands", () => {
     expect(ci).toMatch(/^npm ci$/m);
     expect(ci).toMatch(/^npm test$/m);
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-    expect(pkg.scripts.start).toBe('exchange-api start'); // proven by test/main/main-job.test.ts
+    // The sources of `exchange-api start`, no build needed on a fresh clone; proven by test/main/main-job.test.ts.
+    expect(pkg.scripts.start).toBe('node --conditions=@exchange-api/source --import tsx packages/cli/bin/exchange-api.js start');
     expect(pkg.scripts.test).toBe('node scripts/test.mjs'); // what CI runs
   });
 

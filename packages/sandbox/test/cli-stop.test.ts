@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { channelTable, fillAddress } from '@exchange-api/types';
 import { defaultInstruments } from '../src/index';
-import { fromSources, groupGone, killGroup, listening, runSandbox, spawnGroup } from './processes';
+import { builtCommand, groupGone, killGroup, listening, runSandbox, spawnGroup } from './processes';
 import { rawHttp, silentPeer } from './peers';
 
 /**
@@ -24,7 +24,7 @@ setInterval(() => {}, 1 << 30);
 `;
 
 function launch(viaShell: boolean, args: string[]) {
-  return spawnGroup(['-e', LAUNCHER, JSON.stringify([viaShell, process.execPath, ...fromSources, 'sandbox', ...args])]);
+  return spawnGroup(['-e', LAUNCHER, JSON.stringify([viaShell, process.execPath, ...builtCommand, 'sandbox', ...args])]);
 }
 
 const serves = (httpUrl: string) =>
@@ -53,7 +53,7 @@ function publicAddresses(): string[] {
   return out;
 }
 
-// Node starts with tsx compiling the sources: slow on a loaded machine, so the bounds are wide.
+// Each run starts a fresh node process on a loaded machine, so the bounds are wide.
 describe('stopping the command-line sandbox', { timeout: 120_000 }, () => {
   it('behind a shell, stops when its launcher dies without passing a signal on (as npx may), saying why', async () => {
     const r = launch(true, ['--port', '0']);

@@ -19,7 +19,7 @@ async function withTakenPort<T>(body: (port: number) => Promise<T>): Promise<T> 
   }
 }
 
-// Each run starts node with tsx compiling the sources: slow on a loaded machine, so the bounds are wide.
+// Each run starts a fresh node process on a loaded machine, so the bounds are wide.
 describe('exchange-api sandbox', { timeout: 120_000 }, () => {
   it('prints the listening line first, serves, and exits 0 on SIGTERM', async () => {
     const r = run(['--port', '0', '--seed', '3']);

@@ -8,11 +8,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bin } from '../../../test/support/cli';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const bin = join(root, 'packages', 'cli', 'bin', 'exchange-api.js');
-/** The command from its sources, as scripts inside the repository run it (no build needed). */
-export const fromSources = ['--conditions=@exchange-api/source', '--import', 'tsx', bin];
+/** The built command, as users run it (the vitest global setup has built it). */
+export const builtCommand = [bin];
 
 const groups = new Set<number>();
 
@@ -70,7 +70,7 @@ export function spawnGroup(args: string[]): Run {
 
 /** `exchange-api sandbox <args>` from the sources. */
 export function runSandbox(args: string[]): Run {
-  return spawnGroup([...fromSources, 'sandbox', ...args]);
+  return spawnGroup([...builtCommand, 'sandbox', ...args]);
 }
 
 /** Exit code within ms, or 'hung' (and the group is killed). */

@@ -2,6 +2,7 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
+import { cli as runBuiltCli } from '../../../test/support/cli';
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 export const ourSpec = join(repoRoot, 'spec', 'asyncapi.yaml');
@@ -37,15 +38,9 @@ export function typecheck(dir: string): { status: number; output: string } {
   return { status: r.status ?? 1, output: (r.stdout ?? '') + (r.stderr ?? '') };
 }
 
-/** Run the exchange-api command line as a user does (on the repository's sources), bounded in time. */
+/** Run the exchange-api command line as a user does (the built command), bounded in time. */
 export function cli(args: string[], cwd = repoRoot, timeout = 60_000) {
-  const r = spawnSync(process.execPath, ['--conditions=@exchange-api/source', '--import', 'tsx', join(repoRoot, 'packages', 'cli', 'bin', 'exchange-api.js'), ...args], {
-    cwd,
-    encoding: 'utf8',
-    env: { ...process.env, SCARF_ANALYTICS: 'false' },
-    timeout,
-  });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr, signal: r.signal };
+  return runBuiltCli(args, { cwd, timeout });
 }
 
 /** A minimal valid spec around the given channels/operations/components YAML, for table-driven model tests. */
