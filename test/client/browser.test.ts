@@ -3,32 +3,14 @@
  * no Node built-ins), a loopback page loads it and streams order books from the sandbox.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { chromium, type Browser } from 'playwright-core';
 import { startSandbox, type Sandbox } from '@exchange-api/sandbox';
+import { findBrowser } from '../support/chromium';
 
-/** System browsers tried after CHROMIUM_PATH, in this order. */
-const SYSTEM_BROWSERS = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable'];
-
-/**
- * The browser to run: CHROMIUM_PATH, else a system Chromium or Chrome, else the Chromium shipped in
- * the @sparticuz/chromium package (no apt step on a fresh Linux x64 machine).
- */
-async function findBrowser(): Promise<string> {
-  const given = process.env.CHROMIUM_PATH;
-  if (given) {
-    if (!existsSync(given)) throw new Error(`CHROMIUM_PATH=${given} does not exist`);
-    return given;
-  }
-  const system = SYSTEM_BROWSERS.find((p) => existsSync(p));
-  if (system) return system;
-  const { default: packaged } = await import('@sparticuz/chromium');
-  return packaged.executablePath();
-}
 const entry = fileURLToPath(new URL('../../packages/client/src/browser.ts', import.meta.url));
 
 const page = `<!doctype html><meta charset="utf-8"><title>client</title>
@@ -87,10 +69,8 @@ describe('browser build', () => {
   });
 
   it('streams order books from the sandbox in headless Chromium', async () => {
-    browser = await chromium.launch({
-      executablePath: await findBrowser(),
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-    });
+    const found = await findBrowser();
+    browser = await chromium.launch({ executablePath: found.executablePath, args: found.args });
     const tab = await browser.newPage();
     const logs: string[] = [];
     tab.on('console', (m) => logs.push(m.text()));

@@ -1,18 +1,19 @@
 /**
  * The repository's site (packages/docs/site, as `npm run generate` wrote it) in a real browser
- * (Debian's chromium through playwright-core), loaded from file:// as a reader would open it: no
+ * (headless Chromium through playwright-core; which one: test/support/chromium.ts), loaded from file:// as a reader would open it: no
  * console errors, every internal link lands, search finds what it should, every channel and method
  * has its section, and screenshots for a person to look at.
  */
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { SiteMap, type ApiModel } from '@exchange-api/codegen';
 import { repoModel, root, siteDir } from './helpers';
+// Shared with the repository's other browser tests: one order of finding a browser everywhere.
+import { findBrowser } from '../../../test/support/chromium';
 
-const CHROMIUM = '/usr/bin/chromium';
 const shots = join(root, 'test-output', 'docs');
 
 let browser: Browser;
@@ -27,17 +28,14 @@ const url = (path: string) => {
 };
 
 beforeAll(async () => {
-  // No silent skip: without the browser these checks have not run, so the suite must say so.
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install it with \`apt-get install chromium\` (.ci/run does)`);
   model = await repoModel();
   site = new SiteMap(model);
   const list = (d: string): string[] => readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? list(join(d, e.name)) : [relative(dir, join(d, e.name))]));
   htmlPages = list(dir).filter((p) => p.endsWith('.html'));
   mkdirSync(shots, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-  });
+  // No silent skip: findBrowser always yields a browser (else the packaged one) or fails the suite.
+  const found = await findBrowser();
+  browser = await chromium.launch({ executablePath: found.executablePath, args: found.args });
 });
 
 afterAll(async () => {
