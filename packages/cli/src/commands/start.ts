@@ -29,6 +29,9 @@ Examples:
 Exit codes: 0 every conformance check that ran passed, 1 some failed, 2 usage or setup errors.`;
 
 type Step = (n: number, title: string) => void;
+type Sandbox = Awaited<ReturnType<typeof import('@exchange-api/sandbox')['startSandbox']>>;
+type Key = { address: string; privateKey: string };
+type Report = Awaited<ReturnType<typeof import('@exchange-api/conformance')['runConformance']>>;
 
 export async function runStart(argv: string[]): Promise<number> {
   const values = parseCommand<{ out?: string; seconds?: string }>('start', START_HELP, argv, { out: { type: 'string' }, seconds: { type: 'string' } });
@@ -46,8 +49,39 @@ export async function runStart(argv: string[]): Promise<number> {
   const step: Step = (n, title) => console.log(`\n[${n}/5] ${title} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
   console.log('exchange-api start: the main job on the embedded sandbox');
 
-  // 1. Generated files.
   step(1, 'SDK and docs from spec/asyncapi.yaml');
+  const generated = await regenerate(root);
+  if (generated !== 0) return generated;
+
+  step(2, 'sandbox');
+  const { startSandbox } = await import('@exchange-api/sandbox');
+  // A fresh wallet and a session key registered for it, so the login and session-key checks run too.
+  const wallet = Wallet.createRandom();
+  const sessionKey = Wallet.createRandom();
+  const sandbox = await startSandbox({ port: 0, seed: 1, sessionKeys: [{ address: sessionKey.address, wallet: wallet.address }] });
+  console.log(`  sandbox listening ${sandbox.wsUrl} ${sandbox.httpUrl}`);
+  try {
+    // Order flow is allowed here only because the sandbox is ours; the runner never trades without the flag.
+    step(3, 'conformance suite against the sandbox (a fresh wallet key and session key, order flow allowed)');
+    const { report, htmlPath, jsonPath } = await runSuite(sandbox, wallet, sessionKey, out);
+
+    step(4, `live data through the client for ${seconds} s (strict validation)`);
+    const invalid = await streamLiveData(sandbox, seconds);
+
+    step(5, 'reports and docs');
+    const rel = (p: string) => relative(process.cwd(), p) || p;
+    console.log(`  conformance report (HTML): ${rel(htmlPath)}`);
+    console.log(`  conformance report (JSON): ${rel(jsonPath)}`);
+    console.log(`  docs site:                 ${rel(join(root, 'packages', 'docs', 'site', 'index.html'))}`);
+    console.log(`\ndone in ${((Date.now() - started) / 1000).toFixed(1)} s: ${report.summary.passed} passed, ${report.summary.failed} failed, ${report.summary.skipped} skipped, ${report.summary.inconclusive} inconclusive`);
+    return report.exitCode === 0 && invalid === 0 ? 0 : 1;
+  } finally {
+    await sandbox.close();
+  }
+}
+
+/** Step 1: regenerate what differs from the spec (or confirm it is current); 0, or the exit code of the failure. */
+async function regenerate(root: string): Promise<number> {
   try {
     const check = await generateRepository(root, { check: true });
     if (check.differing.length === 0) {
@@ -56,6 +90,7 @@ export async function runStart(argv: string[]): Promise<number> {
       const wrote = await generateRepository(root, { check: false });
       console.log(`  regenerated ${wrote.written.length} file(s), removed ${wrote.removed.length}`);
     }
+    return 0;
   } catch (err) {
     if (err instanceof SpecError) {
       console.error(`  the spec has ${err.problems.length} error(s):`);
@@ -64,46 +99,38 @@ export async function runStart(argv: string[]): Promise<number> {
     }
     return reportFailure('start', err);
   }
+}
 
-  // 2. The sandbox.
-  step(2, 'sandbox');
-  const { startSandbox } = await import('@exchange-api/sandbox');
-  // A fresh wallet and a session key registered for it, so the login and session-key checks run too.
-  const wallet = Wallet.createRandom();
-  const sessionKey = Wallet.createRandom();
-  const sandbox = await startSandbox({ port: 0, seed: 1, sessionKeys: [{ address: sessionKey.address, wallet: wallet.address }] });
-  console.log(`  sandbox listening ${sandbox.wsUrl} ${sandbox.httpUrl}`);
-  let client: { close(): Promise<void> } | null = null;
+/** Step 3: the whole suite against the sandbox, its progress printed, its HTML and JSON reports written to `out`. */
+async function runSuite(sandbox: Sandbox, wallet: Key, sessionKey: Key, out: string): Promise<{ report: Report; htmlPath: string; jsonPath: string }> {
+  const conformance = await import('@exchange-api/conformance');
+  const report = await conformance.runConformance({
+    ws: sandbox.wsUrl,
+    http: sandbox.httpUrl,
+    key: wallet.privateKey,
+    sessionKey: sessionKey.privateKey,
+    wallet: wallet.address,
+    allowOrderFlow: true,
+    onProgress: (e) => {
+      if (e.type === 'done') console.log(`  ${conformance.progressLine(e.result, e.index, e.total)}`);
+    },
+  });
+  makeFolder(out);
+  const htmlPath = join(out, 'conformance.html');
+  const jsonPath = join(out, 'conformance.json');
+  writeFileSync(htmlPath, conformance.htmlReport(report));
+  writeFileSync(jsonPath, conformance.jsonReport(report));
+  console.log(conformance.consoleReport(report).replace(/^/gm, '  '));
+  return { report, htmlPath, jsonPath };
+}
+
+/** Step 4: top of book and trades of up to three perpetuals for `seconds`, printed as a table; resolves to the count of invalid payloads. */
+async function streamLiveData(sandbox: Sandbox, seconds: number): Promise<number> {
+  const { createClient, channels } = await import('@exchange-api/client');
+  const c = createClient({ wsUrl: sandbox.wsUrl, httpUrl: sandbox.httpUrl, validate: 'strict' });
+  let invalid = 0;
+  c.on('validation', () => invalid++);
   try {
-    // 3. Conformance.
-    // Order flow is allowed here only because the sandbox is ours; the runner never trades without the flag.
-    step(3, 'conformance suite against the sandbox (a fresh wallet key and session key, order flow allowed)');
-    const conformance = await import('@exchange-api/conformance');
-    const report = await conformance.runConformance({
-      ws: sandbox.wsUrl,
-      http: sandbox.httpUrl,
-      key: wallet.privateKey,
-      sessionKey: sessionKey.privateKey,
-      wallet: wallet.address,
-      allowOrderFlow: true,
-      onProgress: (e) => {
-        if (e.type === 'done') console.log(`  ${conformance.progressLine(e.result, e.index, e.total)}`);
-      },
-    });
-    makeFolder(out);
-    const htmlPath = join(out, 'conformance.html');
-    const jsonPath = join(out, 'conformance.json');
-    writeFileSync(htmlPath, conformance.htmlReport(report));
-    writeFileSync(jsonPath, conformance.jsonReport(report));
-    console.log(conformance.consoleReport(report).replace(/^/gm, '  '));
-
-    // 4. Live data through the client.
-    step(4, `live data through the client for ${seconds} s (strict validation)`);
-    const { createClient, channels } = await import('@exchange-api/client');
-    const c = createClient({ wsUrl: sandbox.wsUrl, httpUrl: sandbox.httpUrl, validate: 'strict' });
-    client = c;
-    let invalid = 0;
-    c.on('validation', () => invalid++);
     await c.connect();
     const instruments = (await c.getAllLiveInstruments()).filter((i) => i.instrument_type === 'perp').map((i) => i.instrument_name).slice(0, 3);
     const rows = new Map(instruments.map((name) => [name, { bid: '-', ask: '-', books: 0, trades: 0, last: '-' }]));
@@ -123,20 +150,9 @@ export async function runStart(argv: string[]): Promise<number> {
     await new Promise((r) => setTimeout(r, seconds * 1000));
     printTable(['instrument', 'best bid', 'best ask', 'books', 'trades', 'last trade'], [...rows].map(([name, r]) => [name, r.bid, r.ask, String(r.books), String(r.trades), r.last]));
     console.log(`  every payload validated against the spec (${invalid} invalid)`);
-    await c.close();
-    client = null;
-
-    // 5. Where things are.
-    step(5, 'reports and docs');
-    const rel = (p: string) => relative(process.cwd(), p) || p;
-    console.log(`  conformance report (HTML): ${rel(htmlPath)}`);
-    console.log(`  conformance report (JSON): ${rel(jsonPath)}`);
-    console.log(`  docs site:                 ${rel(join(root, 'packages', 'docs', 'site', 'index.html'))}`);
-    console.log(`\ndone in ${((Date.now() - started) / 1000).toFixed(1)} s: ${report.summary.passed} passed, ${report.summary.failed} failed, ${report.summary.skipped} skipped, ${report.summary.inconclusive} inconclusive`);
-    return report.exitCode === 0 && invalid === 0 ? 0 : 1;
+    return invalid;
   } finally {
-    await client?.close().catch(() => undefined);
-    await sandbox.close();
+    await c.close().catch(() => undefined);
   }
 }
 

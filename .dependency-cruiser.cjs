@@ -1,0 +1,54 @@
+// The dependency check of `npm test` (depcruise over every package's src/): no import cycle, and
+// imports follow the layer order of the README ("Layers"): types ← validators, auth ← client,
+// sandbox, conformance ← cli; codegen reads only the address matcher of types; docs' entry imports
+// nothing of ours; nothing imports test/ or tools/bench. Paths are matched after resolution, so a
+// package name and a relative path into another package are caught alike.
+/** A package's sources may import only these folders of the repository (its own included). */
+const layer = (name, from, allowed) => ({
+  name: `layer-${name}`,
+  comment: `${from} may import only ${allowed.join(', ')} of the repository's packages`,
+  severity: 'error',
+  from: { path: `^${from}/` },
+  to: { path: '^(packages|tools)/', pathNot: allowed.map((a) => `^${a}/`) },
+});
+
+module.exports = {
+  forbidden: [
+    { name: 'no-circular', comment: 'an import cycle', severity: 'error', from: {}, to: { circular: true } },
+    layer('types', 'packages/types/src', ['packages/types/src']),
+    layer('validators', 'packages/validators/src', ['packages/types/src', 'packages/validators/src']),
+    layer('auth', 'packages/auth/src', ['packages/types/src', 'packages/auth/src']),
+    layer('client', 'packages/client/src', ['packages/types/src', 'packages/validators/src', 'packages/auth/src', 'packages/client/src']),
+    layer('sandbox', 'packages/sandbox/src', ['packages/types/src', 'packages/validators/src', 'packages/auth/src', 'packages/sandbox/src']),
+    layer('conformance', 'packages/conformance/src', ['packages/types/src', 'packages/validators/src', 'packages/auth/src', 'packages/conformance/src']),
+    layer('docs', 'packages/docs/src', ['packages/docs/src']),
+    layer('cli', 'packages/cli/(src|bin)', ['packages/(types|validators|auth|client|sandbox|conformance|cli)/(src|bin)', 'tools/codegen/src']),
+    {
+      name: 'layer-codegen',
+      comment: 'the generator uses only the address matcher of @exchange-api/types (never generated output)',
+      severity: 'error',
+      from: { path: '^tools/codegen/src/' },
+      to: { path: '^(packages|tools)/', pathNot: ['^tools/codegen/src/', '^packages/types/src/match-channel\\.ts$'] },
+    },
+    {
+      name: 'nothing-imports-bench-or-tests',
+      comment: 'tools/bench sits at the top and test folders are not code to import',
+      severity: 'error',
+      from: { path: '^(packages|tools)/[^/]+/(src|bin)/', pathNot: '^tools/bench/' },
+      to: { path: ['^tools/bench/', '(^|/)test/'] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    // Type-only imports count: the client ↔ generated surface cycle was one.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.base.json' },
+    enhancedResolveOptions: {
+      // The repository's packages resolve to their sources, as in the tests.
+      conditionNames: ['@exchange-api/source', 'import', 'require', 'node', 'default', 'types'],
+      exportsFields: ['exports'],
+      mainFields: ['module', 'main', 'types'],
+    },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};

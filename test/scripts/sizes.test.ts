@@ -1,0 +1,49 @@
+/** scripts/sizes.mjs: a long function or file fails the check unless the README's Sizes section names it. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const script = fileURLToPath(new URL('../../scripts/sizes.mjs', import.meta.url));
+let dir = '';
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+function tree(readme: string, bodyLines: number) {
+  dir = mkdtempSync(join(tmpdir(), 'exchange-api-sizes-'));
+  mkdirSync(join(dir, 'packages/p/src'), { recursive: true });
+  mkdirSync(join(dir, 'packages/p/src/generated'));
+  mkdirSync(join(dir, 'tools'));
+  writeFileSync(join(dir, 'README.md'), readme);
+  const body = Array.from({ length: bodyLines }, (_, i) => `  total += ${i};`).join('\n');
+  writeFileSync(join(dir, 'packages/p/src/long.ts'), `export function long(): number {\n  let total = 0;\n${body}\n  return total;\n}\n`);
+  // Generated files are not the house's to size.
+  writeFileSync(join(dir, 'packages/p/src/generated/big.gen.ts'), 'export const x = 1;\n'.repeat(900));
+}
+const run = () => spawnSync(process.execPath, [script, dir], { encoding: 'utf8', timeout: 30_000 });
+
+describe('sizes', () => {
+  it('a function over 60 lines fails, named with its file and line', () => {
+    tree('# P\n', 70);
+    const r = run();
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('packages/p/src/long.ts:1 long: 74 lines (function limit 60)');
+  });
+
+  it('a function the README names under "Sizes" passes', () => {
+    tree('# P\n\n## Sizes\n- `packages/p/src/long.ts:long`: one table, better read whole.\n\n## Next\n', 70);
+    const r = run();
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+  });
+
+  it('a file over 400 lines fails; short functions pass', () => {
+    tree('# P\n', 3);
+    writeFileSync(join(dir, 'packages/p/src/many.ts'), 'export const y = 1;\n'.repeat(450));
+    const r = run();
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('packages/p/src/many.ts: 451 lines (file limit 400)');
+    expect(r.stderr).not.toContain('long.ts');
+  });
+});
