@@ -13,6 +13,7 @@ const only = process.argv[2];
 
 /** Later benchmarks register here. */
 export const benchmarks: Array<[string, () => BenchResult[] | Promise<BenchResult[]>]> = [
+  ['cold-start', () => import('./cold-start').then((m) => m.runColdStart(root))],
   ['validation', runValidateVsParse],
   ['generation', () => runGeneration(root)],
   ['client-receive', () => import('./client-receive').then((m) => m.runClientReceive())],
