@@ -1,15 +1,27 @@
 #!/usr/bin/env node
-// `npm test`: generated files current, every package type-checks (turbo, cached), then one vitest run.
+// `npm test`: generated files current, every package type-checks and builds (turbo, cached), then one
+// vitest run. The tests run the sources; test/consumer packs and installs the built packages.
 // Ends with a plain `N passed, N failed` line so any CI reader can count the tests.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, mkdirSync, existsSync } from 'node:fs';
+import { readFileSync, readdirSync, mkdirSync, existsSync } from 'node:fs';
 
 const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1', SCARF_ANALYTICS: 'false' };
 const run = (cmd, args) => spawnSync(cmd, args, { stdio: 'inherit', env }).status ?? 1;
 
-let status = run('npx', ['exchange-api', 'generate', '--check']);
+// From the sources: on a fresh clone nothing is built yet, and the generator must run before the build.
+const fromSources = ['--conditions=@exchange-api/source', '--import', 'tsx'];
+let status = run(process.execPath, ['scripts/versions.mjs']);
+if (status !== 0) process.exit(status);
+status = run(process.execPath, [...fromSources, 'packages/cli/bin/exchange-api.js', 'generate', '--check']);
 if (status !== 0) process.exit(status);
 status = run('npx', ['turbo', 'run', 'build', '--output-logs=errors-only']);
+if (status !== 0) process.exit(status);
+// No import cycle, and imports in the layer order (.dependency-cruiser.cjs; README "Layers").
+const sources = ['packages', 'tools'].flatMap((g) => readdirSync(g).map((p) => `${g}/${p}/src`)).filter((d) => existsSync(d));
+status = run('npx', ['depcruise', '--config', '.dependency-cruiser.cjs', '--output-type', 'err', ...sources, 'packages/cli/bin']);
+if (status !== 0) process.exit(status);
+// House sizes: files within 400 lines, functions within 60, or named in the README with the reason.
+status = run(process.execPath, ['scripts/sizes.mjs']);
 if (status !== 0) process.exit(status);
 // test/ is not a workspace package; type-check it here.
 status = run('npx', ['tsc', '-p', 'test/tsconfig.json']);
