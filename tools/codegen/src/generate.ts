@@ -1,7 +1,7 @@
 /** The pipeline: load → model → emitters → writer. */
 import { existsSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { loadSpec } from './load/load-spec';
+import { withCheckedSpec, type LoadedSpec } from './load/load-spec';
 import { buildModel } from './model/build-model';
 import { checkExamples } from './model/check-examples';
 import type { ApiModel } from './model/types';
@@ -15,7 +15,11 @@ import { writeFiles, headerFor, WriteRefused, type WriteResult } from './write/w
 
 /** Load a spec, build its model and check its examples: everything an emitter needs. */
 export async function modelFromSpec(specFile: string, cwd = process.cwd()): Promise<ApiModel> {
-  const spec = await loadSpec(specFile, { cwd });
+  return withCheckedSpec(specFile, { cwd }, modelOf);
+}
+
+/** The model of a spec, its examples checked against it. */
+function modelOf(spec: LoadedSpec): ApiModel {
   const model = buildModel(spec);
   checkExamples(spec, model);
   return model;
@@ -39,9 +43,12 @@ export function findRepoRoot(from = process.cwd()): string | null {
 
 /** Regenerate the repository's own packages (types, validators, the client's surface, the docs site) from spec/asyncapi.yaml. */
 export async function generateRepository(root: string, options: { check: boolean }): Promise<WriteResult> {
-  const model = await modelFromSpec(join(root, 'spec', 'asyncapi.yaml'), root);
-  // The client's surface and the docs site belong to this repository's packages, not to an SDK folder.
-  const files = [...(await emitAll(model, '@exchange-api/types')), ...emitClientSurface(model), ...emitDocs(model)];
+  // Model and emitters run while the parser checks the spec (in its worker); nothing is written unless it passes.
+  const files = await withCheckedSpec(join(root, 'spec', 'asyncapi.yaml'), { cwd: root }, async (spec) => {
+    const model = modelOf(spec);
+    // The client's surface and the docs site belong to this repository's packages, not to an SDK folder.
+    return [...(await emitAll(model, '@exchange-api/types')), ...emitClientSurface(model), ...emitDocs(model)];
+  });
   return writeFiles(
     files,
     {
@@ -58,8 +65,8 @@ export async function generateRepository(root: string, options: { check: boolean
 export async function generateInto(specFile: string, outDir: string, options: { check: boolean; cwd?: string; force?: boolean }): Promise<WriteResult> {
   if (outDir.trim() === '') throw new WriteRefused('--out needs a folder (got an empty path)');
   const cwd = options.cwd ?? process.cwd();
-  const model = await modelFromSpec(specFile, cwd);
-  const files = await emitAll(model, './types.gen');
+  // Model and emitters run while the parser checks the spec (in its worker); nothing is written unless it passes.
+  const files = await withCheckedSpec(specFile, { cwd }, (spec) => emitAll(modelOf(spec), './types.gen'));
   const out = resolve(cwd, outDir);
   const specName = relative(out, resolve(cwd, specFile)) || specFile;
   const regenerate = `npx exchange-api generate --spec ${specFile} --out ${outDir}`;

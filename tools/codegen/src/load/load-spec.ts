@@ -18,10 +18,41 @@ export interface LoadedSpec {
 const SEVERITY = ['error', 'warning', 'warning', 'warning'] as const;
 
 /**
+ * A spec read and checked by our own rules (conventions, `$ref` cycles), with the AsyncAPI parser's
+ * verdict still to come: `draft` is the spec as data now, `checked` settles once the parser (in its
+ * worker) is done, to the same spec with every note, or rejects with a SpecError listing every error.
+ */
+export interface PendingSpec {
+  draft: LoadedSpec;
+  checked: Promise<LoadedSpec>;
+}
+
+/**
  * Read and check a spec. Throws SpecError listing every error with file, line and JSON pointer;
  * never lets a parser exception escape as a stack trace.
  */
 export async function loadSpec(file: string, options: { cwd?: string; parseBoundMs?: number } = {}): Promise<LoadedSpec> {
+  return beginLoad(file, options).checked;
+}
+
+/**
+ * Run `work` on a spec while the parser checks it: the two run side by side (the parser in its worker
+ * thread). The parser's verdict wins: a spec with errors rejects with its SpecError whatever the work
+ * did; otherwise the work's result (or its own error) comes back.
+ */
+export async function withCheckedSpec<T>(file: string, options: { cwd?: string; parseBoundMs?: number }, work: (spec: LoadedSpec) => T | Promise<T>): Promise<T> {
+  const pending = beginLoad(file, options);
+  const outcome = Promise.resolve()
+    .then(() => work(pending.draft))
+    .then((value) => ({ value }), (error: unknown) => ({ error }));
+  await pending.checked;
+  const done = await outcome;
+  if ('error' in done) throw done.error;
+  return done.value;
+}
+
+/** Read the spec and apply our own checks now (a `$ref` cycle throws at once: the parser would spin on it); start the parser. */
+export function beginLoad(file: string, options: { cwd?: string; parseBoundMs?: number } = {}): PendingSpec {
   const abs = resolve(options.cwd ?? process.cwd(), file);
   const display = relative(options.cwd ?? process.cwd(), abs) || abs;
   const source = YamlSource.read(abs, display);
@@ -43,12 +74,21 @@ export async function loadSpec(file: string, options: { cwd?: string; parseBound
   }
   if (cycles.length > 0) throw new SpecError(dedupe(problems.filter((p) => p.severity === 'error')));
 
-  let diagnostics: ParserDiagnostic[] = [];
-  try {
-    diagnostics = await parseBounded(source.text, abs, options.parseBoundMs);
-  } catch (err) {
-    problems.push({ file: display, pointer: '#', message: `the AsyncAPI parser failed: ${(err as Error).message}`, severity: 'error' });
-  }
+  const spec = (notes: SpecProblem[]): LoadedSpec => ({ file: display, data: source.data as Record<string, unknown>, source, notes });
+  const checked = parseBounded(source.text, abs, options.parseBoundMs).then(
+    (diagnostics) => withParserDiagnostics(problems, diagnostics, display, source),
+    (err: unknown) => [...problems, { file: display, pointer: '#', message: `the AsyncAPI parser failed: ${(err as Error).message}`, severity: 'error' as const }],
+  ).then((all) => {
+    const errors = dedupe(all.filter((p) => p.severity === 'error'));
+    if (errors.length > 0) throw new SpecError(errors);
+    return spec(all.filter((p) => p.severity !== 'error'));
+  });
+  return { draft: spec(problems.filter((p) => p.severity !== 'error')), checked };
+}
+
+/** Our problems plus the parser's diagnostics, minus the ones that only repeat ours or argue with the conventions. */
+function withParserDiagnostics(problems: SpecProblem[], diagnostics: ParserDiagnostic[], display: string, source: YamlSource): SpecProblem[] {
+  const all = [...problems];
   for (const d of diagnostics) {
     const severity = SEVERITY[d.severity] ?? 'warning';
     // The parser recommends its newest version; the conventions pin 3.0.0 on purpose (spec/README.md).
@@ -56,7 +96,7 @@ export async function loadSpec(file: string, options: { cwd?: string; parseBound
     const path = d.path ?? [];
     // Our own $ref check already named this place with a clearer message.
     if (d.code === 'invalid-ref' && problems.some((p) => p.pointer === toPointer(path))) continue;
-    problems.push({
+    all.push({
       file: display,
       pointer: toPointer(path),
       line: d.range ? d.range.start.line + 1 : source.lineOf(path),
@@ -64,10 +104,7 @@ export async function loadSpec(file: string, options: { cwd?: string; parseBound
       severity,
     });
   }
-
-  const errors = dedupe(problems.filter((p) => p.severity === 'error'));
-  if (errors.length > 0) throw new SpecError(errors);
-  return { file: display, data: source.data as Record<string, unknown>, source, notes: problems.filter((p) => p.severity !== 'error') };
+  return all;
 }
 
 function dedupe(list: SpecProblem[]): SpecProblem[] {
