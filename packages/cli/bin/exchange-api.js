@@ -11,4 +11,14 @@ try {
   console.error('exchange-api: this checkout is not built (packages/cli/dist is missing): run `npm run build` first; `npm start` and `npm run generate` run the sources and need no build');
   process.exit(2);
 }
+// A reader that goes away (`exchange-api spec | head -1`) closes the pipe under us: that is the
+// reader's choice, not a failure, so the command ends quietly with exit 0 instead of an EPIPE trace.
+// Installed here, once, for the real process: a program that calls main() itself keeps its own
+// stdout/stderr handling.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err) => {
+    if (err.code === 'EPIPE') process.exit(0);
+    throw err;
+  });
+}
 process.exitCode = await main(process.argv.slice(2));

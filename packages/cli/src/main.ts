@@ -35,22 +35,8 @@ export function usage(): string {
   ].join('\n');
 }
 
-/**
- * A reader that goes away (`exchange-api spec | head -1`) closes the pipe under us: that is the
- * reader's choice, not a failure, so the command ends quietly with exit 0 instead of an EPIPE trace.
- */
-function endQuietlyOnBrokenPipe(): void {
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EPIPE') process.exit(0);
-      throw err;
-    });
-  }
-}
-
 /** Run the command line `argv` (without node and the script) and give the exit code. */
 export async function main(argv: string[]): Promise<number> {
-  endQuietlyOnBrokenPipe();
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     console.log(usage());
