@@ -215,6 +215,7 @@ describe('emitDocs on a model of another API', () => {
     assumptions: [],
     notShown: [],
     roles: { subscribe: null, notificationFrame: null, requestFrame: null, responseFrame: null, errorObject: null },
+    defaults: [],
   };
 
   it('writes a complete site with resolving links and no placeholders from missing parts', () => {

@@ -1,6 +1,6 @@
 import { parseCommand, usageError, reportFailure } from '../args';
 import { join } from 'node:path';
-import { findRepoRoot, formatProblem, loadSpec, buildModel, checkExamples } from '@exchange-api/codegen';
+import { findRepoRoot, formatProblem, loadSpec, buildModel, checkExamples, defaultNote } from '@exchange-api/codegen';
 
 export const SPEC_HELP = `Usage: exchange-api spec [--spec <file>]
 
@@ -25,13 +25,14 @@ export async function runSpecSummary(argv: string[]): Promise<number> {
     checkExamples(loaded, m);
     console.log(`spec ok: ${m.title} ${m.version} (${loaded.file})`);
     for (const n of loaded.notes) console.log(`  ${formatProblem(n)}`);
+    for (const d of m.defaults) console.log(`  ${defaultNote(d)}`);
     const records = m.types.filter((t) => t.kind === 'record');
     const enums = m.types.filter((t) => t.kind === 'enum');
     console.log(`servers (${m.servers.length}): ${m.servers.map((s) => `${s.id} ${s.protocol}://${s.host}${s.pathname}`).join(', ')}`);
     console.log(`channels (${m.channels.length}):`);
     for (const c of m.channels) console.log(`  ${c.access.padEnd(7)} ${c.address.padEnd(44)} ${c.payload.record ?? '?'}${c.payload.array ? '[]' : ''}`);
     console.log(`methods (${m.methods.length}):`);
-    for (const x of m.methods) console.log(`  ${x.name.padEnd(32)} ${x.rateLimitClass.padEnd(13)} ${x.transports.join('+').padEnd(8)} auth ${x.auth}`);
+    for (const x of m.methods) console.log(`  ${x.name.padEnd(32)} ${(x.rateLimitClass ?? 'none').padEnd(13)} ${x.transports.join('+').padEnd(8)} auth ${x.auth}`);
     console.log(`records (${records.length}): ${records.map((r) => r.name).join(', ')}`);
     console.log(`enumerations (${enums.length}): ${enums.map((e) => e.name).join(', ')}`);
     console.log(`limits (${m.limits.length}): ${m.limits.map((l) => l.id).join(', ')}`);

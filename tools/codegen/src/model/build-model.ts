@@ -7,6 +7,7 @@ import type { LoadedSpec } from '../load/load-spec';
 import { fromPointer, toPointer } from '../load/spec-error';
 import { cleanSchema, describeType, isNullable, refName, refsOf } from './schema-tools';
 import { templateParameters } from './channel-template';
+import { DefaultsLog, isMethod, methodDefaults, payloadTypeName, requestOnlyChannels } from './plain-spec';
 import type {
   ApiModel, AssumptionModel, ChannelModel, FieldModel, JsonSchema, MethodModel, NotShownModel, PayloadModel,
   ServerModel, TypeKind, TypeModel, LimitModel, ErrorsModel, LoginModel, ActionSignatureModel, RateLimitClassModel, RolesModel,
@@ -30,14 +31,30 @@ const withMarkers = <T extends object>(target: T, o: Obj): T => {
   return target;
 };
 
+/** A message's payload as the model holds it, with its examples and where they were seen. */
+interface MessagePayload {
+  payload: PayloadModel;
+  examples: unknown[];
+  addresses: Array<string | null>;
+}
+
 /** How the model builder reads a spec: local refs followed, and a message's payload with its examples. */
 interface SpecReader {
   resolve(node: unknown): Obj;
-  payloadOf(messageRef: unknown): { payload: PayloadModel; examples: unknown[]; addresses: Array<string | null> };
+  /** `fallbackName` names the message when it is inline (not a `$ref`), for an inline payload's type. */
+  payloadOf(messageRef: unknown, fallbackName: string): MessagePayload;
+  /** Inline payloads given a name of their own (raw schemas), in the order met. */
+  hoisted: Map<string, Obj>;
+  defaults: DefaultsLog;
 }
 
+/** An inline payload worth a type of its own: anything but a `$ref` or an array of `$ref`s. */
+const isInlinePayload = (raw: unknown): raw is Obj =>
+  isObj(raw) && Object.keys(raw).length > 0 && raw.$ref === undefined && !(raw.type === 'array' && isObj(raw.items) && raw.items.$ref !== undefined);
+
 /** The reader of one spec: refs resolve against its data, payload records against its named schemas. */
-function specReader(data: Obj, schemas: Record<string, JsonSchema>): SpecReader {
+function specReader(data: Obj, schemas: Record<string, JsonSchema>, defaults: DefaultsLog): SpecReader {
+  const hoisted = new Map<string, Obj>();
   const resolve = (node: unknown): Obj => {
     // Follow local refs (to messages, parameters); schema refs are kept as references.
     let current = node;
@@ -49,10 +66,22 @@ function specReader(data: Obj, schemas: Record<string, JsonSchema>): SpecReader 
     return obj(current);
   };
 
-  const payloadOf = (messageRef: unknown): { payload: PayloadModel; examples: unknown[]; addresses: Array<string | null> } => {
+  /** A spec without our conventions may describe a payload inline: it becomes a named schema, so it has a type. */
+  const named = (raw: unknown, messageRef: unknown, fallbackName: string): unknown => {
+    if (!isInlinePayload(raw)) return raw;
+    const ref = isObj(messageRef) && typeof messageRef.$ref === 'string' ? fromPointer(messageRef.$ref).at(-1) : undefined;
+    const base = payloadTypeName(ref ?? fallbackName);
+    let name = base;
+    for (let n = 2; schemas[name] !== undefined; n++) name = `${base}${n}`;
+    schemas[name] = cleanSchema(raw);
+    hoisted.set(name, raw);
+    defaults.applied('inlinePayload', `${ref ? 'message ' + ref : fallbackName} → ${name}`);
+    return { $ref: `#/components/schemas/${name}` };
+  };
+
+  const payloadOf = (messageRef: unknown, fallbackName: string): MessagePayload => {
     const message = resolve(messageRef);
-    const raw = message.payload;
-    const payload = cleanSchema(raw);
+    const payload = cleanSchema(named(message.payload, messageRef, fallbackName));
     const withPayload = (Array.isArray(message.examples) ? message.examples : []).map(obj).filter((e) => e.payload !== undefined);
     const examples = withPayload.map((e) => e.payload);
     // Where the examples were recorded, the message's x-address says on which filled-in address.
@@ -61,15 +90,27 @@ function specReader(data: Obj, schemas: Record<string, JsonSchema>): SpecReader 
     return { payload: describePayload(payload, schemas), examples, addresses };
   };
 
-  return { resolve, payloadOf };
+  return { resolve, payloadOf, hoisted, defaults };
+}
+
+/** The payload of a channel: its one message's, or (several messages) any one of theirs, examples of all. */
+function channelPayload(id: string, messages: unknown[], read: SpecReader): MessagePayload {
+  const each = messages.map((m, i) => read.payloadOf(m, `${id} message ${i + 1}`));
+  if (each.length <= 1) return each[0] ?? read.payloadOf(undefined, id);
+  read.defaults.applied('messages', `channel ${id}`);
+  return {
+    payload: { schema: { oneOf: each.map((p) => p.payload.schema) }, record: null, array: false },
+    examples: each.flatMap((p) => p.examples),
+    addresses: each.flatMap((p) => p.addresses),
+  };
 }
 
 /** A subscription channel of the model, or null for a channel with no address (the RPC socket). */
 function buildChannel(id: string, rawChannel: unknown, read: SpecReader): ChannelModel | null {
   const ch = obj(rawChannel);
   if (typeof ch.address !== 'string') return null; // the RPC channel has no address
-  const firstMessage = Object.values(obj(ch.messages))[0];
-  const { payload, examples, addresses } = read.payloadOf(firstMessage);
+  const { payload, examples, addresses } = channelPayload(id, Object.values(obj(ch.messages)), read);
+  if (ch['x-access'] === undefined) read.defaults.applied('access', `channel ${id}`);
   const channel: ChannelModel = {
     id,
     address: ch.address,
@@ -87,28 +128,29 @@ function buildChannel(id: string, rawChannel: unknown, read: SpecReader): Channe
   return withMarkers(channel, ch);
 }
 
-/** A method of the model, or null for an operation that is not a JSON-RPC method (no x-method). */
+/** A method of the model, or null for an operation that is not one (plain-spec.ts says which are). */
 function buildMethod(id: string, rawOp: unknown, read: SpecReader): MethodModel | null {
   const op = obj(rawOp);
-  if (typeof op['x-method'] !== 'string') return null;
-  const request = read.payloadOf((Array.isArray(op.messages) ? op.messages : [])[0]);
+  if (!isMethod(id, op, read.defaults)) return null;
+  const { name, transports, rateLimitClass, auth } = methodDefaults(id, op, read.defaults);
+  const request = read.payloadOf((Array.isArray(op.messages) ? op.messages : [])[0], `${id} request`);
   const reply = obj(op.reply);
-  const response = read.payloadOf((Array.isArray(reply.messages) ? reply.messages : [])[0]);
+  const response = read.payloadOf((Array.isArray(reply.messages) ? reply.messages : [])[0], `${id} reply`);
   const method: MethodModel = {
     id,
-    name: op['x-method'],
+    name,
     summary: str(op.summary),
     description: str(op.description),
     params: request.payload,
     result: response.payload,
     assumedParams: typeof op['x-assumed-params'] === 'string' ? op['x-assumed-params'] : null,
     assumedResult: typeof op['x-assumed-result'] === 'string' ? op['x-assumed-result'] : null,
-    rateLimitClass: str(op['x-rate-limit-class'], 'non_matching'),
+    rateLimitClass,
     rateLimitBudget: typeof op['x-rate-limit-budget'] === 'string' ? op['x-rate-limit-budget'] : null,
     rateLimitRule: isObj(op['x-rate-limit-rule']) ? (op['x-rate-limit-rule'] as Record<string, string>) : null,
-    transports: (Array.isArray(op['x-transports']) ? op['x-transports'] : ['ws']) as Array<'ws' | 'http'>,
+    transports,
     httpPath: typeof op['x-http-path'] === 'string' ? op['x-http-path'] : null,
-    auth: op['x-auth'] === 'login' ? 'login' : 'none',
+    auth,
     orderFlow: op['x-order-flow'] === true,
     paramsExamples: request.examples,
     resultExamples: response.examples,
@@ -143,17 +185,23 @@ export function buildModel(spec: LoadedSpec): ApiModel {
     assumptions: [],
     notShown: [],
     roles: buildRoles(rawSchemas, obj(data.operations)),
+    defaults: [],
   };
 
-  const read = specReader(data, schemas);
+  const defaults = new DefaultsLog();
+  const read = specReader(data, schemas, defaults);
+  const requestOnly = requestOnlyChannels(obj(data.operations));
   for (const [id, raw] of Object.entries(obj(data.channels))) {
-    const channel = buildChannel(id, raw, read);
+    const channel = requestOnly.has(id) ? null : buildChannel(id, raw, read);
     if (channel) model.channels.push(channel);
   }
   for (const [id, raw] of Object.entries(obj(data.operations))) {
     const method = buildMethod(id, raw, read);
     if (method) model.methods.push(method);
   }
+  for (const [name, raw] of read.hoisted) model.types.push(buildType(name, raw, rawSchemas));
+  if (model.channels.length > 0 && (model.roles.subscribe === null || model.roles.notificationFrame === null)) defaults.applied('roles', 'the interface as a whole');
+  model.defaults = defaults.list();
 
   model.notShown = collectNotShown(data);
   model.assumptions = collectAssumptions(data);

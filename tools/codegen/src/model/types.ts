@@ -26,6 +26,17 @@ export interface ApiModel {
   notShown: NotShownModel[];
   /** What a few schemas and methods are for (`x-role`): emitters read meaning here, never by name. */
   roles: RolesModel;
+  /** The defaults applied where the spec leaves out one of our extensions, one entry per kind (model/plain-spec.ts). */
+  defaults: DefaultApplied[];
+}
+
+/** One kind of default the model builder applied, with the places it applied to. */
+export interface DefaultApplied {
+  kind: string;
+  /** The rule, as the note line says it. */
+  text: string;
+  /** Short names of the places, e.g. `channel trades`, `operation getRoute`. */
+  places: string[];
 }
 
 /** The schemas and the method that play a part in every exchange, named by the spec's `x-role` markers. */
@@ -129,7 +140,8 @@ export interface MethodModel {
   /** Where the document leaves params or result open: the named shapes our sandbox and client assume. */
   assumedParams: string | null;
   assumedResult: string | null;
-  rateLimitClass: string;
+  /** The rate-limit class, or null when the spec gives none (a spec without our extensions). */
+  rateLimitClass: string | null;
   rateLimitBudget: string | null;
   rateLimitRule: Record<string, string> | null;
   transports: Array<'ws' | 'http'>;

@@ -92,7 +92,7 @@ function channelSection(kit: PageKit, c: ChannelModel): Block[] {
 /** The facts table of a method: transports, auth, rate-limit class (with budget and rule), order flow, operation id. */
 function methodFacts(kit: PageKit, m: MethodModel): Array<[string, Inline[]]> {
   const s = kit.site;
-  const rate: Inline[] = [link(s.classRef(m.rateLimitClass), code(m.rateLimitClass))];
+  const rate: Inline[] = m.rateLimitClass === null ? ['none'] : [link(s.classRef(m.rateLimitClass), code(m.rateLimitClass))];
   const budget = m.rateLimitBudget ? s.limitRef(m.rateLimitBudget) : null;
   if (budget) rate.push(', budget ', link(budget, code(m.rateLimitBudget!)));
   if (m.rateLimitRule) {

@@ -55,7 +55,7 @@ export function overviewPage(kit: PageKit): Page {
       kind: 'table',
       head: ['Method', 'Transports', 'Rate-limit class', 'Auth', 'Summary'],
       rows: m.methods.map((x) => ({
-        cells: [[link(s.method(x), code(x.name))], [x.transports.map((t) => TRANSPORT_LABEL[t]).join(', ')], [link(s.classRef(x.rateLimitClass), code(x.rateLimitClass))], [x.auth], rich(x.summary)],
+        cells: [[link(s.method(x), code(x.name))], [x.transports.map((t) => TRANSPORT_LABEL[t]).join(', ')], x.rateLimitClass === null ? ['none'] : [link(s.classRef(x.rateLimitClass), code(x.rateLimitClass))], [x.auth], rich(x.summary)],
       })),
     },
     ...referenceBlocks(kit),

@@ -1,0 +1,110 @@
+/**
+ * How a spec without our x- extensions maps onto the model: which channels are subscription channels,
+ * which operations are methods, and the stated default of every extension that is absent. Each default
+ * applied is recorded once per kind (with the places it applied to), so the generator prints one note
+ * line per kind rather than an error per place. spec/README.md ("Without our extensions") is the
+ * table of these defaults.
+ */
+import type { DefaultApplied } from './types';
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The kinds of default, with the sentence the note prints (in this order). */
+export const DEFAULT_KINDS = {
+  access: 'a channel without x-access is public',
+  method: 'an operation that sends with a reply is a method named by its operation id (no x-method)',
+  transports: 'a method without x-transports is served over the WebSocket only (ws)',
+  rateLimitClass: 'a method without x-rate-limit-class has no rate-limit class',
+  auth: 'a method without x-auth needs no login (none)',
+  roles: 'no x-role: the JSON-RPC frames of spec/README.md apply (subscribe/unsubscribe {channels}, notification method "subscription" with params {channel, data})',
+  messages: 'a channel with several messages carries any one of them (the payload is their oneOf)',
+  oneWay: 'a send operation without a reply is not a method (nothing to wait for): left out of the method map',
+  inlinePayload: 'an inline message payload becomes a named type <Message>Payload',
+} as const;
+
+export type DefaultKind = keyof typeof DEFAULT_KINDS;
+
+/** Collects the defaults applied while a model is built. */
+export class DefaultsLog {
+  private readonly places = new Map<DefaultKind, string[]>();
+
+  /** Record that the default of `kind` applied at `place` (e.g. `channel trades`). */
+  applied(kind: DefaultKind, place: string): void {
+    const list = this.places.get(kind) ?? [];
+    if (!list.includes(place)) list.push(place);
+    this.places.set(kind, list);
+  }
+
+  /** One entry per kind applied, in the order of DEFAULT_KINDS. */
+  list(): DefaultApplied[] {
+    return (Object.keys(DEFAULT_KINDS) as DefaultKind[])
+      .filter((k) => this.places.has(k))
+      .map((kind) => ({ kind, text: DEFAULT_KINDS[kind], places: this.places.get(kind)! }));
+  }
+}
+
+/** The one line a note of an applied default prints: the rule, how many places, and the first few. */
+export function defaultNote(d: DefaultApplied): string {
+  const shown = d.places.slice(0, 3).join(', ');
+  const more = d.places.length > 3 ? `, … ${d.places.length - 3} more` : '';
+  return `note: ${d.text} (${d.places.length} place${d.places.length === 1 ? '' : 's'}: ${shown}${more})`;
+}
+
+/** The channel id an operation names (`channel: {$ref: '#/channels/<id>'}`), or null. */
+function channelOf(op: Obj): string | null {
+  const ref = isObj(op.channel) ? op.channel.$ref : undefined;
+  if (typeof ref !== 'string' || !ref.startsWith('#/channels/')) return null;
+  return ref.slice('#/channels/'.length).replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+/**
+ * The channels that only carry requests: every operation on them sends. Such a channel is where
+ * methods travel, not a subscription channel, even when it has an address.
+ */
+export function requestOnlyChannels(operations: Obj): Set<string> {
+  const actions = new Map<string, Set<unknown>>();
+  for (const op of Object.values(operations)) {
+    if (!isObj(op)) continue;
+    const id = channelOf(op);
+    if (id === null) continue;
+    if (!actions.has(id)) actions.set(id, new Set());
+    actions.get(id)!.add(op.action);
+  }
+  return new Set([...actions].filter(([, a]) => a.size === 1 && a.has('send')).map(([id]) => id));
+}
+
+/**
+ * Whether an operation is a method: it says `x-method`, or (without our extensions) it sends and has
+ * a reply. A send without a reply is recorded as left out.
+ */
+export function isMethod(id: string, op: Obj, log: DefaultsLog): boolean {
+  if (typeof op['x-method'] === 'string') return true;
+  if (op.action !== 'send') return false;
+  if (isObj(op.reply)) return true;
+  log.applied('oneWay', `operation ${id}`);
+  return false;
+}
+
+/** A method's extension value, or its default (recorded) when the extension is absent. */
+export function methodDefaults(id: string, op: Obj, log: DefaultsLog) {
+  const place = `operation ${id}`;
+  const absent = (key: string, kind: DefaultKind) => {
+    if (op[key] !== undefined) return false;
+    log.applied(kind, place);
+    return true;
+  };
+  return {
+    name: absent('x-method', 'method') ? id : (op['x-method'] as string),
+    transports: (absent('x-transports', 'transports') ? ['ws'] : op['x-transports']) as Array<'ws' | 'http'>,
+    rateLimitClass: absent('x-rate-limit-class', 'rateLimitClass') ? null : String(op['x-rate-limit-class']),
+    auth: (absent('x-auth', 'auth') ? 'none' : op['x-auth'] === 'login' ? 'login' : 'none') as 'none' | 'login',
+  };
+}
+
+/** The type name an inline payload gets: `price update` → `PriceUpdatePayload`. */
+export function payloadTypeName(message: string): string {
+  const words = `${message} payload`.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  const name = words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+  return /^[0-9]/.test(name) ? `_${name}` : name;
+}
