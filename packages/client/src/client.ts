@@ -8,7 +8,7 @@
  * Node; browsers use the globals). ethers, @exchange-api/auth and @exchange-api/validators load
  * lazily, only when signing or validation needs them.
  */
-import { methodTable } from '@exchange-api/types';
+import { channelMatcher, channelTable, methodTable } from '@exchange-api/types';
 import type { ChannelAddress, OrderFlowMethodName, PayloadOf, RateLimitsResult } from '@exchange-api/types';
 import { ClientError, RateLimitError, UsageError } from './errors';
 import { Limiter, type LimiterMark } from './limiter';
@@ -25,9 +25,8 @@ import { Connection } from './connection';
 import { Subscriptions } from './subscriptions';
 import { HttpTransport } from './http';
 import { InstrumentTypes } from './instrument-types';
-import type { ActionInput, CallableMethod, CallOptions, CallParams, CallResult, ClientEvents, ClientOptions, ConnectionState, Handler, Subscription, WebSocketConstructor } from './types';
+import type { ApiMethodEntry, ActionInput, CallableMethod, CallOptions, CallParams, CallResult, ClientEvents, ClientOptions, ConnectionState, Handler, Subscription, WebSocketConstructor } from './types';
 
-const methodByName = new Map<string, (typeof methodTable)[number]>(methodTable.map((m) => [m.name, m]));
 
 /** How a WebSocket call is sent: during the restore of a connection not yet open, and what runs once its budget is taken. */
 interface WsCallMode {
@@ -49,6 +48,8 @@ export class ExchangeClient extends OrderFlowHelpers {
   subaccountIds: number[] = [];
 
   private readonly timeoutMs: number;
+  /** The API's methods by name: this interface's, or another API's (options.api). */
+  private readonly methods: ReadonlyMap<string, ApiMethodEntry>;
   private readonly events = new Emitter<ClientEvents>();
   private readonly validation: Validation;
   private readonly signing: Signing;
@@ -66,6 +67,8 @@ export class ExchangeClient extends OrderFlowHelpers {
     const WS = options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
     if (!WS) throw new UsageError('no WebSocket: pass options.WebSocket (the Node entry passes ws)');
     this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.methods = new Map((options.api?.methods ?? methodTable).map((m) => [m.name, m]));
+    const matchChannel = channelMatcher(options.api?.channels ?? channelTable);
     this.limiter = options.limiter === false ? null : new Limiter(options.limiter ?? {});
     this.validation = new Validation(options.validate ?? 'warn', options.validators, this.events);
     this.signing = new Signing(options);
@@ -80,8 +83,8 @@ export class ExchangeClient extends OrderFlowHelpers {
       lost: (err) => this.subscribed.failBatch(err),
       closed: (err, byUser) => this.closed(err, byUser),
     });
-    this.subscribed = new Subscriptions((method, params, restoring) => this.wsCall(method, params, {}, { restoring }), () => this.connection.isOpen, this.validation, this.events);
-    this.http = new HttpTransport({ httpUrl: options.httpUrl, fetch: options.fetch, timeoutMs: this.timeoutMs }, this.limiter, this.signing, this.validation);
+    this.subscribed = new Subscriptions((method, params, restoring) => this.wsCall(method, params, {}, { restoring }), () => this.connection.isOpen, this.validation, this.events, (address) => matchChannel(address)?.channel.id);
+    this.http = new HttpTransport({ httpUrl: options.httpUrl, fetch: options.fetch, timeoutMs: this.timeoutMs, methods: this.methods }, this.limiter, this.signing, this.validation);
     this.instrumentTypes = this.limiter && new InstrumentTypes(this.limiter, (o) => this.call('public/get_all_live_instruments', {}, o), (err) => this.events.emit('error', asClientError(err)));
     if (this.limiter) {
       this.limiter.onUnknownInstrument = (name, bucketId) =>
@@ -146,7 +149,8 @@ export class ExchangeClient extends OrderFlowHelpers {
     const hasSubscriptions = this.subscribed.addresses.length > 0;
     try {
       if (this.loginOnReconnect) await this.loginOnSocket(true);
-      if (!this.session.answered && !hasSubscriptions) await this.rateLimits({}, true);
+      // Another API (options.api) may have no such method: then the first call or subscribe is the first exchange.
+      if (!this.session.answered && !hasSubscriptions && this.methods.has('public/getRateLimits')) await this.rateLimits({}, true);
     } catch (err) {
       if (isDrop(err) || !isCurrent()) throw err;
       this.events.emit('error', asClientError(err));
@@ -161,7 +165,7 @@ export class ExchangeClient extends OrderFlowHelpers {
    * Waits for rate-limit budget and for a reconnect within the timeout; rejects with a typed error.
    */
   call<M extends CallableMethod>(method: M, params: CallParams<M>, options: CallOptions = {}): Promise<CallResult<M>> {
-    const entry = methodByName.get(method);
+    const entry = this.methods.get(method);
     if (!entry) return Promise.reject(new UsageError(`unknown method ${method}`));
     const transports = entry.transports as readonly string[];
     // WebSocket when the method is served there and a connection exists (or is coming back); HTTP otherwise.

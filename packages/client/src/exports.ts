@@ -1,6 +1,9 @@
 /** What both entries export, apart from createClient (each entry has its own default socket). */
 export { ExchangeClient } from './client';
 export type {
+  ApiChannelEntry,
+  ApiMethodEntry,
+  ApiTables,
   ClientOptions,
   ClientEvents,
   CallOptions,

@@ -2,21 +2,20 @@
  * HTTP POST calls: the method's path from the tables, signed login headers for private methods,
  * the limiter, the call's deadline, and the answer parsed and validated like a WebSocket one.
  */
-import { methodTable } from '@exchange-api/types';
 import { ClientError, ConnectError, ProtocolError, RateLimitError, UsageError, rpcErrorFromCode, type RpcErrorObject } from './errors';
 import { startDeadline } from './deadline';
 import type { Limiter } from './limiter';
 import type { Signing } from './signing';
 import type { Validation } from './validation';
-import type { CallOptions } from './types';
-
-const methodByName = new Map<string, (typeof methodTable)[number]>(methodTable.map((m) => [m.name, m]));
+import type { ApiMethodEntry, CallOptions } from './types';
 
 /** Where and how HTTP calls go. */
 export interface HttpSettings {
   httpUrl: string | undefined;
   fetch: typeof fetch | undefined;
   timeoutMs: number;
+  /** The API's methods by name (their HTTP path and login). */
+  methods: ReadonlyMap<string, ApiMethodEntry>;
 }
 
 /** Calls over HTTP POST. */
@@ -30,7 +29,7 @@ export class HttpTransport {
 
   /** POST one call; resolves with its (validated) result, rejects with the typed error. */
   async call(method: string, params: unknown, options: CallOptions): Promise<unknown> {
-    const entry = methodByName.get(method)!;
+    const entry = this.settings.methods.get(method)!;
     if (!this.settings.httpUrl) throw new UsageError(`${method} goes over HTTP: pass options.httpUrl`);
     const url = this.settings.httpUrl.replace(/\/+$/, '').replace(/\/v3$/, '') + entry.httpPath;
     const deadline = startDeadline(method, options.timeoutMs ?? this.settings.timeoutMs, options.signal);

@@ -3,7 +3,7 @@
  * asked for in the same tick sent as one `subscribe`, delivery of notifications to the handlers, and
  * the resubscription after a reconnect.
  */
-import { matchChannel, type SubscriptionResult } from '@exchange-api/types';
+import type { SubscriptionResult } from '@exchange-api/types';
 import { ClientError, ConnectionClosedError, ProtocolError, UsageError } from './errors';
 import { asClientError, isDrop } from './faults';
 import type { Emitter } from './events';
@@ -51,6 +51,8 @@ export class Subscriptions {
     private readonly isOpen: () => boolean,
     private readonly validation: Validation,
     private readonly events: Emitter<ClientEvents>,
+    /** The id of the channel an address belongs to (the API's channel table), or undefined. */
+    private readonly channelIdOf: (address: string) => string | undefined,
   ) {}
 
   /** Addresses with at least one handler. */
@@ -82,7 +84,7 @@ export class Subscriptions {
 
   private create(address: string): ChannelSubscription {
     // Matched once per subscription: a live subscription keeps its channelId.
-    const channelId = matchChannel(address)?.channel.id;
+    const channelId = this.channelIdOf(address);
     if (channelId === undefined) throw new UsageError(`${address} matches no channel of the API`);
     const sub: ChannelSubscription = { address, channelId, listeners: new Set(), validate: this.validation.channelValidator(channelId), confirmed: Promise.resolve() };
     this.byAddress.set(address, sub);

@@ -3,7 +3,7 @@
  * hand-written module import their shapes from here, so that no module needs the client class for a
  * type (that was the client ↔ surface import cycle).
  */
-import type { Methods, OrderFlowMethodName, PayloadOf, WsMethodName, HttpMethodName } from '@exchange-api/types';
+import type { ChannelTemplate, Methods, OrderFlowMethodName, PayloadOf, WsMethodName, HttpMethodName } from '@exchange-api/types';
 import type { ActionLayout } from '@exchange-api/auth';
 import type { ClientError, PayloadFailure, PayloadValidationError } from './errors';
 import type { LimiterOptions } from './limiter';
@@ -61,6 +61,28 @@ export interface ValidatorSource {
   failuresOf: (validate: never, data: unknown) => PayloadFailure[];
 }
 
+/** A method as the client needs it from a method table: name, transports, HTTP path, login. */
+export interface ApiMethodEntry {
+  readonly name: string;
+  readonly transports: ReadonlyArray<string>;
+  readonly httpPath: string | null;
+  readonly auth: string;
+}
+
+/** A channel as the client needs it from a channel table: its id and address template. */
+export interface ApiChannelEntry extends ChannelTemplate {
+  readonly id: string;
+}
+
+/**
+ * The tables of the API the client speaks: its methods and channels. Default: this interface's own
+ * (@exchange-api/types); an SDK generated for another spec passes its own, generated from that spec.
+ */
+export interface ApiTables {
+  methods: ReadonlyArray<ApiMethodEntry>;
+  channels: ReadonlyArray<ApiChannelEntry>;
+}
+
 /** Options of createClient. Only wsUrl is required. */
 export interface ClientOptions {
   /** WebSocket URL, e.g. `wss://host/v3/ws`. */
@@ -89,8 +111,10 @@ export interface ClientOptions {
   actionLayout?: ActionLayout;
   /** Lifetime of an action signature when the caller gives none. Default 600 s. */
   signatureExpirySec?: number;
-  /** Validators to use instead of @exchange-api/validators. */
+  /** Validators to use instead of @exchange-api/validators (an SDK for another spec passes its own). */
   validators?: ValidatorSource;
+  /** The method and channel tables of another API (a generated SDK passes its own). Default: this interface's. */
+  api?: ApiTables;
 }
 
 /** A validation report: which address or result, every failure with its pointer and rule, and whether it was dropped. */

@@ -11,7 +11,8 @@ import { emitTables } from './emit/tables';
 import { emitClientSurface } from './emit/client';
 import { emitDocs } from './emit/docs/emit-docs';
 import type { EmittedFile } from './emit/emitted-file';
-import { writeFiles, headerFor, WriteRefused, type WriteResult } from './write/writer';
+import { writeFiles, WriteRefused, type WriteResult } from './write/writer';
+import { emitSdk, isBuildOutput } from './generate-sdk';
 
 /** Load a spec, build its model and check its examples: everything an emitter needs. */
 export async function modelFromSpec(specFile: string, cwd = process.cwd()): Promise<ApiModel> {
@@ -61,23 +62,22 @@ export async function generateRepository(root: string, options: { check: boolean
   );
 }
 
-/** Generate types, validators and tables for any conforming spec into one folder, with an index.ts. */
-export async function generateInto(specFile: string, outDir: string, options: { check: boolean; cwd?: string; force?: boolean }): Promise<WriteResult> {
+/** What generating an SDK did, and the notes of the defaults it applied (one line per kind). */
+export type SdkResult = WriteResult & { notes: string[] };
+
+/**
+ * Generate a whole SDK package for any AsyncAPI 3.0 spec into one folder (generate-sdk.ts lists its
+ * files): `name` defaults to one derived from info.title; `docs` adds the docs site.
+ */
+export async function generateInto(specFile: string, outDir: string, options: { check: boolean; cwd?: string; force?: boolean; name?: string; docs?: boolean }): Promise<SdkResult> {
   if (outDir.trim() === '') throw new WriteRefused('--out needs a folder (got an empty path)');
   const cwd = options.cwd ?? process.cwd();
-  // Model and emitters run while the parser checks the spec (in its worker); nothing is written unless it passes.
-  const files = await withCheckedSpec(specFile, { cwd }, (spec) => emitAll(modelOf(spec), './types.gen'));
   const out = resolve(cwd, outDir);
   const specName = relative(out, resolve(cwd, specFile)) || specFile;
-  const regenerate = `npx exchange-api generate --spec ${specFile} --out ${outDir}`;
-  const index = [
-    headerFor('index.ts', specName, regenerate),
-    "export * from './types.gen';",
-    "export * from './channels.gen';",
-    "export * from './methods.gen';",
-    "export * from './tables.gen';",
-    "export * from './guards.gen';",
-    '',
-  ].join('\n');
-  return writeFiles(files, { types: out, validators: out }, { check: options.check, specName, regenerate, cwd, force: options.force, extra: [{ dir: out, path: 'index.ts', content: index }] });
+  const docs = options.docs === true;
+  const regenerate = `npx exchange-api generate --spec ${specFile} --out ${outDir}${options.name ? ` --name ${options.name}` : ''}${docs ? ' --docs' : ''}`;
+  // Model and emitters run while the parser checks the spec (in its worker); nothing is written unless it passes.
+  const sdk = await withCheckedSpec(specFile, { cwd }, (spec) => emitSdk(modelOf(spec), { name: options.name, docs, specName, regenerate }));
+  const written = writeFiles(sdk.files, { package: out }, { check: options.check, specName, regenerate, cwd, force: options.force, extra: sdk.extra(out), buildOutput: isBuildOutput });
+  return { ...written, notes: sdk.notes };
 }

@@ -13,4 +13,7 @@ export { emitDocs, collectExamples, exampleAddress, SiteMap, safeId, searchEntri
 export type { EmittedFile, EmitOptions } from './emit/emitted-file';
 export { writeFiles, headerFor, WriteRefused, MANIFEST_NAME, type WriteResult, type WriteOptions } from './write/writer';
 export { makeFolder } from './write/folders';
-export { modelFromSpec, emitAll, findRepoRoot, generateRepository, generateInto } from './generate';
+export { modelFromSpec, emitAll, findRepoRoot, generateRepository, generateInto, type SdkResult } from './generate';
+export { emitSdk, isBuildOutput, type Sdk, type SdkSettings } from './generate-sdk';
+export { packageNameOf, packageVersionOf, packageNameProblem, TOOLKIT_VERSION } from './emit/package';
+export { emitSdkClient } from './emit/sdk-client';

@@ -5,16 +5,20 @@
 import { findRepoRoot, generateInto, generateRepository } from '@exchange-api/codegen';
 import { consoleIo, parseCommand, usageError, type Io, reportFailure } from '../args';
 
-export const GENERATE_HELP = `Usage: exchange-api generate [--spec <file> --out <dir> [--force]] [--check]
+export const GENERATE_HELP = `Usage: exchange-api generate [--spec <file> --out <dir> [--name <pkg>] [--docs] [--force]] [--check]
 
 Regenerates types, validators and tables (and, in this repository, the client's surface and the docs
 site) from an AsyncAPI 3.0 spec.
 
   (no --spec)        regenerate this repository's packages from spec/asyncapi.yaml
-  --spec <file>      generate for any conforming spec (conventions: spec/README.md) ...
-  --out <dir>        ... into this folder, with an index.ts that re-exports everything; the folder
-                     must be new, empty or written by generate before (it keeps a manifest,
-                     .generated-files.json, and replaces or removes only the files listed there)
+  --spec <file>      generate for any AsyncAPI 3.0 spec (our x- extensions are optional: an absent
+                     one takes its default, noted once per kind; spec/README.md lists them) ...
+  --out <dir>        ... an npm package into this folder: package.json, README.md, src/ (types,
+                     validators, tables, a typed client over @exchange-api/client); \`npm pack\` there
+                     builds it. The folder must be new, empty or written by generate before (it keeps
+                     a manifest, .generated-files.json, and replaces or removes only those files)
+  --name <pkg>       the package's name (default: derived from info.title)
+  --docs             add the docs site (docs/)
   --force            write into a folder that also holds other files; they are never replaced or removed
   --check            write nothing; exit 1 and list the files that differ
   -h, --help         this text
@@ -22,31 +26,34 @@ site) from an AsyncAPI 3.0 spec.
 Examples:
   npm run generate
   npm run generate -- --check
-  npx exchange-api generate --spec ./staging.asyncapi.yaml --out ./src/exchange-sdk
+  npx exchange-api generate --spec ./staging.asyncapi.yaml --out ./exchange-sdk --name @acme/exchange-sdk --docs
 
 Exit codes: 0 done or current, 1 generated files differ (--check), 2 usage or spec errors.`;
 
 /** Runs the `generate` subcommand; resolves to the exit code. */
 export async function runGenerate(argv: string[], io: Io = consoleIo): Promise<number> {
-  const values = parseCommand<{ spec?: string; out?: string; check?: boolean; force?: boolean }>(
+  const values = parseCommand<{ spec?: string; out?: string; check?: boolean; force?: boolean; name?: string; docs?: boolean }>(
     'generate',
     GENERATE_HELP,
     argv,
-    { spec: { type: 'string' }, out: { type: 'string' }, check: { type: 'boolean' }, force: { type: 'boolean' } },
+    { spec: { type: 'string' }, out: { type: 'string' }, check: { type: 'boolean' }, force: { type: 'boolean' }, name: { type: 'string' }, docs: { type: 'boolean' } },
     io,
   );
   if (typeof values === 'number') return values;
   if ((values.spec === undefined) !== (values.out === undefined)) return usageError('generate', '--spec and --out go together', io);
   if (values.out !== undefined && values.out.trim() === '') return usageError('generate', '--out needs a folder (got an empty path); use --out . for the current folder', io);
   if (values.force && values.out === undefined) return usageError('generate', '--force goes with --spec and --out', io);
+  if ((values.name !== undefined || values.docs) && values.out === undefined) return usageError('generate', '--name and --docs go with --spec and --out', io);
   const check = values.check === true;
   const started = Date.now();
   try {
     let result;
     let fix = 'npm run generate';
     if (values.spec !== undefined && values.out !== undefined) {
-      result = await generateInto(values.spec, values.out, { check, force: values.force === true });
-      fix = `npx exchange-api generate --spec ${values.spec} --out ${values.out}`;
+      result = await generateInto(values.spec, values.out, { check, force: values.force === true, name: values.name, docs: values.docs === true });
+      fix = `npx exchange-api generate --spec ${values.spec} --out ${values.out}${values.name !== undefined ? ` --name ${values.name}` : ''}${values.docs ? ' --docs' : ''}`;
+      // One line per kind of default applied (not per place), on stderr: stdout keeps its first line.
+      for (const note of result.notes) io.err(note);
     } else {
       const root = findRepoRoot();
       if (!root) return usageError('generate', 'no spec/asyncapi.yaml with packages/types above this folder; use --spec <file> --out <dir>', io);

@@ -39,14 +39,14 @@ export function readManifest(dir: string): Set<string> {
  * The entries of a folder the manifest does not account for, up to `max` of them. Only folders that
  * hold listed files are entered, so a huge or endless tree (a folder of /proc) is never walked.
  */
-export function foreignEntries(dir: string, owned: ReadonlySet<string>, max = 5): string[] {
+export function foreignEntries(dir: string, owned: ReadonlySet<string>, max = 5, skip: (path: string) => boolean = () => false): string[] {
   const ownedFolders = new Set([...owned].flatMap((p) => p.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'))));
   const found: string[] = [];
   const visit = (rel: string) => {
     for (const name of readdirSync(rel === '' ? dir : join(dir, rel)).sort()) {
       if (found.length >= max) return;
       const path = rel === '' ? name : `${rel}/${name}`;
-      if (path === MANIFEST_NAME || owned.has(path)) continue;
+      if (path === MANIFEST_NAME || owned.has(path) || skip(path)) continue;
       if (ownedFolders.has(path) && statSync(join(dir, path)).isDirectory()) visit(path);
       else found.push(path);
     }

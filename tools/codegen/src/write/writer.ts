@@ -34,6 +34,8 @@ export interface WriteOptions {
   extra?: Array<{ dir: string; path: string; content: string }>;
   /** Write into a folder that also holds files the generator did not write (they stay untouched). */
   force?: boolean;
+  /** Entries at the top of a folder that a build makes beside generated files (a package's dist/): never foreign, never touched. */
+  buildOutput?: (name: string) => boolean;
 }
 
 /** The header line of a generated file, in the comment syntax of its kind. */
@@ -61,11 +63,12 @@ function plan(files: EmittedFile[], dirs: Partial<Record<EmittedFile['slot'], st
 }
 
 /** Refuse, in one line, a folder the writer may not write into as asked. */
-function guardFolder(dir: string, planned: Map<string, string>, owned: ReadonlySet<string>, force: boolean): void {
+function guardFolder(dir: string, planned: Map<string, string>, owned: ReadonlySet<string>, options: WriteOptions): void {
+  const force = options.force === true;
   const found = statSync(dir, { throwIfNoEntry: false });
   if (!found) return;
   if (!found.isDirectory()) throw new WriteRefused(`${dir} is a file, not a folder`);
-  const foreign = foreignEntries(dir, owned);
+  const foreign = foreignEntries(dir, owned, 5, options.buildOutput);
   if (foreign.length === 0) return;
   const clash = foreign.find((p) => planned.has(p));
   if (clash !== undefined) throw new WriteRefused(`${join(dir, clash)} was not written by this generator; it is never overwritten (move it away or choose another folder)`);
@@ -84,7 +87,7 @@ export function writeFiles(files: EmittedFile[], dirs: Partial<Record<EmittedFil
   const byDir = plan(files, dirs, options);
   for (const [dir, planned] of byDir) {
     const owned = readManifest(dir);
-    if (!options.check) guardFolder(dir, planned, owned, options.force === true);
+    if (!options.check) guardFolder(dir, planned, owned, options);
     planned.set(MANIFEST_NAME, manifestText(planned.keys()));
     for (const [path, content] of planned) {
       const full = join(dir, path);

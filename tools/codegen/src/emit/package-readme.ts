@@ -1,0 +1,104 @@
+/**
+ * Emitter: model → README.md of a generated SDK: install, connect, subscribe, call, the channel and
+ * method lists, and what of @exchange-api/client works for this spec.
+ */
+import type { ApiModel, ChannelModel } from '../model/types';
+import type { EmittedFile } from './emitted-file';
+import type { PackageSettings } from './package';
+
+const cell = (s: string) => s.replace(/\s+/g, ' ').replace(/\|/g, '\\|').trim();
+
+/** An example address of a channel: enumerated parameters take their first value, others their name. */
+function exampleAddress(c: ChannelModel): string {
+  return c.address.replace(/\{([^}]+)\}/g, (_, name: string) => c.parameters.find((p) => p.name === name)?.enum?.[0] ?? `<${name}>`);
+}
+
+/** A channel builder call for the example: `channels.readings({ region: '<region>', unit: 'celsius' })`. */
+function builderCall(c: ChannelModel): string {
+  const id = /^[A-Za-z_$][\w$]*$/.test(c.id) ? `.${c.id}` : `[${JSON.stringify(c.id)}]`;
+  const params = c.parameters.map((p) => `${p.name}: ${JSON.stringify(p.enum?.[0] ?? `<${p.name}>`)}`).join(', ');
+  return `channels${id}(${params ? `{ ${params} }` : ''})`;
+}
+
+/** Which parts of the client work for this spec, said plainly. */
+function clientSupport(model: ApiModel): string[] {
+  const followsOurs = model.roles.subscribe !== null && model.roles.notificationFrame !== null;
+  return [
+    '## What of the client works for this API',
+    '',
+    'The client is `@exchange-api/client`, driven by this package\'s tables and validators. It speaks JSON-RPC 2.0 over one WebSocket (and HTTP POST for the methods the spec serves over `http`).',
+    '',
+    '- **Calls** (`call`, `rpc.*`) work for every method: a JSON-RPC request `{jsonrpc, id, method, params}` answered by `{id, result}` or `{id, error}`; results are validated against the spec.',
+    '- **Subscriptions** (`subscribe`, `stream`) work when the server follows the conventions of the exchange-api spec: the client sends the method `subscribe` (and `unsubscribe`) with params `{"channels": [<address>, …]}`, expects the result `{"status": {"<address>": "ok"}, "current_subscriptions": [ … ]}`, and takes pushed frames `{"jsonrpc": "2.0", "method": "subscription", "params": {"channel": "<address>", "data": <payload>}}`.',
+    followsOurs
+      ? '  This spec marks its subscribe method and notification frame (`x-role`), as those conventions ask.'
+      : '  This spec does not say how it subscribes (no `x-role`): the conventions above are assumed. A server that subscribes or pushes differently gets calls, types and validators from this package, but not `subscribe` / `stream`.',
+    '- **Login, signed order flow and the client-side rate limiter** are those of the exchange-api interface (`x-login`, `x-action-signature`, `x-limits`)' +
+      (model.login ? '; this spec describes a login.' : '; this spec has none of them, so `login()` and signed actions do not apply and the limiter is off by default.'),
+    '- **Reconnects, timeouts, bounded streams and validation modes** work for any API.',
+    '',
+  ];
+}
+
+/** The channel and method tables. */
+function lists(model: ApiModel): string[] {
+  const out = ['## Channels', ''];
+  if (model.channels.length === 0) out.push('This API has no subscription channels.', '');
+  else {
+    out.push('| Address | Payload | Access | Title |', '|---|---|---|---|');
+    for (const c of model.channels) out.push(`| \`${c.address}\` | ${c.payload.record ? `\`${c.payload.record}${c.payload.array ? '[]' : ''}\`` : 'see types'} | ${c.access} | ${cell(c.title)} |`);
+    out.push('');
+  }
+  out.push('## Methods', '');
+  if (model.methods.length === 0) out.push('This API has no methods.', '');
+  else {
+    out.push('| Method | Call | Params | Result | Transports | Summary |', '|---|---|---|---|---|---|');
+    for (const m of model.methods) {
+      out.push(`| \`${m.name}\` | \`rpc.${m.id}\` | ${m.params.record ? `\`${m.params.record}\`` : '—'} | ${m.result.record ? `\`${m.result.record}${m.result.array ? '[]' : ''}\`` : '—'} | ${m.transports.join(', ')} | ${cell(m.summary || m.description)} |`);
+    }
+    out.push('');
+  }
+  return out;
+}
+
+/** README.md of the SDK (slot `package`). */
+export function emitPackageReadme(model: ApiModel, settings: PackageSettings, regenerate: string): EmittedFile[] {
+  const server = model.servers.find((s) => s.transport === 'ws');
+  const url = server ? `${server.protocol}://${server.host}${server.pathname}` : 'wss://<host>/<path>';
+  const channel = model.channels[0];
+  const method = model.methods[0];
+  const lines = [
+    `# ${settings.name}`,
+    '',
+    `${model.title} ${model.version}: types, standalone validators, tables and a typed client, generated from its AsyncAPI spec (\`${model.source}\`) by \`@exchange-api/codegen\`. Regenerate with \`${regenerate}\`.`,
+    '',
+    model.description,
+    '',
+    '## Install',
+    '',
+    '```sh',
+    `npm pack                      # in this folder: builds (tsup) and writes ${settings.name.replace(/^@/, '').replace('/', '-')}-${settings.version}.tgz`,
+    `npm install ./${settings.name.replace(/^@/, '').replace('/', '-')}-${settings.version}.tgz   # in your project (brings @exchange-api/client)`,
+    '```',
+    '',
+    '## Connect, subscribe, call',
+    '',
+    '```ts',
+    `import { createClient${channel ? ', channels' : ''} } from '${settings.name}';`,
+    '',
+    `const client = createClient({ wsUrl: '${url}', validate: 'strict' });`,
+    'await client.connect();',
+    ...(channel ? ['', `for await (const payload of client.stream(${builderCall(channel)})) {`, '  console.log(payload); // typed by the channel', '  break;', '}'] : []),
+    ...(method ? ['', `const result = await client.rpc.${method.id}(${method.paramsExamples.length > 0 ? JSON.stringify(method.paramsExamples[0]) : '{} as never /* params: see Methods */'});`, 'console.log(result); // typed by the method map'] : []),
+    'await client.close();',
+    '```',
+    '',
+    ...(channel ? [`A filled-in address is typed too: \`client.stream('${exampleAddress(channel)}')\`.`, ''] : []),
+    'Also exported: every record and enumeration as a type, `Methods`, `ChannelAddress`, `PayloadOf<A>`, the tables (`channelTable`, `methodTable`, …) and the validators (`channelsValidators`, `paramsValidators`, `resultsValidators`, `is.<Type>`).',
+    ...(settings.docs ? ['', 'The documentation site is in `docs/` (open `docs/index.html`).'] : []),
+    '',
+    ...clientSupport(model),
+    ...lists(model),
+  ];
+  return [{ slot: 'package', path: 'README.md', content: lines.join('\n') }];
+}
