@@ -81,8 +81,11 @@ export function packAll(dest: string): Record<string, string> {
   return tarballs;
 }
 
-/** Make the consumer: pack, then install the tarballs (and nothing of the repository) into a new folder. */
-export function makeConsumer(): Consumer {
+/**
+ * Make the consumer: pack, then install the tarballs (and nothing of the repository) into a new
+ * folder; `extraTarballs` (generated SDK packages, sdk.ts) go into the same install.
+ */
+export function makeConsumer(extraTarballs: string[] = []): Consumer {
   const dir = mkdtempSync(join(tmpdir(), 'exchange-api-consumer-'));
   const remove = () => rmSync(dir, { recursive: true, force: true });
   try {
@@ -95,7 +98,7 @@ export function makeConsumer(): Consumer {
     cpSync(fixtures, app, { recursive: true });
     // One typed consumer, checked under each module setting (node16 ESM and CommonJS, bundler).
     for (const copy of ['node16/consumer.mts', 'node16/consumer.cts', 'bundler/consumer.ts']) cpSync(join(fixtures, 'typed-consumer.ts'), join(app, copy));
-    const install = run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', ...Object.values(tarballs), ...CONSUMER_TOOLS], app, 480_000);
+    const install = run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', ...Object.values(tarballs), ...extraTarballs, ...CONSUMER_TOOLS], app, 480_000);
     if (install.status !== 0) throw new Error(describeRun('npm install (tarballs)', install));
     return { dir: app, tarballs, remove };
   } catch (err) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MANIFEST_NAME, writeFiles } from '../src/index';
 import { cli, fixtureSpec, repoRoot, scratchDir } from './helpers';
@@ -48,9 +48,10 @@ describe('exchange-api generate (the command-line contract)', () => {
     const out = scratchDir('cli-');
     const gen = cli(['generate', '--spec', fixtureSpec, '--out', out]);
     expect(gen.status).toBe(0);
-    expect(gen.stdout).toMatch(/^generated 8 file\(s\), removed 0/);
+    // A whole package: package.json, tsconfig.json, README.md and nine sources in src/.
+    expect(gen.stdout).toMatch(/^generated 12 file\(s\), removed 0/);
     expect(cli(['generate', '--spec', fixtureSpec, '--out', out, '--check']).status).toBe(0);
-    writeFileSync(join(out, 'types.gen.ts'), readFileSync(join(out, 'types.gen.ts'), 'utf8') + '// edited\n');
+    writeFileSync(join(out, 'src', 'types.gen.ts'), readFileSync(join(out, 'src', 'types.gen.ts'), 'utf8') + '// edited\n');
     const check = cli(['generate', '--spec', fixtureSpec, '--out', out, '--check']);
     expect(check.status).toBe(1);
     expect(check.stderr).toMatch(/types\.gen\.ts/);
@@ -85,17 +86,17 @@ describe('exchange-api generate (the command-line contract)', () => {
 describe('generate --out never replaces or removes what it did not write', () => {
   const oneLine = (r: { stderr: string }) => r.stderr.trim().split('\n');
 
-  it('refuses a folder holding a hand-written index.ts (and a *.gen.* file of someone else) in one line, touching nothing', () => {
+  it('refuses a folder holding a hand-written package.json (and a *.gen.* file of someone else) in one line, touching nothing', () => {
     const out = scratchDir('mine-');
-    writeFileSync(join(out, 'index.ts'), '// my own index\n');
+    writeFileSync(join(out, 'package.json'), '{"name": "mine"}\n');
     writeFileSync(join(out, 'other.gen.ts'), '// another generator\n');
     const r = cli(['generate', '--spec', fixtureSpec, '--out', out]);
     expect(r.status).toBe(2);
-    expect(oneLine(r)).toHaveLength(1);
-    expect(r.stderr).toMatch(/^exchange-api generate: .*index\.ts was not written by this generator; it is never overwritten/);
-    expect(readFileSync(join(out, 'index.ts'), 'utf8')).toBe('// my own index\n');
+    expect(oneLine(r).filter((l) => !l.startsWith('note: '))).toHaveLength(1);
+    expect(r.stderr).toMatch(/exchange-api generate: .*package\.json was not written by this generator; it is never overwritten/);
+    expect(readFileSync(join(out, 'package.json'), 'utf8')).toBe('{"name": "mine"}\n');
     expect(readFileSync(join(out, 'other.gen.ts'), 'utf8')).toBe('// another generator\n');
-    expect(readdirSync(out).sort()).toEqual(['index.ts', 'other.gen.ts']);
+    expect(readdirSync(out).sort()).toEqual(['other.gen.ts', 'package.json']);
   }, 60_000);
 
   it('refuses a folder holding other files unless --force; with --force writes beside them and never removes them', () => {
@@ -107,15 +108,29 @@ describe('generate --out never replaces or removes what it did not write', () =>
     expect(oneLine(refused)).toEqual([expect.stringMatching(/holds files this generator did not write \(legacy\.gen\.ts, notes\.md\); .*--force/)]);
     expect(readdirSync(out).sort()).toEqual(['legacy.gen.ts', 'notes.md']);
     const forced = cli(['generate', '--spec', fixtureSpec, '--out', out, '--force']);
-    expect(forced.stderr).toBe('');
+    // Only the notes of the defaults the fixture relies on (it has no x-role).
+    expect(oneLine(forced).every((l) => l.startsWith('note: '))).toBe(true);
     expect(forced.status).toBe(0);
     expect(readFileSync(join(out, 'legacy.gen.ts'), 'utf8')).toBe('// not ours\n');
     expect(readFileSync(join(out, 'notes.md'), 'utf8')).toBe('mine\n');
     expect(JSON.parse(readFileSync(join(out, MANIFEST_NAME), 'utf8')).files).not.toContain('legacy.gen.ts');
     // A second run in the same folder replaces only its own files and still leaves the others alone.
     expect(cli(['generate', '--spec', fixtureSpec, '--out', out, '--force', '--check']).status).toBe(0);
-    expect(readdirSync(out)).toEqual(expect.arrayContaining(['legacy.gen.ts', 'notes.md', 'index.ts', 'types.gen.ts']));
+    expect(readdirSync(out)).toEqual(expect.arrayContaining(['legacy.gen.ts', 'notes.md', 'package.json', 'src']));
   }, 90_000);
+
+  it('what a build and a pack leave beside the package (dist/, node_modules/, the tarball) is neither foreign nor touched', () => {
+    const out = scratchDir('packed-');
+    expect(cli(['generate', '--spec', fixtureSpec, '--out', out]).status).toBe(0);
+    mkdirSync(join(out, 'dist'));
+    writeFileSync(join(out, 'dist', 'index.js'), '// built\n');
+    writeFileSync(join(out, 'parcel-tracking-api-1.4.0.tgz'), 'tarball\n');
+    const again = cli(['generate', '--spec', fixtureSpec, '--out', out]);
+    expect(again.status).toBe(0);
+    expect(again.stdout).toMatch(/^generated files were already current/);
+    expect(readFileSync(join(out, 'dist', 'index.js'), 'utf8')).toBe('// built\n');
+    expect(readFileSync(join(out, 'parcel-tracking-api-1.4.0.tgz'), 'utf8')).toBe('tarball\n');
+  }, 60_000);
 
   it('removes only a stale file it wrote itself', () => {
     const dir = scratchDir('stale-');
@@ -132,6 +147,8 @@ describe('generate --out never replaces or removes what it did not write', () =>
     [['generate', '--spec', fixtureSpec, '--out', '  '], /--out needs a folder/],
     [['docs', '--out', ''], /--out needs a folder/],
     [['generate', '--force'], /--force goes with --spec and --out/],
+    [['generate', '--docs'], /--name and --docs go with --spec and --out/],
+    [['generate', '--spec', fixtureSpec, '--out', 'test-output/codegen/bad-name', '--name', 'Not A Name'], /--name "Not A Name" is not an npm package name/],
   ])('a usage error, one line and exit 2: %j', (args, message) => {
     const r = cli(args);
     expect(r.status).toBe(2);

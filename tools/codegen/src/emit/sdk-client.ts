@@ -12,23 +12,8 @@ import { quote } from './naming';
 const member = (id: string) => (/^[A-Za-z_$][\w$]*$/.test(id) ? id : quote(id));
 const oneLine = (m: MethodModel) => (m.summary || m.description || m.name).replace(/\s+/g, ' ').trim().replace(/\*\//g, '*\\/');
 
-/** One typed raw call per method, named by operation id; order-flow methods are signed by the client's `action`. */
-function rpcMembers(model: ApiModel): string[] {
-  const lines: string[] = [];
-  for (const m of model.methods) {
-    const name = quote(m.name);
-    lines.push(`    /** \`${m.name}\`: ${oneLine(m)} */`);
-    const send = m.orderFlow ? `signed(${name}, params, options)` : `call(${name}, params, options)`;
-    lines.push(`    ${member(m.id)}: (params: CallParams<${name}>, options?: CallOptions): Promise<CallResult<${name}>> => ${send},`);
-  }
-  return lines;
-}
-
-/** The client surface of a generated SDK, in one file (slot `sdk`). */
-export function emitSdkClient(model: ApiModel): EmittedFile[] {
-  // The client's limiter reads this interface's limit tables; a spec without rate-limit classes turns it off by default.
-  const limiterDefault = model.rateLimitClasses.length > 0 ? '' : 'limiter: false, ';
-  const lines = [
+/** The imports and the types every SDK's client file starts with. */
+const PREAMBLE = [
     "import { createClient as createCoreClient, type CallOptions, type ClientOptions, type ExchangeClient, type PayloadStream, type StreamOptions, type Subscription, type ValidatorSource } from '@exchange-api/client';",
     "import { failuresOf } from '@exchange-api/validators';",
     "import type { ChannelAddress, PayloadOf } from './channels.gen';",
@@ -47,6 +32,26 @@ export function emitSdkClient(model: ApiModel): EmittedFile[] {
     '/** Options of createClient: those of @exchange-api/client, less the tables and validators this package supplies. */',
     "export type SdkClientOptions = Omit<ClientOptions, 'api' | 'validators'>;",
     '',
+];
+
+/** One typed raw call per method, named by operation id; order-flow methods are signed by the client's `action`. */
+function rpcMembers(model: ApiModel): string[] {
+  const lines: string[] = [];
+  for (const m of model.methods) {
+    const name = quote(m.name);
+    lines.push(`    /** \`${m.name}\`: ${oneLine(m)} */`);
+    const send = m.orderFlow ? `signed(${name}, params, options)` : `call(${name}, params, options)`;
+    lines.push(`    ${member(m.id)}: (params: CallParams<${name}>, options?: CallOptions): Promise<CallResult<${name}>> => ${send},`);
+  }
+  return lines;
+}
+
+/** The client surface of a generated SDK, in one file (slot `sdk`). */
+export function emitSdkClient(model: ApiModel): EmittedFile[] {
+  // The client's limiter reads this interface's limit tables; a spec without rate-limit classes turns it off by default.
+  const limiterDefault = model.rateLimitClasses.length > 0 ? '' : 'limiter: false, ';
+  const lines = [
+    ...PREAMBLE,
     `/** A client of ${model.title.replace(/\*\//g, '')}, typed by its method map and channel addresses. */`,
     'export interface ApiClient {',
     '  /** The @exchange-api/client underneath (events, state, login, limiter). */',

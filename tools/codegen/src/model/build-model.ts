@@ -4,12 +4,13 @@
  * (messages, reply), components (messages, schemas), plus our x- vocabulary (spec/README.md).
  */
 import type { LoadedSpec } from '../load/load-spec';
-import { fromPointer, toPointer } from '../load/spec-error';
+import { toPointer } from '../load/spec-error';
 import { cleanSchema, describeType, isNullable, refName, refsOf } from './schema-tools';
 import { templateParameters } from './channel-template';
-import { DefaultsLog, isMethod, methodDefaults, payloadTypeName, requestOnlyChannels } from './plain-spec';
+import { DefaultsLog, isMethod, methodDefaults, requestOnlyChannels } from './plain-spec';
+import { channelPayload, specReader, type SpecReader } from './spec-reader';
 import type {
-  ApiModel, AssumptionModel, ChannelModel, FieldModel, JsonSchema, MethodModel, NotShownModel, PayloadModel,
+  ApiModel, AssumptionModel, ChannelModel, FieldModel, JsonSchema, MethodModel, NotShownModel,
   ServerModel, TypeKind, TypeModel, LimitModel, ErrorsModel, LoginModel, ActionSignatureModel, RateLimitClassModel, RolesModel,
 } from './types';
 
@@ -30,80 +31,6 @@ const withMarkers = <T extends object>(target: T, o: Obj): T => {
   if (assumption !== undefined) (target as { assumption?: string }).assumption = assumption;
   return target;
 };
-
-/** A message's payload as the model holds it, with its examples and where they were seen. */
-interface MessagePayload {
-  payload: PayloadModel;
-  examples: unknown[];
-  addresses: Array<string | null>;
-}
-
-/** How the model builder reads a spec: local refs followed, and a message's payload with its examples. */
-interface SpecReader {
-  resolve(node: unknown): Obj;
-  /** `fallbackName` names the message when it is inline (not a `$ref`), for an inline payload's type. */
-  payloadOf(messageRef: unknown, fallbackName: string): MessagePayload;
-  /** Inline payloads given a name of their own (raw schemas), in the order met. */
-  hoisted: Map<string, Obj>;
-  defaults: DefaultsLog;
-}
-
-/** An inline payload worth a type of its own: anything but a `$ref` or an array of `$ref`s. */
-const isInlinePayload = (raw: unknown): raw is Obj =>
-  isObj(raw) && Object.keys(raw).length > 0 && raw.$ref === undefined && !(raw.type === 'array' && isObj(raw.items) && raw.items.$ref !== undefined);
-
-/** The reader of one spec: refs resolve against its data, payload records against its named schemas. */
-function specReader(data: Obj, schemas: Record<string, JsonSchema>, defaults: DefaultsLog): SpecReader {
-  const hoisted = new Map<string, Obj>();
-  const resolve = (node: unknown): Obj => {
-    // Follow local refs (to messages, parameters); schema refs are kept as references.
-    let current = node;
-    for (let hops = 0; hops < 16 && isObj(current) && typeof current.$ref === 'string'; hops++) {
-      let target: unknown = data;
-      for (const key of fromPointer(current.$ref)) target = isObj(target) ? target[key] : Array.isArray(target) ? target[Number(key)] : undefined;
-      current = target;
-    }
-    return obj(current);
-  };
-
-  /** A spec without our conventions may describe a payload inline: it becomes a named schema, so it has a type. */
-  const named = (raw: unknown, messageRef: unknown, fallbackName: string): unknown => {
-    if (!isInlinePayload(raw)) return raw;
-    const ref = isObj(messageRef) && typeof messageRef.$ref === 'string' ? fromPointer(messageRef.$ref).at(-1) : undefined;
-    const base = payloadTypeName(ref ?? fallbackName);
-    let name = base;
-    for (let n = 2; schemas[name] !== undefined; n++) name = `${base}${n}`;
-    schemas[name] = cleanSchema(raw);
-    hoisted.set(name, raw);
-    defaults.applied('inlinePayload', `${ref ? 'message ' + ref : fallbackName} → ${name}`);
-    return { $ref: `#/components/schemas/${name}` };
-  };
-
-  const payloadOf = (messageRef: unknown, fallbackName: string): MessagePayload => {
-    const message = resolve(messageRef);
-    const payload = cleanSchema(named(message.payload, messageRef, fallbackName));
-    const withPayload = (Array.isArray(message.examples) ? message.examples : []).map(obj).filter((e) => e.payload !== undefined);
-    const examples = withPayload.map((e) => e.payload);
-    // Where the examples were recorded, the message's x-address says on which filled-in address.
-    const address = typeof message['x-address'] === 'string' ? message['x-address'] : null;
-    const addresses = withPayload.map(() => address);
-    return { payload: describePayload(payload, schemas), examples, addresses };
-  };
-
-  return { resolve, payloadOf, hoisted, defaults };
-}
-
-/** The payload of a channel: its one message's, or (several messages) any one of theirs, examples of all. */
-function channelPayload(id: string, messages: unknown[], read: SpecReader): MessagePayload {
-  const each = messages.map((m, i) => read.payloadOf(m, `${id} message ${i + 1}`));
-  if (each.length <= 1) return each[0] ?? read.payloadOf(undefined, id);
-  read.defaults.applied('messages', `channel ${id}`);
-  return {
-    payload: { schema: { oneOf: each.map((p) => p.payload.schema) }, record: null, array: false },
-    examples: each.flatMap((p) => p.examples),
-    addresses: each.flatMap((p) => p.addresses),
-  };
-}
 
 /** A subscription channel of the model, or null for a channel with no address (the RPC socket). */
 function buildChannel(id: string, rawChannel: unknown, read: SpecReader): ChannelModel | null {
@@ -220,17 +147,6 @@ function buildRoles(schemas: Obj, operations: Obj): RolesModel {
   }
   for (const [id, op] of Object.entries(operations)) if (obj(op)['x-role'] === 'subscribe') roles.subscribe = id;
   return roles;
-}
-
-function describePayload(schema: JsonSchema, schemas: Record<string, JsonSchema>): PayloadModel {
-  const named = refName(schema);
-  const target = named ? schemas[named] ?? {} : schema;
-  const array = target.type === 'array';
-  if (array) {
-    const element = refName(target.items);
-    return { schema, record: element ?? named, array: true };
-  }
-  return { schema, record: named, array: false };
 }
 
 function buildServer(id: string, s: Obj): ServerModel {

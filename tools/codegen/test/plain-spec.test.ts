@@ -1,0 +1,70 @@
+/**
+ * A spec without our x- extensions: how it maps onto the model (model/plain-spec.ts) and the one
+ * note per kind of default applied. The generated package of such a spec is proved installed, in
+ * test/consumer (sdk.ts).
+ */
+import { describe, expect, it } from 'vitest';
+import { modelFromSpec, defaultNote, SpecError } from '../src/index';
+import { miniSpec, writeSpec } from './helpers';
+
+const plain = miniSpec(`channels:
+  rpc:
+    address: /rpc
+    messages:
+      Ask: { payload: { type: object, required: [q], properties: { q: { type: string } } } }
+      Answer: { payload: { type: object, properties: { a: { type: integer } } } }
+      Ping: { payload: { type: object } }
+  prices:
+    address: 'prices.{symbol}'
+    parameters: { symbol: { description: A symbol. } }
+    messages:
+      Quote: { payload: { $ref: '#/components/schemas/Quote' } }
+      Halt: { payload: { $ref: '#/components/schemas/Halt' } }
+  news:
+    address: news
+    messages:
+      Headline: { payload: { $ref: '#/components/schemas/Halt' } }
+operations:
+  ask:
+    action: send
+    channel: { $ref: '#/channels/rpc' }
+    messages: [{ $ref: '#/channels/rpc/messages/Ask' }]
+    reply: { channel: { $ref: '#/channels/rpc' }, messages: [{ $ref: '#/channels/rpc/messages/Answer' }] }
+  ping:
+    action: send
+    channel: { $ref: '#/channels/rpc' }
+    messages: [{ $ref: '#/channels/rpc/messages/Ping' }]
+  onPrices:
+    action: receive
+    channel: { $ref: '#/channels/prices' }
+components:
+  schemas:
+    Quote: { type: object, required: [bid], properties: { bid: { type: number } } }
+    Halt: { type: object, required: [reason], properties: { reason: { type: string } } }`);
+
+describe('a spec without our extensions', () => {
+  it('maps: send with reply is a method (named by operation id), send without reply is left out, a send-only channel is no subscription channel', async () => {
+    const model = await modelFromSpec(writeSpec(plain));
+    expect(model.methods.map((m) => [m.id, m.name, m.transports, m.rateLimitClass, m.auth])).toEqual([['ask', 'ask', ['ws'], null, 'none']]);
+    expect(model.channels.map((c) => [c.id, c.access])).toEqual([['prices', 'public'], ['news', 'public']]);
+    // Several messages: any one of them. Inline payloads: named types of their own.
+    expect(model.channels[0]!.payload.schema).toEqual({ oneOf: [{ $ref: '#/definitions/Quote' }, { $ref: '#/definitions/Halt' }] });
+    expect(model.methods[0]!.params.record).toBe('AskPayload');
+    expect(model.types.map((t) => t.name)).toEqual(['Quote', 'Halt', 'AskPayload', 'AnswerPayload']);
+  });
+
+  it('notes each kind of default once, with its places', async () => {
+    const model = await modelFromSpec(writeSpec(plain));
+    expect(model.defaults.map((d) => d.kind)).toEqual(['access', 'method', 'transports', 'rateLimitClass', 'auth', 'roles', 'messages', 'oneWay', 'inlinePayload']);
+    expect(defaultNote(model.defaults[0]!)).toBe('note: a channel without x-access is public (2 places: channel prices, channel news)');
+    expect(model.defaults.find((d) => d.kind === 'oneWay')!.places).toEqual(['operation ping']);
+  });
+
+  it('still refuses what cannot be generated: an x-method without a reply, with file, line and pointer', async () => {
+    const spec = writeSpec(plain.replace('  ping:\n    action: send\n', '  ping:\n    action: send\n    x-method: ping\n'));
+    const err = await modelFromSpec(spec).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SpecError);
+    expect((err as SpecError).problems.map((p) => [p.pointer, p.message])).toEqual([['#/operations/ping', 'a method operation (x-method) must have a reply']]);
+    expect((err as SpecError).problems[0]!.line).toBeGreaterThan(0);
+  });
+});
