@@ -25,10 +25,10 @@ module.exports = {
     layer('cli', 'packages/cli/(src|bin)', ['packages/(types|validators|auth|client|sandbox|conformance|cli)/(src|bin)', 'tools/codegen/src']),
     {
       name: 'layer-codegen',
-      comment: 'the generator uses only the address matcher of @exchange-api/types (never generated output)',
+      comment: 'the generator uses only the address matcher of @exchange-api/types (never generated output), and its own package.json (its version: the one a generated SDK depends on)',
       severity: 'error',
       from: { path: '^tools/codegen/src/' },
-      to: { path: '^(packages|tools)/', pathNot: ['^tools/codegen/src/', '^packages/types/src/match-channel\\.ts$'] },
+      to: { path: '^(packages|tools)/', pathNot: ['^tools/codegen/src/', '^tools/codegen/package\\.json$', '^packages/types/src/match-channel\\.ts$'] },
     },
     {
       name: 'nothing-imports-bench-or-tests',
