@@ -88,6 +88,14 @@ export function describeSdkPackages(get: () => { consumer: Consumer; sdks: Recor
       expect(get().sdks.own.notes).toEqual([]);
     });
 
+    it('the installed package carries its generated README and (generated with --docs) its docs site', () => {
+      const installed = join(get().consumer.dir, 'node_modules', SDK_SPECS.weather.name);
+      const readme = readFileSync(join(installed, 'README.md'), 'utf8');
+      for (const part of ['## Install', '## Connect, subscribe, call', '## What of the client works for this API', '## Channels', '## Methods', '`readings.{region}.{unit}`', '`rpc.getStation`']) expect(readme).toContain(part);
+      expect(readFileSync(join(installed, 'docs', 'index.html'), 'utf8')).toContain('Weather Station Network');
+      expect(JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8'))).toMatchObject({ name: SDK_SPECS.weather.name, version: '2.1.0' });
+    });
+
     it('strict TypeScript consumers of both SDKs type-check (skipLibCheck off), and their @ts-expect-error lines are needed', () => {
       const { consumer } = get();
       // Our own spec's SDK must serve the client's typed consumer unchanged, imported from the SDK instead.
