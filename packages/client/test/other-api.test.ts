@@ -28,7 +28,7 @@ describe("the client with another API's tables", () => {
     peer.answer = (req) => (req.method === 'getStation' ? { result: { station_id: req.params.station_id, name: 'Harbour mast' } } : undefined);
     const client = clientOf(peer, weather);
     await client.connect();
-    const call = client.call as unknown as (method: string, params: unknown) => Promise<unknown>;
+    const call = client.call.bind(client) as unknown as (method: string, params: unknown) => Promise<unknown>;
     expect(await call('getStation', { station_id: 'ST-7' })).toEqual({ station_id: 'ST-7', name: 'Harbour mast' });
     const stream = client.stream('readings.north.celsius' as never);
     const first = (stream as AsyncIterator<unknown>).next();
@@ -42,11 +42,11 @@ describe("the client with another API's tables", () => {
   it("refuses what is not in that API's tables: this interface's own methods, and addresses of no channel", async () => {
     peer = await startPeer();
     const client = clientOf(peer, weather);
-    const call = client.call as unknown as (method: string, params: unknown) => Promise<unknown>;
+    const call = client.call.bind(client) as unknown as (method: string, params: unknown) => Promise<unknown>;
     await expect(call('public/getRateLimits', {})).rejects.toBeInstanceOf(UsageError);
     await expect(client.subscribe('orderbook.ETH-PERP.1.10', () => {})).rejects.toThrow(/matches no channel of the API/);
     // Without the option, the same client knows this interface's methods and not the weather API's.
     const ours = clientOf(peer);
-    await expect((ours.call as unknown as typeof call)('getStation', {})).rejects.toThrow(/unknown method getStation/);
+    await expect((ours.call.bind(ours) as unknown as typeof call)('getStation', {})).rejects.toThrow(/unknown method getStation/);
   });
 });
