@@ -4,8 +4,9 @@
  * test/consumer (sdk.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { modelFromSpec, defaultNote, SpecError } from '../src/index';
-import { miniSpec, writeSpec } from './helpers';
+import { join } from 'node:path';
+import { modelFromSpec, defaultNote, generateInto, SpecError } from '../src/index';
+import { miniSpec, scratchDir, typecheck, writeSpec } from './helpers';
 
 const plain = miniSpec(`channels:
   rpc:
@@ -67,4 +68,16 @@ describe('a spec without our extensions', () => {
     expect((err as SpecError).problems.map((p) => [p.pointer, p.message])).toEqual([['#/operations/ping', 'a method operation (x-method) must have a reply']]);
     expect((err as SpecError).problems[0]!.line).toBeGreaterThan(0);
   });
+});
+
+describe('the package of a spec with methods only (no channel)', () => {
+  it('generates sources that type-check under strict settings', async () => {
+    const methodsOnly = plain.replace(/\n  prices:[\s\S]*?(?=\noperations:)/, '').replace(/\n  onPrices:[\s\S]*?(?=\ncomponents:)/, '');
+    const out = scratchDir('methods-only-');
+    const r = await generateInto(writeSpec(methodsOnly), out, { check: false });
+    expect(r.notes.length).toBeGreaterThan(0);
+    const checked = typecheck(join(out, 'src'));
+    expect(checked.output).toBe('');
+    expect(checked.status).toBe(0);
+  }, 60_000);
 });

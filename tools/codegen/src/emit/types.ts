@@ -107,7 +107,7 @@ function emitChannelTypes(model: ApiModel): string {
     lines.push(`export type ${pascal(ch.id)}ChannelPayload = ${payloadType(ch.payload)};`);
   }
   lines.push('', '/** Every channel address this API serves. */');
-  lines.push(`export type ChannelAddress =${model.channels.map((c) => `\n  | ${pascal(c.id)}Address`).join('')};`);
+  lines.push(`export type ChannelAddress =${model.channels.map((c) => `\n  | ${pascal(c.id)}Address`).join('') || ' never'};`);
   lines.push('', '/** Payload type by channel id. */', 'export interface ChannelPayloads {');
   for (const ch of model.channels) lines.push(`  ${quote(ch.id)}: ${pascal(ch.id)}ChannelPayload;`);
   lines.push('}', '', '/** Address type by channel id. */', 'export interface ChannelAddresses {');
