@@ -123,6 +123,18 @@ export function describeSdkPackages(get: () => { consumer: Consumer; sdks: Recor
       expect(results.length).toBe(cases.length);
     });
 
+    it("the plain spec's SDK calls and streams from a server that follows the stated conventions; strict validation drops a payload its spec refuses", () => {
+      const r = run(process.execPath, [join('sdk', 'weather-stream.mjs')], get().consumer.dir, 60_000);
+      expect(r.status, describeRun('node weather-stream.mjs', r)).toBe(0);
+      const seen = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { station: string; grid: string | null; first: unknown; dropped: string[] };
+      expect(seen).toEqual({
+        station: 'ST-9',
+        grid: 'TQ3080',
+        first: [{ station_id: 'ST-7', at: 1718000000000, temperature: 17.5, wind_kmh: null, condition: 'cloudy' }],
+        dropped: ['/0/temperature'],
+      });
+    });
+
     it("our own spec's SDK streams order books from the sandbox (started in-process on port 0), strictly validated", () => {
       const r = run(process.execPath, [join('sdk', 'own-stream.mjs')], get().consumer.dir, 60_000);
       expect(r.status, describeRun('node own-stream.mjs', r)).toBe(0);
