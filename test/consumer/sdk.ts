@@ -101,13 +101,9 @@ export function describeSdkPackages(get: () => { consumer: Consumer; sdks: Recor
       // Our own spec's SDK must serve the client's typed consumer unchanged, imported from the SDK instead.
       const typed = readFileSync(join(fixtures, 'typed-consumer.ts'), 'utf8').replace(/'@exchange-api\/(client|types)'/g, `'${SDK_SPECS.own.name}'`);
       writeFileSync(join(consumer.dir, 'sdk', 'own-consumer.ts'), typed);
+      // An @ts-expect-error whose line type-checks fails the run itself (TS2578, unused directive): each is needed.
       const r = tsc(consumer, 'sdk');
       expect(r.status, describeRun('tsc -p sdk', r)).toBe(0);
-      const file = join(consumer.dir, 'sdk', 'probe.ts');
-      writeFileSync(file, "import { channels } from 'weather-station-network';\nchannels.readings({ region: 'north', unit: 'kelvin' });\n");
-      const probe = tsc(consumer, 'sdk');
-      writeFileSync(file, 'export {};\n');
-      expect(probe.stdout).toMatch(/probe\.ts\(2,\d+\): error TS2322: Type '"kelvin"' is not assignable/);
     });
 
     it.each(Object.keys(SDK_SPECS) as Array<keyof typeof SDK_SPECS>)('the %s SDK\'s validators accept every example of its spec and reject a broken copy of each', async (key) => {
