@@ -10,6 +10,8 @@ import { emitValidators } from './emit/validators';
 import { emitTables } from './emit/tables';
 import { emitClientSurface } from './emit/client';
 import { emitDocs } from './emit/docs/emit-docs';
+import { emitLanguages } from './emit/lang/emit-languages';
+import type { LanguageTarget } from './emit/lang/languages';
 import type { EmittedFile } from './emit/emitted-file';
 import { writeFiles, headerFor, WriteRefused, type WriteResult } from './write/writer';
 
@@ -61,15 +63,20 @@ export async function generateRepository(root: string, options: { check: boolean
   );
 }
 
-/** Generate types, validators and tables for any conforming spec into one folder, with an index.ts. */
-export async function generateInto(specFile: string, outDir: string, options: { check: boolean; cwd?: string; force?: boolean }): Promise<WriteResult> {
+/** Generate types, validators and tables for any conforming spec into one folder, with an index.ts (and the models in `languages`, each into `<out>/<language>/`). */
+export async function generateInto(specFile: string, outDir: string, options: { check: boolean; cwd?: string; force?: boolean; languages?: readonly LanguageTarget[] }): Promise<WriteResult> {
   if (outDir.trim() === '') throw new WriteRefused('--out needs a folder (got an empty path)');
   const cwd = options.cwd ?? process.cwd();
   // Model and emitters run while the parser checks the spec (in its worker); nothing is written unless it passes.
-  const files = await withCheckedSpec(specFile, { cwd }, (spec) => emitAll(modelOf(spec), './types.gen'));
+  const languages = options.languages ?? [];
+  const files = await withCheckedSpec(specFile, { cwd }, async (spec) => {
+    const model = modelOf(spec);
+    return [...(await emitAll(model, './types.gen')), ...(await emitLanguages(model, languages))];
+  });
   const out = resolve(cwd, outDir);
   const specName = relative(out, resolve(cwd, specFile)) || specFile;
-  const regenerate = `npx exchange-api generate --spec ${specFile} --out ${outDir}`;
+  const langFlag = languages.length > 0 ? ` --lang ${languages.map((l) => l.id).join(',')}` : '';
+  const regenerate = `npx exchange-api generate --spec ${specFile} --out ${outDir}${langFlag}`;
   const index = [
     headerFor('index.ts', specName, regenerate),
     "export * from './types.gen';",
@@ -79,5 +86,5 @@ export async function generateInto(specFile: string, outDir: string, options: { 
     "export * from './guards.gen';",
     '',
   ].join('\n');
-  return writeFiles(files, { types: out, validators: out }, { check: options.check, specName, regenerate, cwd, force: options.force, extra: [{ dir: out, path: 'index.ts', content: index }] });
+  return writeFiles(files, { types: out, validators: out, lang: out }, { check: options.check, specName, regenerate, cwd, force: options.force, extra: [{ dir: out, path: 'index.ts', content: index }] });
 }

@@ -1,7 +1,7 @@
 /** A file an emitter produces, relative to the output slot it is written into. */
 export interface EmittedFile {
   /** Which package output the file belongs to. */
-  slot: 'types' | 'validators' | 'client' | 'docs';
+  slot: 'types' | 'validators' | 'client' | 'docs' | 'lang';
   /** Path inside the slot, e.g. `types.gen.ts`. */
   path: string;
   content: string;
