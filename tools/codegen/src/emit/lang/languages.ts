@@ -27,8 +27,10 @@ const ALWAYS = 'typescript';
 export class UnknownLanguage extends Error {}
 
 /**
- * The languages asked for by repeated or comma-separated `--lang` values, each once, in the order
- * given. Throws UnknownLanguage with one line naming the value and the languages offered.
+ * The languages asked for by repeated or comma-separated `--lang` values, each once, in the order of
+ * LANGUAGES (so that the header line's regenerate command, and with it the drift check, does not
+ * depend on how the flag was spelled). Throws UnknownLanguage with one line naming the value and the
+ * languages offered.
  */
 export function parseLanguages(values: readonly string[]): LanguageTarget[] {
   const chosen: LanguageTarget[] = [];
@@ -40,5 +42,5 @@ export function parseLanguages(values: readonly string[]): LanguageTarget[] {
     if (!target) throw new UnknownLanguage(`--lang ${raw.trim()} is not offered; choose from ${[ALWAYS, ...LANGUAGES.map((l) => l.id)].join(', ')}`);
     if (!chosen.includes(target)) chosen.push(target);
   }
-  return chosen;
+  return LANGUAGES.filter((l) => chosen.includes(l));
 }
