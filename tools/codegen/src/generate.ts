@@ -11,7 +11,7 @@ import { emitTables } from './emit/tables';
 import { emitClientSurface } from './emit/client';
 import { emitDocs } from './emit/docs/emit-docs';
 import { emitLanguages } from './emit/lang/emit-languages';
-import type { LanguageTarget } from './emit/lang/languages';
+import { langFlag, type LanguageTarget } from './emit/lang/languages';
 import type { EmittedFile } from './emit/emitted-file';
 import { writeFiles, headerFor, WriteRefused, type WriteResult } from './write/writer';
 
@@ -75,8 +75,7 @@ export async function generateInto(specFile: string, outDir: string, options: { 
   });
   const out = resolve(cwd, outDir);
   const specName = relative(out, resolve(cwd, specFile)) || specFile;
-  const langFlag = languages.length > 0 ? ` --lang ${languages.map((l) => l.id).join(',')}` : '';
-  const regenerate = `npx exchange-api generate --spec ${specFile} --out ${outDir}${langFlag}`;
+  const regenerate = `npx exchange-api generate --spec ${specFile} --out ${outDir}${langFlag(languages)}`;
   const index = [
     headerFor('index.ts', specName, regenerate),
     "export * from './types.gen';",

@@ -1,8 +1,8 @@
 /**
- * `exchange-api generate [--spec <file> --out <dir>] [--check]`: the command-line contract.
+ * `exchange-api generate [--spec <file> --out <dir> [--lang <languages>]] [--check]`: the command-line contract.
  * Exit 0 done (or current), 1 drift under --check, 2 usage or spec errors. Never a stack trace.
  */
-import { findRepoRoot, generateInto, generateRepository, parseLanguages, UnknownLanguage, type LanguageTarget } from '@exchange-api/codegen';
+import { findRepoRoot, generateInto, generateRepository, langFlag, parseLanguages, UnknownLanguage, type LanguageTarget } from '@exchange-api/codegen';
 import { consoleIo, parseCommand, usageError, type Io, reportFailure } from '../args';
 
 export const GENERATE_HELP = `Usage: exchange-api generate [--spec <file> --out <dir> [--lang <languages>] [--force]] [--check]
@@ -58,7 +58,7 @@ export async function runGenerate(argv: string[], io: Io = consoleIo): Promise<n
     let fix = 'npm run generate';
     if (values.spec !== undefined && values.out !== undefined) {
       result = await generateInto(values.spec, values.out, { check, force: values.force === true, languages });
-      fix = `npx exchange-api generate --spec ${values.spec} --out ${values.out}${languages.length > 0 ? ` --lang ${languages.map((l) => l.id).join(',')}` : ''}`;
+      fix = `npx exchange-api generate --spec ${values.spec} --out ${values.out}${langFlag(languages)}`;
     } else {
       const root = findRepoRoot();
       if (!root) return usageError('generate', 'no spec/asyncapi.yaml with packages/types above this folder; use --spec <file> --out <dir>', io);

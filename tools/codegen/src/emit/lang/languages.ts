@@ -44,3 +44,8 @@ export function parseLanguages(values: readonly string[]): LanguageTarget[] {
   }
   return LANGUAGES.filter((l) => chosen.includes(l));
 }
+
+/** The `--lang` flag that asks for these languages again (for a header line or a fix hint), or ''. */
+export function langFlag(targets: readonly LanguageTarget[]): string {
+  return targets.length > 0 ? ` --lang ${targets.map((l) => l.id).join(',')}` : '';
+}

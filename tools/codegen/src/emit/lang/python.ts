@@ -52,7 +52,7 @@ function keepEveryKey(text: string): string {
         '',
       ].join('\n'))
       .replace(new RegExp(`return ${name}\\((.*)\\)\\n`), (_, args: string) => [
-        `return ${name}(${args}${args ? ', ' : ''}`,
+        `return ${name}(${args}${args ? ',' : ''}`,
         `            {k: v for (k, v) in obj.items() if k not in ${keys(known)}},`,
         optional.length === 0 ? '            frozenset())' : `            frozenset(k for k in ${keys(optional)} if k in obj and obj[k] is None))`,
         '',
