@@ -10,7 +10,7 @@ import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateInto, modelFromSpec, parseLanguages, type ApiModel } from '../src/index';
 import { casesJson, edgeCases, exampleCases, refusedCase, type RoundTripCase } from './lang-cases';
-import { cli, ourSpec, repoRoot, scratchDir } from './helpers';
+import { cli, fixtureSpec, ourSpec, repoRoot, scratchDir } from './helpers';
 
 const CI = process.env.CI === 'true';
 const installed = (command: string, args: string[]) => spawnSync(command, args, { encoding: 'utf8', timeout: 20_000 }).status === 0;
@@ -27,6 +27,9 @@ const fixtures = join(repoRoot, 'tools', 'codegen', 'test', 'fixtures', 'lang');
 let model: ApiModel;
 let out: string;
 let cases: RoundTripCase[];
+/** A second API (the codegen tests' parcels spec): the emitters are spec-agnostic, the round trip too. */
+let second: string;
+let secondCases: RoundTripCase[];
 const countOf = (list: RoundTripCase[]) => list.reduce((n, c) => n + (c.array ? (c.value as unknown[]).length : 1), 0);
 const report = (stdout: string) => JSON.parse(stdout.trim().split('\n').at(-1)!) as { checked: number; failures: string[] };
 
@@ -37,7 +40,11 @@ beforeAll(async () => {
   cases = [...exampleCases(model), ...edgeCases(model)];
   writeFileSync(join(out, 'cases.json'), casesJson(cases));
   writeFileSync(join(out, 'refused.json'), casesJson([refusedCase(model)]));
-}, 60_000);
+  second = scratchDir('lang-second-');
+  await generateInto(fixtureSpec, second, { check: false, cwd: repoRoot, languages: parseLanguages(['python', 'go']) });
+  secondCases = exampleCases(await modelFromSpec(fixtureSpec));
+  writeFileSync(join(second, 'cases.json'), casesJson(secondCases));
+}, 90_000);
 
 describe('generate --lang', () => {
   it('writes <out>/python/models.py and <out>/go/models.go with a header line, in the manifest, drift-checked', async () => {
@@ -65,52 +72,60 @@ describe('generate --lang', () => {
 
 const py = needs('python3', 'mypy');
 describe.skipIf(py.skip)(`Python models${py.why}`, () => {
-  const python = (file: string) => spawnSync('python3', [join(fixtures, 'roundtrip.py'), join(out, 'python', 'models.py'), join(out, file)], { encoding: 'utf8', timeout: 60_000 });
+  const python = (dir: string, file: string) => spawnSync('python3', [join(fixtures, 'roundtrip.py'), join(dir, 'python', 'models.py'), join(dir, file)], { encoding: 'utf8', timeout: 60_000 });
 
   it('every example of the spec and every edge case round-trips to equal JSON (python3, standard library only)', () => {
     requireTools(py.missing);
-    const r = python('cases.json');
+    const r = python(out, 'cases.json');
     expect(r.status, r.stderr).toBe(0);
     expect(report(r.stdout)).toEqual({ checked: countOf(cases), failures: [] });
-    const refused = python('refused.json');
+    const refused = python(out, 'refused.json');
     expect(report(refused.stdout).failures).toEqual([expect.stringMatching(/^refused: amount as a list: /)]);
   });
 
-  it('mypy --strict accepts the module', () => {
+  it('mypy --strict accepts the module, for our spec and for a second API, whose examples round-trip too', () => {
     requireTools(py.missing);
-    const r = spawnSync('mypy', ['--strict', '--cache-dir', join(out, 'mypy-cache'), join(out, 'python', 'models.py')], { encoding: 'utf8', timeout: 120_000 });
-    expect(r.stdout + r.stderr, 'mypy --strict').toMatch(/^Success: no issues found in 1 source file/m);
-    expect(r.status).toBe(0);
-  }, 130_000);
+    for (const dir of [out, second]) {
+      const r = spawnSync('mypy', ['--strict', '--cache-dir', join(dir, 'mypy-cache'), join(dir, 'python', 'models.py')], { encoding: 'utf8', timeout: 120_000 });
+      expect(r.stdout + r.stderr, `mypy --strict ${dir}`).toMatch(/^Success: no issues found in 1 source file/m);
+      expect(r.status).toBe(0);
+    }
+    expect(report(python(second, 'cases.json').stdout)).toEqual({ checked: countOf(secondCases), failures: [] });
+  }, 250_000);
 });
 
 const golang = needs('go');
 describe.skipIf(golang.skip)(`Go models${golang.why}`, () => {
   // Offline and self-contained: no module proxy, caches in the scratch folder, only the standard library.
-  const moduleDir = () => join(out, 'go-roundtrip');
+  const moduleDir = (dir: string) => join(dir, 'go-roundtrip');
   const env = () => ({ ...process.env, GOCACHE: join(out, 'go-cache'), GOPATH: join(out, 'go-path'), GOFLAGS: '-mod=mod', GOPROXY: 'off', GOTOOLCHAIN: 'local', GO111MODULE: 'on' });
-  const go = (args: string[]) => spawnSync('go', args, { cwd: moduleDir(), env: env(), encoding: 'utf8', timeout: 180_000 });
+  const go = (dir: string, args: string[]) => spawnSync('go', args, { cwd: moduleDir(dir), env: env(), encoding: 'utf8', timeout: 180_000 });
 
   beforeAll(() => {
-    mkdirSync(join(moduleDir(), 'models'), { recursive: true });
-    writeFileSync(join(moduleDir(), 'go.mod'), 'module roundtrip\n\ngo 1.19\n');
-    copyFileSync(join(out, 'go', 'models.go'), join(moduleDir(), 'models', 'models.go'));
-    copyFileSync(join(fixtures, 'roundtrip.go'), join(moduleDir(), 'main.go'));
+    for (const dir of [out, second]) {
+      mkdirSync(join(moduleDir(dir), 'models'), { recursive: true });
+      writeFileSync(join(moduleDir(dir), 'go.mod'), 'module roundtrip\n\ngo 1.19\n');
+      copyFileSync(join(dir, 'go', 'models.go'), join(moduleDir(dir), 'models', 'models.go'));
+      copyFileSync(join(fixtures, 'roundtrip.go'), join(moduleDir(dir), 'main.go'));
+    }
   });
 
-  it('go vet is clean', () => {
+  it('go vet is clean, for our spec and for a second API, whose examples round-trip too', () => {
     requireTools(golang.missing);
-    const r = go(['vet', './...']);
-    expect(r.stdout + r.stderr).toBe('');
-    expect(r.status).toBe(0);
-  }, 190_000);
+    for (const dir of [out, second]) {
+      const r = go(dir, ['vet', './...']);
+      expect(r.stdout + r.stderr, `go vet in ${dir}`).toBe('');
+      expect(r.status).toBe(0);
+    }
+    expect(report(go(second, ['run', '.', join(second, 'cases.json')]).stdout)).toEqual({ checked: countOf(secondCases), failures: [] });
+  }, 370_000);
 
   it('every example of the spec and every edge case round-trips to equal JSON (go run, standard library only)', () => {
     requireTools(golang.missing);
-    const r = go(['run', '.', join(out, 'cases.json')]);
+    const r = go(out, ['run', '.', join(out, 'cases.json')]);
     expect(r.status, r.stderr).toBe(0);
     expect(report(r.stdout)).toEqual({ checked: countOf(cases), failures: [] });
-    const refused = go(['run', '.', join(out, 'refused.json')]);
+    const refused = go(out, ['run', '.', join(out, 'refused.json')]);
     expect(report(refused.stdout).failures).toEqual([expect.stringMatching(/^refused: amount as a list: /)]);
   }, 190_000);
 });

@@ -17,7 +17,7 @@ export async function emitPython(model: ApiModel): Promise<string> {
 function typedHelpers(text: string): string {
   return text
     .replace('from dataclasses import dataclass\n', 'from dataclasses import dataclass, field\n')
-    .replace(/^from typing import (.*)$/m, (_, list: string) => `from typing import ${[...new Set([...list.split(', '), 'FrozenSet', 'Iterable', 'Tuple'])].join(', ')}`)
+    .replace(/^from typing import (.*)$/m, (_, list: string) => `from typing import ${[...new Set([...list.split(', '), 'Any', 'Callable', 'Dict', 'FrozenSet', 'Iterable', 'Tuple', 'cast'])].join(', ')}`)
     .replace('def from_union(fs, x):', 'def from_union(fs: Iterable[Callable[[Any], Any]], x: Any) -> Any:')
     .replace(/^(\s+)except:$/m, '$1except Exception:')
     .replace(/(def from_float\(x: Any\) -> float:\n[^\n]*\n)\s+return float\(x\)/, '$1    return cast(float, x)')
