@@ -36,26 +36,25 @@ function isUnsigned64(schema: JsonSchema | undefined): boolean {
   return schema?.type === 'integer' && typeof schema.minimum === 'number' && schema.minimum >= 0 && typeof schema.maximum === 'number' && schema.maximum >= 1.8e19;
 }
 
-/** The named schema a property refers to, directly, through a nullable union or as its items. */
-function referred(schema: unknown): string | null {
-  if (typeof schema !== 'object' || schema === null) return null;
+/** Whether a property holds such an integer: itself, through a named schema, a nullable union or as its items. */
+function holdsUnsigned64(schema: unknown, model: ApiModel): boolean {
+  if (typeof schema !== 'object' || schema === null) return false;
   const s = schema as JsonSchema;
-  const direct = refName(s);
-  if (direct) return direct;
-  if (s.type === 'array') return referred(s.items);
+  const named = refName(s);
+  if (named) return isUnsigned64(model.schemas[named]);
+  if (isUnsigned64(s)) return true;
+  if (s.type === 'array') return holdsUnsigned64(s.items, model);
   const alternatives = (s.anyOf ?? s.oneOf) as unknown[] | undefined;
-  const named = alternatives?.map(referred).filter((n): n is string => n !== null) ?? [];
-  return named.length === 1 ? named[0]! : null;
+  return alternatives?.some((a) => holdsUnsigned64(a, model)) ?? false;
 }
 
 /** quicktype writes every integer as int64; an unsigned 64-bit one becomes uint64, in its record's fields and its own type. */
 function unsigned(text: string, model: ApiModel, names: Map<string, string>): string {
-  const wide = new Set(Object.keys(model.schemas).filter((n) => isUnsigned64(model.schemas[n])));
   let out = text;
-  for (const name of wide) out = out.replace(new RegExp(`^type ${names.get(name)} int64$`, 'm'), `type ${names.get(name)} uint64`);
+  for (const name of Object.keys(model.schemas).filter((n) => isUnsigned64(model.schemas[n]))) out = out.replace(new RegExp(`^type ${names.get(name)} int64$`, 'm'), `type ${names.get(name)} uint64`);
   for (const [record, schema] of Object.entries(model.schemas)) {
     const properties = (schema.properties ?? {}) as Record<string, unknown>;
-    const keys = Object.keys(properties).filter((k) => wide.has(referred(properties[k]) ?? ''));
+    const keys = Object.keys(properties).filter((k) => holdsUnsigned64(properties[k], model));
     if (keys.length === 0) continue;
     out = out.replace(new RegExp(`^type ${names.get(record)} struct \\{\\n[\\s\\S]*?\\n\\}$`, 'm'), (body) =>
       body.replace(/^(\t\w+\s+\S*?)\bint64\b(.*`json:"([^",]*)[^`]*`)$/gm, (line, head: string, tail: string, key: string) => (keys.includes(key) ? `${head}uint64${tail}` : line)),

@@ -16,7 +16,7 @@ export async function emitPython(model: ApiModel): Promise<string> {
 /** The helper functions and annotations quicktype leaves untyped, typed for `mypy --strict`. */
 function typedHelpers(text: string): string {
   return text
-    .replace('from dataclasses import dataclass\n', 'from dataclasses import dataclass, field\n')
+    .replace('from dataclasses import dataclass\n', 'from dataclasses import dataclass, field as dataclass_field\n')
     .replace(/^from typing import (.*)$/m, (_, list: string) => `from typing import ${[...new Set([...list.split(', '), 'Any', 'Callable', 'Dict', 'FrozenSet', 'Iterable', 'Tuple', 'cast'])].join(', ')}`)
     .replace('def from_union(fs, x):', 'def from_union(fs: Iterable[Callable[[Any], Any]], x: Any) -> Any:')
     .replace(/^(\s+)except:$/m, '$1except Exception:')
@@ -44,7 +44,7 @@ function keepEveryKey(text: string): string {
       .replace(/\n\n    @staticmethod\n/, [
         '',
         '    # Keys the record does not declare, kept so that to_dict writes back what from_dict read.',
-        '    json_extra: Dict[str, Any] = field(default_factory=dict)',
+        '    json_extra: Dict[str, Any] = dataclass_field(default_factory=dict)',
         '    # Optional keys that were present with the value null (absent and null are both None above).',
         '    json_nulls: FrozenSet[str] = frozenset()',
         '',
