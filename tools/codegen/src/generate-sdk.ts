@@ -11,6 +11,8 @@ import { emitTables } from './emit/tables';
 import { emitSdkClient } from './emit/sdk-client';
 import { emitPackageReadme } from './emit/package-readme';
 import { emitDocs } from './emit/docs/emit-docs';
+import { emitLanguages } from './emit/lang/emit-languages';
+import type { LanguageTarget } from './emit/lang/languages';
 import { packageIndex, packageJson, packageNameOf, packageNameProblem, packageTsconfig, packageVersionOf } from './emit/package';
 import type { EmittedFile } from './emit/emitted-file';
 import { WriteRefused, headerFor, type WriteOptions } from './write/writer';
@@ -19,6 +21,8 @@ import { WriteRefused, headerFor, type WriteOptions } from './write/writer';
 export interface SdkSettings {
   name?: string;
   docs: boolean;
+  /** Models in other languages, each into `<language>/` at the package's root (not in its npm `files`). */
+  languages?: readonly LanguageTarget[];
   specName: string;
   regenerate: string;
 }
@@ -34,7 +38,7 @@ export interface Sdk {
 export const isBuildOutput = (path: string): boolean => ['dist', 'node_modules', 'package-lock.json'].includes(path) || /^[^/]+\.tgz$/.test(path);
 
 /** Where each slot's files go inside the package folder: sources in src/, the site in docs/. */
-const PREFIX: Partial<Record<EmittedFile['slot'], string>> = { types: 'src/', validators: 'src/', sdk: 'src/', docs: 'docs/', package: '' };
+const PREFIX: Partial<Record<EmittedFile['slot'], string>> = { types: 'src/', validators: 'src/', sdk: 'src/', docs: 'docs/', package: '', lang: '' };
 
 /** The files in one folder (one manifest for the whole package, so src/ and docs/ are its own). */
 const inPackage = (files: EmittedFile[]): EmittedFile[] => files.map((f) => ({ ...f, slot: 'package', path: `${PREFIX[f.slot] ?? ''}${f.path}` }));
@@ -58,6 +62,7 @@ export async function emitSdk(model: ApiModel, settings: SdkSettings): Promise<S
     ...emitSdkClient(model),
     ...emitPackageReadme(model, pkg, settings.regenerate),
     ...(settings.docs ? emitDocs(model) : []),
+    ...(await emitLanguages(model, settings.languages ?? [])),
   ]);
   const extra = (out: string) => [
     { dir: out, path: 'package.json', content: packageJson(model, pkg) },

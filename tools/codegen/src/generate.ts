@@ -10,6 +10,7 @@ import { emitValidators } from './emit/validators';
 import { emitTables } from './emit/tables';
 import { emitClientSurface } from './emit/client';
 import { emitDocs } from './emit/docs/emit-docs';
+import { langFlag, type LanguageTarget } from './emit/lang/languages';
 import type { EmittedFile } from './emit/emitted-file';
 import { writeFiles, WriteRefused, type WriteResult } from './write/writer';
 import { emitSdk, isBuildOutput } from './generate-sdk';
@@ -67,17 +68,19 @@ export type SdkResult = WriteResult & { notes: string[] };
 
 /**
  * Generate a whole SDK package for any AsyncAPI 3.0 spec into one folder (generate-sdk.ts lists its
- * files): `name` defaults to one derived from info.title; `docs` adds the docs site.
+ * files): `name` defaults to one derived from info.title; `docs` adds the docs site; `languages`
+ * adds the models in those languages, each into `<out>/<language>/`.
  */
-export async function generateInto(specFile: string, outDir: string, options: { check: boolean; cwd?: string; force?: boolean; name?: string; docs?: boolean }): Promise<SdkResult> {
+export async function generateInto(specFile: string, outDir: string, options: { check: boolean; cwd?: string; force?: boolean; name?: string; docs?: boolean; languages?: readonly LanguageTarget[] }): Promise<SdkResult> {
   if (outDir.trim() === '') throw new WriteRefused('--out needs a folder (got an empty path)');
   const cwd = options.cwd ?? process.cwd();
   const out = resolve(cwd, outDir);
   const specName = relative(out, resolve(cwd, specFile)) || specFile;
   const docs = options.docs === true;
-  const regenerate = `npx exchange-api generate --spec ${specFile} --out ${outDir}${options.name ? ` --name ${options.name}` : ''}${docs ? ' --docs' : ''}`;
+  const languages = options.languages ?? [];
+  const regenerate = `npx exchange-api generate --spec ${specFile} --out ${outDir}${options.name ? ` --name ${options.name}` : ''}${docs ? ' --docs' : ''}${langFlag(languages)}`;
   // Model and emitters run while the parser checks the spec (in its worker); nothing is written unless it passes.
-  const sdk = await withCheckedSpec(specFile, { cwd }, (spec) => emitSdk(modelOf(spec), { name: options.name, docs, specName, regenerate }));
+  const sdk = await withCheckedSpec(specFile, { cwd }, (spec) => emitSdk(modelOf(spec), { name: options.name, docs, languages, specName, regenerate }));
   const written = writeFiles(sdk.files, { package: out }, { check: options.check, specName, regenerate, cwd, force: options.force, extra: sdk.extra(out), buildOutput: isBuildOutput });
   return { ...written, notes: sdk.notes };
 }

@@ -10,6 +10,8 @@ export { emitTables } from './emit/tables';
 export { emitClientSurface } from './emit/client';
 export { emitValidators, exportName } from './emit/validators';
 export { emitDocs, collectExamples, exampleAddress, SiteMap, safeId, searchEntries, SEARCH_KINDS, type Examples, type ChannelExample, type MethodExample, type SearchEntry } from './emit/docs/emit-docs';
+export { emitLanguages } from './emit/lang/emit-languages';
+export { LANGUAGES, langFlag, parseLanguages, UnknownLanguage, type LanguageTarget } from './emit/lang/languages';
 export type { EmittedFile, EmitOptions } from './emit/emitted-file';
 export { writeFiles, headerFor, WriteRefused, MANIFEST_NAME, type WriteResult, type WriteOptions } from './write/writer';
 export { makeFolder } from './write/folders';

@@ -1,11 +1,11 @@
 /**
- * `exchange-api generate [--spec <file> --out <dir>] [--check]`: the command-line contract.
+ * `exchange-api generate [--spec <file> --out <dir> [--lang <languages>]] [--check]`: the command-line contract.
  * Exit 0 done (or current), 1 drift under --check, 2 usage or spec errors. Never a stack trace.
  */
-import { findRepoRoot, generateInto, generateRepository } from '@exchange-api/codegen';
+import { findRepoRoot, generateInto, generateRepository, langFlag, parseLanguages, UnknownLanguage, type LanguageTarget } from '@exchange-api/codegen';
 import { consoleIo, parseCommand, usageError, type Io, reportFailure } from '../args';
 
-export const GENERATE_HELP = `Usage: exchange-api generate [--spec <file> --out <dir> [--name <pkg>] [--docs] [--force]] [--check]
+export const GENERATE_HELP = `Usage: exchange-api generate [--spec <file> --out <dir> [--name <pkg>] [--docs] [--lang <languages>] [--force]] [--check]
 
 Regenerates types, validators and tables (and, in this repository, the client's surface and the docs
 site) from an AsyncAPI 3.0 spec.
@@ -19,6 +19,9 @@ site) from an AsyncAPI 3.0 spec.
                      a manifest, .generated-files.json, and replaces or removes only those files)
   --name <pkg>       the package's name (default: derived from info.title)
   --docs             add the docs site (docs/)
+  --lang <languages> also write the models (records and enumerations, with JSON (de)serialisation)
+                     in these languages, each into <dir>/<language>/: python, go (repeat the flag or
+                     separate with commas; TypeScript is always written)
   --force            write into a folder that also holds other files; they are never replaced or removed
   --check            write nothing; exit 1 and list the files that differ
   -h, --help         this text
@@ -27,16 +30,17 @@ Examples:
   npm run generate
   npm run generate -- --check
   npx exchange-api generate --spec ./staging.asyncapi.yaml --out ./exchange-sdk --name @acme/exchange-sdk --docs
+  npx exchange-api generate --spec ./staging.asyncapi.yaml --out ./sdk --lang python,go
 
 Exit codes: 0 done or current, 1 generated files differ (--check), 2 usage or spec errors.`;
 
 /** Runs the `generate` subcommand; resolves to the exit code. */
 export async function runGenerate(argv: string[], io: Io = consoleIo): Promise<number> {
-  const values = parseCommand<{ spec?: string; out?: string; check?: boolean; force?: boolean; name?: string; docs?: boolean }>(
+  const values = parseCommand<{ spec?: string; out?: string; check?: boolean; force?: boolean; name?: string; docs?: boolean; lang?: string[] }>(
     'generate',
     GENERATE_HELP,
     argv,
-    { spec: { type: 'string' }, out: { type: 'string' }, check: { type: 'boolean' }, force: { type: 'boolean' }, name: { type: 'string' }, docs: { type: 'boolean' } },
+    { spec: { type: 'string' }, out: { type: 'string' }, check: { type: 'boolean' }, force: { type: 'boolean' }, name: { type: 'string' }, docs: { type: 'boolean' }, lang: { type: 'string', multiple: true } },
     io,
   );
   if (typeof values === 'number') return values;
@@ -44,14 +48,22 @@ export async function runGenerate(argv: string[], io: Io = consoleIo): Promise<n
   if (values.out !== undefined && values.out.trim() === '') return usageError('generate', '--out needs a folder (got an empty path); use --out . for the current folder', io);
   if (values.force && values.out === undefined) return usageError('generate', '--force goes with --spec and --out', io);
   if ((values.name !== undefined || values.docs) && values.out === undefined) return usageError('generate', '--name and --docs go with --spec and --out', io);
+  if (values.lang && values.out === undefined) return usageError('generate', '--lang goes with --spec and --out', io);
+  let languages: LanguageTarget[];
+  try {
+    languages = parseLanguages(values.lang ?? []);
+  } catch (err) {
+    if (err instanceof UnknownLanguage) return usageError('generate', err.message, io);
+    throw err;
+  }
   const check = values.check === true;
   const started = Date.now();
   try {
     let result;
     let fix = 'npm run generate';
     if (values.spec !== undefined && values.out !== undefined) {
-      result = await generateInto(values.spec, values.out, { check, force: values.force === true, name: values.name, docs: values.docs === true });
-      fix = `npx exchange-api generate --spec ${values.spec} --out ${values.out}${values.name !== undefined ? ` --name ${values.name}` : ''}${values.docs ? ' --docs' : ''}`;
+      result = await generateInto(values.spec, values.out, { check, force: values.force === true, name: values.name, docs: values.docs === true, languages });
+      fix = `npx exchange-api generate --spec ${values.spec} --out ${values.out}${values.name !== undefined ? ` --name ${values.name}` : ''}${values.docs ? ' --docs' : ''}${langFlag(languages)}`;
       // One line per kind of default applied (not per place), on stderr: stdout keeps its first line.
       for (const note of result.notes) io.err(note);
     } else {

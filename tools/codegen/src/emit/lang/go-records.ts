@@ -1,0 +1,170 @@
+/**
+ * Go records that round-trip exactly. quicktype's structs drop keys they do not declare, write an
+ * optional key given as null (or an optional empty list) as absent, and decode free-form numbers as
+ * float64. Each record here keeps unknown keys and null optionals and writes them back, optional
+ * lists and maps become pointers, and free-form numbers are decoded as json.Number (exact).
+ */
+
+/** One struct quicktype wrote: its name, its JSON keys, and which of them are optional. */
+interface GoRecord {
+  name: string;
+  known: string[];
+  optional: string[];
+}
+
+const STRUCT = /^type (\w+) struct \{\n([\s\S]*?)\n\}\n/gm;
+const TAG = /`json:"([^",]*)(,omitempty)?"`/;
+
+/** The structs with JSON tags and no (un)marshalling of their own (quicktype's unions have theirs). */
+function recordsOf(text: string): GoRecord[] {
+  const records: GoRecord[] = [];
+  for (const [, name, body] of text.matchAll(STRUCT)) {
+    if (text.includes(`func (x *${name}) UnmarshalJSON`)) continue;
+    const tags = body!.split('\n').map((line) => TAG.exec(line)).filter((m): m is RegExpExecArray => m !== null);
+    if (tags.length === 0) continue;
+    records.push({ name: name!, known: tags.map((m) => m[1]!), optional: tags.filter((m) => m[2]).map((m) => m[1]!) });
+  }
+  return records;
+}
+
+/** Optional lists and maps become pointers, so that a present empty one is told from an absent one. */
+function pointerCollections(text: string): string {
+  return text.replace(/^(\t\w+\s+)((?:\[\]|map\[)\S*)(\s+`json:"[^"]*,omitempty"`)/gm, '$1*$2$3');
+}
+
+/** The two extra fields and the two methods of each record. */
+function recordCode(record: GoRecord): { fields: string; methods: string } {
+  const list = (keys: string[]) => `[]string{${keys.map((k) => JSON.stringify(k)).join(', ')}}`;
+  const fields = [
+    '\t// Keys the record does not declare, kept so that marshalling writes back what was read.',
+    '\tJSONExtra map[string]json.RawMessage `json:"-"`',
+    '\t// Optional keys that were present with the value null (absent and null are both nil above).',
+    '\tJSONNulls []string `json:"-"`',
+  ].join('\n');
+  const methods = [
+    `func (r *${record.name}) UnmarshalJSON(data []byte) error {`,
+    `\ttype plain ${record.name}`,
+    '\tvar p plain',
+    `\textra, nulls, err := readRecord(data, &p, ${list(record.known)}, ${list(record.optional)})`,
+    '\tif err != nil {',
+    '\t\treturn err',
+    '\t}',
+    '\tp.JSONExtra, p.JSONNulls = extra, nulls',
+    `\t*r = ${record.name}(p)`,
+    '\treturn nil',
+    '}',
+    '',
+    `func (r ${record.name}) MarshalJSON() ([]byte, error) {`,
+    `\ttype plain ${record.name}`,
+    '\tp := plain(r)',
+    '\treturn writeRecord(&p, r.JSONExtra, r.JSONNulls)',
+    '}',
+    '',
+  ].join('\n');
+  return { fields, methods };
+}
+
+/** The helpers every record's methods share. */
+const HELPERS = `
+// decodeExact decodes data into v, keeping free-form numbers as json.Number (exact, any size).
+func decodeExact(data []byte, v interface{}) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	return dec.Decode(v)
+}
+
+// readRecord decodes a record into plain and returns the keys it does not declare and the optional
+// keys given as null.
+func readRecord(data []byte, plain interface{}, known []string, optional []string) (map[string]json.RawMessage, []string, error) {
+	if err := decodeExact(data, plain); err != nil {
+		return nil, nil, err
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return nil, nil, err
+	}
+	var extra map[string]json.RawMessage
+	var nulls []string
+	for key, value := range raw {
+		if !containsKey(known, key) {
+			if extra == nil {
+				extra = map[string]json.RawMessage{}
+			}
+			extra[key] = value
+		} else if containsKey(optional, key) && string(bytes.TrimSpace(value)) == "null" {
+			nulls = append(nulls, key)
+		}
+	}
+	sort.Strings(nulls)
+	return extra, nulls, nil
+}
+
+// writeRecord encodes plain and adds back the null optionals and the undeclared keys it was read with.
+func writeRecord(plain interface{}, extra map[string]json.RawMessage, nulls []string) ([]byte, error) {
+	data, err := json.Marshal(plain)
+	if err != nil || (len(extra) == 0 && len(nulls) == 0) {
+		return data, err
+	}
+	var out map[string]json.RawMessage
+	if err := json.Unmarshal(data, &out); err != nil {
+		return nil, err
+	}
+	for _, key := range nulls {
+		if _, ok := out[key]; !ok {
+			out[key] = json.RawMessage("null")
+		}
+	}
+	for key, value := range extra {
+		if _, ok := out[key]; !ok {
+			out[key] = value
+		}
+	}
+	return json.Marshal(out)
+}
+
+func containsKey(keys []string, key string) bool {
+	for _, k := range keys {
+		if k == key {
+			return true
+		}
+	}
+	return false
+}
+`;
+
+/** quicktype gives `type X interface{}` a pointer-receiver Marshal, which Go refuses; json.Marshal(x) does that job. */
+function withoutInterfaceMarshal(text: string): string {
+  let out = text;
+  for (const [, name] of text.matchAll(/^type (\w+) interface\{\}$/gm)) {
+    out = out.replace(`func (r *${name}) Marshal() ([]byte, error) {\n\treturn json.Marshal(r)\n}\n`, '');
+  }
+  return out;
+}
+
+/** A type declared over another (go-target.ts) takes that type's JSON methods, which Go does not carry over. */
+function delegations(text: string): string[] {
+  const methods: string[] = [];
+  for (const [, name, base] of text.matchAll(/^type (\w+) (\w+)$/gm)) {
+    if (!new RegExp(`^func \\(\\w+ \\*?${base}\\) UnmarshalJSON`, 'm').test(text)) continue;
+    methods.push(
+      `func (r *${name}) UnmarshalJSON(data []byte) error {\n\treturn (*${base})(r).UnmarshalJSON(data)\n}\n`,
+      `func (r ${name}) MarshalJSON() ([]byte, error) {\n\tbase := ${base}(r)\n\treturn base.MarshalJSON()\n}\n`,
+    );
+  }
+  return methods;
+}
+
+/** quicktype's Go with every record made exact (see the module comment). */
+export function exactRecords(text: string): string {
+  const pointered = pointerCollections(withoutInterfaceMarshal(text));
+  const records = recordsOf(pointered);
+  let out = pointered;
+  for (const record of records) {
+    const { fields } = recordCode(record);
+    out = out.replace(new RegExp(`^(type ${record.name} struct \\{\\n[\\s\\S]*?)\\n\\}\\n`, 'm'), `$1\n${fields}\n}\n`);
+  }
+  // Top-level decoding keeps free-form numbers exact too.
+  out = out.replace(/err := json\.Unmarshal\(data, &r\)/g, 'err := decodeExact(data, &r)');
+  const methods = [...records.map((r) => recordCode(r).methods)].join('\n');
+  return [out.trimEnd(), '', methods, ...delegations(out + methods), HELPERS.trim(), ''].join('\n');
+}

@@ -1,0 +1,85 @@
+/**
+ * Python models: quicktype's dataclasses, made to round-trip exactly and to pass `mypy --strict`.
+ * quicktype drops keys it does not know and writes an optional key given as null as absent; every
+ * record here keeps both (`json_extra`, `json_nulls`) and writes them back. A JSON integer read
+ * where a number is expected stays an int (quicktype made it a float, written back as `5.0`).
+ */
+import type { ApiModel } from '../../model/types';
+import { runQuicktype, topLevelNames } from './quicktype-run';
+
+export async function emitPython(model: ApiModel): Promise<string> {
+  const output = await runQuicktype(model, 'python', { 'python-version': '3.7', 'nice-property-names': 'true' });
+  const names = topLevelNames(output, /^def (\w+)_from_dict\(s: Any\)/gm, 'Python');
+  return withRegistry(keepEveryKey(typedHelpers(output.text)), names);
+}
+
+/** The helper functions and annotations quicktype leaves untyped, typed for `mypy --strict`. */
+function typedHelpers(text: string): string {
+  return text
+    .replace('from dataclasses import dataclass\n', 'from dataclasses import dataclass, field as dataclass_field\n')
+    .replace(/^from typing import (.*)$/m, (_, list: string) => `from typing import ${[...new Set([...list.split(', '), 'Any', 'Callable', 'Dict', 'FrozenSet', 'Iterable', 'Tuple', 'cast'])].join(', ')}`)
+    .replace('def from_union(fs, x):', 'def from_union(fs: Iterable[Callable[[Any], Any]], x: Any) -> Any:')
+    .replace(/^(\s+)except:$/m, '$1except Exception:')
+    .replace(/(def from_float\(x: Any\) -> float:\n[^\n]*\n)\s+return float\(x\)/, '$1    return cast(float, x)')
+    // quicktype annotates to_enum with the enum type, but it returns the value.
+    .replace('def to_enum(c: Type[EnumT], x: Any) -> EnumT:', 'def to_enum(c: Type[EnumT], x: Any) -> Any:')
+    .replace('return cast(Any, x).to_dict()', 'return cast(Dict[str, Any], cast(Any, x).to_dict())')
+    .replace(/lambda x: x\b(?!\.)/g, 'from_any')
+    .replace('\n\ndef from_str(', '\n\ndef from_any(x: Any) -> Any:\n    return x\n\n\ndef from_str(')
+    // A union's converter returns what from_union (untyped) returns: say which type that is.
+    .replace(/^(def \w+_from_dict\(s: Any\) -> (.+):\n {4}return )(from_union\(.*\))$/gm, '$1cast($2, $3)')
+    .replace(/-> dict:/g, '-> Dict[str, Any]:')
+    .replace(/result: dict = \{\}/g, 'result: Dict[str, Any] = {}');
+}
+
+const RECORD = /@dataclass\nclass (\w+):\n([\s\S]*?)\n\n\n/g;
+
+/** Every record keeps the keys it does not declare and the optional keys given as null. */
+function keepEveryKey(text: string): string {
+  return (text + '\n\n').replace(RECORD, (block: string, name: string) => {
+    const known = [...block.matchAll(/obj\.get\("((?:[^"\\]|\\.)*)"\)/g)].map((m) => m[1]!);
+    const optional = [...block.matchAll(/if self\.\w+ is not None:\n\s+result\["((?:[^"\\]|\\.)*)"\]/g)].map((m) => m[1]!);
+    const keys = (list: string[]) => `(${list.map((k) => `"${k}"`).join(', ')}${list.length === 1 ? ',' : ''})`;
+    return block
+      .replace(/\n\n    @staticmethod\n/, [
+        '',
+        '    # Keys the record does not declare, kept so that to_dict writes back what from_dict read.',
+        '    json_extra: Dict[str, Any] = dataclass_field(default_factory=dict)',
+        '    # Optional keys that were present with the value null (absent and null are both None above).',
+        '    json_nulls: FrozenSet[str] = frozenset()',
+        '',
+        '    @staticmethod',
+        '',
+      ].join('\n'))
+      .replace(new RegExp(`return ${name}\\((.*)\\)\\n`), (_, args: string) => [
+        `return ${name}(${args}${args ? ',' : ''}`,
+        `            {k: v for (k, v) in obj.items() if k not in ${keys(known)}},`,
+        optional.length === 0 ? '            frozenset())' : `            frozenset(k for k in ${keys(optional)} if k in obj and obj[k] is None))`,
+        '',
+      ].join('\n'))
+      .replace(/\n        return result\n/, [
+        '',
+        '        for key in self.json_nulls:',
+        '            result.setdefault(key, None)',
+        '        for key, value in self.json_extra.items():',
+        '            result.setdefault(key, value)',
+        '        return result',
+        '',
+      ].join('\n'));
+  }).replace(/\n+$/, '\n');
+}
+
+/** A table from each schema's name in the spec to its converters, for programs that pick a type by name. */
+function withRegistry(text: string, names: Map<string, string>): string {
+  const rows = [...names].map(([schema, fn]) => `    "${schema}": (${fn}_from_dict, ${fn}_to_dict),`);
+  return [
+    text.trimEnd(),
+    '',
+    '',
+    '# Each schema of the spec, by its name there: (from_dict, to_dict).',
+    'CONVERTERS: Dict[str, Tuple[Callable[[Any], Any], Callable[[Any], Any]]] = {',
+    ...rows,
+    '}',
+    '',
+  ].join('\n');
+}
