@@ -25,10 +25,13 @@ export function parseCommand<T extends Record<string, string | boolean | string[
   argv: string[],
   options: Options,
   io: Io = consoleIo,
+  /** How many positional arguments the command takes (given back as `positionals`); none unless said. */
+  maxPositionals = 0,
 ): T | number {
   let values: Record<string, unknown>;
+  let positionals: string[];
   try {
-    ({ values } = parseArgs({ args: withNegativeValues(argv, options), options: { ...options, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: false }));
+    ({ values, positionals } = parseArgs({ args: withNegativeValues(argv, options), options: { ...options, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: maxPositionals > 0 }));
   } catch (err) {
     io.err(`exchange-api ${command}: ${(err as Error).message.split('\n')[0]}`);
     return 2;
@@ -37,7 +40,11 @@ export function parseCommand<T extends Record<string, string | boolean | string[
     io.out(help);
     return 0;
   }
-  return values as T;
+  if (positionals.length > maxPositionals) {
+    io.err(`exchange-api ${command}: unexpected argument ${JSON.stringify(positionals[maxPositionals])} (it takes ${maxPositionals === 0 ? 'none' : `at most ${maxPositionals}`})`);
+    return 2;
+  }
+  return (maxPositionals > 0 ? { ...values, positionals } : values) as T;
 }
 
 /**

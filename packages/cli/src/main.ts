@@ -15,6 +15,7 @@ export const commands: Record<string, Command> = {
     summary: 'regenerate types, validators, tables and the docs site from an AsyncAPI 3.0 spec',
     run: (a) => import('./commands/generate').then((m) => m.runGenerate(a)),
   },
+  diff: { summary: 'what a new version of a spec breaks, for clients and for servers', run: (a) => import('./commands/diff').then((m) => m.runDiff(a)) },
   spec: { summary: 'check the spec and print its summary', run: (a) => import('./commands/spec').then((m) => m.runSpecSummary(a)) },
   docs: { summary: 'write the reference docs site (HTML + Markdown) of a spec', run: (a) => import('./commands/docs').then((m) => m.runDocs(a)) },
   sandbox: { summary: 'run the local exchange (WebSocket + HTTP, simulated market)', run: (a) => import('./commands/sandbox').then((m) => m.runSandbox(a)) },

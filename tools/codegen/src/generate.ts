@@ -17,11 +17,11 @@ import { emitSdk, isBuildOutput } from './generate-sdk';
 
 /** Load a spec, build its model and check its examples: everything an emitter needs. */
 export async function modelFromSpec(specFile: string, cwd = process.cwd()): Promise<ApiModel> {
-  return withCheckedSpec(specFile, { cwd }, modelOf);
+  return withCheckedSpec(specFile, { cwd }, modelOfSpec);
 }
 
 /** The model of a spec, its examples checked against it. */
-function modelOf(spec: LoadedSpec): ApiModel {
+export function modelOfSpec(spec: LoadedSpec): ApiModel {
   const model = buildModel(spec);
   checkExamples(spec, model);
   return model;
@@ -47,7 +47,7 @@ export function findRepoRoot(from = process.cwd()): string | null {
 export async function generateRepository(root: string, options: { check: boolean }): Promise<WriteResult> {
   // Model and emitters run while the parser checks the spec (in its worker); nothing is written unless it passes.
   const files = await withCheckedSpec(join(root, 'spec', 'asyncapi.yaml'), { cwd: root }, async (spec) => {
-    const model = modelOf(spec);
+    const model = modelOfSpec(spec);
     // The client's surface and the docs site belong to this repository's packages, not to an SDK folder.
     return [...(await emitAll(model, '@exchange-api/types')), ...emitClientSurface(model), ...emitDocs(model)];
   });
@@ -80,7 +80,7 @@ export async function generateInto(specFile: string, outDir: string, options: { 
   const languages = options.languages ?? [];
   const regenerate = `npx exchange-api generate --spec ${specFile} --out ${outDir}${options.name ? ` --name ${options.name}` : ''}${docs ? ' --docs' : ''}${langFlag(languages)}`;
   // Model and emitters run while the parser checks the spec (in its worker); nothing is written unless it passes.
-  const sdk = await withCheckedSpec(specFile, { cwd }, (spec) => emitSdk(modelOf(spec), { name: options.name, docs, languages, specName, regenerate }));
+  const sdk = await withCheckedSpec(specFile, { cwd }, (spec) => emitSdk(modelOfSpec(spec), { name: options.name, docs, languages, specName, regenerate }));
   const written = writeFiles(sdk.files, { package: out }, { check: options.check, specName, regenerate, cwd, force: options.force, extra: sdk.extra(out), buildOutput: isBuildOutput });
   return { ...written, notes: sdk.notes };
 }

@@ -19,3 +19,7 @@ export { modelFromSpec, emitAll, findRepoRoot, generateRepository, generateInto,
 export { emitSdk, isBuildOutput, type Sdk, type SdkSettings } from './generate-sdk';
 export { packageNameOf, packageVersionOf, packageNameProblem, TOOLKIT_VERSION } from './emit/package';
 export { emitSdkClient } from './emit/sdk-client';
+export { diffSpecFiles, diffModels, type SpecDiff } from './diff/diff-specs';
+export { FIXED_RULES, FLOW_RULES, SEVERITIES, verdictOf, type Severity, type Flow, type RuleId, type Verdict } from './diff/rules';
+export type { Change } from './diff/change';
+export { consoleReport, jsonReport, markdownReport, summaryLine, failsOn, countsOf, namesToFix, SIDES, type Side } from './diff/render';

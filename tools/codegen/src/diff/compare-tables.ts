@@ -1,0 +1,96 @@
+/** Changes to the root tables: errors, limits, rate-limit classes, login, the action signature, assumptions. */
+import type { ApiModel, LimitModel } from '../model/types';
+import { change, show, type Change } from './change';
+
+/** Items of two lists matched by key: those only before, only after, and in both. */
+function match<T>(before: readonly T[], after: readonly T[], key: (x: T) => string | number) {
+  const afterBy = new Map(after.map((x) => [key(x), x]));
+  const beforeKeys = new Set(before.map(key));
+  return {
+    removed: before.filter((x) => !afterBy.has(key(x))),
+    added: after.filter((x) => !beforeKeys.has(key(x))),
+    both: before.flatMap((x) => (afterBy.has(key(x)) ? [[x, afterBy.get(key(x))!] as const] : [])),
+  };
+}
+
+export function compareTables(before: ApiModel, after: ApiModel): Change[] {
+  return [...compareErrors(before, after), ...compareLimits(before, after), ...compareClasses(before, after), ...compareLogin(before, after), ...compareAssumptions(before, after)];
+}
+
+function compareErrors(before: ApiModel, after: ApiModel): Change[] {
+  const { removed, added, both } = match(before.errors.codes, after.errors.codes, (e) => e.code);
+  const label = (e: { code: number; name?: string }) => `error ${e.code}${e.name ? ` ${e.name}` : ''}`;
+  const changes = [...removed.map((e) => change('error.removed', label(e), `"${e.message}" removed`)), ...added.map((e) => change('error.added', label(e), `"${e.message}" added`))];
+  for (const [a, b] of both) {
+    if (a.message !== b.message) changes.push(change('error.message-changed', label(b), `${show(a.message)} → ${show(b.message)}`));
+    if (a.name !== b.name) changes.push(change('error.name-changed', label(b), `${show(a.name ?? null)} → ${show(b.name ?? null)}`));
+    if (a.httpStatus !== b.httpStatus) changes.push(change('error.status-changed', label(b), `HTTP ${show(a.httpStatus ?? null)} → ${show(b.httpStatus ?? null)}`));
+    if (a.kind !== b.kind) changes.push(change('error.kind-changed', label(b), `${show(a.kind ?? null)} → ${show(b.kind ?? null)}`));
+  }
+  return changes;
+}
+
+/** The amounts of a limit where more means more allowed. */
+const AMOUNTS: Array<keyof LimitModel> = ['tps', 'points', 'max', 'refillPerSecond', 'capacity', 'maxBytes'];
+
+function compareLimits(before: ApiModel, after: ApiModel): Change[] {
+  const { removed, added, both } = match(before.limits, after.limits, (l) => l.id);
+  const changes = [...removed.map((l) => change('limit.removed', `limit ${l.id}`, `${l.title} removed`)), ...added.map((l) => change('limit.added', `limit ${l.id}`, `${l.title} added`))];
+  for (const [a, b] of both) {
+    const subject = `limit ${b.id}`;
+    if (a.kind !== b.kind || a.scope !== b.scope || JSON.stringify(a.instrumentTypes) !== JSON.stringify(b.instrumentTypes)) {
+      changes.push(change('limit.changed', subject, `kind/scope ${a.kind} ${show(a.scope)} → ${b.kind} ${show(b.scope)}`));
+      continue;
+    }
+    const moves: string[] = [];
+    let tighter = false;
+    let looser = false;
+    for (const k of [...AMOUNTS, 'windowMs' as const]) {
+      const x = a[k] as number | undefined;
+      const y = b[k] as number | undefined;
+      if (x === y || x === undefined || y === undefined) continue;
+      moves.push(`${k} ${x} → ${y}`);
+      // A longer window for the same points allows less per second.
+      const allowsMore = k === 'windowMs' ? y < x : y > x;
+      if (allowsMore) looser = true;
+      else tighter = true;
+    }
+    if (moves.length) changes.push(change(tighter && looser ? 'limit.changed' : tighter ? 'limit.tightened' : 'limit.loosened', subject, moves.join(', ')));
+  }
+  return changes;
+}
+
+function compareClasses(before: ApiModel, after: ApiModel): Change[] {
+  const { removed, added, both } = match(before.rateLimitClasses, after.rateLimitClasses, (c) => c.name);
+  const changes = [
+    ...removed.map((c) => change('rate-limit-class.removed', `rate-limit class ${c.name}`, 'removed')),
+    ...added.map((c) => change('rate-limit-class.added', `rate-limit class ${c.name}`, 'added')),
+  ];
+  for (const [a, b] of both) {
+    if (a.budget !== b.budget || a.appliesTo !== b.appliesTo || a.default !== b.default)
+      changes.push(change('rate-limit-class.changed', `rate-limit class ${b.name}`, `budget ${show(a.budget)} → ${show(b.budget)}`));
+  }
+  return changes;
+}
+
+function compareLogin(before: ApiModel, after: ApiModel): Change[] {
+  const changes: Change[] = [];
+  const a = before.login;
+  const b = after.login;
+  if (JSON.stringify(a?.headers) !== JSON.stringify(b?.headers) || a?.message !== b?.message)
+    changes.push(change('login.changed', 'login', a && b ? 'headers or signed message changed' : a ? 'login removed' : 'login added'));
+  else if (JSON.stringify(a?.freshness) !== JSON.stringify(b?.freshness))
+    changes.push(change('login.window-changed', 'login', `freshness ${show(a?.freshness ?? null)} → ${show(b?.freshness ?? null)}`));
+  const sig = (m: ApiModel) => JSON.stringify(m.actionSignature && { ...m.actionSignature, notShown: undefined, assumption: undefined });
+  if (sig(before) !== sig(after)) changes.push(change('action-signature.changed', 'action signature', 'EIP-712 domain, types or params hash changed'));
+  return changes;
+}
+
+function compareAssumptions(before: ApiModel, after: ApiModel): Change[] {
+  const { removed, added, both } = match(before.assumptions, after.assumptions, (x) => x.id);
+  return [
+    ...removed.map((x) => change('assumption.removed', `assumption ${x.id}`, x.title)),
+    ...added.map((x) => change('assumption.added', `assumption ${x.id}`, x.title)),
+    ...both.filter(([a, b]) => a.choice !== b.choice).map(([, b]) => change('assumption.changed', `assumption ${b.id}`, `now: ${show(b.choice)}`)),
+  ];
+}

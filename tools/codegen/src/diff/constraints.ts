@@ -1,0 +1,86 @@
+/**
+ * Whether the values a schema allows grew, shrank or moved: bounds, lengths, patterns with numeric
+ * quantifiers (a Decimal's `{1,12}` fractional digits), formats and multiples.
+ */
+import type { JsonSchema } from '../model/types';
+import { show } from './change';
+
+export type Movement = 'narrowed' | 'widened' | 'changed';
+
+/** Keys where a bigger number allows more, and where it allows less. */
+const UPPER = ['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxProperties'];
+const LOWER = ['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties'];
+const OTHER = ['format', 'multipleOf', 'const'];
+
+/** The schema that carries a nullable value's constraints: the non-null branch of `anyOf: [X, null]`. */
+function valueSchema(schema: JsonSchema): JsonSchema {
+  for (const k of ['anyOf', 'oneOf'] as const) {
+    const list = schema[k];
+    if (Array.isArray(list)) {
+      const rest = list.filter((s) => !(typeof s === 'object' && s !== null && (s as JsonSchema).type === 'null'));
+      if (rest.length === 1) return rest[0] as JsonSchema;
+    }
+  }
+  return schema;
+}
+
+const QUANTIFIER = /\{(\d+)(?:(,)(\d*))?\}/g;
+
+/** Compare two patterns that differ only in their numeric quantifiers; anything else is a move. */
+export function comparePatterns(before: string, after: string): Movement {
+  const shape = (p: string) => p.replace(QUANTIFIER, '{}');
+  if (shape(before) !== shape(after)) return 'changed';
+  const bounds = (p: string) => [...p.matchAll(QUANTIFIER)].map((m) => ({ min: Number(m[1]), max: m[2] ? (m[3] ? Number(m[3]) : Infinity) : Number(m[1]) }));
+  const a = bounds(before);
+  const b = bounds(after);
+  const wider = a.every((q, i) => b[i]!.min <= q.min && b[i]!.max >= q.max);
+  const narrower = a.every((q, i) => b[i]!.min >= q.min && b[i]!.max <= q.max);
+  return wider ? 'widened' : narrower ? 'narrowed' : 'changed';
+}
+
+/** One constraint that moved, e.g. `maxLength 64 → 32 (narrowed)`. */
+export interface ConstraintMove {
+  key: string;
+  movement: Movement;
+  text: string;
+}
+
+/** Every constraint of a value schema that moved between two versions. */
+export function constraintMoves(beforeSchema: JsonSchema, afterSchema: JsonSchema): ConstraintMove[] {
+  const a = valueSchema(beforeSchema);
+  const b = valueSchema(afterSchema);
+  const moves: ConstraintMove[] = [];
+  const add = (key: string, movement: Movement) => moves.push({ key, movement, text: `${key} ${show(a[key] ?? 'none')} → ${show(b[key] ?? 'none')} (${movement})` });
+  for (const key of [...UPPER, ...LOWER]) {
+    const x = a[key] as number | undefined;
+    const y = b[key] as number | undefined;
+    if (x === y) continue;
+    const upper = UPPER.includes(key);
+    // A bound that appears narrows; one that goes away widens.
+    if (x === undefined) add(key, 'narrowed');
+    else if (y === undefined) add(key, 'widened');
+    else add(key, (y > x) === upper ? 'widened' : 'narrowed');
+  }
+  if (a.pattern !== b.pattern) {
+    const x = a.pattern as string | undefined;
+    const y = b.pattern as string | undefined;
+    add('pattern', x === undefined ? 'narrowed' : y === undefined ? 'widened' : comparePatterns(x, y));
+  }
+  for (const key of OTHER) {
+    if (JSON.stringify(a[key]) === JSON.stringify(b[key])) continue;
+    add(key, a[key] === undefined ? 'narrowed' : b[key] === undefined ? 'widened' : 'changed');
+  }
+  return moves;
+}
+
+/** One movement for a set of moves: all one way, or changed. */
+export function overall(moves: readonly ConstraintMove[]): Movement {
+  const kinds = new Set(moves.map((m) => m.movement));
+  return kinds.size === 1 ? [...kinds][0]! : 'changed';
+}
+
+/** The inline enum of a value schema, or null. */
+export function inlineEnum(schema: JsonSchema): Array<string | number> | null {
+  const e = valueSchema(schema).enum;
+  return Array.isArray(e) ? (e as Array<string | number>) : null;
+}
