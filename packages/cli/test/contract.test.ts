@@ -9,7 +9,7 @@ const names = Object.keys(commands);
 
 describe('exchange-api: one command line', () => {
   it('has the subcommands the issues name', () => {
-    expect(names).toEqual(expect.arrayContaining(['generate', 'sandbox', 'conformance', 'docs', 'start', 'spec']));
+    expect(names).toEqual(expect.arrayContaining(['generate', 'sandbox', 'conformance', 'docs', 'start', 'spec', 'diff']));
   });
 
   it('--help lists every subcommand; no command prints the same and exits 2', () => {

@@ -116,7 +116,7 @@ export const FLOW_RULES = {
   },
   'enum.value-removed': {
     input: v('breaking', 'safe', 'clients sending the value are refused, and it leaves the generated union.'),
-    output: v('dangerous', 'breaking', 'clients keep a branch that never runs (code comparing with it may stop compiling); an old server may still send it.'),
+    output: v('breaking', 'breaking', 'the value leaves the generated union, so code that names it (a comparison, a case) no longer compiles after regenerating; an old server may still send it.'),
   },
   'constraint.narrowed': {
     input: v('breaking', 'safe', 'values clients sent before (a longer string, more decimals, a bigger number) are refused now; an old server still accepts them.'),

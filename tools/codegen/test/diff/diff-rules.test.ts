@@ -57,7 +57,7 @@ const CASES: Case[] = [
   ['enum.value-added', 'dangerous', 'safe', (s) => { S(s).Side.enum.push('close'); }],
   ['enum.value-added', 'safe', 'breaking', (s) => { S(s).QuoteParams.properties.tif.enum.push('fok'); }],
   ['enum.value-removed', 'breaking', 'safe', (s) => { S(s).QuoteParams.properties.tif.enum = ['gtc']; }],
-  ['enum.value-removed', 'dangerous', 'breaking', (s) => { S(s).Side.enum = ['buy']; }],
+  ['enum.value-removed', 'breaking', 'breaking', (s) => { S(s).Side.enum = ['buy']; }],
   ['constraint.widened', 'dangerous', 'safe', (s) => { S(s).Price.pattern = '^[0-9]+(\\.[0-9]{1,12})?$'; }],
   ['constraint.narrowed', 'breaking', 'safe', (s) => { S(s).Size.pattern = '^[0-9]+(\\.[0-9]{1,4})?$'; }],
   ['constraint.widened', 'safe', 'breaking', (s) => { S(s).QuoteParams.properties.symbol.maxLength = 64; }],

@@ -1,0 +1,91 @@
+/**
+ * `exchange-api diff` as a CI gate runs it: the built command, two spec files (or a git ref), the
+ * reports it writes, and its exit codes (0 compared, 1 a change at --fail-on, 2 usage or spec errors).
+ */
+import { describe, expect, it, beforeAll } from 'vitest';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse, stringify } from 'yaml';
+import { cli, repoRoot } from '../../../test/support/cli';
+import { withoutExamples } from '../../../test/support/spec-edits';
+
+const spec = join(repoRoot, 'spec', 'asyncapi.yaml');
+let dir: string;
+let edited: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'exchange-api-diff-cli-'));
+  // Without its examples (the diff does not compare them; a real edit would update them too).
+  const s = withoutExamples(parse(readFileSync(spec, 'utf8')));
+  // A pushed record gains a required field (breaks old servers, not clients); an error is reworded (dangerous for clients).
+  s.components.schemas.Order.properties.venue = { type: 'string' };
+  s.components.schemas.Order.required.push('venue');
+  s['x-errors'].codes[0].message = 'Too many requests';
+  edited = join(dir, 'edited.yaml');
+  writeFileSync(edited, stringify(s));
+});
+
+describe('exchange-api diff', () => {
+  it('prints the counts per side first, then the changes grouped by side and class; exit 0 without --fail-on', () => {
+    const r = cli(['diff', spec, edited]);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout.split('\n')[0]).toBe('diff 0.2.0 → 0.2.0: 2 change(s); client: 0 breaking, 1 dangerous, 1 safe; server: 2 breaking, 0 dangerous, 0 safe');
+    expect(r.stdout).toContain('server side, breaking (2):');
+    expect(r.stdout).toMatch(/field\.added-required {2}record Order, field venue: added, required string/);
+    expect(r.stdout).toMatch(/@asyncapi\/diff: \d+ raw change\(s\)/);
+  }, 60_000);
+
+  it('--fail-on exits 1 exactly when the chosen side has such a change', () => {
+    expect(cli(['diff', spec, edited, '--fail-on', 'breaking']).status).toBe(1);
+    expect(cli(['diff', spec, edited, '--side', 'client', '--fail-on', 'breaking']).status).toBe(0);
+    expect(cli(['diff', spec, edited, '--side', 'client', '--fail-on', 'dangerous']).status).toBe(1);
+    expect(cli(['diff', spec, spec, '--fail-on', 'dangerous']).status).toBe(0);
+  }, 120_000);
+
+  it('writes JSON and Markdown reports (repeatable --report), nothing on stdout without console', () => {
+    const json = join(dir, 'diff.json');
+    const md = join(dir, 'diff.md');
+    const r = cli(['diff', spec, edited, '--side', 'server', '--report', `json:${json}`, '--report', `markdown:${md}`]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe('');
+    const report = JSON.parse(readFileSync(json, 'utf8'));
+    expect(report.sides).toEqual(['server']);
+    expect(report.summary).toEqual({ server: { breaking: 2, dangerous: 0, safe: 0 } });
+    expect(report.changes.map((c: { rule: string }) => c.rule).sort()).toEqual(['error.message-changed', 'field.added-required']);
+    expect(readFileSync(md, 'utf8')).toMatch(/^## Spec changes: 0\.2\.0 → 0\.2\.0\n[\s\S]*### server: breaking \(2\)/);
+  }, 60_000);
+
+  it('--base compares the repository spec with its version at a git ref', () => {
+    const r = cli(['diff', '--base', 'HEAD', '--fail-on', 'breaking']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^diff 0\.2\.0 → 0\.2\.0: /);
+    expect(r.stdout).toContain('old: HEAD:spec/asyncapi.yaml');
+  }, 60_000);
+
+  it.each([
+    [[], /give two specs, old and new \(got 0\)/],
+    [['a.yaml', 'b.yaml', 'c.yaml'], /unexpected argument "c.yaml"/],
+    [['x', 'y', '--side', 'left'], /--side must be client, server or both/],
+    [['x', 'y', '--fail-on', 'safe'], /--fail-on must be breaking or dangerous/],
+    [['x', 'y', '--report', 'xml:out.xml'], /--report "xml:out.xml": use console, json:<path> or markdown:<path>/],
+    [['x', 'y', '--report', 'json:/no/such/folder/d.json'], /the folder \/no\/such\/folder does not exist/],
+    [['--base', 'no-such-ref-anywhere'], /git show no-such-ref-anywhere:spec\/asyncapi.yaml failed/],
+  ])('usage error %j: one line, exit 2', (args, message) => {
+    const r = cli(['diff', ...args]);
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(message);
+  });
+
+  it('a spec that does not load: its errors with file and pointer, exit 2, no stack trace', () => {
+    const broken = join(dir, 'broken.yaml');
+    writeFileSync(broken, 'asyncapi: 3.0.0\ninfo: {title: x}\n');
+    const r = cli(['diff', spec, broken]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^exchange-api diff: the spec has \d+ error\(s\)/);
+    expect(r.stderr).toContain('broken.yaml');
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  }, 60_000);
+});
