@@ -100,10 +100,10 @@ export const FLOW_RULES = {
   },
   'field.made-nullable': {
     input: v('safe', 'breaking', 'clients may send null; an old server refuses it.'),
-    output: v('breaking', 'safe', 'clients may get null where they expected a value; the generated type gains `| null`.'),
+    output: v('breaking', 'safe', 'clients may get null where they expected a value; the generated type now admits null.'),
   },
   'field.made-non-nullable': {
-    input: v('breaking', 'safe', 'clients sending null are refused; the generated type loses `| null`.'),
+    input: v('breaking', 'safe', 'clients sending null are refused; the generated type no longer admits null.'),
     output: v('safe', 'breaking', 'clients never get null again; an old server may still send it.'),
   },
   'field.type-changed': {

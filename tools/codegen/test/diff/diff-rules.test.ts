@@ -4,6 +4,7 @@
  * model, never from JSON paths.
  */
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { diffModels, FIXED_RULES, FLOW_RULES, type Severity } from '../../src/index';
 import { rawChanges, unmodelled } from '../../src/diff/raw';
 import { baseSpec, modelOf, type Spec } from './base-spec';
@@ -135,5 +136,14 @@ describe('every rule, on each side', () => {
     delete after.operations.receiveTicks;
     const names = diffModels(modelOf(baseSpec()), modelOf(after)).flatMap((c) => c.names);
     expect(names).toEqual(expect.arrayContaining(['TicksAddress', 'TicksChannelPayload', 'Tick.venue']));
+  });
+});
+
+describe('the README', () => {
+  it('lists every rule with its class on each side (the table is the rules, not a copy that drifts)', () => {
+    const readme = readFileSync(new URL('../../../../README.md', import.meta.url), 'utf8');
+    for (const [id, v] of Object.entries(FIXED_RULES)) expect(readme).toContain(`| \`${id}\` | | ${v.client} | ${v.server} | ${v.why} |`);
+    for (const [id, byFlow] of Object.entries(FLOW_RULES))
+      for (const [flow, v] of Object.entries(byFlow)) expect(readme).toContain(`| \`${id}\` | ${flow === 'input' ? 'clients' : 'servers'} | ${v.client} | ${v.server} | ${v.why} |`);
   });
 });
