@@ -3,7 +3,7 @@
  * reports it writes, and its exit codes (0 compared, 1 a change at --fail-on, 2 usage or spec errors).
  */
 import { describe, expect, it, beforeAll } from 'vitest';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
@@ -88,4 +88,20 @@ describe('exchange-api diff', () => {
     expect(r.stderr).toContain('broken.yaml');
     expect(r.stderr).not.toMatch(/\n\s+at /);
   }, 60_000);
+
+  it('docs --since adds a Changes page (HTML, Markdown, navigation) with the classes per side; without it there is none', () => {
+    const site = join(dir, 'site');
+    const r = cli(['docs', '--spec', edited, '--out', site, '--since', spec]);
+    expect(r.status, r.stderr).toBe(0);
+    const md = readFileSync(join(site, 'md', 'changes.md'), 'utf8');
+    expect(md).toMatch(/^# Changes/m);
+    expect(md).toMatch(/Servers: breaking \(2\)/);
+    expect(md).toMatch(/`field\.added-required`.*record Order, field venue/);
+    expect(md).toMatch(/Clients: dangerous \(1\)[\s\S]*`error\.message-changed`/);
+    expect(readFileSync(join(site, 'index.html'), 'utf8')).toContain('href="changes.html"');
+    const plain = join(dir, 'plain-site');
+    expect(cli(['docs', '--spec', edited, '--out', plain]).status).toBe(0);
+    expect(existsSync(join(plain, 'changes.html'))).toBe(false);
+    expect(readFileSync(join(plain, 'index.html'), 'utf8')).not.toContain('changes.html');
+  }, 90_000);
 });

@@ -9,7 +9,7 @@ export { emitTypes } from './emit/types';
 export { emitTables } from './emit/tables';
 export { emitClientSurface } from './emit/client';
 export { emitValidators, exportName } from './emit/validators';
-export { emitDocs, collectExamples, exampleAddress, SiteMap, safeId, searchEntries, SEARCH_KINDS, type Examples, type ChannelExample, type MethodExample, type SearchEntry } from './emit/docs/emit-docs';
+export { emitDocs, collectExamples, exampleAddress, SiteMap, safeId, searchEntries, SEARCH_KINDS, type Examples, type ChannelExample, type MethodExample, type SearchEntry, type DocsChanges } from './emit/docs/emit-docs';
 export { emitLanguages } from './emit/lang/emit-languages';
 export { LANGUAGES, langFlag, parseLanguages, UnknownLanguage, type LanguageTarget } from './emit/lang/languages';
 export type { EmittedFile, EmitOptions } from './emit/emitted-file';

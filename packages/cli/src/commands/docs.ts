@@ -4,9 +4,9 @@
  */
 import { join, relative, resolve } from 'node:path';
 import { parseCommand, usageError, type Io, reportFailure } from '../args';
-import { emitDocs, findRepoRoot, modelFromSpec, writeFiles } from '@exchange-api/codegen';
+import { diffSpecFiles, emitDocs, findRepoRoot, modelFromSpec, writeFiles, type DocsChanges } from '@exchange-api/codegen';
 
-export const DOCS_HELP = `Usage: exchange-api docs [--spec <file>] [--out <dir>]
+export const DOCS_HELP = `Usage: exchange-api docs [--spec <file>] [--out <dir>] [--since <old spec>]
 
 Writes the reference documentation of an AsyncAPI 3.0 spec: a static HTML site (open index.html
 from disk or serve the folder from any static host) and the same pages as Markdown under md/.
@@ -15,18 +15,21 @@ Every example is validated against the spec's schemas first; an invalid one stop
   --spec <file>   the spec (default: this repository's spec/asyncapi.yaml)
   --out <dir>     where to write the site (default: ./docs-site): a new or empty folder, or one a site
                   was written to before (files that site no longer has are removed; nothing else is)
+  --since <file>  add a Changes page: what changed since that earlier version of the spec and for whom
+                  it breaks (the classification of \`exchange-api diff\`)
   -h, --help      this text
 
 Examples:
   npx exchange-api docs
   npx exchange-api docs --spec ./staging.asyncapi.yaml --out ./public/api-docs
+  npx exchange-api docs --out ./public/api-docs --since ./released.asyncapi.yaml
   npm run generate          (keeps the repository's copy in packages/docs/site current)
 
 Exit codes: 0 written, 2 usage or spec errors.`;
 
 /** Runs the `docs` subcommand; resolves to the exit code. */
 export async function runDocs(argv: string[], io: Io = { out: console.log, err: console.error }): Promise<number> {
-  const values = parseCommand<{ spec?: string; out?: string }>('docs', DOCS_HELP, argv, { spec: { type: 'string' }, out: { type: 'string' } }, io);
+  const values = parseCommand<{ spec?: string; out?: string; since?: string }>('docs', DOCS_HELP, argv, { spec: { type: 'string' }, out: { type: 'string' }, since: { type: 'string' } }, io);
   if (typeof values === 'number') return values;
   const cwd = process.cwd();
   const repo = findRepoRoot();
@@ -37,8 +40,8 @@ export async function runDocs(argv: string[], io: Io = { out: console.log, err: 
   const shown = relative(cwd, out).startsWith('..') ? out : relative(cwd, out) || '.';
   const started = performance.now();
   try {
-    const model = await modelFromSpec(spec, cwd);
-    const files = emitDocs(model);
+    const [model, changes] = await Promise.all([modelFromSpec(spec, cwd), values.since === undefined ? undefined : changesSince(values.since, spec, cwd)]);
+    const files = emitDocs(model, { changes });
     const specName = relative(out, resolve(cwd, spec)) || spec;
     const result = writeFiles(files, { docs: out }, { check: false, specName, cwd });
     const kB = (filter: (p: string) => boolean) => (files.filter((f) => filter(f.path)).reduce((n, f) => n + Buffer.byteLength(f.content), 0) / 1024).toFixed(0);
@@ -51,4 +54,10 @@ export async function runDocs(argv: string[], io: Io = { out: console.log, err: 
   } catch (err) {
     return reportFailure('docs', err, io);
   }
+}
+
+/** The diff from an earlier version of the spec, for the Changes page. */
+async function changesSince(since: string, spec: string, cwd: string): Promise<DocsChanges> {
+  const d = await diffSpecFiles(since, spec, { cwd });
+  return { since: { file: relative(cwd, d.before.file) || since, version: d.before.version }, changes: d.changes };
 }

@@ -13,12 +13,14 @@ import { renderHtml, type NavGroup } from './render-html';
 import { renderMarkdown } from './render-md';
 import { searchEntries, searchScript } from './search';
 import { PAGES, SiteMap } from './site';
+import { changesPage, CHANGES_PAGE, type DocsChanges } from './page-changes';
 
 export { collectExamples, exampleAddress, type Examples, type ChannelExample, type MethodExample } from './examples';
 export { SiteMap, safeId } from './site';
 export { searchEntries, SEARCH_KINDS, type SearchEntry } from './search';
+export type { DocsChanges } from './page-changes';
 
-function navGroups(model: ApiModel, site: SiteMap): NavGroup[] {
+function navGroups(model: ApiModel, site: SiteMap, withChanges: boolean): NavGroup[] {
   return [
     { title: 'Overview', ref: { page: PAGES.index }, key: 'index', items: [] },
     { title: 'Channels', ref: { page: PAGES.channels }, key: 'channels', mono: true, items: model.channels.map((c) => ({ key: `channel:${c.id}`, label: [c.address], ref: site.channel(c) })) },
@@ -32,6 +34,7 @@ function navGroups(model: ApiModel, site: SiteMap): NavGroup[] {
         { key: 'limits', label: ['Limits'], ref: { page: PAGES.limits } },
         { key: 'login', label: ['Login'], ref: { page: PAGES.login } },
         { key: 'open', label: ['Not shown and assumptions'], ref: { page: PAGES.open } },
+        ...(withChanges ? [{ key: 'changes', label: ['Changes'], ref: { page: CHANGES_PAGE } }] : []),
       ],
     },
   ];
@@ -40,13 +43,14 @@ function navGroups(model: ApiModel, site: SiteMap): NavGroup[] {
 /**
  * The documentation site of a model: `index.html`, `channels.html` and `methods.html` with one section
  * (and anchor) per channel and per method, reference pages, `assets/`, and the same pages as Markdown under `md/`.
- * Pure and deterministic; throws an Error naming the place when an example does not validate.
+ * With `options.changes` (`docs --since`), a Changes page too. Pure and deterministic; throws an Error
+ * naming the place when an example does not validate.
  */
-export function emitDocs(model: ApiModel): EmittedFile[] {
+export function emitDocs(model: ApiModel, options: { changes?: DocsChanges } = {}): EmittedFile[] {
   const examples = collectExamples(model);
   const site = new SiteMap(model);
-  const pages = sitePages(model, site, examples);
-  const groups = navGroups(model, site);
+  const pages = [...sitePages(model, site, examples), ...(options.changes ? [changesPage(options.changes, model.version)] : [])];
+  const groups = navGroups(model, site, options.changes !== undefined);
   const api = { title: model.title, version: model.version };
   const files: EmittedFile[] = [];
   for (const page of pages) {
