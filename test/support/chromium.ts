@@ -18,10 +18,16 @@ export interface FoundBrowser {
   source: 'CHROMIUM_PATH' | 'system' | '@sparticuz/chromium';
 }
 
+/**
+ * Flags @sparticuz/chromium sets for serverless hosts that break a test browser here: in one process,
+ * Chromium dies when a second browser context opens ("Target page, context or browser has been closed").
+ */
+const SERVERLESS_ONLY = ['--single-process'];
+
 /** The Chromium inside the @sparticuz/chromium package, with the flags it needs. */
 export async function packagedBrowser(): Promise<FoundBrowser> {
   const { default: packaged } = await import('@sparticuz/chromium');
-  return { executablePath: await packaged.executablePath(), args: [...new Set([...packaged.args, ...QUIET_ARGS])], source: '@sparticuz/chromium' };
+  return { executablePath: await packaged.executablePath(), args: [...new Set([...packaged.args.filter((a) => !SERVERLESS_ONLY.includes(a)), ...QUIET_ARGS])], source: '@sparticuz/chromium' };
 }
 
 /** The browser to launch (see the module comment for the order); a CHROMIUM_PATH that does not exist is an error, not skipped. */

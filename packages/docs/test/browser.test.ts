@@ -100,6 +100,8 @@ describe('docs site in chromium', () => {
     ['cancel_all', 'methods.html#cancel_all'],
     ['publish_id', 'records.html#OrderbookPayload.publish_id'],
     ['insufficient_margin', 'enums.html#CancelReason.insufficient_margin'],
+    // An error by its stable name, as programs and their readers know it.
+    ['RATE_LIMITED', 'errors.html#error--32000'],
   ])('searching %s finds it and the hit opens its anchor', async (query, target) => {
     const { page, problems, close } = await open('channels.html');
     try {

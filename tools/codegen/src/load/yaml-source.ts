@@ -48,6 +48,24 @@ export class YamlSource {
     return new YamlSource(file, text, doc, lines);
   }
 
+  /**
+   * Every integer of the spec beyond JavaScript's exact range (an int64 or uint64 bound), by JSON
+   * pointer, as written: `data` holds them as doubles that lost their last digits.
+   */
+  exactIntegers(): Record<string, string> {
+    const exact: Record<string, string> = {};
+    const walk = (node: unknown, pointer: string): void => {
+      if (typeof node === 'bigint') {
+        if (!Number.isSafeInteger(Number(node))) exact[pointer] = node.toString();
+      } else if (Array.isArray(node)) node.forEach((v, i) => walk(v, `${pointer}/${i}`));
+      else if (typeof node === 'object' && node !== null)
+        for (const [k, v] of Object.entries(node)) walk(v, `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+    };
+    // Only a spec with such a number pays for the second parse.
+    if (/[0-9]{16}/.test(this.text)) walk(parseDocument(this.text, { intAsBigInt: true }).toJS({ maxAliasCount: 100 }), '#');
+    return exact;
+  }
+
   /** 1-based line of the node at this path, or of its nearest ancestor that exists. */
   lineOf(path: ReadonlyArray<string | number>): number | undefined {
     for (let n = path.length; n >= 0; n--) {

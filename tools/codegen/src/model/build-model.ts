@@ -113,6 +113,7 @@ export function buildModel(spec: LoadedSpec): ApiModel {
     notShown: [],
     roles: buildRoles(rawSchemas, obj(data.operations)),
     defaults: [],
+    exactIntegers: spec.source.exactIntegers(),
   };
 
   const defaults = new DefaultsLog();

@@ -26,6 +26,8 @@ export interface ApiModel {
   notShown: NotShownModel[];
   /** What a few schemas and methods are for (`x-role`): emitters read meaning here, never by name. */
   roles: RolesModel;
+  /** Integers of the spec beyond JavaScript's exact range (int64/uint64 bounds), by JSON pointer, as written: for people (the docs). */
+  exactIntegers?: Record<string, string>;
   /** The defaults applied where the spec leaves out one of our extensions, one entry per kind (model/plain-spec.ts). */
   defaults: DefaultApplied[];
 }

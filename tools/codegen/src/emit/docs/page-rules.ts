@@ -20,12 +20,15 @@ export function errorsPage(kit: PageKit): Page {
     { kind: 'h', level: 2, id: 'codes', text: ['Codes'] },
     {
       kind: 'table',
-      head: ['Code', 'Message', 'When', 'Data'],
+      head: ['Code', 'Name', 'Message', 'Kind', 'HTTP', 'When', 'Data'],
       rows: codes.map((e) => ({
         id: kit.site.errorRef(e.code).anchor!,
         cells: [
           [code(String(e.code))],
+          e.name ? [code(e.name)] : [],
           [e.message, ...(e.assumption ? [' ', link(kit.site.assumptionRef(e.assumption), tag('assumption', 'assumption'))] : [])],
+          e.kind ? [e.kind] : [],
+          e.httpStatus === undefined ? [] : [String(e.httpStatus)],
           rich(e.condition),
           [...(e.data ? [code(e.data)] : []), ...(e.dataPattern ? [' pattern ', code(e.dataPattern)] : []), ...(e.textFramePrefix ? ['text frame starts ', code(e.textFramePrefix)] : [])],
         ],

@@ -3,6 +3,13 @@ import type { TypeModel } from '../../model/types';
 import { code, joined, link, prettyJson, rich, tag, type Block, type Inline, type Page, type Row } from './ir';
 import { KIND_LABEL, plural, withoutEmptyColumns, type PageKit } from './page-kit';
 import { PAGES } from './site';
+import { constraintList, exactJson } from './constraints';
+
+/** A field's own constraints (those of a named type show on its own entry). */
+function fieldConstraints(kit: PageKit, record: string, field: string): Inline[] {
+  const property = ((kit.model.schemas[record] ?? {}).properties as Record<string, Record<string, unknown>> | undefined)?.[field];
+  return property ? constraintList(property, `#/components/schemas/${record}/properties/${field}`, kit.model.exactIntegers) : [];
+}
 
 /** One named type: its fields or values or schema, what it refers to, what uses it, its examples. */
 function typeSection(kit: PageKit, t: TypeModel): Block[] {
@@ -22,17 +29,19 @@ function typeSection(kit: PageKit, t: TypeModel): Block[] {
       const type = f.nullable && !/\bnull\b/.test(f.type) ? `${f.type} | null` : f.type;
       return {
         id: s.fieldRef(t.name, f.name).anchor!,
-        cells: [[code(f.name)], kit.typeExpr(type, f.refs), [f.required ? 'yes' : 'no'], f.default === undefined ? [] : [code(JSON.stringify(f.default))], desc],
+        cells: [[code(f.name)], kit.typeExpr(type, f.refs), [f.required ? 'yes' : 'no'], f.default === undefined ? [] : [code(JSON.stringify(f.default))], fieldConstraints(kit, t.name, f.name), desc],
       };
     });
-    blocks.push(withoutEmptyColumns(['Field', 'Type', 'Required', 'Default', 'Description'], rows, 3));
+    blocks.push(withoutEmptyColumns(['Field', 'Type', 'Required', 'Default', 'Constraints', 'Description'], rows, 3));
   } else if (t.kind === 'enum' && t.values) {
     const type = (kit.model.schemas[t.name] ?? {}).type;
     blocks.push({ kind: 'p', text: [plural(t.values.length, 'value'), typeof type === 'string' ? [' (', code(type), '):'] : ':'].flat() });
     blocks.push({ kind: 'list', chips: true, items: t.values.map((v) => ({ id: s.valueRef(t.name, v).anchor!, text: [code(v === '' ? '""' : String(v))] })) });
   } else {
     const { title: _t, description: _d, examples: _e, ...schema } = kit.model.schemas[t.name] ?? {};
-    blocks.push(kit.schemaBlock(schema, ['Schema']));
+    const constraints = constraintList(schema, pointer, kit.model.exactIntegers);
+    if (constraints.length) blocks.push({ kind: 'p', text: ['Constraints: ', ...constraints, '.'] });
+    blocks.push({ kind: 'code', text: exactJson(schema, pointer, kit.model.exactIntegers), caption: ['Schema'] });
   }
   // A record's field types already link what it refers to; other kinds show a schema, so list them.
   const refs = t.kind === 'record' ? [] : [...new Set(t.refs)].filter((r) => r !== t.name && s.type(r));

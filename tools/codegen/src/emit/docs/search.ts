@@ -40,7 +40,11 @@ export function searchEntries(model: ApiModel, site: SiteMap): SearchEntry[] {
     for (const f of t.fields ?? []) add('field', `${t.name}.${f.name}`, site.fieldRef(t.name, f.name), f.type);
     for (const v of t.values ?? []) add('value', `${t.name}.${v === '' ? '""' : String(v)}`, site.valueRef(t.name, v), '');
   }
-  for (const e of model.errors.codes) add('error', String(e.code), site.errorRef(e.code), e.message);
+  for (const e of model.errors.codes) {
+    add('error', String(e.code), site.errorRef(e.code), e.name ? `${e.name}: ${e.message}` : e.message);
+    // Programs match on the stable name, so a reader searches by it too.
+    if (e.name) add('error', e.name, site.errorRef(e.code), `${e.code} ${e.message}`);
+  }
   for (const l of model.limits) add('limit', l.id, site.limitRef(l.id)!, l.title);
   for (const a of model.assumptions) add('assumption', a.id, site.assumptionRef(a.id), a.title);
   return out;
