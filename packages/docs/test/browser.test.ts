@@ -120,6 +120,25 @@ describe('docs site in chromium', () => {
     }
   });
 
+  it('searching an example by its name finds it, and the hit opens the example, captioned with that name', async () => {
+    const { page, problems, close } = await open('index.html');
+    try {
+      await page.fill('#search', 'failure through the error member');
+      const hits = page.locator('#search-results li[role="option"] a');
+      await hits.first().waitFor({ state: 'visible', timeout: 5000 });
+      const hrefs = await hits.evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));
+      const target = url('channels.html#subaccountBestQuotes-example');
+      expect(hrefs).toContain(target);
+      await hits.nth(hrefs.indexOf(target)).click();
+      await page.waitForURL(target);
+      const caption = await page.evaluate(() => document.getElementById('subaccountBestQuotes-example')?.nextElementSibling?.textContent ?? '');
+      expect(caption).toContain('failure through the error member');
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
   it('gives every channel and every method of the spec its section', async () => {
     const { page, close } = await open('channels.html');
     try {

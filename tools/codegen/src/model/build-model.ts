@@ -36,7 +36,7 @@ const withMarkers = <T extends object>(target: T, o: Obj): T => {
 function buildChannel(id: string, rawChannel: unknown, read: SpecReader): ChannelModel | null {
   const ch = obj(rawChannel);
   if (typeof ch.address !== 'string') return null; // the RPC channel has no address
-  const { payload, examples, addresses } = channelPayload(id, Object.values(obj(ch.messages)), read);
+  const { payload, examples, addresses, exampleInfo, messages } = channelPayload(id, Object.values(obj(ch.messages)), read);
   if (ch['x-access'] === undefined) read.defaults.applied('access', `channel ${id}`);
   const channel: ChannelModel = {
     id,
@@ -51,6 +51,8 @@ function buildChannel(id: string, rawChannel: unknown, read: SpecReader): Channe
     payload,
     examples,
     exampleAddresses: addresses,
+    exampleInfo,
+    messages,
   };
   return withMarkers(channel, ch);
 }
@@ -81,6 +83,10 @@ function buildMethod(id: string, rawOp: unknown, read: SpecReader): MethodModel 
     orderFlow: op['x-order-flow'] === true,
     paramsExamples: request.examples,
     resultExamples: response.examples,
+    paramsExampleInfo: request.exampleInfo,
+    resultExampleInfo: response.exampleInfo,
+    ...(request.messages[0] ? { requestMessage: request.messages[0] } : {}),
+    ...(response.messages[0] ? { replyMessage: response.messages[0] } : {}),
   };
   return withMarkers(method, op);
 }

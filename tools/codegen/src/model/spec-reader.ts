@@ -5,7 +5,7 @@
 import { fromPointer } from '../load/spec-error';
 import { cleanSchema, refName } from './schema-tools';
 import { payloadTypeName, type DefaultsLog } from './plain-spec';
-import type { JsonSchema, PayloadModel } from './types';
+import type { ExampleInfo, JsonSchema, MessageInfo, PayloadModel } from './types';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -16,7 +16,13 @@ interface MessagePayload {
   payload: PayloadModel;
   examples: unknown[];
   addresses: Array<string | null>;
+  exampleInfo: ExampleInfo[];
+  messages: MessageInfo[];
 }
+
+/** The strings among `keys` of an object, the others left out. */
+const strings = <K extends string>(o: Obj, keys: readonly K[]): Partial<Record<K, string>> =>
+  Object.fromEntries(keys.filter((k) => typeof o[k] === 'string').map((k) => [k, o[k] as string])) as Partial<Record<K, string>>;
 
 /** How the model builder reads a spec: local refs followed, and a message's payload with its examples. */
 export interface SpecReader {
@@ -67,7 +73,9 @@ export function specReader(data: Obj, schemas: Record<string, JsonSchema>, defau
     // Where the examples were recorded, the message's x-address says on which filled-in address.
     const address = typeof message['x-address'] === 'string' ? message['x-address'] : null;
     const addresses = withPayload.map(() => address);
-    return { payload: describePayload(payload, schemas), examples, addresses };
+    const exampleInfo = withPayload.map((e) => strings(e, ['name', 'summary'] as const));
+    const messages = isObj(message.payload) || Object.keys(message).length > 0 ? [strings(message, ['name', 'title', 'summary'] as const)] : [];
+    return { payload: describePayload(payload, schemas), examples, addresses, exampleInfo, messages };
   };
 
   return { resolve, payloadOf, hoisted, defaults };
@@ -82,6 +90,8 @@ export function channelPayload(id: string, messages: unknown[], read: SpecReader
     payload: { schema: { oneOf: each.map((p) => p.payload.schema) }, record: null, array: false },
     examples: each.flatMap((p) => p.examples),
     addresses: each.flatMap((p) => p.addresses),
+    exampleInfo: each.flatMap((p) => p.exampleInfo),
+    messages: each.flatMap((p) => p.messages),
   };
 }
 

@@ -105,6 +105,19 @@ export interface ChannelParameterModel {
   enum: string[] | null;
 }
 
+/** What the spec says of one example: its name and summary (AsyncAPI message examples carry both). */
+export interface ExampleInfo {
+  name?: string;
+  summary?: string;
+}
+
+/** What the spec says of a message: its name, title and summary. */
+export interface MessageInfo {
+  name?: string;
+  title?: string;
+  summary?: string;
+}
+
 export interface PayloadModel {
   /** The payload schema (refs to named schemas). */
   schema: JsonSchema;
@@ -126,6 +139,10 @@ export interface ChannelModel {
   examples: unknown[];
   /** For each example, the filled-in address it was seen on (`x-address`), or null. */
   exampleAddresses: Array<string | null>;
+  /** For each example, its name and summary. */
+  exampleInfo?: ExampleInfo[];
+  /** The channel's messages (one, or several carried in turn). */
+  messages?: MessageInfo[];
   notShown?: string;
   assumption?: string;
 }
@@ -152,6 +169,12 @@ export interface MethodModel {
   orderFlow: boolean;
   paramsExamples: unknown[];
   resultExamples: unknown[];
+  /** For each params and result example, its name and summary. */
+  paramsExampleInfo?: ExampleInfo[];
+  resultExampleInfo?: ExampleInfo[];
+  /** The request and reply messages. */
+  requestMessage?: MessageInfo;
+  replyMessage?: MessageInfo;
   notShown?: string;
   assumption?: string;
 }

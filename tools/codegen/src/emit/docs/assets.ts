@@ -109,6 +109,18 @@ pre code { background: none; padding: 0; font-size: 0.82rem; color: inherit; ove
 /** The search: filters the generated index as one types, links to the anchors; Enter opens the first hit. */
 export const SEARCH_JS = `(function () {
   'use strict';
+  // A "#" link beside each heading with an anchor, to copy a deep link: added here, not in every page's
+  // HTML, to keep the site light; without JavaScript the anchors work, only this shortcut is absent.
+  var heads = document.querySelectorAll('main h1[id], main h2[id], main h3[id]');
+  for (var h = 0; h < heads.length; h++) {
+    var self = document.createElement('a');
+    self.className = 'self';
+    self.href = '#' + heads[h].id;
+    self.textContent = '#';
+    var tags = heads[h].querySelector('.tags');
+    heads[h].insertBefore(document.createTextNode(' '), tags);
+    heads[h].insertBefore(self, tags);
+  }
   var data = window.DOCS_SEARCH;
   var form = document.querySelector('form.search');
   var input = document.getElementById('search');

@@ -3,6 +3,7 @@ import type { ChannelModel, MethodModel, PayloadModel } from '../../model/types'
 import { code, joined, link, prettyJson, rich, tag, type Block, type Inline, type Page } from './ir';
 import { TRANSPORT_LABEL, plural, type PageKit } from './page-kit';
 import { PAGES } from './site';
+import { frameCaption, messageLine, namedExamples } from './page-examples';
 
 /** The channels page: a chip list of addresses, then one section per channel. */
 export function channelsPage(kit: PageKit): Page {
@@ -72,13 +73,14 @@ function channelSection(kit: PageKit, c: ChannelModel): Block[] {
         ? ['Each notification\'s ', code('data'), ' is ', ...kit.payload(c.payload), '.']
         : ['Each notification\'s ', code('data'), ' is one ', ...kit.payload(c.payload), c.payload.record ? ' object.' : '.'],
     },
+    ...(c.messages ?? []).flatMap((msg) => messageLine('Message', msg)),
     ...(c.payload.record ? [] : [kit.schemaBlock(c.payload.schema, ['Payload schema'])]),
     { kind: 'h', level: 3, id: s.channel(c, 'example').anchor!, text: ['Example notification'] },
   ];
   if (ex) {
     const caption: Inline[] = ex.borrowedFrom
       ? ['The spec has no example for this channel; this is the example of ', link(s.channel(ex.borrowedFrom), code(ex.borrowedFrom.address)), ', which carries the same payload.']
-      : ['From the spec\'s example.'];
+      : frameCaption('Notification', c.exampleInfo?.[0]);
     if (notify) caption.push(' Frame per ', link(s.assumptionRef(notify.id), 'assumption ', code(notify.id)), '.');
     blocks.push({ kind: 'code', text: prettyJson(ex.frame), caption });
     if (subscribe) blocks.push({ kind: 'p', text: ['Subscribe with ', link(s.method(subscribe), code(subscribe.name)), ' giving the address with its parameters filled in, e.g. ', code(ex.address), '.'] });
@@ -86,6 +88,7 @@ function channelSection(kit: PageKit, c: ChannelModel): Block[] {
     blocks.push({ kind: 'p', text: ['No example in the spec.'] });
     if (subscribe) blocks.push({ kind: 'p', text: ['Subscribe with ', link(s.method(subscribe), code(subscribe.name)), ' giving the address with its parameters filled in.'] });
   }
+  blocks.push(...namedExamples('payload', c.examples, c.exampleInfo, ex !== null && ex.borrowedFrom === null));
   return blocks;
 }
 
@@ -141,13 +144,15 @@ function methodSection(kit: PageKit, m: MethodModel): Block[] {
     ...kit.markers(`#/operations/${m.id}`, m.assumption),
     { kind: 'h', level: 3, id: s.method(m, 'params').anchor!, text: ['Params'] },
     ...side('params', m.params, m.assumedParams),
+    ...messageLine('Request message', m.requestMessage),
     { kind: 'h', level: 3, id: s.method(m, 'result').anchor!, text: ['Result'] },
     ...side('result', m.result, m.assumedResult),
+    ...messageLine('Reply message', m.replyMessage),
     { kind: 'h', level: 3, id: s.method(m, 'example').anchor!, text: ['Example'] },
   ];
   if (!ex.request && !ex.reply) blocks.push({ kind: 'p', text: ['No example in the spec.'] });
   if (ex.request) {
-    blocks.push({ kind: 'code', text: prettyJson(ex.request), caption: ['Request, from the spec\'s example.'] });
+    blocks.push({ kind: 'code', text: prettyJson(ex.request), caption: frameCaption('Request', m.paramsExampleInfo?.[0]) });
     if (http && m.httpPath) {
       const lines = [`POST ${http.protocol}://${http.host}${m.httpPath}`, 'Content-Type: application/json'];
       if (m.auth === 'login' && kit.model.login) {
@@ -157,6 +162,7 @@ function methodSection(kit: PageKit, m: MethodModel): Block[] {
       blocks.push({ kind: 'code', text: [...lines, '', prettyJson((ex.request as { params: unknown }).params)].join('\n'), caption: ['The same request over HTTP.'] });
     }
   }
-  if (ex.reply) blocks.push({ kind: 'code', text: prettyJson(ex.reply), caption: ['Reply, from the spec\'s example.'] });
+  if (ex.reply) blocks.push({ kind: 'code', text: prettyJson(ex.reply), caption: frameCaption('Reply', m.resultExampleInfo?.[0]) });
+  blocks.push(...namedExamples('params', m.paramsExamples, m.paramsExampleInfo, ex.request !== null), ...namedExamples('result', m.resultExamples, m.resultExampleInfo, ex.reply !== null));
   return blocks;
 }

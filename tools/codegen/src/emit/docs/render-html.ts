@@ -62,9 +62,8 @@ function inline(xs: Inline[], from: string): string {
 function block(b: Block, from: string): string {
   switch (b.kind) {
     case 'h': {
-      const self = b.id ? ` <a class="self" href="#${attr(b.id)}">#</a>` : '';
       const tags = b.tags?.length ? ` <span class="tags">${inline(b.tags, from)}</span>` : '';
-      return `<h${b.level}${b.id ? ` id="${attr(b.id)}"` : ''}>${inline(b.text, from)}${self}${tags}</h${b.level}>`;
+      return `<h${b.level}${b.id ? ` id="${attr(b.id)}"` : ''}>${inline(b.text, from)}${tags}</h${b.level}>`;
     }
     case 'p':
       return `<p>${inline(b.text, from)}</p>`;

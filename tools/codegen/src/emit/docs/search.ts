@@ -9,7 +9,7 @@ import type { Ref } from './ir';
 import type { SiteMap } from './site';
 
 /** Kinds in ranking order: on equal match quality, earlier kinds come first. */
-export const SEARCH_KINDS = ['channel', 'method', 'record', 'enum', 'field', 'value', 'type', 'error', 'limit', 'assumption'] as const;
+export const SEARCH_KINDS = ['channel', 'method', 'record', 'enum', 'field', 'value', 'type', 'error', 'limit', 'assumption', 'example'] as const;
 type Kind = (typeof SEARCH_KINDS)[number];
 
 /** One entry: kind index, label, href from the site root, detail. */
@@ -45,6 +45,10 @@ export function searchEntries(model: ApiModel, site: SiteMap): SearchEntry[] {
     // Programs match on the stable name, so a reader searches by it too.
     if (e.name) add('error', e.name, site.errorRef(e.code), `${e.code} ${e.message}`);
   }
+  // Examples by the names the spec gives them, each leading to its channel's or method's example.
+  for (const c of model.channels) for (const info of c.exampleInfo ?? []) if (info.name) add('example', info.name, site.channel(c, 'example'), c.address);
+  for (const m of model.methods)
+    for (const info of [...(m.paramsExampleInfo ?? []), ...(m.resultExampleInfo ?? [])]) if (info.name) add('example', info.name, site.method(m, 'example'), m.name);
   for (const l of model.limits) add('limit', l.id, site.limitRef(l.id)!, l.title);
   for (const a of model.assumptions) add('assumption', a.id, site.assumptionRef(a.id), a.title);
   return out;
