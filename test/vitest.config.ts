@@ -4,5 +4,7 @@ import { sourceResolve } from '../vitest.shared.ts';
 // Cross-package end-to-end tests: real sockets on loopback, so generous timeouts on a 2-core machine.
 export default defineConfig({
   ...sourceResolve,
-  test: { name: 'e2e', include: ['**/*.test.ts'], testTimeout: 60_000, hookTimeout: 30_000, passWithNoTests: true },
+  // No module isolation between files: re-importing the sources (the parser, ethers, ajv) for each file
+  // cost about a minute of CPU per run; no test here mocks a module (packages/types and packages/client do).
+  test: { name: 'e2e', isolate: false, include: ['**/*.test.ts'], testTimeout: 60_000, hookTimeout: 30_000, passWithNoTests: true },
 });

@@ -90,7 +90,9 @@ const table: { name: string; start: () => Promise<Target>; mustNotPass: string[]
 const passed = (r: Report) => r.checks.filter((c) => c.status === 'pass').map((c) => c.id);
 const seen: string[] = [];
 
-describe('hostile servers: no check passes without positive evidence', () => {
+// Concurrent: each row has its own servers on port 0, and most of a row's time is waiting out a
+// hostile server's silence (the runner's per-answer bounds), not CPU.
+describe.concurrent('hostile servers: no check passes without positive evidence', () => {
   afterAll(() => console.log(`hostile servers checked: ${seen.length}/${table.length + 2}`));
 
   for (const row of table) {

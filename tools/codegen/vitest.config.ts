@@ -3,5 +3,7 @@ import { sourceResolve } from '../../vitest.shared.ts';
 
 export default defineConfig({
   ...sourceResolve,
-  test: { name: 'codegen', include: ['test/**/*.test.ts'], testTimeout: 30_000, hookTimeout: 30_000, passWithNoTests: true },
+  // No module isolation between files: re-importing the sources (the parser, ethers, ajv) for each file
+  // cost about a minute of CPU per run; no test here mocks a module (packages/types and packages/client do).
+  test: { name: 'codegen', isolate: false, include: ['test/**/*.test.ts'], testTimeout: 30_000, hookTimeout: 30_000, passWithNoTests: true },
 });

@@ -18,25 +18,70 @@ export interface ParserDiagnostic {
 /** How long the parser may take on one spec (ours takes about a second on a loaded machine). */
 export const PARSE_BOUND_MS = 60_000;
 
-// The worker is a CommonJS script given as text, so it needs no file of its own in any build.
+/** How long an idle parser worker is kept for the next spec (one command often loads two, a test many). */
+const IDLE_MS = 3000;
+
+// The worker is a CommonJS script given as text, so it needs no file of its own in any build. It
+// serves one spec at a time; loading the parser costs about as much as a parse, so a worker is kept
+// for the next spec a while (unreferenced: it never keeps a process alive).
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { Parser } = require(workerData.parserPath);
-new Parser()
-  .parse(workerData.text, { source: workerData.source })
-  .then((parsed) => {
-    const diagnostics = (parsed.diagnostics || []).map((d) => ({
-      severity: d.severity, path: Array.from(d.path || []), message: String(d.message), code: d.code,
-      range: d.range ? { start: { line: d.range.start.line } } : undefined,
-    }));
-    parentPort.postMessage({ diagnostics });
-  })
-  .catch((err) => parentPort.postMessage({ error: String((err && err.message) || err) }));
+parentPort.on('message', ({ text, source }) => {
+  // A parser per spec: nothing of one spec (resolved references) may leak into the next.
+  new Parser()
+    .parse(text, { source })
+    .then((parsed) => {
+      const diagnostics = (parsed.diagnostics || []).map((d) => ({
+        severity: d.severity, path: Array.from(d.path || []), message: String(d.message), code: d.code,
+        range: d.range ? { start: { line: d.range.start.line } } : undefined,
+      }));
+      parentPort.postMessage({ diagnostics });
+    })
+    .catch((err) => parentPort.postMessage({ error: String((err && err.message) || err) }));
+});
 `;
 
 /** Where the parser's CommonJS entry is, resolved from this module (the CommonJS build shims import.meta.url). */
 function parserPath(): string {
   return createRequire(import.meta.url).resolve('@asyncapi/parser');
+}
+
+/** The worker kept for the next spec, if any, and the timer that ends it. */
+let idle: { worker: Worker; timer: NodeJS.Timeout } | null = null;
+
+function takeWorker(): Worker {
+  if (idle) {
+    const { worker, timer } = idle;
+    idle = null;
+    clearTimeout(timer);
+    worker.ref();
+    return worker;
+  }
+  return new Worker(WORKER_SOURCE, { eval: true, workerData: { parserPath: parserPath() } });
+}
+
+/** Keep a worker that finished cleanly for the next spec (one at most), or end it. */
+function release(worker: Worker): void {
+  worker.removeAllListeners('message').removeAllListeners('error').removeAllListeners('exit');
+  if (idle) {
+    void worker.terminate();
+    return;
+  }
+  worker.unref();
+  // A worker that dies while idle is simply forgotten.
+  worker.once('exit', () => {
+    if (idle?.worker === worker) {
+      clearTimeout(idle.timer);
+      idle = null;
+    }
+  });
+  const timer = setTimeout(() => {
+    if (idle?.worker === worker) idle = null;
+    void worker.terminate();
+  }, IDLE_MS);
+  timer.unref();
+  idle = { worker, timer };
 }
 
 /**
@@ -45,27 +90,29 @@ function parserPath(): string {
  */
 export function parseBounded(text: string, source: string, boundMs = PARSE_BOUND_MS): Promise<ParserDiagnostic[]> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { text, source, parserPath: parserPath() } });
+    const worker = takeWorker();
     const timer = setTimeout(() => {
+      worker.removeAllListeners();
       void worker.terminate();
       reject(new Error(`the AsyncAPI parser did not finish within ${boundMs / 1000} s; stopped`));
     }, boundMs);
-    const done = () => {
-      clearTimeout(timer);
-      void worker.terminate();
-    };
     worker.once('message', (m: { diagnostics?: ParserDiagnostic[]; error?: string }) => {
-      done();
+      clearTimeout(timer);
+      release(worker);
       if (m.error !== undefined) reject(new Error(m.error));
       else resolve(m.diagnostics ?? []);
     });
     worker.once('error', (err) => {
-      done();
+      clearTimeout(timer);
+      worker.removeAllListeners();
+      void worker.terminate();
       reject(err);
     });
     worker.once('exit', (code) => {
-      done();
+      clearTimeout(timer);
+      worker.removeAllListeners();
       reject(new Error(`the AsyncAPI parser stopped (exit ${code})`));
     });
+    worker.postMessage({ text, source });
   });
 }
