@@ -154,6 +154,34 @@ describe('docs site in chromium', () => {
     }
   });
 
+  it("shows each channel's payload fields in its section, one row per field with its type and whether it is required", async () => {
+    const { page, problems, close } = await open('channels.html');
+    try {
+      let tables = 0;
+      for (const c of model.channels) {
+        const t = model.types.find((x) => x.name === c.payload.record);
+        if (t?.kind !== 'record' || !t.fields?.length) continue;
+        // The first table between the payload heading and the next heading, as the browser parsed it
+        // (its cells and rows are written without their optional end tags).
+        const rows = await page.evaluate((id) => {
+          for (let el = document.getElementById(id)?.nextElementSibling; el && !/^H[1-3]$/.test(el.tagName); el = el.nextElementSibling) {
+            const table = el.querySelector('table');
+            if (table) return Array.from(table.querySelectorAll('tbody tr'), (tr) => Array.from(tr.querySelectorAll('td'), (td) => (td.textContent ?? '').trim()));
+          }
+          return null;
+        }, site.channel(c, 'payload').anchor!);
+        expect(rows, c.address).not.toBeNull();
+        expect(rows!.map((r) => r[0]), c.address).toEqual(t.fields.map((f) => f.name));
+        expect(rows!.map((r) => r[2]), c.address).toEqual(t.fields.map((f) => (f.required ? 'yes' : 'no')));
+        tables++;
+      }
+      expect(tables).toBeGreaterThan(5);
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
   it('reads without JavaScript (contents in the sidebar, no dead search box) and prints without the chrome', async () => {
     const { page, close } = await open('records.html', { javaScriptEnabled: false });
     try {

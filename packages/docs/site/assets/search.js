@@ -21,7 +21,12 @@
   var root = document.body.getAttribute('data-root') || '';
   var kinds = data.kinds;
   var pages = data.pages;
-  var entries = data.entries;
+  // Rows that start with a name hold a record's fields or an enumeration's values (search.ts).
+  var entries = [];
+  data.entries.forEach(function (e) {
+    if (typeof e[0] !== 'string') { entries.push(e); return; }
+    for (var i = 3; i < e.length; i += 2) entries.push([e[1], e[0] + '.' + e[i], e[2], '', e[i + 1]]);
+  });
   var selected = -1;
   form.hidden = false;
 

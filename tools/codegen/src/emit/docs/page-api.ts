@@ -4,6 +4,7 @@ import { code, joined, link, prettyJson, rich, tag, type Block, type Inline, typ
 import { TRANSPORT_LABEL, plural, type PageKit } from './page-kit';
 import { PAGES } from './site';
 import { frameCaption, messageLine, namedExamples } from './page-examples';
+import { usedFields } from './page-fields';
 
 /** The channels page: a chip list of addresses, then one section per channel. */
 export function channelsPage(kit: PageKit): Page {
@@ -73,6 +74,7 @@ function channelSection(kit: PageKit, c: ChannelModel): Block[] {
         ? ['Each notification\'s ', code('data'), ' is ', ...kit.payload(c.payload), '.']
         : ['Each notification\'s ', code('data'), ' is one ', ...kit.payload(c.payload), c.payload.record ? ' object.' : '.'],
     },
+    ...usedFields(kit, c.payload.record),
     ...(c.messages ?? []).flatMap((msg) => messageLine('Message', msg)),
     ...(c.payload.record ? [] : [kit.schemaBlock(c.payload.schema, ['Payload schema'])]),
     { kind: 'h', level: 3, id: s.channel(c, 'example').anchor!, text: ['Example notification'] },
@@ -133,6 +135,8 @@ function methodSection(kit: PageKit, m: MethodModel): Block[] {
         text: ['The document leaves the ', which, ' open; the sandbox and the client use ', ...kit.typeLink(assumed), '.'],
       });
     } else if (!p.record) out.push(kit.schemaBlock(p.schema, [which === 'params' ? 'Params schema' : 'Result schema']));
+    // The record the sandbox and the client use where the document leaves the payload open.
+    out.push(...usedFields(kit, assumed ?? p.record));
     return out;
   };
 

@@ -4,12 +4,7 @@ import { code, joined, link, prettyJson, rich, tag, type Block, type Inline, typ
 import { KIND_LABEL, plural, withoutEmptyColumns, type PageKit } from './page-kit';
 import { PAGES } from './site';
 import { constraintList, exactJson } from './constraints';
-
-/** A field's own constraints (those of a named type show on its own entry). */
-function fieldConstraints(kit: PageKit, record: string, field: string): Inline[] {
-  const property = ((kit.model.schemas[record] ?? {}).properties as Record<string, Record<string, unknown>> | undefined)?.[field];
-  return property ? constraintList(property, `#/components/schemas/${record}/properties/${field}`, kit.model.exactIntegers) : [];
-}
+import { fieldConstraints, fieldType } from './page-fields';
 
 /** One named type: its fields or values or schema, what it refers to, what uses it, its examples. */
 function typeSection(kit: PageKit, t: TypeModel): Block[] {
@@ -26,10 +21,9 @@ function typeSection(kit: PageKit, t: TypeModel): Block[] {
       const ns = s.notShownUnder(`${pointer}/properties/${f.name}`)[0];
       const desc: Inline[] = [...rich(f.description)];
       if (ns) desc.push(desc.length ? ' ' : '', link(s.notShownRef(ns), tag('not shown', 'not-shown')), ' ', ...rich(ns.text));
-      const type = f.nullable && !/\bnull\b/.test(f.type) ? `${f.type} | null` : f.type;
       return {
         id: s.fieldRef(t.name, f.name).anchor!,
-        cells: [[code(f.name)], kit.typeExpr(type, f.refs), [f.required ? 'yes' : 'no'], f.default === undefined ? [] : [code(JSON.stringify(f.default))], fieldConstraints(kit, t.name, f.name), desc],
+        cells: [[code(f.name)], kit.typeExpr(fieldType(f), f.refs), [f.required ? 'yes' : 'no'], f.default === undefined ? [] : [code(JSON.stringify(f.default))], fieldConstraints(kit, t.name, f.name), desc],
       };
     });
     blocks.push(withoutEmptyColumns(['Field', 'Type', 'Required', 'Default', 'Constraints', 'Description'], rows, 3));

@@ -70,12 +70,14 @@ function block(b: Block, from: string): string {
     case 'note':
       return `<p class="note note-${b.tone}">${inline(b.text, from)}</p>`;
     case 'table': {
-      const head = `<thead><tr>${b.head.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead>`;
+      // The end tags of cells and rows are optional in HTML and left out: a tenth of the site's weight,
+      // which its 300 kB budget needs for the field tables where records are used.
+      const head = `<thead><tr>${b.head.map((h) => `<th>${esc(h)}`).join('')}</thead>`;
       const rows = b.rows
         .map((r) => {
           // Name columns are monospace by style, so their code spans need no tags of their own.
-          const cells = r.cells.map((c, i) => `<td>${inline(i < (b.mono ?? 0) ? c.flatMap((x) => (typeof x === 'string' ? [x] : 'code' in x ? [x.code] : 'mono' in x ? x.mono : [x])) : c, from)}</td>`);
-          return `<tr${r.id ? ` id="${attr(r.id)}"` : ''}>${cells.join('')}</tr>`;
+          const cells = r.cells.map((c, i) => `<td>${inline(i < (b.mono ?? 0) ? c.flatMap((x) => (typeof x === 'string' ? [x] : 'code' in x ? [x.code] : 'mono' in x ? x.mono : [x])) : c, from)}`);
+          return `<tr${r.id ? ` id="${attr(r.id)}"` : ''}>${cells.join('')}`;
         })
         .join('\n');
       return `<div class="table"><table${b.mono ? ` class="mono-${b.mono}"` : ''}>${head}<tbody>\n${rows}\n</tbody></table></div>`;
@@ -85,7 +87,8 @@ function block(b: Block, from: string): string {
     case 'code':
       return `<figure class="frame">${b.caption ? `<figcaption>${inline(b.caption, from)}</figcaption>` : ''}<pre><code>${esc(b.text)}</code></pre></figure>`;
     case 'list': {
-      const items = b.items.map((it) => `<li${it.id ? ` id="${attr(it.id)}"` : ''}>${inline(it.text, from)}</li>`).join('');
+      // Optional end tags left out, as in tables.
+      const items = b.items.map((it) => `<li${it.id ? ` id="${attr(it.id)}"` : ''}>${inline(it.text, from)}`).join('');
       return `<ul${b.chips ? ' class="chips"' : ''}>${items}</ul>`;
     }
   }
@@ -99,7 +102,7 @@ function nav(groups: NavGroup[], page: Page): string {
       // A group without a page of its own (Reference) always lists its entries: they are its only links.
       const here = !g.ref || g.key === page.nav || g.items.some((it) => it.key === page.nav);
       const items = (here ? g.items : [])
-        .map((it) => `<li><a href="${attr(hrefFrom(page.path, it.ref))}"${it.key === page.nav ? ' aria-current="page"' : ''}>${inline(it.label, g.mono ? NAV : page.path)}</a></li>`)
+        .map((it) => `<li><a href="${attr(hrefFrom(page.path, it.ref))}"${it.key === page.nav ? ' aria-current="page"' : ''}>${inline(it.label, g.mono ? NAV : page.path)}</a>`)
         .join('');
       const title = g.ref ? `<a href="${attr(hrefFrom(page.path, g.ref))}"${g.key === page.nav ? ' aria-current="page"' : ''}>${esc(g.title)}</a>` : esc(g.title);
       return `<h2>${title}</h2>${items ? `<ul${g.mono ? ' class="mono"' : ''}>${items}</ul>` : ''}`;

@@ -16,18 +16,33 @@ type Kind = (typeof SEARCH_KINDS)[number];
 export type SearchEntry = [number, string, string, string];
 
 /**
- * The index as a script assigning `window.DOCS_SEARCH`, one entry per line so diffs stay readable.
+ * The index as a script assigning `window.DOCS_SEARCH`, one row per line so diffs stay readable.
  * Hrefs are stored as a page number and an anchor, the anchor left empty when it equals the label,
- * which halves the file (most anchors are `Record.field`); `#` stands for no anchor.
+ * which halves the file (most anchors are `Record.field`); `#` stands for no anchor. The fields of a
+ * record (and the values of an enumeration) whose anchors are their labels share one row,
+ * `["Record", kind, page, name, detail, name, detail, ...]`, which search.js expands: a third of
+ * the index, room the site's 300 kB budget needs.
  */
 export function searchScript(entries: SearchEntry[]): string {
   const pages: string[] = [];
-  const rows = entries.map(([kind, label, href, detail]) => {
+  const rows: unknown[][] = [];
+  let group: unknown[] | null = null;
+  for (const [kind, label, href, detail] of entries) {
     const [page = '', anchor] = href.split('#');
     if (!pages.includes(page)) pages.push(page);
-    return JSON.stringify([kind, label, pages.indexOf(page), anchor === undefined ? '#' : anchor === label ? '' : anchor, detail]);
-  });
-  return `window.DOCS_SEARCH = {\n"kinds": ${JSON.stringify(SEARCH_KINDS)},\n"pages": ${JSON.stringify(pages)},\n"entries": [\n${rows.join(',\n')}\n]};\n`;
+    const p = pages.indexOf(page);
+    const dot = label.indexOf('.');
+    const member = (kind === SEARCH_KINDS.indexOf('field') || kind === SEARCH_KINDS.indexOf('value')) && anchor === label && dot > 0;
+    if (member) {
+      const owner = label.slice(0, dot);
+      if (!group || group[0] !== owner || group[1] !== kind || group[2] !== p) rows.push((group = [owner, kind, p]));
+      group.push(label.slice(dot + 1), detail);
+      continue;
+    }
+    group = null;
+    rows.push([kind, label, p, anchor === undefined ? '#' : anchor === label ? '' : anchor, detail]);
+  }
+  return `window.DOCS_SEARCH = {\n"kinds": ${JSON.stringify(SEARCH_KINDS)},\n"pages": ${JSON.stringify(pages)},\n"entries": [\n${rows.map((r) => JSON.stringify(r)).join(',\n')}\n]};\n`;
 }
 
 export function searchEntries(model: ApiModel, site: SiteMap): SearchEntry[] {

@@ -1,0 +1,89 @@
+/**
+ * Fields where they are used: a channel's section shows its payload record's fields, a method's its
+ * params' and result's (name, type, required, constraints), not only one click away on the records
+ * page; for our spec and for a second API. Read from the Markdown pages (the same document tree as
+ * the HTML); the HTML's tables are checked in Chromium by packages/docs/test/browser.test.ts.
+ */
+import { describe, expect, it } from 'vitest';
+import { emitDocs, modelFromSpec, SiteMap, type ApiModel, type TypeModel } from '../src/index';
+import { repoModel, root } from './docs-helpers';
+
+const ledgerFile = new URL('./fixtures/ledger.asyncapi.yaml', import.meta.url).pathname;
+
+/** The first table of the section that starts at an anchor (up to the next heading): its head and rows, cells split. */
+function tableAfter(md: string, anchor: string): { head: string[]; rows: string[][] } {
+  const start = md.indexOf(`<a id="${anchor}"></a>`);
+  expect(start, anchor).toBeGreaterThan(-1);
+  const rest = md.slice(md.indexOf('\n', start) + 1);
+  const end = rest.search(/^#{1,3} /m);
+  const lines = rest.slice(0, end === -1 ? undefined : end).split('\n').filter((l) => l.startsWith('| '));
+  // Cells split on unescaped bars (`\|` is a bar inside a cell: `Order \| null`).
+  const cells = (l: string) => l.slice(2, -2).split(/(?<!\\) \| /).map((c) => c.trim());
+  return { head: lines[0] ? cells(lines[0]) : [], rows: lines.slice(2).map(cells) };
+}
+
+/** The record shown where each channel and method uses one: a channel's payload, a method's params and result (or what the spec assumes for them). */
+function usesOf(model: ApiModel, site: SiteMap): Array<{ page: string; anchor: string; t: TypeModel; where: string }> {
+  const record = (name: string | null | undefined) => {
+    const t = model.types.find((x) => x.name === name);
+    return t?.kind === 'record' && t.fields?.length ? t : undefined;
+  };
+  const out: Array<{ page: string; anchor: string; t: TypeModel; where: string }> = [];
+  for (const c of model.channels) {
+    const t = record(c.payload.record);
+    if (t) out.push({ page: 'md/channels.md', anchor: site.channel(c, 'payload').anchor!, t, where: c.address });
+  }
+  for (const m of model.methods) {
+    for (const [part, name] of [['params', m.assumedParams ?? m.params.record], ['result', m.assumedResult ?? m.result.record]] as const) {
+      const t = record(name);
+      if (t) out.push({ page: 'md/methods.md', anchor: site.method(m, part).anchor!, t, where: `${m.name} ${part}` });
+    }
+  }
+  return out;
+}
+
+const cases: Array<[string, () => Promise<ApiModel>]> = [
+  ['our spec', repoModel],
+  ['a second API (ledger)', () => modelFromSpec(ledgerFile, root)],
+];
+
+describe.each(cases)('the docs of %s', (_name, load) => {
+  it('show the fields of every record a channel or a method uses in its section: name, type, required, and the constraints the records page gives', async () => {
+    const model = await load();
+    const site = new SiteMap(model);
+    const files = emitDocs(model);
+    const page = (path: string) => files.find((f) => f.path === path)?.content ?? '';
+    const uses = usesOf(model, site);
+    expect(uses.length).toBeGreaterThan(0);
+    let constraints = 0;
+    for (const { page: path, anchor, t, where } of uses) {
+      const inline = tableAfter(page(path), anchor);
+      expect(inline.head.slice(0, 3), where).toEqual(['Field', 'Type', 'Required']);
+      expect(inline.rows.map((r) => r[0]), where).toEqual(t.fields!.map((f) => f.name));
+      const full = tableAfter(page('md/records.md'), site.typeRef(t.name)!.anchor!);
+      const fullAt = full.head.indexOf('Constraints');
+      const inlineAt = inline.head.indexOf('Constraints');
+      for (const [i, f] of t.fields!.entries()) {
+        const row = inline.rows[i]!;
+        expect(row[1], `${where} ${f.name}: type`).toBeTruthy();
+        expect(row[2], `${where} ${f.name}: required`).toBe(f.required ? 'yes' : 'no');
+        const written = fullAt === -1 ? '' : full.rows[i]![fullAt]!;
+        expect(inlineAt === -1 ? '' : row[inlineAt], `${where} ${f.name}: constraints`).toBe(written);
+        if (written) constraints++;
+      }
+    }
+    // Each spec has fields with constraints of their own where they are used (ours: the order-flow
+    // params' nonce pattern; the ledger's: memo's pattern and length), so the column is exercised.
+    expect(constraints).toBeGreaterThan(0);
+  });
+
+  it('show those tables in the HTML too, with their constraints', async () => {
+    const model = await load();
+    const html = emitDocs(model)
+      .filter((f) => f.path === 'channels.html' || f.path === 'methods.html')
+      .map((f) => f.content)
+      .join('\n');
+    expect(html).toContain('<thead><tr><th>Field<th>Type<th>Required');
+    for (const { t } of usesOf(model, new SiteMap(model))) for (const f of t.fields!) expect(html).toContain(`<tr><td>${f.name}<td>`);
+  });
+});
