@@ -190,6 +190,14 @@ describe('the AsyncAPI parser runs with a time bound (no step of loading may go 
     expect(Date.now() - started).toBeLessThan(20_000);
   });
 
+  it('after a parse stopped at its bound, the next load gets a parser of its own and finds a broken spec\'s error', async () => {
+    await expect(loadSpec(ourSpec, { parseBoundMs: 1 })).rejects.toBeInstanceOf(SpecError);
+    const { problems } = await problemsOf((t) => t.replace('enum: [buy, sell]', 'enum: [buy, 7]'));
+    expect(problems.map((p) => p.pointer)).toContain('#/components/schemas/Direction/enum/1');
+    // The parser worker kept from that load serves the next one: a good spec loads clean.
+    await expect(loadSpec(ourSpec)).resolves.toMatchObject({ notes: [] });
+  });
+
   it('within the default bound our spec parses', async () => {
     await expect(loadSpec(ourSpec)).resolves.toBeTruthy();
   });

@@ -50,12 +50,21 @@ function parserPath(): string {
 /** The worker kept for the next spec, if any, and the timer that ends it. */
 let idle: { worker: Worker; timer: NodeJS.Timeout } | null = null;
 
+/**
+ * Remove the listeners this module adds, and only those: `removeAllListeners()` would also remove the
+ * worker's own 'newListener' hooks that ref its message port, and a reused worker would then never
+ * deliver its answer.
+ */
+function detach(worker: Worker): Worker {
+  return worker.removeAllListeners('message').removeAllListeners('error').removeAllListeners('exit');
+}
+
 function takeWorker(): Worker {
   if (idle) {
     const { worker, timer } = idle;
     idle = null;
     clearTimeout(timer);
-    worker.ref();
+    detach(worker).ref();
     return worker;
   }
   return new Worker(WORKER_SOURCE, { eval: true, workerData: { parserPath: parserPath() } });
@@ -63,13 +72,15 @@ function takeWorker(): Worker {
 
 /** Keep a worker that finished cleanly for the next spec (one at most), or end it. */
 function release(worker: Worker): void {
-  worker.removeAllListeners('message').removeAllListeners('error').removeAllListeners('exit');
+  detach(worker);
   if (idle) {
     void worker.terminate();
     return;
   }
   worker.unref();
-  // A worker that dies while idle is simply forgotten.
+  // A worker that fails or dies while idle is simply forgotten: an 'error' event without a listener
+  // would throw in the process that kept it.
+  worker.on('error', () => undefined);
   worker.once('exit', () => {
     if (idle?.worker === worker) {
       clearTimeout(idle.timer);
@@ -92,7 +103,7 @@ export function parseBounded(text: string, source: string, boundMs = PARSE_BOUND
   return new Promise((resolve, reject) => {
     const worker = takeWorker();
     const timer = setTimeout(() => {
-      worker.removeAllListeners();
+      detach(worker).on('error', () => undefined);
       void worker.terminate();
       reject(new Error(`the AsyncAPI parser did not finish within ${boundMs / 1000} s; stopped`));
     }, boundMs);
@@ -104,13 +115,13 @@ export function parseBounded(text: string, source: string, boundMs = PARSE_BOUND
     });
     worker.once('error', (err) => {
       clearTimeout(timer);
-      worker.removeAllListeners();
+      detach(worker).on('error', () => undefined);
       void worker.terminate();
       reject(err);
     });
     worker.once('exit', (code) => {
       clearTimeout(timer);
-      worker.removeAllListeners();
+      detach(worker);
       reject(new Error(`the AsyncAPI parser stopped (exit ${code})`));
     });
     worker.postMessage({ text, source });
