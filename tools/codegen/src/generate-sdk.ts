@@ -6,7 +6,7 @@
 import type { ApiModel } from './model/types';
 import { defaultNote } from './model/plain-spec';
 import { emitTypes } from './emit/types';
-import { emitValidators } from './emit/validators';
+import { emitValidators, usesFormatsModule } from './emit/validators';
 import { emitTables } from './emit/tables';
 import { emitSdkClient } from './emit/sdk-client';
 import { emitPackageReadme } from './emit/package-readme';
@@ -54,11 +54,13 @@ export async function emitSdk(model: ApiModel, settings: SdkSettings): Promise<S
     notes.push(`note: info.version ${JSON.stringify(model.version)} is not an npm (semver) version: the package is version 0.0.0`);
     version = '0.0.0';
   }
-  const pkg = { name, version, docs: settings.docs };
+  const validators = emitValidators(model, { typesImport: './types.gen' });
+  const formats = validators.some((f) => f.path === 'validators.gen.js' && usesFormatsModule(f.content));
+  const pkg = { name, version, docs: settings.docs, formats };
   const files = inPackage([
     ...(await emitTypes(model)),
     ...emitTables(model),
-    ...emitValidators(model, { typesImport: './types.gen' }),
+    ...validators,
     ...emitSdkClient(model),
     ...emitPackageReadme(model, pkg, settings.regenerate),
     ...(settings.docs ? emitDocs(model) : []),

@@ -16,8 +16,21 @@ export interface RoundTripCase {
   value: unknown;
 }
 
-/** The named schema of a payload (or of each of its items), or null for an unnamed payload. */
-function payloadCase(where: string, schema: JsonSchema, value: unknown): RoundTripCase {
+/**
+ * The named schema of a payload (or of each of its items), or null for an unnamed payload. A channel
+ * with several messages (a `oneOf` of named schemas) takes the first option whose required keys the
+ * value has.
+ */
+function payloadCase(where: string, schema: JsonSchema, value: unknown, model: ApiModel): RoundTripCase {
+  const options = Array.isArray(schema.oneOf) ? (schema.oneOf as JsonSchema[]) : null;
+  if (options) {
+    const fits = options.find((o) => {
+      const name = refName(o);
+      const required = name ? ((model.schemas[name]?.required as string[] | undefined) ?? []) : null;
+      return required !== null && typeof value === 'object' && value !== null && required.every((k) => k in value);
+    });
+    if (fits) return payloadCase(where, fits, value, model);
+  }
   const named = refName(schema);
   const item = schema.type === 'array' ? refName(schema.items) : null;
   if (!named && !item) throw new Error(`${where}: the payload is not a named schema or a list of one`);
@@ -26,10 +39,10 @@ function payloadCase(where: string, schema: JsonSchema, value: unknown): RoundTr
 
 export function exampleCases(model: ApiModel): RoundTripCase[] {
   const cases: RoundTripCase[] = [];
-  for (const c of model.channels) c.examples.forEach((v, i) => cases.push(payloadCase(`channel ${c.id} example ${i + 1}`, c.payload.schema, v)));
+  for (const c of model.channels) c.examples.forEach((v, i) => cases.push(payloadCase(`channel ${c.id} example ${i + 1}`, c.payload.schema, v, model)));
   for (const m of model.methods) {
-    m.paramsExamples.forEach((v, i) => cases.push(payloadCase(`${m.name} params example ${i + 1}`, m.params.schema, v)));
-    m.resultExamples.forEach((v, i) => cases.push(payloadCase(`${m.name} result example ${i + 1}`, m.result.schema, v)));
+    m.paramsExamples.forEach((v, i) => cases.push(payloadCase(`${m.name} params example ${i + 1}`, m.params.schema, v, model)));
+    m.resultExamples.forEach((v, i) => cases.push(payloadCase(`${m.name} result example ${i + 1}`, m.result.schema, v, model)));
   }
   for (const t of model.types) t.examples.forEach((v, i) => cases.push({ where: `schema ${t.name} example ${i + 1}`, type: t.name, array: false, value: v }));
   return cases;

@@ -28,10 +28,12 @@ let model: ApiModel;
 let out: string;
 let cases: RoundTripCase[];
 /**
- * Other APIs: the codegen tests' parcels spec, and one whose property names clash with the generated
- * code's own names and whose unsigned 64-bit integer is written inline. The emitters are spec-agnostic.
+ * Other APIs: the codegen tests' parcels spec, one whose property names clash with the generated
+ * code's own names and whose unsigned 64-bit integer is written inline, and the library spec (string
+ * formats date-time, date and uuid, which stay strings; a discriminated oneOf; multi-format payloads).
+ * The emitters are spec-agnostic.
  */
-const OTHER_SPECS = [fixtureSpec, join(fixtures, 'names.asyncapi.yaml')];
+const OTHER_SPECS = [fixtureSpec, join(fixtures, 'names.asyncapi.yaml'), join(repoRoot, 'tools', 'codegen', 'test', 'fixtures', 'library.asyncapi.yaml')];
 const others: Array<{ dir: string; cases: RoundTripCase[] }> = [];
 const countOf = (list: RoundTripCase[]) => list.reduce((n, c) => n + (c.array ? (c.value as unknown[]).length : 1), 0);
 const report = (stdout: string) => JSON.parse(stdout.trim().split('\n').at(-1)!) as { checked: number; failures: string[] };

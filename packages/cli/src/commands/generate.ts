@@ -11,8 +11,9 @@ Regenerates types, validators and tables (and, in this repository, the client's 
 site) from an AsyncAPI 3.0 spec.
 
   (no --spec)        regenerate this repository's packages from spec/asyncapi.yaml
-  --spec <file>      generate for any AsyncAPI 3.0 spec (our x- extensions are optional: an absent
-                     one takes its default, noted once per kind; spec/README.md lists them) ...
+  --spec <file>      generate for any AsyncAPI 3.x spec (our x- extensions are optional: an absent
+                     one takes its default, noted once per kind; the exchange-api repository's
+                     spec/README.md, "Our extension vocabulary", lists them) ...
   --out <dir>        ... an npm package into this folder: package.json, README.md, src/ (types,
                      validators, tables, a typed client over @exchange-api/client); \`npm pack\` there
                      builds it. The folder must be new, empty or written by generate before (it keeps

@@ -14,3 +14,37 @@ export function tsName(title: string): string {
 }
 
 export const quote = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+
+type PayloadShape = { schema: unknown; array: boolean; record: string | null };
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const refTo = (s: unknown): string | null => {
+  if (!isObj(s) || typeof s.$ref !== 'string') return null;
+  const m = /^#\/(?:definitions|components\/schemas)\/(.+)$/.exec(s.$ref);
+  return m ? m[1]! : null;
+};
+
+/**
+ * The TypeScript type of a payload, in terms of the named types (`T.<Name>`): a named record, an array
+ * of one, or (a channel with several messages, a `oneOf`) the union of its messages' types; otherwise
+ * `unknown`.
+ */
+export function payloadTypeOf(p: PayloadShape, prefix = 'T.'): string {
+  const one = (schema: unknown, array: boolean, record: string | null): string | null => {
+    const named = refTo(schema);
+    if (named) return `${prefix}${tsName(named)}`;
+    if (array && record) return `${prefix}${tsName(record)}[]`;
+    if (isObj(schema) && schema.type === 'array') {
+      const element = refTo(schema.items);
+      if (element) return `${prefix}${tsName(element)}[]`;
+    }
+    return null;
+  };
+  const direct = one(p.schema, p.array, p.record);
+  if (direct) return direct;
+  const options = isObj(p.schema) && Object.keys(p.schema).length === 1 && Array.isArray(p.schema.oneOf) ? p.schema.oneOf : null;
+  if (options && options.length > 0) {
+    const each = options.map((s) => one(s, false, null));
+    if (each.every((t): t is string => t !== null)) return [...new Set(each)].join(' | ');
+  }
+  return 'unknown';
+}

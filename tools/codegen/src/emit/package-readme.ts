@@ -2,9 +2,10 @@
  * Emitter: model → README.md of a generated SDK: install, connect, subscribe, call, the channel and
  * method lists, and what of @exchange-api/client works for this spec.
  */
-import type { ApiModel, ChannelModel } from '../model/types';
+import type { ApiModel, ChannelModel, PayloadModel, ServerModel } from '../model/types';
 import type { EmittedFile } from './emitted-file';
 import type { PackageSettings } from './package';
+import { payloadTypeOf, quote } from './naming';
 
 const cell = (s: string) => s.replace(/\s+/g, ' ').replace(/\|/g, '\\|').trim();
 
@@ -18,6 +19,24 @@ function builderCall(c: ChannelModel): string {
   const id = /^[A-Za-z_$][\w$]*$/.test(c.id) ? `.${c.id}` : `[${JSON.stringify(c.id)}]`;
   const params = c.parameters.map((p) => `${p.name}: ${JSON.stringify(p.enum?.[0] ?? `<${p.name}>`)}`).join(', ');
   return `channels${id}(${params ? `{ ${params} }` : ''})`;
+}
+
+/** How the client reaches a method of the rpc map: `rpc.lookup`, or `rpc['reserve-item']` for an id that is no identifier. */
+const rpcMember = (id: string) => (/^[A-Za-z_$][\w$]*$/.test(id) ? `rpc.${id}` : `rpc[${quote(id)}]`);
+
+/** The type a payload has in this package (the generated names: `Tick.v2` is `TickV2`), or null when it is `unknown`. */
+function typeName(p: PayloadModel): string | null {
+  const t = payloadTypeOf(p, '');
+  return t === 'unknown' ? null : t;
+}
+
+/** The protocols the client speaks: WebSocket, and HTTP for methods served over it. */
+const CLIENT_PROTOCOLS = /^(wss?|https?)$/i;
+
+/** A server's URL with its variables filled with their defaults (or first enum value); `<name>` where the spec gives none. */
+function serverUrl(s: ServerModel): string {
+  const fill = (text: string) => text.replace(/\{([^}]+)\}/g, (_, name: string) => s.variableDefaults?.[name] ?? `<${name}>`);
+  return `${s.protocol}://${fill(s.host)}${fill(s.pathname)}`;
 }
 
 /** Which parts of the client work for this spec, said plainly. */
@@ -36,8 +55,17 @@ function clientSupport(model: ApiModel): string[] {
     '- **Login, signed order flow and the client-side rate limiter** are those of the exchange-api interface (`x-login`, `x-action-signature`, `x-limits`)' +
       (model.login ? '; this spec describes a login.' : '; this spec has none of them, so `login()` and signed actions do not apply and the limiter is off by default.'),
     '- **Reconnects, timeouts, bounded streams and validation modes** work for any API.',
+    ...unreachable(model),
     '',
   ];
+}
+
+/** The servers the client cannot connect to: their protocol is neither WebSocket nor HTTP. */
+function unreachable(model: ApiModel): string[] {
+  const others = model.servers.filter((s) => !CLIENT_PROTOCOLS.test(s.protocol));
+  if (others.length === 0) return [];
+  const names = others.map((s) => `\`${s.id}\` (\`${serverUrl(s)}\`)`).join(', ');
+  return [`- **Servers**: the client connects over WebSocket (\`ws\`, \`wss\`) and HTTP (\`http\`, \`https\`) only, so it cannot connect to ${names}; the types, validators and tables of this package still describe their messages.`];
 }
 
 /** The channel and method tables. */
@@ -46,7 +74,10 @@ function lists(model: ApiModel): string[] {
   if (model.channels.length === 0) out.push('This API has no subscription channels.', '');
   else {
     out.push('| Address | Payload | Access | Title |', '|---|---|---|---|');
-    for (const c of model.channels) out.push(`| \`${c.address}\` | ${c.payload.record ? `\`${c.payload.record}${c.payload.array ? '[]' : ''}\`` : 'see types'} | ${c.access} | ${cell(c.title)} |`);
+    for (const c of model.channels) {
+      const t = typeName(c.payload);
+      out.push(`| \`${c.address}\` | ${t ? `\`${cell(t)}\`` : '`unknown`'} | ${c.access} | ${cell(c.title)} |`);
+    }
     out.push('');
   }
   out.push('## Methods', '');
@@ -54,7 +85,9 @@ function lists(model: ApiModel): string[] {
   else {
     out.push('| Method | Call | Params | Result | Transports | Summary |', '|---|---|---|---|---|---|');
     for (const m of model.methods) {
-      out.push(`| \`${m.name}\` | \`rpc.${m.id}\` | ${m.params.record ? `\`${m.params.record}\`` : '—'} | ${m.result.record ? `\`${m.result.record}${m.result.array ? '[]' : ''}\`` : '—'} | ${m.transports.join(', ')} | ${cell(m.summary || m.description)} |`);
+      const params = typeName(m.params);
+      const result = typeName(m.result);
+      out.push(`| \`${m.name}\` | \`${cell(rpcMember(m.id))}\` | ${params ? `\`${cell(params)}\`` : '—'} | ${result ? `\`${cell(result)}\`` : '—'} | ${m.transports.join(', ')} | ${cell(m.summary || m.description)} |`);
     }
     out.push('');
   }
@@ -63,8 +96,8 @@ function lists(model: ApiModel): string[] {
 
 /** README.md of the SDK (slot `package`). */
 export function emitPackageReadme(model: ApiModel, settings: PackageSettings, regenerate: string): EmittedFile[] {
-  const server = model.servers.find((s) => s.transport === 'ws');
-  const url = server ? `${server.protocol}://${server.host}${server.pathname}` : 'wss://<host>/<path>';
+  const server = model.servers.find((s) => /^wss?$/i.test(s.protocol));
+  const url = server ? serverUrl(server) : 'wss://<host>/<path>';
   const channel = model.channels[0];
   const method = model.methods[0];
   const lines = [
@@ -90,7 +123,7 @@ export function emitPackageReadme(model: ApiModel, settings: PackageSettings, re
     `const client = createClient({ wsUrl: '${url}', validate: 'strict' });`,
     'await client.connect();',
     ...(channel ? ['', `for await (const payload of client.stream(${builderCall(channel)})) {`, '  console.log(payload); // typed by the channel', '  break;', '}'] : []),
-    ...(method ? ['', `const result = await client.rpc.${method.id}(${method.paramsExamples.length > 0 ? JSON.stringify(method.paramsExamples[0]) : '{} as never /* params: see Methods */'});`, 'console.log(result); // typed by the method map'] : []),
+    ...(method ? ['', `const result = await client.${rpcMember(method.id)}(${method.paramsExamples.length > 0 ? JSON.stringify(method.paramsExamples[0]) : '{} as never /* params: see Methods */'});`, 'console.log(result); // typed by the method map'] : []),
     'await client.close();',
     '```',
     '',

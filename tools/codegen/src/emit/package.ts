@@ -37,6 +37,8 @@ export interface PackageSettings {
   name: string;
   version: string;
   docs: boolean;
+  /** Whether the validators check string formats with ajv-formats (then a dependency of the package). */
+  formats?: boolean;
 }
 
 /** package.json of the SDK: exports import/require with types first, built by tsup on `npm pack`. */
@@ -59,7 +61,13 @@ export function packageJson(model: ApiModel, settings: PackageSettings): string 
     exports: { '.': { import: dist('import'), require: dist('require') }, './package.json': './package.json' },
     scripts: { build: 'tsup', prepack: 'tsup' },
     // ajv: the standalone validators import a few of its run-time helpers (no compiler); same version as the generator's.
-    dependencies: { '@exchange-api/client': TOOLKIT_VERSION, '@exchange-api/validators': TOOLKIT_VERSION, ajv: codegenPackage.dependencies.ajv },
+    // ajv-formats: the string formats (date-time, uuid, …) the validators check, when the spec uses any.
+    dependencies: {
+      '@exchange-api/client': TOOLKIT_VERSION,
+      '@exchange-api/validators': TOOLKIT_VERSION,
+      ajv: codegenPackage.dependencies.ajv,
+      ...(settings.formats ? { 'ajv-formats': codegenPackage.dependencies['ajv-formats'] } : {}),
+    },
     devDependencies: { tsup: '8.5.1', typescript: '5.9.3' },
     // The build of our own packages (tsup.shared.ts): both module formats, both declaration flavours.
     tsup: {

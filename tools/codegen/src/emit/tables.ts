@@ -39,7 +39,7 @@ export function emitTables(model: ApiModel): EmittedFile[] {
   }));
   const parts: Array<[string, string, unknown]> = [
     ['apiInfo', 'Title, version and source of the spec the tables were generated from.', { title: model.title, version: model.version, source: model.source }],
-    ['serverTable', 'The servers: secure WebSocket deployments and the HTTP base.', model.servers.map(({ description: _d, ...s }) => s)],
+    ['serverTable', 'The servers: secure WebSocket deployments and the HTTP base.', model.servers.map(({ description: _d, variableDefaults: _v, ...s }) => s)],
     ['channelTable', 'Every subscription channel: address template, parameter enumerations, access, payload shape.', channelTable],
     ['methodTable', 'Every JSON-RPC method: params and result, rate-limit class, transports, auth.', methodTable],
     ['recordTable', 'Every named schema with its fields (records) or values (enumerations).', recordTable],

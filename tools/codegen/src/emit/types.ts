@@ -4,9 +4,8 @@
  */
 import { compile } from 'json-schema-to-typescript';
 import type { ApiModel, ChannelModel, JsonSchema, PayloadModel } from '../model/types';
-import { refName } from '../model/schema-tools';
 import type { EmittedFile } from './emitted-file';
-import { pascal, quote, tsName } from './naming';
+import { pascal, payloadTypeOf, quote, tsName } from './naming';
 
 export async function emitTypes(model: ApiModel): Promise<EmittedFile[]> {
   return [
@@ -83,13 +82,8 @@ function addressType(ch: ChannelModel): string {
 }
 const escapeTemplate = (s: string) => s.replace(/[`\\$]/g, (c) => '\\' + c);
 
-/** Payload type expression, in terms of the named types. */
-function payloadType(p: PayloadModel): string {
-  const named = refName(p.schema);
-  if (named) return `T.${tsName(named)}`;
-  if (p.array && p.record) return `T.${tsName(p.record)}[]`;
-  return 'unknown';
-}
+/** Payload type expression, in terms of the named types (several messages: their union). */
+const payloadType = (p: PayloadModel): string => payloadTypeOf(p);
 
 /** More specific templates first, so that a conditional type picks the right one. */
 function bySpecificity(a: ChannelModel, b: ChannelModel): number {
@@ -155,7 +149,8 @@ function emitMethodTypes(model: ApiModel): string {
   const lines: string[] = [`import type * as T from './types.gen';`, ''];
   lines.push('/** Params and result of every method, by JSON-RPC method name. */', 'export interface Methods {');
   for (const m of model.methods) {
-    lines.push(`  /** ${m.summary.split('\n')[0]} */`);
+    const summary = m.summary.split('\n')[0]!.trim().replace(/\*\//g, '*\\/');
+    if (summary) lines.push(`  /** ${summary} */`);
     lines.push(`  ${quote(m.name)}: {`);
     lines.push(`    params: ${typeOf(m.params)};`);
     lines.push(`    result: ${typeOf(m.result)};`);

@@ -3,12 +3,12 @@
  * browsers under a strict CSP), with one validating function per named schema, channel payload and
  * method params/result, and typed guards over them.
  */
-import { Ajv } from 'ajv';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import type { ApiModel, JsonSchema } from '../model/types';
 import type { EmitOptions, EmittedFile } from './emitted-file';
 import { refName } from '../model/schema-tools';
-import { quote, tsName } from './naming';
+import { FORMATS_MODULE, formatsIn, schemaAjv } from '../model/schema-ajv';
+import { payloadTypeOf, quote, tsName } from './naming';
 
 const ROOT_ID = 'api';
 
@@ -34,12 +34,7 @@ function collectValidators(model: ApiModel): { definitions: Record<string, JsonS
   const definitions: Record<string, JsonSchema> = { ...model.schemas };
   const refs: Record<string, string> = {};
   const entries: Entry[] = [];
-  const typeOfSchema = (schema: JsonSchema, array: boolean, record: string | null): string => {
-    const named = refName(schema);
-    if (named) return `T.${tsName(named)}`;
-    if (array && record) return `T.${tsName(record)}[]`;
-    return 'unknown';
-  };
+  const typeOfSchema = (schema: JsonSchema, array: boolean, record: string | null): string => payloadTypeOf({ schema, array, record });
 
   for (const name of Object.keys(model.schemas)) {
     refs[exportName.schema(name)] = `${ROOT_ID}#/definitions/${name}`;
@@ -77,14 +72,9 @@ function collectValidators(model: ApiModel): { definitions: Record<string, JsonS
 
 /** The ajv standalone module of every validator (each schema exported once, other names aliased to it). */
 function standaloneModule(definitions: Record<string, JsonSchema>, refs: Record<string, string>): string {
-  const ajv = new Ajv({
-    code: { source: true, esm: true, lines: true, optimize: true },
-    strict: true,
-    strictRequired: false,
-    allowUnionTypes: true,
-    allErrors: true,
-    messages: true,
-  });
+  // The spec's schemas as ajv reads them everywhere (model/schema-ajv.ts); the formats it checks are
+  // imported from ajv-formats by the generated code, a dependency then (usesFormatsModule).
+  const ajv = schemaAjv({ code: { source: true, esm: true, lines: true, optimize: true }, formats: formatsIn(definitions) });
   ajv.addSchema({ $id: ROOT_ID, definitions }, ROOT_ID);
   // ajv declares a function twice when two export names share one schema: export each schema once
   // and alias the other names to it.
@@ -161,6 +151,9 @@ export function emitValidators(model: ApiModel, options: EmitOptions): EmittedFi
     { slot: 'validators', path: 'guards.gen.ts', content: guardsModule(model, entries, options.typesImport) },
   ];
 }
+
+/** Whether validators code imports the formats of ajv-formats (so its package depends on ajv-formats). */
+export const usesFormatsModule = (validatorsCode: string): boolean => validatorsCode.includes(`"${FORMATS_MODULE}.js"`);
 
 const safeKey = (k: string) => (/^[A-Za-z_$][\w$]*$/.test(k) ? k : quote(k));
 

@@ -132,7 +132,7 @@ export function checkConventions(data: unknown, report: Report): void {
 function checkExtension(key: string, value: unknown, path: Path, report: Report, declared: Declared): void {
   const here = [...path, key];
   const rule = EXTENSIONS[key];
-  if (!rule) return report(here, `unknown extension ${key}; spec/README.md lists the vocabulary`, 'warning');
+  if (!rule) return report(here, `unknown extension ${key}, ignored (the exchange-api vocabulary is in spec/README.md of the exchange-api repository)`, 'warning');
   if (!rule.where.includes('any') && !rule.where.includes(kindAt(path))) return report(here, `${key} does not belong here (allowed on: ${rule.where.join(', ')})`);
   const problem = rule.check(value);
   if (problem) return report(here, `${key} ${problem}`);

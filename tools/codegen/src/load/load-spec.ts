@@ -58,6 +58,11 @@ export function beginLoad(file: string, options: { cwd?: string; parseBoundMs?: 
   const source = YamlSource.read(abs, display);
   const problems: SpecProblem[] = [];
 
+  // An AsyncAPI 2.x document parses, but its channels and operations mean something else: refuse it
+  // at once rather than generate an empty SDK from it.
+  const version = versionProblem(source.data);
+  if (version) throw new SpecError([{ file: display, pointer: '#/asyncapi', line: source.lineOf(['asyncapi']), message: version, severity: 'error' }]);
+
   checkConventions(source.data, (path, message, severity = 'error') => {
     problems.push({ file: display, pointer: toPointer(path), line: source.lineOf(path), message, severity });
   });
@@ -84,6 +89,15 @@ export function beginLoad(file: string, options: { cwd?: string; parseBoundMs?: 
     return spec(all.filter((p) => p.severity !== 'error'));
   });
   return { draft: spec(problems.filter((p) => p.severity !== 'error')), checked };
+}
+
+/** Why the document's `asyncapi` version is not one this toolkit reads (3.x), or null when it is. */
+function versionProblem(data: unknown): string | null {
+  const found = typeof data === 'object' && data !== null ? (data as Record<string, unknown>).asyncapi : undefined;
+  if (typeof found === 'string' && /^3\./.test(found.trim())) return null;
+  // Not a version at all: the parser says what is wrong with it.
+  if (typeof found !== 'string' || !/^\d+\./.test(found.trim())) return null;
+  return `this toolkit reads AsyncAPI 3.x documents; this one is AsyncAPI ${found.trim()}. Convert it first with the AsyncAPI CLI: \`asyncapi convert <file> --output=<new file> --target-version=3.0.0\` (npm package @asyncapi/cli), then generate from the new file`;
 }
 
 /** Our problems plus the parser's diagnostics, minus the ones that only repeat ours or argue with the conventions. */

@@ -9,6 +9,7 @@ import { cleanSchema, describeType, isNullable, refName, refsOf } from './schema
 import { templateParameters } from './channel-template';
 import { DefaultsLog, isMethod, methodDefaults, requestOnlyChannels } from './plain-spec';
 import { channelPayload, specReader, type SpecReader } from './spec-reader';
+import { formatsIn, ignoredKeywords, KNOWN_FORMATS, unwrapMultiFormat } from './schema-ajv';
 import type {
   ApiModel, AssumptionModel, ChannelModel, FieldModel, JsonSchema, MethodModel, NotShownModel,
   ServerModel, TypeKind, TypeModel, LimitModel, ErrorsModel, LoginModel, ActionSignatureModel, RateLimitClassModel, RolesModel,
@@ -36,7 +37,7 @@ const withMarkers = <T extends object>(target: T, o: Obj): T => {
 function buildChannel(id: string, rawChannel: unknown, read: SpecReader): ChannelModel | null {
   const ch = obj(rawChannel);
   if (typeof ch.address !== 'string') return null; // the RPC channel has no address
-  const { payload, examples, addresses, exampleInfo, messages } = channelPayload(id, Object.values(obj(ch.messages)), read);
+  const { payload, examples, addresses, exampleInfo, messages } = channelPayload(id, Object.entries(obj(ch.messages)), read);
   if (ch['x-access'] === undefined) read.defaults.applied('access', `channel ${id}`);
   const channel: ChannelModel = {
     id,
@@ -62,9 +63,9 @@ function buildMethod(id: string, rawOp: unknown, read: SpecReader): MethodModel 
   const op = obj(rawOp);
   if (!isMethod(id, op, read.defaults)) return null;
   const { name, transports, rateLimitClass, auth } = methodDefaults(id, op, read.defaults);
-  const request = read.payloadOf((Array.isArray(op.messages) ? op.messages : [])[0], `${id} request`);
+  const request = read.payloadOf((Array.isArray(op.messages) ? op.messages : [])[0], `${id} request`, ['operations', id, 'messages', '0']);
   const reply = obj(op.reply);
-  const response = read.payloadOf((Array.isArray(reply.messages) ? reply.messages : [])[0], `${id} reply`);
+  const response = read.payloadOf((Array.isArray(reply.messages) ? reply.messages : [])[0], `${id} reply`, ['operations', id, 'reply', 'messages', '0']);
   const method: MethodModel = {
     id,
     name,
@@ -95,7 +96,16 @@ function buildMethod(id: string, rawOp: unknown, read: SpecReader): MethodModel 
 export function buildModel(spec: LoadedSpec): ApiModel {
   const data = spec.data;
   const components = obj(data.components);
-  const rawSchemas = obj(components.schemas);
+  const defaults = new DefaultsLog();
+  // A named schema may be a multi-format schema: read as JSON Schema (or open, for another format).
+  const rawSchemas: Obj = {};
+  const origins: Record<string, string[]> = {};
+  for (const [name, raw] of Object.entries(obj(components.schemas))) {
+    const { schema, foreign } = unwrapMultiFormat(raw);
+    if (foreign !== null) defaults.applied('foreignSchema', `${toPointer(['components', 'schemas', name])} (${foreign})`);
+    rawSchemas[name] = schema;
+    origins[name] = ['components', 'schemas', name, ...(schema !== raw && foreign === null ? ['schema'] : [])];
+  }
   const schemas: Record<string, JsonSchema> = {};
   for (const [name, s] of Object.entries(rawSchemas)) schemas[name] = cleanSchema(s);
 
@@ -122,7 +132,6 @@ export function buildModel(spec: LoadedSpec): ApiModel {
     exactIntegers: spec.source.exactIntegers(),
   };
 
-  const defaults = new DefaultsLog();
   const read = specReader(data, schemas, defaults);
   const requestOnly = requestOnlyChannels(obj(data.operations));
   for (const [id, raw] of Object.entries(obj(data.channels))) {
@@ -134,12 +143,25 @@ export function buildModel(spec: LoadedSpec): ApiModel {
     if (method) model.methods.push(method);
   }
   for (const [name, raw] of read.hoisted) model.types.push(buildType(name, raw, rawSchemas));
+  for (const [name, path] of read.origins) origins[name] = path;
+  model.schemaOrigins = origins;
+  noteSchemaLeniency(model, rawSchemas, read, defaults);
   if (model.channels.length > 0 && (model.roles.subscribe === null || model.roles.notificationFrame === null)) defaults.applied('roles', 'the interface as a whole');
   model.defaults = defaults.list();
 
   model.notShown = collectNotShown(data);
   model.assumptions = collectAssumptions(data);
   return model;
+}
+
+/** Note what the validators ignore: keywords no schema vocabulary defines, formats they do not check. */
+function noteSchemaLeniency(model: ApiModel, rawSchemas: Obj, read: SpecReader, defaults: DefaultsLog): void {
+  const raw: Array<[string, unknown]> = [...Object.entries(rawSchemas), ...read.hoisted];
+  for (const [name, s] of raw) {
+    const base = model.schemaOrigins?.[name] ?? ['components', 'schemas', name];
+    for (const k of ignoredKeywords(s, base)) defaults.applied('ignoredKeyword', `${k.keyword} at ${toPointer(k.path)}`);
+  }
+  for (const f of formatsIn(...Object.values(model.schemas))) if (!KNOWN_FORMATS.has(f)) defaults.applied('unknownFormat', `format ${f}`);
 }
 
 /** Which schema role (`x-role` on a named schema) fills which field of the model's roles. */
@@ -157,6 +179,12 @@ function buildRoles(schemas: Obj, operations: Obj): RolesModel {
 }
 
 function buildServer(id: string, s: Obj): ServerModel {
+  const variableDefaults: Record<string, string> = {};
+  for (const [name, raw] of Object.entries(obj(s.variables))) {
+    const v = obj(raw);
+    const value = v.default ?? (Array.isArray(v.enum) ? v.enum[0] : undefined);
+    if (value !== undefined && value !== null) variableDefaults[name] = String(value);
+  }
   return {
     id,
     host: str(s.host),
@@ -166,6 +194,7 @@ function buildServer(id: string, s: Obj): ServerModel {
     title: str(s.title, id),
     description: str(s.description),
     variables: Object.keys(obj(s.variables)),
+    ...(Object.keys(variableDefaults).length > 0 ? { variableDefaults } : {}),
   };
 }
 

@@ -1,12 +1,15 @@
 /**
- * Every example in the spec must validate against its schema: a message's examples against its payload,
- * a schema's examples against the schema. Generation stops on the first spec whose examples lie.
+ * Every schema must compile (the validators are made of them) and every example in the spec must
+ * validate against its schema: a message's examples against its payload, a schema's examples against
+ * the schema. Generation stops on a spec whose schemas ajv refuses or whose examples lie, naming the
+ * file, line and JSON pointer of each.
  */
-import { Ajv } from 'ajv';
+import type { Ajv } from 'ajv';
 import type { LoadedSpec } from '../load/load-spec';
 import { SpecError, toPointer, type SpecProblem } from '../load/spec-error';
 import { cleanSchema } from './schema-tools';
 import { channelMatcher } from './channel-template';
+import { formatsIn, schemaAjv, unwrapMultiFormat } from './schema-ajv';
 import type { ApiModel } from './types';
 
 type Obj = Record<string, unknown>;
@@ -16,27 +19,39 @@ export function checkExamples(spec: LoadedSpec, model: ApiModel): void {
   const definitions: Obj = { ...model.schemas };
   const cases: Array<{ key: string; path: Array<string | number>; value: unknown }> = [];
   const components = isObj(spec.data.components) ? spec.data.components : {};
-  const messages = isObj(components.messages) ? components.messages : {};
-  for (const [name, raw] of Object.entries(messages)) {
+  // Messages with examples: those of components, and those written inline in a channel.
+  const messages: Array<[Array<string | number>, unknown]> = Object.entries(isObj(components.messages) ? components.messages : {}).map(([name, m]) => [['components', 'messages', name], m]);
+  for (const [id, ch] of Object.entries(isObj(spec.data.channels) ? spec.data.channels : {})) {
+    const own = isObj(ch) && isObj(ch.messages) ? ch.messages : {};
+    for (const [name, m] of Object.entries(own)) if (isObj(m) && m.$ref === undefined) messages.push([['channels', id, 'messages', name], m]);
+  }
+  const messagePlaces = new Map<string, Array<string | number>>();
+  for (const [at, raw] of messages) {
     if (!isObj(raw) || !Array.isArray(raw.examples) || raw.payload === undefined) continue;
-    const key = `__message_${name}`;
-    definitions[key] = cleanSchema(raw.payload);
+    // A payload in a format other than JSON Schema is not read, so neither are its examples.
+    const { schema, foreign } = unwrapMultiFormat(raw.payload);
+    if (foreign !== null) continue;
+    const key = `__message_${messagePlaces.size}`;
+    messagePlaces.set(key, [...at, 'payload', ...(schema !== raw.payload ? ['schema'] : [])]);
+    definitions[key] = cleanSchema(schema);
     raw.examples.forEach((ex, i) => {
-      if (isObj(ex) && 'payload' in ex) cases.push({ key, path: ['components', 'messages', name, 'examples', i, 'payload'], value: ex.payload });
+      if (isObj(ex) && 'payload' in ex) cases.push({ key, path: [...at, 'examples', i, 'payload'], value: ex.payload });
     });
   }
   const schemas = isObj(components.schemas) ? components.schemas : {};
-  for (const [name, raw] of Object.entries(schemas)) {
+  for (const [name, wrapped] of Object.entries(schemas)) {
+    const raw = unwrapMultiFormat(wrapped).schema;
     if (!isObj(raw) || !Array.isArray(raw.examples)) continue;
-    raw.examples.forEach((value, i) => cases.push({ key: name, path: ['components', 'schemas', name, 'examples', i], value }));
+    const base = model.schemaOrigins?.[name] ?? ['components', 'schemas', name];
+    raw.examples.forEach((value, i) => cases.push({ key: name, path: [...base, 'examples', i], value }));
   }
-  if (cases.length === 0) return;
 
-  const ajv = new Ajv({ strict: false, allowUnionTypes: true, allErrors: true });
+  const ajv = schemaAjv({ formats: formatsIn(...Object.values(definitions)) });
   ajv.addSchema({ $id: 'examples', definitions });
-  const problems: SpecProblem[] = [];
+  const problems: SpecProblem[] = compileProblems(spec, model, ajv, definitions, messagePlaces);
+  if (problems.length > 0) throw new SpecError(problems);
   for (const c of cases) {
-    const validate = ajv.getSchema(`examples#/definitions/${c.key}`);
+    const validate = ajv.getSchema(`examples#/definitions/${encodeURIComponent(c.key.replace(/~/g, '~0').replace(/\//g, '~1'))}`);
     if (!validate || validate(c.value)) continue;
     for (const e of validate.errors ?? []) {
       const where = e.keyword === 'required' ? `${e.instancePath}/${String(e.params.missingProperty)}` : e.instancePath || '/';
@@ -49,8 +64,16 @@ export function checkExamples(spec: LoadedSpec, model: ApiModel): void {
       });
     }
   }
-  // An example's x-address must be an address of its own channel.
-  // Through the one matcher every package uses: the address must resolve to this channel, not another.
+  problems.push(...addressProblems(spec, model));
+  if (problems.length > 0) throw new SpecError(problems);
+}
+
+/**
+ * An example's x-address must be an address of its own channel. Through the one matcher every package
+ * uses: the address must resolve to this channel, not another.
+ */
+function addressProblems(spec: LoadedSpec, model: ApiModel): SpecProblem[] {
+  const problems: SpecProblem[] = [];
   const match = channelMatcher(model.channels);
   for (const c of model.channels) {
     c.exampleAddresses.forEach((address, i) => {
@@ -59,5 +82,38 @@ export function checkExamples(spec: LoadedSpec, model: ApiModel): void {
       }
     });
   }
-  if (problems.length > 0) throw new SpecError(problems);
+  return problems;
+}
+
+/**
+ * What ajv refuses to compile (a pattern that is no regular expression, a malformed keyword value the
+ * parser let through), one problem per schema, at the schema's place: the validators are made of them.
+ */
+function compileProblems(spec: LoadedSpec, model: ApiModel, ajv: Ajv, definitions: Obj, messagePlaces: Map<string, Array<string | number>>): SpecProblem[] {
+  const problems: SpecProblem[] = [];
+  const placeOf = (key: string): Array<string | number> => messagePlaces.get(key) ?? model.schemaOrigins?.[key] ?? ['components', 'schemas', key];
+  const reported = new Set<string>();
+  const probe = schemaAjv({ formats: formatsIn(...Object.values(definitions)) });
+  // A schema fails too when one it refers to fails: report the one whose own keywords ajv refuses.
+  const withoutRefs = (node: unknown): unknown =>
+    Array.isArray(node) ? node.map(withoutRefs) : isObj(node) ? (typeof node.$ref === 'string' ? {} : Object.fromEntries(Object.entries(node).map(([k, v]) => [k, k === 'examples' || k === 'default' || k === 'enum' || k === 'const' ? v : withoutRefs(v)]))) : node;
+  for (const key of Object.keys(definitions)) {
+    try {
+      ajv.getSchema(`examples#/definitions/${encodeURIComponent(key.replace(/~/g, '~0').replace(/\//g, '~1'))}`);
+    } catch (err) {
+      let own: unknown = err;
+      try {
+        probe.compile(withoutRefs(definitions[key]) as object);
+        continue;
+      } catch (e) {
+        own = e; // its own keywords: reported here
+      }
+      const path = placeOf(key);
+      if (reported.has(toPointer(path))) continue;
+      reported.add(toPointer(path));
+      const message = ((own as Error).message || String(own)).split('\n')[0]!;
+      problems.push({ file: spec.file, pointer: toPointer(path), line: spec.source.lineOf(path), message: `the validators cannot use this schema: ${message}`, severity: 'error' });
+    }
+  }
+  return problems;
 }

@@ -2,8 +2,8 @@
  * How a spec without our x- extensions maps onto the model: which channels are subscription channels,
  * which operations are methods, and the stated default of every extension that is absent. Each default
  * applied is recorded once per kind (with the places it applied to), so the generator prints one note
- * line per kind rather than an error per place. spec/README.md ("Without our extensions") is the
- * table of these defaults.
+ * line per kind rather than an error per place. The table of these defaults is in the root README,
+ * "Regenerate an SDK for another spec", and in full in spec/README.md, "Our extension vocabulary".
  */
 import type { DefaultApplied } from './types';
 
@@ -17,10 +17,13 @@ export const DEFAULT_KINDS = {
   transports: 'a method without x-transports is served over the WebSocket only (ws)',
   rateLimitClass: 'a method without x-rate-limit-class has no rate-limit class',
   auth: 'a method without x-auth needs no login (none)',
-  roles: 'no x-role: the JSON-RPC frames of spec/README.md apply (subscribe/unsubscribe {channels}, notification method "subscription" with params {channel, data})',
+  roles: 'no x-role: subscriptions assume the exchange-api JSON-RPC frames (methods subscribe/unsubscribe with params {channels}; pushed notifications with method "subscription" and params {channel, data}), as spec/README.md of the exchange-api repository describes',
   messages: 'a channel with several messages carries any one of them (the payload is their oneOf)',
   oneWay: 'a send operation without a reply is not a method (nothing to wait for): left out of the method map',
   inlinePayload: 'an inline message payload becomes a named type <Message>Payload',
+  foreignSchema: 'a payload in a schema format other than JSON Schema or AsyncAPI (Avro, Protobuf, RAML…) is not read: its type is unknown and any value passes its validator',
+  ignoredKeyword: 'a schema keyword that neither JSON Schema nor AsyncAPI defines is ignored (as JSON Schema says)',
+  unknownFormat: 'a string format the validators do not know is not checked',
 } as const;
 
 export type DefaultKind = keyof typeof DEFAULT_KINDS;

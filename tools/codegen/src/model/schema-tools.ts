@@ -6,20 +6,27 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 export const COMPONENT_SCHEMA_PREFIX = '#/components/schemas/';
 export const DEFINITION_PREFIX = '#/definitions/';
 
+/** Keys whose value maps names (of properties, definitions) to schemas: a name there may start with x-. */
+const NAME_MAPS = new Set(['properties', 'patternProperties', 'definitions', 'dependencies']);
+
 /** A copy of a schema without x- keys, with component refs rewritten to `#/definitions/<Name>`. */
 export function cleanSchema(schema: unknown): JsonSchema {
-  const walk = (node: unknown): unknown => {
-    if (Array.isArray(node)) return node.map(walk);
+  const walk = (node: unknown, names = false): unknown => {
+    if (Array.isArray(node)) return node.map((v) => walk(v));
     if (!isObj(node)) return node;
     const out: Obj = {};
     for (const [k, v] of Object.entries(node)) {
+      if (names) {
+        out[k] = walk(v);
+        continue;
+      }
       if (k.startsWith('x-')) continue;
       if (k === '$ref' && typeof v === 'string' && v.startsWith(COMPONENT_SCHEMA_PREFIX)) {
         out[k] = DEFINITION_PREFIX + v.slice(COMPONENT_SCHEMA_PREFIX.length);
       } else if (k === 'examples' || k === 'default' || k === 'const' || k === 'enum') {
         out[k] = structuredClone(v);
       } else {
-        out[k] = walk(v);
+        out[k] = walk(v, NAME_MAPS.has(k));
       }
     }
     return out;

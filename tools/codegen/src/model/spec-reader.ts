@@ -2,9 +2,10 @@
  * How the model builder reads a spec: local refs followed, and a message's payload described with its
  * examples (an inline payload given a named type of its own, plain-spec.ts).
  */
-import { fromPointer } from '../load/spec-error';
+import { fromPointer, toPointer } from '../load/spec-error';
 import { cleanSchema, refName } from './schema-tools';
 import { payloadTypeName, type DefaultsLog } from './plain-spec';
+import { unwrapMultiFormat } from './schema-ajv';
 import type { ExampleInfo, JsonSchema, MessageInfo, PayloadModel } from './types';
 
 type Obj = Record<string, unknown>;
@@ -27,10 +28,15 @@ const strings = <K extends string>(o: Obj, keys: readonly K[]): Partial<Record<K
 /** How the model builder reads a spec: local refs followed, and a message's payload with its examples. */
 export interface SpecReader {
   resolve(node: unknown): Obj;
-  /** `fallbackName` names the message when it is inline (not a `$ref`), for an inline payload's type. */
-  payloadOf(messageRef: unknown, fallbackName: string): MessagePayload;
+  /**
+   * `fallbackName` names the message when it is inline (not a `$ref`), for an inline payload's type;
+   * `at` is where such an inline message stands in the spec.
+   */
+  payloadOf(messageRef: unknown, fallbackName: string, at?: string[]): MessagePayload;
   /** Inline payloads given a name of their own (raw schemas), in the order met. */
   hoisted: Map<string, Obj>;
+  /** Where each hoisted payload is in the spec (its JSON path). */
+  origins: Map<string, string[]>;
   defaults: DefaultsLog;
 }
 
@@ -41,6 +47,9 @@ const isInlinePayload = (raw: unknown): raw is Obj =>
 /** The reader of one spec: refs resolve against its data, payload records against its named schemas. */
 export function specReader(data: Obj, schemas: Record<string, JsonSchema>, defaults: DefaultsLog): SpecReader {
   const hoisted = new Map<string, Obj>();
+  const origins = new Map<string, string[]>();
+  // One inline payload reached from several places (a channel and its operations) is one type.
+  const nameOf = new Map<Obj, string>();
   const resolve = (node: unknown): Obj => {
     // Follow local refs (to messages, parameters); schema refs are kept as references.
     let current = node;
@@ -53,22 +62,34 @@ export function specReader(data: Obj, schemas: Record<string, JsonSchema>, defau
   };
 
   /** A spec without our conventions may describe a payload inline: it becomes a named schema, so it has a type. */
-  const named = (raw: unknown, messageRef: unknown, fallbackName: string): unknown => {
+  const named = (raw: unknown, messageRef: unknown, fallbackName: string, path: string[]): unknown => {
     if (!isInlinePayload(raw)) return raw;
+    const known = nameOf.get(raw);
+    if (known) return { $ref: `#/components/schemas/${known}` };
     const ref = isObj(messageRef) && typeof messageRef.$ref === 'string' ? fromPointer(messageRef.$ref).at(-1) : undefined;
     const base = payloadTypeName(ref ?? fallbackName);
     let name = base;
     for (let n = 2; schemas[name] !== undefined; n++) name = `${base}${n}`;
     schemas[name] = cleanSchema(raw);
     hoisted.set(name, raw);
-    defaults.applied('inlinePayload', `${ref ? 'message ' + ref : fallbackName} → ${name}`);
+    nameOf.set(raw, name);
+    origins.set(name, path);
+    defaults.applied('inlinePayload', `${ref ? 'message ' + ref : 'message ' + fallbackName} → ${name}`);
     return { $ref: `#/components/schemas/${name}` };
   };
 
-  const payloadOf = (messageRef: unknown, fallbackName: string): MessagePayload => {
+  /** The JSON path of a message: its `$ref` target, or `at` (where an inline message stands). */
+  const messagePath = (messageRef: unknown, at: string[]): string[] =>
+    isObj(messageRef) && typeof messageRef.$ref === 'string' ? fromPointer(messageRef.$ref) : at;
+
+  const payloadOf = (messageRef: unknown, fallbackName: string, at: string[] = []): MessagePayload => {
     const message = resolve(messageRef);
-    const payload = cleanSchema(named(message.payload, messageRef, fallbackName));
-    const withPayload = (Array.isArray(message.examples) ? message.examples : []).map(obj).filter((e) => e.payload !== undefined);
+    const path = [...messagePath(messageRef, at), 'payload'];
+    // A multi-format schema: JSON Schema and AsyncAPI formats are read, others are an open payload.
+    const { schema: rawPayload, foreign } = unwrapMultiFormat(message.payload);
+    if (foreign !== null) defaults.applied('foreignSchema', `${toPointer(path)} (${foreign})`);
+    const payload = cleanSchema(named(rawPayload, messageRef, fallbackName, isObj(message.payload) && message.payload.schemaFormat !== undefined ? [...path, 'schema'] : path));
+    const withPayload = (foreign === null && Array.isArray(message.examples) ? message.examples : []).map(obj).filter((e) => e.payload !== undefined);
     const examples = withPayload.map((e) => e.payload);
     // Where the examples were recorded, the message's x-address says on which filled-in address.
     const address = typeof message['x-address'] === 'string' ? message['x-address'] : null;
@@ -78,12 +99,15 @@ export function specReader(data: Obj, schemas: Record<string, JsonSchema>, defau
     return { payload: describePayload(payload, schemas), examples, addresses, exampleInfo, messages };
   };
 
-  return { resolve, payloadOf, hoisted, defaults };
+  return { resolve, payloadOf, hoisted, origins, defaults };
 }
 
-/** The payload of a channel: its one message's, or (several messages) any one of theirs, examples of all. */
-export function channelPayload(id: string, messages: unknown[], read: SpecReader): MessagePayload {
-  const each = messages.map((m, i) => read.payloadOf(m, `${id} message ${i + 1}`));
+/**
+ * The payload of a channel: its one message's, or (several messages) any one of theirs, examples of
+ * all. `messages` are the channel's messages by key: an inline one's payload is named by its key.
+ */
+export function channelPayload(id: string, messages: Array<[string, unknown]>, read: SpecReader): MessagePayload {
+  const each = messages.map(([key, m]) => read.payloadOf(m, key, ['channels', id, 'messages', key]));
   if (each.length <= 1) return each[0] ?? read.payloadOf(undefined, id);
   read.defaults.applied('messages', `channel ${id}`);
   return {

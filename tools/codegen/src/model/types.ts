@@ -30,6 +30,8 @@ export interface ApiModel {
   exactIntegers?: Record<string, string>;
   /** The defaults applied where the spec leaves out one of our extensions, one entry per kind (model/plain-spec.ts). */
   defaults: DefaultApplied[];
+  /** Where each named schema is in the spec (its JSON path): components, or an inline payload's place. */
+  schemaOrigins?: Record<string, string[]>;
 }
 
 /** One kind of default the model builder applied, with the places it applied to. */
@@ -64,6 +66,8 @@ export interface ServerModel {
   title: string;
   description: string;
   variables: string[];
+  /** Each variable's default (or first enum value), where the spec gives one. */
+  variableDefaults?: Record<string, string>;
 }
 
 export type TypeKind = 'record' | 'enum' | 'scalar' | 'array' | 'open' | 'union';

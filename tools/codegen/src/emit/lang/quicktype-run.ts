@@ -18,7 +18,7 @@ const DOCUMENT = 'model.json';
 export async function runQuicktype(model: ApiModel, lang: NonNullable<Options['lang']>, rendererOptions: Record<string, string>): Promise<QuicktypeOutput> {
   const names = Object.keys(model.schemas);
   const input = new JSONSchemaInput(new FetchingJSONSchemaStore());
-  const text = JSON.stringify({ definitions: model.schemas });
+  const text = JSON.stringify({ definitions: withoutFormats(model.schemas) });
   for (const [i, name] of names.entries()) {
     // The document is given once; every other top-level points into it.
     await input.addSource({ name, uris: [`${DOCUMENT}#/definitions/${name}`], schema: i === 0 ? text : undefined });
@@ -27,6 +27,25 @@ export async function runQuicktype(model: ApiModel, lang: NonNullable<Options['l
   inputData.addInput(input);
   const result = await quicktype({ inputData, lang, rendererOptions });
   return { text: result.lines.join('\n') + '\n', names };
+}
+
+/**
+ * The schemas without `format`: quicktype reads date-time and date as datetime (Python) or time.Time
+ * (Go) and uuid as UUID, which neither round-trips the text exactly ("…Z" comes back "…+00:00") nor,
+ * in Go, reads a date at all. The models keep such values as the strings they are; the validators
+ * check their formats.
+ */
+function withoutFormats(schemas: ApiModel['schemas']): unknown {
+  const walk = (node: unknown, names = false): unknown => {
+    if (Array.isArray(node)) return node.map((v) => walk(v));
+    if (typeof node !== 'object' || node === null) return node;
+    return Object.fromEntries(
+      Object.entries(node as Record<string, unknown>)
+        .filter(([k, v]) => names || !(k === 'format' && typeof v === 'string'))
+        .map(([k, v]) => [k, names ? walk(v) : ['examples', 'default', 'enum', 'const'].includes(k) ? v : walk(v, ['properties', 'patternProperties', 'definitions'].includes(k))]),
+    );
+  };
+  return walk(schemas, true);
 }
 
 /**
