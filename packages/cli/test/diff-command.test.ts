@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { cli, repoRoot } from '../../../test/support/cli';
 import { withoutExamples } from '../../../test/support/spec-edits';
-import { runDiff } from '../src/commands/diff';
+import { asLabelled, runDiff } from '../src/commands/diff';
+import { SpecError } from '@exchange-api/codegen';
 import { runDocs } from '../src/commands/docs';
 
 /** A command function run here, its lines captured, shaped as `cli` gives them. */
@@ -31,7 +32,8 @@ let edited: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'exchange-api-diff-cli-'));
   // Without its examples (the diff does not compare them; a real edit would update them too).
-  const s = withoutExamples(parse(readFileSync(spec, 'utf8')));
+  const s = withoutExamples(parse(readFileSync(spec, 'utf8'), { intAsBigInt: true }));
+  // (64-bit integers read as big integers, so they are written back as the spec writes them: the diff compares bounds by their exact text.)
   // A pushed record gains a required field (breaks old servers, not clients); an error is reworded (dangerous for clients).
   s.components.schemas.Order.properties.venue = { type: 'string' };
   s.components.schemas.Order.required.push('venue');
@@ -82,6 +84,7 @@ describe('exchange-api diff', () => {
     [[], /give two specs, old and new \(got 0\)/],
     [['a.yaml', 'b.yaml', 'c.yaml'], /unexpected argument "c.yaml"/],
     [['x', 'y', '--side', 'left'], /--side must be client, server or both/],
+    [['x', 'y', '--side', 'client', '--side=server'], /--side is given 2 times: give it once/],
     [['x', 'y', '--fail-on', 'safe'], /--fail-on must be breaking or dangerous/],
     [['x', 'y', '--report', 'xml:out.xml'], /--report "xml:out.xml": use console, json:<path> or markdown:<path>/],
     [['x', 'y', '--report', 'json:/no/such/folder/d.json'], /the folder \/no\/such\/folder does not exist/],
@@ -92,6 +95,16 @@ describe('exchange-api diff', () => {
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(message);
   });
+
+  it('with --base, a spec error in the old version names <ref>:<path>, never the deleted temporary copy', async () => {
+    const temp = join(tmpdir(), 'exchange-api-diff-x', 'asyncapi.yaml');
+    const err = asLabelled(new SpecError([{ file: temp, pointer: '#/info', line: 2, message: 'broken', severity: 'error' }]), temp, 'origin/main:spec/asyncapi.yaml') as SpecError;
+    expect(err.problems.map((p) => p.file)).toEqual(['origin/main:spec/asyncapi.yaml']);
+    // A tracked file that is no spec, at HEAD and in the tree: whichever error comes first, no temporary path.
+    const r = await diff(['--base', 'HEAD', join(repoRoot, 'package.json')]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).not.toContain('exchange-api-diff-');
+  }, 60_000);
 
   it('a spec that does not load: its errors with file and pointer, exit 2, no stack trace', () => {
     const broken = join(dir, 'broken.yaml');

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { consoleReport, diffSpecFiles, failsOn, findRepoRoot, jsonReport, markdownReport, type Side, type SpecDiff } from '@exchange-api/codegen';
+import { consoleReport, diffSpecFiles, failsOn, findRepoRoot, jsonReport, markdownReport, SpecError, type Side, type SpecDiff } from '@exchange-api/codegen';
 import { consoleIo, parseCommand, reportFailure, usageError, type Io } from '../args';
 
 export const DIFF_HELP = `Usage: exchange-api diff <old spec> <new spec> [options]
@@ -56,6 +56,9 @@ export async function runDiff(argv: string[], io: Io = consoleIo): Promise<numbe
     2,
   );
   if (typeof values === 'number') return values;
+  // parseArgs keeps the last of a repeated flag: two sides would silently be one.
+  const sideFlags = argv.filter((a) => a === '--side' || a.startsWith('--side=')).length;
+  if (sideFlags > 1) return usageError('diff', `--side is given ${sideFlags} times: give it once (client, server or both)`, io);
   const side = values.side ?? 'both';
   if (!['client', 'server', 'both'].includes(side)) return usageError('diff', `--side must be client, server or both (got ${JSON.stringify(side)})`, io);
   const sides: Side[] = side === 'both' ? ['client', 'server'] : [side as Side];
@@ -72,10 +75,17 @@ export async function runDiff(argv: string[], io: Io = consoleIo): Promise<numbe
     if (written !== 0) return written;
     return failOn !== undefined && failsOn(d, sides, failOn) ? 1 : 0;
   } catch (err) {
-    return reportFailure('diff', err, io);
+    return reportFailure('diff', specs.label ? asLabelled(err, specs.before, specs.label) : err, io);
   } finally {
     specs.cleanup();
   }
+}
+
+/** A spec error in the old version read from git names `<ref>:<path>`, not the temporary copy (deleted when the command ends). */
+export function asLabelled(err: unknown, file: string, label: string): unknown {
+  if (!(err instanceof SpecError)) return err;
+  const temp = resolve(file);
+  return new SpecError(err.problems.map((p) => (resolve(p.file) === temp ? { ...p, file: label } : p)));
 }
 
 /** The `--report` values as targets, or the error line. A file's folder must exist (checked before the work). */

@@ -29,6 +29,9 @@ function compareMethod(old: MethodModel, now: MethodModel): Change[] {
   if (old.id !== now.id) changes.push(change('method.operation-id-changed', subject, `operation id ${old.id} → ${now.id}`, { names: [`rpc.${old.id}`] }));
   if (!samePayload(old.params, now.params)) changes.push(change('method.params-changed', subject, `params ${payloadShape(old.params)} → ${payloadShape(now.params)}`, { names: [mapEntry(now)] }));
   if (!samePayload(old.result, now.result)) changes.push(change('method.result-changed', subject, `result ${payloadShape(old.result)} → ${payloadShape(now.result)}`, { names: [mapEntry(now)] }));
+  // The records assumed where the document leaves params or result open (`x-assumed-params`/`-result`): what the sandbox and client use.
+  if (old.assumedParams !== now.assumedParams) changes.push(change('method.params-changed', subject, `assumed params ${old.assumedParams ?? 'none'} → ${now.assumedParams ?? 'none'}`, { names: [mapEntry(now)] }));
+  if (old.assumedResult !== now.assumedResult) changes.push(change('method.result-changed', subject, `assumed result ${old.assumedResult ?? 'none'} → ${now.assumedResult ?? 'none'}`, { names: [mapEntry(now)] }));
   const { added, removed } = listDelta(old.transports, now.transports);
   for (const t of removed) changes.push(change('method.transport-removed', subject, `no longer served over ${t}`, { names: t === 'ws' ? ['WsMethodName'] : ['HttpMethodName'] }));
   for (const t of added) changes.push(change('method.transport-added', subject, `now served over ${t}`));

@@ -20,12 +20,15 @@ export function compareTables(before: ApiModel, after: ApiModel): Change[] {
 function compareErrors(before: ApiModel, after: ApiModel): Change[] {
   const { removed, added, both } = match(before.errors.codes, after.errors.codes, (e) => e.code);
   const label = (e: { code: number; name?: string }) => `error ${e.code}${e.name ? ` ${e.name}` : ''}`;
-  const changes = [...removed.map((e) => change('error.removed', label(e), `"${e.message}" removed`)), ...added.map((e) => change('error.added', label(e), `"${e.message}" added`))];
+  const changes = [...removed.map((e) => change('error.removed', label(e), `"${e.message}" removed`, { names: ['ErrorEntry'] })), ...added.map((e) => change('error.added', label(e), `"${e.message}" added`))];
   for (const [a, b] of both) {
-    if (a.message !== b.message) changes.push(change('error.message-changed', label(b), `${show(a.message)} → ${show(b.message)}`));
-    if (a.name !== b.name) changes.push(change('error.name-changed', label(b), `${show(a.name ?? null)} → ${show(b.name ?? null)}`));
-    if (a.httpStatus !== b.httpStatus) changes.push(change('error.status-changed', label(b), `HTTP ${show(a.httpStatus ?? null)} → ${show(b.httpStatus ?? null)}`));
-    if (a.kind !== b.kind) changes.push(change('error.kind-changed', label(b), `${show(a.kind ?? null)} → ${show(b.kind ?? null)}`));
+    // ErrorEntry (the generated error table's entry type) carries each code's message, name, kind and status as literal types.
+    if (a.message !== b.message) changes.push(change('error.message-changed', label(b), `${show(a.message)} → ${show(b.message)}`, { names: ['ErrorEntry'] }));
+    if (a.name !== b.name) changes.push(change('error.name-changed', label(b), `${show(a.name ?? null)} → ${show(b.name ?? null)}`, { names: ['ErrorEntry'] }));
+    if (a.httpStatus !== b.httpStatus) changes.push(change('error.status-changed', label(b), `HTTP status ${a.httpStatus ?? 'none'} → ${b.httpStatus ?? 'none'}`, { names: ['ErrorEntry'] }));
+    for (const k of ['data', 'dataPattern', 'textFramePrefix'] as const)
+      if (a[k] !== b[k]) changes.push(change('error.data-changed', label(b), `${k} ${a[k] === undefined ? 'none' : `\`${a[k]}\``} → ${b[k] === undefined ? 'none' : `\`${b[k]}\``}`, { names: ['ErrorEntry'] }));
+    if (a.kind !== b.kind) changes.push(change('error.kind-changed', label(b), `${show(a.kind ?? null)} → ${show(b.kind ?? null)}`, { names: ['ErrorEntry'] }));
   }
   return changes;
 }
@@ -48,10 +51,10 @@ function compareLimits(before: ApiModel, after: ApiModel): Change[] {
     for (const k of [...AMOUNTS, 'windowMs' as const]) {
       const x = a[k] as number | undefined;
       const y = b[k] as number | undefined;
-      if (x === y || x === undefined || y === undefined) continue;
-      moves.push(`${k} ${x} → ${y}`);
-      // A longer window for the same points allows less per second.
-      const allowsMore = k === 'windowMs' ? y < x : y > x;
+      if (x === y) continue;
+      moves.push(`${k} ${x ?? 'none'} → ${y ?? 'none'}`);
+      // A longer window for the same points allows less per second; a bound that appears allows less, one that goes away more.
+      const allowsMore = x === undefined ? false : y === undefined ? true : k === 'windowMs' ? y < x : y > x;
       if (allowsMore) looser = true;
       else tighter = true;
     }
@@ -79,8 +82,13 @@ function compareLogin(before: ApiModel, after: ApiModel): Change[] {
   const b = after.login;
   if (JSON.stringify(a?.headers) !== JSON.stringify(b?.headers) || a?.message !== b?.message)
     changes.push(change('login.changed', 'login', a && b ? 'headers or signed message changed' : a ? 'login removed' : 'login added'));
-  else if (JSON.stringify(a?.freshness) !== JSON.stringify(b?.freshness))
-    changes.push(change('login.window-changed', 'login', `freshness ${show(a?.freshness ?? null)} → ${show(b?.freshness ?? null)}`));
+  else {
+    const window = (l: typeof a) => l?.freshness && { pastMs: l.freshness.pastMs, futureMs: l.freshness.futureMs, appliesTo: l.freshness.appliesTo };
+    if (JSON.stringify(window(a)) !== JSON.stringify(window(b)))
+      changes.push(change('login.window-changed', 'login', `freshness ${show(window(a) ?? null)} → ${show(window(b) ?? null)}`));
+    if ((a?.reverifyIntervalMs ?? null) !== (b?.reverifyIntervalMs ?? null))
+      changes.push(change('login.reverify-changed', 'login', `reverify interval ${a?.reverifyIntervalMs ?? 'none'} → ${b?.reverifyIntervalMs ?? 'none'} ms`));
+  }
   const sig = (m: ApiModel) => JSON.stringify(m.actionSignature && { ...m.actionSignature, notShown: undefined, assumption: undefined });
   if (sig(before) !== sig(after)) changes.push(change('action-signature.changed', 'action signature', 'EIP-712 domain, types or params hash changed'));
   return changes;

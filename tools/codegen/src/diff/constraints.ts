@@ -45,30 +45,53 @@ export interface ConstraintMove {
   text: string;
 }
 
-/** Every constraint of a value schema that moved between two versions. */
-export function constraintMoves(beforeSchema: JsonSchema, afterSchema: JsonSchema): ConstraintMove[] {
+/** The exact text of a number of the spec at a key of a schema, when it lies beyond JavaScript's exact range. */
+export type ExactText = (key: string) => string | undefined;
+
+/** A bound as written in the spec: the exact text of a 64-bit integer (its double lost digits), else the number. */
+const boundText = (value: unknown, exact: string | undefined): string | undefined => (value === undefined ? undefined : exact ?? (typeof value === 'number' ? String(value) : JSON.stringify(value)));
+
+/** Compare two bounds by their text: integers exactly (as big integers), others as numbers. -1, 0 or 1. */
+function compareBounds(x: string, y: string): number {
+  if (/^-?[0-9]+$/.test(x) && /^-?[0-9]+$/.test(y)) {
+    const a = BigInt(x);
+    const b = BigInt(y);
+    return a === b ? 0 : a < b ? -1 : 1;
+  }
+  const a = Number(x);
+  const b = Number(y);
+  return a === b ? 0 : a < b ? -1 : 1;
+}
+
+/** A pattern as people write it: plain, in backticks (never escaped as JSON). */
+const plain = (p: string | undefined) => (p === undefined ? 'none' : `\`${p}\``);
+
+/**
+ * Every constraint of a value schema that moved between two versions. Bounds compare by their exact
+ * text (`exactBefore`/`exactAfter` give the spec's text of an integer beyond 2^53, which a double rounds).
+ */
+export function constraintMoves(beforeSchema: JsonSchema, afterSchema: JsonSchema, exactBefore: ExactText = () => undefined, exactAfter: ExactText = () => undefined): ConstraintMove[] {
   const a = valueSchema(beforeSchema);
   const b = valueSchema(afterSchema);
   const moves: ConstraintMove[] = [];
-  const add = (key: string, movement: Movement) => moves.push({ key, movement, text: `${key} ${show(a[key] ?? 'none')} → ${show(b[key] ?? 'none')} (${movement})` });
+  const add = (key: string, movement: Movement, from: string, to: string) => moves.push({ key, movement, text: `${key} ${from} → ${to} (${movement})` });
   for (const key of [...UPPER, ...LOWER]) {
-    const x = a[key] as number | undefined;
-    const y = b[key] as number | undefined;
-    if (x === y) continue;
+    const x = boundText(a[key], exactBefore(key));
+    const y = boundText(b[key], exactAfter(key));
+    if (x === y || (x !== undefined && y !== undefined && compareBounds(x, y) === 0)) continue;
     const upper = UPPER.includes(key);
     // A bound that appears narrows; one that goes away widens.
-    if (x === undefined) add(key, 'narrowed');
-    else if (y === undefined) add(key, 'widened');
-    else add(key, (y > x) === upper ? 'widened' : 'narrowed');
+    const movement: Movement = x === undefined ? 'narrowed' : y === undefined ? 'widened' : (compareBounds(y, x) > 0) === upper ? 'widened' : 'narrowed';
+    add(key, movement, x ?? 'none', y ?? 'none');
   }
   if (a.pattern !== b.pattern) {
     const x = a.pattern as string | undefined;
     const y = b.pattern as string | undefined;
-    add('pattern', x === undefined ? 'narrowed' : y === undefined ? 'widened' : comparePatterns(x, y));
+    add('pattern', x === undefined ? 'narrowed' : y === undefined ? 'widened' : comparePatterns(x, y), plain(x), plain(y));
   }
   for (const key of OTHER) {
     if (JSON.stringify(a[key]) === JSON.stringify(b[key])) continue;
-    add(key, a[key] === undefined ? 'narrowed' : b[key] === undefined ? 'widened' : 'changed');
+    add(key, a[key] === undefined ? 'narrowed' : b[key] === undefined ? 'widened' : 'changed', a[key] === undefined ? 'none' : show(a[key]), b[key] === undefined ? 'none' : show(b[key]));
   }
   return moves;
 }

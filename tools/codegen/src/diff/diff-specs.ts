@@ -34,10 +34,11 @@ export async function diffSpecFiles(beforeFile: string, afterFile: string, optio
   const read = (file: string) => withCheckedSpec(file, { cwd }, (spec) => ({ model: modelOfSpec(spec), data: spec.data }));
   const [a, b] = await Promise.all([read(beforeFile), read(afterFile)]);
   const raw = rawChanges(a.data, b.data);
+  const modelled = diffModels(a.model, b.model);
   return {
     before: { file: resolve(cwd, beforeFile), title: a.model.title, version: a.model.version },
     after: { file: resolve(cwd, afterFile), title: b.model.title, version: b.model.version },
-    changes: [...diffModels(a.model, b.model), ...unmodelled(raw, a.data, b.data)],
+    changes: [...modelled, ...unmodelled(raw, a.data, b.data, { changes: modelled, models: [a.model, b.model] })],
     raw,
   };
 }

@@ -1,6 +1,6 @@
 /**
- * Which way each named schema's data flows: `input` when clients send it (method params, at any
- * depth), `output` when servers send it (method results and channel payloads, at any depth).
+ * Which way each named schema's data flows: `input` when clients send it (method params and
+ * the records assumed for them, `x-assumed-params`, at any depth), `output` when servers send it (method results and channel payloads, at any depth).
  */
 import type { ApiModel, JsonSchema } from '../model/types';
 import { refsOf } from '../model/schema-tools';
@@ -24,6 +24,9 @@ export function flowsOf(model: ApiModel): Map<string, Set<Flow>> {
   for (const m of model.methods) {
     mark(m.params.schema, 'input');
     mark(m.result.schema, 'output');
+    // Where the document leaves params or result open, the assumed records are what clients send and servers answer.
+    if (m.assumedParams) mark({ $ref: `#/definitions/${m.assumedParams}` }, 'input');
+    if (m.assumedResult) mark({ $ref: `#/definitions/${m.assumedResult}` }, 'output');
   }
   for (const c of model.channels) mark(c.payload.schema, 'output');
   return flows;

@@ -27,6 +27,7 @@ const v = (client: Severity, server: Severity, why: string): Verdict => ({ clien
 export const FIXED_RULES = {
   'channel.removed': v('breaking', 'safe', 'clients that subscribe to it are refused; its address and payload types disappear. An old server may keep serving it.'),
   'channel.added': v('safe', 'breaking', 'old clients never ask for it; an old server does not serve it.'),
+  'channel.renamed': v('breaking', 'safe', 'the same address under another channel id: the wire is the same, but the generated builder `channels.<id>`, its address and payload types are named by the id, so code using the old names no longer compiles.'),
   'channel.address-changed': v('breaking', 'breaking', 'the address on the wire differs: old clients subscribe to addresses new servers do not know, and the other way round.'),
   'channel.made-private': v('breaking', 'breaking', 'clients must now log in first; an old server still serves it to anyone.'),
   'channel.made-public': v('safe', 'breaking', 'clients may now subscribe without login; an old server refuses them.'),
@@ -57,6 +58,7 @@ export const FIXED_RULES = {
   'error.message-changed': v('dangerous', 'breaking', 'clients matching the message text miss it; an old server answers the old message.'),
   'error.name-changed': v('breaking', 'safe', 'programs switch on the stable name: code using the old name no longer matches. The wire code is the same.'),
   'error.status-changed': v('dangerous', 'breaking', 'a failed HTTP request answers another status: clients branching on it change paths; an old server answers the old status.'),
+  'error.data-changed': v('dangerous', 'breaking', 'the data a failure carries (its shape, pattern or text-frame prefix) changed: clients parsing it misread it; an old server answers the old data.'),
   'error.kind-changed': v('dangerous', 'safe', 'clients grouping errors by kind (retry on rate-limit, re-login on auth) act differently.'),
   'limit.tightened': v('dangerous', 'breaking', 'a client paced for the old limit may now be throttled or refused; an old server allows more than the new spec says.'),
   'limit.loosened': v('safe', 'breaking', 'clients may do more; an old server throttles them earlier.'),
@@ -68,6 +70,7 @@ export const FIXED_RULES = {
   'rate-limit-class.changed': v('dangerous', 'dangerous', 'the budget or scope of a class changed: pacing and enforcement differ.'),
   'login.changed': v('breaking', 'breaking', 'the login headers or the signed message changed: old logins fail against a new server and new logins against an old one.'),
   'login.window-changed': v('dangerous', 'dangerous', 'the accepted timestamp window changed: clients with a skewed clock may be refused.'),
+  'login.reverify-changed': v('dangerous', 'dangerous', 'how often a logged-in connection must sign again changed: a client re-signing on the old schedule may be dropped; an old server asks on the old one.'),
   'action-signature.changed': v('breaking', 'breaking', 'the EIP-712 layout of actions changed: signatures made one way do not verify the other.'),
   'assumption.added': v('dangerous', 'dangerous', 'a new assumption where the document is silent: behaviour both ends relied on may differ.'),
   'assumption.removed': v('dangerous', 'dangerous', 'an assumption was dropped: behaviour both ends relied on may differ.'),
@@ -82,12 +85,20 @@ export const FLOW_RULES = {
     input: v('breaking', 'safe', 'clients must send a field old clients do not know; an old server ignores it.'),
     output: v('safe', 'breaking', 'clients get a field more and may ignore it; an old server does not send it.'),
   },
+  'field.added-required-closed': {
+    input: v('breaking', 'breaking', 'clients must send a field old clients do not know; the record was closed, so an old server refuses it.'),
+    output: v('dangerous', 'breaking', 'the record was closed: old clients validating strictly refuse the field they do not know; an old server does not send it.'),
+  },
   'field.added-optional': {
     input: v('safe', 'dangerous', 'clients may send it; an old server ignores it (or refuses it when the record is closed).'),
     output: v('safe', 'safe', 'clients may ignore it; servers need not send it.'),
   },
   'field.removed': {
     input: v('breaking', 'safe', 'clients that send it are refused by a closed record, and it leaves the type; an old server may still read it.'),
+    output: v('breaking', 'safe', 'clients that read it get nothing, and it leaves the type; an old server still sends it (extra fields are allowed).'),
+  },
+  'field.removed-required': {
+    input: v('breaking', 'breaking', 'the field was required: it leaves the type, and an old server still demands it from clients that no longer send it.'),
     output: v('breaking', 'safe', 'clients that read it get nothing, and it leaves the type; an old server still sends it (extra fields are allowed).'),
   },
   'field.made-required': {
@@ -129,6 +140,14 @@ export const FLOW_RULES = {
   'constraint.changed': {
     input: v('dangerous', 'dangerous', 'the allowed values moved (neither a subset nor a superset is certain): review both ends.'),
     output: v('dangerous', 'dangerous', 'the allowed values moved (neither a subset nor a superset is certain): review both ends.'),
+  },
+  'union.variant-added': {
+    input: v('safe', 'breaking', 'clients may send a shape an old server refuses.'),
+    output: v('dangerous', 'safe', 'clients may get a shape they do not handle (the generated union widens; code that narrows it exhaustively falls through).'),
+  },
+  'union.variant-removed': {
+    input: v('breaking', 'safe', 'clients sending that shape are refused, and it leaves the generated union.'),
+    output: v('breaking', 'breaking', 'the shape leaves the generated union, so code that builds or names it no longer compiles; an old server may still send it.'),
   },
   'record.closed': {
     input: v('breaking', 'safe', 'fields beyond those listed are refused now: clients sending extras fail.'),

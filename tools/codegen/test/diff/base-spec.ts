@@ -84,11 +84,11 @@ export function baseSpec(): Spec {
 let dir: string | null = null;
 let n = 0;
 
-/** Write a spec to a temporary file for the loader. */
-export function writeSpec(spec: Spec): string {
+/** Write a spec to a temporary file for the loader (`edit` may rewrite its YAML text, e.g. to put in a 64-bit integer as written). */
+export function writeSpec(spec: Spec, edit: (yamlText: string) => string = (t) => t): string {
   dir ??= mkdtempSync(join(tmpdir(), 'exchange-api-diff-rules-'));
   const file = join(dir, `spec-${n++}.yaml`);
-  writeFileSync(file, stringify(spec));
+  writeFileSync(file, edit(stringify(spec)));
   return file;
 }
 
@@ -97,8 +97,8 @@ export function writeSpec(spec: Spec): string {
  * AsyncAPI parser's worker: two seconds a spec would make a hundred cases slow. The CLI test and the
  * own-spec mutations go through the whole loader.
  */
-export function modelOf(spec: Spec): ApiModel {
-  const file = writeSpec(spec);
+export function modelOf(spec: Spec, edit: (yamlText: string) => string = (t) => t): ApiModel {
+  const file = writeSpec(spec, edit);
   const source = YamlSource.read(file, file);
   const problems: string[] = [];
   checkConventions(source.data, (path, message, severity = 'error') => {

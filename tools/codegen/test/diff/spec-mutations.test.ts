@@ -43,7 +43,8 @@ const MUTATIONS: Mutation[] = [
   ['remove a channel', 'channel.removed', 'breaking', 'safe', (s) => removeChannel(s, 'trades')],
   ['narrow an enumeration both sides use', 'enum.value-removed', 'breaking', 'breaking', (s) => { schemas(s).OrderType.enum = ['limit']; }],
   ['make a param required', 'field.made-required', 'breaking', 'safe', (s) => { schemas(s).GetSubaccountsParams.required.push('timestamp'); }],
-  ["widen a decimal's precision", 'constraint.widened', 'dangerous', 'safe', (s) => { schemas(s).Decimal.pattern = '^-?[0-9]+(\\.[0-9]{1,18})?$'; }],
+  // Clients send decimals too (order and replace params, through x-assumed-params): the worse of both flows.
+  ["widen a decimal's precision", 'constraint.widened', 'dangerous', 'breaking', (s) => { schemas(s).Decimal.pattern = '^-?[0-9]+(\\.[0-9]{1,18})?$'; }],
   ['rename a record', 'type.removed', 'breaking', 'safe', (s) => renameSchema(s, 'PublicTrade', 'MarketTrade')],
   ['change a rate-limit class', 'method.rate-limit-changed', 'dangerous', 'dangerous', (s) => { s.operations.cancelAll['x-rate-limit-class'] = 'matching'; delete s.operations.cancelAll['x-rate-limit-budget']; }],
   ['add a required field to a pushed record', 'field.added-required', 'safe', 'breaking', (s) => { schemas(s).Order.properties.venue = { type: 'string' }; schemas(s).Order.required.push('venue'); }],
