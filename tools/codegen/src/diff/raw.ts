@@ -116,10 +116,41 @@ export function unmodelled(raw: readonly RawChange[], before: unknown, after: un
     const keys = r.path.split('/').slice(1);
     if (keys.some((k) => DOCUMENTATION.has(unescape(k)))) continue;
     const anchors = anchorsOfPath(r.path, [before, after], context.models);
-    if (anchors.some((a) => reported.has(a))) continue;
+    if (anchors.some((a) => reported.has(a)) || onlyShifted(r.path, before, after)) continue;
     changes.push(change('other.changed', r.path, `${r.action}: ${show(at(before, r.path) ?? null)} → ${show(at(after, r.path) ?? null)}`));
   }
   return changes;
+}
+
+/** Root tables whose entries the model matches by a key, not by place (compare-tables.ts). */
+const KEYED_TABLES: ReadonlyArray<{ path: readonly string[]; key: string }> = [
+  { path: ['x-assumptions'], key: 'id' },
+  { path: ['x-limits'], key: 'id' },
+  { path: ['x-rate-limit-classes'], key: 'name' },
+  { path: ['x-errors', 'codes'], key: 'code' },
+];
+
+/** A value without its documentation keys, at any depth, as JSON: what behaviour depends on. */
+const behaviour = (value: unknown): string =>
+  JSON.stringify(value, (k, v: unknown) => (DOCUMENTATION.has(k) ? undefined : v));
+
+/**
+ * Whether a raw change at an index of a keyed table is only a shift: @asyncapi/diff compares lists by
+ * place, so one entry added before others shows as an edit of every later place. It is, when every
+ * entry at that place (in either document) is the same, documentation aside, in both documents.
+ */
+function onlyShifted(path: string, before: unknown, after: unknown): boolean {
+  const tokens = path.split('/').slice(1).map(unescape);
+  const table = KEYED_TABLES.find((t) => t.path.every((p, i) => tokens[i] === p));
+  const index = table ? tokens[table.path.length] : undefined;
+  if (!table || index === undefined || !/^\d+$/.test(index)) return false;
+  const entries = (doc: unknown): unknown[] => {
+    const list = at(doc, `/${table.path.join('/')}`);
+    return Array.isArray(list) ? list : [];
+  };
+  const byKey = (doc: unknown, key: unknown) => entries(doc).find((e) => obj(e)[table.key] === key);
+  const keys = [before, after].map((d) => obj(entries(d)[Number(index)])[table.key]).filter((k) => k !== undefined);
+  return keys.length > 0 && keys.every((k) => byKey(before, k) !== undefined && behaviour(byKey(before, k)) === behaviour(byKey(after, k)));
 }
 
 const unescape = (token: string) => token.replace(/~1/g, '/').replace(/~0/g, '~');

@@ -264,6 +264,34 @@ describe('the safety net: nothing that changed is lost', () => {
   });
 });
 
+describe('the safety net and lists matched by key', () => {
+  // @asyncapi/diff compares lists by place: an entry put first shows as an edit of every later place.
+  it('an assumption, a limit, a rate-limit class and an error put first are each one added change, no other.changed', () => {
+    const before = baseSpec();
+    const after = baseSpec();
+    after['x-assumptions'].unshift({ id: 'fills-sorted', title: 'Fill order', choice: 'newest first', reason: 'not shown' });
+    after['x-limits'].unshift({ id: 'writes', title: 'Write budget', kind: 'window', scope: 'wallet', tps: 1, windowMs: 5000, points: 5 });
+    after['x-rate-limit-classes'].unshift({ name: 'writes', appliesTo: 'no method yet', budget: 'writes' });
+    after['x-errors'].codes.unshift({ code: 14001, name: 'AUTH_INVALID', kind: 'auth', httpStatus: 401, message: 'Invalid signature', condition: 'Bad proof.' });
+    const [a, b] = [modelOf(before), modelOf(after)];
+    const modelled = diffModels(a, b);
+    expect(modelled.map((c) => c.rule).sort()).toEqual(['assumption.added', 'error.added', 'limit.added', 'rate-limit-class.added']);
+    expect(rawChanges(before, after).length).toBeGreaterThan(4);
+    expect(unmodelled(rawChanges(before, after), before, after, { changes: modelled, models: [a, b] })).toEqual([]);
+  });
+
+  it('an entry that moved and changed is still reported', () => {
+    const before = baseSpec();
+    const after = baseSpec();
+    after['x-limits'].reverse();
+    after['x-limits'][0]['x-unit'] = 'sockets';
+    const [a, b] = [modelOf(before), modelOf(after)];
+    const modelled = diffModels(a, b);
+    const other = unmodelled(rawChanges(before, after), before, after, { changes: modelled, models: [a, b] });
+    expect([...modelled, ...other].length).toBeGreaterThan(0);
+  });
+});
+
 describe('the README', () => {
   const readme = readFileSync(new URL('../../../../README.md', import.meta.url), 'utf8');
   it('lists every rule with its class on each side (the table is the rules, not a copy that drifts)', () => {
