@@ -4,12 +4,15 @@
  * console errors, every internal link lands, search finds what it should, every channel and method
  * has its section, and screenshots for a person to look at.
  */
-import { mkdirSync, readdirSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { SiteMap, type ApiModel } from '@exchange-api/codegen';
+import { SiteMap, emitDocs, modelFromSpec, type ApiModel } from '@exchange-api/codegen';
+// The codegen tests' variant of their ledger fixture: a second API with a method and named examples.
+import { ledgerVariant } from '../../../tools/codegen/test/docs-helpers';
 import { repoModel, root, siteDir } from './helpers';
 // Shared with the repository's other browser tests: one order of finding a browser everywhere.
 import { findBrowser } from '../../../test/support/chromium';
@@ -127,11 +130,12 @@ describe('docs site in chromium', () => {
       const hits = page.locator('#search-results li[role="option"] a');
       await hits.first().waitFor({ state: 'visible', timeout: 5000 });
       const hrefs = await hits.evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));
-      const target = url('channels.html#subaccountBestQuotes-example');
-      expect(hrefs).toContain(target);
-      await hits.nth(hrefs.indexOf(target)).click();
-      await page.waitForURL(target);
-      const caption = await page.evaluate(() => document.getElementById('subaccountBestQuotes-example')?.nextElementSibling?.textContent ?? '');
+      const target = hrefs.find((h) => h.startsWith(url('channels.html#subaccountBestQuotes-example-')));
+      expect(target).toBeDefined();
+      await hits.nth(hrefs.indexOf(target!)).click();
+      await page.waitForURL(target!);
+      // Each example has its own anchor, on its figure: the hit lands on that example, not the first.
+      const caption = await page.evaluate((id) => document.getElementById(id)?.querySelector('figcaption')?.textContent ?? '', decodeURIComponent(target!.split('#')[1]!));
       expect(caption).toContain('failure through the error member');
       expect(problems).toEqual([]);
     } finally {
@@ -182,10 +186,45 @@ describe('docs site in chromium', () => {
     }
   });
 
+  it('loads every page without JavaScript: its content, the sidebar to every page, no search box', async () => {
+    for (const path of htmlPages) {
+      const { page, problems, close } = await open(path, { javaScriptEnabled: false });
+      try {
+        expect(await page.locator('form.search').count(), path).toBe(0);
+        for (const other of htmlPages.filter((p) => p !== path)) expect(await page.locator(`nav.side a[href$="${other}"]`).count(), `${path} → ${other}`).toBeGreaterThan(0);
+        expect(await page.locator('main h1').first().isVisible(), path).toBe(true);
+        expect(((await page.locator('main').textContent()) ?? '').length, path).toBeGreaterThan(200);
+        expect(problems, path).toEqual([]);
+      } finally {
+        await close();
+      }
+    }
+  });
+
+  it('shows the errors table whole at 1280 px (no sideways scroll), and a jumped-to heading below the sticky header at 390 px', async () => {
+    const wide = await open('errors.html');
+    try {
+      const overflow = await wide.page.evaluate(() => Array.from(document.querySelectorAll('main .tw'), (d) => d.scrollWidth - d.clientWidth));
+      expect(Math.max(...overflow)).toBeLessThanOrEqual(1);
+      await wide.page.screenshot({ path: join(shots, 'errors-1280.png'), fullPage: true });
+    } finally {
+      await wide.close();
+    }
+    const narrow = await open('methods.html#order-params', { width: 390 });
+    try {
+      await narrow.page.waitForTimeout(200);
+      const { header, heading } = await narrow.page.evaluate(() => ({ header: document.querySelector('header.top')!.getBoundingClientRect().bottom, heading: document.getElementById('order-params')!.getBoundingClientRect().top }));
+      expect(heading).toBeGreaterThanOrEqual(header);
+      await narrow.page.screenshot({ path: join(shots, 'methods-390.png') });
+    } finally {
+      await narrow.close();
+    }
+  });
+
   it('reads without JavaScript (contents in the sidebar, no dead search box) and prints without the chrome', async () => {
     const { page, close } = await open('records.html', { javaScriptEnabled: false });
     try {
-      const visible = (selector: string) => page.locator(selector).first().isVisible();
+      const visible = async (selector: string) => (await page.locator(selector).count()) > 0 && page.locator(selector).first().isVisible();
       expect(await visible('form.search')).toBe(false);
       expect(await visible('nav.side a[href$="channels.html"]')).toBe(true);
       expect(await visible('[id="Order.amount"]')).toBe(true);
@@ -195,6 +234,47 @@ describe('docs site in chromium', () => {
       expect(await visible('[id="Order.amount"]')).toBe(true);
     } finally {
       await close();
+    }
+  });
+});
+
+describe('a fixture spec\'s site in chromium (ledger variant: a method, named examples, named errors)', () => {
+  let fixtureDir: string;
+  let fixture: ApiModel;
+  beforeAll(async () => {
+    fixture = await modelFromSpec(ledgerVariant(), root);
+    fixtureDir = mkdtempSync(join(tmpdir(), 'docs-fixture-'));
+    for (const f of emitDocs(fixture)) {
+      mkdirSync(dirname(join(fixtureDir, f.path)), { recursive: true });
+      writeFileSync(join(fixtureDir, f.path), f.content);
+    }
+  });
+  afterAll(() => rmSync(fixtureDir, { recursive: true, force: true }));
+
+  it.each([
+    ['ACCOUNT_FROZEN', 'errors.html#error-4001'],
+    ['last account', 'methods.html#balance-get-params-2'],
+    ['second balance', 'methods.html#balance-get-result-2'],
+    ['reversal', 'channels.html#entries-example-2'],
+  ])('searching %s finds it and the hit opens its own anchor', async (query, target) => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (e) => problems.push(e.message));
+    const at = (p: string) => pathToFileURL(join(fixtureDir, p.split('#')[0]!)).href + (p.includes('#') ? `#${p.split('#')[1]}` : '');
+    try {
+      await page.goto(at('index.html'));
+      await page.fill('#search', query);
+      const hits = page.locator('#search-results li[role="option"] a');
+      await hits.first().waitFor({ state: 'visible', timeout: 5000 });
+      const hrefs = await hits.evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));
+      expect(hrefs).toContain(at(target));
+      await hits.nth(hrefs.indexOf(at(target))).click();
+      await page.waitForURL(at(target));
+      expect(await page.evaluate((id) => document.getElementById(id)?.textContent ?? null, target.split('#')[1]!)).toContain(query);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
     }
   });
 });

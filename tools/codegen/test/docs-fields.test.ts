@@ -25,7 +25,10 @@ function tableAfter(md: string, anchor: string): { head: string[]; rows: string[
 /** The record shown where each channel and method uses one: a channel's payload, a method's params and result (or what the spec assumes for them). */
 function usesOf(model: ApiModel, site: SiteMap): Array<{ page: string; anchor: string; t: TypeModel; where: string }> {
   const record = (name: string | null | undefined) => {
-    const t = model.types.find((x) => x.name === name);
+    let t = model.types.find((x) => x.name === name);
+    // An array of records (public/get_all_live_instruments' assumed result) shows its element's fields.
+    const items = t?.kind === 'array' ? (model.schemas[t.name]?.items as { $ref?: string } | undefined)?.$ref : undefined;
+    if (items?.startsWith('#/definitions/')) t = model.types.find((x) => x.name === items.slice('#/definitions/'.length));
     return t?.kind === 'record' && t.fields?.length ? t : undefined;
   };
   const out: Array<{ page: string; anchor: string; t: TypeModel; where: string }> = [];
@@ -56,6 +59,7 @@ describe.each(cases)('the docs of %s', (_name, load) => {
     const uses = usesOf(model, site);
     expect(uses.length).toBeGreaterThan(0);
     let constraints = 0;
+    let namedTypes = 0;
     for (const { page: path, anchor, t, where } of uses) {
       const inline = tableAfter(page(path), anchor);
       expect(inline.head.slice(0, 3), where).toEqual(['Field', 'Type', 'Required']);
@@ -67,14 +71,23 @@ describe.each(cases)('the docs of %s', (_name, load) => {
         const row = inline.rows[i]!;
         expect(row[1], `${where} ${f.name}: type`).toBeTruthy();
         expect(row[2], `${where} ${f.name}: required`).toBe(f.required ? 'yes' : 'no');
+        // The records page gives a field's own constraints; inline, a field of a named type shows the
+        // type's (its pattern, its bounds) as well, since its section is on another page.
         const written = fullAt === -1 ? '' : full.rows[i]![fullAt]!;
-        expect(inlineAt === -1 ? '' : row[inlineAt], `${where} ${f.name}: constraints`).toBe(written);
+        const shown = inlineAt === -1 ? '' : row[inlineAt]!;
+        if (written) expect(shown, `${where} ${f.name}: constraints`).toBe(written);
+        const named = f.refs.length === 1 && f.type.replace(/ \| null$/, '') === f.refs[0] ? model.schemas[f.refs[0]!] : undefined;
+        if (!written && typeof named?.pattern === 'string') expect(shown, `${where} ${f.name}: the pattern of ${f.refs[0]}`).toContain(`pattern \`${named.pattern}\``);
+        if (!written && named?.maximum !== undefined) expect(shown, `${where} ${f.name}: the bounds of ${f.refs[0]}`).toContain(`maximum \`${model.exactIntegers?.[`#/components/schemas/${f.refs[0]}/maximum`] ?? named.maximum}\``);
         if (written) constraints++;
+        if (!written && shown) namedTypes++;
       }
     }
     // Each spec has fields with constraints of their own where they are used (ours: the order-flow
-    // params' nonce pattern; the ledger's: memo's pattern and length), so the column is exercised.
+    // params' nonce pattern, in records built with allOf; the ledger's: memo's pattern and length),
+    // and fields of named types with constraints (Decimal, Int64; Amount, Sequence).
     expect(constraints).toBeGreaterThan(0);
+    expect(namedTypes).toBeGreaterThan(0);
   });
 
   it('show those tables in the HTML too, with their constraints', async () => {
@@ -85,5 +98,21 @@ describe.each(cases)('the docs of %s', (_name, load) => {
       .join('\n');
     expect(html).toContain('<thead><tr><th>Field<th>Type<th>Required');
     for (const { t } of usesOf(model, new SiteMap(model))) for (const f of t.fields!) expect(html).toContain(`<tr><td>${f.name}<td>`);
+  });
+});
+
+describe('the nonce of our order-flow params (a record built with allOf)', () => {
+  it("shows its pattern in the method's own table, not only on the records page", async () => {
+    const model = await repoModel();
+    const site = new SiteMap(model);
+    const md = emitDocs(model).find((f) => f.path === 'md/methods.md')!.content;
+    const flow = model.methods.filter((m) => m.orderFlow);
+    expect(flow.length).toBeGreaterThan(3);
+    for (const m of flow) {
+      const table = tableAfter(md, site.method(m, 'params').anchor!);
+      const nonce = table.rows.find((r) => r[0] === 'nonce');
+      expect(nonce, m.name).toBeDefined();
+      expect(nonce![table.head.indexOf('Constraints')], m.name).toBe('pattern `^[0-9]{1,32}$`');
+    }
   });
 });

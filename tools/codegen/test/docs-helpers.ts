@@ -1,4 +1,7 @@
 /** Shared by the docs emitter's tests: the repository's model, loaded once per test file. */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { modelFromSpec, type ApiModel, type EmittedFile } from '../src/index';
 import { ourSpec, repoRoot } from './helpers';
 
@@ -36,4 +39,93 @@ export function brokenLinks(files: EmittedFile[], ext: '.html' | '.md'): string[
     }
   }
   return broken;
+}
+
+/** The ledger fixture, the second API of the docs' tests. */
+export const ledgerFile = new URL('./fixtures/ledger.asyncapi.yaml', import.meta.url).pathname;
+
+/**
+ * A variant of the ledger fixture (written to a temporary file) with what the fixture lacks: a method
+ * whose request and reply messages have titles, summaries and named examples; a request record built
+ * with `allOf` whose `nonce` has a pattern; an int64 enumeration, an int64 default and example payloads
+ * at the 64-bit limits (beyond 2^53, where parsed numbers lose digits).
+ */
+export function ledgerVariant(): string {
+  let text = readFileSync(ledgerFile, 'utf8');
+  const insert = (after: string, block: string) => {
+    if (!text.includes(after)) throw new Error(`ledger fixture: no ${JSON.stringify(after)}`);
+    text = text.replace(after, () => after + block);
+  };
+  insert('channels:\n', `  calls:
+    address: null
+    messages:
+      BalanceRequest: { $ref: '#/components/messages/BalanceRequest' }
+      BalanceReply: { $ref: '#/components/messages/BalanceReply' }
+`);
+  insert('operations:\n', `  getBalance:
+    action: send
+    channel: { $ref: '#/channels/calls' }
+    messages: [{ $ref: '#/channels/calls/messages/BalanceRequest' }]
+    reply:
+      channel: { $ref: '#/channels/calls' }
+      messages: [{ $ref: '#/channels/calls/messages/BalanceReply' }]
+    x-method: balance/get
+    x-transports: [ws]
+    x-auth: none
+`);
+  insert("          payload: { seq: 2, offset: -5, amount: '-12.5' }\n", `        - name: at the limits
+          summary: Sequence and offset at their 64-bit maximum
+          payload: { seq: 18446744073709551615, offset: 9223372036854775807, amount: '1' }
+    BalanceRequest:
+      name: BalanceRequest
+      title: balance request
+      summary: Asks for an account's balance.
+      payload: { $ref: '#/components/schemas/BalanceParams' }
+      examples:
+        - name: first account
+          summary: The balance of account 1.
+          payload: { account: '1', nonce: '1', limit: 9223372036854775807 }
+        - name: last account
+          summary: The balance of the account with the largest id
+          payload: { account: '18446744073709551615', nonce: '2', limit: -9223372036854775808 }
+    BalanceReply:
+      name: BalanceReply
+      title: balance reply
+      summary: The balance, with the last sequence posted.
+      payload: { $ref: '#/components/schemas/Balance' }
+      examples:
+        - name: first balance
+          payload: { amount: '12.5', last_seq: 18446744073709551615, tier: 9223372036854775807 }
+        - name: second balance
+          summary: A balance at the smallest tier.
+          payload: { amount: '0', last_seq: 0, tier: -9223372036854775808 }
+`);
+  insert('  schemas:\n', `    Signed:
+      type: object
+      required: [nonce]
+      properties:
+        nonce: { type: string, pattern: '^[0-9]{1,32}$' }
+    BalanceParams:
+      allOf:
+        - $ref: '#/components/schemas/Signed'
+        - type: object
+          required: [account]
+          properties:
+            account: { type: string }
+            limit: { type: integer, default: 9223372036854775807 }
+    Tier:
+      type: integer
+      enum: [9223372036854775807, -9223372036854775808, 0]
+    Balance:
+      type: object
+      required: [amount, last_seq]
+      properties:
+        amount: { $ref: '#/components/schemas/Amount' }
+        last_seq: { $ref: '#/components/schemas/Sequence' }
+        tier: { $ref: '#/components/schemas/Tier' }
+`);
+  const dir = mkdtempSync(join(tmpdir(), 'ledger-variant-'));
+  const file = join(dir, 'ledger-variant.asyncapi.yaml');
+  writeFileSync(file, text);
+  return file;
 }

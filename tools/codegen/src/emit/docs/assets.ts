@@ -52,35 +52,38 @@ h2 { font-size: 1.25rem; margin: 2.2rem 0 0.6rem; padding-bottom: 0.3rem; border
 h3 { font-size: 1.08rem; margin: 2rem 0 0.4rem; }
 h1 .self, h2 .self, h3 .self { visibility: hidden; color: var(--muted); font-weight: 400; }
 h1:hover .self, h2:hover .self, h3:hover .self, .self:focus { visibility: visible; }
-.tags { display: inline-flex; align-items: center; gap: 0.35rem; vertical-align: middle; margin-left: 0.4rem; }
-.tag { display: inline-block; padding: 0.05rem 0.5rem; border-radius: 999px; font-size: 0.72rem; font-weight: 600; line-height: 1.5; letter-spacing: 0.02em; vertical-align: middle; }
-.tag-public { background: #e3f5e9; color: #17683a; }
-.tag-private { background: #efe7fb; color: #5b2aa0; }
-.tag-kind { background: #edf0f4; color: #44505e; }
-.tag-not-shown { background: #fff1d6; color: #8a5300; }
-.tag-assumption { background: #e2eefc; color: #1d4f91; }
-a .tag { cursor: pointer; }
+.tg { display: inline-flex; align-items: center; gap: 0.35rem; vertical-align: middle; margin-left: 0.4rem; }
+.t { display: inline-block; padding: 0.05rem 0.5rem; border-radius: 999px; font-size: 0.72rem; font-weight: 600; line-height: 1.5; letter-spacing: 0.02em; vertical-align: middle; }
+.t.public { background: #e3f5e9; color: #17683a; }
+.t.private { background: #efe7fb; color: #5b2aa0; }
+.t.kind { background: #edf0f4; color: #44505e; }
+.t.not-shown { background: #fff1d6; color: #8a5300; }
+.t.assumption { background: #e2eefc; color: #1d4f91; }
+a.t:hover { text-decoration: none; filter: brightness(0.95); }
 p { margin: 0.6rem 0; max-width: 52rem; }
-.note { padding: 0.55rem 0.85rem; border-left: 4px solid; border-radius: 0 6px 6px 0; font-size: 0.92rem; }
-.note-not-shown { border-color: #e0a030; background: #fff8ea; }
-.note-assumption { border-color: #4f8fdc; background: #f0f6fe; }
-.note-info { border-color: #9aa7b5; background: var(--soft); }
+.n { padding: 0.55rem 0.85rem; border-left: 4px solid; border-radius: 0 6px 6px 0; font-size: 0.92rem; }
+.n.not-shown { border-color: #e0a030; background: #fff8ea; }
+.n.assumption { border-color: #4f8fdc; background: #f0f6fe; }
+.n.info { border-color: #9aa7b5; background: var(--soft); }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 0.3rem 1.2rem; margin: 1rem 0; padding: 0.8rem 1rem; background: var(--soft); border: 1px solid var(--line); border-radius: 8px; max-width: 52rem; }
 dl.facts dt { color: var(--muted); font-weight: 600; font-size: 0.86rem; }
 dl.facts dd { margin: 0; }
-.table { overflow-x: auto; margin: 0.8rem 0 1rem; }
+.tw { overflow-x: auto; margin: 0.8rem 0 1rem; }
 table { border-collapse: collapse; width: 100%; font-size: 0.9rem; }
 th { text-align: left; font-weight: 600; color: var(--muted); font-size: 0.78rem; text-transform: uppercase; letter-spacing: 0.04em; border-bottom: 2px solid var(--line); padding: 0.4rem 0.6rem; }
 td { border-bottom: 1px solid var(--line); padding: 0.4rem 0.6rem; vertical-align: top; }
+td:last-child code { overflow-wrap: anywhere; }
 tbody tr:hover { background: #fafbfd; }
 tr:target, li:target { background: #fff6cc; }
-tr[id] > td:first-child code, .mono-1 td:first-child, .mono-2 td:first-child { font-weight: 600; }
-.mono-1 td:first-child, .mono-2 td:nth-child(-n+2) { font-family: var(--mono); font-size: 0.82rem; }
+tr[id] > td:first-child code, .m1 td:first-child, .m2 td:first-child { font-weight: 600; }
+.m1 td:first-child, .m2 td:nth-child(-n+2), .ml td:last-child { font-family: var(--mono); font-size: 0.82rem; }
+.ml td:last-child { overflow-wrap: anywhere; }
 ul { padding-left: 1.3rem; }
 ul.chips { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: 0.35rem; margin: 0.5rem 0 1rem; }
-ul.chips li code { display: inline-block; padding: 0.1rem 0.45rem; }
-figure.frame { margin: 0.8rem 0 1.2rem; max-width: 56rem; }
-figure.frame figcaption { font-size: 0.85rem; color: var(--muted); margin-bottom: 0.3rem; }
+ul.chips li { font-family: var(--mono); font-size: 0.86em; background: var(--code-bg); border-radius: 4px; padding: 0.1rem 0.45rem; overflow-wrap: anywhere; }
+.nm a { font-family: var(--mono); font-size: 0.86em; overflow-wrap: anywhere; }
+figure { margin: 0.8rem 0 1.2rem; max-width: 56rem; }
+figcaption { font-size: 0.85rem; color: var(--muted); margin-bottom: 0.3rem; }
 pre { margin: 0; padding: 0.85rem 1rem; background: #0f1b29; color: #e3ebf5; border-radius: 8px; overflow: auto; line-height: 1.45; }
 pre code { background: none; padding: 0; font-size: 0.82rem; color: inherit; overflow-wrap: normal; }
 
@@ -90,6 +93,9 @@ pre code { background: none; padding: 0; font-size: 0.82rem; color: inherit; ove
   main { padding: 1rem; }
   .search { width: 100%; }
   .top { flex-wrap: wrap; }
+  /* The header wraps (the search box below the title): a heading jumped to stays below it. */
+  html { scroll-padding-top: 0; }
+  [id] { scroll-margin-top: 10.5rem; }
 }
 
 @media print {
@@ -99,8 +105,8 @@ pre code { background: none; padding: 0; font-size: 0.82rem; color: inherit; ove
   main { padding: 0; }
   a { color: #000; }
   pre { background: #fff; color: #000; border: 1px solid #999; white-space: pre-wrap; }
-  .note, dl.facts { background: #fff; }
-  tr, figure, .note, dl.facts { break-inside: avoid; }
+  .n, dl.facts { background: #fff; }
+  tr, figure, .n, dl.facts { break-inside: avoid; }
   h1, h2, h3 { break-after: avoid; }
   tr:target, li:target { background: none; }
 }
@@ -117,15 +123,21 @@ export const SEARCH_JS = `(function () {
     self.className = 'self';
     self.href = '#' + heads[h].id;
     self.textContent = '#';
-    var tags = heads[h].querySelector('.tags');
+    var tags = heads[h].querySelector('.tg');
     heads[h].insertBefore(document.createTextNode(' '), tags);
     heads[h].insertBefore(self, tags);
   }
   var data = window.DOCS_SEARCH;
-  var form = document.querySelector('form.search');
+  var top = document.querySelector('header.top');
+  if (!data || !top) return;
+  // The search box exists only where it works: this script adds it (without JavaScript there is none).
+  var form = document.createElement('form');
+  form.className = 'search';
+  form.setAttribute('role', 'search');
+  form.innerHTML = '<input id="search" type="search" placeholder="Search channels, methods, records, fields, errors, examples" autocomplete="off" spellcheck="false" aria-label="Search the reference" aria-controls="search-results"><ul id="search-results" role="listbox" hidden></ul>';
+  top.appendChild(form);
   var input = document.getElementById('search');
   var list = document.getElementById('search-results');
-  if (!data || !form || !input || !list) return;
   var root = document.body.getAttribute('data-root') || '';
   var kinds = data.kinds;
   var pages = data.pages;
@@ -133,10 +145,9 @@ export const SEARCH_JS = `(function () {
   var entries = [];
   data.entries.forEach(function (e) {
     if (typeof e[0] !== 'string') { entries.push(e); return; }
-    for (var i = 3; i < e.length; i += 2) entries.push([e[1], e[0] + '.' + e[i], e[2], '', e[i + 1]]);
+    for (var i = 3; i < e.length; i += 2) entries.push([e[1], e[0] + '.' + e[i], e[2], '', data.details[e[i + 1]]]);
   });
   var selected = -1;
-  form.hidden = false;
 
   function rank(label, q) {
     var l = label.toLowerCase();
@@ -216,3 +227,17 @@ export const SEARCH_JS = `(function () {
   });
 })();
 `;
+
+/**
+ * The stylesheet as shipped: white space around punctuation dropped, one rule a line (the source above
+ * stays laid out for reading). Spaces between selectors and inside values are kept.
+ */
+export const compactCss = (css: string): string => css.replace(/\n\s+/g, '\n').replace(/ *([{};,>]) */g, '$1').replace(/: /g, ':').replace(/;}/g, '}');
+
+/** The script as shipped: its indentation and whole-line comments dropped (no string spans lines). */
+export const compactJs = (js: string): string =>
+  js
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('//'))
+    .join('\n') + '\n';

@@ -29,12 +29,14 @@ export interface Row {
 
 export type Block =
   | { kind: 'h'; level: 1 | 2 | 3; id?: string; text: Inline[]; tags?: Inline[] }
-  | { kind: 'p'; text: Inline[] }
+  /** `names`: a list of names (links to them), set in monospace by style rather than code spans. */
+  | { kind: 'p'; text: Inline[]; names?: boolean }
   | { kind: 'note'; tone: 'not-shown' | 'assumption' | 'info'; text: Inline[] }
-  /** `mono`: how many leading columns hold names only, set in monospace as a whole. */
-  | { kind: 'table'; head: string[]; rows: Row[]; mono?: number }
+  /** `mono`: how many leading columns hold names only, set in monospace as a whole; `monoLast`: the last column too (constraints). */
+  | { kind: 'table'; head: string[]; rows: Row[]; mono?: number; monoLast?: boolean }
   | { kind: 'facts'; rows: Array<[string, Inline[]]> }
-  | { kind: 'code'; text: string; caption?: Inline[] }
+  /** `id`: the anchor of an example, on its figure. */
+  | { kind: 'code'; text: string; caption?: Inline[]; id?: string }
   | { kind: 'list'; items: Array<{ id?: string; text: Inline[] }>; chips?: boolean };
 
 /** Which entry of the navigation a page belongs to. */
@@ -68,10 +70,24 @@ export function joined(items: Inline[][], sep: Inline = ', '): Inline[] {
   return items.flatMap((it, i) => (i === 0 ? it : [sep, ...it]));
 }
 
+/**
+ * An integer as the spec writes it, where the parsed number lost its last digits (beyond 2^53): put in
+ * a value in place of the rounded number (constraints.ts, `markExact`), printed by `toJson` as written.
+ */
+export class Exact {
+  constructor(readonly text: string) {}
+}
+
+/** JSON.stringify, with every `Exact` written as its text (a NUL-led string in between: JSON writes NUL as `\u0000`). */
+export function toJson(value: unknown): string {
+  const json = JSON.stringify(value, (_k, v: unknown) => (v instanceof Exact ? `\u0000${v.text}` : v)) ?? 'null';
+  return json.includes('\\u0000') ? json.replace(/"\\u0000(-?[0-9]+)"/g, '$1') : json;
+}
+
 /** JSON laid out for reading: arrays and objects that fit stay on one line. */
 export function prettyJson(value: unknown, indent = 0, lead = 0, width = 80): string {
-  const flat = JSON.stringify(value) ?? 'null';
-  if (value === null || typeof value !== 'object' || indent + lead + flat.length <= width) return flat;
+  const flat = toJson(value);
+  if (value === null || typeof value !== 'object' || value instanceof Exact || indent + lead + flat.length <= width) return flat;
   const pad = ' '.repeat(indent + 2);
   const close = ' '.repeat(indent);
   if (Array.isArray(value)) {

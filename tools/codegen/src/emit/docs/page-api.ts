@@ -1,6 +1,6 @@
 /** The channels and methods pages: one section (and anchor) per channel and per method. */
 import type { ChannelModel, MethodModel, PayloadModel } from '../../model/types';
-import { code, joined, link, prettyJson, rich, tag, type Block, type Inline, type Page } from './ir';
+import { code, joined, link, rich, tag, type Block, type Inline, type Page } from './ir';
 import { TRANSPORT_LABEL, plural, type PageKit } from './page-kit';
 import { PAGES } from './site';
 import { frameCaption, messageLine, namedExamples } from './page-examples';
@@ -84,13 +84,13 @@ function channelSection(kit: PageKit, c: ChannelModel): Block[] {
       ? ['The spec has no example for this channel; this is the example of ', link(s.channel(ex.borrowedFrom), code(ex.borrowedFrom.address)), ', which carries the same payload.']
       : frameCaption('Notification', c.exampleInfo?.[0]);
     if (notify) caption.push(' Frame per ', link(s.assumptionRef(notify.id), 'assumption ', code(notify.id)), '.');
-    blocks.push({ kind: 'code', text: prettyJson(ex.frame), caption });
+    blocks.push({ kind: 'code', id: ex.borrowedFrom ? undefined : s.example(c, 'payload', 0).anchor, text: kit.json(ex.frame), caption });
     if (subscribe) blocks.push({ kind: 'p', text: ['Subscribe with ', link(s.method(subscribe), code(subscribe.name)), ' giving the address with its parameters filled in, e.g. ', code(ex.address), '.'] });
   } else {
     blocks.push({ kind: 'p', text: ['No example in the spec.'] });
     if (subscribe) blocks.push({ kind: 'p', text: ['Subscribe with ', link(s.method(subscribe), code(subscribe.name)), ' giving the address with its parameters filled in.'] });
   }
-  blocks.push(...namedExamples('payload', c.examples, c.exampleInfo, ex !== null && ex.borrowedFrom === null));
+  blocks.push(...namedExamples(kit, 'payload', c.examples, c.exampleInfo, ex !== null && ex.borrowedFrom === null, (i) => s.example(c, 'payload', i).anchor!));
   return blocks;
 }
 
@@ -156,17 +156,20 @@ function methodSection(kit: PageKit, m: MethodModel): Block[] {
   ];
   if (!ex.request && !ex.reply) blocks.push({ kind: 'p', text: ['No example in the spec.'] });
   if (ex.request) {
-    blocks.push({ kind: 'code', text: prettyJson(ex.request), caption: frameCaption('Request', m.paramsExampleInfo?.[0]) });
+    blocks.push({ kind: 'code', id: s.example(m, 'params', 0).anchor, text: kit.json(ex.request), caption: frameCaption('Request', m.paramsExampleInfo?.[0]) });
     if (http && m.httpPath) {
       const lines = [`POST ${http.protocol}://${http.host}${m.httpPath}`, 'Content-Type: application/json'];
       if (m.auth === 'login' && kit.model.login) {
         const h = kit.model.login.headers;
         lines.push(`${h.wallet}: <wallet>`, `${h.timestamp}: <milliseconds>`, `${h.signature}: <signature of the timestamp>`);
       }
-      blocks.push({ kind: 'code', text: [...lines, '', prettyJson((ex.request as { params: unknown }).params)].join('\n'), caption: ['The same request over HTTP.'] });
+      blocks.push({ kind: 'code', text: [...lines, '', kit.json((ex.request as { params: unknown }).params)].join('\n'), caption: ['The same request over HTTP.'] });
     }
   }
-  if (ex.reply) blocks.push({ kind: 'code', text: prettyJson(ex.reply), caption: frameCaption('Reply', m.resultExampleInfo?.[0]) });
-  blocks.push(...namedExamples('params', m.paramsExamples, m.paramsExampleInfo, ex.request !== null), ...namedExamples('result', m.resultExamples, m.resultExampleInfo, ex.reply !== null));
+  if (ex.reply) blocks.push({ kind: 'code', id: s.example(m, 'result', 0).anchor, text: kit.json(ex.reply), caption: frameCaption('Reply', m.resultExampleInfo?.[0]) });
+  blocks.push(
+    ...namedExamples(kit, 'params', m.paramsExamples, m.paramsExampleInfo, ex.request !== null, (i) => s.example(m, 'params', i).anchor!),
+    ...namedExamples(kit, 'result', m.resultExamples, m.resultExampleInfo, ex.reply !== null, (i) => s.example(m, 'result', i).anchor!),
+  );
   return blocks;
 }

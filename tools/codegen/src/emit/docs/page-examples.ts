@@ -3,7 +3,15 @@
  * every example of a message with its name and summary (the wire frame above shows the first one).
  */
 import type { ExampleInfo, MessageInfo } from '../../model/types';
-import { code, prettyJson, rich, type Block, type Inline } from './ir';
+import { code, rich, type Block, type Inline } from './ir';
+import type { PageKit } from './page-kit';
+
+/** Text from the spec ending a sentence: its own final period (or other mark) kept, none added to it. */
+export function sentence(text: string): Inline[] {
+  const out = rich(text);
+  const last = out[out.length - 1];
+  return typeof last === 'string' && /[.!?:]$/.test(last) ? out : [...out, '.'];
+}
 
 /** `Message: <title> (name). <summary>`, or nothing when the spec says neither. */
 export function messageLine(label: string, info: MessageInfo | undefined): Block[] {
@@ -15,24 +23,24 @@ export function messageLine(label: string, info: MessageInfo | undefined): Block
   return [{ kind: 'p', text }];
 }
 
-/** How an example is called on the page: its name and summary, or its number. */
+/** How an example is called on the page: its name and summary, or its number; one final period. */
 export function exampleCaption(what: string, i: number, info: ExampleInfo | undefined): Inline[] {
   const name = info?.name ? [code(info.name)] : [`${what} example ${i + 1}`];
-  return [...name, ...(info?.summary ? [': ', ...rich(info.summary)] : []), '.'];
+  return info?.summary ? [...name, ': ', ...sentence(info.summary)] : [...name, '.'];
 }
 
 /**
- * The examples of a message after the first, each with its name and summary: the first is shown above
- * in its wire frame, its name and summary in the frame's caption (`firstShown`), which keeps the site
- * within its weight.
+ * The examples of a message after the first, each with its name, its summary and its own anchor: the
+ * first is shown above in its wire frame, its name and summary in the frame's caption (`firstShown`),
+ * which keeps the site within its weight.
  */
-export function namedExamples(what: string, payloads: unknown[], infos: ExampleInfo[] | undefined, firstShown: boolean): Block[] {
+export function namedExamples(kit: PageKit, what: string, payloads: unknown[], infos: ExampleInfo[] | undefined, firstShown: boolean, idOf: (i: number) => string): Block[] {
   const from = firstShown ? 1 : payloads.length === 1 && !infos?.[0]?.name && !infos?.[0]?.summary ? 1 : 0;
   const rest = payloads.slice(from);
   if (rest.length === 0) return [];
   return [
     { kind: 'p', text: [{ strong: [`More ${what} examples in the spec`] }, ` (${rest.length}):`] },
-    ...rest.map((p, j): Block => ({ kind: 'code', text: prettyJson(p, 0, 0, 120), caption: exampleCaption(what, from + j, infos?.[from + j]) })),
+    ...rest.map((p, j): Block => ({ kind: 'code', id: idOf(from + j), text: kit.json(p, undefined, 120), caption: exampleCaption(what, from + j, infos?.[from + j]) })),
   ];
 }
 

@@ -4,7 +4,8 @@
  */
 import type { ApiModel, PayloadModel, TypeModel } from '../../model/types';
 import type { Examples } from './examples';
-import { code, joined, link, prettyJson, rich, tag, type Block, type Inline, type Row } from './ir';
+import { code, joined, link, prettyJson, rich, tag, toJson, type Block, type Inline, type Row } from './ir';
+import { markExact } from './constraints';
 import type { SiteMap } from './site';
 
 /** How each kind of named type is labelled. */
@@ -117,9 +118,18 @@ export class PageKit {
     return tags;
   }
 
+  /**
+   * A value of the spec as JSON, every integer beyond 2^53 as the spec writes it: laid out for reading
+   * within `width` columns, or on one line (`width` 0). `pointer`: the value's place in the spec, when known.
+   */
+  json(value: unknown, pointer?: string, width = 80): string {
+    const exact = markExact(value, this.model.exactIntegers, pointer);
+    return width === 0 ? toJson(exact) : prettyJson(exact, 0, 0, width);
+  }
+
   /** A schema shown as JSON, with a caption. */
   schemaBlock(schema: unknown, caption: Inline[]): Block {
-    return { kind: 'code', text: prettyJson(schema), caption };
+    return { kind: 'code', text: this.json(schema), caption };
   }
 
   /** Assumptions cited on a server, as notes (the index shows them under the servers table). */

@@ -3,8 +3,9 @@ import type { TypeModel } from '../../model/types';
 import { code, joined, link, prettyJson, rich, tag, type Block, type Inline, type Page, type Row } from './ir';
 import { KIND_LABEL, plural, withoutEmptyColumns, type PageKit } from './page-kit';
 import { PAGES } from './site';
-import { constraintList, exactJson } from './constraints';
+import { KEYS, markExact, typeConstraints } from './constraints';
 import { fieldConstraints, fieldType } from './page-fields';
+import { fieldSchema } from './constraints';
 
 /** One named type: its fields or values or schema, what it refers to, what uses it, its examples. */
 function typeSection(kit: PageKit, t: TypeModel): Block[] {
@@ -23,31 +24,37 @@ function typeSection(kit: PageKit, t: TypeModel): Block[] {
       if (ns) desc.push(desc.length ? ' ' : '', link(s.notShownRef(ns), tag('not shown', 'not-shown')), ' ', ...rich(ns.text));
       return {
         id: s.fieldRef(t.name, f.name).anchor!,
-        cells: [[code(f.name)], kit.typeExpr(fieldType(f), f.refs), [f.required ? 'yes' : 'no'], f.default === undefined ? [] : [code(JSON.stringify(f.default))], fieldConstraints(kit, t.name, f.name), desc],
+        cells: [[code(f.name)], kit.typeExpr(fieldType(f), f.refs), [f.required ? 'yes' : 'no'], f.default === undefined ? [] : [code(kit.json(f.default, `${fieldSchema(kit.model, t.name, f.name)?.pointer}/default`, 0))], fieldConstraints(kit, t.name, f.name, false), desc],
       };
     });
     blocks.push(withoutEmptyColumns(['Field', 'Type', 'Required', 'Default', 'Constraints', 'Description'], rows, 3));
   } else if (t.kind === 'enum' && t.values) {
     const type = (kit.model.schemas[t.name] ?? {}).type;
     blocks.push({ kind: 'p', text: [plural(t.values.length, 'value'), typeof type === 'string' ? [' (', code(type), '):'] : ':'].flat() });
-    blocks.push({ kind: 'list', chips: true, items: t.values.map((v) => ({ id: s.valueRef(t.name, v).anchor!, text: [code(v === '' ? '""' : String(v))] })) });
+    blocks.push({ kind: 'list', chips: true, items: t.values.map((v) => ({ id: s.valueRef(t.name, v).anchor!, text: [code(s.valueText(t.name, v))] })) });
   } else {
     const { title: _t, description: _d, examples: _e, ...schema } = kit.model.schemas[t.name] ?? {};
-    const constraints = constraintList(schema, pointer, kit.model.exactIntegers);
-    if (constraints.length) blocks.push({ kind: 'p', text: ['Constraints: ', ...constraints, '.'] });
-    blocks.push({ kind: 'code', text: exactJson(schema, pointer, kit.model.exactIntegers), caption: ['Schema'] });
+    // A union's per branch (`pattern … or minimum …`), a scalar's its own.
+    const constraints = typeConstraints(kit.model, t.name);
+    // A type and its constraints say all of such a schema: its JSON would only repeat them, escaped.
+    const plain = typeof schema.type === 'string' && Object.keys(schema).every((k) => k === 'type' || (KEYS as readonly string[]).includes(k));
+    if (plain) blocks.push({ kind: 'p', text: ['Type ', code(schema.type as string), ...(constraints.length ? ['; ', ...constraints] : []), '.'] });
+    else {
+      if (constraints.length) blocks.push({ kind: 'p', text: ['Constraints: ', ...constraints, '.'] });
+      blocks.push({ kind: 'code', text: prettyJson(markExact(schema, kit.model.exactIntegers, pointer)), caption: ['Schema'] });
+    }
   }
   // A record's field types already link what it refers to; other kinds show a schema, so list them.
   const refs = t.kind === 'record' ? [] : [...new Set(t.refs)].filter((r) => r !== t.name && s.type(r));
-  if (refs.length) blocks.push({ kind: 'p', text: ['Refers to: ', ...joined(refs.map((r) => kit.typeLink(r)))] });
+  if (refs.length) blocks.push({ kind: 'p', names: true, text: ['Refers to: ', ...joined(refs.map((r) => kit.typeLink(r)))] });
   const used = kit.usedBy.get(t.name);
-  if (used?.length) blocks.push({ kind: 'p', text: ['Used by: ', ...joined(used)] });
+  if (used?.length) blocks.push({ kind: 'p', names: true, text: ['Used by: ', ...joined(used)] });
   for (const [i, e] of (kit.examples.schemas.get(t.name) ?? []).entries()) {
     if (i === 0 && t.kind === 'scalar') {
-      blocks.push({ kind: 'p', text: ['Examples: ', ...joined((kit.examples.schemas.get(t.name) ?? []).map((x) => [code(JSON.stringify(x))]))] });
+      blocks.push({ kind: 'p', text: ['Examples: ', ...joined((kit.examples.schemas.get(t.name) ?? []).map((x, j) => [code(kit.json(x, `${pointer}/examples/${j}`, 0))]))] });
       break;
     }
-    blocks.push({ kind: 'code', text: prettyJson(e), caption: [`Example ${i + 1}, from the spec.`] });
+    blocks.push({ kind: 'code', text: kit.json(e, `${pointer}/examples/${i}`), caption: [`Example ${i + 1}, from the spec.`] });
   }
   return blocks;
 }

@@ -1,6 +1,6 @@
 /**
  * Document trees → static HTML pages. Links are relative, so the site works from file:// and from any
- * static host; everything is readable without JavaScript (the search box only appears when scripts run).
+ * static host; everything is readable without JavaScript (the search box is added by the script, search.js).
  */
 import type { Block, Inline, Page, Ref } from './ir';
 
@@ -43,7 +43,8 @@ export function hrefFrom(from: string, ref: Ref, ext = '.html'): string {
 
 /** Escaped text with break opportunities after `.` and `/` in long names, so tables need not squeeze them. */
 function breakable(s: string): string {
-  return s.length > 24 ? esc(s).replace(/([./])(?=.)/g, '$1<wbr>') : esc(s);
+  // Names and paths only: a pattern breaks badly anywhere, and its hints would only add weight.
+  return s.length > 24 && /^[\w./{}#~-]+$/.test(s) ? esc(s).replace(/([./])(?=.)/g, '$1<wbr>') : esc(s);
 }
 
 function inline(xs: Inline[], from: string): string {
@@ -51,44 +52,56 @@ function inline(xs: Inline[], from: string): string {
     .map((x) => {
       if (typeof x === 'string') return from === NAV ? breakable(x) : esc(x);
       if ('code' in x) return `<code>${breakable(x.code)}</code>`;
-      if ('link' in x) return `<a href="${attr(hrefFrom(from, x.link))}">${inline(x.text, from)}</a>`;
+      if ('link' in x) {
+        // A linked tag is one element: the link wears the tag's classes.
+        const only = x.text.length === 1 ? x.text[0]! : null;
+        if (only && typeof only === 'object' && 'tag' in only) return `<a class="t ${only.tone}" href="${attr(hrefFrom(from, x.link))}">${esc(only.tag)}</a>`;
+        return `<a href="${attr(hrefFrom(from, x.link))}">${inline(x.text, from)}</a>`;
+      }
       if ('strong' in x) return `<strong>${inline(x.strong, from)}</strong>`;
       if ('mono' in x) return `<code>${inline(x.mono, from)}</code>`;
-      return `<span class="tag tag-${x.tone}">${esc(x.tag)}</span>`;
+      return `<span class="t ${x.tone}">${esc(x.tag)}</span>`;
     })
     .join('');
 }
 
+/** Inlines without code spans, for places monospace by style (chips, lists of names): a tenth of those pages' weight. */
+const plain = (xs: Inline[]): Inline[] =>
+  xs.flatMap((x): Inline[] => (typeof x === 'string' ? [x] : 'code' in x ? [x.code] : 'mono' in x ? plain(x.mono) : 'link' in x ? [{ ...x, text: plain(x.text) }] : [x]));
+
 function block(b: Block, from: string): string {
   switch (b.kind) {
     case 'h': {
-      const tags = b.tags?.length ? ` <span class="tags">${inline(b.tags, from)}</span>` : '';
+      const tags = b.tags?.length ? ` <span class="tg">${inline(b.tags, from)}</span>` : '';
       return `<h${b.level}${b.id ? ` id="${attr(b.id)}"` : ''}>${inline(b.text, from)}${tags}</h${b.level}>`;
     }
     case 'p':
-      return `<p>${inline(b.text, from)}</p>`;
+      return b.names ? `<p class="nm">${inline(plain(b.text), from)}</p>` : `<p>${inline(b.text, from)}</p>`;
     case 'note':
-      return `<p class="note note-${b.tone}">${inline(b.text, from)}</p>`;
+      return `<p class="n ${b.tone}">${inline(b.text, from)}</p>`;
     case 'table': {
-      // The end tags of cells and rows are optional in HTML and left out: a tenth of the site's weight,
-      // which its 300 kB budget needs for the field tables where records are used.
+      // The end tags of cells and rows, and the tags of the body, are optional in HTML and left out
+      // (the browser builds the same tbody): a tenth of the site's weight, which its 300 kB budget needs.
       const head = `<thead><tr>${b.head.map((h) => `<th>${esc(h)}`).join('')}</thead>`;
       const rows = b.rows
         .map((r) => {
           // Name columns are monospace by style, so their code spans need no tags of their own.
-          const cells = r.cells.map((c, i) => `<td>${inline(i < (b.mono ?? 0) ? c.flatMap((x) => (typeof x === 'string' ? [x] : 'code' in x ? [x.code] : 'mono' in x ? x.mono : [x])) : c, from)}`);
+          const mono = (i: number) => i < (b.mono ?? 0) || (b.monoLast === true && i === b.head.length - 1);
+          const cells = r.cells.map((c, i) => `<td>${inline(mono(i) ? plain(c) : c, from)}`);
           return `<tr${r.id ? ` id="${attr(r.id)}"` : ''}>${cells.join('')}`;
         })
         .join('\n');
-      return `<div class="table"><table${b.mono ? ` class="mono-${b.mono}"` : ''}>${head}<tbody>\n${rows}\n</tbody></table></div>`;
+      const cls = [b.mono ? `m${b.mono}` : '', b.monoLast ? 'ml' : ''].filter(Boolean).join(' ');
+      return `<div class="tw"><table${cls ? ` class="${cls}"` : ''}>${head}\n${rows}\n</table></div>`;
     }
     case 'facts':
       return `<dl class="facts">${b.rows.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${inline(v, from)}</dd>`).join('')}</dl>`;
     case 'code':
-      return `<figure class="frame">${b.caption ? `<figcaption>${inline(b.caption, from)}</figcaption>` : ''}<pre><code>${esc(b.text)}</code></pre></figure>`;
+      return `<figure${b.id ? ` id="${attr(b.id)}"` : ''}>${b.caption ? `<figcaption>${inline(b.caption, from)}</figcaption>` : ''}<pre><code>${esc(b.text)}</code></pre></figure>`;
     case 'list': {
       // Optional end tags left out, as in tables.
-      const items = b.items.map((it) => `<li${it.id ? ` id="${attr(it.id)}"` : ''}>${inline(it.text, from)}`).join('');
+      // A chip is monospace by style: its code spans need no tags of their own.
+      const items = b.items.map((it) => `<li${it.id ? ` id="${attr(it.id)}"` : ''}>${inline(b.chips ? plain(it.text) : it.text, from)}`).join('');
       return `<ul${b.chips ? ' class="chips"' : ''}>${items}</ul>`;
     }
   }
@@ -127,7 +140,6 @@ export function renderHtml(page: Page, groups: NavGroup[], api: { title: string;
 <a class="skip" href="#main">Skip to content</a>
 <header class="top">
 <a class="brand" href="${root}index.html">${esc(api.title)}</a> <span class="version">${esc(api.version)}</span>
-<form class="search" role="search" hidden><input id="search" type="search" placeholder="Search channels, methods, records, fields, values" autocomplete="off" spellcheck="false" aria-label="Search the reference" aria-controls="search-results"><ul id="search-results" role="listbox" hidden></ul></form>
 </header>
 <div class="layout">
 <nav class="side" aria-label="Contents">

@@ -46,7 +46,7 @@ function block(b: Block, from: string): string {
       return b.rows.map(([k, v]) => `- **${k}:** ${inline(v, from)}`).join('\n');
     case 'code': {
       const lang = /^[[{]/.test(b.text) ? 'json' : 'text';
-      return `${b.caption ? `*${inline(b.caption, from)}*\n\n` : ''}\`\`\`${lang}\n${b.text}\n\`\`\``;
+      return `${anchor(b.id)}${b.caption ? `*${inline(b.caption, from)}*\n\n` : b.id ? '\n\n' : ''}\`\`\`${lang}\n${b.text}\n\`\`\``;
     }
     case 'list':
       return b.chips ? b.items.map((it) => anchor(it.id) + inline(it.text, from)).join(' · ') : b.items.map((it) => `- ${anchor(it.id)}${inline(it.text, from)}`).join('\n');

@@ -48,28 +48,50 @@ export class SiteMap {
   private readonly notShownIds = new Map<NotShownModel, string>();
 
   constructor(readonly model: ApiModel) {
+    this.claimApi();
+    this.claimTypes();
+    this.claimOpen();
+    this.claimTables();
+  }
+
+  /** Channel and method sections, their parts and every example. */
+  private claimApi(): void {
+    const { model } = this;
     const channels = new IdSpace();
     channels.claim('contents');
     for (const c of model.channels) this.channelIds.set(c.id, channels.claim(c.id));
     for (const c of model.channels) for (const sub of CHANNEL_PARTS) this.anchorOf.set(`channel:${c.id}:${sub}`, channels.claim(`${this.channelIds.get(c.id)}-${sub}`));
+    // Every example of a channel's message its own anchor, after the parts: `orderbook-example-2`.
+    for (const c of model.channels) c.examples.forEach((_, i) => this.anchorOf.set(`example:channel:${c.id}:payload:${i}`, channels.claim(`${this.channelIds.get(c.id)}-example-${i + 1}`)));
     const methods = new IdSpace();
     methods.claim('contents');
     for (const m of model.methods) this.methodIds.set(m.id, methods.claim(m.name.replace(/\//g, '-')));
     for (const m of model.methods) for (const sub of METHOD_PARTS) this.anchorOf.set(`method:${m.id}:${sub}`, methods.claim(`${this.methodIds.get(m.id)}-${sub}`));
+    // A method's params and result examples, each its own anchor: `order-params-1`, `order-result-2`.
+    for (const m of model.methods)
+      for (const [side, list] of [['params', m.paramsExamples], ['result', m.resultExamples]] as const)
+        list.forEach((_, i) => this.anchorOf.set(`example:method:${m.id}:${side}:${i}`, methods.claim(`${this.methodIds.get(m.id)}-${side}-${i + 1}`)));
+  }
 
+  /** Records, fields, enumerations and their values. */
+  private claimTypes(): void {
     // Headings of the pages claim their ids first, so a schema named like one gets a suffix instead.
     const records = new IdSpace();
     for (const id of ['contents', 'records', 'other-types']) records.claim(id);
     const enums = new IdSpace();
     enums.claim('contents');
-    for (const t of model.types) {
+    for (const t of this.model.types) {
       this.typeByName.set(t.name, t);
       const space = t.kind === 'enum' ? enums : records;
       this.anchorOf.set(`type:${t.name}`, space.claim(t.name));
       for (const f of t.fields ?? []) this.anchorOf.set(`field:${t.name}:${f.name}`, space.claim(`${t.name}.${f.name}`));
-      for (const v of t.values ?? []) this.anchorOf.set(`value:${t.name}:${String(v)}`, space.claim(`${t.name}.${String(v) === '' ? '_empty' : String(v)}`));
+      for (const v of t.values ?? []) this.anchorOf.set(`value:${t.name}:${String(v)}`, space.claim(`${t.name}.${String(v) === '' ? '_empty' : this.valueText(t.name, v)}`));
     }
+  }
 
+  /** What the document leaves open, and the assumptions. */
+  private claimOpen(): void {
+    const { model } = this;
     const open = new IdSpace();
     for (const id of ['not-shown', 'assumptions']) open.claim(id);
     for (const a of model.assumptions) this.anchorOf.set(`assumption:${a.id}`, open.claim(`assumption-${a.id}`));
@@ -89,7 +111,11 @@ export class SiteMap {
       const base = 'ns-' + place;
       this.notShownIds.set(n, open.claim((perPointer.get(n.pointer) ?? 0) > 1 ? `${base}-${k}` : base));
     }
+  }
 
+  /** Errors, rate-limit classes, limits and servers. */
+  private claimTables(): void {
+    const { model } = this;
     const errors = new IdSpace();
     for (const id of ['reserved', 'codes']) errors.claim(id);
     for (const e of model.errors.codes) this.anchorOf.set(`error:${e.code}`, errors.claim(`error-${e.code}`));
@@ -113,6 +139,13 @@ export class SiteMap {
     return { page: PAGES.methods, anchor: part ? this.anchorOf.get(`method:${m.id}:${part}`)! : this.methodIds.get(m.id)! };
   }
 
+  /** One example of a channel's payload or of a method's params or result (`i` from 0, in the spec's order). */
+  example(owner: ChannelModel | MethodModel, side: 'payload' | 'params' | 'result', i: number): Ref {
+    const method = 'name' in owner;
+    const anchor = this.anchorOf.get(`example:${method ? 'method' : 'channel'}:${owner.id}:${side}:${i}`);
+    return anchor ? { page: method ? PAGES.methods : PAGES.channels, anchor } : method ? this.method(owner as MethodModel, 'example') : this.channel(owner as ChannelModel, 'example');
+  }
+
   type(name: string): TypeModel | undefined {
     return this.typeByName.get(name);
   }
@@ -126,6 +159,14 @@ export class SiteMap {
 
   fieldRef(type: string, field: string): Ref {
     return { page: PAGES.records, anchor: this.anchorOf.get(`field:${type}:${field}`)! };
+  }
+
+  /** An enumeration value as the spec writes it: `""` for the empty string, an integer beyond 2^53 exact. */
+  valueText(type: string, value: string | number): string {
+    if (value === '') return '""';
+    if (typeof value === 'string') return value;
+    const i = this.typeByName.get(type)?.values?.indexOf(value) ?? -1;
+    return this.model.exactIntegers?.[`#/components/schemas/${type}/enum/${i}`] ?? String(value);
   }
 
   valueRef(type: string, value: string | number): Ref {
