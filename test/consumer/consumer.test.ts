@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { createInterface } from 'node:readline';
 import { build } from 'esbuild';
@@ -64,6 +64,8 @@ afterAll(() => {
     }
   }
   consumer?.remove();
+  // The folder packSdks made for the generated SDKs (test-output/sdk/packs-*), with their tarballs.
+  if (sdks) rmSync(dirname(sdks.weather.dir), { recursive: true, force: true });
 });
 
 describe('the packages as installed from their tarballs', () => {
