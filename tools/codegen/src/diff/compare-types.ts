@@ -47,7 +47,7 @@ function compareType(old: TypeModel, now: TypeModel, before: ApiModel, after: Ap
   const b = after.schemas[now.name] ?? {};
   if (old.kind !== now.kind && !nullableOnly(old.kind, a) && !nullableOnly(now.kind, b))
     return [change('type.kind-changed', `${now.kind} ${now.name}`, `${old.kind} → ${now.kind}`, { names: [tsName(now.name)] })];
-  const walk = new Walk(now, flows, before.exactIntegers ?? {}, after.exactIntegers ?? {});
+  const walk = new Walk(now, flows, before, after);
   walk.pair(a, b, { path: '', field: null, pa: pointerOf(before, old.name), pb: pointerOf(after, now.name) });
   return walk.out;
 }
@@ -122,16 +122,43 @@ const tupleOf = (s: JsonSchema, pointer: string): Branch[] | null => {
   return key ? (s[key] as unknown[]).map((x, i) => ({ schema: (isObj(x) ? x : {}) as JsonSchema, pointer: `${pointer}/${key}/${i}` })) : null;
 };
 
+/** A schema's meaning as text: keys sorted, documentation and extensions left out. */
+const meaning = (schema: unknown): string =>
+  JSON.stringify(schema, (k, v: unknown) =>
+    k === 'description' || k === 'title' || k === 'examples' || k.startsWith('x-') ? undefined : isObj(v) ? Object.fromEntries(Object.entries(v).sort(([p], [q]) => (p < q ? -1 : p > q ? 1 : 0))) : v,
+  );
+
+/** A named schema's definition, else the schema itself. */
+const resolved = (schema: JsonSchema, model: ApiModel): JsonSchema => {
+  const name = refName(schema);
+  return (name !== null ? model.schemas[name] : undefined) ?? schema;
+};
+
+/**
+ * Whether `x` (not a union) is one variant of the union `y`: the same named schema, or one of the same
+ * meaning. So `string` → `string | integer` widens a field rather than changing its type.
+ */
+function oneVariantOf(x: JsonSchema, y: JsonSchema, xModel: ApiModel, yModel: ApiModel): boolean {
+  const union = variantsOf(resolved(y, yModel), '');
+  if (union.length < 2 || variantsOf(resolved(x, xModel), '').length > 0) return false;
+  const name = refName(x);
+  return union.some((v) => (name !== null && refName(v.schema) === name) || meaning(resolved(x, xModel)) === meaning(resolved(v.schema, yModel)));
+}
+
 class Walk {
   readonly out: Change[] = [];
   private readonly ts: string;
+  private readonly exactA: Record<string, string>;
+  private readonly exactB: Record<string, string>;
   constructor(
     private readonly type: TypeModel,
     private readonly flows: Flow[],
-    private readonly exactA: Record<string, string>,
-    private readonly exactB: Record<string, string>,
+    private readonly before: ApiModel,
+    private readonly after: ApiModel,
   ) {
     this.ts = tsName(type.name);
+    this.exactA = before.exactIntegers ?? {};
+    this.exactB = after.exactIntegers ?? {};
   }
 
   private subject(at: At): string {
@@ -161,6 +188,14 @@ class Walk {
   private value(a: JsonSchema, b: JsonSchema, at: At): void {
     const ra = refName(a);
     const rb = refName(b);
+    if (ra !== rb || ra === null) {
+      const grown = oneVariantOf(a, b, this.before, this.after);
+      if (grown || oneVariantOf(b, a, this.after, this.before)) {
+        const why = grown ? 'the old type is one of the new variants' : 'the new type was one of the old variants';
+        this.push(grown ? 'union.variant-added' : 'union.variant-removed', at, `${describeType(a)} → ${describeType(b)} (${why})`);
+        return;
+      }
+    }
     if (ra !== null || rb !== null) {
       // A named schema is compared as its own type; here only which one is named matters.
       if (ra !== rb) this.push('field.type-changed', at, `${describeType(a)} → ${describeType(b)}`);

@@ -107,6 +107,10 @@ const CASES: Case[] = [
   ['union.variant-removed', 'breaking', 'breaking', (s) => { S(s).Quote.properties.ref.anyOf.pop(); }, (s) => { S(s).Quote.properties.ref = { anyOf: [{ type: 'string' }, { type: 'integer' }, { type: 'boolean' }] }; }],
   ['union.variant-added', 'safe', 'breaking', (s) => { S(s).QuoteParams.properties.label.anyOf.push({ type: 'boolean' }); }, (s) => { S(s).QuoteParams.properties.label = { anyOf: [{ type: 'string' }, { type: 'integer' }] }; }],
   ['union.variant-added', 'dangerous', 'safe', (s) => { S(s).Pick.oneOf.push({ $ref: '#/components/schemas/Fill' }); }, (s) => { S(s).Pick = { oneOf: [{ $ref: '#/components/schemas/Side' }, { type: 'integer' }] }; S(s).Quote.properties.pick = { $ref: '#/components/schemas/Pick' }; }],
+  // A field whose old type is one variant of its new union widens (the login timestamp: string → string | integer).
+  ['union.variant-added', 'safe', 'breaking', (s) => { S(s).QuoteParams.properties.label = { $ref: '#/components/schemas/LabelInput' }; S(s).LabelInput = { anyOf: [{ type: 'string' }, { type: 'integer' }] }; }, undefined, ['type.added safe/safe']],
+  ['union.variant-added', 'dangerous', 'safe', (s) => { S(s).Quote.properties.note = { anyOf: [{ type: 'string', description: 'as before' }, { type: 'integer' }] }; }],
+  ['union.variant-removed', 'breaking', 'breaking', (s) => { S(s).Quote.properties.note = { type: 'string' }; }, (s) => { S(s).Quote.properties.note = { anyOf: [{ type: 'string' }, { type: 'integer' }] }; }],
   ['constraint.narrowed', 'breaking', 'safe', (s) => { S(s).QuoteParams.properties.label.anyOf[0].maxLength = 8; }, (s) => { S(s).QuoteParams.properties.label = { anyOf: [{ type: 'string', maxLength: 16 }, { type: 'integer' }] }; }],
   // Nested inline objects: fields added, removed, made required.
   ['field.added-required', 'safe', 'breaking', (s) => { S(s).Quote.properties.meta.properties.b = { type: 'string' }; S(s).Quote.properties.meta.required = ['b']; }, (s) => { S(s).Quote.properties.meta = { type: 'object', properties: { a: { type: 'string' } } }; }],
