@@ -259,7 +259,7 @@ class Walk {
       if (fa.props.has(k)) continue;
       const required = fb.required.has(k);
       // An old server (or an old client's validator) refuses a field it does not know when the record was closed.
-      const rule = required ? (fa.closed ? 'field.added-required-closed' : 'field.added-required') : 'field.added-optional';
+      const rule = required ? (fa.closed ? 'field.added-required-closed' : 'field.added-required') : fa.closed ? 'field.added-optional-closed' : 'field.added-optional';
       this.push(rule, this.child(at, '', '', q.pointer, k), `added, ${required ? 'required' : 'optional'} ${describeType(q.schema)}`, false);
     }
     if (fa.closed !== fb.closed) this.push(fb.closed ? 'record.closed' : 'record.opened', at, fb.closed ? 'no longer accepts fields beyond those listed' : 'now accepts fields beyond those listed');

@@ -90,8 +90,12 @@ export const FLOW_RULES = {
     output: v('dangerous', 'breaking', 'the record was closed: old clients validating strictly refuse the field they do not know; an old server does not send it.'),
   },
   'field.added-optional': {
-    input: v('safe', 'dangerous', 'clients may send it; an old server ignores it (or refuses it when the record is closed).'),
+    input: v('safe', 'dangerous', 'clients may send it; an old server ignores it (the record is open), so what it asks for does not happen.'),
     output: v('safe', 'safe', 'clients may ignore it; servers need not send it.'),
+  },
+  'field.added-optional-closed': {
+    input: v('safe', 'breaking', 'clients may send it, but the record was closed: an old server refuses it.'),
+    output: v('dangerous', 'safe', 'the record was closed: old clients validating strictly refuse the field they do not know; servers need not send it.'),
   },
   'field.removed': {
     input: v('breaking', 'safe', 'clients that send it are refused by a closed record, and it leaves the type; an old server may still read it.'),
