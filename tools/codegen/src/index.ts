@@ -1,4 +1,4 @@
-export { loadSpec, type LoadedSpec } from './load/load-spec';
+export { loadSpec, placedError, type LoadedSpec } from './load/load-spec';
 export { SpecError, formatProblem, toPointer, type SpecProblem } from './load/spec-error';
 export { buildModel } from './model/build-model';
 export { defaultNote, DEFAULT_KINDS } from './model/plain-spec';

@@ -1,6 +1,6 @@
 import { parseCommand, usageError, reportFailure } from '../args';
 import { join, resolve } from 'node:path';
-import { findRepoRoot, formatProblem, loadSpec, buildModel, checkExamples, defaultNote } from '@exchange-api/codegen';
+import { findRepoRoot, formatProblem, loadSpec, buildModel, checkExamples, defaultNote, placedError, type ApiModel } from '@exchange-api/codegen';
 
 export const SPEC_HELP = `Usage: exchange-api spec [--spec <file>]
 
@@ -31,8 +31,14 @@ export async function runSpecSummary(argv: string[]): Promise<number> {
   if (!file) return usageError('spec', 'no spec/asyncapi.yaml above this folder; pass --spec <file>');
   try {
     const loaded = await loadSpec(file, { cwd: root ?? process.cwd() });
-    const m = buildModel(loaded);
-    checkExamples(loaded, m);
+    let m: ApiModel;
+    try {
+      m = buildModel(loaded);
+      checkExamples(loaded, m);
+    } catch (err) {
+      // A problem in a file the spec refers to names that file, as generate does.
+      throw placedError(err, loaded);
+    }
     console.log(`spec ok: ${m.title} ${m.version} (${loaded.file})`);
     for (const n of loaded.notes) console.log(`  ${formatProblem(n)}`);
     for (const d of m.defaults) console.log(`  ${defaultNote(d)}`);

@@ -1,5 +1,6 @@
 import { resolve, relative } from 'node:path';
 import { YamlSource } from './yaml-source';
+import { bundleSpec } from './bundle';
 import { checkConventions } from './conventions';
 import { findRefCycles } from './ref-cycles';
 import { parseBounded, type ParserDiagnostic } from './parse-bounded';
@@ -47,7 +48,7 @@ export async function withCheckedSpec<T>(file: string, options: { cwd?: string; 
     .then((value) => ({ value }), (error: unknown) => ({ error }));
   await pending.checked;
   const done = await outcome;
-  if ('error' in done) throw done.error;
+  if ('error' in done) throw placedError(done.error, pending.draft);
   return done.value;
 }
 
@@ -55,7 +56,8 @@ export async function withCheckedSpec<T>(file: string, options: { cwd?: string; 
 export function beginLoad(file: string, options: { cwd?: string; parseBoundMs?: number } = {}): PendingSpec {
   const abs = resolve(options.cwd ?? process.cwd(), file);
   const display = relative(options.cwd ?? process.cwd(), abs) || abs;
-  const source = YamlSource.read(abs, display);
+  // A spec split over files becomes one document first (load/bundle.ts); one without such refs is left as it is.
+  const source = bundleSpec(YamlSource.read(abs, display), abs, (f) => relative(options.cwd ?? process.cwd(), f) || f);
   const problems: SpecProblem[] = [];
 
   // An AsyncAPI 2.x document parses, but its channels and operations mean something else: refuse it
@@ -77,15 +79,17 @@ export function beginLoad(file: string, options: { cwd?: string; parseBoundMs?: 
       : `$ref cycle that never reaches a value: ${c.pointers.join(' → ')}`;
     problems.push({ file: display, pointer: first!, line: source.lineOf(fromPointer(first!)), message, severity: 'error' });
   }
-  if (cycles.length > 0) throw new SpecError(dedupe(problems.filter((p) => p.severity === 'error')));
+  if (cycles.length > 0) throw new SpecError(dedupe(problems.filter((p) => p.severity === 'error')).map((p) => placed(p, display, source)));
 
-  const spec = (notes: SpecProblem[]): LoadedSpec => ({ file: display, data: source.data as Record<string, unknown>, source, notes });
-  const checked = parseBounded(source.text, abs, options.parseBoundMs).then(
+  const spec = (notes: SpecProblem[]): LoadedSpec => ({ file: display, data: source.data as Record<string, unknown>, source, notes: notes.map((p) => placed(p, display, source)) });
+  // A bundled spec goes to the parser as the one document it now is (JSON is YAML), named by the main file.
+  const text = source.isBundled ? JSON.stringify(source.data, null, 1) : source.text;
+  const checked = parseBounded(text, abs, options.parseBoundMs).then(
     (diagnostics) => withParserDiagnostics(problems, diagnostics, display, source),
     (err: unknown) => [...problems, { file: display, pointer: '#', message: `the AsyncAPI parser failed: ${(err as Error).message}`, severity: 'error' as const }],
   ).then((all) => {
     const errors = dedupe(all.filter((p) => p.severity === 'error'));
-    if (errors.length > 0) throw new SpecError(errors);
+    if (errors.length > 0) throw new SpecError(errors.map((p) => placed(p, display, source)));
     return spec(all.filter((p) => p.severity !== 'error'));
   });
   return { draft: spec(problems.filter((p) => p.severity !== 'error')), checked };
@@ -113,12 +117,37 @@ function withParserDiagnostics(problems: SpecProblem[], diagnostics: ParserDiagn
     all.push({
       file: display,
       pointer: toPointer(path),
-      line: d.range ? d.range.start.line + 1 : source.lineOf(path),
+      // A bundled spec was parsed as other text: its lines are the spec's only through the path.
+      line: d.range && !source.isBundled ? d.range.start.line + 1 : source.lineOf(path),
       message: `${d.message} [${d.code}]`,
       severity,
     });
   }
   return all;
+}
+
+/**
+ * A problem of a bundled spec at a node read from another file, named by that file, its line and its
+ * pointer there (with the place in the bundle and the line of the $ref in the message).
+ */
+function placed(p: SpecProblem, display: string, source: YamlSource): SpecProblem {
+  if (p.file !== display || !source.isBundled) return p;
+  let path: string[];
+  try {
+    path = fromPointer(p.pointer);
+  } catch {
+    return p;
+  }
+  const origin = source.where(path);
+  if (!origin) return p;
+  const via = origin.siteLine !== undefined ? `${display}:${origin.siteLine}` : display;
+  return { ...p, file: origin.file, line: origin.line, pointer: origin.pointer, message: `${p.message} (bundled as ${p.pointer} by the $ref at ${via})` };
+}
+
+/** A SpecError of work on a bundled spec, its problems placed in the files they come from (any other error as it is). */
+export function placedError(error: unknown, spec: LoadedSpec): unknown {
+  if (!(error instanceof SpecError) || !spec.source.isBundled) return error;
+  return new SpecError(error.problems.map((p) => placed(p, spec.file, spec.source)));
 }
 
 function dedupe(list: SpecProblem[]): SpecProblem[] {

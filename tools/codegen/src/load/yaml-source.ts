@@ -1,6 +1,29 @@
 import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
 import { readFileSync, statSync } from 'node:fs';
-import { SpecError } from './spec-error';
+import { SpecError, toPointer } from './spec-error';
+
+type Path = ReadonlyArray<string | number>;
+
+/**
+ * A piece of a bundled spec (load/bundle.ts) read from another file: the content at `at` in the bundle
+ * is the node at `from` in `source`, brought in by a $ref on line `siteLine` of the main file.
+ */
+export interface Mount {
+  at: Path;
+  source: YamlSource;
+  display: string;
+  from: Path;
+  siteLine?: number;
+}
+
+/** Where a node of a bundled spec was written: its file, line and JSON pointer there. */
+export interface Origin {
+  file: string;
+  line?: number;
+  pointer: string;
+  /** The line in the main file of the $ref that brought it in. */
+  siteLine?: number;
+}
 
 /** The largest spec read (ours is about 100 kB). */
 export const MAX_SPEC_BYTES = 16 * 1024 * 1024;
@@ -8,13 +31,43 @@ export const MAX_SPEC_BYTES = 16 * 1024 * 1024;
 /** A spec file read as plain data, remembering where each node stands so problems can name a line. */
 export class YamlSource {
   readonly data: unknown;
+  /** The pieces read from other files, longest place first (none unless the spec is bundled). */
+  private mounts: Mount[] = [];
   private constructor(
     readonly file: string,
     readonly text: string,
     private readonly doc: Document,
     private readonly lines: LineCounter,
+    data?: unknown,
   ) {
-    this.data = doc.toJS({ maxAliasCount: 100 });
+    this.data = data !== undefined ? data : doc.toJS({ maxAliasCount: 100 });
+  }
+
+  /** This file's source with other data: the spec bundled from it and the files it refers to. */
+  bundled(data: unknown, mounts: Mount[]): YamlSource {
+    const s = new YamlSource(this.file, this.text, this.doc, this.lines, data);
+    s.mounts = [...mounts].sort((a, b) => b.at.length - a.at.length);
+    return s;
+  }
+
+  /** Whether the data holds content of other files. */
+  get isBundled(): boolean {
+    return this.mounts.length > 0;
+  }
+
+  /** The piece of another file this path lies in, and the path inside it; null when it is the main file's own. */
+  private mountOf(path: Path): { mount: Mount; inner: Path } | null {
+    for (const m of this.mounts) {
+      if (m.at.length <= path.length && m.at.every((k, i) => String(k) === String(path[i]))) return { mount: m, inner: [...m.from, ...path.slice(m.at.length)] };
+    }
+    return null;
+  }
+
+  /** Where the node at this path of a bundled spec was written, when in another file (else null). */
+  where(path: Path): Origin | null {
+    const found = this.mountOf(path);
+    if (!found) return null;
+    return { file: found.mount.display, line: found.mount.source.lineOf(found.inner), pointer: toPointer(found.inner), siteLine: found.mount.siteLine };
   }
 
   static read(file: string, displayName = file): YamlSource {
@@ -63,11 +116,24 @@ export class YamlSource {
     };
     // Only a spec with such a number pays for the second parse.
     if (/[0-9]{16}/.test(this.text)) walk(parseDocument(this.text, { intAsBigInt: true }).toJS({ maxAliasCount: 100 }), '#');
+    // The pieces of other files, under their place in the bundle (the longest place wins: listed last).
+    for (const m of [...this.mounts].reverse()) {
+      const from = toPointer(m.from);
+      for (const [pointer, value] of Object.entries(m.source.exactIntegers())) {
+        if (pointer === from || pointer.startsWith(from === '#' ? '#/' : `${from}/`)) exact[toPointer(m.at) + pointer.slice(from.length)] = value;
+      }
+    }
     return exact;
   }
 
-  /** 1-based line of the node at this path, or of its nearest ancestor that exists. */
+  /**
+   * 1-based line of the node at this path, or of its nearest ancestor that exists. In a bundled spec, a
+   * node read from another file answers with the line of the $ref that brought it in (`where` names
+   * its own file and line).
+   */
   lineOf(path: ReadonlyArray<string | number>): number | undefined {
+    const found = this.mountOf(path);
+    if (found) return found.mount.siteLine;
     for (let n = path.length; n >= 0; n--) {
       const node = this.doc.getIn(path.slice(0, n), true);
       if (isNode(node) && node.range) return this.lines.linePos(node.range[0]).line;
