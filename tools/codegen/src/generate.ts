@@ -45,6 +45,7 @@ export function findRepoRoot(from = process.cwd()): string | null {
 
 /** Regenerate the repository's own packages (types, validators, the client's surface, the docs site) from spec/asyncapi.yaml. */
 export async function generateRepository(root: string, options: { check: boolean }): Promise<WriteResult> {
+  // The package names its spec relative to itself (as its header lines do), not to where the generator ran.
   // Model and emitters run while the parser checks the spec (in its worker); nothing is written unless it passes.
   const files = await withCheckedSpec(join(root, 'spec', 'asyncapi.yaml'), { cwd: root }, async (spec) => {
     const model = modelOfSpec(spec);
@@ -80,7 +81,7 @@ export async function generateInto(specFile: string, outDir: string, options: { 
   const languages = options.languages ?? [];
   const regenerate = `npx exchange-api generate --spec ${specFile} --out ${outDir}${options.name ? ` --name ${options.name}` : ''}${docs ? ' --docs' : ''}${langFlag(languages)}`;
   // Model and emitters run while the parser checks the spec (in its worker); nothing is written unless it passes.
-  const sdk = await withCheckedSpec(specFile, { cwd }, (spec) => emitSdk(modelOfSpec(spec), { name: options.name, docs, languages, specName, regenerate }));
+  const sdk = await withCheckedSpec(specFile, { cwd }, (spec) => emitSdk({ ...modelOfSpec(spec), source: specName }, { name: options.name, docs, languages, specName, regenerate }));
   const written = writeFiles(sdk.files, { package: out }, { check: options.check, specName, regenerate, cwd, force: options.force, extra: sdk.extra(out), buildOutput: isBuildOutput });
   return { ...written, notes: sdk.notes };
 }

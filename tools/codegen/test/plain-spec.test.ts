@@ -4,6 +4,7 @@
  * test/consumer (sdk.ts).
  */
 import { describe, expect, it } from 'vitest';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { modelFromSpec, defaultNote, generateInto, SpecError } from '../src/index';
 import { miniSpec, scratchDir, typecheck, writeSpec } from './helpers';
@@ -79,5 +80,17 @@ describe('the package of a spec with methods only (no channel)', () => {
     const checked = typecheck(join(out, 'src'));
     expect(checked.output).toBe('');
     expect(checked.status).toBe(0);
+  }, 60_000);
+
+  it('names its spec relative to the package, wherever the generator ran', async () => {
+    const dir = scratchDir('where-');
+    writeFileSync(join(dir, 'api.yaml'), plain);
+    const elsewhere = scratchDir('cwd-');
+    await generateInto(join('..', dir.split(/[\\/]/).pop()!, 'api.yaml'), join(dir, 'sdk'), { check: false, cwd: elsewhere });
+    const tables = readFileSync(join(dir, 'sdk', 'src', 'tables.gen.ts'), 'utf8');
+    expect(tables).toContain('"source": "../api.yaml"');
+    const readme = readFileSync(join(dir, 'sdk', 'README.md'), 'utf8');
+    expect(readme.split('\n')[0]).toContain('from ../api.yaml.');
+    expect(readme).toContain('generated from its AsyncAPI spec (`../api.yaml`)');
   }, 60_000);
 });
