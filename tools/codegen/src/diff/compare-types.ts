@@ -260,7 +260,8 @@ class Walk {
       const required = fb.required.has(k);
       // An old server (or an old client's validator) refuses a field it does not know when the record was closed.
       const rule = required ? (fa.closed ? 'field.added-required-closed' : 'field.added-required') : fa.closed ? 'field.added-optional-closed' : 'field.added-optional';
-      this.push(rule, this.child(at, '', '', q.pointer, k), `added, ${required ? 'required' : 'optional'} ${describeType(q.schema)}`, false);
+      // A required field is named: code that builds the record stops compiling until it sets the field.
+      this.push(rule, this.child(at, '', '', q.pointer, k), `added, ${required ? 'required' : 'optional'} ${describeType(q.schema)}`, required);
     }
     if (fa.closed !== fb.closed) this.push(fb.closed ? 'record.closed' : 'record.opened', at, fb.closed ? 'no longer accepts fields beyond those listed' : 'now accepts fields beyond those listed');
     const ma = isObj(a.additionalProperties) ? (a.additionalProperties as JsonSchema) : null;

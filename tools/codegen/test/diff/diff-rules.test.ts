@@ -203,6 +203,18 @@ describe('every rule, on each side', () => {
     const names = diffModels(modelOf(baseSpec()), modelOf(after)).flatMap((c) => c.names);
     expect(names).toEqual(expect.arrayContaining(['TicksAddress', 'TicksChannelPayload', 'Tick.venue']));
   });
+
+  it('a required field added names the new property (code building the record must set it); an optional one names nothing', () => {
+    const after = baseSpec();
+    S(after).FillsParams.properties.account = { type: 'string' };
+    S(after).FillsParams.required = ['account'];
+    S(after).FillsParams.properties.cursor = { type: 'string' };
+    const changes = diffModels(modelOf(baseSpec()), modelOf(after));
+    expect(changes.map((c) => [c.rule, c.client, c.names])).toEqual([
+      ['field.added-required', 'breaking', ['FillsParams.account']],
+      ['field.added-optional', 'safe', []],
+    ]);
+  });
 });
 
 describe('exact numbers, plain patterns, generated names', () => {
