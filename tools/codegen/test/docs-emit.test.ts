@@ -5,11 +5,13 @@
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { MANIFEST_NAME, headerFor, writeFiles, type ApiModel, type EmittedFile } from '../src/index';
 import { SiteMap, diffModels, emitDocs, exampleAddress, searchEntries } from '../src/index';
 import { notificationMethod } from '../src/emit/docs/examples';
 import { brokenLinks, clone, idsOf, repoModel, root } from './docs-helpers';
+import { miniSpec, writeSpec } from './helpers';
+import { modelFromSpec } from '../src/index';
 
 let model: ApiModel;
 let files: EmittedFile[];
@@ -204,6 +206,37 @@ describe('emitDocs refuses an invalid example, naming its place', () => {
     const m = clone(model);
     m.types.find((t) => t.name === 'Decimal')!.examples = ['twelve'];
     expect(() => emitDocs(m)).toThrow(/invalid example: schema Decimal example 1: \/ must match pattern/);
+  });
+});
+
+describe('emitDocs checks string formats as the validators do', () => {
+  const spec = miniSpec(`channels:
+  posts:
+    address: posts
+    messages:
+      Posted:
+        payload: { type: object, required: [at], properties: { at: { type: string, format: date-time }, tag: { type: string, format: x-house-id } } }
+        examples: [{ payload: { at: '2026-11-25T10:00:00Z', tag: 'a1' } }]
+operations:
+  onPosts: { action: receive, channel: { $ref: '#/channels/posts' } }`);
+
+  it('a valid date-time passes without a word on the console (ajv warned of an unknown format before); an unknown format is not checked', async () => {
+    const m = await modelFromSpec(writeSpec(spec));
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    try {
+      expect(emitDocs(m).length).toBeGreaterThan(0);
+      expect([...warn.mock.calls, ...log.mock.calls]).toEqual([]);
+    } finally {
+      warn.mockRestore();
+      log.mockRestore();
+    }
+  });
+
+  it('an invalid date-time is refused, naming its place', async () => {
+    const m = await modelFromSpec(writeSpec(spec));
+    m.channels[0]!.examples = [{ at: 'yesterday', tag: 'a1' }];
+    expect(() => emitDocs(m)).toThrow(/invalid example: channel posts \(posts\) example 1: \/at must match format "date-time"/);
   });
 });
 

@@ -2,9 +2,10 @@
  * The examples the site shows: taken from the spec, wrapped in their wire frames, and validated against
  * the spec's schemas before anything is written. An example that does not validate stops generation.
  */
-import { Ajv, type ValidateFunction } from 'ajv';
+import type { ValidateFunction } from 'ajv';
 import type { ApiModel, ChannelModel, JsonSchema, MethodModel } from '../../model/types';
 import { templateParameters, templatePattern } from '../../model/channel-template';
+import { formatsIn, schemaAjv } from '../../model/schema-ajv';
 
 /** A channel's example notification. */
 export interface ChannelExample {
@@ -44,10 +45,12 @@ function rooted(schema: unknown): unknown {
 }
 
 class Checker {
-  private readonly ajv = new Ajv({ strict: false, allowUnionTypes: true, allErrors: true });
+  // The validators' own ajv: the same formats checked, the same keywords ignored, nothing printed.
+  private readonly ajv;
   private readonly cache = new Map<string, ValidateFunction>();
 
   constructor(private readonly model: ApiModel) {
+    this.ajv = schemaAjv({ formats: formatsIn(model) });
     this.ajv.addSchema({ $id: 'api', definitions: model.schemas });
   }
 
