@@ -307,10 +307,13 @@ describe('the docs emitter is spec-agnostic: meaning comes from the model\'s rol
     expect(section(channels, 'orderbook')).toContain('Subscribe with <a href="methods.html#');
     expect(section(channels, 'orderbook')).toContain('<code>watch</code>');
     expect(out.find((f) => f.path === 'errors.html')!.content).toMatch(/JSON-RPC error object \(<a [^>]*><code>Failure<\/code>/);
-    // With no roles, there is no subscribe hint and no method in the frame, and nothing made up.
+    // With no roles, the frames the client assumes (the defaults of a plain spec), each said to be assumed.
     m.roles = { subscribe: null, notificationFrame: null, requestFrame: null, responseFrame: null, errorObject: null };
     const bare = section(emitDocs(m).find((f) => f.path === 'channels.html')!.content, 'orderbook');
-    expect(bare).not.toContain('Subscribe with');
-    expect(bare).not.toContain('"method"');
+    expect(bare).toContain('"method": "subscription"');
+    expect(bare).toContain('The spec names no notification frame (no <code>x-role</code>): this is the frame the client assumes.');
+    expect(bare).toMatch(/Subscribe with the JSON-RPC method <code>subscribe<\/code>, params <code>\{(&quot;|")channels(&quot;|"):\[(&quot;|")orderbook\./);
+    expect(bare).toContain('the spec names no subscribe method (no <code>x-role</code>), so this is what the client sends.');
+    expect(bare).not.toContain('Subscribe with <a');
   });
 });

@@ -40,10 +40,12 @@ export async function runDocs(argv: string[], io: Io = { out: console.log, err: 
   const shown = relative(cwd, out).startsWith('..') ? out : relative(cwd, out) || '.';
   const started = performance.now();
   try {
-    const [model, changes] = await Promise.all([modelFromSpec(spec, cwd), values.since === undefined ? undefined : changesSince(values.since, spec, cwd)]);
+    const [model, changes] = await Promise.all([modelFromSpec(spec, cwd), values.since === undefined ? undefined : changesSince(values.since, spec, cwd, out)]);
     const files = emitDocs(model, { changes });
     const specName = relative(out, resolve(cwd, spec)) || spec;
-    const result = writeFiles(files, { docs: out }, { check: false, specName, cwd });
+    // The header says how to write these files again: this very command, not the repository's npm script.
+    const regenerate = ['npx exchange-api docs', ...(values.spec ? ['--spec', values.spec] : []), ...(values.out ? ['--out', values.out] : []), ...(values.since ? ['--since', values.since] : [])].join(' ');
+    const result = writeFiles(files, { docs: out }, { check: false, specName, cwd, regenerate });
     const kB = (filter: (p: string) => boolean) => (files.filter((f) => filter(f.path)).reduce((n, f) => n + Buffer.byteLength(f.content), 0) / 1024).toFixed(0);
     io.out(
       `docs written to ${shown}: ${files.length} files (site ${kB((p) => !p.startsWith('md/'))} kB, Markdown ${kB((p) => p.startsWith('md/'))} kB), ` +
@@ -56,8 +58,8 @@ export async function runDocs(argv: string[], io: Io = { out: console.log, err: 
   }
 }
 
-/** The diff from an earlier version of the spec, for the Changes page. */
-async function changesSince(since: string, spec: string, cwd: string): Promise<DocsChanges> {
+/** The diff from an earlier version of the spec, for the Changes page (which names that spec relative to the site, as its headers do). */
+async function changesSince(since: string, spec: string, cwd: string, out: string): Promise<DocsChanges> {
   const d = await diffSpecFiles(since, spec, { cwd });
-  return { since: { file: relative(cwd, d.before.file) || since, version: d.before.version }, changes: d.changes };
+  return { since: { file: relative(out, resolve(cwd, d.before.file)) || since, version: d.before.version }, changes: d.changes };
 }

@@ -10,6 +10,12 @@ import type { DefaultApplied } from './types';
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/**
+ * The JSON-RPC frames assumed for subscriptions when the spec names none by `x-role` (the frames of
+ * spec/README.md that @exchange-api/client speaks): the method names of subscribing and of pushed frames.
+ */
+export const DEFAULT_FRAMES = { subscribe: 'subscribe', unsubscribe: 'unsubscribe', notification: 'subscription' } as const;
+
 /** The kinds of default, with the sentence the note prints (in this order). */
 export const DEFAULT_KINDS = {
   access: 'a channel without x-access is public',
@@ -17,7 +23,7 @@ export const DEFAULT_KINDS = {
   transports: 'a method without x-transports is served over the WebSocket only (ws)',
   rateLimitClass: 'a method without x-rate-limit-class has no rate-limit class',
   auth: 'a method without x-auth needs no login (none)',
-  roles: 'no x-role: subscriptions assume the exchange-api JSON-RPC frames (methods subscribe/unsubscribe with params {channels}; pushed notifications with method "subscription" and params {channel, data}), as spec/README.md of the exchange-api repository describes',
+  roles: `no x-role: subscriptions assume the exchange-api JSON-RPC frames (methods ${DEFAULT_FRAMES.subscribe}/${DEFAULT_FRAMES.unsubscribe} with params {channels}; pushed notifications with method "${DEFAULT_FRAMES.notification}" and params {channel, data}), as spec/README.md of the exchange-api repository describes`,
   messages: 'a channel with several messages carries any one of them (the payload is their oneOf)',
   oneWay: 'a send operation without a reply is not a method (nothing to wait for): left out of the method map',
   inlinePayload: 'an inline message payload becomes a named type <Message>Payload',

@@ -6,6 +6,7 @@ import type { ValidateFunction } from 'ajv';
 import type { ApiModel, ChannelModel, JsonSchema, MethodModel } from '../../model/types';
 import { templateParameters, templatePattern } from '../../model/channel-template';
 import { formatsIn, schemaAjv } from '../../model/schema-ajv';
+import { DEFAULT_FRAMES } from '../../model/plain-spec';
 
 /** A channel's example notification. */
 export interface ChannelExample {
@@ -139,11 +140,13 @@ export function exampleAddress(channel: ChannelModel, payload: unknown, pool: un
 
 /**
  * The method name of pushed frames, read from the spec's notification frame schema (`x-role:
- * notification`) so the docs show what the spec says, not a copy; null when the spec names none.
+ * notification`) so the docs show what the spec says, not a copy; without such a schema, the frame
+ * the client assumes (DEFAULT_FRAMES); null when the spec's frame fixes no method name.
  */
 export function notificationMethod(model: ApiModel): string | null {
   const frame = model.roles.notificationFrame;
-  const method = frame ? (model.schemas[frame]?.properties as Record<string, { const?: unknown }> | undefined)?.method?.const : undefined;
+  if (frame === null) return DEFAULT_FRAMES.notification;
+  const method = (model.schemas[frame]?.properties as Record<string, { const?: unknown }> | undefined)?.method?.const;
   return typeof method === 'string' ? method : null;
 }
 

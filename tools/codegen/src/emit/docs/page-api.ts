@@ -5,6 +5,7 @@ import { TRANSPORT_LABEL, plural, type PageKit } from './page-kit';
 import { PAGES } from './site';
 import { frameCaption, messageLine, namedExamples } from './page-examples';
 import { usedFields } from './page-fields';
+import { DEFAULT_FRAMES } from '../../model/plain-spec';
 
 /** The channels page: a chip list of addresses, then one section per channel. */
 export function channelsPage(kit: PageKit): Page {
@@ -36,6 +37,17 @@ export function methodsPage(kit: PageKit): Page {
     ...m.methods.flatMap((x) => methodSection(kit, x)),
   ];
   return { path: PAGES.methods, title: 'Methods', nav: 'methods', blocks };
+}
+
+/**
+ * How to subscribe to a channel: the spec's subscribe method, else the frame the client assumes (the
+ * spec names none by `x-role`).
+ */
+function subscribeLine(kit: PageKit, subscribe: MethodModel | undefined, address: string | null): Block {
+  const filled: Inline[] = address === null ? ['.'] : [', e.g. ', code(address), '.'];
+  if (subscribe) return { kind: 'p', text: ['Subscribe with ', link(kit.site.method(subscribe), code(subscribe.name)), ' giving the address with its parameters filled in', ...filled] };
+  const params = JSON.stringify({ channels: [address ?? '<address>'] });
+  return { kind: 'p', text: ['Subscribe with the JSON-RPC method ', code(DEFAULT_FRAMES.subscribe), ', params ', code(params), ' (and ', code(DEFAULT_FRAMES.unsubscribe), ' likewise): the spec names no subscribe method (no ', code('x-role'), '), so this is what the client sends.'] };
 }
 
 /** One channel: address, access, payload, markers, parameters and an example frame. */
@@ -84,11 +96,12 @@ function channelSection(kit: PageKit, c: ChannelModel): Block[] {
       ? ['The spec has no example for this channel; this is the example of ', link(s.channel(ex.borrowedFrom), code(ex.borrowedFrom.address)), ', which carries the same payload.']
       : frameCaption('Notification', c.exampleInfo?.[0]);
     if (notify) caption.push(' Frame per ', link(s.assumptionRef(notify.id), 'assumption ', code(notify.id)), '.');
+    if (!frameType) caption.push(' The spec names no notification frame (no ', code('x-role'), '): this is the frame the client assumes.');
     blocks.push({ kind: 'code', id: ex.borrowedFrom ? undefined : s.example(c, 'payload', 0).anchor, text: kit.json(ex.frame), caption });
-    if (subscribe) blocks.push({ kind: 'p', text: ['Subscribe with ', link(s.method(subscribe), code(subscribe.name)), ' giving the address with its parameters filled in, e.g. ', code(ex.address), '.'] });
+    blocks.push(subscribeLine(kit, subscribe, ex.address));
   } else {
     blocks.push({ kind: 'p', text: ['No example in the spec.'] });
-    if (subscribe) blocks.push({ kind: 'p', text: ['Subscribe with ', link(s.method(subscribe), code(subscribe.name)), ' giving the address with its parameters filled in.'] });
+    blocks.push(subscribeLine(kit, subscribe, null));
   }
   blocks.push(...namedExamples(kit, 'payload', c.examples, c.exampleInfo, ex !== null && ex.borrowedFrom === null, (i) => s.example(c, 'payload', i).anchor!));
   return blocks;
