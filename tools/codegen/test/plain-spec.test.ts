@@ -62,6 +62,42 @@ describe('a spec without our extensions', () => {
     expect(model.defaults.find((d) => d.kind === 'oneWay')!.places).toEqual(['operation ping']);
   });
 
+  it('reads a spec written from the server\'s side (it sends the pushes, receives requests and replies) that way, and notes it', async () => {
+    const serverSide = miniSpec(`channels:
+  ticker:
+    address: 'ticker.{pair}'
+    parameters: { pair: { enum: [btcusd, ethusd] } }
+    messages:
+      Tick: { payload: { type: object, required: [price], properties: { price: { type: number } } } }
+  ping:
+    address: /
+    messages:
+      Ping: { payload: { type: object, properties: { reqid: { type: integer } } } }
+  pong:
+    address: /
+    messages:
+      Pong: { payload: { type: object, properties: { reqid: { type: integer } } } }
+  orders:
+    address: orders
+    messages:
+      Order: { payload: { type: object, properties: { id: { type: string } } } }
+operations:
+  sendTicks: { action: send, channel: { $ref: '#/channels/ticker' } }
+  receivePing: { action: receive, channel: { $ref: '#/channels/ping' }, reply: { channel: { $ref: '#/channels/pong' } } }
+  receiveOrder: { action: receive, channel: { $ref: '#/channels/orders' } }`);
+    const model = await modelFromSpec(writeSpec(serverSide));
+    // The server's send is what a client subscribes to; the reply channel carries replies only.
+    expect(model.channels.map((c) => [c.id, c.payload.record])).toEqual([['ticker', 'TickPayload']]);
+    // No messages listed: the operation carries its channel's, the reply its reply channel's.
+    expect(model.methods.map((m) => [m.id, m.params.record, m.result.record])).toEqual([['receivePing', 'PingPayload', 'PongPayload']]);
+    expect(model.defaults.find((d) => d.kind === 'serverView')!.places).toEqual(['2 of 3 operations']);
+    expect(model.defaults.find((d) => d.kind === 'oneWay')!.places).toEqual(['operation receiveOrder']);
+    // Read from the client's side, the same spec had no channel and no method at all.
+    const clientSide = await modelFromSpec(writeSpec(serverSide.replace(/action: send/, 'action: receive').replace(/receivePing: \{ action: receive/, 'receivePing: { action: send').replace(/receiveOrder: \{ action: receive/, 'receiveOrder: { action: send')));
+    expect(clientSide.defaults.map((d) => d.kind)).not.toContain('serverView');
+    expect([clientSide.channels.map((c) => c.id), clientSide.methods.map((m) => m.id)]).toEqual([['ticker'], ['receivePing']]);
+  });
+
   it('still refuses what cannot be generated: an x-method without a reply, with file, line and pointer', async () => {
     const spec = writeSpec(plain.replace('  ping:\n    action: send\n', '  ping:\n    action: send\n    x-method: ping\n'));
     const err = await modelFromSpec(spec).catch((e: unknown) => e);

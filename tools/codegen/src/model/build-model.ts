@@ -4,10 +4,10 @@
  * (messages, reply), components (messages, schemas), plus our x- vocabulary (spec/README.md).
  */
 import type { LoadedSpec } from '../load/load-spec';
-import { toPointer } from '../load/spec-error';
+import { fromPointer, toPointer } from '../load/spec-error';
 import { cleanSchema, describeType, isNullable, refName, refsOf } from './schema-tools';
 import { templateParameters } from './channel-template';
-import { DefaultsLog, isMethod, methodDefaults, requestOnlyChannels } from './plain-spec';
+import { DefaultsLog, isMethod, methodDefaults, requestOnlyChannels, viewOf, type View } from './plain-spec';
 import { channelPayload, specReader, type SpecReader } from './spec-reader';
 import { formatsIn, ignoredKeywords, KNOWN_FORMATS, unwrapMultiFormat } from './schema-ajv';
 import type {
@@ -58,14 +58,22 @@ function buildChannel(id: string, rawChannel: unknown, read: SpecReader): Channe
   return withMarkers(channel, ch);
 }
 
+/** The payload of every message of the channel `ref` names (none without a channel). */
+function channelMessages(ref: unknown, fallbackName: string, read: SpecReader) {
+  const target = isObj(ref) && typeof ref.$ref === 'string' && ref.$ref.startsWith('#/channels/') ? fromPointer(ref.$ref)[1] : undefined;
+  if (target === undefined) return read.payloadOf(undefined, fallbackName);
+  return channelPayload(target, Object.entries(obj(read.resolve(ref).messages)), read);
+}
+
 /** A method of the model, or null for an operation that is not one (plain-spec.ts says which are). */
-function buildMethod(id: string, rawOp: unknown, read: SpecReader): MethodModel | null {
+function buildMethod(id: string, rawOp: unknown, view: View, read: SpecReader): MethodModel | null {
   const op = obj(rawOp);
-  if (!isMethod(id, op, read.defaults)) return null;
+  if (!isMethod(id, op, view, read.defaults)) return null;
   const { name, transports, rateLimitClass, auth } = methodDefaults(id, op, read.defaults);
-  const request = read.payloadOf((Array.isArray(op.messages) ? op.messages : [])[0], `${id} request`, ['operations', id, 'messages', '0']);
   const reply = obj(op.reply);
-  const response = read.payloadOf((Array.isArray(reply.messages) ? reply.messages : [])[0], `${id} reply`, ['operations', id, 'reply', 'messages', '0']);
+  // Without a `messages` list, an operation (or its reply) carries every message of its channel (AsyncAPI 3.0).
+  const request = Array.isArray(op.messages) ? read.payloadOf(op.messages[0], `${id} request`, ['operations', id, 'messages', '0']) : channelMessages(op.channel, `${id} request`, read);
+  const response = Array.isArray(reply.messages) ? read.payloadOf(reply.messages[0], `${id} reply`, ['operations', id, 'reply', 'messages', '0']) : channelMessages(reply.channel, `${id} reply`, read);
   const method: MethodModel = {
     id,
     name,
@@ -133,13 +141,14 @@ export function buildModel(spec: LoadedSpec): ApiModel {
   };
 
   const read = specReader(data, schemas, defaults);
-  const requestOnly = requestOnlyChannels(obj(data.operations));
+  const view = viewOf(obj(data.operations), defaults);
+  const requestOnly = requestOnlyChannels(obj(data.operations), view);
   for (const [id, raw] of Object.entries(obj(data.channels))) {
     const channel = requestOnly.has(id) ? null : buildChannel(id, raw, read);
     if (channel) model.channels.push(channel);
   }
   for (const [id, raw] of Object.entries(obj(data.operations))) {
-    const method = buildMethod(id, raw, read);
+    const method = buildMethod(id, raw, view, read);
     if (method) model.methods.push(method);
   }
   for (const [name, raw] of read.hoisted) model.types.push(buildType(name, raw, rawSchemas));

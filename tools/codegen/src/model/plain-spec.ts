@@ -19,13 +19,14 @@ export const DEFAULT_FRAMES = { subscribe: 'subscribe', unsubscribe: 'unsubscrib
 /** The kinds of default, with the sentence the note prints (in this order). */
 export const DEFAULT_KINDS = {
   access: 'a channel without x-access is public',
-  method: 'an operation that sends with a reply is a method named by its operation id (no x-method)',
+  method: 'an operation in which the client sends and gets a reply is a method named by its operation id (no x-method)',
   transports: 'a method without x-transports is served over the WebSocket only (ws)',
   rateLimitClass: 'a method without x-rate-limit-class has no rate-limit class',
   auth: 'a method without x-auth needs no login (none)',
+  serverView: "the operations are written from the server's side (it receives requests and replies, it sends what clients receive): a receive with a reply is a method, a channel the server sends on is a subscription channel",
   roles: `no x-role: subscriptions assume the exchange-api JSON-RPC frames (methods ${DEFAULT_FRAMES.subscribe}/${DEFAULT_FRAMES.unsubscribe} with params {channels}; pushed notifications with method "${DEFAULT_FRAMES.notification}" and params {channel, data}), as spec/README.md of the exchange-api repository describes`,
   messages: 'a channel with several messages carries any one of them (the payload is their oneOf)',
-  oneWay: 'a send operation without a reply is not a method (nothing to wait for): left out of the method map',
+  oneWay: 'an operation by which the client sends without a reply is not a method (nothing to wait for): left out of the method map',
   inlinePayload: 'an inline message payload becomes a named type <Message>Payload',
   foreignSchema: 'a payload in a schema format other than JSON Schema or AsyncAPI (Avro, Protobuf, RAML…) is not read: its type is unknown and any value passes its validator',
   ignoredKeyword: 'a schema keyword that neither JSON Schema nor AsyncAPI defines is ignored (as JSON Schema says)',
@@ -60,7 +61,7 @@ export function defaultNote(d: DefaultApplied): string {
   return `note: ${d.text} (${d.places.length} place${d.places.length === 1 ? '' : 's'}: ${shown}${more})`;
 }
 
-/** The channel id an operation names (`channel: {$ref: '#/channels/<id>'}`), or null. */
+/** The channel id an operation (or its reply) names (`channel: {$ref: '#/channels/<id>'}`), or null. */
 function channelOf(op: Obj): string | null {
   const ref = isObj(op.channel) ? op.channel.$ref : undefined;
   if (typeof ref !== 'string' || !ref.startsWith('#/channels/')) return null;
@@ -68,28 +69,64 @@ function channelOf(op: Obj): string | null {
 }
 
 /**
- * The channels that only carry requests: every operation on them sends. Such a channel is where
- * methods travel, not a subscription channel, even when it has an address.
+ * Whose side a spec's operations are written from. Ours, and any spec with `x-method`, from the
+ * client's: it sends requests (with a reply) and receives what it subscribed to. Many public specs
+ * (the AsyncAPI project's own WebSocket examples among them) describe the server instead: it receives
+ * requests and replies, and sends the pushes. A spec whose operations are more often the server's
+ * (a receive with a reply, a send without one) than the client's is read that way, and noted.
  */
-export function requestOnlyChannels(operations: Obj): Set<string> {
-  const actions = new Map<string, Set<unknown>>();
+export type View = 'client' | 'server';
+
+export function viewOf(operations: Obj, log: DefaultsLog): View {
+  let client = 0;
+  let server = 0;
   for (const op of Object.values(operations)) {
     if (!isObj(op)) continue;
-    const id = channelOf(op);
-    if (id === null) continue;
-    if (!actions.has(id)) actions.set(id, new Set());
-    actions.get(id)!.add(op.action);
+    if (op['x-method'] !== undefined) return 'client';
+    if (op.action !== 'send' && op.action !== 'receive') continue;
+    if ((op.action === 'send') === isObj(op.reply)) client++;
+    else server++;
   }
-  return new Set([...actions].filter(([, a]) => a.size === 1 && a.has('send')).map(([id]) => id));
+  if (server <= client) return 'client';
+  log.applied('serverView', `${server} of ${server + client} operations`);
+  return 'server';
+}
+
+/** What the client does in an operation: its action, or the other one for a spec written from the server's side. */
+export function clientAction(op: Obj, view: View): unknown {
+  if (view === 'client') return op.action;
+  return op.action === 'send' ? 'receive' : op.action === 'receive' ? 'send' : op.action;
 }
 
 /**
- * Whether an operation is a method: it says `x-method`, or (without our extensions) it sends and has
- * a reply. A send without a reply is recorded as left out.
+ * The channels that only carry requests: on every operation on them the client sends. Such a channel
+ * is where methods travel, not a subscription channel, even when it has an address.
  */
-export function isMethod(id: string, op: Obj, log: DefaultsLog): boolean {
+export function requestOnlyChannels(operations: Obj, view: View): Set<string> {
+  const actions = new Map<string, Set<unknown>>();
+  const replies = new Set<string>();
+  for (const op of Object.values(operations)) {
+    if (!isObj(op)) continue;
+    const reply = isObj(op.reply) ? channelOf(op.reply) : null;
+    if (reply !== null) replies.add(reply);
+    const id = channelOf(op);
+    if (id === null) continue;
+    if (!actions.has(id)) actions.set(id, new Set());
+    actions.get(id)!.add(clientAction(op, view));
+  }
+  const only = new Set([...actions].filter(([, a]) => a.size === 1 && a.has('send')).map(([id]) => id));
+  // A channel that only carries replies (named by a reply, no operation of its own) is no subscription channel either.
+  for (const id of replies) if (!actions.has(id)) only.add(id);
+  return only;
+}
+
+/**
+ * Whether an operation is a method: it says `x-method`, or (without our extensions) the client sends
+ * in it and it has a reply. A client's send without a reply is recorded as left out.
+ */
+export function isMethod(id: string, op: Obj, view: View, log: DefaultsLog): boolean {
   if (typeof op['x-method'] === 'string') return true;
-  if (op.action !== 'send') return false;
+  if (clientAction(op, view) !== 'send') return false;
   if (isObj(op.reply)) return true;
   log.applied('oneWay', `operation ${id}`);
   return false;
