@@ -103,6 +103,31 @@ describe('bad spec input names the file and the JSON pointer', () => {
     expect(file).toContain('broken.asyncapi.yaml');
   });
 
+  it('an example that fits no branch of a oneOf: a missing property at the object that lacks it, each failure once', async () => {
+    const file = writeSpec(miniSpec(`channels:
+  status:
+    address: status
+    messages:
+      Status:
+        payload: { $ref: '#/components/schemas/Status' }
+        examples: [{ payload: { level: 9 } }]
+operations:
+  onStatus: { action: receive, channel: { $ref: '#/channels/status' } }
+components:
+  schemas:
+    Status: { oneOf: [{ $ref: '#/components/schemas/Up' }, { $ref: '#/components/schemas/Down' }] }
+    Up: { type: object, required: [since], properties: { since: { type: integer }, level: { enum: [1, 2] } } }
+    Down: { type: object, required: [reason], properties: { reason: { type: string }, level: { enum: [1, 2] } } }`));
+    const err = await modelFromSpec(file).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SpecError);
+    expect((err as SpecError).problems.map((p) => [p.pointer, p.message])).toEqual([
+      ['#/channels/status/messages/Status/examples/0/payload', "example is not valid: / must have required property 'since'"],
+      ['#/channels/status/messages/Status/examples/0/payload', 'example is not valid: /level must be equal to one of the allowed values'],
+      ['#/channels/status/messages/Status/examples/0/payload', "example is not valid: / must have required property 'reason'"],
+      ['#/channels/status/messages/Status/examples/0/payload', 'example is not valid: / must match exactly one schema in oneOf'],
+    ]);
+  });
+
   it('YAML that does not parse names the line', async () => {
     const file = writeSpec('asyncapi: 3.0.0\ninfo: [unclosed\n');
     await expect(loadSpec(file)).rejects.toThrow(/not valid YAML/);

@@ -53,16 +53,10 @@ export function checkExamples(spec: LoadedSpec, model: ApiModel): void {
   for (const c of cases) {
     const validate = ajv.getSchema(`examples#/definitions/${encodeURIComponent(c.key.replace(/~/g, '~0').replace(/\//g, '~1'))}`);
     if (!validate || validate(c.value)) continue;
-    for (const e of validate.errors ?? []) {
-      const where = e.keyword === 'required' ? `${e.instancePath}/${String(e.params.missingProperty)}` : e.instancePath || '/';
-      problems.push({
-        file: spec.file,
-        pointer: toPointer(c.path),
-        line: spec.source.lineOf(c.path),
-        message: `example is not valid: ${where} ${e.message ?? e.keyword}`,
-        severity: 'error',
-      });
-    }
+    // ajv's message names a missing property itself, at the object that lacks it; each line once (the
+    // branches of a oneOf may each report the same failure).
+    const lines = new Set((validate.errors ?? []).map((e) => `example is not valid: ${e.instancePath || '/'} ${e.message ?? e.keyword}`));
+    for (const message of lines) problems.push({ file: spec.file, pointer: toPointer(c.path), line: spec.source.lineOf(c.path), message, severity: 'error' });
   }
   problems.push(...addressProblems(spec, model));
   if (problems.length > 0) throw new SpecError(problems);
