@@ -100,6 +100,20 @@ function buildMethod(id: string, rawOp: unknown, view: View, read: SpecReader): 
   return withMarkers(method, op);
 }
 
+/** The subscription channels and the methods, read from whichever side the operations are written. */
+function addChannelsAndMethods(model: ApiModel, data: Obj, read: SpecReader): void {
+  const view = viewOf(obj(data.operations), read.defaults);
+  const requestOnly = requestOnlyChannels(obj(data.operations), view);
+  for (const [id, raw] of Object.entries(obj(data.channels))) {
+    const channel = requestOnly.has(id) ? null : buildChannel(id, raw, read);
+    if (channel) model.channels.push(channel);
+  }
+  for (const [id, raw] of Object.entries(obj(data.operations))) {
+    const method = buildMethod(id, raw, view, read);
+    if (method) model.methods.push(method);
+  }
+}
+
 /** Build the model every emitter reads from a loaded spec. */
 export function buildModel(spec: LoadedSpec): ApiModel {
   const data = spec.data;
@@ -141,16 +155,7 @@ export function buildModel(spec: LoadedSpec): ApiModel {
   };
 
   const read = specReader(data, schemas, defaults);
-  const view = viewOf(obj(data.operations), defaults);
-  const requestOnly = requestOnlyChannels(obj(data.operations), view);
-  for (const [id, raw] of Object.entries(obj(data.channels))) {
-    const channel = requestOnly.has(id) ? null : buildChannel(id, raw, read);
-    if (channel) model.channels.push(channel);
-  }
-  for (const [id, raw] of Object.entries(obj(data.operations))) {
-    const method = buildMethod(id, raw, view, read);
-    if (method) model.methods.push(method);
-  }
+  addChannelsAndMethods(model, data, read);
   for (const [name, raw] of read.hoisted) model.types.push(buildType(name, raw, rawSchemas));
   for (const [name, path] of read.origins) origins[name] = path;
   model.schemaOrigins = origins;
