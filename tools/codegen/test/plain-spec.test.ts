@@ -98,6 +98,36 @@ operations:
     expect([clientSide.channels.map((c) => c.id), clientSide.methods.map((m) => m.id)]).toEqual([['ticker'], ['receivePing']]);
   });
 
+  it('merges subscription channels at one address into the first (a push names only its address), whose sources still type-check', async () => {
+    const shared = miniSpec(`channels:
+  heartbeat:
+    address: /
+    messages:
+      Beat: { payload: { type: object, required: [event], properties: { event: { const: heartbeat } } }, examples: [{ payload: { event: heartbeat } }] }
+  status:
+    address: /
+    messages:
+      Status: { payload: { type: object, required: [event], properties: { event: { const: status }, up: { type: boolean } } } }
+  trades:
+    address: trades
+    messages:
+      Trade: { payload: { type: object, properties: { px: { type: number } } } }
+operations:
+  beat: { action: receive, channel: { $ref: '#/channels/heartbeat' } }
+  status: { action: receive, channel: { $ref: '#/channels/status' } }
+  trades: { action: receive, channel: { $ref: '#/channels/trades' } }`);
+    const model = await modelFromSpec(writeSpec(shared));
+    expect(model.channels.map((c) => [c.id, c.address])).toEqual([['heartbeat', '/'], ['trades', 'trades']]);
+    expect(model.channels[0]!.payload.schema).toEqual({ oneOf: [{ $ref: '#/definitions/BeatPayload' }, { $ref: '#/definitions/StatusPayload' }] });
+    expect(model.channels[0]!.examples).toEqual([{ event: 'heartbeat' }]);
+    expect(model.defaults.find((d) => d.kind === 'sharedAddress')!.places).toEqual(['heartbeat, status at / → channel heartbeat']);
+    const out = scratchDir('shared-address-');
+    await generateInto(writeSpec(shared), out, { check: false });
+    const checked = typecheck(join(out, 'src'));
+    expect(checked.output).toBe('');
+    expect(readFileSync(join(out, 'src', 'channels.gen.ts'), 'utf8')).toContain('export type HeartbeatChannelPayload = T.BeatPayload | T.StatusPayload;');
+  }, 60_000);
+
   it('still refuses what cannot be generated: an x-method without a reply, with file, line and pointer', async () => {
     const spec = writeSpec(plain.replace('  ping:\n    action: send\n', '  ping:\n    action: send\n    x-method: ping\n'));
     const err = await modelFromSpec(spec).catch((e: unknown) => e);

@@ -9,6 +9,7 @@ import { cleanSchema, describeType, isNullable, refName, refsOf } from './schema
 import { templateParameters } from './channel-template';
 import { DefaultsLog, isMethod, methodDefaults, requestOnlyChannels, viewOf, type View } from './plain-spec';
 import { channelPayload, specReader, type SpecReader } from './spec-reader';
+import { mergeSharedAddresses } from './shared-address';
 import { formatsIn, ignoredKeywords, KNOWN_FORMATS, unwrapMultiFormat } from './schema-ajv';
 import type {
   ApiModel, AssumptionModel, ChannelModel, FieldModel, JsonSchema, MethodModel, NotShownModel,
@@ -108,6 +109,7 @@ function addChannelsAndMethods(model: ApiModel, data: Obj, read: SpecReader): vo
     const channel = requestOnly.has(id) ? null : buildChannel(id, raw, read);
     if (channel) model.channels.push(channel);
   }
+  model.channels = mergeSharedAddresses(model.channels, read.defaults);
   for (const [id, raw] of Object.entries(obj(data.operations))) {
     const method = buildMethod(id, raw, view, read);
     if (method) model.methods.push(method);

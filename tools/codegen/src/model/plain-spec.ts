@@ -26,6 +26,7 @@ export const DEFAULT_KINDS = {
   serverView: "the operations are written from the server's side (it receives requests and replies, it sends what clients receive): a receive with a reply is a method, a channel the server sends on is a subscription channel",
   roles: `no x-role: subscriptions assume the exchange-api JSON-RPC frames (methods ${DEFAULT_FRAMES.subscribe}/${DEFAULT_FRAMES.unsubscribe} with params {channels}; pushed notifications with method "${DEFAULT_FRAMES.notification}" and params {channel, data}), as spec/README.md of the exchange-api repository describes`,
   messages: 'a channel with several messages carries any one of them (the payload is their oneOf)',
+  sharedAddress: 'subscription channels at one address are one channel (a pushed frame names only its address), the first, carrying any one of their payloads (their oneOf)',
   oneWay: 'an operation by which the client sends without a reply is not a method (nothing to wait for): left out of the method map',
   inlinePayload: 'an inline message payload becomes a named type <Message>Payload',
   foreignSchema: 'a payload in a schema format other than JSON Schema or AsyncAPI (Avro, Protobuf, RAML…) is not read: its type is unknown and any value passes its validator',
