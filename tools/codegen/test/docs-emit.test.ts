@@ -233,6 +233,14 @@ operations:
     }
   });
 
+  it('an API without methods says so on the overview (no empty table); a server without a title is named once', async () => {
+    const m = await modelFromSpec(writeSpec(spec.replace('channels:', 'servers:\n  live: { host: feed.example.com, protocol: wss }\nchannels:')));
+    const index = emitDocs(m).find((f) => f.path === 'md/index.md')!.content;
+    expect(index).toContain('This API has no methods.');
+    expect(index).not.toContain('| Method | Transports |');
+    expect(index).toContain('| <a id="server-live"></a>`live` | `wss://feed.example.com` |');
+  });
+
   it('an invalid date-time is refused, naming its place', async () => {
     const m = await modelFromSpec(writeSpec(spec));
     m.channels[0]!.examples = [{ at: 'yesterday', tag: 'a1' }];

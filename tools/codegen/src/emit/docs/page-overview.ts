@@ -28,7 +28,7 @@ export function overviewPage(kit: PageKit): Page {
       head: ['Server', 'URL', 'Transport', 'Description'],
       rows: m.servers.map((x) => ({
         id: s.serverRef(x.id).anchor!,
-        cells: [[code(x.id), ' ', x.title], [code(`${x.protocol}://${x.host}${x.pathname}`)], [TRANSPORT_LABEL[x.transport]], rich(x.description)],
+        cells: [[code(x.id), ...(x.title !== x.id ? [' ', x.title] : [])], [code(`${x.protocol}://${x.host}${x.pathname}`)], [TRANSPORT_LABEL[x.transport]], rich(x.description)],
       })),
     },
     ...m.servers.flatMap((x) => kit.markersInline(`#/servers/${x.id}`, x.id)),
@@ -44,23 +44,36 @@ export function overviewPage(kit: PageKit): Page {
       ],
     },
     ...kit.markers('#/info', undefined),
-    { kind: 'h', level: 2, id: 'channels', text: ['Channels'] },
-    {
-      kind: 'table',
-      head: ['Address', 'Access', 'Payload', 'Title'],
-      rows: m.channels.map((c) => ({ cells: [[link(s.channel(c), code(c.address))], [tag(c.access, c.access)], kit.payload(c.payload), [c.title]] })),
-    },
-    { kind: 'h', level: 2, id: 'methods', text: ['Methods'] },
-    {
-      kind: 'table',
-      head: ['Method', 'Transports', 'Rate-limit class', 'Auth', 'Summary'],
-      rows: m.methods.map((x) => ({
-        cells: [[link(s.method(x), code(x.name))], [x.transports.map((t) => TRANSPORT_LABEL[t]).join(', ')], x.rateLimitClass === null ? ['none'] : [link(s.classRef(x.rateLimitClass), code(x.rateLimitClass))], [x.auth], rich(x.summary)],
-      })),
-    },
+    ...apiTables(kit),
     ...referenceBlocks(kit),
   ];
   return { path: PAGES.index, title: 'Overview', nav: 'index', blocks };
+}
+
+/** Every channel and every method in a table (a sentence where there are none). */
+function apiTables(kit: PageKit): Block[] {
+  const m = kit.model;
+  const s = kit.site;
+  return [
+    { kind: 'h', level: 2, id: 'channels', text: ['Channels'] },
+    m.channels.length === 0
+      ? { kind: 'p', text: ['This API has no subscription channels.'] }
+      : {
+          kind: 'table',
+          head: ['Address', 'Access', 'Payload', 'Title'],
+          rows: m.channels.map((c) => ({ cells: [[link(s.channel(c), code(c.address))], [tag(c.access, c.access)], kit.payload(c.payload), [c.title]] })),
+        },
+    { kind: 'h', level: 2, id: 'methods', text: ['Methods'] },
+    m.methods.length === 0
+      ? { kind: 'p', text: ['This API has no methods.'] }
+      : {
+          kind: 'table',
+          head: ['Method', 'Transports', 'Rate-limit class', 'Auth', 'Summary'],
+          rows: m.methods.map((x) => ({
+            cells: [[link(s.method(x), code(x.name))], [x.transports.map((t) => TRANSPORT_LABEL[t]).join(', ')], x.rateLimitClass === null ? ['none'] : [link(s.classRef(x.rateLimitClass), code(x.rateLimitClass))], [x.auth], rich(x.summary)],
+          })),
+        },
+  ];
 }
 
 /** The overview's pointers to the reference pages, with their counts, and how to read the reference. */
