@@ -18,11 +18,11 @@ export interface RoundTripCase {
 
 /**
  * The named schema of a payload (or of each of its items), or null for an unnamed payload. A channel
- * with several messages (a `oneOf` of named schemas) takes the first option whose required keys the
+ * with several messages (an `anyOf` of named schemas) takes the first option whose required keys the
  * value has.
  */
 function payloadCase(where: string, schema: JsonSchema, value: unknown, model: ApiModel): RoundTripCase {
-  const options = Array.isArray(schema.oneOf) ? (schema.oneOf as JsonSchema[]) : null;
+  const options = Array.isArray(schema.anyOf) ? (schema.anyOf as JsonSchema[]) : null;
   if (options) {
     const fits = options.find((o) => {
       const name = refName(o);

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { modelFromSpec, defaultNote, generateInto, SpecError } from '../src/index';
 import { miniSpec, scratchDir, typecheck, writeSpec } from './helpers';
 
@@ -50,7 +51,7 @@ describe('a spec without our extensions', () => {
     expect(model.methods.map((m) => [m.id, m.name, m.transports, m.rateLimitClass, m.auth])).toEqual([['ask', 'ask', ['ws'], null, 'none']]);
     expect(model.channels.map((c) => [c.id, c.access])).toEqual([['prices', 'public'], ['news', 'public']]);
     // Several messages: any one of them. Inline payloads: named types of their own.
-    expect(model.channels[0]!.payload.schema).toEqual({ oneOf: [{ $ref: '#/definitions/Quote' }, { $ref: '#/definitions/Halt' }] });
+    expect(model.channels[0]!.payload.schema).toEqual({ anyOf: [{ $ref: '#/definitions/Quote' }, { $ref: '#/definitions/Halt' }] });
     expect(model.methods[0]!.params.record).toBe('AskPayload');
     expect(model.types.map((t) => t.name)).toEqual(['Quote', 'Halt', 'AskPayload', 'AnswerPayload']);
   });
@@ -118,7 +119,7 @@ operations:
   trades: { action: receive, channel: { $ref: '#/channels/trades' } }`);
     const model = await modelFromSpec(writeSpec(shared));
     expect(model.channels.map((c) => [c.id, c.address])).toEqual([['heartbeat', '/'], ['trades', 'trades']]);
-    expect(model.channels[0]!.payload.schema).toEqual({ oneOf: [{ $ref: '#/definitions/BeatPayload' }, { $ref: '#/definitions/StatusPayload' }] });
+    expect(model.channels[0]!.payload.schema).toEqual({ anyOf: [{ $ref: '#/definitions/BeatPayload' }, { $ref: '#/definitions/StatusPayload' }] });
     expect(model.channels[0]!.examples).toEqual([{ event: 'heartbeat' }]);
     expect(model.defaults.find((d) => d.kind === 'sharedAddress')!.places).toEqual(['heartbeat, status at / → channel heartbeat']);
     const out = scratchDir('shared-address-');
@@ -126,6 +127,25 @@ operations:
     const checked = typecheck(join(out, 'src'));
     expect(checked.output).toBe('');
     expect(readFileSync(join(out, 'src', 'channels.gen.ts'), 'utf8')).toContain('export type HeartbeatChannelPayload = T.BeatPayload | T.StatusPayload;');
+  }, 60_000);
+
+  it('a channel of several messages whose schemas overlap takes a value that fits both (anyOf: under oneOf strict validation dropped it)', async () => {
+    const overlap = miniSpec(`channels:
+  feed:
+    address: feed
+    messages:
+      Note: { payload: { type: object, properties: { text: { type: string } } } }
+      Tag: { payload: { type: object, properties: { tag: { type: string } } } }
+operations:
+  onFeed: { action: receive, channel: { $ref: '#/channels/feed' } }`);
+    const out = scratchDir('overlap-');
+    await generateInto(writeSpec(overlap), out, { check: false });
+    const v = (await import(pathToFileURL(join(out, 'src', 'validators.gen.js')).href)) as Record<string, (d: unknown) => boolean>;
+    expect(v.channel_feed!({ text: 'hi' })).toBe(true);
+    expect(v.channel_feed!({})).toBe(true);
+    expect(v.channel_feed!({ text: 7 })).toBe(true); // fits Tag (any extra key): JSON Schema objects are open
+    expect(v.channel_feed!({ text: 7, tag: 7 })).toBe(false);
+    expect(readFileSync(join(out, 'src', 'channels.gen.ts'), 'utf8')).toContain('export type FeedChannelPayload = T.NotePayload | T.TagPayload;');
   }, 60_000);
 
   it('still refuses what cannot be generated: an x-method without a reply, with file, line and pointer', async () => {

@@ -18,7 +18,7 @@ Exit codes: 0 valid, 2 usage or spec errors.`;
 /** A channel's payload for people: its record, or (several messages) the records of each, else unknown. */
 function payloadName(p: { schema: Record<string, unknown>; record: string | null; array: boolean }): string {
   if (p.record) return `${p.record}${p.array ? '[]' : ''}`;
-  const options = Array.isArray(p.schema.oneOf) ? (p.schema.oneOf as Array<{ $ref?: unknown }>) : [];
+  const options = (Array.isArray(p.schema.anyOf) ? p.schema.anyOf : []) as Array<{ $ref?: unknown }>;
   const names = options.map((o) => (typeof o.$ref === 'string' ? o.$ref.split('/').pop()! : null));
   return names.length > 0 && names.every((n) => n !== null) ? names.join(' | ') : 'unknown';
 }

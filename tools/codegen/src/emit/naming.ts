@@ -25,7 +25,7 @@ const refTo = (s: unknown): string | null => {
 
 /**
  * The TypeScript type of a payload, in terms of the named types (`T.<Name>`): a named record, an array
- * of one, or (a channel with several messages, a `oneOf`) the union of its messages' types; otherwise
+ * of one, or (a channel with several messages, an `anyOf`) the union of its messages' types; otherwise
  * `unknown`.
  */
 export function payloadTypeOf(p: PayloadShape, prefix = 'T.'): string {
@@ -41,7 +41,7 @@ export function payloadTypeOf(p: PayloadShape, prefix = 'T.'): string {
   };
   const direct = one(p.schema, p.array, p.record);
   if (direct) return direct;
-  const options = isObj(p.schema) && Object.keys(p.schema).length === 1 && Array.isArray(p.schema.oneOf) ? p.schema.oneOf : null;
+  const options = isObj(p.schema) && Object.keys(p.schema).length === 1 ? ((Array.isArray(p.schema.anyOf) ? p.schema.anyOf : Array.isArray(p.schema.oneOf) ? p.schema.oneOf : null) as unknown[] | null) : null;
   if (options && options.length > 0) {
     const each = options.map((s) => one(s, false, null));
     if (each.every((t): t is string => t !== null)) return [...new Set(each)].join(' | ');

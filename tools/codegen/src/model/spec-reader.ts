@@ -111,7 +111,9 @@ export function channelPayload(id: string, messages: Array<[string, unknown]>, r
   if (each.length <= 1) return each[0] ?? read.payloadOf(undefined, id);
   read.defaults.applied('messages', `channel ${id}`);
   return {
-    payload: { schema: { oneOf: each.map((p) => p.payload.schema) }, record: null, array: false },
+    // anyOf, not oneOf: two messages whose schemas overlap (all fields optional) would make a value that
+    // fits both invalid under oneOf, and strict validation would drop a payload the spec allows.
+    payload: { schema: { anyOf: each.map((p) => p.payload.schema) }, record: null, array: false },
     examples: each.flatMap((p) => p.examples),
     addresses: each.flatMap((p) => p.addresses),
     exampleInfo: each.flatMap((p) => p.exampleInfo),
