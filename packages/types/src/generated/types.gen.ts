@@ -190,7 +190,9 @@ export type GetSubaccountsResult =
 /**
  * Not shown: The params of public/get_all_live_instruments are not shown.
  */
-export type GetAllLiveInstrumentsParams = {} | null;
+export type GetAllLiveInstrumentsParams = {
+  [k: string]: unknown;
+} | null;
 export type AssumedOrderParams = AssumedActionFields & AssumedOrderFields;
 export type AssumedReplaceParams = AssumedActionFields &
   AssumedOrderFields & {
@@ -629,8 +631,12 @@ export interface JsonRpcRequest {
   jsonrpc?: '2.0';
   id: JsonRpcId;
   method: string;
-  params: {} | null;
-  headers?: {} | null;
+  params: {
+    [k: string]: unknown;
+  } | null;
+  headers?: {
+    [k: string]: unknown;
+  } | null;
 }
 export interface JsonRpcResponse2 {
   jsonrpc?: '2.0';

@@ -20,7 +20,7 @@ const ROOT = '__ExchangeApiRoot';
 async function emitSchemaTypes(model: ApiModel): Promise<string> {
   const definitions: Record<string, JsonSchema> = {};
   for (const t of model.types) {
-    const schema: JsonSchema = { ...onlyRefs(model.schemas[t.name]!), title: t.name };
+    const schema: JsonSchema = { ...openEmptyObjects(onlyRefs(model.schemas[t.name]!)), title: t.name };
     // Open places stay open in the types too; everything else is closed so typos fail to compile.
     if (t.kind === 'open' && (schema.type === 'object' || schema.type === undefined) && schema.additionalProperties === undefined) {
       if (schema.type === 'object') schema.additionalProperties = true;
@@ -64,6 +64,25 @@ function onlyRefs(schema: JsonSchema): JsonSchema {
     const o = node as Record<string, unknown>;
     if (typeof o.$ref === 'string') return { $ref: o.$ref };
     return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, k === 'examples' || k === 'default' || k === 'enum' ? v : walk(v)]));
+  };
+  return walk(schema) as JsonSchema;
+}
+
+/**
+ * An object schema that lists no properties at all (`{type: object}`, a free-form value) is open: closed
+ * like the others it would be `{}`, whose fields no program can read. One that allows no property
+ * (`maxProperties: 0`) stays closed.
+ */
+function openEmptyObjects(schema: JsonSchema): JsonSchema {
+  const SHAPED = ['properties', 'patternProperties', 'additionalProperties', 'allOf', 'anyOf', 'oneOf', '$ref'];
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (typeof node !== 'object' || node === null) return node;
+    const o = node as Record<string, unknown>;
+    const out = Object.fromEntries(Object.entries(o).map(([k, v]) => [k, k === 'examples' || k === 'default' || k === 'enum' || k === 'const' ? v : walk(v)]));
+    const isObject = o.type === 'object' || (Array.isArray(o.type) && o.type.includes('object'));
+    if (isObject && o.maxProperties !== 0 && SHAPED.every((k) => o[k] === undefined)) out.additionalProperties = true;
+    return out;
   };
   return walk(schema) as JsonSchema;
 }
