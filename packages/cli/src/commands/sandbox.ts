@@ -59,6 +59,9 @@ const FLAGS = {
 
 /** Run the sandbox command; resolves with the exit code once the sandbox has closed. */
 export async function runSandbox(argv: string[]): Promise<number> {
+  // Read before anything is printed: a launcher that dies right after the listening line must still
+  // be seen to have been the parent (once it is gone, process.ppid names whoever adopted us).
+  const chain = launcherChain();
   const values = parseCommand<Flags>('sandbox', SANDBOX_HELP, argv, FLAGS);
   if (typeof values === 'number') return values;
   const options = await optionsOf(values);
@@ -72,7 +75,7 @@ export async function runSandbox(argv: string[]): Promise<number> {
   }
   console.log(`sandbox listening ${sandbox.wsUrl} ${sandbox.httpUrl}`);
   if (sandbox.controlUrl) console.log(`control plane at ${sandbox.controlUrl}`);
-  return serveUntilStopped(sandbox, values.detached === true);
+  return serveUntilStopped(sandbox, values.detached === true ? null : chain);
 }
 
 /** The sandbox options the flags and the config file give, or the exit code of a usage error. */
@@ -138,7 +141,7 @@ async function configFile(path: string): Promise<SandboxOptions | string> {
  * Serve until a signal or the launcher's exit, then close within CLOSE_BOUND_MS. The bound is kept by
  * an unref'd timer that exits the process itself: whatever close() leaves pending, the process ends.
  */
-function serveUntilStopped(sandbox: Sandbox, detached: boolean): Promise<number> {
+function serveUntilStopped(sandbox: Sandbox, chain: number[] | null): Promise<number> {
   return new Promise<number>((resolve) => {
     let stopping = false;
     let exitCode: number | null = null;
@@ -167,7 +170,7 @@ function serveUntilStopped(sandbox: Sandbox, detached: boolean): Promise<number>
     const onSignal = () => stop(null);
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
-    const watch = detached ? undefined : watchLauncher((gone) => stop(`stopping: its launcher (pid ${gone}) exited; run with --detached to keep serving without it`));
+    const watch = chain === null ? undefined : watchLauncher(chain, (gone) => stop(`stopping: its launcher (pid ${gone}) exited; run with --detached to keep serving without it`));
   });
 }
 
@@ -200,9 +203,8 @@ function launcherChain(): number[] {
   return chain;
 }
 
-/** Call `gone` with the first launcher that exited; watches until cleared. */
-function watchLauncher(gone: (pid: number) => void): NodeJS.Timeout {
-  const chain = launcherChain();
+/** Call `gone` with the first launcher of `chain` that exited; watches until cleared. */
+function watchLauncher(chain: number[], gone: (pid: number) => void): NodeJS.Timeout {
   const timer = setInterval(() => {
     const now = [process.ppid, ...(chain.length > 1 ? [parentOf(chain[0]!)] : [])];
     // The parent changed: the parent exited. The parent's parent changed: the launcher exited.
