@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { modelFromSpec, defaultNote, generateInto, SpecError } from '../src/index';
+import { modelFromSpec, defaultNote, emitTypes, generateInto, SpecError } from '../src/index';
 import { miniSpec, scratchDir, typecheck, writeSpec } from './helpers';
 
 const plain = miniSpec(`channels:
@@ -147,6 +147,19 @@ operations:
     expect(v.channel_feed!({ text: 7, tag: 7 })).toBe(false);
     expect(readFileSync(join(out, 'src', 'channels.gen.ts'), 'utf8')).toContain('export type FeedChannelPayload = T.NotePayload | T.TagPayload;');
   }, 60_000);
+
+  it('a free-form object (no properties listed) is open in the types; one that allows no property stays closed', async () => {
+    const spec = miniSpec(`channels:
+  things:
+    address: things
+    messages:
+      Thing: { payload: { type: object, required: [data], properties: { data: { type: object }, none: { type: object, maxProperties: 0 } } } }
+operations:
+  onThings: { action: receive, channel: { $ref: '#/channels/things' } }`);
+    const types = (await emitTypes(await modelFromSpec(writeSpec(spec)))).find((f) => f.path === 'types.gen.ts')!.content;
+    expect(types).toMatch(/ {2}data: \{\n {4}\[k: string\]: unknown;\n {2}\};/);
+    expect(types).toContain('  none?: {};');
+  });
 
   it('still refuses what cannot be generated: an x-method without a reply, with file, line and pointer', async () => {
     const spec = writeSpec(plain.replace('  ping:\n    action: send\n', '  ping:\n    action: send\n    x-method: ping\n'));
