@@ -97,6 +97,12 @@ operations:
     const clientSide = await modelFromSpec(writeSpec(serverSide.replace(/action: send/, 'action: receive').replace(/receivePing: \{ action: receive/, 'receivePing: { action: send').replace(/receiveOrder: \{ action: receive/, 'receiveOrder: { action: send')));
     expect(clientSide.defaults.map((d) => d.kind)).not.toContain('serverView');
     expect([clientSide.channels.map((c) => c.id), clientSide.methods.map((m) => m.id)]).toEqual([['ticker'], ['receivePing']]);
+    // x-view at the root settles it, without a note; a value outside the vocabulary is an error at its pointer.
+    const stated = await modelFromSpec(writeSpec(serverSide.replace('channels:', 'x-view: client\nchannels:')));
+    expect(stated.defaults.map((d) => d.kind)).not.toContain('serverView');
+    expect([stated.channels.map((c) => c.id), stated.methods.map((m) => m.id)]).toEqual([['ping', 'orders'], []]);
+    const err = await modelFromSpec(writeSpec(serverSide.replace('channels:', 'x-view: both\nchannels:'))).catch((e: unknown) => e);
+    expect((err as SpecError).problems.map((p) => [p.pointer, p.message])).toEqual([['#/x-view', 'x-view must be one of client, server (got "both")']]);
   });
 
   it('merges subscription channels at one address into the first (a push names only its address), whose sources still type-check', async () => {

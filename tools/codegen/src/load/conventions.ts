@@ -20,6 +20,8 @@ const show = (v: unknown) => {
 export const ACCESS = ['public', 'private'] as const;
 export const TRANSPORTS = ['ws', 'http'] as const;
 export const AUTH = ['none', 'login'] as const;
+/** `x-view` values: whose side the operations are written from (model/plain-spec.ts, viewOf). */
+export const VIEWS = ['client', 'server'] as const;
 export const LIMIT_KINDS = ['window', 'connections', 'bucket', 'size'] as const;
 export const ERROR_KINDS = ['rate-limit', 'connection-limit', 'request', 'auth', 'order', 'server'] as const;
 /** `x-role` values: on a named schema, the frame or object it describes; on an operation, what the method does. */
@@ -71,6 +73,7 @@ const EXTENSIONS: Record<string, { where: string[]; check: (v: unknown) => strin
   'x-errors': { where: ['root'], check: (v) => (isObj(v) ? null : 'must be an object') },
   'x-action-signature': { where: ['root'], check: (v) => (isObj(v) ? null : 'must be an object') },
   'x-assumptions': { where: ['root'], check: (v) => (Array.isArray(v) ? null : 'must be a list') },
+  'x-view': { where: ['root'], check: oneOf(VIEWS) },
 };
 
 /** What the cross-reference checks of the extensions need: the ids and names declared elsewhere in the spec. */

@@ -103,7 +103,7 @@ function buildMethod(id: string, rawOp: unknown, view: View, read: SpecReader): 
 
 /** The subscription channels and the methods, read from whichever side the operations are written. */
 function addChannelsAndMethods(model: ApiModel, data: Obj, read: SpecReader): void {
-  const view = viewOf(obj(data.operations), read.defaults);
+  const view = viewOf(obj(data.operations), data['x-view'], read.defaults);
   const requestOnly = requestOnlyChannels(obj(data.operations), view);
   for (const [id, raw] of Object.entries(obj(data.channels))) {
     const channel = requestOnly.has(id) ? null : buildChannel(id, raw, read);

@@ -23,7 +23,7 @@ export const DEFAULT_KINDS = {
   transports: 'a method without x-transports is served over the WebSocket only (ws)',
   rateLimitClass: 'a method without x-rate-limit-class has no rate-limit class',
   auth: 'a method without x-auth needs no login (none)',
-  serverView: "the operations are written from the server's side (it receives requests and replies, it sends what clients receive): a receive with a reply is a method, a channel the server sends on is a subscription channel",
+  serverView: "the operations are written from the server's side (it receives requests and replies, it sends what clients receive): a receive with a reply is a method, a channel the server sends on is a subscription channel (x-view: client at the root reads them the other way)",
   roles: `no x-role: subscriptions assume the exchange-api JSON-RPC frames (methods ${DEFAULT_FRAMES.subscribe}/${DEFAULT_FRAMES.unsubscribe} with params {channels}; pushed notifications with method "${DEFAULT_FRAMES.notification}" and params {channel, data}), as spec/README.md of the exchange-api repository describes`,
   messages: 'a channel with several messages carries any one of them (the payload is their anyOf)',
   sharedAddress: 'subscription channels at one address are one channel (a pushed frame names only its address), the first, carrying any one of their payloads (their anyOf)',
@@ -74,11 +74,13 @@ function channelOf(op: Obj): string | null {
  * client's: it sends requests (with a reply) and receives what it subscribed to. Many public specs
  * (the AsyncAPI project's own WebSocket examples among them) describe the server instead: it receives
  * requests and replies, and sends the pushes. A spec whose operations are more often the server's
- * (a receive with a reply, a send without one) than the client's is read that way, and noted.
+ * (a receive with a reply, a send without one) than the client's is read that way, and noted, unless
+ * its root says `x-view` (client or server), which settles it.
  */
 export type View = 'client' | 'server';
 
-export function viewOf(operations: Obj, log: DefaultsLog): View {
+export function viewOf(operations: Obj, stated: unknown, log: DefaultsLog): View {
+  if (stated === 'client' || stated === 'server') return stated;
   let client = 0;
   let server = 0;
   for (const op of Object.values(operations)) {
