@@ -1,6 +1,7 @@
 export { loadSpec, placedError, type LoadedSpec } from './load/load-spec';
 export { SpecError, formatProblem, toPointer, type SpecProblem } from './load/spec-error';
 export { buildModel } from './model/build-model';
+export { messageVariants } from './model/schema-tools';
 export { defaultNote, DEFAULT_KINDS } from './model/plain-spec';
 export { channelMatcher, templatePattern, templateParameters, type ChannelTemplate, type TemplateMatch } from './model/channel-template';
 export { checkExamples } from './model/check-examples';

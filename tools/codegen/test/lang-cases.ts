@@ -4,7 +4,7 @@
  * from them that the examples do not show (keys a record does not declare, integers beyond 2^53,
  * optional empty lists, a null result).
  */
-import { refName } from '../src/model/schema-tools';
+import { messageVariants, refName } from '../src/model/schema-tools';
 import type { ApiModel, JsonSchema } from '../src/index';
 
 export interface RoundTripCase {
@@ -22,7 +22,7 @@ export interface RoundTripCase {
  * value has.
  */
 function payloadCase(where: string, schema: JsonSchema, value: unknown, model: ApiModel): RoundTripCase {
-  const options = Array.isArray(schema.anyOf) ? (schema.anyOf as JsonSchema[]) : null;
+  const options = messageVariants(schema);
   if (options) {
     const fits = options.find((o) => {
       const name = refName(o);

@@ -1,6 +1,6 @@
 import { parseCommand, usageError, reportFailure } from '../args';
 import { join, resolve } from 'node:path';
-import { findRepoRoot, formatProblem, loadSpec, buildModel, checkExamples, defaultNote, placedError, type ApiModel } from '@exchange-api/codegen';
+import { findRepoRoot, formatProblem, loadSpec, buildModel, checkExamples, defaultNote, placedError, messageVariants, type ApiModel } from '@exchange-api/codegen';
 
 export const SPEC_HELP = `Usage: exchange-api spec [--spec <file>]
 
@@ -18,7 +18,7 @@ Exit codes: 0 valid, 2 usage or spec errors.`;
 /** A channel's payload for people: its record, or (several messages) the records of each, else unknown. */
 function payloadName(p: { schema: Record<string, unknown>; record: string | null; array: boolean }): string {
   if (p.record) return `${p.record}${p.array ? '[]' : ''}`;
-  const options = (Array.isArray(p.schema.anyOf) ? p.schema.anyOf : []) as Array<{ $ref?: unknown }>;
+  const options = (messageVariants(p.schema) ?? []) as Array<{ $ref?: unknown }>;
   const names = options.map((o) => (typeof o.$ref === 'string' ? o.$ref.split('/').pop()! : null));
   return names.length > 0 && names.every((n) => n !== null) ? names.join(' | ') : 'unknown';
 }

@@ -4,6 +4,7 @@
  */
 import type { JsonSchema } from '../model/types';
 import { show } from './change';
+import { nonNullBranch } from '../model/schema-tools';
 
 export type Movement = 'narrowed' | 'widened' | 'changed';
 
@@ -12,17 +13,7 @@ const UPPER = ['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxPrope
 const LOWER = ['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties'];
 const OTHER = ['format', 'multipleOf', 'const'];
 
-/** The schema that carries a nullable value's constraints: the non-null branch of `anyOf: [X, null]`. */
-function valueSchema(schema: JsonSchema): JsonSchema {
-  for (const k of ['anyOf', 'oneOf'] as const) {
-    const list = schema[k];
-    if (Array.isArray(list)) {
-      const rest = list.filter((s) => !(typeof s === 'object' && s !== null && (s as JsonSchema).type === 'null'));
-      if (rest.length === 1) return rest[0] as JsonSchema;
-    }
-  }
-  return schema;
-}
+const valueSchema = (schema: JsonSchema): JsonSchema => nonNullBranch(schema).schema;
 
 const QUANTIFIER = /\{(\d+)(?:(,)(\d*))?\}/g;
 

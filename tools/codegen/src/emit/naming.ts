@@ -1,3 +1,5 @@
+import { messageVariants } from '../model/schema-tools';
+
 /** `orderbook` → `Orderbook`, `instrument_name` → `InstrumentName`. */
 export function pascal(s: string): string {
   return s
@@ -41,7 +43,7 @@ export function payloadTypeOf(p: PayloadShape, prefix = 'T.'): string {
   };
   const direct = one(p.schema, p.array, p.record);
   if (direct) return direct;
-  const options = isObj(p.schema) && Object.keys(p.schema).length === 1 ? ((Array.isArray(p.schema.anyOf) ? p.schema.anyOf : Array.isArray(p.schema.oneOf) ? p.schema.oneOf : null) as unknown[] | null) : null;
+  const options = messageVariants(p.schema);
   if (options && options.length > 0) {
     const each = options.map((s) => one(s, false, null));
     if (each.every((t): t is string => t !== null)) return [...new Set(each)].join(' | ');

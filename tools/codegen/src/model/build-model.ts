@@ -4,10 +4,10 @@
  * (messages, reply), components (messages, schemas), plus our x- vocabulary (spec/README.md).
  */
 import type { LoadedSpec } from '../load/load-spec';
-import { fromPointer, toPointer } from '../load/spec-error';
+import { toPointer } from '../load/spec-error';
 import { cleanSchema, describeType, isNullable, refName, refsOf } from './schema-tools';
 import { templateParameters } from './channel-template';
-import { DefaultsLog, isMethod, methodDefaults, requestOnlyChannels, viewOf, type View } from './plain-spec';
+import { channelOf, DefaultsLog, isMethod, methodDefaults, requestOnlyChannels, viewOf, type View } from './plain-spec';
 import { channelPayload, specReader, type SpecReader } from './spec-reader';
 import { mergeSharedAddresses } from './shared-address';
 import { formatsIn, ignoredKeywords, KNOWN_FORMATS, unwrapMultiFormat } from './schema-ajv';
@@ -59,11 +59,11 @@ function buildChannel(id: string, rawChannel: unknown, read: SpecReader): Channe
   return withMarkers(channel, ch);
 }
 
-/** The payload of every message of the channel `ref` names (none without a channel). */
-function channelMessages(ref: unknown, fallbackName: string, read: SpecReader) {
-  const target = isObj(ref) && typeof ref.$ref === 'string' && ref.$ref.startsWith('#/channels/') ? fromPointer(ref.$ref)[1] : undefined;
-  if (target === undefined) return read.payloadOf(undefined, fallbackName);
-  return channelPayload(target, Object.entries(obj(read.resolve(ref).messages)), read);
+/** The payload of every message of the channel an operation (or its reply) names (none without a channel). */
+function channelMessages(op: Obj, fallbackName: string, read: SpecReader) {
+  const target = channelOf(op);
+  if (target === null) return read.payloadOf(undefined, fallbackName);
+  return channelPayload(target, Object.entries(obj(read.resolve(op.channel).messages)), read);
 }
 
 /** A method of the model, or null for an operation that is not one (plain-spec.ts says which are). */
@@ -73,8 +73,8 @@ function buildMethod(id: string, rawOp: unknown, view: View, read: SpecReader): 
   const { name, transports, rateLimitClass, auth } = methodDefaults(id, op, read.defaults);
   const reply = obj(op.reply);
   // Without a `messages` list, an operation (or its reply) carries every message of its channel (AsyncAPI 3.0).
-  const request = Array.isArray(op.messages) ? read.payloadOf(op.messages[0], `${id} request`, ['operations', id, 'messages', '0']) : channelMessages(op.channel, `${id} request`, read);
-  const response = Array.isArray(reply.messages) ? read.payloadOf(reply.messages[0], `${id} reply`, ['operations', id, 'reply', 'messages', '0']) : channelMessages(reply.channel, `${id} reply`, read);
+  const request = Array.isArray(op.messages) ? read.payloadOf(op.messages[0], `${id} request`, ['operations', id, 'messages', '0']) : channelMessages(op, `${id} request`, read);
+  const response = Array.isArray(reply.messages) ? read.payloadOf(reply.messages[0], `${id} reply`, ['operations', id, 'reply', 'messages', '0']) : channelMessages(reply, `${id} reply`, read);
   const method: MethodModel = {
     id,
     name,

@@ -63,7 +63,7 @@ export function defaultNote(d: DefaultApplied): string {
 }
 
 /** The channel id an operation (or its reply) names (`channel: {$ref: '#/channels/<id>'}`), or null. */
-function channelOf(op: Obj): string | null {
+export function channelOf(op: Obj): string | null {
   const ref = isObj(op.channel) ? op.channel.$ref : undefined;
   if (typeof ref !== 'string' || !ref.startsWith('#/channels/')) return null;
   return ref.slice('#/channels/'.length).replace(/~1/g, '/').replace(/~0/g, '~');

@@ -95,3 +95,28 @@ export function describeType(schema: unknown): string {
   if (t === 'integer' || t === 'number' || t === 'string' || t === 'boolean' || t === 'null') return t;
   return 'any';
 }
+
+/**
+ * The payload of a channel (or a reply) with several messages is `{anyOf: [each message's payload]}`
+ * (spec-reader.ts, shared-address.ts): its variants, or null for any other payload.
+ */
+export function messageVariants(schema: unknown): JsonSchema[] | null {
+  return isObj(schema) && Object.keys(schema).length === 1 && Array.isArray(schema.anyOf) ? (schema.anyOf as JsonSchema[]) : null;
+}
+
+/** The payload schema of several messages, any one of which may come (see messageVariants). */
+export const anyMessage = (variants: JsonSchema[]): JsonSchema => ({ anyOf: variants });
+
+/**
+ * The schema that carries a nullable value's constraints: the one non-null branch of an
+ * `anyOf`/`oneOf` (`[X, null]` is X), with its pointer below the schema; else the schema itself.
+ */
+export function nonNullBranch(schema: JsonSchema): { schema: JsonSchema; path: string } {
+  for (const k of ['anyOf', 'oneOf'] as const) {
+    const list = schema[k];
+    if (!Array.isArray(list)) continue;
+    const rest = list.map((s, i) => [s, i] as const).filter(([s]) => !(isObj(s) && s.type === 'null'));
+    if (rest.length === 1) return { schema: rest[0]![0] as JsonSchema, path: `/${k}/${rest[0]![1]}` };
+  }
+  return { schema, path: '' };
+}

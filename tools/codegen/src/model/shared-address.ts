@@ -6,9 +6,10 @@
  */
 import type { DefaultsLog } from './plain-spec';
 import type { ChannelModel, JsonSchema } from './types';
+import { anyMessage, messageVariants } from './schema-tools';
 
-/** The variants of a payload schema: a channel of several messages already carries an anyOf. */
-const variants = (schema: JsonSchema): JsonSchema[] => (Array.isArray(schema.anyOf) && Object.keys(schema).length === 1 ? (schema.anyOf as JsonSchema[]) : [schema]);
+/** The variants of a payload schema: a channel of several messages already carries several. */
+const variants = (schema: JsonSchema): JsonSchema[] => messageVariants(schema) ?? [schema];
 
 /** `channels` with each group of channels at one address merged into the first of them. */
 export function mergeSharedAddresses(channels: ChannelModel[], log: DefaultsLog): ChannelModel[] {
@@ -26,7 +27,7 @@ export function mergeSharedAddresses(channels: ChannelModel[], log: DefaultsLog)
     out.push({
       ...first,
       access: group.some((c) => c.access === 'private') ? 'private' : 'public',
-      payload: { schema: { anyOf: schemas }, record: null, array: false },
+      payload: { schema: anyMessage(schemas), record: null, array: false },
       examples: group.flatMap((c) => c.examples),
       exampleAddresses: group.flatMap((c) => c.exampleAddresses),
       exampleInfo: group.flatMap((c) => c.exampleInfo ?? c.examples.map(() => ({}))),

@@ -3,7 +3,7 @@
  * examples (an inline payload given a named type of its own, plain-spec.ts).
  */
 import { fromPointer, toPointer } from '../load/spec-error';
-import { cleanSchema, refName } from './schema-tools';
+import { anyMessage, cleanSchema, refName } from './schema-tools';
 import { payloadTypeName, type DefaultsLog } from './plain-spec';
 import { unwrapMultiFormat } from './schema-ajv';
 import type { ExampleInfo, JsonSchema, MessageInfo, PayloadModel } from './types';
@@ -113,7 +113,7 @@ export function channelPayload(id: string, messages: Array<[string, unknown]>, r
   return {
     // anyOf, not oneOf: two messages whose schemas overlap (all fields optional) would make a value that
     // fits both invalid under oneOf, and strict validation would drop a payload the spec allows.
-    payload: { schema: { anyOf: each.map((p) => p.payload.schema) }, record: null, array: false },
+    payload: { schema: anyMessage(each.map((p) => p.payload.schema)), record: null, array: false },
     examples: each.flatMap((p) => p.examples),
     addresses: each.flatMap((p) => p.addresses),
     exampleInfo: each.flatMap((p) => p.exampleInfo),

@@ -6,6 +6,7 @@
  */
 import type { ApiModel, JsonSchema } from '../../model/types';
 import { code, Exact, type Inline } from './ir';
+import { nonNullBranch } from '../../model/schema-tools';
 
 export const KEYS = ['pattern', 'format', 'minimum', 'exclusiveMinimum', 'maximum', 'exclusiveMaximum', 'minLength', 'maxLength', 'minItems', 'maxItems', 'multipleOf'] as const;
 
@@ -14,16 +15,6 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 const isNull = (s: unknown) => isObj(s) && s.type === 'null';
 const escape = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
 
-/** The schema that carries a nullable value's constraints: the non-null branch of `anyOf: [X, null]`. */
-function valueSchema(schema: JsonSchema): { schema: JsonSchema; path: string } {
-  for (const k of ['anyOf', 'oneOf'] as const) {
-    const list = schema[k];
-    if (!Array.isArray(list)) continue;
-    const i = list.findIndex((s) => !isNull(s));
-    if (i >= 0 && list.length === 2 && list.some(isNull)) return { schema: list[i] as JsonSchema, path: `/${k}/${i}` };
-  }
-  return { schema, path: '' };
-}
 
 /** A value as written in the spec: the exact text of an integer beyond JavaScript's range, else its JSON. */
 export function exactValue(value: unknown, pointer: string, exact: Record<string, string> | undefined): string {
@@ -66,7 +57,7 @@ export function markExact(value: unknown, exact: Record<string, string> | undefi
 
 /** The constraints of a schema at `pointer` (its JSON pointer in the spec), e.g. `pattern ^…$`, `maximum 9223372036854775807`. */
 export function constraintList(schema: JsonSchema, pointer: string, exact: Record<string, string> | undefined): Inline[] {
-  const { schema: value, path } = valueSchema(schema);
+  const { schema: value, path } = nonNullBranch(schema);
   const out: Inline[] = [];
   for (const key of KEYS) {
     if (value[key] === undefined) continue;
@@ -114,7 +105,7 @@ export function typeConstraints(model: ApiModel, name: string, seen = new Set<st
   if (!schema || schema.enum !== undefined) return [];
   const own = constraintList(schema, pointer, model.exactIntegers);
   if (own.length) return own;
-  const named = refName(schema) ?? refName(valueSchema(schema).schema);
+  const named = refName(schema) ?? refName(nonNullBranch(schema).schema);
   if (named) return typeConstraints(model, named, seen);
   for (const k of ['anyOf', 'oneOf'] as const) {
     const list = schema[k];
