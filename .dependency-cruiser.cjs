@@ -18,17 +18,39 @@ module.exports = {
     layer('types', 'packages/types/src', ['packages/types/src']),
     layer('validators', 'packages/validators/src', ['packages/types/src', 'packages/validators/src']),
     layer('auth', 'packages/auth/src', ['packages/types/src', 'packages/auth/src']),
-    layer('client', 'packages/client/src', ['packages/types/src', 'packages/validators/src', 'packages/auth/src', 'packages/client/src']),
-    layer('sandbox', 'packages/sandbox/src', ['packages/types/src', 'packages/validators/src', 'packages/auth/src', 'packages/sandbox/src']),
-    layer('conformance', 'packages/conformance/src', ['packages/types/src', 'packages/validators/src', 'packages/auth/src', 'packages/conformance/src']),
+    layer('client', 'packages/client/src', [
+      'packages/types/src',
+      'packages/validators/src',
+      'packages/auth/src',
+      'packages/client/src',
+    ]),
+    layer('sandbox', 'packages/sandbox/src', [
+      'packages/types/src',
+      'packages/validators/src',
+      'packages/auth/src',
+      'packages/sandbox/src',
+    ]),
+    layer('conformance', 'packages/conformance/src', [
+      'packages/types/src',
+      'packages/validators/src',
+      'packages/auth/src',
+      'packages/conformance/src',
+    ]),
     layer('docs', 'packages/docs/src', ['packages/docs/src']),
-    layer('cli', 'packages/cli/(src|bin)', ['packages/(types|validators|auth|client|sandbox|conformance|cli)/(src|bin)', 'tools/codegen/src']),
+    layer('cli', 'packages/cli/(src|bin)', [
+      'packages/(types|validators|auth|client|sandbox|conformance|cli)/(src|bin)',
+      'tools/codegen/src',
+    ]),
     {
       name: 'layer-codegen',
-      comment: 'the generator uses only the address matcher of @exchange-api/types (never generated output), and its own package.json (its version: the one a generated SDK depends on)',
+      comment:
+        'the generator uses only the address matcher of @exchange-api/types (never generated output), and its own package.json (its version: the one a generated SDK depends on)',
       severity: 'error',
       from: { path: '^tools/codegen/src/' },
-      to: { path: '^(packages|tools)/', pathNot: ['^tools/codegen/src/', '^tools/codegen/package\\.json$', '^packages/types/src/match-channel\\.ts$'] },
+      to: {
+        path: '^(packages|tools)/',
+        pathNot: ['^tools/codegen/src/', '^tools/codegen/package\\.json$', '^packages/types/src/match-channel\\.ts$'],
+      },
     },
     {
       name: 'nothing-imports-bench-or-tests',

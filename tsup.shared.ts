@@ -8,7 +8,15 @@ import { defineConfig } from 'tsup';
 export const SOURCE_CONDITION = '@exchange-api/source';
 
 /** The build of one package: each entry (name → source file) becomes dist/<name>.{js,cjs,d.ts,d.cts}. */
-export function packageBuild({ entry, platform = 'node', shims = false }: { entry: Record<string, string>; platform?: 'node' | 'neutral'; shims?: boolean }) {
+export function packageBuild({
+  entry,
+  platform = 'node',
+  shims = false,
+}: {
+  entry: Record<string, string>;
+  platform?: 'node' | 'neutral';
+  shims?: boolean;
+}) {
   return defineConfig({
     entry,
     format: ['esm', 'cjs'],

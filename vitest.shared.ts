@@ -8,5 +8,7 @@ export const SOURCE_CONDITION = '@exchange-api/source';
 /** Resolve options that put the source condition ahead of the defaults, in Node and in browser builds. */
 export const sourceResolve = {
   resolve: { conditions: [SOURCE_CONDITION, ...defaultClientConditions] },
-  ssr: { resolve: { conditions: [SOURCE_CONDITION, ...defaultServerConditions], externalConditions: [SOURCE_CONDITION] } },
+  ssr: {
+    resolve: { conditions: [SOURCE_CONDITION, ...defaultServerConditions], externalConditions: [SOURCE_CONDITION] },
+  },
 };

@@ -35,7 +35,11 @@ function probesOf(specText: string): Record<string, string[]> {
   const patterns: string[] = [];
   const walk = (v: unknown): void => {
     if (Array.isArray(v)) v.forEach(walk);
-    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) k === 'pattern' && typeof x === 'string' ? patterns.push(x) : walk(x);
+    else if (v && typeof v === 'object')
+      for (const [k, x] of Object.entries(v)) {
+        if (k === 'pattern' && typeof x === 'string') patterns.push(x);
+        else walk(x);
+      }
   };
   walk(doc.components?.schemas);
   return {
@@ -67,7 +71,19 @@ async function siteText(browser: Browser, dir: string, javaScriptEnabled = true)
 
 try {
   const env = { ...process.env, PUPPETEER_SKIP_DOWNLOAD: '1' };
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefix', work, '@asyncapi/generator@3.4.1', '@asyncapi/html-template@3.5.6'], { env, stdio: 'ignore', timeout: 600_000 });
+  execFileSync(
+    'npm',
+    [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      '--prefix',
+      work,
+      '@asyncapi/generator@3.4.1',
+      '@asyncapi/html-template@3.5.6',
+    ],
+    { env, stdio: 'ignore', timeout: 600_000 },
+  );
   const out = join(work, 'out');
   writeFileSync(
     join(work, 'gen.cjs'),
@@ -93,8 +109,20 @@ new G('@asyncapi/html-template', ${JSON.stringify(out)}, { forceWrite: true, ins
     return Math.round(times.sort((a, b) => a - b)[2]!);
   };
   const rows = [
-    ['exchange-api docs', weight(ours), await loadMs(join(ours, 'index.html')), await siteText(browser, ours), await siteText(browser, ours, false)],
-    ['@asyncapi/html-template 3.5.6', weight(out), await loadMs(join(out, 'index.html')), await siteText(browser, out), await siteText(browser, out, false)],
+    [
+      'exchange-api docs',
+      weight(ours),
+      await loadMs(join(ours, 'index.html')),
+      await siteText(browser, ours),
+      await siteText(browser, ours, false),
+    ],
+    [
+      '@asyncapi/html-template 3.5.6',
+      weight(out),
+      await loadMs(join(out, 'index.html')),
+      await siteText(browser, out),
+      await siteText(browser, out, false),
+    ],
   ] as const;
   await browser.close();
   const probes = probesOf(readFileSync(spec, 'utf8'));
@@ -103,16 +131,26 @@ new G('@asyncapi/html-template', ${JSON.stringify(out)}, { forceWrite: true, ins
     for (const [probe, wanted] of Object.entries(probes)) {
       const missing = wanted.filter((w) => !text.includes(w));
       const found = wanted.filter((w) => text.includes(w));
-      const e = (xs: string[]) => xs.slice(0, 2).map((x) => JSON.stringify(x.slice(0, 40))).join(', ');
-      console.log(`  ${probe}: ${found.length} of ${wanted.length}${missing.length && found.length ? ` (found ${e(found)})` : ''}${missing.length ? ` (missing e.g. ${e(missing)})` : ''}`);
+      const e = (xs: string[]) =>
+        xs
+          .slice(0, 2)
+          .map((x) => JSON.stringify(x.slice(0, 40)))
+          .join(', ');
+      console.log(
+        `  ${probe}: ${found.length} of ${wanted.length}${missing.length && found.length ? ` (found ${e(found)})` : ''}${missing.length ? ` (missing e.g. ${e(missing)})` : ''}`,
+      );
     }
     // JavaScript numbers round 64-bit bounds: what a site prints instead of the exact value.
     const rounded = ['9223372036854776000', '18446744073709552000'].filter((n) => text.includes(n));
     console.log(`  rounded 64-bit bounds: ${rounded.length ? rounded.join(', ') : 'none'}`);
     const names = probes['example names']!;
-    console.log(`  without JavaScript: ${names.filter((n) => noJs.includes(n)).length} of ${names.length} example names, ${noJs.length} characters of text`);
+    console.log(
+      `  without JavaScript: ${names.filter((n) => noJs.includes(n)).length} of ${names.length} example names, ${noJs.length} characters of text`,
+    );
   }
-  console.log(`ratio: ${(rows[1][1] / rows[0][1]).toFixed(1)}x the weight, ${(rows[1][2] / rows[0][2]).toFixed(1)}x the load time`);
+  console.log(
+    `ratio: ${(rows[1][1] / rows[0][1]).toFixed(1)}x the weight, ${(rows[1][2] / rows[0][2]).toFixed(1)}x the load time`,
+  );
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

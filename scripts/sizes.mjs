@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // House sizes: no hand-written source file over 400 lines and no function over 60 lines, unless the
-// README's "Sizes" section names it (`path` or `path:function`) with the reason it is better whole.
+// "Sizes" section of CONTRIBUTING.md names it (`path` or `path:function`) with the reason it is better whole.
 //   node scripts/sizes.mjs   list what is over and not named; exit 1 if any (run by `npm test`)
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -10,7 +10,7 @@ export const FILE_LINES = 400;
 export const FUNCTION_LINES = 60;
 
 const root = process.argv[2] ?? new URL('..', import.meta.url).pathname;
-const readme = readFileSync(join(root, 'README.md'), 'utf8');
+const readme = readFileSync(join(root, 'CONTRIBUTING.md'), 'utf8');
 const section = /^## Sizes\n([\s\S]*?)(?=^## |(?![\s\S]))/m.exec(readme)?.[1] ?? '';
 const named = new Set([...section.matchAll(/`([^`]+)`/g)].map((m) => m[1]));
 
@@ -41,18 +41,28 @@ for (const file of files) {
     if (ts.isFunctionLike(node) && 'body' in node && node.body) {
       const start = sf.getLineAndCharacterOfPosition(node.getStart(sf)).line;
       const end = sf.getLineAndCharacterOfPosition(node.end).line;
-      const name = node.name && ts.isIdentifier(node.name) ? node.name.text : ts.isVariableDeclaration(node.parent) && ts.isIdentifier(node.parent.name) ? node.parent.name.text : ts.isPropertyAssignment(node.parent) && ts.isIdentifier(node.parent.name) ? node.parent.name.text : `(anonymous at line ${start + 1})`;
+      const name =
+        node.name && ts.isIdentifier(node.name)
+          ? node.name.text
+          : ts.isVariableDeclaration(node.parent) && ts.isIdentifier(node.parent.name)
+            ? node.parent.name.text
+            : ts.isPropertyAssignment(node.parent) && ts.isIdentifier(node.parent.name)
+              ? node.parent.name.text
+              : `(anonymous at line ${start + 1})`;
       const span = end - start + 1;
-      if (span > FUNCTION_LINES && !named.has(`${rel}:${name}`)) over.push(`${rel}:${start + 1} ${name}: ${span} lines (function limit ${FUNCTION_LINES})`);
+      if (span > FUNCTION_LINES && !named.has(`${rel}:${name}`))
+        over.push(`${rel}:${start + 1} ${name}: ${span} lines (function limit ${FUNCTION_LINES})`);
     }
     ts.forEachChild(node, visit);
   };
   visit(sf);
 }
 if (over.length === 0) {
-  console.log(`sizes: ${files.length} hand-written files within ${FILE_LINES} lines, functions within ${FUNCTION_LINES} (or named in the README's Sizes section)`);
+  console.log(
+    `sizes: ${files.length} hand-written files within ${FILE_LINES} lines, functions within ${FUNCTION_LINES} (or named in CONTRIBUTING.md's Sizes section)`,
+  );
 } else {
-  console.error(`sizes: ${over.length} over the house limits and not named in the README's "Sizes" section:`);
+  console.error(`sizes: ${over.length} over the house limits and not named in the "Sizes" section of CONTRIBUTING.md:`);
   for (const o of over) console.error(`  ${o}`);
   process.exit(1);
 }

@@ -14,13 +14,28 @@ let status = run(process.execPath, ['scripts/versions.mjs']);
 if (status !== 0) process.exit(status);
 status = run(process.execPath, [...fromSources, 'packages/cli/bin/exchange-api.js', 'generate', '--check']);
 if (status !== 0) process.exit(status);
+// Layout is prettier's and the rest of the house rules eslint's (npm run lint; npm run format mends).
+status = run('npx', ['prettier', '--check', '--log-level=warn', '.']);
+if (status !== 0) process.exit(status);
+status = run('npx', ['eslint', '.']);
+if (status !== 0) process.exit(status);
 status = run('npx', ['turbo', 'run', 'build', '--output-logs=errors-only']);
 if (status !== 0) process.exit(status);
 // No import cycle, and imports in the layer order (.dependency-cruiser.cjs; README "Layers").
-const sources = ['packages', 'tools'].flatMap((g) => readdirSync(g).map((p) => `${g}/${p}/src`)).filter((d) => existsSync(d));
-status = run('npx', ['depcruise', '--config', '.dependency-cruiser.cjs', '--output-type', 'err', ...sources, 'packages/cli/bin']);
+const sources = ['packages', 'tools']
+  .flatMap((g) => readdirSync(g).map((p) => `${g}/${p}/src`))
+  .filter((d) => existsSync(d));
+status = run('npx', [
+  'depcruise',
+  '--config',
+  '.dependency-cruiser.cjs',
+  '--output-type',
+  'err',
+  ...sources,
+  'packages/cli/bin',
+]);
 if (status !== 0) process.exit(status);
-// House sizes: files within 400 lines, functions within 60, or named in the README with the reason.
+// House sizes: files within 400 lines, functions within 60, or named in CONTRIBUTING.md with the reason.
 status = run(process.execPath, ['scripts/sizes.mjs']);
 if (status !== 0) process.exit(status);
 // test/ is not a workspace package; type-check it here.
@@ -29,10 +44,19 @@ if (status !== 0) process.exit(status);
 
 mkdirSync('test-output', { recursive: true });
 const extra = process.argv.slice(2);
-status = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', '--outputFile.json=test-output/vitest.json', ...extra]);
+status = run('npx', [
+  'vitest',
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  '--outputFile.json=test-output/vitest.json',
+  ...extra,
+]);
 if (existsSync('test-output/vitest.json')) {
   const r = JSON.parse(readFileSync('test-output/vitest.json', 'utf8'));
   const skipped = (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
-  console.log(`\ntests: ${r.numPassedTests} passed, ${r.numFailedTests} failed${skipped ? `, ${skipped} skipped` : ''}`);
+  console.log(
+    `\ntests: ${r.numPassedTests} passed, ${r.numFailedTests} failed${skipped ? `, ${skipped} skipped` : ''}`,
+  );
 }
 process.exit(status);

@@ -18,7 +18,9 @@ if (!/^\d+\.\d+\.\d+(-[\w.]+)?$/.test(version)) {
 }
 
 const manifests = ['packages', 'tools'].flatMap((group) =>
-  readdirSync(join(root, group)).map((name) => join(group, name, 'package.json')).filter((p) => existsSync(join(root, p))),
+  readdirSync(join(root, group))
+    .map((name) => join(group, name, 'package.json'))
+    .filter((p) => existsSync(join(root, p))),
 );
 const ours = new Set(manifests.map((p) => JSON.parse(readFileSync(join(root, p), 'utf8')).name));
 const differing = [];
@@ -38,7 +40,9 @@ for (const file of manifests) {
 if (differing.length === 0) {
   console.log(`versions: every package is at the spec's version ${version}`);
 } else if (write) {
-  console.log(`versions: set ${differing.length} field(s) to ${version}; now run npm install to update package-lock.json`);
+  console.log(
+    `versions: set ${differing.length} field(s) to ${version}; now run npm install to update package-lock.json`,
+  );
 } else {
   console.error(`versions: ${differing.length} field(s) differ from the spec's info.version ${version}:`);
   for (const d of differing) console.error(`  ${d}`);

@@ -6,5 +6,12 @@ export default defineConfig({
   ...sourceResolve,
   // No module isolation between files: re-importing the sources (the parser, ethers, ajv) for each file
   // cost about a minute of CPU per run; no test here mocks a module (packages/types and packages/client do).
-  test: { name: 'e2e', isolate: false, include: ['**/*.test.ts'], testTimeout: 60_000, hookTimeout: 30_000, passWithNoTests: true },
+  test: {
+    name: 'e2e',
+    isolate: false,
+    include: ['**/*.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 30_000,
+    passWithNoTests: true,
+  },
 });

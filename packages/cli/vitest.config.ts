@@ -5,5 +5,12 @@ export default defineConfig({
   ...sourceResolve,
   // No module isolation between files: re-importing the sources (the parser, ethers, ajv) for each file
   // cost about a minute of CPU per run; no test here mocks a module (packages/types and packages/client do).
-  test: { name: 'cli', isolate: false, include: ['test/**/*.test.ts'], testTimeout: 30_000, hookTimeout: 30_000, passWithNoTests: true },
+  test: {
+    name: 'cli',
+    isolate: false,
+    include: ['test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    passWithNoTests: true,
+  },
 });

@@ -42,7 +42,15 @@ let bundle: string;
 
 beforeAll(async () => {
   // The repository's packages resolve to their sources (the consumer test bundles the built ones).
-  const out = await build({ entryPoints: [entry], bundle: true, format: 'esm', platform: 'browser', write: false, conditions: ['@exchange-api/source'], logLevel: 'silent' });
+  const out = await build({
+    entryPoints: [entry],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    write: false,
+    conditions: ['@exchange-api/source'],
+    logLevel: 'silent',
+  });
   bundle = out.outputFiles[0]!.text;
   sb = await startSandbox({ port: 0, market: { intervalMs: 20 } });
   server = createServer((req, res) => {
@@ -76,14 +84,20 @@ describe('browser build', () => {
     tab.on('console', (m) => logs.push(m.text()));
     tab.on('pageerror', (e) => logs.push(String(e)));
     const port = (server.address() as AddressInfo).port;
-    await tab.goto(`http://127.0.0.1:${port}/?ws=${encodeURIComponent(sb.wsUrl)}&http=${encodeURIComponent(sb.httpUrl)}`);
-    await tab.waitForFunction(() => (window as { __result?: unknown }).__result !== undefined, undefined, { timeout: 30_000 }).catch(() => {
-      throw new Error(`page gave no result; console: ${logs.join('\n')}`);
-    });
+    await tab.goto(
+      `http://127.0.0.1:${port}/?ws=${encodeURIComponent(sb.wsUrl)}&http=${encodeURIComponent(sb.httpUrl)}`,
+    );
+    await tab
+      .waitForFunction(() => (window as { __result?: unknown }).__result !== undefined, undefined, { timeout: 30_000 })
+      .catch(() => {
+        throw new Error(`page gave no result; console: ${logs.join('\n')}`);
+      });
     const result = (await tab.evaluate(() => (window as { __result?: unknown }).__result)) as any;
     expect(result.error, logs.join('\n')).toBeUndefined();
     expect(result.books).toHaveLength(3);
-    expect(result.books.every((b: { instrument: string; bids: number }) => b.instrument === 'ETH-PERP' && b.bids > 0)).toBe(true);
+    expect(
+      result.books.every((b: { instrument: string; bids: number }) => b.instrument === 'ETH-PERP' && b.bids > 0),
+    ).toBe(true);
     expect(result.reports).toEqual([]);
     expect(result.http).toBe('number');
     expect(result.node).toBe('undefined');

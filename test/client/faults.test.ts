@@ -6,7 +6,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Wallet } from 'ethers';
 import WebSocket from 'ws';
 import { startSandbox, type Sandbox } from '@exchange-api/sandbox';
-import { createClient, ConnectionClosedError, ConnectionLimitError, TimeoutError, type ClientError, type ExchangeClient } from '@exchange-api/client';
+import {
+  createClient,
+  ConnectionClosedError,
+  ConnectionLimitError,
+  TimeoutError,
+  type ClientError,
+  type ExchangeClient,
+} from '@exchange-api/client';
 import { channels } from '@exchange-api/types';
 import { control, roomyLimits, until } from './helpers';
 
@@ -27,8 +34,12 @@ async function holdSockets(url: string, n: number): Promise<WebSocket[]> {
       const ws = new WebSocket(url);
       raw.push(ws);
       await new Promise<void>((resolve, reject) => {
-        ws.once('open', () => ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'public/getRateLimits', params: {} })));
-        ws.once('message', (data) => (String(data).startsWith('{') ? resolve() : reject(new Error(`refused: ${String(data)}`))));
+        ws.once('open', () =>
+          ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'public/getRateLimits', params: {} })),
+        );
+        ws.once('message', (data) =>
+          String(data).startsWith('{') ? resolve() : reject(new Error(`refused: ${String(data)}`)),
+        );
         ws.once('error', reject);
       });
       return ws;
@@ -46,9 +57,31 @@ function track(c: ExchangeClient) {
 /** A payload for `address` carrying mark `n` (where a test can see it), or null for channels it does not mark. */
 function markedPayload(address: string, n: number): unknown {
   const tag = `mark-${n}`;
-  if (address.startsWith('orderbook')) return { instrument_name: 'mark', publish_id: n, timestamp: 1, bids: [], asks: [] };
-  if (address.startsWith('trades')) return [{ direction: 'buy', expected_rebate: '0', extra_fee: '0', index_price: '1', mark_price: '1', realized_pnl: '0', realized_pnl_excl_fees: '0', trade_amount: '1', trade_fee: '0', trade_id: tag, trade_price: '1', instrument_name: 'ETH-PERP', wallet: '0x' + '1'.repeat(40), liquidity_role: 'maker', subaccount_id: 1, timestamp: 1 }];
-  if (address.endsWith('.balances')) return [{ name: tag, new_balance: '1', previous_balance: '0', update_type: 'transfer' }];
+  if (address.startsWith('orderbook'))
+    return { instrument_name: 'mark', publish_id: n, timestamp: 1, bids: [], asks: [] };
+  if (address.startsWith('trades'))
+    return [
+      {
+        direction: 'buy',
+        expected_rebate: '0',
+        extra_fee: '0',
+        index_price: '1',
+        mark_price: '1',
+        realized_pnl: '0',
+        realized_pnl_excl_fees: '0',
+        trade_amount: '1',
+        trade_fee: '0',
+        trade_id: tag,
+        trade_price: '1',
+        instrument_name: 'ETH-PERP',
+        wallet: '0x' + '1'.repeat(40),
+        liquidity_role: 'maker',
+        subaccount_id: 1,
+        timestamp: 1,
+      },
+    ];
+  if (address.endsWith('.balances'))
+    return [{ name: tag, new_balance: '1', previous_balance: '0', update_type: 'transfer' }];
   return null;
 }
 
@@ -62,11 +95,22 @@ function markOf(payload: unknown): number | null {
 describe('faults', () => {
   it('50 drops during a stream: every subscription live exactly once, no call left pending', async () => {
     sb = await startSandbox({ port: 0, seed: 3, control: true, limits: roomyLimits, market: { intervalMs: 20 } });
-    const client = createClient({ wsUrl: sb.wsUrl, signer: Wallet.createRandom(), validate: 'strict', reconnect: { initialDelayMs: 5, maxDelayMs: 40 }, limiter: { limits: roomyLimits } });
+    const client = createClient({
+      wsUrl: sb.wsUrl,
+      signer: Wallet.createRandom(),
+      validate: 'strict',
+      reconnect: { initialDelayMs: 5, maxDelayMs: 40 },
+      limiter: { limits: roomyLimits },
+    });
     const errors = track(client);
     await client.connect();
     const [sub] = await client.login();
-    const addresses = [channels.orderbook({ instrument_name: 'ETH-PERP', group: 1, depth: 10 }), channels.trades({ instrument_name: 'ETH-PERP' }), channels.subaccountOrders({ subaccount_id: sub! }), channels.subaccountBalances({ subaccount_id: sub! })] as const;
+    const addresses = [
+      channels.orderbook({ instrument_name: 'ETH-PERP', group: 1, depth: 10 }),
+      channels.trades({ instrument_name: 'ETH-PERP' }),
+      channels.subaccountOrders({ subaccount_id: sub! }),
+      channels.subaccountBalances({ subaccount_id: sub! }),
+    ] as const;
     const marks = new Map<string, number[]>(addresses.map((a) => [a, []]));
     for (const a of addresses.slice(1)) {
       await client.subscribe(a, (p: unknown) => {
@@ -110,7 +154,14 @@ describe('faults', () => {
       const r = await control(sb, 'push', { channel: a, data });
       expect(r.delivered, a).toBe(1);
     }
-    await until(() => marks.get(addresses[0])!.length === 1 && marks.get(addresses[1])!.length === 1 && marks.get(addresses[3])!.length === 1, 5000, 'marked payloads');
+    await until(
+      () =>
+        marks.get(addresses[0])!.length === 1 &&
+        marks.get(addresses[1])!.length === 1 &&
+        marks.get(addresses[3])!.length === 1,
+      5000,
+      'marked payloads',
+    );
     await new Promise((r) => setTimeout(r, 100));
     expect(marks.get(addresses[0])).toEqual([1]);
     expect(marks.get(addresses[1])).toEqual([1]);
@@ -166,7 +217,10 @@ describe('faults', () => {
 
   it('reconnecting over the connection limit: a longer back-off, and open only once truly accepted', async () => {
     sb = await startSandbox({ port: 0, control: true, limits: roomyLimits });
-    const client = createClient({ wsUrl: sb.wsUrl, reconnect: { initialDelayMs: 1000, maxDelayMs: 1000, connectionLimitDelayMs: 1500, jitter: 0 } });
+    const client = createClient({
+      wsUrl: sb.wsUrl,
+      reconnect: { initialDelayMs: 1000, maxDelayMs: 1000, connectionLimitDelayMs: 1500, jitter: 0 },
+    });
     const errors = track(client);
     await client.connect();
     const states: string[] = [];
@@ -177,8 +231,15 @@ describe('faults', () => {
     // The client's place is taken before its first attempt (a second later).
     await until(async () => (await control(sb!, 'connections')).length === 0, 5000, 'the dropped socket to be gone');
     const held = await holdSockets(sb.wsUrl, 4);
-    await until(() => errors.filter((e) => e instanceof ConnectionLimitError).length >= 2, 10_000, 'two refused attempts');
-    expect(errors.find((e) => e instanceof ConnectionLimitError)).toMatchObject({ code: 'CONNECTION_LIMIT', rpcCode: -32100 });
+    await until(
+      () => errors.filter((e) => e instanceof ConnectionLimitError).length >= 2,
+      10_000,
+      'two refused attempts',
+    );
+    expect(errors.find((e) => e instanceof ConnectionLimitError)).toMatchObject({
+      code: 'CONNECTION_LIMIT',
+      rpcCode: -32100,
+    });
     // After a refusal the delay is the connection-limit floor, above the ordinary cap.
     expect(delays.slice(1).every((d) => d >= 1500)).toBe(true);
     expect(states).toEqual(['reconnecting']);

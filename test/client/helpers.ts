@@ -3,7 +3,12 @@ import type { Sandbox } from '@exchange-api/sandbox';
 
 /** POST (or GET without a body) to the sandbox's control plane; throws on a non-2xx answer. */
 export async function control(sb: Sandbox, action: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${sb.httpUrl}/control/${action}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(
+    `${sb.httpUrl}/control/${action}`,
+    body === undefined
+      ? {}
+      : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+  );
   const json = await res.json();
   if (!res.ok) throw new Error(`control ${action}: ${res.status} ${JSON.stringify(json)}`);
   return json;

@@ -30,17 +30,34 @@ afterEach(async () => {
 
 async function burst(limiterOn: boolean) {
   sb = await startSandbox({ port: 0, seed: 11, limits });
-  client = createClient({ wsUrl: sb.wsUrl, signer: Wallet.createRandom(), validate: 'off', limiter: limiterOn ? { limits } : false, timeoutMs: 20_000 });
+  client = createClient({
+    wsUrl: sb.wsUrl,
+    signer: Wallet.createRandom(),
+    validate: 'off',
+    limiter: limiterOn ? { limits } : false,
+    timeoutMs: 20_000,
+  });
   await client.connect();
   const [sub] = await client.login();
   const t0 = Date.now();
   const outcomes = await Promise.all(
-    Array.from({ length: PER_INSTRUMENT }, () => instruments).flat().map((i) =>
-      client!.order({ subaccount_id: sub!, direction: 'buy', order_type: 'limit', max_fee: '10', time_in_force: 'gtc', ...i }).then(
-        () => 'ok' as const,
-        (e: unknown) => e,
+    Array.from({ length: PER_INSTRUMENT }, () => instruments)
+      .flat()
+      .map((i) =>
+        client!
+          .order({
+            subaccount_id: sub!,
+            direction: 'buy',
+            order_type: 'limit',
+            max_fee: '10',
+            time_in_force: 'gtc',
+            ...i,
+          })
+          .then(
+            () => 'ok' as const,
+            (e: unknown) => e,
+          ),
       ),
-    ),
   );
   return { outcomes, elapsed: Date.now() - t0 };
 }
@@ -53,7 +70,8 @@ describe('client-side limiter against the sandbox', () => {
     // The per-instrument buckets (3, then 4/s for 10 each) take ~1750 ms, so the windows bind.
     // With none refused, the server (same process, same clock) saw six windows: the lower bound holds
     // by construction. The upper bound only catches a limiter that waits far too long.
-    const allowed = (Math.ceil((instruments.length * PER_INSTRUMENT) / limits.matching.points) - 1) * limits.matching.windowMs;
+    const allowed =
+      (Math.ceil((instruments.length * PER_INSTRUMENT) / limits.matching.points) - 1) * limits.matching.windowMs;
     expect(elapsed).toBeGreaterThanOrEqual(allowed - 50);
     expect(elapsed).toBeLessThan(allowed * 4 + 5000);
   });
@@ -71,13 +89,28 @@ describe('client-side limiter against the sandbox', () => {
 });
 
 describe('limiter resync after login (msBeforeNext 0 while points remain)', () => {
-  async function overBudget(sandboxLimits: LimitOverrides | undefined, clientLimits: LimitOverrides | undefined, calls: number) {
+  async function overBudget(
+    sandboxLimits: LimitOverrides | undefined,
+    clientLimits: LimitOverrides | undefined,
+    calls: number,
+  ) {
     sb = await startSandbox({ port: 0, seed: 12, ...(sandboxLimits ? { limits: sandboxLimits } : {}) });
-    client = createClient({ wsUrl: sb.wsUrl, signer: Wallet.createRandom(), validate: 'off', timeoutMs: 30_000, ...(clientLimits ? { limiter: { limits: clientLimits } } : {}) });
+    client = createClient({
+      wsUrl: sb.wsUrl,
+      signer: Wallet.createRandom(),
+      validate: 'off',
+      timeoutMs: 30_000,
+      ...(clientLimits ? { limiter: { limits: clientLimits } } : {}),
+    });
     await client.connect();
     await client.login();
     const outcomes = await Promise.all(
-      Array.from({ length: calls }, () => client!.call('unsubscribe', { channels: ['trades.ETH-PERP'] }).then(() => 'ok' as const, (e: unknown) => e)),
+      Array.from({ length: calls }, () =>
+        client!.call('unsubscribe', { channels: ['trades.ETH-PERP'] }).then(
+          () => 'ok' as const,
+          (e: unknown) => e,
+        ),
+      ),
     );
     return outcomes.filter((o) => o !== 'ok');
   }

@@ -5,7 +5,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Wallet } from 'ethers';
 import { startSandbox, type Sandbox } from '@exchange-api/sandbox';
-import { createClient, type ExchangeClient, type ValidationReport, type ClientError, AuthError } from '@exchange-api/client';
+import {
+  createClient,
+  type ExchangeClient,
+  type ValidationReport,
+  type ClientError,
+  AuthError,
+} from '@exchange-api/client';
 import { channelTable, channels, fillAddress, type ChannelAddress } from '@exchange-api/types';
 import { validators } from '@exchange-api/validators';
 import { control, roomyLimits, until } from './helpers';
@@ -18,8 +24,21 @@ const reports: ValidationReport[] = [];
 const errors: ClientError[] = [];
 
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, seed: 7, control: true, limits: roomyLimits, market: { intervalMs: 20 }, sessionKeys: [{ address: sessionKey.address, wallet: wallet.address }] });
-  client = createClient({ wsUrl: sb.wsUrl, httpUrl: sb.httpUrl, signer: wallet, validate: 'strict', limiter: { limits: roomyLimits } });
+  sb = await startSandbox({
+    port: 0,
+    seed: 7,
+    control: true,
+    limits: roomyLimits,
+    market: { intervalMs: 20 },
+    sessionKeys: [{ address: sessionKey.address, wallet: wallet.address }],
+  });
+  client = createClient({
+    wsUrl: sb.wsUrl,
+    httpUrl: sb.httpUrl,
+    signer: wallet,
+    validate: 'strict',
+    limiter: { limits: roomyLimits },
+  });
   client.on('validation', (r) => reports.push(r));
   client.on('error', (e) => errors.push(e));
   await client.connect();
@@ -38,7 +57,16 @@ describe('client ↔ sandbox', () => {
 
   it('every channel delivers typed, valid payloads', async () => {
     const [sub] = client.subaccountIds;
-    const values: Record<string, string> = { instrument_name: 'ETH-PERP', group: '1', depth: '10', currency: 'ETH', subaccount_id: String(sub), interval: '100', instrument_type: 'perp', wallet: wallet.address };
+    const values: Record<string, string> = {
+      instrument_name: 'ETH-PERP',
+      group: '1',
+      depth: '10',
+      currency: 'ETH',
+      subaccount_id: String(sub),
+      interval: '100',
+      instrument_type: 'perp',
+      wallet: wallet.address,
+    };
     const got = new Map<string, unknown>();
     for (const ch of channelTable) {
       const address = fillAddress(ch.address, values) as ChannelAddress;
@@ -47,7 +75,11 @@ describe('client ↔ sandbox', () => {
       });
       await control(sb, 'push', { channel: address, generate: true });
     }
-    await until(() => got.size === channelTable.length, 15_000, `all ${channelTable.length} channels (got ${[...got.keys()].join(', ')})`);
+    await until(
+      () => got.size === channelTable.length,
+      15_000,
+      `all ${channelTable.length} channels (got ${[...got.keys()].join(', ')})`,
+    );
     for (const ch of channelTable) {
       const validate = validators.channels[ch.id as keyof typeof validators.channels] as (d: unknown) => boolean;
       expect(validate(got.get(ch.id)), ch.id).toBe(true);
@@ -80,17 +112,45 @@ describe('client ↔ sandbox', () => {
     const sub = client.subaccountIds[0]!;
     const orders: { order_id: string; order_status: string }[] = [];
     await client.subscribe(channels.subaccountOrders({ subaccount_id: sub }), (list) => orders.push(...list));
-    const placed = await client.order({ subaccount_id: sub, instrument_name: 'ETH-PERP', direction: 'buy', order_type: 'limit', amount: '0.1', limit_price: '100', max_fee: '10', time_in_force: 'gtc' });
+    const placed = await client.order({
+      subaccount_id: sub,
+      instrument_name: 'ETH-PERP',
+      direction: 'buy',
+      order_type: 'limit',
+      amount: '0.1',
+      limit_price: '100',
+      max_fee: '10',
+      time_in_force: 'gtc',
+    });
     expect(placed.order.order_status).toBe('open');
-    await until(() => orders.some((o) => o.order_id === placed.order.order_id && o.order_status === 'open'), 5000, 'the open order');
-    const cancelled = await client.cancel({ subaccount_id: sub, instrument_name: 'ETH-PERP', order_id: placed.order.order_id });
+    await until(
+      () => orders.some((o) => o.order_id === placed.order.order_id && o.order_status === 'open'),
+      5000,
+      'the open order',
+    );
+    const cancelled = await client.cancel({
+      subaccount_id: sub,
+      instrument_name: 'ETH-PERP',
+      order_id: placed.order.order_id,
+    });
     expect(cancelled.order_status).toBe('cancelled');
-    await until(() => orders.some((o) => o.order_id === placed.order.order_id && o.order_status === 'cancelled'), 5000, 'the cancelled order');
+    await until(
+      () => orders.some((o) => o.order_id === placed.order.order_id && o.order_status === 'cancelled'),
+      5000,
+      'the cancelled order',
+    );
     expect(reports).toEqual([]);
   });
 
   it('a session key logs in for its wallet and signs order flow', async () => {
-    const c = createClient({ wsUrl: sb.wsUrl, httpUrl: sb.httpUrl, signer: sessionKey, wallet: wallet.address, validate: 'strict', limiter: { limits: roomyLimits } });
+    const c = createClient({
+      wsUrl: sb.wsUrl,
+      httpUrl: sb.httpUrl,
+      signer: sessionKey,
+      wallet: wallet.address,
+      validate: 'strict',
+      limiter: { limits: roomyLimits },
+    });
     await c.connect();
     const ids = await c.login();
     expect(ids).toEqual(client.subaccountIds);
@@ -102,10 +162,14 @@ describe('client ↔ sandbox', () => {
 
   it('an action signed by a key the server does not know is refused with an AuthError', async () => {
     const other = Wallet.createRandom();
-    const c = createClient({ wsUrl: sb.wsUrl, signer: wallet, actionSigner: async (method, params) => {
-      const { signAction } = await import('@exchange-api/auth');
-      return signAction(other, method, params);
-    } });
+    const c = createClient({
+      wsUrl: sb.wsUrl,
+      signer: wallet,
+      actionSigner: async (method, params) => {
+        const { signAction } = await import('@exchange-api/auth');
+        return signAction(other, method, params);
+      },
+    });
     await c.connect();
     await c.login();
     const err = await c.cancelAll({ subaccount_id: c.subaccountIds[0]! }).catch((e) => e);

@@ -9,7 +9,12 @@ describe("the client's generated surface against the sandbox", () => {
   let client: ExchangeClient;
   beforeAll(async () => {
     sandbox = await startSandbox({ port: 0 });
-    client = createClient({ wsUrl: sandbox.wsUrl, httpUrl: sandbox.httpUrl, signer: Wallet.createRandom(), validate: 'strict' });
+    client = createClient({
+      wsUrl: sandbox.wsUrl,
+      httpUrl: sandbox.httpUrl,
+      signer: Wallet.createRandom(),
+      validate: 'strict',
+    });
     await client.connect();
   });
   afterAll(async () => {
@@ -30,9 +35,21 @@ describe("the client's generated surface against the sandbox", () => {
 
   it('the generated order-flow helpers sign, send and get the assumed result', async () => {
     const [subaccount] = await client.login();
-    const { order } = await client.order({ subaccount_id: subaccount!, instrument_name: 'ETH-PERP', direction: 'buy', order_type: 'limit', amount: '0.01', limit_price: '100', max_fee: '10' });
+    const { order } = await client.order({
+      subaccount_id: subaccount!,
+      instrument_name: 'ETH-PERP',
+      direction: 'buy',
+      order_type: 'limit',
+      amount: '0.01',
+      limit_price: '100',
+      max_fee: '10',
+    });
     expect(order.order_status).toBe('open');
-    const cancelled = await client.rpc.cancel({ subaccount_id: subaccount!, instrument_name: 'ETH-PERP', order_id: order.order_id });
+    const cancelled = await client.rpc.cancel({
+      subaccount_id: subaccount!,
+      instrument_name: 'ETH-PERP',
+      order_id: order.order_id,
+    });
     expect(cancelled.order_status).toBe('cancelled');
   });
 });

@@ -40,7 +40,8 @@ function setConsumed(b: { remainingPoints: number; consumedPoints: number }, con
 }
 const preLoginTraffic = { preLogin: 0 };
 
-const isPush = (m: any, prefix: string) => m?.method && typeof m.params?.channel === 'string' && m.params.channel.startsWith(prefix);
+const isPush = (m: any, prefix: string) =>
+  m?.method && typeof m.params?.channel === 'string' && m.params.channel.startsWith(prefix);
 
 const cases: Case[] = [
   {
@@ -56,7 +57,13 @@ const cases: Case[] = [
   {
     name: 'decreasing publish_id',
     check: 'orderbook.publish-id',
-    hooks: { toClient: (t) => editJson(t, (m) => void (isPush(m, 'orderbook.') && (m.params.data.publish_id = 1e9 - m.params.data.publish_id))) },
+    hooks: {
+      toClient: (t) =>
+        editJson(
+          t,
+          (m) => void (isPush(m, 'orderbook.') && (m.params.data.publish_id = 1e9 - m.params.data.publish_id)),
+        ),
+    },
   },
   {
     name: 'a wrong rate-limit error code',
@@ -66,7 +73,17 @@ const cases: Case[] = [
   {
     name: 'a wrong hint format',
     check: 'ratelimit.retry-hint',
-    hooks: { toClient: (t) => editJson(t, (m) => void (m?.error?.code === -32000 && (m.error.data = String(m.error.data).replace(/Retry after ([0-9]+) ms/, 'retry in $1ms')))) },
+    hooks: {
+      toClient: (t) =>
+        editJson(
+          t,
+          (m) =>
+            void (
+              m?.error?.code === -32000 &&
+              (m.error.data = String(m.error.data).replace(/Retry after ([0-9]+) ms/, 'retry in $1ms'))
+            ),
+        ),
+    },
   },
   {
     name: 'a login accepted with a stale timestamp',
@@ -74,7 +91,8 @@ const cases: Case[] = [
     hooks: {
       toServer: (t, s) =>
         editJson(t, (m) => {
-          if (m?.method === 'public/login' && Date.now() - Number(m.params?.timestamp) > 60_000) s[`stale:${m.id}`] = true;
+          if (m?.method === 'public/login' && Date.now() - Number(m.params?.timestamp) > 60_000)
+            s[`stale:${m.id}`] = true;
         }),
       toClient: (t, s) =>
         editJson(t, (m) => {
@@ -99,7 +117,10 @@ const cases: Case[] = [
           const channels = m && (s[`sub:${m.id}`] as string[] | undefined);
           if (channels) {
             delete m.error;
-            m.result = { status: Object.fromEntries(channels.map((c: string) => [c, "ok"])), current_subscriptions: channels };
+            m.result = {
+              status: Object.fromEntries(channels.map((c: string) => [c, 'ok'])),
+              current_subscriptions: channels,
+            };
           }
         }),
     },
@@ -112,7 +133,12 @@ const cases: Case[] = [
       http: (path, body, status) => {
         if (!path.includes('getRateLimits')) return { status, body };
         const m = JSON.parse(body);
-        m.result.remaining_connections = { remainingPoints: 3, msBeforeNext: 0, consumedPoints: 1, isFirstInDuration: false };
+        m.result.remaining_connections = {
+          remainingPoints: 3,
+          msBeforeNext: 0,
+          consumedPoints: 1,
+          isFirstInDuration: false,
+        };
         return { status, body: JSON.stringify(m) };
       },
     },
@@ -120,19 +146,42 @@ const cases: Case[] = [
   {
     name: 'an array channel pushing an object',
     check: 'channels.payload.trades',
-    hooks: { toClient: (t) => editJson(t, (m) => void (isPush(m, 'trades.') && Array.isArray(m.params.data) && (m.params.data = m.params.data[0]))) },
+    hooks: {
+      toClient: (t) =>
+        editJson(
+          t,
+          (m) => void (isPush(m, 'trades.') && Array.isArray(m.params.data) && (m.params.data = m.params.data[0])),
+        ),
+    },
   },
   {
     name: 'a response with both result and error',
     check: 'framing.result-xor-error',
-    hooks: { toClient: (t) => editJson(t, (m) => void (m && 'result' in m && 'id' in m && (m.error = { code: -32603, message: 'Internal error' }))) },
+    hooks: {
+      toClient: (t) =>
+        editJson(
+          t,
+          (m) => void (m && 'result' in m && 'id' in m && (m.error = { code: -32603, message: 'Internal error' })),
+        ),
+    },
   },
   {
     name: 'a push on an unsubscribed channel',
     check: 'subscriptions.only-subscribed',
     hooks: {
       toClient: (t) =>
-        editJson(t, (m) => (isPush(m, 'orderbook.') ? [t, JSON.stringify({ jsonrpc: '2.0', method: 'subscription', params: { channel: 'spot_feed.NEVER', data: {} } })] : undefined)),
+        editJson(t, (m) =>
+          isPush(m, 'orderbook.')
+            ? [
+                t,
+                JSON.stringify({
+                  jsonrpc: '2.0',
+                  method: 'subscription',
+                  params: { channel: 'spot_feed.NEVER', data: {} },
+                }),
+              ]
+            : undefined,
+        ),
     },
   },
   {
@@ -149,7 +198,18 @@ const cases: Case[] = [
   {
     name: 'an unknown enum value',
     check: 'channels.payload.trades',
-    hooks: { toClient: (t) => editJson(t, (m) => void (isPush(m, 'trades.') && Array.isArray(m.params.data) && m.params.data.forEach((x: any) => (x.direction = 'hold')))) },
+    hooks: {
+      toClient: (t) =>
+        editJson(
+          t,
+          (m) =>
+            void (
+              isPush(m, 'trades.') &&
+              Array.isArray(m.params.data) &&
+              m.params.data.forEach((x: any) => (x.direction = 'hold'))
+            ),
+        ),
+    },
   },
   {
     name: 'a wrong id echo',
@@ -164,7 +224,18 @@ const cases: Case[] = [
   {
     name: 'two order book levels at one price',
     check: 'orderbook.sorted',
-    hooks: { toClient: (t) => editJson(t, (m) => void (isPush(m, 'orderbook.') && m.params.data.bids.length >= 2 && (m.params.data.bids[1] = [...m.params.data.bids[0]]))) },
+    hooks: {
+      toClient: (t) =>
+        editJson(
+          t,
+          (m) =>
+            void (
+              isPush(m, 'orderbook.') &&
+              m.params.data.bids.length >= 2 &&
+              (m.params.data.bids[1] = [...m.params.data.bids[0]])
+            ),
+        ),
+    },
   },
   {
     name: 'a matching budget per method instead of one shared',
@@ -179,7 +250,16 @@ const cases: Case[] = [
           s[`n:${m.method}`] = n;
           s[`nth:${m.id}`] = n;
         }),
-      toClient: (t, s) => editJson(t, (m) => void (m?.error?.code === RATE_LIMITED.code && (s[`nth:${m.id}`] as number) <= matchingPoints && served(m, { cancelled_orders: 0 }))),
+      toClient: (t, s) =>
+        editJson(
+          t,
+          (m) =>
+            void (
+              m?.error?.code === RATE_LIMITED.code &&
+              (s[`nth:${m.id}`] as number) <= matchingPoints &&
+              served(m, { cancelled_orders: 0 })
+            ),
+        ),
     },
   },
   {
@@ -187,8 +267,21 @@ const cases: Case[] = [
     check: 'ratelimit.cancel-by-label-budget',
     orderFlow: true,
     hooks: {
-      toServer: (t, s) => editJson(t, (m) => void (m?.method === 'cancel_by_label' && typeof m.params?.instrument_name === 'string' && (s[`one:${m.id}`] = true))),
-      toClient: (t, s) => editJson(t, (m) => void (m?.error?.code === RATE_LIMITED.code && s[`one:${m.id}`] && served(m, { cancelled_orders: 0 }))),
+      toServer: (t, s) =>
+        editJson(
+          t,
+          (m) =>
+            void (
+              m?.method === 'cancel_by_label' &&
+              typeof m.params?.instrument_name === 'string' &&
+              (s[`one:${m.id}`] = true)
+            ),
+        ),
+      toClient: (t, s) =>
+        editJson(
+          t,
+          (m) => void (m?.error?.code === RATE_LIMITED.code && s[`one:${m.id}`] && served(m, { cancelled_orders: 0 })),
+        ),
     },
   },
   {
@@ -197,7 +290,11 @@ const cases: Case[] = [
     orderFlow: true,
     hooks: {
       // After a refusal in one instrument, refuse the others too for a while.
-      toServer: (t, s) => editJson(t, (m) => void (matchingMethods.includes(m?.method) && (s[`inst:${m.id}`] = m.params?.instrument_name))),
+      toServer: (t, s) =>
+        editJson(
+          t,
+          (m) => void (matchingMethods.includes(m?.method) && (s[`inst:${m.id}`] = m.params?.instrument_name)),
+        ),
       toClient: (t, s) =>
         editJson(t, (m) => {
           const inst = m && (s[`inst:${m.id}`] as string | undefined);
@@ -216,8 +313,22 @@ const cases: Case[] = [
     check: 'ratelimit.live-instruments-free',
     hooks: {
       // Each call also spends a point upstream (an extra getRateLimits whose answer the client never sees).
-      toServer: (t) => editJson(t, (m) => (m?.method === 'public/get_all_live_instruments' ? [t, JSON.stringify({ jsonrpc: '2.0', id: `proxy-extra-${m.id}`, method: 'public/getRateLimits', params: {} })] : undefined)),
-      toClient: (t) => editJson(t, (m) => (typeof m?.id === 'string' && m.id.startsWith('proxy-extra-') ? null : undefined)),
+      toServer: (t) =>
+        editJson(t, (m) =>
+          m?.method === 'public/get_all_live_instruments'
+            ? [
+                t,
+                JSON.stringify({
+                  jsonrpc: '2.0',
+                  id: `proxy-extra-${m.id}`,
+                  method: 'public/getRateLimits',
+                  params: {},
+                }),
+              ]
+            : undefined,
+        ),
+      toClient: (t) =>
+        editJson(t, (m) => (typeof m?.id === 'string' && m.id.startsWith('proxy-extra-') ? null : undefined)),
     },
   },
   {
@@ -228,7 +339,8 @@ const cases: Case[] = [
       toClient: (t, s) =>
         editJson(t, (m) => {
           noteLogin(m, s);
-          if (s.loggedIn && m?.result?.remaining_non_matching) setConsumed(m.result.remaining_non_matching, (s.count as number) ?? 0);
+          if (s.loggedIn && m?.result?.remaining_non_matching)
+            setConsumed(m.result.remaining_non_matching, (s.count as number) ?? 0);
         }),
     },
   },
@@ -248,7 +360,14 @@ const cases: Case[] = [
   {
     name: 'pushes continue after unsubscribing everything',
     check: 'subscriptions.unsubscribe-all',
-    hooks: { toServer: (t) => editJson(t, (m) => (m?.method === 'unsubscribe' && m.params && !m.params.channels ? [JSON.stringify({ ...m, method: 'public/getRateLimits', params: {} })] : undefined)) },
+    hooks: {
+      toServer: (t) =>
+        editJson(t, (m) =>
+          m?.method === 'unsubscribe' && m.params && !m.params.channels
+            ? [JSON.stringify({ ...m, method: 'public/getRateLimits', params: {} })]
+            : undefined,
+        ),
+    },
   },
 ];
 
@@ -256,7 +375,14 @@ async function run(hooks: ProxyHooks, only: string[], allowOrderFlow: boolean): 
   const sandbox = await startSandbox({ port: 0 });
   const proxy = await startProxy(sandbox, hooks);
   try {
-    return await runConformance({ ws: proxy.wsUrl, http: proxy.httpUrl, key: Wallet.createRandom().privateKey, only, allowOrderFlow, sampleWindowMs: 4000 });
+    return await runConformance({
+      ws: proxy.wsUrl,
+      http: proxy.httpUrl,
+      key: Wallet.createRandom().privateKey,
+      only,
+      allowOrderFlow,
+      sampleWindowMs: 4000,
+    });
   } finally {
     await proxy.close();
     await sandbox.close();
@@ -274,7 +400,9 @@ describe('broken servers', () => {
   it('a passthrough proxy changes nothing: every intended check passes through it', async () => {
     const ids = [...new Set(cases.map((c) => c.check))];
     const report = await run({}, ids, true);
-    const notPassing = report.checks.filter((c) => c.status !== 'pass').map((c) => `${c.id}: ${c.status} ${c.reason ?? ''}`);
+    const notPassing = report.checks
+      .filter((c) => c.status !== 'pass')
+      .map((c) => `${c.id}: ${c.status} ${c.reason ?? ''}`);
     expect(notPassing).toEqual([]);
     expect(report.checks.map((c) => c.id).sort()).toEqual(ids.sort());
   }, 90_000);

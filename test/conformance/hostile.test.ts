@@ -15,7 +15,13 @@ import { editJson, startProxy, type ProxyHooks } from './proxy';
 const RATE_LIMITED = errorTable.codes.find((c) => c.kind === 'rate-limit')!.code;
 const matchingMethods: string[] = methodTable.filter((m) => m.rateLimitClass === 'matching').map((m) => m.name);
 const FRAMING_ERRORS = ['framing.error-codes', 'framing.reserved-codes', 'framing.error-shape', 'framing.malformed'];
-const HTTP_LOGIN = ['login.http-without-headers', 'login.http-stale', 'login.http-headers', 'login.http-params', 'ratelimit.get-rate-limits-http'];
+const HTTP_LOGIN = [
+  'login.http-without-headers',
+  'login.http-stale',
+  'login.http-headers',
+  'login.http-params',
+  'ratelimit.get-rate-limits-http',
+];
 
 /** Drops every rate-limit answer to a matching-class request: over-limit order flow vanishes without a word. */
 const dropRefusals: ProxyHooks = {
@@ -28,7 +34,8 @@ const dropRefusals: ProxyHooks = {
  * order flow in the others gets no answer for a while (instead of the -32000 the document gives).
  */
 const dropOtherInstruments: ProxyHooks = {
-  toServer: (t, s) => editJson(t, (m) => void (matchingMethods.includes(m?.method) && (s[`inst:${m.id}`] = m.params?.instrument_name))),
+  toServer: (t, s) =>
+    editJson(t, (m) => void (matchingMethods.includes(m?.method) && (s[`inst:${m.id}`] = m.params?.instrument_name))),
   toClient: (t, s) =>
     editJson(t, (m) => {
       const inst = m && (s[`inst:${m.id}`] as string | undefined);
@@ -76,15 +83,69 @@ const dropping = (hooks: ProxyHooks) => async (): Promise<Target> => {
 
 /** Hostile server → the checks that must not pass against it. */
 const table: { name: string; start: () => Promise<Target>; mustNotPass: string[]; orderFlow?: boolean }[] = [
-  { name: 'a WebSocket echo server', start: alone(echoServer), mustNotPass: ['framing.*', 'login.http-without-headers', 'login.http-stale'] },
+  {
+    name: 'a WebSocket echo server',
+    start: alone(echoServer),
+    mustNotPass: ['framing.*', 'login.http-without-headers', 'login.http-stale'],
+  },
   { name: 'a silent peer', start: alone(silentPeer), mustNotPass: FRAMING_ERRORS },
-  { name: 'a garbage server', start: alone(garbageServer), mustNotPass: [...FRAMING_ERRORS, 'framing.id-echo-number', 'login.http-without-headers'] },
-  { name: 'a server that refuses every request (a well-formed error for each)', start: alone(refuser), mustNotPass: ['login.stale-timestamp', 'login.future-timestamp', 'login.wrong-signature', 'login.other-wallet-signature', 'access.*', 'login.http-without-headers', 'login.http-stale', 'framing.error-codes'] },
-  { name: 'a sandbox that refuses every subscribe', start: dropping(refusing('subscribe')), mustNotPass: ['subscriptions.parameter-enums-invalid', 'access.private-before-login', 'access.other-subaccount', 'access.other-wallet'] },
-  { name: 'a sandbox that refuses every order', start: dropping(refusing('order')), orderFlow: true, mustNotPass: ['orderflow.action-signature', 'orderflow.order-accepted'] },
-  { name: 'an HTTP server that answers 426 to everything', start: hostileHttp(upgradeRequired), mustNotPass: HTTP_LOGIN },
-  { name: 'a server that drops over-limit order requests silently', start: dropping(dropRefusals), orderFlow: true, mustNotPass: ['ratelimit.matching-shared', 'ratelimit.cancel-all-budget', 'ratelimit.cancel-by-label-budget', 'ratelimit.instrument-bucket'] },
-  { name: 'a per-wallet order bucket that drops over-limit requests silently', start: dropping(dropOtherInstruments), orderFlow: true, mustNotPass: ['ratelimit.instrument-bucket'] },
+  {
+    name: 'a garbage server',
+    start: alone(garbageServer),
+    mustNotPass: [...FRAMING_ERRORS, 'framing.id-echo-number', 'login.http-without-headers'],
+  },
+  {
+    name: 'a server that refuses every request (a well-formed error for each)',
+    start: alone(refuser),
+    mustNotPass: [
+      'login.stale-timestamp',
+      'login.future-timestamp',
+      'login.wrong-signature',
+      'login.other-wallet-signature',
+      'access.*',
+      'login.http-without-headers',
+      'login.http-stale',
+      'framing.error-codes',
+    ],
+  },
+  {
+    name: 'a sandbox that refuses every subscribe',
+    start: dropping(refusing('subscribe')),
+    mustNotPass: [
+      'subscriptions.parameter-enums-invalid',
+      'access.private-before-login',
+      'access.other-subaccount',
+      'access.other-wallet',
+    ],
+  },
+  {
+    name: 'a sandbox that refuses every order',
+    start: dropping(refusing('order')),
+    orderFlow: true,
+    mustNotPass: ['orderflow.action-signature', 'orderflow.order-accepted'],
+  },
+  {
+    name: 'an HTTP server that answers 426 to everything',
+    start: hostileHttp(upgradeRequired),
+    mustNotPass: HTTP_LOGIN,
+  },
+  {
+    name: 'a server that drops over-limit order requests silently',
+    start: dropping(dropRefusals),
+    orderFlow: true,
+    mustNotPass: [
+      'ratelimit.matching-shared',
+      'ratelimit.cancel-all-budget',
+      'ratelimit.cancel-by-label-budget',
+      'ratelimit.instrument-bucket',
+    ],
+  },
+  {
+    name: 'a per-wallet order bucket that drops over-limit requests silently',
+    start: dropping(dropOtherInstruments),
+    orderFlow: true,
+    mustNotPass: ['ratelimit.instrument-bucket'],
+  },
 ];
 
 const passed = (r: Report) => r.checks.filter((c) => c.status === 'pass').map((c) => c.id);
@@ -99,7 +160,14 @@ describe.concurrent('hostile servers: no check passes without positive evidence'
     it(`${row.name}: ${row.mustNotPass.join(', ')} do not pass`, async () => {
       const target = await row.start();
       try {
-        const report = await runConformance({ ws: target.ws, http: target.http, key: Wallet.createRandom().privateKey, only: row.mustNotPass, allowOrderFlow: row.orderFlow ?? false, sampleWindowMs: 1000 });
+        const report = await runConformance({
+          ws: target.ws,
+          http: target.http,
+          key: Wallet.createRandom().privateKey,
+          only: row.mustNotPass,
+          allowOrderFlow: row.orderFlow ?? false,
+          sampleWindowMs: 1000,
+        });
         expect(report.checks.length).toBeGreaterThan(0);
         expect(passed(report)).toEqual([]);
         seen.push(row.name);

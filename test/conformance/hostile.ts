@@ -96,7 +96,8 @@ export function garbageServer(): Promise<Hostile> {
 export function upgradeRequired(): Promise<Hostile> {
   return serve({
     refuseUpgrade: 426,
-    onHttp: (_req, _body, res) => void res.writeHead(426, { 'content-type': 'text/plain', upgrade: 'websocket' }).end('Upgrade Required'),
+    onHttp: (_req, _body, res) =>
+      void res.writeHead(426, { 'content-type': 'text/plain', upgrade: 'websocket' }).end('Upgrade Required'),
   });
 }
 
@@ -112,7 +113,8 @@ function idOf(text: string): unknown {
 
 /** Refuses everything, in good form: every request gets a JSON-RPC error echoing its id; every HTTP request 401 with one. */
 export function refuser(): Promise<Hostile> {
-  const error = (id: unknown) => JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32603, message: 'Internal error', data: 'refused' } });
+  const error = (id: unknown) =>
+    JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32603, message: 'Internal error', data: 'refused' } });
   return serve({
     onFrame: (ws, data) => ws.send(error(idOf(data.toString()))),
     onHttp: (_req, body, res) => void res.writeHead(401, { 'content-type': 'application/json' }).end(error(idOf(body))),

@@ -32,7 +32,13 @@ export interface Proxy {
 const out = (r: Rewrite): string[] => (r === null ? [] : Array.isArray(r) ? r : [r]);
 
 /** Relay one client connection to the upstream WebSocket through the hooks; both sockets go into `sockets`. */
-function relay(client: WebSocket, req: IncomingMessage, upstream: { wsUrl: string }, hooks: ProxyHooks, sockets: Set<WebSocket>): void {
+function relay(
+  client: WebSocket,
+  req: IncomingMessage,
+  upstream: { wsUrl: string },
+  hooks: ProxyHooks,
+  sockets: Set<WebSocket>,
+): void {
   sockets.add(client);
   client.on('close', () => sockets.delete(client));
   const up = new WebSocket(new URL(req.url ?? '/v3/ws', upstream.wsUrl));
@@ -59,7 +65,8 @@ function relay(client: WebSocket, req: IncomingMessage, upstream: { wsUrl: strin
     for (const t of out(hooks.toClient ? hooks.toClient(text, state) : text)) state.send(t);
   });
   up.on('close', (code, reason) => {
-    if (!overLimit && client.readyState === WebSocket.OPEN) client.close(code === 1005 || code === 1006 ? 1000 : code, reason);
+    if (!overLimit && client.readyState === WebSocket.OPEN)
+      client.close(code === 1005 || code === 1006 ? 1000 : code, reason);
   });
   up.on('error', () => undefined);
   client.on('error', () => undefined);
@@ -72,9 +79,14 @@ export async function startProxy(upstream: { wsUrl: string; httpUrl: string }, h
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'host' && k !== 'content-length' && k !== 'connection') headers[k] = v;
+    for (const [k, v] of Object.entries(req.headers))
+      if (typeof v === 'string' && k !== 'host' && k !== 'content-length' && k !== 'connection') headers[k] = v;
     try {
-      const r = await fetch(new URL(req.url ?? '/', upstream.httpUrl), { method: req.method ?? 'POST', headers, body: req.method === 'GET' ? undefined : Buffer.concat(chunks) });
+      const r = await fetch(new URL(req.url ?? '/', upstream.httpUrl), {
+        method: req.method ?? 'POST',
+        headers,
+        body: req.method === 'GET' ? undefined : Buffer.concat(chunks),
+      });
       let body = await r.text();
       let status = r.status;
       if (hooks.http) ({ status, body } = hooks.http(req.url ?? '/', body, status));
@@ -85,7 +97,9 @@ export async function startProxy(upstream: { wsUrl: string; httpUrl: string }, h
   });
   const wss = new WebSocketServer({ noServer: true });
   const sockets = new Set<WebSocket>();
-  server.on('upgrade', (req, socket, head) => wss.handleUpgrade(req, socket, head, (client) => wss.emit('connection', client, req)));
+  server.on('upgrade', (req, socket, head) =>
+    wss.handleUpgrade(req, socket, head, (client) => wss.emit('connection', client, req)),
+  );
   wss.on('connection', (client: WebSocket, req: IncomingMessage) => relay(client, req, upstream, hooks, sockets));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;

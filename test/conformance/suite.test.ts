@@ -8,7 +8,9 @@ import { startSandbox } from '@exchange-api/sandbox';
 import { registry, runConformance, runCli, type Report } from '@exchange-api/conformance';
 
 function problems(report: Report): string[] {
-  return report.checks.filter((c) => c.status === 'fail' || c.status === 'inconclusive' || (c.status === 'skip' && !c.reason)).map((c) => `${c.id}: ${c.status} ${c.reason ?? ''} ${JSON.stringify(c.findings.slice(0, 2))}`);
+  return report.checks
+    .filter((c) => c.status === 'fail' || c.status === 'inconclusive' || (c.status === 'skip' && !c.reason))
+    .map((c) => `${c.id}: ${c.status} ${c.reason ?? ''} ${JSON.stringify(c.findings.slice(0, 2))}`);
 }
 
 describe('conformance runner against the sandbox', () => {
@@ -19,9 +21,17 @@ describe('conformance runner against the sandbox', () => {
     try {
       const started = Date.now();
       // The key is the session key's wallet, so the wallet-shared check covers session keys too.
-      const report = await runConformance({ ws: sandbox.wsUrl, http: sandbox.httpUrl, key: owner.privateKey, sessionKey: session.privateKey, wallet: owner.address });
+      const report = await runConformance({
+        ws: sandbox.wsUrl,
+        http: sandbox.httpUrl,
+        key: owner.privateKey,
+        sessionKey: session.privateKey,
+        wallet: owner.address,
+      });
       const seconds = (Date.now() - started) / 1000;
-      console.log(`default suite against the sandbox: ${report.summary.passed} passed, ${report.summary.skipped} skipped of ${report.summary.total} in ${seconds.toFixed(1)} s`);
+      console.log(
+        `default suite against the sandbox: ${report.summary.passed} passed, ${report.summary.skipped} skipped of ${report.summary.total} in ${seconds.toFixed(1)} s`,
+      );
       expect(problems(report)).toEqual([]);
       expect(report.checks.length).toBe(registry.length);
       expect(report.exitCode).toBe(0);
@@ -29,7 +39,8 @@ describe('conformance runner against the sandbox', () => {
       const overWs = report.assumptions.find((a) => a.id === 'get-subaccounts-ws');
       expect(overWs?.observations.map((o) => [o.check, o.conforms])).toEqual([['login.wallet', true]]);
       // Without --allow-order-flow nothing trades: every order-flow check is skipped, saying why.
-      for (const c of report.checks.filter((x) => x.needs.includes('order-flow'))) expect(c.reason).toMatch(/allow-order-flow/);
+      for (const c of report.checks.filter((x) => x.needs.includes('order-flow')))
+        expect(c.reason).toMatch(/allow-order-flow/);
       expect(seconds).toBeLessThan(45);
     } finally {
       await sandbox.close();
@@ -42,13 +53,33 @@ describe('conformance runner against the sandbox', () => {
     const sandbox = await startSandbox({ port: 0, sessionKeys: [{ address: session.address, wallet: owner.address }] });
     try {
       const started = Date.now();
-      const report = await runConformance({ ws: sandbox.wsUrl, http: sandbox.httpUrl, key: owner.privateKey, sessionKey: session.privateKey, wallet: owner.address, allowOrderFlow: true });
+      const report = await runConformance({
+        ws: sandbox.wsUrl,
+        http: sandbox.httpUrl,
+        key: owner.privateKey,
+        sessionKey: session.privateKey,
+        wallet: owner.address,
+        allowOrderFlow: true,
+      });
       const seconds = (Date.now() - started) / 1000;
-      console.log(`suite with --allow-order-flow against the sandbox: ${report.summary.passed} passed, ${report.summary.skipped} skipped of ${report.summary.total} in ${seconds.toFixed(1)} s`);
+      console.log(
+        `suite with --allow-order-flow against the sandbox: ${report.summary.passed} passed, ${report.summary.skipped} skipped of ${report.summary.total} in ${seconds.toFixed(1)} s`,
+      );
       expect(problems(report)).toEqual([]);
       expect(report.checks.length).toBe(registry.length);
-      const orderFlow = ['orderflow.order-accepted', 'orderflow.cancel', 'orderflow.action-signature', 'ratelimit.matching-shared', 'ratelimit.cancel-all-budget', 'ratelimit.cancel-by-label-budget', 'ratelimit.instrument-bucket', 'observe.private-trade'];
-      expect(report.checks.filter((c) => c.status === 'pass').map((c) => c.id)).toEqual(expect.arrayContaining(orderFlow));
+      const orderFlow = [
+        'orderflow.order-accepted',
+        'orderflow.cancel',
+        'orderflow.action-signature',
+        'ratelimit.matching-shared',
+        'ratelimit.cancel-all-budget',
+        'ratelimit.cancel-by-label-budget',
+        'ratelimit.instrument-bucket',
+        'observe.private-trade',
+      ];
+      expect(report.checks.filter((c) => c.status === 'pass').map((c) => c.id)).toEqual(
+        expect.arrayContaining(orderFlow),
+      );
       const trade = report.checks.find((c) => c.id === 'observe.private-trade')!;
       expect(trade.observations[0]?.schema).toBeTruthy();
       // The bucket is not reported by getRateLimits: what the runner saw of it is an observation.
@@ -61,7 +92,6 @@ describe('conformance runner against the sandbox', () => {
       await sandbox.close();
     }
   }, 90_000);
-
 });
 
 describe('conformance command line against the sandbox', () => {
@@ -71,12 +101,33 @@ describe('conformance command line against the sandbox', () => {
     const lines: string[] = [];
     const io = { out: (l: string) => lines.push(l), err: (l: string) => lines.push(`ERR ${l}`) };
     try {
-      const code = await runCli(['--ws', sandbox.wsUrl, '--http', sandbox.httpUrl, '--only', 'framing', '--report', 'console', '--report', `json:${join(dir, 'r.json')}`, '--report', `junit:${join(dir, 'r.xml')}`, '--report', `html:${join(dir, 'r.html')}`], io, {});
+      const code = await runCli(
+        [
+          '--ws',
+          sandbox.wsUrl,
+          '--http',
+          sandbox.httpUrl,
+          '--only',
+          'framing',
+          '--report',
+          'console',
+          '--report',
+          `json:${join(dir, 'r.json')}`,
+          '--report',
+          `junit:${join(dir, 'r.xml')}`,
+          '--report',
+          `html:${join(dir, 'r.html')}`,
+        ],
+        io,
+        {},
+      );
       expect(code).toBe(0);
       const json = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as Report;
       expect(json.format).toBe('exchange-api-conformance-report');
       expect(json.checks.every((c) => c.area === 'framing')).toBe(true);
-      expect(readFileSync(join(dir, 'r.xml'), 'utf8')).toContain('<testcase classname="conformance.framing" name="framing.id-echo-null"');
+      expect(readFileSync(join(dir, 'r.xml'), 'utf8')).toContain(
+        '<testcase classname="conformance.framing" name="framing.id-echo-null"',
+      );
       expect(readFileSync(join(dir, 'r.html'), 'utf8')).toContain('id="filter"');
       expect(lines.some((l) => /^\[1\/8\] PASS +framing\.id-echo-string/.test(l))).toBe(true);
       expect(lines.join('\n')).toMatch(/area\s+passed\s+failed\s+skipped\s+inconclusive\s+total/);

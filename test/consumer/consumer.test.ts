@@ -37,8 +37,13 @@ function startInstalledSandbox(dir: string): Promise<{ ws: string; http: string 
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr += d));
   return new Promise((resolve, reject) => {
-    const bound = setTimeout(() => reject(new Error(`installed sandbox printed no first line within 20 s; stderr: ${stderr}`)), 20_000);
-    child.once('exit', (code) => reject(new Error(`installed sandbox exited ${code} before listening; stderr: ${stderr}`)));
+    const bound = setTimeout(
+      () => reject(new Error(`installed sandbox printed no first line within 20 s; stderr: ${stderr}`)),
+      20_000,
+    );
+    child.once('exit', (code) =>
+      reject(new Error(`installed sandbox exited ${code} before listening; stderr: ${stderr}`)),
+    );
     createInterface({ input: child.stdout! }).once('line', (line) => {
       clearTimeout(bound);
       const m = /^sandbox listening (ws:\/\/\S+) (http:\/\/\S+)$/.exec(line);
@@ -89,7 +94,14 @@ describe('the packages as installed from their tarballs', () => {
   });
 
   it('the docs package points at its installed site', () => {
-    const r = run(process.execPath, ['-e', "const { siteDir } = require('@exchange-api/docs'); console.log(require('node:fs').readFileSync(siteDir + '/index.html', 'utf8').length)"], consumer.dir);
+    const r = run(
+      process.execPath,
+      [
+        '-e',
+        "const { siteDir } = require('@exchange-api/docs'); console.log(require('node:fs').readFileSync(siteDir + '/index.html', 'utf8').length)",
+      ],
+      consumer.dir,
+    );
     expect(r.status, describeRun('require docs siteDir', r)).toBe(0);
     expect(Number(r.stdout)).toBeGreaterThan(1000);
   });
@@ -110,12 +122,19 @@ describe('the packages as installed from their tarballs', () => {
     const withDirective = readFileSync(file, 'utf8');
     const probe = run(
       process.execPath,
-      ['-e', `require('fs').writeFileSync(${JSON.stringify(join(consumer.dir, 'bundler', 'probe.ts'))}, ${JSON.stringify(withDirective.replace(/^\/\/ @ts-expect-error.*$/m, ''))})`],
+      [
+        '-e',
+        `require('fs').writeFileSync(${JSON.stringify(join(consumer.dir, 'bundler', 'probe.ts'))}, ${JSON.stringify(withDirective.replace(/^\/\/ @ts-expect-error.*$/m, ''))})`,
+      ],
       consumer.dir,
     );
     expect(probe.status).toBe(0);
     const r = run(process.execPath, [join('node_modules', 'typescript', 'bin', 'tsc'), '-p', 'bundler'], consumer.dir);
-    run(process.execPath, ['-e', `require('fs').rmSync(${JSON.stringify(join(consumer.dir, 'bundler', 'probe.ts'))})`], consumer.dir);
+    run(
+      process.execPath,
+      ['-e', `require('fs').rmSync(${JSON.stringify(join(consumer.dir, 'bundler', 'probe.ts'))})`],
+      consumer.dir,
+    );
     expect(r.status).not.toBe(0);
     expect(r.stdout).toMatch(/probe\.ts\(\d+,\d+\): error TS2322: Type '7' is not assignable/);
   });
@@ -132,7 +151,17 @@ describe('package lint of every tarball', () => {
   });
 
   it.each(names)('are-the-types-wrong (attw, strict profile) reports nothing for %s', (name) => {
-    const r = run(process.execPath, [join(repoRoot, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js'), consumer.tarballs[name]!, '--format', 'json'], repoRoot, 120_000);
+    const r = run(
+      process.execPath,
+      [
+        join(repoRoot, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js'),
+        consumer.tarballs[name]!,
+        '--format',
+        'json',
+      ],
+      repoRoot,
+      120_000,
+    );
     const problems = r.stdout ? (JSON.parse(r.stdout) as { problems?: Record<string, unknown> }).problems : undefined;
     expect(problems, describeRun(`attw ${name}`, r)).toEqual({});
     expect(r.status, describeRun(`attw ${name}`, r)).toBe(0);
@@ -149,7 +178,9 @@ describe('the installed command and client against each other', () => {
       300_000,
     );
     expect(r.status, describeRun('exchange-api conformance', r)).toBe(0);
-    const summary = (JSON.parse(readFileSync(report, 'utf8')) as { summary: { total: number; passed: number; failed: number } }).summary;
+    const summary = (
+      JSON.parse(readFileSync(report, 'utf8')) as { summary: { total: number; passed: number; failed: number } }
+    ).summary;
     expect(summary.failed).toBe(0);
     expect(summary.passed).toBeGreaterThan(40);
   });
@@ -162,7 +193,12 @@ describe('the installed command and client against each other', () => {
   });
 
   it('the installed client (ESM) streams three order books from the installed sandbox, strictly validated, without loading ethers', () => {
-    const r = run(process.execPath, ['--import', './trace-ethers.mjs', 'stream-books.mjs', urls.ws, urls.http], consumer.dir, 60_000);
+    const r = run(
+      process.execPath,
+      ['--import', './trace-ethers.mjs', 'stream-books.mjs', urls.ws, urls.http],
+      consumer.dir,
+      60_000,
+    );
     expect(r.status, describeRun('node stream-books.mjs', r)).toBe(0);
     const books = JSON.parse(r.stdout) as Array<{ instrument_name: string; count: number; last: number }>;
     expect(books.map((b) => b.instrument_name)).toEqual(['ETH-PERP', 'BTC-PERP', 'ETH-USDC']);
@@ -174,17 +210,30 @@ describe('the installed command and client against each other', () => {
   });
 
   it('the installed client (CommonJS) reads public data without loading ethers', () => {
-    const r = run(process.execPath, ['--import', './trace-ethers.mjs', 'public-data.cjs', urls.ws, urls.http], consumer.dir, 60_000);
+    const r = run(
+      process.execPath,
+      ['--import', './trace-ethers.mjs', 'public-data.cjs', urls.ws, urls.http],
+      consumer.dir,
+      60_000,
+    );
     expect(r.status, describeRun('node public-data.cjs', r)).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual(expect.arrayContaining(['ETH-PERP', 'BTC-PERP']));
     expect(r.stderr).not.toContain('ethers-loaded');
   });
 
   it('the ethers trace sees ethers when it is loaded (import and require): the two checks above can fail', () => {
-    const esm = run(process.execPath, ['--import', './trace-ethers.mjs', 'load-all.mjs', '@exchange-api/auth'], consumer.dir);
+    const esm = run(
+      process.execPath,
+      ['--import', './trace-ethers.mjs', 'load-all.mjs', '@exchange-api/auth'],
+      consumer.dir,
+    );
     expect(esm.status, describeRun('load auth (ESM)', esm)).toBe(0);
     expect(esm.stderr).toContain('ethers-loaded import');
-    const cjs = run(process.execPath, ['--import', './trace-ethers.mjs', 'load-all.cjs', '@exchange-api/auth'], consumer.dir);
+    const cjs = run(
+      process.execPath,
+      ['--import', './trace-ethers.mjs', 'load-all.cjs', '@exchange-api/auth'],
+      consumer.dir,
+    );
     expect(cjs.status, describeRun('load auth (CommonJS)', cjs)).toBe(0);
     expect(cjs.stderr).toContain('ethers-loaded require');
   });
@@ -209,7 +258,9 @@ describe('the installed client in a browser bundle', () => {
     const code = out.outputFiles[0]!.contents;
     const text = new TextDecoder().decode(code);
     const gz = gzipSync(code, { level: 9 }).length;
-    console.log(`installed client, browser core: ${code.length} bytes minified, ${gz} bytes gzipped (budget ${BROWSER_CORE_BUDGET})`);
+    console.log(
+      `installed client, browser core: ${code.length} bytes minified, ${gz} bytes gzipped (budget ${BROWSER_CORE_BUDGET})`,
+    );
     expect(text).not.toMatch(/from\s*"(node:|ws"|events"|http")/);
     expect(gz).toBeLessThanOrEqual(BROWSER_CORE_BUDGET);
   });

@@ -35,7 +35,8 @@ const CONSUMER_TOOLS = ['typescript@5.9.3', '@types/node@20.19.9', 'esbuild@0.28
 export function consumerEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (k === 'NODE_OPTIONS' || k === 'INIT_CWD' || k.startsWith('npm_') || k.startsWith('VITEST') || k === 'TSX') continue;
+    if (k === 'NODE_OPTIONS' || k === 'INIT_CWD' || k.startsWith('npm_') || k.startsWith('VITEST') || k === 'TSX')
+      continue;
     env[k] = v;
   }
   return { ...env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' };
@@ -43,12 +44,20 @@ export function consumerEnv(): NodeJS.ProcessEnv {
 
 /** Run a command to its end (bounded); the output is kept for the assertion message. */
 export function run(cmd: string, args: string[], cwd: string, timeoutMs = 240_000): SpawnSyncReturns<string> {
-  return spawnSync(cmd, args, { cwd, env: consumerEnv(), encoding: 'utf8', timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 });
+  return spawnSync(cmd, args, {
+    cwd,
+    env: consumerEnv(),
+    encoding: 'utf8',
+    timeout: timeoutMs,
+    maxBuffer: 64 * 1024 * 1024,
+  });
 }
 
 /** One line that says how a command ended and what it printed, for an assertion's message. */
 export function describeRun(what: string, r: SpawnSyncReturns<string>): string {
-  const how = r.error ? `failed to run (${r.error.message})` : `exit ${r.status}${r.signal ? ` signal ${r.signal}` : ''}`;
+  const how = r.error
+    ? `failed to run (${r.error.message})`
+    : `exit ${r.status}${r.signal ? ` signal ${r.signal}` : ''}`;
   return `${what}: ${how}\n--- stdout\n${r.stdout ?? ''}\n--- stderr\n${r.stderr ?? ''}`;
 }
 
@@ -94,11 +103,29 @@ export function makeConsumer(extraTarballs: string[] = []): Consumer {
     const tarballs = packAll(packs);
     const app = join(dir, 'app');
     mkdirSync(app);
-    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }, null, 2));
+    writeFileSync(
+      join(app, 'package.json'),
+      JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }, null, 2),
+    );
     cpSync(fixtures, app, { recursive: true });
     // One typed consumer, checked under each module setting (node16 ESM and CommonJS, bundler).
-    for (const copy of ['node16/consumer.mts', 'node16/consumer.cts', 'bundler/consumer.ts']) cpSync(join(fixtures, 'typed-consumer.ts'), join(app, copy));
-    const install = run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', ...Object.values(tarballs), ...extraTarballs, ...CONSUMER_TOOLS], app, 480_000);
+    for (const copy of ['node16/consumer.mts', 'node16/consumer.cts', 'bundler/consumer.ts'])
+      cpSync(join(fixtures, 'typed-consumer.ts'), join(app, copy));
+    const install = run(
+      'npm',
+      [
+        'install',
+        '--no-audit',
+        '--no-fund',
+        '--prefer-offline',
+        '--loglevel=error',
+        ...Object.values(tarballs),
+        ...extraTarballs,
+        ...CONSUMER_TOOLS,
+      ],
+      app,
+      480_000,
+    );
     if (install.status !== 0) throw new Error(describeRun('npm install (tarballs)', install));
     return { dir: app, tarballs, remove };
   } catch (err) {

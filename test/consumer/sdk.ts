@@ -14,7 +14,10 @@ import { spawnSync } from 'node:child_process';
 
 /** The specs whose SDKs the consumer installs, with the package name each derives from its title. */
 export const SDK_SPECS = {
-  weather: { spec: join(repoRoot, 'test', 'sdk', 'fixtures', 'weather.asyncapi.yaml'), name: 'weather-station-network' },
+  weather: {
+    spec: join(repoRoot, 'test', 'sdk', 'fixtures', 'weather.asyncapi.yaml'),
+    name: 'weather-station-network',
+  },
   own: { spec: join(repoRoot, 'spec', 'asyncapi.yaml'), name: 'exchange-streaming-and-request-api' },
 } as const;
 
@@ -38,7 +41,10 @@ export async function packSdks(): Promise<Record<keyof typeof SDK_SPECS, PackedS
     const dir = join(root, key);
     const result = await generateInto(spec, dir, { check: false, docs: key === 'weather' });
     // The package builds with tsup and tsc of the repository, as a developer with them installed would.
-    const env = { ...consumerEnv(), PATH: `${join(repoRoot, 'node_modules', '.bin')}${delimiter}${process.env.PATH ?? ''}` };
+    const env = {
+      ...consumerEnv(),
+      PATH: `${join(repoRoot, 'node_modules', '.bin')}${delimiter}${process.env.PATH ?? ''}`,
+    };
     const r = spawnSync('npm', ['pack', '--silent'], { cwd: dir, env, encoding: 'utf8', timeout: 120_000 });
     if (r.status !== 0) throw new Error(describeRun(`npm pack in ${dir}`, r));
     const tarball = readdirSync(dir).find((f) => f.endsWith('.tgz'));
@@ -50,7 +56,8 @@ export async function packSdks(): Promise<Record<keyof typeof SDK_SPECS, PackedS
 
 /** A copy of `value` that the schema of `record` must refuse: its first required field removed (per element for arrays). */
 function broken(model: ApiModel, record: string | null, value: unknown): unknown {
-  if (Array.isArray(value)) return value.length > 0 ? [broken(model, record, value[0]), ...value.slice(1)] : ['not a record'];
+  if (Array.isArray(value))
+    return value.length > 0 ? [broken(model, record, value[0]), ...value.slice(1)] : ['not a record'];
   const required = model.types.find((t) => t.name === record)?.fields?.find((f) => f.required);
   if (required && typeof value === 'object' && value !== null) {
     const { [required.name]: _gone, ...rest } = value as Record<string, unknown>;
@@ -64,22 +71,52 @@ async function exampleCases(spec: string) {
   const model = await modelFromSpec(spec);
   const cases: Array<{ place: string; group: string; key: string; value: unknown; broken: unknown }> = [];
   // Only examples of records with a required field can be broken generically; the others are open by design.
-  const breakable = (record: string | null) => model.types.some((t) => t.name === record && t.fields?.some((f) => f.required));
+  const breakable = (record: string | null) =>
+    model.types.some((t) => t.name === record && t.fields?.some((f) => f.required));
   for (const c of model.channels) {
     if (!breakable(c.payload.record)) continue;
-    c.examples.forEach((v, i) => cases.push({ place: `channel ${c.id} example ${i + 1}`, group: 'channelsValidators', key: c.id, value: v, broken: broken(model, c.payload.record, v) }));
+    c.examples.forEach((v, i) =>
+      cases.push({
+        place: `channel ${c.id} example ${i + 1}`,
+        group: 'channelsValidators',
+        key: c.id,
+        value: v,
+        broken: broken(model, c.payload.record, v),
+      }),
+    );
   }
   for (const m of model.methods) {
-    if (breakable(m.params.record)) m.paramsExamples.forEach((v, i) => cases.push({ place: `${m.name} params example ${i + 1}`, group: 'paramsValidators', key: m.name, value: v, broken: broken(model, m.params.record, v) }));
-    if (breakable(m.result.record)) m.resultExamples.forEach((v, i) => cases.push({ place: `${m.name} result example ${i + 1}`, group: 'resultsValidators', key: m.name, value: v, broken: broken(model, m.result.record, v) }));
+    if (breakable(m.params.record))
+      m.paramsExamples.forEach((v, i) =>
+        cases.push({
+          place: `${m.name} params example ${i + 1}`,
+          group: 'paramsValidators',
+          key: m.name,
+          value: v,
+          broken: broken(model, m.params.record, v),
+        }),
+      );
+    if (breakable(m.result.record))
+      m.resultExamples.forEach((v, i) =>
+        cases.push({
+          place: `${m.name} result example ${i + 1}`,
+          group: 'resultsValidators',
+          key: m.name,
+          value: v,
+          broken: broken(model, m.result.record, v),
+        }),
+      );
   }
   return cases;
 }
 
-const tsc = (consumer: Consumer, project: string) => run(process.execPath, [join('node_modules', 'typescript', 'bin', 'tsc'), '-p', project], consumer.dir);
+const tsc = (consumer: Consumer, project: string) =>
+  run(process.execPath, [join('node_modules', 'typescript', 'bin', 'tsc'), '-p', project], consumer.dir);
 
 /** The checks of the installed SDKs, on the consumer made by the caller's beforeAll. */
-export function describeSdkPackages(get: () => { consumer: Consumer; sdks: Record<keyof typeof SDK_SPECS, PackedSdk> }): void {
+export function describeSdkPackages(
+  get: () => { consumer: Consumer; sdks: Record<keyof typeof SDK_SPECS, PackedSdk> },
+): void {
   describe('SDK packages generated by `generate --out`, installed from their tarballs', () => {
     it('the plain spec (none of our extensions) generates with one note per kind of default, no error', () => {
       const { notes } = get().sdks.weather;
@@ -91,38 +128,70 @@ export function describeSdkPackages(get: () => { consumer: Consumer; sdks: Recor
     it('the installed package carries its generated README and (generated with --docs) its docs site', () => {
       const installed = join(get().consumer.dir, 'node_modules', SDK_SPECS.weather.name);
       const readme = readFileSync(join(installed, 'README.md'), 'utf8');
-      for (const part of ['## Install', '## Connect, subscribe, call', '## What of the client works for this API', '## Channels', '## Methods', '`readings.{region}.{unit}`', '`rpc.getStation`']) expect(readme).toContain(part);
+      for (const part of [
+        '## Install',
+        '## Connect, subscribe, call',
+        '## What of the client works for this API',
+        '## Channels',
+        '## Methods',
+        '`readings.{region}.{unit}`',
+        '`rpc.getStation`',
+      ])
+        expect(readme).toContain(part);
       expect(readFileSync(join(installed, 'docs', 'index.html'), 'utf8')).toContain('Weather Station Network');
-      expect(JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8'))).toMatchObject({ name: SDK_SPECS.weather.name, version: '2.1.0' });
+      expect(JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8'))).toMatchObject({
+        name: SDK_SPECS.weather.name,
+        version: '2.1.0',
+      });
     });
 
     it('strict TypeScript consumers of both SDKs type-check (skipLibCheck off), and their @ts-expect-error lines are needed', () => {
       const { consumer } = get();
       // Our own spec's SDK must serve the client's typed consumer unchanged, imported from the SDK instead.
-      const typed = readFileSync(join(fixtures, 'typed-consumer.ts'), 'utf8').replace(/'@exchange-api\/(client|types)'/g, `'${SDK_SPECS.own.name}'`);
+      const typed = readFileSync(join(fixtures, 'typed-consumer.ts'), 'utf8').replace(
+        /'@exchange-api\/(client|types)'/g,
+        `'${SDK_SPECS.own.name}'`,
+      );
       writeFileSync(join(consumer.dir, 'sdk', 'own-consumer.ts'), typed);
       // An @ts-expect-error whose line type-checks fails the run itself (TS2578, unused directive): each is needed.
       const r = tsc(consumer, 'sdk');
       expect(r.status, describeRun('tsc -p sdk', r)).toBe(0);
     });
 
-    it.each(Object.keys(SDK_SPECS) as Array<keyof typeof SDK_SPECS>)('the %s SDK\'s validators accept every example of its spec and reject a broken copy of each', async (key) => {
-      const { consumer } = get();
-      const cases = await exampleCases(SDK_SPECS[key].spec);
-      expect(cases.length).toBeGreaterThan(key === 'weather' ? 3 : 10);
-      const file = join(consumer.dir, `cases-${key}.json`);
-      writeFileSync(file, JSON.stringify(cases));
-      const r = run(process.execPath, [join('sdk', 'validate-examples.mjs'), SDK_SPECS[key].name, file], consumer.dir);
-      expect(r.status, describeRun('node validate-examples.mjs', r)).toBe(0);
-      const results = JSON.parse(r.stdout) as Array<{ place: string; accepts?: boolean; rejectsBroken?: boolean; missing?: string }>;
-      expect(results.filter((x) => x.missing || !x.accepts || !x.rejectsBroken)).toEqual([]);
-      expect(results.length).toBe(cases.length);
-    });
+    it.each(Object.keys(SDK_SPECS) as Array<keyof typeof SDK_SPECS>)(
+      "the %s SDK's validators accept every example of its spec and reject a broken copy of each",
+      async (key) => {
+        const { consumer } = get();
+        const cases = await exampleCases(SDK_SPECS[key].spec);
+        expect(cases.length).toBeGreaterThan(key === 'weather' ? 3 : 10);
+        const file = join(consumer.dir, `cases-${key}.json`);
+        writeFileSync(file, JSON.stringify(cases));
+        const r = run(
+          process.execPath,
+          [join('sdk', 'validate-examples.mjs'), SDK_SPECS[key].name, file],
+          consumer.dir,
+        );
+        expect(r.status, describeRun('node validate-examples.mjs', r)).toBe(0);
+        const results = JSON.parse(r.stdout) as Array<{
+          place: string;
+          accepts?: boolean;
+          rejectsBroken?: boolean;
+          missing?: string;
+        }>;
+        expect(results.filter((x) => x.missing || !x.accepts || !x.rejectsBroken)).toEqual([]);
+        expect(results.length).toBe(cases.length);
+      },
+    );
 
     it("the plain spec's SDK calls and streams from a server that follows the stated conventions; strict validation drops a payload its spec refuses", () => {
       const r = run(process.execPath, [join('sdk', 'weather-stream.mjs')], get().consumer.dir, 60_000);
       expect(r.status, describeRun('node weather-stream.mjs', r)).toBe(0);
-      const seen = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { station: string; grid: string | null; first: unknown; dropped: string[] };
+      const seen = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as {
+        station: string;
+        grid: string | null;
+        first: unknown;
+        dropped: string[];
+      };
       expect(seen).toEqual({
         station: 'ST-9',
         grid: 'TQ3080',
@@ -134,7 +203,11 @@ export function describeSdkPackages(get: () => { consumer: Consumer; sdks: Recor
     it("our own spec's SDK streams order books from the sandbox (started in-process on port 0), strictly validated", () => {
       const r = run(process.execPath, [join('sdk', 'own-stream.mjs')], get().consumer.dir, 60_000);
       expect(r.status, describeRun('node own-stream.mjs', r)).toBe(0);
-      const seen = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { ids: number[]; invalid: string[]; limitsAnswered: boolean };
+      const seen = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as {
+        ids: number[];
+        invalid: string[];
+        limitsAnswered: boolean;
+      };
       expect(seen.ids).toHaveLength(2);
       expect(seen.ids[1]).toBeGreaterThan(seen.ids[0]!);
       expect(seen.invalid).toEqual([]);

@@ -12,7 +12,17 @@ function run(args: string[]): Promise<{ code: number | null; stdout: string; std
   const started = Date.now();
   return new Promise((resolve) => {
     // As `npm start` runs it (package.json): the sources, through the source condition and tsx.
-    const child = spawn(process.execPath, ['--conditions=@exchange-api/source', '--import', 'tsx', join(root, 'packages', 'cli', 'bin', 'exchange-api.js'), ...args], { cwd: root, env: { ...process.env, SCARF_ANALYTICS: 'false' } });
+    const child = spawn(
+      process.execPath,
+      [
+        '--conditions=@exchange-api/source',
+        '--import',
+        'tsx',
+        join(root, 'packages', 'cli', 'bin', 'exchange-api.js'),
+        ...args,
+      ],
+      { cwd: root, env: { ...process.env, SCARF_ANALYTICS: 'false' } },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

@@ -12,7 +12,8 @@ const readme = readFileSync(join(root, 'README.md'), 'utf8');
 function shCommands(text: string): string[] {
   const blocks = [...text.matchAll(/^```sh\n([\s\S]*?)^```/gm)].map((m) => m[1]!);
   return blocks.flatMap((b) =>
-    b.replace(/\\\n\s*/g, ' ')
+    b
+      .replace(/\\\n\s*/g, ' ')
       .split('\n')
       .map((l) => l.trim())
       .filter((l) => l && !l.startsWith('#')),
@@ -33,7 +34,9 @@ const freePort = () =>
 
 const portInUse = (port: number) =>
   new Promise<boolean>((resolve) => {
-    const s = createServer().once('error', () => resolve(true)).listen(port, '127.0.0.1', () => s.close(() => resolve(false)));
+    const s = createServer()
+      .once('error', () => resolve(true))
+      .listen(port, '127.0.0.1', () => s.close(() => resolve(false)));
   });
 
 const env = { ...process.env, SCARF_ANALYTICS: 'false', TURBO_TELEMETRY_DISABLED: '1' };
@@ -58,7 +61,9 @@ afterEach(() => {
  * send SIGTERM to the command (npx, which may die of it without passing it on), and resolve once the
  * whole group (npx, its shell, the server) has exited, or 20 s have passed (groupGone false).
  */
-function runServer(command: string): Promise<{ first: string; code: number | null; signal: NodeJS.Signals | null; groupGone: boolean }> {
+function runServer(
+  command: string,
+): Promise<{ first: string; code: number | null; signal: NodeJS.Signals | null; groupGone: boolean }> {
   return new Promise((resolve, reject) => {
     const child = spawn('sh', ['-c', `exec ${command}`], { cwd: root, env, detached: true });
     groups.add(child.pid!);
@@ -97,7 +102,9 @@ describe("the README's commands", () => {
     expect(ci).toMatch(/^npm test$/m);
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
     // The sources of `exchange-api start`, no build needed on a fresh clone; proven by test/main/main-job.test.ts.
-    expect(pkg.scripts.start).toBe('node --conditions=@exchange-api/source --import tsx packages/cli/bin/exchange-api.js start');
+    expect(pkg.scripts.start).toBe(
+      'node --conditions=@exchange-api/source --import tsx packages/cli/bin/exchange-api.js start',
+    );
     expect(pkg.scripts.test).toBe('node scripts/test.mjs'); // what CI runs
   });
 
@@ -114,28 +121,32 @@ describe("the README's commands", () => {
     expect(runnable.length).toBeGreaterThanOrEqual(6);
   });
 
-  it.each(runnable)('%s', async (command) => {
-    if (command.includes('# serves until stopped')) {
-      // The README's command, run as written except for the port: a free one is substituted for the
-      // fixed one, so that the test does not depend on that port being free on this machine.
-      const port = await freePort();
-      const r = await runServer(command.replace(/--port \d+/, `--port ${port}`));
-      expect(r.first).toBe(`sandbox listening ws://127.0.0.1:${port}/v3/ws http://127.0.0.1:${port}`);
-      // npx dies of the signal itself; the sandbox's own clean exit 0 is tested in packages/sandbox.
-      expect(r.code === 0 || r.signal === 'SIGTERM', JSON.stringify(r)).toBe(true);
-      // The sandbox stops with its launcher (it watches npx behind npx's shell): nothing of the group is left.
-      expect(r.groupGone, 'npx, its shell and the sandbox all exited within 20 s of SIGTERM').toBe(true);
-      // Closing is prompt but not instant on a loaded machine: poll for the port to be released.
-      let serving = true;
-      for (let i = 0; i < 50 && serving; i++) {
-        serving = await portInUse(port);
-        if (serving) await new Promise((done) => setTimeout(done, 100));
+  it.each(runnable)(
+    '%s',
+    async (command) => {
+      if (command.includes('# serves until stopped')) {
+        // The README's command, run as written except for the port: a free one is substituted for the
+        // fixed one, so that the test does not depend on that port being free on this machine.
+        const port = await freePort();
+        const r = await runServer(command.replace(/--port \d+/, `--port ${port}`));
+        expect(r.first).toBe(`sandbox listening ws://127.0.0.1:${port}/v3/ws http://127.0.0.1:${port}`);
+        // npx dies of the signal itself; the sandbox's own clean exit 0 is tested in packages/sandbox.
+        expect(r.code === 0 || r.signal === 'SIGTERM', JSON.stringify(r)).toBe(true);
+        // The sandbox stops with its launcher (it watches npx behind npx's shell): nothing of the group is left.
+        expect(r.groupGone, 'npx, its shell and the sandbox all exited within 20 s of SIGTERM').toBe(true);
+        // Closing is prompt but not instant on a loaded machine: poll for the port to be released.
+        let serving = true;
+        for (let i = 0; i < 50 && serving; i++) {
+          serving = await portInUse(port);
+          if (serving) await new Promise((done) => setTimeout(done, 100));
+        }
+        expect(serving, 'the sandbox still serves 5 s after SIGTERM').toBe(false);
+        return;
       }
-      expect(serving, 'the sandbox still serves 5 s after SIGTERM').toBe(false);
-      return;
-    }
-    const r = spawnSync('sh', ['-c', command], { cwd: root, env, encoding: 'utf8', timeout: 120_000 });
-    expect(r.stderr.replace(/npm warn Unknown user config "nodedir".*\n/g, ''), command).not.toMatch(/Error|error:/);
-    expect(r.status, `${command}\n${r.stdout}\n${r.stderr}`).toBe(0);
-  }, 150_000);
+      const r = spawnSync('sh', ['-c', command], { cwd: root, env, encoding: 'utf8', timeout: 120_000 });
+      expect(r.stderr.replace(/npm warn Unknown user config "nodedir".*\n/g, ''), command).not.toMatch(/Error|error:/);
+      expect(r.status, `${command}\n${r.stdout}\n${r.stderr}`).toBe(0);
+    },
+    150_000,
+  );
 });

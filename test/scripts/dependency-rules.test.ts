@@ -23,11 +23,23 @@ function tree(files: Record<string, string>) {
   }
 }
 const cruise = () =>
-  spawnSync(process.execPath, [join(repo, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'), '--config', join(repo, '.dependency-cruiser.cjs'), '--output-type', 'err', 'packages', 'tools'], {
-    cwd: dir,
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
+  spawnSync(
+    process.execPath,
+    [
+      join(repo, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'),
+      '--config',
+      join(repo, '.dependency-cruiser.cjs'),
+      '--output-type',
+      'err',
+      'packages',
+      'tools',
+    ],
+    {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 60_000,
+    },
+  );
 
 describe('dependency rules', () => {
   it('an import that runs against the layer order fails, naming the rule and both files', () => {

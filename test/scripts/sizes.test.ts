@@ -1,4 +1,4 @@
-/** scripts/sizes.mjs: a long function or file fails the check unless the README's Sizes section names it. */
+/** scripts/sizes.mjs: a long function or file fails the check unless CONTRIBUTING.md's Sizes section names it. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,9 +15,12 @@ function tree(readme: string, bodyLines: number) {
   mkdirSync(join(dir, 'packages/p/src'), { recursive: true });
   mkdirSync(join(dir, 'packages/p/src/generated'));
   mkdirSync(join(dir, 'tools'));
-  writeFileSync(join(dir, 'README.md'), readme);
+  writeFileSync(join(dir, 'CONTRIBUTING.md'), readme);
   const body = Array.from({ length: bodyLines }, (_, i) => `  total += ${i};`).join('\n');
-  writeFileSync(join(dir, 'packages/p/src/long.ts'), `export function long(): number {\n  let total = 0;\n${body}\n  return total;\n}\n`);
+  writeFileSync(
+    join(dir, 'packages/p/src/long.ts'),
+    `export function long(): number {\n  let total = 0;\n${body}\n  return total;\n}\n`,
+  );
   // Generated files are not the house's to size.
   writeFileSync(join(dir, 'packages/p/src/generated/big.gen.ts'), 'export const x = 1;\n'.repeat(900));
 }
@@ -31,7 +34,7 @@ describe('sizes', () => {
     expect(r.stderr).toContain('packages/p/src/long.ts:1 long: 74 lines (function limit 60)');
   });
 
-  it('a function the README names under "Sizes" passes', () => {
+  it('a function CONTRIBUTING.md names under "Sizes" passes', () => {
     tree('# P\n\n## Sizes\n- `packages/p/src/long.ts:long`: one table, better read whole.\n\n## Next\n', 70);
     const r = run();
     expect(r.stderr).toBe('');

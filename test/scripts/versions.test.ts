@@ -15,20 +15,27 @@ function checkout(specVersion: string, versions: { a: string; b: string; pin: st
   dir = mkdtempSync(join(tmpdir(), 'exchange-api-versions-'));
   mkdirSync(join(dir, 'spec'));
   writeFileSync(join(dir, 'spec/asyncapi.yaml'), `asyncapi: 3.0.0\ninfo:\n  title: T\n  version: ${specVersion}\n`);
-  for (const [name, version, deps] of [['a', versions.a, {}], ['b', versions.b, { '@x/a': versions.pin, ws: '8.0.0' }]] as const) {
+  for (const [name, version, deps] of [
+    ['a', versions.a, {}],
+    ['b', versions.b, { '@x/a': versions.pin, ws: '8.0.0' }],
+  ] as const) {
     mkdirSync(join(dir, 'packages', name), { recursive: true });
-    writeFileSync(join(dir, 'packages', name, 'package.json'), JSON.stringify({ name: `@x/${name}`, version, dependencies: deps }));
+    writeFileSync(
+      join(dir, 'packages', name, 'package.json'),
+      JSON.stringify({ name: `@x/${name}`, version, dependencies: deps }),
+    );
   }
   mkdirSync(join(dir, 'tools'));
 }
-const run = (...args: string[]) => spawnSync(process.execPath, [script, '--root', dir, ...args], { encoding: 'utf8', timeout: 30_000 });
+const run = (...args: string[]) =>
+  spawnSync(process.execPath, [script, '--root', dir, ...args], { encoding: 'utf8', timeout: 30_000 });
 
 describe('versions', () => {
   it('passes when every package and pin is at the spec version', () => {
     checkout('1.2.3', { a: '1.2.3', b: '1.2.3', pin: '1.2.3' });
     const r = run();
     expect(r.status).toBe(0);
-    expect(r.stdout).toContain('every package is at the spec\'s version 1.2.3');
+    expect(r.stdout).toContain("every package is at the spec's version 1.2.3");
   });
 
   it('lists each package version and internal pin that differs, exit 1; --write mends them and leaves other pins alone', () => {

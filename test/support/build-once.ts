@@ -15,5 +15,6 @@ export default function setup(): void {
     env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' },
     timeout: 600_000,
   });
-  if (r.status !== 0) throw new Error(`turbo run build failed before the tests (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
+  if (r.status !== 0)
+    throw new Error(`turbo run build failed before the tests (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
 }

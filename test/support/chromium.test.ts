@@ -9,7 +9,9 @@ import { findBrowser, packagedBrowser } from './chromium';
 
 describe('finding a browser', () => {
   it('CHROMIUM_PATH comes first, and one that does not exist is an error naming it', async () => {
-    await expect(findBrowser({ CHROMIUM_PATH: '/nonexistent/chromium' })).rejects.toThrow('CHROMIUM_PATH=/nonexistent/chromium does not exist');
+    await expect(findBrowser({ CHROMIUM_PATH: '/nonexistent/chromium' })).rejects.toThrow(
+      'CHROMIUM_PATH=/nonexistent/chromium does not exist',
+    );
     const found = await findBrowser({ CHROMIUM_PATH: process.execPath }, []);
     expect(found).toMatchObject({ executablePath: process.execPath, source: 'CHROMIUM_PATH' });
   });
@@ -24,7 +26,9 @@ describe('finding a browser', () => {
     const browser = await chromium.launch({ executablePath: found.executablePath, args: found.args, timeout: 60_000 });
     try {
       const page = await browser.newPage();
-      await page.setContent('<p id="probe">rendered</p><script>document.getElementById("probe").dataset.js = String(1 + 1)</script>');
+      await page.setContent(
+        '<p id="probe">rendered</p><script>document.getElementById("probe").dataset.js = String(1 + 1)</script>',
+      );
       expect(await page.textContent('#probe')).toBe('rendered');
       expect(await page.getAttribute('#probe', 'data-js')).toBe('2');
       expect(browser.version()).toMatch(/^\d+\./);

@@ -7,5 +7,9 @@
 export function withoutExamples<T>(node: T): T {
   if (Array.isArray(node)) return node.map(withoutExamples) as T;
   if (typeof node !== 'object' || node === null) return node;
-  return Object.fromEntries(Object.entries(node).filter(([k]) => k !== 'examples').map(([k, v]) => [k, withoutExamples(v)])) as T;
+  return Object.fromEntries(
+    Object.entries(node)
+      .filter(([k]) => k !== 'examples')
+      .map(([k, v]) => [k, withoutExamples(v)]),
+  ) as T;
 }

@@ -49,7 +49,11 @@ export function actionParamsHash(params: Record<string, unknown>, layout: Action
 }
 
 /** The typed-data value signed for one request. */
-export function actionMessage(method: string, params: Record<string, unknown> & ActionFields, layout: ActionLayout = defaultActionLayout) {
+export function actionMessage(
+  method: string,
+  params: Record<string, unknown> & ActionFields,
+  layout: ActionLayout = defaultActionLayout,
+) {
   return {
     method,
     subaccount_id: params.subaccount_id,

@@ -16,7 +16,10 @@ export interface LoginProof {
 /** A proof that cannot be checked: a value missing or malformed. Names which value. */
 export class LoginProofError extends Error {
   readonly code = 'LOGIN_PROOF_INVALID';
-  constructor(readonly field: 'wallet' | 'timestamp' | 'signature', message: string) {
+  constructor(
+    readonly field: 'wallet' | 'timestamp' | 'signature',
+    message: string,
+  ) {
     super(message);
     this.name = 'LoginProofError';
   }
@@ -26,7 +29,10 @@ export class LoginProofError extends Error {
  * Sign a fresh login proof. `wallet` defaults to the signer's own address (the wallet signs); pass the
  * wallet when the signer is one of its session keys.
  */
-export async function signLogin(signer: Signer, options: { wallet?: string; nowMs?: number } = {}): Promise<LoginProof> {
+export async function signLogin(
+  signer: Signer,
+  options: { wallet?: string; nowMs?: number } = {},
+): Promise<LoginProof> {
   const timestamp = String(Math.floor(options.nowMs ?? Date.now()));
   const signature = await signer.signMessage(timestamp);
   const wallet = options.wallet ?? (await signer.getAddress());
@@ -35,8 +41,13 @@ export async function signLogin(signer: Signer, options: { wallet?: string; nowM
 
 /** The address that signed the proof's timestamp. */
 export function recoverLoginSigner(proof: Pick<LoginProof, 'timestamp' | 'signature'>): string {
-  if (!/^[0-9]+$/.test(proof.timestamp)) throw new LoginProofError('timestamp', `timestamp must be milliseconds as a decimal string (got ${JSON.stringify(proof.timestamp)})`);
-  if (!/^0x[0-9a-fA-F]{130}$/.test(proof.signature)) throw new LoginProofError('signature', 'signature must be a 65-byte hex string with 0x prefix');
+  if (!/^[0-9]+$/.test(proof.timestamp))
+    throw new LoginProofError(
+      'timestamp',
+      `timestamp must be milliseconds as a decimal string (got ${JSON.stringify(proof.timestamp)})`,
+    );
+  if (!/^0x[0-9a-fA-F]{130}$/.test(proof.signature))
+    throw new LoginProofError('signature', 'signature must be a 65-byte hex string with 0x prefix');
   try {
     return verifyMessage(proof.timestamp, proof.signature);
   } catch (err) {
@@ -59,16 +70,24 @@ export function loginHeaders(proof: LoginProof): Record<string, string> {
 export function proofFromSources(params: unknown, headers: unknown): Partial<LoginProof> {
   const p = (typeof params === 'object' && params !== null ? params : {}) as Record<string, unknown>;
   const lower = new Map<string, unknown>();
-  if (typeof headers === 'object' && headers !== null) for (const [k, v] of Object.entries(headers)) lower.set(k.toLowerCase(), v);
+  if (typeof headers === 'object' && headers !== null)
+    for (const [k, v] of Object.entries(headers)) lower.set(k.toLowerCase(), v);
   const out: Partial<LoginProof> = {};
   for (const field of ['wallet', 'timestamp', 'signature'] as const) {
     const header = loginTable.headers[field];
     const fromHeaders = lower.get(header.toLowerCase());
-    const [v, where] = p[field] !== undefined && p[field] !== null ? [p[field], `params.${field}`] : [Array.isArray(fromHeaders) ? fromHeaders[0] : fromHeaders, `header ${header}`];
+    const [v, where] =
+      p[field] !== undefined && p[field] !== null
+        ? [p[field], `params.${field}`]
+        : [Array.isArray(fromHeaders) ? fromHeaders[0] : fromHeaders, `header ${header}`];
     if (v === undefined || v === null) continue;
     if (typeof v === 'string') out[field] = v;
     else if (typeof v === 'number' && field === 'timestamp' && Number.isInteger(v)) out[field] = String(v);
-    else throw new LoginProofError(field, `${where} must be a string (got ${typeof v === 'object' ? JSON.stringify(v).slice(0, 40) : `${typeof v} ${String(v).slice(0, 40)}`})`);
+    else
+      throw new LoginProofError(
+        field,
+        `${where} must be a string (got ${typeof v === 'object' ? JSON.stringify(v).slice(0, 40) : `${typeof v} ${String(v).slice(0, 40)}`})`,
+      );
   }
   return out;
 }
@@ -76,12 +95,17 @@ export function proofFromSources(params: unknown, headers: unknown): Partial<Log
 /** The login freshness window of the spec (loginTable.freshness); throws, naming it, when the spec has none. */
 export function freshnessWindow(): { pastMs: number; futureMs: number } {
   const window: { pastMs: number; futureMs: number } | undefined = loginTable.freshness;
-  if (!window) throw new Error('loginTable has no freshness window (x-login.freshness in the spec): pass one explicitly');
+  if (!window)
+    throw new Error('loginTable has no freshness window (x-login.freshness in the spec): pass one explicitly');
   return window;
 }
 
 /** Where a wallet-signed timestamp falls against the freshness window (by default the spec's). */
-export function freshness(timestampMs: number, nowMs: number, window: { pastMs: number; futureMs: number } = freshnessWindow()): 'fresh' | 'stale' | 'future' {
+export function freshness(
+  timestampMs: number,
+  nowMs: number,
+  window: { pastMs: number; futureMs: number } = freshnessWindow(),
+): 'fresh' | 'stale' | 'future' {
   if (timestampMs < nowMs - window.pastMs) return 'stale';
   if (timestampMs > nowMs + window.futureMs) return 'future';
   return 'fresh';

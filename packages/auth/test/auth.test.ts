@@ -1,8 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { Wallet } from 'ethers';
 import {
-  signLogin, recoverLoginSigner, loginHeaders, proofFromSources, freshness, LoginProofError,
-  signAction, recoverActionSigner, canonicalJson, actionParamsHash, newNonce,
+  signLogin,
+  recoverLoginSigner,
+  loginHeaders,
+  proofFromSources,
+  freshness,
+  LoginProofError,
+  signAction,
+  recoverActionSigner,
+  canonicalJson,
+  actionParamsHash,
+  newNonce,
 } from '../src/index';
 
 const wallet = Wallet.createRandom();
@@ -36,12 +45,19 @@ describe('login proof', () => {
     expect(Object.keys(headers)).toEqual(['X-ServiceWallet', 'X-ServiceTimestamp', 'X-ServiceSignature']);
     const lowered = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
     expect(proofFromSources({}, lowered)).toEqual(proof);
-    expect(proofFromSources({ wallet: proof.wallet }, { 'X-ServiceTimestamp': proof.timestamp, 'X-ServiceSignature': proof.signature })).toEqual(proof);
+    expect(
+      proofFromSources(
+        { wallet: proof.wallet },
+        { 'X-ServiceTimestamp': proof.timestamp, 'X-ServiceSignature': proof.signature },
+      ),
+    ).toEqual(proof);
     expect(proofFromSources(null, null)).toEqual({});
   });
 
   it('refuses a value that is present but not a string, naming it and where it came from', () => {
-    expect(() => proofFromSources({}, { 'X-ServiceWallet': 123 })).toThrow(/header X-ServiceWallet must be a string \(got number 123\)/);
+    expect(() => proofFromSources({}, { 'X-ServiceWallet': 123 })).toThrow(
+      /header X-ServiceWallet must be a string \(got number 123\)/,
+    );
     expect(() => proofFromSources({ signature: { r: 1 } }, {})).toThrow(/params\.signature must be a string/);
     expect(proofFromSources({ timestamp: 1767225600000 }, {})).toEqual({ timestamp: '1767225600000' });
   });
@@ -54,7 +70,13 @@ describe('login proof', () => {
 });
 
 describe('action signature', () => {
-  const params = { subaccount_id: 1042, nonce: newNonce(), signature_expiry_sec: 1767229200, instrument_name: 'ETH-PERP', amount: '1.5' };
+  const params = {
+    subaccount_id: 1042,
+    nonce: newNonce(),
+    signature_expiry_sec: 1767229200,
+    instrument_name: 'ETH-PERP',
+    amount: '1.5',
+  };
 
   it('signs and recovers, and any change to the params breaks it', async () => {
     const signed = await signAction(wallet, 'order', params);
@@ -65,7 +87,9 @@ describe('action signature', () => {
   });
 
   it('hashes a canonical JSON, independent of key order and of the signature fields', () => {
-    expect(canonicalJson({ b: 1, a: { d: [1, { y: 2, x: 1 }], c: null } })).toBe('{"a":{"c":null,"d":[1,{"x":1,"y":2}]},"b":1}');
+    expect(canonicalJson({ b: 1, a: { d: [1, { y: 2, x: 1 }], c: null } })).toBe(
+      '{"a":{"c":null,"d":[1,{"x":1,"y":2}]},"b":1}',
+    );
     expect(actionParamsHash({ a: 1, b: 2 })).toBe(actionParamsHash({ b: 2, a: 1, signer: '0x1', signature: '0x2' }));
   });
 

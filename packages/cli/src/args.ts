@@ -31,7 +31,12 @@ export function parseCommand<T extends Record<string, string | boolean | string[
   let values: Record<string, unknown>;
   let positionals: string[];
   try {
-    ({ values, positionals } = parseArgs({ args: withNegativeValues(argv, options), options: { ...options, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: maxPositionals > 0 }));
+    ({ values, positionals } = parseArgs({
+      args: withNegativeValues(argv, options),
+      options: { ...options, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+      allowPositionals: maxPositionals > 0,
+    }));
   } catch (err) {
     io.err(`exchange-api ${command}: ${(err as Error).message.split('\n')[0]}`);
     return 2;
@@ -41,7 +46,9 @@ export function parseCommand<T extends Record<string, string | boolean | string[
     return 0;
   }
   if (positionals.length > maxPositionals) {
-    io.err(`exchange-api ${command}: unexpected argument ${JSON.stringify(positionals[maxPositionals])} (it takes ${maxPositionals === 0 ? 'none' : `at most ${maxPositionals}`})`);
+    io.err(
+      `exchange-api ${command}: unexpected argument ${JSON.stringify(positionals[maxPositionals])} (it takes ${maxPositionals === 0 ? 'none' : `at most ${maxPositionals}`})`,
+    );
     return 2;
   }
   return (maxPositionals > 0 ? { ...values, positionals } : values) as T;
@@ -90,7 +97,9 @@ export function numberFlag(flag: string, raw: string, rule: NumberRule): number 
   if (pattern.test(raw) && (rule.aboveMin ? value > rule.min : value >= rule.min) && value <= rule.max) return value;
   const what = rule.integer ? 'a whole number' : 'a number';
   const range = rule.aboveMin ? `above ${rule.min} and at most ${rule.max}` : `from ${rule.min} to ${rule.max}`;
-  return { error: `--${flag} must be ${what}${rule.unit ? ` of ${rule.unit}` : ''} ${range} (got ${JSON.stringify(raw)})` };
+  return {
+    error: `--${flag} must be ${what}${rule.unit ? ` of ${rule.unit}` : ''} ${range} (got ${JSON.stringify(raw)})`,
+  };
 }
 
 /** Report a usage error in the one-line form and give its exit code. */

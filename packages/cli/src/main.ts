@@ -15,12 +15,30 @@ export const commands: Record<string, Command> = {
     summary: 'regenerate types, validators, tables and the docs site from an AsyncAPI 3.0 spec',
     run: (a) => import('./commands/generate').then((m) => m.runGenerate(a)),
   },
-  diff: { summary: 'what a new version of a spec breaks, for clients and for servers', run: (a) => import('./commands/diff').then((m) => m.runDiff(a)) },
-  spec: { summary: 'check the spec and print its summary', run: (a) => import('./commands/spec').then((m) => m.runSpecSummary(a)) },
-  docs: { summary: 'write the reference docs site (HTML + Markdown) of a spec', run: (a) => import('./commands/docs').then((m) => m.runDocs(a)) },
-  sandbox: { summary: 'run the local exchange (WebSocket + HTTP, simulated market)', run: (a) => import('./commands/sandbox').then((m) => m.runSandbox(a)) },
-  conformance: { summary: 'check a server against the interface, rule by rule (reports: console, JSON, JUnit, HTML)', run: (a) => import('./commands/conformance').then((m) => m.runConformanceCommand(a)) },
-  start: { summary: 'the main job: regenerate, start the sandbox, run the conformance suite, stream live data', run: (a) => import('./commands/start').then((m) => m.runStart(a)) },
+  diff: {
+    summary: 'what a new version of a spec breaks, for clients and for servers',
+    run: (a) => import('./commands/diff').then((m) => m.runDiff(a)),
+  },
+  spec: {
+    summary: 'check the spec and print its summary',
+    run: (a) => import('./commands/spec').then((m) => m.runSpecSummary(a)),
+  },
+  docs: {
+    summary: 'write the reference docs site (HTML + Markdown) of a spec',
+    run: (a) => import('./commands/docs').then((m) => m.runDocs(a)),
+  },
+  sandbox: {
+    summary: 'run the local exchange (WebSocket + HTTP, simulated market)',
+    run: (a) => import('./commands/sandbox').then((m) => m.runSandbox(a)),
+  },
+  conformance: {
+    summary: 'check a server against the interface, rule by rule (reports: console, JSON, JUnit, HTML)',
+    run: (a) => import('./commands/conformance').then((m) => m.runConformanceCommand(a)),
+  },
+  start: {
+    summary: 'the main job: regenerate, start the sandbox, run the conformance suite, stream live data',
+    run: (a) => import('./commands/start').then((m) => m.runStart(a)),
+  },
 };
 
 /** The top-level usage text. */
@@ -32,7 +50,7 @@ export function usage(): string {
     'Commands:',
     ...Object.entries(commands).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`),
     '',
-    'Run `exchange-api <command> --help` for a command\'s options and examples.',
+    "Run `exchange-api <command> --help` for a command's options and examples.",
   ].join('\n');
 }
 

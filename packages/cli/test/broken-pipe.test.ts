@@ -25,10 +25,14 @@ function withClosedStdout(args: string[]): Promise<{ code: number | null; stderr
 }
 
 describe('a closed pipe', () => {
-  it.each([['--help'], ['spec']])('exchange-api %s with its reader gone ends with exit 0 and nothing on stderr', async (...args) => {
-    const { code, stderr } = await withClosedStdout(args);
-    expect(stderr).not.toMatch(/EPIPE|at .*\(/);
-    expect(stderr).toBe('');
-    expect(code).toBe(0);
-  }, 40_000);
+  it.each([['--help'], ['spec']])(
+    'exchange-api %s with its reader gone ends with exit 0 and nothing on stderr',
+    async (...args) => {
+      const { code, stderr } = await withClosedStdout(args);
+      expect(stderr).not.toMatch(/EPIPE|at .*\(/);
+      expect(stderr).toBe('');
+      expect(code).toBe(0);
+    },
+    40_000,
+  );
 });

@@ -9,7 +9,9 @@ const names = Object.keys(commands);
 
 describe('exchange-api: one command line', () => {
   it('has the subcommands the issues name', () => {
-    expect(names).toEqual(expect.arrayContaining(['generate', 'sandbox', 'conformance', 'docs', 'start', 'spec', 'diff']));
+    expect(names).toEqual(
+      expect.arrayContaining(['generate', 'sandbox', 'conformance', 'docs', 'start', 'spec', 'diff']),
+    );
   });
 
   it('--help lists every subcommand; no command prints the same and exits 2', () => {
@@ -54,7 +56,10 @@ describe('exchange-api: one command line', () => {
   });
 
   it.each([
-    [['start', '--seconds', '-5'], /^exchange-api start: --seconds must be a number of seconds above 0 and at most 600 \(got "-5"\)$/],
+    [
+      ['start', '--seconds', '-5'],
+      /^exchange-api start: --seconds must be a number of seconds above 0 and at most 600 \(got "-5"\)$/,
+    ],
     [['start', '--seconds', '1e3'], /^exchange-api start: --seconds must be a number of seconds above 0/],
     [['start', '--seconds', 'soon'], /^exchange-api start: --seconds must be a number of seconds above 0/],
     [['start', '--out', ''], /^exchange-api start: --out needs a folder/],
@@ -71,7 +76,9 @@ describe('exchange-api: one command line', () => {
     writeFileSync(file, 'x');
     const r = cli(['start', '--out', file]);
     expect(r.status).toBe(2);
-    expect(r.stderr.trim().split('\n')).toEqual([`exchange-api start: --out ${file} is a file, not a folder; choose another --out`]);
+    expect(r.stderr.trim().split('\n')).toEqual([
+      `exchange-api start: --out ${file} is a file, not a folder; choose another --out`,
+    ]);
     expect(r.stdout).toBe('');
   });
 

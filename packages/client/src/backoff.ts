@@ -30,8 +30,15 @@ export const defaultReconnectPolicy: ReconnectPolicy = {
 };
 
 /** Delay before reconnect attempt number `attempt` (0-based). */
-export function backoffDelay(policy: ReconnectPolicy, attempt: number, connectionLimited: boolean, random: () => number = Math.random): number {
+export function backoffDelay(
+  policy: ReconnectPolicy,
+  attempt: number,
+  connectionLimited: boolean,
+  random: () => number = Math.random,
+): number {
   const base = Math.min(policy.maxDelayMs, policy.initialDelayMs * policy.factor ** attempt);
   const delay = base * (1 - policy.jitter * random());
-  return Math.round(connectionLimited ? Math.max(delay, policy.connectionLimitDelayMs * (1 - policy.jitter * random() * 0.5)) : delay);
+  return Math.round(
+    connectionLimited ? Math.max(delay, policy.connectionLimitDelayMs * (1 - policy.jitter * random() * 0.5)) : delay,
+  );
 }

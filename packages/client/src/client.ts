@@ -25,8 +25,20 @@ import { Connection } from './connection';
 import { Subscriptions } from './subscriptions';
 import { HttpTransport } from './http';
 import { InstrumentTypes } from './instrument-types';
-import type { ApiMethodEntry, ActionInput, CallableMethod, CallOptions, CallParams, CallResult, ClientEvents, ClientOptions, ConnectionState, Handler, Subscription, WebSocketConstructor } from './types';
-
+import type {
+  ApiMethodEntry,
+  ActionInput,
+  CallableMethod,
+  CallOptions,
+  CallParams,
+  CallResult,
+  ClientEvents,
+  ClientOptions,
+  ConnectionState,
+  Handler,
+  Subscription,
+  WebSocketConstructor,
+} from './types';
 
 /** How a WebSocket call is sent: during the restore of a connection not yet open, and what runs once its budget is taken. */
 interface WsCallMode {
@@ -77,18 +89,46 @@ export class ExchangeClient extends OrderFlowHelpers {
       connectionLimit: (err) => this.connection.connectionLimitHit(err),
     });
     const policy = options.reconnect === false ? null : { ...defaultReconnectPolicy, ...options.reconnect };
-    this.connection = new Connection({ url: options.wsUrl, WebSocket: WS, policy, timeoutMs: this.timeoutMs }, this.session, this.events, {
-      restore: (isCurrent) => this.restoreSession(isCurrent),
-      opened: () => this.subscribed.connectionOpened(),
-      lost: (err) => this.subscribed.failBatch(err),
-      closed: (err, byUser) => this.closed(err, byUser),
-    });
-    this.subscribed = new Subscriptions((method, params, restoring) => this.wsCall(method, params, {}, { restoring }), () => this.connection.isOpen, this.validation, this.events, (address) => matchChannel(address)?.channel.id);
-    this.http = new HttpTransport({ httpUrl: options.httpUrl, fetch: options.fetch, timeoutMs: this.timeoutMs, methods: this.methods }, this.limiter, this.signing, this.validation);
-    this.instrumentTypes = this.limiter && new InstrumentTypes(this.limiter, (o) => this.call('public/get_all_live_instruments', {}, o), (err) => this.events.emit('error', asClientError(err)));
+    this.connection = new Connection(
+      { url: options.wsUrl, WebSocket: WS, policy, timeoutMs: this.timeoutMs },
+      this.session,
+      this.events,
+      {
+        restore: (isCurrent) => this.restoreSession(isCurrent),
+        opened: () => this.subscribed.connectionOpened(),
+        lost: (err) => this.subscribed.failBatch(err),
+        closed: (err, byUser) => this.closed(err, byUser),
+      },
+    );
+    this.subscribed = new Subscriptions(
+      (method, params, restoring) => this.wsCall(method, params, {}, { restoring }),
+      () => this.connection.isOpen,
+      this.validation,
+      this.events,
+      (address) => matchChannel(address)?.channel.id,
+    );
+    this.http = new HttpTransport(
+      { httpUrl: options.httpUrl, fetch: options.fetch, timeoutMs: this.timeoutMs, methods: this.methods },
+      this.limiter,
+      this.signing,
+      this.validation,
+    );
+    this.instrumentTypes =
+      this.limiter &&
+      new InstrumentTypes(
+        this.limiter,
+        (o) => this.call('public/get_all_live_instruments', {}, o),
+        (err) => this.events.emit('error', asClientError(err)),
+      );
     if (this.limiter) {
       this.limiter.onUnknownInstrument = (name, bucketId) =>
-        this.events.emit('error', new ClientError('INSTRUMENT_TYPE_UNKNOWN', `limiter: the server reports no instrument type for ${name}; its orders draw on the ${bucketId} bucket`));
+        this.events.emit(
+          'error',
+          new ClientError(
+            'INSTRUMENT_TYPE_UNKNOWN',
+            `limiter: the server reports no instrument type for ${name}; its orders draw on the ${bucketId} bucket`,
+          ),
+        );
     }
   }
 
@@ -150,7 +190,8 @@ export class ExchangeClient extends OrderFlowHelpers {
     try {
       if (this.loginOnReconnect) await this.loginOnSocket(true);
       // Another API (options.api) may have no such method: then the first call or subscribe is the first exchange.
-      if (!this.session.answered && !hasSubscriptions && this.methods.has('public/getRateLimits')) await this.rateLimits({}, true);
+      if (!this.session.answered && !hasSubscriptions && this.methods.has('public/getRateLimits'))
+        await this.rateLimits({}, true);
     } catch (err) {
       if (isDrop(err) || !isCurrent()) throw err;
       this.events.emit('error', asClientError(err));
@@ -169,15 +210,24 @@ export class ExchangeClient extends OrderFlowHelpers {
     if (!entry) return Promise.reject(new UsageError(`unknown method ${method}`));
     const transports = entry.transports as readonly string[];
     // WebSocket when the method is served there and a connection exists (or is coming back); HTTP otherwise.
-    const wsUsable = transports.includes('ws') && ((this.state !== 'idle' && this.state !== 'closed') || !transports.includes('http'));
+    const wsUsable =
+      transports.includes('ws') && ((this.state !== 'idle' && this.state !== 'closed') || !transports.includes('http'));
     const transport = options.transport ?? (wsUsable ? 'ws' : 'http');
-    if (!transports.includes(transport)) return Promise.reject(new UsageError(`${method} is not served over ${transport} (only ${transports.join(', ')})`));
-    const send = () => (transport === 'ws' ? this.wsCall(method, params, options) : this.http.call(method, params, options)) as Promise<CallResult<M>>;
+    if (!transports.includes(transport))
+      return Promise.reject(
+        new UsageError(`${method} is not served over ${transport} (only ${transports.join(', ')})`),
+      );
+    const send = () =>
+      (transport === 'ws' ? this.wsCall(method, params, options) : this.http.call(method, params, options)) as Promise<
+        CallResult<M>
+      >;
     // Order flow on an instrument the limiter has no type for: learn the types first (picks the bucket).
-    return this.instrumentTypes && this.limiter?.unknownInstrument(method, params) ? this.instrumentTypes.learn(options).then(send) : send();
+    return this.instrumentTypes && this.limiter?.unknownInstrument(method, params)
+      ? this.instrumentTypes.learn(options).then(send)
+      : send();
   }
 
-  private async wsCall(method: string, params: unknown, options: CallOptions, mode: WsCallMode = {}): Promise<any> {
+  private async wsCall(method: string, params: unknown, options: CallOptions, mode: WsCallMode = {}): Promise<unknown> {
     const deadline = startDeadline(method, options.timeoutMs ?? this.timeoutMs, options.signal);
     const { signal } = deadline;
     try {
@@ -187,7 +237,8 @@ export class ExchangeClient extends OrderFlowHelpers {
       const result = await this.session.send(method, params, signal);
       return this.validation.checkResult(method, result);
     } catch (err) {
-      if (err instanceof RateLimitError && err.retryAfterMs !== null && !err.local) this.limiter?.penalize(method, params, this.session.authenticated, err.retryAfterMs);
+      if (err instanceof RateLimitError && err.retryAfterMs !== null && !err.local)
+        this.limiter?.penalize(method, params, this.session.authenticated, err.retryAfterMs);
       throw err;
     } finally {
       deadline.release();
@@ -228,7 +279,10 @@ export class ExchangeClient extends OrderFlowHelpers {
     let mark: LimiterMark | undefined;
     const authenticated = this.session.authenticated;
     const onBudgetTaken = () => (mark = this.limiter?.mark());
-    const r = (await this.wsCall('public/getRateLimits', {}, options, { restoring, onBudgetTaken })) as RateLimitsResult;
+    const r = (await this.wsCall('public/getRateLimits', {}, options, {
+      restoring,
+      onBudgetTaken,
+    })) as RateLimitsResult;
     this.limiter?.sync(r, authenticated && this.session.authenticated, mark);
     return r;
   }
@@ -258,7 +312,11 @@ export class ExchangeClient extends OrderFlowHelpers {
    * Send an order-flow request: fills nonce and expiry when absent, signs it with the action signer
    * (default: the spec's assumed EIP-712 layout, or `actionLayout`), then calls it over WebSocket.
    */
-  async action<M extends OrderFlowMethodName>(method: M, params: ActionInput<M>, options: CallOptions = {}): Promise<CallResult<M>> {
+  async action<M extends OrderFlowMethodName>(
+    method: M,
+    params: ActionInput<M>,
+    options: CallOptions = {},
+  ): Promise<CallResult<M>> {
     const signed = await this.signing.signAction(method, params as Record<string, unknown>);
     return this.call(method, signed as unknown as CallParams<M>, options);
   }
@@ -282,9 +340,18 @@ export class ExchangeClient extends OrderFlowHelpers {
   stream<A extends ChannelAddress>(channel: A, options: StreamOptions = {}): PayloadStream<PayloadOf<A>> {
     const address = String(channel);
     const onOverflow = (dropped: number) => this.events.emit('overflow', { address, dropped });
-    const queue = new BoundedQueue<PayloadOf<A>>(address, options.bufferSize ?? 1024, options.overflow ?? 'drop-oldest', onOverflow);
+    const queue = new BoundedQueue<PayloadOf<A>>(
+      address,
+      options.bufferSize ?? 1024,
+      options.overflow ?? 'drop-oldest',
+      onOverflow,
+    );
     this.streams.add(queue as BoundedQueue<unknown>);
-    return openStream(queue, (push) => this.subscribe(channel, push), () => this.streams.delete(queue as BoundedQueue<unknown>));
+    return openStream(
+      queue,
+      (push) => this.subscribe(channel, push),
+      () => this.streams.delete(queue as BoundedQueue<unknown>),
+    );
   }
 }
 

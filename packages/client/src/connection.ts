@@ -144,8 +144,13 @@ export class Connection {
   /** Why an attempt ran out of time: no handshake, or no answer to the first exchange. */
   private unanswered(ws: WebSocketLike): ConnectError {
     const { url, timeoutMs } = this.settings;
-    if (ws.readyState !== OPEN) return new ConnectError(`cannot connect to ${url}: the WebSocket handshake did not complete within ${timeoutMs} ms`);
-    return new ConnectError(`cannot connect to ${url}: the server did not answer the first request within ${timeoutMs} ms (a connection counts as open only once answered)`);
+    if (ws.readyState !== OPEN)
+      return new ConnectError(
+        `cannot connect to ${url}: the WebSocket handshake did not complete within ${timeoutMs} ms`,
+      );
+    return new ConnectError(
+      `cannot connect to ${url}: the server did not answer the first request within ${timeoutMs} ms (a connection counts as open only once answered)`,
+    );
   }
 
   private accept(attempt: Attempt, resolve: () => void): void {
@@ -225,7 +230,10 @@ export class Connection {
   /** Resolves once the connection is open; rejects when it closes (or `signal` aborts) first. */
   waitReady(signal?: AbortSignal): Promise<void> {
     if (this.isOpen) return Promise.resolve();
-    if (this.state === 'closed' || this.state === 'idle') return Promise.reject(new ConnectionClosedError(this.state === 'idle' ? 'not connected: call connect() first' : 'client closed'));
+    if (this.state === 'closed' || this.state === 'idle')
+      return Promise.reject(
+        new ConnectionClosedError(this.state === 'idle' ? 'not connected: call connect() first' : 'client closed'),
+      );
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise<void>((resolve, reject) => {
       const onAbort = () => {

@@ -36,21 +36,30 @@ export class ConnectError extends ClientError {
 
 /** Transport: the connection closed (or was never open) while the request needed it (code CONNECTION_CLOSED). */
 export class ConnectionClosedError extends ClientError {
-  constructor(message = 'connection closed', readonly closeCode?: number) {
+  constructor(
+    message = 'connection closed',
+    readonly closeCode?: number,
+  ) {
     super('CONNECTION_CLOSED', message);
   }
 }
 
 /** Transport: no answer within the call's timeout (code TIMEOUT). */
 export class TimeoutError extends ClientError {
-  constructor(readonly method: string, readonly timeoutMs: number) {
+  constructor(
+    readonly method: string,
+    readonly timeoutMs: number,
+  ) {
     super('TIMEOUT', `${method}: no answer within ${timeoutMs} ms`);
   }
 }
 
 /** Transport: the caller's AbortSignal fired (code ABORTED). */
 export class AbortedError extends ClientError {
-  constructor(readonly method: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly method: string,
+    options?: { cause?: unknown },
+  ) {
     super('ABORTED', `${method}: aborted`, undefined, options);
   }
 }
@@ -60,7 +69,11 @@ export type ProtocolFault = 'garbage' | 'binary' | 'unknown-id' | 'unknown-chann
 
 /** Protocol: a frame the client could not use (code PROTOCOL). Reported through the `error` event. */
 export class ProtocolError extends ClientError {
-  constructor(readonly fault: ProtocolFault, message: string, readonly frame?: string) {
+  constructor(
+    readonly fault: ProtocolFault,
+    message: string,
+    readonly frame?: string,
+  ) {
     super('PROTOCOL', message);
   }
 }
@@ -88,13 +101,19 @@ export class PayloadValidationError extends ClientError {
     readonly failures: PayloadFailure[],
   ) {
     const first = failures[0];
-    super('VALIDATION_FAILED', `${target} is not valid${first ? `: ${first.pointer} ${first.rule}` : ''}${failures.length > 1 ? ` (+${failures.length - 1} more)` : ''}`);
+    super(
+      'VALIDATION_FAILED',
+      `${target} is not valid${first ? `: ${first.pointer} ${first.rule}` : ''}${failures.length > 1 ? ` (+${failures.length - 1} more)` : ''}`,
+    );
   }
 }
 
 /** A stream's consumer fell behind with overflow policy 'error' (code STREAM_OVERFLOW). */
 export class StreamOverflowError extends ClientError {
-  constructor(readonly address: string, readonly bufferSize: number) {
+  constructor(
+    readonly address: string,
+    readonly bufferSize: number,
+  ) {
     super('STREAM_OVERFLOW', `stream ${address}: more than ${bufferSize} payloads waiting`);
   }
 }
@@ -114,7 +133,10 @@ export class RpcError extends ClientError {
  */
 export class RateLimitError extends RpcError {
   readonly retryAfterMs: number | null;
-  constructor(error: RpcErrorObject, readonly local = false) {
+  constructor(
+    error: RpcErrorObject,
+    readonly local = false,
+  ) {
     super(error, 'RATE_LIMITED');
     this.retryAfterMs = parseRetryHint(error.data);
   }
@@ -122,7 +144,10 @@ export class RateLimitError extends RpcError {
 
 /** Server: the per-IP connection count was exceeded (code CONNECTION_LIMIT, -32100); the socket is closed after it. */
 export class ConnectionLimitError extends RpcError {
-  constructor(error: RpcErrorObject, readonly frame?: string) {
+  constructor(
+    error: RpcErrorObject,
+    readonly frame?: string,
+  ) {
     super(error, 'CONNECTION_LIMIT');
   }
 }
@@ -152,6 +177,12 @@ export function rpcErrorFromCode(error: RpcErrorObject): RpcError {
 
 /** A ConnectionLimitError built from the server's text frame. */
 export function connectionLimitFromFrame(frame: string): ConnectionLimitError {
-  return new ConnectionLimitError({ code: connectionLimit.code, message: connectionLimit.message, data: frame.slice(connectionLimitPrefix.length).trim() || null }, frame);
+  return new ConnectionLimitError(
+    {
+      code: connectionLimit.code,
+      message: connectionLimit.message,
+      data: frame.slice(connectionLimitPrefix.length).trim() || null,
+    },
+    frame,
+  );
 }
-

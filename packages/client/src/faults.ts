@@ -8,5 +8,7 @@ export function isDrop(err: unknown): boolean {
 
 /** Any failure as a ClientError (unexpected ones as INTERNAL), for the `error` event. */
 export function asClientError(err: unknown): ClientError {
-  return err instanceof ClientError ? err : new ClientError('INTERNAL', (err as Error)?.message ?? String(err), undefined, { cause: err });
+  return err instanceof ClientError
+    ? err
+    : new ClientError('INTERNAL', (err as Error)?.message ?? String(err), undefined, { cause: err });
 }

@@ -2,7 +2,15 @@
  * HTTP POST calls: the method's path from the tables, signed login headers for private methods,
  * the limiter, the call's deadline, and the answer parsed and validated like a WebSocket one.
  */
-import { ClientError, ConnectError, ProtocolError, RateLimitError, UsageError, rpcErrorFromCode, type RpcErrorObject } from './errors';
+import {
+  ClientError,
+  ConnectError,
+  ProtocolError,
+  RateLimitError,
+  UsageError,
+  rpcErrorFromCode,
+  type RpcErrorObject,
+} from './errors';
 import { startDeadline } from './deadline';
 import type { Limiter } from './limiter';
 import type { Signing } from './signing';
@@ -44,7 +52,8 @@ export class HttpTransport {
       const result = await this.post(method, url, headers, params, signal);
       return this.validation.checkResult(method, result);
     } catch (err) {
-      if (err instanceof RateLimitError && err.retryAfterMs !== null) this.limiter?.penalize(method, params, isPrivate, err.retryAfterMs);
+      if (err instanceof RateLimitError && err.retryAfterMs !== null)
+        this.limiter?.penalize(method, params, isPrivate, err.retryAfterMs);
       if (signal.aborted && !(err instanceof ClientError)) throw signal.reason;
       throw err;
     } finally {
@@ -53,7 +62,13 @@ export class HttpTransport {
   }
 
   /** The POST itself: the answer's result, or its error as the error class of its code. */
-  private async post(method: string, url: string, headers: Record<string, string>, params: unknown, signal: AbortSignal): Promise<unknown> {
+  private async post(
+    method: string,
+    url: string,
+    headers: Record<string, string>,
+    params: unknown,
+    signal: AbortSignal,
+  ): Promise<unknown> {
     const doFetch = this.settings.fetch ?? globalThis.fetch;
     let res: Response;
     try {
@@ -63,11 +78,15 @@ export class HttpTransport {
       throw new ConnectError(`${method}: POST ${url} failed: ${(err as Error).message}`, { cause: err });
     }
     const text = await res.text();
-    let body: { result?: unknown; error?: RpcErrorObject } | null = null;
+    let body: { result?: unknown; error?: RpcErrorObject } | null;
     try {
       body = JSON.parse(text);
     } catch {
-      throw new ProtocolError('http-status', `${method}: HTTP ${res.status} with a body that is not JSON`, text.slice(0, 200));
+      throw new ProtocolError(
+        'http-status',
+        `${method}: HTTP ${res.status} with a body that is not JSON`,
+        text.slice(0, 200),
+      );
     }
     if (body && typeof body === 'object' && body.error) throw rpcErrorFromCode(body.error);
     if (body && typeof body === 'object' && 'result' in body) return body.result;

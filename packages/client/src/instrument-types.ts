@@ -25,12 +25,9 @@ export class InstrumentTypes {
     if (!this.fetching && Date.now() - this.lastFetchAt >= 60_000) {
       this.lastFetchAt = Date.now();
       this.fetching = this.fetchInstruments({ timeoutMs: options.timeoutMs, signal: options.signal })
-        .then(
-          (list) => {
-            if (Array.isArray(list)) this.limiter.setInstrumentTypes(list);
-          },
-          this.report,
-        )
+        .then((list) => {
+          if (Array.isArray(list)) this.limiter.setInstrumentTypes(list);
+        }, this.report)
         .finally(() => (this.fetching = null));
     }
     return this.fetching ?? Promise.resolve();

@@ -4,12 +4,22 @@
  * for order flow. Classes, budgets and reference values come from the generated tables; the live
  * budgets from `public/getRateLimits` correct them.
  */
-import { budgetOf, endpointBudgetOf, limitTable, methodTable, publicBudget, rateLimitClassTable } from '@exchange-api/types';
+import {
+  budgetOf,
+  endpointBudgetOf,
+  limitTable,
+  methodTable,
+  publicBudget,
+  rateLimitClassTable,
+} from '@exchange-api/types';
 import type { RateLimitsResult, RateLimitBudget } from '@exchange-api/types';
 import { UsageError } from './errors';
 
 /** Overrides of the reference limits, by limit id (same shape as the sandbox's `limits` option). */
-export type LimitOverrides = Record<string, Partial<{ points: number; windowMs: number; refillPerSecond: number; capacity: number }>>;
+export type LimitOverrides = Record<
+  string,
+  Partial<{ points: number; windowMs: number; refillPerSecond: number; capacity: number }>
+>;
 
 /** Limiter settings. */
 export interface LimiterOptions {
@@ -31,7 +41,13 @@ export interface LimiterOptions {
 }
 
 type WindowLimit = { id: string; kind: 'window'; scope: string; points: number; windowMs: number };
-type BucketLimit = { id: string; kind: 'bucket'; refillPerSecond: number; capacity: number; instrumentTypes: readonly string[] };
+type BucketLimit = {
+  id: string;
+  kind: 'bucket';
+  refillPerSecond: number;
+  capacity: number;
+  instrumentTypes: readonly string[];
+};
 
 class WindowBudget {
   used = 0;
@@ -40,7 +56,12 @@ class WindowBudget {
   /** When the current window ends (client clock, margin included); 0 when none is running. */
   resetAt = 0;
   blockedUntil = 0;
-  constructor(readonly id: string, public points: number, public windowMs: number, private readonly marginMs: number) {}
+  constructor(
+    readonly id: string,
+    public points: number,
+    public windowMs: number,
+    private readonly marginMs: number,
+  ) {}
   waitMs(now: number): number {
     if (now < this.blockedUntil) return this.blockedUntil - now;
     if (now >= this.resetAt || this.used < this.points) return 0;
@@ -63,7 +84,12 @@ class TokenBucket {
   /** Each request is charged a little over one token, so jitter in arrival times never puts the server's bucket below ours. */
   readonly charge: number;
   readonly cap: number;
-  constructor(readonly refillPerSecond: number, capacity: number, marginMs: number, now: number) {
+  constructor(
+    readonly refillPerSecond: number,
+    capacity: number,
+    marginMs: number,
+    now: number,
+  ) {
     this.charge = 1 + Math.min(0.25, Math.max(0.02, (refillPerSecond * marginMs) / 1000));
     this.cap = capacity * this.charge;
     this.tokens = this.cap;
@@ -119,7 +145,8 @@ export class Limiter {
   constructor(readonly options: LimiterOptions = {}) {
     this.marginMs = options.marginMs ?? 40;
     for (const key of Object.keys(options.limits ?? {})) {
-      if (!limitIds.includes(key as never)) throw new UsageError(`limiter.limits: unknown limit id '${key}' (valid ids: ${limitIds.join(', ')})`);
+      if (!limitIds.includes(key as never))
+        throw new UsageError(`limiter.limits: unknown limit id '${key}' (valid ids: ${limitIds.join(', ')})`);
     }
     for (const l of limitTable) {
       const o = options.limits?.[l.id] ?? {};
@@ -160,7 +187,9 @@ export class Limiter {
 
   /** Record the instrument types the server reports (`public/get_all_live_instruments`). */
   setInstrumentTypes(instruments: Iterable<{ instrument_name: string; instrument_type: string }>): void {
-    for (const i of instruments) if (i && typeof i.instrument_name === 'string' && typeof i.instrument_type === 'string') this.types.set(i.instrument_name, i.instrument_type);
+    for (const i of instruments)
+      if (i && typeof i.instrument_name === 'string' && typeof i.instrument_type === 'string')
+        this.types.set(i.instrument_name, i.instrument_type);
   }
 
   /** The instrument of an order-flow request whose type the limiter does not know (and has no override for), else null. */
@@ -223,7 +252,7 @@ export class Limiter {
     const now = Date.now();
     const held = new Set<Budget>();
     let next = Infinity;
-    for (let i = 0; i < this.queue.length; ) {
+    for (let i = 0; i < this.queue.length;) {
       const w = this.queue[i]!;
       let wait = 0;
       const blocking: Budget[] = [];
@@ -308,7 +337,8 @@ export class Limiter {
     // the default class reports the per-IP public budget.
     for (const c of rateLimitClassTable) {
       const id = authenticated ? c.budget : c.default ? publicBudget : null;
-      if (id && this.windowLimits.has(id)) apply(id, (result as unknown as Record<string, RateLimitBudget | undefined>)[`remaining_${c.name}`]);
+      if (id && this.windowLimits.has(id))
+        apply(id, (result as unknown as Record<string, RateLimitBudget | undefined>)[`remaining_${c.name}`]);
     }
     // The per-method budgets are the wallet's: before login they say nothing about this client.
     for (const [method, r] of Object.entries((authenticated && result.remaining_per_endpoint) || {})) {
@@ -334,5 +364,9 @@ export class Limiter {
 }
 
 function hasInstrument(params: unknown): boolean {
-  return typeof params === 'object' && params !== null && typeof (params as { instrument_name?: unknown }).instrument_name === 'string';
+  return (
+    typeof params === 'object' &&
+    params !== null &&
+    typeof (params as { instrument_name?: unknown }).instrument_name === 'string'
+  );
 }

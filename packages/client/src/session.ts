@@ -3,7 +3,15 @@
  * receive path (answers settle their call, notifications go to the subscriptions, faults to `error`).
  */
 import type { SubscriptionNotification } from '@exchange-api/types';
-import { ConnectionClosedError, ProtocolError, connectionLimitFromFrame, connectionLimitPrefix, rpcErrorFromCode, type ConnectionLimitError, type RpcErrorObject } from './errors';
+import {
+  ConnectionClosedError,
+  ProtocolError,
+  connectionLimitFromFrame,
+  connectionLimitPrefix,
+  rpcErrorFromCode,
+  type ConnectionLimitError,
+  type RpcErrorObject,
+} from './errors';
 import type { Emitter } from './events';
 import type { ClientEvents, WebSocketLike } from './types';
 
@@ -75,7 +83,8 @@ export class RpcSession {
   /** Send one request; settles with its answer, or rejects when `signal` aborts or the socket is not open. */
   send(method: string, params: unknown, signal: AbortSignal): Promise<unknown> {
     const ws = this.socket;
-    if (!ws || ws.readyState !== OPEN) return Promise.reject(new ConnectionClosedError(`${method}: connection is not open`));
+    if (!ws || ws.readyState !== OPEN)
+      return Promise.reject(new ConnectionClosedError(`${method}: connection is not open`));
     if (signal.aborted) return Promise.reject(signal.reason);
     const id = ++this.nextId;
     return new Promise((resolve, reject) => {
@@ -113,7 +122,14 @@ export class RpcSession {
     }
     if (frame.method !== undefined) {
       // An echo of a request, or a request from the server: neither answers a call.
-      this.events.emit('error', new ProtocolError('bad-frame', `frame is a request (method ${JSON.stringify(frame.method)}), not an answer`, data.slice(0, 200)));
+      this.events.emit(
+        'error',
+        new ProtocolError(
+          'bad-frame',
+          `frame is a request (method ${JSON.stringify(frame.method)}), not an answer`,
+          data.slice(0, 200),
+        ),
+      );
       return;
     }
     this.settle(frame, data);
@@ -142,7 +158,16 @@ export class RpcSession {
     const call = typeof id === 'number' ? this.pending.get(id) : undefined;
     if (!call) {
       const fault = id === undefined ? 'bad-frame' : 'unknown-id';
-      this.events.emit('error', new ProtocolError(fault, id === undefined ? 'frame is neither a notification nor a response' : `response to unknown id ${JSON.stringify(id)}`, data.slice(0, 200)));
+      this.events.emit(
+        'error',
+        new ProtocolError(
+          fault,
+          id === undefined
+            ? 'frame is neither a notification nor a response'
+            : `response to unknown id ${JSON.stringify(id)}`,
+          data.slice(0, 200),
+        ),
+      );
       return;
     }
     this.pending.delete(id as number);
@@ -152,6 +177,9 @@ export class RpcSession {
     }
     if (frame.error && typeof frame.error === 'object') call.reject(rpcErrorFromCode(frame.error));
     else if ('result' in frame) call.resolve(frame.result);
-    else call.reject(new ProtocolError('bad-frame', `response to ${call.method} has neither result nor error`, data.slice(0, 200)));
+    else
+      call.reject(
+        new ProtocolError('bad-frame', `response to ${call.method} has neither result nor error`, data.slice(0, 200)),
+      );
   }
 }

@@ -15,7 +15,12 @@ type AuthSigner = Parameters<AuthModule['signLogin']>[0];
 export class Signing {
   private auth: Promise<AuthModule> | null = null;
 
-  constructor(private readonly options: Pick<ClientOptions, 'signer' | 'wallet' | 'actionSigner' | 'actionLayout' | 'signatureExpirySec'>) {}
+  constructor(
+    private readonly options: Pick<
+      ClientOptions,
+      'signer' | 'wallet' | 'actionSigner' | 'actionLayout' | 'signatureExpirySec'
+    >,
+  ) {}
 
   /** The signer, or a UsageError naming what needed it. */
   requireSigner(what: string): SignerLike {
@@ -46,14 +51,18 @@ export class Signing {
    * An order-flow request ready to send: nonce (strictly increasing) and expiry filled in when absent,
    * then signed by the custom action signer, or with the assumed (or given) EIP-712 layout.
    */
-  async signAction(method: OrderFlowMethodName, params: Record<string, unknown> & { nonce?: string; signature_expiry_sec?: number }): Promise<Record<string, unknown>> {
+  async signAction(
+    method: OrderFlowMethodName,
+    params: Record<string, unknown> & { nonce?: string; signature_expiry_sec?: number },
+  ): Promise<Record<string, unknown>> {
     const custom = this.options.actionSigner;
     if (!custom) this.requireSigner(method);
     const auth = custom && params.nonce !== undefined ? null : await this.loadAuth();
     const full = {
       ...params,
       nonce: params.nonce ?? auth!.newNonce(),
-      signature_expiry_sec: params.signature_expiry_sec ?? Math.floor(Date.now() / 1000) + (this.options.signatureExpirySec ?? 600),
+      signature_expiry_sec:
+        params.signature_expiry_sec ?? Math.floor(Date.now() / 1000) + (this.options.signatureExpirySec ?? 600),
     } as Record<string, unknown> & ActionFieldsInput;
     if (custom) return custom(method, full);
     return auth!.signAction(this.requireSigner(method) as AuthSigner, method, full, this.options.actionLayout);

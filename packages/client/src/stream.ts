@@ -40,7 +40,8 @@ export class BoundedQueue<T> {
     readonly overflow: OverflowPolicy,
     private readonly onOverflow: (droppedCount: number) => void,
   ) {
-    if (!Number.isInteger(bufferSize) || bufferSize < 1) throw new UsageError(`stream ${address}: bufferSize must be a positive integer (got ${bufferSize})`);
+    if (!Number.isInteger(bufferSize) || bufferSize < 1)
+      throw new UsageError(`stream ${address}: bufferSize must be a positive integer (got ${bufferSize})`);
   }
 
   /** Payloads waiting to be read. */
@@ -126,7 +127,11 @@ export type PayloadStream<T> = AsyncIterableIterator<T> & { ready: Promise<Subsc
  * A stream over `subscribe`: the subscription pushes into the queue, leaving the loop (or the queue
  * ending) unsubscribes. `onStop` runs once the stream stops, for the client's list of open streams.
  */
-export function openStream<T>(queue: BoundedQueue<T>, subscribe: (push: (payload: T) => void) => Promise<Subscription>, onStop: () => void): PayloadStream<T> {
+export function openStream<T>(
+  queue: BoundedQueue<T>,
+  subscribe: (push: (payload: T) => void) => Promise<Subscription>,
+  onStop: () => void,
+): PayloadStream<T> {
   const ready = subscribe((payload) => queue.push(payload));
   let sub: Subscription | null = null;
   // A refused subscription ends the stream with its error (read by the loop; `ready` carries it too).

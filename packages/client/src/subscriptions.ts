@@ -11,7 +11,11 @@ import type { Validation } from './validation';
 import type { ClientEvents, Subscription, ValidatorFn } from './types';
 
 /** A call on the socket; `restoring` sends on a connection not yet open (the restore after connecting). */
-export type WireCall = (method: 'subscribe' | 'unsubscribe', params: { channels: string[] }, restoring: boolean) => Promise<unknown>;
+export type WireCall = (
+  method: 'subscribe' | 'unsubscribe',
+  params: { channels: string[] },
+  restoring: boolean,
+) => Promise<unknown>;
 
 interface Listener {
   fn: (payload: unknown) => void;
@@ -86,7 +90,13 @@ export class Subscriptions {
     // Matched once per subscription: a live subscription keeps its channelId.
     const channelId = this.channelIdOf(address);
     if (channelId === undefined) throw new UsageError(`${address} matches no channel of the API`);
-    const sub: ChannelSubscription = { address, channelId, listeners: new Set(), validate: this.validation.channelValidator(channelId), confirmed: Promise.resolve() };
+    const sub: ChannelSubscription = {
+      address,
+      channelId,
+      listeners: new Set(),
+      validate: this.validation.channelValidator(channelId),
+      confirmed: Promise.resolve(),
+    };
     this.byAddress.set(address, sub);
     this.unsubscribed.delete(address);
     sub.confirmed = this.enqueue(address);
@@ -156,15 +166,32 @@ export class Subscriptions {
   deliver(address: unknown, payload: unknown, frame: string): void {
     const sub = typeof address === 'string' ? this.byAddress.get(address) : undefined;
     if (!sub) {
-      if (typeof address !== 'string' || !this.unsubscribed.has(address)) this.events.emit('error', new ProtocolError('unknown-channel', `notification for a channel not subscribed: ${String(address)}`, frame.slice(0, 200)));
+      if (typeof address !== 'string' || !this.unsubscribed.has(address))
+        this.events.emit(
+          'error',
+          new ProtocolError(
+            'unknown-channel',
+            `notification for a channel not subscribed: ${String(address)}`,
+            frame.slice(0, 200),
+          ),
+        );
       return;
     }
-    if (sub.validate !== null && !this.validation.admitPayload(sub.validate, sub.address, sub.channelId, payload)) return;
+    if (sub.validate !== null && !this.validation.admitPayload(sub.validate, sub.address, sub.channelId, payload))
+      return;
     for (const listener of sub.listeners) {
       try {
         listener.fn(payload);
       } catch (err) {
-        this.events.emit('error', new ClientError('HANDLER_FAILED', `handler of ${sub.address} threw: ${(err as Error)?.message ?? String(err)}`, undefined, { cause: err }));
+        this.events.emit(
+          'error',
+          new ClientError(
+            'HANDLER_FAILED',
+            `handler of ${sub.address} threw: ${(err as Error)?.message ?? String(err)}`,
+            undefined,
+            { cause: err },
+          ),
+        );
       }
     }
   }
@@ -206,5 +233,8 @@ function confirmed(res: SubscriptionResult | null | undefined, address: string):
 }
 
 function refusal(what: string, res: SubscriptionResult | null | undefined, address: string): ClientError {
-  return new ClientError('SUBSCRIBE_REFUSED', `${what} ${address}: ${res?.status?.[address] ?? 'not in current_subscriptions'}`);
+  return new ClientError(
+    'SUBSCRIBE_REFUSED',
+    `${what} ${address}: ${res?.status?.[address] ?? 'not in current_subscriptions'}`,
+  );
 }

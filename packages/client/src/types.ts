@@ -3,7 +3,14 @@
  * hand-written module import their shapes from here, so that no module needs the client class for a
  * type (that was the client ↔ surface import cycle).
  */
-import type { ChannelTemplate, Methods, OrderFlowMethodName, PayloadOf, WsMethodName, HttpMethodName } from '@exchange-api/types';
+import type {
+  ChannelTemplate,
+  Methods,
+  OrderFlowMethodName,
+  PayloadOf,
+  WsMethodName,
+  HttpMethodName,
+} from '@exchange-api/types';
 import type { ActionLayout } from '@exchange-api/auth';
 import type { ClientError, PayloadFailure, PayloadValidationError } from './errors';
 import type { LimiterOptions } from './limiter';
@@ -38,7 +45,11 @@ export interface SignerLike {
   /** EIP-191 personal_sign of a login timestamp. */
   signMessage(message: string): Promise<string>;
   /** EIP-712 signature of an action. */
-  signTypedData(domain: object, types: Record<string, Array<{ name: string; type: string }>>, value: Record<string, unknown>): Promise<string>;
+  signTypedData(
+    domain: object,
+    types: Record<string, Array<{ name: string; type: string }>>,
+    value: Record<string, unknown>,
+  ): Promise<string>;
 }
 
 /** The fields every action carries before it is signed. */
@@ -49,7 +60,10 @@ export interface ActionFieldsInput {
 }
 
 /** Signs an order-flow request: gets the params with nonce and expiry filled, returns them with signer and signature. */
-export type ActionSigner = (method: OrderFlowMethodName, params: Record<string, unknown> & ActionFieldsInput) => Promise<Record<string, unknown>>;
+export type ActionSigner = (
+  method: OrderFlowMethodName,
+  params: Record<string, unknown> & ActionFieldsInput,
+) => Promise<Record<string, unknown>>;
 
 /** A validator as the generated ones are: a function with `errors` left on it after a failure. */
 export type ValidatorFn = ((data: unknown) => boolean) & { errors?: unknown };
@@ -152,7 +166,10 @@ export type CallParams<M extends CallableMethod> = Methods[M]['assumedParams'];
 export type CallResult<M extends CallableMethod> = Methods[M]['assumedResult'];
 
 /** Params of an order-flow helper: the action fields are filled in (nonce, expiry) or signed (signer, signature). */
-export type ActionInput<M extends OrderFlowMethodName> = Omit<Methods[M]['assumedParams'], 'signer' | 'signature' | 'nonce' | 'signature_expiry_sec'> & {
+export type ActionInput<M extends OrderFlowMethodName> = Omit<
+  Methods[M]['assumedParams'],
+  'signer' | 'signature' | 'nonce' | 'signature_expiry_sec'
+> & {
   nonce?: string;
   signature_expiry_sec?: number;
 };

@@ -24,7 +24,11 @@ export class Validation {
     if (this.mode === 'off' || this.source) return Promise.resolve();
     return (this.loading ??= import('@exchange-api/validators').then(
       (v) => {
-        this.source = { channels: v.validators.channels as never, assumedResults: v.validators.assumedResults as never, failuresOf: v.failuresOf as never };
+        this.source = {
+          channels: v.validators.channels as never,
+          assumedResults: v.validators.assumedResults as never,
+          failuresOf: v.failuresOf as never,
+        };
       },
       (err: unknown) => {
         // A failed load may be retried by the next connect or call.
@@ -44,7 +48,13 @@ export class Validation {
     if (validate(payload)) return true;
     const failures = this.source!.failuresOf(validate as never, payload);
     const dropped = this.mode === 'strict';
-    this.events.emit('validation', { target: address, channel: channelId, failures, dropped, error: new PayloadValidationError(address, failures) });
+    this.events.emit('validation', {
+      target: address,
+      channel: channelId,
+      failures,
+      dropped,
+      error: new PayloadValidationError(address, failures),
+    });
     return !dropped;
   }
 

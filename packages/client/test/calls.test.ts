@@ -1,6 +1,15 @@
 /** Calls over WebSocket (typed answers, timeouts, aborts, drops, error classes) and wire faults reported, not thrown. */
 import { describe, expect, it } from 'vitest';
-import { createClient, AbortedError, ConnectionClosedError, ProtocolError, RateLimitError, TimeoutError, AuthError, ConnectError } from '../src/index';
+import {
+  createClient,
+  AbortedError,
+  ConnectionClosedError,
+  ProtocolError,
+  RateLimitError,
+  TimeoutError,
+  AuthError,
+  ConnectError,
+} from '../src/index';
 import { startPeer, until } from './peer';
 import { useClientHarness } from './harness';
 
@@ -41,7 +50,9 @@ describe('calls over WebSocket', () => {
   it('fails every pending call at once when the connection drops', async () => {
     await t.make({ reconnect: false }).connect();
     t.peer.answer = () => undefined;
-    const calls = [1, 2, 3].map(() => t.client.call('public/get_all_live_instruments', {}, { timeoutMs: 20_000 }).catch((e) => e));
+    const calls = [1, 2, 3].map(() =>
+      t.client.call('public/get_all_live_instruments', {}, { timeoutMs: 20_000 }).catch((e) => e),
+    );
     await until(() => t.peer.requests.length >= 3);
     const t0 = Date.now();
     t.peer.drop();
@@ -64,7 +75,15 @@ describe('calls over WebSocket', () => {
     const rl = await t.client.call('public/get_all_live_instruments', {}).catch((e) => e);
     expect(rl).toBeInstanceOf(RateLimitError);
     expect([rl.code, rl.rpcCode, rl.retryAfterMs]).toEqual(['RATE_LIMITED', -32000, 1234]);
-    const auth = await t.client.call('cancel_all', { subaccount_id: 1, nonce: '1', signer: '0x' + '1'.repeat(40), signature: '0x', signature_expiry_sec: 1 }).catch((e) => e);
+    const auth = await t.client
+      .call('cancel_all', {
+        subaccount_id: 1,
+        nonce: '1',
+        signer: '0x' + '1'.repeat(40),
+        signature: '0x',
+        signature_expiry_sec: 1,
+      })
+      .catch((e) => e);
     expect(auth).toBeInstanceOf(AuthError);
     expect([auth.code, auth.rpcCode]).toEqual(['AUTH_REQUIRED', 14000]);
   });
@@ -95,7 +114,12 @@ describe('faults on the wire are reported, not thrown', () => {
     ws.send(JSON.stringify({ jsonrpc: '2.0', method: 'subscription', params: { channel: 'trades.NOPE', data: [] } }));
     ws.send(Buffer.from([1, 2, 3]), { binary: true });
     await until(() => t.errors.length >= 4);
-    expect(t.errors.map((e) => (e as ProtocolError).fault)).toEqual(['garbage', 'unknown-id', 'unknown-channel', 'binary']);
+    expect(t.errors.map((e) => (e as ProtocolError).fault)).toEqual([
+      'garbage',
+      'unknown-id',
+      'unknown-channel',
+      'binary',
+    ]);
     expect(t.errors.every((e) => e.code === 'PROTOCOL')).toBe(true);
     const r = await t.client.call('public/getRateLimits', {});
     expect(r.remaining_non_matching.remainingPoints).toBe(25);

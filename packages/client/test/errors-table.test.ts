@@ -8,7 +8,13 @@ import { describe, expect, it, vi } from 'vitest';
 vi.mock('../../types/src/generated/tables.gen', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../types/src/generated/tables.gen')>();
   const codes = real.errorTable.codes.map((c) =>
-    c.code === -32000 ? { ...c, data: 'Wait <ms> milliseconds (then retry)', dataPattern: '^Wait [0-9]+ milliseconds \\(then retry\\)$' } : c,
+    c.code === -32000
+      ? {
+          ...c,
+          data: 'Wait <ms> milliseconds (then retry)',
+          dataPattern: '^Wait [0-9]+ milliseconds \\(then retry\\)$',
+        }
+      : c,
   );
   return { ...real, errorTable: { ...real.errorTable, codes } };
 });
@@ -17,9 +23,19 @@ const { rpcErrorFromCode, RateLimitError } = await import('../src/errors');
 
 describe('retry hint from the error table', () => {
   it('follows the table’s data template', () => {
-    const e = rpcErrorFromCode({ code: -32000, message: 'Rate limit exceeded', data: 'Wait 321 milliseconds (then retry)' });
+    const e = rpcErrorFromCode({
+      code: -32000,
+      message: 'Rate limit exceeded',
+      data: 'Wait 321 milliseconds (then retry)',
+    });
     expect(e).toBeInstanceOf(RateLimitError);
     expect((e as InstanceType<typeof RateLimitError>).retryAfterMs).toBe(321);
-    expect((rpcErrorFromCode({ code: -32000, message: 'Rate limit exceeded', data: 'Retry after 5 ms' }) as InstanceType<typeof RateLimitError>).retryAfterMs).toBeNull();
+    expect(
+      (
+        rpcErrorFromCode({ code: -32000, message: 'Rate limit exceeded', data: 'Retry after 5 ms' }) as InstanceType<
+          typeof RateLimitError
+        >
+      ).retryAfterMs,
+    ).toBeNull();
   });
 });

@@ -1,9 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { errorTable } from '@exchange-api/types';
-import { rpcErrorFromCode, RateLimitError, ConnectionLimitError, AuthError, RpcError, ClientError, connectionLimitFromFrame, connectionLimitPrefix } from '../src/errors';
+import {
+  rpcErrorFromCode,
+  RateLimitError,
+  ConnectionLimitError,
+  AuthError,
+  RpcError,
+  ClientError,
+  connectionLimitFromFrame,
+  connectionLimitPrefix,
+} from '../src/errors';
 
 describe('rpcErrorFromCode', () => {
-  const cases: Array<[number, string, Function]> = [
+  const cases: Array<[number, string, new (...args: never[]) => Error]> = [
     [-32000, 'RATE_LIMITED', RateLimitError],
     [-32042, 'RATE_LIMITED', RateLimitError],
     [-32100, 'CONNECTION_LIMIT', ConnectionLimitError],
@@ -31,12 +40,18 @@ describe('rpcErrorFromCode', () => {
   it('covers every code of the generated error table, and every auth code named is in it', () => {
     const covered = new Set(cases.map(([c]) => c));
     for (const entry of errorTable.codes) expect(covered.has(entry.code), String(entry.code)).toBe(true);
-    for (const [code, , cls] of cases) if (cls === AuthError) expect(errorTable.codes.some((c) => c.code === code)).toBe(true);
+    for (const [code, , cls] of cases)
+      if (cls === AuthError) expect(errorTable.codes.some((c) => c.code === code)).toBe(true);
   });
 
   it('reads retryAfterMs from the hint, null without one', () => {
-    expect((rpcErrorFromCode({ code: -32000, message: 'Rate limit exceeded', data: 'Retry after 250 ms' }) as RateLimitError).retryAfterMs).toBe(250);
-    expect((rpcErrorFromCode({ code: -32000, message: 'Rate limit exceeded' }) as RateLimitError).retryAfterMs).toBeNull();
+    expect(
+      (rpcErrorFromCode({ code: -32000, message: 'Rate limit exceeded', data: 'Retry after 250 ms' }) as RateLimitError)
+        .retryAfterMs,
+    ).toBe(250);
+    expect(
+      (rpcErrorFromCode({ code: -32000, message: 'Rate limit exceeded' }) as RateLimitError).retryAfterMs,
+    ).toBeNull();
   });
 
   it('builds a ConnectionLimitError from the text frame', () => {

@@ -4,7 +4,13 @@
  * after each test.
  */
 import { afterEach, beforeEach } from 'vitest';
-import { createClient, type ClientError, type ConnectionState, type ExchangeClient, type ValidationReport } from '../src/index';
+import {
+  createClient,
+  type ClientError,
+  type ConnectionState,
+  type ExchangeClient,
+  type ValidationReport,
+} from '../src/index';
 import { fullBudgets, startPeer, type Peer } from './peer';
 
 /** What getRateLimits answers in these tests: every budget full. */
@@ -12,7 +18,15 @@ export const rateLimits = fullBudgets;
 
 /** A live instrument as `public/get_all_live_instruments` lists it. */
 export function instrument(instrument_name: string, instrument_type: string) {
-  return { instrument_name, instrument_type, base_currency: instrument_name.split('-')[0], quote_currency: 'USDC', tick_size: '0.01', amount_step: '0.001', is_active: true };
+  return {
+    instrument_name,
+    instrument_type,
+    base_currency: instrument_name.split('-')[0],
+    quote_currency: 'USDC',
+    tick_size: '0.01',
+    amount_step: '0.001',
+    is_active: true,
+  };
 }
 
 /** Options of `make()`: any client option, wsUrl included, over the harness's defaults. */
@@ -36,7 +50,12 @@ export function useClientHarness(): ClientHarness {
     reports: [],
     states: [],
     make(extra: MakeOptions = {}) {
-      t.client = createClient({ wsUrl: t.peer.url, validate: 'warn', reconnect: { initialDelayMs: 10, maxDelayMs: 50 }, ...extra });
+      t.client = createClient({
+        wsUrl: t.peer.url,
+        validate: 'warn',
+        reconnect: { initialDelayMs: 10, maxDelayMs: 50 },
+        ...extra,
+      });
       t.errors = [];
       t.reports = [];
       t.states = [];

@@ -4,8 +4,21 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { createClient, ConnectError, type ClientError, type ConnectionState, type ExchangeClient, type WebSocketConstructor } from '../src/index';
-import { startBlackHole, startEchoPeer, startGarbagePeer, startSilentPeer, type HostileServer } from './hostile-servers';
+import {
+  createClient,
+  ConnectError,
+  type ClientError,
+  type ConnectionState,
+  type ExchangeClient,
+  type WebSocketConstructor,
+} from '../src/index';
+import {
+  startBlackHole,
+  startEchoPeer,
+  startGarbagePeer,
+  startSilentPeer,
+  type HostileServer,
+} from './hostile-servers';
 import { startPeer, until, type Peer } from './peer';
 
 const TIMEOUT_MS = 300;
@@ -45,10 +58,19 @@ describe('connect() against a server that never answers', () => {
     it(`${name}: rejects with ConnectError within timeoutMs and never reports open`, async () => {
       const server = await serve(start());
       // Validation off: loading the validators is not what is timed here.
-      const { client, states } = watched({ wsUrl: server.url, timeoutMs: TIMEOUT_MS, reconnect: false, validate: 'off' });
+      const { client, states } = watched({
+        wsUrl: server.url,
+        timeoutMs: TIMEOUT_MS,
+        reconnect: false,
+        validate: 'off',
+      });
       // A call made while connecting fails with the connection's error rather than wait.
       let call: Promise<unknown> | null = null;
-      client.on('state', (s) => s === 'connecting' && (call = client.call('public/getRateLimits', {}, { timeoutMs: 60_000 }).catch((e) => e)));
+      client.on(
+        'state',
+        (s) =>
+          s === 'connecting' && (call = client.call('public/getRateLimits', {}, { timeoutMs: 60_000 }).catch((e) => e)),
+      );
       const t0 = Date.now();
       const err = await client.connect().then(
         () => new Error('connect() resolved'),

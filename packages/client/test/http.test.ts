@@ -25,12 +25,25 @@ describe('HTTP', () => {
         const body = JSON.parse(text);
         seen.push({ url: req.url!, headers: req.headers, body });
         res.setHeader('content-type', 'application/json');
-        if (req.url === '/v3/public/getRateLimits') return res.end(JSON.stringify({ jsonrpc: '2.0', id: null, result: invalidLimits ? { ...rateLimits, remaining_matching: 'plenty' } : rateLimits }));
+        if (req.url === '/v3/public/getRateLimits')
+          return res.end(
+            JSON.stringify({
+              jsonrpc: '2.0',
+              id: null,
+              result: invalidLimits ? { ...rateLimits, remaining_matching: 'plenty' } : rateLimits,
+            }),
+          );
         if (req.url === '/v3/private/get_subaccounts') {
           const proof = proofFromSources(body, req.headers);
           const ok = proof.timestamp && proof.signature && recoverLoginSigner(proof as never) === body.wallet;
           res.statusCode = ok ? 200 : 401;
-          return res.end(JSON.stringify(ok ? { jsonrpc: '2.0', id: null, result: { subaccount_ids: [4, 5] } } : { jsonrpc: '2.0', id: null, error: { code: 14001, message: 'Invalid signature' } }));
+          return res.end(
+            JSON.stringify(
+              ok
+                ? { jsonrpc: '2.0', id: null, result: { subaccount_ids: [4, 5] } }
+                : { jsonrpc: '2.0', id: null, error: { code: 14001, message: 'Invalid signature' } },
+            ),
+          );
         }
         res.statusCode = 404;
         res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32601, message: 'Method not found' } }));

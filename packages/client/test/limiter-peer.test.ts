@@ -21,7 +21,13 @@ describe('limiter against a peer that counts', () => {
         }
         if (++used > 3) {
           rejected++;
-          return { error: { code: -32000, message: 'Rate limit exceeded', data: `Retry after ${300 - (now - windowStart)} ms` } };
+          return {
+            error: {
+              code: -32000,
+              message: 'Rate limit exceeded',
+              data: `Retry after ${300 - (now - windowStart)} ms`,
+            },
+          };
         }
         return { result: { cancelled_orders: 0 } };
       }
@@ -30,14 +36,26 @@ describe('limiter against a peer that counts', () => {
       return req.method === 'public/getRateLimits' ? { result: rateLimits } : undefined;
     };
     // Logged in, because before login every request draws on the per-IP public budget instead.
-    await t.make({
-      signer: Wallet.createRandom(),
-      actionSigner: async (_m, p) => ({ ...p, signer: '0x' + '2'.repeat(40), signature: '0x' }),
-      limiter: { limits: { matching: { points: 3, windowMs: 300 }, bucket_perp_spot: { capacity: 100, refillPerSecond: 100 } }, syncAfterLogin: false },
-    }).connect();
+    await t
+      .make({
+        signer: Wallet.createRandom(),
+        actionSigner: async (_m, p) => ({ ...p, signer: '0x' + '2'.repeat(40), signature: '0x' }),
+        limiter: {
+          limits: { matching: { points: 3, windowMs: 300 }, bucket_perp_spot: { capacity: 100, refillPerSecond: 100 } },
+          syncAfterLogin: false,
+        },
+      })
+      .connect();
     await t.client.login();
     const t0 = Date.now();
-    const outcomes = await Promise.all(Array.from({ length: 9 }, () => t.client.cancelByInstrument({ subaccount_id: 1, instrument_name: 'ETH-PERP' }).then(() => 'ok', (e) => e)));
+    const outcomes = await Promise.all(
+      Array.from({ length: 9 }, () =>
+        t.client.cancelByInstrument({ subaccount_id: 1, instrument_name: 'ETH-PERP' }).then(
+          () => 'ok',
+          (e) => e,
+        ),
+      ),
+    );
     const elapsed = Date.now() - t0;
     expect(outcomes.filter((o) => o !== 'ok')).toEqual([]);
     expect(rejected).toBe(0);
@@ -50,8 +68,18 @@ describe('limiter against a peer that counts', () => {
 });
 
 describe('instrument types for the limiter come from the server', () => {
-  const limiter = { limits: { matching: { points: 1000 }, bucket_perp_spot: { capacity: 1, refillPerSecond: 0.2 }, bucket_option: { capacity: 100, refillPerSecond: 100 } } };
-  const signer = async (_m: string, p: Record<string, unknown>) => ({ ...p, signer: '0x' + '2'.repeat(40), signature: '0x' });
+  const limiter = {
+    limits: {
+      matching: { points: 1000 },
+      bucket_perp_spot: { capacity: 1, refillPerSecond: 0.2 },
+      bucket_option: { capacity: 100, refillPerSecond: 100 },
+    },
+  };
+  const signer = async (_m: string, p: Record<string, unknown>) => ({
+    ...p,
+    signer: '0x' + '2'.repeat(40),
+    signature: '0x',
+  });
   const answer = (list: unknown[]) => (req: { method: string }) => {
     if (req.method === 'cancel_by_instrument') return { result: { cancelled_orders: 0 } };
     if (req.method === 'public/get_all_live_instruments') return { result: list };
@@ -65,9 +93,12 @@ describe('instrument types for the limiter come from the server', () => {
     expect(t.client.limiter!.bucketIdFor('ODD-C')).toBe('bucket_perp_spot');
     expect(t.client.limiter!.bucketIdFor('ETH-20261231-3000-C')).toBe('bucket_option');
     // The perp bucket holds one: a second cancel waits for the refill (5 s) and meets its timeout.
-    const second = await t.client.cancelByInstrument({ subaccount_id: 1, instrument_name: 'ODD-C' }, { timeoutMs: 200 }).catch((e) => e);
+    const second = await t.client
+      .cancelByInstrument({ subaccount_id: 1, instrument_name: 'ODD-C' }, { timeoutMs: 200 })
+      .catch((e) => e);
     expect(second).toBeInstanceOf(TimeoutError);
-    for (let i = 0; i < 3; i++) await t.client.cancelByInstrument({ subaccount_id: 1, instrument_name: 'ETH-20261231-3000-C' });
+    for (let i = 0; i < 3; i++)
+      await t.client.cancelByInstrument({ subaccount_id: 1, instrument_name: 'ETH-20261231-3000-C' });
     expect(t.peer.requests.filter((r) => r.method === 'public/get_all_live_instruments')).toHaveLength(1);
     expect(t.errors).toEqual([]);
   });

@@ -36,7 +36,9 @@ describe('waiting for budget', () => {
     const l = new Limiter({ limits: { matching: { points: 2, windowMs: 200 } }, marginMs: 10 });
     const t0 = Date.now();
     const times: number[] = [];
-    const all = Promise.all([1, 2, 3, 4].map(() => l.acquire('cancel', {}, true).then(() => times.push(Date.now() - t0))));
+    const all = Promise.all(
+      [1, 2, 3, 4].map(() => l.acquire('cancel', {}, true).then(() => times.push(Date.now() - t0))),
+    );
     await Promise.resolve();
     expect([times.length, l.waiting]).toEqual([2, 2]);
     await all;
@@ -44,11 +46,18 @@ describe('waiting for budget', () => {
   });
 
   it('a bucket per instrument: capacity at once, then the refill rate, instruments apart', async () => {
-    const l = new Limiter({ limits: { matching: { points: 1000 }, bucket_perp_spot: { capacity: 2, refillPerSecond: 10 } }, marginMs: 5 });
-    l.setInstrumentTypes([{ instrument_name: 'ETH-PERP', instrument_type: 'perp' }, { instrument_name: 'BTC-PERP', instrument_type: 'perp' }]);
+    const l = new Limiter({
+      limits: { matching: { points: 1000 }, bucket_perp_spot: { capacity: 2, refillPerSecond: 10 } },
+      marginMs: 5,
+    });
+    l.setInstrumentTypes([
+      { instrument_name: 'ETH-PERP', instrument_type: 'perp' },
+      { instrument_name: 'BTC-PERP', instrument_type: 'perp' },
+    ]);
     const t0 = Date.now();
     const done: string[] = [];
-    const at = (name: string, tag: string) => l.acquire('order', { instrument_name: name }, true).then(() => (done.push(tag), Date.now() - t0));
+    const at = (name: string, tag: string) =>
+      l.acquire('order', { instrument_name: name }, true).then(() => (done.push(tag), Date.now() - t0));
     const all = Promise.all([at('ETH-PERP', 'a1'), at('ETH-PERP', 'a2'), at('ETH-PERP', 'a3'), at('BTC-PERP', 'b1')]);
     await Promise.resolve();
     expect(done).toEqual(['a1', 'a2', 'b1']);
@@ -69,23 +78,41 @@ describe('waiting for budget', () => {
 
   it('getRateLimits corrects points and the window phase', async () => {
     const l = new Limiter({ marginMs: 0 });
-    l.sync({ remaining_matching: { remainingPoints: 0, msBeforeNext: 150, consumedPoints: 5, isFirstInDuration: false }, remaining_non_matching: { remainingPoints: 10, msBeforeNext: 0, consumedPoints: 0, isFirstInDuration: false }, remaining_per_endpoint: {} }, true);
+    l.sync(
+      {
+        remaining_matching: { remainingPoints: 0, msBeforeNext: 150, consumedPoints: 5, isFirstInDuration: false },
+        remaining_non_matching: { remainingPoints: 10, msBeforeNext: 0, consumedPoints: 0, isFirstInDuration: false },
+        remaining_per_endpoint: {},
+      },
+      true,
+    );
     const t0 = Date.now();
     await l.acquire('order', {}, true);
     expect(Date.now() - t0).toBeGreaterThanOrEqual(140);
   });
 
-  it.each([true, false])('a resync with msBeforeNext 0 keeps the points the server counted (with a mark: %s)', (withMark) => {
-    // After login: getRateLimits itself opened the wallet window (1 consumed, 24 left, msBeforeNext 0).
-    const l = new Limiter();
-    const ctl = new AbortController();
-    void l.acquire('public/getRateLimits', {}, true);
-    const mark = withMark ? l.mark() : undefined;
-    l.sync({ remaining_matching: { remainingPoints: 5, msBeforeNext: 0, consumedPoints: 0, isFirstInDuration: false }, remaining_non_matching: { remainingPoints: 24, msBeforeNext: 0, consumedPoints: 1, isFirstInDuration: true }, remaining_per_endpoint: {} }, true, mark);
-    for (let i = 0; i < 30; i++) void l.acquire('unsubscribe', {}, true, ctl.signal).catch(() => undefined);
-    expect(l.waiting).toBe(30 - 24);
-    ctl.abort(new Error('done'));
-  });
+  it.each([true, false])(
+    'a resync with msBeforeNext 0 keeps the points the server counted (with a mark: %s)',
+    (withMark) => {
+      // After login: getRateLimits itself opened the wallet window (1 consumed, 24 left, msBeforeNext 0).
+      const l = new Limiter();
+      const ctl = new AbortController();
+      void l.acquire('public/getRateLimits', {}, true);
+      const mark = withMark ? l.mark() : undefined;
+      l.sync(
+        {
+          remaining_matching: { remainingPoints: 5, msBeforeNext: 0, consumedPoints: 0, isFirstInDuration: false },
+          remaining_non_matching: { remainingPoints: 24, msBeforeNext: 0, consumedPoints: 1, isFirstInDuration: true },
+          remaining_per_endpoint: {},
+        },
+        true,
+        mark,
+      );
+      for (let i = 0; i < 30; i++) void l.acquire('unsubscribe', {}, true, ctl.signal).catch(() => undefined);
+      expect(l.waiting).toBe(30 - 24);
+      ctl.abort(new Error('done'));
+    },
+  );
 
   it('a resync counts what was sent after the getRateLimits request as well', () => {
     const l = new Limiter();
@@ -94,7 +121,15 @@ describe('waiting for budget', () => {
     const mark = l.mark();
     for (let i = 0; i < 4; i++) void l.acquire('unsubscribe', {}, true);
     // The answer counts 10 (this request and 9 before it), not the 4 sent after it.
-    l.sync({ remaining_matching: { remainingPoints: 5, msBeforeNext: 0, consumedPoints: 0, isFirstInDuration: false }, remaining_non_matching: { remainingPoints: 15, msBeforeNext: 0, consumedPoints: 10, isFirstInDuration: false }, remaining_per_endpoint: {} }, true, mark);
+    l.sync(
+      {
+        remaining_matching: { remainingPoints: 5, msBeforeNext: 0, consumedPoints: 0, isFirstInDuration: false },
+        remaining_non_matching: { remainingPoints: 15, msBeforeNext: 0, consumedPoints: 10, isFirstInDuration: false },
+        remaining_per_endpoint: {},
+      },
+      true,
+      mark,
+    );
     for (let i = 0; i < 20; i++) void l.acquire('unsubscribe', {}, true, ctl.signal).catch(() => undefined);
     expect(l.waiting).toBe(20 - (25 - 10 - 4));
     ctl.abort(new Error('done'));

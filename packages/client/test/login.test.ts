@@ -15,7 +15,9 @@ describe('login and signatures', () => {
     t.peer.answer = (req) => {
       if (req.method === 'public/login') {
         logins.push(req.params);
-        return recoverLoginSigner(req.params) === wallet.address ? { result: [7, 8] } : { error: { code: 14001, message: 'Invalid signature' } };
+        return recoverLoginSigner(req.params) === wallet.address
+          ? { result: [7, 8] }
+          : { error: { code: 14001, message: 'Invalid signature' } };
       }
       return req.method === 'public/getRateLimits' ? { result: rateLimits } : undefined;
     };
@@ -40,8 +42,11 @@ describe('login and signatures', () => {
     };
     let signedOrder: any;
     t.peer.answer = (req) => {
-      if (req.method === 'public/login') return recoverLoginSigner(req.params) === wallet.address ? { result: [3] } : { error: { code: 14001, message: 'Invalid signature' } };
-      if (req.method === 'cancel_all') return (signedOrder = req.params), { result: { cancelled_orders: 0 } };
+      if (req.method === 'public/login')
+        return recoverLoginSigner(req.params) === wallet.address
+          ? { result: [3] }
+          : { error: { code: 14001, message: 'Invalid signature' } };
+      if (req.method === 'cancel_all') return ((signedOrder = req.params), { result: { cancelled_orders: 0 } });
       return req.method === 'public/getRateLimits' ? { result: rateLimits } : undefined;
     };
     await t.make({ signer, validate: 'off' }).connect();
@@ -62,7 +67,15 @@ describe('login and signatures', () => {
       return req.method === 'public/getRateLimits' ? { result: rateLimits } : undefined;
     };
     await t.make({ signer: wallet, validate: 'off' }).connect();
-    await t.client.order({ subaccount_id: 7, instrument_name: 'ETH-PERP', direction: 'buy', order_type: 'limit', amount: '1', limit_price: '3000', max_fee: '10' });
+    await t.client.order({
+      subaccount_id: 7,
+      instrument_name: 'ETH-PERP',
+      direction: 'buy',
+      order_type: 'limit',
+      amount: '1',
+      limit_price: '3000',
+      max_fee: '10',
+    });
     expect(signed.signer).toBe(wallet.address);
     expect(recoverActionSigner('order', signed)).toBe(wallet.address);
     expect(signed.signature_expiry_sec).toBeGreaterThan(Date.now() / 1000);
@@ -70,8 +83,17 @@ describe('login and signatures', () => {
 
   it('a custom action signer replaces the default', async () => {
     let seen: any;
-    t.peer.answer = (req) => (req.method === 'cancel_all' ? ((seen = req.params), { result: { cancelled_orders: 0 } }) : undefined);
-    await t.make({ actionSigner: async (method, params) => ({ ...params, signer: '0x' + '2'.repeat(40), signature: `custom:${method}` }) }).connect();
+    t.peer.answer = (req) =>
+      req.method === 'cancel_all' ? ((seen = req.params), { result: { cancelled_orders: 0 } }) : undefined;
+    await t
+      .make({
+        actionSigner: async (method, params) => ({
+          ...params,
+          signer: '0x' + '2'.repeat(40),
+          signature: `custom:${method}`,
+        }),
+      })
+      .connect();
     const r = await t.client.cancelAll({ subaccount_id: 3 });
     expect(r.cancelled_orders).toBe(0);
     expect(seen.signature).toBe('custom:cancel_all');
@@ -83,7 +105,7 @@ describe('login is remembered only once it succeeded', () => {
   it('a failed login is not repeated after a reconnect', async () => {
     let logins = 0;
     t.peer.answer = (req) => {
-      if (req.method === 'public/login') return logins++, { error: { code: 14001, message: 'Invalid signature' } };
+      if (req.method === 'public/login') return (logins++, { error: { code: 14001, message: 'Invalid signature' } });
       return req.method === 'public/getRateLimits' ? { result: rateLimits } : undefined;
     };
     await t.make({ signer: Wallet.createRandom() }).connect();

@@ -10,7 +10,16 @@ import { startPeer, until, type Peer } from './peer';
 /** A small weather API: one method, one parameterised channel. */
 const weather: ApiTables = {
   methods: [{ name: 'getStation', transports: ['ws'], httpPath: null, auth: 'none' }],
-  channels: [{ id: 'readings', address: 'readings.{region}.{unit}', parameters: [{ name: 'region', enum: null }, { name: 'unit', enum: ['celsius', 'fahrenheit'] }] }],
+  channels: [
+    {
+      id: 'readings',
+      address: 'readings.{region}.{unit}',
+      parameters: [
+        { name: 'region', enum: null },
+        { name: 'unit', enum: ['celsius', 'fahrenheit'] },
+      ],
+    },
+  ],
 };
 
 let peer: Peer | undefined;
@@ -20,12 +29,20 @@ afterEach(async () => {
 });
 
 const clientOf = (p: Peer, api?: ApiTables) =>
-  createClient({ wsUrl: p.url, WebSocket: WebSocket as unknown as WebSocketConstructor, validate: 'off', limiter: false, timeoutMs: 3000, ...(api ? { api } : {}) });
+  createClient({
+    wsUrl: p.url,
+    WebSocket: WebSocket as unknown as WebSocketConstructor,
+    validate: 'off',
+    limiter: false,
+    timeoutMs: 3000,
+    ...(api ? { api } : {}),
+  });
 
 describe("the client with another API's tables", () => {
   it("calls that API's methods and streams its channels; sends none of this interface's methods on connect", async () => {
     peer = await startPeer();
-    peer.answer = (req) => (req.method === 'getStation' ? { result: { station_id: req.params.station_id, name: 'Harbour mast' } } : undefined);
+    peer.answer = (req) =>
+      req.method === 'getStation' ? { result: { station_id: req.params.station_id, name: 'Harbour mast' } } : undefined;
     const client = clientOf(peer, weather);
     await client.connect();
     const call = client.call.bind(client) as unknown as (method: string, params: unknown) => Promise<unknown>;
@@ -44,9 +61,13 @@ describe("the client with another API's tables", () => {
     const client = clientOf(peer, weather);
     const call = client.call.bind(client) as unknown as (method: string, params: unknown) => Promise<unknown>;
     await expect(call('public/getRateLimits', {})).rejects.toBeInstanceOf(UsageError);
-    await expect(client.subscribe('orderbook.ETH-PERP.1.10', () => {})).rejects.toThrow(/matches no channel of the API/);
+    await expect(client.subscribe('orderbook.ETH-PERP.1.10', () => {})).rejects.toThrow(
+      /matches no channel of the API/,
+    );
     // Without the option, the same client knows this interface's methods and not the weather API's.
     const ours = clientOf(peer);
-    await expect((ours.call.bind(ours) as unknown as typeof call)('getStation', {})).rejects.toThrow(/unknown method getStation/);
+    await expect((ours.call.bind(ours) as unknown as typeof call)('getStation', {})).rejects.toThrow(
+      /unknown method getStation/,
+    );
   });
 });

@@ -137,5 +137,11 @@ export async function until(check: () => boolean, ms = 5000, what = 'condition')
 
 /** A valid order book payload. */
 export function book(publishId: number) {
-  return { instrument_name: 'ETH-PERP', publish_id: publishId, timestamp: 1767225600000 + publishId, bids: [['3000.0', '1.5']], asks: [['3000.5', '2']] };
+  return {
+    instrument_name: 'ETH-PERP',
+    publish_id: publishId,
+    timestamp: 1767225600000 + publishId,
+    bids: [['3000.0', '1.5']],
+    asks: [['3000.5', '2']],
+  };
 }

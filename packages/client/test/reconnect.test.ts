@@ -13,7 +13,9 @@ describe('reconnect', () => {
     const addresses = ['orderbook.ETH-PERP.1.10', 'orderbook.BTC-PERP.1.10', 'trades.ETH-PERP'] as const;
     for (const a of addresses) {
       seen.set(a, []);
-      await t.client.subscribe(a, (p: unknown) => seen.get(a)!.push(Array.isArray(p) ? p.length : (p as { publish_id: number }).publish_id));
+      await t.client.subscribe(a, (p: unknown) =>
+        seen.get(a)!.push(Array.isArray(p) ? p.length : (p as { publish_id: number }).publish_id),
+      );
     }
     for (let round = 1; round <= 5; round++) {
       t.peer.subscribeBatches.length = 0;
@@ -38,11 +40,17 @@ describe('reconnect', () => {
     t.peer.drop();
     await until(() => t.client.state === 'reconnecting');
     await until(() => t.client.state === 'open');
-    expect(t.peer.subscribeBatches).toEqual([['orderbook.ETH-PERP.1.10', 'trades.ETH-PERP'], ['orderbook.ETH-PERP.1.10'], ['trades.ETH-PERP']]);
+    expect(t.peer.subscribeBatches).toEqual([
+      ['orderbook.ETH-PERP.1.10', 'trades.ETH-PERP'],
+      ['orderbook.ETH-PERP.1.10'],
+      ['trades.ETH-PERP'],
+    ]);
   });
 
   it('a connection-limit frame becomes a ConnectionLimitError and a longer back-off', async () => {
-    await t.make({ reconnect: { initialDelayMs: 10, maxDelayMs: 50, connectionLimitDelayMs: 400, jitter: 0 } }).connect();
+    await t
+      .make({ reconnect: { initialDelayMs: 10, maxDelayMs: 50, connectionLimitDelayMs: 400, jitter: 0 } })
+      .connect();
     const delays: number[] = [];
     t.client.on('reconnect', (r) => delays.push(r.delayMs));
     const ws = [...t.peer.sockets][0]!;
@@ -58,11 +66,15 @@ describe('reconnect', () => {
 
 describe('connection acceptance', () => {
   it('connect() rejects with the ConnectionLimitError when the server refuses the new socket', async () => {
-    t.peer.refuseConnections = 'connectionLimitExceeded: {"code":-32100,"message":"Number of concurrent websocket clients limit exceeded"}';
+    t.peer.refuseConnections =
+      'connectionLimitExceeded: {"code":-32100,"message":"Number of concurrent websocket clients limit exceeded"}';
     t.make();
     // A call made while connecting fails with it, rather than wait.
     let call: Promise<unknown> | null = null;
-    t.client.on('state', (s) => s === 'connecting' && (call = t.client.call('public/getRateLimits', {}).catch((e) => e)));
+    t.client.on(
+      'state',
+      (s) => s === 'connecting' && (call = t.client.call('public/getRateLimits', {}).catch((e) => e)),
+    );
     const err = await t.client.connect().catch((e) => e);
     expect(err).toBeInstanceOf(ConnectionLimitError);
     expect([err.code, err.rpcCode]).toEqual(['CONNECTION_LIMIT', -32100]);
@@ -72,7 +84,9 @@ describe('connection acceptance', () => {
   });
 
   it('while reconnecting, a refused socket is not reported open; the next accepted one is', async () => {
-    await t.make({ reconnect: { initialDelayMs: 10, maxDelayMs: 20, connectionLimitDelayMs: 30, jitter: 0 } }).connect();
+    await t
+      .make({ reconnect: { initialDelayMs: 10, maxDelayMs: 20, connectionLimitDelayMs: 30, jitter: 0 } })
+      .connect();
     t.peer.refuseConnections = 'connectionLimitExceeded: too many';
     t.states.length = 0;
     t.peer.drop();
@@ -94,6 +108,8 @@ describe('connection acceptance', () => {
     await t.make({ WebSocket: Flaky }).connect();
     t.peer.drop();
     await until(() => made >= 3 && t.client.state === 'open', 5000, 'open after the throwing constructor');
-    expect(t.errors.filter((e) => e.code === 'CONNECT_FAILED').map((e) => e.message)).toEqual([expect.stringContaining('constructor refused')]);
+    expect(t.errors.filter((e) => e.code === 'CONNECT_FAILED').map((e) => e.message)).toEqual([
+      expect.stringContaining('constructor refused'),
+    ]);
   });
 });

@@ -5,7 +5,9 @@ import { BoundedQueue } from '../src/stream';
 describe('BoundedQueue', () => {
   it("'drop-oldest' with a stalled consumer keeps at most bufferSize payloads referenced", async () => {
     const overflows: number[] = [];
-    const queue = new BoundedQueue<{ n: number }>('trades.ETH-PERP', 8, 'drop-oldest', (dropped) => overflows.push(dropped));
+    const queue = new BoundedQueue<{ n: number }>('trades.ETH-PERP', 8, 'drop-oldest', (dropped) =>
+      overflows.push(dropped),
+    );
     for (let n = 1; n <= 10_000; n++) queue.push({ n });
     // Dropped payloads must not stay referenced: the buffer holds the newest 8 and nothing else.
     expect(queue.retained).toBe(8);
@@ -50,6 +52,8 @@ describe('BoundedQueue', () => {
   });
 
   it('a buffer size that is not a positive integer is refused at once', () => {
-    expect(() => new BoundedQueue<number>('trades.ETH-PERP', 0, 'drop-oldest', () => {})).toThrow(/bufferSize must be a positive integer/);
+    expect(() => new BoundedQueue<number>('trades.ETH-PERP', 0, 'drop-oldest', () => {})).toThrow(
+      /bufferSize must be a positive integer/,
+    );
   });
 });

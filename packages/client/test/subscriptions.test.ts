@@ -12,7 +12,10 @@ describe('subscriptions', () => {
     const address = channels.orderbook({ instrument_name: 'ETH-PERP', group: 1, depth: 10 });
     const a: number[] = [];
     const b: number[] = [];
-    const [sa, sb] = await Promise.all([t.client.subscribe(address, (p) => a.push(p.publish_id)), t.client.subscribe(address, (p) => b.push(p.publish_id))]);
+    const [sa, sb] = await Promise.all([
+      t.client.subscribe(address, (p) => a.push(p.publish_id)),
+      t.client.subscribe(address, (p) => b.push(p.publish_id)),
+    ]);
     expect(t.peer.subscribeBatches).toEqual([[address]]);
     t.peer.push(address, book(1));
     await until(() => a.length === 1 && b.length === 1);
@@ -22,7 +25,9 @@ describe('subscriptions', () => {
     await until(() => b.length === 2);
     expect(a).toEqual([1]);
     await sb.unsubscribe();
-    expect(t.peer.requests.filter((r) => r.method === 'unsubscribe').map((r) => r.params.channels)).toEqual([[address]]);
+    expect(t.peer.requests.filter((r) => r.method === 'unsubscribe').map((r) => r.params.channels)).toEqual([
+      [address],
+    ]);
     expect(t.errors).toEqual([]);
   });
 
@@ -66,7 +71,11 @@ describe('validation modes', () => {
       await until(() => got.length === delivered && (got.at(-1) as { publish_id: number }).publish_id === 5);
       expect(t.reports).toHaveLength(reported);
       if (reported) {
-        expect(t.reports[0]).toMatchObject({ target: 'orderbook.ETH-PERP.1.10', channel: 'orderbook', dropped: mode === 'strict' });
+        expect(t.reports[0]).toMatchObject({
+          target: 'orderbook.ETH-PERP.1.10',
+          channel: 'orderbook',
+          dropped: mode === 'strict',
+        });
         expect(t.reports[0]!.failures[0]).toMatchObject({ pointer: '/publish_id', rule: 'minimum' });
         expect(t.reports[0]!.error.code).toBe('VALIDATION_FAILED');
       }

@@ -55,7 +55,13 @@ const rateLimitCode = errorOfKind('rate-limit').code;
 const DEFAULT_TIMEOUT_MS = 5000;
 
 /** Send a request and return its response; ends the check as failed when none comes, saying what came instead. */
-export async function call(host: CallHost, conn: WsConn, method: string, params: unknown, opts: CallOptions = {}): Promise<RpcResponse> {
+export async function call(
+  host: CallHost,
+  conn: WsConn,
+  method: string,
+  params: unknown,
+  opts: CallOptions = {},
+): Promise<RpcResponse> {
   for (let attempt = 0; ; attempt++) {
     host.throwIfStopped();
     if (opts.pace !== false && !conn.loggedIn) await host.run.pacer.take();
@@ -87,30 +93,64 @@ export interface LoginOptions {
 }
 
 /** Log in on a connection with a signer (wallet or session key). Returns the response; sets conn.loggedIn on success. */
-export async function login(host: CallHost, conn: WsConn, signer: Wallet, opts: LoginOptions = {}): Promise<RpcResponse> {
-  const proof = opts.proof ?? (await signLogin(signer, { ...(opts.wallet ? { wallet: opts.wallet } : {}), ...(opts.nowMs !== undefined ? { nowMs: opts.nowMs } : {}) }));
-  const response = opts.viaHeaders ? await call(host, conn, 'public/login', {}, { headers: loginHeaders(proof) }) : await call(host, conn, 'public/login', proof);
-  if (Array.isArray(response.result) && response.result.every((x) => Number.isInteger(x))) conn.loggedIn = response.result as number[];
+export async function login(
+  host: CallHost,
+  conn: WsConn,
+  signer: Wallet,
+  opts: LoginOptions = {},
+): Promise<RpcResponse> {
+  const proof =
+    opts.proof ??
+    (await signLogin(signer, {
+      ...(opts.wallet ? { wallet: opts.wallet } : {}),
+      ...(opts.nowMs !== undefined ? { nowMs: opts.nowMs } : {}),
+    }));
+  const response = opts.viaHeaders
+    ? await call(host, conn, 'public/login', {}, { headers: loginHeaders(proof) })
+    : await call(host, conn, 'public/login', proof);
+  if (Array.isArray(response.result) && response.result.every((x) => Number.isInteger(x)))
+    conn.loggedIn = response.result as number[];
   return response;
 }
 
 /** POST to the HTTP base (recorded); `path` starts with /v3/. Requests without login headers are paced unless `pace` is false. */
-export async function http(host: CallHost, base: string | null, path: string, body: unknown, headers: Record<string, string> = {}, opts: { pace?: boolean } = {}): Promise<HttpExchange> {
+export async function http(
+  host: CallHost,
+  base: string | null,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+  opts: { pace?: boolean } = {},
+): Promise<HttpExchange> {
   if (!base) host.skip('needs --http <url>');
   host.throwIfStopped();
   if (opts.pace !== false && Object.keys(headers).length === 0) await host.run.pacer.take();
   host.throwIfStopped();
   const url = new URL(path.replace(/^\//, ''), base.endsWith('/') ? base : `${base}/`).toString();
   const text = JSON.stringify(body);
-  host.transcript.record('http', 'sent', `POST ${url}${Object.keys(headers).length ? ` ${JSON.stringify(headers)}` : ''} ${text}`);
+  host.transcript.record(
+    'http',
+    'sent',
+    `POST ${url}${Object.keys(headers).length ? ` ${JSON.stringify(headers)}` : ''} ${text}`,
+  );
   try {
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: text, signal: AbortSignal.any([AbortSignal.timeout(DEFAULT_TIMEOUT_MS), host.signal]) });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: text,
+      signal: AbortSignal.any([AbortSignal.timeout(DEFAULT_TIMEOUT_MS), host.signal]),
+    });
     const out = await res.text();
     host.transcript.record('http', 'received', `HTTP ${res.status} ${out}`);
     return { status: res.status, text: out, json: parseOrUndefined(out) };
   } catch (err) {
     host.throwIfStopped();
-    host.abort({ rule: 'Endpoints › HTTP requests', expected: 'an HTTP response', got: (err as Error).message, message: `POST ${path} failed: ${(err as Error).message}` });
+    host.abort({
+      rule: 'Endpoints › HTTP requests',
+      expected: 'an HTTP response',
+      got: (err as Error).message,
+      message: `POST ${path} failed: ${(err as Error).message}`,
+    });
   }
 }
 

@@ -26,7 +26,18 @@ export interface CliOptions {
   sampleWindowMs?: number;
 }
 
-const STRING_FLAGS = ['ws', 'http', 'key', 'session-key', 'wallet', 'only', 'skip', 'report', 'check-timeout', 'sample-window'] as const;
+const STRING_FLAGS = [
+  'ws',
+  'http',
+  'key',
+  'session-key',
+  'wallet',
+  'only',
+  'skip',
+  'report',
+  'check-timeout',
+  'sample-window',
+] as const;
 
 /** The numeric flags: what each takes, and its bounds. */
 const NUMBERS = {
@@ -43,7 +54,13 @@ function joinDashValues(argv: readonly string[]): string[] {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const next = argv[i + 1];
-    if (a.startsWith('--') && !a.includes('=') && (STRING_FLAGS as readonly string[]).includes(a.slice(2)) && next !== undefined && /^-[^-]/.test(next)) {
+    if (
+      a.startsWith('--') &&
+      !a.includes('=') &&
+      (STRING_FLAGS as readonly string[]).includes(a.slice(2)) &&
+      next !== undefined &&
+      /^-[^-]/.test(next)
+    ) {
       out.push(`${a}=${next}`);
       i++;
     } else out.push(a);
@@ -56,21 +73,33 @@ function numberFlag(flag: keyof typeof NUMBERS, raw: string | undefined): number
   if (raw === undefined) return undefined;
   const { what, min, max } = NUMBERS[flag];
   const n = /^[0-9]+$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isSafeInteger(n) || n < min || n > max) return { error: `--${flag} takes ${what}: a whole number from ${min} to ${max} (got ${JSON.stringify(raw)})` };
+  if (!Number.isSafeInteger(n) || n < min || n > max)
+    return { error: `--${flag} takes ${what}: a whole number from ${min} to ${max} (got ${JSON.stringify(raw)})` };
   return n;
 }
 
-type Values = { [K in (typeof STRING_FLAGS)[number]]?: K extends 'only' | 'skip' | 'report' ? string[] : string } & { 'allow-order-flow'?: boolean; help?: boolean };
+type Values = { [K in (typeof STRING_FLAGS)[number]]?: K extends 'only' | 'skip' | 'report' ? string[] : string } & {
+  'allow-order-flow'?: boolean;
+  help?: boolean;
+};
 
 function parse(argv: readonly string[]): Values | { error: string } {
   try {
     const { values } = parseArgs({
       args: joinDashValues(argv),
       options: {
-        ws: { type: 'string' }, http: { type: 'string' }, key: { type: 'string' }, 'session-key': { type: 'string' }, wallet: { type: 'string' },
-        only: { type: 'string', multiple: true }, skip: { type: 'string', multiple: true }, report: { type: 'string', multiple: true },
-        'check-timeout': { type: 'string' }, 'sample-window': { type: 'string' },
-        'allow-order-flow': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+        ws: { type: 'string' },
+        http: { type: 'string' },
+        key: { type: 'string' },
+        'session-key': { type: 'string' },
+        wallet: { type: 'string' },
+        only: { type: 'string', multiple: true },
+        skip: { type: 'string', multiple: true },
+        report: { type: 'string', multiple: true },
+        'check-timeout': { type: 'string' },
+        'sample-window': { type: 'string' },
+        'allow-order-flow': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
       },
       strict: true,
       allowPositionals: false,
@@ -83,14 +112,23 @@ function parse(argv: readonly string[]): Values | { error: string } {
 
 /** The --only patterns that match no check, as an error line, or null. */
 function unmatched(only: readonly string[]): string | null {
-  const patterns = only.flatMap((p) => p.split(',')).map((p) => p.trim()).filter(Boolean);
+  const patterns = only
+    .flatMap((p) => p.split(','))
+    .map((p) => p.trim())
+    .filter(Boolean);
   const none = patterns.filter((p) => !registry.some((c) => matches(c.id, [p])));
-  if (patterns.length === 0 && only.length > 0) return '--only takes a check id, an area or a glob (got an empty pattern)';
-  return none.length ? `--only ${none.map((p) => JSON.stringify(p)).join(', ')} matches no check (ids, areas such as login, or globs such as ratelimit.*: see the package README)` : null;
+  if (patterns.length === 0 && only.length > 0)
+    return '--only takes a check id, an area or a glob (got an empty pattern)';
+  return none.length
+    ? `--only ${none.map((p) => JSON.stringify(p)).join(', ')} matches no check (ids, areas such as login, or globs such as ratelimit.*: see the package README)`
+    : null;
 }
 
 /** Parse argv; returns the options, `'help'`, or an error line (exit 2). */
-export function parseCli(argv: readonly string[], env: Record<string, string | undefined> = process.env): CliOptions | 'help' | { error: string } {
+export function parseCli(
+  argv: readonly string[],
+  env: Record<string, string | undefined> = process.env,
+): CliOptions | 'help' | { error: string } {
   const values = parse(argv);
   if ('error' in values) return values;
   if (values.help) return 'help';

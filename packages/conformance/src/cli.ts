@@ -65,7 +65,10 @@ async function run(parsed: CliOptions, io: CliIo): Promise<Report | null> {
       ...(parsed.checkTimeoutMs !== undefined ? { checkTimeoutMs: parsed.checkTimeoutMs } : {}),
       ...(parsed.sampleWindowMs !== undefined ? { sampleWindowMs: parsed.sampleWindowMs } : {}),
       onProgress: (e) => {
-        if (e.type === 'discovered') io.out(`exchange-api conformance: ${parsed.ws} — ${e.checks} checks; connection budget ${e.env.connectionBudget} (${e.env.connectionBudgetSource}); instrument ${e.env.perp?.instrument_name ?? 'none known'}`);
+        if (e.type === 'discovered')
+          io.out(
+            `exchange-api conformance: ${parsed.ws} — ${e.checks} checks; connection budget ${e.env.connectionBudget} (${e.env.connectionBudgetSource}); instrument ${e.env.perp?.instrument_name ?? 'none known'}`,
+          );
         else if (e.type === 'done') io.out(progressLine(e.result, e.index, e.total));
       },
     });
@@ -80,7 +83,11 @@ async function run(parsed: CliOptions, io: CliIo): Promise<Report | null> {
  * Run the command: 0 no check failed (passed or inconclusive), 1 a check failed, 2 usage error, a report
  * that cannot be written, or a server unreachable (at the start or later in the run).
  */
-export async function runCli(argv: readonly string[], io: CliIo = { out: (l) => console.log(l), err: (l) => console.error(l) }, env: Record<string, string | undefined> = process.env): Promise<number> {
+export async function runCli(
+  argv: readonly string[],
+  io: CliIo = { out: (l) => console.log(l), err: (l) => console.error(l) },
+  env: Record<string, string | undefined> = process.env,
+): Promise<number> {
   const parsed = parseCli(argv, env);
   if (parsed === 'help') {
     io.out(usage());
@@ -97,14 +104,19 @@ export async function runCli(argv: readonly string[], io: CliIo = { out: (l) => 
   const { written, error } = writeReports(report, p.reports);
   for (const line of written) io.out(line);
   if (p.reports.some((r) => r.kind === 'console')) io.out(`\n${consoleReport(report)}`);
-  else io.out(`${report.summary.passed} passed, ${report.summary.failed} failed, ${report.summary.skipped} skipped, ${report.summary.inconclusive} inconclusive`);
+  else
+    io.out(
+      `${report.summary.passed} passed, ${report.summary.failed} failed, ${report.summary.skipped} skipped, ${report.summary.inconclusive} inconclusive`,
+    );
   if (error) {
     io.err(`exchange-api conformance: ${error}`);
     return 2;
   }
   if (report.interrupted) {
     const notRun = report.checks.filter((c) => c.reason?.startsWith('not run:')).length;
-    io.err(`exchange-api conformance: the server stopped answering during ${report.interrupted.check} (${report.interrupted.reason}); ${notRun} check${notRun === 1 ? '' : 's'} not run`);
+    io.err(
+      `exchange-api conformance: the server stopped answering during ${report.interrupted.check} (${report.interrupted.reason}); ${notRun} check${notRun === 1 ? '' : 's'} not run`,
+    );
     return 2;
   }
   return report.exitCode;

@@ -60,7 +60,10 @@ const QUOTE_MAX = 160;
 export function silenceOf(conn: WsConn, from: number, timeoutMs: number, sent?: string): string {
   const frames = conn.frames.slice(from);
   const closed = conn.closeInfo ? `; then the connection closed (code ${conn.closeInfo.code})` : '';
-  if (frames.length === 0) return conn.closeInfo ? `nothing: the connection closed (code ${conn.closeInfo.code})` : `nothing within ${timeoutMs} ms`;
+  if (frames.length === 0)
+    return conn.closeInfo
+      ? `nothing: the connection closed (code ${conn.closeInfo.code})`
+      : `nothing within ${timeoutMs} ms`;
   const first = frames[0]!.text;
   const quote = first.length > QUOTE_MAX ? `${first.slice(0, QUOTE_MAX)}…` : first;
   const echo = sent !== undefined ? first === sent : isEcho(frames[0]!.json);
@@ -70,7 +73,13 @@ export function silenceOf(conn: WsConn, from: number, timeoutMs: number, sent?: 
 
 /** A frame that is a request (a method and an id): what an echoing peer sends back. */
 function isEcho(json: unknown): boolean {
-  return typeof json === 'object' && json !== null && !Array.isArray(json) && typeof (json as { method?: unknown }).method === 'string' && 'id' in json;
+  return (
+    typeof json === 'object' &&
+    json !== null &&
+    !Array.isArray(json) &&
+    typeof (json as { method?: unknown }).method === 'string' &&
+    'id' in json
+  );
 }
 
 type Waiter = { pred: (f: Frame) => boolean; from: number; resolve: (f: Frame | null) => void; timer: NodeJS.Timeout };
@@ -94,7 +103,11 @@ export class WsConn {
     this.closed = new Promise((resolve) => {
       ws.on('close', (code, reason) => {
         this.closeInfo = { code, reason: reason.toString(), t: transcript.now() };
-        transcript.record(label, 'event', `closed (code ${code}${reason.length ? `, reason ${JSON.stringify(reason.toString())}` : ''})`);
+        transcript.record(
+          label,
+          'event',
+          `closed (code ${code}${reason.length ? `, reason ${JSON.stringify(reason.toString())}` : ''})`,
+        );
         for (const w of this.waiters) {
           clearTimeout(w.timer);
           w.resolve(null);
@@ -129,7 +142,13 @@ export class WsConn {
    * Open a connection; rejects when it cannot be opened within the timeout, or when `signal` is (or
    * becomes) aborted before it is open (the socket is then dropped). The first frames are kept.
    */
-  static open(url: string, transcript: Transcript, label: string, timeoutMs = 5000, signal?: AbortSignal): Promise<WsConn> {
+  static open(
+    url: string,
+    transcript: Transcript,
+    label: string,
+    timeoutMs = 5000,
+    signal?: AbortSignal,
+  ): Promise<WsConn> {
     return new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(new Error(`not connecting to ${url}: the check was stopped`));
       const ws = new WebSocket(url, { handshakeTimeout: timeoutMs });
@@ -200,13 +219,21 @@ export class WsConn {
   }
 
   /** Send a request and wait for the response echoing its id (null on timeout or close). */
-  async request(method: string, params: unknown, opts: { id?: string | number; headers?: Record<string, string>; timeoutMs?: number } = {}): Promise<{ response: RpcResponse; frame: Frame } | null> {
+  async request(
+    method: string,
+    params: unknown,
+    opts: { id?: string | number; headers?: Record<string, string>; timeoutMs?: number } = {},
+  ): Promise<{ response: RpcResponse; frame: Frame } | null> {
     const id = opts.id ?? WsConn.nextId();
     const from = this.frames.length;
     const body: Record<string, unknown> = { jsonrpc: '2.0', id, method, params };
     if (opts.headers) body.headers = opts.headers;
     this.send(body);
-    const frame = await this.waitFor((f) => isResponse(f.json) && (f.json as RpcResponse).id === id, opts.timeoutMs ?? 5000, from);
+    const frame = await this.waitFor(
+      (f) => isResponse(f.json) && (f.json as RpcResponse).id === id,
+      opts.timeoutMs ?? 5000,
+      from,
+    );
     return frame ? { response: frame.json as RpcResponse, frame } : null;
   }
 
@@ -218,7 +245,8 @@ export class WsConn {
   /** Close and wait for the close to complete (terminate when the server does not answer the close). */
   async close(): Promise<void> {
     if (this.closeInfo) return;
-    if (this.ws.readyState === WebSocket.CONNECTING || this.ws.readyState === WebSocket.OPEN) this.ws.close(1000, 'conformance check done');
+    if (this.ws.readyState === WebSocket.CONNECTING || this.ws.readyState === WebSocket.OPEN)
+      this.ws.close(1000, 'conformance check done');
     const timer = setTimeout(() => this.ws.terminate(), 2000);
     await this.closed;
     clearTimeout(timer);

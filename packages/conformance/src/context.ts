@@ -86,7 +86,13 @@ export class Ctx {
       this.note(`after the stop, not counted: ${f.message}`);
       return;
     }
-    this.findings.push({ pointer: f.pointer ?? '', rule: f.rule, expected: f.expected, got: f.got, message: f.message });
+    this.findings.push({
+      pointer: f.pointer ?? '',
+      rule: f.rule,
+      expected: f.expected,
+      got: f.got,
+      message: f.message,
+    });
   }
 
   /** Record a failure and end the check now. */
@@ -126,7 +132,12 @@ export class Ctx {
       return await this.pool.open(label);
     } catch (err) {
       if (err instanceof Stop) throw err;
-      this.abort({ rule: 'connect', expected: 'the WebSocket opens', got: (err as Error).message, message: `could not open a WebSocket: ${(err as Error).message}` });
+      this.abort({
+        rule: 'connect',
+        expected: 'the WebSocket opens',
+        got: (err as Error).message,
+        message: `could not open a WebSocket: ${(err as Error).message}`,
+      });
     }
   }
 
@@ -166,7 +177,12 @@ export class Ctx {
   }
 
   /** POST to the HTTP base (recorded); `path` starts with /v3/. Unauthenticated calls are paced unless `pace` is false. */
-  http(path: string, body: unknown, headers: Record<string, string> = {}, opts: { pace?: boolean } = {}): Promise<HttpExchange> {
+  http(
+    path: string,
+    body: unknown,
+    headers: Record<string, string> = {},
+    opts: { pace?: boolean } = {},
+  ): Promise<HttpExchange> {
     return http(this, this.options.http, path, body, headers, opts);
   }
 }

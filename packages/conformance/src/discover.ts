@@ -20,7 +20,10 @@ export async function discover(o: Resolved, t0: number): Promise<{ env: Env; tra
   }
   // The reference values stand until the server reports its own; a spec without them cannot be paced.
   const connRef = limitOf('connections', 'connections');
-  if (!publicBudget) throw new Error('limitTable has no per-IP request budget (a window limit with scope ip): the runner paces unauthenticated requests under it');
+  if (!publicBudget)
+    throw new Error(
+      'limitTable has no per-IP request budget (a window limit with scope ip): the runner paces unauthenticated requests under it',
+    );
   const pubRef = limitOf(publicBudget, 'window');
   const env: Env = {
     instruments: [],
@@ -34,7 +37,12 @@ export async function discover(o: Resolved, t0: number): Promise<{ env: Env; tra
   };
   try {
     const limits = await conn.request(methodTable.find((m) => m.id === 'publicGetRateLimits')!.name, {});
-    const result = limits?.response.result as Record<string, { remainingPoints?: unknown; consumedPoints?: unknown; msBeforeNext?: unknown; isFirstInDuration?: unknown }> | undefined;
+    const result = limits?.response.result as
+      | Record<
+          string,
+          { remainingPoints?: unknown; consumedPoints?: unknown; msBeforeNext?: unknown; isFirstInDuration?: unknown }
+        >
+      | undefined;
     env.rateLimits = result ?? null;
     const c = result?.remaining_connections;
     if (c && typeof c.remainingPoints === 'number' && typeof c.consumedPoints === 'number') {
@@ -43,7 +51,10 @@ export async function discover(o: Resolved, t0: number): Promise<{ env: Env; tra
     }
     const nm = result?.remaining_non_matching;
     if (nm && typeof nm.remainingPoints === 'number' && typeof nm.consumedPoints === 'number') {
-      const windowMs = nm.isFirstInDuration === true && typeof nm.msBeforeNext === 'number' && nm.msBeforeNext > 0 ? nm.msBeforeNext : env.anonBudget.windowMs;
+      const windowMs =
+        nm.isFirstInDuration === true && typeof nm.msBeforeNext === 'number' && nm.msBeforeNext > 0
+          ? nm.msBeforeNext
+          : env.anonBudget.windowMs;
       env.anonBudget = { points: nm.remainingPoints + nm.consumedPoints, windowMs, source: 'server' };
     }
     const live = methodTable.find((m) => m.id === 'publicGetAllLiveInstruments');
@@ -51,7 +62,13 @@ export async function discover(o: Resolved, t0: number): Promise<{ env: Env; tra
       const got = await conn.request(live.name, {});
       const list = got?.response.result;
       if (Array.isArray(list)) {
-        env.instruments = list.filter((i): i is Instrument => typeof i === 'object' && i !== null && typeof (i as Instrument).instrument_name === 'string' && (i as { is_active?: unknown }).is_active !== false);
+        env.instruments = list.filter(
+          (i): i is Instrument =>
+            typeof i === 'object' &&
+            i !== null &&
+            typeof (i as Instrument).instrument_name === 'string' &&
+            (i as { is_active?: unknown }).is_active !== false,
+        );
       }
     }
   } finally {
@@ -62,4 +79,3 @@ export async function discover(o: Resolved, t0: number): Promise<{ env: Env; tra
   env.currency = env.perp?.base_currency;
   return { env, transcript };
 }
-

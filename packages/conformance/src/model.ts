@@ -77,6 +77,11 @@ export interface Report {
   /** Present when the server stopped answering: during which check, and what the runner saw; later checks were not run. */
   interrupted?: { check: string; reason: string };
   /** Every spec assumption, with what the server did there. */
-  assumptions: { id: string; title: string; choice: string; observations: { check: string; text: string; conforms?: boolean }[] }[];
+  assumptions: {
+    id: string;
+    title: string;
+    choice: string;
+    observations: { check: string; text: string; conforms?: boolean }[];
+  }[];
   checks: CheckResult[];
 }

@@ -47,7 +47,9 @@ export function unmet(need: Need, o: Resolved): string | null {
     case 'order-flow':
       return o.allowOrderFlow ? null : 'needs --allow-order-flow (the runner never places orders without it)';
     case 'session-key':
-      return o.sessionKey && o.sessionWallet ? null : 'needs --session-key <hex> and --wallet <address> of a session key the server knows';
+      return o.sessionKey && o.sessionWallet
+        ? null
+        : 'needs --session-key <hex> and --wallet <address> of a session key the server knows';
   }
 }
 
@@ -67,7 +69,8 @@ function checkUrl(flag: string, value: string, schemes: string[], expected: stri
   } catch {
     throw new TypeError(`${flag} ${JSON.stringify(value)} is not a URL`);
   }
-  if (!schemes.includes(url.protocol.slice(0, -1))) throw new TypeError(`${flag} must be ${expected} URL (got ${value})`);
+  if (!schemes.includes(url.protocol.slice(0, -1)))
+    throw new TypeError(`${flag} must be ${expected} URL (got ${value})`);
 }
 
 /** Resolve options: wallets from keys, defaults. Throws TypeError on bad values. */
@@ -75,9 +78,14 @@ export function resolveOptions(options: RunOptions): Resolved {
   checkUrl('--ws', options.ws, ['ws', 'wss'], 'a ws:// or wss://');
   if (options.http) checkUrl('--http', options.http, ['http', 'https'], 'an http:// or https://');
   if (!!options.sessionKey !== !!options.wallet) throw new TypeError('--session-key and --wallet go together');
-  if (options.wallet && !/^0x[0-9a-fA-F]{40}$/.test(options.wallet)) throw new TypeError(`--wallet must be a 0x address (got ${options.wallet})`);
-  for (const [name, v] of [['sampleWindowMs', options.sampleWindowMs], ['checkTimeoutMs', options.checkTimeoutMs]] as const) {
-    if (v !== undefined && (!Number.isSafeInteger(v) || v <= 0)) throw new TypeError(`${name} must be a whole number of milliseconds above 0 (got ${v})`);
+  if (options.wallet && !/^0x[0-9a-fA-F]{40}$/.test(options.wallet))
+    throw new TypeError(`--wallet must be a 0x address (got ${options.wallet})`);
+  for (const [name, v] of [
+    ['sampleWindowMs', options.sampleWindowMs],
+    ['checkTimeoutMs', options.checkTimeoutMs],
+  ] as const) {
+    if (v !== undefined && (!Number.isSafeInteger(v) || v <= 0))
+      throw new TypeError(`${name} must be a whole number of milliseconds above 0 (got ${v})`);
   }
   return {
     ws: options.ws,
@@ -90,5 +98,3 @@ export function resolveOptions(options: RunOptions): Resolved {
     checkTimeoutMs: options.checkTimeoutMs ?? 25_000,
   };
 }
-
-

@@ -19,7 +19,13 @@ export interface ProbeContext {
 export type ProbeResult<T> = T & { transcript: Transcript };
 
 /** The memoised outcome of probe `name`, starting it in a fresh context from `open` when no check has yet. */
-export function memoisedProbe<C extends ProbeContext, T>(memo: Map<string, Promise<unknown>>, name: string, starter: string, open: () => C, body: (p: C) => Promise<T>): Promise<ProbeResult<T>> {
+export function memoisedProbe<C extends ProbeContext, T>(
+  memo: Map<string, Promise<unknown>>,
+  name: string,
+  starter: string,
+  open: () => C,
+  body: (p: C) => Promise<T>,
+): Promise<ProbeResult<T>> {
   const known = memo.get(name) as Promise<ProbeResult<T>> | undefined;
   if (known) return known;
   const probe = open();
@@ -29,7 +35,8 @@ export function memoisedProbe<C extends ProbeContext, T>(memo: Map<string, Promi
       probe.throwIfStopped();
       return Object.assign(value as object, { transcript: probe.transcript }) as ProbeResult<T>;
     } catch (err) {
-      if (probe.signal.aborted) throw new Stop('inconclusive', `the shared probe ${name} was stopped when ${starter} ran out of time`);
+      if (probe.signal.aborted)
+        throw new Stop('inconclusive', `the shared probe ${name} was stopped when ${starter} ran out of time`);
       throw err;
     } finally {
       await probe.closeAll();

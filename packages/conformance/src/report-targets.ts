@@ -55,7 +55,10 @@ export function checkTargets(targets: readonly ReportTarget[]): string | null {
 }
 
 /** Write the file reports of a finished run; returns the lines to print, or the error line of the first that failed. */
-export function writeReports(report: Report, targets: readonly ReportTarget[]): { written: string[]; error: string | null } {
+export function writeReports(
+  report: Report,
+  targets: readonly ReportTarget[],
+): { written: string[]; error: string | null } {
   const written: string[] = [];
   for (const t of targets) {
     if (t.kind === 'console') continue;
@@ -63,7 +66,10 @@ export function writeReports(report: Report, targets: readonly ReportTarget[]): 
     try {
       writeFileSync(t.path, text);
     } catch (err) {
-      return { written, error: `--report ${t.kind}:${t.path} could not be written: ${(err as Error).message.split('\n')[0]}` };
+      return {
+        written,
+        error: `--report ${t.kind}:${t.path} could not be written: ${(err as Error).message.split('\n')[0]}`,
+      };
     }
     written.push(`${t.kind} report: ${t.path}`);
   }

@@ -11,9 +11,28 @@ const SETTLE_MS = 5000;
 /** The outcome of one check, and whether it met transport trouble (a connection it could not open, or one lost abruptly). */
 export async function runOne(run: RunState, check: Check): Promise<{ result: CheckResult; transportTrouble: boolean }> {
   const start = Date.now();
-  const base = { id: check.id, area: areaOf(check.id), title: check.title, section: check.section, level: check.level, needs: [...check.needs] };
+  const base = {
+    id: check.id,
+    area: areaOf(check.id),
+    title: check.title,
+    section: check.section,
+    level: check.level,
+    needs: [...check.needs],
+  };
   const missing = check.needs.map((n) => unmet(n, run.options)).filter((r): r is string => r !== null);
-  if (missing.length > 0) return { result: { ...base, status: 'skip', reason: missing.join('; '), durationMs: 0, findings: [], observations: [], transcript: [] }, transportTrouble: false };
+  if (missing.length > 0)
+    return {
+      result: {
+        ...base,
+        status: 'skip',
+        reason: missing.join('; '),
+        durationMs: 0,
+        findings: [],
+        observations: [],
+        transcript: [],
+      },
+      transportTrouble: false,
+    };
   const controller = new AbortController();
   const ctx = new Ctx(run, check.id, controller.signal);
   let status: Status = 'pass';
@@ -36,7 +55,13 @@ export async function runOne(run: RunState, check: Check): Promise<{ result: Che
       // Then wait for it to unwind, so nothing of it is still running when the next check starts.
       controller.abort(stop);
       let grace: NodeJS.Timeout | undefined;
-      const settled = await Promise.race([body.then(() => true, () => true), new Promise<false>((r) => (grace = setTimeout(() => r(false), SETTLE_MS)))]);
+      const settled = await Promise.race([
+        body.then(
+          () => true,
+          () => true,
+        ),
+        new Promise<false>((r) => (grace = setTimeout(() => r(false), SETTLE_MS))),
+      ]);
       clearTimeout(grace);
       if (!settled) ctx.note(`still unwinding ${SETTLE_MS} ms after the stop; it can open no connection any more`);
     }
@@ -56,6 +81,14 @@ export async function runOne(run: RunState, check: Check): Promise<{ result: Che
     status = 'fail';
     reason ??= ctx.findings[0]!.message;
   } else if (status === 'fail') status = 'inconclusive';
-  const result: CheckResult = { ...base, status, ...(reason !== undefined ? { reason } : {}), durationMs: Date.now() - start, findings: ctx.findings, observations: ctx.observations, transcript: ctx.transcript.finish() };
+  const result: CheckResult = {
+    ...base,
+    status,
+    ...(reason !== undefined ? { reason } : {}),
+    durationMs: Date.now() - start,
+    findings: ctx.findings,
+    observations: ctx.observations,
+    transcript: ctx.transcript.finish(),
+  };
   return { result, transportTrouble: ctx.transportTrouble };
 }

@@ -19,13 +19,23 @@ export { resolveOptions, type RunOptions, type ProgressEvent } from './options';
 export { UnreachableError } from './discover';
 
 /** The checks a run selects: those matching `only` (all when empty), less those matching `skip`. */
-export function selectChecks(checks: readonly Check[], only: readonly string[] = [], skip: readonly string[] = []): Check[] {
+export function selectChecks(
+  checks: readonly Check[],
+  only: readonly string[] = [],
+  skip: readonly string[] = [],
+): Check[] {
   return checks.filter((c) => (!only.length || matches(c.id, only)) && !(skip.length && matches(c.id, skip)));
 }
 
 function count(results: readonly CheckResult[]): Counts {
   const by = (s: Status) => results.filter((r) => r.status === s).length;
-  return { total: results.length, passed: by('pass'), failed: by('fail'), skipped: by('skip'), inconclusive: by('inconclusive') };
+  return {
+    total: results.length,
+    passed: by('pass'),
+    failed: by('fail'),
+    skipped: by('skip'),
+    inconclusive: by('inconclusive'),
+  };
 }
 
 /** How long the runner waits to see whether the server still accepts a connection. */
@@ -44,7 +54,10 @@ async function gone(ws: string, t0: number): Promise<string | null> {
 
 /** The report of a run's results (format version 1, see the package README). */
 function buildReport(run: RunState, results: CheckResult[], interrupted: Report['interrupted']): Report {
-  const areas = [...new Set(results.map((r) => r.area))].map((area) => ({ area, ...count(results.filter((r) => r.area === area)) }));
+  const areas = [...new Set(results.map((r) => r.area))].map((area) => ({
+    area,
+    ...count(results.filter((r) => r.area === area)),
+  }));
   const summary = count(results);
   return {
     format: 'exchange-api-conformance-report',
@@ -61,7 +74,15 @@ function buildReport(run: RunState, results: CheckResult[], interrupted: Report[
       id: a.id,
       title: a.title,
       choice: a.choice,
-      observations: results.flatMap((r) => r.observations.filter((ob) => ob.assumption === a.id).map((ob) => ({ check: r.id, text: ob.text, ...(ob.conforms !== undefined ? { conforms: ob.conforms } : {}) }))),
+      observations: results.flatMap((r) =>
+        r.observations
+          .filter((ob) => ob.assumption === a.id)
+          .map((ob) => ({
+            check: r.id,
+            text: ob.text,
+            ...(ob.conforms !== undefined ? { conforms: ob.conforms } : {}),
+          })),
+      ),
     })),
     checks: results,
   };
@@ -69,7 +90,20 @@ function buildReport(run: RunState, results: CheckResult[], interrupted: Report[
 
 /** A check the run did not get to, because the server had gone. */
 function notRun(check: Check, during: string): CheckResult {
-  return { id: check.id, area: areaOf(check.id), title: check.title, section: check.section, level: check.level, needs: [...check.needs], status: 'skip', reason: `not run: the server stopped answering during ${during}`, durationMs: 0, findings: [], observations: [], transcript: [] };
+  return {
+    id: check.id,
+    area: areaOf(check.id),
+    title: check.title,
+    section: check.section,
+    level: check.level,
+    needs: [...check.needs],
+    status: 'skip',
+    reason: `not run: the server stopped answering during ${during}`,
+    durationMs: 0,
+    findings: [],
+    observations: [],
+    transcript: [],
+  };
 }
 
 /**
@@ -83,7 +117,14 @@ export async function runConformance(options: RunOptions): Promise<Report> {
   // Keep a margin under the per-IP request budget: other clients on this IP may be using it too.
   const pacer = new Pacer(Math.max(1, Math.floor(env.anonBudget.points * 0.8) - 1), env.anonBudget.windowMs);
   void pacer.take(); // the discovery's getRateLimits
-  const run: RunState = { t0, options: o, guard: new ConnectionGuard(Math.max(1, env.connectionBudget)), pacer, env, memo: new Map() };
+  const run: RunState = {
+    t0,
+    options: o,
+    guard: new ConnectionGuard(Math.max(1, env.connectionBudget)),
+    pacer,
+    env,
+    memo: new Map(),
+  };
   const selected = selectChecks(options.checks ?? registry, options.only, options.skip);
   options.onProgress?.({ type: 'discovered', env, checks: selected.length });
 

@@ -17,7 +17,12 @@ export class Transcript {
 
   /** Record a frame or event; long frames are cut, and past the cap only a count is kept so memory stays bounded. */
   record(conn: string, dir: TranscriptEntry['dir'], data: string, t = this.now()): TranscriptEntry {
-    const entry = { t, conn, dir, data: data.length > MAX_DATA ? `${data.slice(0, MAX_DATA)}… (${data.length} chars)` : data };
+    const entry = {
+      t,
+      conn,
+      dir,
+      data: data.length > MAX_DATA ? `${data.slice(0, MAX_DATA)}… (${data.length} chars)` : data,
+    };
     if (this.entries.length < MAX_ENTRIES) this.entries.push(entry);
     else this.dropped++;
     return entry;
@@ -35,7 +40,8 @@ export class Transcript {
   /** The entries in time order, with a note when some were left out. */
   finish(): TranscriptEntry[] {
     const sorted = [...this.entries].sort((a, b) => a.t - b.t);
-    if (this.dropped > 0) sorted.push({ t: sorted.at(-1)?.t ?? 0, conn: '-', dir: 'event', data: `${this.dropped} more entries left out` });
+    if (this.dropped > 0)
+      sorted.push({ t: sorted.at(-1)?.t ?? 0, conn: '-', dir: 'event', data: `${this.dropped} more entries left out` });
     return sorted;
   }
 }

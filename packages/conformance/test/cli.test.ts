@@ -9,7 +9,11 @@ import { parseCli, runCli } from '../src/cli';
 async function cli(...argv: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runCli(['--ws', 'ws://127.0.0.1:1/v3/ws', ...argv], { out: (l) => out.push(l), err: (l) => err.push(l) }, {});
+  const code = await runCli(
+    ['--ws', 'ws://127.0.0.1:1/v3/ws', ...argv],
+    { out: (l) => out.push(l), err: (l) => err.push(l) },
+    {},
+  );
   return { code, out, err };
 }
 
@@ -21,12 +25,24 @@ describe('the command line refuses before running', () => {
     expect(r.err[0]).toMatch(/--only "login\.no-such-check" matches no check/);
     expect(r.err[0]).not.toMatch(/unreachable/);
     // One pattern of a list that matches nothing is named too; --skip that removes every selected check as well.
-    expect(parseCli(['--ws', 'ws://h/v3/ws', '--only', 'login,lgoin'], {})).toEqual({ error: expect.stringContaining('"lgoin" matches no check') });
-    expect(parseCli(['--ws', 'ws://h/v3/ws', '--only', 'login', '--skip', 'login'], {})).toEqual({ error: '--only and --skip leave no check to run' });
+    expect(parseCli(['--ws', 'ws://h/v3/ws', '--only', 'login,lgoin'], {})).toEqual({
+      error: expect.stringContaining('"lgoin" matches no check'),
+    });
+    expect(parseCli(['--ws', 'ws://h/v3/ws', '--only', 'login', '--skip', 'login'], {})).toEqual({
+      error: '--only and --skip leave no check to run',
+    });
   });
 
   it('bad numbers: one line naming the flag and what it takes', async () => {
-    for (const [flag, value] of [['--check-timeout', '-5'], ['--check-timeout', '1.5'], ['--check-timeout', '0'], ['--sample-window', 'abc'], ['--sample-window', '-1'], ['--sample-window', '1e3'], ['--check-timeout', '99999999999']]) {
+    for (const [flag, value] of [
+      ['--check-timeout', '-5'],
+      ['--check-timeout', '1.5'],
+      ['--check-timeout', '0'],
+      ['--sample-window', 'abc'],
+      ['--sample-window', '-1'],
+      ['--sample-window', '1e3'],
+      ['--check-timeout', '99999999999'],
+    ]) {
       const r = await cli(flag!, value!);
       expect(r.code, `${flag} ${value}`).toBe(2);
       expect(r.err).toHaveLength(1);
@@ -34,7 +50,10 @@ describe('the command line refuses before running', () => {
       expect(r.err[0]).toMatch(/a whole number from \d+ to \d+/);
       expect(r.err[0]).toContain(JSON.stringify(value));
     }
-    expect(parseCli(['--ws', 'ws://h/v3/ws', '--check-timeout', '2000', '--sample-window=3000'], {})).toMatchObject({ checkTimeoutMs: 2000, sampleWindowMs: 3000 });
+    expect(parseCli(['--ws', 'ws://h/v3/ws', '--check-timeout', '2000', '--sample-window=3000'], {})).toMatchObject({
+      checkTimeoutMs: 2000,
+      sampleWindowMs: 3000,
+    });
     // A value starting with a dash reaches the flag's own check instead of "argument is ambiguous".
     const dash = parseCli(['--ws', '-5'], {});
     expect(dash).toEqual({ error: expect.stringContaining('--ws "-5" is not a URL') });
@@ -52,7 +71,13 @@ describe('the command line refuses before running', () => {
     for (const [target, why] of cases) {
       const r = await cli('--report', target);
       expect(r.code, target).toBe(2);
-      expect(r.err).toEqual([expect.stringMatching(new RegExp(`^exchange-api conformance: --report ${target.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} cannot be written: .*${why.source}`))]);
+      expect(r.err).toEqual([
+        expect.stringMatching(
+          new RegExp(
+            `^exchange-api conformance: --report ${target.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} cannot be written: .*${why.source}`,
+          ),
+        ),
+      ]);
       // Checked before the run: the (unreachable) server was never tried.
       expect(r.out).toEqual([]);
     }

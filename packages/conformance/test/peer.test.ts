@@ -62,11 +62,31 @@ async function silentPeer() {
     ws.on('close', () => open--);
     ws.on('message', (raw) => {
       const m = JSON.parse(raw.toString()) as { id: unknown; method: string };
-      if (m.method === 'public/getRateLimits') ws.send(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { remaining_connections: { remainingPoints: 1, consumedPoints: 1, msBeforeNext: 0, isFirstInDuration: false } } }));
-      else if (m.method === 'public/get_all_live_instruments') ws.send(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: [] }));
+      if (m.method === 'public/getRateLimits')
+        ws.send(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: m.id,
+            result: {
+              remaining_connections: {
+                remainingPoints: 1,
+                consumedPoints: 1,
+                msBeforeNext: 0,
+                isFirstInDuration: false,
+              },
+            },
+          }),
+        );
+      else if (m.method === 'public/get_all_live_instruments')
+        ws.send(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: [] }));
     });
   });
-  return { url: `ws://127.0.0.1:${(wss.address() as AddressInfo).port}/v3/ws`, opened, open: () => open, maxOpen: () => maxOpen };
+  return {
+    url: `ws://127.0.0.1:${(wss.address() as AddressInfo).port}/v3/ws`,
+    opened,
+    open: () => open,
+    maxOpen: () => maxOpen,
+  };
 }
 
 /** A check that keeps opening connections and waiting for answers that never come. */
@@ -92,7 +112,12 @@ describe('runner with scripted peers', () => {
     const first = { at: null as number | null };
     const second = { at: null as number | null };
     let secondStarted = 0;
-    const report = await runConformance({ ws: peer.url, checkTimeoutMs: 400, checks: [hanging('hang.first', first), hanging('hang.second', second)], onProgress: (e) => void (e.type === 'start' && e.index === 1 && (secondStarted = Date.now())) });
+    const report = await runConformance({
+      ws: peer.url,
+      checkTimeoutMs: 400,
+      checks: [hanging('hang.first', first), hanging('hang.second', second)],
+      onProgress: (e) => void (e.type === 'start' && e.index === 1 && (secondStarted = Date.now())),
+    });
     expect(report.checks.map((c) => [c.id, c.status])).toEqual([
       ['hang.first', 'inconclusive'],
       ['hang.second', 'inconclusive'],
@@ -110,7 +135,6 @@ describe('runner with scripted peers', () => {
     expect(peer.maxOpen()).toBeLessThanOrEqual(2);
     expect(peer.open()).toBe(0);
   });
-
 });
 
 describe('runner with scripted peers: id echo, needs, reachability', () => {
@@ -125,7 +149,10 @@ describe('runner with scripted peers: id echo, needs, reachability', () => {
   });
 
   it('fails id echo with pointer, expected, got and a transcript when numbers come back as strings', async () => {
-    const report = await runConformance({ ws: await peer((id) => (typeof id === 'number' ? String(id) : id)), only: ['framing.id-echo-number'] });
+    const report = await runConformance({
+      ws: await peer((id) => (typeof id === 'number' ? String(id) : id)),
+      only: ['framing.id-echo-number'],
+    });
     const c = report.checks[0]!;
     expect(c.status).toBe('fail');
     expect(c.findings[0]).toMatchObject({ pointer: '/id', expected: '4242 (number)', got: '"4242" (string)' });
@@ -149,15 +176,26 @@ describe('runner with scripted peers: id echo, needs, reachability', () => {
       ['framing.id-echo-number', 'inconclusive'],
       ['framing.id-echo-null', 'skip'],
     ]);
-    expect(report.interrupted).toMatchObject({ check: 'framing.id-echo-number', reason: expect.stringMatching(/cannot connect/) });
+    expect(report.interrupted).toMatchObject({
+      check: 'framing.id-echo-number',
+      reason: expect.stringMatching(/cannot connect/),
+    });
     expect(report.checks[1]!.reason).toMatch(/^the server stopped answering during this check/);
     expect(report.checks[2]!.reason).toBe('not run: the server stopped answering during framing.id-echo-number');
     expect(report.exitCode).toBe(2);
     const out: string[] = [];
     const err: string[] = [];
-    const code = await runCli(['--ws', await dyingPeer(3), '--only', 'framing.id-echo-*'], { out: (l) => out.push(l), err: (l) => err.push(l) }, {});
+    const code = await runCli(
+      ['--ws', await dyingPeer(3), '--only', 'framing.id-echo-*'],
+      { out: (l) => out.push(l), err: (l) => err.push(l) },
+      {},
+    );
     expect(code).toBe(2);
-    expect(err).toEqual([expect.stringMatching(/^exchange-api conformance: the server stopped answering during framing\.id-echo-number \(.+\); 1 check not run$/)]);
+    expect(err).toEqual([
+      expect.stringMatching(
+        /^exchange-api conformance: the server stopped answering during framing\.id-echo-number \(.+\); 1 check not run$/,
+      ),
+    ]);
   });
 
   it('throws UnreachableError when nothing listens', async () => {

@@ -16,7 +16,8 @@ describe('README', () => {
     expect(start, 'README has the checks markers').toBeGreaterThan(-1);
     const current = readme.slice(start + BEGIN.length, end).trim();
     const wanted = checksTable();
-    if (process.env.UPDATE_README && current !== wanted) writeFileSync(path, `${readme.slice(0, start + BEGIN.length)}\n${wanted}\n${readme.slice(end)}`);
+    if (process.env.UPDATE_README && current !== wanted)
+      writeFileSync(path, `${readme.slice(0, start + BEGIN.length)}\n${wanted}\n${readme.slice(end)}`);
     else expect(current).toBe(wanted);
   });
 });

@@ -39,11 +39,43 @@ describe('selection patterns', () => {
 
 describe('command line', () => {
   it('parses the flags of the public contract', () => {
-    const o = parseCli(['--ws', 'ws://h/v3/ws', '--http=http://h', '--only', 'login', '--skip', 'login.http-*', '--allow-order-flow', '--report', 'json:r.json', '--report', 'console'], { EXCHANGE_API_KEY: `0x${'22'.repeat(32)}` });
-    expect(o).toMatchObject({ ws: 'ws://h/v3/ws', http: 'http://h', key: `0x${'22'.repeat(32)}`, only: ['login'], skip: ['login.http-*'], allowOrderFlow: true, reports: [{ kind: 'json', path: 'r.json' }, { kind: 'console' }] });
+    const o = parseCli(
+      [
+        '--ws',
+        'ws://h/v3/ws',
+        '--http=http://h',
+        '--only',
+        'login',
+        '--skip',
+        'login.http-*',
+        '--allow-order-flow',
+        '--report',
+        'json:r.json',
+        '--report',
+        'console',
+      ],
+      { EXCHANGE_API_KEY: `0x${'22'.repeat(32)}` },
+    );
+    expect(o).toMatchObject({
+      ws: 'ws://h/v3/ws',
+      http: 'http://h',
+      key: `0x${'22'.repeat(32)}`,
+      only: ['login'],
+      skip: ['login.http-*'],
+      allowOrderFlow: true,
+      reports: [{ kind: 'json', path: 'r.json' }, { kind: 'console' }],
+    });
   });
   it('refuses unknown flags, missing values and bad values with one line', () => {
-    for (const argv of [['--ws', 'ws://h', '--nope'], ['--ws'], [], ['--ws', 'http://h'], ['--ws', 'ws://h', '--report', 'xml:a'], ['--ws', 'ws://h', '--session-key', `0x${'1'.repeat(64)}`], ['--ws', 'ws://h', '--wallet', '0x12', '--session-key', `0x${'1'.repeat(64)}`]]) {
+    for (const argv of [
+      ['--ws', 'ws://h', '--nope'],
+      ['--ws'],
+      [],
+      ['--ws', 'http://h'],
+      ['--ws', 'ws://h', '--report', 'xml:a'],
+      ['--ws', 'ws://h', '--session-key', `0x${'1'.repeat(64)}`],
+      ['--ws', 'ws://h', '--wallet', '0x12', '--session-key', `0x${'1'.repeat(64)}`],
+    ]) {
       const r = parseCli(argv, {});
       expect(r, argv.join(' ')).toHaveProperty('error');
       expect((r as { error: string }).error).not.toContain('\n');
@@ -72,7 +104,19 @@ const report: Report = {
   areas: [{ area: 'framing', total: 2, passed: 1, failed: 1, skipped: 0, inconclusive: 0 }],
   assumptions: [],
   checks: [
-    { id: 'framing.id-echo-null', area: 'framing', title: 'ok', section: 'Endpoints', level: 'MUST', needs: [], status: 'pass', durationMs: 3, findings: [], observations: [], transcript: [] },
+    {
+      id: 'framing.id-echo-null',
+      area: 'framing',
+      title: 'ok',
+      section: 'Endpoints',
+      level: 'MUST',
+      needs: [],
+      status: 'pass',
+      durationMs: 3,
+      findings: [],
+      observations: [],
+      transcript: [],
+    },
     {
       id: 'framing.id-echo-number',
       area: 'framing',
@@ -83,7 +127,9 @@ const report: Report = {
       status: 'fail',
       reason: 'id 4242 came back as "4242"',
       durationMs: 5,
-      findings: [{ pointer: '/id', rule: 'responses echo id', expected: '4242 (number)', got: '"4242" (string)', message: 'x' }],
+      findings: [
+        { pointer: '/id', rule: 'responses echo id', expected: '4242 (number)', got: '"4242" (string)', message: 'x' },
+      ],
       observations: [],
       transcript: [{ t: 1, conn: 'c#1', dir: 'sent', data: '{"id":4242,"x":"<&>"}' }],
     },

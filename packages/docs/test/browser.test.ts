@@ -33,7 +33,10 @@ const url = (path: string) => {
 beforeAll(async () => {
   model = await repoModel();
   site = new SiteMap(model);
-  const list = (d: string): string[] => readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? list(join(d, e.name)) : [relative(dir, join(d, e.name))]));
+  const list = (d: string): string[] =>
+    readdirSync(d, { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? list(join(d, e.name)) : [relative(dir, join(d, e.name))],
+    );
   htmlPages = list(dir).filter((p) => p.endsWith('.html'));
   mkdirSync(shots, { recursive: true });
   // No silent skip: findBrowser always yields a browser (else the packaged one) or fails the suite.
@@ -45,8 +48,14 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function open(path: string, options: { javaScriptEnabled?: boolean; width?: number } = {}): Promise<{ page: Page; problems: string[]; close: () => Promise<void> }> {
-  const context = await browser.newContext({ viewport: { width: options.width ?? 1280, height: 860 }, javaScriptEnabled: options.javaScriptEnabled ?? true });
+async function open(
+  path: string,
+  options: { javaScriptEnabled?: boolean; width?: number } = {},
+): Promise<{ page: Page; problems: string[]; close: () => Promise<void> }> {
+  const context = await browser.newContext({
+    viewport: { width: options.width ?? 1280, height: 860 },
+    javaScriptEnabled: options.javaScriptEnabled ?? true,
+  });
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('console', (m) => {
@@ -135,7 +144,10 @@ describe('docs site in chromium', () => {
       await hits.nth(hrefs.indexOf(target!)).click();
       await page.waitForURL(target!);
       // Each example has its own anchor, on its figure: the hit lands on that example, not the first.
-      const caption = await page.evaluate((id) => document.getElementById(id)?.querySelector('figcaption')?.textContent ?? '', decodeURIComponent(target!.split('#')[1]!));
+      const caption = await page.evaluate(
+        (id) => document.getElementById(id)?.querySelector('figcaption')?.textContent ?? '',
+        decodeURIComponent(target!.split('#')[1]!),
+      );
       expect(caption).toContain('failure through the error member');
       expect(problems).toEqual([]);
     } finally {
@@ -152,7 +164,8 @@ describe('docs site in chromium', () => {
       await page.goto(url('channels.html#orderbook'));
       await page.screenshot({ path: join(shots, 'channel-orderbook.png') });
       await page.goto(url('methods.html'));
-      for (const m of model.methods) expect(await page.locator(`[id="${site.method(m).anchor}"]`).textContent()).toContain(m.name);
+      for (const m of model.methods)
+        expect(await page.locator(`[id="${site.method(m).anchor}"]`).textContent()).toContain(m.name);
     } finally {
       await close();
     }
@@ -168,15 +181,28 @@ describe('docs site in chromium', () => {
         // The first table between the payload heading and the next heading, as the browser parsed it
         // (its cells and rows are written without their optional end tags).
         const rows = await page.evaluate((id) => {
-          for (let el = document.getElementById(id)?.nextElementSibling; el && !/^H[1-3]$/.test(el.tagName); el = el.nextElementSibling) {
+          for (
+            let el = document.getElementById(id)?.nextElementSibling;
+            el && !/^H[1-3]$/.test(el.tagName);
+            el = el.nextElementSibling
+          ) {
             const table = el.querySelector('table');
-            if (table) return Array.from(table.querySelectorAll('tbody tr'), (tr) => Array.from(tr.querySelectorAll('td'), (td) => (td.textContent ?? '').trim()));
+            if (table)
+              return Array.from(table.querySelectorAll('tbody tr'), (tr) =>
+                Array.from(tr.querySelectorAll('td'), (td) => (td.textContent ?? '').trim()),
+              );
           }
           return null;
         }, site.channel(c, 'payload').anchor!);
         expect(rows, c.address).not.toBeNull();
-        expect(rows!.map((r) => r[0]), c.address).toEqual(t.fields.map((f) => f.name));
-        expect(rows!.map((r) => r[2]), c.address).toEqual(t.fields.map((f) => (f.required ? 'yes' : 'no')));
+        expect(
+          rows!.map((r) => r[0]),
+          c.address,
+        ).toEqual(t.fields.map((f) => f.name));
+        expect(
+          rows!.map((r) => r[2]),
+          c.address,
+        ).toEqual(t.fields.map((f) => (f.required ? 'yes' : 'no')));
         tables++;
       }
       expect(tables).toBeGreaterThan(5);
@@ -191,7 +217,8 @@ describe('docs site in chromium', () => {
       const { page, problems, close } = await open(path, { javaScriptEnabled: false });
       try {
         expect(await page.locator('form.search').count(), path).toBe(0);
-        for (const other of htmlPages.filter((p) => p !== path)) expect(await page.locator(`nav.side a[href$="${other}"]`).count(), `${path} → ${other}`).toBeGreaterThan(0);
+        for (const other of htmlPages.filter((p) => p !== path))
+          expect(await page.locator(`nav.side a[href$="${other}"]`).count(), `${path} → ${other}`).toBeGreaterThan(0);
         expect(await page.locator('main h1').first().isVisible(), path).toBe(true);
         expect(((await page.locator('main').textContent()) ?? '').length, path).toBeGreaterThan(200);
         expect(problems, path).toEqual([]);
@@ -204,7 +231,9 @@ describe('docs site in chromium', () => {
   it('shows the errors table whole at 1280 px (no sideways scroll), and a jumped-to heading below the sticky header at 390 px', async () => {
     const wide = await open('errors.html');
     try {
-      const overflow = await wide.page.evaluate(() => Array.from(document.querySelectorAll('main .tw'), (d) => d.scrollWidth - d.clientWidth));
+      const overflow = await wide.page.evaluate(() =>
+        Array.from(document.querySelectorAll('main .tw'), (d) => d.scrollWidth - d.clientWidth),
+      );
       expect(Math.max(...overflow)).toBeLessThanOrEqual(1);
       await wide.page.screenshot({ path: join(shots, 'errors-1280.png'), fullPage: true });
     } finally {
@@ -213,7 +242,10 @@ describe('docs site in chromium', () => {
     const narrow = await open('methods.html#order-params', { width: 390 });
     try {
       await narrow.page.waitForTimeout(200);
-      const { header, heading } = await narrow.page.evaluate(() => ({ header: document.querySelector('header.top')!.getBoundingClientRect().bottom, heading: document.getElementById('order-params')!.getBoundingClientRect().top }));
+      const { header, heading } = await narrow.page.evaluate(() => ({
+        header: document.querySelector('header.top')!.getBoundingClientRect().bottom,
+        heading: document.getElementById('order-params')!.getBoundingClientRect().top,
+      }));
       expect(heading).toBeGreaterThanOrEqual(header);
       await narrow.page.screenshot({ path: join(shots, 'methods-390.png') });
     } finally {
@@ -224,7 +256,8 @@ describe('docs site in chromium', () => {
   it('reads without JavaScript (contents in the sidebar, no dead search box) and prints without the chrome', async () => {
     const { page, close } = await open('records.html', { javaScriptEnabled: false });
     try {
-      const visible = async (selector: string) => (await page.locator(selector).count()) > 0 && page.locator(selector).first().isVisible();
+      const visible = async (selector: string) =>
+        (await page.locator(selector).count()) > 0 && page.locator(selector).first().isVisible();
       expect(await visible('form.search')).toBe(false);
       expect(await visible('nav.side a[href$="channels.html"]')).toBe(true);
       expect(await visible('[id="Order.amount"]')).toBe(true);
@@ -238,7 +271,7 @@ describe('docs site in chromium', () => {
   });
 });
 
-describe('a fixture spec\'s site in chromium (ledger variant: a method, named examples, named errors)', () => {
+describe("a fixture spec's site in chromium (ledger variant: a method, named examples, named errors)", () => {
   let fixtureDir: string;
   let fixture: ApiModel;
   beforeAll(async () => {
@@ -261,7 +294,8 @@ describe('a fixture spec\'s site in chromium (ledger variant: a method, named ex
     const page = await context.newPage();
     const problems: string[] = [];
     page.on('pageerror', (e) => problems.push(e.message));
-    const at = (p: string) => pathToFileURL(join(fixtureDir, p.split('#')[0]!)).href + (p.includes('#') ? `#${p.split('#')[1]}` : '');
+    const at = (p: string) =>
+      pathToFileURL(join(fixtureDir, p.split('#')[0]!)).href + (p.includes('#') ? `#${p.split('#')[1]}` : '');
     try {
       await page.goto(at('index.html'));
       await page.fill('#search', query);
@@ -271,7 +305,9 @@ describe('a fixture spec\'s site in chromium (ledger variant: a method, named ex
       expect(hrefs).toContain(at(target));
       await hits.nth(hrefs.indexOf(at(target))).click();
       await page.waitForURL(at(target));
-      expect(await page.evaluate((id) => document.getElementById(id)?.textContent ?? null, target.split('#')[1]!)).toContain(query);
+      expect(
+        await page.evaluate((id) => document.getElementById(id)?.textContent ?? null, target.split('#')[1]!),
+      ).toContain(query);
       expect(problems).toEqual([]);
     } finally {
       await context.close();

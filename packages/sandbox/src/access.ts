@@ -28,7 +28,8 @@ export class ChannelAccess {
     const m = matchChannel(address);
     if (!m) return { reason: 'Invalid channel' };
     const p = m.params;
-    if (p.instrument_name !== undefined && !this.listing.hasInstrument(p.instrument_name)) return { reason: 'Unknown instrument' };
+    if (p.instrument_name !== undefined && !this.listing.hasInstrument(p.instrument_name))
+      return { reason: 'Unknown instrument' };
     if (p.currency !== undefined && !this.listing.hasCurrency(p.currency)) return { reason: 'Unknown currency' };
     if (p.subaccount_id !== undefined && !/^[0-9]{1,18}$/.test(p.subaccount_id)) return { reason: 'Invalid channel' };
     if (p.wallet !== undefined && !normalizeAddress(p.wallet)) return { reason: 'Invalid channel' };

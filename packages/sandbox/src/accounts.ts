@@ -45,8 +45,15 @@ export class Accounts {
     private readonly clock: Clock,
   ) {
     for (const w of options.wallets) this.register(normalizeAddress(w.address)!, w.subaccounts);
-    this.sessionKeys = options.sessionKeys.map((k) => ({ ...k, address: normalizeAddress(k.address)!, wallet: normalizeAddress(k.wallet)! }));
-    this.configuredWallets = new Set([...options.wallets.map((w) => normalizeAddress(w.address)!), ...this.sessionKeys.map((k) => k.wallet)]);
+    this.sessionKeys = options.sessionKeys.map((k) => ({
+      ...k,
+      address: normalizeAddress(k.address)!,
+      wallet: normalizeAddress(k.wallet)!,
+    }));
+    this.configuredWallets = new Set([
+      ...options.wallets.map((w) => normalizeAddress(w.address)!),
+      ...this.sessionKeys.map((k) => k.wallet),
+    ]);
   }
 
   /** Give a wallet its subaccounts, each starting with these balances (asset → decimal string). */
@@ -56,7 +63,8 @@ export class Accounts {
       const holder = this.walletBySubaccount.get(id);
       if (holder && holder !== wallet) continue; // taken by another wallet: never share a subaccount
       this.walletBySubaccount.set(id, wallet);
-      if (!this.balances.has(id)) this.balances.set(id, new Map(Object.entries(starting).map(([k, v]) => [k, fixed(v)])));
+      if (!this.balances.has(id))
+        this.balances.set(id, new Map(Object.entries(starting).map(([k, v]) => [k, fixed(v)])));
       own.push(id);
     }
     this.subaccountsByWallet.set(wallet, own);
@@ -95,21 +103,33 @@ export class Accounts {
    */
   verify(proof: Partial<LoginProof>, ip: string, checkFreshness = true): Session {
     for (const field of ['wallet', 'timestamp', 'signature'] as const) {
-      if (proof[field] === undefined) throw RpcFailure.of('AUTH_REQUIRED', `login value ${field} missing (params.${field} or header ${headerName(field)})`);
+      if (proof[field] === undefined)
+        throw RpcFailure.of(
+          'AUTH_REQUIRED',
+          `login value ${field} missing (params.${field} or header ${headerName(field)})`,
+        );
     }
     const wallet = normalizeAddress(proof.wallet);
-    if (!wallet) throw RpcFailure.of('RPC_INVALID_PARAMS', `/wallet: pattern ^0x[0-9a-fA-F]{40}$ (got ${JSON.stringify(proof.wallet).slice(0, 60)})`);
+    if (!wallet)
+      throw RpcFailure.of(
+        'RPC_INVALID_PARAMS',
+        `/wallet: pattern ^0x[0-9a-fA-F]{40}$ (got ${JSON.stringify(proof.wallet).slice(0, 60)})`,
+      );
     let signer: string;
     try {
       signer = recoverLoginSigner({ timestamp: proof.timestamp!, signature: proof.signature! });
     } catch (err) {
-      if (err instanceof LoginProofError && err.field === 'timestamp') throw RpcFailure.of('RPC_INVALID_PARAMS', `/timestamp: ${err.message}`);
+      if (err instanceof LoginProofError && err.field === 'timestamp')
+        throw RpcFailure.of('RPC_INVALID_PARAMS', `/timestamp: ${err.message}`);
       throw RpcFailure.of('AUTH_INVALID_SIGNATURE', err instanceof Error ? err.message : 'signature does not recover');
     }
     const full: LoginProof = { wallet, timestamp: proof.timestamp!, signature: proof.signature! };
     // Checked before any account is opened: an unknown wallet leaves nothing behind.
     if (this.options.knownWalletsOnly && !this.configuredWallets.has(wallet)) {
-      throw RpcFailure.of('AUTH_ACCESS_DENIED', `wallet ${wallet} is not configured in this sandbox, which knows only its configured wallets (knownWalletsOnly)`);
+      throw RpcFailure.of(
+        'AUTH_ACCESS_DENIED',
+        `wallet ${wallet} is not configured in this sandbox, which knows only its configured wallets (knownWalletsOnly)`,
+      );
     }
     return signer === wallet ? this.walletSession(full, checkFreshness) : this.keySession(full, signer, ip);
   }
@@ -120,22 +140,42 @@ export class Accounts {
       const where = freshness(Number(proof.timestamp), now, this.options.login);
       if (where !== 'fresh') {
         const window = `${this.options.login.pastMs} ms before to ${this.options.login.futureMs} ms after`;
-        throw RpcFailure.of('AUTH_TIMESTAMP_WINDOW', `timestamp ${proof.timestamp} is ${where === 'stale' ? 'too old' : 'in the future'}: the server accepts ${window} its clock (${now})`);
+        throw RpcFailure.of(
+          'AUTH_TIMESTAMP_WINDOW',
+          `timestamp ${proof.timestamp} is ${where === 'stale' ? 'too old' : 'in the future'}: the server accepts ${window} its clock (${now})`,
+        );
       }
     }
-    return { wallet: proof.wallet, signer: proof.wallet, sessionKey: null, subaccounts: [...this.subaccountsOf(proof.wallet)], proof };
+    return {
+      wallet: proof.wallet,
+      signer: proof.wallet,
+      sessionKey: null,
+      subaccounts: [...this.subaccountsOf(proof.wallet)],
+      proof,
+    };
   }
 
   private keySession(proof: LoginProof, signer: string, ip: string): Session {
     const { wallet } = proof;
     const key = this.sessionKey(wallet, signer);
-    if (!key) throw RpcFailure.of('AUTH_INVALID_SIGNATURE', `signer ${signer} is neither the wallet ${wallet} nor one of its registered session keys`);
-    if (this.expired(key)) throw RpcFailure.of('AUTH_INVALID_SIGNATURE', `session key ${signer} expired at ${key.expiresAtMs}`);
-    if (key.ipWhitelist && key.ipWhitelist.length > 0 && !key.ipWhitelist.includes(ip) && !key.ipWhitelist.includes(stripV6(ip))) {
+    if (!key)
+      throw RpcFailure.of(
+        'AUTH_INVALID_SIGNATURE',
+        `signer ${signer} is neither the wallet ${wallet} nor one of its registered session keys`,
+      );
+    if (this.expired(key))
+      throw RpcFailure.of('AUTH_INVALID_SIGNATURE', `session key ${signer} expired at ${key.expiresAtMs}`);
+    if (
+      key.ipWhitelist &&
+      key.ipWhitelist.length > 0 &&
+      !key.ipWhitelist.includes(ip) &&
+      !key.ipWhitelist.includes(stripV6(ip))
+    ) {
       throw RpcFailure.of('AUTH_ACCESS_DENIED', `IP ${stripV6(ip)} is not on session key ${signer}'s whitelist`);
     }
     const all = this.subaccountsOf(wallet);
-    const subaccounts = key.subaccounts && key.subaccounts.length > 0 ? all.filter((s) => key.subaccounts!.includes(s)) : [...all];
+    const subaccounts =
+      key.subaccounts && key.subaccounts.length > 0 ? all.filter((s) => key.subaccounts!.includes(s)) : [...all];
     return { wallet, signer, sessionKey: key, subaccounts, proof };
   }
 

@@ -52,9 +52,16 @@ export class ActionVerifier {
   /** Throw the error the table names when the signature does not hold; else record its nonce. */
   verify(session: Session, method: string, p: ActionFields & Record<string, unknown>): void {
     const denied = (data: string) => RpcFailure.of('AUTH_INVALID_ACTION_SIGNATURE', data);
-    if (!session.subaccounts.includes(p.subaccount_id)) throw RpcFailure.of('AUTH_ACCESS_DENIED', `subaccount ${p.subaccount_id} is not one of the caller's (${session.subaccounts.join(', ')})`);
+    if (!session.subaccounts.includes(p.subaccount_id))
+      throw RpcFailure.of(
+        'AUTH_ACCESS_DENIED',
+        `subaccount ${p.subaccount_id} is not one of the caller's (${session.subaccounts.join(', ')})`,
+      );
     const now = this.clock.now();
-    if (p.signature_expiry_sec * 1000 <= now) throw denied(`signature_expiry_sec ${p.signature_expiry_sec} has passed (server time ${Math.floor(now / 1000)} s)`);
+    if (p.signature_expiry_sec * 1000 <= now)
+      throw denied(
+        `signature_expiry_sec ${p.signature_expiry_sec} has passed (server time ${Math.floor(now / 1000)} s)`,
+      );
     let recovered: string;
     try {
       recovered = recoverActionSigner(method, p);
@@ -63,7 +70,8 @@ export class ActionVerifier {
     }
     const signer = normalizeAddress(p.signer);
     if (recovered !== signer) throw denied(`signature recovers to ${recovered}, not the signer ${p.signer}`);
-    if (!this.accounts.signerAllowed(session.wallet, recovered)) throw denied(`signer ${recovered} is neither the wallet ${session.wallet} nor one of its unexpired session keys`);
+    if (!this.accounts.signerAllowed(session.wallet, recovered))
+      throw denied(`signer ${recovered} is neither the wallet ${session.wallet} nor one of its unexpired session keys`);
     if (this.nonces.has(recovered, p.nonce)) throw denied(`nonce ${p.nonce} was already used by ${recovered}`);
     this.nonces.use(recovered, p.nonce, p.signature_expiry_sec * 1000);
   }

@@ -12,7 +12,8 @@ export class Clock {
   /** Throws a RangeError naming the bound when moving forward by ms is not allowed. */
   checkAdvance(ms: number): void {
     if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`ms must be a finite number of at least 0 (got ${ms})`);
-    if (this.now() + ms > Clock.MAX_MS) throw new RangeError(`advancing by ${ms} ms would move the clock past ${new Date(Clock.MAX_MS).toISOString()}`);
+    if (this.now() + ms > Clock.MAX_MS)
+      throw new RangeError(`advancing by ${ms} ms would move the clock past ${new Date(Clock.MAX_MS).toISOString()}`);
   }
 
   /** Move the clock forward; returns the new time. */

@@ -53,19 +53,25 @@ class ControlError extends Error {}
 type Body = Record<string, unknown>;
 
 function onlyKeys(body: Body, allowed: string[]): void {
-  for (const k of Object.keys(body)) if (!allowed.includes(k)) throw new ControlError(`unknown key ${JSON.stringify(k).slice(0, 60)} (allowed: ${allowed.join(', ') || 'none'})`);
+  for (const k of Object.keys(body))
+    if (!allowed.includes(k))
+      throw new ControlError(
+        `unknown key ${JSON.stringify(k).slice(0, 60)} (allowed: ${allowed.join(', ') || 'none'})`,
+      );
 }
 
 function optionalId(body: Body): number | undefined {
   const id = body.connectionId;
   if (id === undefined) return undefined;
-  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1) throw new ControlError(`connectionId must be a positive integer (got ${JSON.stringify(id).slice(0, 40)})`);
+  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1)
+    throw new ControlError(`connectionId must be a positive integer (got ${JSON.stringify(id).slice(0, 40)})`);
   return id;
 }
 
 function boundedMs(body: Body, max: number): number {
   const v = body.ms;
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > max) throw new ControlError(`ms must be a number from 0 to ${max} (got ${JSON.stringify(v ?? null).slice(0, 40)})`);
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > max)
+    throw new ControlError(`ms must be a number from 0 to ${max} (got ${JSON.stringify(v ?? null).slice(0, 40)})`);
   return v;
 }
 
@@ -92,7 +98,8 @@ function parseBody(text: string): Body {
 function push(plane: ControlPlane, body: Body): ControlReply {
   onlyKeys(body, ['channel', 'data', 'generate']);
   const channel = boundedString(body, 'channel', MAX_ADDRESS_CHARS, 'a filled-in address');
-  if (body.generate !== undefined && typeof body.generate !== 'boolean') throw new ControlError('generate must be a boolean');
+  if (body.generate !== undefined && typeof body.generate !== 'boolean')
+    throw new ControlError('generate must be a boolean');
   let data = body.data;
   if (body.generate === true) {
     data = plane.generate(channel);
@@ -114,7 +121,10 @@ async function act(plane: ControlPlane, action: string, body: Body): Promise<Con
       return { status: 200, body: {} };
     case 'garbage': {
       onlyKeys(body, ['text', 'connectionId']);
-      const text = body.text === undefined ? 'garbage}{ not json' : boundedString(body, 'text', MAX_TEXT_CHARS, 'the frame to send');
+      const text =
+        body.text === undefined
+          ? 'garbage}{ not json'
+          : boundedString(body, 'text', MAX_TEXT_CHARS, 'the frame to send');
       return { status: 200, body: { sent: plane.sendRaw(text, optionalId(body)) } };
     }
     case 'advance': {
@@ -134,10 +144,16 @@ async function act(plane: ControlPlane, action: string, body: Body): Promise<Con
 }
 
 /** Serve one control request. A refused input is 400 with `{error}` naming it; an unknown path 404. */
-export async function handleControl(plane: ControlPlane, method: string, path: string, text: string): Promise<ControlReply> {
+export async function handleControl(
+  plane: ControlPlane,
+  method: string,
+  path: string,
+  text: string,
+): Promise<ControlReply> {
   const action = path.slice('/control/'.length);
   if (method === 'GET' && action === 'connections') return { status: 200, body: plane.connections() };
-  if (method !== 'POST') return { status: 404, body: { error: `no control action ${method} ${path.slice(0, 80)} (${ACTIONS})` } };
+  if (method !== 'POST')
+    return { status: 404, body: { error: `no control action ${method} ${path.slice(0, 80)} (${ACTIONS})` } };
   try {
     return await act(plane, action, parseBody(text));
   } catch (err) {

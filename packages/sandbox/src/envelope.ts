@@ -40,14 +40,32 @@ export function admitFrame(text: string): Admitted {
   const parsed = parseJson(text);
   if ('problem' in parsed) return refuse(NULL_ID, namedError('RPC_PARSE_ERROR', `not JSON: ${parsed.problem}`));
   const msg = parsed.value;
-  if (Array.isArray(msg)) return refuse(NULL_ID, namedError('RPC_INVALID_REQUEST', 'batch requests are not supported: send one request object per frame'));
-  if (!isObject(msg)) return refuse(NULL_ID, namedError('RPC_INVALID_REQUEST', `a request must be a JSON object (got ${msg === null ? 'null' : typeof msg})`));
-  if (!('id' in msg)) return refuse(NULL_ID, namedError('RPC_INVALID_REQUEST', '/id: required (string, number or null)'));
+  if (Array.isArray(msg))
+    return refuse(
+      NULL_ID,
+      namedError('RPC_INVALID_REQUEST', 'batch requests are not supported: send one request object per frame'),
+    );
+  if (!isObject(msg))
+    return refuse(
+      NULL_ID,
+      namedError('RPC_INVALID_REQUEST', `a request must be a JSON object (got ${msg === null ? 'null' : typeof msg})`),
+    );
+  if (!('id' in msg))
+    return refuse(NULL_ID, namedError('RPC_INVALID_REQUEST', '/id: required (string, number or null)'));
   const id = idTextIn(msg.id, text);
   if (id === null) return refuse(NULL_ID, namedError('RPC_INVALID_REQUEST', '/id: must be a string, number or null'));
-  if (msg.jsonrpc !== '2.0') return refuse(id, namedError('RPC_INVALID_REQUEST', `/jsonrpc: must be "2.0" (got ${JSON.stringify(msg.jsonrpc ?? null).slice(0, 40)})`));
-  if (typeof msg.method !== 'string') return refuse(id, namedError('RPC_INVALID_REQUEST', '/method: required, a string'));
-  if (msg.headers !== undefined && msg.headers !== null && !isObject(msg.headers)) return refuse(id, namedError('RPC_INVALID_REQUEST', '/headers: must be an object or null'));
+  if (msg.jsonrpc !== '2.0')
+    return refuse(
+      id,
+      namedError(
+        'RPC_INVALID_REQUEST',
+        `/jsonrpc: must be "2.0" (got ${JSON.stringify(msg.jsonrpc ?? null).slice(0, 40)})`,
+      ),
+    );
+  if (typeof msg.method !== 'string')
+    return refuse(id, namedError('RPC_INVALID_REQUEST', '/method: required, a string'));
+  if (msg.headers !== undefined && msg.headers !== null && !isObject(msg.headers))
+    return refuse(id, namedError('RPC_INVALID_REQUEST', '/headers: must be an object or null'));
   return withParams(id, msg.method, msg.params, msg.headers);
 }
 
@@ -59,22 +77,34 @@ export function admitBody(text: string, pathMethod: string, headers: unknown): A
   let body: unknown = {};
   if (text.trim() !== '') {
     const parsed = parseJson(text);
-    if ('problem' in parsed) return refuse(NULL_ID, namedError('RPC_PARSE_ERROR', `body is not JSON: ${parsed.problem}`));
+    if ('problem' in parsed)
+      return refuse(NULL_ID, namedError('RPC_PARSE_ERROR', `body is not JSON: ${parsed.problem}`));
     body = parsed.value;
   }
   if (!isObject(body) || !('jsonrpc' in body)) return withParams(NULL_ID, pathMethod, body, headers);
   const id = 'id' in body ? idTextIn(body.id, text) : NULL_ID;
   if (id === null) return refuse(NULL_ID, namedError('RPC_INVALID_REQUEST', '/id: must be a string, number or null'));
-  if (body.jsonrpc !== '2.0') return refuse(id, namedError('RPC_INVALID_REQUEST', `/jsonrpc: must be "2.0" (got ${JSON.stringify(body.jsonrpc).slice(0, 40)})`));
+  if (body.jsonrpc !== '2.0')
+    return refuse(
+      id,
+      namedError('RPC_INVALID_REQUEST', `/jsonrpc: must be "2.0" (got ${JSON.stringify(body.jsonrpc).slice(0, 40)})`),
+    );
   if (body.method !== undefined && body.method !== pathMethod) {
-    return refuse(id, namedError('RPC_INVALID_REQUEST', `/method: ${JSON.stringify(body.method).slice(0, 80)} is not the method of this path (${pathMethod})`));
+    return refuse(
+      id,
+      namedError(
+        'RPC_INVALID_REQUEST',
+        `/method: ${JSON.stringify(body.method).slice(0, 80)} is not the method of this path (${pathMethod})`,
+      ),
+    );
   }
   return withParams(id, pathMethod, body.params, headers);
 }
 
 function withParams(id: IdText, method: string, params: unknown, headers: unknown): Admitted {
   const p = params === undefined ? {} : params;
-  if (nestsDeeperThan(p, MAX_PARAMS_DEPTH)) return refuse(id, namedError('RPC_INVALID_PARAMS', `/params: nested deeper than ${MAX_PARAMS_DEPTH} levels`));
+  if (nestsDeeperThan(p, MAX_PARAMS_DEPTH))
+    return refuse(id, namedError('RPC_INVALID_PARAMS', `/params: nested deeper than ${MAX_PARAMS_DEPTH} levels`));
   return { ok: true, request: { id, method, params: p, headers } };
 }
 

@@ -43,7 +43,10 @@ class StatusMap {
   }
 }
 
-const subscriptionResult = (conn: Connection, status: StatusMap) => ({ status: status.toJSON(), current_subscriptions: [...conn.subscriptions] });
+const subscriptionResult = (conn: Connection, status: StatusMap) => ({
+  status: status.toJSON(),
+  current_subscriptions: [...conn.subscriptions],
+});
 
 function subscriptionHandlers({ access, index }: HandlerParts): Record<string, Handler> {
   return {
@@ -71,13 +74,21 @@ function subscriptionHandlers({ access, index }: HandlerParts): Record<string, H
     unsubscribe: (ctx, p: { channels?: string[] } | null) => {
       const conn = ctx.conn!;
       const status = new StatusMap();
-      for (const address of p?.channels ?? [...conn.subscriptions]) status.set(address, index.remove(conn, address) ? 'ok' : 'Not subscribed');
+      for (const address of p?.channels ?? [...conn.subscriptions])
+        status.set(address, index.remove(conn, address) ? 'ok' : 'Not subscribed');
       return subscriptionResult(conn, status);
     },
   };
 }
 
-function accountHandlers({ accounts, access, admission, index, limits, market }: HandlerParts): Record<string, Handler> {
+function accountHandlers({
+  accounts,
+  access,
+  admission,
+  index,
+  limits,
+  market,
+}: HandlerParts): Record<string, Handler> {
   return {
     'public/login': (ctx, p) => {
       const conn = ctx.conn!;
@@ -88,13 +99,17 @@ function accountHandlers({ accounts, access, admission, index, limits, market }:
       return session.subaccounts;
     },
     'public/getRateLimits': async (ctx: CallContext) => {
-      const result: Record<string, unknown> = await limits.report({ wallet: ctx.session?.wallet ?? null, ip: ctx.ip }, ctx.spent);
+      const result: Record<string, unknown> = await limits.report(
+        { wallet: ctx.session?.wallet ?? null, ip: ctx.ip },
+        ctx.spent,
+      );
       if (ctx.conn) result.remaining_connections = admission.report(ctx.ip, ctx.conn.id);
       return result;
     },
     'private/get_subaccounts': (ctx, p: { wallet: string }) => {
       const s = ctx.session!;
-      if (normalizeAddress(p.wallet) !== s.wallet) throw RpcFailure.of('AUTH_ACCESS_DENIED', `wallet ${p.wallet} is not the logged-in wallet ${s.wallet}`);
+      if (normalizeAddress(p.wallet) !== s.wallet)
+        throw RpcFailure.of('AUTH_ACCESS_DENIED', `wallet ${p.wallet} is not the logged-in wallet ${s.wallet}`);
       return { subaccount_ids: s.subaccounts };
     },
     'public/get_all_live_instruments': () => market.liveInstruments(),
@@ -106,16 +121,27 @@ function orderHandlers({ market }: HandlerParts): Record<string, Handler> {
   return {
     order: (ctx, p: PlaceParams) => market.place(ctx.session!, p),
     replace: (ctx, p: ReplaceParams) => market.replace(ctx.session!, p),
-    cancel: (_ctx, p: Scoped & { instrument_name: string; order_id: string }) => market.cancel(p.subaccount_id, p.instrument_name, p.order_id),
-    cancel_by_instrument: (_ctx, p: Scoped & { instrument_name: string }) => ({ cancelled_orders: count(p, (o) => o.instrument_name === p.instrument_name) }),
+    cancel: (_ctx, p: Scoped & { instrument_name: string; order_id: string }) =>
+      market.cancel(p.subaccount_id, p.instrument_name, p.order_id),
+    cancel_by_instrument: (_ctx, p: Scoped & { instrument_name: string }) => ({
+      cancelled_orders: count(p, (o) => o.instrument_name === p.instrument_name),
+    }),
     cancel_by_nonce: (_ctx, p: Scoped & { instrument_name: string; order_nonce: string }) => {
       const n = count(p, (o) => o.instrument_name === p.instrument_name && o.nonce === p.order_nonce);
-      if (n === 0) throw RpcFailure.of('RPC_ORDER_NOT_FOUND', `no open order of subaccount ${p.subaccount_id} in ${p.instrument_name} with nonce ${p.order_nonce}`);
+      if (n === 0)
+        throw RpcFailure.of(
+          'RPC_ORDER_NOT_FOUND',
+          `no open order of subaccount ${p.subaccount_id} in ${p.instrument_name} with nonce ${p.order_nonce}`,
+        );
       return { cancelled_orders: n };
     },
     cancel_all: (_ctx, p: Scoped) => ({ cancelled_orders: count(p, () => true) }),
     cancel_by_label: (_ctx, p: Scoped & { label: string }) => ({
-      cancelled_orders: count(p, (o) => (o.label ?? '') === p.label && (p.instrument_name === undefined || o.instrument_name === p.instrument_name)),
+      cancelled_orders: count(
+        p,
+        (o) =>
+          (o.label ?? '') === p.label && (p.instrument_name === undefined || o.instrument_name === p.instrument_name),
+      ),
     }),
   };
 }

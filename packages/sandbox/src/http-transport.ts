@@ -9,7 +9,16 @@ import { loginTable, methodTable } from '@exchange-api/types';
 import { stripV6 } from './accounts';
 import { admitBody } from './envelope';
 import type { Pipeline } from './pipeline';
-import { errorFrame, httpStatusOf, namedError, NULL_ID, replyFrame, wireErrorOf, type IdText, type WireError } from './rpc';
+import {
+  errorFrame,
+  httpStatusOf,
+  namedError,
+  NULL_ID,
+  replyFrame,
+  wireErrorOf,
+  type IdText,
+  type WireError,
+} from './rpc';
 import type { ControlReply } from './control';
 
 const CORS = { 'access-control-allow-origin': '*' };
@@ -35,7 +44,8 @@ type Body = { text: string } | { over: string } | { aborted: true };
 /** Read a request body, stopping as soon as it passes `limit` bytes (or its Content-Length says it will). */
 function readBody(req: IncomingMessage, limit: number): Promise<Body> {
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) return Promise.resolve({ over: `of ${declared} bytes (Content-Length)` });
+  if (Number.isFinite(declared) && declared > limit)
+    return Promise.resolve({ over: `of ${declared} bytes (Content-Length)` });
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -58,13 +68,18 @@ function readBody(req: IncomingMessage, limit: number): Promise<Body> {
 /** A JSON answer. `close` ends the connection after it, for a request whose body was not read. */
 function sendJson(res: ServerResponse, status: number, text: string, close = false): void {
   if (res.headersSent) return;
-  const headers: Record<string, string | number> = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...CORS };
+  const headers: Record<string, string | number> = {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    ...CORS,
+  };
   if (close) headers.connection = 'close';
   res.writeHead(status, headers);
   res.end(text);
 }
 
-const fail = (res: ServerResponse, id: IdText, error: WireError, close = false) => sendJson(res, httpStatusOf(error.code), errorFrame(id, error), close);
+const fail = (res: ServerResponse, id: IdText, error: WireError, close = false) =>
+  sendJson(res, httpStatusOf(error.code), errorFrame(id, error), close);
 
 /** Whether a Content-Type header names application/json (parameters such as charset allowed). */
 const isJson = (type: string | undefined) => (type ?? '').split(';')[0]!.trim().toLowerCase() === 'application/json';
@@ -74,26 +89,76 @@ export function createHttpListener(parts: HttpParts): (req: IncomingMessage, res
   const serve = async (req: IncomingMessage, res: ServerResponse) => {
     // The raw path: a URL parser would read `//v3/...` as a host and answer about some other path.
     const path = (req.url ?? '/').split('?')[0]!;
-    if (path.includes('//')) return fail(res, NULL_ID, namedError('RPC_METHOD_NOT_FOUND', `path ${JSON.stringify(path.slice(0, 120))} has an empty segment (//); methods are at /v3/public/<method> and /v3/private/<method>`), true);
+    if (path.includes('//'))
+      return fail(
+        res,
+        NULL_ID,
+        namedError(
+          'RPC_METHOD_NOT_FOUND',
+          `path ${JSON.stringify(path.slice(0, 120))} has an empty segment (//); methods are at /v3/public/<method> and /v3/private/<method>`,
+        ),
+        true,
+      );
     if (path === '/control' || path.startsWith('/control/')) return serveControl(parts, req, res, path);
     // Browsers (the docs' live examples) preflight POSTs carrying JSON and the login headers.
     if (req.method === 'OPTIONS' && path.startsWith('/v3/')) {
-      res.writeHead(204, { ...CORS, 'access-control-allow-methods': 'POST, OPTIONS', 'access-control-allow-headers': ['content-type', ...Object.values(loginTable.headers)].join(', '), 'access-control-max-age': '600' });
+      res.writeHead(204, {
+        ...CORS,
+        'access-control-allow-methods': 'POST, OPTIONS',
+        'access-control-allow-headers': ['content-type', ...Object.values(loginTable.headers)].join(', '),
+        'access-control-max-age': '600',
+      });
       return res.end();
     }
     const m = byPath.get(path);
-    if (!m) return fail(res, NULL_ID, namedError('RPC_METHOD_NOT_FOUND', `no method at ${path.slice(0, 120)} (HTTP methods: ${PATHS})`), true);
-    if (req.method !== 'POST') return fail(res, NULL_ID, namedError('RPC_METHOD_NOT_FOUND', `${path} takes POST (got ${req.method})`), true);
-    if (!isJson(req.headers['content-type'])) return fail(res, NULL_ID, namedError('RPC_INVALID_REQUEST', `Content-Type must be application/json (got ${JSON.stringify(req.headers['content-type'] ?? null).slice(0, 80)})`), true);
+    if (!m)
+      return fail(
+        res,
+        NULL_ID,
+        namedError('RPC_METHOD_NOT_FOUND', `no method at ${path.slice(0, 120)} (HTTP methods: ${PATHS})`),
+        true,
+      );
+    if (req.method !== 'POST')
+      return fail(res, NULL_ID, namedError('RPC_METHOD_NOT_FOUND', `${path} takes POST (got ${req.method})`), true);
+    if (!isJson(req.headers['content-type']))
+      return fail(
+        res,
+        NULL_ID,
+        namedError(
+          'RPC_INVALID_REQUEST',
+          `Content-Type must be application/json (got ${JSON.stringify(req.headers['content-type'] ?? null).slice(0, 80)})`,
+        ),
+        true,
+      );
     const body = await readBody(req, parts.maxFrameBytes);
     if ('aborted' in body) return;
-    if ('over' in body) return fail(res, NULL_ID, namedError('RPC_INVALID_REQUEST', `body ${body.over} is over the ${parts.maxFrameBytes}-byte limit; the rest was not read`), true);
+    if ('over' in body)
+      return fail(
+        res,
+        NULL_ID,
+        namedError(
+          'RPC_INVALID_REQUEST',
+          `body ${body.over} is over the ${parts.maxFrameBytes}-byte limit; the rest was not read`,
+        ),
+        true,
+      );
     const admitted = admitBody(body.text, m.name, req.headers);
     if (!admitted.ok) return fail(res, admitted.id, admitted.error);
     const { id, method, params, headers } = admitted.request;
     const ip = stripV6(req.socket.remoteAddress ?? 'unknown');
     try {
-      sendJson(res, 200, replyFrame(id, await parts.pipeline({ transport: 'http', ip, conn: null, session: null, headers, spent: null }, method, params)));
+      sendJson(
+        res,
+        200,
+        replyFrame(
+          id,
+          await parts.pipeline(
+            { transport: 'http', ip, conn: null, session: null, headers, spent: null },
+            method,
+            params,
+          ),
+        ),
+      );
     } catch (err) {
       fail(res, id, wireErrorOf(err));
     }
@@ -107,7 +172,13 @@ async function serveControl(parts: HttpParts, req: IncomingMessage, res: ServerR
   if (!parts.control) return sendJson(res, 404, JSON.stringify({ error: `no such path ${path}` }), true);
   const body = await readBody(req, parts.maxControlBytes);
   if ('aborted' in body) return;
-  if ('over' in body) return sendJson(res, 413, JSON.stringify({ error: `control body ${body.over} is over the ${parts.maxControlBytes}-byte limit` }), true);
+  if ('over' in body)
+    return sendJson(
+      res,
+      413,
+      JSON.stringify({ error: `control body ${body.over} is over the ${parts.maxControlBytes}-byte limit` }),
+      true,
+    );
   const reply = await parts.control(req.method ?? 'GET', path, body.text);
   sendJson(res, reply.status, JSON.stringify(reply.body));
 }

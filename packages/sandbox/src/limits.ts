@@ -3,7 +3,16 @@
  * client's limiter uses the same function); the values come from limitTable through the resolved options.
  */
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { budgetOf, classBudgetOf, endpointBudgetOf, methodTable, publicBudget, rateLimitClassTable, type BudgetKey, type MethodEntry } from '@exchange-api/types';
+import {
+  budgetOf,
+  classBudgetOf,
+  endpointBudgetOf,
+  methodTable,
+  publicBudget,
+  rateLimitClassTable,
+  type BudgetKey,
+  type MethodEntry,
+} from '@exchange-api/types';
 import type { BucketLimit, ResolvedOptions, WindowLimit } from './options';
 import { rateLimited } from './rpc';
 import type { Clock } from './clock';
@@ -45,7 +54,10 @@ export class Limits {
   ) {
     for (const limit of options.windows.values()) {
       // rate-limiter-flexible counts in seconds; fractions give the short windows tests need.
-      this.windows.set(limit.id, { limit, limiter: new RateLimiterMemory({ points: limit.points, duration: limit.windowMs / 1000, keyPrefix: limit.id }) });
+      this.windows.set(limit.id, {
+        limit,
+        limiter: new RateLimiterMemory({ points: limit.points, duration: limit.windowMs / 1000, keyPrefix: limit.id }),
+      });
     }
   }
 

@@ -6,7 +6,14 @@
 import { limitTable, loginTable, type BudgetKey } from '@exchange-api/types';
 
 /** A limit override; which keys apply depends on the limit's kind in limitTable. */
-export type LimitOverride = Partial<{ points: number; windowMs: number; max: number; refillPerSecond: number; capacity: number; maxBytes: number }>;
+export type LimitOverride = Partial<{
+  points: number;
+  windowMs: number;
+  max: number;
+  refillPerSecond: number;
+  capacity: number;
+  maxBytes: number;
+}>;
 
 /** A session key registered for a wallet (registration is not shown in the document: it comes from config). */
 export interface SessionKeyConfig {
@@ -60,9 +67,19 @@ export interface SandboxOptions {
 }
 
 /** A window limit (rate-limiter-flexible fixed window). */
-export interface WindowLimit { id: string; scope: BudgetKey; points: number; windowMs: number }
+export interface WindowLimit {
+  id: string;
+  scope: BudgetKey;
+  points: number;
+  windowMs: number;
+}
 /** A continuously refilling bucket for some instrument types. */
-export interface BucketLimit { id: string; refillPerSecond: number; capacity: number; instrumentTypes: readonly string[] }
+export interface BucketLimit {
+  id: string;
+  refillPerSecond: number;
+  capacity: number;
+  instrumentTypes: readonly string[];
+}
 
 /** The options with every default filled in. */
 export interface ResolvedOptions {
@@ -85,7 +102,10 @@ export interface ResolvedOptions {
 /** Thrown for a bad option or config key; the message names the key. */
 export class SandboxOptionsError extends Error {
   readonly code = 'SANDBOX_OPTIONS_INVALID';
-  constructor(readonly key: string, message: string) {
+  constructor(
+    readonly key: string,
+    message: string,
+  ) {
     super(key ? `${key}: ${message}` : message);
     this.name = 'SandboxOptionsError';
   }
@@ -93,13 +113,57 @@ export class SandboxOptionsError extends Error {
 
 /** The default instruments: two perps, an option and a spot token. */
 export const defaultInstruments: InstrumentConfig[] = [
-  { instrument_name: 'ETH-PERP', instrument_type: 'perp', base_currency: 'ETH', quote_currency: 'USDC', tick_size: '0.01', amount_step: '0.001', price: 3000 },
-  { instrument_name: 'BTC-PERP', instrument_type: 'perp', base_currency: 'BTC', quote_currency: 'USDC', tick_size: '0.1', amount_step: '0.0001', price: 60000 },
-  { instrument_name: 'ETH-20261231-3000-C', instrument_type: 'option', base_currency: 'ETH', quote_currency: 'USDC', tick_size: '0.1', amount_step: '0.01', price: 250 },
-  { instrument_name: 'ETH-USDC', instrument_type: 'erc20', base_currency: 'ETH', quote_currency: 'USDC', tick_size: '0.01', amount_step: '0.001', price: 3000 },
+  {
+    instrument_name: 'ETH-PERP',
+    instrument_type: 'perp',
+    base_currency: 'ETH',
+    quote_currency: 'USDC',
+    tick_size: '0.01',
+    amount_step: '0.001',
+    price: 3000,
+  },
+  {
+    instrument_name: 'BTC-PERP',
+    instrument_type: 'perp',
+    base_currency: 'BTC',
+    quote_currency: 'USDC',
+    tick_size: '0.1',
+    amount_step: '0.0001',
+    price: 60000,
+  },
+  {
+    instrument_name: 'ETH-20261231-3000-C',
+    instrument_type: 'option',
+    base_currency: 'ETH',
+    quote_currency: 'USDC',
+    tick_size: '0.1',
+    amount_step: '0.01',
+    price: 250,
+  },
+  {
+    instrument_name: 'ETH-USDC',
+    instrument_type: 'erc20',
+    base_currency: 'ETH',
+    quote_currency: 'USDC',
+    tick_size: '0.01',
+    amount_step: '0.001',
+    price: 3000,
+  },
 ];
 
-const TOP_KEYS = ['host', 'port', 'seed', 'control', 'knownWalletsOnly', 'limits', 'login', 'sessionKeys', 'wallets', 'instruments', 'market'] as const;
+const TOP_KEYS = [
+  'host',
+  'port',
+  'seed',
+  'control',
+  'knownWalletsOnly',
+  'limits',
+  'login',
+  'sessionKeys',
+  'wallets',
+  'instruments',
+  'market',
+] as const;
 const KEYS_BY_KIND: Record<string, string[]> = {
   window: ['points', 'windowMs'],
   connections: ['max'],
@@ -110,27 +174,34 @@ const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const DECIMAL = /^[0-9]+(\.[0-9]{1,12})?$/;
 
 /** A plain JSON object (not null, not an array): what options, control bodies and requests must be. */
-export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 /** What a value is, for messages: `an array`, `null`, `a string`. */
 const kindOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : `a ${typeof v}`);
 
 function onlyKeys(key: string, value: Record<string, unknown>, allowed: readonly string[]): void {
   for (const k of Object.keys(value)) {
-    if (!allowed.includes(k)) throw new SandboxOptionsError(`${key ? key + '.' : ''}${k}`, `unknown key (allowed: ${allowed.join(', ')})`);
+    if (!allowed.includes(k))
+      throw new SandboxOptionsError(`${key ? key + '.' : ''}${k}`, `unknown key (allowed: ${allowed.join(', ')})`);
   }
 }
 
 function num(key: string, v: unknown, opts: { int?: boolean; min?: number; max?: number } = {}): number {
-  if (typeof v !== 'number' || !Number.isFinite(v)) throw new SandboxOptionsError(key, `must be a finite number (got ${JSON.stringify(v)})`);
+  if (typeof v !== 'number' || !Number.isFinite(v))
+    throw new SandboxOptionsError(key, `must be a finite number (got ${JSON.stringify(v)})`);
   if (opts.int && !Number.isInteger(v)) throw new SandboxOptionsError(key, `must be an integer (got ${v})`);
-  if (opts.min !== undefined && v < opts.min) throw new SandboxOptionsError(key, `must be at least ${opts.min} (got ${v})`);
-  if (opts.max !== undefined && v > opts.max) throw new SandboxOptionsError(key, `must be at most ${opts.max} (got ${v})`);
+  if (opts.min !== undefined && v < opts.min)
+    throw new SandboxOptionsError(key, `must be at least ${opts.min} (got ${v})`);
+  if (opts.max !== undefined && v > opts.max)
+    throw new SandboxOptionsError(key, `must be at most ${opts.max} (got ${v})`);
   return v;
 }
 
 function str(key: string, v: unknown, pattern?: RegExp): string {
-  if (typeof v !== 'string' || v.length === 0) throw new SandboxOptionsError(key, `must be a non-empty string (got ${JSON.stringify(v)})`);
-  if (pattern && !pattern.test(v)) throw new SandboxOptionsError(key, `must match ${pattern} (got ${JSON.stringify(v)})`);
+  if (typeof v !== 'string' || v.length === 0)
+    throw new SandboxOptionsError(key, `must be a non-empty string (got ${JSON.stringify(v)})`);
+  if (pattern && !pattern.test(v))
+    throw new SandboxOptionsError(key, `must match ${pattern} (got ${JSON.stringify(v)})`);
   return v;
 }
 
@@ -140,26 +211,47 @@ function arr(key: string, v: unknown): unknown[] {
 }
 
 /** The limits of limitTable with the overrides of `limits` applied. */
-function resolveLimits(limits: unknown): Pick<ResolvedOptions, 'windows' | 'buckets' | 'maxConnections' | 'maxFrameBytes'> {
-  if (!isObject(limits)) throw new SandboxOptionsError('limits', `must be an object keyed by limit id (got ${kindOf(limits)})`);
+function resolveLimits(
+  limits: unknown,
+): Pick<ResolvedOptions, 'windows' | 'buckets' | 'maxConnections' | 'maxFrameBytes'> {
+  if (!isObject(limits))
+    throw new SandboxOptionsError('limits', `must be an object keyed by limit id (got ${kindOf(limits)})`);
   const known = limitTable.map((l) => l.id as string);
   for (const id of Object.keys(limits)) {
-    if (!known.includes(id)) throw new SandboxOptionsError(`limits.${id}`, `unknown limit id (known: ${known.join(', ')})`);
+    if (!known.includes(id))
+      throw new SandboxOptionsError(`limits.${id}`, `unknown limit id (known: ${known.join(', ')})`);
   }
-  const out = { windows: new Map<string, WindowLimit>(), buckets: [] as BucketLimit[], maxConnections: 0, maxFrameBytes: 0 };
+  const out = {
+    windows: new Map<string, WindowLimit>(),
+    buckets: [] as BucketLimit[],
+    maxConnections: 0,
+    maxFrameBytes: 0,
+  };
   for (const entry of limitTable) {
     const raw = limits[entry.id];
     const key = `limits.${entry.id}`;
-    if (raw !== undefined && !isObject(raw)) throw new SandboxOptionsError(key, `must be an object (got ${kindOf(raw)})`);
+    if (raw !== undefined && !isObject(raw))
+      throw new SandboxOptionsError(key, `must be an object (got ${kindOf(raw)})`);
     const ov = (raw ?? {}) as Record<string, unknown>;
     onlyKeys(key, ov, KEYS_BY_KIND[entry.kind] ?? []);
-    const pick = (name: string, dflt: number, opts: { int?: boolean; min?: number }) => (ov[name] === undefined ? dflt : num(`${key}.${name}`, ov[name], opts));
+    const pick = (name: string, dflt: number, opts: { int?: boolean; min?: number }) =>
+      ov[name] === undefined ? dflt : num(`${key}.${name}`, ov[name], opts);
     if (entry.kind === 'window') {
-      out.windows.set(entry.id, { id: entry.id, scope: entry.scope, points: pick('points', entry.points, { int: true, min: 1 }), windowMs: pick('windowMs', entry.windowMs, { int: true, min: 1 }) });
+      out.windows.set(entry.id, {
+        id: entry.id,
+        scope: entry.scope,
+        points: pick('points', entry.points, { int: true, min: 1 }),
+        windowMs: pick('windowMs', entry.windowMs, { int: true, min: 1 }),
+      });
     } else if (entry.kind === 'connections') {
       out.maxConnections = pick('max', entry.max, { int: true, min: 1 });
     } else if (entry.kind === 'bucket') {
-      out.buckets.push({ id: entry.id, refillPerSecond: pick('refillPerSecond', entry.refillPerSecond, { min: 0 }), capacity: pick('capacity', entry.capacity, { min: 1 }), instrumentTypes: entry.instrumentTypes });
+      out.buckets.push({
+        id: entry.id,
+        refillPerSecond: pick('refillPerSecond', entry.refillPerSecond, { min: 0 }),
+        capacity: pick('capacity', entry.capacity, { min: 1 }),
+        instrumentTypes: entry.instrumentTypes,
+      });
     } else if (entry.kind === 'size') {
       out.maxFrameBytes = pick('maxBytes', entry.maxBytes, { int: true, min: 64 });
     }
@@ -174,7 +266,10 @@ function resolveLogin(login: unknown): ResolvedOptions['login'] {
   return {
     pastMs: login.pastMs === undefined ? fresh.pastMs : num('login.pastMs', login.pastMs, { min: 0 }),
     futureMs: login.futureMs === undefined ? fresh.futureMs : num('login.futureMs', login.futureMs, { min: 0 }),
-    reverifyIntervalMs: login.reverifyIntervalMs === undefined ? loginTable.reverifyIntervalMs : num('login.reverifyIntervalMs', login.reverifyIntervalMs, { min: 10 }),
+    reverifyIntervalMs:
+      login.reverifyIntervalMs === undefined
+        ? loginTable.reverifyIntervalMs
+        : num('login.reverifyIntervalMs', login.reverifyIntervalMs, { min: 10 }),
   };
 }
 
@@ -182,11 +277,19 @@ function resolveSessionKey(raw: unknown, i: number): SessionKeyConfig {
   const key = `sessionKeys[${i}]`;
   if (!isObject(raw)) throw new SandboxOptionsError(key, `must be an object (got ${kindOf(raw)})`);
   onlyKeys(key, raw, ['address', 'wallet', 'expiresAtMs', 'scopes', 'ipWhitelist', 'subaccounts']);
-  const k: SessionKeyConfig = { address: str(`${key}.address`, raw.address, ADDRESS), wallet: str(`${key}.wallet`, raw.wallet, ADDRESS) };
+  const k: SessionKeyConfig = {
+    address: str(`${key}.address`, raw.address, ADDRESS),
+    wallet: str(`${key}.wallet`, raw.wallet, ADDRESS),
+  };
   if (raw.expiresAtMs !== undefined) k.expiresAtMs = num(`${key}.expiresAtMs`, raw.expiresAtMs);
-  if (raw.scopes !== undefined) k.scopes = arr(`${key}.scopes`, raw.scopes).map((s, j) => str(`${key}.scopes[${j}]`, s, /^(read|trade|\*)$/));
-  if (raw.ipWhitelist !== undefined) k.ipWhitelist = arr(`${key}.ipWhitelist`, raw.ipWhitelist).map((s, j) => str(`${key}.ipWhitelist[${j}]`, s));
-  if (raw.subaccounts !== undefined) k.subaccounts = arr(`${key}.subaccounts`, raw.subaccounts).map((s, j) => num(`${key}.subaccounts[${j}]`, s, { int: true, min: 0 }));
+  if (raw.scopes !== undefined)
+    k.scopes = arr(`${key}.scopes`, raw.scopes).map((s, j) => str(`${key}.scopes[${j}]`, s, /^(read|trade|\*)$/));
+  if (raw.ipWhitelist !== undefined)
+    k.ipWhitelist = arr(`${key}.ipWhitelist`, raw.ipWhitelist).map((s, j) => str(`${key}.ipWhitelist[${j}]`, s));
+  if (raw.subaccounts !== undefined)
+    k.subaccounts = arr(`${key}.subaccounts`, raw.subaccounts).map((s, j) =>
+      num(`${key}.subaccounts[${j}]`, s, { int: true, min: 0 }),
+    );
   return k;
 }
 
@@ -194,7 +297,9 @@ function resolveWallet(raw: unknown, i: number): WalletConfig {
   const key = `wallets[${i}]`;
   if (!isObject(raw)) throw new SandboxOptionsError(key, `must be an object (got ${kindOf(raw)})`);
   onlyKeys(key, raw, ['address', 'subaccounts']);
-  const subs = arr(`${key}.subaccounts`, raw.subaccounts).map((s, j) => num(`${key}.subaccounts[${j}]`, s, { int: true, min: 0 }));
+  const subs = arr(`${key}.subaccounts`, raw.subaccounts).map((s, j) =>
+    num(`${key}.subaccounts[${j}]`, s, { int: true, min: 0 }),
+  );
   if (subs.length === 0) throw new SandboxOptionsError(`${key}.subaccounts`, 'must list at least one subaccount id');
   return { address: str(`${key}.address`, raw.address, ADDRESS), subaccounts: subs };
 }
@@ -202,12 +307,21 @@ function resolveWallet(raw: unknown, i: number): WalletConfig {
 function resolveInstrument(raw: unknown, i: number, names: Set<string>): Required<InstrumentConfig> {
   const key = `instruments[${i}]`;
   if (!isObject(raw)) throw new SandboxOptionsError(key, `must be an object (got ${kindOf(raw)})`);
-  onlyKeys(key, raw, ['instrument_name', 'instrument_type', 'base_currency', 'quote_currency', 'tick_size', 'amount_step', 'price']);
+  onlyKeys(key, raw, [
+    'instrument_name',
+    'instrument_type',
+    'base_currency',
+    'quote_currency',
+    'tick_size',
+    'amount_step',
+    'price',
+  ]);
   // Names become one dot-separated segment of channel addresses, so no dots.
   const name = str(`${key}.instrument_name`, raw.instrument_name, /^[A-Za-z0-9_-]+$/);
   if (names.has(name)) throw new SandboxOptionsError(`${key}.instrument_name`, `duplicate instrument ${name}`);
   names.add(name);
-  const type = str(`${key}.instrument_type`, raw.instrument_type, /^(perp|option|erc20)$/) as 'perp' | 'option' | 'erc20';
+  const type = str(`${key}.instrument_type`, raw.instrument_type, /^(perp|option|erc20)$/) as
+    'perp' | 'option' | 'erc20';
   const tick = raw.tick_size === undefined ? '0.01' : str(`${key}.tick_size`, raw.tick_size, DECIMAL);
   const step = raw.amount_step === undefined ? '0.001' : str(`${key}.amount_step`, raw.amount_step, DECIMAL);
   if (Number(tick) <= 0) throw new SandboxOptionsError(`${key}.tick_size`, 'must be above zero');
@@ -238,7 +352,10 @@ function resolveInstruments(list: unknown): Required<InstrumentConfig>[] {
 function resolveMarket(market: unknown): ResolvedOptions['market'] {
   if (!isObject(market)) throw new SandboxOptionsError('market', `must be an object (got ${kindOf(market)})`);
   onlyKeys('market', market, ['intervalMs']);
-  return { intervalMs: market.intervalMs === undefined ? 100 : num('market.intervalMs', market.intervalMs, { int: true, min: 5 }) };
+  return {
+    intervalMs:
+      market.intervalMs === undefined ? 100 : num('market.intervalMs', market.intervalMs, { int: true, min: 5 }),
+  };
 }
 
 /** Check options (from code or a config file) and fill in every default. Throws SandboxOptionsError naming the bad key (the first, in the order of this object). */

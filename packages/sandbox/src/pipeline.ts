@@ -28,6 +28,9 @@ export interface CallContext {
 }
 
 /** Serves one method: its params passed the validator, its login and signature hold. */
+// Each handler declares the params record of its own method; the table holds them all, and the
+// generated validator has checked the shape before a handler runs.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Handler = (ctx: CallContext, params: any) => unknown | Promise<unknown>;
 
 /** The parts the pipeline drives. */
@@ -44,7 +47,10 @@ export interface PipelineParts {
 export type Pipeline = (ctx: CallContext, method: string, params: unknown) => Promise<unknown>;
 
 const methodsByName = new Map<string, MethodEntry>(methodTable.map((m) => [m.name, m]));
-const paramsValidators = { ...(validators.params as Record<string, ValidateFunction>), ...(validators.assumedParams as Record<string, ValidateFunction>) };
+const paramsValidators = {
+  ...(validators.params as Record<string, ValidateFunction>),
+  ...(validators.assumedParams as Record<string, ValidateFunction>),
+};
 
 /** The login proof from params and headers; a value of the wrong type is invalid params, named. */
 export function readProof(params: unknown, headers: unknown) {
@@ -69,14 +75,21 @@ function describeFailures(validate: ValidateFunction, data: unknown): string | n
 function servable(parts: PipelineParts, ctx: CallContext, name: string): { method: MethodEntry; handler: Handler } {
   const method = methodsByName.get(name);
   if (!method) throw RpcFailure.of('RPC_METHOD_NOT_FOUND', `unknown method ${JSON.stringify(name).slice(0, 80)}`);
-  if (!(method.transports as readonly string[]).includes(ctx.transport)) throw RpcFailure.of('RPC_METHOD_NOT_FOUND', `${name} is served over ${method.transports.join(' and ')} only`);
+  if (!(method.transports as readonly string[]).includes(ctx.transport))
+    throw RpcFailure.of('RPC_METHOD_NOT_FOUND', `${name} is served over ${method.transports.join(' and ')} only`);
   const handler = Object.hasOwn(parts.handlers, name) ? parts.handlers[name] : undefined;
-  if (!handler) throw RpcFailure.of('RPC_METHOD_NOT_FOUND', `${name} is in the spec but this sandbox does not serve it`);
+  if (!handler)
+    throw RpcFailure.of('RPC_METHOD_NOT_FOUND', `${name} is in the spec but this sandbox does not serve it`);
   return { method, handler };
 }
 
 /** Establish the login a private method needs; an HTTP login that fails spends the per-IP budget first. */
-async function authenticate(parts: PipelineParts, ctx: CallContext, method: MethodEntry, params: unknown): Promise<void> {
+async function authenticate(
+  parts: PipelineParts,
+  ctx: CallContext,
+  method: MethodEntry,
+  params: unknown,
+): Promise<void> {
   if (ctx.transport === 'http') {
     try {
       ctx.session = parts.accounts.verify(readProof(params, ctx.headers), ctx.ip, true);
@@ -89,7 +102,8 @@ async function authenticate(parts: PipelineParts, ctx: CallContext, method: Meth
     throw RpcFailure.of('AUTH_REQUIRED', `${method.name} needs public/login first`);
   }
   const scope = method.orderFlow ? 'trade' : 'read';
-  if (!parts.accounts.allows(ctx.session, scope)) throw RpcFailure.of('AUTH_ACCESS_DENIED', `session key ${ctx.session.signer} lacks the ${scope} scope`);
+  if (!parts.accounts.allows(ctx.session, scope))
+    throw RpcFailure.of('AUTH_ACCESS_DENIED', `session key ${ctx.session.signer} lacks the ${scope} scope`);
 }
 
 /** The pipeline over these parts. */

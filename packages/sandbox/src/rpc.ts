@@ -3,7 +3,14 @@
  * come from the generated errorTable; the sandbox names codes by errorTable's stable names
  * (`RpcFailure.of('RPC_INVALID_PARAMS', …)`), so a code the spec drops stops tsc instead of reaching the wire.
  */
-import { errorByCode, errorByName, errorOfKind, formatRetryHint, type ErrorCode, type ErrorName } from '@exchange-api/types';
+import {
+  errorByCode,
+  errorByName,
+  errorOfKind,
+  formatRetryHint,
+  type ErrorCode,
+  type ErrorName,
+} from '@exchange-api/types';
 
 export type { ErrorCode, ErrorName };
 

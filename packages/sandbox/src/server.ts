@@ -53,10 +53,19 @@ function assemble(options: ResolvedOptions) {
   const index = new SubscriptionIndex();
   const admission = new Admission(options.maxConnections);
   const market = new Market(options, clock, accounts, index.publisher);
-  const access = new ChannelAccess({ hasInstrument: (n) => market.instruments.has(n), hasCurrency: (c) => market.currencies.has(c) }, accounts);
+  const access = new ChannelAccess(
+    { hasInstrument: (n) => market.instruments.has(n), hasCurrency: (c) => market.currencies.has(c) },
+    accounts,
+  );
   const nonces = new NonceBook();
   const handlers = createHandlers({ accounts, access, admission, index, limits, market });
-  const pipeline = createPipeline({ accounts, limits, actions: new ActionVerifier(clock, accounts, nonces), instrumentType: (n) => market.typeOf(n), handlers });
+  const pipeline = createPipeline({
+    accounts,
+    limits,
+    actions: new ActionVerifier(clock, accounts, nonces),
+    instrumentType: (n) => market.typeOf(n),
+    handlers,
+  });
   const ws = new WsTransport({ maxFrameBytes: options.maxFrameBytes, admission, connections, index, pipeline });
   const heartbeat: HeartbeatParts = { clock, accounts, access, connections, index, nonces };
   return { clock, limits, connections, index, admission, market, pipeline, ws, heartbeat };
@@ -68,7 +77,13 @@ type Parts = ReturnType<typeof assemble>;
 function controlPlane({ clock, limits, connections, index, market }: Parts): ControlPlane {
   return {
     connections: () =>
-      connections.select().map((c) => ({ id: c.id, ip: c.ip, wallet: c.session?.wallet ?? null, subaccounts: c.session?.subaccounts ?? [], subscriptions: [...c.subscriptions] })),
+      connections.select().map((c) => ({
+        id: c.id,
+        ip: c.ip,
+        wallet: c.session?.wallet ?? null,
+        subaccounts: c.session?.subaccounts ?? [],
+        subscriptions: [...c.subscriptions],
+      })),
     drop: (id) => {
       const list = connections.select(id);
       for (const c of list) c.terminate();
@@ -118,7 +133,8 @@ function createNodeServer(options: ResolvedOptions, parts: Parts, isClosed: () =
   server.on('clientError', (_err, socket) => socket.destroy());
   server.on('upgrade', (req, socket, head) => {
     socket.on('error', () => {});
-    if (isClosed() || (req.url ?? '').split('?')[0] !== '/v3/ws') return void socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    if (isClosed() || (req.url ?? '').split('?')[0] !== '/v3/ws')
+      return void socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
     parts.ws.upgrade(req, socket, head);
   });
   return server;

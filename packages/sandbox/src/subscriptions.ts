@@ -14,7 +14,9 @@ export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 1000;
 /** Who holds which address. */
 export class SubscriptionIndex {
   private readonly subscribers = new Map<string, Set<Connection>>();
-  private readonly byChannel = new Map<string, Map<string, Record<string, string>>>(channelTable.map((c) => [c.id, new Map()]));
+  private readonly byChannel = new Map<string, Map<string, Record<string, string>>>(
+    channelTable.map((c) => [c.id, new Map()]),
+  );
   private readonly channelOf = new Map<string, string>();
 
   /** Where the market sends what it produces. */

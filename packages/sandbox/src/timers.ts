@@ -59,7 +59,12 @@ function reverify({ accounts, access, index }: HeartbeatParts, conn: Connection)
 }
 
 /** Start every timer; returns the function that stops them all. */
-export function startTimers(market: Ticking, marketIntervalMs: number, heartbeatMs: number, parts: HeartbeatParts): () => void {
+export function startTimers(
+  market: Ticking,
+  marketIntervalMs: number,
+  heartbeatMs: number,
+  parts: HeartbeatParts,
+): () => void {
   const intervals: NodeJS.Timeout[] = [];
   const every = (ms: number, fn: () => void) => {
     intervals.push(

@@ -11,7 +11,16 @@ import { stripV6 } from './accounts';
 import type { Connection, ConnectionRegistry } from './connection';
 import { admitFrame } from './envelope';
 import type { Pipeline } from './pipeline';
-import { connectionLimitCode, connectionLimitPrefix, errorFrame, errorObject, namedError, NULL_ID, replyFrame, wireErrorOf } from './rpc';
+import {
+  connectionLimitCode,
+  connectionLimitPrefix,
+  errorFrame,
+  errorObject,
+  namedError,
+  NULL_ID,
+  replyFrame,
+  wireErrorOf,
+} from './rpc';
 import type { SubscriptionIndex } from './subscriptions';
 
 /**
@@ -57,7 +66,9 @@ export class WsTransport {
     ws.on('pong', () => (conn.alive = true));
     ws.on('message', (data, isBinary) => {
       conn.alive = true;
-      conn.queue = conn.queue.then(() => this.serve(conn, data, isBinary)).catch((err) => conn.send(errorFrame(NULL_ID, wireErrorOf(err))));
+      conn.queue = conn.queue
+        .then(() => this.serve(conn, data, isBinary))
+        .catch((err) => conn.send(errorFrame(NULL_ID, wireErrorOf(err))));
     });
     ws.on('close', () => {
       conn.clearTimers();
@@ -79,15 +90,28 @@ export class WsTransport {
 
   /** Serve one frame of a connection: framing errors answered here, requests through the pipeline. */
   private async serve(conn: Connection, data: RawData, isBinary: boolean): Promise<void> {
-    if (isBinary) return conn.send(errorFrame(NULL_ID, namedError('RPC_PARSE_ERROR', 'binary frames are not accepted: send JSON text frames')));
+    if (isBinary)
+      return conn.send(
+        errorFrame(NULL_ID, namedError('RPC_PARSE_ERROR', 'binary frames are not accepted: send JSON text frames')),
+      );
     const buf = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
     const max = this.parts.maxFrameBytes;
-    if (buf.length > max) return conn.send(errorFrame(NULL_ID, namedError('RPC_INVALID_REQUEST', `frame of ${buf.length} bytes is over the ${max}-byte limit`)));
+    if (buf.length > max)
+      return conn.send(
+        errorFrame(
+          NULL_ID,
+          namedError('RPC_INVALID_REQUEST', `frame of ${buf.length} bytes is over the ${max}-byte limit`),
+        ),
+      );
     const admitted = admitFrame(buf.toString('utf8'));
     if (!admitted.ok) return conn.send(errorFrame(admitted.id, admitted.error));
     const { id, method, params, headers } = admitted.request;
     try {
-      const result = await this.parts.pipeline({ transport: 'ws', ip: conn.ip, conn, session: conn.session, headers, spent: null }, method, params);
+      const result = await this.parts.pipeline(
+        { transport: 'ws', ip: conn.ip, conn, session: conn.session, headers, spent: null },
+        method,
+        params,
+      );
       conn.send(replyFrame(id, result));
     } catch (err) {
       conn.send(errorFrame(id, wireErrorOf(err)));

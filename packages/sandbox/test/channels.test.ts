@@ -5,7 +5,10 @@ import { Client, newWallet, signed, sleep, start } from './helpers';
 
 describe('every channel', () => {
   it('every pushed payload on every channel validates against the spec', async () => {
-    const sb = await start({ market: { intervalMs: 20 }, limits: { bucket_perp_spot: { capacity: 50 }, matching: { points: 50 } } });
+    const sb = await start({
+      market: { intervalMs: 20 },
+      limits: { bucket_perp_spot: { capacity: 50 }, matching: { points: 50 } },
+    });
     const w = newWallet();
     const c = await Client.connect(sb.wsUrl);
     const [sub] = await c.login(w);
@@ -21,20 +24,40 @@ describe('every channel', () => {
     for (const ch of channelTable) {
       let combos: Record<string, string>[] = [{}];
       for (const p of ch.parameters) {
-        const vals = p.enum ? [...p.enum] : values[p.name] ?? [];
+        const vals = p.enum ? [...p.enum] : (values[p.name] ?? []);
         combos = combos.flatMap((c) => vals.map((v) => ({ ...c, [p.name]: v })));
       }
-      if (ch.id === 'tradesByType') combos = combos.filter((k) => instruments.some((i) => i.instrument_type === k.instrument_type && i.base_currency === k.currency));
+      if (ch.id === 'tradesByType')
+        combos = combos.filter((k) =>
+          instruments.some((i) => i.instrument_type === k.instrument_type && i.base_currency === k.currency),
+        );
       for (const k of combos) addresses.set(fillAddress(ch.address, k), ch.id);
     }
     const r = await c.call('subscribe', { channels: [...addresses.keys()] });
     expect(Object.entries(r.status).filter(([, s]) => s !== 'ok')).toEqual([]);
     // Drive the private order channels: a fill against the book.
     for (const inst of instruments) {
-      const price = inst.instrument_type === 'perp' && inst.instrument_name === 'BTC-PERP' ? '90000' : inst.instrument_type === 'option' ? '1000' : '5000';
-      await c.call('order', await signed(w, 'order', { subaccount_id: sub!, instrument_name: inst.instrument_name, direction: 'buy', order_type: 'limit', amount: inst.amount_step, limit_price: price, max_fee: '100' }));
+      const price =
+        inst.instrument_type === 'perp' && inst.instrument_name === 'BTC-PERP'
+          ? '90000'
+          : inst.instrument_type === 'option'
+            ? '1000'
+            : '5000';
+      await c.call(
+        'order',
+        await signed(w, 'order', {
+          subaccount_id: sub!,
+          instrument_name: inst.instrument_name,
+          direction: 'buy',
+          order_type: 'limit',
+          amount: inst.amount_step,
+          limit_price: price,
+          max_fee: '100',
+        }),
+      );
     }
-    const seen = () => new Set(c.frames.filter((f) => f.json?.method === 'subscription').map((f) => f.json.params.channel));
+    const seen = () =>
+      new Set(c.frames.filter((f) => f.json?.method === 'subscription').map((f) => f.json.params.channel));
     for (let i = 0; i < 200 && seen().size < addresses.size; i++) await sleep(50);
     expect([...addresses.keys()].filter((a) => !seen().has(a))).toEqual([]);
     let checked = 0;

@@ -24,16 +24,28 @@ setInterval(() => {}, 1 << 30);
 `;
 
 function launch(viaShell: boolean, args: string[]) {
-  return spawnGroup(['-e', LAUNCHER, JSON.stringify([viaShell, process.execPath, ...builtCommand, 'sandbox', ...args])]);
+  return spawnGroup([
+    '-e',
+    LAUNCHER,
+    JSON.stringify([viaShell, process.execPath, ...builtCommand, 'sandbox', ...args]),
+  ]);
 }
 
 const serves = (httpUrl: string) =>
-  fetch(`${httpUrl}/v3/public/getRateLimits`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }).then(
+  fetch(`${httpUrl}/v3/public/getRateLimits`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  }).then(
     (res) => res.status === 200,
     () => false,
   );
 
-const stopLine = (pid: number) => new RegExp(`^exchange-api sandbox: stopping: its launcher \\(pid ${pid}\\) exited; run with --detached to keep serving without it$`, 'm');
+const stopLine = (pid: number) =>
+  new RegExp(
+    `^exchange-api sandbox: stopping: its launcher \\(pid ${pid}\\) exited; run with --detached to keep serving without it$`,
+    'm',
+  );
 
 /** Every public address the default market serves, for clients that subscribe to everything. */
 function publicAddresses(): string[] {
@@ -106,7 +118,8 @@ describe('stopping the command-line sandbox', { timeout: 120_000 }, () => {
     // One reader stops reading altogether; two peers go silent; two HTTP bodies never finish.
     (sockets[0] as unknown as { _socket: { pause(): void } })._socket.pause();
     await Promise.all([silentPeer(urls!.ws, '127.0.0.20'), silentPeer(urls!.ws, '127.0.0.20')]);
-    const head = 'POST /v3/public/getRateLimits HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n';
+    const head =
+      'POST /v3/public/getRateLimits HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n';
     await Promise.all([rawHttp(urls!.http, head, '{"a":'), rawHttp(urls!.http, head, '{"b":')]);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const t0 = Date.now();

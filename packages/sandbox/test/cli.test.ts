@@ -38,7 +38,13 @@ describe('exchange-api sandbox', { timeout: 120_000 }, () => {
   });
 
   it('exits 2 with one line on stderr for unknown flags and bad values', async () => {
-    const runs = [['--bogus'], ['--port', 'x'], ['--seed', '1.5'], ['--config', '/nonexistent.json'], ['--detached=yes']].map(run);
+    const runs = [
+      ['--bogus'],
+      ['--port', 'x'],
+      ['--seed', '1.5'],
+      ['--config', '/nonexistent.json'],
+      ['--detached=yes'],
+    ].map(run);
     for (const r of runs) {
       expect(await r.exited).toBe(2);
       expect(r.stderr().trim().split('\n')).toHaveLength(1);
@@ -69,7 +75,10 @@ describe('exchange-api sandbox', { timeout: 120_000 }, () => {
     const cases: Array<[string, RegExp]> = [
       [file('array.json', '[1, 2]'), /array\.json: the top level must be a JSON object \(got an array\)/],
       [file('null.json', 'null'), /null\.json: the top level must be a JSON object \(got null\)/],
-      [file('key.json', '{"limits": {"matching": {"points": 0}}}'), /key\.json: limits\.matching\.points: must be at least 1/],
+      [
+        file('key.json', '{"limits": {"matching": {"points": 0}}}'),
+        /key\.json: limits\.matching\.points: must be at least 1/,
+      ],
       [file('unknown.json', '{"colour": 1}'), /unknown\.json: colour: unknown key/],
       [file('broken.json', '{oops'), /broken\.json: not JSON/],
       [file('known.json', '{"knownWalletsOnly": 1}'), /known\.json: knownWalletsOnly: must be a boolean/],

@@ -9,7 +9,8 @@ describe('control plane', () => {
   it('is 404 without --control, and nothing else changes', async () => {
     const sb = await start();
     expect(sb.controlUrl).toBeNull();
-    for (const action of ['push', 'drop', 'delay', 'garbage', 'advance']) expect((await control(sb, action, {})).status).toBe(404);
+    for (const action of ['push', 'drop', 'delay', 'garbage', 'advance'])
+      expect((await control(sb, action, {})).status).toBe(404);
     expect((await fetch(`${sb.httpUrl}/control/connections`)).status).toBe(404);
     expect((await fetch(`${sb.httpUrl}/control`)).status).toBe(404);
     expect((await post(sb, '/v3/public/getRateLimits', {})).status).toBe(200);
@@ -32,15 +33,27 @@ describe('control plane', () => {
     const w = newWallet();
     const c = await Client.connect(sb.wsUrl);
     const [sub] = await c.login(w);
-    const fill: Record<string, string> = { instrument_name: 'ETH-PERP', currency: 'ETH', subaccount_id: String(sub), wallet: w.address, instrument_type: 'perp' };
+    const fill: Record<string, string> = {
+      instrument_name: 'ETH-PERP',
+      currency: 'ETH',
+      subaccount_id: String(sub),
+      wallet: w.address,
+      instrument_type: 'perp',
+    };
     for (const ch of channelTable) {
-      const address = fillAddress(ch.address, Object.fromEntries(ch.parameters.map((p) => [p.name, p.enum ? p.enum[0]! : fill[p.name]!])));
+      const address = fillAddress(
+        ch.address,
+        Object.fromEntries(ch.parameters.map((p) => [p.name, p.enum ? p.enum[0]! : fill[p.name]!])),
+      );
       if (ch.id === 'tradesByType') continue;
       const s = await c.call('subscribe', { channels: [address] });
       expect(s.status[address]).toBe('ok');
       expect((await control(sb, 'push', { channel: address, generate: true })).json).toEqual({ delivered: 1 });
       const data = await c.nextPush(address);
-      expect(validators.channels[ch.id as keyof typeof validators.channels](data), `${address}: ${JSON.stringify(data).slice(0, 200)}`).toBe(true);
+      expect(
+        validators.channels[ch.id as keyof typeof validators.channels](data),
+        `${address}: ${JSON.stringify(data).slice(0, 200)}`,
+      ).toBe(true);
     }
   });
 
@@ -53,7 +66,13 @@ describe('control plane', () => {
     await a.call('subscribe', { channels: ['trades.ETH-PERP'] });
     const list = (await control(sb, 'connections')).json;
     expect(list).toEqual([
-      { id: expect.any(Number), ip: '127.0.0.1', wallet: w.address, subaccounts: subs, subscriptions: ['trades.ETH-PERP'] },
+      {
+        id: expect.any(Number),
+        ip: '127.0.0.1',
+        wallet: w.address,
+        subaccounts: subs,
+        subscriptions: ['trades.ETH-PERP'],
+      },
       { id: expect.any(Number), ip: '127.0.0.1', wallet: null, subaccounts: [], subscriptions: [] },
     ]);
     const [ida, idb] = list.map((x: any) => x.id);
@@ -102,7 +121,10 @@ describe('control plane', () => {
     ];
     for (const [action, body, message] of refused) {
       const r = await control(sb, action, body);
-      expect([r.status, r.json.error], `${action} ${JSON.stringify(body).slice(0, 60)}`).toEqual([400, expect.stringMatching(message)]);
+      expect([r.status, r.json.error], `${action} ${JSON.stringify(body).slice(0, 60)}`).toEqual([
+        400,
+        expect.stringMatching(message),
+      ]);
     }
     // Twice the largest value is refused both times; the clock stays finite and wallets still log in.
     for (let i = 0; i < 2; i++) expect((await control(sb, 'advance', { ms: 1e308 })).status).toBe(400);

@@ -51,13 +51,35 @@ describe('the door', () => {
     const [sub] = await c.login(w);
     // A signed order carrying 5000 levels of nesting in one more field (the signer's own canonical
     // JSON would overflow on it too, so it is added after signing: the server recovers over it).
-    const order = JSON.stringify(await signed(w, 'order', { subaccount_id: sub!, instrument_name: 'ETH-PERP', direction: 'buy', order_type: 'limit', amount: '0.1', limit_price: '1000', max_fee: '1' }));
+    const order = JSON.stringify(
+      await signed(w, 'order', {
+        subaccount_id: sub!,
+        instrument_name: 'ETH-PERP',
+        direction: 'buy',
+        order_type: 'limit',
+        amount: '0.1',
+        limit_price: '1000',
+        max_fee: '1',
+      }),
+    );
     const r = await rawRequest(c, 900, 'order', `${order.slice(0, -1)},"memo":${nestedText(5000)}}`);
-    expect(r.error).toMatchObject({ code: INVALID_PARAMS, data: `/params: nested deeper than ${MAX_PARAMS_DEPTH} levels` });
-    expect((await c.request('subscribe', { channels: [], extra: nested(MAX_PARAMS_DEPTH) })).error.code).toBe(INVALID_PARAMS);
-    const http = await fetch(`${sb.httpUrl}/v3/public/getRateLimits`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"x":${nestedText(5000)}}` });
+    expect(r.error).toMatchObject({
+      code: INVALID_PARAMS,
+      data: `/params: nested deeper than ${MAX_PARAMS_DEPTH} levels`,
+    });
+    expect((await c.request('subscribe', { channels: [], extra: nested(MAX_PARAMS_DEPTH) })).error.code).toBe(
+      INVALID_PARAMS,
+    );
+    const http = await fetch(`${sb.httpUrl}/v3/public/getRateLimits`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: `{"x":${nestedText(5000)}}`,
+    });
     expect(http.status).toBe(400);
-    expect((await http.json()).error).toMatchObject({ code: INVALID_PARAMS, data: expect.stringMatching(/nested deeper than/) });
+    expect((await http.json()).error).toMatchObject({
+      code: INVALID_PARAMS,
+      data: expect.stringMatching(/nested deeper than/),
+    });
     // Params exactly as deep as the bound are served as before (params, extra, x and its arrays), and the connection keeps serving.
     expect((await c.request('subscribe', { channels: [], extra: nested(MAX_PARAMS_DEPTH - 2) })).result).toBeDefined();
     expect((await c.call('subscribe', { channels: ['trades.ETH-PERP'] })).status['trades.ETH-PERP']).toBe('ok');
@@ -78,6 +100,9 @@ describe('the door', () => {
     const c = await Client.connect(sb.wsUrl);
     await c.call('subscribe', { channels: ['trades.ETH-PERP', 'trades.ETH-PERP'] });
     const u = await c.call('unsubscribe', { channels: ['trades.ETH-PERP', 'trades.ETH-PERP', 'trades.BTC-PERP'] });
-    expect(u).toEqual({ status: { 'trades.ETH-PERP': 'ok', 'trades.BTC-PERP': 'Not subscribed' }, current_subscriptions: [] });
+    expect(u).toEqual({
+      status: { 'trades.ETH-PERP': 'ok', 'trades.BTC-PERP': 'Not subscribed' },
+      current_subscriptions: [],
+    });
   });
 });

@@ -41,8 +41,18 @@ describe('framing', () => {
       [JSON.stringify({ jsonrpc: '2.0', id: 12, method: 'subscribe', params: { channels: 'x' } }), false, -32602, 12],
       [JSON.stringify({ jsonrpc: '2.0', id: 13, method: 'subscribe', params: {} }), false, -32602, 13],
       [JSON.stringify({ jsonrpc: '2.0', id: 14, method: 'public/getRateLimits', params: { a: 1 } }), false, -32602, 14],
-      [JSON.stringify({ jsonrpc: '2.0', id: 15, method: 'subscribe', params: { channels: ['x'.repeat(3000)] } }), false, -32600, null],
-      [JSON.stringify({ jsonrpc: '2.0', id: 16, method: 'subscribe', params: { channels: [] }, headers: 5 }), false, -32600, 16],
+      [
+        JSON.stringify({ jsonrpc: '2.0', id: 15, method: 'subscribe', params: { channels: ['x'.repeat(3000)] } }),
+        false,
+        -32600,
+        null,
+      ],
+      [
+        JSON.stringify({ jsonrpc: '2.0', id: 16, method: 'subscribe', params: { channels: [] }, headers: 5 }),
+        false,
+        -32600,
+        16,
+      ],
     ];
     for (const [frame, binary, code, id] of cases) {
       const from = c.frames.length;
@@ -63,7 +73,16 @@ describe('framing', () => {
   it('reports refused channels in the status map, not as an error', async () => {
     const sb = await start();
     const c = await Client.connect(sb.wsUrl);
-    const r = await c.call('subscribe', { channels: ['orderbook.ETH-PERP.1.10', 'orderbook.ETH-PERP.7.10', 'orderbook.NOPE.1.10', '123.orders', 'spot_feed.XYZ', 'nonsense'] });
+    const r = await c.call('subscribe', {
+      channels: [
+        'orderbook.ETH-PERP.1.10',
+        'orderbook.ETH-PERP.7.10',
+        'orderbook.NOPE.1.10',
+        '123.orders',
+        'spot_feed.XYZ',
+        'nonsense',
+      ],
+    });
     expect(r.status).toEqual({
       'orderbook.ETH-PERP.1.10': 'ok',
       'orderbook.ETH-PERP.7.10': 'Invalid channel',
@@ -74,7 +93,10 @@ describe('framing', () => {
     });
     expect(r.current_subscriptions).toEqual(['orderbook.ETH-PERP.1.10']);
     const u = await c.call('unsubscribe', { channels: ['orderbook.ETH-PERP.1.10', 'trades.BTC-PERP'] });
-    expect(u).toEqual({ status: { 'orderbook.ETH-PERP.1.10': 'ok', 'trades.BTC-PERP': 'Not subscribed' }, current_subscriptions: [] });
+    expect(u).toEqual({
+      status: { 'orderbook.ETH-PERP.1.10': 'ok', 'trades.BTC-PERP': 'Not subscribed' },
+      current_subscriptions: [],
+    });
     await c.call('subscribe', { channels: ['trades.ETH-PERP', 'trades.BTC-PERP'] });
     expect((await c.call('unsubscribe', {})).current_subscriptions).toEqual([]);
   });
@@ -85,7 +107,12 @@ describe('framing', () => {
     expect(ok.status).toBe(200);
     expect(ok.json.id).toBeNull();
     expect(ok.json.result.remaining_non_matching.remainingPoints).toBeGreaterThan(0);
-    const env = await post(sb, '/v3/public/get_all_live_instruments', { jsonrpc: '2.0', id: 'h1', method: 'public/get_all_live_instruments', params: {} });
+    const env = await post(sb, '/v3/public/get_all_live_instruments', {
+      jsonrpc: '2.0',
+      id: 'h1',
+      method: 'public/get_all_live_instruments',
+      params: {},
+    });
     expect(env.status).toBe(200);
     expect(env.json.id).toBe('h1');
     const notJson = await post(sb, '/v3/public/getRateLimits', '{oops');
@@ -97,15 +124,26 @@ describe('framing', () => {
     const preflight = await fetch(sb.httpUrl + '/v3/private/get_subaccounts', { method: 'OPTIONS' });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-headers')).toContain('X-ServiceSignature');
-    expect(ok.status === 200 && (await fetch(sb.httpUrl + '/v3/public/getRateLimits', { method: 'POST', body: '{}' })).headers.get('access-control-allow-origin')).toBe('*');
+    expect(
+      ok.status === 200 &&
+        (await fetch(sb.httpUrl + '/v3/public/getRateLimits', { method: 'POST', body: '{}' })).headers.get(
+          'access-control-allow-origin',
+        ),
+    ).toBe('*');
     const get = await fetch(sb.httpUrl + '/v3/public/getRateLimits');
     expect(get.status).toBe(404);
     const limited = await start({ limits: { public: { points: 1, windowMs: 5000 } } });
     expect((await post(limited, '/v3/public/getRateLimits', {})).status).toBe(200);
     const over = await post(limited, '/v3/public/getRateLimits', {});
     expect(over.status).toBe(429);
-    expect(over.json.error).toEqual({ code: -32000, message: 'Rate limit exceeded', data: expect.stringMatching(/^Retry after [0-9]+ ms$/) });
-    const noLogin = await post(sb, '/v3/private/get_subaccounts', { wallet: '0x8Ba1f109551bD432803012645Ac136ddd64DBA72' });
+    expect(over.json.error).toEqual({
+      code: -32000,
+      message: 'Rate limit exceeded',
+      data: expect.stringMatching(/^Retry after [0-9]+ ms$/),
+    });
+    const noLogin = await post(sb, '/v3/private/get_subaccounts', {
+      wallet: '0x8Ba1f109551bD432803012645Ac136ddd64DBA72',
+    });
     expect([noLogin.status, noLogin.json.error.code]).toEqual([401, 14000]);
   });
 
@@ -113,7 +151,12 @@ describe('framing', () => {
     expect(MAX_READ_BYTES).toBe(16 * 1024 * 1024);
     const sb = await start();
     const c = await Client.connect(sb.wsUrl);
-    const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'subscribe', params: { channels: ['x'.repeat(2_000_000)] } });
+    const big = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'subscribe',
+      params: { channels: ['x'.repeat(2_000_000)] },
+    });
     const from = c.frames.length;
     c.send(big);
     const reply = (await c.next((f) => f.json?.error !== undefined, 5000, from)).json;
@@ -125,7 +168,7 @@ describe('framing', () => {
     expect(c.closed?.code).toBe(1009);
   });
 
-  it('HTTP status of every error code is errorTable\'s httpStatus', () => {
+  it("HTTP status of every error code is errorTable's httpStatus", () => {
     for (const row of errorTable.codes) expect(httpStatusOf(row.code), String(row.code)).toBe(row.httpStatus);
   });
 });

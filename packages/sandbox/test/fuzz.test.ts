@@ -19,9 +19,34 @@ const frame = fc.oneof(
           method: fc.oneof(fc.constantFrom(...methods), fc.anything({ maxDepth: 1 })),
           params: fc.oneof(
             fc.anything({ maxDepth: 3 }),
-            fc.record({ channels: fc.array(fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom('orderbook.ETH-PERP.1.1', 'trades.ETH-PERP', '1.orders', 'margin.watch'), fc.anything({ maxDepth: 1 })), { maxLength: 5 }) }, { requiredKeys: [] }),
-            fc.record({ wallet: fc.string(), timestamp: fc.oneof(fc.string(), fc.integer()), signature: fc.string() }, { requiredKeys: [] }),
-            fc.record({ subaccount_id: fc.integer(), nonce: fc.string(), signer: fc.string(), signature: fc.string(), signature_expiry_sec: fc.integer(), instrument_name: fc.string() }, { requiredKeys: [] }),
+            fc.record(
+              {
+                channels: fc.array(
+                  fc.oneof(
+                    fc.string({ maxLength: 40 }),
+                    fc.constantFrom('orderbook.ETH-PERP.1.1', 'trades.ETH-PERP', '1.orders', 'margin.watch'),
+                    fc.anything({ maxDepth: 1 }),
+                  ),
+                  { maxLength: 5 },
+                ),
+              },
+              { requiredKeys: [] },
+            ),
+            fc.record(
+              { wallet: fc.string(), timestamp: fc.oneof(fc.string(), fc.integer()), signature: fc.string() },
+              { requiredKeys: [] },
+            ),
+            fc.record(
+              {
+                subaccount_id: fc.integer(),
+                nonce: fc.string(),
+                signer: fc.string(),
+                signature: fc.string(),
+                signature_expiry_sec: fc.integer(),
+                instrument_name: fc.string(),
+              },
+              { requiredKeys: [] },
+            ),
           ),
           headers: fc.anything({ maxDepth: 2 }),
         },
@@ -29,8 +54,16 @@ const frame = fc.oneof(
       )
       .map((o) => ({ text: JSON.stringify(o), binary: false })),
   },
-  { weight: 1, arbitrary: fc.uint8Array({ maxLength: 64 }).map((b) => ({ text: Buffer.from(b).toString('latin1'), binary: true })) },
-  { weight: 1, arbitrary: fc.integer({ min: 1, max: 3 }).map((n) => ({ text: '{"a":"' + 'x'.repeat(1500 * n) + '"}', binary: false })) },
+  {
+    weight: 1,
+    arbitrary: fc.uint8Array({ maxLength: 64 }).map((b) => ({ text: Buffer.from(b).toString('latin1'), binary: true })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .integer({ min: 1, max: 3 })
+      .map((n) => ({ text: '{"a":"' + 'x'.repeat(1500 * n) + '"}', binary: false })),
+  },
 );
 
 describe('fuzz', () => {
@@ -41,7 +74,8 @@ describe('fuzz', () => {
     await bystander.call('subscribe', { channels: ['orderbook.ETH-PERP.1.10'] });
     const frames = fc.sample(frame, { numRuns: 3000, seed: 42 });
     for (const f of frames) hostile.send(f.binary ? Buffer.from(f.text, 'latin1') : f.text, f.binary);
-    const answers = () => hostile.frames.filter((f) => f.json !== undefined && f.json?.method !== 'subscription').length;
+    const answers = () =>
+      hostile.frames.filter((f) => f.json !== undefined && f.json?.method !== 'subscription').length;
     for (let i = 0; i < 200 && answers() < frames.length; i++) await new Promise((r) => setTimeout(r, 25));
     expect(answers()).toBe(frames.length);
     for (const f of hostile.frames) {

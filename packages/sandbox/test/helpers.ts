@@ -69,7 +69,18 @@ export class Client {
     const have = this.frames.slice(from).find(test);
     if (have) return Promise.resolve(have);
     return new Promise((resolve, reject) => {
-      const t = setTimeout(() => reject(new Error(`no matching frame within ${timeoutMs} ms; last: ${this.frames.slice(-3).map((f) => f.text.slice(0, 200)).join(' | ')}`)), timeoutMs);
+      const t = setTimeout(
+        () =>
+          reject(
+            new Error(
+              `no matching frame within ${timeoutMs} ms; last: ${this.frames
+                .slice(-3)
+                .map((f) => f.text.slice(0, 200))
+                .join(' | ')}`,
+            ),
+          ),
+        timeoutMs,
+      );
       this.waiters.push({ test, resolve: (f) => (clearTimeout(t), resolve(f)) });
     });
   }
@@ -95,11 +106,16 @@ export class Client {
 
   /** Data of every notification on a channel so far. */
   pushes(channel: string): any[] {
-    return this.frames.filter((f) => f.json?.method === 'subscription' && f.json.params?.channel === channel).map((f) => f.json.params.data);
+    return this.frames
+      .filter((f) => f.json?.method === 'subscription' && f.json.params?.channel === channel)
+      .map((f) => f.json.params.data);
   }
 
   nextPush(channel: string, timeoutMs = 5000, test: (data: any) => boolean = () => true): Promise<any> {
-    return this.next((f) => f.json?.method === 'subscription' && f.json.params?.channel === channel && test(f.json.params.data), timeoutMs).then((f) => f.json.params.data);
+    return this.next(
+      (f) => f.json?.method === 'subscription' && f.json.params?.channel === channel && test(f.json.params.data),
+      timeoutMs,
+    ).then((f) => f.json.params.data);
   }
 
   async login(signer: Signer, wallet?: string): Promise<number[]> {
@@ -112,7 +128,12 @@ export class Client {
 }
 
 /** Sign an order-flow request as the spec's action-signature assumption says. */
-export async function signed(signer: Signer, method: string, params: Record<string, unknown> & { subaccount_id: number }, opts: { expiry?: number; nonce?: string } = {}) {
+export async function signed(
+  signer: Signer,
+  method: string,
+  params: Record<string, unknown> & { subaccount_id: number },
+  opts: { expiry?: number; nonce?: string } = {},
+) {
   return signAction(signer, method, {
     nonce: opts.nonce ?? newNonce(),
     signature_expiry_sec: opts.expiry ?? Math.floor(Date.now() / 1000) + 600,
@@ -123,14 +144,26 @@ export async function signed(signer: Signer, method: string, params: Record<stri
 export const newWallet = () => Wallet.createRandom();
 
 /** POST a JSON body to the sandbox. */
-export async function post(sb: Sandbox, path: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: any }> {
-  const res = await fetch(sb.httpUrl + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+export async function post(
+  sb: Sandbox,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; json: any }> {
+  const res = await fetch(sb.httpUrl + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
   return readBody(res);
 }
 
 /** Call the control plane. */
 export async function control(sb: Sandbox, action: string, body: unknown = {}): Promise<{ status: number; json: any }> {
-  const res = await fetch(`${sb.httpUrl}/control/${action}`, action === 'connections' ? {} : { method: 'POST', body: JSON.stringify(body) });
+  const res = await fetch(
+    `${sb.httpUrl}/control/${action}`,
+    action === 'connections' ? {} : { method: 'POST', body: JSON.stringify(body) },
+  );
   return readBody(res);
 }
 

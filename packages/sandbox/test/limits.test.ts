@@ -41,22 +41,76 @@ describe('tier 1 windows', () => {
   });
 
   it('shares the matching budget across order, replace, cancel, cancel_by_instrument, cancel_by_nonce; cancel_all has its own', async () => {
-    const sb = await start({ limits: { matching: { points: 5, windowMs: 10_000 }, cancel_all: { points: 2, windowMs: 10_000 } }, market: { intervalMs: 60_000 } });
+    const sb = await start({
+      limits: { matching: { points: 5, windowMs: 10_000 }, cancel_all: { points: 2, windowMs: 10_000 } },
+      market: { intervalMs: 60_000 },
+    });
     const w = newWallet();
     const c = await Client.connect(sb.wsUrl);
     const [sub] = await c.login(w);
-    const order = await c.call('order', await signed(w, 'order', { subaccount_id: sub!, instrument_name: 'ETH-PERP', direction: 'buy', order_type: 'limit', amount: '0.1', limit_price: '1000', max_fee: '1' }));
-    await c.call('replace', await signed(w, 'replace', { subaccount_id: sub!, instrument_name: 'ETH-PERP', direction: 'buy', order_type: 'limit', amount: '0.1', limit_price: '1001', max_fee: '1', order_id_to_cancel: order.order.order_id }));
-    expect((await c.request('cancel', await signed(w, 'cancel', { subaccount_id: sub!, instrument_name: 'ETH-PERP', order_id: order.order.order_id }))).error.code).toBe(11001);
-    await c.call('cancel_by_instrument', await signed(w, 'cancel_by_instrument', { subaccount_id: sub!, instrument_name: 'BTC-PERP' }));
-    expect((await c.request('cancel_by_nonce', await signed(w, 'cancel_by_nonce', { subaccount_id: sub!, instrument_name: 'BTC-PERP', order_nonce: '1' }))).error.code).toBe(11001);
-    const sixth = await c.request('cancel_by_nonce', await signed(w, 'cancel_by_nonce', { subaccount_id: sub!, instrument_name: 'BTC-PERP', order_nonce: '1' }));
+    const order = await c.call(
+      'order',
+      await signed(w, 'order', {
+        subaccount_id: sub!,
+        instrument_name: 'ETH-PERP',
+        direction: 'buy',
+        order_type: 'limit',
+        amount: '0.1',
+        limit_price: '1000',
+        max_fee: '1',
+      }),
+    );
+    await c.call(
+      'replace',
+      await signed(w, 'replace', {
+        subaccount_id: sub!,
+        instrument_name: 'ETH-PERP',
+        direction: 'buy',
+        order_type: 'limit',
+        amount: '0.1',
+        limit_price: '1001',
+        max_fee: '1',
+        order_id_to_cancel: order.order.order_id,
+      }),
+    );
+    expect(
+      (
+        await c.request(
+          'cancel',
+          await signed(w, 'cancel', {
+            subaccount_id: sub!,
+            instrument_name: 'ETH-PERP',
+            order_id: order.order.order_id,
+          }),
+        )
+      ).error.code,
+    ).toBe(11001);
+    await c.call(
+      'cancel_by_instrument',
+      await signed(w, 'cancel_by_instrument', { subaccount_id: sub!, instrument_name: 'BTC-PERP' }),
+    );
+    expect(
+      (
+        await c.request(
+          'cancel_by_nonce',
+          await signed(w, 'cancel_by_nonce', { subaccount_id: sub!, instrument_name: 'BTC-PERP', order_nonce: '1' }),
+        )
+      ).error.code,
+    ).toBe(11001);
+    const sixth = await c.request(
+      'cancel_by_nonce',
+      await signed(w, 'cancel_by_nonce', { subaccount_id: sub!, instrument_name: 'BTC-PERP', order_nonce: '1' }),
+    );
     expect(sixth.error.code).toBe(-32000);
     expect(sixth.error.data).toMatch(hint);
     // cancel_all draws on its own per-(wallet, method) budget.
-    expect((await c.call('cancel_all', await signed(w, 'cancel_all', { subaccount_id: sub! }))).cancelled_orders).toBe(1);
+    expect((await c.call('cancel_all', await signed(w, 'cancel_all', { subaccount_id: sub! }))).cancelled_orders).toBe(
+      1,
+    );
     await c.call('cancel_all', await signed(w, 'cancel_all', { subaccount_id: sub! }));
-    expect((await c.request('cancel_all', await signed(w, 'cancel_all', { subaccount_id: sub! }))).error.code).toBe(-32000);
+    expect((await c.request('cancel_all', await signed(w, 'cancel_all', { subaccount_id: sub! }))).error.code).toBe(
+      -32000,
+    );
     const report = await c.call('public/getRateLimits', {});
     expect(report.remaining_matching).toMatchObject({ remainingPoints: 0, consumedPoints: 6 });
     expect(report.remaining_matching.msBeforeNext).toBeGreaterThan(0);
@@ -68,7 +122,10 @@ describe('tier 1 windows', () => {
     const w = newWallet();
     const c = await Client.connect(sb.wsUrl);
     const [sub] = await c.login(w);
-    await c.call('cancel_by_label', await signed(w, 'cancel_by_label', { subaccount_id: sub!, label: 'x', instrument_name: 'ETH-PERP' }));
+    await c.call(
+      'cancel_by_label',
+      await signed(w, 'cancel_by_label', { subaccount_id: sub!, label: 'x', instrument_name: 'ETH-PERP' }),
+    );
     let r = await c.call('public/getRateLimits', {});
     expect(r.remaining_matching.consumedPoints).toBe(1);
     expect(r.remaining_per_endpoint.cancel_by_label.consumedPoints).toBe(0);
@@ -87,16 +144,32 @@ describe('tier 1 windows', () => {
   });
 
   it('getRateLimits: exact shape, one non-matching point per call on both transports, remaining_connections on WebSocket only', async () => {
-    const sb = await start({ limits: { public: { points: 10, windowMs: 5000 }, non_matching: { points: 7, windowMs: 5000 } } });
+    const sb = await start({
+      limits: { public: { points: 10, windowMs: 5000 }, non_matching: { points: 7, windowMs: 5000 } },
+    });
     const c = await Client.connect(sb.wsUrl);
     const first = await c.call('public/getRateLimits', null);
     expect(validators.results['public/getRateLimits'](first)).toBe(true);
-    expect(Object.keys(first).sort()).toEqual(['remaining_connections', 'remaining_matching', 'remaining_non_matching', 'remaining_per_endpoint']);
-    expect(first.remaining_non_matching).toEqual({ remainingPoints: 9, msBeforeNext: 0, consumedPoints: 1, isFirstInDuration: true });
+    expect(Object.keys(first).sort()).toEqual([
+      'remaining_connections',
+      'remaining_matching',
+      'remaining_non_matching',
+      'remaining_per_endpoint',
+    ]);
+    expect(first.remaining_non_matching).toEqual({
+      remainingPoints: 9,
+      msBeforeNext: 0,
+      consumedPoints: 1,
+      isFirstInDuration: true,
+    });
     expect(first.remaining_connections).toMatchObject({ remainingPoints: 3, consumedPoints: 1 });
     expect(Object.keys(first.remaining_per_endpoint)).toContain('cancel_all');
     const second = await c.call('public/getRateLimits', {});
-    expect(second.remaining_non_matching).toMatchObject({ remainingPoints: 8, consumedPoints: 2, isFirstInDuration: false });
+    expect(second.remaining_non_matching).toMatchObject({
+      remainingPoints: 8,
+      consumedPoints: 2,
+      isFirstInDuration: false,
+    });
     const http = await post(sb, '/v3/public/getRateLimits', {});
     expect(validators.results['public/getRateLimits'](http.json.result)).toBe(true);
     expect(http.json.result.remaining_connections).toBeUndefined();
@@ -123,12 +196,24 @@ describe('tier 1 windows', () => {
 
 describe('tier 2 bucket', () => {
   it('limits order flow per (wallet, instrument), refilling continuously', async () => {
-    const sb = await start({ control: true, limits: { matching: { points: 100 }, bucket_perp_spot: { capacity: 2, refillPerSecond: 1 } }, market: { intervalMs: 60_000 } });
+    const sb = await start({
+      control: true,
+      limits: { matching: { points: 100 }, bucket_perp_spot: { capacity: 2, refillPerSecond: 1 } },
+      market: { intervalMs: 60_000 },
+    });
     const w = newWallet();
     const c = await Client.connect(sb.wsUrl);
     const [sub] = await c.login(w);
     const order = (instrument: string) =>
-      signed(w, 'order', { subaccount_id: sub!, instrument_name: instrument, direction: 'buy', order_type: 'limit', amount: '0.01', limit_price: instrument === 'BTC-PERP' ? '1000' : '100', max_fee: '1' });
+      signed(w, 'order', {
+        subaccount_id: sub!,
+        instrument_name: instrument,
+        direction: 'buy',
+        order_type: 'limit',
+        amount: '0.01',
+        limit_price: instrument === 'BTC-PERP' ? '1000' : '100',
+        max_fee: '1',
+      });
     expect((await c.request('order', await order('ETH-PERP'))).result).toBeDefined();
     expect((await c.request('order', await order('ETH-PERP'))).result).toBeDefined();
     const third = await c.request('order', await order('ETH-PERP'));
@@ -152,7 +237,9 @@ describe('connections', () => {
     expect(body.error).toEqual({ code: -32100, message: 'Number of concurrent websocket clients limit exceeded' });
     // Exactly the connection-limit-frame assumption: the prefix, one space, a JSON-RPC response with id null; nothing else.
     const message = errorTable.codes.find((c) => c.code === -32100)!.message;
-    expect(frame.text).toBe(`${limitPrefix} ${JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32100, message } })}`);
+    expect(frame.text).toBe(
+      `${limitPrefix} ${JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32100, message } })}`,
+    );
     for (let i = 0; i < 100 && !fifth.closed; i++) await sleep(20);
     expect(fifth.closed?.code).toBe(1008);
     expect(fifth.frames).toHaveLength(1);
@@ -164,13 +251,22 @@ describe('connections', () => {
     expect((await again.call('public/getRateLimits', {})).remaining_connections.remainingPoints).toBe(0);
   });
 
-  it('remaining_connections.isFirstInDuration is true only on the connection that opened the IP\'s current run', async () => {
+  it("remaining_connections.isFirstInDuration is true only on the connection that opened the IP's current run", async () => {
     const sb = await start();
     const a = await Client.connect(sb.wsUrl);
-    expect((await a.call('public/getRateLimits', {})).remaining_connections).toMatchObject({ consumedPoints: 1, isFirstInDuration: true });
+    expect((await a.call('public/getRateLimits', {})).remaining_connections).toMatchObject({
+      consumedPoints: 1,
+      isFirstInDuration: true,
+    });
     const b = await Client.connect(sb.wsUrl);
-    expect((await a.call('public/getRateLimits', {})).remaining_connections).toMatchObject({ consumedPoints: 2, isFirstInDuration: true });
-    expect((await b.call('public/getRateLimits', {})).remaining_connections).toMatchObject({ consumedPoints: 2, isFirstInDuration: false });
+    expect((await a.call('public/getRateLimits', {})).remaining_connections).toMatchObject({
+      consumedPoints: 2,
+      isFirstInDuration: true,
+    });
+    expect((await b.call('public/getRateLimits', {})).remaining_connections).toMatchObject({
+      consumedPoints: 2,
+      isFirstInDuration: false,
+    });
     a.close();
     for (let i = 0; i < 100 && !a.closed; i++) await sleep(10);
     await sleep(50);
@@ -179,6 +275,7 @@ describe('connections', () => {
     expect(alone.remaining_connections).toMatchObject({ consumedPoints: 1, isFirstInDuration: false });
     // Budgets this request did not spend on are peeked: never the first request of their window.
     expect(alone.remaining_matching.isFirstInDuration).toBe(false);
-    for (const budget of Object.values(alone.remaining_per_endpoint) as Array<{ isFirstInDuration: boolean }>) expect(budget.isFirstInDuration).toBe(false);
+    for (const budget of Object.values(alone.remaining_per_endpoint) as Array<{ isFirstInDuration: boolean }>)
+      expect(budget.isFirstInDuration).toBe(false);
   });
 });

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { Wallet } from 'ethers';
 import { loginTable } from '@exchange-api/types';
 import { loginHeaders, signLogin } from '@exchange-api/auth';
 import { validators } from '@exchange-api/validators';
@@ -40,7 +39,7 @@ describe('login', () => {
     expect(fine.result).toHaveLength(2);
   });
 
-  it('refuses a wrong signature and another wallet\'s signature (14001)', async () => {
+  it("refuses a wrong signature and another wallet's signature (14001)", async () => {
     const sb = await start();
     const w = newWallet();
     const other = newWallet();
@@ -66,10 +65,18 @@ describe('login', () => {
     expect((await a.request('public/login', {}, { headers: loginHeaders(proof) })).result).toHaveLength(2);
     const b = await Client.connect(sb.wsUrl);
     const h = loginTable.headers;
-    const mixed = await b.request('public/login', { wallet: proof.wallet }, { headers: { [h.timestamp.toLowerCase()]: proof.timestamp, [h.signature]: proof.signature } });
+    const mixed = await b.request(
+      'public/login',
+      { wallet: proof.wallet },
+      { headers: { [h.timestamp.toLowerCase()]: proof.timestamp, [h.signature]: proof.signature } },
+    );
     expect(mixed.result).toHaveLength(2);
     // A header of the wrong type is named, not reported as missing.
-    const typed = await b.request('public/login', { timestamp: proof.timestamp, signature: proof.signature }, { headers: { [h.wallet]: 42 } });
+    const typed = await b.request(
+      'public/login',
+      { timestamp: proof.timestamp, signature: proof.signature },
+      { headers: { [h.wallet]: 42 } },
+    );
     expect(typed.error).toMatchObject({ code: -32602, data: `header ${h.wallet} must be a string (got number 42)` });
   });
 
@@ -99,12 +106,20 @@ describe('login', () => {
     expect((await c.request('public/login', await signLogin(k3, { wallet: w.address }))).error.code).toBe(14003);
     expect((await c.request('public/login', await signLogin(k4, { wallet: w.address }))).result).toEqual([22]);
     // A key of one wallet does not log in for another.
-    expect((await c.request('public/login', await signLogin(k1, { wallet: newWallet().address }))).error.code).toBe(14001);
+    expect((await c.request('public/login', await signLogin(k1, { wallet: newWallet().address }))).error.code).toBe(
+      14001,
+    );
     // The read-only key may watch its channels but not trade.
     const d = await Client.connect(sb.wsUrl);
     await d.call('public/login', await signLogin(k5, { wallet: w.address }));
     expect((await d.call('subscribe', { channels: ['21.orders'] })).status['21.orders']).toBe('ok');
-    const order = await d.request('cancel_all', { subaccount_id: 21, nonce: '1', signer: k5.address, signature: '0x' + '11'.repeat(65), signature_expiry_sec: 9e9 });
+    const order = await d.request('cancel_all', {
+      subaccount_id: 21,
+      nonce: '1',
+      signer: k5.address,
+      signature: '0x' + '11'.repeat(65),
+      signature_expiry_sec: 9e9,
+    });
     expect(order.error.code).toBe(14003);
   });
 
@@ -117,17 +132,31 @@ describe('login', () => {
     expect(validators.results['private/get_subaccounts'](ok.json.result)).toBe(true);
     // The values may come in the body instead.
     const proof = await signLogin(w);
-    const inBody = await post(sb, '/v3/private/get_subaccounts', { wallet: w.address, timestamp: proof.timestamp, signature: proof.signature });
+    const inBody = await post(sb, '/v3/private/get_subaccounts', {
+      wallet: w.address,
+      timestamp: proof.timestamp,
+      signature: proof.signature,
+    });
     expect(inBody.status).toBe(200);
-    const stale = await post(sb, '/v3/private/get_subaccounts', { wallet: w.address }, loginHeaders(await signLogin(w, { nowMs: Date.now() - 120_000 })));
+    const stale = await post(
+      sb,
+      '/v3/private/get_subaccounts',
+      { wallet: w.address },
+      loginHeaders(await signLogin(w, { nowMs: Date.now() - 120_000 })),
+    );
     expect([stale.status, stale.json.error.code]).toEqual([401, 14002]);
     const other = newWallet();
-    const foreign = await post(sb, '/v3/private/get_subaccounts', { wallet: other.address }, loginHeaders(await signLogin(w)));
+    const foreign = await post(
+      sb,
+      '/v3/private/get_subaccounts',
+      { wallet: other.address },
+      loginHeaders(await signLogin(w)),
+    );
     // The body's wallet is the proof's wallet, so another wallet's name fails the signature check.
     expect([foreign.status, foreign.json.error.code]).toEqual([401, 14001]);
   });
 
-  it('private/get_subaccounts is served on an open WebSocket too, for the connection\'s login (assumption get-subaccounts-ws)', async () => {
+  it("private/get_subaccounts is served on an open WebSocket too, for the connection's login (assumption get-subaccounts-ws)", async () => {
     const sb = await start();
     const w = newWallet();
     const c = await Client.connect(sb.wsUrl);
@@ -142,7 +171,7 @@ describe('login', () => {
 });
 
 describe('private access', () => {
-  it('needs login, and only the caller\'s own subaccounts and wallet', async () => {
+  it("needs login, and only the caller's own subaccounts and wallet", async () => {
     const sb = await start();
     const w = newWallet();
     const other = newWallet();
@@ -153,7 +182,17 @@ describe('private access', () => {
     const [mine] = await c.login(w);
     const [theirs] = derivedSubaccounts(other.address);
     const r = await c.call('subscribe', {
-      channels: [`${mine}.orders`, `${mine}.balances`, `${mine}.trades`, `${mine}.quotes`, `${mine}.best.quotes`, `${w.address}.rfqs`, `${w.address.toLowerCase()}.rfqs`, `${theirs}.orders`, `${other.address}.rfqs`],
+      channels: [
+        `${mine}.orders`,
+        `${mine}.balances`,
+        `${mine}.trades`,
+        `${mine}.quotes`,
+        `${mine}.best.quotes`,
+        `${w.address}.rfqs`,
+        `${w.address.toLowerCase()}.rfqs`,
+        `${theirs}.orders`,
+        `${other.address}.rfqs`,
+      ],
     });
     expect(Object.values(r.status).slice(0, 7)).toEqual(Array(7).fill('ok'));
     expect(r.status[`${theirs}.orders`]).toBe('Access denied');
@@ -163,7 +202,11 @@ describe('private access', () => {
   it('re-verifies the stored login on the heartbeat and drops private channels when it no longer holds', async () => {
     const w = newWallet();
     const key = newWallet();
-    const sb = await start({ control: true, login: { reverifyIntervalMs: 50 }, sessionKeys: [{ address: key.address, wallet: w.address, expiresAtMs: Date.now() + 60_000 }] });
+    const sb = await start({
+      control: true,
+      login: { reverifyIntervalMs: 50 },
+      sessionKeys: [{ address: key.address, wallet: w.address, expiresAtMs: Date.now() + 60_000 }],
+    });
     const c = await Client.connect(sb.wsUrl);
     const [sub] = await c.login(key, w.address);
     await c.call('subscribe', { channels: [`${sub}.orders`, 'trades.ETH-PERP'] });

@@ -34,10 +34,18 @@ function market(seed: number, subscribed: (id: string) => Map<string, Record<str
 /** Every channel of channelTable subscribed with plausible parameters (first enum value, or an own subaccount and wallet). */
 function everything(wallet: string): (id: string) => Map<string, Record<string, string>> {
   const [sub] = derivedSubaccounts(wallet);
-  const values: Record<string, string> = { instrument_name: 'ETH-PERP', currency: 'ETH', subaccount_id: String(sub), wallet, instrument_type: 'perp' };
+  const values: Record<string, string> = {
+    instrument_name: 'ETH-PERP',
+    currency: 'ETH',
+    subaccount_id: String(sub),
+    wallet,
+    instrument_type: 'perp',
+  };
   const byId = new Map<string, Map<string, Record<string, string>>>();
   for (const ch of channelTable) {
-    const params = Object.fromEntries(ch.parameters.map((p) => [p.name, p.name === 'instrument_type' ? 'perp' : p.enum ? p.enum[0]! : values[p.name]!]));
+    const params = Object.fromEntries(
+      ch.parameters.map((p) => [p.name, p.name === 'instrument_type' ? 'perp' : p.enum ? p.enum[0]! : values[p.name]!]),
+    );
     byId.set(ch.id, new Map([[fillAddress(ch.address, params), params]]));
   }
   return (id) => byId.get(id) ?? new Map();
@@ -57,7 +65,10 @@ describe('the simulation draws from its own random streams', () => {
     }
     expect(quiet.trades.length).toBeGreaterThan(10);
     const differing = quiet.trades.findIndex((t, i) => JSON.stringify(t) !== JSON.stringify(busy.trades[i]));
-    expect(differing, `trade ${differing} differs: ${JSON.stringify(quiet.trades[differing])} vs ${JSON.stringify(busy.trades[differing])}`).toBe(-1);
+    expect(
+      differing,
+      `trade ${differing} differs: ${JSON.stringify(quiet.trades[differing])} vs ${JSON.stringify(busy.trades[differing])}`,
+    ).toBe(-1);
     expect(busy.trades.length).toBe(quiet.trades.length);
   });
 

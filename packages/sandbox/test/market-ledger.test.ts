@@ -15,8 +15,22 @@ const quiet = {
   market: { intervalMs: 60_000 },
   limits: { matching: { points: 100 }, bucket_perp_spot: { capacity: 100 } },
   instruments: [
-    { instrument_name: 'TEST-PERP', instrument_type: 'perp' as const, base_currency: 'TST', tick_size: '0.01', amount_step: '0.1', price: 100 },
-    { instrument_name: 'TST-USDC', instrument_type: 'erc20' as const, base_currency: 'TST', tick_size: '0.01', amount_step: '0.001', price: 100.37 },
+    {
+      instrument_name: 'TEST-PERP',
+      instrument_type: 'perp' as const,
+      base_currency: 'TST',
+      tick_size: '0.01',
+      amount_step: '0.1',
+      price: 100,
+    },
+    {
+      instrument_name: 'TST-USDC',
+      instrument_type: 'erc20' as const,
+      base_currency: 'TST',
+      tick_size: '0.01',
+      amount_step: '0.001',
+      price: 100.37,
+    },
   ],
 };
 
@@ -26,7 +40,10 @@ async function trader(url: string) {
   const [sub] = await c.login(w);
   await c.call('subscribe', { channels: [`${sub}.orders`, `${sub}.trades`, `${sub}.balances`] });
   const order = async (fields: Record<string, unknown>) =>
-    c.request('order', await signed(w, 'order', { subaccount_id: sub!, order_type: 'limit', max_fee: '1000', ...fields }));
+    c.request(
+      'order',
+      await signed(w, 'order', { subaccount_id: sub!, order_type: 'limit', max_fee: '1000', ...fields }),
+    );
   return { w, c, sub: sub!, order };
 }
 
@@ -35,7 +52,11 @@ describe('the ledger refuses what an account cannot carry', () => {
     const sb = await start(quiet);
     const t = await trader(sb.wsUrl);
     const reply = await t.order({ instrument_name: 'TST-USDC', direction: 'sell', amount: '50', limit_price: '99' });
-    expect(reply.error).toMatchObject({ code: REJECTED.code, message: REJECTED.message, data: expect.stringMatching(/insufficient balance.*TST/) });
+    expect(reply.error).toMatchObject({
+      code: REJECTED.code,
+      message: REJECTED.message,
+      data: expect.stringMatching(/insufficient balance.*TST/),
+    });
     await sleep(50);
     expect(t.c.pushes(`${t.sub}.balances`)).toEqual([]);
     expect(t.c.pushes(`${t.sub}.trades`)).toEqual([]);
@@ -45,27 +66,53 @@ describe('the ledger refuses what an account cannot carry', () => {
   it('a spot sell may use what is held, less what resting sells already hold back', async () => {
     const sb = await start(quiet);
     const t = await trader(sb.wsUrl);
-    expect((await t.order({ instrument_name: 'TST-USDC', direction: 'buy', amount: '1', limit_price: '101' })).result.order.order_status).toBe('filled');
-    expect((await t.order({ instrument_name: 'TST-USDC', direction: 'sell', amount: '0.6', limit_price: '200' })).result.order.order_status).toBe('open');
+    expect(
+      (await t.order({ instrument_name: 'TST-USDC', direction: 'buy', amount: '1', limit_price: '101' })).result.order
+        .order_status,
+    ).toBe('filled');
+    expect(
+      (await t.order({ instrument_name: 'TST-USDC', direction: 'sell', amount: '0.6', limit_price: '200' })).result
+        .order.order_status,
+    ).toBe('open');
     const second = await t.order({ instrument_name: 'TST-USDC', direction: 'sell', amount: '0.6', limit_price: '200' });
     expect(second.error).toMatchObject({ code: REJECTED.code, data: expect.stringMatching(/insufficient balance/) });
-    expect((await t.order({ instrument_name: 'TST-USDC', direction: 'sell', amount: '0.4', limit_price: '200' })).result.order.order_status).toBe('open');
+    expect(
+      (await t.order({ instrument_name: 'TST-USDC', direction: 'sell', amount: '0.4', limit_price: '200' })).result
+        .order.order_status,
+    ).toBe('open');
   });
 
   it('a spot buy beyond the cash is refused (spot is not leveraged)', async () => {
     const sb = await start(quiet);
     const t = await trader(sb.wsUrl);
     // 1 000 000 USDC buys about 9960 TST at 100.4; 10 000 at 100.5 is more than the cash.
-    const reply = await t.order({ instrument_name: 'TST-USDC', direction: 'buy', amount: '10000', limit_price: '100.5' });
-    expect(reply.error).toMatchObject({ code: REJECTED.code, data: expect.stringMatching(/insufficient balance.*USDC/) });
+    const reply = await t.order({
+      instrument_name: 'TST-USDC',
+      direction: 'buy',
+      amount: '10000',
+      limit_price: '100.5',
+    });
+    expect(reply.error).toMatchObject({
+      code: REJECTED.code,
+      data: expect.stringMatching(/insufficient balance.*USDC/),
+    });
   });
 
   it('a resting perp sell with a notional a billion times the collateral is refused', async () => {
     const sb = await start(quiet);
     const t = await trader(sb.wsUrl);
     // 1 000 000 USDC of collateral; 10^13 contracts at 100 are 10^15 USDC of notional.
-    const reply = await t.order({ instrument_name: 'TEST-PERP', direction: 'sell', amount: '10000000000000', limit_price: '100' });
-    expect(reply.error).toMatchObject({ code: REJECTED.code, message: REJECTED.message, data: expect.stringMatching(/insufficient margin/) });
+    const reply = await t.order({
+      instrument_name: 'TEST-PERP',
+      direction: 'sell',
+      amount: '10000000000000',
+      limit_price: '100',
+    });
+    expect(reply.error).toMatchObject({
+      code: REJECTED.code,
+      message: REJECTED.message,
+      data: expect.stringMatching(/insufficient margin/),
+    });
     await sleep(50);
     expect(t.c.pushes(`${t.sub}.orders`)).toEqual([]);
   });
@@ -74,10 +121,21 @@ describe('the ledger refuses what an account cannot carry', () => {
     const sb = await start(quiet);
     const t = await trader(sb.wsUrl);
     // Initial margin is 10 % of the notional: 1 000 000 USDC carries 10 000 000 USDC of perp exposure.
-    expect((await t.order({ instrument_name: 'TEST-PERP', direction: 'sell', amount: '60000', limit_price: '150' })).result.order.order_status).toBe('open');
-    const second = await t.order({ instrument_name: 'TEST-PERP', direction: 'sell', amount: '60000', limit_price: '150' });
+    expect(
+      (await t.order({ instrument_name: 'TEST-PERP', direction: 'sell', amount: '60000', limit_price: '150' })).result
+        .order.order_status,
+    ).toBe('open');
+    const second = await t.order({
+      instrument_name: 'TEST-PERP',
+      direction: 'sell',
+      amount: '60000',
+      limit_price: '150',
+    });
     expect(second.error).toMatchObject({ code: REJECTED.code, data: expect.stringMatching(/insufficient margin/) });
     // A buy on the other side does not add to the worst case while it is smaller than the resting sell.
-    expect((await t.order({ instrument_name: 'TEST-PERP', direction: 'buy', amount: '50000', limit_price: '50' })).result.order.order_status).toBe('open');
+    expect(
+      (await t.order({ instrument_name: 'TEST-PERP', direction: 'buy', amount: '50000', limit_price: '50' })).result
+        .order.order_status,
+    ).toBe('open');
   });
 });

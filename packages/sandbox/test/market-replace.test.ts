@@ -13,7 +13,16 @@ const NOT_FOUND = errorByName('RPC_ORDER_NOT_FOUND');
 const quiet = {
   market: { intervalMs: 60_000 },
   limits: { matching: { points: 100 }, bucket_perp_spot: { capacity: 100 } },
-  instruments: [{ instrument_name: 'TEST-PERP', instrument_type: 'perp' as const, base_currency: 'TST', tick_size: '0.01', amount_step: '0.1', price: 100 }],
+  instruments: [
+    {
+      instrument_name: 'TEST-PERP',
+      instrument_type: 'perp' as const,
+      base_currency: 'TST',
+      tick_size: '0.01',
+      amount_step: '0.1',
+      price: 100,
+    },
+  ],
 };
 const fields = { instrument_name: 'TEST-PERP', order_type: 'limit', max_fee: '1' };
 
@@ -29,16 +38,36 @@ describe('replace is all or nothing', () => {
       const c = await Client.connect(sb.wsUrl);
       const [sub] = await c.login(w);
       await c.call('subscribe', { channels: [`${sub}.orders`] });
-      const old = (await c.call('order', await signed(w, 'order', { ...fields, subaccount_id: sub!, direction: 'buy', amount: '1', limit_price: '90' }))).order;
+      const old = (
+        await c.call(
+          'order',
+          await signed(w, 'order', {
+            ...fields,
+            subaccount_id: sub!,
+            direction: 'buy',
+            amount: '1',
+            limit_price: '90',
+          }),
+        )
+      ).order;
       await c.nextPush(`${sub}.orders`);
       const before = c.pushes(`${sub}.orders`).length;
-      const replacement: Record<string, unknown> = Object.assign({ ...fields, direction: 'buy', amount: '1', limit_price: '91' }, change);
-      const reply = await c.request('replace', await signed(w, 'replace', { ...replacement, subaccount_id: sub!, order_id_to_cancel: old.order_id }));
+      const replacement: Record<string, unknown> = Object.assign(
+        { ...fields, direction: 'buy', amount: '1', limit_price: '91' },
+        change,
+      );
+      const reply = await c.request(
+        'replace',
+        await signed(w, 'replace', { ...replacement, subaccount_id: sub!, order_id_to_cancel: old.order_id }),
+      );
       expect(reply.error).toMatchObject({ code: REJECTED.code, data: expect.stringMatching(reason) });
       await sleep(50);
       expect(c.pushes(`${sub}.orders`).slice(before), 'nothing pushed for a refused replace').toEqual([]);
       // The old order is still open: it can be cancelled, once.
-      const cancelled = await c.call('cancel', await signed(w, 'cancel', { subaccount_id: sub!, instrument_name: 'TEST-PERP', order_id: old.order_id }));
+      const cancelled = await c.call(
+        'cancel',
+        await signed(w, 'cancel', { subaccount_id: sub!, instrument_name: 'TEST-PERP', order_id: old.order_id }),
+      );
       expect(cancelled).toMatchObject({ order_id: old.order_id, order_status: 'cancelled' });
     });
   }
@@ -49,7 +78,17 @@ describe('replace is all or nothing', () => {
     const c = await Client.connect(sb.wsUrl);
     const [sub] = await c.login(w);
     await c.call('subscribe', { channels: [`${sub}.orders`] });
-    const reply = await c.request('replace', await signed(w, 'replace', { ...fields, subaccount_id: sub!, direction: 'buy', amount: '1', limit_price: '91', order_id_to_cancel: '6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b' }));
+    const reply = await c.request(
+      'replace',
+      await signed(w, 'replace', {
+        ...fields,
+        subaccount_id: sub!,
+        direction: 'buy',
+        amount: '1',
+        limit_price: '91',
+        order_id_to_cancel: '6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b',
+      }),
+    );
     expect(reply.error.code).toBe(NOT_FOUND.code);
     await sleep(50);
     expect(c.pushes(`${sub}.orders`)).toEqual([]);
@@ -60,8 +99,29 @@ describe('replace is all or nothing', () => {
     const w = newWallet();
     const c = await Client.connect(sb.wsUrl);
     const [sub] = await c.login(w);
-    const old = (await c.call('order', await signed(w, 'order', { ...fields, subaccount_id: sub!, direction: 'sell', amount: '1', limit_price: '100.01' }))).order;
-    const rep = await c.call('replace', await signed(w, 'replace', { ...fields, subaccount_id: sub!, direction: 'buy', amount: '1', limit_price: '100.01', order_id_to_cancel: old.order_id }));
+    const old = (
+      await c.call(
+        'order',
+        await signed(w, 'order', {
+          ...fields,
+          subaccount_id: sub!,
+          direction: 'sell',
+          amount: '1',
+          limit_price: '100.01',
+        }),
+      )
+    ).order;
+    const rep = await c.call(
+      'replace',
+      await signed(w, 'replace', {
+        ...fields,
+        subaccount_id: sub!,
+        direction: 'buy',
+        amount: '1',
+        limit_price: '100.01',
+        order_id_to_cancel: old.order_id,
+      }),
+    );
     expect(rep.cancelled_order).toMatchObject({ order_id: old.order_id, order_status: 'cancelled' });
     expect(rep.trades).toEqual([]);
     expect(rep.order).toMatchObject({ order_status: 'open', replaced_order_id: old.order_id });

@@ -12,7 +12,16 @@ import { Client, newWallet, signed, sleep, start } from './helpers';
 const quiet = {
   market: { intervalMs: 60_000 },
   limits: { matching: { points: 100 }, bucket_perp_spot: { capacity: 100 } },
-  instruments: [{ instrument_name: 'TEST-PERP', instrument_type: 'perp' as const, base_currency: 'TST', tick_size: '0.01', amount_step: '0.1', price: 100 }],
+  instruments: [
+    {
+      instrument_name: 'TEST-PERP',
+      instrument_type: 'perp' as const,
+      base_currency: 'TST',
+      tick_size: '0.01',
+      amount_step: '0.1',
+      price: 100,
+    },
+  ],
 };
 const fields = { instrument_name: 'TEST-PERP', order_type: 'limit', max_fee: '10' };
 const tradeFields = recordTable.find((t) => t.name === 'Trade')!.fields.map((f) => f.name);
@@ -27,7 +36,20 @@ async function trader(url: string) {
 
 describe('private trades name their order', () => {
   it('the spec lists order_id among the fields of Trade', () => {
-    expect(tradeFields).toEqual(expect.arrayContaining(['order_id', 'trade_id', 'instrument_name', 'direction', 'trade_price', 'trade_amount', 'trade_fee', 'liquidity_role', 'timestamp', 'subaccount_id']));
+    expect(tradeFields).toEqual(
+      expect.arrayContaining([
+        'order_id',
+        'trade_id',
+        'instrument_name',
+        'direction',
+        'trade_price',
+        'trade_amount',
+        'trade_fee',
+        'liquidity_role',
+        'timestamp',
+        'subaccount_id',
+      ]),
+    );
   });
 
   it('links every fill, maker and taker, to its order; the public record does not carry it', async () => {
@@ -35,24 +57,60 @@ describe('private trades name their order', () => {
     const maker = await trader(sb.wsUrl);
     const taker = await trader(sb.wsUrl);
     await taker.c.call('subscribe', { channels: ['trades.TEST-PERP'] });
-    const bid = (await maker.c.call('order', await signed(maker.w, 'order', { ...fields, subaccount_id: maker.sub, direction: 'buy', amount: '1', limit_price: '99.99', label: 'bid' }))).order;
+    const bid = (
+      await maker.c.call(
+        'order',
+        await signed(maker.w, 'order', {
+          ...fields,
+          subaccount_id: maker.sub,
+          direction: 'buy',
+          amount: '1',
+          limit_price: '99.99',
+          label: 'bid',
+        }),
+      )
+    ).order;
     // The sell takes the maker's bid at 99.99, then the synthetic bid at 99.98.
-    const sell = await taker.c.call('order', await signed(taker.w, 'order', { ...fields, subaccount_id: taker.sub, direction: 'sell', amount: '1.5', limit_price: '99.98', label: 'out' }));
+    const sell = await taker.c.call(
+      'order',
+      await signed(taker.w, 'order', {
+        ...fields,
+        subaccount_id: taker.sub,
+        direction: 'sell',
+        amount: '1.5',
+        limit_price: '99.98',
+        label: 'out',
+      }),
+    );
     expect(sell.order.order_status).toBe('filled');
     expect(sell.trades).toHaveLength(2);
     expect(validators.assumedResults.order(sell)).toBe(true);
     for (const t of sell.trades) {
       expect(Object.keys(t)).toEqual(expect.arrayContaining(tradeFields));
-      expect(t).toMatchObject({ order_id: sell.order.order_id, label: 'out', is_transfer: false, liquidity_role: 'taker', subaccount_id: taker.sub });
+      expect(t).toMatchObject({
+        order_id: sell.order.order_id,
+        label: 'out',
+        is_transfer: false,
+        liquidity_role: 'taker',
+        subaccount_id: taker.sub,
+      });
     }
-    const pushed = (await taker.c.nextPush(`${taker.sub}.trades`)).concat(await taker.c.nextPush(`${taker.sub}.trades`, 2000, (d) => d[0].trade_id === sell.trades[1].trade_id));
+    const pushed = (await taker.c.nextPush(`${taker.sub}.trades`)).concat(
+      await taker.c.nextPush(`${taker.sub}.trades`, 2000, (d) => d[0].trade_id === sell.trades[1].trade_id),
+    );
     expect(validators.channels.subaccountTrades(pushed)).toBe(true);
     expect(pushed.map((t: any) => t.order_id)).toEqual([sell.order.order_id, sell.order.order_id]);
 
     const makerTrades = await maker.c.nextPush(`${maker.sub}.trades`);
     expect(validators.channels.subaccountTrades(makerTrades)).toBe(true);
     expect(Object.keys(makerTrades[0])).toEqual(expect.arrayContaining(tradeFields));
-    expect(makerTrades[0]).toMatchObject({ order_id: bid.order_id, label: 'bid', liquidity_role: 'maker', trade_id: sell.trades[0].trade_id, trade_amount: '1' });
+    expect(makerTrades[0]).toMatchObject({
+      order_id: bid.order_id,
+      label: 'bid',
+      liquidity_role: 'maker',
+      trade_id: sell.trades[0].trade_id,
+      trade_amount: '1',
+    });
     const filled = await maker.c.nextPush(`${maker.sub}.orders`, 2000, (d) => d[0].order_status === 'filled');
     expect(filled[0].order_id).toBe(makerTrades[0].order_id);
 

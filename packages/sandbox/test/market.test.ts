@@ -3,14 +3,20 @@ import { channelTable } from '@exchange-api/types';
 import { validators } from '@exchange-api/validators';
 import { Client, control, post, sleep, start } from './helpers';
 
-const enumOf = (channelId: string, param: string) => channelTable.find((c) => c.id === channelId)!.parameters.find((p) => p.name === param)!.enum!;
+const enumOf = (channelId: string, param: string) =>
+  channelTable.find((c) => c.id === channelId)!.parameters.find((p) => p.name === param)!.enum!;
 
 describe('simulated market', () => {
   it('lists the default instruments in the assumed shape', async () => {
     const sb = await start();
     const r = await post(sb, '/v3/public/get_all_live_instruments', {});
     expect(validators.assumedResults['public/get_all_live_instruments'](r.json.result)).toBe(true);
-    const byType = Object.fromEntries(['perp', 'option', 'erc20'].map((t) => [t, r.json.result.filter((i: any) => i.instrument_type === t).map((i: any) => i.instrument_name)]));
+    const byType = Object.fromEntries(
+      ['perp', 'option', 'erc20'].map((t) => [
+        t,
+        r.json.result.filter((i: any) => i.instrument_type === t).map((i: any) => i.instrument_name),
+      ]),
+    );
     expect(byType.perp).toEqual(expect.arrayContaining(['ETH-PERP', 'BTC-PERP']));
     expect(byType.option.length).toBeGreaterThan(0);
     expect(byType.erc20.length).toBeGreaterThan(0);
@@ -20,7 +26,9 @@ describe('simulated market', () => {
     const sb = await start({ market: { intervalMs: 20 } });
     const c = await Client.connect(sb.wsUrl);
     const channels: string[] = [];
-    for (const instrument of ['ETH-PERP', 'ETH-20261231-3000-C']) for (const g of enumOf('orderbook', 'group')) for (const d of enumOf('orderbook', 'depth')) channels.push(`orderbook.${instrument}.${g}.${d}`);
+    for (const instrument of ['ETH-PERP', 'ETH-20261231-3000-C'])
+      for (const g of enumOf('orderbook', 'group'))
+        for (const d of enumOf('orderbook', 'depth')) channels.push(`orderbook.${instrument}.${g}.${d}`);
     const r = await c.call('subscribe', { channels });
     expect(Object.values(r.status).every((s) => s === 'ok')).toBe(true);
     // Every tick publishes every book; wait for three of each (tolerant of a loaded machine) rather than a fixed time.
@@ -57,14 +65,23 @@ describe('simulated market', () => {
     const sb = await start();
     const c = await Client.connect(sb.wsUrl);
     await c.call('subscribe', { channels: ['ticker_slim.ETH-PERP.100', 'ticker_slim.ETH-PERP.1000'] });
-    const arrivals = (channel: string) => c.frames.filter((f) => f.json?.method === 'subscription' && f.json.params.channel === channel).map((f) => f.at);
+    const arrivals = (channel: string) =>
+      c.frames.filter((f) => f.json?.method === 'subscription' && f.json.params.channel === channel).map((f) => f.at);
     // Timers drift on a loaded machine: check the median gap between pushes against the interval, with a wide margin.
     const median = (channel: string) => {
       const at = arrivals(channel);
-      const gaps = at.slice(1).map((t, i) => t - at[i]!).sort((x, y) => x - y);
+      const gaps = at
+        .slice(1)
+        .map((t, i) => t - at[i]!)
+        .sort((x, y) => x - y);
       return gaps[Math.floor(gaps.length / 2)]!;
     };
-    for (let i = 0; i < 400 && (arrivals('ticker_slim.ETH-PERP.100').length < 12 || arrivals('ticker_slim.ETH-PERP.1000').length < 3); i++) await sleep(20);
+    for (
+      let i = 0;
+      i < 400 && (arrivals('ticker_slim.ETH-PERP.100').length < 12 || arrivals('ticker_slim.ETH-PERP.1000').length < 3);
+      i++
+    )
+      await sleep(20);
     const fast = median('ticker_slim.ETH-PERP.100');
     const slow = median('ticker_slim.ETH-PERP.1000');
     expect(fast).toBeGreaterThanOrEqual(50);

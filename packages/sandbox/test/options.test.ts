@@ -11,9 +11,17 @@ describe('options', () => {
       if (l.kind === 'window') expect(o.windows.get(l.id)).toMatchObject({ points: l.points, windowMs: l.windowMs });
       if (l.kind === 'connections') expect(o.maxConnections).toBe(l.max);
       if (l.kind === 'size') expect(o.maxFrameBytes).toBe(l.maxBytes);
-      if (l.kind === 'bucket') expect(o.buckets.find((b) => b.id === l.id)).toMatchObject({ capacity: l.capacity, refillPerSecond: l.refillPerSecond });
+      if (l.kind === 'bucket')
+        expect(o.buckets.find((b) => b.id === l.id)).toMatchObject({
+          capacity: l.capacity,
+          refillPerSecond: l.refillPerSecond,
+        });
     }
-    expect(o.login).toEqual({ pastMs: loginTable.freshness.pastMs, futureMs: loginTable.freshness.futureMs, reverifyIntervalMs: loginTable.reverifyIntervalMs });
+    expect(o.login).toEqual({
+      pastMs: loginTable.freshness.pastMs,
+      futureMs: loginTable.freshness.futureMs,
+      reverifyIntervalMs: loginTable.reverifyIntervalMs,
+    });
     expect(o).toMatchObject({ host: '127.0.0.1', port: 0, seed: 1, control: false, market: { intervalMs: 100 } });
   });
 
@@ -25,8 +33,14 @@ describe('options', () => {
       [{ limits: { matching: { max: 3 } } }, 'limits.matching.max'],
       [{ limits: { matching: { points: 0 } } }, 'limits.matching.points'],
       [{ sessionKeys: [{ address: '0x1', wallet: '0x2' }] }, 'sessionKeys[0].address'],
-      [{ instruments: [{ instrument_name: 'A.B', instrument_type: 'perp', base_currency: 'A' }] }, 'instruments[0].instrument_name'],
-      [{ instruments: [{ instrument_name: 'AB', instrument_type: 'future', base_currency: 'A' }] }, 'instruments[0].instrument_type'],
+      [
+        { instruments: [{ instrument_name: 'A.B', instrument_type: 'perp', base_currency: 'A' }] },
+        'instruments[0].instrument_name',
+      ],
+      [
+        { instruments: [{ instrument_name: 'AB', instrument_type: 'future', base_currency: 'A' }] },
+        'instruments[0].instrument_type',
+      ],
       [{ market: { intervalMs: 'fast' } }, 'market.intervalMs'],
     ];
     for (const [input, key] of bad) {
@@ -61,13 +75,17 @@ describe('options', () => {
     const port = (holder.address() as { port: number }).port;
     const count = () => {
       const all = process.getActiveResourcesInfo();
-      return { timers: all.filter((r) => r === 'Timeout').length, servers: all.filter((r) => r === 'TCPServerWrap').length };
+      return {
+        timers: all.filter((r) => r === 'Timeout').length,
+        servers: all.filter((r) => r === 'TCPServerWrap').length,
+      };
     };
     try {
       const before = count();
       await expect(startSandbox({ port, market: { intervalMs: 10 } })).rejects.toThrow(/EADDRINUSE/);
       // The refused listen socket closes asynchronously; nothing else may remain.
-      for (let i = 0; i < 50 && JSON.stringify(count()) !== JSON.stringify(before); i++) await new Promise((r) => setTimeout(r, 10));
+      for (let i = 0; i < 50 && JSON.stringify(count()) !== JSON.stringify(before); i++)
+        await new Promise((r) => setTimeout(r, 10));
       expect(count()).toEqual(before);
     } finally {
       await new Promise((resolve) => holder.close(resolve));

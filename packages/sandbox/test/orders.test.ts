@@ -4,7 +4,20 @@ import { signAction } from '@exchange-api/auth';
 import { Client, newWallet, signed, start } from './helpers';
 
 // A quiet market (no ticks during the test) with one instrument at a known price: best bid 99.98, best ask 100.02.
-const quiet = { market: { intervalMs: 60_000 }, limits: { matching: { points: 100 }, bucket_perp_spot: { capacity: 100 } }, instruments: [{ instrument_name: 'TEST-PERP', instrument_type: 'perp' as const, base_currency: 'TST', tick_size: '0.01', amount_step: '0.1', price: 100 }] };
+const quiet = {
+  market: { intervalMs: 60_000 },
+  limits: { matching: { points: 100 }, bucket_perp_spot: { capacity: 100 } },
+  instruments: [
+    {
+      instrument_name: 'TEST-PERP',
+      instrument_type: 'perp' as const,
+      base_currency: 'TST',
+      tick_size: '0.01',
+      amount_step: '0.1',
+      price: 100,
+    },
+  ],
+};
 const fields = { instrument_name: 'TEST-PERP', order_type: 'limit', max_fee: '1' };
 
 async function trader(url: string) {
@@ -19,17 +32,40 @@ describe('order flow', () => {
   it('rests an order, pushes it on .orders, and cancels it', async () => {
     const sb = await start(quiet);
     const { w, c, sub } = await trader(sb.wsUrl);
-    const res = await c.call('order', await signed(w, 'order', { ...fields, subaccount_id: sub, direction: 'buy', amount: '1', limit_price: '90', label: 'L' }));
+    const res = await c.call(
+      'order',
+      await signed(w, 'order', {
+        ...fields,
+        subaccount_id: sub,
+        direction: 'buy',
+        amount: '1',
+        limit_price: '90',
+        label: 'L',
+      }),
+    );
     expect(validators.assumedResults.order(res)).toBe(true);
-    expect(res.order).toMatchObject({ order_status: 'open', filled_amount: '0', limit_price: '90', label: 'L', subaccount_id: sub, signer: w.address });
+    expect(res.order).toMatchObject({
+      order_status: 'open',
+      filled_amount: '0',
+      limit_price: '90',
+      label: 'L',
+      subaccount_id: sub,
+      signer: w.address,
+    });
     expect(res.trades).toEqual([]);
     const pushed = await c.nextPush(`${sub}.orders`);
     expect(pushed[0].order_id).toBe(res.order.order_id);
-    const cancelled = await c.call('cancel', await signed(w, 'cancel', { subaccount_id: sub, instrument_name: 'TEST-PERP', order_id: res.order.order_id }));
+    const cancelled = await c.call(
+      'cancel',
+      await signed(w, 'cancel', { subaccount_id: sub, instrument_name: 'TEST-PERP', order_id: res.order.order_id }),
+    );
     expect(validators.assumedResults.cancel(cancelled)).toBe(true);
     expect(cancelled).toMatchObject({ order_status: 'cancelled', cancel_reason: 'user_request' });
     await c.nextPush(`${sub}.orders`, 2000, (d) => d[0].order_status === 'cancelled');
-    const again = await c.request('cancel', await signed(w, 'cancel', { subaccount_id: sub, instrument_name: 'TEST-PERP', order_id: res.order.order_id }));
+    const again = await c.request(
+      'cancel',
+      await signed(w, 'cancel', { subaccount_id: sub, instrument_name: 'TEST-PERP', order_id: res.order.order_id }),
+    );
     expect(again.error.code).toBe(11001);
   });
 
@@ -37,10 +73,24 @@ describe('order flow', () => {
     const sb = await start(quiet);
     const { w, c, sub } = await trader(sb.wsUrl);
     await c.call('subscribe', { channels: ['trades.TEST-PERP', 'trades.perp.TST'] });
-    const res = await c.call('order', await signed(w, 'order', { ...fields, subaccount_id: sub, direction: 'buy', amount: '0.5', limit_price: '100.5' }));
+    const res = await c.call(
+      'order',
+      await signed(w, 'order', {
+        ...fields,
+        subaccount_id: sub,
+        direction: 'buy',
+        amount: '0.5',
+        limit_price: '100.5',
+      }),
+    );
     expect(res.order.order_status).toBe('filled');
     expect(res.trades.length).toBeGreaterThan(0);
-    expect(res.trades[0]).toMatchObject({ liquidity_role: 'taker', direction: 'buy', subaccount_id: sub, wallet: w.address });
+    expect(res.trades[0]).toMatchObject({
+      liquidity_role: 'taker',
+      direction: 'buy',
+      subaccount_id: sub,
+      wallet: w.address,
+    });
     expect(Number(res.trades[0].trade_price)).toBeCloseTo(100.02, 5);
     const trades = await c.nextPush(`${sub}.trades`);
     expect(validators.channels.subaccountTrades(trades)).toBe(true);
@@ -57,12 +107,36 @@ describe('order flow', () => {
     const sb = await start(quiet);
     const a = await trader(sb.wsUrl);
     const b = await trader(sb.wsUrl);
-    const bid = await a.c.call('order', await signed(a.w, 'order', { ...fields, subaccount_id: a.sub, direction: 'buy', amount: '2', limit_price: '100' }));
+    const bid = await a.c.call(
+      'order',
+      await signed(a.w, 'order', {
+        ...fields,
+        subaccount_id: a.sub,
+        direction: 'buy',
+        amount: '2',
+        limit_price: '100',
+      }),
+    );
     expect(bid.order.order_status).toBe('open');
-    const sell = await b.c.call('order', await signed(b.w, 'order', { ...fields, subaccount_id: b.sub, direction: 'sell', amount: '1', limit_price: '100', time_in_force: 'ioc' }));
+    const sell = await b.c.call(
+      'order',
+      await signed(b.w, 'order', {
+        ...fields,
+        subaccount_id: b.sub,
+        direction: 'sell',
+        amount: '1',
+        limit_price: '100',
+        time_in_force: 'ioc',
+      }),
+    );
     expect(sell.order).toMatchObject({ order_status: 'filled', filled_amount: '1', average_price: '100' });
     const makerTrades = await a.c.nextPush(`${a.sub}.trades`);
-    expect(makerTrades[0]).toMatchObject({ liquidity_role: 'maker', direction: 'buy', trade_amount: '1', trade_id: sell.trades[0].trade_id });
+    expect(makerTrades[0]).toMatchObject({
+      liquidity_role: 'maker',
+      direction: 'buy',
+      trade_amount: '1',
+      trade_id: sell.trades[0].trade_id,
+    });
     const partial = await a.c.nextPush(`${a.sub}.orders`, 2000, (d) => d[0].filled_amount === '1');
     expect(partial[0].order_status).toBe('open');
   });
@@ -71,22 +145,56 @@ describe('order flow', () => {
     const sb = await start(quiet);
     const { w, c, sub } = await trader(sb.wsUrl);
     const place = async (price: string, extra: Record<string, unknown> = {}) =>
-      (await c.call('order', await signed(w, 'order', { ...fields, subaccount_id: sub, direction: 'buy', amount: '1', limit_price: price, ...extra }))).order;
+      (
+        await c.call(
+          'order',
+          await signed(w, 'order', {
+            ...fields,
+            subaccount_id: sub,
+            direction: 'buy',
+            amount: '1',
+            limit_price: price,
+            ...extra,
+          }),
+        )
+      ).order;
     const o1 = await place('90');
-    const rep = await c.call('replace', await signed(w, 'replace', { ...fields, subaccount_id: sub, direction: 'buy', amount: '1', limit_price: '91', order_id_to_cancel: o1.order_id }));
+    const rep = await c.call(
+      'replace',
+      await signed(w, 'replace', {
+        ...fields,
+        subaccount_id: sub,
+        direction: 'buy',
+        amount: '1',
+        limit_price: '91',
+        order_id_to_cancel: o1.order_id,
+      }),
+    );
     expect(validators.assumedResults.replace(rep)).toBe(true);
     expect(rep.cancelled_order.order_status).toBe('cancelled');
     expect(rep.order.replaced_order_id).toBe(o1.order_id);
     const o3 = await place('92');
-    const byNonce = await c.call('cancel_by_nonce', await signed(w, 'cancel_by_nonce', { subaccount_id: sub, instrument_name: 'TEST-PERP', order_nonce: o3.nonce }));
+    const byNonce = await c.call(
+      'cancel_by_nonce',
+      await signed(w, 'cancel_by_nonce', { subaccount_id: sub, instrument_name: 'TEST-PERP', order_nonce: o3.nonce }),
+    );
     expect(byNonce).toEqual({ cancelled_orders: 1 });
     await place('93', { label: 'grid' });
     await place('94', { label: 'grid' });
-    expect(await c.call('cancel_by_label', await signed(w, 'cancel_by_label', { subaccount_id: sub, label: 'grid' }))).toEqual({ cancelled_orders: 2 });
+    expect(
+      await c.call('cancel_by_label', await signed(w, 'cancel_by_label', { subaccount_id: sub, label: 'grid' })),
+    ).toEqual({ cancelled_orders: 2 });
     await place('95');
-    expect(await c.call('cancel_by_instrument', await signed(w, 'cancel_by_instrument', { subaccount_id: sub, instrument_name: 'TEST-PERP' }))).toEqual({ cancelled_orders: 2 });
+    expect(
+      await c.call(
+        'cancel_by_instrument',
+        await signed(w, 'cancel_by_instrument', { subaccount_id: sub, instrument_name: 'TEST-PERP' }),
+      ),
+    ).toEqual({ cancelled_orders: 2 });
     await place('96');
-    expect(await c.call('cancel_all', await signed(w, 'cancel_all', { subaccount_id: sub }))).toEqual({ cancelled_orders: 1 });
+    expect(await c.call('cancel_all', await signed(w, 'cancel_all', { subaccount_id: sub }))).toEqual({
+      cancelled_orders: 1,
+    });
   });
 
   it('refuses bad action signatures (14004), foreign subaccounts (14003), bad orders (11000), and needs login', async () => {
@@ -95,7 +203,18 @@ describe('order flow', () => {
     const sb = await start({ ...quiet, sessionKeys: [{ address: key.address, wallet: w.address }] });
     const c = await Client.connect(sb.wsUrl);
     const order = { ...fields, direction: 'buy', amount: '1', limit_price: '90' };
-    expect((await c.request('order', { ...order, subaccount_id: 1, nonce: '1', signer: w.address, signature: '0x' + '11'.repeat(65), signature_expiry_sec: 9e9 })).error.code).toBe(14000);
+    expect(
+      (
+        await c.request('order', {
+          ...order,
+          subaccount_id: 1,
+          nonce: '1',
+          signer: w.address,
+          signature: '0x' + '11'.repeat(65),
+          signature_expiry_sec: 9e9,
+        })
+      ).error.code,
+    ).toBe(14000);
     const [sub] = await c.login(w);
     const stranger = newWallet();
     const wrongSigner = await signed(stranger, 'order', { ...order, subaccount_id: sub! });
@@ -105,20 +224,45 @@ describe('order flow', () => {
     expect((await c.request('order', { ...good, signer: stranger.address })).error.code).toBe(14004);
     const otherMethod = await signed(w, 'replace', { ...order, subaccount_id: sub! });
     expect((await c.request('order', otherMethod)).error.code).toBe(14004);
-    const expired = await signed(w, 'order', { ...order, subaccount_id: sub! }, { expiry: Math.floor(Date.now() / 1000) - 1 });
+    const expired = await signed(
+      w,
+      'order',
+      { ...order, subaccount_id: sub! },
+      { expiry: Math.floor(Date.now() / 1000) - 1 },
+    );
     expect((await c.request('order', expired)).error.code).toBe(14004);
     expect((await c.request('order', good)).result.order.order_status).toBe('open');
     const reused = await c.request('order', good);
     expect(reused.error).toMatchObject({ code: 14004, data: expect.stringMatching(/nonce/) });
     // A session key of the wallet may sign.
-    expect((await c.request('order', await signAction(key, 'order', { ...order, subaccount_id: sub!, nonce: '77', signature_expiry_sec: 9e9 }))).result).toBeDefined();
+    expect(
+      (
+        await c.request(
+          'order',
+          await signAction(key, 'order', { ...order, subaccount_id: sub!, nonce: '77', signature_expiry_sec: 9e9 }),
+        )
+      ).result,
+    ).toBeDefined();
     const foreign = await signed(w, 'order', { ...order, subaccount_id: 424242 });
     expect((await c.request('order', foreign)).error.code).toBe(14003);
-    const unknown = await c.request('order', await signed(w, 'order', { ...order, subaccount_id: sub!, instrument_name: 'NOPE-PERP' }));
-    expect(unknown.error).toMatchObject({ code: 11000, message: 'Order rejected', data: expect.stringMatching(/unknown instrument/) });
-    const offTick = await c.request('order', await signed(w, 'order', { ...order, subaccount_id: sub!, limit_price: '90.001' }));
+    const unknown = await c.request(
+      'order',
+      await signed(w, 'order', { ...order, subaccount_id: sub!, instrument_name: 'NOPE-PERP' }),
+    );
+    expect(unknown.error).toMatchObject({
+      code: 11000,
+      message: 'Order rejected',
+      data: expect.stringMatching(/unknown instrument/),
+    });
+    const offTick = await c.request(
+      'order',
+      await signed(w, 'order', { ...order, subaccount_id: sub!, limit_price: '90.001' }),
+    );
     expect(offTick.error.data).toMatch(/tick_size/);
-    const crossing = await c.request('order', await signed(w, 'order', { ...order, subaccount_id: sub!, limit_price: '101', time_in_force: 'post_only' }));
+    const crossing = await c.request(
+      'order',
+      await signed(w, 'order', { ...order, subaccount_id: sub!, limit_price: '101', time_in_force: 'post_only' }),
+    );
     expect(crossing.error.data).toMatch(/post_only/);
     const badParams = await c.request('order', { ...good, direction: 'up' });
     expect(badParams.error).toMatchObject({ code: -32602, data: expect.stringMatching(/\/direction: enum/) });

@@ -89,5 +89,8 @@ export async function rawHttp(httpUrl: string, head: string, body: string | Buff
 /** Resolve with the promise's value, or 'timeout' after ms. */
 export function within<T>(p: Promise<T>, ms: number): Promise<T | 'timeout'> {
   let timer: NodeJS.Timeout | undefined;
-  return Promise.race([p.finally(() => clearTimeout(timer)), new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), ms)))]);
+  return Promise.race([
+    p.finally(() => clearTimeout(timer)),
+    new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), ms))),
+  ]);
 }

@@ -29,8 +29,22 @@ const quietPerp = {
   market: { intervalMs: 60_000 },
   limits: { matching: { points: 100 }, bucket_perp_spot: { capacity: 100 } },
   instruments: [
-    { instrument_name: 'TEST-PERP', instrument_type: 'perp' as const, base_currency: 'TST', tick_size: '0.01', amount_step: '0.1', price: 100 },
-    { instrument_name: 'TST-USDC', instrument_type: 'erc20' as const, base_currency: 'TST', tick_size: '0.01', amount_step: '0.001', price: 100.37 },
+    {
+      instrument_name: 'TEST-PERP',
+      instrument_type: 'perp' as const,
+      base_currency: 'TST',
+      tick_size: '0.01',
+      amount_step: '0.1',
+      price: 100,
+    },
+    {
+      instrument_name: 'TST-USDC',
+      instrument_type: 'erc20' as const,
+      base_currency: 'TST',
+      tick_size: '0.01',
+      amount_step: '0.001',
+      price: 100.37,
+    },
   ],
 };
 
@@ -50,15 +64,30 @@ describe('every channel has a producer', () => {
     const market = new Market(options, clock, accounts, { addresses: () => new Map(), publish: () => {} });
     const wallet = newWallet().address;
     const [sub] = accounts.subaccountsOf(wallet);
-    const fill: Record<string, string> = { instrument_name: 'ETH-PERP', currency: 'ETH', subaccount_id: String(sub), wallet };
+    const fill: Record<string, string> = {
+      instrument_name: 'ETH-PERP',
+      currency: 'ETH',
+      subaccount_id: String(sub),
+      wallet,
+    };
     const ids = channelTable.map((c) => c.id as string);
-    expect(Object.keys(market.producers).filter((id) => !ids.includes(id)), 'producers of channels that are not in channelTable').toEqual([]);
+    expect(
+      Object.keys(market.producers).filter((id) => !ids.includes(id)),
+      'producers of channels that are not in channelTable',
+    ).toEqual([]);
     for (const ch of channelTable) {
-      expect(Object.keys(market.producers), `channel ${ch.id} (${ch.address}) has no producer in packages/sandbox/src/market/producers.ts`).toContain(ch.id);
-      const params = Object.fromEntries(ch.parameters.map((p) => [p.name, p.name === 'instrument_type' ? 'perp' : p.enum ? p.enum[0]! : fill[p.name]!]));
+      expect(
+        Object.keys(market.producers),
+        `channel ${ch.id} (${ch.address}) has no producer in packages/sandbox/src/market/producers.ts`,
+      ).toContain(ch.id);
+      const params = Object.fromEntries(
+        ch.parameters.map((p) => [p.name, p.name === 'instrument_type' ? 'perp' : p.enum ? p.enum[0]! : fill[p.name]!]),
+      );
       const data = market.produce(fillAddress(ch.address, params));
       const validate = validators.channels[ch.id as keyof typeof validators.channels];
-      expect(validate(data), `${ch.id}: ${JSON.stringify(data).slice(0, 300)} ${JSON.stringify(validate.errors)}`).toBe(true);
+      expect(validate(data), `${ch.id}: ${JSON.stringify(data).slice(0, 300)} ${JSON.stringify(validate.errors)}`).toBe(
+        true,
+      );
     }
   });
 });
@@ -67,7 +96,18 @@ describe('money is exact and coherent', () => {
   it('a perp fill moves the position and charges only the fee; cash is exact', async () => {
     const sb = await start(quietPerp);
     const { w, c, sub } = await trader(sb.wsUrl);
-    const res = await c.call('order', await signed(w, 'order', { subaccount_id: sub, instrument_name: 'TEST-PERP', direction: 'buy', order_type: 'limit', amount: '0.7', limit_price: '101', max_fee: '10' }));
+    const res = await c.call(
+      'order',
+      await signed(w, 'order', {
+        subaccount_id: sub,
+        instrument_name: 'TEST-PERP',
+        direction: 'buy',
+        order_type: 'limit',
+        amount: '0.7',
+        limit_price: '101',
+        max_fee: '10',
+      }),
+    );
     expect(res.order.order_status).toBe('filled');
     let fees = 0n;
     for (const t of res.trades) {
@@ -90,7 +130,19 @@ describe('money is exact and coherent', () => {
     const a = await trader(sb.wsUrl);
     const b = await trader(sb.wsUrl);
     const order = async (t: typeof a, direction: string, price: string, extra: Record<string, unknown> = {}) =>
-      t.c.call('order', await signed(t.w, 'order', { subaccount_id: t.sub, instrument_name: 'TEST-PERP', direction, order_type: 'limit', amount: '1', limit_price: price, max_fee: '10', ...extra }));
+      t.c.call(
+        'order',
+        await signed(t.w, 'order', {
+          subaccount_id: t.sub,
+          instrument_name: 'TEST-PERP',
+          direction,
+          order_type: 'limit',
+          amount: '1',
+          limit_price: price,
+          max_fee: '10',
+          ...extra,
+        }),
+      );
     // Inside the synthetic spread (99.98 / 100.02): a buys 1 at 99.99 from b, then sells 1 at 100.01 to b.
     await order(a, 'buy', '99.99');
     expect((await order(b, 'sell', '99.99', { time_in_force: 'ioc' })).trades[0].trade_price).toBe('99.99');
@@ -112,7 +164,18 @@ describe('money is exact and coherent', () => {
   it('a spot fill exchanges the asset for exactly its price plus the fee, without binary noise', async () => {
     const sb = await start(quietPerp);
     const { w, c, sub } = await trader(sb.wsUrl);
-    const res = await c.call('order', await signed(w, 'order', { subaccount_id: sub, instrument_name: 'TST-USDC', direction: 'buy', order_type: 'limit', amount: '0.013', limit_price: '101', max_fee: '10' }));
+    const res = await c.call(
+      'order',
+      await signed(w, 'order', {
+        subaccount_id: sub,
+        instrument_name: 'TST-USDC',
+        direction: 'buy',
+        order_type: 'limit',
+        amount: '0.013',
+        limit_price: '101',
+        max_fee: '10',
+      }),
+    );
     expect(res.order.order_status).toBe('filled');
     await sleep(50);
     const updates = c.pushes(`${sub}.balances`);
@@ -122,7 +185,8 @@ describe('money is exact and coherent', () => {
       const notional = times(t.trade_price, t.trade_amount);
       expect(units(cash.previous_balance) - units(cash.new_balance)).toBe(notional + (notional * 3n) / 10_000n);
     });
-    for (const u of updates.flat()) for (const v of [u.new_balance, u.previous_balance]) expect(v).toMatch(/^-?[0-9]+(\.[0-9]{1,12})?$/);
+    for (const u of updates.flat())
+      for (const v of [u.new_balance, u.previous_balance]) expect(v).toMatch(/^-?[0-9]+(\.[0-9]{1,12})?$/);
   });
 
   it('open interest follows positions (ticker and margin.watch agree)', async () => {
@@ -137,15 +201,43 @@ describe('money is exact and coherent', () => {
     };
     const oi = async () => (await fresh('ticker_slim.TEST-PERP.1000')).instrument_ticker.stats.oi;
     const positions = async () => {
-      const list = (await fresh('margin.watch')).flatMap((m: any) => m.positions).filter((p: any) => p.instrument_name === 'TEST-PERP');
-      const sum = (keep: (x: bigint) => boolean) => list.map((p: any) => units(p.amount)).filter(keep).reduce((x: bigint, y: bigint) => x + y, 0n);
+      const list = (await fresh('margin.watch'))
+        .flatMap((m: any) => m.positions)
+        .filter((p: any) => p.instrument_name === 'TEST-PERP');
+      const sum = (keep: (x: bigint) => boolean) =>
+        list
+          .map((p: any) => units(p.amount))
+          .filter(keep)
+          .reduce((x: bigint, y: bigint) => x + y, 0n);
       return { long: sum((x) => x > 0n), net: sum(() => true) };
     };
     expect(await oi()).toBe('0');
-    await c.call('order', await signed(w, 'order', { subaccount_id: sub, instrument_name: 'TEST-PERP', direction: 'buy', order_type: 'limit', amount: '0.5', limit_price: '101', max_fee: '10' }));
+    await c.call(
+      'order',
+      await signed(w, 'order', {
+        subaccount_id: sub,
+        instrument_name: 'TEST-PERP',
+        direction: 'buy',
+        order_type: 'limit',
+        amount: '0.5',
+        limit_price: '101',
+        max_fee: '10',
+      }),
+    );
     expect(await oi()).toBe('0.5');
     expect(await positions()).toEqual({ long: units('0.5'), net: 0n });
-    await c.call('order', await signed(w, 'order', { subaccount_id: sub, instrument_name: 'TEST-PERP', direction: 'sell', order_type: 'limit', amount: '0.2', limit_price: '99', max_fee: '10' }));
+    await c.call(
+      'order',
+      await signed(w, 'order', {
+        subaccount_id: sub,
+        instrument_name: 'TEST-PERP',
+        direction: 'sell',
+        order_type: 'limit',
+        amount: '0.2',
+        limit_price: '99',
+        max_fee: '10',
+      }),
+    );
     expect(await oi()).toBe('0.3');
     expect(await positions()).toEqual({ long: units('0.3'), net: 0n });
   });
@@ -156,7 +248,8 @@ describe('simulated participants', () => {
     const sb = await start({ market: { intervalMs: 20 } });
     const c = await Client.connect(sb.wsUrl);
     await c.call('subscribe', { channels: ['trades.ETH-PERP', 'trades.BTC-PERP'] });
-    for (let i = 0; i < 250 && c.pushes('trades.ETH-PERP').length + c.pushes('trades.BTC-PERP').length < 4; i++) await sleep(20);
+    for (let i = 0; i < 250 && c.pushes('trades.ETH-PERP').length + c.pushes('trades.BTC-PERP').length < 4; i++)
+      await sleep(20);
     const trades = [...c.pushes('trades.ETH-PERP'), ...c.pushes('trades.BTC-PERP')].flat();
     expect(trades.length).toBeGreaterThanOrEqual(4);
     for (const t of trades) {
@@ -175,8 +268,21 @@ describe('simulated participants', () => {
     const subs = await c.login(w);
     const sub = subs[0]!;
     await c.call('subscribe', { channels: [`${sub}.quotes`, `${sub}.best.quotes`, `${w.address}.rfqs`] });
-    for (let i = 0; i < 300 && (c.pushes(`${sub}.quotes`).length < 3 || c.pushes(`${sub}.best.quotes`).length < 2 || c.pushes(`${w.address}.rfqs`).length < 3); i++) await sleep(20);
-    const rfqs = new Map<string, any>(c.pushes(`${w.address}.rfqs`).flat().map((r: any) => [r.rfq_id, r]));
+    for (
+      let i = 0;
+      i < 300 &&
+      (c.pushes(`${sub}.quotes`).length < 3 ||
+        c.pushes(`${sub}.best.quotes`).length < 2 ||
+        c.pushes(`${w.address}.rfqs`).length < 3);
+      i++
+    )
+      await sleep(20);
+    const rfqs = new Map<string, any>(
+      c
+        .pushes(`${w.address}.rfqs`)
+        .flat()
+        .map((r: any) => [r.rfq_id, r]),
+    );
     expect(rfqs.size).toBeGreaterThan(0);
     for (const r of rfqs.values()) {
       expect(r.wallet).toBe(w.address);
@@ -190,9 +296,14 @@ describe('simulated participants', () => {
     expect(quotes.length).toBeGreaterThanOrEqual(3);
     for (const q of quotes) {
       const rfq = rfqs.get(q.rfq_id);
-      expect(rfq, `quote ${q.quote_id} answers rfq ${q.rfq_id}, which never appeared on ${w.address}.rfqs`).toBeDefined();
+      expect(
+        rfq,
+        `quote ${q.quote_id} answers rfq ${q.rfq_id}, which never appeared on ${w.address}.rfqs`,
+      ).toBeDefined();
       expect(rfq.subaccount_id).toBe(sub);
-      expect(q.legs.map((l: any) => [l.instrument_name, l.amount, l.direction])).toEqual(rfq.legs.map((l: any) => [l.instrument_name, l.amount, l.direction]));
+      expect(q.legs.map((l: any) => [l.instrument_name, l.amount, l.direction])).toEqual(
+        rfq.legs.map((l: any) => [l.instrument_name, l.amount, l.direction]),
+      );
       expect(q.signer).not.toBe(w.address);
       expect(q.signature).not.toMatch(/^0x(11)+$/);
       const fields = Object.fromEntries(QUOTE_SIGNED_FIELDS.map((k) => [k, q[k]]));

@@ -17,14 +17,20 @@ export type ErrorCode = ErrorEntry['code'];
 /** The first entry of a kind. Throws when the table has none, so a module that needs it fails as it is imported. */
 export function errorOfKind<K extends ErrorKind>(kind: K): Extract<ErrorEntry, { kind: K }> {
   const e = errorTable.codes.find((c): c is Extract<ErrorEntry, { kind: K }> => c.kind === kind);
-  if (!e) throw new Error(`errorTable has no entry of kind '${kind}' (fix x-errors in spec/asyncapi.yaml and run npm run generate)`);
+  if (!e)
+    throw new Error(
+      `errorTable has no entry of kind '${kind}' (fix x-errors in spec/asyncapi.yaml and run npm run generate)`,
+    );
   return e;
 }
 
 /** The entry with this name. Throws when the table has none, so a module that needs it fails as it is imported. */
 export function errorByName<N extends ErrorName>(name: N): Extract<ErrorEntry, { name: N }> {
   const e = errorTable.codes.find((c): c is Extract<ErrorEntry, { name: N }> => c.name === name);
-  if (!e) throw new Error(`errorTable has no entry named '${name}' (fix x-errors in spec/asyncapi.yaml and run npm run generate)`);
+  if (!e)
+    throw new Error(
+      `errorTable has no entry named '${name}' (fix x-errors in spec/asyncapi.yaml and run npm run generate)`,
+    );
   return e;
 }
 
@@ -43,7 +49,10 @@ export function isRateLimitCode(code: number): boolean {
 
 const PLACEHOLDER = '<ms>';
 const template: string = rateLimit.data;
-if (!template.includes(PLACEHOLDER)) throw new Error(`errorTable's rate-limit data ${JSON.stringify(template)} has no ${PLACEHOLDER} placeholder for the retry hint`);
+if (!template.includes(PLACEHOLDER))
+  throw new Error(
+    `errorTable's rate-limit data ${JSON.stringify(template)} has no ${PLACEHOLDER} placeholder for the retry hint`,
+  );
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const hintRegex = new RegExp(`^${template.split(PLACEHOLDER).map(escape).join('([0-9]+)')}$`);
 // The template gives where the number is; the documented pattern, when present, is the form a hint must have.

@@ -7,7 +7,14 @@ export * from './generated/channels.gen';
 export type * from './generated/methods.gen';
 export * from './generated/tables.gen';
 export { matchChannel, type ChannelMatch } from './channel-lookup';
-export { channelMatcher, templatePattern, templateParameters, fillAddress, type ChannelTemplate, type TemplateMatch } from './match-channel';
+export {
+  channelMatcher,
+  templatePattern,
+  templateParameters,
+  fillAddress,
+  type ChannelTemplate,
+  type TemplateMatch,
+} from './match-channel';
 export {
   budgetOf,
   endpointBudgetOf,

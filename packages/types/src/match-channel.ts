@@ -48,7 +48,9 @@ export function templatePattern(template: ChannelTemplate): RegExp {
 /** Literal characters plus a weight per enumerated parameter: the higher, the more specific the template. */
 function specificity(template: ChannelTemplate): number {
   const literal = template.address.replace(/\{[^}]+\}/g, '').length;
-  const enumerated = templateParameters(template.address).filter((n) => template.parameters.find((p) => p.name === n)?.enum).length;
+  const enumerated = templateParameters(template.address).filter(
+    (n) => template.parameters.find((p) => p.name === n)?.enum,
+  ).length;
   return literal + 100 * enumerated;
 }
 
@@ -56,9 +58,16 @@ function specificity(template: ChannelTemplate): number {
  * A matcher over a list of templates: the most specific template an address fits wins (a literal
  * `auctions.watch` before `{a}.{b}`), so the answer does not depend on the order of the list.
  */
-export function channelMatcher<T extends ChannelTemplate>(templates: ReadonlyArray<T>): (address: string) => TemplateMatch<T> | null {
+export function channelMatcher<T extends ChannelTemplate>(
+  templates: ReadonlyArray<T>,
+): (address: string) => TemplateMatch<T> | null {
   const compiled = templates
-    .map((channel) => ({ channel, regex: templatePattern(channel), names: templateParameters(channel.address), score: specificity(channel) }))
+    .map((channel) => ({
+      channel,
+      regex: templatePattern(channel),
+      names: templateParameters(channel.address),
+      score: specificity(channel),
+    }))
     .sort((a, b) => b.score - a.score);
   return (address) => {
     if (typeof address !== 'string') return null;

@@ -25,8 +25,7 @@ export interface BudgetRef {
  * when the request names a single instrument (`params.instrument_name`) and another otherwise.
  */
 export type RateLimitRule =
-  | { readonly decrement: 'none' }
-  | { readonly singleInstrument: WindowLimitId; readonly otherwise: WindowLimitId };
+  { readonly decrement: 'none' } | { readonly singleInstrument: WindowLimitId; readonly otherwise: WindowLimitId };
 
 /** A method's rate-limit row, with its rule typed (the assignment checks the generated table against RateLimitRule). */
 interface MethodLimits {
@@ -42,7 +41,10 @@ for (const l of limitTable) if (l.kind === 'window') windows.set(l.id, l);
 /** A budget id the tables name, checked to be a window limit, so a spec slip stops at import and not at the first request. */
 function windowId(id: string, where: string): WindowLimitId {
   const w = windows.get(id);
-  if (!w) throw new Error(`${where} names budget '${id}', which is not a window limit of limitTable (ids: ${[...windows.keys()].join(', ')})`);
+  if (!w)
+    throw new Error(
+      `${where} names budget '${id}', which is not a window limit of limitTable (ids: ${[...windows.keys()].join(', ')})`,
+    );
   return w.id;
 }
 
@@ -50,18 +52,21 @@ function windowId(id: string, where: string): WindowLimitId {
 const keyOf = (id: WindowLimitId): BudgetKey => windows.get(id)!.scope;
 
 const defaultClass = rateLimitClassTable.find((c) => c.default);
-if (!defaultClass) throw new Error('rateLimitClassTable has no class with default: true; methods outside methodTable need one');
+if (!defaultClass)
+  throw new Error('rateLimitClassTable has no class with default: true; methods outside methodTable need one');
 
 /** The rate-limit class every method without one of its own falls under (the entry with `default: true`). */
 export const defaultRateLimitClass: string = defaultClass.name;
 
 const classBudget = new Map<string, string>(rateLimitClassTable.map((c) => [c.name, c.budget]));
-for (const c of rateLimitClassTable) if (c.budget !== 'per-method' && c.budget !== 'own-logic') windowId(c.budget, `rate-limit class '${c.name}'`);
+for (const c of rateLimitClassTable)
+  if (c.budget !== 'per-method' && c.budget !== 'own-logic') windowId(c.budget, `rate-limit class '${c.name}'`);
 
 const methods = new Map<string, MethodLimits>();
 for (const m of methodTable) {
   const row: MethodLimits = m;
-  if (row.rateLimitClass !== null && !classBudget.has(row.rateLimitClass)) throw new Error(`method ${m.name} has rate-limit class '${row.rateLimitClass}', which rateLimitClassTable lacks`);
+  if (row.rateLimitClass !== null && !classBudget.has(row.rateLimitClass))
+    throw new Error(`method ${m.name} has rate-limit class '${row.rateLimitClass}', which rateLimitClassTable lacks`);
   methods.set(m.name, row);
 }
 
@@ -74,7 +79,9 @@ export const publicBudget: WindowLimitId | null = [...windows.values()].find((w)
 /** The budget a rate-limit class draws on, or null when the class leaves it to each method (per-method, own-logic). */
 export function classBudgetOf(className: string): WindowLimitId | null {
   const b = classBudget.get(className);
-  return b === undefined || b === 'per-method' || b === 'own-logic' ? null : windowId(b, `rate-limit class '${className}'`);
+  return b === undefined || b === 'per-method' || b === 'own-logic'
+    ? null
+    : windowId(b, `rate-limit class '${className}'`);
 }
 
 /**
@@ -126,5 +133,9 @@ export function limitOf<K extends LimitEntry['kind']>(id: string, kind: K): Extr
 }
 
 function namesInstrument(params: unknown): boolean {
-  return typeof params === 'object' && params !== null && typeof (params as { instrument_name?: unknown }).instrument_name === 'string';
+  return (
+    typeof params === 'object' &&
+    params !== null &&
+    typeof (params as { instrument_name?: unknown }).instrument_name === 'string'
+  );
 }

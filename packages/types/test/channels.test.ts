@@ -1,6 +1,15 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { channels, matchChannel, fillAddress, channelTable, methodTable } from '../src/index';
-import type { PayloadOf, ChannelAddress, OrderbookPayload, PublicTrade, Order, Methods, BalanceUpdate, PublicRfq } from '../src/index';
+import type {
+  PayloadOf,
+  ChannelAddress,
+  OrderbookPayload,
+  PublicTrade,
+  Order,
+  Methods,
+  BalanceUpdate,
+  PublicRfq,
+} from '../src/index';
 
 describe('typed channel addresses (checked by tsc in the build)', () => {
   it('a literal address resolves to its payload type; a parameter outside its enumeration is a type error', () => {
@@ -39,7 +48,9 @@ describe('typed channel addresses (checked by tsc in the build)', () => {
 
   it('the method map types params and result by method name', () => {
     expectTypeOf<Methods['public/login']['result']>().toEqualTypeOf<number[]>();
-    expectTypeOf<Methods['public/getRateLimits']['result']['remaining_matching']['msBeforeNext']>().toEqualTypeOf<number>();
+    expectTypeOf<
+      Methods['public/getRateLimits']['result']['remaining_matching']['msBeforeNext']
+    >().toEqualTypeOf<number>();
     expectTypeOf<Methods['order']['assumedResult']['order']>().toEqualTypeOf<Order>();
   });
 });
@@ -59,17 +70,25 @@ describe('matching an address to its channel at run time (from the tables)', () 
     expect(m?.params).toEqual(params);
   });
 
-  it.each(['orderbook.ETH-PERP.7.20', 'ticker_slim.ETH-PERP.50', 'nothing', 'trades.future.ETH.x'])('%s matches nothing', (address) => {
-    expect(matchChannel(address)).toBeNull();
-  });
+  it.each(['orderbook.ETH-PERP.7.20', 'ticker_slim.ETH-PERP.50', 'nothing', 'trades.future.ETH.x'])(
+    '%s matches nothing',
+    (address) => {
+      expect(matchChannel(address)).toBeNull();
+    },
+  );
 
   it('fills a template and names a missing value', () => {
-    expect(fillAddress('orderbook.{instrument_name}.{group}.{depth}', { instrument_name: 'BTC-PERP', group: 1, depth: 100 })).toBe('orderbook.BTC-PERP.1.100');
+    expect(
+      fillAddress('orderbook.{instrument_name}.{group}.{depth}', { instrument_name: 'BTC-PERP', group: 1, depth: 100 }),
+    ).toBe('orderbook.BTC-PERP.1.100');
     expect(() => fillAddress('trades.{instrument_name}', {})).toThrow(/no value for \{instrument_name\}/);
   });
 
   it('the tables carry all 13 channels and the documented methods', () => {
     expect(channelTable).toHaveLength(13);
-    expect(methodTable.find((m) => m.name === 'cancel_all')).toMatchObject({ rateLimitClass: 'endpoint', rateLimitBudget: 'cancel_all' });
+    expect(methodTable.find((m) => m.name === 'cancel_all')).toMatchObject({
+      rateLimitClass: 'endpoint',
+      rateLimitBudget: 'cancel_all',
+    });
   });
 });

@@ -4,7 +4,13 @@ import { describe, expect, it, vi } from 'vitest';
 vi.mock('../src/generated/tables.gen', async (importOriginal) => {
   const real = await importOriginal<typeof import('../src/generated/tables.gen')>();
   const codes = real.errorTable.codes.map((c) =>
-    c.kind === 'rate-limit' ? { ...c, data: 'Wait <ms> milliseconds (then retry)', dataPattern: '^Wait [0-9]+ milliseconds \\(then retry\\)$' } : c,
+    c.kind === 'rate-limit'
+      ? {
+          ...c,
+          data: 'Wait <ms> milliseconds (then retry)',
+          dataPattern: '^Wait [0-9]+ milliseconds \\(then retry\\)$',
+        }
+      : c,
   );
   return { ...real, errorTable: { ...real.errorTable, codes } };
 });

@@ -35,7 +35,16 @@ describe('retry hint', () => {
     expect(parseRetryHint(hint)).toBe(Math.max(0, Math.ceil(ms)));
   });
 
-  it.each([null, undefined, '', 'retry in 5ms', 'Retry after ms', 'Retry after 5 ms.', 'x Retry after 5 ms', 'Retry after -5 ms'])('%j is not of the documented form', (data) => {
+  it.each([
+    null,
+    undefined,
+    '',
+    'retry in 5ms',
+    'Retry after ms',
+    'Retry after 5 ms.',
+    'x Retry after 5 ms',
+    'Retry after -5 ms',
+  ])('%j is not of the documented form', (data) => {
     expect(parseRetryHint(data)).toBeNull();
   });
 });

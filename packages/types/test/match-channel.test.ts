@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { channelMatcher, matchChannel, templateParameters, templatePattern, type ChannelTemplate } from '../src/index';
 
-describe('this API\'s addresses (the generated channel table)', () => {
+describe("this API's addresses (the generated channel table)", () => {
   it.each([
     ['orderbook.ETH-PERP.10.20', 'orderbook', { instrument_name: 'ETH-PERP', group: '10', depth: '20' }],
     ['orderbook.BTC-PERP.1.100', 'orderbook', { instrument_name: 'BTC-PERP', group: '1', depth: '100' }],
@@ -19,7 +19,11 @@ describe('this API\'s addresses (the generated channel table)', () => {
     ['ticker_slim.BTC-PERP.1000', 'tickerSlim', { instrument_name: 'BTC-PERP', interval: '1000' }],
     ['auctions.watch', 'auctionsWatch', {}],
     ['margin.watch', 'marginWatch', {}],
-    ['0x8Ba1f109551bD432803012645Ac136ddd64DBA72.rfqs', 'walletRfqs', { wallet: '0x8Ba1f109551bD432803012645Ac136ddd64DBA72' }],
+    [
+      '0x8Ba1f109551bD432803012645Ac136ddd64DBA72.rfqs',
+      'walletRfqs',
+      { wallet: '0x8Ba1f109551bD432803012645Ac136ddd64DBA72' },
+    ],
   ])('%s matches %s', (address, id, params) => {
     const m = matchChannel(address);
     expect(m?.channel.id).toBe(id);
@@ -55,8 +59,20 @@ describe('this API\'s addresses (the generated channel table)', () => {
 
 describe('templates of another API', () => {
   const templates: ChannelTemplate[] = [
-    { address: '{region}.{kind}', parameters: [{ name: 'region', enum: null }, { name: 'kind', enum: null }] },
-    { address: 'parcels.{region}.{priority}', parameters: [{ name: 'priority', enum: ['low', 'high'] }, { name: 'region', enum: null }] },
+    {
+      address: '{region}.{kind}',
+      parameters: [
+        { name: 'region', enum: null },
+        { name: 'kind', enum: null },
+      ],
+    },
+    {
+      address: 'parcels.{region}.{priority}',
+      parameters: [
+        { name: 'priority', enum: ['low', 'high'] },
+        { name: 'region', enum: null },
+      ],
+    },
     { address: 'parcels.eu.{priority}', parameters: [{ name: 'priority', enum: ['low', 'high'] }] },
     { address: 'price(usd)+.{pair}', parameters: [{ name: 'pair', enum: null }] },
   ];
@@ -77,9 +93,12 @@ describe('templates of another API', () => {
     expect(match(address)).toBeNull();
   });
 
-  it.each(['priceusdusd.BTC', 'price(usd).BTC', 'price(usd)+XBTC'])('literal text is literal, never a pattern: %s does not fit price(usd)+.{pair}', (address) => {
-    expect(channelMatcher([templates[3]!])(address)).toBeNull();
-  });
+  it.each(['priceusdusd.BTC', 'price(usd).BTC', 'price(usd)+XBTC'])(
+    'literal text is literal, never a pattern: %s does not fit price(usd)+.{pair}',
+    (address) => {
+      expect(channelMatcher([templates[3]!])(address)).toBeNull();
+    },
+  );
 
   it('captures parameters in the order they stand in the address, whatever order the list gives', () => {
     expect(templateParameters('parcels.{region}.{priority}')).toEqual(['region', 'priority']);

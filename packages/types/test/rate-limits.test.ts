@@ -1,5 +1,13 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { budgetOf, endpointBudgetOf, limitOf, methodTable, publicBudget, type BudgetRef, type WindowLimitId } from '../src/index';
+import {
+  budgetOf,
+  endpointBudgetOf,
+  limitOf,
+  methodTable,
+  publicBudget,
+  type BudgetRef,
+  type WindowLimitId,
+} from '../src/index';
 
 const one = { instrument_name: 'ETH-PERP' };
 const wallet = (budget: WindowLimitId): BudgetRef => ({ budget, key: 'wallet' });
@@ -47,7 +55,9 @@ describe('budgetOf: which tier-1 budget a request draws on', () => {
   it('has a precise type', () => {
     expectTypeOf(budgetOf).returns.toEqualTypeOf<BudgetRef | null>();
     expectTypeOf<BudgetRef['key']>().toEqualTypeOf<'ip' | 'wallet' | 'wallet-method'>();
-    expectTypeOf<WindowLimitId>().toEqualTypeOf<'non_matching' | 'matching' | 'cancel_all' | 'public' | 'cancel_by_label'>();
+    expectTypeOf<WindowLimitId>().toEqualTypeOf<
+      'non_matching' | 'matching' | 'cancel_all' | 'public' | 'cancel_by_label'
+    >();
   });
 });
 

@@ -25,7 +25,7 @@ function at(data: unknown, pointer: string): unknown {
 export function cut(value: unknown, max = MAX_VALUE): string {
   let s: string;
   try {
-    s = value === undefined ? 'undefined' : JSON.stringify(value) ?? String(value);
+    s = value === undefined ? 'undefined' : (JSON.stringify(value) ?? String(value));
   } catch {
     s = String(value);
   }
@@ -38,7 +38,14 @@ export function failuresOf(validate: ValidateFunction, data: unknown): Failure[]
   return (validate.errors ?? []).map((e) => {
     const missing = e.keyword === 'required' ? String(e.params.missingProperty ?? '') : '';
     const pointer = missing ? `${e.instancePath}/${missing}` : e.instancePath;
-    const detail = e.keyword === 'pattern' ? ` ${e.params.pattern}` : e.keyword === 'enum' ? ` ${cut(e.params.allowedValues, 120)}` : e.keyword === 'type' ? ` ${e.params.type}` : '';
+    const detail =
+      e.keyword === 'pattern'
+        ? ` ${e.params.pattern}`
+        : e.keyword === 'enum'
+          ? ` ${cut(e.params.allowedValues, 120)}`
+          : e.keyword === 'type'
+            ? ` ${e.params.type}`
+            : '';
     return {
       pointer: pointer === '' ? '/' : pointer,
       rule: `${e.keyword}${detail}`,

@@ -8,7 +8,9 @@ export class ValidationError extends Error {
     readonly target: string,
     readonly failures: Failure[],
   ) {
-    super(`${target} is not valid (${failures.length} failure${failures.length === 1 ? '' : 's'}):\n${formatFailures(failures)}`);
+    super(
+      `${target} is not valid (${failures.length} failure${failures.length === 1 ? '' : 's'}):\n${formatFailures(failures)}`,
+    );
     this.name = 'ValidationError';
   }
 }

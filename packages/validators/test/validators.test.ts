@@ -7,16 +7,29 @@ import { fileURLToPath } from 'node:url';
 const specFile = join(fileURLToPath(import.meta.url), '..', '..', '..', '..', 'spec', 'asyncapi.yaml');
 const model = await modelFromSpec(specFile);
 
-const order = () => structuredClone(model.channels.find((c) => c.id === 'subaccountOrders')!.examples[0] as Array<Record<string, unknown>>);
-const book = () => structuredClone(model.channels.find((c) => c.id === 'orderbook')!.examples[0] as Record<string, unknown>);
-const rfqs = () => structuredClone(model.channels.find((c) => c.id === 'walletRfqs')!.examples[0] as Array<Record<string, unknown>>);
+const order = () =>
+  structuredClone(
+    model.channels.find((c) => c.id === 'subaccountOrders')!.examples[0] as Array<Record<string, unknown>>,
+  );
+const book = () =>
+  structuredClone(model.channels.find((c) => c.id === 'orderbook')!.examples[0] as Record<string, unknown>);
+const rfqs = () =>
+  structuredClone(model.channels.find((c) => c.id === 'walletRfqs')!.examples[0] as Array<Record<string, unknown>>);
 
 describe('every example in the spec validates with the generated validators', () => {
   const cases = [
-    ...model.channels.flatMap((c) => c.examples.map((e, i) => [`channel ${c.id} #${i}`, validators.channels[c.id as keyof typeof validators.channels], e] as const)),
+    ...model.channels.flatMap((c) =>
+      c.examples.map(
+        (e, i) => [`channel ${c.id} #${i}`, validators.channels[c.id as keyof typeof validators.channels], e] as const,
+      ),
+    ),
     ...model.methods.flatMap((m) => [
-      ...m.paramsExamples.map((e, i) => [`${m.name} params #${i}`, validators.params[m.name as keyof typeof validators.params], e] as const),
-      ...m.resultExamples.map((e, i) => [`${m.name} result #${i}`, validators.results[m.name as keyof typeof validators.results], e] as const),
+      ...m.paramsExamples.map(
+        (e, i) => [`${m.name} params #${i}`, validators.params[m.name as keyof typeof validators.params], e] as const,
+      ),
+      ...m.resultExamples.map(
+        (e, i) => [`${m.name} result #${i}`, validators.results[m.name as keyof typeof validators.results], e] as const,
+      ),
     ]),
   ];
   it('there are examples to check', () => expect(cases.length).toBeGreaterThanOrEqual(15));
@@ -27,16 +40,108 @@ describe('every example in the spec validates with the generated validators', ()
 
 describe('invalid payloads are rejected with the right pointer and rule', () => {
   it.each([
-    ['a missing required field', validators.channels.subaccountOrders, () => { const o = order(); delete o[0]!.order_status; return o; }, '/0/order_status', /^required/],
-    ['13 fractional digits', validators.channels.subaccountOrders, () => { const o = order(); o[0]!.limit_price = '3000.0000000000001'; return o; }, '/0/limit_price', /^pattern/],
-    ['a bad address', validators.channels.walletRfqs, () => { const r = rfqs(); r[0]!.wallet = '0x123'; return r; }, '/0/wallet', /^pattern \^0x\[0-9a-fA-F\]\{40\}\$/],
-    ['a wrong enum value', validators.channels.subaccountOrders, () => { const o = order(); o[0]!.direction = 'hold'; return o; }, '/0/direction', /^enum/],
-    ['a wrong level shape (three strings)', validators.channels.orderbook, () => { const b = book(); (b.bids as unknown[])[1] = ['1', '2', '3']; return b; }, '/bids/1', /^maxItems/],
-    ['a level of numbers', validators.channels.orderbook, () => { const b = book(); (b.asks as unknown[])[0] = [3010, 1]; return b; }, '/asks/0/0', /^type string/],
-    ['an object where the document says array', validators.channels.subaccountOrders, () => order()[0], '/', /^type array/],
-    ['a negative non-negative decimal', validators.channels.walletRfqs, () => { const r = rfqs(); r[0]!.filled_pct = '-1'; return r; }, '/0/filled_pct', /^pattern/],
-    ['a timestamp that is not an integer', validators.channels.orderbook, () => ({ ...book(), timestamp: 1.5 }), '/timestamp', /^type integer/],
-    ['a null where null is not allowed', validators.channels.subaccountOrders, () => { const o = order(); o[0]!.order_id = null; return o; }, '/0/order_id', /^type string/],
+    [
+      'a missing required field',
+      validators.channels.subaccountOrders,
+      () => {
+        const o = order();
+        delete o[0]!.order_status;
+        return o;
+      },
+      '/0/order_status',
+      /^required/,
+    ],
+    [
+      '13 fractional digits',
+      validators.channels.subaccountOrders,
+      () => {
+        const o = order();
+        o[0]!.limit_price = '3000.0000000000001';
+        return o;
+      },
+      '/0/limit_price',
+      /^pattern/,
+    ],
+    [
+      'a bad address',
+      validators.channels.walletRfqs,
+      () => {
+        const r = rfqs();
+        r[0]!.wallet = '0x123';
+        return r;
+      },
+      '/0/wallet',
+      /^pattern \^0x\[0-9a-fA-F\]\{40\}\$/,
+    ],
+    [
+      'a wrong enum value',
+      validators.channels.subaccountOrders,
+      () => {
+        const o = order();
+        o[0]!.direction = 'hold';
+        return o;
+      },
+      '/0/direction',
+      /^enum/,
+    ],
+    [
+      'a wrong level shape (three strings)',
+      validators.channels.orderbook,
+      () => {
+        const b = book();
+        (b.bids as unknown[])[1] = ['1', '2', '3'];
+        return b;
+      },
+      '/bids/1',
+      /^maxItems/,
+    ],
+    [
+      'a level of numbers',
+      validators.channels.orderbook,
+      () => {
+        const b = book();
+        (b.asks as unknown[])[0] = [3010, 1];
+        return b;
+      },
+      '/asks/0/0',
+      /^type string/,
+    ],
+    [
+      'an object where the document says array',
+      validators.channels.subaccountOrders,
+      () => order()[0],
+      '/',
+      /^type array/,
+    ],
+    [
+      'a negative non-negative decimal',
+      validators.channels.walletRfqs,
+      () => {
+        const r = rfqs();
+        r[0]!.filled_pct = '-1';
+        return r;
+      },
+      '/0/filled_pct',
+      /^pattern/,
+    ],
+    [
+      'a timestamp that is not an integer',
+      validators.channels.orderbook,
+      () => ({ ...book(), timestamp: 1.5 }),
+      '/timestamp',
+      /^type integer/,
+    ],
+    [
+      'a null where null is not allowed',
+      validators.channels.subaccountOrders,
+      () => {
+        const o = order();
+        o[0]!.order_id = null;
+        return o;
+      },
+      '/0/order_id',
+      /^type string/,
+    ],
   ])('%s', (_name, validate, make, pointer, rule) => {
     const failures = failuresOf(validate as never, make());
     expect(failures.map((f) => f.pointer)).toContain(pointer);

@@ -96,8 +96,15 @@ async function round(feeder: Worker, url: string, receiver: Receiver): Promise<n
 }
 
 export async function runClientReceive(): Promise<BenchResult[]> {
-  const notification = JSON.stringify({ jsonrpc: '2.0', method: 'subscription', params: { channel: ADDRESS, data: orderbookFrame(10) } });
-  const feeder = new Worker(feederSource, { eval: true, workerData: { ws: createRequire(import.meta.url).resolve('ws'), frame: notification } });
+  const notification = JSON.stringify({
+    jsonrpc: '2.0',
+    method: 'subscription',
+    params: { channel: ADDRESS, data: orderbookFrame(10) },
+  });
+  const feeder = new Worker(feederSource, {
+    eval: true,
+    workerData: { ws: createRequire(import.meta.url).resolve('ws'), frame: notification },
+  });
   const port = await new Promise<number>((resolve, reject) => {
     feeder.once('message', (m: { port: number }) => resolve(m.port));
     feeder.once('error', reject);
@@ -115,7 +122,12 @@ export async function runClientReceive(): Promise<BenchResult[]> {
   const control = rates.get(raw.name)!;
   const ratio = (name: string) => median(rates.get(name)!.map((v, i) => v / control[i]!));
   return [
-    { name: 'client receive raw ws control (notifications/s)', value: Math.round(median(control)), op: '>=', target: 0 },
+    {
+      name: 'client receive raw ws control (notifications/s)',
+      value: Math.round(median(control)),
+      op: '>=',
+      target: 0,
+    },
     { name: 'client receive validate off / raw ws', value: ratio('client validate off'), op: '>=', target: 0.9 },
     { name: 'client receive validate strict / raw ws', value: ratio('client validate strict'), op: '>=', target: 0.75 },
   ];

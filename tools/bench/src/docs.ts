@@ -14,7 +14,9 @@ export async function runDocs(root: string): Promise<BenchResult[]> {
   const files = emitDocs(model);
   const seconds = (performance.now() - t0) / 1000;
   // As written to disk: the writer's header line is part of each file's weight.
-  const bytes = files.filter((f) => !f.path.startsWith('md/')).reduce((n, f) => n + Buffer.byteLength(headerFor(f.path, 'spec/asyncapi.yaml') + '\n' + f.content), 0);
+  const bytes = files
+    .filter((f) => !f.path.startsWith('md/'))
+    .reduce((n, f) => n + Buffer.byteLength(headerFor(f.path, 'spec/asyncapi.yaml') + '\n' + f.content), 0);
   return [
     { name: 'docs generation (emitDocs, first call)', value: seconds, unit: ' s', op: '<', target: 1 },
     { name: 'docs site weight (HTML+CSS+JS)', value: bytes, unit: ' bytes', op: '<', target: 300_000 },

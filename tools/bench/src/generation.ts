@@ -7,7 +7,11 @@ import type { BenchResult } from './report';
 
 function timed(cmd: string, args: string[], cwd: string): number {
   const t0 = performance.now();
-  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1', SCARF_ANALYTICS: 'false' } });
+  const r = spawnSync(cmd, args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1', SCARF_ANALYTICS: 'false' },
+  });
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed: ${r.stderr || r.stdout}`);
   return (performance.now() - t0) / 1000;
 }

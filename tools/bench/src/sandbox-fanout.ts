@@ -90,7 +90,10 @@ async function measure(counters: Counters, send: (data: unknown) => void, data: 
 /** Run the benchmark: one result line, the ratio sandbox / raw broadcast. */
 export async function runSandboxFanout(): Promise<BenchResult[]> {
   const data = payloads();
-  const sandbox = await startSandbox({ limits: { connections: { max: SUBSCRIBERS + 10 }, public: { points: 1_000_000 } }, market: { intervalMs: 60_000 } });
+  const sandbox = await startSandbox({
+    limits: { connections: { max: SUBSCRIBERS + 10 }, public: { points: 1_000_000 } },
+    market: { intervalMs: 60_000 },
+  });
   const subs = await connectAll(sandbox.wsUrl, SUBSCRIBERS);
   const subscribed = subs.map(
     (ws) =>
@@ -108,7 +111,9 @@ export async function runSandboxFanout(): Promise<BenchResult[]> {
   const rawCounters = new Counters(rawClients);
   // The control: serialize each frame once and write it to every client, as a plain ws broadcast does.
   const rawSend = (d: unknown) => {
-    const frame = Buffer.from(JSON.stringify({ jsonrpc: '2.0', method: 'subscription', params: { channel: CHANNEL, data: d } }));
+    const frame = Buffer.from(
+      JSON.stringify({ jsonrpc: '2.0', method: 'subscription', params: { channel: CHANNEL, data: d } }),
+    );
     for (const c of raw.clients) c.send(frame, { binary: false });
   };
   const sandboxSend = (d: unknown) => void sandbox.publish(CHANNEL, d);

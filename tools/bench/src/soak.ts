@@ -71,7 +71,10 @@ class SandboxProcess {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => (child.kill('SIGKILL'), reject(new Error('the soak sandbox did not start within 60 s'))), 60_000);
+      const timer = setTimeout(
+        () => (child.kill('SIGKILL'), reject(new Error('the soak sandbox did not start within 60 s'))),
+        60_000,
+      );
       child.once('exit', (code) => reject(new Error(`the soak sandbox exited with ${code} before it was ready`)));
       child.once('message', (m: { type: string; wsUrl: string; httpUrl: string }) => {
         clearTimeout(timer);
@@ -116,7 +119,10 @@ class SoakClient {
   private readonly pending = new Map<number, () => void>();
   closed = false;
 
-  private constructor(readonly ws: WebSocket, private readonly tally: Tally) {
+  private constructor(
+    readonly ws: WebSocket,
+    private readonly tally: Tally,
+  ) {
     ws.on('message', (data) => {
       const text = String(data);
       // Replies start with their id; pushes with the method, so a push costs no JSON parse.
@@ -139,7 +145,10 @@ class SoakClient {
       const timer = setTimeout(() => (ws.terminate(), resolve(null)), REPLY_MS);
       ws.once('message', (data) => {
         // A refused connection's only frame is the connection-limit frame.
-        if (String(data).startsWith('connectionLimitExceeded:')) clearTimeout(timer), ws.terminate(), resolve(null);
+        if (!String(data).startsWith('connectionLimitExceeded:')) return;
+        clearTimeout(timer);
+        ws.terminate();
+        resolve(null);
       });
       ws.once('open', () => {
         // The refusal frame arrives right after open: give it a moment before calling this a connection.
@@ -181,8 +190,13 @@ class SoakClient {
 
 /** Every public address the sandbox serves: each public channel with every enum value, instrument and currency. */
 async function publicAddresses(httpUrl: string): Promise<string[]> {
-  const res = await fetch(`${httpUrl}/v3/public/get_all_live_instruments`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-  const instruments = ((await res.json()) as { result: Array<{ instrument_name: string; base_currency: string }> }).result;
+  const res = await fetch(`${httpUrl}/v3/public/get_all_live_instruments`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
+  const instruments = ((await res.json()) as { result: Array<{ instrument_name: string; base_currency: string }> })
+    .result;
   const values: Record<string, string[]> = {
     instrument_name: instruments.map((i) => i.instrument_name),
     currency: [...new Set(instruments.map((i) => i.base_currency))],
@@ -222,9 +236,17 @@ function stallNow(c: SoakClient): Promise<void> {
 }
 
 /** One slot's life until the deadline: connect, subscribe to everything, stay a while, leave; again. */
-async function churn(url: string, ip: string, addresses: string[], slow: boolean, deadline: number, tally: Tally, seed: number): Promise<void> {
+async function churn(
+  url: string,
+  ip: string,
+  addresses: string[],
+  slow: boolean,
+  deadline: number,
+  tally: Tally,
+  seed: number,
+): Promise<void> {
   let n = seed;
-  const random = () => ((n = (n * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const random = () => (n = (n * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   while (Date.now() < deadline) {
     const c = await openSlot(url, ip, tally);
     if (!c) return;
@@ -232,7 +254,10 @@ async function churn(url: string, ip: string, addresses: string[], slow: boolean
     const stay = Date.now() + 500 + random() * 3000;
     while (Date.now() < stay && Date.now() < deadline && !c.closed) {
       if (slow) await stallNow(c);
-      await c.request(random() < 0.5 ? 'public/getRateLimits' : 'unsubscribe', random() < 0.5 ? {} : { channels: addresses.slice(0, 3) });
+      await c.request(
+        random() < 0.5 ? 'public/getRateLimits' : 'unsubscribe',
+        random() < 0.5 ? {} : { channels: addresses.slice(0, 3) },
+      );
       await sleep(200 + random() * 500);
     }
     if (random() < 0.5 && !c.closed) await c.request('unsubscribe', {});
@@ -265,7 +290,9 @@ async function connectionsLeft(httpUrl: string): Promise<number> {
 export async function runSoak(): Promise<BenchResult[]> {
   const seconds = soakSeconds(process.env.EXCHANGE_API_SOAK_SECONDS);
   if (seconds === null) {
-    console.error(`bench sandbox soak: EXCHANGE_API_SOAK_SECONDS must be a whole number of seconds from 1 to 600 (got ${JSON.stringify(process.env.EXCHANGE_API_SOAK_SECONDS)})`);
+    console.error(
+      `bench sandbox soak: EXCHANGE_API_SOAK_SECONDS must be a whole number of seconds from 1 to 600 (got ${JSON.stringify(process.env.EXCHANGE_API_SOAK_SECONDS)})`,
+    );
     return [{ name: 'sandbox soak memory end/start (not run)', value: NaN, op: '<=', target: 1.5 }];
   }
   const sandbox = await SandboxProcess.start();
@@ -277,7 +304,11 @@ export async function runSoak(): Promise<BenchResult[]> {
     const start = await sandbox.memory();
     await Promise.all(warm.map((c) => c.close()));
     const deadline = Date.now() + seconds * 1000;
-    await Promise.all(Array.from({ length: IPS * PER_IP }, (_, k) => churn(sandbox.wsUrl, ipOf(k % IPS), addresses, k === 0, deadline, tally, k + 1)));
+    await Promise.all(
+      Array.from({ length: IPS * PER_IP }, (_, k) =>
+        churn(sandbox.wsUrl, ipOf(k % IPS), addresses, k === 0, deadline, tally, k + 1),
+      ),
+    );
     if ((await connectionsLeft(sandbox.httpUrl)) !== 0) tally.leakedSlots++;
     const last = await fillEverySlot(sandbox.wsUrl, addresses, tally);
     await sleep(2000);
@@ -285,7 +316,10 @@ export async function runSoak(): Promise<BenchResult[]> {
     await Promise.all(last.map((c) => c.close()));
     if ((await connectionsLeft(sandbox.httpUrl)) !== 0) tally.leakedSlots++;
     const faults = tally.leakedSlots + tally.unanswered;
-    if (faults > 0) console.error(`bench sandbox soak: ${tally.leakedSlots} leaked connection slot(s), ${tally.unanswered} unanswered request(s)`);
+    if (faults > 0)
+      console.error(
+        `bench sandbox soak: ${tally.leakedSlots} leaked connection slot(s), ${tally.unanswered} unanswered request(s)`,
+      );
     return [
       { name: 'sandbox soak memory end/start', value: end / start, op: '<=', target: 1.5 },
       {

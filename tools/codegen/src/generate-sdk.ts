@@ -13,7 +13,14 @@ import { emitPackageReadme } from './emit/package-readme';
 import { emitDocs } from './emit/docs/emit-docs';
 import { emitLanguages } from './emit/lang/emit-languages';
 import type { LanguageTarget } from './emit/lang/languages';
-import { packageIndex, packageJson, packageNameOf, packageNameProblem, packageTsconfig, packageVersionOf } from './emit/package';
+import {
+  packageIndex,
+  packageJson,
+  packageNameOf,
+  packageNameProblem,
+  packageTsconfig,
+  packageVersionOf,
+} from './emit/package';
 import type { EmittedFile } from './emit/emitted-file';
 import { WriteRefused, headerFor, type WriteOptions } from './write/writer';
 
@@ -35,13 +42,22 @@ export interface Sdk {
 }
 
 /** What `npm pack` and `npm install` make beside the generated files: the writer neither minds nor touches them. */
-export const isBuildOutput = (path: string): boolean => ['dist', 'node_modules', 'package-lock.json'].includes(path) || /^[^/]+\.tgz$/.test(path);
+export const isBuildOutput = (path: string): boolean =>
+  ['dist', 'node_modules', 'package-lock.json'].includes(path) || /^[^/]+\.tgz$/.test(path);
 
 /** Where each slot's files go inside the package folder: sources in src/, the site in docs/. */
-const PREFIX: Partial<Record<EmittedFile['slot'], string>> = { types: 'src/', validators: 'src/', sdk: 'src/', docs: 'docs/', package: '', lang: '' };
+const PREFIX: Partial<Record<EmittedFile['slot'], string>> = {
+  types: 'src/',
+  validators: 'src/',
+  sdk: 'src/',
+  docs: 'docs/',
+  package: '',
+  lang: '',
+};
 
 /** The files in one folder (one manifest for the whole package, so src/ and docs/ are its own). */
-const inPackage = (files: EmittedFile[]): EmittedFile[] => files.map((f) => ({ ...f, slot: 'package', path: `${PREFIX[f.slot] ?? ''}${f.path}` }));
+const inPackage = (files: EmittedFile[]): EmittedFile[] =>
+  files.map((f) => ({ ...f, slot: 'package', path: `${PREFIX[f.slot] ?? ''}${f.path}` }));
 
 /** Every file of the SDK package of `model`. Throws WriteRefused for a `--name` npm would refuse. */
 export async function emitSdk(model: ApiModel, settings: SdkSettings): Promise<Sdk> {
@@ -51,7 +67,9 @@ export async function emitSdk(model: ApiModel, settings: SdkSettings): Promise<S
   const notes = model.defaults.map(defaultNote);
   let version = packageVersionOf(model);
   if (version === null) {
-    notes.push(`note: info.version ${JSON.stringify(model.version)} is not an npm (semver) version: the package is version 0.0.0`);
+    notes.push(
+      `note: info.version ${JSON.stringify(model.version)} is not an npm (semver) version: the package is version 0.0.0`,
+    );
     version = '0.0.0';
   }
   const validators = emitValidators(model, { typesImport: './types.gen' });
@@ -69,7 +87,11 @@ export async function emitSdk(model: ApiModel, settings: SdkSettings): Promise<S
   const extra = (out: string) => [
     { dir: out, path: 'package.json', content: packageJson(model, pkg) },
     { dir: out, path: 'tsconfig.json', content: packageTsconfig() },
-    { dir: out, path: 'src/index.ts', content: packageIndex(headerFor('index.ts', settings.specName, settings.regenerate)) },
+    {
+      dir: out,
+      path: 'src/index.ts',
+      content: packageIndex(headerFor('index.ts', settings.specName, settings.regenerate)),
+    },
   ];
   return { files, extra, notes };
 }

@@ -72,7 +72,18 @@ export type SdkResult = WriteResult & { notes: string[] };
  * files): `name` defaults to one derived from info.title; `docs` adds the docs site; `languages`
  * adds the models in those languages, each into `<out>/<language>/`.
  */
-export async function generateInto(specFile: string, outDir: string, options: { check: boolean; cwd?: string; force?: boolean; name?: string; docs?: boolean; languages?: readonly LanguageTarget[] }): Promise<SdkResult> {
+export async function generateInto(
+  specFile: string,
+  outDir: string,
+  options: {
+    check: boolean;
+    cwd?: string;
+    force?: boolean;
+    name?: string;
+    docs?: boolean;
+    languages?: readonly LanguageTarget[];
+  },
+): Promise<SdkResult> {
   if (outDir.trim() === '') throw new WriteRefused('--out needs a folder (got an empty path)');
   const cwd = options.cwd ?? process.cwd();
   const out = resolve(cwd, outDir);
@@ -81,7 +92,21 @@ export async function generateInto(specFile: string, outDir: string, options: { 
   const languages = options.languages ?? [];
   const regenerate = `npx exchange-api generate --spec ${specFile} --out ${outDir}${options.name ? ` --name ${options.name}` : ''}${docs ? ' --docs' : ''}${langFlag(languages)}`;
   // Model and emitters run while the parser checks the spec (in its worker); nothing is written unless it passes.
-  const sdk = await withCheckedSpec(specFile, { cwd }, (spec) => emitSdk({ ...modelOfSpec(spec), source: specName }, { name: options.name, docs, languages, specName, regenerate }));
-  const written = writeFiles(sdk.files, { package: out }, { check: options.check, specName, regenerate, cwd, force: options.force, extra: sdk.extra(out), buildOutput: isBuildOutput });
+  const sdk = await withCheckedSpec(specFile, { cwd }, (spec) =>
+    emitSdk({ ...modelOfSpec(spec), source: specName }, { name: options.name, docs, languages, specName, regenerate }),
+  );
+  const written = writeFiles(
+    sdk.files,
+    { package: out },
+    {
+      check: options.check,
+      specName,
+      regenerate,
+      cwd,
+      force: options.force,
+      extra: sdk.extra(out),
+      buildOutput: isBuildOutput,
+    },
+  );
   return { ...written, notes: sdk.notes };
 }

@@ -23,7 +23,13 @@ function patternsOf(node: unknown, out: string[] = []): string[] {
 }
 
 /** Every integer of a spec's text beyond JavaScript's exact range, as written. */
-const bigIntegers = (text: string) => [...new Set([...text.matchAll(/(?<![\w.])-?[0-9]{16,}(?![\w.])/g)].map((m) => m[0]).filter((n) => !Number.isSafeInteger(Number(n))))];
+const bigIntegers = (text: string) => [
+  ...new Set(
+    [...text.matchAll(/(?<![\w.])-?[0-9]{16,}(?![\w.])/g)]
+      .map((m) => m[0])
+      .filter((n) => !Number.isSafeInteger(Number(n))),
+  ),
+];
 
 const cases: Array<[string, string, () => Promise<ApiModel>]> = [
   ['our spec', specFile, repoModel],
@@ -35,14 +41,22 @@ describe.each(cases)('the docs of %s', (_name, file, model) => {
 
   it('write every pattern of the spec plain, in HTML and Markdown', async () => {
     const files = emitDocs(await model());
-    const md = files.filter((f) => f.path.startsWith('md/')).map((f) => f.content).join('\n');
+    const md = files
+      .filter((f) => f.path.startsWith('md/'))
+      .map((f) => f.content)
+      .join('\n');
     // The HTML offers line breaks inside code (<wbr>); a reader sees the pattern whole.
-    const html = files.filter((f) => f.path.endsWith('.html')).map((f) => f.content.replace(/<wbr>/g, '')).join('\n');
+    const html = files
+      .filter((f) => f.path.endsWith('.html'))
+      .map((f) => f.content.replace(/<wbr>/g, ''))
+      .join('\n');
     const patterns = patternsOf(parse(text));
     expect(patterns.length).toBeGreaterThan(0);
     for (const p of patterns) {
       expect(md, p).toContain(`pattern \`${p}\``);
-      expect(html, p).toContain(`pattern <code>${p.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}</code>`);
+      expect(html, p).toContain(
+        `pattern <code>${p.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}</code>`,
+      );
     }
   });
 
@@ -65,8 +79,11 @@ describe.each(cases)('the docs of %s', (_name, file, model) => {
     expect(md).toContain('| Code | Name | Message | Kind | HTTP |');
     const names = m.errors.codes.map((e) => e.name).filter((n): n is string => n !== undefined);
     expect(names.length).toBeGreaterThan(0);
-    for (const e of m.errors.codes.filter((x) => x.name)) expect(md).toMatch(new RegExp(`\`${e.code}\` \\| \`${e.name}\` \\| [^|]+ \\| ${e.kind} \\| ${e.httpStatus} \\|`));
-    const labels = searchEntries(m, new SiteMap(m)).filter((x) => x[1] !== String(Number(x[1]))).map((x) => x[1]);
+    for (const e of m.errors.codes.filter((x) => x.name))
+      expect(md).toMatch(new RegExp(`\`${e.code}\` \\| \`${e.name}\` \\| [^|]+ \\| ${e.kind} \\| ${e.httpStatus} \\|`));
+    const labels = searchEntries(m, new SiteMap(m))
+      .filter((x) => x[1] !== String(Number(x[1])))
+      .map((x) => x[1]);
     for (const n of names) expect(labels).toContain(n);
   });
 });

@@ -44,7 +44,11 @@ describe('emitDocs on our spec', () => {
     }
     expect(paths).toEqual(expect.arrayContaining(['assets/site.css', 'assets/search.js', 'assets/search-index.js']));
     expect(files.every((f) => f.slot === 'docs')).toBe(true);
-    expect(files.filter((f) => f.path.endsWith('.html')).every((f) => !/https?:\/\//.test(f.content.replace(/https:\/\/\{[a-z_]+\}/g, '')))).toBe(true);
+    expect(
+      files
+        .filter((f) => f.path.endsWith('.html'))
+        .every((f) => !/https?:\/\//.test(f.content.replace(/https:\/\/\{[a-z_]+\}/g, ''))),
+    ).toBe(true);
   });
 
   it('gives every channel a section with its address, access, parameters and an anchor, in HTML and Markdown', () => {
@@ -95,14 +99,16 @@ describe('emitDocs on our spec', () => {
     for (const n of model.notShown) expect(ids).toContain(site.notShownRef(n).anchor);
     for (const a of model.assumptions) expect(ids).toContain(site.assumptionRef(a.id).anchor);
     const orderbook = model.channels.find((c) => c.id === 'orderbook')!;
-    expect(file('channels.html')).toContain(`href="open.html#${site.notShownRef(site.notShownUnder('#/channels/orderbook')[0]!).anchor}"`);
+    expect(file('channels.html')).toContain(
+      `href="open.html#${site.notShownRef(site.notShownUnder('#/channels/orderbook')[0]!).anchor}"`,
+    );
     expect(orderbook.notShown).toBeTruthy();
     const marked = model.methods.filter((m) => m.assumption);
     expect(marked.length).toBeGreaterThan(0);
     for (const m of marked) expect(file('methods.html')).toContain(`href="open.html#assumption-${m.assumption}"`);
   });
 
-  it('every page\'s sidebar reaches every page (readable without JavaScript)', () => {
+  it("every page's sidebar reaches every page (readable without JavaScript)", () => {
     const pages = files.filter((f) => f.path.endsWith('.html')).map((f) => f.path);
     expect(pages.length).toBeGreaterThanOrEqual(9);
     for (const page of pages) {
@@ -115,10 +121,15 @@ describe('emitDocs on our spec', () => {
 
   it('resolves every internal link of the HTML and of the Markdown pages', () => {
     expect(brokenLinks(files, '.html')).toEqual([]);
-    expect(brokenLinks(files.filter((f) => f.path.startsWith('md/')).map((f) => ({ ...f, path: f.path.slice(3) })), '.md')).toEqual([]);
+    expect(
+      brokenLinks(
+        files.filter((f) => f.path.startsWith('md/')).map((f) => ({ ...f, path: f.path.slice(3) })),
+        '.md',
+      ),
+    ).toEqual([]);
   });
 
-  it('shows real example frames: the spec\'s own, one borrowed for a channel with the same payload, none invented', () => {
+  it("shows real example frames: the spec's own, one borrowed for a channel with the same payload, none invented", () => {
     const html = file('channels.html');
     expect(section(html, 'orderbook')).toContain('"channel": "orderbook.ETH-PERP.10.10"');
     // Our spec has an example for nearly every channel; take some away to see the borrowing and the honest gap.
@@ -136,19 +147,34 @@ describe('emitDocs on our spec', () => {
 
   it('fills a channel address from an address the spec writes, else from the payload and the allowed values', () => {
     const orderbook = model.channels.find((c) => c.id === 'orderbook')!;
-    expect(exampleAddress(orderbook, orderbook.examples[0], [{ channels: ['orderbook.ETH-PERP.10.10'] }])).toBe('orderbook.ETH-PERP.10.10');
-    expect(exampleAddress(orderbook, orderbook.examples[0], [{ channels: ['orderbook.BTC-PERP.10.10'] }])).toBe('orderbook.ETH-PERP.1.1');
+    expect(exampleAddress(orderbook, orderbook.examples[0], [{ channels: ['orderbook.ETH-PERP.10.10'] }])).toBe(
+      'orderbook.ETH-PERP.10.10',
+    );
+    expect(exampleAddress(orderbook, orderbook.examples[0], [{ channels: ['orderbook.BTC-PERP.10.10'] }])).toBe(
+      'orderbook.ETH-PERP.1.1',
+    );
   });
 
   it('indexes channels, methods, records, fields and enumeration values for the search', () => {
     const labels = searchEntries(model, site).map((e) => e[1]);
-    expect(labels).toEqual(expect.arrayContaining(['cancel_all', 'OrderbookPayload.publish_id', 'CancelReason.insufficient_margin', 'orderbook.{instrument_name}.{group}.{depth}', 'Order']));
+    expect(labels).toEqual(
+      expect.arrayContaining([
+        'cancel_all',
+        'OrderbookPayload.publish_id',
+        'CancelReason.insufficient_margin',
+        'orderbook.{instrument_name}.{group}.{depth}',
+        'Order',
+      ]),
+    );
     expect(file('assets/search-index.js')).toMatch(/^window\.DOCS_SEARCH = \{/);
   });
 
   // Generation time is a benchmark (npm run bench -- docs, target < 1 s), not a timed test: these
   // machines are noisy. Size is exact, so it is a test.
-  const weight = (out: EmittedFile[]) => out.filter((f) => !f.path.startsWith('md/')).reduce((n, f) => n + Buffer.byteLength(`${headerFor(f.path, 'spec/asyncapi.yaml')}\n${f.content}`), 0);
+  const weight = (out: EmittedFile[]) =>
+    out
+      .filter((f) => !f.path.startsWith('md/'))
+      .reduce((n, f) => n + Buffer.byteLength(`${headerFor(f.path, 'spec/asyncapi.yaml')}\n${f.content}`), 0);
 
   it('is deterministic and under 300 kB (HTML, CSS and JS, 300,000 bytes)', () => {
     expect(emitDocs(model)).toEqual(files);
@@ -171,12 +197,14 @@ describe('emitDocs on our spec', () => {
     expect(weight(out)).toBeLessThan(300_000);
   });
 
-  it('frames pushed notifications with the method the spec\'s notification frame gives', () => {
+  it("frames pushed notifications with the method the spec's notification frame gives", () => {
     expect(notificationMethod(model)).toBe('subscription');
     const renamed = clone(model);
     const frame = renamed.types.find((t) => t.name === renamed.roles.notificationFrame)!;
-    ((renamed.schemas[frame.name]!.properties as Record<string, { const?: string }>).method!).const = 'push';
-    expect(section(emitDocs(renamed).find((f) => f.path === 'channels.html')!.content, 'orderbook')).toContain('"method": "push"');
+    (renamed.schemas[frame.name]!.properties as Record<string, { const?: string }>).method!.const = 'push';
+    expect(section(emitDocs(renamed).find((f) => f.path === 'channels.html')!.content, 'orderbook')).toContain(
+      '"method": "push"',
+    );
   });
 
   it('matches the repository copy in packages/docs/site (fix: npm run generate)', () => {
@@ -184,7 +212,10 @@ describe('emitDocs on our spec', () => {
     const result = writeFiles(files, { docs: dir }, { check: true, specName: 'spec/asyncapi.yaml', cwd: root });
     expect(result.differing).toEqual([]);
     // Files nothing emits any more are drift too, whatever the writer's own sweep covers.
-    const list = (d: string): string[] => readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? list(join(d, e.name)) : [relative(dir, join(d, e.name))]));
+    const list = (d: string): string[] =>
+      readdirSync(d, { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? list(join(d, e.name)) : [relative(dir, join(d, e.name))],
+      );
     expect(existsSync(dir) ? list(dir).sort() : []).toEqual([MANIFEST_NAME, ...files.map((f) => f.path)].sort());
   });
 });
@@ -192,11 +223,15 @@ describe('emitDocs on our spec', () => {
 describe('emitDocs refuses an invalid example, naming its place', () => {
   it('a channel example', () => {
     const m = clone(model);
-    m.channels.find((c) => c.id === 'orderbook')!.examples = [{ instrument_name: 'ETH-PERP', publish_id: 'not a number' }];
-    expect(() => emitDocs(m)).toThrow(/invalid example: channel orderbook \(orderbook\.\{instrument_name\}\.\{group\}\.\{depth\}\) example 1: /);
+    m.channels.find((c) => c.id === 'orderbook')!.examples = [
+      { instrument_name: 'ETH-PERP', publish_id: 'not a number' },
+    ];
+    expect(() => emitDocs(m)).toThrow(
+      /invalid example: channel orderbook \(orderbook\.\{instrument_name\}\.\{group\}\.\{depth\}\) example 1: /,
+    );
   });
 
-  it('a method\'s params example', () => {
+  it("a method's params example", () => {
     const m = clone(model);
     m.methods.find((x) => x.name === 'public/login')!.paramsExamples = [{ wallet: 42 }];
     expect(() => emitDocs(m)).toThrow(/invalid example: method public\/login params example 1: /);
@@ -234,7 +269,9 @@ operations:
   });
 
   it('an API without methods says so on the overview (no empty table); a server without a title is named once', async () => {
-    const m = await modelFromSpec(writeSpec(spec.replace('channels:', 'servers:\n  live: { host: feed.example.com, protocol: wss }\nchannels:')));
+    const m = await modelFromSpec(
+      writeSpec(spec.replace('channels:', 'servers:\n  live: { host: feed.example.com, protocol: wss }\nchannels:')),
+    );
     const index = emitDocs(m).find((f) => f.path === 'md/index.md')!.content;
     expect(index).toContain('This API has no methods.');
     expect(index).not.toContain('| Method | Transports |');
@@ -244,7 +281,9 @@ operations:
   it('an invalid date-time is refused, naming its place', async () => {
     const m = await modelFromSpec(writeSpec(spec));
     m.channels[0]!.examples = [{ at: 'yesterday', tag: 'a1' }];
-    expect(() => emitDocs(m)).toThrow(/invalid example: channel posts \(posts\) example 1: \/at must match format "date-time"/);
+    expect(() => emitDocs(m)).toThrow(
+      /invalid example: channel posts \(posts\) example 1: \/at must match format "date-time"/,
+    );
   });
 });
 
@@ -254,16 +293,62 @@ describe('emitDocs on a model of another API', () => {
     title: 'Tiny API',
     version: '1.0.0',
     description: 'A weather feed.',
-    servers: [{ id: 'main', host: 'example.test', protocol: 'wss', pathname: '/ws', transport: 'ws', title: 'Main', description: '', variables: [] }],
+    servers: [
+      {
+        id: 'main',
+        host: 'example.test',
+        protocol: 'wss',
+        pathname: '/ws',
+        transport: 'ws',
+        title: 'Main',
+        description: '',
+        variables: [],
+      },
+    ],
     schemas: {
-      Reading: { type: 'object', required: ['celsius'], properties: { celsius: { type: 'number' }, unit: { $ref: '#/definitions/Unit' } } },
+      Reading: {
+        type: 'object',
+        required: ['celsius'],
+        properties: { celsius: { type: 'number' }, unit: { $ref: '#/definitions/Unit' } },
+      },
       Unit: { type: 'string', enum: ['C', 'F'] },
     },
     types: [
-      { name: 'Reading', kind: 'record', description: '', refs: ['Unit'], examples: [{ celsius: 21 }], open: false, fields: [{ name: 'celsius', required: true, nullable: false, type: 'number', refs: [], description: '' }, { name: 'unit', required: false, nullable: false, type: 'Unit', refs: ['Unit'], description: '', default: 'C' }] },
+      {
+        name: 'Reading',
+        kind: 'record',
+        description: '',
+        refs: ['Unit'],
+        examples: [{ celsius: 21 }],
+        open: false,
+        fields: [
+          { name: 'celsius', required: true, nullable: false, type: 'number', refs: [], description: '' },
+          {
+            name: 'unit',
+            required: false,
+            nullable: false,
+            type: 'Unit',
+            refs: ['Unit'],
+            description: '',
+            default: 'C',
+          },
+        ],
+      },
       { name: 'Unit', kind: 'enum', description: '', refs: [], examples: [], values: ['C', 'F'] },
     ],
-    channels: [{ id: 'weather', address: 'weather.{city}', title: 'Weather', description: '', access: 'public', parameters: [{ name: 'city', description: '', enum: null }], payload: { schema: { $ref: '#/definitions/Reading' }, record: 'Reading', array: false }, examples: [{ celsius: 19.5, unit: 'C' }], exampleAddresses: [null] }],
+    channels: [
+      {
+        id: 'weather',
+        address: 'weather.{city}',
+        title: 'Weather',
+        description: '',
+        access: 'public',
+        parameters: [{ name: 'city', description: '', enum: null }],
+        payload: { schema: { $ref: '#/definitions/Reading' }, record: 'Reading', array: false },
+        examples: [{ celsius: 19.5, unit: 'C' }],
+        exampleAddresses: [null],
+      },
+    ],
     methods: [],
     errors: { reserved: [], codes: [] },
     limits: [],
@@ -282,28 +367,41 @@ describe('emitDocs on a model of another API', () => {
     const all = out.map((f) => f.content).join('\n');
     expect(all).not.toMatch(/undefined|\[object Object\]|NaN/);
     expect(out.find((f) => f.path === 'login.html')!.content).toContain('This spec describes no login.');
-    expect(out.find((f) => f.path === 'channels.html')!.content).toMatch(/"channel": ?"weather\.\{city\}","data": ?\{"celsius":19\.5/);
+    expect(out.find((f) => f.path === 'channels.html')!.content).toMatch(
+      /"channel": ?"weather\.\{city\}","data": ?\{"celsius":19\.5/,
+    );
   });
 });
 
-describe('the docs emitter is spec-agnostic: meaning comes from the model\'s roles (x-role), never from names', () => {
+describe("the docs emitter is spec-agnostic: meaning comes from the model's roles (x-role), never from names", () => {
   it('names no schema, method or assumption of this API in its source', () => {
     const dir = join(root, 'tools', 'codegen', 'src', 'emit', 'docs');
-    const names = ['RPCError', 'SubscriptionNotification', 'JsonRpcRequest', 'JsonRpcResponse', "'subscribe'", "'subscription'", "'notification-frame'", "'public/", "'private/"];
+    const names = [
+      'RPCError',
+      'SubscriptionNotification',
+      'JsonRpcRequest',
+      'JsonRpcResponse',
+      "'subscribe'",
+      "'subscription'",
+      "'notification-frame'",
+      "'public/",
+      "'private/",
+    ];
     for (const file of readdirSync(dir)) {
       const text = readFileSync(join(dir, file), 'utf8');
       for (const name of names) expect(text.includes(name), `${file} names ${name}`).toBe(false);
     }
   });
 
-  it('another API\'s subscribe method, notification frame and error object, each named by its role', () => {
+  it("another API's subscribe method, notification frame and error object, each named by its role", () => {
     const m = clone(model);
-    const rename = <T extends { name: string }>(list: T[], from: string, to: string) => list.filter((x) => x.name === from).forEach((x) => (x.name = to));
+    const rename = <T extends { name: string }>(list: T[], from: string, to: string) =>
+      list.filter((x) => x.name === from).forEach((x) => (x.name = to));
     // Rename the role holders; the docs must follow the roles, not the old names.
     const sub = m.methods.find((x) => x.id === m.roles.subscribe)!;
     sub.name = 'watch';
     m.schemas.Push = m.schemas[m.roles.notificationFrame!]!;
-    ((m.schemas.Push.properties as Record<string, { const?: string }>).method!).const = 'tick';
+    (m.schemas.Push.properties as Record<string, { const?: string }>).method!.const = 'tick';
     rename(m.types, m.roles.notificationFrame!, 'Push');
     m.roles.notificationFrame = 'Push';
     m.schemas.Failure = m.schemas[m.roles.errorObject!]!;
@@ -314,14 +412,22 @@ describe('the docs emitter is spec-agnostic: meaning comes from the model\'s rol
     expect(section(channels, 'orderbook')).toContain('"method": "tick"');
     expect(section(channels, 'orderbook')).toContain('Subscribe with <a href="methods.html#');
     expect(section(channels, 'orderbook')).toContain('<code>watch</code>');
-    expect(out.find((f) => f.path === 'errors.html')!.content).toMatch(/JSON-RPC error object \(<a [^>]*><code>Failure<\/code>/);
+    expect(out.find((f) => f.path === 'errors.html')!.content).toMatch(
+      /JSON-RPC error object \(<a [^>]*><code>Failure<\/code>/,
+    );
     // With no roles, the frames the client assumes (the defaults of a plain spec), each said to be assumed.
     m.roles = { subscribe: null, notificationFrame: null, requestFrame: null, responseFrame: null, errorObject: null };
     const bare = section(emitDocs(m).find((f) => f.path === 'channels.html')!.content, 'orderbook');
     expect(bare).toContain('"method": "subscription"');
-    expect(bare).toContain('The spec names no notification frame (no <code>x-role</code>): this is the frame the client assumes.');
-    expect(bare).toMatch(/Subscribe with the JSON-RPC method <code>subscribe<\/code>, params <code>\{(&quot;|")channels(&quot;|"):\[(&quot;|")orderbook\./);
-    expect(bare).toContain('the spec names no subscribe method (no <code>x-role</code>), so this is what the client sends.');
+    expect(bare).toContain(
+      'The spec names no notification frame (no <code>x-role</code>): this is the frame the client assumes.',
+    );
+    expect(bare).toMatch(
+      /Subscribe with the JSON-RPC method <code>subscribe<\/code>, params <code>\{(&quot;|")channels(&quot;|"):\[(&quot;|")orderbook\./,
+    );
+    expect(bare).toContain(
+      'the spec names no subscribe method (no <code>x-role</code>), so this is what the client sends.',
+    );
     expect(bare).not.toContain('Subscribe with <a');
   });
 });

@@ -12,7 +12,14 @@ import { idsOf, ledgerFile, ledgerVariant, repoModel, root } from './docs-helper
 
 const page = (files: EmittedFile[], path: string) => files.find((f) => f.path === path)?.content ?? '';
 /** The HTML as a reader sees its text: tags and break hints dropped, entities decoded. */
-const text = (html: string) => html.replace(/<wbr>/g, '').replace(/<[^>]+>/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+const text = (html: string) =>
+  html
+    .replace(/<wbr>/g, '')
+    .replace(/<[^>]+>/g, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&');
 /** The HTML of the section that starts at an id, up to the next heading of level 2 or 3. */
 function sectionOf(html: string, id: string): string {
   const start = html.indexOf(`id="${id}"`);
@@ -46,13 +53,19 @@ describe('the docs print every integer of the spec beyond 2^53 as written (ledge
     expect(methods).toContain('"limit":9223372036854775807');
     expect(methods).toContain('"limit":-9223372036854775808');
     expect(methods).toContain('"tier":-9223372036854775808');
-    expect(page(files, 'channels.html')).toContain('{"seq":18446744073709551615,"offset":9223372036854775807,"amount":"1"}');
+    expect(page(files, 'channels.html')).toContain(
+      '{"seq":18446744073709551615,"offset":9223372036854775807,"amount":"1"}',
+    );
     // No rounded double anywhere: 2^63 and 2^64 as JavaScript prints them.
-    expect(all).not.toMatch(/9223372036854776000|18446744073709552000|9223372036854775808(?!\d)(?<!-9223372036854775808)/);
+    expect(all).not.toMatch(
+      /9223372036854776000|18446744073709552000|9223372036854775808(?!\d)(?<!-9223372036854775808)/,
+    );
   });
 
   it('and the same on our spec: nothing rounded anywhere', async () => {
-    const all = emitDocs(await repoModel()).map((f) => f.content).join('\n');
+    const all = emitDocs(await repoModel())
+      .map((f) => f.content)
+      .join('\n');
     expect(all).not.toMatch(/9223372036854776000|18446744073709552000/);
   });
 });
@@ -62,11 +75,16 @@ describe('method messages and examples (ledger variant)', () => {
     const m = await variantModel();
     const files = emitDocs(m);
     const html = text(sectionOf(page(files, 'methods.html'), 'balance-get').replace(/<h2[^>]*>/, ''));
-    for (const line of ['Request message: balance request (BalanceRequest). Asks for an account\'s balance.', 'Reply message: balance reply (BalanceReply). The balance, with the last sequence posted.'])
+    for (const line of [
+      "Request message: balance request (BalanceRequest). Asks for an account's balance.",
+      'Reply message: balance reply (BalanceReply). The balance, with the last sequence posted.',
+    ])
       expect(html + text(page(files, 'methods.html')), line).toContain(line);
     const md = page(files, 'md/methods.md');
     expect(md).toContain("Request message: **balance request** (`BalanceRequest`). Asks for an account's balance.");
-    expect(md).toContain('Reply message: **balance reply** (`BalanceReply`). The balance, with the last sequence posted.');
+    expect(md).toContain(
+      'Reply message: **balance reply** (`BalanceReply`). The balance, with the last sequence posted.',
+    );
   });
 
   it('give every example its own anchor, on the figure captioned with its name', async () => {
@@ -76,16 +94,31 @@ describe('method messages and examples (ledger variant)', () => {
     const method = m.methods[0]!;
     const channel = m.channels[0]!;
     const anchors = [
-      ...method.paramsExamples.map((_, i) => [site.example(method, 'params', i).anchor!, method.paramsExampleInfo![i]!.name!]),
-      ...method.resultExamples.map((_, i) => [site.example(method, 'result', i).anchor!, method.resultExampleInfo![i]!.name!]),
+      ...method.paramsExamples.map((_, i) => [
+        site.example(method, 'params', i).anchor!,
+        method.paramsExampleInfo![i]!.name!,
+      ]),
+      ...method.resultExamples.map((_, i) => [
+        site.example(method, 'result', i).anchor!,
+        method.resultExampleInfo![i]!.name!,
+      ]),
     ];
-    const channelAnchors = channel.examples.map((_, i) => [site.example(channel, 'payload', i).anchor!, channel.exampleInfo![i]!.name!]);
+    const channelAnchors = channel.examples.map((_, i) => [
+      site.example(channel, 'payload', i).anchor!,
+      channel.exampleInfo![i]!.name!,
+    ]);
     expect(new Set([...anchors, ...channelAnchors].map((a) => a[0])).size).toBe(anchors.length + channelAnchors.length);
-    for (const [path, list] of [['methods.html', anchors], ['channels.html', channelAnchors]] as const)
-      for (const [anchor, name] of list) expect(page(files, path), anchor).toMatch(new RegExp(`<figure id="${anchor}"><figcaption>[^]*?<code>${name}</code>`));
+    for (const [path, list] of [
+      ['methods.html', anchors],
+      ['channels.html', channelAnchors],
+    ] as const)
+      for (const [anchor, name] of list)
+        expect(page(files, path), anchor).toMatch(
+          new RegExp(`<figure id="${anchor}"><figcaption>[^]*?<code>${name}</code>`),
+        );
   });
 
-  it('search hits for examples land on their own anchors; a method\'s are labelled params or result', async () => {
+  it("search hits for examples land on their own anchors; a method's are labelled params or result", async () => {
     const m = await variantModel();
     const files = emitDocs(m);
     const hits = searchEntries(m, new SiteMap(m)).filter((e) => e[0] === 10);
@@ -95,11 +128,20 @@ describe('method messages and examples (ledger variant)', () => {
       const [file, anchor] = href.split('#');
       expect(idsOf(page(files, file!)), href).toContain(anchor);
     }
-    expect(hits.map((e) => e[1])).toEqual(expect.arrayContaining(['first account (params)', 'last account (params)', 'first balance (result)', 'second balance (result)', 'reversal', 'at the limits']));
+    expect(hits.map((e) => e[1])).toEqual(
+      expect.arrayContaining([
+        'first account (params)',
+        'last account (params)',
+        'first balance (result)',
+        'second balance (result)',
+        'reversal',
+        'at the limits',
+      ]),
+    );
     expect(hits.find((e) => e[1] === 'reversal')![2]).toBe('channels.html#entries-example-2');
   });
 
-  it('on our spec too: a second example\'s hit does not land on the first\'s anchor', async () => {
+  it("on our spec too: a second example's hit does not land on the first's anchor", async () => {
     const m = await repoModel();
     const hits = searchEntries(m, new SiteMap(m)).filter((e) => e[0] === 10);
     expect(hits.length).toBeGreaterThan(10);
@@ -110,15 +152,18 @@ describe('method messages and examples (ledger variant)', () => {
   it('write one period after a summary that ends with its own', async () => {
     for (const m of [await variantModel(), await modelFromSpec(ledgerFile, root), await repoModel()]) {
       const files = emitDocs(m);
-      for (const f of files.filter((x) => /^(md\/)?(channels|methods)\.(html|md)$/.test(x.path))) expect(text(f.content), f.path).not.toMatch(/[^.]\.\.(?!\.)/);
+      for (const f of files.filter((x) => /^(md\/)?(channels|methods)\.(html|md)$/.test(x.path)))
+        expect(text(f.content), f.path).not.toMatch(/[^.]\.\.(?!\.)/);
     }
   });
 });
 
 describe('field tables where a record is used show its constraints', () => {
-  it('of a record built with allOf: the nonce pattern in the method\'s own table (ledger variant)', async () => {
+  it("of a record built with allOf: the nonce pattern in the method's own table (ledger variant)", async () => {
     const files = emitDocs(await variantModel());
-    expect(sectionOf(page(files, 'methods.html'), 'balance-get-params')).toContain('<tr><td>nonce<td>string<td>yes<td>pattern ^[0-9]{1,32}$');
+    expect(sectionOf(page(files, 'methods.html'), 'balance-get-params')).toContain(
+      '<tr><td>nonce<td>string<td>yes<td>pattern ^[0-9]{1,32}$',
+    );
     expect(sectionOf(page(files, 'records.html'), 'BalanceParams')).toContain('pattern <code>^[0-9]{1,32}$</code>');
   });
 
@@ -129,8 +174,12 @@ describe('field tables where a record is used show its constraints', () => {
     const flow = m.methods.filter((x) => x.orderFlow);
     expect(flow.map((x) => x.name)).toEqual(expect.arrayContaining(['order', 'replace', 'cancel', 'cancel_all']));
     for (const x of flow) {
-      expect(sectionOf(page(files, 'methods.html'), site.method(x, 'params').anchor!), x.name).toMatch(/<tr><td>nonce<td>string<td>yes<td>pattern \^\[0-9\]\{1,32\}\$/);
-      expect(sectionOf(page(files, 'records.html'), x.assumedParams!), x.name).toContain('pattern <code>^[0-9]{1,32}$</code>');
+      expect(sectionOf(page(files, 'methods.html'), site.method(x, 'params').anchor!), x.name).toMatch(
+        /<tr><td>nonce<td>string<td>yes<td>pattern \^\[0-9\]\{1,32\}\$/,
+      );
+      expect(sectionOf(page(files, 'records.html'), x.assumedParams!), x.name).toContain(
+        'pattern <code>^[0-9]{1,32}$</code>',
+      );
     }
   });
 
@@ -138,12 +187,18 @@ describe('field tables where a record is used show its constraints', () => {
     const files = emitDocs(await repoModel());
     const channels = page(files, 'channels.html');
     const methods = page(files, 'methods.html');
-    expect(channels).toMatch(/<tr><td>amount<td><a href="records\.html#Decimal">Decimal<\/a><td>yes<td>pattern \^-\?\[0-9\]\+\(\\\.\[0-9\]\{1,12\}\)\?\$/);
-    expect(methods).toMatch(/<tr><td>subaccount_id<td><a href="records\.html#Int64">Int64<\/a><td>yes<td>minimum -9223372036854775808, maximum 9223372036854775807/);
-    expect(methods).toMatch(/<td><a href="records\.html#NonNegativeDecimalInput">NonNegativeDecimalInput<\/a><td>yes<td>pattern \^\[0-9\]\+\(\\\.\[0-9\]\{1,12\}\)\?\$ or minimum 0/);
+    expect(channels).toMatch(
+      /<tr><td>amount<td><a href="records\.html#Decimal">Decimal<\/a><td>yes<td>pattern \^-\?\[0-9\]\+\(\\\.\[0-9\]\{1,12\}\)\?\$/,
+    );
+    expect(methods).toMatch(
+      /<tr><td>subaccount_id<td><a href="records\.html#Int64">Int64<\/a><td>yes<td>minimum -9223372036854775808, maximum 9223372036854775807/,
+    );
+    expect(methods).toMatch(
+      /<td><a href="records\.html#NonNegativeDecimalInput">NonNegativeDecimalInput<\/a><td>yes<td>pattern \^\[0-9\]\+\(\\\.\[0-9\]\{1,12\}\)\?\$ or minimum 0/,
+    );
   });
 
-  it('of the elements of an array result: public/get_all_live_instruments shows AssumedLiveInstrument\'s fields', async () => {
+  it("of the elements of an array result: public/get_all_live_instruments shows AssumedLiveInstrument's fields", async () => {
     const m = await repoModel();
     const site = new SiteMap(m);
     const files = emitDocs(m);
@@ -167,8 +222,17 @@ describe.each([
     const named = m.errors.codes.filter((e) => e.name);
     expect(named.length).toBeGreaterThan(0);
     for (const e of named) {
-      const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      expect(html).toMatch(new RegExp(`<tr id="${site.errorRef(e.code).anchor}"><td><code>${e.code}</code><td><code>${e.name}</code><td>${esc(e.message)}(?: <a [^>]*>[^<]*</a>)?<td>${e.kind}<td>${e.httpStatus}<td>`));
+      const esc = (s: string) =>
+        s
+          .replace(/&/g, '&amp;')
+          .replace(/</g, '&lt;')
+          .replace(/>/g, '&gt;')
+          .replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      expect(html).toMatch(
+        new RegExp(
+          `<tr id="${site.errorRef(e.code).anchor}"><td><code>${e.code}</code><td><code>${e.name}</code><td>${esc(e.message)}(?: <a [^>]*>[^<]*</a>)?<td>${e.kind}<td>${e.httpStatus}<td>`,
+        ),
+      );
     }
   });
 });

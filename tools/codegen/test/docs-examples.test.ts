@@ -11,7 +11,11 @@ import { repoModel, root, specFile } from './docs-helpers';
 
 const ledgerFile = new URL('./fixtures/ledger.asyncapi.yaml', import.meta.url).pathname;
 
-type Message = { title?: string; summary?: string; examples?: Array<{ name?: string; summary?: string; payload?: unknown }> };
+type Message = {
+  title?: string;
+  summary?: string;
+  examples?: Array<{ name?: string; summary?: string; payload?: unknown }>;
+};
 
 /** Every value inside a JSON value, itself included. */
 function* nodes(value: unknown): Generator<unknown> {
@@ -38,7 +42,9 @@ const cases: Array<[string, string, () => Promise<ApiModel>]> = [
 
 describe.each(cases)('the docs of %s', (_name, file, model) => {
   // Numbers beyond 2^53 are compared as the model holds them (the payload printed from the same value).
-  const messages = Object.values((parse(readFileSync(file, 'utf8')).components?.messages ?? {}) as Record<string, Message>);
+  const messages = Object.values(
+    (parse(readFileSync(file, 'utf8')).components?.messages ?? {}) as Record<string, Message>,
+  );
 
   it('show every message title and summary where the message is', async () => {
     const files = emitDocs(await model());
@@ -61,16 +67,26 @@ describe.each(cases)('the docs of %s', (_name, file, model) => {
       if (e.name) expect(api, e.name).toContain(`\`${e.name}\``);
       if (e.summary) expect(api, e.summary).toContain(e.summary.replace(/\s+/g, ' ').trim());
       const payload = JSON.parse(JSON.stringify(e.payload));
-      expect(shown.some((n) => isDeepStrictEqual(n, payload)), `payload of ${e.name ?? 'an example'} not on the page`).toBe(true);
+      expect(
+        shown.some((n) => isDeepStrictEqual(n, payload)),
+        `payload of ${e.name ?? 'an example'} not on the page`,
+      ).toBe(true);
     }
   });
 
   it('index every named example for the search', async () => {
     const m = await model();
     const labels = searchEntries(m, new SiteMap(m)).map((x) => x[1]);
-    const names = messages.flatMap((msg) => msg.examples ?? []).map((e) => e.name).filter((n): n is string => Boolean(n));
+    const names = messages
+      .flatMap((msg) => msg.examples ?? [])
+      .map((e) => e.name)
+      .filter((n): n is string => Boolean(n));
     expect(names.length).toBeGreaterThan(0);
     // A method's examples are labelled `name (params)` or `name (result)`: one name may be both.
-    for (const n of names) expect(labels.some((l) => l === n || l === `${n} (params)` || l === `${n} (result)`), n).toBe(true);
+    for (const n of names)
+      expect(
+        labels.some((l) => l === n || l === `${n} (params)` || l === `${n} (result)`),
+        n,
+      ).toBe(true);
   });
 });

@@ -16,9 +16,16 @@ function tableAfter(md: string, anchor: string): { head: string[]; rows: string[
   expect(start, anchor).toBeGreaterThan(-1);
   const rest = md.slice(md.indexOf('\n', start) + 1);
   const end = rest.search(/^#{1,3} /m);
-  const lines = rest.slice(0, end === -1 ? undefined : end).split('\n').filter((l) => l.startsWith('| '));
+  const lines = rest
+    .slice(0, end === -1 ? undefined : end)
+    .split('\n')
+    .filter((l) => l.startsWith('| '));
   // Cells split on unescaped bars (`\|` is a bar inside a cell: `Order \| null`).
-  const cells = (l: string) => l.slice(2, -2).split(/(?<!\\) \| /).map((c) => c.trim());
+  const cells = (l: string) =>
+    l
+      .slice(2, -2)
+      .split(/(?<!\\) \| /)
+      .map((c) => c.trim());
   return { head: lines[0] ? cells(lines[0]) : [], rows: lines.slice(2).map(cells) };
 }
 
@@ -27,8 +34,10 @@ function usesOf(model: ApiModel, site: SiteMap): Array<{ page: string; anchor: s
   const record = (name: string | null | undefined) => {
     let t = model.types.find((x) => x.name === name);
     // An array of records (public/get_all_live_instruments' assumed result) shows its element's fields.
-    const items = t?.kind === 'array' ? (model.schemas[t.name]?.items as { $ref?: string } | undefined)?.$ref : undefined;
-    if (items?.startsWith('#/definitions/')) t = model.types.find((x) => x.name === items.slice('#/definitions/'.length));
+    const items =
+      t?.kind === 'array' ? (model.schemas[t.name]?.items as { $ref?: string } | undefined)?.$ref : undefined;
+    if (items?.startsWith('#/definitions/'))
+      t = model.types.find((x) => x.name === items.slice('#/definitions/'.length));
     return t?.kind === 'record' && t.fields?.length ? t : undefined;
   };
   const out: Array<{ page: string; anchor: string; t: TypeModel; where: string }> = [];
@@ -37,7 +46,10 @@ function usesOf(model: ApiModel, site: SiteMap): Array<{ page: string; anchor: s
     if (t) out.push({ page: 'md/channels.md', anchor: site.channel(c, 'payload').anchor!, t, where: c.address });
   }
   for (const m of model.methods) {
-    for (const [part, name] of [['params', m.assumedParams ?? m.params.record], ['result', m.assumedResult ?? m.result.record]] as const) {
+    for (const [part, name] of [
+      ['params', m.assumedParams ?? m.params.record],
+      ['result', m.assumedResult ?? m.result.record],
+    ] as const) {
       const t = record(name);
       if (t) out.push({ page: 'md/methods.md', anchor: site.method(m, part).anchor!, t, where: `${m.name} ${part}` });
     }
@@ -63,7 +75,10 @@ describe.each(cases)('the docs of %s', (_name, load) => {
     for (const { page: path, anchor, t, where } of uses) {
       const inline = tableAfter(page(path), anchor);
       expect(inline.head.slice(0, 3), where).toEqual(['Field', 'Type', 'Required']);
-      expect(inline.rows.map((r) => r[0]), where).toEqual(t.fields!.map((f) => f.name));
+      expect(
+        inline.rows.map((r) => r[0]),
+        where,
+      ).toEqual(t.fields!.map((f) => f.name));
       const full = tableAfter(page('md/records.md'), site.typeRef(t.name)!.anchor!);
       const fullAt = full.head.indexOf('Constraints');
       const inlineAt = inline.head.indexOf('Constraints');
@@ -76,9 +91,14 @@ describe.each(cases)('the docs of %s', (_name, load) => {
         const written = fullAt === -1 ? '' : full.rows[i]![fullAt]!;
         const shown = inlineAt === -1 ? '' : row[inlineAt]!;
         if (written) expect(shown, `${where} ${f.name}: constraints`).toBe(written);
-        const named = f.refs.length === 1 && f.type.replace(/ \| null$/, '') === f.refs[0] ? model.schemas[f.refs[0]!] : undefined;
-        if (!written && typeof named?.pattern === 'string') expect(shown, `${where} ${f.name}: the pattern of ${f.refs[0]}`).toContain(`pattern \`${named.pattern}\``);
-        if (!written && named?.maximum !== undefined) expect(shown, `${where} ${f.name}: the bounds of ${f.refs[0]}`).toContain(`maximum \`${model.exactIntegers?.[`#/components/schemas/${f.refs[0]}/maximum`] ?? named.maximum}\``);
+        const named =
+          f.refs.length === 1 && f.type.replace(/ \| null$/, '') === f.refs[0] ? model.schemas[f.refs[0]!] : undefined;
+        if (!written && typeof named?.pattern === 'string')
+          expect(shown, `${where} ${f.name}: the pattern of ${f.refs[0]}`).toContain(`pattern \`${named.pattern}\``);
+        if (!written && named?.maximum !== undefined)
+          expect(shown, `${where} ${f.name}: the bounds of ${f.refs[0]}`).toContain(
+            `maximum \`${model.exactIntegers?.[`#/components/schemas/${f.refs[0]}/maximum`] ?? named.maximum}\``,
+          );
         if (written) constraints++;
         if (!written && shown) namedTypes++;
       }
@@ -97,7 +117,8 @@ describe.each(cases)('the docs of %s', (_name, load) => {
       .map((f) => f.content)
       .join('\n');
     expect(html).toContain('<thead><tr><th>Field<th>Type<th>Required');
-    for (const { t } of usesOf(model, new SiteMap(model))) for (const f of t.fields!) expect(html).toContain(`<tr><td>${f.name}<td>`);
+    for (const { t } of usesOf(model, new SiteMap(model)))
+      for (const f of t.fields!) expect(html).toContain(`<tr><td>${f.name}<td>`);
   });
 });
 

@@ -19,7 +19,9 @@ export const clone = <T>(v: T): T => structuredClone(v);
 
 /** Every id attribute of an HTML or Markdown file. */
 export function idsOf(content: string): Set<string> {
-  return new Set([...content.matchAll(/\bid="([^"]+)"/g)].map((m) => m[1]!.replace(/&quot;/g, '"').replace(/&amp;/g, '&')));
+  return new Set(
+    [...content.matchAll(/\bid="([^"]+)"/g)].map((m) => m[1]!.replace(/&quot;/g, '"').replace(/&amp;/g, '&')),
+  );
 }
 
 /** Internal links of emitted pages that point at a missing file or anchor, as `from → href`. */
@@ -35,7 +37,8 @@ export function brokenLinks(files: EmittedFile[], ext: '.html' | '.md'): string[
       const target = file ? new URL(file, `file:///site/${f.path}`).pathname.replace(/^\/site\//, '') : f.path;
       const content = byPath.get(target);
       if (content === undefined) broken.push(`${f.path} → ${href} (no file)`);
-      else if (anchor && !idsOf(content).has(decodeURIComponent(anchor))) broken.push(`${f.path} → ${href} (no anchor)`);
+      else if (anchor && !idsOf(content).has(decodeURIComponent(anchor)))
+        broken.push(`${f.path} → ${href} (no anchor)`);
     }
   }
   return broken;
@@ -56,13 +59,18 @@ export function ledgerVariant(): string {
     if (!text.includes(after)) throw new Error(`ledger fixture: no ${JSON.stringify(after)}`);
     text = text.replace(after, () => after + block);
   };
-  insert('channels:\n', `  calls:
+  insert(
+    'channels:\n',
+    `  calls:
     address: null
     messages:
       BalanceRequest: { $ref: '#/components/messages/BalanceRequest' }
       BalanceReply: { $ref: '#/components/messages/BalanceReply' }
-`);
-  insert('operations:\n', `  getBalance:
+`,
+  );
+  insert(
+    'operations:\n',
+    `  getBalance:
     action: send
     channel: { $ref: '#/channels/calls' }
     messages: [{ $ref: '#/channels/calls/messages/BalanceRequest' }]
@@ -72,8 +80,11 @@ export function ledgerVariant(): string {
     x-method: balance/get
     x-transports: [ws]
     x-auth: none
-`);
-  insert("          payload: { seq: 2, offset: -5, amount: '-12.5' }\n", `        - name: at the limits
+`,
+  );
+  insert(
+    "          payload: { seq: 2, offset: -5, amount: '-12.5' }\n",
+    `        - name: at the limits
           summary: Sequence and offset at their 64-bit maximum
           payload: { seq: 18446744073709551615, offset: 9223372036854775807, amount: '1' }
     BalanceRequest:
@@ -99,8 +110,11 @@ export function ledgerVariant(): string {
         - name: second balance
           summary: A balance at the smallest tier.
           payload: { amount: '0', last_seq: 0, tier: -9223372036854775808 }
-`);
-  insert('  schemas:\n', `    Signed:
+`,
+  );
+  insert(
+    '  schemas:\n',
+    `    Signed:
       type: object
       required: [nonce]
       properties:
@@ -123,7 +137,8 @@ export function ledgerVariant(): string {
         amount: { $ref: '#/components/schemas/Amount' }
         last_seq: { $ref: '#/components/schemas/Sequence' }
         tier: { $ref: '#/components/schemas/Tier' }
-`);
+`,
+  );
   const dir = mkdtempSync(join(tmpdir(), 'ledger-variant-'));
   const file = join(dir, 'ledger-variant.asyncapi.yaml');
   writeFileSync(file, text);

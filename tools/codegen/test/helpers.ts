@@ -28,8 +28,15 @@ export function typecheck(dir: string): { status: number; output: string } {
     join(dir, 'tsconfig.json'),
     JSON.stringify({
       compilerOptions: {
-        target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', strict: true, noEmit: true,
-        skipLibCheck: true, noUncheckedIndexedAccess: true, types: [], lib: ['ES2023'],
+        target: 'ES2022',
+        module: 'ESNext',
+        moduleResolution: 'Bundler',
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+        noUncheckedIndexedAccess: true,
+        types: [],
+        lib: ['ES2023'],
       },
       include: ['*.ts'],
     }),

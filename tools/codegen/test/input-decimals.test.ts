@@ -28,7 +28,10 @@ const refName = (s: JsonSchema) => (typeof s.$ref === 'string' ? s.$ref.replace(
 const isObj = (v: unknown): v is JsonSchema => typeof v === 'object' && v !== null && !Array.isArray(v);
 /** Whether a schema admits a JSON number (directly, or as a member of an anyOf / oneOf). */
 const admitsNumber = (s: JsonSchema): boolean =>
-  s.type === 'number' || s.type === 'integer' || (Array.isArray(s.type) && s.type.some((t) => t === 'number' || t === 'integer')) || [...((s.anyOf as JsonSchema[]) ?? []), ...((s.oneOf as JsonSchema[]) ?? [])].some(admitsNumber);
+  s.type === 'number' ||
+  s.type === 'integer' ||
+  (Array.isArray(s.type) && s.type.some((t) => t === 'number' || t === 'integer')) ||
+  [...((s.anyOf as JsonSchema[]) ?? []), ...((s.oneOf as JsonSchema[]) ?? [])].some(admitsNumber);
 
 /**
  * Places in a schema (following named refs, each once) where a decimal is only a string: a $ref to a
@@ -44,13 +47,18 @@ function stringOnlyDecimals(schema: unknown, where: string, seen = new Set<strin
     seen.add(name);
     return stringOnlyDecimals(model.schemas[name], `${where}(${name})`, seen, inInput || INPUT_FORMS.has(name));
   }
-  const here = !inInput && schema.type === 'string' && typeof schema.pattern === 'string' && DECIMAL_PATTERNS.has(schema.pattern) ? [`${where} (inline ${schema.pattern})`] : [];
+  const here =
+    !inInput && schema.type === 'string' && typeof schema.pattern === 'string' && DECIMAL_PATTERNS.has(schema.pattern)
+      ? [`${where} (inline ${schema.pattern})`]
+      : [];
   const within = inInput || admitsNumber(schema);
   return [
     ...here,
     ...Object.entries(schema)
       .filter(([k]) => k !== 'examples' && k !== 'default' && k !== 'const' && k !== 'enum')
-      .flatMap(([k, v]) => stringOnlyDecimals(v, `${where}/${k}`, seen, within && (k === 'anyOf' || k === 'oneOf') ? true : inInput)),
+      .flatMap(([k, v]) =>
+        stringOnlyDecimals(v, `${where}/${k}`, seen, within && (k === 'anyOf' || k === 'oneOf') ? true : inInput),
+      ),
   ];
 }
 
@@ -79,7 +87,9 @@ describe('every decimal a client sends also accepts a JSON number', () => {
   });
 
   it('the audit finds a string-only decimal where there is one (so it can fail)', () => {
-    expect(stringOnlyDecimals({ type: 'object', properties: { price: { $ref: '#/definitions/Decimal' } } }, 'probe')).toEqual(['probe/properties/price → Decimal']);
+    expect(
+      stringOnlyDecimals({ type: 'object', properties: { price: { $ref: '#/definitions/Decimal' } } }, 'probe'),
+    ).toEqual(['probe/properties/price → Decimal']);
     expect(stringOnlyDecimals({ type: 'string', pattern: '^[0-9]+$' }, 'probe')).toEqual(['probe (inline ^[0-9]+$)']);
     expect(stringOnlyDecimals({ $ref: '#/definitions/DecimalInput' }, 'probe')).toEqual([]);
   });
@@ -93,18 +103,31 @@ describe('every decimal a client sends also accepts a JSON number', () => {
     ['a string that is not digits', { timestamp: '17e11' }, false],
     ['a boolean', { timestamp: true }, false],
   ])('login values in params (public/login, and HTTP bodies that carry them): %s → %s', (_name, params, valid) => {
-    const carriers = model.methods.filter((m) => m.params.record !== null && isObj((model.schemas[m.params.record]?.properties as JsonSchema | undefined)?.timestamp));
+    const carriers = model.methods.filter(
+      (m) =>
+        m.params.record !== null &&
+        isObj((model.schemas[m.params.record]?.properties as JsonSchema | undefined)?.timestamp),
+    );
     expect(carriers.map((m) => m.name)).toContain('public/login');
     for (const m of carriers) {
       const validate = ajv.getSchema(`spec#/definitions/${m.params.record}`)!;
-      expect(validate({ ...(m.params.record === 'PublicLoginParams' ? {} : { wallet: '0x8Ba1f109551bD432803012645Ac136ddd64DBA72' }), ...params }), `${m.name}: ${JSON.stringify(validate.errors)}`).toBe(valid);
+      expect(
+        validate({
+          ...(m.params.record === 'PublicLoginParams' ? {} : { wallet: '0x8Ba1f109551bD432803012645Ac136ddd64DBA72' }),
+          ...params,
+        }),
+        `${m.name}: ${JSON.stringify(validate.errors)}`,
+      ).toBe(valid);
     }
   });
 });
 
 describe('what the server sends stays a strict decimal string', () => {
   it('no result or channel payload uses an input form', () => {
-    const outputs = [...model.methods.flatMap((m) => [[`${m.name} result`, m.result.schema] as const]), ...model.channels.map((c) => [`channel ${c.id}`, c.payload.schema] as const)];
+    const outputs = [
+      ...model.methods.flatMap((m) => [[`${m.name} result`, m.result.schema] as const]),
+      ...model.channels.map((c) => [`channel ${c.id}`, c.payload.schema] as const),
+    ];
     expect(outputs.flatMap(([where, schema]) => inputForms(schema, where))).toEqual([]);
   });
 

@@ -39,12 +39,22 @@ function payloadCase(where: string, schema: JsonSchema, value: unknown, model: A
 
 export function exampleCases(model: ApiModel): RoundTripCase[] {
   const cases: RoundTripCase[] = [];
-  for (const c of model.channels) c.examples.forEach((v, i) => cases.push(payloadCase(`channel ${c.id} example ${i + 1}`, c.payload.schema, v, model)));
+  for (const c of model.channels)
+    c.examples.forEach((v, i) =>
+      cases.push(payloadCase(`channel ${c.id} example ${i + 1}`, c.payload.schema, v, model)),
+    );
   for (const m of model.methods) {
-    m.paramsExamples.forEach((v, i) => cases.push(payloadCase(`${m.name} params example ${i + 1}`, m.params.schema, v, model)));
-    m.resultExamples.forEach((v, i) => cases.push(payloadCase(`${m.name} result example ${i + 1}`, m.result.schema, v, model)));
+    m.paramsExamples.forEach((v, i) =>
+      cases.push(payloadCase(`${m.name} params example ${i + 1}`, m.params.schema, v, model)),
+    );
+    m.resultExamples.forEach((v, i) =>
+      cases.push(payloadCase(`${m.name} result example ${i + 1}`, m.result.schema, v, model)),
+    );
   }
-  for (const t of model.types) t.examples.forEach((v, i) => cases.push({ where: `schema ${t.name} example ${i + 1}`, type: t.name, array: false, value: v }));
+  for (const t of model.types)
+    t.examples.forEach((v, i) =>
+      cases.push({ where: `schema ${t.name} example ${i + 1}`, type: t.name, array: false, value: v }),
+    );
   return cases;
 }
 
@@ -56,21 +66,58 @@ function firstRecord(model: ApiModel, channel: string): Record<string, unknown> 
 
 export function edgeCases(model: ApiModel): RoundTripCase[] {
   return [
-    { where: 'a key PublicTrade does not declare', type: 'PublicTrade', array: false, value: { ...firstRecord(model, 'trades'), venue_note: { n: 12345678901234567890n } } },
-    { where: 'UInt64 and Int64 at their limits', type: 'OrderbookPayload', array: false, value: { ...firstRecord(model, 'orderbook'), publish_id: 18446744073709551615n, timestamp: -9223372036854775808n } },
-    { where: 'free-form numbers beyond 2^53 and fractions', type: 'TickerSlimPayload', array: false, value: { big: 9007199254740993n, half: 0.5, list: [null, true, 'x'] } },
+    {
+      where: 'a key PublicTrade does not declare',
+      type: 'PublicTrade',
+      array: false,
+      value: { ...firstRecord(model, 'trades'), venue_note: { n: 12345678901234567890n } },
+    },
+    {
+      where: 'UInt64 and Int64 at their limits',
+      type: 'OrderbookPayload',
+      array: false,
+      value: {
+        ...firstRecord(model, 'orderbook'),
+        publish_id: 18446744073709551615n,
+        timestamp: -9223372036854775808n,
+      },
+    },
+    {
+      where: 'free-form numbers beyond 2^53 and fractions',
+      type: 'TickerSlimPayload',
+      array: false,
+      value: { big: 9007199254740993n, half: 0.5, list: [null, true, 'x'] },
+    },
     { where: 'an optional list given empty', type: 'UnsubscribeParams', array: false, value: { channels: [] } },
-    { where: 'a response whose result is null', type: 'JsonRpcResponse', array: false, value: { jsonrpc: '2.0', id: 7, result: null } },
-    { where: 'a nullable record given null', type: 'AuctionResult', array: false, value: { state: 'ended', subaccount_id: 1, timestamp: 2, details: null } },
+    {
+      where: 'a response whose result is null',
+      type: 'JsonRpcResponse',
+      array: false,
+      value: { jsonrpc: '2.0', id: 7, result: null },
+    },
+    {
+      where: 'a nullable record given null',
+      type: 'AuctionResult',
+      array: false,
+      value: { state: 'ended', subaccount_id: 1, timestamp: 2, details: null },
+    },
   ];
 }
 
 /** A case every language must refuse: the test's proof that a round trip can fail. */
 export function refusedCase(model: ApiModel): RoundTripCase {
-  return { where: 'refused: amount as a list', type: 'PublicTrade', array: false, value: { ...firstRecord(model, 'trades'), trade_amount: ['not', 'a', 'string'] } };
+  return {
+    where: 'refused: amount as a list',
+    type: 'PublicTrade',
+    array: false,
+    value: { ...firstRecord(model, 'trades'), trade_amount: ['not', 'a', 'string'] },
+  };
 }
 
 /** JSON text of the cases; bigint values are written as exact JSON integers. */
 export function casesJson(cases: RoundTripCase[]): string {
-  return JSON.stringify(cases, (_, v: unknown) => (typeof v === 'bigint' ? `@@big:${v}@@` : v)).replace(/"@@big:(-?\d+)@@"/g, '$1');
+  return JSON.stringify(cases, (_, v: unknown) => (typeof v === 'bigint' ? `@@big:${v}@@` : v)).replace(
+    /"@@big:(-?\d+)@@"/g,
+    '$1',
+  );
 }

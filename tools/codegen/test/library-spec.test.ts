@@ -27,14 +27,16 @@ beforeAll(async () => {
   notes = (await generateInto(librarySpec, out, { check: false, cwd: repoRoot })).notes;
 }, 90_000);
 
-describe('the library spec (plain AsyncAPI 3.0 with the Schema Object\'s extras)', () => {
+describe("the library spec (plain AsyncAPI 3.0 with the Schema Object's extras)", () => {
   it('generates sources that type-check under strict settings, with ajv-formats as a dependency', () => {
     const checked = typecheck(join(out, 'src'));
     expect(checked.output).toBe('');
     expect(checked.status).toBe(0);
     const pkg = JSON.parse(readFileSync(join(out, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
     expect(pkg.dependencies['ajv-formats']).toBe('2.1.1');
-    expect(readFileSync(join(out, 'src', 'validators.gen.js'), 'utf8')).toMatch(/^import __runtime\d+ from "ajv-formats\/dist\/formats\.js";$/m);
+    expect(readFileSync(join(out, 'src', 'validators.gen.js'), 'utf8')).toMatch(
+      /^import __runtime\d+ from "ajv-formats\/dist\/formats\.js";$/m,
+    );
   }, 60_000);
 
   it('types a channel with several messages as the union of their payloads, inline messages named by their keys, a shared one once', () => {
@@ -52,7 +54,9 @@ describe('the library spec (plain AsyncAPI 3.0 with the Schema Object\'s extras)
       ['lookupAgain', 'LookupPayload', 'Item'],
     ]);
     // The guards are typed by the union too.
-    expect(readFileSync(join(out, 'src', 'guards.gen.ts'), 'utf8')).toContain("'holdEvents': v.channel_holdEvents as v.ValidateFunction<T.HoldReadyPayload | T.HoldCancelledPayload>,");
+    expect(readFileSync(join(out, 'src', 'guards.gen.ts'), 'utf8')).toContain(
+      "'holdEvents': v.channel_holdEvents as v.ValidateFunction<T.HoldReadyPayload | T.HoldCancelledPayload>,",
+    );
   });
 
   it('a consumer type-checks: stream(channels.holdEvents(…)) yields the union, narrowed by its fields', () => {
@@ -64,7 +68,7 @@ describe('the library spec (plain AsyncAPI 3.0 with the Schema Object\'s extras)
         'export async function use(): Promise<string> {',
         "  const client = createClient({ wsUrl: 'wss://lib.example.test:8443/stream' });",
         "  for await (const p of client.stream(channels.holdEvents({ member_id: 'm1' }))) {",
-        "    const both: HoldReadyPayload | HoldCancelledPayload = p;",
+        '    const both: HoldReadyPayload | HoldCancelledPayload = p;',
         "    if ('ready' in both) return both.at;",
         '    return both.reason;',
         '  }',
@@ -81,7 +85,8 @@ describe('the library spec (plain AsyncAPI 3.0 with the Schema Object\'s extras)
 
   it('validators accept every example and refuse a bad date-time, uuid and date', async () => {
     const v = (await import(pathToFileURL(join(out, 'src', 'validators.gen.js')).href)) as Record<string, Validate>;
-    for (const c of model.channels) for (const e of c.examples) expect(v[`channel_${c.id}`]!(e), `${c.id} ${JSON.stringify(e)}`).toBe(true);
+    for (const c of model.channels)
+      for (const e of c.examples) expect(v[`channel_${c.id}`]!(e), `${c.id} ${JSON.stringify(e)}`).toBe(true);
     for (const m of model.methods) {
       for (const e of m.paramsExamples) expect(v[`params_${m.id.replace(/-/g, '_')}`]!(e), `${m.id} params`).toBe(true);
       for (const e of m.resultExamples) expect(v[`result_${m.id.replace(/-/g, '_')}`]!(e), `${m.id} result`).toBe(true);
@@ -91,7 +96,15 @@ describe('the library spec (plain AsyncAPI 3.0 with the Schema Object\'s extras)
     expect(holds({ ...ready, at: 'yesterday at noon' })).toBe(false);
     expect(holds.errors?.some((e) => e.keyword === 'format' && e.instancePath === '/at')).toBe(true);
     expect(holds({ ...ready, hold_id: 'H1' })).toBe(false);
-    expect(v.schema_Loan!({ loan_id: 'L', item: { item_id: 'B', title: 'T', format: 'print' }, due: '2024-13-45', fine_cents: null, state: 'active' })).toBe(false);
+    expect(
+      v.schema_Loan!({
+        loan_id: 'L',
+        item: { item_id: 'B', title: 'T', format: 'print' },
+        due: '2024-13-45',
+        fine_cents: null,
+        state: 'active',
+      }),
+    ).toBe(false);
     // An unknown format (isbn) is not checked; an Avro payload takes any value.
     expect(v.schema_Tick_v2!({ seq: 1, isbn: 'not checked' })).toBe(true);
     expect(v.channel_shelfSensors!({ lux: 'any' })).toBe(true);
@@ -104,12 +117,16 @@ describe('the library spec (plain AsyncAPI 3.0 with the Schema Object\'s extras)
     expect(notes.filter((n) => n.includes('keyword'))).toEqual([
       'note: a schema keyword that neither JSON Schema nor AsyncAPI defines is ignored (as JSON Schema says) (1 place: minimun at #/components/schemas/ReservationResult/properties/position/minimun)',
     ]);
-    expect(notes.filter((n) => n.includes('format the validators'))).toEqual(['note: a string format the validators do not know is not checked (1 place: format isbn)']);
+    expect(notes.filter((n) => n.includes('format the validators'))).toEqual([
+      'note: a string format the validators do not know is not checked (1 place: format isbn)',
+    ]);
     // The note of the JSON-RPC conventions says what they are, for a reader without this repository.
-    expect(notes.find((n) => n.includes('x-role'))).toMatch(/subscribe\/unsubscribe with params \{channels\}.*spec\/README\.md of the exchange-api repository/);
+    expect(notes.find((n) => n.includes('x-role'))).toMatch(
+      /subscribe\/unsubscribe with params \{channels\}.*spec\/README\.md of the exchange-api repository/,
+    );
   });
 
-  it('its README calls rpc[\'reserve-item\'], names the generated types, fills server variables and says the mqtt server is out of reach', () => {
+  it("its README calls rpc['reserve-item'], names the generated types, fills server variables and says the mqtt server is out of reach", () => {
     const readme = readFileSync(join(out, 'README.md'), 'utf8');
     expect(readme).toContain("client.rpc['reserve-item']({");
     expect(readme).toContain("| `reserve-item` | `rpc['reserve-item']` | `Reservation` | `ReservationResult` |");
@@ -125,7 +142,8 @@ describe('the library spec (plain AsyncAPI 3.0 with the Schema Object\'s extras)
 });
 
 /** One schema (as `Thing`) in a spec with one channel carrying it. */
-const withSchema = (schema: string, payload = "{ $ref: '#/components/schemas/Thing' }") => miniSpec(`channels:
+const withSchema = (schema: string, payload = "{ $ref: '#/components/schemas/Thing' }") =>
+  miniSpec(`channels:
   things:
     address: things
     messages:
@@ -139,34 +157,65 @@ components:
 describe('each extra of the AsyncAPI Schema Object generates validators (ajv strict mode refused them before)', () => {
   const cases: Array<[string, string, string?]> = [
     ['format: date-time', '{ type: string, format: date-time }'],
-    ['format: uuid, email, uri, date', '{ type: object, properties: { a: { type: string, format: uuid }, b: { type: string, format: email }, c: { type: string, format: uri }, d: { type: string, format: date } } }'],
+    [
+      'format: uuid, email, uri, date',
+      '{ type: object, properties: { a: { type: string, format: uuid }, b: { type: string, format: email }, c: { type: string, format: uri }, d: { type: string, format: date } } }',
+    ],
     ['an unknown format', '{ type: string, format: money }'],
     ['discriminator', '{ discriminator: kind, type: object, properties: { kind: { type: string } } }'],
     ['externalDocs', "{ type: string, externalDocs: { url: 'https://example.test' } }"],
     ['example', '{ type: string, example: abc }'],
-    ['deprecated, readOnly, writeOnly, title', '{ type: object, title: A thing, deprecated: true, properties: { a: { type: string, readOnly: true }, b: { type: string, writeOnly: true } } }'],
+    [
+      'deprecated, readOnly, writeOnly, title',
+      '{ type: object, title: A thing, deprecated: true, properties: { a: { type: string, readOnly: true }, b: { type: string, writeOnly: true } } }',
+    ],
     ['xml', '{ type: string, xml: { name: thing } }'],
     ['an x- key in a schema', '{ type: string, x-internal: yes }'],
     ['an unknown keyword', '{ type: string, minLenght: 3 }'],
-    ['a multi-format payload (asyncapi+json)', '{ type: string }', "{ schemaFormat: 'application/vnd.aai.asyncapi+json;version=3.0.0', schema: { $ref: '#/components/schemas/Thing' } }"],
-    ['a multi-format payload (schema+json draft-07)', '{ type: string }', "{ schemaFormat: 'application/schema+json;version=draft-07', schema: { type: object, properties: { a: { type: string, format: date-time } } } }"],
-    ['a multi-format payload (asyncapi+yaml)', '{ type: string }', "{ schemaFormat: 'application/vnd.aai.asyncapi+yaml;version=3.0.0', schema: { type: integer } }"],
+    [
+      'a multi-format payload (asyncapi+json)',
+      '{ type: string }',
+      "{ schemaFormat: 'application/vnd.aai.asyncapi+json;version=3.0.0', schema: { $ref: '#/components/schemas/Thing' } }",
+    ],
+    [
+      'a multi-format payload (schema+json draft-07)',
+      '{ type: string }',
+      "{ schemaFormat: 'application/schema+json;version=draft-07', schema: { type: object, properties: { a: { type: string, format: date-time } } } }",
+    ],
+    [
+      'a multi-format payload (asyncapi+yaml)',
+      '{ type: string }',
+      "{ schemaFormat: 'application/vnd.aai.asyncapi+yaml;version=3.0.0', schema: { type: integer } }",
+    ],
   ];
-  it.each(cases)('%s', async (_name, schema, payload) => {
-    const m = await modelFromSpec(writeSpec(withSchema(schema, payload)));
-    const files = emitValidators(m, { typesImport: './types.gen' });
-    expect(files.find((f) => f.path === 'validators.gen.js')!.content).toContain('export const channel_things');
-  }, 30_000);
+  it.each(cases)(
+    '%s',
+    async (_name, schema, payload) => {
+      const m = await modelFromSpec(writeSpec(withSchema(schema, payload)));
+      const files = emitValidators(m, { typesImport: './types.gen' });
+      expect(files.find((f) => f.path === 'validators.gen.js')!.content).toContain('export const channel_things');
+    },
+    30_000,
+  );
 
   it('a multi-format JSON Schema payload is read as its schema (typed, validated)', async () => {
-    const m = await modelFromSpec(writeSpec(withSchema('{ type: string }', "{ schemaFormat: 'application/schema+yaml;version=draft-07', schema: { $ref: '#/components/schemas/Thing' } }")));
+    const m = await modelFromSpec(
+      writeSpec(
+        withSchema(
+          '{ type: string }',
+          "{ schemaFormat: 'application/schema+yaml;version=draft-07', schema: { $ref: '#/components/schemas/Thing' } }",
+        ),
+      ),
+    );
     expect(m.channels[0]!.payload.record).toBe('Thing');
   });
 });
 
 describe('what cannot be generated is an error with file, line and JSON pointer', () => {
   it('a schema ajv refuses (a pattern that is no regular expression) names the schema', async () => {
-    const err = await modelFromSpec(writeSpec(withSchema("{ type: string, pattern: '(unclosed' }"))).catch((e: unknown) => e);
+    const err = await modelFromSpec(writeSpec(withSchema("{ type: string, pattern: '(unclosed' }"))).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(SpecError);
     const [p] = (err as SpecError).problems;
     expect([p!.pointer, p!.line]).toEqual(['#/components/schemas/Thing', 12]);
@@ -175,9 +224,13 @@ describe('what cannot be generated is an error with file, line and JSON pointer'
   });
 
   it('an example that breaks a format is refused at the example', async () => {
-    const err = await modelFromSpec(writeSpec(withSchema("{ type: string, format: date-time, examples: ['noon'] }"))).catch((e: unknown) => e);
+    const err = await modelFromSpec(
+      writeSpec(withSchema("{ type: string, format: date-time, examples: ['noon'] }")),
+    ).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SpecError);
-    expect((err as SpecError).problems.map((p) => [p.pointer, p.message])).toEqual([['#/components/schemas/Thing/examples/0', 'example is not valid: / must match format "date-time"']]);
+    expect((err as SpecError).problems.map((p) => [p.pointer, p.message])).toEqual([
+      ['#/components/schemas/Thing/examples/0', 'example is not valid: / must match format "date-time"'],
+    ]);
   });
 
   it('an AsyncAPI 2.x document is refused at #/asyncapi, saying which version and how to convert it', async () => {
@@ -202,20 +255,27 @@ describe('the command line on a spec from outside this repository', () => {
     const r = cli(['spec', '--spec', librarySpec]);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/note: no x-role: subscriptions assume the exchange-api JSON-RPC frames \(methods subscribe\/unsubscribe with params \{channels\}/);
+    expect(r.stdout).toMatch(
+      /note: no x-role: subscriptions assume the exchange-api JSON-RPC frames \(methods subscribe\/unsubscribe with params \{channels\}/,
+    );
     expect(r.stdout).toMatch(/holds\.\{member_id\}\s+HoldReadyPayload \| HoldCancelledPayload\n/);
     expect(r.stdout).toContain('not shown (0 places):');
     expect(r.stdout).not.toMatch(/see spec\/README\.md/);
   }, 90_000);
 
   it('generate: an AsyncAPI 2.6.0 document is one error line with file, line and pointer, exit 2, no stack trace', () => {
-    const spec = writeSpec('asyncapi: 2.6.0\ninfo: { title: Old, version: \'1\' }\nchannels: {}\n');
+    const spec = writeSpec("asyncapi: 2.6.0\ninfo: { title: Old, version: '1' }\nchannels: {}\n");
     const r = cli(['generate', '--spec', spec, '--out', scratchDir('v2-')]);
     expect(r.status).toBe(2);
-    const lines = r.stderr.replace(/npm warn.*\n/g, '').trim().split('\n');
+    const lines = r.stderr
+      .replace(/npm warn.*\n/g, '')
+      .trim()
+      .split('\n');
     expect(lines).toEqual([
       'exchange-api generate: the spec has 1 error(s)',
-      expect.stringMatching(/^error: .*spec\.yaml:1 #\/asyncapi: this toolkit reads AsyncAPI 3\.x documents; this one is AsyncAPI 2\.6\.0\./),
+      expect.stringMatching(
+        /^error: .*spec\.yaml:1 #\/asyncapi: this toolkit reads AsyncAPI 3\.x documents; this one is AsyncAPI 2\.6\.0\./,
+      ),
     ]);
   }, 90_000);
 });

@@ -30,9 +30,28 @@ const cases: Case[] = [
 components:
   schemas:
     Item: { type: object, properties: { a: { type: string } } }`,
-    (m) => m.channels.map(({ id, address, access, parameters, payload }) => ({ id, address, access, parameters, record: payload.record, array: payload.array })),
-    [{ id: 'book', address: 'book.{market}.{depth}', access: 'private', record: 'Item', array: true,
-       parameters: [{ name: 'market', description: 'The market.', enum: null }, { name: 'depth', description: '', enum: ['5', '50'] }] }],
+    (m) =>
+      m.channels.map(({ id, address, access, parameters, payload }) => ({
+        id,
+        address,
+        access,
+        parameters,
+        record: payload.record,
+        array: payload.array,
+      })),
+    [
+      {
+        id: 'book',
+        address: 'book.{market}.{depth}',
+        access: 'private',
+        record: 'Item',
+        array: true,
+        parameters: [
+          { name: 'market', description: 'The market.', enum: null },
+          { name: 'depth', description: '', enum: ['5', '50'] },
+        ],
+      },
+    ],
   ],
   [
     'a method: name, params and result records, class, transports, http path, auth',
@@ -53,9 +72,31 @@ components:
     Req: { type: object, properties: { n: { type: integer } } }
     Item: { type: string }
 x-rate-limit-classes: [{ name: heavy, budget: heavy }]`,
-    (m) => m.methods.map(({ id, name, params, result, rateLimitClass, transports, httpPath, auth, orderFlow }) =>
-      ({ id, name, params: params.record, result: [result.record, result.array], rateLimitClass, transports, httpPath, auth, orderFlow })),
-    [{ id: 'doIt', name: 'private/do_it', params: 'Req', result: ['Item', true], rateLimitClass: 'heavy', transports: ['ws', 'http'], httpPath: '/v1/private/do_it', auth: 'login', orderFlow: false }],
+    (m) =>
+      m.methods.map(({ id, name, params, result, rateLimitClass, transports, httpPath, auth, orderFlow }) => ({
+        id,
+        name,
+        params: params.record,
+        result: [result.record, result.array],
+        rateLimitClass,
+        transports,
+        httpPath,
+        auth,
+        orderFlow,
+      })),
+    [
+      {
+        id: 'doIt',
+        name: 'private/do_it',
+        params: 'Req',
+        result: ['Item', true],
+        rateLimitClass: 'heavy',
+        transports: ['ws', 'http'],
+        httpPath: '/v1/private/do_it',
+        auth: 'login',
+        orderFlow: false,
+      },
+    ],
   ],
   [
     'records: fields in order, required, nullable, defaults, type expressions and refs',
@@ -71,7 +112,8 @@ x-rate-limit-classes: [{ name: heavy, budget: heavy }]`,
         c: { type: string, default: '' }
         d: { type: array, items: { $ref: '#/components/schemas/Money' } }
         e: { type: [integer, 'null'] }`,
-    (m) => m.types.find((t) => t.name === 'Rec')!.fields!.map((f) => [f.name, f.required, f.nullable, f.type, f.default]),
+    (m) =>
+      m.types.find((t) => t.name === 'Rec')!.fields!.map((f) => [f.name, f.required, f.nullable, f.type, f.default]),
     [
       ['a', true, false, 'Money', undefined],
       ['b', true, true, 'Money | null', undefined],
@@ -116,8 +158,18 @@ x-assumptions:
   - { id: t-open, title: T is open, choice: Accept anything, reason: Not shown. }`,
     (m) => ({ notShown: m.notShown, assumptions: m.assumptions }),
     {
-      notShown: [{ pointer: '#/components/schemas/T/x-not-shown', where: 'schema T', text: 'The fields of T are not shown.' }],
-      assumptions: [{ id: 't-open', title: 'T is open', choice: 'Accept anything', reason: 'Not shown.', citedAt: ['#/components/schemas/T'] }],
+      notShown: [
+        { pointer: '#/components/schemas/T/x-not-shown', where: 'schema T', text: 'The fields of T are not shown.' },
+      ],
+      assumptions: [
+        {
+          id: 't-open',
+          title: 'T is open',
+          choice: 'Accept anything',
+          reason: 'Not shown.',
+          citedAt: ['#/components/schemas/T'],
+        },
+      ],
     },
   ],
   [
@@ -140,9 +192,22 @@ x-login:
       ],
       errors: {
         reserved: [{ from: -32099, to: -32000, purpose: 'Rate limits.' }],
-        codes: [{ code: -32000, message: 'Slow down', condition: 'Too fast.', data: 'Retry after <ms> ms', dataPattern: '^Retry after [0-9]+ ms$' }],
+        codes: [
+          {
+            code: -32000,
+            message: 'Slow down',
+            condition: 'Too fast.',
+            data: 'Retry after <ms> ms',
+            dataPattern: '^Retry after [0-9]+ ms$',
+          },
+        ],
       },
-      login: { headers: { wallet: 'X-W', timestamp: 'X-T', signature: 'X-S' }, message: 'ms', freshness: { pastMs: 10, futureMs: 1, appliesTo: 'wallet' }, reverifyIntervalMs: null },
+      login: {
+        headers: { wallet: 'X-W', timestamp: 'X-T', signature: 'X-S' },
+        message: 'ms',
+        freshness: { pastMs: 10, futureMs: 1, appliesTo: 'wallet' },
+        reverifyIntervalMs: null,
+      },
     },
   ],
 ];

@@ -31,7 +31,10 @@ function variant(file: string, change: (text: string) => string): string {
 
 const ORDER_REF = './schemas.yaml#/Order';
 /** The line of the order payload's $ref in main.asyncapi.yaml. */
-const refLine = readFileSync(mainSpec, 'utf8').split('\n').findIndex((l) => l.includes(ORDER_REF)) + 1;
+const refLine =
+  readFileSync(mainSpec, 'utf8')
+    .split('\n')
+    .findIndex((l) => l.includes(ORDER_REF)) + 1;
 
 describe('a spec split over files', () => {
   it('is bundled on load: hoisted schemas under their names, refs local, a message copied in place', async () => {
@@ -49,7 +52,9 @@ describe('a spec split over files', () => {
     });
     expect(spec.source.lineOf(['components', 'schemas', 'Order'])).toBe(refLine);
     // 64-bit integers of the other file stay exact.
-    expect(spec.source.exactIntegers()).toEqual({ '#/components/schemas/Order/properties/size/maximum': '9223372036854775807' });
+    expect(spec.source.exactIntegers()).toEqual({
+      '#/components/schemas/Order/properties/size/maximum': '9223372036854775807',
+    });
   });
 
   it('generates an SDK whose types name the hoisted records and whose validators accept the examples', async () => {
@@ -71,21 +76,39 @@ describe('a spec split over files', () => {
 
 describe('a ref that cannot be followed: one error with file, line and pointer, exit 2', () => {
   it.each([
-    ['a missing file', './nope.yaml#/Order', /\$ref "\.\/nope\.yaml#\/Order" cannot be followed: .*nope\.yaml: cannot be read: no such file/],
-    ['a pointer that does not resolve', './schemas.yaml#/Nope', /\$ref "\.\/schemas\.yaml#\/Nope" does not resolve: .*schemas\.yaml has no "Nope"/],
-    ['a YAML error in the referenced file', './broken.yaml#/Order', /\$ref "\.\/broken\.yaml#\/Order" cannot be followed: .*broken\.yaml:4: not valid YAML/],
+    [
+      'a missing file',
+      './nope.yaml#/Order',
+      /\$ref "\.\/nope\.yaml#\/Order" cannot be followed: .*nope\.yaml: cannot be read: no such file/,
+    ],
+    [
+      'a pointer that does not resolve',
+      './schemas.yaml#/Nope',
+      /\$ref "\.\/schemas\.yaml#\/Nope" does not resolve: .*schemas\.yaml has no "Nope"/,
+    ],
+    [
+      'a YAML error in the referenced file',
+      './broken.yaml#/Order',
+      /\$ref "\.\/broken\.yaml#\/Order" cannot be followed: .*broken\.yaml:4: not valid YAML/,
+    ],
     ['a remote ref', 'https://example.com/schemas.yaml#/Order', /a remote \$ref is not fetched; download the file/],
-  ])('%s', (_what, ref, message) => {
-    const dir = variant('main.asyncapi.yaml', (t) => t.replace(ORDER_REF, ref));
-    writeFileSync(join(dir, 'broken.yaml'), 'Order:\n  type: object\n  properties: [unclosed\n  required: x\n');
-    const r = cliFromSources(['generate', '--spec', join(dir, 'main.asyncapi.yaml'), '--out', join(dir, 'out')]);
-    expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/the spec has 1 error\(s\)/);
-    const line = r.stderr.split('\n').find((l) => l.startsWith('error:'))!;
-    expect(line).toMatch(new RegExp(`main\\.asyncapi\\.yaml:${refLine} #/channels/orders/messages/order/payload/\\$ref: `));
-    expect(line).toMatch(message);
-    expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
-  }, 120_000);
+  ])(
+    '%s',
+    (_what, ref, message) => {
+      const dir = variant('main.asyncapi.yaml', (t) => t.replace(ORDER_REF, ref));
+      writeFileSync(join(dir, 'broken.yaml'), 'Order:\n  type: object\n  properties: [unclosed\n  required: x\n');
+      const r = cliFromSources(['generate', '--spec', join(dir, 'main.asyncapi.yaml'), '--out', join(dir, 'out')]);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toMatch(/the spec has 1 error\(s\)/);
+      const line = r.stderr.split('\n').find((l) => l.startsWith('error:'))!;
+      expect(line).toMatch(
+        new RegExp(`main\\.asyncapi\\.yaml:${refLine} #/channels/orders/messages/order/payload/\\$ref: `),
+      );
+      expect(line).toMatch(message);
+      expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
+    },
+    120_000,
+  );
 });
 
 describe('a problem inside a referenced file names that file', () => {
@@ -95,14 +118,18 @@ describe('a problem inside a referenced file names that file', () => {
     expect(err).toBeInstanceOf(SpecError);
     const [p] = (err as SpecError).problems;
     expect(p).toMatchObject({ file: expect.stringMatching(/schemas\.yaml$/), line: 9, pointer: '#/Thing/examples/0' });
-    expect(p!.message).toMatch(/example is not valid: \/id must be integer \(bundled as #\/components\/schemas\/Thing\/examples\/0 by the \$ref at .*main\.asyncapi\.yaml:\d+\)/);
+    expect(p!.message).toMatch(
+      /example is not valid: \/id must be integer \(bundled as #\/components\/schemas\/Thing\/examples\/0 by the \$ref at .*main\.asyncapi\.yaml:\d+\)/,
+    );
   });
 
   it('exchange-api spec names that file too (it checks the examples itself)', () => {
     const dir = variant('schemas.yaml', (t) => t.replace('- { id: 1, part', "- { id: 'one', part"));
     const r = cliFromSources(['spec', '--spec', join(dir, 'main.asyncapi.yaml')]);
     expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/error: .*schemas\.yaml:9 #\/Thing\/examples\/0: example is not valid: \/id must be integer/);
+    expect(r.stderr).toMatch(
+      /error: .*schemas\.yaml:9 #\/Thing\/examples\/0: example is not valid: \/id must be integer/,
+    );
     expect(r.stderr).not.toMatch(/\n\s+at /);
   }, 120_000);
 
@@ -111,6 +138,10 @@ describe('a problem inside a referenced file names that file', () => {
     const err = await loadSpec(join(dir, 'main.asyncapi.yaml')).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SpecError);
     const found = (err as SpecError).problems.find((p) => /not of the declared type string/.test(p.message));
-    expect(found).toMatchObject({ file: expect.stringMatching(/common[/\\]money\.yaml$/), line: 6, pointer: '#/Money/properties/currency/enum/1' });
+    expect(found).toMatchObject({
+      file: expect.stringMatching(/common[/\\]money\.yaml$/),
+      line: 6,
+      pointer: '#/Money/properties/currency/enum/1',
+    });
   });
 });

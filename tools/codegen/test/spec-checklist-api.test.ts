@@ -17,7 +17,18 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CHANNELS, METHODS, CLASSES } from './checklist/document-tables';
-import { type Obj, isObj, raw, type, field, validator, baseType, channelByAddress, methodByName, model, loadChecklist } from './checklist/reader';
+import {
+  type Obj,
+  isObj,
+  raw,
+  field,
+  validator,
+  baseType,
+  channelByAddress,
+  methodByName,
+  model,
+  loadChecklist,
+} from './checklist/reader';
 
 beforeAll(loadChecklist);
 
@@ -41,7 +52,8 @@ describe('channels', () => {
     expect(c.parameters.map((p) => [p.name, p.enum])).toEqual(row.params);
     // Every parameter of the template is declared in the channel.
     const declared = raw('channels', c.id, 'parameters');
-    for (const [name] of row.params) expect(isObj(declared) && name in declared, `parameter ${name} declared`).toBe(true);
+    for (const [name] of row.params)
+      expect(isObj(declared) && name in declared, `parameter ${name} declared`).toBe(true);
     // "All channels are reached at /v3/ws": the channel's servers are the WebSocket deployments.
     const servers = (raw('channels', c.id, 'servers') as Obj[] | undefined) ?? [];
     expect(servers.map((s) => s.$ref).sort()).toEqual(['#/servers/production', '#/servers/testnet']);
@@ -115,12 +127,15 @@ describe('methods', () => {
     expect(model.rateLimitClasses.reduce((n, c) => n + (c.methodCount ?? 0), 0)).toBe(100);
   });
 
-  it.each(['matching', 'endpoint', 'custom'] as const)('every %s method the document names is in the spec with that class', (cls) => {
-    const expected = CLASSES.find((c) => c.name === cls)!.methodCount;
-    expect(model.methods.filter((m) => m.rateLimitClass === cls)).toHaveLength(expected);
-  });
+  it.each(['matching', 'endpoint', 'custom'] as const)(
+    'every %s method the document names is in the spec with that class',
+    (cls) => {
+      const expected = CLASSES.find((c) => c.name === cls)!.methodCount;
+      expect(model.methods.filter((m) => m.rateLimitClass === cls)).toHaveLength(expected);
+    },
+  );
 
-  it('subscribe takes channels (array of addresses); unsubscribe\'s channels is optional', () => {
+  it("subscribe takes channels (array of addresses); unsubscribe's channels is optional", () => {
     const sub = methodByName('subscribe');
     expect(sub.params.record).toBe('SubscribeParams');
     expect(field('SubscribeParams', 'channels')).toMatchObject({ required: true, type: 'array of string' });

@@ -18,7 +18,20 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RECORDS } from './checklist/document-records';
 import { OPEN_ENUMS, OPEN_RECORDS, OPEN_ELEMENTS } from './checklist/document-tables';
-import { type Obj, isObj, raw, type, field, validator, baseType, rawNullable, FIELD_ROWS, ENUM_ROWS, model, loadChecklist } from './checklist/reader';
+import {
+  type Obj,
+  isObj,
+  raw,
+  type,
+  field,
+  validator,
+  baseType,
+  rawNullable,
+  FIELD_ROWS,
+  ENUM_ROWS,
+  model,
+  loadChecklist,
+} from './checklist/reader';
 
 beforeAll(loadChecklist);
 
@@ -37,12 +50,19 @@ describe('records', () => {
     expect(raw('components', 'schemas', record, 'type')).toBe('object');
   });
 
-  it.each(Object.keys(RECORDS))('%s: the required set equals the document\'s exactly', (record) => {
-    const expected = RECORDS[record]!.filter((f) => f.required).map((f) => f.field).sort();
+  it.each(Object.keys(RECORDS))("%s: the required set equals the document's exactly", (record) => {
+    const expected = RECORDS[record]!.filter((f) => f.required)
+      .map((f) => f.field)
+      .sort();
     const rawRequired = raw('components', 'schemas', record, 'required');
     const actual = (Array.isArray(rawRequired) ? (rawRequired as string[]) : []).slice().sort();
     expect(actual).toEqual(expected);
-    expect((type(record).fields ?? []).filter((f) => f.required).map((f) => f.name).sort()).toEqual(expected);
+    expect(
+      (type(record).fields ?? [])
+        .filter((f) => f.required)
+        .map((f) => f.name)
+        .sort(),
+    ).toEqual(expected);
   });
 
   it.each(Object.keys(RECORDS))('%s: the fields are exactly those the document lists', (record) => {
@@ -58,10 +78,17 @@ describe('records', () => {
       expect(allowed, `${record}.${row.field} is typed ${f.type}`).toContain(baseType(f));
       expect(f.required, `${record}.${row.field} required`).toBe(row.required);
       expect(f.nullable, `${record}.${row.field} nullable`).toBe(row.nullable);
-      expect(rawNullable(raw('components', 'schemas', record, 'properties', row.field)), `${record}.${row.field} null written as anyOf/type list`).toBe(row.nullable);
+      expect(
+        rawNullable(raw('components', 'schemas', record, 'properties', row.field)),
+        `${record}.${row.field} null written as anyOf/type list`,
+      ).toBe(row.nullable);
       expect(f.default, `${record}.${row.field} default`).toEqual(row.default);
       // Every named type the field uses exists as a schema.
-      for (const ref of f.refs) expect(model.types.some((t) => t.name === ref), `${record}.${row.field} refers to ${ref}`).toBe(true);
+      for (const ref of f.refs)
+        expect(
+          model.types.some((t) => t.name === ref),
+          `${record}.${row.field} refers to ${ref}`,
+        ).toBe(true);
     });
   });
 
@@ -86,7 +113,14 @@ describe('records', () => {
 
   it('AuctionDetails.subaccount_balances maps asset name to a decimal string', () => {
     const details = validator('AuctionDetails');
-    const base = { estimated_bid_price: '1', estimated_discount_pnl: '1', estimated_mtm: '1', estimated_percent_bid: '1', margin_type: 'PM', min_price_limit: '1' };
+    const base = {
+      estimated_bid_price: '1',
+      estimated_discount_pnl: '1',
+      estimated_mtm: '1',
+      estimated_percent_bid: '1',
+      margin_type: 'PM',
+      min_price_limit: '1',
+    };
     expect(details({ ...base, subaccount_balances: { USDC: '1.5' } })).toBe(true);
     expect(details({ ...base, subaccount_balances: { USDC: 1.5 } })).toBe(false);
   });
@@ -97,7 +131,7 @@ describe('records', () => {
 // ================================================================================================
 
 describe('enumerations', () => {
-  it.each(ENUM_ROWS)('$name has exactly the document\'s values, in order', ({ name, values }) => {
+  it.each(ENUM_ROWS)("$name has exactly the document's values, in order", ({ name, values }) => {
     const t = type(name);
     expect(t.kind).toBe('enum');
     expect(t.values).toEqual([...values]);
@@ -136,13 +170,16 @@ describe('enumerations', () => {
     expect(validator('Trade')({ any: 'field' })).toBe(true);
   });
 
-  it.each(OPEN_ELEMENTS.map(([r, f]) => ({ r, f })))('$r › $f elements are open with an x-not-shown marker', ({ r, f }) => {
-    const items = raw('components', 'schemas', r, 'properties', f, 'items') as Obj;
-    expect(isObj(items)).toBe(true);
-    expect(Object.keys(items).filter((k) => !k.startsWith('x-'))).toEqual([]);
-    expect(items['x-not-shown']).toBeTruthy();
-    expect(field(r, f).notShown).toBeTruthy();
-  });
+  it.each(OPEN_ELEMENTS.map(([r, f]) => ({ r, f })))(
+    '$r › $f elements are open with an x-not-shown marker',
+    ({ r, f }) => {
+      const items = raw('components', 'schemas', r, 'properties', f, 'items') as Obj;
+      expect(isObj(items)).toBe(true);
+      expect(Object.keys(items).filter((k) => !k.startsWith('x-'))).toEqual([]);
+      expect(items['x-not-shown']).toBeTruthy();
+      expect(field(r, f).notShown).toBeTruthy();
+    },
+  );
 });
 
 // ================================================================================================

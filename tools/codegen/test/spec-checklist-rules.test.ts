@@ -79,7 +79,11 @@ describe('limits', () => {
     const l = model.limits.find((x) => x.id === row.id);
     expect(l, row.id).toBeTruthy();
     expect(l?.assumption, 'a reference value of the document is not an assumption').toBeUndefined();
-    const { limiter: _limiter, instrumentTypes, ...expected } = row as typeof row & { instrumentTypes?: readonly string[] };
+    const {
+      limiter: _limiter,
+      instrumentTypes,
+      ...expected
+    } = row as typeof row & { instrumentTypes?: readonly string[] };
     expect(l).toMatchObject(expected);
     if (instrumentTypes) expect([...(l?.instrumentTypes ?? [])].sort()).toEqual([...instrumentTypes].sort());
     if (l?.kind === 'window') expect(l.points).toBe((l.tps ?? 0) * ((l.windowMs ?? 0) / 1000));
@@ -131,7 +135,8 @@ describe('servers and version', () => {
   });
 
   it('every HTTP path and the WebSocket path start with /v3', () => {
-    for (const s of model.servers.filter((x) => x.transport === 'ws')) expect(s.pathname.startsWith('/v3/'), s.id).toBe(true);
+    for (const s of model.servers.filter((x) => x.transport === 'ws'))
+      expect(s.pathname.startsWith('/v3/'), s.id).toBe(true);
     for (const m of model.methods.filter((x) => x.httpPath)) expect(m.httpPath?.startsWith('/v3/'), m.name).toBe(true);
   });
 });
@@ -143,9 +148,7 @@ describe('servers and version', () => {
 describe('not shown', () => {
   it.each(NOT_SHOWN)('$what carries an x-not-shown marker', (row) => {
     const hit = model.notShown.some(
-      (n) =>
-        (row.pointers?.some((p) => n.pointer.startsWith(`#${p}`)) ?? false) ||
-        (row.text?.test(n.text) ?? false),
+      (n) => (row.pointers?.some((p) => n.pointer.startsWith(`#${p}`)) ?? false) || (row.text?.test(n.text) ?? false),
     );
     expect(hit, `no x-not-shown marker for: ${row.what}`).toBe(true);
   });

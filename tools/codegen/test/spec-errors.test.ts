@@ -29,7 +29,11 @@ describe('bad spec input names the file and the JSON pointer', () => {
   it.each([
     [
       'a dangling $ref',
-      (t: string) => t.replace("direction: { $ref: '#/components/schemas/Direction' }\n        extra_fee", "direction: { $ref: '#/components/schemas/Directoin' }\n        extra_fee"),
+      (t: string) =>
+        t.replace(
+          "direction: { $ref: '#/components/schemas/Direction' }\n        extra_fee",
+          "direction: { $ref: '#/components/schemas/Directoin' }\n        extra_fee",
+        ),
       '#/components/schemas/Order/properties/direction/$ref',
       /does not resolve/,
     ],
@@ -41,7 +45,8 @@ describe('bad spec input names the file and the JSON pointer', () => {
     ],
     [
       'an unknown extension value',
-      (t: string) => t.replace('    x-access: private\n  subaccountBestQuotes', '    x-access: secret\n  subaccountBestQuotes'),
+      (t: string) =>
+        t.replace('    x-access: private\n  subaccountBestQuotes', '    x-access: secret\n  subaccountBestQuotes'),
       '#/channels/subaccountBalances/x-access',
       /must be one of public, private \(got "secret"\)/,
     ],
@@ -71,7 +76,8 @@ describe('bad spec input names the file and the JSON pointer', () => {
     ],
     [
       "an example's x-address that is not an address of its channel",
-      (t: string) => t.replace("      x-address: 'orderbook.ETH-PERP.10.10'", "      x-address: 'orderbook.ETH-PERP.7.10'"),
+      (t: string) =>
+        t.replace("      x-address: 'orderbook.ETH-PERP.10.10'", "      x-address: 'orderbook.ETH-PERP.7.10'"),
       '#/channels/orderbook',
       /x-address "orderbook\.ETH-PERP\.7\.10" is not an address of orderbook\.\{instrument_name\}\.\{group\}\.\{depth\}/,
     ],
@@ -89,7 +95,7 @@ describe('bad spec input names the file and the JSON pointer', () => {
     ],
     [
       'an invalid example',
-      (t: string) => t.replace("publish_id: 5120", "publish_id: -1"),
+      (t: string) => t.replace('publish_id: 5120', 'publish_id: -1'),
       '#/components/messages/Orderbook/examples/0/payload',
       /example is not valid/,
     ],
@@ -104,7 +110,8 @@ describe('bad spec input names the file and the JSON pointer', () => {
   });
 
   it('an example that fits no branch of a oneOf: a missing property at the object that lacks it, each failure once', async () => {
-    const file = writeSpec(miniSpec(`channels:
+    const file = writeSpec(
+      miniSpec(`channels:
   status:
     address: status
     messages:
@@ -117,14 +124,27 @@ components:
   schemas:
     Status: { oneOf: [{ $ref: '#/components/schemas/Up' }, { $ref: '#/components/schemas/Down' }] }
     Up: { type: object, required: [since], properties: { since: { type: integer }, level: { enum: [1, 2] } } }
-    Down: { type: object, required: [reason], properties: { reason: { type: string }, level: { enum: [1, 2] } } }`));
+    Down: { type: object, required: [reason], properties: { reason: { type: string }, level: { enum: [1, 2] } } }`),
+    );
     const err = await modelFromSpec(file).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SpecError);
     expect((err as SpecError).problems.map((p) => [p.pointer, p.message])).toEqual([
-      ['#/channels/status/messages/Status/examples/0/payload', "example is not valid: / must have required property 'since'"],
-      ['#/channels/status/messages/Status/examples/0/payload', 'example is not valid: /level must be equal to one of the allowed values'],
-      ['#/channels/status/messages/Status/examples/0/payload', "example is not valid: / must have required property 'reason'"],
-      ['#/channels/status/messages/Status/examples/0/payload', 'example is not valid: / must match exactly one schema in oneOf'],
+      [
+        '#/channels/status/messages/Status/examples/0/payload',
+        "example is not valid: / must have required property 'since'",
+      ],
+      [
+        '#/channels/status/messages/Status/examples/0/payload',
+        'example is not valid: /level must be equal to one of the allowed values',
+      ],
+      [
+        '#/channels/status/messages/Status/examples/0/payload',
+        "example is not valid: / must have required property 'reason'",
+      ],
+      [
+        '#/channels/status/messages/Status/examples/0/payload',
+        'example is not valid: / must match exactly one schema in oneOf',
+      ],
     ]);
   });
 
@@ -167,43 +187,67 @@ ${schemas}`);
       '#/components/schemas/A/$ref',
       /\$ref cycle that never reaches a value: #\/components\/schemas\/A\/\$ref → #\/components\/schemas\/B\/\$ref → #\/components\/schemas\/A\/\$ref/,
     ],
-    ['a schema that is only a $ref to itself', `    A: { $ref: '#/components/schemas/A' }`, '#/components/schemas/A/$ref', /#\/components\/schemas\/A is only a \$ref to itself/],
-    ['a schema that is allOf itself', `    A: { allOf: [ { $ref: '#/components/schemas/A' } ] }`, '#/components/schemas/A/allOf/0/$ref', /#\/components\/schemas\/A is only a \$ref to itself/],
+    [
+      'a schema that is only a $ref to itself',
+      `    A: { $ref: '#/components/schemas/A' }`,
+      '#/components/schemas/A/$ref',
+      /#\/components\/schemas\/A is only a \$ref to itself/,
+    ],
+    [
+      'a schema that is allOf itself',
+      `    A: { allOf: [ { $ref: '#/components/schemas/A' } ] }`,
+      '#/components/schemas/A/allOf/0/$ref',
+      /#\/components\/schemas\/A is only a \$ref to itself/,
+    ],
     [
       'a three-schema cycle through oneOf',
       `    A: { $ref: '#/components/schemas/B' }\n    B: { oneOf: [ { type: string }, { $ref: '#/components/schemas/C' } ] }\n    C: { $ref: '#/components/schemas/A' }`,
       '#/components/schemas/A/$ref',
       /\$ref cycle .*A\/\$ref → .*B\/oneOf\/1\/\$ref → .*C\/\$ref → .*A\/\$ref/,
     ],
-  ])('%s: one error with the file, line and pointers, in bounded time', (_name, schemas, pointer, message) => {
-    const file = writeSpec(withSchemas(schemas), 'cycle.asyncapi.yaml');
-    for (const command of [['spec', '--spec', file], ['generate', '--spec', file, '--out', file + '.out']]) {
-      const r = cli(command, repoRoot, 30_000);
-      expect(r.signal, `${command[0]} did not finish within 30 s`).toBeNull();
-      expect(r.status).toBe(2);
-      const lines = r.stderr.trim().split('\n');
-      expect(lines[0]).toBe(`exchange-api ${command[0]}: the spec has 1 error(s)`);
-      expect(lines[1]).toContain(`cycle.asyncapi.yaml:`);
-      expect(lines[1]).toContain(` ${pointer}: `);
-      expect(lines[1]).toMatch(message);
-      expect(r.stderr).not.toMatch(/\n\s+at /);
-    }
-  }, 90_000);
+  ])(
+    '%s: one error with the file, line and pointers, in bounded time',
+    (_name, schemas, pointer, message) => {
+      const file = writeSpec(withSchemas(schemas), 'cycle.asyncapi.yaml');
+      for (const command of [
+        ['spec', '--spec', file],
+        ['generate', '--spec', file, '--out', file + '.out'],
+      ]) {
+        const r = cli(command, repoRoot, 30_000);
+        expect(r.signal, `${command[0]} did not finish within 30 s`).toBeNull();
+        expect(r.status).toBe(2);
+        const lines = r.stderr.trim().split('\n');
+        expect(lines[0]).toBe(`exchange-api ${command[0]}: the spec has 1 error(s)`);
+        expect(lines[1]).toContain(`cycle.asyncapi.yaml:`);
+        expect(lines[1]).toContain(` ${pointer}: `);
+        expect(lines[1]).toMatch(message);
+        expect(r.stderr).not.toMatch(/\n\s+at /);
+      }
+    },
+    90_000,
+  );
 
   it('recursion through a value (a field of the same record) is a real shape and loads', async () => {
-    const file = writeSpec(withSchemas(`    A: { type: object, properties: { child: { $ref: '#/components/schemas/A' } } }`), 'tree.asyncapi.yaml');
+    const file = writeSpec(
+      withSchemas(`    A: { type: object, properties: { child: { $ref: '#/components/schemas/A' } } }`),
+      'tree.asyncapi.yaml',
+    );
     await expect(loadSpec(file)).resolves.toBeTruthy();
   });
 });
 
 describe('a spec path that is not a regular file ends in one error, in bounded time (it would block or never end)', () => {
-  it.each(['/dev/zero', repoRoot])('%s', (path) => {
-    const r = cli(['spec', '--spec', path], repoRoot, 30_000);
-    expect(r.signal, 'spec did not finish within 30 s').toBeNull();
-    expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/cannot read the spec: .* is not a regular file/);
-    expect(r.stderr).not.toMatch(/\n\s+at /);
-  }, 40_000);
+  it.each(['/dev/zero', repoRoot])(
+    '%s',
+    (path) => {
+      const r = cli(['spec', '--spec', path], repoRoot, 30_000);
+      expect(r.signal, 'spec did not finish within 30 s').toBeNull();
+      expect(r.status).toBe(2);
+      expect(r.stderr).toMatch(/cannot read the spec: .* is not a regular file/);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    },
+    40_000,
+  );
 });
 
 describe('the AsyncAPI parser runs with a time bound (no step of loading may go on forever)', () => {
@@ -211,11 +255,13 @@ describe('the AsyncAPI parser runs with a time bound (no step of loading may go 
     const started = Date.now();
     const err = await loadSpec(ourSpec, { parseBoundMs: 1 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SpecError);
-    expect((err as SpecError).problems.map((p) => p.message)).toContainEqual(expect.stringMatching(/the AsyncAPI parser failed: the AsyncAPI parser did not finish within 0\.001 s; stopped/));
+    expect((err as SpecError).problems.map((p) => p.message)).toContainEqual(
+      expect.stringMatching(/the AsyncAPI parser failed: the AsyncAPI parser did not finish within 0\.001 s; stopped/),
+    );
     expect(Date.now() - started).toBeLessThan(20_000);
   });
 
-  it('after a parse stopped at its bound, the next load gets a parser of its own and finds a broken spec\'s error', async () => {
+  it("after a parse stopped at its bound, the next load gets a parser of its own and finds a broken spec's error", async () => {
     await expect(loadSpec(ourSpec, { parseBoundMs: 1 })).rejects.toBeInstanceOf(SpecError);
     const { problems } = await problemsOf((t) => t.replace('enum: [buy, sell]', 'enum: [buy, 7]'));
     expect(problems.map((p) => p.pointer)).toContain('#/components/schemas/Direction/enum/1');

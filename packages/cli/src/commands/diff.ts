@@ -7,7 +7,17 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { consoleReport, diffSpecFiles, failsOn, findRepoRoot, jsonReport, markdownReport, SpecError, type Side, type SpecDiff } from '@exchange-api/codegen';
+import {
+  consoleReport,
+  diffSpecFiles,
+  failsOn,
+  findRepoRoot,
+  jsonReport,
+  markdownReport,
+  SpecError,
+  type Side,
+  type SpecDiff,
+} from '@exchange-api/codegen';
 import { consoleIo, parseCommand, reportFailure, usageError, type Io } from '../args';
 
 export const DIFF_HELP = `Usage: exchange-api diff <old spec> <new spec> [options]
@@ -51,19 +61,27 @@ export async function runDiff(argv: string[], io: Io = consoleIo): Promise<numbe
     'diff',
     DIFF_HELP,
     argv,
-    { base: { type: 'string' }, report: { type: 'string', multiple: true }, side: { type: 'string' }, 'fail-on': { type: 'string' } },
+    {
+      base: { type: 'string' },
+      report: { type: 'string', multiple: true },
+      side: { type: 'string' },
+      'fail-on': { type: 'string' },
+    },
     io,
     2,
   );
   if (typeof values === 'number') return values;
   // parseArgs keeps the last of a repeated flag: two sides would silently be one.
   const sideFlags = argv.filter((a) => a === '--side' || a.startsWith('--side=')).length;
-  if (sideFlags > 1) return usageError('diff', `--side is given ${sideFlags} times: give it once (client, server or both)`, io);
+  if (sideFlags > 1)
+    return usageError('diff', `--side is given ${sideFlags} times: give it once (client, server or both)`, io);
   const side = values.side ?? 'both';
-  if (!['client', 'server', 'both'].includes(side)) return usageError('diff', `--side must be client, server or both (got ${JSON.stringify(side)})`, io);
+  if (!['client', 'server', 'both'].includes(side))
+    return usageError('diff', `--side must be client, server or both (got ${JSON.stringify(side)})`, io);
   const sides: Side[] = side === 'both' ? ['client', 'server'] : [side as Side];
   const failOn = values['fail-on'];
-  if (failOn !== undefined && failOn !== 'breaking' && failOn !== 'dangerous') return usageError('diff', `--fail-on must be breaking or dangerous (got ${JSON.stringify(failOn)})`, io);
+  if (failOn !== undefined && failOn !== 'breaking' && failOn !== 'dangerous')
+    return usageError('diff', `--fail-on must be breaking or dangerous (got ${JSON.stringify(failOn)})`, io);
   const targets = parseTargets(values.report ?? ['console']);
   if (typeof targets === 'string') return usageError('diff', targets, io);
   const specs = values.base !== undefined ? fromGit(values.base, values.positionals) : fromFiles(values.positionals);
@@ -99,7 +117,8 @@ function parseTargets(values: string[]): Target[] | string {
     const m = /^(json|markdown):(.+)$/.exec(v);
     if (!m) return `--report ${JSON.stringify(v)}: use console, json:<path> or markdown:<path>`;
     const folder = dirname(resolve(m[2]!));
-    if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory()) return `--report ${v}: the folder ${folder} does not exist`;
+    if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory())
+      return `--report ${v}: the folder ${folder} does not exist`;
     targets.push({ kind: m[1] as 'json' | 'markdown', path: m[2]! });
   }
   return targets;
@@ -114,7 +133,11 @@ function writeReports(d: SpecDiff, sides: Side[], targets: Target[], io: Io): nu
     try {
       writeFileSync(t.path, t.kind === 'json' ? jsonReport(d, sides) : markdownReport(d, sides));
     } catch (err) {
-      return usageError('diff', `--report ${t.kind}:${t.path} could not be written: ${(err as Error).message.split('\n')[0]}`, io);
+      return usageError(
+        'diff',
+        `--report ${t.kind}:${t.path} could not be written: ${(err as Error).message.split('\n')[0]}`,
+        io,
+      );
     }
     io.err(`${t.kind} report: ${t.path}`);
   }
@@ -140,12 +163,20 @@ function fromGit(ref: string, positionals: string[]): SpecPair | string {
   const root = findRepoRoot();
   const spec = positionals[0] ?? (root ? join(root, 'spec', 'asyncapi.yaml') : undefined);
   if (!spec) return 'no spec/asyncapi.yaml above this folder: give the spec after --base <ref>';
-  const git = (args: string[]) => spawnSync('git', args, { cwd: dirname(resolve(spec)), encoding: 'utf8', timeout: 30_000, maxBuffer: 64 * 1024 * 1024 });
+  const git = (args: string[]) =>
+    spawnSync('git', args, {
+      cwd: dirname(resolve(spec)),
+      encoding: 'utf8',
+      timeout: 30_000,
+      maxBuffer: 64 * 1024 * 1024,
+    });
   const top = git(['rev-parse', '--show-toplevel']);
-  if (top.status !== 0) return `${spec} is not inside a git repository (${(top.stderr || top.error?.message || '').trim().split('\n')[0]})`;
+  if (top.status !== 0)
+    return `${spec} is not inside a git repository (${(top.stderr || top.error?.message || '').trim().split('\n')[0]})`;
   const path = relative(top.stdout.trim(), resolve(spec)).split('\\').join('/');
   const shown = git(['show', `${ref}:${path}`]);
-  if (shown.status !== 0) return `git show ${ref}:${path} failed: ${(shown.stderr || shown.error?.message || '').trim().split('\n')[0]}`;
+  if (shown.status !== 0)
+    return `git show ${ref}:${path} failed: ${(shown.stderr || shown.error?.message || '').trim().split('\n')[0]}`;
   const dir = mkdtempSync(join(tmpdir(), 'exchange-api-diff-'));
   const before = join(dir, basename(spec));
   writeFileSync(before, shown.stdout);

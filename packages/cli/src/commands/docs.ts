@@ -4,7 +4,14 @@
  */
 import { join, relative, resolve } from 'node:path';
 import { parseCommand, usageError, type Io, reportFailure } from '../args';
-import { diffSpecFiles, emitDocs, findRepoRoot, modelFromSpec, writeFiles, type DocsChanges } from '@exchange-api/codegen';
+import {
+  diffSpecFiles,
+  emitDocs,
+  findRepoRoot,
+  modelFromSpec,
+  writeFiles,
+  type DocsChanges,
+} from '@exchange-api/codegen';
 
 export const DOCS_HELP = `Usage: exchange-api docs [--spec <file>] [--out <dir>] [--since <old spec>]
 
@@ -29,24 +36,40 @@ Exit codes: 0 written, 2 usage or spec errors.`;
 
 /** Runs the `docs` subcommand; resolves to the exit code. */
 export async function runDocs(argv: string[], io: Io = { out: console.log, err: console.error }): Promise<number> {
-  const values = parseCommand<{ spec?: string; out?: string; since?: string }>('docs', DOCS_HELP, argv, { spec: { type: 'string' }, out: { type: 'string' }, since: { type: 'string' } }, io);
+  const values = parseCommand<{ spec?: string; out?: string; since?: string }>(
+    'docs',
+    DOCS_HELP,
+    argv,
+    { spec: { type: 'string' }, out: { type: 'string' }, since: { type: 'string' } },
+    io,
+  );
   if (typeof values === 'number') return values;
   const cwd = process.cwd();
   const repo = findRepoRoot();
   const spec = values.spec ?? (repo ? join(repo, 'spec', 'asyncapi.yaml') : null);
   if (!spec) return usageError('docs', 'no spec/asyncapi.yaml above this folder; pass --spec <file>', io);
-  if (values.out !== undefined && values.out.trim() === '') return usageError('docs', '--out needs a folder (got an empty path); use --out . for the current folder', io);
+  if (values.out !== undefined && values.out.trim() === '')
+    return usageError('docs', '--out needs a folder (got an empty path); use --out . for the current folder', io);
   const out = resolve(cwd, values.out ?? 'docs-site');
   const shown = relative(cwd, out).startsWith('..') ? out : relative(cwd, out) || '.';
   const started = performance.now();
   try {
-    const [model, changes] = await Promise.all([modelFromSpec(spec, cwd), values.since === undefined ? undefined : changesSince(values.since, spec, cwd, out)]);
+    const [model, changes] = await Promise.all([
+      modelFromSpec(spec, cwd),
+      values.since === undefined ? undefined : changesSince(values.since, spec, cwd, out),
+    ]);
     const files = emitDocs(model, { changes });
     const specName = relative(out, resolve(cwd, spec)) || spec;
     // The header says how to write these files again: this very command, not the repository's npm script.
-    const regenerate = ['npx exchange-api docs', ...(values.spec ? ['--spec', values.spec] : []), ...(values.out ? ['--out', values.out] : []), ...(values.since ? ['--since', values.since] : [])].join(' ');
+    const regenerate = [
+      'npx exchange-api docs',
+      ...(values.spec ? ['--spec', values.spec] : []),
+      ...(values.out ? ['--out', values.out] : []),
+      ...(values.since ? ['--since', values.since] : []),
+    ].join(' ');
     const result = writeFiles(files, { docs: out }, { check: false, specName, cwd, regenerate });
-    const kB = (filter: (p: string) => boolean) => (files.filter((f) => filter(f.path)).reduce((n, f) => n + Buffer.byteLength(f.content), 0) / 1024).toFixed(0);
+    const kB = (filter: (p: string) => boolean) =>
+      (files.filter((f) => filter(f.path)).reduce((n, f) => n + Buffer.byteLength(f.content), 0) / 1024).toFixed(0);
     io.out(
       `docs written to ${shown}: ${files.length} files (site ${kB((p) => !p.startsWith('md/'))} kB, Markdown ${kB((p) => p.startsWith('md/'))} kB), ` +
         `${result.written.length} changed, ${result.removed.length} removed (${Math.round(performance.now() - started)} ms)`,
@@ -61,5 +84,8 @@ export async function runDocs(argv: string[], io: Io = { out: console.log, err: 
 /** The diff from an earlier version of the spec, for the Changes page (which names that spec relative to the site, as its headers do). */
 async function changesSince(since: string, spec: string, cwd: string, out: string): Promise<DocsChanges> {
   const d = await diffSpecFiles(since, spec, { cwd });
-  return { since: { file: relative(out, resolve(cwd, d.before.file)) || since, version: d.before.version }, changes: d.changes };
+  return {
+    since: { file: relative(out, resolve(cwd, d.before.file)) || since, version: d.before.version },
+    changes: d.changes,
+  };
 }

@@ -2,7 +2,15 @@
  * `exchange-api generate [--spec <file> --out <dir> [--lang <languages>]] [--check]`: the command-line contract.
  * Exit 0 done (or current), 1 drift under --check, 2 usage or spec errors. Never a stack trace.
  */
-import { findRepoRoot, generateInto, generateRepository, langFlag, parseLanguages, UnknownLanguage, type LanguageTarget } from '@exchange-api/codegen';
+import {
+  findRepoRoot,
+  generateInto,
+  generateRepository,
+  langFlag,
+  parseLanguages,
+  UnknownLanguage,
+  type LanguageTarget,
+} from '@exchange-api/codegen';
 import { consoleIo, parseCommand, usageError, type Io, reportFailure } from '../args';
 
 export const GENERATE_HELP = `Usage: exchange-api generate [--spec <file> --out <dir> [--name <pkg>] [--docs] [--lang <languages>] [--force]] [--check]
@@ -37,18 +45,37 @@ Exit codes: 0 done or current, 1 generated files differ (--check), 2 usage or sp
 
 /** Runs the `generate` subcommand; resolves to the exit code. */
 export async function runGenerate(argv: string[], io: Io = consoleIo): Promise<number> {
-  const values = parseCommand<{ spec?: string; out?: string; check?: boolean; force?: boolean; name?: string; docs?: boolean; lang?: string[] }>(
+  const values = parseCommand<{
+    spec?: string;
+    out?: string;
+    check?: boolean;
+    force?: boolean;
+    name?: string;
+    docs?: boolean;
+    lang?: string[];
+  }>(
     'generate',
     GENERATE_HELP,
     argv,
-    { spec: { type: 'string' }, out: { type: 'string' }, check: { type: 'boolean' }, force: { type: 'boolean' }, name: { type: 'string' }, docs: { type: 'boolean' }, lang: { type: 'string', multiple: true } },
+    {
+      spec: { type: 'string' },
+      out: { type: 'string' },
+      check: { type: 'boolean' },
+      force: { type: 'boolean' },
+      name: { type: 'string' },
+      docs: { type: 'boolean' },
+      lang: { type: 'string', multiple: true },
+    },
     io,
   );
   if (typeof values === 'number') return values;
-  if ((values.spec === undefined) !== (values.out === undefined)) return usageError('generate', '--spec and --out go together', io);
-  if (values.out !== undefined && values.out.trim() === '') return usageError('generate', '--out needs a folder (got an empty path); use --out . for the current folder', io);
+  if ((values.spec === undefined) !== (values.out === undefined))
+    return usageError('generate', '--spec and --out go together', io);
+  if (values.out !== undefined && values.out.trim() === '')
+    return usageError('generate', '--out needs a folder (got an empty path); use --out . for the current folder', io);
   if (values.force && values.out === undefined) return usageError('generate', '--force goes with --spec and --out', io);
-  if ((values.name !== undefined || values.docs) && values.out === undefined) return usageError('generate', '--name and --docs go with --spec and --out', io);
+  if ((values.name !== undefined || values.docs) && values.out === undefined)
+    return usageError('generate', '--name and --docs go with --spec and --out', io);
   if (values.lang && values.out === undefined) return usageError('generate', '--lang goes with --spec and --out', io);
   let languages: LanguageTarget[];
   try {
@@ -63,13 +90,24 @@ export async function runGenerate(argv: string[], io: Io = consoleIo): Promise<n
     let result;
     let fix = 'npm run generate';
     if (values.spec !== undefined && values.out !== undefined) {
-      result = await generateInto(values.spec, values.out, { check, force: values.force === true, name: values.name, docs: values.docs === true, languages });
+      result = await generateInto(values.spec, values.out, {
+        check,
+        force: values.force === true,
+        name: values.name,
+        docs: values.docs === true,
+        languages,
+      });
       fix = `npx exchange-api generate --spec ${values.spec} --out ${values.out}${values.name !== undefined ? ` --name ${values.name}` : ''}${values.docs ? ' --docs' : ''}${langFlag(languages)}`;
       // One line per kind of default applied (not per place), on stderr: stdout keeps its first line.
       for (const note of result.notes) io.err(note);
     } else {
       const root = findRepoRoot();
-      if (!root) return usageError('generate', 'no spec/asyncapi.yaml with packages/types above this folder; use --spec <file> --out <dir>', io);
+      if (!root)
+        return usageError(
+          'generate',
+          'no spec/asyncapi.yaml with packages/types above this folder; use --spec <file> --out <dir>',
+          io,
+        );
       result = await generateRepository(root, { check });
     }
     if (check) {
@@ -83,7 +121,11 @@ export async function runGenerate(argv: string[], io: Io = consoleIo): Promise<n
       return 0;
     }
     const changed = result.written.length + result.removed.length;
-    io.out(changed === 0 ? `generated files were already current (${Date.now() - started} ms)` : `generated ${result.written.length} file(s), removed ${result.removed.length} (${Date.now() - started} ms)`);
+    io.out(
+      changed === 0
+        ? `generated files were already current (${Date.now() - started} ms)`
+        : `generated ${result.written.length} file(s), removed ${result.removed.length} (${Date.now() - started} ms)`,
+    );
     for (const f of result.written) io.out(`  wrote ${f}`);
     for (const f of result.removed) io.out(`  removed ${f}`);
     return 0;

@@ -5,7 +5,13 @@
  */
 import { readFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
-import { startSandbox, resolveOptions, SandboxOptionsError, type Sandbox, type SandboxOptions } from '@exchange-api/sandbox';
+import {
+  startSandbox,
+  resolveOptions,
+  SandboxOptionsError,
+  type Sandbox,
+  type SandboxOptions,
+} from '@exchange-api/sandbox';
 import { parseCommand, usageError } from '../args';
 
 /** SIGINT or SIGTERM to exit: close() is given this long, then the process exits regardless. */
@@ -45,7 +51,15 @@ Examples:
 
 Exit codes: 0 closed cleanly, 1 failed to start (or to close in time), 2 usage errors.`;
 
-type Flags = { port?: string; host?: string; config?: string; seed?: string; control?: boolean; 'known-wallets-only'?: boolean; detached?: boolean };
+type Flags = {
+  port?: string;
+  host?: string;
+  config?: string;
+  seed?: string;
+  control?: boolean;
+  'known-wallets-only'?: boolean;
+  detached?: boolean;
+};
 
 const FLAGS = {
   port: { type: 'string' },
@@ -103,7 +117,8 @@ async function optionsOf(values: Flags): Promise<SandboxOptions | number> {
 
 function integer(flag: string, v: string | undefined, min: number, max: number): number | undefined | Error {
   if (v === undefined) return undefined;
-  if (!/^-?[0-9]+$/.test(v) || Number(v) < min || Number(v) > max) return new Error(`--${flag} must be an integer from ${min} to ${max} (got ${JSON.stringify(v)})`);
+  if (!/^-?[0-9]+$/.test(v) || Number(v) < min || Number(v) > max)
+    return new Error(`--${flag} must be an integer from ${min} to ${max} (got ${JSON.stringify(v)})`);
   return Number(v);
 }
 
@@ -158,7 +173,13 @@ function serveUntilStopped(sandbox: Sandbox, chain: number[] | null): Promise<nu
       if (why) console.error(`exchange-api sandbox: ${why}`);
       clearInterval(watch);
       // Closed but something still holds the loop: exit with the code; not closed: say so and exit 1.
-      setTimeout(() => (exitCode !== null ? process.exit(exitCode) : forceExit(`did not close within ${CLOSE_BOUND_MS / 1000} s; exiting anyway`)), CLOSE_BOUND_MS).unref();
+      setTimeout(
+        () =>
+          exitCode !== null
+            ? process.exit(exitCode)
+            : forceExit(`did not close within ${CLOSE_BOUND_MS / 1000} s; exiting anyway`),
+        CLOSE_BOUND_MS,
+      ).unref();
       sandbox.close().then(
         () => finish(0),
         (err) => {
@@ -170,7 +191,12 @@ function serveUntilStopped(sandbox: Sandbox, chain: number[] | null): Promise<nu
     const onSignal = () => stop(null);
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
-    const watch = chain === null ? undefined : watchLauncher(chain, (gone) => stop(`stopping: its launcher (pid ${gone}) exited; run with --detached to keep serving without it`));
+    const watch =
+      chain === null
+        ? undefined
+        : watchLauncher(chain, (gone) =>
+            stop(`stopping: its launcher (pid ${gone}) exited; run with --detached to keep serving without it`),
+          );
   });
 }
 

@@ -1,6 +1,16 @@
 import { parseCommand, usageError, reportFailure } from '../args';
 import { join, resolve } from 'node:path';
-import { findRepoRoot, formatProblem, loadSpec, buildModel, checkExamples, defaultNote, placedError, messageVariants, type ApiModel } from '@exchange-api/codegen';
+import {
+  findRepoRoot,
+  formatProblem,
+  loadSpec,
+  buildModel,
+  checkExamples,
+  defaultNote,
+  placedError,
+  messageVariants,
+  type ApiModel,
+} from '@exchange-api/codegen';
 
 export const SPEC_HELP = `Usage: exchange-api spec [--spec <file>]
 
@@ -44,11 +54,17 @@ export async function runSpecSummary(argv: string[]): Promise<number> {
     for (const d of m.defaults) console.log(`  ${defaultNote(d)}`);
     const records = m.types.filter((t) => t.kind === 'record');
     const enums = m.types.filter((t) => t.kind === 'enum');
-    console.log(`servers (${m.servers.length}): ${m.servers.map((s) => `${s.id} ${s.protocol}://${s.host}${s.pathname}`).join(', ')}`);
+    console.log(
+      `servers (${m.servers.length}): ${m.servers.map((s) => `${s.id} ${s.protocol}://${s.host}${s.pathname}`).join(', ')}`,
+    );
     console.log(`channels (${m.channels.length}):`);
-    for (const c of m.channels) console.log(`  ${c.access.padEnd(7)} ${c.address.padEnd(44)} ${payloadName(c.payload)}`);
+    for (const c of m.channels)
+      console.log(`  ${c.access.padEnd(7)} ${c.address.padEnd(44)} ${payloadName(c.payload)}`);
     console.log(`methods (${m.methods.length}):`);
-    for (const x of m.methods) console.log(`  ${x.name.padEnd(32)} ${(x.rateLimitClass ?? 'none').padEnd(13)} ${x.transports.join('+').padEnd(8)} auth ${x.auth}`);
+    for (const x of m.methods)
+      console.log(
+        `  ${x.name.padEnd(32)} ${(x.rateLimitClass ?? 'none').padEnd(13)} ${x.transports.join('+').padEnd(8)} auth ${x.auth}`,
+      );
     console.log(`records (${records.length}): ${records.map((r) => r.name).join(', ')}`);
     console.log(`enumerations (${enums.length}): ${enums.map((e) => e.name).join(', ')}`);
     console.log(`limits (${m.limits.length}): ${m.limits.map((l) => l.id).join(', ')}`);
@@ -59,7 +75,9 @@ export async function runSpecSummary(argv: string[]): Promise<number> {
     const ours = root !== null && resolve(root, 'spec', 'asyncapi.yaml') === resolve(root ?? process.cwd(), file);
     if (ours) console.log(`not shown (${m.notShown.length} places): see spec/README.md, "Not shown"`);
     else {
-      console.log(`not shown (${m.notShown.length} places${m.notShown.length > 0 ? ', the x-not-shown markers' : ''}):`);
+      console.log(
+        `not shown (${m.notShown.length} places${m.notShown.length > 0 ? ', the x-not-shown markers' : ''}):`,
+      );
       for (const n of m.notShown) console.log(`  ${n.where}: ${n.text}`);
     }
     return 0;

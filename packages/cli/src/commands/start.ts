@@ -29,18 +29,29 @@ Examples:
 Exit codes: 0 every conformance check that ran passed, 1 some failed, 2 usage or setup errors.`;
 
 type Step = (n: number, title: string) => void;
-type Sandbox = Awaited<ReturnType<typeof import('@exchange-api/sandbox')['startSandbox']>>;
+type Sandbox = Awaited<ReturnType<(typeof import('@exchange-api/sandbox'))['startSandbox']>>;
 type Key = { address: string; privateKey: string };
-type Report = Awaited<ReturnType<typeof import('@exchange-api/conformance')['runConformance']>>;
+type Report = Awaited<ReturnType<(typeof import('@exchange-api/conformance'))['runConformance']>>;
 
 export async function runStart(argv: string[]): Promise<number> {
-  const values = parseCommand<{ out?: string; seconds?: string }>('start', START_HELP, argv, { out: { type: 'string' }, seconds: { type: 'string' } });
+  const values = parseCommand<{ out?: string; seconds?: string }>('start', START_HELP, argv, {
+    out: { type: 'string' },
+    seconds: { type: 'string' },
+  });
   if (typeof values === 'number') return values;
-  const seconds = values.seconds === undefined ? 3 : numberFlag('seconds', values.seconds, { min: 0, aboveMin: true, max: 600, unit: 'seconds' });
+  const seconds =
+    values.seconds === undefined
+      ? 3
+      : numberFlag('seconds', values.seconds, { min: 0, aboveMin: true, max: 600, unit: 'seconds' });
   if (typeof seconds !== 'number') return usageError('start', seconds.error);
   const root = findRepoRoot();
-  if (!root) return usageError('start', 'run it inside the exchange-api repository (no spec/asyncapi.yaml with packages/types above this folder)');
-  if (values.out !== undefined && values.out.trim() === '') return usageError('start', '--out needs a folder (got an empty path)');
+  if (!root)
+    return usageError(
+      'start',
+      'run it inside the exchange-api repository (no spec/asyncapi.yaml with packages/types above this folder)',
+    );
+  if (values.out !== undefined && values.out.trim() === '')
+    return usageError('start', '--out needs a folder (got an empty path)');
   const out = resolve(values.out ?? 'exchange-api-output');
   // Checked before the run, not after it: a report that cannot be written would waste the whole run.
   const outProblem = folderProblem(out);
@@ -58,7 +69,11 @@ export async function runStart(argv: string[]): Promise<number> {
   // A fresh wallet and a session key registered for it, so the login and session-key checks run too.
   const wallet = Wallet.createRandom();
   const sessionKey = Wallet.createRandom();
-  const sandbox = await startSandbox({ port: 0, seed: 1, sessionKeys: [{ address: sessionKey.address, wallet: wallet.address }] });
+  const sandbox = await startSandbox({
+    port: 0,
+    seed: 1,
+    sessionKeys: [{ address: sessionKey.address, wallet: wallet.address }],
+  });
   console.log(`  sandbox listening ${sandbox.wsUrl} ${sandbox.httpUrl}`);
   try {
     // Order flow is allowed here only because the sandbox is ours; the runner never trades without the flag.
@@ -73,7 +88,9 @@ export async function runStart(argv: string[]): Promise<number> {
     console.log(`  conformance report (HTML): ${rel(htmlPath)}`);
     console.log(`  conformance report (JSON): ${rel(jsonPath)}`);
     console.log(`  docs site:                 ${rel(join(root, 'packages', 'docs', 'site', 'index.html'))}`);
-    console.log(`\ndone in ${((Date.now() - started) / 1000).toFixed(1)} s: ${report.summary.passed} passed, ${report.summary.failed} failed, ${report.summary.skipped} skipped, ${report.summary.inconclusive} inconclusive`);
+    console.log(
+      `\ndone in ${((Date.now() - started) / 1000).toFixed(1)} s: ${report.summary.passed} passed, ${report.summary.failed} failed, ${report.summary.skipped} skipped, ${report.summary.inconclusive} inconclusive`,
+    );
     return report.exitCode === 0 && invalid === 0 ? 0 : 1;
   } finally {
     await sandbox.close();
@@ -102,7 +119,12 @@ async function regenerate(root: string): Promise<number> {
 }
 
 /** Step 3: the whole suite against the sandbox, its progress printed, its HTML and JSON reports written to `out`. */
-async function runSuite(sandbox: Sandbox, wallet: Key, sessionKey: Key, out: string): Promise<{ report: Report; htmlPath: string; jsonPath: string }> {
+async function runSuite(
+  sandbox: Sandbox,
+  wallet: Key,
+  sessionKey: Key,
+  out: string,
+): Promise<{ report: Report; htmlPath: string; jsonPath: string }> {
   const conformance = await import('@exchange-api/conformance');
   const report = await conformance.runConformance({
     ws: sandbox.wsUrl,
@@ -132,7 +154,10 @@ async function streamLiveData(sandbox: Sandbox, seconds: number): Promise<number
   c.on('validation', () => invalid++);
   try {
     await c.connect();
-    const instruments = (await c.getAllLiveInstruments()).filter((i) => i.instrument_type === 'perp').map((i) => i.instrument_name).slice(0, 3);
+    const instruments = (await c.getAllLiveInstruments())
+      .filter((i) => i.instrument_type === 'perp')
+      .map((i) => i.instrument_name)
+      .slice(0, 3);
     const rows = new Map(instruments.map((name) => [name, { bid: '-', ask: '-', books: 0, trades: 0, last: '-' }]));
     for (const name of instruments) {
       const row = rows.get(name)!;
@@ -148,7 +173,10 @@ async function streamLiveData(sandbox: Sandbox, seconds: number): Promise<number
       });
     }
     await new Promise((r) => setTimeout(r, seconds * 1000));
-    printTable(['instrument', 'best bid', 'best ask', 'books', 'trades', 'last trade'], [...rows].map(([name, r]) => [name, r.bid, r.ask, String(r.books), String(r.trades), r.last]));
+    printTable(
+      ['instrument', 'best bid', 'best ask', 'books', 'trades', 'last trade'],
+      [...rows].map(([name, r]) => [name, r.bid, r.ask, String(r.books), String(r.trades), r.last]),
+    );
     console.log(`  every payload validated against the spec (${invalid} invalid)`);
     return invalid;
   } finally {

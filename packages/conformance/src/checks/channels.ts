@@ -15,15 +15,26 @@ function payloadCheck(channel: ChannelEntry): Check {
     level: 'MUST',
     needs: isPrivate ? ['key'] : [],
     async run(ctx: Ctx) {
-      const samples: Samples & { transcript: { entries: readonly import('../model').TranscriptEntry[] } } = isPrivate ? await privateSamples(ctx) : await publicSamples(ctx);
+      const samples: Samples & { transcript: { entries: readonly import('../model').TranscriptEntry[] } } = isPrivate
+        ? await privateSamples(ctx)
+        : await publicSamples(ctx);
       if (samples.unavailable) ctx.skip(samples.unavailable);
       const addresses = samples.addresses.filter((a) => matchChannel(a)?.channel.id === channel.id);
       const pushes = pushesOf(samples, channel.id);
       // The subscribe exchange, then the pushes of this channel only (the shared probe saw every channel).
-      ctx.transcript.attach(samples.transcript.entries.filter((e) => e.dir !== 'received' || !e.data.includes('"channel"')).slice(0, 12));
+      ctx.transcript.attach(
+        samples.transcript.entries.filter((e) => e.dir !== 'received' || !e.data.includes('"channel"')).slice(0, 12),
+      );
       ctx.transcript.attach(pushes.slice(0, 3).map((p) => p.frame.entry));
       const refusedHere = samples.refused.filter((a) => addresses.includes(a));
-      if (refusedHere.length > 0) ctx.abort({ pointer: '/result', rule: isPrivate ? 'own private channels may be subscribed after login' : 'public channels may be subscribed', expected: 'ok', got: 'refused', message: `subscribe to ${refusedHere.join(', ')} was refused` });
+      if (refusedHere.length > 0)
+        ctx.abort({
+          pointer: '/result',
+          rule: isPrivate ? 'own private channels may be subscribed after login' : 'public channels may be subscribed',
+          expected: 'ok',
+          got: 'refused',
+          message: `subscribe to ${refusedHere.join(', ')} was refused`,
+        });
       if (pushes.length === 0) {
         const why = isPrivate
           ? ctx.options.allowOrderFlow
@@ -36,7 +47,14 @@ function payloadCheck(channel: ChannelEntry): Check {
       const validate = validators.channels[channel.id as keyof typeof validators.channels];
       let bad = 0;
       for (const p of pushes) {
-        const n = validateInto(ctx, validate, p.data, `${p.channel} payload`, `${channel.payload.record}${channel.payload.array ? '[]' : ''}`, '/params/data');
+        const n = validateInto(
+          ctx,
+          validate,
+          p.data,
+          `${p.channel} payload`,
+          `${channel.payload.record}${channel.payload.array ? '[]' : ''}`,
+          '/params/data',
+        );
         if (n > 0 && bad++ < 3) ctx.transcript.attach([p.frame.entry]);
         if (ctx.findings.length >= 10) break;
       }

@@ -17,40 +17,97 @@ export const connectionChecks: Check[] = [
     async run(ctx) {
       if (!(await ctx.run.guard.idle())) ctx.inconclusive('other connections of the runner did not close in time');
       const budget = ctx.env.connectionBudget;
-      ctx.note(`connection budget ${budget} (${ctx.env.connectionBudgetSource === 'server' ? 'from remaining_connections' : 'reference value: the server did not report remaining_connections'})`);
+      ctx.note(
+        `connection budget ${budget} (${ctx.env.connectionBudgetSource === 'server' ? 'from remaining_connections' : 'reference value: the server did not report remaining_connections'})`,
+      );
       const held: WsConn[] = [];
       try {
         for (let i = 0; i < budget; i++) {
           try {
             held.push(await ctx.connectUnguarded(`within-budget#${i + 1}`));
           } catch (err) {
-            ctx.abort({ rule: 'connections up to the budget are accepted', expected: `${budget} open connections`, got: `connection ${i + 1} failed: ${(err as Error).message}`, message: `only ${i} connections could be opened` });
+            ctx.abort({
+              rule: 'connections up to the budget are accepted',
+              expected: `${budget} open connections`,
+              got: `connection ${i + 1} failed: ${(err as Error).message}`,
+              message: `only ${i} connections could be opened`,
+            });
           }
         }
         // A connection within the budget must not be the one refused.
         await ctx.sleep(200);
         const early = held.find((c) => c.closeInfo);
-        if (early) ctx.fail({ rule: 'connections up to the budget are accepted', expected: 'open', got: `closed (${early.closeInfo!.code})`, message: `${early.label} was closed although within the budget` });
+        if (early)
+          ctx.fail({
+            rule: 'connections up to the budget are accepted',
+            expected: 'open',
+            got: `closed (${early.closeInfo!.code})`,
+            message: `${early.label} was closed although within the budget`,
+          });
         let extra: WsConn | undefined;
         try {
           extra = await ctx.connectUnguarded('over-budget');
         } catch (err) {
           extra = undefined;
-          ctx.abort({ rule: `the socket receives a text frame beginning ${connectionLimitError.textFramePrefix} and is then closed`, expected: 'the upgrade, then the text frame and the close', got: (err as Error).message, message: 'the connection over the budget was refused at the upgrade' });
+          ctx.abort({
+            rule: `the socket receives a text frame beginning ${connectionLimitError.textFramePrefix} and is then closed`,
+            expected: 'the upgrade, then the text frame and the close',
+            got: (err as Error).message,
+            message: 'the connection over the budget was refused at the upgrade',
+          });
         }
         if (!extra) return;
         const prefix = connectionLimitError.textFramePrefix;
         const text = await extra.waitFor((f) => f.text.startsWith(prefix), 3000);
         const close = await Promise.race([extra.closed, ctx.sleep(3000).then(() => null)]);
-        if (!text) ctx.fail({ rule: `a text frame beginning ${prefix}`, expected: `${prefix}…`, got: extra.frames.length ? cut(extra.frames[0]!.text, 100) : 'no frame', message: `no ${prefix} frame on the connection over the budget` });
-        if (!close) ctx.fail({ rule: 'the socket is then closed', expected: 'a close within 3000 ms', got: 'still open', message: 'the connection over the budget stayed open' });
+        if (!text)
+          ctx.fail({
+            rule: `a text frame beginning ${prefix}`,
+            expected: `${prefix}…`,
+            got: extra.frames.length ? cut(extra.frames[0]!.text, 100) : 'no frame',
+            message: `no ${prefix} frame on the connection over the budget`,
+          });
+        if (!close)
+          ctx.fail({
+            rule: 'the socket is then closed',
+            expected: 'a close within 3000 ms',
+            got: 'still open',
+            message: 'the connection over the budget stayed open',
+          });
         const code = connectionLimitError.code;
         // Where -32100 travels is not shown: an error frame, the text frame, or the close reason all count.
         const frames = extra.frames.map((f) => f.text);
         const carried = frames.some((t) => t.includes(String(code))) || (close?.reason ?? '').includes(String(code));
-        if (!carried) ctx.fail({ rule: `code ${code}`, expected: `${code} in a frame or the close reason`, got: cut(frames, 200), message: `the refusal did not carry ${code}` });
-        else ctx.observe({ text: `${code} came ${frames.some((t) => { try { return (JSON.parse(t) as { error?: { code?: unknown } }).error?.code === code; } catch { return false; } }) ? 'as a JSON-RPC error frame' : frames.some((t) => t.includes(String(code))) ? 'inside the text frame' : 'in the close reason'}` });
-        if (text && close && text.t > close.t) ctx.fail({ rule: 'the text frame comes before the close', expected: 'frame, then close', got: 'close first', message: 'closed before the text frame' });
+        if (!carried)
+          ctx.fail({
+            rule: `code ${code}`,
+            expected: `${code} in a frame or the close reason`,
+            got: cut(frames, 200),
+            message: `the refusal did not carry ${code}`,
+          });
+        else
+          ctx.observe({
+            text: `${code} came ${
+              frames.some((t) => {
+                try {
+                  return (JSON.parse(t) as { error?: { code?: unknown } }).error?.code === code;
+                } catch {
+                  return false;
+                }
+              })
+                ? 'as a JSON-RPC error frame'
+                : frames.some((t) => t.includes(String(code)))
+                  ? 'inside the text frame'
+                  : 'in the close reason'
+            }`,
+          });
+        if (text && close && text.t > close.t)
+          ctx.fail({
+            rule: 'the text frame comes before the close',
+            expected: 'frame, then close',
+            got: 'close first',
+            message: 'closed before the text frame',
+          });
         await extra.close();
       } finally {
         await Promise.all(held.map((c) => c.close()));

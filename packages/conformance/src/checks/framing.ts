@@ -10,11 +10,30 @@ async function echo(ctx: Ctx, id: string | number | null): Promise<void> {
   const request = JSON.stringify({ jsonrpc: '2.0', id, method: method('publicGetRateLimits'), params: {} });
   const from = conn.frames.length;
   const frame = await sendRaw(ctx, conn, request, 5000);
-  if (!frame) ctx.abort({ rule: 'responses echo id', expected: `a response with id ${JSON.stringify(id)}`, got: silenceOf(conn, from, 5000, request), message: 'no response' });
+  if (!frame)
+    ctx.abort({
+      rule: 'responses echo id',
+      expected: `a response with id ${JSON.stringify(id)}`,
+      got: silenceOf(conn, from, 5000, request),
+      message: 'no response',
+    });
   const r = frame.json as RpcResponse;
-  if (!('id' in r)) ctx.abort({ pointer: '/id', rule: 'responses echo id', expected: JSON.stringify(id), got: '(missing)', message: 'the response has no id' });
+  if (!('id' in r))
+    ctx.abort({
+      pointer: '/id',
+      rule: 'responses echo id',
+      expected: JSON.stringify(id),
+      got: '(missing)',
+      message: 'the response has no id',
+    });
   if (r.id !== id || typeof r.id !== typeof id) {
-    ctx.fail({ pointer: '/id', rule: 'responses echo id (same JSON type and value)', expected: `${JSON.stringify(id)} (${id === null ? 'null' : typeof id})`, got: `${JSON.stringify(r.id)} (${r.id === null ? 'null' : typeof r.id})`, message: `id ${JSON.stringify(id)} came back as ${JSON.stringify(r.id)}` });
+    ctx.fail({
+      pointer: '/id',
+      rule: 'responses echo id (same JSON type and value)',
+      expected: `${JSON.stringify(id)} (${id === null ? 'null' : typeof id})`,
+      got: `${JSON.stringify(r.id)} (${r.id === null ? 'null' : typeof r.id})`,
+      message: `id ${JSON.stringify(id)} came back as ${JSON.stringify(r.id)}`,
+    });
   }
 }
 
@@ -45,11 +64,37 @@ function errorCases(ctx: Ctx) {
   return ctx.shared('error-cases', async (p) => {
     const conn = await p.connect('errors');
     const cases: Omit<ErrorCase, 'response' | 'frame'>[] = [
-      { name: 'parse', jsonRpcCode: codeNamed('RPC_PARSE_ERROR'), sent: '{"jsonrpc":"2.0","id":"conf-parse","method":' },
+      {
+        name: 'parse',
+        jsonRpcCode: codeNamed('RPC_PARSE_ERROR'),
+        sent: '{"jsonrpc":"2.0","id":"conf-parse","method":',
+      },
       { name: 'not-an-object', jsonRpcCode: codeNamed('RPC_INVALID_REQUEST'), sent: '"not a request"' },
-      { name: 'no-method', jsonRpcCode: codeNamed('RPC_INVALID_REQUEST'), sent: JSON.stringify({ jsonrpc: '2.0', id: 'conf-no-method', params: {} }) },
-      { name: 'unknown-method', jsonRpcCode: codeNamed('RPC_METHOD_NOT_FOUND'), sent: JSON.stringify({ jsonrpc: '2.0', id: 'conf-unknown-method', method: 'conformance/no_such_method', params: {} }) },
-      { name: 'invalid-params', jsonRpcCode: codeNamed('RPC_INVALID_PARAMS'), sent: JSON.stringify({ jsonrpc: '2.0', id: 'conf-invalid-params', method: method('subscribe'), params: { channels: 42 } }) },
+      {
+        name: 'no-method',
+        jsonRpcCode: codeNamed('RPC_INVALID_REQUEST'),
+        sent: JSON.stringify({ jsonrpc: '2.0', id: 'conf-no-method', params: {} }),
+      },
+      {
+        name: 'unknown-method',
+        jsonRpcCode: codeNamed('RPC_METHOD_NOT_FOUND'),
+        sent: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 'conf-unknown-method',
+          method: 'conformance/no_such_method',
+          params: {},
+        }),
+      },
+      {
+        name: 'invalid-params',
+        jsonRpcCode: codeNamed('RPC_INVALID_PARAMS'),
+        sent: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 'conf-invalid-params',
+          method: method('subscribe'),
+          params: { channels: 42 },
+        }),
+      },
     ];
     const out: ErrorCase[] = [];
     for (const c of cases) {
@@ -85,7 +130,9 @@ async function answeredCases(ctx: Ctx) {
 function needEvery(ctx: Ctx, cases: readonly ErrorCase[], answered: number): void {
   if (answered === cases.length) return;
   const missing = cases.filter((c) => !c.response || !errorOf(c.response)).map((c) => c.name);
-  ctx.inconclusive(`${answered === 0 ? 'no error object came back' : `only ${answered} of ${cases.length} requests were answered with an error object`} (no error for ${missing.join(', ')}; see framing.malformed)`);
+  ctx.inconclusive(
+    `${answered === 0 ? 'no error object came back' : `only ${answered} of ${cases.length} requests were answered with an error object`} (no error for ${missing.join(', ')}; see framing.malformed)`,
+  );
 }
 
 /** The documented rate-limit error (the reserved range is for rate-limit errors: known by its message). */
@@ -132,7 +179,14 @@ export const framingChecks: Check[] = [
       responses.push(['unsubscribe of everything', await ctx.call(conn, method('unsubscribe'), {})]);
       for (const [what, r] of responses) {
         const has = ['result', 'error'].filter((k) => k in r && (k === 'result' || r[k] !== undefined));
-        if (has.length !== 1) ctx.fail({ pointer: '/', rule: 'result xor error', expected: 'exactly one of result, error', got: has.length ? has.join(' and ') : 'neither', message: `the response to ${what} carries ${has.length ? has.join(' and ') : 'neither result nor error'}` });
+        if (has.length !== 1)
+          ctx.fail({
+            pointer: '/',
+            rule: 'result xor error',
+            expected: 'exactly one of result, error',
+            got: has.length ? has.join(' and ') : 'neither',
+            message: `the response to ${what} carries ${has.length ? has.join(' and ') : 'neither result nor error'}`,
+          });
         validateInto(ctx, validators.schemas.JsonRpcResponse, r, `response to ${what}`, 'JsonRpcResponse');
       }
     },
@@ -145,7 +199,8 @@ export const framingChecks: Check[] = [
     needs: [],
     async run(ctx) {
       const { errors } = await answeredCases(ctx);
-      for (const { c, e } of errors) validateInto(ctx, validators.schemas.RPCError, e, `error answering ${c.name}`, 'RPCError', '/error');
+      for (const { c, e } of errors)
+        validateInto(ctx, validators.schemas.RPCError, e, `error answering ${c.name}`, 'RPCError', '/error');
       if (errors.length === 0) ctx.inconclusive('no error object came back to compare (see framing.malformed)');
     },
   },
@@ -158,11 +213,37 @@ export const framingChecks: Check[] = [
     async run(ctx) {
       const { cases, stillServes, closed } = await answeredCases(ctx);
       for (const c of cases) {
-        if (!c.response) ctx.fail({ rule: 'JSON-RPC 2.0: a request that cannot be served gets an error response', expected: 'an error response', got: 'nothing within 3000 ms', message: `no answer to the ${c.name} request ${cut(c.sent, 60)}` });
-        else if (!errorOf(c.response)) ctx.fail({ pointer: '/error', rule: 'JSON-RPC 2.0: a request that cannot be served gets an error response', expected: 'an error object', got: cut(c.response, FINDING_MAX), message: `the ${c.name} request was not answered with an error` });
-        else if (c.name === 'parse' && c.response.id !== null) ctx.fail({ pointer: '/id', rule: 'JSON-RPC 2.0: the id of a parse error is null', expected: 'null', got: cut(c.response.id, FINDING_MAX), message: 'a parse error did not carry id null' });
+        if (!c.response)
+          ctx.fail({
+            rule: 'JSON-RPC 2.0: a request that cannot be served gets an error response',
+            expected: 'an error response',
+            got: 'nothing within 3000 ms',
+            message: `no answer to the ${c.name} request ${cut(c.sent, 60)}`,
+          });
+        else if (!errorOf(c.response))
+          ctx.fail({
+            pointer: '/error',
+            rule: 'JSON-RPC 2.0: a request that cannot be served gets an error response',
+            expected: 'an error object',
+            got: cut(c.response, FINDING_MAX),
+            message: `the ${c.name} request was not answered with an error`,
+          });
+        else if (c.name === 'parse' && c.response.id !== null)
+          ctx.fail({
+            pointer: '/id',
+            rule: 'JSON-RPC 2.0: the id of a parse error is null',
+            expected: 'null',
+            got: cut(c.response.id, FINDING_MAX),
+            message: 'a parse error did not carry id null',
+          });
       }
-      ctx.observe({ assumption: 'frame-size', text: stillServes ? 'after the malformed requests the connection still served a valid request' : `after the malformed requests the connection ${closed ? `was closed (code ${closed.code})` : 'did not serve a valid request'}`, conforms: stillServes });
+      ctx.observe({
+        assumption: 'frame-size',
+        text: stillServes
+          ? 'after the malformed requests the connection still served a valid request'
+          : `after the malformed requests the connection ${closed ? `was closed (code ${closed.code})` : 'did not serve a valid request'}`,
+        conforms: stillServes,
+      });
     },
   },
   {
@@ -176,8 +257,19 @@ export const framingChecks: Check[] = [
       for (const { c, e } of errors) {
         const entry = errorByCode(c.jsonRpcCode);
         const conforms = e.code === c.jsonRpcCode;
-        ctx.observe({ assumption: 'error-codes', text: `${c.name}: code ${cut(e.code, FINDING_MAX)} (assumed ${c.jsonRpcCode} ${entry?.message ?? ''})`, conforms });
-        if (!conforms) ctx.fail({ pointer: '/error/code', rule: `error-codes assumption: ${entry?.condition ?? c.name}`, expected: String(c.jsonRpcCode), got: cut(e.code, FINDING_MAX), message: `${c.name} answered with code ${cut(e.code, FINDING_MAX)}, not ${c.jsonRpcCode}` });
+        ctx.observe({
+          assumption: 'error-codes',
+          text: `${c.name}: code ${cut(e.code, FINDING_MAX)} (assumed ${c.jsonRpcCode} ${entry?.message ?? ''})`,
+          conforms,
+        });
+        if (!conforms)
+          ctx.fail({
+            pointer: '/error/code',
+            rule: `error-codes assumption: ${entry?.condition ?? c.name}`,
+            expected: String(c.jsonRpcCode),
+            got: cut(e.code, FINDING_MAX),
+            message: `${c.name} answered with code ${cut(e.code, FINDING_MAX)}, not ${c.jsonRpcCode}`,
+          });
       }
       // A pass says every case used its code: each case needs an error object to compare.
       if (ctx.findings.length === 0) needEvery(ctx, cases, errors.length);
@@ -194,7 +286,13 @@ export const framingChecks: Check[] = [
       for (const { c, e } of errors) {
         if (typeof e.code !== 'number') continue;
         if (e.code >= reserved.from && e.code <= reserved.to && e.message !== rateLimitEntry.message) {
-          ctx.fail({ pointer: '/error/code', rule: `codes ${reserved.from} through ${reserved.to} are reserved for rate-limit errors`, expected: 'a code outside the reserved range', got: String(e.code), message: `the ${c.name} error used reserved code ${e.code}` });
+          ctx.fail({
+            pointer: '/error/code',
+            rule: `codes ${reserved.from} through ${reserved.to} are reserved for rate-limit errors`,
+            expected: 'a code outside the reserved range',
+            got: String(e.code),
+            message: `the ${c.name} error used reserved code ${e.code}`,
+          });
         }
       }
       if (ctx.findings.length === 0) needEvery(ctx, cases, errors.length);

@@ -17,10 +17,20 @@ const STALE_MS = Math.max(10 * 60_000, 20 * freshnessWindow().pastMs);
 async function refusedLogin(ctx: Ctx, proof: LoginProof, what: string, code: ErrorName): Promise<void> {
   const conn = await ctx.connect();
   const r = await ctx.login(conn, ctx.options.key!, { proof });
-  if (!errorOf(r)) return ctx.fail({ pointer: '/result', rule: what, expected: 'an error', got: cut(r.result, FINDING_MAX), message: `the login was accepted: ${what}` });
+  if (!errorOf(r))
+    return ctx.fail({
+      pointer: '/result',
+      rule: what,
+      expected: 'an error',
+      got: cut(r.result, FINDING_MAX),
+      message: `the login was accepted: ${what}`,
+    });
   ctx.observe(codeObservation('refused login', errorOf(r), code));
   const valid = await ctx.login(conn, ctx.options.key!);
-  if (!conn.loggedIn) ctx.inconclusive(`a valid fresh login was refused too (${cut(valid.error ?? valid.result, 80)}), so this refusal proves nothing`);
+  if (!conn.loggedIn)
+    ctx.inconclusive(
+      `a valid fresh login was refused too (${cut(valid.error ?? valid.result, 80)}), so this refusal proves nothing`,
+    );
 }
 
 const getSubaccounts = methodTable.find((m) => m.id === 'privateGetSubaccounts')!;
@@ -34,16 +44,42 @@ function httpResult(x: HttpExchange): { ok: boolean; result: unknown; error: unk
 }
 
 function observeHttp(ctx: Ctx, x: HttpExchange, what: string): void {
-  const envelope = !!x.json && typeof x.json === 'object' && !Array.isArray(x.json) && ('result' in (x.json as object) || 'error' in (x.json as object));
-  ctx.observe({ assumption: 'http-responses', text: `${what}: HTTP ${x.status}, ${envelope ? 'a JSON-RPC response body' : `body ${cut(x.json ?? x.text, 80)}`}`, conforms: envelope });
+  const envelope =
+    !!x.json &&
+    typeof x.json === 'object' &&
+    !Array.isArray(x.json) &&
+    ('result' in (x.json as object) || 'error' in (x.json as object));
+  ctx.observe({
+    assumption: 'http-responses',
+    text: `${what}: HTTP ${x.status}, ${envelope ? 'a JSON-RPC response body' : `body ${cut(x.json ?? x.text, 80)}`}`,
+    conforms: envelope,
+  });
 }
 
 async function httpAccepted(ctx: Ctx, x: HttpExchange, what: string): Promise<void> {
   observeHttp(ctx, x, what);
   const { ok, result, error } = httpResult(x);
-  if (!ok) ctx.abort({ pointer: '/error', rule: `${S.loginProof}: ${what}`, expected: 'HTTP 2xx with a result', got: `HTTP ${x.status} ${cut(error ?? x.text, FINDING_MAX)}`, message: `a valid private request was refused (${what})` });
-  validateInto(ctx, validators.results[getSubaccounts.name as 'private/get_subaccounts'], result, 'get_subaccounts result', 'GetSubaccountsResult', '/result');
-  ctx.observe({ assumption: 'get-subaccounts-result', text: `result ${cut(result, 120)}`, conforms: !!result && typeof result === 'object' && !Array.isArray(result) && 'subaccount_ids' in result });
+  if (!ok)
+    ctx.abort({
+      pointer: '/error',
+      rule: `${S.loginProof}: ${what}`,
+      expected: 'HTTP 2xx with a result',
+      got: `HTTP ${x.status} ${cut(error ?? x.text, FINDING_MAX)}`,
+      message: `a valid private request was refused (${what})`,
+    });
+  validateInto(
+    ctx,
+    validators.results[getSubaccounts.name as 'private/get_subaccounts'],
+    result,
+    'get_subaccounts result',
+    'GetSubaccountsResult',
+    '/result',
+  );
+  ctx.observe({
+    assumption: 'get-subaccounts-result',
+    text: `result ${cut(result, 120)}`,
+    conforms: !!result && typeof result === 'object' && !Array.isArray(result) && 'subaccount_ids' in result,
+  });
 }
 
 /**
@@ -54,7 +90,11 @@ async function observeSubaccountsOverWs(ctx: Ctx, conn: WsConn): Promise<void> {
   const r = await ctx.call(conn, getSubaccounts.name, { wallet: ctx.options.key!.address });
   const valid = !errorOf(r) && validators.results[getSubaccounts.name as 'private/get_subaccounts'](r.result);
   const assumption = assumptionTable.find((a) => a.id === 'get-subaccounts-ws')?.id;
-  ctx.observe({ ...(assumption ? { assumption } : {}), text: `${getSubaccounts.name} over WebSocket after login: ${errorOf(r) ? `refused ${cut(r.error, 120)}` : `result ${cut(r.result, 120)}${valid ? '' : ' (not a GetSubaccountsResult)'}`}`, conforms: !!valid });
+  ctx.observe({
+    ...(assumption ? { assumption } : {}),
+    text: `${getSubaccounts.name} over WebSocket after login: ${errorOf(r) ? `refused ${cut(r.error, 120)}` : `result ${cut(r.result, 120)}${valid ? '' : ' (not a GetSubaccountsResult)'}`}`,
+    conforms: !!valid,
+  });
 }
 
 /**
@@ -64,7 +104,10 @@ async function observeSubaccountsOverWs(ctx: Ctx, conn: WsConn): Promise<void> {
 async function servedWithLogin(ctx: Ctx, signer: Wallet, what: string): Promise<void> {
   const x = await ctx.http(getSubaccounts.httpPath!, { wallet: signer.address }, loginHeaders(await signLogin(signer)));
   const { ok, error } = httpResult(x);
-  if (!ok) ctx.inconclusive(`${what} was not served either (HTTP ${x.status} ${cut(error ?? x.text, 80)}), so a refusal would prove nothing`);
+  if (!ok)
+    ctx.inconclusive(
+      `${what} was not served either (HTTP ${x.status} ${cut(error ?? x.text, 80)}), so a refusal would prove nothing`,
+    );
 }
 
 export const loginChecks: Check[] = [
@@ -77,8 +120,22 @@ export const loginChecks: Check[] = [
     async run(ctx) {
       const conn = await ctx.connect();
       const r = await ctx.login(conn, ctx.options.key!);
-      if (errorOf(r)) ctx.abort({ pointer: '/error', rule: 'a valid wallet login is accepted', expected: 'a result', got: cut(r.error, FINDING_MAX), message: 'a fresh wallet login was refused' });
-      validateInto(ctx, validators.results[method('publicLogin') as 'public/login'], r.result, 'login result', 'PublicLoginResult', '/result');
+      if (errorOf(r))
+        ctx.abort({
+          pointer: '/error',
+          rule: 'a valid wallet login is accepted',
+          expected: 'a result',
+          got: cut(r.error, FINDING_MAX),
+          message: 'a fresh wallet login was refused',
+        });
+      validateInto(
+        ctx,
+        validators.results[method('publicLogin') as 'public/login'],
+        r.result,
+        'login result',
+        'PublicLoginResult',
+        '/result',
+      );
       if (getSubaccounts.transports.includes('ws')) await observeSubaccountsOverWs(ctx, conn);
     },
   },
@@ -88,7 +145,13 @@ export const loginChecks: Check[] = [
     section: `${S.whoMaySign} (wallet: freshness enforced); ${S.loginProof} (rule 1)`,
     level: 'MUST',
     needs: ['key'],
-    run: async (ctx) => refusedLogin(ctx, await signLogin(ctx.options.key!, { nowMs: Date.now() - STALE_MS }), `timestamp ${STALE_MS / 60_000} minutes old`, 'AUTH_TIMESTAMP_WINDOW'),
+    run: async (ctx) =>
+      refusedLogin(
+        ctx,
+        await signLogin(ctx.options.key!, { nowMs: Date.now() - STALE_MS }),
+        `timestamp ${STALE_MS / 60_000} minutes old`,
+        'AUTH_TIMESTAMP_WINDOW',
+      ),
   },
   {
     id: 'login.future-timestamp',
@@ -96,7 +159,13 @@ export const loginChecks: Check[] = [
     section: `${S.whoMaySign} (wallet: freshness enforced)`,
     level: 'MUST',
     needs: ['key'],
-    run: async (ctx) => refusedLogin(ctx, await signLogin(ctx.options.key!, { nowMs: Date.now() + STALE_MS }), `timestamp ${STALE_MS / 60_000} minutes ahead`, 'AUTH_TIMESTAMP_WINDOW'),
+    run: async (ctx) =>
+      refusedLogin(
+        ctx,
+        await signLogin(ctx.options.key!, { nowMs: Date.now() + STALE_MS }),
+        `timestamp ${STALE_MS / 60_000} minutes ahead`,
+        'AUTH_TIMESTAMP_WINDOW',
+      ),
   },
   {
     id: 'login.wrong-signature',
@@ -107,7 +176,12 @@ export const loginChecks: Check[] = [
     async run(ctx) {
       const proof = await signLogin(ctx.options.key!);
       const other = await signLogin(ctx.options.key!, { nowMs: Number(proof.timestamp) - 1 });
-      await refusedLogin(ctx, { ...proof, signature: other.signature }, 'signature over a different timestamp', 'AUTH_INVALID_SIGNATURE');
+      await refusedLogin(
+        ctx,
+        { ...proof, signature: other.signature },
+        'signature over a different timestamp',
+        'AUTH_INVALID_SIGNATURE',
+      );
     },
   },
   {
@@ -130,8 +204,23 @@ export const loginChecks: Check[] = [
     async run(ctx) {
       const conn = await ctx.connect();
       const r = await ctx.login(conn, ctx.options.key!, { viaHeaders: true });
-      if (errorOf(r)) ctx.fail({ pointer: '/error', rule: 'the server reads each value from the header or the params', expected: 'a result', got: cut(r.error, FINDING_MAX), message: 'a login with the proof in headers was refused' });
-      else validateInto(ctx, validators.results[method('publicLogin') as 'public/login'], r.result, 'login result', 'PublicLoginResult', '/result');
+      if (errorOf(r))
+        ctx.fail({
+          pointer: '/error',
+          rule: 'the server reads each value from the header or the params',
+          expected: 'a result',
+          got: cut(r.error, FINDING_MAX),
+          message: 'a login with the proof in headers was refused',
+        });
+      else
+        validateInto(
+          ctx,
+          validators.results[method('publicLogin') as 'public/login'],
+          r.result,
+          'login result',
+          'PublicLoginResult',
+          '/result',
+        );
     },
   },
   {
@@ -145,8 +234,22 @@ export const loginChecks: Check[] = [
       const conn = await ctx.connect();
       // The same proof with the timestamp as a number: the signed message is still its decimal string.
       const r = await ctx.call(conn, method('publicLogin'), { ...proof, timestamp: Number(proof.timestamp) });
-      if (errorOf(r)) ctx.abort({ pointer: '/params/timestamp', rule: 'decimal inputs also accept a JSON number', expected: 'a result', got: cut(r.error, FINDING_MAX), message: `a login with timestamp ${proof.timestamp} as a JSON number was refused` });
-      validateInto(ctx, validators.results[method('publicLogin') as 'public/login'], r.result, 'login result', 'PublicLoginResult', '/result');
+      if (errorOf(r))
+        ctx.abort({
+          pointer: '/params/timestamp',
+          rule: 'decimal inputs also accept a JSON number',
+          expected: 'a result',
+          got: cut(r.error, FINDING_MAX),
+          message: `a login with timestamp ${proof.timestamp} as a JSON number was refused`,
+        });
+      validateInto(
+        ctx,
+        validators.results[method('publicLogin') as 'public/login'],
+        r.result,
+        'login result',
+        'PublicLoginResult',
+        '/result',
+      );
     },
   },
   {
@@ -159,8 +262,22 @@ export const loginChecks: Check[] = [
       const { sessionKey, sessionWallet } = ctx.options;
       const conn = await ctx.connect();
       const r = await ctx.login(conn, sessionKey!, { wallet: sessionWallet!, nowMs: Date.now() - STALE_MS });
-      if (errorOf(r)) ctx.abort({ pointer: '/error', rule: 'session keys are not held to freshness', expected: 'a result', got: cut(r.error, FINDING_MAX), message: `a session-key login with a ${STALE_MS / 60_000}-minute-old timestamp was refused` });
-      validateInto(ctx, validators.results[method('publicLogin') as 'public/login'], r.result, 'login result', 'PublicLoginResult', '/result');
+      if (errorOf(r))
+        ctx.abort({
+          pointer: '/error',
+          rule: 'session keys are not held to freshness',
+          expected: 'a result',
+          got: cut(r.error, FINDING_MAX),
+          message: `a session-key login with a ${STALE_MS / 60_000}-minute-old timestamp was refused`,
+        });
+      validateInto(
+        ctx,
+        validators.results[method('publicLogin') as 'public/login'],
+        r.result,
+        'login result',
+        'PublicLoginResult',
+        '/result',
+      );
     },
   },
   {
@@ -200,8 +317,18 @@ export const loginChecks: Check[] = [
       const x = await ctx.http(getSubaccounts.httpPath!, { wallet: signer.address });
       observeHttp(ctx, x, 'no login values');
       const { ok, result, error } = httpResult(x);
-      if (ok) ctx.fail({ pointer: '/result', rule: 'private requests carry the login values', expected: 'an error', got: `HTTP ${x.status} ${cut(result, FINDING_MAX)}`, message: 'a private HTTP request without login values was served' });
-      else ctx.observe(codeObservation('HTTP request without login', (error as { code?: unknown }) ?? null, 'AUTH_REQUIRED'));
+      if (ok)
+        ctx.fail({
+          pointer: '/result',
+          rule: 'private requests carry the login values',
+          expected: 'an error',
+          got: `HTTP ${x.status} ${cut(result, FINDING_MAX)}`,
+          message: 'a private HTTP request without login values was served',
+        });
+      else
+        ctx.observe(
+          codeObservation('HTTP request without login', (error as { code?: unknown }) ?? null, 'AUTH_REQUIRED'),
+        );
     },
   },
   {
@@ -213,9 +340,20 @@ export const loginChecks: Check[] = [
     async run(ctx) {
       const key = ctx.options.key!;
       await servedWithLogin(ctx, key, 'the same request with a fresh timestamp');
-      const x = await ctx.http(getSubaccounts.httpPath!, { wallet: key.address }, loginHeaders(await signLogin(key, { nowMs: Date.now() - STALE_MS })));
+      const x = await ctx.http(
+        getSubaccounts.httpPath!,
+        { wallet: key.address },
+        loginHeaders(await signLogin(key, { nowMs: Date.now() - STALE_MS })),
+      );
       const { ok, result } = httpResult(x);
-      if (ok) ctx.fail({ pointer: '/result', rule: 'wallet timestamps are held to freshness', expected: 'an error', got: `HTTP ${x.status} ${cut(result, FINDING_MAX)}`, message: 'a stale HTTP login was accepted' });
+      if (ok)
+        ctx.fail({
+          pointer: '/result',
+          rule: 'wallet timestamps are held to freshness',
+          expected: 'an error',
+          got: `HTTP ${x.status} ${cut(result, FINDING_MAX)}`,
+          message: 'a stale HTTP login was accepted',
+        });
     },
   },
 ];

@@ -23,14 +23,20 @@ async function observe(ctx: Ctx, channelId: string): Promise<void> {
   const pushes = pushesOf(samples, channelId);
   if (pushes.length === 0) {
     const why = `nothing was pushed on ${channel.address} in ${samples.windowMs} ms, so there is nothing to describe`;
-    if (channel.access === 'private') ctx.skip(ctx.options.allowOrderFlow ? why : `${why}; own trades need --allow-order-flow`);
+    if (channel.access === 'private')
+      ctx.skip(ctx.options.allowOrderFlow ? why : `${why}; own trades need --allow-order-flow`);
     ctx.inconclusive(why);
   }
   ctx.transcript.attach(pushes.slice(0, 3).map((p) => p.frame.entry));
   // Array channels push arrays of records: describe the record.
-  const records = channel.payload.array ? pushes.flatMap((p) => (Array.isArray(p.data) ? p.data : [p.data])) : pushes.map((p) => p.data);
+  const records = channel.payload.array
+    ? pushes.flatMap((p) => (Array.isArray(p.data) ? p.data : [p.data]))
+    : pushes.map((p) => p.data);
   const schema = await inferSchema(channel.payload.record, records);
-  ctx.observe({ text: `${channel.payload.record}: schema inferred from ${records.length} sample${records.length === 1 ? '' : 's'} on ${[...new Set(pushes.map((p) => p.channel))].join(', ')}`, schema });
+  ctx.observe({
+    text: `${channel.payload.record}: schema inferred from ${records.length} sample${records.length === 1 ? '' : 's'} on ${[...new Set(pushes.map((p) => p.channel))].join(', ')}`,
+    schema,
+  });
 }
 
 export const observationChecks: Check[] = open.map((o) => ({

@@ -20,7 +20,9 @@ export interface Activity {
 /** The best bid and ask of the instrument from the public samples (null when the book was empty). */
 async function touch(p: Ctx, inst: Instrument): Promise<{ bid: bigint | null; ask: bigint | null }> {
   const samples = await publicSamples(p);
-  const books = pushesOf(samples, 'orderbook').filter((x) => (x.data as { instrument_name?: unknown })?.instrument_name === inst.instrument_name);
+  const books = pushesOf(samples, 'orderbook').filter(
+    (x) => (x.data as { instrument_name?: unknown })?.instrument_name === inst.instrument_name,
+  );
   const last = books.at(-1)?.data as { bids?: [string, string][]; asks?: [string, string][] } | undefined;
   const first = (side?: [string, string][]) => (Array.isArray(side) && side[0] ? toUnits(String(side[0][0])) : null);
   return { bid: first(last?.bids), ask: first(last?.asks) };
@@ -42,12 +44,32 @@ export async function orderActivity(p: Ctx, conn: WsConn, subaccount: number, ou
   if (ref === null || step <= 0n) return;
   const amount = fromUnits(step);
   const low = roundTo(ref / 2n, tick);
-  out.resting = await action(p, conn, key, method('order'), subaccount, { instrument_name: inst.instrument_name, direction: 'buy', order_type: 'limit', amount, limit_price: fromUnits(low > 0n ? low : tick), max_fee: '1000', label: 'conformance' });
+  out.resting = await action(p, conn, key, method('order'), subaccount, {
+    instrument_name: inst.instrument_name,
+    direction: 'buy',
+    order_type: 'limit',
+    amount,
+    limit_price: fromUnits(low > 0n ? low : tick),
+    max_fee: '1000',
+    label: 'conformance',
+  });
   const order = (out.resting.result as { order?: { order_id?: unknown } } | undefined)?.order;
   out.orderId = typeof order?.order_id === 'string' ? order.order_id : null;
-  if (out.orderId) out.cancel = await action(p, conn, key, method('cancel'), subaccount, { instrument_name: inst.instrument_name, order_id: out.orderId });
+  if (out.orderId)
+    out.cancel = await action(p, conn, key, method('cancel'), subaccount, {
+      instrument_name: inst.instrument_name,
+      order_id: out.orderId,
+    });
   if (ask !== null) {
     const worst = roundTo(ask + ask / 20n + tick, tick);
-    out.crossing = await action(p, conn, key, method('order'), subaccount, { instrument_name: inst.instrument_name, direction: 'buy', order_type: 'market', amount, limit_price: fromUnits(worst), max_fee: '1000', label: 'conformance' });
+    out.crossing = await action(p, conn, key, method('order'), subaccount, {
+      instrument_name: inst.instrument_name,
+      direction: 'buy',
+      order_type: 'market',
+      amount,
+      limit_price: fromUnits(worst),
+      max_fee: '1000',
+      label: 'conformance',
+    });
   }
 }

@@ -11,7 +11,16 @@ import { orderActivity, type Activity } from './order-activity';
 /** The private samples, the caller's subaccounts, and what the order activity did (null when not allowed). */
 export type PrivateSamples = Samples & { subaccounts: number[]; activity: Activity | null };
 
-const nothing = (unavailable: string, subaccounts: number[] = []): PrivateSamples => ({ addresses: [], refused: [], subscribe: null, pushes: [], windowMs: 0, unavailable, subaccounts, activity: null });
+const nothing = (unavailable: string, subaccounts: number[] = []): PrivateSamples => ({
+  addresses: [],
+  refused: [],
+  subscribe: null,
+  pushes: [],
+  windowMs: 0,
+  unavailable,
+  subaccounts,
+  activity: null,
+});
 
 /** The caller's own private channels (first subaccount and wallet), with order activity when allowed; once per run. */
 export function privateSamples(ctx: Ctx) {
@@ -22,8 +31,12 @@ export function privateSamples(ctx: Ctx) {
     const subaccounts = await p.mustLogin(conn, key);
     const sub = subaccounts[0];
     if (sub === undefined) return nothing('the login returned no subaccount', subaccounts);
-    const addresses = privateChannels.flatMap((c) => sampleAddresses(c, p.env, { subaccount_id: String(sub), wallet: key.address }));
-    const activity: Activity | null = p.options.allowOrderFlow ? { resting: null, cancel: null, crossing: null, orderId: null } : null;
+    const addresses = privateChannels.flatMap((c) =>
+      sampleAddresses(c, p.env, { subaccount_id: String(sub), wallet: key.address }),
+    );
+    const activity: Activity | null = p.options.allowOrderFlow
+      ? { resting: null, cancel: null, crossing: null, orderId: null }
+      : null;
     const during = activity ? () => orderActivity(p, conn, sub, activity) : undefined;
     const samples = await collect(p, addresses, () => false, 1500, conn, during);
     return { ...samples, subaccounts, activity };

@@ -24,7 +24,14 @@ export function pushesOf(samples: Samples, channelId: string): Push[] {
 }
 
 /** Subscribe `conn` to `addresses` and keep its pushes until `until` says enough, or while `during` runs. */
-export async function collect(p: Ctx, addresses: string[], until: (pushes: Push[], elapsed: number) => boolean, maxMs: number, conn: Awaited<ReturnType<Ctx['connect']>>, during?: () => Promise<void>): Promise<Samples> {
+export async function collect(
+  p: Ctx,
+  addresses: string[],
+  until: (pushes: Push[], elapsed: number) => boolean,
+  maxMs: number,
+  conn: Awaited<ReturnType<Ctx['connect']>>,
+  during?: () => Promise<void>,
+): Promise<Samples> {
   const subscribe = await p.call(conn, method('subscribe'), { channels: addresses });
   const start = Date.now();
   if (during) {
@@ -39,18 +46,39 @@ export async function collect(p: Ctx, addresses: string[], until: (pushes: Push[
   }
   const pushes = conn.pushes(0);
   if (conn.isOpen) await p.call(conn, method('unsubscribe'), {}).catch(() => undefined);
-  return { addresses, refused: addresses.filter((a) => refused(subscribe, a)), subscribe, pushes, windowMs: Date.now() - start };
+  return {
+    addresses,
+    refused: addresses.filter((a) => refused(subscribe, a)),
+    subscribe,
+    pushes,
+    windowMs: Date.now() - start,
+  };
 }
 
 /** The public channels, sampled once per run (stops early once every address has pushed a few times). */
 export function publicSamples(ctx: Ctx) {
   return ctx.shared('public-samples', async (p): Promise<Samples> => {
     const addresses = publicChannels.flatMap((c) => sampleAddresses(c, p.env));
-    if (addresses.length === 0) return { addresses, refused: [], subscribe: null, pushes: [], windowMs: 0, unavailable: 'no instrument known: public/get_all_live_instruments returned none' };
+    if (addresses.length === 0)
+      return {
+        addresses,
+        refused: [],
+        subscribe: null,
+        pushes: [],
+        windowMs: 0,
+        unavailable: 'no instrument known: public/get_all_live_instruments returned none',
+      };
     const conn = await p.connect('public-samples');
     const window = p.options.sampleWindowMs;
-    const byAddress = (pushes: Push[]) => new Map(addresses.map((a) => [a, pushes.filter((x) => x.channel === a).length]));
+    const byAddress = (pushes: Push[]) =>
+      new Map(addresses.map((a) => [a, pushes.filter((x) => x.channel === a).length]));
     // Cadence needs at least three gaps of the slowest ticker interval; stop once that and every channel is in.
-    return collect(p, addresses, (pushes, elapsed) => elapsed >= Math.min(window, 3300) && [...byAddress(pushes).values()].every((n) => n >= 3), window, conn);
+    return collect(
+      p,
+      addresses,
+      (pushes, elapsed) => elapsed >= Math.min(window, 3300) && [...byAddress(pushes).values()].every((n) => n >= 3),
+      window,
+      conn,
+    );
   });
 }

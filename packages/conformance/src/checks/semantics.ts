@@ -36,7 +36,9 @@ function decimals(value: unknown, pointer: string, out: { pointer: string; value
   if (typeof value === 'string') {
     if (/^-?[0-9]+\.[0-9]+$/.test(value)) out.push({ pointer, value });
   } else if (Array.isArray(value)) value.forEach((v, i) => decimals(v, `${pointer}/${i}`, out));
-  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) decimals(v, `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`, out);
+  else if (value && typeof value === 'object')
+    for (const [k, v] of Object.entries(value))
+      decimals(v, `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`, out);
 }
 
 export const semanticChecks: Check[] = [
@@ -49,7 +51,10 @@ export const semanticChecks: Check[] = [
     async run(ctx) {
       for (const p of await books(ctx)) {
         const d = p.data as Book;
-        for (const [side, desc] of [['bids', true], ['asks', false]] as const) {
+        for (const [side, desc] of [
+          ['bids', true],
+          ['asks', false],
+        ] as const) {
           const ps = prices(d?.[side]);
           for (let k = 1; k < ps.length; k++) {
             // Levels are aggregated by price, so equal neighbours are a departure as much as a wrong order.
@@ -57,7 +62,13 @@ export const semanticChecks: Check[] = [
             if (!ok) {
               blame(ctx, p);
               const same = ps[k]!.price === ps[k - 1]!.price;
-              ctx.fail({ pointer: `/params/data/${side}/${ps[k]!.i}/0`, rule: `${side} strictly ${desc ? 'descending' : 'ascending'} (one level per price)`, expected: `${desc ? '<' : '>'} ${ps[k - 1]!.raw}`, got: ps[k]!.raw, message: `${p.channel}: ${side} ${same ? `repeat the price ${ps[k]!.raw}` : 'out of order'} at level ${ps[k]!.i}` });
+              ctx.fail({
+                pointer: `/params/data/${side}/${ps[k]!.i}/0`,
+                rule: `${side} strictly ${desc ? 'descending' : 'ascending'} (one level per price)`,
+                expected: `${desc ? '<' : '>'} ${ps[k - 1]!.raw}`,
+                got: ps[k]!.raw,
+                message: `${p.channel}: ${side} ${same ? `repeat the price ${ps[k]!.raw}` : 'out of order'} at level ${ps[k]!.i}`,
+              });
               break;
             }
           }
@@ -80,7 +91,13 @@ export const semanticChecks: Check[] = [
           const n = Array.isArray(d?.[side]) ? (d[side] as unknown[]).length : 0;
           if (Number.isFinite(depth) && n > depth) {
             blame(ctx, p);
-            ctx.fail({ pointer: `/params/data/${side}`, rule: 'at most depth levels per side', expected: `≤ ${depth} levels`, got: `${n} levels`, message: `${p.channel}: ${n} ${side}` });
+            ctx.fail({
+              pointer: `/params/data/${side}`,
+              rule: 'at most depth levels per side',
+              expected: `≤ ${depth} levels`,
+              got: `${n} levels`,
+              message: `${p.channel}: ${n} ${side}`,
+            });
           }
         }
         if (ctx.findings.length >= 6) break;
@@ -108,7 +125,13 @@ export const semanticChecks: Check[] = [
           const off = prices(d?.[side]).find((x) => x.price % grid !== 0n);
           if (off) {
             blame(ctx, p);
-            ctx.fail({ pointer: `/params/data/${side}/${off.i}/0`, rule: `prices are multiples of group ${m.params.group} × tick ${inst!.tick_size}`, expected: `a multiple of ${Number(grid) / 1e12}`, got: off.raw, message: `${p.channel}: ${side} price ${off.raw} is off the grid` });
+            ctx.fail({
+              pointer: `/params/data/${side}/${off.i}/0`,
+              rule: `prices are multiples of group ${m.params.group} × tick ${inst!.tick_size}`,
+              expected: `a multiple of ${Number(grid) / 1e12}`,
+              got: off.raw,
+              message: `${p.channel}: ${side} price ${off.raw} is off the grid`,
+            });
           }
         }
         if (ctx.findings.length >= 6) break;
@@ -132,7 +155,13 @@ export const semanticChecks: Check[] = [
         if (prev && id <= prev.id) {
           blame(ctx, prev.p);
           blame(ctx, p);
-          ctx.fail({ pointer: '/params/data/publish_id', rule: 'publish_id increases', expected: `> ${prev.id}`, got: String(id), message: `${p.channel}: publish_id went from ${prev.id} to ${id}` });
+          ctx.fail({
+            pointer: '/params/data/publish_id',
+            rule: 'publish_id increases',
+            expected: `> ${prev.id}`,
+            got: String(id),
+            message: `${p.channel}: publish_id went from ${prev.id} to ${id}`,
+          });
         }
         last.set(p.channel, { id, p });
       }
@@ -149,18 +178,27 @@ export const semanticChecks: Check[] = [
       const samples = await publicSamples(ctx);
       if (samples.unavailable) ctx.skip(samples.unavailable);
       const byAddress = new Map<string, Push[]>();
-      for (const p of pushesOf(samples, 'tickerSlim')) byAddress.set(p.channel!, [...(byAddress.get(p.channel!) ?? []), p]);
+      for (const p of pushesOf(samples, 'tickerSlim'))
+        byAddress.set(p.channel!, [...(byAddress.get(p.channel!) ?? []), p]);
       let measured = 0;
       for (const [address, ps] of byAddress) {
         const interval = Number(matchChannel(address)?.params.interval);
         if (ps.length < 3 || !Number.isFinite(interval)) continue;
-        const gaps = ps.slice(1).map((p, i) => p.frame.t - ps[i]!.frame.t).sort((a, b) => a - b);
+        const gaps = ps
+          .slice(1)
+          .map((p, i) => p.frame.t - ps[i]!.frame.t)
+          .sort((a, b) => a - b);
         const median = gaps[Math.floor(gaps.length / 2)]!;
         measured++;
         // Loose bounds: loaded machines and networks jitter; a wrong cadence is off by a factor, not a few ms.
         if (median < interval * 0.5 || median > interval * 1.5 + 50) {
           ctx.transcript.attach(ps.slice(0, 4).map((p) => p.frame.entry));
-          ctx.fail({ rule: 'cadence close to the interval', expected: `median gap within 0.5–1.5 × ${interval} ms`, got: `${median} ms over ${gaps.length} gaps`, message: `${address}: median gap ${median} ms` });
+          ctx.fail({
+            rule: 'cadence close to the interval',
+            expected: `median gap within 0.5–1.5 × ${interval} ms`,
+            got: `${median} ms over ${gaps.length} gaps`,
+            message: `${address}: median gap ${median} ms`,
+          });
         }
       }
       if (measured === 0) ctx.inconclusive(`fewer than 3 ticker pushes per address within ${samples.windowMs} ms`);
@@ -183,7 +221,13 @@ export const semanticChecks: Check[] = [
         decimals(p.data, '/params/data', found);
         for (const f of found.filter((x) => x.value.split('.')[1]!.length > 12).slice(0, 2)) {
           blame(ctx, p);
-          ctx.fail({ pointer: f.pointer, rule: 'decimal: up to 12 fractional digits', expected: '≤ 12 fractional digits', got: `${f.value} (${f.value.split('.')[1]!.length})`, message: `${p.channel}: ${f.value} has ${f.value.split('.')[1]!.length} fractional digits` });
+          ctx.fail({
+            pointer: f.pointer,
+            rule: 'decimal: up to 12 fractional digits',
+            expected: '≤ 12 fractional digits',
+            got: `${f.value} (${f.value.split('.')[1]!.length})`,
+            message: `${p.channel}: ${f.value} has ${f.value.split('.')[1]!.length} fractional digits`,
+          });
         }
         if (ctx.findings.length >= 6) break;
       }

@@ -11,20 +11,40 @@ function busyAddresses(ctx: Ctx): [string, string] {
   const env = ctx.env;
   const all = publicChannels.flatMap((c) => sampleAddresses(c, env).map((a) => ({ c, a })));
   const book = all.find((x) => x.c.id === 'orderbook');
-  const other = all.find((x) => x.c.id !== 'orderbook' && x.c.parameters.some((p) => p.enum)) ?? all.find((x) => x !== book);
+  const other =
+    all.find((x) => x.c.id !== 'orderbook' && x.c.parameters.some((p) => p.enum)) ?? all.find((x) => x !== book);
   if (!book || !other) ctx.skip('no instrument known: public/get_all_live_instruments returned none');
   return [book.a, other.a];
 }
 
 function observeResult(ctx: Ctx, what: string, result: unknown): void {
   const ok = validators.results[method('subscribe') as 'subscribe'](result);
-  ctx.observe({ assumption: 'subscription-result', text: `${what} result ${ok ? 'follows' : 'does not follow'} {status, current_subscriptions}: ${cut(result, 200)}`, conforms: ok });
+  ctx.observe({
+    assumption: 'subscription-result',
+    text: `${what} result ${ok ? 'follows' : 'does not follow'} {status, current_subscriptions}: ${cut(result, 200)}`,
+    conforms: ok,
+  });
 }
 
 async function subscribe(ctx: Ctx, conn: WsConn, channels: string[]) {
   const r = await ctx.call(conn, method('subscribe'), { channels });
-  if (errorOf(r)) ctx.abort({ pointer: '/error', rule: 'subscribe subscribes the connection to each listed channel', expected: 'a result', got: cut(r.error, FINDING_MAX), message: `subscribe to ${channels.join(', ')} was refused` });
-  for (const a of channels) if (refused(r, a)) ctx.abort({ pointer: `/result/status/${a}`, rule: 'subscribe subscribes the connection to each listed channel', expected: 'ok', got: cut((r.result as { status?: Record<string, unknown> })?.status?.[a], FINDING_MAX), message: `subscribe to ${a} was refused` });
+  if (errorOf(r))
+    ctx.abort({
+      pointer: '/error',
+      rule: 'subscribe subscribes the connection to each listed channel',
+      expected: 'a result',
+      got: cut(r.error, FINDING_MAX),
+      message: `subscribe to ${channels.join(', ')} was refused`,
+    });
+  for (const a of channels)
+    if (refused(r, a))
+      ctx.abort({
+        pointer: `/result/status/${a}`,
+        rule: 'subscribe subscribes the connection to each listed channel',
+        expected: 'ok',
+        got: cut((r.result as { status?: Record<string, unknown> })?.status?.[a], FINDING_MAX),
+        message: `subscribe to ${a} was refused`,
+      });
   return r;
 }
 
@@ -43,12 +63,25 @@ async function awaitPushes(conn: WsConn, addresses: string[], from: number, ms: 
  * inconclusive when `needed` stayed silent (all of them for 'all', every address for 'any'): a later
  * absence of pushes would prove nothing. Returns the connection and the silent addresses.
  */
-async function subscribeAndHear(ctx: Ctx, addresses: string[], ms: number, needed: string[] | 'any'): Promise<{ conn: WsConn; missing: string[] }> {
+async function subscribeAndHear(
+  ctx: Ctx,
+  addresses: string[],
+  ms: number,
+  needed: string[] | 'any',
+): Promise<{ conn: WsConn; missing: string[] }> {
   const conn = await ctx.connect();
   await subscribe(ctx, conn, addresses);
   const missing = await awaitPushes(conn, addresses, 0, ms);
-  const silent = needed === 'any' ? (missing.length === addresses.length ? addresses : []) : needed.filter((a) => missing.includes(a));
-  if (silent.length > 0) ctx.inconclusive(`nothing was pushed on ${silent.join(', ')} within ${(ms / 1000).toFixed(1)} s, so silence later would prove nothing`);
+  const silent =
+    needed === 'any'
+      ? missing.length === addresses.length
+        ? addresses
+        : []
+      : needed.filter((a) => missing.includes(a));
+  if (silent.length > 0)
+    ctx.inconclusive(
+      `nothing was pushed on ${silent.join(', ')} within ${(ms / 1000).toFixed(1)} s, so silence later would prove nothing`,
+    );
   return { conn, missing };
 }
 
@@ -72,7 +105,13 @@ function outsideAddresses(ctx: Ctx): { bad: string[]; good: string[] } {
       let a: string = c.address;
       let g: string = c.address;
       for (const p of c.parameters) {
-        const v = p.enum ? p.enum[0] : p.name === 'instrument_name' ? env.perp?.instrument_name : p.name === 'currency' ? env.currency : undefined;
+        const v = p.enum
+          ? p.enum[0]
+          : p.name === 'instrument_name'
+            ? env.perp?.instrument_name
+            : p.name === 'currency'
+              ? env.currency
+              : undefined;
         if (!v) return ctx.skip(`no value known for {${p.name}} of ${c.address}`);
         a = a.replace(`{${p.name}}`, p === wrong ? outside(p.enum!) : v);
         g = g.replace(`{${p.name}}`, v);
@@ -88,7 +127,11 @@ function outsideAddresses(ctx: Ctx): { bad: string[]; good: string[] } {
 const GRACE_MS = 250;
 
 /** Listen for `ms` after an unsubscribe answer: every push meanwhile, and those past the grace (`late`). */
-async function listenAfterUnsubscribe(ctx: Ctx, conn: WsConn, ms: number): Promise<{ all: Push[]; late: Push[]; cut: number }> {
+async function listenAfterUnsubscribe(
+  ctx: Ctx,
+  conn: WsConn,
+  ms: number,
+): Promise<{ all: Push[]; late: Push[]; cut: number }> {
   const cut = ctx.transcript.now() + GRACE_MS;
   const from = conn.frames.length;
   await ctx.sleep(ms);
@@ -121,10 +164,24 @@ export const subscriptionChecks: Check[] = [
       const conn = await ctx.connect();
       await subscribe(ctx, conn, [a]);
       const r = await ctx.call(conn, method('unsubscribe'), { channels: [a] });
-      if (errorOf(r)) ctx.abort({ pointer: '/error', rule: 'unsubscribe drops the listed channels', expected: 'a result', got: cut(r.error, FINDING_MAX), message: 'unsubscribe was refused' });
+      if (errorOf(r))
+        ctx.abort({
+          pointer: '/error',
+          rule: 'unsubscribe drops the listed channels',
+          expected: 'a result',
+          got: cut(r.error, FINDING_MAX),
+          message: 'unsubscribe was refused',
+        });
       observeResult(ctx, 'unsubscribe', r.result);
       const current = (r.result as { current_subscriptions?: unknown })?.current_subscriptions;
-      if (Array.isArray(current) && current.includes(a)) ctx.fail({ pointer: '/result/current_subscriptions', rule: 'unsubscribe drops the listed channels', expected: `without ${a}`, got: cut(current, FINDING_MAX), message: 'the unsubscribed channel is still listed' });
+      if (Array.isArray(current) && current.includes(a))
+        ctx.fail({
+          pointer: '/result/current_subscriptions',
+          rule: 'unsubscribe drops the listed channels',
+          expected: `without ${a}`,
+          got: cut(current, FINDING_MAX),
+          message: 'the unsubscribed channel is still listed',
+        });
     },
   },
   {
@@ -141,7 +198,14 @@ export const subscriptionChecks: Check[] = [
       const pushes = conn.pushes(0);
       if (pushes.length === 0) ctx.inconclusive(`nothing was pushed on ${a} within 2.5 s`);
       for (const p of pushes) {
-        if (p.channel !== a) ctx.fail({ pointer: '/params/channel', rule: 'only subscribed channels are pushed', expected: a, got: cut(p.channel, FINDING_MAX), message: `a push arrived on ${cut(p.channel, FINDING_MAX)}, which was never subscribed` });
+        if (p.channel !== a)
+          ctx.fail({
+            pointer: '/params/channel',
+            rule: 'only subscribed channels are pushed',
+            expected: a,
+            got: cut(p.channel, FINDING_MAX),
+            message: `a push arrived on ${cut(p.channel, FINDING_MAX)}, which was never subscribed`,
+          });
       }
     },
   },
@@ -156,8 +220,21 @@ export const subscriptionChecks: Check[] = [
       const { conn, missing } = await subscribeAndHear(ctx, [a, b], 2500, [a]);
       await ctx.call(conn, method('unsubscribe'), { channels: [a] });
       const { all, late, cut } = await listenAfterUnsubscribe(ctx, conn, 1500);
-      for (const p of late.filter((x) => x.channel === a).slice(0, 3)) ctx.fail({ pointer: '/params/channel', rule: 'unsubscribe drops the listed channels', expected: `no push on ${a}`, got: `a push at +${p.frame.t - cut + GRACE_MS} ms after the answer`, message: `${a} was still pushed after it was unsubscribed` });
-      if (!missing.includes(b) && !all.some((p) => p.channel === b)) ctx.fail({ rule: 'unsubscribe drops only the listed channels', expected: `pushes on ${b}`, got: 'none in 1.5 s', message: `${b} stopped although only ${a} was unsubscribed` });
+      for (const p of late.filter((x) => x.channel === a).slice(0, 3))
+        ctx.fail({
+          pointer: '/params/channel',
+          rule: 'unsubscribe drops the listed channels',
+          expected: `no push on ${a}`,
+          got: `a push at +${p.frame.t - cut + GRACE_MS} ms after the answer`,
+          message: `${a} was still pushed after it was unsubscribed`,
+        });
+      if (!missing.includes(b) && !all.some((p) => p.channel === b))
+        ctx.fail({
+          rule: 'unsubscribe drops only the listed channels',
+          expected: `pushes on ${b}`,
+          got: 'none in 1.5 s',
+          message: `${b} stopped although only ${a} was unsubscribed`,
+        });
     },
   },
   {
@@ -170,10 +247,24 @@ export const subscriptionChecks: Check[] = [
       const [a, b] = busyAddresses(ctx);
       const { conn } = await subscribeAndHear(ctx, [a, b], 2500, 'any');
       const r = await ctx.call(conn, method('unsubscribe'), {});
-      if (errorOf(r)) ctx.abort({ pointer: '/error', rule: 'unsubscribe with channels omitted', expected: 'a result', got: cut(r.error, FINDING_MAX), message: 'unsubscribe of everything was refused' });
+      if (errorOf(r))
+        ctx.abort({
+          pointer: '/error',
+          rule: 'unsubscribe with channels omitted',
+          expected: 'a result',
+          got: cut(r.error, FINDING_MAX),
+          message: 'unsubscribe of everything was refused',
+        });
       observeResult(ctx, 'unsubscribe (all)', r.result);
       const { late } = await listenAfterUnsubscribe(ctx, conn, 1500);
-      for (const p of late.slice(0, 3)) ctx.fail({ pointer: '/params/channel', rule: 'unsubscribe with channels omitted drops all subscriptions', expected: 'no pushes', got: `a push on ${cut(p.channel, FINDING_MAX)}`, message: 'pushes continued after unsubscribing from everything' });
+      for (const p of late.slice(0, 3))
+        ctx.fail({
+          pointer: '/params/channel',
+          rule: 'unsubscribe with channels omitted drops all subscriptions',
+          expected: 'no pushes',
+          got: `a push on ${cut(p.channel, FINDING_MAX)}`,
+          message: 'pushes continued after unsubscribing from everything',
+        });
     },
   },
   {
@@ -188,7 +279,15 @@ export const subscriptionChecks: Check[] = [
       for (const c of publicChannels.filter((x) => x.parameters.some((p) => p.enum))) {
         let combos: string[] = [c.address];
         for (const p of c.parameters) {
-          const values = p.enum ? [...p.enum] : [p.name === 'instrument_name' ? env.perp?.instrument_name : p.name === 'currency' ? env.currency : undefined].filter((v): v is string => !!v);
+          const values = p.enum
+            ? [...p.enum]
+            : [
+                p.name === 'instrument_name'
+                  ? env.perp?.instrument_name
+                  : p.name === 'currency'
+                    ? env.currency
+                    : undefined,
+              ].filter((v): v is string => !!v);
           if (values.length === 0) ctx.skip(`no value known for {${p.name}} of ${c.address}`);
           combos = combos.flatMap((t) => values.map((v) => t.replace(`{${p.name}}`, v)));
         }
@@ -196,8 +295,23 @@ export const subscriptionChecks: Check[] = [
       }
       const conn = await ctx.connect();
       const r = await ctx.call(conn, method('subscribe'), { channels: addresses });
-      if (errorOf(r)) ctx.abort({ pointer: '/error', rule: 'enumerated parameter values', expected: 'a result', got: cut(r.error, FINDING_MAX), message: 'subscribing to every enumerated combination was refused' });
-      for (const a of addresses) if (refused(r, a)) ctx.fail({ pointer: `/result/status/${a}`, rule: 'enumerated parameter values are accepted', expected: 'ok', got: cut((r.result as { status?: Record<string, unknown> })?.status?.[a], FINDING_MAX), message: `${a} was refused` });
+      if (errorOf(r))
+        ctx.abort({
+          pointer: '/error',
+          rule: 'enumerated parameter values',
+          expected: 'a result',
+          got: cut(r.error, FINDING_MAX),
+          message: 'subscribing to every enumerated combination was refused',
+        });
+      for (const a of addresses)
+        if (refused(r, a))
+          ctx.fail({
+            pointer: `/result/status/${a}`,
+            rule: 'enumerated parameter values are accepted',
+            expected: 'ok',
+            got: cut((r.result as { status?: Record<string, unknown> })?.status?.[a], FINDING_MAX),
+            message: `${a} was refused`,
+          });
       await ctx.call(conn, method('unsubscribe'), {});
     },
   },
@@ -211,12 +325,24 @@ export const subscriptionChecks: Check[] = [
       const { bad, good } = outsideAddresses(ctx);
       const conn = await ctx.connect();
       const r = await ctx.call(conn, method('subscribe'), { channels: bad });
-      if (!errorOf(r)) for (const a of bad) if (!refused(r, a)) ctx.fail({ pointer: `/result/status/${a}`, rule: 'parameter values come from the enumeration', expected: 'refused', got: 'ok', message: `${a} was accepted although a parameter is outside its enumeration` });
+      if (!errorOf(r))
+        for (const a of bad)
+          if (!refused(r, a))
+            ctx.fail({
+              pointer: `/result/status/${a}`,
+              rule: 'parameter values come from the enumeration',
+              expected: 'refused',
+              got: 'ok',
+              message: `${a} was accepted although a parameter is outside its enumeration`,
+            });
       if (ctx.findings.length > 0) return;
       // The refusal is evidence only when the same addresses with the value inside the enumeration are served.
       const ok = await ctx.call(conn, method('subscribe'), { channels: good });
       const alsoRefused = good.filter((a) => refused(ok, a));
-      if (alsoRefused.length > 0) ctx.inconclusive(`${alsoRefused.join(', ')}, with every value inside its enumeration, was refused too (${cut(ok.error ?? ok.result, 80)}), so the refusal proves nothing`);
+      if (alsoRefused.length > 0)
+        ctx.inconclusive(
+          `${alsoRefused.join(', ')}, with every value inside its enumeration, was refused too (${cut(ok.error ?? ok.result, 80)}), so the refusal proves nothing`,
+        );
     },
   },
   {
@@ -230,10 +356,23 @@ export const subscriptionChecks: Check[] = [
       if (samples.unavailable) ctx.skip(samples.unavailable);
       if (samples.pushes.length === 0) ctx.inconclusive(`nothing was pushed within ${samples.windowMs} ms`);
       const bad = samples.pushes.filter((p) => !validators.schemas.SubscriptionNotification(p.frame.json));
-      ctx.observe({ assumption: 'notification-frame', text: bad.length === 0 ? `all ${samples.pushes.length} pushes used the assumed frame` : `${bad.length} of ${samples.pushes.length} pushes did not use the assumed frame, e.g. ${cut(bad[0]!.frame.json, 200)}`, conforms: bad.length === 0 });
+      ctx.observe({
+        assumption: 'notification-frame',
+        text:
+          bad.length === 0
+            ? `all ${samples.pushes.length} pushes used the assumed frame`
+            : `${bad.length} of ${samples.pushes.length} pushes did not use the assumed frame, e.g. ${cut(bad[0]!.frame.json, 200)}`,
+        conforms: bad.length === 0,
+      });
       if (bad.length > 0) {
         ctx.transcript.attach(bad.slice(0, 3).map((p) => p.frame.entry));
-        ctx.fail({ pointer: '/', rule: 'notification-frame assumption', expected: '{"jsonrpc":"2.0","method":"subscription","params":{"channel","data"}}', got: cut(bad[0]!.frame.json, 120), message: `${bad.length} pushes did not use the assumed frame` });
+        ctx.fail({
+          pointer: '/',
+          rule: 'notification-frame assumption',
+          expected: '{"jsonrpc":"2.0","method":"subscription","params":{"channel","data"}}',
+          got: cut(bad[0]!.frame.json, 120),
+          message: `${bad.length} pushes did not use the assumed frame`,
+        });
       }
     },
   },

@@ -1,5 +1,13 @@
 /** Helpers the checks share: section names of the interface document, validation to findings, addresses. */
-import { channelTable, errorByName, fillAddress, errorOfKind, methodTable, type ChannelEntry, type ErrorName } from '@exchange-api/types';
+import {
+  channelTable,
+  errorByName,
+  fillAddress,
+  errorOfKind,
+  methodTable,
+  type ChannelEntry,
+  type ErrorName,
+} from '@exchange-api/types';
 import { failuresOf, type ValidateFunction } from '@exchange-api/validators';
 
 /** How many characters of a value a finding shows by default (more than a validation failure's, since one finding carries a whole frame or error object). */
@@ -36,10 +44,18 @@ export function method(id: (typeof methodTable)[number]['id']): string {
 }
 
 /** An observation text and verdict for an error a server gave where the spec assumes a code (the entry named `name`). */
-export function codeObservation(what: string, error: { code?: unknown } | null, name: ErrorName): { assumption: string; text: string; conforms: boolean } {
+export function codeObservation(
+  what: string,
+  error: { code?: unknown } | null,
+  name: ErrorName,
+): { assumption: string; text: string; conforms: boolean } {
   const entry = errorByName(name);
   const got = error ? JSON.stringify(error.code) : 'no error';
-  return { assumption: 'error-codes', text: `${what}: code ${got} (assumed ${entry.code} ${entry.message})`, conforms: error?.code === entry.code };
+  return {
+    assumption: 'error-codes',
+    text: `${what}: code ${got} (assumed ${entry.code} ${entry.message})`,
+    conforms: error?.code === entry.code,
+  };
 }
 
 /** The documented rate-limit error (the entry carrying the retry hint). */
@@ -48,10 +64,23 @@ export const rateLimitError = errorOfKind('rate-limit');
 export const connectionLimitError = errorOfKind('connection-limit');
 
 /** Record one finding per validation failure; returns how many there were. */
-export function validateInto(ctx: Ctx, validate: ValidateFunction, value: unknown, what: string, rule: string, base = ''): number {
+export function validateInto(
+  ctx: Ctx,
+  validate: ValidateFunction,
+  value: unknown,
+  what: string,
+  rule: string,
+  base = '',
+): number {
   const failures = failuresOf(validate, value);
   for (const f of failures.slice(0, 10)) {
-    ctx.fail({ pointer: `${base}${f.pointer === '/' ? '' : f.pointer}` || '/', rule: `${rule}: ${f.rule}`, expected: f.message, got: f.value, message: `${what}: ${f.pointer} ${f.message}` });
+    ctx.fail({
+      pointer: `${base}${f.pointer === '/' ? '' : f.pointer}` || '/',
+      rule: `${rule}: ${f.rule}`,
+      expected: f.message,
+      got: f.value,
+      message: `${what}: ${f.pointer} ${f.message}`,
+    });
   }
   return failures.length;
 }
@@ -90,7 +119,10 @@ export function sampleAddresses(channel: ChannelEntry, env: Env, extra: Record<s
     let values: string[];
     if (p.enum) {
       const type = env.perp?.instrument_type;
-      values = p.name === 'instrument_type' && type && (p.enum as readonly string[]).includes(type) ? [type] : [...new Set([p.enum[0]!, p.enum[p.enum.length - 1]!])];
+      values =
+        p.name === 'instrument_type' && type && (p.enum as readonly string[]).includes(type)
+          ? [type]
+          : [...new Set([p.enum[0]!, p.enum[p.enum.length - 1]!])];
     } else {
       const v = freeValue(p.name, env, extra);
       if (v === undefined) return [];

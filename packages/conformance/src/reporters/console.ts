@@ -1,7 +1,12 @@
 /** Console output: one progress line per check as it finishes, and the summary table at the end. */
 import type { CheckResult, Counts, Report } from '../model';
 
-const MARK: Record<CheckResult['status'], string> = { pass: 'PASS', fail: 'FAIL', skip: 'SKIP', inconclusive: 'INCONCLUSIVE' };
+const MARK: Record<CheckResult['status'], string> = {
+  pass: 'PASS',
+  fail: 'FAIL',
+  skip: 'SKIP',
+  inconclusive: 'INCONCLUSIVE',
+};
 
 /** One progress line for a finished check. */
 export function progressLine(r: CheckResult, index: number, total: number): string {
@@ -23,9 +28,15 @@ export function consoleReport(report: Report): string {
     `Conformance of ${report.target.ws}${report.target.http ? ` and ${report.target.http}` : ''} to ${report.spec.title} ${report.spec.version}`,
     '',
     row(header, widths),
-    row(widths.map((w) => '-'.repeat(w)), widths),
+    row(
+      widths.map((w) => '-'.repeat(w)),
+      widths,
+    ),
     ...rows.slice(0, -1).map((r) => row(r, widths)),
-    row(widths.map((w) => '-'.repeat(w)), widths),
+    row(
+      widths.map((w) => '-'.repeat(w)),
+      widths,
+    ),
     row(rows.at(-1)!, widths),
   ];
   const failed = report.checks.filter((c) => c.status === 'fail');
@@ -33,11 +44,19 @@ export function consoleReport(report: Report): string {
     lines.push('', 'Failures:');
     for (const c of failed) {
       lines.push(`  ${c.id} (${c.level}, ${c.section})`);
-      for (const f of c.findings) lines.push(`    ${f.pointer || '-'}: ${f.rule} — expected ${f.expected}, got ${f.got}`);
+      for (const f of c.findings)
+        lines.push(`    ${f.pointer || '-'}: ${f.rule} — expected ${f.expected}, got ${f.got}`);
     }
   }
-  if (report.interrupted) lines.push('', `The server stopped answering during ${report.interrupted.check} (${report.interrupted.reason}); the checks after it were not run.`);
-  lines.push('', `${report.interrupted ? 'INTERRUPTED' : report.summary.failed === 0 ? 'OK' : 'FAILED'}: ${report.summary.passed} passed, ${report.summary.failed} failed, ${report.summary.skipped} skipped, ${report.summary.inconclusive} inconclusive in ${(report.durationMs / 1000).toFixed(1)} s`);
+  if (report.interrupted)
+    lines.push(
+      '',
+      `The server stopped answering during ${report.interrupted.check} (${report.interrupted.reason}); the checks after it were not run.`,
+    );
+  lines.push(
+    '',
+    `${report.interrupted ? 'INTERRUPTED' : report.summary.failed === 0 ? 'OK' : 'FAILED'}: ${report.summary.passed} passed, ${report.summary.failed} failed, ${report.summary.skipped} skipped, ${report.summary.inconclusive} inconclusive in ${(report.durationMs / 1000).toFixed(1)} s`,
+  );
   return lines.join('\n');
 }
 

@@ -25,7 +25,12 @@ function check(c: CheckResult): string {
 export function htmlReport(report: Report): string {
   const s = report.summary;
   const checks = [...report.checks].sort((a, b) => ORDER[a.status] - ORDER[b.status]);
-  const areas = report.areas.map((a) => `<tr><td>${esc(a.area)}</td><td>${a.passed}</td><td>${a.failed}</td><td>${a.skipped}</td><td>${a.inconclusive}</td><td>${a.total}</td></tr>`).join('');
+  const areas = report.areas
+    .map(
+      (a) =>
+        `<tr><td>${esc(a.area)}</td><td>${a.passed}</td><td>${a.failed}</td><td>${a.skipped}</td><td>${a.inconclusive}</td><td>${a.total}</td></tr>`,
+    )
+    .join('');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Conformance: ${esc(report.target.ws)}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">

@@ -1,10 +1,14 @@
 /** JUnit XML: one testsuite per area, one testcase per check; transcripts of failures in system-out. */
 import type { CheckResult, Report } from '../model';
 
+/** What XML 1.0 cannot carry: anything but tab, newline, carriage return and the printable ranges. */
+// eslint-disable-next-line no-control-regex
+const NOT_XML = /[^\x09\x0A\x0D\x20-\uD7FF\uE000-\uFFFD]/g;
+
 /** Escape text for XML attributes and content (and drop characters XML 1.0 cannot carry). */
 export function xml(s: string): string {
   return s
-    .replace(/[^\x09\x0A\x0D\x20-\uD7FF\uE000-\uFFFD]/g, '')
+    .replace(NOT_XML, '')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
@@ -12,18 +16,25 @@ export function xml(s: string): string {
 }
 
 function transcriptText(c: CheckResult): string {
-  return c.transcript.map((e) => `+${e.t}ms ${e.conn} ${e.dir === 'sent' ? '>>' : e.dir === 'received' ? '<<' : '--'} ${e.data}`).join('\n');
+  return c.transcript
+    .map((e) => `+${e.t}ms ${e.conn} ${e.dir === 'sent' ? '>>' : e.dir === 'received' ? '<<' : '--'} ${e.data}`)
+    .join('\n');
 }
 
 function testcase(c: CheckResult): string {
   const open = `    <testcase classname="conformance.${xml(c.area)}" name="${xml(c.id)}" time="${(c.durationMs / 1000).toFixed(3)}">`;
   const body: string[] = [];
   if (c.status === 'fail') {
-    const details = c.findings.map((f) => `${f.pointer || '-'}: ${f.rule}\n  expected: ${f.expected}\n  got: ${f.got}`).join('\n');
-    body.push(`      <failure message="${xml(c.reason ?? 'failed')}" type="${c.level}">${xml(`${c.section}\n${details}`)}</failure>`);
+    const details = c.findings
+      .map((f) => `${f.pointer || '-'}: ${f.rule}\n  expected: ${f.expected}\n  got: ${f.got}`)
+      .join('\n');
+    body.push(
+      `      <failure message="${xml(c.reason ?? 'failed')}" type="${c.level}">${xml(`${c.section}\n${details}`)}</failure>`,
+    );
     body.push(`      <system-out>${xml(transcriptText(c))}</system-out>`);
   } else if (c.status === 'skip') body.push(`      <skipped message="${xml(c.reason ?? '')}"/>`);
-  else if (c.status === 'inconclusive') body.push(`      <skipped message="${xml(`inconclusive: ${c.reason ?? ''}`)}"/>`);
+  else if (c.status === 'inconclusive')
+    body.push(`      <skipped message="${xml(`inconclusive: ${c.reason ?? ''}`)}"/>`);
   return body.length ? `${open}\n${body.join('\n')}\n    </testcase>` : `${open}</testcase>`;
 }
 

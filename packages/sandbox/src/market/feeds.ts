@@ -10,7 +10,14 @@ export interface BookLevels {
 }
 
 /** Synthetic and user liquidity of one side, aggregated to multiples of `group` ticks (bids round down, asks up), best first, at most `depth`. */
-function side(inst: Instrument, syn: Map<number, number>, users: Resting[], isBid: boolean, group: number, depth: number): [string, string][] {
+function side(
+  inst: Instrument,
+  syn: Map<number, number>,
+  users: Resting[],
+  isBid: boolean,
+  group: number,
+  depth: number,
+): [string, string][] {
   const agg = new Map<number, number>();
   const add = (ticks: number, lots: number) => {
     const g = isBid ? Math.floor(ticks / group) * group : Math.ceil(ticks / group) * group;
@@ -24,13 +31,22 @@ function side(inst: Instrument, syn: Map<number, number>, users: Resting[], isBi
 
 /** The book of an instrument aggregated to the group, at most depth levels a side. */
 export function bookLevels(inst: Instrument, group: number, depth: number): BookLevels {
-  return { bids: side(inst, inst.synBids, inst.bids, true, group, depth), asks: side(inst, inst.synAsks, inst.asks, false, group, depth) };
+  return {
+    bids: side(inst, inst.synBids, inst.bids, true, group, depth),
+    asks: side(inst, inst.synAsks, inst.asks, false, group, depth),
+  };
 }
 
 /** The OrderbookPayload of one address. */
 export function orderbookPayload(inst: Instrument, group: number, depth: number, now: number) {
   const b = bookLevels(inst, group, depth);
-  return { instrument_name: inst.cfg.instrument_name, publish_id: inst.publishId, timestamp: now, bids: b.bids, asks: b.asks };
+  return {
+    instrument_name: inst.cfg.instrument_name,
+    publish_id: inst.publishId,
+    timestamp: now,
+    bids: b.bids,
+    asks: b.asks,
+  };
 }
 
 /** TickerSlimPayload (fields not shown in the document; this shape embeds DailyTradingStatistics as stats and OptionPricing as option_pricing). */
@@ -51,10 +67,31 @@ export function tickerPayload(instruments: Instruments, inst: Instrument, now: n
     M: fmt(mark),
     minp: priceText(inst, Math.floor(inst.midTicks * 0.9)),
     maxp: priceText(inst, Math.ceil(inst.midTicks * 1.1)),
-    stats: { c: amountText(inst, s.c), h: priceText(inst, s.h), l: priceText(inst, s.l), n: s.n, oi: fmt(inst.oi), p: fmt(div((mark - open) * 100n, open), 6), pr: fmt(s.pr, 6), v: fmt(s.v, 6) },
+    stats: {
+      c: amountText(inst, s.c),
+      h: priceText(inst, s.h),
+      l: priceText(inst, s.l),
+      n: s.n,
+      oi: fmt(inst.oi),
+      p: fmt(div((mark - open) * 100n, open), 6),
+      pr: fmt(s.pr, 6),
+      v: fmt(s.v, 6),
+    },
     option_pricing:
       inst.cfg.instrument_type === 'option'
-        ? { ai: '0.62', bi: '0.58', d: '0.52', df: '0.99', f: fmt(index, 2), g: '0.0004', i: '0.6', m: fmt(mark), r: '1.2', t: '-2.1', v: '3.4' }
+        ? {
+            ai: '0.62',
+            bi: '0.58',
+            d: '0.52',
+            df: '0.99',
+            f: fmt(index, 2),
+            g: '0.0004',
+            i: '0.6',
+            m: fmt(mark),
+            r: '1.2',
+            t: '-2.1',
+            v: '3.4',
+          }
         : null,
   };
   return { timestamp: now, instrument_ticker: ticker };
@@ -65,6 +102,12 @@ export function spotFeedPayload(instruments: Instruments, currency: string, now:
   const inst = instruments.spotInstrument(currency);
   const price = inst ? mid(inst) : ONE;
   const open = inst ? px(inst, inst.stats.open) : price;
-  const entry = { price: fmt(price, 6), confidence: '1', price_prev_daily: fmt(open, 6), confidence_prev_daily: '1', timestamp_prev_daily: now - 86_400_000 };
+  const entry = {
+    price: fmt(price, 6),
+    confidence: '1',
+    price_prev_daily: fmt(open, 6),
+    confidence_prev_daily: '1',
+    timestamp_prev_daily: now - 86_400_000,
+  };
   return { timestamp: now, feeds: { [currency]: entry } };
 }

@@ -77,8 +77,10 @@ export const priceText = (inst: Instrument, ticks: number): string => fmt(px(ins
 /** An amount in lots as a Decimal string. */
 export const amountText = (inst: Instrument, lots: number): string => fmt(amt(inst, lots));
 /** Price × amount, exact. */
-export const notional = (inst: Instrument, ticks: number, lots: number): bigint => mul(px(inst, ticks), amt(inst, lots));
+export const notional = (inst: Instrument, ticks: number, lots: number): bigint =>
+  mul(px(inst, ticks), amt(inst, lots));
 /** The mid price (also the mark), as a fixed value. */
 export const mid = (inst: Instrument): bigint => px(inst, inst.midTicks);
 /** Where a subaccount's position in the instrument is kept: the base currency for spot, else the instrument name. */
-export const positionAsset = (inst: Instrument): string => (inst.cfg.instrument_type === 'erc20' ? inst.cfg.base_currency : inst.cfg.instrument_name);
+export const positionAsset = (inst: Instrument): string =>
+  inst.cfg.instrument_type === 'erc20' ? inst.cfg.base_currency : inst.cfg.instrument_name;

@@ -49,7 +49,11 @@ export class Instruments {
   /** The instrument of this name, or an order rejection naming it. */
   orReject(name: string): Instrument {
     const inst = this.byName.get(name);
-    if (!inst) throw new RpcFailure(ORDER_REJECTED, `unknown instrument ${JSON.stringify(name).slice(0, 80)} (see public/get_all_live_instruments)`);
+    if (!inst)
+      throw new RpcFailure(
+        ORDER_REJECTED,
+        `unknown instrument ${JSON.stringify(name).slice(0, 80)} (see public/get_all_live_instruments)`,
+      );
     return inst;
   }
 

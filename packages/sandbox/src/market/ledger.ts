@@ -23,7 +23,13 @@ export class Ledger {
   }
 
   /** Book one side of a fill; returns the balance updates and the PnL it realized (before fees). */
-  book(inst: Instrument, subaccount: number, direction: Direction, fill: Fill, fee: bigint): { updates: BalanceUpdate[]; realized: bigint } {
+  book(
+    inst: Instrument,
+    subaccount: number,
+    direction: Direction,
+    fill: Fill,
+    fee: bigint,
+  ): { updates: BalanceUpdate[]; realized: bigint } {
     const sign = direction === 'buy' ? 1n : -1n;
     const amount = sign * amt(inst, fill.lots);
     const price = px(inst, fill.priceTicks);
@@ -39,8 +45,19 @@ export class Ledger {
       cash = -sign * mul(price, amt(inst, fill.lots)) - fee;
     }
     if (inst.cfg.instrument_type !== 'erc20') inst.oi += max(0n, after) - max(0n, before);
-    const updates = [this.accounts.adjust(subaccount, asset, amount), this.accounts.adjust(subaccount, inst.cfg.quote_currency, cash)];
-    return { updates: updates.map((u) => ({ name: u.name, new_balance: fmt(u.next), previous_balance: fmt(u.previous), update_type: 'trade' })), realized };
+    const updates = [
+      this.accounts.adjust(subaccount, asset, amount),
+      this.accounts.adjust(subaccount, inst.cfg.quote_currency, cash),
+    ];
+    return {
+      updates: updates.map((u) => ({
+        name: u.name,
+        new_balance: fmt(u.next),
+        previous_balance: fmt(u.previous),
+        update_type: 'trade',
+      })),
+      realized,
+    };
   }
 
   /** Move a perp position by `amount` at `price`: average in when it grows, realize PnL when it shrinks. */
@@ -60,7 +77,10 @@ export class Ledger {
   /** The current balances of a subaccount as BalanceUpdate records (generated samples). */
   snapshot(subaccount: number): BalanceUpdate[] {
     const out: BalanceUpdate[] = [];
-    for (const [name, amount] of this.accounts.balances.get(subaccount) ?? []) out.push({ name, new_balance: fmt(amount), previous_balance: fmt(amount), update_type: 'trade' });
-    return out.length > 0 ? out : [{ name: 'USDC', new_balance: '0', previous_balance: '0', update_type: 'asset_deposit' }];
+    for (const [name, amount] of this.accounts.balances.get(subaccount) ?? [])
+      out.push({ name, new_balance: fmt(amount), previous_balance: fmt(amount), update_type: 'trade' });
+    return out.length > 0
+      ? out
+      : [{ name: 'USDC', new_balance: '0', previous_balance: '0', update_type: 'asset_deposit' }];
   }
 }

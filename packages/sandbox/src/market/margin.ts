@@ -59,10 +59,17 @@ export class Margin {
       const mark = mid(inst);
       positions.push({ instrument_name: asset, amount: fmt(amount), mark_price: fmt(mark) });
       exposure += abs(mul(amount, mark));
-      if (inst.cfg.instrument_type === 'perp') value += mul(amount, mark - (this.ledger.entryOf(subaccount, asset) ?? mark));
+      if (inst.cfg.instrument_type === 'perp')
+        value += mul(amount, mark - (this.ledger.entryOf(subaccount, asset) ?? mark));
       else value += mul(amount, mark);
     }
-    return { value, initial: bps(exposure, INITIAL_MARGIN_BPS), maintenance: bps(exposure, MAINTENANCE_MARGIN_BPS), collaterals, positions };
+    return {
+      value,
+      initial: bps(exposure, INITIAL_MARGIN_BPS),
+      maintenance: bps(exposure, MAINTENANCE_MARGIN_BPS),
+      collaterals,
+      positions,
+    };
   }
 
   /**
@@ -82,12 +89,18 @@ export class Margin {
     const base = p.inst.cfg.base_currency;
     const heldBack = open
       .map((r) => ({ r, inst: this.instruments.ofOrder(r) }))
-      .filter(({ r, inst }) => r.order.direction === 'sell' && inst.cfg.instrument_type === 'erc20' && inst.cfg.base_currency === base)
+      .filter(
+        ({ r, inst }) =>
+          r.order.direction === 'sell' && inst.cfg.instrument_type === 'erc20' && inst.cfg.base_currency === base,
+      )
       .reduce((s, { r, inst }) => s + amt(inst, r.remaining), 0n);
     const held = this.ledger.accounts.balance(p.subaccount, base);
     const wanted = amt(p.inst, p.lots);
     if (heldBack + wanted > held) {
-      throw new RpcFailure(ORDER_REJECTED, `insufficient balance: selling ${fmt(wanted)} ${base} needs ${fmt(heldBack + wanted)} with the open sells, and subaccount ${p.subaccount} holds ${fmt(held)} ${base}`);
+      throw new RpcFailure(
+        ORDER_REJECTED,
+        `insufficient balance: selling ${fmt(wanted)} ${base} needs ${fmt(heldBack + wanted)} with the open sells, and subaccount ${p.subaccount} holds ${fmt(held)} ${base}`,
+      );
     }
   }
 
@@ -99,12 +112,18 @@ export class Margin {
     };
     const heldBack = open
       .map((r) => ({ r, inst: this.instruments.ofOrder(r) }))
-      .filter(({ r, inst }) => r.order.direction === 'buy' && inst.cfg.instrument_type !== 'perp' && inst.cfg.quote_currency === quote)
+      .filter(
+        ({ r, inst }) =>
+          r.order.direction === 'buy' && inst.cfg.instrument_type !== 'perp' && inst.cfg.quote_currency === quote,
+      )
       .reduce((s, { r, inst }) => s + cost(inst, r.priceTicks, r.remaining), 0n);
     const cash = this.ledger.accounts.balance(p.subaccount, quote);
     const needed = heldBack + cost(p.inst, p.priceTicks, p.lots);
     if (needed > cash) {
-      throw new RpcFailure(ORDER_REJECTED, `insufficient balance: the buy costs up to ${fmt(needed - heldBack, 2)} ${quote} with fees (${fmt(needed, 2)} with the open buys), and subaccount ${p.subaccount} holds ${fmt(cash, 2)} ${quote}`);
+      throw new RpcFailure(
+        ORDER_REJECTED,
+        `insufficient balance: the buy costs up to ${fmt(needed - heldBack, 2)} ${quote} with fees (${fmt(needed, 2)} with the open buys), and subaccount ${p.subaccount} holds ${fmt(cash, 2)} ${quote}`,
+      );
     }
   }
 
@@ -114,7 +133,9 @@ export class Margin {
       if (!isDerivative(inst)) continue;
       const position = this.ledger.accounts.balance(p.subaccount, positionAsset(inst));
       const sum = (direction: Direction) =>
-        open.filter((r) => r.order.instrument_name === inst.cfg.instrument_name && r.order.direction === direction).reduce((s, r) => s + amt(inst, r.remaining), 0n) +
+        open
+          .filter((r) => r.order.instrument_name === inst.cfg.instrument_name && r.order.direction === direction)
+          .reduce((s, r) => s + amt(inst, r.remaining), 0n) +
         (inst === p.inst && p.direction === direction ? amt(inst, p.lots) : 0n);
       const worst = max(max(position + sum('buy'), sum('sell') - position), 0n);
       exposure += mul(worst, mid(inst));
@@ -122,7 +143,10 @@ export class Margin {
     const required = bps(exposure, INITIAL_MARGIN_BPS);
     const value = this.valuation(p.subaccount).value;
     if (required > value) {
-      throw new RpcFailure(ORDER_REJECTED, `insufficient margin: the initial margin of the positions and open orders with this one is ${fmt(required, 2)} ${p.inst.cfg.quote_currency}, above subaccount ${p.subaccount}'s value of ${fmt(value, 2)}`);
+      throw new RpcFailure(
+        ORDER_REJECTED,
+        `insufficient margin: the initial margin of the positions and open orders with this one is ${fmt(required, 2)} ${p.inst.cfg.quote_currency}, above subaccount ${p.subaccount}'s value of ${fmt(value, 2)}`,
+      );
     }
   }
 

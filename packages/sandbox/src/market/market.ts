@@ -57,7 +57,13 @@ export class Market {
     this.simulation = new Simulation(counterparties, settlement, streams.of('takers'));
     this.orders = new OrderFlow(registry, open, margin, settlement, streams, clock, out);
     const rfqs = new Rfqs(registry, accounts, counterparties, margin, streams);
-    this.producers = makeProducers({ instruments: registry, ledger, margin, rfqs, samples: new Samples(accounts, counterparties, settlement, streams) });
+    this.producers = makeProducers({
+      instruments: registry,
+      ledger,
+      margin,
+      rfqs,
+      samples: new Samples(accounts, counterparties, settlement, streams),
+    });
     this.registry = registry;
     this.instruments = registry.byName;
     this.currencies = registry.currencies;
@@ -106,7 +112,10 @@ export class Market {
   }
 
   /** `replace`. */
-  replace(session: Session, p: OrderParams & { order_id_to_cancel: string }): { cancelled_order: Order; order: Order; trades: PrivateTrade[] } {
+  replace(
+    session: Session,
+    p: OrderParams & { order_id_to_cancel: string },
+  ): { cancelled_order: Order; order: Order; trades: PrivateTrade[] } {
     return this.orders.replace(session, p);
   }
 

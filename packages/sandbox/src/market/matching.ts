@@ -7,7 +7,13 @@ import type { Direction, Fill } from './types';
  * price. `limitTicks` bounds market orders too: it is their worst acceptable price. `ignoring` is an
  * order that is about to be replaced, which the new one must not trade against.
  */
-export function plan(inst: Instrument, direction: Direction, limitTicks: number, lots: number, ignoring?: Resting): Fill[] {
+export function plan(
+  inst: Instrument,
+  direction: Direction,
+  limitTicks: number,
+  lots: number,
+  ignoring?: Resting,
+): Fill[] {
   const users = (direction === 'buy' ? inst.asks : inst.bids).filter((r) => r !== ignoring);
   const syn = direction === 'buy' ? inst.synAsks : inst.synBids;
   const synPrices = [...syn.keys()].sort((a, b) => (direction === 'buy' ? a - b : b - a));

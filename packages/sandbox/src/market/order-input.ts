@@ -21,11 +21,17 @@ export interface CheckedOrder {
 /** A decimal input as whole units of `unit` (ticks or steps), or a rejection naming the field. */
 function units(field: string, value: string | number, unit: bigint, unitName: string, unitValue: string): number {
   const x = parseFixed(value);
-  if (x === null) throw new RpcFailure(ORDER_REJECTED, `${field} ${String(value).slice(0, 40)} is not a decimal with at most 12 fractional digits`);
+  if (x === null)
+    throw new RpcFailure(
+      ORDER_REJECTED,
+      `${field} ${String(value).slice(0, 40)} is not a decimal with at most 12 fractional digits`,
+    );
   if (x <= 0n) throw new RpcFailure(ORDER_REJECTED, `${field} must be above zero (got ${value})`);
-  if (x % unit !== 0n) throw new RpcFailure(ORDER_REJECTED, `${field} ${value} is not a multiple of ${unitName} ${unitValue}`);
+  if (x % unit !== 0n)
+    throw new RpcFailure(ORDER_REJECTED, `${field} ${value} is not a multiple of ${unitName} ${unitValue}`);
   const n = x / unit;
-  if (n > BigInt(Number.MAX_SAFE_INTEGER)) throw new RpcFailure(ORDER_REJECTED, `${field} ${String(value).slice(0, 40)} is too large`);
+  if (n > BigInt(Number.MAX_SAFE_INTEGER))
+    throw new RpcFailure(ORDER_REJECTED, `${field} ${String(value).slice(0, 40)} is too large`);
   return Number(n);
 }
 
@@ -35,8 +41,16 @@ export function checkOrder(instruments: Instruments, p: OrderFields): CheckedOrd
   const lots = units('amount', p.amount, inst.stepFx, 'amount_step', inst.cfg.amount_step);
   const priceTicks = units('limit_price', p.limit_price, inst.tickFx, 'tick_size', inst.cfg.tick_size);
   const maxFee = parseFixed(p.max_fee);
-  if (maxFee === null || maxFee < 0n) throw new RpcFailure(ORDER_REJECTED, `max_fee must be a non-negative decimal (got ${String(p.max_fee).slice(0, 40)})`);
+  if (maxFee === null || maxFee < 0n)
+    throw new RpcFailure(
+      ORDER_REJECTED,
+      `max_fee must be a non-negative decimal (got ${String(p.max_fee).slice(0, 40)})`,
+    );
   const tif = p.time_in_force ?? 'gtc';
-  if (!(TIME_IN_FORCE as readonly string[]).includes(tif)) throw new RpcFailure(ORDER_REJECTED, `time_in_force ${JSON.stringify(tif).slice(0, 40)} is not one of ${TIME_IN_FORCE.join(', ')}`);
+  if (!(TIME_IN_FORCE as readonly string[]).includes(tif))
+    throw new RpcFailure(
+      ORDER_REJECTED,
+      `time_in_force ${JSON.stringify(tif).slice(0, 40)} is not one of ${TIME_IN_FORCE.join(', ')}`,
+    );
   return { inst, priceTicks, lots, maxFee, tif: tif as CheckedOrder['tif'] };
 }

@@ -46,7 +46,10 @@ export class OrderFlow {
    * check as if the old one were gone (it neither trades against it nor counts its margin); only then
    * is the old one cancelled and pushed, and the new one placed.
    */
-  replace(session: Session, p: OrderParams & { order_id_to_cancel: string }): { cancelled_order: Order; order: Order; trades: PrivateTrade[] } {
+  replace(
+    session: Session,
+    p: OrderParams & { order_id_to_cancel: string },
+  ): { cancelled_order: Order; order: Order; trades: PrivateTrade[] } {
     const checked = checkOrder(this.instruments, p);
     const old = this.openOrder(p.subaccount_id, p.order_id_to_cancel);
     const fills = this.admit(p, checked, old);
@@ -77,21 +80,61 @@ export class OrderFlow {
     const { inst, priceTicks, lots, tif } = checked;
     const fills = plan(inst, p.direction, priceTicks, lots, replacing);
     const fillable = fills.reduce((s, f) => s + f.lots, 0);
-    if (tif === 'post_only' && fills.length > 0) throw new RpcFailure(ORDER_REJECTED, `post_only order would cross the book at ${priceText(inst, fills[0]!.priceTicks)}`);
-    if (tif === 'fok' && fillable < lots) throw new RpcFailure(ORDER_REJECTED, `fok order cannot be filled in full (${amountText(inst, fillable)} of ${amountText(inst, lots)} available)`);
-    this.margin.assertCanCarry({ inst, subaccount: p.subaccount_id, direction: p.direction, priceTicks, lots, replacing });
+    if (tif === 'post_only' && fills.length > 0)
+      throw new RpcFailure(
+        ORDER_REJECTED,
+        `post_only order would cross the book at ${priceText(inst, fills[0]!.priceTicks)}`,
+      );
+    if (tif === 'fok' && fillable < lots)
+      throw new RpcFailure(
+        ORDER_REJECTED,
+        `fok order cannot be filled in full (${amountText(inst, fillable)} of ${amountText(inst, lots)} available)`,
+      );
+    this.margin.assertCanCarry({
+      inst,
+      subaccount: p.subaccount_id,
+      direction: p.direction,
+      priceTicks,
+      lots,
+      replacing,
+    });
     return fills;
   }
 
   /** Place an admitted order: settle its fills, then rest the remainder or cancel it (market, ioc, fok). */
-  private execute(session: Session, p: OrderParams, checked: CheckedOrder, fills: Fill[], replaced: string | null): OrderOutcome {
+  private execute(
+    session: Session,
+    p: OrderParams,
+    checked: CheckedOrder,
+    fills: Fill[],
+    replaced: string | null,
+  ): OrderOutcome {
     const { inst, priceTicks, lots, tif } = checked;
     const now = this.clock.now();
     const order = this.newOrder(p, checked, replaced, now);
-    const taker: Resting = { order, priceTicks, remaining: lots, filled: 0, notional: 0n, fee: 0n, wallet: session.wallet };
+    const taker: Resting = {
+      order,
+      priceTicks,
+      remaining: lots,
+      filled: 0,
+      notional: 0n,
+      fee: 0n,
+      wallet: session.wallet,
+    };
     this.open.add(taker);
-    const trades = fills.map((f) => this.settlement.settle(inst, { subaccount: p.subaccount_id, wallet: session.wallet, resting: taker }, f, p.direction, now));
-    this.settlement.publishPublic(inst, trades.map((t) => t.shown));
+    const trades = fills.map((f) =>
+      this.settlement.settle(
+        inst,
+        { subaccount: p.subaccount_id, wallet: session.wallet, resting: taker },
+        f,
+        p.direction,
+        now,
+      ),
+    );
+    this.settlement.publishPublic(
+      inst,
+      trades.map((t) => t.shown),
+    );
     if (taker.remaining > 0) {
       if (p.order_type === 'market' || tif === 'ioc' || tif === 'fok') {
         this.open.delete(order.order_id);
@@ -144,8 +187,15 @@ export class OrderFlow {
   /** The subaccount's open order of this id (and instrument, when given), or 11001. */
   private openOrder(subaccount: number, orderId: string, instrument?: string): Resting {
     const r = this.open.get(orderId);
-    if (!r || r.order.subaccount_id !== subaccount || (instrument !== undefined && r.order.instrument_name !== instrument)) {
-      throw new RpcFailure(ORDER_NOT_FOUND, `no open order ${JSON.stringify(orderId).slice(0, 60)} of subaccount ${subaccount}${instrument ? ` in ${instrument}` : ''}`);
+    if (
+      !r ||
+      r.order.subaccount_id !== subaccount ||
+      (instrument !== undefined && r.order.instrument_name !== instrument)
+    ) {
+      throw new RpcFailure(
+        ORDER_NOT_FOUND,
+        `no open order ${JSON.stringify(orderId).slice(0, 60)} of subaccount ${subaccount}${instrument ? ` in ${instrument}` : ''}`,
+      );
     }
     return r;
   }

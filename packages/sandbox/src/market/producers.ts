@@ -31,7 +31,11 @@ export function makeProducers({ instruments: i, ledger, margin, rfqs, samples }:
   return {
     auctionsWatch: { cadence: 'slow', make: (_p, now) => margin.auctions(now) },
     marginWatch: { cadence: 'slow', make: (_p, now) => margin.margins(now) },
-    orderbook: { cadence: 'tick', make: (p, now) => orderbookPayload(i.orFirst(p.instrument_name), Number(p.group ?? 1), Number(p.depth ?? 10), now) },
+    orderbook: {
+      cadence: 'tick',
+      make: (p, now) =>
+        orderbookPayload(i.orFirst(p.instrument_name), Number(p.group ?? 1), Number(p.depth ?? 10), now),
+    },
     spotFeed: { cadence: 'tick', make: (p, now) => spotFeedPayload(i, p.currency ?? i.first().cfg.base_currency, now) },
     subaccountBalances: { cadence: 'event', make: (p) => ledger.snapshot(sub(p)) },
     subaccountBestQuotes: { cadence: 'slow', make: (p, now) => [rfqs.bestQuote(sub(p), now)] },
@@ -40,13 +44,27 @@ export function makeProducers({ instruments: i, ledger, margin, rfqs, samples }:
     subaccountTrades: { cadence: 'event', make: (p, now) => [samples.privateTrade(i.first(), now, sub(p))] },
     tickerSlim: { cadence: 'interval', make: (p, now) => tickerPayload(i, i.orFirst(p.instrument_name), now) },
     trades: { cadence: 'event', make: (p, now) => [samples.trade(i.orFirst(p.instrument_name), now)] },
-    tradesByType: { cadence: 'event', make: (p, now) => [samples.trade(i.ofTypeAndCurrency(p.instrument_type ?? '', p.currency ?? '') ?? i.first(), now)] },
-    walletRfqs: { cadence: 'slow', make: (p, now) => rfqs.walletRfqs(normalizeAddress(p.wallet) ?? p.wallet ?? ZERO_ADDRESS, now) },
+    tradesByType: {
+      cadence: 'event',
+      make: (p, now) => [
+        samples.trade(i.ofTypeAndCurrency(p.instrument_type ?? '', p.currency ?? '') ?? i.first(), now),
+      ],
+    },
+    walletRfqs: {
+      cadence: 'slow',
+      make: (p, now) => rfqs.walletRfqs(normalizeAddress(p.wallet) ?? p.wallet ?? ZERO_ADDRESS, now),
+    },
   };
 }
 
 /** Push every subscribed address of the channels of one cadence (those whose parameters pass `keep`). */
-export function publishCadence(producers: Producers, out: Publisher, cadence: Cadence, now: number, keep: (p: Record<string, string>) => boolean = () => true): void {
+export function publishCadence(
+  producers: Producers,
+  out: Publisher,
+  cadence: Cadence,
+  now: number,
+  keep: (p: Record<string, string>) => boolean = () => true,
+): void {
   for (const id of Object.keys(producers) as ChannelId[]) {
     const producer = producers[id];
     if (producer.cadence !== cadence) continue;
@@ -57,6 +75,7 @@ export function publishCadence(producers: Producers, out: Publisher, cadence: Ca
 /** The values of the `interval` parameter of the channels pushed at their interval (ticker_slim's 100 and 1000 ms). */
 export function intervalValues(producers: Producers): string[] {
   const values = new Set<string>();
-  for (const id of Object.keys(producers) as ChannelId[]) if (producers[id].cadence === 'interval') for (const v of parameterEnum(id, 'interval')) values.add(v);
+  for (const id of Object.keys(producers) as ChannelId[])
+    if (producers[id].cadence === 'interval') for (const v of parameterEnum(id, 'interval')) values.add(v);
   return [...values];
 }

@@ -52,7 +52,10 @@ export class Streams {
 /** A UUID v4 from a random stream. */
 export function uuidFrom(r: Random): string {
   let hex = '';
-  for (let i = 0; i < 4; i++) hex += Math.floor(r() * 0x100000000).toString(16).padStart(8, '0');
+  for (let i = 0; i < 4; i++)
+    hex += Math.floor(r() * 0x100000000)
+      .toString(16)
+      .padStart(8, '0');
   const variant = '89ab'[parseInt(hex[16]!, 16) & 3]!;
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }

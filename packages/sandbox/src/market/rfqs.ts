@@ -3,7 +3,13 @@
  * time; counterparties quote it, signing each quote for real with the action signature.
  */
 import { keccak256, toUtf8Bytes, TypedDataEncoder } from 'ethers';
-import type { BestQuoteChannelResult, PricedLegParamsAndResponse, PublicQuote, PublicRfq, QuotePublishResult } from '@exchange-api/types';
+import type {
+  BestQuoteChannelResult,
+  PricedLegParamsAndResponse,
+  PublicQuote,
+  PublicRfq,
+  QuotePublishResult,
+} from '@exchange-api/types';
 import { actionMessage, canonicalJson, defaultActionLayout } from '@exchange-api/auth';
 import type { Accounts } from '../accounts';
 import { ONE, bps, fixed, fmt, mul } from '../fixed';
@@ -27,7 +33,16 @@ const EXPIRED_KEPT = 5;
  */
 export const QUOTE_ACTION_METHOD = 'send_quote';
 /** The fields of a quote record its signature covers. */
-export const QUOTE_SIGNED_FIELDS = ['direction', 'legs', 'max_fee', 'mmp', 'nonce', 'rfq_id', 'signature_expiry_sec', 'subaccount_id'] as const;
+export const QUOTE_SIGNED_FIELDS = [
+  'direction',
+  'legs',
+  'max_fee',
+  'mmp',
+  'nonce',
+  'rfq_id',
+  'signature_expiry_sec',
+  'subaccount_id',
+] as const;
 
 /** An RFQ of the simulation with the side its taker wants and the quotes made on it, by counterparty index. */
 interface SimRfq {
@@ -90,7 +105,13 @@ export class Rfqs {
       fill_rate: null,
       filled_pct: '0',
       last_update_timestamp: now,
-      legs: [{ amount: amountText(leg, lots), direction: r() < 0.5 ? 'buy' : 'sell', instrument_name: leg.cfg.instrument_name }],
+      legs: [
+        {
+          amount: amountText(leg, lots),
+          direction: r() < 0.5 ? 'buy' : 'sell',
+          instrument_name: leg.cfg.instrument_name,
+        },
+      ],
       // Fills come in whole amount steps, never more than the leg.
       partial_fill_step: leg.cfg.amount_step,
       recent_fill_rate: null,
@@ -121,9 +142,16 @@ export class Rfqs {
       const inst = this.instruments.get(leg.instrument_name)!;
       // The maker sells this leg when it sells the legs as given and the leg buys, or buys them and the leg sells.
       const makerSells = (direction === 'sell') === (leg.direction === 'buy');
-      const ticks = makerSells ? Math.ceil(inst.midTicks * (1 + edge / 10_000)) : Math.max(1, Math.floor(inst.midTicks * (1 - edge / 10_000)));
+      const ticks = makerSells
+        ? Math.ceil(inst.midTicks * (1 + edge / 10_000))
+        : Math.max(1, Math.floor(inst.midTicks * (1 - edge / 10_000)));
       total += mul(px(inst, ticks), fixed(leg.amount));
-      return { amount: leg.amount, direction: leg.direction, instrument_name: leg.instrument_name, price: priceText(inst, ticks) };
+      return {
+        amount: leg.amount,
+        direction: leg.direction,
+        instrument_name: leg.instrument_name,
+        price: priceText(inst, ticks),
+      };
     });
     const signed = {
       direction,
@@ -135,7 +163,11 @@ export class Rfqs {
       signature_expiry_sec: Math.floor(Math.min(now + 30_000, sim.rfq.valid_until) / 1000),
       subaccount_id: cp.subaccount,
     } satisfies Record<(typeof QUOTE_SIGNED_FIELDS)[number], unknown>;
-    const digest = TypedDataEncoder.hash(defaultActionLayout.domain, defaultActionLayout.types, actionMessage(QUOTE_ACTION_METHOD, signed));
+    const digest = TypedDataEncoder.hash(
+      defaultActionLayout.domain,
+      defaultActionLayout.types,
+      actionMessage(QUOTE_ACTION_METHOD, signed),
+    );
     const q: QuotePublishResult = {
       ...signed,
       creation_timestamp: now,
@@ -157,7 +189,9 @@ export class Rfqs {
     };
     const previous = sim.quotes.get(index);
     sim.quotes.set(index, q);
-    return previous ? [{ ...previous, status: 'cancelled', cancel_reason: 'user_request', last_update_timestamp: now }, q] : [q];
+    return previous
+      ? [{ ...previous, status: 'cancelled', cancel_reason: 'user_request', last_update_timestamp: now }, q]
+      : [q];
   }
 
   /**
@@ -169,7 +203,8 @@ export class Rfqs {
     if (sim.quotes.size === 0) this.quote(subaccount, now);
     const sign = sim.wants === 'buy' ? 1n : -1n;
     // The taker pays the legs it buys and receives the ones it sells.
-    const cost = (q: QuotePublishResult) => q.legs.reduce((s, l) => s + (l.direction === 'buy' ? sign : -sign) * mul(fixed(l.price), fixed(l.amount)), 0n);
+    const cost = (q: QuotePublishResult) =>
+      q.legs.reduce((s, l) => s + (l.direction === 'buy' ? sign : -sign) * mul(fixed(l.price), fixed(l.amount)), 0n);
     const best = [...sim.quotes.values()].reduce((a, b) => (cost(b) < cost(a) ? b : a));
     const against = this.againstBook(best, sim.wants);
     const fee = bps(against.notional, TAKER_FEE_BPS);

@@ -43,11 +43,19 @@ export class Settlement {
    * Apply one fill to both sides: ledgers, order records, trades, and the pushes on the private
    * channels. Returns the taker's trade: its own record, and the record the public channels show.
    */
-  settle(inst: Instrument, taker: Side, fill: Fill, takerDirection: Direction, now: number): { own: PrivateTrade; shown: PublicTrade } {
+  settle(
+    inst: Instrument,
+    taker: Side,
+    fill: Fill,
+    takerDirection: Direction,
+    now: number,
+  ): { own: PrivateTrade; shown: PublicTrade } {
     const tradeId = this.streams.uuid('trade ids');
     const value = notional(inst, fill.priceTicks, fill.lots);
     this.recordStats(inst, fill.priceTicks, fill.lots);
-    const maker: Side = fill.maker ? { subaccount: fill.maker.order.subaccount_id, wallet: fill.maker.wallet, resting: fill.maker } : this.counterparties.side(this.counterparties.maker);
+    const maker: Side = fill.maker
+      ? { subaccount: fill.maker.order.subaccount_id, wallet: fill.maker.wallet, resting: fill.maker }
+      : this.counterparties.side(this.counterparties.maker);
     const makerDirection: Direction = takerDirection === 'buy' ? 'sell' : 'buy';
     let takerRecord: { own: PrivateTrade; shown: PublicTrade } | null = null;
     for (const [side, role, direction, feeBps] of [
@@ -56,7 +64,18 @@ export class Settlement {
     ] as const) {
       const fee = bps(value, feeBps);
       const { updates, realized } = this.ledger.book(inst, side.subaccount, direction, fill, fee);
-      const shown = this.tradeRecord(inst, { direction, priceTicks: fill.priceTicks, lots: fill.lots, role, wallet: side.wallet, subaccount: side.subaccount, fee, realized, now, tradeId });
+      const shown = this.tradeRecord(inst, {
+        direction,
+        priceTicks: fill.priceTicks,
+        lots: fill.lots,
+        role,
+        wallet: side.wallet,
+        subaccount: side.subaccount,
+        fee,
+        realized,
+        now,
+        tradeId,
+      });
       const own = this.privateRecordOf(shown, side);
       if (role === 'taker') takerRecord = { own, shown };
       if (side.resting) this.applyToOrder(inst, side.resting, fill.lots, value, fee, now);
@@ -104,7 +123,10 @@ export class Settlement {
   publishPublic(inst: Instrument, trades: PublicTrade[]): void {
     if (trades.length === 0) return;
     this.out.publish(address('trades', { instrument_name: inst.cfg.instrument_name }), trades);
-    this.out.publish(address('tradesByType', { instrument_type: inst.cfg.instrument_type, currency: inst.cfg.base_currency }), trades);
+    this.out.publish(
+      address('tradesByType', { instrument_type: inst.cfg.instrument_type, currency: inst.cfg.base_currency }),
+      trades,
+    );
   }
 
   /** A filled resting order leaves the book; synthetic liquidity shrinks by what was taken. */
@@ -150,7 +172,14 @@ export class Settlement {
 
 /** A public trade record with the order it filled: the private Trade record. */
 export function privateRecord(shown: PublicTrade, orderId: string, label: string): PrivateTrade {
-  return { ...shown, quote_id: shown.quote_id ?? null, rfq_id: shown.rfq_id ?? null, order_id: orderId, label, is_transfer: false };
+  return {
+    ...shown,
+    quote_id: shown.quote_id ?? null,
+    rfq_id: shown.rfq_id ?? null,
+    order_id: orderId,
+    label,
+    is_transfer: false,
+  };
 }
 
 /** Push an order's current record on its subaccount's orders channel; returns the copy pushed. */

@@ -61,7 +61,13 @@ export class Simulation {
 
   private takeUserOrder(inst: Instrument, maker: Instrument['bids'][number], direction: Direction, now: number): void {
     const taker = this.counterparties.side(this.counterparties.pickTaker(this.takers).cp);
-    const trade = this.settlement.settle(inst, taker, { priceTicks: maker.priceTicks, lots: maker.remaining, maker }, direction, now);
+    const trade = this.settlement.settle(
+      inst,
+      taker,
+      { priceTicks: maker.priceTicks, lots: maker.remaining, maker },
+      direction,
+      now,
+    );
     this.settlement.publishPublic(inst, [trade.shown]);
   }
 

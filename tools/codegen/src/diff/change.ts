@@ -17,7 +17,12 @@ export interface Change {
 }
 
 /** A change under `rule`, classified for data flowing `flows`. */
-export function change(rule: RuleId, subject: string, detail: string, options: { flows?: Flow[]; names?: string[] } = {}): Change {
+export function change(
+  rule: RuleId,
+  subject: string,
+  detail: string,
+  options: { flows?: Flow[]; names?: string[] } = {},
+): Change {
   const flows = options.flows ?? [];
   return { rule, subject, detail, flows, ...verdictOf(rule, flows), names: options.names ?? [] };
 }

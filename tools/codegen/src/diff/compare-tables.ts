@@ -14,21 +14,56 @@ function match<T>(before: readonly T[], after: readonly T[], key: (x: T) => stri
 }
 
 export function compareTables(before: ApiModel, after: ApiModel): Change[] {
-  return [...compareErrors(before, after), ...compareLimits(before, after), ...compareClasses(before, after), ...compareLogin(before, after), ...compareAssumptions(before, after)];
+  return [
+    ...compareErrors(before, after),
+    ...compareLimits(before, after),
+    ...compareClasses(before, after),
+    ...compareLogin(before, after),
+    ...compareAssumptions(before, after),
+  ];
 }
 
 function compareErrors(before: ApiModel, after: ApiModel): Change[] {
   const { removed, added, both } = match(before.errors.codes, after.errors.codes, (e) => e.code);
   const label = (e: { code: number; name?: string }) => `error ${e.code}${e.name ? ` ${e.name}` : ''}`;
-  const changes = [...removed.map((e) => change('error.removed', label(e), `"${e.message}" removed`, { names: ['ErrorEntry'] })), ...added.map((e) => change('error.added', label(e), `"${e.message}" added`))];
+  const changes = [
+    ...removed.map((e) => change('error.removed', label(e), `"${e.message}" removed`, { names: ['ErrorEntry'] })),
+    ...added.map((e) => change('error.added', label(e), `"${e.message}" added`)),
+  ];
   for (const [a, b] of both) {
     // ErrorEntry (the generated error table's entry type) carries each code's message, name, kind and status as literal types.
-    if (a.message !== b.message) changes.push(change('error.message-changed', label(b), `${show(a.message)} → ${show(b.message)}`, { names: ['ErrorEntry'] }));
-    if (a.name !== b.name) changes.push(change('error.name-changed', label(b), `${show(a.name ?? null)} → ${show(b.name ?? null)}`, { names: ['ErrorEntry'] }));
-    if (a.httpStatus !== b.httpStatus) changes.push(change('error.status-changed', label(b), `HTTP status ${a.httpStatus ?? 'none'} → ${b.httpStatus ?? 'none'}`, { names: ['ErrorEntry'] }));
+    if (a.message !== b.message)
+      changes.push(
+        change('error.message-changed', label(b), `${show(a.message)} → ${show(b.message)}`, { names: ['ErrorEntry'] }),
+      );
+    if (a.name !== b.name)
+      changes.push(
+        change('error.name-changed', label(b), `${show(a.name ?? null)} → ${show(b.name ?? null)}`, {
+          names: ['ErrorEntry'],
+        }),
+      );
+    if (a.httpStatus !== b.httpStatus)
+      changes.push(
+        change('error.status-changed', label(b), `HTTP status ${a.httpStatus ?? 'none'} → ${b.httpStatus ?? 'none'}`, {
+          names: ['ErrorEntry'],
+        }),
+      );
     for (const k of ['data', 'dataPattern', 'textFramePrefix'] as const)
-      if (a[k] !== b[k]) changes.push(change('error.data-changed', label(b), `${k} ${a[k] === undefined ? 'none' : `\`${a[k]}\``} → ${b[k] === undefined ? 'none' : `\`${b[k]}\``}`, { names: ['ErrorEntry'] }));
-    if (a.kind !== b.kind) changes.push(change('error.kind-changed', label(b), `${show(a.kind ?? null)} → ${show(b.kind ?? null)}`, { names: ['ErrorEntry'] }));
+      if (a[k] !== b[k])
+        changes.push(
+          change(
+            'error.data-changed',
+            label(b),
+            `${k} ${a[k] === undefined ? 'none' : `\`${a[k]}\``} → ${b[k] === undefined ? 'none' : `\`${b[k]}\``}`,
+            { names: ['ErrorEntry'] },
+          ),
+        );
+    if (a.kind !== b.kind)
+      changes.push(
+        change('error.kind-changed', label(b), `${show(a.kind ?? null)} → ${show(b.kind ?? null)}`, {
+          names: ['ErrorEntry'],
+        }),
+      );
   }
   return changes;
 }
@@ -38,11 +73,20 @@ const AMOUNTS: Array<keyof LimitModel> = ['tps', 'points', 'max', 'refillPerSeco
 
 function compareLimits(before: ApiModel, after: ApiModel): Change[] {
   const { removed, added, both } = match(before.limits, after.limits, (l) => l.id);
-  const changes = [...removed.map((l) => change('limit.removed', `limit ${l.id}`, `${l.title} removed`)), ...added.map((l) => change('limit.added', `limit ${l.id}`, `${l.title} added`))];
+  const changes = [
+    ...removed.map((l) => change('limit.removed', `limit ${l.id}`, `${l.title} removed`)),
+    ...added.map((l) => change('limit.added', `limit ${l.id}`, `${l.title} added`)),
+  ];
   for (const [a, b] of both) {
     const subject = `limit ${b.id}`;
-    if (a.kind !== b.kind || a.scope !== b.scope || JSON.stringify(a.instrumentTypes) !== JSON.stringify(b.instrumentTypes)) {
-      changes.push(change('limit.changed', subject, `kind/scope ${a.kind} ${show(a.scope)} → ${b.kind} ${show(b.scope)}`));
+    if (
+      a.kind !== b.kind ||
+      a.scope !== b.scope ||
+      JSON.stringify(a.instrumentTypes) !== JSON.stringify(b.instrumentTypes)
+    ) {
+      changes.push(
+        change('limit.changed', subject, `kind/scope ${a.kind} ${show(a.scope)} → ${b.kind} ${show(b.scope)}`),
+      );
       continue;
     }
     const moves: string[] = [];
@@ -58,7 +102,14 @@ function compareLimits(before: ApiModel, after: ApiModel): Change[] {
       if (allowsMore) looser = true;
       else tighter = true;
     }
-    if (moves.length) changes.push(change(tighter && looser ? 'limit.changed' : tighter ? 'limit.tightened' : 'limit.loosened', subject, moves.join(', ')));
+    if (moves.length)
+      changes.push(
+        change(
+          tighter && looser ? 'limit.changed' : tighter ? 'limit.tightened' : 'limit.loosened',
+          subject,
+          moves.join(', '),
+        ),
+      );
   }
   return changes;
 }
@@ -71,7 +122,13 @@ function compareClasses(before: ApiModel, after: ApiModel): Change[] {
   ];
   for (const [a, b] of both) {
     if (a.budget !== b.budget || a.appliesTo !== b.appliesTo || a.default !== b.default)
-      changes.push(change('rate-limit-class.changed', `rate-limit class ${b.name}`, `budget ${show(a.budget)} → ${show(b.budget)}`));
+      changes.push(
+        change(
+          'rate-limit-class.changed',
+          `rate-limit class ${b.name}`,
+          `budget ${show(a.budget)} → ${show(b.budget)}`,
+        ),
+      );
   }
   return changes;
 }
@@ -81,16 +138,35 @@ function compareLogin(before: ApiModel, after: ApiModel): Change[] {
   const a = before.login;
   const b = after.login;
   if (JSON.stringify(a?.headers) !== JSON.stringify(b?.headers) || a?.message !== b?.message)
-    changes.push(change('login.changed', 'login', a && b ? 'headers or signed message changed' : a ? 'login removed' : 'login added'));
+    changes.push(
+      change(
+        'login.changed',
+        'login',
+        a && b ? 'headers or signed message changed' : a ? 'login removed' : 'login added',
+      ),
+    );
   else {
-    const window = (l: typeof a) => l?.freshness && { pastMs: l.freshness.pastMs, futureMs: l.freshness.futureMs, appliesTo: l.freshness.appliesTo };
+    const window = (l: typeof a) =>
+      l?.freshness && { pastMs: l.freshness.pastMs, futureMs: l.freshness.futureMs, appliesTo: l.freshness.appliesTo };
     if (JSON.stringify(window(a)) !== JSON.stringify(window(b)))
-      changes.push(change('login.window-changed', 'login', `freshness ${show(window(a) ?? null)} → ${show(window(b) ?? null)}`));
+      changes.push(
+        change('login.window-changed', 'login', `freshness ${show(window(a) ?? null)} → ${show(window(b) ?? null)}`),
+      );
     if ((a?.reverifyIntervalMs ?? null) !== (b?.reverifyIntervalMs ?? null))
-      changes.push(change('login.reverify-changed', 'login', `reverify interval ${a?.reverifyIntervalMs ?? 'none'} → ${b?.reverifyIntervalMs ?? 'none'} ms`));
+      changes.push(
+        change(
+          'login.reverify-changed',
+          'login',
+          `reverify interval ${a?.reverifyIntervalMs ?? 'none'} → ${b?.reverifyIntervalMs ?? 'none'} ms`,
+        ),
+      );
   }
-  const sig = (m: ApiModel) => JSON.stringify(m.actionSignature && { ...m.actionSignature, notShown: undefined, assumption: undefined });
-  if (sig(before) !== sig(after)) changes.push(change('action-signature.changed', 'action signature', 'EIP-712 domain, types or params hash changed'));
+  const sig = (m: ApiModel) =>
+    JSON.stringify(m.actionSignature && { ...m.actionSignature, notShown: undefined, assumption: undefined });
+  if (sig(before) !== sig(after))
+    changes.push(
+      change('action-signature.changed', 'action signature', 'EIP-712 domain, types or params hash changed'),
+    );
   return changes;
 }
 
@@ -99,6 +175,8 @@ function compareAssumptions(before: ApiModel, after: ApiModel): Change[] {
   return [
     ...removed.map((x) => change('assumption.removed', `assumption ${x.id}`, x.title)),
     ...added.map((x) => change('assumption.added', `assumption ${x.id}`, x.title)),
-    ...both.filter(([a, b]) => a.choice !== b.choice).map(([, b]) => change('assumption.changed', `assumption ${b.id}`, `now: ${show(b.choice)}`)),
+    ...both
+      .filter(([a, b]) => a.choice !== b.choice)
+      .map(([, b]) => change('assumption.changed', `assumption ${b.id}`, `now: ${show(b.choice)}`)),
   ];
 }

@@ -32,12 +32,14 @@ export function compareTypes(before: ApiModel, after: ApiModel): Change[] {
     }
     changes.push(...compareType(old, now, before, after, flows));
   }
-  for (const t of after.types) if (!beforeNames.has(t.name)) changes.push(change('type.added', `${t.kind} ${t.name}`, 'added'));
+  for (const t of after.types)
+    if (!beforeNames.has(t.name)) changes.push(change('type.added', `${t.kind} ${t.name}`, 'added'));
   return changes;
 }
 
 /** The JSON pointer of a named schema in its spec (for the exact text of its 64-bit integers). */
-const pointerOf = (model: ApiModel, name: string) => '#/' + (model.schemaOrigins?.[name] ?? ['components', 'schemas', name]).map(escape).join('/');
+const pointerOf = (model: ApiModel, name: string) =>
+  '#/' + (model.schemaOrigins?.[name] ?? ['components', 'schemas', name]).map(escape).join('/');
 
 /** A union whose only other branch is null is the branch, made nullable: not a change of kind. */
 const nullableOnly = (kind: string, schema: JsonSchema) => kind === 'union' && variantsOf(schema, '').length <= 1;
@@ -46,7 +48,11 @@ function compareType(old: TypeModel, now: TypeModel, before: ApiModel, after: Ap
   const a = before.schemas[old.name] ?? {};
   const b = after.schemas[now.name] ?? {};
   if (old.kind !== now.kind && !nullableOnly(old.kind, a) && !nullableOnly(now.kind, b))
-    return [change('type.kind-changed', `${now.kind} ${now.name}`, `${old.kind} → ${now.kind}`, { names: [tsName(now.name)] })];
+    return [
+      change('type.kind-changed', `${now.kind} ${now.name}`, `${old.kind} → ${now.kind}`, {
+        names: [tsName(now.name)],
+      }),
+    ];
   const walk = new Walk(now, flows, before, after);
   walk.pair(a, b, { path: '', field: null, pa: pointerOf(before, old.name), pb: pointerOf(after, now.name) });
   return walk.out;
@@ -70,7 +76,11 @@ function variantsOf(schema: JsonSchema, pointer: string): Branch[] {
   for (const k of ['anyOf', 'oneOf'] as const) {
     const list = schema[k];
     if (Array.isArray(list))
-      return list.flatMap((s, i) => (isObj(s) && s.type === 'null' ? [] : [{ schema: (isObj(s) ? s : {}) as JsonSchema, pointer: `${pointer}/${k}/${i}` }]));
+      return list.flatMap((s, i) =>
+        isObj(s) && s.type === 'null'
+          ? []
+          : [{ schema: (isObj(s) ? s : {}) as JsonSchema, pointer: `${pointer}/${k}/${i}` }],
+      );
   }
   return [];
 }
@@ -93,8 +103,19 @@ function valueOf(schema: JsonSchema, pointer: string): Branch {
 
 /** The JSON types a value schema allows (null aside), as one string; empty when it does not say. */
 function typesOf(s: JsonSchema): string {
-  const t = Array.isArray(s.type) ? s.type : s.type !== undefined ? [s.type] : isObj(s.properties) || Array.isArray(s.allOf) ? ['object'] : s.items !== undefined || s.prefixItems !== undefined ? ['array'] : [];
-  return (t as string[]).filter((x) => x !== 'null').sort().join(' | ');
+  const t = Array.isArray(s.type)
+    ? s.type
+    : s.type !== undefined
+      ? [s.type]
+      : isObj(s.properties) || Array.isArray(s.allOf)
+        ? ['object']
+        : s.items !== undefined || s.prefixItems !== undefined
+          ? ['array']
+          : [];
+  return (t as string[])
+    .filter((x) => x !== 'null')
+    .sort()
+    .join(' | ');
 }
 
 interface Fields {
@@ -105,8 +126,15 @@ interface Fields {
 }
 
 /** The properties of an object schema with those of its inline `allOf` parts (named parts are compared as their own types). */
-function fieldsOf(schema: JsonSchema, pointer: string, into: Fields = { props: new Map(), required: new Set(), closed: schema.additionalProperties === false, bases: [] }): Fields {
-  if (isObj(schema.properties)) for (const [k, v] of Object.entries(schema.properties)) if (!into.props.has(k)) into.props.set(k, { schema: (isObj(v) ? v : {}) as JsonSchema, pointer: `${pointer}/properties/${escape(k)}` });
+function fieldsOf(
+  schema: JsonSchema,
+  pointer: string,
+  into: Fields = { props: new Map(), required: new Set(), closed: schema.additionalProperties === false, bases: [] },
+): Fields {
+  if (isObj(schema.properties))
+    for (const [k, v] of Object.entries(schema.properties))
+      if (!into.props.has(k))
+        into.props.set(k, { schema: (isObj(v) ? v : {}) as JsonSchema, pointer: `${pointer}/properties/${escape(k)}` });
   if (Array.isArray(schema.required)) for (const r of schema.required) into.required.add(String(r));
   if (Array.isArray(schema.allOf))
     schema.allOf.forEach((part, i) => {
@@ -119,13 +147,22 @@ function fieldsOf(schema: JsonSchema, pointer: string, into: Fields = { props: n
 
 const tupleOf = (s: JsonSchema, pointer: string): Branch[] | null => {
   const key = Array.isArray(s.prefixItems) ? 'prefixItems' : Array.isArray(s.items) ? 'items' : null;
-  return key ? (s[key] as unknown[]).map((x, i) => ({ schema: (isObj(x) ? x : {}) as JsonSchema, pointer: `${pointer}/${key}/${i}` })) : null;
+  return key
+    ? (s[key] as unknown[]).map((x, i) => ({
+        schema: (isObj(x) ? x : {}) as JsonSchema,
+        pointer: `${pointer}/${key}/${i}`,
+      }))
+    : null;
 };
 
 /** A schema's meaning as text: keys sorted, documentation and extensions left out. */
 const meaning = (schema: unknown): string =>
   JSON.stringify(schema, (k, v: unknown) =>
-    k === 'description' || k === 'title' || k === 'examples' || k.startsWith('x-') ? undefined : isObj(v) ? Object.fromEntries(Object.entries(v).sort(([p], [q]) => (p < q ? -1 : p > q ? 1 : 0))) : v,
+    k === 'description' || k === 'title' || k === 'examples' || k.startsWith('x-')
+      ? undefined
+      : isObj(v)
+        ? Object.fromEntries(Object.entries(v).sort(([p], [q]) => (p < q ? -1 : p > q ? 1 : 0)))
+        : v,
   );
 
 /** A named schema's definition, else the schema itself. */
@@ -142,7 +179,11 @@ function oneVariantOf(x: JsonSchema, y: JsonSchema, xModel: ApiModel, yModel: Ap
   const union = variantsOf(resolved(y, yModel), '');
   if (union.length < 2 || variantsOf(resolved(x, xModel), '').length > 0) return false;
   const name = refName(x);
-  return union.some((v) => (name !== null && refName(v.schema) === name) || meaning(resolved(x, xModel)) === meaning(resolved(v.schema, yModel)));
+  return union.some(
+    (v) =>
+      (name !== null && refName(v.schema) === name) ||
+      meaning(resolved(x, xModel)) === meaning(resolved(v.schema, yModel)),
+  );
 }
 
 class Walk {
@@ -179,7 +220,12 @@ class Walk {
   pair(a: JsonSchema, b: JsonSchema, at: At): void {
     const na = isNullable(a);
     const nb = isNullable(b);
-    if (na !== nb) this.push(nb ? 'field.made-nullable' : 'field.made-non-nullable', at, nb ? 'may now be null' : 'may no longer be null');
+    if (na !== nb)
+      this.push(
+        nb ? 'field.made-nullable' : 'field.made-non-nullable',
+        at,
+        nb ? 'may now be null' : 'may no longer be null',
+      );
     const va = valueOf(a, at.pa);
     const vb = valueOf(b, at.pb);
     this.value(va.schema, vb.schema, { ...at, pa: va.pointer, pb: vb.pointer });
@@ -192,7 +238,11 @@ class Walk {
       const grown = oneVariantOf(a, b, this.before, this.after);
       if (grown || oneVariantOf(b, a, this.after, this.before)) {
         const why = grown ? 'the old type is one of the new variants' : 'the new type was one of the old variants';
-        this.push(grown ? 'union.variant-added' : 'union.variant-removed', at, `${describeType(a)} → ${describeType(b)} (${why})`);
+        this.push(
+          grown ? 'union.variant-added' : 'union.variant-removed',
+          at,
+          `${describeType(a)} → ${describeType(b)} (${why})`,
+        );
         return;
       }
     }
@@ -210,7 +260,12 @@ class Walk {
       return;
     }
     this.enumeration(a, b, at);
-    const moves = constraintMoves(a, b, (k) => this.exactA[`${at.pa}/${k}`], (k) => this.exactB[`${at.pb}/${k}`]);
+    const moves = constraintMoves(
+      a,
+      b,
+      (k) => this.exactA[`${at.pa}/${k}`],
+      (k) => this.exactB[`${at.pb}/${k}`],
+    );
     if (moves.length) {
       const movement = overall(moves);
       this.push(`constraint.${movement}`, at, moves.map((m) => m.text).join('; '), movement === 'changed');
@@ -225,49 +280,87 @@ class Walk {
     const eb = Array.isArray(b.enum) ? (b.enum as Array<string | number>).filter((v) => v !== null) : null;
     if (ea && eb) {
       const { added, removed } = listDelta(ea, eb);
-      if (added.length) this.push('enum.value-added', at, `values added: ${added.map((v) => show(v)).join(', ')}`, false);
-      if (removed.length) this.push('enum.value-removed', at, `values removed: ${removed.map((v) => show(v)).join(', ')}`);
-    } else if (eb) this.push('constraint.narrowed', at, `enum none → ${eb.map((v) => show(v)).join(', ')} (narrowed)`, false);
-    else if (ea) this.push('constraint.widened', at, `enum ${ea.map((v) => show(v)).join(', ')} → none (widened)`, false);
+      if (added.length)
+        this.push('enum.value-added', at, `values added: ${added.map((v) => show(v)).join(', ')}`, false);
+      if (removed.length)
+        this.push('enum.value-removed', at, `values removed: ${removed.map((v) => show(v)).join(', ')}`);
+    } else if (eb)
+      this.push('constraint.narrowed', at, `enum none → ${eb.map((v) => show(v)).join(', ')} (narrowed)`, false);
+    else if (ea)
+      this.push('constraint.widened', at, `enum ${ea.map((v) => show(v)).join(', ')} → none (widened)`, false);
   }
 
   private child(at: At, segment: string, pa: string, pb: string, property?: string): At {
-    const path = property !== undefined ? (at.path === '' ? property : `${at.path}.${property}`) : `${at.path}${segment}`;
+    const path =
+      property !== undefined ? (at.path === '' ? property : `${at.path}.${property}`) : `${at.path}${segment}`;
     return { path, field: at.field ?? (property !== undefined && at.path === '' ? property : null), pa, pb };
   }
 
   private object(a: JsonSchema, b: JsonSchema, at: At): void {
-    const objectish = (s: JsonSchema) => isObj(s.properties) || Array.isArray(s.allOf) || s.additionalProperties !== undefined || s.type === 'object';
+    const objectish = (s: JsonSchema) =>
+      isObj(s.properties) || Array.isArray(s.allOf) || s.additionalProperties !== undefined || s.type === 'object';
     if (!objectish(a) && !objectish(b)) return;
     const fa = fieldsOf(a, at.pa);
     const fb = fieldsOf(b, at.pb);
-    if (fa.bases.join() !== fb.bases.join()) this.push('field.type-changed', at, `named parts (allOf) ${fa.bases.join(' & ') || 'none'} → ${fb.bases.join(' & ') || 'none'}`);
+    if (fa.bases.join() !== fb.bases.join())
+      this.push(
+        'field.type-changed',
+        at,
+        `named parts (allOf) ${fa.bases.join(' & ') || 'none'} → ${fb.bases.join(' & ') || 'none'}`,
+      );
     for (const [k, p] of fa.props) {
       const q = fb.props.get(k);
       const at2 = this.child(at, '', p.pointer, q?.pointer ?? '', k);
       if (!q) {
         const was = fa.required.has(k);
-        this.push(was ? 'field.removed-required' : 'field.removed', at2, `removed (was ${was ? 'required' : 'optional'} ${describeType(p.schema)})`);
+        this.push(
+          was ? 'field.removed-required' : 'field.removed',
+          at2,
+          `removed (was ${was ? 'required' : 'optional'} ${describeType(p.schema)})`,
+        );
         continue;
       }
       const ra = fa.required.has(k);
       const rb = fb.required.has(k);
-      if (ra !== rb) this.push(rb ? 'field.made-required' : 'field.made-optional', at2, rb ? 'now required' : 'now optional');
+      if (ra !== rb)
+        this.push(rb ? 'field.made-required' : 'field.made-optional', at2, rb ? 'now required' : 'now optional');
       this.pair(p.schema, q.schema, at2);
     }
     for (const [k, q] of fb.props) {
       if (fa.props.has(k)) continue;
       const required = fb.required.has(k);
       // An old server (or an old client's validator) refuses a field it does not know when the record was closed.
-      const rule = required ? (fa.closed ? 'field.added-required-closed' : 'field.added-required') : fa.closed ? 'field.added-optional-closed' : 'field.added-optional';
+      const rule = required
+        ? fa.closed
+          ? 'field.added-required-closed'
+          : 'field.added-required'
+        : fa.closed
+          ? 'field.added-optional-closed'
+          : 'field.added-optional';
       // A required field is named: code that builds the record stops compiling until it sets the field.
-      this.push(rule, this.child(at, '', '', q.pointer, k), `added, ${required ? 'required' : 'optional'} ${describeType(q.schema)}`, required);
+      this.push(
+        rule,
+        this.child(at, '', '', q.pointer, k),
+        `added, ${required ? 'required' : 'optional'} ${describeType(q.schema)}`,
+        required,
+      );
     }
-    if (fa.closed !== fb.closed) this.push(fb.closed ? 'record.closed' : 'record.opened', at, fb.closed ? 'no longer accepts fields beyond those listed' : 'now accepts fields beyond those listed');
+    if (fa.closed !== fb.closed)
+      this.push(
+        fb.closed ? 'record.closed' : 'record.opened',
+        at,
+        fb.closed ? 'no longer accepts fields beyond those listed' : 'now accepts fields beyond those listed',
+      );
     const ma = isObj(a.additionalProperties) ? (a.additionalProperties as JsonSchema) : null;
     const mb = isObj(b.additionalProperties) ? (b.additionalProperties as JsonSchema) : null;
-    if (ma && mb) this.pair(ma, mb, this.child(at, '{}', `${at.pa}/additionalProperties`, `${at.pb}/additionalProperties`));
-    else if (ma || mb) this.push('field.type-changed', at, `map values ${ma ? describeType(ma) : 'none'} → ${mb ? describeType(mb) : 'none'}`);
+    if (ma && mb)
+      this.pair(ma, mb, this.child(at, '{}', `${at.pa}/additionalProperties`, `${at.pb}/additionalProperties`));
+    else if (ma || mb)
+      this.push(
+        'field.type-changed',
+        at,
+        `map values ${ma ? describeType(ma) : 'none'} → ${mb ? describeType(mb) : 'none'}`,
+      );
   }
 
   private array(a: JsonSchema, b: JsonSchema, at: At): void {
@@ -275,23 +368,34 @@ class Walk {
     const tupleB = tupleOf(b, at.pb);
     if (tupleA || tupleB) {
       if (!tupleA || !tupleB || tupleA.length !== tupleB.length) {
-        this.push('field.type-changed', at, `${tupleA ? `tuple of ${tupleA.length}` : 'no tuple'} → ${tupleB ? `tuple of ${tupleB.length}` : 'no tuple'}`);
+        this.push(
+          'field.type-changed',
+          at,
+          `${tupleA ? `tuple of ${tupleA.length}` : 'no tuple'} → ${tupleB ? `tuple of ${tupleB.length}` : 'no tuple'}`,
+        );
         return;
       }
-      tupleA.forEach((x, i) => this.pair(x.schema, tupleB[i]!.schema, this.child(at, `[${i}]`, x.pointer, tupleB[i]!.pointer)));
+      tupleA.forEach((x, i) =>
+        this.pair(x.schema, tupleB[i]!.schema, this.child(at, `[${i}]`, x.pointer, tupleB[i]!.pointer)),
+      );
       return;
     }
     const ia = isObj(a.items) ? (a.items as JsonSchema) : null;
     const ib = isObj(b.items) ? (b.items as JsonSchema) : null;
     if (ia && ib) this.pair(ia, ib, this.child(at, '[]', `${at.pa}/items`, `${at.pb}/items`));
-    else if (ia || ib) this.push('field.type-changed', at, `items ${ia ? describeType(ia) : 'any'} → ${ib ? describeType(ib) : 'any'}`);
+    else if (ia || ib)
+      this.push('field.type-changed', at, `items ${ia ? describeType(ia) : 'any'} → ${ib ? describeType(ib) : 'any'}`);
   }
 
   /** Union variants match by the named schema they refer to, else by their place among the inline ones. */
   private union(va: Branch[], vb: Branch[], at: At): void {
     if (va.length === 0 && vb.length === 0) return;
     if (va.length === 0 || vb.length === 0) {
-      this.push('field.type-changed', at, `${va.length ? `union of ${va.length}` : 'no union'} → ${vb.length ? `union of ${vb.length}` : 'no union'}`);
+      this.push(
+        'field.type-changed',
+        at,
+        `${va.length ? `union of ${va.length}` : 'no union'} → ${vb.length ? `union of ${vb.length}` : 'no union'}`,
+      );
       return;
     }
     const keyed = (list: Branch[]) => {
@@ -300,12 +404,24 @@ class Walk {
     };
     const ka = keyed(va);
     const kb = keyed(vb);
-    const label = (k: string, v: Branch) => (k.startsWith('#') ? `${describeType(v.schema)} (variant ${Number(k.slice(1)) + 1})` : k);
+    const label = (k: string, v: Branch) =>
+      k.startsWith('#') ? `${describeType(v.schema)} (variant ${Number(k.slice(1)) + 1})` : k;
     for (const [k, v] of ka) {
       const w = kb.get(k);
       if (!w) this.push('union.variant-removed', at, `variant removed: ${label(k, v)}`);
-      else this.pair(v.schema, w.schema, this.child(at, `${at.path === '' ? '' : ' '}(variant ${k.startsWith('#') ? Number(k.slice(1)) + 1 : k})`, v.pointer, w.pointer));
+      else
+        this.pair(
+          v.schema,
+          w.schema,
+          this.child(
+            at,
+            `${at.path === '' ? '' : ' '}(variant ${k.startsWith('#') ? Number(k.slice(1)) + 1 : k})`,
+            v.pointer,
+            w.pointer,
+          ),
+        );
     }
-    for (const [k, w] of kb) if (!ka.has(k)) this.push('union.variant-added', at, `variant added: ${label(k, w)}`, false);
+    for (const [k, w] of kb)
+      if (!ka.has(k)) this.push('union.variant-added', at, `variant added: ${label(k, w)}`, false);
   }
 }

@@ -21,7 +21,11 @@ const QUANTIFIER = /\{(\d+)(?:(,)(\d*))?\}/g;
 export function comparePatterns(before: string, after: string): Movement {
   const shape = (p: string) => p.replace(QUANTIFIER, '{}');
   if (shape(before) !== shape(after)) return 'changed';
-  const bounds = (p: string) => [...p.matchAll(QUANTIFIER)].map((m) => ({ min: Number(m[1]), max: m[2] ? (m[3] ? Number(m[3]) : Infinity) : Number(m[1]) }));
+  const bounds = (p: string) =>
+    [...p.matchAll(QUANTIFIER)].map((m) => ({
+      min: Number(m[1]),
+      max: m[2] ? (m[3] ? Number(m[3]) : Infinity) : Number(m[1]),
+    }));
   const a = bounds(before);
   const b = bounds(after);
   const wider = a.every((q, i) => b[i]!.min <= q.min && b[i]!.max >= q.max);
@@ -40,7 +44,8 @@ export interface ConstraintMove {
 export type ExactText = (key: string) => string | undefined;
 
 /** A bound as written in the spec: the exact text of a 64-bit integer (its double lost digits), else the number. */
-const boundText = (value: unknown, exact: string | undefined): string | undefined => (value === undefined ? undefined : exact ?? (typeof value === 'number' ? String(value) : JSON.stringify(value)));
+const boundText = (value: unknown, exact: string | undefined): string | undefined =>
+  value === undefined ? undefined : (exact ?? (typeof value === 'number' ? String(value) : JSON.stringify(value)));
 
 /** Compare two bounds by their text: integers exactly (as big integers), others as numbers. -1, 0 or 1. */
 function compareBounds(x: string, y: string): number {
@@ -61,28 +66,51 @@ const plain = (p: string | undefined) => (p === undefined ? 'none' : `\`${p}\``)
  * Every constraint of a value schema that moved between two versions. Bounds compare by their exact
  * text (`exactBefore`/`exactAfter` give the spec's text of an integer beyond 2^53, which a double rounds).
  */
-export function constraintMoves(beforeSchema: JsonSchema, afterSchema: JsonSchema, exactBefore: ExactText = () => undefined, exactAfter: ExactText = () => undefined): ConstraintMove[] {
+export function constraintMoves(
+  beforeSchema: JsonSchema,
+  afterSchema: JsonSchema,
+  exactBefore: ExactText = () => undefined,
+  exactAfter: ExactText = () => undefined,
+): ConstraintMove[] {
   const a = valueSchema(beforeSchema);
   const b = valueSchema(afterSchema);
   const moves: ConstraintMove[] = [];
-  const add = (key: string, movement: Movement, from: string, to: string) => moves.push({ key, movement, text: `${key} ${from} → ${to} (${movement})` });
+  const add = (key: string, movement: Movement, from: string, to: string) =>
+    moves.push({ key, movement, text: `${key} ${from} → ${to} (${movement})` });
   for (const key of [...UPPER, ...LOWER]) {
     const x = boundText(a[key], exactBefore(key));
     const y = boundText(b[key], exactAfter(key));
     if (x === y || (x !== undefined && y !== undefined && compareBounds(x, y) === 0)) continue;
     const upper = UPPER.includes(key);
     // A bound that appears narrows; one that goes away widens.
-    const movement: Movement = x === undefined ? 'narrowed' : y === undefined ? 'widened' : (compareBounds(y, x) > 0) === upper ? 'widened' : 'narrowed';
+    const movement: Movement =
+      x === undefined
+        ? 'narrowed'
+        : y === undefined
+          ? 'widened'
+          : compareBounds(y, x) > 0 === upper
+            ? 'widened'
+            : 'narrowed';
     add(key, movement, x ?? 'none', y ?? 'none');
   }
   if (a.pattern !== b.pattern) {
     const x = a.pattern as string | undefined;
     const y = b.pattern as string | undefined;
-    add('pattern', x === undefined ? 'narrowed' : y === undefined ? 'widened' : comparePatterns(x, y), plain(x), plain(y));
+    add(
+      'pattern',
+      x === undefined ? 'narrowed' : y === undefined ? 'widened' : comparePatterns(x, y),
+      plain(x),
+      plain(y),
+    );
   }
   for (const key of OTHER) {
     if (JSON.stringify(a[key]) === JSON.stringify(b[key])) continue;
-    add(key, a[key] === undefined ? 'narrowed' : b[key] === undefined ? 'widened' : 'changed', a[key] === undefined ? 'none' : show(a[key]), b[key] === undefined ? 'none' : show(b[key]));
+    add(
+      key,
+      a[key] === undefined ? 'narrowed' : b[key] === undefined ? 'widened' : 'changed',
+      a[key] === undefined ? 'none' : show(a[key]),
+      b[key] === undefined ? 'none' : show(b[key]),
+    );
   }
   return moves;
 }

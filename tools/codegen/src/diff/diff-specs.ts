@@ -25,13 +25,23 @@ export interface SpecDiff {
 
 /** Every change between two models, in a stable order: the API's surface first, then schemas, then the tables. */
 export function diffModels(before: ApiModel, after: ApiModel): Change[] {
-  return [...compareChannels(before, after), ...compareMethods(before, after), ...compareTypes(before, after), ...compareTables(before, after)];
+  return [
+    ...compareChannels(before, after),
+    ...compareMethods(before, after),
+    ...compareTypes(before, after),
+    ...compareTables(before, after),
+  ];
 }
 
 /** Load both specs (each checked as `generate` checks it; a SpecError names file, line and pointer) and compare them. */
-export async function diffSpecFiles(beforeFile: string, afterFile: string, options: { cwd?: string } = {}): Promise<SpecDiff> {
+export async function diffSpecFiles(
+  beforeFile: string,
+  afterFile: string,
+  options: { cwd?: string } = {},
+): Promise<SpecDiff> {
   const cwd = options.cwd ?? process.cwd();
-  const read = (file: string) => withCheckedSpec(file, { cwd }, (spec) => ({ model: modelOfSpec(spec), data: spec.data }));
+  const read = (file: string) =>
+    withCheckedSpec(file, { cwd }, (spec) => ({ model: modelOfSpec(spec), data: spec.data }));
   const [a, b] = await Promise.all([read(beforeFile), read(afterFile)]);
   const raw = rawChanges(a.data, b.data);
   const modelled = diffModels(a.model, b.model);

@@ -16,12 +16,29 @@ export interface RawChange {
 
 /** @asyncapi/diff's change list of two documents (plain data, as read from YAML or JSON). */
 export function rawChanges(before: unknown, after: unknown): RawChange[] {
-  const output = asyncapiDiff(before as never, after as never, {}).getOutput() as { changes: Array<{ action: string; path: string; type: string }> };
+  const output = asyncapiDiff(before as never, after as never, {}).getOutput() as {
+    changes: Array<{ action: string; path: string; type: string }>;
+  };
   return output.changes.map(({ action, path, type }) => ({ action, path, type }));
 }
 
 /** Keys that only document: a change under them changes no behaviour. */
-const DOCUMENTATION = new Set(['description', 'reason', 'summary', 'title', 'examples', 'example', 'externalDocs', 'tags', 'x-not-shown', 'x-assumption', 'x-address', 'contact', 'license', 'termsOfService']);
+const DOCUMENTATION = new Set([
+  'description',
+  'reason',
+  'summary',
+  'title',
+  'examples',
+  'example',
+  'externalDocs',
+  'tags',
+  'x-not-shown',
+  'x-assumption',
+  'x-address',
+  'contact',
+  'license',
+  'termsOfService',
+]);
 
 const TYPE_KINDS = new Set(['record', 'enum', 'scalar', 'array', 'open', 'union']);
 
@@ -55,12 +72,22 @@ function anchorsOfPath(path: string, docs: readonly unknown[], models: readonly 
   let best: { name: string; length: number } | null = null;
   for (const m of models)
     for (const [name, origin] of Object.entries(m.schemaOrigins ?? {}))
-      if (origin.length <= tokens.length && origin.every((t, i) => t === tokens[i]) && (best === null || origin.length > best.length)) best = { name, length: origin.length };
+      if (
+        origin.length <= tokens.length &&
+        origin.every((t, i) => t === tokens[i]) &&
+        (best === null || origin.length > best.length)
+      )
+        best = { name, length: origin.length };
   if (best) anchors.add(`type ${best.name}`);
   const [top, key, index] = tokens;
-  const methodsOf = (opId: string) => models.flatMap((m) => m.methods.filter((x) => x.id === opId).map((x) => `method ${x.name}`));
+  const methodsOf = (opId: string) =>
+    models.flatMap((m) => m.methods.filter((x) => x.id === opId).map((x) => `method ${x.name}`));
   const opsOnChannel = (channel: string) =>
-    docs.flatMap((d) => Object.entries(obj(obj(d).operations)).filter(([, op]) => obj(obj(op).channel).$ref === `#/channels/${channel}`).map(([id]) => id));
+    docs.flatMap((d) =>
+      Object.entries(obj(obj(d).operations))
+        .filter(([, op]) => obj(obj(op).channel).$ref === `#/channels/${channel}`)
+        .map(([id]) => id),
+    );
   if (top === 'components' && key === 'schemas' && index) anchors.add(`type ${index}`);
   if (top === 'channels' && key) {
     anchors.add(`channel ${key}`);
@@ -82,14 +109,16 @@ function anchorsOfPath(path: string, docs: readonly unknown[], models: readonly 
         for (const id of opsOnChannel(ch)) for (const a of methodsOf(id)) anchors.add(a);
       }
   }
-  const item = (table: string, field: string) => docs.map((d) => obj((obj(d)[table] as unknown[] | undefined)?.[Number(key)])[field]).filter((v) => v !== undefined);
+  const item = (table: string, field: string) =>
+    docs.map((d) => obj((obj(d)[table] as unknown[] | undefined)?.[Number(key)])[field]).filter((v) => v !== undefined);
   if (top === 'x-errors' && key === 'codes' && index !== undefined)
     for (const d of docs) {
       const code = obj((obj(obj(d)['x-errors']).codes as unknown[] | undefined)?.[Number(index)]).code;
       if (code !== undefined) anchors.add(`error ${code}`);
     }
   if (top === 'x-limits') for (const id of item('x-limits', 'id')) anchors.add(`limit ${id}`);
-  if (top === 'x-rate-limit-classes') for (const name of item('x-rate-limit-classes', 'name')) anchors.add(`rate-limit class ${name}`);
+  if (top === 'x-rate-limit-classes')
+    for (const name of item('x-rate-limit-classes', 'name')) anchors.add(`rate-limit class ${name}`);
   if (top === 'x-assumptions') for (const id of item('x-assumptions', 'id')) anchors.add(`assumption ${id}`);
   if (top === 'x-login') anchors.add('login');
   if (top === 'x-action-signature') anchors.add('action signature');
@@ -101,23 +130,42 @@ function anchorsOfPath(path: string, docs: readonly unknown[], models: readonly 
  * is explained when a model change is about the named schema, channel, method or table entry at its
  * path. Documentation (descriptions, titles, examples) is left out. So nothing that changed is lost.
  */
-export function unmodelled(raw: readonly RawChange[], before: unknown, after: unknown, context: RawContext = { changes: [], models: [] }): Change[] {
+export function unmodelled(
+  raw: readonly RawChange[],
+  before: unknown,
+  after: unknown,
+  context: RawContext = { changes: [], models: [] },
+): Change[] {
   const changes: Change[] = [];
   const reported = new Set(context.changes.map(anchorOf));
   for (const r of raw) {
     if (r.path === '/info/version') {
-      changes.push(change('info.version-changed', 'info.version', `${show(at(before, r.path))} → ${show(at(after, r.path))}`));
+      changes.push(
+        change('info.version-changed', 'info.version', `${show(at(before, r.path))} → ${show(at(after, r.path))}`),
+      );
       continue;
     }
     if (r.path === '/info/title') {
-      changes.push(change('other.changed', r.path, `${show(at(before, r.path))} → ${show(at(after, r.path))} (a generated SDK's default package name comes from it)`));
+      changes.push(
+        change(
+          'other.changed',
+          r.path,
+          `${show(at(before, r.path))} → ${show(at(after, r.path))} (a generated SDK's default package name comes from it)`,
+        ),
+      );
       continue;
     }
     const keys = r.path.split('/').slice(1);
     if (keys.some((k) => DOCUMENTATION.has(unescape(k)))) continue;
     const anchors = anchorsOfPath(r.path, [before, after], context.models);
     if (anchors.some((a) => reported.has(a)) || onlyShifted(r.path, before, after)) continue;
-    changes.push(change('other.changed', r.path, `${r.action}: ${show(at(before, r.path) ?? null)} → ${show(at(after, r.path) ?? null)}`));
+    changes.push(
+      change(
+        'other.changed',
+        r.path,
+        `${r.action}: ${show(at(before, r.path) ?? null)} → ${show(at(after, r.path) ?? null)}`,
+      ),
+    );
   }
   return changes;
 }
@@ -150,7 +198,10 @@ function onlyShifted(path: string, before: unknown, after: unknown): boolean {
   };
   const byKey = (doc: unknown, key: unknown) => entries(doc).find((e) => obj(e)[table.key] === key);
   const keys = [before, after].map((d) => obj(entries(d)[Number(index)])[table.key]).filter((k) => k !== undefined);
-  return keys.length > 0 && keys.every((k) => byKey(before, k) !== undefined && behaviour(byKey(before, k)) === behaviour(byKey(after, k)));
+  return (
+    keys.length > 0 &&
+    keys.every((k) => byKey(before, k) !== undefined && behaviour(byKey(before, k)) === behaviour(byKey(after, k)))
+  );
 }
 
 const unescape = (token: string) => token.replace(/~1/g, '/').replace(/~0/g, '~');

@@ -49,7 +49,8 @@ export function consoleReport(d: SpecDiff, sides: readonly Side[]): string {
   }
   if (sides.includes('client')) {
     const names = namesToFix(d.changes);
-    if (names.length) lines.push('', `generated TypeScript names that change or disappear (${names.length}): ${names.join(', ')}`);
+    if (names.length)
+      lines.push('', `generated TypeScript names that change or disappear (${names.length}): ${names.join(', ')}`);
   }
   lines.push('', rawLine(d));
   return lines.join('\n');
@@ -62,13 +63,32 @@ function rawLine(d: SpecDiff): string {
 
 export function jsonReport(d: SpecDiff, sides: readonly Side[]): string {
   const summary = Object.fromEntries(sides.map((s) => [s, countsOf(d.changes, s)]));
-  return JSON.stringify({ before: d.before, after: d.after, sides, summary, changes: d.changes, generatedNames: namesToFix(d.changes), raw: d.raw }, null, 2) + '\n';
+  return (
+    JSON.stringify(
+      {
+        before: d.before,
+        after: d.after,
+        sides,
+        summary,
+        changes: d.changes,
+        generatedNames: namesToFix(d.changes),
+        raw: d.raw,
+      },
+      null,
+      2,
+    ) + '\n'
+  );
 }
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 export function markdownReport(d: SpecDiff, sides: readonly Side[]): string {
-  const out = [`## Spec changes: ${cell(d.before.version)} → ${cell(d.after.version)}`, '', '| side | breaking | dangerous | safe |', '|---|---|---|---|'];
+  const out = [
+    `## Spec changes: ${cell(d.before.version)} → ${cell(d.after.version)}`,
+    '',
+    '| side | breaking | dangerous | safe |',
+    '|---|---|---|---|',
+  ];
   for (const s of sides) {
     const n = countsOf(d.changes, s);
     out.push(`| ${s} | ${n.breaking} | ${n.dangerous} | ${n.safe} |`);
@@ -77,13 +97,19 @@ export function markdownReport(d: SpecDiff, sides: readonly Side[]): string {
     for (const severity of SEVERITIES) {
       const group = d.changes.filter((c) => c[side] === severity);
       if (group.length === 0) continue;
-      const table = ['| rule | what | change | why |', '|---|---|---|---|', ...group.map((c) => `| \`${c.rule}\` | ${cell(c.subject)} | ${cell(c.detail)} | ${cell(c.why)} |`)];
-      if (severity === 'safe') out.push('', `<details><summary>${side}: ${group.length} safe</summary>`, '', ...table, '', '</details>');
+      const table = [
+        '| rule | what | change | why |',
+        '|---|---|---|---|',
+        ...group.map((c) => `| \`${c.rule}\` | ${cell(c.subject)} | ${cell(c.detail)} | ${cell(c.why)} |`),
+      ];
+      if (severity === 'safe')
+        out.push('', `<details><summary>${side}: ${group.length} safe</summary>`, '', ...table, '', '</details>');
       else out.push('', `### ${side}: ${severity} (${group.length})`, '', ...table);
     }
   }
   const names = sides.includes('client') ? namesToFix(d.changes) : [];
-  if (names.length) out.push('', '### Generated TypeScript names to fix after regenerating', '', ...names.map((n) => `- \`${n}\``));
+  if (names.length)
+    out.push('', '### Generated TypeScript names to fix after regenerating', '', ...names.map((n) => `- \`${n}\``));
   out.push('', `_${rawLine(d)}._`, '');
   return out.join('\n');
 }

@@ -33,7 +33,9 @@ export function emitClientSurface(model: ApiModel): EmittedFile[] {
   ];
   for (const m of orderFlow) {
     lines.push(docOf(m, '  '));
-    lines.push(`  ${safeMember(m.id)}(params: ActionInput<${quote(m.name)}>, options?: CallOptions): Promise<CallResult<${quote(m.name)}>> {`);
+    lines.push(
+      `  ${safeMember(m.id)}(params: ActionInput<${quote(m.name)}>, options?: CallOptions): Promise<CallResult<${quote(m.name)}>> {`,
+    );
     lines.push(`    return this.action(${quote(m.name)}, params, options);`);
     lines.push('  }');
   }
@@ -48,9 +50,13 @@ export function emitClientSurface(model: ApiModel): EmittedFile[] {
   for (const m of model.methods) {
     lines.push(docOf(m, '    '));
     if (m.orderFlow) {
-      lines.push(`    ${safeMember(m.id)}: (params: ActionInput<${quote(m.name)}>, options?: CallOptions) => core.action(${quote(m.name)}, params, options),`);
+      lines.push(
+        `    ${safeMember(m.id)}: (params: ActionInput<${quote(m.name)}>, options?: CallOptions) => core.action(${quote(m.name)}, params, options),`,
+      );
     } else {
-      lines.push(`    ${safeMember(m.id)}: (params: CallParams<${quote(m.name)}>, options?: CallOptions) => core.call(${quote(m.name)}, params, options),`);
+      lines.push(
+        `    ${safeMember(m.id)}: (params: CallParams<${quote(m.name)}>, options?: CallOptions) => core.call(${quote(m.name)}, params, options),`,
+      );
     }
   }
   lines.push('  } as const;', '}', '');

@@ -11,7 +11,10 @@ const cell = (s: string) => s.replace(/\s+/g, ' ').replace(/\|/g, '\\|').trim();
 
 /** An example address of a channel: enumerated parameters take their first value, others their name. */
 function exampleAddress(c: ChannelModel): string {
-  return c.address.replace(/\{([^}]+)\}/g, (_, name: string) => c.parameters.find((p) => p.name === name)?.enum?.[0] ?? `<${name}>`);
+  return c.address.replace(
+    /\{([^}]+)\}/g,
+    (_, name: string) => c.parameters.find((p) => p.name === name)?.enum?.[0] ?? `<${name}>`,
+  );
 }
 
 /** A channel builder call for the example: `channels.readings({ region: '<region>', unit: 'celsius' })`. */
@@ -35,7 +38,8 @@ const CLIENT_PROTOCOLS = /^(wss?|https?)$/i;
 
 /** A server's URL with its variables filled with their defaults (or first enum value); `<name>` where the spec gives none. */
 function serverUrl(s: ServerModel): string {
-  const fill = (text: string) => text.replace(/\{([^}]+)\}/g, (_, name: string) => s.variableDefaults?.[name] ?? `<${name}>`);
+  const fill = (text: string) =>
+    text.replace(/\{([^}]+)\}/g, (_, name: string) => s.variableDefaults?.[name] ?? `<${name}>`);
   return `${s.protocol}://${fill(s.host)}${fill(s.pathname)}`;
 }
 
@@ -45,7 +49,7 @@ function clientSupport(model: ApiModel): string[] {
   return [
     '## What of the client works for this API',
     '',
-    'The client is `@exchange-api/client`, driven by this package\'s tables and validators. It speaks JSON-RPC 2.0 over one WebSocket (and HTTP POST for the methods the spec serves over `http`).',
+    "The client is `@exchange-api/client`, driven by this package's tables and validators. It speaks JSON-RPC 2.0 over one WebSocket (and HTTP POST for the methods the spec serves over `http`).",
     '',
     '- **Calls** (`call`, `rpc.*`) work for every method: a JSON-RPC request `{jsonrpc, id, method, params}` answered by `{id, result}` or `{id, error}`; results are validated against the spec.',
     '- **Subscriptions** (`subscribe`, `stream`) work when the server follows the conventions of the exchange-api spec: the client sends the method `subscribe` (and `unsubscribe`) with params `{"channels": [<address>, …]}`, expects the result `{"status": {"<address>": "ok"}, "current_subscriptions": [ … ]}`, and takes pushed frames `{"jsonrpc": "2.0", "method": "subscription", "params": {"channel": "<address>", "data": <payload>}}`.',
@@ -53,7 +57,9 @@ function clientSupport(model: ApiModel): string[] {
       ? '  This spec marks its subscribe method and notification frame (`x-role`), as those conventions ask.'
       : '  This spec does not say how it subscribes (no `x-role`): the conventions above are assumed. A server that subscribes or pushes differently gets calls, types and validators from this package, but not `subscribe` / `stream`.',
     '- **Login, signed order flow and the client-side rate limiter** are those of the exchange-api interface (`x-login`, `x-action-signature`, `x-limits`)' +
-      (model.login ? '; this spec describes a login.' : '; this spec has none of them, so `login()` and signed actions do not apply and the limiter is off by default.'),
+      (model.login
+        ? '; this spec describes a login.'
+        : '; this spec has none of them, so `login()` and signed actions do not apply and the limiter is off by default.'),
     '- **Reconnects, timeouts, bounded streams and validation modes** work for any API.',
     ...unreachable(model),
     '',
@@ -65,7 +71,9 @@ function unreachable(model: ApiModel): string[] {
   const others = model.servers.filter((s) => !CLIENT_PROTOCOLS.test(s.protocol));
   if (others.length === 0) return [];
   const names = others.map((s) => `\`${s.id}\` (\`${serverUrl(s)}\`)`).join(', ');
-  return [`- **Servers**: the client connects over WebSocket (\`ws\`, \`wss\`) and HTTP (\`http\`, \`https\`) only, so it cannot connect to ${names}; the types, validators and tables of this package still describe their messages.`];
+  return [
+    `- **Servers**: the client connects over WebSocket (\`ws\`, \`wss\`) and HTTP (\`http\`, \`https\`) only, so it cannot connect to ${names}; the types, validators and tables of this package still describe their messages.`,
+  ];
 }
 
 /** The channel and method tables. */
@@ -87,7 +95,9 @@ function lists(model: ApiModel): string[] {
     for (const m of model.methods) {
       const params = typeName(m.params);
       const result = typeName(m.result);
-      out.push(`| \`${m.name}\` | \`${cell(rpcMember(m.id))}\` | ${params ? `\`${cell(params)}\`` : '—'} | ${result ? `\`${cell(result)}\`` : '—'} | ${m.transports.join(', ')} | ${cell(m.summary || m.description)} |`);
+      out.push(
+        `| \`${m.name}\` | \`${cell(rpcMember(m.id))}\` | ${params ? `\`${cell(params)}\`` : '—'} | ${result ? `\`${cell(result)}\`` : '—'} | ${m.transports.join(', ')} | ${cell(m.summary || m.description)} |`,
+      );
     }
     out.push('');
   }
@@ -122,8 +132,22 @@ export function emitPackageReadme(model: ApiModel, settings: PackageSettings, re
     '',
     `const client = createClient({ wsUrl: '${url}', validate: 'strict' });`,
     'await client.connect();',
-    ...(channel ? ['', `for await (const payload of client.stream(${builderCall(channel)})) {`, '  console.log(payload); // typed by the channel', '  break;', '}'] : []),
-    ...(method ? ['', `const result = await client.${rpcMember(method.id)}(${method.paramsExamples.length > 0 ? JSON.stringify(method.paramsExamples[0]) : '{} as never /* params: see Methods */'});`, 'console.log(result); // typed by the method map'] : []),
+    ...(channel
+      ? [
+          '',
+          `for await (const payload of client.stream(${builderCall(channel)})) {`,
+          '  console.log(payload); // typed by the channel',
+          '  break;',
+          '}',
+        ]
+      : []),
+    ...(method
+      ? [
+          '',
+          `const result = await client.${rpcMember(method.id)}(${method.paramsExamples.length > 0 ? JSON.stringify(method.paramsExamples[0]) : '{} as never /* params: see Methods */'});`,
+          'console.log(result); // typed by the method map',
+        ]
+      : []),
     'await client.close();',
     '```',
     '',

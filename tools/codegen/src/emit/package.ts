@@ -15,12 +15,18 @@ const PACKAGE_NAME = /^(@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/;
 /** Why a package name is not one npm accepts, or null when it is. */
 export function packageNameProblem(name: string): string | null {
   if (name.length > 214) return `--name ${name} is longer than npm's 214 characters`;
-  return PACKAGE_NAME.test(name) ? null : `--name ${JSON.stringify(name)} is not an npm package name (lower case letters, digits, - . _ ~; optionally @scope/)`;
+  return PACKAGE_NAME.test(name)
+    ? null
+    : `--name ${JSON.stringify(name)} is not an npm package name (lower case letters, digits, - . _ ~; optionally @scope/)`;
 }
 
 /** The package name derived from the spec's title: `Weather Station Network` → `weather-station-network`. */
 export function packageNameOf(model: ApiModel): string {
-  const slug = model.title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 200);
+  const slug = model.title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 200);
   return slug === '' ? 'api-sdk' : slug;
 }
 
@@ -90,8 +96,15 @@ export function packageJson(model: ApiModel, settings: PackageSettings): string 
 export function packageTsconfig(): string {
   const config = {
     compilerOptions: {
-      target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', strict: true, declaration: true,
-      skipLibCheck: true, noEmit: true, lib: ['ES2023', 'DOM'], types: [],
+      target: 'ES2022',
+      module: 'ESNext',
+      moduleResolution: 'Bundler',
+      strict: true,
+      declaration: true,
+      skipLibCheck: true,
+      noEmit: true,
+      lib: ['ES2023', 'DOM'],
+      types: [],
     },
     include: ['src'],
   };

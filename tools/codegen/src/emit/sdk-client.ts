@@ -10,28 +10,29 @@ import type { EmittedFile } from './emitted-file';
 import { quote } from './naming';
 
 const member = (id: string) => (/^[A-Za-z_$][\w$]*$/.test(id) ? id : quote(id));
-const oneLine = (m: MethodModel) => (m.summary || m.description || m.name).replace(/\s+/g, ' ').trim().replace(/\*\//g, '*\\/');
+const oneLine = (m: MethodModel) =>
+  (m.summary || m.description || m.name).replace(/\s+/g, ' ').trim().replace(/\*\//g, '*\\/');
 
 /** The imports and the types every SDK's client file starts with. */
 const PREAMBLE = [
-    "import { createClient as createCoreClient, type CallOptions, type ClientOptions, type ExchangeClient, type PayloadStream, type StreamOptions, type Subscription, type ValidatorSource } from '@exchange-api/client';",
-    "import { failuresOf } from '@exchange-api/validators';",
-    "import type { ChannelAddress, PayloadOf } from './channels.gen';",
-    "import type { Methods, MethodName } from './methods.gen';",
-    "import { channelTable, methodTable } from './tables.gen';",
-    "import { assumedResultsValidators, channelsValidators } from './guards.gen';",
-    '',
-    '/** Params of a method (the documented shape, or the assumed one where the spec shows none). */',
-    "export type CallParams<M extends MethodName> = Methods[M]['assumedParams'];",
-    '/** Result of a method. */',
-    "export type CallResult<M extends MethodName> = Methods[M]['assumedResult'];",
-    '',
-    '/** This API\'s validators, in the shape @exchange-api/client takes them. */',
-    "export const apiValidators: ValidatorSource = { channels: channelsValidators, assumedResults: assumedResultsValidators, failuresOf: failuresOf as ValidatorSource['failuresOf'] };",
-    '',
-    '/** Options of createClient: those of @exchange-api/client, less the tables and validators this package supplies. */',
-    "export type SdkClientOptions = Omit<ClientOptions, 'api' | 'validators'>;",
-    '',
+  "import { createClient as createCoreClient, type CallOptions, type ClientOptions, type ExchangeClient, type PayloadStream, type StreamOptions, type Subscription, type ValidatorSource } from '@exchange-api/client';",
+  "import { failuresOf } from '@exchange-api/validators';",
+  "import type { ChannelAddress, PayloadOf } from './channels.gen';",
+  "import type { Methods, MethodName } from './methods.gen';",
+  "import { channelTable, methodTable } from './tables.gen';",
+  "import { assumedResultsValidators, channelsValidators } from './guards.gen';",
+  '',
+  '/** Params of a method (the documented shape, or the assumed one where the spec shows none). */',
+  "export type CallParams<M extends MethodName> = Methods[M]['assumedParams'];",
+  '/** Result of a method. */',
+  "export type CallResult<M extends MethodName> = Methods[M]['assumedResult'];",
+  '',
+  "/** This API's validators, in the shape @exchange-api/client takes them. */",
+  "export const apiValidators: ValidatorSource = { channels: channelsValidators, assumedResults: assumedResultsValidators, failuresOf: failuresOf as ValidatorSource['failuresOf'] };",
+  '',
+  '/** Options of createClient: those of @exchange-api/client, less the tables and validators this package supplies. */',
+  "export type SdkClientOptions = Omit<ClientOptions, 'api' | 'validators'>;",
+  '',
 ];
 
 /** One typed raw call per method, named by operation id; order-flow methods are signed by the client's `action`. */
@@ -41,7 +42,9 @@ function rpcMembers(model: ApiModel): string[] {
     const name = quote(m.name);
     lines.push(`    /** \`${m.name}\`: ${oneLine(m)} */`);
     const send = m.orderFlow ? `signed(${name}, params, options)` : `call(${name}, params, options)`;
-    lines.push(`    ${member(m.id)}: (params: CallParams<${name}>, options?: CallOptions): Promise<CallResult<${name}>> => ${send},`);
+    lines.push(
+      `    ${member(m.id)}: (params: CallParams<${name}>, options?: CallOptions): Promise<CallResult<${name}>> => ${send},`,
+    );
   }
   return lines;
 }
@@ -56,7 +59,7 @@ export function emitSdkClient(model: ApiModel): EmittedFile[] {
     'export interface ApiClient {',
     '  /** The @exchange-api/client underneath (events, state, login, limiter). */',
     '  readonly core: ExchangeClient;',
-    '  /** Listen to the client\'s events (state, error, validation, reconnect, overflow); returns the function that stops listening. */',
+    "  /** Listen to the client's events (state, error, validation, reconnect, overflow); returns the function that stops listening. */",
     "  on: ExchangeClient['on'];",
     '  connect(): Promise<void>;',
     '  close(): Promise<void>;',
@@ -81,7 +84,7 @@ export function emitSdkClient(model: ApiModel): EmittedFile[] {
     '/** Create a client of this API over @exchange-api/client. Nothing is sent until connect(). */',
     'export function createClient(options: SdkClientOptions): ApiClient {',
     `  const core = createCoreClient({ ${limiterDefault}...options, api: { methods: methodTable, channels: channelTable }, validators: apiValidators });`,
-    '  // The core is typed by its own interface\'s method map; this package\'s map types the calls instead.',
+    "  // The core is typed by its own interface's method map; this package's map types the calls instead.",
     '  const call = ((method, params, o) => (core.call as unknown as AnyCall)(method, params, o)) as AnyCall;',
     '  const signed = ((method, params, o) => (core.action as unknown as AnyCall)(method, params, o)) as AnyCall;',
     '  return {',

@@ -38,28 +38,51 @@ export function emitTables(model: ApiModel): EmittedFile[] {
     notShown: t.notShown ?? null,
   }));
   const parts: Array<[string, string, unknown]> = [
-    ['apiInfo', 'Title, version and source of the spec the tables were generated from.', { title: model.title, version: model.version, source: model.source }],
-    ['serverTable', 'The servers: secure WebSocket deployments and the HTTP base.', model.servers.map(({ description: _d, variableDefaults: _v, ...s }) => s)],
-    ['channelTable', 'Every subscription channel: address template, parameter enumerations, access, payload shape.', channelTable],
+    [
+      'apiInfo',
+      'Title, version and source of the spec the tables were generated from.',
+      { title: model.title, version: model.version, source: model.source },
+    ],
+    [
+      'serverTable',
+      'The servers: secure WebSocket deployments and the HTTP base.',
+      model.servers.map(({ description: _d, variableDefaults: _v, ...s }) => s),
+    ],
+    [
+      'channelTable',
+      'Every subscription channel: address template, parameter enumerations, access, payload shape.',
+      channelTable,
+    ],
     ['methodTable', 'Every JSON-RPC method: params and result, rate-limit class, transports, auth.', methodTable],
     ['recordTable', 'Every named schema with its fields (records) or values (enumerations).', recordTable],
     ['rateLimitClassTable', 'The tier-1 rate-limit classes.', model.rateLimitClasses],
-    ['limitTable', 'The limits with their reference values (deployment-specific; the live budget is authoritative).', model.limits],
-    ['errorTable', 'The error codes: the document\'s two, the reserved range and our assumed codes.', model.errors],
+    [
+      'limitTable',
+      'The limits with their reference values (deployment-specific; the live budget is authoritative).',
+      model.limits,
+    ],
+    ['errorTable', "The error codes: the document's two, the reserved range and our assumed codes.", model.errors],
     ['loginTable', 'Login: header names, the signed message, the freshness window, re-verification.', model.login],
-    ['actionSignatureTable', 'The EIP-712 layout of state-changing actions (an assumption: the document does not show it).', model.actionSignature],
+    [
+      'actionSignatureTable',
+      'The EIP-712 layout of state-changing actions (an assumption: the document does not show it).',
+      model.actionSignature,
+    ],
     ['assumptionTable', 'Every assumption the spec makes, with the places that cite it.', model.assumptions],
     ['notShownTable', 'Every place the document leaves open.', model.notShown],
   ];
   const body = parts
     // A table the spec does not have is null (a const assertion cannot apply to null).
-    .map(([name, doc, value]) => `/** ${doc} */\nexport const ${name} = ${value === null ? 'null' : `${JSON.stringify(value, null, 2)} as const`};\n`)
+    .map(
+      ([name, doc, value]) =>
+        `/** ${doc} */\nexport const ${name} = ${value === null ? 'null' : `${JSON.stringify(value, null, 2)} as const`};\n`,
+    )
     .join('\n');
   const types = [
     'export type ChannelEntry = (typeof channelTable)[number];',
     'export type MethodEntry = (typeof methodTable)[number];',
     'export type LimitEntry = (typeof limitTable)[number];',
-    'export type ErrorEntry = (typeof errorTable)[\'codes\'][number];',
+    "export type ErrorEntry = (typeof errorTable)['codes'][number];",
   ].join('\n');
   return [{ slot: 'types', path: 'tables.gen.ts', content: body + '\n' + types + '\n' }];
 }

@@ -22,7 +22,11 @@ async function emitSchemaTypes(model: ApiModel): Promise<string> {
   for (const t of model.types) {
     const schema: JsonSchema = { ...openEmptyObjects(onlyRefs(model.schemas[t.name]!)), title: t.name };
     // Open places stay open in the types too; everything else is closed so typos fail to compile.
-    if (t.kind === 'open' && (schema.type === 'object' || schema.type === undefined) && schema.additionalProperties === undefined) {
+    if (
+      t.kind === 'open' &&
+      (schema.type === 'object' || schema.type === undefined) &&
+      schema.additionalProperties === undefined
+    ) {
       if (schema.type === 'object') schema.additionalProperties = true;
     }
     if (t.notShown) schema.description = [schema.description, `Not shown: ${t.notShown}`].filter(Boolean).join('\n\n');
@@ -48,8 +52,20 @@ async function emitSchemaTypes(model: ApiModel): Promise<string> {
   // The root only served to pull every definition into one compile.
   const withoutRoot = ts
     .replace(new RegExp(`export interface ${ROOT} \\{[\\s\\S]*?\\n\\}\\n`), '')
-    .replace(new RegExp(` \\*\\n \\* This interface was referenced by \`${ROOT}\`'s JSON-Schema\\n \\* via the \`definition\` "[^"]+"\\.\\n`, 'g'), '')
-    .replace(new RegExp(`/\\*\\*\\n \\* This interface was referenced by \`${ROOT}\`'s JSON-Schema\\n \\* via the \`definition\` "[^"]+"\\.\\n \\*/\\n`, 'g'), '');
+    .replace(
+      new RegExp(
+        ` \\*\\n \\* This interface was referenced by \`${ROOT}\`'s JSON-Schema\\n \\* via the \`definition\` "[^"]+"\\.\\n`,
+        'g',
+      ),
+      '',
+    )
+    .replace(
+      new RegExp(
+        `/\\*\\*\\n \\* This interface was referenced by \`${ROOT}\`'s JSON-Schema\\n \\* via the \`definition\` "[^"]+"\\.\\n \\*/\\n`,
+        'g',
+      ),
+      '',
+    );
   return withoutRoot.trimStart();
 }
 
@@ -63,7 +79,9 @@ function onlyRefs(schema: JsonSchema): JsonSchema {
     if (typeof node !== 'object' || node === null) return node;
     const o = node as Record<string, unknown>;
     if (typeof o.$ref === 'string') return { $ref: o.$ref };
-    return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, k === 'examples' || k === 'default' || k === 'enum' ? v : walk(v)]));
+    return Object.fromEntries(
+      Object.entries(o).map(([k, v]) => [k, k === 'examples' || k === 'default' || k === 'enum' ? v : walk(v)]),
+    );
   };
   return walk(schema) as JsonSchema;
 }
@@ -79,7 +97,12 @@ function openEmptyObjects(schema: JsonSchema): JsonSchema {
     if (Array.isArray(node)) return node.map(walk);
     if (typeof node !== 'object' || node === null) return node;
     const o = node as Record<string, unknown>;
-    const out = Object.fromEntries(Object.entries(o).map(([k, v]) => [k, k === 'examples' || k === 'default' || k === 'enum' || k === 'const' ? v : walk(v)]));
+    const out = Object.fromEntries(
+      Object.entries(o).map(([k, v]) => [
+        k,
+        k === 'examples' || k === 'default' || k === 'enum' || k === 'const' ? v : walk(v),
+      ]),
+    );
     const isObject = o.type === 'object' || (Array.isArray(o.type) && o.type.includes('object'));
     if (isObject && o.maxProperties !== 0 && SHAPED.every((k) => o[k] === undefined)) out.additionalProperties = true;
     return out;
@@ -120,7 +143,9 @@ function emitChannelTypes(model: ApiModel): string {
     lines.push(`export type ${pascal(ch.id)}ChannelPayload = ${payloadType(ch.payload)};`);
   }
   lines.push('', '/** Every channel address this API serves. */');
-  lines.push(`export type ChannelAddress =${model.channels.map((c) => `\n  | ${pascal(c.id)}Address`).join('') || ' never'};`);
+  lines.push(
+    `export type ChannelAddress =${model.channels.map((c) => `\n  | ${pascal(c.id)}Address`).join('') || ' never'};`,
+  );
   lines.push('', '/** Payload type by channel id. */', 'export interface ChannelPayloads {');
   for (const ch of model.channels) lines.push(`  ${quote(ch.id)}: ${pascal(ch.id)}ChannelPayload;`);
   lines.push('}', '', '/** Address type by channel id. */', 'export interface ChannelAddresses {');
@@ -130,15 +155,24 @@ function emitChannelTypes(model: ApiModel): string {
   lines.push('}');
   const ordered = [...model.channels].sort(bySpecificity);
   lines.push('', '/** The channel id of a filled-in address, or never when it matches no template. */');
-  lines.push(`export type ChannelIdOf<A extends string> =${ordered.map((c) => `\n  A extends ${pascal(c.id)}Address ? ${quote(c.id)} :`).join('')}\n  never;`);
-  lines.push('', '/** The payload type of a filled-in address, e.g. `PayloadOf<\'trades.ETH-PERP\'>`. */');
-  lines.push('export type PayloadOf<A extends string> = ChannelIdOf<A> extends keyof ChannelPayloads ? ChannelPayloads[ChannelIdOf<A>] : never;');
+  lines.push(
+    `export type ChannelIdOf<A extends string> =${ordered.map((c) => `\n  A extends ${pascal(c.id)}Address ? ${quote(c.id)} :`).join('')}\n  never;`,
+  );
+  lines.push('', "/** The payload type of a filled-in address, e.g. `PayloadOf<'trades.ETH-PERP'>`. */");
+  lines.push(
+    'export type PayloadOf<A extends string> = ChannelIdOf<A> extends keyof ChannelPayloads ? ChannelPayloads[ChannelIdOf<A>] : never;',
+  );
   lines.push('', '/** A value that may fill a parameter: enumerated parameters also take their numeric spelling. */');
   lines.push('type Fill<V extends string> = V | (V extends `${infer N extends number}` ? N : never);');
-  lines.push('', '/** Builders: `channels.orderbook({ instrument_name, group, depth })` returns the address, typed. */');
+  lines.push(
+    '',
+    '/** Builders: `channels.orderbook({ instrument_name, group, depth })` returns the address, typed. */',
+  );
   lines.push('export const channels = {');
   for (const ch of model.channels) {
-    const generics = ch.parameters.map((p) => `${pascal(p.name)} extends ${p.enum ? `Fill<${p.enum.map(quote).join(' | ')}>` : 'string | number'}`);
+    const generics = ch.parameters.map(
+      (p) => `${pascal(p.name)} extends ${p.enum ? `Fill<${p.enum.map(quote).join(' | ')}>` : 'string | number'}`,
+    );
     const paramsType = ch.parameters.map((p) => `${p.name}: ${pascal(p.name)}`).join('; ');
     let ret = '`';
     let body = '`';
@@ -179,11 +213,17 @@ function emitMethodTypes(model: ApiModel): string {
     lines.push('  };');
   }
   lines.push('}', '', 'export type MethodName = keyof Methods;');
-  lines.push(`export type WsMethodName = ${union(model.methods.filter((m) => m.transports.includes('ws')).map((m) => quote(m.name)))};`);
-  lines.push(`export type HttpMethodName = ${union(model.methods.filter((m) => m.transports.includes('http')).map((m) => quote(m.name)))};`);
-  lines.push(`export type OrderFlowMethodName = ${union(model.methods.filter((m) => m.orderFlow).map((m) => quote(m.name)))};`);
-  lines.push('export type ParamsOf<M extends MethodName> = Methods[M][\'params\'];');
-  lines.push('export type ResultOf<M extends MethodName> = Methods[M][\'result\'];');
+  lines.push(
+    `export type WsMethodName = ${union(model.methods.filter((m) => m.transports.includes('ws')).map((m) => quote(m.name)))};`,
+  );
+  lines.push(
+    `export type HttpMethodName = ${union(model.methods.filter((m) => m.transports.includes('http')).map((m) => quote(m.name)))};`,
+  );
+  lines.push(
+    `export type OrderFlowMethodName = ${union(model.methods.filter((m) => m.orderFlow).map((m) => quote(m.name)))};`,
+  );
+  lines.push("export type ParamsOf<M extends MethodName> = Methods[M]['params'];");
+  lines.push("export type ResultOf<M extends MethodName> = Methods[M]['result'];");
   return lines.join('\n') + '\n';
 }
 

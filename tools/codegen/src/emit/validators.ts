@@ -30,11 +30,16 @@ interface Entry {
 }
 
 /** The validators to emit: schema definitions, each export's schema ref, and the entries of the guards module. */
-function collectValidators(model: ApiModel): { definitions: Record<string, JsonSchema>; refs: Record<string, string>; entries: Entry[] } {
+function collectValidators(model: ApiModel): {
+  definitions: Record<string, JsonSchema>;
+  refs: Record<string, string>;
+  entries: Entry[];
+} {
   const definitions: Record<string, JsonSchema> = { ...model.schemas };
   const refs: Record<string, string> = {};
   const entries: Entry[] = [];
-  const typeOfSchema = (schema: JsonSchema, array: boolean, record: string | null): string => payloadTypeOf({ schema, array, record });
+  const typeOfSchema = (schema: JsonSchema, array: boolean, record: string | null): string =>
+    payloadTypeOf({ schema, array, record });
 
   for (const name of Object.keys(model.schemas)) {
     refs[exportName.schema(name)] = `${ROOT_ID}#/definitions/${name}`;
@@ -48,22 +53,43 @@ function collectValidators(model: ApiModel): { definitions: Record<string, JsonS
   };
   for (const c of model.channels) {
     refs[exportName.channel(c.id)] = inline(`channel.${c.id}`, c.payload.schema);
-    entries.push({ group: 'channels', key: c.id, exp: exportName.channel(c.id), type: typeOfSchema(c.payload.schema, c.payload.array, c.payload.record) });
+    entries.push({
+      group: 'channels',
+      key: c.id,
+      exp: exportName.channel(c.id),
+      type: typeOfSchema(c.payload.schema, c.payload.array, c.payload.record),
+    });
   }
   for (const m of model.methods) {
     refs[exportName.params(m.id)] = inline(`params.${m.id}`, m.params.schema);
     refs[exportName.result(m.id)] = inline(`result.${m.id}`, m.result.schema);
-    entries.push({ group: 'params', key: m.name, exp: exportName.params(m.id), type: typeOfSchema(m.params.schema, m.params.array, m.params.record) });
-    entries.push({ group: 'results', key: m.name, exp: exportName.result(m.id), type: typeOfSchema(m.result.schema, m.result.array, m.result.record) });
     entries.push({
-      group: 'assumedParams', key: m.name,
-      exp: m.assumedParams ? exportName.schema(m.assumedParams) : exportName.params(m.id),
-      type: m.assumedParams ? `T.${tsName(m.assumedParams)}` : typeOfSchema(m.params.schema, m.params.array, m.params.record),
+      group: 'params',
+      key: m.name,
+      exp: exportName.params(m.id),
+      type: typeOfSchema(m.params.schema, m.params.array, m.params.record),
     });
     entries.push({
-      group: 'assumedResults', key: m.name,
+      group: 'results',
+      key: m.name,
+      exp: exportName.result(m.id),
+      type: typeOfSchema(m.result.schema, m.result.array, m.result.record),
+    });
+    entries.push({
+      group: 'assumedParams',
+      key: m.name,
+      exp: m.assumedParams ? exportName.schema(m.assumedParams) : exportName.params(m.id),
+      type: m.assumedParams
+        ? `T.${tsName(m.assumedParams)}`
+        : typeOfSchema(m.params.schema, m.params.array, m.params.record),
+    });
+    entries.push({
+      group: 'assumedResults',
+      key: m.name,
       exp: m.assumedResult ? exportName.schema(m.assumedResult) : exportName.result(m.id),
-      type: m.assumedResult ? `T.${tsName(m.assumedResult)}` : typeOfSchema(m.result.schema, m.result.array, m.result.record),
+      type: m.assumedResult
+        ? `T.${tsName(m.assumedResult)}`
+        : typeOfSchema(m.result.schema, m.result.array, m.result.record),
     });
   }
 
@@ -74,7 +100,10 @@ function collectValidators(model: ApiModel): { definitions: Record<string, JsonS
 function standaloneModule(definitions: Record<string, JsonSchema>, refs: Record<string, string>): string {
   // The spec's schemas as ajv reads them everywhere (model/schema-ajv.ts); the formats it checks are
   // imported from ajv-formats by the generated code, a dependency then (usesFormatsModule).
-  const ajv = schemaAjv({ code: { source: true, esm: true, lines: true, optimize: true }, formats: formatsIn(definitions) });
+  const ajv = schemaAjv({
+    code: { source: true, esm: true, lines: true, optimize: true },
+    formats: formatsIn(definitions),
+  });
   ajv.addSchema({ $id: ROOT_ID, definitions }, ROOT_ID);
   // ajv declares a function twice when two export names share one schema: export each schema once
   // and alias the other names to it.
@@ -108,7 +137,6 @@ function declarations(refs: Record<string, string>, entries: Entry[], typesImpor
     }),
     '',
   ].join('\n');
-
 }
 
 /** The typed guards module: validators grouped by schema, channel and method, and `is.<Schema>` guards. */
@@ -116,9 +144,9 @@ function guardsModule(model: ApiModel, entries: Entry[], typesImport: string): s
   const groups = ['schemas', 'channels', 'params', 'results', 'assumedParams', 'assumedResults'] as const;
   const docs: Record<(typeof groups)[number], string> = {
     schemas: 'Validators by schema name.',
-    channels: 'Validators of each channel\'s payload, by channel id.',
-    params: 'Validators of each method\'s params as the interface describes them, by method name.',
-    results: 'Validators of each method\'s result as the interface describes it, by method name.',
+    channels: "Validators of each channel's payload, by channel id.",
+    params: "Validators of each method's params as the interface describes them, by method name.",
+    results: "Validators of each method's result as the interface describes it, by method name.",
     assumedParams: 'Validators of the params shape our sandbox and client assume, by method name.',
     assumedResults: 'Validators of the result shape our sandbox and client assume, by method name.',
   };
@@ -129,17 +157,20 @@ function guardsModule(model: ApiModel, entries: Entry[], typesImport: string): s
     ...groups.flatMap((g) => [
       `/** ${docs[g]} */`,
       `export const ${g}Validators = {`,
-      ...entries.filter((e) => e.group === g).map((e) => `  ${quote(e.key)}: v.${e.exp} as v.ValidateFunction<${e.type}>,`),
+      ...entries
+        .filter((e) => e.group === g)
+        .map((e) => `  ${quote(e.key)}: v.${e.exp} as v.ValidateFunction<${e.type}>,`),
       '} as const;',
       '',
     ]),
     '/** Type guards by schema name: `is.Order(x)` narrows x to Order. */',
     'export const is = {',
-    ...Object.keys(model.schemas).map((n) => `  ${safeKey(n)}: (data: unknown): data is T.${tsName(n)} => v.${exportName.schema(n)}(data),`),
+    ...Object.keys(model.schemas).map(
+      (n) => `  ${safeKey(n)}: (data: unknown): data is T.${tsName(n)} => v.${exportName.schema(n)}(data),`,
+    ),
     '} as const;',
     '',
   ].join('\n');
-
 }
 
 /** The validators of a model: the standalone module, its declarations and the typed guards. */

@@ -19,9 +19,28 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 
 /** Keywords under which a node is a schema: a ref to another file there is hoisted into components.schemas. */
 const SCHEMA_KEYS = new Set([
-  'payload', 'headers', 'properties', 'patternProperties', 'items', 'additionalProperties', 'additionalItems',
-  'allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'contains', 'prefixItems', 'propertyNames',
-  'dependentSchemas', 'definitions', '$defs', 'unevaluatedProperties', 'unevaluatedItems',
+  'payload',
+  'headers',
+  'properties',
+  'patternProperties',
+  'items',
+  'additionalProperties',
+  'additionalItems',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'prefixItems',
+  'propertyNames',
+  'dependentSchemas',
+  'definitions',
+  '$defs',
+  'unevaluatedProperties',
+  'unevaluatedItems',
 ]);
 
 /** A URL (`http:`, `https:`, `file:`, any scheme) or a network path (`//host/x`): never fetched. */
@@ -77,7 +96,8 @@ class Bundler {
   ) {
     this.files.set(mainAbs, main);
     const data = main.data;
-    this.mainSchemas = isObj(data) && isObj(data.components) && isObj(data.components.schemas) ? data.components.schemas : {};
+    this.mainSchemas =
+      isObj(data) && isObj(data.components) && isObj(data.components.schemas) ? data.components.schemas : {};
   }
 
   run(): YamlSource {
@@ -85,7 +105,13 @@ class Bundler {
     // Named schemas that are only a ref to another file keep their own name: register them first. They
     // are copied in place when the walk reaches them; every other ref to the same target names them.
     for (const [name, schema] of Object.entries(this.mainSchemas)) {
-      if (!isObj(schema) || Object.keys(schema).length !== 1 || typeof schema.$ref !== 'string' || schema.$ref.startsWith('#')) continue;
+      if (
+        !isObj(schema) ||
+        Object.keys(schema).length !== 1 ||
+        typeof schema.$ref !== 'string' ||
+        schema.$ref.startsWith('#')
+      )
+        continue;
       const target = this.targetOf(schema.$ref, ctx);
       if (typeof target !== 'string' && target.abs !== this.mainAbs) {
         const key = keyOf(target);
@@ -110,7 +136,9 @@ class Bundler {
         found = YamlSource.read(abs, display);
       } catch (err) {
         const first = err instanceof SpecError ? err.problems[0] : undefined;
-        const why = first?.message.replace(/^cannot read the spec: /, 'cannot be read: ').replace(/ENOENT: .*/, 'no such file');
+        const why = first?.message
+          .replace(/^cannot read the spec: /, 'cannot be read: ')
+          .replace(/ENOENT: .*/, 'no such file');
         found = first
           ? `${first.line !== undefined ? `${display}:${first.line}` : display}: ${why}`
           : `${display}: cannot be read: ${(err as Error).message}`;
@@ -122,7 +150,8 @@ class Bundler {
 
   /** Where a ref points, or why it cannot be followed. */
   private targetOf(ref: string, ctx: Context): Target | string {
-    if (REMOTE.test(ref)) return 'is remote: a remote $ref is not fetched; download the file and refer to it by a relative path, or bundle the spec first';
+    if (REMOTE.test(ref))
+      return 'is remote: a remote $ref is not fetched; download the file and refer to it by a relative path, or bundle the spec first';
     const hash = ref.indexOf('#');
     const filePart = hash < 0 ? ref : ref.slice(0, hash);
     const pointer = hash < 0 ? '#' : ref.slice(hash);
@@ -147,7 +176,12 @@ class Bundler {
     const shareable = !JSON.stringify(value).includes('"$ref"');
     for (let n = 1; ; n++) {
       const name = n === 1 ? base : `${base}${n}`;
-      const taken = name in this.mainSchemas ? this.mainSchemas[name] : name in this.hoistedSchemas ? this.hoistedSchemas[name] : undefined;
+      const taken =
+        name in this.mainSchemas
+          ? this.mainSchemas[name]
+          : name in this.hoistedSchemas
+            ? this.hoistedSchemas[name]
+            : undefined;
       if (taken === undefined) return name;
       // The same content under the same name: one schema serves both.
       if (shareable && JSON.stringify(taken) === JSON.stringify(value)) {
@@ -162,7 +196,8 @@ class Bundler {
     if (Array.isArray(node)) return node.map((v, i) => this.visit(v, ctx, [...from, i], [...at, i]));
     if (!isObj(node)) return node;
     const ref = node.$ref;
-    if (typeof ref === 'string' && (ctx.source !== this.main || !ref.startsWith('#'))) return this.followRef(node, ref, ctx, from, at);
+    if (typeof ref === 'string' && (ctx.source !== this.main || !ref.startsWith('#')))
+      return this.followRef(node, ref, ctx, from, at);
     const out: Obj = {};
     for (const [k, v] of Object.entries(node)) out[k] = this.visit(v, ctx, [...from, k], [...at, k]);
     return out;
@@ -178,7 +213,13 @@ class Bundler {
   private followRef(node: Obj, ref: string, ctx: Context, from: Path, at: Path): unknown {
     const refPath = [...from, '$ref'];
     const fail = (why: string): Obj => {
-      this.problems.push({ file: ctx.display, pointer: toPointer(refPath), line: ctx.source.lineOf(refPath), message: `$ref "${ref}" ${why}`, severity: 'error' });
+      this.problems.push({
+        file: ctx.display,
+        pointer: toPointer(refPath),
+        line: ctx.source.lineOf(refPath),
+        message: `$ref "${ref}" ${why}`,
+        severity: 'error',
+      });
       return { ...this.siblings(node, ctx, from, at), $ref: ref };
     };
     const target = this.targetOf(ref, ctx);
@@ -190,18 +231,31 @@ class Bundler {
     let value: unknown = file.data;
     for (const k of target.path) {
       value = Array.isArray(value) ? value[Number(k)] : isObj(value) ? value[k] : undefined;
-      if (value === undefined) return fail(`does not resolve: ${this.displayOf(target.abs)} has no "${k}" (pointer ${toPointer(target.path)})`);
+      if (value === undefined)
+        return fail(
+          `does not resolve: ${this.displayOf(target.abs)} has no "${k}" (pointer ${toPointer(target.path)})`,
+        );
     }
-    const inner: Context = { abs: target.abs, display: this.displayOf(target.abs), source: file, siteLine: ctx.siteLine ?? this.main.lineOf(refPath) };
+    const inner: Context = {
+      abs: target.abs,
+      display: this.displayOf(target.abs),
+      source: file,
+      siteLine: ctx.siteLine ?? this.main.lineOf(refPath),
+    };
     const key = keyOf(target);
     const onlyRef = Object.keys(node).length === 1;
     const namedSchema = at.length === 3 && at[0] === 'components' && at[1] === 'schemas';
-    const schemaContext = (at[0] === 'components' && at[1] === 'schemas') || at.some((k) => typeof k === 'string' && SCHEMA_KEYS.has(k));
+    const schemaContext =
+      (at[0] === 'components' && at[1] === 'schemas') || at.some((k) => typeof k === 'string' && SCHEMA_KEYS.has(k));
     if (schemaContext && !(namedSchema && onlyRef && this.hoisted.get(key) === at[2])) {
-      return { ...this.siblings(node, ctx, from, at), $ref: `#/components/schemas/${this.hoist(key, target, value, inner)}` };
+      return {
+        ...this.siblings(node, ctx, from, at),
+        $ref: `#/components/schemas/${this.hoist(key, target, value, inner)}`,
+      };
     }
     // Not a schema (a message, a channel, a trait …), or a named schema that is just this ref: copy it here.
-    if (this.inlining.has(key)) return fail('leads back to itself through content copied in place; only schemas may refer to themselves');
+    if (this.inlining.has(key))
+      return fail('leads back to itself through content copied in place; only schemas may refer to themselves');
     this.mounts.push({ at, source: file, display: inner.display, from: target.path, siteLine: inner.siteLine });
     this.inlining.add(key);
     const copy = this.visit(value, inner, target.path, at);
@@ -218,7 +272,13 @@ class Bundler {
     this.hoisted.set(key, name);
     const place: Path = ['components', 'schemas', name];
     this.hoistedSchemas[name] = null; // the name is taken from now on (a ref back to it in its own content)
-    this.mounts.push({ at: place, source: inner.source, display: inner.display, from: target.path, siteLine: inner.siteLine });
+    this.mounts.push({
+      at: place,
+      source: inner.source,
+      display: inner.display,
+      from: target.path,
+      siteLine: inner.siteLine,
+    });
     this.hoistedSchemas[name] = this.visit(value, inner, target.path, place);
     return name;
   }

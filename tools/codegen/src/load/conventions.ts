@@ -2,7 +2,6 @@
  * The checks of our conventions (spec/README.md) that the AsyncAPI parser cannot make: the value of
  * every x- extension, cross-references between them, local $refs, and enum values of the declared type.
  */
-import type { SpecProblem } from './spec-error';
 import { toPointer, fromPointer } from './spec-error';
 
 type Path = Array<string | number>;
@@ -29,7 +28,8 @@ export const SCHEMA_ROLES = ['notification', 'request', 'response', 'error'] as 
 export const OPERATION_ROLES = ['subscribe'] as const;
 
 function oneOf(allowed: readonly string[]) {
-  return (v: unknown) => (isStr(v) && allowed.includes(v) ? null : `must be one of ${allowed.join(', ')} (got ${show(v)})`);
+  return (v: unknown) =>
+    isStr(v) && allowed.includes(v) ? null : `must be one of ${allowed.join(', ')} (got ${show(v)})`;
 }
 const aString = (v: unknown) => (isStr(v) && v.length > 0 ? null : `must be a non-empty string (got ${show(v)})`);
 const aBoolean = (v: unknown) => (typeof v === 'boolean' ? null : `must be a boolean (got ${show(v)})`);
@@ -46,14 +46,18 @@ const EXTENSIONS: Record<string, { where: string[]; check: (v: unknown) => strin
         : `must be a non-empty list of ${TRANSPORTS.join(', ')} (got ${show(v)})`,
   },
   'x-transport': { where: ['server'], check: oneOf(TRANSPORTS) },
-  'x-http-path': { where: ['operation'], check: (v) => (isStr(v) && v.startsWith('/') ? null : `must be a path starting with / (got ${show(v)})`) },
+  'x-http-path': {
+    where: ['operation'],
+    check: (v) => (isStr(v) && v.startsWith('/') ? null : `must be a path starting with / (got ${show(v)})`),
+  },
   'x-auth': { where: ['operation'], check: oneOf(AUTH) },
   'x-rate-limit-class': { where: ['operation'], check: aString },
   'x-rate-limit-budget': { where: ['operation'], check: aString },
   'x-rate-limit-rule': {
     where: ['operation'],
     check: (v) =>
-      isObj(v) && ((v.decrement === 'none' && Object.keys(v).length === 1) || (isStr(v.singleInstrument) && isStr(v.otherwise)))
+      isObj(v) &&
+      ((v.decrement === 'none' && Object.keys(v).length === 1) || (isStr(v.singleInstrument) && isStr(v.otherwise)))
         ? null
         : `must be {decrement: none} or {singleInstrument: <budget>, otherwise: <budget>} (got ${show(v)})`,
   },
@@ -63,7 +67,10 @@ const EXTENSIONS: Record<string, { where: string[]; check: (v: unknown) => strin
   'x-assumed-result': { where: ['operation'], check: aString },
   'x-not-shown': {
     where: ['any'],
-    check: (v) => (aString(v) === null || (isStrList(v) && v.length > 0) ? null : `must be a sentence or a list of sentences (got ${show(v)})`),
+    check: (v) =>
+      aString(v) === null || (isStrList(v) && v.length > 0)
+        ? null
+        : `must be a sentence or a list of sentences (got ${show(v)})`,
   },
   'x-assumption': { where: ['any'], check: aString },
   'x-address': { where: ['any'], check: aString },
@@ -102,9 +109,18 @@ export function checkConventions(data: unknown, report: Report): void {
     report([], 'the spec must be a YAML or JSON object');
     return;
   }
-  const declared: Declared = { assumptionIds: new Set(), limitIds: new Set(), classNames: new Set(), schemaNames: new Set(), roleAt: new Map() };
+  const declared: Declared = {
+    assumptionIds: new Set(),
+    limitIds: new Set(),
+    classNames: new Set(),
+    schemaNames: new Set(),
+    roleAt: new Map(),
+  };
   checkRootTables(data, report, declared.assumptionIds, declared.limitIds, declared.classNames);
-  for (const name of Object.keys((isObj(data.components) && isObj(data.components.schemas) && data.components.schemas) || {})) declared.schemaNames.add(name);
+  for (const name of Object.keys(
+    (isObj(data.components) && isObj(data.components.schemas) && data.components.schemas) || {},
+  ))
+    declared.schemaNames.add(name);
 
   const walk = (node: unknown, path: Path): void => {
     if (Array.isArray(node)) {
@@ -135,8 +151,14 @@ export function checkConventions(data: unknown, report: Report): void {
 function checkExtension(key: string, value: unknown, path: Path, report: Report, declared: Declared): void {
   const here = [...path, key];
   const rule = EXTENSIONS[key];
-  if (!rule) return report(here, `unknown extension ${key}, ignored (the exchange-api vocabulary is in spec/README.md of the exchange-api repository)`, 'warning');
-  if (!rule.where.includes('any') && !rule.where.includes(kindAt(path))) return report(here, `${key} does not belong here (allowed on: ${rule.where.join(', ')})`);
+  if (!rule)
+    return report(
+      here,
+      `unknown extension ${key}, ignored (the exchange-api vocabulary is in spec/README.md of the exchange-api repository)`,
+      'warning',
+    );
+  if (!rule.where.includes('any') && !rule.where.includes(kindAt(path)))
+    return report(here, `${key} does not belong here (allowed on: ${rule.where.join(', ')})`);
   const problem = rule.check(value);
   if (problem) return report(here, `${key} ${problem}`);
   crossCheck(key, value, here, report, declared);
@@ -146,20 +168,28 @@ function checkExtension(key: string, value: unknown, path: Path, report: Report,
 function crossCheck(key: string, value: unknown, here: Path, report: Report, d: Declared): void {
   if (key === 'x-role') {
     const onSchema = here[0] === 'components';
-    if (onSchema !== SCHEMA_ROLES.includes(value as never)) report(here, `x-role ${show(value)} belongs on ${onSchema ? 'an operation' : 'a named schema'} (schemas: ${SCHEMA_ROLES.join(', ')}; operations: ${OPERATION_ROLES.join(', ')})`);
+    if (onSchema !== SCHEMA_ROLES.includes(value as never))
+      report(
+        here,
+        `x-role ${show(value)} belongs on ${onSchema ? 'an operation' : 'a named schema'} (schemas: ${SCHEMA_ROLES.join(', ')}; operations: ${OPERATION_ROLES.join(', ')})`,
+      );
     const first = d.roleAt.get(value as string);
     if (first) report(here, `x-role ${show(value)} is already given at ${toPointer(first)}; each role names one place`);
     else d.roleAt.set(value as string, here);
   }
-  if (key === 'x-assumption' && !d.assumptionIds.has(value as string)) report(here, `x-assumption names "${value}", which is not an id in x-assumptions`);
-  if ((key === 'x-assumed-params' || key === 'x-assumed-result') && !d.schemaNames.has(value as string)) report(here, `${key} names "${value}", which is not in components.schemas`);
+  if (key === 'x-assumption' && !d.assumptionIds.has(value as string))
+    report(here, `x-assumption names "${value}", which is not an id in x-assumptions`);
+  if ((key === 'x-assumed-params' || key === 'x-assumed-result') && !d.schemaNames.has(value as string))
+    report(here, `${key} names "${value}", which is not in components.schemas`);
   if (key === 'x-rate-limit-class' && d.classNames.size > 0 && !d.classNames.has(value as string))
     report(here, `x-rate-limit-class must be one of ${[...d.classNames].join(', ')} (got ${show(value)})`);
-  if (key === 'x-rate-limit-budget' && !d.limitIds.has(value as string)) report(here, `x-rate-limit-budget names "${value}", which is not an id in x-limits`);
+  if (key === 'x-rate-limit-budget' && !d.limitIds.has(value as string))
+    report(here, `x-rate-limit-budget names "${value}", which is not an id in x-limits`);
   if (key === 'x-rate-limit-rule' && isObj(value)) {
     for (const k of ['singleInstrument', 'otherwise'] as const) {
       const budget = value[k];
-      if (isStr(budget) && !d.limitIds.has(budget)) report([...here, k], `names budget "${budget}", which is not an id in x-limits`);
+      if (isStr(budget) && !d.limitIds.has(budget))
+        report([...here, k], `names budget "${budget}", which is not an id in x-limits`);
     }
   }
 }
@@ -173,19 +203,27 @@ function checkRequiredExtensions(data: Obj, report: Report): void {
   if (!isObj(data.operations)) return;
   for (const [id, op] of Object.entries(data.operations)) {
     if (!isObj(op)) continue;
-    if (op['x-method'] !== undefined && !isObj(op.reply)) report(['operations', id], 'a method operation (x-method) must have a reply');
+    if (op['x-method'] !== undefined && !isObj(op.reply))
+      report(['operations', id], 'a method operation (x-method) must have a reply');
     const transports = op['x-transports'];
     if (Array.isArray(transports) && transports.includes('http') && op['x-http-path'] === undefined)
       report(['operations', id], 'an operation served over http needs x-http-path');
   }
 }
 
-function checkRootTables(data: Obj, report: Report, assumptionIds: Set<string>, limitIds: Set<string>, classNames: Set<string>) {
+function checkRootTables(
+  data: Obj,
+  report: Report,
+  assumptionIds: Set<string>,
+  limitIds: Set<string>,
+  classNames: Set<string>,
+) {
   const list = (key: string) => (Array.isArray(data[key]) ? (data[key] as unknown[]) : []);
   list('x-assumptions').forEach((a, i) => {
     const at: Path = ['x-assumptions', i];
     if (!isObj(a)) return report(at, 'an assumption must be an object with id, title, choice and reason');
-    for (const k of ['id', 'title', 'choice', 'reason']) if (!isStr(a[k])) report([...at, k], `an assumption needs ${k} (a string)`);
+    for (const k of ['id', 'title', 'choice', 'reason'])
+      if (!isStr(a[k])) report([...at, k], `an assumption needs ${k} (a string)`);
     if (isStr(a.id)) {
       if (assumptionIds.has(a.id)) report([...at, 'id'], `duplicate assumption id "${a.id}"`);
       assumptionIds.add(a.id);
@@ -196,9 +234,11 @@ function checkRootTables(data: Obj, report: Report, assumptionIds: Set<string>, 
     if (!isObj(l)) return report(at, 'a limit must be an object');
     if (!isStr(l.id)) report([...at, 'id'], 'a limit needs an id');
     else limitIds.add(l.id);
-    if (!LIMIT_KINDS.includes(l.kind as never)) report([...at, 'kind'], `kind must be one of ${LIMIT_KINDS.join(', ')} (got ${show(l.kind)})`);
+    if (!LIMIT_KINDS.includes(l.kind as never))
+      report([...at, 'kind'], `kind must be one of ${LIMIT_KINDS.join(', ')} (got ${show(l.kind)})`);
     const num = (k: string) => {
-      if (typeof l[k] !== 'number' || (l[k] as number) < 0) report([...at, k], `${k} must be a non-negative number (got ${show(l[k])})`);
+      if (typeof l[k] !== 'number' || (l[k] as number) < 0)
+        report([...at, k], `${k} must be a non-negative number (got ${show(l[k])})`);
     };
     if (l.kind === 'window') ['tps', 'windowMs', 'points'].forEach(num);
     if (l.kind === 'connections') num('max');
@@ -219,9 +259,18 @@ function checkRootTables(data: Obj, report: Report, assumptionIds: Set<string>, 
       if (!isObj(e)) return report(at, 'an error must be an object');
       if (!Number.isInteger(e.code)) report([...at, 'code'], `code must be an integer (got ${show(e.code)})`);
       if (!isStr(e.message)) report([...at, 'message'], 'an error needs a message');
-      if (e.name !== undefined && !(isStr(e.name) && /^[A-Z][A-Z0-9_]*$/.test(e.name))) report([...at, 'name'], `name must be an UPPER_SNAKE stable code (got ${show(e.name)})`);
-      if (e.httpStatus !== undefined && !(Number.isInteger(e.httpStatus) && (e.httpStatus as number) >= 400 && (e.httpStatus as number) <= 599)) report([...at, 'httpStatus'], `httpStatus must be an HTTP error status, 400 to 599 (got ${show(e.httpStatus)})`);
-      if (e.kind !== undefined && !ERROR_KINDS.includes(e.kind as never)) report([...at, 'kind'], `kind must be one of ${ERROR_KINDS.join(', ')} (got ${show(e.kind)})`);
+      if (e.name !== undefined && !(isStr(e.name) && /^[A-Z][A-Z0-9_]*$/.test(e.name)))
+        report([...at, 'name'], `name must be an UPPER_SNAKE stable code (got ${show(e.name)})`);
+      if (
+        e.httpStatus !== undefined &&
+        !(Number.isInteger(e.httpStatus) && (e.httpStatus as number) >= 400 && (e.httpStatus as number) <= 599)
+      )
+        report(
+          [...at, 'httpStatus'],
+          `httpStatus must be an HTTP error status, 400 to 599 (got ${show(e.httpStatus)})`,
+        );
+      if (e.kind !== undefined && !ERROR_KINDS.includes(e.kind as never))
+        report([...at, 'kind'], `kind must be one of ${ERROR_KINDS.join(', ')} (got ${show(e.kind)})`);
       checkMarkers(e, at, report, assumptionIds);
     });
   }
@@ -229,21 +278,24 @@ function checkRootTables(data: Obj, report: Report, assumptionIds: Set<string>, 
     const v = data[key];
     if (isObj(v)) {
       checkMarkers(v, [key], report, assumptionIds);
-      for (const [k, inner] of Object.entries(v)) if (isObj(inner)) checkMarkers(inner, [key, k], report, assumptionIds);
+      for (const [k, inner] of Object.entries(v))
+        if (isObj(inner)) checkMarkers(inner, [key, k], report, assumptionIds);
     }
   }
 }
 
 function checkMarkers(o: Obj, at: Path, report: Report, assumptionIds: Set<string>) {
   const a = o['x-assumption'];
-  if (a !== undefined && (!isStr(a) || !assumptionIds.has(a))) report([...at, 'x-assumption'], `x-assumption names ${show(a)}, which is not an id in x-assumptions`);
+  if (a !== undefined && (!isStr(a) || !assumptionIds.has(a)))
+    report([...at, 'x-assumption'], `x-assumption names ${show(a)}, which is not an id in x-assumptions`);
   const n = o['x-not-shown'];
   if (n !== undefined && !isStr(n)) report([...at, 'x-not-shown'], 'x-not-shown must be a sentence');
 }
 
 function checkRef(data: unknown, ref: unknown, path: Path, report: Report) {
   if (!isStr(ref)) return report(path, `$ref must be a string (got ${show(ref)})`);
-  if (!ref.startsWith('#')) return report(path, `$ref "${ref}" points outside this file; these conventions take local refs only`);
+  if (!ref.startsWith('#'))
+    return report(path, `$ref "${ref}" points outside this file; these conventions take local refs only`);
   let node: unknown = data;
   for (const key of fromPointer(ref)) {
     if (Array.isArray(node)) node = node[Number(key)];

@@ -32,7 +32,10 @@ export interface PendingSpec {
  * Read and check a spec. Throws SpecError listing every error with file, line and JSON pointer;
  * never lets a parser exception escape as a stack trace.
  */
-export async function loadSpec(file: string, options: { cwd?: string; parseBoundMs?: number } = {}): Promise<LoadedSpec> {
+export async function loadSpec(
+  file: string,
+  options: { cwd?: string; parseBoundMs?: number } = {},
+): Promise<LoadedSpec> {
   return beginLoad(file, options).checked;
 }
 
@@ -41,11 +44,18 @@ export async function loadSpec(file: string, options: { cwd?: string; parseBound
  * thread). The parser's verdict wins: a spec with errors rejects with its SpecError whatever the work
  * did; otherwise the work's result (or its own error) comes back.
  */
-export async function withCheckedSpec<T>(file: string, options: { cwd?: string; parseBoundMs?: number }, work: (spec: LoadedSpec) => T | Promise<T>): Promise<T> {
+export async function withCheckedSpec<T>(
+  file: string,
+  options: { cwd?: string; parseBoundMs?: number },
+  work: (spec: LoadedSpec) => T | Promise<T>,
+): Promise<T> {
   const pending = beginLoad(file, options);
   const outcome = Promise.resolve()
     .then(() => work(pending.draft))
-    .then((value) => ({ value }), (error: unknown) => ({ error }));
+    .then(
+      (value) => ({ value }),
+      (error: unknown) => ({ error }),
+    );
   await pending.checked;
   const done = await outcome;
   if ('error' in done) throw placedError(done.error, pending.draft);
@@ -63,7 +73,10 @@ export function beginLoad(file: string, options: { cwd?: string; parseBoundMs?: 
   // An AsyncAPI 2.x document parses, but its channels and operations mean something else: refuse it
   // at once rather than generate an empty SDK from it.
   const version = versionProblem(source.data);
-  if (version) throw new SpecError([{ file: display, pointer: '#/asyncapi', line: source.lineOf(['asyncapi']), message: version, severity: 'error' }]);
+  if (version)
+    throw new SpecError([
+      { file: display, pointer: '#/asyncapi', line: source.lineOf(['asyncapi']), message: version, severity: 'error' },
+    ]);
 
   checkConventions(source.data, (path, message, severity = 'error') => {
     problems.push({ file: display, pointer: toPointer(path), line: source.lineOf(path), message, severity });
@@ -77,21 +90,43 @@ export function beginLoad(file: string, options: { cwd?: string; parseBoundMs?: 
     const message = only
       ? `${c.target} is only a $ref to itself (at ${first}): it never describes a value`
       : `$ref cycle that never reaches a value: ${c.pointers.join(' → ')}`;
-    problems.push({ file: display, pointer: first!, line: source.lineOf(fromPointer(first!)), message, severity: 'error' });
+    problems.push({
+      file: display,
+      pointer: first!,
+      line: source.lineOf(fromPointer(first!)),
+      message,
+      severity: 'error',
+    });
   }
-  if (cycles.length > 0) throw new SpecError(dedupe(problems.filter((p) => p.severity === 'error')).map((p) => placed(p, display, source)));
+  if (cycles.length > 0)
+    throw new SpecError(dedupe(problems.filter((p) => p.severity === 'error')).map((p) => placed(p, display, source)));
 
-  const spec = (notes: SpecProblem[]): LoadedSpec => ({ file: display, data: source.data as Record<string, unknown>, source, notes: notes.map((p) => placed(p, display, source)) });
+  const spec = (notes: SpecProblem[]): LoadedSpec => ({
+    file: display,
+    data: source.data as Record<string, unknown>,
+    source,
+    notes: notes.map((p) => placed(p, display, source)),
+  });
   // A bundled spec goes to the parser as the one document it now is (JSON is YAML), named by the main file.
   const text = source.isBundled ? JSON.stringify(source.data, null, 1) : source.text;
-  const checked = parseBounded(text, abs, options.parseBoundMs).then(
-    (diagnostics) => withParserDiagnostics(problems, diagnostics, display, source),
-    (err: unknown) => [...problems, { file: display, pointer: '#', message: `the AsyncAPI parser failed: ${(err as Error).message}`, severity: 'error' as const }],
-  ).then((all) => {
-    const errors = dedupe(all.filter((p) => p.severity === 'error'));
-    if (errors.length > 0) throw new SpecError(errors.map((p) => placed(p, display, source)));
-    return spec(all.filter((p) => p.severity !== 'error'));
-  });
+  const checked = parseBounded(text, abs, options.parseBoundMs)
+    .then(
+      (diagnostics) => withParserDiagnostics(problems, diagnostics, display, source),
+      (err: unknown) => [
+        ...problems,
+        {
+          file: display,
+          pointer: '#',
+          message: `the AsyncAPI parser failed: ${(err as Error).message}`,
+          severity: 'error' as const,
+        },
+      ],
+    )
+    .then((all) => {
+      const errors = dedupe(all.filter((p) => p.severity === 'error'));
+      if (errors.length > 0) throw new SpecError(errors.map((p) => placed(p, display, source)));
+      return spec(all.filter((p) => p.severity !== 'error'));
+    });
   return { draft: spec(problems.filter((p) => p.severity !== 'error')), checked };
 }
 
@@ -105,7 +140,12 @@ function versionProblem(data: unknown): string | null {
 }
 
 /** Our problems plus the parser's diagnostics, minus the ones that only repeat ours or argue with the conventions. */
-function withParserDiagnostics(problems: SpecProblem[], diagnostics: ParserDiagnostic[], display: string, source: YamlSource): SpecProblem[] {
+function withParserDiagnostics(
+  problems: SpecProblem[],
+  diagnostics: ParserDiagnostic[],
+  display: string,
+  source: YamlSource,
+): SpecProblem[] {
   const all = [...problems];
   for (const d of diagnostics) {
     const severity = SEVERITY[d.severity] ?? 'warning';
@@ -141,7 +181,13 @@ function placed(p: SpecProblem, display: string, source: YamlSource): SpecProble
   const origin = source.where(path);
   if (!origin) return p;
   const via = origin.siteLine !== undefined ? `${display}:${origin.siteLine}` : display;
-  return { ...p, file: origin.file, line: origin.line, pointer: origin.pointer, message: `${p.message} (bundled as ${p.pointer} by the $ref at ${via})` };
+  return {
+    ...p,
+    file: origin.file,
+    line: origin.line,
+    pointer: origin.pointer,
+    message: `${p.message} (bundled as ${p.pointer} by the $ref at ${via})`,
+  };
 }
 
 /** A SpecError of work on a bundled spec, its problems placed in the files they come from (any other error as it is). */

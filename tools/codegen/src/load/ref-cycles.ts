@@ -34,7 +34,12 @@ function resolveRef(data: unknown, ref: string): unknown {
 }
 
 /** The $refs that apply to the same value as `node`, each with its path: its own and its combinators'. */
-function sameValueRefs(node: unknown, path: Path, out: Array<{ path: Path; ref: string }> = [], depth = 0): Array<{ path: Path; ref: string }> {
+function sameValueRefs(
+  node: unknown,
+  path: Path,
+  out: Array<{ path: Path; ref: string }> = [],
+  depth = 0,
+): Array<{ path: Path; ref: string }> {
   if (!isObj(node) || depth > 64) return out;
   if (typeof node.$ref === 'string' && node.$ref.startsWith('#')) out.push({ path: [...path, '$ref'], ref: node.$ref });
   for (const k of SAME_VALUE) {
@@ -52,10 +57,18 @@ function allRefs(data: unknown): Array<{ path: Path; ref: string }> {
   while (stack.length > 0) {
     const { node, path } = stack.pop()!;
     // Children go on the stack last-first, so refs come out in document order.
-    if (Array.isArray(node)) node.map((v, i) => ({ node: v, path: [...path, i] })).reverse().forEach((e) => stack.push(e));
+    if (Array.isArray(node))
+      node
+        .map((v, i) => ({ node: v, path: [...path, i] }))
+        .reverse()
+        .forEach((e) => stack.push(e));
     else if (isObj(node)) {
-      if (typeof node.$ref === 'string' && node.$ref.startsWith('#')) found.push({ path: [...path, '$ref'], ref: node.$ref });
-      Object.entries(node).filter(([k]) => k !== '$ref').reverse().forEach(([k, v]) => stack.push({ node: v, path: [...path, k] }));
+      if (typeof node.$ref === 'string' && node.$ref.startsWith('#'))
+        found.push({ path: [...path, '$ref'], ref: node.$ref });
+      Object.entries(node)
+        .filter(([k]) => k !== '$ref')
+        .reverse()
+        .forEach(([k, v]) => stack.push({ node: v, path: [...path, k] }));
     }
   }
   return found;

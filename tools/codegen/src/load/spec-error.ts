@@ -29,5 +29,8 @@ export function toPointer(path: ReadonlyArray<string | number>): string {
 export function fromPointer(pointer: string): string[] {
   const body = pointer.replace(/^#/, '');
   if (body === '') return [];
-  return body.slice(1).split('/').map((k) => decodeURIComponent(k).replace(/~1/g, '/').replace(/~0/g, '~'));
+  return body
+    .slice(1)
+    .split('/')
+    .map((k) => decodeURIComponent(k).replace(/~1/g, '/').replace(/~0/g, '~'));
 }

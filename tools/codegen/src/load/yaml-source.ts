@@ -58,7 +58,8 @@ export class YamlSource {
   /** The piece of another file this path lies in, and the path inside it; null when it is the main file's own. */
   private mountOf(path: Path): { mount: Mount; inner: Path } | null {
     for (const m of this.mounts) {
-      if (m.at.length <= path.length && m.at.every((k, i) => String(k) === String(path[i]))) return { mount: m, inner: [...m.from, ...path.slice(m.at.length)] };
+      if (m.at.length <= path.length && m.at.every((k, i) => String(k) === String(path[i])))
+        return { mount: m, inner: [...m.from, ...path.slice(m.at.length)] };
     }
     return null;
   }
@@ -67,7 +68,12 @@ export class YamlSource {
   where(path: Path): Origin | null {
     const found = this.mountOf(path);
     if (!found) return null;
-    return { file: found.mount.display, line: found.mount.source.lineOf(found.inner), pointer: toPointer(found.inner), siteLine: found.mount.siteLine };
+    return {
+      file: found.mount.display,
+      line: found.mount.source.lineOf(found.inner),
+      pointer: toPointer(found.inner),
+      siteLine: found.mount.siteLine,
+    };
   }
 
   static read(file: string, displayName = file): YamlSource {
@@ -76,10 +82,18 @@ export class YamlSource {
       // Only a regular file of bounded size: a FIFO, a device (/dev/zero) or a huge file would block or never end.
       const found = statSync(file);
       if (!found.isFile()) throw new Error(`${displayName} is not a regular file`);
-      if (found.size > MAX_SPEC_BYTES) throw new Error(`${displayName} is ${found.size} bytes; a spec may be at most ${MAX_SPEC_BYTES}`);
+      if (found.size > MAX_SPEC_BYTES)
+        throw new Error(`${displayName} is ${found.size} bytes; a spec may be at most ${MAX_SPEC_BYTES}`);
       text = readFileSync(file, 'utf8');
     } catch (err) {
-      throw new SpecError([{ file: displayName, pointer: '#', message: `cannot read the spec: ${(err as Error).message}`, severity: 'error' }]);
+      throw new SpecError([
+        {
+          file: displayName,
+          pointer: '#',
+          message: `cannot read the spec: ${(err as Error).message}`,
+          severity: 'error',
+        },
+      ]);
     }
     return YamlSource.fromText(text, displayName);
   }
@@ -115,12 +129,14 @@ export class YamlSource {
         for (const [k, v] of Object.entries(node)) walk(v, `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`);
     };
     // Only a spec with such a number pays for the second parse.
-    if (/[0-9]{16}/.test(this.text)) walk(parseDocument(this.text, { intAsBigInt: true }).toJS({ maxAliasCount: 100 }), '#');
+    if (/[0-9]{16}/.test(this.text))
+      walk(parseDocument(this.text, { intAsBigInt: true }).toJS({ maxAliasCount: 100 }), '#');
     // The pieces of other files, under their place in the bundle (the longest place wins: listed last).
     for (const m of [...this.mounts].reverse()) {
       const from = toPointer(m.from);
       for (const [pointer, value] of Object.entries(m.source.exactIntegers())) {
-        if (pointer === from || pointer.startsWith(from === '#' ? '#/' : `${from}/`)) exact[toPointer(m.at) + pointer.slice(from.length)] = value;
+        if (pointer === from || pointer.startsWith(from === '#' ? '#/' : `${from}/`))
+          exact[toPointer(m.at) + pointer.slice(from.length)] = value;
       }
     }
     return exact;

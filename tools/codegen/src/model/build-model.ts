@@ -12,8 +12,22 @@ import { channelPayload, specReader, type SpecReader } from './spec-reader';
 import { mergeSharedAddresses } from './shared-address';
 import { formatsIn, ignoredKeywords, KNOWN_FORMATS, unwrapMultiFormat } from './schema-ajv';
 import type {
-  ApiModel, AssumptionModel, ChannelModel, FieldModel, JsonSchema, MethodModel, NotShownModel,
-  ServerModel, TypeKind, TypeModel, LimitModel, ErrorsModel, LoginModel, ActionSignatureModel, RateLimitClassModel, RolesModel,
+  ApiModel,
+  AssumptionModel,
+  ChannelModel,
+  FieldModel,
+  JsonSchema,
+  MethodModel,
+  NotShownModel,
+  ServerModel,
+  TypeKind,
+  TypeModel,
+  LimitModel,
+  ErrorsModel,
+  LoginModel,
+  ActionSignatureModel,
+  RateLimitClassModel,
+  RolesModel,
 } from './types';
 
 type Obj = Record<string, unknown>;
@@ -38,7 +52,11 @@ const withMarkers = <T extends object>(target: T, o: Obj): T => {
 function buildChannel(id: string, rawChannel: unknown, read: SpecReader): ChannelModel | null {
   const ch = obj(rawChannel);
   if (typeof ch.address !== 'string') return null; // the RPC channel has no address
-  const { payload, examples, addresses, exampleInfo, messages } = channelPayload(id, Object.entries(obj(ch.messages)), read);
+  const { payload, examples, addresses, exampleInfo, messages } = channelPayload(
+    id,
+    Object.entries(obj(ch.messages)),
+    read,
+  );
   if (ch['x-access'] === undefined) read.defaults.applied('access', `channel ${id}`);
   const channel: ChannelModel = {
     id,
@@ -73,8 +91,12 @@ function buildMethod(id: string, rawOp: unknown, view: View, read: SpecReader): 
   const { name, transports, rateLimitClass, auth } = methodDefaults(id, op, read.defaults);
   const reply = obj(op.reply);
   // Without a `messages` list, an operation (or its reply) carries every message of its channel (AsyncAPI 3.0).
-  const request = Array.isArray(op.messages) ? read.payloadOf(op.messages[0], `${id} request`, ['operations', id, 'messages', '0']) : channelMessages(op, `${id} request`, read);
-  const response = Array.isArray(reply.messages) ? read.payloadOf(reply.messages[0], `${id} reply`, ['operations', id, 'reply', 'messages', '0']) : channelMessages(reply, `${id} reply`, read);
+  const request = Array.isArray(op.messages)
+    ? read.payloadOf(op.messages[0], `${id} request`, ['operations', id, 'messages', '0'])
+    : channelMessages(op, `${id} request`, read);
+  const response = Array.isArray(reply.messages)
+    ? read.payloadOf(reply.messages[0], `${id} reply`, ['operations', id, 'reply', 'messages', '0'])
+    : channelMessages(reply, `${id} reply`, read);
   const method: MethodModel = {
     id,
     name,
@@ -126,7 +148,8 @@ export function buildModel(spec: LoadedSpec): ApiModel {
   const origins: Record<string, string[]> = {};
   for (const [name, raw] of Object.entries(obj(components.schemas))) {
     const { schema, foreign } = unwrapMultiFormat(raw);
-    if (foreign !== null) defaults.applied('foreignSchema', `${toPointer(['components', 'schemas', name])} (${foreign})`);
+    if (foreign !== null)
+      defaults.applied('foreignSchema', `${toPointer(['components', 'schemas', name])} (${foreign})`);
     rawSchemas[name] = schema;
     origins[name] = ['components', 'schemas', name, ...(schema !== raw && foreign === null ? ['schema'] : [])];
   }
@@ -146,7 +169,9 @@ export function buildModel(spec: LoadedSpec): ApiModel {
     methods: [],
     errors: buildErrors(obj(data['x-errors'])),
     limits: (Array.isArray(data['x-limits']) ? data['x-limits'] : []).map((l) => buildLimit(obj(l))),
-    rateLimitClasses: (Array.isArray(data['x-rate-limit-classes']) ? data['x-rate-limit-classes'] : []).map((c) => buildClass(obj(c))),
+    rateLimitClasses: (Array.isArray(data['x-rate-limit-classes']) ? data['x-rate-limit-classes'] : []).map((c) =>
+      buildClass(obj(c)),
+    ),
     login: isObj(data['x-login']) ? buildLogin(data['x-login']) : null,
     actionSignature: isObj(data['x-action-signature']) ? buildActionSignature(data['x-action-signature']) : null,
     assumptions: [],
@@ -162,7 +187,8 @@ export function buildModel(spec: LoadedSpec): ApiModel {
   for (const [name, path] of read.origins) origins[name] = path;
   model.schemaOrigins = origins;
   noteSchemaLeniency(model, rawSchemas, read, defaults);
-  if (model.channels.length > 0 && (model.roles.subscribe === null || model.roles.notificationFrame === null)) defaults.applied('roles', 'the interface as a whole');
+  if (model.channels.length > 0 && (model.roles.subscribe === null || model.roles.notificationFrame === null))
+    defaults.applied('roles', 'the interface as a whole');
   model.defaults = defaults.list();
 
   model.notShown = collectNotShown(data);
@@ -175,20 +201,34 @@ function noteSchemaLeniency(model: ApiModel, rawSchemas: Obj, read: SpecReader, 
   const raw: Array<[string, unknown]> = [...Object.entries(rawSchemas), ...read.hoisted];
   for (const [name, s] of raw) {
     const base = model.schemaOrigins?.[name] ?? ['components', 'schemas', name];
-    for (const k of ignoredKeywords(s, base)) defaults.applied('ignoredKeyword', `${k.keyword} at ${toPointer(k.path)}`);
+    for (const k of ignoredKeywords(s, base))
+      defaults.applied('ignoredKeyword', `${k.keyword} at ${toPointer(k.path)}`);
   }
-  for (const f of formatsIn(...Object.values(model.schemas))) if (!KNOWN_FORMATS.has(f)) defaults.applied('unknownFormat', `format ${f}`);
+  for (const f of formatsIn(...Object.values(model.schemas)))
+    if (!KNOWN_FORMATS.has(f)) defaults.applied('unknownFormat', `format ${f}`);
 }
 
 /** Which schema role (`x-role` on a named schema) fills which field of the model's roles. */
-const SCHEMA_ROLE_FIELDS = { notification: 'notificationFrame', request: 'requestFrame', response: 'responseFrame', error: 'errorObject' } as const;
+const SCHEMA_ROLE_FIELDS = {
+  notification: 'notificationFrame',
+  request: 'requestFrame',
+  response: 'responseFrame',
+  error: 'errorObject',
+} as const;
 
 /** The roles the spec marks with `x-role` (conventions check each is used once and where it belongs). */
 function buildRoles(schemas: Obj, operations: Obj): RolesModel {
-  const roles: RolesModel = { subscribe: null, notificationFrame: null, requestFrame: null, responseFrame: null, errorObject: null };
+  const roles: RolesModel = {
+    subscribe: null,
+    notificationFrame: null,
+    requestFrame: null,
+    responseFrame: null,
+    errorObject: null,
+  };
   for (const [name, s] of Object.entries(schemas)) {
     const role = obj(s)['x-role'];
-    if (typeof role === 'string' && Object.hasOwn(SCHEMA_ROLE_FIELDS, role)) roles[SCHEMA_ROLE_FIELDS[role as keyof typeof SCHEMA_ROLE_FIELDS]] = name;
+    if (typeof role === 'string' && Object.hasOwn(SCHEMA_ROLE_FIELDS, role))
+      roles[SCHEMA_ROLE_FIELDS[role as keyof typeof SCHEMA_ROLE_FIELDS]] = name;
   }
   for (const [id, op] of Object.entries(operations)) if (obj(op)['x-role'] === 'subscribe') roles.subscribe = id;
   return roles;
@@ -221,7 +261,8 @@ function kindOf(s: Obj): TypeKind {
   if (Array.isArray(s.anyOf) || Array.isArray(s.oneOf)) return 'union';
   const types = Array.isArray(s.type) ? s.type.filter((t) => t !== 'null') : [s.type];
   if (types.length === 1 && types[0] === 'array') return 'array';
-  if (types.length >= 1 && types.every((t) => ['string', 'integer', 'number', 'boolean'].includes(t as string))) return 'scalar';
+  if (types.length >= 1 && types.every((t) => ['string', 'integer', 'number', 'boolean'].includes(t as string)))
+    return 'scalar';
   return 'open';
 }
 
@@ -279,7 +320,11 @@ function buildErrors(e: Obj): ErrorsModel {
     }),
     codes: (Array.isArray(e.codes) ? e.codes : []).map((raw) => {
       const c = obj(raw);
-      const out: ErrorsModel['codes'][number] = { code: Number(c.code), message: str(c.message), condition: str(c.condition) };
+      const out: ErrorsModel['codes'][number] = {
+        code: Number(c.code),
+        message: str(c.message),
+        condition: str(c.condition),
+      };
       if (typeof c.name === 'string') out.name = c.name;
       if (typeof c.kind === 'string') out.kind = c.kind;
       if (typeof c.httpStatus === 'number') out.httpStatus = c.httpStatus;
@@ -292,7 +337,12 @@ function buildErrors(e: Obj): ErrorsModel {
 }
 
 function buildLimit(l: Obj): LimitModel {
-  const out: LimitModel = { id: str(l.id), title: str(l.title, str(l.id)), kind: l.kind as LimitModel['kind'], scope: str(l.scope) };
+  const out: LimitModel = {
+    id: str(l.id),
+    title: str(l.title, str(l.id)),
+    kind: l.kind as LimitModel['kind'],
+    scope: str(l.scope),
+  };
   for (const k of ['tps', 'windowMs', 'points', 'max', 'refillPerSecond', 'capacity', 'maxBytes'] as const) {
     if (typeof l[k] === 'number') out[k] = l[k] as number;
   }
@@ -326,7 +376,10 @@ function buildLogin(l: Obj): LoginModel {
 function buildActionSignature(a: Obj): ActionSignatureModel {
   const types: ActionSignatureModel['types'] = {};
   for (const [name, fields] of Object.entries(obj(a.types))) {
-    types[name] = (Array.isArray(fields) ? fields : []).map((f) => ({ name: str(obj(f).name), type: str(obj(f).type) }));
+    types[name] = (Array.isArray(fields) ? fields : []).map((f) => ({
+      name: str(obj(f).name),
+      type: str(obj(f).type),
+    }));
   }
   return withMarkers(
     {
@@ -345,7 +398,16 @@ function placeName(path: string[]): string {
   const [top, id, ...rest] = path;
   const tail = rest.filter((k) => !['properties', 'items', 'payload'].includes(k)).join('.');
   const named = (kind: string) => `${kind} ${id}${tail ? '.' + tail : ''}`;
-  if (top === 'components' && id === 'schemas') return `schema ${rest[0]}${rest.length > 1 ? '.' + rest.slice(1).filter((k) => !['properties', 'items'].includes(k)).join('.') : ''}`.replace(/\.$/, '');
+  if (top === 'components' && id === 'schemas')
+    return `schema ${rest[0]}${
+      rest.length > 1
+        ? '.' +
+          rest
+            .slice(1)
+            .filter((k) => !['properties', 'items'].includes(k))
+            .join('.')
+        : ''
+    }`.replace(/\.$/, '');
   if (top === 'channels') return named('channel');
   if (top === 'operations') return named('operation');
   if (top === 'info') return 'the interface as a whole';
@@ -361,7 +423,8 @@ function collectNotShown(data: Obj): NotShownModel[] {
     if (!isObj(node)) return;
     const m = node['x-not-shown'];
     const texts = typeof m === 'string' ? [m] : Array.isArray(m) ? m.map(String) : [];
-    const where = path[0] === 'x-limits' && isObj(node) && typeof node.id === 'string' ? `limit ${node.id}` : placeName(path);
+    const where =
+      path[0] === 'x-limits' && isObj(node) && typeof node.id === 'string' ? `limit ${node.id}` : placeName(path);
     for (const text of texts) out.push({ pointer: toPointer([...path, 'x-not-shown']), where, text: text.trim() });
     for (const [k, v] of Object.entries(node)) if (k !== 'x-not-shown') walk(v, [...path, k]);
   };

@@ -3,4 +3,10 @@
  * subpath `@exchange-api/types/match-channel`, a module that imports nothing generated, so the
  * generator can use it before anything is generated; the generator never imports generated output.
  */
-export { channelMatcher, templatePattern, templateParameters, type ChannelTemplate, type TemplateMatch } from '@exchange-api/types/match-channel';
+export {
+  channelMatcher,
+  templatePattern,
+  templateParameters,
+  type ChannelTemplate,
+  type TemplateMatch,
+} from '@exchange-api/types/match-channel';

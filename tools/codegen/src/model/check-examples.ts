@@ -20,10 +20,13 @@ export function checkExamples(spec: LoadedSpec, model: ApiModel): void {
   const cases: Array<{ key: string; path: Array<string | number>; value: unknown }> = [];
   const components = isObj(spec.data.components) ? spec.data.components : {};
   // Messages with examples: those of components, and those written inline in a channel.
-  const messages: Array<[Array<string | number>, unknown]> = Object.entries(isObj(components.messages) ? components.messages : {}).map(([name, m]) => [['components', 'messages', name], m]);
+  const messages: Array<[Array<string | number>, unknown]> = Object.entries(
+    isObj(components.messages) ? components.messages : {},
+  ).map(([name, m]) => [['components', 'messages', name], m]);
   for (const [id, ch] of Object.entries(isObj(spec.data.channels) ? spec.data.channels : {})) {
     const own = isObj(ch) && isObj(ch.messages) ? ch.messages : {};
-    for (const [name, m] of Object.entries(own)) if (isObj(m) && m.$ref === undefined) messages.push([['channels', id, 'messages', name], m]);
+    for (const [name, m] of Object.entries(own))
+      if (isObj(m) && m.$ref === undefined) messages.push([['channels', id, 'messages', name], m]);
   }
   const messagePlaces = new Map<string, Array<string | number>>();
   for (const [at, raw] of messages) {
@@ -51,12 +54,23 @@ export function checkExamples(spec: LoadedSpec, model: ApiModel): void {
   const problems: SpecProblem[] = compileProblems(spec, model, ajv, definitions, messagePlaces);
   if (problems.length > 0) throw new SpecError(problems);
   for (const c of cases) {
-    const validate = ajv.getSchema(`examples#/definitions/${encodeURIComponent(c.key.replace(/~/g, '~0').replace(/\//g, '~1'))}`);
+    const validate = ajv.getSchema(
+      `examples#/definitions/${encodeURIComponent(c.key.replace(/~/g, '~0').replace(/\//g, '~1'))}`,
+    );
     if (!validate || validate(c.value)) continue;
     // ajv's message names a missing property itself, at the object that lacks it; each line once (the
     // branches of a oneOf may each report the same failure).
-    const lines = new Set((validate.errors ?? []).map((e) => `example is not valid: ${e.instancePath || '/'} ${e.message ?? e.keyword}`));
-    for (const message of lines) problems.push({ file: spec.file, pointer: toPointer(c.path), line: spec.source.lineOf(c.path), message, severity: 'error' });
+    const lines = new Set(
+      (validate.errors ?? []).map((e) => `example is not valid: ${e.instancePath || '/'} ${e.message ?? e.keyword}`),
+    );
+    for (const message of lines)
+      problems.push({
+        file: spec.file,
+        pointer: toPointer(c.path),
+        line: spec.source.lineOf(c.path),
+        message,
+        severity: 'error',
+      });
   }
   problems.push(...addressProblems(spec, model));
   if (problems.length > 0) throw new SpecError(problems);
@@ -72,7 +86,13 @@ function addressProblems(spec: LoadedSpec, model: ApiModel): SpecProblem[] {
   for (const c of model.channels) {
     c.exampleAddresses.forEach((address, i) => {
       if (address !== null && match(address)?.channel !== c) {
-        problems.push({ file: spec.file, pointer: `#/channels/${c.id}`, line: spec.source.lineOf(['channels', c.id]), message: `example ${i + 1}: x-address "${address}" is not an address of ${c.address}`, severity: 'error' });
+        problems.push({
+          file: spec.file,
+          pointer: `#/channels/${c.id}`,
+          line: spec.source.lineOf(['channels', c.id]),
+          message: `example ${i + 1}: x-address "${address}" is not an address of ${c.address}`,
+          severity: 'error',
+        });
       }
     });
   }
@@ -83,30 +103,55 @@ function addressProblems(spec: LoadedSpec, model: ApiModel): SpecProblem[] {
  * What ajv refuses to compile (a pattern that is no regular expression, a malformed keyword value the
  * parser let through), one problem per schema, at the schema's place: the validators are made of them.
  */
-function compileProblems(spec: LoadedSpec, model: ApiModel, ajv: Ajv, definitions: Obj, messagePlaces: Map<string, Array<string | number>>): SpecProblem[] {
+function compileProblems(
+  spec: LoadedSpec,
+  model: ApiModel,
+  ajv: Ajv,
+  definitions: Obj,
+  messagePlaces: Map<string, Array<string | number>>,
+): SpecProblem[] {
   const problems: SpecProblem[] = [];
-  const placeOf = (key: string): Array<string | number> => messagePlaces.get(key) ?? model.schemaOrigins?.[key] ?? ['components', 'schemas', key];
+  const placeOf = (key: string): Array<string | number> =>
+    messagePlaces.get(key) ?? model.schemaOrigins?.[key] ?? ['components', 'schemas', key];
   const reported = new Set<string>();
   const probe = schemaAjv({ formats: formatsIn(...Object.values(definitions)) });
   // A schema fails too when one it refers to fails: report the one whose own keywords ajv refuses.
   const withoutRefs = (node: unknown): unknown =>
-    Array.isArray(node) ? node.map(withoutRefs) : isObj(node) ? (typeof node.$ref === 'string' ? {} : Object.fromEntries(Object.entries(node).map(([k, v]) => [k, k === 'examples' || k === 'default' || k === 'enum' || k === 'const' ? v : withoutRefs(v)]))) : node;
+    Array.isArray(node)
+      ? node.map(withoutRefs)
+      : isObj(node)
+        ? typeof node.$ref === 'string'
+          ? {}
+          : Object.fromEntries(
+              Object.entries(node).map(([k, v]) => [
+                k,
+                k === 'examples' || k === 'default' || k === 'enum' || k === 'const' ? v : withoutRefs(v),
+              ]),
+            )
+        : node;
   for (const key of Object.keys(definitions)) {
     try {
       ajv.getSchema(`examples#/definitions/${encodeURIComponent(key.replace(/~/g, '~0').replace(/\//g, '~1'))}`);
-    } catch (err) {
-      let own: unknown = err;
+    } catch {
+      // Compiled alone, without its references: a failure here is in its own keywords, reported here.
+      let own: unknown;
       try {
         probe.compile(withoutRefs(definitions[key]) as object);
         continue;
       } catch (e) {
-        own = e; // its own keywords: reported here
+        own = e;
       }
       const path = placeOf(key);
       if (reported.has(toPointer(path))) continue;
       reported.add(toPointer(path));
       const message = ((own as Error).message || String(own)).split('\n')[0]!;
-      problems.push({ file: spec.file, pointer: toPointer(path), line: spec.source.lineOf(path), message: `the validators cannot use this schema: ${message}`, severity: 'error' });
+      problems.push({
+        file: spec.file,
+        pointer: toPointer(path),
+        line: spec.source.lineOf(path),
+        message: `the validators cannot use this schema: ${message}`,
+        severity: 'error',
+      });
     }
   }
   return problems;

@@ -14,7 +14,11 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
  * The JSON-RPC frames assumed for subscriptions when the spec names none by `x-role` (the frames of
  * spec/README.md that @exchange-api/client speaks): the method names of subscribing and of pushed frames.
  */
-export const DEFAULT_FRAMES = { subscribe: 'subscribe', unsubscribe: 'unsubscribe', notification: 'subscription' } as const;
+export const DEFAULT_FRAMES = {
+  subscribe: 'subscribe',
+  unsubscribe: 'unsubscribe',
+  notification: 'subscription',
+} as const;
 
 /** The kinds of default, with the sentence the note prints (in this order). */
 export const DEFAULT_KINDS = {
@@ -23,13 +27,17 @@ export const DEFAULT_KINDS = {
   transports: 'a method without x-transports is served over the WebSocket only (ws)',
   rateLimitClass: 'a method without x-rate-limit-class has no rate-limit class',
   auth: 'a method without x-auth needs no login (none)',
-  serverView: "the operations are written from the server's side (it receives requests and replies, it sends what clients receive): a receive with a reply is a method, a channel the server sends on is a subscription channel (x-view: client at the root reads them the other way)",
+  serverView:
+    "the operations are written from the server's side (it receives requests and replies, it sends what clients receive): a receive with a reply is a method, a channel the server sends on is a subscription channel (x-view: client at the root reads them the other way)",
   roles: `no x-role: subscriptions assume the exchange-api JSON-RPC frames (methods ${DEFAULT_FRAMES.subscribe}/${DEFAULT_FRAMES.unsubscribe} with params {channels}; pushed notifications with method "${DEFAULT_FRAMES.notification}" and params {channel, data}), as spec/README.md of the exchange-api repository describes`,
   messages: 'a channel with several messages carries any one of them (the payload is their anyOf)',
-  sharedAddress: 'subscription channels at one address are one channel (a pushed frame names only its address), the first, carrying any one of their payloads (their anyOf)',
-  oneWay: 'an operation by which the client sends without a reply is not a method (nothing to wait for): left out of the method map',
+  sharedAddress:
+    'subscription channels at one address are one channel (a pushed frame names only its address), the first, carrying any one of their payloads (their anyOf)',
+  oneWay:
+    'an operation by which the client sends without a reply is not a method (nothing to wait for): left out of the method map',
   inlinePayload: 'an inline message payload becomes a named type <Message>Payload',
-  foreignSchema: 'a payload in a schema format other than JSON Schema or AsyncAPI (Avro, Protobuf, RAML…) is not read: its type is unknown and any value passes its validator',
+  foreignSchema:
+    'a payload in a schema format other than JSON Schema or AsyncAPI (Avro, Protobuf, RAML…) is not read: its type is unknown and any value passes its validator',
   ignoredKeyword: 'a schema keyword that neither JSON Schema nor AsyncAPI defines is ignored (as JSON Schema says)',
   unknownFormat: 'a string format the validators do not know is not checked',
 } as const;

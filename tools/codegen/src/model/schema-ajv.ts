@@ -56,14 +56,25 @@ export function formatsIn(...schemas: unknown[]): Set<string> {
     if (Array.isArray(node)) return node.forEach(walk);
     if (!isObj(node)) return;
     if (typeof node.format === 'string') found.add(node.format);
-    for (const [k, v] of Object.entries(node)) if (k !== 'examples' && k !== 'example' && k !== 'default' && k !== 'enum' && k !== 'const') walk(v);
+    for (const [k, v] of Object.entries(node))
+      if (k !== 'examples' && k !== 'example' && k !== 'default' && k !== 'enum' && k !== 'const') walk(v);
   };
   schemas.forEach(walk);
   return found;
 }
 
 /** Keys whose value is one schema, a map of schemas or a list of schemas (draft-07). */
-const ONE = new Set(['items', 'additionalItems', 'additionalProperties', 'contains', 'propertyNames', 'not', 'if', 'then', 'else']);
+const ONE = new Set([
+  'items',
+  'additionalItems',
+  'additionalProperties',
+  'contains',
+  'propertyNames',
+  'not',
+  'if',
+  'then',
+  'else',
+]);
 const MAP = new Set(['properties', 'patternProperties', 'definitions', 'dependencies']);
 const LIST = new Set(['allOf', 'anyOf', 'oneOf', 'items']);
 
@@ -73,7 +84,10 @@ let knownOf: Ajv | null = null;
  * The keywords of a schema (at `path`) that no validator knows, with their JSON paths: ignored, as
  * JSON Schema says, and noted. `x-` keys are ours or the spec author's, never noted.
  */
-export function ignoredKeywords(schema: unknown, path: Array<string | number>): Array<{ keyword: string; path: Array<string | number> }> {
+export function ignoredKeywords(
+  schema: unknown,
+  path: Array<string | number>,
+): Array<{ keyword: string; path: Array<string | number> }> {
   knownOf ??= schemaAjv();
   const known = knownOf;
   const out: Array<{ keyword: string; path: Array<string | number> }> = [];

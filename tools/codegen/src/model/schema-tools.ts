@@ -38,7 +38,8 @@ export function cleanSchema(schema: unknown): JsonSchema {
 export function refName(schema: unknown): string | null {
   if (!isObj(schema) || typeof schema.$ref !== 'string') return null;
   const ref = schema.$ref;
-  for (const prefix of [DEFINITION_PREFIX, COMPONENT_SCHEMA_PREFIX]) if (ref.startsWith(prefix)) return ref.slice(prefix.length);
+  for (const prefix of [DEFINITION_PREFIX, COMPONENT_SCHEMA_PREFIX])
+    if (ref.startsWith(prefix)) return ref.slice(prefix.length);
   return null;
 }
 
@@ -50,7 +51,8 @@ export function refsOf(schema: unknown): string[] {
     if (!isObj(node)) return;
     const name = refName(node);
     if (name && !found.includes(name)) found.push(name);
-    for (const [k, v] of Object.entries(node)) if (k !== 'examples' && k !== 'default' && k !== 'enum' && k !== 'const') walk(v);
+    for (const [k, v] of Object.entries(node))
+      if (k !== 'examples' && k !== 'default' && k !== 'enum' && k !== 'const') walk(v);
   };
   walk(schema);
   return found;
@@ -88,7 +90,8 @@ export function describeType(schema: unknown): string {
     return `array of ${describeType(schema.items)}`;
   }
   if (t === 'object' || (t === undefined && isObj(schema.properties))) {
-    if (isObj(schema.additionalProperties) && !schema.properties) return `map of string to ${describeType(schema.additionalProperties)}`;
+    if (isObj(schema.additionalProperties) && !schema.properties)
+      return `map of string to ${describeType(schema.additionalProperties)}`;
     if (isObj(schema.properties)) return 'object';
     return 'object';
   }
@@ -101,7 +104,9 @@ export function describeType(schema: unknown): string {
  * (spec-reader.ts, shared-address.ts): its variants, or null for any other payload.
  */
 export function messageVariants(schema: unknown): JsonSchema[] | null {
-  return isObj(schema) && Object.keys(schema).length === 1 && Array.isArray(schema.anyOf) ? (schema.anyOf as JsonSchema[]) : null;
+  return isObj(schema) && Object.keys(schema).length === 1 && Array.isArray(schema.anyOf)
+    ? (schema.anyOf as JsonSchema[])
+    : null;
 }
 
 /** The payload schema of several messages, any one of which may come (see messageVariants). */

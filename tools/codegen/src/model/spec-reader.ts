@@ -23,7 +23,9 @@ interface MessagePayload {
 
 /** The strings among `keys` of an object, the others left out. */
 const strings = <K extends string>(o: Obj, keys: readonly K[]): Partial<Record<K, string>> =>
-  Object.fromEntries(keys.filter((k) => typeof o[k] === 'string').map((k) => [k, o[k] as string])) as Partial<Record<K, string>>;
+  Object.fromEntries(keys.filter((k) => typeof o[k] === 'string').map((k) => [k, o[k] as string])) as Partial<
+    Record<K, string>
+  >;
 
 /** How the model builder reads a spec: local refs followed, and a message's payload with its examples. */
 export interface SpecReader {
@@ -42,7 +44,10 @@ export interface SpecReader {
 
 /** An inline payload worth a type of its own: anything but a `$ref` or an array of `$ref`s. */
 const isInlinePayload = (raw: unknown): raw is Obj =>
-  isObj(raw) && Object.keys(raw).length > 0 && raw.$ref === undefined && !(raw.type === 'array' && isObj(raw.items) && raw.items.$ref !== undefined);
+  isObj(raw) &&
+  Object.keys(raw).length > 0 &&
+  raw.$ref === undefined &&
+  !(raw.type === 'array' && isObj(raw.items) && raw.items.$ref !== undefined);
 
 /** The reader of one spec: refs resolve against its data, payload records against its named schemas. */
 export function specReader(data: Obj, schemas: Record<string, JsonSchema>, defaults: DefaultsLog): SpecReader {
@@ -55,7 +60,8 @@ export function specReader(data: Obj, schemas: Record<string, JsonSchema>, defau
     let current = node;
     for (let hops = 0; hops < 16 && isObj(current) && typeof current.$ref === 'string'; hops++) {
       let target: unknown = data;
-      for (const key of fromPointer(current.$ref)) target = isObj(target) ? target[key] : Array.isArray(target) ? target[Number(key)] : undefined;
+      for (const key of fromPointer(current.$ref))
+        target = isObj(target) ? target[key] : Array.isArray(target) ? target[Number(key)] : undefined;
       current = target;
     }
     return obj(current);
@@ -66,7 +72,8 @@ export function specReader(data: Obj, schemas: Record<string, JsonSchema>, defau
     if (!isInlinePayload(raw)) return raw;
     const known = nameOf.get(raw);
     if (known) return { $ref: `#/components/schemas/${known}` };
-    const ref = isObj(messageRef) && typeof messageRef.$ref === 'string' ? fromPointer(messageRef.$ref).at(-1) : undefined;
+    const ref =
+      isObj(messageRef) && typeof messageRef.$ref === 'string' ? fromPointer(messageRef.$ref).at(-1) : undefined;
     const base = payloadTypeName(ref ?? fallbackName);
     let name = base;
     for (let n = 2; schemas[name] !== undefined; n++) name = `${base}${n}`;
@@ -88,14 +95,26 @@ export function specReader(data: Obj, schemas: Record<string, JsonSchema>, defau
     // A multi-format schema: JSON Schema and AsyncAPI formats are read, others are an open payload.
     const { schema: rawPayload, foreign } = unwrapMultiFormat(message.payload);
     if (foreign !== null) defaults.applied('foreignSchema', `${toPointer(path)} (${foreign})`);
-    const payload = cleanSchema(named(rawPayload, messageRef, fallbackName, isObj(message.payload) && message.payload.schemaFormat !== undefined ? [...path, 'schema'] : path));
-    const withPayload = (foreign === null && Array.isArray(message.examples) ? message.examples : []).map(obj).filter((e) => e.payload !== undefined);
+    const payload = cleanSchema(
+      named(
+        rawPayload,
+        messageRef,
+        fallbackName,
+        isObj(message.payload) && message.payload.schemaFormat !== undefined ? [...path, 'schema'] : path,
+      ),
+    );
+    const withPayload = (foreign === null && Array.isArray(message.examples) ? message.examples : [])
+      .map(obj)
+      .filter((e) => e.payload !== undefined);
     const examples = withPayload.map((e) => e.payload);
     // Where the examples were recorded, the message's x-address says on which filled-in address.
     const address = typeof message['x-address'] === 'string' ? message['x-address'] : null;
     const addresses = withPayload.map(() => address);
     const exampleInfo = withPayload.map((e) => strings(e, ['name', 'summary'] as const));
-    const messages = isObj(message.payload) || Object.keys(message).length > 0 ? [strings(message, ['name', 'title', 'summary'] as const)] : [];
+    const messages =
+      isObj(message.payload) || Object.keys(message).length > 0
+        ? [strings(message, ['name', 'title', 'summary'] as const)]
+        : [];
     return { payload: describePayload(payload, schemas), examples, addresses, exampleInfo, messages };
   };
 
@@ -124,7 +143,7 @@ export function channelPayload(id: string, messages: Array<[string, unknown]>, r
 /** A payload schema described: the named record it is (or of each element, for an array of records). */
 function describePayload(schema: JsonSchema, schemas: Record<string, JsonSchema>): PayloadModel {
   const named = refName(schema);
-  const target = named ? schemas[named] ?? {} : schema;
+  const target = named ? (schemas[named] ?? {}) : schema;
   const array = target.type === 'array';
   if (array) {
     const element = refName(target.items);

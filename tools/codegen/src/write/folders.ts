@@ -26,7 +26,9 @@ export function makeFolder(dir: string): void {
     try {
       mkdirSync(folder);
     } catch (err) {
-      throw new WriteRefused(`cannot create the folder ${folder}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      throw new WriteRefused(
+        `cannot create the folder ${folder}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      );
     }
   }
 }

@@ -17,7 +17,17 @@ export class WriteRefused extends Error {
 /** The text of a manifest listing these paths (relative to its folder, `/`-separated). */
 export function manifestText(paths: Iterable<string>): string {
   const files = [...new Set(paths)].sort();
-  return JSON.stringify({ generator: '@exchange-api/codegen', note: 'The files the generator wrote in this folder; it replaces or removes only these. Do not edit.', files }, null, 2) + '\n';
+  return (
+    JSON.stringify(
+      {
+        generator: '@exchange-api/codegen',
+        note: 'The files the generator wrote in this folder; it replaces or removes only these. Do not edit.',
+        files,
+      },
+      null,
+      2,
+    ) + '\n'
+  );
 }
 
 /** The paths a folder's manifest lists (empty when there is none); a manifest that is not ours is refused. */
@@ -30,8 +40,11 @@ export function readManifest(dir: string): Set<string> {
   } catch {
     files = undefined;
   }
-  const clean = Array.isArray(files) && files.every((f) => typeof f === 'string' && f !== '' && !f.startsWith('/') && !f.split('/').includes('..'));
-  if (!clean) throw new WriteRefused(`${path} is not a manifest this generator wrote; remove it or choose another folder`);
+  const clean =
+    Array.isArray(files) &&
+    files.every((f) => typeof f === 'string' && f !== '' && !f.startsWith('/') && !f.split('/').includes('..'));
+  if (!clean)
+    throw new WriteRefused(`${path} is not a manifest this generator wrote; remove it or choose another folder`);
   return new Set(files as string[]);
 }
 
@@ -39,8 +52,20 @@ export function readManifest(dir: string): Set<string> {
  * The entries of a folder the manifest does not account for, up to `max` of them. Only folders that
  * hold listed files are entered, so a huge or endless tree (a folder of /proc) is never walked.
  */
-export function foreignEntries(dir: string, owned: ReadonlySet<string>, max = 5, skip: (path: string) => boolean = () => false): string[] {
-  const ownedFolders = new Set([...owned].flatMap((p) => p.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'))));
+export function foreignEntries(
+  dir: string,
+  owned: ReadonlySet<string>,
+  max = 5,
+  skip: (path: string) => boolean = () => false,
+): string[] {
+  const ownedFolders = new Set(
+    [...owned].flatMap((p) =>
+      p
+        .split('/')
+        .slice(0, -1)
+        .map((_, i, parts) => parts.slice(0, i + 1).join('/')),
+    ),
+  );
   const found: string[] = [];
   const visit = (rel: string) => {
     for (const name of readdirSync(rel === '' ? dir : join(dir, rel)).sort()) {

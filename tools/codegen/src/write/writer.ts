@@ -48,7 +48,11 @@ export function headerFor(path: string, specName: string, regenerate = 'npm run 
 }
 
 /** Every planned file, grouped by output folder: folder → (path inside it → content). */
-function plan(files: EmittedFile[], dirs: Partial<Record<EmittedFile['slot'], string>>, options: WriteOptions): Map<string, Map<string, string>> {
+function plan(
+  files: EmittedFile[],
+  dirs: Partial<Record<EmittedFile['slot'], string>>,
+  options: WriteOptions,
+): Map<string, Map<string, string>> {
   const byDir = new Map<string, Map<string, string>>();
   const put = (dir: string, path: string, content: string) => {
     const key = resolve(options.cwd ?? process.cwd(), dir);
@@ -64,7 +68,12 @@ function plan(files: EmittedFile[], dirs: Partial<Record<EmittedFile['slot'], st
 }
 
 /** Refuse, in one line, a folder the writer may not write into as asked. */
-function guardFolder(dir: string, planned: Map<string, string>, owned: ReadonlySet<string>, options: WriteOptions): void {
+function guardFolder(
+  dir: string,
+  planned: Map<string, string>,
+  owned: ReadonlySet<string>,
+  options: WriteOptions,
+): void {
   const force = options.force === true;
   const found = statSync(dir, { throwIfNoEntry: false });
   if (!found) return;
@@ -72,16 +81,29 @@ function guardFolder(dir: string, planned: Map<string, string>, owned: ReadonlyS
   const foreign = foreignEntries(dir, owned, 5, options.buildOutput);
   if (foreign.length === 0) return;
   const clash = foreign.find((p) => planned.has(p));
-  if (clash !== undefined) throw new WriteRefused(`${join(dir, clash)} was not written by this generator; it is never overwritten (move it away or choose another folder)`);
-  if (!force) throw new WriteRefused(`${dir} holds files this generator did not write (${foreign.join(', ')}); choose an empty or new folder, or pass --force to write beside them`);
+  if (clash !== undefined)
+    throw new WriteRefused(
+      `${join(dir, clash)} was not written by this generator; it is never overwritten (move it away or choose another folder)`,
+    );
+  if (!force)
+    throw new WriteRefused(
+      `${dir} holds files this generator did not write (${foreign.join(', ')}); choose an empty or new folder, or pass --force to write beside them`,
+    );
   // With force, a planned file may still sit in a folder we do not list as ours: check each one.
   for (const path of planned.keys()) {
-    if (!owned.has(path) && existsSync(join(dir, path))) throw new WriteRefused(`${join(dir, path)} was not written by this generator; it is never overwritten (move it away or choose another folder)`);
+    if (!owned.has(path) && existsSync(join(dir, path)))
+      throw new WriteRefused(
+        `${join(dir, path)} was not written by this generator; it is never overwritten (move it away or choose another folder)`,
+      );
   }
 }
 
 /** Write (or, in check mode, compare) every emitted file; see the module comment for the rules. */
-export function writeFiles(files: EmittedFile[], dirs: Partial<Record<EmittedFile['slot'], string>>, options: WriteOptions): WriteResult {
+export function writeFiles(
+  files: EmittedFile[],
+  dirs: Partial<Record<EmittedFile['slot'], string>>,
+  options: WriteOptions,
+): WriteResult {
   const result: WriteResult = { differing: [], written: [], removed: [] };
   const cwd = options.cwd ?? process.cwd();
   const shown = (path: string) => relative(cwd, path);

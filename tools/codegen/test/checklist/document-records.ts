@@ -1,6 +1,5 @@
 /** The records of the interface document, field by field, written by hand from it (not read from the spec). */
 
-
 /** A field of a record: name, type as the spec expresses it (alternatives allowed), required, nullable, default. */
 export interface FieldRow {
   field: string;
@@ -9,9 +8,23 @@ export interface FieldRow {
   nullable: boolean;
   default?: unknown;
 }
-export const req = (field: string, type: FieldRow['type'], nullable = false): FieldRow => ({ field, type, required: true, nullable });
-export const opt = (field: string, type: FieldRow['type'], nullable = false, extra: { default?: unknown } = {}): FieldRow => ({
-  field, type, required: false, nullable, ...extra,
+export const req = (field: string, type: FieldRow['type'], nullable = false): FieldRow => ({
+  field,
+  type,
+  required: true,
+  nullable,
+});
+export const opt = (
+  field: string,
+  type: FieldRow['type'],
+  nullable = false,
+  extra: { default?: unknown } = {},
+): FieldRow => ({
+  field,
+  type,
+  required: false,
+  nullable,
+  ...extra,
 });
 export const NULL = true;
 /** The document writes liquidity_role as `maker`/`taker`: LiquidityRole, also named LiquidityRole2. */
@@ -227,11 +240,7 @@ export const RECORDS: Record<string, FieldRow[]> = {
   ],
   OptionPricing: ['ai', 'bi', 'd', 'df', 'f', 'g', 'i', 'm', 'r', 't', 'v'].map((f) => req(f, 'string')),
   // ### RPCError
-  RPCError: [
-    req('code', 'Int64'),
-    req('message', 'string'),
-    opt('data', 'string', NULL),
-  ],
+  RPCError: [req('code', 'Int64'), req('message', 'string'), opt('data', 'string', NULL)],
   // ### public/getRateLimits
   RateLimitBudget: [
     req('remainingPoints', 'integer'),

@@ -1,13 +1,20 @@
 /** Reading the spec for the checklist: through the project's own loader and model, plus the raw YAML. */
 import { fileURLToPath } from 'node:url';
 import { Ajv, type ValidateFunction } from 'ajv';
-import { buildModel, loadSpec, type ApiModel, type FieldModel, type LoadedSpec, type TypeModel } from '@exchange-api/codegen';
+import {
+  buildModel,
+  loadSpec,
+  type ApiModel,
+  type FieldModel,
+  type LoadedSpec,
+  type TypeModel,
+} from '@exchange-api/codegen';
 import { RECORDS } from './document-records';
 import { ENUMS } from './document-tables';
 
 // SPEC_CHECKLIST_FILE points the checklist at another copy of the spec (e.g. to see that a mutated copy fails).
-const SPEC_FILE = process.env.SPEC_CHECKLIST_FILE ?? fileURLToPath(new URL('../../../../spec/asyncapi.yaml', import.meta.url));
-
+const SPEC_FILE =
+  process.env.SPEC_CHECKLIST_FILE ?? fileURLToPath(new URL('../../../../spec/asyncapi.yaml', import.meta.url));
 
 export let spec: LoadedSpec;
 export let model: ApiModel;
@@ -47,7 +54,10 @@ export function validator(name: string): ValidateFunction {
 }
 /** The field's type as the spec expresses it, without its null member. */
 export function baseType(f: FieldModel): string {
-  return f.type.split(' | ').filter((t) => t !== 'null').join(' | ');
+  return f.type
+    .split(' | ')
+    .filter((t) => t !== 'null')
+    .join(' | ');
 }
 /** Whether a raw property schema admits null the way the conventions say: anyOf with {type:'null'} or a type list with 'null'. */
 export function rawNullable(p: unknown): boolean {

@@ -12,7 +12,7 @@ import { checkConventions } from '../../src/load/conventions';
 import { modelOfSpec } from '../../src/generate';
 import type { ApiModel } from '../../src/model/types';
 
-export type Spec = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+export type Spec = Record<string, any>;
 
 const ref = (to: string) => ({ $ref: to });
 const schema = (name: string) => ref(`#/components/schemas/${name}`);
@@ -28,19 +28,38 @@ export function baseSpec(): Spec {
         messages: { Tick: ref('#/components/messages/Tick') },
         'x-access': 'public',
       },
-      rpc: { address: null, messages: { QuoteRequest: ref('#/components/messages/QuoteRequest'), QuoteReply: ref('#/components/messages/QuoteReply'), FillsRequest: ref('#/components/messages/FillsRequest'), FillsReply: ref('#/components/messages/FillsReply') } },
+      rpc: {
+        address: null,
+        messages: {
+          QuoteRequest: ref('#/components/messages/QuoteRequest'),
+          QuoteReply: ref('#/components/messages/QuoteReply'),
+          FillsRequest: ref('#/components/messages/FillsRequest'),
+          FillsReply: ref('#/components/messages/FillsReply'),
+        },
+      },
     },
     operations: {
       receiveTicks: { action: 'receive', channel: ref('#/channels/ticks') },
       getQuote: {
-        action: 'send', channel: ref('#/channels/rpc'), messages: [ref('#/channels/rpc/messages/QuoteRequest')],
+        action: 'send',
+        channel: ref('#/channels/rpc'),
+        messages: [ref('#/channels/rpc/messages/QuoteRequest')],
         reply: { channel: ref('#/channels/rpc'), messages: [ref('#/channels/rpc/messages/QuoteReply')] },
-        'x-method': 'public/get_quote', 'x-transports': ['ws'], 'x-auth': 'none', 'x-rate-limit-class': 'reads',
+        'x-method': 'public/get_quote',
+        'x-transports': ['ws'],
+        'x-auth': 'none',
+        'x-rate-limit-class': 'reads',
       },
       getFills: {
-        action: 'send', channel: ref('#/channels/rpc'), messages: [ref('#/channels/rpc/messages/FillsRequest')],
+        action: 'send',
+        channel: ref('#/channels/rpc'),
+        messages: [ref('#/channels/rpc/messages/FillsRequest')],
         reply: { channel: ref('#/channels/rpc'), messages: [ref('#/channels/rpc/messages/FillsReply')] },
-        'x-method': 'private/get_fills', 'x-transports': ['ws', 'http'], 'x-http-path': '/v1/private/get_fills', 'x-auth': 'login', 'x-rate-limit-class': 'reads',
+        'x-method': 'private/get_fills',
+        'x-transports': ['ws', 'http'],
+        'x-http-path': '/v1/private/get_fills',
+        'x-auth': 'login',
+        'x-rate-limit-class': 'reads',
       },
     },
     components: {
@@ -52,17 +71,44 @@ export function baseSpec(): Spec {
         FillsReply: { payload: { type: 'array', items: schema('Fill') } },
       },
       schemas: {
-        Tick: { type: 'object', required: ['symbol', 'price'], properties: { symbol: { type: 'string' }, price: schema('Price'), side: schema('Side'), venue: { type: 'string' } } },
+        Tick: {
+          type: 'object',
+          required: ['symbol', 'price'],
+          properties: {
+            symbol: { type: 'string' },
+            price: schema('Price'),
+            side: schema('Side'),
+            venue: { type: 'string' },
+          },
+        },
         Side: { type: 'string', enum: ['buy', 'sell'] },
         Price: { type: 'string', pattern: '^[0-9]+(\\.[0-9]{1,8})?$' },
         Size: { type: 'string', pattern: '^[0-9]+(\\.[0-9]{1,8})?$' },
         QuoteParams: {
-          type: 'object', additionalProperties: false, required: ['symbol', 'size'],
-          properties: { symbol: { type: 'string', maxLength: 32 }, size: schema('Size'), tif: { type: 'string', enum: ['gtc', 'ioc'] }, label: { type: 'string' } },
+          type: 'object',
+          additionalProperties: false,
+          required: ['symbol', 'size'],
+          properties: {
+            symbol: { type: 'string', maxLength: 32 },
+            size: schema('Size'),
+            tif: { type: 'string', enum: ['gtc', 'ioc'] },
+            label: { type: 'string' },
+          },
         },
-        Quote: { type: 'object', required: ['price', 'expires'], properties: { price: schema('Price'), expires: { type: 'integer', minimum: 0 }, note: { type: 'string' } } },
-        FillsParams: { type: 'object', properties: { symbol: { type: 'string' }, limit: { type: 'integer', minimum: 1, maximum: 100 } } },
-        Fill: { type: 'object', required: ['id', 'side'], properties: { id: { type: 'string' }, side: schema('Side'), fee: { type: 'string' } } },
+        Quote: {
+          type: 'object',
+          required: ['price', 'expires'],
+          properties: { price: schema('Price'), expires: { type: 'integer', minimum: 0 }, note: { type: 'string' } },
+        },
+        FillsParams: {
+          type: 'object',
+          properties: { symbol: { type: 'string' }, limit: { type: 'integer', minimum: 1, maximum: 100 } },
+        },
+        Fill: {
+          type: 'object',
+          required: ['id', 'side'],
+          properties: { id: { type: 'string' }, side: schema('Side'), fee: { type: 'string' } },
+        },
       },
     },
     'x-rate-limit-classes': [{ name: 'reads', default: true, appliesTo: 'every method', budget: 'reads' }],
@@ -73,8 +119,22 @@ export function baseSpec(): Spec {
     'x-errors': {
       reserved: [],
       codes: [
-        { code: -32000, name: 'RATE_LIMITED', kind: 'rate-limit', httpStatus: 429, message: 'Rate limit exceeded', condition: 'Over budget.' },
-        { code: 14000, name: 'AUTH_REQUIRED', kind: 'auth', httpStatus: 401, message: 'Authentication required', condition: 'No login.' },
+        {
+          code: -32000,
+          name: 'RATE_LIMITED',
+          kind: 'rate-limit',
+          httpStatus: 429,
+          message: 'Rate limit exceeded',
+          condition: 'Over budget.',
+        },
+        {
+          code: 14000,
+          name: 'AUTH_REQUIRED',
+          kind: 'auth',
+          httpStatus: 401,
+          message: 'Authentication required',
+          condition: 'No login.',
+        },
       ],
     },
     'x-assumptions': [{ id: 'ticks-ms', title: 'Tick times', choice: 'milliseconds', reason: 'not shown' }],

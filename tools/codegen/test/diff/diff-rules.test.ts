@@ -11,7 +11,14 @@ import { baseSpec, modelOf, type Spec } from './base-spec';
 
 /** Another change the edit makes, besides the case's own: `rule client/server`. */
 type Also = string[];
-type Case = [rule: string, client: Severity, server: Severity, edit: (s: Spec) => void, before?: (s: Spec) => void, also?: Also];
+type Case = [
+  rule: string,
+  client: Severity,
+  server: Severity,
+  edit: (s: Spec) => void,
+  before?: (s: Spec) => void,
+  also?: Also,
+];
 const S = (s: Spec) => s.components.schemas;
 const op = (s: Spec, id: string) => s.operations[id];
 const newOp = (s: Spec) => {
@@ -19,137 +26,984 @@ const newOp = (s: Spec) => {
 };
 
 const CASES: Case[] = [
-  ['channel.removed', 'breaking', 'safe', (s) => { delete s.channels.ticks; delete s.operations.receiveTicks; }],
-  ['channel.added', 'safe', 'breaking', (s) => { s.channels.trades = { ...structuredClone(s.channels.ticks), address: 'trades.{symbol}.{depth}' }; s.operations.receiveTrades = { action: 'receive', channel: { $ref: '#/channels/trades' } }; }],
-  ['channel.address-changed', 'breaking', 'breaking', (s) => { s.channels.ticks.address = 'ticks-{symbol}-{depth}'; }],
-  ['channel.made-private', 'breaking', 'breaking', (s) => { s.channels.ticks['x-access'] = 'private'; }],
-  ['channel.made-public', 'safe', 'breaking', (s) => { s.channels.ticks['x-access'] = 'public'; }, (s) => { s.channels.ticks['x-access'] = 'private'; }],
-  ['channel.parameter-added', 'breaking', 'breaking', (s) => { s.channels.ticks.address += '.{group}'; s.channels.ticks.parameters.group = { description: 'grouping' }; }],
-  ['channel.parameter-removed', 'breaking', 'breaking', (s) => { s.channels.ticks.address = 'ticks.{symbol}'; delete s.channels.ticks.parameters.depth; }],
-  ['channel.parameter-value-added', 'safe', 'breaking', (s) => { s.channels.ticks.parameters.depth.enum.push('100'); }],
-  ['channel.parameter-value-removed', 'breaking', 'safe', (s) => { s.channels.ticks.parameters.depth.enum = ['1']; }],
-  ['channel.parameter-restricted', 'breaking', 'safe', (s) => { s.channels.ticks.parameters.symbol.enum = ['BTC', 'ETH']; }],
-  ['channel.parameter-opened', 'safe', 'breaking', (s) => { delete s.channels.ticks.parameters.depth.enum; }],
-  ['channel.payload-changed', 'breaking', 'breaking', (s) => { s.components.messages.Tick.payload = { type: 'array', items: { $ref: '#/components/schemas/Tick' } }; }],
-  ['method.removed', 'breaking', 'safe', (s) => { delete s.operations.getQuote; }],
+  [
+    'channel.removed',
+    'breaking',
+    'safe',
+    (s) => {
+      delete s.channels.ticks;
+      delete s.operations.receiveTicks;
+    },
+  ],
+  [
+    'channel.added',
+    'safe',
+    'breaking',
+    (s) => {
+      s.channels.trades = { ...structuredClone(s.channels.ticks), address: 'trades.{symbol}.{depth}' };
+      s.operations.receiveTrades = { action: 'receive', channel: { $ref: '#/channels/trades' } };
+    },
+  ],
+  [
+    'channel.address-changed',
+    'breaking',
+    'breaking',
+    (s) => {
+      s.channels.ticks.address = 'ticks-{symbol}-{depth}';
+    },
+  ],
+  [
+    'channel.made-private',
+    'breaking',
+    'breaking',
+    (s) => {
+      s.channels.ticks['x-access'] = 'private';
+    },
+  ],
+  [
+    'channel.made-public',
+    'safe',
+    'breaking',
+    (s) => {
+      s.channels.ticks['x-access'] = 'public';
+    },
+    (s) => {
+      s.channels.ticks['x-access'] = 'private';
+    },
+  ],
+  [
+    'channel.parameter-added',
+    'breaking',
+    'breaking',
+    (s) => {
+      s.channels.ticks.address += '.{group}';
+      s.channels.ticks.parameters.group = { description: 'grouping' };
+    },
+  ],
+  [
+    'channel.parameter-removed',
+    'breaking',
+    'breaking',
+    (s) => {
+      s.channels.ticks.address = 'ticks.{symbol}';
+      delete s.channels.ticks.parameters.depth;
+    },
+  ],
+  [
+    'channel.parameter-value-added',
+    'safe',
+    'breaking',
+    (s) => {
+      s.channels.ticks.parameters.depth.enum.push('100');
+    },
+  ],
+  [
+    'channel.parameter-value-removed',
+    'breaking',
+    'safe',
+    (s) => {
+      s.channels.ticks.parameters.depth.enum = ['1'];
+    },
+  ],
+  [
+    'channel.parameter-restricted',
+    'breaking',
+    'safe',
+    (s) => {
+      s.channels.ticks.parameters.symbol.enum = ['BTC', 'ETH'];
+    },
+  ],
+  [
+    'channel.parameter-opened',
+    'safe',
+    'breaking',
+    (s) => {
+      delete s.channels.ticks.parameters.depth.enum;
+    },
+  ],
+  [
+    'channel.payload-changed',
+    'breaking',
+    'breaking',
+    (s) => {
+      s.components.messages.Tick.payload = { type: 'array', items: { $ref: '#/components/schemas/Tick' } };
+    },
+  ],
+  [
+    'method.removed',
+    'breaking',
+    'safe',
+    (s) => {
+      delete s.operations.getQuote;
+    },
+  ],
   ['method.added', 'safe', 'breaking', newOp],
-  ['method.operation-id-changed', 'breaking', 'safe', (s) => { s.operations.fetchQuote = s.operations.getQuote; delete s.operations.getQuote; }],
-  ['method.params-changed', 'breaking', 'breaking', (s) => { s.components.messages.QuoteRequest.payload = { $ref: '#/components/schemas/FillsParams' }; }],
-  ['method.result-changed', 'breaking', 'breaking', (s) => { s.components.messages.QuoteReply.payload = { $ref: '#/components/schemas/Fill' }; }],
-  ['method.transport-removed', 'breaking', 'safe', (s) => { op(s, 'getFills')['x-transports'] = ['ws']; delete op(s, 'getFills')['x-http-path']; }],
-  ['method.transport-added', 'safe', 'breaking', (s) => { op(s, 'getQuote')['x-transports'] = ['ws', 'http']; op(s, 'getQuote')['x-http-path'] = '/v1/public/get_quote'; }],
-  ['method.http-path-changed', 'breaking', 'breaking', (s) => { op(s, 'getFills')['x-http-path'] = '/v2/private/get_fills'; }],
-  ['method.login-required', 'breaking', 'breaking', (s) => { op(s, 'getQuote')['x-auth'] = 'login'; }],
-  ['method.login-dropped', 'safe', 'breaking', (s) => { op(s, 'getFills')['x-auth'] = 'none'; }],
-  ['method.rate-limit-changed', 'dangerous', 'dangerous', (s) => { op(s, 'getQuote')['x-rate-limit-class'] = 'writes'; }, (s) => { s['x-rate-limit-classes'].push({ name: 'writes', appliesTo: 'orders', budget: 'reads' }); }],
-  ['method.order-flow-changed', 'breaking', 'breaking', (s) => { op(s, 'getFills')['x-order-flow'] = true; }],
-  ['field.added-required', 'breaking', 'safe', (s) => { S(s).FillsParams.properties.account = { type: 'string' }; S(s).FillsParams.required = ['account']; }],
+  [
+    'method.operation-id-changed',
+    'breaking',
+    'safe',
+    (s) => {
+      s.operations.fetchQuote = s.operations.getQuote;
+      delete s.operations.getQuote;
+    },
+  ],
+  [
+    'method.params-changed',
+    'breaking',
+    'breaking',
+    (s) => {
+      s.components.messages.QuoteRequest.payload = { $ref: '#/components/schemas/FillsParams' };
+    },
+  ],
+  [
+    'method.result-changed',
+    'breaking',
+    'breaking',
+    (s) => {
+      s.components.messages.QuoteReply.payload = { $ref: '#/components/schemas/Fill' };
+    },
+  ],
+  [
+    'method.transport-removed',
+    'breaking',
+    'safe',
+    (s) => {
+      op(s, 'getFills')['x-transports'] = ['ws'];
+      delete op(s, 'getFills')['x-http-path'];
+    },
+  ],
+  [
+    'method.transport-added',
+    'safe',
+    'breaking',
+    (s) => {
+      op(s, 'getQuote')['x-transports'] = ['ws', 'http'];
+      op(s, 'getQuote')['x-http-path'] = '/v1/public/get_quote';
+    },
+  ],
+  [
+    'method.http-path-changed',
+    'breaking',
+    'breaking',
+    (s) => {
+      op(s, 'getFills')['x-http-path'] = '/v2/private/get_fills';
+    },
+  ],
+  [
+    'method.login-required',
+    'breaking',
+    'breaking',
+    (s) => {
+      op(s, 'getQuote')['x-auth'] = 'login';
+    },
+  ],
+  [
+    'method.login-dropped',
+    'safe',
+    'breaking',
+    (s) => {
+      op(s, 'getFills')['x-auth'] = 'none';
+    },
+  ],
+  [
+    'method.rate-limit-changed',
+    'dangerous',
+    'dangerous',
+    (s) => {
+      op(s, 'getQuote')['x-rate-limit-class'] = 'writes';
+    },
+    (s) => {
+      s['x-rate-limit-classes'].push({ name: 'writes', appliesTo: 'orders', budget: 'reads' });
+    },
+  ],
+  [
+    'method.order-flow-changed',
+    'breaking',
+    'breaking',
+    (s) => {
+      op(s, 'getFills')['x-order-flow'] = true;
+    },
+  ],
+  [
+    'field.added-required',
+    'breaking',
+    'safe',
+    (s) => {
+      S(s).FillsParams.properties.account = { type: 'string' };
+      S(s).FillsParams.required = ['account'];
+    },
+  ],
   // QuoteParams is closed (additionalProperties: false): an old server refuses the field it does not know.
-  ['field.added-required-closed', 'breaking', 'breaking', (s) => { S(s).QuoteParams.properties.account = { type: 'string' }; S(s).QuoteParams.required.push('account'); }],
-  ['field.added-required-closed', 'dangerous', 'breaking', (s) => { S(s).Quote.properties.venue = { type: 'string' }; S(s).Quote.required.push('venue'); }, (s) => { S(s).Quote.additionalProperties = false; }],
-  ['field.added-required', 'safe', 'breaking', (s) => { S(s).Quote.properties.venue = { type: 'string' }; S(s).Quote.required.push('venue'); }],
-  ['field.added-optional', 'safe', 'dangerous', (s) => { S(s).FillsParams.properties.memo = { type: 'string' }; }],
-  ['field.added-optional-closed', 'safe', 'breaking', (s) => { S(s).QuoteParams.properties.memo = { type: 'string' }; }],
-  ['field.added-optional-closed', 'dangerous', 'safe', (s) => { S(s).Quote.properties.venue = { type: 'string' }; }, (s) => { S(s).Quote.additionalProperties = false; }],
-  ['field.added-optional', 'safe', 'safe', (s) => { S(s).Quote.properties.source = { type: 'string' }; }],
-  ['field.removed', 'breaking', 'safe', (s) => { delete S(s).Tick.properties.venue; }],
-  ['field.removed', 'breaking', 'safe', (s) => { delete S(s).QuoteParams.properties.label; }],
+  [
+    'field.added-required-closed',
+    'breaking',
+    'breaking',
+    (s) => {
+      S(s).QuoteParams.properties.account = { type: 'string' };
+      S(s).QuoteParams.required.push('account');
+    },
+  ],
+  [
+    'field.added-required-closed',
+    'dangerous',
+    'breaking',
+    (s) => {
+      S(s).Quote.properties.venue = { type: 'string' };
+      S(s).Quote.required.push('venue');
+    },
+    (s) => {
+      S(s).Quote.additionalProperties = false;
+    },
+  ],
+  [
+    'field.added-required',
+    'safe',
+    'breaking',
+    (s) => {
+      S(s).Quote.properties.venue = { type: 'string' };
+      S(s).Quote.required.push('venue');
+    },
+  ],
+  [
+    'field.added-optional',
+    'safe',
+    'dangerous',
+    (s) => {
+      S(s).FillsParams.properties.memo = { type: 'string' };
+    },
+  ],
+  [
+    'field.added-optional-closed',
+    'safe',
+    'breaking',
+    (s) => {
+      S(s).QuoteParams.properties.memo = { type: 'string' };
+    },
+  ],
+  [
+    'field.added-optional-closed',
+    'dangerous',
+    'safe',
+    (s) => {
+      S(s).Quote.properties.venue = { type: 'string' };
+    },
+    (s) => {
+      S(s).Quote.additionalProperties = false;
+    },
+  ],
+  [
+    'field.added-optional',
+    'safe',
+    'safe',
+    (s) => {
+      S(s).Quote.properties.source = { type: 'string' };
+    },
+  ],
+  [
+    'field.removed',
+    'breaking',
+    'safe',
+    (s) => {
+      delete S(s).Tick.properties.venue;
+    },
+  ],
+  [
+    'field.removed',
+    'breaking',
+    'safe',
+    (s) => {
+      delete S(s).QuoteParams.properties.label;
+    },
+  ],
   // A field that was required in params: an old server still demands it.
-  ['field.removed-required', 'breaking', 'breaking', (s) => { delete S(s).QuoteParams.properties.size; S(s).QuoteParams.required = ['symbol']; }],
-  ['field.removed-required', 'breaking', 'safe', (s) => { delete S(s).Quote.properties.expires; S(s).Quote.required = ['price']; }],
-  ['field.made-required', 'breaking', 'safe', (s) => { S(s).QuoteParams.required.push('tif'); }],
-  ['field.made-required', 'safe', 'breaking', (s) => { S(s).Quote.required.push('note'); }],
-  ['field.made-optional', 'breaking', 'safe', (s) => { S(s).Quote.required = ['price']; }],
-  ['field.made-optional', 'safe', 'breaking', (s) => { S(s).QuoteParams.required = ['symbol']; }],
-  ['field.made-nullable', 'breaking', 'safe', (s) => { S(s).Quote.properties.note = { type: ['string', 'null'] }; }],
-  ['field.made-nullable', 'safe', 'breaking', (s) => { S(s).QuoteParams.properties.label = { type: ['string', 'null'] }; }],
-  ['field.made-non-nullable', 'breaking', 'safe', (s) => { S(s).QuoteParams.properties.label = { type: 'string' }; }, (s) => { S(s).QuoteParams.properties.label = { type: ['string', 'null'] }; }],
-  ['field.type-changed', 'breaking', 'breaking', (s) => { S(s).Quote.properties.expires = { type: 'string' }; }],
-  ['enum.value-added', 'dangerous', 'safe', (s) => { S(s).Side.enum.push('close'); }],
-  ['enum.value-added', 'safe', 'breaking', (s) => { S(s).QuoteParams.properties.tif.enum.push('fok'); }],
-  ['enum.value-removed', 'breaking', 'safe', (s) => { S(s).QuoteParams.properties.tif.enum = ['gtc']; }],
-  ['enum.value-removed', 'breaking', 'breaking', (s) => { S(s).Side.enum = ['buy']; }],
-  ['constraint.widened', 'dangerous', 'safe', (s) => { S(s).Price.pattern = '^[0-9]+(\\.[0-9]{1,12})?$'; }],
-  ['constraint.narrowed', 'breaking', 'safe', (s) => { S(s).Size.pattern = '^[0-9]+(\\.[0-9]{1,4})?$'; }],
-  ['constraint.widened', 'safe', 'breaking', (s) => { S(s).QuoteParams.properties.symbol.maxLength = 64; }],
-  ['constraint.narrowed', 'breaking', 'safe', (s) => { S(s).FillsParams.properties.limit.maximum = 50; }],
-  ['constraint.narrowed', 'safe', 'breaking', (s) => { S(s).Quote.properties.expires.maximum = 4102444800000; }],
-  ['constraint.changed', 'dangerous', 'dangerous', (s) => { S(s).Price.pattern = '^[0-9a-f]+$'; }],
-  ['record.opened', 'safe', 'breaking', (s) => { delete S(s).QuoteParams.additionalProperties; }],
-  ['record.closed', 'safe', 'breaking', (s) => { S(s).Quote.additionalProperties = false; }],
-  ['type.removed', 'breaking', 'safe', (s) => { delete S(s).Legacy; }, (s) => { S(s).Legacy = { type: 'object', properties: { a: { type: 'string' } } }; }],
-  ['type.added', 'safe', 'safe', (s) => { S(s).Extra = { type: 'string' }; }],
-  ['type.kind-changed', 'breaking', 'breaking', (s) => { S(s).Side = { type: 'string' }; }],
-  ['error.removed', 'dangerous', 'safe', (s) => { s['x-errors'].codes.pop(); }],
-  ['error.added', 'dangerous', 'dangerous', (s) => { s['x-errors'].codes.push({ code: 11000, name: 'INSUFFICIENT_FUNDS', kind: 'order', httpStatus: 400, message: 'Insufficient funds', condition: 'Margin.' }); }],
-  ['error.message-changed', 'dangerous', 'breaking', (s) => { s['x-errors'].codes[0].message = 'Too many requests'; }],
-  ['error.name-changed', 'breaking', 'safe', (s) => { s['x-errors'].codes[0].name = 'TOO_MANY_REQUESTS'; }],
-  ['error.status-changed', 'dangerous', 'breaking', (s) => { s['x-errors'].codes[1].httpStatus = 403; }],
-  ['error.kind-changed', 'dangerous', 'safe', (s) => { s['x-errors'].codes[1].kind = 'request'; }],
-  ['limit.tightened', 'dangerous', 'breaking', (s) => { Object.assign(s['x-limits'][0], { tps: 2, points: 10 }); }],
-  ['limit.loosened', 'safe', 'breaking', (s) => { s['x-limits'][1].max = 20; }],
-  ['limit.added', 'dangerous', 'breaking', (s) => { s['x-limits'].push({ id: 'size', title: 'Frame size', kind: 'size', scope: 'connection', maxBytes: 65536 }); }],
-  ['limit.removed', 'safe', 'dangerous', (s) => { s['x-limits'].pop(); }],
-  ['limit.changed', 'dangerous', 'dangerous', (s) => { s['x-limits'][0].scope = 'ip'; }],
-  ['rate-limit-class.added', 'safe', 'dangerous', (s) => { s['x-rate-limit-classes'].push({ name: 'writes', appliesTo: 'orders', budget: 'reads' }); }],
-  ['rate-limit-class.changed', 'dangerous', 'dangerous', (s) => { s['x-rate-limit-classes'][0].appliesTo = 'reads only'; }],
-  ['assumption.added', 'dangerous', 'dangerous', (s) => { s['x-assumptions'].push({ id: 'fills-order', title: 'Fill order', choice: 'newest first', reason: 'not shown' }); }],
-  ['assumption.removed', 'dangerous', 'dangerous', (s) => { s['x-assumptions'] = []; }],
-  ['assumption.changed', 'dangerous', 'dangerous', (s) => { s['x-assumptions'][0].choice = 'microseconds'; }],
+  [
+    'field.removed-required',
+    'breaking',
+    'breaking',
+    (s) => {
+      delete S(s).QuoteParams.properties.size;
+      S(s).QuoteParams.required = ['symbol'];
+    },
+  ],
+  [
+    'field.removed-required',
+    'breaking',
+    'safe',
+    (s) => {
+      delete S(s).Quote.properties.expires;
+      S(s).Quote.required = ['price'];
+    },
+  ],
+  [
+    'field.made-required',
+    'breaking',
+    'safe',
+    (s) => {
+      S(s).QuoteParams.required.push('tif');
+    },
+  ],
+  [
+    'field.made-required',
+    'safe',
+    'breaking',
+    (s) => {
+      S(s).Quote.required.push('note');
+    },
+  ],
+  [
+    'field.made-optional',
+    'breaking',
+    'safe',
+    (s) => {
+      S(s).Quote.required = ['price'];
+    },
+  ],
+  [
+    'field.made-optional',
+    'safe',
+    'breaking',
+    (s) => {
+      S(s).QuoteParams.required = ['symbol'];
+    },
+  ],
+  [
+    'field.made-nullable',
+    'breaking',
+    'safe',
+    (s) => {
+      S(s).Quote.properties.note = { type: ['string', 'null'] };
+    },
+  ],
+  [
+    'field.made-nullable',
+    'safe',
+    'breaking',
+    (s) => {
+      S(s).QuoteParams.properties.label = { type: ['string', 'null'] };
+    },
+  ],
+  [
+    'field.made-non-nullable',
+    'breaking',
+    'safe',
+    (s) => {
+      S(s).QuoteParams.properties.label = { type: 'string' };
+    },
+    (s) => {
+      S(s).QuoteParams.properties.label = { type: ['string', 'null'] };
+    },
+  ],
+  [
+    'field.type-changed',
+    'breaking',
+    'breaking',
+    (s) => {
+      S(s).Quote.properties.expires = { type: 'string' };
+    },
+  ],
+  [
+    'enum.value-added',
+    'dangerous',
+    'safe',
+    (s) => {
+      S(s).Side.enum.push('close');
+    },
+  ],
+  [
+    'enum.value-added',
+    'safe',
+    'breaking',
+    (s) => {
+      S(s).QuoteParams.properties.tif.enum.push('fok');
+    },
+  ],
+  [
+    'enum.value-removed',
+    'breaking',
+    'safe',
+    (s) => {
+      S(s).QuoteParams.properties.tif.enum = ['gtc'];
+    },
+  ],
+  [
+    'enum.value-removed',
+    'breaking',
+    'breaking',
+    (s) => {
+      S(s).Side.enum = ['buy'];
+    },
+  ],
+  [
+    'constraint.widened',
+    'dangerous',
+    'safe',
+    (s) => {
+      S(s).Price.pattern = '^[0-9]+(\\.[0-9]{1,12})?$';
+    },
+  ],
+  [
+    'constraint.narrowed',
+    'breaking',
+    'safe',
+    (s) => {
+      S(s).Size.pattern = '^[0-9]+(\\.[0-9]{1,4})?$';
+    },
+  ],
+  [
+    'constraint.widened',
+    'safe',
+    'breaking',
+    (s) => {
+      S(s).QuoteParams.properties.symbol.maxLength = 64;
+    },
+  ],
+  [
+    'constraint.narrowed',
+    'breaking',
+    'safe',
+    (s) => {
+      S(s).FillsParams.properties.limit.maximum = 50;
+    },
+  ],
+  [
+    'constraint.narrowed',
+    'safe',
+    'breaking',
+    (s) => {
+      S(s).Quote.properties.expires.maximum = 4102444800000;
+    },
+  ],
+  [
+    'constraint.changed',
+    'dangerous',
+    'dangerous',
+    (s) => {
+      S(s).Price.pattern = '^[0-9a-f]+$';
+    },
+  ],
+  [
+    'record.opened',
+    'safe',
+    'breaking',
+    (s) => {
+      delete S(s).QuoteParams.additionalProperties;
+    },
+  ],
+  [
+    'record.closed',
+    'safe',
+    'breaking',
+    (s) => {
+      S(s).Quote.additionalProperties = false;
+    },
+  ],
+  [
+    'type.removed',
+    'breaking',
+    'safe',
+    (s) => {
+      delete S(s).Legacy;
+    },
+    (s) => {
+      S(s).Legacy = { type: 'object', properties: { a: { type: 'string' } } };
+    },
+  ],
+  [
+    'type.added',
+    'safe',
+    'safe',
+    (s) => {
+      S(s).Extra = { type: 'string' };
+    },
+  ],
+  [
+    'type.kind-changed',
+    'breaking',
+    'breaking',
+    (s) => {
+      S(s).Side = { type: 'string' };
+    },
+  ],
+  [
+    'error.removed',
+    'dangerous',
+    'safe',
+    (s) => {
+      s['x-errors'].codes.pop();
+    },
+  ],
+  [
+    'error.added',
+    'dangerous',
+    'dangerous',
+    (s) => {
+      s['x-errors'].codes.push({
+        code: 11000,
+        name: 'INSUFFICIENT_FUNDS',
+        kind: 'order',
+        httpStatus: 400,
+        message: 'Insufficient funds',
+        condition: 'Margin.',
+      });
+    },
+  ],
+  [
+    'error.message-changed',
+    'dangerous',
+    'breaking',
+    (s) => {
+      s['x-errors'].codes[0].message = 'Too many requests';
+    },
+  ],
+  [
+    'error.name-changed',
+    'breaking',
+    'safe',
+    (s) => {
+      s['x-errors'].codes[0].name = 'TOO_MANY_REQUESTS';
+    },
+  ],
+  [
+    'error.status-changed',
+    'dangerous',
+    'breaking',
+    (s) => {
+      s['x-errors'].codes[1].httpStatus = 403;
+    },
+  ],
+  [
+    'error.kind-changed',
+    'dangerous',
+    'safe',
+    (s) => {
+      s['x-errors'].codes[1].kind = 'request';
+    },
+  ],
+  [
+    'limit.tightened',
+    'dangerous',
+    'breaking',
+    (s) => {
+      Object.assign(s['x-limits'][0], { tps: 2, points: 10 });
+    },
+  ],
+  [
+    'limit.loosened',
+    'safe',
+    'breaking',
+    (s) => {
+      s['x-limits'][1].max = 20;
+    },
+  ],
+  [
+    'limit.added',
+    'dangerous',
+    'breaking',
+    (s) => {
+      s['x-limits'].push({ id: 'size', title: 'Frame size', kind: 'size', scope: 'connection', maxBytes: 65536 });
+    },
+  ],
+  [
+    'limit.removed',
+    'safe',
+    'dangerous',
+    (s) => {
+      s['x-limits'].pop();
+    },
+  ],
+  [
+    'limit.changed',
+    'dangerous',
+    'dangerous',
+    (s) => {
+      s['x-limits'][0].scope = 'ip';
+    },
+  ],
+  [
+    'rate-limit-class.added',
+    'safe',
+    'dangerous',
+    (s) => {
+      s['x-rate-limit-classes'].push({ name: 'writes', appliesTo: 'orders', budget: 'reads' });
+    },
+  ],
+  [
+    'rate-limit-class.changed',
+    'dangerous',
+    'dangerous',
+    (s) => {
+      s['x-rate-limit-classes'][0].appliesTo = 'reads only';
+    },
+  ],
+  [
+    'assumption.added',
+    'dangerous',
+    'dangerous',
+    (s) => {
+      s['x-assumptions'].push({ id: 'fills-order', title: 'Fill order', choice: 'newest first', reason: 'not shown' });
+    },
+  ],
+  [
+    'assumption.removed',
+    'dangerous',
+    'dangerous',
+    (s) => {
+      s['x-assumptions'] = [];
+    },
+  ],
+  [
+    'assumption.changed',
+    'dangerous',
+    'dangerous',
+    (s) => {
+      s['x-assumptions'][0].choice = 'microseconds';
+    },
+  ],
   // Renaming a channel's id keeps its address: only the generated names move.
-  ['channel.renamed', 'breaking', 'safe', (s) => { s.channels.quotes = s.channels.ticks; delete s.channels.ticks; s.operations.receiveTicks.channel = { $ref: '#/channels/quotes' }; }],
-  ['rate-limit-class.removed', 'dangerous', 'dangerous', (s) => { s['x-rate-limit-classes'].pop(); }, (s) => { s['x-rate-limit-classes'].push({ name: 'writes', appliesTo: 'orders', budget: 'reads' }); }],
-  ['login.changed', 'breaking', 'breaking', (s) => { s['x-login'].headers.wallet = 'X-Wallet'; }, withLogin],
-  ['login.window-changed', 'dangerous', 'dangerous', (s) => { s['x-login'].freshness.pastMs = 10000; }, withLogin],
-  ['login.reverify-changed', 'dangerous', 'dangerous', (s) => { s['x-login'].reverify.intervalMs = 60000; }, withLogin],
-  ['action-signature.changed', 'breaking', 'breaking', (s) => { s['x-action-signature'].domain.chainId = 1; }, withSignature],
-  ['error.data-changed', 'dangerous', 'breaking', (s) => { s['x-errors'].codes[0].data = 'Retry after <s> s'; }, (s) => { s['x-errors'].codes[0].data = 'Retry after <ms> ms'; }],
+  [
+    'channel.renamed',
+    'breaking',
+    'safe',
+    (s) => {
+      s.channels.quotes = s.channels.ticks;
+      delete s.channels.ticks;
+      s.operations.receiveTicks.channel = { $ref: '#/channels/quotes' };
+    },
+  ],
+  [
+    'rate-limit-class.removed',
+    'dangerous',
+    'dangerous',
+    (s) => {
+      s['x-rate-limit-classes'].pop();
+    },
+    (s) => {
+      s['x-rate-limit-classes'].push({ name: 'writes', appliesTo: 'orders', budget: 'reads' });
+    },
+  ],
+  [
+    'login.changed',
+    'breaking',
+    'breaking',
+    (s) => {
+      s['x-login'].headers.wallet = 'X-Wallet';
+    },
+    withLogin,
+  ],
+  [
+    'login.window-changed',
+    'dangerous',
+    'dangerous',
+    (s) => {
+      s['x-login'].freshness.pastMs = 10000;
+    },
+    withLogin,
+  ],
+  [
+    'login.reverify-changed',
+    'dangerous',
+    'dangerous',
+    (s) => {
+      s['x-login'].reverify.intervalMs = 60000;
+    },
+    withLogin,
+  ],
+  [
+    'action-signature.changed',
+    'breaking',
+    'breaking',
+    (s) => {
+      s['x-action-signature'].domain.chainId = 1;
+    },
+    withSignature,
+  ],
+  [
+    'error.data-changed',
+    'dangerous',
+    'breaking',
+    (s) => {
+      s['x-errors'].codes[0].data = 'Retry after <s> s';
+    },
+    (s) => {
+      s['x-errors'].codes[0].data = 'Retry after <ms> ms';
+    },
+  ],
 
   // Gap 1: places the model compared not at all. Unions (variants added, removed, changed).
-  ['union.variant-removed', 'breaking', 'breaking', (s) => { S(s).Quote.properties.ref.anyOf.pop(); }, (s) => { S(s).Quote.properties.ref = { anyOf: [{ type: 'string' }, { type: 'integer' }, { type: 'boolean' }] }; }],
-  ['union.variant-added', 'safe', 'breaking', (s) => { S(s).QuoteParams.properties.label.anyOf.push({ type: 'boolean' }); }, (s) => { S(s).QuoteParams.properties.label = { anyOf: [{ type: 'string' }, { type: 'integer' }] }; }],
-  ['union.variant-added', 'dangerous', 'safe', (s) => { S(s).Pick.oneOf.push({ $ref: '#/components/schemas/Fill' }); }, (s) => { S(s).Pick = { oneOf: [{ $ref: '#/components/schemas/Side' }, { type: 'integer' }] }; S(s).Quote.properties.pick = { $ref: '#/components/schemas/Pick' }; }],
+  [
+    'union.variant-removed',
+    'breaking',
+    'breaking',
+    (s) => {
+      S(s).Quote.properties.ref.anyOf.pop();
+    },
+    (s) => {
+      S(s).Quote.properties.ref = { anyOf: [{ type: 'string' }, { type: 'integer' }, { type: 'boolean' }] };
+    },
+  ],
+  [
+    'union.variant-added',
+    'safe',
+    'breaking',
+    (s) => {
+      S(s).QuoteParams.properties.label.anyOf.push({ type: 'boolean' });
+    },
+    (s) => {
+      S(s).QuoteParams.properties.label = { anyOf: [{ type: 'string' }, { type: 'integer' }] };
+    },
+  ],
+  [
+    'union.variant-added',
+    'dangerous',
+    'safe',
+    (s) => {
+      S(s).Pick.oneOf.push({ $ref: '#/components/schemas/Fill' });
+    },
+    (s) => {
+      S(s).Pick = { oneOf: [{ $ref: '#/components/schemas/Side' }, { type: 'integer' }] };
+      S(s).Quote.properties.pick = { $ref: '#/components/schemas/Pick' };
+    },
+  ],
   // A field whose old type is one variant of its new union widens (the login timestamp: string → string | integer).
-  ['union.variant-added', 'safe', 'breaking', (s) => { S(s).QuoteParams.properties.label = { $ref: '#/components/schemas/LabelInput' }; S(s).LabelInput = { anyOf: [{ type: 'string' }, { type: 'integer' }] }; }, undefined, ['type.added safe/safe']],
-  ['union.variant-added', 'dangerous', 'safe', (s) => { S(s).Quote.properties.note = { anyOf: [{ type: 'string', description: 'as before' }, { type: 'integer' }] }; }],
-  ['union.variant-removed', 'breaking', 'breaking', (s) => { S(s).Quote.properties.note = { type: 'string' }; }, (s) => { S(s).Quote.properties.note = { anyOf: [{ type: 'string' }, { type: 'integer' }] }; }],
-  ['constraint.narrowed', 'breaking', 'safe', (s) => { S(s).QuoteParams.properties.label.anyOf[0].maxLength = 8; }, (s) => { S(s).QuoteParams.properties.label = { anyOf: [{ type: 'string', maxLength: 16 }, { type: 'integer' }] }; }],
+  [
+    'union.variant-added',
+    'safe',
+    'breaking',
+    (s) => {
+      S(s).QuoteParams.properties.label = { $ref: '#/components/schemas/LabelInput' };
+      S(s).LabelInput = { anyOf: [{ type: 'string' }, { type: 'integer' }] };
+    },
+    undefined,
+    ['type.added safe/safe'],
+  ],
+  [
+    'union.variant-added',
+    'dangerous',
+    'safe',
+    (s) => {
+      S(s).Quote.properties.note = { anyOf: [{ type: 'string', description: 'as before' }, { type: 'integer' }] };
+    },
+  ],
+  [
+    'union.variant-removed',
+    'breaking',
+    'breaking',
+    (s) => {
+      S(s).Quote.properties.note = { type: 'string' };
+    },
+    (s) => {
+      S(s).Quote.properties.note = { anyOf: [{ type: 'string' }, { type: 'integer' }] };
+    },
+  ],
+  [
+    'constraint.narrowed',
+    'breaking',
+    'safe',
+    (s) => {
+      S(s).QuoteParams.properties.label.anyOf[0].maxLength = 8;
+    },
+    (s) => {
+      S(s).QuoteParams.properties.label = { anyOf: [{ type: 'string', maxLength: 16 }, { type: 'integer' }] };
+    },
+  ],
   // Nested inline objects: fields added, removed, made required.
-  ['field.added-required', 'safe', 'breaking', (s) => { S(s).Quote.properties.meta.properties.b = { type: 'string' }; S(s).Quote.properties.meta.required = ['b']; }, (s) => { S(s).Quote.properties.meta = { type: 'object', properties: { a: { type: 'string' } } }; }],
-  ['field.removed-required', 'breaking', 'breaking', (s) => { S(s).FillsParams.properties.filter.properties = { b: { type: 'string' } }; S(s).FillsParams.properties.filter.required = []; }, (s) => { S(s).FillsParams.properties.filter = { type: 'object', required: ['a'], properties: { a: { type: 'string' } } }; }, ['field.added-optional safe/dangerous']],
-  ['field.made-required', 'breaking', 'safe', (s) => { S(s).FillsParams.properties.filter.required = ['a']; }, (s) => { S(s).FillsParams.properties.filter = { type: 'object', properties: { a: { type: 'string' } } }; }],
+  [
+    'field.added-required',
+    'safe',
+    'breaking',
+    (s) => {
+      S(s).Quote.properties.meta.properties.b = { type: 'string' };
+      S(s).Quote.properties.meta.required = ['b'];
+    },
+    (s) => {
+      S(s).Quote.properties.meta = { type: 'object', properties: { a: { type: 'string' } } };
+    },
+  ],
+  [
+    'field.removed-required',
+    'breaking',
+    'breaking',
+    (s) => {
+      S(s).FillsParams.properties.filter.properties = { b: { type: 'string' } };
+      S(s).FillsParams.properties.filter.required = [];
+    },
+    (s) => {
+      S(s).FillsParams.properties.filter = { type: 'object', required: ['a'], properties: { a: { type: 'string' } } };
+    },
+    ['field.added-optional safe/dangerous'],
+  ],
+  [
+    'field.made-required',
+    'breaking',
+    'safe',
+    (s) => {
+      S(s).FillsParams.properties.filter.required = ['a'];
+    },
+    (s) => {
+      S(s).FillsParams.properties.filter = { type: 'object', properties: { a: { type: 'string' } } };
+    },
+  ],
   // Array items: constraints and enumerations of the items.
-  ['constraint.narrowed', 'breaking', 'safe', (s) => { S(s).FillsParams.properties.ids.items.maxLength = 5; }, (s) => { S(s).FillsParams.properties.ids = { type: 'array', items: { type: 'string', maxLength: 10 } }; }],
-  ['enum.value-added', 'safe', 'breaking', (s) => { S(s).FillsParams.properties.sides.items.enum.push('close'); }, (s) => { S(s).FillsParams.properties.sides = { type: 'array', items: { type: 'string', enum: ['buy', 'sell'] } }; }],
+  [
+    'constraint.narrowed',
+    'breaking',
+    'safe',
+    (s) => {
+      S(s).FillsParams.properties.ids.items.maxLength = 5;
+    },
+    (s) => {
+      S(s).FillsParams.properties.ids = { type: 'array', items: { type: 'string', maxLength: 10 } };
+    },
+  ],
+  [
+    'enum.value-added',
+    'safe',
+    'breaking',
+    (s) => {
+      S(s).FillsParams.properties.sides.items.enum.push('close');
+    },
+    (s) => {
+      S(s).FillsParams.properties.sides = { type: 'array', items: { type: 'string', enum: ['buy', 'sell'] } };
+    },
+  ],
   // Tuples: another number of items.
-  ['field.type-changed', 'breaking', 'breaking', (s) => { S(s).Quote.properties.level.items.push({ type: 'string' }); }, (s) => { S(s).Quote.properties.level = { type: 'array', items: [{ type: 'string' }, { type: 'string' }] }; }],
+  [
+    'field.type-changed',
+    'breaking',
+    'breaking',
+    (s) => {
+      S(s).Quote.properties.level.items.push({ type: 'string' });
+    },
+    (s) => {
+      S(s).Quote.properties.level = { type: 'array', items: [{ type: 'string' }, { type: 'string' }] };
+    },
+  ],
   // Fields of an inline allOf part.
-  ['field.added-optional', 'safe', 'safe', (s) => { S(s).QuoteX.allOf[1].properties.y = { type: 'string' }; }, withAllOf],
-  ['constraint.narrowed', 'safe', 'breaking', (s) => { S(s).QuoteX.allOf[1].properties.x.maxLength = 4; }, withAllOf],
+  [
+    'field.added-optional',
+    'safe',
+    'safe',
+    (s) => {
+      S(s).QuoteX.allOf[1].properties.y = { type: 'string' };
+    },
+    withAllOf,
+  ],
+  [
+    'constraint.narrowed',
+    'safe',
+    'breaking',
+    (s) => {
+      S(s).QuoteX.allOf[1].properties.x.maxLength = 4;
+    },
+    withAllOf,
+  ],
   // The records a method assumes where the document leaves params open.
-  ['method.params-changed', 'breaking', 'breaking', (s) => { op(s, 'getQuote')['x-assumed-params'] = 'FillsParams'; }, (s) => { op(s, 'getQuote')['x-assumed-params'] = 'QuoteParams'; }],
+  [
+    'method.params-changed',
+    'breaking',
+    'breaking',
+    (s) => {
+      op(s, 'getQuote')['x-assumed-params'] = 'FillsParams';
+    },
+    (s) => {
+      op(s, 'getQuote')['x-assumed-params'] = 'QuoteParams';
+    },
+  ],
   // A new key of a limit (a bound that appears allows less).
-  ['limit.tightened', 'dangerous', 'breaking', (s) => { s['x-limits'][0].max = 3; }],
+  [
+    'limit.tightened',
+    'dangerous',
+    'breaking',
+    (s) => {
+      s['x-limits'][0].max = 3;
+    },
+  ],
 
   // Gap 2: a nullable change, an inline enum, a named scalar made nullable: one change each, no type change beside it.
-  ['constraint.narrowed', 'safe', 'breaking', (s) => { S(s).Quote.properties.note = { type: 'string', enum: ['a', 'b'] }; }],
-  ['constraint.widened', 'safe', 'breaking', (s) => { S(s).QuoteParams.properties.tif = { type: 'string' }; }],
-  ['field.made-nullable', 'breaking', 'safe', (s) => { S(s).Price.type = ['string', 'null']; }],
-  ['field.made-nullable', 'breaking', 'safe', (s) => { S(s).Quote.properties.note = { anyOf: [{ type: 'string' }, { type: 'null' }] }; }],
-  ['field.made-non-nullable', 'safe', 'breaking', (s) => { S(s).Quote.properties.price = { $ref: '#/components/schemas/Price' }; }, (s) => { S(s).Quote.properties.price = { anyOf: [{ $ref: '#/components/schemas/Price' }, { type: 'null' }] }; }],
+  [
+    'constraint.narrowed',
+    'safe',
+    'breaking',
+    (s) => {
+      S(s).Quote.properties.note = { type: 'string', enum: ['a', 'b'] };
+    },
+  ],
+  [
+    'constraint.widened',
+    'safe',
+    'breaking',
+    (s) => {
+      S(s).QuoteParams.properties.tif = { type: 'string' };
+    },
+  ],
+  [
+    'field.made-nullable',
+    'breaking',
+    'safe',
+    (s) => {
+      S(s).Price.type = ['string', 'null'];
+    },
+  ],
+  [
+    'field.made-nullable',
+    'breaking',
+    'safe',
+    (s) => {
+      S(s).Quote.properties.note = { anyOf: [{ type: 'string' }, { type: 'null' }] };
+    },
+  ],
+  [
+    'field.made-non-nullable',
+    'safe',
+    'breaking',
+    (s) => {
+      S(s).Quote.properties.price = { $ref: '#/components/schemas/Price' };
+    },
+    (s) => {
+      S(s).Quote.properties.price = { anyOf: [{ $ref: '#/components/schemas/Price' }, { type: 'null' }] };
+    },
+  ],
 
   // Gap 3: records assumed for params are sent by clients (x-assumed-params), so are the enumerations in them.
-  ['enum.value-added', 'safe', 'breaking', (s) => { S(s).Kind.enum.push('stop'); }, (s) => { S(s).Kind = { type: 'string', enum: ['limit', 'market'] }; S(s).AssumedQuote = { type: 'object', properties: { kind: { $ref: '#/components/schemas/Kind' } } }; op(s, 'getQuote')['x-assumed-params'] = 'AssumedQuote'; }],
+  [
+    'enum.value-added',
+    'safe',
+    'breaking',
+    (s) => {
+      S(s).Kind.enum.push('stop');
+    },
+    (s) => {
+      S(s).Kind = { type: 'string', enum: ['limit', 'market'] };
+      S(s).AssumedQuote = { type: 'object', properties: { kind: { $ref: '#/components/schemas/Kind' } } };
+      op(s, 'getQuote')['x-assumed-params'] = 'AssumedQuote';
+    },
+  ],
 ];
 
 function withLogin(s: Spec): void {
-  s['x-login'] = { headers: { wallet: 'X-ServiceWallet', timestamp: 'X-ServiceTimestamp', signature: 'X-ServiceSignature' }, message: 'The time, signed.', freshness: { pastMs: 30000, futureMs: 5000, appliesTo: 'wallet' }, reverify: { intervalMs: 30000 } };
+  s['x-login'] = {
+    headers: { wallet: 'X-ServiceWallet', timestamp: 'X-ServiceTimestamp', signature: 'X-ServiceSignature' },
+    message: 'The time, signed.',
+    freshness: { pastMs: 30000, futureMs: 5000, appliesTo: 'wallet' },
+    reverify: { intervalMs: 30000 },
+  };
 }
 function withSignature(s: Spec): void {
-  s['x-action-signature'] = { domain: { name: 'x', version: '1', chainId: 31337 }, primaryType: 'Action', types: { Action: [{ name: 'method', type: 'string' }] }, paramsHash: 'keccak256 of the params', signatureFields: ['signer', 'signature'] };
+  s['x-action-signature'] = {
+    domain: { name: 'x', version: '1', chainId: 31337 },
+    primaryType: 'Action',
+    types: { Action: [{ name: 'method', type: 'string' }] },
+    paramsHash: 'keccak256 of the params',
+    signatureFields: ['signer', 'signature'],
+  };
 }
 function withAllOf(s: Spec): void {
-  S(s).QuoteX = { allOf: [{ $ref: '#/components/schemas/Quote' }, { type: 'object', properties: { x: { type: 'string', maxLength: 8 } } }] };
+  S(s).QuoteX = {
+    allOf: [
+      { $ref: '#/components/schemas/Quote' },
+      { type: 'object', properties: { x: { type: 'string', maxLength: 8 } } },
+    ],
+  };
   s.components.messages.QuoteReply.payload = { $ref: '#/components/schemas/QuoteX' };
 }
 
@@ -157,15 +1011,18 @@ const triple = (c: Change) => `${c.rule} ${c.client}/${c.server}`;
 
 describe('every rule, on each side', () => {
   // The complete set of changes: the case's own, and nothing beside it (no contradicting extra change).
-  it.each(CASES.map((c, i) => [`${c[0]} (#${i + 1}): client ${c[1]}, server ${c[2]}`, c] as const))('%s', (_name, [rule, client, server, edit, prepare, also]) => {
-    const before = baseSpec();
-    prepare?.(before);
-    const after = structuredClone(before);
-    edit(after);
-    const changes = diffModels(modelOf(before), modelOf(after));
-    expect(changes.map(triple).sort()).toEqual([`${rule} ${client}/${server}`, ...(also ?? [])].sort());
-    for (const c of changes) expect(c.why.length).toBeGreaterThan(20);
-  });
+  it.each(CASES.map((c, i) => [`${c[0]} (#${i + 1}): client ${c[1]}, server ${c[2]}`, c] as const))(
+    '%s',
+    (_name, [rule, client, server, edit, prepare, also]) => {
+      const before = baseSpec();
+      prepare?.(before);
+      const after = structuredClone(before);
+      edit(after);
+      const changes = diffModels(modelOf(before), modelOf(after));
+      expect(changes.map(triple).sort()).toEqual([`${rule} ${client}/${server}`, ...(also ?? [])].sort());
+      for (const c of changes) expect(c.why.length).toBeGreaterThan(20);
+    },
+  );
 
   it('covers at least 30 rules, and every rule of the table but the raw-list ones', () => {
     const tested = new Set(CASES.map((c) => c[0]));
@@ -223,8 +1080,12 @@ describe('exact numbers, plain patterns, generated names', () => {
     S(spec).Quote.properties.seq = { type: 'integer', minimum: 0, maximum: 'MAX_HERE' };
     const at = (n: string) => (t: string) => t.replace('MAX_HERE', n);
     const changes = diffModels(modelOf(spec, at('18446744073709551000')), modelOf(spec, at('18446744073709551615')));
-    expect(changes.map((c) => [c.rule, c.detail, c.client, c.server])).toEqual([['constraint.widened', 'maximum 18446744073709551000 → 18446744073709551615 (widened)', 'dangerous', 'safe']]);
-    expect(diffModels(modelOf(spec, at('18446744073709551615')), modelOf(spec, at('18446744073709551615')))).toEqual([]);
+    expect(changes.map((c) => [c.rule, c.detail, c.client, c.server])).toEqual([
+      ['constraint.widened', 'maximum 18446744073709551000 → 18446744073709551615 (widened)', 'dangerous', 'safe'],
+    ]);
+    expect(diffModels(modelOf(spec, at('18446744073709551615')), modelOf(spec, at('18446744073709551615')))).toEqual(
+      [],
+    );
   });
 
   it('prints a pattern plain, not escaped as JSON; an error status without one as none', () => {
@@ -241,24 +1102,64 @@ describe('exact numbers, plain patterns, generated names', () => {
     after.channels.ticks.address = 'ticks-{symbol}-{depth}';
     after['x-errors'].codes[0].name = 'TOO_MANY_REQUESTS';
     const changes = diffModels(modelOf(baseSpec()), modelOf(after));
-    expect(changes.find((c) => c.rule === 'channel.address-changed')!.names).toEqual(['channels.ticks', 'TicksAddress', "ChannelAddresses['ticks']"]);
+    expect(changes.find((c) => c.rule === 'channel.address-changed')!.names).toEqual([
+      'channels.ticks',
+      'TicksAddress',
+      "ChannelAddresses['ticks']",
+    ]);
     expect(changes.find((c) => c.rule === 'error.name-changed')!.names).toEqual(['ErrorEntry']);
     const renamed = baseSpec();
     renamed.channels.quotes = renamed.channels.ticks;
     delete renamed.channels.ticks;
     renamed.operations.receiveTicks.channel = { $ref: '#/channels/quotes' };
-    expect(diffModels(modelOf(baseSpec()), modelOf(renamed))[0]!.names).toEqual(['channels.ticks', 'TicksAddress', 'TicksChannelPayload', "ChannelAddresses['ticks']", "ChannelPayloads['ticks']"]);
+    expect(diffModels(modelOf(baseSpec()), modelOf(renamed))[0]!.names).toEqual([
+      'channels.ticks',
+      'TicksAddress',
+      'TicksChannelPayload',
+      "ChannelAddresses['ticks']",
+      "ChannelPayloads['ticks']",
+    ]);
   });
 });
 
 describe('the safety net: nothing that changed is lost', () => {
   const ODD: Array<[what: string, edit: (s: Spec) => void]> = [
-    ['a reserved error range', (s) => { s['x-errors'].reserved.push({ from: -32099, to: -32000, purpose: 'Rate-limit errors.' }); }],
-    ['a default of a field', (s) => { S(s).FillsParams.properties.limit.default = 10; }],
-    ['an x-role on a schema', (s) => { S(s).Tick['x-role'] = 'notification'; }],
-    ['a server', (s) => { s.servers = { prod: { host: 'api.example.com', protocol: 'wss' } }; }],
-    ['a format on an inline field', (s) => { S(s).Fill.properties.fee.format = 'decimal'; }],
-    ['a deprecated flag on a field', (s) => { S(s).Quote.properties.note.deprecated = true; }],
+    [
+      'a reserved error range',
+      (s) => {
+        s['x-errors'].reserved.push({ from: -32099, to: -32000, purpose: 'Rate-limit errors.' });
+      },
+    ],
+    [
+      'a default of a field',
+      (s) => {
+        S(s).FillsParams.properties.limit.default = 10;
+      },
+    ],
+    [
+      'an x-role on a schema',
+      (s) => {
+        S(s).Tick['x-role'] = 'notification';
+      },
+    ],
+    [
+      'a server',
+      (s) => {
+        s.servers = { prod: { host: 'api.example.com', protocol: 'wss' } };
+      },
+    ],
+    [
+      'a format on an inline field',
+      (s) => {
+        S(s).Fill.properties.fee.format = 'decimal';
+      },
+    ],
+    [
+      'a deprecated flag on a field',
+      (s) => {
+        S(s).Quote.properties.note.deprecated = true;
+      },
+    ],
   ];
   it.each(ODD)('%s: at least one change', (_what, edit) => {
     const before = baseSpec();
@@ -266,7 +1167,10 @@ describe('the safety net: nothing that changed is lost', () => {
     edit(after);
     const [a, b] = [modelOf(before), modelOf(after)];
     const modelled = diffModels(a, b);
-    const all = [...modelled, ...unmodelled(rawChanges(before, after), before, after, { changes: modelled, models: [a, b] })];
+    const all = [
+      ...modelled,
+      ...unmodelled(rawChanges(before, after), before, after, { changes: modelled, models: [a, b] }),
+    ];
     expect(all.length, JSON.stringify(rawChanges(before, after))).toBeGreaterThan(0);
   });
 
@@ -287,13 +1191,38 @@ describe('the safety net and lists matched by key', () => {
   it('an assumption, a limit, a rate-limit class and an error put first are each one added change, no other.changed', () => {
     const before = baseSpec();
     const after = baseSpec();
-    after['x-assumptions'].unshift({ id: 'fills-sorted', title: 'Fill order', choice: 'newest first', reason: 'not shown' });
-    after['x-limits'].unshift({ id: 'writes', title: 'Write budget', kind: 'window', scope: 'wallet', tps: 1, windowMs: 5000, points: 5 });
+    after['x-assumptions'].unshift({
+      id: 'fills-sorted',
+      title: 'Fill order',
+      choice: 'newest first',
+      reason: 'not shown',
+    });
+    after['x-limits'].unshift({
+      id: 'writes',
+      title: 'Write budget',
+      kind: 'window',
+      scope: 'wallet',
+      tps: 1,
+      windowMs: 5000,
+      points: 5,
+    });
     after['x-rate-limit-classes'].unshift({ name: 'writes', appliesTo: 'no method yet', budget: 'writes' });
-    after['x-errors'].codes.unshift({ code: 14001, name: 'AUTH_INVALID', kind: 'auth', httpStatus: 401, message: 'Invalid signature', condition: 'Bad proof.' });
+    after['x-errors'].codes.unshift({
+      code: 14001,
+      name: 'AUTH_INVALID',
+      kind: 'auth',
+      httpStatus: 401,
+      message: 'Invalid signature',
+      condition: 'Bad proof.',
+    });
     const [a, b] = [modelOf(before), modelOf(after)];
     const modelled = diffModels(a, b);
-    expect(modelled.map((c) => c.rule).sort()).toEqual(['assumption.added', 'error.added', 'limit.added', 'rate-limit-class.added']);
+    expect(modelled.map((c) => c.rule).sort()).toEqual([
+      'assumption.added',
+      'error.added',
+      'limit.added',
+      'rate-limit-class.added',
+    ]);
     expect(rawChanges(before, after).length).toBeGreaterThan(4);
     expect(unmodelled(rawChanges(before, after), before, after, { changes: modelled, models: [a, b] })).toEqual([]);
   });
@@ -313,9 +1242,13 @@ describe('the safety net and lists matched by key', () => {
 describe('the README', () => {
   const readme = readFileSync(new URL('../../../../README.md', import.meta.url), 'utf8');
   it('lists every rule with its class on each side (the table is the rules, not a copy that drifts)', () => {
-    for (const [id, v] of Object.entries(FIXED_RULES)) expect(readme).toContain(`| \`${id}\` | | ${v.client} | ${v.server} | ${v.why} |`);
+    for (const [id, v] of Object.entries(FIXED_RULES))
+      expect(readme).toContain(`| \`${id}\` | | ${v.client} | ${v.server} | ${v.why} |`);
     for (const [id, byFlow] of Object.entries(FLOW_RULES))
-      for (const [flow, v] of Object.entries(byFlow)) expect(readme).toContain(`| \`${id}\` | ${flow === 'input' ? 'clients' : 'servers'} | ${v.client} | ${v.server} | ${v.why} |`);
+      for (const [flow, v] of Object.entries(byFlow))
+        expect(readme).toContain(
+          `| \`${id}\` | ${flow === 'input' ? 'clients' : 'servers'} | ${v.client} | ${v.server} | ${v.why} |`,
+        );
   });
 
   it('has no row that is not a rule of the code with the same classes and reason (both ways)', () => {
@@ -324,7 +1257,12 @@ describe('the README', () => {
     const rows = table.split('\n').filter((l) => l.startsWith('| `'));
     const expected = [
       ...Object.entries(FIXED_RULES).map(([id, v]) => `| \`${id}\` | | ${v.client} | ${v.server} | ${v.why} |`),
-      ...Object.entries(FLOW_RULES).flatMap(([id, byFlow]) => Object.entries(byFlow).map(([flow, v]) => `| \`${id}\` | ${flow === 'input' ? 'clients' : 'servers'} | ${v.client} | ${v.server} | ${v.why} |`)),
+      ...Object.entries(FLOW_RULES).flatMap(([id, byFlow]) =>
+        Object.entries(byFlow).map(
+          ([flow, v]) =>
+            `| \`${id}\` | ${flow === 'input' ? 'clients' : 'servers'} | ${v.client} | ${v.server} | ${v.why} |`,
+        ),
+      ),
     ];
     expect(rows.filter((r) => !expected.includes(r))).toEqual([]);
     expect(rows).toHaveLength(expected.length);

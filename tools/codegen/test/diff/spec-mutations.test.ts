@@ -25,7 +25,8 @@ const consumer = new URL('./fixtures/consumer.ts', import.meta.url);
 /** Delete an operation's channel and the operations on it. */
 function removeChannel(s: Spec, id: string): void {
   delete s.channels[id];
-  for (const [k, o] of Object.entries<Spec>(s.operations)) if (o.channel?.$ref === `#/channels/${id}`) delete s.operations[k];
+  for (const [k, o] of Object.entries<Spec>(s.operations))
+    if (o.channel?.$ref === `#/channels/${id}`) delete s.operations[k];
 }
 /** Rename a named schema everywhere it is referenced. */
 function renameSchema(s: Spec, from: string, to: string): Spec {
@@ -41,26 +42,179 @@ const limit = (s: Spec, id: string) => s['x-limits'].find((l: Spec) => l.id === 
 type Mutation = [what: string, rule: string, client: Severity, server: Severity, edit: (s: Spec) => Spec | void];
 const MUTATIONS: Mutation[] = [
   ['remove a channel', 'channel.removed', 'breaking', 'safe', (s) => removeChannel(s, 'trades')],
-  ['narrow an enumeration both sides use', 'enum.value-removed', 'breaking', 'breaking', (s) => { schemas(s).OrderType.enum = ['limit']; }],
-  ['make a param required', 'field.made-required', 'breaking', 'safe', (s) => { schemas(s).GetSubaccountsParams.required.push('timestamp'); }],
+  [
+    'narrow an enumeration both sides use',
+    'enum.value-removed',
+    'breaking',
+    'breaking',
+    (s) => {
+      schemas(s).OrderType.enum = ['limit'];
+    },
+  ],
+  [
+    'make a param required',
+    'field.made-required',
+    'breaking',
+    'safe',
+    (s) => {
+      schemas(s).GetSubaccountsParams.required.push('timestamp');
+    },
+  ],
   // Clients send decimals too (order and replace params, through x-assumed-params): the worse of both flows.
-  ["widen a decimal's precision", 'constraint.widened', 'dangerous', 'breaking', (s) => { schemas(s).Decimal.pattern = '^-?[0-9]+(\\.[0-9]{1,18})?$'; }],
+  [
+    "widen a decimal's precision",
+    'constraint.widened',
+    'dangerous',
+    'breaking',
+    (s) => {
+      schemas(s).Decimal.pattern = '^-?[0-9]+(\\.[0-9]{1,18})?$';
+    },
+  ],
   ['rename a record', 'type.removed', 'breaking', 'safe', (s) => renameSchema(s, 'PublicTrade', 'MarketTrade')],
-  ['change a rate-limit class', 'method.rate-limit-changed', 'dangerous', 'dangerous', (s) => { s.operations.cancelAll['x-rate-limit-class'] = 'matching'; delete s.operations.cancelAll['x-rate-limit-budget']; }],
-  ['add a required field to a pushed record', 'field.added-required', 'safe', 'breaking', (s) => { schemas(s).Order.properties.venue = { type: 'string' }; schemas(s).Order.required.push('venue'); }],
-  ['add a value to an enumeration the server sends', 'enum.value-added', 'dangerous', 'safe', (s) => { schemas(s).OrderStatus.enum.push('partially_filled'); }],
-  ['remove a method', 'method.removed', 'breaking', 'safe', (s) => { delete s.operations.cancelByLabel; }],
-  ['add a method', 'method.added', 'safe', 'breaking', (s) => { s.operations.publicGetTime = { ...structuredClone(s.operations.publicGetRateLimits), 'x-method': 'public/get_time', 'x-transports': ['ws'] }; delete s.operations.publicGetTime['x-http-path']; }],
-  ['make a public channel private', 'channel.made-private', 'breaking', 'breaking', (s) => { s.channels.trades['x-access'] = 'private'; }],
-  ['make a pushed field optional', 'field.made-optional', 'breaking', 'safe', (s) => { schemas(s).Order.required = schemas(s).Order.required.filter((f: string) => f !== 'amount'); }],
-  ['make a pushed field nullable', 'field.made-nullable', 'breaking', 'safe', (s) => { schemas(s).Order.properties.order_id = { anyOf: [{ type: 'string' }, { type: 'null' }] }; }],
-  ['remove a pushed field', 'field.removed', 'breaking', 'safe', (s) => { delete schemas(s).Order.properties.label; }],
-  ['add an optional param', 'field.added-optional', 'safe', 'dangerous', (s) => { schemas(s).GetSubaccountsParams.properties.include_closed = { type: 'boolean' }; }],
-  ["reword an error's message", 'error.message-changed', 'dangerous', 'breaking', (s) => { s['x-errors'].codes[0].message = 'Too many requests'; }],
-  ['tighten a rate limit', 'limit.tightened', 'dangerous', 'breaking', (s) => { limit(s, 'non_matching').tps = 2; limit(s, 'non_matching').points = 10; }],
-  ['stop serving a method over HTTP', 'method.transport-removed', 'breaking', 'safe', (s) => { s.operations.publicGetRateLimits['x-transports'] = ['ws']; delete s.operations.publicGetRateLimits['x-http-path']; }],
-  ['allow a new orderbook depth', 'channel.parameter-value-added', 'safe', 'breaking', (s) => { s.channels.orderbook.parameters.depth.enum.push('50'); }],
-  ['choose otherwise in an assumption', 'assumption.changed', 'dangerous', 'dangerous', (s) => { s['x-assumptions'][0].choice = 'a different frame'; }],
+  [
+    'change a rate-limit class',
+    'method.rate-limit-changed',
+    'dangerous',
+    'dangerous',
+    (s) => {
+      s.operations.cancelAll['x-rate-limit-class'] = 'matching';
+      delete s.operations.cancelAll['x-rate-limit-budget'];
+    },
+  ],
+  [
+    'add a required field to a pushed record',
+    'field.added-required',
+    'safe',
+    'breaking',
+    (s) => {
+      schemas(s).Order.properties.venue = { type: 'string' };
+      schemas(s).Order.required.push('venue');
+    },
+  ],
+  [
+    'add a value to an enumeration the server sends',
+    'enum.value-added',
+    'dangerous',
+    'safe',
+    (s) => {
+      schemas(s).OrderStatus.enum.push('partially_filled');
+    },
+  ],
+  [
+    'remove a method',
+    'method.removed',
+    'breaking',
+    'safe',
+    (s) => {
+      delete s.operations.cancelByLabel;
+    },
+  ],
+  [
+    'add a method',
+    'method.added',
+    'safe',
+    'breaking',
+    (s) => {
+      s.operations.publicGetTime = {
+        ...structuredClone(s.operations.publicGetRateLimits),
+        'x-method': 'public/get_time',
+        'x-transports': ['ws'],
+      };
+      delete s.operations.publicGetTime['x-http-path'];
+    },
+  ],
+  [
+    'make a public channel private',
+    'channel.made-private',
+    'breaking',
+    'breaking',
+    (s) => {
+      s.channels.trades['x-access'] = 'private';
+    },
+  ],
+  [
+    'make a pushed field optional',
+    'field.made-optional',
+    'breaking',
+    'safe',
+    (s) => {
+      schemas(s).Order.required = schemas(s).Order.required.filter((f: string) => f !== 'amount');
+    },
+  ],
+  [
+    'make a pushed field nullable',
+    'field.made-nullable',
+    'breaking',
+    'safe',
+    (s) => {
+      schemas(s).Order.properties.order_id = { anyOf: [{ type: 'string' }, { type: 'null' }] };
+    },
+  ],
+  [
+    'remove a pushed field',
+    'field.removed',
+    'breaking',
+    'safe',
+    (s) => {
+      delete schemas(s).Order.properties.label;
+    },
+  ],
+  [
+    'add an optional param',
+    'field.added-optional',
+    'safe',
+    'dangerous',
+    (s) => {
+      schemas(s).GetSubaccountsParams.properties.include_closed = { type: 'boolean' };
+    },
+  ],
+  [
+    "reword an error's message",
+    'error.message-changed',
+    'dangerous',
+    'breaking',
+    (s) => {
+      s['x-errors'].codes[0].message = 'Too many requests';
+    },
+  ],
+  [
+    'tighten a rate limit',
+    'limit.tightened',
+    'dangerous',
+    'breaking',
+    (s) => {
+      limit(s, 'non_matching').tps = 2;
+      limit(s, 'non_matching').points = 10;
+    },
+  ],
+  [
+    'stop serving a method over HTTP',
+    'method.transport-removed',
+    'breaking',
+    'safe',
+    (s) => {
+      s.operations.publicGetRateLimits['x-transports'] = ['ws'];
+      delete s.operations.publicGetRateLimits['x-http-path'];
+    },
+  ],
+  [
+    'allow a new orderbook depth',
+    'channel.parameter-value-added',
+    'safe',
+    'breaking',
+    (s) => {
+      s.channels.orderbook.parameters.depth.enum.push('50');
+    },
+  ],
+  [
+    'choose otherwise in an assumption',
+    'assumption.changed',
+    'dangerous',
+    'dangerous',
+    (s) => {
+      s['x-assumptions'][0].choice = 'a different frame';
+    },
+  ],
 ];
 
 /** A change that breaks clients and names generated TypeScript names: the consumer must stop compiling. */
@@ -86,11 +240,21 @@ beforeAll(async () => {
     copyFileSync(consumer, join(dir, 'consumer.ts'));
     roots.push(join(dir, 'consumer.ts'));
   }
-  const program = ts.createProgram(roots, { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, skipLibCheck: true, types: [] });
+  const program = ts.createProgram(roots, {
+    strict: true,
+    noEmit: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    skipLibCheck: true,
+    types: [],
+  });
   const errors = ts.getPreEmitDiagnostics(program);
   changesOf.forEach((changes, i) => {
     const dir = join(work, String(i));
-    const mine = errors.filter((d) => d.file?.fileName.startsWith(dir + '/')).map((d) => ts.flattenDiagnosticMessageText(d.messageText, ' '));
+    const mine = errors
+      .filter((d) => d.file?.fileName.startsWith(dir + '/'))
+      .map((d) => ts.flattenDiagnosticMessageText(d.messageText, ' '));
     results.set(i, { changes, errors: mine });
   });
 }, 120_000);

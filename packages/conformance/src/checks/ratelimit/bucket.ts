@@ -34,13 +34,31 @@ interface BucketFindings {
   unanswered: Unanswered[];
 }
 
-const none = (): BucketFindings => ({ a: '', b: '', passes: 0, spanMs: 0, perWindow: 0, windowMs: 0, refusal: null, other: null, matchingLeft: 0, refilledAfterMs: null, refillHintMs: null, reference: '', unanswered: [] });
+const none = (): BucketFindings => ({
+  a: '',
+  b: '',
+  passes: 0,
+  spanMs: 0,
+  perWindow: 0,
+  windowMs: 0,
+  refusal: null,
+  other: null,
+  matchingLeft: 0,
+  refilledAfterMs: null,
+  refillHintMs: null,
+  reference: '',
+  unanswered: [],
+});
 
 /** The reference bucket of the instrument's type, as the limits table states it. */
 function referenceBucket(p: Ctx, instrument: string): string {
   const type = p.env.instruments.find((i) => i.instrument_name === instrument)?.instrument_type;
-  const ref = limitTable.find((l) => l.kind === 'bucket' && (l.instrumentTypes as readonly string[]).includes(type ?? ''));
-  return ref && ref.kind === 'bucket' ? `capacity ${ref.capacity}, refill ${ref.refillPerSecond}/s for ${type}` : 'none for this instrument type';
+  const ref = limitTable.find(
+    (l) => l.kind === 'bucket' && (l.instrumentTypes as readonly string[]).includes(type ?? ''),
+  );
+  return ref && ref.kind === 'bucket'
+    ? `capacity ${ref.capacity}, refill ${ref.refillPerSecond}/s for ${type}`
+    : 'none for this instrument type';
 }
 
 /** Start the next matching window with one request in B; returns when it started, or null when B stayed refused or got no answer. */
@@ -59,7 +77,15 @@ async function startWindow(p: Ctx, send: Send, b: string): Promise<number | null
  * Spend `room` requests in A just before the window ends, then go on in A right after the boundary
  * (up to `perWindow` a round) until A is refused while the matching budget still has points.
  */
-async function spendAcrossBoundary(p: Ctx, conn: Parameters<typeof limits>[1], send: Send, a: string, room: number, perWindow: number, boundary: number) {
+async function spendAcrossBoundary(
+  p: Ctx,
+  conn: Parameters<typeof limits>[1],
+  send: Send,
+  a: string,
+  room: number,
+  perWindow: number,
+  boundary: number,
+) {
   const passed: number[] = [];
   let refusal: RpcResponse | null = null;
   let matchingLeft = 0;
@@ -95,7 +121,12 @@ async function spendAcrossBoundary(p: Ctx, conn: Parameters<typeof limits>[1], s
 }
 
 /** Once the hinted wait is over A passes again; right after, the hint is one token's time. */
-async function measureRefill(p: Ctx, send: Send, a: string, refusal: RpcResponse): Promise<{ refilledAfterMs: number | null; refillHintMs: number | null }> {
+async function measureRefill(
+  p: Ctx,
+  send: Send,
+  a: string,
+  refusal: RpcResponse,
+): Promise<{ refilledAfterMs: number | null; refillHintMs: number | null }> {
   const hint = retryAfterMs(errorOf(refusal)!.data);
   if (hint === null) return { refilledAfterMs: null, refillHintMs: null };
   await p.sleep(hint + 30);
@@ -114,7 +145,12 @@ function bucket(ctx: Ctx) {
   return ctx.shared('instrument-bucket', async (p): Promise<BucketFindings & { unavailable: string | null }> => {
     const m = await matchingProbe(p);
     if (m.unavailable !== null) return { ...none(), unavailable: m.unavailable };
-    if (m.resetAt === null || m.windowMs === null) return { ...none(), unavailable: 'the matching budget was never refused with a retry hint, so its window boundary is unknown (see ratelimit.matching-shared)' };
+    if (m.resetAt === null || m.windowMs === null)
+      return {
+        ...none(),
+        unavailable:
+          'the matching budget was never refused with a retry hint, so its window boundary is unknown (see ratelimit.matching-shared)',
+      };
     const windowMs = Math.min(Math.max(m.windowMs, 500), 30_000);
     const conn = await p.connect();
     const [sub] = await p.mustLogin(conn, m.signer);
@@ -125,15 +161,43 @@ function bucket(ctx: Ctx) {
     const [a, b] = [m.spread[0]!, m.fresh];
     await p.sleep(Math.max(0, m.resetAt + 50 - Date.now()));
     const t2 = await startWindow(p, send, b);
-    if (t2 === null) return { ...base, unavailable: base.unanswered.length ? null : 'the matching budget still refused after its window should have reset' };
+    if (t2 === null)
+      return {
+        ...base,
+        unavailable: base.unanswered.length
+          ? null
+          : 'the matching budget still refused after its window should have reset',
+      };
     const room = (await limits(p, conn)).remaining_matching?.remainingPoints ?? 0;
     await p.sleep(Math.max(0, t2 + windowMs - Math.min(500, windowMs / 4) - Date.now()));
-    const { passed, refusal, matchingLeft } = await spendAcrossBoundary(p, conn, send, a, room, m.remaining, t2 + windowMs);
+    const { passed, refusal, matchingLeft } = await spendAcrossBoundary(
+      p,
+      conn,
+      send,
+      a,
+      room,
+      m.remaining,
+      t2 + windowMs,
+    );
     const spanMs = passed.length > 1 ? passed.at(-1)! - passed[0]! : 0;
-    const result = { ...base, unavailable: null, a, b, passes: passed.length, spanMs, perWindow: m.remaining, windowMs, matchingLeft, reference: referenceBucket(p, a) };
+    const result = {
+      ...base,
+      unavailable: null,
+      a,
+      b,
+      passes: passed.length,
+      spanMs,
+      perWindow: m.remaining,
+      windowMs,
+      matchingLeft,
+      reference: referenceBucket(p, a),
+    };
     if (!refusal || base.unanswered.length) return result;
     const other = await send(b);
-    const refill = matchingLeft >= 3 && other !== null && !isRateLimited(other) ? await measureRefill(p, send, a, refusal) : { refilledAfterMs: null, refillHintMs: null };
+    const refill =
+      matchingLeft >= 3 && other !== null && !isRateLimited(other)
+        ? await measureRefill(p, send, a, refusal)
+        : { refilledAfterMs: null, refillHintMs: null };
     return { ...result, refusal, other, ...refill };
   });
 }
@@ -142,7 +206,8 @@ function bucket(ctx: Ctx) {
 export const bucketChecks: Check[] = [
   {
     id: 'ratelimit.instrument-bucket',
-    title: 'Order flow also passes a per-(wallet, instrument) bucket that refills continuously: no window-boundary double burst',
+    title:
+      'Order flow also passes a per-(wallet, instrument) bucket that refills continuously: no window-boundary double burst',
     section: `${S.tier2}; ${S.errors} (-32000: the per-instrument order bucket; rule 2)`,
     level: 'MUST',
     needs: ['key', 'order-flow'],
@@ -155,17 +220,53 @@ export const bucketChecks: Check[] = [
       if (x.unavailable !== null) return ctx.inconclusive(x.unavailable);
       const { a, b, passes, spanMs, perWindow, windowMs } = x;
       if (!x.refusal) {
-        if (passes > perWindow) ctx.fail({ rule: 'the per-instrument bucket refills continuously, so no window-boundary double burst', expected: `a ${rateLimitError.code} in ${a} once its bucket is empty, while the matching budget still has points`, got: `${passes} requests in ${a} passed within ${spanMs} ms across a window boundary (the matching budget allows ${perWindow} per ${windowMs} ms)`, message: `${passes} order-flow requests in one instrument passed within ${spanMs} ms: a window-boundary double burst` });
-        else ctx.inconclusive(`the matching budget (${perWindow} per window) is too small to empty a bucket across one window boundary`);
+        if (passes > perWindow)
+          ctx.fail({
+            rule: 'the per-instrument bucket refills continuously, so no window-boundary double burst',
+            expected: `a ${rateLimitError.code} in ${a} once its bucket is empty, while the matching budget still has points`,
+            got: `${passes} requests in ${a} passed within ${spanMs} ms across a window boundary (the matching budget allows ${perWindow} per ${windowMs} ms)`,
+            message: `${passes} order-flow requests in one instrument passed within ${spanMs} ms: a window-boundary double burst`,
+          });
+        else
+          ctx.inconclusive(
+            `the matching budget (${perWindow} per window) is too small to empty a bucket across one window boundary`,
+          );
         return;
       }
       const e = errorOf(x.refusal)!;
-      if (e.message !== rateLimitError.message) ctx.fail({ pointer: '/error/message', rule: 'the bucket answers with the rate-limit error', expected: rateLimitError.message, got: cut(e.message, FINDING_MAX), message: `bucket refusal message ${cut(e.message, FINDING_MAX)}` });
-      if (!isRetryHint(e.data)) ctx.fail({ pointer: '/error/data', rule: `data matches ${rateLimitError.dataPattern}`, expected: rateLimitError.data, got: cut(e.data, FINDING_MAX), message: `bucket refusal hint ${cut(e.data, FINDING_MAX)}` });
-      if (isRateLimited(x.other)) ctx.fail({ pointer: '/error', rule: 'the bucket is keyed by (wallet, instrument)', expected: `a request in ${b} passes (its bucket is full, the matching budget has ${x.matchingLeft} points)`, got: cut(x.other?.error, FINDING_MAX), message: `${b} was refused too: the refusal in ${a} was not per instrument` });
-      const refill = x.refillHintMs ? `; right after a token was spent the hint said ${x.refillHintMs} ms, a refill of about ${(1000 / x.refillHintMs).toFixed(2)} token/s` : '';
+      if (e.message !== rateLimitError.message)
+        ctx.fail({
+          pointer: '/error/message',
+          rule: 'the bucket answers with the rate-limit error',
+          expected: rateLimitError.message,
+          got: cut(e.message, FINDING_MAX),
+          message: `bucket refusal message ${cut(e.message, FINDING_MAX)}`,
+        });
+      if (!isRetryHint(e.data))
+        ctx.fail({
+          pointer: '/error/data',
+          rule: `data matches ${rateLimitError.dataPattern}`,
+          expected: rateLimitError.data,
+          got: cut(e.data, FINDING_MAX),
+          message: `bucket refusal hint ${cut(e.data, FINDING_MAX)}`,
+        });
+      if (isRateLimited(x.other))
+        ctx.fail({
+          pointer: '/error',
+          rule: 'the bucket is keyed by (wallet, instrument)',
+          expected: `a request in ${b} passes (its bucket is full, the matching budget has ${x.matchingLeft} points)`,
+          got: cut(x.other?.error, FINDING_MAX),
+          message: `${b} was refused too: the refusal in ${a} was not per instrument`,
+        });
+      const refill = x.refillHintMs
+        ? `; right after a token was spent the hint said ${x.refillHintMs} ms, a refill of about ${(1000 / x.refillHintMs).toFixed(2)} token/s`
+        : '';
       const capacity = x.refillHintMs ? Math.round(passes - spanMs / x.refillHintMs) : passes;
-      ctx.observe({ assumption: 'bucket-scope', text: `${a}: ${passes} cancels passed within ${spanMs} ms across a window boundary, then ${rateLimitError.code} "${cut(e.data, FINDING_MAX)}" while the matching budget had ${x.matchingLeft} points left and ${b} still passed${x.refilledAfterMs !== null ? `; after ${x.refilledAfterMs} ms ${a} passed again (continuous refill)` : ''}${refill}. Observed capacity about ${capacity} (reference ${x.reference}).`, conforms: !isRateLimited(x.other) });
+      ctx.observe({
+        assumption: 'bucket-scope',
+        text: `${a}: ${passes} cancels passed within ${spanMs} ms across a window boundary, then ${rateLimitError.code} "${cut(e.data, FINDING_MAX)}" while the matching budget had ${x.matchingLeft} points left and ${b} still passed${x.refilledAfterMs !== null ? `; after ${x.refilledAfterMs} ms ${a} passed again (continuous refill)` : ''}${refill}. Observed capacity about ${capacity} (reference ${x.reference}).`,
+        conforms: !isRateLimited(x.other),
+      });
     },
   },
 ];

@@ -20,7 +20,8 @@ function exhaustion(ctx: Ctx) {
     const { conn, keyed } = await budgetConnection(p, { needWallet: false });
     const before = await limits(p, conn);
     const remaining = before.remaining_non_matching?.remainingPoints;
-    if (typeof remaining !== 'number') return { keyed, before, error: 'getRateLimits gave no remaining_non_matching.remainingPoints' } as const;
+    if (typeof remaining !== 'number')
+      return { keyed, before, error: 'getRateLimits gave no remaining_non_matching.remainingPoints' } as const;
     const { answers } = await burst(conn, remaining + 1, async () => {
       const id = `rl-${randomUUID()}`;
       conn.send({ jsonrpc: '2.0', id, method: getRateLimits.name, params: {} });
@@ -43,7 +44,14 @@ async function exhausted(ctx: Ctx) {
   const x = await exhaustion(ctx);
   ctx.transcript.attach(x.transcript.entries);
   ctx.note(`budget under test: ${x.keyed}`);
-  if (x.error !== null) ctx.abort({ pointer: '/result/remaining_non_matching', rule: 'getRateLimits budget object', expected: 'remainingPoints', got: 'missing', message: x.error });
+  if (x.error !== null)
+    ctx.abort({
+      pointer: '/result/remaining_non_matching',
+      rule: 'getRateLimits budget object',
+      expected: 'remainingPoints',
+      got: 'missing',
+      message: x.error,
+    });
   return x;
 }
 
@@ -59,12 +67,38 @@ export const exhaustionChecks: Check[] = [
       const x = await exhausted(ctx);
       const last = x.answers.at(-1)!;
       if (!x.refusal) {
-        return ctx.abort({ pointer: '/result', rule: 'a request that exceeds the budget is rejected', expected: `error ${rateLimitError.code}`, got: last.response ? cut(last.response.result ?? last.response, FINDING_MAX) : 'no answer', message: `request ${x.remaining + 1} of a budget of ${x.remaining} was not refused` });
+        return ctx.abort({
+          pointer: '/result',
+          rule: 'a request that exceeds the budget is rejected',
+          expected: `error ${rateLimitError.code}`,
+          got: last.response ? cut(last.response.result ?? last.response, FINDING_MAX) : 'no answer',
+          message: `request ${x.remaining + 1} of a budget of ${x.remaining} was not refused`,
+        });
       }
-      if (x.firstRefusal < x.remaining) ctx.fail({ rule: 'the budget reported by getRateLimits is honoured', expected: `refusals only after ${x.remaining} requests`, got: `refused at request ${x.firstRefusal + 1}`, message: `refused before the reported budget was spent` });
+      if (x.firstRefusal < x.remaining)
+        ctx.fail({
+          rule: 'the budget reported by getRateLimits is honoured',
+          expected: `refusals only after ${x.remaining} requests`,
+          got: `refused at request ${x.firstRefusal + 1}`,
+          message: `refused before the reported budget was spent`,
+        });
       const e = errorOf(x.refusal.response!)!;
-      if (e.code !== rateLimitError.code) ctx.fail({ pointer: '/error/code', rule: 'rate limits answer with their documented code', expected: String(rateLimitError.code), got: cut(e.code, FINDING_MAX), message: `rate-limit code ${cut(e.code, FINDING_MAX)}` });
-      if (e.message !== rateLimitError.message) ctx.fail({ pointer: '/error/message', rule: 'rate limits answer with their documented message', expected: rateLimitError.message, got: cut(e.message, FINDING_MAX), message: `rate-limit message ${cut(e.message, FINDING_MAX)}` });
+      if (e.code !== rateLimitError.code)
+        ctx.fail({
+          pointer: '/error/code',
+          rule: 'rate limits answer with their documented code',
+          expected: String(rateLimitError.code),
+          got: cut(e.code, FINDING_MAX),
+          message: `rate-limit code ${cut(e.code, FINDING_MAX)}`,
+        });
+      if (e.message !== rateLimitError.message)
+        ctx.fail({
+          pointer: '/error/message',
+          rule: 'rate limits answer with their documented message',
+          expected: rateLimitError.message,
+          got: cut(e.message, FINDING_MAX),
+          message: `rate-limit message ${cut(e.message, FINDING_MAX)}`,
+        });
     },
   },
   {
@@ -77,8 +111,22 @@ export const exhaustionChecks: Check[] = [
       const x = await exhausted(ctx);
       if (!x.refusal) return ctx.inconclusive('no rate-limit error came back (see ratelimit.exceeded)');
       const e = errorOf(x.refusal.response!)!;
-      if (!isRetryHint(e.data)) ctx.fail({ pointer: '/error/data', rule: `data matches ${rateLimitError.dataPattern}`, expected: rateLimitError.data, got: cut(e.data, FINDING_MAX), message: `hint ${cut(e.data, FINDING_MAX)} is not of the documented form` });
-      else if (x.hint === 0 && x.remaining > 0) ctx.fail({ pointer: '/error/data', rule: 'the hint is the time until a request is allowed', expected: 'more than 0 ms while refusing', got: String(e.data), message: 'the hint says retry at once while refusing' });
+      if (!isRetryHint(e.data))
+        ctx.fail({
+          pointer: '/error/data',
+          rule: `data matches ${rateLimitError.dataPattern}`,
+          expected: rateLimitError.data,
+          got: cut(e.data, FINDING_MAX),
+          message: `hint ${cut(e.data, FINDING_MAX)} is not of the documented form`,
+        });
+      else if (x.hint === 0 && x.remaining > 0)
+        ctx.fail({
+          pointer: '/error/data',
+          rule: 'the hint is the time until a request is allowed',
+          expected: 'more than 0 ms while refusing',
+          got: String(e.data),
+          message: 'the hint says retry at once while refusing',
+        });
     },
   },
   {
@@ -90,9 +138,28 @@ export const exhaustionChecks: Check[] = [
     async run(ctx) {
       const x = await exhausted(ctx);
       const last = x.answers.at(-1)!;
-      if (!last.response) return ctx.abort({ rule: 'rejected at once', expected: 'an answer within 3000 ms', got: 'none (queued or dropped)', message: 'the request over the budget was not answered' });
-      if (!errorOf(last.response)) ctx.abort({ pointer: '/result', rule: 'rejected, never queued', expected: `error ${rateLimitError.code}`, got: cut(last.response.result, FINDING_MAX), message: 'the request over the budget was served' });
-      if (last.latencyMs > 1500) ctx.fail({ rule: 'rejected at once', expected: 'an answer within 1500 ms', got: `${last.latencyMs} ms`, message: `the refusal took ${last.latencyMs} ms` });
+      if (!last.response)
+        return ctx.abort({
+          rule: 'rejected at once',
+          expected: 'an answer within 3000 ms',
+          got: 'none (queued or dropped)',
+          message: 'the request over the budget was not answered',
+        });
+      if (!errorOf(last.response))
+        ctx.abort({
+          pointer: '/result',
+          rule: 'rejected, never queued',
+          expected: `error ${rateLimitError.code}`,
+          got: cut(last.response.result, FINDING_MAX),
+          message: 'the request over the budget was served',
+        });
+      if (last.latencyMs > 1500)
+        ctx.fail({
+          rule: 'rejected at once',
+          expected: 'an answer within 1500 ms',
+          got: `${last.latencyMs} ms`,
+          message: `the refusal took ${last.latencyMs} ms`,
+        });
     },
   },
   {
@@ -106,10 +173,24 @@ export const exhaustionChecks: Check[] = [
       if (!x.refusal) return ctx.inconclusive('the budget was never exhausted (see ratelimit.exceeded)');
       ctx.note(`waited ${x.wait} ms (+150 ms) as told`);
       const e = errorOf(x.after);
-      if (e) ctx.fail({ pointer: '/error', rule: 'the window resets after msBeforeNext', expected: 'a result', got: cut(e, FINDING_MAX), message: `still refused ${x.wait + 150} ms later` });
+      if (e)
+        ctx.fail({
+          pointer: '/error',
+          rule: 'the window resets after msBeforeNext',
+          expected: 'a result',
+          got: cut(e, FINDING_MAX),
+          message: `still refused ${x.wait + 150} ms later`,
+        });
       else {
         const b = (x.after.result as Limits).remaining_non_matching;
-        if (b && b.isFirstInDuration !== true && b.consumedPoints > 1) ctx.fail({ pointer: '/result/remaining_non_matching', rule: 'a new window starts', expected: 'isFirstInDuration true or consumedPoints 1', got: cut(b, FINDING_MAX), message: 'the window did not restart' });
+        if (b && b.isFirstInDuration !== true && b.consumedPoints > 1)
+          ctx.fail({
+            pointer: '/result/remaining_non_matching',
+            rule: 'a new window starts',
+            expected: 'isFirstInDuration true or consumedPoints 1',
+            got: cut(b, FINDING_MAX),
+            message: 'the window did not restart',
+          });
       }
     },
   },

@@ -14,4 +14,10 @@ import { matchingChecks } from './matching';
 import { bucketChecks } from './bucket';
 
 /** Every rate-limit check, in run order (the budget-spending probes last). */
-export const rateLimitChecks: Check[] = [...getRateLimitsChecks, ...keyingChecks, ...exhaustionChecks, ...matchingChecks, ...bucketChecks];
+export const rateLimitChecks: Check[] = [
+  ...getRateLimitsChecks,
+  ...keyingChecks,
+  ...exhaustionChecks,
+  ...matchingChecks,
+  ...bucketChecks,
+];

@@ -18,8 +18,16 @@ async function sharedAcross(ctx: Ctx, spender: WsConn, observer: WsConn, what: s
     if (turned(a, b)) return 'turned';
     const grew = b.consumedPoints - a.consumedPoints;
     ctx.note(`${what}: ${K} requests on ${spender.label} showed as +${grew} on ${observer.label}`);
-    if (grew < K + 1) ctx.fail({ pointer: '/result/remaining_non_matching/consumedPoints', rule: 'one budget per wallet, shared by all its connections and session keys', expected: `+${K + 1} (${K} requests on ${spender.label} and this reading)`, got: `+${grew}`, message: `${what} do not share one budget: ${K} requests on one showed as +${grew} on the other` });
-    else if (grew > K + 1) ctx.observe({ text: `${what}: +${grew - K - 1} more than this check sent (other clients of the wallet)` });
+    if (grew < K + 1)
+      ctx.fail({
+        pointer: '/result/remaining_non_matching/consumedPoints',
+        rule: 'one budget per wallet, shared by all its connections and session keys',
+        expected: `+${K + 1} (${K} requests on ${spender.label} and this reading)`,
+        got: `+${grew}`,
+        message: `${what} do not share one budget: ${K} requests on one showed as +${grew} on the other`,
+      });
+    else if (grew > K + 1)
+      ctx.observe({ text: `${what}: +${grew - K - 1} more than this check sent (other clients of the wallet)` });
     return 'done';
   });
 }
@@ -37,10 +45,34 @@ async function keyedByIp(ctx: Ctx, anon: WsConn, wallet: WsConn): Promise<void> 
     const walletGrew = w1.consumedPoints - w0.consumedPoints;
     const ipGrew = ip1.consumedPoints - ip0.consumedPoints;
     ctx.note(`wallet budget +${walletGrew}, IP budget +${ipGrew} around ${K} requests before login`);
-    if (walletGrew !== 1) ctx.fail({ pointer: '/result/remaining_non_matching/consumedPoints', rule: 'pre-authentication traffic is keyed by source IP (not by a wallet)', expected: `the wallet budget +1 (its own getRateLimits only)`, got: `+${walletGrew} around ${K} requests on a connection not logged in`, message: `requests before login counted against the wallet's budget (+${walletGrew})` });
-    if (ipGrew < K + 1) ctx.fail({ pointer: '/result/remaining_non_matching/consumedPoints', rule: 'pre-authentication traffic is keyed by source IP', expected: `the IP budget +${K + 1} at least (${K} requests and the reading)`, got: `+${ipGrew}`, message: `requests before login did not count against the per-IP budget (+${ipGrew})` });
-    else if (ipGrew === K + 3) ctx.fail({ pointer: '/result/remaining_non_matching/consumedPoints', rule: 'authenticated traffic is keyed by wallet', expected: `the IP budget +${K + 1}`, got: `+${ipGrew}: the 2 logged-in readings counted too`, message: 'requests after login counted against the per-IP budget as well' });
-    else if (ipGrew > K + 1) ctx.observe({ text: `the IP budget grew by ${ipGrew - K - 1} more than this check sent: other clients on this IP` });
+    if (walletGrew !== 1)
+      ctx.fail({
+        pointer: '/result/remaining_non_matching/consumedPoints',
+        rule: 'pre-authentication traffic is keyed by source IP (not by a wallet)',
+        expected: `the wallet budget +1 (its own getRateLimits only)`,
+        got: `+${walletGrew} around ${K} requests on a connection not logged in`,
+        message: `requests before login counted against the wallet's budget (+${walletGrew})`,
+      });
+    if (ipGrew < K + 1)
+      ctx.fail({
+        pointer: '/result/remaining_non_matching/consumedPoints',
+        rule: 'pre-authentication traffic is keyed by source IP',
+        expected: `the IP budget +${K + 1} at least (${K} requests and the reading)`,
+        got: `+${ipGrew}`,
+        message: `requests before login did not count against the per-IP budget (+${ipGrew})`,
+      });
+    else if (ipGrew === K + 3)
+      ctx.fail({
+        pointer: '/result/remaining_non_matching/consumedPoints',
+        rule: 'authenticated traffic is keyed by wallet',
+        expected: `the IP budget +${K + 1}`,
+        got: `+${ipGrew}: the 2 logged-in readings counted too`,
+        message: 'requests after login counted against the per-IP budget as well',
+      });
+    else if (ipGrew > K + 1)
+      ctx.observe({
+        text: `the IP budget grew by ${ipGrew - K - 1} more than this check sent: other clients on this IP`,
+      });
     return 'done';
   });
 }
@@ -64,8 +96,15 @@ export const keyingChecks: Check[] = [
       await two.close();
       // A session key of the caller's wallet: only when the key given is that wallet's.
       const o = ctx.options;
-      if (!o.sessionKey || !o.sessionWallet || !o.key || o.sessionWallet.toLowerCase() !== o.key.address.toLowerCase()) {
-        ctx.observe({ text: 'session keys sharing the wallet budget: not checked (needs --session-key with --wallet set to the --key wallet)' });
+      if (
+        !o.sessionKey ||
+        !o.sessionWallet ||
+        !o.key ||
+        o.sessionWallet.toLowerCase() !== o.key.address.toLowerCase()
+      ) {
+        ctx.observe({
+          text: 'session keys sharing the wallet budget: not checked (needs --session-key with --wallet set to the --key wallet)',
+        });
         return;
       }
       const byWallet = await ctx.connect();

@@ -25,7 +25,12 @@ export async function budgetConnection(ctx: Ctx, opts: { needWallet: boolean }):
     await ctx.login(conn, fresh);
     if (conn.loggedIn) return { conn, signer: fresh, keyed: 'a fresh random wallet', subaccount: conn.loggedIn[0] };
     const ids = await ctx.mustLogin(conn, ctx.options.key);
-    return { conn, signer: ctx.options.key, keyed: "the caller's wallet (the server refused a fresh wallet)", subaccount: ids[0] };
+    return {
+      conn,
+      signer: ctx.options.key,
+      keyed: "the caller's wallet (the server refused a fresh wallet)",
+      subaccount: ids[0],
+    };
   }
   if (opts.needWallet) ctx.skip('needs a wallet key');
   return { conn, signer: null, keyed: 'the per-IP budget (no key given)', subaccount: undefined };
@@ -38,7 +43,11 @@ export interface BurstAnswer {
 }
 
 /** Send `n` requests with `send` (which returns the id it used), then collect the answers, in order. */
-export async function burst(conn: WsConn, n: number, send: (i: number) => Promise<string | number>): Promise<{ answers: BurstAnswer[] }> {
+export async function burst(
+  conn: WsConn,
+  n: number,
+  send: (i: number) => Promise<string | number>,
+): Promise<{ answers: BurstAnswer[] }> {
   const sent: { id: string | number; at: number; from: number }[] = [];
   for (let i = 0; i < n; i++) {
     const from = conn.frames.length;
@@ -85,6 +94,11 @@ export function signedSender(p: Ctx, conn: WsConn, signer: Wallet, subaccount: n
 export function reportUnanswered(ctx: Ctx, unanswered: readonly Unanswered[]): void {
   for (const u of unanswered.slice(0, 3)) {
     const where = typeof u.fields.instrument_name === 'string' ? ` in ${u.fields.instrument_name}` : '';
-    ctx.fail({ rule: 'every request is answered; a request over a limit is rejected with the rate-limit error, never dropped or queued', expected: `an answer to ${u.method}${where} within ${ANSWER_MS} ms`, got: u.got, message: `${u.method}${where} got no answer` });
+    ctx.fail({
+      rule: 'every request is answered; a request over a limit is rejected with the rate-limit error, never dropped or queued',
+      expected: `an answer to ${u.method}${where} within ${ANSWER_MS} ms`,
+      got: u.got,
+      message: `${u.method}${where} got no answer`,
+    });
   }
 }

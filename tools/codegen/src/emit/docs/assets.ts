@@ -232,7 +232,12 @@ export const SEARCH_JS = `(function () {
  * The stylesheet as shipped: white space around punctuation dropped, one rule a line (the source above
  * stays laid out for reading). Spaces between selectors and inside values are kept.
  */
-export const compactCss = (css: string): string => css.replace(/\n\s+/g, '\n').replace(/ *([{};,>]) */g, '$1').replace(/: /g, ':').replace(/;}/g, '}');
+export const compactCss = (css: string): string =>
+  css
+    .replace(/\n\s+/g, '\n')
+    .replace(/ *([{};,>]) */g, '$1')
+    .replace(/: /g, ':')
+    .replace(/;}/g, '}');
 
 /** The script as shipped: its indentation and whole-line comments dropped (no string spans lines). */
 export const compactJs = (js: string): string =>

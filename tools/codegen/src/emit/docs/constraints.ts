@@ -8,13 +8,24 @@ import type { ApiModel, JsonSchema } from '../../model/types';
 import { code, Exact, type Inline } from './ir';
 import { nonNullBranch } from '../../model/schema-tools';
 
-export const KEYS = ['pattern', 'format', 'minimum', 'exclusiveMinimum', 'maximum', 'exclusiveMaximum', 'minLength', 'maxLength', 'minItems', 'maxItems', 'multipleOf'] as const;
+export const KEYS = [
+  'pattern',
+  'format',
+  'minimum',
+  'exclusiveMinimum',
+  'maximum',
+  'exclusiveMaximum',
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+  'multipleOf',
+] as const;
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isNull = (s: unknown) => isObj(s) && s.type === 'null';
 const escape = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
-
 
 /** A value as written in the spec: the exact text of an integer beyond JavaScript's range, else its JSON. */
 export function exactValue(value: unknown, pointer: string, exact: Record<string, string> | undefined): string {
@@ -45,7 +56,9 @@ export function markExact(value: unknown, exact: Record<string, string> | undefi
   const walk = (v: unknown, path: string[]): unknown => {
     if (typeof v === 'number') {
       if (Number.isSafeInteger(v) || !Number.isInteger(v)) return v;
-      const text = (pointer !== undefined ? exact[pointer + path.map((p) => '/' + escape(p)).join('')] : undefined) ?? exactByValue(v, path, exact);
+      const text =
+        (pointer !== undefined ? exact[pointer + path.map((p) => '/' + escape(p)).join('')] : undefined) ??
+        exactByValue(v, path, exact);
       return text === undefined ? v : new Exact(text);
     }
     if (Array.isArray(v)) return v.map((x, i) => walk(x, [...path, String(i)]));
@@ -56,7 +69,11 @@ export function markExact(value: unknown, exact: Record<string, string> | undefi
 }
 
 /** The constraints of a schema at `pointer` (its JSON pointer in the spec), e.g. `pattern ^…$`, `maximum 9223372036854775807`. */
-export function constraintList(schema: JsonSchema, pointer: string, exact: Record<string, string> | undefined): Inline[] {
+export function constraintList(
+  schema: JsonSchema,
+  pointer: string,
+  exact: Record<string, string> | undefined,
+): Inline[] {
   const { schema: value, path } = nonNullBranch(schema);
   const out: Inline[] = [];
   for (const key of KEYS) {
@@ -68,13 +85,21 @@ export function constraintList(schema: JsonSchema, pointer: string, exact: Recor
 }
 
 /** The name of the named schema a model schema refers to (`#/definitions/<Name>`), or null. */
-const refName = (s: unknown): string | null => (isObj(s) && typeof s.$ref === 'string' && s.$ref.startsWith('#/definitions/') ? s.$ref.slice('#/definitions/'.length) : null);
+const refName = (s: unknown): string | null =>
+  isObj(s) && typeof s.$ref === 'string' && s.$ref.startsWith('#/definitions/')
+    ? s.$ref.slice('#/definitions/'.length)
+    : null;
 
 /**
  * A field's schema and its pointer in the spec: under the record's `properties`, or under those of an
  * `allOf` part (inline, or a named record it refers to, followed).
  */
-export function fieldSchema(model: ApiModel, record: string, field: string, seen = new Set<string>()): { schema: JsonSchema; pointer: string } | undefined {
+export function fieldSchema(
+  model: ApiModel,
+  record: string,
+  field: string,
+  seen = new Set<string>(),
+): { schema: JsonSchema; pointer: string } | undefined {
   if (seen.has(record)) return undefined;
   seen.add(record);
   const at = (s: unknown, pointer: string): { schema: JsonSchema; pointer: string } | undefined => {
@@ -113,11 +138,16 @@ export function typeConstraints(model: ApiModel, name: string, seen = new Set<st
     const branches = list.flatMap((b, i): Inline[][] => {
       if (isNull(b)) return [];
       const ref = refName(b);
-      const c = ref ? typeConstraints(model, ref, seen) : isObj(b) ? constraintList(b, `${pointer}/${k}/${i}`, model.exactIntegers) : [];
+      const c = ref
+        ? typeConstraints(model, ref, seen)
+        : isObj(b)
+          ? constraintList(b, `${pointer}/${k}/${i}`, model.exactIntegers)
+          : [];
       if (c.length) return [c];
       return [[code(ref ?? (isObj(b) && typeof b.type === 'string' ? b.type : 'any'))]];
     });
-    if (branches.some((b) => !(b.length === 1 && typeof b[0] === 'object' && 'code' in b[0]))) return branches.flatMap((b, i) => (i === 0 ? b : [' or ', ...b]));
+    if (branches.some((b) => !(b.length === 1 && typeof b[0] === 'object' && 'code' in b[0])))
+      return branches.flatMap((b, i) => (i === 0 ? b : [' or ', ...b]));
   }
   return [];
 }

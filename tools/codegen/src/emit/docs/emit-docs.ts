@@ -23,8 +23,20 @@ export type { DocsChanges } from './page-changes';
 function navGroups(model: ApiModel, site: SiteMap, withChanges: boolean): NavGroup[] {
   return [
     { title: 'Overview', ref: { page: PAGES.index }, key: 'index', items: [] },
-    { title: 'Channels', ref: { page: PAGES.channels }, key: 'channels', mono: true, items: model.channels.map((c) => ({ key: `channel:${c.id}`, label: [c.address], ref: site.channel(c) })) },
-    { title: 'Methods', ref: { page: PAGES.methods }, key: 'methods', mono: true, items: model.methods.map((m) => ({ key: `method:${m.id}`, label: [m.name], ref: site.method(m) })) },
+    {
+      title: 'Channels',
+      ref: { page: PAGES.channels },
+      key: 'channels',
+      mono: true,
+      items: model.channels.map((c) => ({ key: `channel:${c.id}`, label: [c.address], ref: site.channel(c) })),
+    },
+    {
+      title: 'Methods',
+      ref: { page: PAGES.methods },
+      key: 'methods',
+      mono: true,
+      items: model.methods.map((m) => ({ key: `method:${m.id}`, label: [m.name], ref: site.method(m) })),
+    },
     {
       title: 'Reference',
       items: [
@@ -49,7 +61,10 @@ function navGroups(model: ApiModel, site: SiteMap, withChanges: boolean): NavGro
 export function emitDocs(model: ApiModel, options: { changes?: DocsChanges } = {}): EmittedFile[] {
   const examples = collectExamples(model);
   const site = new SiteMap(model);
-  const pages = [...sitePages(model, site, examples), ...(options.changes ? [changesPage(options.changes, model.version)] : [])];
+  const pages = [
+    ...sitePages(model, site, examples),
+    ...(options.changes ? [changesPage(options.changes, model.version)] : []),
+  ];
   const groups = navGroups(model, site, options.changes !== undefined);
   const api = { title: model.title, version: model.version };
   const files: EmittedFile[] = [];

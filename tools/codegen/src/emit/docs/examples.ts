@@ -71,7 +71,10 @@ class Checker {
     if (validate(value)) return;
     const why = (validate.errors ?? [])
       .slice(0, 3)
-      .map((e) => `${e.instancePath || '/'} ${e.message ?? e.keyword}${e.keyword === 'additionalProperties' ? ` (${String(e.params.additionalProperty)})` : ''}`)
+      .map(
+        (e) =>
+          `${e.instancePath || '/'} ${e.message ?? e.keyword}${e.keyword === 'additionalProperties' ? ` (${String(e.params.additionalProperty)})` : ''}`,
+      )
       .join('; ');
     throw new Error(`invalid example: ${place}: ${why}`);
   }
@@ -107,7 +110,6 @@ function findKey(value: unknown, key: string): string | null {
   }
   return null;
 }
-
 
 /**
  * Fills a channel's address for its example frame. Prefers an address the spec itself writes (in a
@@ -167,17 +169,30 @@ export function collectExamples(model: ApiModel): Examples {
   ];
 
   for (const c of model.channels) {
-    c.examples.forEach((ex, i) => checker.check(c.payload.schema, ex, `channel ${c.id} (${c.address}) example ${i + 1}`));
+    c.examples.forEach((ex, i) =>
+      checker.check(c.payload.schema, ex, `channel ${c.id} (${c.address}) example ${i + 1}`),
+    );
   }
   for (const c of model.channels) {
     let payload: unknown;
     let borrowedFrom: ChannelModel | null = null;
     if (c.examples.length > 0) payload = c.examples[0];
     else if (c.payload.record !== null) {
-      borrowedFrom = model.channels.find((o) => o !== c && o.examples.length > 0 && o.payload.record === c.payload.record && o.payload.array === c.payload.array) ?? null;
+      borrowedFrom =
+        model.channels.find(
+          (o) =>
+            o !== c &&
+            o.examples.length > 0 &&
+            o.payload.record === c.payload.record &&
+            o.payload.array === c.payload.array,
+        ) ?? null;
       if (borrowedFrom) {
         payload = borrowedFrom.examples[0];
-        checker.check(c.payload.schema, payload, `channel ${c.id} (${c.address}) example borrowed from channel ${borrowedFrom.id}`);
+        checker.check(
+          c.payload.schema,
+          payload,
+          `channel ${c.id} (${c.address}) example borrowed from channel ${borrowedFrom.id}`,
+        );
       }
     }
     if (payload === undefined) {
@@ -187,19 +202,27 @@ export function collectExamples(model: ApiModel): Examples {
     const recorded = borrowedFrom === null ? (c.exampleAddresses?.[0] ?? null) : null;
     const address = recorded ?? exampleAddress(c, payload, pool);
     const method = notificationMethod(model);
-    const frame = { jsonrpc: '2.0', ...(method === null ? {} : { method }), params: { channel: address, data: payload } };
+    const frame = {
+      jsonrpc: '2.0',
+      ...(method === null ? {} : { method }),
+      params: { channel: address, data: payload },
+    };
     const frameSchema = model.roles.notificationFrame;
-    if (frameSchema && checker.has(frameSchema)) checker.named(frameSchema, frame, `channel ${c.id} (${c.address}) example frame`);
+    if (frameSchema && checker.has(frameSchema))
+      checker.named(frameSchema, frame, `channel ${c.id} (${c.address}) example frame`);
     result.channels.set(c.id, { address, frame, borrowedFrom });
   }
 
   for (const m of model.methods) {
     checkMethod(checker, m);
-    const request = m.paramsExamples.length > 0 ? { jsonrpc: '2.0', id: 1, method: m.name, params: m.paramsExamples[0] } : null;
+    const request =
+      m.paramsExamples.length > 0 ? { jsonrpc: '2.0', id: 1, method: m.name, params: m.paramsExamples[0] } : null;
     const reply = m.resultExamples.length > 0 ? { jsonrpc: '2.0', id: 1, result: m.resultExamples[0] } : null;
     const { requestFrame, responseFrame } = model.roles;
-    if (request && requestFrame && checker.has(requestFrame)) checker.named(requestFrame, request, `method ${m.name} example request frame`);
-    if (reply && responseFrame && checker.has(responseFrame)) checker.named(responseFrame, reply, `method ${m.name} example reply frame`);
+    if (request && requestFrame && checker.has(requestFrame))
+      checker.named(requestFrame, request, `method ${m.name} example request frame`);
+    if (reply && responseFrame && checker.has(responseFrame))
+      checker.named(responseFrame, reply, `method ${m.name} example reply frame`);
     result.methods.set(m.id, { request, reply });
   }
   return result;

@@ -87,7 +87,8 @@ export function toJson(value: unknown): string {
 /** JSON laid out for reading: arrays and objects that fit stay on one line. */
 export function prettyJson(value: unknown, indent = 0, lead = 0, width = 80): string {
   const flat = toJson(value);
-  if (value === null || typeof value !== 'object' || value instanceof Exact || indent + lead + flat.length <= width) return flat;
+  if (value === null || typeof value !== 'object' || value instanceof Exact || indent + lead + flat.length <= width)
+    return flat;
   const pad = ' '.repeat(indent + 2);
   const close = ' '.repeat(indent);
   if (Array.isArray(value)) {

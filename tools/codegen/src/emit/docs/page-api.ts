@@ -18,10 +18,14 @@ export function channelsPage(kit: PageKit): Page {
         `${plural(m.channels.length, 'subscription channel')}. An address is a template: fill in its parameters to subscribe. `,
         'Public channels need no login; private ones need ',
         link({ page: PAGES.login }, 'login'),
-        ' and serve only the caller\'s own subaccounts and wallet.',
+        " and serve only the caller's own subaccounts and wallet.",
       ],
     },
-    { kind: 'list', chips: true, items: m.channels.map((c) => ({ text: [link(kit.site.channel(c), code(c.address))] })) },
+    {
+      kind: 'list',
+      chips: true,
+      items: m.channels.map((c) => ({ text: [link(kit.site.channel(c), code(c.address))] })),
+    },
     ...m.channels.flatMap((c) => channelSection(kit, c)),
   ];
   return { path: PAGES.channels, title: 'Channels', nav: 'channels', blocks };
@@ -32,7 +36,12 @@ export function methodsPage(kit: PageKit): Page {
   const m = kit.model;
   const blocks: Block[] = [
     { kind: 'h', level: 1, text: ['Methods'] },
-    { kind: 'p', text: [`${plural(m.methods.length, 'JSON-RPC 2.0 method')}. Over WebSocket a request is a frame on the socket; over HTTP it is a POST of the params to the method's path.`] },
+    {
+      kind: 'p',
+      text: [
+        `${plural(m.methods.length, 'JSON-RPC 2.0 method')}. Over WebSocket a request is a frame on the socket; over HTTP it is a POST of the params to the method's path.`,
+      ],
+    },
     { kind: 'list', chips: true, items: m.methods.map((x) => ({ text: [link(kit.site.method(x), code(x.name))] })) },
     ...m.methods.flatMap((x) => methodSection(kit, x)),
   ];
@@ -45,9 +54,31 @@ export function methodsPage(kit: PageKit): Page {
  */
 function subscribeLine(kit: PageKit, subscribe: MethodModel | undefined, address: string | null): Block {
   const filled: Inline[] = address === null ? ['.'] : [', e.g. ', code(address), '.'];
-  if (subscribe) return { kind: 'p', text: ['Subscribe with ', link(kit.site.method(subscribe), code(subscribe.name)), ' giving the address with its parameters filled in', ...filled] };
+  if (subscribe)
+    return {
+      kind: 'p',
+      text: [
+        'Subscribe with ',
+        link(kit.site.method(subscribe), code(subscribe.name)),
+        ' giving the address with its parameters filled in',
+        ...filled,
+      ],
+    };
   const params = JSON.stringify({ channels: [address ?? '<address>'] });
-  return { kind: 'p', text: ['Subscribe with the JSON-RPC method ', code(DEFAULT_FRAMES.subscribe), ', params ', code(params), ' (and ', code(DEFAULT_FRAMES.unsubscribe), ' likewise): the spec names no subscribe method (no ', code('x-role'), '), so this is what the client sends.'] };
+  return {
+    kind: 'p',
+    text: [
+      'Subscribe with the JSON-RPC method ',
+      code(DEFAULT_FRAMES.subscribe),
+      ', params ',
+      code(params),
+      ' (and ',
+      code(DEFAULT_FRAMES.unsubscribe),
+      ' likewise): the spec names no subscribe method (no ',
+      code('x-role'),
+      '), so this is what the client sends.',
+    ],
+  };
 }
 
 /** One channel: address, access, payload, markers, parameters and an example frame. */
@@ -59,13 +90,29 @@ function channelSection(kit: PageKit, c: ChannelModel): Block[] {
   const frameType = kit.model.roles.notificationFrame ? s.type(kit.model.roles.notificationFrame) : undefined;
   const notify = frameType?.assumption ? kit.model.assumptions.find((a) => a.id === frameType.assumption) : undefined;
   const blocks: Block[] = [
-    { kind: 'h', level: 2, id: s.channel(c).anchor!, text: [code(c.address)], tags: [tag(c.access, c.access), ...kit.markerTags(`#/channels/${c.id}`, c.assumption)] },
+    {
+      kind: 'h',
+      level: 2,
+      id: s.channel(c).anchor!,
+      text: [code(c.address)],
+      tags: [tag(c.access, c.access), ...kit.markerTags(`#/channels/${c.id}`, c.assumption)],
+    },
     { kind: 'p', text: [{ strong: [c.title] }, ...(c.description ? ['. ', ...rich(c.description)] : [])] },
     {
       kind: 'facts',
       rows: [
         ['Address', [code(c.address)]],
-        ['Access', c.access === 'private' ? [tag('private', 'private'), ' needs ', link({ page: PAGES.login }, 'login'), '; only the caller\'s own subaccounts and wallet'] : [tag('public', 'public'), ' no login needed']],
+        [
+          'Access',
+          c.access === 'private'
+            ? [
+                tag('private', 'private'),
+                ' needs ',
+                link({ page: PAGES.login }, 'login'),
+                "; only the caller's own subaccounts and wallet",
+              ]
+            : [tag('public', 'public'), ' no login needed'],
+        ],
         ['Payload', kit.payload(c.payload)],
         ['Channel id', [code(c.id)]],
       ],
@@ -77,14 +124,31 @@ function channelSection(kit: PageKit, c: ChannelModel): Block[] {
       : {
           kind: 'table',
           head: ['Parameter', 'Allowed values', 'Description'],
-          rows: c.parameters.map((p) => ({ cells: [[code(`{${p.name}}`)], p.enum ? joined(p.enum.map((v) => [code(v)]), ' ') : ['any value'], rich(p.description)] })),
+          rows: c.parameters.map((p) => ({
+            cells: [
+              [code(`{${p.name}}`)],
+              p.enum
+                ? joined(
+                    p.enum.map((v) => [code(v)]),
+                    ' ',
+                  )
+                : ['any value'],
+              rich(p.description),
+            ],
+          })),
         },
     { kind: 'h', level: 3, id: s.channel(c, 'payload').anchor!, text: ['Payload'] },
     {
       kind: 'p',
       text: c.payload.array
-        ? ['Each notification\'s ', code('data'), ' is ', ...kit.payload(c.payload), '.']
-        : ['Each notification\'s ', code('data'), ' is one ', ...kit.payload(c.payload), c.payload.record ? ' object.' : '.'],
+        ? ["Each notification's ", code('data'), ' is ', ...kit.payload(c.payload), '.']
+        : [
+            "Each notification's ",
+            code('data'),
+            ' is one ',
+            ...kit.payload(c.payload),
+            c.payload.record ? ' object.' : '.',
+          ],
     },
     ...usedFields(kit, c.payload.record),
     ...(c.messages ?? []).flatMap((msg) => messageLine('Message', msg)),
@@ -93,41 +157,79 @@ function channelSection(kit: PageKit, c: ChannelModel): Block[] {
   ];
   if (ex) {
     const caption: Inline[] = ex.borrowedFrom
-      ? ['The spec has no example for this channel; this is the example of ', link(s.channel(ex.borrowedFrom), code(ex.borrowedFrom.address)), ', which carries the same payload.']
+      ? [
+          'The spec has no example for this channel; this is the example of ',
+          link(s.channel(ex.borrowedFrom), code(ex.borrowedFrom.address)),
+          ', which carries the same payload.',
+        ]
       : frameCaption('Notification', c.exampleInfo?.[0]);
     if (notify) caption.push(' Frame per ', link(s.assumptionRef(notify.id), 'assumption ', code(notify.id)), '.');
-    if (!frameType) caption.push(' The spec names no notification frame (no ', code('x-role'), '): this is the frame the client assumes.');
-    blocks.push({ kind: 'code', id: ex.borrowedFrom ? undefined : s.example(c, 'payload', 0).anchor, text: kit.json(ex.frame), caption });
+    if (!frameType)
+      caption.push(
+        ' The spec names no notification frame (no ',
+        code('x-role'),
+        '): this is the frame the client assumes.',
+      );
+    blocks.push({
+      kind: 'code',
+      id: ex.borrowedFrom ? undefined : s.example(c, 'payload', 0).anchor,
+      text: kit.json(ex.frame),
+      caption,
+    });
     blocks.push(subscribeLine(kit, subscribe, ex.address));
   } else {
     blocks.push({ kind: 'p', text: ['No example in the spec.'] });
     blocks.push(subscribeLine(kit, subscribe, null));
   }
-  blocks.push(...namedExamples(kit, 'payload', c.examples, c.exampleInfo, ex !== null && ex.borrowedFrom === null, (i) => s.example(c, 'payload', i).anchor!));
+  blocks.push(
+    ...namedExamples(
+      kit,
+      'payload',
+      c.examples,
+      c.exampleInfo,
+      ex !== null && ex.borrowedFrom === null,
+      (i) => s.example(c, 'payload', i).anchor!,
+    ),
+  );
   return blocks;
 }
 
 /** The facts table of a method: transports, auth, rate-limit class (with budget and rule), order flow, operation id. */
 function methodFacts(kit: PageKit, m: MethodModel): Array<[string, Inline[]]> {
   const s = kit.site;
-  const rate: Inline[] = m.rateLimitClass === null ? ['none'] : [link(s.classRef(m.rateLimitClass), code(m.rateLimitClass))];
+  const rate: Inline[] =
+    m.rateLimitClass === null ? ['none'] : [link(s.classRef(m.rateLimitClass), code(m.rateLimitClass))];
   const budget = m.rateLimitBudget ? s.limitRef(m.rateLimitBudget) : null;
   if (budget) rate.push(', budget ', link(budget, code(m.rateLimitBudget!)));
   if (m.rateLimitRule) {
     rate.push(
       ', rule: ',
-      ...joined(Object.entries(m.rateLimitRule).map(([k, v]) => {
-        const ref = s.limitRef(v);
-        return [`${k} `, ref ? link(ref, code(v)) : code(v)];
-      })),
+      ...joined(
+        Object.entries(m.rateLimitRule).map(([k, v]) => {
+          const ref = s.limitRef(v);
+          return [`${k} `, ref ? link(ref, code(v)) : code(v)];
+        }),
+      ),
     );
   }
   const facts: Array<[string, Inline[]]> = [
-    ['Transports', joined(m.transports.map((t) => [t === 'http' && m.httpPath ? `HTTP POST ` : TRANSPORT_LABEL[t], ...(t === 'http' && m.httpPath ? [code(m.httpPath)] : [])]))],
+    [
+      'Transports',
+      joined(
+        m.transports.map((t) => [
+          t === 'http' && m.httpPath ? `HTTP POST ` : TRANSPORT_LABEL[t],
+          ...(t === 'http' && m.httpPath ? [code(m.httpPath)] : []),
+        ]),
+      ),
+    ],
     ['Auth', m.auth === 'login' ? [link({ page: PAGES.login }, 'login'), ' required'] : ['none']],
     ['Rate-limit class', rate],
   ];
-  if (m.orderFlow) facts.push(['Order flow', ['state-changing; carries its own ', link({ page: PAGES.login, anchor: 'action-signature' }, 'action signature')]]);
+  if (m.orderFlow)
+    facts.push([
+      'Order flow',
+      ['state-changing; carries its own ', link({ page: PAGES.login, anchor: 'action-signature' }, 'action signature')],
+    ]);
   facts.push(['Operation id', [code(m.id)]]);
   return facts;
 }
@@ -145,7 +247,13 @@ function methodSection(kit: PageKit, m: MethodModel): Block[] {
       out.push({
         kind: 'note',
         tone: 'assumption',
-        text: ['The document leaves the ', which, ' open; the sandbox and the client use ', ...kit.typeLink(assumed), '.'],
+        text: [
+          'The document leaves the ',
+          which,
+          ' open; the sandbox and the client use ',
+          ...kit.typeLink(assumed),
+          '.',
+        ],
       });
     } else if (!p.record) out.push(kit.schemaBlock(p.schema, [which === 'params' ? 'Params schema' : 'Result schema']));
     // The record the sandbox and the client use where the document leaves the payload open.
@@ -154,7 +262,16 @@ function methodSection(kit: PageKit, m: MethodModel): Block[] {
   };
 
   const blocks: Block[] = [
-    { kind: 'h', level: 2, id: s.method(m).anchor!, text: [code(m.name)], tags: [...m.transports.map((t) => tag(TRANSPORT_LABEL[t], 'kind')), ...kit.markerTags(`#/operations/${m.id}`, m.assumption)] },
+    {
+      kind: 'h',
+      level: 2,
+      id: s.method(m).anchor!,
+      text: [code(m.name)],
+      tags: [
+        ...m.transports.map((t) => tag(TRANSPORT_LABEL[t], 'kind')),
+        ...kit.markerTags(`#/operations/${m.id}`, m.assumption),
+      ],
+    },
     ...(m.summary ? [{ kind: 'p', text: rich(m.summary) } as Block] : []),
     ...(m.description ? [{ kind: 'p', text: rich(m.description) } as Block] : []),
     { kind: 'facts', rows: facts },
@@ -169,20 +286,53 @@ function methodSection(kit: PageKit, m: MethodModel): Block[] {
   ];
   if (!ex.request && !ex.reply) blocks.push({ kind: 'p', text: ['No example in the spec.'] });
   if (ex.request) {
-    blocks.push({ kind: 'code', id: s.example(m, 'params', 0).anchor, text: kit.json(ex.request), caption: frameCaption('Request', m.paramsExampleInfo?.[0]) });
+    blocks.push({
+      kind: 'code',
+      id: s.example(m, 'params', 0).anchor,
+      text: kit.json(ex.request),
+      caption: frameCaption('Request', m.paramsExampleInfo?.[0]),
+    });
     if (http && m.httpPath) {
       const lines = [`POST ${http.protocol}://${http.host}${m.httpPath}`, 'Content-Type: application/json'];
       if (m.auth === 'login' && kit.model.login) {
         const h = kit.model.login.headers;
-        lines.push(`${h.wallet}: <wallet>`, `${h.timestamp}: <milliseconds>`, `${h.signature}: <signature of the timestamp>`);
+        lines.push(
+          `${h.wallet}: <wallet>`,
+          `${h.timestamp}: <milliseconds>`,
+          `${h.signature}: <signature of the timestamp>`,
+        );
       }
-      blocks.push({ kind: 'code', text: [...lines, '', kit.json((ex.request as { params: unknown }).params)].join('\n'), caption: ['The same request over HTTP.'] });
+      blocks.push({
+        kind: 'code',
+        text: [...lines, '', kit.json((ex.request as { params: unknown }).params)].join('\n'),
+        caption: ['The same request over HTTP.'],
+      });
     }
   }
-  if (ex.reply) blocks.push({ kind: 'code', id: s.example(m, 'result', 0).anchor, text: kit.json(ex.reply), caption: frameCaption('Reply', m.resultExampleInfo?.[0]) });
+  if (ex.reply)
+    blocks.push({
+      kind: 'code',
+      id: s.example(m, 'result', 0).anchor,
+      text: kit.json(ex.reply),
+      caption: frameCaption('Reply', m.resultExampleInfo?.[0]),
+    });
   blocks.push(
-    ...namedExamples(kit, 'params', m.paramsExamples, m.paramsExampleInfo, ex.request !== null, (i) => s.example(m, 'params', i).anchor!),
-    ...namedExamples(kit, 'result', m.resultExamples, m.resultExampleInfo, ex.reply !== null, (i) => s.example(m, 'result', i).anchor!),
+    ...namedExamples(
+      kit,
+      'params',
+      m.paramsExamples,
+      m.paramsExampleInfo,
+      ex.request !== null,
+      (i) => s.example(m, 'params', i).anchor!,
+    ),
+    ...namedExamples(
+      kit,
+      'result',
+      m.resultExamples,
+      m.resultExampleInfo,
+      ex.reply !== null,
+      (i) => s.example(m, 'result', i).anchor!,
+    ),
   );
   return blocks;
 }

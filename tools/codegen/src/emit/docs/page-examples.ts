@@ -34,13 +34,25 @@ export function exampleCaption(what: string, i: number, info: ExampleInfo | unde
  * first is shown above in its wire frame, its name and summary in the frame's caption (`firstShown`),
  * which keeps the site within its weight.
  */
-export function namedExamples(kit: PageKit, what: string, payloads: unknown[], infos: ExampleInfo[] | undefined, firstShown: boolean, idOf: (i: number) => string): Block[] {
+export function namedExamples(
+  kit: PageKit,
+  what: string,
+  payloads: unknown[],
+  infos: ExampleInfo[] | undefined,
+  firstShown: boolean,
+  idOf: (i: number) => string,
+): Block[] {
   const from = firstShown ? 1 : payloads.length === 1 && !infos?.[0]?.name && !infos?.[0]?.summary ? 1 : 0;
   const rest = payloads.slice(from);
   if (rest.length === 0) return [];
   return [
     { kind: 'p', text: [{ strong: [`More ${what} examples in the spec`] }, ` (${rest.length}):`] },
-    ...rest.map((p, j): Block => ({ kind: 'code', id: idOf(from + j), text: kit.json(p, undefined, 120), caption: exampleCaption(what, from + j, infos?.[from + j]) })),
+    ...rest.map((p, j): Block => ({
+      kind: 'code',
+      id: idOf(from + j),
+      text: kit.json(p, undefined, 120),
+      caption: exampleCaption(what, from + j, infos?.[from + j]),
+    })),
   ];
 }
 

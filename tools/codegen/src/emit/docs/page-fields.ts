@@ -28,7 +28,8 @@ export function fieldConstraints(kit: PageKit, record: string, field: string, wi
 }
 
 /** A field's type expression, `| null` added when the field is nullable and the type does not say so. */
-export const fieldType = (f: FieldModel): string => (f.nullable && !/\bnull\b/.test(f.type) ? `${f.type} | null` : f.type);
+export const fieldType = (f: FieldModel): string =>
+  f.nullable && !/\bnull\b/.test(f.type) ? `${f.type} | null` : f.type;
 
 /** The record whose fields show where a payload is used: the payload's record, or that of each element of an array type. */
 export function shownRecord(kit: PageKit, name: string | null): string | null {
@@ -45,12 +46,16 @@ export function usedFields(kit: PageKit, record: string | null): Block[] {
   const shown = shownRecord(kit, record);
   const t = shown ? kit.model.types.find((x) => x.name === shown) : undefined;
   if (!t || t.kind !== 'record' || !t.fields?.length) return [];
-  const rows = t.fields.map(
-    (f): Row => ({
-      cells: [[f.name], kit.typeExpr(fieldType(f), f.refs), [f.required ? 'yes' : 'no'], fieldConstraints(kit, t.name, f.name)],
-    }),
-  );
-  const lead: Block[] = shown !== record ? [{ kind: 'p', text: ['Each element is ', ...kit.typeLink(t.name), ':'] }] : [];
+  const rows = t.fields.map((f): Row => ({
+    cells: [
+      [f.name],
+      kit.typeExpr(fieldType(f), f.refs),
+      [f.required ? 'yes' : 'no'],
+      fieldConstraints(kit, t.name, f.name),
+    ],
+  }));
+  const lead: Block[] =
+    shown !== record ? [{ kind: 'p', text: ['Each element is ', ...kit.typeLink(t.name), ':'] }] : [];
   const table = withoutEmptyColumns(['Field', 'Type', 'Required', 'Constraints'], rows, 3);
   // The constraints, monospace by style, need no code spans: a tenth of these tables' weight.
   return [...lead, table.kind === 'table' && table.head.length === 4 ? { ...table, monoLast: true } : table];

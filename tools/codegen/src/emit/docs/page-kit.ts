@@ -27,7 +27,12 @@ export const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n 
 /** A table without the columns (from `keep` on) that are empty in every row: most records have no defaults. */
 export function withoutEmptyColumns(head: string[], rows: Row[], keep: number): Block {
   const used = head.map((_, i) => i < keep || rows.some((r) => (r.cells[i] ?? []).length > 0));
-  return { kind: 'table', mono: 2, head: head.filter((_, i) => used[i]), rows: rows.map((r) => ({ ...r, cells: r.cells.filter((_, i) => used[i]) })) };
+  return {
+    kind: 'table',
+    mono: 2,
+    head: head.filter((_, i) => used[i]),
+    rows: rows.map((r) => ({ ...r, cells: r.cells.filter((_, i) => used[i]) })),
+  };
 }
 
 /** The shared state and pieces of the page builders (one per site). */
@@ -56,12 +61,18 @@ export class PageKit {
       const byRef = new Map<string, string[]>();
       for (const f of t.fields) for (const r of new Set(f.refs)) byRef.set(r, [...(byRef.get(r) ?? []), f.name]);
       for (const [r, fields] of byRef) {
-        add(r, fields.length <= 3 ? joined(fields.map((f) => [link(site.fieldRef(t.name, f), code(`${t.name}.${f}`))])) : [...this.typeLink(t.name), ` (${fields.length} fields)`]);
+        add(
+          r,
+          fields.length <= 3
+            ? joined(fields.map((f) => [link(site.fieldRef(t.name, f), code(`${t.name}.${f}`))]))
+            : [...this.typeLink(t.name), ` (${fields.length} fields)`],
+        );
       }
     }
     for (const c of model.channels) add(c.payload.record, [link(site.channel(c), code(c.address))]);
     for (const m of model.methods) {
-      for (const r of new Set([m.params.record, m.result.record, m.assumedParams, m.assumedResult])) add(r, [link(site.method(m), code(m.name))]);
+      for (const r of new Set([m.params.record, m.result.record, m.assumedParams, m.assumedResult]))
+        add(r, [link(site.method(m), code(m.name))]);
     }
   }
 
@@ -96,14 +107,26 @@ export class PageKit {
     const blocks: Block[] = this.site.notShownUnder(pointer).map((n) => ({
       kind: 'note' as const,
       tone: 'not-shown' as const,
-      text: [{ strong: ['Not shown.'] }, ' ', ...rich(n.text), ' ', link(this.site.notShownRef(n), 'What the document leaves open')],
+      text: [
+        { strong: ['Not shown.'] },
+        ' ',
+        ...rich(n.text),
+        ' ',
+        link(this.site.notShownRef(n), 'What the document leaves open'),
+      ],
     }));
     if (assumption) {
       const a = this.model.assumptions.find((x) => x.id === assumption);
       blocks.push({
         kind: 'note',
         tone: 'assumption',
-        text: [{ strong: ['Assumption.'] }, ' ', ...(a ? rich(a.title + '.') : []), ' ', link(this.site.assumptionRef(assumption), 'Assumption ', code(assumption))],
+        text: [
+          { strong: ['Assumption.'] },
+          ' ',
+          ...(a ? rich(a.title + '.') : []),
+          ' ',
+          link(this.site.assumptionRef(assumption), 'Assumption ', code(assumption)),
+        ],
       });
     }
     return blocks;
@@ -138,12 +161,20 @@ export class PageKit {
     return cites.map((a) => ({
       kind: 'note' as const,
       tone: 'assumption' as const,
-      text: [{ strong: ['Assumption.'] }, ` Server ${serverId}: `, ...rich(a.title + '.'), ' ', link(this.site.assumptionRef(a.id), 'Assumption ', code(a.id))],
+      text: [
+        { strong: ['Assumption.'] },
+        ` Server ${serverId}: `,
+        ...rich(a.title + '.'),
+        ' ',
+        link(this.site.assumptionRef(a.id), 'Assumption ', code(a.id)),
+      ],
     }));
   }
 
   /** Links to the assumptions that cite exactly this pointer. */
   citing(pointer: string): Inline[] {
-    return this.model.assumptions.filter((a) => a.citedAt.includes(pointer)).flatMap((a) => [' ', link(this.site.assumptionRef(a.id), tag('assumption', 'assumption'))]);
+    return this.model.assumptions
+      .filter((a) => a.citedAt.includes(pointer))
+      .flatMap((a) => [' ', link(this.site.assumptionRef(a.id), tag('assumption', 'assumption'))]);
   }
 }

@@ -11,15 +11,29 @@ export function overviewPage(kit: PageKit): Page {
   const paths = [...new Set(m.servers.map((x) => x.pathname).filter(Boolean))];
   const blocks: Block[] = [
     { kind: 'h', level: 1, text: [m.title], tags: [tag(`version ${m.version}`, 'kind')] },
-    ...m.description.split(/\n\s*\n/).filter((p) => p.trim()).map((p): Block => ({ kind: 'p', text: rich(p) })),
+    ...m.description
+      .split(/\n\s*\n/)
+      .filter((p) => p.trim())
+      .map((p): Block => ({ kind: 'p', text: rich(p) })),
     {
       kind: 'facts',
       rows: [
         ['Version', [code(m.version)]],
         ['Transports', [transports.join(', ') || 'none listed']],
-        ['Channels', [link({ page: PAGES.index, anchor: 'channels' }, plural(m.channels.length, 'subscription channel'))]],
+        [
+          'Channels',
+          [link({ page: PAGES.index, anchor: 'channels' }, plural(m.channels.length, 'subscription channel'))],
+        ],
         ['Methods', [link({ page: PAGES.index, anchor: 'methods' }, plural(m.methods.length, 'JSON-RPC method'))]],
-        ['Left open', [link({ page: PAGES.open }, `${plural(m.notShown.length, 'place')} not shown, ${plural(m.assumptions.length, 'assumption')}`)]],
+        [
+          'Left open',
+          [
+            link(
+              { page: PAGES.open },
+              `${plural(m.notShown.length, 'place')} not shown, ${plural(m.assumptions.length, 'assumption')}`,
+            ),
+          ],
+        ],
       ],
     },
     { kind: 'h', level: 2, id: 'servers', text: ['Servers and transports'] },
@@ -28,7 +42,12 @@ export function overviewPage(kit: PageKit): Page {
       head: ['Server', 'URL', 'Transport', 'Description'],
       rows: m.servers.map((x) => ({
         id: s.serverRef(x.id).anchor!,
-        cells: [[code(x.id), ...(x.title !== x.id ? [' ', x.title] : [])], [code(`${x.protocol}://${x.host}${x.pathname}`)], [TRANSPORT_LABEL[x.transport]], rich(x.description)],
+        cells: [
+          [code(x.id), ...(x.title !== x.id ? [' ', x.title] : [])],
+          [code(`${x.protocol}://${x.host}${x.pathname}`)],
+          [TRANSPORT_LABEL[x.transport]],
+          rich(x.description),
+        ],
       })),
     },
     ...m.servers.flatMap((x) => kit.markersInline(`#/servers/${x.id}`, x.id)),
@@ -61,7 +80,14 @@ function apiTables(kit: PageKit): Block[] {
       : {
           kind: 'table',
           head: ['Address', 'Access', 'Payload', 'Title'],
-          rows: m.channels.map((c) => ({ cells: [[link(s.channel(c), code(c.address))], [tag(c.access, c.access)], kit.payload(c.payload), [c.title]] })),
+          rows: m.channels.map((c) => ({
+            cells: [
+              [link(s.channel(c), code(c.address))],
+              [tag(c.access, c.access)],
+              kit.payload(c.payload),
+              [c.title],
+            ],
+          })),
         },
     { kind: 'h', level: 2, id: 'methods', text: ['Methods'] },
     m.methods.length === 0
@@ -70,7 +96,13 @@ function apiTables(kit: PageKit): Block[] {
           kind: 'table',
           head: ['Method', 'Transports', 'Rate-limit class', 'Auth', 'Summary'],
           rows: m.methods.map((x) => ({
-            cells: [[link(s.method(x), code(x.name))], [x.transports.map((t) => TRANSPORT_LABEL[t]).join(', ')], x.rateLimitClass === null ? ['none'] : [link(s.classRef(x.rateLimitClass), code(x.rateLimitClass))], [x.auth], rich(x.summary)],
+            cells: [
+              [link(s.method(x), code(x.name))],
+              [x.transports.map((t) => TRANSPORT_LABEL[t]).join(', ')],
+              x.rateLimitClass === null ? ['none'] : [link(s.classRef(x.rateLimitClass), code(x.rateLimitClass))],
+              [x.auth],
+              rich(x.summary),
+            ],
           })),
         },
   ];
@@ -89,18 +121,45 @@ function referenceBlocks(kit: PageKit): Block[] {
         { text: [link({ page: PAGES.records }, 'Records and types'), ` (${records})`] },
         { text: [link({ page: PAGES.enums }, 'Enumerations'), ` (${enums})`] },
         { text: [link({ page: PAGES.errors }, 'Errors'), ` (${plural(m.errors.codes.length, 'code')})`] },
-        { text: [link({ page: PAGES.limits }, 'Limits and rate-limit classes'), ` (${plural(m.limits.length, 'limit')}, ${plural(m.rateLimitClasses.length, 'class', 'classes')})`] },
+        {
+          text: [
+            link({ page: PAGES.limits }, 'Limits and rate-limit classes'),
+            ` (${plural(m.limits.length, 'limit')}, ${plural(m.rateLimitClasses.length, 'class', 'classes')})`,
+          ],
+        },
         { text: [link({ page: PAGES.login }, 'Login and its headers')] },
-        { text: [link({ page: PAGES.open }, 'Not shown and assumptions'), ` (${plural(m.notShown.length, 'place')}, ${plural(m.assumptions.length, 'assumption')})`] },
+        {
+          text: [
+            link({ page: PAGES.open }, 'Not shown and assumptions'),
+            ` (${plural(m.notShown.length, 'place')}, ${plural(m.assumptions.length, 'assumption')})`,
+          ],
+        },
       ],
     },
     { kind: 'h', level: 2, id: 'reading', text: ['How to read this reference'] },
     {
       kind: 'list',
       items: [
-        { text: ['Every example comes from the spec and was validated against its schemas when this site was generated.'] },
-        { text: [tag('not shown', 'not-shown'), ' marks a place the interface document leaves open; ', tag('assumption', 'assumption'), ' marks a choice the spec makes where the document makes none. Both link to ', link({ page: PAGES.open }, 'one page'), '.'] },
-        { text: ['Every channel, method, record, field and enumeration value has a stable anchor: copy a link from its heading or row.'] },
+        {
+          text: [
+            'Every example comes from the spec and was validated against its schemas when this site was generated.',
+          ],
+        },
+        {
+          text: [
+            tag('not shown', 'not-shown'),
+            ' marks a place the interface document leaves open; ',
+            tag('assumption', 'assumption'),
+            ' marks a choice the spec makes where the document makes none. Both link to ',
+            link({ page: PAGES.open }, 'one page'),
+            '.',
+          ],
+        },
+        {
+          text: [
+            'Every channel, method, record, field and enumeration value has a stable anchor: copy a link from its heading or row.',
+          ],
+        },
       ],
     },
   ];

@@ -11,12 +11,29 @@ export function errorsPage(kit: PageKit): Page {
   const rpcError = errorObject ? kit.site.type(errorObject) : undefined;
   const blocks: Block[] = [
     { kind: 'h', level: 1, text: ['Errors'] },
-    { kind: 'p', text: ['A failed request is answered with a JSON-RPC error object', ...(rpcError ? [' (', ...kit.typeLink(rpcError.name), ')'] : []), ' carrying ', code('code'), ', ', code('message'), ' and, for some codes, ', code('data'), '.'] },
+    {
+      kind: 'p',
+      text: [
+        'A failed request is answered with a JSON-RPC error object',
+        ...(rpcError ? [' (', ...kit.typeLink(rpcError.name), ')'] : []),
+        ' carrying ',
+        code('code'),
+        ', ',
+        code('message'),
+        ' and, for some codes, ',
+        code('data'),
+        '.',
+      ],
+    },
     ...kit.markers('#/x-errors', undefined),
     { kind: 'h', level: 2, id: 'reserved', text: ['Reserved ranges'] },
     reserved.length === 0
       ? { kind: 'p', text: ['None.'] }
-      : { kind: 'table', head: ['From', 'To', 'Purpose'], rows: reserved.map((r) => ({ cells: [[code(String(r.from))], [code(String(r.to))], rich(r.purpose)] })) },
+      : {
+          kind: 'table',
+          head: ['From', 'To', 'Purpose'],
+          rows: reserved.map((r) => ({ cells: [[code(String(r.from))], [code(String(r.to))], rich(r.purpose)] })),
+        },
     { kind: 'h', level: 2, id: 'codes', text: ['Codes'] },
     {
       kind: 'table',
@@ -26,11 +43,18 @@ export function errorsPage(kit: PageKit): Page {
         cells: [
           [code(String(e.code))],
           e.name ? [code(e.name)] : [],
-          [e.message, ...(e.assumption ? [' ', link(kit.site.assumptionRef(e.assumption), tag('assumption', 'assumption'))] : [])],
+          [
+            e.message,
+            ...(e.assumption ? [' ', link(kit.site.assumptionRef(e.assumption), tag('assumption', 'assumption'))] : []),
+          ],
           e.kind ? [e.kind] : [],
           e.httpStatus === undefined ? [] : [String(e.httpStatus)],
           rich(e.condition),
-          [...(e.data ? [code(e.data)] : []), ...(e.dataPattern ? [' pattern ', code(e.dataPattern)] : []), ...(e.textFramePrefix ? ['text frame starts ', code(e.textFramePrefix)] : [])],
+          [
+            ...(e.data ? [code(e.data)] : []),
+            ...(e.dataPattern ? [' pattern ', code(e.dataPattern)] : []),
+            ...(e.textFramePrefix ? ['text frame starts ', code(e.textFramePrefix)] : []),
+          ],
         ],
       })),
     },
@@ -57,7 +81,12 @@ export function limitsPage(kit: PageKit): Page {
   const s = kit.site;
   const blocks: Block[] = [
     { kind: 'h', level: 1, text: ['Limits'] },
-    { kind: 'p', text: ['Reference values from the spec. A deployment may configure its own; where it reports them, the live values are authoritative.'] },
+    {
+      kind: 'p',
+      text: [
+        'Reference values from the spec. A deployment may configure its own; where it reports them, the live values are authoritative.',
+      ],
+    },
     { kind: 'h', level: 2, id: 'classes', text: ['Rate-limit classes'] },
     {
       kind: 'table',
@@ -82,10 +111,20 @@ export function limitsPage(kit: PageKit): Page {
       head: ['Limit', 'Kind', 'Scope', 'Value', 'Notes'],
       rows: kit.model.limits.map((l, i) => ({
         id: s.limitRef(l.id)!.anchor!,
-        cells: [[code(l.id), ' ', l.title], [l.kind], [l.scope], [limitValues(kit, l)], kit.markerTags(`#/x-limits/${i}`, l.assumption)],
+        cells: [
+          [code(l.id), ' ', l.title],
+          [l.kind],
+          [l.scope],
+          [limitValues(kit, l)],
+          kit.markerTags(`#/x-limits/${i}`, l.assumption),
+        ],
       })),
     },
-    ...kit.model.limits.flatMap((l, i) => kit.markers(`#/x-limits/${i}`, undefined).map((b) => (b.kind === 'note' ? { ...b, text: [code(l.id), ': ', ...b.text] } : b))),
+    ...kit.model.limits.flatMap((l, i) =>
+      kit
+        .markers(`#/x-limits/${i}`, undefined)
+        .map((b) => (b.kind === 'note' ? { ...b, text: [code(l.id), ': ', ...b.text] } : b)),
+    ),
   ];
   return { path: PAGES.limits, title: 'Limits', nav: 'limits', blocks };
 }
@@ -96,7 +135,15 @@ export function loginPage(kit: PageKit): Page {
   const sig = kit.model.actionSignature;
   const loginMethods = kit.model.methods.filter((m) => /(^|\/)login$/.test(m.name));
   const blocks: Block[] = [{ kind: 'h', level: 1, text: ['Login'] }];
-  if (loginMethods.length) blocks.push({ kind: 'p', text: ['Log in over WebSocket with ', ...joined(loginMethods.map((m) => [link(kit.site.method(m), code(m.name))])), '; over HTTP, private requests carry the headers below on every request.'] });
+  if (loginMethods.length)
+    blocks.push({
+      kind: 'p',
+      text: [
+        'Log in over WebSocket with ',
+        ...joined(loginMethods.map((m) => [link(kit.site.method(m), code(m.name))])),
+        '; over HTTP, private requests carry the headers below on every request.',
+      ],
+    });
   if (!login) blocks.push({ kind: 'p', text: ['This spec describes no login.'] });
   else {
     blocks.push(
@@ -115,8 +162,23 @@ export function loginPage(kit: PageKit): Page {
       {
         kind: 'facts',
         rows: [
-          ['Freshness window', login.freshness ? [`from ${login.freshness.pastMs / 1000} s before to ${login.freshness.futureMs / 1000} s after the server's clock; applies to ${login.freshness.appliesTo} logins`, ...(login.freshness.assumption ? [' ', link(kit.site.assumptionRef(login.freshness.assumption), tag('assumption', 'assumption'))] : [])] : ['not given']],
-          ['Re-verification', login.reverifyIntervalMs !== null ? [`every ${login.reverifyIntervalMs / 1000} s`, ...kit.citing('#/x-login/reverify')] : ['not given']],
+          [
+            'Freshness window',
+            login.freshness
+              ? [
+                  `from ${login.freshness.pastMs / 1000} s before to ${login.freshness.futureMs / 1000} s after the server's clock; applies to ${login.freshness.appliesTo} logins`,
+                  ...(login.freshness.assumption
+                    ? [' ', link(kit.site.assumptionRef(login.freshness.assumption), tag('assumption', 'assumption'))]
+                    : []),
+                ]
+              : ['not given'],
+          ],
+          [
+            'Re-verification',
+            login.reverifyIntervalMs !== null
+              ? [`every ${login.reverifyIntervalMs / 1000} s`, ...kit.citing('#/x-login/reverify')]
+              : ['not given'],
+          ],
         ],
       },
       ...kit.markers('#/x-login', undefined),
@@ -124,10 +186,27 @@ export function loginPage(kit: PageKit): Page {
   }
   if (sig) {
     blocks.push(
-      { kind: 'h', level: 2, id: 'action-signature', text: ['Action signature'], tags: kit.markerTags('#/x-action-signature', sig.assumption) },
-      { kind: 'p', text: ['State-changing requests carry an EIP-712 signature of the action, in the fields ', ...joined(sig.signatureFields.map((f) => [code(f)])), '.'] },
+      {
+        kind: 'h',
+        level: 2,
+        id: 'action-signature',
+        text: ['Action signature'],
+        tags: kit.markerTags('#/x-action-signature', sig.assumption),
+      },
+      {
+        kind: 'p',
+        text: [
+          'State-changing requests carry an EIP-712 signature of the action, in the fields ',
+          ...joined(sig.signatureFields.map((f) => [code(f)])),
+          '.',
+        ],
+      },
       ...kit.markers('#/x-action-signature', sig.assumption),
-      { kind: 'code', text: prettyJson({ domain: sig.domain, primaryType: sig.primaryType, types: sig.types }), caption: ['Domain and types.'] },
+      {
+        kind: 'code',
+        text: prettyJson({ domain: sig.domain, primaryType: sig.primaryType, types: sig.types }),
+        caption: ['Domain and types.'],
+      },
       { kind: 'p', text: [{ strong: ['Params hash. '] }, ...rich(sig.paramsHash)] },
     );
   }
@@ -154,7 +233,10 @@ export function openPage(kit: PageKit): Page {
     {
       kind: 'table',
       head: ['Where', 'What is left open', 'Spec pointer'],
-      rows: m.notShown.map((n) => ({ id: s.notShownRef(n).anchor!, cells: [place(n.pointer, n.where), rich(n.text), [code(n.pointer)]] })),
+      rows: m.notShown.map((n) => ({
+        id: s.notShownRef(n).anchor!,
+        cells: [place(n.pointer, n.where), rich(n.text), [code(n.pointer)]],
+      })),
     },
     { kind: 'h', level: 2, id: 'assumptions', text: ['Assumptions'] },
   ];
@@ -162,10 +244,16 @@ export function openPage(kit: PageKit): Page {
     const choice = a.choice.trim();
     blocks.push(
       { kind: 'h', level: 3, id: s.assumptionRef(a.id).anchor!, text: [a.title], tags: [tag(a.id, 'assumption')] },
-      /^[[{]/.test(choice) ? { kind: 'code', text: choice, caption: ['Choice'] } : { kind: 'p', text: [{ strong: ['Choice. '] }, ...rich(choice)] },
+      /^[[{]/.test(choice)
+        ? { kind: 'code', text: choice, caption: ['Choice'] }
+        : { kind: 'p', text: [{ strong: ['Choice. '] }, ...rich(choice)] },
       { kind: 'p', text: [{ strong: ['Reason. '] }, ...rich(a.reason)] },
     );
-    if (a.citedAt.length) blocks.push({ kind: 'p', text: ['Cited at: ', ...joined(a.citedAt.map((p) => place(p, p.replace(/^#\//, ''))))] });
+    if (a.citedAt.length)
+      blocks.push({
+        kind: 'p',
+        text: ['Cited at: ', ...joined(a.citedAt.map((p) => place(p, p.replace(/^#\//, ''))))],
+      });
   }
   return { path: PAGES.open, title: 'Not shown and assumptions', nav: 'open', blocks };
 }

@@ -13,48 +13,99 @@ function typeSection(kit: PageKit, t: TypeModel): Block[] {
   const pointer = `#/components/schemas/${t.name}`;
   // Records and enumerations sit under their own headings; only the other kinds need saying.
   const kind = t.kind === 'record' || t.kind === 'enum' ? [] : [tag(KIND_LABEL[t.kind], 'kind')];
-  const tags: Inline[] = [...kind, ...(t.kind === 'record' && t.open === false ? [tag('closed', 'kind')] : []), ...kit.markerTags(pointer, t.assumption)];
-  const blocks: Block[] = [{ kind: 'h', level: t.kind === 'enum' ? 2 : 3, id: s.typeRef(t.name)!.anchor!, text: [t.name], tags }];
+  const tags: Inline[] = [
+    ...kind,
+    ...(t.kind === 'record' && t.open === false ? [tag('closed', 'kind')] : []),
+    ...kit.markerTags(pointer, t.assumption),
+  ];
+  const blocks: Block[] = [
+    { kind: 'h', level: t.kind === 'enum' ? 2 : 3, id: s.typeRef(t.name)!.anchor!, text: [t.name], tags },
+  ];
   if (t.description) blocks.push({ kind: 'p', text: rich(t.description) });
   blocks.push(...kit.markers(pointer, t.assumption));
   if (t.kind === 'record' && t.fields) {
     const rows = t.fields.map((f): Row => {
       const ns = s.notShownUnder(`${pointer}/properties/${f.name}`)[0];
       const desc: Inline[] = [...rich(f.description)];
-      if (ns) desc.push(desc.length ? ' ' : '', link(s.notShownRef(ns), tag('not shown', 'not-shown')), ' ', ...rich(ns.text));
+      if (ns)
+        desc.push(
+          desc.length ? ' ' : '',
+          link(s.notShownRef(ns), tag('not shown', 'not-shown')),
+          ' ',
+          ...rich(ns.text),
+        );
       return {
         id: s.fieldRef(t.name, f.name).anchor!,
-        cells: [[code(f.name)], kit.typeExpr(fieldType(f), f.refs), [f.required ? 'yes' : 'no'], f.default === undefined ? [] : [code(kit.json(f.default, `${fieldSchema(kit.model, t.name, f.name)?.pointer}/default`, 0))], fieldConstraints(kit, t.name, f.name, false), desc],
+        cells: [
+          [code(f.name)],
+          kit.typeExpr(fieldType(f), f.refs),
+          [f.required ? 'yes' : 'no'],
+          f.default === undefined
+            ? []
+            : [code(kit.json(f.default, `${fieldSchema(kit.model, t.name, f.name)?.pointer}/default`, 0))],
+          fieldConstraints(kit, t.name, f.name, false),
+          desc,
+        ],
       };
     });
     blocks.push(withoutEmptyColumns(['Field', 'Type', 'Required', 'Default', 'Constraints', 'Description'], rows, 3));
   } else if (t.kind === 'enum' && t.values) {
     const type = (kit.model.schemas[t.name] ?? {}).type;
-    blocks.push({ kind: 'p', text: [plural(t.values.length, 'value'), typeof type === 'string' ? [' (', code(type), '):'] : ':'].flat() });
-    blocks.push({ kind: 'list', chips: true, items: t.values.map((v) => ({ id: s.valueRef(t.name, v).anchor!, text: [code(s.valueText(t.name, v))] })) });
+    blocks.push({
+      kind: 'p',
+      text: [plural(t.values.length, 'value'), typeof type === 'string' ? [' (', code(type), '):'] : ':'].flat(),
+    });
+    blocks.push({
+      kind: 'list',
+      chips: true,
+      items: t.values.map((v) => ({ id: s.valueRef(t.name, v).anchor!, text: [code(s.valueText(t.name, v))] })),
+    });
   } else {
     const { title: _t, description: _d, examples: _e, ...schema } = kit.model.schemas[t.name] ?? {};
     // A union's per branch (`pattern … or minimum …`), a scalar's its own.
     const constraints = typeConstraints(kit.model, t.name);
     // A type and its constraints say all of such a schema: its JSON would only repeat them, escaped.
-    const plain = typeof schema.type === 'string' && Object.keys(schema).every((k) => k === 'type' || (KEYS as readonly string[]).includes(k));
-    if (plain) blocks.push({ kind: 'p', text: ['Type ', code(schema.type as string), ...(constraints.length ? ['; ', ...constraints] : []), '.'] });
+    const plain =
+      typeof schema.type === 'string' &&
+      Object.keys(schema).every((k) => k === 'type' || (KEYS as readonly string[]).includes(k));
+    if (plain)
+      blocks.push({
+        kind: 'p',
+        text: ['Type ', code(schema.type as string), ...(constraints.length ? ['; ', ...constraints] : []), '.'],
+      });
     else {
       if (constraints.length) blocks.push({ kind: 'p', text: ['Constraints: ', ...constraints, '.'] });
-      blocks.push({ kind: 'code', text: prettyJson(markExact(schema, kit.model.exactIntegers, pointer)), caption: ['Schema'] });
+      blocks.push({
+        kind: 'code',
+        text: prettyJson(markExact(schema, kit.model.exactIntegers, pointer)),
+        caption: ['Schema'],
+      });
     }
   }
   // A record's field types already link what it refers to; other kinds show a schema, so list them.
   const refs = t.kind === 'record' ? [] : [...new Set(t.refs)].filter((r) => r !== t.name && s.type(r));
-  if (refs.length) blocks.push({ kind: 'p', names: true, text: ['Refers to: ', ...joined(refs.map((r) => kit.typeLink(r)))] });
+  if (refs.length)
+    blocks.push({ kind: 'p', names: true, text: ['Refers to: ', ...joined(refs.map((r) => kit.typeLink(r)))] });
   const used = kit.usedBy.get(t.name);
   if (used?.length) blocks.push({ kind: 'p', names: true, text: ['Used by: ', ...joined(used)] });
   for (const [i, e] of (kit.examples.schemas.get(t.name) ?? []).entries()) {
     if (i === 0 && t.kind === 'scalar') {
-      blocks.push({ kind: 'p', text: ['Examples: ', ...joined((kit.examples.schemas.get(t.name) ?? []).map((x, j) => [code(kit.json(x, `${pointer}/examples/${j}`, 0))]))] });
+      blocks.push({
+        kind: 'p',
+        text: [
+          'Examples: ',
+          ...joined(
+            (kit.examples.schemas.get(t.name) ?? []).map((x, j) => [code(kit.json(x, `${pointer}/examples/${j}`, 0))]),
+          ),
+        ],
+      });
       break;
     }
-    blocks.push({ kind: 'code', text: kit.json(e, `${pointer}/examples/${i}`), caption: [`Example ${i + 1}, from the spec.`] });
+    blocks.push({
+      kind: 'code',
+      text: kit.json(e, `${pointer}/examples/${i}`),
+      caption: [`Example ${i + 1}, from the spec.`],
+    });
   }
   return blocks;
 }
@@ -64,7 +115,11 @@ export function recordsPage(kit: PageKit): Page {
   const types = kit.model.types.filter((t) => t.kind !== 'enum');
   const records = types.filter((t) => t.kind === 'record');
   const others = types.filter((t) => t.kind !== 'record');
-  const chips = (list: TypeModel[]): Block => ({ kind: 'list', chips: true, items: list.map((t) => ({ text: kit.typeLink(t.name) })) });
+  const chips = (list: TypeModel[]): Block => ({
+    kind: 'list',
+    chips: true,
+    items: list.map((t) => ({ text: kit.typeLink(t.name) })),
+  });
   const blocks: Block[] = [
     { kind: 'h', level: 1, text: ['Records and types'] },
     {
@@ -96,7 +151,14 @@ export function enumsPage(kit: PageKit): Page {
   const enums = kit.model.types.filter((t) => t.kind === 'enum');
   const blocks: Block[] = [
     { kind: 'h', level: 1, text: ['Enumerations'] },
-    { kind: 'p', text: [`${plural(enums.length, 'enumeration')}. Every value has its own anchor. Enumerations whose values the document does not show are open strings (see `, link({ page: PAGES.records, anchor: 'other-types' }, 'other types'), ').'] },
+    {
+      kind: 'p',
+      text: [
+        `${plural(enums.length, 'enumeration')}. Every value has its own anchor. Enumerations whose values the document does not show are open strings (see `,
+        link({ page: PAGES.records, anchor: 'other-types' }, 'other types'),
+        ').',
+      ],
+    },
     { kind: 'list', chips: true, items: enums.map((t) => ({ text: kit.typeLink(t.name) })) },
     ...enums.flatMap((t) => typeSection(kit, t)),
   ];

@@ -16,5 +16,15 @@ import type { SiteMap } from './site';
 /** Every page of the site, in the order of the navigation. */
 export function sitePages(model: ApiModel, site: SiteMap, examples: Examples): Page[] {
   const kit = new PageKit(model, site, examples);
-  return [overviewPage, channelsPage, methodsPage, recordsPage, enumsPage, errorsPage, limitsPage, loginPage, openPage].map((page) => page(kit));
+  return [
+    overviewPage,
+    channelsPage,
+    methodsPage,
+    recordsPage,
+    enumsPage,
+    errorsPage,
+    limitsPage,
+    loginPage,
+    openPage,
+  ].map((page) => page(kit));
 }

@@ -26,7 +26,8 @@ export interface NavGroup {
 /** Inline rendering in the sidebar, where names are long and the column is narrow. */
 const NAV = '\u0000nav';
 
-export const esc = (s: string): string => s.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'));
+export const esc = (s: string): string =>
+  s.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'));
 /** Escapes an attribute value. */
 export const attr = (s: string): string => esc(s).replace(/"/g, '&quot;');
 
@@ -39,7 +40,6 @@ export function hrefFrom(from: string, ref: Ref, ext = '.html'): string {
   if (ref.page === from && anchor) return anchor;
   return rootOf(from) + ref.page + ext + anchor;
 }
-
 
 /** Escaped text with break opportunities after `.` and `/` in long names, so tables need not squeeze them. */
 function breakable(s: string): string {
@@ -55,7 +55,8 @@ function inline(xs: Inline[], from: string): string {
       if ('link' in x) {
         // A linked tag is one element: the link wears the tag's classes.
         const only = x.text.length === 1 ? x.text[0]! : null;
-        if (only && typeof only === 'object' && 'tag' in only) return `<a class="t ${only.tone}" href="${attr(hrefFrom(from, x.link))}">${esc(only.tag)}</a>`;
+        if (only && typeof only === 'object' && 'tag' in only)
+          return `<a class="t ${only.tone}" href="${attr(hrefFrom(from, x.link))}">${esc(only.tag)}</a>`;
         return `<a href="${attr(hrefFrom(from, x.link))}">${inline(x.text, from)}</a>`;
       }
       if ('strong' in x) return `<strong>${inline(x.strong, from)}</strong>`;
@@ -67,7 +68,17 @@ function inline(xs: Inline[], from: string): string {
 
 /** Inlines without code spans, for places monospace by style (chips, lists of names): a tenth of those pages' weight. */
 const plain = (xs: Inline[]): Inline[] =>
-  xs.flatMap((x): Inline[] => (typeof x === 'string' ? [x] : 'code' in x ? [x.code] : 'mono' in x ? plain(x.mono) : 'link' in x ? [{ ...x, text: plain(x.text) }] : [x]));
+  xs.flatMap((x): Inline[] =>
+    typeof x === 'string'
+      ? [x]
+      : 'code' in x
+        ? [x.code]
+        : 'mono' in x
+          ? plain(x.mono)
+          : 'link' in x
+            ? [{ ...x, text: plain(x.text) }]
+            : [x],
+  );
 
 function block(b: Block, from: string): string {
   switch (b.kind) {
@@ -101,7 +112,9 @@ function block(b: Block, from: string): string {
     case 'list': {
       // Optional end tags left out, as in tables.
       // A chip is monospace by style: its code spans need no tags of their own.
-      const items = b.items.map((it) => `<li${it.id ? ` id="${attr(it.id)}"` : ''}>${inline(b.chips ? plain(it.text) : it.text, from)}`).join('');
+      const items = b.items
+        .map((it) => `<li${it.id ? ` id="${attr(it.id)}"` : ''}>${inline(b.chips ? plain(it.text) : it.text, from)}`)
+        .join('');
       return `<ul${b.chips ? ' class="chips"' : ''}>${items}</ul>`;
     }
   }
@@ -115,9 +128,14 @@ function nav(groups: NavGroup[], page: Page): string {
       // A group without a page of its own (Reference) always lists its entries: they are its only links.
       const here = !g.ref || g.key === page.nav || g.items.some((it) => it.key === page.nav);
       const items = (here ? g.items : [])
-        .map((it) => `<li><a href="${attr(hrefFrom(page.path, it.ref))}"${it.key === page.nav ? ' aria-current="page"' : ''}>${inline(it.label, g.mono ? NAV : page.path)}</a>`)
+        .map(
+          (it) =>
+            `<li><a href="${attr(hrefFrom(page.path, it.ref))}"${it.key === page.nav ? ' aria-current="page"' : ''}>${inline(it.label, g.mono ? NAV : page.path)}</a>`,
+        )
         .join('');
-      const title = g.ref ? `<a href="${attr(hrefFrom(page.path, g.ref))}"${g.key === page.nav ? ' aria-current="page"' : ''}>${esc(g.title)}</a>` : esc(g.title);
+      const title = g.ref
+        ? `<a href="${attr(hrefFrom(page.path, g.ref))}"${g.key === page.nav ? ' aria-current="page"' : ''}>${esc(g.title)}</a>`
+        : esc(g.title);
       return `<h2>${title}</h2>${items ? `<ul${g.mono ? ' class="mono"' : ''}>${items}</ul>` : ''}`;
     })
     .join('\n');

@@ -49,7 +49,9 @@ function block(b: Block, from: string): string {
       return `${anchor(b.id)}${b.caption ? `*${inline(b.caption, from)}*\n\n` : b.id ? '\n\n' : ''}\`\`\`${lang}\n${b.text}\n\`\`\``;
     }
     case 'list':
-      return b.chips ? b.items.map((it) => anchor(it.id) + inline(it.text, from)).join(' · ') : b.items.map((it) => `- ${anchor(it.id)}${inline(it.text, from)}`).join('\n');
+      return b.chips
+        ? b.items.map((it) => anchor(it.id) + inline(it.text, from)).join(' · ')
+        : b.items.map((it) => `- ${anchor(it.id)}${inline(it.text, from)}`).join('\n');
   }
 }
 

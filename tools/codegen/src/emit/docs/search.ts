@@ -9,7 +9,19 @@ import type { Ref } from './ir';
 import type { SiteMap } from './site';
 
 /** Kinds in ranking order: on equal match quality, earlier kinds come first. */
-export const SEARCH_KINDS = ['channel', 'method', 'record', 'enum', 'field', 'value', 'type', 'error', 'limit', 'assumption', 'example'] as const;
+export const SEARCH_KINDS = [
+  'channel',
+  'method',
+  'record',
+  'enum',
+  'field',
+  'value',
+  'type',
+  'error',
+  'limit',
+  'assumption',
+  'example',
+] as const;
 type Kind = (typeof SEARCH_KINDS)[number];
 
 /** One entry: kind index, label, href from the site root, detail. */
@@ -34,7 +46,8 @@ export function searchScript(entries: SearchEntry[]): string {
     if (!pages.includes(page)) pages.push(page);
     const p = pages.indexOf(page);
     const dot = label.indexOf('.');
-    const member = (kind === SEARCH_KINDS.indexOf('field') || kind === SEARCH_KINDS.indexOf('value')) && anchor === label && dot > 0;
+    const member =
+      (kind === SEARCH_KINDS.indexOf('field') || kind === SEARCH_KINDS.indexOf('value')) && anchor === label && dot > 0;
     if (member) {
       const owner = label.slice(0, dot);
       if (!group || group[0] !== owner || group[1] !== kind || group[2] !== p) rows.push((group = [owner, kind, p]));
@@ -51,13 +64,25 @@ export function searchScript(entries: SearchEntry[]): string {
 
 export function searchEntries(model: ApiModel, site: SiteMap): SearchEntry[] {
   const out: SearchEntry[] = [];
-  const add = (kind: Kind, label: string, ref: Ref, detail: string) => out.push([SEARCH_KINDS.indexOf(kind), label, hrefFrom('index', ref), detail.replace(/\s+/g, ' ').trim().slice(0, 60)]);
+  const add = (kind: Kind, label: string, ref: Ref, detail: string) =>
+    out.push([
+      SEARCH_KINDS.indexOf(kind),
+      label,
+      hrefFrom('index', ref),
+      detail.replace(/\s+/g, ' ').trim().slice(0, 60),
+    ]);
   for (const c of model.channels) add('channel', c.address, site.channel(c), c.title);
   for (const m of model.methods) add('method', m.name, site.method(m), m.summary);
   for (const t of model.types) {
-    add(t.kind === 'record' ? 'record' : t.kind === 'enum' ? 'enum' : 'type', t.name, site.typeRef(t.name)!, t.kind === 'record' ? `${t.fields?.length ?? 0} fields` : t.kind);
+    add(
+      t.kind === 'record' ? 'record' : t.kind === 'enum' ? 'enum' : 'type',
+      t.name,
+      site.typeRef(t.name)!,
+      t.kind === 'record' ? `${t.fields?.length ?? 0} fields` : t.kind,
+    );
     for (const f of t.fields ?? []) add('field', `${t.name}.${f.name}`, site.fieldRef(t.name, f.name), f.type);
-    for (const v of t.values ?? []) add('value', `${t.name}.${site.valueText(t.name, v)}`, site.valueRef(t.name, v), '');
+    for (const v of t.values ?? [])
+      add('value', `${t.name}.${site.valueText(t.name, v)}`, site.valueRef(t.name, v), '');
   }
   for (const e of model.errors.codes) {
     add('error', String(e.code), site.errorRef(e.code), e.name ? `${e.name}: ${e.message}` : e.message);
@@ -66,10 +91,18 @@ export function searchEntries(model: ApiModel, site: SiteMap): SearchEntry[] {
   }
   // Examples by the names the spec gives them, each leading to its channel's or method's example.
   // Each hit lands on its own example; a method's are labelled params or result (one name may be both).
-  for (const c of model.channels) (c.exampleInfo ?? []).forEach((info, i) => info.name && add('example', info.name, site.example(c, 'payload', i), c.address));
+  for (const c of model.channels)
+    (c.exampleInfo ?? []).forEach(
+      (info, i) => info.name && add('example', info.name, site.example(c, 'payload', i), c.address),
+    );
   for (const m of model.methods)
-    for (const [side, infos] of [['params', m.paramsExampleInfo], ['result', m.resultExampleInfo]] as const)
-      (infos ?? []).forEach((info, i) => info.name && add('example', `${info.name} (${side})`, site.example(m, side, i), m.name));
+    for (const [side, infos] of [
+      ['params', m.paramsExampleInfo],
+      ['result', m.resultExampleInfo],
+    ] as const)
+      (infos ?? []).forEach(
+        (info, i) => info.name && add('example', `${info.name} (${side})`, site.example(m, side, i), m.name),
+      );
   for (const l of model.limits) add('limit', l.id, site.limitRef(l.id)!, l.title);
   for (const a of model.assumptions) add('assumption', a.id, site.assumptionRef(a.id), a.title);
   return out;

@@ -60,17 +60,35 @@ export class SiteMap {
     const channels = new IdSpace();
     channels.claim('contents');
     for (const c of model.channels) this.channelIds.set(c.id, channels.claim(c.id));
-    for (const c of model.channels) for (const sub of CHANNEL_PARTS) this.anchorOf.set(`channel:${c.id}:${sub}`, channels.claim(`${this.channelIds.get(c.id)}-${sub}`));
+    for (const c of model.channels)
+      for (const sub of CHANNEL_PARTS)
+        this.anchorOf.set(`channel:${c.id}:${sub}`, channels.claim(`${this.channelIds.get(c.id)}-${sub}`));
     // Every example of a channel's message its own anchor, after the parts: `orderbook-example-2`.
-    for (const c of model.channels) c.examples.forEach((_, i) => this.anchorOf.set(`example:channel:${c.id}:payload:${i}`, channels.claim(`${this.channelIds.get(c.id)}-example-${i + 1}`)));
+    for (const c of model.channels)
+      c.examples.forEach((_, i) =>
+        this.anchorOf.set(
+          `example:channel:${c.id}:payload:${i}`,
+          channels.claim(`${this.channelIds.get(c.id)}-example-${i + 1}`),
+        ),
+      );
     const methods = new IdSpace();
     methods.claim('contents');
     for (const m of model.methods) this.methodIds.set(m.id, methods.claim(m.name.replace(/\//g, '-')));
-    for (const m of model.methods) for (const sub of METHOD_PARTS) this.anchorOf.set(`method:${m.id}:${sub}`, methods.claim(`${this.methodIds.get(m.id)}-${sub}`));
+    for (const m of model.methods)
+      for (const sub of METHOD_PARTS)
+        this.anchorOf.set(`method:${m.id}:${sub}`, methods.claim(`${this.methodIds.get(m.id)}-${sub}`));
     // A method's params and result examples, each its own anchor: `order-params-1`, `order-result-2`.
     for (const m of model.methods)
-      for (const [side, list] of [['params', m.paramsExamples], ['result', m.resultExamples]] as const)
-        list.forEach((_, i) => this.anchorOf.set(`example:method:${m.id}:${side}:${i}`, methods.claim(`${this.methodIds.get(m.id)}-${side}-${i + 1}`)));
+      for (const [side, list] of [
+        ['params', m.paramsExamples],
+        ['result', m.resultExamples],
+      ] as const)
+        list.forEach((_, i) =>
+          this.anchorOf.set(
+            `example:method:${m.id}:${side}:${i}`,
+            methods.claim(`${this.methodIds.get(m.id)}-${side}-${i + 1}`),
+          ),
+        );
   }
 
   /** Records, fields, enumerations and their values. */
@@ -84,8 +102,13 @@ export class SiteMap {
       this.typeByName.set(t.name, t);
       const space = t.kind === 'enum' ? enums : records;
       this.anchorOf.set(`type:${t.name}`, space.claim(t.name));
-      for (const f of t.fields ?? []) this.anchorOf.set(`field:${t.name}:${f.name}`, space.claim(`${t.name}.${f.name}`));
-      for (const v of t.values ?? []) this.anchorOf.set(`value:${t.name}:${String(v)}`, space.claim(`${t.name}.${String(v) === '' ? '_empty' : this.valueText(t.name, v)}`));
+      for (const f of t.fields ?? [])
+        this.anchorOf.set(`field:${t.name}:${f.name}`, space.claim(`${t.name}.${f.name}`));
+      for (const v of t.values ?? [])
+        this.anchorOf.set(
+          `value:${t.name}:${String(v)}`,
+          space.claim(`${t.name}.${String(v) === '' ? '_empty' : this.valueText(t.name, v)}`),
+        );
     }
   }
 
@@ -131,19 +154,29 @@ export class SiteMap {
 
   /** A channel's section, or one of its parts. */
   channel(c: ChannelModel, part?: (typeof CHANNEL_PARTS)[number]): Ref {
-    return { page: PAGES.channels, anchor: part ? this.anchorOf.get(`channel:${c.id}:${part}`)! : this.channelIds.get(c.id)! };
+    return {
+      page: PAGES.channels,
+      anchor: part ? this.anchorOf.get(`channel:${c.id}:${part}`)! : this.channelIds.get(c.id)!,
+    };
   }
 
   /** A method's section, or one of its parts. */
   method(m: MethodModel, part?: (typeof METHOD_PARTS)[number]): Ref {
-    return { page: PAGES.methods, anchor: part ? this.anchorOf.get(`method:${m.id}:${part}`)! : this.methodIds.get(m.id)! };
+    return {
+      page: PAGES.methods,
+      anchor: part ? this.anchorOf.get(`method:${m.id}:${part}`)! : this.methodIds.get(m.id)!,
+    };
   }
 
   /** One example of a channel's payload or of a method's params or result (`i` from 0, in the spec's order). */
   example(owner: ChannelModel | MethodModel, side: 'payload' | 'params' | 'result', i: number): Ref {
     const method = 'name' in owner;
     const anchor = this.anchorOf.get(`example:${method ? 'method' : 'channel'}:${owner.id}:${side}:${i}`);
-    return anchor ? { page: method ? PAGES.methods : PAGES.channels, anchor } : method ? this.method(owner as MethodModel, 'example') : this.channel(owner as ChannelModel, 'example');
+    return anchor
+      ? { page: method ? PAGES.methods : PAGES.channels, anchor }
+      : method
+        ? this.method(owner as MethodModel, 'example')
+        : this.channel(owner as ChannelModel, 'example');
   }
 
   type(name: string): TypeModel | undefined {
@@ -223,7 +256,8 @@ export class SiteMap {
       }
       case 'components':
         if (a !== 'schemas' || b === undefined) return null;
-        if (c === 'properties' && d !== undefined && this.typeByName.get(b)?.fields?.some((f) => f.name === d)) return this.fieldRef(b, d);
+        if (c === 'properties' && d !== undefined && this.typeByName.get(b)?.fields?.some((f) => f.name === d))
+          return this.fieldRef(b, d);
         return this.typeRef(b);
       case 'x-errors': {
         const e = a === 'codes' && b !== undefined ? m.errors.codes[Number(b)] : undefined;

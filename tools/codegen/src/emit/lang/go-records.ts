@@ -20,7 +20,10 @@ function recordsOf(text: string): GoRecord[] {
   const records: GoRecord[] = [];
   for (const [, name, body] of text.matchAll(STRUCT)) {
     if (text.includes(`func (x *${name}) UnmarshalJSON`)) continue;
-    const tags = body!.split('\n').map((line) => TAG.exec(line)).filter((m): m is RegExpExecArray => m !== null);
+    const tags = body!
+      .split('\n')
+      .map((line) => TAG.exec(line))
+      .filter((m): m is RegExpExecArray => m !== null);
     if (tags.length === 0) continue;
     records.push({ name: name!, known: tags.map((m) => m[1]!), optional: tags.filter((m) => m[2]).map((m) => m[1]!) });
   }

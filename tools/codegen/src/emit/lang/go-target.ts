@@ -6,7 +6,19 @@
  * (Go writes those inline, never as a named type). Here each such top-level is declared over the
  * type quicktype uses for it; go-records.ts gives it the shared type's JSON methods.
  */
-import { GoRenderer, GoTargetLanguage, UnionType, getOptionValues, goOptions, nullableFromUnion, type LanguageName, type Name, type RenderContext, type RendererOptions, type Type } from 'quicktype-core';
+import {
+  GoRenderer,
+  GoTargetLanguage,
+  UnionType,
+  getOptionValues,
+  goOptions,
+  nullableFromUnion,
+  type LanguageName,
+  type Name,
+  type RenderContext,
+  type RendererOptions,
+  type Type,
+} from 'quicktype-core';
 
 type BlankLines = Parameters<GoRenderer['forEachTopLevel']>[0];
 type Position = Parameters<Parameters<GoRenderer['forEachTopLevel']>[1]>[2];
@@ -16,13 +28,21 @@ type Source = Parameters<GoRenderer['emitLine']>[0];
 const declared = (t: Type) => !(t instanceof UnionType && nullableFromUnion(t) !== null);
 
 class DeclaringGoRenderer extends GoRenderer {
-  protected override forEachTopLevel(blankLocations: BlankLines, f: (t: Type, name: Name, position: Position) => void, predicate?: (t: Type) => boolean): boolean {
+  protected override forEachTopLevel(
+    blankLocations: BlankLines,
+    f: (t: Type, name: Name, position: Position) => void,
+    predicate?: (t: Type) => boolean,
+  ): boolean {
     return super.forEachTopLevel(
       blankLocations,
       (t, name, position) => {
         const named = this.namedTypeToNameForTopLevel(t);
         // Only while declaring top-levels (`leading-and-interposing`), not in the imports pass.
-        if (blankLocations === 'leading-and-interposing' && named !== undefined && (this.nameForNamedType(named) !== name || !declared(named))) {
+        if (
+          blankLocations === 'leading-and-interposing' &&
+          named !== undefined &&
+          (this.nameForNamedType(named) !== name || !declared(named))
+        ) {
           // goType is private in quicktype's typings; it is the type the renderer writes for t.
           const goType = (this as unknown as { goType(t: Type): Source }).goType(t);
           this.ensureBlankLine();
@@ -36,7 +56,10 @@ class DeclaringGoRenderer extends GoRenderer {
 }
 
 export class DeclaringGoTarget extends GoTargetLanguage {
-  protected override makeRenderer<Lang extends LanguageName = 'go'>(renderContext: RenderContext, untypedOptionValues: RendererOptions<Lang>): GoRenderer {
+  protected override makeRenderer<Lang extends LanguageName = 'go'>(
+    renderContext: RenderContext,
+    untypedOptionValues: RendererOptions<Lang>,
+  ): GoRenderer {
     return new DeclaringGoRenderer(this, renderContext, getOptionValues(goOptions, untypedOptionValues));
   }
 }

@@ -28,12 +28,20 @@ function withImports(text: string): string {
   const found = [...text.matchAll(/^import "([^"]+)"\n/gm)].map((m) => m[1]!);
   const all = [...new Set([...found, 'bytes', 'encoding/json', 'fmt', 'sort'])].sort();
   const block = ['import (', ...all.map((p) => `\t"${p}"`), ')', ''].join('\n');
-  return text.replace(/^import "[^"]+"\n\n?/gm, '').replace(`package ${GO_PACKAGE}\n\n`, `package ${GO_PACKAGE}\n\n${block}\n`);
+  return text
+    .replace(/^import "[^"]+"\n\n?/gm, '')
+    .replace(`package ${GO_PACKAGE}\n\n`, `package ${GO_PACKAGE}\n\n${block}\n`);
 }
 
 /** Whether a named schema is an integer that may exceed int64 (minimum 0, maximum about 2^64). */
 function isUnsigned64(schema: JsonSchema | undefined): boolean {
-  return schema?.type === 'integer' && typeof schema.minimum === 'number' && schema.minimum >= 0 && typeof schema.maximum === 'number' && schema.maximum >= 1.8e19;
+  return (
+    schema?.type === 'integer' &&
+    typeof schema.minimum === 'number' &&
+    schema.minimum >= 0 &&
+    typeof schema.maximum === 'number' &&
+    schema.maximum >= 1.8e19
+  );
 }
 
 /** Whether a property holds such an integer: itself, through a named schema, a nullable union or as its items. */
@@ -51,13 +59,17 @@ function holdsUnsigned64(schema: unknown, model: ApiModel): boolean {
 /** quicktype writes every integer as int64; an unsigned 64-bit one becomes uint64, in its record's fields and its own type. */
 function unsigned(text: string, model: ApiModel, names: Map<string, string>): string {
   let out = text;
-  for (const name of Object.keys(model.schemas).filter((n) => isUnsigned64(model.schemas[n]))) out = out.replace(new RegExp(`^type ${names.get(name)} int64$`, 'm'), `type ${names.get(name)} uint64`);
+  for (const name of Object.keys(model.schemas).filter((n) => isUnsigned64(model.schemas[n])))
+    out = out.replace(new RegExp(`^type ${names.get(name)} int64$`, 'm'), `type ${names.get(name)} uint64`);
   for (const [record, schema] of Object.entries(model.schemas)) {
     const properties = (schema.properties ?? {}) as Record<string, unknown>;
     const keys = Object.keys(properties).filter((k) => holdsUnsigned64(properties[k], model));
     if (keys.length === 0) continue;
     out = out.replace(new RegExp(`^type ${names.get(record)} struct \\{\\n[\\s\\S]*?\\n\\}$`, 'm'), (body) =>
-      body.replace(/^(\t\w+\s+\S*?)\bint64\b(.*`json:"([^",]*)[^`]*`)$/gm, (line, head: string, tail: string, key: string) => (keys.includes(key) ? `${head}uint64${tail}` : line)),
+      body.replace(
+        /^(\t\w+\s+\S*?)\bint64\b(.*`json:"([^",]*)[^`]*`)$/gm,
+        (line, head: string, tail: string, key: string) => (keys.includes(key) ? `${head}uint64${tail}` : line),
+      ),
     );
   }
   return out;
@@ -65,11 +77,14 @@ function unsigned(text: string, model: ApiModel, names: Map<string, string>): st
 
 /** RoundTrip decodes data as the named schema's type and encodes it again: one entry per schema. */
 function withRoundTrip(text: string, names: Map<string, string>): string {
-  const rows = [...names].map(([schema, go]) => `\t${JSON.stringify(schema)}: func(data []byte) ([]byte, error) { return roundTrip(Unmarshal${go}, data) },`);
+  const rows = [...names].map(
+    ([schema, go]) =>
+      `\t${JSON.stringify(schema)}: func(data []byte) ([]byte, error) { return roundTrip(Unmarshal${go}, data) },`,
+  );
   return [
     text.trimEnd(),
     '',
-    '// RoundTrip decodes data as the type of the spec\'s schema of that name and encodes it again.',
+    "// RoundTrip decodes data as the type of the spec's schema of that name and encodes it again.",
     'func RoundTrip(schema string, data []byte) ([]byte, error) {',
     '\tconvert, ok := roundTrips[schema]',
     '\tif !ok {',

@@ -39,7 +39,10 @@ export function parseLanguages(values: readonly string[]): LanguageTarget[] {
     if (id === '') throw new UnknownLanguage('--lang needs a language name (got an empty value)');
     if (id === ALWAYS || id === 'ts') continue;
     const target = LANGUAGES.find((l) => l.id === id);
-    if (!target) throw new UnknownLanguage(`--lang ${raw.trim()} is not offered; choose from ${[ALWAYS, ...LANGUAGES.map((l) => l.id)].join(', ')}`);
+    if (!target)
+      throw new UnknownLanguage(
+        `--lang ${raw.trim()} is not offered; choose from ${[ALWAYS, ...LANGUAGES.map((l) => l.id)].join(', ')}`,
+      );
     if (!chosen.includes(target)) chosen.push(target);
   }
   return LANGUAGES.filter((l) => chosen.includes(l));

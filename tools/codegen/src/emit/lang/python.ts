@@ -15,58 +15,78 @@ export async function emitPython(model: ApiModel): Promise<string> {
 
 /** The helper functions and annotations quicktype leaves untyped, typed for `mypy --strict`. */
 function typedHelpers(text: string): string {
-  return text
-    .replace('from dataclasses import dataclass\n', 'from dataclasses import dataclass, field as dataclass_field\n')
-    .replace(/^from typing import (.*)$/m, (_, list: string) => `from typing import ${[...new Set([...list.split(', '), 'Any', 'Callable', 'Dict', 'FrozenSet', 'Iterable', 'Tuple', 'cast'])].join(', ')}`)
-    .replace('def from_union(fs, x):', 'def from_union(fs: Iterable[Callable[[Any], Any]], x: Any) -> Any:')
-    .replace(/^(\s+)except:$/m, '$1except Exception:')
-    .replace(/(def from_float\(x: Any\) -> float:\n[^\n]*\n)\s+return float\(x\)/, '$1    return cast(float, x)')
-    // quicktype annotates to_enum with the enum type, but it returns the value.
-    .replace('def to_enum(c: Type[EnumT], x: Any) -> EnumT:', 'def to_enum(c: Type[EnumT], x: Any) -> Any:')
-    .replace('return cast(Any, x).to_dict()', 'return cast(Dict[str, Any], cast(Any, x).to_dict())')
-    .replace(/lambda x: x\b(?!\.)/g, 'from_any')
-    .replace('\n\ndef from_str(', '\n\ndef from_any(x: Any) -> Any:\n    return x\n\n\ndef from_str(')
-    // A union's converter returns what from_union (untyped) returns: say which type that is.
-    .replace(/^(def \w+_from_dict\(s: Any\) -> (.+):\n {4}return )(from_union\(.*\))$/gm, '$1cast($2, $3)')
-    .replace(/-> dict:/g, '-> Dict[str, Any]:')
-    .replace(/result: dict = \{\}/g, 'result: Dict[str, Any] = {}');
+  return (
+    text
+      .replace('from dataclasses import dataclass\n', 'from dataclasses import dataclass, field as dataclass_field\n')
+      .replace(
+        /^from typing import (.*)$/m,
+        (_, list: string) =>
+          `from typing import ${[...new Set([...list.split(', '), 'Any', 'Callable', 'Dict', 'FrozenSet', 'Iterable', 'Tuple', 'cast'])].join(', ')}`,
+      )
+      .replace('def from_union(fs, x):', 'def from_union(fs: Iterable[Callable[[Any], Any]], x: Any) -> Any:')
+      .replace(/^(\s+)except:$/m, '$1except Exception:')
+      .replace(/(def from_float\(x: Any\) -> float:\n[^\n]*\n)\s+return float\(x\)/, '$1    return cast(float, x)')
+      // quicktype annotates to_enum with the enum type, but it returns the value.
+      .replace('def to_enum(c: Type[EnumT], x: Any) -> EnumT:', 'def to_enum(c: Type[EnumT], x: Any) -> Any:')
+      .replace('return cast(Any, x).to_dict()', 'return cast(Dict[str, Any], cast(Any, x).to_dict())')
+      .replace(/lambda x: x\b(?!\.)/g, 'from_any')
+      .replace('\n\ndef from_str(', '\n\ndef from_any(x: Any) -> Any:\n    return x\n\n\ndef from_str(')
+      // A union's converter returns what from_union (untyped) returns: say which type that is.
+      .replace(/^(def \w+_from_dict\(s: Any\) -> (.+):\n {4}return )(from_union\(.*\))$/gm, '$1cast($2, $3)')
+      .replace(/-> dict:/g, '-> Dict[str, Any]:')
+      .replace(/result: dict = \{\}/g, 'result: Dict[str, Any] = {}')
+  );
 }
 
 const RECORD = /@dataclass\nclass (\w+):\n([\s\S]*?)\n\n\n/g;
 
 /** Every record keeps the keys it does not declare and the optional keys given as null. */
 function keepEveryKey(text: string): string {
-  return (text + '\n\n').replace(RECORD, (block: string, name: string) => {
-    const known = [...block.matchAll(/obj\.get\("((?:[^"\\]|\\.)*)"\)/g)].map((m) => m[1]!);
-    const optional = [...block.matchAll(/if self\.\w+ is not None:\n\s+result\["((?:[^"\\]|\\.)*)"\]/g)].map((m) => m[1]!);
-    const keys = (list: string[]) => `(${list.map((k) => `"${k}"`).join(', ')}${list.length === 1 ? ',' : ''})`;
-    return block
-      .replace(/\n\n    @staticmethod\n/, [
-        '',
-        '    # Keys the record does not declare, kept so that to_dict writes back what from_dict read.',
-        '    json_extra: Dict[str, Any] = dataclass_field(default_factory=dict)',
-        '    # Optional keys that were present with the value null (absent and null are both None above).',
-        '    json_nulls: FrozenSet[str] = frozenset()',
-        '',
-        '    @staticmethod',
-        '',
-      ].join('\n'))
-      .replace(new RegExp(`return ${name}\\((.*)\\)\\n`), (_, args: string) => [
-        `return ${name}(${args}${args ? ',' : ''}`,
-        `            {k: v for (k, v) in obj.items() if k not in ${keys(known)}},`,
-        optional.length === 0 ? '            frozenset())' : `            frozenset(k for k in ${keys(optional)} if k in obj and obj[k] is None))`,
-        '',
-      ].join('\n'))
-      .replace(/\n        return result\n/, [
-        '',
-        '        for key in self.json_nulls:',
-        '            result.setdefault(key, None)',
-        '        for key, value in self.json_extra.items():',
-        '            result.setdefault(key, value)',
-        '        return result',
-        '',
-      ].join('\n'));
-  }).replace(/\n+$/, '\n');
+  return (text + '\n\n')
+    .replace(RECORD, (block: string, name: string) => {
+      const known = [...block.matchAll(/obj\.get\("((?:[^"\\]|\\.)*)"\)/g)].map((m) => m[1]!);
+      const optional = [...block.matchAll(/if self\.\w+ is not None:\n\s+result\["((?:[^"\\]|\\.)*)"\]/g)].map(
+        (m) => m[1]!,
+      );
+      const keys = (list: string[]) => `(${list.map((k) => `"${k}"`).join(', ')}${list.length === 1 ? ',' : ''})`;
+      return block
+        .replace(
+          /\n\n {4}@staticmethod\n/,
+          [
+            '',
+            '    # Keys the record does not declare, kept so that to_dict writes back what from_dict read.',
+            '    json_extra: Dict[str, Any] = dataclass_field(default_factory=dict)',
+            '    # Optional keys that were present with the value null (absent and null are both None above).',
+            '    json_nulls: FrozenSet[str] = frozenset()',
+            '',
+            '    @staticmethod',
+            '',
+          ].join('\n'),
+        )
+        .replace(new RegExp(`return ${name}\\((.*)\\)\\n`), (_, args: string) =>
+          [
+            `return ${name}(${args}${args ? ',' : ''}`,
+            `            {k: v for (k, v) in obj.items() if k not in ${keys(known)}},`,
+            optional.length === 0
+              ? '            frozenset())'
+              : `            frozenset(k for k in ${keys(optional)} if k in obj and obj[k] is None))`,
+            '',
+          ].join('\n'),
+        )
+        .replace(
+          /\n {8}return result\n/,
+          [
+            '',
+            '        for key in self.json_nulls:',
+            '            result.setdefault(key, None)',
+            '        for key, value in self.json_extra.items():',
+            '            result.setdefault(key, value)',
+            '        return result',
+            '',
+          ].join('\n'),
+        );
+    })
+    .replace(/\n+$/, '\n');
 }
 
 /** A table from each schema's name in the spec to its converters, for programs that pick a type by name. */

@@ -15,7 +15,11 @@ export interface QuicktypeOutput {
 // The document's name inside quicktype; it never reaches the disk or the network (the schema is given).
 const DOCUMENT = 'model.json';
 
-export async function runQuicktype(model: ApiModel, lang: NonNullable<Options['lang']>, rendererOptions: Record<string, string>): Promise<QuicktypeOutput> {
+export async function runQuicktype(
+  model: ApiModel,
+  lang: NonNullable<Options['lang']>,
+  rendererOptions: Record<string, string>,
+): Promise<QuicktypeOutput> {
   const names = Object.keys(model.schemas);
   const input = new JSONSchemaInput(new FetchingJSONSchemaStore());
   const text = JSON.stringify({ definitions: withoutFormats(model.schemas) });
@@ -42,7 +46,14 @@ function withoutFormats(schemas: ApiModel['schemas']): unknown {
     return Object.fromEntries(
       Object.entries(node as Record<string, unknown>)
         .filter(([k, v]) => names || !(k === 'format' && typeof v === 'string'))
-        .map(([k, v]) => [k, names ? walk(v) : ['examples', 'default', 'enum', 'const'].includes(k) ? v : walk(v, ['properties', 'patternProperties', 'definitions'].includes(k))]),
+        .map(([k, v]) => [
+          k,
+          names
+            ? walk(v)
+            : ['examples', 'default', 'enum', 'const'].includes(k)
+              ? v
+              : walk(v, ['properties', 'patternProperties', 'definitions'].includes(k)),
+        ]),
     );
   };
   return walk(schemas, true);
@@ -56,7 +67,9 @@ function withoutFormats(schemas: ApiModel['schemas']): unknown {
 export function topLevelNames(output: QuicktypeOutput, pattern: RegExp, lang: string): Map<string, string> {
   const found = [...output.text.matchAll(pattern)].map((m) => m[1]!);
   if (found.length !== output.names.length) {
-    throw new Error(`quicktype's ${lang} output has ${found.length} top-level converters for ${output.names.length} schemas; its output format changed`);
+    throw new Error(
+      `quicktype's ${lang} output has ${found.length} top-level converters for ${output.names.length} schemas; its output format changed`,
+    );
   }
   return new Map(output.names.map((name, i) => [name, found[i]!]));
 }
