@@ -1,9 +1,10 @@
 /**
- * Typed reads of the generated error table, shared by the sandbox that writes errors, the client that
- * classifies them and the runner that checks them, so the rate-limit hint's wording and the entries
- * each of them relies on are read in one way.
+ * Typed reads of this interface's generated error table (error-codes.ts applied to it), shared by the
+ * sandbox that writes errors and the runner that checks them, so the rate-limit hint's wording and the
+ * entries each of them relies on are read in one way.
  */
 import { errorTable, type ErrorEntry } from './generated/tables.gen';
+import { errorCodes, RETRY_PLACEHOLDER } from './error-codes';
 
 /** The kind of an error entry (rate-limit, connection-limit, auth, request, …). */
 export type ErrorKind = ErrorEntry['kind'];
@@ -39,33 +40,26 @@ export function errorByCode(code: number): ErrorEntry | undefined {
   return errorTable.codes.find((c) => c.code === code);
 }
 
+const codes = errorCodes(errorTable);
 const rateLimit = errorOfKind('rate-limit');
-const rateLimitRange = errorTable.reserved.find((r) => rateLimit.code >= r.from && rateLimit.code <= r.to);
 
 /** Whether a code is a rate-limit error: the reserved range holding the rate-limit entry, or that entry's own code. */
 export function isRateLimitCode(code: number): boolean {
-  return rateLimitRange ? code >= rateLimitRange.from && code <= rateLimitRange.to : code === rateLimit.code;
+  return codes.rateLimitEntry(code) !== undefined;
 }
 
-const PLACEHOLDER = '<ms>';
 const template: string = rateLimit.data;
-if (!template.includes(PLACEHOLDER))
+if (!template.includes(RETRY_PLACEHOLDER))
   throw new Error(
-    `errorTable's rate-limit data ${JSON.stringify(template)} has no ${PLACEHOLDER} placeholder for the retry hint`,
+    `errorTable's rate-limit data ${JSON.stringify(template)} has no ${RETRY_PLACEHOLDER} placeholder for the retry hint`,
   );
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const hintRegex = new RegExp(`^${template.split(PLACEHOLDER).map(escape).join('([0-9]+)')}$`);
-// The template gives where the number is; the documented pattern, when present, is the form a hint must have.
-const documented: RegExp | null = rateLimit.dataPattern ? new RegExp(rateLimit.dataPattern) : null;
 
 /** The rate-limit error's retry hint for a wait of `ms` (whole milliseconds, rounded up, never negative). */
 export function formatRetryHint(ms: number): string {
-  return template.replace(PLACEHOLDER, String(Math.max(0, Math.ceil(ms))));
+  return template.replace(RETRY_PLACEHOLDER, String(Math.max(0, Math.ceil(ms))));
 }
 
 /** The wait in milliseconds a rate-limit error's `data` asks for, or null when it is not of the documented form. */
 export function parseRetryHint(data: string | null | undefined): number | null {
-  if (typeof data !== 'string' || (documented && !documented.test(data))) return null;
-  const m = hintRegex.exec(data);
-  return m ? Number(m[1]) : null;
+  return codes.retryAfterMs(rateLimit.code, data);
 }

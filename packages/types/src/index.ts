@@ -39,3 +39,21 @@ export {
   type ErrorName,
   type ErrorCode,
 } from './errors';
+export {
+  rateLimitRules,
+  namesInstrument,
+  type RateLimitRules,
+  type RateLimitTables,
+  type RateLimitMethodEntry,
+  type RateLimitClassEntry,
+  type RateLimitRuleEntry,
+  type LimitTableEntry,
+  type BudgetRefOf,
+} from './rate-limit-rules';
+export {
+  errorCodes,
+  RETRY_PLACEHOLDER,
+  type ErrorCodes,
+  type ErrorTableEntry,
+  type ErrorTableLike,
+} from './error-codes';
