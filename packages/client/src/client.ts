@@ -1,6 +1,8 @@
 /**
  * The runtime client, a facade: one WebSocket (JSON-RPC 2.0 and channel notifications) plus HTTP
- * POST, typed by @exchange-api/types and driven by its generated tables. The parts it wires:
+ * POST, typed by @exchange-api/types and driven by the tables of the API it is given (`options.api`:
+ * methods, channels, limits, rate-limit classes, error codes), never by tables of its own; the
+ * entries (src/index.ts, src/browser.ts) pass this interface's. The parts it wires:
  * connection (open, restore, reconnect, close), the RPC session (pending calls, send, receive), HTTP,
  * subscriptions (batching, delivery) and streams, validation, signing and the limiter.
  *
@@ -8,9 +10,10 @@
  * Node; browsers use the globals). ethers, @exchange-api/auth and @exchange-api/validators load
  * lazily, only when signing or validation needs them.
  */
-import { channelMatcher, channelTable, methodTable } from '@exchange-api/types';
+import { channelMatcher } from '@exchange-api/types';
 import type { ChannelAddress, OrderFlowMethodName, PayloadOf, RateLimitsResult } from '@exchange-api/types';
 import { ClientError, RateLimitError, UsageError } from './errors';
+import { ServerErrors } from './server-errors';
 import { Limiter, type LimiterMark } from './limiter';
 import { defaultReconnectPolicy } from './backoff';
 import { BoundedQueue, openStream, type PayloadStream, type StreamOptions } from './stream';
@@ -27,6 +30,7 @@ import { HttpTransport } from './http';
 import { InstrumentTypes } from './instrument-types';
 import type {
   ApiMethodEntry,
+  ApiTables,
   ActionInput,
   CallableMethod,
   CallOptions,
@@ -62,7 +66,7 @@ export class ExchangeClient extends OrderFlowHelpers {
   private readonly timeoutMs: number;
   /** The API's methods by name: this interface's, or another API's (options.api). */
   private readonly methods: ReadonlyMap<string, ApiMethodEntry>;
-  private readonly events = new Emitter<ClientEvents>();
+  private readonly events = new Emitter<ClientEvents>((event, err) => listenerFailed(event, err));
   private readonly validation: Validation;
   private readonly signing: Signing;
   private readonly session: RpcSession;
@@ -74,20 +78,29 @@ export class ExchangeClient extends OrderFlowHelpers {
   /** A login succeeded: repeat it on every new connection. */
   private loginOnReconnect = false;
 
-  constructor(options: ClientOptions) {
+  /** A client of the API `options.api` describes (createClient of @exchange-api/client passes this interface's). */
+  constructor(options: ClientOptions & { api: ApiTables }) {
     super();
     const WS = options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
     if (!WS) throw new UsageError('no WebSocket: pass options.WebSocket (the Node entry passes ws)');
+    const api = options.api;
+    if (!api || !Array.isArray(api.methods) || !Array.isArray(api.channels))
+      throw new UsageError('no API tables: pass options.api with its methods and channels (createClient passes them)');
     this.timeoutMs = options.timeoutMs ?? 10_000;
-    this.methods = new Map((options.api?.methods ?? methodTable).map((m) => [m.name, m]));
-    const matchChannel = channelMatcher(options.api?.channels ?? channelTable);
-    this.limiter = options.limiter === false ? null : new Limiter(options.limiter ?? {});
+    this.methods = new Map(api.methods.map((m) => [m.name, m]));
+    const matchChannel = channelMatcher(api.channels);
+    this.limiter = options.limiter === false ? null : new Limiter(api, options.limiter ?? {});
     this.validation = new Validation(options.validate ?? 'warn', options.validators, this.events);
     this.signing = new Signing(options);
-    this.session = new RpcSession(this.events, {
-      notification: (address, data, frame) => this.subscribed.deliver(address, data, frame),
-      connectionLimit: (err) => this.connection.connectionLimitHit(err),
-    });
+    const errors = new ServerErrors(api.errors);
+    this.session = new RpcSession(
+      this.events,
+      {
+        notification: (address, data, frame) => this.subscribed.deliver(address, data, frame),
+        connectionLimit: (err) => this.connection.connectionLimitHit(err),
+      },
+      errors,
+    );
     const policy = options.reconnect === false ? null : { ...defaultReconnectPolicy, ...options.reconnect };
     this.connection = new Connection(
       { url: options.wsUrl, WebSocket: WS, policy, timeoutMs: this.timeoutMs },
@@ -108,28 +121,31 @@ export class ExchangeClient extends OrderFlowHelpers {
       (address) => matchChannel(address)?.channel.id,
     );
     this.http = new HttpTransport(
-      { httpUrl: options.httpUrl, fetch: options.fetch, timeoutMs: this.timeoutMs, methods: this.methods },
+      { httpUrl: options.httpUrl, fetch: options.fetch, timeoutMs: this.timeoutMs, methods: this.methods, errors },
       this.limiter,
       this.signing,
       this.validation,
     );
-    this.instrumentTypes =
-      this.limiter &&
-      new InstrumentTypes(
-        this.limiter,
-        (o) => this.call('public/get_all_live_instruments', {}, o),
-        (err) => this.events.emit('error', asClientError(err)),
+    this.instrumentTypes = this.limiter && this.learnInstrumentTypes(this.limiter);
+  }
+
+  /** The instrument types the limiter picks buckets by, learnt from the server; unknown ones reported once. */
+  private learnInstrumentTypes(limiter: Limiter): InstrumentTypes | null {
+    limiter.onUnknownInstrument = (name, bucketId) =>
+      this.events.emit(
+        'error',
+        new ClientError(
+          'INSTRUMENT_TYPE_UNKNOWN',
+          `limiter: the server reports no instrument type for ${name}; its orders draw on the ${bucketId} bucket`,
+        ),
       );
-    if (this.limiter) {
-      this.limiter.onUnknownInstrument = (name, bucketId) =>
-        this.events.emit(
-          'error',
-          new ClientError(
-            'INSTRUMENT_TYPE_UNKNOWN',
-            `limiter: the server reports no instrument type for ${name}; its orders draw on the ${bucketId} bucket`,
-          ),
-        );
-    }
+    // The types come from this interface's instrument list: an API without it has none to learn.
+    if (!this.methods.has('public/get_all_live_instruments')) return null;
+    return new InstrumentTypes(
+      limiter,
+      (o) => this.call('public/get_all_live_instruments', {}, o),
+      (err) => this.events.emit('error', asClientError(err)),
+    );
   }
 
   /** Listen to an event; returns the function that stops listening. */
@@ -263,7 +279,7 @@ export class ExchangeClient extends OrderFlowHelpers {
     this.session.authenticated = true;
     this.wallet = proof.wallet;
     this.subaccountIds = ids;
-    if (this.limiter && this.limiter.options.syncAfterLogin !== false) {
+    if (this.limiter && this.limiter.options.syncAfterLogin !== false && this.methods.has('public/getRateLimits')) {
       try {
         await this.rateLimits(options, restoring);
       } catch (err) {
@@ -355,7 +371,10 @@ export class ExchangeClient extends OrderFlowHelpers {
   }
 }
 
-/** Create a client. Nothing happens on the wire until connect(). */
-export function createClient(options: ClientOptions): ExchangeClient {
-  return new ExchangeClient(options);
+/** A listener of `event` threw: what the `error` listeners get (code LISTENER_FAILED, the thrown value as `cause`). */
+function listenerFailed(event: keyof ClientEvents, err: unknown): ClientError {
+  const what = err instanceof Error ? err.message : String(err);
+  return new ClientError('LISTENER_FAILED', `a listener of '${String(event)}' threw: ${what}`, undefined, {
+    cause: err,
+  });
 }

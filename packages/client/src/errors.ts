@@ -1,9 +1,8 @@
 /**
  * Every failure the client reports is a ClientError with a stable string `code`; server answers also
- * carry the JSON-RPC `rpcCode`. The server-side classes are chosen from the generated error table, so a
- * spec change moves them with it.
+ * carry the JSON-RPC `rpcCode`. Which class a server error gets is read from the API's own error
+ * table (server-errors.ts), so a spec change moves it with it; these are the classes only.
  */
-import { errorByCode, errorOfKind, isRateLimitCode, parseRetryHint } from '@exchange-api/types';
 
 /** Plain JSON-RPC error object as it arrives on the wire. */
 export interface RpcErrorObject {
@@ -118,71 +117,42 @@ export class StreamOverflowError extends ClientError {
   }
 }
 
-/** Server: a JSON-RPC error answer (code RPC_<message>, e.g. RPC_INVALID_PARAMS, or RPC_ERROR when the code is unknown). */
+/** Server: a JSON-RPC error answer (code: the error table's name for it, e.g. RPC_INVALID_PARAMS, or RPC_ERROR when it has none). */
 export class RpcError extends ClientError {
   readonly data: string | null;
-  constructor(error: RpcErrorObject, code = rpcStringCode(error.code)) {
+  constructor(error: RpcErrorObject, code = 'RPC_ERROR') {
     super(code, error.message, error.code);
     this.data = error.data ?? null;
   }
 }
 
 /**
- * Server: -32000…-32099, a rate limit (code RATE_LIMITED). `retryAfterMs` comes from the
- * `Retry after <ms> ms` hint; `local` is true when the client's own limiter gave up waiting.
+ * Server: a rate limit, a code of kind `rate-limit` in the API's error table or in a reserved range
+ * holding one (this interface: -32000…-32099; code RATE_LIMITED, or the table's name for it).
+ * `retryAfterMs` is the wait the error's `data` asks for, read with the table's template (`Retry
+ * after <ms> ms`); `local` is true when the client's own limiter gave up waiting.
  */
 export class RateLimitError extends RpcError {
-  readonly retryAfterMs: number | null;
   constructor(
     error: RpcErrorObject,
+    readonly retryAfterMs: number | null = null,
     readonly local = false,
+    code = 'RATE_LIMITED',
   ) {
-    super(error, 'RATE_LIMITED');
-    this.retryAfterMs = parseRetryHint(error.data);
+    super(error, code);
   }
 }
 
-/** Server: the per-IP connection count was exceeded (code CONNECTION_LIMIT, -32100); the socket is closed after it. */
+/** Server: the connection count was exceeded (code CONNECTION_LIMIT; this interface: -32100); the socket is closed after it. */
 export class ConnectionLimitError extends RpcError {
   constructor(
     error: RpcErrorObject,
     readonly frame?: string,
+    code = 'CONNECTION_LIMIT',
   ) {
-    super(error, 'CONNECTION_LIMIT');
+    super(error, code);
   }
 }
 
 /** Server: login and access failures (codes AUTH_*: required, invalid signature, timestamp window, access denied, action signature). */
 export class AuthError extends RpcError {}
-
-const connectionLimit = errorOfKind('connection-limit');
-
-/** The text-frame prefix the server sends before closing a socket over the connection limit. */
-export const connectionLimitPrefix: string = connectionLimit.textFramePrefix;
-
-/** The stable string code of a JSON-RPC error code: the error table's name for it. */
-export function rpcStringCode(code: number): string {
-  if (isRateLimitCode(code)) return 'RATE_LIMITED';
-  return errorByCode(code)?.name ?? 'RPC_ERROR';
-}
-
-/** The error class for a server error answer, by the error table's kind: RateLimitError, ConnectionLimitError, AuthError or RpcError. */
-export function rpcErrorFromCode(error: RpcErrorObject): RpcError {
-  if (isRateLimitCode(error.code)) return new RateLimitError(error);
-  const kind = errorByCode(error.code)?.kind;
-  if (kind === 'connection-limit') return new ConnectionLimitError(error);
-  if (kind === 'auth') return new AuthError(error);
-  return new RpcError(error);
-}
-
-/** A ConnectionLimitError built from the server's text frame. */
-export function connectionLimitFromFrame(frame: string): ConnectionLimitError {
-  return new ConnectionLimitError(
-    {
-      code: connectionLimit.code,
-      message: connectionLimit.message,
-      data: frame.slice(connectionLimitPrefix.length).trim() || null,
-    },
-    frame,
-  );
-}

@@ -1,8 +1,16 @@
-/** A small typed event emitter: a listener that throws cannot break the code that emits. */
+/**
+ * A small typed event emitter. A listener that throws neither breaks the code that emits (the receive
+ * path, the reconnect loop) nor stops the other listeners, and is not swallowed either: its error goes
+ * to the `error` listeners when there are any, and is otherwise thrown again on its own, as the DOM's
+ * EventTarget reports it (an `uncaughtException` in Node, as a throwing EventEmitter listener gives).
+ */
 
-/** Listeners by event name; `emit` calls each, and a listener's own failure is swallowed. */
-export class Emitter<Events extends object> {
+/** Listeners by event name; `emit` calls each, and a listener's failure is reported (see above). */
+export class Emitter<Events extends { error: unknown }> {
   private readonly listeners = new Map<keyof Events, Set<(value: never) => void>>();
+
+  /** `asError` makes what the `error` listeners get when a listener of `event` threw `err`. */
+  constructor(private readonly asError: (event: keyof Events, err: unknown) => Events['error']) {}
 
   /** Listen to an event; returns the function that stops listening. */
   on<E extends keyof Events>(event: E, fn: (value: Events[E]) => void): () => void {
@@ -19,9 +27,23 @@ export class Emitter<Events extends object> {
     for (const fn of set) {
       try {
         (fn as (value: Events[E]) => void)(value);
-      } catch {
-        // A listener's own failure must not break the receive path.
+      } catch (err) {
+        this.failed(event, err);
       }
     }
+  }
+
+  /**
+   * A listener threw. An `error` listener's own failure is never sent back to `error` (it would loop),
+   * and with no `error` listener nobody would see it: then it is thrown again outside the emitting code.
+   */
+  private failed(event: keyof Events, err: unknown): void {
+    if (event !== 'error' && (this.listeners.get('error')?.size ?? 0) > 0) {
+      this.emit('error', this.asError(event, err));
+      return;
+    }
+    queueMicrotask(() => {
+      throw err;
+    });
   }
 }

@@ -24,8 +24,16 @@ export type {
   WebSocketLike,
 } from './types';
 export * from './errors';
+export { ServerErrors } from './server-errors';
+export {
+  exchangeApi,
+  connectionLimitFromFrame,
+  connectionLimitPrefix,
+  rpcErrorFromCode,
+  rpcStringCode,
+} from './exchange';
 export type { Rpc, SurfaceCore } from './generated/surface.gen';
-export { Limiter, type LimiterOptions, type LimitOverrides } from './limiter';
+export { Limiter, type LimiterOptions, type LimiterTables, type LimitOverrides } from './limiter';
 export { backoffDelay, defaultReconnectPolicy, type ReconnectPolicy } from './backoff';
 export type { StreamOptions, OverflowPolicy, PayloadStream } from './stream';
 export { channels } from '@exchange-api/types';

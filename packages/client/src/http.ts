@@ -2,15 +2,8 @@
  * HTTP POST calls: the method's path from the tables, signed login headers for private methods,
  * the limiter, the call's deadline, and the answer parsed and validated like a WebSocket one.
  */
-import {
-  ClientError,
-  ConnectError,
-  ProtocolError,
-  RateLimitError,
-  UsageError,
-  rpcErrorFromCode,
-  type RpcErrorObject,
-} from './errors';
+import { ClientError, ConnectError, ProtocolError, RateLimitError, UsageError, type RpcErrorObject } from './errors';
+import type { ServerErrors } from './server-errors';
 import { startDeadline } from './deadline';
 import type { Limiter } from './limiter';
 import type { Signing } from './signing';
@@ -24,6 +17,8 @@ export interface HttpSettings {
   timeoutMs: number;
   /** The API's methods by name (their HTTP path and login). */
   methods: ReadonlyMap<string, ApiMethodEntry>;
+  /** The API's error classes. */
+  errors: ServerErrors;
 }
 
 /** Calls over HTTP POST. */
@@ -88,7 +83,7 @@ export class HttpTransport {
         text.slice(0, 200),
       );
     }
-    if (body && typeof body === 'object' && body.error) throw rpcErrorFromCode(body.error);
+    if (body && typeof body === 'object' && body.error) throw this.settings.errors.fromAnswer(body.error);
     if (body && typeof body === 'object' && 'result' in body) return body.result;
     throw new ProtocolError('http-status', `${method}: HTTP ${res.status} without result or error`, text.slice(0, 200));
   }

@@ -1,19 +1,26 @@
 /**
  * The client-side mirror of the server's two rate-limit tiers, so requests wait for budget instead of
  * being rejected: fixed-window budgets per rate-limit class and a token bucket per (wallet, instrument)
- * for order flow. Classes, budgets and reference values come from the generated tables; the live
- * budgets from `public/getRateLimits` correct them.
+ * for order flow. Classes, budgets and reference values come from the tables of the API the client
+ * speaks (an API without limits is not throttled); the live budgets from `public/getRateLimits`
+ * correct them.
  */
-import {
-  budgetOf,
-  endpointBudgetOf,
-  limitTable,
-  methodTable,
-  publicBudget,
-  rateLimitClassTable,
+import { namesInstrument, rateLimitRules, type RateLimitRules } from '@exchange-api/types';
+import type {
+  LimitTableEntry,
+  RateLimitBudget,
+  RateLimitClassEntry,
+  RateLimitMethodEntry,
+  RateLimitsResult,
 } from '@exchange-api/types';
-import type { RateLimitsResult, RateLimitBudget } from '@exchange-api/types';
 import { UsageError } from './errors';
+
+/** The tables the limiter reads: the API's methods, rate-limit classes and limits. */
+export interface LimiterTables {
+  readonly methods: ReadonlyArray<RateLimitMethodEntry & { readonly orderFlow?: boolean }>;
+  readonly rateLimitClasses?: ReadonlyArray<RateLimitClassEntry>;
+  readonly limits?: ReadonlyArray<LimitTableEntry>;
+}
 
 /** Overrides of the reference limits, by limit id (same shape as the sandbox's `limits` option). */
 export type LimitOverrides = Record<
@@ -119,10 +126,6 @@ interface Waiter {
   cleanup: () => void;
 }
 
-type MethodEntry = (typeof methodTable)[number];
-const methods = new Map<string, MethodEntry>(methodTable.map((m) => [m.name, m]));
-const limitIds = limitTable.map((l) => l.id);
-
 /** Where the limiter stood when a getRateLimits request was taken: takes per window id. */
 export type LimiterMark = ReadonlyMap<string, number>;
 
@@ -139,16 +142,32 @@ export class Limiter {
   /** Instrument types as the server reported them. */
   private readonly types = new Map<string, string>();
   private readonly noted = new Set<string>();
+  private readonly rules: RateLimitRules;
+  private readonly orderFlow: ReadonlySet<string>;
+  private readonly classes: ReadonlyArray<RateLimitClassEntry>;
   /** Told once per instrument whose type is unknown (the request then draws on the fallback bucket). */
   onUnknownInstrument: ((instrumentName: string, bucketId: string) => void) | null = null;
 
-  constructor(readonly options: LimiterOptions = {}) {
+  /** A limiter of the API described by `tables`; throws UsageError naming what in them (or in `options`) is wrong. */
+  constructor(
+    tables: LimiterTables,
+    readonly options: LimiterOptions = {},
+  ) {
     this.marginMs = options.marginMs ?? 40;
-    for (const key of Object.keys(options.limits ?? {})) {
-      if (!limitIds.includes(key as never))
-        throw new UsageError(`limiter.limits: unknown limit id '${key}' (valid ids: ${limitIds.join(', ')})`);
+    try {
+      this.rules = rateLimitRules(tables);
+    } catch (err) {
+      throw new UsageError(`limiter: ${(err as Error).message}`);
     }
-    for (const l of limitTable) {
+    this.orderFlow = new Set(tables.methods.filter((m) => m.orderFlow).map((m) => m.name));
+    this.classes = tables.rateLimitClasses ?? [];
+    const limits = tables.limits ?? [];
+    const ids = limits.map((l) => l.id);
+    for (const key of Object.keys(options.limits ?? {})) {
+      if (!ids.includes(key))
+        throw new UsageError(`limiter.limits: unknown limit id '${key}' (valid ids: ${ids.join(', ') || 'none'})`);
+    }
+    for (const l of limits) {
       const o = options.limits?.[l.id] ?? {};
       if (l.kind === 'window') this.windowLimits.set(l.id, { ...l, ...o } as WindowLimit);
       if (l.kind === 'bucket') this.bucketLimits.push({ ...l, ...o } as BucketLimit);
@@ -170,9 +189,9 @@ export class Limiter {
   private budgetsFor(method: string, params: unknown, authenticated: boolean): Budget[] {
     const out: Budget[] = [];
     // One client is one wallet (or, before login, one source IP), so the budget's key needs no tracking here.
-    const w = this.window(budgetOf(method, params, authenticated)?.budget);
+    const w = this.window(this.rules.budgetOf(method, params, authenticated)?.budget);
     if (w) out.push(w);
-    if (methods.get(method)?.orderFlow && hasInstrument(params)) {
+    if (this.orderFlow.has(method) && namesInstrument(params)) {
       const name = (params as { instrument_name: string }).instrument_name;
       const l = this.bucketLimit(name);
       if (l) {
@@ -192,9 +211,13 @@ export class Limiter {
         this.types.set(i.instrument_name, i.instrument_type);
   }
 
-  /** The instrument of an order-flow request whose type the limiter does not know (and has no override for), else null. */
+  /**
+   * The instrument of an order-flow request whose type the limiter does not know (and has no override
+   * for), else null; null as well for an API without instrument buckets, where types pick nothing.
+   */
   unknownInstrument(method: string, params: unknown): string | null {
-    if (this.options.instrumentType || !methods.get(method)?.orderFlow || !hasInstrument(params)) return null;
+    if (this.options.instrumentType || this.bucketLimits.length === 0) return null;
+    if (!this.orderFlow.has(method) || !namesInstrument(params)) return null;
     const name = (params as { instrument_name: string }).instrument_name;
     return this.types.has(name) ? null : name;
   }
@@ -289,7 +312,7 @@ export class Limiter {
     }, next);
   }
 
-  /** After a -32000 answer: hold the request's budgets for the server's retry hint. */
+  /** After a rate-limit answer (RateLimitError) with a retry hint: hold the request's budgets for that long. */
   penalize(method: string, params: unknown, authenticated: boolean, retryAfterMs: number): void {
     const until = Date.now() + retryAfterMs + this.marginMs;
     for (const b of this.budgetsFor(method, params, authenticated)) b.blockedUntil = Math.max(b.blockedUntil, until);
@@ -335,14 +358,14 @@ export class Limiter {
     };
     // One budget object per rate-limit class with a window budget (`remaining_<class>`); before login
     // the default class reports the per-IP public budget.
-    for (const c of rateLimitClassTable) {
-      const id = authenticated ? c.budget : c.default ? publicBudget : null;
+    for (const c of this.classes) {
+      const id = authenticated ? c.budget : c.default ? this.rules.publicBudget : null;
       if (id && this.windowLimits.has(id))
         apply(id, (result as unknown as Record<string, RateLimitBudget | undefined>)[`remaining_${c.name}`]);
     }
     // The per-method budgets are the wallet's: before login they say nothing about this client.
     for (const [method, r] of Object.entries((authenticated && result.remaining_per_endpoint) || {})) {
-      apply(endpointBudgetOf(method), r);
+      apply(this.rules.endpointBudgetOf(method), r);
     }
     this.pump();
   }
@@ -361,12 +384,4 @@ export class Limiter {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
   }
-}
-
-function hasInstrument(params: unknown): boolean {
-  return (
-    typeof params === 'object' &&
-    params !== null &&
-    typeof (params as { instrument_name?: unknown }).instrument_name === 'string'
-  );
 }

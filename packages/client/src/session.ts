@@ -3,16 +3,9 @@
  * receive path (answers settle their call, notifications go to the subscriptions, faults to `error`).
  */
 import type { SubscriptionNotification } from '@exchange-api/types';
-import {
-  ConnectionClosedError,
-  ProtocolError,
-  connectionLimitFromFrame,
-  connectionLimitPrefix,
-  rpcErrorFromCode,
-  type ConnectionLimitError,
-  type RpcErrorObject,
-} from './errors';
+import { ConnectionClosedError, ProtocolError, type ConnectionLimitError, type RpcErrorObject } from './errors';
 import type { Emitter } from './events';
+import type { ServerErrors } from './server-errors';
 import type { ClientEvents, WebSocketLike } from './types';
 
 // The notification frame is an assumption of the spec (notification-frame); the type keeps this in step.
@@ -55,6 +48,8 @@ export class RpcSession {
   constructor(
     private readonly events: Emitter<ClientEvents>,
     private readonly routes: SessionRoutes,
+    /** The API's error classes: what an error answer becomes, and its connection-limit frame. */
+    private readonly errors: ServerErrors,
   ) {}
 
   /** Calls sent and not yet answered. */
@@ -141,7 +136,8 @@ export class RpcSession {
     try {
       frame = JSON.parse(data);
     } catch {
-      if (data.startsWith(connectionLimitPrefix)) this.routes.connectionLimit(connectionLimitFromFrame(data));
+      const prefix = this.errors.framePrefix;
+      if (prefix !== null && data.startsWith(prefix)) this.routes.connectionLimit(this.errors.fromFrame(data));
       else this.events.emit('error', new ProtocolError('garbage', 'frame is not JSON', data.slice(0, 200)));
       return null;
     }
@@ -175,7 +171,7 @@ export class RpcSession {
       this.answered = true;
       this.onFirstAnswer?.();
     }
-    if (frame.error && typeof frame.error === 'object') call.reject(rpcErrorFromCode(frame.error));
+    if (frame.error && typeof frame.error === 'object') call.reject(this.errors.fromAnswer(frame.error));
     else if ('result' in frame) call.resolve(frame.result);
     else
       call.reject(

@@ -5,9 +5,13 @@
  */
 import type {
   ChannelTemplate,
+  ErrorTableLike,
+  LimitTableEntry,
   Methods,
   OrderFlowMethodName,
   PayloadOf,
+  RateLimitClassEntry,
+  RateLimitRuleEntry,
   WsMethodName,
   HttpMethodName,
 } from '@exchange-api/types';
@@ -75,12 +79,19 @@ export interface ValidatorSource {
   failuresOf: (validate: never, data: unknown) => PayloadFailure[];
 }
 
-/** A method as the client needs it from a method table: name, transports, HTTP path, login. */
+/** A method as the client needs it from a method table: name, transports, HTTP path, login, rate limits. */
 export interface ApiMethodEntry {
   readonly name: string;
   readonly transports: ReadonlyArray<string>;
   readonly httpPath: string | null;
   readonly auth: string;
+  /** State-changing order flow: draws on the instrument buckets (limits of kind `bucket`). */
+  readonly orderFlow?: boolean;
+  readonly rateLimitClass?: string | null;
+  /** The method's own budget (its class's budget is `per-method`). */
+  readonly rateLimitBudget?: string | null;
+  /** The method's own budget logic (its class's budget is `own-logic`). */
+  readonly rateLimitRule?: RateLimitRuleEntry | null;
 }
 
 /** A channel as the client needs it from a channel table: its id and address template. */
@@ -89,12 +100,21 @@ export interface ApiChannelEntry extends ChannelTemplate {
 }
 
 /**
- * The tables of the API the client speaks: its methods and channels. Default: this interface's own
- * (@exchange-api/types); an SDK generated for another spec passes its own, generated from that spec.
+ * The description of the API the client speaks, generated from its spec: methods and channels, and
+ * what the limiter and the error classes read (limits, rate-limit classes, the error table). The
+ * client knows no API of its own: `createClient` of @exchange-api/client passes this interface's
+ * tables (`exchangeApi`); an SDK generated for another spec passes its own. A table left out means
+ * the API has none: no limits, no throttling; no error table, every error answer a plain RpcError.
  */
 export interface ApiTables {
   methods: ReadonlyArray<ApiMethodEntry>;
   channels: ReadonlyArray<ApiChannelEntry>;
+  /** The limits (x-limits): window budgets and instrument buckets. */
+  limits?: ReadonlyArray<LimitTableEntry>;
+  /** The rate-limit classes (x-rate-limit-classes): which budget each class of method draws on. */
+  rateLimitClasses?: ReadonlyArray<RateLimitClassEntry>;
+  /** The error table (x-errors): codes and their kinds (rate-limit, connection-limit, auth, …). */
+  errors?: ErrorTableLike | null;
 }
 
 /** Options of createClient. Only wsUrl is required. */
@@ -127,7 +147,7 @@ export interface ClientOptions {
   signatureExpirySec?: number;
   /** Validators to use instead of @exchange-api/validators (an SDK for another spec passes its own). */
   validators?: ValidatorSource;
-  /** The method and channel tables of another API (a generated SDK passes its own). Default: this interface's. */
+  /** The tables of the API to speak (a generated SDK passes its own). Default (createClient): this interface's, `exchangeApi`. */
   api?: ApiTables;
 }
 

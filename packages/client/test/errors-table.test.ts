@@ -19,7 +19,8 @@ vi.mock('../../types/src/generated/tables.gen', async (importOriginal) => {
   return { ...real, errorTable: { ...real.errorTable, codes } };
 });
 
-const { rpcErrorFromCode, RateLimitError } = await import('../src/errors');
+const { rpcErrorFromCode } = await import('../src/exchange');
+const { RateLimitError } = await import('../src/errors');
 
 describe('retry hint from the error table', () => {
   it('follows the table’s data template', () => {

@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { errorTable } from '@exchange-api/types';
-import {
-  rpcErrorFromCode,
-  RateLimitError,
-  ConnectionLimitError,
-  AuthError,
-  RpcError,
-  ClientError,
-  connectionLimitFromFrame,
-  connectionLimitPrefix,
-} from '../src/errors';
+import { RateLimitError, ConnectionLimitError, AuthError, RpcError, ClientError } from '../src/errors';
+import { connectionLimitFromFrame, connectionLimitPrefix, rpcErrorFromCode } from '../src/exchange';
 
 describe('rpcErrorFromCode', () => {
   const cases: Array<[number, string, new (...args: never[]) => Error]> = [

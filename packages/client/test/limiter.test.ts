@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { limitTable } from '@exchange-api/types';
 import { Limiter } from '../src/limiter';
+import { exchangeApi } from '../src/exchange';
 import { UsageError } from '../src/errors';
 import { backoffDelay, defaultReconnectPolicy } from '../src/backoff';
 
 describe('which budget a request draws from (budgetOf, tested in @exchange-api/types)', () => {
   it('before login every decremented request shares the per-IP public budget', async () => {
-    const l = new Limiter({ limits: { public: { points: 2, windowMs: 10_000 } } });
+    const l = new Limiter(exchangeApi, { limits: { public: { points: 2, windowMs: 10_000 } } });
     await l.acquire('subscribe', {}, false);
     await l.acquire('cancel', {}, false);
     const third = l.acquire('public/getRateLimits', {}, false);
@@ -18,7 +19,7 @@ describe('which budget a request draws from (budgetOf, tested in @exchange-api/t
   });
 
   it('after login each class draws on its own budget', async () => {
-    const l = new Limiter({ limits: { matching: { points: 1, windowMs: 10_000 } } });
+    const l = new Limiter(exchangeApi, { limits: { matching: { points: 1, windowMs: 10_000 } } });
     await l.acquire('cancel', {}, true);
     await l.acquire('subscribe', {}, true);
     await l.acquire('cancel_all', {}, true);
@@ -33,7 +34,7 @@ describe('which budget a request draws from (budgetOf, tested in @exchange-api/t
 describe('waiting for budget', () => {
   // Counts, not clocks, for what goes at once; only lower bounds (which follow from the budgets) on times.
   it('a window: points at once, then the next window', async () => {
-    const l = new Limiter({ limits: { matching: { points: 2, windowMs: 200 } }, marginMs: 10 });
+    const l = new Limiter(exchangeApi, { limits: { matching: { points: 2, windowMs: 200 } }, marginMs: 10 });
     const t0 = Date.now();
     const times: number[] = [];
     const all = Promise.all(
@@ -46,7 +47,7 @@ describe('waiting for budget', () => {
   });
 
   it('a bucket per instrument: capacity at once, then the refill rate, instruments apart', async () => {
-    const l = new Limiter({
+    const l = new Limiter(exchangeApi, {
       limits: { matching: { points: 1000 }, bucket_perp_spot: { capacity: 2, refillPerSecond: 10 } },
       marginMs: 5,
     });
@@ -67,7 +68,7 @@ describe('waiting for budget', () => {
   });
 
   it('cancellable: the signal rejects a waiter with its reason', async () => {
-    const l = new Limiter({ limits: { matching: { points: 1, windowMs: 10_000 } } });
+    const l = new Limiter(exchangeApi, { limits: { matching: { points: 1, windowMs: 10_000 } } });
     await l.acquire('cancel', {}, true);
     const ctl = new AbortController();
     const p = l.acquire('cancel', {}, true, ctl.signal);
@@ -77,7 +78,7 @@ describe('waiting for budget', () => {
   });
 
   it('getRateLimits corrects points and the window phase', async () => {
-    const l = new Limiter({ marginMs: 0 });
+    const l = new Limiter(exchangeApi, { marginMs: 0 });
     l.sync(
       {
         remaining_matching: { remainingPoints: 0, msBeforeNext: 150, consumedPoints: 5, isFirstInDuration: false },
@@ -95,7 +96,7 @@ describe('waiting for budget', () => {
     'a resync with msBeforeNext 0 keeps the points the server counted (with a mark: %s)',
     (withMark) => {
       // After login: getRateLimits itself opened the wallet window (1 consumed, 24 left, msBeforeNext 0).
-      const l = new Limiter();
+      const l = new Limiter(exchangeApi);
       const ctl = new AbortController();
       void l.acquire('public/getRateLimits', {}, true);
       const mark = withMark ? l.mark() : undefined;
@@ -115,7 +116,7 @@ describe('waiting for budget', () => {
   );
 
   it('a resync counts what was sent after the getRateLimits request as well', () => {
-    const l = new Limiter();
+    const l = new Limiter(exchangeApi);
     const ctl = new AbortController();
     void l.acquire('public/getRateLimits', {}, true);
     const mark = l.mark();
@@ -136,7 +137,7 @@ describe('waiting for budget', () => {
   });
 
   it('a -32000 hint holds the budget for that long', async () => {
-    const l = new Limiter({ marginMs: 0 });
+    const l = new Limiter(exchangeApi, { marginMs: 0 });
     l.penalize('cancel_all', {}, true, 120);
     const t0 = Date.now();
     await l.acquire('cancel_all', {}, true);
@@ -148,7 +149,7 @@ describe('limit overrides', () => {
   it('an unknown limit id is a UsageError naming it and the valid ids', () => {
     const err = (() => {
       try {
-        new Limiter({ limits: { matchng: { points: 1 } } });
+        new Limiter(exchangeApi, { limits: { matchng: { points: 1 } } });
       } catch (e) {
         return e as Error;
       }
@@ -160,7 +161,9 @@ describe('limit overrides', () => {
   });
 
   it('every limit id of the table is accepted', () => {
-    expect(() => new Limiter({ limits: Object.fromEntries(limitTable.map((l) => [l.id, {}])) })).not.toThrow();
+    expect(
+      () => new Limiter(exchangeApi, { limits: Object.fromEntries(limitTable.map((l) => [l.id, {}])) }),
+    ).not.toThrow();
   });
 });
 
@@ -174,5 +177,45 @@ describe('reconnect back-off', () => {
   });
   it('a connection-limit refusal waits at least most of the floor', () => {
     expect(backoffDelay(p, 0, true, () => 1)).toBeGreaterThanOrEqual(p.connectionLimitDelayMs * 0.75);
+  });
+});
+
+describe("another API's tables", () => {
+  /** Not the exchange's: one class, a budget of 3 per minute counted per IP. */
+  const metered = {
+    methods: [{ name: 'getQuote', rateLimitClass: 'metered' }, { name: 'ping' }],
+    rateLimitClasses: [{ name: 'metered', default: true, budget: 'calls' }],
+    limits: [{ id: 'calls', kind: 'window', scope: 'ip', points: 3, windowMs: 60_000 }],
+  };
+
+  it("draws on that API's budget: 3 at once, the 4th waits; a method without a class falls under the default", async () => {
+    const l = new Limiter(metered);
+    for (let i = 0; i < 3; i++) await l.acquire(i === 2 ? 'ping' : 'getQuote', {}, false);
+    const fourth = l.acquire('getQuote', {}, false);
+    expect(l.waiting).toBe(1);
+    l.clear(new Error('done'));
+    await expect(fourth).rejects.toThrow('done');
+  });
+
+  it("does not draw on the exchange's budgets: its limit ids are that API's", () => {
+    expect(() => new Limiter(metered, { limits: { calls: { points: 5 } } })).not.toThrow();
+    expect(() => new Limiter(metered, { limits: { matching: { points: 5 } } })).toThrow(
+      "limiter.limits: unknown limit id 'matching' (valid ids: calls)",
+    );
+  });
+
+  it('an API without limits is not throttled', async () => {
+    const l = new Limiter({ methods: [{ name: 'getStation' }] });
+    await Promise.all(Array.from({ length: 100 }, () => l.acquire('getStation', {}, false)));
+    await Promise.all(Array.from({ length: 100 }, () => l.acquire('public/getRateLimits', {}, true)));
+    expect(l.waiting).toBe(0);
+  });
+
+  it('a table that names a budget it lacks is a UsageError naming the class and the budget', () => {
+    const slip = { ...metered, rateLimitClasses: [{ name: 'metered', default: true, budget: 'cals' }] };
+    expect(() => new Limiter(slip)).toThrow(UsageError);
+    expect(() => new Limiter(slip)).toThrow(
+      "limiter: rate-limit class 'metered' names budget 'cals', which is not a window limit of the limits (window ids: calls)",
+    );
   });
 });

@@ -1,10 +1,18 @@
 /**
  * The client driven by another API's tables (`api` option), as a generated SDK drives it: calls of
- * that API's methods, streams of its channels, no call of this interface's own methods on connect.
+ * that API's methods, streams of its channels, no call of this interface's own methods on connect;
+ * with the limiter on, none of this interface's budgets or error codes apply to it.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { createClient, UsageError, type ApiTables, type WebSocketConstructor } from '../src/index';
+import {
+  createClient,
+  RateLimitError,
+  RpcError,
+  UsageError,
+  type ApiTables,
+  type WebSocketConstructor,
+} from '../src/index';
 import { startPeer, until, type Peer } from './peer';
 
 /** A small weather API: one method, one parameterised channel. */
@@ -33,7 +41,6 @@ const clientOf = (p: Peer, api?: ApiTables) =>
     wsUrl: p.url,
     WebSocket: WebSocket as unknown as WebSocketConstructor,
     validate: 'off',
-    limiter: false,
     timeoutMs: 3000,
     ...(api ? { api } : {}),
   });
@@ -69,5 +76,26 @@ describe("the client with another API's tables", () => {
     await expect((ours.call.bind(ours) as unknown as typeof call)('getStation', {})).rejects.toThrow(
       /unknown method getStation/,
     );
+  });
+
+  it("an API without limits or error table: not throttled by this interface's budgets, -32000 a plain RpcError", async () => {
+    peer = await startPeer();
+    peer.answer = (req) =>
+      req.params.station_id === 'busy'
+        ? { error: { code: -32000, message: 'Rate limit exceeded', data: 'Retry after 60000 ms' } }
+        : { result: { station_id: req.params.station_id, name: 'Harbour mast' } };
+    const client = clientOf(peer, weather);
+    await client.connect();
+    const call = client.call.bind(client) as unknown as (method: string, params: unknown) => Promise<unknown>;
+    // 30 at once: more than this interface's public budget (25 per 5 s) holds.
+    await Promise.all(Array.from({ length: 30 }, (_, i) => call('getStation', { station_id: `ST-${i}` })));
+    expect(peer.requests).toHaveLength(30);
+    const busy = await call('getStation', { station_id: 'busy' }).catch((e: unknown) => e);
+    expect(busy).toBeInstanceOf(RpcError);
+    expect(busy).not.toBeInstanceOf(RateLimitError);
+    // No hold either: the next call goes at once.
+    await call('getStation', { station_id: 'ST-7' });
+    expect(client.limiter?.waiting).toBe(0);
+    await client.close();
   });
 });
