@@ -32,13 +32,26 @@ const payloadShape = (p: PayloadModel) => `${p.array ? 'array of ' : ''}${p.reco
 
 function compareMethod(old: MethodModel, now: MethodModel): Change[] {
   const subject = `method ${now.name}`;
+  // The generated rpc function is named by the operation id: the wire is the same, the name moves.
+  const renamed =
+    old.id !== now.id
+      ? [
+          change('method.operation-id-changed', subject, `operation id ${old.id} → ${now.id}`, {
+            names: [`rpc.${old.id}`],
+          }),
+        ]
+      : [];
+  return [
+    ...renamed,
+    ...payloadChanges(old, now, subject),
+    ...transportChanges(old, now, subject),
+    ...policyChanges(old, now, subject),
+  ];
+}
+
+/** What the method takes and answers: the params and result, and the records assumed where the document leaves them open. */
+function payloadChanges(old: MethodModel, now: MethodModel, subject: string): Change[] {
   const changes: Change[] = [];
-  if (old.id !== now.id)
-    changes.push(
-      change('method.operation-id-changed', subject, `operation id ${old.id} → ${now.id}`, {
-        names: [`rpc.${old.id}`],
-      }),
-    );
   if (!samePayload(old.params, now.params))
     changes.push(
       change('method.params-changed', subject, `params ${payloadShape(old.params)} → ${payloadShape(now.params)}`, {
@@ -70,16 +83,28 @@ function compareMethod(old: MethodModel, now: MethodModel): Change[] {
         { names: [mapEntry(now)] },
       ),
     );
+  return changes;
+}
+
+/** Where the method is served: its transports and its HTTP path. */
+function transportChanges(old: MethodModel, now: MethodModel, subject: string): Change[] {
   const { added, removed } = listDelta(old.transports, now.transports);
-  for (const t of removed)
-    changes.push(
+  const changes = [
+    ...removed.map((t) =>
       change('method.transport-removed', subject, `no longer served over ${t}`, {
         names: t === 'ws' ? ['WsMethodName'] : ['HttpMethodName'],
       }),
-    );
-  for (const t of added) changes.push(change('method.transport-added', subject, `now served over ${t}`));
+    ),
+    ...added.map((t) => change('method.transport-added', subject, `now served over ${t}`)),
+  ];
   if (old.httpPath !== null && now.httpPath !== null && old.httpPath !== now.httpPath)
     changes.push(change('method.http-path-changed', subject, `${old.httpPath} → ${now.httpPath}`));
+  return changes;
+}
+
+/** What a call must bring and what it costs: login, the rate-limit class and budget, a signed order flow. */
+function policyChanges(old: MethodModel, now: MethodModel, subject: string): Change[] {
+  const changes: Change[] = [];
   if (old.auth !== now.auth)
     changes.push(
       change(

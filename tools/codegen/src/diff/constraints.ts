@@ -1,17 +1,73 @@
 /**
  * Whether the values a schema allows grew, shrank or moved: bounds, lengths, patterns with numeric
- * quantifiers (a Decimal's `{1,12}` fractional digits), formats and multiples.
+ * quantifiers (a Decimal's `{1,12}` fractional digits), formats and multiples, the keywords that hold
+ * a value to one more condition (`not`, `if`/`then`, `contains`, `uniqueItems`, ...), and any other
+ * keyword the diff does not compare, which moves (never silently).
  */
 import type { JsonSchema } from '../model/types';
 import { show } from './change';
 import { nonNullBranch } from '../model/schema-tools';
+import { isObj, meaning } from './schema-shapes';
 
 export type Movement = 'narrowed' | 'widened' | 'changed';
 
 /** Keys where a bigger number allows more, and where it allows less. */
-const UPPER = ['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxProperties'];
-const LOWER = ['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties'];
+const UPPER = ['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxProperties', 'maxContains'];
+const LOWER = ['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties', 'minContains'];
 const OTHER = ['format', 'multipleOf', 'const'];
+
+/**
+ * Keywords that, where they stand, hold a value to one more condition the walk does not look into:
+ * one that appears narrows what is accepted, one that goes widens it, one that changes moves it.
+ */
+const CONDITIONS = [
+  'uniqueItems',
+  'contains',
+  'not',
+  'if',
+  'then',
+  'else',
+  'dependentRequired',
+  'dependentSchemas',
+  'dependencies',
+  'propertyNames',
+  'patternProperties',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'additionalItems',
+];
+
+/** Keywords the walk compares itself (schema-walk.ts), and those that only annotate. */
+const WALKED = ['$ref', 'type', 'enum', 'properties', 'required', 'additionalProperties', 'allOf', 'anyOf', 'oneOf'];
+const ANNOTATIONS = [
+  'description',
+  'title',
+  'examples',
+  'example',
+  'default',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  '$comment',
+  'externalDocs',
+];
+const COMPARED = new Set([
+  ...UPPER,
+  ...LOWER,
+  ...OTHER,
+  ...CONDITIONS,
+  ...WALKED,
+  ...ANNOTATIONS,
+  'pattern',
+  'items',
+  'prefixItems',
+]);
+
+/** A condition that holds a value to nothing (`uniqueItems: false`, `propertyNames: {}`): as if it were not there. */
+const holdsNothing = (key: string, value: unknown): boolean =>
+  key === 'uniqueItems'
+    ? value !== true
+    : !['contains', 'not', 'if'].includes(key) && (value === true || (isObj(value) && Object.keys(value).length === 0));
 
 const valueSchema = (schema: JsonSchema): JsonSchema => nonNullBranch(schema).schema;
 
@@ -112,7 +168,40 @@ export function constraintMoves(
       b[key] === undefined ? 'none' : show(b[key]),
     );
   }
+  moves.push(...conditionMoves(a, b), ...uncomparedMoves(a, b));
   return moves;
+}
+
+const shown = (value: unknown) => (value === undefined ? 'none' : show(value));
+
+/**
+ * The conditions that appeared, went or changed. On a closed record, patternProperties also let in
+ * fields it refused: the walk reports that as a record change (`record.pattern-fields-changed`).
+ */
+function conditionMoves(a: JsonSchema, b: JsonSchema): ConstraintMove[] {
+  const closed = a.additionalProperties === false || b.additionalProperties === false;
+  const moves: ConstraintMove[] = [];
+  for (const key of CONDITIONS) {
+    if (key === 'patternProperties' && closed) continue;
+    const x = a[key] === undefined || holdsNothing(key, a[key]) ? undefined : a[key];
+    const y = b[key] === undefined || holdsNothing(key, b[key]) ? undefined : b[key];
+    if (meaning(x) === meaning(y)) continue;
+    const movement: Movement = x === undefined ? 'narrowed' : y === undefined ? 'widened' : 'changed';
+    moves.push({ key, movement, text: `${key} ${shown(x)} → ${shown(y)} (${movement})` });
+  }
+  return moves;
+}
+
+/** Keywords the diff does not compare, added, removed or changed: whether they narrow or widen is not known. */
+function uncomparedMoves(a: JsonSchema, b: JsonSchema): ConstraintMove[] {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  return [...keys]
+    .filter((key) => !COMPARED.has(key) && !key.startsWith('x-') && meaning(a[key]) !== meaning(b[key]))
+    .map((key) => ({
+      key,
+      movement: 'changed' as const,
+      text: `${key} ${shown(a[key])} → ${shown(b[key])} (not compared by the diff: review it)`,
+    }));
 }
 
 /** One movement for a set of moves: all one way, or changed. */

@@ -126,7 +126,11 @@ export function specReader(data: Obj, schemas: Record<string, JsonSchema>, defau
  * all. `messages` are the channel's messages by key: an inline one's payload is named by its key.
  */
 export function channelPayload(id: string, messages: Array<[string, unknown]>, read: SpecReader): MessagePayload {
-  const each = messages.map(([key, m]) => read.payloadOf(m, key, ['channels', id, 'messages', key]));
+  const each = messages.map(([key, m]) => {
+    const p = read.payloadOf(m, key, ['channels', id, 'messages', key]);
+    // One entry a message, in the order of the payload's variants, so that the diff can match them by id.
+    return { ...p, messages: [{ id: key, ...p.messages[0] }] };
+  });
   if (each.length <= 1) return each[0] ?? read.payloadOf(undefined, id);
   read.defaults.applied('messages', `channel ${id}`);
   return {

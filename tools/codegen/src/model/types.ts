@@ -117,6 +117,8 @@ export interface ExampleInfo {
 
 /** What the spec says of a message: its name, title and summary. */
 export interface MessageInfo {
+  /** The message's key in its channel (AsyncAPI's message id): what a channel's messages are told apart by. */
+  id?: string;
   name?: string;
   title?: string;
   summary?: string;

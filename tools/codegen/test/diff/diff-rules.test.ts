@@ -978,6 +978,189 @@ const CASES: Case[] = [
       op(s, 'getQuote')['x-assumed-params'] = 'AssumedQuote';
     },
   ],
+
+  // Issue 23: a channel of several messages. Each message is matched (by id, then by structure) and compared
+  // with its match field by field, whatever the $ref/inline form: what its clients read changed.
+  [
+    'field.type-changed',
+    'breaking',
+    'breaking',
+    (s) => {
+      const copy = structuredClone(S(s).Tick);
+      copy.properties.price = { type: 'integer' };
+      s.components.messages.Tick.payload = copy;
+    },
+    withTwoMessages,
+    ['type.added safe/safe'],
+  ],
+  [
+    'channel.payload-changed',
+    'breaking',
+    'breaking',
+    (s) => {
+      s.components.messages.Tick.payload = { type: 'array', items: { $ref: '#/components/schemas/Tick' } };
+    },
+    withTwoMessages,
+  ],
+  // Tick's $ref swapped for Quote: Tick's fields are gone, Quote's are new.
+  [
+    'field.removed-required',
+    'breaking',
+    'safe',
+    (s) => {
+      s.components.messages.Tick.payload = { $ref: '#/components/schemas/Quote' };
+    },
+    withTwoMessages,
+    [
+      'field.removed breaking/safe',
+      'field.removed breaking/safe',
+      'field.added-required safe/breaking',
+      'field.added-optional safe/safe',
+    ],
+  ],
+  [
+    'union.variant-added',
+    'dangerous',
+    'safe',
+    (s) => {
+      s.channels.ticks.messages.Book = { $ref: '#/components/messages/Book' };
+    },
+    (s) => {
+      withTwoMessages(s);
+      s.components.messages.Book = { payload: { $ref: '#/components/schemas/Quote' } };
+    },
+  ],
+  [
+    'union.variant-removed',
+    'breaking',
+    'breaking',
+    (s) => {
+      delete s.channels.ticks.messages.Book;
+    },
+    (s) => {
+      withTwoMessages(s);
+      s.components.messages.Book = { payload: { $ref: '#/components/schemas/Quote' } };
+      s.channels.ticks.messages.Book = { $ref: '#/components/messages/Book' };
+    },
+  ],
+  // Issue 23: constraint keywords that narrow what a record or array clients send accepts.
+  [
+    'constraint.narrowed',
+    'breaking',
+    'safe',
+    (s) => {
+      S(s).FillsParams.properties.ids.uniqueItems = true;
+    },
+    withIds,
+  ],
+  [
+    'constraint.narrowed',
+    'breaking',
+    'safe',
+    (s) => {
+      S(s).FillsParams.properties.ids.contains = { const: 'first' };
+    },
+    withIds,
+  ],
+  [
+    'constraint.narrowed',
+    'breaking',
+    'safe',
+    (s) => {
+      S(s).FillsParams.properties.ids.maxContains = 2;
+    },
+    (s) => {
+      withIds(s);
+      S(s).FillsParams.properties.ids.contains = { const: 'first' };
+    },
+  ],
+  [
+    'constraint.narrowed',
+    'breaking',
+    'safe',
+    (s) => {
+      S(s).FillsParams.properties.symbol.not = { const: 'ALL' };
+    },
+  ],
+  [
+    'constraint.narrowed',
+    'breaking',
+    'safe',
+    (s) => {
+      S(s).FillsParams.if = { required: ['limit'] };
+      S(s).FillsParams.then = { required: ['symbol'] };
+    },
+  ],
+  [
+    'constraint.narrowed',
+    'breaking',
+    'safe',
+    (s) => {
+      S(s).FillsParams.dependentRequired = { limit: ['symbol'] };
+    },
+  ],
+  [
+    'constraint.narrowed',
+    'breaking',
+    'safe',
+    (s) => {
+      S(s).FillsParams.propertyNames = { maxLength: 8 };
+    },
+  ],
+  [
+    'constraint.narrowed',
+    'breaking',
+    'safe',
+    (s) => {
+      S(s).FillsParams.unevaluatedProperties = false;
+    },
+  ],
+  // On an open record, patternProperties only constrain the fields they match.
+  [
+    'constraint.narrowed',
+    'breaking',
+    'safe',
+    (s) => {
+      S(s).FillsParams.patternProperties = { '^s': { maxLength: 3 } };
+    },
+  ],
+  // On a closed record they also let in fields it refused: both ends may break.
+  [
+    'record.pattern-fields-changed',
+    'breaking',
+    'breaking',
+    (s) => {
+      S(s).QuoteParams.patternProperties = { '^s': { maxLength: 3 } };
+    },
+  ],
+  [
+    'record.pattern-fields-changed',
+    'dangerous',
+    'breaking',
+    (s) => {
+      S(s).Quote.patternProperties = { '^n': { maxLength: 3 } };
+    },
+    (s) => {
+      S(s).Quote.additionalProperties = false;
+    },
+  ],
+  [
+    'constraint.narrowed',
+    'safe',
+    'breaking',
+    (s) => {
+      S(s).Quote.properties.note.not = { const: '' };
+    },
+  ],
+  // A keyword the diff does not compare, changed: never safe, never silent.
+  [
+    'constraint.changed',
+    'dangerous',
+    'dangerous',
+    (s) => {
+      S(s).FillsParams.discriminator = 'symbol';
+    },
+  ],
 ];
 
 function withLogin(s: Spec): void {
@@ -996,6 +1179,14 @@ function withSignature(s: Spec): void {
     paramsHash: 'keccak256 of the params',
     signatureFields: ['signer', 'signature'],
   };
+}
+/** The ticks channel carries a second message, Trade (a Fill), so its payload is one of several messages. */
+function withTwoMessages(s: Spec): void {
+  s.components.messages.Trade = { payload: { $ref: '#/components/schemas/Fill' } };
+  s.channels.ticks.messages.Trade = { $ref: '#/components/messages/Trade' };
+}
+function withIds(s: Spec): void {
+  S(s).FillsParams.properties.ids = { type: 'array', items: { type: 'string' } };
 }
 function withAllOf(s: Spec): void {
   S(s).QuoteX = {
@@ -1071,6 +1262,43 @@ describe('every rule, on each side', () => {
       ['field.added-required', 'breaking', ['FillsParams.account']],
       ['field.added-optional', 'safe', []],
     ]);
+  });
+});
+
+describe('a channel of several messages', () => {
+  const changesOf = (prepare: (s: Spec) => void, edit: (s: Spec) => void) => {
+    const before = baseSpec();
+    prepare(before);
+    const after = structuredClone(before);
+    edit(after);
+    return diffModels(modelOf(before), modelOf(after));
+  };
+
+  it('messages put in another order, or one inlined as an exact copy of its record, are no change of the channel', () => {
+    expect(changesOf(withTwoMessages, () => {})).toEqual([]);
+    const reordered = changesOf(withTwoMessages, (s) => {
+      const { Tick, Trade } = s.channels.ticks.messages;
+      s.channels.ticks.messages = { Trade, Tick };
+    });
+    expect(reordered).toEqual([]);
+    const inlined = changesOf(withTwoMessages, (s) => {
+      s.components.messages.Tick.payload = structuredClone(S(s).Tick);
+    });
+    expect(inlined.map(triple)).toEqual(['type.added safe/safe']);
+  });
+
+  it('a message under another id is matched by its structure: its changes name the message, not a new one', () => {
+    const changes = changesOf(withTwoMessages, (s) => {
+      delete s.channels.ticks.messages.Trade;
+      const copy = structuredClone(S(s).Fill);
+      copy.required.push('fee');
+      s.channels.ticks.messages.Execution = { payload: copy };
+    });
+    expect(changes.map((c) => `${triple(c)} ${c.subject}`)).toEqual([
+      'field.made-required safe/breaking channel ticks, message Execution, field fee',
+      'type.added safe/safe record ExecutionPayload',
+    ]);
+    expect(changes[0]!.names).toEqual(['TicksChannelPayload', "ChannelPayloads['ticks']"]);
   });
 });
 
