@@ -8,11 +8,10 @@
  */
 import type { ApiModel, MethodModel } from '../model/types';
 import type { EmittedFile } from './emitted-file';
-import { quote } from './naming';
+import { tsComment, tsKey, tsString } from './escape';
 
-const safeMember = (id: string) => (/^[A-Za-z_$][\w$]*$/.test(id) ? id : quote(id));
 const docOf = (m: MethodModel, indent: string) =>
-  `${indent}/** \`${m.name}\`: ${(m.summary || m.description).replace(/\s+/g, ' ').trim()} (${m.transports.join(', ')}; ${m.rateLimitClass}${m.auth === 'login' ? '; login' : ''}) */`;
+  `${indent}/** ${tsComment(`\`${m.name}\`: ${m.summary || m.description} (${m.transports.join(', ')}; ${m.rateLimitClass}${m.auth === 'login' ? '; login' : ''})`)} */`;
 
 /** The client surface of `model`: order-flow helpers and the `rpc` namespace, in one file (slot `client`). */
 export function emitClientSurface(model: ApiModel): EmittedFile[] {
@@ -34,9 +33,9 @@ export function emitClientSurface(model: ApiModel): EmittedFile[] {
   for (const m of orderFlow) {
     lines.push(docOf(m, '  '));
     lines.push(
-      `  ${safeMember(m.id)}(params: ActionInput<${quote(m.name)}>, options?: CallOptions): Promise<CallResult<${quote(m.name)}>> {`,
+      `  ${tsKey(m.id)}(params: ActionInput<${tsString(m.name)}>, options?: CallOptions): Promise<CallResult<${tsString(m.name)}>> {`,
     );
-    lines.push(`    return this.action(${quote(m.name)}, params, options);`);
+    lines.push(`    return this.action(${tsString(m.name)}, params, options);`);
     lines.push('  }');
   }
   lines.push('}', '');
@@ -51,11 +50,11 @@ export function emitClientSurface(model: ApiModel): EmittedFile[] {
     lines.push(docOf(m, '    '));
     if (m.orderFlow) {
       lines.push(
-        `    ${safeMember(m.id)}: (params: ActionInput<${quote(m.name)}>, options?: CallOptions) => core.action(${quote(m.name)}, params, options),`,
+        `    ${tsKey(m.id)}: (params: ActionInput<${tsString(m.name)}>, options?: CallOptions) => core.action(${tsString(m.name)}, params, options),`,
       );
     } else {
       lines.push(
-        `    ${safeMember(m.id)}: (params: CallParams<${quote(m.name)}>, options?: CallOptions) => core.call(${quote(m.name)}, params, options),`,
+        `    ${tsKey(m.id)}: (params: CallParams<${tsString(m.name)}>, options?: CallOptions) => core.call(${tsString(m.name)}, params, options),`,
       );
     }
   }

@@ -15,7 +15,8 @@ export function tsName(title: string): string {
   return /^[0-9]/.test(p) ? '_' + p : p;
 }
 
-export const quote = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+/** A string literal of `s` (escape.ts; the emitters call tsString there). */
+export { tsString as quote } from './escape';
 
 type PayloadShape = { schema: unknown; array: boolean; record: string | null };
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -5,7 +5,8 @@
 import { compile } from 'json-schema-to-typescript';
 import type { ApiModel, ChannelModel, JsonSchema, PayloadModel } from '../model/types';
 import type { EmittedFile } from './emitted-file';
-import { pascal, payloadTypeOf, quote, tsName } from './naming';
+import { schemaForWriter, tsComment, tsKey, tsString, tsTemplateText } from './escape';
+import { payloadTypeOf, tsName } from './naming';
 
 export async function emitTypes(model: ApiModel): Promise<EmittedFile[]> {
   return [
@@ -30,7 +31,7 @@ async function emitSchemaTypes(model: ApiModel): Promise<string> {
       if (schema.type === 'object') schema.additionalProperties = true;
     }
     if (t.notShown) schema.description = [schema.description, `Not shown: ${t.notShown}`].filter(Boolean).join('\n\n');
-    definitions[t.name] = schema;
+    definitions[t.name] = schemaForWriter(schema, (k) => k === 'tsType' || k === 'tsEnumNames') as JsonSchema;
   }
   const root = {
     title: ROOT,
@@ -49,23 +50,14 @@ async function emitSchemaTypes(model: ApiModel): Promise<string> {
     style: { singleQuote: true, printWidth: 110 },
     $refOptions: {},
   });
-  // The root only served to pull every definition into one compile.
-  const withoutRoot = ts
-    .replace(new RegExp(`export interface ${ROOT} \\{[\\s\\S]*?\\n\\}\\n`), '')
-    .replace(
-      new RegExp(
-        ` \\*\\n \\* This interface was referenced by \`${ROOT}\`'s JSON-Schema\\n \\* via the \`definition\` "[^"]+"\\.\\n`,
-        'g',
-      ),
-      '',
-    )
-    .replace(
-      new RegExp(
-        `/\\*\\*\\n \\* This interface was referenced by \`${ROOT}\`'s JSON-Schema\\n \\* via the \`definition\` "[^"]+"\\.\\n \\*/\\n`,
-        'g',
-      ),
-      '',
-    );
+  // The root only served to pull every definition into one compile; its notes name each definition
+  // as the spec spells it, so they are removed by that exact text, whatever it holds.
+  let withoutRoot = ts.replace(new RegExp(`export interface ${ROOT} \\{[\\s\\S]*?\\n\\}\\n`), '');
+  for (const t of model.types) {
+    const name = t.name.split('\n').join('\n * ');
+    const note = `This interface was referenced by \`${ROOT}\`'s JSON-Schema\n * via the \`definition\` "${name}".\n`;
+    withoutRoot = withoutRoot.split(` *\n * ${note}`).join('').split(`/**\n * ${note} */\n`).join('');
+  }
   return withoutRoot.trimStart();
 }
 
@@ -110,19 +102,65 @@ function openEmptyObjects(schema: JsonSchema): JsonSchema {
   return walk(schema) as JsonSchema;
 }
 
-/** A template-literal type for an address template: parameters with an enum become unions. */
-function addressType(ch: ChannelModel): string {
-  let out = '`';
+/** An address template as its fixed text and its parameters, in order: `a.{x}.b` → ['a.', x, '.b']. */
+function addressParts(ch: ChannelModel): Array<string | ChannelModel['parameters'][number]> {
+  const parts: Array<string | ChannelModel['parameters'][number]> = [];
   let rest = ch.address;
   for (const p of ch.parameters) {
     const i = rest.indexOf(`{${p.name}}`);
-    out += escapeTemplate(rest.slice(0, i));
-    out += '${' + (p.enum ? p.enum.map(quote).join(' | ') : 'string') + '}';
+    parts.push(rest.slice(0, i), p);
     rest = rest.slice(i + p.name.length + 2);
   }
-  return out + escapeTemplate(rest) + '`';
+  return [...parts, rest];
 }
-const escapeTemplate = (s: string) => s.replace(/[`\\$]/g, (c) => '\\' + c);
+
+/** A template literal of an address template, each parameter filled in by `fill` (an expression or a type). */
+function addressTemplate(ch: ChannelModel, fill: (p: ChannelModel['parameters'][number], i: number) => string): string {
+  let i = 0;
+  const inside = addressParts(ch).map((part) =>
+    typeof part === 'string' ? tsTemplateText(part) : '${' + fill(part, i++) + '}',
+  );
+  return '`' + inside.join('') + '`';
+}
+
+/** A template-literal type for an address template: parameters with an enum become unions. */
+const addressType = (ch: ChannelModel): string =>
+  addressTemplate(ch, (p) => (p.enum ? p.enum.map(tsString).join(' | ') : 'string'));
+
+/**
+ * The type parameter of each of a channel's parameters in its builder: the name in PascalCase, an
+ * identifier whatever the spec calls it, each once and none named like the builder's own `Fill`.
+ */
+function typeParams(ch: ChannelModel): string[] {
+  const used = new Set(['Fill']);
+  return ch.parameters.map((p) => {
+    let name = tsName(p.name) || 'P';
+    while (used.has(name)) name += '_';
+    used.add(name);
+    return name;
+  });
+}
+
+/** One builder of `channels`: the address of a channel, its parameters filled in, typed. */
+function channelBuilder(ch: ChannelModel): string[] {
+  const doc = `  /** ${tsComment(`\`${ch.address}\`: ${ch.title} (${ch.access}).`)} */`;
+  if (ch.parameters.length === 0)
+    return [doc, `  ${tsKey(ch.id)}: (): ${tsString(ch.address)} => ${tsString(ch.address)},`];
+  const names = typeParams(ch);
+  const generics = ch.parameters.map(
+    (p, i) => `${names[i]} extends ${p.enum ? `Fill<${p.enum.map(tsString).join(' | ')}>` : 'string | number'}`,
+  );
+  const paramsType = ch.parameters.map((p, i) => `${tsKey(p.name)}: ${names[i]}`).join('; ');
+  const ret = addressTemplate(ch, (_p, i) => names[i]!);
+  const body = addressTemplate(ch, (p) =>
+    tsKey(p.name) === p.name ? `params.${p.name}` : `params[${tsString(p.name)}]`,
+  );
+  return [
+    doc,
+    `  ${tsKey(ch.id)}: <${generics.join(', ')}>(params: { ${paramsType} }): ${ret} =>`,
+    `    ${body} as ${ret},`,
+  ];
+}
 
 /** Payload type expression, in terms of the named types (several messages: their union). */
 const payloadType = (p: PayloadModel): string => payloadTypeOf(p);
@@ -137,26 +175,28 @@ function bySpecificity(a: ChannelModel, b: ChannelModel): number {
 function emitChannelTypes(model: ApiModel): string {
   const lines: string[] = [`import type * as T from './types.gen';`, ''];
   for (const ch of model.channels) {
-    lines.push(`/** Address of ${ch.title}: \`${ch.address}\` (${ch.access}). */`);
-    lines.push(`export type ${pascal(ch.id)}Address = ${addressType(ch)};`);
-    lines.push(`/** Payload of \`${ch.address}\`${ch.payload.array ? ' (an array of records)' : ''}. */`);
-    lines.push(`export type ${pascal(ch.id)}ChannelPayload = ${payloadType(ch.payload)};`);
+    lines.push(`/** ${tsComment(`Address of ${ch.title}: \`${ch.address}\` (${ch.access}).`)} */`);
+    lines.push(`export type ${tsName(ch.id)}Address = ${addressType(ch)};`);
+    lines.push(
+      `/** ${tsComment(`Payload of \`${ch.address}\`${ch.payload.array ? ' (an array of records)' : ''}.`)} */`,
+    );
+    lines.push(`export type ${tsName(ch.id)}ChannelPayload = ${payloadType(ch.payload)};`);
   }
   lines.push('', '/** Every channel address this API serves. */');
   lines.push(
-    `export type ChannelAddress =${model.channels.map((c) => `\n  | ${pascal(c.id)}Address`).join('') || ' never'};`,
+    `export type ChannelAddress =${model.channels.map((c) => `\n  | ${tsName(c.id)}Address`).join('') || ' never'};`,
   );
   lines.push('', '/** Payload type by channel id. */', 'export interface ChannelPayloads {');
-  for (const ch of model.channels) lines.push(`  ${quote(ch.id)}: ${pascal(ch.id)}ChannelPayload;`);
+  for (const ch of model.channels) lines.push(`  ${tsString(ch.id)}: ${tsName(ch.id)}ChannelPayload;`);
   lines.push('}', '', '/** Address type by channel id. */', 'export interface ChannelAddresses {');
-  for (const ch of model.channels) lines.push(`  ${quote(ch.id)}: ${pascal(ch.id)}Address;`);
+  for (const ch of model.channels) lines.push(`  ${tsString(ch.id)}: ${tsName(ch.id)}Address;`);
   lines.push('}', '', '/** Channel id by address template. */', 'export interface ChannelTemplates {');
-  for (const ch of model.channels) lines.push(`  ${quote(ch.address)}: ${quote(ch.id)};`);
+  for (const ch of model.channels) lines.push(`  ${tsString(ch.address)}: ${tsString(ch.id)};`);
   lines.push('}');
   const ordered = [...model.channels].sort(bySpecificity);
   lines.push('', '/** The channel id of a filled-in address, or never when it matches no template. */');
   lines.push(
-    `export type ChannelIdOf<A extends string> =${ordered.map((c) => `\n  A extends ${pascal(c.id)}Address ? ${quote(c.id)} :`).join('')}\n  never;`,
+    `export type ChannelIdOf<A extends string> =${ordered.map((c) => `\n  A extends ${tsName(c.id)}Address ? ${tsString(c.id)} :`).join('')}\n  never;`,
   );
   lines.push('', "/** The payload type of a filled-in address, e.g. `PayloadOf<'trades.ETH-PERP'>`. */");
   lines.push(
@@ -169,30 +209,7 @@ function emitChannelTypes(model: ApiModel): string {
     '/** Builders: `channels.orderbook({ instrument_name, group, depth })` returns the address, typed. */',
   );
   lines.push('export const channels = {');
-  for (const ch of model.channels) {
-    const generics = ch.parameters.map(
-      (p) => `${pascal(p.name)} extends ${p.enum ? `Fill<${p.enum.map(quote).join(' | ')}>` : 'string | number'}`,
-    );
-    const paramsType = ch.parameters.map((p) => `${p.name}: ${pascal(p.name)}`).join('; ');
-    let ret = '`';
-    let body = '`';
-    let rest = ch.address;
-    for (const p of ch.parameters) {
-      const i = rest.indexOf(`{${p.name}}`);
-      ret += escapeTemplate(rest.slice(0, i)) + '${' + pascal(p.name) + '}';
-      body += escapeTemplate(rest.slice(0, i)) + '${params.' + p.name + '}';
-      rest = rest.slice(i + p.name.length + 2);
-    }
-    ret += escapeTemplate(rest) + '`';
-    body += escapeTemplate(rest) + '`';
-    lines.push(`  /** \`${ch.address}\`: ${ch.title} (${ch.access}). */`);
-    if (ch.parameters.length === 0) {
-      lines.push(`  ${safeKey(ch.id)}: (): ${quote(ch.address)} => ${quote(ch.address)},`);
-    } else {
-      lines.push(`  ${safeKey(ch.id)}: <${generics.join(', ')}>(params: { ${paramsType} }): ${ret} =>`);
-      lines.push(`    ${body} as ${ret},`);
-    }
-  }
+  for (const ch of model.channels) lines.push(...channelBuilder(ch));
   lines.push('} as const;');
   return lines.join('\n') + '\n';
 }
@@ -202,9 +219,9 @@ function emitMethodTypes(model: ApiModel): string {
   const lines: string[] = [`import type * as T from './types.gen';`, ''];
   lines.push('/** Params and result of every method, by JSON-RPC method name. */', 'export interface Methods {');
   for (const m of model.methods) {
-    const summary = m.summary.split('\n')[0]!.trim().replace(/\*\//g, '*\\/');
+    const summary = tsComment(m.summary.split(/[\n\r\u2028\u2029]/)[0]!);
     if (summary) lines.push(`  /** ${summary} */`);
-    lines.push(`  ${quote(m.name)}: {`);
+    lines.push(`  ${tsString(m.name)}: {`);
     lines.push(`    params: ${typeOf(m.params)};`);
     lines.push(`    result: ${typeOf(m.result)};`);
     lines.push(`    /** The params shape our sandbox and client assume where the document does not show one. */`);
@@ -214,13 +231,13 @@ function emitMethodTypes(model: ApiModel): string {
   }
   lines.push('}', '', 'export type MethodName = keyof Methods;');
   lines.push(
-    `export type WsMethodName = ${union(model.methods.filter((m) => m.transports.includes('ws')).map((m) => quote(m.name)))};`,
+    `export type WsMethodName = ${union(model.methods.filter((m) => m.transports.includes('ws')).map((m) => tsString(m.name)))};`,
   );
   lines.push(
-    `export type HttpMethodName = ${union(model.methods.filter((m) => m.transports.includes('http')).map((m) => quote(m.name)))};`,
+    `export type HttpMethodName = ${union(model.methods.filter((m) => m.transports.includes('http')).map((m) => tsString(m.name)))};`,
   );
   lines.push(
-    `export type OrderFlowMethodName = ${union(model.methods.filter((m) => m.orderFlow).map((m) => quote(m.name)))};`,
+    `export type OrderFlowMethodName = ${union(model.methods.filter((m) => m.orderFlow).map((m) => tsString(m.name)))};`,
   );
   lines.push("export type ParamsOf<M extends MethodName> = Methods[M]['params'];");
   lines.push("export type ResultOf<M extends MethodName> = Methods[M]['result'];");
@@ -228,4 +245,3 @@ function emitMethodTypes(model: ApiModel): string {
 }
 
 const union = (items: string[]) => (items.length ? items.join(' | ') : 'never');
-const safeKey = (k: string) => (/^[A-Za-z_$][\w$]*$/.test(k) ? k : quote(k));

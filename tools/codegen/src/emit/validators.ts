@@ -8,7 +8,8 @@ import type { ApiModel, JsonSchema } from '../model/types';
 import type { EmitOptions, EmittedFile } from './emitted-file';
 import { refName } from '../model/schema-tools';
 import { FORMATS_MODULE, formatsIn, schemaAjv } from '../model/schema-ajv';
-import { payloadTypeOf, quote, tsName } from './naming';
+import { tsKey, tsString } from './escape';
+import { payloadTypeOf, tsName } from './naming';
 
 const ROOT_ID = 'api';
 
@@ -123,7 +124,7 @@ function standaloneModule(definitions: Record<string, JsonSchema>, refs: Record<
 /** The declarations of the standalone module: each export typed with what it validates. */
 function declarations(refs: Record<string, string>, entries: Entry[], typesImport: string): string {
   return [
-    `import type * as T from ${quote(typesImport)};`,
+    `import type * as T from ${tsString(typesImport)};`,
     '',
     '/** An ajv validating function: true when valid, otherwise false with `errors` set. */',
     'export interface ValidateFunction<Valid = unknown> {',
@@ -151,7 +152,7 @@ function guardsModule(model: ApiModel, entries: Entry[], typesImport: string): s
     assumedResults: 'Validators of the result shape our sandbox and client assume, by method name.',
   };
   return [
-    `import type * as T from ${quote(typesImport)};`,
+    `import type * as T from ${tsString(typesImport)};`,
     `import * as v from './validators.gen.js';`,
     '',
     ...groups.flatMap((g) => [
@@ -159,14 +160,14 @@ function guardsModule(model: ApiModel, entries: Entry[], typesImport: string): s
       `export const ${g}Validators = {`,
       ...entries
         .filter((e) => e.group === g)
-        .map((e) => `  ${quote(e.key)}: v.${e.exp} as v.ValidateFunction<${e.type}>,`),
+        .map((e) => `  ${tsString(e.key)}: v.${e.exp} as v.ValidateFunction<${e.type}>,`),
       '} as const;',
       '',
     ]),
     '/** Type guards by schema name: `is.Order(x)` narrows x to Order. */',
     'export const is = {',
     ...Object.keys(model.schemas).map(
-      (n) => `  ${safeKey(n)}: (data: unknown): data is T.${tsName(n)} => v.${exportName.schema(n)}(data),`,
+      (n) => `  ${tsKey(n)}: (data: unknown): data is T.${tsName(n)} => v.${exportName.schema(n)}(data),`,
     ),
     '} as const;',
     '',
@@ -185,8 +186,6 @@ export function emitValidators(model: ApiModel, options: EmitOptions): EmittedFi
 
 /** Whether validators code imports the formats of ajv-formats (so its package depends on ajv-formats). */
 export const usesFormatsModule = (validatorsCode: string): boolean => validatorsCode.includes(`"${FORMATS_MODULE}.js"`);
-
-const safeKey = (k: string) => (/^[A-Za-z_$][\w$]*$/.test(k) ? k : quote(k));
 
 /**
  * ajv's ESM output still calls require() for its runtime helpers; turn each into an import so the

@@ -4,6 +4,8 @@
  * float64. Each record here keeps unknown keys and null optionals and writes them back, optional
  * lists and maps become pointers, and free-form numbers are decoded as json.Number (exact).
  */
+import { goString } from '../escape';
+import { quicktypeStringValue } from './quicktype-run';
 
 /** One struct quicktype wrote: its name, its JSON keys, and which of them are optional. */
 interface GoRecord {
@@ -25,7 +27,8 @@ function recordsOf(text: string): GoRecord[] {
       .map((line) => TAG.exec(line))
       .filter((m): m is RegExpExecArray => m !== null);
     if (tags.length === 0) continue;
-    records.push({ name: name!, known: tags.map((m) => m[1]!), optional: tags.filter((m) => m[2]).map((m) => m[1]!) });
+    const key = (m: RegExpExecArray) => quicktypeStringValue(m[1]!);
+    records.push({ name: name!, known: tags.map(key), optional: tags.filter((m) => m[2]).map(key) });
   }
   return records;
 }
@@ -37,7 +40,7 @@ function pointerCollections(text: string): string {
 
 /** The two extra fields and the two methods of each record. */
 function recordCode(record: GoRecord): { fields: string; methods: string } {
-  const list = (keys: string[]) => `[]string{${keys.map((k) => JSON.stringify(k)).join(', ')}}`;
+  const list = (keys: string[]) => `[]string{${keys.map(goString).join(', ')}}`;
   const fields = [
     '\t// Keys the record does not declare, kept so that marshalling writes back what was read.',
     '\tJSONExtra map[string]json.RawMessage `json:"-"`',

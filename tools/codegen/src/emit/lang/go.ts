@@ -4,13 +4,16 @@
  */
 import type { ApiModel, JsonSchema } from '../../model/types';
 import { refName } from '../../model/schema-tools';
+import { goString } from '../escape';
 import { exactRecords } from './go-records';
+import { refuseUntaggableKeys } from './go-keys';
 import { DeclaringGoTarget } from './go-target';
-import { runQuicktype, topLevelNames } from './quicktype-run';
+import { quicktypeStringValue, runQuicktype, topLevelNames } from './quicktype-run';
 
 export const GO_PACKAGE = 'models';
 
 export async function emitGo(model: ApiModel): Promise<string> {
+  refuseUntaggableKeys(model);
   const output = await runQuicktype(model, new DeclaringGoTarget(), { package: GO_PACKAGE, 'omit-empty': 'true' });
   const names = topLevelNames(output, /^func Unmarshal(\w+)\(data \[\]byte\)/gm, 'Go');
   const text = withImports(shortHeader(output.text.replace(/[ \t]+$/gm, '')));
@@ -68,7 +71,8 @@ function unsigned(text: string, model: ApiModel, names: Map<string, string>): st
     out = out.replace(new RegExp(`^type ${names.get(record)} struct \\{\\n[\\s\\S]*?\\n\\}$`, 'm'), (body) =>
       body.replace(
         /^(\t\w+\s+\S*?)\bint64\b(.*`json:"([^",]*)[^`]*`)$/gm,
-        (line, head: string, tail: string, key: string) => (keys.includes(key) ? `${head}uint64${tail}` : line),
+        (line, head: string, tail: string, key: string) =>
+          keys.includes(quicktypeStringValue(key)) ? `${head}uint64${tail}` : line,
       ),
     );
   }
@@ -79,7 +83,7 @@ function unsigned(text: string, model: ApiModel, names: Map<string, string>): st
 function withRoundTrip(text: string, names: Map<string, string>): string {
   const rows = [...names].map(
     ([schema, go]) =>
-      `\t${JSON.stringify(schema)}: func(data []byte) ([]byte, error) { return roundTrip(Unmarshal${go}, data) },`,
+      `\t${goString(schema)}: func(data []byte) ([]byte, error) { return roundTrip(Unmarshal${go}, data) },`,
   );
   return [
     text.trimEnd(),

@@ -5,7 +5,8 @@
  * where a number is expected stays an int (quicktype made it a float, written back as `5.0`).
  */
 import type { ApiModel } from '../../model/types';
-import { runQuicktype, topLevelNames } from './quicktype-run';
+import { pyString } from '../escape';
+import { quicktypeStringValue, runQuicktype, topLevelNames } from './quicktype-run';
 
 export async function emitPython(model: ApiModel): Promise<string> {
   const output = await runQuicktype(model, 'python', { 'python-version': '3.7', 'nice-property-names': 'true' });
@@ -44,11 +45,11 @@ const RECORD = /@dataclass\nclass (\w+):\n([\s\S]*?)\n\n\n/g;
 function keepEveryKey(text: string): string {
   return (text + '\n\n')
     .replace(RECORD, (block: string, name: string) => {
-      const known = [...block.matchAll(/obj\.get\("((?:[^"\\]|\\.)*)"\)/g)].map((m) => m[1]!);
-      const optional = [...block.matchAll(/if self\.\w+ is not None:\n\s+result\["((?:[^"\\]|\\.)*)"\]/g)].map(
-        (m) => m[1]!,
-      );
-      const keys = (list: string[]) => `(${list.map((k) => `"${k}"`).join(', ')}${list.length === 1 ? ',' : ''})`;
+      // The JSON keys, read back from quicktype's literals and written again by pyString (escape.ts).
+      const key = (m: RegExpMatchArray) => quicktypeStringValue(m[1]!);
+      const known = [...block.matchAll(/obj\.get\("((?:[^"\\]|\\.)*)"\)/g)].map(key);
+      const optional = [...block.matchAll(/if self\.\w+ is not None:\n\s+result\["((?:[^"\\]|\\.)*)"\]/g)].map(key);
+      const keys = (list: string[]) => `(${list.map(pyString).join(', ')}${list.length === 1 ? ',' : ''})`;
       return block
         .replace(
           /\n\n {4}@staticmethod\n/,
@@ -91,7 +92,7 @@ function keepEveryKey(text: string): string {
 
 /** A table from each schema's name in the spec to its converters, for programs that pick a type by name. */
 function withRegistry(text: string, names: Map<string, string>): string {
-  const rows = [...names].map(([schema, fn]) => `    "${schema}": (${fn}_from_dict, ${fn}_to_dict),`);
+  const rows = [...names].map(([schema, fn]) => `    ${pyString(schema)}: (${fn}_from_dict, ${fn}_to_dict),`);
   return [
     text.trimEnd(),
     '',

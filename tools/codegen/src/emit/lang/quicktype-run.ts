@@ -4,6 +4,7 @@
  */
 import { FetchingJSONSchemaStore, InputData, JSONSchemaInput, quicktype, type Options } from 'quicktype-core';
 import type { ApiModel } from '../../model/types';
+import { schemaForWriter } from '../escape';
 
 /** quicktype's output for one language, and the model's schema names in the order of its top-levels. */
 export interface QuicktypeOutput {
@@ -22,7 +23,7 @@ export async function runQuicktype(
 ): Promise<QuicktypeOutput> {
   const names = Object.keys(model.schemas);
   const input = new JSONSchemaInput(new FetchingJSONSchemaStore());
-  const text = JSON.stringify({ definitions: withoutFormats(model.schemas) });
+  const text = JSON.stringify({ definitions: forQuicktype(model.schemas) });
   for (const [i, name] of names.entries()) {
     // The document is given once; every other top-level points into it.
     await input.addSource({ name, uris: [`${DOCUMENT}#/definitions/${name}`], schema: i === 0 ? text : undefined });
@@ -34,29 +35,16 @@ export async function runQuicktype(
 }
 
 /**
- * The schemas without `format`: quicktype reads date-time and date as datetime (Python) or time.Time
- * (Go) and uuid as UUID, which neither round-trips the text exactly ("…Z" comes back "…+00:00") nor,
- * in Go, reads a date at all. The models keep such values as the strings they are; the validators
- * check their formats.
+ * The schemas as quicktype reads them. Without `format`: quicktype reads date-time and date as
+ * datetime (Python) or time.Time (Go) and uuid as UUID, which neither round-trips the text exactly
+ * ("…Z" comes back "…+00:00") nor, in Go, reads a date at all; the models keep such values as the
+ * strings they are, and the validators check their formats. Without quicktype's own `qt-` keywords,
+ * which rename fields (a keyword no schema vocabulary defines is ignored, as the notes say). Each
+ * description safe for the comments and docstrings quicktype writes it into (escape.ts).
  */
-function withoutFormats(schemas: ApiModel['schemas']): unknown {
-  const walk = (node: unknown, names = false): unknown => {
-    if (Array.isArray(node)) return node.map((v) => walk(v));
-    if (typeof node !== 'object' || node === null) return node;
-    return Object.fromEntries(
-      Object.entries(node as Record<string, unknown>)
-        .filter(([k, v]) => names || !(k === 'format' && typeof v === 'string'))
-        .map(([k, v]) => [
-          k,
-          names
-            ? walk(v)
-            : ['examples', 'default', 'enum', 'const'].includes(k)
-              ? v
-              : walk(v, ['properties', 'patternProperties', 'definitions'].includes(k)),
-        ]),
-    );
-  };
-  return walk(schemas, true);
+function forQuicktype(schemas: ApiModel['schemas']): unknown {
+  const drop = (k: string, v: unknown) => (k === 'format' && typeof v === 'string') || k.startsWith('qt-');
+  return Object.fromEntries(Object.entries(schemas).map(([name, s]) => [name, schemaForWriter(s, drop)]));
 }
 
 /**
@@ -72,4 +60,20 @@ export function topLevelNames(output: QuicktypeOutput, pattern: RegExp, lang: st
     );
   }
   return new Map(output.names.map((name, i) => [name, found[i]!]));
+}
+
+const SHORT_ESCAPES: Record<string, string> = { n: '\n', t: '\t' };
+
+/**
+ * The text a string literal of quicktype's (Python or Go) stands for, from what is between its
+ * quotes: quicktype writes \\, \", \n, \t, \uXXXX and \UXXXXXXXX, and everything else as it is.
+ */
+export function quicktypeStringValue(inside: string): string {
+  return inside.replace(/\\(?:u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8})|(.))/g, (_m, u4?: string, u8?: string, c?: string) =>
+    u4
+      ? String.fromCharCode(parseInt(u4, 16))
+      : u8
+        ? String.fromCodePoint(parseInt(u8, 16))
+        : (SHORT_ESCAPES[c!] ?? c!),
+  );
 }
