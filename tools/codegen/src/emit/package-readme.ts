@@ -56,10 +56,18 @@ function clientSupport(model: ApiModel): string[] {
     followsOurs
       ? '  This spec marks its subscribe method and notification frame (`x-role`), as those conventions ask.'
       : '  This spec does not say how it subscribes (no `x-role`): the conventions above are assumed. A server that subscribes or pushes differently gets calls, types and validators from this package, but not `subscribe` / `stream`.',
-    '- **Login, signed order flow and the client-side rate limiter** are those of the exchange-api interface (`x-login`, `x-action-signature`, `x-limits`)' +
+    '- **Login and signed order flow** are those of the exchange-api interface (`x-login`, `x-action-signature`)' +
       (model.login
         ? '; this spec describes a login.'
-        : '; this spec has none of them, so `login()` and signed actions do not apply and the limiter is off by default.'),
+        : '; this spec has neither, so `login()` and signed actions do not apply.'),
+    "- **The client-side rate limiter** reads this spec's budgets (`x-limits`, `x-rate-limit-classes`): " +
+      (model.rateLimitClasses.length > 0 && model.limits.some((l) => l.kind === 'window')
+        ? "calls wait for room in their class's window instead of being refused."
+        : 'this spec has none, so nothing is throttled.'),
+    "- **Error classes** follow this spec's error table (`x-errors`): " +
+      (model.errors.codes.length > 0
+        ? 'a code of kind `rate-limit` (or in a reserved range holding one) is a `RateLimitError` (its `data` template gives `retryAfterMs`, and the limiter holds the budget that long), `connection-limit` a `ConnectionLimitError`, `auth` an `AuthError`; any other code is a plain `RpcError`.'
+        : 'this spec has none, so every error answer is a plain `RpcError`.'),
     '- **Reconnects, timeouts, bounded streams and validation modes** work for any API.',
     ...unreachable(model),
     '',

@@ -1,31 +1,33 @@
 /**
  * Emitter: model → the typed client surface of a generated SDK (src/client.gen.ts). It drives
- * @exchange-api/client (a dependency, not a copy) with this API's own tables and validators through
+ * @exchange-api/client (a dependency, not a copy) with this API's own tables (methods, channels,
+ * limits, rate-limit classes, errors: what its limiter and error classes read) and validators through
  * the client's `api` and `validators` options, and types calls and streams by this API's method map
  * and channel addresses. What of the client works for a spec that does not follow our JSON-RPC
  * subscribe / notification conventions is said in the generated README (emit/package-readme.ts).
  */
 import type { ApiModel, MethodModel } from '../model/types';
 import type { EmittedFile } from './emitted-file';
-import { quote } from './naming';
+import { tsComment, tsKey, tsString } from './escape';
 
-const member = (id: string) => (/^[A-Za-z_$][\w$]*$/.test(id) ? id : quote(id));
-const oneLine = (m: MethodModel) =>
-  (m.summary || m.description || m.name).replace(/\s+/g, ' ').trim().replace(/\*\//g, '*\\/');
+const docOf = (m: MethodModel) => tsComment(`\`${m.name}\`: ${m.summary || m.description || m.name}`);
 
 /** The imports and the types every SDK's client file starts with. */
 const PREAMBLE = [
-  "import { createClient as createCoreClient, type CallOptions, type ClientOptions, type ExchangeClient, type PayloadStream, type StreamOptions, type Subscription, type ValidatorSource } from '@exchange-api/client';",
+  "import { createClient as createCoreClient, type ApiTables, type CallOptions, type ClientOptions, type ExchangeClient, type PayloadStream, type StreamOptions, type Subscription, type ValidatorSource } from '@exchange-api/client';",
   "import { failuresOf } from '@exchange-api/validators';",
   "import type { ChannelAddress, PayloadOf } from './channels.gen';",
   "import type { Methods, MethodName } from './methods.gen';",
-  "import { channelTable, methodTable } from './tables.gen';",
+  "import { channelTable, errorTable, limitTable, methodTable, rateLimitClassTable } from './tables.gen';",
   "import { assumedResultsValidators, channelsValidators } from './guards.gen';",
   '',
   '/** Params of a method (the documented shape, or the assumed one where the spec shows none). */',
   "export type CallParams<M extends MethodName> = Methods[M]['assumedParams'];",
   '/** Result of a method. */',
   "export type CallResult<M extends MethodName> = Methods[M]['assumedResult'];",
+  '',
+  "/** This API's tables, as @exchange-api/client takes them: its limiter and error classes read these, never the exchange's. */",
+  'export const apiTables: ApiTables = { methods: methodTable, channels: channelTable, limits: limitTable, rateLimitClasses: rateLimitClassTable, errors: errorTable };',
   '',
   "/** This API's validators, in the shape @exchange-api/client takes them. */",
   "export const apiValidators: ValidatorSource = { channels: channelsValidators, assumedResults: assumedResultsValidators, failuresOf: failuresOf as ValidatorSource['failuresOf'] };",
@@ -39,11 +41,11 @@ const PREAMBLE = [
 function rpcMembers(model: ApiModel): string[] {
   const lines: string[] = [];
   for (const m of model.methods) {
-    const name = quote(m.name);
-    lines.push(`    /** \`${m.name}\`: ${oneLine(m)} */`);
+    const name = tsString(m.name);
+    lines.push(`    /** ${docOf(m)} */`);
     const send = m.orderFlow ? `signed(${name}, params, options)` : `call(${name}, params, options)`;
     lines.push(
-      `    ${member(m.id)}: (params: CallParams<${name}>, options?: CallOptions): Promise<CallResult<${name}>> => ${send},`,
+      `    ${tsKey(m.id)}: (params: CallParams<${name}>, options?: CallOptions): Promise<CallResult<${name}>> => ${send},`,
     );
   }
   return lines;
@@ -51,11 +53,9 @@ function rpcMembers(model: ApiModel): string[] {
 
 /** The client surface of a generated SDK, in one file (slot `sdk`). */
 export function emitSdkClient(model: ApiModel): EmittedFile[] {
-  // The client's limiter reads this interface's limit tables; a spec without rate-limit classes turns it off by default.
-  const limiterDefault = model.rateLimitClasses.length > 0 ? '' : 'limiter: false, ';
   const lines = [
     ...PREAMBLE,
-    `/** A client of ${model.title.replace(/\*\//g, '')}, typed by its method map and channel addresses. */`,
+    `/** ${tsComment(`A client of ${model.title}, typed by its method map and channel addresses.`)} */`,
     'export interface ApiClient {',
     '  /** The @exchange-api/client underneath (events, state, login, limiter). */',
     '  readonly core: ExchangeClient;',
@@ -83,7 +83,7 @@ export function emitSdkClient(model: ApiModel): EmittedFile[] {
     '',
     '/** Create a client of this API over @exchange-api/client. Nothing is sent until connect(). */',
     'export function createClient(options: SdkClientOptions): ApiClient {',
-    `  const core = createCoreClient({ ${limiterDefault}...options, api: { methods: methodTable, channels: channelTable }, validators: apiValidators });`,
+    '  const core = createCoreClient({ ...options, api: apiTables, validators: apiValidators });',
     "  // The core is typed by its own interface's method map; this package's map types the calls instead.",
     '  const call = ((method, params, o) => (core.call as unknown as AnyCall)(method, params, o)) as AnyCall;',
     '  const signed = ((method, params, o) => (core.action as unknown as AnyCall)(method, params, o)) as AnyCall;',
