@@ -101,14 +101,20 @@ export function upgradeRequired(): Promise<Hostile> {
   });
 }
 
-/** The id of a request frame (null when it has none or is not JSON). */
-function idOf(text: string): unknown {
+/** A request frame as an object (null when it is not JSON or not an object). */
+function frameOf(text: string): { id?: unknown; method?: unknown } | null {
   try {
-    const m = JSON.parse(text) as { id?: unknown };
-    return m && typeof m === 'object' && 'id' in m ? m.id : null;
+    const m = JSON.parse(text) as unknown;
+    return m && typeof m === 'object' ? m : null;
   } catch {
     return null;
   }
+}
+
+/** The id of a request frame (null when it has none or is not JSON). */
+function idOf(text: string): unknown {
+  const m = frameOf(text);
+  return m && 'id' in m ? m.id : null;
 }
 
 /** Refuses everything, in good form: every request gets a JSON-RPC error echoing its id; every HTTP request 401 with one. */
@@ -139,4 +145,36 @@ export async function blackHole(): Promise<Hostile> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** What escapeSequences() puts in its error messages: erase the line and draw a PASS over it, then retitle the terminal. */
+export const FORGED = '\x1b[2K\r[ 1/1] PASS         forged\x1b]0;retitled\x07';
+
+/**
+ * Lists one instrument and refuses every other request in good form, with terminal escape sequences in
+ * the instrument's name and in every error's message and data: text a console must show, not obey.
+ * With `hold`, only the discovery (the first connection) is answered at once: the checks' connections
+ * get their answers once `hold` resolves, so a test knows the run is still going when it acts.
+ */
+export function escapeSequences(hold: Promise<void> = Promise.resolve()): Promise<Hostile> {
+  const name = `ETH-PERP${FORGED}`;
+  let discovery: WebSocket | undefined;
+  const answer = (text: string) => {
+    const id = idOf(text);
+    if (frameOf(text)?.method === 'public/get_all_live_instruments')
+      return { jsonrpc: '2.0', id, result: [{ instrument_name: name, instrument_type: 'perp', base_currency: 'ETH' }] };
+    return { jsonrpc: '2.0', id, error: { code: -32603, message: FORGED, data: FORGED } };
+  };
+  return serve({
+    onConnection: (ws) => void (discovery ??= ws),
+    onFrame: (ws, data) => {
+      const frame = JSON.stringify(answer(data.toString()));
+      if (ws === discovery) ws.send(frame);
+      else void hold.then(() => ws.send(frame));
+    },
+    onHttp: (_req, body, res) =>
+      void hold.then(() =>
+        res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify(answer(body))),
+      ),
+  });
 }

@@ -1,6 +1,7 @@
 /** The command line of `exchange-api conformance`: running, writing reports, exit codes (parsing: cli-args.ts). */
 import { runConformance, UnreachableError } from './runner';
 import { consoleReport, progressLine } from './reporters/console';
+import { visible } from './reporters/visible';
 import { parseCli, type CliOptions } from './cli-args';
 import { checkTargets, writeReports } from './report-targets';
 import type { Report } from './model';
@@ -67,14 +68,16 @@ async function run(parsed: CliOptions, io: CliIo): Promise<Report | null> {
       onProgress: (e) => {
         if (e.type === 'discovered')
           io.out(
-            `exchange-api conformance: ${parsed.ws} — ${e.checks} checks; connection budget ${e.env.connectionBudget} (${e.env.connectionBudgetSource}); instrument ${e.env.perp?.instrument_name ?? 'none known'}`,
+            visible(
+              `exchange-api conformance: ${parsed.ws} — ${e.checks} checks; connection budget ${e.env.connectionBudget} (${e.env.connectionBudgetSource}); instrument ${e.env.perp?.instrument_name ?? 'none known'}`,
+            ),
           );
         else if (e.type === 'done') io.out(progressLine(e.result, e.index, e.total));
       },
     });
   } catch (err) {
     if (!(err instanceof UnreachableError)) throw err;
-    io.err(`exchange-api conformance: server unreachable: ${err.message}`);
+    io.err(visible(`exchange-api conformance: server unreachable: ${err.message}`));
     return null;
   }
 }
@@ -115,7 +118,9 @@ export async function runCli(
   if (report.interrupted) {
     const notRun = report.checks.filter((c) => c.reason?.startsWith('not run:')).length;
     io.err(
-      `exchange-api conformance: the server stopped answering during ${report.interrupted.check} (${report.interrupted.reason}); ${notRun} check${notRun === 1 ? '' : 's'} not run`,
+      visible(
+        `exchange-api conformance: the server stopped answering during ${report.interrupted.check} (${report.interrupted.reason}); ${notRun} check${notRun === 1 ? '' : 's'} not run`,
+      ),
     );
     return 2;
   }

@@ -18,14 +18,29 @@ export async function discover(o: Resolved, t0: number): Promise<{ env: Env; tra
   } catch (err) {
     throw new UnreachableError((err as Error).message);
   }
-  // The reference values stand until the server reports its own; a spec without them cannot be paced.
+  let env: Env;
+  try {
+    env = referenceEnv();
+    await readBudgets(conn, env);
+    await readInstruments(conn, env);
+  } finally {
+    await conn.close();
+  }
+  env.perp = env.instruments.find((i) => i.instrument_type === 'perp') ?? env.instruments[0];
+  env.option = env.instruments.find((i) => i.instrument_type === 'option');
+  env.currency = env.perp?.base_currency;
+  return { env, transcript };
+}
+
+/** The reference values: they stand until the server reports its own; a spec without them cannot be paced. */
+function referenceEnv(): Env {
   const connRef = limitOf('connections', 'connections');
   if (!publicBudget)
     throw new Error(
       'limitTable has no per-IP request budget (a window limit with scope ip): the runner paces unauthenticated requests under it',
     );
   const pubRef = limitOf(publicBudget, 'window');
-  const env: Env = {
+  return {
     instruments: [],
     perp: undefined,
     option: undefined,
@@ -35,47 +50,46 @@ export async function discover(o: Resolved, t0: number): Promise<{ env: Env; tra
     anonBudget: { points: pubRef.points, windowMs: pubRef.windowMs, source: 'reference' },
     rateLimits: null,
   };
-  try {
-    const limits = await conn.request(methodTable.find((m) => m.id === 'publicGetRateLimits')!.name, {});
-    const result = limits?.response.result as
-      | Record<
-          string,
-          { remainingPoints?: unknown; consumedPoints?: unknown; msBeforeNext?: unknown; isFirstInDuration?: unknown }
-        >
-      | undefined;
-    env.rateLimits = result ?? null;
-    const c = result?.remaining_connections;
-    if (c && typeof c.remainingPoints === 'number' && typeof c.consumedPoints === 'number') {
-      env.connectionBudget = c.remainingPoints + c.consumedPoints;
-      env.connectionBudgetSource = 'server';
-    }
-    const nm = result?.remaining_non_matching;
-    if (nm && typeof nm.remainingPoints === 'number' && typeof nm.consumedPoints === 'number') {
-      const windowMs =
-        nm.isFirstInDuration === true && typeof nm.msBeforeNext === 'number' && nm.msBeforeNext > 0
-          ? nm.msBeforeNext
-          : env.anonBudget.windowMs;
-      env.anonBudget = { points: nm.remainingPoints + nm.consumedPoints, windowMs, source: 'server' };
-    }
-    const live = methodTable.find((m) => m.id === 'publicGetAllLiveInstruments');
-    if (live) {
-      const got = await conn.request(live.name, {});
-      const list = got?.response.result;
-      if (Array.isArray(list)) {
-        env.instruments = list.filter(
-          (i): i is Instrument =>
-            typeof i === 'object' &&
-            i !== null &&
-            typeof (i as Instrument).instrument_name === 'string' &&
-            (i as { is_active?: unknown }).is_active !== false,
-        );
-      }
-    }
-  } finally {
-    await conn.close();
+}
+
+type Bucket = {
+  remainingPoints?: unknown;
+  consumedPoints?: unknown;
+  msBeforeNext?: unknown;
+  isFirstInDuration?: unknown;
+};
+
+/** The server's own budgets, from getRateLimits, over the reference values where it reports them. */
+async function readBudgets(conn: WsConn, env: Env): Promise<void> {
+  const limits = await conn.request(methodTable.find((m) => m.id === 'publicGetRateLimits')!.name, {});
+  const result = limits?.response.result as Record<string, Bucket> | undefined;
+  env.rateLimits = result ?? null;
+  const c = result?.remaining_connections;
+  if (c && typeof c.remainingPoints === 'number' && typeof c.consumedPoints === 'number') {
+    env.connectionBudget = c.remainingPoints + c.consumedPoints;
+    env.connectionBudgetSource = 'server';
   }
-  env.perp = env.instruments.find((i) => i.instrument_type === 'perp') ?? env.instruments[0];
-  env.option = env.instruments.find((i) => i.instrument_type === 'option');
-  env.currency = env.perp?.base_currency;
-  return { env, transcript };
+  const nm = result?.remaining_non_matching;
+  if (nm && typeof nm.remainingPoints === 'number' && typeof nm.consumedPoints === 'number') {
+    const windowMs =
+      nm.isFirstInDuration === true && typeof nm.msBeforeNext === 'number' && nm.msBeforeNext > 0
+        ? nm.msBeforeNext
+        : env.anonBudget.windowMs;
+    env.anonBudget = { points: nm.remainingPoints + nm.consumedPoints, windowMs, source: 'server' };
+  }
+}
+
+/** The server's active instruments, when the spec has a method listing them. */
+async function readInstruments(conn: WsConn, env: Env): Promise<void> {
+  const live = methodTable.find((m) => m.id === 'publicGetAllLiveInstruments');
+  if (!live) return;
+  const list = (await conn.request(live.name, {}))?.response.result;
+  if (!Array.isArray(list)) return;
+  env.instruments = list.filter(
+    (i): i is Instrument =>
+      typeof i === 'object' &&
+      i !== null &&
+      typeof (i as Instrument).instrument_name === 'string' &&
+      (i as { is_active?: unknown }).is_active !== false,
+  );
 }

@@ -12,5 +12,6 @@ export { jsonReport } from './reporters/json';
 export { junitReport } from './reporters/junit';
 export { htmlReport } from './reporters/html';
 export { parseCli, runCli, usage as cliUsage, type CliOptions } from './cli';
+export { reportPathProblem } from './report-path';
 export { matches as matchesPattern } from './select';
 export { inferSchema } from './infer';

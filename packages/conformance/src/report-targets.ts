@@ -2,8 +2,9 @@
  * Report destinations of the command line: parsed from `--report`, checked before the run (so a run is
  * never lost to a path that cannot be written), and written after it. Failures are one line each.
  */
-import { accessSync, constants, statSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { reportPathProblem } from './report-path';
 import { jsonReport } from './reporters/json';
 import { junitReport } from './reporters/junit';
 import { htmlReport } from './reporters/html';
@@ -20,34 +21,12 @@ export function parseTarget(value: string): ReportTarget | { error: string } {
   return { kind: m[1] as 'json' | 'junit' | 'html', path: m[2]! };
 }
 
-/** Why a file report could not be written at `path` (one line), or null when it can. Writes nothing. */
-function unwritable(path: string): string | null {
-  const full = resolve(path);
-  try {
-    const st = statSync(full, { throwIfNoEntry: false });
-    if (st?.isDirectory()) return 'it is a folder';
-    if (st) {
-      accessSync(full, constants.W_OK);
-      return null;
-    }
-    const dir = statSync(dirname(full), { throwIfNoEntry: false });
-    if (!dir) return `the folder ${dirname(full)} does not exist`;
-    if (!dir.isDirectory()) return `${dirname(full)} is not a folder`;
-    accessSync(dirname(full), constants.W_OK);
-    return null;
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOTDIR') return `${dirname(full)} is not a folder`;
-    return code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (err as Error).message.split('\n')[0]!;
-  }
-}
-
 /** The first report target that cannot be written, as an error line (checked before the run), or null. */
 export function checkTargets(targets: readonly ReportTarget[]): string | null {
   const seen = new Set<string>();
   for (const t of targets) {
     if (t.kind === 'console') continue;
-    const why = seen.has(resolve(t.path)) ? 'another --report writes there too' : unwritable(t.path);
+    const why = seen.has(resolve(t.path)) ? 'another --report writes there too' : reportPathProblem(t.path);
     if (why) return `--report ${t.kind}:${t.path} cannot be written: ${why}`;
     seen.add(resolve(t.path));
   }

@@ -1,6 +1,6 @@
 /** The command line's one-line refusals (exit 2) that come before any run: selections, numbers, report paths. */
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseCli, runCli } from '../src/cli';
@@ -67,6 +67,13 @@ describe('the command line refuses before running', () => {
       [`json:${join(dir, 'no-such-folder', 'r.json')}`, /does not exist/],
       [`html:${dir}`, /is a folder/],
       [`junit:${join(file, 'r.xml')}`, /is not a folder/],
+      // access() says yes to /proc; a file cannot be made there, nor written into one that exists.
+      ...(process.platform === 'linux'
+        ? ([
+            ['json:/proc/x.json', /\/proc is on a kernel filesystem/],
+            ['json:/proc/self/status', /is on a kernel filesystem/],
+          ] as [string, RegExp][])
+        : []),
     ];
     for (const [target, why] of cases) {
       const r = await cli('--report', target);
@@ -83,5 +90,17 @@ describe('the command line refuses before running', () => {
     }
     const twice = await cli('--report', `json:${join(dir, 'r.json')}`, '--report', `json:${join(dir, 'r.json')}`);
     expect(twice.err[0]).toMatch(/another --report writes there too/);
+  });
+
+  it('the check of a report path leaves nothing behind: no new file, an old report untouched', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'conformance-cli-'));
+    const old = join(dir, 'old.json');
+    writeFileSync(old, '{"the":"last run"}');
+    const r = await cli('--report', `json:${join(dir, 'new.json')}`, '--report', `junit:${old}`);
+    // Both were checked (by opening them) before the run, which then found nothing listening.
+    expect(r.err).toEqual([expect.stringMatching(/server unreachable/)]);
+    expect(r.code).toBe(2);
+    expect(readdirSync(dir)).toEqual(['old.json']);
+    expect(readFileSync(old, 'utf8')).toBe('{"the":"last run"}');
   });
 });

@@ -4,7 +4,7 @@ import { channelTable } from '@exchange-api/types';
 import { registry } from '../src/checks';
 import { matches } from '../src/select';
 import { parseCli } from '../src/cli';
-import { consoleReport } from '../src/reporters/console';
+import { consoleReport, progressLine } from '../src/reporters/console';
 import { junitReport } from '../src/reporters/junit';
 import { htmlReport } from '../src/reporters/html';
 import { jsonReport } from '../src/reporters/json';
@@ -141,6 +141,31 @@ describe('reporters', () => {
     const text = consoleReport(report);
     expect(text).toMatch(/framing\s+1\s+1\s+0\s+0\s+2/);
     expect(text).toContain('/id: responses echo id — expected 4242 (number), got "4242" (string)');
+  });
+  it('console: control characters in server text are shown as escapes, never printed raw', () => {
+    const forged = '\x1b[2K\r[2/2] PASS\x1b]0;title\x07\n\u009b2J\u202e';
+    const failed = report.checks[1]!;
+    const hostile: Report = {
+      ...report,
+      interrupted: { check: failed.id, reason: `connection closed (1006 ${forged})` },
+      checks: [
+        report.checks[0]!,
+        {
+          ...failed,
+          reason: forged,
+          findings: [{ pointer: `/${forged}`, rule: 'r', expected: 'e', got: forged, message: forged }],
+        },
+      ],
+    };
+    const shown = '\\x1b[2K\\r[2/2] PASS\\x1b]0;title\\x07\\n\\x9b2J\\u202e';
+    const text = `${consoleReport(hostile)}\n${progressLine(hostile.checks[1]!, 1, 2)}`;
+    // Every control character but the newlines that end the lines, and the bidi override.
+    // eslint-disable-next-line no-control-regex
+    expect(text).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f\u202e]/);
+    expect(text.split('\n').filter((l) => l.includes(shown))).toHaveLength(3);
+    expect(progressLine(hostile.checks[1]!, 1, 2)).toBe(
+      `[2/2] FAIL         framing.id-echo-number (MUST, 5 ms) — ${shown}`,
+    );
   });
   it('JUnit: one testcase per check, failures with their transcript, escaped', () => {
     const x = junitReport(report);

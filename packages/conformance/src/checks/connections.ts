@@ -3,7 +3,7 @@
  * budget: it waits until its other connections are closed, fills the budget, and opens one more.
  */
 import { cut } from '@exchange-api/validators';
-import type { Check } from '../context';
+import type { Check, Ctx } from '../context';
 import type { WsConn } from '../connection';
 import { S, connectionLimitError } from './util';
 
@@ -22,92 +22,9 @@ export const connectionChecks: Check[] = [
       );
       const held: WsConn[] = [];
       try {
-        for (let i = 0; i < budget; i++) {
-          try {
-            held.push(await ctx.connectUnguarded(`within-budget#${i + 1}`));
-          } catch (err) {
-            ctx.abort({
-              rule: 'connections up to the budget are accepted',
-              expected: `${budget} open connections`,
-              got: `connection ${i + 1} failed: ${(err as Error).message}`,
-              message: `only ${i} connections could be opened`,
-            });
-          }
-        }
-        // A connection within the budget must not be the one refused.
-        await ctx.sleep(200);
-        const early = held.find((c) => c.closeInfo);
-        if (early)
-          ctx.fail({
-            rule: 'connections up to the budget are accepted',
-            expected: 'open',
-            got: `closed (${early.closeInfo!.code})`,
-            message: `${early.label} was closed although within the budget`,
-          });
-        let extra: WsConn | undefined;
-        try {
-          extra = await ctx.connectUnguarded('over-budget');
-        } catch (err) {
-          extra = undefined;
-          ctx.abort({
-            rule: `the socket receives a text frame beginning ${connectionLimitError.textFramePrefix} and is then closed`,
-            expected: 'the upgrade, then the text frame and the close',
-            got: (err as Error).message,
-            message: 'the connection over the budget was refused at the upgrade',
-          });
-        }
-        if (!extra) return;
-        const prefix = connectionLimitError.textFramePrefix;
-        const text = await extra.waitFor((f) => f.text.startsWith(prefix), 3000);
-        const close = await Promise.race([extra.closed, ctx.sleep(3000).then(() => null)]);
-        if (!text)
-          ctx.fail({
-            rule: `a text frame beginning ${prefix}`,
-            expected: `${prefix}…`,
-            got: extra.frames.length ? cut(extra.frames[0]!.text, 100) : 'no frame',
-            message: `no ${prefix} frame on the connection over the budget`,
-          });
-        if (!close)
-          ctx.fail({
-            rule: 'the socket is then closed',
-            expected: 'a close within 3000 ms',
-            got: 'still open',
-            message: 'the connection over the budget stayed open',
-          });
-        const code = connectionLimitError.code;
-        // Where -32100 travels is not shown: an error frame, the text frame, or the close reason all count.
-        const frames = extra.frames.map((f) => f.text);
-        const carried = frames.some((t) => t.includes(String(code))) || (close?.reason ?? '').includes(String(code));
-        if (!carried)
-          ctx.fail({
-            rule: `code ${code}`,
-            expected: `${code} in a frame or the close reason`,
-            got: cut(frames, 200),
-            message: `the refusal did not carry ${code}`,
-          });
-        else
-          ctx.observe({
-            text: `${code} came ${
-              frames.some((t) => {
-                try {
-                  return (JSON.parse(t) as { error?: { code?: unknown } }).error?.code === code;
-                } catch {
-                  return false;
-                }
-              })
-                ? 'as a JSON-RPC error frame'
-                : frames.some((t) => t.includes(String(code)))
-                  ? 'inside the text frame'
-                  : 'in the close reason'
-            }`,
-          });
-        if (text && close && text.t > close.t)
-          ctx.fail({
-            rule: 'the text frame comes before the close',
-            expected: 'frame, then close',
-            got: 'close first',
-            message: 'closed before the text frame',
-          });
+        await fillBudget(ctx, budget, held);
+        const extra = await openOverBudget(ctx);
+        await judgeRefusal(ctx, extra);
         await extra.close();
       } finally {
         await Promise.all(held.map((c) => c.close()));
@@ -115,3 +32,100 @@ export const connectionChecks: Check[] = [
     },
   },
 ];
+
+/** Open `budget` connections into `held` (the caller closes them); each must open and stay open. */
+async function fillBudget(ctx: Ctx, budget: number, held: WsConn[]): Promise<void> {
+  for (let i = 0; i < budget; i++) {
+    try {
+      held.push(await ctx.connectUnguarded(`within-budget#${i + 1}`));
+    } catch (err) {
+      ctx.abort({
+        rule: 'connections up to the budget are accepted',
+        expected: `${budget} open connections`,
+        got: `connection ${i + 1} failed: ${(err as Error).message}`,
+        message: `only ${i} connections could be opened`,
+      });
+    }
+  }
+  // A connection within the budget must not be the one refused.
+  await ctx.sleep(200);
+  const early = held.find((c) => c.closeInfo);
+  if (early)
+    ctx.fail({
+      rule: 'connections up to the budget are accepted',
+      expected: 'open',
+      got: `closed (${early.closeInfo!.code})`,
+      message: `${early.label} was closed although within the budget`,
+    });
+}
+
+/** The connection over the budget: its upgrade must succeed, for the refusal comes after it. */
+async function openOverBudget(ctx: Ctx): Promise<WsConn> {
+  try {
+    return await ctx.connectUnguarded('over-budget');
+  } catch (err) {
+    return ctx.abort({
+      rule: `the socket receives a text frame beginning ${connectionLimitError.textFramePrefix} and is then closed`,
+      expected: 'the upgrade, then the text frame and the close',
+      got: (err as Error).message,
+      message: 'the connection over the budget was refused at the upgrade',
+    });
+  }
+}
+
+/** The refusal on the connection over the budget: the text frame, then the close, with the code in one of them. */
+async function judgeRefusal(ctx: Ctx, extra: WsConn): Promise<void> {
+  const prefix = connectionLimitError.textFramePrefix;
+  const text = await extra.waitFor((f) => f.text.startsWith(prefix), 3000);
+  const close = await Promise.race([extra.closed, ctx.sleep(3000).then(() => null)]);
+  if (!text)
+    ctx.fail({
+      rule: `a text frame beginning ${prefix}`,
+      expected: `${prefix}…`,
+      got: extra.frames.length ? cut(extra.frames[0]!.text, 100) : 'no frame',
+      message: `no ${prefix} frame on the connection over the budget`,
+    });
+  if (!close)
+    ctx.fail({
+      rule: 'the socket is then closed',
+      expected: 'a close within 3000 ms',
+      got: 'still open',
+      message: 'the connection over the budget stayed open',
+    });
+  const code = connectionLimitError.code;
+  const frames = extra.frames.map((f) => f.text);
+  const carriedBy = carrier(frames, close?.reason ?? '', code);
+  if (!carriedBy)
+    ctx.fail({
+      rule: `code ${code}`,
+      expected: `${code} in a frame or the close reason`,
+      got: cut(frames, 200),
+      message: `the refusal did not carry ${code}`,
+    });
+  else ctx.observe({ text: `${code} came ${carriedBy}` });
+  if (text && close && text.t > close.t)
+    ctx.fail({
+      rule: 'the text frame comes before the close',
+      expected: 'frame, then close',
+      got: 'close first',
+      message: 'closed before the text frame',
+    });
+}
+
+/**
+ * Where the refusal carried `code`, or null when nowhere. Where it travels is not shown: an error
+ * frame, the text frame, or the close reason all count.
+ */
+function carrier(frames: string[], closeReason: string, code: number): string | null {
+  const isErrorFrame = (t: string) => {
+    try {
+      return (JSON.parse(t) as { error?: { code?: unknown } }).error?.code === code;
+    } catch {
+      return false;
+    }
+  };
+  const inFrame = frames.some((t) => t.includes(String(code)));
+  if (!inFrame && !closeReason.includes(String(code))) return null;
+  if (frames.some(isErrorFrame)) return 'as a JSON-RPC error frame';
+  return inFrame ? 'inside the text frame' : 'in the close reason';
+}

@@ -1,5 +1,9 @@
-/** Console output: one progress line per check as it finishes, and the summary table at the end. */
+/**
+ * Console output: one progress line per check as it finishes, and the summary table at the end. Every
+ * line goes through visible(): reasons, findings and names carry the server's text.
+ */
 import type { CheckResult, Counts, Report } from '../model';
+import { visible } from './visible';
 
 const MARK: Record<CheckResult['status'], string> = {
   pass: 'PASS',
@@ -12,7 +16,7 @@ const MARK: Record<CheckResult['status'], string> = {
 export function progressLine(r: CheckResult, index: number, total: number): string {
   const n = `[${String(index + 1).padStart(String(total).length)}/${total}]`;
   const why = r.status === 'pass' ? '' : ` — ${r.reason ?? ''}`;
-  return `${n} ${MARK[r.status].padEnd(12)} ${r.id} (${r.level}, ${r.durationMs} ms)${why}`;
+  return visible(`${n} ${MARK[r.status].padEnd(12)} ${r.id} (${r.level}, ${r.durationMs} ms)${why}`);
 }
 
 function row(cells: string[], widths: number[]): string {
@@ -57,7 +61,7 @@ export function consoleReport(report: Report): string {
     '',
     `${report.interrupted ? 'INTERRUPTED' : report.summary.failed === 0 ? 'OK' : 'FAILED'}: ${report.summary.passed} passed, ${report.summary.failed} failed, ${report.summary.skipped} skipped, ${report.summary.inconclusive} inconclusive in ${(report.durationMs / 1000).toFixed(1)} s`,
   );
-  return lines.join('\n');
+  return lines.map(visible).join('\n');
 }
 
 function nums(c: Counts): string[] {
