@@ -2,6 +2,19 @@
 // The command runs the compiled JavaScript in dist/. Inside the repository, scripts and tests run
 // the sources instead: `node --conditions=@exchange-api/source --import tsx bin/exchange-api.js`
 // resolves `#main` to src/main.ts (package.json "imports").
+import { readFileSync } from 'node:fs';
+
+// Who launched us, read before anything else loads: `exchange-api sandbox` stops when its launcher
+// exits, and a launcher that exits while the modules below load (a second or more) has been replaced
+// by init by then. The command reads this record (launcherChain in src/commands/sandbox.ts).
+const launcher = { ppid: process.ppid, parentStat: null };
+try {
+  launcher.parentStat = readFileSync(`/proc/${process.ppid}/stat`, 'utf8');
+} catch {
+  // No /proc (not Linux): the parent alone is watched.
+}
+globalThis[Symbol.for('exchange-api.launcher')] = launcher;
+
 let main;
 try {
   ({ main } = await import('#main'));
@@ -13,14 +26,18 @@ try {
   );
   process.exit(2);
 }
-// A reader that goes away (`exchange-api spec | head -1`) closes the pipe under us: that is the
-// reader's choice, not a failure, so the command ends quietly with exit 0 instead of an EPIPE trace.
+// A reader that goes away (`exchange-api diff a b --fail-on breaking | head -1`) closes the pipe under
+// us. That is the reader's choice: nothing more is written to that stream and no EPIPE trace is printed.
+// But the exit code stays the run's, since a gate read under `pipefail` must never pass because its
+// reader stopped early: the command goes on to its end, silently, and exits with the code of what it
+// found (0 only when the whole run passed). Ending at once with 2 instead would be quicker, but would
+// fail every passing run whose output is longer than the reader wanted, and lose its file reports.
 // Installed here, once, for the real process: a program that calls main() itself keeps its own
 // stdout/stderr handling.
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (err) => {
-    if (err.code === 'EPIPE') process.exit(0);
-    throw err;
+    if (err.code !== 'EPIPE') throw err;
+    stream.write = () => true;
   });
 }
 process.exitCode = await main(process.argv.slice(2));
