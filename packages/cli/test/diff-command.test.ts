@@ -6,7 +6,7 @@
  * (each process of its own would load the AsyncAPI parser again, seconds apiece).
  */
 import { describe, expect, it, beforeAll } from 'vitest';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { parse, stringify } from 'yaml';
@@ -93,12 +93,29 @@ describe('exchange-api diff', () => {
     [['x', 'y', '--fail-on', 'safe'], /--fail-on must be breaking or dangerous/],
     [['x', 'y', '--report', 'xml:out.xml'], /--report "xml:out.xml": use console, json:<path> or markdown:<path>/],
     [['x', 'y', '--report', 'json:/no/such/folder/d.json'], /the folder \/no\/such\/folder does not exist/],
-    [['--base', 'no-such-ref-anywhere'], /git show no-such-ref-anywhere:spec\/asyncapi.yaml failed/],
+    [['--base', 'no-such-ref-anywhere'], /--base no-such-ref-anywhere: no such commit in the repository of /],
+    // git would read an empty ref as the index (`git show :<path>`), and compare the tree with it.
+    [['--base', ''], /--base is empty: give a git ref that names a commit/],
+    [['--base=HEAD:spec'], /--base HEAD:spec: no such commit/],
   ])('usage error %j: one line, exit 2', async (args, message) => {
     const r = await diff(args);
     expect(r.status).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(message);
+  });
+
+  it('--base that begins with "-" is refused, never handed to git as an option (--output=<file> would write the file)', async () => {
+    const out = join(dir, 'written-by-git');
+    // `git show --output=<out>:spec/asyncapi.yaml` writes into the folder `<out>:spec` when it exists.
+    mkdirSync(`${out}:spec`, { recursive: true });
+    for (const args of [[`--base=--output=${out}`], ['--base=-p']]) {
+      const r = await diff(args);
+      expect(r.status).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(/--base "-[^"]*" begins with "-": give a git ref that names a commit/);
+    }
+    expect(existsSync(out)).toBe(false);
+    expect(readdirSync(`${out}:spec`)).toEqual([]);
   });
 
   it('with --base, a spec error in the old version names <ref>:<path>, never the deleted temporary copy', async () => {

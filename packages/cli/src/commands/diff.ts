@@ -4,7 +4,7 @@
  * 2 on usage or spec errors. Never a stack trace.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import {
@@ -31,7 +31,7 @@ spec still work with a server of the new one? The server side: does a server bui
 still conform to the new one? It also names the generated TypeScript names that change or disappear.
 
   --base <ref>            compare <spec> (default: spec/asyncapi.yaml of this repository) with its version
-                          at this git ref (\`git show <ref>:<path>\`)
+                          at this git ref (\`git show <ref>:<path>\`); the ref must name a commit
   --report <target>       console | json:<path> | markdown:<path> (repeatable; default console)
   --side <side>           client | server | both (default both)
   --fail-on <class>       breaking | dangerous: exit 1 when a change of that class (or worse) exists on
@@ -82,10 +82,13 @@ export async function runDiff(argv: string[], io: Io = consoleIo): Promise<numbe
   const failOn = values['fail-on'];
   if (failOn !== undefined && failOn !== 'breaking' && failOn !== 'dangerous')
     return usageError('diff', `--fail-on must be breaking or dangerous (got ${JSON.stringify(failOn)})`, io);
-  const targets = parseTargets(values.report ?? ['console']);
-  if (typeof targets === 'string') return usageError('diff', targets, io);
   const specs = values.base !== undefined ? fromGit(values.base, values.positionals) : fromFiles(values.positionals);
   if (typeof specs === 'string') return usageError('diff', specs, io);
+  const targets = await parseTargets(values.report ?? ['console'], [specs.before, specs.after]);
+  if (typeof targets === 'string') {
+    specs.cleanup();
+    return usageError('diff', targets, io);
+  }
   try {
     const d = await diffSpecFiles(specs.before, specs.after);
     if (specs.label) d.before.file = specs.label;
@@ -106,8 +109,11 @@ export function asLabelled(err: unknown, file: string, label: string): unknown {
   return new SpecError(err.problems.map((p) => (resolve(p.file) === temp ? { ...p, file: label } : p)));
 }
 
-/** The `--report` values as targets, or the error line. A file's folder must exist (checked before the work). */
-function parseTargets(values: string[]): Target[] | string {
+/**
+ * The `--report` values as targets, or the error line. Each file is checked before the work: that it
+ * can be written (tried, as /proc passes a look), and that it is none of the `inputs` (the specs).
+ */
+async function parseTargets(values: string[], inputs: string[]): Promise<Target[] | string> {
   const targets: Target[] = [];
   for (const v of values) {
     if (v === 'console') {
@@ -116,9 +122,10 @@ function parseTargets(values: string[]): Target[] | string {
     }
     const m = /^(json|markdown):(.+)$/.exec(v);
     if (!m) return `--report ${JSON.stringify(v)}: use console, json:<path> or markdown:<path>`;
-    const folder = dirname(resolve(m[2]!));
-    if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory())
-      return `--report ${v}: the folder ${folder} does not exist`;
+    // The conformance command's own check of its reports, loaded only when a file report is asked for.
+    const { reportPathProblem } = await import('@exchange-api/conformance');
+    const why = reportPathProblem(m[2]!, inputs);
+    if (why) return `--report ${v} cannot be written: ${why}`;
     targets.push({ kind: m[1] as 'json' | 'markdown', path: m[2]! });
   }
   return targets;
@@ -157,9 +164,15 @@ function fromFiles(positionals: string[]): SpecPair | string {
   return { before: positionals[0]!, after: positionals[1]!, cleanup: () => {} };
 }
 
-/** The spec and its version at a git ref, read with `git show` into a temporary file. */
+/**
+ * The spec and its version at a git ref, read with `git show` into a temporary file. The ref is
+ * checked first, so that git never reads it as an option (`--output=<file>` would write a file) nor
+ * an empty one as the index (`git show :<path>`): it must name a commit.
+ */
 function fromGit(ref: string, positionals: string[]): SpecPair | string {
   if (positionals.length > 1) return `--base takes at most one spec (got ${positionals.length})`;
+  if (ref.trim() === '') return '--base is empty: give a git ref that names a commit (a branch, a tag, HEAD~1, a hash)';
+  if (ref.startsWith('-')) return `--base ${JSON.stringify(ref)} begins with "-": give a git ref that names a commit`;
   const root = findRepoRoot();
   const spec = positionals[0] ?? (root ? join(root, 'spec', 'asyncapi.yaml') : undefined);
   if (!spec) return 'no spec/asyncapi.yaml above this folder: give the spec after --base <ref>';
@@ -170,13 +183,16 @@ function fromGit(ref: string, positionals: string[]): SpecPair | string {
       timeout: 30_000,
       maxBuffer: 64 * 1024 * 1024,
     });
+  const firstLine = (r: ReturnType<typeof git>) => (r.stderr || r.error?.message || '').trim().split('\n')[0];
   const top = git(['rev-parse', '--show-toplevel']);
-  if (top.status !== 0)
-    return `${spec} is not inside a git repository (${(top.stderr || top.error?.message || '').trim().split('\n')[0]})`;
+  if (top.status !== 0) return `${spec} is not inside a git repository (${firstLine(top)})`;
+  const commit = git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`]);
+  if (commit.status !== 0)
+    return `--base ${ref}: no such commit in the repository of ${spec} (a shallow checkout must fetch it first)`;
   const path = relative(top.stdout.trim(), resolve(spec)).split('\\').join('/');
-  const shown = git(['show', `${ref}:${path}`]);
-  if (shown.status !== 0)
-    return `git show ${ref}:${path} failed: ${(shown.stderr || shown.error?.message || '').trim().split('\n')[0]}`;
+  // The object is named by the commit's hash, never by what was typed: nothing of it can be an option.
+  const shown = git(['show', '--end-of-options', `${commit.stdout.trim()}:${path}`]);
+  if (shown.status !== 0) return `git show ${ref}:${path} failed: ${firstLine(shown)}`;
   const dir = mkdtempSync(join(tmpdir(), 'exchange-api-diff-'));
   const before = join(dir, basename(spec));
   writeFileSync(before, shown.stdout);

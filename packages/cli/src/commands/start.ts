@@ -33,29 +33,11 @@ type Sandbox = Awaited<ReturnType<(typeof import('@exchange-api/sandbox'))['star
 type Key = { address: string; privateKey: string };
 type Report = Awaited<ReturnType<(typeof import('@exchange-api/conformance'))['runConformance']>>;
 
+/** Runs the `start` subcommand, its five steps in order; resolves to the exit code. */
 export async function runStart(argv: string[]): Promise<number> {
-  const values = parseCommand<{ out?: string; seconds?: string }>('start', START_HELP, argv, {
-    out: { type: 'string' },
-    seconds: { type: 'string' },
-  });
-  if (typeof values === 'number') return values;
-  const seconds =
-    values.seconds === undefined
-      ? 3
-      : numberFlag('seconds', values.seconds, { min: 0, aboveMin: true, max: 600, unit: 'seconds' });
-  if (typeof seconds !== 'number') return usageError('start', seconds.error);
-  const root = findRepoRoot();
-  if (!root)
-    return usageError(
-      'start',
-      'run it inside the exchange-api repository (no spec/asyncapi.yaml with packages/types above this folder)',
-    );
-  if (values.out !== undefined && values.out.trim() === '')
-    return usageError('start', '--out needs a folder (got an empty path)');
-  const out = resolve(values.out ?? 'exchange-api-output');
-  // Checked before the run, not after it: a report that cannot be written would waste the whole run.
-  const outProblem = folderProblem(out);
-  if (outProblem) return usageError('start', `--out ${outProblem}`);
+  const options = parseStart(argv);
+  if (typeof options === 'number') return options;
+  const { seconds, root, out } = options;
   const started = Date.now();
   const step: Step = (n, title) => console.log(`\n[${n}/5] ${title} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
   console.log('exchange-api start: the main job on the embedded sandbox');
@@ -95,6 +77,33 @@ export async function runStart(argv: string[]): Promise<number> {
   } finally {
     await sandbox.close();
   }
+}
+
+/** The flags of `start`, checked before any work: how long to stream, the repository, the reports' folder; or the exit code (help, usage error). */
+function parseStart(argv: string[]): { seconds: number; root: string; out: string } | number {
+  const values = parseCommand<{ out?: string; seconds?: string }>('start', START_HELP, argv, {
+    out: { type: 'string' },
+    seconds: { type: 'string' },
+  });
+  if (typeof values === 'number') return values;
+  const seconds =
+    values.seconds === undefined
+      ? 3
+      : numberFlag('seconds', values.seconds, { min: 0, aboveMin: true, max: 600, unit: 'seconds' });
+  if (typeof seconds !== 'number') return usageError('start', seconds.error);
+  const root = findRepoRoot();
+  if (!root)
+    return usageError(
+      'start',
+      'run it inside the exchange-api repository (no spec/asyncapi.yaml with packages/types above this folder)',
+    );
+  if (values.out !== undefined && values.out.trim() === '')
+    return usageError('start', '--out needs a folder (got an empty path)');
+  const out = resolve(values.out ?? 'exchange-api-output');
+  // Checked before the run, not after it: a report that cannot be written would waste the whole run.
+  const outProblem = folderProblem(out);
+  if (outProblem) return usageError('start', `--out ${outProblem}`);
+  return { seconds, root, out };
 }
 
 /** Step 1: regenerate what differs from the spec (or confirm it is current); 0, or the exit code of the failure. */
