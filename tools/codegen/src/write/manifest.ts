@@ -3,16 +3,15 @@
  * It is the writer's only evidence of ownership, so it replaces or removes a file only when the
  * manifest lists it, and never touches anything else in the folder.
  */
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { lstatSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { outsideProblem } from './inside';
+import { WriteRefused } from './refused';
+
+export { WriteRefused } from './refused';
 
 /** The manifest's file name inside each output folder. */
 export const MANIFEST_NAME = '.generated-files.json';
-
-/** Thrown when writing would touch a file the generator did not write; the message is one line. */
-export class WriteRefused extends Error {
-  override readonly name = 'WriteRefused';
-}
 
 /** The text of a manifest listing these paths (relative to its folder, `/`-separated). */
 export function manifestText(paths: Iterable<string>): string {
@@ -30,21 +29,34 @@ export function manifestText(paths: Iterable<string>): string {
   );
 }
 
-/** The paths a folder's manifest lists (empty when there is none); a manifest that is not ours is refused. */
+/**
+ * The paths a folder's manifest lists (empty when there is none). A manifest that is not ours is
+ * refused, and so is one that is a link or lists a path outside its folder: the writer would remove
+ * what such an entry names.
+ */
 export function readManifest(dir: string): Set<string> {
   const path = join(dir, MANIFEST_NAME);
-  if (!existsSync(path)) return new Set();
+  const found = lstatSync(path, { throwIfNoEntry: false });
+  if (!found) return new Set();
+  if (found.isSymbolicLink())
+    throw new WriteRefused(
+      `${path} is a symbolic link; the generator reads and writes its manifest only as a plain file (remove the link or choose another folder)`,
+    );
   let files: unknown;
   try {
     files = (JSON.parse(readFileSync(path, 'utf8')) as { files?: unknown }).files;
   } catch {
     files = undefined;
   }
-  const clean =
-    Array.isArray(files) &&
-    files.every((f) => typeof f === 'string' && f !== '' && !f.startsWith('/') && !f.split('/').includes('..'));
-  if (!clean)
+  if (!Array.isArray(files) || !files.every((f) => typeof f === 'string'))
     throw new WriteRefused(`${path} is not a manifest this generator wrote; remove it or choose another folder`);
+  for (const entry of files as string[]) {
+    const problem = outsideProblem(entry);
+    if (problem)
+      throw new WriteRefused(
+        `${path} lists ${JSON.stringify(entry)}, ${problem}; the generator replaces or removes only files inside its folder (remove the entry, or the manifest)`,
+      );
+  }
   return new Set(files as string[]);
 }
 
@@ -72,7 +84,8 @@ export function foreignEntries(
       if (found.length >= max) return;
       const path = rel === '' ? name : `${rel}/${name}`;
       if (path === MANIFEST_NAME || owned.has(path) || skip(path)) continue;
-      if (ownedFolders.has(path) && statSync(join(dir, path)).isDirectory()) visit(path);
+      // lstat: a link to a folder is an entry of its own, never entered.
+      if (ownedFolders.has(path) && lstatSync(join(dir, path)).isDirectory()) visit(path);
       else found.push(path);
     }
   };
