@@ -13,14 +13,8 @@ import { emitPackageReadme } from './emit/package-readme';
 import { emitDocs } from './emit/docs/emit-docs';
 import { emitLanguages } from './emit/lang/emit-languages';
 import type { LanguageTarget } from './emit/lang/languages';
-import {
-  packageIndex,
-  packageJson,
-  packageNameOf,
-  packageNameProblem,
-  packageTsconfig,
-  packageVersionOf,
-} from './emit/package';
+import { packageIndex, packageJson, packageTsconfig, packageVersionOf } from './emit/package';
+import { derivePackageName, packageNameProblem } from './package-name';
 import type { EmittedFile } from './emit/emitted-file';
 import { WriteRefused, headerFor, type WriteOptions } from './write/writer';
 
@@ -59,12 +53,17 @@ const PREFIX: Partial<Record<EmittedFile['slot'], string>> = {
 const inPackage = (files: EmittedFile[]): EmittedFile[] =>
   files.map((f) => ({ ...f, slot: 'package', path: `${PREFIX[f.slot] ?? ''}${f.path}` }));
 
-/** Every file of the SDK package of `model`. Throws WriteRefused for a `--name` npm would refuse. */
+/**
+ * Every file of the SDK package of `model`. Throws WriteRefused for a `--name` npm would refuse; a
+ * name derived from the title that npm would refuse is made safe, with a note.
+ */
 export async function emitSdk(model: ApiModel, settings: SdkSettings): Promise<Sdk> {
-  const name = settings.name ?? packageNameOf(model);
+  const derived = derivePackageName(model.title);
+  const name = settings.name ?? derived.name;
   const problem = packageNameProblem(name);
   if (problem) throw new WriteRefused(problem);
   const notes = model.defaults.map(defaultNote);
+  if (settings.name === undefined && derived.note !== null) notes.push(derived.note);
   let version = packageVersionOf(model);
   if (version === null) {
     notes.push(

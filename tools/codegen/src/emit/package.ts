@@ -9,26 +9,8 @@ import type { ApiModel } from '../model/types';
 /** The version of our packages the SDK depends on: the one this generator belongs to (versions move together). */
 export const TOOLKIT_VERSION: string = codegenPackage.version;
 
-/** An npm package name (lower case, no blanks; optionally scoped), as npm accepts it. */
-const PACKAGE_NAME = /^(@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/;
-
-/** Why a package name is not one npm accepts, or null when it is. */
-export function packageNameProblem(name: string): string | null {
-  if (name.length > 214) return `--name ${name} is longer than npm's 214 characters`;
-  return PACKAGE_NAME.test(name)
-    ? null
-    : `--name ${JSON.stringify(name)} is not an npm package name (lower case letters, digits, - . _ ~; optionally @scope/)`;
-}
-
-/** The package name derived from the spec's title: `Weather Station Network` → `weather-station-network`. */
-export function packageNameOf(model: ApiModel): string {
-  const slug = model.title
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 200);
-  return slug === '' ? 'api-sdk' : slug;
-}
+// The name's rules are ../package-name.ts; re-exported here, where the package's files are made.
+export { packageNameOf, packageNameProblem } from '../package-name';
 
 /** The spec's info.version as an npm version: as is when it is semver, `2` → `2.0.0`, otherwise null. */
 export function packageVersionOf(model: ApiModel): string | null {
