@@ -5,6 +5,7 @@
  * bounded: a value out of range is refused with 400 and a message naming the key and the range.
  */
 import { isObject } from './options';
+import type { FaultCounts } from './faults';
 
 /** A connection as `GET /control/connections` lists it. */
 export interface ConnectionInfo {
@@ -15,9 +16,18 @@ export interface ConnectionInfo {
   subscriptions: string[];
 }
 
+/** The sandbox's state as `GET /control/status` reports it. */
+export interface StatusInfo {
+  nowMs: number;
+  connections: number;
+  /** Failures survived: timer steps that threw, server and socket errors (see faults.ts). */
+  errors: FaultCounts;
+}
+
 /** What the control plane may do to a running sandbox. `id` picks one connection; omitted, all of them. */
 export interface ControlPlane {
   connections(): ConnectionInfo[];
+  status(): StatusInfo;
   /** Terminate sockets abruptly; returns how many. */
   drop(id?: number): number;
   /** Hold every outgoing frame for ms (0 resets); returns how many connections. */
@@ -46,7 +56,7 @@ export const MAX_ADVANCE_MS = 366 * 24 * 3600 * 1000;
 const MAX_ADDRESS_CHARS = 1024;
 const MAX_TEXT_CHARS = 1024 * 1024;
 
-const ACTIONS = 'POST push|drop|delay|garbage|advance, GET connections';
+const ACTIONS = 'POST push|drop|delay|garbage|advance, GET connections|status';
 
 class ControlError extends Error {}
 
@@ -152,6 +162,7 @@ export async function handleControl(
 ): Promise<ControlReply> {
   const action = path.slice('/control/'.length);
   if (method === 'GET' && action === 'connections') return { status: 200, body: plane.connections() };
+  if (method === 'GET' && action === 'status') return { status: 200, body: plane.status() };
   if (method !== 'POST')
     return { status: 404, body: { error: `no control action ${method} ${path.slice(0, 80)} (${ACTIONS})` } };
   try {

@@ -3,7 +3,7 @@
  * 2.0 at /v3/ws), the HTTP POST methods (/v3/public/*, /v3/private/*) and, only when asked for, the
  * control plane (/control/*). This file only wires the parts; each part is one idea in its own file:
  * connection, subscriptions, admission, access, actions, pipeline, handlers, ws-transport,
- * http-transport, control, timers.
+ * http-transport, control, control-guard, timers, faults.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -22,7 +22,8 @@ import { createHandlers } from './handlers';
 import { MAX_READ_BYTES, WsTransport } from './ws-transport';
 import { createHttpListener } from './http-transport';
 import { handleControl, type ControlPlane } from './control';
-import { startTimers, type HeartbeatParts } from './timers';
+import { sandboxSteps, startTimers, type HeartbeatParts } from './timers';
+import { Faults } from './faults';
 
 export { MAX_SUBSCRIPTIONS_PER_CONNECTION } from './subscriptions';
 export { MAX_READ_BYTES } from './ws-transport';
@@ -66,16 +67,18 @@ function assemble(options: ResolvedOptions) {
     instrumentType: (n) => market.typeOf(n),
     handlers,
   });
-  const ws = new WsTransport({ maxFrameBytes: options.maxFrameBytes, admission, connections, index, pipeline });
+  const faults = new Faults();
+  const ws = new WsTransport({ maxFrameBytes: options.maxFrameBytes, admission, connections, index, pipeline, faults });
   const heartbeat: HeartbeatParts = { clock, accounts, access, connections, index, nonces };
-  return { clock, limits, connections, index, admission, market, pipeline, ws, heartbeat };
+  return { clock, limits, connections, index, admission, market, pipeline, ws, heartbeat, faults };
 }
 
 type Parts = ReturnType<typeof assemble>;
 
 /** The control plane's view of the sandbox: what it may do, nothing more. */
-function controlPlane({ clock, limits, connections, index, market }: Parts): ControlPlane {
+function controlPlane({ clock, limits, connections, index, market, faults }: Parts): ControlPlane {
   return {
+    status: () => ({ nowMs: clock.now(), connections: connections.size, errors: faults.status() }),
     connections: () =>
       connections.select().map((c) => ({
         id: c.id,
@@ -128,11 +131,18 @@ function createNodeServer(options: ResolvedOptions, parts: Parts, isClosed: () =
       maxControlBytes: MAX_READ_BYTES,
       pipeline: parts.pipeline,
       control: control && ((method, path, text) => handleControl(control, method, path, text)),
+      listenHost: options.host,
+      faults: parts.faults,
     }),
   );
-  server.on('clientError', (_err, socket) => socket.destroy());
+  // A request Node cannot parse, or a reset: the peer's doing, and only its socket goes; counted, and said
+  // once (faults.ts).
+  server.on('clientError', (err, socket) => {
+    parts.faults.report('server', 'HTTP client', err);
+    socket.destroy();
+  });
   server.on('upgrade', (req, socket, head) => {
-    socket.on('error', () => {});
+    socket.on('error', (err) => parts.faults.report('server', 'a WebSocket socket', err));
     if (isClosed() || (req.url ?? '').split('?')[0] !== '/v3/ws')
       return void socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
     parts.ws.upgrade(req, socket, head);
@@ -172,9 +182,13 @@ export async function startSandbox(input: SandboxOptions = {}): Promise<Sandbox>
     await shutdown();
     throw err;
   }
-  server.on('error', () => {});
+  server.on('error', (err) => parts.faults.report('server', 'the HTTP server', err));
   // Timers start only once the server listens, so a failed start leaves none behind.
-  stopTimers = startTimers(parts.market, options.market.intervalMs, options.login.reverifyIntervalMs, parts.heartbeat);
+  const { market, heartbeat, faults } = parts;
+  stopTimers = startTimers(
+    sandboxSteps(market, options.market.intervalMs, options.login.reverifyIntervalMs, heartbeat),
+    faults,
+  );
 
   const port = (server.address() as AddressInfo).port;
   const hostPart = options.host.includes(':') ? `[${options.host}]` : options.host;

@@ -11,6 +11,7 @@ import type { ChannelAccess } from './access';
 import type { NonceBook } from './actions';
 import type { Clock } from './clock';
 import type { Connection, ConnectionRegistry } from './connection';
+import type { Faults } from './faults';
 import type { SubscriptionIndex } from './subscriptions';
 
 /** What the simulation needs driven. */
@@ -58,28 +59,42 @@ function reverify({ accounts, access, index }: HeartbeatParts, conn: Connection)
   for (const address of [...conn.subscriptions]) if (access.refused(conn.session, address)) index.remove(conn, address);
 }
 
-/** Start every timer; returns the function that stops them all. */
-export function startTimers(
+/** A step run every `ms`; `what` names it in a fault report. */
+export interface Step {
+  ms: number;
+  what: string;
+  run(): void;
+}
+
+/** The sandbox's steps: the market tick, each interval cadence of the channels, and the heartbeat. */
+export function sandboxSteps(
   market: Ticking,
   marketIntervalMs: number,
   heartbeatMs: number,
   parts: HeartbeatParts,
-): () => void {
-  const intervals: NodeJS.Timeout[] = [];
-  const every = (ms: number, fn: () => void) => {
-    intervals.push(
-      setInterval(() => {
-        try {
-          fn();
-        } catch {
-          // A step that throws must not take the server down; the next one starts fresh.
-        }
-      }, ms),
-    );
-  };
-  every(marketIntervalMs, () => market.tick());
-  for (const v of market.intervals()) every(Number(v), () => market.publishInterval(v));
-  every(heartbeatMs, () => heartbeat(parts));
+): Step[] {
+  const steps: Step[] = [{ ms: marketIntervalMs, what: 'the market tick', run: () => market.tick() }];
+  for (const v of market.intervals())
+    steps.push({ ms: Number(v), what: `the ${v} ms channels`, run: () => market.publishInterval(v) });
+  steps.push({ ms: heartbeatMs, what: 'the heartbeat', run: () => heartbeat(parts) });
+  return steps;
+}
+
+/**
+ * Start a timer for each step; returns the function that stops them all. A step that throws does not
+ * stop its timer (the next run starts fresh) and is never swallowed: it goes to `faults`, which counts
+ * every one and writes each distinct one once.
+ */
+export function startTimers(steps: Step[], faults: Faults): () => void {
+  const intervals = steps.map(({ ms, what, run }) =>
+    setInterval(() => {
+      try {
+        run();
+      } catch (err) {
+        faults.report('ticks', what, err);
+      }
+    }, ms),
+  );
   return () => {
     for (const t of intervals) clearInterval(t);
     intervals.length = 0;

@@ -10,8 +10,10 @@ import type { Admission } from './admission';
 import { stripV6 } from './accounts';
 import type { Connection, ConnectionRegistry } from './connection';
 import { admitFrame } from './envelope';
+import type { Faults } from './faults';
 import type { Pipeline } from './pipeline';
 import {
+  RpcFailure,
   connectionLimitCode,
   connectionLimitPrefix,
   errorFrame,
@@ -40,6 +42,7 @@ export interface WsParts {
   connections: ConnectionRegistry;
   index: SubscriptionIndex;
   pipeline: Pipeline;
+  faults: Faults;
 }
 
 /** The WebSocket side of the sandbox. */
@@ -58,8 +61,10 @@ export class WsTransport {
   }
 
   private accept(ws: WebSocket, ip: string): void {
-    ws.on('error', () => {});
-    const { admission, connections, index } = this.parts;
+    const { admission, connections, index, faults } = this.parts;
+    // A protocol error (a bad frame, invalid UTF-8, a frame over 16 MiB) or a reset: ws closes the socket
+    // itself. The error is the peer's, but it is not dropped: counted, and said once (faults.ts).
+    ws.on('error', (err) => faults.report('server', `WebSocket from ${ip}`, err));
     if (!admission.hasRoom(ip)) return this.refuse(ws);
     const conn = connections.open(ws, ip);
     admission.take(ip, conn.id);
@@ -68,7 +73,10 @@ export class WsTransport {
       conn.alive = true;
       conn.queue = conn.queue
         .then(() => this.serve(conn, data, isBinary))
-        .catch((err) => conn.send(errorFrame(NULL_ID, wireErrorOf(err))));
+        .catch((err) => {
+          faults.report('server', `WebSocket request from ${ip}`, err);
+          conn.send(errorFrame(NULL_ID, wireErrorOf(err)));
+        });
     });
     ws.on('close', () => {
       conn.clearTimers();
@@ -114,6 +122,8 @@ export class WsTransport {
       );
       conn.send(replyFrame(id, result));
     } catch (err) {
+      // -32603 is a failure of ours, not of the request: counted and reported, as well as answered.
+      if (!(err instanceof RpcFailure)) this.parts.faults.report('server', `WebSocket ${method}`, err);
       conn.send(errorFrame(id, wireErrorOf(err)));
     }
   }

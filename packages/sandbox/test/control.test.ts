@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { channelTable, fillAddress } from '@exchange-api/types';
 import { validators } from '@exchange-api/validators';
-import { Client, control, newWallet, post, sleep, start } from './helpers';
+import { Client, control, HANG_MS, newWallet, post, start } from './helpers';
+import { rawHttp, within } from './peers';
 import { Clock } from '../src/clock';
 import { MAX_ADVANCE_MS, MAX_DELAY_MS } from '../src/control';
 
@@ -81,14 +82,16 @@ describe('control plane', () => {
     expect((await control(sb, 'garbage', { connectionId: idb, text: 'zz{' })).json).toEqual({ sent: 1 });
     expect((await b.next((f) => f.text === 'zz{')).json).toBeUndefined();
 
+    // A delay holds the answer at least that long (a lower bound, which a loaded machine only lengthens).
     expect((await control(sb, 'delay', { ms: 300, connectionId: ida })).json).toEqual({});
     const t0 = Date.now();
     await a.call('public/get_all_live_instruments', {});
     expect(Date.now() - t0).toBeGreaterThanOrEqual(250);
+    // 0 resets it: after a minute's delay is set and reset, the answer comes within the hang bound (15 s).
+    await control(sb, 'delay', { ms: MAX_DELAY_MS, connectionId: ida });
     await control(sb, 'delay', { ms: 0, connectionId: ida });
-    const t1 = Date.now();
+    expect(MAX_DELAY_MS).toBeGreaterThan(HANG_MS);
     await a.call('public/get_all_live_instruments', {});
-    expect(Date.now() - t1).toBeLessThan(250);
 
     const before = (await control(sb, 'advance', { ms: 0 })).json.nowMs;
     const after = (await control(sb, 'advance', { ms: 60_000 })).json.nowMs;
@@ -96,11 +99,89 @@ describe('control plane', () => {
     expect((await control(sb, 'advance', { ms: -1 })).status).toBe(400);
 
     expect((await control(sb, 'drop', { connectionId: idb })).json).toEqual({ dropped: 1 });
-    for (let i = 0; i < 50 && !b.closed; i++) await sleep(20);
-    expect(b.closed).not.toBeNull();
+    expect(await within(b.whenClosed, HANG_MS)).not.toBe('timeout');
     expect((await a.call('public/get_all_live_instruments', {})).length).toBeGreaterThan(0);
     expect((await control(sb, 'drop', {})).json).toEqual({ dropped: 1 });
     expect((await control(sb, 'nope', {})).status).toBe(404);
+  });
+
+  it('serves no web page: another Origin, a simple content type or a foreign Host is refused, and no CORS header lets a page read it', async () => {
+    const sb = await start({ control: true, market: { intervalMs: 60_000 } });
+    const c = await Client.connect(sb.wsUrl);
+    await c.call('subscribe', { channels: ['trades.ETH-PERP'] });
+    const url = `${sb.httpUrl}/control`;
+    const page = 'http://evil.example';
+    const json = { 'content-type': 'application/json' };
+    const fakeTrade = JSON.stringify({ channel: 'trades.ETH-PERP', data: [{ trade_id: 'fake' }] });
+    const refused = async (res: Response, status: number, error: RegExp) => {
+      expect([res.status, ((await res.json()) as { error: string }).error]).toEqual([
+        status,
+        expect.stringMatching(error),
+      ]);
+      expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    };
+    // What a page on another origin did: read the connection list, push a fake trade, drop the client.
+    await refused(
+      await fetch(`${url}/connections`, { headers: { origin: page } }),
+      403,
+      /refuses cross-origin.*evil\.example/,
+    );
+    await refused(
+      await fetch(`${url}/push`, { method: 'POST', headers: { ...json, origin: page }, body: fakeTrade }),
+      403,
+      /refuses cross-origin/,
+    );
+    await refused(
+      await fetch(`${url}/drop`, { method: 'POST', headers: { ...json, origin: 'null' }, body: '{}' }),
+      403,
+      /refuses cross-origin/,
+    );
+    await refused(
+      await fetch(`${url}/push`, {
+        method: 'OPTIONS',
+        headers: { origin: page, 'access-control-request-method': 'POST' },
+      }),
+      403,
+      /refuses cross-origin/,
+    );
+    await refused(
+      await fetch(`${url}/drop`, { method: 'POST', headers: { ...json, 'sec-fetch-site': 'cross-site' }, body: '{}' }),
+      403,
+      /cross-site/,
+    );
+    // A body a page may send anywhere without a preflight: text/plain (fetch's default for a string), none.
+    await refused(
+      await fetch(`${url}/push`, { method: 'POST', body: fakeTrade }),
+      415,
+      /Content-Type application\/json \(got "text\/plain/,
+    );
+    await refused(await fetch(`${url}/drop`, { method: 'POST' }), 415, /Content-Type application\/json \(got null\)/);
+    // DNS rebinding: a page whose host name now resolves to 127.0.0.1 sends its own Host, and its Origin matches it.
+    const port = new URL(sb.httpUrl).port;
+    const rebound = await rawHttp(
+      sb.httpUrl,
+      `GET /control/connections HTTP/1.1\r\nHost: evil.example:${port}\r\nOrigin: http://evil.example:${port}\r\n\r\n`,
+    );
+    expect(await rebound.response).toMatch(
+      /^HTTP\/1\.1 403 [^]*loopback host or to its own address \(Host \\"evil\.example:/,
+    );
+    // Nothing reached the client: no fake trade (a round trip flushes what was sent), not dropped.
+    await c.roundTrip();
+    expect(c.pushes('trades.ETH-PERP')).toEqual([]);
+    expect(c.closed).toBeNull();
+    // The sandbox's own callers are served: a loopback Host (a name or an address), no Origin or its own.
+    const local = await rawHttp(sb.httpUrl, `GET /control/connections HTTP/1.1\r\nHost: localhost:${port}\r\n\r\n`);
+    expect(await local.response).toMatch(/^HTTP\/1\.1 200 /);
+    const own = await fetch(`${url}/connections`, { headers: { origin: sb.httpUrl } });
+    expect([own.status, own.headers.get('access-control-allow-origin')]).toEqual([200, null]);
+    expect((await control(sb, 'push', JSON.parse(fakeTrade))).json).toEqual({ delivered: 1 });
+    // The API itself still answers any origin (the docs' live examples call it from a browser).
+    const api = await fetch(`${sb.httpUrl}/v3/public/getRateLimits`, {
+      method: 'POST',
+      headers: { ...json, origin: page },
+      body: '{}',
+    });
+    expect([api.status, api.headers.get('access-control-allow-origin')]).toEqual([200, '*']);
   });
 
   it('bounds every input: out-of-range values are refused with a clear error, and the clock stays usable', async () => {

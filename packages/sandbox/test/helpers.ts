@@ -1,5 +1,5 @@
 /** Test helpers: real sandboxes on port 0, a tiny JSON-RPC client over `ws`, real ethers signatures. */
-import { afterEach } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import { WebSocket } from 'ws';
 import { Wallet, type Signer } from 'ethers';
 import { signAction, signLogin, newNonce } from '@exchange-api/auth';
@@ -20,7 +20,8 @@ export async function start(options: SandboxOptions = {}): Promise<Sandbox> {
   return sb;
 }
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** How long a test waits for what must come before calling it a hang (a loaded machine included). */
+export const HANG_MS = 15_000;
 
 /** A frame received, with when it arrived. */
 export interface Received {
@@ -36,7 +37,16 @@ export class Client {
   private nextId = 1;
   closed: { code: number; reason: string } | null = null;
 
+  /** Resolves when the socket has closed, whoever closed it. */
+  readonly whenClosed: Promise<{ code: number; reason: string }>;
+
   private constructor(readonly ws: WebSocket) {
+    this.whenClosed = new Promise((resolve) =>
+      ws.on('close', (code, reason) => {
+        this.closed = { code, reason: String(reason) };
+        resolve(this.closed);
+      }),
+    );
     ws.on('message', (data, isBinary) => {
       const text = isBinary ? '<binary>' : String(data);
       let json: unknown = undefined;
@@ -49,7 +59,6 @@ export class Client {
       this.frames.push(f);
       this.waiters = this.waiters.filter((w) => (w.test(f) ? (w.resolve(f), false) : true));
     });
-    ws.on('close', (code, reason) => (this.closed = { code, reason: String(reason) }));
     ws.on('error', () => {});
   }
 
@@ -64,8 +73,11 @@ export class Client {
     return c;
   }
 
-  /** Wait for a frame (already received or future) passing the test. */
-  next(test: (f: Received) => boolean, timeoutMs = 5000, from = 0): Promise<Received> {
+  /**
+   * Wait for a frame (already received or future) passing the test. The bound only catches a hang: a
+   * frame that comes comes well within it, however loaded the machine.
+   */
+  next(test: (f: Received) => boolean, timeoutMs = HANG_MS, from = 0): Promise<Received> {
     const have = this.frames.slice(from).find(test);
     if (have) return Promise.resolve(have);
     return new Promise((resolve, reject) => {
@@ -94,7 +106,7 @@ export class Client {
     const id = this.nextId++;
     const from = this.frames.length;
     this.send(JSON.stringify({ jsonrpc: '2.0', id, method, params, ...extra }));
-    return (await this.next((f) => f.json?.id === id && f.json?.method === undefined, 5000, from)).json;
+    return (await this.next((f) => f.json?.id === id && f.json?.method === undefined, HANG_MS, from)).json;
   }
 
   /** Resolve with the result, or throw the error object. */
@@ -111,7 +123,7 @@ export class Client {
       .map((f) => f.json.params.data);
   }
 
-  nextPush(channel: string, timeoutMs = 5000, test: (data: any) => boolean = () => true): Promise<any> {
+  nextPush(channel: string, timeoutMs = HANG_MS, test: (data: any) => boolean = () => true): Promise<any> {
     return this.next(
       (f) => f.json?.method === 'subscription' && f.json.params?.channel === channel && test(f.json.params.data),
       timeoutMs,
@@ -120,6 +132,27 @@ export class Client {
 
   async login(signer: Signer, wallet?: string): Promise<number[]> {
     return this.call('public/login', await signLogin(signer, wallet ? { wallet } : {}));
+  }
+
+  /** Resolve once `done()` holds, looked at as each frame arrives (the frames so far first). */
+  async until(done: () => boolean, timeoutMs = HANG_MS): Promise<void> {
+    if (!done()) await this.next(() => done(), timeoutMs, this.frames.length);
+  }
+
+  /**
+   * A round trip: a request the sandbox answers without spending any budget (an unknown method, -32601).
+   * It answers one connection in order, so once this resolves every frame it sent before is here.
+   */
+  async roundTrip(): Promise<void> {
+    expect((await this.request('test.roundTrip')).error.code).toBe(-32601);
+  }
+
+  /** Resolve on the next ping the sandbox's heartbeat sends this connection. */
+  nextPing(timeoutMs = HANG_MS): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error(`no ping within ${timeoutMs} ms`)), timeoutMs);
+      this.ws.once('ping', () => (clearTimeout(t), resolve()));
+    });
   }
 
   close(): void {
@@ -158,11 +191,13 @@ export async function post(
   return readBody(res);
 }
 
-/** Call the control plane. */
+/** Call the control plane: GET for what it reports, else POST with a JSON body. */
 export async function control(sb: Sandbox, action: string, body: unknown = {}): Promise<{ status: number; json: any }> {
   const res = await fetch(
     `${sb.httpUrl}/control/${action}`,
-    action === 'connections' ? {} : { method: 'POST', body: JSON.stringify(body) },
+    action === 'connections' || action === 'status'
+      ? {}
+      : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
   );
   return readBody(res);
 }

@@ -3,7 +3,7 @@ import { loginTable } from '@exchange-api/types';
 import { loginHeaders, signLogin } from '@exchange-api/auth';
 import { validators } from '@exchange-api/validators';
 import { derivedSubaccounts } from '../src/index';
-import { Client, control, newWallet, post, sleep, start } from './helpers';
+import { Client, control, newWallet, post, start } from './helpers';
 
 describe('login', () => {
   it('accepts a fresh wallet signature and creates two stable subaccounts for a new wallet', async () => {
@@ -189,14 +189,41 @@ describe('private access', () => {
         `${mine}.quotes`,
         `${mine}.best.quotes`,
         `${w.address}.rfqs`,
-        `${w.address.toLowerCase()}.rfqs`,
         `${theirs}.orders`,
         `${other.address}.rfqs`,
       ],
     });
-    expect(Object.values(r.status).slice(0, 7)).toEqual(Array(7).fill('ok'));
+    expect(Object.values(r.status).slice(0, 6)).toEqual(Array(6).fill('ok'));
     expect(r.status[`${theirs}.orders`]).toBe('Access denied');
     expect(r.status[`${other.address}.rfqs`]).toBe('Access denied');
+  });
+
+  it('takes a wallet or subaccount id in its one canonical spelling: letter cases are not as many subscriptions', async () => {
+    const sb = await start();
+    const w = newWallet();
+    const c = await Client.connect(sb.wsUrl);
+    const [sub] = await c.login(w);
+    const canonical = `${w.address}.rfqs`;
+    // Every other spelling of the same wallet: each letter of the checksummed address in the other case.
+    const variants = [...w.address.slice(2)].flatMap((ch, i) => {
+      const flipped = ch === ch.toLowerCase() ? ch.toUpperCase() : ch.toLowerCase();
+      return flipped === ch ? [] : [`0x${w.address.slice(2, 2 + i)}${flipped}${w.address.slice(3 + i)}.rfqs`];
+    });
+    expect(variants.length).toBeGreaterThan(10);
+    const lower = `${w.address.toLowerCase()}.rfqs`;
+    const r = await c.call('subscribe', {
+      channels: [canonical, lower, ...variants, `0${sub}.orders`, `${sub}.orders`],
+    });
+    expect(r.status[canonical]).toBe('ok');
+    expect(r.status[lower]).toBe(
+      `Invalid channel: write the wallet in its checksummed form, ${w.address} (got ${w.address.toLowerCase()})`,
+    );
+    for (const v of variants)
+      expect(r.status[v], v).toMatch(/^Invalid channel: write the wallet in its checksummed form/);
+    expect(r.status[`0${sub}.orders`]).toBe(`Invalid channel: write subaccount id 0${sub} as ${sub}`);
+    expect(r.status[`${sub}.orders`]).toBe('ok');
+    // One subscription per wallet, so one push per cadence, whatever was asked.
+    expect(r.current_subscriptions).toEqual([canonical, `${sub}.orders`]);
   });
 
   it('re-verifies the stored login on the heartbeat and drops private channels when it no longer holds', async () => {
@@ -204,16 +231,22 @@ describe('private access', () => {
     const key = newWallet();
     const sb = await start({
       control: true,
-      login: { reverifyIntervalMs: 50 },
+      login: { reverifyIntervalMs: 200 },
       sessionKeys: [{ address: key.address, wallet: w.address, expiresAtMs: Date.now() + 60_000 }],
     });
     const c = await Client.connect(sb.wsUrl);
     const [sub] = await c.login(key, w.address);
     await c.call('subscribe', { channels: [`${sub}.orders`, 'trades.ETH-PERP'] });
-    await sleep(120);
+    // A heartbeat that began after this point: a ping that comes after a round trip's answer on the
+    // same socket was sent after it, and the beat re-verifies the connection right after pinging it.
+    const beatAfter = async () => {
+      await c.roundTrip();
+      await c.nextPing();
+    };
+    await beatAfter();
     expect((await control(sb, 'connections')).json[0].wallet).toBe(w.address);
     await control(sb, 'advance', { ms: 120_000 });
-    await sleep(150);
+    await beatAfter();
     const conns = (await control(sb, 'connections')).json;
     expect(conns[0].wallet).toBeNull();
     expect(conns[0].subscriptions).toEqual(['trades.ETH-PERP']);

@@ -94,3 +94,14 @@ export function within<T>(p: Promise<T>, ms: number): Promise<T | 'timeout'> {
     new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), ms))),
   ]);
 }
+
+/**
+ * Upgrade by hand and send one frame no WebSocket may send (reserved opcode 3): the server must drop
+ * this peer with a protocol error. Resolves once the server has closed it.
+ */
+export async function badFramePeer(wsUrl: string): Promise<void> {
+  const peer = await silentPeer(wsUrl);
+  // FIN + opcode 3; masked (as a client's frames must be), empty payload.
+  peer.socket.write(Buffer.from([0x83, 0x80, 1, 2, 3, 4]));
+  await peer.closed;
+}

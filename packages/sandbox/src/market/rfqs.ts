@@ -2,7 +2,7 @@
  * RFQs and quotes: every subaccount that a channel asks about has one open RFQ of the simulation at a
  * time; counterparties quote it, signing each quote for real with the action signature.
  */
-import { keccak256, toUtf8Bytes, TypedDataEncoder } from 'ethers';
+import { keccak256, toUtf8Bytes, TypedDataEncoder, type SigningKey } from 'ethers';
 import type {
   BestQuoteChannelResult,
   PricedLegParamsAndResponse,
@@ -10,7 +10,7 @@ import type {
   PublicRfq,
   QuotePublishResult,
 } from '@exchange-api/types';
-import { actionMessage, canonicalJson, defaultActionLayout } from '@exchange-api/auth';
+import { actionMessage, canonicalJson, defaultActionLayout, type ActionFields } from '@exchange-api/auth';
 import type { Accounts } from '../accounts';
 import { ONE, bps, fixed, fmt, mul } from '../fixed';
 import { amountText, mid, notional, priceText, px } from './instrument';
@@ -136,9 +136,51 @@ export class Rfqs {
     const r = this.streams.of(`quotes ${subaccount}`);
     const { index, cp } = this.counterparties.pickTaker(r);
     const direction: Direction = sim.wants === 'buy' ? 'sell' : 'buy';
-    const edge = 2 + Math.floor(r() * 18);
+    const { legs, total } = this.priceLegs(sim.rfq, direction, 2 + Math.floor(r() * 18));
+    const signed = {
+      direction,
+      legs,
+      max_fee: fmt(bps(total, 10 * MAKER_FEE_BPS)),
+      mmp: false,
+      nonce: this.counterparties.nextNonce(cp, now),
+      rfq_id: sim.rfq.rfq_id,
+      signature_expiry_sec: Math.floor(Math.min(now + 30_000, sim.rfq.valid_until) / 1000),
+      subaccount_id: cp.subaccount,
+    } satisfies Record<(typeof QUOTE_SIGNED_FIELDS)[number], unknown>;
+    const q: QuotePublishResult = {
+      ...signed,
+      creation_timestamp: now,
+      extra_fee: '0',
+      fee: fmt(bps(total, MAKER_FEE_BPS)),
+      fill_pct: '0',
+      is_transfer: false,
+      label: '',
+      last_update_timestamp: now,
+      legs_hash: keccak256(toUtf8Bytes(canonicalJson(legs))),
+      liquidity_role: 'maker',
+      quote_id: this.streams.uuid(`quotes ${subaccount}`),
+      signature: signQuote(cp.wallet.signingKey, signed),
+      signer: cp.address,
+      status: 'open',
+      batch_status: null,
+      cancel_reason: null,
+      tx_hash: null,
+    };
+    const previous = sim.quotes.get(index);
+    sim.quotes.set(index, q);
+    return previous
+      ? [{ ...previous, status: 'cancelled', cancel_reason: 'user_request', last_update_timestamp: now }, q]
+      : [q];
+  }
+
+  /** The RFQ's legs priced `edge` bp off the mid in the favour of a maker quoting `direction`, and their notional. */
+  private priceLegs(
+    rfq: PublicRfq,
+    direction: Direction,
+    edge: number,
+  ): { legs: PricedLegParamsAndResponse[]; total: bigint } {
     let total = 0n;
-    const legs: PricedLegParamsAndResponse[] = sim.rfq.legs.map((leg) => {
+    const legs = rfq.legs.map((leg) => {
       const inst = this.instruments.get(leg.instrument_name)!;
       // The maker sells this leg when it sells the legs as given and the leg buys, or buys them and the leg sells.
       const makerSells = (direction === 'sell') === (leg.direction === 'buy');
@@ -153,45 +195,7 @@ export class Rfqs {
         price: priceText(inst, ticks),
       };
     });
-    const signed = {
-      direction,
-      legs,
-      max_fee: fmt(bps(total, 10 * MAKER_FEE_BPS)),
-      mmp: false,
-      nonce: this.counterparties.nextNonce(cp, now),
-      rfq_id: sim.rfq.rfq_id,
-      signature_expiry_sec: Math.floor(Math.min(now + 30_000, sim.rfq.valid_until) / 1000),
-      subaccount_id: cp.subaccount,
-    } satisfies Record<(typeof QUOTE_SIGNED_FIELDS)[number], unknown>;
-    const digest = TypedDataEncoder.hash(
-      defaultActionLayout.domain,
-      defaultActionLayout.types,
-      actionMessage(QUOTE_ACTION_METHOD, signed),
-    );
-    const q: QuotePublishResult = {
-      ...signed,
-      creation_timestamp: now,
-      extra_fee: '0',
-      fee: fmt(bps(total, MAKER_FEE_BPS)),
-      fill_pct: '0',
-      is_transfer: false,
-      label: '',
-      last_update_timestamp: now,
-      legs_hash: keccak256(toUtf8Bytes(canonicalJson(legs))),
-      liquidity_role: 'maker',
-      quote_id: this.streams.uuid(`quotes ${subaccount}`),
-      signature: cp.wallet.signingKey.sign(digest).serialized,
-      signer: cp.address,
-      status: 'open',
-      batch_status: null,
-      cancel_reason: null,
-      tx_hash: null,
-    };
-    const previous = sim.quotes.get(index);
-    sim.quotes.set(index, q);
-    return previous
-      ? [{ ...previous, status: 'cancelled', cancel_reason: 'user_request', last_update_timestamp: now }, q]
-      : [q];
+    return { legs, total };
   }
 
   /**
@@ -251,6 +255,16 @@ export class Rfqs {
     }
     return { notional: total, bookCost, margin };
   }
+}
+
+/** The counterparty's action signature over a quote's signed fields, as `send_quote` would carry it. */
+function signQuote(key: SigningKey, signed: Record<string, unknown> & ActionFields): string {
+  const digest = TypedDataEncoder.hash(
+    defaultActionLayout.domain,
+    defaultActionLayout.types,
+    actionMessage(QUOTE_ACTION_METHOD, signed),
+  );
+  return key.sign(digest).serialized;
 }
 
 /** The public view of a quote (best_quote). */
