@@ -8,7 +8,7 @@ import { WebSocket } from 'ws';
 import { channelTable, fillAddress } from '@exchange-api/types';
 import { defaultInstruments } from '../src/index';
 import { builtCommand, groupGone, killGroup, listening, runSandbox, spawnGroup } from './processes';
-import { rawHttp, silentPeer } from './peers';
+import { rawHttp, silentPeer, within } from './peers';
 
 /**
  * A launcher like npx: it starts the sandbox (directly, or through `sh -c '…; true'` so that the shell
@@ -30,6 +30,25 @@ function launch(viaShell: boolean, args: string[]) {
     JSON.stringify([viaShell, process.execPath, ...builtCommand, 'sandbox', ...args]),
   ]);
 }
+
+/** A launcher that starts the command and exits at once, without waiting for it. */
+const LAUNCH_AND_EXIT = `
+const { spawn } = require('node:child_process');
+const cmd = JSON.parse(process.argv[1]);
+spawn(cmd[0], cmd.slice(1), { stdio: 'inherit' });
+process.exit(0);
+`;
+
+/** Resolves once the socket has an answer to a request (a frame with an id); listen before sending it. */
+const answered = (ws: WebSocket) =>
+  new Promise<void>((resolve) => {
+    const onMessage = (data: unknown) => {
+      if (!/^\{"jsonrpc":"2\.0","id":/.test(String(data))) return;
+      ws.off('message', onMessage);
+      resolve();
+    };
+    ws.on('message', onMessage);
+  });
 
 const serves = (httpUrl: string) =>
   fetch(`${httpUrl}/v3/public/getRateLimits`, {
@@ -74,6 +93,7 @@ describe('stopping the command-line sandbox', { timeout: 120_000 }, () => {
     expect(await serves(urls!.http)).toBe(true);
     process.kill(r.pgid, 'SIGKILL'); // the launcher only: the shell and the sandbox live on
     expect(await groupGone(r.pgid, 30_000), 'the sandbox and its shell exited').toBe(true);
+    await within(r.outputEnded, 5_000);
     expect(r.stderr()).toMatch(stopLine(r.pgid));
     expect(r.stderr().trim().split('\n')).toHaveLength(1);
     expect(await serves(urls!.http)).toBe(false);
@@ -84,15 +104,35 @@ describe('stopping the command-line sandbox', { timeout: 120_000 }, () => {
     const urls = listening(await r.firstLine);
     process.kill(r.pgid, 'SIGKILL');
     expect(await groupGone(r.pgid, 30_000)).toBe(true);
+    await within(r.outputEnded, 5_000);
     expect(r.stderr()).toMatch(stopLine(r.pgid));
     expect(await serves(urls!.http)).toBe(false);
   });
 
+  it('started by a launcher that exits at once, does not serve orphaned: says so and exits', async () => {
+    // The launcher is gone long before the command has loaded its modules (about a second).
+    const r = spawnGroup([
+      '-e',
+      LAUNCH_AND_EXIT,
+      JSON.stringify([process.execPath, ...builtCommand, 'sandbox', '--port', '0']),
+    ]);
+    expect(await within(r.outputEnded, 30_000), 'the sandbox exited by itself').not.toBe('timeout');
+    expect(await groupGone(r.pgid, 5_000)).toBe(true);
+    expect(r.stderr()).toMatch(
+      /^exchange-api sandbox: not starting: its (parent is init \(pid 1\)|launcher \(pid [0-9]+\) exited before it started).*; run with --detached to serve without it$/m,
+    );
+    expect(r.stdout()).not.toMatch(/listening/);
+  });
+
   it('--detached keeps serving after its launcher exits, and stops on SIGTERM', async () => {
     const r = launch(false, ['--port', '0', '--detached']);
+    // A twin without --detached, whose stop marks the moment a launcher watch has seen its launcher go.
+    const twin = launch(false, ['--port', '0']);
     const urls = listening(await r.firstLine);
+    expect(listening(await twin.firstLine)).not.toBeNull();
     process.kill(r.pgid, 'SIGKILL');
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    process.kill(twin.pgid, 'SIGKILL');
+    expect(await groupGone(twin.pgid, 30_000), 'the twin stopped with its launcher').toBe(true);
     expect(await serves(urls!.http)).toBe(true);
     expect(r.stderr()).toBe('');
     killGroup(r.pgid, 'SIGTERM');
@@ -105,6 +145,7 @@ describe('stopping the command-line sandbox', { timeout: 120_000 }, () => {
     const urls = listening(await r.firstLine);
     expect(urls).not.toBeNull();
     const addresses = publicAddresses();
+    const replies: Promise<void>[] = [];
     const sockets: WebSocket[] = [];
     for (let ip = 2; ip < 12; ip++) {
       for (let k = 0; k < 4; k++) {
@@ -112,6 +153,7 @@ describe('stopping the command-line sandbox', { timeout: 120_000 }, () => {
         sockets.push(ws);
         ws.on('error', () => {});
         await new Promise((resolve) => ws.once('open', resolve));
+        replies.push(answered(ws));
         ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'subscribe', params: { channels: addresses } }));
       }
     }
@@ -121,7 +163,8 @@ describe('stopping the command-line sandbox', { timeout: 120_000 }, () => {
     const head =
       'POST /v3/public/getRateLimits HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n';
     await Promise.all([rawHttp(urls!.http, head, '{"a":'), rawHttp(urls!.http, head, '{"b":')]);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // Busy: every reader but the stalled one has its subscriptions answered, and pushes flow.
+    await Promise.all(replies.slice(1));
     const t0 = Date.now();
     r.child.kill('SIGTERM');
     const code = await r.exited;

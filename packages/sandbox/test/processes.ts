@@ -5,6 +5,7 @@
  */
 import { afterEach } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,6 +50,8 @@ export interface Run {
   stdout(): string;
   stderr(): string;
   firstLine: Promise<string>;
+  /** Resolves once stdout and stderr are closed: every process holding them (a sandbox behind a launcher too) has exited, and all they wrote is read. */
+  outputEnded: Promise<void>;
 }
 
 /** Start `node <args>` in a new process group, stdout and stderr piped, tracked for cleanup. */
@@ -65,7 +68,11 @@ export function spawnGroup(args: string[]): Run {
     lines.once('line', resolve);
     lines.once('close', () => resolve(''));
   });
-  return { child, pgid: child.pid!, exited, stdout: () => stdout, stderr: () => stderr, firstLine };
+  const outputEnded = Promise.all([once(child.stdout!, 'close'), once(child.stderr!, 'close')]).then(
+    () => undefined,
+    () => undefined,
+  );
+  return { child, pgid: child.pid!, exited, stdout: () => stdout, stderr: () => stderr, firstLine, outputEnded };
 }
 
 /** `exchange-api sandbox <args>` from the sources. */

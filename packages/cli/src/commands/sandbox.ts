@@ -12,7 +12,7 @@ import {
   type Sandbox,
   type SandboxOptions,
 } from '@exchange-api/sandbox';
-import { parseCommand, usageError } from '../args';
+import { consoleIo, parseCommand, usageError, type Io } from '../args';
 
 /** SIGINT or SIGTERM to exit: close() is given this long, then the process exits regardless. */
 export const CLOSE_BOUND_MS = 3000;
@@ -27,7 +27,8 @@ HTTP POST at /v3/public/* and /v3/private/*) with a seeded simulated market. Pri
 then closes every connection and exits 0 (within ${CLOSE_BOUND_MS / 1000} s, open connections or not).
 
 It also stops, with one line on stderr saying so, when the process that launched it exits (its
-parent, or the launcher behind a shell such as npx), so that no sandbox is left serving orphaned.
+parent, or the launcher behind a shell such as npx), so that no sandbox is left serving orphaned;
+it does not start at all (exit 1) when that process is already gone, or its parent is init (pid 1).
 Use --detached to keep it serving after its launcher is gone (a script that starts it in the
 background and exits); stop it then with SIGTERM.
 
@@ -72,29 +73,34 @@ const FLAGS = {
 } as const;
 
 /** Run the sandbox command; resolves with the exit code once the sandbox has closed. */
-export async function runSandbox(argv: string[]): Promise<number> {
+export async function runSandbox(argv: string[], io: Io = consoleIo): Promise<number> {
   // Read before anything is printed: a launcher that dies right after the listening line must still
   // be seen to have been the parent (once it is gone, process.ppid names whoever adopted us).
   const chain = launcherChain();
-  const values = parseCommand<Flags>('sandbox', SANDBOX_HELP, argv, FLAGS);
+  const values = parseCommand<Flags>('sandbox', SANDBOX_HELP, argv, FLAGS, io);
   if (typeof values === 'number') return values;
-  const options = await optionsOf(values);
+  const options = await optionsOf(values, io);
   if (typeof options === 'number') return options;
+  const gone = values.detached === true ? null : goneBeforeStart(chain);
+  if (gone !== null) {
+    io.err(`exchange-api sandbox: not starting: ${gone}; run with --detached to serve without it`);
+    return 1;
+  }
   let sandbox: Sandbox;
   try {
     sandbox = await startSandbox(options);
   } catch (err) {
-    console.error(`exchange-api sandbox: cannot start: ${(err as Error).message}`);
+    io.err(`exchange-api sandbox: cannot start: ${(err as Error).message}`);
     return 1;
   }
-  console.log(`sandbox listening ${sandbox.wsUrl} ${sandbox.httpUrl}`);
-  if (sandbox.controlUrl) console.log(`control plane at ${sandbox.controlUrl}`);
+  io.out(`sandbox listening ${sandbox.wsUrl} ${sandbox.httpUrl}`);
+  if (sandbox.controlUrl) io.out(`control plane at ${sandbox.controlUrl}`);
   return serveUntilStopped(sandbox, values.detached === true ? null : chain);
 }
 
 /** The sandbox options the flags and the config file give, or the exit code of a usage error. */
-async function optionsOf(values: Flags): Promise<SandboxOptions | number> {
-  const usage = (message: string) => usageError('sandbox', message);
+async function optionsOf(values: Flags, io: Io): Promise<SandboxOptions | number> {
+  const usage = (message: string) => usageError('sandbox', message, io);
   const port = integer('port', values.port, 0, 65535);
   if (port instanceof Error) return usage(port.message);
   const seed = integer('seed', values.seed, -2147483648, 2147483647);
@@ -205,36 +211,62 @@ function forceExit(why: string): never {
   process.exit(1);
 }
 
+/** The parent pid in the text of a /proc/<pid>/stat file, or null. */
+function ppidInStat(stat: string): number | null {
+  // "pid (comm) state ppid …": comm may hold spaces and parentheses, so read after the last ')'.
+  const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  return Number.isInteger(ppid) ? ppid : null;
+}
+
 /** The parent pid of a process from /proc (Linux), or null where there is none to read. */
 function parentOf(pid: number): number | null {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // "pid (comm) state ppid …": comm may hold spaces and parentheses, so read after the last ')'.
-    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    return Number.isInteger(ppid) ? ppid : null;
+    return ppidInStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
   } catch {
     return null;
   }
 }
 
+/** The launcher as bin/exchange-api.js read it first thing, before any module loaded. */
+type LauncherRecord = { ppid: number; parentStat: string | null };
+
 /**
  * The launcher chain: the parent and, where /proc can tell, the grandparent. Launchers such as `npx`
  * run the command through a shell and may die of SIGTERM without passing it on; the shell then lives
- * on, so the parent alone would not show that the launcher is gone.
+ * on, so the parent alone would not show that the launcher is gone. Taken from the bin's record when
+ * there is one: read here, after the modules loaded, a launcher that exited meanwhile is already
+ * replaced by init (or the shell's parent by init), and the sandbox would serve on, orphaned.
  */
 function launcherChain(): number[] {
-  const chain = [process.ppid];
-  const grand = parentOf(process.ppid);
+  const early = (globalThis as Record<symbol, LauncherRecord | undefined>)[Symbol.for('exchange-api.launcher')];
+  const ppid = early?.ppid ?? process.ppid;
+  const grand = early ? (early.parentStat === null ? null : ppidInStat(early.parentStat)) : parentOf(ppid);
+  const chain = [ppid];
   if (grand !== null && grand > 1) chain.push(grand);
   return chain;
+}
+
+/** The first launcher of `chain` that has exited (its child no longer has it as parent), if any. */
+function lostLauncher(chain: number[]): number | undefined {
+  // The parent changed: the parent exited. The parent's parent changed: the launcher exited.
+  if (process.ppid !== chain[0]) return chain[0];
+  if (chain.length > 1 && parentOf(chain[0]!) !== chain[1]) return chain[1];
+  return undefined;
+}
+
+/** Why the sandbox must not start: its launcher exited before it could (null when it is still there). */
+function goneBeforeStart(chain: number[]): string | null {
+  // Init adopts orphans: a parent of 1 from the first instant means the launcher exited before we ran.
+  if (chain[0] === 1)
+    return 'its parent is init (pid 1): its launcher exited before it started, or it was started by init itself';
+  const lost = lostLauncher(chain);
+  return lost === undefined ? null : `its launcher (pid ${lost}) exited before it started`;
 }
 
 /** Call `gone` with the first launcher of `chain` that exited; watches until cleared. */
 function watchLauncher(chain: number[], gone: (pid: number) => void): NodeJS.Timeout {
   const timer = setInterval(() => {
-    const now = [process.ppid, ...(chain.length > 1 ? [parentOf(chain[0]!)] : [])];
-    // The parent changed: the parent exited. The parent's parent changed: the launcher exited.
-    const lost = now[0] !== chain[0] ? chain[0] : chain.length > 1 && now[1] !== chain[1] ? chain[1] : undefined;
+    const lost = lostLauncher(chain);
     if (lost !== undefined) {
       clearInterval(timer);
       gone(lost);
