@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { errorByName } from '@exchange-api/types';
-import { Client, newWallet, signed, sleep, start } from './helpers';
+import { Client, newWallet, signed, start } from './helpers';
 
 const REJECTED = errorByName('RPC_ORDER_REJECTED');
 
@@ -57,7 +57,8 @@ describe('the ledger refuses what an account cannot carry', () => {
       message: REJECTED.message,
       data: expect.stringMatching(/insufficient balance.*TST/),
     });
-    await sleep(50);
+    // Nothing more is coming: the sandbox answers a socket in order, so a round trip flushes what it sent.
+    await t.c.roundTrip();
     expect(t.c.pushes(`${t.sub}.balances`)).toEqual([]);
     expect(t.c.pushes(`${t.sub}.trades`)).toEqual([]);
     expect(t.c.pushes(`${t.sub}.orders`)).toEqual([]);
@@ -113,7 +114,7 @@ describe('the ledger refuses what an account cannot carry', () => {
       message: REJECTED.message,
       data: expect.stringMatching(/insufficient margin/),
     });
-    await sleep(50);
+    await t.c.roundTrip();
     expect(t.c.pushes(`${t.sub}.orders`)).toEqual([]);
   });
 

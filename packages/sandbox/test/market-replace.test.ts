@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { errorByName } from '@exchange-api/types';
-import { Client, newWallet, signed, sleep, start } from './helpers';
+import { Client, newWallet, signed, start } from './helpers';
 
 const REJECTED = errorByName('RPC_ORDER_REJECTED');
 const NOT_FOUND = errorByName('RPC_ORDER_NOT_FOUND');
@@ -61,7 +61,8 @@ describe('replace is all or nothing', () => {
         await signed(w, 'replace', { ...replacement, subaccount_id: sub!, order_id_to_cancel: old.order_id }),
       );
       expect(reply.error).toMatchObject({ code: REJECTED.code, data: expect.stringMatching(reason) });
-      await sleep(50);
+      // Nothing more is coming: the sandbox answers a socket in order, so a round trip flushes what it sent.
+      await c.roundTrip();
       expect(c.pushes(`${sub}.orders`).slice(before), 'nothing pushed for a refused replace').toEqual([]);
       // The old order is still open: it can be cancelled, once.
       const cancelled = await c.call(
@@ -90,7 +91,7 @@ describe('replace is all or nothing', () => {
       }),
     );
     expect(reply.error.code).toBe(NOT_FOUND.code);
-    await sleep(50);
+    await c.roundTrip();
     expect(c.pushes(`${sub}.orders`)).toEqual([]);
   });
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { recordTable } from '@exchange-api/types';
 import { validators } from '@exchange-api/validators';
-import { Client, newWallet, signed, sleep, start } from './helpers';
+import { Client, newWallet, signed, start } from './helpers';
 
 // A quiet market: TEST-PERP best bid 99.98, best ask 100.02.
 const quiet = {
@@ -114,7 +114,8 @@ describe('private trades name their order', () => {
     const filled = await maker.c.nextPush(`${maker.sub}.orders`, 2000, (d) => d[0].order_status === 'filled');
     expect(filled[0].order_id).toBe(makerTrades[0].order_id);
 
-    await sleep(50);
+    // Nothing more is coming: the sandbox answers a socket in order, so a round trip flushes what it sent.
+    await taker.c.roundTrip();
     const shown = taker.c.pushes('trades.TEST-PERP').flat();
     expect(shown).toHaveLength(2);
     for (const t of shown) {

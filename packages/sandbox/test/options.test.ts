@@ -1,8 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import { limitTable, loginTable } from '@exchange-api/types';
-import { resolveOptions, SandboxOptionsError, startSandbox } from '../src/index';
-import { createServer } from 'node:net';
-import { Client } from './helpers';
+import { resolveOptions, SandboxOptionsError } from '../src/index';
+import { once } from 'node:events';
+import { exitWithin, spawnGroup } from './processes';
+
+/** Resources that would have kept a process alive. */
+const HELD = /Timeout|TCPServerWrap|TCPSocketWrap|Immediate/;
+
+/**
+ * test/fixtures/handles.ts in a fresh process, from the sources: it must end by itself (see there why).
+ * Resolves with its exit code once its output is all read, or 'hung' after a bound only a hang reaches.
+ */
+async function handles(mode: 'close' | 'taken') {
+  const r = spawnGroup([
+    '--conditions=@exchange-api/source',
+    '--import',
+    'tsx',
+    'packages/sandbox/test/fixtures/handles.ts',
+    mode,
+  ]);
+  const outputRead = once(r.child, 'close');
+  const code = await exitWithin(r, 60_000);
+  if (code !== 'hung') await outputRead;
+  return { code, stdout: r.stdout(), stderr: r.stderr() };
+}
 
 describe('options', () => {
   it('defaults come from the generated tables', () => {
@@ -55,40 +76,18 @@ describe('options', () => {
   });
 
   it('close() leaves no handles behind, many times in one process', async () => {
-    const before = process.getActiveResourcesInfo().filter((r) => r !== 'TTYWrap').length;
-    for (let i = 0; i < 5; i++) {
-      const sb = await startSandbox({ control: i % 2 === 0, market: { intervalMs: 10 } });
-      const c = await Client.connect(sb.wsUrl);
-      await c.call('subscribe', { channels: ['orderbook.ETH-PERP.1.10'] });
-      await c.call('public/getRateLimits', {});
-      await sb.close();
-      await sb.close();
-    }
-    await new Promise((r) => setTimeout(r, 50));
-    const after = process.getActiveResourcesInfo().filter((r) => r !== 'TTYWrap').length;
-    expect(after).toBeLessThanOrEqual(before);
+    const r = await handles('close');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.split('\n')).toEqual(['closed 5', expect.not.stringMatching(HELD), '']);
   });
 
   it('a failed start (port in use) rejects and leaves no timer, socket or server behind', async () => {
-    const holder = createServer();
-    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
-    const port = (holder.address() as { port: number }).port;
-    const count = () => {
-      const all = process.getActiveResourcesInfo();
-      return {
-        timers: all.filter((r) => r === 'Timeout').length,
-        servers: all.filter((r) => r === 'TCPServerWrap').length,
-      };
-    };
-    try {
-      const before = count();
-      await expect(startSandbox({ port, market: { intervalMs: 10 } })).rejects.toThrow(/EADDRINUSE/);
-      // The refused listen socket closes asynchronously; nothing else may remain.
-      for (let i = 0; i < 50 && JSON.stringify(count()) !== JSON.stringify(before); i++)
-        await new Promise((r) => setTimeout(r, 10));
-      expect(count()).toEqual(before);
-    } finally {
-      await new Promise((resolve) => holder.close(resolve));
-    }
+    const r = await handles('taken');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.split('\n')).toEqual([
+      expect.stringMatching(/^refused: .*EADDRINUSE/),
+      expect.not.stringMatching(HELD),
+      '',
+    ]);
   });
 });

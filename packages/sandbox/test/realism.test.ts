@@ -8,7 +8,7 @@ import { keccak256, toUtf8Bytes } from 'ethers';
 import { channelTable, fillAddress } from '@exchange-api/types';
 import { validators } from '@exchange-api/validators';
 import { canonicalJson, recoverActionSigner } from '@exchange-api/auth';
-import { Client, control, newWallet, signed, sleep, start } from './helpers';
+import { Client, control, newWallet, signed, start } from './helpers';
 import { Market, QUOTE_ACTION_METHOD, QUOTE_SIGNED_FIELDS } from '../src/market';
 import { Accounts } from '../src/accounts';
 import { Clock } from '../src/clock';
@@ -117,7 +117,8 @@ describe('money is exact and coherent', () => {
       fees += fee;
     }
     expect(units(res.order.order_fee)).toBe(fees);
-    await sleep(50);
+    // Nothing more is coming: the sandbox answers a socket in order, so a round trip flushes what it sent.
+    await c.roundTrip();
     const updates = c.pushes(`${sub}.balances`).flat();
     const cash = updates.filter((u: any) => u.name === 'USDC');
     expect(units(cash.at(-1).new_balance)).toBe(1_000_000n * 10n ** 12n - fees);
@@ -153,7 +154,7 @@ describe('money is exact and coherent', () => {
     const takerFee = units(close.trades[0].trade_fee);
     expect(takerFee).toBe(units('0.030003'));
     expect(units(close.trades[0].realized_pnl)).toBe(units('0.02') - takerFee);
-    await sleep(50);
+    await a.c.roundTrip();
     const updates = a.c.pushes(`${a.sub}.balances`).flat();
     const makerFee = units('0.009999');
     expect(updates.filter((u: any) => u.name === 'USDC').at(-1).new_balance).toBe('999999.979998'); // 1000000 - 0.009999 + 0.02 - 0.030003
@@ -177,7 +178,7 @@ describe('money is exact and coherent', () => {
       }),
     );
     expect(res.order.order_status).toBe('filled');
-    await sleep(50);
+    await c.roundTrip();
     const updates = c.pushes(`${sub}.balances`);
     expect(updates).toHaveLength(res.trades.length);
     res.trades.forEach((t: any, i: number) => {
@@ -248,8 +249,9 @@ describe('simulated participants', () => {
     const sb = await start({ market: { intervalMs: 20 } });
     const c = await Client.connect(sb.wsUrl);
     await c.call('subscribe', { channels: ['trades.ETH-PERP', 'trades.BTC-PERP'] });
-    for (let i = 0; i < 250 && c.pushes('trades.ETH-PERP').length + c.pushes('trades.BTC-PERP').length < 4; i++)
-      await sleep(20);
+    await c
+      .until(() => c.pushes('trades.ETH-PERP').length + c.pushes('trades.BTC-PERP').length >= 4)
+      .catch(() => undefined);
     const trades = [...c.pushes('trades.ETH-PERP'), ...c.pushes('trades.BTC-PERP')].flat();
     expect(trades.length).toBeGreaterThanOrEqual(4);
     for (const t of trades) {
@@ -268,15 +270,14 @@ describe('simulated participants', () => {
     const subs = await c.login(w);
     const sub = subs[0]!;
     await c.call('subscribe', { channels: [`${sub}.quotes`, `${sub}.best.quotes`, `${w.address}.rfqs`] });
-    for (
-      let i = 0;
-      i < 300 &&
-      (c.pushes(`${sub}.quotes`).length < 3 ||
-        c.pushes(`${sub}.best.quotes`).length < 2 ||
-        c.pushes(`${w.address}.rfqs`).length < 3);
-      i++
-    )
-      await sleep(20);
+    await c
+      .until(
+        () =>
+          c.pushes(`${sub}.quotes`).length >= 3 &&
+          c.pushes(`${sub}.best.quotes`).length >= 2 &&
+          c.pushes(`${w.address}.rfqs`).length >= 3,
+      )
+      .catch(() => undefined);
     const rfqs = new Map<string, any>(
       c
         .pushes(`${w.address}.rfqs`)
