@@ -12,6 +12,47 @@ const layer = (name, from, allowed) => ({
   to: { path: '^(packages|tools)/', pathNot: allowed.map((a) => `^${a}/`) },
 });
 
+const CODEGEN = '^tools/codegen/src/';
+const CODEGEN_ENTRY = `${CODEGEN}(generate[^/]*|index)\\.ts$`;
+/** The folders of the generator, lowest first; each may import only itself and those below it. */
+const codegenLayers = () => [
+  {
+    name: 'codegen-load',
+    comment: 'the loader reads and checks the spec: it imports nothing else of the generator',
+    severity: 'error',
+    from: { path: `${CODEGEN}load/` },
+    to: { path: CODEGEN, pathNot: `${CODEGEN}load/` },
+  },
+  {
+    name: 'codegen-model',
+    comment: 'the model is built from the loaded spec: it imports only load and model',
+    severity: 'error',
+    from: { path: `${CODEGEN}model/` },
+    to: { path: CODEGEN, pathNot: `${CODEGEN}(load|model)/` },
+  },
+  {
+    name: 'codegen-emit',
+    comment: 'the emitters read the model; the diff and the entry files that compose them are above',
+    severity: 'error',
+    from: { path: `${CODEGEN}emit/` },
+    to: { path: [`${CODEGEN}diff/`, CODEGEN_ENTRY] },
+  },
+  {
+    name: 'codegen-diff',
+    comment: 'the diff compares models; the emitters, the writer and the entry files are beside or above it',
+    severity: 'error',
+    from: { path: `${CODEGEN}diff/` },
+    to: { path: [`${CODEGEN}(emit|write)/`, CODEGEN_ENTRY] },
+  },
+  {
+    name: 'codegen-entry',
+    comment: 'generate*.ts and index.ts compose the layers: nothing below them imports them',
+    severity: 'error',
+    from: { path: CODEGEN, pathNot: CODEGEN_ENTRY },
+    to: { path: CODEGEN_ENTRY },
+  },
+];
+
 module.exports = {
   forbidden: [
     { name: 'no-circular', comment: 'an import cycle', severity: 'error', from: {}, to: { circular: true } },
@@ -52,6 +93,9 @@ module.exports = {
         pathNot: ['^tools/codegen/src/', '^tools/codegen/package\\.json$', '^packages/types/src/match-channel\\.ts$'],
       },
     },
+    // Inside the generator, one way (tools/codegen/README.md, "Layers"): load ← model ← {emit, diff} ←
+    // the entry files (generate*.ts, index.ts), which compose them; emit and diff know nothing of each other.
+    ...codegenLayers(),
     {
       name: 'nothing-imports-bench-or-tests',
       comment: 'tools/bench sits at the top and test folders are not code to import',

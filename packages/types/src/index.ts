@@ -18,6 +18,7 @@ export {
 export {
   budgetOf,
   endpointBudgetOf,
+  endpointKeyOf,
   limitOf,
   classBudgetOf,
   publicBudget,

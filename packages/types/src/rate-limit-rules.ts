@@ -18,6 +18,8 @@ export interface RateLimitMethodEntry {
   readonly rateLimitClass?: string | null;
   readonly rateLimitBudget?: string | null;
   readonly rateLimitRule?: RateLimitRuleEntry | null;
+  /** The name the rate-limit tables give the method (its `remaining_per_endpoint` key), when not its own name. */
+  readonly rateLimitKey?: string | null;
 }
 
 /** A rate-limit class (x-rate-limit-classes): a window limit's id, or `per-method` / `own-logic`. */
@@ -64,6 +66,10 @@ export interface RateLimitRules {
   classBudgetOf(className: string): string | null;
   /** The budget `remaining_per_endpoint` reports for a method: its own (per-method), or its rule's `otherwise`. */
   endpointBudgetOf(methodName: string): string | null;
+  /** The key of a method under `remaining_per_endpoint`: its rate-limit key, else its name. */
+  endpointKeyOf(methodName: string): string;
+  /** The method a `remaining_per_endpoint` key stands for (the inverse of endpointKeyOf), or the key itself. */
+  methodOfEndpointKey(key: string): string;
 }
 
 const PER_METHOD = 'per-method';
@@ -106,6 +112,7 @@ function readTables(tables: RateLimitTables) {
  */
 export function rateLimitRules(tables: RateLimitTables): RateLimitRules {
   const { windows, classBudget, methods } = readTables(tables);
+  const byKey = new Map([...methods.values()].filter((m) => m.rateLimitKey).map((m) => [m.rateLimitKey!, m.name]));
   const classes = tables.rateLimitClasses ?? [];
   const defaultClass = classes.find((c) => c.default)?.name ?? null;
   const publicBudget = [...windows.values()].find((w) => w.scope === 'ip')?.id ?? null;
@@ -149,6 +156,8 @@ export function rateLimitRules(tables: RateLimitTables): RateLimitRules {
       if (m.rateLimitBudget != null) return m.rateLimitBudget;
       return m.rateLimitRule && !('decrement' in m.rateLimitRule) ? m.rateLimitRule.otherwise : null;
     },
+    endpointKeyOf: (methodName) => methods.get(methodName)?.rateLimitKey ?? methodName,
+    methodOfEndpointKey: (key) => byKey.get(key) ?? key,
   };
 }
 

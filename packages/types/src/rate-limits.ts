@@ -70,6 +70,12 @@ export const budgetOf = rules.budgetOf as (
  */
 export const endpointBudgetOf = rules.endpointBudgetOf as (methodName: string) => WindowLimitId | null;
 
+/**
+ * The key a method's budget has under `remaining_per_endpoint`: the name the rate-limit tables give it
+ * (`cancel_all` for the wire name `private/cancel_all`), else the method's own name.
+ */
+export const endpointKeyOf = rules.endpointKeyOf;
+
 /** The limitTable entry with this id and kind; throws, naming both, when the table has none. */
 export function limitOf<K extends LimitEntry['kind']>(id: string, kind: K): Extract<LimitEntry, { kind: K }> {
   const l = limitTable.find((e): e is Extract<LimitEntry, { kind: K }> => e.id === id && e.kind === kind);

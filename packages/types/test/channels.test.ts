@@ -51,7 +51,7 @@ describe('typed channel addresses (checked by tsc in the build)', () => {
     expectTypeOf<
       Methods['public/getRateLimits']['result']['remaining_matching']['msBeforeNext']
     >().toEqualTypeOf<number>();
-    expectTypeOf<Methods['order']['assumedResult']['order']>().toEqualTypeOf<Order>();
+    expectTypeOf<Methods['private/order']['assumedResult']['order']>().toEqualTypeOf<Order>();
   });
 });
 
@@ -60,6 +60,13 @@ describe('matching an address to its channel at run time (from the tables)', () 
     ['orderbook.ETH-PERP.10.20', 'orderbook', { instrument_name: 'ETH-PERP', group: '10', depth: '20' }],
     ['trades.ETH-PERP', 'trades', { instrument_name: 'ETH-PERP' }],
     ['trades.perp.ETH', 'tradesByType', { instrument_type: 'perp', currency: 'ETH' }],
+    [
+      'trades.perp.ETH.Settled',
+      'tradesByTypeBatch',
+      { instrument_type: 'perp', currency: 'ETH', batch_status: 'Settled' },
+    ],
+    ['1042.trades.Settled', 'subaccountTradesBatch', { subaccount_id: '1042', batch_status: 'Settled' }],
+    ['1042.trades', 'subaccountTrades', { subaccount_id: '1042' }],
     ['1042.best.quotes', 'subaccountBestQuotes', { subaccount_id: '1042' }],
     ['1042.quotes', 'subaccountQuotes', { subaccount_id: '1042' }],
     ['ticker_slim.BTC-PERP.1000', 'tickerSlim', { instrument_name: 'BTC-PERP', interval: '1000' }],
@@ -70,12 +77,16 @@ describe('matching an address to its channel at run time (from the tables)', () 
     expect(m?.params).toEqual(params);
   });
 
-  it.each(['orderbook.ETH-PERP.7.20', 'ticker_slim.ETH-PERP.50', 'nothing', 'trades.future.ETH.x'])(
-    '%s matches nothing',
-    (address) => {
-      expect(matchChannel(address)).toBeNull();
-    },
-  );
+  it.each([
+    'orderbook.ETH-PERP.7.20',
+    'ticker_slim.ETH-PERP.50',
+    'nothing',
+    'trades.future.ETH.x',
+    'trades.perp.ETH.Done',
+    '1042.trades.Done',
+  ])('%s matches nothing', (address) => {
+    expect(matchChannel(address)).toBeNull();
+  });
 
   it('fills a template and names a missing value', () => {
     expect(
@@ -84,11 +95,15 @@ describe('matching an address to its channel at run time (from the tables)', () 
     expect(() => fillAddress('trades.{instrument_name}', {})).toThrow(/no value for \{instrument_name\}/);
   });
 
-  it('the tables carry all 13 channels and the documented methods', () => {
-    expect(channelTable).toHaveLength(13);
-    expect(methodTable.find((m) => m.name === 'cancel_all')).toMatchObject({
+  it("the tables carry the document's 13 channels and the clients' 2, and the documented methods under their wire names", () => {
+    expect(channelTable).toHaveLength(15);
+    expect(methodTable.find((m) => m.name === 'private/cancel_all')).toMatchObject({
       rateLimitClass: 'endpoint',
       rateLimitBudget: 'cancel_all',
+      rateLimitKey: 'cancel_all',
+      actionModule: null,
+      orderFlow: true,
     });
+    expect(methodTable.find((m) => m.name === 'private/order')).toMatchObject({ actionModule: 'trade' });
   });
 });

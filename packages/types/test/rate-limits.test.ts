@@ -2,6 +2,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
   budgetOf,
   endpointBudgetOf,
+  endpointKeyOf,
   limitOf,
   methodTable,
   publicBudget,
@@ -23,18 +24,33 @@ const cases: Array<[method: string, params: unknown, after: BudgetRef | null, be
   ['private/get_subaccounts', {}, wallet('non_matching'), ip],
   ['public/get_all_live_instruments', {}, null, null],
   ['public/get_all_live_instruments', one, null, null],
-  ['order', one, wallet('matching'), ip],
-  ['replace', one, wallet('matching'), ip],
-  ['cancel', one, wallet('matching'), ip],
-  ['cancel_by_instrument', one, wallet('matching'), ip],
-  ['cancel_by_nonce', one, wallet('matching'), ip],
-  ['cancel_all', {}, perMethod('cancel_all'), ip],
-  ['cancel_by_label', one, wallet('matching'), ip],
-  ['cancel_by_label', { label: 'x' }, perMethod('cancel_by_label'), ip],
-  ['cancel_by_label', { label: 'x', instrument_name: 7 }, perMethod('cancel_by_label'), ip],
-  ['cancel_by_label', null, perMethod('cancel_by_label'), ip],
+  ['private/order', one, wallet('matching'), ip],
+  ['private/replace', one, wallet('matching'), ip],
+  ['private/cancel', one, wallet('matching'), ip],
+  ['private/cancel_by_instrument', one, wallet('matching'), ip],
+  ['private/cancel_by_nonce', one, wallet('matching'), ip],
+  ['private/cancel_all', {}, perMethod('cancel_all'), ip],
+  ['private/cancel_by_label', one, wallet('matching'), ip],
+  ['private/cancel_by_label', { label: 'x' }, perMethod('cancel_by_label'), ip],
+  ['private/cancel_by_label', { label: 'x', instrument_name: 7 }, perMethod('cancel_by_label'), ip],
+  ['private/cancel_by_label', null, perMethod('cancel_by_label'), ip],
+  // Beyond the document (x-source: clients): reads, the non-matching class.
+  ...[
+    'public/get_all_currencies',
+    'public/get_all_instruments',
+    'public/get_instrument',
+    'public/get_ticker',
+    'public/get_trade_history',
+    'public/get_funding_rate_history',
+    'public/get_time',
+    'private/get_all_portfolios',
+    'private/get_subaccount',
+    'private/get_open_orders',
+    'private/get_orders',
+    'private/get_trade_history',
+  ].map((m): [string, unknown, BudgetRef | null, BudgetRef | null] => [m, {}, wallet('non_matching'), ip]),
   // Not in methodTable: the default class.
-  ['public/get_time', {}, wallet('non_matching'), ip],
+  ['public/get_vault_balances', {}, wallet('non_matching'), ip],
 ];
 
 describe('budgetOf: which tier-1 budget a request draws on', () => {
@@ -61,16 +77,19 @@ describe('budgetOf: which tier-1 budget a request draws on', () => {
   });
 });
 
-describe('endpointBudgetOf: what remaining_per_endpoint reports', () => {
+describe('endpointBudgetOf and endpointKeyOf: what remaining_per_endpoint reports, under which key', () => {
   it.each([
-    ['cancel_all', 'cancel_all'],
-    ['cancel_by_label', 'cancel_by_label'],
-    ['order', null],
-    ['public/get_all_live_instruments', null],
-    ['subscribe', null],
-    ['public/get_time', null],
-  ] as const)('%s → %s', (method, want) => {
+    ['private/cancel_all', 'cancel_all', 'cancel_all'],
+    ['private/cancel_by_label', 'cancel_by_label', 'cancel_by_label'],
+    ['private/order', null, 'order'],
+    ['public/get_all_live_instruments', null, 'public/get_all_live_instruments'],
+    ['subscribe', null, 'subscribe'],
+    ['public/get_time', null, 'public/get_time'],
+    ['public/not_in_the_table', null, 'public/not_in_the_table'],
+  ] as const)('%s → %s, key %s', (method, want, key) => {
     expect(endpointBudgetOf(method)).toBe(want);
+    // The document's key is the short name of its rate-limit tables (remaining_per_endpoint: cancel_all).
+    expect(endpointKeyOf(method)).toBe(key);
   });
 });
 

@@ -1,9 +1,8 @@
 /** The pipeline: load → model → emitters → writer. */
 import { existsSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { withCheckedSpec, type LoadedSpec } from './load/load-spec';
-import { buildModel } from './model/build-model';
-import { checkExamples } from './model/check-examples';
+import { withCheckedSpec } from './load/load-spec';
+import { modelOfSpec } from './model/checked-model';
 import type { ApiModel } from './model/types';
 import { emitTypes } from './emit/types';
 import { emitValidators } from './emit/validators';
@@ -18,13 +17,6 @@ import { emitSdk, isBuildOutput } from './generate-sdk';
 /** Load a spec, build its model and check its examples: everything an emitter needs. */
 export async function modelFromSpec(specFile: string, cwd = process.cwd()): Promise<ApiModel> {
   return withCheckedSpec(specFile, { cwd }, modelOfSpec);
-}
-
-/** The model of a spec, its examples checked against it. */
-export function modelOfSpec(spec: LoadedSpec): ApiModel {
-  const model = buildModel(spec);
-  checkExamples(spec, model);
-  return model;
 }
 
 /** The files of an SDK for any spec: types, tables and validators (validators import types from `typesImport`). */
@@ -90,7 +82,8 @@ export async function generateInto(
   const specName = relative(out, resolve(cwd, specFile)) || specFile;
   const docs = options.docs === true;
   const languages = options.languages ?? [];
-  const regenerate = `npx exchange-api generate --spec ${specFile} --out ${outDir}${options.name ? ` --name ${options.name}` : ''}${docs ? ' --docs' : ''}${langFlag(languages)}`;
+  // Run in the package folder, so it reads the same wherever generate ran (and --check from elsewhere sees no drift).
+  const regenerate = `npx exchange-api generate --spec ${specName} --out .${options.name ? ` --name ${options.name}` : ''}${docs ? ' --docs' : ''}${langFlag(languages)}`;
   // Model and emitters run while the parser checks the spec (in its worker); nothing is written unless it passes.
   const sdk = await withCheckedSpec(specFile, { cwd }, (spec) =>
     emitSdk({ ...modelOfSpec(spec), source: specName }, { name: options.name, docs, languages, specName, regenerate }),

@@ -176,16 +176,21 @@ describe('emitDocs on our spec', () => {
       .filter((f) => !f.path.startsWith('md/'))
       .reduce((n, f) => n + Buffer.byteLength(`${headerFor(f.path, 'spec/asyncapi.yaml')}\n${f.content}`), 0);
 
-  it('is deterministic and under 300 kB (HTML, CSS and JS, 300,000 bytes)', () => {
+  // The document's own 13 methods and 13 channels weighed 291,710 bytes under a 300 kB budget; the
+  // 12 methods, 2 channels and their records that the public clients call beyond the document
+  // (x-source: clients) add about 145 kB. The budget follows the interface it documents.
+  const BUDGET = 450_000;
+
+  it('is deterministic and under 450 kB (HTML, CSS and JS, 450,000 bytes)', () => {
     expect(emitDocs(model)).toEqual(files);
-    expect(weight(files)).toBeLessThan(300_000);
+    expect(weight(files)).toBeLessThan(BUDGET);
   });
 
-  it('stays under 300 kB with a Changes page (docs --since an older spec with a few changes)', () => {
+  it('stays under 450 kB with a Changes page (docs --since an older spec with a few changes)', () => {
     // The older spec: one channel and one method fewer, a record with a field fewer, an enumeration with a value fewer.
     const before = clone(model);
     before.channels = before.channels.filter((c) => c.id !== 'walletRfqs');
-    before.methods = before.methods.filter((m) => m.name !== 'cancel_by_label');
+    before.methods = before.methods.filter((m) => m.name !== 'private/cancel_by_label');
     const order = before.types.find((t) => t.name === 'Order')!;
     order.fields = order.fields!.filter((f) => f.name !== 'label');
     const reason = before.types.find((t) => t.name === 'CancelReason')!;
@@ -194,7 +199,7 @@ describe('emitDocs on our spec', () => {
     expect(changes.length).toBeGreaterThanOrEqual(2);
     const out = emitDocs(model, { changes: { since: { file: 'old.yaml', version: '0.1.0' }, changes } });
     expect(out.map((f) => f.path)).toContain('changes.html');
-    expect(weight(out)).toBeLessThan(300_000);
+    expect(weight(out)).toBeLessThan(BUDGET);
   });
 
   it("frames pushed notifications with the method the spec's notification frame gives", () => {

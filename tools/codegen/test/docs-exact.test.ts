@@ -167,20 +167,19 @@ describe('field tables where a record is used show its constraints', () => {
     expect(sectionOf(page(files, 'records.html'), 'BalanceParams')).toContain('pattern <code>^[0-9]{1,32}$</code>');
   });
 
-  it('of our order-flow methods: the nonce pattern inline for order, replace and the cancels, and on the records page', async () => {
+  it('of our signed order-flow methods: the nonce constraints inline for private/order and private/replace, and on the records page', async () => {
     const m = await repoModel();
     const site = new SiteMap(m);
     const files = emitDocs(m);
-    const flow = m.methods.filter((x) => x.orderFlow);
-    expect(flow.map((x) => x.name)).toEqual(expect.arrayContaining(['order', 'replace', 'cancel', 'cancel_all']));
-    for (const x of flow) {
+    const signed = m.methods.filter((x) => x.actionModule);
+    expect(signed.map((x) => x.name)).toEqual(['private/order', 'private/replace']);
+    for (const x of signed)
       expect(sectionOf(page(files, 'methods.html'), site.method(x, 'params').anchor!), x.name).toMatch(
-        /<tr><td>nonce<td>string<td>yes<td>pattern \^\[0-9\]\{1,32\}\$/,
+        /<tr><td>nonce<td><a href="records\.html#ActionNonceInput">ActionNonceInput<\/a><td>yes<td>pattern \^\[0-9\]\{1,78\}\$ or minimum 0/,
       );
-      expect(sectionOf(page(files, 'records.html'), x.assumedParams!), x.name).toContain(
-        'pattern <code>^[0-9]{1,32}$</code>',
-      );
-    }
+    expect(sectionOf(page(files, 'records.html'), 'ActionNonceInput')).toContain(
+      'pattern <code>^[0-9]{1,78}$</code> or minimum <code>0</code>',
+    );
   });
 
   it('of named types: Decimal its pattern, Int64 its exact bounds, a union per branch (our spec)', async () => {

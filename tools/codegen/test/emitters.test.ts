@@ -115,19 +115,19 @@ describe("the client's generated surface", () => {
     ]);
     const helpers = [...ours.content.matchAll(/^ {2}(\w+)\(params: ActionInput<'([^']+)'>/gm)].map((m) => [m[1], m[2]]);
     expect(helpers).toEqual([
-      ['order', 'order'],
-      ['replace', 'replace'],
-      ['cancel', 'cancel'],
-      ['cancelByInstrument', 'cancel_by_instrument'],
-      ['cancelByNonce', 'cancel_by_nonce'],
-      ['cancelAll', 'cancel_all'],
-      ['cancelByLabel', 'cancel_by_label'],
+      ['order', 'private/order'],
+      ['replace', 'private/replace'],
+      ['cancel', 'private/cancel'],
+      ['cancelByInstrument', 'private/cancel_by_instrument'],
+      ['cancelByNonce', 'private/cancel_by_nonce'],
+      ['cancelAll', 'private/cancel_all'],
+      ['cancelByLabel', 'private/cancel_by_label'],
     ]);
     expect(ours.content).toContain(
       "publicGetRateLimits: (params: CallParams<'public/getRateLimits'>, options?: CallOptions) => core.call('public/getRateLimits', params, options),",
     );
     expect(ours.content).toContain(
-      "order: (params: ActionInput<'order'>, options?: CallOptions) => core.action('order', params, options),",
+      "order: (params: ActionInput<'private/order'>, options?: CallOptions) => core.action('private/order', params, options),",
     );
     const fixture = emitClientSurface(await modelFromSpec(fixtureSpec))[0]!.content;
     expect(fixture).toContain(

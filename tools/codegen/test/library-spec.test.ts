@@ -12,7 +12,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { emitValidators, generateInto, modelFromSpec, SpecError, type ApiModel } from '../src/index';
-import { cli, miniSpec, repoRoot, scratchDir, typecheck, writeSpec } from './helpers';
+import { miniSpec, repoRoot, scratchDir, typecheck, writeSpec } from './helpers';
+import { runMain } from '../../../test/support/run-main';
 
 const librarySpec = join(repoRoot, 'tools', 'codegen', 'test', 'fixtures', 'library.asyncapi.yaml');
 type Validate = ((d: unknown) => boolean) & { errors?: Array<{ keyword: string; instancePath: string }> | null };
@@ -25,7 +26,7 @@ beforeAll(async () => {
   model = await modelFromSpec(librarySpec, repoRoot);
   out = scratchDir('library-');
   notes = (await generateInto(librarySpec, out, { check: false, cwd: repoRoot })).notes;
-}, 90_000);
+});
 
 describe("the library spec (plain AsyncAPI 3.0 with the Schema Object's extras)", () => {
   it('generates sources that type-check under strict settings, with ajv-formats as a dependency', () => {
@@ -37,7 +38,7 @@ describe("the library spec (plain AsyncAPI 3.0 with the Schema Object's extras)"
     expect(readFileSync(join(out, 'src', 'validators.gen.js'), 'utf8')).toMatch(
       /^import __runtime\d+ from "ajv-formats\/dist\/formats\.js";$/m,
     );
-  }, 60_000);
+  });
 
   it('types a channel with several messages as the union of their payloads, inline messages named by their keys, a shared one once', () => {
     const channels = readFileSync(join(out, 'src', 'channels.gen.ts'), 'utf8');
@@ -81,7 +82,7 @@ describe("the library spec (plain AsyncAPI 3.0 with the Schema Object's extras)"
     );
     const checked = typecheck(join(out, 'src'));
     expect(checked.output).toBe('');
-  }, 60_000);
+  });
 
   it('validators accept every example and refuse a bad date-time, uuid and date', async () => {
     const v = (await import(pathToFileURL(join(out, 'src', 'validators.gen.js')).href)) as Record<string, Validate>;
@@ -188,15 +189,11 @@ describe('each extra of the AsyncAPI Schema Object generates validators (ajv str
       "{ schemaFormat: 'application/vnd.aai.asyncapi+yaml;version=3.0.0', schema: { type: integer } }",
     ],
   ];
-  it.each(cases)(
-    '%s',
-    async (_name, schema, payload) => {
-      const m = await modelFromSpec(writeSpec(withSchema(schema, payload)));
-      const files = emitValidators(m, { typesImport: './types.gen' });
-      expect(files.find((f) => f.path === 'validators.gen.js')!.content).toContain('export const channel_things');
-    },
-    30_000,
-  );
+  it.each(cases)('%s', async (_name, schema, payload) => {
+    const m = await modelFromSpec(writeSpec(withSchema(schema, payload)));
+    const files = emitValidators(m, { typesImport: './types.gen' });
+    expect(files.find((f) => f.path === 'validators.gen.js')!.content).toContain('export const channel_things');
+  });
 
   it('a multi-format JSON Schema payload is read as its schema (typed, validated)', async () => {
     const m = await modelFromSpec(
@@ -251,8 +248,8 @@ channels:
 });
 
 describe('the command line on a spec from outside this repository', () => {
-  it('spec: the summary states the defaults in its notes and lists the open places itself (no bare spec/README.md)', () => {
-    const r = cli(['spec', '--spec', librarySpec]);
+  it('spec: the summary states the defaults in its notes and lists the open places itself (no bare spec/README.md)', async () => {
+    const r = await runMain(['spec', '--spec', librarySpec]);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(
@@ -261,11 +258,11 @@ describe('the command line on a spec from outside this repository', () => {
     expect(r.stdout).toMatch(/holds\.\{member_id\}\s+HoldReadyPayload \| HoldCancelledPayload\n/);
     expect(r.stdout).toContain('not shown (0 places):');
     expect(r.stdout).not.toMatch(/see spec\/README\.md/);
-  }, 90_000);
+  });
 
-  it('generate: an AsyncAPI 2.6.0 document is one error line with file, line and pointer, exit 2, no stack trace', () => {
+  it('generate: an AsyncAPI 2.6.0 document is one error line with file, line and pointer, exit 2, no stack trace', async () => {
     const spec = writeSpec("asyncapi: 2.6.0\ninfo: { title: Old, version: '1' }\nchannels: {}\n");
-    const r = cli(['generate', '--spec', spec, '--out', scratchDir('v2-')]);
+    const r = await runMain(['generate', '--spec', spec, '--out', scratchDir('v2-')]);
     expect(r.status).toBe(2);
     const lines = r.stderr
       .replace(/npm warn.*\n/g, '')
@@ -277,5 +274,5 @@ describe('the command line on a spec from outside this repository', () => {
         /^error: .*spec\.yaml:1 #\/asyncapi: this toolkit reads AsyncAPI 3\.x documents; this one is AsyncAPI 2\.6\.0\./,
       ),
     ]);
-  }, 90_000);
+  });
 });

@@ -99,6 +99,72 @@ x-rate-limit-classes: [{ name: heavy, budget: heavy }]`,
     ],
   ],
   [
+    'a signed method: its rate-limit key, its action module, its source; the modules and deployments of the action signature',
+    `channels:${rpcChannel}
+operations:
+  place:
+    action: send
+    channel: { $ref: '#/channels/rpc' }
+    messages: [{ $ref: '#/channels/rpc/messages/Req' }]
+    reply: { channel: { $ref: '#/channels/rpc' }, messages: [{ $ref: '#/channels/rpc/messages/Res' }] }
+    x-method: private/place
+    x-rate-limit-key: place
+    x-action-module: trade
+    x-order-flow: true
+    x-source: clients
+  peek:
+    action: send
+    channel: { $ref: '#/channels/rpc' }
+    messages: [{ $ref: '#/channels/rpc/messages/Req' }]
+    reply: { channel: { $ref: '#/channels/rpc' }, messages: [{ $ref: '#/channels/rpc/messages/Res' }] }
+    x-method: public/peek
+components:
+  schemas:
+    Req: { type: object, properties: { n: { type: integer } } }
+    Item: { type: string }
+x-action-signature:
+  domain: { name: D, version: '1', chainId: 5 }
+  primaryType: Action
+  types: { Action: [{ name: data, type: bytes }] }
+  modules:
+    trade:
+      address: '0x00000000000000000000000000000000000000aa'
+      data: [{ name: isBid, type: bool, from: direction is buy }]
+  deployments:
+    - { name: test, network: testnet, domain: { chainId: 5 }, separator: '0x01', modules: { trade: '0x00000000000000000000000000000000000000bb' } }`,
+    (m) => ({
+      methods: m.methods.map(({ name, rateLimitKey, actionModule, source }) => ({
+        name,
+        rateLimitKey,
+        actionModule,
+        source,
+      })),
+      modules: m.actionSignature?.modules,
+      deployments: m.actionSignature?.deployments,
+    }),
+    {
+      methods: [
+        { name: 'private/place', rateLimitKey: 'place', actionModule: 'trade', source: 'clients' },
+        { name: 'public/peek', rateLimitKey: 'public/peek', actionModule: null, source: 'document' },
+      ],
+      modules: {
+        trade: {
+          address: '0x00000000000000000000000000000000000000aa',
+          data: [{ name: 'isBid', type: 'bool', from: 'direction is buy' }],
+        },
+      },
+      deployments: [
+        {
+          name: 'test',
+          network: 'testnet',
+          domain: { chainId: 5 },
+          separator: '0x01',
+          modules: { trade: '0x00000000000000000000000000000000000000bb' },
+        },
+      ],
+    },
+  ],
+  [
     'records: fields in order, required, nullable, defaults, type expressions and refs',
     `components:
   schemas:
@@ -182,6 +248,7 @@ x-errors:
   codes: [{ code: -32000, message: Slow down, condition: Too fast., data: 'Retry after <ms> ms', dataPattern: '^Retry after [0-9]+ ms$' }]
 x-login:
   headers: { wallet: X-W, timestamp: X-T, signature: X-S }
+  alternateHeaders: [{ wallet: X-LW, timestamp: X-LT, signature: X-LS }]
   message: ms
   freshness: { pastMs: 10, futureMs: 1, appliesTo: wallet }`,
     (m) => ({ limits: m.limits, errors: m.errors, login: m.login }),
@@ -204,6 +271,7 @@ x-login:
       },
       login: {
         headers: { wallet: 'X-W', timestamp: 'X-T', signature: 'X-S' },
+        alternateHeaders: [{ wallet: 'X-LW', timestamp: 'X-LT', signature: 'X-LS' }],
         message: 'ms',
         freshness: { pastMs: 10, futureMs: 1, appliesTo: 'wallet' },
         reverifyIntervalMs: null,
@@ -222,7 +290,8 @@ describe('spec → model', () => {
     const { ourSpec } = await import('./helpers');
     const model = await modelFromSpec(ourSpec);
     expect(JSON.parse(JSON.stringify(model))).toEqual(model);
-    expect(model.channels).toHaveLength(13);
+    // The document's 13 channels and the two the public clients subscribe to (batch-status-channels).
+    expect(model.channels).toHaveLength(15);
     expect(model.methods.map((m) => m.name)).toContain('public/getRateLimits');
   });
 });

@@ -1,24 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { loadSpec, modelFromSpec, SpecError } from '../src/index';
 import { repoRoot, scratchDir } from './helpers';
+import { runMain } from '../../../test/support/run-main';
 
 const fixtures = join(repoRoot, 'tools', 'codegen', 'test', 'fixtures', 'multi-file');
 const mainSpec = join(fixtures, 'main.asyncapi.yaml');
-
-/** The command line from its sources, as a user runs it (exit code, output), in the repository. */
-function cliFromSources(args: string[]) {
-  const bin = join(repoRoot, 'packages', 'cli', 'bin', 'exchange-api.js');
-  const r = spawnSync(process.execPath, ['--conditions=@exchange-api/source', '--import', 'tsx', bin, ...args], {
-    cwd: repoRoot,
-    encoding: 'utf8',
-    env: { ...process.env, SCARF_ANALYTICS: 'false' },
-    timeout: 120_000,
-  });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
 
 /** A copy of the fixtures in a scratch folder, with one file changed. */
 function variant(file: string, change: (text: string) => string): string {
@@ -61,12 +49,12 @@ describe('a spec split over files', () => {
     const model = await modelFromSpec(mainSpec); // checks every example against its validator
     expect(model.channels.map((c) => c.id)).toEqual(['things', 'orders']);
     const out = scratchDir('multi-file-sdk-');
-    const r = cliFromSources(['generate', '--spec', mainSpec, '--out', out]);
+    const r = await runMain(['generate', '--spec', mainSpec, '--out', out]);
     expect(r.stderr).not.toMatch(/error/);
     expect(r.status).toBe(0);
     const types = readFileSync(join(out, 'src', 'types.gen.ts'), 'utf8');
     for (const name of ['Thing', 'Part', 'Money', 'Order']) expect(types).toContain(`export interface ${name} `);
-  }, 120_000);
+  });
 
   it('a spec without refs to other files loads as before', async () => {
     const spec = await loadSpec(join(repoRoot, 'tools', 'codegen', 'test', 'fixtures', 'parcels.asyncapi.yaml'));
@@ -92,23 +80,19 @@ describe('a ref that cannot be followed: one error with file, line and pointer, 
       /\$ref "\.\/broken\.yaml#\/Order" cannot be followed: .*broken\.yaml:4: not valid YAML/,
     ],
     ['a remote ref', 'https://example.com/schemas.yaml#/Order', /a remote \$ref is not fetched; download the file/],
-  ])(
-    '%s',
-    (_what, ref, message) => {
-      const dir = variant('main.asyncapi.yaml', (t) => t.replace(ORDER_REF, ref));
-      writeFileSync(join(dir, 'broken.yaml'), 'Order:\n  type: object\n  properties: [unclosed\n  required: x\n');
-      const r = cliFromSources(['generate', '--spec', join(dir, 'main.asyncapi.yaml'), '--out', join(dir, 'out')]);
-      expect(r.status).toBe(2);
-      expect(r.stderr).toMatch(/the spec has 1 error\(s\)/);
-      const line = r.stderr.split('\n').find((l) => l.startsWith('error:'))!;
-      expect(line).toMatch(
-        new RegExp(`main\\.asyncapi\\.yaml:${refLine} #/channels/orders/messages/order/payload/\\$ref: `),
-      );
-      expect(line).toMatch(message);
-      expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
-    },
-    120_000,
-  );
+  ])('%s', async (_what, ref, message) => {
+    const dir = variant('main.asyncapi.yaml', (t) => t.replace(ORDER_REF, ref));
+    writeFileSync(join(dir, 'broken.yaml'), 'Order:\n  type: object\n  properties: [unclosed\n  required: x\n');
+    const r = await runMain(['generate', '--spec', join(dir, 'main.asyncapi.yaml'), '--out', join(dir, 'out')]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/the spec has 1 error\(s\)/);
+    const line = r.stderr.split('\n').find((l) => l.startsWith('error:'))!;
+    expect(line).toMatch(
+      new RegExp(`main\\.asyncapi\\.yaml:${refLine} #/channels/orders/messages/order/payload/\\$ref: `),
+    );
+    expect(line).toMatch(message);
+    expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
+  });
 });
 
 describe('a problem inside a referenced file names that file', () => {
@@ -123,15 +107,15 @@ describe('a problem inside a referenced file names that file', () => {
     );
   });
 
-  it('exchange-api spec names that file too (it checks the examples itself)', () => {
+  it('exchange-api spec names that file too (it checks the examples itself)', async () => {
     const dir = variant('schemas.yaml', (t) => t.replace('- { id: 1, part', "- { id: 'one', part"));
-    const r = cliFromSources(['spec', '--spec', join(dir, 'main.asyncapi.yaml')]);
+    const r = await runMain(['spec', '--spec', join(dir, 'main.asyncapi.yaml')]);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(
       /error: .*schemas\.yaml:9 #\/Thing\/examples\/0: example is not valid: \/id must be integer/,
     );
     expect(r.stderr).not.toMatch(/\n\s+at /);
-  }, 120_000);
+  });
 
   it('an enum value of the wrong type', async () => {
     const dir = variant(join('common', 'money.yaml'), (t) => t.replace('enum: [USD, EUR]', 'enum: [USD, 7]'));

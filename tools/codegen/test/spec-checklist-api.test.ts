@@ -26,6 +26,8 @@ import {
   baseType,
   channelByAddress,
   methodByName,
+  methodByDocumentName,
+  fromDocument,
   model,
   loadChecklist,
 } from './checklist/reader';
@@ -37,9 +39,17 @@ beforeAll(loadChecklist);
 // ================================================================================================
 
 describe('channels', () => {
-  it('the spec has exactly the 13 channels of the Events table', () => {
+  it('the spec has exactly the 13 channels of the Events table, besides those marked as from the clients', () => {
     expect(CHANNELS).toHaveLength(13);
-    expect(model.channels.map((c) => c.address).sort()).toEqual(CHANNELS.map((c) => c.address).sort());
+    const documented = model.channels.filter((c) => fromDocument('channels', c.id));
+    expect(documented.map((c) => c.address).sort()).toEqual(CHANNELS.map((c) => c.address).sort());
+  });
+
+  it('a channel the document does not name says it comes from the clients and cites its assumption', () => {
+    for (const c of model.channels.filter((x) => !fromDocument('channels', x.id))) {
+      expect(raw('channels', c.id, 'x-source'), c.address).toBe('clients');
+      expect(c.assumption, `${c.address} cites the assumption that names the clients`).toBeTruthy();
+    }
   });
 
   it.each(CHANNELS)('$address: $access, payload $record (array $array)', (row) => {
@@ -72,12 +82,30 @@ describe('channels', () => {
 // ================================================================================================
 
 describe('methods', () => {
-  it('the spec describes exactly the 13 methods the document names', () => {
-    expect(model.methods.map((m) => m.name).sort()).toEqual(METHODS.map((m) => m.name).sort());
+  it('the spec describes exactly the 13 methods the document names (by their rate-limit keys), besides those from the clients', () => {
+    const documented = model.methods.filter((m) => fromDocument('operations', m.id));
+    expect(documented.map((m) => m.rateLimitKey).sort()).toEqual(METHODS.map((m) => m.name).sort());
+  });
+
+  it('a method the document does not name says it comes from the clients, cites its assumption and only reads', () => {
+    const fromClients = model.methods.filter((m) => !fromDocument('operations', m.id));
+    expect(fromClients.length).toBeGreaterThan(0);
+    for (const m of fromClients) {
+      expect(m.source, m.name).toBe('clients');
+      expect(m.assumption, `${m.name} cites the assumption that names the clients`).toBeTruthy();
+      // Nothing the clients call beyond the document changes state: the document's own counts stay true.
+      expect(m.rateLimitClass, m.name).toBe('non_matching');
+      expect(m.orderFlow, m.name).toBe(false);
+    }
+  });
+
+  it('a prefixed wire name keeps the short name of the rate-limit tables as its key', () => {
+    for (const m of model.methods.filter((x) => x.rateLimitKey !== x.name))
+      expect(m.name, m.rateLimitKey).toMatch(new RegExp(`^(public|private)/${m.rateLimitKey}$`));
   });
 
   it.each(METHODS)('$name: class $rateLimitClass, transports $transports', (row) => {
-    const m = methodByName(row.name);
+    const m = methodByDocumentName(row.name);
     // The model fills defaults for missing keys: the raw operation must state them.
     expect(raw('operations', m.id, 'x-rate-limit-class')).toBe(row.rateLimitClass);
     expect(m.rateLimitClass).toBe(row.rateLimitClass);
@@ -95,13 +123,13 @@ describe('methods', () => {
   });
 
   it('cancel_all has its own per-(wallet, method) budget', () => {
-    const m = methodByName('cancel_all');
+    const m = methodByDocumentName('cancel_all');
     expect(m.rateLimitBudget).toBe('cancel_all');
     expect(model.limits.find((l) => l.id === 'cancel_all')?.scope).toBe('wallet-method');
   });
 
   it('cancel_by_label: matching budget for a single instrument, otherwise a dedicated per-method budget', () => {
-    const rule = methodByName('cancel_by_label').rateLimitRule;
+    const rule = methodByDocumentName('cancel_by_label').rateLimitRule;
     expect(rule?.singleInstrument).toBe('matching');
     const other = model.limits.find((l) => l.id === rule?.otherwise);
     expect(other, `budget ${rule?.otherwise}`).toBeTruthy();

@@ -11,33 +11,33 @@ export interface SurfaceCore {
 /** Signed helpers, one per order-flow method: nonce and expiry filled in when absent, then signed and sent. */
 export abstract class OrderFlowHelpers {
   abstract action<M extends OrderFlowMethodName>(method: M, params: ActionInput<M>, options?: CallOptions): Promise<CallResult<M>>;
-  /** `order`: Place an order. Carries its own EIP-712 action signature. (ws; matching; login) */
-  order(params: ActionInput<'order'>, options?: CallOptions): Promise<CallResult<'order'>> {
-    return this.action('order', params, options);
+  /** `private/order`: Place an order. Carries its own EIP-712 action signature (the trade module's). (ws, http; matching; login) */
+  order(params: ActionInput<'private/order'>, options?: CallOptions): Promise<CallResult<'private/order'>> {
+    return this.action('private/order', params, options);
   }
-  /** `replace`: Cancel an order and place another. Carries its own EIP-712 action signature. (ws; matching; login) */
-  replace(params: ActionInput<'replace'>, options?: CallOptions): Promise<CallResult<'replace'>> {
-    return this.action('replace', params, options);
+  /** `private/replace`: Cancel an order and place another. Carries its own EIP-712 action signature (the trade module's). (ws, http; matching; login) */
+  replace(params: ActionInput<'private/replace'>, options?: CallOptions): Promise<CallResult<'private/replace'>> {
+    return this.action('private/replace', params, options);
   }
-  /** `cancel`: Cancel one order. Carries its own EIP-712 action signature. (ws; matching; login) */
-  cancel(params: ActionInput<'cancel'>, options?: CallOptions): Promise<CallResult<'cancel'>> {
-    return this.action('cancel', params, options);
+  /** `private/cancel`: Cancel one order. No action signature; the login authorises it. (ws, http; matching; login) */
+  cancel(params: ActionInput<'private/cancel'>, options?: CallOptions): Promise<CallResult<'private/cancel'>> {
+    return this.action('private/cancel', params, options);
   }
-  /** `cancel_by_instrument`: Cancel every open order of a subaccount in one instrument. (ws; matching; login) */
-  cancelByInstrument(params: ActionInput<'cancel_by_instrument'>, options?: CallOptions): Promise<CallResult<'cancel_by_instrument'>> {
-    return this.action('cancel_by_instrument', params, options);
+  /** `private/cancel_by_instrument`: Cancel every open order of a subaccount in one instrument. (ws, http; matching; login) */
+  cancelByInstrument(params: ActionInput<'private/cancel_by_instrument'>, options?: CallOptions): Promise<CallResult<'private/cancel_by_instrument'>> {
+    return this.action('private/cancel_by_instrument', params, options);
   }
-  /** `cancel_by_nonce`: Cancel the order a subaccount placed with a given nonce. (ws; matching; login) */
-  cancelByNonce(params: ActionInput<'cancel_by_nonce'>, options?: CallOptions): Promise<CallResult<'cancel_by_nonce'>> {
-    return this.action('cancel_by_nonce', params, options);
+  /** `private/cancel_by_nonce`: Cancel the order a subaccount placed with a given nonce. (ws, http; matching; login) */
+  cancelByNonce(params: ActionInput<'private/cancel_by_nonce'>, options?: CallOptions): Promise<CallResult<'private/cancel_by_nonce'>> {
+    return this.action('private/cancel_by_nonce', params, options);
   }
-  /** `cancel_all`: Cancel every open order of a subaccount. Its own per-(wallet, method) budget. (ws; endpoint; login) */
-  cancelAll(params: ActionInput<'cancel_all'>, options?: CallOptions): Promise<CallResult<'cancel_all'>> {
-    return this.action('cancel_all', params, options);
+  /** `private/cancel_all`: Cancel every open order of a subaccount. Its own per-(wallet, method) budget. (ws, http; endpoint; login) */
+  cancelAll(params: ActionInput<'private/cancel_all'>, options?: CallOptions): Promise<CallResult<'private/cancel_all'>> {
+    return this.action('private/cancel_all', params, options);
   }
-  /** `cancel_by_label`: Cancel the orders of a subaccount carrying a label. Uses the matching budget when limited to a single instrument, otherwise a dedicated per-method budget. (ws; custom; login) */
-  cancelByLabel(params: ActionInput<'cancel_by_label'>, options?: CallOptions): Promise<CallResult<'cancel_by_label'>> {
-    return this.action('cancel_by_label', params, options);
+  /** `private/cancel_by_label`: Cancel the orders of a subaccount carrying a label. Uses the matching budget when limited to a single instrument, otherwise a dedicated per-method budget. (ws, http; custom; login) */
+  cancelByLabel(params: ActionInput<'private/cancel_by_label'>, options?: CallOptions): Promise<CallResult<'private/cancel_by_label'>> {
+    return this.action('private/cancel_by_label', params, options);
   }
 }
 
@@ -60,20 +60,44 @@ export function createRpc(core: SurfaceCore) {
     privateGetSubaccounts: (params: CallParams<'private/get_subaccounts'>, options?: CallOptions) => core.call('private/get_subaccounts', params, options),
     /** `public/get_all_live_instruments`: The live instruments. No per-request decrement; bounded by the per-IP request and connection limits. (ws, http; custom) */
     publicGetAllLiveInstruments: (params: CallParams<'public/get_all_live_instruments'>, options?: CallOptions) => core.call('public/get_all_live_instruments', params, options),
-    /** `order`: Place an order. Carries its own EIP-712 action signature. (ws; matching; login) */
-    order: (params: ActionInput<'order'>, options?: CallOptions) => core.action('order', params, options),
-    /** `replace`: Cancel an order and place another. Carries its own EIP-712 action signature. (ws; matching; login) */
-    replace: (params: ActionInput<'replace'>, options?: CallOptions) => core.action('replace', params, options),
-    /** `cancel`: Cancel one order. Carries its own EIP-712 action signature. (ws; matching; login) */
-    cancel: (params: ActionInput<'cancel'>, options?: CallOptions) => core.action('cancel', params, options),
-    /** `cancel_by_instrument`: Cancel every open order of a subaccount in one instrument. (ws; matching; login) */
-    cancelByInstrument: (params: ActionInput<'cancel_by_instrument'>, options?: CallOptions) => core.action('cancel_by_instrument', params, options),
-    /** `cancel_by_nonce`: Cancel the order a subaccount placed with a given nonce. (ws; matching; login) */
-    cancelByNonce: (params: ActionInput<'cancel_by_nonce'>, options?: CallOptions) => core.action('cancel_by_nonce', params, options),
-    /** `cancel_all`: Cancel every open order of a subaccount. Its own per-(wallet, method) budget. (ws; endpoint; login) */
-    cancelAll: (params: ActionInput<'cancel_all'>, options?: CallOptions) => core.action('cancel_all', params, options),
-    /** `cancel_by_label`: Cancel the orders of a subaccount carrying a label. Uses the matching budget when limited to a single instrument, otherwise a dedicated per-method budget. (ws; custom; login) */
-    cancelByLabel: (params: ActionInput<'cancel_by_label'>, options?: CallOptions) => core.action('cancel_by_label', params, options),
+    /** `private/order`: Place an order. Carries its own EIP-712 action signature (the trade module's). (ws, http; matching; login) */
+    order: (params: ActionInput<'private/order'>, options?: CallOptions) => core.action('private/order', params, options),
+    /** `private/replace`: Cancel an order and place another. Carries its own EIP-712 action signature (the trade module's). (ws, http; matching; login) */
+    replace: (params: ActionInput<'private/replace'>, options?: CallOptions) => core.action('private/replace', params, options),
+    /** `private/cancel`: Cancel one order. No action signature; the login authorises it. (ws, http; matching; login) */
+    cancel: (params: ActionInput<'private/cancel'>, options?: CallOptions) => core.action('private/cancel', params, options),
+    /** `private/cancel_by_instrument`: Cancel every open order of a subaccount in one instrument. (ws, http; matching; login) */
+    cancelByInstrument: (params: ActionInput<'private/cancel_by_instrument'>, options?: CallOptions) => core.action('private/cancel_by_instrument', params, options),
+    /** `private/cancel_by_nonce`: Cancel the order a subaccount placed with a given nonce. (ws, http; matching; login) */
+    cancelByNonce: (params: ActionInput<'private/cancel_by_nonce'>, options?: CallOptions) => core.action('private/cancel_by_nonce', params, options),
+    /** `private/cancel_all`: Cancel every open order of a subaccount. Its own per-(wallet, method) budget. (ws, http; endpoint; login) */
+    cancelAll: (params: ActionInput<'private/cancel_all'>, options?: CallOptions) => core.action('private/cancel_all', params, options),
+    /** `private/cancel_by_label`: Cancel the orders of a subaccount carrying a label. Uses the matching budget when limited to a single instrument, otherwise a dedicated per-method budget. (ws, http; custom; login) */
+    cancelByLabel: (params: ActionInput<'private/cancel_by_label'>, options?: CallOptions) => core.action('private/cancel_by_label', params, options),
+    /** `public/get_all_currencies`: Every currency the exchange lists, with its instrument types and spot price. (ws, http; non_matching) */
+    publicGetAllCurrencies: (params: CallParams<'public/get_all_currencies'>, options?: CallOptions) => core.call('public/get_all_currencies', params, options),
+    /** `public/get_all_instruments`: The instruments of one type, paginated; without page_size every instrument is on page 1. (ws, http; non_matching) */
+    publicGetAllInstruments: (params: CallParams<'public/get_all_instruments'>, options?: CallOptions) => core.call('public/get_all_instruments', params, options),
+    /** `public/get_instrument`: One instrument, with the asset address and sub id an order's action signature commits to. (ws, http; non_matching) */
+    publicGetInstrument: (params: CallParams<'public/get_instrument'>, options?: CallOptions) => core.call('public/get_instrument', params, options),
+    /** `public/get_ticker`: The ticker of one instrument, from its book, its trades and its index. (ws, http; non_matching) */
+    publicGetTicker: (params: CallParams<'public/get_ticker'>, options?: CallOptions) => core.call('public/get_ticker', params, options),
+    /** `public/get_trade_history`: Public trades, newest first, filtered by instrument (or type and currency) and time. (ws, http; non_matching) */
+    publicGetTradeHistory: (params: CallParams<'public/get_trade_history'>, options?: CallOptions) => core.call('public/get_trade_history', params, options),
+    /** `public/get_funding_rate_history`: The hourly funding rates of a perpetual, oldest first. (ws, http; non_matching) */
+    publicGetFundingRateHistory: (params: CallParams<'public/get_funding_rate_history'>, options?: CallOptions) => core.call('public/get_funding_rate_history', params, options),
+    /** `public/get_time`: The server's clock, in milliseconds since the Unix epoch. (ws, http; non_matching) */
+    publicGetTime: (params: CallParams<'public/get_time'>, options?: CallOptions) => core.call('public/get_time', params, options),
+    /** `private/get_all_portfolios`: Every subaccount of the wallet with its collaterals, positions, open orders and margins. (ws, http; non_matching; login) */
+    privateGetAllPortfolios: (params: CallParams<'private/get_all_portfolios'>, options?: CallOptions) => core.call('private/get_all_portfolios', params, options),
+    /** `private/get_subaccount`: One of the caller's subaccounts with its collaterals, positions, open orders and margins. (ws, http; non_matching; login) */
+    privateGetSubaccount: (params: CallParams<'private/get_subaccount'>, options?: CallOptions) => core.call('private/get_subaccount', params, options),
+    /** `private/get_open_orders`: The open orders of one of the caller's subaccounts. (ws, http; non_matching; login) */
+    privateGetOpenOrders: (params: CallParams<'private/get_open_orders'>, options?: CallOptions) => core.call('private/get_open_orders', params, options),
+    /** `private/get_orders`: Orders of one of the caller's subaccounts, by status, instrument and label, newest first. (ws, http; non_matching; login) */
+    privateGetOrders: (params: CallParams<'private/get_orders'>, options?: CallOptions) => core.call('private/get_orders', params, options),
+    /** `private/get_trade_history`: The caller's own fills, newest first, by subaccount, instrument, order and time. (ws, http; non_matching; login) */
+    privateGetTradeHistory: (params: CallParams<'private/get_trade_history'>, options?: CallOptions) => core.call('private/get_trade_history', params, options),
   } as const;
 }
 

@@ -49,6 +49,14 @@ export type TradesChannelPayload = T.PublicTrade[];
 export type TradesByTypeAddress = `trades.${'erc20' | 'option' | 'perp'}.${string}`;
 /** Payload of `trades.{instrument_type}.{currency}` (an array of records). */
 export type TradesByTypeChannelPayload = T.PublicTrade[];
+/** Address of Public trades by instrument type and currency, in one batch status: `trades.{instrument_type}.{currency}.{batch_status}` (public). */
+export type TradesByTypeBatchAddress = `trades.${'erc20' | 'option' | 'perp'}.${string}.${'Batching' | 'Executing' | 'Proving' | 'Settling' | 'Settled' | 'BatchingError' | 'ExecutingError' | 'ProvingError' | 'SettlingError' | 'SettledError'}`;
+/** Payload of `trades.{instrument_type}.{currency}.{batch_status}` (an array of records). */
+export type TradesByTypeBatchChannelPayload = T.SettledPublicTrade[];
+/** Address of Trades of a subaccount, in one batch status: `{subaccount_id}.trades.{batch_status}` (private). */
+export type SubaccountTradesBatchAddress = `${string}.trades.${'Batching' | 'Executing' | 'Proving' | 'Settling' | 'Settled' | 'BatchingError' | 'ExecutingError' | 'ProvingError' | 'SettlingError' | 'SettledError'}`;
+/** Payload of `{subaccount_id}.trades.{batch_status}` (an array of records). */
+export type SubaccountTradesBatchChannelPayload = T.Trade[];
 /** Address of RFQs of a wallet: `{wallet}.rfqs` (private). */
 export type WalletRfqsAddress = `${string}.rfqs`;
 /** Payload of `{wallet}.rfqs` (an array of records). */
@@ -68,6 +76,8 @@ export type ChannelAddress =
   | TickerSlimAddress
   | TradesAddress
   | TradesByTypeAddress
+  | TradesByTypeBatchAddress
+  | SubaccountTradesBatchAddress
   | WalletRfqsAddress;
 
 /** Payload type by channel id. */
@@ -84,6 +94,8 @@ export interface ChannelPayloads {
   'tickerSlim': TickerSlimChannelPayload;
   'trades': TradesChannelPayload;
   'tradesByType': TradesByTypeChannelPayload;
+  'tradesByTypeBatch': TradesByTypeBatchChannelPayload;
+  'subaccountTradesBatch': SubaccountTradesBatchChannelPayload;
   'walletRfqs': WalletRfqsChannelPayload;
 }
 
@@ -101,6 +113,8 @@ export interface ChannelAddresses {
   'tickerSlim': TickerSlimAddress;
   'trades': TradesAddress;
   'tradesByType': TradesByTypeAddress;
+  'tradesByTypeBatch': TradesByTypeBatchAddress;
+  'subaccountTradesBatch': SubaccountTradesBatchAddress;
   'walletRfqs': WalletRfqsAddress;
 }
 
@@ -118,13 +132,17 @@ export interface ChannelTemplates {
   'ticker_slim.{instrument_name}.{interval}': 'tickerSlim';
   'trades.{instrument_name}': 'trades';
   'trades.{instrument_type}.{currency}': 'tradesByType';
+  'trades.{instrument_type}.{currency}.{batch_status}': 'tradesByTypeBatch';
+  '{subaccount_id}.trades.{batch_status}': 'subaccountTradesBatch';
   '{wallet}.rfqs': 'walletRfqs';
 }
 
 /** The channel id of a filled-in address, or never when it matches no template. */
 export type ChannelIdOf<A extends string> =
   A extends OrderbookAddress ? 'orderbook' :
+  A extends TradesByTypeBatchAddress ? 'tradesByTypeBatch' :
   A extends TickerSlimAddress ? 'tickerSlim' :
+  A extends SubaccountTradesBatchAddress ? 'subaccountTradesBatch' :
   A extends TradesByTypeAddress ? 'tradesByType' :
   A extends AuctionsWatchAddress ? 'auctionsWatch' :
   A extends MarginWatchAddress ? 'marginWatch' :
@@ -180,6 +198,12 @@ export const channels = {
   /** `trades.{instrument_type}.{currency}`: Public trades by instrument type and currency (public). */
   tradesByType: <InstrumentType extends Fill<'erc20' | 'option' | 'perp'>, Currency extends string | number>(params: { instrument_type: InstrumentType; currency: Currency }): `trades.${InstrumentType}.${Currency}` =>
     `trades.${params.instrument_type}.${params.currency}` as `trades.${InstrumentType}.${Currency}`,
+  /** `trades.{instrument_type}.{currency}.{batch_status}`: Public trades by instrument type and currency, in one batch status (public). */
+  tradesByTypeBatch: <InstrumentType extends Fill<'erc20' | 'option' | 'perp'>, Currency extends string | number, BatchStatus extends Fill<'Batching' | 'Executing' | 'Proving' | 'Settling' | 'Settled' | 'BatchingError' | 'ExecutingError' | 'ProvingError' | 'SettlingError' | 'SettledError'>>(params: { instrument_type: InstrumentType; currency: Currency; batch_status: BatchStatus }): `trades.${InstrumentType}.${Currency}.${BatchStatus}` =>
+    `trades.${params.instrument_type}.${params.currency}.${params.batch_status}` as `trades.${InstrumentType}.${Currency}.${BatchStatus}`,
+  /** `{subaccount_id}.trades.{batch_status}`: Trades of a subaccount, in one batch status (private). */
+  subaccountTradesBatch: <SubaccountId extends string | number, BatchStatus extends Fill<'Batching' | 'Executing' | 'Proving' | 'Settling' | 'Settled' | 'BatchingError' | 'ExecutingError' | 'ProvingError' | 'SettlingError' | 'SettledError'>>(params: { subaccount_id: SubaccountId; batch_status: BatchStatus }): `${SubaccountId}.trades.${BatchStatus}` =>
+    `${params.subaccount_id}.trades.${params.batch_status}` as `${SubaccountId}.trades.${BatchStatus}`,
   /** `{wallet}.rfqs`: RFQs of a wallet (private). */
   walletRfqs: <Wallet extends string | number>(params: { wallet: Wallet }): `${Wallet}.rfqs` =>
     `${params.wallet}.rfqs` as `${Wallet}.rfqs`,

@@ -51,24 +51,24 @@ export interface Methods {
     assumedParams: T.GetAllLiveInstrumentsParams;
     assumedResult: T.AssumedGetAllLiveInstrumentsResult;
   };
-  /** Place an order. Carries its own EIP-712 action signature. */
-  'order': {
+  /** Place an order. Carries its own EIP-712 action signature (the trade module's). */
+  'private/order': {
     params: T.OrderParams;
     result: T.OrderResult;
     /** The params shape our sandbox and client assume where the document does not show one. */
     assumedParams: T.AssumedOrderParams;
     assumedResult: T.AssumedOrderResult;
   };
-  /** Cancel an order and place another. Carries its own EIP-712 action signature. */
-  'replace': {
+  /** Cancel an order and place another. Carries its own EIP-712 action signature (the trade module's). */
+  'private/replace': {
     params: T.ReplaceParams;
     result: T.ReplaceResult;
     /** The params shape our sandbox and client assume where the document does not show one. */
     assumedParams: T.AssumedReplaceParams;
     assumedResult: T.AssumedReplaceResult;
   };
-  /** Cancel one order. Carries its own EIP-712 action signature. */
-  'cancel': {
+  /** Cancel one order. No action signature; the login authorises it. */
+  'private/cancel': {
     params: T.CancelParams;
     result: T.CancelResult;
     /** The params shape our sandbox and client assume where the document does not show one. */
@@ -76,7 +76,7 @@ export interface Methods {
     assumedResult: T.Order;
   };
   /** Cancel every open order of a subaccount in one instrument. */
-  'cancel_by_instrument': {
+  'private/cancel_by_instrument': {
     params: T.CancelByInstrumentParams;
     result: T.CancelByInstrumentResult;
     /** The params shape our sandbox and client assume where the document does not show one. */
@@ -84,7 +84,7 @@ export interface Methods {
     assumedResult: T.AssumedCancelCountResult;
   };
   /** Cancel the order a subaccount placed with a given nonce. */
-  'cancel_by_nonce': {
+  'private/cancel_by_nonce': {
     params: T.CancelByNonceParams;
     result: T.CancelByNonceResult;
     /** The params shape our sandbox and client assume where the document does not show one. */
@@ -92,26 +92,122 @@ export interface Methods {
     assumedResult: T.AssumedCancelCountResult;
   };
   /** Cancel every open order of a subaccount. Its own per-(wallet, method) budget. */
-  'cancel_all': {
+  'private/cancel_all': {
     params: T.CancelAllParams;
     result: T.CancelAllResult;
     /** The params shape our sandbox and client assume where the document does not show one. */
     assumedParams: T.AssumedCancelAllParams;
-    assumedResult: T.AssumedCancelCountResult;
+    assumedResult: T.AssumedCancelAllResult;
   };
   /** Cancel the orders of a subaccount carrying a label. Uses the matching budget when limited to a */
-  'cancel_by_label': {
+  'private/cancel_by_label': {
     params: T.CancelByLabelParams;
     result: T.CancelByLabelResult;
     /** The params shape our sandbox and client assume where the document does not show one. */
     assumedParams: T.AssumedCancelByLabelParams;
     assumedResult: T.AssumedCancelCountResult;
   };
+  /** Every currency the exchange lists, with its instrument types and spot price. */
+  'public/get_all_currencies': {
+    params: T.GetAllCurrenciesParams;
+    result: T.GetAllCurrenciesResult;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.GetAllCurrenciesParams;
+    assumedResult: T.GetAllCurrenciesResult;
+  };
+  /** The instruments of one type, paginated; without page_size every instrument is on page 1. */
+  'public/get_all_instruments': {
+    params: T.GetAllInstrumentsParams;
+    result: T.GetAllInstrumentsResult;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.GetAllInstrumentsParams;
+    assumedResult: T.GetAllInstrumentsResult;
+  };
+  /** One instrument, with the asset address and sub id an order's action signature commits to. */
+  'public/get_instrument': {
+    params: T.GetInstrumentParams;
+    result: T.Instrument;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.GetInstrumentParams;
+    assumedResult: T.Instrument;
+  };
+  /** The ticker of one instrument, from its book, its trades and its index. */
+  'public/get_ticker': {
+    params: T.GetTickerParams;
+    result: T.Ticker;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.GetTickerParams;
+    assumedResult: T.Ticker;
+  };
+  /** Public trades, newest first, filtered by instrument (or type and currency) and time. */
+  'public/get_trade_history': {
+    params: T.GetPublicTradeHistoryParams;
+    result: T.PublicTradeHistoryResult;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.GetPublicTradeHistoryParams;
+    assumedResult: T.PublicTradeHistoryResult;
+  };
+  /** The hourly funding rates of a perpetual, oldest first. */
+  'public/get_funding_rate_history': {
+    params: T.GetFundingRateHistoryParams;
+    result: T.FundingRateHistoryResult;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.GetFundingRateHistoryParams;
+    assumedResult: T.FundingRateHistoryResult;
+  };
+  /** The server's clock, in milliseconds since the Unix epoch. */
+  'public/get_time': {
+    params: T.GetTimeParams;
+    result: T.Timestamp;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.GetTimeParams;
+    assumedResult: T.Timestamp;
+  };
+  /** Every subaccount of the wallet with its collaterals, positions, open orders and margins. */
+  'private/get_all_portfolios': {
+    params: T.GetAllPortfoliosParams;
+    result: T.GetAllPortfoliosResult;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.GetAllPortfoliosParams;
+    assumedResult: T.GetAllPortfoliosResult;
+  };
+  /** One of the caller's subaccounts with its collaterals, positions, open orders and margins. */
+  'private/get_subaccount': {
+    params: T.GetSubaccountParams;
+    result: T.Portfolio;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.GetSubaccountParams;
+    assumedResult: T.Portfolio;
+  };
+  /** The open orders of one of the caller's subaccounts. */
+  'private/get_open_orders': {
+    params: T.GetOpenOrdersParams;
+    result: T.OpenOrdersResult;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.GetOpenOrdersParams;
+    assumedResult: T.OpenOrdersResult;
+  };
+  /** Orders of one of the caller's subaccounts, by status, instrument and label, newest first. */
+  'private/get_orders': {
+    params: T.GetOrdersParams;
+    result: T.OrdersResult;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.GetOrdersParams;
+    assumedResult: T.OrdersResult;
+  };
+  /** The caller's own fills, newest first, by subaccount, instrument, order and time. */
+  'private/get_trade_history': {
+    params: T.GetPrivateTradeHistoryParams;
+    result: T.PrivateTradeHistoryResult;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.GetPrivateTradeHistoryParams;
+    assumedResult: T.PrivateTradeHistoryResult;
+  };
 }
 
 export type MethodName = keyof Methods;
-export type WsMethodName = 'subscribe' | 'unsubscribe' | 'public/login' | 'public/getRateLimits' | 'private/get_subaccounts' | 'public/get_all_live_instruments' | 'order' | 'replace' | 'cancel' | 'cancel_by_instrument' | 'cancel_by_nonce' | 'cancel_all' | 'cancel_by_label';
-export type HttpMethodName = 'public/getRateLimits' | 'private/get_subaccounts' | 'public/get_all_live_instruments';
-export type OrderFlowMethodName = 'order' | 'replace' | 'cancel' | 'cancel_by_instrument' | 'cancel_by_nonce' | 'cancel_all' | 'cancel_by_label';
+export type WsMethodName = 'subscribe' | 'unsubscribe' | 'public/login' | 'public/getRateLimits' | 'private/get_subaccounts' | 'public/get_all_live_instruments' | 'private/order' | 'private/replace' | 'private/cancel' | 'private/cancel_by_instrument' | 'private/cancel_by_nonce' | 'private/cancel_all' | 'private/cancel_by_label' | 'public/get_all_currencies' | 'public/get_all_instruments' | 'public/get_instrument' | 'public/get_ticker' | 'public/get_trade_history' | 'public/get_funding_rate_history' | 'public/get_time' | 'private/get_all_portfolios' | 'private/get_subaccount' | 'private/get_open_orders' | 'private/get_orders' | 'private/get_trade_history';
+export type HttpMethodName = 'public/getRateLimits' | 'private/get_subaccounts' | 'public/get_all_live_instruments' | 'private/order' | 'private/replace' | 'private/cancel' | 'private/cancel_by_instrument' | 'private/cancel_by_nonce' | 'private/cancel_all' | 'private/cancel_by_label' | 'public/get_all_currencies' | 'public/get_all_instruments' | 'public/get_instrument' | 'public/get_ticker' | 'public/get_trade_history' | 'public/get_funding_rate_history' | 'public/get_time' | 'private/get_all_portfolios' | 'private/get_subaccount' | 'private/get_open_orders' | 'private/get_orders' | 'private/get_trade_history';
+export type OrderFlowMethodName = 'private/order' | 'private/replace' | 'private/cancel' | 'private/cancel_by_instrument' | 'private/cancel_by_nonce' | 'private/cancel_all' | 'private/cancel_by_label';
 export type ParamsOf<M extends MethodName> = Methods[M]['params'];
 export type ResultOf<M extends MethodName> = Methods[M]['result'];

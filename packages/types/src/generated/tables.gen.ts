@@ -2,8 +2,8 @@
 /** Title, version and source of the spec the tables were generated from. */
 export const apiInfo = {
   "title": "Exchange Streaming and Request API",
-  "version": "0.2.0",
-  "source": "spec/asyncapi.yaml"
+  "version": "0.3.0",
+  "source": "/work/main/spec/asyncapi.yaml"
 } as const;
 
 /** The servers: secure WebSocket deployments and the HTTP base. */
@@ -272,6 +272,78 @@ export const channelTable = [
     "notShown": null
   },
   {
+    "id": "tradesByTypeBatch",
+    "address": "trades.{instrument_type}.{currency}.{batch_status}",
+    "title": "Public trades by instrument type and currency, in one batch status",
+    "access": "public",
+    "parameters": [
+      {
+        "name": "instrument_type",
+        "enum": [
+          "erc20",
+          "option",
+          "perp"
+        ]
+      },
+      {
+        "name": "currency",
+        "enum": null
+      },
+      {
+        "name": "batch_status",
+        "enum": [
+          "Batching",
+          "Executing",
+          "Proving",
+          "Settling",
+          "Settled",
+          "BatchingError",
+          "ExecutingError",
+          "ProvingError",
+          "SettlingError",
+          "SettledError"
+        ]
+      }
+    ],
+    "payload": {
+      "record": "SettledPublicTrade",
+      "array": true
+    },
+    "notShown": null
+  },
+  {
+    "id": "subaccountTradesBatch",
+    "address": "{subaccount_id}.trades.{batch_status}",
+    "title": "Trades of a subaccount, in one batch status",
+    "access": "private",
+    "parameters": [
+      {
+        "name": "subaccount_id",
+        "enum": null
+      },
+      {
+        "name": "batch_status",
+        "enum": [
+          "Batching",
+          "Executing",
+          "Proving",
+          "Settling",
+          "Settled",
+          "BatchingError",
+          "ExecutingError",
+          "ProvingError",
+          "SettlingError",
+          "SettledError"
+        ]
+      }
+    ],
+    "payload": {
+      "record": "Trade",
+      "array": true
+    },
+    "notShown": null
+  },
+  {
     "id": "walletRfqs",
     "address": "{wallet}.rfqs",
     "title": "RFQs of a wallet",
@@ -307,7 +379,10 @@ export const methodTable = [
     ],
     "httpPath": null,
     "auth": "none",
-    "orderFlow": false
+    "orderFlow": false,
+    "rateLimitKey": "subscribe",
+    "actionModule": null,
+    "source": "document"
   },
   {
     "id": "unsubscribe",
@@ -324,7 +399,10 @@ export const methodTable = [
     ],
     "httpPath": null,
     "auth": "none",
-    "orderFlow": false
+    "orderFlow": false,
+    "rateLimitKey": "unsubscribe",
+    "actionModule": null,
+    "source": "document"
   },
   {
     "id": "publicLogin",
@@ -341,7 +419,10 @@ export const methodTable = [
     ],
     "httpPath": null,
     "auth": "none",
-    "orderFlow": false
+    "orderFlow": false,
+    "rateLimitKey": "public/login",
+    "actionModule": null,
+    "source": "document"
   },
   {
     "id": "publicGetRateLimits",
@@ -359,7 +440,10 @@ export const methodTable = [
     ],
     "httpPath": "/v3/public/getRateLimits",
     "auth": "none",
-    "orderFlow": false
+    "orderFlow": false,
+    "rateLimitKey": "public/getRateLimits",
+    "actionModule": null,
+    "source": "document"
   },
   {
     "id": "privateGetSubaccounts",
@@ -377,7 +461,10 @@ export const methodTable = [
     ],
     "httpPath": "/v3/private/get_subaccounts",
     "auth": "login",
-    "orderFlow": false
+    "orderFlow": false,
+    "rateLimitKey": "private/get_subaccounts",
+    "actionModule": null,
+    "source": "document"
   },
   {
     "id": "publicGetAllLiveInstruments",
@@ -397,11 +484,14 @@ export const methodTable = [
     ],
     "httpPath": "/v3/public/get_all_live_instruments",
     "auth": "none",
-    "orderFlow": false
+    "orderFlow": false,
+    "rateLimitKey": "public/get_all_live_instruments",
+    "actionModule": null,
+    "source": "document"
   },
   {
     "id": "order",
-    "name": "order",
+    "name": "private/order",
     "params": "OrderParams",
     "result": "OrderResult",
     "assumedParams": "AssumedOrderParams",
@@ -410,15 +500,19 @@ export const methodTable = [
     "rateLimitBudget": null,
     "rateLimitRule": null,
     "transports": [
-      "ws"
+      "ws",
+      "http"
     ],
-    "httpPath": null,
+    "httpPath": "/v3/private/order",
     "auth": "login",
-    "orderFlow": true
+    "orderFlow": true,
+    "rateLimitKey": "order",
+    "actionModule": "trade",
+    "source": "document"
   },
   {
     "id": "replace",
-    "name": "replace",
+    "name": "private/replace",
     "params": "ReplaceParams",
     "result": "ReplaceResult",
     "assumedParams": "AssumedReplaceParams",
@@ -427,15 +521,19 @@ export const methodTable = [
     "rateLimitBudget": null,
     "rateLimitRule": null,
     "transports": [
-      "ws"
+      "ws",
+      "http"
     ],
-    "httpPath": null,
+    "httpPath": "/v3/private/replace",
     "auth": "login",
-    "orderFlow": true
+    "orderFlow": true,
+    "rateLimitKey": "replace",
+    "actionModule": "trade",
+    "source": "document"
   },
   {
     "id": "cancel",
-    "name": "cancel",
+    "name": "private/cancel",
     "params": "CancelParams",
     "result": "CancelResult",
     "assumedParams": "AssumedCancelParams",
@@ -444,15 +542,19 @@ export const methodTable = [
     "rateLimitBudget": null,
     "rateLimitRule": null,
     "transports": [
-      "ws"
+      "ws",
+      "http"
     ],
-    "httpPath": null,
+    "httpPath": "/v3/private/cancel",
     "auth": "login",
-    "orderFlow": true
+    "orderFlow": true,
+    "rateLimitKey": "cancel",
+    "actionModule": null,
+    "source": "document"
   },
   {
     "id": "cancelByInstrument",
-    "name": "cancel_by_instrument",
+    "name": "private/cancel_by_instrument",
     "params": "CancelByInstrumentParams",
     "result": "CancelByInstrumentResult",
     "assumedParams": "AssumedCancelByInstrumentParams",
@@ -461,15 +563,19 @@ export const methodTable = [
     "rateLimitBudget": null,
     "rateLimitRule": null,
     "transports": [
-      "ws"
+      "ws",
+      "http"
     ],
-    "httpPath": null,
+    "httpPath": "/v3/private/cancel_by_instrument",
     "auth": "login",
-    "orderFlow": true
+    "orderFlow": true,
+    "rateLimitKey": "cancel_by_instrument",
+    "actionModule": null,
+    "source": "document"
   },
   {
     "id": "cancelByNonce",
-    "name": "cancel_by_nonce",
+    "name": "private/cancel_by_nonce",
     "params": "CancelByNonceParams",
     "result": "CancelByNonceResult",
     "assumedParams": "AssumedCancelByNonceParams",
@@ -478,32 +584,40 @@ export const methodTable = [
     "rateLimitBudget": null,
     "rateLimitRule": null,
     "transports": [
-      "ws"
+      "ws",
+      "http"
     ],
-    "httpPath": null,
+    "httpPath": "/v3/private/cancel_by_nonce",
     "auth": "login",
-    "orderFlow": true
+    "orderFlow": true,
+    "rateLimitKey": "cancel_by_nonce",
+    "actionModule": null,
+    "source": "document"
   },
   {
     "id": "cancelAll",
-    "name": "cancel_all",
+    "name": "private/cancel_all",
     "params": "CancelAllParams",
     "result": "CancelAllResult",
     "assumedParams": "AssumedCancelAllParams",
-    "assumedResult": "AssumedCancelCountResult",
+    "assumedResult": "AssumedCancelAllResult",
     "rateLimitClass": "endpoint",
     "rateLimitBudget": "cancel_all",
     "rateLimitRule": null,
     "transports": [
-      "ws"
+      "ws",
+      "http"
     ],
-    "httpPath": null,
+    "httpPath": "/v3/private/cancel_all",
     "auth": "login",
-    "orderFlow": true
+    "orderFlow": true,
+    "rateLimitKey": "cancel_all",
+    "actionModule": null,
+    "source": "document"
   },
   {
     "id": "cancelByLabel",
-    "name": "cancel_by_label",
+    "name": "private/cancel_by_label",
     "params": "CancelByLabelParams",
     "result": "CancelByLabelResult",
     "assumedParams": "AssumedCancelByLabelParams",
@@ -515,11 +629,267 @@ export const methodTable = [
       "otherwise": "cancel_by_label"
     },
     "transports": [
-      "ws"
+      "ws",
+      "http"
     ],
-    "httpPath": null,
+    "httpPath": "/v3/private/cancel_by_label",
     "auth": "login",
-    "orderFlow": true
+    "orderFlow": true,
+    "rateLimitKey": "cancel_by_label",
+    "actionModule": null,
+    "source": "document"
+  },
+  {
+    "id": "publicGetAllCurrencies",
+    "name": "public/get_all_currencies",
+    "params": "GetAllCurrenciesParams",
+    "result": "Currency",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/public/get_all_currencies",
+    "auth": "none",
+    "orderFlow": false,
+    "rateLimitKey": "public/get_all_currencies",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "publicGetAllInstruments",
+    "name": "public/get_all_instruments",
+    "params": "GetAllInstrumentsParams",
+    "result": "GetAllInstrumentsResult",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/public/get_all_instruments",
+    "auth": "none",
+    "orderFlow": false,
+    "rateLimitKey": "public/get_all_instruments",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "publicGetInstrument",
+    "name": "public/get_instrument",
+    "params": "GetInstrumentParams",
+    "result": "Instrument",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/public/get_instrument",
+    "auth": "none",
+    "orderFlow": false,
+    "rateLimitKey": "public/get_instrument",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "publicGetTicker",
+    "name": "public/get_ticker",
+    "params": "GetTickerParams",
+    "result": "Ticker",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/public/get_ticker",
+    "auth": "none",
+    "orderFlow": false,
+    "rateLimitKey": "public/get_ticker",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "publicGetTradeHistory",
+    "name": "public/get_trade_history",
+    "params": "GetPublicTradeHistoryParams",
+    "result": "PublicTradeHistoryResult",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/public/get_trade_history",
+    "auth": "none",
+    "orderFlow": false,
+    "rateLimitKey": "public/get_trade_history",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "publicGetFundingRateHistory",
+    "name": "public/get_funding_rate_history",
+    "params": "GetFundingRateHistoryParams",
+    "result": "FundingRateHistoryResult",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/public/get_funding_rate_history",
+    "auth": "none",
+    "orderFlow": false,
+    "rateLimitKey": "public/get_funding_rate_history",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "publicGetTime",
+    "name": "public/get_time",
+    "params": "GetTimeParams",
+    "result": "Timestamp",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/public/get_time",
+    "auth": "none",
+    "orderFlow": false,
+    "rateLimitKey": "public/get_time",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateGetAllPortfolios",
+    "name": "private/get_all_portfolios",
+    "params": "GetAllPortfoliosParams",
+    "result": "Portfolio",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/get_all_portfolios",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/get_all_portfolios",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateGetSubaccount",
+    "name": "private/get_subaccount",
+    "params": "GetSubaccountParams",
+    "result": "Portfolio",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/get_subaccount",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/get_subaccount",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateGetOpenOrders",
+    "name": "private/get_open_orders",
+    "params": "GetOpenOrdersParams",
+    "result": "OpenOrdersResult",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/get_open_orders",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/get_open_orders",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateGetOrders",
+    "name": "private/get_orders",
+    "params": "GetOrdersParams",
+    "result": "OrdersResult",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/get_orders",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/get_orders",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateGetTradeHistory",
+    "name": "private/get_trade_history",
+    "params": "GetPrivateTradeHistoryParams",
+    "result": "PrivateTradeHistoryResult",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/get_trade_history",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/get_trade_history",
+    "actionModule": null,
+    "source": "clients"
   }
 ] as const;
 
@@ -2604,6 +2974,13 @@ export const recordTable = [
     "notShown": "The result of cancel_by_label is not shown."
   },
   {
+    "name": "ActionNonceInput",
+    "kind": "union",
+    "fields": [],
+    "values": null,
+    "notShown": null
+  },
+  {
     "name": "AssumedActionFields",
     "kind": "record",
     "fields": [
@@ -2617,7 +2994,7 @@ export const recordTable = [
         "name": "nonce",
         "required": true,
         "nullable": false,
-        "type": "string"
+        "type": "ActionNonceInput"
       },
       {
         "name": "signer",
@@ -2659,7 +3036,7 @@ export const recordTable = [
       },
       {
         "name": "order_type",
-        "required": true,
+        "required": false,
         "nullable": false,
         "type": "OrderType"
       },
@@ -2684,20 +3061,20 @@ export const recordTable = [
       {
         "name": "time_in_force",
         "required": false,
-        "nullable": false,
-        "type": "TimeInForce"
+        "nullable": true,
+        "type": "TimeInForce | null"
       },
       {
         "name": "mmp",
         "required": false,
-        "nullable": false,
-        "type": "boolean"
+        "nullable": true,
+        "type": "boolean | null"
       },
       {
         "name": "label",
         "required": false,
-        "nullable": false,
-        "type": "string"
+        "nullable": true,
+        "type": "string | null"
       }
     ],
     "values": null,
@@ -2717,7 +3094,7 @@ export const recordTable = [
         "name": "nonce",
         "required": true,
         "nullable": false,
-        "type": "string"
+        "type": "ActionNonceInput"
       },
       {
         "name": "signer",
@@ -2751,7 +3128,7 @@ export const recordTable = [
       },
       {
         "name": "order_type",
-        "required": true,
+        "required": false,
         "nullable": false,
         "type": "OrderType"
       },
@@ -2776,20 +3153,20 @@ export const recordTable = [
       {
         "name": "time_in_force",
         "required": false,
-        "nullable": false,
-        "type": "TimeInForce"
+        "nullable": true,
+        "type": "TimeInForce | null"
       },
       {
         "name": "mmp",
         "required": false,
-        "nullable": false,
-        "type": "boolean"
+        "nullable": true,
+        "type": "boolean | null"
       },
       {
         "name": "label",
         "required": false,
-        "nullable": false,
-        "type": "string"
+        "nullable": true,
+        "type": "string | null"
       }
     ],
     "values": null,
@@ -2809,7 +3186,7 @@ export const recordTable = [
         "name": "nonce",
         "required": true,
         "nullable": false,
-        "type": "string"
+        "type": "ActionNonceInput"
       },
       {
         "name": "signer",
@@ -2843,7 +3220,7 @@ export const recordTable = [
       },
       {
         "name": "order_type",
-        "required": true,
+        "required": false,
         "nullable": false,
         "type": "OrderType"
       },
@@ -2868,20 +3245,20 @@ export const recordTable = [
       {
         "name": "time_in_force",
         "required": false,
-        "nullable": false,
-        "type": "TimeInForce"
+        "nullable": true,
+        "type": "TimeInForce | null"
       },
       {
         "name": "mmp",
         "required": false,
-        "nullable": false,
-        "type": "boolean"
+        "nullable": true,
+        "type": "boolean | null"
       },
       {
         "name": "label",
         "required": false,
-        "nullable": false,
-        "type": "string"
+        "nullable": true,
+        "type": "string | null"
       },
       {
         "name": "order_id_to_cancel",
@@ -2899,30 +3276,6 @@ export const recordTable = [
     "fields": [
       {
         "name": "subaccount_id",
-        "required": true,
-        "nullable": false,
-        "type": "Int64"
-      },
-      {
-        "name": "nonce",
-        "required": true,
-        "nullable": false,
-        "type": "string"
-      },
-      {
-        "name": "signer",
-        "required": true,
-        "nullable": false,
-        "type": "Address"
-      },
-      {
-        "name": "signature",
-        "required": true,
-        "nullable": false,
-        "type": "HexSignature"
-      },
-      {
-        "name": "signature_expiry_sec",
         "required": true,
         "nullable": false,
         "type": "Int64"
@@ -2954,30 +3307,6 @@ export const recordTable = [
         "type": "Int64"
       },
       {
-        "name": "nonce",
-        "required": true,
-        "nullable": false,
-        "type": "string"
-      },
-      {
-        "name": "signer",
-        "required": true,
-        "nullable": false,
-        "type": "Address"
-      },
-      {
-        "name": "signature",
-        "required": true,
-        "nullable": false,
-        "type": "HexSignature"
-      },
-      {
-        "name": "signature_expiry_sec",
-        "required": true,
-        "nullable": false,
-        "type": "Int64"
-      },
-      {
         "name": "instrument_name",
         "required": true,
         "nullable": false,
@@ -2998,40 +3327,16 @@ export const recordTable = [
         "type": "Int64"
       },
       {
-        "name": "nonce",
-        "required": true,
-        "nullable": false,
-        "type": "string"
-      },
-      {
-        "name": "signer",
-        "required": true,
-        "nullable": false,
-        "type": "Address"
-      },
-      {
-        "name": "signature",
-        "required": true,
-        "nullable": false,
-        "type": "HexSignature"
-      },
-      {
-        "name": "signature_expiry_sec",
-        "required": true,
-        "nullable": false,
-        "type": "Int64"
-      },
-      {
         "name": "instrument_name",
         "required": true,
         "nullable": false,
         "type": "string"
       },
       {
-        "name": "order_nonce",
+        "name": "nonce",
         "required": true,
         "nullable": false,
-        "type": "string"
+        "type": "ActionNonceInput"
       }
     ],
     "values": null,
@@ -3048,28 +3353,16 @@ export const recordTable = [
         "type": "Int64"
       },
       {
-        "name": "nonce",
-        "required": true,
-        "nullable": false,
-        "type": "string"
+        "name": "cancel_trigger_orders",
+        "required": false,
+        "nullable": true,
+        "type": "boolean | null"
       },
       {
-        "name": "signer",
-        "required": true,
-        "nullable": false,
-        "type": "Address"
-      },
-      {
-        "name": "signature",
-        "required": true,
-        "nullable": false,
-        "type": "HexSignature"
-      },
-      {
-        "name": "signature_expiry_sec",
-        "required": true,
-        "nullable": false,
-        "type": "Int64"
+        "name": "cancel_algo_orders",
+        "required": false,
+        "nullable": true,
+        "type": "boolean | null"
       }
     ],
     "values": null,
@@ -3086,30 +3379,6 @@ export const recordTable = [
         "type": "Int64"
       },
       {
-        "name": "nonce",
-        "required": true,
-        "nullable": false,
-        "type": "string"
-      },
-      {
-        "name": "signer",
-        "required": true,
-        "nullable": false,
-        "type": "Address"
-      },
-      {
-        "name": "signature",
-        "required": true,
-        "nullable": false,
-        "type": "HexSignature"
-      },
-      {
-        "name": "signature_expiry_sec",
-        "required": true,
-        "nullable": false,
-        "type": "Int64"
-      },
-      {
         "name": "label",
         "required": true,
         "nullable": false,
@@ -3118,8 +3387,8 @@ export const recordTable = [
       {
         "name": "instrument_name",
         "required": false,
-        "nullable": false,
-        "type": "string"
+        "nullable": true,
+        "type": "string | null"
       }
     ],
     "values": null,
@@ -3186,6 +3455,13 @@ export const recordTable = [
     "notShown": null
   },
   {
+    "name": "AssumedCancelAllResult",
+    "kind": "scalar",
+    "fields": [],
+    "values": null,
+    "notShown": null
+  },
+  {
     "name": "AssumedLiveInstrument",
     "kind": "record",
     "fields": [
@@ -3239,6 +3515,1538 @@ export const recordTable = [
     "name": "AssumedGetAllLiveInstrumentsResult",
     "kind": "array",
     "fields": [],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "Pagination",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "num_pages",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "count",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "Currency",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "currency",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "instrument_types",
+        "required": true,
+        "nullable": false,
+        "type": "array of InstrumentType"
+      },
+      {
+        "name": "market_type",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "spot_price",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "spot_price_24h",
+        "required": true,
+        "nullable": true,
+        "type": "Decimal | null"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "OptionDetails",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "expiry",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "index",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "option_type",
+        "required": true,
+        "nullable": false,
+        "type": "\"C\" | \"P\""
+      },
+      {
+        "name": "strike",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "settlement_price",
+        "required": false,
+        "nullable": true,
+        "type": "Decimal | null"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "PerpDetails",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "index",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "max_rate_per_hour",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "min_rate_per_hour",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "static_interest_rate",
+        "required": false,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "funding_rate",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "aggregate_funding",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "Erc20Details",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "decimals",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "underlying_erc20_address",
+        "required": true,
+        "nullable": false,
+        "type": "Address"
+      },
+      {
+        "name": "borrow_index",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "supply_index",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "Instrument",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "instrument_type",
+        "required": true,
+        "nullable": false,
+        "type": "InstrumentType"
+      },
+      {
+        "name": "instrument_name",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "scheduled_activation",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "scheduled_deactivation",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "is_active",
+        "required": true,
+        "nullable": false,
+        "type": "boolean"
+      },
+      {
+        "name": "tick_size",
+        "required": true,
+        "nullable": false,
+        "type": "NonNegativeDecimal"
+      },
+      {
+        "name": "minimum_amount",
+        "required": true,
+        "nullable": false,
+        "type": "NonNegativeDecimal"
+      },
+      {
+        "name": "maximum_amount",
+        "required": true,
+        "nullable": false,
+        "type": "NonNegativeDecimal"
+      },
+      {
+        "name": "amount_step",
+        "required": true,
+        "nullable": false,
+        "type": "NonNegativeDecimal"
+      },
+      {
+        "name": "mark_price_fee_rate_cap",
+        "required": false,
+        "nullable": true,
+        "type": "Decimal | null"
+      },
+      {
+        "name": "maker_fee_rate",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "taker_fee_rate",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "base_fee",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "base_currency",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "quote_currency",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "option_details",
+        "required": true,
+        "nullable": true,
+        "type": "OptionDetails | null"
+      },
+      {
+        "name": "perp_details",
+        "required": true,
+        "nullable": true,
+        "type": "PerpDetails | null"
+      },
+      {
+        "name": "erc20_details",
+        "required": true,
+        "nullable": true,
+        "type": "Erc20Details | null"
+      },
+      {
+        "name": "base_asset_address",
+        "required": true,
+        "nullable": false,
+        "type": "Address"
+      },
+      {
+        "name": "base_asset_sub_id",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "pro_rata_fraction",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "fifo_min_allocation",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "pro_rata_amount_step",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "TickerStats",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "c",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "h",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "l",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "n",
+        "required": true,
+        "nullable": false,
+        "type": "UInt64"
+      },
+      {
+        "name": "oi",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "p",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "pr",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "v",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "contract_volume",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "num_trades",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "open_interest",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "high",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "low",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "percent_change",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "usd_change",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "Ticker",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "instrument_type",
+        "required": true,
+        "nullable": false,
+        "type": "InstrumentType"
+      },
+      {
+        "name": "instrument_name",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "scheduled_activation",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "scheduled_deactivation",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "is_active",
+        "required": true,
+        "nullable": false,
+        "type": "boolean"
+      },
+      {
+        "name": "tick_size",
+        "required": true,
+        "nullable": false,
+        "type": "NonNegativeDecimal"
+      },
+      {
+        "name": "minimum_amount",
+        "required": true,
+        "nullable": false,
+        "type": "NonNegativeDecimal"
+      },
+      {
+        "name": "maximum_amount",
+        "required": true,
+        "nullable": false,
+        "type": "NonNegativeDecimal"
+      },
+      {
+        "name": "amount_step",
+        "required": true,
+        "nullable": false,
+        "type": "NonNegativeDecimal"
+      },
+      {
+        "name": "mark_price_fee_rate_cap",
+        "required": false,
+        "nullable": true,
+        "type": "Decimal | null"
+      },
+      {
+        "name": "maker_fee_rate",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "taker_fee_rate",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "base_fee",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "base_currency",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "quote_currency",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "option_details",
+        "required": true,
+        "nullable": true,
+        "type": "OptionDetails | null"
+      },
+      {
+        "name": "perp_details",
+        "required": true,
+        "nullable": true,
+        "type": "PerpDetails | null"
+      },
+      {
+        "name": "erc20_details",
+        "required": true,
+        "nullable": true,
+        "type": "Erc20Details | null"
+      },
+      {
+        "name": "base_asset_address",
+        "required": true,
+        "nullable": false,
+        "type": "Address"
+      },
+      {
+        "name": "base_asset_sub_id",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "pro_rata_fraction",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "fifo_min_allocation",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "pro_rata_amount_step",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "timestamp",
+        "required": true,
+        "nullable": false,
+        "type": "Timestamp"
+      },
+      {
+        "name": "best_bid_price",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "best_bid_amount",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "best_ask_price",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "best_ask_amount",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "index_price",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "mark_price",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "min_price",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "max_price",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "option_pricing",
+        "required": false,
+        "nullable": true,
+        "type": "OptionPricing | null"
+      },
+      {
+        "name": "stats",
+        "required": true,
+        "nullable": false,
+        "type": "TickerStats"
+      },
+      {
+        "name": "t",
+        "required": true,
+        "nullable": false,
+        "type": "Timestamp"
+      },
+      {
+        "name": "b",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "B",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "a",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "A",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "I",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "M",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "f",
+        "required": false,
+        "nullable": true,
+        "type": "Decimal | null"
+      },
+      {
+        "name": "minp",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "maxp",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "SettledPublicTrade",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "direction",
+        "required": true,
+        "nullable": false,
+        "type": "Direction"
+      },
+      {
+        "name": "expected_rebate",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "extra_fee",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "index_price",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "mark_price",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "realized_pnl",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "realized_pnl_excl_fees",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "trade_amount",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "trade_fee",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "trade_id",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "trade_price",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "instrument_name",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "wallet",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "liquidity_role",
+        "required": true,
+        "nullable": false,
+        "type": "LiquidityRole"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "Int64"
+      },
+      {
+        "name": "timestamp",
+        "required": true,
+        "nullable": false,
+        "type": "Timestamp"
+      },
+      {
+        "name": "quote_id",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "rfq_id",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "tx_status",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "tx_hash",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "batch_status",
+        "required": true,
+        "nullable": false,
+        "type": "BatchStatus"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "FundingRateEntry",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "timestamp",
+        "required": true,
+        "nullable": false,
+        "type": "Timestamp"
+      },
+      {
+        "name": "funding_rate",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "open",
+        "required": false,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "high",
+        "required": false,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "low",
+        "required": false,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "close",
+        "required": false,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "currency",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "Collateral",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "asset_name",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "asset_type",
+        "required": true,
+        "nullable": false,
+        "type": "InstrumentType"
+      },
+      {
+        "name": "currency",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "amount",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "mark_price",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "mark_value",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "Position",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "instrument_name",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "instrument_type",
+        "required": true,
+        "nullable": false,
+        "type": "InstrumentType"
+      },
+      {
+        "name": "amount",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "average_price",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "mark_price",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "mark_value",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "unrealized_pnl",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "realized_pnl",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "Portfolio",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "Int64"
+      },
+      {
+        "name": "label",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "margin_type",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "is_under_liquidation",
+        "required": true,
+        "nullable": false,
+        "type": "boolean"
+      },
+      {
+        "name": "subaccount_value",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "collaterals_value",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "positions_value",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "initial_margin",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "maintenance_margin",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "collaterals_initial_margin",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "collaterals_maintenance_margin",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "positions_initial_margin",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "positions_maintenance_margin",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "open_orders_margin",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "projected_margin_change",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "open_orders",
+        "required": true,
+        "nullable": false,
+        "type": "array of Order"
+      },
+      {
+        "name": "positions",
+        "required": true,
+        "nullable": false,
+        "type": "array of Position"
+      },
+      {
+        "name": "collaterals",
+        "required": true,
+        "nullable": false,
+        "type": "array of Collateral"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetAllCurrenciesParams",
+    "kind": "open",
+    "fields": [],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetAllCurrenciesResult",
+    "kind": "array",
+    "fields": [],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetAllInstrumentsParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "instrument_type",
+        "required": true,
+        "nullable": false,
+        "type": "InstrumentType"
+      },
+      {
+        "name": "expired",
+        "required": false,
+        "nullable": true,
+        "type": "boolean | null"
+      },
+      {
+        "name": "currency",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "page",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "page_size",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetAllInstrumentsResult",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "instruments",
+        "required": true,
+        "nullable": false,
+        "type": "array of Instrument"
+      },
+      {
+        "name": "pagination",
+        "required": true,
+        "nullable": false,
+        "type": "Pagination"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetInstrumentParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "instrument_name",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetTickerParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "instrument_name",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetPublicTradeHistoryParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "instrument_name",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "instrument_type",
+        "required": false,
+        "nullable": true,
+        "type": "InstrumentType | null"
+      },
+      {
+        "name": "currency",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "from_timestamp",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "to_timestamp",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "page",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "page_size",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "PublicTradeHistoryResult",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "trades",
+        "required": true,
+        "nullable": false,
+        "type": "array of SettledPublicTrade"
+      },
+      {
+        "name": "pagination",
+        "required": true,
+        "nullable": false,
+        "type": "Pagination"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetFundingRateHistoryParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "instrument_name",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "start_timestamp",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "end_timestamp",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "to_timestamp",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "period",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "FundingRateHistoryResult",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "funding_rate_history",
+        "required": true,
+        "nullable": false,
+        "type": "array of FundingRateEntry"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetTimeParams",
+    "kind": "open",
+    "fields": [],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetAllPortfoliosParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "wallet",
+        "required": true,
+        "nullable": false,
+        "type": "Address"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetAllPortfoliosResult",
+    "kind": "array",
+    "fields": [],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetSubaccountParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "Int64"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetOpenOrdersParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "Int64"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "OpenOrdersResult",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "Int64"
+      },
+      {
+        "name": "orders",
+        "required": true,
+        "nullable": false,
+        "type": "array of Order"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetOrdersParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "Int64"
+      },
+      {
+        "name": "instrument_name",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "status",
+        "required": false,
+        "nullable": true,
+        "type": "OrderStatus | null"
+      },
+      {
+        "name": "label",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "page",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "page_size",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "OrdersResult",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "Int64"
+      },
+      {
+        "name": "orders",
+        "required": true,
+        "nullable": false,
+        "type": "array of Order"
+      },
+      {
+        "name": "pagination",
+        "required": true,
+        "nullable": false,
+        "type": "Pagination"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetPrivateTradeHistoryParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "subaccount_id",
+        "required": false,
+        "nullable": true,
+        "type": "Int64 | null"
+      },
+      {
+        "name": "instrument_name",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "order_id",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "from_timestamp",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "to_timestamp",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "page",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "page_size",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "PrivateTradeHistoryResult",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "subaccount_id",
+        "required": false,
+        "nullable": true,
+        "type": "Int64 | null"
+      },
+      {
+        "name": "trades",
+        "required": true,
+        "nullable": false,
+        "type": "array of Trade"
+      },
+      {
+        "name": "pagination",
+        "required": true,
+        "nullable": false,
+        "type": "Pagination"
+      }
+    ],
     "values": null,
     "notShown": null
   }
@@ -3513,6 +5321,18 @@ export const loginTable = {
     "timestamp": "X-ServiceTimestamp",
     "signature": "X-ServiceSignature"
   },
+  "alternateHeaders": [
+    {
+      "wallet": "X-LyraWallet",
+      "timestamp": "X-LyraTimestamp",
+      "signature": "X-LyraSignature"
+    },
+    {
+      "wallet": "X-DeriveWallet",
+      "timestamp": "X-DeriveTimestamp",
+      "signature": "X-DeriveSignature"
+    }
+  ],
   "message": "The current time in milliseconds written as a decimal string, signed with EIP-191 personal_sign.",
   "freshness": {
     "pastMs": 30000,
@@ -3527,39 +5347,160 @@ export const loginTable = {
 /** The EIP-712 layout of state-changing actions (an assumption: the document does not show it). */
 export const actionSignatureTable = {
   "domain": {
-    "name": "exchange-api sandbox",
-    "version": "1",
-    "chainId": 31337
+    "name": "Matching",
+    "version": "1.0",
+    "chainId": 11155111,
+    "verifyingContract": "0xeB8d770ec18DB98Db922E9D83260A585b9F0DeAD"
   },
   "primaryType": "Action",
   "types": {
     "Action": [
       {
-        "name": "method",
-        "type": "string"
-      },
-      {
-        "name": "subaccount_id",
+        "name": "subaccountId",
         "type": "uint256"
       },
       {
         "name": "nonce",
-        "type": "string"
-      },
-      {
-        "name": "signature_expiry_sec",
         "type": "uint256"
       },
       {
-        "name": "params_hash",
-        "type": "bytes32"
+        "name": "module",
+        "type": "address"
+      },
+      {
+        "name": "data",
+        "type": "bytes"
+      },
+      {
+        "name": "expiry",
+        "type": "uint256"
+      },
+      {
+        "name": "owner",
+        "type": "address"
+      },
+      {
+        "name": "signer",
+        "type": "address"
       }
     ]
   },
-  "paramsHash": "keccak256 of the UTF-8 JSON of the params without signer and signature, keys sorted at every depth, no white space.",
+  "paramsHash": "The Action's fields come from the request: subaccountId is subaccount_id, nonce is nonce, module is the address of the method's module (its x-action-module), data is that module's ABI-encoded payload (modules below), expiry is signature_expiry_sec, owner is the logged-in wallet (not a field of the request), signer is signer. The digest is keccak256(0x1901, the domain separator, hashStruct(Action)) and the signature the signer's 65-byte secp256k1 signature of it (v 27 or 28). Cancels carry no action signature.",
   "signatureFields": [
     "signer",
     "signature"
+  ],
+  "modules": {
+    "trade": {
+      "address": "0xB8D20c2B7a1Ad2EE33Bc50eF10876eD3035b5e7b",
+      "data": [
+        {
+          "name": "asset",
+          "type": "address",
+          "from": "the instrument's base_asset_address (public/get_instrument)"
+        },
+        {
+          "name": "subId",
+          "type": "uint256",
+          "from": "the instrument's base_asset_sub_id"
+        },
+        {
+          "name": "limitPrice",
+          "type": "int256",
+          "from": "limit_price × 10^18"
+        },
+        {
+          "name": "amount",
+          "type": "int256",
+          "from": "amount × 10^18"
+        },
+        {
+          "name": "maxFee",
+          "type": "uint256",
+          "from": "max_fee × 10^18"
+        },
+        {
+          "name": "recipientId",
+          "type": "uint256",
+          "from": "subaccount_id"
+        },
+        {
+          "name": "isBid",
+          "type": "bool",
+          "from": "direction is buy"
+        }
+      ]
+    },
+    "rfq": {
+      "address": "0x9371352CCef6f5b36EfDFE90942fFE622Ab77F1D",
+      "data": [
+        {
+          "name": "quote",
+          "type": "(uint256 maxFee,(address asset,uint256 subId,uint256 price,int256 amount)[] legs)",
+          "from": "max_fee × 10^18; the legs sorted by instrument_name, each its instrument's asset and sub id, price × 10^18, amount × 10^18 signed by the leg's direction times the quote's"
+        }
+      ]
+    }
+  },
+  "deployments": [
+    {
+      "name": "testnet (derive-ts, derive-py)",
+      "network": "testnet",
+      "domain": {
+        "name": "Matching",
+        "version": "1.0",
+        "chainId": 11155111,
+        "verifyingContract": "0xeB8d770ec18DB98Db922E9D83260A585b9F0DeAD"
+      },
+      "separator": "0x24d674cd5f2b9d564691c51e9d88f649b99246a2244dd74ce27b96578d773e85",
+      "modules": {
+        "trade": "0xB8D20c2B7a1Ad2EE33Bc50eF10876eD3035b5e7b",
+        "rfq": "0x9371352CCef6f5b36EfDFE90942fFE622Ab77F1D"
+      }
+    },
+    {
+      "name": "testnet (ccxt in sandbox mode)",
+      "network": "testnet",
+      "domain": {
+        "name": "Matching",
+        "version": "1.0",
+        "chainId": 901,
+        "verifyingContract": "0x3cc154e220c2197c5337b7Bd13363DD127Bc0C6E"
+      },
+      "separator": "0x9bcf4dc06df5d8bf23af818d5716491b995020f377d3b7b64c29ed14e3dd1105",
+      "modules": {
+        "trade": "0x87F2863866D85E3192a35A73b388BD625D83f2be"
+      }
+    },
+    {
+      "name": "mainnet (derive-ts, derive-py)",
+      "network": "mainnet",
+      "domain": {
+        "name": "Matching",
+        "version": "1.0",
+        "chainId": 1,
+        "verifyingContract": "0xeB8d770ec18DB98Db922E9D83260A585b9F0DeAD"
+      },
+      "separator": "0xda616dfabb88681b08e1592820a41d55ddc62d68de110e327ae99d734506fe19",
+      "modules": {
+        "trade": "0xB8D20c2B7a1Ad2EE33Bc50eF10876eD3035b5e7b",
+        "rfq": "0x9371352CCef6f5b36EfDFE90942fFE622Ab77F1D"
+      }
+    },
+    {
+      "name": "mainnet (ccxt)",
+      "network": "mainnet",
+      "domain": {
+        "name": "Matching",
+        "version": "1.0",
+        "chainId": 957,
+        "verifyingContract": "0xeB8d770ec18DB98Db922E9D83260A585b9F0DeAD"
+      },
+      "separator": "0xd96e5f90797da7ec8dc4e276260c7f3f87fedf68775fbe1ef116e996fc60441b",
+      "modules": {
+        "trade": "0xB8D20c2B7a1Ad2EE33Bc50eF10876eD3035b5e7b"
+      }
+    }
   ],
   "notShown": "The layout of the EIP-712 signature of state-changing actions is not shown.",
   "assumption": "action-signature"
@@ -3637,16 +5578,9 @@ export const assumptionTable = [
   {
     "id": "order-flow-params",
     "title": "The params of the order-flow methods",
-    "choice": "The Assumed*Params schemas, built from the Order record's field names plus the action-signature fields; the methods are served on WebSocket only, after public/login.",
-    "reason": "Paths and payloads of the order-flow methods are not shown; the interface's own schemas stay open.",
+    "choice": "The Assumed*Params schemas. private/order and private/replace carry the Order record's order fields (instrument_name, direction, amount, limit_price, max_fee; order_type, time_in_force, label, mmp optional) plus subaccount_id, nonce, signer, signature and signature_expiry_sec. The cancels carry subaccount_id and what selects the orders (private/cancel order_id and instrument_name; private/cancel_by_instrument instrument_name; private/cancel_by_nonce instrument_name and the order's nonce; private/cancel_by_label label, instrument_name optional; private/cancel_all nothing more) and no signature. Optional fields may be null; fields not listed are allowed and ignored.",
+    "reason": "Paths and payloads of the order-flow methods are not shown. These are the bodies the public clients send: ccxt 4.5.84 (js/src/derive.js createOrder, editOrder, cancelOrder, cancelAllOrders; its static request tests in ts/src/test/static/request/derive.json), derive-ts 3.0.13 (src/api/orders.ts, CreateOrderEdgeRpcParams, CancelByNonceEdgeRpcParams with nonce, CancelAllEdgeRpcParams with explicit nulls) and derive-py (rest/http/orders.py).",
     "citedAt": [
-      "#/operations/order",
-      "#/operations/replace",
-      "#/operations/cancel",
-      "#/operations/cancelByInstrument",
-      "#/operations/cancelByNonce",
-      "#/operations/cancelAll",
-      "#/operations/cancelByLabel",
       "#/components/schemas/AssumedActionFields",
       "#/components/schemas/AssumedOrderFields",
       "#/components/schemas/AssumedOrderParams",
@@ -3661,21 +5595,152 @@ export const assumptionTable = [
   {
     "id": "order-flow-results",
     "title": "The results of the order-flow methods",
-    "choice": "order returns {order, trades}; replace {cancelled_order, order, trades}; cancel the cancelled Order; the other cancels {cancelled_orders}.",
-    "reason": "Not shown in the document.",
+    "choice": "private/order returns {order, trades}; private/replace {cancelled_order, order, trades}; private/cancel the cancelled Order; private/cancel_all the string ok; the other cancels {cancelled_orders}.",
+    "reason": "Not shown in the document. ccxt reads result.order of an order and the order of a cancel (its recorded responses); derive-ts types private/cancel_all as CancelAllResponse = 'ok' and the other cancels as {cancelled_orders}; ccxt's static response test records {\"result\":\"ok\"} for cancel_all.",
     "citedAt": [
       "#/components/schemas/AssumedOrderResult",
       "#/components/schemas/AssumedReplaceResult",
-      "#/components/schemas/AssumedCancelCountResult"
+      "#/components/schemas/AssumedCancelCountResult",
+      "#/components/schemas/AssumedCancelAllResult"
     ]
   },
   {
     "id": "action-signature",
     "title": "The EIP-712 action signature layout",
-    "choice": "The domain, Action type and params hash in x-action-signature.",
-    "reason": "Every state-changing action carries its own EIP-712 signature, but its layout is not shown.",
+    "choice": "Action(uint256 subaccountId, uint256 nonce, address module, bytes data, uint256 expiry, address owner, address signer) under the domain Matching 1.0 of a deployment (x-action-signature: domain, deployments); data is the module's ABI-encoded payload, for orders the trade module's seven words (asset, subId, limitPrice, amount and maxFee as 10^18 fixed point, recipientId, isBid). Signed by private/order and private/replace only; cancels are authorised by the login. A server takes a list of deployments (domain separator and module addresses) and accepts a signature under any of them; the sandbox defaults to the two testnet ones. The nonce is a uint256, a decimal string or a JSON number.",
+    "reason": "The layout is not shown. It is what every public client signs: ccxt 4.5.84 (js/src/derive.js hashOrderMessage, separators 0xd96e… and in sandbox mode 0x9bcf…, trade module 0xB8D2… and in sandbox mode 0x87F2…, nonce the milliseconds as a JSON number), derive-ts 3.0.13 (src/signing/action.ts, eip712.ts, codecs/trade.ts: chainId 1 or 11155111, trade module 0xB8D2…, nonce nanoseconds as a string) and derive-py (the same separators as derive-ts, hard-coded). The earlier guess (domain exchange-api sandbox, keccak of canonical JSON) was signed by no client.",
     "citedAt": [
+      "#/components/schemas/ActionNonceInput",
       "#/x-action-signature"
+    ]
+  },
+  {
+    "id": "order-flow-names",
+    "title": "The wire names of the order-flow methods",
+    "choice": "The methods are private/order, private/replace, private/cancel, private/cancel_by_instrument, private/cancel_by_nonce, private/cancel_all and private/cancel_by_label, served on WebSocket after public/login and over HTTP POST at /v3/private/<name> with the login headers. The short names of the document's rate-limit tables (order, cancel_all, …) are their class keys (x-rate-limit-key): the keys of remaining_per_endpoint.",
+    "reason": "The document names them only in its rate-limit tables, where public/get_all_live_instruments keeps its prefix and the remaining_per_endpoint example key is cancel_all. ccxt 4.5.84, derive-ts 3.0.13 and derive-py all call private/order, private/cancel, … over WebSocket and as HTTP POST /v3/private/<name> (ccxt: privatePostOrder, privatePostCancelAll; derive-ts: ctx.send('private/order', …)).",
+    "citedAt": [
+      "#/operations/order",
+      "#/operations/replace",
+      "#/operations/cancel",
+      "#/operations/cancelByInstrument",
+      "#/operations/cancelByNonce",
+      "#/operations/cancelAll",
+      "#/operations/cancelByLabel"
+    ]
+  },
+  {
+    "id": "request-jsonrpc",
+    "title": "Requests without a jsonrpc member",
+    "choice": "A request without jsonrpc is accepted as if it carried \"2.0\"; a jsonrpc member other than \"2.0\" is refused with -32600. Responses carry \"jsonrpc\":\"2.0\" and echo the id as sent (a number stays a number).",
+    "reason": "The document's request record requires only id, method and params. ccxt 4.5.84 (pro/derive.js) and derive-ts 3.0.13 (src/transport/ws.ts, JSON.stringify({id, method, params})) send WebSocket requests without jsonrpc; derive-py sends \"2.0\". derive-ts matches replies only when the id is a number.",
+    "citedAt": [
+      "#/components/schemas/JsonRpcRequest/properties/jsonrpc"
+    ]
+  },
+  {
+    "id": "login-header-names",
+    "title": "The login header names the clients send",
+    "choice": "Over HTTP the three login values are read from the document's headers (X-ServiceWallet, X-ServiceTimestamp, X-ServiceSignature) or from either set the clients send (X-LyraWallet/X-LyraTimestamp/X-LyraSignature, X-DeriveWallet/X-DeriveTimestamp/X-DeriveSignature), case-insensitively; the document's names come first. Over HTTP a value in the headers wins over one in the params, since a signed order's params carry its action signer and signature. Our client sends the document's names.",
+    "reason": "ccxt 4.5.84 (js/src/derive.js sign) sends X-LyraWallet, X-LyraTimestamp and X-LyraSignature; derive-ts 3.0.13 (src/auth/auth.ts) and derive-py send X-DeriveWallet, X-DeriveTimestamp and X-DeriveSignature (derive-ts sent the X-Lyra names before 3.0.7).",
+    "citedAt": [
+      "#/x-login/alternateHeaders/0",
+      "#/x-login/alternateHeaders/1"
+    ]
+  },
+  {
+    "id": "http-get",
+    "title": "GET requests and empty bodies over HTTP",
+    "choice": "A GET of a method's HTTP path is that method with empty params; a POST body that is empty or the JSON null is empty params. The body of a POST is the params object itself (no JSON-RPC envelope); the answer is a JSON-RPC response.",
+    "reason": "ccxt 4.5.84 calls public/get_all_currencies by GET with no body, first of all in loadMarkets; derive-ts posts the body null for methods without params; all three clients post the bare params object.",
+    "citedAt": [
+      "#/components/schemas/GetAllCurrenciesParams"
+    ]
+  },
+  {
+    "id": "client-markets",
+    "title": "The market methods the clients call first: public/get_all_currencies, public/get_all_instruments, public/get_instrument, public/get_time",
+    "choice": "Served with the shapes of the Currency, Instrument and Pagination schemas. get_all_instruments answers every instrument of the type on page 1 unless page_size is given; each instrument carries base_asset_address and base_asset_sub_id (what an order's action signature commits to). get_time is the server's clock in milliseconds.",
+    "reason": "Not in the document (\"the remaining ones: not shown\"). ccxt 4.5.84 loadMarkets calls GET public/get_all_currencies, then POST public/get_all_instruments for erc20, perp and option (page 1 only) and reads instrument_type, base_currency, quote_currency, instrument_name, is_active, tick_size, amount_step, minimum_amount, maximum_amount, maker_fee_rate, taker_fee_rate, option_details and base_asset_address/base_asset_sub_id; fetchTime reads result as an integer. derive-ts 3.0.13 calls public/get_instrument before signing an order (src/api/orders.ts) and types the results InstrumentPublicResponse, GetAllInstrumentsResponse, CurrencyResponse.",
+    "citedAt": [
+      "#/operations/publicGetAllCurrencies",
+      "#/operations/publicGetAllInstruments",
+      "#/operations/publicGetInstrument",
+      "#/operations/publicGetTime",
+      "#/components/schemas/Pagination",
+      "#/components/schemas/Currency",
+      "#/components/schemas/OptionDetails",
+      "#/components/schemas/PerpDetails",
+      "#/components/schemas/Erc20Details",
+      "#/components/schemas/Instrument",
+      "#/components/schemas/GetAllCurrenciesResult",
+      "#/components/schemas/GetAllInstrumentsParams",
+      "#/components/schemas/GetAllInstrumentsResult",
+      "#/components/schemas/GetInstrumentParams",
+      "#/components/schemas/GetTimeParams"
+    ]
+  },
+  {
+    "id": "client-ticker",
+    "title": "The result of public/get_ticker",
+    "choice": "The Ticker schema, one snapshot under two sets of names: the instrument's fields with the long ticker names (best_bid_price, index_price, mark_price, stats.high, …) and the slim ones (t, b, B, a, A, I, M, f, minp, maxp, stats.c, stats.h, …).",
+    "reason": "ccxt 4.5.84 parseTicker reads the long names (its recorded response in js/src/derive.js); derive-ts 3.0.13 types the result TickerSlimSnapshot (example 03 reads I, M, b, B, a, A, t, stats.v, stats.n) and needs I for its default max fee; derive-py reads the slim keys. Serving both lets all three read it.",
+    "citedAt": [
+      "#/operations/publicGetTicker",
+      "#/components/schemas/TickerStats",
+      "#/components/schemas/Ticker",
+      "#/components/schemas/GetTickerParams"
+    ]
+  },
+  {
+    "id": "client-history",
+    "title": "Trade and funding history: public/get_trade_history, private/get_trade_history, public/get_funding_rate_history",
+    "choice": "Newest trades first, filtered by the optional params (nulls allowed), page 1 of page_size (default 100, at most 1000) with pagination; public rows are SettledPublicTrade (liquidity_role taker for the taker side), private rows the caller's Trade. Funding history is oldest first, one entry per hour the sandbox has run, each timestamp on the hour.",
+    "reason": "ccxt 4.5.84 fetchTrades posts public/get_trade_history {instrument_name, page_size, from_timestamp, to_timestamp} and keeps only rows with an order_id or liquidity_role taker; fetchMyTrades posts private/get_trade_history {subaccount_id, instrument_name, page_size, from_timestamp}; fetchFundingRate posts public/get_funding_rate_history {instrument_name} and keeps the last entry. derive-ts types the results PublicTradesResult, PaginatedTradesResult and FundingRateHistoryResult.",
+    "citedAt": [
+      "#/operations/publicGetTradeHistory",
+      "#/operations/publicGetFundingRateHistory",
+      "#/operations/privateGetTradeHistory",
+      "#/components/schemas/SettledPublicTrade",
+      "#/components/schemas/FundingRateEntry",
+      "#/components/schemas/GetPublicTradeHistoryParams",
+      "#/components/schemas/PublicTradeHistoryResult",
+      "#/components/schemas/GetFundingRateHistoryParams",
+      "#/components/schemas/FundingRateHistoryResult",
+      "#/components/schemas/GetPrivateTradeHistoryParams",
+      "#/components/schemas/PrivateTradeHistoryResult"
+    ]
+  },
+  {
+    "id": "client-account",
+    "title": "Account methods: private/get_all_portfolios, private/get_subaccount, private/get_open_orders, private/get_orders",
+    "choice": "get_all_portfolios returns a list of Portfolio, one per subaccount of the wallet; get_subaccount one Portfolio; get_open_orders {subaccount_id, orders}; get_orders {subaccount_id, orders, pagination}, newest first, filtered by status, instrument_name and label.",
+    "reason": "ccxt 4.5.84 fetchBalance posts private/get_all_portfolios {wallet} and needs a list (a non-list crashes it) whose collaterals carry currency and amount; fetchOpenOrders posts private/get_orders {subaccount_id, page_size, status}; derive-ts 3.0.13 calls private/get_open_orders and private/get_subaccount and types them PrivateGetSubaccountRPCResponse and AggregatedOrdersResult; derive-py calls private/get_subaccount at connect.",
+    "citedAt": [
+      "#/operations/privateGetAllPortfolios",
+      "#/operations/privateGetSubaccount",
+      "#/operations/privateGetOpenOrders",
+      "#/operations/privateGetOrders",
+      "#/components/schemas/Collateral",
+      "#/components/schemas/Position",
+      "#/components/schemas/Portfolio",
+      "#/components/schemas/GetAllPortfoliosParams",
+      "#/components/schemas/GetAllPortfoliosResult",
+      "#/components/schemas/GetSubaccountParams",
+      "#/components/schemas/GetOpenOrdersParams",
+      "#/components/schemas/OpenOrdersResult",
+      "#/components/schemas/GetOrdersParams",
+      "#/components/schemas/OrdersResult"
+    ]
+  },
+  {
+    "id": "batch-status-channels",
+    "title": "The trade channels by batch status",
+    "choice": "trades.{instrument_type}.{currency}.{batch_status} carries SettledPublicTrade and {subaccount_id}.trades.{batch_status} carries Trade, each trade as its batch reaches the status. The sandbox settles every fill at once, so it pushes on Settled only.",
+    "reason": "Not in the document. derive-ts 3.0.13 (ChannelSchemaMap in src/types/generated.ts) and derive-py (websockets/api.py) subscribe to both, with batch_status one of the states of the document's Batch machine.",
+    "citedAt": [
+      "#/channels/tradesByTypeBatch",
+      "#/channels/subaccountTradesBatch"
     ]
   },
   {
@@ -3791,7 +5856,8 @@ export const assumptionTable = [
     "choice": "Fees are 3 bp for the taker and 1 bp for the maker; perps move cash only by realized PnL and fees, positions keep an average entry price; quotes are signed with the action signature as `send_quote` over direction, legs, max_fee, mmp, nonce, rfq_id, signature_expiry_sec and subaccount_id; six seeded counterparties have real keys. {subaccount_id}.quotes carries the quotes counterparties make on that subaccount's RFQs (the document shows no method to send a quote, so a sandbox user only ever takes).",
     "reason": "The document shows records and channels, not how an exchange computes fees, balances or quote signatures; a sandbox that traders test against has to do something plausible.",
     "citedAt": [
-      "#/channels/subaccountQuotes"
+      "#/channels/subaccountQuotes",
+      "#/x-action-signature/modules/rfq"
     ]
   },
   {

@@ -193,34 +193,88 @@ export type GetSubaccountsResult =
 export type GetAllLiveInstrumentsParams = {
   [k: string]: unknown;
 } | null;
+/**
+ * An action's nonce as an input: a uint256, as a decimal string (derive-ts and derive-py send
+ * nanoseconds since the epoch as a string) or as a JSON number (ccxt sends milliseconds as a
+ * number). Unique per signer; a reused nonce is refused.
+ *
+ */
+export type ActionNonceInput = string | number;
 export type AssumedOrderParams = AssumedActionFields & AssumedOrderFields;
 export type AssumedReplaceParams = AssumedActionFields &
   AssumedOrderFields & {
     order_id_to_cancel: string;
   };
-export type AssumedCancelParams = AssumedActionFields & {
-  instrument_name: string;
-  order_id: string;
-};
-export type AssumedCancelByInstrumentParams = AssumedActionFields & {
-  instrument_name: string;
-};
-export type AssumedCancelByNonceParams = AssumedActionFields & {
-  instrument_name: string;
-  /**
-   * The nonce the order was placed with.
-   */
-  order_nonce: string;
-};
-export type AssumedCancelAllParams = AssumedActionFields;
-export type AssumedCancelByLabelParams = AssumedActionFields & {
-  label: string;
-  /**
-   * When given, only this instrument (and the matching budget applies).
-   */
-  instrument_name?: string;
-};
+/**
+ * The string ok.
+ */
+export type AssumedCancelAllResult = 'ok';
 export type AssumedGetAllLiveInstrumentsResult = AssumedLiveInstrument[];
+/**
+ * DailyTradingStatistics (the slim keys) and the long names ccxt reads, the same figures twice.
+ */
+export type TickerStats = DailyTradingStatistics & {
+  contract_volume: Decimal;
+  num_trades: string;
+  open_interest: Decimal;
+  high: Decimal;
+  low: Decimal;
+  percent_change: Decimal;
+  usd_change: Decimal;
+};
+/**
+ * The result of public/get_ticker: the instrument's fields, the long ticker names ccxt reads, and
+ * the slim ones (t, b, B, a, A, I, M, f, minp, maxp) derive-ts and derive-py read, one snapshot.
+ *
+ */
+export type Ticker = Instrument & {
+  timestamp: Timestamp;
+  best_bid_price: Decimal;
+  best_bid_amount: Decimal;
+  best_ask_price: Decimal;
+  best_ask_amount: Decimal;
+  index_price: Decimal;
+  mark_price: Decimal;
+  min_price: Decimal;
+  max_price: Decimal;
+  option_pricing?: OptionPricing | null;
+  stats: TickerStats;
+  t: Timestamp;
+  b: Decimal;
+  B: Decimal;
+  a: Decimal;
+  A: Decimal;
+  I: Decimal;
+  M: Decimal;
+  /**
+   * Funding rate (perps).
+   */
+  f?: Decimal | null;
+  minp: Decimal;
+  maxp: Decimal;
+};
+/**
+ * A PublicTrade with the state of its batch (public trade history, trades.{instrument_type}.{currency}.{batch_status}).
+ */
+export type SettledPublicTrade = PublicTrade & {
+  tx_status: string;
+  tx_hash: string;
+  batch_status: BatchStatus;
+};
+/**
+ * Empty, null or absent (a GET with no body).
+ */
+export type GetAllCurrenciesParams = {
+  [k: string]: unknown;
+} | null;
+export type GetAllCurrenciesResult = Currency[];
+/**
+ * Empty or null.
+ */
+export type GetTimeParams = {
+  [k: string]: unknown;
+} | null;
+export type GetAllPortfoliosResult = Portfolio[];
 
 /**
  * Payload record of `{subaccount_id}.orders`.
@@ -624,7 +678,8 @@ export interface RateLimitsResult {
 }
 /**
  * A request: jsonrpc (2.0), id, method and params. The document requires id, method and params;
- * headers is optional (nullable, free-form; non-standard, used by login).
+ * jsonrpc may be left out (the public clients leave it out); headers is optional (nullable,
+ * free-form; non-standard, used by login).
  *
  */
 export interface JsonRpcRequest {
@@ -804,33 +859,67 @@ export interface CancelByLabelResult {
   [k: string]: unknown;
 }
 /**
- * The fields every state-changing request carries for its own EIP-712 action signature (layout in
- * x-action-signature). signer is the wallet or one of its session keys.
+ * The fields a signed action (private/order, private/replace) carries for its EIP-712 action
+ * signature (layout in x-action-signature). signer is the wallet or one of its session keys; the
+ * owner the signature commits to is the logged-in wallet, not a field of the request.
  *
  */
 export interface AssumedActionFields {
   subaccount_id: Int64;
-  /**
-   * Unique per signer; a reused nonce is refused.
-   */
-  nonce: string;
+  nonce: ActionNonceInput;
   signer: Address;
   signature: HexSignature;
   signature_expiry_sec: Int64;
 }
 /**
- * The order fields of order and replace, named as in the Order record.
+ * The order fields of private/order and private/replace, named as in the Order record. Optional
+ * fields may be null (derive-ts sends explicit nulls); other fields the clients send
+ * (referral_code, reduce_only, reject_timestamp, client, …) are allowed and ignored.
+ *
  */
 export interface AssumedOrderFields {
   instrument_name: string;
   direction: Direction;
-  order_type: OrderType;
+  order_type?: OrderType;
   amount: NonNegativeDecimalInput;
   limit_price: DecimalInput;
   max_fee: NonNegativeDecimalInput;
-  time_in_force?: TimeInForce;
-  mmp?: boolean;
-  label?: string;
+  /**
+   * The sandbox accepts gtc (default), ioc, fok and post_only.
+   */
+  time_in_force?: TimeInForce | null;
+  mmp?: boolean | null;
+  label?: string | null;
+}
+/**
+ * No action signature; the login authorises a cancel.
+ */
+export interface AssumedCancelParams {
+  subaccount_id: Int64;
+  instrument_name: string;
+  order_id: string;
+}
+export interface AssumedCancelByInstrumentParams {
+  subaccount_id: Int64;
+  instrument_name: string;
+}
+export interface AssumedCancelByNonceParams {
+  subaccount_id: Int64;
+  instrument_name: string;
+  nonce: ActionNonceInput;
+}
+export interface AssumedCancelAllParams {
+  subaccount_id: Int64;
+  cancel_trigger_orders?: boolean | null;
+  cancel_algo_orders?: boolean | null;
+}
+export interface AssumedCancelByLabelParams {
+  subaccount_id: Int64;
+  label: string;
+  /**
+   * When given, only this instrument (and the matching budget applies).
+   */
+  instrument_name?: string | null;
 }
 export interface AssumedOrderResult {
   order: Order;
@@ -852,4 +941,224 @@ export interface AssumedLiveInstrument {
   tick_size: NonNegativeDecimal;
   amount_step: NonNegativeDecimal;
   is_active: boolean;
+}
+export interface Pagination {
+  num_pages: number;
+  count: number;
+}
+/**
+ * A currency of the exchange (ccxt's fetchCurrencies reads currency; the other fields are for people).
+ */
+export interface Currency {
+  currency: string;
+  instrument_types: InstrumentType[];
+  /**
+   * ALL, SRM_BASE_ONLY, SRM_OPTION_ONLY, SRM_PERP_ONLY or CASH.
+   */
+  market_type: string;
+  spot_price: Decimal;
+  spot_price_24h: Decimal | null;
+}
+export interface OptionDetails {
+  /**
+   * Unix seconds.
+   */
+  expiry: number;
+  index: string;
+  option_type: 'C' | 'P';
+  strike: Decimal;
+  settlement_price?: Decimal | null;
+}
+export interface PerpDetails {
+  index: string;
+  max_rate_per_hour: Decimal;
+  min_rate_per_hour: Decimal;
+  static_interest_rate?: Decimal;
+  funding_rate: Decimal;
+  aggregate_funding: Decimal;
+}
+export interface Erc20Details {
+  decimals: number;
+  underlying_erc20_address: Address;
+  borrow_index: Decimal;
+  supply_index: Decimal;
+}
+/**
+ * An instrument as public/get_instrument and public/get_all_instruments return it. base_asset_address
+ * and base_asset_sub_id are what an order's action signature commits to (the trade module's asset
+ * and sub id).
+ *
+ */
+export interface Instrument {
+  instrument_type: InstrumentType;
+  instrument_name: string;
+  /**
+   * Unix seconds.
+   */
+  scheduled_activation: number;
+  /**
+   * Unix seconds.
+   */
+  scheduled_deactivation: number;
+  is_active: boolean;
+  tick_size: NonNegativeDecimal;
+  minimum_amount: NonNegativeDecimal;
+  maximum_amount: NonNegativeDecimal;
+  amount_step: NonNegativeDecimal;
+  mark_price_fee_rate_cap?: Decimal | null;
+  maker_fee_rate: Decimal;
+  taker_fee_rate: Decimal;
+  base_fee: Decimal;
+  base_currency: string;
+  quote_currency: string;
+  option_details: OptionDetails | null;
+  perp_details: PerpDetails | null;
+  erc20_details: Erc20Details | null;
+  base_asset_address: Address;
+  /**
+   * A uint256 as a decimal string.
+   */
+  base_asset_sub_id: string;
+  pro_rata_fraction: Decimal;
+  fifo_min_allocation: Decimal;
+  pro_rata_amount_step: Decimal;
+}
+export interface FundingRateEntry {
+  timestamp: Timestamp;
+  funding_rate: Decimal;
+  open?: Decimal;
+  high?: Decimal;
+  low?: Decimal;
+  close?: Decimal;
+  currency?: string;
+}
+export interface Collateral {
+  asset_name: string;
+  asset_type: InstrumentType;
+  currency: string;
+  amount: Decimal;
+  mark_price: Decimal;
+  mark_value: Decimal;
+}
+export interface Position {
+  instrument_name: string;
+  instrument_type: InstrumentType;
+  amount: Decimal;
+  average_price: Decimal;
+  mark_price: Decimal;
+  mark_value: Decimal;
+  unrealized_pnl: Decimal;
+  realized_pnl: Decimal;
+}
+/**
+ * One subaccount with its collaterals, positions, open orders and margins.
+ */
+export interface Portfolio {
+  subaccount_id: Int64;
+  label: string;
+  margin_type: string;
+  is_under_liquidation: boolean;
+  subaccount_value: Decimal;
+  collaterals_value: Decimal;
+  positions_value: Decimal;
+  initial_margin: Decimal;
+  maintenance_margin: Decimal;
+  collaterals_initial_margin: Decimal;
+  collaterals_maintenance_margin: Decimal;
+  positions_initial_margin: Decimal;
+  positions_maintenance_margin: Decimal;
+  open_orders_margin: Decimal;
+  projected_margin_change: Decimal;
+  open_orders: Order[];
+  positions: Position[];
+  collaterals: Collateral[];
+}
+export interface GetAllInstrumentsParams {
+  instrument_type: InstrumentType;
+  expired?: boolean | null;
+  currency?: string | null;
+  page?: number | null;
+  page_size?: number | null;
+}
+export interface GetAllInstrumentsResult {
+  instruments: Instrument[];
+  pagination: Pagination;
+}
+export interface GetInstrumentParams {
+  instrument_name: string;
+}
+export interface GetTickerParams {
+  instrument_name: string;
+}
+/**
+ * Every filter is optional and may be null; times are milliseconds, inclusive.
+ */
+export interface GetPublicTradeHistoryParams {
+  instrument_name?: string | null;
+  instrument_type?: InstrumentType | null;
+  currency?: string | null;
+  from_timestamp?: number | null;
+  to_timestamp?: number | null;
+  page?: number | null;
+  page_size?: number | null;
+}
+export interface PublicTradeHistoryResult {
+  trades: SettledPublicTrade[];
+  pagination: Pagination;
+}
+/**
+ * ccxt sends start_timestamp with to_timestamp; derive-ts start_timestamp with end_timestamp. Both ends are accepted.
+ */
+export interface GetFundingRateHistoryParams {
+  instrument_name: string;
+  start_timestamp?: number | null;
+  end_timestamp?: number | null;
+  to_timestamp?: number | null;
+  period?: number | null;
+}
+export interface FundingRateHistoryResult {
+  funding_rate_history: FundingRateEntry[];
+}
+export interface GetAllPortfoliosParams {
+  wallet: Address;
+}
+export interface GetSubaccountParams {
+  subaccount_id: Int64;
+}
+export interface GetOpenOrdersParams {
+  subaccount_id: Int64;
+}
+export interface OpenOrdersResult {
+  subaccount_id: Int64;
+  orders: Order[];
+}
+export interface GetOrdersParams {
+  subaccount_id: Int64;
+  instrument_name?: string | null;
+  status?: OrderStatus | null;
+  label?: string | null;
+  page?: number | null;
+  page_size?: number | null;
+}
+export interface OrdersResult {
+  subaccount_id: Int64;
+  orders: Order[];
+  pagination: Pagination;
+}
+/**
+ * Every filter is optional and may be null; without subaccount_id, every subaccount of the caller.
+ */
+export interface GetPrivateTradeHistoryParams {
+  subaccount_id?: Int64 | null;
+  instrument_name?: string | null;
+  order_id?: string | null;
+  from_timestamp?: number | null;
+  to_timestamp?: number | null;
+  page?: number | null;
+  page_size?: number | null;
+}
+export interface PrivateTradeHistoryResult {
+  subaccount_id?: Int64 | null;
+  trades: Trade[];
+  pagination: Pagination;
 }

@@ -10008,7 +10008,7 @@ return errors === 0;
 }
 
 export const schema_JsonRpcRequest = validate74;
-const schema203 = {"title":"JsonRpcRequest","description":"A request: jsonrpc (2.0), id, method and params. The document requires id, method and params;\nheaders is optional (nullable, free-form; non-standard, used by login).\n","type":"object","required":["id","method","params"],"properties":{"jsonrpc":{"type":"string","const":"2.0"},"id":{"$ref":"#/definitions/JsonRpcId"},"method":{"type":"string"},"params":{"type":["object","null"]},"headers":{"type":["object","null"]}}};
+const schema203 = {"title":"JsonRpcRequest","description":"A request: jsonrpc (2.0), id, method and params. The document requires id, method and params;\njsonrpc may be left out (the public clients leave it out); headers is optional (nullable,\nfree-form; non-standard, used by login).\n","type":"object","required":["id","method","params"],"properties":{"jsonrpc":{"type":"string","const":"2.0"},"id":{"$ref":"#/definitions/JsonRpcId"},"method":{"type":"string"},"params":{"type":["object","null"]},"headers":{"type":["object","null"]}}};
 
 function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11601,11 +11601,96 @@ validate102.errors = null;
 return true;
 }
 
-export const schema_AssumedActionFields = validate103;
-const schema242 = {"title":"AssumedActionFields","description":"The fields every state-changing request carries for its own EIP-712 action signature (layout in\nx-action-signature). signer is the wallet or one of its session keys.\n","type":"object","required":["subaccount_id","nonce","signer","signature","signature_expiry_sec"],"properties":{"subaccount_id":{"$ref":"#/definitions/Int64"},"nonce":{"type":"string","pattern":"^[0-9]{1,32}$","description":"Unique per signer; a reused nonce is refused."},"signer":{"$ref":"#/definitions/Address"},"signature":{"$ref":"#/definitions/HexSignature"},"signature_expiry_sec":{"$ref":"#/definitions/Int64","description":"Unix seconds after which the signature is void."}}};
-const pattern81 = new RegExp("^[0-9]{1,32}$", "u");
+export const schema_ActionNonceInput = validate103;
+const schema242 = {"title":"ActionNonceInput","description":"An action's nonce as an input: a uint256, as a decimal string (derive-ts and derive-py send\nnanoseconds since the epoch as a string) or as a JSON number (ccxt sends milliseconds as a\nnumber). Unique per signer; a reused nonce is refused.\n","anyOf":[{"type":"string","pattern":"^[0-9]{1,78}$"},{"type":"integer","minimum":0}]};
+const pattern81 = new RegExp("^[0-9]{1,78}$", "u");
 
 function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+let valid0 = false;
+const _errs1 = errors;
+if(typeof data === "string"){
+if(!pattern81.test(data)){
+const err0 = {instancePath,schemaPath:"#/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,78}$"},message:"must match pattern \""+"^[0-9]{1,78}$"+"\""};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs3 = errors;
+if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
+const err2 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((typeof data == "number") && (isFinite(data))){
+if(data < 0 || isNaN(data)){
+const err3 = {instancePath,schemaPath:"#/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+var _valid0 = _errs3 === errors;
+valid0 = valid0 || _valid0;
+}
+if(!valid0){
+const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate103.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_AssumedActionFields = validate104;
+const schema243 = {"title":"AssumedActionFields","description":"The fields a signed action (private/order, private/replace) carries for its EIP-712 action\nsignature (layout in x-action-signature). signer is the wallet or one of its session keys; the\nowner the signature commits to is the logged-in wallet, not a field of the request.\n","type":"object","required":["subaccount_id","nonce","signer","signature","signature_expiry_sec"],"properties":{"subaccount_id":{"$ref":"#/definitions/Int64"},"nonce":{"$ref":"#/definitions/ActionNonceInput"},"signer":{"$ref":"#/definitions/Address"},"signature":{"$ref":"#/definitions/HexSignature"},"signature_expiry_sec":{"$ref":"#/definitions/Int64","description":"Unix seconds after which the signature is void."}}};
+
+function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11696,9 +11781,12 @@ errors++;
 }
 if(data.nonce !== undefined){
 let data1 = data.nonce;
+const _errs6 = errors;
+let valid3 = false;
+const _errs7 = errors;
 if(typeof data1 === "string"){
 if(!pattern81.test(data1)){
-const err8 = {instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,32}$"},message:"must match pattern \""+"^[0-9]{1,32}$"+"\""};
+const err8 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,78}$"},message:"must match pattern \""+"^[0-9]{1,78}$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -11709,7 +11797,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err9 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -11718,12 +11806,12 @@ vErrors.push(err9);
 }
 errors++;
 }
-}
-if(data.signer !== undefined){
-let data2 = data.signer;
-if(typeof data2 === "string"){
-if(!pattern4.test(data2)){
-const err10 = {instancePath:instancePath+"/signer",schemaPath:"#/definitions/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\""};
+var _valid0 = _errs7 === errors;
+valid3 = valid3 || _valid0;
+if(!valid3){
+const _errs9 = errors;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err10 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -11732,9 +11820,9 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-else {
-const err11 = {instancePath:instancePath+"/signer",schemaPath:"#/definitions/Address/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 < 0 || isNaN(data1)){
+const err11 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -11744,11 +11832,11 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.signature !== undefined){
-let data3 = data.signature;
-if(typeof data3 === "string"){
-if(!pattern6.test(data3)){
-const err12 = {instancePath:instancePath+"/signature",schemaPath:"#/definitions/HexSignature/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{130}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{130}$"+"\""};
+var _valid0 = _errs9 === errors;
+valid3 = valid3 || _valid0;
+}
+if(!valid3){
+const err12 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -11757,9 +11845,23 @@ vErrors.push(err12);
 }
 errors++;
 }
+else {
+errors = _errs6;
+if(vErrors !== null){
+if(_errs6){
+vErrors.length = _errs6;
 }
 else {
-const err13 = {instancePath:instancePath+"/signature",schemaPath:"#/definitions/HexSignature/type",keyword:"type",params:{type: "string"},message:"must be string"};
+vErrors = null;
+}
+}
+}
+}
+if(data.signer !== undefined){
+let data2 = data.signer;
+if(typeof data2 === "string"){
+if(!pattern4.test(data2)){
+const err13 = {instancePath:instancePath+"/signer",schemaPath:"#/definitions/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\""};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -11769,10 +11871,8 @@ vErrors.push(err13);
 errors++;
 }
 }
-if(data.signature_expiry_sec !== undefined){
-let data4 = data.signature_expiry_sec;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err14 = {instancePath:instancePath+"/signature_expiry_sec",schemaPath:"#/definitions/Int64/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err14 = {instancePath:instancePath+"/signer",schemaPath:"#/definitions/Address/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -11781,9 +11881,12 @@ vErrors.push(err14);
 }
 errors++;
 }
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 > 9223372036854776000 || isNaN(data4)){
-const err15 = {instancePath:instancePath+"/signature_expiry_sec",schemaPath:"#/definitions/Int64/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9223372036854776000},message:"must be <= 9223372036854776000"};
+}
+if(data.signature !== undefined){
+let data3 = data.signature;
+if(typeof data3 === "string"){
+if(!pattern6.test(data3)){
+const err15 = {instancePath:instancePath+"/signature",schemaPath:"#/definitions/HexSignature/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{130}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{130}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -11792,8 +11895,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(data4 < -9223372036854776000 || isNaN(data4)){
-const err16 = {instancePath:instancePath+"/signature_expiry_sec",schemaPath:"#/definitions/Int64/minimum",keyword:"minimum",params:{comparison: ">=", limit: -9223372036854776000},message:"must be >= -9223372036854776000"};
+}
+else {
+const err16 = {instancePath:instancePath+"/signature",schemaPath:"#/definitions/HexSignature/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -11803,10 +11907,10 @@ vErrors.push(err16);
 errors++;
 }
 }
-}
-}
-else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.signature_expiry_sec !== undefined){
+let data4 = data.signature_expiry_sec;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err17 = {instancePath:instancePath+"/signature_expiry_sec",schemaPath:"#/definitions/Int64/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -11815,14 +11919,48 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate103.errors = vErrors;
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 > 9223372036854776000 || isNaN(data4)){
+const err18 = {instancePath:instancePath+"/signature_expiry_sec",schemaPath:"#/definitions/Int64/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9223372036854776000},message:"must be <= 9223372036854776000"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(data4 < -9223372036854776000 || isNaN(data4)){
+const err19 = {instancePath:instancePath+"/signature_expiry_sec",schemaPath:"#/definitions/Int64/minimum",keyword:"minimum",params:{comparison: ">=", limit: -9223372036854776000},message:"must be >= -9223372036854776000"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+validate104.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_AssumedOrderFields = validate104;
-const schema247 = {"title":"AssumedOrderFields","description":"The order fields of order and replace, named as in the Order record.","type":"object","required":["instrument_name","direction","order_type","amount","limit_price","max_fee"],"properties":{"instrument_name":{"type":"string"},"direction":{"$ref":"#/definitions/Direction"},"order_type":{"$ref":"#/definitions/OrderType"},"amount":{"$ref":"#/definitions/NonNegativeDecimalInput"},"limit_price":{"$ref":"#/definitions/DecimalInput"},"max_fee":{"$ref":"#/definitions/NonNegativeDecimalInput"},"time_in_force":{"$ref":"#/definitions/TimeInForce","description":"The sandbox accepts gtc (default), ioc, fok and post_only."},"mmp":{"type":"boolean","default":false},"label":{"type":"string","default":""}}};
+export const schema_AssumedOrderFields = validate105;
+const schema249 = {"title":"AssumedOrderFields","description":"The order fields of private/order and private/replace, named as in the Order record. Optional\nfields may be null (derive-ts sends explicit nulls); other fields the clients send\n(referral_code, reduce_only, reject_timestamp, client, …) are allowed and ignored.\n","type":"object","required":["instrument_name","direction","amount","limit_price","max_fee"],"properties":{"instrument_name":{"type":"string"},"direction":{"$ref":"#/definitions/Direction"},"order_type":{"$ref":"#/definitions/OrderType","default":"limit"},"amount":{"$ref":"#/definitions/NonNegativeDecimalInput"},"limit_price":{"$ref":"#/definitions/DecimalInput"},"max_fee":{"$ref":"#/definitions/NonNegativeDecimalInput"},"time_in_force":{"description":"The sandbox accepts gtc (default), ioc, fok and post_only.","anyOf":[{"$ref":"#/definitions/TimeInForce"},{"type":"null"}]},"mmp":{"type":["boolean","null"],"default":false},"label":{"type":["string","null"],"default":""}}};
 
-function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11846,8 +11984,8 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.order_type === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "order_type"},message:"must have required property '"+"order_type"+"'"};
+if(data.amount === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "amount"},message:"must have required property '"+"amount"+"'"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -11856,8 +11994,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(data.amount === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "amount"},message:"must have required property '"+"amount"+"'"};
+if(data.limit_price === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "limit_price"},message:"must have required property '"+"limit_price"+"'"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -11866,8 +12004,8 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data.limit_price === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "limit_price"},message:"must have required property '"+"limit_price"+"'"};
+if(data.max_fee === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "max_fee"},message:"must have required property '"+"max_fee"+"'"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -11876,8 +12014,9 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(data.max_fee === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "max_fee"},message:"must have required property '"+"max_fee"+"'"};
+if(data.instrument_name !== undefined){
+if(typeof data.instrument_name !== "string"){
+const err5 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/properties/instrument_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -11886,9 +12025,11 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(data.instrument_name !== undefined){
-if(typeof data.instrument_name !== "string"){
-const err6 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/properties/instrument_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data.direction !== undefined){
+let data1 = data.direction;
+if(typeof data1 !== "string"){
+const err6 = {instancePath:instancePath+"/direction",schemaPath:"#/definitions/Direction/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -11897,11 +12038,8 @@ vErrors.push(err6);
 }
 errors++;
 }
-}
-if(data.direction !== undefined){
-let data1 = data.direction;
-if(typeof data1 !== "string"){
-const err7 = {instancePath:instancePath+"/direction",schemaPath:"#/definitions/Direction/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((data1 === "buy") || (data1 === "sell"))){
+const err7 = {instancePath:instancePath+"/direction",schemaPath:"#/definitions/Direction/enum",keyword:"enum",params:{allowedValues: schema26.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -11910,8 +12048,11 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(!((data1 === "buy") || (data1 === "sell"))){
-const err8 = {instancePath:instancePath+"/direction",schemaPath:"#/definitions/Direction/enum",keyword:"enum",params:{allowedValues: schema26.enum},message:"must be equal to one of the allowed values"};
+}
+if(data.order_type !== undefined){
+let data2 = data.order_type;
+if(typeof data2 !== "string"){
+const err8 = {instancePath:instancePath+"/order_type",schemaPath:"#/definitions/OrderType/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -11920,26 +12061,13 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-if(data.order_type !== undefined){
-let data2 = data.order_type;
-if(typeof data2 !== "string"){
-const err9 = {instancePath:instancePath+"/order_type",schemaPath:"#/definitions/OrderType/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((data2 === "limit") || (data2 === "market"))){
+const err9 = {instancePath:instancePath+"/order_type",schemaPath:"#/definitions/OrderType/enum",keyword:"enum",params:{allowedValues: schema29.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err9];
 }
 else {
 vErrors.push(err9);
-}
-errors++;
-}
-if(!((data2 === "limit") || (data2 === "market"))){
-const err10 = {instancePath:instancePath+"/order_type",schemaPath:"#/definitions/OrderType/enum",keyword:"enum",params:{allowedValues: schema29.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
 }
 errors++;
 }
@@ -11963,8 +12091,26 @@ errors = vErrors.length;
 }
 }
 if(data.time_in_force !== undefined){
-if(typeof data.time_in_force !== "string"){
-const err11 = {instancePath:instancePath+"/time_in_force",schemaPath:"#/definitions/TimeInForce/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data6 = data.time_in_force;
+const _errs13 = errors;
+let valid3 = false;
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+const err10 = {instancePath:instancePath+"/time_in_force",schemaPath:"#/definitions/TimeInForce/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+var _valid0 = _errs14 === errors;
+valid3 = valid3 || _valid0;
+if(!valid3){
+const _errs17 = errors;
+if(data6 !== null){
+const err11 = {instancePath:instancePath+"/time_in_force",schemaPath:"#/properties/time_in_force/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -11973,10 +12119,11 @@ vErrors.push(err11);
 }
 errors++;
 }
+var _valid0 = _errs17 === errors;
+valid3 = valid3 || _valid0;
 }
-if(data.mmp !== undefined){
-if(typeof data.mmp !== "boolean"){
-const err12 = {instancePath:instancePath+"/mmp",schemaPath:"#/properties/mmp/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(!valid3){
+const err12 = {instancePath:instancePath+"/time_in_force",schemaPath:"#/properties/time_in_force/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -11985,10 +12132,22 @@ vErrors.push(err12);
 }
 errors++;
 }
+else {
+errors = _errs13;
+if(vErrors !== null){
+if(_errs13){
+vErrors.length = _errs13;
 }
-if(data.label !== undefined){
-if(typeof data.label !== "string"){
-const err13 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.mmp !== undefined){
+let data7 = data.mmp;
+if((typeof data7 !== "boolean") && (data7 !== null)){
+const err13 = {instancePath:instancePath+"/mmp",schemaPath:"#/properties/mmp/type",keyword:"type",params:{type: schema249.properties.mmp.type},message:"must be boolean,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -11998,9 +12157,10 @@ vErrors.push(err13);
 errors++;
 }
 }
-}
-else {
-const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.label !== undefined){
+let data8 = data.label;
+if((typeof data8 !== "string") && (data8 !== null)){
+const err14 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema249.properties.label.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -12009,40 +12169,52 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate104.errors = vErrors;
+}
+}
+else {
+const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+validate105.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_AssumedOrderParams = validate108;
-const schema251 = {"title":"AssumedOrderParams","allOf":[{"$ref":"#/definitions/AssumedActionFields"},{"$ref":"#/definitions/AssumedOrderFields"}]};
+export const schema_AssumedOrderParams = validate109;
+const schema253 = {"title":"AssumedOrderParams","allOf":[{"$ref":"#/definitions/AssumedActionFields"},{"$ref":"#/definitions/AssumedOrderFields"}]};
 
-function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!(validate103(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
-errors = vErrors.length;
-}
 if(!(validate104(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
 errors = vErrors.length;
 }
-validate108.errors = vErrors;
+if(!(validate105(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+errors = vErrors.length;
+}
+validate109.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_AssumedReplaceParams = validate111;
-const schema252 = {"title":"AssumedReplaceParams","allOf":[{"$ref":"#/definitions/AssumedActionFields"},{"$ref":"#/definitions/AssumedOrderFields"},{"type":"object","required":["order_id_to_cancel"],"properties":{"order_id_to_cancel":{"type":"string"}}}]};
+export const schema_AssumedReplaceParams = validate112;
+const schema254 = {"title":"AssumedReplaceParams","allOf":[{"$ref":"#/definitions/AssumedActionFields"},{"$ref":"#/definitions/AssumedOrderFields"},{"type":"object","required":["order_id_to_cancel"],"properties":{"order_id_to_cancel":{"type":"string"}}}]};
 
-function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!(validate103(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
-errors = vErrors.length;
-}
 if(!(validate104(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
+errors = vErrors.length;
+}
+if(!(validate105(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -12079,23 +12251,19 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate111.errors = vErrors;
+validate112.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_AssumedCancelParams = validate114;
-const schema253 = {"title":"AssumedCancelParams","allOf":[{"$ref":"#/definitions/AssumedActionFields"},{"type":"object","required":["instrument_name","order_id"],"properties":{"instrument_name":{"type":"string"},"order_id":{"type":"string"}}}]};
+export const schema_AssumedCancelParams = validate115;
+const schema255 = {"title":"AssumedCancelParams","description":"No action signature; the login authorises a cancel.","type":"object","required":["subaccount_id","instrument_name","order_id"],"properties":{"subaccount_id":{"$ref":"#/definitions/Int64"},"instrument_name":{"type":"string"},"order_id":{"type":"string"}}};
 
-function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!(validate103(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
-errors = vErrors.length;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.instrument_name === undefined){
-const err0 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "instrument_name"},message:"must have required property '"+"instrument_name"+"'"};
+if(data.subaccount_id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -12104,8 +12272,8 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.order_id === undefined){
-const err1 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "order_id"},message:"must have required property '"+"order_id"+"'"};
+if(data.instrument_name === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "instrument_name"},message:"must have required property '"+"instrument_name"+"'"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -12114,9 +12282,8 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.instrument_name !== undefined){
-if(typeof data.instrument_name !== "string"){
-const err2 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/allOf/1/properties/instrument_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.order_id === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "order_id"},message:"must have required property '"+"order_id"+"'"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -12125,10 +12292,10 @@ vErrors.push(err2);
 }
 errors++;
 }
-}
-if(data.order_id !== undefined){
-if(typeof data.order_id !== "string"){
-const err3 = {instancePath:instancePath+"/order_id",schemaPath:"#/allOf/1/properties/order_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.subaccount_id !== undefined){
+let data0 = data.subaccount_id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err3 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -12137,10 +12304,9 @@ vErrors.push(err3);
 }
 errors++;
 }
-}
-}
-else {
-const err4 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 9223372036854776000 || isNaN(data0)){
+const err4 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9223372036854776000},message:"must be <= 9223372036854776000"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -12149,23 +12315,66 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate114.errors = vErrors;
+if(data0 < -9223372036854776000 || isNaN(data0)){
+const err5 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/minimum",keyword:"minimum",params:{comparison: ">=", limit: -9223372036854776000},message:"must be >= -9223372036854776000"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+if(data.instrument_name !== undefined){
+if(typeof data.instrument_name !== "string"){
+const err6 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/properties/instrument_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.order_id !== undefined){
+if(typeof data.order_id !== "string"){
+const err7 = {instancePath:instancePath+"/order_id",schemaPath:"#/properties/order_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+else {
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+validate115.errors = vErrors;
 return errors === 0;
 }
 
 export const schema_AssumedCancelByInstrumentParams = validate116;
-const schema254 = {"title":"AssumedCancelByInstrumentParams","allOf":[{"$ref":"#/definitions/AssumedActionFields"},{"type":"object","required":["instrument_name"],"properties":{"instrument_name":{"type":"string"}}}]};
+const schema257 = {"title":"AssumedCancelByInstrumentParams","type":"object","required":["subaccount_id","instrument_name"],"properties":{"subaccount_id":{"$ref":"#/definitions/Int64"},"instrument_name":{"type":"string"}}};
 
 function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!(validate103(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
-errors = vErrors.length;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.instrument_name === undefined){
-const err0 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "instrument_name"},message:"must have required property '"+"instrument_name"+"'"};
+if(data.subaccount_id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -12174,9 +12383,8 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.instrument_name !== undefined){
-if(typeof data.instrument_name !== "string"){
-const err1 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/allOf/1/properties/instrument_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.instrument_name === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "instrument_name"},message:"must have required property '"+"instrument_name"+"'"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -12185,15 +12393,61 @@ vErrors.push(err1);
 }
 errors++;
 }
-}
-}
-else {
-const err2 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.subaccount_id !== undefined){
+let data0 = data.subaccount_id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err2 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err2];
 }
 else {
 vErrors.push(err2);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 9223372036854776000 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9223372036854776000},message:"must be <= 9223372036854776000"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data0 < -9223372036854776000 || isNaN(data0)){
+const err4 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/minimum",keyword:"minimum",params:{comparison: ">=", limit: -9223372036854776000},message:"must be >= -9223372036854776000"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+if(data.instrument_name !== undefined){
+if(typeof data.instrument_name !== "string"){
+const err5 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/properties/instrument_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
 }
 errors++;
 }
@@ -12201,19 +12455,15 @@ validate116.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_AssumedCancelByNonceParams = validate118;
-const schema255 = {"title":"AssumedCancelByNonceParams","allOf":[{"$ref":"#/definitions/AssumedActionFields"},{"type":"object","required":["instrument_name","order_nonce"],"properties":{"instrument_name":{"type":"string"},"order_nonce":{"type":"string","description":"The nonce the order was placed with."}}}]};
+export const schema_AssumedCancelByNonceParams = validate117;
+const schema259 = {"title":"AssumedCancelByNonceParams","type":"object","required":["subaccount_id","instrument_name","nonce"],"properties":{"subaccount_id":{"$ref":"#/definitions/Int64"},"instrument_name":{"type":"string"},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"The nonce the order was placed with."}}};
 
-function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!(validate103(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
-errors = vErrors.length;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.instrument_name === undefined){
-const err0 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "instrument_name"},message:"must have required property '"+"instrument_name"+"'"};
+if(data.subaccount_id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -12222,8 +12472,8 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.order_nonce === undefined){
-const err1 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "order_nonce"},message:"must have required property '"+"order_nonce"+"'"};
+if(data.instrument_name === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "instrument_name"},message:"must have required property '"+"instrument_name"+"'"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -12232,9 +12482,8 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.instrument_name !== undefined){
-if(typeof data.instrument_name !== "string"){
-const err2 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/allOf/1/properties/instrument_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.nonce === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nonce"},message:"must have required property '"+"nonce"+"'"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -12243,10 +12492,10 @@ vErrors.push(err2);
 }
 errors++;
 }
-}
-if(data.order_nonce !== undefined){
-if(typeof data.order_nonce !== "string"){
-const err3 = {instancePath:instancePath+"/order_nonce",schemaPath:"#/allOf/1/properties/order_nonce/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.subaccount_id !== undefined){
+let data0 = data.subaccount_id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err3 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -12255,10 +12504,9 @@ vErrors.push(err3);
 }
 errors++;
 }
-}
-}
-else {
-const err4 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 9223372036854776000 || isNaN(data0)){
+const err4 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9223372036854776000},message:"must be <= 9223372036854776000"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -12267,37 +12515,132 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate118.errors = vErrors;
+if(data0 < -9223372036854776000 || isNaN(data0)){
+const err5 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/minimum",keyword:"minimum",params:{comparison: ">=", limit: -9223372036854776000},message:"must be >= -9223372036854776000"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+if(data.instrument_name !== undefined){
+if(typeof data.instrument_name !== "string"){
+const err6 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/properties/instrument_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.nonce !== undefined){
+let data2 = data.nonce;
+const _errs8 = errors;
+let valid3 = false;
+const _errs9 = errors;
+if(typeof data2 === "string"){
+if(!pattern81.test(data2)){
+const err7 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,78}$"},message:"must match pattern \""+"^[0-9]{1,78}$"+"\""};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+var _valid0 = _errs9 === errors;
+valid3 = valid3 || _valid0;
+if(!valid3){
+const _errs11 = errors;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err9 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 0 || isNaN(data2)){
+const err10 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+var _valid0 = _errs11 === errors;
+valid3 = valid3 || _valid0;
+}
+if(!valid3){
+const err11 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+else {
+errors = _errs8;
+if(vErrors !== null){
+if(_errs8){
+vErrors.length = _errs8;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+validate117.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_AssumedCancelAllParams = validate120;
-const schema256 = {"title":"AssumedCancelAllParams","allOf":[{"$ref":"#/definitions/AssumedActionFields"}]};
+export const schema_AssumedCancelAllParams = validate118;
+const schema262 = {"title":"AssumedCancelAllParams","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"$ref":"#/definitions/Int64"},"cancel_trigger_orders":{"type":["boolean","null"]},"cancel_algo_orders":{"type":["boolean","null"]}}};
 
-function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!(validate103(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
-errors = vErrors.length;
-}
-validate120.errors = vErrors;
-return errors === 0;
-}
-
-export const schema_AssumedCancelByLabelParams = validate122;
-const schema257 = {"title":"AssumedCancelByLabelParams","allOf":[{"$ref":"#/definitions/AssumedActionFields"},{"type":"object","required":["label"],"properties":{"label":{"type":"string"},"instrument_name":{"type":"string","description":"When given, only this instrument (and the matching budget applies)."}}}]};
-
-function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(!(validate103(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
-errors = vErrors.length;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.label === undefined){
-const err0 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "label"},message:"must have required property '"+"label"+"'"};
+if(data.subaccount_id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -12306,9 +12649,10 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.label !== undefined){
-if(typeof data.label !== "string"){
-const err1 = {instancePath:instancePath+"/label",schemaPath:"#/allOf/1/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.subaccount_id !== undefined){
+let data0 = data.subaccount_id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err1 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -12317,10 +12661,9 @@ vErrors.push(err1);
 }
 errors++;
 }
-}
-if(data.instrument_name !== undefined){
-if(typeof data.instrument_name !== "string"){
-const err2 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/allOf/1/properties/instrument_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 9223372036854776000 || isNaN(data0)){
+const err2 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9223372036854776000},message:"must be <= 9223372036854776000"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -12329,10 +12672,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-}
-}
-else {
-const err3 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data0 < -9223372036854776000 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/minimum",keyword:"minimum",params:{comparison: ">=", limit: -9223372036854776000},message:"must be >= -9223372036854776000"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -12341,14 +12682,155 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate122.errors = vErrors;
+}
+}
+if(data.cancel_trigger_orders !== undefined){
+let data1 = data.cancel_trigger_orders;
+if((typeof data1 !== "boolean") && (data1 !== null)){
+const err4 = {instancePath:instancePath+"/cancel_trigger_orders",schemaPath:"#/properties/cancel_trigger_orders/type",keyword:"type",params:{type: schema262.properties.cancel_trigger_orders.type},message:"must be boolean,null"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.cancel_algo_orders !== undefined){
+let data2 = data.cancel_algo_orders;
+if((typeof data2 !== "boolean") && (data2 !== null)){
+const err5 = {instancePath:instancePath+"/cancel_algo_orders",schemaPath:"#/properties/cancel_algo_orders/type",keyword:"type",params:{type: schema262.properties.cancel_algo_orders.type},message:"must be boolean,null"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate118.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_AssumedOrderResult = validate124;
-const schema258 = {"title":"AssumedOrderResult","type":"object","required":["order","trades"],"properties":{"order":{"$ref":"#/definitions/Order"},"trades":{"type":"array","items":{"$ref":"#/definitions/Trade"}}}};
+export const schema_AssumedCancelByLabelParams = validate119;
+const schema264 = {"title":"AssumedCancelByLabelParams","type":"object","required":["subaccount_id","label"],"properties":{"subaccount_id":{"$ref":"#/definitions/Int64"},"label":{"type":"string"},"instrument_name":{"type":["string","null"],"description":"When given, only this instrument (and the matching budget applies)."}}};
 
-function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.subaccount_id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.label === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "label"},message:"must have required property '"+"label"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.subaccount_id !== undefined){
+let data0 = data.subaccount_id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err2 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 9223372036854776000 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9223372036854776000},message:"must be <= 9223372036854776000"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data0 < -9223372036854776000 || isNaN(data0)){
+const err4 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/minimum",keyword:"minimum",params:{comparison: ">=", limit: -9223372036854776000},message:"must be >= -9223372036854776000"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+if(data.label !== undefined){
+if(typeof data.label !== "string"){
+const err5 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.instrument_name !== undefined){
+let data2 = data.instrument_name;
+if((typeof data2 !== "string") && (data2 !== null)){
+const err6 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/properties/instrument_name/type",keyword:"type",params:{type: schema264.properties.instrument_name.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+validate119.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_AssumedOrderResult = validate120;
+const schema266 = {"title":"AssumedOrderResult","type":"object","required":["order","trades"],"properties":{"order":{"$ref":"#/definitions/Order"},"trades":{"type":"array","items":{"$ref":"#/definitions/Trade"}}}};
+
+function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -12411,14 +12893,14 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate124.errors = vErrors;
+validate120.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_AssumedReplaceResult = validate127;
-const schema259 = {"title":"AssumedReplaceResult","type":"object","required":["cancelled_order","order","trades"],"properties":{"cancelled_order":{"$ref":"#/definitions/Order"},"order":{"$ref":"#/definitions/Order"},"trades":{"type":"array","items":{"$ref":"#/definitions/Trade"}}}};
+export const schema_AssumedReplaceResult = validate123;
+const schema267 = {"title":"AssumedReplaceResult","type":"object","required":["cancelled_order","order","trades"],"properties":{"cancelled_order":{"$ref":"#/definitions/Order"},"order":{"$ref":"#/definitions/Order"},"trades":{"type":"array","items":{"$ref":"#/definitions/Trade"}}}};
 
-function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -12497,14 +12979,14 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate127.errors = vErrors;
+validate123.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_AssumedCancelCountResult = validate131;
-const schema260 = {"title":"AssumedCancelCountResult","type":"object","required":["cancelled_orders"],"properties":{"cancelled_orders":{"type":"integer","minimum":0}}};
+export const schema_AssumedCancelCountResult = validate127;
+const schema268 = {"title":"AssumedCancelCountResult","type":"object","required":["cancelled_orders"],"properties":{"cancelled_orders":{"type":"integer","minimum":0}}};
 
-function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -12554,14 +13036,44 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate131.errors = vErrors;
+validate127.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_AssumedLiveInstrument = validate132;
-const schema261 = {"title":"AssumedLiveInstrument","type":"object","required":["instrument_name","instrument_type","base_currency","quote_currency","tick_size","amount_step","is_active"],"properties":{"instrument_name":{"type":"string"},"instrument_type":{"$ref":"#/definitions/InstrumentType"},"base_currency":{"type":"string"},"quote_currency":{"type":"string"},"tick_size":{"$ref":"#/definitions/NonNegativeDecimal"},"amount_step":{"$ref":"#/definitions/NonNegativeDecimal"},"is_active":{"type":"boolean"}}};
+export const schema_AssumedCancelAllResult = validate128;
+const schema269 = {"title":"AssumedCancelAllResult","description":"The string ok.","type":"string","const":"ok"};
 
-function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if("ok" !== data){
+const err1 = {instancePath,schemaPath:"#/const",keyword:"const",params:{allowedValue: "ok"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate128.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_AssumedLiveInstrument = validate129;
+const schema270 = {"title":"AssumedLiveInstrument","type":"object","required":["instrument_name","instrument_type","base_currency","quote_currency","tick_size","amount_step","is_active"],"properties":{"instrument_name":{"type":"string"},"instrument_type":{"$ref":"#/definitions/InstrumentType"},"base_currency":{"type":"string"},"quote_currency":{"type":"string"},"tick_size":{"$ref":"#/definitions/NonNegativeDecimal"},"amount_step":{"$ref":"#/definitions/NonNegativeDecimal"},"is_active":{"type":"boolean"}}};
+
+function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -12767,21 +13279,21 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate132.errors = vErrors;
+validate129.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_AssumedGetAllLiveInstrumentsResult = validate133;
-const schema265 = {"title":"AssumedGetAllLiveInstrumentsResult","type":"array","items":{"$ref":"#/definitions/AssumedLiveInstrument"}};
+export const schema_AssumedGetAllLiveInstrumentsResult = validate130;
+const schema274 = {"title":"AssumedGetAllLiveInstrumentsResult","type":"array","items":{"$ref":"#/definitions/AssumedLiveInstrument"}};
 
-function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate132(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate132.errors : vErrors.concat(validate132.errors);
+if(!(validate129(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate129.errors : vErrors.concat(validate129.errors);
 errors = vErrors.length;
 }
 }
@@ -12796,14 +13308,6571 @@ vErrors.push(err0);
 }
 errors++;
 }
+validate130.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_Pagination = validate132;
+const schema275 = {"title":"Pagination","type":"object","required":["num_pages","count"],"properties":{"num_pages":{"type":"integer","minimum":0},"count":{"type":"integer","minimum":0}}};
+
+function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.num_pages === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "num_pages"},message:"must have required property '"+"num_pages"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.count === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "count"},message:"must have required property '"+"count"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.num_pages !== undefined){
+let data0 = data.num_pages;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err2 = {instancePath:instancePath+"/num_pages",schemaPath:"#/properties/num_pages/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 0 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/num_pages",schemaPath:"#/properties/num_pages/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+if(data.count !== undefined){
+let data1 = data.count;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err4 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 < 0 || isNaN(data1)){
+const err5 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate132.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_Currency = validate133;
+const schema276 = {"title":"Currency","description":"A currency of the exchange (ccxt's fetchCurrencies reads currency; the other fields are for people).","type":"object","required":["currency","instrument_types","market_type","spot_price","spot_price_24h"],"properties":{"currency":{"type":"string"},"instrument_types":{"type":"array","items":{"$ref":"#/definitions/InstrumentType"}},"market_type":{"type":"string","description":"ALL, SRM_BASE_ONLY, SRM_OPTION_ONLY, SRM_PERP_ONLY or CASH."},"spot_price":{"$ref":"#/definitions/Decimal"},"spot_price_24h":{"anyOf":[{"$ref":"#/definitions/Decimal"},{"type":"null"}]}}};
+
+function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.currency === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "currency"},message:"must have required property '"+"currency"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.instrument_types === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "instrument_types"},message:"must have required property '"+"instrument_types"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.market_type === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "market_type"},message:"must have required property '"+"market_type"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.spot_price === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "spot_price"},message:"must have required property '"+"spot_price"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.spot_price_24h === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "spot_price_24h"},message:"must have required property '"+"spot_price_24h"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.currency !== undefined){
+if(typeof data.currency !== "string"){
+const err5 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.instrument_types !== undefined){
+let data1 = data.instrument_types;
+if(Array.isArray(data1)){
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+if(typeof data2 !== "string"){
+const err6 = {instancePath:instancePath+"/instrument_types/" + i0,schemaPath:"#/definitions/InstrumentType/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(!(((data2 === "erc20") || (data2 === "option")) || (data2 === "perp"))){
+const err7 = {instancePath:instancePath+"/instrument_types/" + i0,schemaPath:"#/definitions/InstrumentType/enum",keyword:"enum",params:{allowedValues: schema38.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/instrument_types",schemaPath:"#/properties/instrument_types/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.market_type !== undefined){
+if(typeof data.market_type !== "string"){
+const err9 = {instancePath:instancePath+"/market_type",schemaPath:"#/properties/market_type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.spot_price !== undefined){
+let data4 = data.spot_price;
+if(typeof data4 === "string"){
+if(!pattern0.test(data4)){
+const err10 = {instancePath:instancePath+"/spot_price",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/spot_price",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.spot_price_24h !== undefined){
+let data5 = data.spot_price_24h;
+const _errs14 = errors;
+let valid5 = false;
+const _errs15 = errors;
+if(typeof data5 === "string"){
+if(!pattern0.test(data5)){
+const err12 = {instancePath:instancePath+"/spot_price_24h",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/spot_price_24h",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+var _valid0 = _errs15 === errors;
+valid5 = valid5 || _valid0;
+if(!valid5){
+const _errs18 = errors;
+if(data5 !== null){
+const err14 = {instancePath:instancePath+"/spot_price_24h",schemaPath:"#/properties/spot_price_24h/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+var _valid0 = _errs18 === errors;
+valid5 = valid5 || _valid0;
+}
+if(!valid5){
+const err15 = {instancePath:instancePath+"/spot_price_24h",schemaPath:"#/properties/spot_price_24h/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+else {
+errors = _errs14;
+if(vErrors !== null){
+if(_errs14){
+vErrors.length = _errs14;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
 validate133.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_auctionsWatch = validate135;
-const schema266 = {"type":"array","items":{"$ref":"#/definitions/AuctionResult"}};
+export const schema_OptionDetails = validate134;
+const schema280 = {"title":"OptionDetails","type":"object","required":["expiry","index","option_type","strike"],"properties":{"expiry":{"type":"integer","description":"Unix seconds."},"index":{"type":"string"},"option_type":{"type":"string","enum":["C","P"]},"strike":{"$ref":"#/definitions/Decimal"},"settlement_price":{"anyOf":[{"$ref":"#/definitions/Decimal"},{"type":"null"}]}}};
+
+function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.expiry === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "expiry"},message:"must have required property '"+"expiry"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.index === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "index"},message:"must have required property '"+"index"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.option_type === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "option_type"},message:"must have required property '"+"option_type"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.strike === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "strike"},message:"must have required property '"+"strike"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.expiry !== undefined){
+let data0 = data.expiry;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err4 = {instancePath:instancePath+"/expiry",schemaPath:"#/properties/expiry/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.index !== undefined){
+if(typeof data.index !== "string"){
+const err5 = {instancePath:instancePath+"/index",schemaPath:"#/properties/index/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.option_type !== undefined){
+let data2 = data.option_type;
+if(typeof data2 !== "string"){
+const err6 = {instancePath:instancePath+"/option_type",schemaPath:"#/properties/option_type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(!((data2 === "C") || (data2 === "P"))){
+const err7 = {instancePath:instancePath+"/option_type",schemaPath:"#/properties/option_type/enum",keyword:"enum",params:{allowedValues: schema280.properties.option_type.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.strike !== undefined){
+let data3 = data.strike;
+if(typeof data3 === "string"){
+if(!pattern0.test(data3)){
+const err8 = {instancePath:instancePath+"/strike",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/strike",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.settlement_price !== undefined){
+let data4 = data.settlement_price;
+const _errs11 = errors;
+let valid2 = false;
+const _errs12 = errors;
+if(typeof data4 === "string"){
+if(!pattern0.test(data4)){
+const err10 = {instancePath:instancePath+"/settlement_price",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/settlement_price",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+var _valid0 = _errs12 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const _errs15 = errors;
+if(data4 !== null){
+const err12 = {instancePath:instancePath+"/settlement_price",schemaPath:"#/properties/settlement_price/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+var _valid0 = _errs15 === errors;
+valid2 = valid2 || _valid0;
+}
+if(!valid2){
+const err13 = {instancePath:instancePath+"/settlement_price",schemaPath:"#/properties/settlement_price/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+else {
+errors = _errs11;
+if(vErrors !== null){
+if(_errs11){
+vErrors.length = _errs11;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+validate134.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_PerpDetails = validate135;
+const schema283 = {"title":"PerpDetails","type":"object","required":["index","max_rate_per_hour","min_rate_per_hour","funding_rate","aggregate_funding"],"properties":{"index":{"type":"string"},"max_rate_per_hour":{"$ref":"#/definitions/Decimal"},"min_rate_per_hour":{"$ref":"#/definitions/Decimal"},"static_interest_rate":{"$ref":"#/definitions/Decimal"},"funding_rate":{"$ref":"#/definitions/Decimal"},"aggregate_funding":{"$ref":"#/definitions/Decimal"}}};
 
 function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.index === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "index"},message:"must have required property '"+"index"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.max_rate_per_hour === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "max_rate_per_hour"},message:"must have required property '"+"max_rate_per_hour"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.min_rate_per_hour === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "min_rate_per_hour"},message:"must have required property '"+"min_rate_per_hour"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.funding_rate === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "funding_rate"},message:"must have required property '"+"funding_rate"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.aggregate_funding === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "aggregate_funding"},message:"must have required property '"+"aggregate_funding"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.index !== undefined){
+if(typeof data.index !== "string"){
+const err5 = {instancePath:instancePath+"/index",schemaPath:"#/properties/index/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.max_rate_per_hour !== undefined){
+let data1 = data.max_rate_per_hour;
+if(typeof data1 === "string"){
+if(!pattern0.test(data1)){
+const err6 = {instancePath:instancePath+"/max_rate_per_hour",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/max_rate_per_hour",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.min_rate_per_hour !== undefined){
+let data2 = data.min_rate_per_hour;
+if(typeof data2 === "string"){
+if(!pattern0.test(data2)){
+const err8 = {instancePath:instancePath+"/min_rate_per_hour",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/min_rate_per_hour",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.static_interest_rate !== undefined){
+let data3 = data.static_interest_rate;
+if(typeof data3 === "string"){
+if(!pattern0.test(data3)){
+const err10 = {instancePath:instancePath+"/static_interest_rate",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/static_interest_rate",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.funding_rate !== undefined){
+let data4 = data.funding_rate;
+if(typeof data4 === "string"){
+if(!pattern0.test(data4)){
+const err12 = {instancePath:instancePath+"/funding_rate",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/funding_rate",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.aggregate_funding !== undefined){
+let data5 = data.aggregate_funding;
+if(typeof data5 === "string"){
+if(!pattern0.test(data5)){
+const err14 = {instancePath:instancePath+"/aggregate_funding",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/aggregate_funding",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+validate135.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_Erc20Details = validate136;
+const schema289 = {"title":"Erc20Details","type":"object","required":["decimals","underlying_erc20_address","borrow_index","supply_index"],"properties":{"decimals":{"type":"integer","minimum":0},"underlying_erc20_address":{"$ref":"#/definitions/Address"},"borrow_index":{"$ref":"#/definitions/Decimal"},"supply_index":{"$ref":"#/definitions/Decimal"}}};
+
+function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.decimals === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "decimals"},message:"must have required property '"+"decimals"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.underlying_erc20_address === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "underlying_erc20_address"},message:"must have required property '"+"underlying_erc20_address"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.borrow_index === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "borrow_index"},message:"must have required property '"+"borrow_index"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.supply_index === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "supply_index"},message:"must have required property '"+"supply_index"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.decimals !== undefined){
+let data0 = data.decimals;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err4 = {instancePath:instancePath+"/decimals",schemaPath:"#/properties/decimals/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 0 || isNaN(data0)){
+const err5 = {instancePath:instancePath+"/decimals",schemaPath:"#/properties/decimals/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+if(data.underlying_erc20_address !== undefined){
+let data1 = data.underlying_erc20_address;
+if(typeof data1 === "string"){
+if(!pattern4.test(data1)){
+const err6 = {instancePath:instancePath+"/underlying_erc20_address",schemaPath:"#/definitions/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\""};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/underlying_erc20_address",schemaPath:"#/definitions/Address/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.borrow_index !== undefined){
+let data2 = data.borrow_index;
+if(typeof data2 === "string"){
+if(!pattern0.test(data2)){
+const err8 = {instancePath:instancePath+"/borrow_index",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/borrow_index",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.supply_index !== undefined){
+let data3 = data.supply_index;
+if(typeof data3 === "string"){
+if(!pattern0.test(data3)){
+const err10 = {instancePath:instancePath+"/supply_index",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/supply_index",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+validate136.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_Instrument = validate137;
+const schema293 = {"title":"Instrument","description":"An instrument as public/get_instrument and public/get_all_instruments return it. base_asset_address\nand base_asset_sub_id are what an order's action signature commits to (the trade module's asset\nand sub id).\n","type":"object","required":["instrument_type","instrument_name","scheduled_activation","scheduled_deactivation","is_active","tick_size","minimum_amount","maximum_amount","amount_step","maker_fee_rate","taker_fee_rate","base_fee","base_currency","quote_currency","option_details","perp_details","erc20_details","base_asset_address","base_asset_sub_id","pro_rata_fraction","fifo_min_allocation","pro_rata_amount_step"],"properties":{"instrument_type":{"$ref":"#/definitions/InstrumentType"},"instrument_name":{"type":"string"},"scheduled_activation":{"type":"integer","description":"Unix seconds."},"scheduled_deactivation":{"type":"integer","description":"Unix seconds."},"is_active":{"type":"boolean"},"tick_size":{"$ref":"#/definitions/NonNegativeDecimal"},"minimum_amount":{"$ref":"#/definitions/NonNegativeDecimal"},"maximum_amount":{"$ref":"#/definitions/NonNegativeDecimal"},"amount_step":{"$ref":"#/definitions/NonNegativeDecimal"},"mark_price_fee_rate_cap":{"anyOf":[{"$ref":"#/definitions/Decimal"},{"type":"null"}]},"maker_fee_rate":{"$ref":"#/definitions/Decimal"},"taker_fee_rate":{"$ref":"#/definitions/Decimal"},"base_fee":{"$ref":"#/definitions/Decimal"},"base_currency":{"type":"string"},"quote_currency":{"type":"string"},"option_details":{"anyOf":[{"$ref":"#/definitions/OptionDetails"},{"type":"null"}]},"perp_details":{"anyOf":[{"$ref":"#/definitions/PerpDetails"},{"type":"null"}]},"erc20_details":{"anyOf":[{"$ref":"#/definitions/Erc20Details"},{"type":"null"}]},"base_asset_address":{"$ref":"#/definitions/Address"},"base_asset_sub_id":{"type":"string","pattern":"^[0-9]+$","description":"A uint256 as a decimal string."},"pro_rata_fraction":{"$ref":"#/definitions/Decimal"},"fifo_min_allocation":{"$ref":"#/definitions/Decimal"},"pro_rata_amount_step":{"$ref":"#/definitions/Decimal"}}};
+
+function validate137(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.instrument_type === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "instrument_type"},message:"must have required property '"+"instrument_type"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.instrument_name === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "instrument_name"},message:"must have required property '"+"instrument_name"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.scheduled_activation === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "scheduled_activation"},message:"must have required property '"+"scheduled_activation"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.scheduled_deactivation === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "scheduled_deactivation"},message:"must have required property '"+"scheduled_deactivation"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.is_active === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "is_active"},message:"must have required property '"+"is_active"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.tick_size === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tick_size"},message:"must have required property '"+"tick_size"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.minimum_amount === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "minimum_amount"},message:"must have required property '"+"minimum_amount"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.maximum_amount === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "maximum_amount"},message:"must have required property '"+"maximum_amount"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.amount_step === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "amount_step"},message:"must have required property '"+"amount_step"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data.maker_fee_rate === undefined){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "maker_fee_rate"},message:"must have required property '"+"maker_fee_rate"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data.taker_fee_rate === undefined){
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "taker_fee_rate"},message:"must have required property '"+"taker_fee_rate"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data.base_fee === undefined){
+const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "base_fee"},message:"must have required property '"+"base_fee"+"'"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data.base_currency === undefined){
+const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "base_currency"},message:"must have required property '"+"base_currency"+"'"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(data.quote_currency === undefined){
+const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "quote_currency"},message:"must have required property '"+"quote_currency"+"'"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(data.option_details === undefined){
+const err14 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "option_details"},message:"must have required property '"+"option_details"+"'"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(data.perp_details === undefined){
+const err15 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "perp_details"},message:"must have required property '"+"perp_details"+"'"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data.erc20_details === undefined){
+const err16 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "erc20_details"},message:"must have required property '"+"erc20_details"+"'"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(data.base_asset_address === undefined){
+const err17 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "base_asset_address"},message:"must have required property '"+"base_asset_address"+"'"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(data.base_asset_sub_id === undefined){
+const err18 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "base_asset_sub_id"},message:"must have required property '"+"base_asset_sub_id"+"'"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(data.pro_rata_fraction === undefined){
+const err19 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pro_rata_fraction"},message:"must have required property '"+"pro_rata_fraction"+"'"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data.fifo_min_allocation === undefined){
+const err20 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "fifo_min_allocation"},message:"must have required property '"+"fifo_min_allocation"+"'"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(data.pro_rata_amount_step === undefined){
+const err21 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pro_rata_amount_step"},message:"must have required property '"+"pro_rata_amount_step"+"'"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(data.instrument_type !== undefined){
+let data0 = data.instrument_type;
+if(typeof data0 !== "string"){
+const err22 = {instancePath:instancePath+"/instrument_type",schemaPath:"#/definitions/InstrumentType/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(!(((data0 === "erc20") || (data0 === "option")) || (data0 === "perp"))){
+const err23 = {instancePath:instancePath+"/instrument_type",schemaPath:"#/definitions/InstrumentType/enum",keyword:"enum",params:{allowedValues: schema38.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.instrument_name !== undefined){
+if(typeof data.instrument_name !== "string"){
+const err24 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/properties/instrument_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.scheduled_activation !== undefined){
+let data2 = data.scheduled_activation;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err25 = {instancePath:instancePath+"/scheduled_activation",schemaPath:"#/properties/scheduled_activation/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data.scheduled_deactivation !== undefined){
+let data3 = data.scheduled_deactivation;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err26 = {instancePath:instancePath+"/scheduled_deactivation",schemaPath:"#/properties/scheduled_deactivation/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data.is_active !== undefined){
+if(typeof data.is_active !== "boolean"){
+const err27 = {instancePath:instancePath+"/is_active",schemaPath:"#/properties/is_active/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data.tick_size !== undefined){
+let data5 = data.tick_size;
+if(typeof data5 === "string"){
+if(!pattern1.test(data5)){
+const err28 = {instancePath:instancePath+"/tick_size",schemaPath:"#/definitions/NonNegativeDecimal/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+else {
+const err29 = {instancePath:instancePath+"/tick_size",schemaPath:"#/definitions/NonNegativeDecimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data.minimum_amount !== undefined){
+let data6 = data.minimum_amount;
+if(typeof data6 === "string"){
+if(!pattern1.test(data6)){
+const err30 = {instancePath:instancePath+"/minimum_amount",schemaPath:"#/definitions/NonNegativeDecimal/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/minimum_amount",schemaPath:"#/definitions/NonNegativeDecimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data.maximum_amount !== undefined){
+let data7 = data.maximum_amount;
+if(typeof data7 === "string"){
+if(!pattern1.test(data7)){
+const err32 = {instancePath:instancePath+"/maximum_amount",schemaPath:"#/definitions/NonNegativeDecimal/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/maximum_amount",schemaPath:"#/definitions/NonNegativeDecimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data.amount_step !== undefined){
+let data8 = data.amount_step;
+if(typeof data8 === "string"){
+if(!pattern1.test(data8)){
+const err34 = {instancePath:instancePath+"/amount_step",schemaPath:"#/definitions/NonNegativeDecimal/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/amount_step",schemaPath:"#/definitions/NonNegativeDecimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data.mark_price_fee_rate_cap !== undefined){
+let data9 = data.mark_price_fee_rate_cap;
+const _errs25 = errors;
+let valid6 = false;
+const _errs26 = errors;
+if(typeof data9 === "string"){
+if(!pattern0.test(data9)){
+const err36 = {instancePath:instancePath+"/mark_price_fee_rate_cap",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/mark_price_fee_rate_cap",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+var _valid0 = _errs26 === errors;
+valid6 = valid6 || _valid0;
+if(!valid6){
+const _errs29 = errors;
+if(data9 !== null){
+const err38 = {instancePath:instancePath+"/mark_price_fee_rate_cap",schemaPath:"#/properties/mark_price_fee_rate_cap/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+var _valid0 = _errs29 === errors;
+valid6 = valid6 || _valid0;
+}
+if(!valid6){
+const err39 = {instancePath:instancePath+"/mark_price_fee_rate_cap",schemaPath:"#/properties/mark_price_fee_rate_cap/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+else {
+errors = _errs25;
+if(vErrors !== null){
+if(_errs25){
+vErrors.length = _errs25;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.maker_fee_rate !== undefined){
+let data10 = data.maker_fee_rate;
+if(typeof data10 === "string"){
+if(!pattern0.test(data10)){
+const err40 = {instancePath:instancePath+"/maker_fee_rate",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/maker_fee_rate",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+if(data.taker_fee_rate !== undefined){
+let data11 = data.taker_fee_rate;
+if(typeof data11 === "string"){
+if(!pattern0.test(data11)){
+const err42 = {instancePath:instancePath+"/taker_fee_rate",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+else {
+const err43 = {instancePath:instancePath+"/taker_fee_rate",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+if(data.base_fee !== undefined){
+let data12 = data.base_fee;
+if(typeof data12 === "string"){
+if(!pattern0.test(data12)){
+const err44 = {instancePath:instancePath+"/base_fee",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/base_fee",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+if(data.base_currency !== undefined){
+if(typeof data.base_currency !== "string"){
+const err46 = {instancePath:instancePath+"/base_currency",schemaPath:"#/properties/base_currency/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+if(data.quote_currency !== undefined){
+if(typeof data.quote_currency !== "string"){
+const err47 = {instancePath:instancePath+"/quote_currency",schemaPath:"#/properties/quote_currency/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+if(data.option_details !== undefined){
+let data15 = data.option_details;
+const _errs45 = errors;
+let valid11 = false;
+const _errs46 = errors;
+if(!(validate134(data15, {instancePath:instancePath+"/option_details",parentData:data,parentDataProperty:"option_details",rootData}))){
+vErrors = vErrors === null ? validate134.errors : vErrors.concat(validate134.errors);
+errors = vErrors.length;
+}
+var _valid1 = _errs46 === errors;
+valid11 = valid11 || _valid1;
+if(!valid11){
+const _errs47 = errors;
+if(data15 !== null){
+const err48 = {instancePath:instancePath+"/option_details",schemaPath:"#/properties/option_details/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+var _valid1 = _errs47 === errors;
+valid11 = valid11 || _valid1;
+}
+if(!valid11){
+const err49 = {instancePath:instancePath+"/option_details",schemaPath:"#/properties/option_details/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+else {
+errors = _errs45;
+if(vErrors !== null){
+if(_errs45){
+vErrors.length = _errs45;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.perp_details !== undefined){
+let data16 = data.perp_details;
+const _errs50 = errors;
+let valid12 = false;
+const _errs51 = errors;
+if(!(validate135(data16, {instancePath:instancePath+"/perp_details",parentData:data,parentDataProperty:"perp_details",rootData}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
+errors = vErrors.length;
+}
+var _valid2 = _errs51 === errors;
+valid12 = valid12 || _valid2;
+if(!valid12){
+const _errs52 = errors;
+if(data16 !== null){
+const err50 = {instancePath:instancePath+"/perp_details",schemaPath:"#/properties/perp_details/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+var _valid2 = _errs52 === errors;
+valid12 = valid12 || _valid2;
+}
+if(!valid12){
+const err51 = {instancePath:instancePath+"/perp_details",schemaPath:"#/properties/perp_details/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+else {
+errors = _errs50;
+if(vErrors !== null){
+if(_errs50){
+vErrors.length = _errs50;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.erc20_details !== undefined){
+let data17 = data.erc20_details;
+const _errs55 = errors;
+let valid13 = false;
+const _errs56 = errors;
+if(!(validate136(data17, {instancePath:instancePath+"/erc20_details",parentData:data,parentDataProperty:"erc20_details",rootData}))){
+vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
+errors = vErrors.length;
+}
+var _valid3 = _errs56 === errors;
+valid13 = valid13 || _valid3;
+if(!valid13){
+const _errs57 = errors;
+if(data17 !== null){
+const err52 = {instancePath:instancePath+"/erc20_details",schemaPath:"#/properties/erc20_details/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+var _valid3 = _errs57 === errors;
+valid13 = valid13 || _valid3;
+}
+if(!valid13){
+const err53 = {instancePath:instancePath+"/erc20_details",schemaPath:"#/properties/erc20_details/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+else {
+errors = _errs55;
+if(vErrors !== null){
+if(_errs55){
+vErrors.length = _errs55;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.base_asset_address !== undefined){
+let data18 = data.base_asset_address;
+if(typeof data18 === "string"){
+if(!pattern4.test(data18)){
+const err54 = {instancePath:instancePath+"/base_asset_address",schemaPath:"#/definitions/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\""};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+else {
+const err55 = {instancePath:instancePath+"/base_asset_address",schemaPath:"#/definitions/Address/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+if(data.base_asset_sub_id !== undefined){
+let data19 = data.base_asset_sub_id;
+if(typeof data19 === "string"){
+if(!pattern75.test(data19)){
+const err56 = {instancePath:instancePath+"/base_asset_sub_id",schemaPath:"#/properties/base_asset_sub_id/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\""};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+else {
+const err57 = {instancePath:instancePath+"/base_asset_sub_id",schemaPath:"#/properties/base_asset_sub_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+if(data.pro_rata_fraction !== undefined){
+let data20 = data.pro_rata_fraction;
+if(typeof data20 === "string"){
+if(!pattern0.test(data20)){
+const err58 = {instancePath:instancePath+"/pro_rata_fraction",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+else {
+const err59 = {instancePath:instancePath+"/pro_rata_fraction",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+if(data.fifo_min_allocation !== undefined){
+let data21 = data.fifo_min_allocation;
+if(typeof data21 === "string"){
+if(!pattern0.test(data21)){
+const err60 = {instancePath:instancePath+"/fifo_min_allocation",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+else {
+const err61 = {instancePath:instancePath+"/fifo_min_allocation",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+if(data.pro_rata_amount_step !== undefined){
+let data22 = data.pro_rata_amount_step;
+if(typeof data22 === "string"){
+if(!pattern0.test(data22)){
+const err62 = {instancePath:instancePath+"/pro_rata_amount_step",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+else {
+const err63 = {instancePath:instancePath+"/pro_rata_amount_step",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+}
+else {
+const err64 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+validate137.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_TickerStats = validate141;
+const schema307 = {"title":"TickerStats","description":"DailyTradingStatistics (the slim keys) and the long names ccxt reads, the same figures twice.","allOf":[{"$ref":"#/definitions/DailyTradingStatistics"},{"type":"object","required":["contract_volume","num_trades","open_interest","high","low","percent_change","usd_change"],"properties":{"contract_volume":{"$ref":"#/definitions/Decimal"},"num_trades":{"type":"string","pattern":"^[0-9]+$"},"open_interest":{"$ref":"#/definitions/Decimal"},"high":{"$ref":"#/definitions/Decimal"},"low":{"$ref":"#/definitions/Decimal"},"percent_change":{"$ref":"#/definitions/Decimal"},"usd_change":{"$ref":"#/definitions/Decimal"}}}]};
+
+function validate141(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(!(validate66(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
+errors = vErrors.length;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.contract_volume === undefined){
+const err0 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "contract_volume"},message:"must have required property '"+"contract_volume"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.num_trades === undefined){
+const err1 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "num_trades"},message:"must have required property '"+"num_trades"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.open_interest === undefined){
+const err2 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "open_interest"},message:"must have required property '"+"open_interest"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.high === undefined){
+const err3 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "high"},message:"must have required property '"+"high"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.low === undefined){
+const err4 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "low"},message:"must have required property '"+"low"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.percent_change === undefined){
+const err5 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "percent_change"},message:"must have required property '"+"percent_change"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.usd_change === undefined){
+const err6 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "usd_change"},message:"must have required property '"+"usd_change"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.contract_volume !== undefined){
+let data0 = data.contract_volume;
+if(typeof data0 === "string"){
+if(!pattern0.test(data0)){
+const err7 = {instancePath:instancePath+"/contract_volume",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/contract_volume",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.num_trades !== undefined){
+let data1 = data.num_trades;
+if(typeof data1 === "string"){
+if(!pattern75.test(data1)){
+const err9 = {instancePath:instancePath+"/num_trades",schemaPath:"#/allOf/1/properties/num_trades/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\""};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/num_trades",schemaPath:"#/allOf/1/properties/num_trades/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.open_interest !== undefined){
+let data2 = data.open_interest;
+if(typeof data2 === "string"){
+if(!pattern0.test(data2)){
+const err11 = {instancePath:instancePath+"/open_interest",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/open_interest",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.high !== undefined){
+let data3 = data.high;
+if(typeof data3 === "string"){
+if(!pattern0.test(data3)){
+const err13 = {instancePath:instancePath+"/high",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/high",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.low !== undefined){
+let data4 = data.low;
+if(typeof data4 === "string"){
+if(!pattern0.test(data4)){
+const err15 = {instancePath:instancePath+"/low",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/low",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.percent_change !== undefined){
+let data5 = data.percent_change;
+if(typeof data5 === "string"){
+if(!pattern0.test(data5)){
+const err17 = {instancePath:instancePath+"/percent_change",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/percent_change",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.usd_change !== undefined){
+let data6 = data.usd_change;
+if(typeof data6 === "string"){
+if(!pattern0.test(data6)){
+const err19 = {instancePath:instancePath+"/usd_change",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/usd_change",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+else {
+const err21 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+validate141.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_Ticker = validate143;
+const schema314 = {"title":"Ticker","description":"The result of public/get_ticker: the instrument's fields, the long ticker names ccxt reads, and\nthe slim ones (t, b, B, a, A, I, M, f, minp, maxp) derive-ts and derive-py read, one snapshot.\n","allOf":[{"$ref":"#/definitions/Instrument"},{"type":"object","required":["timestamp","best_bid_price","best_bid_amount","best_ask_price","best_ask_amount","index_price","mark_price","min_price","max_price","stats","t","b","B","a","A","I","M","minp","maxp"],"properties":{"timestamp":{"$ref":"#/definitions/Timestamp"},"best_bid_price":{"$ref":"#/definitions/Decimal"},"best_bid_amount":{"$ref":"#/definitions/Decimal"},"best_ask_price":{"$ref":"#/definitions/Decimal"},"best_ask_amount":{"$ref":"#/definitions/Decimal"},"index_price":{"$ref":"#/definitions/Decimal"},"mark_price":{"$ref":"#/definitions/Decimal"},"min_price":{"$ref":"#/definitions/Decimal"},"max_price":{"$ref":"#/definitions/Decimal"},"option_pricing":{"anyOf":[{"$ref":"#/definitions/OptionPricing"},{"type":"null"}]},"stats":{"$ref":"#/definitions/TickerStats"},"t":{"$ref":"#/definitions/Timestamp"},"b":{"$ref":"#/definitions/Decimal","description":"Best bid price."},"B":{"$ref":"#/definitions/Decimal","description":"Best bid amount."},"a":{"$ref":"#/definitions/Decimal","description":"Best ask price."},"A":{"$ref":"#/definitions/Decimal","description":"Best ask amount."},"I":{"$ref":"#/definitions/Decimal","description":"Index price."},"M":{"$ref":"#/definitions/Decimal","description":"Mark price."},"f":{"anyOf":[{"$ref":"#/definitions/Decimal"},{"type":"null"}],"description":"Funding rate (perps)."},"minp":{"$ref":"#/definitions/Decimal","description":"Lowest price an order may have."},"maxp":{"$ref":"#/definitions/Decimal","description":"Highest price an order may have."}}}]};
+
+function validate143(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(!(validate137(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate137.errors : vErrors.concat(validate137.errors);
+errors = vErrors.length;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.timestamp === undefined){
+const err0 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.best_bid_price === undefined){
+const err1 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "best_bid_price"},message:"must have required property '"+"best_bid_price"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.best_bid_amount === undefined){
+const err2 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "best_bid_amount"},message:"must have required property '"+"best_bid_amount"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.best_ask_price === undefined){
+const err3 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "best_ask_price"},message:"must have required property '"+"best_ask_price"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.best_ask_amount === undefined){
+const err4 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "best_ask_amount"},message:"must have required property '"+"best_ask_amount"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.index_price === undefined){
+const err5 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "index_price"},message:"must have required property '"+"index_price"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.mark_price === undefined){
+const err6 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "mark_price"},message:"must have required property '"+"mark_price"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.min_price === undefined){
+const err7 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "min_price"},message:"must have required property '"+"min_price"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.max_price === undefined){
+const err8 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "max_price"},message:"must have required property '"+"max_price"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data.stats === undefined){
+const err9 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "stats"},message:"must have required property '"+"stats"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data.t === undefined){
+const err10 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "t"},message:"must have required property '"+"t"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data.b === undefined){
+const err11 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "b"},message:"must have required property '"+"b"+"'"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data.B === undefined){
+const err12 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "B"},message:"must have required property '"+"B"+"'"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(data.a === undefined){
+const err13 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "a"},message:"must have required property '"+"a"+"'"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(data.A === undefined){
+const err14 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "A"},message:"must have required property '"+"A"+"'"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(data.I === undefined){
+const err15 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "I"},message:"must have required property '"+"I"+"'"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data.M === undefined){
+const err16 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "M"},message:"must have required property '"+"M"+"'"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(data.minp === undefined){
+const err17 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "minp"},message:"must have required property '"+"minp"+"'"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(data.maxp === undefined){
+const err18 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "maxp"},message:"must have required property '"+"maxp"+"'"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(data.timestamp !== undefined){
+let data0 = data.timestamp;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err19 = {instancePath:instancePath+"/timestamp",schemaPath:"#/definitions/Timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 9223372036854776000 || isNaN(data0)){
+const err20 = {instancePath:instancePath+"/timestamp",schemaPath:"#/definitions/Timestamp/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9223372036854776000},message:"must be <= 9223372036854776000"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(data0 < -9223372036854776000 || isNaN(data0)){
+const err21 = {instancePath:instancePath+"/timestamp",schemaPath:"#/definitions/Timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: -9223372036854776000},message:"must be >= -9223372036854776000"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+if(data.best_bid_price !== undefined){
+let data1 = data.best_bid_price;
+if(typeof data1 === "string"){
+if(!pattern0.test(data1)){
+const err22 = {instancePath:instancePath+"/best_bid_price",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/best_bid_price",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.best_bid_amount !== undefined){
+let data2 = data.best_bid_amount;
+if(typeof data2 === "string"){
+if(!pattern0.test(data2)){
+const err24 = {instancePath:instancePath+"/best_bid_amount",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/best_bid_amount",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data.best_ask_price !== undefined){
+let data3 = data.best_ask_price;
+if(typeof data3 === "string"){
+if(!pattern0.test(data3)){
+const err26 = {instancePath:instancePath+"/best_ask_price",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/best_ask_price",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data.best_ask_amount !== undefined){
+let data4 = data.best_ask_amount;
+if(typeof data4 === "string"){
+if(!pattern0.test(data4)){
+const err28 = {instancePath:instancePath+"/best_ask_amount",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+else {
+const err29 = {instancePath:instancePath+"/best_ask_amount",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data.index_price !== undefined){
+let data5 = data.index_price;
+if(typeof data5 === "string"){
+if(!pattern0.test(data5)){
+const err30 = {instancePath:instancePath+"/index_price",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/index_price",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data.mark_price !== undefined){
+let data6 = data.mark_price;
+if(typeof data6 === "string"){
+if(!pattern0.test(data6)){
+const err32 = {instancePath:instancePath+"/mark_price",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/mark_price",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data.min_price !== undefined){
+let data7 = data.min_price;
+if(typeof data7 === "string"){
+if(!pattern0.test(data7)){
+const err34 = {instancePath:instancePath+"/min_price",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/min_price",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data.max_price !== undefined){
+let data8 = data.max_price;
+if(typeof data8 === "string"){
+if(!pattern0.test(data8)){
+const err36 = {instancePath:instancePath+"/max_price",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/max_price",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data.option_pricing !== undefined){
+let data9 = data.option_pricing;
+const _errs31 = errors;
+let valid11 = false;
+const _errs32 = errors;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if(data9.ai === undefined){
+const err38 = {instancePath:instancePath+"/option_pricing",schemaPath:"#/definitions/OptionPricing/required",keyword:"required",params:{missingProperty: "ai"},message:"must have required property '"+"ai"+"'"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+if(data9.bi === undefined){
+const err39 = {instancePath:instancePath+"/option_pricing",schemaPath:"#/definitions/OptionPricing/required",keyword:"required",params:{missingProperty: "bi"},message:"must have required property '"+"bi"+"'"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+if(data9.d === undefined){
+const err40 = {instancePath:instancePath+"/option_pricing",schemaPath:"#/definitions/OptionPricing/required",keyword:"required",params:{missingProperty: "d"},message:"must have required property '"+"d"+"'"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+if(data9.df === undefined){
+const err41 = {instancePath:instancePath+"/option_pricing",schemaPath:"#/definitions/OptionPricing/required",keyword:"required",params:{missingProperty: "df"},message:"must have required property '"+"df"+"'"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+if(data9.f === undefined){
+const err42 = {instancePath:instancePath+"/option_pricing",schemaPath:"#/definitions/OptionPricing/required",keyword:"required",params:{missingProperty: "f"},message:"must have required property '"+"f"+"'"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+if(data9.g === undefined){
+const err43 = {instancePath:instancePath+"/option_pricing",schemaPath:"#/definitions/OptionPricing/required",keyword:"required",params:{missingProperty: "g"},message:"must have required property '"+"g"+"'"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+if(data9.i === undefined){
+const err44 = {instancePath:instancePath+"/option_pricing",schemaPath:"#/definitions/OptionPricing/required",keyword:"required",params:{missingProperty: "i"},message:"must have required property '"+"i"+"'"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+if(data9.m === undefined){
+const err45 = {instancePath:instancePath+"/option_pricing",schemaPath:"#/definitions/OptionPricing/required",keyword:"required",params:{missingProperty: "m"},message:"must have required property '"+"m"+"'"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+if(data9.r === undefined){
+const err46 = {instancePath:instancePath+"/option_pricing",schemaPath:"#/definitions/OptionPricing/required",keyword:"required",params:{missingProperty: "r"},message:"must have required property '"+"r"+"'"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+if(data9.t === undefined){
+const err47 = {instancePath:instancePath+"/option_pricing",schemaPath:"#/definitions/OptionPricing/required",keyword:"required",params:{missingProperty: "t"},message:"must have required property '"+"t"+"'"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+if(data9.v === undefined){
+const err48 = {instancePath:instancePath+"/option_pricing",schemaPath:"#/definitions/OptionPricing/required",keyword:"required",params:{missingProperty: "v"},message:"must have required property '"+"v"+"'"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+if(data9.ai !== undefined){
+if(typeof data9.ai !== "string"){
+const err49 = {instancePath:instancePath+"/option_pricing/ai",schemaPath:"#/definitions/OptionPricing/properties/ai/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+if(data9.bi !== undefined){
+if(typeof data9.bi !== "string"){
+const err50 = {instancePath:instancePath+"/option_pricing/bi",schemaPath:"#/definitions/OptionPricing/properties/bi/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+if(data9.d !== undefined){
+if(typeof data9.d !== "string"){
+const err51 = {instancePath:instancePath+"/option_pricing/d",schemaPath:"#/definitions/OptionPricing/properties/d/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+if(data9.df !== undefined){
+if(typeof data9.df !== "string"){
+const err52 = {instancePath:instancePath+"/option_pricing/df",schemaPath:"#/definitions/OptionPricing/properties/df/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+if(data9.f !== undefined){
+if(typeof data9.f !== "string"){
+const err53 = {instancePath:instancePath+"/option_pricing/f",schemaPath:"#/definitions/OptionPricing/properties/f/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+if(data9.g !== undefined){
+if(typeof data9.g !== "string"){
+const err54 = {instancePath:instancePath+"/option_pricing/g",schemaPath:"#/definitions/OptionPricing/properties/g/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+if(data9.i !== undefined){
+if(typeof data9.i !== "string"){
+const err55 = {instancePath:instancePath+"/option_pricing/i",schemaPath:"#/definitions/OptionPricing/properties/i/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+if(data9.m !== undefined){
+if(typeof data9.m !== "string"){
+const err56 = {instancePath:instancePath+"/option_pricing/m",schemaPath:"#/definitions/OptionPricing/properties/m/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+if(data9.r !== undefined){
+if(typeof data9.r !== "string"){
+const err57 = {instancePath:instancePath+"/option_pricing/r",schemaPath:"#/definitions/OptionPricing/properties/r/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+if(data9.t !== undefined){
+if(typeof data9.t !== "string"){
+const err58 = {instancePath:instancePath+"/option_pricing/t",schemaPath:"#/definitions/OptionPricing/properties/t/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+if(data9.v !== undefined){
+if(typeof data9.v !== "string"){
+const err59 = {instancePath:instancePath+"/option_pricing/v",schemaPath:"#/definitions/OptionPricing/properties/v/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+}
+else {
+const err60 = {instancePath:instancePath+"/option_pricing",schemaPath:"#/definitions/OptionPricing/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+var _valid0 = _errs32 === errors;
+valid11 = valid11 || _valid0;
+if(!valid11){
+const _errs57 = errors;
+if(data9 !== null){
+const err61 = {instancePath:instancePath+"/option_pricing",schemaPath:"#/allOf/1/properties/option_pricing/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+var _valid0 = _errs57 === errors;
+valid11 = valid11 || _valid0;
+}
+if(!valid11){
+const err62 = {instancePath:instancePath+"/option_pricing",schemaPath:"#/allOf/1/properties/option_pricing/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+else {
+errors = _errs31;
+if(vErrors !== null){
+if(_errs31){
+vErrors.length = _errs31;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.stats !== undefined){
+if(!(validate141(data.stats, {instancePath:instancePath+"/stats",parentData:data,parentDataProperty:"stats",rootData}))){
+vErrors = vErrors === null ? validate141.errors : vErrors.concat(validate141.errors);
+errors = vErrors.length;
+}
+}
+if(data.t !== undefined){
+let data22 = data.t;
+if(!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))){
+const err63 = {instancePath:instancePath+"/t",schemaPath:"#/definitions/Timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+if((typeof data22 == "number") && (isFinite(data22))){
+if(data22 > 9223372036854776000 || isNaN(data22)){
+const err64 = {instancePath:instancePath+"/t",schemaPath:"#/definitions/Timestamp/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9223372036854776000},message:"must be <= 9223372036854776000"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+if(data22 < -9223372036854776000 || isNaN(data22)){
+const err65 = {instancePath:instancePath+"/t",schemaPath:"#/definitions/Timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: -9223372036854776000},message:"must be >= -9223372036854776000"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+}
+}
+if(data.b !== undefined){
+let data23 = data.b;
+if(typeof data23 === "string"){
+if(!pattern0.test(data23)){
+const err66 = {instancePath:instancePath+"/b",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+else {
+const err67 = {instancePath:instancePath+"/b",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+if(data.B !== undefined){
+let data24 = data.B;
+if(typeof data24 === "string"){
+if(!pattern0.test(data24)){
+const err68 = {instancePath:instancePath+"/B",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+}
+else {
+const err69 = {instancePath:instancePath+"/B",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+if(data.a !== undefined){
+let data25 = data.a;
+if(typeof data25 === "string"){
+if(!pattern0.test(data25)){
+const err70 = {instancePath:instancePath+"/a",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+}
+else {
+const err71 = {instancePath:instancePath+"/a",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+if(data.A !== undefined){
+let data26 = data.A;
+if(typeof data26 === "string"){
+if(!pattern0.test(data26)){
+const err72 = {instancePath:instancePath+"/A",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+}
+else {
+const err73 = {instancePath:instancePath+"/A",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+}
+if(data.I !== undefined){
+let data27 = data.I;
+if(typeof data27 === "string"){
+if(!pattern0.test(data27)){
+const err74 = {instancePath:instancePath+"/I",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+else {
+const err75 = {instancePath:instancePath+"/I",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+}
+if(data.M !== undefined){
+let data28 = data.M;
+if(typeof data28 === "string"){
+if(!pattern0.test(data28)){
+const err76 = {instancePath:instancePath+"/M",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+}
+else {
+const err77 = {instancePath:instancePath+"/M",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+}
+if(data.f !== undefined){
+let data29 = data.f;
+const _errs82 = errors;
+let valid21 = false;
+const _errs83 = errors;
+if(typeof data29 === "string"){
+if(!pattern0.test(data29)){
+const err78 = {instancePath:instancePath+"/f",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+}
+else {
+const err79 = {instancePath:instancePath+"/f",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+var _valid1 = _errs83 === errors;
+valid21 = valid21 || _valid1;
+if(!valid21){
+const _errs86 = errors;
+if(data29 !== null){
+const err80 = {instancePath:instancePath+"/f",schemaPath:"#/allOf/1/properties/f/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+var _valid1 = _errs86 === errors;
+valid21 = valid21 || _valid1;
+}
+if(!valid21){
+const err81 = {instancePath:instancePath+"/f",schemaPath:"#/allOf/1/properties/f/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+else {
+errors = _errs82;
+if(vErrors !== null){
+if(_errs82){
+vErrors.length = _errs82;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.minp !== undefined){
+let data30 = data.minp;
+if(typeof data30 === "string"){
+if(!pattern0.test(data30)){
+const err82 = {instancePath:instancePath+"/minp",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+}
+else {
+const err83 = {instancePath:instancePath+"/minp",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+}
+if(data.maxp !== undefined){
+let data31 = data.maxp;
+if(typeof data31 === "string"){
+if(!pattern0.test(data31)){
+const err84 = {instancePath:instancePath+"/maxp",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+}
+else {
+const err85 = {instancePath:instancePath+"/maxp",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+}
+}
+else {
+const err86 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+validate143.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_SettledPublicTrade = validate146;
+const schema335 = {"title":"SettledPublicTrade","description":"A PublicTrade with the state of its batch (public trade history, trades.{instrument_type}.{currency}.{batch_status}).","allOf":[{"$ref":"#/definitions/PublicTrade"},{"type":"object","required":["tx_status","tx_hash","batch_status"],"properties":{"tx_status":{"type":"string"},"tx_hash":{"type":"string"},"batch_status":{"$ref":"#/definitions/BatchStatus"}}}]};
+
+function validate146(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(!(validate41(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
+errors = vErrors.length;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.tx_status === undefined){
+const err0 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "tx_status"},message:"must have required property '"+"tx_status"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.tx_hash === undefined){
+const err1 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "tx_hash"},message:"must have required property '"+"tx_hash"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.batch_status === undefined){
+const err2 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "batch_status"},message:"must have required property '"+"batch_status"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.tx_status !== undefined){
+if(typeof data.tx_status !== "string"){
+const err3 = {instancePath:instancePath+"/tx_status",schemaPath:"#/allOf/1/properties/tx_status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.tx_hash !== undefined){
+if(typeof data.tx_hash !== "string"){
+const err4 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/allOf/1/properties/tx_hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.batch_status !== undefined){
+let data2 = data.batch_status;
+if(typeof data2 !== "string"){
+const err5 = {instancePath:instancePath+"/batch_status",schemaPath:"#/definitions/BatchStatus/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(!((((((((((data2 === "Batching") || (data2 === "Executing")) || (data2 === "Proving")) || (data2 === "Settling")) || (data2 === "Settled")) || (data2 === "BatchingError")) || (data2 === "ExecutingError")) || (data2 === "ProvingError")) || (data2 === "SettlingError")) || (data2 === "SettledError"))){
+const err6 = {instancePath:instancePath+"/batch_status",schemaPath:"#/definitions/BatchStatus/enum",keyword:"enum",params:{allowedValues: schema34.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+validate146.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_FundingRateEntry = validate148;
+const schema337 = {"title":"FundingRateEntry","type":"object","required":["timestamp","funding_rate"],"properties":{"timestamp":{"$ref":"#/definitions/Timestamp"},"funding_rate":{"$ref":"#/definitions/Decimal"},"open":{"$ref":"#/definitions/Decimal"},"high":{"$ref":"#/definitions/Decimal"},"low":{"$ref":"#/definitions/Decimal"},"close":{"$ref":"#/definitions/Decimal"},"currency":{"type":"string"}}};
+
+function validate148(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.timestamp === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.funding_rate === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "funding_rate"},message:"must have required property '"+"funding_rate"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.timestamp !== undefined){
+let data0 = data.timestamp;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err2 = {instancePath:instancePath+"/timestamp",schemaPath:"#/definitions/Timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 9223372036854776000 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/timestamp",schemaPath:"#/definitions/Timestamp/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9223372036854776000},message:"must be <= 9223372036854776000"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data0 < -9223372036854776000 || isNaN(data0)){
+const err4 = {instancePath:instancePath+"/timestamp",schemaPath:"#/definitions/Timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: -9223372036854776000},message:"must be >= -9223372036854776000"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+if(data.funding_rate !== undefined){
+let data1 = data.funding_rate;
+if(typeof data1 === "string"){
+if(!pattern0.test(data1)){
+const err5 = {instancePath:instancePath+"/funding_rate",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/funding_rate",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.open !== undefined){
+let data2 = data.open;
+if(typeof data2 === "string"){
+if(!pattern0.test(data2)){
+const err7 = {instancePath:instancePath+"/open",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/open",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.high !== undefined){
+let data3 = data.high;
+if(typeof data3 === "string"){
+if(!pattern0.test(data3)){
+const err9 = {instancePath:instancePath+"/high",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/high",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.low !== undefined){
+let data4 = data.low;
+if(typeof data4 === "string"){
+if(!pattern0.test(data4)){
+const err11 = {instancePath:instancePath+"/low",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/low",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.close !== undefined){
+let data5 = data.close;
+if(typeof data5 === "string"){
+if(!pattern0.test(data5)){
+const err13 = {instancePath:instancePath+"/close",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/close",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.currency !== undefined){
+if(typeof data.currency !== "string"){
+const err15 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+validate148.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_Collateral = validate149;
+const schema344 = {"title":"Collateral","type":"object","required":["asset_name","asset_type","currency","amount","mark_price","mark_value"],"properties":{"asset_name":{"type":"string"},"asset_type":{"$ref":"#/definitions/InstrumentType"},"currency":{"type":"string"},"amount":{"$ref":"#/definitions/Decimal"},"mark_price":{"$ref":"#/definitions/Decimal"},"mark_value":{"$ref":"#/definitions/Decimal"}}};
+
+function validate149(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.asset_name === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "asset_name"},message:"must have required property '"+"asset_name"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.asset_type === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "asset_type"},message:"must have required property '"+"asset_type"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.currency === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "currency"},message:"must have required property '"+"currency"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.amount === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "amount"},message:"must have required property '"+"amount"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.mark_price === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mark_price"},message:"must have required property '"+"mark_price"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.mark_value === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mark_value"},message:"must have required property '"+"mark_value"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.asset_name !== undefined){
+if(typeof data.asset_name !== "string"){
+const err6 = {instancePath:instancePath+"/asset_name",schemaPath:"#/properties/asset_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.asset_type !== undefined){
+let data1 = data.asset_type;
+if(typeof data1 !== "string"){
+const err7 = {instancePath:instancePath+"/asset_type",schemaPath:"#/definitions/InstrumentType/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(!(((data1 === "erc20") || (data1 === "option")) || (data1 === "perp"))){
+const err8 = {instancePath:instancePath+"/asset_type",schemaPath:"#/definitions/InstrumentType/enum",keyword:"enum",params:{allowedValues: schema38.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.currency !== undefined){
+if(typeof data.currency !== "string"){
+const err9 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.amount !== undefined){
+let data3 = data.amount;
+if(typeof data3 === "string"){
+if(!pattern0.test(data3)){
+const err10 = {instancePath:instancePath+"/amount",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/amount",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.mark_price !== undefined){
+let data4 = data.mark_price;
+if(typeof data4 === "string"){
+if(!pattern0.test(data4)){
+const err12 = {instancePath:instancePath+"/mark_price",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/mark_price",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.mark_value !== undefined){
+let data5 = data.mark_value;
+if(typeof data5 === "string"){
+if(!pattern0.test(data5)){
+const err14 = {instancePath:instancePath+"/mark_value",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/mark_value",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+validate149.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_Position = validate150;
+const schema349 = {"title":"Position","type":"object","required":["instrument_name","instrument_type","amount","average_price","mark_price","mark_value","unrealized_pnl","realized_pnl"],"properties":{"instrument_name":{"type":"string"},"instrument_type":{"$ref":"#/definitions/InstrumentType"},"amount":{"$ref":"#/definitions/Decimal"},"average_price":{"$ref":"#/definitions/Decimal"},"mark_price":{"$ref":"#/definitions/Decimal"},"mark_value":{"$ref":"#/definitions/Decimal"},"unrealized_pnl":{"$ref":"#/definitions/Decimal"},"realized_pnl":{"$ref":"#/definitions/Decimal"}}};
+
+function validate150(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.instrument_name === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "instrument_name"},message:"must have required property '"+"instrument_name"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.instrument_type === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "instrument_type"},message:"must have required property '"+"instrument_type"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.amount === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "amount"},message:"must have required property '"+"amount"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.average_price === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "average_price"},message:"must have required property '"+"average_price"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.mark_price === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mark_price"},message:"must have required property '"+"mark_price"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.mark_value === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mark_value"},message:"must have required property '"+"mark_value"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.unrealized_pnl === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "unrealized_pnl"},message:"must have required property '"+"unrealized_pnl"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.realized_pnl === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "realized_pnl"},message:"must have required property '"+"realized_pnl"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.instrument_name !== undefined){
+if(typeof data.instrument_name !== "string"){
+const err8 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/properties/instrument_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.instrument_type !== undefined){
+let data1 = data.instrument_type;
+if(typeof data1 !== "string"){
+const err9 = {instancePath:instancePath+"/instrument_type",schemaPath:"#/definitions/InstrumentType/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(!(((data1 === "erc20") || (data1 === "option")) || (data1 === "perp"))){
+const err10 = {instancePath:instancePath+"/instrument_type",schemaPath:"#/definitions/InstrumentType/enum",keyword:"enum",params:{allowedValues: schema38.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.amount !== undefined){
+let data2 = data.amount;
+if(typeof data2 === "string"){
+if(!pattern0.test(data2)){
+const err11 = {instancePath:instancePath+"/amount",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/amount",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.average_price !== undefined){
+let data3 = data.average_price;
+if(typeof data3 === "string"){
+if(!pattern0.test(data3)){
+const err13 = {instancePath:instancePath+"/average_price",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/average_price",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.mark_price !== undefined){
+let data4 = data.mark_price;
+if(typeof data4 === "string"){
+if(!pattern0.test(data4)){
+const err15 = {instancePath:instancePath+"/mark_price",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/mark_price",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.mark_value !== undefined){
+let data5 = data.mark_value;
+if(typeof data5 === "string"){
+if(!pattern0.test(data5)){
+const err17 = {instancePath:instancePath+"/mark_value",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/mark_value",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.unrealized_pnl !== undefined){
+let data6 = data.unrealized_pnl;
+if(typeof data6 === "string"){
+if(!pattern0.test(data6)){
+const err19 = {instancePath:instancePath+"/unrealized_pnl",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/unrealized_pnl",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.realized_pnl !== undefined){
+let data7 = data.realized_pnl;
+if(typeof data7 === "string"){
+if(!pattern0.test(data7)){
+const err21 = {instancePath:instancePath+"/realized_pnl",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/realized_pnl",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+validate150.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_Portfolio = validate151;
+const schema357 = {"title":"Portfolio","description":"One subaccount with its collaterals, positions, open orders and margins.","type":"object","required":["subaccount_id","label","margin_type","is_under_liquidation","subaccount_value","collaterals_value","positions_value","initial_margin","maintenance_margin","collaterals_initial_margin","collaterals_maintenance_margin","positions_initial_margin","positions_maintenance_margin","open_orders_margin","projected_margin_change","open_orders","positions","collaterals"],"properties":{"subaccount_id":{"$ref":"#/definitions/Int64"},"label":{"type":"string"},"margin_type":{"type":"string"},"is_under_liquidation":{"type":"boolean"},"subaccount_value":{"$ref":"#/definitions/Decimal"},"collaterals_value":{"$ref":"#/definitions/Decimal"},"positions_value":{"$ref":"#/definitions/Decimal"},"initial_margin":{"$ref":"#/definitions/Decimal"},"maintenance_margin":{"$ref":"#/definitions/Decimal"},"collaterals_initial_margin":{"$ref":"#/definitions/Decimal"},"collaterals_maintenance_margin":{"$ref":"#/definitions/Decimal"},"positions_initial_margin":{"$ref":"#/definitions/Decimal"},"positions_maintenance_margin":{"$ref":"#/definitions/Decimal"},"open_orders_margin":{"$ref":"#/definitions/Decimal"},"projected_margin_change":{"$ref":"#/definitions/Decimal"},"open_orders":{"type":"array","items":{"$ref":"#/definitions/Order"}},"positions":{"type":"array","items":{"$ref":"#/definitions/Position"}},"collaterals":{"type":"array","items":{"$ref":"#/definitions/Collateral"}}}};
+
+function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.subaccount_id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.label === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "label"},message:"must have required property '"+"label"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.margin_type === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "margin_type"},message:"must have required property '"+"margin_type"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.is_under_liquidation === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "is_under_liquidation"},message:"must have required property '"+"is_under_liquidation"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.subaccount_value === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_value"},message:"must have required property '"+"subaccount_value"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.collaterals_value === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "collaterals_value"},message:"must have required property '"+"collaterals_value"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.positions_value === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "positions_value"},message:"must have required property '"+"positions_value"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.initial_margin === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "initial_margin"},message:"must have required property '"+"initial_margin"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.maintenance_margin === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "maintenance_margin"},message:"must have required property '"+"maintenance_margin"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data.collaterals_initial_margin === undefined){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "collaterals_initial_margin"},message:"must have required property '"+"collaterals_initial_margin"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data.collaterals_maintenance_margin === undefined){
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "collaterals_maintenance_margin"},message:"must have required property '"+"collaterals_maintenance_margin"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data.positions_initial_margin === undefined){
+const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "positions_initial_margin"},message:"must have required property '"+"positions_initial_margin"+"'"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data.positions_maintenance_margin === undefined){
+const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "positions_maintenance_margin"},message:"must have required property '"+"positions_maintenance_margin"+"'"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(data.open_orders_margin === undefined){
+const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "open_orders_margin"},message:"must have required property '"+"open_orders_margin"+"'"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(data.projected_margin_change === undefined){
+const err14 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "projected_margin_change"},message:"must have required property '"+"projected_margin_change"+"'"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(data.open_orders === undefined){
+const err15 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "open_orders"},message:"must have required property '"+"open_orders"+"'"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data.positions === undefined){
+const err16 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "positions"},message:"must have required property '"+"positions"+"'"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(data.collaterals === undefined){
+const err17 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "collaterals"},message:"must have required property '"+"collaterals"+"'"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(data.subaccount_id !== undefined){
+let data0 = data.subaccount_id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err18 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 9223372036854776000 || isNaN(data0)){
+const err19 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9223372036854776000},message:"must be <= 9223372036854776000"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data0 < -9223372036854776000 || isNaN(data0)){
+const err20 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/minimum",keyword:"minimum",params:{comparison: ">=", limit: -9223372036854776000},message:"must be >= -9223372036854776000"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+if(data.label !== undefined){
+if(typeof data.label !== "string"){
+const err21 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.margin_type !== undefined){
+if(typeof data.margin_type !== "string"){
+const err22 = {instancePath:instancePath+"/margin_type",schemaPath:"#/properties/margin_type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data.is_under_liquidation !== undefined){
+if(typeof data.is_under_liquidation !== "boolean"){
+const err23 = {instancePath:instancePath+"/is_under_liquidation",schemaPath:"#/properties/is_under_liquidation/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.subaccount_value !== undefined){
+let data4 = data.subaccount_value;
+if(typeof data4 === "string"){
+if(!pattern0.test(data4)){
+const err24 = {instancePath:instancePath+"/subaccount_value",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/subaccount_value",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data.collaterals_value !== undefined){
+let data5 = data.collaterals_value;
+if(typeof data5 === "string"){
+if(!pattern0.test(data5)){
+const err26 = {instancePath:instancePath+"/collaterals_value",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/collaterals_value",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data.positions_value !== undefined){
+let data6 = data.positions_value;
+if(typeof data6 === "string"){
+if(!pattern0.test(data6)){
+const err28 = {instancePath:instancePath+"/positions_value",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+else {
+const err29 = {instancePath:instancePath+"/positions_value",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data.initial_margin !== undefined){
+let data7 = data.initial_margin;
+if(typeof data7 === "string"){
+if(!pattern0.test(data7)){
+const err30 = {instancePath:instancePath+"/initial_margin",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/initial_margin",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data.maintenance_margin !== undefined){
+let data8 = data.maintenance_margin;
+if(typeof data8 === "string"){
+if(!pattern0.test(data8)){
+const err32 = {instancePath:instancePath+"/maintenance_margin",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/maintenance_margin",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data.collaterals_initial_margin !== undefined){
+let data9 = data.collaterals_initial_margin;
+if(typeof data9 === "string"){
+if(!pattern0.test(data9)){
+const err34 = {instancePath:instancePath+"/collaterals_initial_margin",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/collaterals_initial_margin",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data.collaterals_maintenance_margin !== undefined){
+let data10 = data.collaterals_maintenance_margin;
+if(typeof data10 === "string"){
+if(!pattern0.test(data10)){
+const err36 = {instancePath:instancePath+"/collaterals_maintenance_margin",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/collaterals_maintenance_margin",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data.positions_initial_margin !== undefined){
+let data11 = data.positions_initial_margin;
+if(typeof data11 === "string"){
+if(!pattern0.test(data11)){
+const err38 = {instancePath:instancePath+"/positions_initial_margin",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/positions_initial_margin",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+if(data.positions_maintenance_margin !== undefined){
+let data12 = data.positions_maintenance_margin;
+if(typeof data12 === "string"){
+if(!pattern0.test(data12)){
+const err40 = {instancePath:instancePath+"/positions_maintenance_margin",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/positions_maintenance_margin",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+if(data.open_orders_margin !== undefined){
+let data13 = data.open_orders_margin;
+if(typeof data13 === "string"){
+if(!pattern0.test(data13)){
+const err42 = {instancePath:instancePath+"/open_orders_margin",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+else {
+const err43 = {instancePath:instancePath+"/open_orders_margin",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+if(data.projected_margin_change !== undefined){
+let data14 = data.projected_margin_change;
+if(typeof data14 === "string"){
+if(!pattern0.test(data14)){
+const err44 = {instancePath:instancePath+"/projected_margin_change",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/projected_margin_change",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+if(data.open_orders !== undefined){
+let data15 = data.open_orders;
+if(Array.isArray(data15)){
+const len0 = data15.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate39(data15[i0], {instancePath:instancePath+"/open_orders/" + i0,parentData:data15,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err46 = {instancePath:instancePath+"/open_orders",schemaPath:"#/properties/open_orders/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+if(data.positions !== undefined){
+let data17 = data.positions;
+if(Array.isArray(data17)){
+const len1 = data17.length;
+for(let i1=0; i1<len1; i1++){
+if(!(validate150(data17[i1], {instancePath:instancePath+"/positions/" + i1,parentData:data17,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate150.errors : vErrors.concat(validate150.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err47 = {instancePath:instancePath+"/positions",schemaPath:"#/properties/positions/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+if(data.collaterals !== undefined){
+let data19 = data.collaterals;
+if(Array.isArray(data19)){
+const len2 = data19.length;
+for(let i2=0; i2<len2; i2++){
+if(!(validate149(data19[i2], {instancePath:instancePath+"/collaterals/" + i2,parentData:data19,parentDataProperty:i2,rootData}))){
+vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err48 = {instancePath:instancePath+"/collaterals",schemaPath:"#/properties/collaterals/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+}
+else {
+const err49 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+validate151.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_GetAllCurrenciesParams = validate155;
+const schema370 = {"title":"GetAllCurrenciesParams","description":"Empty, null or absent (a GET with no body).","type":["object","null"]};
+
+function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if((!(data && typeof data == "object" && !Array.isArray(data))) && (data !== null)){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema370.type},message:"must be object,null"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate155.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_GetAllCurrenciesResult = validate156;
+const schema371 = {"title":"GetAllCurrenciesResult","type":"array","items":{"$ref":"#/definitions/Currency"}};
+
+function validate156(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(Array.isArray(data)){
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate133(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate156.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_GetAllInstrumentsParams = validate158;
+const schema372 = {"title":"GetAllInstrumentsParams","type":"object","required":["instrument_type"],"properties":{"instrument_type":{"$ref":"#/definitions/InstrumentType"},"expired":{"type":["boolean","null"],"default":false},"currency":{"type":["string","null"]},"page":{"type":["integer","null"],"minimum":1},"page_size":{"type":["integer","null"],"minimum":1}}};
+
+function validate158(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.instrument_type === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "instrument_type"},message:"must have required property '"+"instrument_type"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.instrument_type !== undefined){
+let data0 = data.instrument_type;
+if(typeof data0 !== "string"){
+const err1 = {instancePath:instancePath+"/instrument_type",schemaPath:"#/definitions/InstrumentType/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(!(((data0 === "erc20") || (data0 === "option")) || (data0 === "perp"))){
+const err2 = {instancePath:instancePath+"/instrument_type",schemaPath:"#/definitions/InstrumentType/enum",keyword:"enum",params:{allowedValues: schema38.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.expired !== undefined){
+let data1 = data.expired;
+if((typeof data1 !== "boolean") && (data1 !== null)){
+const err3 = {instancePath:instancePath+"/expired",schemaPath:"#/properties/expired/type",keyword:"type",params:{type: schema372.properties.expired.type},message:"must be boolean,null"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.currency !== undefined){
+let data2 = data.currency;
+if((typeof data2 !== "string") && (data2 !== null)){
+const err4 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: schema372.properties.currency.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.page !== undefined){
+let data3 = data.page;
+if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
+const err5 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema372.properties.page.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 < 1 || isNaN(data3)){
+const err6 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+if(data.page_size !== undefined){
+let data4 = data.page_size;
+if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
+const err7 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema372.properties.page_size.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 < 1 || isNaN(data4)){
+const err8 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+validate158.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_GetAllInstrumentsResult = validate159;
+const schema374 = {"title":"GetAllInstrumentsResult","type":"object","required":["instruments","pagination"],"properties":{"instruments":{"type":"array","items":{"$ref":"#/definitions/Instrument"}},"pagination":{"$ref":"#/definitions/Pagination"}}};
+
+function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.instruments === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "instruments"},message:"must have required property '"+"instruments"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.pagination === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.instruments !== undefined){
+let data0 = data.instruments;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate137(data0[i0], {instancePath:instancePath+"/instruments/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate137.errors : vErrors.concat(validate137.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/instruments",schemaPath:"#/properties/instruments/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.pagination !== undefined){
+let data2 = data.pagination;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.num_pages === undefined){
+const err3 = {instancePath:instancePath+"/pagination",schemaPath:"#/definitions/Pagination/required",keyword:"required",params:{missingProperty: "num_pages"},message:"must have required property '"+"num_pages"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data2.count === undefined){
+const err4 = {instancePath:instancePath+"/pagination",schemaPath:"#/definitions/Pagination/required",keyword:"required",params:{missingProperty: "count"},message:"must have required property '"+"count"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data2.num_pages !== undefined){
+let data3 = data2.num_pages;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err5 = {instancePath:instancePath+"/pagination/num_pages",schemaPath:"#/definitions/Pagination/properties/num_pages/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 < 0 || isNaN(data3)){
+const err6 = {instancePath:instancePath+"/pagination/num_pages",schemaPath:"#/definitions/Pagination/properties/num_pages/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+if(data2.count !== undefined){
+let data4 = data2.count;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err7 = {instancePath:instancePath+"/pagination/count",schemaPath:"#/definitions/Pagination/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 < 0 || isNaN(data4)){
+const err8 = {instancePath:instancePath+"/pagination/count",schemaPath:"#/definitions/Pagination/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/pagination",schemaPath:"#/definitions/Pagination/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+validate159.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_GetInstrumentParams = validate161;
+const schema376 = {"title":"GetInstrumentParams","type":"object","required":["instrument_name"],"properties":{"instrument_name":{"type":"string"}}};
+
+function validate161(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.instrument_name === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "instrument_name"},message:"must have required property '"+"instrument_name"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.instrument_name !== undefined){
+if(typeof data.instrument_name !== "string"){
+const err1 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/properties/instrument_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate161.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_GetTickerParams = validate162;
+const schema377 = {"title":"GetTickerParams","type":"object","required":["instrument_name"],"properties":{"instrument_name":{"type":"string"}}};
+
+function validate162(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.instrument_name === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "instrument_name"},message:"must have required property '"+"instrument_name"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.instrument_name !== undefined){
+if(typeof data.instrument_name !== "string"){
+const err1 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/properties/instrument_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate162.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_GetPublicTradeHistoryParams = validate163;
+const schema378 = {"title":"GetPublicTradeHistoryParams","description":"Every filter is optional and may be null; times are milliseconds, inclusive.","type":"object","properties":{"instrument_name":{"type":["string","null"]},"instrument_type":{"anyOf":[{"$ref":"#/definitions/InstrumentType"},{"type":"null"}]},"currency":{"type":["string","null"]},"from_timestamp":{"type":["integer","null"]},"to_timestamp":{"type":["integer","null"]},"page":{"type":["integer","null"],"minimum":1},"page_size":{"type":["integer","null"],"minimum":1}}};
+
+function validate163(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.instrument_name !== undefined){
+let data0 = data.instrument_name;
+if((typeof data0 !== "string") && (data0 !== null)){
+const err0 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/properties/instrument_name/type",keyword:"type",params:{type: schema378.properties.instrument_name.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.instrument_type !== undefined){
+let data1 = data.instrument_type;
+const _errs4 = errors;
+let valid1 = false;
+const _errs5 = errors;
+if(typeof data1 !== "string"){
+const err1 = {instancePath:instancePath+"/instrument_type",schemaPath:"#/definitions/InstrumentType/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(!(((data1 === "erc20") || (data1 === "option")) || (data1 === "perp"))){
+const err2 = {instancePath:instancePath+"/instrument_type",schemaPath:"#/definitions/InstrumentType/enum",keyword:"enum",params:{allowedValues: schema38.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var _valid0 = _errs5 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs8 = errors;
+if(data1 !== null){
+const err3 = {instancePath:instancePath+"/instrument_type",schemaPath:"#/properties/instrument_type/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+var _valid0 = _errs8 === errors;
+valid1 = valid1 || _valid0;
+}
+if(!valid1){
+const err4 = {instancePath:instancePath+"/instrument_type",schemaPath:"#/properties/instrument_type/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+else {
+errors = _errs4;
+if(vErrors !== null){
+if(_errs4){
+vErrors.length = _errs4;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.currency !== undefined){
+let data2 = data.currency;
+if((typeof data2 !== "string") && (data2 !== null)){
+const err5 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: schema378.properties.currency.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.from_timestamp !== undefined){
+let data3 = data.from_timestamp;
+if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
+const err6 = {instancePath:instancePath+"/from_timestamp",schemaPath:"#/properties/from_timestamp/type",keyword:"type",params:{type: schema378.properties.from_timestamp.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.to_timestamp !== undefined){
+let data4 = data.to_timestamp;
+if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
+const err7 = {instancePath:instancePath+"/to_timestamp",schemaPath:"#/properties/to_timestamp/type",keyword:"type",params:{type: schema378.properties.to_timestamp.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.page !== undefined){
+let data5 = data.page;
+if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
+const err8 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema378.properties.page.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 < 1 || isNaN(data5)){
+const err9 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+if(data.page_size !== undefined){
+let data6 = data.page_size;
+if((!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))) && (data6 !== null)){
+const err10 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema378.properties.page_size.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 < 1 || isNaN(data6)){
+const err11 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+validate163.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_PublicTradeHistoryResult = validate164;
+const schema380 = {"title":"PublicTradeHistoryResult","type":"object","required":["trades","pagination"],"properties":{"trades":{"type":"array","items":{"$ref":"#/definitions/SettledPublicTrade"}},"pagination":{"$ref":"#/definitions/Pagination"}}};
+
+function validate164(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.trades === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "trades"},message:"must have required property '"+"trades"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.pagination === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.trades !== undefined){
+let data0 = data.trades;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate146(data0[i0], {instancePath:instancePath+"/trades/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/trades",schemaPath:"#/properties/trades/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.pagination !== undefined){
+let data2 = data.pagination;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.num_pages === undefined){
+const err3 = {instancePath:instancePath+"/pagination",schemaPath:"#/definitions/Pagination/required",keyword:"required",params:{missingProperty: "num_pages"},message:"must have required property '"+"num_pages"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data2.count === undefined){
+const err4 = {instancePath:instancePath+"/pagination",schemaPath:"#/definitions/Pagination/required",keyword:"required",params:{missingProperty: "count"},message:"must have required property '"+"count"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data2.num_pages !== undefined){
+let data3 = data2.num_pages;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err5 = {instancePath:instancePath+"/pagination/num_pages",schemaPath:"#/definitions/Pagination/properties/num_pages/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 < 0 || isNaN(data3)){
+const err6 = {instancePath:instancePath+"/pagination/num_pages",schemaPath:"#/definitions/Pagination/properties/num_pages/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+if(data2.count !== undefined){
+let data4 = data2.count;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err7 = {instancePath:instancePath+"/pagination/count",schemaPath:"#/definitions/Pagination/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 < 0 || isNaN(data4)){
+const err8 = {instancePath:instancePath+"/pagination/count",schemaPath:"#/definitions/Pagination/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/pagination",schemaPath:"#/definitions/Pagination/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+validate164.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_GetFundingRateHistoryParams = validate166;
+const schema382 = {"title":"GetFundingRateHistoryParams","description":"ccxt sends start_timestamp with to_timestamp; derive-ts start_timestamp with end_timestamp. Both ends are accepted.","type":"object","required":["instrument_name"],"properties":{"instrument_name":{"type":"string"},"start_timestamp":{"type":["integer","null"]},"end_timestamp":{"type":["integer","null"]},"to_timestamp":{"type":["integer","null"]},"period":{"type":["integer","null"]}}};
+
+function validate166(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.instrument_name === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "instrument_name"},message:"must have required property '"+"instrument_name"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.instrument_name !== undefined){
+if(typeof data.instrument_name !== "string"){
+const err1 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/properties/instrument_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.start_timestamp !== undefined){
+let data1 = data.start_timestamp;
+if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
+const err2 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema382.properties.start_timestamp.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.end_timestamp !== undefined){
+let data2 = data.end_timestamp;
+if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
+const err3 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema382.properties.end_timestamp.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.to_timestamp !== undefined){
+let data3 = data.to_timestamp;
+if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
+const err4 = {instancePath:instancePath+"/to_timestamp",schemaPath:"#/properties/to_timestamp/type",keyword:"type",params:{type: schema382.properties.to_timestamp.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.period !== undefined){
+let data4 = data.period;
+if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
+const err5 = {instancePath:instancePath+"/period",schemaPath:"#/properties/period/type",keyword:"type",params:{type: schema382.properties.period.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate166.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_FundingRateHistoryResult = validate167;
+const schema383 = {"title":"FundingRateHistoryResult","type":"object","required":["funding_rate_history"],"properties":{"funding_rate_history":{"type":"array","items":{"$ref":"#/definitions/FundingRateEntry"}}}};
+
+function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.funding_rate_history === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "funding_rate_history"},message:"must have required property '"+"funding_rate_history"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.funding_rate_history !== undefined){
+let data0 = data.funding_rate_history;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate148(data0[i0], {instancePath:instancePath+"/funding_rate_history/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate148.errors : vErrors.concat(validate148.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err1 = {instancePath:instancePath+"/funding_rate_history",schemaPath:"#/properties/funding_rate_history/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate167.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_GetTimeParams = validate169;
+const schema384 = {"title":"GetTimeParams","description":"Empty or null.","type":["object","null"]};
+
+function validate169(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if((!(data && typeof data == "object" && !Array.isArray(data))) && (data !== null)){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema384.type},message:"must be object,null"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate169.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_GetAllPortfoliosParams = validate170;
+const schema385 = {"title":"GetAllPortfoliosParams","type":"object","required":["wallet"],"properties":{"wallet":{"$ref":"#/definitions/Address"}}};
+
+function validate170(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.wallet === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "wallet"},message:"must have required property '"+"wallet"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.wallet !== undefined){
+let data0 = data.wallet;
+if(typeof data0 === "string"){
+if(!pattern4.test(data0)){
+const err1 = {instancePath:instancePath+"/wallet",schemaPath:"#/definitions/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\""};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/wallet",schemaPath:"#/definitions/Address/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+validate170.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_GetAllPortfoliosResult = validate171;
+const schema387 = {"title":"GetAllPortfoliosResult","type":"array","items":{"$ref":"#/definitions/Portfolio"}};
+
+function validate171(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(Array.isArray(data)){
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate151(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate171.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_GetSubaccountParams = validate173;
+const schema388 = {"title":"GetSubaccountParams","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"$ref":"#/definitions/Int64"}}};
+
+function validate173(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.subaccount_id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.subaccount_id !== undefined){
+let data0 = data.subaccount_id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err1 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 9223372036854776000 || isNaN(data0)){
+const err2 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9223372036854776000},message:"must be <= 9223372036854776000"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data0 < -9223372036854776000 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/minimum",keyword:"minimum",params:{comparison: ">=", limit: -9223372036854776000},message:"must be >= -9223372036854776000"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate173.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_GetOpenOrdersParams = validate174;
+const schema390 = {"title":"GetOpenOrdersParams","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"$ref":"#/definitions/Int64"}}};
+
+function validate174(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.subaccount_id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.subaccount_id !== undefined){
+let data0 = data.subaccount_id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err1 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 9223372036854776000 || isNaN(data0)){
+const err2 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9223372036854776000},message:"must be <= 9223372036854776000"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data0 < -9223372036854776000 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/minimum",keyword:"minimum",params:{comparison: ">=", limit: -9223372036854776000},message:"must be >= -9223372036854776000"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate174.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_OpenOrdersResult = validate175;
+const schema392 = {"title":"OpenOrdersResult","type":"object","required":["subaccount_id","orders"],"properties":{"subaccount_id":{"$ref":"#/definitions/Int64"},"orders":{"type":"array","items":{"$ref":"#/definitions/Order"}}}};
+
+function validate175(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.subaccount_id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.orders === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "orders"},message:"must have required property '"+"orders"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.subaccount_id !== undefined){
+let data0 = data.subaccount_id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err2 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 9223372036854776000 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9223372036854776000},message:"must be <= 9223372036854776000"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data0 < -9223372036854776000 || isNaN(data0)){
+const err4 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/minimum",keyword:"minimum",params:{comparison: ">=", limit: -9223372036854776000},message:"must be >= -9223372036854776000"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+if(data.orders !== undefined){
+let data1 = data.orders;
+if(Array.isArray(data1)){
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate39(data1[i0], {instancePath:instancePath+"/orders/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/orders",schemaPath:"#/properties/orders/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate175.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_GetOrdersParams = validate177;
+const schema394 = {"title":"GetOrdersParams","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"$ref":"#/definitions/Int64"},"instrument_name":{"type":["string","null"]},"status":{"anyOf":[{"$ref":"#/definitions/OrderStatus"},{"type":"null"}]},"label":{"type":["string","null"]},"page":{"type":["integer","null"],"minimum":1},"page_size":{"type":["integer","null"],"minimum":1}}};
+
+function validate177(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.subaccount_id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.subaccount_id !== undefined){
+let data0 = data.subaccount_id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err1 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 9223372036854776000 || isNaN(data0)){
+const err2 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9223372036854776000},message:"must be <= 9223372036854776000"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data0 < -9223372036854776000 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/minimum",keyword:"minimum",params:{comparison: ">=", limit: -9223372036854776000},message:"must be >= -9223372036854776000"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+if(data.instrument_name !== undefined){
+let data1 = data.instrument_name;
+if((typeof data1 !== "string") && (data1 !== null)){
+const err4 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/properties/instrument_name/type",keyword:"type",params:{type: schema394.properties.instrument_name.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data2 = data.status;
+const _errs7 = errors;
+let valid2 = false;
+const _errs8 = errors;
+if(typeof data2 !== "string"){
+const err5 = {instancePath:instancePath+"/status",schemaPath:"#/definitions/OrderStatus/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(!(((((((data2 === "open") || (data2 === "filled")) || (data2 === "rejected")) || (data2 === "cancelled")) || (data2 === "expired")) || (data2 === "untriggered")) || (data2 === "algo_active"))){
+const err6 = {instancePath:instancePath+"/status",schemaPath:"#/definitions/OrderStatus/enum",keyword:"enum",params:{allowedValues: schema30.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var _valid0 = _errs8 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const _errs11 = errors;
+if(data2 !== null){
+const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+var _valid0 = _errs11 === errors;
+valid2 = valid2 || _valid0;
+}
+if(!valid2){
+const err8 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+else {
+errors = _errs7;
+if(vErrors !== null){
+if(_errs7){
+vErrors.length = _errs7;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.label !== undefined){
+let data3 = data.label;
+if((typeof data3 !== "string") && (data3 !== null)){
+const err9 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema394.properties.label.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.page !== undefined){
+let data4 = data.page;
+if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
+const err10 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema394.properties.page.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 < 1 || isNaN(data4)){
+const err11 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+if(data.page_size !== undefined){
+let data5 = data.page_size;
+if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
+const err12 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema394.properties.page_size.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 < 1 || isNaN(data5)){
+const err13 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+validate177.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_OrdersResult = validate178;
+const schema397 = {"title":"OrdersResult","type":"object","required":["subaccount_id","orders","pagination"],"properties":{"subaccount_id":{"$ref":"#/definitions/Int64"},"orders":{"type":"array","items":{"$ref":"#/definitions/Order"}},"pagination":{"$ref":"#/definitions/Pagination"}}};
+
+function validate178(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.subaccount_id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.orders === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "orders"},message:"must have required property '"+"orders"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.pagination === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.subaccount_id !== undefined){
+let data0 = data.subaccount_id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err3 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 9223372036854776000 || isNaN(data0)){
+const err4 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9223372036854776000},message:"must be <= 9223372036854776000"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data0 < -9223372036854776000 || isNaN(data0)){
+const err5 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/minimum",keyword:"minimum",params:{comparison: ">=", limit: -9223372036854776000},message:"must be >= -9223372036854776000"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+if(data.orders !== undefined){
+let data1 = data.orders;
+if(Array.isArray(data1)){
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate39(data1[i0], {instancePath:instancePath+"/orders/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/orders",schemaPath:"#/properties/orders/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.pagination !== undefined){
+let data3 = data.pagination;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.num_pages === undefined){
+const err7 = {instancePath:instancePath+"/pagination",schemaPath:"#/definitions/Pagination/required",keyword:"required",params:{missingProperty: "num_pages"},message:"must have required property '"+"num_pages"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data3.count === undefined){
+const err8 = {instancePath:instancePath+"/pagination",schemaPath:"#/definitions/Pagination/required",keyword:"required",params:{missingProperty: "count"},message:"must have required property '"+"count"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data3.num_pages !== undefined){
+let data4 = data3.num_pages;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err9 = {instancePath:instancePath+"/pagination/num_pages",schemaPath:"#/definitions/Pagination/properties/num_pages/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 < 0 || isNaN(data4)){
+const err10 = {instancePath:instancePath+"/pagination/num_pages",schemaPath:"#/definitions/Pagination/properties/num_pages/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+if(data3.count !== undefined){
+let data5 = data3.count;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err11 = {instancePath:instancePath+"/pagination/count",schemaPath:"#/definitions/Pagination/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 < 0 || isNaN(data5)){
+const err12 = {instancePath:instancePath+"/pagination/count",schemaPath:"#/definitions/Pagination/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/pagination",schemaPath:"#/definitions/Pagination/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+validate178.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_GetPrivateTradeHistoryParams = validate180;
+const schema400 = {"title":"GetPrivateTradeHistoryParams","description":"Every filter is optional and may be null; without subaccount_id, every subaccount of the caller.","type":"object","properties":{"subaccount_id":{"anyOf":[{"$ref":"#/definitions/Int64"},{"type":"null"}]},"instrument_name":{"type":["string","null"]},"order_id":{"type":["string","null"]},"from_timestamp":{"type":["integer","null"]},"to_timestamp":{"type":["integer","null"]},"page":{"type":["integer","null"],"minimum":1},"page_size":{"type":["integer","null"],"minimum":1}}};
+
+function validate180(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.subaccount_id !== undefined){
+let data0 = data.subaccount_id;
+const _errs2 = errors;
+let valid1 = false;
+const _errs3 = errors;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err0 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 9223372036854776000 || isNaN(data0)){
+const err1 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9223372036854776000},message:"must be <= 9223372036854776000"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data0 < -9223372036854776000 || isNaN(data0)){
+const err2 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/minimum",keyword:"minimum",params:{comparison: ">=", limit: -9223372036854776000},message:"must be >= -9223372036854776000"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+var _valid0 = _errs3 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs6 = errors;
+if(data0 !== null){
+const err3 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+var _valid0 = _errs6 === errors;
+valid1 = valid1 || _valid0;
+}
+if(!valid1){
+const err4 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+else {
+errors = _errs2;
+if(vErrors !== null){
+if(_errs2){
+vErrors.length = _errs2;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.instrument_name !== undefined){
+let data1 = data.instrument_name;
+if((typeof data1 !== "string") && (data1 !== null)){
+const err5 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/properties/instrument_name/type",keyword:"type",params:{type: schema400.properties.instrument_name.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.order_id !== undefined){
+let data2 = data.order_id;
+if((typeof data2 !== "string") && (data2 !== null)){
+const err6 = {instancePath:instancePath+"/order_id",schemaPath:"#/properties/order_id/type",keyword:"type",params:{type: schema400.properties.order_id.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.from_timestamp !== undefined){
+let data3 = data.from_timestamp;
+if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
+const err7 = {instancePath:instancePath+"/from_timestamp",schemaPath:"#/properties/from_timestamp/type",keyword:"type",params:{type: schema400.properties.from_timestamp.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.to_timestamp !== undefined){
+let data4 = data.to_timestamp;
+if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
+const err8 = {instancePath:instancePath+"/to_timestamp",schemaPath:"#/properties/to_timestamp/type",keyword:"type",params:{type: schema400.properties.to_timestamp.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.page !== undefined){
+let data5 = data.page;
+if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
+const err9 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema400.properties.page.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 < 1 || isNaN(data5)){
+const err10 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+if(data.page_size !== undefined){
+let data6 = data.page_size;
+if((!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))) && (data6 !== null)){
+const err11 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema400.properties.page_size.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 < 1 || isNaN(data6)){
+const err12 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+validate180.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_PrivateTradeHistoryResult = validate181;
+const schema402 = {"title":"PrivateTradeHistoryResult","type":"object","required":["trades","pagination"],"properties":{"subaccount_id":{"anyOf":[{"$ref":"#/definitions/Int64"},{"type":"null"}]},"trades":{"type":"array","items":{"$ref":"#/definitions/Trade"}},"pagination":{"$ref":"#/definitions/Pagination"}}};
+
+function validate181(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.trades === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "trades"},message:"must have required property '"+"trades"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.pagination === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.subaccount_id !== undefined){
+let data0 = data.subaccount_id;
+const _errs2 = errors;
+let valid1 = false;
+const _errs3 = errors;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err2 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 9223372036854776000 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9223372036854776000},message:"must be <= 9223372036854776000"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data0 < -9223372036854776000 || isNaN(data0)){
+const err4 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/minimum",keyword:"minimum",params:{comparison: ">=", limit: -9223372036854776000},message:"must be >= -9223372036854776000"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+var _valid0 = _errs3 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs6 = errors;
+if(data0 !== null){
+const err5 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+var _valid0 = _errs6 === errors;
+valid1 = valid1 || _valid0;
+}
+if(!valid1){
+const err6 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+else {
+errors = _errs2;
+if(vErrors !== null){
+if(_errs2){
+vErrors.length = _errs2;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.trades !== undefined){
+let data1 = data.trades;
+if(Array.isArray(data1)){
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate40(data1[i0], {instancePath:instancePath+"/trades/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/trades",schemaPath:"#/properties/trades/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.pagination !== undefined){
+let data3 = data.pagination;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.num_pages === undefined){
+const err8 = {instancePath:instancePath+"/pagination",schemaPath:"#/definitions/Pagination/required",keyword:"required",params:{missingProperty: "num_pages"},message:"must have required property '"+"num_pages"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data3.count === undefined){
+const err9 = {instancePath:instancePath+"/pagination",schemaPath:"#/definitions/Pagination/required",keyword:"required",params:{missingProperty: "count"},message:"must have required property '"+"count"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data3.num_pages !== undefined){
+let data4 = data3.num_pages;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err10 = {instancePath:instancePath+"/pagination/num_pages",schemaPath:"#/definitions/Pagination/properties/num_pages/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 < 0 || isNaN(data4)){
+const err11 = {instancePath:instancePath+"/pagination/num_pages",schemaPath:"#/definitions/Pagination/properties/num_pages/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+if(data3.count !== undefined){
+let data5 = data3.count;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err12 = {instancePath:instancePath+"/pagination/count",schemaPath:"#/definitions/Pagination/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 < 0 || isNaN(data5)){
+const err13 = {instancePath:instancePath+"/pagination/count",schemaPath:"#/definitions/Pagination/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/pagination",schemaPath:"#/definitions/Pagination/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+validate181.errors = vErrors;
+return errors === 0;
+}
+
+export const channel_auctionsWatch = validate183;
+const schema405 = {"type":"array","items":{"$ref":"#/definitions/AuctionResult"}};
+
+function validate183(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -12825,14 +19894,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate135.errors = vErrors;
+validate183.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_marginWatch = validate137;
-const schema267 = {"type":"array","items":{"$ref":"#/definitions/MarginWatchResult"}};
+export const channel_marginWatch = validate185;
+const schema406 = {"type":"array","items":{"$ref":"#/definitions/MarginWatchResult"}};
 
-function validate137(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -12854,14 +19923,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate137.errors = vErrors;
+validate185.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_subaccountBalances = validate139;
-const schema268 = {"type":"array","items":{"$ref":"#/definitions/BalanceUpdate"}};
+export const channel_subaccountBalances = validate187;
+const schema407 = {"type":"array","items":{"$ref":"#/definitions/BalanceUpdate"}};
 
-function validate139(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -12883,14 +19952,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate139.errors = vErrors;
+validate187.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_subaccountBestQuotes = validate141;
-const schema269 = {"type":"array","items":{"$ref":"#/definitions/BestQuoteChannelResult"}};
+export const channel_subaccountBestQuotes = validate189;
+const schema408 = {"type":"array","items":{"$ref":"#/definitions/BestQuoteChannelResult"}};
 
-function validate141(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate189(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -12912,14 +19981,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate141.errors = vErrors;
+validate189.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_subaccountOrders = validate143;
-const schema270 = {"type":"array","items":{"$ref":"#/definitions/Order"}};
+export const channel_subaccountOrders = validate191;
+const schema409 = {"type":"array","items":{"$ref":"#/definitions/Order"}};
 
-function validate143(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate191(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -12941,14 +20010,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate143.errors = vErrors;
+validate191.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_subaccountQuotes = validate145;
-const schema271 = {"type":"array","items":{"$ref":"#/definitions/QuotePublishResult"}};
+export const channel_subaccountQuotes = validate193;
+const schema410 = {"type":"array","items":{"$ref":"#/definitions/QuotePublishResult"}};
 
-function validate145(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate193(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -12970,14 +20039,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate145.errors = vErrors;
+validate193.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_subaccountTrades = validate147;
-const schema272 = {"type":"array","items":{"$ref":"#/definitions/Trade"}};
+export const channel_subaccountTrades = validate195;
+const schema411 = {"type":"array","items":{"$ref":"#/definitions/Trade"}};
 
-function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -12999,14 +20068,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate147.errors = vErrors;
+validate195.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_trades = validate149;
-const schema273 = {"type":"array","items":{"$ref":"#/definitions/PublicTrade"}};
+export const channel_trades = validate197;
+const schema412 = {"type":"array","items":{"$ref":"#/definitions/PublicTrade"}};
 
-function validate149(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate197(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -13028,14 +20097,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate149.errors = vErrors;
+validate197.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_tradesByType = validate151;
-const schema274 = {"type":"array","items":{"$ref":"#/definitions/PublicTrade"}};
+export const channel_tradesByType = validate199;
+const schema413 = {"type":"array","items":{"$ref":"#/definitions/PublicTrade"}};
 
-function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate199(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -13057,14 +20126,72 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate151.errors = vErrors;
+validate199.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_walletRfqs = validate153;
-const schema275 = {"type":"array","items":{"$ref":"#/definitions/PublicRfq"}};
+export const channel_tradesByTypeBatch = validate201;
+const schema414 = {"type":"array","items":{"$ref":"#/definitions/SettledPublicTrade"}};
 
-function validate153(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate201(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(Array.isArray(data)){
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate146(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate201.errors = vErrors;
+return errors === 0;
+}
+
+export const channel_subaccountTradesBatch = validate203;
+const schema415 = {"type":"array","items":{"$ref":"#/definitions/Trade"}};
+
+function validate203(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(Array.isArray(data)){
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate40(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate203.errors = vErrors;
+return errors === 0;
+}
+
+export const channel_walletRfqs = validate205;
+const schema416 = {"type":"array","items":{"$ref":"#/definitions/PublicRfq"}};
+
+function validate205(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -13086,7 +20213,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate153.errors = vErrors;
+validate205.errors = vErrors;
 return errors === 0;
 }
 
@@ -13119,3 +20246,27 @@ export const params_cancelAll = schema_CancelAllParams;
 export const result_cancelAll = schema_CancelAllResult;
 export const params_cancelByLabel = schema_CancelByLabelParams;
 export const result_cancelByLabel = schema_CancelByLabelResult;
+export const params_publicGetAllCurrencies = schema_GetAllCurrenciesParams;
+export const result_publicGetAllCurrencies = schema_GetAllCurrenciesResult;
+export const params_publicGetAllInstruments = schema_GetAllInstrumentsParams;
+export const result_publicGetAllInstruments = schema_GetAllInstrumentsResult;
+export const params_publicGetInstrument = schema_GetInstrumentParams;
+export const result_publicGetInstrument = schema_Instrument;
+export const params_publicGetTicker = schema_GetTickerParams;
+export const result_publicGetTicker = schema_Ticker;
+export const params_publicGetTradeHistory = schema_GetPublicTradeHistoryParams;
+export const result_publicGetTradeHistory = schema_PublicTradeHistoryResult;
+export const params_publicGetFundingRateHistory = schema_GetFundingRateHistoryParams;
+export const result_publicGetFundingRateHistory = schema_FundingRateHistoryResult;
+export const params_publicGetTime = schema_GetTimeParams;
+export const result_publicGetTime = schema_Timestamp;
+export const params_privateGetAllPortfolios = schema_GetAllPortfoliosParams;
+export const result_privateGetAllPortfolios = schema_GetAllPortfoliosResult;
+export const params_privateGetSubaccount = schema_GetSubaccountParams;
+export const result_privateGetSubaccount = schema_Portfolio;
+export const params_privateGetOpenOrders = schema_GetOpenOrdersParams;
+export const result_privateGetOpenOrders = schema_OpenOrdersResult;
+export const params_privateGetOrders = schema_GetOrdersParams;
+export const result_privateGetOrders = schema_OrdersResult;
+export const params_privateGetTradeHistory = schema_GetPrivateTradeHistoryParams;
+export const result_privateGetTradeHistory = schema_PrivateTradeHistoryResult;

@@ -1,6 +1,6 @@
 /** Changes to the subscription channels: address, access, parameters and their values, payload. */
 import type { ApiModel, ChannelModel, ChannelParameterModel } from '../model/types';
-import { pascal } from '../emit/naming';
+import { pascal } from '../model/naming';
 import { change, listDelta, show, type Change } from './change';
 import { compareMessages, messagesOf } from './compare-messages';
 

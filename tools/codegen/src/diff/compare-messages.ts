@@ -6,9 +6,10 @@
  */
 import type { ApiModel, ChannelModel, JsonSchema } from '../model/types';
 import { describeType, messageVariants, refName } from '../model/schema-tools';
-import { pascal } from '../emit/naming';
+import { pascal } from '../model/naming';
 import { change, type Change } from './change';
-import { isObj, meaning, pointerOf } from './schema-shapes';
+import { isObj } from '../load/spec-types';
+import { meaning, pointerOf } from './schema-shapes';
 import { Walk } from './schema-walk';
 
 interface Message {

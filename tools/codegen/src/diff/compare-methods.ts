@@ -113,7 +113,8 @@ function policyChanges(old: MethodModel, now: MethodModel, subject: string): Cha
         `auth ${old.auth} → ${now.auth}`,
       ),
     );
-  const limit = (m: MethodModel) => [m.rateLimitClass, m.rateLimitBudget, JSON.stringify(m.rateLimitRule)].join(' ');
+  const limit = (m: MethodModel) =>
+    [m.rateLimitClass, m.rateLimitBudget, JSON.stringify(m.rateLimitRule), m.rateLimitKey ?? m.name].join(' ');
   if (limit(old) !== limit(now))
     changes.push(
       change(
@@ -129,6 +130,14 @@ function policyChanges(old: MethodModel, now: MethodModel, subject: string): Cha
         subject,
         now.orderFlow ? 'now signed order flow' : 'no longer signed order flow',
         { names: ['OrderFlowMethodName'] },
+      ),
+    );
+  else if ((old.actionModule ?? null) !== (now.actionModule ?? null))
+    changes.push(
+      change(
+        'method.order-flow-changed',
+        subject,
+        `action signature ${show(old.actionModule ?? null)} → ${show(now.actionModule ?? null)}`,
       ),
     );
   return changes;

@@ -3,7 +3,7 @@
  * with the direction its data flows; a schema that changed kind is one change.
  */
 import type { ApiModel, JsonSchema, TypeModel } from '../model/types';
-import { tsName } from '../emit/naming';
+import { tsName } from '../model/naming';
 import { change, type Change } from './change';
 import { flowsIn, flowsOf } from './flows';
 import type { Flow } from './rules';

@@ -7,7 +7,8 @@
 import type { JsonSchema } from '../model/types';
 import { show } from './change';
 import { nonNullBranch } from '../model/schema-tools';
-import { isObj, meaning } from './schema-shapes';
+import { isObj } from '../load/spec-types';
+import { meaning } from './schema-shapes';
 
 export type Movement = 'narrowed' | 'widened' | 'changed';
 

@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { withCheckedSpec } from '../load/load-spec';
-import { modelOfSpec } from '../generate';
+import { modelOfSpec } from '../model/checked-model';
 import type { ApiModel } from '../model/types';
 import type { Change } from './change';
 import { compareChannels } from './compare-channels';

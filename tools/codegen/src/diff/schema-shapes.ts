@@ -5,9 +5,8 @@
  */
 import type { ApiModel, JsonSchema } from '../model/types';
 import { refName } from '../model/schema-tools';
+import { isObj } from '../load/spec-types';
 
-export type Obj = Record<string, unknown>;
-export const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 export const escape = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** The JSON pointer of a named schema in its spec (for the exact text of its 64-bit integers). */

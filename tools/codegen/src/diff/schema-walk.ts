@@ -17,10 +17,10 @@ import {
   typesOf,
   valueOf,
   variantsOf,
-  isObj,
   type Branch,
   type Fields,
 } from './schema-shapes';
+import { isObj } from '../load/spec-types';
 
 /** Where the walk is: the path below the named type (`meta.a`, `legs[]`), its first property, and the JSON pointers in each spec. */
 export interface At {

@@ -1,11 +1,10 @@
 /**
- * The words of the diff's verdicts: how bad a change is for one side, and which way a schema's data
- * flows (`input`: what clients send, `output`: what servers send).
+ * The words of the diff's verdicts: how bad a change is for one side (model/severity.ts), and which
+ * way a schema's data flows (`input`: what clients send, `output`: what servers send).
  */
+import type { Severity } from '../model/severity';
 
-/** How bad a change is for one side. */
-export type Severity = 'breaking' | 'dangerous' | 'safe';
-export const SEVERITIES: readonly Severity[] = ['breaking', 'dangerous', 'safe'];
+export { SEVERITIES, type Severity } from '../model/severity';
 
 /** Which way a schema's data flows. */
 export type Flow = 'input' | 'output';

@@ -5,7 +5,8 @@
 import type { ApiModel, ChannelModel, PayloadModel, ServerModel } from '../model/types';
 import type { EmittedFile } from './emitted-file';
 import type { PackageSettings } from './package';
-import { payloadTypeOf, quote } from './naming';
+import { payloadTypeOf } from '../model/naming';
+import { tsString } from './escape';
 
 const cell = (s: string) => s.replace(/\s+/g, ' ').replace(/\|/g, '\\|').trim();
 
@@ -25,7 +26,7 @@ function builderCall(c: ChannelModel): string {
 }
 
 /** How the client reaches a method of the rpc map: `rpc.lookup`, or `rpc['reserve-item']` for an id that is no identifier. */
-const rpcMember = (id: string) => (/^[A-Za-z_$][\w$]*$/.test(id) ? `rpc.${id}` : `rpc[${quote(id)}]`);
+const rpcMember = (id: string) => (/^[A-Za-z_$][\w$]*$/.test(id) ? `rpc.${id}` : `rpc[${tsString(id)}]`);
 
 /** The type a payload has in this package (the generated names: `Tick.v2` is `TickV2`), or null when it is `unknown`. */
 function typeName(p: PayloadModel): string | null {
@@ -121,7 +122,7 @@ export function emitPackageReadme(model: ApiModel, settings: PackageSettings, re
   const lines = [
     `# ${settings.name}`,
     '',
-    `${model.title} ${model.version}: types, standalone validators, tables and a typed client, generated from its AsyncAPI spec (\`${model.source}\`) by \`@exchange-api/codegen\`. Regenerate with \`${regenerate}\`.`,
+    `${model.title} ${model.version}: types, standalone validators, tables and a typed client, generated from its AsyncAPI spec (\`${model.source}\`) by \`@exchange-api/codegen\`. Regenerate with \`${regenerate}\` in this folder.`,
     '',
     model.description,
     '',

@@ -6,7 +6,25 @@ import type { ApiModel } from '../model/types';
 import type { EmittedFile } from './emitted-file';
 
 export function emitTables(model: ApiModel): EmittedFile[] {
-  const channelTable = model.channels.map((c) => ({
+  const body = tableParts(model)
+    // A table the spec does not have is null (a const assertion cannot apply to null).
+    .map(
+      ([name, doc, value]) =>
+        `/** ${doc} */\nexport const ${name} = ${value === null ? 'null' : `${JSON.stringify(value, null, 2)} as const`};\n`,
+    )
+    .join('\n');
+  const types = [
+    'export type ChannelEntry = (typeof channelTable)[number];',
+    'export type MethodEntry = (typeof methodTable)[number];',
+    'export type LimitEntry = (typeof limitTable)[number];',
+    "export type ErrorEntry = (typeof errorTable)['codes'][number];",
+  ].join('\n');
+  return [{ slot: 'types', path: 'tables.gen.ts', content: body + '\n' + types + '\n' }];
+}
+
+/** Each channel's address template, parameter enumerations, access and payload shape. */
+const channelRows = (model: ApiModel) =>
+  model.channels.map((c) => ({
     id: c.id,
     address: c.address,
     title: c.title,
@@ -15,7 +33,10 @@ export function emitTables(model: ApiModel): EmittedFile[] {
     payload: { record: c.payload.record, array: c.payload.array },
     notShown: c.notShown ?? null,
   }));
-  const methodTable = model.methods.map((m) => ({
+
+/** Each method's params and result records and its policy: rate limits, transports, auth, order flow. */
+const methodRows = (model: ApiModel) =>
+  model.methods.map((m) => ({
     id: m.id,
     name: m.name,
     params: m.params.record,
@@ -29,15 +50,24 @@ export function emitTables(model: ApiModel): EmittedFile[] {
     httpPath: m.httpPath,
     auth: m.auth,
     orderFlow: m.orderFlow,
+    rateLimitKey: m.rateLimitKey,
+    actionModule: m.actionModule,
+    source: m.source,
   }));
-  const recordTable = model.types.map((t) => ({
+
+/** Each named schema with its fields (records) or values (enumerations). */
+const recordRows = (model: ApiModel) =>
+  model.types.map((t) => ({
     name: t.name,
     kind: t.kind,
     fields: (t.fields ?? []).map((f) => ({ name: f.name, required: f.required, nullable: f.nullable, type: f.type })),
     values: t.values ?? null,
     notShown: t.notShown ?? null,
   }));
-  const parts: Array<[string, string, unknown]> = [
+
+/** Every table: its name, its doc comment and its value (null when the spec has no such table). */
+function tableParts(model: ApiModel): Array<[string, string, unknown]> {
+  return [
     [
       'apiInfo',
       'Title, version and source of the spec the tables were generated from.',
@@ -51,10 +81,10 @@ export function emitTables(model: ApiModel): EmittedFile[] {
     [
       'channelTable',
       'Every subscription channel: address template, parameter enumerations, access, payload shape.',
-      channelTable,
+      channelRows(model),
     ],
-    ['methodTable', 'Every JSON-RPC method: params and result, rate-limit class, transports, auth.', methodTable],
-    ['recordTable', 'Every named schema with its fields (records) or values (enumerations).', recordTable],
+    ['methodTable', 'Every JSON-RPC method: params and result, rate-limit class, transports, auth.', methodRows(model)],
+    ['recordTable', 'Every named schema with its fields (records) or values (enumerations).', recordRows(model)],
     ['rateLimitClassTable', 'The tier-1 rate-limit classes.', model.rateLimitClasses],
     [
       'limitTable',
@@ -71,18 +101,4 @@ export function emitTables(model: ApiModel): EmittedFile[] {
     ['assumptionTable', 'Every assumption the spec makes, with the places that cite it.', model.assumptions],
     ['notShownTable', 'Every place the document leaves open.', model.notShown],
   ];
-  const body = parts
-    // A table the spec does not have is null (a const assertion cannot apply to null).
-    .map(
-      ([name, doc, value]) =>
-        `/** ${doc} */\nexport const ${name} = ${value === null ? 'null' : `${JSON.stringify(value, null, 2)} as const`};\n`,
-    )
-    .join('\n');
-  const types = [
-    'export type ChannelEntry = (typeof channelTable)[number];',
-    'export type MethodEntry = (typeof methodTable)[number];',
-    'export type LimitEntry = (typeof limitTable)[number];',
-    "export type ErrorEntry = (typeof errorTable)['codes'][number];",
-  ].join('\n');
-  return [{ slot: 'types', path: 'tables.gen.ts', content: body + '\n' + types + '\n' }];
 }

@@ -6,7 +6,8 @@ import { compile } from 'json-schema-to-typescript';
 import type { ApiModel, ChannelModel, JsonSchema, PayloadModel } from '../model/types';
 import type { EmittedFile } from './emitted-file';
 import { schemaForWriter, tsComment, tsKey, tsString, tsTemplateText } from './escape';
-import { payloadTypeOf, tsName } from './naming';
+import { payloadTypeOf, tsName } from '../model/naming';
+import { patch, PatchFailed } from './patch';
 
 export async function emitTypes(model: ApiModel): Promise<EmittedFile[]> {
   return [
@@ -52,12 +53,27 @@ async function emitSchemaTypes(model: ApiModel): Promise<string> {
   });
   // The root only served to pull every definition into one compile; its notes name each definition
   // as the spec spells it, so they are removed by that exact text, whatever it holds.
-  let withoutRoot = ts.replace(new RegExp(`export interface ${ROOT} \\{[\\s\\S]*?\\n\\}\\n`), '');
+  let withoutRoot = patch(ts, new RegExp(`export interface ${ROOT} \\{[\\s\\S]*?\\n\\}\\n`), '', {
+    emitter: 'types (json-schema-to-typescript)',
+    what: `remove the root interface ${ROOT}`,
+  });
   for (const t of model.types) {
     const name = t.name.split('\n').join('\n * ');
     const note = `This interface was referenced by \`${ROOT}\`'s JSON-Schema\n * via the \`definition\` "${name}".\n`;
-    withoutRoot = withoutRoot.split(` *\n * ${note}`).join('').split(`/**\n * ${note} */\n`).join('');
+    // After a description (with its blank line), alone in its comment, or after a tag (`@deprecated`).
+    withoutRoot = withoutRoot
+      .split(` *\n * ${note}`)
+      .join('')
+      .split(`/**\n * ${note} */\n`)
+      .join('')
+      .split(` * ${note}`)
+      .join('');
   }
+  // A note written another way would stay, naming the root that is gone.
+  if (withoutRoot.includes(`\`${ROOT}\`'s JSON-Schema`))
+    throw new PatchFailed(
+      `the types (json-schema-to-typescript) emitter could not remove the notes naming ${ROOT}: one is written in a form its patch does not know`,
+    );
   return withoutRoot.trimStart();
 }
 

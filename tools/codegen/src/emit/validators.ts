@@ -4,12 +4,12 @@
  * method params/result, and typed guards over them.
  */
 import standaloneCode from 'ajv/dist/standalone/index.js';
-import type { ApiModel, JsonSchema } from '../model/types';
+import type { ApiModel, JsonSchema, MethodModel } from '../model/types';
 import type { EmitOptions, EmittedFile } from './emitted-file';
 import { refName } from '../model/schema-tools';
 import { FORMATS_MODULE, formatsIn, schemaAjv } from '../model/schema-ajv';
 import { tsKey, tsString } from './escape';
-import { payloadTypeOf, tsName } from './naming';
+import { payloadTypeOf, tsName } from '../model/naming';
 
 const ROOT_ID = 'api';
 
@@ -39,8 +39,6 @@ function collectValidators(model: ApiModel): {
   const definitions: Record<string, JsonSchema> = { ...model.schemas };
   const refs: Record<string, string> = {};
   const entries: Entry[] = [];
-  const typeOfSchema = (schema: JsonSchema, array: boolean, record: string | null): string =>
-    payloadTypeOf({ schema, array, record });
 
   for (const name of Object.keys(model.schemas)) {
     refs[exportName.schema(name)] = `${ROOT_ID}#/definitions/${name}`;
@@ -54,47 +52,35 @@ function collectValidators(model: ApiModel): {
   };
   for (const c of model.channels) {
     refs[exportName.channel(c.id)] = inline(`channel.${c.id}`, c.payload.schema);
-    entries.push({
-      group: 'channels',
-      key: c.id,
-      exp: exportName.channel(c.id),
-      type: typeOfSchema(c.payload.schema, c.payload.array, c.payload.record),
-    });
+    entries.push({ group: 'channels', key: c.id, exp: exportName.channel(c.id), type: payloadTypeOf(c.payload) });
   }
   for (const m of model.methods) {
     refs[exportName.params(m.id)] = inline(`params.${m.id}`, m.params.schema);
     refs[exportName.result(m.id)] = inline(`result.${m.id}`, m.result.schema);
-    entries.push({
-      group: 'params',
-      key: m.name,
-      exp: exportName.params(m.id),
-      type: typeOfSchema(m.params.schema, m.params.array, m.params.record),
-    });
-    entries.push({
-      group: 'results',
-      key: m.name,
-      exp: exportName.result(m.id),
-      type: typeOfSchema(m.result.schema, m.result.array, m.result.record),
-    });
-    entries.push({
-      group: 'assumedParams',
-      key: m.name,
-      exp: m.assumedParams ? exportName.schema(m.assumedParams) : exportName.params(m.id),
-      type: m.assumedParams
-        ? `T.${tsName(m.assumedParams)}`
-        : typeOfSchema(m.params.schema, m.params.array, m.params.record),
-    });
-    entries.push({
-      group: 'assumedResults',
-      key: m.name,
-      exp: m.assumedResult ? exportName.schema(m.assumedResult) : exportName.result(m.id),
-      type: m.assumedResult
-        ? `T.${tsName(m.assumedResult)}`
-        : typeOfSchema(m.result.schema, m.result.array, m.result.record),
-    });
+    entries.push(...methodEntries(m));
   }
 
   return { definitions, refs, entries };
+}
+
+/** A method's guards: its params and result, and the records assumed where the document leaves them open. */
+function methodEntries(m: MethodModel): Entry[] {
+  return [
+    { group: 'params', key: m.name, exp: exportName.params(m.id), type: payloadTypeOf(m.params) },
+    { group: 'results', key: m.name, exp: exportName.result(m.id), type: payloadTypeOf(m.result) },
+    {
+      group: 'assumedParams',
+      key: m.name,
+      exp: m.assumedParams ? exportName.schema(m.assumedParams) : exportName.params(m.id),
+      type: m.assumedParams ? `T.${tsName(m.assumedParams)}` : payloadTypeOf(m.params),
+    },
+    {
+      group: 'assumedResults',
+      key: m.name,
+      exp: m.assumedResult ? exportName.schema(m.assumedResult) : exportName.result(m.id),
+      type: m.assumedResult ? `T.${tsName(m.assumedResult)}` : payloadTypeOf(m.result),
+    },
+  ];
 }
 
 /** The ajv standalone module of every validator (each schema exported once, other names aliased to it). */

@@ -11,11 +11,9 @@
 import { basename, dirname, extname, resolve } from 'node:path';
 import { YamlSource, type Mount } from './yaml-source';
 import { SpecError, fromPointer, toPointer, type SpecProblem } from './spec-error';
+import { isObj, type Obj } from './spec-types';
 
 type Path = Array<string | number>;
-type Obj = Record<string, unknown>;
-
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Keywords under which a node is a schema: a ref to another file there is hoisted into components.schemas. */
 const SCHEMA_KEYS = new Set([

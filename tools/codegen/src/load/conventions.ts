@@ -3,29 +3,22 @@
  * every x- extension, cross-references between them, local $refs, and enum values of the declared type.
  */
 import { toPointer, fromPointer } from './spec-error';
+import {
+  ACCESS,
+  AUTH,
+  OPERATION_ROLES,
+  SCHEMA_ROLES,
+  SOURCES,
+  TRANSPORTS,
+  VIEWS,
+  isObj,
+  type Obj,
+  type SpecDocument,
+} from './spec-types';
+import { isStr, show, type Path, type Report } from './convention-report';
+import { checkRootTables, type RootIds } from './root-tables';
 
-type Path = Array<string | number>;
-type Report = (path: Path, message: string, severity?: 'error' | 'warning') => void;
-type Obj = Record<string, unknown>;
-
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isStr = (v: unknown): v is string => typeof v === 'string';
 const isStrList = (v: unknown): v is string[] => Array.isArray(v) && v.every(isStr);
-const show = (v: unknown) => {
-  const s = JSON.stringify(v);
-  return s === undefined ? String(v) : s.length > 60 ? s.slice(0, 57) + '...' : s;
-};
-
-export const ACCESS = ['public', 'private'] as const;
-export const TRANSPORTS = ['ws', 'http'] as const;
-export const AUTH = ['none', 'login'] as const;
-/** `x-view` values: whose side the operations are written from (model/plain-spec.ts, viewOf). */
-export const VIEWS = ['client', 'server'] as const;
-export const LIMIT_KINDS = ['window', 'connections', 'bucket', 'size'] as const;
-export const ERROR_KINDS = ['rate-limit', 'connection-limit', 'request', 'auth', 'order', 'server'] as const;
-/** `x-role` values: on a named schema, the frame or object it describes; on an operation, what the method does. */
-export const SCHEMA_ROLES = ['notification', 'request', 'response', 'error'] as const;
-export const OPERATION_ROLES = ['subscribe'] as const;
 
 function oneOf(allowed: readonly string[]) {
   return (v: unknown) =>
@@ -62,6 +55,9 @@ const EXTENSIONS: Record<string, { where: string[]; check: (v: unknown) => strin
         : `must be {decrement: none} or {singleInstrument: <budget>, otherwise: <budget>} (got ${show(v)})`,
   },
   'x-order-flow': { where: ['operation'], check: aBoolean },
+  'x-action-module': { where: ['operation'], check: aString },
+  'x-rate-limit-key': { where: ['operation'], check: aString },
+  'x-source': { where: ['operation', 'channel', 'schema'], check: oneOf(SOURCES) },
   'x-role': { where: ['schema', 'operation'], check: oneOf([...SCHEMA_ROLES, ...OPERATION_ROLES]) },
   'x-assumed-params': { where: ['operation'], check: aString },
   'x-assumed-result': { where: ['operation'], check: aString },
@@ -84,13 +80,18 @@ const EXTENSIONS: Record<string, { where: string[]; check: (v: unknown) => strin
 };
 
 /** What the cross-reference checks of the extensions need: the ids and names declared elsewhere in the spec. */
-interface Declared {
-  assumptionIds: Set<string>;
-  limitIds: Set<string>;
-  classNames: Set<string>;
+interface Declared extends RootIds {
   schemaNames: Set<string>;
+  /** The modules of x-action-signature, which x-action-module names. */
+  actionModules: Set<string>;
   /** Where each x-role was first given. */
   roleAt: Map<string, Path>;
+}
+
+/** The modules of the spec's x-action-signature (none when it has no such table). */
+function actionModulesOf(data: Obj): Obj {
+  const sig = data['x-action-signature'];
+  return isObj(sig) && isObj(sig.modules) ? sig.modules : {};
 }
 
 /** Which kind of object stands at a path, for the `where` rule of an extension. */
@@ -103,20 +104,37 @@ function kindAt(path: Path): string {
   return 'other';
 }
 
-/** Check every convention of spec/README.md that the AsyncAPI parser cannot; report each breach at its path. */
-export function checkConventions(data: unknown, report: Report): void {
+/**
+ * Check every convention of spec/README.md that the AsyncAPI parser cannot; report each breach at
+ * its path. Returns the spec as its typed view (spec-types.ts) when no error was reported, else null:
+ * what the view says of our vocabulary holds only then (and of the AsyncAPI structure once the parser
+ * has accepted the document too).
+ */
+export function checkConventions(data: unknown, report: Report): SpecDocument | null {
+  let errors = 0;
+  const count: Report = (...args) => {
+    if ((args[2] ?? 'error') === 'error') errors++;
+    report(...args);
+  };
   if (!isObj(data)) {
-    report([], 'the spec must be a YAML or JSON object');
-    return;
+    count([], 'the spec must be a YAML or JSON object');
+    return null;
   }
+  checkSpec(data, count);
+  return errors === 0 ? (data as SpecDocument) : null;
+}
+
+/** The root tables first (they declare what the extensions elsewhere name), then every node. */
+function checkSpec(data: Obj, report: Report): void {
   const declared: Declared = {
     assumptionIds: new Set(),
     limitIds: new Set(),
     classNames: new Set(),
     schemaNames: new Set(),
+    actionModules: new Set(Object.keys(actionModulesOf(data))),
     roleAt: new Map(),
   };
-  checkRootTables(data, report, declared.assumptionIds, declared.limitIds, declared.classNames);
+  checkRootTables(data, report, declared);
   for (const name of Object.keys(
     (isObj(data.components) && isObj(data.components.schemas) && data.components.schemas) || {},
   ))
@@ -183,6 +201,8 @@ function crossCheck(key: string, value: unknown, here: Path, report: Report, d: 
     report(here, `${key} names "${value}", which is not in components.schemas`);
   if (key === 'x-rate-limit-class' && d.classNames.size > 0 && !d.classNames.has(value as string))
     report(here, `x-rate-limit-class must be one of ${[...d.classNames].join(', ')} (got ${show(value)})`);
+  if (key === 'x-action-module' && !d.actionModules.has(value as string))
+    report(here, `x-action-module names "${value}", which is not a module of x-action-signature.modules`);
   if (key === 'x-rate-limit-budget' && !d.limitIds.has(value as string))
     report(here, `x-rate-limit-budget names "${value}", which is not an id in x-limits`);
   if (key === 'x-rate-limit-rule' && isObj(value)) {
@@ -209,87 +229,6 @@ function checkRequiredExtensions(data: Obj, report: Report): void {
     if (Array.isArray(transports) && transports.includes('http') && op['x-http-path'] === undefined)
       report(['operations', id], 'an operation served over http needs x-http-path');
   }
-}
-
-function checkRootTables(
-  data: Obj,
-  report: Report,
-  assumptionIds: Set<string>,
-  limitIds: Set<string>,
-  classNames: Set<string>,
-) {
-  const list = (key: string) => (Array.isArray(data[key]) ? (data[key] as unknown[]) : []);
-  list('x-assumptions').forEach((a, i) => {
-    const at: Path = ['x-assumptions', i];
-    if (!isObj(a)) return report(at, 'an assumption must be an object with id, title, choice and reason');
-    for (const k of ['id', 'title', 'choice', 'reason'])
-      if (!isStr(a[k])) report([...at, k], `an assumption needs ${k} (a string)`);
-    if (isStr(a.id)) {
-      if (assumptionIds.has(a.id)) report([...at, 'id'], `duplicate assumption id "${a.id}"`);
-      assumptionIds.add(a.id);
-    }
-  });
-  list('x-limits').forEach((l, i) => {
-    const at: Path = ['x-limits', i];
-    if (!isObj(l)) return report(at, 'a limit must be an object');
-    if (!isStr(l.id)) report([...at, 'id'], 'a limit needs an id');
-    else limitIds.add(l.id);
-    if (!LIMIT_KINDS.includes(l.kind as never))
-      report([...at, 'kind'], `kind must be one of ${LIMIT_KINDS.join(', ')} (got ${show(l.kind)})`);
-    const num = (k: string) => {
-      if (typeof l[k] !== 'number' || (l[k] as number) < 0)
-        report([...at, k], `${k} must be a non-negative number (got ${show(l[k])})`);
-    };
-    if (l.kind === 'window') ['tps', 'windowMs', 'points'].forEach(num);
-    if (l.kind === 'connections') num('max');
-    if (l.kind === 'bucket') ['refillPerSecond', 'capacity'].forEach(num);
-    if (l.kind === 'size') num('maxBytes');
-    checkMarkers(l, at, report, assumptionIds);
-  });
-  list('x-rate-limit-classes').forEach((c, i) => {
-    const at: Path = ['x-rate-limit-classes', i];
-    if (!isObj(c) || !isStr(c.name)) return report(at, 'a rate-limit class needs a name');
-    classNames.add(c.name);
-  });
-  const errors = data['x-errors'];
-  if (isObj(errors)) {
-    const codes = Array.isArray(errors.codes) ? errors.codes : [];
-    codes.forEach((e, i) => {
-      const at: Path = ['x-errors', 'codes', i];
-      if (!isObj(e)) return report(at, 'an error must be an object');
-      if (!Number.isInteger(e.code)) report([...at, 'code'], `code must be an integer (got ${show(e.code)})`);
-      if (!isStr(e.message)) report([...at, 'message'], 'an error needs a message');
-      if (e.name !== undefined && !(isStr(e.name) && /^[A-Z][A-Z0-9_]*$/.test(e.name)))
-        report([...at, 'name'], `name must be an UPPER_SNAKE stable code (got ${show(e.name)})`);
-      if (
-        e.httpStatus !== undefined &&
-        !(Number.isInteger(e.httpStatus) && (e.httpStatus as number) >= 400 && (e.httpStatus as number) <= 599)
-      )
-        report(
-          [...at, 'httpStatus'],
-          `httpStatus must be an HTTP error status, 400 to 599 (got ${show(e.httpStatus)})`,
-        );
-      if (e.kind !== undefined && !ERROR_KINDS.includes(e.kind as never))
-        report([...at, 'kind'], `kind must be one of ${ERROR_KINDS.join(', ')} (got ${show(e.kind)})`);
-      checkMarkers(e, at, report, assumptionIds);
-    });
-  }
-  for (const key of ['x-login', 'x-action-signature']) {
-    const v = data[key];
-    if (isObj(v)) {
-      checkMarkers(v, [key], report, assumptionIds);
-      for (const [k, inner] of Object.entries(v))
-        if (isObj(inner)) checkMarkers(inner, [key, k], report, assumptionIds);
-    }
-  }
-}
-
-function checkMarkers(o: Obj, at: Path, report: Report, assumptionIds: Set<string>) {
-  const a = o['x-assumption'];
-  if (a !== undefined && (!isStr(a) || !assumptionIds.has(a)))
-    report([...at, 'x-assumption'], `x-assumption names ${show(a)}, which is not an id in x-assumptions`);
-  const n = o['x-not-shown'];
-  if (n !== undefined && !isStr(n)) report([...at, 'x-not-shown'], 'x-not-shown must be a sentence');
 }
 
 function checkRef(data: unknown, ref: unknown, path: Path, report: Report) {

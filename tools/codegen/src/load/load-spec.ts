@@ -1,15 +1,16 @@
-import { resolve, relative } from 'node:path';
+import { isAbsolute, resolve, relative } from 'node:path';
 import { YamlSource } from './yaml-source';
 import { bundleSpec } from './bundle';
 import { checkConventions } from './conventions';
 import { findRefCycles } from './ref-cycles';
 import { parseBounded, type ParserDiagnostic } from './parse-bounded';
 import { SpecError, fromPointer, toPointer, type SpecProblem } from './spec-error';
+import { isObj, type SpecDocument } from './spec-types';
 
 /** A spec that passed the AsyncAPI parser and our conventions, as plain data with its source. */
 export interface LoadedSpec {
   file: string;
-  data: Record<string, unknown>;
+  data: SpecDocument;
   source: YamlSource;
   /** Warnings and notes that did not stop loading (parser hints included). */
   notes: SpecProblem[];
@@ -20,11 +21,12 @@ const SEVERITY = ['error', 'warning', 'warning', 'warning'] as const;
 
 /**
  * A spec read and checked by our own rules (conventions, `$ref` cycles), with the AsyncAPI parser's
- * verdict still to come: `draft` is the spec as data now, `checked` settles once the parser (in its
- * worker) is done, to the same spec with every note, or rejects with a SpecError listing every error.
+ * verdict still to come: `draft` is the spec as data now (null when our checks already refuse it),
+ * `checked` settles once the parser (in its worker) is done, to the same spec with every note, or
+ * rejects with a SpecError listing every error.
  */
 export interface PendingSpec {
-  draft: LoadedSpec;
+  draft: LoadedSpec | null;
   checked: Promise<LoadedSpec>;
 }
 
@@ -50,24 +52,30 @@ export async function withCheckedSpec<T>(
   work: (spec: LoadedSpec) => T | Promise<T>,
 ): Promise<T> {
   const pending = beginLoad(file, options);
-  const outcome = Promise.resolve()
-    .then(() => work(pending.draft))
+  const early = pending.draft && settle(work, pending.draft);
+  // Without a draft our checks refused the spec: `checked` rejects, with the parser's errors too.
+  const spec = await pending.checked;
+  const done = await (early ?? settle(work, spec));
+  if ('error' in done) throw placedError(done.error, spec);
+  return done.value;
+}
+
+/** The work's result or its error, as a value. */
+function settle<T>(
+  work: (spec: LoadedSpec) => T | Promise<T>,
+  spec: LoadedSpec,
+): Promise<{ value: T } | { error: unknown }> {
+  return Promise.resolve()
+    .then(() => work(spec))
     .then(
       (value) => ({ value }),
       (error: unknown) => ({ error }),
     );
-  await pending.checked;
-  const done = await outcome;
-  if ('error' in done) throw placedError(done.error, pending.draft);
-  return done.value;
 }
 
 /** Read the spec and apply our own checks now (a `$ref` cycle throws at once: the parser would spin on it); start the parser. */
 export function beginLoad(file: string, options: { cwd?: string; parseBoundMs?: number } = {}): PendingSpec {
-  const abs = resolve(options.cwd ?? process.cwd(), file);
-  const display = relative(options.cwd ?? process.cwd(), abs) || abs;
-  // A spec split over files becomes one document first (load/bundle.ts); one without such refs is left as it is.
-  const source = bundleSpec(YamlSource.read(abs, display), abs, (f) => relative(options.cwd ?? process.cwd(), f) || f);
+  const { abs, display, source } = readSource(file, options.cwd ?? process.cwd());
   const problems: SpecProblem[] = [];
 
   // An AsyncAPI 2.x document parses, but its channels and operations mean something else: refuse it
@@ -78,61 +86,97 @@ export function beginLoad(file: string, options: { cwd?: string; parseBoundMs?: 
       { file: display, pointer: '#/asyncapi', line: source.lineOf(['asyncapi']), message: version, severity: 'error' },
     ]);
 
-  checkConventions(source.data, (path, message, severity = 'error') => {
+  const view = checkConventions(source.data, (path, message, severity = 'error') => {
     problems.push({ file: display, pointer: toPointer(path), line: source.lineOf(path), message, severity });
   });
 
   // The parser spins forever on a $ref cycle that never reaches data: stop before it runs.
-  const cycles = findRefCycles(source.data);
-  for (const c of cycles) {
+  const cycles = cycleProblems(source, display);
+  problems.push(...cycles);
+  if (cycles.length > 0)
+    throw new SpecError(dedupe(problems.filter((p) => p.severity === 'error')).map((p) => placed(p, display, source)));
+
+  const loaded = (data: SpecDocument, notes: SpecProblem[]): LoadedSpec => ({
+    file: display,
+    data,
+    source,
+    notes: notes.map((p) => placed(p, display, source)),
+  });
+  const checked = parserProblems(abs, source, display, problems, options.parseBoundMs).then((all) => {
+    const errors = dedupe(all.filter((p) => p.severity === 'error'));
+    // No view means our checks reported an error: `errors` is not empty then.
+    if (errors.length > 0 || view === null) throw new SpecError(errors.map((p) => placed(p, display, source)));
+    return loaded(
+      view,
+      all.filter((p) => p.severity !== 'error'),
+    );
+  });
+  return {
+    draft:
+      view &&
+      loaded(
+        view,
+        problems.filter((p) => p.severity !== 'error'),
+      ),
+    checked,
+  };
+}
+
+/** The spec file, read (and bundled), and its name in messages: as the user named it. */
+function readSource(file: string, cwd: string): { abs: string; display: string; source: YamlSource } {
+  const abs = resolve(cwd, file);
+  // A file is named as the user named the spec: an absolute path stays absolute, never ../../ from here.
+  const shown = (f: string) => (isAbsolute(file) ? f : relative(cwd, f) || f);
+  const display = shown(abs);
+  // A spec split over files becomes one document first (load/bundle.ts); one without such refs is left as it is.
+  return { abs, display, source: bundleSpec(YamlSource.read(abs, display), abs, shown) };
+}
+
+/** Each `$ref` cycle that never reaches a value, as a problem at its first place. */
+function cycleProblems(source: YamlSource, display: string): SpecProblem[] {
+  return findRefCycles(source.data).map((c) => {
     const [first] = c.pointers;
     const only = c.pointers.length === 2;
     const message = only
       ? `${c.target} is only a $ref to itself (at ${first}): it never describes a value`
       : `$ref cycle that never reaches a value: ${c.pointers.join(' → ')}`;
-    problems.push({
+    return {
       file: display,
       pointer: first!,
       line: source.lineOf(fromPointer(first!)),
       message,
-      severity: 'error',
-    });
-  }
-  if (cycles.length > 0)
-    throw new SpecError(dedupe(problems.filter((p) => p.severity === 'error')).map((p) => placed(p, display, source)));
-
-  const spec = (notes: SpecProblem[]): LoadedSpec => ({
-    file: display,
-    data: source.data as Record<string, unknown>,
-    source,
-    notes: notes.map((p) => placed(p, display, source)),
+      severity: 'error' as const,
+    };
   });
+}
+
+/** Our problems and the parser's diagnostics, once the parser (in its worker, bounded in time) is done. */
+function parserProblems(
+  abs: string,
+  source: YamlSource,
+  display: string,
+  problems: SpecProblem[],
+  boundMs: number | undefined,
+): Promise<SpecProblem[]> {
   // A bundled spec goes to the parser as the one document it now is (JSON is YAML), named by the main file.
   const text = source.isBundled ? JSON.stringify(source.data, null, 1) : source.text;
-  const checked = parseBounded(text, abs, options.parseBoundMs)
-    .then(
-      (diagnostics) => withParserDiagnostics(problems, diagnostics, display, source),
-      (err: unknown) => [
-        ...problems,
-        {
-          file: display,
-          pointer: '#',
-          message: `the AsyncAPI parser failed: ${(err as Error).message}`,
-          severity: 'error' as const,
-        },
-      ],
-    )
-    .then((all) => {
-      const errors = dedupe(all.filter((p) => p.severity === 'error'));
-      if (errors.length > 0) throw new SpecError(errors.map((p) => placed(p, display, source)));
-      return spec(all.filter((p) => p.severity !== 'error'));
-    });
-  return { draft: spec(problems.filter((p) => p.severity !== 'error')), checked };
+  return parseBounded(text, abs, boundMs).then(
+    (diagnostics) => withParserDiagnostics(problems, diagnostics, display, source),
+    (err: unknown) => [
+      ...problems,
+      {
+        file: display,
+        pointer: '#',
+        message: `the AsyncAPI parser failed: ${(err as Error).message}`,
+        severity: 'error' as const,
+      },
+    ],
+  );
 }
 
 /** Why the document's `asyncapi` version is not one this toolkit reads (3.x), or null when it is. */
 function versionProblem(data: unknown): string | null {
-  const found = typeof data === 'object' && data !== null ? (data as Record<string, unknown>).asyncapi : undefined;
+  const found = isObj(data) ? data.asyncapi : undefined;
   if (typeof found === 'string' && /^3\./.test(found.trim())) return null;
   // Not a version at all: the parser says what is wrong with it.
   if (typeof found !== 'string' || !/^\d+\./.test(found.trim())) return null;

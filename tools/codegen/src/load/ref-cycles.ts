@@ -5,11 +5,9 @@
  * real recursive shape and is fine: each step of it goes one level down into the value.
  */
 import { fromPointer, toPointer } from './spec-error';
+import { isObj } from './spec-types';
 
 type Path = Array<string | number>;
-type Obj = Record<string, unknown>;
-
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Keywords whose schemas apply to the same value, so a $ref reached through them stays on that value. */
 const SAME_VALUE = ['allOf', 'anyOf', 'oneOf'] as const;

@@ -11,22 +11,19 @@ import { cleanSchema } from './schema-tools';
 import { channelMatcher } from './channel-template';
 import { formatsIn, schemaAjv, unwrapMultiFormat } from './schema-ajv';
 import type { ApiModel } from './types';
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isObj, isRef, type Obj } from '../load/spec-types';
 
 export function checkExamples(spec: LoadedSpec, model: ApiModel): void {
   const definitions: Obj = { ...model.schemas };
   const cases: Array<{ key: string; path: Array<string | number>; value: unknown }> = [];
-  const components = isObj(spec.data.components) ? spec.data.components : {};
+  const components = spec.data.components ?? {};
   // Messages with examples: those of components, and those written inline in a channel.
-  const messages: Array<[Array<string | number>, unknown]> = Object.entries(
-    isObj(components.messages) ? components.messages : {},
-  ).map(([name, m]) => [['components', 'messages', name], m]);
-  for (const [id, ch] of Object.entries(isObj(spec.data.channels) ? spec.data.channels : {})) {
-    const own = isObj(ch) && isObj(ch.messages) ? ch.messages : {};
-    for (const [name, m] of Object.entries(own))
-      if (isObj(m) && m.$ref === undefined) messages.push([['channels', id, 'messages', name], m]);
+  const messages: Array<[Array<string | number>, unknown]> = Object.entries(components.messages ?? {}).map(
+    ([name, m]) => [['components', 'messages', name], m],
+  );
+  for (const [id, ch] of Object.entries(spec.data.channels ?? {})) {
+    const own = isRef(ch) ? {} : (ch.messages ?? {});
+    for (const [name, m] of Object.entries(own)) if (!isRef(m)) messages.push([['channels', id, 'messages', name], m]);
   }
   const messagePlaces = new Map<string, Array<string | number>>();
   for (const [at, raw] of messages) {
@@ -41,8 +38,7 @@ export function checkExamples(spec: LoadedSpec, model: ApiModel): void {
       if (isObj(ex) && 'payload' in ex) cases.push({ key, path: [...at, 'examples', i, 'payload'], value: ex.payload });
     });
   }
-  const schemas = isObj(components.schemas) ? components.schemas : {};
-  for (const [name, wrapped] of Object.entries(schemas)) {
+  for (const [name, wrapped] of Object.entries(components.schemas ?? {})) {
     const raw = unwrapMultiFormat(wrapped).schema;
     if (!isObj(raw) || !Array.isArray(raw.examples)) continue;
     const base = model.schemaOrigins?.[name] ?? ['components', 'schemas', name];

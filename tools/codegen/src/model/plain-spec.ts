@@ -5,10 +5,11 @@
  * line per kind rather than an error per place. The table of these defaults is in the root README,
  * "Regenerate an SDK for another spec", and in full in spec/README.md, "Our extension vocabulary".
  */
+import { isObj, isRef, type Operation, type OperationReply, type Ref, type View } from '../load/spec-types';
 import type { DefaultApplied } from './types';
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** The operations of a spec, by id. */
+type Operations = Record<string, Operation | Ref>;
 
 /**
  * The JSON-RPC frames assumed for subscriptions when the spec names none by `x-role` (the frames of
@@ -71,7 +72,7 @@ export function defaultNote(d: DefaultApplied): string {
 }
 
 /** The channel id an operation (or its reply) names (`channel: {$ref: '#/channels/<id>'}`), or null. */
-export function channelOf(op: Obj): string | null {
+export function channelOf(op: Operation | OperationReply): string | null {
   const ref = isObj(op.channel) ? op.channel.$ref : undefined;
   if (typeof ref !== 'string' || !ref.startsWith('#/channels/')) return null;
   return ref.slice('#/channels/'.length).replace(/~1/g, '/').replace(/~0/g, '~');
@@ -85,14 +86,14 @@ export function channelOf(op: Obj): string | null {
  * (a receive with a reply, a send without one) than the client's is read that way, and noted, unless
  * its root says `x-view` (client or server), which settles it.
  */
-export type View = 'client' | 'server';
+export type { View };
 
-export function viewOf(operations: Obj, stated: unknown, log: DefaultsLog): View {
-  if (stated === 'client' || stated === 'server') return stated;
+export function viewOf(operations: Operations, stated: View | undefined, log: DefaultsLog): View {
+  if (stated !== undefined) return stated;
   let client = 0;
   let server = 0;
   for (const op of Object.values(operations)) {
-    if (!isObj(op)) continue;
+    if (isRef(op)) continue;
     if (op['x-method'] !== undefined) return 'client';
     if (op.action !== 'send' && op.action !== 'receive') continue;
     if ((op.action === 'send') === isObj(op.reply)) client++;
@@ -104,7 +105,7 @@ export function viewOf(operations: Obj, stated: unknown, log: DefaultsLog): View
 }
 
 /** What the client does in an operation: its action, or the other one for a spec written from the server's side. */
-export function clientAction(op: Obj, view: View): unknown {
+export function clientAction(op: Operation, view: View): Operation['action'] {
   if (view === 'client') return op.action;
   return op.action === 'send' ? 'receive' : op.action === 'receive' ? 'send' : op.action;
 }
@@ -113,12 +114,12 @@ export function clientAction(op: Obj, view: View): unknown {
  * The channels that only carry requests: on every operation on them the client sends. Such a channel
  * is where methods travel, not a subscription channel, even when it has an address.
  */
-export function requestOnlyChannels(operations: Obj, view: View): Set<string> {
+export function requestOnlyChannels(operations: Operations, view: View): Set<string> {
   const actions = new Map<string, Set<unknown>>();
   const replies = new Set<string>();
   for (const op of Object.values(operations)) {
-    if (!isObj(op)) continue;
-    const reply = isObj(op.reply) ? channelOf(op.reply) : null;
+    if (isRef(op)) continue;
+    const reply = op.reply ? channelOf(op.reply) : null;
     if (reply !== null) replies.add(reply);
     const id = channelOf(op);
     if (id === null) continue;
@@ -135,27 +136,27 @@ export function requestOnlyChannels(operations: Obj, view: View): Set<string> {
  * Whether an operation is a method: it says `x-method`, or (without our extensions) the client sends
  * in it and it has a reply. A client's send without a reply is recorded as left out.
  */
-export function isMethod(id: string, op: Obj, view: View, log: DefaultsLog): boolean {
-  if (typeof op['x-method'] === 'string') return true;
+export function isMethod(id: string, op: Operation, view: View, log: DefaultsLog): boolean {
+  if (op['x-method'] !== undefined) return true;
   if (clientAction(op, view) !== 'send') return false;
-  if (isObj(op.reply)) return true;
+  if (op.reply) return true;
   log.applied('oneWay', `operation ${id}`);
   return false;
 }
 
 /** A method's extension value, or its default (recorded) when the extension is absent. */
-export function methodDefaults(id: string, op: Obj, log: DefaultsLog) {
+export function methodDefaults(id: string, op: Operation, log: DefaultsLog) {
   const place = `operation ${id}`;
-  const absent = (key: string, kind: DefaultKind) => {
-    if (op[key] !== undefined) return false;
-    log.applied(kind, place);
-    return true;
+  // The value given, or undefined with the default recorded as applied.
+  const given = <K extends keyof Operation>(key: K, kind: DefaultKind): Operation[K] => {
+    if (op[key] === undefined) log.applied(kind, place);
+    return op[key];
   };
   return {
-    name: absent('x-method', 'method') ? id : (op['x-method'] as string),
-    transports: (absent('x-transports', 'transports') ? ['ws'] : op['x-transports']) as Array<'ws' | 'http'>,
-    rateLimitClass: absent('x-rate-limit-class', 'rateLimitClass') ? null : String(op['x-rate-limit-class']),
-    auth: (absent('x-auth', 'auth') ? 'none' : op['x-auth'] === 'login' ? 'login' : 'none') as 'none' | 'login',
+    name: given('x-method', 'method') ?? id,
+    transports: given('x-transports', 'transports') ?? ['ws'],
+    rateLimitClass: given('x-rate-limit-class', 'rateLimitClass') ?? null,
+    auth: given('x-auth', 'auth') ?? 'none',
   };
 }
 

@@ -10,9 +10,7 @@
 import { Ajv, _, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isObj } from '../load/spec-types';
 
 /** Keywords of the AsyncAPI Schema Object (and OpenAPI habits) that draft-07 lacks: annotations only. */
 export const ANNOTATION_KEYWORDS = ['discriminator', 'externalDocs', 'example', 'xml'] as const;

@@ -1,7 +1,5 @@
 import type { JsonSchema } from './types';
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isObj, type Obj } from '../load/spec-types';
 
 export const COMPONENT_SCHEMA_PREFIX = '#/components/schemas/';
 export const DEFINITION_PREFIX = '#/definitions/';

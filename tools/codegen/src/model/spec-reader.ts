@@ -7,10 +7,8 @@ import { anyMessage, cleanSchema, refName } from './schema-tools';
 import { payloadTypeName, type DefaultsLog } from './plain-spec';
 import { unwrapMultiFormat } from './schema-ajv';
 import type { ExampleInfo, JsonSchema, MessageInfo, PayloadModel } from './types';
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const obj = (v: unknown): Obj => (isObj(v) ? v : {});
+import { isObj, type Obj, type SpecDocument } from '../load/spec-types';
+import { obj } from './read-values';
 
 /** A message's payload as the model holds it, with its examples and where they were seen. */
 interface MessagePayload {
@@ -50,24 +48,53 @@ const isInlinePayload = (raw: unknown): raw is Obj =>
   !(raw.type === 'array' && isObj(raw.items) && raw.items.$ref !== undefined);
 
 /** The reader of one spec: refs resolve against its data, payload records against its named schemas. */
-export function specReader(data: Obj, schemas: Record<string, JsonSchema>, defaults: DefaultsLog): SpecReader {
+export function specReader(data: SpecDocument, schemas: Record<string, JsonSchema>, defaults: DefaultsLog): SpecReader {
+  const inline = inlinePayloads(schemas, defaults);
+  const resolve = (node: unknown): Obj => resolveIn(data, node);
+  const payloadOf = (messageRef: unknown, fallbackName: string, at: string[] = []): MessagePayload => {
+    const message = resolve(messageRef);
+    const path = [...messagePath(messageRef, at), 'payload'];
+    // A multi-format schema: JSON Schema and AsyncAPI formats are read, others are an open payload.
+    const { schema: rawPayload, foreign } = unwrapMultiFormat(message.payload);
+    if (foreign !== null) defaults.applied('foreignSchema', `${toPointer(path)} (${foreign})`);
+    const payload = cleanSchema(
+      inline.named(
+        rawPayload,
+        messageRef,
+        fallbackName,
+        isObj(message.payload) && message.payload.schemaFormat !== undefined ? [...path, 'schema'] : path,
+      ),
+    );
+    return { payload: describePayload(payload, schemas), ...examplesOf(message, foreign) };
+  };
+  return { resolve, payloadOf, hoisted: inline.hoisted, origins: inline.origins, defaults };
+}
+
+/** A node with its local refs followed (to messages, parameters); schema refs are kept as references. */
+function resolveIn(data: SpecDocument, node: unknown): Obj {
+  let current = node;
+  for (let hops = 0; hops < 16 && isObj(current) && typeof current.$ref === 'string'; hops++) {
+    let target: unknown = data;
+    for (const key of fromPointer(current.$ref))
+      target = isObj(target) ? target[key] : Array.isArray(target) ? target[Number(key)] : undefined;
+    current = target;
+  }
+  return obj(current);
+}
+
+/** The JSON path of a message: its `$ref` target, or `at` (where an inline message stands). */
+const messagePath = (messageRef: unknown, at: string[]): string[] =>
+  isObj(messageRef) && typeof messageRef.$ref === 'string' ? fromPointer(messageRef.$ref) : at;
+
+/**
+ * A spec without our conventions may describe a payload inline: it becomes a named schema (added to
+ * `schemas`), so it has a type. `hoisted` and `origins` list those named so, and where each stands.
+ */
+function inlinePayloads(schemas: Record<string, JsonSchema>, defaults: DefaultsLog) {
   const hoisted = new Map<string, Obj>();
   const origins = new Map<string, string[]>();
   // One inline payload reached from several places (a channel and its operations) is one type.
   const nameOf = new Map<Obj, string>();
-  const resolve = (node: unknown): Obj => {
-    // Follow local refs (to messages, parameters); schema refs are kept as references.
-    let current = node;
-    for (let hops = 0; hops < 16 && isObj(current) && typeof current.$ref === 'string'; hops++) {
-      let target: unknown = data;
-      for (const key of fromPointer(current.$ref))
-        target = isObj(target) ? target[key] : Array.isArray(target) ? target[Number(key)] : undefined;
-      current = target;
-    }
-    return obj(current);
-  };
-
-  /** A spec without our conventions may describe a payload inline: it becomes a named schema, so it has a type. */
   const named = (raw: unknown, messageRef: unknown, fallbackName: string, path: string[]): unknown => {
     if (!isInlinePayload(raw)) return raw;
     const known = nameOf.get(raw);
@@ -84,41 +111,24 @@ export function specReader(data: Obj, schemas: Record<string, JsonSchema>, defau
     defaults.applied('inlinePayload', `${ref ? 'message ' + ref : 'message ' + fallbackName} → ${name}`);
     return { $ref: `#/components/schemas/${name}` };
   };
+  return { named, hoisted, origins };
+}
 
-  /** The JSON path of a message: its `$ref` target, or `at` (where an inline message stands). */
-  const messagePath = (messageRef: unknown, at: string[]): string[] =>
-    isObj(messageRef) && typeof messageRef.$ref === 'string' ? fromPointer(messageRef.$ref) : at;
-
-  const payloadOf = (messageRef: unknown, fallbackName: string, at: string[] = []): MessagePayload => {
-    const message = resolve(messageRef);
-    const path = [...messagePath(messageRef, at), 'payload'];
-    // A multi-format schema: JSON Schema and AsyncAPI formats are read, others are an open payload.
-    const { schema: rawPayload, foreign } = unwrapMultiFormat(message.payload);
-    if (foreign !== null) defaults.applied('foreignSchema', `${toPointer(path)} (${foreign})`);
-    const payload = cleanSchema(
-      named(
-        rawPayload,
-        messageRef,
-        fallbackName,
-        isObj(message.payload) && message.payload.schemaFormat !== undefined ? [...path, 'schema'] : path,
-      ),
-    );
-    const withPayload = (foreign === null && Array.isArray(message.examples) ? message.examples : [])
-      .map(obj)
-      .filter((e) => e.payload !== undefined);
-    const examples = withPayload.map((e) => e.payload);
-    // Where the examples were recorded, the message's x-address says on which filled-in address.
-    const address = typeof message['x-address'] === 'string' ? message['x-address'] : null;
-    const addresses = withPayload.map(() => address);
-    const exampleInfo = withPayload.map((e) => strings(e, ['name', 'summary'] as const));
-    const messages =
-      isObj(message.payload) || Object.keys(message).length > 0
-        ? [strings(message, ['name', 'title', 'summary'] as const)]
-        : [];
-    return { payload: describePayload(payload, schemas), examples, addresses, exampleInfo, messages };
-  };
-
-  return { resolve, payloadOf, hoisted, origins, defaults };
+/** A message's examples that carry a payload (none of a payload not read), with their address, names and the message's own. */
+function examplesOf(message: Obj, foreign: string | null): Omit<MessagePayload, 'payload'> {
+  const withPayload = (foreign === null && Array.isArray(message.examples) ? message.examples : [])
+    .map(obj)
+    .filter((e) => e.payload !== undefined);
+  const examples = withPayload.map((e) => e.payload);
+  // Where the examples were recorded, the message's x-address says on which filled-in address.
+  const address = typeof message['x-address'] === 'string' ? message['x-address'] : null;
+  const addresses = withPayload.map(() => address);
+  const exampleInfo = withPayload.map((e) => strings(e, ['name', 'summary'] as const));
+  const messages =
+    isObj(message.payload) || Object.keys(message).length > 0
+      ? [strings(message, ['name', 'title', 'summary'] as const)]
+      : [];
+  return { examples, addresses, exampleInfo, messages };
 }
 
 /**

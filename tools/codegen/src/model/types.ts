@@ -173,6 +173,12 @@ export interface MethodModel {
   httpPath: string | null;
   auth: 'none' | 'login';
   orderFlow: boolean;
+  /** The name the rate-limit tables give the method (its key in remaining_per_endpoint); its own name unless the spec says otherwise. */
+  rateLimitKey: string;
+  /** The module of x-action-signature whose action this method signs, or null when it carries no action signature. */
+  actionModule: string | null;
+  /** `clients` when the method is not in the interface document but served because its public clients call it. */
+  source: 'document' | 'clients';
   paramsExamples: unknown[];
   resultExamples: unknown[];
   /** For each params and result example, its name and summary. */
@@ -233,6 +239,8 @@ export interface RateLimitClassModel {
 
 export interface LoginModel {
   headers: { wallet: string; timestamp: string; signature: string };
+  /** Other names of the three headers a server reads too (the clients' names), after `headers`. */
+  alternateHeaders: Array<{ wallet: string; timestamp: string; signature: string }>;
   message: string;
   freshness: { pastMs: number; futureMs: number; appliesTo: string; assumption?: string } | null;
   reverifyIntervalMs: number | null;
@@ -244,8 +252,26 @@ export interface ActionSignatureModel {
   types: Record<string, Array<{ name: string; type: string }>>;
   paramsHash: string;
   signatureFields: string[];
+  /** The modules whose actions are signed: address and the ABI words of their data. */
+  modules: Record<string, ActionModuleModel>;
+  /** The deployments a signature may be made for: domain, its separator, module addresses. */
+  deployments: ActionDeploymentModel[];
   notShown?: string;
   assumption?: string;
+}
+
+export interface ActionModuleModel {
+  address: string;
+  /** The ABI words of the module's data, in order, with where each value comes from. */
+  data: Array<{ name: string; type: string; from: string }>;
+}
+
+export interface ActionDeploymentModel {
+  name: string;
+  network: string;
+  domain: Record<string, unknown>;
+  separator: string;
+  modules: Record<string, string>;
 }
 
 export interface AssumptionModel {

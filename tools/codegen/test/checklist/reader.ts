@@ -75,6 +75,19 @@ export function methodByName(name: string) {
   if (!m) throw new Error(`the spec has no operation with x-method ${name}`);
   return m;
 }
+/**
+ * The spec's method for a name the document gives. The document names the order-flow methods only in
+ * its rate-limit tables, by their class keys (`order`, `cancel_all`); the spec's wire name may carry a
+ * prefix (`private/order`) and keeps the document's name as x-rate-limit-key.
+ */
+export function methodByDocumentName(name: string) {
+  const m = model.methods.find((x) => x.rateLimitKey === name);
+  if (!m) throw new Error(`the spec has no method whose rate-limit key (or name) is ${name}`);
+  return m;
+}
+/** Methods and channels the document names: those not marked `x-source: clients`. */
+export const fromDocument = (kind: 'operations' | 'channels', id: string): boolean =>
+  raw(kind, id, 'x-source') !== 'clients';
 
 export const FIELD_ROWS = Object.entries(RECORDS).flatMap(([record, fields]) => fields.map((f) => ({ record, ...f })));
 export const ENUM_ROWS = Object.entries(ENUMS).map(([name, values]) => ({ name, values }));

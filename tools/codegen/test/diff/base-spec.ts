@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { YamlSource } from '../../src/load/yaml-source';
 import { checkConventions } from '../../src/load/conventions';
-import { modelOfSpec } from '../../src/generate';
+import { modelOfSpec } from '../../src/model/checked-model';
 import type { ApiModel } from '../../src/model/types';
 
 export type Spec = Record<string, any>;
@@ -161,9 +161,9 @@ export function modelOf(spec: Spec, edit: (yamlText: string) => string = (t) => 
   const file = writeSpec(spec, edit);
   const source = YamlSource.read(file, file);
   const problems: string[] = [];
-  checkConventions(source.data, (path, message, severity = 'error') => {
+  const data = checkConventions(source.data, (path, message, severity = 'error') => {
     if (severity === 'error') problems.push(`${path.join('/')}: ${message}`);
   });
-  if (problems.length) throw new Error(`the test spec breaks the conventions: ${problems.join('; ')}`);
-  return modelOfSpec({ file, data: source.data as Record<string, unknown>, source, notes: [] });
+  if (!data) throw new Error(`the test spec breaks the conventions: ${problems.join('; ')}`);
+  return modelOfSpec({ file, data, source, notes: [] });
 }

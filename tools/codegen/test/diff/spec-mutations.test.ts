@@ -97,7 +97,8 @@ const MUTATIONS: Mutation[] = [
     'dangerous',
     'safe',
     (s) => {
-      schemas(s).OrderStatus.enum.push('partially_filled');
+      // BalanceUpdateType is only sent (OrderStatus is sent by clients too now: private/get_orders filters by it).
+      schemas(s).BalanceUpdateType.enum.push('rebate');
     },
   ],
   [
@@ -115,12 +116,12 @@ const MUTATIONS: Mutation[] = [
     'safe',
     'breaking',
     (s) => {
-      s.operations.publicGetTime = {
+      s.operations.publicGetVaultBalances = {
         ...structuredClone(s.operations.publicGetRateLimits),
-        'x-method': 'public/get_time',
+        'x-method': 'public/get_vault_balances',
         'x-transports': ['ws'],
       };
-      delete s.operations.publicGetTime['x-http-path'];
+      delete s.operations.publicGetVaultBalances['x-http-path'];
     },
   ],
   [

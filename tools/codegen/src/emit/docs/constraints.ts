@@ -7,6 +7,7 @@
 import type { ApiModel, JsonSchema } from '../../model/types';
 import { code, Exact, type Inline } from './ir';
 import { nonNullBranch } from '../../model/schema-tools';
+import { isObj } from '../../load/spec-types';
 
 export const KEYS = [
   'pattern',
@@ -22,8 +23,6 @@ export const KEYS = [
   'multipleOf',
 ] as const;
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isNull = (s: unknown) => isObj(s) && s.type === 'null';
 const escape = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
 

@@ -7,6 +7,7 @@ import type { ApiModel, ChannelModel, JsonSchema, MethodModel } from '../../mode
 import { templateParameters, templatePattern } from '../../model/channel-template';
 import { formatsIn, schemaAjv } from '../../model/schema-ajv';
 import { DEFAULT_FRAMES } from '../../model/plain-spec';
+import { isObj, type Obj } from '../../load/spec-types';
 
 /** A channel's example notification. */
 export interface ChannelExample {
@@ -30,9 +31,6 @@ export interface Examples {
   /** Examples of named schemas, by schema name. */
   schemas: Map<string, unknown[]>;
 }
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Rewrites the model's local refs so they resolve inside the one compiled root schema. */
 function rooted(schema: unknown): unknown {
@@ -173,59 +171,64 @@ export function collectExamples(model: ApiModel): Examples {
       checker.check(c.payload.schema, ex, `channel ${c.id} (${c.address}) example ${i + 1}`),
     );
   }
-  for (const c of model.channels) {
-    let payload: unknown;
-    let borrowedFrom: ChannelModel | null = null;
-    if (c.examples.length > 0) payload = c.examples[0];
-    else if (c.payload.record !== null) {
-      borrowedFrom =
-        model.channels.find(
-          (o) =>
-            o !== c &&
-            o.examples.length > 0 &&
-            o.payload.record === c.payload.record &&
-            o.payload.array === c.payload.array,
-        ) ?? null;
-      if (borrowedFrom) {
-        payload = borrowedFrom.examples[0];
-        checker.check(
-          c.payload.schema,
-          payload,
-          `channel ${c.id} (${c.address}) example borrowed from channel ${borrowedFrom.id}`,
-        );
-      }
-    }
-    if (payload === undefined) {
-      result.channels.set(c.id, null);
-      continue;
-    }
-    const recorded = borrowedFrom === null ? (c.exampleAddresses?.[0] ?? null) : null;
-    const address = recorded ?? exampleAddress(c, payload, pool);
-    const method = notificationMethod(model);
-    const frame = {
-      jsonrpc: '2.0',
-      ...(method === null ? {} : { method }),
-      params: { channel: address, data: payload },
-    };
-    const frameSchema = model.roles.notificationFrame;
-    if (frameSchema && checker.has(frameSchema))
-      checker.named(frameSchema, frame, `channel ${c.id} (${c.address}) example frame`);
-    result.channels.set(c.id, { address, frame, borrowedFrom });
-  }
-
-  for (const m of model.methods) {
-    checkMethod(checker, m);
-    const request =
-      m.paramsExamples.length > 0 ? { jsonrpc: '2.0', id: 1, method: m.name, params: m.paramsExamples[0] } : null;
-    const reply = m.resultExamples.length > 0 ? { jsonrpc: '2.0', id: 1, result: m.resultExamples[0] } : null;
-    const { requestFrame, responseFrame } = model.roles;
-    if (request && requestFrame && checker.has(requestFrame))
-      checker.named(requestFrame, request, `method ${m.name} example request frame`);
-    if (reply && responseFrame && checker.has(responseFrame))
-      checker.named(responseFrame, reply, `method ${m.name} example reply frame`);
-    result.methods.set(m.id, { request, reply });
-  }
+  for (const c of model.channels) result.channels.set(c.id, channelExample(model, c, checker, pool));
+  for (const m of model.methods) result.methods.set(m.id, methodExample(model, m, checker));
   return result;
+}
+
+/**
+ * A channel's example frame: its own first example, else (none of its own) the first of a channel
+ * with the same payload, checked against this channel's payload; null when there is neither.
+ */
+function channelExample(model: ApiModel, c: ChannelModel, checker: Checker, pool: unknown[]): ChannelExample | null {
+  let payload: unknown;
+  let borrowedFrom: ChannelModel | null = null;
+  if (c.examples.length > 0) payload = c.examples[0];
+  else if (c.payload.record !== null) {
+    borrowedFrom =
+      model.channels.find(
+        (o) =>
+          o !== c &&
+          o.examples.length > 0 &&
+          o.payload.record === c.payload.record &&
+          o.payload.array === c.payload.array,
+      ) ?? null;
+    if (borrowedFrom) {
+      payload = borrowedFrom.examples[0];
+      checker.check(
+        c.payload.schema,
+        payload,
+        `channel ${c.id} (${c.address}) example borrowed from channel ${borrowedFrom.id}`,
+      );
+    }
+  }
+  if (payload === undefined) return null;
+  const recorded = borrowedFrom === null ? (c.exampleAddresses?.[0] ?? null) : null;
+  const address = recorded ?? exampleAddress(c, payload, pool);
+  const method = notificationMethod(model);
+  const frame = {
+    jsonrpc: '2.0',
+    ...(method === null ? {} : { method }),
+    params: { channel: address, data: payload },
+  };
+  const frameSchema = model.roles.notificationFrame;
+  if (frameSchema && checker.has(frameSchema))
+    checker.named(frameSchema, frame, `channel ${c.id} (${c.address}) example frame`);
+  return { address, frame, borrowedFrom };
+}
+
+/** A method's example request and reply frames, each checked against the spec's frame schema when it names one. */
+function methodExample(model: ApiModel, m: MethodModel, checker: Checker): MethodExample {
+  checkMethod(checker, m);
+  const request =
+    m.paramsExamples.length > 0 ? { jsonrpc: '2.0', id: 1, method: m.name, params: m.paramsExamples[0] } : null;
+  const reply = m.resultExamples.length > 0 ? { jsonrpc: '2.0', id: 1, result: m.resultExamples[0] } : null;
+  const { requestFrame, responseFrame } = model.roles;
+  if (request && requestFrame && checker.has(requestFrame))
+    checker.named(requestFrame, request, `method ${m.name} example request frame`);
+  if (reply && responseFrame && checker.has(responseFrame))
+    checker.named(responseFrame, reply, `method ${m.name} example reply frame`);
+  return { request, reply };
 }
 
 function checkMethod(checker: Checker, m: MethodModel): void {

@@ -6,6 +6,7 @@ import { PAGES } from './site';
 import { frameCaption, messageLine, namedExamples } from './page-examples';
 import { usedFields } from './page-fields';
 import { DEFAULT_FRAMES } from '../../model/plain-spec';
+import type { ChannelExample } from './examples';
 
 /** The channels page: a chip list of addresses, then one section per channel. */
 export function channelsPage(kit: PageKit): Page {
@@ -84,12 +85,7 @@ function subscribeLine(kit: PageKit, subscribe: MethodModel | undefined, address
 /** One channel: address, access, payload, markers, parameters and an example frame. */
 function channelSection(kit: PageKit, c: ChannelModel): Block[] {
   const s = kit.site;
-  const ex = kit.examples.channels.get(c.id) ?? null;
-  const subscribe = kit.model.methods.find((m) => m.id === kit.model.roles.subscribe);
-  // The frame follows whatever assumption governs the notification frame schema, if any.
-  const frameType = kit.model.roles.notificationFrame ? s.type(kit.model.roles.notificationFrame) : undefined;
-  const notify = frameType?.assumption ? kit.model.assumptions.find((a) => a.id === frameType.assumption) : undefined;
-  const blocks: Block[] = [
+  return [
     {
       kind: 'h',
       level: 2,
@@ -119,25 +115,38 @@ function channelSection(kit: PageKit, c: ChannelModel): Block[] {
     },
     ...kit.markers(`#/channels/${c.id}`, c.assumption),
     { kind: 'h', level: 3, id: s.channel(c, 'parameters').anchor!, text: ['Parameters'] },
-    c.parameters.length === 0
-      ? { kind: 'p', text: ['None: the address is fixed.'] }
-      : {
-          kind: 'table',
-          head: ['Parameter', 'Allowed values', 'Description'],
-          rows: c.parameters.map((p) => ({
-            cells: [
-              [code(`{${p.name}}`)],
-              p.enum
-                ? joined(
-                    p.enum.map((v) => [code(v)]),
-                    ' ',
-                  )
-                : ['any value'],
-              rich(p.description),
-            ],
-          })),
-        },
+    channelParameters(c),
     { kind: 'h', level: 3, id: s.channel(c, 'payload').anchor!, text: ['Payload'] },
+    ...channelPayload(kit, c),
+    { kind: 'h', level: 3, id: s.channel(c, 'example').anchor!, text: ['Example notification'] },
+    ...channelExample(kit, c),
+  ];
+}
+
+/** A channel's parameters: each one's allowed values and description. */
+function channelParameters(c: ChannelModel): Block {
+  if (c.parameters.length === 0) return { kind: 'p', text: ['None: the address is fixed.'] };
+  return {
+    kind: 'table',
+    head: ['Parameter', 'Allowed values', 'Description'],
+    rows: c.parameters.map((p) => ({
+      cells: [
+        [code(`{${p.name}}`)],
+        p.enum
+          ? joined(
+              p.enum.map((v) => [code(v)]),
+              ' ',
+            )
+          : ['any value'],
+        rich(p.description),
+      ],
+    })),
+  };
+}
+
+/** What a channel's notifications carry: the payload, the fields used, its messages, its schema when unnamed. */
+function channelPayload(kit: PageKit, c: ChannelModel): Block[] {
+  return [
     {
       kind: 'p',
       text: c.payload.array
@@ -153,28 +162,21 @@ function channelSection(kit: PageKit, c: ChannelModel): Block[] {
     ...usedFields(kit, c.payload.record),
     ...(c.messages ?? []).flatMap((msg) => messageLine('Message', msg)),
     ...(c.payload.record ? [] : [kit.schemaBlock(c.payload.schema, ['Payload schema'])]),
-    { kind: 'h', level: 3, id: s.channel(c, 'example').anchor!, text: ['Example notification'] },
   ];
+}
+
+/** A channel's example frame (its own, or one borrowed), how to subscribe, and its other examples. */
+function channelExample(kit: PageKit, c: ChannelModel): Block[] {
+  const s = kit.site;
+  const ex = kit.examples.channels.get(c.id) ?? null;
+  const subscribe = kit.model.methods.find((m) => m.id === kit.model.roles.subscribe);
+  const blocks: Block[] = [];
   if (ex) {
-    const caption: Inline[] = ex.borrowedFrom
-      ? [
-          'The spec has no example for this channel; this is the example of ',
-          link(s.channel(ex.borrowedFrom), code(ex.borrowedFrom.address)),
-          ', which carries the same payload.',
-        ]
-      : frameCaption('Notification', c.exampleInfo?.[0]);
-    if (notify) caption.push(' Frame per ', link(s.assumptionRef(notify.id), 'assumption ', code(notify.id)), '.');
-    if (!frameType)
-      caption.push(
-        ' The spec names no notification frame (no ',
-        code('x-role'),
-        '): this is the frame the client assumes.',
-      );
     blocks.push({
       kind: 'code',
       id: ex.borrowedFrom ? undefined : s.example(c, 'payload', 0).anchor,
       text: kit.json(ex.frame),
-      caption,
+      caption: exampleCaption(kit, c, ex),
     });
     blocks.push(subscribeLine(kit, subscribe, ex.address));
   } else {
@@ -192,6 +194,29 @@ function channelSection(kit: PageKit, c: ChannelModel): Block[] {
     ),
   );
   return blocks;
+}
+
+/** The caption of a channel's example frame: whose example it is, and the frame it follows. */
+function exampleCaption(kit: PageKit, c: ChannelModel, ex: ChannelExample): Inline[] {
+  const s = kit.site;
+  // The frame follows whatever assumption governs the notification frame schema, if any.
+  const frameType = kit.model.roles.notificationFrame ? s.type(kit.model.roles.notificationFrame) : undefined;
+  const notify = frameType?.assumption ? kit.model.assumptions.find((a) => a.id === frameType.assumption) : undefined;
+  const caption: Inline[] = ex.borrowedFrom
+    ? [
+        'The spec has no example for this channel; this is the example of ',
+        link(s.channel(ex.borrowedFrom), code(ex.borrowedFrom.address)),
+        ', which carries the same payload.',
+      ]
+    : frameCaption('Notification', c.exampleInfo?.[0]);
+  if (notify) caption.push(' Frame per ', link(s.assumptionRef(notify.id), 'assumption ', code(notify.id)), '.');
+  if (!frameType)
+    caption.push(
+      ' The spec names no notification frame (no ',
+      code('x-role'),
+      '): this is the frame the client assumes.',
+    );
+  return caption;
 }
 
 /** The facts table of a method: transports, auth, rate-limit class (with budget and rule), order flow, operation id. */
@@ -225,11 +250,12 @@ function methodFacts(kit: PageKit, m: MethodModel): Array<[string, Inline[]]> {
     ['Auth', m.auth === 'login' ? [link({ page: PAGES.login }, 'login'), ' required'] : ['none']],
     ['Rate-limit class', rate],
   ];
-  if (m.orderFlow)
-    facts.push([
-      'Order flow',
-      ['state-changing; carries its own ', link({ page: PAGES.login, anchor: 'action-signature' }, 'action signature')],
-    ]);
+  const signature = link({ page: PAGES.login, anchor: 'action-signature' }, 'action signature');
+  if (m.orderFlow && m.actionModule)
+    facts.push(['Order flow', ['state-changing; carries its own ', signature, ' (module ', code(m.actionModule), ')']]);
+  else if (m.orderFlow) facts.push(['Order flow', ['state-changing; authorised by the login, no ', signature]]);
+  if (m.source === 'clients')
+    facts.push(['Source', ['not in the interface document; served because its public clients call it']]);
   facts.push(['Operation id', [code(m.id)]]);
   return facts;
 }
@@ -237,31 +263,7 @@ function methodFacts(kit: PageKit, m: MethodModel): Array<[string, Inline[]]> {
 /** One method: transports, auth, rate-limit class, params, result and example frames. */
 function methodSection(kit: PageKit, m: MethodModel): Block[] {
   const s = kit.site;
-  const ex = kit.examples.methods.get(m.id) ?? { request: null, reply: null };
-  const http = m.transports.includes('http') ? kit.model.servers.find((x) => x.transport === 'http') : undefined;
-  const facts = methodFacts(kit, m);
-
-  const side = (which: 'params' | 'result', p: PayloadModel, assumed: string | null): Block[] => {
-    const out: Block[] = [{ kind: 'p', text: [which === 'params' ? 'Params: ' : 'Result: ', ...kit.payload(p), '.'] }];
-    if (assumed) {
-      out.push({
-        kind: 'note',
-        tone: 'assumption',
-        text: [
-          'The document leaves the ',
-          which,
-          ' open; the sandbox and the client use ',
-          ...kit.typeLink(assumed),
-          '.',
-        ],
-      });
-    } else if (!p.record) out.push(kit.schemaBlock(p.schema, [which === 'params' ? 'Params schema' : 'Result schema']));
-    // The record the sandbox and the client use where the document leaves the payload open.
-    out.push(...usedFields(kit, assumed ?? p.record));
-    return out;
-  };
-
-  const blocks: Block[] = [
+  return [
     {
       kind: 'h',
       level: 2,
@@ -274,16 +276,45 @@ function methodSection(kit: PageKit, m: MethodModel): Block[] {
     },
     ...(m.summary ? [{ kind: 'p', text: rich(m.summary) } as Block] : []),
     ...(m.description ? [{ kind: 'p', text: rich(m.description) } as Block] : []),
-    { kind: 'facts', rows: facts },
+    { kind: 'facts', rows: methodFacts(kit, m) },
     ...kit.markers(`#/operations/${m.id}`, m.assumption),
     { kind: 'h', level: 3, id: s.method(m, 'params').anchor!, text: ['Params'] },
-    ...side('params', m.params, m.assumedParams),
+    ...payloadSide(kit, 'params', m.params, m.assumedParams),
     ...messageLine('Request message', m.requestMessage),
     { kind: 'h', level: 3, id: s.method(m, 'result').anchor!, text: ['Result'] },
-    ...side('result', m.result, m.assumedResult),
+    ...payloadSide(kit, 'result', m.result, m.assumedResult),
     ...messageLine('Reply message', m.replyMessage),
     { kind: 'h', level: 3, id: s.method(m, 'example').anchor!, text: ['Example'] },
+    ...methodExamples(kit, m),
   ];
+}
+
+/** A method's params or result: the payload, the record assumed where the document leaves it open, the fields used. */
+function payloadSide(kit: PageKit, which: 'params' | 'result', p: PayloadModel, assumed: string | null): Block[] {
+  const out: Block[] = [{ kind: 'p', text: [which === 'params' ? 'Params: ' : 'Result: ', ...kit.payload(p), '.'] }];
+  if (assumed) {
+    out.push({
+      kind: 'note',
+      tone: 'assumption',
+      text: [
+        'The document leaves the ',
+        which,
+        ' open; the sandbox and the client use ',
+        ...kit.typeLink(assumed),
+        '.',
+      ],
+    });
+  } else if (!p.record) out.push(kit.schemaBlock(p.schema, [which === 'params' ? 'Params schema' : 'Result schema']));
+  // The record the sandbox and the client use where the document leaves the payload open.
+  out.push(...usedFields(kit, assumed ?? p.record));
+  return out;
+}
+
+/** A method's example request (and the same over HTTP) and reply frames, then its other examples. */
+function methodExamples(kit: PageKit, m: MethodModel): Block[] {
+  const s = kit.site;
+  const ex = kit.examples.methods.get(m.id) ?? { request: null, reply: null };
+  const blocks: Block[] = [];
   if (!ex.request && !ex.reply) blocks.push({ kind: 'p', text: ['No example in the spec.'] });
   if (ex.request) {
     blocks.push({
@@ -292,22 +323,7 @@ function methodSection(kit: PageKit, m: MethodModel): Block[] {
       text: kit.json(ex.request),
       caption: frameCaption('Request', m.paramsExampleInfo?.[0]),
     });
-    if (http && m.httpPath) {
-      const lines = [`POST ${http.protocol}://${http.host}${m.httpPath}`, 'Content-Type: application/json'];
-      if (m.auth === 'login' && kit.model.login) {
-        const h = kit.model.login.headers;
-        lines.push(
-          `${h.wallet}: <wallet>`,
-          `${h.timestamp}: <milliseconds>`,
-          `${h.signature}: <signature of the timestamp>`,
-        );
-      }
-      blocks.push({
-        kind: 'code',
-        text: [...lines, '', kit.json((ex.request as { params: unknown }).params)].join('\n'),
-        caption: ['The same request over HTTP.'],
-      });
-    }
+    blocks.push(...httpRequest(kit, m, ex.request));
   }
   if (ex.reply)
     blocks.push({
@@ -335,4 +351,26 @@ function methodSection(kit: PageKit, m: MethodModel): Block[] {
     ),
   );
   return blocks;
+}
+
+/** The example request as an HTTP POST (with the login headers it needs), for a method served over HTTP. */
+function httpRequest(kit: PageKit, m: MethodModel, request: unknown): Block[] {
+  const http = m.transports.includes('http') ? kit.model.servers.find((x) => x.transport === 'http') : undefined;
+  if (!http || !m.httpPath) return [];
+  const lines = [`POST ${http.protocol}://${http.host}${m.httpPath}`, 'Content-Type: application/json'];
+  if (m.auth === 'login' && kit.model.login) {
+    const h = kit.model.login.headers;
+    lines.push(
+      `${h.wallet}: <wallet>`,
+      `${h.timestamp}: <milliseconds>`,
+      `${h.signature}: <signature of the timestamp>`,
+    );
+  }
+  return [
+    {
+      kind: 'code',
+      text: [...lines, '', kit.json((request as { params: unknown }).params)].join('\n'),
+      caption: ['The same request over HTTP.'],
+    },
+  ];
 }

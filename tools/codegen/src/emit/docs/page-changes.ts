@@ -2,14 +2,28 @@
  * The "Changes" page (`exchange-api docs --since <old spec>`): what changed since an earlier version of
  * the spec and for whom it breaks, from the same diff as `exchange-api diff`.
  */
-import type { Change } from '../../diff/change';
-import { SEVERITIES } from '../../diff/rules';
+import { SEVERITIES, type Severity } from '../../model/severity';
 import { code, rich, type Block, type Page } from './ir';
+
+/**
+ * A change as the page shows it: what it reads of the diff's Change (diff/change.ts). The caller
+ * passes the diff's result in, so that the emitters never import the diff.
+ */
+export interface ShownChange {
+  rule: string;
+  subject: string;
+  detail: string;
+  client: Severity;
+  server: Severity;
+  why: string;
+  /** Generated TypeScript names that change or disappear. */
+  names: readonly string[];
+}
 
 /** What the page shows: the version compared against, and the changes. */
 export interface DocsChanges {
   since: { file: string; version: string };
-  changes: Change[];
+  changes: readonly ShownChange[];
 }
 
 export const CHANGES_PAGE = 'changes';

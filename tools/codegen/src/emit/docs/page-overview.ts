@@ -6,36 +6,54 @@ import { PAGES } from './site';
 /** The overview page (index): servers, versioning, channels, methods and the reference pages. */
 export function overviewPage(kit: PageKit): Page {
   const m = kit.model;
-  const s = kit.site;
-  const transports = [...new Set(m.servers.map((x) => x.transport))].map((t) => TRANSPORT_LABEL[t]);
-  const paths = [...new Set(m.servers.map((x) => x.pathname).filter(Boolean))];
   const blocks: Block[] = [
     { kind: 'h', level: 1, text: [m.title], tags: [tag(`version ${m.version}`, 'kind')] },
     ...m.description
       .split(/\n\s*\n/)
       .filter((p) => p.trim())
       .map((p): Block => ({ kind: 'p', text: rich(p) })),
-    {
-      kind: 'facts',
-      rows: [
-        ['Version', [code(m.version)]],
-        ['Transports', [transports.join(', ') || 'none listed']],
+    summaryFacts(kit),
+    ...serverBlocks(kit),
+    ...kit.markers('#/info', undefined),
+    ...apiTables(kit),
+    ...referenceBlocks(kit),
+  ];
+  return { path: PAGES.index, title: 'Overview', nav: 'index', blocks };
+}
+
+/** The API at a glance: version, transports, how many channels and methods, and what is left open. */
+function summaryFacts(kit: PageKit): Block {
+  const m = kit.model;
+  const transports = [...new Set(m.servers.map((x) => x.transport))].map((t) => TRANSPORT_LABEL[t]);
+  return {
+    kind: 'facts',
+    rows: [
+      ['Version', [code(m.version)]],
+      ['Transports', [transports.join(', ') || 'none listed']],
+      [
+        'Channels',
+        [link({ page: PAGES.index, anchor: 'channels' }, plural(m.channels.length, 'subscription channel'))],
+      ],
+      ['Methods', [link({ page: PAGES.index, anchor: 'methods' }, plural(m.methods.length, 'JSON-RPC method'))]],
+      [
+        'Left open',
         [
-          'Channels',
-          [link({ page: PAGES.index, anchor: 'channels' }, plural(m.channels.length, 'subscription channel'))],
-        ],
-        ['Methods', [link({ page: PAGES.index, anchor: 'methods' }, plural(m.methods.length, 'JSON-RPC method'))]],
-        [
-          'Left open',
-          [
-            link(
-              { page: PAGES.open },
-              `${plural(m.notShown.length, 'place')} not shown, ${plural(m.assumptions.length, 'assumption')}`,
-            ),
-          ],
+          link(
+            { page: PAGES.open },
+            `${plural(m.notShown.length, 'place')} not shown, ${plural(m.assumptions.length, 'assumption')}`,
+          ),
         ],
       ],
-    },
+    ],
+  };
+}
+
+/** The servers (URL, transport, markers) and how the spec's version and server paths read. */
+function serverBlocks(kit: PageKit): Block[] {
+  const m = kit.model;
+  const s = kit.site;
+  const paths = [...new Set(m.servers.map((x) => x.pathname).filter(Boolean))];
+  return [
     { kind: 'h', level: 2, id: 'servers', text: ['Servers and transports'] },
     {
       kind: 'table',
@@ -62,11 +80,7 @@ export function overviewPage(kit: PageKit): Page {
         'Each page is generated from the spec; the version above names the spec it came from.',
       ],
     },
-    ...kit.markers('#/info', undefined),
-    ...apiTables(kit),
-    ...referenceBlocks(kit),
   ];
-  return { path: PAGES.index, title: 'Overview', nav: 'index', blocks };
 }
 
 /** Every channel and every method in a table (a sentence where there are none). */

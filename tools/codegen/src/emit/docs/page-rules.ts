@@ -1,5 +1,5 @@
 /** The errors, limits, login and "left open" pages. */
-import type { LimitModel } from '../../model/types';
+import type { ActionSignatureModel, LimitModel, LoginModel } from '../../model/types';
 import { code, joined, link, prettyJson, rich, tag, type Block, type Inline, type Page } from './ir';
 import { plural, type PageKit } from './page-kit';
 import { PAGES } from './site';
@@ -145,72 +145,89 @@ export function loginPage(kit: PageKit): Page {
       ],
     });
   if (!login) blocks.push({ kind: 'p', text: ['This spec describes no login.'] });
-  else {
-    blocks.push(
-      { kind: 'h', level: 2, id: 'headers', text: ['Headers'] },
-      {
-        kind: 'table',
-        head: ['Header', 'Carries'],
-        rows: [
-          { cells: [[code(login.headers.wallet)], ['the wallet address']] },
-          { cells: [[code(login.headers.timestamp)], ['the signed timestamp']] },
-          { cells: [[code(login.headers.signature)], ['the signature']] },
-        ],
-      },
-      { kind: 'p', text: [{ strong: ['Signed message. '] }, ...rich(login.message)] },
-      { kind: 'h', level: 2, id: 'freshness', text: ['Freshness and re-verification'] },
-      {
-        kind: 'facts',
-        rows: [
-          [
-            'Freshness window',
-            login.freshness
-              ? [
-                  `from ${login.freshness.pastMs / 1000} s before to ${login.freshness.futureMs / 1000} s after the server's clock; applies to ${login.freshness.appliesTo} logins`,
-                  ...(login.freshness.assumption
-                    ? [' ', link(kit.site.assumptionRef(login.freshness.assumption), tag('assumption', 'assumption'))]
-                    : []),
-                ]
-              : ['not given'],
-          ],
-          [
-            'Re-verification',
-            login.reverifyIntervalMs !== null
-              ? [`every ${login.reverifyIntervalMs / 1000} s`, ...kit.citing('#/x-login/reverify')]
-              : ['not given'],
-          ],
-        ],
-      },
-      ...kit.markers('#/x-login', undefined),
-    );
-  }
-  if (sig) {
-    blocks.push(
-      {
-        kind: 'h',
-        level: 2,
-        id: 'action-signature',
-        text: ['Action signature'],
-        tags: kit.markerTags('#/x-action-signature', sig.assumption),
-      },
-      {
-        kind: 'p',
-        text: [
-          'State-changing requests carry an EIP-712 signature of the action, in the fields ',
-          ...joined(sig.signatureFields.map((f) => [code(f)])),
-          '.',
-        ],
-      },
-      ...kit.markers('#/x-action-signature', sig.assumption),
-      {
-        kind: 'code',
-        text: prettyJson({ domain: sig.domain, primaryType: sig.primaryType, types: sig.types }),
-        caption: ['Domain and types.'],
-      },
-      { kind: 'p', text: [{ strong: ['Params hash. '] }, ...rich(sig.paramsHash)] },
-    );
-  }
+  else blocks.push(...loginBlocks(kit, login));
+  if (sig) blocks.push(...signatureBlocks(kit, sig));
   return { path: PAGES.login, title: 'Login', nav: 'login', blocks };
+}
+
+/** x-login: the headers (and their other names), the signed message, freshness and re-verification. */
+function loginBlocks(kit: PageKit, login: LoginModel): Block[] {
+  return [
+    { kind: 'h', level: 2, id: 'headers', text: ['Headers'] },
+    {
+      kind: 'table',
+      head: ['Header', 'Carries'],
+      rows: [
+        { cells: [[code(login.headers.wallet)], ['the wallet address']] },
+        { cells: [[code(login.headers.timestamp)], ['the signed timestamp']] },
+        { cells: [[code(login.headers.signature)], ['the signature']] },
+        ...(login.alternateHeaders ?? []).map((h) => ({
+          cells: [
+            [code(h.wallet), ', ', code(h.timestamp), ', ', code(h.signature)],
+            ['the same three values under other names, read too'],
+          ],
+        })),
+      ],
+    },
+    { kind: 'p', text: [{ strong: ['Signed message. '] }, ...rich(login.message)] },
+    { kind: 'h', level: 2, id: 'freshness', text: ['Freshness and re-verification'] },
+    {
+      kind: 'facts',
+      rows: [
+        [
+          'Freshness window',
+          login.freshness
+            ? [
+                `from ${login.freshness.pastMs / 1000} s before to ${login.freshness.futureMs / 1000} s after the server's clock; applies to ${login.freshness.appliesTo} logins`,
+                ...(login.freshness.assumption
+                  ? [' ', link(kit.site.assumptionRef(login.freshness.assumption), tag('assumption', 'assumption'))]
+                  : []),
+              ]
+            : ['not given'],
+        ],
+        [
+          'Re-verification',
+          login.reverifyIntervalMs !== null
+            ? [`every ${login.reverifyIntervalMs / 1000} s`, ...kit.citing('#/x-login/reverify')]
+            : ['not given'],
+        ],
+      ],
+    },
+    ...kit.markers('#/x-login', undefined),
+  ];
+}
+
+/** x-action-signature: the fields signed into, the EIP-712 domain and types, modules, deployments, params hash. */
+function signatureBlocks(kit: PageKit, sig: ActionSignatureModel): Block[] {
+  return [
+    {
+      kind: 'h',
+      level: 2,
+      id: 'action-signature',
+      text: ['Action signature'],
+      tags: kit.markerTags('#/x-action-signature', sig.assumption),
+    },
+    {
+      kind: 'p',
+      text: [
+        'State-changing requests carry an EIP-712 signature of the action, in the fields ',
+        ...joined(sig.signatureFields.map((f) => [code(f)])),
+        '.',
+      ],
+    },
+    ...kit.markers('#/x-action-signature', sig.assumption),
+    {
+      kind: 'code',
+      text: prettyJson({ domain: sig.domain, primaryType: sig.primaryType, types: sig.types }),
+      caption: ['Domain and types.'],
+    },
+    {
+      kind: 'code',
+      text: prettyJson({ modules: sig.modules ?? {}, deployments: sig.deployments ?? [] }),
+      caption: ['Modules (the ABI words of their data) and the deployments a signature may be made for.'],
+    },
+    { kind: 'p', text: [{ strong: ['Params hash. '] }, ...rich(sig.paramsHash)] },
+  ];
 }
 
 /** The page of what the document leaves open: every not-shown place and every assumption. */

@@ -1,5 +1,5 @@
 /** The records and enumerations pages: every named schema with its fields or values. */
-import type { TypeModel } from '../../model/types';
+import type { FieldModel, TypeModel } from '../../model/types';
 import { code, joined, link, prettyJson, rich, tag, type Block, type Inline, type Page, type Row } from './ir';
 import { KIND_LABEL, plural, withoutEmptyColumns, type PageKit } from './page-kit';
 import { PAGES } from './site';
@@ -23,91 +23,98 @@ function typeSection(kit: PageKit, t: TypeModel): Block[] {
   ];
   if (t.description) blocks.push({ kind: 'p', text: rich(t.description) });
   blocks.push(...kit.markers(pointer, t.assumption));
-  if (t.kind === 'record' && t.fields) {
-    const rows = t.fields.map((f): Row => {
-      const ns = s.notShownUnder(`${pointer}/properties/${f.name}`)[0];
-      const desc: Inline[] = [...rich(f.description)];
-      if (ns)
-        desc.push(
-          desc.length ? ' ' : '',
-          link(s.notShownRef(ns), tag('not shown', 'not-shown')),
-          ' ',
-          ...rich(ns.text),
-        );
-      return {
-        id: s.fieldRef(t.name, f.name).anchor!,
-        cells: [
-          [code(f.name)],
-          kit.typeExpr(fieldType(f), f.refs),
-          [f.required ? 'yes' : 'no'],
-          f.default === undefined
-            ? []
-            : [code(kit.json(f.default, `${fieldSchema(kit.model, t.name, f.name)?.pointer}/default`, 0))],
-          fieldConstraints(kit, t.name, f.name, false),
-          desc,
-        ],
-      };
-    });
-    blocks.push(withoutEmptyColumns(['Field', 'Type', 'Required', 'Default', 'Constraints', 'Description'], rows, 3));
-  } else if (t.kind === 'enum' && t.values) {
-    const type = (kit.model.schemas[t.name] ?? {}).type;
-    blocks.push({
-      kind: 'p',
-      text: [plural(t.values.length, 'value'), typeof type === 'string' ? [' (', code(type), '):'] : ':'].flat(),
-    });
-    blocks.push({
-      kind: 'list',
-      chips: true,
-      items: t.values.map((v) => ({ id: s.valueRef(t.name, v).anchor!, text: [code(s.valueText(t.name, v))] })),
-    });
-  } else {
-    const { title: _t, description: _d, examples: _e, ...schema } = kit.model.schemas[t.name] ?? {};
-    // A union's per branch (`pattern … or minimum …`), a scalar's its own.
-    const constraints = typeConstraints(kit.model, t.name);
-    // A type and its constraints say all of such a schema: its JSON would only repeat them, escaped.
-    const plain =
-      typeof schema.type === 'string' &&
-      Object.keys(schema).every((k) => k === 'type' || (KEYS as readonly string[]).includes(k));
-    if (plain)
-      blocks.push({
-        kind: 'p',
-        text: ['Type ', code(schema.type as string), ...(constraints.length ? ['; ', ...constraints] : []), '.'],
-      });
-    else {
-      if (constraints.length) blocks.push({ kind: 'p', text: ['Constraints: ', ...constraints, '.'] });
-      blocks.push({
-        kind: 'code',
-        text: prettyJson(markExact(schema, kit.model.exactIntegers, pointer)),
-        caption: ['Schema'],
-      });
-    }
-  }
+  if (t.kind === 'record' && t.fields) blocks.push(fieldTable(kit, t, t.fields, pointer));
+  else if (t.kind === 'enum' && t.values) blocks.push(...enumValues(kit, t, t.values));
+  else blocks.push(...schemaBlocks(kit, t, pointer));
   // A record's field types already link what it refers to; other kinds show a schema, so list them.
   const refs = t.kind === 'record' ? [] : [...new Set(t.refs)].filter((r) => r !== t.name && s.type(r));
   if (refs.length)
     blocks.push({ kind: 'p', names: true, text: ['Refers to: ', ...joined(refs.map((r) => kit.typeLink(r)))] });
   const used = kit.usedBy.get(t.name);
   if (used?.length) blocks.push({ kind: 'p', names: true, text: ['Used by: ', ...joined(used)] });
-  for (const [i, e] of (kit.examples.schemas.get(t.name) ?? []).entries()) {
-    if (i === 0 && t.kind === 'scalar') {
-      blocks.push({
-        kind: 'p',
-        text: [
-          'Examples: ',
-          ...joined(
-            (kit.examples.schemas.get(t.name) ?? []).map((x, j) => [code(kit.json(x, `${pointer}/examples/${j}`, 0))]),
-          ),
-        ],
-      });
-      break;
-    }
-    blocks.push({
-      kind: 'code',
-      text: kit.json(e, `${pointer}/examples/${i}`),
-      caption: [`Example ${i + 1}, from the spec.`],
-    });
-  }
+  blocks.push(...typeExamples(kit, t, pointer));
   return blocks;
+}
+
+/** A record's fields: type, required, default, constraints, description (and what is not shown of each). */
+function fieldTable(kit: PageKit, t: TypeModel, fields: FieldModel[], pointer: string): Block {
+  const s = kit.site;
+  const rows = fields.map((f): Row => {
+    const ns = s.notShownUnder(`${pointer}/properties/${f.name}`)[0];
+    const desc: Inline[] = [...rich(f.description)];
+    if (ns)
+      desc.push(desc.length ? ' ' : '', link(s.notShownRef(ns), tag('not shown', 'not-shown')), ' ', ...rich(ns.text));
+    return {
+      id: s.fieldRef(t.name, f.name).anchor!,
+      cells: [
+        [code(f.name)],
+        kit.typeExpr(fieldType(f), f.refs),
+        [f.required ? 'yes' : 'no'],
+        f.default === undefined
+          ? []
+          : [code(kit.json(f.default, `${fieldSchema(kit.model, t.name, f.name)?.pointer}/default`, 0))],
+        fieldConstraints(kit, t.name, f.name, false),
+        desc,
+      ],
+    };
+  });
+  return withoutEmptyColumns(['Field', 'Type', 'Required', 'Default', 'Constraints', 'Description'], rows, 3);
+}
+
+/** An enumeration's values, each with its anchor. */
+function enumValues(kit: PageKit, t: TypeModel, values: Array<string | number>): Block[] {
+  const s = kit.site;
+  const type = (kit.model.schemas[t.name] ?? {}).type;
+  return [
+    {
+      kind: 'p',
+      text: [plural(values.length, 'value'), typeof type === 'string' ? [' (', code(type), '):'] : ':'].flat(),
+    },
+    {
+      kind: 'list',
+      chips: true,
+      items: values.map((v) => ({ id: s.valueRef(t.name, v).anchor!, text: [code(s.valueText(t.name, v))] })),
+    },
+  ];
+}
+
+/** Any other named type: its type and constraints in a sentence when they say all, else its schema. */
+function schemaBlocks(kit: PageKit, t: TypeModel, pointer: string): Block[] {
+  const { title: _t, description: _d, examples: _e, ...schema } = kit.model.schemas[t.name] ?? {};
+  // A union's per branch (`pattern … or minimum …`), a scalar's its own.
+  const constraints = typeConstraints(kit.model, t.name);
+  // A type and its constraints say all of such a schema: its JSON would only repeat them, escaped.
+  const plain =
+    typeof schema.type === 'string' &&
+    Object.keys(schema).every((k) => k === 'type' || (KEYS as readonly string[]).includes(k));
+  if (plain)
+    return [
+      {
+        kind: 'p',
+        text: ['Type ', code(schema.type as string), ...(constraints.length ? ['; ', ...constraints] : []), '.'],
+      },
+    ];
+  return [
+    ...(constraints.length ? [{ kind: 'p', text: ['Constraints: ', ...constraints, '.'] } as Block] : []),
+    { kind: 'code', text: prettyJson(markExact(schema, kit.model.exactIntegers, pointer)), caption: ['Schema'] },
+  ];
+}
+
+/** A type's examples from the spec: a scalar's in one line, others one block each. */
+function typeExamples(kit: PageKit, t: TypeModel, pointer: string): Block[] {
+  const examples = kit.examples.schemas.get(t.name) ?? [];
+  if (examples.length > 0 && t.kind === 'scalar')
+    return [
+      {
+        kind: 'p',
+        text: ['Examples: ', ...joined(examples.map((x, j) => [code(kit.json(x, `${pointer}/examples/${j}`, 0))]))],
+      },
+    ];
+  return examples.map((e, i) => ({
+    kind: 'code',
+    text: kit.json(e, `${pointer}/examples/${i}`),
+    caption: [`Example ${i + 1}, from the spec.`],
+  }));
 }
 
 /** The records page: every record, then the other named types. */

@@ -5,7 +5,11 @@
  * lists and maps become pointers, and free-form numbers are decoded as json.Number (exact).
  */
 import { goString } from '../escape';
+import { patch } from '../patch';
 import { quicktypeStringValue } from './quicktype-run';
+
+/** A patch to quicktype's Go (patch.ts): `what` it is for, and `when` it applies only to some specs. */
+export const goPatch = (what: string, when?: string | RegExp) => ({ emitter: 'go (quicktype)', what, when });
 
 /** One struct quicktype wrote: its name, its JSON keys, and which of them are optional. */
 interface GoRecord {
@@ -35,7 +39,12 @@ function recordsOf(text: string): GoRecord[] {
 
 /** Optional lists and maps become pointers, so that a present empty one is told from an absent one. */
 function pointerCollections(text: string): string {
-  return text.replace(/^(\t\w+\s+)((?:\[\]|map\[)\S*)(\s+`json:"[^"]*,omitempty"`)/gm, '$1*$2$3');
+  return patch(
+    text,
+    /^(\t\w+\s+)((?:\[\]|map\[)\S*)(\s+`json:"[^"]*,omitempty"`)/gm,
+    '$1*$2$3',
+    goPatch('make optional lists and maps pointers', /(?:\[\]|map\[)[^\n]*,omitempty/),
+  );
 }
 
 /** The two extra fields and the two methods of each record. */
@@ -142,7 +151,12 @@ func containsKey(keys []string, key string) bool {
 function withoutInterfaceMarshal(text: string): string {
   let out = text;
   for (const [, name] of text.matchAll(/^type (\w+) interface\{\}$/gm)) {
-    out = out.replace(`func (r *${name}) Marshal() ([]byte, error) {\n\treturn json.Marshal(r)\n}\n`, '');
+    out = patch(
+      out,
+      `func (r *${name}) Marshal() ([]byte, error) {\n\treturn json.Marshal(r)\n}\n`,
+      '',
+      goPatch(`remove the Marshal method of ${name}`, `func (r *${name}) Marshal(`),
+    );
   }
   return out;
 }
@@ -167,10 +181,20 @@ export function exactRecords(text: string): string {
   let out = pointered;
   for (const record of records) {
     const { fields } = recordCode(record);
-    out = out.replace(new RegExp(`^(type ${record.name} struct \\{\\n[\\s\\S]*?)\\n\\}\\n`, 'm'), `$1\n${fields}\n}\n`);
+    out = patch(
+      out,
+      new RegExp(`^(type ${record.name} struct \\{\\n[\\s\\S]*?)\\n\\}\\n`, 'm'),
+      `$1\n${fields}\n}\n`,
+      goPatch(`add the kept keys to ${record.name}`),
+    );
   }
   // Top-level decoding keeps free-form numbers exact too.
-  out = out.replace(/err := json\.Unmarshal\(data, &r\)/g, 'err := decodeExact(data, &r)');
+  out = patch(
+    out,
+    /err := json\.Unmarshal\(data, &r\)/g,
+    'err := decodeExact(data, &r)',
+    goPatch('decode the top-level types exactly', 'json.Unmarshal('),
+  );
   const methods = [...records.map((r) => recordCode(r).methods)].join('\n');
   return [out.trimEnd(), '', methods, ...delegations(out + methods), HELPERS.trim(), ''].join('\n');
 }

@@ -5,9 +5,10 @@
 import type { ApiModel, JsonSchema } from '../../model/types';
 import { refName } from '../../model/schema-tools';
 import { goString } from '../escape';
-import { exactRecords } from './go-records';
+import { exactRecords, goPatch } from './go-records';
 import { refuseUntaggableKeys } from './go-keys';
 import { DeclaringGoTarget } from './go-target';
+import { patch } from '../patch';
 import { quicktypeStringValue, runQuicktype, topLevelNames } from './quicktype-run';
 
 export const GO_PACKAGE = 'models';
@@ -16,6 +17,7 @@ export async function emitGo(model: ApiModel): Promise<string> {
   refuseUntaggableKeys(model);
   const output = await runQuicktype(model, new DeclaringGoTarget(), { package: GO_PACKAGE, 'omit-empty': 'true' });
   const names = topLevelNames(output, /^func Unmarshal(\w+)\(data \[\]byte\)/gm, 'Go');
+  // Not a patch (patch.ts): trailing blanks are dropped wherever there are any, and there may be none.
   const text = withImports(shortHeader(output.text.replace(/[ \t]+$/gm, '')));
   return withRoundTrip(exactRecords(unsigned(text, model, names)), names);
 }
@@ -31,9 +33,13 @@ function withImports(text: string): string {
   const found = [...text.matchAll(/^import "([^"]+)"\n/gm)].map((m) => m[1]!);
   const all = [...new Set([...found, 'bytes', 'encoding/json', 'fmt', 'sort'])].sort();
   const block = ['import (', ...all.map((p) => `\t"${p}"`), ')', ''].join('\n');
-  return text
-    .replace(/^import "[^"]+"\n\n?/gm, '')
-    .replace(`package ${GO_PACKAGE}\n\n`, `package ${GO_PACKAGE}\n\n${block}\n`);
+  const single = patch(text, /^import "[^"]+"\n\n?/gm, '', goPatch('gather its one-line imports', /^import /m));
+  return patch(
+    single,
+    `package ${GO_PACKAGE}\n\n`,
+    `package ${GO_PACKAGE}\n\n${block}\n`,
+    goPatch('put the import block after the package clause'),
+  );
 }
 
 /** Whether a named schema is an integer that may exceed int64 (minimum 0, maximum about 2^64). */
@@ -63,17 +69,27 @@ function holdsUnsigned64(schema: unknown, model: ApiModel): boolean {
 function unsigned(text: string, model: ApiModel, names: Map<string, string>): string {
   let out = text;
   for (const name of Object.keys(model.schemas).filter((n) => isUnsigned64(model.schemas[n])))
-    out = out.replace(new RegExp(`^type ${names.get(name)} int64$`, 'm'), `type ${names.get(name)} uint64`);
+    out = patch(
+      out,
+      new RegExp(`^type ${names.get(name)} int64$`, 'm'),
+      `type ${names.get(name)} uint64`,
+      goPatch(`make ${names.get(name)} a uint64`),
+    );
   for (const [record, schema] of Object.entries(model.schemas)) {
     const properties = (schema.properties ?? {}) as Record<string, unknown>;
     const keys = Object.keys(properties).filter((k) => holdsUnsigned64(properties[k], model));
     if (keys.length === 0) continue;
-    out = out.replace(new RegExp(`^type ${names.get(record)} struct \\{\\n[\\s\\S]*?\\n\\}$`, 'm'), (body) =>
-      body.replace(
-        /^(\t\w+\s+\S*?)\bint64\b(.*`json:"([^",]*)[^`]*`)$/gm,
-        (line, head: string, tail: string, key: string) =>
-          keys.includes(quicktypeStringValue(key)) ? `${head}uint64${tail}` : line,
-      ),
+    out = patch(
+      out,
+      new RegExp(`^type ${names.get(record)} struct \\{\\n[\\s\\S]*?\\n\\}$`, 'm'),
+      (body) =>
+        // Only the fields that hold such an integer themselves: one of a named type was made uint64 above.
+        body.replace(
+          /^(\t\w+\s+\S*?)\bint64\b(.*`json:"([^",]*)[^`]*`)$/gm,
+          (line, head: string, tail: string, key: string) =>
+            keys.includes(quicktypeStringValue(key)) ? `${head}uint64${tail}` : line,
+        ),
+      goPatch(`find the struct ${names.get(record)}, to make its unsigned 64-bit fields uint64`),
     );
   }
   return out;

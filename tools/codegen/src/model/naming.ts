@@ -1,4 +1,9 @@
-import { messageVariants } from '../model/schema-tools';
+/**
+ * The TypeScript names the emitters give the model's types and payloads. Here, below the emitters and
+ * the diff, because the diff names what a change renames or removes in the generated code.
+ */
+import { isObj } from '../load/spec-types';
+import { messageVariants } from './schema-tools';
 
 /** `orderbook` → `Orderbook`, `instrument_name` → `InstrumentName`. */
 export function pascal(s: string): string {
@@ -15,11 +20,7 @@ export function tsName(title: string): string {
   return /^[0-9]/.test(p) ? '_' + p : p;
 }
 
-/** A string literal of `s` (escape.ts; the emitters call tsString there). */
-export { tsString as quote } from './escape';
-
 type PayloadShape = { schema: unknown; array: boolean; record: string | null };
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const refTo = (s: unknown): string | null => {
   if (!isObj(s) || typeof s.$ref !== 'string') return null;
   const m = /^#\/(?:definitions|components\/schemas)\/(.+)$/.exec(s.$ref);
