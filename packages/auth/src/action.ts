@@ -1,94 +1,148 @@
 /**
- * The EIP-712 action signature every state-changing request carries. Its layout is not shown in the
- * document; the default is the one the spec states as an assumption (x-action-signature), and callers
- * can pass their deployment's layout instead.
+ * The EIP-712 action signature of state-changing requests, as the public clients of the interface make
+ * it (the action-signature assumption): Action(subaccountId, nonce, module, data, expiry, owner,
+ * signer), where data is the module's ABI-encoded payload and owner the wallet acted for; the digest is
+ * keccak256(0x1901 ‖ domain separator ‖ hashStruct(Action)). Only methods with an action module sign.
  */
-import { keccak256, toUtf8Bytes, verifyTypedData, type Signer, type TypedDataField } from 'ethers';
-import { actionSignatureTable } from '@exchange-api/types';
+import { concat, getAddress, keccak256, recoverAddress, TypedDataEncoder, type Signer } from 'ethers';
+import { ActionDataError, tradeData, type ActionInstrument, type TradeParams } from './action-data';
+import { defaultActionLayout, moduleOfMethod, type ActionDeployment, type ActionLayout } from './action-layout';
 
-/** An EIP-712 layout: domain, types and the primary type. */
-export interface ActionLayout {
-  domain: Record<string, unknown>;
-  types: Record<string, TypedDataField[]>;
-  primaryType: string;
-  /** Params left out of the hash: the signature fields themselves. */
-  signatureFields: readonly string[];
+/** The signed struct. */
+export interface Action {
+  subaccountId: bigint | number | string;
+  nonce: bigint | number | string;
+  /** The module's address in the deployment signed for. */
+  module: string;
+  /** The module's ABI-encoded payload. */
+  data: string;
+  expiry: bigint | number;
+  owner: string;
+  signer: string;
 }
 
-/** The layout the spec assumes (and the sandbox verifies). */
-export const defaultActionLayout: ActionLayout = {
-  domain: { ...actionSignatureTable!.domain },
-  types: Object.fromEntries(Object.entries(actionSignatureTable!.types).map(([k, v]) => [k, v.map((f) => ({ ...f }))])),
-  primaryType: actionSignatureTable!.primaryType,
-  signatureFields: [...actionSignatureTable!.signatureFields],
-};
-
-/** The fields an action needs besides its method-specific params. */
+/** The fields a signed request carries besides its method's own. */
 export interface ActionFields {
-  subaccount_id: number;
-  nonce: string;
+  subaccount_id: number | string;
+  /** A uint256: a decimal string (nanoseconds, as derive-ts sends it) or a JSON number (ccxt: milliseconds). */
+  nonce: string | number;
   signature_expiry_sec: number;
 }
 
-/** JSON with keys sorted at every depth and no white space: one text per value, so one hash. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+/** What signing and verifying need beyond the params: the wallet acted for, and an order's instrument. */
+export interface ActionContext {
+  /** The wallet the action is for (the logged-in wallet). Default when signing: the signer's own address. */
+  owner?: string;
+  /** An order's instrument (the trade module's asset and sub id). */
+  instrument?: ActionInstrument;
+}
+
+/** What verifying needs of a deployment: its separator and module addresses (not its domain). */
+export type VerifyingDeployment = Pick<ActionDeployment, 'name' | 'separator' | 'modules'>;
+
+/** hashStruct(Action): what the clients call the action hash. */
+export function actionHash(action: Action, layout: ActionLayout = defaultActionLayout): string {
+  return TypedDataEncoder.hashStruct(layout.primaryType, layout.types, action);
+}
+
+/** keccak256(0x1901 ‖ separator ‖ action hash): the digest that is signed. */
+export function actionDigest(separator: string, hash: string): string {
+  return keccak256(concat(['0x1901', separator, hash]));
+}
+
+/** A nonce as a uint256: digits, or a whole JSON number. */
+function nonceOf(nonce: unknown): bigint {
+  if (typeof nonce === 'string' && /^[0-9]{1,78}$/.test(nonce)) return BigInt(nonce);
+  if (typeof nonce === 'number' && Number.isSafeInteger(nonce) && nonce >= 0) return BigInt(nonce);
+  throw new ActionDataError('nonce', `must be a uint256, digits or a whole number (got ${String(nonce).slice(0, 40)})`);
+}
+
+/** The module data of a method's request. */
+function dataOf(module: string, params: Record<string, unknown>, ctx: ActionContext): string {
+  if (module === 'trade') {
+    if (!ctx.instrument)
+      throw new ActionDataError('instrument_name', 'the instrument (its asset and sub id) is needed');
+    return tradeData(params as unknown as TradeParams, ctx.instrument);
   }
-  return JSON.stringify(value) ?? 'null';
+  throw new ActionDataError('module', `no encoder for the data of module ${module}`);
 }
 
-/** keccak256 of the canonical JSON of the params without the signature fields. */
-export function actionParamsHash(params: Record<string, unknown>, layout: ActionLayout = defaultActionLayout): string {
-  const rest = Object.fromEntries(Object.entries(params).filter(([k]) => !layout.signatureFields.includes(k)));
-  return keccak256(toUtf8Bytes(canonicalJson(rest)));
-}
-
-/** The typed-data value signed for one request. */
-export function actionMessage(
+/** The Action a request of `method` signs under `deployment`, for `owner` by `signer`. */
+export function actionOf(
   method: string,
   params: Record<string, unknown> & ActionFields,
-  layout: ActionLayout = defaultActionLayout,
-) {
+  ctx: ActionContext & { owner: string; signer: string; deployment: Pick<ActionDeployment, 'name' | 'modules'> },
+): Action {
+  const module = moduleOfMethod(method);
+  if (module === null) throw new ActionDataError('method', `${method} carries no action signature`);
+  const address = ctx.deployment.modules[module];
+  if (!address) throw new ActionDataError('module', `deployment ${ctx.deployment.name} has no ${module} module`);
   return {
-    method,
-    subaccount_id: params.subaccount_id,
-    nonce: params.nonce,
-    signature_expiry_sec: params.signature_expiry_sec,
-    params_hash: actionParamsHash(params, layout),
+    subaccountId: nonceOf(params.subaccount_id),
+    nonce: nonceOf(params.nonce),
+    module: address,
+    data: dataOf(module, params, ctx),
+    expiry: BigInt(params.signature_expiry_sec),
+    owner: ctx.owner,
+    signer: ctx.signer,
   };
 }
 
-/** Sign a state-changing request: returns the params with `signer` and `signature` added. */
-export async function signAction<P extends Record<string, unknown> & ActionFields>(
-  signer: Signer,
-  method: string,
-  params: P,
+/** Sign an Action with EIP-712 under the layout's deployment (an ethers Signer's signTypedData). */
+export function signActionStruct(
+  signer: Pick<Signer, 'signTypedData'>,
+  action: Action,
   layout: ActionLayout = defaultActionLayout,
-): Promise<P & { signer: string; signature: string }> {
-  const address = await signer.getAddress();
-  const unsigned = { ...params, signer: address } as P & { signer: string };
-  const signature = await signer.signTypedData(layout.domain, layout.types, actionMessage(method, unsigned, layout));
-  return { ...unsigned, signature };
+): Promise<string> {
+  return signer.signTypedData(layout.deployment.domain, layout.types, action);
 }
 
-/** The address that signed a request's action signature (throws when the signature is malformed). */
-export function recoverActionSigner(
+/** Sign a request of `method`: returns the params with `signer` and `signature` added. */
+export async function signAction<P extends Record<string, unknown> & ActionFields>(
+  signer: Pick<Signer, 'getAddress' | 'signTypedData'>,
   method: string,
-  params: Record<string, unknown> & ActionFields & { signature: string },
+  params: P,
+  ctx: ActionContext & { layout?: ActionLayout } = {},
+): Promise<P & { signer: string; signature: string }> {
+  const layout = ctx.layout ?? defaultActionLayout;
+  const address = await signer.getAddress();
+  const owner = ctx.owner ?? address;
+  const action = actionOf(method, params, { ...ctx, owner, signer: address, deployment: layout.deployment });
+  return { ...params, signer: address, signature: await signActionStruct(signer, action, layout) };
+}
+
+/** The address that signed an Action under a separator (throws when the signature is malformed). */
+export function recoverActionSigner(
+  action: Action,
+  signature: string,
+  separator: string,
   layout: ActionLayout = defaultActionLayout,
 ): string {
-  return verifyTypedData(layout.domain, layout.types, actionMessage(method, params, layout), params.signature);
+  return recoverAddress(actionDigest(separator, actionHash(action, layout)), signature);
+}
+
+/**
+ * The deployment under which a signed request's signature recovers to its `signer`, or null when none
+ * does. Each deployment has its own separator and module address, so each is tried in turn.
+ */
+export function verifyAction(
+  method: string,
+  params: Record<string, unknown> & ActionFields & { signer: string; signature: string },
+  ctx: ActionContext & { owner: string; deployments: readonly VerifyingDeployment[]; layout?: ActionLayout },
+): VerifyingDeployment | null {
+  const claimed = getAddress(params.signer.toLowerCase());
+  for (const deployment of ctx.deployments) {
+    if (!deployment.modules[moduleOfMethod(method) ?? '']) continue;
+    const action = actionOf(method, params, { ...ctx, signer: claimed, deployment });
+    if (recoverActionSigner(action, params.signature, deployment.separator, ctx.layout) === claimed) return deployment;
+  }
+  return null;
 }
 
 let lastNonce = 0n;
-/** A fresh nonce: microseconds since the epoch, strictly increasing within this process. */
+/** A fresh nonce: nanoseconds since the epoch (as derive-ts and derive-py send it), strictly increasing in this process. */
 export function newNonce(nowMs = Date.now()): string {
-  let n = BigInt(Math.floor(nowMs)) * 1000n;
+  let n = BigInt(Math.floor(nowMs)) * 1_000_000n;
   if (n <= lastNonce) n = lastNonce + 1n;
   lastNonce = n;
   return n.toString();

@@ -12,12 +12,34 @@ export {
 } from './login';
 export {
   signAction,
+  signActionStruct,
+  actionOf,
+  actionHash,
+  actionDigest,
   recoverActionSigner,
-  actionParamsHash,
-  actionMessage,
-  canonicalJson,
+  verifyAction,
   newNonce,
-  defaultActionLayout,
-  type ActionLayout,
+  type Action,
   type ActionFields,
+  type ActionContext,
+  type VerifyingDeployment,
 } from './action';
+export {
+  defaultActionLayout,
+  actionDeployments,
+  deploymentsOf,
+  domainSeparator,
+  moduleOfMethod,
+  type ActionLayout,
+  type ActionDeployment,
+} from './action-layout';
+export {
+  tradeData,
+  rfqQuoteData,
+  toE18,
+  ActionDataError,
+  type ActionInstrument,
+  type TradeParams,
+  type QuoteLeg,
+  type DecimalInput,
+} from './action-data';

@@ -62,24 +62,48 @@ export function loginHeaders(proof: LoginProof): Record<string, string> {
 }
 
 /**
- * Read each of the three values from the request params or from headers, interchangeably (a value in
- * params wins). Header names match case-insensitively, as HTTP does. A value that is present but not
- * a string (a timestamp may also be a number) is refused with a LoginProofError naming it and where
- * it came from, rather than dropped and later reported as missing.
+ * The header names a value may come under: the document's first, then the names the public clients send
+ * (ccxt's X-Lyra*, derive-ts's and derive-py's X-Derive*; the login-header-names assumption).
  */
-export function proofFromSources(params: unknown, headers: unknown): Partial<LoginProof> {
+function headerNames(field: 'wallet' | 'timestamp' | 'signature'): string[] {
+  const alternates: ReadonlyArray<Record<typeof field, string>> = loginTable.alternateHeaders ?? [];
+  return [loginTable.headers[field], ...alternates.map((h) => h[field])];
+}
+
+/** The first of `names` the headers carry, and its name. */
+function fromHeaders(lower: Map<string, unknown>, names: string[]): [unknown, string] {
+  for (const name of names) {
+    const v = lower.get(name.toLowerCase());
+    if (v !== undefined && v !== null) return [Array.isArray(v) ? v[0] : v, name];
+  }
+  return [undefined, names[0]!];
+}
+
+/**
+ * Read each of the three values from the request params or from headers, interchangeably: a value in
+ * params wins, unless `prefer` is `headers` (an HTTP request, where the login travels in the headers and
+ * a signed order's params carry its action `signer` and `signature`). Among headers the document's
+ * names win over the clients'. Header names match case-insensitively, as HTTP does. A value that is
+ * present but not a string (a timestamp may also be a number) is refused with a LoginProofError naming
+ * it and where it came from, rather than dropped and later reported as missing.
+ */
+export function proofFromSources(
+  params: unknown,
+  headers: unknown,
+  prefer: 'params' | 'headers' = 'params',
+): Partial<LoginProof> {
   const p = (typeof params === 'object' && params !== null ? params : {}) as Record<string, unknown>;
   const lower = new Map<string, unknown>();
   if (typeof headers === 'object' && headers !== null)
     for (const [k, v] of Object.entries(headers)) lower.set(k.toLowerCase(), v);
   const out: Partial<LoginProof> = {};
   for (const field of ['wallet', 'timestamp', 'signature'] as const) {
-    const header = loginTable.headers[field];
-    const fromHeaders = lower.get(header.toLowerCase());
+    const [header, name] = fromHeaders(lower, headerNames(field));
+    const inParams = p[field] !== undefined && p[field] !== null;
     const [v, where] =
-      p[field] !== undefined && p[field] !== null
+      inParams && (prefer === 'params' || header === undefined)
         ? [p[field], `params.${field}`]
-        : [Array.isArray(fromHeaders) ? fromHeaders[0] : fromHeaders, `header ${header}`];
+        : [header, `header ${name}`];
     if (v === undefined || v === null) continue;
     if (typeof v === 'string') out[field] = v;
     else if (typeof v === 'number' && field === 'timestamp' && Number.isInteger(v)) out[field] = String(v);

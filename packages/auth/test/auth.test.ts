@@ -8,10 +8,12 @@ import {
   freshness,
   LoginProofError,
   signAction,
-  recoverActionSigner,
-  canonicalJson,
-  actionParamsHash,
+  verifyAction,
   newNonce,
+  defaultActionLayout,
+  deploymentsOf,
+  ActionDataError,
+  toE18,
 } from '../src/index';
 
 const wallet = Wallet.createRandom();
@@ -54,6 +56,39 @@ describe('login proof', () => {
     expect(proofFromSources(null, null)).toEqual({});
   });
 
+  it("reads the clients' header names too (ccxt's X-Lyra*, derive-ts's X-Derive*), the document's first", async () => {
+    const proof = await signLogin(wallet);
+    const lyra = {
+      'X-LyraWallet': proof.wallet,
+      'X-LyraTimestamp': proof.timestamp,
+      'X-LyraSignature': proof.signature,
+    };
+    expect(proofFromSources({}, lyra)).toEqual(proof);
+    const derive = {
+      'x-derivewallet': proof.wallet,
+      'x-derivetimestamp': proof.timestamp,
+      'x-derivesignature': proof.signature,
+    };
+    expect(proofFromSources({}, derive)).toEqual(proof);
+    expect(proofFromSources({}, { ...derive, 'X-ServiceWallet': sessionKey.address }).wallet).toBe(sessionKey.address);
+    expect(() => proofFromSources({}, { 'X-LyraTimestamp': { t: 1 } })).toThrow(
+      /header X-LyraTimestamp must be a string/,
+    );
+  });
+
+  it("over HTTP the headers win: a signed order's params carry its action signature under the same name", async () => {
+    const proof = await signLogin(wallet);
+    const headers = {
+      'X-LyraWallet': proof.wallet,
+      'X-LyraTimestamp': proof.timestamp,
+      'X-LyraSignature': proof.signature,
+    };
+    const order = { signer: sessionKey.address, signature: '0x' + '2'.repeat(130), nonce: 1 };
+    expect(proofFromSources(order, headers, 'headers')).toEqual(proof);
+    expect(proofFromSources(order, headers).signature).toBe(order.signature);
+    expect(proofFromSources({ wallet: proof.wallet }, {}, 'headers')).toEqual({ wallet: proof.wallet });
+  });
+
   it('refuses a value that is present but not a string, naming it and where it came from', () => {
     expect(() => proofFromSources({}, { 'X-ServiceWallet': 123 })).toThrow(
       /header X-ServiceWallet must be a string \(got number 123\)/,
@@ -70,32 +105,63 @@ describe('login proof', () => {
 });
 
 describe('action signature', () => {
-  const params = {
+  const instrument = { base_asset_address: '0x5cC1b2Cae1C9D5bbF50b7dA3d1B9E2b0a2D3c8e1', base_asset_sub_id: '0' };
+  const order = {
     subaccount_id: 1042,
     nonce: newNonce(),
     signature_expiry_sec: 1767229200,
     instrument_name: 'ETH-PERP',
+    direction: 'buy',
     amount: '1.5',
+    limit_price: '3000',
+    max_fee: '10',
   };
 
-  it('signs and recovers, and any change to the params breaks it', async () => {
-    const signed = await signAction(wallet, 'order', params);
+  it('signs and verifies under the spec deployment, and any signed field changed breaks it', async () => {
+    const signed = await signAction(wallet, 'private/order', order, { instrument });
     expect(signed.signer).toBe(wallet.address);
-    expect(recoverActionSigner('order', signed)).toBe(wallet.address);
-    expect(recoverActionSigner('order', { ...signed, amount: '2' })).not.toBe(wallet.address);
-    expect(recoverActionSigner('cancel', signed)).not.toBe(wallet.address);
+    const ctx = { owner: wallet.address, instrument, deployments: [defaultActionLayout.deployment] };
+    expect(verifyAction('private/order', signed, ctx)?.name).toBe('spec');
+    expect(verifyAction('private/order', { ...signed, amount: '2' }, ctx)).toBeNull();
+    expect(verifyAction('private/order', { ...signed, direction: 'sell' }, ctx)).toBeNull();
+    expect(verifyAction('private/order', signed, { ...ctx, owner: sessionKey.address })).toBeNull();
+    expect(verifyAction('private/order', signed, { ...ctx, deployments: deploymentsOf('mainnet') })).toBeNull();
   });
 
-  it('hashes a canonical JSON, independent of key order and of the signature fields', () => {
-    expect(canonicalJson({ b: 1, a: { d: [1, { y: 2, x: 1 }], c: null } })).toBe(
-      '{"a":{"c":null,"d":[1,{"x":1,"y":2}]},"b":1}',
+  it('a session key signs for its wallet: owner the wallet, signer the key', async () => {
+    const signed = await signAction(sessionKey, 'private/order', order, { instrument, owner: wallet.address });
+    expect(signed.signer).toBe(sessionKey.address);
+    const ctx = { owner: wallet.address, instrument, deployments: [defaultActionLayout.deployment] };
+    expect(verifyAction('private/order', signed, ctx)).not.toBeNull();
+  });
+
+  it('refuses to sign what has no action, and names a field it cannot encode', async () => {
+    await expect(signAction(wallet, 'private/cancel', order, { instrument })).rejects.toThrow(
+      /private\/cancel carries no action signature/,
     );
-    expect(actionParamsHash({ a: 1, b: 2 })).toBe(actionParamsHash({ b: 2, a: 1, signer: '0x1', signature: '0x2' }));
+    await expect(signAction(wallet, 'private/order', order)).rejects.toThrow(/instrument_name: the instrument/);
+    await expect(
+      signAction(wallet, 'private/order', { ...order, amount: '0.0000000000001' }, { instrument }),
+    ).rejects.toThrow(/amount: has more than 12 fractional digits/);
+    await expect(signAction(wallet, 'private/order', { ...order, max_fee: 'ten' }, { instrument })).rejects.toThrow(
+      ActionDataError,
+    );
   });
 
-  it('gives strictly increasing nonces', () => {
+  it('scales decimals to 10^18 exactly, JSON numbers in exponent form too', () => {
+    expect(toE18('1000.0', 'amount')).toBe(1000n * 10n ** 18n);
+    expect(toE18(0.01, 'amount')).toBe(10n ** 16n);
+    expect(toE18(1e-7, 'amount')).toBe(10n ** 11n);
+    expect(toE18(1e21, 'amount')).toBe(10n ** 39n);
+    expect(toE18('-12.5', 'limit_price')).toBe(-125n * 10n ** 17n);
+    expect(() => toE18('1.2.3', 'limit_price')).toThrow(/limit_price: must be a decimal/);
+    expect(() => toE18(Number.NaN, 'max_fee')).toThrow(/max_fee: must be a finite number/);
+  });
+
+  it('gives strictly increasing nanosecond nonces', () => {
     const a = BigInt(newNonce(5));
     const b = BigInt(newNonce(5));
     expect(b > a).toBe(true);
+    expect(newNonce(1767225600000).length).toBeGreaterThanOrEqual(19);
   });
 });

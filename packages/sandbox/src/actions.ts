@@ -1,17 +1,25 @@
 /**
- * The order-flow request's own EIP-712 signature (the action-signature assumption): whose subaccount,
- * whether it has expired, who signed, whether that signer may act for the wallet, and whether the
- * (signer, nonce) pair was seen before. Signatures are recovered by @exchange-api/auth.
+ * A signed request's own EIP-712 action signature, as the public clients make it (the
+ * action-signature assumption): whose subaccount, whether it has expired, whether the signer may act
+ * for the wallet, whether the (signer, nonce) pair was seen before, and whether the signature is the
+ * signer's over this request for the logged-in wallet under one of the accepted deployments. The
+ * signatures are checked by @exchange-api/auth.
  */
-import { normalizeAddress, recoverActionSigner } from '@exchange-api/auth';
+import {
+  ActionDataError,
+  normalizeAddress,
+  verifyAction,
+  type ActionInstrument,
+  type VerifyingDeployment,
+} from '@exchange-api/auth';
 import type { Accounts, Session } from './accounts';
 import type { Clock } from './clock';
 import { RpcFailure } from './rpc';
 
-/** The action fields every order-flow request carries (AssumedActionFields of the spec). */
+/** The action fields every signed request carries (AssumedActionFields of the spec). */
 export interface ActionFields {
   subaccount_id: number;
-  nonce: string;
+  nonce: string | number;
   signer: string;
   signature: string;
   signature_expiry_sec: number;
@@ -41,12 +49,18 @@ export class NonceBook {
   }
 }
 
-/** Checks an order-flow request's action signature and spends its nonce. */
+/** Where the verifier learns an order's asset (base_asset_address, base_asset_sub_id), by instrument name. */
+export type AssetLookup = (instrument: string) => ActionInstrument | undefined;
+
+/** Checks a signed request's action signature and spends its nonce. */
 export class ActionVerifier {
   constructor(
     private readonly clock: Clock,
     private readonly accounts: Accounts,
     readonly nonces: NonceBook,
+    /** The deployments whose signatures are accepted (separator and module addresses). */
+    private readonly deployments: readonly VerifyingDeployment[],
+    private readonly assetOf: AssetLookup,
   ) {}
 
   /** Throw the error the table names when the signature does not hold; else record its nonce. */
@@ -62,17 +76,24 @@ export class ActionVerifier {
       throw denied(
         `signature_expiry_sec ${p.signature_expiry_sec} has passed (server time ${Math.floor(now / 1000)} s)`,
       );
-    let recovered: string;
+    const signer = normalizeAddress(p.signer)!;
+    const nonce = String(p.nonce);
+    if (!this.accounts.signerAllowed(session.wallet, signer))
+      throw denied(`signer ${signer} is neither the wallet ${session.wallet} nor one of its unexpired session keys`);
+    if (this.nonces.has(signer, nonce)) throw denied(`nonce ${nonce} was already used by ${signer}`);
+    const instrument = typeof p.instrument_name === 'string' ? this.assetOf(p.instrument_name) : undefined;
+    let made;
     try {
-      recovered = recoverActionSigner(method, p);
+      made = verifyAction(method, p, { owner: session.wallet, instrument, deployments: this.deployments });
     } catch (err) {
+      // An instrument the market does not list: the order checks refuse it and say so (11000), nothing is spent.
+      if (err instanceof ActionDataError && !instrument) return;
       throw denied(`signature does not recover: ${(err as Error).message.slice(0, 120)}`);
     }
-    const signer = normalizeAddress(p.signer);
-    if (recovered !== signer) throw denied(`signature recovers to ${recovered}, not the signer ${p.signer}`);
-    if (!this.accounts.signerAllowed(session.wallet, recovered))
-      throw denied(`signer ${recovered} is neither the wallet ${session.wallet} nor one of its unexpired session keys`);
-    if (this.nonces.has(recovered, p.nonce)) throw denied(`nonce ${p.nonce} was already used by ${recovered}`);
-    this.nonces.use(recovered, p.nonce, p.signature_expiry_sec * 1000);
+    if (!made)
+      throw denied(
+        `signature is not ${signer}'s for this ${method} of wallet ${session.wallet} under any accepted deployment (${this.deployments.map((d) => d.name).join('; ')})`,
+      );
+    this.nonces.use(signer, nonce, p.signature_expiry_sec * 1000);
   }
 }

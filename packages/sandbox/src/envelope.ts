@@ -1,7 +1,9 @@
 /**
  * The door: a request frame (WebSocket) or body (HTTP) becomes a JSON-RPC request, or the error that
  * answers it. Everything a handler may trust about shape is checked here, once for both transports:
- * JSON, one object, `id`, `jsonrpc`, `method`, `headers`, and how deep `params` nest.
+ * JSON, one object, `id`, `jsonrpc`, `method`, `headers`, and how deep `params` nest. A request may
+ * leave `jsonrpc` out, as ccxt and derive-ts do (the request-jsonrpc assumption); one that sends it
+ * must send "2.0".
  */
 import { isObject } from './options';
 import { NULL_ID, idTextOf, namedError, type IdText, type WireError } from './rpc';
@@ -54,12 +56,12 @@ export function admitFrame(text: string): Admitted {
     return refuse(NULL_ID, namedError('RPC_INVALID_REQUEST', '/id: required (string, number or null)'));
   const id = idTextIn(msg.id, text);
   if (id === null) return refuse(NULL_ID, namedError('RPC_INVALID_REQUEST', '/id: must be a string, number or null'));
-  if (msg.jsonrpc !== '2.0')
+  if (msg.jsonrpc !== undefined && msg.jsonrpc !== '2.0')
     return refuse(
       id,
       namedError(
         'RPC_INVALID_REQUEST',
-        `/jsonrpc: must be "2.0" (got ${JSON.stringify(msg.jsonrpc ?? null).slice(0, 40)})`,
+        `/jsonrpc: must be "2.0" when present (got ${JSON.stringify(msg.jsonrpc).slice(0, 40)})`,
       ),
     );
   if (typeof msg.method !== 'string')
@@ -70,8 +72,10 @@ export function admitFrame(text: string): Admitted {
 }
 
 /**
- * Read an HTTP body for the method its path names. The body is the params; a full JSON-RPC request
- * object (one with `jsonrpc`) is accepted too, and its id echoed, as long as it names the same method.
+ * Read an HTTP body for the method its path names. The body is the params; an empty body or the JSON
+ * null is empty params (derive-ts posts null; a GET has none: the http-get assumption). A full
+ * JSON-RPC request object (one with `jsonrpc`) is accepted too, and its id echoed, as long as it names
+ * the same method.
  */
 export function admitBody(text: string, pathMethod: string, headers: unknown): Admitted {
   let body: unknown = {};
@@ -79,7 +83,7 @@ export function admitBody(text: string, pathMethod: string, headers: unknown): A
     const parsed = parseJson(text);
     if ('problem' in parsed)
       return refuse(NULL_ID, namedError('RPC_PARSE_ERROR', `body is not JSON: ${parsed.problem}`));
-    body = parsed.value;
+    body = parsed.value ?? {};
   }
   if (!isObject(body) || !('jsonrpc' in body)) return withParams(NULL_ID, pathMethod, body, headers);
   const id = 'id' in body ? idTextIn(body.id, text) : NULL_ID;

@@ -2,27 +2,16 @@
  * The method handlers, keyed by methodTable's names. Each one runs after the pipeline has checked
  * login, budgets, params and the action signature, so it only does what its method does.
  */
-import { normalizeAddress } from '@exchange-api/auth';
-import type { Accounts } from './accounts';
-import type { ChannelAccess } from './access';
-import type { Admission } from './admission';
 import type { Connection } from './connection';
-import type { Limits } from './limits';
 import type { Market } from './market';
 import type { CallContext, Handler } from './pipeline';
 import { readProof } from './pipeline';
 import { RpcFailure } from './rpc';
-import { MAX_SUBSCRIPTIONS_PER_CONNECTION, type SubscriptionIndex } from './subscriptions';
+import { MAX_SUBSCRIPTIONS_PER_CONNECTION } from './subscriptions';
+import { ownSubaccount, ownWallet, readHandlers } from './handlers-reads';
+import type { HandlerParts } from './handler-parts';
 
-/** The parts the handlers act on. */
-export interface HandlerParts {
-  accounts: Accounts;
-  access: ChannelAccess;
-  admission: Admission;
-  index: SubscriptionIndex;
-  limits: Limits;
-  market: Market;
-}
+export type { HandlerParts } from './handler-parts';
 
 type PlaceParams = Parameters<Market['place']>[1];
 type ReplaceParams = Parameters<Market['replace']>[1];
@@ -106,41 +95,44 @@ function accountHandlers({
       if (ctx.conn) result.remaining_connections = admission.report(ctx.ip, ctx.conn.id);
       return result;
     },
-    'private/get_subaccounts': (ctx, p: { wallet: string }) => {
-      const s = ctx.session!;
-      if (normalizeAddress(p.wallet) !== s.wallet)
-        throw RpcFailure.of('AUTH_ACCESS_DENIED', `wallet ${p.wallet} is not the logged-in wallet ${s.wallet}`);
-      return { subaccount_ids: s.subaccounts };
-    },
+    'private/get_subaccounts': (ctx, p: { wallet: string }) => ({
+      subaccount_ids: ownWallet(ctx, p.wallet).subaccounts,
+    }),
     'public/get_all_live_instruments': () => market.liveInstruments(),
   };
 }
 
+/**
+ * The order flow, under the wire names the public clients call (the order-flow-names assumption). A
+ * cancel carries no action signature, so its subaccount is checked against the login here.
+ */
 function orderHandlers({ market }: HandlerParts): Record<string, Handler> {
-  const count = (p: Scoped, keep: Parameters<Market['cancelWhere']>[1]) => market.cancelWhere(p.subaccount_id, keep);
+  const count = (ctx: CallContext, p: Scoped, keep: Parameters<Market['cancelWhere']>[1]) =>
+    market.cancelWhere(ownSubaccount(ctx, p.subaccount_id), keep);
   return {
-    order: (ctx, p: PlaceParams) => market.place(ctx.session!, p),
-    replace: (ctx, p: ReplaceParams) => market.replace(ctx.session!, p),
-    cancel: (_ctx, p: Scoped & { instrument_name: string; order_id: string }) =>
-      market.cancel(p.subaccount_id, p.instrument_name, p.order_id),
-    cancel_by_instrument: (_ctx, p: Scoped & { instrument_name: string }) => ({
-      cancelled_orders: count(p, (o) => o.instrument_name === p.instrument_name),
+    'private/order': (ctx, p: PlaceParams) => market.place(ctx.session!, p),
+    'private/replace': (ctx, p: ReplaceParams) => market.replace(ctx.session!, p),
+    'private/cancel': (ctx, p: Scoped & { instrument_name: string; order_id: string }) =>
+      market.cancel(ownSubaccount(ctx, p.subaccount_id), p.instrument_name, p.order_id),
+    'private/cancel_by_instrument': (ctx, p: Scoped & { instrument_name: string }) => ({
+      cancelled_orders: count(ctx, p, (o) => o.instrument_name === p.instrument_name),
     }),
-    cancel_by_nonce: (_ctx, p: Scoped & { instrument_name: string; order_nonce: string }) => {
-      const n = count(p, (o) => o.instrument_name === p.instrument_name && o.nonce === p.order_nonce);
+    'private/cancel_by_nonce': (ctx, p: Scoped & { instrument_name: string; nonce: string | number }) => {
+      const nonce = String(p.nonce);
+      const n = count(ctx, p, (o) => o.instrument_name === p.instrument_name && o.nonce === nonce);
       if (n === 0)
         throw RpcFailure.of(
           'RPC_ORDER_NOT_FOUND',
-          `no open order of subaccount ${p.subaccount_id} in ${p.instrument_name} with nonce ${p.order_nonce}`,
+          `no open order of subaccount ${p.subaccount_id} in ${p.instrument_name} with nonce ${nonce}`,
         );
       return { cancelled_orders: n };
     },
-    cancel_all: (_ctx, p: Scoped) => ({ cancelled_orders: count(p, () => true) }),
-    cancel_by_label: (_ctx, p: Scoped & { label: string }) => ({
+    'private/cancel_all': (ctx, p: Scoped) => (count(ctx, p, () => true), 'ok'),
+    'private/cancel_by_label': (ctx, p: Scoped & { label: string; instrument_name?: string | null }) => ({
       cancelled_orders: count(
+        ctx,
         p,
-        (o) =>
-          (o.label ?? '') === p.label && (p.instrument_name === undefined || o.instrument_name === p.instrument_name),
+        (o) => (o.label ?? '') === p.label && (p.instrument_name == null || o.instrument_name === p.instrument_name),
       ),
     }),
   };
@@ -148,5 +140,10 @@ function orderHandlers({ market }: HandlerParts): Record<string, Handler> {
 
 /** Every handler the sandbox serves, keyed by method name. */
 export function createHandlers(parts: HandlerParts): Record<string, Handler> {
-  return { ...subscriptionHandlers(parts), ...accountHandlers(parts), ...orderHandlers(parts) };
+  return {
+    ...subscriptionHandlers(parts),
+    ...accountHandlers(parts),
+    ...orderHandlers(parts),
+    ...readHandlers(parts),
+  };
 }

@@ -1,9 +1,10 @@
 /**
  * The HTTP transport: `POST /v3/<public|private>/<method>` through the pipeline, CORS preflights, and
  * the control plane's paths when it is on (behind control-guard.ts). The document's rules are enforced
- * at the door: POST only, Content-Type application/json, a body no larger than `max_frame_bytes`
+ * at the door: POST with Content-Type application/json, a body no larger than `max_frame_bytes`
  * (refused without reading the rest, and the connection closed), and a JSON-RPC envelope, when sent,
- * naming the path's method.
+ * naming the path's method. A GET of a method's path is the method with empty params (ccxt GETs
+ * public/get_all_currencies; the http-get assumption).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { loginTable, methodTable } from '@exchange-api/types';
@@ -28,6 +29,12 @@ import type { Faults } from './faults';
 const CORS = { 'access-control-allow-origin': '*' };
 const byPath = new Map(methodTable.filter((m) => m.httpPath).map((m) => [m.httpPath as string, m]));
 const PATHS = [...byPath.keys()].join(', ');
+/** Every name a login header may come under: the document's and the clients' (the login-header-names assumption). */
+const LOGIN_HEADERS = [loginTable.headers, ...(loginTable.alternateHeaders ?? [])].flatMap((h) => [
+  h.wallet,
+  h.timestamp,
+  h.signature,
+]);
 
 /** Serves the control plane: method, path and body text in, status and JSON body out. */
 export type ControlHandler = (method: string, path: string, text: string) => Promise<ControlReply>;
@@ -131,8 +138,8 @@ async function route(parts: HttpParts, req: IncomingMessage, res: ServerResponse
   if (req.method === 'OPTIONS' && path.startsWith('/v3/')) {
     res.writeHead(204, {
       ...CORS,
-      'access-control-allow-methods': 'POST, OPTIONS',
-      'access-control-allow-headers': ['content-type', ...Object.values(loginTable.headers)].join(', '),
+      'access-control-allow-methods': 'GET, POST, OPTIONS',
+      'access-control-allow-headers': ['content-type', ...LOGIN_HEADERS].join(', '),
       'access-control-max-age': '600',
     });
     return void res.end();
@@ -140,7 +147,7 @@ async function route(parts: HttpParts, req: IncomingMessage, res: ServerResponse
   return serveMethod(parts, req, res, path);
 }
 
-/** The door of a method's path: it exists, takes POST, says JSON, and its body fits; then the call. */
+/** The door of a method's path: it exists, takes POST (or GET, without a body), says JSON, and its body fits; then the call. */
 async function serveMethod(parts: HttpParts, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
   const m = byPath.get(path);
   if (!m)
@@ -150,8 +157,14 @@ async function serveMethod(parts: HttpParts, req: IncomingMessage, res: ServerRe
       namedError('RPC_METHOD_NOT_FOUND', `no method at ${path.slice(0, 120)} (HTTP methods: ${PATHS})`),
       true,
     );
+  if (req.method === 'GET') return call(parts, req, res, m.name, '');
   if (req.method !== 'POST')
-    return fail(res, NULL_ID, namedError('RPC_METHOD_NOT_FOUND', `${path} takes POST (got ${req.method})`), true);
+    return fail(
+      res,
+      NULL_ID,
+      namedError('RPC_METHOD_NOT_FOUND', `${path} takes POST or GET (got ${req.method})`),
+      true,
+    );
   if (!isJson(req.headers['content-type']))
     return fail(
       res,

@@ -7,6 +7,7 @@ import {
   budgetOf,
   classBudgetOf,
   endpointBudgetOf,
+  endpointKeyOf,
   methodTable,
   publicBudget,
   rateLimitClassTable,
@@ -118,7 +119,8 @@ export class Limits {
     const perEndpoint: Record<string, Budget> = {};
     for (const m of methodTable) {
       const id = endpointBudgetOf(m.name);
-      if (id) perEndpoint[m.name] = await this.peek(id, keyOf(id, m.name), spent);
+      // Keyed by the rate-limit tables' name (cancel_all for the wire name private/cancel_all).
+      if (id) perEndpoint[endpointKeyOf(m.name)] = await this.peek(id, keyOf(id, m.name), spent);
     }
     result.remaining_per_endpoint = perEndpoint;
     return result;

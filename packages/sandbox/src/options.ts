@@ -4,6 +4,11 @@
  * re-verification interval from loginTable.
  */
 import { limitTable, loginTable, type BudgetKey } from '@exchange-api/types';
+import type { VerifyingDeployment } from '@exchange-api/auth';
+import { SandboxOptionsError } from './options-error';
+import { resolveActionDeployments, type ActionDeploymentConfig } from './action-deployments';
+
+export { SandboxOptionsError } from './options-error';
 
 /** A limit override; which keys apply depends on the limit's kind in limitTable. */
 export type LimitOverride = Partial<{
@@ -64,6 +69,11 @@ export interface SandboxOptions {
   wallets?: WalletConfig[];
   instruments?: InstrumentConfig[];
   market?: { intervalMs?: number };
+  /**
+   * The deployments (domain separator and module addresses) whose action signatures are accepted.
+   * Default: the two testnet ones of the public clients (derive-ts and derive-py's, ccxt's in sandbox mode).
+   */
+  actionDeployments?: ActionDeploymentConfig[];
 }
 
 /** A window limit (rate-limiter-flexible fixed window). */
@@ -97,18 +107,7 @@ export interface ResolvedOptions {
   wallets: WalletConfig[];
   instruments: Required<InstrumentConfig>[];
   market: { intervalMs: number };
-}
-
-/** Thrown for a bad option or config key; the message names the key. */
-export class SandboxOptionsError extends Error {
-  readonly code = 'SANDBOX_OPTIONS_INVALID';
-  constructor(
-    readonly key: string,
-    message: string,
-  ) {
-    super(key ? `${key}: ${message}` : message);
-    this.name = 'SandboxOptionsError';
-  }
+  actionDeployments: VerifyingDeployment[];
 }
 
 /** The default instruments: two perps, an option and a spot token. */
@@ -163,6 +162,7 @@ const TOP_KEYS = [
   'wallets',
   'instruments',
   'market',
+  'actionDeployments',
 ] as const;
 const KEYS_BY_KIND: Record<string, string[]> = {
   window: ['points', 'windowMs'],
@@ -375,5 +375,6 @@ export function resolveOptions(input: unknown = {}): ResolvedOptions {
     wallets: arr('wallets', o.wallets ?? []).map(resolveWallet),
     instruments: resolveInstruments(o.instruments ?? defaultInstruments),
     market: resolveMarket(o.market ?? {}),
+    actionDeployments: resolveActionDeployments(o.actionDeployments),
   };
 }

@@ -1,7 +1,7 @@
 /**
  * The request pipeline shared by both transports, in this order: the method exists, is served on this
  * transport and has a handler; login; tier 1 budget; params against the generated validator; the action
- * signature (which spends its nonce); tier 2 bucket; the handler. Nothing is charged or spent for a
+ * signature of a signed method (which spends its nonce); tier 2 bucket of order flow; the handler. Nothing is charged or spent for a
  * request that could never be served, and a failed HTTP login is pre-authentication traffic: it spends
  * the caller's per-IP budget like any request before login.
  */
@@ -52,10 +52,14 @@ const paramsValidators = {
   ...(validators.assumedParams as Record<string, ValidateFunction>),
 };
 
-/** The login proof from params and headers; a value of the wrong type is invalid params, named. */
-export function readProof(params: unknown, headers: unknown) {
+/**
+ * The login proof from params and headers; a value of the wrong type is invalid params, named. Over
+ * HTTP the headers win (`prefer`): a signed order's params carry its action `signature` (ccxt and
+ * derive-ts post orders with the login in the headers).
+ */
+export function readProof(params: unknown, headers: unknown, prefer: 'params' | 'headers' = 'params') {
   try {
-    return proofFromSources(params, headers);
+    return proofFromSources(params, headers, prefer);
   } catch (err) {
     if (err instanceof LoginProofError) throw RpcFailure.of('RPC_INVALID_PARAMS', err.message);
     throw err;
@@ -92,7 +96,7 @@ async function authenticate(
 ): Promise<void> {
   if (ctx.transport === 'http') {
     try {
-      ctx.session = parts.accounts.verify(readProof(params, ctx.headers), ctx.ip, true);
+      ctx.session = parts.accounts.verify(readProof(params, ctx.headers, 'headers'), ctx.ip, true);
     } catch (err) {
       // Pre-authentication traffic is keyed by source IP: a failed login is not free.
       await parts.limits.consume(method, { wallet: null, ip: ctx.ip }, params);
@@ -117,9 +121,10 @@ export function createPipeline(parts: PipelineParts): Pipeline {
       const problem = describeFailures(validate, params);
       if (problem) throw RpcFailure.of('RPC_INVALID_PARAMS', problem);
     }
+    const p = params as ActionFields & Record<string, unknown>;
+    // Signed methods (private/order, private/replace) carry an action signature; the cancels do not.
+    if (method.actionModule) parts.actions.verify(ctx.session!, name, p);
     if (method.orderFlow) {
-      const p = params as ActionFields & Record<string, unknown>;
-      parts.actions.verify(ctx.session!, name, p);
       const instrument = typeof p.instrument_name === 'string' ? p.instrument_name : null;
       const type = instrument ? parts.instrumentType(instrument) : undefined;
       if (instrument && type) parts.limits.takeToken(ctx.session!.wallet, instrument, type);

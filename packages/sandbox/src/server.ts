@@ -59,11 +59,11 @@ function assemble(options: ResolvedOptions) {
     accounts,
   );
   const nonces = new NonceBook();
-  const handlers = createHandlers({ accounts, access, admission, index, limits, market });
+  const handlers = createHandlers({ accounts, access, admission, index, limits, market, clock });
   const pipeline = createPipeline({
     accounts,
     limits,
-    actions: new ActionVerifier(clock, accounts, nonces),
+    actions: new ActionVerifier(clock, accounts, nonces, options.actionDeployments, (n) => market.assetOf(n)),
     instrumentType: (n) => market.typeOf(n),
     handlers,
   });

@@ -27,10 +27,12 @@ describe('every channel', () => {
         const vals = p.enum ? [...p.enum] : (values[p.name] ?? []);
         combos = combos.flatMap((c) => vals.map((v) => ({ ...c, [p.name]: v })));
       }
-      if (ch.id === 'tradesByType')
+      if (ch.id === 'tradesByType' || ch.id === 'tradesByTypeBatch')
         combos = combos.filter((k) =>
           instruments.some((i) => i.instrument_type === k.instrument_type && i.base_currency === k.currency),
         );
+      // A fill settles at once: of the Batch machine's states only Settled is ever pushed (batch-status-channels).
+      combos = combos.filter((k) => k.batch_status === undefined || k.batch_status === 'Settled');
       for (const k of combos) addresses.set(fillAddress(ch.address, k), ch.id);
     }
     const r = await c.call('subscribe', { channels: [...addresses.keys()] });
@@ -44,8 +46,8 @@ describe('every channel', () => {
             ? '1000'
             : '5000';
       await c.call(
-        'order',
-        await signed(w, 'order', {
+        'private/order',
+        await signed(w, 'private/order', {
           subaccount_id: sub!,
           instrument_name: inst.instrument_name,
           direction: 'buy',

@@ -52,7 +52,7 @@ describe('the door', () => {
     // A signed order carrying 5000 levels of nesting in one more field (the signer's own canonical
     // JSON would overflow on it too, so it is added after signing: the server recovers over it).
     const order = JSON.stringify(
-      await signed(w, 'order', {
+      await signed(w, 'private/order', {
         subaccount_id: sub!,
         instrument_name: 'ETH-PERP',
         direction: 'buy',
@@ -62,7 +62,7 @@ describe('the door', () => {
         max_fee: '1',
       }),
     );
-    const r = await rawRequest(c, 900, 'order', `${order.slice(0, -1)},"memo":${nestedText(5000)}}`);
+    const r = await rawRequest(c, 900, 'private/order', `${order.slice(0, -1)},"memo":${nestedText(5000)}}`);
     expect(r.error).toMatchObject({
       code: INVALID_PARAMS,
       data: `/params: nested deeper than ${MAX_PARAMS_DEPTH} levels`,

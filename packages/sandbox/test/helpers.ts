@@ -2,10 +2,13 @@
 import { afterEach, expect } from 'vitest';
 import { WebSocket } from 'ws';
 import { Wallet, type Signer } from 'ethers';
-import { signAction, signLogin, newNonce } from '@exchange-api/auth';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../src/index';
+import { signAction, signLogin, newNonce, moduleOfMethod } from '@exchange-api/auth';
+import { defaultInstruments, startSandbox, type Sandbox, type SandboxOptions } from '../src/index';
+import { assetOf } from '../src/market/instrument';
 
 const running: Sandbox[] = [];
+/** The instruments of the sandbox started last: what an order's signature commits to. */
+let listed = defaultInstruments;
 const sockets: WebSocket[] = [];
 
 afterEach(async () => {
@@ -17,6 +20,7 @@ afterEach(async () => {
 export async function start(options: SandboxOptions = {}): Promise<Sandbox> {
   const sb = await startSandbox(options);
   running.push(sb);
+  listed = options.instruments ?? defaultInstruments;
   return sb;
 }
 
@@ -160,18 +164,31 @@ export class Client {
   }
 }
 
-/** Sign an order-flow request as the spec's action-signature assumption says. */
+/**
+ * An order-flow request as a client sends it: a signed method (private/order, private/replace) signed
+ * as the public clients sign (the action-signature assumption) for the asset of its instrument in the
+ * sandbox started last, for `owner` (default: the signer's wallet); a cancel as it is (no signature).
+ */
 export async function signed(
   signer: Signer,
   method: string,
   params: Record<string, unknown> & { subaccount_id: number },
-  opts: { expiry?: number; nonce?: string } = {},
-) {
-  return signAction(signer, method, {
-    nonce: opts.nonce ?? newNonce(),
-    signature_expiry_sec: opts.expiry ?? Math.floor(Date.now() / 1000) + 600,
-    ...params,
-  });
+  opts: { expiry?: number; nonce?: string; owner?: string } = {},
+): Promise<Record<string, unknown>> {
+  if (moduleOfMethod(method) === null) return params;
+  const cfg = listed.find((i) => i.instrument_name === params.instrument_name);
+  // An instrument the sandbox does not list has no asset: any will do, the order is refused for it.
+  const asset = cfg ? assetOf(cfg) : { address: `0x${'0'.repeat(40)}`, subId: '0' };
+  return signAction(
+    signer,
+    method,
+    {
+      nonce: opts.nonce ?? newNonce(),
+      signature_expiry_sec: opts.expiry ?? Math.floor(Date.now() / 1000) + 600,
+      ...params,
+    },
+    { owner: opts.owner, instrument: { base_asset_address: asset.address, base_asset_sub_id: asset.subId } },
+  );
 }
 
 export const newWallet = () => Wallet.createRandom();

@@ -113,7 +113,7 @@ describe('login', () => {
     const d = await Client.connect(sb.wsUrl);
     await d.call('public/login', await signLogin(k5, { wallet: w.address }));
     expect((await d.call('subscribe', { channels: ['21.orders'] })).status['21.orders']).toBe('ok');
-    const order = await d.request('cancel_all', {
+    const order = await d.request('private/cancel_all', {
       subaccount_id: 21,
       nonce: '1',
       signer: k5.address,
@@ -152,8 +152,11 @@ describe('login', () => {
       { wallet: other.address },
       loginHeaders(await signLogin(w)),
     );
-    // The body's wallet is the proof's wallet, so another wallet's name fails the signature check.
-    expect([foreign.status, foreign.json.error.code]).toEqual([401, 14001]);
+    // Over HTTP the headers carry the login and win over the body (login-header-names: a signed order's
+    // body carries its own signer and signature), so another wallet named in the body is another
+    // wallet's data: refused as such.
+    expect([foreign.status, foreign.json.error.code]).toEqual([403, 14003]);
+    expect(foreign.json.error.data).toMatch(/is not the logged-in wallet/);
   });
 
   it("private/get_subaccounts is served on an open WebSocket too, for the connection's login (assumption get-subaccounts-ws)", async () => {
@@ -178,7 +181,7 @@ describe('private access', () => {
     const c = await Client.connect(sb.wsUrl);
     const before = await c.call('subscribe', { channels: [`${w.address}.rfqs`] });
     expect(before.status[`${w.address}.rfqs`]).toBe('Authentication required');
-    expect((await c.request('cancel_all', {})).error.code).toBe(14000);
+    expect((await c.request('private/cancel_all', {})).error.code).toBe(14000);
     const [mine] = await c.login(w);
     const [theirs] = derivedSubaccounts(other.address);
     const r = await c.call('subscribe', {

@@ -41,8 +41,8 @@ async function trader(url: string) {
   await c.call('subscribe', { channels: [`${sub}.orders`, `${sub}.trades`, `${sub}.balances`] });
   const order = async (fields: Record<string, unknown>) =>
     c.request(
-      'order',
-      await signed(w, 'order', { subaccount_id: sub!, order_type: 'limit', max_fee: '1000', ...fields }),
+      'private/order',
+      await signed(w, 'private/order', { subaccount_id: sub!, order_type: 'limit', max_fee: '1000', ...fields }),
     );
   return { w, c, sub: sub!, order };
 }

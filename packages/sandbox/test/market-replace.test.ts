@@ -40,8 +40,8 @@ describe('replace is all or nothing', () => {
       await c.call('subscribe', { channels: [`${sub}.orders`] });
       const old = (
         await c.call(
-          'order',
-          await signed(w, 'order', {
+          'private/order',
+          await signed(w, 'private/order', {
             ...fields,
             subaccount_id: sub!,
             direction: 'buy',
@@ -57,8 +57,8 @@ describe('replace is all or nothing', () => {
         change,
       );
       const reply = await c.request(
-        'replace',
-        await signed(w, 'replace', { ...replacement, subaccount_id: sub!, order_id_to_cancel: old.order_id }),
+        'private/replace',
+        await signed(w, 'private/replace', { ...replacement, subaccount_id: sub!, order_id_to_cancel: old.order_id }),
       );
       expect(reply.error).toMatchObject({ code: REJECTED.code, data: expect.stringMatching(reason) });
       // Nothing more is coming: the sandbox answers a socket in order, so a round trip flushes what it sent.
@@ -66,8 +66,12 @@ describe('replace is all or nothing', () => {
       expect(c.pushes(`${sub}.orders`).slice(before), 'nothing pushed for a refused replace').toEqual([]);
       // The old order is still open: it can be cancelled, once.
       const cancelled = await c.call(
-        'cancel',
-        await signed(w, 'cancel', { subaccount_id: sub!, instrument_name: 'TEST-PERP', order_id: old.order_id }),
+        'private/cancel',
+        await signed(w, 'private/cancel', {
+          subaccount_id: sub!,
+          instrument_name: 'TEST-PERP',
+          order_id: old.order_id,
+        }),
       );
       expect(cancelled).toMatchObject({ order_id: old.order_id, order_status: 'cancelled' });
     });
@@ -80,8 +84,8 @@ describe('replace is all or nothing', () => {
     const [sub] = await c.login(w);
     await c.call('subscribe', { channels: [`${sub}.orders`] });
     const reply = await c.request(
-      'replace',
-      await signed(w, 'replace', {
+      'private/replace',
+      await signed(w, 'private/replace', {
         ...fields,
         subaccount_id: sub!,
         direction: 'buy',
@@ -102,8 +106,8 @@ describe('replace is all or nothing', () => {
     const [sub] = await c.login(w);
     const old = (
       await c.call(
-        'order',
-        await signed(w, 'order', {
+        'private/order',
+        await signed(w, 'private/order', {
           ...fields,
           subaccount_id: sub!,
           direction: 'sell',
@@ -113,8 +117,8 @@ describe('replace is all or nothing', () => {
       )
     ).order;
     const rep = await c.call(
-      'replace',
-      await signed(w, 'replace', {
+      'private/replace',
+      await signed(w, 'private/replace', {
         ...fields,
         subaccount_id: sub!,
         direction: 'buy',

@@ -59,8 +59,8 @@ describe('private trades name their order', () => {
     await taker.c.call('subscribe', { channels: ['trades.TEST-PERP'] });
     const bid = (
       await maker.c.call(
-        'order',
-        await signed(maker.w, 'order', {
+        'private/order',
+        await signed(maker.w, 'private/order', {
           ...fields,
           subaccount_id: maker.sub,
           direction: 'buy',
@@ -72,8 +72,8 @@ describe('private trades name their order', () => {
     ).order;
     // The sell takes the maker's bid at 99.99, then the synthetic bid at 99.98.
     const sell = await taker.c.call(
-      'order',
-      await signed(taker.w, 'order', {
+      'private/order',
+      await signed(taker.w, 'private/order', {
         ...fields,
         subaccount_id: taker.sub,
         direction: 'sell',
@@ -84,7 +84,7 @@ describe('private trades name their order', () => {
     );
     expect(sell.order.order_status).toBe('filled');
     expect(sell.trades).toHaveLength(2);
-    expect(validators.assumedResults.order(sell)).toBe(true);
+    expect(validators.assumedResults['private/order'](sell)).toBe(true);
     for (const t of sell.trades) {
       expect(Object.keys(t)).toEqual(expect.arrayContaining(tradeFields));
       expect(t).toMatchObject({

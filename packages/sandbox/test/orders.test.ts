@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { validators } from '@exchange-api/validators';
-import { signAction } from '@exchange-api/auth';
+import { defaultActionLayout, deploymentsOf, newNonce, signAction } from '@exchange-api/auth';
 import { Client, newWallet, signed, start } from './helpers';
 
 // A quiet market (no ticks during the test) with one instrument at a known price: best bid 99.98, best ask 100.02.
@@ -33,8 +33,8 @@ describe('order flow', () => {
     const sb = await start(quiet);
     const { w, c, sub } = await trader(sb.wsUrl);
     const res = await c.call(
-      'order',
-      await signed(w, 'order', {
+      'private/order',
+      await signed(w, 'private/order', {
         ...fields,
         subaccount_id: sub,
         direction: 'buy',
@@ -43,7 +43,7 @@ describe('order flow', () => {
         label: 'L',
       }),
     );
-    expect(validators.assumedResults.order(res)).toBe(true);
+    expect(validators.assumedResults['private/order'](res)).toBe(true);
     expect(res.order).toMatchObject({
       order_status: 'open',
       filled_amount: '0',
@@ -56,15 +56,23 @@ describe('order flow', () => {
     const pushed = await c.nextPush(`${sub}.orders`);
     expect(pushed[0].order_id).toBe(res.order.order_id);
     const cancelled = await c.call(
-      'cancel',
-      await signed(w, 'cancel', { subaccount_id: sub, instrument_name: 'TEST-PERP', order_id: res.order.order_id }),
+      'private/cancel',
+      await signed(w, 'private/cancel', {
+        subaccount_id: sub,
+        instrument_name: 'TEST-PERP',
+        order_id: res.order.order_id,
+      }),
     );
-    expect(validators.assumedResults.cancel(cancelled)).toBe(true);
+    expect(validators.assumedResults['private/cancel'](cancelled)).toBe(true);
     expect(cancelled).toMatchObject({ order_status: 'cancelled', cancel_reason: 'user_request' });
     await c.nextPush(`${sub}.orders`, 2000, (d) => d[0].order_status === 'cancelled');
     const again = await c.request(
-      'cancel',
-      await signed(w, 'cancel', { subaccount_id: sub, instrument_name: 'TEST-PERP', order_id: res.order.order_id }),
+      'private/cancel',
+      await signed(w, 'private/cancel', {
+        subaccount_id: sub,
+        instrument_name: 'TEST-PERP',
+        order_id: res.order.order_id,
+      }),
     );
     expect(again.error.code).toBe(11001);
   });
@@ -74,8 +82,8 @@ describe('order flow', () => {
     const { w, c, sub } = await trader(sb.wsUrl);
     await c.call('subscribe', { channels: ['trades.TEST-PERP', 'trades.perp.TST'] });
     const res = await c.call(
-      'order',
-      await signed(w, 'order', {
+      'private/order',
+      await signed(w, 'private/order', {
         ...fields,
         subaccount_id: sub,
         direction: 'buy',
@@ -108,8 +116,8 @@ describe('order flow', () => {
     const a = await trader(sb.wsUrl);
     const b = await trader(sb.wsUrl);
     const bid = await a.c.call(
-      'order',
-      await signed(a.w, 'order', {
+      'private/order',
+      await signed(a.w, 'private/order', {
         ...fields,
         subaccount_id: a.sub,
         direction: 'buy',
@@ -119,8 +127,8 @@ describe('order flow', () => {
     );
     expect(bid.order.order_status).toBe('open');
     const sell = await b.c.call(
-      'order',
-      await signed(b.w, 'order', {
+      'private/order',
+      await signed(b.w, 'private/order', {
         ...fields,
         subaccount_id: b.sub,
         direction: 'sell',
@@ -147,8 +155,8 @@ describe('order flow', () => {
     const place = async (price: string, extra: Record<string, unknown> = {}) =>
       (
         await c.call(
-          'order',
-          await signed(w, 'order', {
+          'private/order',
+          await signed(w, 'private/order', {
             ...fields,
             subaccount_id: sub,
             direction: 'buy',
@@ -160,8 +168,8 @@ describe('order flow', () => {
       ).order;
     const o1 = await place('90');
     const rep = await c.call(
-      'replace',
-      await signed(w, 'replace', {
+      'private/replace',
+      await signed(w, 'private/replace', {
         ...fields,
         subaccount_id: sub,
         direction: 'buy',
@@ -170,31 +178,69 @@ describe('order flow', () => {
         order_id_to_cancel: o1.order_id,
       }),
     );
-    expect(validators.assumedResults.replace(rep)).toBe(true);
+    expect(validators.assumedResults['private/replace'](rep)).toBe(true);
     expect(rep.cancelled_order.order_status).toBe('cancelled');
     expect(rep.order.replaced_order_id).toBe(o1.order_id);
     const o3 = await place('92');
     const byNonce = await c.call(
-      'cancel_by_nonce',
-      await signed(w, 'cancel_by_nonce', { subaccount_id: sub, instrument_name: 'TEST-PERP', order_nonce: o3.nonce }),
+      'private/cancel_by_nonce',
+      await signed(w, 'private/cancel_by_nonce', {
+        subaccount_id: sub,
+        instrument_name: 'TEST-PERP',
+        nonce: o3.nonce,
+      }),
     );
     expect(byNonce).toEqual({ cancelled_orders: 1 });
     await place('93', { label: 'grid' });
     await place('94', { label: 'grid' });
     expect(
-      await c.call('cancel_by_label', await signed(w, 'cancel_by_label', { subaccount_id: sub, label: 'grid' })),
+      await c.call(
+        'private/cancel_by_label',
+        await signed(w, 'private/cancel_by_label', { subaccount_id: sub, label: 'grid' }),
+      ),
     ).toEqual({ cancelled_orders: 2 });
     await place('95');
     expect(
       await c.call(
-        'cancel_by_instrument',
-        await signed(w, 'cancel_by_instrument', { subaccount_id: sub, instrument_name: 'TEST-PERP' }),
+        'private/cancel_by_instrument',
+        await signed(w, 'private/cancel_by_instrument', { subaccount_id: sub, instrument_name: 'TEST-PERP' }),
       ),
     ).toEqual({ cancelled_orders: 2 });
     await place('96');
-    expect(await c.call('cancel_all', await signed(w, 'cancel_all', { subaccount_id: sub }))).toEqual({
-      cancelled_orders: 1,
+    expect((await c.call('private/get_open_orders', { subaccount_id: sub })).orders).toHaveLength(1);
+    expect(await c.call('private/cancel_all', await signed(w, 'private/cancel_all', { subaccount_id: sub }))).toBe(
+      'ok',
+    );
+    expect((await c.call('private/get_open_orders', { subaccount_id: sub })).orders).toEqual([]);
+  });
+
+  it("a cancel carries no action signature: the login authorises it, for the caller's own subaccounts only", async () => {
+    const sb = await start(quiet);
+    const a = await trader(sb.wsUrl);
+    const b = await trader(sb.wsUrl);
+    const { order } = await a.c.call(
+      'private/order',
+      await signed(a.w, 'private/order', {
+        ...fields,
+        subaccount_id: a.sub,
+        direction: 'buy',
+        amount: '1',
+        limit_price: '90',
+      }),
+    );
+    const foreign = await b.c.request('private/cancel', {
+      subaccount_id: a.sub,
+      instrument_name: 'TEST-PERP',
+      order_id: order.order_id,
     });
+    expect(foreign.error).toMatchObject({ code: 14003, data: expect.stringMatching(/not one of the caller's/) });
+    expect(await b.c.request('private/cancel_all', { subaccount_id: a.sub })).toMatchObject({ error: { code: 14003 } });
+    const own = await a.c.call('private/cancel', {
+      subaccount_id: a.sub,
+      instrument_name: 'TEST-PERP',
+      order_id: order.order_id,
+    });
+    expect(own).toMatchObject({ order_id: order.order_id, order_status: 'cancelled', cancel_reason: 'user_request' });
   });
 
   it('refuses bad action signatures (14004), foreign subaccounts (14003), bad orders (11000), and needs login', async () => {
@@ -205,7 +251,7 @@ describe('order flow', () => {
     const order = { ...fields, direction: 'buy', amount: '1', limit_price: '90' };
     expect(
       (
-        await c.request('order', {
+        await c.request('private/order', {
           ...order,
           subaccount_id: 1,
           nonce: '1',
@@ -217,37 +263,54 @@ describe('order flow', () => {
     ).toBe(14000);
     const [sub] = await c.login(w);
     const stranger = newWallet();
-    const wrongSigner = await signed(stranger, 'order', { ...order, subaccount_id: sub! });
-    expect((await c.request('order', wrongSigner)).error.code).toBe(14004);
-    const good = await signed(w, 'order', { ...order, subaccount_id: sub! });
-    expect((await c.request('order', { ...good, limit_price: '80' })).error.code).toBe(14004);
-    expect((await c.request('order', { ...good, signer: stranger.address })).error.code).toBe(14004);
-    const otherMethod = await signed(w, 'replace', { ...order, subaccount_id: sub! });
-    expect((await c.request('order', otherMethod)).error.code).toBe(14004);
+    const wrongSigner = await signed(stranger, 'private/order', { ...order, subaccount_id: sub! });
+    expect((await c.request('private/order', wrongSigner)).error.code).toBe(14004);
+    const good = await signed(w, 'private/order', { ...order, subaccount_id: sub! });
+    expect((await c.request('private/order', { ...good, limit_price: '80' })).error.code).toBe(14004);
+    expect((await c.request('private/order', { ...good, signer: stranger.address })).error.code).toBe(14004);
+    // Signed for another wallet (owner), or for a deployment the sandbox does not accept (ccxt's mainnet).
+    const otherOwner = await signed(w, 'private/order', { ...order, subaccount_id: sub! }, { owner: stranger.address });
+    expect((await c.request('private/order', otherOwner)).error.code).toBe(14004);
+    const mainnet = { ...defaultActionLayout, deployment: deploymentsOf('mainnet')[1]! };
+    const offNet = await signAction(
+      w,
+      'private/order',
+      { ...order, subaccount_id: sub!, nonce: newNonce(), signature_expiry_sec: 9e9 },
+      { instrument: { base_asset_address: good.signer as string, base_asset_sub_id: '0' }, layout: mainnet },
+    );
+    expect((await c.request('private/order', offNet)).error).toMatchObject({
+      code: 14004,
+      data: expect.stringMatching(/under any accepted deployment/),
+    });
     const expired = await signed(
       w,
-      'order',
+      'private/order',
       { ...order, subaccount_id: sub! },
       { expiry: Math.floor(Date.now() / 1000) - 1 },
     );
-    expect((await c.request('order', expired)).error.code).toBe(14004);
-    expect((await c.request('order', good)).result.order.order_status).toBe('open');
-    const reused = await c.request('order', good);
+    expect((await c.request('private/order', expired)).error.code).toBe(14004);
+    expect((await c.request('private/order', good)).result.order.order_status).toBe('open');
+    const reused = await c.request('private/order', good);
     expect(reused.error).toMatchObject({ code: 14004, data: expect.stringMatching(/nonce/) });
     // A session key of the wallet may sign.
     expect(
       (
         await c.request(
-          'order',
-          await signAction(key, 'order', { ...order, subaccount_id: sub!, nonce: '77', signature_expiry_sec: 9e9 }),
+          'private/order',
+          await signed(
+            key,
+            'private/order',
+            { ...order, subaccount_id: sub! },
+            { nonce: '77', expiry: 9e9, owner: w.address },
+          ),
         )
       ).result,
     ).toBeDefined();
-    const foreign = await signed(w, 'order', { ...order, subaccount_id: 424242 });
-    expect((await c.request('order', foreign)).error.code).toBe(14003);
+    const foreign = await signed(w, 'private/order', { ...order, subaccount_id: 424242 });
+    expect((await c.request('private/order', foreign)).error.code).toBe(14003);
     const unknown = await c.request(
-      'order',
-      await signed(w, 'order', { ...order, subaccount_id: sub!, instrument_name: 'NOPE-PERP' }),
+      'private/order',
+      await signed(w, 'private/order', { ...order, subaccount_id: sub!, instrument_name: 'NOPE-PERP' }),
     );
     expect(unknown.error).toMatchObject({
       code: 11000,
@@ -255,16 +318,21 @@ describe('order flow', () => {
       data: expect.stringMatching(/unknown instrument/),
     });
     const offTick = await c.request(
-      'order',
-      await signed(w, 'order', { ...order, subaccount_id: sub!, limit_price: '90.001' }),
+      'private/order',
+      await signed(w, 'private/order', { ...order, subaccount_id: sub!, limit_price: '90.001' }),
     );
     expect(offTick.error.data).toMatch(/tick_size/);
     const crossing = await c.request(
-      'order',
-      await signed(w, 'order', { ...order, subaccount_id: sub!, limit_price: '101', time_in_force: 'post_only' }),
+      'private/order',
+      await signed(w, 'private/order', {
+        ...order,
+        subaccount_id: sub!,
+        limit_price: '101',
+        time_in_force: 'post_only',
+      }),
     );
     expect(crossing.error.data).toMatch(/post_only/);
-    const badParams = await c.request('order', { ...good, direction: 'up' });
+    const badParams = await c.request('private/order', { ...good, direction: 'up' });
     expect(badParams.error).toMatchObject({ code: -32602, data: expect.stringMatching(/\/direction: enum/) });
   });
 });

@@ -26,7 +26,7 @@ function parts(handlers: Record<string, Handler>) {
   const pipeline = createPipeline({
     accounts,
     limits,
-    actions: new ActionVerifier(clock, accounts, nonces),
+    actions: new ActionVerifier(clock, accounts, nonces, options.actionDeployments, () => undefined),
     instrumentType: () => 'perp',
     handlers,
   });
@@ -63,7 +63,7 @@ describe('pipeline', () => {
     const session = accounts.verify(await signLogin(w), IP);
     const order = await signed(
       w,
-      'order',
+      'private/order',
       {
         subaccount_id: session.subaccounts[0]!,
         instrument_name: 'ETH-PERP',
@@ -75,7 +75,8 @@ describe('pipeline', () => {
       },
       { nonce: '42' },
     );
-    for (let i = 0; i < 3; i++) expect(await codeOf(pipeline(ctx({ session }), 'order', order))).toBe(NOT_FOUND);
+    for (let i = 0; i < 3; i++)
+      expect(await codeOf(pipeline(ctx({ session }), 'private/order', order))).toBe(NOT_FOUND);
     expect(nonces.has(w.address, '42')).toBe(false);
     expect(nonces.size).toBe(0);
     expect((await limits.report({ wallet: session.wallet, ip: IP }, null)).remaining_matching).toMatchObject({

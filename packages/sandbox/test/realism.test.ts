@@ -4,12 +4,13 @@
  * and margins, open interest that follows positions.
  */
 import { describe, expect, it } from 'vitest';
-import { keccak256, toUtf8Bytes } from 'ethers';
 import { channelTable, fillAddress } from '@exchange-api/types';
 import { validators } from '@exchange-api/validators';
-import { canonicalJson, recoverActionSigner } from '@exchange-api/auth';
+import { defaultActionLayout, recoverActionSigner } from '@exchange-api/auth';
 import { Client, control, newWallet, signed, start } from './helpers';
-import { Market, QUOTE_ACTION_METHOD, QUOTE_SIGNED_FIELDS } from '../src/market';
+import { Market, legsHash, quoteAction } from '../src/market';
+import { assetOf } from '../src/market/instrument';
+import { defaultInstruments } from '../src/options';
 import { Accounts } from '../src/accounts';
 import { Clock } from '../src/clock';
 import { resolveOptions } from '../src/options';
@@ -97,8 +98,8 @@ describe('money is exact and coherent', () => {
     const sb = await start(quietPerp);
     const { w, c, sub } = await trader(sb.wsUrl);
     const res = await c.call(
-      'order',
-      await signed(w, 'order', {
+      'private/order',
+      await signed(w, 'private/order', {
         subaccount_id: sub,
         instrument_name: 'TEST-PERP',
         direction: 'buy',
@@ -132,8 +133,8 @@ describe('money is exact and coherent', () => {
     const b = await trader(sb.wsUrl);
     const order = async (t: typeof a, direction: string, price: string, extra: Record<string, unknown> = {}) =>
       t.c.call(
-        'order',
-        await signed(t.w, 'order', {
+        'private/order',
+        await signed(t.w, 'private/order', {
           subaccount_id: t.sub,
           instrument_name: 'TEST-PERP',
           direction,
@@ -166,8 +167,8 @@ describe('money is exact and coherent', () => {
     const sb = await start(quietPerp);
     const { w, c, sub } = await trader(sb.wsUrl);
     const res = await c.call(
-      'order',
-      await signed(w, 'order', {
+      'private/order',
+      await signed(w, 'private/order', {
         subaccount_id: sub,
         instrument_name: 'TST-USDC',
         direction: 'buy',
@@ -214,8 +215,8 @@ describe('money is exact and coherent', () => {
     };
     expect(await oi()).toBe('0');
     await c.call(
-      'order',
-      await signed(w, 'order', {
+      'private/order',
+      await signed(w, 'private/order', {
         subaccount_id: sub,
         instrument_name: 'TEST-PERP',
         direction: 'buy',
@@ -228,8 +229,8 @@ describe('money is exact and coherent', () => {
     expect(await oi()).toBe('0.5');
     expect(await positions()).toEqual({ long: units('0.5'), net: 0n });
     await c.call(
-      'order',
-      await signed(w, 'order', {
+      'private/order',
+      await signed(w, 'private/order', {
         subaccount_id: sub,
         instrument_name: 'TEST-PERP',
         direction: 'sell',
@@ -307,9 +308,14 @@ describe('simulated participants', () => {
       );
       expect(q.signer).not.toBe(w.address);
       expect(q.signature).not.toMatch(/^0x(11)+$/);
-      const fields = Object.fromEntries(QUOTE_SIGNED_FIELDS.map((k) => [k, q[k]]));
-      expect(recoverActionSigner(QUOTE_ACTION_METHOD, { ...fields, signature: q.signature } as never)).toBe(q.signer);
-      expect(q.legs_hash).toBe(keccak256(toUtf8Bytes(canonicalJson(q.legs))));
+      // The rfq module's action, for the legs' assets in this (default) market, under the spec's deployment.
+      const asset = (name: string) => {
+        const a = assetOf(defaultInstruments.find((i) => i.instrument_name === name)!);
+        return { base_asset_address: a.address, base_asset_sub_id: a.subId };
+      };
+      const { separator } = defaultActionLayout.deployment;
+      expect(recoverActionSigner(quoteAction(q, asset), q.signature, separator)).toBe(q.signer);
+      expect(q.legs_hash).toBe(legsHash(q.legs));
       const notional = q.legs.reduce((s: bigint, l: any) => s + times(l.price, l.amount), 0n);
       expect(units(q.fee)).toBeGreaterThan(0n);
       expect(units(q.fee) * 1000n).toBeLessThanOrEqual(notional); // at most 10 bps

@@ -2,6 +2,7 @@
 import { ONE, div, fmt } from '../fixed';
 import { amountText, mid, priceText, px, type Instrument, type Resting } from './instrument';
 import type { Instruments } from './instruments';
+import { FUNDING_RATE_PER_HOUR } from './rates';
 
 /** Aggregated levels: [price, amount] strings, best first. */
 export interface BookLevels {
@@ -62,7 +63,7 @@ export function tickerPayload(instruments: Instruments, inst: Instrument, now: n
     a: top.asks[0]?.[0] ?? '0',
     B: top.bids[0]?.[1] ?? '0',
     b: top.bids[0]?.[0] ?? '0',
-    f: inst.cfg.instrument_type === 'perp' ? '0.00001' : '0',
+    f: inst.cfg.instrument_type === 'perp' ? FUNDING_RATE_PER_HOUR : '0',
     I: fmt(index, inst.priceDp),
     M: fmt(mark),
     minp: priceText(inst, Math.floor(inst.midTicks * 0.9)),

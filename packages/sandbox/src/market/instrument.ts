@@ -2,6 +2,7 @@
  * One instrument's state and its exact units: prices are whole ticks, amounts whole amount steps
  * ("lots"), and every notional is a fixed-point bigint (../fixed.ts), formatted without binary noise.
  */
+import { getAddress, keccak256, toUtf8Bytes } from 'ethers';
 import type { Order } from '@exchange-api/types';
 import type { InstrumentConfig } from '../options';
 import { fixed, fmt, mul } from '../fixed';
@@ -21,6 +22,8 @@ export interface Resting {
 /** One instrument: its configuration, units, random walk, synthetic and user liquidity, statistics. */
 export interface Instrument {
   cfg: Required<InstrumentConfig>;
+  /** The protocol asset an order's action signature commits to (base_asset_address, base_asset_sub_id). */
+  asset: { address: string; subId: string };
   /** The amount step as a number, for sizing synthetic liquidity (never for money). */
   step: number;
   tickFx: bigint;
@@ -45,11 +48,27 @@ export interface Instrument {
 
 const decimalsOf = (s: string) => (s.includes('.') ? s.length - s.indexOf('.') - 1 : 0);
 
+/**
+ * The instrument's asset, stable per name: a perp or spot token has an asset of its own (sub id 0);
+ * the options of a currency share one asset and differ by sub id, as on the exchange.
+ */
+export function assetOf(cfg: Pick<InstrumentConfig, 'instrument_name' | 'instrument_type' | 'base_currency'>): {
+  address: string;
+  subId: string;
+} {
+  const option = cfg.instrument_type === 'option';
+  const seed = option ? `${cfg.base_currency} options` : cfg.instrument_name;
+  const address = getAddress('0x' + keccak256(toUtf8Bytes(`exchange-api sandbox asset ${seed}`)).slice(-40));
+  const subId = option ? BigInt(keccak256(toUtf8Bytes(cfg.instrument_name)).slice(0, 18)).toString() : '0';
+  return { address, subId };
+}
+
 /** A fresh instrument at its configured price, walking on the given stream. */
 export function createInstrument(cfg: Required<InstrumentConfig>, rng: Random): Instrument {
   const midTicks = Math.max(10, Math.round(cfg.price / Number(cfg.tick_size)));
   return {
     cfg,
+    asset: assetOf(cfg),
     step: Number(cfg.amount_step),
     tickFx: fixed(cfg.tick_size),
     stepFx: fixed(cfg.amount_step),

@@ -21,6 +21,9 @@ import { Settlement } from './settlement';
 import { Simulation, requote } from './simulation';
 import { Rfqs } from './rfqs';
 import { Samples } from './samples';
+import { History } from './history';
+import { Catalog } from './catalog';
+import { Portfolios } from './portfolios';
 import { OrderFlow, type OrderParams } from './orders';
 import { intervalValues, makeProducers, publishCadence, type Producers } from './producers';
 import type { OrderOutcome, PrivateTrade, Publisher } from './types';
@@ -36,6 +39,12 @@ export class Market {
   readonly currencies: ReadonlySet<string>;
   /** Every channel of channelTable with its producer (a test checks none is missing). */
   readonly producers: Producers;
+  /** The listing and market-data reads (currencies, instruments, ticker, funding). */
+  readonly catalog: Catalog;
+  /** The account reads (portfolios, open orders). */
+  readonly portfolios: Portfolios;
+  /** Orders and trades as they happened. */
+  readonly history: History;
   private readonly registry: Instruments;
   private readonly simulation: Simulation;
   private readonly orders: OrderFlow;
@@ -53,7 +62,8 @@ export class Market {
     const open = new OpenOrders();
     const ledger = new Ledger(accounts);
     const margin = new Margin(registry, ledger, open);
-    const settlement = new Settlement(registry, ledger, counterparties, open, streams, out);
+    const history = new History();
+    const settlement = new Settlement(registry, ledger, counterparties, open, streams, out, history);
     this.simulation = new Simulation(counterparties, settlement, streams.of('takers'));
     this.orders = new OrderFlow(registry, open, margin, settlement, streams, clock, out);
     const rfqs = new Rfqs(registry, accounts, counterparties, margin, streams);
@@ -64,6 +74,9 @@ export class Market {
       rfqs,
       samples: new Samples(accounts, counterparties, settlement, streams),
     });
+    this.catalog = new Catalog(registry, clock);
+    this.portfolios = new Portfolios(registry, ledger, margin, open);
+    this.history = history;
     this.registry = registry;
     this.instruments = registry.byName;
     this.currencies = registry.currencies;
@@ -73,6 +86,12 @@ export class Market {
   /** public/get_all_live_instruments (the AssumedLiveInstrument shape). */
   liveInstruments(): AssumedLiveInstrument[] {
     return this.registry.live();
+  }
+
+  /** The asset an order on this instrument signs for (undefined when it is not listed). */
+  assetOf(name: string): { base_asset_address: string; base_asset_sub_id: string } | undefined {
+    const inst = this.registry.get(name);
+    return inst && { base_asset_address: inst.asset.address, base_asset_sub_id: inst.asset.subId };
   }
 
   /** The instrument type of a name, for the tier-2 bucket; undefined when unknown. */

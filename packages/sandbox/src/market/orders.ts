@@ -13,7 +13,7 @@ import { insertResting, removeResting, type OpenOrders } from './book';
 import { plan } from './matching';
 import { checkOrder, type CheckedOrder } from './order-input';
 import type { Margin } from './margin';
-import { publishOrder, type Settlement } from './settlement';
+import type { Settlement } from './settlement';
 import type { Streams } from './random';
 import type { ActionFieldsLike, Fill, OrderFields, OrderOutcome, PrivateTrade, Publisher } from './types';
 
@@ -136,7 +136,7 @@ export class OrderFlow {
       trades.map((t) => t.shown),
     );
     if (taker.remaining > 0) {
-      if (p.order_type === 'market' || tif === 'ioc' || tif === 'fok') {
+      if ((p.order_type ?? 'limit') === 'market' || tif === 'ioc' || tif === 'fok') {
         this.open.delete(order.order_id);
         order.order_status = 'cancelled';
         order.cancel_reason = 'ioc_or_market_partial_fill';
@@ -165,11 +165,11 @@ export class OrderFlow {
       limit_price: priceText(inst, priceTicks),
       max_fee: fmt(maxFee),
       mmp: p.mmp ?? false,
-      nonce: p.nonce,
+      nonce: String(p.nonce),
       order_fee: '0',
       order_id: this.streams.uuid('order ids'),
       order_status: 'open',
-      order_type: p.order_type,
+      order_type: p.order_type ?? 'limit',
       quote_id: null,
       replaced_order_id: replaced,
       signature: p.signature,
@@ -211,6 +211,6 @@ export class OrderFlow {
   }
 
   private publishOrder(order: Order): Order {
-    return publishOrder(this.out, order);
+    return this.settlement.publishOrder(order);
   }
 }

@@ -11,6 +11,7 @@ import type { Margin } from './margin';
 import type { Rfqs } from './rfqs';
 import type { Samples } from './samples';
 import { orderbookPayload, spotFeedPayload, tickerPayload } from './feeds';
+import { settledOf } from './settlement';
 import { ZERO_ADDRESS, type Cadence, type Producer, type Publisher } from './types';
 
 /** Every channel of channelTable with its producer. */
@@ -28,6 +29,10 @@ export interface ProducerParts {
 /** The producers of every channel. Addresses naming an instrument the market does not list get the first one's payload. */
 export function makeProducers({ instruments: i, ledger, margin, rfqs, samples }: ProducerParts): Producers {
   const sub = (p: Record<string, string>) => Number(p.subaccount_id ?? 0);
+  // A generated sample carries the batch state its address asks for (the sandbox's own fills are Settled).
+  const batch = (p: Record<string, string>) => ({ batch_status: (p.batch_status ?? 'Settled') as 'Settled' });
+  const byType = (p: Record<string, string>) =>
+    i.ofTypeAndCurrency(p.instrument_type ?? '', p.currency ?? '') ?? i.first();
   return {
     auctionsWatch: { cadence: 'slow', make: (_p, now) => margin.auctions(now) },
     marginWatch: { cadence: 'slow', make: (_p, now) => margin.margins(now) },
@@ -44,11 +49,14 @@ export function makeProducers({ instruments: i, ledger, margin, rfqs, samples }:
     subaccountTrades: { cadence: 'event', make: (p, now) => [samples.privateTrade(i.first(), now, sub(p))] },
     tickerSlim: { cadence: 'interval', make: (p, now) => tickerPayload(i, i.orFirst(p.instrument_name), now) },
     trades: { cadence: 'event', make: (p, now) => [samples.trade(i.orFirst(p.instrument_name), now)] },
-    tradesByType: {
+    tradesByType: { cadence: 'event', make: (p, now) => [samples.trade(byType(p), now)] },
+    tradesByTypeBatch: {
       cadence: 'event',
-      make: (p, now) => [
-        samples.trade(i.ofTypeAndCurrency(p.instrument_type ?? '', p.currency ?? '') ?? i.first(), now),
-      ],
+      make: (p, now) => [{ ...settledOf(samples.trade(byType(p), now)), ...batch(p) }],
+    },
+    subaccountTradesBatch: {
+      cadence: 'event',
+      make: (p, now) => [{ ...samples.privateTrade(i.first(), now, sub(p)), ...batch(p) }],
     },
     walletRfqs: {
       cadence: 'slow',

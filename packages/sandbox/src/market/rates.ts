@@ -8,3 +8,5 @@ export const MAKER_FEE_BPS = 1;
 export const INITIAL_MARGIN_BPS = 1000;
 /** Maintenance margin of perp and option exposure. */
 export const MAINTENANCE_MARGIN_BPS = 500;
+/** The hourly funding rate of every perp, as the ticker (`f`) and the funding history report it. */
+export const FUNDING_RATE_PER_HOUR = '0.00001';

@@ -1,8 +1,9 @@
 /**
  * RFQs and quotes: every subaccount that a channel asks about has one open RFQ of the simulation at a
- * time; counterparties quote it, signing each quote for real with the action signature.
+ * time; counterparties quote it, signing each quote for real with the action signature of the rfq
+ * module (the sandbox-market assumption).
  */
-import { keccak256, toUtf8Bytes, TypedDataEncoder, type SigningKey } from 'ethers';
+import { keccak256, toUtf8Bytes, type SigningKey } from 'ethers';
 import type {
   BestQuoteChannelResult,
   PricedLegParamsAndResponse,
@@ -10,7 +11,14 @@ import type {
   PublicRfq,
   QuotePublishResult,
 } from '@exchange-api/types';
-import { actionMessage, canonicalJson, defaultActionLayout, type ActionFields } from '@exchange-api/auth';
+import {
+  actionDigest,
+  actionHash,
+  defaultActionLayout,
+  rfqQuoteData,
+  type Action,
+  type ActionInstrument,
+} from '@exchange-api/auth';
 import type { Accounts } from '../accounts';
 import { ONE, bps, fixed, fmt, mul } from '../fixed';
 import { amountText, mid, notional, priceText, px } from './instrument';
@@ -27,22 +35,45 @@ const RFQ_LIFETIME_MS = 60_000;
 /** How many expired RFQs of a subaccount are kept until its wallet's next push. */
 const EXPIRED_KEPT = 5;
 
-/**
- * The quotes of `{subaccount_id}.quotes` are signed by their counterparty with the action signature
- * (the action-signature assumption) for this method name over these fields of the record.
- */
-export const QUOTE_ACTION_METHOD = 'send_quote';
-/** The fields of a quote record its signature covers. */
+/** The fields of a quote record its signature covers (with the legs' assets, from the instruments). */
 export const QUOTE_SIGNED_FIELDS = [
   'direction',
   'legs',
   'max_fee',
-  'mmp',
   'nonce',
-  'rfq_id',
   'signature_expiry_sec',
   'subaccount_id',
+  'signer',
 ] as const;
+
+/** A quote's fields as it is signed. */
+type SignedQuote = Pick<QuotePublishResult, (typeof QUOTE_SIGNED_FIELDS)[number]>;
+
+/**
+ * The Action a quote's counterparty signs: the rfq module of the spec's deployment, its data the quote's
+ * max fee and legs with their instruments' assets; the counterparty both owner and signer.
+ */
+export function quoteAction(q: SignedQuote, assetOf: (instrument: string) => ActionInstrument): Action {
+  return {
+    subaccountId: q.subaccount_id,
+    nonce: q.nonce,
+    module: defaultActionLayout.deployment.modules.rfq!,
+    data: rfqQuoteData({
+      direction: q.direction,
+      max_fee: q.max_fee,
+      legs: q.legs.map((l) => ({ ...l, ...assetOf(l.instrument_name) })),
+    }),
+    expiry: q.signature_expiry_sec,
+    owner: q.signer,
+    signer: q.signer,
+  };
+}
+
+/** A hash of a quote's legs (their instruments, sides, amounts and prices, by instrument). */
+export function legsHash(legs: readonly PricedLegParamsAndResponse[]): string {
+  const sorted = [...legs].sort((a, b) => (a.instrument_name < b.instrument_name ? -1 : 1));
+  return keccak256(toUtf8Bytes(JSON.stringify(sorted.map((l) => [l.instrument_name, l.direction, l.amount, l.price]))));
+}
 
 /** An RFQ of the simulation with the side its taker wants and the quotes made on it, by counterparty index. */
 interface SimRfq {
@@ -137,18 +168,19 @@ export class Rfqs {
     const { index, cp } = this.counterparties.pickTaker(r);
     const direction: Direction = sim.wants === 'buy' ? 'sell' : 'buy';
     const { legs, total } = this.priceLegs(sim.rfq, direction, 2 + Math.floor(r() * 18));
-    const signed = {
+    const signed: SignedQuote = {
       direction,
       legs,
       max_fee: fmt(bps(total, 10 * MAKER_FEE_BPS)),
-      mmp: false,
       nonce: this.counterparties.nextNonce(cp, now),
-      rfq_id: sim.rfq.rfq_id,
       signature_expiry_sec: Math.floor(Math.min(now + 30_000, sim.rfq.valid_until) / 1000),
       subaccount_id: cp.subaccount,
-    } satisfies Record<(typeof QUOTE_SIGNED_FIELDS)[number], unknown>;
+      signer: cp.address,
+    };
     const q: QuotePublishResult = {
       ...signed,
+      mmp: false,
+      rfq_id: sim.rfq.rfq_id,
       creation_timestamp: now,
       extra_fee: '0',
       fee: fmt(bps(total, MAKER_FEE_BPS)),
@@ -156,11 +188,10 @@ export class Rfqs {
       is_transfer: false,
       label: '',
       last_update_timestamp: now,
-      legs_hash: keccak256(toUtf8Bytes(canonicalJson(legs))),
+      legs_hash: legsHash(legs),
       liquidity_role: 'maker',
       quote_id: this.streams.uuid(`quotes ${subaccount}`),
-      signature: signQuote(cp.wallet.signingKey, signed),
-      signer: cp.address,
+      signature: this.signQuote(cp.wallet.signingKey, signed),
       status: 'open',
       batch_status: null,
       cancel_reason: null,
@@ -171,6 +202,16 @@ export class Rfqs {
     return previous
       ? [{ ...previous, status: 'cancelled', cancel_reason: 'user_request', last_update_timestamp: now }, q]
       : [q];
+  }
+
+  /** The counterparty's action signature over a quote, under the spec's deployment. */
+  private signQuote(key: SigningKey, q: SignedQuote): string {
+    const assetOf = (name: string) => {
+      const inst = this.instruments.get(name)!;
+      return { base_asset_address: inst.asset.address, base_asset_sub_id: inst.asset.subId };
+    };
+    const separator = defaultActionLayout.deployment.separator;
+    return key.sign(actionDigest(separator, actionHash(quoteAction(q, assetOf)))).serialized;
   }
 
   /** The RFQ's legs priced `edge` bp off the mid in the favour of a maker quoting `direction`, and their notional. */
@@ -255,16 +296,6 @@ export class Rfqs {
     }
     return { notional: total, bookCost, margin };
   }
-}
-
-/** The counterparty's action signature over a quote's signed fields, as `send_quote` would carry it. */
-function signQuote(key: SigningKey, signed: Record<string, unknown> & ActionFields): string {
-  const digest = TypedDataEncoder.hash(
-    defaultActionLayout.domain,
-    defaultActionLayout.types,
-    actionMessage(QUOTE_ACTION_METHOD, signed),
-  );
-  return key.sign(digest).serialized;
 }
 
 /** The public view of a quote (best_quote). */

@@ -1,7 +1,9 @@
 /**
  * Settling fills: both sides booked in the ledger, the order records brought up to date, the trade
- * records written, and the pushes on the private and public channels.
+ * records written and kept (history.ts), and the pushes on the private and public channels. A fill
+ * settles at once, so its batch is Settled as it is pushed (the batch-status-channels assumption).
  */
+import { keccak256, toUtf8Bytes } from 'ethers';
 import type { Order, PublicTrade } from '@exchange-api/types';
 import { address } from '../channels';
 import { bps, div, fmt } from '../fixed';
@@ -12,7 +14,11 @@ import { removeResting, type OpenOrders } from './book';
 import type { Ledger } from './ledger';
 import type { Streams } from './random';
 import { MAKER_FEE_BPS, TAKER_FEE_BPS } from './rates';
-import type { Direction, Fill, PrivateTrade, Publisher, Side } from './types';
+import type { History } from './history';
+import type { Direction, Fill, PrivateTrade, Publisher, SettledTrade, Side } from './types';
+
+/** The one batch state the sandbox's fills reach: they settle as they happen. */
+const SETTLED = 'Settled';
 
 /** What a trade record says about one side of a fill. */
 export interface TradeFacts {
@@ -37,6 +43,7 @@ export class Settlement {
     private readonly open: OpenOrders,
     private readonly streams: Streams,
     private readonly out: Publisher,
+    private readonly history: History,
   ) {}
 
   /**
@@ -79,7 +86,11 @@ export class Settlement {
       const own = this.privateRecordOf(shown, side);
       if (role === 'taker') takerRecord = { own, shown };
       if (side.resting) this.applyToOrder(inst, side.resting, fill.lots, value, fee, now);
+      this.history.trade(own);
       this.out.publish(address('subaccountTrades', { subaccount_id: side.subaccount }), [own]);
+      this.out.publish(address('subaccountTradesBatch', { subaccount_id: side.subaccount, batch_status: SETTLED }), [
+        { ...own, batch_status: SETTLED },
+      ]);
       this.out.publish(address('subaccountBalances', { subaccount_id: side.subaccount }), updates);
     }
     this.consumeMakerLiquidity(inst, fill, takerDirection);
@@ -119,14 +130,21 @@ export class Settlement {
     return privateRecord(shown, order?.order_id ?? this.streams.uuid('counterparty order ids'), order?.label ?? '');
   }
 
-  /** Push the takers' trades on the instrument's two public trade channels. */
+  /** Push the takers' trades on the instrument's public trade channels, and keep them on the tape. */
   publishPublic(inst: Instrument, trades: PublicTrade[]): void {
     if (trades.length === 0) return;
+    const { instrument_type, base_currency: currency } = inst.cfg;
     this.out.publish(address('trades', { instrument_name: inst.cfg.instrument_name }), trades);
-    this.out.publish(
-      address('tradesByType', { instrument_type: inst.cfg.instrument_type, currency: inst.cfg.base_currency }),
-      trades,
-    );
+    this.out.publish(address('tradesByType', { instrument_type, currency }), trades);
+    const settled = trades.map(settledOf);
+    for (const t of settled) this.history.publicTrade(t);
+    this.out.publish(address('tradesByTypeBatch', { instrument_type, currency, batch_status: SETTLED }), settled);
+  }
+
+  /** Push an order's current record on its subaccount's orders channel, and keep it; returns the copy pushed. */
+  publishOrder(order: Order): Order {
+    this.history.order(order);
+    return publishOrder(this.out, order);
   }
 
   /** A filled resting order leaves the book; synthetic liquidity shrinks by what was taken. */
@@ -155,7 +173,7 @@ export class Settlement {
       o.order_status = 'filled';
       this.open.delete(o.order_id);
     }
-    publishOrder(this.out, o);
+    this.publishOrder(o);
   }
 
   private recordStats(inst: Instrument, ticks: number, lots: number): void {
@@ -182,8 +200,18 @@ export function privateRecord(shown: PublicTrade, orderId: string, label: string
   };
 }
 
+/** A public trade as the tape and the batch-status channel show it: settled, with its transaction. */
+export function settledOf(t: PublicTrade): SettledTrade {
+  return {
+    ...t,
+    tx_status: 'settled',
+    tx_hash: keccak256(toUtf8Bytes(`sandbox trade ${t.trade_id}`)),
+    batch_status: SETTLED,
+  };
+}
+
 /** Push an order's current record on its subaccount's orders channel; returns the copy pushed. */
-export function publishOrder(out: Publisher, order: Order): Order {
+function publishOrder(out: Publisher, order: Order): Order {
   const copy = { ...order };
   out.publish(address('subaccountOrders', { subaccount_id: order.subaccount_id }), [copy]);
   return copy;

@@ -1,5 +1,5 @@
 /** The shapes the market's parts share, and the surface the server sees. */
-import type { Order, Trade } from '@exchange-api/types';
+import type { Order, SettledPublicTrade, Trade } from '@exchange-api/types';
 import type { Resting } from './instrument';
 
 /** Where the market sends what it produces: the server's subscription index. */
@@ -48,6 +48,9 @@ export interface Side {
  */
 export type PrivateTrade = { [K in keyof Trade as string extends K ? never : K]-?: Trade[K] };
 
+/** A public trade with its batch state and transaction (public/get_trade_history, the batch-status channel). */
+export type SettledTrade = SettledPublicTrade;
+
 /** Results of `order` (the AssumedOrderResult shape). */
 export interface OrderOutcome {
   order: Order;
@@ -58,19 +61,22 @@ export interface OrderOutcome {
 export interface OrderFields {
   instrument_name: string;
   direction: Direction;
-  order_type: 'limit' | 'market';
+  /** Default limit. */
+  order_type?: 'limit' | 'market';
   amount: string | number;
   limit_price: string | number;
   max_fee: string | number;
-  time_in_force?: string;
-  mmp?: boolean;
-  label?: string;
+  /** Null as absent: derive-ts sends explicit nulls. */
+  time_in_force?: string | null;
+  mmp?: boolean | null;
+  label?: string | null;
 }
 
 /** The action fields every order-flow request carries (AssumedActionFields). */
 export interface ActionFieldsLike {
   subaccount_id: number;
-  nonce: string;
+  /** A decimal string (derive-ts, derive-py) or a JSON number (ccxt). */
+  nonce: string | number;
   signer: string;
   signature: string;
   signature_expiry_sec: number;

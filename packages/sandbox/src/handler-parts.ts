@@ -1,0 +1,19 @@
+/** The parts the method handlers act on: one place, so the read and the write handlers share it. */
+import type { Accounts } from './accounts';
+import type { ChannelAccess } from './access';
+import type { Admission } from './admission';
+import type { Limits } from './limits';
+import type { Market } from './market';
+import type { Clock } from './clock';
+import type { SubscriptionIndex } from './subscriptions';
+
+/** The parts the handlers act on. */
+export interface HandlerParts {
+  accounts: Accounts;
+  access: ChannelAccess;
+  admission: Admission;
+  index: SubscriptionIndex;
+  limits: Limits;
+  market: Market;
+  clock: Clock;
+}
