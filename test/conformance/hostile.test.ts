@@ -120,7 +120,7 @@ const table: { name: string; start: () => Promise<Target>; mustNotPass: string[]
   },
   {
     name: 'a sandbox that refuses every order',
-    start: dropping(refusing('order')),
+    start: dropping(refusing('private/order')),
     orderFlow: true,
     mustNotPass: ['orderflow.action-signature', 'orderflow.order-accepted'],
   },

@@ -28,6 +28,7 @@ import { Connection } from './connection';
 import { Subscriptions } from './subscriptions';
 import { HttpTransport } from './http';
 import { InstrumentTypes } from './instrument-types';
+import { ActionInstruments } from './action-instruments';
 import type {
   ApiMethodEntry,
   ApiTables,
@@ -74,6 +75,7 @@ export class ExchangeClient extends OrderFlowHelpers {
   private readonly subscribed: Subscriptions;
   private readonly http: HttpTransport;
   private readonly instrumentTypes: InstrumentTypes | null;
+  private readonly actionInstruments: ActionInstruments;
   private readonly streams = new Set<BoundedQueue<unknown>>();
   /** A login succeeded: repeat it on every new connection. */
   private loginOnReconnect = false;
@@ -127,6 +129,11 @@ export class ExchangeClient extends OrderFlowHelpers {
       this.validation,
     );
     this.instrumentTypes = this.limiter && this.learnInstrumentTypes(this.limiter);
+    this.actionInstruments = new ActionInstruments(
+      this.methods.has('public/get_instrument')
+        ? (name, o) => this.call('public/get_instrument', { instrument_name: name as string }, o)
+        : null,
+    );
   }
 
   /** The instrument types the limiter picks buckets by, learnt from the server; unknown ones reported once. */
@@ -325,16 +332,24 @@ export class ExchangeClient extends OrderFlowHelpers {
   }
 
   /**
-   * Send an order-flow request: fills nonce and expiry when absent, signs it with the action signer
-   * (default: the spec's assumed EIP-712 layout, or `actionLayout`), then calls it over WebSocket.
+   * Send an order-flow request. A method with an action module (private/order, private/replace) is
+   * signed first: nonce and expiry filled when absent, the instrument's asset looked up
+   * (public/get_instrument, once per instrument), signed by the action signer (default: as the public
+   * clients sign, for the spec's deployment or `actionLayout`). The cancels go as they are: the login
+   * authorises them. WebSocket when connected, HTTP otherwise.
    */
   async action<M extends OrderFlowMethodName>(
     method: M,
     params: ActionInput<M>,
     options: CallOptions = {},
   ): Promise<CallResult<M>> {
-    const signed = await this.signing.signAction(method, params as Record<string, unknown>);
-    return this.call(method, signed as unknown as CallParams<M>, options);
+    const module = this.methods.get(method)?.actionModule ?? null;
+    const p = params as Record<string, unknown>;
+    const sent =
+      module === null
+        ? p
+        : await this.signing.signAction(method, p, module, () => this.actionInstruments.of(p.instrument_name, options));
+    return this.call(method, sent as unknown as CallParams<M>, options);
   }
 
   // ---------------------------------------------------------------- subscriptions

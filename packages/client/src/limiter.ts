@@ -364,8 +364,9 @@ export class Limiter {
         apply(id, (result as unknown as Record<string, RateLimitBudget | undefined>)[`remaining_${c.name}`]);
     }
     // The per-method budgets are the wallet's: before login they say nothing about this client.
-    for (const [method, r] of Object.entries((authenticated && result.remaining_per_endpoint) || {})) {
-      apply(this.rules.endpointBudgetOf(method), r);
+    // Keyed by the rate-limit tables' names (cancel_all for the wire name private/cancel_all).
+    for (const [key, r] of Object.entries((authenticated && result.remaining_per_endpoint) || {})) {
+      apply(this.rules.endpointBudgetOf(this.rules.methodOfEndpointKey(key)), r);
     }
     this.pump();
   }

@@ -3,7 +3,7 @@
  * only when something is signed, so that a client reading public data never loads them.
  */
 import type { OrderFlowMethodName } from '@exchange-api/types';
-import type { LoginProof } from '@exchange-api/auth';
+import type { ActionInstrument, LoginProof } from '@exchange-api/auth';
 import { UsageError } from './errors';
 import type { ActionFieldsInput, ClientOptions, SignerLike } from './types';
 
@@ -48,12 +48,15 @@ export class Signing {
   }
 
   /**
-   * An order-flow request ready to send: nonce (strictly increasing) and expiry filled in when absent,
-   * then signed by the custom action signer, or with the assumed (or given) EIP-712 layout.
+   * A signed request ready to send: nonce (strictly increasing nanoseconds) and expiry filled in when
+   * absent, then signed by the custom action signer, or as the public clients sign (the spec's layout,
+   * or `actionLayout`) for the wallet, with the instrument `instrument` gives when the module needs one.
    */
   async signAction(
     method: OrderFlowMethodName,
     params: Record<string, unknown> & { nonce?: string; signature_expiry_sec?: number },
+    module: string,
+    instrument: () => Promise<ActionInstrument>,
   ): Promise<Record<string, unknown>> {
     const custom = this.options.actionSigner;
     if (!custom) this.requireSigner(method);
@@ -65,7 +68,11 @@ export class Signing {
         params.signature_expiry_sec ?? Math.floor(Date.now() / 1000) + (this.options.signatureExpirySec ?? 600),
     } as Record<string, unknown> & ActionFieldsInput;
     if (custom) return custom(method, full);
-    return auth!.signAction(this.requireSigner(method) as AuthSigner, method, full, this.options.actionLayout);
+    return auth!.signAction(this.requireSigner(method) as AuthSigner, method, full, {
+      owner: await this.wallet(method),
+      instrument: module === 'trade' ? await instrument() : undefined,
+      layout: this.options.actionLayout,
+    });
   }
 
   private loadAuth(): Promise<AuthModule> {

@@ -63,7 +63,7 @@ export interface ActionFieldsInput {
   signature_expiry_sec: number;
 }
 
-/** Signs an order-flow request: gets the params with nonce and expiry filled, returns them with signer and signature. */
+/** Signs a signed order-flow request (private/order, private/replace): gets the params with nonce and expiry filled, returns them with signer and signature. */
 export type ActionSigner = (
   method: OrderFlowMethodName,
   params: Record<string, unknown> & ActionFieldsInput,
@@ -87,6 +87,10 @@ export interface ApiMethodEntry {
   readonly auth: string;
   /** State-changing order flow: draws on the instrument buckets (limits of kind `bucket`). */
   readonly orderFlow?: boolean;
+  /** The module whose action signature the method's params carry (x-action-module); none: no signature. */
+  readonly actionModule?: string | null;
+  /** The name the rate-limit tables give the method (its `remaining_per_endpoint` key). */
+  readonly rateLimitKey?: string | null;
   readonly rateLimitClass?: string | null;
   /** The method's own budget (its class's budget is `per-method`). */
   readonly rateLimitBudget?: string | null;
@@ -139,9 +143,9 @@ export interface ClientOptions {
   reconnect?: Partial<ReconnectPolicy> | false;
   /** Client-side rate limiter settings, or false to send everything at once. Default on. */
   limiter?: LimiterOptions | false;
-  /** Replace the default action signer (the spec's assumed EIP-712 layout, signed by `signer`). */
+  /** Replace the default action signer (the EIP-712 Action the public clients sign, signed by `signer`). */
   actionSigner?: ActionSigner;
-  /** Sign actions with this EIP-712 layout instead of the assumed one (ignored with `actionSigner`). */
+  /** Sign actions for this deployment (domain, separator, module addresses) instead of the spec's (ignored with `actionSigner`). */
   actionLayout?: ActionLayout;
   /** Lifetime of an action signature when the caller gives none. Default 600 s. */
   signatureExpirySec?: number;
@@ -185,14 +189,16 @@ export type CallParams<M extends CallableMethod> = Methods[M]['assumedParams'];
 /** Result of a method (documented or assumed shape). */
 export type CallResult<M extends CallableMethod> = Methods[M]['assumedResult'];
 
-/** Params of an order-flow helper: the action fields are filled in (nonce, expiry) or signed (signer, signature). */
-export type ActionInput<M extends OrderFlowMethodName> = Omit<
-  Methods[M]['assumedParams'],
-  'signer' | 'signature' | 'nonce' | 'signature_expiry_sec'
-> & {
-  nonce?: string;
-  signature_expiry_sec?: number;
-};
+/**
+ * Params of an order-flow helper. A signed method's action fields are filled in (nonce, expiry) and
+ * signed (signer, signature); a method without an action signature (the cancels) takes its params as they are.
+ */
+export type ActionInput<M extends OrderFlowMethodName> = Methods[M]['assumedParams'] extends { signature: string }
+  ? Omit<Methods[M]['assumedParams'], 'signer' | 'signature' | 'nonce' | 'signature_expiry_sec'> & {
+      nonce?: string;
+      signature_expiry_sec?: number;
+    }
+  : Methods[M]['assumedParams'];
 
 /** A live subscription of one handler. */
 export interface Subscription {

@@ -75,22 +75,14 @@ describe('calls over WebSocket', () => {
     const rl = await t.client.call('public/get_all_live_instruments', {}).catch((e) => e);
     expect(rl).toBeInstanceOf(RateLimitError);
     expect([rl.code, rl.rpcCode, rl.retryAfterMs]).toEqual(['RATE_LIMITED', -32000, 1234]);
-    const auth = await t.client
-      .call('cancel_all', {
-        subaccount_id: 1,
-        nonce: '1',
-        signer: '0x' + '1'.repeat(40),
-        signature: '0x',
-        signature_expiry_sec: 1,
-      })
-      .catch((e) => e);
+    const auth = await t.client.call('private/cancel_all', { subaccount_id: 1 }).catch((e) => e);
     expect(auth).toBeInstanceOf(AuthError);
     expect([auth.code, auth.rpcCode]).toEqual(['AUTH_REQUIRED', 14000]);
   });
 
   it('refuses a method on a transport the tables do not list', async () => {
     await t.make().connect();
-    const err = await t.client.call('order', {} as never, { transport: 'http' }).catch((e) => e);
+    const err = await t.client.call('public/login', {} as never, { transport: 'http' }).catch((e) => e);
     expect(err.code).toBe('USAGE');
   });
 

@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url';
 
 const entry = fileURLToPath(new URL('../src/index.ts', import.meta.url));
 const outdir = fileURLToPath(new URL('../.bundle-check', import.meta.url));
+// The metafile names inputs relative to the working folder: the repository root, wherever vitest runs.
+const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
 /** Output chunks reached from `start` through import edges of the given kinds. */
 function reached(meta: Metafile, start: string, kinds: ReadonlySet<string>): Set<string> {
@@ -45,6 +47,7 @@ describe('lazy signing', () => {
       format: 'esm',
       platform: 'node',
       outdir,
+      absWorkingDir: repoRoot,
       write: false,
       metafile: true,
       external: ['ethers', 'ws'],

@@ -13,7 +13,7 @@ describe('limiter against a peer that counts', () => {
     let used = 0;
     let rejected = 0;
     t.peer.answer = (req) => {
-      if (req.method === 'cancel_by_instrument') {
+      if (req.method === 'private/cancel_by_instrument') {
         const now = Date.now();
         if (now - windowStart >= 300) {
           windowStart = now;
@@ -81,7 +81,7 @@ describe('instrument types for the limiter come from the server', () => {
     signature: '0x',
   });
   const answer = (list: unknown[]) => (req: { method: string }) => {
-    if (req.method === 'cancel_by_instrument') return { result: { cancelled_orders: 0 } };
+    if (req.method === 'private/cancel_by_instrument') return { result: { cancelled_orders: 0 } };
     if (req.method === 'public/get_all_live_instruments') return { result: list };
     return req.method === 'public/getRateLimits' ? { result: rateLimits } : undefined;
   };

@@ -9,7 +9,7 @@ describe('which budget a request draws from (budgetOf, tested in @exchange-api/t
   it('before login every decremented request shares the per-IP public budget', async () => {
     const l = new Limiter(exchangeApi, { limits: { public: { points: 2, windowMs: 10_000 } } });
     await l.acquire('subscribe', {}, false);
-    await l.acquire('cancel', {}, false);
+    await l.acquire('private/cancel', {}, false);
     const third = l.acquire('public/getRateLimits', {}, false);
     expect(l.waiting).toBe(1);
     // No per-request decrement: not held up by the spent budget.
@@ -20,11 +20,11 @@ describe('which budget a request draws from (budgetOf, tested in @exchange-api/t
 
   it('after login each class draws on its own budget', async () => {
     const l = new Limiter(exchangeApi, { limits: { matching: { points: 1, windowMs: 10_000 } } });
-    await l.acquire('cancel', {}, true);
+    await l.acquire('private/cancel', {}, true);
     await l.acquire('subscribe', {}, true);
-    await l.acquire('cancel_all', {}, true);
-    await l.acquire('cancel_by_label', { label: 'x' }, true);
-    const held = l.acquire('cancel_by_label', { label: 'x', instrument_name: 'ETH-PERP' }, true);
+    await l.acquire('private/cancel_all', {}, true);
+    await l.acquire('private/cancel_by_label', { label: 'x' }, true);
+    const held = l.acquire('private/cancel_by_label', { label: 'x', instrument_name: 'ETH-PERP' }, true);
     expect(l.waiting).toBe(1);
     l.clear(new Error('done'));
     await expect(held).rejects.toThrow('done');
@@ -38,7 +38,7 @@ describe('waiting for budget', () => {
     const t0 = Date.now();
     const times: number[] = [];
     const all = Promise.all(
-      [1, 2, 3, 4].map(() => l.acquire('cancel', {}, true).then(() => times.push(Date.now() - t0))),
+      [1, 2, 3, 4].map(() => l.acquire('private/cancel', {}, true).then(() => times.push(Date.now() - t0))),
     );
     await Promise.resolve();
     expect([times.length, l.waiting]).toEqual([2, 2]);
@@ -58,7 +58,7 @@ describe('waiting for budget', () => {
     const t0 = Date.now();
     const done: string[] = [];
     const at = (name: string, tag: string) =>
-      l.acquire('order', { instrument_name: name }, true).then(() => (done.push(tag), Date.now() - t0));
+      l.acquire('private/order', { instrument_name: name }, true).then(() => (done.push(tag), Date.now() - t0));
     const all = Promise.all([at('ETH-PERP', 'a1'), at('ETH-PERP', 'a2'), at('ETH-PERP', 'a3'), at('BTC-PERP', 'b1')]);
     await Promise.resolve();
     expect(done).toEqual(['a1', 'a2', 'b1']);
@@ -69,9 +69,9 @@ describe('waiting for budget', () => {
 
   it('cancellable: the signal rejects a waiter with its reason', async () => {
     const l = new Limiter(exchangeApi, { limits: { matching: { points: 1, windowMs: 10_000 } } });
-    await l.acquire('cancel', {}, true);
+    await l.acquire('private/cancel', {}, true);
     const ctl = new AbortController();
-    const p = l.acquire('cancel', {}, true, ctl.signal);
+    const p = l.acquire('private/cancel', {}, true, ctl.signal);
     ctl.abort(new Error('stop'));
     await expect(p).rejects.toThrow('stop');
     expect(l.waiting).toBe(0);
@@ -88,7 +88,7 @@ describe('waiting for budget', () => {
       true,
     );
     const t0 = Date.now();
-    await l.acquire('order', {}, true);
+    await l.acquire('private/order', {}, true);
     expect(Date.now() - t0).toBeGreaterThanOrEqual(140);
   });
 
@@ -136,11 +136,29 @@ describe('waiting for budget', () => {
     ctl.abort(new Error('done'));
   });
 
+  it("remaining_per_endpoint is keyed by the rate-limit tables' names: cancel_all is private/cancel_all's budget", () => {
+    const l = new Limiter(exchangeApi);
+    const ctl = new AbortController();
+    l.sync(
+      {
+        remaining_matching: { remainingPoints: 5, msBeforeNext: 0, consumedPoints: 0, isFirstInDuration: false },
+        remaining_non_matching: { remainingPoints: 25, msBeforeNext: 0, consumedPoints: 0, isFirstInDuration: false },
+        remaining_per_endpoint: {
+          cancel_all: { remainingPoints: 1, msBeforeNext: 0, consumedPoints: 4, isFirstInDuration: false },
+        },
+      },
+      true,
+    );
+    for (let i = 0; i < 3; i++) void l.acquire('private/cancel_all', {}, true, ctl.signal).catch(() => undefined);
+    expect(l.waiting).toBe(2);
+    ctl.abort(new Error('done'));
+  });
+
   it('a -32000 hint holds the budget for that long', async () => {
     const l = new Limiter(exchangeApi, { marginMs: 0 });
-    l.penalize('cancel_all', {}, true, 120);
+    l.penalize('private/cancel_all', {}, true, 120);
     const t0 = Date.now();
-    await l.acquire('cancel_all', {}, true);
+    await l.acquire('private/cancel_all', {}, true);
     expect(Date.now() - t0).toBeGreaterThanOrEqual(110);
   });
 });

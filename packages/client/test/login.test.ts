@@ -1,12 +1,26 @@
 /** Login (fresh timestamps, again after reconnects, only once it succeeded) and action signatures. */
 import { describe, expect, it } from 'vitest';
 import { Wallet } from 'ethers';
-import { recoverLoginSigner, recoverActionSigner } from '@exchange-api/auth';
+import { defaultActionLayout, recoverLoginSigner, verifyAction } from '@exchange-api/auth';
 import { AuthError, type SignerLike } from '../src/index';
 import { until } from './peer';
 import { instrument, rateLimits, useClientHarness } from './harness';
 
 const t = useClientHarness();
+
+/** What public/get_instrument answers: the asset an order's signature commits to. */
+const asset = { base_asset_address: '0x5cC1b2Cae1C9D5bbF50b7dA3d1B9E2b0a2D3c8e1', base_asset_sub_id: '0' };
+const order = {
+  subaccount_id: 7,
+  instrument_name: 'ETH-PERP',
+  direction: 'buy' as const,
+  order_type: 'limit' as const,
+  amount: '1',
+  limit_price: '3000',
+  max_fee: '10',
+};
+/** What a server verifies an order with: the owner, the instrument, the spec's deployment. */
+const deployed = (owner: string) => ({ owner, instrument: asset, deployments: [defaultActionLayout.deployment] });
 
 describe('login and signatures', () => {
   it('logs in with a fresh personal_sign timestamp and again after a reconnect', async () => {
@@ -32,7 +46,7 @@ describe('login and signatures', () => {
     expect(Math.abs(Number(logins[1]!.timestamp) - Date.now())).toBeLessThan(5000);
   });
 
-  it('any object with the Signer methods signs: login and an action, no ethers class needed', async () => {
+  it('any object with the Signer methods signs: login and an order, no ethers class needed', async () => {
     const wallet = Wallet.createRandom();
     // A plain object (what a hardware wallet or a KMS adapter would be), not an ethers Signer.
     const signer: SignerLike = {
@@ -46,47 +60,76 @@ describe('login and signatures', () => {
         return recoverLoginSigner(req.params) === wallet.address
           ? { result: [3] }
           : { error: { code: 14001, message: 'Invalid signature' } };
-      if (req.method === 'cancel_all') return ((signedOrder = req.params), { result: { cancelled_orders: 0 } });
+      if (req.method === 'public/get_instrument') return { result: asset };
+      if (req.method === 'private/order') return ((signedOrder = req.params), { result: { order: {}, trades: [] } });
       return req.method === 'public/getRateLimits' ? { result: rateLimits } : undefined;
     };
     await t.make({ signer, validate: 'off' }).connect();
     expect(await t.client.login()).toEqual([3]);
-    await t.client.cancelAll({ subaccount_id: 3 });
-    expect(recoverActionSigner('cancel_all', signedOrder)).toBe(wallet.address);
+    await t.client.order({ ...order, subaccount_id: 3 });
+    expect(verifyAction('private/order', signedOrder, deployed(wallet.address))).not.toBeNull();
   });
 
-  it('signs order flow with the assumed EIP-712 layout through the action signer', async () => {
+  it('signs an order as the public clients do: the instrument looked up once, the wallet the owner', async () => {
     const wallet = Wallet.createRandom();
-    let signed: any;
+    const signed: any[] = [];
+    let lookups = 0;
     t.peer.answer = (req) => {
-      if (req.method === 'order') {
-        signed = req.params;
-        return { result: { order: {}, trades: [] } };
-      }
+      if (req.method === 'public/get_instrument') return (lookups++, { result: asset });
+      if (req.method === 'private/order') return (signed.push(req.params), { result: { order: {}, trades: [] } });
       if (req.method === 'public/get_all_live_instruments') return { result: [instrument('ETH-PERP', 'perp')] };
       return req.method === 'public/getRateLimits' ? { result: rateLimits } : undefined;
     };
     await t.make({ signer: wallet, validate: 'off' }).connect();
-    await t.client.order({
-      subaccount_id: 7,
-      instrument_name: 'ETH-PERP',
-      direction: 'buy',
-      order_type: 'limit',
-      amount: '1',
-      limit_price: '3000',
-      max_fee: '10',
-    });
-    expect(signed.signer).toBe(wallet.address);
-    expect(recoverActionSigner('order', signed)).toBe(wallet.address);
-    expect(signed.signature_expiry_sec).toBeGreaterThan(Date.now() / 1000);
+    await t.client.order(order);
+    await t.client.order({ ...order, direction: 'sell' });
+    expect(lookups).toBe(1);
+    for (const p of signed) {
+      expect(p.signer).toBe(wallet.address);
+      expect(p.nonce).toMatch(/^[0-9]{19,}$/);
+      expect(p.signature_expiry_sec).toBeGreaterThan(Date.now() / 1000);
+      expect(verifyAction('private/order', p, deployed(wallet.address))?.name).toBe('spec');
+    }
+    expect(BigInt(signed[1].nonce) > BigInt(signed[0].nonce)).toBe(true);
+  });
+
+  it('a session key signs for the wallet it is given: the owner is the wallet, the signer the key', async () => {
+    const wallet = Wallet.createRandom();
+    const key = Wallet.createRandom();
+    let signed: any;
+    t.peer.answer = (req) => {
+      if (req.method === 'public/get_instrument') return { result: asset };
+      if (req.method === 'private/order') return ((signed = req.params), { result: { order: {}, trades: [] } });
+      return req.method === 'public/getRateLimits' ? { result: rateLimits } : undefined;
+    };
+    await t.make({ signer: key, wallet: wallet.address, validate: 'off', limiter: false }).connect();
+    await t.client.order(order);
+    expect(signed.signer).toBe(key.address);
+    expect(verifyAction('private/order', signed, deployed(wallet.address))).not.toBeNull();
+    expect(verifyAction('private/order', signed, deployed(key.address))).toBeNull();
+  });
+
+  it('sends the cancels as they are: the login authorises them, no action signature', async () => {
+    const seen: any[] = [];
+    t.peer.answer = (req) => {
+      if (req.method === 'private/cancel_all') return (seen.push(req.params), { result: 'ok' });
+      if (req.method === 'private/cancel') return (seen.push(req.params), { result: {} });
+      return req.method === 'public/getRateLimits' ? { result: rateLimits } : undefined;
+    };
+    await t.make({ signer: Wallet.createRandom(), validate: 'off' }).connect();
+    expect(await t.client.cancelAll({ subaccount_id: 3 })).toBe('ok');
+    await t.client.cancel({ subaccount_id: 3, instrument_name: 'ETH-PERP', order_id: 'o-1' });
+    expect(seen).toEqual([{ subaccount_id: 3 }, { subaccount_id: 3, instrument_name: 'ETH-PERP', order_id: 'o-1' }]);
   });
 
   it('a custom action signer replaces the default', async () => {
     let seen: any;
     t.peer.answer = (req) =>
-      req.method === 'cancel_all' ? ((seen = req.params), { result: { cancelled_orders: 0 } }) : undefined;
+      req.method === 'private/order' ? ((seen = req.params), { result: { order: {}, trades: [] } }) : undefined;
     await t
       .make({
+        validate: 'off',
+        limiter: false,
         actionSigner: async (method, params) => ({
           ...params,
           signer: '0x' + '2'.repeat(40),
@@ -94,9 +137,8 @@ describe('login and signatures', () => {
         }),
       })
       .connect();
-    const r = await t.client.cancelAll({ subaccount_id: 3 });
-    expect(r.cancelled_orders).toBe(0);
-    expect(seen.signature).toBe('custom:cancel_all');
+    await t.client.order(order);
+    expect(seen.signature).toBe('custom:private/order');
     expect(typeof seen.nonce).toBe('string');
   });
 });

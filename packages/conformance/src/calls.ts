@@ -7,7 +7,7 @@
 import type { Wallet } from 'ethers';
 import { loginHeaders, signLogin, type LoginProof } from '@exchange-api/auth';
 import { errorOfKind } from '@exchange-api/types';
-import { silenceOf, type RpcResponse, type WsConn } from './connection';
+import { onlySilence, silenceOf, type RpcResponse, type WsConn } from './connection';
 import { retryAfterMs } from './retry-hint';
 import type { RunState } from './run-state';
 import type { Transcript } from './transcript';
@@ -31,6 +31,7 @@ export interface CallHost {
   note(text: string): void;
   abort(f: FindingInput): never;
   skip(reason: string): never;
+  inconclusive(reason: string): never;
 }
 
 /** How one WebSocket call is made. */
@@ -70,10 +71,14 @@ export async function call(
     const got = await conn.request(method, params, opts);
     host.throwIfStopped();
     if (!got) {
+      const ms = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+      // These rules are not about time: a response still to come is no evidence that none will.
+      if (onlySilence(conn, from))
+        host.inconclusive(`no response to ${method} within ${ms} ms: a late answer is no evidence either way`);
       host.abort({
         rule: 'Endpoints › WebSocket framing: responses echo id',
         expected: `a response to ${method} echoing its id`,
-        got: silenceOf(conn, from, opts.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+        got: silenceOf(conn, from, ms),
         message: `no response to ${method}`,
       });
     }
@@ -145,6 +150,10 @@ export async function http(
     return { status: res.status, text: out, json: parseOrUndefined(out) };
   } catch (err) {
     host.throwIfStopped();
+    if ((err as Error).name === 'TimeoutError')
+      host.inconclusive(
+        `no HTTP response to POST ${path} within ${DEFAULT_TIMEOUT_MS} ms: a late answer is no evidence either way`,
+      );
     host.abort({
       rule: 'Endpoints › HTTP requests',
       expected: 'an HTTP response',

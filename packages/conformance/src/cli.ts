@@ -34,8 +34,9 @@ Exit codes:
   0  no check failed: every check that ran passed or was inconclusive (could not gather evidence, e.g.
      nothing pushed in the window or stopped by its time limit); skipped checks do not count either
   1  at least one check failed (MUST or SHOULD)
-  2  usage error, a report that cannot be written, an unreachable server, or a server that stopped
-     answering during the run (the reports say during which check)
+  2  usage error, a report that cannot be written, an unreachable server, a server that stopped
+     answering during the run (the reports say during which check), or a --key wallet the server
+     refused at login with access denied (said once; the checks that need a login are not run)
   Inconclusive checks are counted in the summary and in the JSON report's summary.inconclusive.
 
 Examples:
@@ -72,6 +73,7 @@ async function run(parsed: CliOptions, io: CliIo): Promise<Report | null> {
               `exchange-api conformance: ${parsed.ws} — ${e.checks} checks; connection budget ${e.env.connectionBudget} (${e.env.connectionBudgetSource}); instrument ${e.env.perp?.instrument_name ?? 'none known'}`,
             ),
           );
+        else if (e.type === 'key-refused') io.out(visible(`exchange-api conformance: ${e.reason}`));
         else if (e.type === 'done') io.out(progressLine(e.result, e.index, e.total));
       },
     });

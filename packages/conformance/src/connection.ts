@@ -71,6 +71,15 @@ export function silenceOf(conn: WsConn, from: number, timeoutMs: number, sent?: 
   return `${frames.length} frame${frames.length === 1 ? '' : 's'} that ${frames.length === 1 ? 'is' : 'are'} not a response echoing the id (first: ${what})${closed}`;
 }
 
+/**
+ * Whether nothing but pushes came on `conn` from frame `from` on, and it is still open: the answer may
+ * only be late (a loaded machine, a slow server), so its absence within a window is no evidence either
+ * way. Another frame or a close is what the peer did instead, and that is evidence.
+ */
+export function onlySilence(conn: WsConn, from: number): boolean {
+  return conn.closeInfo === null && conn.frames.slice(from).every((f) => isNotification(f.json));
+}
+
 /** A frame that is a request (a method and an id): what an echoing peer sends back. */
 function isEcho(json: unknown): boolean {
   return (
@@ -83,6 +92,13 @@ function isEcho(json: unknown): boolean {
 }
 
 type Waiter = { pred: (f: Frame) => boolean; from: number; resolve: (f: Frame | null) => void; timer: NodeJS.Timeout };
+
+/** A connection that did not open within its time: the server may only be slow, so this is no evidence. */
+export class OpenTimeout extends Error {
+  constructor(url: string, timeoutMs: number) {
+    super(`cannot connect to ${url}: the opening handshake did not complete within ${timeoutMs} ms`);
+  }
+}
 
 let ids = 0;
 
@@ -151,29 +167,42 @@ export class WsConn {
   ): Promise<WsConn> {
     return new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(new Error(`not connecting to ${url}: the check was stopped`));
-      const ws = new WebSocket(url, { handshakeTimeout: timeoutMs });
+      // The runner's own timer, not ws's handshakeTimeout: a handshake that ran out of time must be told
+      // apart from one that failed (OpenTimeout), for only the second is evidence about the server.
+      const ws = new WebSocket(url);
+      const timer = setTimeout(() => {
+        signal?.removeEventListener('abort', onAbort);
+        ws.off('error', onError);
+        transcript.record(label, 'event', `connect timed out after ${timeoutMs} ms`);
+        ws.terminate();
+        reject(new OpenTimeout(url, timeoutMs));
+      }, timeoutMs);
       // Attach listeners before 'open' so a frame sent right after the upgrade is not lost.
       const conn = new WsConn(ws, label, transcript);
       transcript.record(label, 'event', `connecting to ${url}`);
       const onAbort = () => {
+        clearTimeout(timer);
         transcript.record(label, 'event', 'connect abandoned: the check was stopped');
         ws.terminate();
         reject(new Error(`not connecting to ${url}: the check was stopped`));
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       const onError = (err: Error) => {
+        clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
         transcript.record(label, 'event', `connect failed: ${err.message}`);
         reject(new Error(`cannot connect to ${url}: ${err.message}`));
       };
       ws.once('error', onError);
       ws.once('unexpected-response', (_req, res) => {
+        clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
         transcript.record(label, 'event', `upgrade refused with HTTP ${res.statusCode}`);
         reject(new Error(`cannot connect to ${url}: HTTP ${res.statusCode}`));
         ws.terminate();
       });
       ws.once('open', () => {
+        clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
         ws.off('error', onError);
         transcript.record(label, 'event', 'open');

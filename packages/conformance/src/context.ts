@@ -6,7 +6,7 @@
 import type { Wallet } from 'ethers';
 import { Cancellation } from './cancellation';
 import { call, http, login, type CallOptions, type FindingInput, type HttpExchange, type LoginOptions } from './calls';
-import type { RpcResponse, WsConn } from './connection';
+import { OpenTimeout, type RpcResponse, type WsConn } from './connection';
 import { Stop, stoppedBy } from './outcome';
 import { ConnectionPool } from './pool';
 import { memoisedProbe, type ProbeResult } from './probes';
@@ -126,12 +126,16 @@ export class Ctx {
     return memoisedProbe(this.run.memo, name, this.name, () => new Ctx(this.run, `probe:${name}`, this.signal), body);
   }
 
-  /** Open a WebSocket within the connection budget (closed when the check ends); ends the check as failed when it cannot. */
+  /**
+   * Open a WebSocket within the connection budget (closed when the check ends); ends the check as failed
+   * when the server refuses it, inconclusive when it only did not open in time.
+   */
   async connect(label?: string): Promise<WsConn> {
     try {
       return await this.pool.open(label);
     } catch (err) {
       if (err instanceof Stop) throw err;
+      if (err instanceof OpenTimeout) this.inconclusive(`${err.message}: a late handshake is no evidence either way`);
       this.abort({
         rule: 'connect',
         expected: 'the WebSocket opens',

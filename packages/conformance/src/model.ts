@@ -70,12 +70,14 @@ export interface Report {
   target: { ws: string; http: string | null };
   startedAt: string;
   durationMs: number;
-  /** 0 when no check failed, 1 when any failed, 2 when the server stopped answering during the run. */
+  /** 0 when no check failed, 1 when any failed, 2 when the server stopped answering or refused the runner's wallet. */
   exitCode: 0 | 1 | 2;
   summary: Counts;
   areas: (Counts & { area: string })[];
   /** Present when the server stopped answering: during which check, and what the runner saw; later checks were not run. */
   interrupted?: { check: string; reason: string };
+  /** Present when the server refused the runner's own wallet (--key) at login: the checks that need a login were not run. */
+  keyRefused?: { wallet: string; error: { code: number; message: string; data?: unknown }; reason: string };
   /** Every spec assumption, with what the server did there. */
   assumptions: {
     id: string;

@@ -34,6 +34,7 @@ export interface RunOptions {
 /** Progress of a run. */
 export type ProgressEvent =
   | { type: 'discovered'; env: Env; checks: number }
+  | { type: 'key-refused'; reason: string }
   | { type: 'start'; check: Check; index: number; total: number }
   | { type: 'done'; result: CheckResult; index: number; total: number };
 

@@ -19,7 +19,9 @@ export async function runOne(run: RunState, check: Check): Promise<{ result: Che
     level: check.level,
     needs: [...check.needs],
   };
-  const missing = check.needs.map((n) => unmet(n, run.options)).filter((r): r is string => r !== null);
+  const missing = check.needs
+    .map((n) => (n === 'key' && run.keyRefused !== undefined ? run.keyRefused : unmet(n, run.options)))
+    .filter((r): r is string => r !== null);
   if (missing.length > 0)
     return {
       result: {

@@ -47,4 +47,6 @@ export interface RunState {
   env: Env;
   /** Shared probes by name (see probes.ts): each runs once per run. */
   memo: Map<string, Promise<unknown>>;
+  /** Why a check that needs the runner's login is not run: its wallet was refused (key-admission.ts). */
+  keyRefused?: string;
 }

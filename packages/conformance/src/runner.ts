@@ -9,6 +9,7 @@ import { WsConn } from './connection';
 import { Transcript } from './transcript';
 import { registry } from './checks';
 import { discover } from './discover';
+import { keyRefusal, type KeyRefusal } from './key-admission';
 import { resolveOptions, type RunOptions } from './options';
 import { runOne } from './run-check';
 import { areaOf, matches } from './select';
@@ -38,8 +39,11 @@ function count(results: readonly CheckResult[]): Counts {
   };
 }
 
-/** How long the runner waits to see whether the server still accepts a connection. */
-const REACHABLE_MS = 3000;
+/**
+ * How long the runner waits to see whether the server still accepts a connection. Generous: a server
+ * taken for gone ends the run (exit 2), and on a loaded machine a live one may take seconds to accept.
+ */
+const REACHABLE_MS = 10_000;
 
 /** Why the server is gone (it accepts no WebSocket within the time), or null when it still answers. */
 async function gone(ws: string, t0: number): Promise<string | null> {
@@ -53,7 +57,12 @@ async function gone(ws: string, t0: number): Promise<string | null> {
 }
 
 /** The report of a run's results (format version 1, see the package README). */
-function buildReport(run: RunState, results: CheckResult[], interrupted: Report['interrupted']): Report {
+function buildReport(
+  run: RunState,
+  results: CheckResult[],
+  interrupted: Report['interrupted'],
+  refused: KeyRefusal | null,
+): Report {
   const areas = [...new Set(results.map((r) => r.area))].map((area) => ({
     area,
     ...count(results.filter((r) => r.area === area)),
@@ -66,10 +75,11 @@ function buildReport(run: RunState, results: CheckResult[], interrupted: Report[
     target: { ws: run.options.ws, http: run.options.http },
     startedAt: new Date(run.t0).toISOString(),
     durationMs: Date.now() - run.t0,
-    exitCode: interrupted ? 2 : summary.failed > 0 ? 1 : 0,
+    exitCode: interrupted || refused ? 2 : summary.failed > 0 ? 1 : 0,
     summary,
     areas,
     ...(interrupted ? { interrupted } : {}),
+    ...(refused ? { keyRefused: { wallet: refused.wallet, error: refused.error, reason: refused.reason } } : {}),
     assumptions: assumptionTable.map((a) => ({
       id: a.id,
       title: a.title,
@@ -127,6 +137,13 @@ export async function runConformance(options: RunOptions): Promise<Report> {
   };
   const selected = selectChecks(options.checks ?? registry, options.only, options.skip);
   options.onProgress?.({ type: 'discovered', env, checks: selected.length });
+  const refused = selected.length > 0 ? await keyRefusal(run) : null;
+  if (refused) {
+    run.keyRefused = refused.notRun;
+    // Checks that use the key only when one is given run as they do without one.
+    run.options = { ...o, key: null };
+    options.onProgress?.({ type: 'key-refused', reason: refused.reason });
+  }
 
   const results: CheckResult[] = [];
   let interrupted: Report['interrupted'];
@@ -149,5 +166,5 @@ export async function runConformance(options: RunOptions): Promise<Report> {
   }
   // Probes may still hold a connection (started for checks that were then skipped).
   await Promise.allSettled([...run.memo.values()]);
-  return buildReport(run, results, interrupted);
+  return buildReport(run, results, interrupted, refused);
 }

@@ -127,7 +127,10 @@ describe('runner with scripted peers', () => {
     expect(first.at).not.toBeNull();
     // Discovery, then one connection per check: none opened after a check was stopped but the next check's.
     await new Promise((r) => setTimeout(r, 300));
-    expect(peer.opened.length).toBe(3);
+    // The second check's own connection may not have reached the peer before its 400 ms ran out on a
+    // busy machine: two or three, never more.
+    expect(peer.opened.length).toBeGreaterThanOrEqual(2);
+    expect(peer.opened.length).toBeLessThanOrEqual(3);
     expect(secondStarted).toBeGreaterThanOrEqual(first.at!);
     expect(peer.opened.filter((t) => t >= first.at! && t < secondStarted)).toEqual([]);
     expect(peer.opened.filter((t) => t >= second.at!)).toEqual([]);

@@ -1,6 +1,7 @@
 /** The check registry, in run order: cheap framing first; budget-consuming and connection checks last. */
 import type { Check } from '../context';
 import { framingChecks } from './framing';
+import { clientCompatChecks } from './client-compat';
 import { subscriptionChecks } from './subscriptions';
 import { channelChecks } from './channels';
 import { semanticChecks } from './semantics';
@@ -14,6 +15,7 @@ import { connectionChecks } from './connections';
 /** Every check the runner knows, in the order it runs them. */
 export const registry: readonly Check[] = [
   ...framingChecks,
+  ...clientCompatChecks,
   ...subscriptionChecks,
   ...channelChecks,
   ...semanticChecks,

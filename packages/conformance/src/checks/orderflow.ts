@@ -6,7 +6,7 @@
 import { Wallet } from 'ethers';
 import { methodTable } from '@exchange-api/types';
 import { validators, cut } from '@exchange-api/validators';
-import { newNonce, signAction } from '@exchange-api/auth';
+import { assetOf, signedParams } from './actions';
 import type { Check, Ctx } from '../context';
 import { S, codeObservation, errorOf, method, FINDING_MAX } from './util';
 import { pushesOf } from './samples';
@@ -114,17 +114,22 @@ export const orderflowChecks: Check[] = [
       const [sub] = await ctx.mustLogin(conn, key);
       if (sub === undefined) return ctx.skip('the login returned no subaccount');
       const stranger = Wallet.createRandom();
-      const signed = await signAction(stranger, method('order'), {
-        instrument_name: inst.instrument_name,
-        direction: 'buy',
-        order_type: 'limit',
-        amount: inst.amount_step ?? '1',
-        limit_price: inst.tick_size ?? '1',
-        max_fee: '1000',
-        subaccount_id: sub,
-        nonce: newNonce(),
-        signature_expiry_sec: Math.floor(Date.now() / 1000) + 600,
-      });
+      // Signed by a stranger's key for the caller's wallet, as the clients sign (the action-signature assumption).
+      const signed = await signedParams(
+        stranger,
+        method('order'),
+        sub,
+        {
+          instrument_name: inst.instrument_name,
+          direction: 'buy',
+          order_type: 'limit',
+          amount: inst.amount_step ?? '1',
+          limit_price: inst.tick_size ?? '1',
+          max_fee: '1000',
+        },
+        await assetOf(ctx, conn, inst.instrument_name),
+        key.address,
+      );
       // Claim the caller as signer while the signature is another key's.
       const r = await ctx.call(conn, method('order'), { ...signed, signer: key.address });
       if (!errorOf(r))

@@ -110,7 +110,8 @@ function freeValue(name: string, env: Env, extra: Record<string, string>): strin
 
 /**
  * Filled-in addresses of a channel to sample: free parameters from the environment (or `extra`),
- * enumerated ones at their first and last values (the instrument type of the known perp, when listed).
+ * enumerated ones at their first and last values (the instrument type of the known perp, when listed;
+ * a batch status at Settled, the state every settled trade reaches).
  * Empty when a free parameter has no known value.
  */
 export function sampleAddresses(channel: ChannelEntry, env: Env, extra: Record<string, string> = {}): string[] {
@@ -119,10 +120,12 @@ export function sampleAddresses(channel: ChannelEntry, env: Env, extra: Record<s
     let values: string[];
     if (p.enum) {
       const type = env.perp?.instrument_type;
-      values =
-        p.name === 'instrument_type' && type && (p.enum as readonly string[]).includes(type)
-          ? [type]
-          : [...new Set([p.enum[0]!, p.enum[p.enum.length - 1]!])];
+      const e = p.enum as readonly string[];
+      // Every trade's batch ends Settled when all is well; the other states may pass too fast to be seen.
+      if (p.name === 'batch_status' && e.includes('Settled')) values = ['Settled'];
+      else
+        values =
+          p.name === 'instrument_type' && type && e.includes(type) ? [type] : [...new Set([e[0]!, e[e.length - 1]!])];
     } else {
       const v = freeValue(p.name, env, extra);
       if (v === undefined) return [];

@@ -52,6 +52,7 @@ export function consoleReport(report: Report): string {
         lines.push(`    ${f.pointer || '-'}: ${f.rule} — expected ${f.expected}, got ${f.got}`);
     }
   }
+  if (report.keyRefused) lines.push('', `Not run: ${report.keyRefused.reason}.`);
   if (report.interrupted)
     lines.push(
       '',
@@ -59,7 +60,7 @@ export function consoleReport(report: Report): string {
     );
   lines.push(
     '',
-    `${report.interrupted ? 'INTERRUPTED' : report.summary.failed === 0 ? 'OK' : 'FAILED'}: ${report.summary.passed} passed, ${report.summary.failed} failed, ${report.summary.skipped} skipped, ${report.summary.inconclusive} inconclusive in ${(report.durationMs / 1000).toFixed(1)} s`,
+    `${report.interrupted ? 'INTERRUPTED' : report.keyRefused ? 'KEY REFUSED' : report.summary.failed === 0 ? 'OK' : 'FAILED'}: ${report.summary.passed} passed, ${report.summary.failed} failed, ${report.summary.skipped} skipped, ${report.summary.inconclusive} inconclusive in ${(report.durationMs / 1000).toFixed(1)} s`,
   );
   return lines.map(visible).join('\n');
 }

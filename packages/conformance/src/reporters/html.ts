@@ -47,7 +47,7 @@ pre.tr{max-height:400px;overflow:auto;background:#f0f0f0;padding:6px;font-size:1
 <h1>Conformance report</h1>
 <p>${esc(report.target.ws)}${report.target.http ? ` · ${esc(report.target.http)}` : ''} against ${esc(report.spec.title)} ${esc(report.spec.version)} · started ${esc(report.startedAt)} · ${(report.durationMs / 1000).toFixed(1)} s</p>
 <p><b>${s.passed}</b> passed · <b>${s.failed}</b> failed · <b>${s.skipped}</b> skipped · <b>${s.inconclusive}</b> inconclusive · ${s.total} checks</p>
-<table><tr><th>area</th><th>passed</th><th>failed</th><th>skipped</th><th>inconclusive</th><th>total</th></tr>${areas}</table>
+${report.keyRefused ? `<p class="reason">${esc(report.keyRefused.reason)}.</p>\n` : ''}<table><tr><th>area</th><th>passed</th><th>failed</th><th>skipped</th><th>inconclusive</th><th>total</th></tr>${areas}</table>
 <p><input id="filter" placeholder="filter: id, status, section, text…" autofocus> <span id="shown"></span></p>
 <div id="checks">${checks.map(check).join('\n')}</div>
 <script>

@@ -29,9 +29,9 @@ export type Limits = {
 export const getRateLimits = methodTable.find((m) => m.id === 'publicGetRateLimits')!;
 /** The method with a budget of its own (cancel_all). */
 export const cancelAll = methodTable.find((m) => m.rateLimitClass === 'endpoint')!;
-/** Matching-class methods that cancel (never place) orders: safe to spend the matching budget with. */
+/** Matching-class methods that cancel (never place) orders: safe to spend the matching budget with (by the tables' short names). */
 export const matchingCancels = methodTable.filter(
-  (m) => m.rateLimitClass === 'matching' && m.name.startsWith('cancel'),
+  (m) => m.rateLimitClass === 'matching' && m.rateLimitKey.startsWith('cancel'),
 );
 /** The custom-class method with a rule by instrument (cancel_by_label), and its two budgets. */
 export const cancelByLabel = methodTable.find(
@@ -53,7 +53,7 @@ export const NO_LABEL = 'conformance-no-such-label';
 /** Params of a matching-class cancel that cancels nothing (an order that does not exist) in one instrument. */
 export function cancelFields(name: string, instrument: string): Record<string, unknown> {
   if (name === method('cancel')) return { instrument_name: instrument, order_id: randomUUID() };
-  if (name === method('cancelByNonce')) return { instrument_name: instrument, order_nonce: '1' };
+  if (name === method('cancelByNonce')) return { instrument_name: instrument, nonce: '1' };
   return { instrument_name: instrument };
 }
 

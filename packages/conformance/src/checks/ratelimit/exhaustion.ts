@@ -9,7 +9,18 @@ import type { Check, Ctx } from '../../context';
 import { retryAfterMs, isRetryHint } from '../../retry-hint';
 import { S, errorOf, rateLimitError, FINDING_MAX } from '../util';
 import { getRateLimits, limits, type Limits } from './budget';
-import { budgetConnection, burst } from './probes';
+import { budgetConnection, burst, type BurstAnswer } from './probes';
+
+/** A window about to turn is waited out first, so that the burst fits in one window even when it is slow. */
+const TURN_MARGIN_MS = 1500;
+
+/** Whether the budget's window turned during the burst: the points left went up from one answer to the next. */
+function turnedDuringBurst(answers: readonly BurstAnswer[]): boolean {
+  const left = answers
+    .map((a) => (a.response?.result as Limits | undefined)?.remaining_non_matching?.remainingPoints)
+    .filter((n): n is number => typeof n === 'number');
+  return left.some((n, i) => i > 0 && n > left[i - 1]!);
+}
 
 /** The longest wait for a window to turn the probe accepts. */
 const MAX_WAIT_MS = 15_000;
@@ -18,7 +29,12 @@ const MAX_WAIT_MS = 15_000;
 function exhaustion(ctx: Ctx) {
   return ctx.shared('exhaust-non-matching', async (p) => {
     const { conn, keyed } = await budgetConnection(p, { needWallet: false });
-    const before = await limits(p, conn);
+    let before = await limits(p, conn);
+    const turnsIn = before.remaining_non_matching?.msBeforeNext;
+    if (typeof turnsIn === 'number' && turnsIn < TURN_MARGIN_MS) {
+      await p.sleep(turnsIn + 150);
+      before = await limits(p, conn);
+    }
     const remaining = before.remaining_non_matching?.remainingPoints;
     if (typeof remaining !== 'number')
       return { keyed, before, error: 'getRateLimits gave no remaining_non_matching.remainingPoints' } as const;
@@ -66,6 +82,12 @@ export const exhaustionChecks: Check[] = [
     async run(ctx) {
       const x = await exhausted(ctx);
       const last = x.answers.at(-1)!;
+      if (!x.refusal && !last.response)
+        return ctx.inconclusive(
+          `request ${x.remaining + 1} got no answer within 3000 ms: a late answer is no evidence`,
+        );
+      if (!x.refusal && turnedDuringBurst(x.answers))
+        return ctx.inconclusive('the window turned during the burst (the points left went up), so it was never spent');
       if (!x.refusal) {
         return ctx.abort({
           pointer: '/result',
@@ -138,13 +160,8 @@ export const exhaustionChecks: Check[] = [
     async run(ctx) {
       const x = await exhausted(ctx);
       const last = x.answers.at(-1)!;
-      if (!last.response)
-        return ctx.abort({
-          rule: 'rejected at once',
-          expected: 'an answer within 3000 ms',
-          got: 'none (queued or dropped)',
-          message: 'the request over the budget was not answered',
-        });
+      // Silence is no evidence of queueing here: on a loaded machine the answer may only be late.
+      if (!last.response) return ctx.inconclusive('the request over the budget got no answer within 3000 ms');
       if (!errorOf(last.response))
         ctx.abort({
           pointer: '/result',
@@ -153,12 +170,15 @@ export const exhaustionChecks: Check[] = [
           got: cut(last.response.result, FINDING_MAX),
           message: 'the request over the budget was served',
         });
-      if (last.latencyMs > 1500)
+      // Measured against the answers served in the same burst, not the clock alone: on a loaded machine
+      // every answer is late, and only a refusal far behind the others shows it was held back.
+      const served = Math.max(0, ...x.answers.slice(0, -1).map((a) => a.latencyMs));
+      if (last.latencyMs - served > 1500)
         ctx.fail({
           rule: 'rejected at once',
-          expected: 'an answer within 1500 ms',
-          got: `${last.latencyMs} ms`,
-          message: `the refusal took ${last.latencyMs} ms`,
+          expected: 'an answer within 1500 ms of the answers served before it',
+          got: `${last.latencyMs} ms, the slowest served answer ${served} ms`,
+          message: `the refusal came ${last.latencyMs - served} ms after the served answers`,
         });
     },
   },

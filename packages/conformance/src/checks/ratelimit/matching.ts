@@ -172,11 +172,11 @@ export const matchingChecks: Check[] = [
           got: cut(e, FINDING_MAX),
           message: `${cancelAll.name} was refused by the spent matching budget`,
         });
-      const before = x.before.remaining_per_endpoint?.[cancelAll.name];
-      const after = x.after?.remaining_per_endpoint?.[cancelAll.name];
+      const before = x.before.remaining_per_endpoint?.[cancelAll.rateLimitKey];
+      const after = x.after?.remaining_per_endpoint?.[cancelAll.rateLimitKey];
       if (before && after && after.consumedPoints !== before.consumedPoints + 1 && !after.isFirstInDuration)
         ctx.fail({
-          pointer: `/result/remaining_per_endpoint/${cancelAll.name}/consumedPoints`,
+          pointer: `/result/remaining_per_endpoint/${cancelAll.rateLimitKey}/consumedPoints`,
           rule: `${cancelAll.name} decrements its own budget`,
           expected: String(before.consumedPoints + 1),
           got: String(after.consumedPoints),
@@ -213,16 +213,16 @@ export const matchingChecks: Check[] = [
           got: String(m2.consumedPoints),
           message: `${cancelByLabel.name} without instrument_name counted against the matching budget`,
         });
-      const own0 = l.mid.remaining_per_endpoint?.[cancelByLabel.name];
-      const own1 = l.after.remaining_per_endpoint?.[cancelByLabel.name];
+      const own0 = l.mid.remaining_per_endpoint?.[cancelByLabel.rateLimitKey];
+      const own1 = l.after.remaining_per_endpoint?.[cancelByLabel.rateLimitKey];
       if (own0 && own1)
         ctx.observe({
-          text: `remaining_per_endpoint.${cancelByLabel.name} consumedPoints ${own0.consumedPoints} → ${own1.consumedPoints} across instruments`,
+          text: `remaining_per_endpoint.${cancelByLabel.rateLimitKey} consumedPoints ${own0.consumedPoints} → ${own1.consumedPoints} across instruments`,
           conforms: own1.consumedPoints === own0.consumedPoints + 1 || own1.isFirstInDuration,
         });
       else
         ctx.observe({
-          text: `getRateLimits lists no remaining_per_endpoint.${cancelByLabel.name} (the document names only cancel_all as an example)`,
+          text: `getRateLimits lists no remaining_per_endpoint.${cancelByLabel.rateLimitKey} (the document names only cancel_all as an example)`,
         });
       // Behaviour with the matching budget spent.
       if (x.firstRefusal < 0)

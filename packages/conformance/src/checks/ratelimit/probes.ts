@@ -6,7 +6,7 @@
 import { Wallet } from 'ethers';
 import type { Ctx } from '../../context';
 import type { RpcResponse, WsConn } from '../../connection';
-import { silenceOf } from '../../connection';
+import { onlySilence, silenceOf } from '../../connection';
 import { signedParams } from '../actions';
 
 /** A connection logged in on a budget of its own, and whose budget that is. */
@@ -65,11 +65,13 @@ export async function burst(
 /** How long a probe waits for the answer to one order-flow request. */
 export const ANSWER_MS = 3000;
 
-/** A request of a probe that got no answer: what was sent, and what came instead. */
+/** A request of a probe that got no answer: what was sent, what came instead, and whether that was nothing. */
 export interface Unanswered {
   method: string;
   fields: Record<string, unknown>;
   got: string;
+  /** Nothing but pushes came and the connection is open: the answer may only be late. */
+  silent: boolean;
 }
 
 /**
@@ -85,14 +87,23 @@ export function signedSender(p: Ctx, conn: WsConn, signer: Wallet, subaccount: n
     const got = await conn.request(name, params, { timeoutMs: ANSWER_MS });
     p.throwIfStopped();
     if (got) return got.response;
-    unanswered.push({ method: name, fields, got: silenceOf(conn, from, ANSWER_MS) });
+    unanswered.push({ method: name, fields, got: silenceOf(conn, from, ANSWER_MS), silent: onlySilence(conn, from) });
     return null;
   };
 }
 
-/** Fail the check for each request of a probe that got no answer (at most three findings). */
+/**
+ * Fail the check for each request of a probe that was answered with something else or a close (at most
+ * three findings). One that met only silence may have been answered late: when no request met anything
+ * else, the check ends inconclusive.
+ */
 export function reportUnanswered(ctx: Ctx, unanswered: readonly Unanswered[]): void {
-  for (const u of unanswered.slice(0, 3)) {
+  const evidence = unanswered.filter((u) => !u.silent);
+  if (unanswered.length > 0 && evidence.length === 0)
+    ctx.inconclusive(
+      `${unanswered.length} request(s) of the probe got no answer within ${ANSWER_MS} ms (first: ${unanswered[0]!.method}): a late answer is no evidence either way`,
+    );
+  for (const u of evidence.slice(0, 3)) {
     const where = typeof u.fields.instrument_name === 'string' ? ` in ${u.fields.instrument_name}` : '';
     ctx.fail({
       rule: 'every request is answered; a request over a limit is rejected with the rate-limit error, never dropped or queued',
