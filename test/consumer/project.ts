@@ -1,6 +1,6 @@
 /**
- * A consumer project outside the repository: every publishable package packed with
- * `npm pack --workspaces` (each `prepack` builds), then only those tarballs installed into an empty
+ * A consumer project outside the repository: every publishable package packed with `npm pack`
+ * (PACK_WORKSPACES; each `prepack` builds), then only those tarballs installed into an empty
  * folder under the system's temporary directory, as a user installing from npm would.
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
@@ -24,6 +24,12 @@ export const PUBLISHABLE: Readonly<Record<string, string>> = {
   '@exchange-api/docs': 'packages/docs',
   '@exchange-api/codegen': 'tools/codegen',
 };
+
+/**
+ * The workspaces `npm pack` is given: the folders of the publishable packages. Not --workspaces, which
+ * packs the private ones too (tools/bench): npm pack does not skip a package marked private.
+ */
+export const PACK_WORKSPACES = ['--workspace', 'packages', '--workspace', 'tools/codegen'];
 
 /** Tools the consumer installs from the registry next to our tarballs, pinned to the repository's versions. */
 const CONSUMER_TOOLS = ['typescript@5.9.3', '@types/node@20.19.9', 'esbuild@0.28.2'];
@@ -70,21 +76,21 @@ export interface Consumer {
   remove(): void;
 }
 
-/** Pack every workspace package into `dest`; returns the tarballs of the publishable ones by name. */
+/** Pack every publishable package into `dest`; returns the tarballs by name. */
 export function packAll(dest: string): Record<string, string> {
-  const r = spawnSync('npm', ['pack', '--workspaces', '--pack-destination', dest, '--silent'], {
+  const r = spawnSync('npm', ['pack', ...PACK_WORKSPACES, '--pack-destination', dest, '--silent'], {
     cwd: repoRoot,
     env: { ...consumerEnv(), TURBO_TELEMETRY_DISABLED: '1' },
     encoding: 'utf8',
     timeout: 480_000,
     maxBuffer: 64 * 1024 * 1024,
   });
-  if (r.status !== 0) throw new Error(describeRun('npm pack --workspaces', r));
+  if (r.status !== 0) throw new Error(describeRun(`npm pack ${PACK_WORKSPACES.join(' ')}`, r));
   const files = readdirSync(dest).filter((f) => f.endsWith('.tgz'));
   const tarballs: Record<string, string> = {};
   for (const name of Object.keys(PUBLISHABLE)) {
     const file = files.find((f) => f.startsWith(`${name.slice(1).replace('/', '-')}-`));
-    if (!file) throw new Error(`npm pack --workspaces made no tarball for ${name} (made: ${files.join(', ')})`);
+    if (!file) throw new Error(`npm pack made no tarball for ${name} (made: ${files.join(', ')})`);
     tarballs[name] = join(dest, file);
   }
   return tarballs;

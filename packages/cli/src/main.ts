@@ -6,38 +6,46 @@
  * AsyncAPI parser) loads only when it runs, so `exchange-api --help` starts about as fast as node.
  */
 
-/** A subcommand: its one-line summary for the usage text, and how to run it. */
-export type Command = { summary: string; run: (argv: string[]) => Promise<number> };
+import type { Io } from './args';
+
+/**
+ * A subcommand: its one-line summary for the usage text, and how to run it. Its messages go to `io`,
+ * so a program (or a test) can run it in its own process and read what it said.
+ */
+export type Command = { summary: string; run: (argv: string[], io: Io) => Promise<number> };
+
+/** The process's own console; defined here, not imported, as this module imports nothing at load. */
+const consoleIo: Io = { out: (l) => console.log(l), err: (l) => console.error(l) };
 
 /** Every subcommand, in the order the usage text lists them. */
 export const commands: Record<string, Command> = {
   generate: {
     summary: 'regenerate types, validators, tables and the docs site from an AsyncAPI 3.0 spec',
-    run: (a) => import('./commands/generate').then((m) => m.runGenerate(a)),
+    run: (a, io) => import('./commands/generate').then((m) => m.runGenerate(a, io)),
   },
   diff: {
     summary: 'what a new version of a spec breaks, for clients and for servers',
-    run: (a) => import('./commands/diff').then((m) => m.runDiff(a)),
+    run: (a, io) => import('./commands/diff').then((m) => m.runDiff(a, io)),
   },
   spec: {
     summary: 'check the spec and print its summary',
-    run: (a) => import('./commands/spec').then((m) => m.runSpecSummary(a)),
+    run: (a, io) => import('./commands/spec').then((m) => m.runSpecSummary(a, io)),
   },
   docs: {
     summary: 'write the reference docs site (HTML + Markdown) of a spec',
-    run: (a) => import('./commands/docs').then((m) => m.runDocs(a)),
+    run: (a, io) => import('./commands/docs').then((m) => m.runDocs(a, io)),
   },
   sandbox: {
     summary: 'run the local exchange (WebSocket + HTTP, simulated market)',
-    run: (a) => import('./commands/sandbox').then((m) => m.runSandbox(a)),
+    run: (a, io) => import('./commands/sandbox').then((m) => m.runSandbox(a, io)),
   },
   conformance: {
     summary: 'check a server against the interface, rule by rule (reports: console, JSON, JUnit, HTML)',
-    run: (a) => import('./commands/conformance').then((m) => m.runConformanceCommand(a)),
+    run: (a, io) => import('./commands/conformance').then((m) => m.runConformanceCommand(a, io)),
   },
   start: {
     summary: 'the main job: regenerate, start the sandbox, run the conformance suite, stream live data',
-    run: (a) => import('./commands/start').then((m) => m.runStart(a)),
+    run: (a, io) => import('./commands/start').then((m) => m.runStart(a, io)),
   },
 };
 
@@ -55,16 +63,16 @@ export function usage(): string {
 }
 
 /** Run the command line `argv` (without node and the script) and give the exit code. */
-export async function main(argv: string[]): Promise<number> {
+export async function main(argv: string[], io: Io = consoleIo): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    console.log(usage());
+    io.out(usage());
     return name === undefined ? 2 : 0;
   }
   const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!command) {
-    console.error(`exchange-api: unknown command "${name}" (commands: ${Object.keys(commands).join(', ')})`);
+    io.err(`exchange-api: unknown command "${name}" (commands: ${Object.keys(commands).join(', ')})`);
     return 2;
   }
-  return command.run(rest);
+  return command.run(rest, io);
 }

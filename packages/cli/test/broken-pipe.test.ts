@@ -96,7 +96,7 @@ describe('a closed pipe', () => {
         'the first line',
         release,
       );
-      expect(r.first).toMatch(/^exchange-api conformance: .* 8 checks;/);
+      expect(r.first).toMatch(/^exchange-api conformance: .* 9 checks;/);
       expect(r.stderr).toBe('');
       expect(r.code).toBe(1);
     } finally {

@@ -109,7 +109,7 @@ describe('docs site in chromium', () => {
   });
 
   it.each([
-    ['cancel_all', 'methods.html#cancel_all'],
+    ['cancel_all', 'methods.html#private-cancel_all'],
     ['publish_id', 'records.html#OrderbookPayload.publish_id'],
     ['insufficient_margin', 'enums.html#CancelReason.insufficient_margin'],
     // An error by its stable name, as programs and their readers know it.
@@ -239,12 +239,12 @@ describe('docs site in chromium', () => {
     } finally {
       await wide.close();
     }
-    const narrow = await open('methods.html#order-params', { width: 390 });
+    const narrow = await open('methods.html#private-order-params', { width: 390 });
     try {
       await narrow.page.waitForTimeout(200);
       const { header, heading } = await narrow.page.evaluate(() => ({
         header: document.querySelector('header.top')!.getBoundingClientRect().bottom,
-        heading: document.getElementById('order-params')!.getBoundingClientRect().top,
+        heading: document.getElementById('private-order-params')!.getBoundingClientRect().top,
       }));
       expect(heading).toBeGreaterThanOrEqual(header);
       await narrow.page.screenshot({ path: join(shots, 'methods-390.png') });

@@ -4,14 +4,8 @@
  */
 import { join, relative, resolve } from 'node:path';
 import { parseCommand, usageError, type Io, reportFailure } from '../args';
-import {
-  diffSpecFiles,
-  emitDocs,
-  findRepoRoot,
-  modelFromSpec,
-  writeFiles,
-  type DocsChanges,
-} from '@exchange-api/codegen';
+import { diffSpecFiles, emitDocs, modelFromSpec, writeFiles, type DocsChanges } from '@exchange-api/codegen';
+import { defaultSpec } from '../default-spec';
 
 export const DOCS_HELP = `Usage: exchange-api docs [--spec <file>] [--out <dir>] [--since <old spec>]
 
@@ -19,9 +13,11 @@ Writes the reference documentation of an AsyncAPI 3.0 spec: a static HTML site (
 from disk or serve the folder from any static host) and the same pages as Markdown under md/.
 Every example is validated against the spec's schemas first; an invalid one stops generation.
 
-  --spec <file>   the spec (default: this repository's spec/asyncapi.yaml)
-  --out <dir>     where to write the site (default: ./docs-site): a new or empty folder, or one a site
-                  was written to before (files that site no longer has are removed; nothing else is)
+  --spec <file>   the spec (default: in a clone of exchange-api its spec/asyncapi.yaml, elsewhere
+                  the spec the installed @exchange-api/types was generated from)
+  --out <dir>     where to write the site (default: ./exchange-api-output/docs, a folder the
+                  exchange-api repository ignores): a new or empty folder, or one a site was
+                  written to before (files that site no longer has are removed; nothing else is)
   --since <file>  add a Changes page: what changed since that earlier version of the spec and for whom
                   it breaks (the classification of \`exchange-api diff\`)
   -h, --help      this text
@@ -34,6 +30,12 @@ Examples:
 
 Exit codes: 0 written, 2 usage or spec errors.`;
 
+/**
+ * Where the site goes without --out: the folder of everything the command line writes by default (the
+ * conformance reports of `start` too), which the repository ignores, so a run leaves nothing untracked.
+ */
+const DEFAULT_OUT = join('exchange-api-output', 'docs');
+
 /** Runs the `docs` subcommand; resolves to the exit code. */
 export async function runDocs(argv: string[], io: Io = { out: console.log, err: console.error }): Promise<number> {
   const values = parseCommand<{ spec?: string; out?: string; since?: string }>(
@@ -45,12 +47,12 @@ export async function runDocs(argv: string[], io: Io = { out: console.log, err: 
   );
   if (typeof values === 'number') return values;
   const cwd = process.cwd();
-  const repo = findRepoRoot();
-  const spec = values.spec ?? (repo ? join(repo, 'spec', 'asyncapi.yaml') : null);
-  if (!spec) return usageError('docs', 'no spec/asyncapi.yaml above this folder; pass --spec <file>', io);
+  const fallback = values.spec === undefined ? defaultSpec(cwd) : null;
+  if (fallback && 'error' in fallback) return usageError('docs', fallback.error, io);
+  const spec = values.spec ?? (fallback as { file: string }).file;
   if (values.out !== undefined && values.out.trim() === '')
     return usageError('docs', '--out needs a folder (got an empty path); use --out . for the current folder', io);
-  const out = resolve(cwd, values.out ?? 'docs-site');
+  const out = resolve(cwd, values.out ?? DEFAULT_OUT);
   const shown = relative(cwd, out).startsWith('..') ? out : relative(cwd, out) || '.';
   const started = performance.now();
   try {
@@ -59,13 +61,15 @@ export async function runDocs(argv: string[], io: Io = { out: console.log, err: 
       values.since === undefined ? undefined : changesSince(values.since, spec, cwd, out),
     ]);
     const files = emitDocs(model, { changes });
-    const specName = relative(out, resolve(cwd, spec)) || spec;
-    // The header says how to write these files again: this very command, not the repository's npm script.
+    const fromSite = (file: string) => relative(out, resolve(cwd, file)) || file;
+    const specName = fromSite(spec);
+    // The header says how to write these files again: this command, run in the site's folder, so its
+    // paths mean the same whichever folder it first ran from.
     const regenerate = [
-      'npx exchange-api docs',
-      ...(values.spec ? ['--spec', values.spec] : []),
-      ...(values.out ? ['--out', values.out] : []),
-      ...(values.since ? ['--since', values.since] : []),
+      'npx exchange-api docs --spec',
+      specName,
+      '--out .',
+      ...(values.since ? ['--since', fromSite(values.since)] : []),
     ].join(' ');
     const result = writeFiles(files, { docs: out }, { check: false, specName, cwd, regenerate });
     const kB = (filter: (p: string) => boolean) =>

@@ -12,14 +12,17 @@ import {
   type LanguageTarget,
 } from '@exchange-api/codegen';
 import { consoleIo, parseCommand, usageError, type Io, reportFailure } from '../args';
+import { defaultSpec } from '../default-spec';
 
 export const GENERATE_HELP = `Usage: exchange-api generate [--spec <file> --out <dir> [--name <pkg>] [--docs] [--lang <languages>] [--force]] [--check]
 
 Regenerates types, validators and tables (and, in this repository, the client's surface and the docs
 site) from an AsyncAPI 3.0 spec.
 
-  (no --spec)        regenerate this repository's packages from spec/asyncapi.yaml
-  --spec <file>      generate for any AsyncAPI 3.x spec (our x- extensions are optional: an absent
+  (no flags)         in a clone of exchange-api: regenerate its packages from spec/asyncapi.yaml
+  --spec <file>      generate for any AsyncAPI 3.x spec (with --out only: in a clone its
+                     spec/asyncapi.yaml, elsewhere the spec the installed @exchange-api/types was
+                     generated from) (our x- extensions are optional: an absent
                      one takes its default, noted once per kind; the exchange-api repository's
                      spec/README.md, "Our extension vocabulary", lists them) ...
   --out <dir>        ... an npm package into this folder: package.json, README.md, src/ (types,
@@ -43,17 +46,88 @@ Examples:
 
 Exit codes: 0 done or current, 1 generated files differ (--check), 2 usage or spec errors.`;
 
+type GenerateFlags = {
+  spec?: string;
+  out?: string;
+  check?: boolean;
+  force?: boolean;
+  name?: string;
+  docs?: boolean;
+  lang?: string[];
+};
+
+type Outcome = { written: string[]; removed: string[]; differing: string[] };
+
+/** The flags that only make sense together, checked before anything is read: a usage error, or null. */
+function flagProblem(values: GenerateFlags): string | null {
+  if (values.spec !== undefined && values.out === undefined)
+    return '--spec and --out go together (--out alone takes the default spec)';
+  if (values.out !== undefined && values.out.trim() === '')
+    return '--out needs a folder (got an empty path); use --out . for the current folder';
+  if (values.force && values.out === undefined) return '--force goes with --spec and --out';
+  if ((values.name !== undefined || values.docs) && values.out === undefined)
+    return '--name and --docs go with --spec and --out';
+  if (values.lang && values.out === undefined) return '--lang goes with --spec and --out';
+  return null;
+}
+
+/** An SDK package for --spec (or the default spec) in --out; the fix names the same command. */
+async function generateSdk(
+  values: GenerateFlags & { out: string },
+  languages: LanguageTarget[],
+  io: Io,
+): Promise<{ result: Outcome; fix: string } | string> {
+  const fallback = values.spec === undefined ? defaultSpec() : null;
+  if (fallback && 'error' in fallback) return fallback.error;
+  const spec = values.spec ?? (fallback as { file: string }).file;
+  const result = await generateInto(spec, values.out, {
+    check: values.check === true,
+    force: values.force === true,
+    name: values.name,
+    docs: values.docs === true,
+    languages,
+  });
+  // One line per kind of default applied (not per place), on stderr: stdout keeps its first line.
+  for (const note of result.notes) io.err(note);
+  const fix = `npx exchange-api generate${values.spec !== undefined ? ` --spec ${values.spec}` : ''} --out ${values.out}${values.name !== undefined ? ` --name ${values.name}` : ''}${values.docs ? ' --docs' : ''}${langFlag(languages)}`;
+  return { result, fix };
+}
+
+/** The repository's own packages, from its spec: only inside a clone. */
+async function generateOwn(check: boolean): Promise<{ result: Outcome; fix: string } | string> {
+  const root = findRepoRoot();
+  if (!root)
+    return 'not in a clone of exchange-api (no spec/asyncapi.yaml with packages/types above this folder): give --out <dir> for an SDK of the installed spec, or --spec <file> --out <dir>';
+  return { result: await generateRepository(root, { check }), fix: 'npm run generate' };
+}
+
+/** What was written, or under --check what differs (exit 1 with the fix) or that all is current. */
+function report(result: Outcome, check: boolean, fix: string, started: number, io: Io): number {
+  const ms = Date.now() - started;
+  if (check) {
+    if (result.differing.length === 0) {
+      io.out(`generated files are current (${ms} ms)`);
+      return 0;
+    }
+    io.err(`generated files differ from the spec (${result.differing.length}):`);
+    for (const f of result.differing) io.err(`  ${f}`);
+    io.err(`fix: ${fix}`);
+    return 1;
+  }
+  const changed = result.written.length + result.removed.length;
+  io.out(
+    changed === 0
+      ? `generated files were already current (${ms} ms)`
+      : `generated ${result.written.length} file(s), removed ${result.removed.length} (${ms} ms)`,
+  );
+  for (const f of result.written) io.out(`  wrote ${f}`);
+  for (const f of result.removed) io.out(`  removed ${f}`);
+  return 0;
+}
+
 /** Runs the `generate` subcommand; resolves to the exit code. */
 export async function runGenerate(argv: string[], io: Io = consoleIo): Promise<number> {
-  const values = parseCommand<{
-    spec?: string;
-    out?: string;
-    check?: boolean;
-    force?: boolean;
-    name?: string;
-    docs?: boolean;
-    lang?: string[];
-  }>(
+  const values = parseCommand<GenerateFlags>(
     'generate',
     GENERATE_HELP,
     argv,
@@ -69,14 +143,8 @@ export async function runGenerate(argv: string[], io: Io = consoleIo): Promise<n
     io,
   );
   if (typeof values === 'number') return values;
-  if ((values.spec === undefined) !== (values.out === undefined))
-    return usageError('generate', '--spec and --out go together', io);
-  if (values.out !== undefined && values.out.trim() === '')
-    return usageError('generate', '--out needs a folder (got an empty path); use --out . for the current folder', io);
-  if (values.force && values.out === undefined) return usageError('generate', '--force goes with --spec and --out', io);
-  if ((values.name !== undefined || values.docs) && values.out === undefined)
-    return usageError('generate', '--name and --docs go with --spec and --out', io);
-  if (values.lang && values.out === undefined) return usageError('generate', '--lang goes with --spec and --out', io);
+  const problem = flagProblem(values);
+  if (problem) return usageError('generate', problem, io);
   let languages: LanguageTarget[];
   try {
     languages = parseLanguages(values.lang ?? []);
@@ -87,48 +155,12 @@ export async function runGenerate(argv: string[], io: Io = consoleIo): Promise<n
   const check = values.check === true;
   const started = Date.now();
   try {
-    let result;
-    let fix = 'npm run generate';
-    if (values.spec !== undefined && values.out !== undefined) {
-      result = await generateInto(values.spec, values.out, {
-        check,
-        force: values.force === true,
-        name: values.name,
-        docs: values.docs === true,
-        languages,
-      });
-      fix = `npx exchange-api generate --spec ${values.spec} --out ${values.out}${values.name !== undefined ? ` --name ${values.name}` : ''}${values.docs ? ' --docs' : ''}${langFlag(languages)}`;
-      // One line per kind of default applied (not per place), on stderr: stdout keeps its first line.
-      for (const note of result.notes) io.err(note);
-    } else {
-      const root = findRepoRoot();
-      if (!root)
-        return usageError(
-          'generate',
-          'no spec/asyncapi.yaml with packages/types above this folder; use --spec <file> --out <dir>',
-          io,
-        );
-      result = await generateRepository(root, { check });
-    }
-    if (check) {
-      if (result.differing.length > 0) {
-        io.err(`generated files differ from the spec (${result.differing.length}):`);
-        for (const f of result.differing) io.err(`  ${f}`);
-        io.err(`fix: ${fix}`);
-        return 1;
-      }
-      io.out(`generated files are current (${Date.now() - started} ms)`);
-      return 0;
-    }
-    const changed = result.written.length + result.removed.length;
-    io.out(
-      changed === 0
-        ? `generated files were already current (${Date.now() - started} ms)`
-        : `generated ${result.written.length} file(s), removed ${result.removed.length} (${Date.now() - started} ms)`,
-    );
-    for (const f of result.written) io.out(`  wrote ${f}`);
-    for (const f of result.removed) io.out(`  removed ${f}`);
-    return 0;
+    const done =
+      values.out !== undefined
+        ? await generateSdk({ ...values, out: values.out }, languages, io)
+        : await generateOwn(check);
+    if (typeof done === 'string') return usageError('generate', done, io);
+    return report(done.result, check, done.fix, started, io);
   } catch (err) {
     return reportFailure('generate', err, io);
   }

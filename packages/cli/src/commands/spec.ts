@@ -1,7 +1,6 @@
-import { parseCommand, usageError, reportFailure } from '../args';
-import { join, resolve } from 'node:path';
+import { consoleIo, parseCommand, usageError, reportFailure, type Io } from '../args';
+import { resolve } from 'node:path';
 import {
-  findRepoRoot,
   formatProblem,
   loadSpec,
   buildModel,
@@ -11,8 +10,12 @@ import {
   messageVariants,
   type ApiModel,
 } from '@exchange-api/codegen';
+import { defaultSpec } from '../default-spec';
 
 export const SPEC_HELP = `Usage: exchange-api spec [--spec <file>]
+
+Without --spec: in a clone of exchange-api, its spec/asyncapi.yaml; elsewhere, the spec the installed
+@exchange-api/types was generated from.
 
 Checks an AsyncAPI 3.x spec (the parser and our conventions) and prints its summary: servers, channels,
 methods, records, enumerations, limits, errors, assumptions and the places the document leaves open.
@@ -33,12 +36,13 @@ function payloadName(p: { schema: Record<string, unknown>; record: string | null
   return names.length > 0 && names.every((n) => n !== null) ? names.join(' | ') : 'unknown';
 }
 
-export async function runSpecSummary(argv: string[]): Promise<number> {
-  const values = parseCommand<{ spec?: string }>('spec', SPEC_HELP, argv, { spec: { type: 'string' } });
+export async function runSpecSummary(argv: string[], io: Io = consoleIo): Promise<number> {
+  const values = parseCommand<{ spec?: string }>('spec', SPEC_HELP, argv, { spec: { type: 'string' } }, io);
   if (typeof values === 'number') return values;
-  const root = findRepoRoot();
-  const file = values.spec ?? (root ? join(root, 'spec', 'asyncapi.yaml') : null);
-  if (!file) return usageError('spec', 'no spec/asyncapi.yaml above this folder; pass --spec <file>');
+  const fallback = defaultSpec();
+  if (values.spec === undefined && 'error' in fallback) return usageError('spec', fallback.error, io);
+  const root = 'clone' in fallback ? fallback.clone : null;
+  const file = values.spec ?? (fallback as { file: string }).file;
   try {
     const loaded = await loadSpec(file, { cwd: root ?? process.cwd() });
     let m: ApiModel;
@@ -49,39 +53,39 @@ export async function runSpecSummary(argv: string[]): Promise<number> {
       // A problem in a file the spec refers to names that file, as generate does.
       throw placedError(err, loaded);
     }
-    console.log(`spec ok: ${m.title} ${m.version} (${loaded.file})`);
-    for (const n of loaded.notes) console.log(`  ${formatProblem(n)}`);
-    for (const d of m.defaults) console.log(`  ${defaultNote(d)}`);
+    io.out(`spec ok: ${m.title} ${m.version} (${loaded.file})`);
+    for (const n of loaded.notes) io.out(`  ${formatProblem(n)}`);
+    for (const d of m.defaults) io.out(`  ${defaultNote(d)}`);
     const records = m.types.filter((t) => t.kind === 'record');
     const enums = m.types.filter((t) => t.kind === 'enum');
-    console.log(
+    io.out(
       `servers (${m.servers.length}): ${m.servers.map((s) => `${s.id} ${s.protocol}://${s.host}${s.pathname}`).join(', ')}`,
     );
-    console.log(`channels (${m.channels.length}):`);
-    for (const c of m.channels)
-      console.log(`  ${c.access.padEnd(7)} ${c.address.padEnd(44)} ${payloadName(c.payload)}`);
-    console.log(`methods (${m.methods.length}):`);
+    io.out(`channels (${m.channels.length}):`);
+    for (const c of m.channels) io.out(`  ${c.access.padEnd(7)} ${c.address.padEnd(44)} ${payloadName(c.payload)}`);
+    io.out(`methods (${m.methods.length}):`);
     for (const x of m.methods)
-      console.log(
+      io.out(
         `  ${x.name.padEnd(32)} ${(x.rateLimitClass ?? 'none').padEnd(13)} ${x.transports.join('+').padEnd(8)} auth ${x.auth}`,
       );
-    console.log(`records (${records.length}): ${records.map((r) => r.name).join(', ')}`);
-    console.log(`enumerations (${enums.length}): ${enums.map((e) => e.name).join(', ')}`);
-    console.log(`limits (${m.limits.length}): ${m.limits.map((l) => l.id).join(', ')}`);
-    console.log(`errors (${m.errors.codes.length}): ${m.errors.codes.map((e) => e.code).join(', ')}`);
-    console.log(`assumptions (${m.assumptions.length}):`);
-    for (const a of m.assumptions) console.log(`  ${a.id}: ${a.title}`);
-    // This repository's own spec explains its open places in spec/README.md; any other spec's are its x-not-shown markers.
-    const ours = root !== null && resolve(root, 'spec', 'asyncapi.yaml') === resolve(root ?? process.cwd(), file);
-    if (ours) console.log(`not shown (${m.notShown.length} places): see spec/README.md, "Not shown"`);
-    else {
-      console.log(
-        `not shown (${m.notShown.length} places${m.notShown.length > 0 ? ', the x-not-shown markers' : ''}):`,
+    io.out(`records (${records.length}): ${records.map((r) => r.name).join(', ')}`);
+    io.out(`enumerations (${enums.length}): ${enums.map((e) => e.name).join(', ')}`);
+    io.out(`limits (${m.limits.length}): ${m.limits.map((l) => l.id).join(', ')}`);
+    io.out(`errors (${m.errors.codes.length}): ${m.errors.codes.map((e) => e.code).join(', ')}`);
+    io.out(`assumptions (${m.assumptions.length}):`);
+    for (const a of m.assumptions) io.out(`  ${a.id}: ${a.title}`);
+    // This repository's own spec (a clone's or the installed one) explains its open places in spec/README.md; any other spec's are its x-not-shown markers.
+    const ours = 'file' in fallback && resolve(fallback.file) === resolve(root ?? process.cwd(), file);
+    if (ours)
+      io.out(
+        `not shown (${m.notShown.length} places): see spec/README.md${root ? '' : ' of the exchange-api repository'}, "Not shown"`,
       );
-      for (const n of m.notShown) console.log(`  ${n.where}: ${n.text}`);
+    else {
+      io.out(`not shown (${m.notShown.length} places${m.notShown.length > 0 ? ', the x-not-shown markers' : ''}):`);
+      for (const n of m.notShown) io.out(`  ${n.where}: ${n.text}`);
     }
     return 0;
   } catch (err) {
-    return reportFailure('spec', err);
+    return reportFailure('spec', err, io);
   }
 }

@@ -3,7 +3,7 @@
  * confirm the SDK and docs, start the sandbox, run the conformance suite against it with a fresh key,
  * stream a few seconds of live data through the client, and say where the reports and docs are.
  */
-import { numberFlag, parseCommand, usageError, reportFailure } from '../args';
+import { consoleIo, numberFlag, parseCommand, usageError, reportFailure, type Io } from '../args';
 import { statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { Wallet } from 'ethers';
@@ -34,16 +34,16 @@ type Key = { address: string; privateKey: string };
 type Report = Awaited<ReturnType<(typeof import('@exchange-api/conformance'))['runConformance']>>;
 
 /** Runs the `start` subcommand, its five steps in order; resolves to the exit code. */
-export async function runStart(argv: string[]): Promise<number> {
-  const options = parseStart(argv);
+export async function runStart(argv: string[], io: Io = consoleIo): Promise<number> {
+  const options = parseStart(argv, io);
   if (typeof options === 'number') return options;
   const { seconds, root, out } = options;
   const started = Date.now();
-  const step: Step = (n, title) => console.log(`\n[${n}/5] ${title} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
-  console.log('exchange-api start: the main job on the embedded sandbox');
+  const step: Step = (n, title) => io.out(`\n[${n}/5] ${title} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  io.out('exchange-api start: the main job on the embedded sandbox');
 
   step(1, 'SDK and docs from spec/asyncapi.yaml');
-  const generated = await regenerate(root);
+  const generated = await regenerate(root, io);
   if (generated !== 0) return generated;
 
   step(2, 'sandbox');
@@ -56,21 +56,21 @@ export async function runStart(argv: string[]): Promise<number> {
     seed: 1,
     sessionKeys: [{ address: sessionKey.address, wallet: wallet.address }],
   });
-  console.log(`  sandbox listening ${sandbox.wsUrl} ${sandbox.httpUrl}`);
+  io.out(`  sandbox listening ${sandbox.wsUrl} ${sandbox.httpUrl}`);
   try {
     // Order flow is allowed here only because the sandbox is ours; the runner never trades without the flag.
     step(3, 'conformance suite against the sandbox (a fresh wallet key and session key, order flow allowed)');
-    const { report, htmlPath, jsonPath } = await runSuite(sandbox, wallet, sessionKey, out);
+    const { report, htmlPath, jsonPath } = await runSuite(sandbox, wallet, sessionKey, out, io);
 
     step(4, `live data through the client for ${seconds} s (strict validation)`);
-    const invalid = await streamLiveData(sandbox, seconds);
+    const invalid = await streamLiveData(sandbox, seconds, io);
 
     step(5, 'reports and docs');
     const rel = (p: string) => relative(process.cwd(), p) || p;
-    console.log(`  conformance report (HTML): ${rel(htmlPath)}`);
-    console.log(`  conformance report (JSON): ${rel(jsonPath)}`);
-    console.log(`  docs site:                 ${rel(join(root, 'packages', 'docs', 'site', 'index.html'))}`);
-    console.log(
+    io.out(`  conformance report (HTML): ${rel(htmlPath)}`);
+    io.out(`  conformance report (JSON): ${rel(jsonPath)}`);
+    io.out(`  docs site:                 ${rel(join(root, 'packages', 'docs', 'site', 'index.html'))}`);
+    io.out(
       `\ndone in ${((Date.now() - started) / 1000).toFixed(1)} s: ${report.summary.passed} passed, ${report.summary.failed} failed, ${report.summary.skipped} skipped, ${report.summary.inconclusive} inconclusive`,
     );
     return report.exitCode === 0 && invalid === 0 ? 0 : 1;
@@ -80,50 +80,57 @@ export async function runStart(argv: string[]): Promise<number> {
 }
 
 /** The flags of `start`, checked before any work: how long to stream, the repository, the reports' folder; or the exit code (help, usage error). */
-function parseStart(argv: string[]): { seconds: number; root: string; out: string } | number {
-  const values = parseCommand<{ out?: string; seconds?: string }>('start', START_HELP, argv, {
-    out: { type: 'string' },
-    seconds: { type: 'string' },
-  });
+function parseStart(argv: string[], io: Io): { seconds: number; root: string; out: string } | number {
+  const values = parseCommand<{ out?: string; seconds?: string }>(
+    'start',
+    START_HELP,
+    argv,
+    {
+      out: { type: 'string' },
+      seconds: { type: 'string' },
+    },
+    io,
+  );
   if (typeof values === 'number') return values;
   const seconds =
     values.seconds === undefined
       ? 3
       : numberFlag('seconds', values.seconds, { min: 0, aboveMin: true, max: 600, unit: 'seconds' });
-  if (typeof seconds !== 'number') return usageError('start', seconds.error);
+  if (typeof seconds !== 'number') return usageError('start', seconds.error, io);
   const root = findRepoRoot();
   if (!root)
     return usageError(
       'start',
       'run it inside the exchange-api repository (no spec/asyncapi.yaml with packages/types above this folder)',
+      io,
     );
   if (values.out !== undefined && values.out.trim() === '')
-    return usageError('start', '--out needs a folder (got an empty path)');
+    return usageError('start', '--out needs a folder (got an empty path)', io);
   const out = resolve(values.out ?? 'exchange-api-output');
   // Checked before the run, not after it: a report that cannot be written would waste the whole run.
   const outProblem = folderProblem(out);
-  if (outProblem) return usageError('start', `--out ${outProblem}`);
+  if (outProblem) return usageError('start', `--out ${outProblem}`, io);
   return { seconds, root, out };
 }
 
 /** Step 1: regenerate what differs from the spec (or confirm it is current); 0, or the exit code of the failure. */
-async function regenerate(root: string): Promise<number> {
+async function regenerate(root: string, io: Io): Promise<number> {
   try {
     const check = await generateRepository(root, { check: true });
     if (check.differing.length === 0) {
-      console.log('  generated types, validators, tables and docs are current');
+      io.out('  generated types, validators, tables and docs are current');
     } else {
       const wrote = await generateRepository(root, { check: false });
-      console.log(`  regenerated ${wrote.written.length} file(s), removed ${wrote.removed.length}`);
+      io.out(`  regenerated ${wrote.written.length} file(s), removed ${wrote.removed.length}`);
     }
     return 0;
   } catch (err) {
     if (err instanceof SpecError) {
-      console.error(`  the spec has ${err.problems.length} error(s):`);
-      for (const p of err.problems) console.error(`  ${formatProblem(p)}`);
+      io.err(`  the spec has ${err.problems.length} error(s):`);
+      for (const p of err.problems) io.err(`  ${formatProblem(p)}`);
       return 2;
     }
-    return reportFailure('start', err);
+    return reportFailure('start', err, io);
   }
 }
 
@@ -133,6 +140,7 @@ async function runSuite(
   wallet: Key,
   sessionKey: Key,
   out: string,
+  io: Io,
 ): Promise<{ report: Report; htmlPath: string; jsonPath: string }> {
   const conformance = await import('@exchange-api/conformance');
   const report = await conformance.runConformance({
@@ -143,7 +151,7 @@ async function runSuite(
     wallet: wallet.address,
     allowOrderFlow: true,
     onProgress: (e) => {
-      if (e.type === 'done') console.log(`  ${conformance.progressLine(e.result, e.index, e.total)}`);
+      if (e.type === 'done') io.out(`  ${conformance.progressLine(e.result, e.index, e.total)}`);
     },
   });
   makeFolder(out);
@@ -151,12 +159,12 @@ async function runSuite(
   const jsonPath = join(out, 'conformance.json');
   writeFileSync(htmlPath, conformance.htmlReport(report));
   writeFileSync(jsonPath, conformance.jsonReport(report));
-  console.log(conformance.consoleReport(report).replace(/^/gm, '  '));
+  io.out(conformance.consoleReport(report).replace(/^/gm, '  '));
   return { report, htmlPath, jsonPath };
 }
 
 /** Step 4: top of book and trades of up to three perpetuals for `seconds`, printed as a table; resolves to the count of invalid payloads. */
-async function streamLiveData(sandbox: Sandbox, seconds: number): Promise<number> {
+async function streamLiveData(sandbox: Sandbox, seconds: number, io: Io): Promise<number> {
   const { createClient, channels } = await import('@exchange-api/client');
   const c = createClient({ wsUrl: sandbox.wsUrl, httpUrl: sandbox.httpUrl, validate: 'strict' });
   let invalid = 0;
@@ -183,10 +191,11 @@ async function streamLiveData(sandbox: Sandbox, seconds: number): Promise<number
     }
     await new Promise((r) => setTimeout(r, seconds * 1000));
     printTable(
+      io,
       ['instrument', 'best bid', 'best ask', 'books', 'trades', 'last trade'],
       [...rows].map(([name, r]) => [name, r.bid, r.ask, String(r.books), String(r.trades), r.last]),
     );
-    console.log(`  every payload validated against the spec (${invalid} invalid)`);
+    io.out(`  every payload validated against the spec (${invalid} invalid)`);
     return invalid;
   } finally {
     await c.close().catch(() => undefined);
@@ -206,10 +215,10 @@ function folderProblem(out: string): string | null {
   }
 }
 
-function printTable(head: string[], rows: string[][]): void {
+function printTable(io: Io, head: string[], rows: string[][]): void {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => '  ' + cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
-  console.log(line(head));
-  console.log(line(widths.map((w) => '-'.repeat(w))));
-  for (const r of rows) console.log(line(r));
+  io.out(line(head));
+  io.out(line(widths.map((w) => '-'.repeat(w))));
+  for (const r of rows) io.out(line(r));
 }

@@ -1,0 +1,75 @@
+/**
+ * The spec a command reads without --spec: in a clone, the clone's; anywhere else, the one the installed
+ * @exchange-api/types ships (packed by its prepack script). Run as a user outside any clone runs it: the
+ * command in a fresh process whose folder is a new one under the system's temporary folder. And the
+ * docs site's default folder is one the repository ignores, so a run leaves nothing untracked.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultSpec, installedSpec } from '../src/default-spec';
+import { root } from './run-cli';
+
+const bin = join(root, 'packages', 'cli', 'bin', 'exchange-api.js');
+const tsx = fileURLToPath(import.meta.resolve('tsx'));
+const app = mkdtempSync(join(tmpdir(), 'default-spec-app-'));
+
+/** `exchange-api ...args` from its sources, in `cwd`. */
+function command(args: string[], cwd = app) {
+  const r = spawnSync(process.execPath, ['--conditions=@exchange-api/source', '--import', tsx, bin, ...args], {
+    cwd,
+    encoding: 'utf8',
+    timeout: 90_000,
+  });
+  return { status: r.status, output: `${r.stdout}${r.stderr}` };
+}
+
+beforeAll(() => {
+  // What `npm pack` of @exchange-api/types does after its build.
+  const r = spawnSync(process.execPath, [join(root, 'packages', 'types', 'scripts', 'ship-spec.mjs')], {
+    encoding: 'utf8',
+  });
+  expect(r.status, r.stderr).toBe(0);
+});
+afterAll(() => rmSync(app, { recursive: true, force: true }));
+
+describe('the default spec', () => {
+  it('in a clone (any folder of it) is the clone’s spec/asyncapi.yaml', () => {
+    expect(defaultSpec(join(root, 'packages', 'cli'))).toEqual({
+      file: join(root, 'spec', 'asyncapi.yaml'),
+      clone: resolve(root),
+    });
+  });
+
+  it('outside a clone is the spec @exchange-api/types ships, a copy of the spec it was generated from', () => {
+    expect(defaultSpec(app)).toEqual({ file: installedSpec(), clone: null });
+    expect(readFileSync(installedSpec(), 'utf8')).toBe(readFileSync(join(root, 'spec', 'asyncapi.yaml'), 'utf8'));
+  });
+
+  it('outside a clone, spec, docs and generate --out read it; generate alone says what to give', () => {
+    const spec = command(['spec']);
+    expect(spec.output).toContain(`spec ok: Exchange Streaming and Request API`);
+    expect(spec.output).toContain(`(${installedSpec()})`);
+    expect(spec.status).toBe(0);
+    const docs = command(['docs']);
+    expect(docs.status, docs.output).toBe(0);
+    expect(existsSync(join(app, 'exchange-api-output', 'docs', 'index.html'))).toBe(true);
+    const sdk = command(['generate', '--out', 'sdk']);
+    expect(sdk.status, sdk.output).toBe(0);
+    expect(JSON.parse(readFileSync(join(app, 'sdk', 'package.json'), 'utf8')).name).toBeTruthy();
+    const bare = command(['generate']);
+    expect(bare.status).toBe(2);
+    expect(bare.output.trim()).toMatch(/^exchange-api generate: not in a clone of exchange-api .*give --out <dir>/);
+  }, 180_000);
+
+  it('the docs site’s default folder is one this repository ignores', () => {
+    const help = command(['docs', '--help']);
+    const folder = /default: \.\/(\S+?),/.exec(help.output)?.[1];
+    expect(folder, help.output).toBe('exchange-api-output/docs');
+    const ignored = spawnSync('git', ['check-ignore', '-q', `${folder}/index.html`], { cwd: root });
+    expect(ignored.status, `git check-ignore ${folder}/index.html`).toBe(0);
+  });
+});
