@@ -65,6 +65,7 @@ describe('client ↔ sandbox', () => {
       subaccount_id: String(sub),
       interval: '100',
       instrument_type: 'perp',
+      batch_status: 'Settled',
       wallet: wallet.address,
     };
     const got = new Map<string, unknown>();
@@ -77,7 +78,7 @@ describe('client ↔ sandbox', () => {
     }
     await until(
       () => got.size === channelTable.length,
-      15_000,
+      60_000,
       `all ${channelTable.length} channels (got ${[...got.keys()].join(', ')})`,
     );
     for (const ch of channelTable) {
@@ -125,7 +126,7 @@ describe('client ↔ sandbox', () => {
     expect(placed.order.order_status).toBe('open');
     await until(
       () => orders.some((o) => o.order_id === placed.order.order_id && o.order_status === 'open'),
-      5000,
+      60_000,
       'the open order',
     );
     const cancelled = await client.cancel({
@@ -136,7 +137,7 @@ describe('client ↔ sandbox', () => {
     expect(cancelled.order_status).toBe('cancelled');
     await until(
       () => orders.some((o) => o.order_id === placed.order.order_id && o.order_status === 'cancelled'),
-      5000,
+      60_000,
       'the cancelled order',
     );
     expect(reports).toEqual([]);
@@ -155,8 +156,17 @@ describe('client ↔ sandbox', () => {
     const ids = await c.login();
     expect(ids).toEqual(client.subaccountIds);
     expect(await c.getSubaccounts()).toEqual(ids);
-    const r = await c.cancelAll({ subaccount_id: ids[0]! });
-    expect(typeof r.cancelled_orders).toBe('number');
+    // The key signs the order's action for the wallet (owner); the cancel needs only the login.
+    const placed = await c.order({
+      subaccount_id: ids[0]!,
+      instrument_name: 'ETH-PERP',
+      direction: 'buy',
+      amount: '0.1',
+      limit_price: '100',
+      max_fee: '10',
+    });
+    expect(placed.order).toMatchObject({ order_status: 'open', signer: sessionKey.address });
+    expect(await c.cancelAll({ subaccount_id: ids[0]! })).toBe('ok');
     await c.close();
   });
 
@@ -167,12 +177,22 @@ describe('client ↔ sandbox', () => {
       signer: wallet,
       actionSigner: async (method, params) => {
         const { signAction } = await import('@exchange-api/auth');
-        return signAction(other, method, params);
+        const instrument = await c.call('public/get_instrument', { instrument_name: String(params.instrument_name) });
+        return signAction(other, method, params, { instrument, owner: wallet.address });
       },
     });
     await c.connect();
     await c.login();
-    const err = await c.cancelAll({ subaccount_id: c.subaccountIds[0]! }).catch((e) => e);
+    const err = await c
+      .order({
+        subaccount_id: c.subaccountIds[0]!,
+        instrument_name: 'ETH-PERP',
+        direction: 'buy',
+        amount: '0.1',
+        limit_price: '100',
+        max_fee: '10',
+      })
+      .catch((e) => e);
     await c.close();
     expect(err).toBeInstanceOf(AuthError);
     expect([err.code, err.rpcCode]).toEqual(['AUTH_INVALID_ACTION_SIGNATURE', 14004]);
