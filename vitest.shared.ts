@@ -12,3 +12,11 @@ export const sourceResolve = {
     resolve: { conditions: [SOURCE_CONDITION, ...defaultServerConditions], externalConditions: [SOURCE_CONDITION] },
   },
 };
+
+/**
+ * Every project's default bounds on a test and a hook. They stop a hang, they do not judge speed: a
+ * loaded 2-core CI machine runs a case many times slower than a quiet one (a setup hook that builds our
+ * spec's model took 23 s there), and a test that fails for that fails a correct change. A promise about
+ * time is a benchmark's (tools/bench), measured as a ratio against a control.
+ */
+export const hangBounds = { testTimeout: 120_000, hookTimeout: 180_000 };

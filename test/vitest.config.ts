@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
-import { sourceResolve } from '../vitest.shared.ts';
+import { hangBounds, sourceResolve } from '../vitest.shared.ts';
 
-// Cross-package end-to-end tests: real sockets on loopback, so generous timeouts on a 2-core machine.
+// Cross-package end-to-end tests: real sockets on loopback.
 export default defineConfig({
   ...sourceResolve,
   // No module isolation between files: re-importing the sources (the parser, ethers, ajv) for each file
@@ -10,8 +10,7 @@ export default defineConfig({
     name: 'e2e',
     isolate: false,
     include: ['**/*.test.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 30_000,
+    ...hangBounds,
     passWithNoTests: true,
   },
 });

@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { sourceResolve } from '../../vitest.shared.ts';
+import { hangBounds, sourceResolve } from '../../vitest.shared.ts';
 
 export default defineConfig({
   ...sourceResolve,
@@ -9,8 +9,7 @@ export default defineConfig({
     name: 'sandbox',
     isolate: false,
     include: ['test/**/*.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    ...hangBounds,
     passWithNoTests: true,
   },
 });

@@ -1,13 +1,12 @@
 import { defineConfig } from 'vitest/config';
-import { sourceResolve } from '../../vitest.shared.ts';
+import { hangBounds, sourceResolve } from '../../vitest.shared.ts';
 
 export default defineConfig({
   ...sourceResolve,
   test: {
     name: 'types',
     include: ['test/**/*.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    ...hangBounds,
     passWithNoTests: true,
   },
 });

@@ -135,7 +135,7 @@ describe('faults', () => {
         (e) => settled.push(e instanceof ConnectionClosedError ? 'closed' : 'other'),
       );
       await control(sb, 'drop', {});
-      await until(() => opens === i, 10_000, `reconnect ${i}`);
+      await until(() => opens === i, 60_000, `reconnect ${i}`);
       await inflight;
     }
     expect(settled).toHaveLength(50);
@@ -190,14 +190,14 @@ describe('faults', () => {
     const client = createClient({ wsUrl: sb.wsUrl });
     const errors = track(client);
     await client.connect();
-    // The answer is held 3 s; a 150 ms timeout must fire long before it, even on a loaded machine.
+    // The answer is held 3 s: the 150 ms timeout fires first, and the late answer is seen after it
+    // (an order of events, the same on a loaded machine; the clock alone would not be).
     await control(sb, 'delay', { ms: 3000 });
-    const t0 = Date.now();
     const err = await client.call('public/getRateLimits', {}, { timeoutMs: 150 }).catch((e) => e);
     expect(err).toBeInstanceOf(TimeoutError);
-    expect(Date.now() - t0).toBeLessThan(2500);
+    expect(errors.some((e) => (e as { fault?: string }).fault === 'unknown-id')).toBe(false);
     expect(client.pendingCount).toBe(0);
-    await until(() => errors.some((e) => (e as { fault?: string }).fault === 'unknown-id'), 5000, 'the late answer');
+    await until(() => errors.some((e) => (e as { fault?: string }).fault === 'unknown-id'), 60_000, 'the late answer');
     await control(sb, 'delay', { ms: 0 });
     expect((await client.call('public/getRateLimits', {})).remaining_non_matching).toBeDefined();
   });
@@ -229,11 +229,11 @@ describe('faults', () => {
     client.on('reconnect', (r) => delays.push(r.delayMs));
     await control(sb, 'drop', {});
     // The client's place is taken before its first attempt (a second later).
-    await until(async () => (await control(sb!, 'connections')).length === 0, 5000, 'the dropped socket to be gone');
+    await until(async () => (await control(sb!, 'connections')).length === 0, 60_000, 'the dropped socket to be gone');
     const held = await holdSockets(sb.wsUrl, 4);
     await until(
       () => errors.filter((e) => e instanceof ConnectionLimitError).length >= 2,
-      10_000,
+      60_000,
       'two refused attempts',
     );
     expect(errors.find((e) => e instanceof ConnectionLimitError)).toMatchObject({
@@ -244,7 +244,7 @@ describe('faults', () => {
     expect(delays.slice(1).every((d) => d >= 1500)).toBe(true);
     expect(states).toEqual(['reconnecting']);
     held[0]!.close();
-    await until(() => client.state === 'open', 10_000, 'the client to get back in');
+    await until(() => client.state === 'open', 60_000, 'the client to get back in');
     expect(states).toEqual(['reconnecting', 'open']);
     expect((await client.call('public/getRateLimits', {})).remaining_non_matching).toBeDefined();
   });

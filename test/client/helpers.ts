@@ -14,8 +14,11 @@ export async function control(sb: Sandbox, action: string, body?: unknown): Prom
   return json;
 }
 
-/** Resolve when `check` holds; reject naming `what` after `ms`. */
-export async function until(check: () => boolean | Promise<boolean>, ms = 10_000, what = 'condition'): Promise<void> {
+/**
+ * Resolve when `check` holds; reject naming `what` after `ms`. The bound only stops a hang, so it is
+ * generous: on a loaded machine an event the test waits for may come many seconds late.
+ */
+export async function until(check: () => boolean | Promise<boolean>, ms = 60_000, what = 'condition'): Promise<void> {
   const t0 = Date.now();
   while (!(await check())) {
     if (Date.now() - t0 > ms) throw new Error(`timed out after ${ms} ms waiting for ${what}`);

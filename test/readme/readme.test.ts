@@ -59,7 +59,8 @@ afterEach(() => {
 /**
  * A command that serves until stopped: start it in a process group of its own, read its first line,
  * send SIGTERM to the command (npx, which may die of it without passing it on), and resolve once the
- * whole group (npx, its shell, the server) has exited, or 20 s have passed (groupGone false).
+ * whole group (npx, its shell, the server) has exited, or 60 s have passed (groupGone false). The bounds
+ * only stop a hang: on a loaded machine each step may take many times its quiet time.
  */
 function runServer(
   command: string,
@@ -84,7 +85,7 @@ function runServer(
     child.on('exit', async (code, signal) => {
       clearTimeout(timer);
       let gone = !groupAlive(child.pid!);
-      for (let i = 0; i < 200 && !gone; i++) {
+      for (let i = 0; i < 600 && !gone; i++) {
         await new Promise((done) => setTimeout(done, 100));
         gone = !groupAlive(child.pid!);
       }
@@ -133,20 +134,20 @@ describe("the README's commands", () => {
         // npx dies of the signal itself; the sandbox's own clean exit 0 is tested in packages/sandbox.
         expect(r.code === 0 || r.signal === 'SIGTERM', JSON.stringify(r)).toBe(true);
         // The sandbox stops with its launcher (it watches npx behind npx's shell): nothing of the group is left.
-        expect(r.groupGone, 'npx, its shell and the sandbox all exited within 20 s of SIGTERM').toBe(true);
+        expect(r.groupGone, 'npx, its shell and the sandbox all exited within 60 s of SIGTERM').toBe(true);
         // Closing is prompt but not instant on a loaded machine: poll for the port to be released.
         let serving = true;
-        for (let i = 0; i < 50 && serving; i++) {
+        for (let i = 0; i < 300 && serving; i++) {
           serving = await portInUse(port);
           if (serving) await new Promise((done) => setTimeout(done, 100));
         }
-        expect(serving, 'the sandbox still serves 5 s after SIGTERM').toBe(false);
+        expect(serving, 'the sandbox still serves 30 s after SIGTERM').toBe(false);
         return;
       }
-      const r = spawnSync('sh', ['-c', command], { cwd: root, env, encoding: 'utf8', timeout: 120_000 });
+      const r = spawnSync('sh', ['-c', command], { cwd: root, env, encoding: 'utf8', timeout: 240_000 });
       expect(r.stderr.replace(/npm warn Unknown user config "nodedir".*\n/g, ''), command).not.toMatch(/Error|error:/);
       expect(r.status, `${command}\n${r.stdout}\n${r.stderr}`).toBe(0);
     },
-    150_000,
+    300_000,
   );
 });

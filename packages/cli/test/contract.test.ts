@@ -1,9 +1,13 @@
+/**
+ * The command line's contract, run as the bin runs it: main() with its lines captured, in this process
+ * (the built bin's own stdout and exit codes: bin.test.ts).
+ */
 import { describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { commands } from '../src/main';
-import { cli } from './run-cli';
+import { runMain } from '../../../test/support/run-main';
 
 const names = Object.keys(commands);
 
@@ -14,32 +18,23 @@ describe('exchange-api: one command line', () => {
     );
   });
 
-  it('--help lists every subcommand; no command prints the same and exits 2', () => {
-    const help = cli(['--help']);
-    expect(help.status).toBe(0);
-    for (const n of names) expect(help.stdout).toMatch(new RegExp(`^  ${n}\\s`, 'm'));
-    const none = cli([]);
-    expect(none.status).toBe(2);
-    expect(none.stdout).toContain('Usage: exchange-api <command>');
-  });
-
-  it.each(names)('%s --help prints its usage with examples and exits 0', (name) => {
-    const r = cli([name, '--help']);
+  it.each(names)('%s --help prints its usage with examples and exits 0', async (name) => {
+    const r = await runMain([name, '--help']);
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(new RegExp(`^Usage: exchange-api ${name}`));
     expect(r.stdout).toMatch(/Examples:\n\s+\S/);
     expect(r.stdout).toMatch(/Exit codes?:/i);
   });
 
-  it.each(names)('%s refuses an unknown flag with one line and exit 2', (name) => {
-    const r = cli([name, '--no-such-flag']);
+  it.each(names)('%s refuses an unknown flag with one line and exit 2', async (name) => {
+    const r = await runMain([name, '--no-such-flag']);
     expect(r.status).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(new RegExp(`^exchange-api ${name}: .*--no-such-flag`));
   });
 
-  it('an unknown command is one line and exit 2', () => {
-    const r = cli(['trade']);
+  it('an unknown command is one line and exit 2', async () => {
+    const r = await runMain(['trade']);
     expect(r.status).toBe(2);
     expect(r.stderr.trim()).toBe(`exchange-api: unknown command "trade" (commands: ${names.join(', ')})`);
   });
@@ -48,8 +43,8 @@ describe('exchange-api: one command line', () => {
     [['start', '--seconds', '0'], /--seconds must be a number of seconds above 0/],
     [['generate', '--check', '--spec', 'x.yaml'], /--spec and --out go together/],
     [['spec', 'extra'], /Unexpected argument 'extra'/],
-  ])('bad values are one line and exit 2: %j', (args, message) => {
-    const r = cli(args);
+  ])('bad values are one line and exit 2: %j', async (args, message) => {
+    const r = await runMain(args);
     expect(r.status).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(message);
@@ -65,16 +60,16 @@ describe('exchange-api: one command line', () => {
     [['start', '--out', ''], /^exchange-api start: --out needs a folder/],
     [['sandbox', '--port', '-1'], /^exchange-api sandbox: --port .*0 to 65535.*-1/],
     [['sandbox', '--seed', '-5x'], /^exchange-api sandbox: --seed /],
-  ])('a bad number or folder names the flag and what it takes, in one line and exit 2: %j', (args, message) => {
-    const r = cli(args);
+  ])('a bad number or folder names the flag and what it takes, in one line and exit 2: %j', async (args, message) => {
+    const r = await runMain(args);
     expect(r.status).toBe(2);
     expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(message)]);
   });
 
-  it('start --out naming an existing file is refused in one line before the run (no EEXIST trace)', () => {
+  it('start --out naming an existing file is refused in one line before the run (no EEXIST trace)', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'cli-')), 'reports');
     writeFileSync(file, 'x');
-    const r = cli(['start', '--out', file]);
+    const r = await runMain(['start', '--out', file]);
     expect(r.status).toBe(2);
     expect(r.stderr.trim().split('\n')).toEqual([
       `exchange-api start: --out ${file} is a file, not a folder; choose another --out`,
@@ -82,10 +77,10 @@ describe('exchange-api: one command line', () => {
     expect(r.stdout).toBe('');
   });
 
-  it('docs --out naming a file is refused in one line, not a stack trace', () => {
+  it('docs --out naming a file is refused in one line, not a stack trace', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'cli-')), 'not-a-folder');
     writeFileSync(file, 'x');
-    const r = cli(['docs', '--out', file]);
+    const r = await runMain(['docs', '--out', file]);
     expect(r.status).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/^exchange-api docs: .*not-a-folder is a file, not a folder/);

@@ -20,6 +20,7 @@ export const benchmarks: Array<[string, () => BenchResult[] | Promise<BenchResul
   ['docs', () => import('./docs').then((m) => m.runDocs(root))],
   ['sandbox-fanout', () => import('./sandbox-fanout').then((m) => m.runSandboxFanout())],
   ['sandbox-soak', () => import('./soak').then((m) => m.runSoak())],
+  ['main-job', () => import('./main-job').then((m) => m.runMainJob(root))],
 ];
 
 for (const [name, run] of benchmarks) {
