@@ -27,9 +27,7 @@ const SLOW: Record<string, string> = {
   'tools/codegen/test/hostile.test.ts': 'tsc, python, mypy and go over generated code',
   'tools/codegen/test/languages.test.ts': 'python, mypy and go over generated code',
   'tools/codegen/test/library-spec.test.ts': 'tsc over generated code',
-  'tools/codegen/test/package-name.test.ts': 'the built bin',
   'tools/codegen/test/plain-spec.test.ts': 'tsc over generated code',
-  'tools/codegen/test/writer-links.test.ts': 'the built bin',
 };
 
 const dirs = ['tools/codegen', ...readdirSync('packages').map((p) => `packages/${p}`)];

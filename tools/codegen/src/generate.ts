@@ -39,7 +39,9 @@ export function findRepoRoot(from = process.cwd()): string | null {
 export async function generateRepository(root: string, options: { check: boolean }): Promise<WriteResult> {
   // The package names its spec relative to itself (as its header lines do), not to where the generator ran.
   // Model and emitters run while the parser checks the spec (in its worker); nothing is written unless it passes.
-  const files = await withCheckedSpec(join(root, 'spec', 'asyncapi.yaml'), { cwd: root }, async (spec) => {
+  // Named relative to the root: the tables and headers name it so on every machine (an absolute path
+  // would differ between clones).
+  const files = await withCheckedSpec('spec/asyncapi.yaml', { cwd: root }, async (spec) => {
     const model = modelOfSpec(spec);
     // The client's surface and the docs site belong to this repository's packages, not to an SDK folder.
     return [...(await emitAll(model, '@exchange-api/types')), ...emitClientSurface(model), ...emitDocs(model)];

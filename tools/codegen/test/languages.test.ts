@@ -10,7 +10,8 @@ import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateInto, modelFromSpec, parseLanguages, type ApiModel } from '../src/index';
 import { casesJson, edgeCases, exampleCases, refusedCase, type RoundTripCase } from './lang-cases';
-import { cli, fixtureSpec, ourSpec, repoRoot, scratchDir } from './helpers';
+import { fixtureSpec, ourSpec, repoRoot, scratchDir } from './helpers';
+import { runMain } from '../../../test/support/run-main';
 
 const CI = process.env.CI === 'true';
 const installed = (command: string, args: string[]) =>
@@ -87,10 +88,10 @@ describe('generate --lang', () => {
     expect(drift.differing.map((p) => p.split('/').slice(-2).join('/'))).toEqual(['python/models.py']);
   }, 60_000);
 
-  it('reads --lang as a comma list or repeated, TypeScript always written, and refuses an unknown language with exit 2', () => {
+  it('reads --lang as a comma list or repeated, TypeScript always written, and refuses an unknown language with exit 2', async () => {
     expect(parseLanguages(['go,python', 'python', 'typescript']).map((l) => l.id)).toEqual(['python', 'go']);
     expect(() => parseLanguages(['cobol'])).toThrow('--lang cobol is not offered; choose from typescript, python, go');
-    const r = cli(['generate', '--spec', ourSpec, '--out', join(out, 'never'), '--lang', 'python,cobol']);
+    const r = await runMain(['generate', '--spec', ourSpec, '--out', join(out, 'never'), '--lang', 'python,cobol']);
     expect(r.status).toBe(2);
     expect(r.stderr.split('\n')[0]).toMatch(
       /^exchange-api generate: --lang cobol is not offered; choose from typescript, python, go/,

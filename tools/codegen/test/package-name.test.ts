@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageNameProblem } from '../src/index';
-import { cli, fixtureSpec, scratchDir, writeSpec } from './helpers';
+import { fixtureSpec, scratchDir, writeSpec } from './helpers';
+import { runMain } from '../../../test/support/run-main';
 
 const withTitle = (title: string) =>
   writeSpec(readFileSync(fixtureSpec, 'utf8').replace('title: Parcel Tracking API', `title: ${title}`));
@@ -21,9 +22,9 @@ describe('an explicit --name npm refuses is one line and exit 2, nothing written
     ['_private', /--name "_private" .*cannot start with \. or _/],
     ['Upper', /--name "Upper" .*lower case/],
     ['x'.repeat(215), /longer than npm's 214 characters/],
-  ])('%s', (name, message) => {
+  ])('%s', async (name, message) => {
     const out = join(scratchDir('bad-name-'), 'sdk');
-    const r = cli(['generate', '--spec', fixtureSpec, '--out', out, '--name', name]);
+    const r = await runMain(['generate', '--spec', fixtureSpec, '--out', out, '--name', name]);
     expect(r.status).toBe(2);
     expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(message)]);
     expect(existsSync(out)).toBe(false);
@@ -41,9 +42,9 @@ describe('a name derived from info.title that npm refuses is made safe, with a n
     ['HTTP', 'http-sdk'],
   ])(
     'title %s → package %s',
-    (title, name) => {
+    async (title, name) => {
       const out = join(scratchDir('title-name-'), 'sdk');
-      const r = cli(['generate', '--spec', withTitle(title), '--out', out]);
+      const r = await runMain(['generate', '--spec', withTitle(title), '--out', out]);
       expect(r.status).toBe(0);
       expect(r.stderr).toContain(
         `note: the package name "${title.toLowerCase()}" derived from info.title is the name of a Node core module, which npm refuses: the package is named "${name}" (pass --name to choose another)`,

@@ -3,7 +3,7 @@
 export const apiInfo = {
   "title": "Exchange Streaming and Request API",
   "version": "0.3.0",
-  "source": "/work/main/spec/asyncapi.yaml"
+  "source": "spec/asyncapi.yaml"
 } as const;
 
 /** The servers: secure WebSocket deployments and the HTTP base. */
