@@ -8,10 +8,9 @@ import type { CheckResult, Status } from './model';
 /** How long a check stopped by its time limit may take to unwind before the next one starts anyway. */
 const SETTLE_MS = 5000;
 
-/** The outcome of one check, and whether it met transport trouble (a connection it could not open, or one lost abruptly). */
-export async function runOne(run: RunState, check: Check): Promise<{ result: CheckResult; transportTrouble: boolean }> {
-  const start = Date.now();
-  const base = {
+/** What every result of a check carries, run or not: who it is and what it needs. */
+export function identityOf(check: Check): Pick<CheckResult, 'id' | 'area' | 'title' | 'section' | 'level' | 'needs'> {
+  return {
     id: check.id,
     area: areaOf(check.id),
     title: check.title,
@@ -19,6 +18,12 @@ export async function runOne(run: RunState, check: Check): Promise<{ result: Che
     level: check.level,
     needs: [...check.needs],
   };
+}
+
+/** The outcome of one check, and whether it met transport trouble (a connection it could not open, or one lost abruptly). */
+export async function runOne(run: RunState, check: Check): Promise<{ result: CheckResult; transportTrouble: boolean }> {
+  const start = Date.now();
+  const base = identityOf(check);
   const missing = check.needs
     .map((n) => (n === 'key' && run.keyRefused !== undefined ? run.keyRefused : unmet(n, run.options)))
     .filter((r): r is string => r !== null);

@@ -11,8 +11,8 @@ import { registry } from './checks';
 import { discover } from './discover';
 import { keyRefusal, type KeyRefusal } from './key-admission';
 import { resolveOptions, type RunOptions } from './options';
-import { runOne } from './run-check';
-import { areaOf, matches } from './select';
+import { identityOf, runOne } from './run-check';
+import { matches } from './select';
 import type { RunState } from './run-state';
 import type { CheckResult, Counts, Report, Status } from './model';
 
@@ -101,12 +101,7 @@ function buildReport(
 /** A check the run did not get to, because the server had gone. */
 function notRun(check: Check, during: string): CheckResult {
   return {
-    id: check.id,
-    area: areaOf(check.id),
-    title: check.title,
-    section: check.section,
-    level: check.level,
-    needs: [...check.needs],
+    ...identityOf(check),
     status: 'skip',
     reason: `not run: the server stopped answering during ${during}`,
     durationMs: 0,
