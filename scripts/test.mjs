@@ -48,6 +48,7 @@ if (status !== 0) process.exit(status);
 // the repository and every package's build, so a second run with nothing changed replays its result
 // (its report, restored, and its log). The report is removed first, so the count is always this run's.
 const report = 'test-output/vitest.json';
+const extra = process.argv.slice(2);
 rmSync(report, { force: true });
 status = run('npx', [
   'turbo',
@@ -56,11 +57,10 @@ status = run('npx', [
   // Tests read the environment (CI, PATH for go, mypy and Chromium); turbo's strict mode would hide it.
   '--env-mode=loose',
   '--output-logs=new-only',
-  '--',
-  '--reporter=default',
-  '--reporter=json',
-  `--outputFile.json=${report}`,
-  ...process.argv.slice(2),
+  // turbo hands what follows `--` to every task of the run, the builds too (a changed build hash: each
+  // package built twice), so the reporters live in the test:all script and only a caller's own
+  // arguments pass here.
+  ...(extra.length > 0 ? ['--', ...extra] : []),
 ]);
 if (existsSync(report)) {
   const r = JSON.parse(readFileSync(report, 'utf8'));

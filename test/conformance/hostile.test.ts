@@ -193,9 +193,8 @@ describe.concurrent('hostile servers: no check passes without positive evidence'
     for (const start of [blackHole, upgradeRequired]) {
       const h = await start();
       try {
-        const began = Date.now();
+        // Given up on, not waited on: a runner that hangs here meets the test's own bound.
         await expect(runConformance({ ws: h.wsUrl, http: h.httpUrl })).rejects.toBeInstanceOf(UnreachableError);
-        expect(Date.now() - began).toBeLessThan(15_000);
         const err: string[] = [];
         expect(await runCli(['--ws', h.wsUrl], { out: () => undefined, err: (l) => err.push(l) }, {})).toBe(2);
         expect(err).toEqual([expect.stringMatching(/^exchange-api conformance: server unreachable: /)]);

@@ -50,14 +50,13 @@ describe('calls over WebSocket', () => {
   it('fails every pending call at once when the connection drops', async () => {
     await t.make({ reconnect: false }).connect();
     t.peer.answer = () => undefined;
+    // A call's own timeout (an hour) cannot be what ends these: only the drop can, or the test's bound.
     const calls = [1, 2, 3].map(() =>
-      t.client.call('public/get_all_live_instruments', {}, { timeoutMs: 20_000 }).catch((e) => e),
+      t.client.call('public/get_all_live_instruments', {}, { timeoutMs: 3_600_000 }).catch((e) => e),
     );
     await until(() => t.peer.requests.length >= 3);
-    const t0 = Date.now();
     t.peer.drop();
     const results = await Promise.all(calls);
-    expect(Date.now() - t0).toBeLessThan(2000);
     for (const r of results) {
       expect(r).toBeInstanceOf(ConnectionClosedError);
       expect(r.code).toBe('CONNECTION_CLOSED');

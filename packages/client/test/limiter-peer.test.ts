@@ -60,10 +60,9 @@ describe('limiter against a peer that counts', () => {
     expect(outcomes.filter((o) => o !== 'ok')).toEqual([]);
     expect(rejected).toBe(0);
     // 9 requests at 3 per 300 ms window, none refused by the counting peer: the third window opened
-    // at least 600 ms after the first (the t.peer and the test share the clock). The upper bound only
-    // catches a limiter that waits far too long; a loaded machine stays well within it.
+    // at least 600 ms after the first (the t.peer and the test share the clock). A limiter that waits
+    // far too long meets the test's own bound.
     expect(elapsed).toBeGreaterThanOrEqual(2 * 300);
-    expect(elapsed).toBeLessThan(15_000);
   });
 });
 

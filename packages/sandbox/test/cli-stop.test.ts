@@ -84,15 +84,16 @@ function publicAddresses(): string[] {
   return out;
 }
 
-// Each run starts a fresh node process on a loaded machine, so the bounds are wide.
-describe('stopping the command-line sandbox', { timeout: 120_000 }, () => {
+// Each run starts fresh node processes, several seconds each on a loaded machine, so the bounds are wide:
+// they stop a hang, they do not judge speed.
+describe('stopping the command-line sandbox', { timeout: 240_000 }, () => {
   it('behind a shell, stops when its launcher dies without passing a signal on (as npx may), saying why', async () => {
     const r = launch(true, ['--port', '0']);
     const urls = listening(await r.firstLine);
     expect(urls).not.toBeNull();
     expect(await serves(urls!.http)).toBe(true);
     process.kill(r.pgid, 'SIGKILL'); // the launcher only: the shell and the sandbox live on
-    expect(await groupGone(r.pgid, 30_000), 'the sandbox and its shell exited').toBe(true);
+    expect(await groupGone(r.pgid, 90_000), 'the sandbox and its shell exited').toBe(true);
     await within(r.outputEnded, 5_000);
     expect(r.stderr()).toMatch(stopLine(r.pgid));
     expect(r.stderr().trim().split('\n')).toHaveLength(1);
@@ -103,7 +104,7 @@ describe('stopping the command-line sandbox', { timeout: 120_000 }, () => {
     const r = launch(false, ['--port', '0']);
     const urls = listening(await r.firstLine);
     process.kill(r.pgid, 'SIGKILL');
-    expect(await groupGone(r.pgid, 30_000)).toBe(true);
+    expect(await groupGone(r.pgid, 90_000)).toBe(true);
     await within(r.outputEnded, 5_000);
     expect(r.stderr()).toMatch(stopLine(r.pgid));
     expect(await serves(urls!.http)).toBe(false);
@@ -116,7 +117,7 @@ describe('stopping the command-line sandbox', { timeout: 120_000 }, () => {
       LAUNCH_AND_EXIT,
       JSON.stringify([process.execPath, ...builtCommand, 'sandbox', '--port', '0']),
     ]);
-    expect(await within(r.outputEnded, 30_000), 'the sandbox exited by itself').not.toBe('timeout');
+    expect(await within(r.outputEnded, 90_000), 'the sandbox exited by itself').not.toBe('timeout');
     expect(await groupGone(r.pgid, 5_000)).toBe(true);
     expect(r.stderr()).toMatch(
       /^exchange-api sandbox: not starting: its (parent is init \(pid 1\)|launcher \(pid [0-9]+\) exited before it started).*; run with --detached to serve without it$/m,
@@ -132,11 +133,11 @@ describe('stopping the command-line sandbox', { timeout: 120_000 }, () => {
     expect(listening(await twin.firstLine)).not.toBeNull();
     process.kill(r.pgid, 'SIGKILL');
     process.kill(twin.pgid, 'SIGKILL');
-    expect(await groupGone(twin.pgid, 30_000), 'the twin stopped with its launcher').toBe(true);
+    expect(await groupGone(twin.pgid, 90_000), 'the twin stopped with its launcher').toBe(true);
     expect(await serves(urls!.http)).toBe(true);
     expect(r.stderr()).toBe('');
     killGroup(r.pgid, 'SIGTERM');
-    expect(await groupGone(r.pgid, 30_000)).toBe(true);
+    expect(await groupGone(r.pgid, 90_000)).toBe(true);
     expect(await serves(urls!.http)).toBe(false);
   });
 
@@ -172,8 +173,9 @@ describe('stopping the command-line sandbox', { timeout: 120_000 }, () => {
     for (const ws of sockets) ws.terminate();
     expect(code).toBe(0);
     expect(r.stderr()).toBe('');
-    // The command's own bound is 3 s; on a loaded machine allow more, but not forever.
-    expect(took).toBeLessThan(15_000);
+    // The command's own bound is 3 s; this only tells a bounded stop from one that waits on the stalled
+    // reader (which would meet the test's 2-minute bound), so it is wide enough for a loaded machine.
+    expect(took).toBeLessThan(60_000);
     expect(await serves(urls!.http)).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 /** The heartbeat: peers that answer no ping lose their connection slot; peers that do keep theirs. */
 import { describe, expect, it } from 'vitest';
 import { Client, start } from './helpers';
-import { silentPeer, within } from './peers';
+import { silentPeer } from './peers';
 
 describe('heartbeat', () => {
   it('closes peers that upgrade and then go silent, so they cannot lock an IP out', async () => {
@@ -12,7 +12,8 @@ describe('heartbeat', () => {
     const fifth = await Client.connect(sb.wsUrl);
     expect((await fifth.next(() => true)).text).toMatch(/^connectionLimitExceeded:/);
     // Within a few beats every silent peer is cut off; the one that answers pings stays and works.
-    for (const peer of silent) expect(await within(peer.closed, 10_000)).not.toBe('timeout');
+    // Awaited without a bound of its own: a peer never cut off meets the test's bound.
+    for (const peer of silent) await peer.closed;
     expect(talker.closed).toBeNull();
     expect((await talker.call('public/get_all_live_instruments', {})).length).toBeGreaterThan(0);
     // Their slots are free again.
@@ -23,7 +24,7 @@ describe('heartbeat', () => {
   it('four silent peers do not lock the IP out for longer than the heartbeat', async () => {
     const sb = await start({ login: { reverifyIntervalMs: 200 } });
     const silent = await Promise.all([1, 2, 3, 4].map(() => silentPeer(sb.wsUrl)));
-    await Promise.all(silent.map((p) => within(p.closed, 10_000)));
+    await Promise.all(silent.map((p) => p.closed));
     expect(silent.every((p) => p.isClosed())).toBe(true);
     const c = await Client.connect(sb.wsUrl);
     // A client whose library answers pings is not taken for a silent one: it is pinged beat after beat

@@ -28,12 +28,14 @@ describe('login', () => {
   });
 
   it('refuses stale and future wallet timestamps (14002), with a configurable window', async () => {
-    const sb = await start({ login: { pastMs: 1000, futureMs: 500 } });
+    // Windows far wider than any delay between signing and the sandbox's check on a loaded machine;
+    // the refused timestamps lie far outside them.
+    const sb = await start({ login: { pastMs: 60_000, futureMs: 30_000 } });
     const w = newWallet();
     const c = await Client.connect(sb.wsUrl);
-    const stale = await c.request('public/login', await signLogin(w, { nowMs: Date.now() - 5000 }));
+    const stale = await c.request('public/login', await signLogin(w, { nowMs: Date.now() - 300_000 }));
     expect(stale.error.code).toBe(14002);
-    const future = await c.request('public/login', await signLogin(w, { nowMs: Date.now() + 5000 }));
+    const future = await c.request('public/login', await signLogin(w, { nowMs: Date.now() + 300_000 }));
     expect(future.error.code).toBe(14002);
     const fine = await c.request('public/login', await signLogin(w, { nowMs: Date.now() - 500 }));
     expect(fine.result).toHaveLength(2);
