@@ -1,5 +1,5 @@
 // The dependency check of `npm test` (depcruise over every package's src/): no import cycle, and
-// imports follow the layer order of the README ("Layers"): types ← validators, auth ← client,
+// imports follow the layer order of docs/architecture.md ("Layers"): types ← validators, auth ← client,
 // sandbox, conformance ← cli; codegen reads only the address matcher of types; docs' entry imports
 // nothing of ours; nothing imports test/ or tools/bench. Paths are matched after resolution, so a
 // package name and a relative path into another package are caught alike.

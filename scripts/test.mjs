@@ -23,7 +23,7 @@ if (status !== 0) process.exit(status);
 // The type-check reads sources and tests, the build sources only: editing a test rebuilds nothing.
 status = run('npx', ['turbo', 'run', 'typecheck', 'build', '--output-logs=errors-only']);
 if (status !== 0) process.exit(status);
-// No import cycle, and imports in the layer order (.dependency-cruiser.cjs; README "Layers").
+// No import cycle, and imports in the layer order (.dependency-cruiser.cjs; docs/architecture.md, "Layers").
 const sources = ['packages', 'tools']
   .flatMap((g) => readdirSync(g).map((p) => `${g}/${p}/src`))
   .filter((d) => existsSync(d));

@@ -1,6 +1,7 @@
 /**
- * The README's command that packs our packages (and the consumer test's, PACK_WORKSPACES) packs every
- * publishable workspace and none marked private: `npm pack --workspaces` would pack tools/bench too.
+ * The command that packs our packages (docs/generating.md, linked from the README's Install; and the
+ * consumer test's, PACK_WORKSPACES) packs every publishable workspace and none marked private:
+ * `npm pack --workspaces` would pack tools/bench too.
  */
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -10,12 +11,12 @@ import { describe, expect, it } from 'vitest';
 import { PACK_WORKSPACES, PUBLISHABLE } from '../consumer/project';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const readme = readFileSync(join(root, 'README.md'), 'utf8');
+const page = readFileSync(join(root, 'docs', 'generating.md'), 'utf8');
 
-describe("the README's npm pack command", () => {
+describe('the npm pack command of docs/generating.md', () => {
   it('is the consumer test’s, and selects exactly the workspaces that are not private', () => {
-    const line = /^npm pack (--\S+.*) --pack-destination \S+$/m.exec(readme);
-    expect(line, 'README.md has an `npm pack … --pack-destination …` line').not.toBeNull();
+    const line = /^npm pack (--\S+.*) --pack-destination \S+$/m.exec(page);
+    expect(line, 'docs/generating.md has an `npm pack … --pack-destination …` line').not.toBeNull();
     const args = line![1]!.split(/\s+/);
     expect(args).toEqual(PACK_WORKSPACES);
     // Which packages npm would pack, without building them (--ignore-scripts skips each prepack).

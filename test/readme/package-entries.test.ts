@@ -1,6 +1,7 @@
 /**
- * The README's table of package entries says what each package's `exports` map offers: every entry it
- * lists is exported, and every export (but ./package.json) is listed.
+ * The table of package entries (docs/packages.md, linked from the README's Install) says what each
+ * package's `exports` map offers: every entry it lists is exported, and every export (but
+ * ./package.json) is listed.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -9,12 +10,12 @@ import { describe, expect, it } from 'vitest';
 import { PUBLISHABLE } from '../consumer/project';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const readme = readFileSync(join(root, 'README.md'), 'utf8');
+const page = readFileSync(join(root, 'docs', 'packages.md'), 'utf8');
 
 /** The table's rows: package names → the entries (subpaths) the row lists. */
 function table(): Map<string, string[]> {
-  const body = /^\| package \| entries \|\n\|---\|---\|\n((?:\|.*\n)+)/m.exec(readme);
-  if (!body) throw new Error('README.md has no "| package | entries |" table');
+  const body = /^\| package \| entries \|\n\|---\|---\|\n((?:\|.*\n)+)/m.exec(page);
+  if (!body) throw new Error('docs/packages.md has no "| package | entries |" table');
   const rows = new Map<string, string[]>();
   for (const line of body[1]!.trim().split('\n')) {
     const [, names, entries] = line.split('|').map((c) => c.trim());
@@ -28,7 +29,7 @@ function table(): Map<string, string[]> {
   return rows;
 }
 
-describe("the README's package entries", () => {
+describe('the package entries of docs/packages.md', () => {
   it('lists every publishable package with exactly the subpaths its exports map has', () => {
     const rows = table();
     expect([...rows.keys()].sort()).toEqual(Object.keys(PUBLISHABLE).sort());

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,21 +8,42 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
 
-/** Every command of the README's ```sh blocks: continuation lines joined, comments stripped. */
-function shCommands(text: string): string[] {
-  const blocks = [...text.matchAll(/^```sh\n([\s\S]*?)^```/gm)].map((m) => m[1]!);
-  return blocks.flatMap((b) =>
-    b
-      .replace(/\\\n\s*/g, ' ')
-      .split('\n')
-      .map((l) => l.trim())
-      .filter((l) => l && !l.startsWith('#')),
-  );
+/**
+ * The Markdown whose ```sh blocks are run: the README and every page of docs/ (a new page joins by being
+ * there). CONTRIBUTING.md is not among them: its commands are the dev loop, `npm test` itself.
+ */
+const MARKDOWN = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => `docs/${f}`),
+];
+
+/** A command of a ```sh block, named by its file and the line it starts on. */
+type Command = { file: string; line: number; command: string };
+
+/** Every command of a file's ```sh blocks: continuation lines joined, comments stripped. */
+function shCommands(file: string, text: string): Command[] {
+  const out: Command[] = [];
+  for (const m of text.matchAll(/^```sh\n([\s\S]*?)^```/gm)) {
+    // The block's first line: the fence's line plus one (lines counted from 1).
+    const line = text.slice(0, m.index).split('\n').length + 1;
+    const lines = m[1]!.split('\n');
+    for (let i = 0; i < lines.length; i++) {
+      const start = line + i;
+      let joined = lines[i]!;
+      while (joined.endsWith('\\') && i + 1 < lines.length) joined = `${joined.slice(0, -1)} ${lines[++i]!.trim()}`;
+      const command = joined.trim();
+      if (command && !command.startsWith('#')) out.push({ file, line: start, command });
+    }
+  }
+  return out;
 }
 
 const QUICK_START = ['npm ci && npm start', 'npm ci && npm test'];
-const commands = shCommands(readme);
-const runnable = commands.filter((c) => !QUICK_START.includes(c));
+const commands = MARKDOWN.flatMap((file) => shCommands(file, readFileSync(join(root, file), 'utf8')));
+const runnable = commands.filter((c) => !QUICK_START.includes(c.command));
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -94,7 +115,7 @@ function runServer(
   });
 }
 
-describe("the README's commands", () => {
+describe('the commands of the README and of docs/', () => {
   it('the quick start is exactly the two commands, and CI and npm start run what they say', () => {
     const quick = /## Quick start\n\n```sh\n([\s\S]*?)```/.exec(readme)![1]!.trim().split('\n');
     expect(quick).toEqual(QUICK_START);
@@ -109,44 +130,53 @@ describe("the README's commands", () => {
     expect(pkg.scripts.test).toBe('node scripts/test.mjs'); // what CI runs
   });
 
-  it('states the counts of open places and assumptions the spec really has', async () => {
+  it('states the counts of open places and assumptions the spec really has (docs/spec.md)', async () => {
     const { modelFromSpec } = await import('@exchange-api/codegen');
     const model = await modelFromSpec(join(root, 'spec', 'asyncapi.yaml'));
-    const m = /The document leaves (\d+) places open and the spec makes (\d+) assumptions\./.exec(readme);
-    expect(m, 'the README states both counts').not.toBeNull();
+    const spec = readFileSync(join(root, 'docs', 'spec.md'), 'utf8');
+    const m = /The document leaves (\d+) places open and the spec makes (\d+) assumptions\./.exec(spec);
+    expect(m, 'docs/spec.md states both counts').not.toBeNull();
     expect([Number(m![1]), Number(m![2])]).toEqual([model.notShown.length, model.assumptions.length]);
-    expect(readme).toContain(`the ${model.channels.length} channels`);
+    expect(spec).toContain(`the ${model.channels.length} channels`);
   });
 
-  it('has commands to run besides the quick start', () => {
-    expect(runnable.length).toBeGreaterThanOrEqual(6);
+  it('has commands to run besides the quick start, in the README and in docs/', () => {
+    expect(MARKDOWN).toContain('docs/generating.md');
+    const inReadme = runnable.filter((c) => c.file === 'README.md').length;
+    expect(inReadme).toBeGreaterThanOrEqual(6);
+    expect(runnable.length).toBeGreaterThan(inReadme);
+    // The quick start is the README's alone.
+    expect(commands.filter((c) => QUICK_START.includes(c.command)).map((c) => c.file)).toEqual([
+      'README.md',
+      'README.md',
+    ]);
   });
 
-  it.each(runnable)(
+  it.each(runnable.map((c) => [`${c.file}:${c.line}: ${c.command}`, c.command] as const))(
     '%s',
-    async (command) => {
+    async (label, command) => {
       if (command.includes('# serves until stopped')) {
-        // The README's command, run as written except for the port: a free one is substituted for the
+        // The page's command, run as written except for the port: a free one is substituted for the
         // fixed one, so that the test does not depend on that port being free on this machine.
         const port = await freePort();
         const r = await runServer(command.replace(/--port \d+/, `--port ${port}`));
-        expect(r.first).toBe(`sandbox listening ws://127.0.0.1:${port}/v3/ws http://127.0.0.1:${port}`);
+        expect(r.first, label).toBe(`sandbox listening ws://127.0.0.1:${port}/v3/ws http://127.0.0.1:${port}`);
         // npx dies of the signal itself; the sandbox's own clean exit 0 is tested in packages/sandbox.
-        expect(r.code === 0 || r.signal === 'SIGTERM', JSON.stringify(r)).toBe(true);
+        expect(r.code === 0 || r.signal === 'SIGTERM', `${label}: ${JSON.stringify(r)}`).toBe(true);
         // The sandbox stops with its launcher (it watches npx behind npx's shell): nothing of the group is left.
-        expect(r.groupGone, 'npx, its shell and the sandbox all exited within 60 s of SIGTERM').toBe(true);
+        expect(r.groupGone, `${label}: npx, its shell and the sandbox all exited within 60 s of SIGTERM`).toBe(true);
         // Closing is prompt but not instant on a loaded machine: poll for the port to be released.
         let serving = true;
         for (let i = 0; i < 300 && serving; i++) {
           serving = await portInUse(port);
           if (serving) await new Promise((done) => setTimeout(done, 100));
         }
-        expect(serving, 'the sandbox still serves 30 s after SIGTERM').toBe(false);
+        expect(serving, `${label}: the sandbox still serves 30 s after SIGTERM`).toBe(false);
         return;
       }
       const r = spawnSync('sh', ['-c', command], { cwd: root, env, encoding: 'utf8', timeout: 240_000 });
-      expect(r.stderr.replace(/npm warn Unknown user config "nodedir".*\n/g, ''), command).not.toMatch(/Error|error:/);
-      expect(r.status, `${command}\n${r.stdout}\n${r.stderr}`).toBe(0);
+      expect(r.stderr.replace(/npm warn Unknown user config "nodedir".*\n/g, ''), label).not.toMatch(/Error|error:/);
+      expect(r.status, `${label}\n${r.stdout}\n${r.stderr}`).toBe(0);
     },
     300_000,
   );

@@ -1,6 +1,6 @@
 /**
- * The README's TypeScript examples that stand alone compile as written: each is type-checked, strict,
- * against the packages' sources (as a consumer of the packages would write it).
+ * The TypeScript examples of the README and docs/ that stand alone compile as written: each is
+ * type-checked, strict, against the packages' sources (as a consumer of the packages would write it).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -9,12 +9,13 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const readme = readFileSync(join(root, 'README.md'), 'utf8');
 
-/** The first ```ts block under a heading of the README. */
-function snippetUnder(heading: string): string {
-  const m = new RegExp(`^## ${heading}\\n[\\s\\S]*?^\`\`\`ts\\n([\\s\\S]*?)^\`\`\``, 'm').exec(readme);
-  if (!m) throw new Error(`README.md has no ts block under "## ${heading}"`);
+/** The first ```ts block under a heading (## or ###) of a Markdown file of the repository, before the next heading. */
+function snippetUnder(file: string, heading: string): string {
+  const text = readFileSync(join(root, file), 'utf8');
+  const title = heading.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const m = new RegExp(`^#{2,3} ${title}\\n(?:(?!^#{1,6} )[\\s\\S])*?^\`\`\`ts\\n([\\s\\S]*?)^\`\`\``, 'm').exec(text);
+  if (!m) throw new Error(`${file} has no ts block under the heading "${heading}"`);
   return m[1]!;
 }
 
@@ -37,8 +38,14 @@ function typeErrors(name: string, source: string): string[] {
     });
 }
 
-describe("the README's TypeScript examples", () => {
-  it('"Types and validators" compiles as written', () => {
-    expect(typeErrors('types-and-validators', snippetUnder('Types and validators'))).toEqual([]);
+describe('the TypeScript examples of the README and docs/', () => {
+  it('docs/client.md, "Types and validators", compiles as written', () => {
+    expect(typeErrors('types-and-validators', snippetUnder('docs/client.md', 'Types and validators'))).toEqual([]);
+  }, 120_000);
+
+  it("the README's client example (Trade: the client, against the sandbox first) compiles as written", () => {
+    const snippet = snippetUnder('README.md', 'Trade: the client, against the sandbox first');
+    expect(snippet).toContain('client.stream(channels.orderbook(');
+    expect(typeErrors('readme-client', snippet)).toEqual([]);
   }, 120_000);
 });

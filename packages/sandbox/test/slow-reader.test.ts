@@ -2,7 +2,8 @@
  * A reader that stops reading costs the server a bounded amount: once more than MAX_BUFFERED_BYTES
  * are queued for it, it is cut off and forgotten (nothing of it stays registered), while the other
  * subscribers get every push. What its queued frames held is then garbage like any other: V8 gives it
- * back at its next collection, which an idle process may not run for a while (see README, Limits).
+ * back at its next collection, which an idle process may not run for a while (see the package README,
+ * "What it does").
  */
 import { describe, expect, it } from 'vitest';
 import { MAX_BUFFERED_BYTES } from '../src/connection';

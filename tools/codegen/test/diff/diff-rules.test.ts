@@ -1467,21 +1467,25 @@ describe('the safety net and lists matched by key', () => {
   });
 });
 
-describe('the README', () => {
-  const readme = readFileSync(new URL('../../../../README.md', import.meta.url), 'utf8');
+describe('the rules table of docs/diff.md', () => {
+  const page = readFileSync(new URL('../../../../docs/diff.md', import.meta.url), 'utf8');
   it('lists every rule with its class on each side (the table is the rules, not a copy that drifts)', () => {
     for (const [id, v] of Object.entries(FIXED_RULES))
-      expect(readme).toContain(`| \`${id}\` | | ${v.client} | ${v.server} | ${v.why} |`);
+      expect(page).toContain(`| \`${id}\` | | ${v.client} | ${v.server} | ${v.why} |`);
     for (const [id, byFlow] of Object.entries(FLOW_RULES))
       for (const [flow, v] of Object.entries(byFlow))
-        expect(readme).toContain(
+        expect(page).toContain(
           `| \`${id}\` | ${flow === 'input' ? 'clients' : 'servers'} | ${v.client} | ${v.server} | ${v.why} |`,
         );
   });
 
   it('has no row that is not a rule of the code with the same classes and reason (both ways)', () => {
-    const section = readme.slice(readme.indexOf('### The rules'));
-    const table = section.slice(0, section.indexOf('\n## '));
+    const start = page.indexOf('\n## The rules\n');
+    expect(start, 'docs/diff.md has a "## The rules" section').toBeGreaterThan(-1);
+    const section = page.slice(start + 1);
+    // The section runs to the next heading of its level or above, or to the end of the page.
+    const end = section.search(/\n#{1,2} /);
+    const table = end === -1 ? section : section.slice(0, end);
     const rows = table.split('\n').filter((l) => l.startsWith('| `'));
     const expected = [
       ...Object.entries(FIXED_RULES).map(([id, v]) => `| \`${id}\` | | ${v.client} | ${v.server} | ${v.why} |`),

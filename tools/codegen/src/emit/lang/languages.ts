@@ -1,6 +1,6 @@
 /**
  * The languages `generate --lang` offers besides TypeScript, and how a `--lang` value is read.
- * Only targets whose output was compiled and round-tripped here are offered (see the root README,
+ * Only targets whose output was compiled and round-tripped here are offered (see docs/generating.md,
  * "Languages"): quicktype's other targets need third-party libraries (Jackson, serde, Newtonsoft,
  * Klaxon) that no registry reachable here provides.
  */
