@@ -39,6 +39,8 @@ export class Accounts {
   private readonly sessionKeys: Array<SessionKeyConfig & { address: string; wallet: string }>;
   /** The wallets the configuration names; with knownWalletsOnly, the only ones that may log in. */
   private readonly configuredWallets: Set<string>;
+  /** Told of every wallet given its subaccounts (a fleet records the wallets that logged in). */
+  registered: ((wallet: string, subaccounts: number[]) => void) | null = null;
 
   constructor(
     private readonly options: ResolvedOptions,
@@ -68,6 +70,7 @@ export class Accounts {
       own.push(id);
     }
     this.subaccountsByWallet.set(wallet, own);
+    this.registered?.(wallet, own);
   }
 
   /** The wallet's subaccounts, created on first use for wallets not in config. */

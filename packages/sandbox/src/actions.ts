@@ -25,8 +25,17 @@ export interface ActionFields {
   signature_expiry_sec: number;
 }
 
+/**
+ * Where used (signer, nonce) pairs are kept: this process's NonceBook, or a fleet's (redis/shared-nonces.ts).
+ * `claim` records a pair unless it is already there, and says whether it recorded it.
+ */
+export interface Nonces {
+  has(signer: string, nonce: string): boolean | Promise<boolean>;
+  claim(signer: string, nonce: string, expiresAtMs: number): boolean | Promise<boolean>;
+}
+
 /** (signer, nonce) pairs already accepted, each kept until its signature expires. */
-export class NonceBook {
+export class NonceBook implements Nonces {
   private readonly used = new Map<string, number>();
 
   /** Whether a signer already used this nonce. */
@@ -37,6 +46,13 @@ export class NonceBook {
   /** Record a nonce as used until `expiresAtMs`. */
   use(signer: string, nonce: string, expiresAtMs: number): void {
     this.used.set(`${signer}:${nonce}`, expiresAtMs);
+  }
+
+  /** Record unless already used; whether it was recorded. */
+  claim(signer: string, nonce: string, expiresAtMs: number): boolean {
+    if (this.has(signer, nonce)) return false;
+    this.use(signer, nonce, expiresAtMs);
+    return true;
   }
 
   /** Forget nonces whose signatures expired before `nowMs` (they can no longer be replayed). */
@@ -57,14 +73,17 @@ export class ActionVerifier {
   constructor(
     private readonly clock: Clock,
     private readonly accounts: Accounts,
-    readonly nonces: NonceBook,
+    readonly nonces: Nonces,
     /** The deployments whose signatures are accepted (separator and module addresses). */
     private readonly deployments: readonly VerifyingDeployment[],
     private readonly assetOf: AssetLookup,
   ) {}
 
-  /** Throw the error the table names when the signature does not hold; else record its nonce. */
-  verify(session: Session, method: string, p: ActionFields & Record<string, unknown>): void {
+  /**
+   * Throw the error the table names when the signature does not hold; else record its nonce. The
+   * nonce is claimed last and atomically, so of two members verifying one nonce at once one refuses it.
+   */
+  async verify(session: Session, method: string, p: ActionFields & Record<string, unknown>): Promise<void> {
     const denied = (data: string) => RpcFailure.of('AUTH_INVALID_ACTION_SIGNATURE', data);
     if (!session.subaccounts.includes(p.subaccount_id))
       throw RpcFailure.of(
@@ -80,7 +99,8 @@ export class ActionVerifier {
     const nonce = String(p.nonce);
     if (!this.accounts.signerAllowed(session.wallet, signer))
       throw denied(`signer ${signer} is neither the wallet ${session.wallet} nor one of its unexpired session keys`);
-    if (this.nonces.has(signer, nonce)) throw denied(`nonce ${nonce} was already used by ${signer}`);
+    const used = () => denied(`nonce ${nonce} was already used by ${signer}`);
+    if (await this.nonces.has(signer, nonce)) throw used();
     const instrument = typeof p.instrument_name === 'string' ? this.assetOf(p.instrument_name) : undefined;
     let made;
     try {
@@ -94,6 +114,6 @@ export class ActionVerifier {
       throw denied(
         `signature is not ${signer}'s for this ${method} of wallet ${session.wallet} under any accepted deployment (${this.deployments.map((d) => d.name).join('; ')})`,
       );
-    this.nonces.use(signer, nonce, p.signature_expiry_sec * 1000);
+    if (!(await this.nonces.claim(signer, nonce, p.signature_expiry_sec * 1000))) throw used();
   }
 }

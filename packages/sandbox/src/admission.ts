@@ -15,8 +15,26 @@ interface Run {
   first: number;
 }
 
-/** Connection slots per IP. */
-export class Admission {
+/**
+ * Connection slots per IP, as the WebSocket transport and getRateLimits use them: this process's own
+ * (Admission below) or, with `redis`, the fleet's (redis/shared-admission.ts).
+ */
+export interface Slots {
+  /** Whether the count is the fleet's, kept elsewhere (tryTake then answers later). */
+  readonly shared: boolean;
+  /** Take a slot of `ip` for connection `id` if it has room; false when the IP is at its limit. */
+  tryTake(ip: string, id: number): boolean | Promise<boolean>;
+  /** Give back the slot connection `id` of `ip` held. */
+  release(ip: string, id: number): void;
+  /** remaining_connections of getRateLimits, as connection `id` from `ip` sees it. */
+  report(ip: string, id: number): Budget | Promise<Budget>;
+  /** Forget every slot of this process (the sandbox is closing). */
+  clear(): void | Promise<void>;
+}
+
+/** Connection slots per IP, in this process. */
+export class Admission implements Slots {
+  readonly shared = false;
   private readonly runs = new Map<string, Run>();
 
   constructor(private readonly max: number) {}
@@ -31,6 +49,13 @@ export class Admission {
     const run = this.runs.get(ip);
     if (run) run.count++;
     else this.runs.set(ip, { count: 1, first: id });
+  }
+
+  /** Take a slot if `ip` has room (hasRoom, then take). */
+  tryTake(ip: string, id: number): boolean {
+    if (!this.hasRoom(ip)) return false;
+    this.take(ip, id);
+    return true;
   }
 
   /** Give back a slot of `ip`. */

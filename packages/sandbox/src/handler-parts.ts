@@ -1,7 +1,7 @@
 /** The parts the method handlers act on: one place, so the read and the write handlers share it. */
 import type { Accounts } from './accounts';
 import type { ChannelAccess } from './access';
-import type { Admission } from './admission';
+import type { Slots } from './admission';
 import type { Limits } from './limits';
 import type { Market } from './market';
 import type { Clock } from './clock';
@@ -11,7 +11,7 @@ import type { SubscriptionIndex } from './subscriptions';
 export interface HandlerParts {
   accounts: Accounts;
   access: ChannelAccess;
-  admission: Admission;
+  admission: Slots;
   index: SubscriptionIndex;
   limits: Limits;
   market: Market;

@@ -92,7 +92,7 @@ function accountHandlers({
         { wallet: ctx.session?.wallet ?? null, ip: ctx.ip },
         ctx.spent,
       );
-      if (ctx.conn) result.remaining_connections = admission.report(ctx.ip, ctx.conn.id);
+      if (ctx.conn) result.remaining_connections = await admission.report(ctx.ip, ctx.conn.id);
       return result;
     },
     'private/get_subaccounts': (ctx, p: { wallet: string }) => ({

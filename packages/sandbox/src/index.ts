@@ -16,3 +16,12 @@ export {
   type LimitOverride,
 } from './options';
 export { derivedSubaccounts } from './accounts';
+
+/**
+ * Whether Redis answers at `url` (throws the one-line RedisUnreachableError when it does not). The
+ * Redis client is loaded only by this call.
+ */
+export async function probeRedis(url: string): Promise<void> {
+  const { openRedis } = await import('./redis/connect');
+  (await openRedis(url, 'exchange-api-sandbox-probe')).disconnect();
+}

@@ -17,6 +17,7 @@ import {
 import type { BucketLimit, ResolvedOptions, WindowLimit } from './options';
 import { rateLimited } from './rpc';
 import type { Clock } from './clock';
+import type { SharedLimits, WindowCount } from './redis/shared-limits';
 
 /** The budget object of public/getRateLimits. */
 export interface Budget {
@@ -44,7 +45,10 @@ interface Window {
   limiter: RateLimiterMemory;
 }
 
-/** Tier 1 (fixed windows, rate-limiter-flexible) and tier 2 (per wallet and instrument token buckets). */
+/**
+ * Tier 1 (fixed windows, rate-limiter-flexible) and tier 2 (per wallet and instrument token buckets),
+ * counted in this process, or with `shared` (a fleet's, in Redis: redis/shared-limits.ts) there.
+ */
 export class Limits {
   private readonly windows = new Map<string, Window>();
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
@@ -52,6 +56,7 @@ export class Limits {
   constructor(
     private readonly options: ResolvedOptions,
     private readonly clock: Clock,
+    private readonly shared: SharedLimits | null = null,
   ) {
     for (const limit of options.windows.values()) {
       // rate-limiter-flexible counts in seconds; fractions give the short windows tests need.
@@ -82,6 +87,11 @@ export class Limits {
       return null;
     }
     const w = this.windows.get(b.id)!;
+    if (this.shared) {
+      const count = await this.shared.spend(w.limit, b.key);
+      if (count.consumedPoints > w.limit.points) throw rateLimited(count.msBeforeNext);
+      return { id: b.id, key: b.key, budget: toBudget(count, w.limit) };
+    }
     try {
       return { id: b.id, key: b.key, budget: toBudget(await w.limiter.consume(b.key, 1), w.limit) };
     } catch (err) {
@@ -98,7 +108,7 @@ export class Limits {
   private async peek(id: string, key: string, spent: Spent | null = null): Promise<Budget> {
     if (spent && spent.id === id && spent.key === key) return spent.budget;
     const w = this.windows.get(id)!;
-    const res = await w.limiter.get(key);
+    const res = this.shared ? await this.shared.count(w.limit, key) : await w.limiter.get(key);
     if (!res) return { remainingPoints: w.limit.points, msBeforeNext: 0, consumedPoints: 0, isFirstInDuration: false };
     return { ...toBudget(res, w.limit), isFirstInDuration: false };
   }
@@ -127,11 +137,15 @@ export class Limits {
   }
 
   /** Tier 2: take one token from the (wallet, instrument) bucket, or throw -32000 with the time until one refills. */
-  takeToken(wallet: string, instrument: string, instrumentType: string): void {
+  takeToken(wallet: string, instrument: string, instrumentType: string): void | Promise<void> {
     const limit = this.bucketFor(instrumentType);
     if (!limit) return;
     const now = this.clock.now();
     const key = `${wallet}|${instrument}`;
+    if (this.shared)
+      return this.shared.takeToken(limit, key, now).then((wait) => {
+        if (wait !== null) throw rateLimited(wait);
+      });
     const b = this.buckets.get(key) ?? { tokens: limit.capacity, at: now };
     b.tokens = Math.min(limit.capacity, b.tokens + (Math.max(0, now - b.at) / 1000) * limit.refillPerSecond);
     b.at = now;
@@ -149,9 +163,11 @@ export class Limits {
 
   /**
    * Move the fixed windows forward by ms (the control plane's advance): windows that would have
-   * elapsed are reset, the others keep their points with less time left. Buckets read the clock.
+   * elapsed are reset, the others keep their points with less time left. Buckets read the clock. A
+   * fleet's windows are the fleet's: one member's clock does not move them.
    */
   async advance(ms: number): Promise<void> {
+    if (this.shared) return;
     for (const w of this.windows.values()) {
       for (const entry of w.limiter.dump().storage as Array<{ key: string; value: number; expiresAt: number | null }>) {
         const left = entry.expiresAt === null ? Infinity : entry.expiresAt - Date.now();
@@ -161,12 +177,13 @@ export class Limits {
     }
   }
 
-  /** Drop every window record and its timer. */
+  /** Drop every window record and its timer (a fleet's records stay: the other members count on them). */
   async close(): Promise<void> {
+    this.buckets.clear();
+    if (this.shared) return;
     for (const w of this.windows.values()) {
       for (const entry of w.limiter.dump().storage as Array<{ key: string }>) await w.limiter.delete(entry.key);
     }
-    this.buckets.clear();
   }
 }
 
@@ -176,7 +193,7 @@ function storeKey(key: BudgetKey, caller: Caller, method: string): string {
   return key === 'wallet-method' ? `wallet:${caller.wallet}:${method}` : `wallet:${caller.wallet}`;
 }
 
-function toBudget(res: RateLimiterRes, limit: WindowLimit): Budget {
+function toBudget(res: RateLimiterRes | WindowCount, limit: WindowLimit): Budget {
   const remaining = Math.max(0, limit.points - res.consumedPoints);
   const reset = Math.max(0, Math.ceil(res.msBeforeNext));
   return {

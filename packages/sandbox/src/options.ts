@@ -74,6 +74,12 @@ export interface SandboxOptions {
    * Default: the two testnet ones of the public clients (derive-ts and derive-py's, ccxt's in sandbox mode).
    */
   actionDeployments?: ActionDeploymentConfig[];
+  /**
+   * A Redis URL (`redis://HOST:PORT`, `rediss://…`, or a unix socket path): every sandbox started with
+   * the same URL acts as one exchange (see the README's "One exchange, many processes"). Absent: this
+   * process alone, and no Redis client is loaded.
+   */
+  redis?: string;
 }
 
 /** A window limit (rate-limiter-flexible fixed window). */
@@ -108,6 +114,8 @@ export interface ResolvedOptions {
   instruments: Required<InstrumentConfig>[];
   market: { intervalMs: number };
   actionDeployments: VerifyingDeployment[];
+  /** The fleet's Redis URL, or null alone. */
+  redis: string | null;
 }
 
 /** The default instruments: two perps, an option and a spot token. */
@@ -163,6 +171,7 @@ const TOP_KEYS = [
   'instruments',
   'market',
   'actionDeployments',
+  'redis',
 ] as const;
 const KEYS_BY_KIND: Record<string, string[]> = {
   window: ['points', 'windowMs'],
@@ -376,5 +385,6 @@ export function resolveOptions(input: unknown = {}): ResolvedOptions {
     instruments: resolveInstruments(o.instruments ?? defaultInstruments),
     market: resolveMarket(o.market ?? {}),
     actionDeployments: resolveActionDeployments(o.actionDeployments),
+    redis: o.redis === undefined ? null : str('redis', o.redis, /^(rediss?:\/\/|\/)/),
   };
 }

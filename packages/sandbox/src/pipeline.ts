@@ -41,6 +41,11 @@ export interface PipelineParts {
   /** The instrument type of a listed instrument (picks the tier-2 bucket), undefined for others. */
   instrumentType(name: string): string | undefined;
   handlers: Readonly<Record<string, Handler>>;
+  /**
+   * A fleet's routing (the `redis` option): the answer of the member owning the book a checked request
+   * names, or null when this process serves it. Absent alone.
+   */
+  forward?: (ctx: CallContext, method: string, params: unknown) => Promise<unknown> | null;
 }
 
 /** One request through the pipeline; resolves with the result or throws an RpcFailure. */
@@ -123,12 +128,12 @@ export function createPipeline(parts: PipelineParts): Pipeline {
     }
     const p = params as ActionFields & Record<string, unknown>;
     // Signed methods (private/order, private/replace) carry an action signature; the cancels do not.
-    if (method.actionModule) parts.actions.verify(ctx.session!, name, p);
+    if (method.actionModule) await parts.actions.verify(ctx.session!, name, p);
     if (method.orderFlow) {
       const instrument = typeof p.instrument_name === 'string' ? p.instrument_name : null;
       const type = instrument ? parts.instrumentType(instrument) : undefined;
-      if (instrument && type) parts.limits.takeToken(ctx.session!.wallet, instrument, type);
+      if (instrument && type) await parts.limits.takeToken(ctx.session!.wallet, instrument, type);
     }
-    return handler(ctx, params);
+    return parts.forward?.(ctx, name, params) ?? handler(ctx, params);
   };
 }

@@ -24,6 +24,7 @@ import { createHttpListener } from './http-transport';
 import { handleControl, type ControlPlane } from './control';
 import { sandboxSteps, startTimers, type HeartbeatParts } from './timers';
 import { Faults } from './faults';
+import type { Fleet } from './redis/fleet';
 
 export { MAX_SUBSCRIPTIONS_PER_CONNECTION } from './subscriptions';
 export { MAX_READ_BYTES } from './ws-transport';
@@ -41,36 +42,47 @@ export interface Sandbox {
    * address, in process, through the same fan-out path as the market; returns how many got it.
    */
   publish(address: string, data: unknown): number;
-  /** Terminate every connection and timer and stop listening. */
+  /**
+   * With `redis`: this member's id in the fleet and the instruments whose books it owns now (they
+   * move when members join or die). Null alone.
+   */
+  fleet: { member: string; owned(): string[] } | null;
+  /** Terminate every connection and timer and stop listening (a fleet member gives its books back first). */
   close(): Promise<void>;
 }
 
-/** Every part of one sandbox, wired. */
-function assemble(options: ResolvedOptions) {
-  const clock = new Clock();
-  const limits = new Limits(options, clock);
+/** Every part of one sandbox, wired; with a fleet, the counts, nonces, pushes and order flow are the fleet's. */
+function assemble(options: ResolvedOptions, clock: Clock, fleet: Fleet | null) {
+  const limits = new Limits(options, clock, fleet?.limits ?? null);
   const accounts = new Accounts(options, clock);
   const connections = new ConnectionRegistry();
   const index = new SubscriptionIndex();
-  const admission = new Admission(options.maxConnections);
-  const market = new Market(options, clock, accounts, index.publisher);
+  const admission = fleet?.admission ?? new Admission(options.maxConnections);
+  let market: Market | null = null;
+  const publisher = fleet ? fleet.publisherFor(index, (id) => market?.restingOf(id)) : index.publisher;
+  market = new Market(options, clock, accounts, publisher, fleet?.leases ?? null);
+  const m = market;
   const access = new ChannelAccess(
-    { hasInstrument: (n) => market.instruments.has(n), hasCurrency: (c) => market.currencies.has(c) },
+    { hasInstrument: (n) => m.instruments.has(n), hasCurrency: (c) => m.currencies.has(c) },
     accounts,
   );
   const nonces = new NonceBook();
   const handlers = createHandlers({ accounts, access, admission, index, limits, market, clock });
+  const faults = new Faults();
+  const calls = fleet?.router({ index, accounts, handlers, books: m, faults });
   const pipeline = createPipeline({
     accounts,
     limits,
-    actions: new ActionVerifier(clock, accounts, nonces, options.actionDeployments, (n) => market.assetOf(n)),
-    instrumentType: (n) => market.typeOf(n),
+    actions: new ActionVerifier(clock, accounts, fleet?.nonces ?? nonces, options.actionDeployments, (n) =>
+      m.assetOf(n),
+    ),
+    instrumentType: (n) => m.typeOf(n),
     handlers,
+    forward: calls && ((ctx, method, params) => calls.route(ctx, method, params)),
   });
-  const faults = new Faults();
   const ws = new WsTransport({ maxFrameBytes: options.maxFrameBytes, admission, connections, index, pipeline, faults });
   const heartbeat: HeartbeatParts = { clock, accounts, access, connections, index, nonces };
-  return { clock, limits, connections, index, admission, market, pipeline, ws, heartbeat, faults };
+  return { clock, limits, connections, index, admission, market, pipeline, ws, heartbeat, faults, accounts, handlers };
 }
 
 type Parts = ReturnType<typeof assemble>;
@@ -153,7 +165,10 @@ function createNodeServer(options: ResolvedOptions, parts: Parts, isClosed: () =
 /** Start a sandbox. Options are checked first (SandboxOptionsError names a bad key). */
 export async function startSandbox(input: SandboxOptions = {}): Promise<Sandbox> {
   const options = resolveOptions(input);
-  const parts = assemble(options);
+  const clock = new Clock();
+  // The Redis client is loaded only here, only with `redis`: alone, the sandbox loads none.
+  const fleet = options.redis ? await (await import('./redis/fleet')).Fleet.join(options, clock) : null;
+  const parts = assemble(options, clock, fleet);
   let closed = false;
   const server = createNodeServer(options, parts, () => closed);
 
@@ -162,6 +177,7 @@ export async function startSandbox(input: SandboxOptions = {}): Promise<Sandbox>
   const shutdown = async () => {
     closed = true;
     stopTimers();
+    await fleet?.leave(parts.market);
     parts.connections.terminateAll();
     parts.index.clear();
     parts.admission.clear();
@@ -176,6 +192,7 @@ export async function startSandbox(input: SandboxOptions = {}): Promise<Sandbox>
   };
 
   try {
+    if (fleet) await fleet.start({ ...parts, books: parts.market });
     await listen(server, options.port, options.host);
   } catch (err) {
     // Nothing may keep the process alive after a failed start (EADDRINUSE, an unknown host, …).
@@ -198,6 +215,7 @@ export async function startSandbox(input: SandboxOptions = {}): Promise<Sandbox>
     httpUrl,
     controlUrl: options.control ? `${httpUrl}/control` : null,
     publish: (address, data) => (closed ? 0 : parts.index.push(address, data)),
+    fleet: fleet && { member: fleet.id, owned: () => fleet.leases.owned() },
     close: async () => {
       if (closed) return;
       await shutdown();

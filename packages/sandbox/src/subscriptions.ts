@@ -18,6 +18,14 @@ export class SubscriptionIndex {
     channelTable.map((c) => [c.id, new Map()]),
   );
   private readonly channelOf = new Map<string, string>();
+  /**
+   * Told when an address gets its first subscriber here and when it loses its last (a fleet member
+   * tells the others, so that an instrument's owner produces for subscribers anywhere).
+   */
+  watcher: {
+    held(address: string, channelId: string, params: Record<string, string>): void;
+    dropped(address: string): void;
+  } | null = null;
 
   /** Where the market sends what it produces. */
   readonly publisher: Publisher = {
@@ -34,6 +42,7 @@ export class SubscriptionIndex {
       this.subscribers.set(address, set);
       this.byChannel.get(channelId)?.set(address, params);
       this.channelOf.set(address, channelId);
+      this.watcher?.held(address, channelId, params);
     }
     set.add(conn);
   }
@@ -49,6 +58,7 @@ export class SubscriptionIndex {
       const channelId = this.channelOf.get(address);
       if (channelId !== undefined) this.byChannel.get(channelId)?.delete(address);
       this.channelOf.delete(address);
+      this.watcher?.dropped(address);
     }
     return held;
   }

@@ -6,7 +6,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import type { Admission } from './admission';
+import type { Slots } from './admission';
 import { stripV6 } from './accounts';
 import type { Connection, ConnectionRegistry } from './connection';
 import { admitFrame } from './envelope';
@@ -38,7 +38,7 @@ const REFUSED_CLOSE_MS = 1000;
 /** The parts the WebSocket transport drives. */
 export interface WsParts {
   maxFrameBytes: number;
-  admission: Admission;
+  admission: Slots;
   connections: ConnectionRegistry;
   index: SubscriptionIndex;
   pipeline: Pipeline;
@@ -61,18 +61,50 @@ export class WsTransport {
   }
 
   private accept(ws: WebSocket, ip: string): void {
-    const { admission, connections, index, faults } = this.parts;
+    const { admission, connections, faults } = this.parts;
     // A protocol error (a bad frame, invalid UTF-8, a frame over 16 MiB) or a reset: ws closes the socket
     // itself. The error is the peer's, but it is not dropped: counted, and said once (faults.ts).
     ws.on('error', (err) => faults.report('server', `WebSocket from ${ip}`, err));
-    if (!admission.hasRoom(ip)) return this.refuse(ws);
+    if (admission.shared) return this.acceptShared(ws, ip);
+    if (admission.tryTake(ip, connections.upcomingId) !== true) return this.refuse(ws);
+    this.serveConnection(connections.open(ws, ip), Promise.resolve(true));
+  }
+
+  /**
+   * The fleet's count answers later: the connection is registered at once and its first frames wait
+   * in its queue for the answer; refused, it is forgotten and gets the refusal frame. When the count
+   * cannot be reached, the connection is closed (1011) with the reason, never admitted on a guess.
+   */
+  private acceptShared(ws: WebSocket, ip: string): void {
+    const { admission, connections } = this.parts;
     const conn = connections.open(ws, ip);
-    admission.take(ip, conn.id);
+    const taken = Promise.resolve()
+      .then(() => admission.tryTake(ip, conn.id))
+      .catch((err: Error) => {
+        connections.forget(conn);
+        ws.close(1011, `connection count unreachable: ${err.message}`.slice(0, 120));
+        return null;
+      });
+    const admitted = taken.then((ok) => {
+      if (ok === false) {
+        connections.forget(conn);
+        this.refuse(ws);
+      }
+      return ok === true;
+    });
+    this.serveConnection(conn, admitted);
+  }
+
+  /** Serve a connection's frames once `admitted` says yes, one at a time; free its slot when it closes. */
+  private serveConnection(conn: Connection, admitted: Promise<boolean>): void {
+    const { admission, connections, index, faults } = this.parts;
+    const { ws, ip } = conn;
+    conn.queue = admitted.then(() => {});
     ws.on('pong', () => (conn.alive = true));
     ws.on('message', (data, isBinary) => {
       conn.alive = true;
       conn.queue = conn.queue
-        .then(() => this.serve(conn, data, isBinary))
+        .then(async () => ((await admitted) ? this.serve(conn, data, isBinary) : undefined))
         .catch((err) => {
           faults.report('server', `WebSocket request from ${ip}`, err);
           conn.send(errorFrame(NULL_ID, wireErrorOf(err)));
@@ -82,7 +114,8 @@ export class WsTransport {
       conn.clearTimers();
       index.removeAll(conn);
       connections.forget(conn);
-      admission.release(ip);
+      if (!admission.shared) admission.release(ip, conn.id);
+      else void admitted.then((ok) => ok && admission.release(ip, conn.id));
     });
   }
 

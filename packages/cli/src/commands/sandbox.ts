@@ -13,6 +13,7 @@ import {
   type SandboxOptions,
 } from '@exchange-api/sandbox';
 import { consoleIo, parseCommand, usageError, type Io } from '../args';
+import { isWorker, reportListening, runWorkers, STOP_MESSAGE } from './sandbox-workers';
 
 /** SIGINT or SIGTERM to exit: close() is given this long, then the process exits regardless. */
 export const CLOSE_BOUND_MS = 3000;
@@ -20,6 +21,7 @@ export const CLOSE_BOUND_MS = 3000;
 const WATCH_MS = 250;
 
 export const SANDBOX_HELP = `Usage: exchange-api sandbox [--port 0] [--host 127.0.0.1] [--config <file.json>] [--seed <n>] [--control] [--known-wallets-only] [--detached]
+                           [--redis <url>] [--workers <n>]
 
 Runs the sandbox: a local exchange implementing the interface (JSON-RPC over WebSocket at /v3/ws,
 HTTP POST at /v3/public/* and /v3/private/*) with a seeded simulated market. Prints
@@ -42,6 +44,11 @@ Options:
   --known-wallets-only   refuse login by wallets the config does not name (by default any wallet
                          that logs in gets an account); config key knownWalletsOnly
   --detached             keep serving when the launcher exits (no launcher watch)
+  --redis <url>          act as one exchange with every sandbox started with the same Redis URL
+                         (redis://HOST:PORT, rediss://…, or a unix socket path): budgets, connection
+                         slots, nonces, accounts, pushes and order flow are shared; exits 2 when Redis
+                         cannot be reached at start
+  --workers <n>          start n sandbox processes on one port (node:cluster); needs --redis
   -h, --help             this help
 
 Examples:
@@ -49,8 +56,10 @@ Examples:
   npx exchange-api sandbox --port 8080 --seed 7
   npx exchange-api sandbox --config ./sandbox.json --control
   npx exchange-api sandbox --port 8080 --detached &
+  npx exchange-api sandbox --port 8080 --redis redis://127.0.0.1:6379 --workers 4
 
-Exit codes: 0 closed cleanly, 1 failed to start (or to close in time), 2 usage errors.`;
+Exit codes: 0 closed cleanly, 1 failed to start (or to close in time), 2 usage errors (and, with --redis,
+Redis unreachable at start or a fleet running another configuration).`;
 
 type Flags = {
   port?: string;
@@ -60,6 +69,8 @@ type Flags = {
   control?: boolean;
   'known-wallets-only'?: boolean;
   detached?: boolean;
+  redis?: string;
+  workers?: string;
 };
 
 const FLAGS = {
@@ -70,6 +81,8 @@ const FLAGS = {
   control: { type: 'boolean' },
   'known-wallets-only': { type: 'boolean' },
   detached: { type: 'boolean' },
+  redis: { type: 'string' },
+  workers: { type: 'string' },
 } as const;
 
 /** Run the sandbox command; resolves with the exit code once the sandbox has closed. */
@@ -81,21 +94,35 @@ export async function runSandbox(argv: string[], io: Io = consoleIo): Promise<nu
   if (typeof values === 'number') return values;
   const options = await optionsOf(values, io);
   if (typeof options === 'number') return options;
-  const gone = values.detached === true ? null : goneBeforeStart(chain);
+  const workers = integer('workers', values.workers, 1, 64);
+  if (workers instanceof Error) return usageError('sandbox', workers.message, io);
+  if (workers !== undefined && options.redis === undefined)
+    return usageError('sandbox', '--workers needs --redis: the workers act as one exchange through Redis', io);
+  const gone = values.detached === true || isWorker() ? null : goneBeforeStart(chain);
   if (gone !== null) {
     io.err(`exchange-api sandbox: not starting: ${gone}; run with --detached to serve without it`);
     return 1;
   }
+  if (workers !== undefined && !isWorker())
+    return runWorkers(
+      workers,
+      options.redis!,
+      io,
+      values.detached === true ? null : (gone) => watchLauncher(chain, gone),
+    );
   let sandbox: Sandbox;
   try {
     sandbox = await startSandbox(options);
   } catch (err) {
-    io.err(`exchange-api sandbox: cannot start: ${(err as Error).message}`);
-    return 1;
+    const fleet = ['RedisUnreachableError', 'FleetConfigError'].includes((err as Error).name);
+    io.err(`exchange-api sandbox: ${fleet ? '' : 'cannot start: '}${(err as Error).message}`);
+    return fleet ? 2 : 1;
   }
-  io.out(`sandbox listening ${sandbox.wsUrl} ${sandbox.httpUrl}`);
-  if (sandbox.controlUrl) io.out(`control plane at ${sandbox.controlUrl}`);
-  return serveUntilStopped(sandbox, values.detached === true ? null : chain);
+  if (isWorker()) reportListening(sandbox);
+  else io.out(`sandbox listening ${sandbox.wsUrl} ${sandbox.httpUrl}`);
+  if (sandbox.controlUrl && !isWorker()) io.out(`control plane at ${sandbox.controlUrl}`);
+  // A worker stops with its primary (its parent), whatever the primary's launcher does.
+  return serveUntilStopped(sandbox, isWorker() ? [process.ppid] : values.detached === true ? null : chain);
 }
 
 /** The sandbox options the flags and the config file give, or the exit code of a usage error. */
@@ -117,6 +144,7 @@ async function optionsOf(values: Flags, io: Io): Promise<SandboxOptions | number
   if (values.host !== undefined) options = { ...options, host: values.host };
   if (values.control) options = { ...options, control: true };
   if (values['known-wallets-only']) options = { ...options, knownWalletsOnly: true };
+  if (values.redis !== undefined) options = { ...options, redis: values.redis };
   const bad = invalid(options);
   return bad === null ? options : usage(bad);
 }
@@ -197,6 +225,8 @@ function serveUntilStopped(sandbox: Sandbox, chain: number[] | null): Promise<nu
     const onSignal = () => stop(null);
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
+    // A worker of --workers is stopped by its primary over IPC: not a signal, so never a second one.
+    if (isWorker()) process.on('message', (m: { type?: string }) => m?.type === STOP_MESSAGE && stop(''));
     const watch =
       chain === null
         ? undefined

@@ -10,11 +10,11 @@ import type { ResolvedOptions } from '../options';
 import type { Accounts, Session } from '../accounts';
 import type { Clock } from '../clock';
 import type { ChannelId } from '../channels';
-import type { Instrument } from './instrument';
+import type { Instrument, Resting } from './instrument';
 import { Instruments } from './instruments';
 import { Streams } from './random';
 import { Counterparties } from './counterparties';
-import { OpenOrders } from './book';
+import { OpenOrders, insertResting } from './book';
 import { Ledger } from './ledger';
 import { Margin } from './margin';
 import { Settlement } from './settlement';
@@ -30,6 +30,15 @@ import type { OrderOutcome, PrivateTrade, Publisher } from './types';
 
 /** The slow channels (auctions, margin, RFQs and quotes) are pushed every this many ticks. */
 const SLOW_EVERY = 10;
+
+/**
+ * A fleet member's share of the market (the `redis` option): the instruments whose books it owns,
+ * and how many times each one's ownership was taken (its id streams are per instrument and epoch).
+ */
+export interface Ownership {
+  owns(instrument: string): boolean;
+  epoch(instrument: string): number;
+}
 
 /** The market and the matching engine. */
 export class Market {
@@ -48,6 +57,7 @@ export class Market {
   private readonly registry: Instruments;
   private readonly simulation: Simulation;
   private readonly orders: OrderFlow;
+  private readonly open: OpenOrders;
   private tickCount = 0;
 
   constructor(
@@ -55,16 +65,22 @@ export class Market {
     private readonly clock: Clock,
     accounts: Accounts,
     private readonly out: Publisher,
+    /** A fleet member's share; null alone (every instrument is this process's). */
+    private readonly ownership: Ownership | null = null,
   ) {
     const streams = new Streams(options.seed);
+    if (ownership) streams.scope = (name) => `${name} epoch ${ownership.epoch(name)}`;
     const registry = new Instruments(options, streams);
     const counterparties = new Counterparties(options.seed, accounts, registry);
     const open = new OpenOrders();
+    this.open = open;
     const ledger = new Ledger(accounts);
     const margin = new Margin(registry, ledger, open);
     const history = new History();
     const settlement = new Settlement(registry, ledger, counterparties, open, streams, out, history);
-    this.simulation = new Simulation(counterparties, settlement, streams.of('takers'));
+    this.simulation = new Simulation(counterparties, settlement, (inst) =>
+      streams.ofInstrument('takers', inst.cfg.instrument_name),
+    );
     this.orders = new OrderFlow(registry, open, margin, settlement, streams, clock, out);
     const rfqs = new Rfqs(registry, accounts, counterparties, margin, streams);
     this.producers = makeProducers({
@@ -103,7 +119,8 @@ export class Market {
   tick(): void {
     this.tickCount++;
     const now = this.clock.now();
-    for (const inst of this.registry.all()) this.simulation.step(inst, now);
+    for (const inst of this.registry.all())
+      if (!this.ownership || this.ownership.owns(inst.cfg.instrument_name)) this.simulation.step(inst, now);
     publishCadence(this.producers, this.out, 'tick', now);
     if (this.tickCount % SLOW_EVERY === 0) publishCadence(this.producers, this.out, 'slow', now);
   }
@@ -123,6 +140,34 @@ export class Market {
     const m = matchChannel(addr);
     if (!m) return null;
     return this.producers[m.channel.id as ChannelId].make(m.params, this.clock.now());
+  }
+
+  /** A user's open order by id (a fleet keeps it in Redis for the next owner). */
+  restingOf(orderId: string): Resting | undefined {
+    return this.open.get(orderId);
+  }
+
+  /** The user orders resting on an instrument's book. */
+  restingIn(name: string): Resting[] {
+    const inst = this.registry.get(name);
+    return inst ? [...inst.bids, ...inst.asks] : [];
+  }
+
+  /** Put a resting order back on its book (taken over from a fleet member that died). */
+  restore(r: Resting): void {
+    const inst = this.registry.get(r.order.instrument_name);
+    if (!inst || this.open.get(r.order.order_id)) return;
+    this.open.add(r);
+    insertResting(inst, r);
+  }
+
+  /** Forget an instrument's user orders (a fleet member that lost its lease: the next owner restores them). */
+  dropBook(name: string): void {
+    const inst = this.registry.get(name);
+    if (!inst) return;
+    for (const r of [...inst.bids, ...inst.asks]) this.open.delete(r.order.order_id);
+    inst.bids.length = 0;
+    inst.asks.length = 0;
   }
 
   /** `order`. */

@@ -167,7 +167,7 @@ export class OrderFlow {
       mmp: p.mmp ?? false,
       nonce: String(p.nonce),
       order_fee: '0',
-      order_id: this.streams.uuid('order ids'),
+      order_id: this.streams.uuid('order ids', inst.cfg.instrument_name),
       order_status: 'open',
       order_type: p.order_type ?? 'limit',
       quote_id: null,

@@ -30,8 +30,24 @@ function fnv1a(s: string): number {
 /** The named streams of one seed; asking twice for a name gives the same stream. */
 export class Streams {
   private readonly made = new Map<string, Random>();
+  /**
+   * In a fleet (the `redis` option), the streams of ids and takers are per instrument and ownership
+   * epoch (the scope this gives): each instrument's owner draws its own, so ids never repeat across
+   * the fleet and a seed gives each instrument the same records whichever member owns it. Null alone.
+   */
+  scope: ((instrument: string) => string) | null = null;
 
   constructor(private readonly seed: number) {}
+
+  /** The stream name for one instrument's records: the name alone, or scoped to it in a fleet. */
+  private scoped(name: string, instrument?: string): string {
+    return instrument !== undefined && this.scope ? `${name} ${this.scope(instrument)}` : name;
+  }
+
+  /** The stream of this name for one instrument (the same as of(name) outside a fleet). */
+  ofInstrument(name: string, instrument: string): Random {
+    return this.of(this.scoped(name, instrument));
+  }
 
   /** The stream of this name. */
   of(name: string): Random {
@@ -44,8 +60,8 @@ export class Streams {
   }
 
   /** A UUID v4 drawn from the stream of this name, so ids repeat across runs with the same seed. */
-  uuid(name: string): string {
-    return uuidFrom(this.of(name));
+  uuid(name: string, instrument?: string): string {
+    return uuidFrom(this.of(this.scoped(name, instrument)));
   }
 }
 

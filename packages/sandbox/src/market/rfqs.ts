@@ -96,6 +96,14 @@ export class Rfqs {
     private readonly streams: Streams,
   ) {}
 
+  /**
+   * The instrument whose owner produces the RFQ channels in a fleet: their streams are scoped to its
+   * ownership epoch there, so RFQ and quote ids do not repeat when it moves (the plain names alone).
+   */
+  private get home(): string {
+    return this.instruments.first().cfg.instrument_name;
+  }
+
   /** `{wallet}.rfqs`: the open RFQ of each of the wallet's subaccounts, and any that expired since the last push. */
   walletRfqs(wallet: string, now: number): PublicRfq[] {
     const out: PublicRfq[] = [];
@@ -124,7 +132,7 @@ export class Rfqs {
 
   /** One leg of a few thousand USDC of notional, in whole amount steps, on a stream of the subaccount's own. */
   private newRfq(subaccount: number, now: number): SimRfq {
-    const r = this.streams.of(`rfqs ${subaccount}`);
+    const r = this.streams.ofInstrument(`rfqs ${subaccount}`, this.home);
     const list = [...this.instruments.all()];
     const leg = list[Math.floor(r() * list.length)]!;
     const target = 1000 + Math.floor(r() * 19_000);
@@ -146,7 +154,7 @@ export class Rfqs {
       // Fills come in whole amount steps, never more than the leg.
       partial_fill_step: leg.cfg.amount_step,
       recent_fill_rate: null,
-      rfq_id: this.streams.uuid(`rfqs ${subaccount}`),
+      rfq_id: this.streams.uuid(`rfqs ${subaccount}`, this.home),
       status: 'open',
       subaccount_id: subaccount,
       total_cost: null,
@@ -164,7 +172,7 @@ export class Rfqs {
    */
   quote(subaccount: number, now: number): QuotePublishResult[] {
     const sim = this.rfqOf(subaccount, now);
-    const r = this.streams.of(`quotes ${subaccount}`);
+    const r = this.streams.ofInstrument(`quotes ${subaccount}`, this.home);
     const { index, cp } = this.counterparties.pickTaker(r);
     const direction: Direction = sim.wants === 'buy' ? 'sell' : 'buy';
     const { legs, total } = this.priceLegs(sim.rfq, direction, 2 + Math.floor(r() * 18));
@@ -190,7 +198,7 @@ export class Rfqs {
       last_update_timestamp: now,
       legs_hash: legsHash(legs),
       liquidity_role: 'maker',
-      quote_id: this.streams.uuid(`quotes ${subaccount}`),
+      quote_id: this.streams.uuid(`quotes ${subaccount}`, this.home),
       signature: this.signQuote(cp.wallet.signingKey, signed),
       status: 'open',
       batch_status: null,

@@ -57,7 +57,7 @@ export class Settlement {
     takerDirection: Direction,
     now: number,
   ): { own: PrivateTrade; shown: PublicTrade } {
-    const tradeId = this.streams.uuid('trade ids');
+    const tradeId = this.streams.uuid('trade ids', inst.cfg.instrument_name);
     const value = notional(inst, fill.priceTicks, fill.lots);
     this.recordStats(inst, fill.priceTicks, fill.lots);
     const maker: Side = fill.maker
@@ -127,7 +127,11 @@ export class Settlement {
    */
   private privateRecordOf(shown: PublicTrade, side: Side): PrivateTrade {
     const order = side.resting?.order;
-    return privateRecord(shown, order?.order_id ?? this.streams.uuid('counterparty order ids'), order?.label ?? '');
+    return privateRecord(
+      shown,
+      order?.order_id ?? this.streams.uuid('counterparty order ids', shown.instrument_name),
+      order?.label ?? '',
+    );
   }
 
   /** Push the takers' trades on the instrument's public trade channels, and keep them on the tape. */

@@ -36,8 +36,11 @@ export class Simulation {
   constructor(
     private readonly counterparties: Counterparties,
     private readonly settlement: Settlement,
-    /** The takers' own stream: which counterparty takes is never shifted by anything else drawing. */
-    private readonly takers: Random,
+    /**
+     * The takers' own stream (of an instrument, in a fleet): which counterparty takes is never shifted
+     * by anything else drawing.
+     */
+    private readonly takers: (inst: Instrument) => Random,
   ) {}
 
   /** One step of one instrument. */
@@ -60,7 +63,7 @@ export class Simulation {
   }
 
   private takeUserOrder(inst: Instrument, maker: Instrument['bids'][number], direction: Direction, now: number): void {
-    const taker = this.counterparties.side(this.counterparties.pickTaker(this.takers).cp);
+    const taker = this.counterparties.side(this.counterparties.pickTaker(this.takers(inst)).cp);
     const trade = this.settlement.settle(
       inst,
       taker,
@@ -79,7 +82,7 @@ export class Simulation {
     const best = direction === 'buy' ? Math.min(...book.keys()) : Math.max(...book.keys());
     if (!Number.isFinite(best)) return;
     const lots = Math.min(book.get(best)!, Math.max(1, Math.round((0.01 + r() * 0.5) / inst.step)));
-    const taker = this.counterparties.side(this.counterparties.pickTaker(this.takers).cp);
+    const taker = this.counterparties.side(this.counterparties.pickTaker(this.takers(inst)).cp);
     const trade = this.settlement.settle(inst, taker, { priceTicks: best, lots, maker: null }, direction, now);
     this.settlement.publishPublic(inst, [trade.shown]);
   }

@@ -1,0 +1,100 @@
+/**
+ * `exchange-api sandbox --redis <url> --workers <n>`: n sandbox processes on one port of one machine
+ * (node:cluster: the primary holds the port and hands connections to the workers in turn), acting as
+ * one exchange through Redis. The primary serves nothing itself: it checks Redis once (so that an
+ * unreachable one is one line and exit 2), starts the workers, prints the listening line once every
+ * worker listens, starts a new worker when one dies (its books move to the others meanwhile), and stops
+ * them all on SIGINT/SIGTERM or when its launcher exits.
+ */
+import cluster, { type Worker } from 'node:cluster';
+import { probeRedis, type Sandbox } from '@exchange-api/sandbox';
+import type { Io } from '../args';
+
+/** The workers are given this long to close, beyond their own close bound; then they are killed. */
+const WORKERS_CLOSE_MS = 4000;
+
+interface Listening {
+  type: 'exchange-api:listening';
+  wsUrl: string;
+  httpUrl: string;
+  controlUrl: string | null;
+}
+
+/** What the primary sends a worker to stop it (a signal could be its second: the terminal's Ctrl-C reaches it too). */
+export const STOP_MESSAGE = 'exchange-api:stop';
+
+/** Whether this process is a worker of `--workers`. */
+export function isWorker(): boolean {
+  return cluster.isWorker;
+}
+
+/** A worker tells the primary where it listens (the primary prints the line, once). */
+export function reportListening(sandbox: Sandbox): void {
+  const m: Listening = {
+    type: 'exchange-api:listening',
+    wsUrl: sandbox.wsUrl,
+    httpUrl: sandbox.httpUrl,
+    controlUrl: sandbox.controlUrl,
+  };
+  process.send?.(m);
+}
+
+/** Watches the launcher; calls back with the pid of one that exited. */
+export type LauncherWatch = (gone: (pid: number) => void) => NodeJS.Timeout;
+
+/** Run the primary: resolves with the exit code once every worker has stopped. */
+export async function runWorkers(n: number, redis: string, io: Io, watch: LauncherWatch | null): Promise<number> {
+  try {
+    await probeRedis(redis);
+  } catch (err) {
+    io.err(`exchange-api sandbox: ${(err as Error).message}`);
+    return 2;
+  }
+  return new Promise<number>((resolve) => {
+    const listening = new Set<Worker>();
+    let stopping = false;
+    let started = false;
+    const stop = (code: number, why: string | null) => {
+      if (stopping) return;
+      stopping = true;
+      if (why) io.err(`exchange-api sandbox: ${why}`);
+      const alive = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
+      if (alive.length === 0) return resolve(code);
+      let left = alive.length;
+      for (const w of alive) {
+        w.once('exit', () => --left === 0 && resolve(code));
+        if (w.isConnected()) w.send({ type: STOP_MESSAGE });
+        else w.process.kill('SIGTERM');
+      }
+      setTimeout(() => {
+        for (const w of alive) w.process.kill('SIGKILL');
+      }, WORKERS_CLOSE_MS).unref();
+    };
+    const fork = () => {
+      const w = cluster.fork();
+      w.on('message', (m: Listening) => {
+        if (m?.type !== 'exchange-api:listening') return;
+        listening.add(w);
+        if (!started && listening.size === n) {
+          started = true;
+          io.out(`sandbox listening ${m.wsUrl} ${m.httpUrl}`);
+          if (m.controlUrl) io.out(`control plane at ${m.controlUrl}`);
+        }
+      });
+      w.on('exit', (code, signal) => {
+        listening.delete(w);
+        if (stopping) return;
+        if (!started)
+          return stop(code ?? 1, `a worker exited before the sandbox started (${signal ?? `exit ${code}`})`);
+        io.err(`exchange-api sandbox: worker ${w.process.pid} exited (${signal ?? `exit ${code}`}); starting another`);
+        fork();
+      });
+    };
+    for (let i = 0; i < n; i++) fork();
+    process.on('SIGINT', () => stop(0, null));
+    process.on('SIGTERM', () => stop(0, null));
+    watch?.((pid) =>
+      stop(0, `stopping: its launcher (pid ${pid}) exited; run with --detached to keep serving without it`),
+    );
+  });
+}

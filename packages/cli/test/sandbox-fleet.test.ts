@@ -1,0 +1,111 @@
+/**
+ * `exchange-api sandbox --redis <url> [--workers <n>]`: the flags, their one-line refusals (exit 2), and
+ * n workers on one port acting as one exchange (they share one per-IP connection count).
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { WebSocket } from 'ws';
+import { runMain } from '../../../test/support/run-main';
+import { fromSources } from './run-cli';
+import { groupGone, spawnGroup } from '../../sandbox/test/processes';
+import { hasRedisServer, NO_REDIS, startRedis, type RedisServer } from '../../sandbox/test/redis-server';
+
+/** A socket path nobody listens on (its folder removed after the test). */
+const made: string[] = [];
+const nowhere = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'xsb-none-'));
+  made.push(dir);
+  return join(dir, 'nobody.sock');
+};
+afterEach(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('sandbox --redis and --workers: refusals', () => {
+  it.each([
+    [['sandbox', '--workers', '2'], /^exchange-api sandbox: --workers needs --redis/],
+    [
+      ['sandbox', '--workers', '0', '--redis', '/x.sock'],
+      /^exchange-api sandbox: --workers must be an integer from 1 to 64/,
+    ],
+    [['sandbox', '--redis', 'http://127.0.0.1:6379'], /^exchange-api sandbox: redis: must match/],
+  ])('%j: one line, exit 2', async (args, message) => {
+    const r = await runMain(args);
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(message)]);
+  });
+
+  it('Redis unreachable at start: one line naming the URL, exit 2', async () => {
+    const url = nowhere();
+    const r = await runMain(['sandbox', '--redis', url, '--detached']);
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trim().split('\n')).toEqual([
+      `exchange-api sandbox: --redis ${url}: Redis is unreachable (${r.stderr.match(/\((.*)\)\n$/)![1]})`,
+    ]);
+  });
+
+  it('Redis unreachable at start with --workers: one line, exit 2, no worker started', async () => {
+    const r = await runMain(['sandbox', '--redis', nowhere(), '--workers', '3', '--detached']);
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(/^exchange-api sandbox: --redis .*: Redis is unreachable/),
+    ]);
+  });
+});
+
+describe.skipIf(!hasRedisServer)(`sandbox --workers${hasRedisServer ? '' : ` (skipped: ${NO_REDIS})`}`, () => {
+  let redis: RedisServer;
+  beforeEach(async () => {
+    redis = await startRedis();
+  });
+  afterEach(async () => {
+    await redis.stop();
+  });
+
+  it('starts n workers on one port, as one exchange, and stops them all on SIGTERM', async () => {
+    const run = spawnGroup([...fromSources, 'sandbox', '--redis', redis.url, '--workers', '2', '--detached']);
+    const line = await run.firstLine;
+    expect(line).toMatch(/^sandbox listening ws:\/\/127\.0\.0\.1:[0-9]+\/v3\/ws http:\/\/127\.0\.0\.1:[0-9]+$/);
+    const members = spawnSync('redis-cli', ['-s', redis.url, 'smembers', 'xsb:members'], { encoding: 'utf8' });
+    expect(members.stdout.trim().split('\n')).toHaveLength(2);
+    // The document's 4 connections per IP, over both workers: the fifth is refused whichever worker takes it.
+    const wsUrl = line.split(' ')[2]!;
+    const open = async () => {
+      const ws = new WebSocket(wsUrl);
+      const first = once(ws, 'message').then(([d]) => String(d));
+      await once(ws, 'open');
+      return { ws, first };
+    };
+    const held = [];
+    for (let i = 0; i < 4; i++) {
+      const c = await open();
+      c.ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'public/get_time', params: {} }));
+      expect(JSON.parse(await c.first).result).toBeTypeOf('number');
+      held.push(c.ws);
+    }
+    const fifth = await open();
+    expect(await fifth.first).toMatch(/^connectionLimitExceeded:/);
+    for (const ws of held) ws.terminate();
+    // A worker killed is replaced; its books move to the others meanwhile.
+    const workers = () =>
+      spawnSync('ps', ['-o', 'pid=', '--ppid', String(run.child.pid)], { encoding: 'utf8' })
+        .stdout.trim()
+        .split(/\s+/)
+        .filter(Boolean)
+        .map(Number);
+    const [victim] = workers();
+    process.kill(victim!, 'SIGKILL');
+    while (!run.stderr().includes(`worker ${victim} exited (SIGKILL); starting another`))
+      await new Promise((r) => setTimeout(r, 20));
+    while (workers().length !== 2 || workers().includes(victim!)) await new Promise((r) => setTimeout(r, 20));
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+    expect(await groupGone(run.pgid, 10_000)).toBe(true);
+    expect(run.stdout().trim().split('\n')).toEqual([line]);
+  });
+});

@@ -1,0 +1,158 @@
+/**
+ * Which member owns each instrument's book: a lease in Redis (the owner's id, expiring unless renewed).
+ * Every cycle a member renews its leases and takes free ones up to its fair share (instruments divided
+ * by live members, rounded up), and gives one back when it holds more than that, so a member that joins
+ * gets its share. A member that dies stops renewing: its leases expire within LEASE_MS and the others
+ * take them at their next cycle, so an instrument is ownerless for at most LEASE_MS + CYCLE_MS.
+ *
+ * Resting user orders survive a move: the owner keeps each instrument's open user orders in Redis as
+ * they change, and the next owner puts them back on its book (the orders keep their ids, prices,
+ * remaining amounts and fills; nothing is pushed, since nothing changed for their owners).
+ */
+import type { Redis } from 'ioredis';
+import type { Ownership } from '../market';
+import type { Resting } from '../market/instrument';
+import { keys } from './keys';
+
+/** A lease lasts this long unless renewed. */
+export const LEASE_MS = 3000;
+/** Leases are renewed, and free ones taken, this often. */
+export const CYCLE_MS = 1000;
+
+/**
+ * KEYS: lease, epoch; ARGV: member, lease ms, may take ('1'), our epoch when we held it ('0' if not).
+ * Returns {status, epoch, owner}: 1 renewed, 2 taken, 0 another's or free. A lease we held that Redis
+ * lost (it restarted empty, or an outage outlasted the lease) and nobody took is ours again, epoch kept.
+ */
+const CLAIM = `
+local owner = redis.call('GET', KEYS[1])
+if owner == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return {1, tonumber(redis.call('GET', KEYS[2]) or '0'), owner}
+end
+if not owner and ARGV[4] ~= '0' then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  redis.call('SET', KEYS[2], ARGV[4], 'NX')
+  return {1, tonumber(redis.call('GET', KEYS[2])), ARGV[1]}
+end
+if not owner and ARGV[3] == '1' then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return {2, redis.call('INCR', KEYS[2]), ARGV[1]}
+end
+return {0, 0, owner or ''}`;
+
+/** KEYS: lease; ARGV: member. Deletes the lease only if it is ours. */
+const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+
+/** What the leases do to this member's market. */
+export interface BookKeeper {
+  restingIn(instrument: string): Resting[];
+  restore(r: Resting): void;
+  dropBook(instrument: string): void;
+}
+
+/** A resting order as kept in Redis (money as decimal text). */
+export function serializeResting(r: Resting): string {
+  return JSON.stringify({ ...r, notional: r.notional.toString(), fee: r.fee.toString() });
+}
+
+function parseResting(text: string): Resting {
+  const r = JSON.parse(text) as Resting & { notional: string; fee: string };
+  return { ...r, notional: BigInt(r.notional), fee: BigInt(r.fee) };
+}
+
+/** This member's leases and what it knows of the others'. */
+export class Leases implements Ownership {
+  private readonly mine = new Map<string, number>();
+  private readonly owners = new Map<string, string>();
+  private renewedAt = 0;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly member: string,
+    private readonly instruments: readonly string[],
+  ) {}
+
+  /** Whether this member owns the instrument's book now (not once its leases may have lapsed unseen). */
+  owns(instrument: string): boolean {
+    return this.mine.has(instrument) && Date.now() - this.renewedAt < LEASE_MS;
+  }
+
+  epoch(instrument: string): number {
+    return this.mine.get(instrument) ?? 0;
+  }
+
+  /** The owner of an instrument at the last cycle, or null when it had none. */
+  ownerOf(instrument: string): string | null {
+    return this.owners.get(instrument) ?? null;
+  }
+
+  /** The instruments this member owns. */
+  owned(): string[] {
+    return this.instruments.filter((i) => this.owns(i));
+  }
+
+  /** One cycle: renew, take up to the fair share, give one back above it. */
+  async cycle(liveMembers: number, books: BookKeeper): Promise<void> {
+    const started = Date.now();
+    const share = Math.ceil(this.instruments.length / Math.max(1, liveMembers));
+    for (const name of this.instruments) {
+      const mayTake = this.mine.size < share ? '1' : '0';
+      const [status, epoch, owner] = (await this.redis.eval(
+        CLAIM,
+        2,
+        keys.lease(name),
+        keys.epoch(name),
+        this.member,
+        LEASE_MS,
+        mayTake,
+        this.mine.get(name) ?? 0,
+      )) as [number, number, string];
+      if (owner) this.owners.set(name, owner);
+      else this.owners.delete(name);
+      if (status === 2) await this.take(name, epoch, books);
+      else if (status === 0 && this.mine.has(name)) this.lose(name, books);
+    }
+    this.renewedAt = started;
+    if (this.mine.size > share) await this.giveBack([...this.mine.keys()].pop()!, books);
+  }
+
+  private async take(name: string, epoch: number, books: BookKeeper): Promise<void> {
+    const kept = await this.redis.hvals(keys.book(name));
+    this.mine.set(name, epoch);
+    for (const text of kept) books.restore(parseResting(text));
+  }
+
+  private lose(name: string, books: BookKeeper): void {
+    this.mine.delete(name);
+    books.dropBook(name);
+  }
+
+  /** Give an instrument back (its orders stay in Redis for the next owner). */
+  async giveBack(name: string, books: BookKeeper): Promise<void> {
+    this.lose(name, books);
+    await this.redis.eval(RELEASE, 1, keys.lease(name), this.member);
+    this.owners.delete(name);
+  }
+
+  /** Give every lease back (this member is closing), so the others take them at their next cycle. */
+  async releaseAll(books: BookKeeper): Promise<void> {
+    for (const name of [...this.mine.keys()]) await this.giveBack(name, books);
+  }
+
+  /** Write the resting orders of our books again (Redis came back, and may have come back empty). */
+  async rewriteBooks(books: BookKeeper): Promise<void> {
+    for (const name of this.mine.keys()) {
+      const multi = this.redis.multi().del(keys.book(name));
+      for (const r of books.restingIn(name)) multi.hset(keys.book(name), r.order.order_id, serializeResting(r));
+      await multi.exec();
+    }
+  }
+
+  /** Keep an owned instrument's resting user order for the next owner, or forget it once it is closed. */
+  record(instrument: string, orderId: string, resting: Resting | undefined): void {
+    const key = keys.book(instrument);
+    const step = resting ? this.redis.hset(key, orderId, serializeResting(resting)) : this.redis.hdel(key, orderId);
+    step.catch(() => {});
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * Fleet membership: each sandbox started with the same `redis` URL joins as a member with an id of its
+ * own, keeps an alive key that expires unless refreshed, and finds the others. The first member sets
+ * the configuration the fleet runs with; a later one with another configuration does not join (one
+ * exchange has one set of instruments, accounts, session keys and limits).
+ */
+import type { Redis } from 'ioredis';
+import type { ResolvedOptions } from '../options';
+import { keys } from './keys';
+
+/** A member whose alive key has not been refreshed for this long is dead. */
+export const ALIVE_MS = 3000;
+
+/** Another member runs with a different configuration. */
+export class FleetConfigError extends Error {
+  constructor(url: string, differs: string[]) {
+    super(
+      `--redis ${url}: the sandboxes already running on this Redis use another configuration (${differs.join(', ')} differ); start every member with the same --config and --seed`,
+    );
+    this.name = 'FleetConfigError';
+  }
+}
+
+/** KEYS: our alive key, members, config; ARGV: member, alive prefix. */
+const LEAVE = `
+redis.call('DEL', KEYS[1])
+redis.call('SREM', KEYS[2], ARGV[1])
+for _, m in ipairs(redis.call('SMEMBERS', KEYS[2])) do
+  if redis.call('EXISTS', ARGV[2] .. m) == 1 then return 0 end
+end
+redis.call('DEL', KEYS[3])
+return 1`;
+
+/** What every member must share, as JSON values by key. */
+export function fleetConfig(o: ResolvedOptions): Record<string, unknown> {
+  return {
+    seed: o.seed,
+    knownWalletsOnly: o.knownWalletsOnly,
+    limits: { windows: [...o.windows.values()], buckets: o.buckets, maxConnections: o.maxConnections },
+    login: o.login,
+    sessionKeys: o.sessionKeys,
+    wallets: o.wallets,
+    instruments: o.instruments,
+    market: o.market,
+    actionDeployments: o.actionDeployments,
+  };
+}
+
+/** Set the fleet's configuration, or check ours against it; throws FleetConfigError naming what differs. */
+export async function agreeOnConfig(redis: Redis, url: string, options: ResolvedOptions): Promise<void> {
+  const ours = fleetConfig(options);
+  const text = JSON.stringify(ours);
+  // Kept while any member lives (each refreshes it), so a new fleet on the same Redis may differ.
+  const set = await redis.set(keys.config, text, 'PX', ALIVE_MS, 'NX');
+  if (set === 'OK') return;
+  const theirs = JSON.parse((await redis.get(keys.config)) ?? text) as Record<string, unknown>;
+  const differs = Object.keys(ours).filter((k) => JSON.stringify(ours[k]) !== JSON.stringify(theirs[k]));
+  if (differs.length > 0) throw new FleetConfigError(url, differs);
+}
+
+/** This member's id and the live members. */
+export class Members {
+  private live: string[] = [];
+
+  private constructor(
+    private readonly redis: Redis,
+    readonly id: string,
+  ) {}
+
+  /** Join: take an id, announce it. */
+  static async join(redis: Redis): Promise<Members> {
+    const n = await redis.incr(keys.memberSeq);
+    const m = new Members(redis, `m${n}`);
+    await m.refresh();
+    return m;
+  }
+
+  /** Refresh our alive key and the shared configuration's, and read who else is alive (pruning the dead). */
+  async refresh(): Promise<string[]> {
+    await this.redis
+      .multi()
+      .set(keys.alive(this.id), String(Date.now()), 'PX', ALIVE_MS)
+      .sadd(keys.members, this.id)
+      .pexpire(keys.config, ALIVE_MS)
+      .exec();
+    const all = await this.redis.smembers(keys.members);
+    const alive = await Promise.all(all.map((m) => this.redis.exists(keys.alive(m))));
+    const dead = all.filter((_, i) => alive[i] === 0);
+    if (dead.length > 0) await this.redis.srem(keys.members, ...dead);
+    this.live = all.filter((_, i) => alive[i] === 1).sort();
+    return this.live;
+  }
+
+  /** The members alive at the last refresh (this one included). */
+  get alive(): readonly string[] {
+    return this.live;
+  }
+
+  /** Leave: no longer alive; the last one to leave takes the configuration away with it. */
+  async leave(): Promise<void> {
+    await this.redis.eval(LEAVE, 3, keys.alive(this.id), keys.members, keys.config, this.id, keys.alivePrefix);
+  }
+}
