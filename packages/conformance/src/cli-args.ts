@@ -24,6 +24,17 @@ export interface CliOptions {
   checkTimeoutMs?: number;
   /** How long to sample the public channels, ms (undefined: the default). */
   sampleWindowMs?: number;
+  /** `--generate`: inputs generated from the spec instead of the hand-written checks. */
+  generate: boolean;
+  /** `--replay FILE`: send a recorded failure again. */
+  replay: string | null;
+  /** `--spec FILE`: the spec --generate and --replay read (default: the clone's or the installed one). */
+  spec: string | null;
+  seed?: number;
+  cases?: number;
+  durationS?: number;
+  /** Where --generate writes replay files (default ./conformance-replays). */
+  replayDir?: string;
 }
 
 const STRING_FLAGS = [
@@ -37,12 +48,21 @@ const STRING_FLAGS = [
   'report',
   'check-timeout',
   'sample-window',
+  'spec',
+  'seed',
+  'cases',
+  'duration',
+  'replay',
+  'replay-dir',
 ] as const;
 
 /** The numeric flags: what each takes, and its bounds. */
 const NUMBERS = {
   'check-timeout': { what: 'the time limit of one check in milliseconds', min: 100, max: 600_000 },
   'sample-window': { what: 'how long to sample the public channels in milliseconds', min: 100, max: 120_000 },
+  seed: { what: 'the seed of the generated inputs', min: 0, max: 4_294_967_295 },
+  cases: { what: 'random valid inputs per method and transport', min: 0, max: 1000 },
+  duration: { what: 'how many seconds the generated run may start cases', min: 1, max: 86_400 },
 } as const;
 
 /**
@@ -80,6 +100,7 @@ function numberFlag(flag: keyof typeof NUMBERS, raw: string | undefined): number
 
 type Values = { [K in (typeof STRING_FLAGS)[number]]?: K extends 'only' | 'skip' | 'report' ? string[] : string } & {
   'allow-order-flow'?: boolean;
+  generate?: boolean;
   help?: boolean;
 };
 
@@ -98,6 +119,13 @@ function parse(argv: readonly string[]): Values | { error: string } {
         report: { type: 'string', multiple: true },
         'check-timeout': { type: 'string' },
         'sample-window': { type: 'string' },
+        spec: { type: 'string' },
+        seed: { type: 'string' },
+        cases: { type: 'string' },
+        duration: { type: 'string' },
+        replay: { type: 'string' },
+        'replay-dir': { type: 'string' },
+        generate: { type: 'boolean' },
         'allow-order-flow': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -124,6 +152,17 @@ function unmatched(only: readonly string[]): string | null {
     : null;
 }
 
+/** Flags that belong to one mode used in another, as an error line, or null. */
+function modeProblem(o: CliOptions, values: Values): string | null {
+  if (o.generate && o.replay)
+    return '--generate and --replay go separately: one run generates, the other replays a file';
+  if (!o.generate && !o.replay && values.spec !== undefined) return '--spec applies to --generate and --replay';
+  const generateOnly = (['seed', 'cases', 'duration', 'replay-dir'] as const).filter((f) => values[f] !== undefined);
+  if (!o.generate && generateOnly.length) return `--${generateOnly[0]} applies to --generate`;
+  if (o.replay && (o.only.length || o.skip.length)) return '--only and --skip choose checks: not with --replay';
+  return null;
+}
+
 /** Parse argv; returns the options, `'help'`, or an error line (exit 2). */
 export function parseCli(
   argv: readonly string[],
@@ -142,21 +181,40 @@ export function parseCli(
     skip: values.skip ?? [],
     allowOrderFlow: values['allow-order-flow'] === true,
     reports: [],
+    generate: values.generate === true,
+    replay: values.replay ?? null,
+    spec: values.spec ?? null,
+    ...(values['replay-dir'] !== undefined ? { replayDir: values['replay-dir'] } : {}),
   };
   for (const value of values.report ?? []) {
     const t = parseTarget(value);
     if ('error' in t) return t;
     o.reports.push(t);
   }
-  for (const flag of ['check-timeout', 'sample-window'] as const) {
+  const fields = {
+    'check-timeout': 'checkTimeoutMs',
+    'sample-window': 'sampleWindowMs',
+    seed: 'seed',
+    cases: 'cases',
+    duration: 'durationS',
+  } as const;
+  for (const flag of Object.keys(fields) as (keyof typeof fields)[]) {
     const n = numberFlag(flag, values[flag]);
     if (typeof n === 'object') return n;
-    if (n !== undefined) o[flag === 'check-timeout' ? 'checkTimeoutMs' : 'sampleWindowMs'] = n;
+    if (n !== undefined) o[fields[flag]] = n;
   }
   if (!o.ws) return { error: '--ws <url> is required (see --help)' };
+  const modes = modeProblem(o, values);
+  if (modes) return { error: modes };
+  if (o.generate || o.replay) return withDefaults(o);
   const noMatch = unmatched(o.only);
   if (noMatch) return { error: noMatch };
   if (selectChecks(registry, o.only, o.skip).length === 0) return { error: '--only and --skip leave no check to run' };
+  return withDefaults(o);
+}
+
+/** The default report, and the URLs and keys checked. */
+function withDefaults(o: CliOptions): CliOptions | { error: string } {
   if (o.reports.length === 0) o.reports.push({ kind: 'console' });
   try {
     resolveOptions({ ws: o.ws, http: o.http, key: o.key, sessionKey: o.sessionKey, wallet: o.wallet });

@@ -4,6 +4,7 @@ import { consoleReport, progressLine } from './reporters/console';
 import { visible } from './reporters/visible';
 import { parseCli, type CliOptions } from './cli-args';
 import { checkTargets, writeReports } from './report-targets';
+import { runGenerateCli, runReplayCli } from './generate/cli';
 import type { Report } from './model';
 
 export { parseCli, type CliOptions } from './cli-args';
@@ -29,6 +30,20 @@ Options:
   --check-timeout <ms>       time limit of one check (default 25000; a check past it is inconclusive)
   --sample-window <ms>       how long to sample the public channels (default 4500)
   -h, --help                 this text
+
+Generated inputs (instead of the hand-written checks):
+  --generate                 for every method on each transport the spec serves it on, inputs generated
+                             from its params schema (valid and invalid), the channel address templates,
+                             invariants of what is pushed and stateful sequences; each failure shrunk and
+                             written as a replay file
+  --seed <n>                 the seed (default: a random one, printed); the same seed reproduces a run
+  --cases <n>                random valid inputs per method and transport besides the edges (default 3)
+  --duration <s>             start no case after this many seconds (default 600); the rest is counted
+  --replay-dir <dir>         where replay files go (default ./conformance-replays)
+  --spec <file>              the AsyncAPI 3.0 spec to generate from or judge by (default: this clone's
+                             spec/asyncapi.yaml, else the one @exchange-api/types ships)
+  --replay <file>            send a replay file's frames again: prints FIXED (exit 0), STILL FAILING
+                             (exit 1) or INCONCLUSIVE (no answer, exit 2)
 
 Exit codes:
   0  no check failed: every check that ran passed or was inconclusive (could not gather evidence, e.g.
@@ -104,7 +119,8 @@ export async function runCli(
     return 2;
   }
   const p = parsed as CliOptions;
-  const report = await run(p, io);
+  if (p.replay) return runReplayCli(p, io);
+  const report = p.generate ? await runGenerateCli(p, io) : await run(p, io);
   if (!report) return 2;
   const { written, error } = writeReports(report, p.reports);
   for (const line of written) io.out(line);

@@ -15,3 +15,8 @@ export { parseCli, runCli, usage as cliUsage, type CliOptions } from './cli';
 export { reportPathProblem } from './report-path';
 export { matches as matchesPattern } from './select';
 export { inferSchema } from './infer';
+export { runGenerated } from './generate/run';
+export { runReplay, type ReplayOptions, type ReplayOutcome } from './generate/replay';
+export type { GenerateOptions, GenerateProgress } from './generate/model';
+export type { ReplayFile, ReplayCall } from './generate/replay-file';
+export type { GeneratedSummary, TargetCounts } from './model';

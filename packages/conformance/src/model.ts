@@ -86,4 +86,36 @@ export interface Report {
     observations: { check: string; text: string; conforms?: boolean }[];
   }[];
   checks: CheckResult[];
+  /** Present after `--generate`: the seed, and each generated case counted by method and verdict. */
+  generated?: GeneratedSummary;
+}
+
+/** The counts of one method on one transport (or one channel template, one invariant, one sequence). */
+export interface TargetCounts {
+  /** The id of the check result it belongs to (`generated.<method>@<transport>`, `generated.channel.<id>`, …). */
+  id: string;
+  target: string;
+  kind: 'method' | 'channel' | 'invariant' | 'sequence';
+  transport: 'ws' | 'http' | null;
+  valid: number;
+  invalid: number;
+  pass: number;
+  fail: number;
+  inconclusive: number;
+  note: number;
+  notRun: number;
+  skipped?: string;
+}
+
+/** The generated part of a report. */
+export interface GeneratedSummary {
+  seed: number;
+  spec: { file: string; title: string; version: string };
+  cases: number;
+  totals: { pass: number; fail: number; inconclusive: number; note: number; notRun: number };
+  targets: TargetCounts[];
+  /** Replay files written, one per failure. */
+  replays: string[];
+  /** Why the run stopped starting cases early, when it did. */
+  stoppedEarly?: string;
 }

@@ -4,6 +4,7 @@
  */
 import type { CheckResult, Counts, Report } from '../model';
 import { visible } from './visible';
+import { generatedLines } from '../generate/report-counts';
 
 const MARK: Record<CheckResult['status'], string> = {
   pass: 'PASS',
@@ -52,6 +53,7 @@ export function consoleReport(report: Report): string {
         lines.push(`    ${f.pointer || '-'}: ${f.rule} — expected ${f.expected}, got ${f.got}`);
     }
   }
+  if (report.generated) lines.push(...generatedLines(report.generated));
   if (report.keyRefused) lines.push('', `Not run: ${report.keyRefused.reason}.`);
   if (report.interrupted)
     lines.push(

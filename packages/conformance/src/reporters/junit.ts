@@ -1,5 +1,6 @@
 /** JUnit XML: one testsuite per area, one testcase per check; transcripts of failures in system-out. */
 import type { CheckResult, Report } from '../model';
+import { countsLine, generatedProperties } from '../generate/report-counts';
 
 /** What XML 1.0 cannot carry: anything but tab, newline, carriage return and the printable ranges. */
 // eslint-disable-next-line no-control-regex
@@ -21,7 +22,7 @@ function transcriptText(c: CheckResult): string {
     .join('\n');
 }
 
-function testcase(c: CheckResult): string {
+function testcase(c: CheckResult, report: Report): string {
   const open = `    <testcase classname="conformance.${xml(c.area)}" name="${xml(c.id)}" time="${(c.durationMs / 1000).toFixed(3)}">`;
   const body: string[] = [];
   if (c.status === 'fail') {
@@ -35,7 +36,18 @@ function testcase(c: CheckResult): string {
   } else if (c.status === 'skip') body.push(`      <skipped message="${xml(c.reason ?? '')}"/>`);
   else if (c.status === 'inconclusive')
     body.push(`      <skipped message="${xml(`inconclusive: ${c.reason ?? ''}`)}"/>`);
+  const counts = report.generated?.targets.find((t) => t.id === c.id);
+  if (counts && c.status !== 'fail') body.push(`      <system-out>${xml(countsLine(counts))}</system-out>`);
   return body.length ? `${open}\n${body.join('\n')}\n    </testcase>` : `${open}</testcase>`;
+}
+
+/** The generated run's seed and totals as the properties of its suite. */
+function properties(report: Report, area: string): string {
+  if (!report.generated || area !== 'generated') return '';
+  const props = generatedProperties(report.generated).map(
+    ([k, v]) => `      <property name="${xml(k)}" value="${xml(v)}"/>`,
+  );
+  return `    <properties>\n${props.join('\n')}\n    </properties>\n`;
 }
 
 /** The report as JUnit XML. Inconclusive checks are reported as skipped with the word "inconclusive". */
@@ -43,7 +55,7 @@ export function junitReport(report: Report): string {
   const suites = report.areas.map((a) => {
     const cases = report.checks.filter((c) => c.area === a.area);
     const time = cases.reduce((s, c) => s + c.durationMs, 0) / 1000;
-    return `  <testsuite name="conformance.${xml(a.area)}" tests="${a.total}" failures="${a.failed}" errors="0" skipped="${a.skipped + a.inconclusive}" time="${time.toFixed(3)}" timestamp="${report.startedAt}">\n${cases.map(testcase).join('\n')}\n  </testsuite>`;
+    return `  <testsuite name="conformance.${xml(a.area)}" tests="${a.total}" failures="${a.failed}" errors="0" skipped="${a.skipped + a.inconclusive}" time="${time.toFixed(3)}" timestamp="${report.startedAt}">\n${properties(report, a.area)}${cases.map((c) => testcase(c, report)).join('\n')}\n  </testsuite>`;
   });
   const s = report.summary;
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="exchange-api conformance: ${xml(report.target.ws)}" tests="${s.total}" failures="${s.failed}" errors="0" skipped="${s.skipped + s.inconclusive}" time="${(report.durationMs / 1000).toFixed(3)}">\n${suites.join('\n')}\n</testsuites>\n`;

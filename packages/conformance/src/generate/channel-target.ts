@@ -1,0 +1,282 @@
+/**
+ * Channel address templates: every value of each parameter (enumerations, and the names the server told
+ * us about) filled in, one parameter at a time; each valid address is subscribed and its pushes must
+ * conform to the payload schema (no push in the window is inconclusive). Each invalid address (a value
+ * outside the enumeration) is sent together with a valid one and must be refused for that address alone.
+ * The pushes seen are then checked against the domain invariants (invariants.ts).
+ */
+import { isNotification, pushOf, type WsConn } from '../connection';
+import { toJson } from './schema-set';
+import { checkInvariants, type InvariantVerdict, type SeenPush } from './invariants';
+import type { TargetEnv } from './target-env';
+import type { ReplayCall } from './replay-file';
+import { frameMethod, type GenChannel } from './spec';
+import type { CheckResult, Finding, TargetCounts } from '../model';
+
+type Done = { result: CheckResult; counts: TargetCounts };
+const WINDOW_MS = 3000;
+
+function fill(address: string, values: Record<string, string>): string {
+  return address.replace(/\{([^}]+)\}/g, (_m, name: string) => values[name] ?? `{${name}}`);
+}
+
+/** The valid addresses of a template (every value of each parameter, the others at their first) and the invalid ones. */
+export function addressesOf(
+  ch: GenChannel,
+  env: TargetEnv,
+): { valid: string[]; invalid: string[]; missing: string | null } {
+  const values: Record<string, string[]> = {};
+  for (const p of ch.parameters) {
+    values[p.name] = p.enum ?? (env.values.hints[p.name] ?? []).map(String);
+    if (!values[p.name]!.length) return { valid: [], invalid: [], missing: p.name };
+  }
+  const first = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v[0]!]));
+  const valid = new Set<string>([fill(ch.address, first)]);
+  for (const [k, vs] of Object.entries(values)) for (const v of vs) valid.add(fill(ch.address, { ...first, [k]: v }));
+  const invalid = ch.parameters
+    .filter((p) => p.enum)
+    .map((p) => fill(ch.address, { ...first, [p.name]: 'not_a_listed_value' }));
+  return { valid: [...valid], invalid, missing: null };
+}
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Subscribe (or unsubscribe) through the session, paced; the result or the error as received. */
+export async function rpc(
+  env: TargetEnv,
+  name: string,
+  channels: string[],
+): Promise<{ body: Record<string, unknown> | null; text: string; sent?: string }> {
+  const ex = await env.session.call(frameMethod(env.spec, name), 'ws', toJson({ channels }));
+  if (ex.outcome.kind !== 'response')
+    return {
+      body: null,
+      text: ex.outcome.kind === 'closed' || ex.outcome.kind === 'silence' ? ex.outcome.what : '',
+      sent: ex.sent,
+    };
+  return { body: isObj(ex.outcome.json) ? ex.outcome.json : null, text: ex.outcome.text, sent: ex.sent };
+}
+
+/** Wait until every address has two pushes, or the window ends; the pushes seen. */
+export async function collect(conn: WsConn, from: number, addresses: string[]): Promise<SeenPush[]> {
+  const until = Date.now() + WINDOW_MS;
+  const count = () => {
+    const seen = conn.frames
+      .slice(from)
+      .filter((f) => isNotification(f.json))
+      .map(pushOf);
+    return { seen, done: addresses.every((a) => seen.filter((p) => p.channel === a).length >= 2) };
+  };
+  while (!count().done && Date.now() < until)
+    await conn.waitFor((f) => isNotification(f.json), Math.max(1, until - Date.now()), conn.frames.length);
+  return count()
+    .seen.filter((p) => p.channel !== undefined)
+    .map((p) => ({ channel: p.channel!, data: p.data, t: p.frame.t }));
+}
+
+/** Judge one invalid address sent with a valid one: refused for that address alone. */
+export function judgeInvalid(
+  res: { body: Record<string, unknown> | null; text: string },
+  valid: string,
+  invalid: string,
+): Finding | 'pass' | 'inconclusive' | 'note' {
+  if (!res.body) return 'inconclusive';
+  const f = (got: string): Finding => ({
+    pointer: '/result/status',
+    rule: 'an invalid address is refused for that address alone',
+    expected: `${invalid} refused, ${valid} subscribed`,
+    got,
+    message: `subscribe [${valid}, ${invalid}]: ${got}`,
+  });
+  if ('error' in res.body) return f(`the whole request refused: ${res.text.slice(0, 300)}`);
+  const status = isObj(res.body.result) && isObj(res.body.result.status) ? res.body.result.status : null;
+  if (!status) return 'note';
+  if (status[invalid] === 'ok') return f(`${invalid} accepted ("ok")`);
+  if (status[valid] !== 'ok') return f(`${valid} not subscribed: ${JSON.stringify(status[valid])}`);
+  return 'pass';
+}
+
+async function runChannel(env: TargetEnv, ch: GenChannel, seen: SeenPush[]): Promise<Done> {
+  const started = Date.now();
+  const id = `generated.channel.${ch.id}`;
+  const counts: TargetCounts = {
+    id,
+    target: ch.address,
+    kind: 'channel',
+    transport: 'ws',
+    valid: 0,
+    invalid: 0,
+    pass: 0,
+    fail: 0,
+    inconclusive: 0,
+    note: 0,
+    notRun: 0,
+  };
+  const findings: Finding[] = [];
+  const { valid, invalid, missing } = addressesOf(ch, env);
+  const skip =
+    ch.access === 'private' && env.session.noLogin
+      ? `needs a login: ${env.session.noLogin}`
+      : missing
+        ? `no known value for {${missing}}`
+        : null;
+  if (!skip && Date.now() < env.deadline) {
+    const conn = await env.session.conn(env.session.noLogin ? 'anon' : 'login');
+    counts.invalid = invalid.length;
+    for (const bad of invalid) {
+      const res = await rpc(env, env.spec.subscribe, [valid[0]!, bad]);
+      const r = judgeInvalid(res, valid[0]!, bad);
+      if (typeof r === 'string') counts[r]++;
+      else {
+        counts.fail++;
+        const verdict = { status: 'fail' as const, rule: r.rule, expected: r.expected, got: r.got };
+        const call = {
+          params: toJson({ channels: [valid[0]!, bad] }),
+          sent: res.sent ?? '',
+          received: [res.text],
+          verdict,
+        };
+        const path = env.onChannelFailure(ch, 'invalid', { address: bad, valid: valid[0]! }, call);
+        findings.push(path ? { ...r, message: `${r.message} [replay: ${path}]` } : r);
+      }
+    }
+    await rpc(env, env.spec.unsubscribe, [valid[0]!, ...invalid]);
+    const from = conn.frames.length;
+    counts.valid = valid.length;
+    const sub = await rpc(env, env.spec.subscribe, valid);
+    const pushes = await collect(conn, from, valid);
+    await rpc(env, env.spec.unsubscribe, valid);
+    seen.push(...pushes);
+    judgeValid(env, ch, valid, sub, pushes, counts, findings);
+  }
+  return {
+    result: channelResult(id, ch, skip, counts, findings, started),
+    counts: skip ? { ...counts, skipped: skip } : counts,
+  };
+}
+
+function judgeValid(
+  env: TargetEnv,
+  ch: GenChannel,
+  valid: string[],
+  sub: { body: Record<string, unknown> | null; text: string },
+  pushes: SeenPush[],
+  counts: TargetCounts,
+  findings: Finding[],
+): void {
+  for (const address of valid) {
+    const mine = pushes.filter((p) => p.channel === address);
+    const bad = mine.find((p) => !env.schemas.valid(ch.payload, p.data));
+    if (sub.body && 'error' in sub.body) {
+      counts.fail++;
+      findings.push({
+        pointer: '',
+        rule: 'a valid address is subscribed',
+        expected: `${address} subscribed`,
+        got: sub.text.slice(0, 300),
+        message: `subscribe to valid ${address} refused`,
+      });
+    } else if (bad) {
+      counts.fail++;
+      const why = env.schemas.why(ch.payload, bad.data);
+      const f = {
+        pointer: '/params/data',
+        rule: 'pushes conform to the payload schema',
+        expected: `a payload of ${ch.address}`,
+        got: `${why}: ${JSON.stringify(bad.data).slice(0, 300)}`,
+        message: `push on ${address}: ${why}`,
+      };
+      const path = env.onChannelFailure(ch, 'valid', { address }, pushCall(env, address, bad, f));
+      findings.push(path ? { ...f, message: `${f.message} [replay: ${path}]` } : f);
+    } else counts[mine.length ? 'pass' : 'inconclusive']++;
+  }
+}
+
+/** The replay call of a push that does not conform: a subscribe to its address alone, and the push. */
+function pushCall(env: TargetEnv, address: string, push: SeenPush, f: Finding): ReplayCall {
+  const params = toJson({ channels: [address] });
+  const sent = `{"jsonrpc":"2.0","id":"replay-subscribe","method":${JSON.stringify(env.spec.subscribe)},"params":${params}}`;
+  const received = [JSON.stringify({ channel: push.channel, data: push.data })];
+  return { params, sent, received, verdict: { status: 'fail', rule: f.rule, expected: f.expected, got: f.got } };
+}
+
+function channelResult(
+  id: string,
+  ch: GenChannel,
+  skip: string | null,
+  counts: TargetCounts,
+  findings: Finding[],
+  started: number,
+): CheckResult {
+  const status = skip ? 'skip' : counts.fail ? 'fail' : counts.pass ? 'pass' : 'inconclusive';
+  const summary = `${counts.valid} valid and ${counts.invalid} invalid addresses: ${counts.pass} pass, ${counts.fail} fail, ${counts.inconclusive} inconclusive (no push in ${WINDOW_MS} ms or no answer), ${counts.note} notes`;
+  return {
+    id,
+    area: 'generated',
+    title: `Generated addresses of ${ch.address}`,
+    section: `the spec's channel ${ch.id}: parameters and payload`,
+    level: 'MUST',
+    needs: ch.access === 'private' ? ['key'] : [],
+    status,
+    reason: skip ?? findings[0]?.message ?? summary,
+    durationMs: Date.now() - started,
+    findings,
+    observations: skip ? [] : [{ text: summary }],
+    transcript: [],
+  };
+}
+
+/** Every chosen channel template, then the invariants of what they pushed; each outcome passed to `done` as it comes. */
+export async function runChannelTargets(
+  env: TargetEnv,
+  chosen: (id: string) => boolean,
+  done: (d: Done) => void,
+): Promise<void> {
+  const seen: SeenPush[] = [];
+  for (const ch of env.spec.channels) if (chosen(`generated.channel.${ch.id}`)) done(await runChannel(env, ch, seen));
+  if (chosen('generated.invariants')) done(invariantResult(checkInvariants(seen)));
+}
+
+function invariantResult(verdicts: InvariantVerdict[]): Done {
+  const fails = verdicts.filter((v) => v.status === 'fail');
+  const notes = verdicts.filter((v) => v.status === 'note');
+  const counts: TargetCounts = {
+    id: 'generated.invariants',
+    target: 'invariants of pushes',
+    kind: 'invariant',
+    transport: 'ws',
+    valid: verdicts.length,
+    invalid: 0,
+    pass: verdicts.length - fails.length - notes.length,
+    fail: fails.length,
+    inconclusive: 0,
+    note: notes.length,
+    notRun: 0,
+  };
+  const kinds = [...new Set(verdicts.map((v) => v.invariant))]
+    .map((k) => `${k}: ${verdicts.filter((v) => v.invariant === k).length}`)
+    .join(', ');
+  const result: CheckResult = {
+    id: 'generated.invariants',
+    area: 'generated',
+    title: 'Domain invariants of what was pushed (books in order, publish ids increasing, trades within the book)',
+    section: 'Interpretations: order book levels; publish_id; trades',
+    level: 'SHOULD',
+    needs: [],
+    status: fails.length ? 'fail' : verdicts.length ? 'pass' : 'inconclusive',
+    reason: fails[0]?.message ?? (verdicts.length ? `checked ${kinds}` : 'no push the invariants apply to was seen'),
+    durationMs: 0,
+    findings: fails.slice(0, 20).map((f) => ({
+      pointer: '/params/data',
+      rule: f.invariant,
+      expected: 'the invariant holds',
+      got: f.message,
+      message: `${f.channel}: ${f.message}`,
+    })),
+    observations: notes
+      .slice(0, 20)
+      .map((n) => ({ text: `should-level note (${n.invariant}) on ${n.channel}: ${n.message}` })),
+    transcript: [],
+  };
+  return { result, counts };
+}

@@ -1,0 +1,123 @@
+/**
+ * One method on one transport: its generated cases sent in order, each judged; each failure shrunk to
+ * the smallest input that still fails and written as a replay file. The outcome is one check result
+ * (id `generated.<method>@<transport>`) and its counts.
+ */
+import { casesOf, type InputCase } from './cases';
+import { shrinkFailure } from './shrink';
+import { toJson } from './schema-set';
+import { runCase, skipReason, type TargetEnv } from './target-env';
+import type { Verdict } from './verdict';
+import type { Exchange } from './session';
+import type { ReplayCall } from './replay-file';
+import type { GenMethod } from './spec';
+import type { CheckResult, Finding, Observation, TargetCounts, TranscriptEntry } from '../model';
+
+function emptyCounts(id: string, target: string, transport: 'ws' | 'http'): TargetCounts {
+  return {
+    id,
+    target,
+    kind: 'method',
+    transport,
+    valid: 0,
+    invalid: 0,
+    pass: 0,
+    fail: 0,
+    inconclusive: 0,
+    note: 0,
+    notRun: 0,
+  };
+}
+
+const callOf = (c: InputCase, ex: Exchange, verdict: Verdict): ReplayCall => ({
+  params: toJson(c.params),
+  sent: ex.sent,
+  received: ex.received,
+  verdict,
+});
+
+/** Run every case of a method on a transport. */
+export async function runMethodTarget(
+  env: TargetEnv,
+  m: GenMethod,
+  t: 'ws' | 'http',
+): Promise<{ result: CheckResult; counts: TargetCounts }> {
+  const started = Date.now();
+  const id = `generated.${m.name}@${t}`;
+  const counts = emptyCounts(id, m.name, t);
+  const findings: Finding[] = [];
+  const observations: Observation[] = [];
+  const transcript: TranscriptEntry[] = [];
+  const skip = skipReason(env, m, t);
+  const cases = skip ? [] : casesOf(env.values, env.schemas, m.params, env.randomCases, t);
+  const shrunkRules = new Set<string>();
+  for (const c of cases) {
+    counts[c.expect]++;
+    if (Date.now() > env.deadline) {
+      counts.notRun++;
+      continue;
+    }
+    const { ex, verdict } = await runCase(env, m, t, c);
+    counts[verdict.status]++;
+    if (verdict.status === 'note')
+      observations.push({
+        text: `should-level note (${c.expect} input ${c.why}): ${verdict.rule}; expected ${verdict.expected}; got ${verdict.got}`,
+      });
+    if (verdict.status !== 'fail') continue;
+    // The first failure of each rule is shrunk; later ones of the same rule are recorded as they came.
+    const shrunk = shrunkRules.has(verdict.rule) ? null : await shrinkFailure(env, m, t, c, verdict);
+    shrunkRules.add(verdict.rule);
+    const first = callOf(c, ex, verdict);
+    const call = shrunk ? shrunk.call : first;
+    const path = env.onFailure(m, t, c, call, shrunk ? first : undefined, shrunk?.steps ?? 0);
+    findings.push({
+      pointer: '/params',
+      rule: verdict.rule,
+      expected: verdict.expected,
+      got: verdict.got,
+      message: `${c.expect} input (${c.why}) ${call.params.length > 200 ? `${call.params.slice(0, 200)}…` : call.params}: ${verdict.got}${path ? ` [replay: ${path}]` : ''}`,
+    });
+    const now = Date.now() - env.t0;
+    transcript.push(
+      { t: now, conn: id, dir: 'sent', data: call.sent },
+      ...call.received.map((d) => ({ t: now, conn: id, dir: 'received' as const, data: d })),
+    );
+  }
+  return {
+    result: resultOf(id, m, t, skip, counts, findings, observations, transcript, started),
+    counts: skip ? { ...counts, skipped: skip } : counts,
+  };
+}
+
+function resultOf(
+  id: string,
+  m: GenMethod,
+  t: 'ws' | 'http',
+  skip: string | null,
+  counts: TargetCounts,
+  findings: Finding[],
+  observations: Observation[],
+  transcript: TranscriptEntry[],
+  started: number,
+): CheckResult {
+  const status = skip ? 'skip' : counts.fail > 0 ? 'fail' : counts.pass > 0 ? 'pass' : 'inconclusive';
+  const summary = `${counts.valid} valid and ${counts.invalid} invalid inputs: ${counts.pass} pass, ${counts.fail} fail, ${counts.inconclusive} inconclusive, ${counts.note} notes, ${counts.notRun} not run`;
+  return {
+    id,
+    area: 'generated',
+    title: `Generated inputs to ${m.name} over ${t === 'ws' ? 'WebSocket' : 'HTTP'}`,
+    section: `the spec's params, result and error table of ${m.name}`,
+    level: m.assumedParams || m.assumedResult ? 'SHOULD' : 'MUST',
+    needs: [
+      ...(m.auth === 'login' ? (['key'] as const) : []),
+      ...(t === 'http' ? (['http'] as const) : []),
+      ...(m.orderFlow ? (['order-flow'] as const) : []),
+    ],
+    status,
+    reason: skip ?? (status === 'fail' ? findings[0]!.message : summary),
+    durationMs: Date.now() - started,
+    findings,
+    observations: skip ? observations : [{ text: summary }, ...observations],
+    transcript,
+  };
+}

@@ -1,0 +1,135 @@
+/**
+ * `--replay FILE`: send a recorded failure's frame again (the WebSocket frame as recorded, or the HTTP
+ * body to the same path, with a fresh login where it needs one) and judge the answer by the same rules:
+ * FIXED when it now passes, STILL FAILING when it fails again, INCONCLUSIVE when no answer came.
+ */
+import { existsSync } from 'node:fs';
+import { Wallet } from 'ethers';
+import { UnreachableError } from '../discover';
+import { Transcript } from '../transcript';
+import { readReplay, type ReplayFile } from './replay-file';
+import { SchemaSet } from './schema-set';
+import { Session, sendFrame, type Exchange } from './session';
+import { specOf } from './run';
+import { judge, type Verdict } from './verdict';
+import { collect, judgeInvalid } from './channel-target';
+import type { GenMethod, GenSpec } from './spec';
+
+/** Options of a replay. */
+export interface ReplayOptions {
+  file: string;
+  ws: string;
+  http?: string | null;
+  key?: string | null;
+  /** The spec to judge by (default: the one the file names, else the default spec). */
+  spec?: string | null;
+}
+
+/** The outcome of a replay. */
+export interface ReplayOutcome {
+  status: 'fixed' | 'still-failing' | 'inconclusive';
+  replay: ReplayFile;
+  verdict: Verdict;
+  received: string[];
+}
+
+async function resend(session: Session, m: GenMethod, r: ReplayFile): Promise<Exchange> {
+  if (r.transport === 'http') return session.call(m, 'http', r.call.params);
+  for (let retries = 0; ; retries++) {
+    const id = (JSON.parse(r.call.sent) as { id: string }).id;
+    const conn = await session.conn(r.auth === 'login' || !session.noLogin ? 'login' : 'anon');
+    const got = await sendFrame(conn, r.call.sent, id);
+    const wait = session.rateLimitWait(got.outcome);
+    if (wait === null || retries >= 3) return { ...got, id, sent: r.call.sent, retries };
+    await new Promise((res) => setTimeout(res, Math.min(wait, 10_000) + 50));
+  }
+}
+
+/** Replay a channel failure: the subscribe frame again, then its answer (an invalid address) or its pushes (a valid one). */
+async function replayChannel(session: Session, spec: GenSpec, r: ReplayFile): Promise<Omit<ReplayOutcome, 'replay'>> {
+  const ch = spec.channels.find((c) => c.id === r.method);
+  if (!ch || !r.channel) throw new Error(`the spec ${spec.file} has no channel ${r.method} (the replay file's)`);
+  const conn = await session.conn(r.auth === 'login' || !session.noLogin ? 'login' : 'anon');
+  const from = conn.frames.length;
+  const got = await sendFrame(conn, r.call.sent, (JSON.parse(r.call.sent) as { id: string }).id);
+  const { address, valid } = r.channel;
+  if (r.expect === 'invalid') {
+    const o = got.outcome;
+    const body =
+      o.kind === 'response' && typeof o.json === 'object' && o.json !== null
+        ? (o.json as Record<string, unknown>)
+        : null;
+    const j = judgeInvalid({ body, text: o.kind === 'response' ? o.text : '' }, valid ?? address, address);
+    if (typeof j === 'object')
+      return {
+        status: 'still-failing',
+        verdict: { status: 'fail', rule: j.rule, expected: j.expected, got: j.got },
+        received: got.received,
+      };
+    const verdict: Verdict = {
+      status: j === 'pass' ? 'pass' : 'inconclusive',
+      rule: r.call.verdict.rule,
+      expected: r.call.verdict.expected,
+      got: j === 'pass' ? `${address} refused alone` : 'no evidence either way',
+    };
+    return { status: j === 'pass' ? 'fixed' : 'inconclusive', verdict, received: got.received };
+  }
+  const pushes = (await collect(conn, from, [address])).filter((p) => p.channel === address);
+  const bad = pushes.find((p) => !new SchemaSet(spec.doc).valid(ch.payload, p.data));
+  const received = pushes.map((p) => JSON.stringify({ channel: p.channel, data: p.data }));
+  const rule = r.call.verdict.rule;
+  if (bad)
+    return {
+      status: 'still-failing',
+      verdict: { status: 'fail', rule, expected: r.call.verdict.expected, got: JSON.stringify(bad.data).slice(0, 300) },
+      received,
+    };
+  if (!pushes.length)
+    return {
+      status: 'inconclusive',
+      verdict: { status: 'inconclusive', rule, expected: 'a push', got: 'no push in the window' },
+      received,
+    };
+  return {
+    status: 'fixed',
+    verdict: { status: 'pass', rule, expected: r.call.verdict.expected, got: `${pushes.length} conforming pushes` },
+    received,
+  };
+}
+
+/** Replay one file against a server. Throws UnreachableError when it cannot connect, Error on a bad file. */
+export async function runReplay(o: ReplayOptions): Promise<ReplayOutcome> {
+  const r = readReplay(o.file);
+  // The spec the file names, where it still is; else the default one (another machine, a moved clone).
+  const spec = specOf(o.spec ?? (existsSync(r.spec.file) ? r.spec.file : null));
+  const m = spec.methods.find((x) => x.name === r.method);
+  if (!m && r.kind !== 'channel')
+    throw new Error(`the spec ${spec.file} has no method ${r.method} (the replay file's)`);
+  if (r.transport === 'http' && !o.http) throw new Error('this replay is over HTTP: pass --http <url>');
+  const key = o.key ? new Wallet(o.key.startsWith('0x') ? o.key : `0x${o.key}`) : null;
+  const session = new Session(spec, o.ws, o.http ?? null, key, new Transcript(Date.now()));
+  try {
+    await session.open();
+  } catch (err) {
+    await session.close();
+    throw new UnreachableError((err as Error).message);
+  }
+  try {
+    if (r.auth === 'login' && session.noLogin)
+      throw new UnreachableError(`this replay needs a login: ${session.noLogin}`);
+    if (r.kind === 'channel') return { ...(await replayChannel(session, spec, r)), replay: r };
+    const ex = await resend(session, m!, r);
+    const c = {
+      expect: r.expect,
+      why: r.why,
+      params: JSON.parse(r.call.params) as unknown,
+      ...(r.offHint ? { offHint: r.offHint } : {}),
+    };
+    const verdict = judge(spec, m!, new SchemaSet(spec.doc), c, ex.outcome, ex.id);
+    const status =
+      verdict.status === 'fail' ? 'still-failing' : verdict.status === 'inconclusive' ? 'inconclusive' : 'fixed';
+    return { status, replay: r, verdict, received: ex.received };
+  } finally {
+    await session.close();
+  }
+}

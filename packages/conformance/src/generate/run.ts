@@ -1,0 +1,241 @@
+/**
+ * runGenerated: the generated run (`exchange-api conformance --generate`). For every method on each
+ * transport the spec serves it on, inputs generated from its params schema; then the channel address
+ * templates, the invariants of what was pushed, and the stateful sequences. Each target is one check
+ * result; the report's `generated` part counts every case by target and verdict. Reproduced by its seed.
+ */
+import { resolve } from 'node:path';
+import { Wallet } from 'ethers';
+import { UnreachableError } from '../discover';
+import { Transcript } from '../transcript';
+import { runChannelTargets } from './channel-target';
+import { runMethodTarget } from './method-target';
+import { runSequences, SEQUENCES } from './sequences';
+import { SchemaSet } from './schema-set';
+import { Session } from './session';
+import { defaultSpecFile, loadGenSpec, type GenSpec } from './spec';
+import { writeReplay, type ReplayFile } from './replay-file';
+import { matches } from '../select';
+import type { TargetEnv } from './target-env';
+import type { Hints } from './values';
+import type { GenerateOptions } from './model';
+import type { CheckResult, Counts, Report, TargetCounts } from '../model';
+
+/** A stable 32-bit hash of a text (FNV-1a), to give each method its own stream of the seed. */
+export function hash32(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return h;
+}
+
+/** The spec of a run: --spec, else the default one; throws an Error saying why when there is none. */
+export function specOf(file: string | null | undefined): GenSpec {
+  const f = file ?? defaultSpecFile();
+  if (!f) throw new Error('no spec found: pass --spec <file>');
+  return loadGenSpec(resolve(f));
+}
+
+/** Names the server told us about, preferred for fields of those names. */
+async function hintsOf(spec: GenSpec, session: Session): Promise<Hints> {
+  const hints: Hints = {};
+  if (session.wallet && !session.noLogin) {
+    hints.wallet = [session.wallet.address];
+    hints.subaccount_id = session.subaccounts.slice(0, 2);
+  }
+  if (!spec.methods.some((m) => m.name === 'public/get_all_live_instruments')) return hints;
+  const got = await (await session.conn('anon')).request('public/get_all_live_instruments', {});
+  const list = Array.isArray(got?.response.result) ? (got.response.result as Record<string, unknown>[]) : [];
+  const live = list.filter((i) => typeof i?.instrument_name === 'string' && i.is_active !== false);
+  if (live.length) hints.instrument_name = live.slice(0, 2).map((i) => i.instrument_name);
+  const currencies = [...new Set(live.map((i) => i.base_currency).filter((c) => typeof c === 'string'))];
+  if (currencies.length) hints.currency = currencies.slice(0, 2);
+  return hints;
+}
+
+function countsOf(results: readonly CheckResult[]): Counts {
+  const by = (s: CheckResult['status']) => results.filter((r) => r.status === s).length;
+  return {
+    total: results.length,
+    passed: by('pass'),
+    failed: by('fail'),
+    skipped: by('skip'),
+    inconclusive: by('inconclusive'),
+  };
+}
+
+type Recorders = Pick<TargetEnv, 'onFailure' | 'onChannelFailure'>;
+
+/** Where failures are written as replay files (nowhere when replayDir is null). */
+function replayRecorder(o: GenerateOptions, spec: GenSpec, seed: number, written: string[]): Recorders {
+  const dir = o.replayDir === undefined ? resolve('conformance-replays') : o.replayDir;
+  const head = {
+    format: 'exchange-api-conformance-replay' as const,
+    formatVersion: 1 as const,
+    seed,
+    spec: { file: spec.file, title: spec.title, version: spec.version },
+    target: { ws: o.ws, http: o.http ?? null },
+  };
+  const write = (file: ReplayFile) => {
+    if (dir === null) return null;
+    const path = writeReplay(dir, file, written.length + 1);
+    written.push(path);
+    return path;
+  };
+  const onChannelFailure: Recorders['onChannelFailure'] = (ch, expect, channel, call) =>
+    write({
+      ...head,
+      kind: 'channel',
+      method: ch.id,
+      transport: 'ws',
+      auth: ch.access === 'private' ? 'login' : 'none',
+      expect,
+      why: channel.address,
+      channel,
+      call,
+      shrinkSteps: 0,
+      recordedAt: new Date().toISOString(),
+    });
+  const onFailure: Recorders['onFailure'] = (m, transport, c, call, original, steps) => {
+    if (dir === null) return null;
+    const file: ReplayFile = {
+      ...head,
+      kind: 'method',
+      method: m.name,
+      transport,
+      auth: m.auth,
+      expect: c.expect,
+      why: c.why,
+      ...(c.offHint ? { offHint: c.offHint } : {}),
+      call,
+      ...(original ? { original } : {}),
+      shrinkSteps: steps,
+      recordedAt: new Date().toISOString(),
+    };
+    return write(file);
+  };
+  return { onFailure, onChannelFailure };
+}
+
+/** Open the session (UnreachableError when the server cannot be reached) and build what every target shares. */
+async function prepare(
+  o: GenerateOptions,
+  spec: GenSpec,
+  seed: number,
+  t0: number,
+  replays: string[],
+): Promise<TargetEnv> {
+  const key = o.key ? new Wallet(o.key.startsWith('0x') ? o.key : `0x${o.key}`) : null;
+  const session = new Session(spec, o.ws, o.http ?? null, key, new Transcript(t0));
+  try {
+    await session.open();
+  } catch (err) {
+    await session.close();
+    throw new UnreachableError((err as Error).message);
+  }
+  return {
+    spec,
+    schemas: new SchemaSet(spec.doc),
+    session,
+    values: { doc: spec.doc, hints: await hintsOf(spec, session), seed },
+    randomCases: o.cases ?? 3,
+    deadline: t0 + (o.durationS ?? 600) * 1000,
+    allowOrderFlow: o.allowOrderFlow ?? false,
+    http: o.http ?? null,
+    shrinkCalls: o.shrinkCalls ?? 40,
+    t0,
+    ...replayRecorder(o, spec, seed, replays),
+  };
+}
+
+/** Run the generated cases against a server and return the report (throws UnreachableError when it cannot connect). */
+export async function runGenerated(o: GenerateOptions): Promise<Report> {
+  const spec = specOf(o.spec);
+  const seed = o.seed ?? Math.floor(Math.random() * 2 ** 31);
+  const t0 = Date.now();
+  const replays: string[] = [];
+  const env = await prepare(o, spec, seed, t0, replays);
+  const chosen = (id: string) => (!o.only?.length || matches(id, o.only)) && !(o.skip?.length && matches(id, o.skip));
+  const targets = [
+    ...spec.methods.flatMap((m) => m.transports.map((t) => `generated.${m.name}@${t}`)),
+    ...spec.channels.map((c) => `generated.channel.${c.id}`),
+    'generated.invariants',
+    ...SEQUENCES.map((s) => `generated.sequence.${s}`),
+  ].filter(chosen);
+  o.onProgress?.({ type: 'started', seed, targets: targets.length, spec: spec.file });
+  const results: CheckResult[] = [];
+  const counts: TargetCounts[] = [];
+  const done = (result: CheckResult, c: TargetCounts) => {
+    results.push(result);
+    counts.push(c);
+    o.onProgress?.({ type: 'done', result, index: results.length - 1, total: targets.length });
+  };
+  let interrupted: Report['interrupted'];
+  let current = '';
+  try {
+    // A method's transports run side by side (their budgets differ: per IP over HTTP, per wallet on the
+    // logged-in WebSocket; calls that share a budget share its pacer); results are kept in spec order.
+    for (const m of spec.methods) {
+      const menv = { ...env, values: { ...env.values, seed: (seed ^ hash32(m.name)) >>> 0 } };
+      const mine = m.transports.filter((t) => chosen(`generated.${m.name}@${t}`));
+      current = `generated.${m.name}`;
+      const rs = await Promise.all(mine.map((t) => runMethodTarget(menv, m, t)));
+      for (const r of rs) done(r.result, r.counts);
+    }
+    current = 'generated.channel';
+    await runChannelTargets(env, chosen, (r) => done(r.result, r.counts));
+    current = 'generated.sequence';
+    await runSequences(env, chosen, (r) => done(r.result, r.counts));
+  } catch (err) {
+    // A connection that can no longer be opened: the server stopped answering; the run ends here (exit 2).
+    interrupted = { check: current, reason: (err as Error).message };
+  } finally {
+    await env.session.close();
+  }
+  const report = reportOf(o, spec, seed, t0, results, counts, replays, Date.now() > env.deadline);
+  return interrupted ? { ...report, interrupted, exitCode: 2 } : report;
+}
+
+function reportOf(
+  o: GenerateOptions,
+  spec: GenSpec,
+  seed: number,
+  t0: number,
+  results: CheckResult[],
+  targets: TargetCounts[],
+  replays: string[],
+  late: boolean,
+): Report {
+  const sum = (k: 'pass' | 'fail' | 'inconclusive' | 'note' | 'notRun') => targets.reduce((n, t) => n + t[k], 0);
+  const summary = countsOf(results);
+  return {
+    format: 'exchange-api-conformance-report',
+    formatVersion: 1,
+    spec: { title: spec.title, version: spec.version },
+    target: { ws: o.ws, http: o.http ?? null },
+    startedAt: new Date(t0).toISOString(),
+    durationMs: Date.now() - t0,
+    exitCode: summary.failed > 0 ? 1 : 0,
+    summary,
+    areas: [...new Set(results.map((r) => r.area))].map((area) => ({
+      area,
+      ...countsOf(results.filter((r) => r.area === area)),
+    })),
+    assumptions: [],
+    checks: results,
+    generated: {
+      seed,
+      spec: { file: spec.file, title: spec.title, version: spec.version },
+      cases: targets.reduce((n, t) => n + t.valid + t.invalid, 0),
+      totals: {
+        pass: sum('pass'),
+        fail: sum('fail'),
+        inconclusive: sum('inconclusive'),
+        note: sum('note'),
+        notRun: sum('notRun'),
+      },
+      targets,
+      replays,
+      ...(late ? { stoppedEarly: `--duration ${o.durationS ?? 600} s passed: later cases were not run` } : {}),
+    },
+  };
+}

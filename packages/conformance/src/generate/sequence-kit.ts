@@ -1,0 +1,125 @@
+/**
+ * What a stateful sequence works with: steps that each end pass, fail, inconclusive or note, counted
+ * like cases, and one check result per sequence (`generated.sequence.<name>`).
+ */
+import { toJson } from './schema-set';
+import { frameMethod } from './spec';
+import type { WsConn } from '../connection';
+import type { TargetEnv } from './target-env';
+import type { Exchange } from './session';
+import type { CheckResult, Finding, Observation, TargetCounts, TranscriptEntry } from '../model';
+
+/** A sequence's record: its counts, findings, notes and the frames of its failing steps. */
+export class SequenceLog {
+  readonly counts: TargetCounts;
+  readonly findings: Finding[] = [];
+  readonly observations: Observation[] = [];
+  readonly transcript: TranscriptEntry[] = [];
+  private readonly started = Date.now();
+
+  constructor(
+    readonly env: TargetEnv,
+    readonly name: string,
+  ) {
+    this.counts = {
+      id: `generated.sequence.${name}`,
+      target: name,
+      kind: 'sequence',
+      transport: 'ws',
+      valid: 0,
+      invalid: 0,
+      pass: 0,
+      fail: 0,
+      inconclusive: 0,
+      note: 0,
+      notRun: 0,
+    };
+  }
+
+  /** Record a step that held. */
+  pass(): void {
+    this.counts.valid++;
+    this.counts.pass++;
+  }
+
+  /** Record a step that had no evidence either way. */
+  inconclusive(why: string): void {
+    this.counts.valid++;
+    this.counts.inconclusive++;
+    this.observations.push({ text: `inconclusive step: ${why}` });
+  }
+
+  /** Record a should-level note. */
+  note(text: string): void {
+    this.counts.valid++;
+    this.counts.note++;
+    this.observations.push({ text: `should-level note: ${text}` });
+  }
+
+  /** Record a failed step with its exchange. */
+  fail(rule: string, expected: string, got: string, ex?: Exchange): void {
+    this.counts.valid++;
+    this.counts.fail++;
+    this.findings.push({ pointer: '', rule, expected, got, message: `${this.name}: ${rule}: got ${got}` });
+    if (ex) {
+      const t = Date.now() - this.env.t0;
+      this.transcript.push(
+        { t, conn: this.counts.id, dir: 'sent', data: ex.sent },
+        ...ex.received.map((d) => ({ t, conn: this.counts.id, dir: 'received' as const, data: d })),
+      );
+    }
+  }
+
+  /** The sequence's check result (skipped with the reason when `skip` is given). */
+  result(title: string, skip: string | null = null): { result: CheckResult; counts: TargetCounts } {
+    const c = this.counts;
+    const status = skip ? 'skip' : c.fail ? 'fail' : c.pass ? 'pass' : 'inconclusive';
+    const summary = `${c.valid} steps: ${c.pass} pass, ${c.fail} fail, ${c.inconclusive} inconclusive, ${c.note} notes`;
+    return {
+      result: {
+        id: c.id,
+        area: 'generated',
+        title,
+        section: 'stateful sequences over the spec’s methods and channels',
+        level: 'MUST',
+        needs: [],
+        status,
+        reason: skip ?? this.findings[0]?.message ?? summary,
+        durationMs: Date.now() - this.started,
+        findings: this.findings,
+        observations: skip ? [] : [{ text: summary }, ...this.observations],
+        transcript: this.transcript,
+      },
+      counts: skip ? { ...c, skipped: skip } : c,
+    };
+  }
+}
+
+/** The body of a JSON-RPC answer, or null when none came (silence, a close, an HTTP failure). */
+export function bodyOf(ex: Exchange): Record<string, unknown> | null {
+  const o = ex.outcome;
+  if (o.kind !== 'response' && o.kind !== 'http') return null;
+  return typeof o.json === 'object' && o.json !== null && !Array.isArray(o.json)
+    ? (o.json as Record<string, unknown>)
+    : null;
+}
+
+/** Call a method of the spec by name on a connection, paced; null when the spec has no such method. */
+export async function callNamed(
+  env: TargetEnv,
+  conn: WsConn,
+  name: string,
+  params: unknown,
+  authed = true,
+): Promise<Exchange | null> {
+  const m =
+    env.spec.methods.find((x) => x.name === name) ??
+    (name === env.spec.subscribe || name === env.spec.unsubscribe ? frameMethod(env.spec, name) : undefined);
+  return m ? env.session.callOn(conn, m, toJson(params), authed) : null;
+}
+
+/** Whether an answer is an error whose code the spec documents. */
+export function documentedError(env: TargetEnv, body: Record<string, unknown> | null): boolean {
+  const code = (body?.error as { code?: unknown } | undefined)?.code;
+  return env.spec.errors.some((e) => e.code === code);
+}

@@ -1,0 +1,176 @@
+/**
+ * The order life cycle (only with --allow-order-flow, and only where the spec has the order-flow methods):
+ * a resting buy far below the touch is placed, seen on the subaccount's orders channel and in its open
+ * orders, replaced, the replacement cancelled and gone from the open orders; a second cancel of it and a
+ * replace of it are refused with a documented code, never served.
+ */
+import type { Wallet } from 'ethers';
+import { fromUnits, roundTo, toUnits } from '../checks/decimals';
+import { signedParams } from '../checks/actions';
+import { isNotification, pushOf, type WsConn } from '../connection';
+import { bodyOf, callNamed, documentedError, SequenceLog } from './sequence-kit';
+import type { TargetEnv } from './target-env';
+import type { CheckResult, TargetCounts } from '../model';
+
+const NEEDED = [
+  'private/order',
+  'private/replace',
+  'private/cancel',
+  'private/get_open_orders',
+  'public/get_instrument',
+  'public/get_ticker',
+];
+const TITLE =
+  'Order life cycle: place, pushed and open, replace, cancel, gone; cancel twice and replace a cancelled order refused';
+
+type Ctx = {
+  env: TargetEnv;
+  log: SequenceLog;
+  conn: WsConn;
+  wallet: Wallet;
+  sub: number;
+  inst: Record<string, unknown>;
+};
+
+/** Sign and send one order-flow request; the answer's body (null when none came). */
+async function act(c: Ctx, name: string, fields: Record<string, unknown>): Promise<Record<string, unknown> | null> {
+  const asset = bodyOf(
+    (await callNamed(c.env, c.conn, 'public/get_instrument', { instrument_name: c.inst.instrument_name }))!,
+  )?.result as { base_asset_address?: string; base_asset_sub_id?: string } | undefined;
+  const instrument = asset?.base_asset_address
+    ? { base_asset_address: asset.base_asset_address, base_asset_sub_id: String(asset.base_asset_sub_id ?? '0') }
+    : undefined;
+  const params = await signedParams(c.wallet, name, c.sub, fields, instrument);
+  const ex = await callNamed(c.env, c.conn, name, params);
+  return ex ? bodyOf(ex) : null;
+}
+
+const orderIdOf = (body: Record<string, unknown> | null, key = 'order'): string | null => {
+  const o = (body?.result as Record<string, { order_id?: unknown }> | undefined)?.[key];
+  return typeof o?.order_id === 'string' ? o.order_id : null;
+};
+
+async function openIds(c: Ctx): Promise<string[] | null> {
+  const r = bodyOf((await callNamed(c.env, c.conn, 'private/get_open_orders', { subaccount_id: c.sub }))!)?.result as
+    { orders?: { order_id?: unknown }[] } | undefined;
+  return Array.isArray(r?.orders) ? r.orders.map((o) => String(o.order_id)) : null;
+}
+
+/** The price a resting buy can sit at: half the best bid (or ask), on the tick. */
+async function restingPrice(c: Ctx): Promise<string | null> {
+  const t = bodyOf((await callNamed(c.env, c.conn, 'public/get_ticker', { instrument_name: c.inst.instrument_name }))!)
+    ?.result as Record<string, unknown> | undefined;
+  const ref = toUnits(String(t?.best_bid_price ?? t?.b ?? t?.best_ask_price ?? t?.a ?? ''));
+  const tick = toUnits(String(c.inst.tick_size ?? '')) ?? 0n;
+  if (ref === null || ref <= 0n || tick <= 0n) return null;
+  const low = roundTo(ref / 2n, tick);
+  return fromUnits(low > 0n ? low : tick);
+}
+
+function expectRefusal(c: Ctx, what: string, body: Record<string, unknown> | null): void {
+  if (!body) c.log.inconclusive(`no answer to ${what}`);
+  else if ('result' in body)
+    c.log.fail(
+      `${what} is refused`,
+      'a documented error code',
+      `a result: ${JSON.stringify(body.result).slice(0, 200)}`,
+    );
+  else if (documentedError(c.env, body)) c.log.pass();
+  else c.log.fail('error codes come from the error table', 'a documented code', JSON.stringify(body.error));
+}
+
+async function lifeCycle(c: Ctx): Promise<void> {
+  const from = c.conn.frames.length;
+  const channel = `${c.sub}.orders`;
+  await callNamed(c.env, c.conn, c.env.spec.subscribe, { channels: [channel] });
+  const price = await restingPrice(c);
+  if (!price) return c.log.inconclusive('no price to rest an order at (no ticker or tick size)');
+  const base = {
+    instrument_name: c.inst.instrument_name,
+    direction: 'buy',
+    order_type: 'limit',
+    amount: String(c.inst.amount_step),
+    max_fee: '1000',
+    label: 'conformance-generated',
+  };
+  const placed = await act(c, 'private/order', { ...base, limit_price: price });
+  const id = orderIdOf(placed);
+  if (!id)
+    return c.log.fail(
+      'a valid signed resting order is accepted',
+      'a result with order.order_id',
+      JSON.stringify(placed?.error ?? placed).slice(0, 300),
+    );
+  c.log.pass();
+  const pushed = await c.conn.waitFor(
+    (f) => isNotification(f.json) && pushOf(f).channel === channel && JSON.stringify(pushOf(f).data).includes(id),
+    3000,
+    from,
+  );
+  if (pushed) c.log.pass();
+  else c.log.inconclusive(`no push of ${id} on ${channel} within 3000 ms`);
+  const open1 = await openIds(c);
+  if (open1?.includes(id)) c.log.pass();
+  else c.log.fail('a placed resting order is among the open orders', id, JSON.stringify(open1));
+  const replaced = await act(c, 'private/replace', { ...base, limit_price: price, order_id_to_cancel: id });
+  const newId = orderIdOf(replaced);
+  if (newId && orderIdOf(replaced, 'cancelled_order') === id) c.log.pass();
+  else
+    return c.log.fail(
+      'replace cancels the order and places another',
+      `cancelled_order ${id} and a new order`,
+      JSON.stringify(replaced).slice(0, 300),
+    );
+  await cancelAndAfter(c, base, price, id, newId);
+}
+
+/** Cancel the replacement; both gone from the open orders; a second cancel and a replace of it refused. */
+async function cancelAndAfter(
+  c: Ctx,
+  base: Record<string, unknown>,
+  price: string,
+  id: string,
+  newId: string,
+): Promise<void> {
+  const cancelled = await act(c, 'private/cancel', { instrument_name: c.inst.instrument_name, order_id: newId });
+  if (cancelled && 'result' in cancelled) c.log.pass();
+  else c.log.fail('cancel of an open order is served', 'a result', JSON.stringify(cancelled).slice(0, 300));
+  const open2 = await openIds(c);
+  if (open2 && !open2.includes(id) && !open2.includes(newId)) c.log.pass();
+  else
+    c.log.fail(
+      'cancelled and replaced orders are gone from the open orders',
+      `neither ${id} nor ${newId}`,
+      JSON.stringify(open2),
+    );
+  expectRefusal(
+    c,
+    'a second cancel of a cancelled order',
+    await act(c, 'private/cancel', { instrument_name: c.inst.instrument_name, order_id: newId }),
+  );
+  expectRefusal(
+    c,
+    'a replace of a cancelled order',
+    await act(c, 'private/replace', { ...base, limit_price: price, order_id_to_cancel: newId }),
+  );
+}
+
+/** Run the order life cycle on the session's logged-in connection. */
+export async function runOrderLifeCycle(env: TargetEnv): Promise<{ result: CheckResult; counts: TargetCounts }> {
+  const log = new SequenceLog(env, 'order-life-cycle');
+  const missing = NEEDED.find((n) => !env.spec.methods.some((m) => m.name === n));
+  const skip = !env.allowOrderFlow
+    ? 'needs --allow-order-flow (the runner never places orders without it)'
+    : missing
+      ? `the spec has no ${missing}`
+      : env.session.noLogin;
+  if (skip || !env.session.wallet) return log.result(TITLE, skip ?? 'no login');
+  const conn = await env.session.conn('login');
+  const list = bodyOf((await callNamed(env, conn, 'public/get_all_live_instruments', {}))!)?.result;
+  const inst = (Array.isArray(list) ? (list as Record<string, unknown>[]) : []).find(
+    (i) => i.instrument_type === 'perp' && i.tick_size && i.amount_step,
+  );
+  if (!inst) return log.result(TITLE, 'no live perp with a tick size and an amount step');
+  await lifeCycle({ env, log, conn, wallet: env.session.wallet, sub: env.session.subaccounts[0]!, inst });
+  return log.result(TITLE);
+}

@@ -1,0 +1,160 @@
+/** The generator's parts without a server: cases from schemas, the seed, verdicts, shrinking, invariants, the flags. */
+import { describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { casesOf } from '../src/generate/cases';
+import { SchemaSet, toJson } from '../src/generate/schema-set';
+import { defaultSpecFile, loadGenSpec } from '../src/generate/spec';
+import { judge, envelopeProblem } from '../src/generate/verdict';
+import { smaller } from '../src/generate/shrink';
+import { bookProblem, checkInvariants } from '../src/generate/invariants';
+import { parseCli } from '../src/cli-args';
+
+const spec = loadGenSpec(defaultSpecFile(fileURLToPath(new URL('.', import.meta.url)))!);
+const schemas = new SchemaSet(spec.doc);
+const method = (name: string) => spec.methods.find((m) => m.name === name)!;
+const ctx = (seed: number) => ({ doc: spec.doc, hints: { instrument_name: ['ETH-PERP'] }, seed });
+
+describe('generated cases', () => {
+  it('cover every enum value, 64-bit edges, null where allowed, and violations; each confirmed by the schema', () => {
+    const m = method('private/get_orders');
+    const cases = casesOf(ctx(1), schemas, m.params, 3);
+    const whys = cases.map((c) => `${c.expect} ${c.why}`);
+    for (const s of ['open', 'filled', 'rejected', 'cancelled', 'expired', 'untriggered', 'algo_active'])
+      expect(whys).toContain(`valid /status = "${s}"`);
+    expect(whys).toContain('valid /page = 9223372036854775807');
+    expect(whys).toContain('valid /label = null');
+    expect(whys).toContain('invalid missing required /subaccount_id');
+    expect(whys).toContain('invalid /page: below the minimum 1');
+    expect(whys).toContain('invalid /status: outside the enumeration');
+    for (const c of cases) expect(schemas.valid(m.params, c.params), c.why).toBe(c.expect === 'valid');
+    // 64-bit edges go out as their exact digits.
+    expect(toJson({ page: 9223372036854775807n })).toBe('{"page":9223372036854775807}');
+  });
+
+  it('decimals with many digits where a decimal pattern allows them; unknown members only where closed', () => {
+    const decimal = { $ref: '#/components/schemas/NonNegativeDecimalInput' };
+    const cases = casesOf(
+      ctx(1),
+      schemas,
+      { type: 'object', properties: { amount: decimal }, additionalProperties: false },
+      0,
+    );
+    expect(cases.map((c) => c.params)).toContainEqual({ amount: '99999999999999999999.999999999999' });
+    expect(cases.some((c) => c.why === 'unknown member in a closed object')).toBe(true);
+    const open = casesOf(ctx(1), schemas, { type: 'object', properties: { amount: decimal } }, 0);
+    expect(open.some((c) => c.why === 'unknown member in a closed object')).toBe(false);
+  });
+
+  it('are reproduced exactly by the seed, and another seed draws other random ones', () => {
+    const m = method('public/get_trade_history');
+    const a = casesOf(ctx(42), schemas, m.params, 5).map((c) => toJson(c.params));
+    expect(casesOf(ctx(42), schemas, m.params, 5).map((c) => toJson(c.params))).toEqual(a);
+    expect(casesOf(ctx(43), schemas, m.params, 5).map((c) => toJson(c.params))).not.toEqual(a);
+  });
+});
+
+describe('verdicts', () => {
+  const m = method('public/get_ticker');
+  const valid = { expect: 'valid' as const, why: 't', params: { instrument_name: 'ETH-PERP' } };
+  const invalid = { expect: 'invalid' as const, why: 't', params: { instrument_name: 5 } };
+  const res = (json: unknown) => ({ kind: 'response' as const, json, text: JSON.stringify(json) });
+  it('a valid input refused as invalid params fails; another documented code passes; a code outside the table fails', () => {
+    expect(
+      judge(spec, m, schemas, valid, res({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'x' } }), 1).status,
+    ).toBe('fail');
+    expect(
+      judge(spec, m, schemas, valid, res({ jsonrpc: '2.0', id: 1, error: { code: 11000, message: 'x' } }), 1).status,
+    ).toBe('pass');
+    expect(
+      judge(spec, m, schemas, valid, res({ jsonrpc: '2.0', id: 1, error: { code: 4242, message: 'x' } }), 1).status,
+    ).toBe('fail');
+    // An unknown name refused as invalid params is a note, not a failure.
+    const off = { ...valid, offHint: 'instrument_name' };
+    expect(
+      judge(spec, m, schemas, off, res({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'x' } }), 1).status,
+    ).toBe('note');
+  });
+  it('an invalid input served fails; silence is inconclusive; a close and a frame outside the envelope fail', () => {
+    expect(judge(spec, m, schemas, invalid, res({ jsonrpc: '2.0', id: 1, result: {} }), 1).status).toBe('fail');
+    expect(
+      judge(spec, m, schemas, invalid, res({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'x' } }), 1).status,
+    ).toBe('pass');
+    expect(judge(spec, m, schemas, valid, { kind: 'silence', what: 'nothing' }).status).toBe('inconclusive');
+    expect(judge(spec, m, schemas, valid, { kind: 'closed', code: 1006, what: 'closed' }).status).toBe('fail');
+    expect(envelopeProblem({ jsonrpc: '2.0', id: 1, result: 1, error: {} }, 1)).toMatch(/both/);
+    expect(envelopeProblem({ jsonrpc: '2.0', id: 2, result: 1 }, 1)).toMatch(/does not echo/);
+  });
+});
+
+describe('shrinking and invariants', () => {
+  it('smaller inputs drop members first, then shrink strings with fast-check', () => {
+    const first = [...smaller({ a: 'x'.repeat(100), b: 1 })];
+    expect(first[0]).toEqual({ b: 1 });
+    expect(first.some((v) => typeof (v as { a?: string }).a === 'string' && (v as { a: string }).a.length < 100)).toBe(
+      true,
+    );
+  });
+  it('order books: ordered sides, positive sizes, uncrossed; publish ids increase per channel', () => {
+    expect(
+      bookProblem({
+        bids: [
+          ['10', '1'],
+          ['9', '1'],
+        ],
+        asks: [
+          ['11', '1'],
+          ['12', '2'],
+        ],
+      }),
+    ).toBe('');
+    expect(
+      bookProblem({
+        bids: [
+          ['9', '1'],
+          ['10', '1'],
+        ],
+        asks: [],
+      }),
+    ).toMatch(/bids not strictly descending/);
+    expect(
+      bookProblem({
+        bids: [['10', '1']],
+        asks: [
+          ['12', '1'],
+          ['11', '1'],
+        ],
+      }),
+    ).toMatch(/asks not strictly ascending/);
+    expect(bookProblem({ bids: [['10', '0']], asks: [] })).toMatch(/size 0/);
+    expect(bookProblem({ bids: [['11', '1']], asks: [['10', '1']] })).toMatch(/not below best ask/);
+    const v = checkInvariants([
+      { channel: 'c', data: { publish_id: 2, bids: [], asks: [] }, t: 0 },
+      { channel: 'c', data: { publish_id: 1, bids: [], asks: [] }, t: 1 },
+    ]);
+    expect(v.find((x) => x.invariant === 'publish-id-increasing')?.status).toBe('fail');
+  });
+});
+
+describe('flags', () => {
+  it('--generate, --seed, --cases, --duration, --spec, --replay and what goes with what', () => {
+    expect(
+      parseCli(['--ws', 'ws://h/v3/ws', '--generate', '--seed', '7', '--cases', '2', '--duration', '30'], {}),
+    ).toMatchObject({
+      generate: true,
+      seed: 7,
+      cases: 2,
+      durationS: 30,
+    });
+    expect(parseCli(['--ws', 'ws://h/v3/ws', '--seed', '7'], {})).toEqual({ error: '--seed applies to --generate' });
+    expect(parseCli(['--ws', 'ws://h/v3/ws', '--spec', 'x.yaml'], {})).toEqual({
+      error: '--spec applies to --generate and --replay',
+    });
+    expect(parseCli(['--ws', 'ws://h/v3/ws', '--generate', '--replay', 'f.json'], {})).toMatchObject({
+      error: expect.stringContaining('go separately'),
+    });
+    expect(parseCli(['--ws', 'ws://h/v3/ws', '--generate', '--cases', '-1'], {})).toMatchObject({
+      error: expect.stringContaining('--cases takes'),
+    });
+    expect(parseCli(['--ws', 'ws://h/v3/ws', '--replay', 'f.json'], {})).toMatchObject({ replay: 'f.json' });
+  });
+});

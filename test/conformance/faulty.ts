@@ -1,0 +1,97 @@
+/**
+ * A WebSocket proxy in front of the sandbox that departs from the spec only on some inputs: a hook sees
+ * each request and may answer it itself, rewrite it, or drop the connection; another may rewrite pushes.
+ * The servers it makes conform on everything a hand-written check sends, and fail on generated inputs.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import WebSocket, { WebSocketServer } from 'ws';
+
+/** A request as the proxy read it. */
+export interface Req {
+  id: unknown;
+  method: string;
+  params: unknown;
+}
+
+/** What a request hook decides: answer with this error or result, forward these params instead, or close. */
+export type Decision =
+  | { error: { code: number; message: string; data?: string } }
+  | { result: unknown }
+  | { params: unknown }
+  | 'close'
+  | undefined;
+
+export interface Faults {
+  request?: (r: Req) => Decision;
+  /** Rewrite the data of a push on a channel (return it unchanged to leave it). */
+  push?: (channel: string, data: unknown) => unknown;
+}
+
+export interface Faulty {
+  wsUrl: string;
+  httpUrl: string;
+  close(): Promise<void>;
+}
+
+function answer(client: WebSocket, raw: string, upstream: WebSocket, faults: Faults): void {
+  let req: Req;
+  try {
+    req = JSON.parse(raw) as Req;
+  } catch {
+    upstream.send(raw);
+    return;
+  }
+  const d = faults.request?.(req);
+  if (d === 'close') client.terminate();
+  else if (d && 'error' in d) client.send(JSON.stringify({ jsonrpc: '2.0', id: req.id, error: d.error }));
+  else if (d && 'result' in d) client.send(JSON.stringify({ jsonrpc: '2.0', id: req.id, result: d.result }));
+  else if (d && 'params' in d) upstream.send(JSON.stringify({ ...req, params: d.params }));
+  else upstream.send(raw);
+}
+
+function rewritePush(text: string, faults: Faults): string {
+  if (!faults.push) return text;
+  try {
+    const f = JSON.parse(text) as { method?: string; params?: { channel?: string; data?: unknown } };
+    if (f.method !== 'subscription' || typeof f.params?.channel !== 'string') return text;
+    return JSON.stringify({ ...f, params: { ...f.params, data: faults.push(f.params.channel, f.params.data) } });
+  } catch {
+    return text;
+  }
+}
+
+/** Start a faulty server relaying to `upstream` (WebSocket only; HTTP goes straight to the sandbox). */
+export async function startFaulty(upstream: { wsUrl: string; httpUrl: string }, faults: Faults): Promise<Faulty> {
+  const server = createServer((_req, res) => res.writeHead(404).end());
+  const wss = new WebSocketServer({ server });
+  const sockets = new Set<WebSocket>();
+  wss.on('connection', (client) => {
+    const up = new WebSocket(upstream.wsUrl);
+    const pending: string[] = [];
+    sockets.add(client).add(up);
+    up.on('open', () => pending.splice(0).forEach((t) => answer(client, t, up, faults)));
+    client.on('message', (data) =>
+      up.readyState === WebSocket.OPEN ? answer(client, data.toString(), up, faults) : pending.push(data.toString()),
+    );
+    up.on(
+      'message',
+      (data) => client.readyState === WebSocket.OPEN && client.send(rewritePush(data.toString(), faults)),
+    );
+    up.on('close', () => client.close());
+    client.on('close', () => up.close());
+    up.on('error', () => undefined);
+    client.on('error', () => undefined);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    wsUrl: `ws://127.0.0.1:${port}/v3/ws`,
+    httpUrl: upstream.httpUrl,
+    close: async () => {
+      for (const s of sockets) s.terminate();
+      await new Promise<void>((r) => wss.close(() => r()));
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * `conformance --generate --spec other.yaml` works for any AsyncAPI 3.0 spec with JSON-RPC methods: a
+ * to-do server of another API passes with only the generic checks, and one that serves a closed params
+ * object with an unknown member is caught, through the command line, its reports and a replay.
+ */
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runCli, type Report } from '@exchange-api/conformance';
+import { startTodoServer } from './todo-server';
+
+const SPEC = fileURLToPath(new URL('fixtures/todo-asyncapi.yaml', import.meta.url));
+
+async function cli(argv: string[]): Promise<{ code: number; out: string }> {
+  const lines: string[] = [];
+  const code = await runCli(argv, { out: (l) => lines.push(l), err: (l) => lines.push(l) }, {});
+  return { code, out: lines.join('\n') };
+}
+
+describe('conformance --generate with another spec', () => {
+  it('a conforming server of another API: exit 0, every method and channel template generated', async () => {
+    const server = await startTodoServer();
+    const dir = mkdtempSync(join(tmpdir(), 'generate-todo-'));
+    try {
+      const json = join(dir, 'report.json');
+      const r = await cli([
+        '--ws',
+        server.wsUrl,
+        '--generate',
+        '--spec',
+        SPEC,
+        '--seed',
+        '3',
+        '--replay-dir',
+        dir,
+        '--report',
+        'console',
+        '--report',
+        `json:${json}`,
+        '--report',
+        `junit:${join(dir, 'r.xml')}`,
+        '--report',
+        `html:${join(dir, 'r.html')}`,
+      ]);
+      const report = JSON.parse(readFileSync(json, 'utf8')) as Report;
+      expect(report.checks.filter((c) => c.status === 'fail').map((c) => c.reason)).toEqual([]);
+      expect(r.code).toBe(0);
+      const ids = report.generated!.targets.map((t) => t.id);
+      expect(ids).toEqual(
+        expect.arrayContaining(['generated.todo/add@ws', 'generated.todo/list@ws', 'generated.channel.todos']),
+      );
+      expect(report.generated!.targets.find((t) => t.id === 'generated.todo/add@ws')!.invalid).toBeGreaterThan(5);
+      // Both priorities subscribed and pushed; an address outside the enumeration refused for itself alone.
+      expect(report.generated!.targets.find((t) => t.id === 'generated.channel.todos')).toMatchObject({
+        valid: 2,
+        invalid: 1,
+        pass: 3,
+      });
+      // Counted by method and verdict in every report.
+      expect(readFileSync(join(dir, 'r.xml'), 'utf8')).toMatch(/<property name="seed" value="3"\/>/);
+      expect(readFileSync(join(dir, 'r.html'), 'utf8')).toMatch(/<h2>Generated inputs<\/h2>/);
+      expect(r.out).toMatch(/Generated inputs \(seed 3; --seed 3 reproduces them\) from Todo JSON-RPC 1\.0\.0/);
+      expect(r.out).toMatch(/todo\/add\s+ws\s+\d+\s+\d+\s+\d+\s+0/);
+      // The generic sequence runs on any spec with two addresses to subscribe to.
+      expect(r.out).toMatch(/\[\d\/7\] PASS\s+generated\.sequence\.subscribe-unsubscribe/);
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
+
+  it('a server serving unknown members of a closed object: exit 1, caught, replayed STILL FAILING then FIXED', async () => {
+    const buggy = await startTodoServer({ acceptUnknownMembers: true });
+    const fixed = await startTodoServer();
+    const dir = mkdtempSync(join(tmpdir(), 'generate-todo-'));
+    try {
+      const r = await cli(['--ws', buggy.wsUrl, '--generate', '--spec', SPEC, '--seed', '3', '--replay-dir', dir]);
+      expect(r.code).toBe(1);
+      expect(r.out).toMatch(/FAIL\s+generated\.todo\/add@ws/);
+      const file = readdirSync(dir)
+        .map((f) => join(dir, f))
+        .find((f) => readFileSync(f, 'utf8').includes('unknown member in a closed object'))!;
+      expect(file).toBeDefined();
+      expect((await cli(['--ws', buggy.wsUrl, '--spec', SPEC, '--replay', file])).code).toBe(1);
+      const again = await cli(['--ws', fixed.wsUrl, '--spec', SPEC, '--replay', file]);
+      expect(again.out).toMatch(/^FIXED: todo\/add over ws/m);
+      expect(again.code).toBe(0);
+    } finally {
+      await buggy.close();
+      await fixed.close();
+    }
+  }, 120_000);
+});

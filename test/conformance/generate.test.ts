@@ -1,0 +1,234 @@
+/**
+ * `--generate` against servers that depart from the spec only on generated inputs (the whole run against
+ * the sandbox, green, is generate-sandbox.test.ts, a file of its own so that its minutes of paced calls
+ * run beside these): each is caught, shrunk and written as a replay file; a replay says FIXED against the
+ * sandbox and STILL FAILING against the faulty server.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startSandbox, type Sandbox } from '@exchange-api/sandbox';
+import { runCli, runConformance, runGenerated, type ReplayFile, type Report } from '@exchange-api/conformance';
+import { startFaulty, type Faults } from './faulty';
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0 });
+});
+afterAll(async () => {
+  await sandbox.close();
+});
+
+/** A generated run of the chosen targets against a faulty server in front of the sandbox. */
+async function against(
+  faults: Faults,
+  only: string[],
+): Promise<{ report: Report; dir: string; replays: ReplayFile[] }> {
+  const faulty = await startFaulty(sandbox, faults);
+  const dir = mkdtempSync(join(tmpdir(), 'generate-'));
+  try {
+    const report = await runGenerated({ ws: faulty.wsUrl, http: sandbox.httpUrl, seed: 7, only, replayDir: dir });
+    const replays = readdirSync(dir).map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as ReplayFile);
+    return { report, dir, replays };
+  } finally {
+    await faulty.close();
+  }
+}
+
+const params = (r: ReplayFile) => JSON.parse(r.call.params) as Record<string, unknown>;
+
+describe('conformance --generate', () => {
+  it('a server refusing a valid optional member is caught, shrunk to that member, and replayed', async () => {
+    const faults: Faults = {
+      request: (r) =>
+        r.method === 'private/get_orders' && typeof r.params === 'object' && r.params !== null && 'label' in r.params
+          ? { error: { code: -32602, message: 'Invalid params' } }
+          : undefined,
+    };
+    const { report, dir, replays } = await against(faults, ['generated.private/get_orders@ws']);
+    const check = report.checks.find((c) => c.id === 'generated.private/get_orders@ws')!;
+    expect(check.status).toBe('fail');
+    expect(report.exitCode).toBe(1);
+    const first = replays.find((r) => r.original)!;
+    // Shrunk: the smallest input that still fails keeps the label and the required member, nothing else.
+    expect(Object.keys(params(first)).sort()).toEqual(['label', 'subaccount_id']);
+    expect(first.shrinkSteps).toBeGreaterThan(0);
+    const file = join(
+      dir,
+      readdirSync(dir).find((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')).original)!,
+    );
+
+    const out: string[] = [];
+    const io = { out: (l: string) => out.push(l), err: (l: string) => out.push(l) };
+    const faulty = await startFaulty(sandbox, faults);
+    try {
+      expect(await runCli(['--ws', faulty.wsUrl, '--replay', file], io, {})).toBe(1);
+      expect(out.join('\n')).toMatch(/^STILL FAILING: private\/get_orders over ws/m);
+    } finally {
+      await faulty.close();
+    }
+    out.length = 0;
+    expect(await runCli(['--ws', sandbox.wsUrl, '--replay', file], io, {})).toBe(0);
+    expect(out.join('\n')).toMatch(/^FIXED: private\/get_orders over ws/m);
+  }, 180_000);
+
+  it('a server serving a wrong-typed member is caught', async () => {
+    const { report, replays } = await against(
+      {
+        request: (r) => {
+          const p = r.params as Record<string, unknown> | null;
+          if (r.method !== 'public/get_trade_history' || typeof p?.page_size !== 'string') return undefined;
+          const { page_size: _drop, ...rest } = p;
+          return { params: rest };
+        },
+      },
+      ['generated.public/get_trade_history@ws'],
+    );
+    expect(report.checks[0]!.status).toBe('fail');
+    expect(report.checks[0]!.findings[0]!.rule).toBe('an invalid input is refused, never served');
+    expect(replays.some((r) => r.expect === 'invalid' && typeof params(r).page_size === 'string')).toBe(true);
+  }, 180_000);
+
+  it('a server dropping the connection on a long string is caught, shrunk to just past its limit', async () => {
+    const { report, replays } = await against(
+      {
+        request: (r) => {
+          const name = (r.params as { instrument_name?: unknown } | null)?.instrument_name;
+          return r.method === 'public/get_instrument' && typeof name === 'string' && name.length > 1000
+            ? 'close'
+            : undefined;
+        },
+      },
+      ['generated.public/get_instrument@ws'],
+    );
+    expect(report.checks[0]!.status).toBe('fail');
+    expect(report.checks[0]!.findings[0]!.rule).toBe('a request never closes the connection');
+    const shrunk = replays.find((r) => r.original)!;
+    const length = (params(shrunk).instrument_name as string).length;
+    expect(length).toBeGreaterThan(1000);
+    expect(length).toBeLessThan(10_000);
+  }, 180_000);
+
+  it('wrong pushes for enumeration values no hand check subscribes to are caught (schema and invariants)', async () => {
+    // The hand checks sample each enumeration at its first and last values (group 1 and 100, depth 1 and
+    // 100); this server breaks only group 10 and depth 20, which only the generator subscribes to.
+    const faults: Faults = {
+      push: (channel, data) => {
+        if (/^orderbook\.[^.]+\.1\.20$/.test(channel)) return { ...(data as object), publish_id: 'not a number' };
+        if (/^orderbook\.[^.]+\.10\.1$/.test(channel)) return { ...(data as object), bids: [['10', '-1']] };
+        return data;
+      },
+    };
+    const faulty = await startFaulty(sandbox, faults);
+    try {
+      const hand = await runConformance({ ws: faulty.wsUrl, http: sandbox.httpUrl, only: ['orderbook', 'channels'] });
+      expect(hand.checks.filter((c) => c.status === 'fail').map((c) => c.id)).toEqual([]);
+      expect(hand.checks.filter((c) => c.id.startsWith('orderbook.') && c.status === 'pass').length).toBeGreaterThan(2);
+    } finally {
+      await faulty.close();
+    }
+    const { report, dir, replays } = await against(faults, ['generated.channel.orderbook', 'generated.invariants']);
+    const book = report.checks.find((c) => c.id === 'generated.channel.orderbook')!;
+    expect(book.status).toBe('fail');
+    expect(book.findings.map((f) => f.message).join('\n')).toMatch(/orderbook\.[^.]+\.1\.20/);
+    const inv = report.checks.find((c) => c.id === 'generated.invariants')!;
+    expect(inv.status).toBe('fail');
+    expect(inv.findings[0]!.got).toMatch(/size -1/);
+    // The push failure is a replay file too: STILL FAILING on the faulty server, FIXED on the sandbox.
+    const index = replays.findIndex((r) => r.kind === 'channel' && /\.1\.20$/.test(r.channel!.address));
+    const file = join(dir, readdirSync(dir)[index]!);
+    const io = { out: () => undefined, err: () => undefined };
+    const again = await startFaulty(sandbox, faults);
+    try {
+      expect(await runCli(['--ws', again.wsUrl, '--replay', file], io, {})).toBe(1);
+    } finally {
+      await again.close();
+    }
+    expect(await runCli(['--ws', sandbox.wsUrl, '--replay', file], io, {})).toBe(0);
+  }, 180_000);
+
+  it('sequences: login then private calls, subscribe/unsubscribe runs, the order life cycle; a second cancel served is caught', async () => {
+    const only = ['generated.sequence'];
+    const good = await runGenerated({
+      ws: sandbox.wsUrl,
+      http: sandbox.httpUrl,
+      seed: 5,
+      only,
+      allowOrderFlow: true,
+      replayDir: null,
+    });
+    expect(good.checks.map((c) => [c.id, c.status])).toEqual([
+      ['generated.sequence.login-then-private', 'pass'],
+      ['generated.sequence.subscribe-unsubscribe', 'pass'],
+      ['generated.sequence.order-life-cycle', 'pass'],
+    ]);
+    const cancelled = new Set<unknown>();
+    const faults: Faults = {
+      request: (r) => {
+        const id = (r.params as { order_id?: unknown } | null)?.order_id;
+        if (r.method !== 'private/cancel') return undefined;
+        if (cancelled.has(id)) return { result: { order_id: id, order_status: 'cancelled' } };
+        cancelled.add(id);
+        return undefined;
+      },
+    };
+    const faulty = await startFaulty(sandbox, faults);
+    try {
+      const bad = await runGenerated({
+        ws: faulty.wsUrl,
+        http: sandbox.httpUrl,
+        seed: 5,
+        only: ['generated.sequence.order-life-cycle'],
+        allowOrderFlow: true,
+        replayDir: null,
+      });
+      expect(bad.checks[0]!.status).toBe('fail');
+      expect(bad.checks[0]!.findings.map((f) => f.rule)).toEqual(['a second cancel of a cancelled order is refused']);
+    } finally {
+      await faulty.close();
+    }
+  }, 180_000);
+
+  it('a rate-limit answer is waited out as its hint says and the call sent again, never a failure', async () => {
+    let limited = 0;
+    const { report } = await against(
+      {
+        request: (r) => {
+          if (r.method !== 'public/get_time' || limited >= 3) return undefined;
+          limited++;
+          return { error: { code: -32000, message: 'Rate limit exceeded', data: 'Retry after 20 ms' } };
+        },
+      },
+      ['generated.public/get_time@ws'],
+    );
+    expect(limited).toBe(3);
+    expect(report.checks[0]!.status).toBe('pass');
+    expect(report.generated!.targets[0]).toMatchObject({ fail: 0, inconclusive: 0 });
+  }, 120_000);
+
+  it('a server that stops answering mid-run ends the run: exit 2, the reports say during which target', async () => {
+    let faulty: Awaited<ReturnType<typeof startFaulty>> | undefined;
+    faulty = await startFaulty(sandbox, {
+      request: (r) => {
+        if (r.method !== 'public/get_time') return undefined;
+        void faulty?.close();
+        faulty = undefined;
+        return 'close';
+      },
+    });
+    const lines: string[] = [];
+    const io = { out: (l: string) => lines.push(l), err: (l: string) => lines.push(l) };
+    const argv = [
+      '--ws',
+      faulty.wsUrl,
+      '--generate',
+      '--only',
+      'generated.public/get_time@ws',
+      '--replay-dir',
+      mkdtempSync(join(tmpdir(), 'generate-')),
+    ];
+    expect(await runCli(argv, io, {})).toBe(2);
+    expect(lines.join('\n')).toMatch(/stopped answering during generated\.public\/get_time/);
+  }, 120_000);
+});
