@@ -116,6 +116,11 @@ export function reportFailure(command: string, err: unknown, io: Io = consoleIo)
   if (err instanceof SpecError) {
     io.err(`exchange-api ${command}: the spec has ${err.problems.length} error(s)`);
     for (const p of err.problems) io.err(formatProblem(p));
+  } else if (err instanceof RangeError && /Maximum call stack size exceeded/.test(err.message)) {
+    // Where the spec is known, codegen names it (placedError); this is the last resort, still one line.
+    io.err(
+      `exchange-api ${command}: the spec is too large or too deeply nested to process (Maximum call stack size exceeded); see docs/generating.md, "Limits"`,
+    );
   } else {
     io.err(`exchange-api ${command}: ${(err as Error).message}`);
   }

@@ -3,7 +3,8 @@
  * browsers under a strict CSP), with one validating function per named schema, channel payload and
  * method params/result, and typed guards over them.
  */
-import standaloneCode from 'ajv/dist/standalone/index.js';
+// ajv's standalone module, built in linear time (ajv's own overflows the stack at some 10,000 exports).
+import { standaloneCode } from './ajv-standalone';
 import type { ApiModel, JsonSchema, MethodModel } from '../model/types';
 import type { EmitOptions, EmittedFile } from './emitted-file';
 import { refName } from '../model/schema-tools';

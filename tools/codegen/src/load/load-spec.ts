@@ -3,7 +3,8 @@ import { YamlSource } from './yaml-source';
 import { bundleSpec } from './bundle';
 import { checkConventions } from './conventions';
 import { findRefCycles } from './ref-cycles';
-import { parseBounded, type ParserDiagnostic } from './parse-bounded';
+import { ParseTooSlow, parseBounded, type ParserDiagnostic } from './parse-bounded';
+import { limitProblems, treeFacts } from './spec-limits';
 import { SpecError, fromPointer, toPointer, type SpecProblem } from './spec-error';
 import { isObj, type SpecDocument } from './spec-types';
 
@@ -73,8 +74,21 @@ function settle<T>(
     );
 }
 
-/** Read the spec and apply our own checks now (a `$ref` cycle throws at once: the parser would spin on it); start the parser. */
+/**
+ * Read the spec and apply our own checks now (its size and depth limits, a `$ref` cycle: each throws at
+ * once, as the parser would take minutes or spin on it); start the parser. A stack overflow in our own
+ * checks is a SpecError naming the file, never a bare RangeError.
+ */
 export function beginLoad(file: string, options: { cwd?: string; parseBoundMs?: number } = {}): PendingSpec {
+  try {
+    return startLoad(file, options);
+  } catch (err) {
+    if (!isStackOverflow(err)) throw err;
+    throw new SpecError([{ file, pointer: '#', message: overflowMessage('reading it'), severity: 'error' }]);
+  }
+}
+
+function startLoad(file: string, options: { cwd?: string; parseBoundMs?: number }): PendingSpec {
   const { abs, display, source } = readSource(file, options.cwd ?? process.cwd());
   const problems: SpecProblem[] = [];
 
@@ -128,8 +142,29 @@ function readSource(file: string, cwd: string): { abs: string; display: string; 
   // A file is named as the user named the spec: an absolute path stays absolute, never ../../ from here.
   const shown = (f: string) => (isAbsolute(file) ? f : relative(cwd, f) || f);
   const display = shown(abs);
+  // Its size and depth are checked before anything walks it (the bundler recurses), and again once bundled.
+  const main = YamlSource.read(abs, display);
+  guardLimits(main, display);
   // A spec split over files becomes one document first (load/bundle.ts); one without such refs is left as it is.
-  return { abs, display, source: bundleSpec(YamlSource.read(abs, display), abs, shown) };
+  const source = bundleSpec(main, abs, shown);
+  if (source !== main) guardLimits(source, display);
+  return { abs, display, source };
+}
+
+/** Throw a SpecError naming every limit (load/spec-limits.ts) the spec goes beyond, at its place. */
+function guardLimits(source: YamlSource, display: string): void {
+  const problems = limitProblems(source.data, { file: display, lineOf: (path) => source.lineOf(path) });
+  if (problems.length > 0) throw new SpecError(problems.map((p) => placed(p, display, source)));
+}
+
+/** Whether an error is V8's stack overflow (`RangeError: Maximum call stack size exceeded`). */
+export function isStackOverflow(err: unknown): boolean {
+  return err instanceof RangeError && /Maximum call stack size exceeded/.test(err.message);
+}
+
+/** What a stack overflow while `doing` something to a spec says (one line, no stack trace). */
+function overflowMessage(doing: string): string {
+  return `the spec is too large or too deeply nested for ${doing} (Maximum call stack size exceeded); see docs/generating.md, "Limits"`;
 }
 
 /** Each `$ref` cycle that never reaches a value, as a problem at its first place. */
@@ -164,15 +199,22 @@ function parserProblems(
     (diagnostics) => withParserDiagnostics(problems, diagnostics, display, source),
     (err: unknown) => [
       ...problems,
-      {
-        file: display,
-        pointer: '#',
-        message: `the AsyncAPI parser failed: ${(err as Error).message}`,
-        severity: 'error' as const,
-      },
+      { file: display, pointer: '#', message: parserFailure(err, display), severity: 'error' as const },
     ],
   );
 }
+
+/** The one line for a parser that failed: too slow (stopped at the bound), out of stack, or its own error. */
+function parserFailure(err: unknown, display: string): string {
+  if (err instanceof ParseTooSlow)
+    return `spec too slow to parse: stopped after ${seconds(err.elapsedMs)} s of CPU time (${display}); the bound is ${err.boundMs / 1000} s`;
+  const message = (err as Error).message;
+  if (/Maximum call stack size exceeded/.test(message)) return overflowMessage('the AsyncAPI parser');
+  return `the AsyncAPI parser failed: ${message}`;
+}
+
+/** Milliseconds as seconds: a tenth under 10 s, whole ones above. */
+const seconds = (ms: number): string => (ms < 10_000 ? (ms / 1000).toFixed(1) : String(Math.round(ms / 1000)));
 
 /** Why the document's `asyncapi` version is not one this toolkit reads (3.x), or null when it is. */
 function versionProblem(data: unknown): string | null {
@@ -234,8 +276,23 @@ function placed(p: SpecProblem, display: string, source: YamlSource): SpecProble
   };
 }
 
-/** A SpecError of work on a bundled spec, its problems placed in the files they come from (any other error as it is). */
+/**
+ * A SpecError of work on a bundled spec, its problems placed in the files they come from; a stack
+ * overflow as a SpecError naming the spec and its deepest place (the likeliest cause); any other error
+ * as it is.
+ */
 export function placedError(error: unknown, spec: LoadedSpec): unknown {
+  if (isStackOverflow(error)) {
+    const { deepest } = treeFacts(spec.data);
+    const problem: SpecProblem = {
+      file: spec.file,
+      pointer: toPointer(deepest),
+      line: spec.source.lineOf(deepest),
+      message: `${overflowMessage('processing it')}; its deepest place, ${deepest.length} levels down, is here`,
+      severity: 'error',
+    };
+    return new SpecError([placed(problem, spec.file, spec.source)]);
+  }
   if (!(error instanceof SpecError) || !spec.source.isBundled) return error;
   return new SpecError(error.problems.map((p) => placed(p, spec.file, spec.source)));
 }

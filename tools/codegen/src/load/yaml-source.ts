@@ -28,6 +28,13 @@ export interface Origin {
 /** The largest spec read (ours is about 100 kB). */
 export const MAX_SPEC_BYTES = 16 * 1024 * 1024;
 
+/** A YAML error in one line; the parser's stack overflow is a nesting too deep to read. */
+function yamlMessage(message: string): string {
+  if (/Maximum call stack size exceeded/.test(message))
+    return 'nests too deeply to read (Maximum call stack size exceeded); see docs/generating.md, "Limits"';
+  return `not valid YAML: ${message.split('\n')[0]}`;
+}
+
 /** A spec file read as plain data, remembering where each node stands so problems can name a line. */
 export class YamlSource {
   readonly data: unknown;
@@ -107,7 +114,7 @@ export class YamlSource {
           file,
           pointer: '#',
           line: e.linePos?.[0]?.line,
-          message: `not valid YAML: ${e.message.split('\n')[0]}`,
+          message: yamlMessage(e.message),
           severity: 'error' as const,
         })),
       );
