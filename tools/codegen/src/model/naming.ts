@@ -14,9 +14,13 @@ export function pascal(s: string): string {
     .join('');
 }
 
-/** The TypeScript name json-schema-to-typescript gives a titled schema. */
+/**
+ * The TypeScript name of a schema, channel or parameter: `title` in PascalCase, a letter after a digit
+ * upper-cased and a leading digit prefixed with `_`. json-schema-to-typescript reads such a name as it
+ * is (types.ts gives it as the title), so the name the emitters refer to is the name it declares.
+ */
 export function tsName(title: string): string {
-  const p = pascal(title);
+  const p = pascal(title).replace(/([0-9])([a-z])/g, (_m, d: string, l: string) => d + l.toUpperCase());
   return /^[0-9]/.test(p) ? '_' + p : p;
 }
 

@@ -147,10 +147,13 @@ func containsKey(keys []string, key string) bool {
 }
 `;
 
-/** quicktype gives `type X interface{}` a pointer-receiver Marshal, which Go refuses; json.Marshal(x) does that job. */
+/**
+ * quicktype gives `type X interface{}` and a pointer type (`type X *Y`, a nullable top-level, go-target.ts)
+ * a pointer-receiver Marshal, which Go refuses; json.Marshal(x) does that job.
+ */
 function withoutInterfaceMarshal(text: string): string {
   let out = text;
-  for (const [, name] of text.matchAll(/^type (\w+) interface\{\}$/gm)) {
+  for (const [, name] of text.matchAll(/^type (\w+) (?:interface\{\}|\*\w+)$/gm)) {
     out = patch(
       out,
       `func (r *${name}) Marshal() ([]byte, error) {\n\treturn json.Marshal(r)\n}\n`,
@@ -158,6 +161,23 @@ function withoutInterfaceMarshal(text: string): string {
       goPatch(`remove the Marshal method of ${name}`, `func (r *${name}) Marshal(`),
     );
   }
+  return out;
+}
+
+/**
+ * A nullable top-level is declared as a pointer (`type X *Y`, go-target.ts), which carries no methods:
+ * decoded as it is, encoding/json would fill the Y without Y's UnmarshalJSON (an enum's check, a
+ * record's kept keys). Its Unmarshal function decodes into a plain *Y, which has them.
+ */
+function pointerTopLevels(text: string): string {
+  let out = text;
+  for (const [, name, base] of text.matchAll(/^type (\w+) \*(\w+)$/gm))
+    out = patch(
+      out,
+      `func Unmarshal${name}(data []byte) (${name}, error) {\n\tvar r ${name}\n`,
+      `func Unmarshal${name}(data []byte) (${name}, error) {\n\tvar r *${base}\n`,
+      goPatch(`decode ${name} through *${base}`),
+    );
   return out;
 }
 
@@ -176,7 +196,7 @@ function delegations(text: string): string[] {
 
 /** quicktype's Go with every record made exact (see the module comment). */
 export function exactRecords(text: string): string {
-  const pointered = pointerCollections(withoutInterfaceMarshal(text));
+  const pointered = pointerCollections(pointerTopLevels(withoutInterfaceMarshal(text)));
   const records = recordsOf(pointered);
   let out = pointered;
   for (const record of records) {

@@ -4,7 +4,8 @@
  * name and still writes `UnmarshalX(...) (X, error)` for the other, naming a type it never declares
  * (26.0.0; the output does not compile). The same happens to a top-level that is a nullable union
  * (Go writes those inline, never as a named type). Here each such top-level is declared over the
- * type quicktype uses for it; go-records.ts gives it the shared type's JSON methods.
+ * type quicktype uses for it; go-records.ts gives it the shared type's JSON methods. And no property
+ * takes the name of a field or method the records get here.
  */
 import {
   GoRenderer,
@@ -27,7 +28,18 @@ type Source = Parameters<GoRenderer['emitLine']>[0];
 /** Whether quicktype's Go renderer declares this named type under its name (nullable unions it writes inline). */
 const declared = (t: Type) => !(t instanceof UnionType && nullableFromUnion(t) !== null);
 
+/**
+ * Field names a property must not take: the two fields and the methods each record gets here
+ * (go-records.ts) and quicktype's own Marshal (Go refuses a field and a method of one name). A
+ * property so named (`JSONExtra`, `marshal`) is named otherwise by quicktype, as for any clash.
+ */
+export const GO_RESERVED_FIELDS = ['JSONExtra', 'JSONNulls', 'Marshal', 'MarshalJSON', 'UnmarshalJSON'];
+
 class DeclaringGoRenderer extends GoRenderer {
+  protected override forbiddenForObjectProperties(): { names: string[]; includeGlobalForbidden: boolean } {
+    return { names: GO_RESERVED_FIELDS, includeGlobalForbidden: false };
+  }
+
   protected override forEachTopLevel(
     blankLocations: BlankLines,
     f: (t: Type, name: Name, position: Position) => void,

@@ -2,17 +2,27 @@
  * Python models: quicktype's dataclasses, made to round-trip exactly and to pass `mypy --strict`.
  * quicktype drops keys it does not know and writes an optional key given as null as absent; every
  * record here keeps both (`json_extra`, `json_nulls`) and writes them back. A JSON integer read
- * where a number is expected stays an int (quicktype made it a float, written back as `5.0`).
+ * where a number is expected stays an int (quicktype made it a float, written back as `5.0`). An
+ * integer enumeration is an IntEnum, not a plain int.
  */
 import type { ApiModel } from '../../model/types';
 import { pyString } from '../escape';
 import { patch } from '../patch';
+import { integerEnums } from './python-enums';
+import { KeepingPythonTarget } from './python-target';
 import { quicktypeStringValue, runQuicktype, topLevelNames } from './quicktype-run';
 
 export async function emitPython(model: ApiModel): Promise<string> {
-  const output = await runQuicktype(model, 'python', { 'python-version': '3.7', 'nice-property-names': 'true' });
+  // No named schema (a spec whose messages carry no payload): quicktype has nothing to write, and the
+  // table of converters still needs its typing names.
+  if (Object.keys(model.schemas).length === 0)
+    return withRegistry('from typing import Any, Callable, Dict, Tuple\n', new Map());
+  const output = await runQuicktype(model, new KeepingPythonTarget(), {
+    'python-version': '3.7',
+    'nice-property-names': 'true',
+  });
   const names = topLevelNames(output, /^def (\w+)_from_dict\(s: Any\)/gm, 'Python');
-  return withRegistry(keepEveryKey(typedHelpers(output.text)), names);
+  return withRegistry(keepEveryKey(typedHelpers(integerEnums(output.text))), names);
 }
 
 /** A patch to quicktype's Python (patch.ts): `what` it is for, and `when` it applies only to some specs. */

@@ -5,6 +5,7 @@
 import { FetchingJSONSchemaStore, InputData, JSONSchemaInput, quicktype, type Options } from 'quicktype-core';
 import type { ApiModel } from '../../model/types';
 import { schemaForWriter } from '../escape';
+import { markIntegerEnums } from './int-enums';
 
 /** quicktype's output for one language, and the model's schema names in the order of its top-levels. */
 export interface QuicktypeOutput {
@@ -23,7 +24,7 @@ export async function runQuicktype(
 ): Promise<QuicktypeOutput> {
   const names = Object.keys(model.schemas);
   const input = new JSONSchemaInput(new FetchingJSONSchemaStore());
-  const text = JSON.stringify({ definitions: forQuicktype(model.schemas) });
+  const text = JSON.stringify({ definitions: markIntegerEnums(model, forQuicktype(model.schemas)) });
   for (const [i, name] of names.entries()) {
     // The document is given once; every other top-level points into it.
     await input.addSource({ name, uris: [`${DOCUMENT}#/definitions/${name}`], schema: i === 0 ? text : undefined });
@@ -40,9 +41,10 @@ export async function runQuicktype(
  * ("…Z" comes back "…+00:00") nor, in Go, reads a date at all; the models keep such values as the
  * strings they are, and the validators check their formats. Without quicktype's own `qt-` keywords,
  * which rename fields (a keyword no schema vocabulary defines is ignored, as the notes say). Each
- * description safe for the comments and docstrings quicktype writes it into (escape.ts).
+ * description safe for the comments and docstrings quicktype writes it into (escape.ts). Integer
+ * enumerations are marked (int-enums.ts), after this.
  */
-function forQuicktype(schemas: ApiModel['schemas']): unknown {
+function forQuicktype(schemas: ApiModel['schemas']): Record<string, unknown> {
   const drop = (k: string, v: unknown) => (k === 'format' && typeof v === 'string') || k.startsWith('qt-');
   return Object.fromEntries(Object.entries(schemas).map(([name, s]) => [name, schemaForWriter(s, drop)]));
 }
