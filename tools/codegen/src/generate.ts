@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { withCheckedSpec } from './load/load-spec';
+import { formatProblem, type SpecProblem } from './load/spec-error';
 import { modelOfSpec } from './model/checked-model';
 import type { ApiModel } from './model/types';
 import { emitTypes } from './emit/types';
@@ -58,6 +59,13 @@ export async function generateRepository(root: string, options: { check: boolean
   );
 }
 
+/** Whether a spec file is the spec/asyncapi.yaml of a clone of this repository. */
+function isOwnSpec(specFile: string, cwd: string): boolean {
+  const file = resolve(cwd, specFile);
+  const root = findRepoRoot(dirname(file));
+  return root !== null && file === join(root, 'spec', 'asyncapi.yaml');
+}
+
 /** What generating an SDK did, and the notes of the defaults it applied (one line per kind). */
 export type SdkResult = WriteResult & { notes: string[] };
 
@@ -76,6 +84,8 @@ export async function generateInto(
     name?: string;
     docs?: boolean;
     languages?: readonly LanguageTarget[];
+    /** An example that does not fit its schema stops generation (always so for this repository's own spec). */
+    strictExamples?: boolean;
   },
 ): Promise<SdkResult> {
   if (outDir.trim() === '') throw new WriteRefused('--out needs a folder (got an empty path)');
@@ -86,9 +96,15 @@ export async function generateInto(
   const languages = options.languages ?? [];
   // Run in the package folder, so it reads the same wherever generate ran (and --check from elsewhere sees no drift).
   const regenerate = `npx exchange-api generate --spec ${specName} --out .${options.name ? ` --name ${options.name}` : ''}${docs ? ' --docs' : ''}${langFlag(languages)}`;
+  // Someone else's spec is generated with its examples that do not fit as warnings; ours stays strict.
+  const warnings: SpecProblem[] = [];
+  const lenient = options.strictExamples === true || isOwnSpec(specFile, cwd) ? undefined : { warnings };
   // Model and emitters run while the parser checks the spec (in its worker); nothing is written unless it passes.
   const sdk = await withCheckedSpec(specFile, { cwd }, (spec) =>
-    emitSdk({ ...modelOfSpec(spec), source: specName }, { name: options.name, docs, languages, specName, regenerate }),
+    emitSdk(
+      { ...modelOfSpec(spec, lenient), source: specName },
+      { name: options.name, docs, languages, specName, regenerate },
+    ),
   );
   const written = writeFiles(
     sdk.files,
@@ -103,5 +119,5 @@ export async function generateInto(
       buildOutput: isBuildOutput,
     },
   );
-  return { ...written, notes: sdk.notes };
+  return { ...written, notes: [...warnings.map(formatProblem), ...sdk.notes] };
 }

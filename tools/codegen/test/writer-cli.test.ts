@@ -105,6 +105,7 @@ describe('exchange-api generate (the command-line contract)', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/Usage: exchange-api generate/);
     expect(r.stdout).toMatch(/Examples:/);
+    expect(r.stdout).toMatch(/^ {2}--strict-examples {2}an example that does not fit its schema stops generation/m);
   });
 });
 
@@ -177,6 +178,7 @@ describe('generate --out never replaces or removes what it did not write', () =>
     [['docs', '--out', ''], /--out needs a folder/],
     [['generate', '--force'], /--force goes with --spec and --out/],
     [['generate', '--docs'], /--name and --docs go with --spec and --out/],
+    [['generate', '--strict-examples'], /--strict-examples goes with --out/],
     [
       ['generate', '--spec', fixtureSpec, '--out', 'test-output/codegen/bad-name', '--name', 'Not A Name'],
       /--name "Not A Name" is not an npm package name/,

@@ -14,7 +14,7 @@ import {
 import { consoleIo, parseCommand, usageError, type Io, reportFailure } from '../args';
 import { defaultSpec } from '../default-spec';
 
-export const GENERATE_HELP = `Usage: exchange-api generate [--spec <file> --out <dir> [--name <pkg>] [--docs] [--lang <languages>] [--force]] [--check]
+export const GENERATE_HELP = `Usage: exchange-api generate [--spec <file> --out <dir> [--name <pkg>] [--docs] [--lang <languages>] [--strict-examples] [--force]] [--check]
 
 Regenerates types, validators and tables (and, in this repository, the client's surface and the docs
 site) from an AsyncAPI 3.0 spec.
@@ -34,6 +34,9 @@ site) from an AsyncAPI 3.0 spec.
   --lang <languages> also write the models (records and enumerations, with JSON (de)serialisation)
                      in these languages, each into <dir>/<language>/: python, go (repeat the flag or
                      separate with commas; TypeScript is always written)
+  --strict-examples  an example that does not fit its schema stops generation (without it, each
+                     such example of another spec is a warning with its file, line and pointer,
+                     and the SDK is generated; this repository's own spec is always strict)
   --force            write into a folder that also holds other files; they are never replaced or removed
   --check            write nothing; exit 1 and list the files that differ
   -h, --help         this text
@@ -54,6 +57,7 @@ type GenerateFlags = {
   name?: string;
   docs?: boolean;
   lang?: string[];
+  'strict-examples'?: boolean;
 };
 
 type Outcome = { written: string[]; removed: string[]; differing: string[] };
@@ -68,6 +72,8 @@ function flagProblem(values: GenerateFlags): string | null {
   if ((values.name !== undefined || values.docs) && values.out === undefined)
     return '--name and --docs go with --spec and --out';
   if (values.lang && values.out === undefined) return '--lang goes with --spec and --out';
+  if (values['strict-examples'] && values.out === undefined)
+    return "--strict-examples goes with --out (the repository's own packages are always generated strictly)";
   return null;
 }
 
@@ -86,10 +92,12 @@ async function generateSdk(
     name: values.name,
     docs: values.docs === true,
     languages,
+    // The default spec is this repository's (a clone's or the installed one): its examples must fit.
+    strictExamples: values['strict-examples'] === true || fallback !== null,
   });
   // One line per kind of default applied (not per place), on stderr: stdout keeps its first line.
   for (const note of result.notes) io.err(note);
-  const fix = `npx exchange-api generate${values.spec !== undefined ? ` --spec ${values.spec}` : ''} --out ${values.out}${values.name !== undefined ? ` --name ${values.name}` : ''}${values.docs ? ' --docs' : ''}${langFlag(languages)}`;
+  const fix = `npx exchange-api generate${values.spec !== undefined ? ` --spec ${values.spec}` : ''} --out ${values.out}${values.name !== undefined ? ` --name ${values.name}` : ''}${values.docs ? ' --docs' : ''}${langFlag(languages)}${values['strict-examples'] ? ' --strict-examples' : ''}`;
   return { result, fix };
 }
 
@@ -139,6 +147,7 @@ export async function runGenerate(argv: string[], io: Io = consoleIo): Promise<n
       name: { type: 'string' },
       docs: { type: 'boolean' },
       lang: { type: 'string', multiple: true },
+      'strict-examples': { type: 'boolean' },
     },
     io,
   );

@@ -159,9 +159,7 @@ export type OrderbookLevel = [string, string];
  * A response echoes id and carries either result or error, never both.
  */
 export type JsonRpcResponse = JsonRpcResponse1 & JsonRpcResponse2;
-export type JsonRpcResponse1 = {
-  [k: string]: unknown;
-};
+export type JsonRpcResponse1 = unknown;
 /**
  * The login timestamp as an input: milliseconds written as a decimal string (the signed message),
  * or, by the document's decimal convention ("input also accepts a JSON number"), the same
@@ -193,6 +191,38 @@ export type GetSubaccountsResult =
 export type GetAllLiveInstrumentsParams = {
   [k: string]: unknown;
 } | null;
+/**
+ * Not shown: The result of public/get_all_live_instruments is not shown.
+ */
+export type GetAllLiveInstrumentsResult = unknown;
+/**
+ * Not shown: The result of order is not shown.
+ */
+export type OrderResult = unknown;
+/**
+ * Not shown: The result of replace is not shown.
+ */
+export type ReplaceResult = unknown;
+/**
+ * Not shown: The result of cancel is not shown.
+ */
+export type CancelResult = unknown;
+/**
+ * Not shown: The result of cancel_by_instrument is not shown.
+ */
+export type CancelByInstrumentResult = unknown;
+/**
+ * Not shown: The result of cancel_by_nonce is not shown.
+ */
+export type CancelByNonceResult = unknown;
+/**
+ * Not shown: The result of cancel_all is not shown.
+ */
+export type CancelAllResult = unknown;
+/**
+ * Not shown: The result of cancel_by_label is not shown.
+ */
+export type CancelByLabelResult = unknown;
 /**
  * An action's nonce as an input: a uint256, as a decimal string (derive-ts and derive-py send
  * nanoseconds since the epoch as a string) or as a JSON number (ccxt sends milliseconds as a
@@ -769,21 +799,9 @@ export interface GetSubaccountsParams {
   signature?: HexSignature;
 }
 /**
- * Not shown: The result of public/get_all_live_instruments is not shown.
- */
-export interface GetAllLiveInstrumentsResult {
-  [k: string]: unknown;
-}
-/**
  * Not shown: The params of order are not shown.
  */
 export interface OrderParams {
-  [k: string]: unknown;
-}
-/**
- * Not shown: The result of order is not shown.
- */
-export interface OrderResult {
   [k: string]: unknown;
 }
 /**
@@ -793,21 +811,9 @@ export interface ReplaceParams {
   [k: string]: unknown;
 }
 /**
- * Not shown: The result of replace is not shown.
- */
-export interface ReplaceResult {
-  [k: string]: unknown;
-}
-/**
  * Not shown: The params of cancel are not shown.
  */
 export interface CancelParams {
-  [k: string]: unknown;
-}
-/**
- * Not shown: The result of cancel is not shown.
- */
-export interface CancelResult {
   [k: string]: unknown;
 }
 /**
@@ -817,21 +823,9 @@ export interface CancelByInstrumentParams {
   [k: string]: unknown;
 }
 /**
- * Not shown: The result of cancel_by_instrument is not shown.
- */
-export interface CancelByInstrumentResult {
-  [k: string]: unknown;
-}
-/**
  * Not shown: The params of cancel_by_nonce are not shown.
  */
 export interface CancelByNonceParams {
-  [k: string]: unknown;
-}
-/**
- * Not shown: The result of cancel_by_nonce is not shown.
- */
-export interface CancelByNonceResult {
   [k: string]: unknown;
 }
 /**
@@ -841,21 +835,9 @@ export interface CancelAllParams {
   [k: string]: unknown;
 }
 /**
- * Not shown: The result of cancel_all is not shown.
- */
-export interface CancelAllResult {
-  [k: string]: unknown;
-}
-/**
  * Not shown: The params of cancel_by_label are not shown.
  */
 export interface CancelByLabelParams {
-  [k: string]: unknown;
-}
-/**
- * Not shown: The result of cancel_by_label is not shown.
- */
-export interface CancelByLabelResult {
   [k: string]: unknown;
 }
 /**

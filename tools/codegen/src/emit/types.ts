@@ -8,6 +8,7 @@ import type { EmittedFile } from './emitted-file';
 import { schemaForWriter, tsComment, tsKey, tsString, tsTemplateText } from './escape';
 import { payloadTypeOf, tsName } from '../model/naming';
 import { patch, PatchFailed } from './patch';
+import { untypedAsUnknown } from '../model/untyped-schemas';
 
 export async function emitTypes(model: ApiModel): Promise<EmittedFile[]> {
   return [
@@ -19,10 +20,12 @@ export async function emitTypes(model: ApiModel): Promise<EmittedFile[]> {
 
 const ROOT = '__ExchangeApiRoot';
 
-async function emitSchemaTypes(model: ApiModel): Promise<string> {
+/** Each named schema as json-schema-to-typescript reads it, under its name in the spec. */
+function definitionsOf(model: ApiModel): Record<string, JsonSchema> {
   const definitions: Record<string, JsonSchema> = {};
   for (const t of model.types) {
-    const schema: JsonSchema = { ...openEmptyObjects(onlyRefs(model.schemas[t.name]!)), title: t.name };
+    // Titled by the name the emitters refer to (tsName), which json-schema-to-typescript keeps as it is.
+    const schema: JsonSchema = { ...openEmptyObjects(onlyRefs(model.schemas[t.name]!)), title: tsName(t.name) };
     // Open places stay open in the types too; everything else is closed so typos fail to compile.
     if (
       t.kind === 'open' &&
@@ -32,8 +35,18 @@ async function emitSchemaTypes(model: ApiModel): Promise<string> {
       if (schema.type === 'object') schema.additionalProperties = true;
     }
     if (t.notShown) schema.description = [schema.description, `Not shown: ${t.notShown}`].filter(Boolean).join('\n\n');
-    definitions[t.name] = schemaForWriter(schema, (k) => k === 'tsType' || k === 'tsEnumNames') as JsonSchema;
+    // A schema naming no type is `unknown`, never an object type (model/untyped-schemas.ts).
+    definitions[t.name] = untypedAsUnknown(
+      schemaForWriter(schema, (k) => k === 'tsType' || k === 'tsEnumNames'),
+    ) as JsonSchema;
   }
+  return definitions;
+}
+
+async function emitSchemaTypes(model: ApiModel): Promise<string> {
+  // No named schema: a module all the same, for the others' `import type * as T`.
+  if (model.types.length === 0) return 'export {};\n';
+  const definitions = definitionsOf(model);
   const root = {
     title: ROOT,
     type: 'object',
@@ -74,7 +87,19 @@ async function emitSchemaTypes(model: ApiModel): Promise<string> {
     throw new PatchFailed(
       `the types (json-schema-to-typescript) emitter could not remove the notes naming ${ROOT}: one is written in a form its patch does not know`,
     );
-  return withoutRoot.trimStart();
+  return declaresEvery(withoutRoot.trimStart(), model);
+}
+
+/** The types json-schema-to-typescript wrote, checked to declare each schema under the name the others use. */
+function declaresEvery(ts: string, model: ApiModel): string {
+  const missing = model.types
+    .map((t) => tsName(t.name))
+    .filter((n) => !new RegExp(`^export (?:interface|type) ${n}\\b`, 'm').test(ts));
+  if (missing.length > 0)
+    throw new PatchFailed(
+      `the types (json-schema-to-typescript) emitter did not declare ${missing.join(', ')} under the name the channels, methods and validators use`,
+    );
+  return ts;
 }
 
 /**
@@ -157,6 +182,23 @@ function typeParams(ch: ChannelModel): string[] {
   });
 }
 
+/**
+ * The comments' examples, from this API's own first channel (another API's SDK must not show the
+ * exchange's channels): `, e.g. PayloadOf<'…'>` with an example address, and `, e.g. channels.<id>({ … })`.
+ */
+function channelExamples(model: ApiModel): [string, string] {
+  // A channel with parameters shows more of what a builder does.
+  const ch = model.channels.find((c) => c.parameters.length > 0) ?? model.channels[0];
+  if (!ch) return ['', ''];
+  const address = ch.exampleAddresses.find((a): a is string => typeof a === 'string') ?? ch.address;
+  const call = /^[A-Za-z_$][\w$]*$/.test(ch.id) ? `channels.${ch.id}` : `channels[${JSON.stringify(ch.id)}]`;
+  const params = ch.parameters.length > 0 ? `{ ${ch.parameters.map((p) => p.name).join(', ')} }` : '';
+  return [
+    tsComment(`, e.g. \`PayloadOf<${JSON.stringify(address).replace(/^"|"$/g, "'")}>\``),
+    tsComment(`, e.g. \`${call}(${params})\``),
+  ];
+}
+
 /** One builder of `channels`: the address of a channel, its parameters filled in, typed. */
 function channelBuilder(ch: ChannelModel): string[] {
   const doc = `  /** ${tsComment(`\`${ch.address}\`: ${ch.title} (${ch.access}).`)} */`;
@@ -214,16 +256,14 @@ function emitChannelTypes(model: ApiModel): string {
   lines.push(
     `export type ChannelIdOf<A extends string> =${ordered.map((c) => `\n  A extends ${tsName(c.id)}Address ? ${tsString(c.id)} :`).join('')}\n  never;`,
   );
-  lines.push('', "/** The payload type of a filled-in address, e.g. `PayloadOf<'trades.ETH-PERP'>`. */");
+  const [example, builder] = channelExamples(model);
+  lines.push('', `/** The payload type of a filled-in address${example}. */`);
   lines.push(
     'export type PayloadOf<A extends string> = ChannelIdOf<A> extends keyof ChannelPayloads ? ChannelPayloads[ChannelIdOf<A>] : never;',
   );
   lines.push('', '/** A value that may fill a parameter: enumerated parameters also take their numeric spelling. */');
   lines.push('type Fill<V extends string> = V | (V extends `${infer N extends number}` ? N : never);');
-  lines.push(
-    '',
-    '/** Builders: `channels.orderbook({ instrument_name, group, depth })` returns the address, typed. */',
-  );
+  lines.push('', `/** Builders: each returns its channel's address, typed${builder}. */`);
   lines.push('export const channels = {');
   for (const ch of model.channels) lines.push(...channelBuilder(ch));
   lines.push('} as const;');

@@ -13,7 +13,7 @@ import { specReader, type SpecReader } from './spec-reader';
 import { mergeSharedAddresses } from './shared-address';
 import { formatsIn, ignoredKeywords, KNOWN_FORMATS, unwrapMultiFormat } from './schema-ajv';
 import { buildActionSignature, buildLogin } from './build-auth';
-import { buildChannel, buildMethod, buildServer } from './build-surface';
+import { buildChannel, buildMethod, buildServer, receivedMessages } from './build-surface';
 import { buildType } from './build-types';
 import { buildClass, buildErrors, buildLimit } from './build-tables';
 import { collectAssumptions, collectNotShown } from './marker-lists';
@@ -25,8 +25,9 @@ function addChannelsAndMethods(model: ApiModel, data: SpecDocument, read: SpecRe
   const operations = data.operations ?? {};
   const view = viewOf(operations, data['x-view'], read.defaults);
   const requestOnly = requestOnlyChannels(operations, view);
+  const received = receivedMessages(operations, view);
   for (const [id, raw] of Object.entries(data.channels ?? {})) {
-    const channel = requestOnly.has(id) ? null : buildChannel(id, raw, read);
+    const channel = requestOnly.has(id) ? null : buildChannel(id, raw, read, received.get(id));
     if (channel) model.channels.push(channel);
   }
   model.channels = mergeSharedAddresses(model.channels, read.defaults);

@@ -3,22 +3,58 @@
  * spec's servers, channels and operations (plain-spec.ts says which channels and operations are
  * which, for a spec without our extensions).
  */
-import { isRef, type Channel, type Operation, type OperationReply, type Ref, type Server } from '../load/spec-types';
+import {
+  isObj,
+  isRef,
+  type Channel,
+  type Operation,
+  type OperationReply,
+  type Ref,
+  type Server,
+} from '../load/spec-types';
+import { fromPointer } from '../load/spec-error';
 import { templateParameters } from './channel-template';
-import { channelOf, isMethod, methodDefaults, type View } from './plain-spec';
-import { channelPayload, type SpecReader } from './spec-reader';
+import { channelOf, clientAction, isMethod, methodDefaults, type View } from './plain-spec';
+import { channelPayload, messagesPayload, type SpecReader } from './spec-reader';
 import { withMarkers } from './markers';
 import { obj, str } from './read-values';
 import type { ChannelModel, MethodModel, ServerModel } from './types';
 
-/** A subscription channel of the model, or null for a channel with no address (the RPC socket). */
-export function buildChannel(id: string, ch: Channel | Ref, read: SpecReader): ChannelModel | null {
+/**
+ * The messages the client receives on each channel: those its receive operations list. A channel
+ * maps to null when one of them lists none (it carries every message of the channel, AsyncAPI 3.0);
+ * a channel no receive operation names is not in the map.
+ */
+export function receivedMessages(
+  operations: Record<string, Operation | Ref>,
+  view: View,
+): Map<string, unknown[] | null> {
+  const received = new Map<string, unknown[] | null>();
+  for (const op of Object.values(operations)) {
+    const id = isRef(op) ? null : channelOf(op);
+    if (isRef(op) || id === null || clientAction(op, view) !== 'receive') continue;
+    const listed = received.get(id);
+    if (!Array.isArray(op.messages)) received.set(id, null);
+    else if (listed !== null) received.set(id, [...(listed ?? []), ...(op.messages as unknown[])]);
+  }
+  return received;
+}
+
+/**
+ * A subscription channel of the model, or null for a channel with no address (the RPC socket).
+ * `received` lists the messages the client receives on it (receivedMessages), null or undefined for all.
+ */
+export function buildChannel(
+  id: string,
+  ch: Channel | Ref,
+  read: SpecReader,
+  received?: unknown[] | null,
+): ChannelModel | null {
   if (isRef(ch) || typeof ch.address !== 'string') return null; // the RPC channel has no address
-  const { payload, examples, addresses, exampleInfo, messages } = channelPayload(
-    id,
-    Object.entries(ch.messages ?? {}),
-    read,
-  );
+  // What the client sends on the channel (a request, a ping) is no payload it receives there.
+  const targets = received ? new Set(received.map((m) => read.resolve(m))) : null;
+  const own = Object.entries(ch.messages ?? {}).filter(([, m]) => targets === null || targets.has(read.resolve(m)));
+  const { payload, examples, addresses, exampleInfo, messages } = channelPayload(id, own, read);
   if (ch['x-access'] === undefined) read.defaults.applied('access', `channel ${id}`);
   const channel: ChannelModel = {
     id,
@@ -46,6 +82,20 @@ function channelMessages(op: Operation | OperationReply, fallbackName: string, r
   return channelPayload(target, Object.entries(obj(read.resolve(op.channel).messages)), read);
 }
 
+/**
+ * The payload of an operation's (or its reply's) `messages` list: its one message's, or any one of
+ * several (their anyOf, each matched by its key in the channel).
+ */
+function listedMessages(list: unknown[], id: string, side: 'request' | 'reply', at: string[], read: SpecReader) {
+  if (list.length <= 1) return read.payloadOf(list[0], `${id} ${side}`, [...at, '0']);
+  const keyOf = (m: unknown, i: number) =>
+    isObj(m) && typeof m.$ref === 'string'
+      ? (fromPointer(m.$ref).at(-1) ?? `${id} ${side} ${i + 1}`)
+      : `${id} ${side} ${i + 1}`;
+  const entries = list.map((message, i) => ({ key: keyOf(message, i), message, at: [...at, String(i)] }));
+  return messagesPayload(entries, `operation ${id} ${side}`, `${id} ${side}`, read);
+}
+
 /** A method of the model, or null for an operation that is not one (plain-spec.ts says which are). */
 export function buildMethod(id: string, op: Operation | Ref, view: View, read: SpecReader): MethodModel | null {
   if (isRef(op) || !isMethod(id, op, view, read.defaults)) return null;
@@ -53,10 +103,10 @@ export function buildMethod(id: string, op: Operation | Ref, view: View, read: S
   const reply = op.reply ?? {};
   // Without a `messages` list, an operation (or its reply) carries every message of its channel (AsyncAPI 3.0).
   const request = Array.isArray(op.messages)
-    ? read.payloadOf(op.messages[0], `${id} request`, ['operations', id, 'messages', '0'])
+    ? listedMessages(op.messages, id, 'request', ['operations', id, 'messages'], read)
     : channelMessages(op, `${id} request`, read);
   const response = Array.isArray(reply.messages)
-    ? read.payloadOf(reply.messages[0], `${id} reply`, ['operations', id, 'reply', 'messages', '0'])
+    ? listedMessages(reply.messages, id, 'reply', ['operations', id, 'reply', 'messages'], read)
     : channelMessages(reply, `${id} reply`, read);
   const method: MethodModel = {
     id,

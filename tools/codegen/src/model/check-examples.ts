@@ -1,8 +1,9 @@
 /**
  * Every schema must compile (the validators are made of them) and every example in the spec must
  * validate against its schema: a message's examples against its payload, a schema's examples against
- * the schema. Generation stops on a spec whose schemas ajv refuses or whose examples lie, naming the
- * file, line and JSON pointer of each.
+ * the schema. Generation stops on a spec whose schemas ajv refuses, naming the file, line and JSON
+ * pointer of each; an example that does not fit stops it too for this repository's own spec and under
+ * `generate --strict-examples`, and is a warning (with its place) for anyone else's spec.
  */
 import type { Ajv } from 'ajv';
 import type { LoadedSpec } from '../load/load-spec';
@@ -13,9 +14,17 @@ import { formatsIn, schemaAjv, unwrapMultiFormat } from './schema-ajv';
 import type { ApiModel } from './types';
 import { isObj, isRef, type Obj } from '../load/spec-types';
 
-export function checkExamples(spec: LoadedSpec, model: ApiModel): void {
+/** An example to check: the definition it must fit (`key`), where it stands and its value. */
+interface ExampleCase {
+  key: string;
+  path: Array<string | number>;
+  value: unknown;
+}
+
+/** Every example of the spec with the schema it must fit, and the definitions those schemas make. */
+function collectCases(spec: LoadedSpec, model: ApiModel) {
   const definitions: Obj = { ...model.schemas };
-  const cases: Array<{ key: string; path: Array<string | number>; value: unknown }> = [];
+  const cases: ExampleCase[] = [];
   const components = spec.data.components ?? {};
   // Messages with examples: those of components, and those written inline in a channel.
   const messages: Array<[Array<string | number>, unknown]> = Object.entries(components.messages ?? {}).map(
@@ -44,32 +53,57 @@ export function checkExamples(spec: LoadedSpec, model: ApiModel): void {
     const base = model.schemaOrigins?.[name] ?? ['components', 'schemas', name];
     raw.examples.forEach((value, i) => cases.push({ key: name, path: [...base, 'examples', i], value }));
   }
+  return { definitions, cases, messagePlaces };
+}
 
-  const ajv = schemaAjv({ formats: formatsIn(...Object.values(definitions)) });
-  ajv.addSchema({ $id: 'examples', definitions });
-  const problems: SpecProblem[] = compileProblems(spec, model, ajv, definitions, messagePlaces);
-  if (problems.length > 0) throw new SpecError(problems);
+/** The validator of one definition of the `examples` schema. */
+const definitionOf = (ajv: Ajv, key: string) =>
+  ajv.getSchema(`examples#/definitions/${encodeURIComponent(key.replace(/~/g, '~0').replace(/\//g, '~1'))}`);
+
+/** How many of an example's failures a warning names before it says how many more. */
+const SHOWN_FAILURES = 3;
+
+/**
+ * The problems of the examples that do not fit their schemas: under `strict`, an error for each
+ * failure; otherwise one warning an example, naming its first failures (the SDK is generated).
+ */
+function exampleProblems(spec: LoadedSpec, ajv: Ajv, cases: ExampleCase[], strict: boolean): SpecProblem[] {
+  const problems: SpecProblem[] = [];
   for (const c of cases) {
-    const validate = ajv.getSchema(
-      `examples#/definitions/${encodeURIComponent(c.key.replace(/~/g, '~0').replace(/\//g, '~1'))}`,
-    );
+    const validate = definitionOf(ajv, c.key);
     if (!validate || validate(c.value)) continue;
     // ajv's message names a missing property itself, at the object that lacks it; each line once (the
     // branches of a oneOf may each report the same failure).
-    const lines = new Set(
-      (validate.errors ?? []).map((e) => `example is not valid: ${e.instancePath || '/'} ${e.message ?? e.keyword}`),
-    );
-    for (const message of lines)
-      problems.push({
-        file: spec.file,
-        pointer: toPointer(c.path),
-        line: spec.source.lineOf(c.path),
-        message,
-        severity: 'error',
-      });
+    const failures = [
+      ...new Set((validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? e.keyword}`)),
+    ];
+    const place = { file: spec.file, pointer: toPointer(c.path), line: spec.source.lineOf(c.path) };
+    if (strict) {
+      for (const f of failures) problems.push({ ...place, message: `example is not valid: ${f}`, severity: 'error' });
+      continue;
+    }
+    const more = failures.length > SHOWN_FAILURES ? `; … ${failures.length - SHOWN_FAILURES} more` : '';
+    const message = `example does not fit its schema (generated all the same; --strict-examples refuses it): ${failures.slice(0, SHOWN_FAILURES).join('; ')}${more}`;
+    problems.push({ ...place, message, severity: 'warning' });
   }
-  problems.push(...addressProblems(spec, model));
-  if (problems.length > 0) throw new SpecError(problems);
+  return problems;
+}
+
+/**
+ * Check every schema compiles and every example fits its schema. Throws a SpecError listing the
+ * errors: a schema ajv refuses, an x-address outside its channel, and (under `strict`, the default) an
+ * example that does not fit. Returns the warnings: without `strict`, one per example that does not fit.
+ */
+export function checkExamples(spec: LoadedSpec, model: ApiModel, options: { strict?: boolean } = {}): SpecProblem[] {
+  const { definitions, cases, messagePlaces } = collectCases(spec, model);
+  const ajv = schemaAjv({ formats: formatsIn(...Object.values(definitions)) });
+  ajv.addSchema({ $id: 'examples', definitions });
+  const compiled = compileProblems(spec, model, ajv, definitions, messagePlaces);
+  if (compiled.length > 0) throw new SpecError(compiled);
+  const found = [...exampleProblems(spec, ajv, cases, options.strict !== false), ...addressProblems(spec, model)];
+  const errors = found.filter((p) => p.severity === 'error');
+  if (errors.length > 0) throw new SpecError(errors);
+  return found;
 }
 
 /**
@@ -127,7 +161,7 @@ function compileProblems(
         : node;
   for (const key of Object.keys(definitions)) {
     try {
-      ajv.getSchema(`examples#/definitions/${encodeURIComponent(key.replace(/~/g, '~0').replace(/\//g, '~1'))}`);
+      definitionOf(ajv, key);
     } catch {
       // Compiled alone, without its references: a failure here is in its own keywords, reported here.
       let own: unknown;

@@ -2,7 +2,7 @@
  * How a spec without our x- extensions maps onto the model: which channels are subscription channels,
  * which operations are methods, and the stated default of every extension that is absent. Each default
  * applied is recorded once per kind (with the places it applied to), so the generator prints one note
- * line per kind rather than an error per place. The table of these defaults is in the root README,
+ * line per kind rather than an error per place. The table of these defaults is in docs/generating.md,
  * "Regenerate an SDK for another spec", and in full in spec/README.md, "Our extension vocabulary".
  */
 import { isObj, isRef, type Operation, type OperationReply, type Ref, type View } from '../load/spec-types';
@@ -31,7 +31,8 @@ export const DEFAULT_KINDS = {
   serverView:
     "the operations are written from the server's side (it receives requests and replies, it sends what clients receive): a receive with a reply is a method, a channel the server sends on is a subscription channel (x-view: client at the root reads them the other way)",
   roles: `no x-role: subscriptions assume the exchange-api JSON-RPC frames (methods ${DEFAULT_FRAMES.subscribe}/${DEFAULT_FRAMES.unsubscribe} with params {channels}; pushed notifications with method "${DEFAULT_FRAMES.notification}" and params {channel, data}), as spec/README.md of the exchange-api repository describes`,
-  messages: 'a channel with several messages carries any one of them (the payload is their anyOf)',
+  messages:
+    "a channel, an operation or a reply with several messages carries any one of them (the payload is their anyOf; a channel's, the messages the client receives on it)",
   sharedAddress:
     'subscription channels at one address are one channel (a pushed frame names only its address), the first, carrying any one of their payloads (their anyOf)',
   oneWay:
@@ -84,7 +85,8 @@ export function channelOf(op: Operation | OperationReply): string | null {
  * (the AsyncAPI project's own WebSocket examples among them) describe the server instead: it receives
  * requests and replies, and sends the pushes. A spec whose operations are more often the server's
  * (a receive with a reply, a send without one) than the client's is read that way, and noted, unless
- * its root says `x-view` (client or server), which settles it.
+ * its root says `x-view` (client or server), which settles it. On a tie, so is one whose one-way sends
+ * carry more messages than its one-way receives.
  */
 export type { View };
 
@@ -92,15 +94,25 @@ export function viewOf(operations: Operations, stated: View | undefined, log: De
   if (stated !== undefined) return stated;
   let client = 0;
   let server = 0;
+  // On a tie: the messages sent without a reply against those received without one (the pushes).
+  let pushed = 0;
+  let pulled = 0;
   for (const op of Object.values(operations)) {
     if (isRef(op)) continue;
     if (op['x-method'] !== undefined) return 'client';
     if (op.action !== 'send' && op.action !== 'receive') continue;
     if ((op.action === 'send') === isObj(op.reply)) client++;
     else server++;
+    if (isObj(op.reply)) continue;
+    if (op.action === 'send') pushed += Array.isArray(op.messages) ? op.messages.length : 1;
+    else pulled += Array.isArray(op.messages) ? op.messages.length : 1;
   }
-  if (server <= client) return 'client';
-  log.applied('serverView', `${server} of ${server + client} operations`);
+  // A server pushes many kinds of message to its clients and a client sends few: when the operations
+  // tie, the side that sends more kinds of message without a reply is the server (Slack's RTM API: one
+  // message received, 46 events sent). A full tie reads as the client's side.
+  if (server < client || (server === client && pushed <= pulled)) return 'client';
+  const tie = server === client ? `, a tie: ${pushed} of ${pushed + pulled} one-way messages sent` : '';
+  log.applied('serverView', `${server} of ${server + client} operations${tie}`);
   return 'server';
 }
 

@@ -18,6 +18,9 @@ export const ANNOTATION_KEYWORDS = ['discriminator', 'externalDocs', 'example', 
 /** The formats the validators check (ajv-formats' full set); any other format is not checked. */
 export const KNOWN_FORMATS: ReadonlySet<string> = new Set(Object.keys(fullFormats));
 
+/** Decimal places a `multipleOf` quotient is rounded to (ajv's multipleOfPrecision). */
+export const MULTIPLE_OF_PRECISION = 9;
+
 /** Where generated standalone code finds the formats it checks (an import of ajv-formats, a dependency then). */
 export const FORMATS_MODULE = 'ajv-formats/dist/formats';
 
@@ -38,6 +41,10 @@ export function schemaAjv(options: { formats?: Iterable<string>; code?: Options[
     strictRequired: false,
     logger: { log: () => {}, warn: () => {}, error: () => {} },
     allowUnionTypes: true,
+    // `multipleOf: 0.01` divides in binary floating point: 0.07 / 0.01 is 7.000000000000001, which
+    // ajv's exact test refuses. A quotient within 1e-9 of a whole number passes (JSON Schema means the
+    // decimal value; 0.015 still fails).
+    multipleOfPrecision: MULTIPLE_OF_PRECISION,
     allErrors: true,
     messages: true,
   });
@@ -62,7 +69,7 @@ export function formatsIn(...schemas: unknown[]): Set<string> {
 }
 
 /** Keys whose value is one schema, a map of schemas or a list of schemas (draft-07). */
-const ONE = new Set([
+const ONE: ReadonlySet<string> = new Set([
   'items',
   'additionalItems',
   'additionalProperties',
@@ -73,8 +80,10 @@ const ONE = new Set([
   'then',
   'else',
 ]);
-const MAP = new Set(['properties', 'patternProperties', 'definitions', 'dependencies']);
-const LIST = new Set(['allOf', 'anyOf', 'oneOf', 'items']);
+const MAP: ReadonlySet<string> = new Set(['properties', 'patternProperties', 'definitions', 'dependencies']);
+const LIST: ReadonlySet<string> = new Set(['allOf', 'anyOf', 'oneOf', 'items']);
+/** Where a schema holds schemas: under one key, a map of them, or a list of them. */
+export const SUBSCHEMA_KEYS = { one: ONE, map: MAP, list: LIST } as const;
 
 let knownOf: Ajv | null = null;
 

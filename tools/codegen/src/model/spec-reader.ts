@@ -131,18 +131,31 @@ function examplesOf(message: Obj, foreign: string | null): Omit<MessagePayload, 
   return { examples, addresses, exampleInfo, messages };
 }
 
+/** One message of a list: its key (a variant is matched by it), the message (or its `$ref`) and where an inline one stands. */
+export interface ListedMessage {
+  key: string;
+  message: unknown;
+  at: string[];
+}
+
 /**
- * The payload of a channel: its one message's, or (several messages) any one of theirs, examples of
- * all. `messages` are the channel's messages by key: an inline one's payload is named by its key.
+ * The payload of a list of messages (a channel's, an operation's or a reply's): its one message's, or
+ * (several messages) any one of theirs, examples of all. `place` names the list in the note; `fallback`
+ * names the payload of an empty list.
  */
-export function channelPayload(id: string, messages: Array<[string, unknown]>, read: SpecReader): MessagePayload {
-  const each = messages.map(([key, m]) => {
-    const p = read.payloadOf(m, key, ['channels', id, 'messages', key]);
+export function messagesPayload(
+  list: ListedMessage[],
+  place: string,
+  fallback: string,
+  read: SpecReader,
+): MessagePayload {
+  const each = list.map(({ key, message, at }) => {
+    const p = read.payloadOf(message, key, at);
     // One entry a message, in the order of the payload's variants, so that the diff can match them by id.
     return { ...p, messages: [{ id: key, ...p.messages[0] }] };
   });
-  if (each.length <= 1) return each[0] ?? read.payloadOf(undefined, id);
-  read.defaults.applied('messages', `channel ${id}`);
+  if (each.length <= 1) return each[0] ?? read.payloadOf(undefined, fallback);
+  read.defaults.applied('messages', place);
   return {
     // anyOf, not oneOf: two messages whose schemas overlap (all fields optional) would make a value that
     // fits both invalid under oneOf, and strict validation would drop a payload the spec allows.
@@ -152,6 +165,15 @@ export function channelPayload(id: string, messages: Array<[string, unknown]>, r
     exampleInfo: each.flatMap((p) => p.exampleInfo),
     messages: each.flatMap((p) => p.messages),
   };
+}
+
+/**
+ * The payload of a channel: its one message's, or (several messages) any one of theirs, examples of
+ * all. `messages` are the channel's messages by key: an inline one's payload is named by its key.
+ */
+export function channelPayload(id: string, messages: Array<[string, unknown]>, read: SpecReader): MessagePayload {
+  const list = messages.map(([key, message]) => ({ key, message, at: ['channels', id, 'messages', key] }));
+  return messagesPayload(list, `channel ${id}`, id, read);
 }
 
 /** A payload schema described: the named record it is (or of each element, for an array of records). */
