@@ -10,8 +10,11 @@ import {
 } from '@exchange-api/types';
 import { failuresOf, type ValidateFunction } from '@exchange-api/validators';
 
-/** How many characters of a value a finding shows by default (more than a validation failure's, since one finding carries a whole frame or error object). */
-export const FINDING_MAX = 160;
+/**
+ * How many characters of a value a finding keeps: a whole error object or frame, its `data` included
+ * (the reports show it escaped and wrapped), up to the size the transcript keeps of one frame.
+ */
+export const FINDING_MAX = 4000;
 import type { Ctx, Env } from '../context';
 import type { RpcResponse } from '../connection';
 

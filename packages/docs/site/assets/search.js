@@ -77,7 +77,11 @@ var a = document.createElement('a');
 var anchor = e[3] === '#' ? '' : e[3] || e[1];
 a.href = root + pages[e[2]] + (anchor ? '#' + anchor : '');
 var k = document.createElement('span'); k.className = 'k'; k.textContent = kinds[e[0]];
-var l = document.createElement('span'); l.className = 'l'; l.textContent = e[1];
+var l = document.createElement('span'); l.className = 'l';
+e[1].split(/(?<=[./_])|(?=[./])/).forEach(function (part, i) {
+if (i > 0) l.appendChild(document.createElement('wbr'));
+l.appendChild(document.createTextNode(part));
+});
 a.appendChild(k); a.appendChild(l);
 if (e[4]) { var d = document.createElement('span'); d.className = 'd'; d.textContent = e[4]; a.appendChild(d); }
 li.appendChild(a);

@@ -156,13 +156,13 @@ export type ChannelIdOf<A extends string> =
   A extends WalletRfqsAddress ? 'walletRfqs' :
   never;
 
-/** The payload type of a filled-in address, e.g. `PayloadOf<'trades.ETH-PERP'>`. */
+/** The payload type of a filled-in address, e.g. `PayloadOf<'orderbook.ETH-PERP.10.10'>`. */
 export type PayloadOf<A extends string> = ChannelIdOf<A> extends keyof ChannelPayloads ? ChannelPayloads[ChannelIdOf<A>] : never;
 
 /** A value that may fill a parameter: enumerated parameters also take their numeric spelling. */
 type Fill<V extends string> = V | (V extends `${infer N extends number}` ? N : never);
 
-/** Builders: `channels.orderbook({ instrument_name, group, depth })` returns the address, typed. */
+/** Builders: each returns its channel's address, typed, e.g. `channels.orderbook({ instrument_name, group, depth })`. */
 export const channels = {
   /** `auctions.watch`: Liquidation and insolvency auctions (public). */
   auctionsWatch: (): 'auctions.watch' => 'auctions.watch',

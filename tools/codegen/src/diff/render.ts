@@ -2,6 +2,7 @@
 import { SEVERITIES, atLeast, type Severity } from './rules';
 import type { Change } from './change';
 import type { SpecDiff } from './diff-specs';
+import { mdCell, mdCodeSpan, mdText } from '../emit/markdown-escape';
 
 export type Side = 'client' | 'server';
 export const SIDES: readonly Side[] = ['client', 'server'];
@@ -80,11 +81,13 @@ export function jsonReport(d: SpecDiff, sides: readonly Side[]): string {
   );
 }
 
-const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+/** Spec text in a table cell of the Markdown report: as text, never markup or HTML (emit/markdown-escape.ts). */
+const cell = (s: string) => mdCell(mdText(s));
 
+/** The Markdown report, for a pull-request comment: every spec text escaped for its place. */
 export function markdownReport(d: SpecDiff, sides: readonly Side[]): string {
   const out = [
-    `## Spec changes: ${cell(d.before.version)} → ${cell(d.after.version)}`,
+    `## Spec changes: ${mdText(d.before.version)} → ${mdText(d.after.version)}`,
     '',
     '| side | breaking | dangerous | safe |',
     '|---|---|---|---|',
@@ -100,7 +103,9 @@ export function markdownReport(d: SpecDiff, sides: readonly Side[]): string {
       const table = [
         '| rule | what | change | why |',
         '|---|---|---|---|',
-        ...group.map((c) => `| \`${c.rule}\` | ${cell(c.subject)} | ${cell(c.detail)} | ${cell(c.why)} |`),
+        ...group.map(
+          (c) => `| ${mdCell(mdCodeSpan(c.rule))} | ${cell(c.subject)} | ${cell(c.detail)} | ${cell(c.why)} |`,
+        ),
       ];
       if (severity === 'safe')
         out.push('', `<details><summary>${side}: ${group.length} safe</summary>`, '', ...table, '', '</details>');
@@ -109,7 +114,12 @@ export function markdownReport(d: SpecDiff, sides: readonly Side[]): string {
   }
   const names = sides.includes('client') ? namesToFix(d.changes) : [];
   if (names.length)
-    out.push('', '### Generated TypeScript names to fix after regenerating', '', ...names.map((n) => `- \`${n}\``));
-  out.push('', `_${rawLine(d)}._`, '');
+    out.push(
+      '',
+      '### Generated TypeScript names to fix after regenerating',
+      '',
+      ...names.map((n) => `- ${mdCodeSpan(n)}`),
+    );
+  out.push('', `_${mdText(rawLine(d))}._`, '');
   return out.join('\n');
 }

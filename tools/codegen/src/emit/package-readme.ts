@@ -1,14 +1,17 @@
 /**
- * Emitter: model → README.md of a generated SDK: install, connect, subscribe, call, the channel and
- * method lists, and what of @exchange-api/client works for this spec.
+ * Emitter: model → README.md of a generated SDK: install (from our packages' tarballs until they are
+ * published), connect, subscribe, call, the channel and method lists, and what of @exchange-api/client
+ * works for this spec, computed from it (emit/sdk-client.ts, clientReach). Spec text reaches the
+ * Markdown only through emit/markdown-escape.ts.
  */
-import type { ApiModel, ChannelModel, PayloadModel, ServerModel } from '../model/types';
+import type { ApiModel, ChannelModel, MethodModel, PayloadModel, ServerModel } from '../model/types';
 import type { EmittedFile } from './emitted-file';
-import type { PackageSettings } from './package';
+import { TOOLKIT_VERSION, type PackageSettings } from './package';
 import { payloadTypeOf } from '../model/naming';
-import { tsString } from './escape';
-
-const cell = (s: string) => s.replace(/\s+/g, ' ').replace(/\|/g, '\\|').trim();
+import { tsKey, tsString } from './escape';
+import { mdCell, mdCodeFence, mdCodeSpan, mdProse, mdText } from './markdown-escape';
+import { clientReach, type ClientReach } from './sdk-client';
+import { DEFAULT_FRAMES } from '../model/plain-spec';
 
 /** An example address of a channel: enumerated parameters take their first value, others their name. */
 function exampleAddress(c: ChannelModel): string {
@@ -20,8 +23,8 @@ function exampleAddress(c: ChannelModel): string {
 
 /** A channel builder call for the example: `channels.readings({ region: '<region>', unit: 'celsius' })`. */
 function builderCall(c: ChannelModel): string {
-  const id = /^[A-Za-z_$][\w$]*$/.test(c.id) ? `.${c.id}` : `[${JSON.stringify(c.id)}]`;
-  const params = c.parameters.map((p) => `${p.name}: ${JSON.stringify(p.enum?.[0] ?? `<${p.name}>`)}`).join(', ');
+  const id = /^[A-Za-z_$][\w$]*$/.test(c.id) ? `.${c.id}` : `[${tsString(c.id)}]`;
+  const params = c.parameters.map((p) => `${tsKey(p.name)}: ${tsString(p.enum?.[0] ?? `<${p.name}>`)}`).join(', ');
   return `channels${id}(${params ? `{ ${params} }` : ''})`;
 }
 
@@ -34,9 +37,6 @@ function typeName(p: PayloadModel): string | null {
   return t === 'unknown' ? null : t;
 }
 
-/** The protocols the client speaks: WebSocket, and HTTP for methods served over it. */
-const CLIENT_PROTOCOLS = /^(wss?|https?)$/i;
-
 /** A server's URL with its variables filled with their defaults (or first enum value); `<name>` where the spec gives none. */
 function serverUrl(s: ServerModel): string {
   const fill = (text: string) =>
@@ -44,23 +44,79 @@ function serverUrl(s: ServerModel): string {
   return `${s.protocol}://${fill(s.host)}${fill(s.pathname)}`;
 }
 
-/** Which parts of the client work for this spec, said plainly. */
-function clientSupport(model: ApiModel): string[] {
-  const followsOurs = model.roles.subscribe !== null && model.roles.notificationFrame !== null;
+const listed = (names: string[]) => names.map(mdCodeSpan).join(', ');
+
+/** Why nothing of the client reaches this API, said from the spec. */
+function nothingReaches(model: ApiModel, reach: ClientReach): string[] {
+  const why: string[] = [];
+  if (reach.unreachable.length > 0)
+    why.push(
+      `its servers speak ${listed([...new Set(reach.unreachable.map((s) => s.protocol))])}, not WebSocket or HTTP`,
+    );
+  if (!reach.ws && model.channels.length > 0)
+    why.push('its channels would need a WebSocket server (`ws`, `wss`), and it names none');
+  if (model.methods.length === 0) why.push('it has no method (no operation the client sends and gets a reply to)');
+  else if (reach.methods.length === 0) why.push('none of its methods is served over a transport of those servers');
   return [
-    '## What of the client works for this API',
+    `Nothing of \`@exchange-api/client\` reaches this API: ${why.join('; ')}. So this package generates no \`createClient\`: it gives the types, validators and tables of its messages, for the transport of your choice (\`is.<Type>\`, \`channelsValidators\`, \`paramsValidators\`, \`resultsValidators\`).`,
+  ];
+}
+
+/** The frames the client sends and expects, and whether the spec says so or they are assumed. */
+function framesLine(reach: ClientReach): string {
+  return reach.framesStated
+    ? 'This spec marks its JSON-RPC frames (`x-role`), so the client speaks what the spec says.'
+    : 'This spec does not say how its messages are framed (no `x-role`): JSON-RPC 2.0 is assumed. A server that does not speak JSON-RPC 2.0 gets none of `call`, `rpc.*`, `subscribe` and `stream` (its types and validators still apply).';
+}
+
+/** The calls line: which methods a call reaches. */
+function callsLine(model: ApiModel, reach: ClientReach): string[] {
+  if (reach.methods.length === 0)
+    return [
+      model.methods.length === 0
+        ? '- **Calls**: this spec has no method, so the client has no `call` and no `rpc`.'
+        : "- **Calls**: none of this spec's methods is served over a transport of its servers, so the client has no `call` and no `rpc`.",
+    ];
+  const left = model.methods.filter((m) => !reach.methods.includes(m));
+  const which =
+    left.length === 0
+      ? `the ${reach.methods.length === 1 ? 'method' : `${reach.methods.length} methods`} of this spec`
+      : `${listed(reach.methods.map((m) => m.name))} (not ${listed(left.map((m) => m.name))}: no server of theirs the client reaches)`;
+  return [
+    `- **Calls** (\`call\`, \`rpc.*\`) for ${which}: a JSON-RPC request \`{jsonrpc, id, method, params}\` answered by \`{id, result}\` or \`{id, error}\`; results are validated against the spec.`,
+  ];
+}
+
+/** The subscriptions line. */
+function streamsLine(model: ApiModel, reach: ClientReach): string[] {
+  if (!reach.streams)
+    return [
+      model.channels.length === 0
+        ? '- **Subscriptions**: this spec has no channel, so the client has no `subscribe` and no `stream`.'
+        : '- **Subscriptions**: its channels need a WebSocket server and the spec names none, so the client has no `subscribe` and no `stream`.',
+    ];
+  const subscribe = model.methods.find((m) => m.id === model.roles.subscribe);
+  return [
+    `- **Subscriptions** (\`subscribe\`, \`stream\`): the client sends the method ${mdCodeSpan(subscribe?.name ?? DEFAULT_FRAMES.subscribe)} (and ${mdCodeSpan(DEFAULT_FRAMES.unsubscribe)}) with params \`{"channels": [<address>, …]}\`, expects the result \`{"status": {"<address>": "ok"}, "current_subscriptions": [ … ]}\`, and takes pushed frames \`{"jsonrpc": "2.0", "method": "${DEFAULT_FRAMES.notification}", "params": {"channel": "<address>", "data": <payload>}}\`${model.roles.subscribe ? ' (the frames this spec marks with `x-role`)' : ', the conventions of the exchange-api spec, assumed'}.`,
+  ];
+}
+
+/** Which parts of the client work for this spec, said plainly. */
+function clientSupport(model: ApiModel, reach: ClientReach): string[] {
+  const head = ['## What of the client works for this API', ''];
+  if (reach.methods.length === 0 && !reach.streams) return [...head, ...nothingReaches(model, reach), ''];
+  return [
+    ...head,
+    "The client is `@exchange-api/client`, driven by this package's tables and validators. It speaks JSON-RPC 2.0 over one WebSocket (and HTTP POST for the methods the spec serves over `http`). " +
+      framesLine(reach),
     '',
-    "The client is `@exchange-api/client`, driven by this package's tables and validators. It speaks JSON-RPC 2.0 over one WebSocket (and HTTP POST for the methods the spec serves over `http`).",
-    '',
-    '- **Calls** (`call`, `rpc.*`) work for every method: a JSON-RPC request `{jsonrpc, id, method, params}` answered by `{id, result}` or `{id, error}`; results are validated against the spec.',
-    '- **Subscriptions** (`subscribe`, `stream`) work when the server follows the conventions of the exchange-api spec: the client sends the method `subscribe` (and `unsubscribe`) with params `{"channels": [<address>, …]}`, expects the result `{"status": {"<address>": "ok"}, "current_subscriptions": [ … ]}`, and takes pushed frames `{"jsonrpc": "2.0", "method": "subscription", "params": {"channel": "<address>", "data": <payload>}}`.',
-    followsOurs
-      ? '  This spec marks its subscribe method and notification frame (`x-role`), as those conventions ask.'
-      : '  This spec does not say how it subscribes (no `x-role`): the conventions above are assumed. A server that subscribes or pushes differently gets calls, types and validators from this package, but not `subscribe` / `stream`.',
-    '- **Login and signed order flow** are those of the exchange-api interface (`x-login`, `x-action-signature`)' +
-      (model.login
-        ? '; this spec describes a login.'
-        : '; this spec has neither, so `login()` and signed actions do not apply.'),
+    ...callsLine(model, reach),
+    ...streamsLine(model, reach),
+    ...(model.login || model.actionSignature
+      ? [
+          '- **Login and signed order flow** are those of the exchange-api interface (`x-login`, `x-action-signature`), which this spec describes.',
+        ]
+      : []),
     "- **The client-side rate limiter** reads this spec's budgets (`x-limits`, `x-rate-limit-classes`): " +
       (model.rateLimitClasses.length > 0 && model.limits.some((l) => l.kind === 'window')
         ? "calls wait for room in their class's window instead of being refused."
@@ -70,20 +126,21 @@ function clientSupport(model: ApiModel): string[] {
         ? 'a code of kind `rate-limit` (or in a reserved range holding one) is a `RateLimitError` (its `data` template gives `retryAfterMs`, and the limiter holds the budget that long), `connection-limit` a `ConnectionLimitError`, `auth` an `AuthError`; any other code is a plain `RpcError`.'
         : 'this spec has none, so every error answer is a plain `RpcError`.'),
     '- **Reconnects, timeouts, bounded streams and validation modes** work for any API.',
-    ...unreachable(model),
+    ...unreachable(reach),
     '',
   ];
 }
 
 /** The servers the client cannot connect to: their protocol is neither WebSocket nor HTTP. */
-function unreachable(model: ApiModel): string[] {
-  const others = model.servers.filter((s) => !CLIENT_PROTOCOLS.test(s.protocol));
-  if (others.length === 0) return [];
-  const names = others.map((s) => `\`${s.id}\` (\`${serverUrl(s)}\`)`).join(', ');
+function unreachable(reach: ClientReach): string[] {
+  if (reach.unreachable.length === 0) return [];
+  const names = reach.unreachable.map((s) => `${mdCodeSpan(s.id)} (${mdCodeSpan(serverUrl(s))})`).join(', ');
   return [
     `- **Servers**: the client connects over WebSocket (\`ws\`, \`wss\`) and HTTP (\`http\`, \`https\`) only, so it cannot connect to ${names}; the types, validators and tables of this package still describe their messages.`,
   ];
 }
+
+const typeCell = (t: string | null) => (t ? mdCell(mdCodeSpan(t)) : '—');
 
 /** The channel and method tables. */
 function lists(model: ApiModel): string[] {
@@ -91,65 +148,72 @@ function lists(model: ApiModel): string[] {
   if (model.channels.length === 0) out.push('This API has no subscription channels.', '');
   else {
     out.push('| Address | Payload | Access | Title |', '|---|---|---|---|');
-    for (const c of model.channels) {
-      const t = typeName(c.payload);
-      out.push(`| \`${c.address}\` | ${t ? `\`${cell(t)}\`` : '`unknown`'} | ${c.access} | ${cell(c.title)} |`);
-    }
+    for (const c of model.channels)
+      out.push(
+        `| ${mdCell(mdCodeSpan(c.address))} | ${typeCell(typeName(c.payload) ?? 'unknown')} | ${c.access} | ${mdCell(mdText(c.title))} |`,
+      );
     out.push('');
   }
   out.push('## Methods', '');
   if (model.methods.length === 0) out.push('This API has no methods.', '');
   else {
     out.push('| Method | Call | Params | Result | Transports | Summary |', '|---|---|---|---|---|---|');
-    for (const m of model.methods) {
-      const params = typeName(m.params);
-      const result = typeName(m.result);
+    for (const m of model.methods)
       out.push(
-        `| \`${m.name}\` | \`${cell(rpcMember(m.id))}\` | ${params ? `\`${cell(params)}\`` : '—'} | ${result ? `\`${cell(result)}\`` : '—'} | ${m.transports.join(', ')} | ${cell(m.summary || m.description)} |`,
+        `| ${mdCell(mdCodeSpan(m.name))} | ${mdCell(mdCodeSpan(rpcMember(m.id)))} | ${typeCell(typeName(m.params))} | ${typeCell(typeName(m.result))} | ${m.transports.join(', ')} | ${mdCell(mdText(m.summary || m.description))} |`,
       );
-    }
     out.push('');
   }
   return out;
 }
 
-/** README.md of the SDK (slot `package`). */
-export function emitPackageReadme(model: ApiModel, settings: PackageSettings, regenerate: string): EmittedFile[] {
-  const server = model.servers.find((s) => /^wss?$/i.test(s.protocol));
-  const url = server ? serverUrl(server) : 'wss://<host>/<path>';
-  const channel = model.channels[0];
-  const method = model.methods[0];
-  const lines = [
-    `# ${settings.name}`,
-    '',
-    `${model.title} ${model.version}: types, standalone validators, tables and a typed client, generated from its AsyncAPI spec (\`${model.source}\`) by \`@exchange-api/codegen\`. Regenerate with \`${regenerate}\` in this folder.`,
-    '',
-    model.description,
-    '',
+/**
+ * How to install: our packages are not on the npm registry yet (a plain `npm install` gives E404 for
+ * `@exchange-api/client`), so they are packed from a clone into a folder `mkdir -p` makes, and
+ * installed from there, as the exchange-api repository's README says.
+ */
+function install(settings: PackageSettings): string[] {
+  const tgz = `${settings.name.replace(/^@/, '').replace('/', '-')}-${settings.version}.tgz`;
+  const ours = `$T/exchange-api-{client,validators,types,auth}-${TOOLKIT_VERSION}.tgz`;
+  return [
     '## Install',
     '',
-    '```sh',
-    'npm install                   # in this folder: the build tools (tsup, typescript) and the dependencies',
-    `npm pack                      # builds (tsup: ESM, CommonJS, declarations) and writes ${settings.name.replace(/^@/, '').replace('/', '-')}-${settings.version}.tgz`,
-    `npm install ./${settings.name.replace(/^@/, '').replace('/', '-')}-${settings.version}.tgz   # in your project (brings @exchange-api/client)`,
-    '```',
+    'The `@exchange-api/*` packages this one depends on are not on the npm registry yet: a plain `npm install` here fails (E404 for `@exchange-api/client`). Until they are, pack them from a clone of the exchange-api repository into a folder and install those tarballs:',
     '',
-    '## Connect, subscribe, call',
+    mdCodeFence(
+      [
+        '# in the exchange-api repository: its publishable packages as tarballs, in a folder made first',
+        'T=/tmp/exchange-api-tarballs',
+        'mkdir -p "$T" && npm pack --workspace packages --workspace tools/codegen --pack-destination "$T"',
+        '# in this folder: our packages from the tarballs (--no-save keeps package.json as generated), the',
+        '# rest (tsup, typescript, ajv) from the registry; then build and pack (tsup: ESM, CommonJS, declarations)',
+        `npm install --no-save ${ours}`,
+        `npm pack                      # writes ${tgz}`,
+        '# in your project: this package and our tarballs in one install',
+        `npm install <this folder>/${tgz} ${ours}`,
+      ].join('\n'),
+      'sh',
+    ),
     '',
-    '```ts',
-    `import { createClient${channel ? ', channels' : ''} } from '${settings.name}';`,
+    `Once they are published, \`npm install && npm pack\` here and \`npm install ./${tgz}\` in your project are all it takes.`,
     '',
-    `const client = createClient({ wsUrl: '${url}', validate: 'strict' });`,
+  ];
+}
+
+/** The example: connect, then stream a channel and call a method, as far as they reach this API. */
+function example(model: ApiModel, settings: PackageSettings, reach: ClientReach): string[] {
+  if (reach.methods.length === 0 && !reach.streams) return [];
+  const server = model.servers.find((s) => /^wss?$/i.test(s.protocol));
+  const url = server ? serverUrl(server) : 'wss://<host>/<path>';
+  const channel = reach.streams ? model.channels[0] : undefined;
+  const method: MethodModel | undefined = reach.methods[0];
+  const code = [
+    `import { createClient${channel ? ', channels' : ''} } from ${tsString(settings.name)};`,
+    '',
+    `const client = createClient({ wsUrl: ${tsString(url)}, validate: 'strict' });`,
     'await client.connect();',
-    ...(channel
-      ? [
-          '',
-          `for await (const payload of client.stream(${builderCall(channel)})) {`,
-          '  console.log(payload); // typed by the channel',
-          '  break;',
-          '}',
-        ]
-      : []),
+    ...(channel ? ['', `for await (const payload of client.stream(${builderCall(channel)})) {`] : []),
+    ...(channel ? ['  console.log(payload); // typed by the channel', '  break;', '}'] : []),
     ...(method
       ? [
           '',
@@ -158,13 +222,34 @@ export function emitPackageReadme(model: ApiModel, settings: PackageSettings, re
         ]
       : []),
     'await client.close();',
-    '```',
+  ];
+  return [
+    `## Connect${channel ? ', subscribe' : ''}${method ? ', call' : ''}`,
     '',
-    ...(channel ? [`A filled-in address is typed too: \`client.stream('${exampleAddress(channel)}')\`.`, ''] : []),
+    mdCodeFence(code.join('\n'), 'ts'),
+    '',
+    ...(channel
+      ? [`A filled-in address is typed too: ${mdCodeSpan(`client.stream(${tsString(exampleAddress(channel))})`)}.`, '']
+      : []),
+  ];
+}
+
+/** README.md of the SDK (slot `package`). */
+export function emitPackageReadme(model: ApiModel, settings: PackageSettings, regenerate: string): EmittedFile[] {
+  const reach = clientReach(model);
+  const lines = [
+    `# ${mdText(settings.name)}`,
+    '',
+    `${mdText(`${model.title} ${model.version}`)}: types, standalone validators, tables${reach.methods.length > 0 || reach.streams ? ' and a typed client' : ''}, generated from its AsyncAPI spec (${mdCodeSpan(model.source)}) by \`@exchange-api/codegen\`. Regenerate with ${mdCodeSpan(regenerate)} in this folder.`,
+    '',
+    mdProse(model.description),
+    '',
+    ...install(settings),
+    ...example(model, settings, reach),
     'Also exported: every record and enumeration as a type, `Methods`, `ChannelAddress`, `PayloadOf<A>`, the tables (`channelTable`, `methodTable`, …) and the validators (`channelsValidators`, `paramsValidators`, `resultsValidators`, `is.<Type>`).',
     ...(settings.docs ? ['', 'The documentation site is in `docs/` (open `docs/index.html`).'] : []),
     '',
-    ...clientSupport(model),
+    ...clientSupport(model, reach),
     ...lists(model),
   ];
   return [{ slot: 'package', path: 'README.md', content: lines.join('\n') }];

@@ -3,44 +3,91 @@
  * @exchange-api/client (a dependency, not a copy) with this API's own tables (methods, channels,
  * limits, rate-limit classes, errors: what its limiter and error classes read) and validators through
  * the client's `api` and `validators` options, and types calls and streams by this API's method map
- * and channel addresses. What of the client works for a spec that does not follow our JSON-RPC
- * subscribe / notification conventions is said in the generated README (emit/package-readme.ts).
+ * and channel addresses. Only what can reach this API's servers is generated (clientReach): no `call`
+ * or `rpc` without a method the client can send, no `subscribe` or `stream` without a channel on a
+ * WebSocket, no `createClient` when nothing reaches; the README says the same (emit/package-readme.ts).
  */
-import type { ApiModel, MethodModel } from '../model/types';
+import type { ApiModel, MethodModel, ServerModel } from '../model/types';
 import type { EmittedFile } from './emitted-file';
 import { tsComment, tsKey, tsString } from './escape';
 
 const docOf = (m: MethodModel) => tsComment(`\`${m.name}\`: ${m.summary || m.description || m.name}`);
 
-/** The imports and the types every SDK's client file starts with. */
-const PREAMBLE = [
-  "import { createClient as createCoreClient, type ApiTables, type CallOptions, type ClientOptions, type ExchangeClient, type PayloadStream, type StreamOptions, type Subscription, type ValidatorSource } from '@exchange-api/client';",
+/** What of @exchange-api/client can reach this API, computed from its servers, methods and channels. */
+export interface ClientReach {
+  /** Whether the client can open its WebSocket: a `ws`/`wss` server, or no server named (the caller gives the URL). */
+  ws: boolean;
+  /** Whether it can POST: an `http`/`https` server, or no server named. */
+  http: boolean;
+  /** The methods a call reaches: served over a transport the client can use. */
+  methods: MethodModel[];
+  /** Whether `subscribe` and `stream` reach the server: channels, over a WebSocket. */
+  streams: boolean;
+  /** Whether the spec says its frames are JSON-RPC (`x-role` request, response or subscribe); else assumed. */
+  framesStated: boolean;
+  /** The servers the client cannot connect to (a protocol other than WebSocket and HTTP). */
+  unreachable: ServerModel[];
+}
+
+export function clientReach(model: ApiModel): ClientReach {
+  const none = model.servers.length === 0;
+  const ws = none || model.servers.some((s) => /^wss?$/i.test(s.protocol));
+  const http = none || model.servers.some((s) => /^https?$/i.test(s.protocol));
+  const roles = model.roles;
+  return {
+    ws,
+    http,
+    methods: model.methods.filter(
+      (m) => (ws && m.transports.includes('ws')) || (http && m.transports.includes('http')),
+    ),
+    streams: ws && model.channels.length > 0,
+    framesStated: roles.requestFrame !== null || roles.responseFrame !== null || roles.subscribe !== null,
+    unreachable: model.servers.filter((s) => !/^(wss?|https?)$/i.test(s.protocol)),
+  };
+}
+
+/** The imports and the tables every SDK's client file starts with. */
+const TABLES = [
   "import { failuresOf } from '@exchange-api/validators';",
-  "import type { ChannelAddress, PayloadOf } from './channels.gen';",
-  "import type { Methods, MethodName } from './methods.gen';",
+  "import type { ApiTables, ValidatorSource } from '@exchange-api/client';",
   "import { channelTable, errorTable, limitTable, methodTable, rateLimitClassTable } from './tables.gen';",
   "import { assumedResultsValidators, channelsValidators } from './guards.gen';",
   '',
-  '/** Params of a method (the documented shape, or the assumed one where the spec shows none). */',
-  "export type CallParams<M extends MethodName> = Methods[M]['assumedParams'];",
-  '/** Result of a method. */',
-  "export type CallResult<M extends MethodName> = Methods[M]['assumedResult'];",
-  '',
-  "/** This API's tables, as @exchange-api/client takes them: its limiter and error classes read these, never the exchange's. */",
+  "/** This API's tables, as @exchange-api/client takes them: its limiter and error classes read these. */",
   'export const apiTables: ApiTables = { methods: methodTable, channels: channelTable, limits: limitTable, rateLimitClasses: rateLimitClassTable, errors: errorTable };',
   '',
   "/** This API's validators, in the shape @exchange-api/client takes them. */",
   "export const apiValidators: ValidatorSource = { channels: channelsValidators, assumedResults: assumedResultsValidators, failuresOf: failuresOf as ValidatorSource['failuresOf'] };",
   '',
-  '/** Options of createClient: those of @exchange-api/client, less the tables and validators this package supplies. */',
-  "export type SdkClientOptions = Omit<ClientOptions, 'api' | 'validators'>;",
-  '',
 ];
 
-/** One typed raw call per method, named by operation id; order-flow methods are signed by the client's `action`. */
-function rpcMembers(model: ApiModel): string[] {
+/** The client's imports, and the call types when there are calls. */
+function preamble(reach: ClientReach): string[] {
+  const calls = reach.methods.length > 0;
+  return [
+    `import { createClient as createCoreClient, type ClientOptions, type ExchangeClient${calls ? ', type CallOptions' : ''}${reach.streams ? ', type PayloadStream, type StreamOptions, type Subscription' : ''} } from '@exchange-api/client';`,
+    ...(reach.streams ? ["import type { ChannelAddress, PayloadOf } from './channels.gen';"] : []),
+    ...(calls
+      ? [
+          "import type { Methods, MethodName } from './methods.gen';",
+          '',
+          '/** Params of a method (the documented shape, or the assumed one where the spec shows none). */',
+          "export type CallParams<M extends MethodName> = Methods[M]['assumedParams'];",
+          '/** Result of a method. */',
+          "export type CallResult<M extends MethodName> = Methods[M]['assumedResult'];",
+        ]
+      : []),
+    '',
+    '/** Options of createClient: those of @exchange-api/client, less the tables and validators this package supplies. */',
+    "export type SdkClientOptions = Omit<ClientOptions, 'api' | 'validators'>;",
+    '',
+  ];
+}
+
+/** One typed raw call per method the client reaches, named by operation id; order-flow methods are signed by the client's `action`. */
+function rpcMembers(methods: MethodModel[]): string[] {
   const lines: string[] = [];
-  for (const m of model.methods) {
+  for (const m of methods) {
     const name = tsString(m.name);
     lines.push(`    /** ${docOf(m)} */`);
     const send = m.orderFlow ? `signed(${name}, params, options)` : `call(${name}, params, options)`;
@@ -51,11 +98,11 @@ function rpcMembers(model: ApiModel): string[] {
   return lines;
 }
 
-/** The client surface of a generated SDK, in one file (slot `sdk`). */
-export function emitSdkClient(model: ApiModel): EmittedFile[] {
-  const lines = [
-    ...PREAMBLE,
-    `/** ${tsComment(`A client of ${model.title}, typed by its method map and channel addresses.`)} */`,
+/** The ApiClient interface: the members that reach this API. */
+function apiInterface(model: ApiModel, reach: ClientReach): string[] {
+  const calls = reach.methods.length > 0;
+  return [
+    `/** ${tsComment(`A client of ${model.title}, typed by its ${calls ? 'method map' : ''}${calls && reach.streams ? ' and ' : ''}${reach.streams ? 'channel addresses' : ''}.`)} */`,
     'export interface ApiClient {',
     '  /** The @exchange-api/client underneath (events, state, login, limiter). */',
     '  readonly core: ExchangeClient;',
@@ -63,42 +110,81 @@ export function emitSdkClient(model: ApiModel): EmittedFile[] {
     "  on: ExchangeClient['on'];",
     '  connect(): Promise<void>;',
     '  close(): Promise<void>;',
-    '  /** Call a method by its JSON-RPC name. */',
-    '  call<M extends MethodName>(method: M, params: CallParams<M>, options?: CallOptions): Promise<CallResult<M>>;',
-    '  /** Every payload of `address` to `handler`; resolves once the server confirmed the subscription. */',
-    '  subscribe<A extends ChannelAddress>(address: A, handler: (payload: PayloadOf<A>) => void): Promise<Subscription>;',
-    '  /** The payloads of `address` as an async iterator; leaving the loop unsubscribes. */',
-    '  stream<A extends ChannelAddress>(address: A, options?: StreamOptions): PayloadStream<PayloadOf<A>>;',
-    '  /** One typed call per method, named by operation id. */',
-    '  readonly rpc: ReturnType<typeof rpcOf>;',
+    ...(calls
+      ? [
+          '  /** Call a method by its JSON-RPC name. */',
+          '  call<M extends MethodName>(method: M, params: CallParams<M>, options?: CallOptions): Promise<CallResult<M>>;',
+          '  /** One typed call per method, named by operation id. */',
+          '  readonly rpc: ReturnType<typeof rpcOf>;',
+        ]
+      : []),
+    ...(reach.streams
+      ? [
+          '  /** Every payload of `address` to `handler`; resolves once the server confirmed the subscription. */',
+          '  subscribe<A extends ChannelAddress>(address: A, handler: (payload: PayloadOf<A>) => void): Promise<Subscription>;',
+          '  /** The payloads of `address` as an async iterator; leaving the loop unsubscribes. */',
+          '  stream<A extends ChannelAddress>(address: A, options?: StreamOptions): PayloadStream<PayloadOf<A>>;',
+        ]
+      : []),
     '}',
     '',
-    'type AnyCall = (method: string, params: unknown, options?: CallOptions) => Promise<never>;',
-    '',
-    'function rpcOf(call: AnyCall, signed: AnyCall) {',
-    '  return {',
-    ...rpcMembers(model),
-    '  } as const;',
-    '}',
-    '',
+  ];
+}
+
+/** rpcOf and createClient. */
+function factory(reach: ClientReach): string[] {
+  const calls = reach.methods.length > 0;
+  return [
+    ...(calls
+      ? [
+          'type AnyCall = (method: string, params: unknown, options?: CallOptions) => Promise<never>;',
+          '',
+          'function rpcOf(call: AnyCall, signed: AnyCall) {',
+          '  return {',
+          ...rpcMembers(reach.methods),
+          '  } as const;',
+          '}',
+          '',
+        ]
+      : []),
     '/** Create a client of this API over @exchange-api/client. Nothing is sent until connect(). */',
     'export function createClient(options: SdkClientOptions): ApiClient {',
     '  const core = createCoreClient({ ...options, api: apiTables, validators: apiValidators });',
-    "  // The core is typed by its own interface's method map; this package's map types the calls instead.",
-    '  const call = ((method, params, o) => (core.call as unknown as AnyCall)(method, params, o)) as AnyCall;',
-    '  const signed = ((method, params, o) => (core.action as unknown as AnyCall)(method, params, o)) as AnyCall;',
+    ...(calls
+      ? [
+          "  // The core is typed by its own interface's method map; this package's map types the calls instead.",
+          '  const call = ((method, params, o) => (core.call as unknown as AnyCall)(method, params, o)) as AnyCall;',
+          '  const signed = ((method, params, o) => (core.action as unknown as AnyCall)(method, params, o)) as AnyCall;',
+        ]
+      : []),
     '  return {',
     '    core,',
     '    on: (event, fn) => core.on(event, fn),',
     '    connect: () => core.connect(),',
     '    close: () => core.close(),',
-    '    call: (method, params, o) => call(method, params, o),',
-    '    subscribe: (address, handler) => core.subscribe(address as never, handler as never),',
-    '    stream: <A extends ChannelAddress>(address: A, o?: StreamOptions) => core.stream(address as never, o) as unknown as PayloadStream<PayloadOf<A>>,',
-    '    rpc: rpcOf(call, signed),',
+    ...(calls ? ['    call: (method, params, o) => call(method, params, o),', '    rpc: rpcOf(call, signed),'] : []),
+    ...(reach.streams
+      ? [
+          '    subscribe: (address, handler) => core.subscribe(address as never, handler as never),',
+          '    stream: <A extends ChannelAddress>(address: A, o?: StreamOptions) => core.stream(address as never, o) as unknown as PayloadStream<PayloadOf<A>>,',
+        ]
+      : []),
     '  };',
     '}',
     '',
   ];
+}
+
+/** The client surface of a generated SDK, in one file (slot `sdk`). */
+export function emitSdkClient(model: ApiModel): EmittedFile[] {
+  const reach = clientReach(model);
+  const none = reach.methods.length === 0 && !reach.streams;
+  const lines = none
+    ? [
+        ...TABLES,
+        `// ${tsComment(`No createClient: nothing of @exchange-api/client reaches ${model.title} (no method or channel it can reach over WebSocket or HTTP; see the README).`)}`,
+        '',
+      ]
+    : [...TABLES, ...preamble(reach), ...apiInterface(model, reach), ...factory(reach)];
   return [{ slot: 'sdk', path: 'client.gen.ts', content: lines.join('\n') }];
 }

@@ -27,11 +27,11 @@ code { background: var(--code-bg); border-radius: 4px; padding: 0.05em 0.3em; ov
 .search input::placeholder { color: #9fb0c3; }
 .search input:focus { outline: 2px solid #6aa8f0; background: #fff; color: var(--fg); }
 #search-results { position: absolute; right: 0; left: 0; top: 2.6rem; margin: 0; padding: 0.3rem 0; list-style: none; max-height: 70vh; overflow: auto; background: #fff; color: var(--fg); border: 1px solid var(--line); border-radius: 8px; box-shadow: 0 10px 30px rgba(10, 20, 30, 0.18); }
-#search-results li a { display: flex; gap: 0.5rem; align-items: baseline; padding: 0.35rem 0.75rem; color: var(--fg); }
+#search-results li a { display: flex; flex-wrap: wrap; gap: 0 0.5rem; align-items: baseline; padding: 0.35rem 0.75rem; color: var(--fg); }
 #search-results li a:hover, #search-results li[aria-selected="true"] a { background: #eaf2fd; text-decoration: none; }
 #search-results .k { flex: none; width: 5.2rem; color: var(--muted); font-size: 0.75rem; text-transform: uppercase; letter-spacing: 0.03em; }
-#search-results .l { font-family: var(--mono); font-size: 0.85rem; overflow-wrap: break-word; min-width: 0; }
-#search-results .d { color: var(--muted); font-size: 0.8rem; margin-left: auto; text-align: right; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 45%; }
+#search-results .l { flex: 1 1 0; font-family: var(--mono); font-size: 0.85rem; overflow-wrap: break-word; min-width: 0; }
+#search-results .d { flex: 1 0 100%; padding-left: 5.7rem; color: var(--muted); font-size: 0.8rem; overflow-wrap: break-word; }
 #search-results .none { padding: 0.4rem 0.75rem; color: var(--muted); }
 
 .layout { display: grid; grid-template-columns: 17rem minmax(0, 1fr); max-width: 84rem; margin: 0 auto; }
@@ -92,6 +92,9 @@ pre code { background: none; padding: 0; font-size: 0.82rem; color: inherit; ove
   .side { position: static; max-height: none; border-right: 0; border-bottom: 1px solid var(--line); }
   main { padding: 1rem; }
   .search { width: 100%; }
+  /* A result's kind above its name, so a long name has the whole width. */
+  #search-results .k { flex-basis: 100%; }
+  #search-results .d { padding-left: 0; }
   .top { flex-wrap: wrap; }
   /* The header wraps (the search box below the title): a heading jumped to stays below it. */
   html { scroll-padding-top: 0; }
@@ -199,7 +202,12 @@ export const SEARCH_JS = `(function () {
       var anchor = e[3] === '#' ? '' : e[3] || e[1];
       a.href = root + pages[e[2]] + (anchor ? '#' + anchor : '');
       var k = document.createElement('span'); k.className = 'k'; k.textContent = kinds[e[0]];
-      var l = document.createElement('span'); l.className = 'l'; l.textContent = e[1];
+      // A name breaks at a dot or slash or after an underscore, never inside a word (break-word is the last resort).
+      var l = document.createElement('span'); l.className = 'l';
+      e[1].split(/(?<=[./_])|(?=[./])/).forEach(function (part, i) {
+        if (i > 0) l.appendChild(document.createElement('wbr'));
+        l.appendChild(document.createTextNode(part));
+      });
       a.appendChild(k); a.appendChild(l);
       if (e[4]) { var d = document.createElement('span'); d.className = 'd'; d.textContent = e[4]; a.appendChild(d); }
       li.appendChild(a);

@@ -67,18 +67,33 @@ export function markExact(value: unknown, exact: Record<string, string> | undefi
   return walk(value, []);
 }
 
-/** The constraints of a schema at `pointer` (its JSON pointer in the spec), e.g. `pattern ^…$`, `maximum 9223372036854775807`. */
+/**
+ * Bounds that are exactly those of a 64-bit integer, said by its name: two 19- or 20-digit numbers on
+ * every such field tell a reader less than `int64` does.
+ */
+const INT_RANGES: ReadonlyArray<readonly [name: string, min: string, max: string]> = [
+  ['int64', '-9223372036854775808', '9223372036854775807'],
+  ['uint64', '0', '18446744073709551615'],
+];
+
+/** The constraints of a schema at `pointer` (its JSON pointer in the spec), e.g. `pattern ^…$`, `maximum 100`, `int64`. */
 export function constraintList(
   schema: JsonSchema,
   pointer: string,
   exact: Record<string, string> | undefined,
 ): Inline[] {
   const { schema: value, path } = nonNullBranch(schema);
+  const text = (key: string) =>
+    value[key] === undefined ? undefined : exactValue(value[key], `${pointer}${path}/${key}`, exact);
+  const range = INT_RANGES.find(([, min, max]) => text('minimum') === min && text('maximum') === max);
   const out: Inline[] = [];
   for (const key of KEYS) {
-    if (value[key] === undefined) continue;
+    const shown = text(key);
+    if (shown === undefined) continue;
+    if (range && (key === 'maximum' || (key === 'format' && shown === range[0]))) continue;
     if (out.length) out.push(', ');
-    out.push(`${key} `, code(exactValue(value[key], `${pointer}${path}/${key}`, exact)));
+    if (range && key === 'minimum') out.push(code(range[0]));
+    else out.push(`${key} `, code(shown));
   }
   return out;
 }

@@ -12,7 +12,7 @@ import { sitePages } from './pages';
 import { renderHtml, type NavGroup } from './render-html';
 import { renderMarkdown } from './render-md';
 import { searchEntries, searchScript } from './search';
-import { PAGES, SiteMap } from './site';
+import { PAGES, SiteMap, hasPage } from './site';
 import { changesPage, CHANGES_PAGE, type DocsChanges } from './page-changes';
 
 export { collectExamples, exampleAddress, type Examples, type ChannelExample, type MethodExample } from './examples';
@@ -47,7 +47,7 @@ function navGroups(model: ApiModel, site: SiteMap, withChanges: boolean): NavGro
         { key: 'login', label: ['Login'], ref: { page: PAGES.login } },
         { key: 'open', label: ['Not shown and assumptions'], ref: { page: PAGES.open } },
         ...(withChanges ? [{ key: 'changes', label: ['Changes'], ref: { page: CHANGES_PAGE } }] : []),
-      ],
+      ].filter((item) => hasPage(model, item.ref.page)),
     },
   ];
 }

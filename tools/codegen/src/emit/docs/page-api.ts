@@ -2,7 +2,7 @@
 import type { ChannelModel, MethodModel, PayloadModel } from '../../model/types';
 import { code, joined, link, rich, tag, type Block, type Inline, type Page } from './ir';
 import { TRANSPORT_LABEL, plural, type PageKit } from './page-kit';
-import { PAGES } from './site';
+import { PAGES, hasPage } from './site';
 import { frameCaption, messageLine, namedExamples } from './page-examples';
 import { usedFields } from './page-fields';
 import { DEFAULT_FRAMES } from '../../model/plain-spec';
@@ -16,10 +16,14 @@ export function channelsPage(kit: PageKit): Page {
     {
       kind: 'p',
       text: [
-        `${plural(m.channels.length, 'subscription channel')}. An address is a template: fill in its parameters to subscribe. `,
-        'Public channels need no login; private ones need ',
-        link({ page: PAGES.login }, 'login'),
-        " and serve only the caller's own subaccounts and wallet.",
+        `${plural(m.channels.length, 'subscription channel')}. An address is a template: fill in its parameters to subscribe.`,
+        ...(m.channels.some((c) => c.access === 'private')
+          ? [
+              ' Public channels need no login; private ones need ',
+              loginLink(kit),
+              " and serve only the caller's own data.",
+            ]
+          : []),
       ],
     },
     {
@@ -31,6 +35,10 @@ export function channelsPage(kit: PageKit): Page {
   ];
   return { path: PAGES.channels, title: 'Channels', nav: 'channels', blocks };
 }
+
+/** `login`, a link to the login page where the spec describes one. */
+const loginLink = (kit: PageKit): Inline =>
+  hasPage(kit.model, PAGES.login) ? link({ page: PAGES.login }, 'login') : 'login';
 
 /** The methods page: a chip list of method names, then one section per method. */
 export function methodsPage(kit: PageKit): Page {
@@ -101,12 +109,7 @@ function channelSection(kit: PageKit, c: ChannelModel): Block[] {
         [
           'Access',
           c.access === 'private'
-            ? [
-                tag('private', 'private'),
-                ' needs ',
-                link({ page: PAGES.login }, 'login'),
-                "; only the caller's own subaccounts and wallet",
-              ]
+            ? [tag('private', 'private'), ' needs ', loginLink(kit), "; only the caller's own data"]
             : [tag('public', 'public'), ' no login needed'],
         ],
         ['Payload', kit.payload(c.payload)],
@@ -247,10 +250,12 @@ function methodFacts(kit: PageKit, m: MethodModel): Array<[string, Inline[]]> {
         ]),
       ),
     ],
-    ['Auth', m.auth === 'login' ? [link({ page: PAGES.login }, 'login'), ' required'] : ['none']],
+    ['Auth', m.auth === 'login' ? [loginLink(kit), ' required'] : ['none']],
     ['Rate-limit class', rate],
   ];
-  const signature = link({ page: PAGES.login, anchor: 'action-signature' }, 'action signature');
+  const signature: Inline = hasPage(kit.model, PAGES.login)
+    ? link({ page: PAGES.login, anchor: 'action-signature' }, 'action signature')
+    : 'action signature';
   if (m.orderFlow && m.actionModule)
     facts.push(['Order flow', ['state-changing; carries its own ', signature, ' (module ', code(m.actionModule), ')']]);
   else if (m.orderFlow) facts.push(['Order flow', ['state-changing; authorised by the login, no ', signature]]);

@@ -1,7 +1,7 @@
 /** The overview page: servers and transports, versioning, every channel and method in a table. */
-import { code, joined, link, rich, tag, type Block, type Page } from './ir';
+import { code, joined, link, rich, tag, type Block, type Inline, type Page } from './ir';
 import { TRANSPORT_LABEL, plural, type PageKit } from './page-kit';
-import { PAGES } from './site';
+import { PAGES, hasPage } from './site';
 
 /** The overview page (index): servers, versioning, channels, methods and the reference pages. */
 export function overviewPage(kit: PageKit): Page {
@@ -35,15 +35,19 @@ function summaryFacts(kit: PageKit): Block {
         [link({ page: PAGES.index, anchor: 'channels' }, plural(m.channels.length, 'subscription channel'))],
       ],
       ['Methods', [link({ page: PAGES.index, anchor: 'methods' }, plural(m.methods.length, 'JSON-RPC method'))]],
-      [
-        'Left open',
-        [
-          link(
-            { page: PAGES.open },
-            `${plural(m.notShown.length, 'place')} not shown, ${plural(m.assumptions.length, 'assumption')}`,
-          ),
-        ],
-      ],
+      ...(hasPage(m, PAGES.open)
+        ? ([
+            [
+              'Left open',
+              [
+                link(
+                  { page: PAGES.open },
+                  `${plural(m.notShown.length, 'place')} not shown, ${plural(m.assumptions.length, 'assumption')}`,
+                ),
+              ],
+            ],
+          ] as Array<[string, Inline[]]>)
+        : []),
     ],
   };
 }
@@ -132,23 +136,30 @@ function referenceBlocks(kit: PageKit): Block[] {
     {
       kind: 'list',
       items: [
-        { text: [link({ page: PAGES.records }, 'Records and types'), ` (${records})`] },
-        { text: [link({ page: PAGES.enums }, 'Enumerations'), ` (${enums})`] },
-        { text: [link({ page: PAGES.errors }, 'Errors'), ` (${plural(m.errors.codes.length, 'code')})`] },
+        { page: PAGES.records, text: [link({ page: PAGES.records }, 'Records and types'), ` (${records})`] },
+        { page: PAGES.enums, text: [link({ page: PAGES.enums }, 'Enumerations'), ` (${enums})`] },
         {
+          page: PAGES.errors,
+          text: [link({ page: PAGES.errors }, 'Errors'), ` (${plural(m.errors.codes.length, 'code')})`],
+        },
+        {
+          page: PAGES.limits,
           text: [
             link({ page: PAGES.limits }, 'Limits and rate-limit classes'),
             ` (${plural(m.limits.length, 'limit')}, ${plural(m.rateLimitClasses.length, 'class', 'classes')})`,
           ],
         },
-        { text: [link({ page: PAGES.login }, 'Login and its headers')] },
+        { page: PAGES.login, text: [link({ page: PAGES.login }, 'Login and its headers')] },
         {
+          page: PAGES.open,
           text: [
             link({ page: PAGES.open }, 'Not shown and assumptions'),
             ` (${plural(m.notShown.length, 'place')}, ${plural(m.assumptions.length, 'assumption')})`,
           ],
         },
-      ],
+      ]
+        .filter((it) => hasPage(m, it.page))
+        .map(({ text }) => ({ text })),
     },
     { kind: 'h', level: 2, id: 'reading', text: ['How to read this reference'] },
     {
@@ -159,16 +170,7 @@ function referenceBlocks(kit: PageKit): Block[] {
             'Every example comes from the spec and was validated against its schemas when this site was generated.',
           ],
         },
-        {
-          text: [
-            tag('not shown', 'not-shown'),
-            ' marks a place the interface document leaves open; ',
-            tag('assumption', 'assumption'),
-            ' marks a choice the spec makes where the document makes none. Both link to ',
-            link({ page: PAGES.open }, 'one page'),
-            '.',
-          ],
-        },
+        ...(hasPage(m, PAGES.open) ? [markersItem()] : []),
         {
           text: [
             'Every channel, method, record, field and enumeration value has a stable anchor: copy a link from its heading or row.',
@@ -177,4 +179,18 @@ function referenceBlocks(kit: PageKit): Block[] {
       ],
     },
   ];
+}
+
+/** How the markers read, and where they lead. */
+function markersItem(): { text: Inline[] } {
+  return {
+    text: [
+      tag('not shown', 'not-shown'),
+      ' marks a place the interface document leaves open; ',
+      tag('assumption', 'assumption'),
+      ' marks a choice the spec makes where the document makes none. Both link to ',
+      link({ page: PAGES.open }, 'one page'),
+      '.',
+    ],
+  };
 }

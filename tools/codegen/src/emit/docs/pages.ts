@@ -11,20 +11,12 @@ import { PageKit } from './page-kit';
 import { overviewPage } from './page-overview';
 import { errorsPage, limitsPage, loginPage, openPage } from './page-rules';
 import { enumsPage, recordsPage } from './page-types';
-import type { SiteMap } from './site';
+import { hasPage, type SiteMap } from './site';
 
-/** Every page of the site, in the order of the navigation. */
+/** Every page of the site the spec has content for (hasPage), in the order of the navigation. */
 export function sitePages(model: ApiModel, site: SiteMap, examples: Examples): Page[] {
   const kit = new PageKit(model, site, examples);
-  return [
-    overviewPage,
-    channelsPage,
-    methodsPage,
-    recordsPage,
-    enumsPage,
-    errorsPage,
-    limitsPage,
-    loginPage,
-    openPage,
-  ].map((page) => page(kit));
+  return [overviewPage, channelsPage, methodsPage, recordsPage, enumsPage, errorsPage, limitsPage, loginPage, openPage]
+    .map((page) => page(kit))
+    .filter((p) => hasPage(model, p.path));
 }

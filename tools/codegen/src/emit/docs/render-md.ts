@@ -1,32 +1,37 @@
 /**
  * Document trees → Markdown: the same pages and anchors as the HTML site, under `md/`, for reading in
- * a repository browser or pasting into other documents.
+ * a repository browser or pasting into other documents. Every text, code span, code block and table
+ * cell goes through emit/markdown-escape.ts, so no spec text becomes markup or HTML.
  */
 import type { Block, Inline, Page } from './ir';
 import { hrefFrom, rootOf } from './render-html';
-
-const escText = (s: string) => s.replace(/([\\*[\]<>])/g, '\\$1');
-
-function codeSpan(s: string): string {
-  const fence = s.includes('`') ? '``' : '`';
-  return `${fence}${s.startsWith('`') ? ' ' : ''}${s}${s.endsWith('`') ? ' ' : ''}${fence}`;
-}
+import { mdAttr, mdCell, mdCodeFence, mdCodeSpan, mdText } from '../markdown-escape';
 
 function inline(xs: Inline[], from: string): string {
   return xs
     .map((x) => {
-      if (typeof x === 'string') return escText(x);
-      if ('code' in x) return codeSpan(x.code);
-      if ('link' in x) return `[${inline(x.text, from)}](${hrefFrom(from, x.link, '.md')})`;
+      if (typeof x === 'string') return mdText(x);
+      if ('code' in x) return mdCodeSpan(x.code);
+      if ('link' in x)
+        return `[${inline(x.text, from)}](${hrefFrom(from, x.link, '.md').replace(/[()<>\s]/g, encodeURIComponent)})`;
       if ('strong' in x) return `**${inline(x.strong, from).trim()}**`;
       if ('mono' in x) return inline(x.mono, from);
-      return `*${escText(x.tag)}*`;
+      return `*${mdText(x.tag)}*`;
     })
     .join('');
 }
 
-const cell = (xs: Inline[], from: string) => inline(xs, from).replace(/\|/g, '\\|') || ' ';
-const anchor = (id: string | undefined) => (id ? `<a id="${id}"></a>` : '');
+const anchor = (id: string | undefined) => (id ? `<a id="${mdAttr(id)}"></a>` : '');
+
+function table(b: Extract<Block, { kind: 'table' }>, from: string): string {
+  return [
+    `| ${b.head.map((h) => mdCell(mdText(h))).join(' | ')} |`,
+    `|${b.head.map(() => ' --- |').join('')}`,
+    ...b.rows.map(
+      (r) => `| ${r.cells.map((c, i) => mdCell((i === 0 ? anchor(r.id) : '') + inline(c, from))).join(' | ')} |`,
+    ),
+  ].join('\n');
+}
 
 function block(b: Block, from: string): string {
   switch (b.kind) {
@@ -37,16 +42,12 @@ function block(b: Block, from: string): string {
     case 'note':
       return `> ${inline(b.text, from)}`;
     case 'table':
-      return [
-        `| ${b.head.join(' | ')} |`,
-        `|${b.head.map(() => ' --- |').join('')}`,
-        ...b.rows.map((r) => `| ${r.cells.map((c, i) => (i === 0 ? anchor(r.id) : '') + cell(c, from)).join(' | ')} |`),
-      ].join('\n');
+      return table(b, from);
     case 'facts':
-      return b.rows.map(([k, v]) => `- **${k}:** ${inline(v, from)}`).join('\n');
+      return b.rows.map(([k, v]) => `- **${mdText(k)}:** ${inline(v, from)}`).join('\n');
     case 'code': {
       const lang = /^[[{]/.test(b.text) ? 'json' : 'text';
-      return `${anchor(b.id)}${b.caption ? `*${inline(b.caption, from)}*\n\n` : b.id ? '\n\n' : ''}\`\`\`${lang}\n${b.text}\n\`\`\``;
+      return `${anchor(b.id)}${b.caption ? `*${inline(b.caption, from)}*\n\n` : b.id ? '\n\n' : ''}${mdCodeFence(b.text, lang)}`;
     }
     case 'list':
       return b.chips

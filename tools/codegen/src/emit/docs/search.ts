@@ -62,15 +62,18 @@ export function searchScript(entries: SearchEntry[]): string {
   return `window.DOCS_SEARCH = {\n"kinds": ${JSON.stringify(SEARCH_KINDS)},\n"pages": ${JSON.stringify(pages)},\n"details": ${JSON.stringify(details)},\n"entries": [\n${rows.map((r) => JSON.stringify(r)).join(',\n')}\n]};\n`;
 }
 
+/** A detail on one line, cut after a whole word near 60 characters (a name, which has no spaces, whole). */
+function shortDetail(detail: string): string {
+  const flat = detail.replace(/\s+/g, ' ').trim();
+  if (flat.length <= 60) return flat;
+  const end = flat.lastIndexOf(' ', 60);
+  return end < 30 ? flat : `${flat.slice(0, end).replace(/[,.;:]$/, '')}…`;
+}
+
 export function searchEntries(model: ApiModel, site: SiteMap): SearchEntry[] {
   const out: SearchEntry[] = [];
   const add = (kind: Kind, label: string, ref: Ref, detail: string) =>
-    out.push([
-      SEARCH_KINDS.indexOf(kind),
-      label,
-      hrefFrom('index', ref),
-      detail.replace(/\s+/g, ' ').trim().slice(0, 60),
-    ]);
+    out.push([SEARCH_KINDS.indexOf(kind), label, hrefFrom('index', ref), shortDetail(detail)]);
   for (const c of model.channels) add('channel', c.address, site.channel(c), c.title);
   for (const m of model.methods) add('method', m.name, site.method(m), m.summary);
   for (const t of model.types) {

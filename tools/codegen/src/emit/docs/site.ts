@@ -36,6 +36,26 @@ export const PAGES = {
   open: 'open',
 } as const;
 
+/**
+ * Whether the site has `page`: the errors, limits, login and open pages only for a spec that gives
+ * their content (`x-errors`; `x-limits` or `x-rate-limit-classes`; `x-login` or `x-action-signature`;
+ * a place not shown or an assumption), never an empty page for an API that has none.
+ */
+export function hasPage(model: ApiModel, page: string): boolean {
+  switch (page) {
+    case PAGES.errors:
+      return model.errors.codes.length > 0 || model.errors.reserved.length > 0;
+    case PAGES.limits:
+      return model.limits.length > 0 || model.rateLimitClasses.length > 0;
+    case PAGES.login:
+      return model.login !== null || model.actionSignature !== null;
+    case PAGES.open:
+      return model.notShown.length > 0 || model.assumptions.length > 0;
+    default:
+      return true;
+  }
+}
+
 /** The parts of a channel's and of a method's section that have their own anchors. */
 export const CHANNEL_PARTS = ['parameters', 'payload', 'example'] as const;
 export const METHOD_PARTS = ['params', 'result', 'example'] as const;
