@@ -11,8 +11,11 @@ import { parseTarget, type ReportTarget } from './report-targets';
 
 /** The parsed command line. */
 export interface CliOptions {
+  /** The first (or only) endpoint's WebSocket URL. */
   ws: string;
   http: string | null;
+  /** With `--ws URL1,URL2,…`: the endpoints after the first (absent with one endpoint). */
+  otherEndpoints?: { ws: string; http: string | null }[];
   key: string | null;
   sessionKey: string | null;
   wallet: string | null;
@@ -163,6 +166,40 @@ function modeProblem(o: CliOptions, values: Values): string | null {
   return null;
 }
 
+/** One comma-separated flag value as its items, or the error line saying which item is empty. */
+function listOf(flag: 'ws' | 'http', raw: string): string[] | { error: string } {
+  const items = raw.split(',').map((x) => x.trim());
+  const empty = items.findIndex((x) => x === '');
+  if (empty >= 0)
+    return {
+      error: `--${flag} takes one URL or a comma-separated list of URLs, one per endpoint of the deployment (got ${JSON.stringify(raw)}: item ${empty + 1} is empty)`,
+    };
+  return items;
+}
+
+/**
+ * `--ws URL1,URL2 --http URL1,URL2`: the endpoints of one deployment (as many --http URLs as --ws URLs,
+ * or one --http URL for all of them). Sets `ws`/`http` to the first and `otherEndpoints` to the rest.
+ */
+function splitEndpoints(o: CliOptions): { error: string } | null {
+  const ws = listOf('ws', o.ws);
+  if ('error' in ws) return ws;
+  const http = !o.http ? [] : listOf('http', o.http);
+  if ('error' in http) return http;
+  if (http.length > 1 && http.length !== ws.length)
+    return {
+      error: `--http takes one URL or as many as --ws, in the same order (got ${http.length} --http URLs for ${ws.length} --ws URL${ws.length === 1 ? '' : 's'})`,
+    };
+  if (ws.length === 1) return null;
+  if (o.generate || o.replay)
+    return { error: `several --ws URLs apply to the checks, not to --${o.generate ? 'generate' : 'replay'}` };
+  const httpOf = (i: number): string | null => (http.length === 0 ? null : (http[i] ?? http[0]!));
+  o.ws = ws[0]!;
+  o.http = httpOf(0);
+  o.otherEndpoints = ws.slice(1).map((url, i) => ({ ws: url, http: httpOf(i + 1) }));
+  return null;
+}
+
 /** Parse argv; returns the options, `'help'`, or an error line (exit 2). */
 export function parseCli(
   argv: readonly string[],
@@ -206,6 +243,8 @@ export function parseCli(
   if (!o.ws) return { error: '--ws <url> is required (see --help)' };
   const modes = modeProblem(o, values);
   if (modes) return { error: modes };
+  const lists = splitEndpoints(o);
+  if (lists) return lists;
   if (o.generate || o.replay) return withDefaults(o);
   const noMatch = unmatched(o.only);
   if (noMatch) return { error: noMatch };
@@ -217,7 +256,14 @@ export function parseCli(
 function withDefaults(o: CliOptions): CliOptions | { error: string } {
   if (o.reports.length === 0) o.reports.push({ kind: 'console' });
   try {
-    resolveOptions({ ws: o.ws, http: o.http, key: o.key, sessionKey: o.sessionKey, wallet: o.wallet });
+    resolveOptions({
+      ws: o.ws,
+      http: o.http,
+      key: o.key,
+      sessionKey: o.sessionKey,
+      wallet: o.wallet,
+      ...(o.otherEndpoints ? { otherEndpoints: o.otherEndpoints } : {}),
+    });
   } catch (err) {
     return { error: (err as Error).message };
   }

@@ -2,6 +2,7 @@
 import { runConformance, UnreachableError } from './runner';
 import { consoleReport, progressLine } from './reporters/console';
 import { visible } from './reporters/visible';
+import { endpointName } from './endpoint-name';
 import { parseCli, type CliOptions } from './cli-args';
 import { checkTargets, writeReports } from './report-targets';
 import { runGenerateCli, runReplayCli } from './generate/cli';
@@ -17,8 +18,12 @@ export function usage(): string {
 Checks a server against the Exchange Streaming and Request API v3, rule by rule.
 
 Options:
-  --ws <url>                 WebSocket URL of the server (required), e.g. wss://testnet.example/v3/ws
-  --http <url>               HTTP base URL; enables the HTTP checks (requests go to <url>/v3/...)
+  --ws <url>                 WebSocket URL of the server (required), e.g. wss://testnet.example/v3/ws;
+                             or URL1,URL2,… for the endpoints of one deployment (the deployment checks:
+                             budgets, connection limit, nonces, pushes shared across them; every other
+                             check runs against the first)
+  --http <url>               HTTP base URL; enables the HTTP checks (requests go to <url>/v3/...); with
+                             several --ws URLs, as many in the same order, or one for all
   --key <hex>                private key of a wallet for the login checks (or env EXCHANGE_API_KEY)
   --session-key <hex>        a session key the server has registered for --wallet
   --wallet <address>         the wallet the session key belongs to
@@ -58,7 +63,9 @@ Examples:
   exchange-api conformance --ws ws://127.0.0.1:8080/v3/ws --http http://127.0.0.1:8080
   EXCHANGE_API_KEY=0x… exchange-api conformance --ws wss://testnet.example/v3/ws --report junit:conformance.xml
   exchange-api conformance --ws ws://localhost:8080/v3/ws --key 0x… --only login,access --report html:report.html
-  exchange-api conformance --ws ws://localhost:8080/v3/ws --key 0x… --allow-order-flow --skip 'ratelimit.*'`;
+  exchange-api conformance --ws ws://localhost:8080/v3/ws --key 0x… --allow-order-flow --skip 'ratelimit.*'
+  exchange-api conformance --ws ws://10.0.0.1:8080/v3/ws,ws://10.0.0.2:8080/v3/ws \
+    --http http://10.0.0.1:8080,http://10.0.0.2:8080 --key 0x… --allow-order-flow --only deployment`;
 }
 
 /** Where the command writes: injectable for tests. */
@@ -67,12 +74,20 @@ export interface CliIo {
   err: (line: string) => void;
 }
 
+/** The server, or the endpoints of the deployment named A, B, …, for the first line of a run. */
+function targetOf(p: CliOptions): string {
+  if (!p.otherEndpoints) return p.ws;
+  const all = [{ ws: p.ws, http: p.http }, ...p.otherEndpoints];
+  return `one deployment, ${all.map((e, i) => `${endpointName(i)} ${e.ws}${e.http ? ` (${e.http})` : ''}`).join(', ')}`;
+}
+
 /** Run the checks for the parsed command line, with progress lines; null when the server is unreachable (said on `io.err`). */
 async function run(parsed: CliOptions, io: CliIo): Promise<Report | null> {
   try {
     return await runConformance({
       ws: parsed.ws,
       http: parsed.http,
+      ...(parsed.otherEndpoints ? { otherEndpoints: parsed.otherEndpoints } : {}),
       key: parsed.key,
       sessionKey: parsed.sessionKey,
       wallet: parsed.wallet,
@@ -85,7 +100,7 @@ async function run(parsed: CliOptions, io: CliIo): Promise<Report | null> {
         if (e.type === 'discovered')
           io.out(
             visible(
-              `exchange-api conformance: ${parsed.ws} — ${e.checks} checks; connection budget ${e.env.connectionBudget} (${e.env.connectionBudgetSource}); instrument ${e.env.perp?.instrument_name ?? 'none known'}`,
+              `exchange-api conformance: ${targetOf(parsed)} — ${e.checks} checks; connection budget ${e.env.connectionBudget} (${e.env.connectionBudgetSource}); instrument ${e.env.perp?.instrument_name ?? 'none known'}`,
             ),
           );
         else if (e.type === 'key-refused') io.out(visible(`exchange-api conformance: ${e.reason}`));

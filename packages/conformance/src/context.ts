@@ -127,12 +127,13 @@ export class Ctx {
   }
 
   /**
-   * Open a WebSocket within the connection budget (closed when the check ends); ends the check as failed
-   * when the server refuses it, inconclusive when it only did not open in time.
+   * Open a WebSocket within the connection budget (closed when the check ends), to `url` (default the
+   * first endpoint's); ends the check as failed when the server refuses it, inconclusive when it only did
+   * not open in time.
    */
-  async connect(label?: string): Promise<WsConn> {
+  async connect(label?: string, url?: string): Promise<WsConn> {
     try {
-      return await this.pool.open(label);
+      return await this.pool.open(label, url);
     } catch (err) {
       if (err instanceof Stop) throw err;
       if (err instanceof OpenTimeout) this.inconclusive(`${err.message}: a late handshake is no evidence either way`);
@@ -145,9 +146,9 @@ export class Ctx {
     }
   }
 
-  /** Open a WebSocket outside the budget guard (only the connection-limit check may); rejects when it cannot. */
-  connectUnguarded(label: string): Promise<WsConn> {
-    return this.pool.openUnguarded(label);
+  /** Open a WebSocket outside the budget guard (only the connection-limit checks may); rejects when it cannot. */
+  connectUnguarded(label: string, url?: string): Promise<WsConn> {
+    return this.pool.openUnguarded(label, url);
   }
 
   /** Close every connection this context opened. */

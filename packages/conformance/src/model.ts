@@ -2,8 +2,8 @@
 
 /** How binding a rule is: MUST (the document states it) or SHOULD (soft wording, or our assumption). */
 export type Level = 'MUST' | 'SHOULD';
-/** What a check needs besides a WebSocket URL. */
-export type Need = 'key' | 'http' | 'order-flow' | 'session-key';
+/** What a check needs besides a WebSocket URL (`endpoints`: two or more endpoints of one deployment). */
+export type Need = 'key' | 'http' | 'order-flow' | 'session-key' | 'endpoints';
 /** How a check ended. */
 export type Status = 'pass' | 'fail' | 'skip' | 'inconclusive';
 
@@ -53,6 +53,12 @@ export interface CheckResult {
   transcript: TranscriptEntry[];
 }
 
+/** One endpoint of a deployment: its WebSocket URL and its HTTP base (null when none was given). */
+export interface Endpoint {
+  ws: string;
+  http: string | null;
+}
+
 /** Counts of outcomes. */
 export interface Counts {
   total: number;
@@ -67,7 +73,8 @@ export interface Report {
   format: 'exchange-api-conformance-report';
   formatVersion: 1;
   spec: { title: string; version: string };
-  target: { ws: string; http: string | null };
+  /** The first endpoint (every check but the deployment ones runs there); `endpoints` lists all when there are two or more. */
+  target: { ws: string; http: string | null; endpoints?: Endpoint[] };
   startedAt: string;
   durationMs: number;
   /** 0 when no check failed, 1 when any failed, 2 when the server stopped answering or refused the runner's wallet. */

@@ -2,7 +2,7 @@
 import { Wallet } from 'ethers';
 import type { Check } from './context';
 import type { Env, Resolved } from './run-state';
-import type { CheckResult, Need } from './model';
+import type { CheckResult, Endpoint, Need } from './model';
 
 /** Options of one run (the command line maps onto these). */
 export interface RunOptions {
@@ -10,6 +10,11 @@ export interface RunOptions {
   ws: string;
   /** HTTP base URL (requests go to `<http>/v3/...`). */
   http?: string | null;
+  /**
+   * Further endpoints of the same deployment (the command line's `--ws URL1,URL2`): the deployment checks
+   * need two or more endpoints in all; every other check runs against `ws`/`http` alone.
+   */
+  otherEndpoints?: readonly { ws: string; http?: string | null }[];
   /** Hex private key of the wallet used for login checks (and order flow when allowed). */
   key?: string | null;
   /** Hex private key of a session key registered for `wallet`. */
@@ -38,6 +43,9 @@ export type ProgressEvent =
   | { type: 'start'; check: Check; index: number; total: number }
   | { type: 'done'; result: CheckResult; index: number; total: number };
 
+/** Why a deployment check is skipped with one endpoint. */
+export const NEEDS_ENDPOINTS = 'needs two or more endpoints: --ws URL1,URL2 (and --http URL1,URL2)';
+
 /** Reasons a need is not met, by need. */
 export function unmet(need: Need, o: Resolved): string | null {
   switch (need) {
@@ -51,6 +59,8 @@ export function unmet(need: Need, o: Resolved): string | null {
       return o.sessionKey && o.sessionWallet
         ? null
         : 'needs --session-key <hex> and --wallet <address> of a session key the server knows';
+    case 'endpoints':
+      return o.endpoints.length >= 2 ? null : NEEDS_ENDPOINTS;
   }
 }
 
@@ -74,10 +84,24 @@ function checkUrl(flag: string, value: string, schemes: string[], expected: stri
     throw new TypeError(`${flag} must be ${expected} URL (got ${value})`);
 }
 
+/** Every endpoint, the first from `ws`/`http`; each URL checked; throws a TypeError naming a URL given twice. */
+function endpointsOf(options: RunOptions): Endpoint[] {
+  const all = [{ ws: options.ws, http: options.http ?? null }, ...(options.otherEndpoints ?? [])].map((e) => ({
+    ws: e.ws,
+    http: e.http ?? null,
+  }));
+  for (const e of all) {
+    checkUrl('--ws', e.ws, ['ws', 'wss'], 'a ws:// or wss://');
+    if (e.http) checkUrl('--http', e.http, ['http', 'https'], 'an http:// or https://');
+  }
+  const twice = all.find((e, i) => all.findIndex((x) => x.ws === e.ws) !== i);
+  if (twice) throw new TypeError(`--ws names ${twice.ws} twice: each endpoint of the deployment once`);
+  return all;
+}
+
 /** Resolve options: wallets from keys, defaults. Throws TypeError on bad values. */
 export function resolveOptions(options: RunOptions): Resolved {
-  checkUrl('--ws', options.ws, ['ws', 'wss'], 'a ws:// or wss://');
-  if (options.http) checkUrl('--http', options.http, ['http', 'https'], 'an http:// or https://');
+  const endpoints = endpointsOf(options);
   if (!!options.sessionKey !== !!options.wallet) throw new TypeError('--session-key and --wallet go together');
   if (options.wallet && !/^0x[0-9a-fA-F]{40}$/.test(options.wallet))
     throw new TypeError(`--wallet must be a 0x address (got ${options.wallet})`);
@@ -91,6 +115,7 @@ export function resolveOptions(options: RunOptions): Resolved {
   return {
     ws: options.ws,
     http: options.http ?? null,
+    endpoints,
     key: options.key ? walletOf(options.key, '--key') : null,
     sessionKey: options.sessionKey ? walletOf(options.sessionKey, '--session-key') : null,
     sessionWallet: options.wallet ?? null,

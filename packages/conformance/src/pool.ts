@@ -25,8 +25,8 @@ export class ConnectionPool {
     private readonly labelBase: string,
   ) {}
 
-  /** Open a WebSocket within the connection budget; rejects with the reason when it cannot be opened. */
-  async open(label?: string): Promise<WsConn> {
+  /** Open a WebSocket within the connection budget (to `url`, default the run's); rejects with the reason when it cannot be opened. */
+  async open(label?: string, url = this.url): Promise<WsConn> {
     if (this.signal.aborted) throw stoppedBy(this.signal);
     await this.guard.acquire();
     if (this.signal.aborted) {
@@ -35,7 +35,7 @@ export class ConnectionPool {
     }
     let conn: WsConn;
     try {
-      conn = await this.openOne(label ?? `${this.labelBase}#${++this.count}`);
+      conn = await this.openOne(label ?? `${this.labelBase}#${++this.count}`, url);
     } catch (err) {
       this.guard.release();
       throw err;
@@ -45,9 +45,9 @@ export class ConnectionPool {
   }
 
   /** Open a WebSocket outside the budget guard (only the connection-limit check may). */
-  async openUnguarded(label: string): Promise<WsConn> {
+  async openUnguarded(label: string, url = this.url): Promise<WsConn> {
     if (this.signal.aborted) throw stoppedBy(this.signal);
-    return this.keep(await this.openOne(label));
+    return this.keep(await this.openOne(label, url));
   }
 
   /** Whether a connection of this pool was lost abruptly (closed without a close frame: code 1006). */
@@ -60,9 +60,9 @@ export class ConnectionPool {
     await Promise.all(this.conns.map((c) => c.close()));
   }
 
-  private async openOne(label: string): Promise<WsConn> {
+  private async openOne(label: string, url: string): Promise<WsConn> {
     try {
-      return await WsConn.open(this.url, this.transcript, label, OPEN_TIMEOUT_MS, this.signal);
+      return await WsConn.open(url, this.transcript, label, OPEN_TIMEOUT_MS, this.signal);
     } catch (err) {
       if (this.signal.aborted) throw stoppedBy(this.signal);
       this.connectFailure = (err as Error).message;

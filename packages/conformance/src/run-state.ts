@@ -1,6 +1,7 @@
 /** What one run knows before and while its checks run: the resolved options, the server's environment, shared state. */
 import type { Wallet } from 'ethers';
 import type { ConnectionGuard, Pacer } from './guard';
+import type { Endpoint } from './model';
 
 /** An instrument as the runner uses it (from public/get_all_live_instruments, an assumed result shape). */
 export interface Instrument {
@@ -30,6 +31,8 @@ export interface Env {
 export interface Resolved {
   ws: string;
   http: string | null;
+  /** Every endpoint of the deployment, the first being `ws`/`http` (one entry unless several were given). */
+  endpoints: Endpoint[];
   key: Wallet | null;
   sessionKey: Wallet | null;
   sessionWallet: string | null;

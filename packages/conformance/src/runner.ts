@@ -8,7 +8,8 @@ import { ConnectionGuard, Pacer } from './guard';
 import { WsConn } from './connection';
 import { Transcript } from './transcript';
 import { registry } from './checks';
-import { discover } from './discover';
+import { discover, UnreachableError } from './discover';
+import { endpointName } from './endpoint-name';
 import { keyRefusal, type KeyRefusal } from './key-admission';
 import { resolveOptions, type RunOptions } from './options';
 import { identityOf, runOne } from './run-check';
@@ -72,7 +73,11 @@ function buildReport(
     format: 'exchange-api-conformance-report',
     formatVersion: 1,
     spec: { title: apiInfo.title, version: apiInfo.version },
-    target: { ws: run.options.ws, http: run.options.http },
+    target: {
+      ws: run.options.ws,
+      http: run.options.http,
+      ...(run.options.endpoints.length > 1 ? { endpoints: run.options.endpoints } : {}),
+    },
     startedAt: new Date(run.t0).toISOString(),
     durationMs: Date.now() - run.t0,
     exitCode: interrupted || refused ? 2 : summary.failed > 0 ? 1 : 0,
@@ -119,6 +124,10 @@ export async function runConformance(options: RunOptions): Promise<Report> {
   const o = resolveOptions(options);
   const t0 = Date.now();
   const { env } = await discover(o, t0);
+  for (const [i, e] of o.endpoints.entries()) {
+    const why = i === 0 ? null : await gone(e.ws, t0);
+    if (why !== null) throw new UnreachableError(`endpoint ${endpointName(i)} (${e.ws}): ${why}`);
+  }
   // Keep a margin under the per-IP request budget: other clients on this IP may be using it too.
   const pacer = new Pacer(Math.max(1, Math.floor(env.anonBudget.points * 0.8) - 1), env.anonBudget.windowMs);
   void pacer.take(); // the discovery's getRateLimits

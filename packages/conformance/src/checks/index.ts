@@ -11,6 +11,7 @@ import { accessChecks } from './access';
 import { orderflowChecks } from './orderflow';
 import { rateLimitChecks } from './ratelimit/index';
 import { connectionChecks } from './connections';
+import { deploymentChecks } from './deployment/index';
 
 /** Every check the runner knows, in the order it runs them. */
 export const registry: readonly Check[] = [
@@ -25,4 +26,5 @@ export const registry: readonly Check[] = [
   ...orderflowChecks,
   ...rateLimitChecks,
   ...connectionChecks,
+  ...deploymentChecks,
 ];

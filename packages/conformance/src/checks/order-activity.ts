@@ -18,7 +18,7 @@ export interface Activity {
 }
 
 /** The best bid and ask of the instrument from the public samples (null when the book was empty). */
-async function touch(p: Ctx, inst: Instrument): Promise<{ bid: bigint | null; ask: bigint | null }> {
+export async function touch(p: Ctx, inst: Instrument): Promise<{ bid: bigint | null; ask: bigint | null }> {
   const samples = await publicSamples(p);
   const books = pushesOf(samples, 'orderbook').filter(
     (x) => (x.data as { instrument_name?: unknown })?.instrument_name === inst.instrument_name,

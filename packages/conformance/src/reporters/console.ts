@@ -4,6 +4,7 @@
  */
 import type { CheckResult, Counts, Report } from '../model';
 import { visible } from './visible';
+import { endpointName } from '../endpoint-name';
 import { generatedLines } from '../generate/report-counts';
 
 const MARK: Record<CheckResult['status'], string> = {
@@ -30,7 +31,7 @@ export function consoleReport(report: Report): string {
   const rows = [...report.areas.map((a) => [a.area, ...nums(a)]), ['all', ...nums(report.summary)]];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const lines = [
-    `Conformance of ${report.target.ws}${report.target.http ? ` and ${report.target.http}` : ''} to ${report.spec.title} ${report.spec.version}`,
+    ...targetLines(report),
     '',
     row(header, widths),
     row(
@@ -65,6 +66,18 @@ export function consoleReport(report: Report): string {
     `${report.interrupted ? 'INTERRUPTED' : report.keyRefused ? 'KEY REFUSED' : report.summary.failed === 0 ? 'OK' : 'FAILED'}: ${report.summary.passed} passed, ${report.summary.failed} failed, ${report.summary.skipped} skipped, ${report.summary.inconclusive} inconclusive in ${(report.durationMs / 1000).toFixed(1)} s`,
   );
   return lines.map(visible).join('\n');
+}
+
+/** What was checked: the server, or the endpoints of one deployment, one a line. */
+function targetLines(report: Report): string[] {
+  const spec = `${report.spec.title} ${report.spec.version}`;
+  const one = (e: { ws: string; http: string | null }) => `${e.ws}${e.http ? ` and ${e.http}` : ''}`;
+  const all = report.target.endpoints;
+  if (!all || all.length < 2) return [`Conformance of ${one(report.target)} to ${spec}`];
+  return [
+    `Conformance of one deployment of ${all.length} endpoints to ${spec}:`,
+    ...all.map((e, i) => `  ${endpointName(i)}: ${one(e)}`),
+  ];
 }
 
 function nums(c: Counts): string[] {
