@@ -14,8 +14,11 @@ import type { Ownership } from '../market';
 import type { Resting } from '../market/instrument';
 import { keys } from './keys';
 
-/** A lease lasts this long unless renewed. */
-export const LEASE_MS = 3000;
+/**
+ * A lease lasts this long unless renewed: ten renewal cycles, since a loaded machine can stall a live
+ * owner's event loop for seconds (at 3 s, a busy CI run saw live members taken for dead).
+ */
+export const LEASE_MS = 10_000;
 /** Leases are renewed, and free ones taken, this often. */
 export const CYCLE_MS = 1000;
 

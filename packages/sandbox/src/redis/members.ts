@@ -8,8 +8,12 @@ import type { Redis } from 'ioredis';
 import type { ResolvedOptions } from '../options';
 import { keys } from './keys';
 
-/** A member whose alive key has not been refreshed for this long is dead. */
-export const ALIVE_MS = 3000;
+/**
+ * A member whose alive key has not been refreshed for this long is dead (its connection slots are
+ * dropped). Ten refresh cycles: at 3 s, a live member stalled by a loaded machine was taken for dead,
+ * and the per-IP count, without its slots, let a connection past the limit.
+ */
+export const ALIVE_MS = 10_000;
 
 /** Another member runs with a different configuration. */
 export class FleetConfigError extends Error {
