@@ -150,6 +150,9 @@ async function runSuite(
     sessionKey: sessionKey.privateKey,
     wallet: wallet.address,
     allowOrderFlow: true,
+    // One sandbox is one endpoint: the deployment checks need two or more of one deployment (two
+    // sandboxes on one Redis; docs/conformance.md), so they are left out rather than listed as skipped.
+    skip: ['deployment'],
     onProgress: (e) => {
       if (e.type === 'done') io.out(`  ${conformance.progressLine(e.result, e.index, e.total)}`);
     },
