@@ -2,39 +2,22 @@
  * A fleet's faults (the `redis` option): Redis unreachable at start, Redis lost and back mid-run, a
  * member killed while it owns books; and a sandbox without `redis` loads no Redis client.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, newWallet, signed } from './helpers';
-import { hasRedisServer, NO_REDIS, startRedis, type RedisServer } from './redis-server';
+import { hasRedisServer, NO_REDIS } from './redis-server';
+import { quiet, useFleet } from './fleet-setup';
 import { killGroup, root, spawnGroup } from './processes';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../src/index';
+import { startSandbox } from '../src/index';
 import { RedisUnreachableError } from '../src/redis/connect';
 import { LEASE_MS, CYCLE_MS } from '../src/redis/leases';
 import { ALIVE_MS } from '../src/redis/members';
 
-let redis: RedisServer | null = null;
-const members: Sandbox[] = [];
-beforeEach(async () => {
-  if (hasRedisServer) redis = await startRedis();
-});
-afterEach(async () => {
-  await Promise.all(members.splice(0).map((m) => m.close()));
-  await redis?.stop();
-});
-
-async function start(options: SandboxOptions): Promise<Sandbox> {
-  const sb = await startSandbox(options);
-  members.push(sb);
-  return sb;
-}
-
-const quiet: SandboxOptions = {
-  market: { intervalMs: 60_000 },
-  limits: { matching: { points: 100 }, bucket_perp_spot: { capacity: 100 } },
-};
+const fleet = useFleet();
+const { start } = fleet;
 
 /** Ask again, one round trip (or one look) at a time, until `done` holds; bounded by the test's timeout. */
 async function until(done: () => boolean | Promise<boolean>, pause = false): Promise<void> {
@@ -77,28 +60,28 @@ await sb.close();`;
   });
 
   it.skipIf(!hasRedisServer)('(while one with redis does: the check sees a loaded client)', () => {
-    expect(loads(JSON.stringify({ redis: redis!.url }))).toBeGreaterThan(0);
+    expect(loads(JSON.stringify({ redis: fleet.redis().url }))).toBeGreaterThan(0);
   });
 });
 
 describe.skipIf(!hasRedisServer)(`faults of a fleet${hasRedisServer ? '' : ` (skipped: ${NO_REDIS})`}`, () => {
   it('refuses to join a fleet that runs with another configuration, naming what differs', async () => {
-    await start({ ...quiet, redis: redis!.url });
-    const err = await startSandbox({ ...quiet, seed: 2, redis: redis!.url }).catch((e: unknown) => e);
+    await start({ ...quiet, redis: fleet.redis().url });
+    const err = await startSandbox({ ...quiet, seed: 2, redis: fleet.redis().url }).catch((e: unknown) => e);
     expect((err as Error).name).toBe('FleetConfigError');
     expect((err as Error).message).toMatch(/another configuration \(seed differ\)/);
     // The same configuration (host and port are each member's own) joins.
-    expect((await start({ ...quiet, redis: redis!.url, port: 0 })).fleet!.member).toMatch(/^m[0-9]+$/);
+    expect((await start({ ...quiet, redis: fleet.redis().url, port: 0 })).fleet!.member).toMatch(/^m[0-9]+$/);
   });
 
   it('answers a clear error while Redis is lost, never a guess, and serves again once it is back', async () => {
-    const sb = await start({ ...quiet, redis: redis!.url });
+    const sb = await start({ ...quiet, redis: fleet.redis().url });
     const c = await Client.connect(sb.wsUrl);
     await c.login(newWallet());
     expect((await c.call('public/getRateLimits')).remaining_non_matching.remainingPoints).toBeGreaterThan(0);
     const other = await Client.connect(sb.wsUrl);
     await other.roundTrip();
-    await redis!.kill();
+    await fleet.redis().kill();
     // Closed while Redis is away: its slot is given back once Redis is back.
     other.close();
     await other.whenClosed;
@@ -117,7 +100,7 @@ describe.skipIf(!hasRedisServer)(`faults of a fleet${hasRedisServer ? '' : ` (sk
       code: 1011,
       reason: expect.stringMatching(/^connection count unreachable/),
     });
-    await redis!.restart();
+    await fleet.redis().restart();
     // The connection reconnects by itself (within 0.5 s between attempts).
     await until(async () => (await c.request('public/getRateLimits')).result !== undefined, true);
     expect((await c.call('public/getRateLimits')).remaining_non_matching.remainingPoints).toBeGreaterThan(0);
@@ -135,13 +118,13 @@ describe.skipIf(!hasRedisServer)(`faults of a fleet${hasRedisServer ? '' : ` (sk
       'packages/cli/bin/exchange-api.js',
       'sandbox',
       '--redis',
-      redis!.url,
+      fleet.redis().url,
       '--config',
       config,
       '--detached',
     ]);
     expect(await x.firstLine).toMatch(/^sandbox listening /);
-    const a = await start({ ...quiet, redis: redis!.url });
+    const a = await start({ ...quiet, redis: fleet.redis().url });
     await until(() => a.fleet!.owned().length === 2, true);
     expect(a.fleet!.owned()).not.toContain('ETH-PERP');
     const w = newWallet();

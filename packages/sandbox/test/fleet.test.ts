@@ -2,37 +2,19 @@
  * One exchange across many processes (the `redis` option): two sandboxes on one redis-server of the
  * test's own share budgets, connection slots, nonces and pushes, and order flow reaches the book's owner.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Client, newWallet, signed } from './helpers';
-import { hasRedisServer, NO_REDIS, startRedis, type RedisServer } from './redis-server';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../src/index';
+import { hasRedisServer, NO_REDIS } from './redis-server';
+import { quiet, useFleet } from './fleet-setup';
+import type { Sandbox, SandboxOptions } from '../src/index';
 
 // Each test has a redis-server of its own, and closes its sandboxes before stopping it.
-let redis: RedisServer | null = null;
-const members: Sandbox[] = [];
-beforeEach(async () => {
-  if (hasRedisServer) redis = await startRedis();
-});
-afterEach(async () => {
-  await Promise.all(members.splice(0).map((m) => m.close()));
-  await redis?.stop();
-});
-
-async function start(options: SandboxOptions): Promise<Sandbox> {
-  const sb = await startSandbox(options);
-  members.push(sb);
-  return sb;
-}
-
-// A quiet market: no ticks move prices during a test; generous order budgets.
-const quiet: SandboxOptions = {
-  market: { intervalMs: 60_000 },
-  limits: { matching: { points: 100 }, bucket_perp_spot: { capacity: 100 } },
-};
+const fleet = useFleet();
+const { start } = fleet;
 
 /** Two members of one fleet. */
 async function pair(extra: SandboxOptions = {}): Promise<[Sandbox, Sandbox]> {
-  const options = { ...quiet, ...extra, redis: redis!.url };
+  const options = { ...quiet, ...extra, redis: fleet.redis().url };
   const a = await start(options);
   const b = await start(options);
   return [a, b];
@@ -187,9 +169,7 @@ describe.skipIf(!hasRedisServer)(`a fleet on one Redis${hasRedisServer ? '' : ` 
     const viaB = await onB.c.call('private/order', await signed(w, 'private/order', order(onB.sub)));
     expect(a.fleet!.owned()).toContain('ETH-PERP');
     // A sandbox alone with the same seed and ETH-PERP's epoch 1 draws the same first id.
-    await Promise.all(members.splice(0).map((m) => m.close()));
-    await redis!.stop();
-    redis = await startRedis();
+    await fleet.fresh();
     const [c] = await pair({ seed: 7 });
     const onC = await trader(c.wsUrl, w);
     const again = await onC.c.call('private/order', await signed(w, 'private/order', order(onC.sub)));

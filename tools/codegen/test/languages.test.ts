@@ -12,27 +12,8 @@ import { generateInto, modelFromSpec, parseLanguages, type ApiModel } from '../s
 import { casesJson, edgeCases, exampleCases, refusedCase, type RoundTripCase } from './lang-cases';
 import { fixtureSpec, ourSpec, repoRoot, scratchDir } from './helpers';
 import { runMain } from '../../../test/support/run-main';
-
-const CI = process.env.CI === 'true';
-const installed = (command: string, args: string[]) =>
-  spawnSync(command, args, { encoding: 'utf8', timeout: 20_000 }).status === 0;
-const tools = {
-  python3: installed('python3', ['--version']),
-  mypy: installed('mypy', ['--version']),
-  go: installed('go', ['version']),
-};
-const INSTALL = 'apt-get install -y golang-go mypy (as .ci/run does)';
-/** Runs when the tools are there, or under CI (where a missing tool fails); otherwise skips, saying why. */
-const needs = (...names: Array<keyof typeof tools>) => {
-  const missing = names.filter((n) => !tools[n]);
-  return {
-    skip: missing.length > 0 && !CI,
-    why: missing.length > 0 ? ` (skipped: ${missing.join(', ')} not installed; ${INSTALL})` : '',
-    missing,
-  };
-};
-const requireTools = (missing: string[]) =>
-  expect(missing, `CI=true and not installed: ${missing.join(', ')}; ${INSTALL}`).toEqual([]);
+// Which toolchains are here (a test that needs a missing one skips, saying why; under CI it fails).
+import { needs, report, requireTools } from './toolchains';
 
 const fixtures = join(repoRoot, 'tools', 'codegen', 'test', 'fixtures', 'lang');
 let model: ApiModel;
@@ -51,8 +32,6 @@ const OTHER_SPECS = [
 ];
 const others: Array<{ dir: string; cases: RoundTripCase[] }> = [];
 const countOf = (list: RoundTripCase[]) => list.reduce((n, c) => n + (c.array ? (c.value as unknown[]).length : 1), 0);
-const report = (stdout: string) =>
-  JSON.parse(stdout.trim().split('\n').at(-1)!) as { checked: number; failures: string[] };
 
 beforeAll(async () => {
   model = await modelFromSpec(ourSpec);
