@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { marked } from 'marked';
 import { diffSpecFiles, emitDocs, emitSdk, markdownReport, modelFromSpec } from '../src/index';
-import { mdCell, mdCodeFence, mdCodeSpan, mdText } from '../src/emit/markdown-escape';
+import { mdCell, mdCodeFence, mdCodeSpan, mdText } from '../src/text/markdown-escape';
 import { scratchDir } from './helpers';
 import { ENUM_VALUE, HTTP_PATH, METHOD, SCRIPT, TITLE, markdownHostileSpec } from './markdown-hostile-spec';
 

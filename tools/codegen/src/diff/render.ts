@@ -2,7 +2,7 @@
 import { SEVERITIES, atLeast, type Severity } from './rules';
 import type { Change } from './change';
 import type { SpecDiff } from './diff-specs';
-import { mdCell, mdCodeSpan, mdText } from '../emit/markdown-escape';
+import { mdCell, mdCodeSpan, mdText } from '../text/markdown-escape';
 
 export type Side = 'client' | 'server';
 export const SIDES: readonly Side[] = ['client', 'server'];

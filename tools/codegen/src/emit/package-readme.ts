@@ -9,7 +9,7 @@ import type { EmittedFile } from './emitted-file';
 import { TOOLKIT_VERSION, type PackageSettings } from './package';
 import { payloadTypeOf } from '../model/naming';
 import { tsKey, tsString } from './escape';
-import { mdCell, mdCodeFence, mdCodeSpan, mdProse, mdText } from './markdown-escape';
+import { mdCell, mdCodeFence, mdCodeSpan, mdProse, mdText } from '../text/markdown-escape';
 import { clientReach, type ClientReach } from './sdk-client';
 import { DEFAULT_FRAMES } from '../model/plain-spec';
 

@@ -5,7 +5,7 @@
  */
 import type { Block, Inline, Page } from './ir';
 import { hrefFrom, rootOf } from './render-html';
-import { mdAttr, mdCell, mdCodeFence, mdCodeSpan, mdText } from '../markdown-escape';
+import { mdAttr, mdCell, mdCodeFence, mdCodeSpan, mdText } from '../../text/markdown-escape';
 
 function inline(xs: Inline[], from: string): string {
   return xs
