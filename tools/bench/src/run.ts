@@ -20,8 +20,19 @@ export const benchmarks: Array<[string, () => BenchResult[] | Promise<BenchResul
   ['docs', () => import('./docs').then((m) => m.runDocs(root))],
   ['sandbox-fanout', () => import('./sandbox-fanout').then((m) => m.runSandboxFanout())],
   ['sandbox-soak', () => import('./soak').then((m) => m.runSoak())],
+  ['redis-limits', () => import('./redis-limits').then((m) => m.runRedisLimits())],
+  ['stream-p99', () => import('./stream-p99').then((m) => m.runStreamP99())],
+  ['fleet', () => import('./fleet').then((m) => m.runFleet())],
   ['main-job', () => import('./main-job').then((m) => m.runMainJob(root))],
 ];
+
+// Interrupted, exit through process.exit so that 'exit' hooks (a benchmark's redis-server) run; the
+// child processes of a benchmark exit by themselves once this one is gone.
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+] as const)
+  process.once(signal, () => process.exit(code));
 
 for (const [name, run] of benchmarks) {
   if (only && !name.includes(only)) continue;
