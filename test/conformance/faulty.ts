@@ -24,8 +24,8 @@ export type Decision =
 
 export interface Faults {
   request?: (r: Req) => Decision;
-  /** Rewrite the data of a push on a channel (return it unchanged to leave it). */
-  push?: (channel: string, data: unknown) => unknown;
+  /** Rewrite the data of a push on a channel (return it unchanged to leave it); `subscribed`: what the connection asked for. */
+  push?: (channel: string, data: unknown, subscribed: ReadonlySet<string>) => unknown;
 }
 
 export interface Faulty {
@@ -34,7 +34,16 @@ export interface Faulty {
   close(): Promise<void>;
 }
 
-function answer(client: WebSocket, raw: string, upstream: WebSocket, faults: Faults): void {
+/** Follow what a connection asked to be subscribed to (whatever the server answered). */
+function track(req: Req, subscribed: Set<string>): void {
+  const channels = (req.params as { channels?: unknown } | null)?.channels;
+  const list = Array.isArray(channels) ? channels.map(String) : null;
+  if (req.method === 'subscribe') list?.forEach((c) => subscribed.add(c));
+  else if (req.method === 'unsubscribe' && list) list.forEach((c) => subscribed.delete(c));
+  else if (req.method === 'unsubscribe') subscribed.clear();
+}
+
+function answer(client: WebSocket, raw: string, upstream: WebSocket, faults: Faults, subscribed: Set<string>): void {
   let req: Req;
   try {
     req = JSON.parse(raw) as Req;
@@ -42,6 +51,7 @@ function answer(client: WebSocket, raw: string, upstream: WebSocket, faults: Fau
     upstream.send(raw);
     return;
   }
+  track(req, subscribed);
   const d = faults.request?.(req);
   if (d === 'close') client.terminate();
   else if (d && 'error' in d) client.send(JSON.stringify({ jsonrpc: '2.0', id: req.id, error: d.error }));
@@ -50,12 +60,15 @@ function answer(client: WebSocket, raw: string, upstream: WebSocket, faults: Fau
   else upstream.send(raw);
 }
 
-function rewritePush(text: string, faults: Faults): string {
+function rewritePush(text: string, faults: Faults, subscribed: ReadonlySet<string>): string {
   if (!faults.push) return text;
   try {
     const f = JSON.parse(text) as { method?: string; params?: { channel?: string; data?: unknown } };
     if (f.method !== 'subscription' || typeof f.params?.channel !== 'string') return text;
-    return JSON.stringify({ ...f, params: { ...f.params, data: faults.push(f.params.channel, f.params.data) } });
+    return JSON.stringify({
+      ...f,
+      params: { ...f.params, data: faults.push(f.params.channel, f.params.data, subscribed) },
+    });
   } catch {
     return text;
   }
@@ -69,14 +82,17 @@ export async function startFaulty(upstream: { wsUrl: string; httpUrl: string }, 
   wss.on('connection', (client) => {
     const up = new WebSocket(upstream.wsUrl);
     const pending: string[] = [];
+    const subscribed = new Set<string>();
     sockets.add(client).add(up);
-    up.on('open', () => pending.splice(0).forEach((t) => answer(client, t, up, faults)));
+    up.on('open', () => pending.splice(0).forEach((t) => answer(client, t, up, faults, subscribed)));
     client.on('message', (data) =>
-      up.readyState === WebSocket.OPEN ? answer(client, data.toString(), up, faults) : pending.push(data.toString()),
+      up.readyState === WebSocket.OPEN
+        ? answer(client, data.toString(), up, faults, subscribed)
+        : pending.push(data.toString()),
     );
     up.on(
       'message',
-      (data) => client.readyState === WebSocket.OPEN && client.send(rewritePush(data.toString(), faults)),
+      (data) => client.readyState === WebSocket.OPEN && client.send(rewritePush(data.toString(), faults, subscribed)),
     );
     up.on('close', () => client.close());
     client.on('close', () => up.close());

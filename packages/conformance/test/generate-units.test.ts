@@ -8,6 +8,9 @@ import { judge, envelopeProblem } from '../src/generate/verdict';
 import { smaller } from '../src/generate/shrink';
 import { bookProblem, checkInvariants } from '../src/generate/invariants';
 import { parseCli } from '../src/cli-args';
+import { budgetFrom, ipBudgetFrom, walletBudgetsFrom } from '../src/generate/pacing';
+import { smallerSets, valuesOf } from '../src/generate/channel-shrink';
+import { learnIds, renamed } from '../src/generate/sequence-replay';
 
 const spec = loadGenSpec(defaultSpecFile(fileURLToPath(new URL('.', import.meta.url)))!);
 const schemas = new SchemaSet(spec.doc);
@@ -94,6 +97,32 @@ describe('shrinking and invariants', () => {
       true,
     );
   });
+  it('channel failures: smaller subscriptions keep the failing address, the address alone first; parameters read back', () => {
+    const sets = [...smallerSets(['a', 'b', 'c', 'd', 'e'], 'c')];
+    expect(sets[0]).toEqual(['c']);
+    expect(sets.every((s) => s.includes('c') && s.length < 5)).toBe(true);
+    expect(sets).toContainEqual(['c', 'a', 'b', 'e']);
+    expect([...smallerSets(['c'], 'c')]).toEqual([]);
+    expect(valuesOf('orderbook.{instrument_name}.{group}.{depth}', 'orderbook.ETH-PERP.10.20')).toEqual({
+      instrument_name: 'ETH-PERP',
+      group: '10',
+      depth: '20',
+    });
+    expect(valuesOf('ticker.{instrument_name}', 'orderbook.x')).toBeNull();
+  });
+  it('sequence replays: the run names (wallet, subaccounts, order ids from answers) become the replay ones', () => {
+    const names = new Map<string, unknown>([
+      ['"0xOLD"', '0xNEW'],
+      ['7', 9],
+    ]);
+    learnIds({ result: { order: { order_id: 'o-1' } } }, { result: { order: { order_id: 'n-1' } } }, names);
+    expect(
+      renamed(
+        { wallet: '0xOLD', subaccount_id: 7, order_id_to_cancel: 'o-1', channels: ['7.orders'], limit: 7 },
+        names,
+      ),
+    ).toEqual({ wallet: '0xNEW', subaccount_id: 9, order_id_to_cancel: 'n-1', channels: ['9.orders'], limit: 7 });
+  });
   it('order books: ordered sides, positive sizes, uncrossed; publish ids increase per channel', () => {
     expect(
       bookProblem({
@@ -132,6 +161,41 @@ describe('shrinking and invariants', () => {
       { channel: 'c', data: { publish_id: 1, bids: [], asks: [] }, t: 1 },
     ]);
     expect(v.find((x) => x.invariant === 'publish-id-increasing')?.status).toBe('fail');
+  });
+});
+
+describe('pacing from getRateLimits', () => {
+  const b = (remainingPoints: number, consumedPoints: number, msBeforeNext = 0, isFirstInDuration = false) => ({
+    remainingPoints,
+    consumedPoints,
+    msBeforeNext,
+    isFirstInDuration,
+  });
+  it('a budget is as large as the server says, smaller or larger than the spec; its window the spec one unless the server gives it', () => {
+    const nm = spec.limits.find((l) => l.id === 'non_matching')!;
+    expect(budgetFrom(nm, b(2, 1))).toEqual({ id: 'non_matching', points: 3, windowMs: nm.windowMs, source: 'server' });
+    expect(budgetFrom(nm, b(99_000, 1000))).toMatchObject({ points: 100_000, windowMs: nm.windowMs });
+    // The first request of a window that exhausts it: msBeforeNext is the window, rounded up.
+    expect(budgetFrom(nm, b(0, 1, 1949, true))).toMatchObject({ points: 1, windowMs: 2000 });
+    expect(budgetFrom(nm, { remainingPoints: 'x', consumedPoints: 1 })).toBeNull();
+    expect(budgetFrom(nm, b(0, 0))).toBeNull();
+  });
+  it('before login the default class is the per-IP budget; after it each class and each method has its own', () => {
+    expect(ipBudgetFrom(spec, { remaining_non_matching: b(7, 3), remaining_matching: b(1, 0) })).toMatchObject({
+      id: 'public',
+      points: 10,
+    });
+    const wallet = walletBudgetsFrom(spec, {
+      remaining_non_matching: b(40, 10),
+      remaining_matching: b(2, 0),
+      remaining_per_endpoint: { cancel_all: b(4, 0), no_such_budget: b(9, 9) },
+    });
+    expect(wallet.map((x) => [x.id, x.points])).toEqual([
+      ['non_matching', 50],
+      ['matching', 2],
+      ['cancel_all', 4],
+    ]);
+    expect(walletBudgetsFrom(spec, null)).toEqual([]);
   });
 });
 

@@ -7,6 +7,7 @@
  */
 import { isNotification, pushOf, type WsConn } from '../connection';
 import { toJson } from './schema-set';
+import { shrinkChannelFailure, shrinkRefusal } from './channel-shrink';
 import { checkInvariants, type InvariantVerdict, type SeenPush } from './invariants';
 import type { TargetEnv } from './target-env';
 import type { ReplayCall } from './replay-file';
@@ -24,11 +25,11 @@ function fill(address: string, values: Record<string, string>): string {
 export function addressesOf(
   ch: GenChannel,
   env: TargetEnv,
-): { valid: string[]; invalid: string[]; missing: string | null } {
+): { valid: string[]; invalid: string[]; missing: string | null; values: Record<string, string[]> } {
   const values: Record<string, string[]> = {};
   for (const p of ch.parameters) {
     values[p.name] = p.enum ?? (env.values.hints[p.name] ?? []).map(String);
-    if (!values[p.name]!.length) return { valid: [], invalid: [], missing: p.name };
+    if (!values[p.name]!.length) return { valid: [], invalid: [], missing: p.name, values };
   }
   const first = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v[0]!]));
   const valid = new Set<string>([fill(ch.address, first)]);
@@ -36,7 +37,7 @@ export function addressesOf(
   const invalid = ch.parameters
     .filter((p) => p.enum)
     .map((p) => fill(ch.address, { ...first, [p.name]: 'not_a_listed_value' }));
-  return { valid: [...valid], invalid, missing: null };
+  return { valid: [...valid], invalid, missing: null, values };
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -96,6 +97,33 @@ export function judgeInvalid(
   return 'pass';
 }
 
+/** Each invalid address sent with the first valid one: refused for that address alone. */
+async function runInvalid(
+  env: TargetEnv,
+  ch: GenChannel,
+  valid: string,
+  invalid: string[],
+  counts: TargetCounts,
+  findings: Finding[],
+): Promise<void> {
+  counts.invalid = invalid.length;
+  for (const bad of invalid) {
+    const res = await rpc(env, env.spec.subscribe, [valid, bad]);
+    const r = judgeInvalid(res, valid, bad);
+    if (typeof r === 'string') {
+      counts[r]++;
+      continue;
+    }
+    counts.fail++;
+    const verdict = { status: 'fail' as const, rule: r.rule, expected: r.expected, got: r.got };
+    const call = { params: toJson({ channels: [valid, bad] }), sent: res.sent ?? '', received: [res.text], verdict };
+    // Already the smallest: one parameter outside its list, the others at their first values, one valid companion.
+    const path = env.onChannelFailure(ch, 'invalid', { address: bad, valid }, call, undefined, 0);
+    findings.push(path ? { ...r, message: `${r.message} [replay: ${path}]` } : r);
+  }
+  await rpc(env, env.spec.unsubscribe, [valid, ...invalid]);
+}
+
 async function runChannel(env: TargetEnv, ch: GenChannel, seen: SeenPush[]): Promise<Done> {
   const started = Date.now();
   const id = `generated.channel.${ch.id}`;
@@ -113,41 +141,25 @@ async function runChannel(env: TargetEnv, ch: GenChannel, seen: SeenPush[]): Pro
     notRun: 0,
   };
   const findings: Finding[] = [];
-  const { valid, invalid, missing } = addressesOf(ch, env);
+  const { valid, invalid, missing, values } = addressesOf(ch, env);
   const skip =
     ch.access === 'private' && env.session.noLogin
       ? `needs a login: ${env.session.noLogin}`
       : missing
-        ? `no known value for {${missing}}`
+        ? `no known value for {${missing}}: the spec lists none for it (no enum) and the server told none${env.namesSkipped.length ? ` (${env.namesSkipped.join('; ')})` : ''}`
         : null;
   if (!skip && Date.now() < env.deadline) {
     const conn = await env.session.conn(env.session.noLogin ? 'anon' : 'login');
-    counts.invalid = invalid.length;
-    for (const bad of invalid) {
-      const res = await rpc(env, env.spec.subscribe, [valid[0]!, bad]);
-      const r = judgeInvalid(res, valid[0]!, bad);
-      if (typeof r === 'string') counts[r]++;
-      else {
-        counts.fail++;
-        const verdict = { status: 'fail' as const, rule: r.rule, expected: r.expected, got: r.got };
-        const call = {
-          params: toJson({ channels: [valid[0]!, bad] }),
-          sent: res.sent ?? '',
-          received: [res.text],
-          verdict,
-        };
-        const path = env.onChannelFailure(ch, 'invalid', { address: bad, valid: valid[0]! }, call);
-        findings.push(path ? { ...r, message: `${r.message} [replay: ${path}]` } : r);
-      }
-    }
-    await rpc(env, env.spec.unsubscribe, [valid[0]!, ...invalid]);
+    await runInvalid(env, ch, valid[0]!, invalid, counts, findings);
     const from = conn.frames.length;
     counts.valid = valid.length;
     const sub = await rpc(env, env.spec.subscribe, valid);
     const pushes = await collect(conn, from, valid);
     await rpc(env, env.spec.unsubscribe, valid);
     seen.push(...pushes);
-    judgeValid(env, ch, valid, sub, pushes, counts, findings);
+    const fails = judgeValid(env, ch, valid, sub, pushes, counts, findings);
+    await recordPushFailures(env, ch, valid, values, fails, findings);
+    if (sub.body && 'error' in sub.body) await recordRefusal(env, ch, valid, sub, findings);
   }
   return {
     result: channelResult(id, ch, skip, counts, findings, started),
@@ -155,6 +167,9 @@ async function runChannel(env: TargetEnv, ch: GenChannel, seen: SeenPush[]): Pro
   };
 }
 
+type PushFailure = { address: string; push: SeenPush; finding: Finding };
+
+/** Judge each valid address; the pushes that do not conform are returned, to be shrunk and recorded. */
 function judgeValid(
   env: TargetEnv,
   ch: GenChannel,
@@ -163,7 +178,8 @@ function judgeValid(
   pushes: SeenPush[],
   counts: TargetCounts,
   findings: Finding[],
-): void {
+): PushFailure[] {
+  const fails: PushFailure[] = [];
   for (const address of valid) {
     const mine = pushes.filter((p) => p.channel === address);
     const bad = mine.find((p) => !env.schemas.valid(ch.payload, p.data));
@@ -178,23 +194,73 @@ function judgeValid(
       });
     } else if (bad) {
       counts.fail++;
-      const why = env.schemas.why(ch.payload, bad.data);
-      const f = {
-        pointer: '/params/data',
-        rule: 'pushes conform to the payload schema',
-        expected: `a payload of ${ch.address}`,
-        got: `${why}: ${JSON.stringify(bad.data).slice(0, 300)}`,
-        message: `push on ${address}: ${why}`,
-      };
-      const path = env.onChannelFailure(ch, 'valid', { address }, pushCall(env, address, bad, f));
-      findings.push(path ? { ...f, message: `${f.message} [replay: ${path}]` } : f);
+      fails.push({ address, push: bad, finding: pushFinding(env, ch, address, bad) });
     } else counts[mine.length ? 'pass' : 'inconclusive']++;
+  }
+  return fails;
+}
+
+function pushFinding(env: TargetEnv, ch: GenChannel, address: string, push: SeenPush): Finding {
+  const why = env.schemas.why(ch.payload, push.data);
+  return {
+    pointer: '/params/data',
+    rule: 'pushes conform to the payload schema',
+    expected: `a payload of ${ch.address}`,
+    got: `${why}: ${JSON.stringify(push.data).slice(0, 300)}`,
+    message: `push on ${address}: ${why}`,
+  };
+}
+
+/**
+ * Record each failing push as a replay file (the subscription as made, and the push). The first is shrunk
+ * to the smallest subscription that still gets a non-conforming push (channel-shrink.ts); later ones are
+ * recorded as they came.
+ */
+async function recordPushFailures(
+  env: TargetEnv,
+  ch: GenChannel,
+  set: string[],
+  values: Record<string, string[]>,
+  fails: PushFailure[],
+  findings: Finding[],
+): Promise<void> {
+  for (const [i, f] of fails.entries()) {
+    const s = i === 0 ? await shrinkChannelFailure(env, ch, values, { set, address: f.address, push: f.push }) : null;
+    const original = pushCall(env, set, f.push, f.finding);
+    const call = s ? pushCall(env, s.set, s.push, pushFinding(env, ch, s.address, s.push)) : original;
+    const where = { address: s?.address ?? f.address, subscribed: s?.set ?? set };
+    const path = env.onChannelFailure(ch, 'valid', where, call, s ? original : undefined, s?.steps ?? 0);
+    const smallest = s ? ` (smallest failing subscription: ${JSON.stringify(s.set)})` : '';
+    findings.push({ ...f.finding, message: `${f.finding.message}${smallest}${path ? ` [replay: ${path}]` : ''}` });
   }
 }
 
-/** The replay call of a push that does not conform: a subscribe to its address alone, and the push. */
-function pushCall(env: TargetEnv, address: string, push: SeenPush, f: Finding): ReplayCall {
-  const params = toJson({ channels: [address] });
+/** A subscription of valid addresses refused: shrunk to the smallest set still refused, written as a replay file. */
+async function recordRefusal(
+  env: TargetEnv,
+  ch: GenChannel,
+  set: string[],
+  sub: { text: string; sent?: string },
+  findings: Finding[],
+): Promise<void> {
+  const i = findings.findIndex((f) => f.rule === 'a valid address is subscribed');
+  if (i < 0) return;
+  const s = await shrinkRefusal(env, ch, set);
+  const f = findings[i]!;
+  const verdict = { status: 'fail' as const, rule: f.rule, expected: f.expected, got: f.got };
+  const original = { params: toJson({ channels: set }), sent: sub.sent ?? '', received: [sub.text], verdict };
+  const call = s
+    ? { params: toJson({ channels: s.set }), sent: s.ex.sent, received: s.ex.received, verdict }
+    : original;
+  const where = { address: s?.set[0] ?? set[0]!, subscribed: s?.set ?? set };
+  const path = env.onChannelFailure(ch, 'valid', where, call, s ? original : undefined, s?.steps ?? 0);
+  const smallest = s ? ` (smallest refused subscription: ${JSON.stringify(s.set)})` : '';
+  findings[i] = { ...f, message: `${f.message}${smallest}${path ? ` [replay: ${path}]` : ''}` };
+}
+
+/** The replay call of a push that does not conform: the subscription it came on, and the push. */
+function pushCall(env: TargetEnv, set: string[], push: SeenPush, f: Finding): ReplayCall {
+  const params = toJson({ channels: set });
   const sent = `{"jsonrpc":"2.0","id":"replay-subscribe","method":${JSON.stringify(env.spec.subscribe)},"params":${params}}`;
   const received = [JSON.stringify({ channel: push.channel, data: push.data })];
   return { params, sent, received, verdict: { status: 'fail', rule: f.rule, expected: f.expected, got: f.got } };
@@ -234,10 +300,15 @@ export async function runChannelTargets(
 ): Promise<void> {
   const seen: SeenPush[] = [];
   for (const ch of env.spec.channels) if (chosen(`generated.channel.${ch.id}`)) done(await runChannel(env, ch, seen));
-  if (chosen('generated.invariants')) done(invariantResult(checkInvariants(seen)));
+  if (chosen('generated.invariants')) done(invariantResult(checkInvariants(seen), seen.length));
 }
 
-function invariantResult(verdicts: InvariantVerdict[]): Done {
+function invariantResult(verdicts: InvariantVerdict[], pushes: number): Done {
+  // Books, publish ids and trades are an exchange's: pushes of another API that carry none of them are no test of them.
+  const skip =
+    pushes > 0 && verdicts.length === 0
+      ? `none of the ${pushes} pushes seen is an order book (bids and asks), carries a publish_id or is a trade: these invariants are an exchange's`
+      : null;
   const fails = verdicts.filter((v) => v.status === 'fail');
   const notes = verdicts.filter((v) => v.status === 'note');
   const counts: TargetCounts = {
@@ -263,8 +334,8 @@ function invariantResult(verdicts: InvariantVerdict[]): Done {
     section: 'Interpretations: order book levels; publish_id; trades',
     level: 'SHOULD',
     needs: [],
-    status: fails.length ? 'fail' : verdicts.length ? 'pass' : 'inconclusive',
-    reason: fails[0]?.message ?? (verdicts.length ? `checked ${kinds}` : 'no push the invariants apply to was seen'),
+    status: skip ? 'skip' : fails.length ? 'fail' : verdicts.length ? 'pass' : 'inconclusive',
+    reason: skip ?? fails[0]?.message ?? (verdicts.length ? `checked ${kinds}` : 'no push was seen'),
     durationMs: 0,
     findings: fails.slice(0, 20).map((f) => ({
       pointer: '/params/data',
@@ -278,5 +349,5 @@ function invariantResult(verdicts: InvariantVerdict[]): Done {
       .map((n) => ({ text: `should-level note (${n.invariant}) on ${n.channel}: ${n.message}` })),
     transcript: [],
   };
-  return { result, counts };
+  return { result, counts: skip ? { ...counts, skipped: skip } : counts };
 }

@@ -8,6 +8,7 @@ import { progressLine } from '../reporters/console';
 import { visible } from '../reporters/visible';
 import { runGenerated } from './run';
 import { runReplay } from './replay';
+import { budgetLine } from './pacing';
 import type { CliOptions } from '../cli-args';
 import type { Report } from '../model';
 
@@ -33,13 +34,15 @@ export async function runGenerateCli(p: CliOptions, io: GenIo): Promise<Report |
       ...(p.durationS !== undefined ? { durationS: p.durationS } : {}),
       ...(p.replayDir !== undefined ? { replayDir: p.replayDir } : {}),
       onProgress: (e) => {
-        if (e.type === 'started')
+        if (e.type === 'started') {
           io.out(
             visible(
               `exchange-api conformance --generate: ${p.ws} — seed ${e.seed} (--seed ${e.seed} reproduces this run); spec ${e.spec}`,
             ),
           );
-        else io.out(progressLine(e.result, e.index, e.total));
+          if (e.pacing.length) io.out(visible(`paced under: ${e.pacing.map(budgetLine).join('; ')}`));
+          for (const why of e.namesSkipped) io.out(visible(`skipped: ${why}`));
+        } else io.out(progressLine(e.result, e.index, e.total));
       },
     });
   } catch (err) {
@@ -52,8 +55,18 @@ export async function runGenerateCli(p: CliOptions, io: GenIo): Promise<Report |
 /** Run `--replay FILE`: prints FIXED, STILL FAILING or INCONCLUSIVE; returns the exit code. */
 export async function runReplayCli(p: CliOptions, io: GenIo): Promise<number> {
   try {
-    const r = await runReplay({ file: p.replay!, ws: p.ws, http: p.http, key: p.key, spec: p.spec });
-    const what = `${r.replay.method} over ${r.replay.transport}, ${r.replay.expect} input (${r.replay.why}) ${r.replay.call.params.slice(0, 200)}`;
+    const r = await runReplay({
+      file: p.replay!,
+      ws: p.ws,
+      http: p.http,
+      key: p.key,
+      spec: p.spec,
+      allowOrderFlow: p.allowOrderFlow,
+    });
+    const what =
+      r.replay.kind === 'sequence'
+        ? `sequence ${r.replay.method}, ${r.replay.sequence?.frames.length ?? 0} frames sent again, the last judged (${r.replay.why})`
+        : `${r.replay.method} over ${r.replay.transport}, ${r.replay.expect} input (${r.replay.why}) ${r.replay.call.params.slice(0, 200)}`;
     const word = r.status === 'fixed' ? 'FIXED' : r.status === 'still-failing' ? 'STILL FAILING' : 'INCONCLUSIVE';
     io.out(visible(`${word}: ${what}`));
     io.out(visible(`  ${r.verdict.rule}: expected ${r.verdict.expected}; got ${r.verdict.got}`));

@@ -1,9 +1,19 @@
 /** The options of a generated run (its counts, GeneratedSummary, are in ../model.ts with the report). */
 import type { CheckResult } from '../model';
+import type { PaceBudget } from './pacing';
 
 /** Progress of a generated run: one event per method, channel, invariant or sequence done. */
 export type GenerateProgress =
-  | { type: 'started'; seed: number; targets: number; spec: string }
+  | {
+      type: 'started';
+      seed: number;
+      targets: number;
+      spec: string;
+      /** The budgets calls are paced under (the server's where its getRateLimits said). */
+      pacing: PaceBudget[];
+      /** Why the names the server knows (instruments, currencies, subaccounts) were not asked, part by part. */
+      namesSkipped: string[];
+    }
   | { type: 'done'; result: CheckResult; index: number; total: number };
 
 /** Options of a generated run (`exchange-api conformance --generate`). */

@@ -1,7 +1,8 @@
 /**
  * Replay files: one per failure of a generated run, with the seed, the case (method, transport, what the
  * spec says of the input), the frames sent and received (the smallest failing input's, and the original
- * one's when shrinking found a smaller one) and the verdict. `--replay FILE` sends the frames again.
+ * one's when shrinking found a smaller one) and the verdict; for a sequence, every frame up to the failing
+ * step. `--replay FILE` sends the frames again.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,6 +16,34 @@ export interface ReplayCall {
   verdict: Verdict;
 }
 
+/** One frame of a sequence, in the order sent. */
+export interface SequenceFrame {
+  sent: string;
+  received: string[];
+  /** A login: signed again by the replaying wallet, with a fresh timestamp. */
+  login?: true;
+  /** A signed action: signed again from these fields (a fresh nonce; the replaying wallet and subaccount). */
+  signed?: { action: string; fields: Record<string, unknown>; instrument?: Record<string, string> };
+}
+
+/** How the last answer of a replayed sequence is judged (the rule of the step that failed). */
+export type SequenceJudge =
+  | { kind: 'refused' }
+  | { kind: 'served' }
+  | { kind: 'subscriptions'; expected: string[] }
+  | { kind: 'pushes'; subscribed: string[] };
+
+/** A sequence's frames up to its failing step, on which connection, and the names the run used. */
+export interface SequenceRecord {
+  /** A connection of its own (`fresh`), or the run's logged-in one (`login`). */
+  conn: 'fresh' | 'login';
+  frames: SequenceFrame[];
+  judge: SequenceJudge;
+  /** The run's wallet and subaccounts: replaced by the replaying session's in the frames sent again. */
+  wallet: string | null;
+  subaccounts: number[];
+}
+
 /** The content of a replay file (format version 1). */
 export interface ReplayFile {
   format: 'exchange-api-conformance-replay';
@@ -22,14 +51,19 @@ export interface ReplayFile {
   seed: number;
   spec: { file: string; title: string; version: string };
   target: { ws: string; http: string | null };
-  kind: 'method' | 'channel';
+  kind: 'method' | 'channel' | 'sequence';
   method: string;
   transport: 'ws' | 'http';
   auth: 'none' | 'login';
   expect: 'valid' | 'invalid';
   why: string;
-  /** For a channel: the address the failure is about, and (for an invalid one) the valid address sent with it. */
-  channel?: { address: string; valid?: string };
+  /**
+   * For a channel: the address the failure is about, (for an invalid one) the valid address sent with it,
+   * (for a push) every address subscribed with it: the smallest set that still failed.
+   */
+  channel?: { address: string; valid?: string; subscribed?: string[] };
+  /** For a sequence: its frames, re-sent in order; the last one's answer is judged. */
+  sequence?: SequenceRecord;
   /** The member set to a value the server did not list (judged as a note when refused as invalid params). */
   offHint?: string;
   /** The smallest input that still failed (the original when shrinking found none smaller). */

@@ -1,6 +1,7 @@
 /**
  * `--replay FILE`: send a recorded failure's frame again (the WebSocket frame as recorded, or the HTTP
- * body to the same path, with a fresh login where it needs one) and judge the answer by the same rules:
+ * body to the same path, with a fresh login where it needs one; a sequence's frames in order,
+ * sequence-replay.ts) and judge the answer by the same rules:
  * FIXED when it now passes, STILL FAILING when it fails again, INCONCLUSIVE when no answer came.
  */
 import { existsSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { Session, sendFrame, type Exchange } from './session';
 import { specOf } from './run';
 import { judge, type Verdict } from './verdict';
 import { collect, judgeInvalid } from './channel-target';
+import { replaySequence } from './sequence-replay';
 import type { GenMethod, GenSpec } from './spec';
 
 /** Options of a replay. */
@@ -23,6 +25,8 @@ export interface ReplayOptions {
   key?: string | null;
   /** The spec to judge by (default: the one the file names, else the default spec). */
   spec?: string | null;
+  /** Allow a sequence that places orders to place them again (refused without it). */
+  allowOrderFlow?: boolean;
 }
 
 /** The outcome of a replay. */
@@ -74,6 +78,16 @@ async function replayChannel(session: Session, spec: GenSpec, r: ReplayFile): Pr
     };
     return { status: j === 'pass' ? 'fixed' : 'inconclusive', verdict, received: got.received };
   }
+  const answer = got.outcome.kind === 'response' ? (got.outcome.json as Record<string, unknown> | null) : null;
+  if (answer && typeof answer === 'object' && 'error' in answer) {
+    const rule = 'a valid address is subscribed';
+    const text = got.outcome.kind === 'response' ? got.outcome.text.slice(0, 300) : '';
+    return {
+      status: 'still-failing',
+      verdict: { status: 'fail', rule, expected: `${address} subscribed`, got: text },
+      received: got.received,
+    };
+  }
   const pushes = (await collect(conn, from, [address])).filter((p) => p.channel === address);
   const bad = pushes.find((p) => !new SchemaSet(spec.doc).valid(ch.payload, p.data));
   const received = pushes.map((p) => JSON.stringify({ channel: p.channel, data: p.data }));
@@ -103,9 +117,11 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayOutcome> {
   // The spec the file names, where it still is; else the default one (another machine, a moved clone).
   const spec = specOf(o.spec ?? (existsSync(r.spec.file) ? r.spec.file : null));
   const m = spec.methods.find((x) => x.name === r.method);
-  if (!m && r.kind !== 'channel')
-    throw new Error(`the spec ${spec.file} has no method ${r.method} (the replay file's)`);
+  if (!m && r.kind === 'method') throw new Error(`the spec ${spec.file} has no method ${r.method} (the replay file's)`);
   if (r.transport === 'http' && !o.http) throw new Error('this replay is over HTTP: pass --http <url>');
+  const signed = r.sequence?.frames.filter((f) => f.signed).length ?? 0;
+  if (signed && !o.allowOrderFlow)
+    throw new Error(`this replay places orders again (${signed} signed frames): pass --allow-order-flow`);
   const key = o.key ? new Wallet(o.key.startsWith('0x') ? o.key : `0x${o.key}`) : null;
   const session = new Session(spec, o.ws, o.http ?? null, key, new Transcript(Date.now()));
   try {
@@ -118,6 +134,7 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayOutcome> {
     if (r.auth === 'login' && session.noLogin)
       throw new UnreachableError(`this replay needs a login: ${session.noLogin}`);
     if (r.kind === 'channel') return { ...(await replayChannel(session, spec, r)), replay: r };
+    if (r.kind === 'sequence') return { ...(await replaySequence(session, spec, r)), replay: r };
     const ex = await resend(session, m!, r);
     const c = {
       expect: r.expect,

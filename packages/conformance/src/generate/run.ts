@@ -17,7 +17,7 @@ import { defaultSpecFile, loadGenSpec, type GenSpec } from './spec';
 import { writeReplay, type ReplayFile } from './replay-file';
 import { matches } from '../select';
 import type { TargetEnv } from './target-env';
-import type { Hints } from './values';
+import { namesOf } from './names';
 import type { GenerateOptions } from './model';
 import type { CheckResult, Counts, Report, TargetCounts } from '../model';
 
@@ -35,23 +35,6 @@ export function specOf(file: string | null | undefined): GenSpec {
   return loadGenSpec(resolve(f));
 }
 
-/** Names the server told us about, preferred for fields of those names. */
-async function hintsOf(spec: GenSpec, session: Session): Promise<Hints> {
-  const hints: Hints = {};
-  if (session.wallet && !session.noLogin) {
-    hints.wallet = [session.wallet.address];
-    hints.subaccount_id = session.subaccounts.slice(0, 2);
-  }
-  if (!spec.methods.some((m) => m.name === 'public/get_all_live_instruments')) return hints;
-  const got = await (await session.conn('anon')).request('public/get_all_live_instruments', {});
-  const list = Array.isArray(got?.response.result) ? (got.response.result as Record<string, unknown>[]) : [];
-  const live = list.filter((i) => typeof i?.instrument_name === 'string' && i.is_active !== false);
-  if (live.length) hints.instrument_name = live.slice(0, 2).map((i) => i.instrument_name);
-  const currencies = [...new Set(live.map((i) => i.base_currency).filter((c) => typeof c === 'string'))];
-  if (currencies.length) hints.currency = currencies.slice(0, 2);
-  return hints;
-}
-
 function countsOf(results: readonly CheckResult[]): Counts {
   const by = (s: CheckResult['status']) => results.filter((r) => r.status === s).length;
   return {
@@ -63,7 +46,7 @@ function countsOf(results: readonly CheckResult[]): Counts {
   };
 }
 
-type Recorders = Pick<TargetEnv, 'onFailure' | 'onChannelFailure'>;
+type Recorders = Pick<TargetEnv, 'onFailure' | 'onChannelFailure' | 'onSequenceFailure'>;
 
 /** Where failures are written as replay files (nowhere when replayDir is null). */
 function replayRecorder(o: GenerateOptions, spec: GenSpec, seed: number, written: string[]): Recorders {
@@ -75,15 +58,14 @@ function replayRecorder(o: GenerateOptions, spec: GenSpec, seed: number, written
     spec: { file: spec.file, title: spec.title, version: spec.version },
     target: { ws: o.ws, http: o.http ?? null },
   };
-  const write = (file: ReplayFile) => {
+  const write = (file: Omit<ReplayFile, keyof typeof head | 'recordedAt'>) => {
     if (dir === null) return null;
-    const path = writeReplay(dir, file, written.length + 1);
+    const path = writeReplay(dir, { ...head, ...file, recordedAt: new Date().toISOString() }, written.length + 1);
     written.push(path);
     return path;
   };
-  const onChannelFailure: Recorders['onChannelFailure'] = (ch, expect, channel, call) =>
+  const onChannelFailure: Recorders['onChannelFailure'] = (ch, expect, channel, call, original, steps) =>
     write({
-      ...head,
       kind: 'channel',
       method: ch.id,
       transport: 'ws',
@@ -92,13 +74,23 @@ function replayRecorder(o: GenerateOptions, spec: GenSpec, seed: number, written
       why: channel.address,
       channel,
       call,
-      shrinkSteps: 0,
-      recordedAt: new Date().toISOString(),
+      ...(original ? { original } : {}),
+      shrinkSteps: steps,
     });
-  const onFailure: Recorders['onFailure'] = (m, transport, c, call, original, steps) => {
-    if (dir === null) return null;
-    const file: ReplayFile = {
-      ...head,
+  const onSequenceFailure: Recorders['onSequenceFailure'] = (name, sequence, call) =>
+    write({
+      kind: 'sequence',
+      method: name,
+      transport: 'ws',
+      auth: sequence.conn === 'login' || sequence.frames.some((f) => f.login) ? 'login' : 'none',
+      expect: 'valid',
+      why: call.verdict.rule,
+      sequence,
+      call,
+      shrinkSteps: 0,
+    });
+  const onFailure: Recorders['onFailure'] = (m, transport, c, call, original, steps) =>
+    write({
       kind: 'method',
       method: m.name,
       transport,
@@ -109,11 +101,8 @@ function replayRecorder(o: GenerateOptions, spec: GenSpec, seed: number, written
       call,
       ...(original ? { original } : {}),
       shrinkSteps: steps,
-      recordedAt: new Date().toISOString(),
-    };
-    return write(file);
-  };
-  return { onFailure, onChannelFailure };
+    });
+  return { onFailure, onChannelFailure, onSequenceFailure };
 }
 
 /** Open the session (UnreachableError when the server cannot be reached) and build what every target shares. */
@@ -132,11 +121,15 @@ async function prepare(
     await session.close();
     throw new UnreachableError((err as Error).message);
   }
+  // A server that does not answer getRateLimits is paced under the spec's budgets.
+  await session.readBudgets().catch(() => undefined);
+  const names = await namesOf(spec, session);
   return {
     spec,
     schemas: new SchemaSet(spec.doc),
     session,
-    values: { doc: spec.doc, hints: await hintsOf(spec, session), seed },
+    values: { doc: spec.doc, hints: names.hints, seed },
+    namesSkipped: names.skipped,
     randomCases: o.cases ?? 3,
     deadline: t0 + (o.durationS ?? 600) * 1000,
     allowOrderFlow: o.allowOrderFlow ?? false,
@@ -161,7 +154,14 @@ export async function runGenerated(o: GenerateOptions): Promise<Report> {
     'generated.invariants',
     ...SEQUENCES.map((s) => `generated.sequence.${s}`),
   ].filter(chosen);
-  o.onProgress?.({ type: 'started', seed, targets: targets.length, spec: spec.file });
+  o.onProgress?.({
+    type: 'started',
+    seed,
+    targets: targets.length,
+    spec: spec.file,
+    pacing: env.session.pacing(),
+    namesSkipped: env.namesSkipped,
+  });
   const results: CheckResult[] = [];
   const counts: TargetCounts[] = [];
   const done = (result: CheckResult, c: TargetCounts) => {

@@ -7,6 +7,7 @@ import { frameMethod } from './spec';
 import type { WsConn } from '../connection';
 import type { TargetEnv } from './target-env';
 import type { Exchange } from './session';
+import type { SequenceFrame, SequenceJudge } from './replay-file';
 import type { CheckResult, Finding, Observation, TargetCounts, TranscriptEntry } from '../model';
 
 /** A sequence's record: its counts, findings, notes and the frames of its failing steps. */
@@ -15,11 +16,15 @@ export class SequenceLog {
   readonly findings: Finding[] = [];
   readonly observations: Observation[] = [];
   readonly transcript: TranscriptEntry[] = [];
+  /** Every frame the sequence sent, in order, for a replay file of a failing step. */
+  readonly frames: SequenceFrame[] = [];
   private readonly started = Date.now();
 
   constructor(
     readonly env: TargetEnv,
     readonly name: string,
+    /** The connection the sequence runs on: one of its own, or the run's logged-in one. */
+    readonly conn: 'fresh' | 'login' = 'fresh',
   ) {
     this.counts = {
       id: `generated.sequence.${name}`,
@@ -56,11 +61,29 @@ export class SequenceLog {
     this.observations.push({ text: `should-level note: ${text}` });
   }
 
-  /** Record a failed step with its exchange. */
-  fail(rule: string, expected: string, got: string, ex?: Exchange): void {
+  /** Call a method by name on the sequence's connection, paced; its frame is recorded (null when the spec has no such method). */
+  async call(
+    conn: WsConn,
+    name: string,
+    params: unknown,
+    authed = true,
+    how: Pick<SequenceFrame, 'login' | 'signed'> = {},
+  ): Promise<Exchange | null> {
+    const ex = await callNamed(this.env, conn, name, params, authed);
+    if (ex) this.frames.push({ sent: ex.sent, received: ex.received, ...how });
+    return ex;
+  }
+
+  /**
+   * Record a failed step with its exchange. With `judge` (how the step's answer is judged), the failing
+   * step is the last frame sent, and the frames so far are written as a replay file.
+   */
+  fail(rule: string, expected: string, got: string, ex?: Exchange, judge?: SequenceJudge): void {
     this.counts.valid++;
     this.counts.fail++;
-    this.findings.push({ pointer: '', rule, expected, got, message: `${this.name}: ${rule}: got ${got}` });
+    const path = judge ? this.replay(rule, expected, got, judge) : null;
+    const message = `${this.name}: ${rule}: got ${got}${path ? ` [replay: ${path}]` : ''}`;
+    this.findings.push({ pointer: '', rule, expected, got, message });
     if (ex) {
       const t = Date.now() - this.env.t0;
       this.transcript.push(
@@ -68,6 +91,24 @@ export class SequenceLog {
         ...ex.received.map((d) => ({ t, conn: this.counts.id, dir: 'received' as const, data: d })),
       );
     }
+  }
+
+  private replay(rule: string, expected: string, got: string, judge: SequenceJudge): string | null {
+    const last = this.frames[this.frames.length - 1];
+    if (!last) return null;
+    const params = (/"params":(.*)}$/s.exec(last.sent)?.[1] ?? 'null').trim();
+    const s = this.env.session;
+    return this.env.onSequenceFailure(
+      this.name,
+      {
+        conn: this.conn,
+        frames: [...this.frames],
+        judge,
+        wallet: s.wallet?.address ?? null,
+        subaccounts: s.subaccounts,
+      },
+      { params, sent: last.sent, received: last.received, verdict: { status: 'fail', rule, expected, got } },
+    );
   }
 
   /** The sequence's check result (skipped with the reason when `skip` is given). */

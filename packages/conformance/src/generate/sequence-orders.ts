@@ -8,7 +8,7 @@ import type { Wallet } from 'ethers';
 import { fromUnits, roundTo, toUnits } from '../checks/decimals';
 import { signedParams } from '../checks/actions';
 import { isNotification, pushOf, type WsConn } from '../connection';
-import { bodyOf, callNamed, documentedError, SequenceLog } from './sequence-kit';
+import { bodyOf, documentedError, SequenceLog } from './sequence-kit';
 import type { TargetEnv } from './target-env';
 import type { CheckResult, TargetCounts } from '../model';
 
@@ -35,13 +35,15 @@ type Ctx = {
 /** Sign and send one order-flow request; the answer's body (null when none came). */
 async function act(c: Ctx, name: string, fields: Record<string, unknown>): Promise<Record<string, unknown> | null> {
   const asset = bodyOf(
-    (await callNamed(c.env, c.conn, 'public/get_instrument', { instrument_name: c.inst.instrument_name }))!,
+    (await c.log.call(c.conn, 'public/get_instrument', { instrument_name: c.inst.instrument_name }))!,
   )?.result as { base_asset_address?: string; base_asset_sub_id?: string } | undefined;
   const instrument = asset?.base_asset_address
     ? { base_asset_address: asset.base_asset_address, base_asset_sub_id: String(asset.base_asset_sub_id ?? '0') }
     : undefined;
   const params = await signedParams(c.wallet, name, c.sub, fields, instrument);
-  const ex = await callNamed(c.env, c.conn, name, params);
+  const ex = await c.log.call(c.conn, name, params, true, {
+    signed: { action: name, fields, ...(instrument ? { instrument } : {}) },
+  });
   return ex ? bodyOf(ex) : null;
 }
 
@@ -51,14 +53,14 @@ const orderIdOf = (body: Record<string, unknown> | null, key = 'order'): string 
 };
 
 async function openIds(c: Ctx): Promise<string[] | null> {
-  const r = bodyOf((await callNamed(c.env, c.conn, 'private/get_open_orders', { subaccount_id: c.sub }))!)?.result as
+  const r = bodyOf((await c.log.call(c.conn, 'private/get_open_orders', { subaccount_id: c.sub }))!)?.result as
     { orders?: { order_id?: unknown }[] } | undefined;
   return Array.isArray(r?.orders) ? r.orders.map((o) => String(o.order_id)) : null;
 }
 
 /** The price a resting buy can sit at: half the best bid (or ask), on the tick. */
 async function restingPrice(c: Ctx): Promise<string | null> {
-  const t = bodyOf((await callNamed(c.env, c.conn, 'public/get_ticker', { instrument_name: c.inst.instrument_name }))!)
+  const t = bodyOf((await c.log.call(c.conn, 'public/get_ticker', { instrument_name: c.inst.instrument_name }))!)
     ?.result as Record<string, unknown> | undefined;
   const ref = toUnits(String(t?.best_bid_price ?? t?.b ?? t?.best_ask_price ?? t?.a ?? ''));
   const tick = toUnits(String(c.inst.tick_size ?? '')) ?? 0n;
@@ -74,15 +76,20 @@ function expectRefusal(c: Ctx, what: string, body: Record<string, unknown> | nul
       `${what} is refused`,
       'a documented error code',
       `a result: ${JSON.stringify(body.result).slice(0, 200)}`,
+      undefined,
+      { kind: 'refused' },
     );
   else if (documentedError(c.env, body)) c.log.pass();
-  else c.log.fail('error codes come from the error table', 'a documented code', JSON.stringify(body.error));
+  else
+    c.log.fail('error codes come from the error table', 'a documented code', JSON.stringify(body.error), undefined, {
+      kind: 'refused',
+    });
 }
 
 async function lifeCycle(c: Ctx): Promise<void> {
   const from = c.conn.frames.length;
   const channel = `${c.sub}.orders`;
-  await callNamed(c.env, c.conn, c.env.spec.subscribe, { channels: [channel] });
+  await c.log.call(c.conn, c.env.spec.subscribe, { channels: [channel] });
   const price = await restingPrice(c);
   if (!price) return c.log.inconclusive('no price to rest an order at (no ticker or tick size)');
   const base = {
@@ -100,6 +107,8 @@ async function lifeCycle(c: Ctx): Promise<void> {
       'a valid signed resting order is accepted',
       'a result with order.order_id',
       JSON.stringify(placed?.error ?? placed).slice(0, 300),
+      undefined,
+      { kind: 'served' },
     );
   c.log.pass();
   const pushed = await c.conn.waitFor(
@@ -134,7 +143,10 @@ async function cancelAndAfter(
 ): Promise<void> {
   const cancelled = await act(c, 'private/cancel', { instrument_name: c.inst.instrument_name, order_id: newId });
   if (cancelled && 'result' in cancelled) c.log.pass();
-  else c.log.fail('cancel of an open order is served', 'a result', JSON.stringify(cancelled).slice(0, 300));
+  else
+    c.log.fail('cancel of an open order is served', 'a result', JSON.stringify(cancelled).slice(0, 300), undefined, {
+      kind: 'served',
+    });
   const open2 = await openIds(c);
   if (open2 && !open2.includes(id) && !open2.includes(newId)) c.log.pass();
   else
@@ -157,16 +169,17 @@ async function cancelAndAfter(
 
 /** Run the order life cycle on the session's logged-in connection. */
 export async function runOrderLifeCycle(env: TargetEnv): Promise<{ result: CheckResult; counts: TargetCounts }> {
-  const log = new SequenceLog(env, 'order-life-cycle');
-  const missing = NEEDED.find((n) => !env.spec.methods.some((m) => m.name === n));
-  const skip = !env.allowOrderFlow
-    ? 'needs --allow-order-flow (the runner never places orders without it)'
-    : missing
-      ? `the spec has no ${missing}`
+  const log = new SequenceLog(env, 'order-life-cycle', 'login');
+  const missing = NEEDED.filter((n) => !env.spec.methods.some((m) => m.name === n));
+  // The life cycle is this exchange's (its signed order methods): on another spec, that is the reason.
+  const skip = missing.length
+    ? `the order life cycle is this exchange's (signed orders placed, replaced and cancelled): the spec ${env.spec.title} has ${missing.length === NEEDED.length ? 'none of its methods' : 'not all of its methods'} (no ${missing.join(', ')})`
+    : !env.allowOrderFlow
+      ? 'needs --allow-order-flow (the runner never places orders without it)'
       : env.session.noLogin;
   if (skip || !env.session.wallet) return log.result(TITLE, skip ?? 'no login');
   const conn = await env.session.conn('login');
-  const list = bodyOf((await callNamed(env, conn, 'public/get_all_live_instruments', {}))!)?.result;
+  const list = bodyOf((await log.call(conn, 'public/get_all_live_instruments', {}))!)?.result;
   const inst = (Array.isArray(list) ? (list as Record<string, unknown>[]) : []).find(
     (i) => i.instrument_type === 'perp' && i.tick_size && i.amount_step,
   );

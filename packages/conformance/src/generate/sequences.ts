@@ -8,7 +8,7 @@ import { signLogin } from '@exchange-api/auth';
 import { isNotification, pushOf, WsConn } from '../connection';
 import { addressesOf } from './channel-target';
 import { runOrderLifeCycle } from './sequence-orders';
-import { bodyOf, callNamed, documentedError, SequenceLog } from './sequence-kit';
+import { bodyOf, documentedError, SequenceLog } from './sequence-kit';
 import { typical } from './values';
 import { loginMethod } from './session';
 import type { TargetEnv } from './target-env';
@@ -21,15 +21,16 @@ async function loginThenPrivate(env: TargetEnv): Promise<Done> {
   const log = new SequenceLog(env, 'login-then-private');
   const title = 'A private call is refused before login and served after it, on one connection';
   const m = env.spec.methods.find((x) => x.auth === 'login' && !x.orderFlow && x.transports.includes('ws'));
-  const skip =
-    !loginMethod(env.spec) || !m
-      ? 'the spec has no login method or no private method on WebSocket'
+  const skip = !loginMethod(env.spec)
+    ? `the login is this exchange's (public/login), which the spec ${env.spec.title} does not have`
+    : !m
+      ? `the spec ${env.spec.title} has no private method on WebSocket`
       : env.session.noLogin;
   if (skip || !m || !env.session.wallet) return log.result(title, skip ?? 'no login');
   const conn = await WsConn.open(env.session.ws, env.session.transcript, 'generate-sequence-login');
   try {
     const params = typical(env.values, m.params);
-    const before = await callNamed(env, conn, m.name, params, false);
+    const before = await log.call(conn, m.name, params, false);
     const b = bodyOf(before!);
     if (!b) log.inconclusive(`no answer to ${m.name} before login`);
     else if ('result' in b)
@@ -38,17 +39,24 @@ async function loginThenPrivate(env: TargetEnv): Promise<Done> {
         'an error',
         `a result: ${before!.outcome.kind === 'response' ? before!.outcome.text.slice(0, 200) : ''}`,
         before!,
+        { kind: 'refused' },
       );
     else if (documentedError(env, b)) log.pass();
-    else log.fail('error codes come from the error table', 'a documented code', JSON.stringify(b.error), before!);
-    const login = await callNamed(env, conn, loginMethod(env.spec)!.name, await signLogin(env.session.wallet), false);
+    else
+      log.fail('error codes come from the error table', 'a documented code', JSON.stringify(b.error), before!, {
+        kind: 'refused',
+      });
+    const proof = await signLogin(env.session.wallet);
+    const login = await log.call(conn, loginMethod(env.spec)!.name, proof, false, { login: true });
     if (!Array.isArray(bodyOf(login!)?.result))
       return (log.inconclusive('the login was not accepted on the fresh connection'), log.result(title));
-    const after = await callNamed(env, conn, m.name, params, true);
+    const after = await log.call(conn, m.name, params, true);
     const a = bodyOf(after!);
     if (!a) log.inconclusive(`no answer to ${m.name} after login`);
     else if (!('result' in a))
-      log.fail('after login the same private call is served', 'a result', JSON.stringify(a.error), after!);
+      log.fail('after login the same private call is served', 'a result', JSON.stringify(a.error), after!, {
+        kind: 'served',
+      });
     else if (env.schemas.valid(m.result, a.result)) log.pass();
     else log.note(`${m.name}'s result after login does not conform: ${env.schemas.why(m.result, a.result)}`);
   } finally {
@@ -99,7 +107,7 @@ async function step(
 ): Promise<void> {
   const channels = op.op === 'unsubscribe-all' ? undefined : [...new Set(op.channels.map((i) => pool[i]!))];
   const name = op.op === 'subscribe' ? env.spec.subscribe : env.spec.unsubscribe;
-  const ex = await callNamed(env, conn, name, channels ? { channels } : {}, false);
+  const ex = await log.call(conn, name, channels ? { channels } : {}, false);
   const body = ex ? bodyOf(ex) : null;
   if (!body || !('result' in body))
     return log.inconclusive(`${name} ${JSON.stringify(channels ?? 'all')} got no result`);
@@ -119,6 +127,7 @@ async function step(
       JSON.stringify([...model].sort()),
       JSON.stringify([...current].sort()),
       ex!,
+      { kind: 'subscriptions', expected: [...model] },
     );
 }
 
@@ -135,6 +144,8 @@ async function checkPushes(log: SequenceLog, conn: WsConn, model: Set<string>, f
       'only subscribed channels are pushed',
       `pushes on ${JSON.stringify([...model])} only`,
       `a push on ${stray.channel}`,
+      undefined,
+      { kind: 'pushes', subscribed: [...model] },
     );
   else if (pushes.length || model.size === 0) log.pass();
   else log.inconclusive('nothing was pushed on the subscribed channels in the window');

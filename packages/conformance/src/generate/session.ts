@@ -1,9 +1,9 @@
 /**
  * The connections of a generated run and how calls are made on them: an anonymous WebSocket for public
  * methods, a logged-in one for private methods (the --key wallet, else a fresh random wallet where the
- * server lets one log in), HTTP POST with the login headers. Calls are paced under the spec's budgets
- * (the per-IP one before login, the class's per-wallet one after); a rate-limit answer is waited out as
- * its hint says and the call is sent again.
+ * server lets one log in), HTTP POST with the login headers. Calls are paced under the budgets (the
+ * per-IP one before login, the class's per-wallet one after): the server's own where its getRateLimits
+ * says (pacing.ts), else the spec's; a rate-limit answer is waited out as its hint says and the call sent again.
  */
 import { Wallet } from 'ethers';
 import { loginHeaders, signLogin } from '@exchange-api/auth';
@@ -11,7 +11,8 @@ import { isNotification, isResponse, WsConn, type RpcResponse } from '../connect
 import { Pacer } from '../guard';
 import { Transcript } from '../transcript';
 import type { Outcome } from './verdict';
-import type { GenMethod, GenSpec } from './spec';
+import { ipBudgetFrom, rateLimitsMethod, walletBudgetsFrom, type PaceBudget } from './pacing';
+import type { GenLimit, GenMethod, GenSpec } from './spec';
 
 /** What one call sent and got. */
 export interface Exchange {
@@ -36,6 +37,8 @@ export function loginMethod(spec: GenSpec): GenMethod | undefined {
 export class Session {
   private conns = new Map<'anon' | 'login', WsConn>();
   private readonly pacers = new Map<string, Pacer>();
+  /** Budgets as the server reported them, by limit id. */
+  private readonly refined = new Map<string, PaceBudget>();
   wallet: Wallet | null = null;
   subaccounts: number[] = [];
   /** Why private methods cannot be called (null when they can). */
@@ -66,6 +69,13 @@ export class Session {
     return conn;
   }
 
+  /** A connection of its own (logged in with the run's wallet when `login`), for probes that must not share one; the caller closes it. */
+  async fresh(login: boolean, name: string): Promise<WsConn> {
+    const conn = await WsConn.open(this.ws, this.transcript, name, CALL_TIMEOUT_MS);
+    if (login) await this.login(conn).catch(async (err: Error) => (await conn.close(), Promise.reject(err)));
+    return conn;
+  }
+
   private async login(conn: WsConn): Promise<void> {
     this.wallet ??= this.key ?? (Wallet.createRandom() as unknown as Wallet);
     const got = await conn.request('public/login', await signLogin(this.wallet), { timeoutMs: CALL_TIMEOUT_MS });
@@ -77,27 +87,68 @@ export class Session {
     this.subaccounts = result as number[];
   }
 
-  /**
-   * The pacer of a call: the per-IP budget for calls without a login, the class's per-wallet budget for
-   * calls that travel with one (a fresh random wallet's budget is the runner's alone; --key's may be shared).
-   */
-  private pacer(m: GenMethod, authed: boolean): Pacer {
-    const budget = this.spec.classBudgets[m.rateLimitClass ?? ''] ?? 'non_matching';
+  /** The limit a call is paced under: the per-IP one without a login, the class's per-wallet one with it. */
+  private limitOf(m: GenMethod, authed: boolean): GenLimit | undefined {
     const ip = this.spec.limits.find((l) => l.scope === 'ip');
-    const limit = authed
-      ? (this.spec.limits.find((l) => l.id === budget) ??
-        this.spec.limits.find((l) => l.id === m.name.split('/').pop()) ??
-        this.spec.limits.find((l) => l.id === 'non_matching') ??
-        ip)
-      : ip;
+    if (!authed) return ip;
+    const budget = this.spec.classBudgets[m.rateLimitClass ?? this.spec.defaultClass ?? ''] ?? 'non_matching';
+    const byId = (id: string) => this.spec.limits.find((l) => l.id === id);
+    return byId(budget) ?? byId(m.name.split('/').pop()!) ?? byId('non_matching') ?? ip;
+  }
+
+  /**
+   * How many calls per window a pacer lets through: the budget (the server's where it said, else the
+   * spec's) less a margin; the whole of a fresh random wallet's budget, which is the runner's alone, but
+   * only 80 % of a per-IP budget or of the --key wallet's, which other clients may share.
+   */
+  private sizeOf(limit: GenLimit | undefined, authed: boolean): { points: number; windowMs: number } {
+    const b = limit ? (this.refined.get(limit.id) ?? limit) : null;
+    if (!b) return { points: 20, windowMs: 1000 };
+    const share = authed && !this.key ? 1 : 0.8;
+    return { points: Math.max(1, Math.floor(b.points * share) - 1), windowMs: b.windowMs };
+  }
+
+  private pacer(m: GenMethod, authed: boolean): Pacer {
+    const limit = this.limitOf(m, authed);
     const key = authed ? `wallet:${limit?.id ?? 'any'}` : 'ip';
     let p = this.pacers.get(key);
     if (!p) {
-      const share = authed && !this.key ? 1 : 0.8;
-      p = limit ? new Pacer(Math.max(1, Math.floor(limit.points * share) - 1), limit.windowMs) : new Pacer(20, 1000);
+      const { points, windowMs } = this.sizeOf(limit, authed);
+      p = new Pacer(points, windowMs);
       this.pacers.set(key, p);
     }
     return p;
+  }
+
+  private refine(b: PaceBudget, authed: boolean): void {
+    this.refined.set(b.id, b);
+    const limit = this.spec.limits.find((l) => l.id === b.id);
+    const p = this.pacers.get(authed ? `wallet:${b.id}` : 'ip');
+    if (p) Object.assign(p, this.sizeOf(limit, authed));
+  }
+
+  /**
+   * Ask the server for its budgets (getRateLimits, where the spec has it) on both connections and pace
+   * under what it says instead of the spec's reference values. Without an answer the spec's stand.
+   */
+  async readBudgets(): Promise<void> {
+    const m = rateLimitsMethod(this.spec);
+    if (!m) return;
+    const resultOf = (ex: Exchange) =>
+      ex.outcome.kind === 'response' ? (ex.outcome.json as RpcResponse | undefined)?.result : undefined;
+    const anon = await this.callOn(await this.conn('anon'), m, '{}', false);
+    const ip = ipBudgetFrom(this.spec, resultOf(anon));
+    if (ip) this.refine(ip, false);
+    if (this.noLogin) return;
+    const mine = await this.callOn(await this.conn('login'), m, '{}', true);
+    for (const b of walletBudgetsFrom(this.spec, resultOf(mine))) this.refine(b, true);
+  }
+
+  /** The window budgets the run paces under: the server's where it said, else the spec's. */
+  pacing(): PaceBudget[] {
+    return this.spec.limits.map(
+      (l) => this.refined.get(l.id) ?? { id: l.id, points: l.points, windowMs: l.windowMs, source: 'spec' as const },
+    );
   }
 
   /** Whether a call travels with the login: private methods, and public ones over the logged-in WebSocket. */

@@ -68,6 +68,8 @@ export interface GenSpec {
   limits: GenLimit[];
   /** Budget id of each rate-limit class (x-rate-limit-classes). */
   classBudgets: Record<string, string>;
+  /** The class of methods the spec names no class for (`default: true`), when it marks one. */
+  defaultClass: string | null;
   subscribe: string;
   unsubscribe: string;
 }
@@ -185,7 +187,7 @@ function errorsOf(doc: Record<string, unknown>): { errors: GenError[]; own: bool
   return { errors: merged, own: own.length > 0 };
 }
 
-function limitsOf(doc: Record<string, unknown>): { limits: GenLimit[]; classBudgets: Record<string, string> } {
+function limitsOf(doc: Record<string, unknown>): Pick<GenSpec, 'limits' | 'classBudgets' | 'defaultClass'> {
   const limits = (Array.isArray(doc['x-limits']) ? doc['x-limits'] : [])
     .filter(isObj)
     .filter((l) => l.kind === 'window' && typeof l.points === 'number' && typeof l.windowMs === 'number')
@@ -196,9 +198,11 @@ function limitsOf(doc: Record<string, unknown>): { limits: GenLimit[]; classBudg
       windowMs: l.windowMs as number,
     }));
   const classBudgets: Record<string, string> = {};
-  for (const c of (Array.isArray(doc['x-rate-limit-classes']) ? doc['x-rate-limit-classes'] : []).filter(isObj))
+  const classes = (Array.isArray(doc['x-rate-limit-classes']) ? doc['x-rate-limit-classes'] : []).filter(isObj);
+  for (const c of classes)
     if (typeof c.name === 'string' && typeof c.budget === 'string') classBudgets[c.name] = c.budget;
-  return { limits, classBudgets };
+  const dflt = classes.find((c) => c.default === true && typeof c.name === 'string');
+  return { limits, classBudgets, defaultClass: dflt ? String(dflt.name) : null };
 }
 
 /**

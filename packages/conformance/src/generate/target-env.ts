@@ -3,7 +3,7 @@ import { toJson, type SchemaSet } from './schema-set';
 import { judge, type Verdict } from './verdict';
 import type { InputCase } from './cases';
 import type { Exchange, Session } from './session';
-import type { ReplayCall } from './replay-file';
+import type { ReplayCall, SequenceRecord } from './replay-file';
 import type { GenChannel, GenMethod, GenSpec } from './spec';
 import type { ValueCtx } from './values';
 
@@ -13,19 +13,25 @@ export interface TargetEnv {
   schemas: SchemaSet;
   session: Session;
   values: ValueCtx;
+  /** Why names the server knows were not asked (names.ts), part by part. */
+  namesSkipped: string[];
   randomCases: number;
   deadline: number;
   allowOrderFlow: boolean;
   http: string | null;
   shrinkCalls: number;
   t0: number;
-  /** Record a channel failure (the subscribe frame sent and what came); returns the replay path, if written. */
+  /** Record a channel failure (the subscribe frame sent and what came, the original when shrunk); returns the replay path, if written. */
   onChannelFailure: (
     ch: GenChannel,
     expect: 'valid' | 'invalid',
-    channel: { address: string; valid?: string },
+    channel: { address: string; valid?: string; subscribed?: string[] },
     call: ReplayCall,
+    original: ReplayCall | undefined,
+    steps: number,
   ) => string | null;
+  /** Record a sequence failure (its frames up to the failing step, the last one's call); returns the replay path, if written. */
+  onSequenceFailure: (name: string, sequence: SequenceRecord, call: ReplayCall) => string | null;
   /** Record a failure (its smallest call and the original); returns the replay path, if written. */
   onFailure: (
     m: GenMethod,
