@@ -7,7 +7,7 @@
  */
 import { frameMethod, type GenChannel } from './spec';
 import { toJson } from './schema-set';
-import { collect } from './channel-target';
+import { collect } from './channel-pushes';
 import type { SeenPush } from './invariants';
 import type { TargetEnv } from './target-env';
 import type { Exchange } from './session';

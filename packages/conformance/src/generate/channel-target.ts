@@ -5,7 +5,7 @@
  * outside the enumeration) is sent together with a valid one and must be refused for that address alone.
  * The pushes seen are then checked against the domain invariants (invariants.ts).
  */
-import { isNotification, pushOf, type WsConn } from '../connection';
+import { collect, WINDOW_MS } from './channel-pushes';
 import { toJson } from './schema-set';
 import { shrinkChannelFailure, shrinkRefusal } from './channel-shrink';
 import { checkInvariants, type InvariantVerdict, type SeenPush } from './invariants';
@@ -15,7 +15,6 @@ import { frameMethod, type GenChannel } from './spec';
 import type { CheckResult, Finding, TargetCounts } from '../model';
 
 type Done = { result: CheckResult; counts: TargetCounts };
-const WINDOW_MS = 3000;
 
 function fill(address: string, values: Record<string, string>): string {
   return address.replace(/\{([^}]+)\}/g, (_m, name: string) => values[name] ?? `{${name}}`);
@@ -56,23 +55,6 @@ export async function rpc(
       sent: ex.sent,
     };
   return { body: isObj(ex.outcome.json) ? ex.outcome.json : null, text: ex.outcome.text, sent: ex.sent };
-}
-
-/** Wait until every address has two pushes, or the window ends; the pushes seen. */
-export async function collect(conn: WsConn, from: number, addresses: string[]): Promise<SeenPush[]> {
-  const until = Date.now() + WINDOW_MS;
-  const count = () => {
-    const seen = conn.frames
-      .slice(from)
-      .filter((f) => isNotification(f.json))
-      .map(pushOf);
-    return { seen, done: addresses.every((a) => seen.filter((p) => p.channel === a).length >= 2) };
-  };
-  while (!count().done && Date.now() < until)
-    await conn.waitFor((f) => isNotification(f.json), Math.max(1, until - Date.now()), conn.frames.length);
-  return count()
-    .seen.filter((p) => p.channel !== undefined)
-    .map((p) => ({ channel: p.channel!, data: p.data, t: p.frame.t }));
 }
 
 /** Judge one invalid address sent with a valid one: refused for that address alone. */

@@ -13,7 +13,8 @@ import { SchemaSet } from './schema-set';
 import { Session, sendFrame, type Exchange } from './session';
 import { specOf } from './run';
 import { judge, type Verdict } from './verdict';
-import { collect, judgeInvalid } from './channel-target';
+import { judgeInvalid } from './channel-target';
+import { collect } from './channel-pushes';
 import { replaySequence } from './sequence-replay';
 import type { GenMethod, GenSpec } from './spec';
 
