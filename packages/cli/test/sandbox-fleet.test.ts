@@ -92,12 +92,12 @@ describe.skipIf(!hasRedisServer)(`sandbox --workers${hasRedisServer ? '' : ` (sk
     expect(await fifth.first).toMatch(/^connectionLimitExceeded:/);
     for (const ws of held) ws.terminate();
     // A worker killed is replaced; its books move to the others meanwhile.
+    // The primary's children that run the command: with a cold tsx cache it also has an esbuild service.
     const workers = () =>
-      spawnSync('ps', ['-o', 'pid=', '--ppid', String(run.child.pid)], { encoding: 'utf8' })
-        .stdout.trim()
-        .split(/\s+/)
-        .filter(Boolean)
-        .map(Number);
+      spawnSync('ps', ['-o', 'pid=,args=', '--ppid', String(run.child.pid)], { encoding: 'utf8' })
+        .stdout.split('\n')
+        .filter((l) => l.includes('exchange-api.js'))
+        .map((l) => Number(l.trim().split(/\s+/)[0]));
     const [victim] = workers();
     process.kill(victim!, 'SIGKILL');
     while (!run.stderr().includes(`worker ${victim} exited (SIGKILL); starting another`))
