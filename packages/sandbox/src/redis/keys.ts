@@ -3,6 +3,12 @@ export const keys = {
   /** Fleet members by id: a member is alive while its key exists (refreshed well within the lease). */
   alive: (member: string) => `xsb:alive:${member}`,
   alivePrefix: 'xsb:alive:',
+  /**
+   * A member's connection slots count while this key exists: refreshed with the alive key but lasting
+   * longer, so a member stalled past its alive key (a loaded machine) keeps its slots.
+   */
+  slotsAlive: (member: string) => `xsb:slots-alive:${member}`,
+  slotsAlivePrefix: 'xsb:slots-alive:',
   /** The set of member ids ever seen (dead ones are pruned as they are found). */
   members: 'xsb:members',
   /** The source of member ids. */

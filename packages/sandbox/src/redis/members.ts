@@ -15,6 +15,14 @@ import { keys } from './keys';
  */
 export const ALIVE_MS = 10_000;
 
+/**
+ * How long a member's connection slots outlive its last refresh. Longer than ALIVE_MS: a live member
+ * stalled past its alive key (its event loop starved for ten seconds under six busy processes) lost
+ * its slots to the next count, which then let a fifth connection of an IP in. A member that really died
+ * holds its slots this long.
+ */
+export const SLOTS_GRACE_MS = 60_000;
+
 /** Another member runs with a different configuration. */
 export class FleetConfigError extends Error {
   constructor(url: string, differs: string[]) {
@@ -25,9 +33,9 @@ export class FleetConfigError extends Error {
   }
 }
 
-/** KEYS: our alive key, members, config; ARGV: member, alive prefix. */
+/** KEYS: our alive key, members, config, our slots key; ARGV: member, alive prefix. */
 const LEAVE = `
-redis.call('DEL', KEYS[1])
+redis.call('DEL', KEYS[1], KEYS[4])
 redis.call('SREM', KEYS[2], ARGV[1])
 for _, m in ipairs(redis.call('SMEMBERS', KEYS[2])) do
   if redis.call('EXISTS', ARGV[2] .. m) == 1 then return 0 end
@@ -84,6 +92,7 @@ export class Members {
     await this.redis
       .multi()
       .set(keys.alive(this.id), String(Date.now()), 'PX', ALIVE_MS)
+      .set(keys.slotsAlive(this.id), '1', 'PX', SLOTS_GRACE_MS)
       .sadd(keys.members, this.id)
       .pexpire(keys.config, ALIVE_MS)
       .exec();
@@ -102,6 +111,15 @@ export class Members {
 
   /** Leave: no longer alive; the last one to leave takes the configuration away with it. */
   async leave(): Promise<void> {
-    await this.redis.eval(LEAVE, 3, keys.alive(this.id), keys.members, keys.config, this.id, keys.alivePrefix);
+    await this.redis.eval(
+      LEAVE,
+      4,
+      keys.alive(this.id),
+      keys.members,
+      keys.config,
+      keys.slotsAlive(this.id),
+      this.id,
+      keys.alivePrefix,
+    );
   }
 }

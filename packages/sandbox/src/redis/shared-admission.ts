@@ -1,7 +1,8 @@
 /**
  * The per-IP connection limit over a fleet: one count per IP in Redis, kept per member, taken and given
- * back atomically by Lua. A member that dies without giving its slots back is found dead (its alive key
- * is gone) by the next script that reads the IP, and its slots are dropped then.
+ * back atomically by Lua. A member that dies without giving its slots back is found dead (its slots key,
+ * which outlives the alive key by SLOTS_GRACE_MS, is gone) by the next script that reads the IP, and its
+ * slots are dropped then.
  */
 import type { Redis } from 'ioredis';
 import type { Slots } from '../admission';
@@ -63,7 +64,7 @@ export class SharedAdmission implements Slots {
           keys.connections(ip),
           keys.connectionsFirst(ip),
           this.member,
-          keys.alivePrefix,
+          keys.slotsAlivePrefix,
           this.max,
           id,
         ) as Promise<number>,
@@ -102,7 +103,7 @@ export class SharedAdmission implements Slots {
           keys.connections(ip),
           keys.connectionsFirst(ip),
           this.member,
-          keys.alivePrefix,
+          keys.slotsAlivePrefix,
         ) as Promise<[number, string]>,
     );
     return {
