@@ -43,6 +43,18 @@ async function against(
   }
 }
 
+/** A replay file sent again: STILL FAILING (exit 1) on a fresh faulty server, FIXED (exit 0) on the sandbox. */
+async function stillFailingThenFixed(file: string, faults: Faults): Promise<void> {
+  const io = { out: () => undefined, err: () => undefined };
+  const again = await startFaulty(sandbox, faults);
+  try {
+    expect(await runCli(['--ws', again.wsUrl, '--replay', file], io, {})).toBe(1);
+  } finally {
+    await again.close();
+  }
+  expect(await runCli(['--ws', sandbox.wsUrl, '--replay', file], io, {})).toBe(0);
+}
+
 const params = (r: ReplayFile) => JSON.parse(r.call.params) as Record<string, unknown>;
 
 describe('conformance --generate', () => {
@@ -145,14 +157,7 @@ describe('conformance --generate', () => {
     // The push failure is a replay file too: STILL FAILING on the faulty server, FIXED on the sandbox.
     const index = replays.findIndex((r) => r.kind === 'channel' && /\.1\.20$/.test(r.channel!.address));
     const file = join(dir, readdirSync(dir)[index]!);
-    const io = { out: () => undefined, err: () => undefined };
-    const again = await startFaulty(sandbox, faults);
-    try {
-      expect(await runCli(['--ws', again.wsUrl, '--replay', file], io, {})).toBe(1);
-    } finally {
-      await again.close();
-    }
-    expect(await runCli(['--ws', sandbox.wsUrl, '--replay', file], io, {})).toBe(0);
+    await stillFailingThenFixed(file, faults);
   }, 180_000);
 
   it('a push failure that needs two subscriptions together is shrunk to that pair; its replay still fails', async () => {
@@ -178,14 +183,7 @@ describe('conformance --generate', () => {
     expect(report.checks[0]!.findings[0]!.message).toContain(`smallest failing subscription: ${JSON.stringify(pair)}`);
     // Its replay subscribes the pair again: STILL FAILING on the faulty server, FIXED on the sandbox.
     const file = join(dir, readdirSync(dir)[replays.indexOf(shrunk)]!);
-    const io = { out: () => undefined, err: () => undefined };
-    const again = await startFaulty(sandbox, faults);
-    try {
-      expect(await runCli(['--ws', again.wsUrl, '--replay', file], io, {})).toBe(1);
-    } finally {
-      await again.close();
-    }
-    expect(await runCli(['--ws', sandbox.wsUrl, '--replay', file], io, {})).toBe(0);
+    await stillFailingThenFixed(file, faults);
   }, 180_000);
 
   it('a subscription of valid addresses refused as a whole is shrunk to the address refused alone', async () => {
@@ -207,14 +205,7 @@ describe('conformance --generate', () => {
     expect((JSON.parse(shrunk.original!.params) as { channels: string[] }).channels.length).toBeGreaterThan(2);
     expect(report.checks[0]!.findings.map((f) => f.message).join('\n')).toMatch(/smallest refused subscription/);
     const file = join(dir, readdirSync(dir)[replays.indexOf(shrunk)]!);
-    const io = { out: () => undefined, err: () => undefined };
-    const again = await startFaulty(sandbox, faults);
-    try {
-      expect(await runCli(['--ws', again.wsUrl, '--replay', file], io, {})).toBe(1);
-    } finally {
-      await again.close();
-    }
-    expect(await runCli(['--ws', sandbox.wsUrl, '--replay', file], io, {})).toBe(0);
+    await stillFailingThenFixed(file, faults);
   }, 180_000);
 
   it('sequences: login then private calls, subscribe/unsubscribe runs, the order life cycle; a second cancel served is caught', async () => {
@@ -304,14 +295,7 @@ describe('conformance --generate', () => {
     expect(last.method).toBe('subscribe');
     expect(last.params.channels.length).toBeGreaterThan(1);
     const file = join(dir, readdirSync(dir)[replays.indexOf(replay)]!);
-    const io = { out: () => undefined, err: () => undefined };
-    const again = await startFaulty(sandbox, faults);
-    try {
-      expect(await runCli(['--ws', again.wsUrl, '--replay', file], io, {})).toBe(1);
-    } finally {
-      await again.close();
-    }
-    expect(await runCli(['--ws', sandbox.wsUrl, '--replay', file], io, {})).toBe(0);
+    await stillFailingThenFixed(file, faults);
   }, 120_000);
 
   it('a rate-limit answer is waited out as its hint says and the call sent again, never a failure', async () => {

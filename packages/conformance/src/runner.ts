@@ -14,8 +14,9 @@ import { keyRefusal, type KeyRefusal } from './key-admission';
 import { resolveOptions, type RunOptions } from './options';
 import { identityOf, runOne } from './run-check';
 import { matches } from './select';
+import { areaCounts, countResults } from './tally';
 import type { RunState } from './run-state';
-import type { CheckResult, Counts, Report, Status } from './model';
+import type { CheckResult, Report } from './model';
 
 export { resolveOptions, type RunOptions, type ProgressEvent } from './options';
 export { UnreachableError } from './discover';
@@ -27,17 +28,6 @@ export function selectChecks(
   skip: readonly string[] = [],
 ): Check[] {
   return checks.filter((c) => (!only.length || matches(c.id, only)) && !(skip.length && matches(c.id, skip)));
-}
-
-function count(results: readonly CheckResult[]): Counts {
-  const by = (s: Status) => results.filter((r) => r.status === s).length;
-  return {
-    total: results.length,
-    passed: by('pass'),
-    failed: by('fail'),
-    skipped: by('skip'),
-    inconclusive: by('inconclusive'),
-  };
 }
 
 /**
@@ -64,11 +54,8 @@ function buildReport(
   interrupted: Report['interrupted'],
   refused: KeyRefusal | null,
 ): Report {
-  const areas = [...new Set(results.map((r) => r.area))].map((area) => ({
-    area,
-    ...count(results.filter((r) => r.area === area)),
-  }));
-  const summary = count(results);
+  const areas = areaCounts(results);
+  const summary = countResults(results);
   return {
     format: 'exchange-api-conformance-report',
     formatVersion: 1,

@@ -12,6 +12,7 @@ import { checkInvariants, type InvariantVerdict, type SeenPush } from './invaria
 import type { TargetEnv } from './target-env';
 import type { ReplayCall } from './replay-file';
 import { frameMethod, type GenChannel } from './spec';
+import { zeroCounts } from './report-counts';
 import type { CheckResult, Finding, TargetCounts } from '../model';
 
 type Done = { result: CheckResult; counts: TargetCounts };
@@ -109,19 +110,7 @@ async function runInvalid(
 async function runChannel(env: TargetEnv, ch: GenChannel, seen: SeenPush[]): Promise<Done> {
   const started = Date.now();
   const id = `generated.channel.${ch.id}`;
-  const counts: TargetCounts = {
-    id,
-    target: ch.address,
-    kind: 'channel',
-    transport: 'ws',
-    valid: 0,
-    invalid: 0,
-    pass: 0,
-    fail: 0,
-    inconclusive: 0,
-    note: 0,
-    notRun: 0,
-  };
+  const counts = zeroCounts(id, ch.address, 'channel', 'ws');
   const findings: Finding[] = [];
   const { valid, invalid, missing, values } = addressesOf(ch, env);
   const skip =

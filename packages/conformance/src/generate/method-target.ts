@@ -11,23 +11,8 @@ import type { Verdict } from './verdict';
 import type { Exchange } from './session';
 import type { ReplayCall } from './replay-file';
 import type { GenMethod } from './spec';
+import { zeroCounts } from './report-counts';
 import type { CheckResult, Finding, Observation, TargetCounts, TranscriptEntry } from '../model';
-
-function emptyCounts(id: string, target: string, transport: 'ws' | 'http'): TargetCounts {
-  return {
-    id,
-    target,
-    kind: 'method',
-    transport,
-    valid: 0,
-    invalid: 0,
-    pass: 0,
-    fail: 0,
-    inconclusive: 0,
-    note: 0,
-    notRun: 0,
-  };
-}
 
 const callOf = (c: InputCase, ex: Exchange, verdict: Verdict): ReplayCall => ({
   params: toJson(c.params),
@@ -44,7 +29,7 @@ export async function runMethodTarget(
 ): Promise<{ result: CheckResult; counts: TargetCounts }> {
   const started = Date.now();
   const id = `generated.${m.name}@${t}`;
-  const counts = emptyCounts(id, m.name, t);
+  const counts = zeroCounts(id, m.name, 'method', t);
   const findings: Finding[] = [];
   const observations: Observation[] = [];
   const transcript: TranscriptEntry[] = [];

@@ -16,10 +16,11 @@ import { Session } from './session';
 import { defaultSpecFile, loadGenSpec, type GenSpec } from './spec';
 import { writeReplay, type ReplayFile } from './replay-file';
 import { matches } from '../select';
+import { areaCounts, countResults } from '../tally';
 import type { TargetEnv } from './target-env';
 import { namesOf } from './names';
 import type { GenerateOptions } from './model';
-import type { CheckResult, Counts, Report, TargetCounts } from '../model';
+import type { CheckResult, Report, TargetCounts } from '../model';
 
 /** A stable 32-bit hash of a text (FNV-1a), to give each method its own stream of the seed. */
 export function hash32(text: string): number {
@@ -33,17 +34,6 @@ export function specOf(file: string | null | undefined): GenSpec {
   const f = file ?? defaultSpecFile();
   if (!f) throw new Error('no spec found: pass --spec <file>');
   return loadGenSpec(resolve(f));
-}
-
-function countsOf(results: readonly CheckResult[]): Counts {
-  const by = (s: CheckResult['status']) => results.filter((r) => r.status === s).length;
-  return {
-    total: results.length,
-    passed: by('pass'),
-    failed: by('fail'),
-    skipped: by('skip'),
-    inconclusive: by('inconclusive'),
-  };
 }
 
 type Recorders = Pick<TargetEnv, 'onFailure' | 'onChannelFailure' | 'onSequenceFailure'>;
@@ -206,7 +196,7 @@ function reportOf(
   late: boolean,
 ): Report {
   const sum = (k: 'pass' | 'fail' | 'inconclusive' | 'note' | 'notRun') => targets.reduce((n, t) => n + t[k], 0);
-  const summary = countsOf(results);
+  const summary = countResults(results);
   return {
     format: 'exchange-api-conformance-report',
     formatVersion: 1,
@@ -216,10 +206,7 @@ function reportOf(
     durationMs: Date.now() - t0,
     exitCode: summary.failed > 0 ? 1 : 0,
     summary,
-    areas: [...new Set(results.map((r) => r.area))].map((area) => ({
-      area,
-      ...countsOf(results.filter((r) => r.area === area)),
-    })),
+    areas: areaCounts(results),
     assumptions: [],
     checks: results,
     generated: {

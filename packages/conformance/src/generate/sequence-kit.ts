@@ -8,6 +8,7 @@ import type { WsConn } from '../connection';
 import type { TargetEnv } from './target-env';
 import type { Exchange } from './session';
 import type { SequenceFrame, SequenceJudge } from './replay-file';
+import { zeroCounts } from './report-counts';
 import type { CheckResult, Finding, Observation, TargetCounts, TranscriptEntry } from '../model';
 
 /** A sequence's record: its counts, findings, notes and the frames of its failing steps. */
@@ -26,19 +27,7 @@ export class SequenceLog {
     /** The connection the sequence runs on: one of its own, or the run's logged-in one. */
     readonly conn: 'fresh' | 'login' = 'fresh',
   ) {
-    this.counts = {
-      id: `generated.sequence.${name}`,
-      target: name,
-      kind: 'sequence',
-      transport: 'ws',
-      valid: 0,
-      invalid: 0,
-      pass: 0,
-      fail: 0,
-      inconclusive: 0,
-      note: 0,
-      notRun: 0,
-    };
+    this.counts = zeroCounts(`generated.sequence.${name}`, name, 'sequence', 'ws');
   }
 
   /** Record a step that held. */

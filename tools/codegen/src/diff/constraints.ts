@@ -6,7 +6,7 @@
  */
 import type { JsonSchema } from '../model/types';
 import { show } from './change';
-import { nonNullBranch } from '../model/schema-tools';
+import { ANNOTATION_KEYWORDS, nonNullBranch } from '../model/schema-tools';
 import { isObj } from '../load/spec-types';
 import { meaning } from './schema-shapes';
 
@@ -40,25 +40,13 @@ const CONDITIONS = [
 
 /** Keywords the walk compares itself (schema-walk.ts), and those that only annotate. */
 const WALKED = ['$ref', 'type', 'enum', 'properties', 'required', 'additionalProperties', 'allOf', 'anyOf', 'oneOf'];
-const ANNOTATIONS = [
-  'description',
-  'title',
-  'examples',
-  'example',
-  'default',
-  'deprecated',
-  'readOnly',
-  'writeOnly',
-  '$comment',
-  'externalDocs',
-];
 const COMPARED = new Set([
   ...UPPER,
   ...LOWER,
   ...OTHER,
   ...CONDITIONS,
   ...WALKED,
-  ...ANNOTATIONS,
+  ...ANNOTATION_KEYWORDS,
   'pattern',
   'items',
   'prefixItems',

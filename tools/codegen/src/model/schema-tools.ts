@@ -1,6 +1,20 @@
 import type { JsonSchema } from './types';
 import { isObj, type Obj } from '../load/spec-types';
 
+/** Keywords that only annotate a schema: a schema of these alone constrains nothing, and a change to them changes no value's fate. */
+export const ANNOTATION_KEYWORDS: readonly string[] = [
+  'title',
+  'description',
+  '$comment',
+  'examples',
+  'example',
+  'default',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  'externalDocs',
+];
+
 export const COMPONENT_SCHEMA_PREFIX = '#/components/schemas/';
 export const DEFINITION_PREFIX = '#/definitions/';
 

@@ -14,6 +14,7 @@
  */
 import { isObj, type Obj } from '../load/spec-types';
 import { SUBSCHEMA_KEYS } from './schema-ajv';
+import { ANNOTATION_KEYWORDS } from './schema-tools';
 
 /** Keywords that make json-schema-to-typescript write a type of that shape (or that are one). */
 const SHAPING = [
@@ -32,18 +33,7 @@ const SHAPING = [
 ];
 
 /** Keywords that only annotate: a schema of these alone constrains nothing. */
-const ANNOTATIONS = new Set([
-  'title',
-  'description',
-  '$comment',
-  'examples',
-  'example',
-  'default',
-  'deprecated',
-  'readOnly',
-  'writeOnly',
-  'externalDocs',
-]);
+const ANNOTATIONS = new Set(ANNOTATION_KEYWORDS);
 
 /** Whether a schema (an object) names no type and no shape: any JSON value's type passes it. */
 export const isUntyped = (schema: Obj): boolean => SHAPING.every((k) => schema[k] === undefined);
