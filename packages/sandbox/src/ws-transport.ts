@@ -99,12 +99,16 @@ export class WsTransport {
   private serveConnection(conn: Connection, admitted: Promise<boolean>): void {
     const { admission, connections, index, faults } = this.parts;
     const { ws, ip } = conn;
+    // Settled before the queue's first step runs (registered first), so each frame reads it without
+    // waiting on the admission again.
+    let ok = false;
+    void admitted.then((yes) => (ok = yes));
     conn.queue = admitted.then(() => {});
     ws.on('pong', () => (conn.alive = true));
     ws.on('message', (data, isBinary) => {
       conn.alive = true;
       conn.queue = conn.queue
-        .then(async () => ((await admitted) ? this.serve(conn, data, isBinary) : undefined))
+        .then(() => (ok ? this.serve(conn, data, isBinary) : undefined))
         .catch((err) => {
           faults.report('server', `WebSocket request from ${ip}`, err);
           conn.send(errorFrame(NULL_ID, wireErrorOf(err)));
