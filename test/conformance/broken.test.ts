@@ -127,6 +127,8 @@ const cases: Case[] = [
     },
   },
   { name: 'a fifth connection accepted', check: 'connections.limit', hooks: { acceptOverLimit: true } },
+  // Refused again each time it is opened, the count settled: the budget is not what the server says.
+  { name: 'a second connection refused', check: 'connections.limit', hooks: { refuse: (open) => open >= 1 } },
   {
     name: 'remaining_connections over HTTP',
     check: 'ratelimit.get-rate-limits-http',
@@ -422,6 +424,19 @@ describe('broken servers', () => {
     expect(notPassing).toEqual([]);
     expect(report.checks.map((c) => c.id).sort()).toEqual(ids.sort());
   }, 300_000);
+
+  it('a connection refused once within the budget (a count still holding a closing connection) is opened again: pass', async () => {
+    let refused = 0;
+    // The second connection of the check: the server still counted one that had been closing.
+    const refuse = (open: number) => open === 1 && refused === 0 && ++refused > 0;
+    const report = await run({ refuse }, ['connections.limit'], false);
+    const r = outcome(report, 'connections.limit')!;
+    expect(refused, 'the proxy refused one connection').toBeGreaterThan(0);
+    expect(r.status, `${r.reason} ${JSON.stringify(r.findings)}`).toBe('pass');
+    expect(r.transcript.map((t) => t.data).join('\n')).toMatch(
+      /within-budget#2 was refused within the budget: waiting/,
+    );
+  }, 120_000);
 
   for (const c of cases) {
     it(`${c.name} fails ${c.check}`, async () => {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { Wallet } from 'ethers';
 import { startSandbox, type Sandbox, type SandboxOptions } from '@exchange-api/sandbox';
 import { runCli, runConformance, type CheckResult, type Report } from '@exchange-api/conformance';
+import { startProxy } from './proxy';
 import { hasRedisServer, NO_REDIS, startRedis, type RedisServer } from '../../packages/sandbox/test/redis-server';
 
 // Generous order budgets so the order checks are not slowed by waiting out the matching window.
@@ -92,6 +93,52 @@ describe.skipIf(!hasRedisServer)(`the deployment checks${hasRedisServer ? '' : `
     expect(text('deployment.push-across')).toMatch(/pushed on A but not to the subscriber on B/);
   }, 120_000);
 });
+
+describe.skipIf(!hasRedisServer)(
+  `the connection limit while a count still holds closing connections${hasRedisServer ? '' : ` (skipped: ${NO_REDIS})`}`,
+  () => {
+    /**
+     * deployment.connection-limit against a proxy of A (which refuses a connection when `refuse` says so,
+     * given how many other connections it holds) and B.
+     */
+    async function limitThroughProxy(refuse: (open: number) => boolean): Promise<CheckResult> {
+      const [a, b] = await two({ redis: redis!.url });
+      const proxy = await startProxy(a, { refuse });
+      try {
+        const report = await runConformance({
+          ws: proxy.wsUrl,
+          http: proxy.httpUrl,
+          otherEndpoints: [{ ws: b.wsUrl, http: b.httpUrl }],
+          key: Wallet.createRandom().privateKey,
+          only: ['deployment.connection-limit'],
+        });
+        return report.checks[0]!;
+      } finally {
+        await proxy.close();
+      }
+    }
+    const events = (r: CheckResult) =>
+      r.transcript
+        .filter((t) => t.dir === 'event')
+        .map((t) => `${t.conn} ${t.data}`)
+        .join('\n');
+
+    it('a connection refused once within the budget is opened again once the count settles: pass', async () => {
+      let refused = 0;
+      // A#2, opened while A#1 is held: refused once, as by a count that still held a closing connection.
+      const r = await limitThroughProxy((open) => open === 1 && refused === 0 && ++refused > 0);
+      expect(refused).toBe(1);
+      expect(r.status, summary(r)).toBe('pass');
+      expect(events(r)).toMatch(/A#2 was refused within the budget: waiting/);
+    }, 60_000);
+
+    it("refused each time within the budget: inconclusive, never failed (the count is connections.limit's to judge)", async () => {
+      const r = await limitThroughProxy((open) => open >= 1);
+      expect(r.status, summary(r)).toBe('inconclusive');
+      expect(r.reason).toMatch(/A#2 was refused within the budget 4 times, after the count had settled each time/);
+    }, 60_000);
+  },
+);
 
 describe('the deployment checks with one endpoint', () => {
   it('are skipped, saying they need two or more endpoints; the console report names the endpoints when there are two', async () => {

@@ -5,6 +5,10 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import WebSocket, { WebSocketServer } from 'ws';
+import { errorOfKind } from '@exchange-api/types';
+
+/** The connection-limit refusal, as the spec's error table gives it. */
+const limit = errorOfKind('connection-limit');
 
 /** Per-connection state the hooks may keep (e.g. request ids to rewrite, login state). */
 export type ConnState = Record<string, unknown> & { send: (text: string) => void };
@@ -21,6 +25,11 @@ export interface ProxyHooks {
   http?: (path: string, body: string, status: number) => { status: number; body: string };
   /** Keep the client open when the server refuses the connection over the limit (swallow the frame and close). */
   acceptOverLimit?: boolean;
+  /**
+   * Refuse a connection here as the server refuses one over the limit (the text frame, close 1008), never
+   * relaying it, when this says so; `open` is how many other client connections the proxy holds.
+   */
+  refuse?: (open: number) => boolean;
 }
 
 export interface Proxy {
@@ -28,6 +37,9 @@ export interface Proxy {
   httpUrl: string;
   close(): Promise<void>;
 }
+
+/** The client sides of the relayed connections, of every proxy (a socket is in one proxy's set only). */
+const clients = new WeakSet<WebSocket>();
 
 const out = (r: Rewrite): string[] => (r === null ? [] : Array.isArray(r) ? r : [r]);
 
@@ -39,8 +51,19 @@ function relay(
   hooks: ProxyHooks,
   sockets: Set<WebSocket>,
 ): void {
+  const open = [...sockets].filter((s) => s.readyState === WebSocket.OPEN && clients.has(s)).length;
+  if (hooks.refuse?.(open)) {
+    const refusal = { jsonrpc: '2.0', id: null, error: { code: limit.code, message: limit.message } };
+    client.send(`${limit.textFramePrefix} ${JSON.stringify(refusal)}`);
+    client.close(1008, 'connection limit');
+    return;
+  }
   sockets.add(client);
-  client.on('close', () => sockets.delete(client));
+  clients.add(client);
+  client.on('close', () => {
+    sockets.delete(client);
+    clients.delete(client);
+  });
   const up = new WebSocket(new URL(req.url ?? '/v3/ws', upstream.wsUrl));
   sockets.add(up);
   up.on('close', () => sockets.delete(up));

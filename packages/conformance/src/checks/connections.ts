@@ -6,6 +6,7 @@ import { cut } from '@exchange-api/validators';
 import type { Check, Ctx } from '../context';
 import { OpenTimeout, type WsConn } from '../connection';
 import { S, connectionLimitError, method } from './util';
+import { admittedWithin } from './admitted';
 
 export const connectionChecks: Check[] = [
   {
@@ -33,31 +34,37 @@ export const connectionChecks: Check[] = [
   },
 ];
 
-/** Open `budget` connections into `held` (the caller closes them); each must open and stay open. */
+/**
+ * Open `budget` connections into `held` (the caller closes them), each proven admitted by a round trip
+ * (admitted.ts). One refused within the budget again and again, the count settled each time, fails.
+ */
 async function fillBudget(ctx: Ctx, budget: number, held: WsConn[]): Promise<void> {
   for (let i = 0; i < budget; i++) {
-    try {
-      held.push(await ctx.connectUnguarded(`within-budget#${i + 1}`));
-    } catch (err) {
-      if (err instanceof OpenTimeout) ctx.inconclusive(`${err.message}: a late handshake is no evidence either way`);
+    const label = `within-budget#${i + 1}`;
+    const refusedWithin = async (conn: WsConn) =>
       ctx.abort({
         rule: 'connections up to the budget are accepted',
-        expected: `${budget} open connections`,
-        got: `connection ${i + 1} failed: ${(err as Error).message}`,
-        message: `only ${i} connections could be opened`,
+        expected: 'open, and answering',
+        got: `refused${conn.closeInfo ? ` (close ${conn.closeInfo.code})` : ''} with ${i} other connections of the runner open`,
+        message: `${label} was refused although within the budget`,
       });
-    }
+    held.push(await admittedWithin(ctx, () => openWithin(ctx, label, budget, i), held[0], held.length, refusedWithin));
   }
-  // A connection within the budget must not be the one refused.
-  await ctx.sleep(200);
-  const early = held.find((c) => c.closeInfo);
-  if (early)
-    ctx.fail({
+}
+
+/** One connection within the budget; a failed upgrade ends the check (inconclusive when only late). */
+async function openWithin(ctx: Ctx, label: string, budget: number, i: number): Promise<WsConn> {
+  try {
+    return await ctx.connectUnguarded(label);
+  } catch (err) {
+    if (err instanceof OpenTimeout) ctx.inconclusive(`${err.message}: a late handshake is no evidence either way`);
+    return ctx.abort({
       rule: 'connections up to the budget are accepted',
-      expected: 'open',
-      got: `closed (${early.closeInfo!.code})`,
-      message: `${early.label} was closed although within the budget`,
+      expected: `${budget} open connections`,
+      got: `connection ${i + 1} failed: ${(err as Error).message}`,
+      message: `only ${i} connections could be opened`,
     });
+  }
 }
 
 /** The connection over the budget: its upgrade must succeed, for the refusal comes after it. */

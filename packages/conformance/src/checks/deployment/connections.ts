@@ -8,10 +8,8 @@ import type { Check, Ctx } from '../../context';
 import { OpenTimeout, type WsConn } from '../../connection';
 import { S, connectionLimitError } from '../util';
 import { getRateLimits, type Limits } from '../ratelimit/budget';
+import { admittedWithin, settledCount } from '../admitted';
 import { endpoints, show, type Named } from './common';
-
-/** How many times the first connection reads the count before the deployment has let go of earlier connections. */
-const SETTLE_READS = 8;
 
 /** A connection past the guard; ends the check inconclusive when it only did not open in time. */
 async function open(ctx: Ctx, e: Named, label: string): Promise<WsConn> {
@@ -20,25 +18,6 @@ async function open(ctx: Ctx, e: Named, label: string): Promise<WsConn> {
   } catch (err) {
     if (err instanceof OpenTimeout) ctx.inconclusive(`${err.message}: a late handshake is no evidence either way`);
     return ctx.inconclusive(`${label} could not be opened (${(err as Error).message}): see connections.limit`);
-  }
-}
-
-/** The budget as A reports it, once A counts no connection of this IP but the one reading it. */
-async function settledBudget(ctx: Ctx, reader: WsConn): Promise<number> {
-  for (let i = 0; ; i++) {
-    const r = await ctx.call(reader, getRateLimits.name, {});
-    const c = (r.result as Limits | undefined)?.remaining_connections;
-    if (!c) {
-      ctx.note(`A reports no remaining_connections: the reference budget ${ctx.env.connectionBudget}`);
-      return ctx.env.connectionBudget;
-    }
-    if (c.consumedPoints <= 1) return c.remainingPoints + c.consumedPoints;
-    if (i >= SETTLE_READS)
-      ctx.inconclusive(`A still counts ${c.consumedPoints} connections of this IP, this check holding one`);
-    ctx.note(
-      `A counts ${c.consumedPoints} connections of this IP (this check holds one): waiting for the others to go`,
-    );
-    await ctx.sleep(250);
   }
 }
 
@@ -75,23 +54,30 @@ export const connectionChecks: Check[] = [
     async run(ctx) {
       if (!(await ctx.run.guard.idle())) ctx.inconclusive('other connections of the runner did not close in time');
       const all = endpoints(ctx);
-      const held = [{ on: all[0]!, conn: await open(ctx, all[0]!, `${all[0]!.name}#1`) }];
-      const budget = await settledBudget(ctx, held[0]!.conn);
+      const first = await admittedWithin(ctx, () => open(ctx, all[0]!, `${all[0]!.name}#1`), undefined, 0);
+      const held = [{ on: all[0]!, conn: first }];
+      const reported = await settledCount(ctx, first, 1);
+      if (reported === null)
+        ctx.note(`A reports no remaining_connections: the reference budget ${ctx.env.connectionBudget}`);
+      const budget = reported ?? ctx.env.connectionBudget;
+      // Each within the budget answers a request first: every one of them is counted when the next opens.
       for (let i = 1; i < budget; i++) {
         const on = all[i % all.length]!;
-        held.push({ on, conn: await open(ctx, on, `${on.name}#${held.filter((h) => h.on === on).length + 1}`) });
+        const label = `${on.name}#${held.filter((h) => h.on === on).length + 1}`;
+        held.push({ on, conn: await admittedWithin(ctx, () => open(ctx, on, label), first, held.length) });
       }
-      const early = held.find((h) => h.conn.closeInfo);
-      if (early)
-        ctx.inconclusive(`${early.conn.label} was closed within the budget of ${budget}: see connections.limit`);
       const on = all[budget % all.length]!;
       const extra = await open(ctx, on, `${on.name}-past-the-limit`);
       const split = all.map((e) => `${e.name} ${held.filter((h) => h.on === e).length}`).join(', ');
       ctx.note(`holding ${budget} connections (${split}); connection ${budget + 1} goes to ${on.name}`);
       if (await refusedNow(ctx, extra)) return ctx.note(`connection ${budget + 1} (on ${on.name}) was refused`);
       const r = await extra.request(getRateLimits.name, {}, { timeoutMs: 5000 });
+      // A refusal later than the 3 s above is still a refusal: the rule is not about time.
+      if (extra.closeInfo || extra.frames.some((f) => f.text.startsWith(connectionLimitError.textFramePrefix)))
+        return ctx.note(`connection ${budget + 1} (on ${on.name}) was refused`);
       if (!r) return ctx.inconclusive(`connection ${budget + 1} (on ${on.name}) was neither refused nor answered`);
-      if (extra.closeInfo || extra.frames.some((f) => f.text.startsWith(connectionLimitError.textFramePrefix))) return;
+      const gone = held.find((h) => h.conn.closeInfo);
+      if (gone) ctx.inconclusive(`${gone.conn.label} was closed before connection ${budget + 1} was served`);
       ctx.fail({
         rule: 'the per-IP connection limit counts every connection of the IP to the deployment',
         expected: `connection ${budget + 1} of this IP (on ${on.name}; the budget is ${budget}) refused with ${connectionLimitError.textFramePrefix}… and the close`,
