@@ -4,9 +4,20 @@ import { bundleSpec } from './bundle';
 import { checkConventions } from './conventions';
 import { findRefCycles } from './ref-cycles';
 import { ParseTooSlow, parseBounded, type ParserDiagnostic } from './parse-bounded';
+import { verdictSlot } from './parse-cache';
 import { limitProblems, treeFacts } from './spec-limits';
 import { SpecError, fromPointer, toPointer, type SpecProblem } from './spec-error';
 import { isObj, type SpecDocument } from './spec-types';
+
+/**
+ * How a spec is loaded: `cwd` resolves a relative path; `parseBoundMs` bounds the parser's CPU time;
+ * `parseCache: false` runs the parser even when a verdict on the same text is kept (load/parse-cache.ts).
+ */
+export interface LoadOptions {
+  cwd?: string;
+  parseBoundMs?: number;
+  parseCache?: boolean;
+}
 
 /** A spec that passed the AsyncAPI parser and our conventions, as plain data with its source. */
 export interface LoadedSpec {
@@ -35,10 +46,7 @@ export interface PendingSpec {
  * Read and check a spec. Throws SpecError listing every error with file, line and JSON pointer;
  * never lets a parser exception escape as a stack trace.
  */
-export async function loadSpec(
-  file: string,
-  options: { cwd?: string; parseBoundMs?: number } = {},
-): Promise<LoadedSpec> {
+export async function loadSpec(file: string, options: LoadOptions = {}): Promise<LoadedSpec> {
   return beginLoad(file, options).checked;
 }
 
@@ -49,7 +57,7 @@ export async function loadSpec(
  */
 export async function withCheckedSpec<T>(
   file: string,
-  options: { cwd?: string; parseBoundMs?: number },
+  options: LoadOptions,
   work: (spec: LoadedSpec) => T | Promise<T>,
 ): Promise<T> {
   const pending = beginLoad(file, options);
@@ -79,7 +87,7 @@ function settle<T>(
  * once, as the parser would take minutes or spin on it); start the parser. A stack overflow in our own
  * checks is a SpecError naming the file, never a bare RangeError.
  */
-export function beginLoad(file: string, options: { cwd?: string; parseBoundMs?: number } = {}): PendingSpec {
+export function beginLoad(file: string, options: LoadOptions = {}): PendingSpec {
   try {
     return startLoad(file, options);
   } catch (err) {
@@ -88,7 +96,7 @@ export function beginLoad(file: string, options: { cwd?: string; parseBoundMs?: 
   }
 }
 
-function startLoad(file: string, options: { cwd?: string; parseBoundMs?: number }): PendingSpec {
+function startLoad(file: string, options: LoadOptions): PendingSpec {
   const { abs, display, source } = readSource(file, options.cwd ?? process.cwd());
   const problems: SpecProblem[] = [];
 
@@ -116,7 +124,7 @@ function startLoad(file: string, options: { cwd?: string; parseBoundMs?: number 
     source,
     notes: notes.map((p) => placed(p, display, source)),
   });
-  const checked = parserProblems(abs, source, display, problems, options.parseBoundMs).then((all) => {
+  const checked = parserProblems(abs, source, display, problems, options).then((all) => {
     const errors = dedupe(all.filter((p) => p.severity === 'error'));
     // No view means our checks reported an error: `errors` is not empty then.
     if (errors.length > 0 || view === null) throw new SpecError(errors.map((p) => placed(p, display, source)));
@@ -191,11 +199,19 @@ function parserProblems(
   source: YamlSource,
   display: string,
   problems: SpecProblem[],
-  boundMs: number | undefined,
+  options: LoadOptions,
 ): Promise<SpecProblem[]> {
   // A bundled spec goes to the parser as the one document it now is (JSON is YAML), named by the main file.
   const text = source.isBundled ? JSON.stringify(source.data, null, 1) : source.text;
-  return parseBounded(text, abs, boundMs).then(
+  const slot = options.parseCache === false ? null : verdictSlot(text, abs);
+  const kept = slot?.read();
+  const verdict = kept
+    ? Promise.resolve(kept)
+    : parseBounded(text, abs, options.parseBoundMs).then((diagnostics) => {
+        slot?.write(diagnostics);
+        return diagnostics;
+      });
+  return verdict.then(
     (diagnostics) => withParserDiagnostics(problems, diagnostics, display, source),
     (err: unknown) => [
       ...problems,

@@ -1,0 +1,94 @@
+/**
+ * The parser's verdicts kept by content (load/parse-cache.ts): a spec loaded again reads its verdict
+ * instead of parsing; a changed text, a text that refers to another file, a damaged file and the
+ * switch turn it off; the folder keeps its size and nothing of anyone else's is removed from it.
+ * A verdict planted for a text proves it is read: the parser would never say what the plant says.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadSpec } from '../src/index';
+import { verdictSlot } from '../src/load/parse-cache';
+import { miniSpec, writeSpec } from './helpers';
+
+const plant = { severity: 1, path: ['info'], message: 'a verdict kept for this text', code: 'planted' };
+const planted = (notes: { message: string }[]) => notes.some((n) => n.message.includes('a verdict kept for this text'));
+
+/** A spec of its own for each test (a title nobody else uses), its file and its text. */
+function uniqueSpec(): { file: string; text: string } {
+  const text = miniSpec(`x-id: ${Math.random()}\nchannels: {}\n`).replace('title: Mini', `title: Mini ${Date.now()}`);
+  return { file: writeSpec(text), text };
+}
+
+afterEach(() => {
+  delete process.env.EXCHANGE_API_PARSE_CACHE;
+});
+
+describe('the parser verdict cache', () => {
+  it('a spec loaded again reads the verdict kept for its text, on disk beside the parser', async () => {
+    const { file, text } = uniqueSpec();
+    const slot = verdictSlot(text, file)!;
+    expect(slot.file).toMatch(/node_modules[/\\]\.cache[/\\]exchange-api[/\\]parser[/\\][0-9a-f]{64}\.json$/);
+    expect(existsSync(slot.file!)).toBe(false);
+    const first = await loadSpec(file);
+    expect(planted(first.notes)).toBe(false);
+    // The parser's verdict was written whole: the format and the diagnostics.
+    const kept = JSON.parse(readFileSync(slot.file!, 'utf8'));
+    expect(kept.format).toMatch(/^exchange-api parser verdict/);
+    expect(Array.isArray(kept.diagnostics)).toBe(true);
+    slot.write([plant]);
+    expect(planted((await loadSpec(file)).notes)).toBe(true);
+  });
+
+  it('parseCache: false and EXCHANGE_API_PARSE_CACHE=off run the parser', async () => {
+    const { file, text } = uniqueSpec();
+    verdictSlot(text, file)!.write([plant]);
+    expect(planted((await loadSpec(file)).notes)).toBe(true);
+    expect(planted((await loadSpec(file, { parseCache: false })).notes)).toBe(false);
+    process.env.EXCHANGE_API_PARSE_CACHE = 'off';
+    expect(verdictSlot(text, file)).toBeNull();
+    expect(planted((await loadSpec(file)).notes)).toBe(false);
+  });
+
+  it('another text, or the same text as another file, has a verdict of its own', async () => {
+    const { file, text } = uniqueSpec();
+    verdictSlot(text, file)!.write([plant]);
+    const edited = writeSpec(text.replace('version: 0.0.1', 'version: 0.0.2'));
+    expect(planted((await loadSpec(edited)).notes)).toBe(false);
+    const moved = writeSpec(text);
+    expect(planted((await loadSpec(moved)).notes)).toBe(false);
+  });
+
+  it('a text with a $ref to another file keeps no verdict (that file may change under the same text)', () => {
+    const text = miniSpec(`channels:\n  a:\n    $ref: './other.yaml#/a'\n`);
+    expect(verdictSlot(text, '/x/spec.yaml')).toBeNull();
+    expect(
+      verdictSlot(miniSpec(`channels:\n  a:\n    $ref: '#/components/channels/a'\n`), '/x/spec.yaml'),
+    ).not.toBeNull();
+  });
+
+  it('a damaged or foreign verdict file is a miss, and the parser runs', async () => {
+    const { file, text } = uniqueSpec();
+    const slot = verdictSlot(text, file)!;
+    writeFileSync(slot.file!, '{"format": "exchange-api parser verdict 1", "diagnostics": [');
+    expect(slot.read()).toBeNull();
+    writeFileSync(slot.file!, JSON.stringify({ format: 'another tool', diagnostics: [plant] }));
+    expect(slot.read()).toBeNull();
+    expect(planted((await loadSpec(file)).notes)).toBe(false);
+  });
+
+  it('keeps at most 200 verdict files, dropping the oldest, and never a file it did not write', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'parse-cache-'));
+    const foreign = join(dir, 'notes-of-someone-else.txt');
+    writeFileSync(foreign, 'mine');
+    const slots = Array.from({ length: 210 }, (_, i) => verdictSlot(`a: ${i}`, '/x', dir)!);
+    for (const slot of slots) slot.write([]);
+    const ours = readdirSync(dir).filter((f) => /^[0-9a-f]{64}\.json$/.test(f));
+    expect(ours).toHaveLength(200);
+    // The newest is kept.
+    expect(existsSync(slots.at(-1)!.file!)).toBe(true);
+    expect(readFileSync(foreign, 'utf8')).toBe('mine');
+    rmSync(dir, { recursive: true });
+  });
+});
