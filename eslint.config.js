@@ -32,6 +32,9 @@ export default tseslint.config(
       'packages/docs/site/',
       'test-output/',
       'exchange-api-output/',
+      // tsup's bundle of a package's tsup.config.ts, there for a moment while it builds (npm test lints
+      // while the build runs).
+      '**/tsup.config.bundled_*',
     ],
   },
   js.configs.recommended,

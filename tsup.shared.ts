@@ -20,7 +20,11 @@ export function packageBuild({
   return defineConfig({
     entry,
     format: ['esm', 'cjs'],
-    dts: true,
+    // Declarations are built against the declarations our other packages have already built (turbo
+    // builds dependencies first), as a consumer reads them: without the source condition each package's
+    // declaration build type-checked the sources of every package below it again (cli: 11 s of CPU
+    // against 4 s). The type-check of the sources is tsc's (tsconfig.check.json).
+    dts: { compilerOptions: { customConditions: [] } },
     clean: true,
     outDir: 'dist',
     target: 'node20',
