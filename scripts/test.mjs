@@ -64,10 +64,9 @@ const checks = [
   // a package's own tsconfig.json (its `typecheck` script) also checks every package it imports, so the
   // per-package programs checked the lower packages up to ten times over.
   ['tsc -p tsconfig.check.json', 'npx', ['tsc', '-p', 'tsconfig.check.json']],
-  // The build reads sources only (cached by turbo): editing a test rebuilds nothing. In the env mode of
-  // the test:all run below, whose builds are then cache hits: the mode is part of each task's hash, and
-  // in turbo's default (strict) mode every package was built a second time there (9 builds, 46 s of CPU).
-  ['turbo run build', 'npx', ['turbo', 'run', 'build', '--env-mode=loose', '--output-logs=errors-only']],
+  // The build reads sources only (cached by turbo): editing a test rebuilds nothing, and the test:all
+  // run below finds every build a cache hit (turbo.json's envMode: see that run).
+  ['turbo run build', 'npx', ['turbo', 'run', 'build', '--output-logs=errors-only']],
   // No import cycle, and imports in the layer order (.dependency-cruiser.cjs; docs/architecture.md, "Layers").
   [
     'depcruise',
@@ -96,8 +95,10 @@ const status = run('npx', [
   'turbo',
   'run',
   'test:all',
-  // Tests read the environment (CI, PATH for go, mypy and Chromium); turbo's strict mode would hide it.
-  '--env-mode=loose',
+  // Tests read the environment (CI, PATH for go, mypy and Chromium): turbo.json sets envMode loose, for
+  // every turbo run alike. The mode is part of each task's hash: with it set here only, the builds above
+  // were misses here and built again, and the consumer test's `npm pack` (each package's prepack runs
+  // turbo build) rebuilt dist/ under the tests that were running the built command.
   '--output-logs=new-only',
   // turbo hands what follows `--` to every task of the run, the builds too (a changed build hash: each
   // package built twice), so the reporters live in the test:all script and only a caller's own

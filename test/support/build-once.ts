@@ -11,9 +11,7 @@ import { fileURLToPath } from 'node:url';
 export default function setup(): void {
   if (process.env.TURBO_HASH) return;
   const root = fileURLToPath(new URL('../..', import.meta.url));
-  // The env mode of npm test's builds (scripts/test.mjs): the mode is part of turbo's task hash, so
-  // builds made here are cache hits there and the other way round.
-  const r = spawnSync('npx', ['turbo', 'run', 'build', '--env-mode=loose', '--output-logs=errors-only'], {
+  const r = spawnSync('npx', ['turbo', 'run', 'build', '--output-logs=errors-only'], {
     cwd: root,
     encoding: 'utf8',
     env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' },
