@@ -50,6 +50,15 @@ export function actionDigest(separator: string, hash: string): string {
   return keccak256(concat(['0x1901', separator, hash]));
 }
 
+/**
+ * The one spelling of a nonce that a store of used nonces may key on: the number the signature holds.
+ * The signed Action holds a uint256, so "7", "07" and 7 sign the same nonce; a store keyed on the
+ * spelling as sent would take each for a fresh one and accept one signature several times.
+ */
+export function canonicalNonce(nonce: unknown): string {
+  return nonceOf(nonce).toString();
+}
+
 /** A nonce as a uint256: digits, or a whole JSON number. */
 function nonceOf(nonce: unknown): bigint {
   if (typeof nonce === 'string' && /^[0-9]{1,78}$/.test(nonce)) return BigInt(nonce);

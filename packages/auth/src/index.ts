@@ -19,6 +19,7 @@ export {
   recoverActionSigner,
   verifyAction,
   newNonce,
+  canonicalNonce,
   type Action,
   type ActionFields,
   type ActionContext,

@@ -7,6 +7,7 @@
  */
 import {
   ActionDataError,
+  canonicalNonce,
   normalizeAddress,
   verifyAction,
   type ActionInstrument,
@@ -27,7 +28,8 @@ export interface ActionFields {
 
 /**
  * Where used (signer, nonce) pairs are kept: this process's NonceBook, or a fleet's (redis/shared-nonces.ts).
- * `claim` records a pair unless it is already there, and says whether it recorded it.
+ * `claim` records a pair unless it is already there, and says whether it recorded it. The nonce given is
+ * always canonical (canonicalNonce): one number, one key, however the request spelled it.
  */
 export interface Nonces {
   has(signer: string, nonce: string): boolean | Promise<boolean>;
@@ -65,6 +67,22 @@ export class NonceBook implements Nonces {
   }
 }
 
+/** The nonce as the number it signs (see canonicalNonce), or why it is none. */
+function nonceKey(nonce: unknown): string | ActionDataError {
+  try {
+    return canonicalNonce(nonce);
+  } catch (err) {
+    if (err instanceof ActionDataError) return err;
+    throw err;
+  }
+}
+
+/** The nonce as an order records it and cancel_by_nonce matches it: the number, else the text as sent. */
+export function nonceText(nonce: unknown): string {
+  const key = nonceKey(nonce);
+  return typeof key === 'string' ? key : String(nonce);
+}
+
 /** Where the verifier learns an order's asset (base_asset_address, base_asset_sub_id), by instrument name. */
 export type AssetLookup = (instrument: string) => ActionInstrument | undefined;
 
@@ -96,7 +114,8 @@ export class ActionVerifier {
         `signature_expiry_sec ${p.signature_expiry_sec} has passed (server time ${Math.floor(now / 1000)} s)`,
       );
     const signer = normalizeAddress(p.signer)!;
-    const nonce = String(p.nonce);
+    const nonce = nonceKey(p.nonce);
+    if (nonce instanceof ActionDataError) throw denied(nonce.message);
     if (!this.accounts.signerAllowed(session.wallet, signer))
       throw denied(`signer ${signer} is neither the wallet ${session.wallet} nor one of its unexpired session keys`);
     const used = () => denied(`nonce ${nonce} was already used by ${signer}`);

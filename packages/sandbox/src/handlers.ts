@@ -2,6 +2,7 @@
  * The method handlers, keyed by methodTable's names. Each one runs after the pipeline has checked
  * login, budgets, params and the action signature, so it only does what its method does.
  */
+import { nonceText } from './actions';
 import type { Connection } from './connection';
 import type { Market } from './market';
 import type { CallContext, Handler } from './pipeline';
@@ -118,7 +119,7 @@ function orderHandlers({ market }: HandlerParts): Record<string, Handler> {
       cancelled_orders: count(ctx, p, (o) => o.instrument_name === p.instrument_name),
     }),
     'private/cancel_by_nonce': (ctx, p: Scoped & { instrument_name: string; nonce: string | number }) => {
-      const nonce = String(p.nonce);
+      const nonce = nonceText(p.nonce);
       const n = count(ctx, p, (o) => o.instrument_name === p.instrument_name && o.nonce === nonce);
       if (n === 0)
         throw RpcFailure.of(

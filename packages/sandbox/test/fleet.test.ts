@@ -92,6 +92,11 @@ describe.skipIf(!hasRedisServer)(`a fleet on one Redis${hasRedisServer ? '' : ` 
     const replay = await onB.c.request('private/order', params);
     expect(replay.error.code).toBe(14004);
     expect(replay.error.data).toMatch(/nonce .* was already used/);
+    // The same number spelled otherwise is the same nonce on every member (the Action signs the number).
+    for (const nonce of [`0${params.nonce}`, `000${params.nonce}`]) {
+      expect((await onB.c.request('private/order', { ...params, nonce })).error.code, nonce).toBe(14004);
+      expect((await onA.c.request('private/order', { ...params, nonce })).error.code, nonce).toBe(14004);
+    }
   });
 
   it('pushes an order placed on A to its subscriber on B', async () => {

@@ -6,6 +6,7 @@ import { errorByName, type Order } from '@exchange-api/types';
 import type { Session } from '../accounts';
 import type { Clock } from '../clock';
 import { RpcFailure } from '../rpc';
+import { nonceText } from '../actions';
 import { fmt } from '../fixed';
 import { amountText, priceText, type Resting } from './instrument';
 import type { Instruments } from './instruments';
@@ -165,7 +166,7 @@ export class OrderFlow {
       limit_price: priceText(inst, priceTicks),
       max_fee: fmt(maxFee),
       mmp: p.mmp ?? false,
-      nonce: String(p.nonce),
+      nonce: nonceText(p.nonce),
       order_fee: '0',
       order_id: this.streams.uuid('order ids', inst.cfg.instrument_name),
       order_status: 'open',
