@@ -7,6 +7,7 @@
 import { concat, getAddress, keccak256, recoverAddress, TypedDataEncoder, type Signer } from 'ethers';
 import { ActionDataError, tradeData, type ActionInstrument, type TradeParams } from './action-data';
 import { defaultActionLayout, moduleOfMethod, type ActionDeployment, type ActionLayout } from './action-layout';
+import { assertEcrecoverV } from './signature-v';
 
 /** The signed struct. */
 export interface Action {
@@ -127,6 +128,7 @@ export function recoverActionSigner(
   separator: string,
   layout: ActionLayout = defaultActionLayout,
 ): string {
+  assertEcrecoverV(signature);
   return recoverAddress(actionDigest(separator, actionHash(action, layout)), signature);
 }
 

@@ -5,6 +5,7 @@
  */
 import { verifyMessage, getAddress, type Signer } from 'ethers';
 import { loginTable } from '@exchange-api/types';
+import { assertEcrecoverV } from './signature-v';
 
 /** The three values of a login: on WebSocket as params of public/login, on HTTP as headers. */
 export interface LoginProof {
@@ -49,6 +50,7 @@ export function recoverLoginSigner(proof: Pick<LoginProof, 'timestamp' | 'signat
   if (!/^0x[0-9a-fA-F]{130}$/.test(proof.signature))
     throw new LoginProofError('signature', 'signature must be a 65-byte hex string with 0x prefix');
   try {
+    assertEcrecoverV(proof.signature);
     return verifyMessage(proof.timestamp, proof.signature);
   } catch (err) {
     throw new LoginProofError('signature', `signature does not recover: ${(err as Error).message}`);
