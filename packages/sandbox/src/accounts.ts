@@ -23,12 +23,20 @@ export interface Session {
 /** Balances start here for every subaccount (asset name → amount). */
 const STARTING_BALANCES: Record<string, string> = { USDC: '1000000' };
 
-/** Two stable subaccount ids for a wallet with no configured ones: derived from its address. */
-export function derivedSubaccounts(wallet: string): number[] {
-  const hash = keccak256(toUtf8Bytes(wallet.toLowerCase()));
+/**
+ * Two stable subaccount ids for a wallet with no configured ones: derived from its address. Attempt 0
+ * is the wallet's own pair; when another wallet holds one of them (a configured wallet, or a hash that
+ * met another's), the next attempts derive further pairs, in a fixed order, until one is free.
+ */
+export function derivedSubaccounts(wallet: string, attempt = 0): number[] {
+  const seed = attempt === 0 ? wallet.toLowerCase() : `${wallet.toLowerCase()}#${attempt}`;
+  const hash = keccak256(toUtf8Bytes(seed));
   const base = (parseInt(hash.slice(2, 10), 16) % 90_000_000) + 10_000_000;
   return [base * 10 + 1, base * 10 + 2];
 }
+
+/** Bounds the search for a free derived pair; a space of 90 million pairs is never this full. */
+const DERIVE_ATTEMPTS = 64;
 
 /** The account ledger and login checks. */
 export class Accounts {
@@ -77,10 +85,19 @@ export class Accounts {
   subaccountsOf(wallet: string): number[] {
     let subs = this.subaccountsByWallet.get(wallet);
     if (!subs) {
-      this.register(wallet, derivedSubaccounts(wallet));
+      this.register(wallet, this.freeDerived(wallet));
       subs = this.subaccountsByWallet.get(wallet)!;
     }
     return subs;
+  }
+
+  /** The first derived pair of the wallet that no other wallet holds (a wallet never gets none). */
+  private freeDerived(wallet: string): number[] {
+    for (let attempt = 0; attempt < DERIVE_ATTEMPTS; attempt++) {
+      const ids = derivedSubaccounts(wallet, attempt);
+      if (ids.every((id) => (this.walletBySubaccount.get(id) ?? wallet) === wallet)) return ids;
+    }
+    throw new Error(`no free subaccount ids for ${wallet} after ${DERIVE_ATTEMPTS} attempts`);
   }
 
   /** The wallet owning a subaccount, if any. */
@@ -189,11 +206,31 @@ export class Accounts {
     return scopes.includes('*') || scopes.includes(scope) || (scope === 'read' && scopes.includes('trade'));
   }
 
-  /** Whether an action signer may act for the wallet: the wallet or an unexpired session key of it. */
-  signerAllowed(wallet: string, signer: string): boolean {
-    if (signer === wallet) return true;
+  /**
+   * Why an action signer may not sign this action for the wallet, or null when it may: the wallet, or
+   * an unexpired session key of it whose own limits allow it (the trade scope, the action's subaccount,
+   * the request's IP). The key that signs is held to its limits whoever logged in: a wallet's login
+   * does not lend its authority to a read-only key's signature.
+   */
+  signerDenial(wallet: string, signer: string, action: { subaccount: number; ip: string }): string | null {
+    if (signer === wallet) return null;
     const key = this.sessionKey(wallet, signer);
-    return key !== undefined && !this.expired(key);
+    if (!key || this.expired(key))
+      return `signer ${signer} is neither the wallet ${wallet} nor one of its unexpired session keys`;
+    const scopes = key.scopes ?? [];
+    if (scopes.length > 0 && !scopes.includes('*') && !scopes.includes('trade'))
+      return `session key ${signer} lacks the trade scope (it has ${scopes.join(', ')})`;
+    if (key.subaccounts && key.subaccounts.length > 0 && !key.subaccounts.includes(action.subaccount))
+      return `session key ${signer} may not act for subaccount ${action.subaccount} (only ${key.subaccounts.join(', ')})`;
+    const ip = action.ip;
+    if (
+      key.ipWhitelist &&
+      key.ipWhitelist.length > 0 &&
+      !key.ipWhitelist.includes(ip) &&
+      !key.ipWhitelist.includes(stripV6(ip))
+    )
+      return `IP ${stripV6(ip)} is not on session key ${signer}'s whitelist`;
+    return null;
   }
 
   /** A balance (0 when the subaccount holds none of the asset). */

@@ -101,7 +101,7 @@ export class ActionVerifier {
    * Throw the error the table names when the signature does not hold; else record its nonce. The
    * nonce is claimed last and atomically, so of two members verifying one nonce at once one refuses it.
    */
-  async verify(session: Session, method: string, p: ActionFields & Record<string, unknown>): Promise<void> {
+  async verify(session: Session, method: string, p: ActionFields & Record<string, unknown>, ip: string): Promise<void> {
     const denied = (data: string) => RpcFailure.of('AUTH_INVALID_ACTION_SIGNATURE', data);
     if (!session.subaccounts.includes(p.subaccount_id))
       throw RpcFailure.of(
@@ -116,8 +116,8 @@ export class ActionVerifier {
     const signer = normalizeAddress(p.signer)!;
     const nonce = nonceKey(p.nonce);
     if (nonce instanceof ActionDataError) throw denied(nonce.message);
-    if (!this.accounts.signerAllowed(session.wallet, signer))
-      throw denied(`signer ${signer} is neither the wallet ${session.wallet} nor one of its unexpired session keys`);
+    const refusal = this.accounts.signerDenial(session.wallet, signer, { subaccount: p.subaccount_id, ip });
+    if (refusal) throw denied(refusal);
     const used = () => denied(`nonce ${nonce} was already used by ${signer}`);
     if (await this.nonces.has(signer, nonce)) throw used();
     const instrument = typeof p.instrument_name === 'string' ? this.assetOf(p.instrument_name) : undefined;

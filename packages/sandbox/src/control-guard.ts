@@ -5,6 +5,8 @@
  * DNS rebinding, even read the answers under the page's own host name. So a control request is refused
  * unless all of these hold, and its answers carry no CORS header:
  *
+ * - it comes from a loopback peer: started with `--host 0.0.0.0`, the sandbox serves the network, but
+ *   its control plane does not, whatever Host header a remote caller writes;
  * - its Host names a loopback address (`localhost`, 127.0.0.0/8, ::1) or the address it reached the
  *   server on: a rebound page sends its own host name;
  * - its Origin, when it has one, is the sandbox's own (`http://` + Host), and `Sec-Fetch-Site`, when
@@ -41,6 +43,12 @@ const refuse = (status: number, error: string): ControlReply => ({ status, body:
  * `listenHost` is the host the sandbox was started on (a name, when it was given one).
  */
 export function refuseControl(req: IncomingMessage, listenHost: string): ControlReply | null {
+  const peer = stripV6(req.socket.remoteAddress ?? '');
+  if (!isLoopback(peer))
+    return refuse(
+      403,
+      `the control plane answers only this machine (a loopback peer); this request came from ${text(peer).slice(0, 60)}`,
+    );
   const header = req.headers.host;
   // HTTP/1.0 may omit Host; no browser does, and Node refuses an HTTP/1.1 request without one.
   if (header !== undefined) {

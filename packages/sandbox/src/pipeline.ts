@@ -128,7 +128,7 @@ export function createPipeline(parts: PipelineParts): Pipeline {
     }
     const p = params as ActionFields & Record<string, unknown>;
     // Signed methods (private/order, private/replace) carry an action signature; the cancels do not.
-    if (method.actionModule) await parts.actions.verify(ctx.session!, name, p);
+    if (method.actionModule) await parts.actions.verify(ctx.session!, name, p, ctx.ip);
     if (method.orderFlow) {
       const instrument = typeof p.instrument_name === 'string' ? p.instrument_name : null;
       const type = instrument ? parts.instrumentType(instrument) : undefined;
