@@ -37,7 +37,7 @@ async function trader(url: string, w = newWallet()) {
 const order = (sub: number, price = '100') => ({
   instrument_name: 'ETH-PERP',
   order_type: 'limit',
-  max_fee: '10',
+  max_fee: '100',
   subaccount_id: sub,
   direction: 'buy',
   amount: '0.01',

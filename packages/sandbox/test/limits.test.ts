@@ -238,7 +238,7 @@ describe('tier 2 bucket', () => {
         order_type: 'limit',
         amount: '0.01',
         limit_price: instrument === 'BTC-PERP' ? '1000' : '100',
-        max_fee: '1',
+        max_fee: '100',
       });
     expect((await c.request('private/order', await order('ETH-PERP'))).result).toBeDefined();
     expect((await c.request('private/order', await order('ETH-PERP'))).result).toBeDefined();

@@ -43,6 +43,11 @@ export class Margin {
     private readonly open: OpenOrders,
   ) {}
 
+  /** A subaccount's position in an instrument (spot: its holding of the base currency), signed. */
+  positionOf(subaccount: number, inst: Instrument): bigint {
+    return this.ledger.accounts.balance(subaccount, positionAsset(inst));
+  }
+
   /** Cash and spot assets at their price, options at their mark, perps by their unrealized PnL; margins on perp and option notional. */
   valuation(subaccount: number): Valuation {
     let value = 0n;

@@ -13,6 +13,13 @@ import type { Instruments } from './instruments';
 import { insertResting, removeResting, type OpenOrders } from './book';
 import { plan } from './matching';
 import { checkOrder, type CheckedOrder } from './order-input';
+import {
+  checkMaxFee,
+  checkReduceOnly,
+  checkRejectTimestamp,
+  refuseSelfCrossing,
+  refuseUnmodelled,
+} from './order-rules';
 import type { Margin } from './margin';
 import type { Settlement } from './settlement';
 import type { Streams } from './random';
@@ -38,7 +45,7 @@ export class OrderFlow {
 
   /** `order`: check, match, rest or cancel the remainder, push. */
   place(session: Session, p: OrderParams): OrderOutcome {
-    const checked = checkOrder(this.instruments, p);
+    const checked = this.check(p);
     return this.execute(session, p, checked, this.admit(p, checked), null);
   }
 
@@ -51,7 +58,7 @@ export class OrderFlow {
     session: Session,
     p: OrderParams & { order_id_to_cancel: string },
   ): { cancelled_order: Order; order: Order; trades: PrivateTrade[] } {
-    const checked = checkOrder(this.instruments, p);
+    const checked = this.check(p);
     const old = this.openOrder(p.subaccount_id, p.order_id_to_cancel);
     const fills = this.admit(p, checked, old);
     const cancelled = this.cancelResting(old);
@@ -76,10 +83,24 @@ export class OrderFlow {
     return n;
   }
 
-  /** The fills an order would get, once it passes its checks: post_only must not cross, fok must fill in full, the account must carry it. */
+  /** An order's fields in exact units, once no field is one the sandbox leaves unmodelled and it is in time. */
+  private check(p: OrderParams): CheckedOrder {
+    refuseUnmodelled(p);
+    checkRejectTimestamp(p, this.clock.now());
+    return checkOrder(this.instruments, p);
+  }
+
+  /**
+   * The fills an order would get, once it passes its checks: post_only must not cross, fok must fill in
+   * full, reduce_only must only reduce, max_fee must cover the fee, no fill against its own subaccount,
+   * and the account must carry it.
+   */
   private admit(p: OrderParams, checked: CheckedOrder, replacing?: Resting): Fill[] {
     const { inst, priceTicks, lots, tif } = checked;
     const fills = plan(inst, p.direction, priceTicks, lots, replacing);
+    checkReduceOnly(p, tif, inst, lots, this.margin.positionOf(p.subaccount_id, inst));
+    checkMaxFee(inst, checked.maxFee, priceTicks, fills);
+    refuseSelfCrossing(p.subaccount_id, p.direction, fills);
     const fillable = fills.reduce((s, f) => s + f.lots, 0);
     if (tif === 'post_only' && fills.length > 0)
       throw new RpcFailure(

@@ -70,6 +70,18 @@ export interface OrderFields {
   time_in_force?: string | null;
   mmp?: boolean | null;
   label?: string | null;
+  /** Honoured: see order-rules.ts. */
+  reduce_only?: boolean | null;
+  reject_timestamp?: number | null;
+  /** Refused when set (order-rules.ts): the sandbox has no trigger, algo or atomic-signing model. */
+  trigger_type?: string | null;
+  trigger_price?: string | number | null;
+  trigger_price_type?: string | null;
+  algo_type?: string | null;
+  algo_duration_sec?: number | null;
+  algo_num_slices?: number | null;
+  is_atomic_signing?: boolean | null;
+  extra_fee?: string | number | null;
 }
 
 /** The action fields every order-flow request carries (AssumedActionFields). */

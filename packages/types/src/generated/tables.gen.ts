@@ -5310,6 +5310,51 @@ export const errorTable = {
       "kind": "order",
       "httpStatus": 400,
       "assumption": "error-codes"
+    },
+    {
+      "code": 11007,
+      "message": "Self-crossing disallowed",
+      "condition": "The order would fill against a resting order of its own subaccount; nothing of it is filled or rested.",
+      "name": "RPC_SELF_CROSSING",
+      "kind": "order",
+      "httpStatus": 400,
+      "assumption": "error-codes"
+    },
+    {
+      "code": 11022,
+      "message": "Reject timestamp exceeded",
+      "condition": "The order reached the server after its reject_timestamp (milliseconds).",
+      "name": "RPC_REJECT_TIMESTAMP_EXCEEDED",
+      "kind": "order",
+      "httpStatus": 400,
+      "assumption": "error-codes"
+    },
+    {
+      "code": 11023,
+      "message": "Max fee order param is too low",
+      "condition": "The signed max_fee (per unit of amount) is below the fee per unit the order could be charged; data names the least max_fee accepted.",
+      "name": "RPC_MAX_FEE_TOO_LOW",
+      "kind": "order",
+      "httpStatus": 400,
+      "assumption": "error-codes"
+    },
+    {
+      "code": 11024,
+      "message": "Reduce only not supported with this time in force",
+      "condition": "A reduce_only order that could rest (gtc or post_only).",
+      "name": "RPC_REDUCE_ONLY_TIME_IN_FORCE",
+      "kind": "order",
+      "httpStatus": 400,
+      "assumption": "error-codes"
+    },
+    {
+      "code": 11025,
+      "message": "Reduce only reject",
+      "condition": "A reduce_only order that would open or increase a position (its amount exceeds what closes the position).",
+      "name": "RPC_REDUCE_ONLY_REJECT",
+      "kind": "order",
+      "httpStatus": 400,
+      "assumption": "error-codes"
     }
   ]
 } as const;
@@ -5549,8 +5594,8 @@ export const assumptionTable = [
   {
     "id": "error-codes",
     "title": "Error codes outside the two the document gives",
-    "choice": "JSON-RPC 2.0 standard codes for framing (-32700, -32600, -32601, -32602, -32603); 14000-14004 for login and access; 11000-11001 for order flow.",
-    "reason": "The full catalogue is not shown; -32000 to -32099 are reserved for rate limits, so nothing else may use them.",
+    "choice": "JSON-RPC 2.0 standard codes for framing (-32700, -32600, -32601, -32602, -32603); 14000-14004 for login and access; 11000-11001 for order flow; 11007 and 11022-11025 with the codes and messages of ccxt 4.5.84's derive exception table (self-crossing, reject timestamp, max fee, reduce only).",
+    "reason": "The full catalogue is not shown; -32000 to -32099 are reserved for rate limits, so nothing else may use them. Where ccxt's derive class maps a venue code with its message (its exceptions.exact table, with the venue's answers quoted beside some), the code and message are the venue's.",
     "citedAt": [
       "#/x-errors/codes/2",
       "#/x-errors/codes/3",
@@ -5563,7 +5608,12 @@ export const assumptionTable = [
       "#/x-errors/codes/10",
       "#/x-errors/codes/11",
       "#/x-errors/codes/12",
-      "#/x-errors/codes/13"
+      "#/x-errors/codes/13",
+      "#/x-errors/codes/14",
+      "#/x-errors/codes/15",
+      "#/x-errors/codes/16",
+      "#/x-errors/codes/17",
+      "#/x-errors/codes/18"
     ]
   },
   {

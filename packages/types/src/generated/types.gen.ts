@@ -226,7 +226,9 @@ export type CancelByLabelResult = unknown;
 /**
  * An action's nonce as an input: a uint256, as a decimal string (derive-ts and derive-py send
  * nanoseconds since the epoch as a string) or as a JSON number (ccxt sends milliseconds as a
- * number). Unique per signer; a reused nonce is refused.
+ * number). Unique per signer; a reused nonce is refused. Nonces are compared as the number the
+ * signature holds, so `7`, `"7"` and `"007"` are one nonce (a store keyed on the spelling would
+ * accept one signature once per spelling).
  *
  */
 export type ActionNonceInput = string | number;

@@ -11602,7 +11602,7 @@ return true;
 }
 
 export const schema_ActionNonceInput = validate103;
-const schema242 = {"title":"ActionNonceInput","description":"An action's nonce as an input: a uint256, as a decimal string (derive-ts and derive-py send\nnanoseconds since the epoch as a string) or as a JSON number (ccxt sends milliseconds as a\nnumber). Unique per signer; a reused nonce is refused.\n","anyOf":[{"type":"string","pattern":"^[0-9]{1,78}$"},{"type":"integer","minimum":0}]};
+const schema242 = {"title":"ActionNonceInput","description":"An action's nonce as an input: a uint256, as a decimal string (derive-ts and derive-py send\nnanoseconds since the epoch as a string) or as a JSON number (ccxt sends milliseconds as a\nnumber). Unique per signer; a reused nonce is refused. Nonces are compared as the number the\nsignature holds, so `7`, `\"7\"` and `\"007\"` are one nonce (a store keyed on the spelling would\naccept one signature once per spelling).\n","anyOf":[{"type":"string","pattern":"^[0-9]{1,78}$"},{"type":"integer","minimum":0}]};
 const pattern81 = new RegExp("^[0-9]{1,78}$", "u");
 
 function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
