@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Wallet } from 'ethers';
+import type { Signer } from 'ethers';
 import { Client, newWallet, signed, start } from './helpers';
 import type { SandboxOptions } from '../src';
 
@@ -27,7 +27,7 @@ async function trader(options: SandboxOptions = quiet) {
   const w = newWallet();
   const c = await Client.connect(sb.wsUrl);
   const [sub] = await c.login(w);
-  const order = async (fields: Record<string, unknown>, signer: Wallet = w) =>
+  const order = async (fields: Record<string, unknown>, signer: Signer = w) =>
     c.request('private/order', await signed(signer, 'private/order', { ...fields, subaccount_id: sub! }));
   const openOrders = async () => (await c.call('private/get_open_orders', { subaccount_id: sub })).orders;
   const position = async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Wallet } from 'ethers';
+import type { Signer } from 'ethers';
 import { Client, newWallet, signed, start } from './helpers';
 
 // A quiet market (no ticks during the test); an order below the book rests.
@@ -39,7 +39,7 @@ describe("a session key's limits apply to the key that signs an action, whoever 
     try {
       const c = await Client.connect(sb.wsUrl);
       const [sub] = await c.login(w);
-      const by = async (signer: Wallet) =>
+      const by = async (signer: Signer) =>
         c.request(
           'private/order',
           await signed(signer, 'private/order', { ...buyBelow, subaccount_id: sub! }, { owner: w.address }),
