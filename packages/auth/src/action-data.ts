@@ -1,9 +1,10 @@
 /**
- * The `data` of an action: each module's ABI-encoded payload (x-action-signature.modules). Prices,
- * amounts and fees are 10^18 fixed point; the exchange keeps 12 fractional digits, so finer values
- * can never make a valid signature and are refused here, naming the field.
+ * The values an action's `data` is made of, read from a request's params: every module's encoder
+ * (modules/*.ts) takes its words through these. Prices, amounts and fees are 10^18 fixed point; the
+ * exchange keeps 12 fractional digits, so finer values can never make a valid signature and are
+ * refused here, naming the field.
  */
-import { AbiCoder, getAddress } from 'ethers';
+import { getAddress } from 'ethers';
 
 /** What `data` of the trade module needs from the instrument: its asset and sub id (public/get_instrument). */
 export interface ActionInstrument {
@@ -43,11 +44,22 @@ function plainDigits(n: number, field: string): string {
   return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
 }
 
+/** A value as the error message shows it: JSON, cut short. */
+function shown(value: unknown): string {
+  return String(JSON.stringify(value) ?? String(value)).slice(0, 40);
+}
+
+/** The digits of a decimal sent as a string or a JSON number ('' for anything else, which no pattern matches). */
+function decimalText(value: unknown, field: string): string {
+  if (typeof value === 'number') return plainDigits(value, field);
+  return typeof value === 'string' ? value.trim() : '';
+}
+
 /** A decimal as a 10^18 fixed-point integer, exact; refuses what is not a decimal or is finer than 10^-12. */
-export function toE18(value: DecimalInput, field: string): bigint {
-  const text = typeof value === 'number' ? plainDigits(value, field) : String(value).trim();
+export function toE18(value: unknown, field: string): bigint {
+  const text = decimalText(value, field);
   const m = /^(-?)(\d+)(?:\.(\d*))?$/.exec(text);
-  if (!m) throw new ActionDataError(field, `must be a decimal (got ${JSON.stringify(value).slice(0, 40)})`);
+  if (!m) throw new ActionDataError(field, `must be a decimal (got ${shown(value)})`);
   const [, sign = '', int = '0', frac = ''] = m;
   if (frac.replace(/0+$/, '').length > 18) throw new ActionDataError(field, `has more than 18 fractional digits`);
   const scaled = BigInt(int) * E18 + BigInt((frac + '0'.repeat(18)).slice(0, 18));
@@ -55,69 +67,92 @@ export function toE18(value: DecimalInput, field: string): bigint {
   return sign === '-' ? -scaled : scaled;
 }
 
-/** A whole number (an id, a sub id) as a bigint, or an ActionDataError naming the field. */
-function whole(value: unknown, field: string): bigint {
+/** A whole number (an id, a sub id, a count) as a bigint, or an ActionDataError naming the field. */
+export function whole(value: unknown, field: string): bigint {
   if (typeof value === 'bigint' && value >= 0n) return value;
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value);
-  if (typeof value === 'string' && /^[0-9]+$/.test(value)) return BigInt(value);
+  if (typeof value === 'string' && /^[0-9]{1,78}$/.test(value)) return BigInt(value);
   throw new ActionDataError(
     field,
     `must be a non-negative integer (got ${JSON.stringify(String(value)).slice(0, 40)})`,
   );
 }
 
-/** The order fields the trade module's data is made of, as a request carries them. */
-export interface TradeParams {
-  subaccount_id: number | string;
-  direction: string;
-  limit_price: DecimalInput;
-  amount: DecimalInput;
-  max_fee: DecimalInput;
+/** An address in checksummed form, any case accepted, or an ActionDataError naming the field. */
+export function address(value: unknown, field: string): string {
+  if (typeof value === 'string' && /^0x[0-9a-fA-F]{40}$/.test(value)) return getAddress(value.toLowerCase());
+  throw new ActionDataError(field, `is not an address (got ${shown(value)})`);
 }
 
-/** The trade module's data: asset, subId, limitPrice, amount, maxFee, recipientId (the subaccount), isBid. */
-export function tradeData(params: TradeParams, instrument: ActionInstrument): string {
-  let asset: string;
-  try {
-    asset = getAddress(String(instrument.base_asset_address).toLowerCase());
-  } catch {
-    throw new ActionDataError('base_asset_address', 'is not an address');
-  }
-  return AbiCoder.defaultAbiCoder().encode(
-    ['address', 'uint256', 'int256', 'int256', 'uint256', 'uint256', 'bool'],
-    [
-      asset,
-      whole(instrument.base_asset_sub_id, 'base_asset_sub_id'),
-      toE18(params.limit_price, 'limit_price'),
-      toE18(params.amount, 'amount'),
-      toE18(params.max_fee, 'max_fee'),
-      whole(params.subaccount_id, 'subaccount_id'),
-      params.direction === 'buy',
-    ],
-  );
+/** A decimal at 10^18 that may not be negative (fees, prices, transferred amounts). */
+export function unsignedE18(value: unknown, field: string): bigint {
+  const scaled = toE18(value, field);
+  if (scaled < 0n) throw new ActionDataError(field, 'must not be negative');
+  return scaled;
 }
 
-/** One leg of a quote, with its instrument's asset and sub id. */
-export interface QuoteLeg extends ActionInstrument {
-  instrument_name: string;
-  direction: string;
-  price: DecimalInput;
-  amount: DecimalInput;
+/** A decimal at 10^18 that must be above zero (a transfer's or a vault action's amount). */
+export function positiveE18(value: unknown, field: string): bigint {
+  const scaled = toE18(value, field);
+  if (scaled <= 0n) throw new ActionDataError(field, 'must be above zero');
+  return scaled;
 }
 
-/** The rfq module's data of a quote: max fee and the legs, sorted by instrument, amounts signed by direction. */
-export function rfqQuoteData(quote: { direction: string; max_fee: DecimalInput; legs: readonly QuoteLeg[] }): string {
-  const sideOf = (d: string) => (d === 'buy' ? 1n : -1n);
-  const legs = [...quote.legs]
-    .sort((a, b) => (a.instrument_name < b.instrument_name ? -1 : a.instrument_name > b.instrument_name ? 1 : 0))
-    .map((leg) => [
-      getAddress(String(leg.base_asset_address).toLowerCase()),
-      whole(leg.base_asset_sub_id, 'base_asset_sub_id'),
-      toE18(leg.price, 'price'),
-      toE18(leg.amount, 'amount') * sideOf(leg.direction) * sideOf(quote.direction),
-    ]);
-  return AbiCoder.defaultAbiCoder().encode(
-    ['(uint256,(address,uint256,uint256,int256)[])'],
-    [[toE18(quote.max_fee, 'max_fee'), legs]],
-  );
+/** A decimal in a token's own units (10^decimals), exact: a withdrawal's amount is signed so, not at 10^18. */
+export function toUnits(value: unknown, decimals: number, field: string): bigint {
+  if (!Number.isInteger(decimals) || decimals < 0 || decimals > 77)
+    throw new ActionDataError('decimals', `must be a whole number of digits (got ${String(decimals)})`);
+  const m = /^(\d+)(?:\.(\d*))?$/.exec(decimalText(value, field));
+  if (!m) throw new ActionDataError(field, `must be a non-negative decimal (got ${shown(value)})`);
+  const [, int = '0', frac = ''] = m;
+  if (frac.replace(/0+$/, '').length > decimals)
+    throw new ActionDataError(field, `has more fractional digits than the asset's ${decimals}`);
+  return BigInt(int) * 10n ** BigInt(decimals) + BigInt((frac + '0'.repeat(decimals)).slice(0, decimals) || '0');
 }
+
+/** A boolean sent as JSON true or false. */
+export function flag(value: unknown, field: string): boolean {
+  if (typeof value === 'boolean') return value;
+  throw new ActionDataError(field, `must be true or false (got ${shown(value)})`);
+}
+
+/** A 32-byte hash as 0x and 64 hex digits. */
+export function bytes32(value: unknown, field: string): string {
+  if (typeof value === 'string' && /^0x[0-9a-fA-F]{64}$/.test(value)) return value.toLowerCase();
+  throw new ActionDataError(field, 'must be a 32-byte hash, 0x and 64 hex digits');
+}
+
+/** A list sent as a JSON array (null or absent where the venue allows it is the empty list). */
+export function list(value: unknown, field: string, orEmpty = false): unknown[] {
+  if (Array.isArray(value)) return value;
+  if (orEmpty && (value === undefined || value === null)) return [];
+  throw new ActionDataError(field, 'must be a list');
+}
+
+/** `buy` or `sell`, the side of an order, a quote or a leg. */
+export function side(value: unknown, field: string): 1n | -1n {
+  if (value === 'buy') return 1n;
+  if (value === 'sell') return -1n;
+  throw new ActionDataError(field, `must be buy or sell (got ${shown(value)})`);
+}
+
+/**
+ * What a module's data needs beyond the request's params: values the request names but does not carry
+ * (an instrument's asset, a spot asset's address and decimals), and the wallet acted for.
+ */
+export interface DataContext {
+  /** The wallet acted for (the Action's owner): a withdrawal without `recipient` pays it. */
+  owner?: string;
+  /** An order's instrument (the trade module's asset and sub id, from public/get_instrument). */
+  instrument?: ActionInstrument;
+  /** The instruments of a quote's legs, by instrument_name (rfq module), when the legs do not carry them. */
+  instruments?: Readonly<Record<string, ActionInstrument>>;
+  /**
+   * The spot asset a transfer or withdrawal names by `asset_name`: its protocol asset address and its
+   * ERC-20 decimals (public/get_all_currencies: a currency's `spot` entry, `address` and `erc20.decimals`).
+   */
+  asset?: { address: string; decimals?: number };
+}
+
+/** A request's params as a module's encoder reads them. */
+export type Params = Readonly<Record<string, unknown>>;

@@ -6,11 +6,12 @@
  */
 import { TypedDataEncoder, type TypedDataDomain, type TypedDataField } from 'ethers';
 import { actionSignatureTable, methodTable } from '@exchange-api/types';
+import { knownModuleOf } from './modules/index';
 
 /** One deployment: the EIP-712 domain (and its separator) and the address of each module. */
 export interface ActionDeployment {
   name: string;
-  /** `testnet` or `mainnet`, as the spec names them. */
+  /** `testnet`, `mainnet` or `local`, as the spec names them. */
   network?: string;
   domain: TypedDataDomain;
   /** keccak256 of the domain: what the digest is made with. */
@@ -42,7 +43,7 @@ export const actionDeployments: readonly ActionDeployment[] = table.deployments.
   modules: { ...(d.modules as Record<string, string>) },
 }));
 
-/** The deployments of a network (`testnet`, `mainnet`): what a server accepts by default for it. */
+/** The deployments of a network (`testnet`, `mainnet`, `local`): what a server accepts by default for it. */
 export function deploymentsOf(network: string): ActionDeployment[] {
   return actionDeployments.filter((d) => d.network === network);
 }
@@ -61,7 +62,11 @@ export const defaultActionLayout: ActionLayout = {
 
 const moduleByMethod = new Map<string, string | null>(methodTable.map((m) => [m.name, m.actionModule]));
 
-/** The module whose action a method signs (x-action-module), or null when the method carries no action signature. */
+/**
+ * The module whose action a method signs: the spec's x-action-module, else the venue's signed methods
+ * this package knows (modules/index.ts: send_quote, withdraw, set_session_key, …), else null (the method
+ * carries no action signature).
+ */
 export function moduleOfMethod(method: string): string | null {
-  return moduleByMethod.get(method) ?? null;
+  return moduleByMethod.get(method) ?? knownModuleOf(method);
 }

@@ -2,11 +2,13 @@
  * The EIP-712 action signature of state-changing requests, as the public clients of the interface make
  * it (the action-signature assumption): Action(subaccountId, nonce, module, data, expiry, owner,
  * signer), where data is the module's ABI-encoded payload and owner the wallet acted for; the digest is
- * keccak256(0x1901 ‖ domain separator ‖ hashStruct(Action)). Only methods with an action module sign.
+ * keccak256(0x1901 ‖ domain separator ‖ hashStruct(Action)). Only methods with an action module sign;
+ * each module's data is made by its encoder under modules/, chosen by the method (modules/index.ts).
  */
 import { concat, getAddress, keccak256, recoverAddress, TypedDataEncoder, type Signer } from 'ethers';
-import { ActionDataError, tradeData, type ActionInstrument, type TradeParams } from './action-data';
+import { ActionDataError, whole, type DataContext } from './action-data';
 import { defaultActionLayout, moduleOfMethod, type ActionDeployment, type ActionLayout } from './action-layout';
+import { actionKindOf } from './modules/index';
 import { assertEcrecoverV } from './signature-v';
 
 /** The signed struct. */
@@ -24,18 +26,23 @@ export interface Action {
 
 /** The fields a signed request carries besides its method's own. */
 export interface ActionFields {
-  subaccount_id: number | string;
+  /** Absent in the wallet-level actions (set_session_key, update_whitelisted_recipients): signed for subaccount 0. */
+  subaccount_id?: number | string;
   /** A uint256: a decimal string (nanoseconds, as derive-ts sends it) or a JSON number (ccxt: milliseconds). */
   nonce: string | number;
   signature_expiry_sec: number;
 }
 
-/** What signing and verifying need beyond the params: the wallet acted for, and an order's instrument. */
-export interface ActionContext {
-  /** The wallet the action is for (the logged-in wallet). Default when signing: the signer's own address. */
+/**
+ * What signing and verifying need beyond the params: the wallet acted for, and what the module's data
+ * needs that the request only names (an order's instrument, a quote's instruments, a transfer's asset).
+ */
+export interface ActionContext extends DataContext {
+  /**
+   * The wallet the action is for (the logged-in wallet). Default when signing: the params' `wallet` when
+   * they carry one (set_session_key, update_whitelisted_recipients), else the signer's own address.
+   */
   owner?: string;
-  /** An order's instrument (the trade module's asset and sub id). */
-  instrument?: ActionInstrument;
 }
 
 /** What verifying needs of a deployment: its separator and module addresses (not its domain). */
@@ -67,16 +74,6 @@ function nonceOf(nonce: unknown): bigint {
   throw new ActionDataError('nonce', `must be a uint256, digits or a whole number (got ${String(nonce).slice(0, 40)})`);
 }
 
-/** The module data of a method's request. */
-function dataOf(module: string, params: Record<string, unknown>, ctx: ActionContext): string {
-  if (module === 'trade') {
-    if (!ctx.instrument)
-      throw new ActionDataError('instrument_name', 'the instrument (its asset and sub id) is needed');
-    return tradeData(params as unknown as TradeParams, ctx.instrument);
-  }
-  throw new ActionDataError('module', `no encoder for the data of module ${module}`);
-}
-
 /** The Action a request of `method` signs under `deployment`, for `owner` by `signer`. */
 export function actionOf(
   method: string,
@@ -87,12 +84,13 @@ export function actionOf(
   if (module === null) throw new ActionDataError('method', `${method} carries no action signature`);
   const address = ctx.deployment.modules[module];
   if (!address) throw new ActionDataError('module', `deployment ${ctx.deployment.name} has no ${module} module`);
+  const kind = actionKindOf(method, module);
   return {
-    subaccountId: nonceOf(params.subaccount_id),
+    subaccountId: kind.subaccount === 'zero' ? 0n : whole(params.subaccount_id, 'subaccount_id'),
     nonce: nonceOf(params.nonce),
     module: address,
-    data: dataOf(module, params, ctx),
-    expiry: BigInt(params.signature_expiry_sec),
+    data: kind.data(params, ctx),
+    expiry: whole(params.signature_expiry_sec, 'signature_expiry_sec'),
     owner: ctx.owner,
     signer: ctx.signer,
   };
@@ -116,7 +114,7 @@ export async function signAction<P extends Record<string, unknown> & ActionField
 ): Promise<P & { signer: string; signature: string }> {
   const layout = ctx.layout ?? defaultActionLayout;
   const address = await signer.getAddress();
-  const owner = ctx.owner ?? address;
+  const owner = ctx.owner ?? (typeof params.wallet === 'string' ? params.wallet : address);
   const action = actionOf(method, params, { ...ctx, owner, signer: address, deployment: layout.deployment });
   return { ...params, signer: address, signature: await signActionStruct(signer, action, layout) };
 }

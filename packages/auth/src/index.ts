@@ -34,13 +34,27 @@ export {
   type ActionLayout,
   type ActionDeployment,
 } from './action-layout';
+export { toE18, ActionDataError, type ActionInstrument, type DataContext, type DecimalInput } from './action-data';
+export { actionKinds, methodKinds, type ActionKind, type ActionKindName } from './modules/index';
+export { tradeData, type TradeParams } from './modules/trade';
+export { rfqQuoteData, rfqExecuteData, type QuoteLeg, type RfqParams } from './modules/rfq';
+export { transferData } from './modules/transfer';
+export { externalTransferData } from './modules/external-transfer';
+export { withdrawalData, type WithdrawalAsset } from './modules/withdrawal';
+export { sessionKeyData, PROTOCOL_SCOPE_CODES } from './modules/session-key';
+export { whitelistedRecipientsData } from './modules/whitelisted-recipients';
 export {
-  tradeData,
-  rfqQuoteData,
-  toE18,
-  ActionDataError,
-  type ActionInstrument,
-  type TradeParams,
-  type QuoteLeg,
-  type DecimalInput,
-} from './action-data';
+  VAULT_ACTION_KIND,
+  vaultDepositData,
+  vaultWithdrawData,
+  vaultCancelData,
+  vaultCreateData,
+  vaultMintSharesData,
+  vaultBurnSharesData,
+} from './modules/vault';
+export {
+  signTransferPositions,
+  verifyTransferPositions,
+  type PositionTransferParams,
+  type PositionTransferHalf,
+} from './position-transfer';

@@ -5430,7 +5430,7 @@ export const actionSignatureTable = {
       }
     ]
   },
-  "paramsHash": "The Action's fields come from the request: subaccountId is subaccount_id, nonce is nonce, module is the address of the method's module (its x-action-module), data is that module's ABI-encoded payload (modules below), expiry is signature_expiry_sec, owner is the logged-in wallet (not a field of the request), signer is signer. The digest is keccak256(0x1901, the domain separator, hashStruct(Action)) and the signature the signer's 65-byte secp256k1 signature of it (v 27 or 28). Cancels carry no action signature.",
+  "paramsHash": "The Action's fields come from the request: subaccountId is subaccount_id (0 for the wallet-level actions, private/set_session_key and private/update_whitelisted_recipients, whose params carry the wallet instead), nonce is nonce, module is the address of the method's module (its x-action-module), data is that module's ABI-encoded payload (modules below), expiry is signature_expiry_sec, owner is the logged-in wallet (not a field of the request; the params' wallet where they carry one), signer is signer. The digest is keccak256(0x1901, the domain separator, hashStruct(Action)) and the signature the signer's 65-byte secp256k1 signature of it (v 27 or 28). Cancels and reads carry no action signature. A module whose data differs by method lists one tuple per layout (rfq: quote and execute; vault: by its first word, the kind), each named, its from naming the methods; the other modules list their words in order. The methods that sign, by module (derive-ts 3.0.13 src/api/*.ts, ccxt 4.5.84 derive.js): trade private/order, private/replace, private/order_debug, private/order_quote, public/order_quote; rfq private/send_quote, private/replace_quote, private/execute_quote, public/send_quote_debug, public/execute_quote_debug and private/transfer_positions (two Actions, maker_params a quote and taker_params its execution, each with its own nonce); transfer private/transfer_spot; externalTransfer private/transfer_spot_external; withdrawal private/withdraw, public/withdraw_debug; setSessionKey private/set_session_key; whitelistedRecipient private/update_whitelisted_recipients; vault private/request_vault_deposit, private/request_vault_withdraw, private/cancel_all_vault_requests, private/create_vault, private/mint_vault_shares, private/burn_vault_shares. derive-ts also names a liquidation module (0x66d23e59DaEEF13904eFA2D4B8658aeD05f59a92, private/liquidate) but no client shows its data, so it is left out. The module addresses are the same on every deployment of derive-ts (mainnet, testnet, local); ccxt signs orders only, with its own trade module in sandbox mode.",
   "signatureFields": [
     "signer",
     "signature"
@@ -5482,7 +5482,167 @@ export const actionSignatureTable = {
         {
           "name": "quote",
           "type": "(uint256 maxFee,(address asset,uint256 subId,uint256 price,int256 amount)[] legs)",
-          "from": "max_fee × 10^18; the legs sorted by instrument_name, each its instrument's asset and sub id, price × 10^18, amount × 10^18 signed by the leg's direction times the quote's"
+          "from": "A maker's quote (private/send_quote, private/replace_quote, public/send_quote_debug; a position transfer's maker_params): max_fee × 10^18; the legs sorted by instrument_name, each its instrument's asset and sub id, price × 10^18, amount × 10^18 signed by the leg's direction times the quote's"
+        },
+        {
+          "name": "execute",
+          "type": "(bytes32 orderHash,uint256 maxFee)",
+          "from": "A taker's execution (private/execute_quote, public/execute_quote_debug; a position transfer's taker_params): orderHash is keccak256 of the ABI-encoded legs (address,uint256,uint256,int256)[] exactly as the quote signs them (the taker's direction is the opposite of the quote's, so each amount is negated once more), maxFee the taker's max_fee × 10^18"
+        }
+      ]
+    },
+    "transfer": {
+      "address": "0x01259207A40925b794C8ac320456F7F6c8FE2636",
+      "data": [
+        {
+          "name": "toSubaccountId",
+          "type": "uint256",
+          "from": "to_subaccount_id"
+        },
+        {
+          "name": "newSubaccountManager",
+          "type": "uint256",
+          "from": "new_subaccount_manager (0: to the existing to_subaccount_id; else a new subaccount under this manager)"
+        },
+        {
+          "name": "asset",
+          "type": "address",
+          "from": "the protocol address of the spot asset named by asset_name (public/get_all_currencies: spot[].address)"
+        },
+        {
+          "name": "subId",
+          "type": "uint256",
+          "from": "sub_id"
+        },
+        {
+          "name": "amount",
+          "type": "uint256",
+          "from": "amount × 10^18 (above zero)"
+        },
+        {
+          "name": "maxFee",
+          "type": "uint256",
+          "from": "max_fee_usd × 10^18"
+        }
+      ]
+    },
+    "externalTransfer": {
+      "address": "0x8F9B8f12ddA05FB1F0DDDDe8f5af8cECF54f8aC9",
+      "data": [
+        {
+          "name": "transfer",
+          "type": "(uint256,uint256,address,uint256,uint256,uint256)",
+          "from": "the six words of the transfer module, from the same params"
+        },
+        {
+          "name": "recipient",
+          "type": "address",
+          "from": "recipient_address (the other wallet)"
+        }
+      ]
+    },
+    "withdrawal": {
+      "address": "0x9d0E8f5b25384C7310CB8C6aE32C8fbeb645d083",
+      "data": [
+        {
+          "name": "asset",
+          "type": "address",
+          "from": "the protocol address of the spot asset named by asset_name"
+        },
+        {
+          "name": "maxFee",
+          "type": "uint256",
+          "from": "max_fee_usd × 10^18"
+        },
+        {
+          "name": "recipient",
+          "type": "address",
+          "from": "recipient (the owner when absent or null)"
+        },
+        {
+          "name": "amount",
+          "type": "uint256",
+          "from": "amount_in_underlying × 10^decimals of the asset's ERC-20 (spot[].erc20.decimals; not 10^18)"
+        },
+        {
+          "name": "forceBatch",
+          "type": "bool",
+          "from": "force_batch"
+        }
+      ]
+    },
+    "setSessionKey": {
+      "address": "0xe330CF64ff6EbF41699aad344Cb21d78db1D2bb6",
+      "data": [
+        {
+          "name": "sessionKey",
+          "type": "address",
+          "from": "public_session_key"
+        },
+        {
+          "name": "expirySec",
+          "type": "uint256",
+          "from": "expiry_sec (the key's lifetime"
+        },
+        {
+          "name": "scopes",
+          "type": "uint256[]",
+          "from": "protocol_scopes by code: admin 0, withdraw 1, trade:all 2, trade:orderbook:all 3, trade:orderbook:spot 4, trade:orderbook:perp 5, trade:orderbook:option 6, trade:rfq:all 7, trade:rfq:spot 8, trade:rfq:perp 9, trade:rfq:option 10, transfer:all 11, transfer:existing_subaccount 12, transfer:new_subaccount 13, transfer:different_owner_subaccount 14, set_session_key 15, liquidate 16, vault:all 17, vault:curator_create 18, vault:curator_mint_and_burn 19, vault:user_deposit 20, vault:user_withdraw 21, vault:user_cancel 22"
+        },
+        {
+          "name": "subaccountIds",
+          "type": "uint256[]",
+          "from": "subaccount_ids (none or null is the empty list"
+        }
+      ]
+    },
+    "whitelistedRecipient": {
+      "address": "0xB86D6DE1b76c9839e4BA860848CD98A1dABd6B54",
+      "data": [
+        {
+          "name": "add",
+          "type": "address[]",
+          "from": "add"
+        },
+        {
+          "name": "remove",
+          "type": "address[]",
+          "from": "remove"
+        }
+      ]
+    },
+    "vault": {
+      "address": "0x2885c174ebf5524aED9c721d60c12b1537685186",
+      "data": [
+        {
+          "name": "deposit",
+          "type": "(uint256 kind,uint256 vaultSubaccountId,address depositSpotAsset,uint256 amount)",
+          "from": "kind 1; private/request_vault_deposit: vault_subaccount_id, deposit_spot_asset, amount × 10^18"
+        },
+        {
+          "name": "withdraw",
+          "type": "(uint256 kind,uint256 vaultSubaccountId,uint256 sharesToBurn)",
+          "from": "kind 2; private/request_vault_withdraw: vault_subaccount_id, shares_to_burn × 10^18"
+        },
+        {
+          "name": "cancel",
+          "type": "(uint256 kind,uint256 vaultSubaccountId)",
+          "from": "kind 3; private/cancel_all_vault_requests: vault_subaccount_id"
+        },
+        {
+          "name": "create",
+          "type": "(uint256 kind,uint256 managerId,address depositSpotAsset,uint256 initialDeposit,uint256 managementFeeBps,uint256 performanceFeeBps,uint256 maxSlippageBps,uint256 cooldownSec,uint256 maxFee,uint256 initialSharePrice,address benchmarkAsset,bool hasBenchmark)",
+          "from": "kind 0; private/create_vault: manager_id, deposit_spot_asset, initial_deposit × 10^18, the three bps and cooldown_sec as integers, max_fee_usd × 10^18, initial_share_price_usd × 10^18, benchmark_asset (the zero address when absent or null) and whether it is given"
+        },
+        {
+          "name": "mintShares",
+          "type": "(uint256 kind,uint256 sharePrice,bytes32 depositHash)",
+          "from": "kind 4; private/mint_vault_shares: share_price × 10^18, deposit_hash (keccak256 of the deposit's data)"
+        },
+        {
+          "name": "burnShares",
+          "type": "(uint256 kind,uint256 sharePrice,bytes32 withdrawHash)",
+          "from": "kind 5; private/burn_vault_shares: share_price × 10^18, withdraw_hash (keccak256 of the withdrawal's data)"
         }
       ]
     }
@@ -5500,7 +5660,13 @@ export const actionSignatureTable = {
       "separator": "0x24d674cd5f2b9d564691c51e9d88f649b99246a2244dd74ce27b96578d773e85",
       "modules": {
         "trade": "0xB8D20c2B7a1Ad2EE33Bc50eF10876eD3035b5e7b",
-        "rfq": "0x9371352CCef6f5b36EfDFE90942fFE622Ab77F1D"
+        "rfq": "0x9371352CCef6f5b36EfDFE90942fFE622Ab77F1D",
+        "transfer": "0x01259207A40925b794C8ac320456F7F6c8FE2636",
+        "externalTransfer": "0x8F9B8f12ddA05FB1F0DDDDe8f5af8cECF54f8aC9",
+        "withdrawal": "0x9d0E8f5b25384C7310CB8C6aE32C8fbeb645d083",
+        "setSessionKey": "0xe330CF64ff6EbF41699aad344Cb21d78db1D2bb6",
+        "whitelistedRecipient": "0xB86D6DE1b76c9839e4BA860848CD98A1dABd6B54",
+        "vault": "0x2885c174ebf5524aED9c721d60c12b1537685186"
       }
     },
     {
@@ -5518,6 +5684,27 @@ export const actionSignatureTable = {
       }
     },
     {
+      "name": "local (derive-ts)",
+      "network": "local",
+      "domain": {
+        "name": "Matching",
+        "version": "1.0",
+        "chainId": 31337,
+        "verifyingContract": "0xeB8d770ec18DB98Db922E9D83260A585b9F0DeAD"
+      },
+      "separator": "0x8a010a34fc48f792a220b0b63077f0f8ba664f21340882d60fb34b4959397842",
+      "modules": {
+        "trade": "0xB8D20c2B7a1Ad2EE33Bc50eF10876eD3035b5e7b",
+        "rfq": "0x9371352CCef6f5b36EfDFE90942fFE622Ab77F1D",
+        "transfer": "0x01259207A40925b794C8ac320456F7F6c8FE2636",
+        "externalTransfer": "0x8F9B8f12ddA05FB1F0DDDDe8f5af8cECF54f8aC9",
+        "withdrawal": "0x9d0E8f5b25384C7310CB8C6aE32C8fbeb645d083",
+        "setSessionKey": "0xe330CF64ff6EbF41699aad344Cb21d78db1D2bb6",
+        "whitelistedRecipient": "0xB86D6DE1b76c9839e4BA860848CD98A1dABd6B54",
+        "vault": "0x2885c174ebf5524aED9c721d60c12b1537685186"
+      }
+    },
+    {
       "name": "mainnet (derive-ts, derive-py)",
       "network": "mainnet",
       "domain": {
@@ -5529,7 +5716,13 @@ export const actionSignatureTable = {
       "separator": "0xda616dfabb88681b08e1592820a41d55ddc62d68de110e327ae99d734506fe19",
       "modules": {
         "trade": "0xB8D20c2B7a1Ad2EE33Bc50eF10876eD3035b5e7b",
-        "rfq": "0x9371352CCef6f5b36EfDFE90942fFE622Ab77F1D"
+        "rfq": "0x9371352CCef6f5b36EfDFE90942fFE622Ab77F1D",
+        "transfer": "0x01259207A40925b794C8ac320456F7F6c8FE2636",
+        "externalTransfer": "0x8F9B8f12ddA05FB1F0DDDDe8f5af8cECF54f8aC9",
+        "withdrawal": "0x9d0E8f5b25384C7310CB8C6aE32C8fbeb645d083",
+        "setSessionKey": "0xe330CF64ff6EbF41699aad344Cb21d78db1D2bb6",
+        "whitelistedRecipient": "0xB86D6DE1b76c9839e4BA860848CD98A1dABd6B54",
+        "vault": "0x2885c174ebf5524aED9c721d60c12b1537685186"
       }
     },
     {
@@ -5657,8 +5850,8 @@ export const assumptionTable = [
   {
     "id": "action-signature",
     "title": "The EIP-712 action signature layout",
-    "choice": "Action(uint256 subaccountId, uint256 nonce, address module, bytes data, uint256 expiry, address owner, address signer) under the domain Matching 1.0 of a deployment (x-action-signature: domain, deployments); data is the module's ABI-encoded payload, for orders the trade module's seven words (asset, subId, limitPrice, amount and maxFee as 10^18 fixed point, recipientId, isBid). Signed by private/order and private/replace only; cancels are authorised by the login. A server takes a list of deployments (domain separator and module addresses) and accepts a signature under any of them; the sandbox defaults to the two testnet ones. The nonce is a uint256, a decimal string or a JSON number.",
-    "reason": "The layout is not shown. It is what every public client signs: ccxt 4.5.84 (js/src/derive.js hashOrderMessage, separators 0xd96e… and in sandbox mode 0x9bcf…, trade module 0xB8D2… and in sandbox mode 0x87F2…, nonce the milliseconds as a JSON number), derive-ts 3.0.13 (src/signing/action.ts, eip712.ts, codecs/trade.ts: chainId 1 or 11155111, trade module 0xB8D2…, nonce nanoseconds as a string) and derive-py (the same separators as derive-ts, hard-coded). The earlier guess (domain exchange-api sandbox, keccak of canonical JSON) was signed by no client.",
+    "choice": "Action(uint256 subaccountId, uint256 nonce, address module, bytes data, uint256 expiry, address owner, address signer) under the domain Matching 1.0 of a deployment (x-action-signature: domain, deployments); data is the module's ABI-encoded payload, for orders the trade module's seven words (asset, subId, limitPrice, amount and maxFee as 10^18 fixed point, recipientId, isBid); the other modules (rfq quotes and executions, position transfers, spot transfers within a wallet and to another, withdrawals, session-key registration, whitelisted recipients, vault actions) as x-action-signature.modules lays out. Cancels are authorised by the login. A server takes a list of deployments (domain separator and module addresses) and accepts a signature under any of them; the sandbox defaults to the two testnet ones. The nonce is a uint256, a decimal string or a JSON number.",
+    "reason": "The layout is not shown. It is what every public client signs: ccxt 4.5.84 (js/src/derive.js hashOrderMessage, separators 0xd96e… and in sandbox mode 0x9bcf…, trade module 0xB8D2… and in sandbox mode 0x87F2…, nonce the milliseconds as a JSON number), derive-ts 3.0.13 (src/signing/action.ts, eip712.ts, modules.ts, codecs/*.ts, config/networks.ts: chainId 1, 11155111 or 31337 for local, one set of module addresses on every network, nonce nanoseconds as a string; its test/unit/fixtures/golden-vectors.json and codec tests give the vectors packages/auth/test holds it to) and derive-py (the same separators as derive-ts, hard-coded). The earlier guess (domain exchange-api sandbox, keccak of canonical JSON) was signed by no client.",
     "citedAt": [
       "#/components/schemas/ActionNonceInput",
       "#/x-action-signature"
