@@ -5,14 +5,16 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
 import { runMain } from '../../../test/support/run-main';
-import { fromSources } from './run-cli';
+import { fromSources, root as repoRoot } from './run-cli';
 import { groupGone, spawnGroup } from '../../sandbox/test/processes';
 import { hasRedisServer, NO_REDIS, startRedis, type RedisServer } from '../../sandbox/test/redis-server';
+import { fleetLines } from '../src/commands/sandbox-workers';
+import { keys } from '../../sandbox/src/redis/keys';
 
 /** A socket path nobody listens on (its folder removed after the test). */
 const made: string[] = [];
@@ -58,6 +60,25 @@ describe('sandbox --redis and --workers: refusals', () => {
   });
 });
 
+describe('what a fleet member prints after its listening line', () => {
+  it('the members, their books, Redis without its password, and where the docs say more', () => {
+    const lines = fleetLines('redis://:s3cret@10.0.0.5:6379', [
+      { pid: 11, member: 'm1', owned: ['ETH-PERP', 'BTC-PERP'] },
+      { pid: 12, member: 'm2', owned: [] },
+    ]);
+    expect(lines.join('\n')).not.toContain('s3cret');
+    expect(lines.slice(0, 3)).toEqual([
+      'fleet of 2 workers on this port, on Redis redis://:***@10.0.0.5:6379:',
+      '  worker 11: member m1, owning the books of ETH-PERP, BTC-PERP for now',
+      '  worker 12: member m2, owning no book yet',
+    ]);
+    expect(lines.join(' ')).toMatch(/what stays in Redis after: there\)$/);
+    expect(fleetLines('/run/redis.sock', [{ pid: undefined, member: 'm7', owned: ['ETH-PERP'] }])[0]).toBe(
+      'fleet member m7 on Redis /run/redis.sock, owning the books of ETH-PERP for now',
+    );
+  });
+});
+
 describe.skipIf(!hasRedisServer)(`sandbox --workers${hasRedisServer ? '' : ` (skipped: ${NO_REDIS})`}`, () => {
   let redis: RedisServer;
   beforeEach(async () => {
@@ -71,7 +92,7 @@ describe.skipIf(!hasRedisServer)(`sandbox --workers${hasRedisServer ? '' : ` (sk
     const run = spawnGroup([...fromSources, 'sandbox', '--redis', redis.url, '--workers', '2', '--detached']);
     const line = await run.firstLine;
     expect(line).toMatch(/^sandbox listening ws:\/\/127\.0\.0\.1:[0-9]+\/v3\/ws http:\/\/127\.0\.0\.1:[0-9]+$/);
-    const members = spawnSync('redis-cli', ['-s', redis.url, 'smembers', 'xsb:members'], { encoding: 'utf8' });
+    const members = spawnSync('redis-cli', ['-s', redis.url, 'smembers', keys.members], { encoding: 'utf8' });
     expect(members.stdout.trim().split('\n')).toHaveLength(2);
     // The document's 4 connections per IP, over both workers: the fifth is refused whichever worker takes it.
     const wsUrl = line.split(' ')[2]!;
@@ -103,9 +124,48 @@ describe.skipIf(!hasRedisServer)(`sandbox --workers${hasRedisServer ? '' : ` (sk
     while (!run.stderr().includes(`worker ${victim} exited (SIGKILL); starting another`))
       await new Promise((r) => setTimeout(r, 20));
     while (workers().length !== 2 || workers().includes(victim!)) await new Promise((r) => setTimeout(r, 20));
+    // The replacement says so once it listens.
+    while (!run.stdout().includes('joined, replacing')) await new Promise((r) => setTimeout(r, 20));
     run.child.kill('SIGTERM');
     expect(await run.exited).toBe(0);
     expect(await groupGone(run.pgid, 10_000)).toBe(true);
-    expect(run.stdout().trim().split('\n')).toEqual([line]);
+    // After the listening line, the fleet: its two workers (members, books), Redis, and the replacement.
+    const out = run.stdout().trim().split('\n');
+    expect(out[0]).toBe(line);
+    expect(out[1]).toBe(`fleet of 2 workers on this port, on Redis ${redis.url}:`);
+    expect(out.slice(2, 4)).toEqual([
+      expect.stringMatching(/^ {2}worker \d+: member m\d+, owning (the books of .* for now|no book yet)$/),
+      expect.stringMatching(/^ {2}worker \d+: member m\d+, owning (the books of .* for now|no book yet)$/),
+    ]);
+    expect(out.at(-1)).toMatch(/^ {2}worker \d+: member m3 joined, replacing one that exited$/);
+  });
+
+  it('one process with --redis says which member it is and on which Redis', async () => {
+    const run = spawnGroup([...fromSources, 'sandbox', '--redis', redis.url, '--detached']);
+    const line = await run.firstLine;
+    expect(line).toMatch(/^sandbox listening /);
+    while (!run.stdout().includes('what stays in Redis')) await new Promise((r) => setTimeout(r, 20));
+    expect(run.stdout().split('\n')[1]).toMatch(
+      new RegExp(`^fleet member m1 on Redis ${redis.url.replace(/[.*+?^$()|[\]\\]/g, '\\$&')}, owning the books of `),
+    );
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+    expect(await groupGone(run.pgid, 10_000)).toBe(true);
+    // What stays in Redis once every member stopped is what docs/sandbox.md says stays, and why.
+    const left = spawnSync('redis-cli', ['-s', redis.url, '--scan', '--pattern', 'xsb:*'], { encoding: 'utf8' });
+    const stays = left.stdout.trim().split('\n').filter(Boolean);
+    expect(stays).toContain('xsb:{fleet}:member-seq');
+    const documented = /^xsb:(\{fleet\}:member-seq|\{book:[^}]+\}:epoch|nonce:|rl:|bucket:)/;
+    expect(stays.filter((k) => !documented.test(k))).toEqual([]);
+    const page = readFileSync(join(repoRoot, 'docs', 'sandbox.md'), 'utf8');
+    const section = page.slice(page.indexOf('**What stays in Redis**'));
+    for (const named of [
+      '`xsb:{fleet}:member-seq`',
+      '`xsb:{book:<instrument>}:epoch`',
+      '`xsb:nonce:',
+      '`xsb:rl:',
+      '`xsb:bucket:',
+    ])
+      expect(section, named).toContain(named);
   });
 });

@@ -27,7 +27,7 @@ export interface ActionFields {
 }
 
 /**
- * Where used (signer, nonce) pairs are kept: this process's NonceBook, or a fleet's (redis/shared-nonces.ts).
+ * Where used (signer, nonce) pairs are kept: this process's NonceBook, or a fleet's (redis/nonces.ts).
  * `claim` records a pair unless it is already there, and says whether it recorded it. The nonce given is
  * always canonical (canonicalNonce): one number, one key, however the request spelled it.
  */

@@ -1,8 +1,9 @@
 /**
  * Admission: the per-IP limit on concurrent WebSocket clients. Each IP holds at most `max` slots;
- * a slot is taken when a connection opens and given back when it closes, whatever the cause.
+ * a slot is taken when a connection opens and given back when it closes, whatever the cause. This is
+ * the slot port's memory adapter (a fleet's: redis/slots.ts).
  */
-import type { Budget } from './limits';
+import type { Budget, SlotStore } from './state/ports';
 
 /**
  * Open connections of one IP. `first` is the connection that opened the IP's current run (the span
@@ -15,26 +16,11 @@ interface Run {
   first: number;
 }
 
-/**
- * Connection slots per IP, as the WebSocket transport and getRateLimits use them: this process's own
- * (Admission below) or, with `redis`, the fleet's (redis/shared-admission.ts).
- */
-export interface Slots {
-  /** Whether the count is the fleet's, kept elsewhere (tryTake then answers later). */
-  readonly shared: boolean;
-  /** Take a slot of `ip` for connection `id` if it has room; false when the IP is at its limit. */
-  tryTake(ip: string, id: number): boolean | Promise<boolean>;
-  /** Give back the slot connection `id` of `ip` held. */
-  release(ip: string, id: number): void;
-  /** remaining_connections of getRateLimits, as connection `id` from `ip` sees it. */
-  report(ip: string, id: number): Budget | Promise<Budget>;
-  /** Forget every slot of this process (the sandbox is closing). */
-  clear(): void | Promise<void>;
-}
+/** Connection slots per IP, as the WebSocket transport and getRateLimits use them (the slot port). */
+export type Slots = SlotStore;
 
 /** Connection slots per IP, in this process. */
-export class Admission implements Slots {
-  readonly shared = false;
+export class Admission implements SlotStore {
   private readonly runs = new Map<string, Run>();
 
   constructor(private readonly max: number) {}

@@ -83,11 +83,6 @@ export class ConnectionRegistry {
     return conn;
   }
 
-  /** The id the next connection opened will get. */
-  get upcomingId(): number {
-    return this.nextId;
-  }
-
   /** Forget a closed connection. */
   forget(conn: Connection): void {
     this.byId.delete(conn.id);

@@ -16,6 +16,7 @@ export {
   type LimitOverride,
 } from './options';
 export { derivedSubaccounts } from './accounts';
+export { redacted as redactRedisUrl, REDIS_PASSWORD_ENV } from './redis/redact';
 
 /**
  * Whether Redis answers at `url` (throws the one-line RedisUnreachableError when it does not). The

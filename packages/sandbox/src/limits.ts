@@ -2,7 +2,6 @@
  * Both rate-limit tiers. Which budget a request draws on is budgetOf from @exchange-api/types (the
  * client's limiter uses the same function); the values come from limitTable through the resolved options.
  */
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import {
   budgetOf,
   classBudgetOf,
@@ -17,15 +16,9 @@ import {
 import type { BucketLimit, ResolvedOptions, WindowLimit } from './options';
 import { rateLimited } from './rpc';
 import type { Clock } from './clock';
-import type { SharedLimits, WindowCount } from './redis/shared-limits';
+import type { Budget, BucketStore, WindowCount, WindowStore } from './state/ports';
 
-/** The budget object of public/getRateLimits. */
-export interface Budget {
-  remainingPoints: number;
-  msBeforeNext: number;
-  consumedPoints: number;
-  isFirstInDuration: boolean;
-}
+export type { Budget } from './state/ports';
 
 /** The budget a request spent its point on, as it stood right after. */
 export interface Spent {
@@ -40,32 +33,17 @@ export interface Caller {
   ip: string;
 }
 
-interface Window {
-  limit: WindowLimit;
-  limiter: RateLimiterMemory;
-}
-
 /**
- * Tier 1 (fixed windows, rate-limiter-flexible) and tier 2 (per wallet and instrument token buckets),
- * counted in this process, or with `shared` (a fleet's, in Redis: redis/shared-limits.ts) there.
+ * Tier 1 (fixed windows) and tier 2 (per wallet and instrument token buckets): which budget a request
+ * draws on and what the answer says; where the counts live is the stores' (state/ports.ts).
  */
 export class Limits {
-  private readonly windows = new Map<string, Window>();
-  private readonly buckets = new Map<string, { tokens: number; at: number }>();
-
   constructor(
     private readonly options: ResolvedOptions,
     private readonly clock: Clock,
-    private readonly shared: SharedLimits | null = null,
-  ) {
-    for (const limit of options.windows.values()) {
-      // rate-limiter-flexible counts in seconds; fractions give the short windows tests need.
-      this.windows.set(limit.id, {
-        limit,
-        limiter: new RateLimiterMemory({ points: limit.points, duration: limit.windowMs / 1000, keyPrefix: limit.id }),
-      });
-    }
-  }
+    private readonly windows: WindowStore,
+    private readonly buckets: BucketStore,
+  ) {}
 
   /** The limit id and key a request of this method draws on, or null when it is not decremented. */
   private budgetFor(method: MethodEntry, caller: Caller, params: unknown): { id: string; key: string } | null {
@@ -86,18 +64,14 @@ export class Limits {
       }
       return null;
     }
-    const w = this.windows.get(b.id)!;
-    if (this.shared) {
-      const count = await this.shared.spend(w.limit, b.key);
-      if (count.consumedPoints > w.limit.points) throw rateLimited(count.msBeforeNext);
-      return { id: b.id, key: b.key, budget: toBudget(count, w.limit) };
-    }
-    try {
-      return { id: b.id, key: b.key, budget: toBudget(await w.limiter.consume(b.key, 1), w.limit) };
-    } catch (err) {
-      if (err instanceof RateLimiterRes) throw rateLimited(err.msBeforeNext);
-      throw err;
-    }
+    const limit = this.limitOf(b.id);
+    const count = await this.windows.spend(limit, b.key);
+    if (count.consumedPoints > limit.points) throw rateLimited(count.msBeforeNext);
+    return { id: b.id, key: b.key, budget: toBudget(count, limit) };
+  }
+
+  private limitOf(id: string): WindowLimit {
+    return this.options.windows.get(id)!;
   }
 
   /**
@@ -107,10 +81,10 @@ export class Limits {
    */
   private async peek(id: string, key: string, spent: Spent | null = null): Promise<Budget> {
     if (spent && spent.id === id && spent.key === key) return spent.budget;
-    const w = this.windows.get(id)!;
-    const res = this.shared ? await this.shared.count(w.limit, key) : await w.limiter.get(key);
-    if (!res) return { remainingPoints: w.limit.points, msBeforeNext: 0, consumedPoints: 0, isFirstInDuration: false };
-    return { ...toBudget(res, w.limit), isFirstInDuration: false };
+    const limit = this.limitOf(id);
+    const res = await this.windows.count(limit, key);
+    if (!res) return { remainingPoints: limit.points, msBeforeNext: 0, consumedPoints: 0, isFirstInDuration: false };
+    return { ...toBudget(res, limit), isFirstInDuration: false };
   }
 
   /**
@@ -119,19 +93,26 @@ export class Limits {
    * and the per-method budgets. remaining_connections is added by the WebSocket transport.
    */
   async report(caller: Caller, spent: Spent | null): Promise<Record<string, Budget | Record<string, Budget>>> {
-    const keyOf = (id: string, method = '') => storeKey(this.windows.get(id)!.limit.scope, caller, method);
-    const result: Record<string, Budget | Record<string, Budget>> = {};
-    for (const c of rateLimitClassTable) {
+    const keyOf = (id: string, method = '') => storeKey(this.limitOf(id).scope, caller, method);
+    // Every budget is read at once: a fleet's are in Redis, and one round trip each in turn adds up.
+    const classes = rateLimitClassTable.flatMap((c) => {
       const own = classBudgetOf(c.name);
       const id = caller.wallet === null && c.default && publicBudget ? publicBudget : own;
-      if (id) result[`remaining_${c.name}`] = await this.peek(id, keyOf(id), spent);
-    }
-    const perEndpoint: Record<string, Budget> = {};
-    for (const m of methodTable) {
+      return id ? [{ name: `remaining_${c.name}`, budget: this.peek(id, keyOf(id), spent) }] : [];
+    });
+    const endpoints = methodTable.flatMap((m) => {
       const id = endpointBudgetOf(m.name);
       // Keyed by the rate-limit tables' name (cancel_all for the wire name private/cancel_all).
-      if (id) perEndpoint[endpointKeyOf(m.name)] = await this.peek(id, keyOf(id, m.name), spent);
-    }
+      return id ? [{ name: endpointKeyOf(m.name), budget: this.peek(id, keyOf(id, m.name), spent) }] : [];
+    });
+    const [ofClasses, ofEndpoints] = await Promise.all([
+      Promise.all(classes.map((c) => c.budget)),
+      Promise.all(endpoints.map((e) => e.budget)),
+    ]);
+    const result: Record<string, Budget | Record<string, Budget>> = {};
+    classes.forEach((c, i) => (result[c.name] = ofClasses[i]!));
+    const perEndpoint: Record<string, Budget> = {};
+    endpoints.forEach((e, i) => (perEndpoint[e.name] = ofEndpoints[i]!));
     result.remaining_per_endpoint = perEndpoint;
     return result;
   }
@@ -140,21 +121,12 @@ export class Limits {
   takeToken(wallet: string, instrument: string, instrumentType: string): void | Promise<void> {
     const limit = this.bucketFor(instrumentType);
     if (!limit) return;
-    const now = this.clock.now();
-    const key = `${wallet}|${instrument}`;
-    if (this.shared)
-      return this.shared.takeToken(limit, key, now).then((wait) => {
-        if (wait !== null) throw rateLimited(wait);
-      });
-    const b = this.buckets.get(key) ?? { tokens: limit.capacity, at: now };
-    b.tokens = Math.min(limit.capacity, b.tokens + (Math.max(0, now - b.at) / 1000) * limit.refillPerSecond);
-    b.at = now;
-    this.buckets.set(key, b);
-    if (b.tokens < 1) {
-      const wait = limit.refillPerSecond > 0 ? ((1 - b.tokens) / limit.refillPerSecond) * 1000 : 60_000;
-      throw rateLimited(wait);
-    }
-    b.tokens -= 1;
+    const wait = this.buckets.take(limit, `${wallet}|${instrument}`, this.clock.now());
+    if (wait === null) return;
+    if (typeof wait === 'number') throw rateLimited(wait);
+    return wait.then((ms) => {
+      if (ms !== null) throw rateLimited(ms);
+    });
   }
 
   private bucketFor(instrumentType: string): BucketLimit | undefined {
@@ -163,27 +135,17 @@ export class Limits {
 
   /**
    * Move the fixed windows forward by ms (the control plane's advance): windows that would have
-   * elapsed are reset, the others keep their points with less time left. Buckets read the clock. A
-   * fleet's windows are the fleet's: one member's clock does not move them.
+   * elapsed are reset, the others keep their points with less time left (a fleet's windows are the
+   * fleet's: one member's clock does not move them). Buckets read the clock.
    */
-  async advance(ms: number): Promise<void> {
-    if (this.shared) return;
-    for (const w of this.windows.values()) {
-      for (const entry of w.limiter.dump().storage as Array<{ key: string; value: number; expiresAt: number | null }>) {
-        const left = entry.expiresAt === null ? Infinity : entry.expiresAt - Date.now();
-        if (left <= ms) await w.limiter.delete(entry.key);
-        else if (Number.isFinite(left)) await w.limiter.set(entry.key, entry.value, (left - ms) / 1000);
-      }
-    }
+  advance(ms: number): Promise<void> {
+    return this.windows.advance(ms);
   }
 
-  /** Drop every window record and its timer (a fleet's records stay: the other members count on them). */
+  /** Drop this process's records and timers. */
   async close(): Promise<void> {
-    this.buckets.clear();
-    if (this.shared) return;
-    for (const w of this.windows.values()) {
-      for (const entry of w.limiter.dump().storage as Array<{ key: string }>) await w.limiter.delete(entry.key);
-    }
+    this.buckets.close();
+    await this.windows.close();
   }
 }
 
@@ -193,7 +155,7 @@ function storeKey(key: BudgetKey, caller: Caller, method: string): string {
   return key === 'wallet-method' ? `wallet:${caller.wallet}:${method}` : `wallet:${caller.wallet}`;
 }
 
-function toBudget(res: RateLimiterRes | WindowCount, limit: WindowLimit): Budget {
+function toBudget(res: WindowCount, limit: WindowLimit): Budget {
   const remaining = Math.max(0, limit.points - res.consumedPoints);
   const reset = Math.max(0, Math.ceil(res.msBeforeNext));
   return {

@@ -6,6 +6,7 @@
 import { limitTable, loginTable, type BudgetKey } from '@exchange-api/types';
 import type { VerifyingDeployment } from '@exchange-api/auth';
 import { SandboxOptionsError } from './options-error';
+import { redacted } from './redis/redact';
 import { resolveActionDeployments, type ActionDeploymentConfig } from './action-deployments';
 
 export { SandboxOptionsError } from './options-error';
@@ -214,6 +215,14 @@ function str(key: string, v: unknown, pattern?: RegExp): string {
   return v;
 }
 
+/** A Redis URL or socket path; a bad one is named without its password (redis/redact.ts). */
+function redisUrl(v: unknown): string {
+  const pattern = /^(rediss?:\/\/|\/)/;
+  if (typeof v === 'string' && !pattern.test(v))
+    throw new SandboxOptionsError('redis', `must match ${pattern} (got ${JSON.stringify(redacted(v))})`);
+  return str('redis', v, pattern);
+}
+
 function arr(key: string, v: unknown): unknown[] {
   if (!Array.isArray(v)) throw new SandboxOptionsError(key, `must be an array (got ${JSON.stringify(v)})`);
   return v;
@@ -385,6 +394,6 @@ export function resolveOptions(input: unknown = {}): ResolvedOptions {
     instruments: resolveInstruments(o.instruments ?? defaultInstruments),
     market: resolveMarket(o.market ?? {}),
     actionDeployments: resolveActionDeployments(o.actionDeployments),
-    redis: o.redis === undefined ? null : str('redis', o.redis, /^(rediss?:\/\/|\/)/),
+    redis: o.redis === undefined ? null : redisUrl(o.redis),
   };
 }

@@ -14,9 +14,8 @@ import { Accounts } from './accounts';
 import { Market } from './market';
 import { ConnectionRegistry } from './connection';
 import { SubscriptionIndex } from './subscriptions';
-import { Admission } from './admission';
 import { ChannelAccess } from './access';
-import { ActionVerifier, NonceBook } from './actions';
+import { ActionVerifier } from './actions';
 import { createPipeline } from './pipeline';
 import { createHandlers } from './handlers';
 import { MAX_READ_BYTES, WsTransport } from './ws-transport';
@@ -24,7 +23,8 @@ import { createHttpListener } from './http-transport';
 import { handleControl, type ControlPlane } from './control';
 import { sandboxSteps, startTimers, type HeartbeatParts } from './timers';
 import { Faults } from './faults';
-import type { Fleet } from './redis/fleet';
+import type { SandboxState } from './state/sandbox-state';
+import { memoryState } from './state/memory';
 
 export { MAX_SUBSCRIPTIONS_PER_CONNECTION } from './subscriptions';
 export { MAX_READ_BYTES } from './ws-transport';
@@ -51,34 +51,31 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-/** Every part of one sandbox, wired; with a fleet, the counts, nonces, pushes and order flow are the fleet's. */
-function assemble(options: ResolvedOptions, clock: Clock, fleet: Fleet | null) {
-  const limits = new Limits(options, clock, fleet?.limits ?? null);
+/** Every part of one sandbox, wired on its state (its own, or a fleet's: counts, nonces, books, the bus). */
+function assemble(options: ResolvedOptions, clock: Clock, state: SandboxState, faults: Faults) {
+  const limits = new Limits(options, clock, state.windows, state.buckets);
   const accounts = new Accounts(options, clock);
   const connections = new ConnectionRegistry();
   const index = new SubscriptionIndex();
-  const admission = fleet?.admission ?? new Admission(options.maxConnections);
+  const admission = state.slots;
   let market: Market | null = null;
-  const publisher = fleet ? fleet.publisherFor(index, (id) => market?.restingOf(id)) : index.publisher;
-  market = new Market(options, clock, accounts, publisher, fleet?.leases ?? null);
+  const publisher = state.publisher(index, (id) => market?.restingOf(id));
+  market = new Market(options, clock, accounts, publisher, state.ownership);
   const m = market;
   const access = new ChannelAccess(
     { hasInstrument: (n) => m.instruments.has(n), hasCurrency: (c) => m.currencies.has(c) },
     accounts,
   );
-  const nonces = new NonceBook();
+  const nonces = state.nonces;
   const handlers = createHandlers({ accounts, access, admission, index, limits, market, clock });
-  const faults = new Faults();
-  const calls = fleet?.router({ index, accounts, handlers, books: m, faults });
+  const forward = state.router({ index, accounts, handlers, books: m, faults });
   const pipeline = createPipeline({
     accounts,
     limits,
-    actions: new ActionVerifier(clock, accounts, fleet?.nonces ?? nonces, options.actionDeployments, (n) =>
-      m.assetOf(n),
-    ),
+    actions: new ActionVerifier(clock, accounts, nonces, options.actionDeployments, (n) => m.assetOf(n)),
     instrumentType: (n) => m.typeOf(n),
     handlers,
-    forward: calls && ((ctx, method, params) => calls.route(ctx, method, params)),
+    forward: forward ?? undefined,
   });
   const ws = new WsTransport({ maxFrameBytes: options.maxFrameBytes, admission, connections, index, pipeline, faults });
   const heartbeat: HeartbeatParts = { clock, accounts, access, connections, index, nonces };
@@ -166,21 +163,29 @@ function createNodeServer(options: ResolvedOptions, parts: Parts, isClosed: () =
 export async function startSandbox(input: SandboxOptions = {}): Promise<Sandbox> {
   const options = resolveOptions(input);
   const clock = new Clock();
-  // The Redis client is loaded only here, only with `redis`: alone, the sandbox loads none.
-  const fleet = options.redis ? await (await import('./redis/fleet')).Fleet.join(options, clock) : null;
-  const parts = assemble(options, clock, fleet);
+  const faults = new Faults();
+  // The one choice of where the state lives. The Redis client is loaded only here, only with `redis`:
+  // alone, the sandbox loads none.
+  const state = options.redis
+    ? await (await import('./redis/fleet')).Fleet.join(options, clock, faults)
+    : memoryState(options);
+  const parts = assemble(options, clock, state, faults);
   let closed = false;
   const server = createNodeServer(options, parts, () => closed);
 
   let stopTimers = () => {};
-  /** Stop everything: timers, sockets, the WebSocket and HTTP servers, limiter records. Safe on a server that never listened. */
+  /** Stop everything: timers, sockets, the WebSocket and HTTP servers, limiter records (safe if it never listened). */
   const shutdown = async () => {
     closed = true;
     stopTimers();
-    await fleet?.leave(parts.market);
+    await state.leave(parts.market);
     parts.connections.terminateAll();
     parts.index.clear();
-    parts.admission.clear();
+    try {
+      await parts.admission.clear();
+    } catch (err) {
+      faults.report('server', 'giving back connection slots', err);
+    }
     await parts.ws.close();
     if (server.listening) {
       await new Promise<void>((resolve) => {
@@ -192,7 +197,7 @@ export async function startSandbox(input: SandboxOptions = {}): Promise<Sandbox>
   };
 
   try {
-    if (fleet) await fleet.start({ ...parts, books: parts.market });
+    await state.start({ ...parts, books: parts.market });
     await listen(server, options.port, options.host);
   } catch (err) {
     // Nothing may keep the process alive after a failed start (EADDRINUSE, an unknown host, …).
@@ -201,7 +206,7 @@ export async function startSandbox(input: SandboxOptions = {}): Promise<Sandbox>
   }
   server.on('error', (err) => parts.faults.report('server', 'the HTTP server', err));
   // Timers start only once the server listens, so a failed start leaves none behind.
-  const { market, heartbeat, faults } = parts;
+  const { market, heartbeat } = parts;
   stopTimers = startTimers(
     sandboxSteps(market, options.market.intervalMs, options.login.reverifyIntervalMs, heartbeat),
     faults,
@@ -215,7 +220,7 @@ export async function startSandbox(input: SandboxOptions = {}): Promise<Sandbox>
     httpUrl,
     controlUrl: options.control ? `${httpUrl}/control` : null,
     publish: (address, data) => (closed ? 0 : parts.index.push(address, data)),
-    fleet: fleet && { member: fleet.id, owned: () => fleet.leases.owned() },
+    fleet: state.member && { member: state.member.id, owned: state.member.owned },
     close: async () => {
       if (closed) return;
       await shutdown();

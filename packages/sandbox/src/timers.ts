@@ -8,7 +8,7 @@
  */
 import type { Accounts } from './accounts';
 import type { ChannelAccess } from './access';
-import type { NonceBook } from './actions';
+import type { NonceStore } from './state/ports';
 import type { Clock } from './clock';
 import type { Connection, ConnectionRegistry } from './connection';
 import type { Faults } from './faults';
@@ -29,7 +29,7 @@ export interface HeartbeatParts {
   access: ChannelAccess;
   connections: ConnectionRegistry;
   index: SubscriptionIndex;
-  nonces: NonceBook;
+  nonces: NonceStore;
 }
 
 /** One heartbeat over every connection. */

@@ -65,19 +65,10 @@ export class WsTransport {
     // A protocol error (a bad frame, invalid UTF-8, a frame over 16 MiB) or a reset: ws closes the socket
     // itself. The error is the peer's, but it is not dropped: counted, and said once (faults.ts).
     ws.on('error', (err) => faults.report('server', `WebSocket from ${ip}`, err));
-    if (admission.shared) return this.acceptShared(ws, ip);
-    if (admission.tryTake(ip, connections.upcomingId) !== true) return this.refuse(ws);
-    this.serveConnection(connections.open(ws, ip), Promise.resolve(true));
-  }
-
-  /**
-   * The fleet's count answers later: the connection is registered at once and its first frames wait
-   * in its queue for the answer; refused, it is forgotten and gets the refusal frame. When the count
-   * cannot be reached, the connection is closed (1011) with the reason, never admitted on a guess.
-   */
-  private acceptShared(ws: WebSocket, ip: string): void {
-    const { admission, connections } = this.parts;
     const conn = connections.open(ws, ip);
+    // The count may answer later (a fleet's, in Redis): the connection is registered at once and its first
+    // frames wait in its queue for the answer; refused, it is forgotten and gets the refusal frame. When
+    // the count cannot be reached, the connection is closed (1011) with the reason, never admitted on a guess.
     const taken = Promise.resolve()
       .then(() => admission.tryTake(ip, conn.id))
       .catch((err: Error) => {
@@ -118,8 +109,7 @@ export class WsTransport {
       conn.clearTimers();
       index.removeAll(conn);
       connections.forget(conn);
-      if (!admission.shared) admission.release(ip, conn.id);
-      else void admitted.then((ok) => ok && admission.release(ip, conn.id));
+      void admitted.then((ok) => ok && admission.release(ip, conn.id));
     });
   }
 

@@ -5,6 +5,7 @@ import { errorByName } from '@exchange-api/types';
 import { signLogin } from '@exchange-api/auth';
 import { resolveOptions } from '../src/options';
 import { Clock } from '../src/clock';
+import { MemoryBuckets, MemoryWindows } from '../src/state/memory';
 import { Limits } from '../src/limits';
 import { Accounts } from '../src/accounts';
 import { ActionVerifier, NonceBook } from '../src/actions';
@@ -20,7 +21,7 @@ function parts(handlers: Record<string, Handler>) {
     limits: { public: { points: 2, windowMs: 60_000 }, matching: { points: 2, windowMs: 60_000 } },
   });
   const clock = new Clock();
-  const limits = new Limits(options, clock);
+  const limits = new Limits(options, clock, new MemoryWindows(options.windows.values()), new MemoryBuckets());
   const accounts = new Accounts(options, clock);
   const nonces = new NonceBook();
   const pipeline = createPipeline({

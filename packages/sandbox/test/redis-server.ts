@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
+import { createServer } from 'node:net';
 
 export const hasRedisServer = spawnSync('redis-server', ['--version']).status === 0;
 export const NO_REDIS = 'redis-server is not installed (apt-get install redis-server; .ci/run installs it)';
@@ -16,6 +17,8 @@ export const NO_REDIS = 'redis-server is not installed (apt-get install redis-se
 export interface RedisServer {
   /** The socket path, which is also what `redis` takes. */
   url: string;
+  /** With a password: `redis://:PASSWORD@127.0.0.1:PORT` (a free port), as a machine across a network uses it. */
+  tcpUrl: string | null;
   child: ChildProcess;
   /** Stop it (SIGKILL: as if the machine lost it) and wait for the exit. */
   kill(): Promise<void>;
@@ -25,12 +28,19 @@ export interface RedisServer {
   stop(): Promise<void>;
 }
 
-function launch(socket: string, dir: string): Promise<ChildProcess> {
+/** Server options: a password (`requirepass`) and a TCP port, or neither. */
+interface Secured {
+  password: string;
+  port: number;
+}
+
+function launch(socket: string, dir: string, secured: Secured | null): Promise<ChildProcess> {
   const child = spawn(
     'redis-server',
     [
+      ...(secured ? ['--requirepass', secured.password, '--bind', '127.0.0.1'] : []),
       '--port',
-      '0',
+      String(secured?.port ?? 0),
       '--unixsocket',
       socket,
       '--unixsocketperm',
@@ -63,16 +73,27 @@ async function end(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-/** Start a redis-server of the test's own. */
-export async function startRedis(): Promise<RedisServer> {
+/** A port nobody listens on right now (the kernel's choice). */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** Start a redis-server of the test's own; with `password`, it requires it and listens on a free TCP port too. */
+export async function startRedis(password?: string): Promise<RedisServer> {
   const dir = mkdtempSync(join(tmpdir(), 'xsb-redis-'));
   const socket = join(dir, 'redis.sock');
+  const secured = password === undefined ? null : { password, port: await freePort() };
   const server: RedisServer = {
     url: socket,
-    child: await launch(socket, dir),
+    tcpUrl: secured && `redis://:${encodeURIComponent(secured.password)}@127.0.0.1:${secured.port}`,
+    child: await launch(socket, dir, secured),
     kill: () => end(server.child),
     restart: async () => {
-      server.child = await launch(socket, dir);
+      server.child = await launch(socket, dir, secured);
     },
     stop: async () => {
       await end(server.child);

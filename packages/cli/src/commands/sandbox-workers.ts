@@ -7,7 +7,7 @@
  * them all on SIGINT/SIGTERM or when its launcher exits.
  */
 import cluster, { type Worker } from 'node:cluster';
-import { probeRedis, type Sandbox } from '@exchange-api/sandbox';
+import { probeRedis, redactRedisUrl, type Sandbox } from '@exchange-api/sandbox';
 import type { Io } from '../args';
 
 /** The workers are given this long to close, beyond their own close bound; then they are killed. */
@@ -18,10 +18,30 @@ interface Listening {
   wsUrl: string;
   httpUrl: string;
   controlUrl: string | null;
+  /** The worker's member id in the fleet, and the books it owns as it starts. */
+  member: string | null;
+  owned: string[];
 }
 
 /** What the primary sends a worker to stop it (a signal could be its second: the terminal's Ctrl-C reaches it too). */
 export const STOP_MESSAGE = 'exchange-api:stop';
+
+/**
+ * The Redis URL a worker is given: in its environment, never on its command line, where `ps` shows a
+ * password to anyone on the machine (the workers' command lines carry the URL with `***` for it).
+ */
+const WORKER_REDIS_ENV = 'EXCHANGE_API_SANDBOX_WORKER_REDIS';
+
+/** The Redis URL of a worker (from its primary), or `fallback` when it was not given one. */
+export function workerRedis(fallback: string): string {
+  return (isWorker() && process.env[WORKER_REDIS_ENV]) || fallback;
+}
+
+/** A command line with the Redis URL's password replaced by `***` (for `ps`). */
+export function redactedArgs(args: readonly string[], redis: string): string[] {
+  const shown = redactRedisUrl(redis);
+  return args.map((a) => (a === redis ? shown : a === `--redis=${redis}` ? `--redis=${shown}` : a));
+}
 
 /** Whether this process is a worker of `--workers`. */
 export function isWorker(): boolean {
@@ -35,8 +55,40 @@ export function reportListening(sandbox: Sandbox): void {
     wsUrl: sandbox.wsUrl,
     httpUrl: sandbox.httpUrl,
     controlUrl: sandbox.controlUrl,
+    member: sandbox.fleet?.member ?? null,
+    owned: sandbox.fleet?.owned() ?? [],
   };
   process.send?.(m);
+}
+
+/** The books a member owns, said in a few words (owners change as members join and leave). */
+const books = (owned: readonly string[]) =>
+  owned.length === 0 ? 'no book yet' : `the books of ${owned.join(', ')} for now`;
+
+/**
+ * What a fleet member prints after its listening line: which member it is, on which Redis (its
+ * password hidden), and what it owns; a fleet of one process says that every sandbox started with the
+ * same Redis URL joins it.
+ */
+export function fleetLines(
+  redis: string,
+  members: ReadonlyArray<{ pid: number | undefined; member: string | null; owned: readonly string[] }>,
+): string[] {
+  const shown = redactRedisUrl(redis);
+  const head =
+    members.length === 1 && members[0]!.pid === undefined
+      ? `fleet member ${members[0]!.member ?? '?'} on Redis ${shown}, owning ${books(members[0]!.owned)}`
+      : `fleet of ${members.length} workers on this port, on Redis ${shown}:`;
+  const each =
+    members.length === 1 && members[0]!.pid === undefined
+      ? []
+      : members.map((m) => `  worker ${m.pid}: member ${m.member ?? '?'}, owning ${books(m.owned)}`);
+  return [
+    head,
+    ...each,
+    '  every sandbox started with this Redis URL joins this exchange; books move between members as they join and',
+    '  leave (docs/sandbox.md, "One exchange across many processes and machines"; what stays in Redis after: there)',
+  ];
 }
 
 /** Watches the launcher; calls back with the pid of one that exited. */
@@ -51,7 +103,7 @@ export async function runWorkers(n: number, redis: string, io: Io, watch: Launch
     return 2;
   }
   return new Promise<number>((resolve) => {
-    const listening = new Set<Worker>();
+    const listening = new Map<Worker, Listening>();
     let stopping = false;
     let started = false;
     const stop = (code: number, why: string | null) => {
@@ -70,16 +122,20 @@ export async function runWorkers(n: number, redis: string, io: Io, watch: Launch
         for (const w of alive) w.process.kill('SIGKILL');
       }, WORKERS_CLOSE_MS).unref();
     };
+    cluster.setupPrimary({ args: redactedArgs(process.argv.slice(2), redis) });
     const fork = () => {
-      const w = cluster.fork();
+      const w = cluster.fork({ [WORKER_REDIS_ENV]: redis });
       w.on('message', (m: Listening) => {
         if (m?.type !== 'exchange-api:listening') return;
-        listening.add(w);
+        listening.set(w, m);
         if (!started && listening.size === n) {
           started = true;
           io.out(`sandbox listening ${m.wsUrl} ${m.httpUrl}`);
           if (m.controlUrl) io.out(`control plane at ${m.controlUrl}`);
-        }
+          const members = [...listening].map(([worker, l]) => ({ pid: worker.process.pid, ...l }));
+          for (const line of fleetLines(redis, members)) io.out(line);
+        } else if (started)
+          io.out(`  worker ${w.process.pid}: member ${m.member ?? '?'} joined, replacing one that exited`);
       });
       w.on('exit', (code, signal) => {
         listening.delete(w);

@@ -13,7 +13,15 @@ import {
   type SandboxOptions,
 } from '@exchange-api/sandbox';
 import { consoleIo, parseCommand, usageError, type Io } from '../args';
-import { isWorker, reportListening, runWorkers, STOP_MESSAGE } from './sandbox-workers';
+import {
+  fleetLines,
+  isWorker,
+  redactedArgs,
+  reportListening,
+  runWorkers,
+  STOP_MESSAGE,
+  workerRedis,
+} from './sandbox-workers';
 
 /** SIGINT or SIGTERM to exit: close() is given this long, then the process exits regardless. */
 export const CLOSE_BOUND_MS = 3000;
@@ -121,6 +129,11 @@ export async function runSandbox(argv: string[], io: Io = consoleIo): Promise<nu
   if (isWorker()) reportListening(sandbox);
   else io.out(`sandbox listening ${sandbox.wsUrl} ${sandbox.httpUrl}`);
   if (sandbox.controlUrl && !isWorker()) io.out(`control plane at ${sandbox.controlUrl}`);
+  if (sandbox.fleet && !isWorker()) {
+    const owned = sandbox.fleet.owned();
+    for (const line of fleetLines(values.redis!, [{ pid: undefined, member: sandbox.fleet.member, owned }]))
+      io.out(line);
+  }
   // A worker stops with its primary (its parent), whatever the primary's launcher does.
   return serveUntilStopped(sandbox, isWorker() ? [process.ppid] : values.detached === true ? null : chain);
 }
@@ -144,7 +157,12 @@ async function optionsOf(values: Flags, io: Io): Promise<SandboxOptions | number
   if (values.host !== undefined) options = { ...options, host: values.host };
   if (values.control) options = { ...options, control: true };
   if (values['known-wallets-only']) options = { ...options, knownWalletsOnly: true };
-  if (values.redis !== undefined) options = { ...options, redis: values.redis };
+  if (values.redis !== undefined) {
+    // What `ps` shows of this process: the URL without its password (the workers get theirs by environment).
+    const shown = redactedArgs(process.argv, values.redis);
+    if (!isWorker() && shown.some((a, i) => a !== process.argv[i])) process.title = shown.join(' ');
+    options = { ...options, redis: workerRedis(values.redis) };
+  }
   const bad = invalid(options);
   return bad === null ? options : usage(bad);
 }

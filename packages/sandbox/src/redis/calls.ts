@@ -5,17 +5,34 @@
  * over Redis and answers with the owner's result or error. The calls that span instruments
  * (cancel_all, cancel_by_label without an instrument, get_open_orders) go to every member, each
  * answering for the books it owns, and their answers are combined.
+ *
+ * Never lost: the owner acknowledges a call before it serves it, and keeps its answer by call id for
+ * DEDUP_MS, so a call sent again (no acknowledgement within ACK_MS) is served once and answered again.
+ * A call no owner acknowledged after SENDS sends was not served, and is answered so; one acknowledged
+ * whose answer does not come within CALL_TIMEOUT_MS is answered with an error that says it may have
+ * been. The owner verifies every call again (routed.ts): Redis is a trust boundary.
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Session } from '../accounts';
+import type { ActionVerifier } from '../actions';
+import type { Accounts } from '../accounts';
 import type { CallContext, Handler } from '../pipeline';
 import { RpcFailure, wireErrorOf, type ErrorCode, type WireError } from '../rpc';
 import { channels } from './keys';
 import { LEASE_MS, CYCLE_MS } from './leases';
+import { verifyRouted } from './routed';
+import { guarded } from './connect';
+import type { FaultSink } from './slots';
 
-/** An owner that has not answered within this long is given up on. */
+/** An owner that acknowledged a call but has not answered within this long is given up on. */
 export const CALL_TIMEOUT_MS = 5000;
+/** A call not acknowledged within this long is sent again (the owner serves it once). */
+export const ACK_MS = 1000;
+/** How many times a call is sent to an owner that does not acknowledge it. */
+export const SENDS = 3;
+/** How long an owner keeps a call's answer, for a sender that sends it again. */
+const DEDUP_MS = 60_000;
 
 type Combine = (results: unknown[]) => unknown;
 const countOf = (r: unknown) => Number((r as { cancelled_orders?: number }).cancelled_orders ?? 0);
@@ -43,6 +60,8 @@ interface CallMessage {
 
 interface ReplyMessage {
   id: string;
+  /** The owner received the call and serves it; its answer follows. */
+  ack?: true;
   result?: unknown;
   error?: WireError;
   /** The member no longer owns the instrument (it moved since the sender looked). */
@@ -52,14 +71,18 @@ interface ReplyMessage {
 interface Pending {
   expected: number;
   replies: ReplyMessage[];
+  acked: boolean;
+  onAck(): void;
   resolve(replies: ReplyMessage[]): void;
-  timer: NodeJS.Timeout;
 }
 
 /** What the calls need of the rest of the member. */
 export interface CallParts {
   member: string;
   handlers: Readonly<Record<string, Handler>>;
+  accounts: Accounts;
+  /** Verifies a routed call's action signature again (its nonce must already be the fleet's). */
+  actions: ActionVerifier;
   isInstrument(name: string): boolean;
   owns(instrument: string): boolean;
   ownerOf(instrument: string): string | null;
@@ -67,11 +90,26 @@ export interface CallParts {
   lookUpOwner(instrument: string): Promise<string | null>;
   /** Make sure the caller's account exists here before its call is served. */
   knowWallet(wallet: string): void;
+  fault: FaultSink;
+}
+
+/** Wait for `p` at most `ms`; false when it did not settle in time. */
+async function within(p: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([p.then(() => true), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Routing of calls to owners, and serving the calls routed here. */
 export class FleetCalls {
   private readonly pending = new Map<string, Pending>();
+  /** Answers of calls served here, by call id, kept DEDUP_MS for a sender that sends again. */
+  private readonly served = new Map<string, Promise<ReplyMessage>>();
+  private readonly forget = new Set<NodeJS.Timeout>();
 
   constructor(
     private readonly redis: Redis,
@@ -88,110 +126,170 @@ export class FleetCalls {
     return this.toOwner(ctx, method, params, instrument);
   }
 
+  private message(ctx: CallContext, method: string, params: unknown): CallMessage {
+    const { member: from } = this.parts;
+    return { id: randomUUID(), from, method, params, session: ctx.session, ip: ctx.ip, transport: ctx.transport };
+  }
+
   /** Send to the instrument's owner; once more to the owner Redis names when the cached one was wrong. */
   private async toOwner(ctx: CallContext, method: string, params: unknown, instrument: string): Promise<unknown> {
     let owner = this.parts.ownerOf(instrument) || (await this.parts.lookUpOwner(instrument));
-    for (let attempt = 0; owner && attempt < 2; attempt++) {
-      const [reply] = await this.send(channels.calls(owner), ctx, method, params, 1);
+    const message = this.message(ctx, method, params);
+    for (let hop = 0; owner && hop < 2; hop++) {
+      const reply = await this.sendToOwner(owner, message);
       if (reply && !reply.notOwner) return unwrap(reply);
       const now = await this.parts.lookUpOwner(instrument);
-      if (now === owner) break;
+      if (now === owner) {
+        if (reply === null) throw unheard(method, owner);
+        break;
+      }
       owner = now;
+      // A new owner: a new call (the old one was answered notOwner, or never acknowledged).
+      message.id = randomUUID();
     }
     // It moved here meanwhile: serve it.
     if (this.parts.owns(instrument)) return this.parts.handlers[method]!(ctx, params);
     throw moving(instrument);
   }
 
-  private async everyone(ctx: CallContext, method: string, params: unknown, combine: Combine): Promise<unknown> {
-    const replies = await this.send(channels.everyone, ctx, method, params, null);
-    return combine(replies.map(unwrap));
+  /**
+   * Send a call to one owner until it acknowledges it (at most SENDS times), then wait for its answer;
+   * null when it never acknowledged (it did not serve it).
+   */
+  private async sendToOwner(owner: string, message: CallMessage): Promise<ReplyMessage | null> {
+    const { pending, done } = this.expect(message.id, 1);
+    const acked = new Promise<void>((resolve) => (pending.onAck = resolve));
+    try {
+      for (let send = 0; send < SENDS && !pending.acked; send++) {
+        const receivers = await this.publish(channels.calls(owner), message);
+        if (receivers === 0) return null;
+        await within(acked, ACK_MS);
+      }
+      if (!pending.acked) return null;
+      if (!(await within(done, CALL_TIMEOUT_MS))) throw noAnswer(message.method, owner);
+      return (await done)[0] ?? null;
+    } finally {
+      this.pending.delete(message.id);
+    }
   }
 
-  /** Publish a call and wait for `expected` replies (null: as many as received it). */
-  private async send(
-    channel: string,
-    ctx: CallContext,
-    method: string,
-    params: unknown,
-    expected: number | null,
-  ): Promise<ReplyMessage[]> {
-    const id = randomUUID();
-    const message: CallMessage = {
-      id,
-      from: this.parts.member,
-      method,
-      params,
-      session: ctx.session,
-      ip: ctx.ip,
-      transport: ctx.transport,
-    };
-    const done = new Promise<ReplyMessage[]>((resolve) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(id);
-        resolve([{ id, error: noAnswer(method).toWire() }]);
-      }, CALL_TIMEOUT_MS);
-      this.pending.set(id, { expected: expected ?? Infinity, replies: [], resolve, timer });
-    });
-    const receivers = await this.redis.publish(channel, JSON.stringify(message));
-    const p = this.pending.get(id);
-    if (p && receivers === 0) this.settle(id, p);
-    else if (p && expected === null) {
-      p.expected = receivers;
-      if (p.replies.length >= receivers) this.settle(id, p);
+  private async everyone(ctx: CallContext, method: string, params: unknown, combine: Combine): Promise<unknown> {
+    const message = this.message(ctx, method, params);
+    const { pending, done } = this.expect(message.id, Infinity);
+    try {
+      const receivers = await this.publish(channels.everyone, message);
+      pending.expected = receivers;
+      if (pending.replies.length >= receivers) this.settle(message.id, pending);
+      if (!(await within(done, CALL_TIMEOUT_MS)))
+        throw noAnswer(method, `${receivers - pending.replies.length} of ${receivers} members`);
+      return combine((await done).map(unwrap));
+    } finally {
+      this.pending.delete(message.id);
     }
-    return done;
+  }
+
+  /** Publish a call; a failure is reported and answers the request as not served. */
+  private publish(channel: string, message: CallMessage): Promise<number> {
+    return guarded(
+      () => this.redis.publish(channel, JSON.stringify(message)),
+      (err) => this.parts.fault(`routing ${message.method}`, err),
+    );
+  }
+
+  /** Register a call waiting for `expected` answers (acknowledgements are not answers). */
+  private expect(id: string, expected: number): { pending: Pending; done: Promise<ReplyMessage[]> } {
+    let resolve!: (r: ReplyMessage[]) => void;
+    const done = new Promise<ReplyMessage[]>((r) => (resolve = r));
+    const pending: Pending = { expected, replies: [], acked: false, onAck: () => {}, resolve };
+    this.pending.set(id, pending);
+    return { pending, done };
   }
 
   private settle(id: string, p: Pending): void {
-    clearTimeout(p.timer);
     this.pending.delete(id);
     p.resolve(p.replies);
   }
 
-  /** A reply to one of our calls. */
+  /** A reply to one of our calls (an acknowledgement, or an answer). */
   reply(text: string): void {
-    const m = JSON.parse(text) as ReplyMessage;
+    const m = parseMessage<ReplyMessage>(text);
+    if (!m) return this.parts.fault('a fleet reply', new Error(`not a reply: ${text.slice(0, 80)}`));
     const p = this.pending.get(m.id);
     if (!p) return;
+    p.acked = true;
+    p.onAck();
+    if (m.ack) return;
     p.replies.push(m);
     if (p.replies.length >= p.expected) this.settle(m.id, p);
   }
 
-  /** A call for this member: serve it with the method's handler and reply to its sender. */
+  /**
+   * A call for this member: acknowledge it, serve it once (a call sent again gets the same answer),
+   * reply to its sender. Throws when Redis fails (the caller reports it): an unacknowledged call is
+   * then sent again, or answered as not served by its sender.
+   */
   async serve(text: string): Promise<void> {
-    const m = JSON.parse(text) as CallMessage;
+    const m = parseMessage<CallMessage>(text);
+    if (!m || typeof m.from !== 'string' || !/^m[0-9]+$/.test(m.from))
+      return this.parts.fault('a fleet call', new Error(`not a call: ${text.slice(0, 80)}`));
+    const to = channels.replies(m.from);
+    await this.redis.publish(to, JSON.stringify({ id: m.id, ack: true } satisfies ReplyMessage));
+    let answer = this.served.get(m.id);
+    if (!answer) {
+      answer = this.answer(m);
+      this.served.set(m.id, answer);
+      const timer = setTimeout(() => {
+        this.served.delete(m.id);
+        this.forget.delete(timer);
+      }, DEDUP_MS);
+      timer.unref();
+      this.forget.add(timer);
+    }
+    await this.redis.publish(to, JSON.stringify(await answer));
+  }
+
+  /** Serve a call, verified again, with the method's handler. */
+  private async answer(m: CallMessage): Promise<ReplyMessage> {
     const reply: ReplyMessage = { id: m.id };
     try {
-      const handler = this.parts.handlers[m.method];
-      if (!handler) throw RpcFailure.of('RPC_METHOD_NOT_FOUND', `${m.method} is not served here`);
       const named = (m.params as { instrument_name?: unknown } | null)?.instrument_name;
-      if (typeof named === 'string' && this.parts.isInstrument(named) && !this.parts.owns(named)) {
-        reply.notOwner = true;
-        return void (await this.redis.publish(channels.replies(m.from), JSON.stringify(reply)));
-      }
-      if (m.session) this.parts.knowWallet(m.session.wallet);
-      const ctx: CallContext = {
-        transport: m.transport,
-        ip: m.ip,
-        conn: null,
-        session: m.session,
-        headers: null,
-        spent: null,
-      };
+      if (typeof named === 'string' && this.parts.isInstrument(named) && !this.parts.owns(named))
+        return { ...reply, notOwner: true };
+      const { method, session, ip } = await verifyRouted(m, this.parts.accounts, this.parts.actions);
+      // Only a verified login gets an account here (a forged message opens none).
+      if (session) this.parts.knowWallet(session.wallet);
+      const handler = this.parts.handlers[method];
+      if (!handler) throw RpcFailure.of('RPC_METHOD_NOT_FOUND', `${method} is not served here`);
+      const transport = m.transport === 'ws' ? 'ws' : 'http';
+      const ctx: CallContext = { transport, ip, conn: null, session, headers: null, spent: null };
       reply.result = await handler(ctx, m.params);
     } catch (err) {
       reply.error = wireErrorOf(err);
     }
-    await this.redis.publish(channels.replies(m.from), JSON.stringify(reply));
+    return reply;
   }
 
   /** Give up on every call still waiting (closing). */
   clear(): void {
     for (const [id, p] of this.pending) {
-      p.replies.push({ id, error: noAnswer('the call').toWire() });
+      p.replies.push({ id, error: RpcFailure.of('RPC_INTERNAL_ERROR', 'the sandbox is closing').toWire() });
+      p.acked = true;
+      p.onAck();
       this.settle(id, p);
     }
+    for (const timer of this.forget) clearTimeout(timer);
+    this.forget.clear();
+    this.served.clear();
+  }
+}
+
+/** A message from the bus, or null when it is not a JSON object with a string id. */
+function parseMessage<T extends { id: string }>(text: string): T | null {
+  try {
+    const m = JSON.parse(text) as T;
+    return typeof m === 'object' && m !== null && typeof m.id === 'string' ? m : null;
+  } catch {
+    return null;
   }
 }
 
@@ -203,13 +301,23 @@ function unwrap(r: ReplyMessage): unknown {
 function moving(instrument: string): RpcFailure {
   return RpcFailure.of(
     'RPC_INTERNAL_ERROR',
-    `${instrument} has no owner right now (its book is moving to another sandbox of the fleet, within ${(LEASE_MS + CYCLE_MS) / 1000} s): the request was not served; retry`,
+    `${instrument} has no owner right now (its book is moving to another sandbox of the fleet, ` +
+      `within ${(LEASE_MS + CYCLE_MS) / 1000} s): the request was not served; retry`,
   );
 }
 
-function noAnswer(method: string): RpcFailure {
+function unheard(method: string, owner: string): RpcFailure {
   return RpcFailure.of(
     'RPC_INTERNAL_ERROR',
-    `${method}: the sandbox owning the book did not answer within ${CALL_TIMEOUT_MS / 1000} s; it may or may not have been served`,
+    `${method}: the sandbox owning the book (${owner}) did not acknowledge it after ${SENDS} sends ` +
+      `over ${(SENDS * ACK_MS) / 1000} s: it was not served; retry`,
+  );
+}
+
+function noAnswer(method: string, who: string): RpcFailure {
+  return RpcFailure.of(
+    'RPC_INTERNAL_ERROR',
+    `${method}: ${who} received it but did not answer within ${CALL_TIMEOUT_MS / 1000} s; ` +
+      'it may or may not have been served',
   );
 }

@@ -8,6 +8,7 @@
  */
 import type { Redis } from 'ioredis';
 import { RpcFailure } from '../rpc';
+import { redacted, REDIS_PASSWORD_ENV } from './redact';
 
 /** How long the first connection may take before the sandbox gives up starting. */
 export const CONNECT_TIMEOUT_MS = 3000;
@@ -22,15 +23,14 @@ export class RedisUnreachableError extends Error {
   }
 }
 
-/** The URL without its password, for messages. */
-export function redacted(url: string): string {
-  return url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
-}
+export { redacted } from './redact';
 
 /** Open one connection and wait until it is ready; throws RedisUnreachableError when it cannot be. */
 export async function openRedis(url: string, name: string): Promise<Redis> {
   const { Redis: Client } = await import('ioredis');
   const client = new Client(url, {
+    // Used only when the URL carries no password (ioredis: the URL's own wins).
+    password: process.env[REDIS_PASSWORD_ENV] || undefined,
     lazyConnect: true,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
@@ -69,15 +69,20 @@ export function unreachable(err: unknown): RpcFailure {
   const why = err instanceof Error ? err.message : String(err);
   return RpcFailure.of(
     'RPC_INTERNAL_ERROR',
-    `the exchange's shared state (Redis) is unreachable (${why.slice(0, 120)}): the request was not served; retry once it is back`,
+    `the exchange's shared state (Redis) is unreachable (${why.slice(0, 120)}): ` +
+      'the request was not served; retry once it is back',
   );
 }
 
-/** Run a step against Redis; a failure becomes `unreachable`. */
-export async function guarded<T>(step: () => Promise<T>): Promise<T> {
+/**
+ * Run a step against Redis; a failure is reported to `fault` (the fault counters and the log: the
+ * request's answer alone would hide it from the operator) and becomes `unreachable`.
+ */
+export async function guarded<T>(step: () => Promise<T>, fault: (err: unknown) => void): Promise<T> {
   try {
     return await step();
   } catch (err) {
+    fault(err);
     throw unreachable(err);
   }
 }

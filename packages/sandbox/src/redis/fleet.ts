@@ -1,11 +1,13 @@
 /**
  * A fleet member: a sandbox started with `redis`, acting with every other sandbox started with the same
- * URL as one exchange. Loaded (with the Redis client) only when `redis` is set.
+ * URL as one exchange: the Redis adapters of the state ports (../state/ports.ts), assembled. Loaded
+ * (with the Redis client) only when `redis` is set.
  *
- * Shared in Redis, atomically: per-IP connection slots (shared-admission.ts), both rate-limit tiers
- * (shared-limits.ts), used nonces (shared-nonces.ts), the configuration with its accounts and session
+ * Shared in Redis, atomically: per-IP connection slots (slots.ts), fixed windows (windows.ts) and
+ * token buckets (buckets.ts), used nonces (nonces.ts), the configuration with its accounts and session
  * keys (members.ts), the wallets that logged in, instrument ownership and resting orders (leases.ts).
- * Over pub/sub: pushes (pushes.ts) and order flow to each instrument's owner (calls.ts).
+ * Over pub/sub, the bus between members: pushes (pushes.ts) and order flow to each instrument's owner
+ * (calls.ts). Every failure of a write nobody waits for goes to the fault counters and the log.
  */
 import type { Redis } from 'ioredis';
 import type { ResolvedOptions } from '../options';
@@ -13,67 +15,74 @@ import type { Clock } from '../clock';
 import type { Accounts } from '../accounts';
 import type { Faults } from '../faults';
 import type { SubscriptionIndex } from '../subscriptions';
-import type { Handler } from '../pipeline';
 import type { Resting } from '../market/instrument';
-import { openRedis, redacted } from './connect';
+import { ActionVerifier } from '../actions';
+import type { BookKeeper } from '../state/ports';
+import type { Forward, MemberParts, SandboxState } from '../state/sandbox-state';
+import { guarded, openRedis, redacted } from './connect';
 import { agreeOnConfig, Members } from './members';
-import { CYCLE_MS, Leases, type BookKeeper } from './leases';
-import { SharedAdmission } from './shared-admission';
-import { SharedLimits } from './shared-limits';
-import { SharedNonces } from './shared-nonces';
+import { CYCLE_MS, Leases } from './leases';
+import { RedisSlots, type FaultSink } from './slots';
+import { RedisWindows } from './windows';
+import { RedisBuckets } from './buckets';
+import { RedisNonces } from './nonces';
 import { FleetPushes, homeResolver } from './pushes';
 import { FleetCalls } from './calls';
+import { routedNonces } from './routed';
 import { channels, keys } from './keys';
 
 export { RedisUnreachableError } from './connect';
 export { FleetConfigError } from './members';
 
-/** What the member needs of its sandbox once assembled. */
-export interface MemberParts {
-  index: SubscriptionIndex;
-  accounts: Accounts;
-  handlers: Readonly<Record<string, Handler>>;
-  books: BookKeeper & { restingOf(orderId: string): Resting | undefined };
-  faults: Faults;
-}
-
 /** One member of a fleet. */
-export class Fleet {
-  readonly limits: SharedLimits;
-  readonly admission: SharedAdmission;
-  readonly nonces: SharedNonces;
-  readonly leases: Leases;
+export class Fleet implements SandboxState {
+  readonly windows: RedisWindows;
+  readonly buckets: RedisBuckets;
+  readonly slots: RedisSlots;
+  readonly nonces: RedisNonces;
+  readonly ownership: Leases;
   private pushes: FleetPushes | null = null;
   private calls: FleetCalls | null = null;
   private timer: NodeJS.Timeout | undefined;
   private cycling: Promise<void> = Promise.resolve();
+  /** Redis came back since the last cycle: our books are written again. */
+  private healing = false;
+  /** Leaving: messages of the bus are no longer ours to act on. */
+  private leaving = false;
+  private readonly fault: FaultSink;
 
   private constructor(
     private readonly options: ResolvedOptions,
     private readonly cmd: Redis,
     private readonly sub: Redis,
     private readonly members: Members,
-    clock: Clock,
+    private readonly clock: Clock,
+    faults: Faults,
   ) {
-    this.limits = new SharedLimits(cmd);
-    this.admission = new SharedAdmission(cmd, members.id, options.maxConnections);
-    this.nonces = new SharedNonces(cmd, clock);
-    this.leases = new Leases(
+    this.fault = (where, err) => faults.report('server', `the fleet: ${where}`, err);
+    this.windows = new RedisWindows(cmd, options.windows.values(), this.fault);
+    this.buckets = new RedisBuckets(cmd, this.fault);
+    this.slots = new RedisSlots(cmd, members.id, options.maxConnections, this.fault);
+    this.nonces = new RedisNonces(cmd, clock, this.fault);
+    this.ownership = new Leases(
       cmd,
       members.id,
       options.instruments.map((i) => i.instrument_name),
+      this.fault,
     );
+    cmd.on('error', (err) => faults.report('server', 'the Redis connection', err));
+    sub.on('error', (err) => faults.report('server', 'the Redis push connection', err));
   }
 
   /** Join the fleet on `options.redis`; throws RedisUnreachableError or FleetConfigError (the command exits 2). */
-  static async join(options: ResolvedOptions, clock: Clock): Promise<Fleet> {
+  static async join(options: ResolvedOptions, clock: Clock, faults: Faults): Promise<Fleet> {
     const url = options.redis!;
     const cmd = await openRedis(url, 'exchange-api-sandbox');
     let sub: Redis | null = null;
     try {
       sub = await openRedis(url, 'exchange-api-sandbox-pushes');
       await agreeOnConfig(cmd, redacted(url), options);
-      return new Fleet(options, cmd, sub, await Members.join(cmd), clock);
+      return new Fleet(options, cmd, sub, await Members.join(cmd), clock, faults);
     } catch (err) {
       cmd.disconnect();
       sub?.disconnect();
@@ -81,20 +90,21 @@ export class Fleet {
     }
   }
 
-  /** This member's id. */
-  get id(): string {
-    return this.members.id;
+  /** This member's id and the instruments whose books it owns now (they move as members join or die). */
+  get member() {
+    return { id: this.members.id, owned: () => this.ownership.owned() };
   }
 
   /** The publisher the market sends to (through Redis to every member's subscribers). */
-  publisherFor(index: SubscriptionIndex, restingOf: (orderId: string) => Resting | undefined) {
+  publisher(index: SubscriptionIndex, restingOf: (orderId: string) => Resting | undefined) {
     this.pushes = new FleetPushes(
       this.cmd,
       this.members.id,
       index,
       homeResolver(this.options),
-      (i) => this.leases.owns(i),
+      (i) => this.ownership.owns(i),
       (address, data) => this.keepOrders(address, data, restingOf),
+      this.fault,
     );
     return this.pushes.publisher;
   }
@@ -103,35 +113,44 @@ export class Fleet {
   private keepOrders(address: string, data: unknown, restingOf: (orderId: string) => Resting | undefined): void {
     if (!/^[0-9]+\.orders$/.test(address) || !Array.isArray(data)) return;
     for (const o of data as Array<{ order_id: string; instrument_name: string }>)
-      if (this.leases.owns(o.instrument_name)) this.leases.record(o.instrument_name, o.order_id, restingOf(o.order_id));
+      if (this.ownership.owns(o.instrument_name))
+        this.ownership.record(o.instrument_name, o.order_id, restingOf(o.order_id));
   }
 
   /** Route calls to owners: the pipeline's last step. */
-  router(parts: MemberParts) {
+  router(parts: MemberParts): Forward {
     const names = new Set(this.options.instruments.map((i) => i.instrument_name));
+    const books = parts.books;
     this.calls = new FleetCalls(this.cmd, {
       member: this.members.id,
       handlers: parts.handlers,
+      accounts: parts.accounts,
+      actions: new ActionVerifier(
+        this.clock,
+        parts.accounts,
+        routedNonces(this.nonces),
+        this.options.actionDeployments,
+        (n) => books.assetOf(n),
+      ),
       isInstrument: (n) => names.has(n),
-      owns: (n) => this.leases.owns(n),
-      ownerOf: (n) => this.leases.ownerOf(n),
-      lookUpOwner: (n) => this.cmd.get(keys.lease(n)),
+      owns: (n) => this.ownership.owns(n),
+      ownerOf: (n) => this.ownership.ownerOf(n),
+      lookUpOwner: (n) =>
+        guarded(
+          () => this.cmd.get(keys.lease(n)),
+          (err) => this.fault(`looking up the owner of ${n}`, err),
+        ),
       knowWallet: (w) => void parts.accounts.subaccountsOf(w),
+      fault: this.fault,
     });
-    return this.calls;
+    const calls = this.calls;
+    return (ctx, method, params) => calls.route(ctx, method, params);
   }
 
   /** Start serving: listen on the fleet's channels, take our share of the books, keep the leases. */
   async start(parts: MemberParts): Promise<void> {
     const me = this.members.id;
-    this.cmd.on('error', (err) => parts.faults.report('server', 'the Redis connection', err));
-    this.sub.on('error', (err) => parts.faults.report('server', 'the Redis push connection', err));
-    this.sub.on('message', (channel: string, text: string) => {
-      if (channel === channels.push) this.pushes?.deliver(text);
-      else if (channel === channels.subscriptions) void this.pushes?.reload(text).catch(() => {});
-      else if (channel === channels.replies(me)) this.calls?.reply(text);
-      else void this.calls?.serve(text).catch((err) => parts.faults.report('server', 'a fleet call', err));
-    });
+    this.sub.on('message', (channel: string, text: string) => this.onMessage(me, channel, text));
     await this.sub.subscribe(
       channels.push,
       channels.subscriptions,
@@ -139,47 +158,71 @@ export class Fleet {
       channels.everyone,
       channels.replies(me),
     );
-    // Redis came back (it may have restarted empty): say again what we hold.
+    // Redis came back (it may have restarted empty): say again what we hold; our books once the next
+    // cycle holds their leases again (a book write is fenced by its lease).
     this.cmd.on('ready', () => {
-      this.pushes?.rewrite().catch(() => {});
-      this.leases.rewriteBooks(parts.books).catch(() => {});
-      this.admission.resync().catch(() => {});
+      this.healing = true;
+      this.slots.sync().catch((err) => this.fault('holding our connection slots again', err));
+      this.pushes?.rewrite().catch((err) => this.fault('writing our subscriptions again', err));
     });
     await this.knowAccounts(parts.accounts);
     await this.cycle(parts.books);
     this.timer = setInterval(() => {
       this.cycling = this.cycling
         .then(() => this.cycle(parts.books))
-        .catch((err) => parts.faults.report('ticks', 'the fleet cycle (leases, members)', err));
+        .catch((err) => parts.faults.report('ticks', 'the fleet cycle (leases, members, slots)', err));
     }, CYCLE_MS);
+  }
+
+  /** A message of the bus; nothing in it is trusted (a bad one is reported, never thrown). */
+  private onMessage(me: string, channel: string, text: string): void {
+    if (this.leaving) return;
+    try {
+      if (channel === channels.push) this.pushes?.deliver(text);
+      else if (channel === channels.subscriptions)
+        void this.pushes?.reload(text).catch((err) => this.fault(`reading the subscriptions of ${text}`, err));
+      else if (channel === channels.replies(me)) this.calls?.reply(text);
+      else void this.calls?.serve(text).catch((err) => this.fault('serving a call', err));
+    } catch (err) {
+      this.fault(`a message on ${channel}`, err);
+    }
   }
 
   private async cycle(books: BookKeeper): Promise<void> {
     const live = await this.members.refresh();
     await this.pushes?.sync(live);
-    await this.leases.cycle(live.length, books);
+    await this.ownership.cycle(live.length, books);
+    await this.slots.sync();
+    if (!this.healing) return;
+    await this.ownership.rewriteBooks(books);
+    this.healing = false;
   }
 
   /** Wallets that logged in on any member get their accounts here too; ours are recorded as they log in. */
   private async knowAccounts(accounts: Accounts): Promise<void> {
     for (const wallet of Object.keys(await this.cmd.hgetall(keys.accounts))) accounts.subaccountsOf(wallet);
     accounts.registered = (wallet, subaccounts) =>
-      void this.cmd.hsetnx(keys.accounts, wallet, JSON.stringify(subaccounts)).catch(() => {});
+      void this.cmd
+        .hsetnx(keys.accounts, wallet, JSON.stringify(subaccounts))
+        .catch((err) => this.fault(`recording the accounts of ${wallet}`, err));
   }
 
   /** Leave the fleet: give the books back (the others take them at their next cycle) and close. */
   async leave(books: BookKeeper | null): Promise<void> {
+    this.leaving = true;
     clearInterval(this.timer);
-    await this.cycling.catch(() => {});
+    // Never rejects: a cycle's failure is reported where it runs.
+    await this.cycling;
     this.calls?.clear();
     try {
-      if (books) await this.leases.releaseAll(books);
+      if (books) await this.ownership.releaseAll(books);
       await this.pushes?.leave();
-      await this.admission.clear();
+      await this.slots.clear();
       await this.members.leave();
       await Promise.all([this.cmd.quit(), this.sub.quit()]);
-    } catch {
+    } catch (err) {
       // Redis is away: what we held expires by itself.
+      this.fault('leaving (what this member held expires by itself)', err);
       this.cmd.disconnect();
       this.sub.disconnect();
     }

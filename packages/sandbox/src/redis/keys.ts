@@ -1,38 +1,41 @@
-/** The names of everything a fleet keeps in Redis, in one place. Every key starts with `xsb:`. */
+/**
+ * The names of everything a fleet keeps in Redis, in one place. Every key starts with `xsb:`. The part
+ * in braces is the key's hash tag: on a Redis Cluster only that part picks the slot, so the keys one
+ * script touches together share a tag (the fleet's own keys `{fleet}`, an IP's slots `{conn:IP}`, an
+ * instrument's lease, epoch and book `{book:NAME}`); a key no script pairs with another has its own.
+ */
 export const keys = {
   /** Fleet members by id: a member is alive while its key exists (refreshed well within the lease). */
-  alive: (member: string) => `xsb:alive:${member}`,
-  alivePrefix: 'xsb:alive:',
-  /**
-   * A member's connection slots count while this key exists: refreshed with the alive key but lasting
-   * longer, so a member stalled past its alive key (a loaded machine) keeps its slots.
-   */
-  slotsAlive: (member: string) => `xsb:slots-alive:${member}`,
-  slotsAlivePrefix: 'xsb:slots-alive:',
+  alive: (member: string) => `xsb:{fleet}:alive:${member}`,
   /** The set of member ids ever seen (dead ones are pruned as they are found). */
-  members: 'xsb:members',
+  members: 'xsb:{fleet}:members',
   /** The source of member ids. */
-  memberSeq: 'xsb:member-seq',
+  memberSeq: 'xsb:{fleet}:member-seq',
   /** The configuration every member must share (seed, instruments, accounts, session keys, limits). */
-  config: 'xsb:config',
+  config: 'xsb:{fleet}:config',
   /** The wallets that logged in anywhere, with their subaccounts. */
-  accounts: 'xsb:accounts',
-  /** Per-IP connection slots: a hash of member → connections held. */
-  connections: (ip: string) => `xsb:conn:${ip}`,
+  accounts: 'xsb:{fleet}:accounts',
+  /**
+   * Per-IP connection slots: a hash of member → connections held, and member@ → until when (Redis
+   * time, ms) they count: each holder refreshes it every cycle, so a dead member's slots lapse.
+   */
+  connections: (ip: string) => `xsb:{conn:${ip}}:slots`,
   /** Which connection opened the IP's current run (member:connection). */
-  connectionsFirst: (ip: string) => `xsb:conn-first:${ip}`,
+  connectionsFirst: (ip: string) => `xsb:{conn:${ip}}:first`,
   /** A fixed window of a tier-1 budget. */
   window: (limit: string, key: string) => `xsb:rl:${limit}:${key}`,
+  /** The prefix of tier-1 windows (rate-limiter-flexible adds `:key`). */
+  windowPrefix: (limit: string) => `xsb:rl:${limit}`,
   /** A tier-2 bucket of a (wallet, instrument). */
   bucket: (limit: string, key: string) => `xsb:bucket:${limit}:${key}`,
   /** A used (signer, nonce) pair, kept until its signature expires. */
   nonce: (signer: string, nonce: string) => `xsb:nonce:${signer}:${nonce}`,
   /** The member that owns an instrument's book, for as long as its lease lasts. */
-  lease: (instrument: string) => `xsb:lease:${instrument}`,
+  lease: (instrument: string) => `xsb:{book:${instrument}}:lease`,
   /** How many times an instrument's ownership was taken: part of its id streams, so ids never repeat. */
-  epoch: (instrument: string) => `xsb:epoch:${instrument}`,
+  epoch: (instrument: string) => `xsb:{book:${instrument}}:epoch`,
   /** The resting user orders of an instrument (order id → record), for the next owner. */
-  book: (instrument: string) => `xsb:book:${instrument}`,
+  book: (instrument: string) => `xsb:{book:${instrument}}:book`,
   /** The addresses a member's connections hold (address → channel id and parameters). */
   subscriptions: (member: string) => `xsb:subs:${member}`,
 } as const;
@@ -47,6 +50,6 @@ export const channels = {
   calls: (member: string) => `xsb:call:${member}`,
   /** Requests for every member (the cancels that span instruments). */
   everyone: 'xsb:call-all',
-  /** Replies to one member. */
+  /** Replies (and acknowledgements) to one member. */
   replies: (member: string) => `xsb:reply:${member}`,
 } as const;

@@ -12,7 +12,10 @@
 import type { Redis } from 'ioredis';
 import type { Ownership } from '../market';
 import type { Resting } from '../market/instrument';
+import type { BookKeeper } from '../state/ports';
 import { keys } from './keys';
+import { answer, run, script } from './scripts';
+import type { FaultSink } from './slots';
 
 /**
  * A lease lasts this long unless renewed: ten renewal cycles, since a loaded machine can stall a live
@@ -27,7 +30,10 @@ export const CYCLE_MS = 1000;
  * Returns {status, epoch, owner}: 1 renewed, 2 taken, 0 another's or free. A lease we held that Redis
  * lost (it restarted empty, or an outage outlasted the lease) and nobody took is ours again, epoch kept.
  */
-const CLAIM = `
+const CLAIM = script(
+  'xsbLeaseClaim',
+  2,
+  `
 local owner = redis.call('GET', KEYS[1])
 if owner == ARGV[1] then
   redis.call('PEXPIRE', KEYS[1], ARGV[2])
@@ -42,17 +48,56 @@ if not owner and ARGV[3] == '1' then
   redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
   return {2, redis.call('INCR', KEYS[2]), ARGV[1]}
 end
-return {0, 0, owner or ''}`;
+return {0, 0, owner or ''}`,
+  (raw): [number, number, string] | undefined =>
+    Array.isArray(raw) &&
+    raw.length === 3 &&
+    Number.isInteger(raw[0]) &&
+    Number.isInteger(raw[1]) &&
+    typeof raw[2] === 'string'
+      ? [raw[0], raw[1], raw[2]]
+      : undefined,
+);
 
 /** KEYS: lease; ARGV: member. Deletes the lease only if it is ours. */
-const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+const RELEASE = script(
+  'xsbLeaseRelease',
+  1,
+  `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`,
+  answer.int,
+);
 
-/** What the leases do to this member's market. */
-export interface BookKeeper {
-  restingIn(instrument: string): Resting[];
-  restore(r: Resting): void;
-  dropBook(instrument: string): void;
-}
+/**
+ * The fence of every book write: KEYS lease, epoch, book; ARGV member, epoch, then the write. Written
+ * only while the lease is ours at our epoch, so a member that lost its lease unseen (stalled past it)
+ * cannot overwrite the book its successor keeps. 1 written, 0 fenced off.
+ */
+const FENCE = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] or tonumber(redis.call('GET', KEYS[2]) or '0') ~= tonumber(ARGV[2]) then
+  return 0
+end
+`;
+
+/** ARGV[3]: order id, ARGV[4]: its record, or '' when it is closed (forgotten). */
+const BOOK_WRITE = script(
+  'xsbBookWrite',
+  3,
+  `${FENCE}
+if ARGV[4] == '' then redis.call('HDEL', KEYS[3], ARGV[3]) else redis.call('HSET', KEYS[3], ARGV[3], ARGV[4]) end
+return 1`,
+  answer.int,
+);
+
+/** ARGV[3…]: order id, record, … : the whole book, written again. */
+const BOOK_REWRITE = script(
+  'xsbBookRewrite',
+  3,
+  `${FENCE}
+redis.call('DEL', KEYS[3])
+for i = 3, #ARGV, 2 do redis.call('HSET', KEYS[3], ARGV[i], ARGV[i + 1]) end
+return 1`,
+  answer.int,
+);
 
 /** A resting order as kept in Redis (money as decimal text). */
 export function serializeResting(r: Resting): string {
@@ -74,6 +119,7 @@ export class Leases implements Ownership {
     private readonly redis: Redis,
     private readonly member: string,
     private readonly instruments: readonly string[],
+    private readonly fault: FaultSink,
   ) {}
 
   /** Whether this member owns the instrument's book now (not once its leases may have lapsed unseen). */
@@ -101,20 +147,22 @@ export class Leases implements Ownership {
     const share = Math.ceil(this.instruments.length / Math.max(1, liveMembers));
     for (const name of this.instruments) {
       const mayTake = this.mine.size < share ? '1' : '0';
-      const [status, epoch, owner] = (await this.redis.eval(
+      const ours = this.mine.get(name) ?? 0;
+      const [status, epoch, owner] = await run(
+        this.redis,
         CLAIM,
-        2,
-        keys.lease(name),
-        keys.epoch(name),
-        this.member,
-        LEASE_MS,
-        mayTake,
-        this.mine.get(name) ?? 0,
-      )) as [number, number, string];
+        [keys.lease(name), keys.epoch(name)],
+        [this.member, LEASE_MS, mayTake, ours],
+      );
       if (owner) this.owners.set(name, owner);
       else this.owners.delete(name);
-      if (status === 2) await this.take(name, epoch, books);
-      else if (status === 0 && this.mine.has(name)) this.lose(name, books);
+      if (status === 0) {
+        if (this.mine.has(name)) this.lose(name, books);
+      } else if (status === 2 || this.mine.get(name) !== epoch) {
+        // Taken, or ours at an epoch we did not know (the book moved meanwhile): Redis's book is the one.
+        if (this.mine.has(name)) this.lose(name, books);
+        await this.take(name, epoch, books);
+      }
     }
     this.renewedAt = started;
     if (this.mine.size > share) await this.giveBack([...this.mine.keys()].pop()!, books);
@@ -134,7 +182,7 @@ export class Leases implements Ownership {
   /** Give an instrument back (its orders stay in Redis for the next owner). */
   async giveBack(name: string, books: BookKeeper): Promise<void> {
     this.lose(name, books);
-    await this.redis.eval(RELEASE, 1, keys.lease(name), this.member);
+    await run(this.redis, RELEASE, [keys.lease(name)], [this.member]);
     this.owners.delete(name);
   }
 
@@ -143,19 +191,42 @@ export class Leases implements Ownership {
     for (const name of [...this.mine.keys()]) await this.giveBack(name, books);
   }
 
+  /** The keys a fenced book write of an instrument takes. */
+  private fenced(name: string): string[] {
+    return [keys.lease(name), keys.epoch(name), keys.book(name)];
+  }
+
   /** Write the resting orders of our books again (Redis came back, and may have come back empty). */
   async rewriteBooks(books: BookKeeper): Promise<void> {
-    for (const name of this.mine.keys()) {
-      const multi = this.redis.multi().del(keys.book(name));
-      for (const r of books.restingIn(name)) multi.hset(keys.book(name), r.order.order_id, serializeResting(r));
-      await multi.exec();
+    for (const [name, epoch] of this.mine) {
+      const pairs = books.restingIn(name).flatMap((r) => [r.order.order_id, serializeResting(r)]);
+      const written = await run(this.redis, BOOK_REWRITE, this.fenced(name), [this.member, epoch, ...pairs]);
+      if (written === 0) this.fault(`writing the book of ${name} again`, fencedOff(name, epoch));
     }
   }
 
-  /** Keep an owned instrument's resting user order for the next owner, or forget it once it is closed. */
+  /**
+   * Keep an owned instrument's resting user order for the next owner, or forget it once it is closed;
+   * fenced by our lease's epoch. A failure is reported (and the book is written whole again once
+   * Redis is back: rewriteBooks).
+   */
   record(instrument: string, orderId: string, resting: Resting | undefined): void {
-    const key = keys.book(instrument);
-    const step = resting ? this.redis.hset(key, orderId, serializeResting(resting)) : this.redis.hdel(key, orderId);
-    step.catch(() => {});
+    const epoch = this.mine.get(instrument);
+    if (epoch === undefined) return;
+    const text = resting ? serializeResting(resting) : '';
+    run(this.redis, BOOK_WRITE, this.fenced(instrument), [this.member, epoch, orderId, text]).then(
+      (written) => {
+        if (written === 0) this.fault(`keeping order ${orderId} of ${instrument}`, fencedOff(instrument, epoch));
+      },
+      (err) => this.fault(`keeping order ${orderId} of ${instrument} for the next owner`, err),
+    );
   }
+}
+
+/** A book write refused: the lease is no longer ours at this epoch. */
+function fencedOff(instrument: string, epoch: number): Error {
+  return new Error(
+    `the lease of ${instrument} is no longer this member's at epoch ${epoch}: ` +
+      'the write was refused (the next owner keeps the book)',
+  );
 }

@@ -7,6 +7,7 @@
 import type { Redis } from 'ioredis';
 import type { ResolvedOptions } from '../options';
 import { keys } from './keys';
+import { answer, run, script } from './scripts';
 
 /**
  * A member whose alive key has not been refreshed for this long is dead (its connection slots are
@@ -27,21 +28,31 @@ export const SLOTS_GRACE_MS = 60_000;
 export class FleetConfigError extends Error {
   constructor(url: string, differs: string[]) {
     super(
-      `--redis ${url}: the sandboxes already running on this Redis use another configuration (${differs.join(', ')} differ); start every member with the same --config and --seed`,
+      `--redis ${url}: the sandboxes already running on this Redis use another configuration ` +
+        `(${differs.join(', ')} differ); start every member with the same --config and --seed`,
     );
     this.name = 'FleetConfigError';
   }
 }
 
-/** KEYS: our alive key, members, config, our slots key; ARGV: member, alive prefix. */
-const LEAVE = `
-redis.call('DEL', KEYS[1], KEYS[4])
+/**
+ * KEYS: our alive key, members, config, then the alive keys of every other member we know; ARGV: member.
+ * Leaves; takes the configuration away when no other member is alive (or unknown to us: it then expires).
+ */
+const LEAVE = script(
+  'xsbLeave',
+  -1,
+  `
+redis.call('DEL', KEYS[1])
 redis.call('SREM', KEYS[2], ARGV[1])
-for _, m in ipairs(redis.call('SMEMBERS', KEYS[2])) do
-  if redis.call('EXISTS', ARGV[2] .. m) == 1 then return 0 end
+for i = 4, #KEYS do
+  if redis.call('EXISTS', KEYS[i]) == 1 then return 0 end
 end
+if redis.call('SCARD', KEYS[2]) > #KEYS - 3 then return 0 end
 redis.call('DEL', KEYS[3])
-return 1`;
+return 1`,
+  answer.int,
+);
 
 /** What every member must share, as JSON values by key. */
 export function fleetConfig(o: ResolvedOptions): Record<string, unknown> {
@@ -91,8 +102,7 @@ export class Members {
   async refresh(): Promise<string[]> {
     await this.redis
       .multi()
-      .set(keys.alive(this.id), String(Date.now()), 'PX', ALIVE_MS)
-      .set(keys.slotsAlive(this.id), '1', 'PX', SLOTS_GRACE_MS)
+      .set(keys.alive(this.id), '1', 'PX', ALIVE_MS)
       .sadd(keys.members, this.id)
       .pexpire(keys.config, ALIVE_MS)
       .exec();
@@ -111,15 +121,12 @@ export class Members {
 
   /** Leave: no longer alive; the last one to leave takes the configuration away with it. */
   async leave(): Promise<void> {
-    await this.redis.eval(
+    const others = (await this.redis.smembers(keys.members)).filter((m) => m !== this.id);
+    await run(
+      this.redis,
       LEAVE,
-      4,
-      keys.alive(this.id),
-      keys.members,
-      keys.config,
-      keys.slotsAlive(this.id),
-      this.id,
-      keys.alivePrefix,
+      [keys.alive(this.id), keys.members, keys.config, ...others.map(keys.alive)],
+      [this.id],
     );
   }
 }

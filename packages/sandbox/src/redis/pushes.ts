@@ -13,6 +13,7 @@ import type { Publisher } from '../market';
 import type { SubscriptionIndex } from '../subscriptions';
 import type { ResolvedOptions } from '../options';
 import { channels, keys } from './keys';
+import type { FaultSink } from './slots';
 
 type Held = Map<string, { c: string; p: Record<string, string> }>;
 
@@ -35,6 +36,7 @@ export class FleetPushes {
     private readonly owns: (instrument: string) => boolean,
     /** Told of every order pushed (the leases keep resting orders for the next owner). */
     private readonly onOrders: (address: string, data: unknown) => void,
+    private readonly fault: FaultSink,
   ) {
     this.held.set(member, new Map());
     index.watcher = {
@@ -49,8 +51,11 @@ export class FleetPushes {
     };
   }
 
+  /** A change of our held addresses, then the word to the others; a failure is reported (rewrite() heals it). */
   private write(step: Promise<unknown>): void {
-    step.then(() => this.redis.publish(channels.subscriptions, this.member)).catch(() => {});
+    step
+      .then(() => this.redis.publish(channels.subscriptions, this.member))
+      .catch((err) => this.fault('telling the fleet of a subscription', err));
   }
 
   /** What the market publishes to: produced here for every member's subscribers, sent through Redis. */
@@ -64,7 +69,9 @@ export class FleetPushes {
     publish: (address, data) => {
       this.onOrders(address, data);
       const message: PushMessage = { a: address, d: data };
-      this.redis.publish(channels.push, JSON.stringify(message)).catch(() => {});
+      this.redis
+        .publish(channels.push, JSON.stringify(message))
+        .catch((err) => this.fault(`pushing ${address} to the fleet`, err));
     },
   };
 
