@@ -64,6 +64,11 @@ export interface SandboxOptions {
    * `wallet`). Off by default: any wallet that logs in gets an account.
    */
   knownWalletsOnly?: boolean;
+  /**
+   * The web pages (their Origin) that may open the WebSocket: exact origins, or `*` for any. Absent:
+   * loopback pages and local files only (origin-policy.ts). Programs, which send no Origin, always may.
+   */
+  allowedOrigins?: string[];
   limits?: { [limitId: string]: LimitOverride };
   login?: { pastMs?: number; futureMs?: number; reverifyIntervalMs?: number };
   sessionKeys?: SessionKeyConfig[];
@@ -105,6 +110,8 @@ export interface ResolvedOptions {
   seed: number;
   control: boolean;
   knownWalletsOnly: boolean;
+  /** Undefined: the default policy (origin-policy.ts). */
+  allowedOrigins: string[] | undefined;
   windows: Map<string, WindowLimit>;
   buckets: BucketLimit[];
   maxConnections: number;
@@ -165,6 +172,7 @@ const TOP_KEYS = [
   'seed',
   'control',
   'knownWalletsOnly',
+  'allowedOrigins',
   'limits',
   'login',
   'sessionKeys',
@@ -387,6 +395,10 @@ export function resolveOptions(input: unknown = {}): ResolvedOptions {
     seed: o.seed === undefined ? 1 : num('seed', o.seed, { int: true }),
     control: bool('control', o.control),
     knownWalletsOnly: bool('knownWalletsOnly', o.knownWalletsOnly),
+    allowedOrigins:
+      o.allowedOrigins === undefined
+        ? undefined
+        : arr('allowedOrigins', o.allowedOrigins).map((v, i) => str(`allowedOrigins[${i}]`, v)),
     ...resolveLimits(o.limits ?? {}),
     login: resolveLogin(o.login ?? {}),
     sessionKeys: arr('sessionKeys', o.sessionKeys ?? []).map(resolveSessionKey),

@@ -77,7 +77,15 @@ function assemble(options: ResolvedOptions, clock: Clock, state: SandboxState, f
     handlers,
     forward: forward ?? undefined,
   });
-  const ws = new WsTransport({ maxFrameBytes: options.maxFrameBytes, admission, connections, index, pipeline, faults });
+  const ws = new WsTransport({
+    maxFrameBytes: options.maxFrameBytes,
+    admission,
+    connections,
+    index,
+    pipeline,
+    faults,
+    allowedOrigins: options.allowedOrigins,
+  });
   const heartbeat: HeartbeatParts = { clock, accounts, access, connections, index, nonces };
   return { clock, limits, connections, index, admission, market, pipeline, ws, heartbeat, faults, accounts, handlers };
 }

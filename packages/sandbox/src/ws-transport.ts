@@ -11,6 +11,7 @@ import { stripV6 } from './accounts';
 import type { Connection, ConnectionRegistry } from './connection';
 import { admitFrame } from './envelope';
 import type { Faults } from './faults';
+import { refuseOrigin, type AllowedOrigins } from './origin-policy';
 import type { Pipeline } from './pipeline';
 import {
   RpcFailure,
@@ -43,6 +44,8 @@ export interface WsParts {
   index: SubscriptionIndex;
   pipeline: Pipeline;
   faults: Faults;
+  /** The web pages that may open the WebSocket (origin-policy.ts). */
+  allowedOrigins: AllowedOrigins;
 }
 
 /** The WebSocket side of the sandbox. */
@@ -57,6 +60,16 @@ export class WsTransport {
 
   /** Complete an upgrade request for /v3/ws. */
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const refusal = refuseOrigin(req.headers.origin, this.parts.allowedOrigins);
+    if (refusal !== null) {
+      // Before the upgrade, so a refused page holds no connection slot: a plain 403 naming the Origin.
+      const body = JSON.stringify({ error: refusal });
+      socket.end(
+        `HTTP/1.1 403 Forbidden\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}` +
+          `\r\nConnection: close\r\n\r\n${body}`,
+      );
+      return;
+    }
     this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws, stripV6(req.socket.remoteAddress ?? 'unknown')));
   }
 

@@ -29,7 +29,7 @@ export const CLOSE_BOUND_MS = 3000;
 const WATCH_MS = 250;
 
 export const SANDBOX_HELP = `Usage: exchange-api sandbox [--port 0] [--host 127.0.0.1] [--config <file.json>] [--seed <n>] [--control] [--known-wallets-only] [--detached]
-                           [--redis <url>] [--workers <n>]
+                           [--allow-origin <list>] [--redis <url>] [--workers <n>]
 
 Runs the sandbox: a local exchange implementing the interface (JSON-RPC over WebSocket at /v3/ws,
 HTTP POST at /v3/public/* and /v3/private/*) with a seeded simulated market. Prints
@@ -52,6 +52,9 @@ Options:
   --known-wallets-only   refuse login by wallets the config does not name (by default any wallet
                          that logs in gets an account); config key knownWalletsOnly
   --detached             keep serving when the launcher exits (no launcher watch)
+  --allow-origin <list>  web pages (their Origin, comma-separated, or *) that may open the WebSocket;
+                         by default only this machine's pages (loopback origins, local files) and
+                         programs (no Origin); config key allowedOrigins
   --redis <url>          act as one exchange with every sandbox started with the same Redis URL
                          (redis://HOST:PORT, rediss://…, or a unix socket path): budgets, connection
                          slots, nonces, accounts, pushes and order flow are shared; exits 2 when Redis
@@ -77,6 +80,7 @@ type Flags = {
   control?: boolean;
   'known-wallets-only'?: boolean;
   detached?: boolean;
+  'allow-origin'?: string;
   redis?: string;
   workers?: string;
 };
@@ -89,6 +93,7 @@ const FLAGS = {
   control: { type: 'boolean' },
   'known-wallets-only': { type: 'boolean' },
   detached: { type: 'boolean' },
+  'allow-origin': { type: 'string' },
   redis: { type: 'string' },
   workers: { type: 'string' },
 } as const;
@@ -157,6 +162,11 @@ async function optionsOf(values: Flags, io: Io): Promise<SandboxOptions | number
   if (values.host !== undefined) options = { ...options, host: values.host };
   if (values.control) options = { ...options, control: true };
   if (values['known-wallets-only']) options = { ...options, knownWalletsOnly: true };
+  if (values['allow-origin'] !== undefined) {
+    const allowed = values['allow-origin'].split(',').map((o) => o.trim());
+    if (allowed.some((o) => o === '')) return usage('--allow-origin takes origins separated by commas, or *');
+    options = { ...options, allowedOrigins: allowed };
+  }
   if (values.redis !== undefined) {
     // What `ps` shows of this process: the URL without its password (the workers get theirs by environment).
     const shown = redactedArgs(process.argv, values.redis);
