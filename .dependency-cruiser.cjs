@@ -72,6 +72,22 @@ module.exports = {
       'packages/auth/src',
       'packages/client/src',
     ]),
+    {
+      name: 'client-core-knows-no-api',
+      comment:
+        "the client's core knows no API: only its entries (index, browser, exports, exchange) and src/generated import this interface's generated code (the names it takes from @exchange-api/types: packages/client/test/core-knows-no-api.test.ts)",
+      severity: 'error',
+      from: {
+        path: '^packages/client/src/',
+        pathNot: '^packages/client/src/(generated/|(index|browser|exports|exchange)\\.ts$)',
+      },
+      to: {
+        path: [
+          '^packages/client/src/(generated/|(index|browser|exports|exchange)\\.ts$)',
+          '^packages/(types|validators)/src/generated/',
+        ],
+      },
+    },
     layer('sandbox', 'packages/sandbox/src', [
       'packages/types/src',
       'packages/validators/src',
@@ -92,12 +108,16 @@ module.exports = {
     {
       name: 'layer-codegen',
       comment:
-        'the generator uses only the address matcher of @exchange-api/types (never generated output), and its own package.json (its version: the one a generated SDK depends on)',
+        'the generator uses only the address matcher and the link-safe writer of @exchange-api/types (never generated output), and its own package.json (its version: the one a generated SDK depends on)',
       severity: 'error',
       from: { path: '^tools/codegen/src/' },
       to: {
         path: '^(packages|tools)/',
-        pathNot: ['^tools/codegen/src/', '^tools/codegen/package\\.json$', '^packages/types/src/match-channel\\.ts$'],
+        pathNot: [
+          '^tools/codegen/src/',
+          '^tools/codegen/package\\.json$',
+          '^packages/types/src/(match-channel|write-inside)\\.ts$',
+        ],
       },
     },
     // Inside the generator, one way (tools/codegen/README.md, "Layers"): text, load ← model ← {emit, diff} ←

@@ -1,23 +1,23 @@
 /**
- * The runtime client, a facade: one WebSocket (JSON-RPC 2.0 and channel notifications) plus HTTP
- * POST, typed by @exchange-api/types and driven by the tables of the API it is given (`options.api`:
- * methods, channels, limits, rate-limit classes, error codes), never by tables of its own; the
- * entries (src/index.ts, src/browser.ts) pass this interface's. The parts it wires:
- * connection (open, restore, reconnect, close), the RPC session (pending calls, send, receive), HTTP,
- * subscriptions (batching, delivery) and streams, validation, signing and the limiter.
+ * The runtime client's core, a facade that knows no API: one WebSocket (JSON-RPC 2.0 and channel
+ * notifications) plus HTTP POST, driven by the tables of the API it is given (`options.api`: methods,
+ * channels, limits, rate-limit classes, error codes) and typed by the type parameters its generated
+ * code gives it (the API's method map and channel map: `ApiClient<Methods, Channels>`). This
+ * interface's client is one such generated surface (src/generated/surface.gen.ts, `ExchangeClient`);
+ * an SDK generated for another spec is another (`createApiClient<Methods, Channels>`). The parts it
+ * wires: connection (open, restore, reconnect, close), the RPC session (pending calls, send, receive),
+ * HTTP, subscriptions (batching, delivery) and streams, validation, signing and the limiter.
  *
  * No Node built-ins here: the socket constructor and fetch are injected (src/index.ts passes `ws` in
  * Node; browsers use the globals). ethers, @exchange-api/auth and @exchange-api/validators load
  * lazily, only when signing or validation needs them.
  */
 import { channelMatcher } from '@exchange-api/types';
-import type { ChannelAddress, OrderFlowMethodName, PayloadOf, RateLimitsResult } from '@exchange-api/types';
-import { ClientError, RateLimitError, UsageError } from './errors';
+import { ClientError, UsageError } from './errors';
 import { ServerErrors } from './server-errors';
 import { Limiter, type LimiterMark } from './limiter';
 import { defaultReconnectPolicy } from './backoff';
 import { BoundedQueue, openStream, type PayloadStream, type StreamOptions } from './stream';
-import { OrderFlowHelpers, createRpc, type Rpc } from './generated/surface.gen';
 import { Emitter } from './events';
 import { startDeadline } from './deadline';
 import { asClientError, isDrop } from './faults';
@@ -30,18 +30,22 @@ import { HttpTransport } from './http';
 import { InstrumentTypes } from './instrument-types';
 import { ActionInstruments } from './action-instruments';
 import type {
+  ApiActionInput,
+  ApiClientOptions,
+  ApiHandler,
   ApiMethodEntry,
-  ApiTables,
-  ActionInput,
-  CallableMethod,
+  ApiParams,
+  ApiPayload,
+  ApiResult,
   CallOptions,
-  CallParams,
-  CallResult,
+  ChannelMap,
   ClientEvents,
-  ClientOptions,
   ConnectionState,
-  Handler,
+  MethodMap,
+  MethodNameOf,
+  NamedResult,
   Subscription,
+  UntypedMethods,
   WebSocketConstructor,
 } from './types';
 
@@ -53,10 +57,15 @@ interface WsCallMode {
   onBudgetTaken?: () => void;
 }
 
-/** The client. Create it with createClient. */
-export class ExchangeClient extends OrderFlowHelpers {
-  /** Typed raw calls, one per method of the spec, named by operation id (generated). */
-  readonly rpc: Rpc = createRpc(this);
+/**
+ * A client of the API whose tables it is given, typed by that API's method map `TMethods` (method name
+ * → params and result) and channel map `TChannels` (addresses → payloads). Create it with the
+ * `createClient` of a generated surface (this interface's, or an SDK's), or with createApiClient.
+ */
+export class ApiClient<
+  TMethods extends MethodMap<TMethods> = UntypedMethods,
+  TChannels extends ChannelMap = ChannelMap,
+> {
   /** The client-side limiter, or null when turned off. */
   readonly limiter: Limiter | null;
   /** The wallet of the last login. */
@@ -65,7 +74,7 @@ export class ExchangeClient extends OrderFlowHelpers {
   subaccountIds: number[] = [];
 
   private readonly timeoutMs: number;
-  /** The API's methods by name: this interface's, or another API's (options.api). */
+  /** The API's methods by name, from its tables (options.api). */
   private readonly methods: ReadonlyMap<string, ApiMethodEntry>;
   private readonly events = new Emitter<ClientEvents>((event, err) => listenerFailed(event, err));
   private readonly validation: Validation;
@@ -80,9 +89,8 @@ export class ExchangeClient extends OrderFlowHelpers {
   /** A login succeeded: repeat it on every new connection. */
   private loginOnReconnect = false;
 
-  /** A client of the API `options.api` describes (createClient of @exchange-api/client passes this interface's). */
-  constructor(options: ClientOptions & { api: ApiTables }) {
-    super();
+  /** A client of the API `options.api` describes (a generated surface passes its own tables). */
+  constructor(options: ApiClientOptions) {
     const WS = options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
     if (!WS) throw new UsageError('no WebSocket: pass options.WebSocket (the Node entry passes ws)');
     const api = options.api;
@@ -131,7 +139,7 @@ export class ExchangeClient extends OrderFlowHelpers {
     this.instrumentTypes = this.limiter && this.learnInstrumentTypes(this.limiter);
     this.actionInstruments = new ActionInstruments(
       this.methods.has('public/get_instrument')
-        ? (name, o) => this.call('public/get_instrument', { instrument_name: name as string }, o)
+        ? (name, o) => this.request('public/get_instrument', { instrument_name: name as string }, o)
         : null,
     );
   }
@@ -150,7 +158,7 @@ export class ExchangeClient extends OrderFlowHelpers {
     if (!this.methods.has('public/get_all_live_instruments')) return null;
     return new InstrumentTypes(
       limiter,
-      (o) => this.call('public/get_all_live_instruments', {}, o),
+      (o) => this.request('public/get_all_live_instruments', {}, o),
       (err) => this.events.emit('error', asClientError(err)),
     );
   }
@@ -228,7 +236,16 @@ export class ExchangeClient extends OrderFlowHelpers {
    * Call a method over WebSocket, or over HTTP where the tables say the method is served there.
    * Waits for rate-limit budget and for a reconnect within the timeout; rejects with a typed error.
    */
-  call<M extends CallableMethod>(method: M, params: CallParams<M>, options: CallOptions = {}): Promise<CallResult<M>> {
+  call<M extends MethodNameOf<TMethods>>(
+    method: M,
+    params: ApiParams<TMethods, M>,
+    options: CallOptions = {},
+  ): Promise<ApiResult<TMethods, M>> {
+    return this.request(method, params, options) as Promise<ApiResult<TMethods, M>>;
+  }
+
+  /** `call` by name, untyped: what the typed members and the helpers of conventional methods go through. */
+  private request(method: string, params: unknown, options: CallOptions = {}): Promise<unknown> {
     const entry = this.methods.get(method);
     if (!entry) return Promise.reject(new UsageError(`unknown method ${method}`));
     const transports = entry.transports as readonly string[];
@@ -241,9 +258,7 @@ export class ExchangeClient extends OrderFlowHelpers {
         new UsageError(`${method} is not served over ${transport} (only ${transports.join(', ')})`),
       );
     const send = () =>
-      (transport === 'ws' ? this.wsCall(method, params, options) : this.http.call(method, params, options)) as Promise<
-        CallResult<M>
-      >;
+      transport === 'ws' ? this.wsCall(method, params, options) : this.http.call(method, params, options);
     // Order flow on an instrument the limiter has no type for: learn the types first (picks the bucket).
     return this.instrumentTypes && this.limiter?.unknownInstrument(method, params)
       ? this.instrumentTypes.learn(options).then(send)
@@ -255,14 +270,17 @@ export class ExchangeClient extends OrderFlowHelpers {
     const { signal } = deadline;
     try {
       if (!mode.restoring) await this.connection.waitReady(signal);
-      await this.limiter?.acquire(method, params, this.session.authenticated, signal);
-      mode.onBudgetTaken?.();
-      const result = await this.session.send(method, params, signal);
-      return this.validation.checkResult(method, result);
-    } catch (err) {
-      if (err instanceof RateLimitError && err.retryAfterMs !== null && !err.local)
-        this.limiter?.penalize(method, params, this.session.authenticated, err.retryAfterMs);
-      throw err;
+      // A hinted refusal of what the limiter let through is absorbed: wait for the hint, send again (bounded).
+      for (let retries = 0; ; retries++) {
+        await this.limiter?.acquire(method, params, this.session.authenticated, signal, retries > 0);
+        mode.onBudgetTaken?.();
+        try {
+          const result = await this.session.send(method, params, signal);
+          return this.validation.checkResult(method, result);
+        } catch (err) {
+          if (!this.limiter?.absorb(err, retries, method, params, this.session.authenticated)) throw err;
+        }
+      }
     } finally {
       deadline.release();
     }
@@ -298,37 +316,41 @@ export class ExchangeClient extends OrderFlowHelpers {
   }
 
   /** `public/getRateLimits` over WebSocket, and the limiter corrected from it (knowing what was sent after it). */
-  private async rateLimits(options: CallOptions, restoring: boolean): Promise<RateLimitsResult> {
+  private async rateLimits(options: CallOptions, restoring: boolean): Promise<object> {
     let mark: LimiterMark | undefined;
     const authenticated = this.session.authenticated;
     const onBudgetTaken = () => (mark = this.limiter?.mark());
     const r = (await this.wsCall('public/getRateLimits', {}, options, {
       restoring,
       onBudgetTaken,
-    })) as RateLimitsResult;
+    })) as object;
     this.limiter?.sync(r, authenticated && this.session.authenticated, mark);
     return r;
   }
 
   /** The caller's live budgets (`public/getRateLimits`); also corrects the client's limiter. */
-  async getRateLimits(options: CallOptions = {}): Promise<RateLimitsResult> {
+  async getRateLimits(options: CallOptions = {}): Promise<NamedResult<TMethods, 'public/getRateLimits'>> {
     const transport = options.transport ?? (this.connection.isOpen ? 'ws' : 'http');
-    if (transport === 'ws') return this.rateLimits(options, false);
-    const r = await this.call('public/getRateLimits', {}, { ...options, transport });
+    if (transport === 'ws')
+      return (await this.rateLimits(options, false)) as NamedResult<TMethods, 'public/getRateLimits'>;
+    const r = (await this.request('public/getRateLimits', {}, { ...options, transport })) as object;
     this.limiter?.sync(r, false);
-    return r;
+    return r as NamedResult<TMethods, 'public/getRateLimits'>;
   }
 
   /** The wallet's subaccount ids (`private/get_subaccounts` over HTTP, signed headers per request). */
   async getSubaccounts(options: CallOptions & { wallet?: string } = {}): Promise<number[]> {
     const wallet = options.wallet ?? (await this.signing.wallet('getSubaccounts'));
-    const r = await this.call('private/get_subaccounts', { wallet }, options);
+    const r = (await this.request('private/get_subaccounts', { wallet }, options)) as
+      number[] | { subaccount_ids: number[] };
     return Array.isArray(r) ? r : r.subaccount_ids;
   }
 
   /** Live instruments (`public/get_all_live_instruments`). */
-  getAllLiveInstruments(options: CallOptions = {}): Promise<CallResult<'public/get_all_live_instruments'>> {
-    return this.call('public/get_all_live_instruments', {}, options);
+  getAllLiveInstruments(options: CallOptions = {}): Promise<NamedResult<TMethods, 'public/get_all_live_instruments'>> {
+    return this.request('public/get_all_live_instruments', {}, options) as Promise<
+      NamedResult<TMethods, 'public/get_all_live_instruments'>
+    >;
   }
 
   /**
@@ -338,18 +360,18 @@ export class ExchangeClient extends OrderFlowHelpers {
    * clients sign, for the spec's deployment or `actionLayout`). The cancels go as they are: the login
    * authorises them. WebSocket when connected, HTTP otherwise.
    */
-  async action<M extends OrderFlowMethodName>(
+  async action<M extends MethodNameOf<TMethods>>(
     method: M,
-    params: ActionInput<M>,
+    params: ApiActionInput<TMethods, M>,
     options: CallOptions = {},
-  ): Promise<CallResult<M>> {
+  ): Promise<ApiResult<TMethods, M>> {
     const module = this.methods.get(method)?.actionModule ?? null;
     const p = params as Record<string, unknown>;
     const sent =
       module === null
         ? p
         : await this.signing.signAction(method, p, module, () => this.actionInstruments.of(p.instrument_name, options));
-    return this.call(method, sent as unknown as CallParams<M>, options);
+    return this.request(method, sent, options) as Promise<ApiResult<TMethods, M>>;
   }
 
   // ---------------------------------------------------------------- subscriptions
@@ -359,7 +381,7 @@ export class ExchangeClient extends OrderFlowHelpers {
    * channels hand over the whole pushed array. One wire subscription per address however many
    * handlers. Resolves once the server confirmed the subscription.
    */
-  subscribe<A extends ChannelAddress>(channel: A, handler: Handler<A>): Promise<Subscription> {
+  subscribe<A extends TChannels['address']>(channel: A, handler: ApiHandler<TChannels, A>): Promise<Subscription> {
     return this.subscribed.subscribe(String(channel), handler as (payload: unknown) => void);
   }
 
@@ -368,10 +390,13 @@ export class ExchangeClient extends OrderFlowHelpers {
    * payloads for a slow consumer; on overflow the oldest is dropped (and reported through `overflow`)
    * unless `overflow: 'error'` ends the stream with a StreamOverflowError.
    */
-  stream<A extends ChannelAddress>(channel: A, options: StreamOptions = {}): PayloadStream<PayloadOf<A>> {
+  stream<A extends TChannels['address']>(
+    channel: A,
+    options: StreamOptions = {},
+  ): PayloadStream<ApiPayload<TChannels, A>> {
     const address = String(channel);
     const onOverflow = (dropped: number) => this.events.emit('overflow', { address, dropped });
-    const queue = new BoundedQueue<PayloadOf<A>>(
+    const queue = new BoundedQueue<ApiPayload<TChannels, A>>(
       address,
       options.bufferSize ?? 1024,
       options.overflow ?? 'drop-oldest',

@@ -1,23 +1,13 @@
 /**
- * This interface's own description, from its generated tables (@exchange-api/types): what
- * `createClient` of @exchange-api/client passes to the core, which knows no API of its own. The
- * error helpers below are that description's error classes, for code that has an error object in hand.
+ * The error helpers of this interface, for code that has an error object in hand: its generated error
+ * table (src/generated/surface.gen.ts) passed to the core's ServerErrors. Nothing else of this
+ * interface lives here: its tables, types and client class are generated.
  */
-import { channelTable, errorTable, limitTable, methodTable, rateLimitClassTable } from '@exchange-api/types';
+import { exchangeApi } from './generated/surface.gen';
 import { ServerErrors } from './server-errors';
 import type { ConnectionLimitError, RpcError, RpcErrorObject } from './errors';
-import type { ApiTables } from './types';
 
-/** The tables of this interface: methods, channels, limits, rate-limit classes and error codes. */
-export const exchangeApi: ApiTables = {
-  methods: methodTable,
-  channels: channelTable,
-  limits: limitTable,
-  rateLimitClasses: rateLimitClassTable,
-  errors: errorTable,
-};
-
-const exchangeErrors = new ServerErrors(errorTable);
+const exchangeErrors = new ServerErrors(exchangeApi.errors);
 
 /** The text-frame prefix this interface's server sends before closing a socket over the connection limit. */
 export const connectionLimitPrefix: string = exchangeErrors.framePrefix ?? '';

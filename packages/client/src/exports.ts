@@ -1,21 +1,39 @@
-/** What both entries export, apart from createClient (each entry has its own default socket). */
-export { ExchangeClient } from './client';
+/** What both entries export, apart from createClient and createApiClient (each entry has its own default socket). */
+export { ApiClient } from './client';
+export { ExchangeClient, exchangeApi } from './generated/surface.gen';
 export type {
+  ActionInput,
+  ActionSigner,
+  CallableMethod,
+  CallParams,
+  CallResult,
+  ExchangeChannels,
+  Handler,
+  Rpc,
+  SurfaceCore,
+} from './generated/surface.gen';
+export type {
+  ApiActionInput,
   ApiChannelEntry,
+  ApiClientOptions,
+  ApiHandler,
   ApiMethodEntry,
+  ApiParams,
+  ApiPayload,
+  ApiResult,
   ApiTables,
+  ChannelMap,
   ClientOptions,
   ClientEvents,
   CallOptions,
-  CallParams,
-  CallResult,
-  CallableMethod,
-  ActionInput,
-  ActionSigner,
   ConnectionState,
-  Handler,
+  MethodMap,
+  MethodNameOf,
+  MethodTypes,
+  NamedResult,
   SignerLike,
   Subscription,
+  UntypedMethods,
   ValidateMode,
   ValidationReport,
   ValidatorSource,
@@ -25,14 +43,7 @@ export type {
 } from './types';
 export * from './errors';
 export { ServerErrors } from './server-errors';
-export {
-  exchangeApi,
-  connectionLimitFromFrame,
-  connectionLimitPrefix,
-  rpcErrorFromCode,
-  rpcStringCode,
-} from './exchange';
-export type { Rpc, SurfaceCore } from './generated/surface.gen';
+export { connectionLimitFromFrame, connectionLimitPrefix, rpcErrorFromCode, rpcStringCode } from './exchange';
 export { Limiter, type LimiterOptions, type LimiterTables, type LimitOverrides } from './limiter';
 export { backoffDelay, defaultReconnectPolicy, type ReconnectPolicy } from './backoff';
 export type { StreamOptions, OverflowPolicy, PayloadStream } from './stream';

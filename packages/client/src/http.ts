@@ -2,7 +2,7 @@
  * HTTP POST calls: the method's path from the tables, signed login headers for private methods,
  * the limiter, the call's deadline, and the answer parsed and validated like a WebSocket one.
  */
-import { ClientError, ConnectError, ProtocolError, RateLimitError, UsageError, type RpcErrorObject } from './errors';
+import { ClientError, ConnectError, ProtocolError, UsageError, type RpcErrorObject } from './errors';
 import type { ServerErrors } from './server-errors';
 import { startDeadline } from './deadline';
 import type { Limiter } from './limiter';
@@ -41,14 +41,19 @@ export class HttpTransport {
     try {
       // A client used only over HTTP has never connected: its validators load here.
       await this.validation.load();
-      await this.limiter?.acquire(method, params, isPrivate, signal);
-      const headers: Record<string, string> = { 'content-type': 'application/json' };
-      if (isPrivate) Object.assign(headers, await this.signing.loginHeaders(method));
-      const result = await this.post(method, url, headers, params, signal);
-      return this.validation.checkResult(method, result);
+      // A hinted refusal of what the limiter let through is absorbed: wait for the hint, send again (bounded).
+      for (let retries = 0; ; retries++) {
+        await this.limiter?.acquire(method, params, isPrivate, signal, retries > 0);
+        const headers: Record<string, string> = { 'content-type': 'application/json' };
+        if (isPrivate) Object.assign(headers, await this.signing.loginHeaders(method));
+        try {
+          const result = await this.post(method, url, headers, params, signal);
+          return this.validation.checkResult(method, result);
+        } catch (err) {
+          if (!this.limiter?.absorb(err, retries, method, params, isPrivate)) throw err;
+        }
+      }
     } catch (err) {
-      if (err instanceof RateLimitError && err.retryAfterMs !== null)
-        this.limiter?.penalize(method, params, isPrivate, err.retryAfterMs);
       if (signal.aborted && !(err instanceof ClientError)) throw signal.reason;
       throw err;
     } finally {

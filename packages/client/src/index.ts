@@ -1,22 +1,39 @@
 /**
- * @exchange-api/client for Node: the core client with `ws` as its WebSocket. Browsers get
+ * @exchange-api/client for Node: this interface's client (generated: src/generated/surface.gen.ts)
+ * and the core that speaks any API given its tables, both with `ws` as their WebSocket. Browsers get
  * src/browser.ts (the "browser" export condition), which uses the global WebSocket and fetch.
  */
 import WebSocket from 'ws';
-import { ExchangeClient } from './client';
-import { exchangeApi } from './exchange';
-import type { ClientOptions, WebSocketConstructor } from './types';
+import { ApiClient } from './client';
+import { ExchangeClient } from './generated/surface.gen';
+import type {
+  ApiClientOptions,
+  ChannelMap,
+  ClientOptions,
+  MethodMap,
+  UntypedMethods,
+  WebSocketConstructor,
+} from './types';
 
 export * from './exports';
 
+const ws = WebSocket as unknown as WebSocketConstructor;
+
 /**
- * Create a client; in Node the socket is `ws` unless options.WebSocket says otherwise. It speaks this
- * interface unless `options.api` gives another API's tables. Nothing is sent until connect().
+ * Create a client of this interface; the socket is `ws` unless options.WebSocket says otherwise.
+ * Nothing is sent until connect().
  */
 export function createClient(options: ClientOptions): ExchangeClient {
-  return new ExchangeClient({
-    WebSocket: WebSocket as unknown as WebSocketConstructor,
-    ...options,
-    api: options.api ?? exchangeApi,
-  });
+  return new ExchangeClient({ WebSocket: ws, ...options });
+}
+
+/**
+ * Create a client of the API `options.api` describes, typed by its method map and channel map (what
+ * an SDK generated for another spec calls, with its own tables). Nothing is sent until connect().
+ */
+export function createApiClient<
+  TMethods extends MethodMap<TMethods> = UntypedMethods,
+  TChannels extends ChannelMap = ChannelMap,
+>(options: ApiClientOptions): ApiClient<TMethods, TChannels> {
+  return new ApiClient<TMethods, TChannels>({ WebSocket: ws, ...options });
 }

@@ -6,14 +6,8 @@
  * correct them.
  */
 import { namesInstrument, rateLimitRules, type RateLimitRules } from '@exchange-api/types';
-import type {
-  LimitTableEntry,
-  RateLimitBudget,
-  RateLimitClassEntry,
-  RateLimitMethodEntry,
-  RateLimitsResult,
-} from '@exchange-api/types';
-import { UsageError } from './errors';
+import type { LimitTableEntry, RateLimitClassEntry, RateLimitMethodEntry } from '@exchange-api/types';
+import { RateLimitError, UsageError } from './errors';
 
 /** The tables the limiter reads: the API's methods, rate-limit classes and limits. */
 export interface LimiterTables {
@@ -27,6 +21,23 @@ export type LimitOverrides = Record<
   string,
   Partial<{ points: number; windowMs: number; refillPerSecond: number; capacity: number }>
 >;
+
+/** One budget of a `public/getRateLimits` answer, as the limiter reads it. */
+export interface RateLimitBudgetAnswer {
+  remainingPoints: number;
+  consumedPoints: number;
+  msBeforeNext: number;
+  isFirstInDuration?: boolean;
+}
+
+/**
+ * A `public/getRateLimits` answer as the limiter reads it: a budget per rate-limit class
+ * (`remaining_<class>`) and the per-method budgets (`remaining_per_endpoint`). Read field by field and
+ * checked, so any object fits (the API's own result type among them).
+ */
+type RateLimitsAnswer = Record<string, RateLimitBudgetAnswer | undefined> & {
+  remaining_per_endpoint?: Record<string, RateLimitBudgetAnswer> | null;
+};
 
 /** Limiter settings. */
 export interface LimiterOptions {
@@ -45,6 +56,20 @@ export interface LimiterOptions {
   instrumentType?: (instrumentName: string) => string | undefined;
   /** Call `public/getRateLimits` after each login to correct the budgets. Default true. */
   syncAfterLogin?: boolean;
+  /**
+   * How many times a request the limiter let through is sent again after the server refused it with a
+   * rate-limit error and a retry hint (`Retry after N ms`): the client's window and the server's
+   * disagreed at a boundary (a network delay, a busy machine). Each retry waits for the hint (the
+   * budget is held until then) within the call's timeout. A refused request was not executed, so
+   * sending it again is safe. Default 2; 0 hands every such refusal to the caller.
+   */
+  rateLimitRetries?: number;
+  /**
+   * The longest hint that is retried, in ms: a longer one is no boundary disagreement but a budget the
+   * server sees spent (by other connections of the wallet or IP), and reaches the caller at once as a
+   * RateLimitError. Default 1000.
+   */
+  rateLimitRetryMaxMs?: number;
 }
 
 type WindowLimit = { id: string; kind: 'window'; scope: string; points: number; windowMs: number };
@@ -242,9 +267,10 @@ export class Limiter {
 
   /**
    * Wait until every budget the request draws from has room, then take it. Rejects with the signal's
-   * reason when the signal fires first (the caller's timeout or abort).
+   * reason when the signal fires first (the caller's timeout or abort). A `retry` (a request the server
+   * refused, see `absorb`) waits ahead of the others: it was let through first.
    */
-  acquire(method: string, params: unknown, authenticated: boolean, signal?: AbortSignal): Promise<void> {
+  acquire(method: string, params: unknown, authenticated: boolean, signal?: AbortSignal, retry = false): Promise<void> {
     const budgets = this.budgetsFor(method, params, authenticated);
     if (budgets.length === 0) return Promise.resolve();
     if (this.queue.length === 0 && budgets.every((b) => b.waitMs(Date.now()) === 0)) {
@@ -262,7 +288,8 @@ export class Limiter {
       };
       const waiter: Waiter = { budgets, resolve, reject, cleanup: () => signal?.removeEventListener('abort', onAbort) };
       signal?.addEventListener('abort', onAbort, { once: true });
-      this.queue.push(waiter);
+      if (retry) this.queue.unshift(waiter);
+      else this.queue.push(waiter);
       this.pump();
     });
   }
@@ -318,6 +345,20 @@ export class Limiter {
     for (const b of this.budgetsFor(method, params, authenticated)) b.blockedUntil = Math.max(b.blockedUntil, until);
   }
 
+  /**
+   * After the server refused a request this limiter let through (`err`, the `retries`-th retry so far):
+   * its budgets are held for the hint, and the answer says whether to send it again (through `acquire`,
+   * which waits for the hint): a server rate-limit error with a hint of at most `rateLimitRetryMaxMs`,
+   * fewer than `rateLimitRetries` retries so far. Any other error: false, nothing held.
+   */
+  absorb(err: unknown, retries: number, method: string, params: unknown, authenticated: boolean): boolean {
+    if (!(err instanceof RateLimitError) || err.local || err.retryAfterMs === null) return false;
+    this.penalize(method, params, authenticated, err.retryAfterMs);
+    return (
+      retries < (this.options.rateLimitRetries ?? 2) && err.retryAfterMs <= (this.options.rateLimitRetryMaxMs ?? 1000)
+    );
+  }
+
   /** Takes per window so far; pass it to `sync` with the answer of a getRateLimits request taken just before. */
   mark(): LimiterMark {
     return new Map([...this.windows].map(([id, b]) => [id, b.total]));
@@ -332,10 +373,11 @@ export class Limiter {
    * points are kept and the window is assumed to run a full `windowMs` from now (the latest it can have
    * started), so the limiter may wait longer than needed but never sends what the server would refuse.
    */
-  sync(result: RateLimitsResult, authenticated: boolean, mark?: LimiterMark): void {
-    if (!result || typeof result !== 'object') return;
+  sync(answer: object, authenticated: boolean, mark?: LimiterMark): void {
+    if (!answer || typeof answer !== 'object') return;
+    const result = answer as RateLimitsAnswer;
     const now = Date.now();
-    const apply = (id: string | null | undefined, r: RateLimitBudget | undefined) => {
+    const apply = (id: string | null | undefined, r: RateLimitBudgetAnswer | null | undefined) => {
       const b = this.window(id);
       if (!b || !r || typeof r !== 'object') return;
       const running = now < b.resetAt;
@@ -360,8 +402,7 @@ export class Limiter {
     // the default class reports the per-IP public budget.
     for (const c of this.classes) {
       const id = authenticated ? c.budget : c.default ? this.rules.publicBudget : null;
-      if (id && this.windowLimits.has(id))
-        apply(id, (result as unknown as Record<string, RateLimitBudget | undefined>)[`remaining_${c.name}`]);
+      if (id && this.windowLimits.has(id)) apply(id, result[`remaining_${c.name}`]);
     }
     // The per-method budgets are the wallet's: before login they say nothing about this client.
     // Keyed by the rate-limit tables' names (cancel_all for the wire name private/cancel_all).

@@ -2,14 +2,14 @@
  * The JSON-RPC session on the current socket: ids, calls waiting for their answer, sending, and the
  * receive path (answers settle their call, notifications go to the subscriptions, faults to `error`).
  */
-import type { SubscriptionNotification } from '@exchange-api/types';
 import { ConnectionClosedError, ProtocolError, type ConnectionLimitError, type RpcErrorObject } from './errors';
 import type { Emitter } from './events';
 import type { ServerErrors } from './server-errors';
 import type { ClientEvents, WebSocketLike } from './types';
 
-// The notification frame is an assumption of the spec (notification-frame); the type keeps this in step.
-const NOTIFICATION: SubscriptionNotification['method'] = 'subscription';
+// The method of a notification frame the client takes: this interface's (its spec's notification-frame
+// assumption; test/core-knows-no-api.test.ts keeps them in step), and the one an SDK README states for its spec.
+const NOTIFICATION = 'subscription';
 const OPEN = 1;
 
 interface PendingCall {

@@ -2,7 +2,6 @@
  * Login proofs and action signatures. @exchange-api/auth (and with it ethers) is imported lazily,
  * only when something is signed, so that a client reading public data never loads them.
  */
-import type { OrderFlowMethodName } from '@exchange-api/types';
 import type { ActionInstrument, LoginProof } from '@exchange-api/auth';
 import { UsageError } from './errors';
 import type { ActionFieldsInput, ClientOptions, SignerLike } from './types';
@@ -53,7 +52,7 @@ export class Signing {
    * or `actionLayout`) for the wallet, with the instrument `instrument` gives when the module needs one.
    */
   async signAction(
-    method: OrderFlowMethodName,
+    method: string,
     params: Record<string, unknown> & { nonce?: string; signature_expiry_sec?: number },
     module: string,
     instrument: () => Promise<ActionInstrument>,

@@ -3,12 +3,17 @@
  * asked for in the same tick sent as one `subscribe`, delivery of notifications to the handlers, and
  * the resubscription after a reconnect.
  */
-import type { SubscriptionResult } from '@exchange-api/types';
 import { ClientError, ConnectionClosedError, ProtocolError, UsageError } from './errors';
 import { asClientError, isDrop } from './faults';
 import type { Emitter } from './events';
 import type { Validation } from './validation';
 import type { ClientEvents, Subscription, ValidatorFn } from './types';
+
+/** A subscribe answer as the client reads it: per address "ok" or the reason, and what is subscribed after it. */
+interface SubscriptionResult {
+  status?: Record<string, string>;
+  current_subscriptions?: string[];
+}
 
 /** A call on the socket; `restoring` sends on a connection not yet open (the restore after connecting). */
 export type WireCall = (

@@ -1,19 +1,14 @@
 /**
- * The client's public types, and nothing that runs: the generated surface (src/generated) and every
- * hand-written module import their shapes from here, so that no module needs the client class for a
- * type (that was the client ↔ surface import cycle).
+ * The client's public types, and nothing that runs. None of them names an API: calls and channels are
+ * typed by the type parameters an API's generated code gives the core (its method map and channel
+ * map); this interface's own aliases (CallParams, Handler, …) are generated (src/generated).
  */
 import type {
   ChannelTemplate,
   ErrorTableLike,
   LimitTableEntry,
-  Methods,
-  OrderFlowMethodName,
-  PayloadOf,
   RateLimitClassEntry,
   RateLimitRuleEntry,
-  WsMethodName,
-  HttpMethodName,
 } from '@exchange-api/types';
 import type { ActionLayout } from '@exchange-api/auth';
 import type { ClientError, PayloadFailure, PayloadValidationError } from './errors';
@@ -63,9 +58,13 @@ export interface ActionFieldsInput {
   signature_expiry_sec: number;
 }
 
-/** Signs a signed order-flow request (private/order, private/replace): gets the params with nonce and expiry filled, returns them with signer and signature. */
-export type ActionSigner = (
-  method: OrderFlowMethodName,
+/**
+ * Signs a signed order-flow request (private/order, private/replace): gets the params with nonce and
+ * expiry filled, returns them with signer and signature. `M`: the method names it signs (this
+ * interface's entry narrows it to its order-flow methods).
+ */
+export type ActionSigner<M extends string = string> = (
+  method: M,
   params: Record<string, unknown> & ActionFieldsInput,
 ) => Promise<Record<string, unknown>>;
 
@@ -106,8 +105,8 @@ export interface ApiChannelEntry extends ChannelTemplate {
 /**
  * The description of the API the client speaks, generated from its spec: methods and channels, and
  * what the limiter and the error classes read (limits, rate-limit classes, the error table). The
- * client knows no API of its own: `createClient` of @exchange-api/client passes this interface's
- * tables (`exchangeApi`); an SDK generated for another spec passes its own. A table left out means
+ * client knows no API of its own: the generated `ExchangeClient` of @exchange-api/client passes this
+ * interface's tables (`exchangeApi`); an SDK generated for another spec passes its own. A table left out means
  * the API has none: no limits, no throttling; no error table, every error answer a plain RpcError.
  */
 export interface ApiTables {
@@ -143,16 +142,22 @@ export interface ClientOptions {
   reconnect?: Partial<ReconnectPolicy> | false;
   /** Client-side rate limiter settings, or false to send everything at once. Default on. */
   limiter?: LimiterOptions | false;
-  /** Replace the default action signer (the EIP-712 Action the public clients sign, signed by `signer`). */
-  actionSigner?: ActionSigner;
+  /**
+   * Replace the default action signer (the EIP-712 Action the public clients sign, signed by `signer`).
+   * Declared as a method so that a signer typed for some API's order-flow names (`ActionSigner<M>`) fits.
+   */
+  actionSigner?(method: string, params: Record<string, unknown> & ActionFieldsInput): Promise<Record<string, unknown>>;
   /** Sign actions for this deployment (domain, separator, module addresses) instead of the spec's (ignored with `actionSigner`). */
   actionLayout?: ActionLayout;
   /** Lifetime of an action signature when the caller gives none. Default 600 s. */
   signatureExpirySec?: number;
   /** Validators to use instead of @exchange-api/validators (an SDK for another spec passes its own). */
   validators?: ValidatorSource;
-  /** The tables of the API to speak (a generated SDK passes its own). Default (createClient): this interface's, `exchangeApi`. */
-  api?: ApiTables;
+}
+
+/** Options of createApiClient: the client's options and the tables of the API to speak (from its generated code). */
+export interface ApiClientOptions extends ClientOptions {
+  api: ApiTables;
 }
 
 /** A validation report: which address or result, every failure with its pointer and rule, and whether it was dropped. */
@@ -182,24 +187,6 @@ export interface CallOptions {
   transport?: 'ws' | 'http';
 }
 
-/** The methods the client can call over some transport. */
-export type CallableMethod = WsMethodName | HttpMethodName;
-/** Params of a method: the documented shape, or the assumed one where the document shows none. */
-export type CallParams<M extends CallableMethod> = Methods[M]['assumedParams'];
-/** Result of a method (documented or assumed shape). */
-export type CallResult<M extends CallableMethod> = Methods[M]['assumedResult'];
-
-/**
- * Params of an order-flow helper. A signed method's action fields are filled in (nonce, expiry) and
- * signed (signer, signature); a method without an action signature (the cancels) takes its params as they are.
- */
-export type ActionInput<M extends OrderFlowMethodName> = Methods[M]['assumedParams'] extends { signature: string }
-  ? Omit<Methods[M]['assumedParams'], 'signer' | 'signature' | 'nonce' | 'signature_expiry_sec'> & {
-      nonce?: string;
-      signature_expiry_sec?: number;
-    }
-  : Methods[M]['assumedParams'];
-
 /** A live subscription of one handler. */
 export interface Subscription {
   readonly address: string;
@@ -207,5 +194,63 @@ export interface Subscription {
   unsubscribe(): Promise<void>;
 }
 
-/** A handler of one channel's payloads. */
-export type Handler<A extends string> = (payload: PayloadOf<A>) => void;
+/** One method's types in a method map: the params it takes and the result it answers with. */
+export interface MethodTypes {
+  assumedParams: unknown;
+  assumedResult: unknown;
+}
+
+/**
+ * An API's method map, by JSON-RPC method name (the `Methods` interface its generated code declares).
+ * Written as a mapped type so that an interface fits (an interface has no index signature).
+ */
+export type MethodMap<T> = { [K in keyof T]: MethodTypes };
+
+/** The method map of an API the client has no types for: any name, params and result unknown. */
+export interface UntypedMethods {
+  [method: string]: MethodTypes;
+}
+
+/**
+ * An API's channel map, as its generated code declares it: `address`, every address it serves, and
+ * `payload`, the payload type of the address the core puts in `at` (declared as `PayloadOf<this['at']>`:
+ * a type-level function, which TypeScript can pass only this way). This base types every payload `unknown`.
+ */
+export interface ChannelMap {
+  readonly address: string;
+  readonly at: string;
+  readonly payload: unknown;
+}
+
+/** The method names of a method map. */
+export type MethodNameOf<TMethods> = keyof TMethods & string;
+/** Params of a method of a method map (the documented shape, or the assumed one where the document shows none). */
+export type ApiParams<TMethods extends MethodMap<TMethods>, M extends keyof TMethods> = TMethods[M]['assumedParams'];
+/** Result of a method of a method map. */
+export type ApiResult<TMethods extends MethodMap<TMethods>, M extends keyof TMethods> = TMethods[M]['assumedResult'];
+/** The result of the method named `N` when the map has it (the helpers of conventional methods), else never. */
+export type NamedResult<TMethods, N extends string> = N extends keyof TMethods
+  ? TMethods[N] extends MethodTypes
+    ? TMethods[N]['assumedResult']
+    : never
+  : never;
+
+/**
+ * Params of an order-flow request as the caller gives them: a signed method's action fields are
+ * filled in (nonce, expiry) and signed (signer, signature); a method without an action signature
+ * (the cancels) takes its params as they are.
+ */
+export type ApiActionInput<
+  TMethods extends MethodMap<TMethods>,
+  M extends keyof TMethods,
+> = TMethods[M]['assumedParams'] extends { signature: string }
+  ? Omit<TMethods[M]['assumedParams'], 'signer' | 'signature' | 'nonce' | 'signature_expiry_sec'> & {
+      nonce?: string;
+      signature_expiry_sec?: number;
+    }
+  : TMethods[M]['assumedParams'];
+
+/** The payload type of address `A` in channel map `TChannels`. */
+export type ApiPayload<TChannels extends ChannelMap, A extends string> = (TChannels & { readonly at: A })['payload'];
+/** A handler of the payloads of address `A` in channel map `TChannels`. */
+export type ApiHandler<TChannels extends ChannelMap, A extends string> = (payload: ApiPayload<TChannels, A>) => void;

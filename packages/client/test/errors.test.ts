@@ -20,6 +20,11 @@ describe('rpcErrorFromCode', () => {
     [14004, 'AUTH_INVALID_ACTION_SIGNATURE', AuthError],
     [11000, 'RPC_ORDER_REJECTED', RpcError],
     [11001, 'RPC_ORDER_NOT_FOUND', RpcError],
+    [11007, 'RPC_SELF_CROSSING', RpcError],
+    [11022, 'RPC_REJECT_TIMESTAMP_EXCEEDED', RpcError],
+    [11023, 'RPC_MAX_FEE_TOO_LOW', RpcError],
+    [11024, 'RPC_REDUCE_ONLY_TIME_IN_FORCE', RpcError],
+    [11025, 'RPC_REDUCE_ONLY_REJECT', RpcError],
     [99999, 'RPC_ERROR', RpcError],
   ];
   it.each(cases)('%i → %s', (code, stringCode, cls) => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { limitTable } from '@exchange-api/types';
 import { Limiter } from '../src/limiter';
-import { exchangeApi } from '../src/exchange';
+import { exchangeApi } from '../src/generated/surface.gen';
 import { UsageError } from '../src/errors';
 import { backoffDelay, defaultReconnectPolicy } from '../src/backoff';
 

@@ -108,11 +108,17 @@ describe("the client's generated surface", () => {
     const { emitClientSurface } = await import('../src/index');
     const ours = emitClientSurface(await modelFromSpec(ourSpec))[0]!;
     expect(ours).toMatchObject({ slot: 'client', path: 'surface.gen.ts' });
-    // Types only, from the client's small types module: never the client class (which extends the surface).
+    // This interface's tables and types, and the core it types (the core imports none of them back).
     expect([...ours.content.matchAll(/^import .*$/gm)].map((m) => m[0])).toEqual([
-      "import type { ActionInput, CallableMethod, CallOptions, CallParams, CallResult } from '../types';",
-      "import type { OrderFlowMethodName } from '@exchange-api/types';",
+      "import { channelTable, errorTable, limitTable, methodTable, rateLimitClassTable } from '@exchange-api/types';",
+      'import type {',
+      "import { ApiClient } from '../client';",
+      'import type {',
     ]);
+    expect(ours.content).toContain('export class ExchangeClient extends ApiClient<Methods, ExchangeChannels> {');
+    expect(ours.content).toContain("  readonly payload: PayloadOf<this['at']>;");
+    // No cast: the type parameters carry the types.
+    expect(ours.content).not.toMatch(/ as (unknown|never|any)\b/);
     const helpers = [...ours.content.matchAll(/^ {2}(\w+)\(params: ActionInput<'([^']+)'>/gm)].map((m) => [m[1], m[2]]);
     expect(helpers).toEqual([
       ['order', 'private/order'],

@@ -40,7 +40,7 @@ describe('what of the client an SDK generates and claims, computed from its spec
     const files = await sdkOf(fixture('chat'));
     const client = files['src/client.gen.ts']!;
     expect(client).toContain('export const apiTables');
-    for (const member of ['function createClient', 'createCoreClient', 'subscribe', 'stream(', 'call(', 'rpc'])
+    for (const member of ['function createClient', 'createApiClient', 'subscribe', 'stream(', 'call(', 'rpc'])
       expect(client, member).not.toContain(member);
     const readme = files['README.md']!;
     expect(readme).toContain(
@@ -69,12 +69,17 @@ describe('what of the client an SDK generates and claims, computed from its spec
     expect(readme).toContain('## Connect, subscribe, call');
     for (const member of ['export function createClient', 'subscribe<A', 'stream<A', 'call<M', 'getStation:'])
       expect(files['src/client.gen.ts'], member).toContain(member);
+    // The core is typed by this API's maps as its type parameters: no cast anywhere in the client.
+    expect(files['src/client.gen.ts']).toContain('createApiClient<Methods, ApiChannels>(');
+    expect(files['src/client.gen.ts']).not.toMatch(/ as (unknown|never|any)\b|as AnyCall/);
   });
 
   it('a calls-only API (no channel) has call and rpc but no subscribe or stream; each surface type-checks', async () => {
     const files = await sdkOf(fixture('metered'));
     expect(files['src/client.gen.ts']).toContain('call<M');
     expect(files['src/client.gen.ts']).not.toMatch(/subscribe|stream/);
+    expect(files['src/client.gen.ts']).toContain('createApiClient<Methods, ChannelMap>(');
+    expect(files['src/client.gen.ts']).not.toMatch(/ as (unknown|never|any)\b/);
     expect(files['README.md']).toContain('## Connect, call\n');
     for (const spec of [fixture('metered'), fixture('chat')]) {
       const out = scratchDir('reach-');

@@ -1,9 +1,10 @@
 /**
- * Emitter: model → the typed client surface of a generated SDK (src/client.gen.ts). It drives
- * @exchange-api/client (a dependency, not a copy) with this API's own tables (methods, channels,
- * limits, rate-limit classes, errors: what its limiter and error classes read) and validators through
- * the client's `api` and `validators` options, and types calls and streams by this API's method map
- * and channel addresses. Only what can reach this API's servers is generated (clientReach): no `call`
+ * Emitter: model → the typed client surface of a generated SDK (src/client.gen.ts). It creates the
+ * core of @exchange-api/client (a dependency, not a copy: `createApiClient`) with this API's own tables
+ * (methods, channels, limits, rate-limit classes, errors: what its limiter and error classes read) and
+ * validators, typed by this API's method map and channel map as the core's type parameters, so that
+ * calls, results and payloads are typed with no cast (as this repository's own surface is: emit/client.ts).
+ * Only what can reach this API's servers is generated (clientReach): no `call`
  * or `rpc` without a method the client can send, no `subscribe` or `stream` without a channel on a
  * WebSocket, no `createClient` when nothing reaches; the README says the same (emit/package-readme.ts).
  */
@@ -57,15 +58,28 @@ const TABLES = [
   'export const apiTables: ApiTables = { methods: methodTable, channels: channelTable, limits: limitTable, rateLimitClasses: rateLimitClassTable, errors: errorTable };',
   '',
   "/** This API's validators, in the shape @exchange-api/client takes them. */",
-  "export const apiValidators: ValidatorSource = { channels: channelsValidators, assumedResults: assumedResultsValidators, failuresOf: failuresOf as ValidatorSource['failuresOf'] };",
+  'export const apiValidators: ValidatorSource = { channels: channelsValidators, assumedResults: assumedResultsValidators, failuresOf };',
   '',
 ];
 
-/** The client's imports, and the call types when there are calls. */
+/** The core's type arguments: this API's method map and channel map, or the untyped ones where it has none. */
+const maps = (reach: ClientReach) =>
+  `${reach.methods.length > 0 ? 'Methods' : 'UntypedMethods'}, ${reach.streams ? 'ApiChannels' : 'ChannelMap'}`;
+
+/** The client's imports, the call types when there are calls, the channel map when there are streams. */
 function preamble(reach: ClientReach): string[] {
   const calls = reach.methods.length > 0;
+  const core = [
+    'createApiClient',
+    'type ApiClient as CoreClient',
+    ...(reach.streams ? ['type ApiHandler', 'type ApiPayload', 'type ChannelMap'] : ['type ChannelMap']),
+    ...(calls ? ['type CallOptions'] : ['type UntypedMethods']),
+    ...(reach.methods.some((m) => m.orderFlow) ? ['type ApiActionInput'] : []),
+    'type ClientOptions',
+    ...(reach.streams ? ['type PayloadStream', 'type StreamOptions', 'type Subscription'] : []),
+  ];
   return [
-    `import { createClient as createCoreClient, type ClientOptions, type ExchangeClient${calls ? ', type CallOptions' : ''}${reach.streams ? ', type PayloadStream, type StreamOptions, type Subscription' : ''} } from '@exchange-api/client';`,
+    `import { ${core.join(', ')} } from '@exchange-api/client';`,
     ...(reach.streams ? ["import type { ChannelAddress, PayloadOf } from './channels.gen';"] : []),
     ...(calls
       ? [
@@ -77,22 +91,38 @@ function preamble(reach: ClientReach): string[] {
           "export type CallResult<M extends MethodName> = Methods[M]['assumedResult'];",
         ]
       : []),
+    ...(reach.streams
+      ? [
+          '',
+          "/** This API's channel map, the core's second type parameter: its addresses and each one's payload type. */",
+          'export interface ApiChannels extends ChannelMap {',
+          '  readonly address: ChannelAddress;',
+          "  readonly payload: PayloadOf<this['at']>;",
+          '}',
+        ]
+      : []),
+    '',
+    "/** The core of @exchange-api/client, typed by this API's method map and channel map. */",
+    `export type ApiCore = CoreClient<${maps(reach)}>;`,
     '',
     '/** Options of createClient: those of @exchange-api/client, less the tables and validators this package supplies. */',
-    "export type SdkClientOptions = Omit<ClientOptions, 'api' | 'validators'>;",
+    "export type SdkClientOptions = Omit<ClientOptions, 'validators'>;",
     '',
   ];
 }
 
-/** One typed raw call per method the client reaches, named by operation id; order-flow methods are signed by the client's `action`. */
+/** One typed raw call per method the client reaches, named by operation id; order-flow methods are signed by the core's `action`. */
 function rpcMembers(methods: MethodModel[]): string[] {
   const lines: string[] = [];
   for (const m of methods) {
     const name = tsString(m.name);
     lines.push(`    /** ${docOf(m)} */`);
-    const send = m.orderFlow ? `signed(${name}, params, options)` : `call(${name}, params, options)`;
+    // Order flow goes through the core's `action` (nonce and expiry filled in, signed): its params leave those out.
+    const [params, send] = m.orderFlow
+      ? [`ApiActionInput<Methods, ${name}>`, `core.action(${name}, params, options)`]
+      : [`CallParams<${name}>`, `core.call(${name}, params, options)`];
     lines.push(
-      `    ${tsKey(m.id)}: (params: CallParams<${name}>, options?: CallOptions): Promise<CallResult<${name}>> => ${send},`,
+      `    ${tsKey(m.id)}: (params: ${params}, options?: CallOptions): Promise<CallResult<${name}>> => ${send},`,
     );
   }
   return lines;
@@ -104,10 +134,10 @@ function apiInterface(model: ApiModel, reach: ClientReach): string[] {
   return [
     `/** ${tsComment(`A client of ${model.title}, typed by its ${calls ? 'method map' : ''}${calls && reach.streams ? ' and ' : ''}${reach.streams ? 'channel addresses' : ''}.`)} */`,
     'export interface ApiClient {',
-    '  /** The @exchange-api/client underneath (events, state, login, limiter). */',
-    '  readonly core: ExchangeClient;',
+    '  /** The @exchange-api/client core underneath (events, state, login, limiter). */',
+    '  readonly core: ApiCore;',
     "  /** Listen to the client's events (state, error, validation, reconnect, overflow); returns the function that stops listening. */",
-    "  on: ExchangeClient['on'];",
+    "  on: ApiCore['on'];",
     '  connect(): Promise<void>;',
     '  close(): Promise<void>;',
     ...(calls
@@ -121,9 +151,9 @@ function apiInterface(model: ApiModel, reach: ClientReach): string[] {
     ...(reach.streams
       ? [
           '  /** Every payload of `address` to `handler`; resolves once the server confirmed the subscription. */',
-          '  subscribe<A extends ChannelAddress>(address: A, handler: (payload: PayloadOf<A>) => void): Promise<Subscription>;',
+          '  subscribe<A extends ChannelAddress>(address: A, handler: ApiHandler<ApiChannels, A>): Promise<Subscription>;',
           '  /** The payloads of `address` as an async iterator; leaving the loop unsubscribes. */',
-          '  stream<A extends ChannelAddress>(address: A, options?: StreamOptions): PayloadStream<PayloadOf<A>>;',
+          '  stream<A extends ChannelAddress>(address: A, options?: StreamOptions): PayloadStream<ApiPayload<ApiChannels, A>>;',
         ]
       : []),
     '}',
@@ -136,37 +166,21 @@ function factory(reach: ClientReach): string[] {
   const calls = reach.methods.length > 0;
   return [
     ...(calls
-      ? [
-          'type AnyCall = (method: string, params: unknown, options?: CallOptions) => Promise<never>;',
-          '',
-          'function rpcOf(call: AnyCall, signed: AnyCall) {',
-          '  return {',
-          ...rpcMembers(reach.methods),
-          '  } as const;',
-          '}',
-          '',
-        ]
+      ? ['function rpcOf(core: ApiCore) {', '  return {', ...rpcMembers(reach.methods), '  } as const;', '}', '']
       : []),
-    '/** Create a client of this API over @exchange-api/client. Nothing is sent until connect(). */',
+    '/** Create a client of this API over the core of @exchange-api/client. Nothing is sent until connect(). */',
     'export function createClient(options: SdkClientOptions): ApiClient {',
-    '  const core = createCoreClient({ ...options, api: apiTables, validators: apiValidators });',
-    ...(calls
-      ? [
-          "  // The core is typed by its own interface's method map; this package's map types the calls instead.",
-          '  const call = ((method, params, o) => (core.call as unknown as AnyCall)(method, params, o)) as AnyCall;',
-          '  const signed = ((method, params, o) => (core.action as unknown as AnyCall)(method, params, o)) as AnyCall;',
-        ]
-      : []),
+    `  const core: ApiCore = createApiClient<${maps(reach)}>({ ...options, api: apiTables, validators: apiValidators });`,
     '  return {',
     '    core,',
     '    on: (event, fn) => core.on(event, fn),',
     '    connect: () => core.connect(),',
     '    close: () => core.close(),',
-    ...(calls ? ['    call: (method, params, o) => call(method, params, o),', '    rpc: rpcOf(call, signed),'] : []),
+    ...(calls ? ['    call: (method, params, o) => core.call(method, params, o),', '    rpc: rpcOf(core),'] : []),
     ...(reach.streams
       ? [
-          '    subscribe: (address, handler) => core.subscribe(address as never, handler as never),',
-          '    stream: <A extends ChannelAddress>(address: A, o?: StreamOptions) => core.stream(address as never, o) as unknown as PayloadStream<PayloadOf<A>>,',
+          '    subscribe: (address, handler) => core.subscribe(address, handler),',
+          '    stream: (address, o) => core.stream(address, o),',
         ]
       : []),
     '  };',

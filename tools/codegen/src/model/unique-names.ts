@@ -20,7 +20,9 @@ import type { ApiModel } from './types';
  * (unique-names.test.ts) keeps this list equal to what they export.
  */
 export const SDK_TYPE_NAMES = [
+  'ApiChannels',
   'ApiClient',
+  'ApiCore',
   'CallParams',
   'CallResult',
   'ChannelAddress',
