@@ -4,18 +4,24 @@
  * object with an unknown member is caught, through the command line, its reports and a replay.
  */
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { modelFromSpec } from '@exchange-api/codegen';
 import { runCli, type Report } from '@exchange-api/conformance';
 import { startTodoServer } from './todo-server';
 
 const SPEC = fileURLToPath(new URL('fixtures/todo-asyncapi.yaml', import.meta.url));
 
+/** The spec's model, loaded once per file (the command loads it once per run; these tests run many). */
+const models = new Map<string, ReturnType<typeof modelFromSpec>>();
+const loadSpec = (file: string) => models.get(file) ?? models.set(file, modelFromSpec(file)).get(file)!;
+
 async function cli(argv: string[]): Promise<{ code: number; out: string }> {
   const lines: string[] = [];
-  const code = await runCli(argv, { out: (l) => lines.push(l), err: (l) => lines.push(l) }, {});
+  // The spec is read as the exchange-api command reads it: through the generator's loader and model.
+  const code = await runCli(argv, { out: (l) => lines.push(l), err: (l) => lines.push(l) }, {}, loadSpec);
   return { code, out: lines.join('\n') };
 }
 
@@ -65,36 +71,39 @@ describe('conformance --generate with another spec', () => {
       expect(r.out).toMatch(/todo\/add\s+ws\s+\d+\s+\d+\s+\d+\s+0/);
       // The generic sequence runs on any spec with two addresses to subscribe to.
       expect(r.out).toMatch(/\[\d\/8\] PASS\s+generated\.sequence\.subscribe-unsubscribe/);
-      // This exchange's parts are skipped, each with the reason: the order life cycle, the login, the names
+      // Our spec's own parts are skipped, each with the reason: the order life cycle, the login, the names
       // the server tells (instruments, currencies, subaccounts), the book and trade invariants.
       const reason = (id: string) => report.checks.find((c) => c.id === id)!;
       expect(reason('generated.sequence.order-life-cycle')).toMatchObject({
         status: 'skip',
         reason: expect.stringMatching(
-          /^the order life cycle is this exchange's .*: the spec Todo JSON-RPC has none of its methods \(no private\/order, /,
+          /^the order life cycle places, .*: the spec Todo JSON-RPC has none of the methods it needs \(no private\/order, /,
         ),
       });
       expect(reason('generated.sequence.login-then-private')).toMatchObject({
         status: 'skip',
-        reason: "the login is this exchange's (public/login), which the spec Todo JSON-RPC does not have",
+        reason: 'the spec Todo JSON-RPC has no public/login, the login this sequence needs',
       });
       expect(reason('generated.invariants')).toMatchObject({
         status: 'skip',
         reason: expect.stringMatching(
-          /^none of the \d+ pushes seen is an order book .*: these invariants are an exchange's$/,
+          /^none of the \d+ pushes seen is an order book .*: these invariants are about those alone$/,
         ),
       });
       // A template parameter with no values listed: skipped, saying the server tells no names under this spec.
       expect(reason('generated.channel.todo')).toMatchObject({
         status: 'skip',
         reason: expect.stringMatching(
-          /^no known value for \{id\}: the spec lists none for it \(no enum\) and the server told none \(.*public\/get_all_live_instruments, which the spec Todo JSON-RPC does not have\)$/,
+          /^no known value for \{id\}: the spec lists none for it \(no enum\) and the server told none \(.*the spec Todo JSON-RPC has no public\/get_all_live_instruments, the method that lists them\)$/,
         ),
       });
       expect(r.out).toMatch(
-        /^skipped: instrument and currency names are not known: they come from this exchange's public\/get_all_live_instruments, which the spec Todo JSON-RPC does not have$/m,
+        /^skipped: instrument and currency names are not known: the spec Todo JSON-RPC has no public\/get_all_live_instruments, the method that lists them$/m,
       );
       expect(r.out).toMatch(/^skipped: subaccount ids and the wallet are not known: .*public\/login/m);
+      // Nothing of another API is worded as this exchange's (issue 32, item 29): its title, or neutral words.
+      const said = [r.out, ...report.checks.map((c) => c.reason ?? '')].join('\n');
+      expect(said).not.toMatch(/this exchange|exchange's/i);
     } finally {
       await server.close();
     }
@@ -119,6 +128,44 @@ describe('conformance --generate with another spec', () => {
     } finally {
       await buggy.close();
       await fixed.close();
+    }
+  }, 120_000);
+
+  it('an addressed request channel is no subscription channel: read as the generator reads it (issue 34, item 1)', async () => {
+    // The same API with its request channel given an address, as many JSON-RPC specs write it. A reader of
+    // its own once took that channel for a subscription channel: a false FAIL of the subscribe sequence.
+    const dir = mkdtempSync(join(tmpdir(), 'generate-todo-'));
+    const spec = join(dir, 'todo-addressed.yaml');
+    const text = readFileSync(SPEC, 'utf8');
+    expect(text).toContain('  rpc:\n    address: null\n');
+    writeFileSync(spec, text.replace('  rpc:\n    address: null\n', '  rpc:\n    address: rpc\n'));
+    const server = await startTodoServer();
+    try {
+      const json = join(dir, 'report.json');
+      const only = ['--only', 'generated.channel.*,generated.sequence.*'];
+      const r = await cli([
+        '--ws',
+        server.wsUrl,
+        '--generate',
+        '--spec',
+        spec,
+        '--seed',
+        '3',
+        ...only,
+        '--replay-dir',
+        join(dir, 'replays'),
+        '--report',
+        `json:${json}`,
+      ]);
+      const report = JSON.parse(readFileSync(json, 'utf8')) as Report;
+      const ids = report.checks.map((c) => c.id);
+      expect(ids).toEqual(expect.arrayContaining(['generated.channel.todos', 'generated.channel.todo']));
+      expect(ids).not.toContain('generated.channel.rpc');
+      expect(report.checks.find((c) => c.id === 'generated.sequence.subscribe-unsubscribe')?.status).toBe('pass');
+      expect(report.checks.filter((c) => c.status === 'fail').map((c) => c.reason)).toEqual([]);
+      expect(r.code).toBe(0);
+    } finally {
+      await server.close();
     }
   }, 120_000);
 });

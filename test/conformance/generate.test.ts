@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { modelFromSpec } from '@exchange-api/codegen';
 import { startSandbox, type Sandbox } from '@exchange-api/sandbox';
 import {
   runCli,
@@ -18,6 +19,13 @@ import {
   type Report,
 } from '@exchange-api/conformance';
 import { startFaulty, type Faults } from './faulty';
+
+/**
+ * The spec is read as the exchange-api command reads it: through the generator's loader and model (once
+ * per file here: the command loads it once per run, and these tests run many).
+ */
+const models = new Map<string, ReturnType<typeof modelFromSpec>>();
+const loadSpec = (file: string) => models.get(file) ?? models.set(file, modelFromSpec(file)).get(file)!;
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -35,7 +43,14 @@ async function against(
   const faulty = await startFaulty(sandbox, faults);
   const dir = mkdtempSync(join(tmpdir(), 'generate-'));
   try {
-    const report = await runGenerated({ ws: faulty.wsUrl, http: sandbox.httpUrl, seed: 7, only, replayDir: dir });
+    const report = await runGenerated({
+      loadSpec,
+      ws: faulty.wsUrl,
+      http: sandbox.httpUrl,
+      seed: 7,
+      only,
+      replayDir: dir,
+    });
     const replays = readdirSync(dir).map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as ReplayFile);
     return { report, dir, replays };
   } finally {
@@ -48,11 +63,11 @@ async function stillFailingThenFixed(file: string, faults: Faults): Promise<void
   const io = { out: () => undefined, err: () => undefined };
   const again = await startFaulty(sandbox, faults);
   try {
-    expect(await runCli(['--ws', again.wsUrl, '--replay', file], io, {})).toBe(1);
+    expect(await runCli(['--ws', again.wsUrl, '--replay', file], io, {}, loadSpec)).toBe(1);
   } finally {
     await again.close();
   }
-  expect(await runCli(['--ws', sandbox.wsUrl, '--replay', file], io, {})).toBe(0);
+  expect(await runCli(['--ws', sandbox.wsUrl, '--replay', file], io, {}, loadSpec)).toBe(0);
 }
 
 const params = (r: ReplayFile) => JSON.parse(r.call.params) as Record<string, unknown>;
@@ -82,13 +97,13 @@ describe('conformance --generate', () => {
     const io = { out: (l: string) => out.push(l), err: (l: string) => out.push(l) };
     const faulty = await startFaulty(sandbox, faults);
     try {
-      expect(await runCli(['--ws', faulty.wsUrl, '--replay', file], io, {})).toBe(1);
+      expect(await runCli(['--ws', faulty.wsUrl, '--replay', file], io, {}, loadSpec)).toBe(1);
       expect(out.join('\n')).toMatch(/^STILL FAILING: private\/get_orders over ws/m);
     } finally {
       await faulty.close();
     }
     out.length = 0;
-    expect(await runCli(['--ws', sandbox.wsUrl, '--replay', file], io, {})).toBe(0);
+    expect(await runCli(['--ws', sandbox.wsUrl, '--replay', file], io, {}, loadSpec)).toBe(0);
     expect(out.join('\n')).toMatch(/^FIXED: private\/get_orders over ws/m);
   }, 180_000);
 
@@ -211,6 +226,7 @@ describe('conformance --generate', () => {
   it('sequences: login then private calls, subscribe/unsubscribe runs, the order life cycle; a second cancel served is caught', async () => {
     const only = ['generated.sequence'];
     const good = await runGenerated({
+      loadSpec,
       ws: sandbox.wsUrl,
       http: sandbox.httpUrl,
       seed: 5,
@@ -239,6 +255,7 @@ describe('conformance --generate', () => {
     const io = { out: (l: string) => out.push(l), err: (l: string) => out.push(l) };
     try {
       const bad = await runGenerated({
+        loadSpec,
         ws: faulty.wsUrl,
         http: sandbox.httpUrl,
         seed: 5,
@@ -261,16 +278,18 @@ describe('conformance --generate', () => {
       expect(frames.at(-1)).toBe('private/cancel');
       // Sent again in order (orders signed again, the new order ids in place of the old): the last judged.
       const file = join(dir, name!);
-      expect(await runCli(['--ws', faulty.wsUrl, '--replay', file], io, {})).toBe(2);
-      expect(out.join('\n')).toMatch(/places orders again \(\d+ signed frames\): pass --allow-order-flow/);
+      expect(await runCli(['--ws', faulty.wsUrl, '--replay', file], io, {}, loadSpec)).toBe(2);
+      expect(out.join('\n')).toMatch(
+        /the replay file .*-order-life-cycle-ws\.json sends order flow again \(private\/order, .*private\/cancel\): refused without --allow-order-flow/,
+      );
       out.length = 0;
       const before = cancelled.size;
-      expect(await runCli(['--ws', faulty.wsUrl, '--replay', file, '--allow-order-flow'], io, {})).toBe(1);
+      expect(await runCli(['--ws', faulty.wsUrl, '--replay', file, '--allow-order-flow'], io, {}, loadSpec)).toBe(1);
       // The replay's first cancel was of the order it placed itself (an id the run never saw).
       expect(cancelled.size).toBe(before + 1);
       expect(out.join('\n')).toMatch(/^STILL FAILING: sequence order-life-cycle, \d+ frames sent again/m);
       out.length = 0;
-      expect(await runCli(['--ws', sandbox.wsUrl, '--replay', file, '--allow-order-flow'], io, {})).toBe(0);
+      expect(await runCli(['--ws', sandbox.wsUrl, '--replay', file, '--allow-order-flow'], io, {}, loadSpec)).toBe(0);
       expect(out.join('\n')).toMatch(/^FIXED: sequence order-life-cycle/m);
     } finally {
       await faulty.close();
@@ -298,6 +317,27 @@ describe('conformance --generate', () => {
     await stillFailingThenFixed(file, faults);
   }, 120_000);
 
+  it('a method of the spec the server answers "method not found" is reported as not served: named, no pass, no failure', async () => {
+    // public/get_tickers is in the spec (derive-ts's EndpointMap); the sandbox does not serve it.
+    const { report, replays } = await against({}, [
+      'generated.public/get_tickers@ws',
+      'generated.public/get_tickers@http',
+    ]);
+    expect(report.checks.map((c) => [c.id, c.status])).toEqual([
+      ['generated.public/get_tickers@ws', 'skip'],
+      ['generated.public/get_tickers@http', 'skip'],
+    ]);
+    expect(report.checks[0]!.reason).toMatch(/^not served: a valid input was answered -32601/);
+    expect(report.checks[0]!.observations[0]!.text).toMatch(
+      /public\/get_tickers is in the spec but this sandbox does not serve it/,
+    );
+    expect(report.generated!.targets).toEqual([
+      expect.objectContaining({ skipped: expect.stringMatching(/^not served/), pass: 0, fail: 0, valid: 0 }),
+      expect.objectContaining({ skipped: expect.stringMatching(/^not served/), pass: 0, fail: 0, valid: 0 }),
+    ]);
+    expect(replays).toEqual([]);
+  }, 120_000);
+
   it('a rate-limit answer is waited out as its hint says and the call sent again, never a failure', async () => {
     let limited = 0;
     const { report } = await against(
@@ -320,6 +360,7 @@ describe('conformance --generate', () => {
     const pacing: Extract<GenerateProgress, { type: 'started' }>['pacing'] = [];
     try {
       const report = await runGenerated({
+        loadSpec,
         ws: tight.wsUrl,
         http: tight.httpUrl,
         seed: 7,
@@ -364,7 +405,7 @@ describe('conformance --generate', () => {
       '--replay-dir',
       mkdtempSync(join(tmpdir(), 'generate-')),
     ];
-    expect(await runCli(argv, io, {})).toBe(2);
+    expect(await runCli(argv, io, {}, loadSpec)).toBe(2);
     expect(lines.join('\n')).toMatch(/stopped answering during generated\.public\/get_time/);
   }, 120_000);
 });

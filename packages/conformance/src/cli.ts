@@ -7,6 +7,7 @@ import { parseCli, type CliOptions } from './cli-args';
 import { checkTargets, writeReports } from './report-targets';
 import { runGenerateCli, runReplayCli } from './generate/cli';
 import type { Report } from './model';
+import type { SpecLoader } from './generate/spec-model';
 
 export { parseCli, type CliOptions } from './cli-args';
 export { writeReports, type ReportTarget } from './report-targets';
@@ -44,11 +45,13 @@ Generated inputs (instead of the hand-written checks):
   --seed <n>                 the seed (default: a random one, printed); the same seed reproduces a run
   --cases <n>                random valid inputs per method and transport besides the edges (default 3)
   --duration <s>             start no case after this many seconds (default 600); the rest is counted
-  --replay-dir <dir>         where replay files go (default ./conformance-replays)
+  --replay-dir <dir>         where replay files go (default ./conformance-replays; checked before the run;
+                             never written through a symbolic link nor over a file)
   --spec <file>              the AsyncAPI 3.0 spec to generate from or judge by (default: this clone's
                              spec/asyncapi.yaml, else the one @exchange-api/types ships)
   --replay <file>            send a replay file's frames again: prints FIXED (exit 0), STILL FAILING
-                             (exit 1) or INCONCLUSIVE (no answer, exit 2)
+                             (exit 1) or INCONCLUSIVE (no answer, exit 2); a replay of order flow
+                             (orders, cancels) only with --allow-order-flow
 
 Exit codes:
   0  no check failed: every check that ran passed or was inconclusive (could not gather evidence, e.g.
@@ -122,6 +125,8 @@ export async function runCli(
   argv: readonly string[],
   io: CliIo = { out: (l) => console.log(l), err: (l) => console.error(l) },
   env: Record<string, string | undefined> = process.env,
+  /** What --generate and --replay read the spec with: the exchange-api command passes the generator's loader. */
+  loadSpec?: SpecLoader,
 ): Promise<number> {
   const parsed = parseCli(argv, env);
   if (parsed === 'help') {
@@ -134,8 +139,8 @@ export async function runCli(
     return 2;
   }
   const p = parsed as CliOptions;
-  if (p.replay) return runReplayCli(p, io);
-  const report = p.generate ? await runGenerateCli(p, io) : await run(p, io);
+  if (p.replay) return runReplayCli(p, io, loadSpec);
+  const report = p.generate ? await runGenerateCli(p, io, loadSpec) : await run(p, io);
   if (!report) return 2;
   const { written, error } = writeReports(report, p.reports);
   for (const line of written) io.out(line);

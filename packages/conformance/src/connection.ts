@@ -1,16 +1,9 @@
 /** A recorded WebSocket connection: every frame in and out goes to a transcript with its time. */
 import WebSocket from 'ws';
 import type { Transcript } from './transcript';
-import type { TranscriptEntry } from './model';
+import { FrameLog, type Frame } from './frame-log';
 
-/** A frame received from the server. `json` is undefined when the text is not JSON. */
-export interface Frame {
-  index: number;
-  t: number;
-  text: string;
-  json: unknown;
-  entry: TranscriptEntry;
-}
+export type { Frame } from './frame-log';
 
 /** A JSON-RPC response as received (fields are checked by the checks, not trusted here). */
 export interface RpcResponse {
@@ -102,9 +95,12 @@ export class OpenTimeout extends Error {
 
 let ids = 0;
 
-/** One WebSocket to the server. Frames are kept in order so checks can wait for one from any point on. */
+/**
+ * One WebSocket to the server. Frames are kept in order so checks can wait for one from any point on;
+ * only the latest are kept (frame-log.ts), so a server that floods pushes cannot fill memory.
+ */
 export class WsConn {
-  readonly frames: Frame[] = [];
+  readonly frames = new FrameLog();
   /** The subaccount ids of a successful login on this connection (null before login). */
   loggedIn: number[] | null = null;
   closeInfo: { code: number; reason: string; t: number } | null = null;
@@ -119,6 +115,13 @@ export class WsConn {
     this.closed = new Promise((resolve) => {
       ws.on('close', (code, reason) => {
         this.closeInfo = { code, reason: reason.toString(), t: transcript.now() };
+        if (this.frames.dropped > 0)
+          transcript.record(
+            label,
+            'event',
+            `received ${this.frames.length} frames; the oldest ${this.frames.dropped} were dropped from memory ` +
+              `(the last ${this.frames.keptCount} kept)`,
+          );
         transcript.record(
           label,
           'event',
@@ -141,8 +144,7 @@ export class WsConn {
         json = undefined;
       }
       const entry = transcript.record(label, 'received', text);
-      const frame: Frame = { index: this.frames.length, t: entry.t, text, json, entry };
-      this.frames.push(frame);
+      const frame = this.frames.push((index) => ({ index, t: entry.t, text, json, entry }));
       for (const w of this.waiters) {
         if (frame.index >= w.from && w.pred(frame)) {
           clearTimeout(w.timer);

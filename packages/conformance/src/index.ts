@@ -18,5 +18,6 @@ export { inferSchema } from './infer';
 export { runGenerated } from './generate/run';
 export { runReplay, type ReplayOptions, type ReplayOutcome } from './generate/replay';
 export type { GenerateOptions, GenerateProgress } from './generate/model';
+export type { SpecLoader, SpecModel } from './generate/spec-model';
 export type { ReplayFile, ReplayCall } from './generate/replay-file';
 export type { GeneratedSummary, TargetCounts } from './model';

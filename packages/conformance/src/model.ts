@@ -123,6 +123,8 @@ export interface GeneratedSummary {
   targets: TargetCounts[];
   /** Replay files written, one per failure. */
   replays: string[];
+  /** Failures whose replay file could not be written, each with why (the failures still count). */
+  replaysNotWritten?: string[];
   /** Why the run stopped starting cases early, when it did. */
   stoppedEarly?: string;
 }

@@ -2,11 +2,14 @@ import type { TranscriptEntry } from './model';
 
 const MAX_DATA = 4000;
 const MAX_ENTRIES = 400;
+/** Events (opens, closes, what was dropped) past MAX_ENTRIES: few per connection, and they explain the rest. */
+const MAX_EXTRA_EVENTS = 100;
 
 /** The frames and events of one check (or one shared probe), with times relative to the run's start. */
 export class Transcript {
   readonly entries: TranscriptEntry[] = [];
   private dropped = 0;
+  private extraEvents = 0;
 
   constructor(private readonly t0: number) {}
 
@@ -24,7 +27,10 @@ export class Transcript {
       data: data.length > MAX_DATA ? `${data.slice(0, MAX_DATA)}… (${data.length} chars)` : data,
     };
     if (this.entries.length < MAX_ENTRIES) this.entries.push(entry);
-    else this.dropped++;
+    else if (dir === 'event' && this.extraEvents < MAX_EXTRA_EVENTS) {
+      this.extraEvents++;
+      this.entries.push(entry);
+    } else this.dropped++;
     return entry;
   }
 

@@ -13,6 +13,7 @@ import { htmlReport } from '../src/reporters/html';
 import { FINDING_MAX } from '../src/checks/util';
 import type { CheckResult, Report, TranscriptEntry } from '../src/model';
 import { findBrowser } from '../../../test/support/chromium';
+import { zeroCounts } from '../src/generate/report-counts';
 
 /** A server error whose data is long and hostile, as a check's finding keeps it. */
 const error = {
@@ -114,6 +115,58 @@ describe('the HTML report', () => {
       expect(seen.header).toBe('rgb(20, 32, 46)');
       expect(seen.shownPre).toBeGreaterThan(0);
       expect([seen.cut, seen.pageWider]).toEqual([0, false]);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+
+  it('opens at its top on the summary, however long the generated table; a summary is said once', async () => {
+    const base = reportOf(3);
+    const inconclusive: CheckResult = {
+      ...checkOf(9, 'inconclusive'),
+      id: 'generated.public/get_time@ws',
+      area: 'generated',
+      reason: '3 valid and 2 invalid inputs: 0 pass, 0 fail, 5 inconclusive, 0 notes, 0 not run',
+      observations: [{ text: '3 valid and 2 invalid inputs: 0 pass, 0 fail, 5 inconclusive, 0 notes, 0 not run' }],
+      transcript: [],
+    };
+    const targets = Array.from({ length: 80 }, (_, i) => ({
+      ...zeroCounts(`generated.m${i}@ws`, `m${i}`, 'method', 'ws'),
+      valid: 3,
+    }));
+    const report: Report = {
+      ...base,
+      checks: [...base.checks, inconclusive],
+      generated: {
+        seed: 1,
+        spec: { file: 'spec.yaml', title: 'T', version: '1' },
+        cases: 240,
+        totals: { pass: 0, fail: 0, inconclusive: 5, note: 0, notRun: 0 },
+        targets,
+        replays: [],
+      },
+    };
+    const html = htmlReport(report);
+    expect(html.split(`>${inconclusive.reason!}<`).length - 1).toBe(1);
+    expect(html).not.toMatch(/autofocus/);
+    const dir = join(import.meta.dirname, '..', '..', '..', 'test-output', 'conformance-html');
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, 'generated-report.html');
+    writeFileSync(file, html);
+    const context = await browser.newContext({ viewport: { width: 1000, height: 700 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(pathToFileURL(file).href);
+      const seen = await page.evaluate(() => ({
+        scrollY: window.scrollY,
+        focused: document.activeElement?.tagName,
+        summaryTop: document.querySelector('main > p')!.getBoundingClientRect().top,
+        pageTaller: document.documentElement.scrollHeight > window.innerHeight * 2,
+      }));
+      expect(seen.pageTaller).toBe(true);
+      expect(seen).toMatchObject({ scrollY: 0, focused: 'BODY' });
+      expect(seen.summaryTop).toBeGreaterThan(0);
+      expect(seen.summaryTop).toBeLessThan(700);
     } finally {
       await context.close();
     }

@@ -1,5 +1,6 @@
 export { loadSpec, placedError, type LoadedSpec } from './load/load-spec';
 export { SpecError, formatProblem, toPointer, type SpecProblem } from './load/spec-error';
+export { terminalText, terminalLines } from './text/terminal-text';
 export { buildModel } from './model/build-model';
 export { messageVariants } from './model/schema-tools';
 export { defaultNote, DEFAULT_KINDS } from './model/plain-spec';
@@ -41,7 +42,7 @@ export {
   type WriteResult,
   type WriteOptions,
 } from './write/writer';
-export { makeFolder } from './write/folders';
+export { makeFolder } from '@exchange-api/types/write-inside';
 export { modelFromSpec, emitAll, findRepoRoot, generateRepository, generateInto, type SdkResult } from './generate';
 export { emitSdk, isBuildOutput, type Sdk, type SdkSettings } from './generate-sdk';
 export { packageNameOf, packageVersionOf, packageNameProblem, TOOLKIT_VERSION } from './emit/package';

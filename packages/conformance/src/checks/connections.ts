@@ -112,7 +112,7 @@ async function judgeRefusal(ctx: Ctx, extra: WsConn, control: WsConn | undefined
     ctx.fail({
       rule: `a text frame beginning ${prefix}`,
       expected: `${prefix}…`,
-      got: extra.frames.length ? cut(extra.frames[0]!.text, 100) : 'no frame',
+      got: extra.frames.first() ? cut(extra.frames.first()!.text, 100) : 'no frame',
       message: `no ${prefix} frame on the connection over the budget`,
     });
   if (!close)

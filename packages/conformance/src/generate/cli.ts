@@ -11,6 +11,7 @@ import { runReplay } from './replay';
 import { budgetLine } from './pacing';
 import type { CliOptions } from '../cli-args';
 import type { Report } from '../model';
+import type { SpecLoader } from './spec-model';
 
 /** Where the command writes. */
 export interface GenIo {
@@ -19,9 +20,9 @@ export interface GenIo {
 }
 
 /** Run `--generate`; null when the server is unreachable or the spec cannot be read (said on io.err). */
-export async function runGenerateCli(p: CliOptions, io: GenIo): Promise<Report | null> {
+export async function runGenerateCli(p: CliOptions, io: GenIo, loadSpec?: SpecLoader): Promise<Report | null> {
   try {
-    return await runGenerated({
+    const report = await runGenerated({
       ws: p.ws,
       http: p.http,
       key: p.key,
@@ -29,6 +30,7 @@ export async function runGenerateCli(p: CliOptions, io: GenIo): Promise<Report |
       allowOrderFlow: p.allowOrderFlow,
       only: p.only,
       skip: p.skip,
+      ...(loadSpec ? { loadSpec } : {}),
       ...(p.seed !== undefined ? { seed: p.seed } : {}),
       ...(p.cases !== undefined ? { cases: p.cases } : {}),
       ...(p.durationS !== undefined ? { durationS: p.durationS } : {}),
@@ -45,6 +47,8 @@ export async function runGenerateCli(p: CliOptions, io: GenIo): Promise<Report |
         } else io.out(progressLine(e.result, e.index, e.total));
       },
     });
+    for (const why of report.generated?.replaysNotWritten ?? []) io.err(visible(`exchange-api conformance: ${why}`));
+    return report;
   } catch (err) {
     const why = err instanceof UnreachableError ? `server unreachable: ${err.message}` : (err as Error).message;
     io.err(visible(`exchange-api conformance: ${why}`));
@@ -53,7 +57,7 @@ export async function runGenerateCli(p: CliOptions, io: GenIo): Promise<Report |
 }
 
 /** Run `--replay FILE`: prints FIXED, STILL FAILING or INCONCLUSIVE; returns the exit code. */
-export async function runReplayCli(p: CliOptions, io: GenIo): Promise<number> {
+export async function runReplayCli(p: CliOptions, io: GenIo, loadSpec?: SpecLoader): Promise<number> {
   try {
     const r = await runReplay({
       file: p.replay!,
@@ -62,6 +66,7 @@ export async function runReplayCli(p: CliOptions, io: GenIo): Promise<number> {
       key: p.key,
       spec: p.spec,
       allowOrderFlow: p.allowOrderFlow,
+      ...(loadSpec ? { loadSpec } : {}),
     });
     const what =
       r.replay.kind === 'sequence'

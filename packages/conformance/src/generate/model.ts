@@ -1,6 +1,7 @@
 /** The options of a generated run (its counts, GeneratedSummary, are in ../model.ts with the report). */
 import type { CheckResult } from '../model';
 import type { PaceBudget } from './pacing';
+import type { SpecLoader } from './spec-model';
 
 /** Progress of a generated run: one event per method, channel, invariant or sequence done. */
 export type GenerateProgress =
@@ -40,4 +41,6 @@ export interface GenerateOptions {
   /** How many calls shrinking one failure may make (default 40; 0: no shrinking). */
   shrinkCalls?: number;
   onProgress?: (event: GenerateProgress) => void;
+  /** Reads the spec into the generator's model (the command passes modelFromSpec of @exchange-api/codegen). */
+  loadSpec?: SpecLoader;
 }

@@ -1,15 +1,15 @@
 /**
  * Names the server tells about, preferred for fields of those names so that valid inputs reach past the
  * "unknown instrument" answer: instruments and currencies (from public/get_all_live_instruments) and the
- * wallet's subaccount ids (from public/login). Both are this exchange's methods; on a spec without them
- * that part is skipped, and `skipped` says why (the console's first lines, and the reason of any channel
- * template left without a value).
+ * wallet's subaccount ids (from public/login). Both are our spec's methods; on a spec without them that
+ * part is skipped, and `skipped` says why in that spec's words, its title and what it lacks (the
+ * console's first lines, and the reason of any channel template left without a value).
  */
 import { loginMethod, type Session } from './session';
 import type { GenSpec } from './spec';
 import type { Hints } from './values';
 
-/** The list of live instruments, this exchange's method. */
+/** The list of live instruments (our spec's method). */
 export const INSTRUMENTS_METHOD = 'public/get_all_live_instruments';
 
 /** What the server told, and why the parts it did not tell were not asked. */
@@ -22,7 +22,10 @@ export interface Names {
 /** Subaccount ids and the wallet, from the login (why not, when there is none). */
 function fromLogin(spec: GenSpec, session: Session, hints: Hints): string | null {
   if (!loginMethod(spec))
-    return `subaccount ids and the wallet are not known: they come from this exchange's login (public/login), which the spec ${spec.title} does not have`;
+    return (
+      `subaccount ids and the wallet are not known: ` +
+      `the spec ${spec.title} has no public/login, the login that tells them`
+    );
   if (!session.wallet || session.noLogin) return `subaccount ids are not known: ${session.noLogin ?? 'no login'}`;
   hints.wallet = [session.wallet.address];
   hints.subaccount_id = session.subaccounts.slice(0, 2);
@@ -37,7 +40,8 @@ export async function namesOf(spec: GenSpec, session: Session): Promise<Names> {
   if (login) skipped.push(login);
   if (!spec.methods.some((m) => m.name === INSTRUMENTS_METHOD)) {
     skipped.push(
-      `instrument and currency names are not known: they come from this exchange's ${INSTRUMENTS_METHOD}, which the spec ${spec.title} does not have`,
+      `instrument and currency names are not known: ` +
+        `the spec ${spec.title} has no ${INSTRUMENTS_METHOD}, the method that lists them`,
     );
     return { hints, skipped };
   }

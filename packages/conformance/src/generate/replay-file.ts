@@ -4,8 +4,11 @@
  * one's when shrinking found a smaller one) and the verdict; for a sequence, every frame up to the failing
  * step. `--replay FILE` sends the frames again.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { lstatSync, rmdirSync, unlinkSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { join, resolve } from 'node:path';
+import { createInside, makeFolder, refuseLinks } from '@exchange-api/types/write-inside';
+import { readRegularFile } from '../read-regular';
 import type { Verdict } from './verdict';
 
 /** One failing call as recorded. */
@@ -80,19 +83,72 @@ function fileName(r: ReplayFile, n: number): string {
   return `${String(n).padStart(3, '0')}-${base}.json`;
 }
 
-/** Write one replay file into `dir` (made when missing); returns its path. */
-export function writeReplay(dir: string, r: ReplayFile, n: number): string {
-  mkdirSync(dir, { recursive: true });
-  const path = join(dir, fileName(r, n));
-  writeFileSync(path, `${JSON.stringify(r, null, 2)}\n`);
-  return path;
+/**
+ * Where replay files go: below `root`, in `sub` ('' for a folder the user named, which may itself be a
+ * link the user chose; the default folder below the working one, which is checked like every file in it).
+ */
+export interface ReplayPlace {
+  root: string;
+  sub: string;
+  /** The folder as the user named it (or the default), for messages. */
+  shown: string;
+}
+
+/** The place of `--replay-dir` (undefined: the default `./conformance-replays`). */
+export function replayPlace(dir: string | undefined): ReplayPlace {
+  if (dir === undefined) return { root: resolve('.'), sub: 'conformance-replays', shown: './conformance-replays' };
+  return { root: resolve(dir), sub: '', shown: dir };
+}
+
+const inPlace = (p: ReplayPlace, name: string) => (p.sub ? `${p.sub}/${name}` : name);
+
+/** Make the folder of a place (one level at a time: Node's recursive mkdir loops forever under /proc). */
+function makePlace(p: ReplayPlace): void {
+  makeFolder(p.root);
+  if (p.sub) refuseLinks(p.root, p.shown, [p.sub]);
+}
+
+/**
+ * Check before a run that replay files can be written there: the folder is made (or found a folder, not a
+ * file or a link the user did not name) and a file is created in it and removed; a folder it made for the
+ * check alone is removed again. Throws an Error naming the folder and why.
+ */
+export function checkReplayPlace(p: ReplayPlace): void {
+  const folder = join(p.root, p.sub);
+  const existed = lstatSync(folder, { throwIfNoEntry: false }) !== undefined;
+  const probe = inPlace(p, `.write-check-${randomBytes(6).toString('hex')}`);
+  try {
+    makePlace(p);
+    if (!createInside(p.root, p.shown, probe, '')) throw new Error('a file of that name is already there');
+    unlinkSync(join(p.root, probe));
+  } catch (err) {
+    throw new Error(`replay files cannot be written to ${p.shown}: ${(err as Error).message}`, { cause: err });
+  }
+  // Only the one folder it made and found empty: nothing else is removed.
+  if (!existed) rmdirSync(folder);
+}
+
+/**
+ * Write one replay file into the place (made when missing); returns its path. Never through a symbolic
+ * link and never over a file already there (an earlier run's): the next free number is taken instead.
+ * Throws WriteRefused (one line) when it cannot be written.
+ */
+export function writeReplay(p: ReplayPlace, r: ReplayFile, n: number): string {
+  makePlace(p);
+  const text = `${JSON.stringify(r, null, 2)}\n`;
+  for (let k = n; k < n + 10_000; k++) {
+    const path = inPlace(p, fileName(r, k));
+    if (createInside(p.root, p.shown, path, text)) return join(p.root, path);
+  }
+  throw new Error(`${p.shown} holds replay files numbered ${n} to ${n + 9_999} already: choose another folder`);
 }
 
 /** Read a replay file; throws an Error saying what is wrong with it. */
 export function readReplay(path: string): ReplayFile {
+  const text = readRegularFile(path, 'the replay file');
   let r: unknown;
   try {
-    r = JSON.parse(readFileSync(path, 'utf8'));
+    r = JSON.parse(text);
   } catch (err) {
     throw new Error(`cannot read the replay file ${path}: ${(err as Error).message}`, { cause: err });
   }

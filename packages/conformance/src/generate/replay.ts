@@ -6,6 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { Wallet } from 'ethers';
+import { methodTable } from '@exchange-api/types';
 import { UnreachableError } from '../discover';
 import { Transcript } from '../transcript';
 import { readReplay, type ReplayFile } from './replay-file';
@@ -17,6 +18,7 @@ import { judgeInvalid } from './channel-target';
 import { collect } from './channel-pushes';
 import { replaySequence } from './sequence-replay';
 import type { GenMethod, GenSpec } from './spec';
+import type { SpecLoader } from './spec-model';
 
 /** Options of a replay. */
 export interface ReplayOptions {
@@ -26,8 +28,10 @@ export interface ReplayOptions {
   key?: string | null;
   /** The spec to judge by (default: the one the file names, else the default spec). */
   spec?: string | null;
-  /** Allow a sequence that places orders to place them again (refused without it). */
+  /** Allow a replay of order flow (placing or cancelling orders) to send it again (refused without it). */
   allowOrderFlow?: boolean;
+  /** Reads the spec into the generator's model (the command passes modelFromSpec of @exchange-api/codegen). */
+  loadSpec?: SpecLoader;
 }
 
 /** The outcome of a replay. */
@@ -112,17 +116,50 @@ async function replayChannel(session: Session, spec: GenSpec, r: ReplayFile): Pr
   };
 }
 
+/**
+ * The order-flow methods a replay would send again: those the spec marks as order flow (x-order-flow),
+ * signed or not (a cancel carries no signature), those this exchange's tables mark (a replay file names the
+ * spec it is judged by: a spec that marks nothing cannot let order flow through), and any signed action.
+ */
+export function orderFlowOf(spec: GenSpec, r: ReplayFile): string[] {
+  const flow = new Set([
+    ...spec.methods.filter((m) => m.orderFlow).map((m) => m.name),
+    ...methodTable.filter((m) => m.orderFlow).map((m) => m.name),
+  ]);
+  const sent = r.kind === 'sequence' ? (r.sequence?.frames ?? []) : r.kind === 'method' ? [{ sent: r.call.sent }] : [];
+  const found = new Set<string>();
+  if (r.kind === 'method' && flow.has(r.method)) found.add(r.method);
+  for (const f of sent) {
+    const method = methodOfFrame(f.sent);
+    if ((method !== null && flow.has(method)) || ('signed' in f && f.signed)) found.add(method ?? 'a signed action');
+  }
+  return [...found];
+}
+
+/** The method a recorded frame names (null when it is not a JSON-RPC request, e.g. an HTTP body). */
+function methodOfFrame(sent: string): string | null {
+  try {
+    const m = (JSON.parse(sent) as { method?: unknown }).method;
+    return typeof m === 'string' ? m : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Replay one file against a server. Throws UnreachableError when it cannot connect, Error on a bad file. */
 export async function runReplay(o: ReplayOptions): Promise<ReplayOutcome> {
   const r = readReplay(o.file);
   // The spec the file names, where it still is; else the default one (another machine, a moved clone).
-  const spec = specOf(o.spec ?? (existsSync(r.spec.file) ? r.spec.file : null));
+  const spec = await specOf(o.spec ?? (existsSync(r.spec.file) ? r.spec.file : null), o.loadSpec);
   const m = spec.methods.find((x) => x.name === r.method);
   if (!m && r.kind === 'method') throw new Error(`the spec ${spec.file} has no method ${r.method} (the replay file's)`);
   if (r.transport === 'http' && !o.http) throw new Error('this replay is over HTTP: pass --http <url>');
-  const signed = r.sequence?.frames.filter((f) => f.signed).length ?? 0;
-  if (signed && !o.allowOrderFlow)
-    throw new Error(`this replay places orders again (${signed} signed frames): pass --allow-order-flow`);
+  const flow = orderFlowOf(spec, r);
+  if (flow.length && !o.allowOrderFlow)
+    throw new Error(
+      `the replay file ${o.file} sends order flow again (${flow.join(', ')}): ` +
+        'refused without --allow-order-flow (the runner never sends order flow without it)',
+    );
   const key = o.key ? new Wallet(o.key.startsWith('0x') ? o.key : `0x${o.key}`) : null;
   const session = new Session(spec, o.ws, o.http ?? null, key, new Transcript(Date.now()));
   try {

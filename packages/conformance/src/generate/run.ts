@@ -13,8 +13,10 @@ import { runMethodTarget } from './method-target';
 import { runSequences, SEQUENCES } from './sequences';
 import { SchemaSet } from './schema-set';
 import { Session } from './session';
-import { defaultSpecFile, loadGenSpec, type GenSpec } from './spec';
-import { writeReplay, type ReplayFile } from './replay-file';
+import { defaultSpecFile, type GenSpec } from './spec';
+import { genSpecOf, type SpecLoader } from './spec-model';
+import { readRegularFile } from '../read-regular';
+import { checkReplayPlace, replayPlace, writeReplay, type ReplayFile } from './replay-file';
 import { matches } from '../select';
 import { areaCounts, countResults } from '../tally';
 import type { TargetEnv } from './target-env';
@@ -29,18 +31,35 @@ export function hash32(text: string): number {
   return h;
 }
 
-/** The spec of a run: --spec, else the default one; throws an Error saying why when there is none. */
-export function specOf(file: string | null | undefined): GenSpec {
+/**
+ * The spec of a run: --spec, else the default one, read through `load` (the generator's loader, which
+ * the command passes in); throws an Error naming the file and why when it cannot be read. A path that is
+ * not a regular file (a FIFO would block the read forever) or is too large is refused before it is read.
+ */
+export async function specOf(file: string | null | undefined, load: SpecLoader | undefined): Promise<GenSpec> {
   const f = file ?? defaultSpecFile();
   if (!f) throw new Error('no spec found: pass --spec <file>');
-  return loadGenSpec(resolve(f));
+  const path = resolve(f);
+  readRegularFile(path, 'the spec');
+  if (!load)
+    throw new Error(
+      'reading a spec needs the code generator: pass loadSpec (modelFromSpec of @exchange-api/codegen), ' +
+        'as the exchange-api command does',
+    );
+  return genSpecOf(await load(path), path);
 }
 
 type Recorders = Pick<TargetEnv, 'onFailure' | 'onChannelFailure' | 'onSequenceFailure'>;
 
 /** Where failures are written as replay files (nowhere when replayDir is null). */
-function replayRecorder(o: GenerateOptions, spec: GenSpec, seed: number, written: string[]): Recorders {
-  const dir = o.replayDir === undefined ? resolve('conformance-replays') : o.replayDir;
+function replayRecorder(
+  o: GenerateOptions,
+  spec: GenSpec,
+  seed: number,
+  written: string[],
+  notWritten: string[],
+): Recorders {
+  const place = o.replayDir === null ? null : replayPlace(o.replayDir);
   const head = {
     format: 'exchange-api-conformance-replay' as const,
     formatVersion: 1 as const,
@@ -49,10 +68,16 @@ function replayRecorder(o: GenerateOptions, spec: GenSpec, seed: number, written
     target: { ws: o.ws, http: o.http ?? null },
   };
   const write = (file: Omit<ReplayFile, keyof typeof head | 'recordedAt'>) => {
-    if (dir === null) return null;
-    const path = writeReplay(dir, { ...head, ...file, recordedAt: new Date().toISOString() }, written.length + 1);
-    written.push(path);
-    return path;
+    if (place === null) return null;
+    try {
+      const path = writeReplay(place, { ...head, ...file, recordedAt: new Date().toISOString() }, written.length + 1);
+      written.push(path);
+      return path;
+    } catch (err) {
+      // The failure still counts and is reported; only its replay file is missing, and the report says why.
+      notWritten.push(`the replay file of ${file.method} (${file.transport}): ${(err as Error).message}`);
+      return null;
+    }
   };
   const onChannelFailure: Recorders['onChannelFailure'] = (ch, expect, channel, call, original, steps) =>
     write({
@@ -102,6 +127,7 @@ async function prepare(
   seed: number,
   t0: number,
   replays: string[],
+  notWritten: string[],
 ): Promise<TargetEnv> {
   const key = o.key ? new Wallet(o.key.startsWith('0x') ? o.key : `0x${o.key}`) : null;
   const session = new Session(spec, o.ws, o.http ?? null, key, new Transcript(t0));
@@ -126,17 +152,20 @@ async function prepare(
     http: o.http ?? null,
     shrinkCalls: o.shrinkCalls ?? 40,
     t0,
-    ...replayRecorder(o, spec, seed, replays),
+    ...replayRecorder(o, spec, seed, replays, notWritten),
   };
 }
 
 /** Run the generated cases against a server and return the report (throws UnreachableError when it cannot connect). */
 export async function runGenerated(o: GenerateOptions): Promise<Report> {
-  const spec = specOf(o.spec);
+  const spec = await specOf(o.spec, o.loadSpec);
   const seed = o.seed ?? Math.floor(Math.random() * 2 ** 31);
   const t0 = Date.now();
   const replays: string[] = [];
-  const env = await prepare(o, spec, seed, t0, replays);
+  const notWritten: string[] = [];
+  // Before any connection: a folder replay files cannot go to is said now, not found at the first failure.
+  if (o.replayDir !== null) checkReplayPlace(replayPlace(o.replayDir));
+  const env = await prepare(o, spec, seed, t0, replays, notWritten);
   const chosen = (id: string) => (!o.only?.length || matches(id, o.only)) && !(o.skip?.length && matches(id, o.skip));
   const targets = [
     ...spec.methods.flatMap((m) => m.transports.map((t) => `generated.${m.name}@${t}`)),
@@ -181,7 +210,7 @@ export async function runGenerated(o: GenerateOptions): Promise<Report> {
   } finally {
     await env.session.close();
   }
-  const report = reportOf(o, spec, seed, t0, results, counts, replays, Date.now() > env.deadline);
+  const report = reportOf(o, spec, seed, t0, results, counts, { replays, notWritten }, Date.now() > env.deadline);
   return interrupted ? { ...report, interrupted, exitCode: 2 } : report;
 }
 
@@ -192,7 +221,7 @@ function reportOf(
   t0: number,
   results: CheckResult[],
   targets: TargetCounts[],
-  replays: string[],
+  { replays, notWritten }: { replays: string[]; notWritten: string[] },
   late: boolean,
 ): Report {
   const sum = (k: 'pass' | 'fail' | 'inconclusive' | 'note' | 'notRun') => targets.reduce((n, t) => n + t[k], 0);
@@ -222,6 +251,7 @@ function reportOf(
       },
       targets,
       replays,
+      ...(notWritten.length ? { replaysNotWritten: notWritten } : {}),
       ...(late ? { stoppedEarly: `--duration ${o.durationS ?? 600} s passed: later cases were not run` } : {}),
     },
   };

@@ -41,7 +41,8 @@ export class SchemaSet {
 
   constructor(doc: Record<string, unknown>) {
     this.ajv = new Ajv({ strict: false, allErrors: false, validateFormats: false, allowUnionTypes: true });
-    this.ajv.addSchema({ $id: ROOT, components: (doc.components as object) ?? {} });
+    // The generator's model keeps named schemas under definitions; components too, for a document as written.
+    this.ajv.addSchema({ $id: ROOT, definitions: doc.definitions ?? {}, components: doc.components ?? {} });
   }
 
   private compiled(schema: Schema): ValidateFunction {

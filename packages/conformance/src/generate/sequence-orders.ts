@@ -171,9 +171,10 @@ async function cancelAndAfter(
 export async function runOrderLifeCycle(env: TargetEnv): Promise<{ result: CheckResult; counts: TargetCounts }> {
   const log = new SequenceLog(env, 'order-life-cycle', 'login');
   const missing = NEEDED.filter((n) => !env.spec.methods.some((m) => m.name === n));
-  // The life cycle is this exchange's (its signed order methods): on another spec, that is the reason.
+  // The life cycle needs our spec's signed order methods: on another spec, the reason names what it lacks.
   const skip = missing.length
-    ? `the order life cycle is this exchange's (signed orders placed, replaced and cancelled): the spec ${env.spec.title} has ${missing.length === NEEDED.length ? 'none of its methods' : 'not all of its methods'} (no ${missing.join(', ')})`
+    ? `the order life cycle places, replaces and cancels signed orders: the spec ${env.spec.title} has ` +
+      `${missing.length === NEEDED.length ? 'none' : 'not all'} of the methods it needs (no ${missing.join(', ')})`
     : !env.allowOrderFlow
       ? 'needs --allow-order-flow (the runner never places orders without it)'
       : env.session.noLogin;

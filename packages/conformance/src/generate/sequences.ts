@@ -22,7 +22,7 @@ async function loginThenPrivate(env: TargetEnv): Promise<Done> {
   const title = 'A private call is refused before login and served after it, on one connection';
   const m = env.spec.methods.find((x) => x.auth === 'login' && !x.orderFlow && x.transports.includes('ws'));
   const skip = !loginMethod(env.spec)
-    ? `the login is this exchange's (public/login), which the spec ${env.spec.title} does not have`
+    ? `the spec ${env.spec.title} has no public/login, the login this sequence needs`
     : !m
       ? `the spec ${env.spec.title} has no private method on WebSocket`
       : env.session.noLogin;

@@ -1,14 +1,12 @@
 /**
- * The spec a generated run reads: any AsyncAPI 3.0 document whose request/reply operations are JSON-RPC
- * methods. Without --spec it is the spec this package's tables were generated from (a clone's
- * spec/asyncapi.yaml, else the copy @exchange-api/types ships). Our x- extensions refine it where present
- * (x-method, x-transports, x-http-path, x-auth, x-order-flow, x-assumed-params/-result, x-errors, x-limits);
- * without them the generic defaults below apply.
+ * The spec as a generated run sees it: its methods, subscription channels, error codes and budgets, with
+ * the schemas they refer to. Read through the code generator's loader and model (spec-model.ts), never
+ * parsed here. Without --spec it is the spec this package's tables were generated from (a clone's
+ * spec/asyncapi.yaml, else the copy @exchange-api/types ships).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { parse } from 'yaml';
 
 /** A JSON Schema as read from the spec ($refs point into the document). */
 export type Schema = Record<string, unknown> | boolean;
@@ -116,98 +114,9 @@ export function deref(doc: Record<string, unknown>, v: unknown, depth = 0): unkn
   return deref(doc, node, depth + 1);
 }
 
-/** The payload schema of a message reference (null when it has none). */
-function payloadOf(doc: Record<string, unknown>, msgRef: unknown): Schema | null {
-  const msg = deref(doc, msgRef);
-  return isObj(msg) && msg.payload !== undefined ? (msg.payload as Schema) : null;
-}
-
-/** A schema by name from components.schemas, as a $ref (null when the spec has none of that name). */
-function schemaRef(doc: Record<string, unknown>, name: unknown): Schema | null {
-  const schemas = (doc.components as Record<string, unknown> | undefined)?.schemas;
-  return typeof name === 'string' && isObj(schemas) && name in schemas
-    ? { $ref: `#/components/schemas/${name}` }
-    : null;
-}
-
-function methodOf(doc: Record<string, unknown>, id: string, op: Record<string, unknown>): GenMethod | null {
-  if (!isObj(op.reply)) return null;
-  if (op['x-role'] === 'notification') return null;
-  const messages = Array.isArray(op.messages) ? op.messages : [];
-  const replies = Array.isArray(op.reply.messages) ? op.reply.messages : [];
-  const transports = Array.isArray(op['x-transports'])
-    ? (op['x-transports'] as string[]).filter((t): t is 'ws' | 'http' => t === 'ws' || t === 'http')
-    : ['ws' as const];
-  const assumedParams = schemaRef(doc, op['x-assumed-params']);
-  const assumedResult = schemaRef(doc, op['x-assumed-result']);
-  return {
-    id,
-    name: typeof op['x-method'] === 'string' ? op['x-method'] : id,
-    transports,
-    httpPath: typeof op['x-http-path'] === 'string' ? op['x-http-path'] : null,
-    auth: op['x-auth'] === 'login' ? 'login' : 'none',
-    orderFlow: op['x-order-flow'] === true,
-    params: assumedParams ?? (messages.length ? payloadOf(doc, messages[0]) : null),
-    result: assumedResult ?? (replies.length ? payloadOf(doc, replies[0]) : null),
-    assumedParams: assumedParams !== null,
-    assumedResult: assumedResult !== null,
-    rateLimitClass: typeof op['x-rate-limit-class'] === 'string' ? op['x-rate-limit-class'] : null,
-  };
-}
-
-function channelsOf(doc: Record<string, unknown>): GenChannel[] {
-  const out: GenChannel[] = [];
-  for (const [id, raw] of Object.entries(isObj(doc.channels) ? doc.channels : {})) {
-    const ch = deref(doc, raw);
-    if (!isObj(ch) || typeof ch.address !== 'string') continue;
-    const params = isObj(ch.parameters) ? ch.parameters : {};
-    const messages = isObj(ch.messages) ? Object.values(ch.messages) : [];
-    out.push({
-      id,
-      address: ch.address,
-      access: ch['x-access'] === 'private' ? 'private' : 'public',
-      parameters: Object.entries(params).map(([name, p]) => {
-        const d = deref(doc, p);
-        const values = isObj(d) && Array.isArray(d.enum) ? d.enum.map(String) : null;
-        return { name, enum: values };
-      }),
-      payload: messages.length ? payloadOf(doc, messages[0]) : null,
-    });
-  }
-  return out;
-}
-
-function errorsOf(doc: Record<string, unknown>): { errors: GenError[]; own: boolean } {
-  const table = isObj(doc['x-errors']) ? doc['x-errors'] : null;
-  const codes = table && Array.isArray(table.codes) ? table.codes.filter(isObj) : [];
-  const own = codes
-    .filter((c) => Number.isInteger(c.code))
-    .map((c) => ({ code: c.code as number, name: String(c.name ?? c.code), kind: String(c.kind ?? '') }));
-  const merged = [...own, ...JSONRPC_CODES.filter((j) => !own.some((o) => o.code === j.code))];
-  return { errors: merged, own: own.length > 0 };
-}
-
-function limitsOf(doc: Record<string, unknown>): Pick<GenSpec, 'limits' | 'classBudgets' | 'defaultClass'> {
-  const limits = (Array.isArray(doc['x-limits']) ? doc['x-limits'] : [])
-    .filter(isObj)
-    .filter((l) => l.kind === 'window' && typeof l.points === 'number' && typeof l.windowMs === 'number')
-    .map((l) => ({
-      id: String(l.id),
-      scope: String(l.scope),
-      points: l.points as number,
-      windowMs: l.windowMs as number,
-    }));
-  const classBudgets: Record<string, string> = {};
-  const classes = (Array.isArray(doc['x-rate-limit-classes']) ? doc['x-rate-limit-classes'] : []).filter(isObj);
-  for (const c of classes)
-    if (typeof c.name === 'string' && typeof c.budget === 'string') classBudgets[c.name] = c.budget;
-  const dflt = classes.find((c) => c.default === true && typeof c.name === 'string');
-  return { limits, classBudgets, defaultClass: dflt ? String(dflt.name) : null };
-}
-
 /**
  * The method that subscribes (or unsubscribes): the spec's own, else the default JSON-RPC frames a spec
- * without x-role assumes (method `subscribe`/`unsubscribe` with params {channels}).
+ * without x-role assumes (method `subscribe`/`unsubscribe` with params {channels}), as the generator does.
  */
 export function frameMethod(spec: GenSpec, name: string): GenMethod {
   return (
@@ -225,38 +134,4 @@ export function frameMethod(spec: GenSpec, name: string): GenMethod {
       rateLimitClass: null,
     }
   );
-}
-
-/** Read a spec file into what the generator needs; throws an Error naming the file when it cannot. */
-export function loadGenSpec(file: string): GenSpec {
-  let doc: unknown;
-  try {
-    doc = parse(readFileSync(file, 'utf8'), { maxAliasCount: 1000 });
-  } catch (err) {
-    throw new Error(`cannot read the spec ${file}: ${(err as Error).message.split('\n')[0]}`, { cause: err });
-  }
-  if (!isObj(doc) || typeof doc.asyncapi !== 'string' || !doc.asyncapi.startsWith('3.'))
-    throw new Error(`${file} is not an AsyncAPI 3.x document (no asyncapi: 3.x at its root)`);
-  const ops = isObj(doc.operations) ? doc.operations : {};
-  const methods = Object.entries(ops)
-    .map(([id, op]) => (isObj(op) ? methodOf(doc as Record<string, unknown>, id, op) : null))
-    .filter((m): m is GenMethod => m !== null);
-  const role = (r: string) =>
-    Object.values(ops).find((o) => isObj(o) && o['x-role'] === r && typeof o['x-method'] === 'string') as
-      Record<string, string> | undefined;
-  const { errors, own } = errorsOf(doc);
-  const info = isObj(doc.info) ? doc.info : {};
-  return {
-    file,
-    title: String(info.title ?? file),
-    version: String(info.version ?? ''),
-    doc,
-    methods,
-    channels: channelsOf(doc),
-    errors,
-    ownErrorTable: own,
-    ...limitsOf(doc),
-    subscribe: role('subscribe')?.['x-method'] ?? 'subscribe',
-    unsubscribe: role('unsubscribe')?.['x-method'] ?? 'unsubscribe',
-  };
 }

@@ -4,7 +4,9 @@
  * frames instead of cutting them at the right edge, shows every finding's value whole (escaped), and
  * stays light: transcripts are collapsed (open for a failure), and a transcript, or a run of its
  * entries, another check already shows is linked to, not repeated (shared probes attach theirs to
- * many checks).
+ * many checks). It opens at its top, on the summary: no element takes the focus on load (an autofocused
+ * filter box below a long generated table scrolled the page past the summary, and a headless
+ * `--screenshot` of it came out blank).
  */
 import type { CheckResult, Report, TranscriptEntry } from '../model';
 import { generatedHtml } from '../generate/report-counts';
@@ -91,8 +93,10 @@ function findingsOf(c: CheckResult): string {
 }
 
 function observationsOf(c: CheckResult): string {
-  if (c.observations.length === 0) return '';
-  const items = c.observations.map(
+  // A generated target's summary is both its reason and its first observation: said once.
+  const said = c.observations.filter((o) => o.assumption || o.schema || o.text !== c.reason);
+  if (said.length === 0) return '';
+  const items = said.map(
     (o) =>
       `<li>${o.assumption ? `<b>${esc(o.assumption)}</b>${o.conforms === undefined ? '' : o.conforms ? ' ✓' : ' ✗'}: ` : ''}${esc(o.text)}${o.schema ? `<pre>${esc(JSON.stringify(o.schema, null, 2))}</pre>` : ''}</li>`,
   );
@@ -144,7 +148,7 @@ ${STYLE}
 <p><b>${s.passed}</b> passed · <b>${s.failed}</b> failed · <b>${s.skipped}</b> skipped · <b>${s.inconclusive}</b> inconclusive · ${s.total} checks</p>
 ${report.keyRefused ? `<p class="reason">${esc(report.keyRefused.reason)}.</p>\n` : ''}<table><tr><th>area</th><th>passed</th><th>failed</th><th>skipped</th><th>inconclusive</th><th>total</th></tr>${areas}</table>
 ${report.generated ? generatedHtml(report.generated) : ''}
-<p><input id="filter" placeholder="filter: id, status, section, text…" autofocus> <span id="shown"></span></p>
+<p><input id="filter" placeholder="filter: id, status, section, text…"> <span id="shown"></span></p>
 <div id="checks">${checks.map((c) => check(c, shown)).join('\n')}</div>
 </main>
 <script>

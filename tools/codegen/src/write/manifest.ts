@@ -5,7 +5,7 @@
  */
 import { lstatSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { outsideProblem } from './inside';
+import { outsideProblem } from '@exchange-api/types/write-inside';
 import { WriteRefused } from './refused';
 
 export { WriteRefused } from './refused';

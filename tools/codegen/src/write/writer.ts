@@ -3,15 +3,22 @@
  * files it wrote before that no emitter produces any more. It keeps a manifest in every folder it
  * writes into and touches only the files that manifest lists: a folder holding anything else is
  * refused unless `force`, and even then nothing it did not write is replaced or removed. It never
- * writes, reads or removes through a symbolic link, nor outside the folder (write/inside.ts), with or
+ * writes, reads or removes through a symbolic link, nor outside the folder (@exchange-api/types/write-inside), with or
  * without `force`. In check mode it writes nothing and reports what differs.
  */
 import { realpathSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { EmittedFile } from '../emit/emitted-file';
 import { commentLine } from '../emit/escape';
-import { makeFolder } from './folders';
-import { outsideProblem, presentInside, readInside, refuseLinks, removeInside, replaceInside } from './inside';
+import {
+  makeFolder,
+  outsideProblem,
+  presentInside,
+  readInside,
+  refuseLinks,
+  removeInside,
+  replaceInside,
+} from '@exchange-api/types/write-inside';
 import { MANIFEST_NAME, WriteRefused, foreignEntries, manifestText, readManifest } from './manifest';
 
 export { MANIFEST_NAME, WriteRefused } from './manifest';
