@@ -167,6 +167,38 @@ function createNodeServer(options: ResolvedOptions, parts: Parts, isClosed: () =
   return server;
 }
 
+/** Stop everything: sockets, the WebSocket and HTTP servers, limiter records (safe if it never listened). */
+async function release(parts: Parts, state: SandboxState, server: Server, faults: Faults): Promise<void> {
+  await state.leave(parts.market);
+  parts.connections.terminateAll();
+  parts.index.clear();
+  try {
+    await parts.admission.clear();
+  } catch (err) {
+    faults.report('server', 'giving back connection slots', err);
+  }
+  await parts.ws.close();
+  if (server.listening) {
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  }
+  await parts.limits.close();
+}
+
+/** Where a listening sandbox is reached. */
+function urlsOf(options: ResolvedOptions, server: Server): Pick<Sandbox, 'wsUrl' | 'httpUrl' | 'controlUrl'> {
+  const port = (server.address() as AddressInfo).port;
+  const hostPart = options.host.includes(':') ? `[${options.host}]` : options.host;
+  const httpUrl = `http://${hostPart}:${port}`;
+  return {
+    wsUrl: `ws://${hostPart}:${port}/v3/ws`,
+    httpUrl,
+    controlUrl: options.control ? `${httpUrl}/control` : null,
+  };
+}
+
 /** Start a sandbox. Options are checked first (SandboxOptionsError names a bad key). */
 export async function startSandbox(input: SandboxOptions = {}): Promise<Sandbox> {
   const options = resolveOptions(input);
@@ -182,26 +214,10 @@ export async function startSandbox(input: SandboxOptions = {}): Promise<Sandbox>
   const server = createNodeServer(options, parts, () => closed);
 
   let stopTimers = () => {};
-  /** Stop everything: timers, sockets, the WebSocket and HTTP servers, limiter records (safe if it never listened). */
   const shutdown = async () => {
     closed = true;
     stopTimers();
-    await state.leave(parts.market);
-    parts.connections.terminateAll();
-    parts.index.clear();
-    try {
-      await parts.admission.clear();
-    } catch (err) {
-      faults.report('server', 'giving back connection slots', err);
-    }
-    await parts.ws.close();
-    if (server.listening) {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-    }
-    await parts.limits.close();
+    await release(parts, state, server, faults);
   };
 
   try {
@@ -220,13 +236,8 @@ export async function startSandbox(input: SandboxOptions = {}): Promise<Sandbox>
     faults,
   );
 
-  const port = (server.address() as AddressInfo).port;
-  const hostPart = options.host.includes(':') ? `[${options.host}]` : options.host;
-  const httpUrl = `http://${hostPart}:${port}`;
   return {
-    wsUrl: `ws://${hostPart}:${port}/v3/ws`,
-    httpUrl,
-    controlUrl: options.control ? `${httpUrl}/control` : null,
+    ...urlsOf(options, server),
     publish: (address, data) => (closed ? 0 : parts.index.push(address, data)),
     fleet: state.member && { member: state.member.id, owned: state.member.owned },
     close: async () => {
