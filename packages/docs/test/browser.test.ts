@@ -12,12 +12,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { SiteMap, emitDocs, modelFromSpec, type ApiModel } from '@exchange-api/codegen';
 // The codegen tests' variant of their ledger fixture: a second API with a method and named examples.
-import { ledgerVariant } from '../../../tools/codegen/test/docs-helpers';
+import { ledgerVariant, taggedModel } from '../../../tools/codegen/test/docs-helpers';
 import { repoModel, root, siteDir } from './helpers';
 // Shared with the repository's other browser tests: one order of finding a browser everywhere.
 import { findBrowser } from '../../../test/support/chromium';
 
 const shots = join(root, 'test-output', 'docs');
+/** A place in the site: a page and an anchor. */
+type Ref = ReturnType<SiteMap['channel']>;
 
 let browser: Browser;
 let model: ApiModel;
@@ -29,6 +31,12 @@ const url = (path: string) => {
   const [file, anchor] = path.split('#') as [string, string | undefined];
   return pathToFileURL(join(dir, file)).href + (anchor === undefined ? '' : `#${anchor}`);
 };
+/**
+ * A place's path in the site, `page.html#anchor`: the site map says which page (a channel's, method's
+ * and record's page is its group's where the spec tags its operations).
+ */
+const at = (ref: Ref) => `${ref.page}.html${ref.anchor ? `#${ref.anchor}` : ''}`;
+const methodNamed = (name: string) => model.methods.find((m) => m.name === name)!;
 
 beforeAll(async () => {
   model = await repoModel();
@@ -109,12 +117,13 @@ describe('docs site in chromium', () => {
   });
 
   it.each([
-    ['cancel_all', 'methods.html#private-cancel_all'],
-    ['publish_id', 'records.html#OrderbookPayload.publish_id'],
-    ['insufficient_margin', 'enums.html#CancelReason.insufficient_margin'],
+    ['cancel_all', () => at(site.method(methodNamed('private/cancel_all')))],
+    ['publish_id', () => at(site.fieldRef('OrderbookPayload', 'publish_id'))],
+    ['insufficient_margin', () => 'enums.html#CancelReason.insufficient_margin'],
     // An error by its stable name, as programs and their readers know it.
-    ['RATE_LIMITED', 'errors.html#error--32000'],
-  ])('searching %s finds it and the hit opens its anchor', async (query, target) => {
+    ['RATE_LIMITED', () => 'errors.html#error--32000'],
+  ])('searching %s finds it and the hit opens its anchor', async (query, targetOf) => {
+    const target = targetOf();
     const { page, problems, close } = await open('channels.html');
     try {
       await page.fill('#search', query);
@@ -139,7 +148,10 @@ describe('docs site in chromium', () => {
       const hits = page.locator('#search-results li[role="option"] a');
       await hits.first().waitFor({ state: 'visible', timeout: 5000 });
       const hrefs = await hits.evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));
-      const target = hrefs.find((h) => h.startsWith(url('channels.html#subaccountBestQuotes-example-')));
+      const quotes = model.channels.find((c) => c.id === 'subaccountBestQuotes')!;
+      const target = hrefs.find((h) =>
+        h.startsWith(url(`${site.channel(quotes).page}.html#subaccountBestQuotes-example-`)),
+      );
       expect(target).toBeDefined();
       await hits.nth(hrefs.indexOf(target!)).click();
       await page.waitForURL(target!);
@@ -157,15 +169,16 @@ describe('docs site in chromium', () => {
 
   it('gives every channel and every method of the spec its section', async () => {
     const { page, close } = await open('channels.html');
+    // Each place on its own page (one page, or its group's), the page loaded once.
+    const on = async (ref: Ref) => {
+      if (page.url() !== url(`${ref.page}.html`)) await page.goto(url(`${ref.page}.html`));
+      return page.locator(`[id="${ref.anchor}"]`).textContent();
+    };
     try {
-      for (const c of model.channels) {
-        expect(await page.locator(`[id="${site.channel(c).anchor}"]`).textContent()).toContain(c.address);
-      }
-      await page.goto(url('channels.html#orderbook'));
+      for (const c of model.channels) expect(await on(site.channel(c))).toContain(c.address);
+      await page.goto(url(at(site.channel(model.channels.find((c) => c.id === 'orderbook')!))));
       await page.screenshot({ path: join(shots, 'channel-orderbook.png') });
-      await page.goto(url('methods.html'));
-      for (const m of model.methods)
-        expect(await page.locator(`[id="${site.method(m).anchor}"]`).textContent()).toContain(m.name);
+      for (const m of model.methods) expect(await on(site.method(m))).toContain(m.name);
     } finally {
       await close();
     }
@@ -178,6 +191,8 @@ describe('docs site in chromium', () => {
       for (const c of model.channels) {
         const t = model.types.find((x) => x.name === c.payload.record);
         if (t?.kind !== 'record' || !t.fields?.length) continue;
+        const own = url(`${site.channel(c).page}.html`);
+        if (page.url() !== own) await page.goto(own);
         // The first table between the payload heading and the next heading, as the browser parsed it
         // (its cells and rows are written without their optional end tags).
         const rows = await page.evaluate((id) => {
@@ -239,13 +254,17 @@ describe('docs site in chromium', () => {
     } finally {
       await wide.close();
     }
-    const narrow = await open('methods.html#private-order-params', { width: 390 });
+    const params = site.method(methodNamed('private/order'), 'params');
+    const narrow = await open(at(params), { width: 390 });
     try {
       await narrow.page.waitForTimeout(200);
-      const { header, heading } = await narrow.page.evaluate(() => ({
-        header: document.querySelector('header.top')!.getBoundingClientRect().bottom,
-        heading: document.getElementById('private-order-params')!.getBoundingClientRect().top,
-      }));
+      const { header, heading } = await narrow.page.evaluate(
+        (id) => ({
+          header: document.querySelector('header.top')!.getBoundingClientRect().bottom,
+          heading: document.getElementById(id)!.getBoundingClientRect().top,
+        }),
+        params.anchor!,
+      );
       expect(heading).toBeGreaterThanOrEqual(header);
       await narrow.page.screenshot({ path: join(shots, 'methods-390.png') });
     } finally {
@@ -254,7 +273,7 @@ describe('docs site in chromium', () => {
   });
 
   it('reads without JavaScript (contents in the sidebar, no dead search box) and prints without the chrome', async () => {
-    const { page, close } = await open('records.html', { javaScriptEnabled: false });
+    const { page, close } = await open(`${site.typeRef('Order')!.page}.html`, { javaScriptEnabled: false });
     try {
       const visible = async (selector: string) =>
         (await page.locator(selector).count()) > 0 && page.locator(selector).first().isVisible();
@@ -308,6 +327,56 @@ describe("a fixture spec's site in chromium (ledger variant: a method, named exa
       expect(
         await page.evaluate((id) => document.getElementById(id)?.textContent ?? null, target.split('#')[1]!),
       ).toContain(query);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('our site split by group in chromium (tagged by topic in the test, before our spec has tags)', () => {
+  let splitDir: string;
+  let tagged: ApiModel;
+  let map: SiteMap;
+  beforeAll(() => {
+    tagged = taggedModel(model);
+    map = new SiteMap(tagged);
+    splitDir = mkdtempSync(join(tmpdir(), 'docs-split-'));
+    for (const f of emitDocs(tagged)) {
+      mkdirSync(dirname(join(splitDir, f.path)), { recursive: true });
+      writeFileSync(join(splitDir, f.path), f.content);
+    }
+  });
+  afterAll(() => rmSync(splitDir, { recursive: true, force: true }));
+
+  it("search leads to a method on its group's page, whose sidebar lists the group's methods and every group", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (e) => problems.push(e.message));
+    page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
+    const cancelAll = tagged.methods.find((m) => m.name === 'private/cancel_all')!;
+    const ref = map.method(cancelAll);
+    const target = pathToFileURL(join(splitDir, `${ref.page}.html`)).href + `#${ref.anchor}`;
+    try {
+      expect(ref.page).toMatch(/^methods-/);
+      await page.goto(pathToFileURL(join(splitDir, 'records.html')).href);
+      await page.fill('#search', 'cancel_all');
+      const hits = page.locator('#search-results li[role="option"] a');
+      await hits.first().waitFor({ state: 'visible', timeout: 5000 });
+      const hrefs = await hits.evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));
+      expect(hrefs).toContain(target);
+      await hits.nth(hrefs.indexOf(target)).click();
+      await page.waitForURL(target);
+      expect(await page.evaluate((id) => document.getElementById(id)?.textContent ?? '', ref.anchor!)).toContain(
+        'private/cancel_all',
+      );
+      const group = map.layout.methods.find((g) => g.page === ref.page)!;
+      const listed = await page.locator('nav.side a[aria-current="page"] + ul a').allTextContents();
+      expect(listed).toEqual(group.items.map((m) => m.name));
+      for (const g of map.layout.methods)
+        expect(await page.locator(`nav.side a[href="${g.page}.html"]`).isVisible(), g.page).toBe(true);
+      await page.screenshot({ path: join(shots, 'methods-group.png') });
       expect(problems).toEqual([]);
     } finally {
       await context.close();

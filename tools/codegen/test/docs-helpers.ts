@@ -2,7 +2,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { modelFromSpec, type ApiModel, type EmittedFile } from '../src/index';
+import { headerFor, modelFromSpec, type ApiModel, type EmittedFile } from '../src/index';
 import { ourSpec, repoRoot } from './helpers';
 
 export const root = repoRoot;
@@ -22,6 +22,29 @@ export function idsOf(content: string): Set<string> {
   return new Set(
     [...content.matchAll(/\bid="([^"]+)"/g)].map((m) => m[1]!.replace(/&quot;/g, '"').replace(/&amp;/g, '&')),
   );
+}
+
+/**
+ * Each HTML page's weight as a reader loads it: its bytes as written (with the header line naming the
+ * command) plus those of the stylesheet and scripts it loads, as `[page, bytes, assets loaded]`.
+ */
+export function pageWeights(files: EmittedFile[]): Array<[string, number, string[]]> {
+  const bytes = (f: EmittedFile) => Buffer.byteLength(`${headerFor(f.path, 'spec/asyncapi.yaml')}\n${f.content}`);
+  const byPath = new Map(files.map((f) => [f.path, f]));
+  return files
+    .filter((f) => f.path.endsWith('.html'))
+    .map((f) => {
+      const head = f.content.slice(0, f.content.indexOf('</head>'));
+      const assets = [...head.matchAll(/<(?:link rel="stylesheet" href|script src)="([^"]+)"/g)].map((m) =>
+        new URL(m[1]!, `file:///site/${f.path}`).pathname.replace(/^\/site\//, ''),
+      );
+      const loaded = assets.map((a) => {
+        const asset = byPath.get(a);
+        if (!asset) throw new Error(`${f.path} loads ${a}, which the site does not have`);
+        return bytes(asset);
+      });
+      return [f.path, loaded.reduce((n, b) => n + b, bytes(f)), assets];
+    });
 }
 
 /** Internal links of emitted pages that point at a missing file or anchor, as `from → href`. */
@@ -143,4 +166,34 @@ export function ledgerVariant(): string {
   const file = join(dir, 'ledger-variant.asyncapi.yaml');
   writeFileSync(file, text);
   return file;
+}
+
+/**
+ * Our model with its channels and methods tagged by topic, as a spec that tags its operations reads
+ * (`tags: [{ name: Orders }]` → `group`): the site split by group, before our spec has tags of its own.
+ * Subscribing, login and the rate limits stay untagged: the default group.
+ */
+export function taggedModel(model: ApiModel): ApiModel {
+  const topics: Array<[string, RegExp]> = [
+    ['RFQ and quotes', /rfq|quote/],
+    ['Vaults', /vault|mint|burn/],
+    ['Orders', /order|cancel|replace|mmp|trigger|algo|liquidate/],
+    ['Transfers', /transfer|withdraw|deposit|erc20/],
+    ['Account', /subaccount|account|portfolio|collateral|position|session|wallet|referral|balance|margin/],
+    ['History', /history|trade|settlement|funding|interest|transaction|onchain/],
+    ['Market data', /instrument|currenc|ticker|asset|chart|feed|orderbook|time|risk|auction/],
+  ];
+  const topic = (name: string) => topics.find(([, re]) => re.test(name.toLowerCase()))?.[0];
+  const tagged = clone(model);
+  for (const m of tagged.methods) {
+    const group = /^(subscribe|unsubscribe|public\/login|public\/getRateLimits)$/.test(m.name)
+      ? undefined
+      : topic(m.name);
+    if (group) m.group = group;
+  }
+  for (const c of tagged.channels) {
+    const group = topic(c.id);
+    if (group) c.group = group;
+  }
+  return tagged;
 }

@@ -15,6 +15,7 @@ import { formatsIn, ignoredKeywords, KNOWN_FORMATS, unwrapMultiFormat } from './
 import { buildActionSignature, buildLogin } from './build-auth';
 import { buildChannel, buildMethod, buildServer, receivedMessages } from './build-surface';
 import { buildType } from './build-types';
+import { channelGroups } from './build-groups';
 import { buildClass, buildErrors, buildLimit } from './build-tables';
 import { collectAssumptions, collectNotShown } from './marker-lists';
 import { obj, str } from './read-values';
@@ -26,9 +27,11 @@ function addChannelsAndMethods(model: ApiModel, data: SpecDocument, read: SpecRe
   const view = viewOf(operations, data['x-view'], read.defaults);
   const requestOnly = requestOnlyChannels(operations, view);
   const received = receivedMessages(operations, view);
+  const groups = channelGroups(operations, view, read);
   for (const [id, raw] of Object.entries(data.channels ?? {})) {
     const channel = requestOnly.has(id) ? null : buildChannel(id, raw, read, received.get(id));
-    if (channel) model.channels.push(channel);
+    const group = groups.get(id);
+    if (channel) model.channels.push(group === undefined ? channel : { ...channel, group });
   }
   model.channels = mergeSharedAddresses(model.channels, read.defaults);
   for (const [id, raw] of Object.entries(operations)) {

@@ -17,6 +17,7 @@ import { templateParameters } from './channel-template';
 import { channelOf, clientAction, isMethod, methodDefaults, type View } from './plain-spec';
 import { channelPayload, messagesPayload, type SpecReader } from './spec-reader';
 import { withMarkers } from './markers';
+import { operationGroup } from './build-groups';
 import { obj, str } from './read-values';
 import type { ChannelModel, MethodModel, ServerModel } from './types';
 
@@ -105,6 +106,7 @@ export function buildMethod(id: string, op: Operation | Ref, view: View, read: S
   const request = Array.isArray(op.messages)
     ? listedMessages(op.messages, id, 'request', ['operations', id, 'messages'], read)
     : channelMessages(op, `${id} request`, read);
+  const group = operationGroup(op, read);
   const response = Array.isArray(reply.messages)
     ? listedMessages(reply.messages, id, 'reply', ['operations', id, 'reply', 'messages'], read)
     : channelMessages(reply, `${id} reply`, read);
@@ -133,6 +135,7 @@ export function buildMethod(id: string, op: Operation | Ref, view: View, read: S
     resultExampleInfo: response.exampleInfo,
     ...(request.messages[0] ? { requestMessage: request.messages[0] } : {}),
     ...(response.messages[0] ? { replyMessage: response.messages[0] } : {}),
+    ...(group !== undefined ? { group } : {}),
   };
   return withMarkers(method, op);
 }

@@ -149,6 +149,8 @@ export interface ChannelModel {
   exampleInfo?: ExampleInfo[];
   /** The channel's messages (one, or several carried in turn). */
   messages?: MessageInfo[];
+  /** The docs group: the first tag of the operation the client receives the channel by; absent when untagged. */
+  group?: string;
   notShown?: string;
   assumption?: string;
 }
@@ -187,6 +189,8 @@ export interface MethodModel {
   /** The request and reply messages. */
   requestMessage?: MessageInfo;
   replyMessage?: MessageInfo;
+  /** The docs group: the name of the operation's first AsyncAPI tag; absent when untagged. */
+  group?: string;
   notShown?: string;
   assumption?: string;
 }

@@ -41,6 +41,7 @@ code { background: var(--code-bg); border-radius: 4px; padding: 0.05em 0.3em; ov
 .side h2 a[aria-current="page"] { color: #0a3f85; }
 .side ul.mono { font-size: 0.8rem; }
 .side ul { list-style: none; margin: 0; padding: 0; }
+.side li ul { padding-left: 0.75rem; }
 .side li a { display: block; padding: 0.12rem 0.5rem; border-radius: 5px; color: var(--fg); overflow-wrap: break-word; }
 .side li a:hover { background: var(--soft); text-decoration: none; }
 .side li a[aria-current="page"] { background: #e4eefb; color: #0a3f85; font-weight: 600; }

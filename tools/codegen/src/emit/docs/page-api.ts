@@ -7,54 +7,133 @@ import { frameCaption, messageLine, namedExamples } from './page-examples';
 import { usedFields } from './page-fields';
 import { DEFAULT_FRAMES } from '../../model/plain-spec';
 import type { ChannelExample } from './examples';
+import type { Group } from './groups';
 
-/** The channels page: a chip list of addresses, then one section per channel. */
-export function channelsPage(kit: PageKit): Page {
+/**
+ * The channels page: a chip list of addresses, then one section per channel. Where the channels have
+ * groups (groups.ts), one such page per group and an index page listing the groups.
+ */
+export function channelsPage(kit: PageKit): Page[] {
   const m = kit.model;
-  const blocks: Block[] = [
-    { kind: 'h', level: 1, text: ['Channels'] },
-    {
-      kind: 'p',
-      text: [
-        `${plural(m.channels.length, 'subscription channel')}. An address is a template: fill in its parameters to subscribe.`,
-        ...(m.channels.some((c) => c.access === 'private')
-          ? [
-              ' Public channels need no login; private ones need ',
-              loginLink(kit),
-              " and serve only the caller's own data.",
-            ]
-          : []),
+  const intro = (n: number): Block => ({
+    kind: 'p',
+    text: [
+      `${plural(n, 'subscription channel')}. An address is a template: fill in its parameters to subscribe.`,
+      ...(m.channels.some((c) => c.access === 'private')
+        ? [
+            ' Public channels need no login; private ones need ',
+            loginLink(kit),
+            " and serve only the caller's own data.",
+          ]
+        : []),
+    ],
+  });
+  const chips = (list: ChannelModel[]): Block => ({
+    kind: 'list',
+    chips: true,
+    items: list.map((c) => ({ text: [link(kit.site.channel(c), code(c.address))] })),
+  });
+  const groups = kit.site.layout.channels;
+  if (groups.length === 0) {
+    const blocks = [
+      { kind: 'h', level: 1, text: ['Channels'] } as Block,
+      intro(m.channels.length),
+      chips(m.channels),
+      ...m.channels.flatMap((c) => channelSection(kit, c)),
+    ];
+    return [{ path: PAGES.channels, title: 'Channels', nav: 'channels', blocks }];
+  }
+  const index: Page = {
+    path: PAGES.channels,
+    title: 'Channels',
+    nav: 'channels',
+    blocks: [
+      { kind: 'h', level: 1, text: ['Channels'] },
+      intro(m.channels.length),
+      ...groups.flatMap((g): Block[] => [groupHeading(g, 'channel'), chips(g.items)]),
+    ],
+  };
+  return [
+    index,
+    ...groups.map((g) => ({
+      path: g.page,
+      title: `Channels: ${g.title}`,
+      nav: g.page,
+      blocks: [
+        { kind: 'h', level: 1, text: ['Channels: ', g.title] } as Block,
+        intro(g.items.length),
+        chips(g.items),
+        ...g.items.flatMap((c) => channelSection(kit, c)),
       ],
-    },
-    {
-      kind: 'list',
-      chips: true,
-      items: m.channels.map((c) => ({ text: [link(kit.site.channel(c), code(c.address))] })),
-    },
-    ...m.channels.flatMap((c) => channelSection(kit, c)),
+    })),
   ];
-  return { path: PAGES.channels, title: 'Channels', nav: 'channels', blocks };
+}
+
+/** A group's heading on an index page: its title linked to its page, and how many it holds. */
+function groupHeading(g: Group<unknown>, word: string): Block {
+  return {
+    kind: 'h',
+    level: 2,
+    id: g.page,
+    text: [link({ page: g.page }, g.title), ` (${plural(g.items.length, word)})`],
+  };
 }
 
 /** `login`, a link to the login page where the spec describes one. */
 const loginLink = (kit: PageKit): Inline =>
   hasPage(kit.model, PAGES.login) ? link({ page: PAGES.login }, 'login') : 'login';
 
-/** The methods page: a chip list of method names, then one section per method. */
-export function methodsPage(kit: PageKit): Page {
+/**
+ * The methods page: a chip list of method names, then one section per method. Where the methods have
+ * groups (groups.ts), one such page per group and an index page listing the groups.
+ */
+export function methodsPage(kit: PageKit): Page[] {
   const m = kit.model;
-  const blocks: Block[] = [
-    { kind: 'h', level: 1, text: ['Methods'] },
-    {
-      kind: 'p',
-      text: [
-        `${plural(m.methods.length, 'JSON-RPC 2.0 method')}. Over WebSocket a request is a frame on the socket; over HTTP it is a POST of the params to the method's path.`,
+  const intro = (n: number): Block => ({
+    kind: 'p',
+    text: [
+      `${plural(n, 'JSON-RPC 2.0 method')}. Over WebSocket a request is a frame on the socket; over HTTP it is a POST of the params to the method's path.`,
+    ],
+  });
+  const chips = (list: MethodModel[]): Block => ({
+    kind: 'list',
+    chips: true,
+    items: list.map((x) => ({ text: [link(kit.site.method(x), code(x.name))] })),
+  });
+  const groups = kit.site.layout.methods;
+  if (groups.length === 0) {
+    const blocks = [
+      { kind: 'h', level: 1, text: ['Methods'] } as Block,
+      intro(m.methods.length),
+      chips(m.methods),
+      ...m.methods.flatMap((x) => methodSection(kit, x)),
+    ];
+    return [{ path: PAGES.methods, title: 'Methods', nav: 'methods', blocks }];
+  }
+  const index: Page = {
+    path: PAGES.methods,
+    title: 'Methods',
+    nav: 'methods',
+    blocks: [
+      { kind: 'h', level: 1, text: ['Methods'] },
+      intro(m.methods.length),
+      ...groups.flatMap((g): Block[] => [groupHeading(g, 'method'), chips(g.items)]),
+    ],
+  };
+  return [
+    index,
+    ...groups.map((g) => ({
+      path: g.page,
+      title: `Methods: ${g.title}`,
+      nav: g.page,
+      blocks: [
+        { kind: 'h', level: 1, text: ['Methods: ', g.title] } as Block,
+        intro(g.items.length),
+        chips(g.items),
+        ...g.items.flatMap((x) => methodSection(kit, x)),
       ],
-    },
-    { kind: 'list', chips: true, items: m.methods.map((x) => ({ text: [link(kit.site.method(x), code(x.name))] })) },
-    ...m.methods.flatMap((x) => methodSection(kit, x)),
+    })),
   ];
-  return { path: PAGES.methods, title: 'Methods', nav: 'methods', blocks };
 }
 
 /**

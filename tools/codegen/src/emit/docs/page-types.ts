@@ -117,41 +117,86 @@ function typeExamples(kit: PageKit, t: TypeModel, pointer: string): Block[] {
   }));
 }
 
-/** The records page: every record, then the other named types. */
-export function recordsPage(kit: PageKit): Page {
+/**
+ * The records page: every record, then the other named types. Where the site splits by group
+ * (groups.ts), each group's own records are on its records page, and this common page keeps the
+ * records several groups share, the other named types, and contents linking every record.
+ */
+export function recordsPage(kit: PageKit): Page[] {
   const types = kit.model.types.filter((t) => t.kind !== 'enum');
-  const records = types.filter((t) => t.kind === 'record');
+  const groups = kit.site.layout.records;
+  const own = new Set(groups.flatMap((g) => g.items));
+  const records = types.filter((t) => t.kind === 'record' && !own.has(t));
   const others = types.filter((t) => t.kind !== 'record');
-  const chips = (list: TypeModel[]): Block => ({
-    kind: 'list',
-    chips: true,
-    items: list.map((t) => ({ text: kit.typeLink(t.name) })),
-  });
+  const all = types.filter((t) => t.kind === 'record').length;
   const blocks: Block[] = [
     { kind: 'h', level: 1, text: ['Records and types'] },
     {
       kind: 'p',
       text: [
-        `${plural(records.length, 'record')} and ${plural(others.length, 'other named type')} (scalars, unions, arrays and open shapes). `,
-        'A record accepts fields beyond those listed unless it is marked closed. Nullable fields show ',
-        code('| null'),
-        '. ',
-        link({ page: PAGES.enums }, 'Enumerations'),
-        ' have their own page.',
+        `${plural(all, 'record')} and ${plural(others.length, 'other named type')} (scalars, unions, arrays and open shapes). `,
+        ...(groups.length
+          ? [
+              "A record used by one group's channels and methods only is on that group's page; this page has the records several groups share (or none uses) and the other types. ",
+            ]
+          : []),
+        ...ABOUT_RECORDS,
       ],
     },
     { kind: 'h', level: 2, id: 'contents', text: ['Contents'] },
-    { kind: 'p', text: [link({ page: PAGES.records, anchor: 'records' }, 'Records')] },
-    chips(records),
+    {
+      kind: 'p',
+      text: [link({ page: PAGES.records, anchor: 'records' }, groups.length ? 'Shared records' : 'Records')],
+    },
+    chips(kit, records),
+    ...groups.flatMap((g): Block[] => [{ kind: 'p', text: [link({ page: g.page }, g.title)] }, chips(kit, g.items)]),
     { kind: 'p', text: [link({ page: PAGES.records, anchor: 'other-types' }, 'Other types')] },
-    chips(others),
-    { kind: 'h', level: 2, id: 'records', text: ['Records'] },
+    chips(kit, others),
+    { kind: 'h', level: 2, id: 'records', text: [groups.length ? 'Shared records' : 'Records'] },
     ...records.flatMap((t) => typeSection(kit, t)),
     { kind: 'h', level: 2, id: 'other-types', text: ['Other types'] },
     ...others.flatMap((t) => typeSection(kit, t)),
   ];
-  return { path: PAGES.records, title: 'Records and types', nav: 'records', blocks };
+  return [
+    { path: PAGES.records, title: 'Records and types', nav: 'records', blocks },
+    ...groups.map((g) => ({
+      path: g.page,
+      title: `Records: ${g.title}`,
+      nav: g.page,
+      blocks: [
+        { kind: 'h', level: 1, text: ['Records: ', g.title] } as Block,
+        {
+          kind: 'p',
+          text: [
+            `${plural(g.items.length, 'record')} that only the ${g.title} channels and methods use. Records several groups share and the other named types are on `,
+            link({ page: PAGES.records }, 'Records and types'),
+            '. ',
+            ...ABOUT_RECORDS,
+          ],
+        } as Block,
+        chips(kit, g.items),
+        { kind: 'h', level: 2, id: 'records', text: ['Records'] } as Block,
+        ...g.items.flatMap((t) => typeSection(kit, t)),
+      ],
+    })),
+  ];
 }
+
+/** How every records page reads. */
+const ABOUT_RECORDS: Inline[] = [
+  'A record accepts fields beyond those listed unless it is marked closed. Nullable fields show ',
+  code('| null'),
+  '. ',
+  link({ page: PAGES.enums }, 'Enumerations'),
+  ' have their own page.',
+];
+
+/** A chip list of named types, each linked to its section. */
+const chips = (kit: PageKit, list: TypeModel[]): Block => ({
+  kind: 'list',
+  chips: true,
+  items: list.map((t) => ({ text: kit.typeLink(t.name) })),
+});
 
 /** The enumerations page: every enumeration and its values. */
 export function enumsPage(kit: PageKit): Page {

@@ -1,7 +1,8 @@
 /**
  * The content of every page, as document trees: the overview, the channels and methods pages (one
- * section per channel and per method), records, enumerations, errors, limits, login, and the page of
- * what the document leaves open. Each page has its builder in a page-*.ts module.
+ * section per channel and per method; one page per group where the spec has groups), records,
+ * enumerations, errors, limits, login, and the page of what the document leaves open. Each page has
+ * its builder in a page-*.ts module.
  */
 import type { ApiModel } from '../../model/types';
 import type { Examples } from './examples';
@@ -17,6 +18,6 @@ import { hasPage, type SiteMap } from './site';
 export function sitePages(model: ApiModel, site: SiteMap, examples: Examples): Page[] {
   const kit = new PageKit(model, site, examples);
   return [overviewPage, channelsPage, methodsPage, recordsPage, enumsPage, errorsPage, limitsPage, loginPage, openPage]
-    .map((page) => page(kit))
+    .flatMap((page) => page(kit))
     .filter((p) => hasPage(model, p.path));
 }

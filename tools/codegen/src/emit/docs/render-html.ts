@@ -9,6 +9,8 @@ export interface NavItem {
   key: string;
   label: Inline[];
   ref: Ref;
+  /** The entries of a group's own page (its methods), listed under it on that page only. */
+  children?: NavItem[];
 }
 
 /** A titled group of the sidebar. */
@@ -19,6 +21,8 @@ export interface NavGroup {
   key?: string;
   /** Labels are names (addresses, method names): set in monospace. */
   mono?: boolean;
+  /** The items are pages (a group's own pages): listed on every page, so every sidebar reaches them. */
+  pages?: boolean;
   items: NavItem[];
 }
 
@@ -120,19 +124,26 @@ function block(b: Block, from: string): string {
   }
 }
 
+/** Sidebar entries; the current page's marked, and its children (names, in monospace) listed under it. */
+function navItems(items: NavItem[], page: Page, mono: boolean): string {
+  return items
+    .map((it) => {
+      const here = it.key === page.nav;
+      const children = here && it.children?.length ? `<ul class="mono">${navItems(it.children, page, true)}</ul>` : '';
+      return `<li><a href="${attr(hrefFrom(page.path, it.ref))}"${here ? ' aria-current="page"' : ''}>${inline(it.label, mono ? NAV : page.path)}</a>${children}`;
+    })
+    .join('');
+}
+
 function nav(groups: NavGroup[], page: Page): string {
   return groups
     .map((g) => {
       // A group's entries are listed on its own page only; elsewhere its title links there. Every
       // page repeats the sidebar, so listing all of them everywhere cost a tenth of the site's weight.
-      // A group without a page of its own (Reference) always lists its entries: they are its only links.
-      const here = !g.ref || g.key === page.nav || g.items.some((it) => it.key === page.nav);
-      const items = (here ? g.items : [])
-        .map(
-          (it) =>
-            `<li><a href="${attr(hrefFrom(page.path, it.ref))}"${it.key === page.nav ? ' aria-current="page"' : ''}>${inline(it.label, g.mono ? NAV : page.path)}</a>`,
-        )
-        .join('');
+      // A group without a page of its own (Reference), or whose entries are pages, always lists its
+      // entries: they are its only links to those pages.
+      const here = !g.ref || g.pages === true || g.key === page.nav || g.items.some((it) => it.key === page.nav);
+      const items = here ? navItems(g.items, page, g.mono === true) : '';
       const title = g.ref
         ? `<a href="${attr(hrefFrom(page.path, g.ref))}"${g.key === page.nav ? ' aria-current="page"' : ''}>${esc(g.title)}</a>`
         : esc(g.title);

@@ -5,6 +5,7 @@
  */
 import type { ApiModel, ChannelModel, MethodModel, NotShownModel, TypeModel } from '../../model/types';
 import type { Ref } from './ir';
+import { layoutOf, type Layout } from './groups';
 
 /** An id safe in URLs and HTML: names keep their letters, digits, `_ . : -`. */
 export function safeId(raw: string): string {
@@ -23,7 +24,10 @@ class IdSpace {
   }
 }
 
-/** The pages of the site. Channels and methods are sections of one page each, which keeps the site light. */
+/**
+ * The pages of the site. Channels and methods are sections of one page each, or of one page per group
+ * (groups.ts) where the spec tags its operations; records likewise.
+ */
 export const PAGES = {
   index: 'index',
   channels: 'channels',
@@ -66,8 +70,15 @@ export class SiteMap {
   private readonly typeByName = new Map<string, TypeModel>();
   private readonly anchorOf = new Map<string, string>();
   private readonly notShownIds = new Map<NotShownModel, string>();
+  /** The split by group: empty lists where the spec has one group or none. */
+  readonly layout: Layout;
+  private readonly channelPage = new Map<string, string>();
+  private readonly methodPage = new Map<string, string>();
 
   constructor(readonly model: ApiModel) {
+    this.layout = layoutOf(model);
+    for (const g of this.layout.channels) for (const c of g.items) this.channelPage.set(c.id, g.page);
+    for (const g of this.layout.methods) for (const m of g.items) this.methodPage.set(m.id, g.page);
     this.claimApi();
     this.claimTypes();
     this.claimOpen();
@@ -175,7 +186,7 @@ export class SiteMap {
   /** A channel's section, or one of its parts. */
   channel(c: ChannelModel, part?: (typeof CHANNEL_PARTS)[number]): Ref {
     return {
-      page: PAGES.channels,
+      page: this.channelPage.get(c.id) ?? PAGES.channels,
       anchor: part ? this.anchorOf.get(`channel:${c.id}:${part}`)! : this.channelIds.get(c.id)!,
     };
   }
@@ -183,7 +194,7 @@ export class SiteMap {
   /** A method's section, or one of its parts. */
   method(m: MethodModel, part?: (typeof METHOD_PARTS)[number]): Ref {
     return {
-      page: PAGES.methods,
+      page: this.methodPage.get(m.id) ?? PAGES.methods,
       anchor: part ? this.anchorOf.get(`method:${m.id}:${part}`)! : this.methodIds.get(m.id)!,
     };
   }
@@ -193,7 +204,7 @@ export class SiteMap {
     const method = 'name' in owner;
     const anchor = this.anchorOf.get(`example:${method ? 'method' : 'channel'}:${owner.id}:${side}:${i}`);
     return anchor
-      ? { page: method ? PAGES.methods : PAGES.channels, anchor }
+      ? { page: (method ? this.method(owner as MethodModel) : this.channel(owner as ChannelModel)).page, anchor }
       : method
         ? this.method(owner as MethodModel, 'example')
         : this.channel(owner as ChannelModel, 'example');
@@ -207,11 +218,17 @@ export class SiteMap {
   typeRef(name: string): Ref | null {
     const t = this.typeByName.get(name);
     if (!t) return null;
-    return { page: t.kind === 'enum' ? PAGES.enums : PAGES.records, anchor: this.anchorOf.get(`type:${name}`)! };
+    return { page: this.typePage(t), anchor: this.anchorOf.get(`type:${name}`)! };
+  }
+
+  /** The page of a named type: enumerations', its group's records page, or the common records page. */
+  private typePage(t: TypeModel): string {
+    return t.kind === 'enum' ? PAGES.enums : (this.layout.recordPage.get(t.name) ?? PAGES.records);
   }
 
   fieldRef(type: string, field: string): Ref {
-    return { page: PAGES.records, anchor: this.anchorOf.get(`field:${type}:${field}`)! };
+    const t = this.typeByName.get(type);
+    return { page: t ? this.typePage(t) : PAGES.records, anchor: this.anchorOf.get(`field:${type}:${field}`)! };
   }
 
   /** An enumeration value as the spec writes it: `""` for the empty string, an integer beyond 2^53 exact. */
