@@ -5,8 +5,14 @@
 // `N passed, N failed` line, replayed or not, so any CI reader can count the tests.
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, rmSync, existsSync } from 'node:fs';
+import { NO_COLOR_FLAGS, plainEnv, plainOutput } from './plain-output.mjs';
 
-const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1', SCARF_ANALYTICS: 'false' };
+// Plain (no colour codes) when stdout is not a terminal, or NO_COLOR or CI is set: a log in a file is text.
+const plain = plainOutput();
+const base = { ...process.env, TURBO_TELEMETRY_DISABLED: '1', SCARF_ANALYTICS: 'false' };
+const env = plain ? plainEnv(base) : base;
+/** A tool's arguments, with its no-colour flag first on a plain run. */
+const flags = (tool, args) => (plain ? [...NO_COLOR_FLAGS[tool], ...args] : args);
 const run = (cmd, args) => spawnSync(cmd, args, { stdio: 'inherit', env }).status ?? 1;
 
 /**
@@ -58,15 +64,15 @@ const checks = [
     ['--conditions=@exchange-api/source', '--import', 'tsx', 'packages/cli/bin/exchange-api.js', 'generate', '--check'],
   ],
   // Layout is prettier's and the rest of the house rules eslint's (npm run lint; npm run format mends).
-  ['prettier', 'npx', ['prettier', '--check', '--log-level=warn', '.']],
-  ['eslint', 'npx', ['eslint', '.']],
+  ['prettier', 'npx', ['prettier', ...flags('prettier', ['--check', '--log-level=warn', '.'])]],
+  ['eslint', 'npx', ['eslint', ...flags('eslint', ['.'])]],
   // One program over every package's sources and tests, the tools and test/ (tsconfig.check.json):
   // a package's own tsconfig.json (its `typecheck` script) also checks every package it imports, so the
   // per-package programs checked the lower packages up to ten times over.
-  ['tsc -p tsconfig.check.json', 'npx', ['tsc', '-p', 'tsconfig.check.json']],
+  ['tsc -p tsconfig.check.json', 'npx', ['tsc', ...flags('tsc', ['-p', 'tsconfig.check.json'])]],
   // The build reads sources only (cached by turbo): editing a test rebuilds nothing, and the test:all
   // run below finds every build a cache hit (turbo.json's envMode: see that run).
-  ['turbo run build', 'npx', ['turbo', 'run', 'build', '--output-logs=errors-only']],
+  ['turbo run build', 'npx', ['turbo', 'run', 'build', ...flags('turbo', ['--output-logs=errors-only'])]],
   // No import cycle, and imports in the layer order (.dependency-cruiser.cjs; docs/architecture.md, "Layers").
   [
     'depcruise',
@@ -95,6 +101,7 @@ const status = run('npx', [
   'turbo',
   'run',
   'test:all',
+  ...flags('turbo', []),
   // Tests read the environment (CI, PATH for go, mypy and Chromium): turbo.json sets envMode loose, for
   // every turbo run alike. The mode is part of each task's hash: with it set here only, the builds above
   // were misses here and built again, and the consumer test's `npm pack` (each package's prepack runs

@@ -49,13 +49,16 @@ const portOpen = (port: number) =>
 describe('the main job (npm start)', () => {
   it('regenerates or confirms, runs the sandbox, the conformance suite and the client, writes the reports, exits 0 and leaves nothing listening', async () => {
     const out = mkdtempSync(join(tmpdir(), 'main-job-'));
-    const r = await run(['start', '--out', out, '--seconds', '2']);
+    // 5 s of streaming: longer than the 2 s of silence after which a step says what it is doing.
+    const r = await run(['start', '--out', out, '--seconds', '5']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
 
     // Progress step by step, in order.
     const steps = [...r.stdout.matchAll(/^\[(\d)\/5\] /gm)].map((m) => m[1]);
     expect(steps).toEqual(['1', '2', '3', '4', '5']);
+    // The first step says at once what it does (the generators may hold the heartbeat's timer).
+    expect(r.stdout).toMatch(/^\[1\/5\] [^\n]*\n {2}checking every generated file against the spec/m);
     expect(r.stdout).toMatch(/generated types, validators, tables and docs are current|regenerated \d+ file/);
     const listening = /sandbox listening ws:\/\/127\.0\.0\.1:(\d+)\/v3\/ws http:\/\/127\.0\.0\.1:(\d+)/.exec(r.stdout);
     expect(listening).not.toBeNull();
@@ -67,6 +70,10 @@ describe('the main job (npm start)', () => {
     expect(r.stdout).toMatch(/instrument\s+best bid\s+best ask\s+books\s+trades\s+last trade/);
     expect(r.stdout).toMatch(/^\s+ETH-PERP\s+\d+(\.\d+)? x \d/m);
     expect(r.stdout).toMatch(/\(0 invalid\)/);
+    // A silent step says what it is still doing (issue 32, item 24; the timing: packages/cli/test/start-progress.test.ts).
+    expect(r.stdout).toMatch(/^ {2}… streaming: \d+ order book\(s\) and \d+ trade\(s\) so far \(\d+ s\)$/m);
+    for (const line of r.stdout.split('\n').filter((l) => l.startsWith('  … ')))
+      expect(line).toMatch(/^ {2}… (checking|regenerating|starting|running|streaming)[^\n]* \(\d+ s\)$/);
 
     // The files it says it wrote.
     const html = join(out, 'conformance.html');

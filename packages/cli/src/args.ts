@@ -4,7 +4,7 @@
  * prints one line on stderr and exits 2.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { SpecError, formatProblem } from '@exchange-api/codegen';
+import { SpecError, formatProblem, terminalLines, terminalText } from '@exchange-api/codegen';
 
 export interface Io {
   out: (line: string) => void;
@@ -110,19 +110,20 @@ export function usageError(command: string, message: string, io: Io = consoleIo)
 
 /**
  * Report a command's failure and give exit 2: a spec error as its list of places (file, line,
- * pointer), anything else as one line. Never a stack trace.
+ * pointer), anything else as one line. Never a stack trace. A problem's message quotes the spec (or a
+ * kept parser verdict), so each line goes through terminalText: its control characters print as escapes.
  */
 export function reportFailure(command: string, err: unknown, io: Io = consoleIo): number {
   if (err instanceof SpecError) {
     io.err(`exchange-api ${command}: the spec has ${err.problems.length} error(s)`);
-    for (const p of err.problems) io.err(formatProblem(p));
+    for (const p of err.problems) io.err(terminalText(formatProblem(p)));
   } else if (err instanceof RangeError && /Maximum call stack size exceeded/.test(err.message)) {
     // Where the spec is known, codegen names it (placedError); this is the last resort, still one line.
     io.err(
       `exchange-api ${command}: the spec is too large or too deeply nested to process (Maximum call stack size exceeded); see docs/generating.md, "Limits"`,
     );
   } else {
-    io.err(`exchange-api ${command}: ${(err as Error).message}`);
+    io.err(terminalLines(`exchange-api ${command}: ${(err as Error).message}`));
   }
   return 2;
 }

@@ -9,7 +9,7 @@
  */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { findRepoRoot } from '@exchange-api/codegen';
 
 /** The default spec and the clone it belongs to (null outside a clone), or why there is none. */
@@ -21,13 +21,21 @@ export function installedSpec(): string {
   return join(dirname(types), 'dist', 'asyncapi.yaml');
 }
 
-/** The spec a command reads without --spec, looked for from `cwd`. */
-export function defaultSpec(cwd = process.cwd()): DefaultSpec {
+/**
+ * The spec a command reads without --spec, looked for from `cwd`; `shipped` is where the installed
+ * @exchange-api/types keeps its spec (a test's stand-in). The error names both places it looked.
+ */
+export function defaultSpec(cwd = process.cwd(), shipped: () => string = installedSpec): DefaultSpec {
   const clone = findRepoRoot(cwd);
   if (clone) return { file: join(clone, 'spec', 'asyncapi.yaml'), clone };
-  const file = installedSpec();
-  if (existsSync(file)) return { file, clone: null };
+  let file: string | null = null;
+  try {
+    file = shipped();
+  } catch {
+    // @exchange-api/types is not installed beside this package: said below.
+  }
+  if (file !== null && existsSync(file)) return { file, clone: null };
   return {
-    error: `not in a clone of exchange-api (no spec/asyncapi.yaml with packages/types above this folder), and @exchange-api/types ships no spec at ${file}; pass --spec <file>`,
+    error: `no spec found where --spec defaults to: not in a clone of exchange-api (no spec/asyncapi.yaml with packages/types in ${resolve(cwd)} or any folder above it), and ${file === null ? '@exchange-api/types is not installed' : `the installed @exchange-api/types ships no spec (${file})`}; pass --spec <file>`,
   };
 }

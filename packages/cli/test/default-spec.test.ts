@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSpec, installedSpec } from '../src/default-spec';
+import { withDefaultSpec } from '../src/commands/conformance';
 import { root } from './run-cli';
 
 const bin = join(root, 'packages', 'cli', 'bin', 'exchange-api.js');
@@ -64,6 +65,38 @@ describe('the default spec', () => {
     expect(bare.status).toBe(2);
     expect(bare.output.trim()).toMatch(/^exchange-api generate: not in a clone of exchange-api .*give --out <dir>/);
   }, 180_000);
+
+  it('outside a clone, conformance --generate reads the installed spec, found from the command, not the folder', () => {
+    // The runner alone looked for @exchange-api/types from the current folder, and said "no spec found".
+    const r = command(['conformance', '--generate', '--ws', 'ws://127.0.0.1:9', '--duration', '1']);
+    expect(r.output).not.toMatch(/no spec found/);
+    expect(r.output).toMatch(/server unreachable/);
+    expect(r.status).toBe(2);
+    expect(withDefaultSpec(['--generate', '--ws', 'ws://h'], app)).toEqual({
+      argv: ['--generate', '--ws', 'ws://h', '--spec', installedSpec()],
+    });
+    // An explicit --spec, or no --generate, is passed on as it is.
+    expect(withDefaultSpec(['--generate', '--spec=x.yaml'], app)).toEqual({ argv: ['--generate', '--spec=x.yaml'] });
+    expect(withDefaultSpec(['--ws', 'ws://h'], app)).toEqual({ argv: ['--ws', 'ws://h'] });
+  }, 120_000);
+
+  it('with no spec to be found, the error names where --spec’s default was looked for', () => {
+    const missing = join(app, 'no-such', 'asyncapi.yaml');
+    const none = defaultSpec(app, () => missing);
+    expect('error' in none && none.error).toMatch(
+      new RegExp(
+        `no spec/asyncapi\\.yaml with packages/types in ${app.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} or any folder above it`,
+      ),
+    );
+    expect('error' in none && none.error).toContain(`the installed @exchange-api/types ships no spec (${missing})`);
+    expect('error' in none && none.error).toMatch(/pass --spec <file>$/);
+    const uninstalled = defaultSpec(app, () => {
+      throw new Error('Cannot find module');
+    });
+    expect('error' in uninstalled && uninstalled.error).toContain('@exchange-api/types is not installed');
+    const given = withDefaultSpec(['--generate'], app);
+    expect('error' in given || given.argv.includes('--spec')).toBe(true);
+  });
 
   it('the docs site’s default folder is one this repository ignores', () => {
     const help = command(['docs', '--help']);

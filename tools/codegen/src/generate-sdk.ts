@@ -22,7 +22,7 @@ import { WriteRefused, headerFor, type WriteOptions } from './write/writer';
 export interface SdkSettings {
   name?: string;
   docs: boolean;
-  /** Models in other languages, each into `<language>/` at the package's root (not in its npm `files`). */
+  /** Models in other languages, each into `<language>/` at the package's root (and in its npm `files`). */
   languages?: readonly LanguageTarget[];
   specName: string;
   regenerate: string;
@@ -73,7 +73,7 @@ export async function emitSdk(model: ApiModel, settings: SdkSettings): Promise<S
   }
   const validators = emitValidators(model, { typesImport: './types.gen' });
   const formats = validators.some((f) => f.path === 'validators.gen.js' && usesFormatsModule(f.content));
-  const pkg = { name, version, docs: settings.docs, formats };
+  const pkg = { name, version, docs: settings.docs, formats, languages: (settings.languages ?? []).map((l) => l.id) };
   const files = inPackage([
     ...(await emitTypes(model)),
     ...emitTables(model),

@@ -78,6 +78,28 @@ describe('the parser verdict cache', () => {
     expect(planted((await loadSpec(file)).notes)).toBe(false);
   });
 
+  it('a verdict whose diagnostics are not of the parser’s form is a miss: its messages are never read', () => {
+    const { file, text } = uniqueSpec();
+    const slot = verdictSlot(text, file)!;
+    const format = 'exchange-api parser verdict 1';
+    for (const odd of [
+      { ...plant, message: { toString: 'x' } },
+      { ...plant, message: 42 },
+      { ...plant, path: 'info' },
+      { ...plant, severity: 'error' },
+      { ...plant, range: { start: null } },
+      null,
+    ]) {
+      writeFileSync(slot.file!, JSON.stringify({ format, diagnostics: [plant, odd] }));
+      expect(slot.read(), JSON.stringify(odd)).toBeNull();
+    }
+    writeFileSync(
+      slot.file!,
+      JSON.stringify({ format, diagnostics: [plant, { ...plant, range: { start: { line: 3 } } }] }),
+    );
+    expect(slot.read()).toHaveLength(2);
+  });
+
   it('keeps at most 200 verdict files, dropping the oldest, and never a file it did not write', () => {
     const dir = mkdtempSync(join(tmpdir(), 'parse-cache-'));
     const foreign = join(dir, 'notes-of-someone-else.txt');

@@ -8,6 +8,7 @@ import {
   generateRepository,
   langFlag,
   parseLanguages,
+  terminalText,
   UnknownLanguage,
   type LanguageTarget,
 } from '@exchange-api/codegen';
@@ -95,8 +96,9 @@ async function generateSdk(
     // The default spec is this repository's (a clone's or the installed one): its examples must fit.
     strictExamples: values['strict-examples'] === true || fallback !== null,
   });
-  // One line per kind of default applied (not per place), on stderr: stdout keeps its first line.
-  for (const note of result.notes) io.err(note);
+  // One line per kind of default applied (not per place), on stderr: stdout keeps its first line. A
+  // note quotes the spec (or the parser's kept verdict): its control characters print as escapes.
+  for (const note of result.notes) io.err(terminalText(note));
   const fix = `npx exchange-api generate${values.spec !== undefined ? ` --spec ${values.spec}` : ''} --out ${values.out}${values.name !== undefined ? ` --name ${values.name}` : ''}${values.docs ? ' --docs' : ''}${langFlag(languages)}${values['strict-examples'] ? ' --strict-examples' : ''}`;
   return { result, fix };
 }

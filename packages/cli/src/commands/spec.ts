@@ -8,6 +8,7 @@ import {
   defaultNote,
   placedError,
   messageVariants,
+  terminalText,
   type ApiModel,
 } from '@exchange-api/codegen';
 import { defaultSpec } from '../default-spec';
@@ -36,8 +37,11 @@ function payloadName(p: { schema: Record<string, unknown>; record: string | null
   return names.length > 0 && names.every((n) => n !== null) ? names.join(' | ') : 'unknown';
 }
 
-export async function runSpecSummary(argv: string[], io: Io = consoleIo): Promise<number> {
-  const values = parseCommand<{ spec?: string }>('spec', SPEC_HELP, argv, { spec: { type: 'string' } }, io);
+/** Runs the `spec` subcommand; resolves to the exit code. */
+export async function runSpecSummary(argv: string[], given: Io = consoleIo): Promise<number> {
+  // Every line of the summary quotes the spec (titles, names, notes): its control characters print as escapes.
+  const io: Io = { out: (line) => given.out(terminalText(line)), err: (line) => given.err(line) };
+  const values = parseCommand<{ spec?: string }>('spec', SPEC_HELP, argv, { spec: { type: 'string' } }, given);
   if (typeof values === 'number') return values;
   const fallback = defaultSpec();
   if (values.spec === undefined && 'error' in fallback) return usageError('spec', fallback.error, io);

@@ -8,6 +8,7 @@ import { statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { Wallet } from 'ethers';
 import { findRepoRoot, generateRepository, makeFolder, SpecError, formatProblem } from '@exchange-api/codegen';
+import { heartbeat, type Heartbeat } from './start-progress';
 
 export const START_HELP = `Usage: exchange-api start [--out <dir>] [--seconds <n>]
 
@@ -34,16 +35,25 @@ type Key = { address: string; privateKey: string };
 type Report = Awaited<ReturnType<(typeof import('@exchange-api/conformance'))['runConformance']>>;
 
 /** Runs the `start` subcommand, its five steps in order; resolves to the exit code. */
-export async function runStart(argv: string[], io: Io = consoleIo): Promise<number> {
-  const options = parseStart(argv, io);
+export async function runStart(argv: string[], given: Io = consoleIo): Promise<number> {
+  const options = parseStart(argv, given);
   if (typeof options === 'number') return options;
+  // Every step that is silent for 2 s says what it is still doing (start-progress.ts).
+  const beat = heartbeat(given);
+  const io = beat.io;
   const { seconds, root, out } = options;
   const started = Date.now();
   const step: Step = (n, title) => io.out(`\n[${n}/5] ${title} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
   io.out('exchange-api start: the main job on the embedded sandbox');
 
   step(1, 'SDK and docs from spec/asyncapi.yaml');
-  const generated = await regenerate(root, io);
+  // Said at once: the generators' synchronous work can hold the heartbeat's timer for seconds.
+  io.out('  checking every generated file against the spec (the AsyncAPI parser, then every generator: ~10 s)');
+  let phase = 'checking the generated files against the spec';
+  const generated = await beat.during(
+    () => phase,
+    () => regenerate(root, io, (now) => (phase = now)),
+  );
   if (generated !== 0) return generated;
 
   step(2, 'sandbox');
@@ -51,19 +61,18 @@ export async function runStart(argv: string[], io: Io = consoleIo): Promise<numb
   // A fresh wallet and a session key registered for it, so the login and session-key checks run too.
   const wallet = Wallet.createRandom();
   const sessionKey = Wallet.createRandom();
-  const sandbox = await startSandbox({
-    port: 0,
-    seed: 1,
-    sessionKeys: [{ address: sessionKey.address, wallet: wallet.address }],
-  });
+  const sandbox = await beat.during(
+    () => 'starting the sandbox',
+    () => startSandbox({ port: 0, seed: 1, sessionKeys: [{ address: sessionKey.address, wallet: wallet.address }] }),
+  );
   io.out(`  sandbox listening ${sandbox.wsUrl} ${sandbox.httpUrl}`);
   try {
     // Order flow is allowed here only because the sandbox is ours; the runner never trades without the flag.
     step(3, 'conformance suite against the sandbox (a fresh wallet key and session key, order flow allowed)');
-    const { report, htmlPath, jsonPath } = await runSuite(sandbox, wallet, sessionKey, out, io);
+    const { report, htmlPath, jsonPath } = await runSuite(sandbox, wallet, sessionKey, out, beat);
 
     step(4, `live data through the client for ${seconds} s (strict validation)`);
-    const invalid = await streamLiveData(sandbox, seconds, io);
+    const invalid = await streamLiveData(sandbox, seconds, beat);
 
     step(5, 'reports and docs');
     const rel = (p: string) => relative(process.cwd(), p) || p;
@@ -114,12 +123,13 @@ function parseStart(argv: string[], io: Io): { seconds: number; root: string; ou
 }
 
 /** Step 1: regenerate what differs from the spec (or confirm it is current); 0, or the exit code of the failure. */
-async function regenerate(root: string, io: Io): Promise<number> {
+async function regenerate(root: string, io: Io, phase: (what: string) => void): Promise<number> {
   try {
     const check = await generateRepository(root, { check: true });
     if (check.differing.length === 0) {
       io.out('  generated types, validators, tables and docs are current');
     } else {
+      phase(`regenerating the ${check.differing.length} file(s) that differ from the spec`);
       const wrote = await generateRepository(root, { check: false });
       io.out(`  regenerated ${wrote.written.length} file(s), removed ${wrote.removed.length}`);
     }
@@ -140,23 +150,34 @@ async function runSuite(
   wallet: Key,
   sessionKey: Key,
   out: string,
-  io: Io,
+  beat: Heartbeat,
 ): Promise<{ report: Report; htmlPath: string; jsonPath: string }> {
+  const { io } = beat;
   const conformance = await import('@exchange-api/conformance');
-  const report = await conformance.runConformance({
-    ws: sandbox.wsUrl,
-    http: sandbox.httpUrl,
-    key: wallet.privateKey,
-    sessionKey: sessionKey.privateKey,
-    wallet: wallet.address,
-    allowOrderFlow: true,
-    // One sandbox is one endpoint: the deployment checks need two or more of one deployment (two
-    // sandboxes on one Redis; docs/conformance.md), so they are left out rather than listed as skipped.
-    skip: ['deployment'],
-    onProgress: (e) => {
-      if (e.type === 'done') io.out(`  ${conformance.progressLine(e.result, e.index, e.total)}`);
-    },
-  });
+  let done = 0;
+  let total = 0;
+  const running = () =>
+    total === 0 ? 'starting the conformance suite' : `running the conformance suite (${done} of ${total} checks done)`;
+  const report = await beat.during(running, () =>
+    conformance.runConformance({
+      ws: sandbox.wsUrl,
+      http: sandbox.httpUrl,
+      key: wallet.privateKey,
+      sessionKey: sessionKey.privateKey,
+      wallet: wallet.address,
+      allowOrderFlow: true,
+      // One sandbox is one endpoint: the deployment checks need two or more of one deployment (two
+      // sandboxes on one Redis; docs/conformance.md), so they are left out rather than listed as skipped.
+      skip: ['deployment'],
+      onProgress: (e) => {
+        if (e.type === 'discovered') total = e.checks;
+        if (e.type !== 'done') return;
+        done++;
+        total = e.total;
+        io.out(`  ${conformance.progressLine(e.result, e.index, e.total)}`);
+      },
+    }),
+  );
   makeFolder(out);
   const htmlPath = join(out, 'conformance.html');
   const jsonPath = join(out, 'conformance.json');
@@ -167,7 +188,8 @@ async function runSuite(
 }
 
 /** Step 4: top of book and trades of up to three perpetuals for `seconds`, printed as a table; resolves to the count of invalid payloads. */
-async function streamLiveData(sandbox: Sandbox, seconds: number, io: Io): Promise<number> {
+async function streamLiveData(sandbox: Sandbox, seconds: number, beat: Heartbeat): Promise<number> {
+  const { io } = beat;
   const { createClient, channels } = await import('@exchange-api/client');
   const c = createClient({ wsUrl: sandbox.wsUrl, httpUrl: sandbox.httpUrl, validate: 'strict' });
   let invalid = 0;
@@ -192,7 +214,11 @@ async function streamLiveData(sandbox: Sandbox, seconds: number, io: Io): Promis
         if (t) row.last = `${t.direction} ${t.trade_amount} @ ${t.trade_price}`;
       });
     }
-    await new Promise((r) => setTimeout(r, seconds * 1000));
+    const counts = () => [...rows.values()].reduce((n, r) => [n[0]! + r.books, n[1]! + r.trades], [0, 0]);
+    await beat.during(
+      () => `streaming: ${counts()[0]} order book(s) and ${counts()[1]} trade(s) so far`,
+      () => new Promise((r) => setTimeout(r, seconds * 1000)),
+    );
     printTable(
       io,
       ['instrument', 'best bid', 'best ask', 'books', 'trades', 'last trade'],

@@ -3,6 +3,7 @@ import { SEVERITIES, atLeast, type Severity } from './rules';
 import type { Change } from './change';
 import type { SpecDiff } from './diff-specs';
 import { mdCell, mdCodeSpan, mdText } from '../text/markdown-escape';
+import { terminalText } from '../text/terminal-text';
 
 export type Side = 'client' | 'server';
 export const SIDES: readonly Side[] = ['client', 'server'];
@@ -35,6 +36,10 @@ export function namesToFix(changes: readonly Change[], sides: readonly Side[] = 
   return [...new Set(names)];
 }
 
+/**
+ * The report for a terminal: every line through terminalText, since subjects, details and file names
+ * carry the specs' own text (a control character there would redraw the report, a line break add a line).
+ */
 export function consoleReport(d: SpecDiff, sides: readonly Side[]): string {
   const lines = [summaryLine(d, sides), `  old: ${d.before.file}`, `  new: ${d.after.file}`];
   for (const side of sides) {
@@ -54,7 +59,7 @@ export function consoleReport(d: SpecDiff, sides: readonly Side[]): string {
       lines.push('', `generated TypeScript names that change or disappear (${names.length}): ${names.join(', ')}`);
   }
   lines.push('', rawLine(d));
-  return lines.join('\n');
+  return lines.map(terminalText).join('\n');
 }
 
 function rawLine(d: SpecDiff): string {

@@ -4,7 +4,7 @@
  * works for this spec, computed from it (emit/sdk-client.ts, clientReach). Spec text reaches the
  * Markdown only through emit/markdown-escape.ts.
  */
-import type { ApiModel, ChannelModel, MethodModel, PayloadModel, ServerModel } from '../model/types';
+import type { ApiModel, ChannelModel, JsonSchema, MethodModel, PayloadModel, ServerModel } from '../model/types';
 import type { EmittedFile } from './emitted-file';
 import { TOOLKIT_VERSION, type PackageSettings } from './package';
 import { payloadTypeOf } from '../model/naming';
@@ -107,7 +107,7 @@ function clientSupport(model: ApiModel, reach: ClientReach): string[] {
   if (reach.methods.length === 0 && !reach.streams) return [...head, ...nothingReaches(model, reach), ''];
   return [
     ...head,
-    "The client is `@exchange-api/client`, driven by this package's tables and validators. It speaks JSON-RPC 2.0 over one WebSocket (and HTTP POST for the methods the spec serves over `http`). " +
+    'The client is the core of `@exchange-api/client` (`createApiClient`), which knows no API of its own: this package gives it its tables and validators, and types it by its method and channel maps (no cast). It speaks JSON-RPC 2.0 over one WebSocket (and HTTP POST for the methods the spec serves over `http`). ' +
       framesLine(reach),
     '',
     ...callsLine(model, reach),
@@ -119,7 +119,7 @@ function clientSupport(model: ApiModel, reach: ClientReach): string[] {
       : []),
     "- **The client-side rate limiter** reads this spec's budgets (`x-limits`, `x-rate-limit-classes`): " +
       (model.rateLimitClasses.length > 0 && model.limits.some((l) => l.kind === 'window')
-        ? "calls wait for room in their class's window instead of being refused."
+        ? "calls wait for room in their class's window instead of being refused, and a refusal with a short retry hint (the client's window and the server's disagreeing at a boundary) is waited out and sent again, at most twice (the limiter's `rateLimitRetries`, `rateLimitRetryMaxMs`)."
         : 'this spec has none, so nothing is throttled.'),
     "- **Error classes** follow this spec's error table (`x-errors`): " +
       (model.errors.codes.length > 0
@@ -200,6 +200,63 @@ function install(settings: PackageSettings): string[] {
   ];
 }
 
+/**
+ * A value of `schema` for the README's call, so the example compiles and reads as a real call: the
+ * schema's own example, default, const or first enum value, else its required fields filled in (a
+ * string as `<field>`, a number at its minimum, an array empty or of one item); `$ref`s read from
+ * `schemas`, the first branch of a `oneOf`/`anyOf` that is not null, `allOf` merged. Bounded in depth.
+ */
+export function exampleValue(
+  schema: unknown,
+  schemas: Record<string, JsonSchema>,
+  field = 'value',
+  depth = 0,
+): unknown {
+  if (typeof schema !== 'object' || schema === null || depth > 8) return null;
+  const s = schema as JsonSchema;
+  if (typeof s.$ref === 'string') return exampleValue(schemas[s.$ref.split('/').pop()!], schemas, field, depth + 1);
+  if (Array.isArray(s.examples) && s.examples.length > 0) return s.examples[0];
+  for (const k of ['example', 'default', 'const'] as const) if (s[k] !== undefined) return s[k];
+  if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum.find((v) => v !== null) ?? null;
+  const branches = (s.oneOf ?? s.anyOf) as unknown[] | undefined;
+  if (Array.isArray(branches)) {
+    const branch = branches.find((b) => (b as JsonSchema)?.type !== 'null') ?? branches[0];
+    return exampleValue(branch, schemas, field, depth + 1);
+  }
+  if (Array.isArray(s.allOf)) {
+    const parts = s.allOf.map((b) => exampleValue(b, schemas, field, depth + 1));
+    return Object.assign({}, ...parts.filter((v) => typeof v === 'object' && v !== null && !Array.isArray(v)));
+  }
+  const type = Array.isArray(s.type) ? s.type.find((t) => t !== 'null') : s.type;
+  if (type === 'string') return `<${field}>`;
+  if (type === 'integer' || type === 'number') {
+    const min =
+      typeof s.minimum === 'number' ? s.minimum : typeof s.exclusiveMinimum === 'number' ? s.exclusiveMinimum + 1 : 0;
+    return type === 'integer' ? Math.ceil(min) : min;
+  }
+  if (type === 'boolean') return false;
+  if (type === 'null') return null;
+  if (type === 'array')
+    return typeof s.minItems === 'number' && s.minItems > 0 ? [exampleValue(s.items, schemas, field, depth + 1)] : [];
+  if (type === 'object' || s.properties !== undefined) {
+    const props = (s.properties ?? {}) as Record<string, unknown>;
+    const required = Array.isArray(s.required) ? (s.required as string[]) : [];
+    return Object.fromEntries(
+      required.filter((k) => k in props).map((k) => [k, exampleValue(props[k], schemas, k, depth + 1)]),
+    );
+  }
+  return {};
+}
+
+/** The params of the README's call: the spec's first params example, else a value built from the params schema. */
+function callParams(method: MethodModel, model: ApiModel): string {
+  const value =
+    method.paramsExamples.length > 0
+      ? method.paramsExamples[0]
+      : exampleValue(method.params.schema, model.schemas, 'params');
+  return JSON.stringify(value ?? {});
+}
+
 /** The example: connect, then stream a channel and call a method, as far as they reach this API. */
 function example(model: ApiModel, settings: PackageSettings, reach: ClientReach): string[] {
   if (reach.methods.length === 0 && !reach.streams) return [];
@@ -217,7 +274,7 @@ function example(model: ApiModel, settings: PackageSettings, reach: ClientReach)
     ...(method
       ? [
           '',
-          `const result = await client.${rpcMember(method.id)}(${method.paramsExamples.length > 0 ? JSON.stringify(method.paramsExamples[0]) : '{} as never /* params: see Methods */'});`,
+          `const result = await client.${rpcMember(method.id)}(${callParams(method, model)});`,
           'console.log(result); // typed by the method map',
         ]
       : []),

@@ -27,6 +27,8 @@ export interface PackageSettings {
   docs: boolean;
   /** Whether the validators check string formats with ajv-formats (then a dependency of the package). */
   formats?: boolean;
+  /** The folders of the models in other languages (`python`, `go`): packed with the package. */
+  languages?: readonly string[];
 }
 
 /** package.json of the SDK: exports import/require with types first, built by tsup on `npm pack`. */
@@ -42,7 +44,7 @@ export function packageJson(model: ApiModel, settings: PackageSettings): string 
     type: 'module',
     engines: { node: '>=20' },
     sideEffects: false,
-    files: settings.docs ? ['dist', 'docs'] : ['dist'],
+    files: ['dist', ...(settings.docs ? ['docs'] : []), ...(settings.languages ?? [])],
     main: './dist/index.cjs',
     module: './dist/index.js',
     types: './dist/index.d.cts',

@@ -87,13 +87,32 @@ function remember(key: string, diagnostics: ParserDiagnostic[]): void {
 function fromDisk(file: string, key: string): ParserDiagnostic[] | null {
   try {
     const kept = JSON.parse(readFileSync(file, 'utf8')) as { format?: unknown; diagnostics?: unknown };
-    if (kept.format !== FORMAT || !Array.isArray(kept.diagnostics)) return null;
+    if (kept.format !== FORMAT || !Array.isArray(kept.diagnostics) || !kept.diagnostics.every(wellFormed)) return null;
     const diagnostics = kept.diagnostics as ParserDiagnostic[];
     remember(key, diagnostics);
     return diagnostics;
   } catch {
     return null;
   }
+}
+
+/**
+ * Whether a kept diagnostic has the parser's form: a planted one with a message that is not text (an
+ * object, a number) would reach the messages as `[object Object]` or break them, so the file is a miss.
+ * Its text is the parser's or anyone's who can write the folder: the command line prints it escaped.
+ */
+function wellFormed(d: unknown): boolean {
+  if (typeof d !== 'object' || d === null) return false;
+  const { severity, path, message, code, range } = d as Record<string, unknown>;
+  const line = (range as { start?: { line?: unknown } } | undefined)?.start?.line;
+  return (
+    (range === undefined || typeof line === 'number') &&
+    typeof severity === 'number' &&
+    Array.isArray(path) &&
+    path.every((k) => typeof k === 'string' || typeof k === 'number') &&
+    typeof message === 'string' &&
+    (typeof code === 'string' || typeof code === 'number')
+  );
 }
 
 /** Write a verdict whole (a temporary file renamed), then drop the oldest past MAX_FILES; failures are ignored. */
