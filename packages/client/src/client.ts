@@ -15,9 +15,11 @@
 import { channelMatcher } from '@exchange-api/types';
 import { ClientError, UsageError } from './errors';
 import { ServerErrors } from './server-errors';
-import { Limiter, type LimiterMark } from './limiter';
+import { Limiter } from './limiter';
+import { learnInstrumentTypes, syncRateLimits } from './limiter-feed';
 import { defaultReconnectPolicy } from './backoff';
-import { BoundedQueue, openStream, type PayloadStream, type StreamOptions } from './stream';
+import type { PayloadStream, StreamOptions } from './stream';
+import { OpenStreams } from './open-streams';
 import { Emitter } from './events';
 import { startDeadline } from './deadline';
 import { asClientError, isDrop } from './faults';
@@ -27,7 +29,7 @@ import { RpcSession } from './session';
 import { Connection } from './connection';
 import { Subscriptions } from './subscriptions';
 import { HttpTransport } from './http';
-import { InstrumentTypes } from './instrument-types';
+import type { InstrumentTypes } from './instrument-types';
 import { ActionInstruments } from './action-instruments';
 import type {
   ApiActionInput,
@@ -85,7 +87,7 @@ export class ApiClient<
   private readonly http: HttpTransport;
   private readonly instrumentTypes: InstrumentTypes | null;
   private readonly actionInstruments: ActionInstruments;
-  private readonly streams = new Set<BoundedQueue<unknown>>();
+  private readonly streams = new OpenStreams();
   /** A login succeeded: repeat it on every new connection. */
   private loginOnReconnect = false;
 
@@ -136,30 +138,16 @@ export class ApiClient<
       this.signing,
       this.validation,
     );
-    this.instrumentTypes = this.limiter && this.learnInstrumentTypes(this.limiter);
+    // The types come from this interface's instrument list: an API without it has none to learn.
+    const fetchInstruments = this.methods.has('public/get_all_live_instruments')
+      ? (o: CallOptions) => this.request('public/get_all_live_instruments', {}, o)
+      : null;
+    const report = (err: ClientError) => this.events.emit('error', err);
+    this.instrumentTypes = this.limiter && learnInstrumentTypes(this.limiter, fetchInstruments, report);
     this.actionInstruments = new ActionInstruments(
       this.methods.has('public/get_instrument')
         ? (name, o) => this.request('public/get_instrument', { instrument_name: name as string }, o)
         : null,
-    );
-  }
-
-  /** The instrument types the limiter picks buckets by, learnt from the server; unknown ones reported once. */
-  private learnInstrumentTypes(limiter: Limiter): InstrumentTypes | null {
-    limiter.onUnknownInstrument = (name, bucketId) =>
-      this.events.emit(
-        'error',
-        new ClientError(
-          'INSTRUMENT_TYPE_UNKNOWN',
-          `limiter: the server reports no instrument type for ${name}; its orders draw on the ${bucketId} bucket`,
-        ),
-      );
-    // The types come from this interface's instrument list: an API without it has none to learn.
-    if (!this.methods.has('public/get_all_live_instruments')) return null;
-    return new InstrumentTypes(
-      limiter,
-      (o) => this.request('public/get_all_live_instruments', {}, o),
-      (err) => this.events.emit('error', asClientError(err)),
     );
   }
 
@@ -201,12 +189,7 @@ export class ApiClient<
 
   private closed(err: ClientError, byUser: boolean): void {
     this.limiter?.clear(err);
-    // Streams end rather than wait for payloads that will never come; with the cause unless the user closed.
-    for (const queue of this.streams) {
-      if (byUser) queue.end();
-      else queue.fail(err);
-    }
-    this.streams.clear();
+    this.streams.endAll(err, byUser);
   }
 
   /**
@@ -316,16 +299,10 @@ export class ApiClient<
   }
 
   /** `public/getRateLimits` over WebSocket, and the limiter corrected from it (knowing what was sent after it). */
-  private async rateLimits(options: CallOptions, restoring: boolean): Promise<object> {
-    let mark: LimiterMark | undefined;
-    const authenticated = this.session.authenticated;
-    const onBudgetTaken = () => (mark = this.limiter?.mark());
-    const r = (await this.wsCall('public/getRateLimits', {}, options, {
-      restoring,
-      onBudgetTaken,
-    })) as object;
-    this.limiter?.sync(r, authenticated && this.session.authenticated, mark);
-    return r;
+  private rateLimits(options: CallOptions, restoring: boolean): Promise<object> {
+    const send = (onBudgetTaken: () => void) =>
+      this.wsCall('public/getRateLimits', {}, options, { restoring, onBudgetTaken });
+    return syncRateLimits(this.limiter, () => this.session.authenticated, send);
   }
 
   /** The caller's live budgets (`public/getRateLimits`); also corrects the client's limiter. */
@@ -396,17 +373,11 @@ export class ApiClient<
   ): PayloadStream<ApiPayload<TChannels, A>> {
     const address = String(channel);
     const onOverflow = (dropped: number) => this.events.emit('overflow', { address, dropped });
-    const queue = new BoundedQueue<ApiPayload<TChannels, A>>(
+    return this.streams.open<ApiPayload<TChannels, A>>(
       address,
-      options.bufferSize ?? 1024,
-      options.overflow ?? 'drop-oldest',
-      onOverflow,
-    );
-    this.streams.add(queue as BoundedQueue<unknown>);
-    return openStream(
-      queue,
+      options,
       (push) => this.subscribe(channel, push),
-      () => this.streams.delete(queue as BoundedQueue<unknown>),
+      onOverflow,
     );
   }
 }

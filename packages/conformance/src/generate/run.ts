@@ -16,7 +16,8 @@ import { Session } from './session';
 import { defaultSpecFile, type GenSpec } from './spec';
 import { genSpecOf, type SpecLoader } from './spec-model';
 import { readRegularFile } from '../read-regular';
-import { checkReplayPlace, replayPlace, writeReplay, type ReplayFile } from './replay-file';
+import { checkReplayPlace, replayPlace } from './replay-file';
+import { replayRecorder } from './replay-recorder';
 import { matches } from '../select';
 import { areaCounts, countResults } from '../tally';
 import type { TargetEnv } from './target-env';
@@ -47,77 +48,6 @@ export async function specOf(file: string | null | undefined, load: SpecLoader |
         'as the exchange-api command does',
     );
   return genSpecOf(await load(path), path);
-}
-
-type Recorders = Pick<TargetEnv, 'onFailure' | 'onChannelFailure' | 'onSequenceFailure'>;
-
-/** Where failures are written as replay files (nowhere when replayDir is null). */
-function replayRecorder(
-  o: GenerateOptions,
-  spec: GenSpec,
-  seed: number,
-  written: string[],
-  notWritten: string[],
-): Recorders {
-  const place = o.replayDir === null ? null : replayPlace(o.replayDir);
-  const head = {
-    format: 'exchange-api-conformance-replay' as const,
-    formatVersion: 1 as const,
-    seed,
-    spec: { file: spec.file, title: spec.title, version: spec.version },
-    target: { ws: o.ws, http: o.http ?? null },
-  };
-  const write = (file: Omit<ReplayFile, keyof typeof head | 'recordedAt'>) => {
-    if (place === null) return null;
-    try {
-      const path = writeReplay(place, { ...head, ...file, recordedAt: new Date().toISOString() }, written.length + 1);
-      written.push(path);
-      return path;
-    } catch (err) {
-      // The failure still counts and is reported; only its replay file is missing, and the report says why.
-      notWritten.push(`the replay file of ${file.method} (${file.transport}): ${(err as Error).message}`);
-      return null;
-    }
-  };
-  const onChannelFailure: Recorders['onChannelFailure'] = (ch, expect, channel, call, original, steps) =>
-    write({
-      kind: 'channel',
-      method: ch.id,
-      transport: 'ws',
-      auth: ch.access === 'private' ? 'login' : 'none',
-      expect,
-      why: channel.address,
-      channel,
-      call,
-      ...(original ? { original } : {}),
-      shrinkSteps: steps,
-    });
-  const onSequenceFailure: Recorders['onSequenceFailure'] = (name, sequence, call) =>
-    write({
-      kind: 'sequence',
-      method: name,
-      transport: 'ws',
-      auth: sequence.conn === 'login' || sequence.frames.some((f) => f.login) ? 'login' : 'none',
-      expect: 'valid',
-      why: call.verdict.rule,
-      sequence,
-      call,
-      shrinkSteps: 0,
-    });
-  const onFailure: Recorders['onFailure'] = (m, transport, c, call, original, steps) =>
-    write({
-      kind: 'method',
-      method: m.name,
-      transport,
-      auth: m.auth,
-      expect: c.expect,
-      why: c.why,
-      ...(c.offHint ? { offHint: c.offHint } : {}),
-      call,
-      ...(original ? { original } : {}),
-      shrinkSteps: steps,
-    });
-  return { onFailure, onChannelFailure, onSequenceFailure };
 }
 
 /** Open the session (UnreachableError when the server cannot be reached) and build what every target shares. */
