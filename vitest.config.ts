@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 // //#test:all), so one report counts every test.
 export default defineConfig({
   test: {
-    projects: ['tools/codegen', 'packages/*', 'test'],
+    projects: ['tools/codegen', 'tools/evidence', 'packages/*', 'test'],
     // Most of the long tests wait on sockets and child processes, not on the CPU: three files at a time
     // on a 2-core machine (vitest's default there is one).
     maxWorkers: 3,

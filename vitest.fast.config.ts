@@ -1,6 +1,6 @@
 /**
- * The fast lane, `npm run test:fast`: the inner loop's tests. The packages' and the generator's own
- * tests from their sources: no build (none of the root config's global setup), no child process, no
+ * The fast lane, `npm run test:fast`: the inner loop's tests. The packages', the generator's and the evidence's
+ * own tests from their sources: no build (none of the root config's global setup), no child process, no
  * browser, no packing, and not test/ (the cross-package end-to-end tests). About a minute on a quiet
  * 2-core machine; `npm test` runs everything, as CI does. Extra arguments go to vitest
  * (`npm run test:fast -- writer` runs the files whose path holds "writer").
@@ -30,7 +30,7 @@ const SLOW: Record<string, string> = {
   'tools/codegen/test/plain-spec.test.ts': 'tsc over generated code',
 };
 
-const dirs = ['tools/codegen', ...readdirSync('packages').map((p) => `packages/${p}`)];
+const dirs = ['tools/codegen', 'tools/evidence', ...readdirSync('packages').map((p) => `packages/${p}`)];
 
 export default defineConfig({
   test: {

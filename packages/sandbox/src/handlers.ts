@@ -61,12 +61,14 @@ function subscriptionHandlers({ access, index }: HandlerParts): Record<string, H
       }
       return subscriptionResult(conn, status);
     },
-    unsubscribe: (ctx, p: { channels?: string[] } | null) => {
+    unsubscribe: (ctx, p: { channels?: string[] | null } | null) => {
       const conn = ctx.conn!;
       const status = new StatusMap();
       for (const address of p?.channels ?? [...conn.subscriptions])
         status.set(address, index.remove(conn, address) ? 'ok' : 'Not subscribed');
-      return subscriptionResult(conn, status);
+      // derive-ts reads the channels left as remaining_subscriptions; current_subscriptions is subscribe's name.
+      const result = subscriptionResult(conn, status);
+      return { ...result, remaining_subscriptions: result.current_subscriptions };
     },
   };
 }

@@ -103,6 +103,7 @@ describe('the door', () => {
     expect(u).toEqual({
       status: { 'trades.ETH-PERP': 'ok', 'trades.BTC-PERP': 'Not subscribed' },
       current_subscriptions: [],
+      remaining_subscriptions: [],
     });
   });
 });

@@ -97,6 +97,7 @@ describe('framing', () => {
     expect(u).toEqual({
       status: { 'orderbook.ETH-PERP.1.10': 'ok', 'trades.BTC-PERP': 'Not subscribed' },
       current_subscriptions: [],
+      remaining_subscriptions: [],
     });
     await c.call('subscribe', { channels: ['trades.ETH-PERP', 'trades.BTC-PERP'] });
     expect((await c.call('unsubscribe', {})).current_subscriptions).toEqual([]);

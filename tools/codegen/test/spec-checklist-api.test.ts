@@ -163,14 +163,17 @@ describe('methods', () => {
     },
   );
 
-  it("subscribe takes channels (array of addresses); unsubscribe's channels is optional", () => {
+  it("subscribe takes channels (array of addresses); unsubscribe's channels is optional and may be null", () => {
     const sub = methodByName('subscribe');
     expect(sub.params.record).toBe('SubscribeParams');
     expect(field('SubscribeParams', 'channels')).toMatchObject({ required: true, type: 'array of string' });
     const unsub = methodByName('unsubscribe');
     expect(unsub.params.record).toBe('UnsubscribeParams');
-    expect(field('UnsubscribeParams', 'channels')).toMatchObject({ required: false, type: 'array of string' });
+    // Left out or null (derive-ts sends null), it drops every subscription.
+    expect(field('UnsubscribeParams', 'channels')).toMatchObject({ required: false, nullable: true });
     expect(validator('UnsubscribeParams')({})).toBe(true);
+    expect(validator('UnsubscribeParams')({ channels: null })).toBe(true);
+    expect(validator('UnsubscribeParams')({ channels: ['trades.ETH-PERP'] })).toBe(true);
   });
 
   it('public/login: params wallet, timestamp (decimal string of ms), signature (65-byte hex); result an array of integer ids', () => {

@@ -154,6 +154,180 @@ export function createRpc(core: SurfaceCore) {
     privateGetOrders: (params: CallParams<'private/get_orders'>, options?: CallOptions) => core.call('private/get_orders', params, options),
     /** `private/get_trade_history`: The caller's own fills, newest first, by subaccount, instrument, order and time. (ws, http; non_matching; login) */
     privateGetTradeHistory: (params: CallParams<'private/get_trade_history'>, options?: CallOptions) => core.call('private/get_trade_history', params, options),
+    /** `private/burn_vault_shares`: private/burn_vault_shares, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateBurnVaultShares: (params: CallParams<'private/burn_vault_shares'>, options?: CallOptions) => core.call('private/burn_vault_shares', params, options),
+    /** `private/cancel_algo_order`: private/cancel_algo_order, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateCancelAlgoOrder: (params: CallParams<'private/cancel_algo_order'>, options?: CallOptions) => core.call('private/cancel_algo_order', params, options),
+    /** `private/cancel_all_algo_orders`: private/cancel_all_algo_orders, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateCancelAllAlgoOrders: (params: CallParams<'private/cancel_all_algo_orders'>, options?: CallOptions) => core.call('private/cancel_all_algo_orders', params, options),
+    /** `private/cancel_all_trigger_orders`: private/cancel_all_trigger_orders, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateCancelAllTriggerOrders: (params: CallParams<'private/cancel_all_trigger_orders'>, options?: CallOptions) => core.call('private/cancel_all_trigger_orders', params, options),
+    /** `private/cancel_all_vault_requests`: private/cancel_all_vault_requests, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateCancelAllVaultRequests: (params: CallParams<'private/cancel_all_vault_requests'>, options?: CallOptions) => core.call('private/cancel_all_vault_requests', params, options),
+    /** `private/cancel_batch_quotes`: private/cancel_batch_quotes, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateCancelBatchQuotes: (params: CallParams<'private/cancel_batch_quotes'>, options?: CallOptions) => core.call('private/cancel_batch_quotes', params, options),
+    /** `private/cancel_batch_rfqs`: private/cancel_batch_rfqs, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateCancelBatchRfqs: (params: CallParams<'private/cancel_batch_rfqs'>, options?: CallOptions) => core.call('private/cancel_batch_rfqs', params, options),
+    /** `private/cancel_quote`: private/cancel_quote, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateCancelQuote: (params: CallParams<'private/cancel_quote'>, options?: CallOptions) => core.call('private/cancel_quote', params, options),
+    /** `private/cancel_rfq`: private/cancel_rfq, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateCancelRfq: (params: CallParams<'private/cancel_rfq'>, options?: CallOptions) => core.call('private/cancel_rfq', params, options),
+    /** `private/cancel_trigger_order`: private/cancel_trigger_order, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateCancelTriggerOrder: (params: CallParams<'private/cancel_trigger_order'>, options?: CallOptions) => core.call('private/cancel_trigger_order', params, options),
+    /** `private/change_subaccount_label`: private/change_subaccount_label, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateChangeSubaccountLabel: (params: CallParams<'private/change_subaccount_label'>, options?: CallOptions) => core.call('private/change_subaccount_label', params, options),
+    /** `private/create_vault`: private/create_vault, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateCreateVault: (params: CallParams<'private/create_vault'>, options?: CallOptions) => core.call('private/create_vault', params, options),
+    /** `private/edit_session_key`: private/edit_session_key, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateEditSessionKey: (params: CallParams<'private/edit_session_key'>, options?: CallOptions) => core.call('private/edit_session_key', params, options),
+    /** `private/execute_quote`: private/execute_quote, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateExecuteQuote: (params: CallParams<'private/execute_quote'>, options?: CallOptions) => core.call('private/execute_quote', params, options),
+    /** `private/force_burn`: private/force_burn, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateForceBurn: (params: CallParams<'private/force_burn'>, options?: CallOptions) => core.call('private/force_burn', params, options),
+    /** `private/get_account`: private/get_account, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateGetAccount: (params: CallParams<'private/get_account'>, options?: CallOptions) => core.call('private/get_account', params, options),
+    /** `private/get_algo_orders`: private/get_algo_orders, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateGetAlgoOrders: (params: CallParams<'private/get_algo_orders'>, options?: CallOptions) => core.call('private/get_algo_orders', params, options),
+    /** `private/get_collaterals`: private/get_collaterals, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateGetCollaterals: (params: CallParams<'private/get_collaterals'>, options?: CallOptions) => core.call('private/get_collaterals', params, options),
+    /** `private/get_curated_vaults`: private/get_curated_vaults, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateGetCuratedVaults: (params: CallParams<'private/get_curated_vaults'>, options?: CallOptions) => core.call('private/get_curated_vaults', params, options),
+    /** `private/get_deposit_history`: private/get_deposit_history, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateGetDepositHistory: (params: CallParams<'private/get_deposit_history'>, options?: CallOptions) => core.call('private/get_deposit_history', params, options),
+    /** `private/get_erc20_transfer_history`: private/get_erc20_transfer_history, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateGetErc20TransferHistory: (params: CallParams<'private/get_erc20_transfer_history'>, options?: CallOptions) => core.call('private/get_erc20_transfer_history', params, options),
+    /** `private/get_funding_history`: private/get_funding_history, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateGetFundingHistory: (params: CallParams<'private/get_funding_history'>, options?: CallOptions) => core.call('private/get_funding_history', params, options),
+    /** `private/get_interest_history`: private/get_interest_history, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateGetInterestHistory: (params: CallParams<'private/get_interest_history'>, options?: CallOptions) => core.call('private/get_interest_history', params, options),
+    /** `private/get_live_burn_requests`: private/get_live_burn_requests, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateGetLiveBurnRequests: (params: CallParams<'private/get_live_burn_requests'>, options?: CallOptions) => core.call('private/get_live_burn_requests', params, options),
+    /** `private/get_live_mint_requests`: private/get_live_mint_requests, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateGetLiveMintRequests: (params: CallParams<'private/get_live_mint_requests'>, options?: CallOptions) => core.call('private/get_live_mint_requests', params, options),
+    /** `private/get_live_vault_requests`: private/get_live_vault_requests, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateGetLiveVaultRequests: (params: CallParams<'private/get_live_vault_requests'>, options?: CallOptions) => core.call('private/get_live_vault_requests', params, options),
+    /** `private/get_mmp_config`: private/get_mmp_config, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateGetMmpConfig: (params: CallParams<'private/get_mmp_config'>, options?: CallOptions) => core.call('private/get_mmp_config', params, options),
+    /** `private/get_option_settlement_history`: private/get_option_settlement_history, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateGetOptionSettlementHistory: (params: CallParams<'private/get_option_settlement_history'>, options?: CallOptions) => core.call('private/get_option_settlement_history', params, options),
+    /** `private/get_order`: private/get_order, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateGetOrder: (params: CallParams<'private/get_order'>, options?: CallOptions) => core.call('private/get_order', params, options),
+    /** `private/get_order_history`: private/get_order_history, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateGetOrderHistory: (params: CallParams<'private/get_order_history'>, options?: CallOptions) => core.call('private/get_order_history', params, options),
+    /** `private/get_positions`: private/get_positions, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateGetPositions: (params: CallParams<'private/get_positions'>, options?: CallOptions) => core.call('private/get_positions', params, options),
+    /** `private/get_quotes`: private/get_quotes, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateGetQuotes: (params: CallParams<'private/get_quotes'>, options?: CallOptions) => core.call('private/get_quotes', params, options),
+    /** `private/get_rfqs`: private/get_rfqs, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateGetRfqs: (params: CallParams<'private/get_rfqs'>, options?: CallOptions) => core.call('private/get_rfqs', params, options),
+    /** `private/get_shareholder_vaults`: private/get_shareholder_vaults, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateGetShareholderVaults: (params: CallParams<'private/get_shareholder_vaults'>, options?: CallOptions) => core.call('private/get_shareholder_vaults', params, options),
+    /** `private/get_trigger_orders`: private/get_trigger_orders, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateGetTriggerOrders: (params: CallParams<'private/get_trigger_orders'>, options?: CallOptions) => core.call('private/get_trigger_orders', params, options),
+    /** `private/get_vault_request_history`: private/get_vault_request_history, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateGetVaultRequestHistory: (params: CallParams<'private/get_vault_request_history'>, options?: CallOptions) => core.call('private/get_vault_request_history', params, options),
+    /** `private/get_vault_shares`: private/get_vault_shares, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateGetVaultShares: (params: CallParams<'private/get_vault_shares'>, options?: CallOptions) => core.call('private/get_vault_shares', params, options),
+    /** `private/get_withdrawal_history`: private/get_withdrawal_history, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateGetWithdrawalHistory: (params: CallParams<'private/get_withdrawal_history'>, options?: CallOptions) => core.call('private/get_withdrawal_history', params, options),
+    /** `private/liquidate`: private/liquidate, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateLiquidate: (params: CallParams<'private/liquidate'>, options?: CallOptions) => core.call('private/liquidate', params, options),
+    /** `private/mint_vault_shares`: private/mint_vault_shares, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateMintVaultShares: (params: CallParams<'private/mint_vault_shares'>, options?: CallOptions) => core.call('private/mint_vault_shares', params, options),
+    /** `private/order_debug`: private/order_debug, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateOrderDebug: (params: CallParams<'private/order_debug'>, options?: CallOptions) => core.call('private/order_debug', params, options),
+    /** `private/order_quote`: private/order_quote, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateOrderQuote: (params: CallParams<'private/order_quote'>, options?: CallOptions) => core.call('private/order_quote', params, options),
+    /** `private/poll_quotes`: private/poll_quotes, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privatePollQuotes: (params: CallParams<'private/poll_quotes'>, options?: CallOptions) => core.call('private/poll_quotes', params, options),
+    /** `private/poll_rfqs`: private/poll_rfqs, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privatePollRfqs: (params: CallParams<'private/poll_rfqs'>, options?: CallOptions) => core.call('private/poll_rfqs', params, options),
+    /** `private/reject_deposit_request`: private/reject_deposit_request, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateRejectDepositRequest: (params: CallParams<'private/reject_deposit_request'>, options?: CallOptions) => core.call('private/reject_deposit_request', params, options),
+    /** `private/replace_quote`: private/replace_quote, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateReplaceQuote: (params: CallParams<'private/replace_quote'>, options?: CallOptions) => core.call('private/replace_quote', params, options),
+    /** `private/request_vault_deposit`: private/request_vault_deposit, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateRequestVaultDeposit: (params: CallParams<'private/request_vault_deposit'>, options?: CallOptions) => core.call('private/request_vault_deposit', params, options),
+    /** `private/request_vault_withdraw`: private/request_vault_withdraw, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateRequestVaultWithdraw: (params: CallParams<'private/request_vault_withdraw'>, options?: CallOptions) => core.call('private/request_vault_withdraw', params, options),
+    /** `private/reset_mmp`: private/reset_mmp, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateResetMmp: (params: CallParams<'private/reset_mmp'>, options?: CallOptions) => core.call('private/reset_mmp', params, options),
+    /** `private/rfq_get_best_quote`: private/rfq_get_best_quote, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateRfqGetBestQuote: (params: CallParams<'private/rfq_get_best_quote'>, options?: CallOptions) => core.call('private/rfq_get_best_quote', params, options),
+    /** `private/send_quote`: private/send_quote, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateSendQuote: (params: CallParams<'private/send_quote'>, options?: CallOptions) => core.call('private/send_quote', params, options),
+    /** `private/send_rfq`: private/send_rfq, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateSendRfq: (params: CallParams<'private/send_rfq'>, options?: CallOptions) => core.call('private/send_rfq', params, options),
+    /** `private/session_keys`: private/session_keys, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateSessionKeys: (params: CallParams<'private/session_keys'>, options?: CallOptions) => core.call('private/session_keys', params, options),
+    /** `private/set_cancel_on_disconnect`: private/set_cancel_on_disconnect, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateSetCancelOnDisconnect: (params: CallParams<'private/set_cancel_on_disconnect'>, options?: CallOptions) => core.call('private/set_cancel_on_disconnect', params, options),
+    /** `private/set_mmp_config`: private/set_mmp_config, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateSetMmpConfig: (params: CallParams<'private/set_mmp_config'>, options?: CallOptions) => core.call('private/set_mmp_config', params, options),
+    /** `private/set_session_key`: private/set_session_key, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateSetSessionKey: (params: CallParams<'private/set_session_key'>, options?: CallOptions) => core.call('private/set_session_key', params, options),
+    /** `private/transfer_positions`: private/transfer_positions, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateTransferPositions: (params: CallParams<'private/transfer_positions'>, options?: CallOptions) => core.call('private/transfer_positions', params, options),
+    /** `private/transfer_spot`: private/transfer_spot, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateTransferSpot: (params: CallParams<'private/transfer_spot'>, options?: CallOptions) => core.call('private/transfer_spot', params, options),
+    /** `private/transfer_spot_external`: private/transfer_spot_external, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateTransferSpotExternal: (params: CallParams<'private/transfer_spot_external'>, options?: CallOptions) => core.call('private/transfer_spot_external', params, options),
+    /** `private/update_vault_info`: private/update_vault_info, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateUpdateVaultInfo: (params: CallParams<'private/update_vault_info'>, options?: CallOptions) => core.call('private/update_vault_info', params, options),
+    /** `private/update_whitelisted_recipients`: private/update_whitelisted_recipients, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateUpdateWhitelistedRecipients: (params: CallParams<'private/update_whitelisted_recipients'>, options?: CallOptions) => core.call('private/update_whitelisted_recipients', params, options),
+    /** `private/withdraw`: private/withdraw, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    privateWithdraw: (params: CallParams<'private/withdraw'>, options?: CallOptions) => core.call('private/withdraw', params, options),
+    /** `public/execute_quote_debug`: public/execute_quote_debug, typed from derive-ts 3.0.13. (ws, http; non_matching) */
+    publicExecuteQuoteDebug: (params: CallParams<'public/execute_quote_debug'>, options?: CallOptions) => core.call('public/execute_quote_debug', params, options),
+    /** `public/get_all_referral_codes`: public/get_all_referral_codes, typed from derive-ts 3.0.13. (ws, http; non_matching) */
+    publicGetAllReferralCodes: (params: CallParams<'public/get_all_referral_codes'>, options?: CallOptions) => core.call('public/get_all_referral_codes', params, options),
+    /** `public/get_assets`: public/get_assets, typed from derive-ts 3.0.13. (ws, http; non_matching) */
+    publicGetAssets: (params: CallParams<'public/get_assets'>, options?: CallOptions) => core.call('public/get_assets', params, options),
+    /** `public/get_currency`: public/get_currency, typed from derive-ts 3.0.13. (ws, http; non_matching) */
+    publicGetCurrency: (params: CallParams<'public/get_currency'>, options?: CallOptions) => core.call('public/get_currency', params, options),
+    /** `public/get_index_chart_data`: public/get_index_chart_data, typed from derive-ts 3.0.13. (ws, http; non_matching) */
+    publicGetIndexChartData: (params: CallParams<'public/get_index_chart_data'>, options?: CallOptions) => core.call('public/get_index_chart_data', params, options),
+    /** `public/get_interest_rate_history`: public/get_interest_rate_history, typed from derive-ts 3.0.13. (ws, http; non_matching) */
+    publicGetInterestRateHistory: (params: CallParams<'public/get_interest_rate_history'>, options?: CallOptions) => core.call('public/get_interest_rate_history', params, options),
+    /** `public/get_latest_signed_feeds`: public/get_latest_signed_feeds, typed from derive-ts 3.0.13. (ws, http; non_matching) */
+    publicGetLatestSignedFeeds: (params: CallParams<'public/get_latest_signed_feeds'>, options?: CallOptions) => core.call('public/get_latest_signed_feeds', params, options),
+    /** `public/get_onchain_action_history`: public/get_onchain_action_history, typed from derive-ts 3.0.13. (ws, http; non_matching) */
+    publicGetOnchainActionHistory: (params: CallParams<'public/get_onchain_action_history'>, options?: CallOptions) => core.call('public/get_onchain_action_history', params, options),
+    /** `public/get_option_settlement_prices`: public/get_option_settlement_prices, typed from derive-ts 3.0.13. (ws, http; non_matching) */
+    publicGetOptionSettlementPrices: (params: CallParams<'public/get_option_settlement_prices'>, options?: CallOptions) => core.call('public/get_option_settlement_prices', params, options),
+    /** `public/get_pending_deposits`: public/get_pending_deposits, typed from derive-ts 3.0.13. (ws, http; non_matching) */
+    publicGetPendingDeposits: (params: CallParams<'public/get_pending_deposits'>, options?: CallOptions) => core.call('public/get_pending_deposits', params, options),
+    /** `public/get_referral_performance`: public/get_referral_performance, typed from derive-ts 3.0.13. (ws, http; non_matching) */
+    publicGetReferralPerformance: (params: CallParams<'public/get_referral_performance'>, options?: CallOptions) => core.call('public/get_referral_performance', params, options),
+    /** `public/get_risk_universes`: public/get_risk_universes, typed from derive-ts 3.0.13. (ws, http; non_matching) */
+    publicGetRiskUniverses: (params: CallParams<'public/get_risk_universes'>, options?: CallOptions) => core.call('public/get_risk_universes', params, options),
+    /** `public/get_tickers`: public/get_tickers, typed from derive-ts 3.0.13. (ws, http; non_matching) */
+    publicGetTickers: (params: CallParams<'public/get_tickers'>, options?: CallOptions) => core.call('public/get_tickers', params, options),
+    /** `public/get_tradingview_chart_data`: public/get_tradingview_chart_data, typed from derive-ts 3.0.13. (ws, http; non_matching) */
+    publicGetTradingviewChartData: (params: CallParams<'public/get_tradingview_chart_data'>, options?: CallOptions) => core.call('public/get_tradingview_chart_data', params, options),
+    /** `public/get_transaction`: public/get_transaction, typed from derive-ts 3.0.13. (ws, http; non_matching) */
+    publicGetTransaction: (params: CallParams<'public/get_transaction'>, options?: CallOptions) => core.call('public/get_transaction', params, options),
+    /** `public/get_vault`: public/get_vault, typed from derive-ts 3.0.13. (ws, http; non_matching) */
+    publicGetVault: (params: CallParams<'public/get_vault'>, options?: CallOptions) => core.call('public/get_vault', params, options),
+    /** `public/get_vault_action_history`: public/get_vault_action_history, typed from derive-ts 3.0.13. (ws, http; non_matching) */
+    publicGetVaultActionHistory: (params: CallParams<'public/get_vault_action_history'>, options?: CallOptions) => core.call('public/get_vault_action_history', params, options),
+    /** `public/get_vault_performance_history`: public/get_vault_performance_history, typed from derive-ts 3.0.13. (ws, http; non_matching) */
+    publicGetVaultPerformanceHistory: (params: CallParams<'public/get_vault_performance_history'>, options?: CallOptions) => core.call('public/get_vault_performance_history', params, options),
+    /** `public/get_vaults`: public/get_vaults, typed from derive-ts 3.0.13. (ws, http; non_matching) */
+    publicGetVaults: (params: CallParams<'public/get_vaults'>, options?: CallOptions) => core.call('public/get_vaults', params, options),
+    /** `public/get_wallets_from_session_key`: public/get_wallets_from_session_key, typed from derive-ts 3.0.13. (ws, http; non_matching) */
+    publicGetWalletsFromSessionKey: (params: CallParams<'public/get_wallets_from_session_key'>, options?: CallOptions) => core.call('public/get_wallets_from_session_key', params, options),
+    /** `public/order_quote`: public/order_quote, typed from derive-ts 3.0.13. (ws, http; non_matching) */
+    publicOrderQuote: (params: CallParams<'public/order_quote'>, options?: CallOptions) => core.call('public/order_quote', params, options),
+    /** `public/register_deposit_address`: public/register_deposit_address, typed from derive-ts 3.0.13. (ws, http; non_matching) */
+    publicRegisterDepositAddress: (params: CallParams<'public/register_deposit_address'>, options?: CallOptions) => core.call('public/register_deposit_address', params, options),
+    /** `public/send_quote_debug`: public/send_quote_debug, typed from derive-ts 3.0.13. (ws, http; non_matching) */
+    publicSendQuoteDebug: (params: CallParams<'public/send_quote_debug'>, options?: CallOptions) => core.call('public/send_quote_debug', params, options),
+    /** `public/start_auction`: public/start_auction, typed from derive-ts 3.0.13. (ws, http; non_matching) */
+    publicStartAuction: (params: CallParams<'public/start_auction'>, options?: CallOptions) => core.call('public/start_auction', params, options),
+    /** `public/withdraw_debug`: public/withdraw_debug, typed from derive-ts 3.0.13. (ws, http; non_matching) */
+    publicWithdrawDebug: (params: CallParams<'public/withdraw_debug'>, options?: CallOptions) => core.call('public/withdraw_debug', params, options),
   } as const;
 }
 

@@ -7,7 +7,7 @@ import { casesOf, type InputCase } from './cases';
 import { shrinkFailure } from './shrink';
 import { toJson } from './schema-set';
 import { runCase, skipReason, type TargetEnv } from './target-env';
-import type { Verdict } from './verdict';
+import type { Outcome, Verdict } from './verdict';
 import type { Exchange } from './session';
 import type { ReplayCall } from './replay-file';
 import type { GenMethod } from './spec';
@@ -21,6 +21,20 @@ const callOf = (c: InputCase, ex: Exchange, verdict: Verdict): ReplayCall => ({
   verdict,
 });
 
+/**
+ * The reason a target is reported as not served: the server answered a valid input "method not found".
+ * Such a method is counted and named among the skipped targets (neither a pass nor a failure), and its
+ * remaining cases are not sent.
+ */
+export const NOT_SERVED = 'not served: a valid input was answered -32601 (method not found)';
+
+/** Whether an answer is the JSON-RPC error -32601 (over WebSocket, or as an HTTP body). */
+function methodNotFound(o: Outcome): boolean {
+  const json = o.kind === 'response' || o.kind === 'http' ? o.json : undefined;
+  const error = typeof json === 'object' && json !== null ? (json as { error?: unknown }).error : undefined;
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === -32601;
+}
+
 /** Run every case of a method on a transport. */
 export async function runMethodTarget(
   env: TargetEnv,
@@ -33,7 +47,7 @@ export async function runMethodTarget(
   const findings: Finding[] = [];
   const observations: Observation[] = [];
   const transcript: TranscriptEntry[] = [];
-  const skip = skipReason(env, m, t);
+  let skip = skipReason(env, m, t);
   const cases = skip ? [] : casesOf(env.values, env.schemas, m.params, env.randomCases, t);
   const shrunkRules = new Set<string>();
   for (const c of cases) {
@@ -43,6 +57,11 @@ export async function runMethodTarget(
       continue;
     }
     const { ex, verdict } = await runCase(env, m, t, c);
+    if (c.expect === 'valid' && methodNotFound(ex.outcome)) {
+      skip = NOT_SERVED;
+      observations.push({ text: `${NOT_SERVED}: ${verdict.got}` });
+      break;
+    }
     counts[verdict.status]++;
     if (verdict.status === 'note')
       observations.push({
@@ -68,9 +87,11 @@ export async function runMethodTarget(
       ...call.received.map((d) => ({ t: now, conn: id, dir: 'received' as const, data: d })),
     );
   }
+  // A method not served has no verdicts: its counts start over, with the reason.
+  const kept = skip === NOT_SERVED ? zeroCounts(id, m.name, 'method', t) : counts;
   return {
-    result: resultOf(id, m, t, skip, counts, findings, observations, transcript, started),
-    counts: skip ? { ...counts, skipped: skip } : counts,
+    result: resultOf(id, m, t, skip, kept, findings, observations, transcript, started),
+    counts: skip ? { ...kept, skipped: skip } : kept,
   };
 }
 

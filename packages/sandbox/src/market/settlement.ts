@@ -192,8 +192,12 @@ export class Settlement {
   }
 }
 
-/** A public trade record with the order it filled: the private Trade record. */
+/**
+ * A public trade record with the order it filled: the private Trade record. The sandbox settles at once,
+ * so the fill is in a settled batch with its transaction; op_uuid names the operation (derive-ts reads it).
+ */
 export function privateRecord(shown: PublicTrade, orderId: string, label: string): PrivateTrade {
+  const op = keccak256(toUtf8Bytes(`sandbox operation ${shown.trade_id} ${orderId}`)).slice(2, 34);
   return {
     ...shown,
     quote_id: shown.quote_id ?? null,
@@ -201,6 +205,9 @@ export function privateRecord(shown: PublicTrade, orderId: string, label: string
     order_id: orderId,
     label,
     is_transfer: false,
+    op_uuid: `${op.slice(0, 8)}-${op.slice(8, 12)}-4${op.slice(13, 16)}-8${op.slice(17, 20)}-${op.slice(20, 32)}`,
+    tx_hash: keccak256(toUtf8Bytes(`sandbox trade ${shown.trade_id}`)),
+    batch_status: SETTLED,
   };
 }
 

@@ -14,10 +14,10 @@ export interface Methods {
   /** Drop the listed channels; when channels is omitted, drop all subscriptions. */
   'unsubscribe': {
     params: T.UnsubscribeParams;
-    result: T.SubscriptionResult;
+    result: T.UnsubscribeResult;
     /** The params shape our sandbox and client assume where the document does not show one. */
     assumedParams: T.UnsubscribeParams;
-    assumedResult: T.SubscriptionResult;
+    assumedResult: T.UnsubscribeResult;
   };
   /** Authenticate the connection for a wallet; returns the subaccount ids. */
   'public/login': {
@@ -203,11 +203,707 @@ export interface Methods {
     assumedParams: T.GetPrivateTradeHistoryParams;
     assumedResult: T.PrivateTradeHistoryResult;
   };
+  /** private/burn_vault_shares, typed from derive-ts 3.0.13. */
+  'private/burn_vault_shares': {
+    params: T.BurnSharesParams;
+    result: T.VaultSettle;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.BurnSharesParams;
+    assumedResult: T.VaultSettle;
+  };
+  /** private/cancel_algo_order, typed from derive-ts 3.0.13. */
+  'private/cancel_algo_order': {
+    params: T.CancelAlgoOrderParams;
+    result: T.Order;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.CancelAlgoOrderParams;
+    assumedResult: T.Order;
+  };
+  /** private/cancel_all_algo_orders, typed from derive-ts 3.0.13. */
+  'private/cancel_all_algo_orders': {
+    params: T.CancelAllAlgoOrdersParams;
+    result: T.PrivateCancelAllAlgoOrdersResponsePayload;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.CancelAllAlgoOrdersParams;
+    assumedResult: T.PrivateCancelAllAlgoOrdersResponsePayload;
+  };
+  /** private/cancel_all_trigger_orders, typed from derive-ts 3.0.13. */
+  'private/cancel_all_trigger_orders': {
+    params: T.CancelAllTriggerOrdersParams;
+    result: T.PrivateCancelAllTriggerOrdersResponsePayload;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.CancelAllTriggerOrdersParams;
+    assumedResult: T.PrivateCancelAllTriggerOrdersResponsePayload;
+  };
+  /** private/cancel_all_vault_requests, typed from derive-ts 3.0.13. */
+  'private/cancel_all_vault_requests': {
+    params: T.CancelVaultRequestParams;
+    result: T.VaultCancel;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.CancelVaultRequestParams;
+    assumedResult: T.VaultCancel;
+  };
+  /** private/cancel_batch_quotes, typed from derive-ts 3.0.13. */
+  'private/cancel_batch_quotes': {
+    params: T.CancelBatchQuotesParams;
+    result: T.CancelBatchResult;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.CancelBatchQuotesParams;
+    assumedResult: T.CancelBatchResult;
+  };
+  /** private/cancel_batch_rfqs, typed from derive-ts 3.0.13. */
+  'private/cancel_batch_rfqs': {
+    params: T.CancelBatchRfqsParams;
+    result: T.CancelBatchRfqs;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.CancelBatchRfqsParams;
+    assumedResult: T.CancelBatchRfqs;
+  };
+  /** private/cancel_quote, typed from derive-ts 3.0.13. */
+  'private/cancel_quote': {
+    params: T.CancelQuoteParams;
+    result: T.QuotePrivate;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.CancelQuoteParams;
+    assumedResult: T.QuotePrivate;
+  };
+  /** private/cancel_rfq, typed from derive-ts 3.0.13. */
+  'private/cancel_rfq': {
+    params: T.CancelRfqParams;
+    result: T.PrivateCancelRfqResponsePayload;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.CancelRfqParams;
+    assumedResult: T.PrivateCancelRfqResponsePayload;
+  };
+  /** private/cancel_trigger_order, typed from derive-ts 3.0.13. */
+  'private/cancel_trigger_order': {
+    params: T.CancelTriggerOrderParams;
+    result: T.Order;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.CancelTriggerOrderParams;
+    assumedResult: T.Order;
+  };
+  /** private/change_subaccount_label, typed from derive-ts 3.0.13. */
+  'private/change_subaccount_label': {
+    params: T.ChangeSubaccountLabelParams;
+    result: T.ChangeSubaccountLabelResult;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.ChangeSubaccountLabelParams;
+    assumedResult: T.ChangeSubaccountLabelResult;
+  };
+  /** private/create_vault, typed from derive-ts 3.0.13. */
+  'private/create_vault': {
+    params: T.CreateVaultParams;
+    result: T.VaultCreate;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.CreateVaultParams;
+    assumedResult: T.VaultCreate;
+  };
+  /** private/edit_session_key, typed from derive-ts 3.0.13. */
+  'private/edit_session_key': {
+    params: T.EditSessionKeyParams;
+    result: T.SessionKeyResponse;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.EditSessionKeyParams;
+    assumedResult: T.SessionKeyResponse;
+  };
+  /** private/execute_quote, typed from derive-ts 3.0.13. */
+  'private/execute_quote': {
+    params: T.ExecuteQuoteParams;
+    result: T.QuoteExecute;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.ExecuteQuoteParams;
+    assumedResult: T.QuoteExecute;
+  };
+  /** private/force_burn, typed from derive-ts 3.0.13. */
+  'private/force_burn': {
+    params: T.ForceBurnParams;
+    result: T.VaultForceBurn;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.ForceBurnParams;
+    assumedResult: T.VaultForceBurn;
+  };
+  /** private/get_account, typed from derive-ts 3.0.13. */
+  'private/get_account': {
+    params: T.GetAccountParams;
+    result: T.GetAccountResult;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.GetAccountParams;
+    assumedResult: T.GetAccountResult;
+  };
+  /** private/get_algo_orders, typed from derive-ts 3.0.13. */
+  'private/get_algo_orders': {
+    params: T.GetAlgoOrdersParams;
+    result: T.Order[];
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.GetAlgoOrdersParams;
+    assumedResult: T.Order[];
+  };
+  /** private/get_collaterals, typed from derive-ts 3.0.13. */
+  'private/get_collaterals': {
+    params: T.GetCollateralsParams;
+    result: T.GetCollateralsResult;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.GetCollateralsParams;
+    assumedResult: T.GetCollateralsResult;
+  };
+  /** private/get_curated_vaults, typed from derive-ts 3.0.13. */
+  'private/get_curated_vaults': {
+    params: T.GetCuratedVaultsParams;
+    result: T.VaultIds;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.GetCuratedVaultsParams;
+    assumedResult: T.VaultIds;
+  };
+  /** private/get_deposit_history, typed from derive-ts 3.0.13. */
+  'private/get_deposit_history': {
+    params: T.GetDepositHistoryParams;
+    result: T.DepositHistoryResult;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.GetDepositHistoryParams;
+    assumedResult: T.DepositHistoryResult;
+  };
+  /** private/get_erc20_transfer_history, typed from derive-ts 3.0.13. */
+  'private/get_erc20_transfer_history': {
+    params: T.GetErc20TransferHistoryParams;
+    result: T.TransferHistoryResult;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.GetErc20TransferHistoryParams;
+    assumedResult: T.TransferHistoryResult;
+  };
+  /** private/get_funding_history, typed from derive-ts 3.0.13. */
+  'private/get_funding_history': {
+    params: T.GetFundingHistoryParams;
+    result: T.PerpSettlementHistory;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.GetFundingHistoryParams;
+    assumedResult: T.PerpSettlementHistory;
+  };
+  /** private/get_interest_history, typed from derive-ts 3.0.13. */
+  'private/get_interest_history': {
+    params: T.GetInterestHistoryParams;
+    result: T.InterestHistoryResult;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.GetInterestHistoryParams;
+    assumedResult: T.InterestHistoryResult;
+  };
+  /** private/get_live_burn_requests, typed from derive-ts 3.0.13. */
+  'private/get_live_burn_requests': {
+    params: T.GetLiveBurnRequestsParams;
+    result: T.MultipleVaultRequests;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.GetLiveBurnRequestsParams;
+    assumedResult: T.MultipleVaultRequests;
+  };
+  /** private/get_live_mint_requests, typed from derive-ts 3.0.13. */
+  'private/get_live_mint_requests': {
+    params: T.GetLiveMintRequestsParams;
+    result: T.MultipleVaultRequests;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.GetLiveMintRequestsParams;
+    assumedResult: T.MultipleVaultRequests;
+  };
+  /** private/get_live_vault_requests, typed from derive-ts 3.0.13. */
+  'private/get_live_vault_requests': {
+    params: T.GetLiveVaultRequestsParams;
+    result: T.MultipleVaultRequests;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.GetLiveVaultRequestsParams;
+    assumedResult: T.MultipleVaultRequests;
+  };
+  /** private/get_mmp_config, typed from derive-ts 3.0.13. */
+  'private/get_mmp_config': {
+    params: T.MmpScopeParams;
+    result: T.MmpConfigResult[];
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.MmpScopeParams;
+    assumedResult: T.MmpConfigResult[];
+  };
+  /** private/get_option_settlement_history, typed from derive-ts 3.0.13. */
+  'private/get_option_settlement_history': {
+    params: T.GetOptionSettlementHistoryParams;
+    result: T.OptionSettlementHistoryResponse;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.GetOptionSettlementHistoryParams;
+    assumedResult: T.OptionSettlementHistoryResponse;
+  };
+  /** private/get_order, typed from derive-ts 3.0.13. */
+  'private/get_order': {
+    params: T.GetOrderParams;
+    result: T.Order;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.GetOrderParams;
+    assumedResult: T.Order;
+  };
+  /** private/get_order_history, typed from derive-ts 3.0.13. */
+  'private/get_order_history': {
+    params: T.GetOrderHistoryParams;
+    result: T.OrdersResult;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.GetOrderHistoryParams;
+    assumedResult: T.OrdersResult;
+  };
+  /** private/get_positions, typed from derive-ts 3.0.13. */
+  'private/get_positions': {
+    params: T.GetPositionsParams;
+    result: T.GetPositionsResult;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.GetPositionsParams;
+    assumedResult: T.GetPositionsResult;
+  };
+  /** private/get_quotes, typed from derive-ts 3.0.13. */
+  'private/get_quotes': {
+    params: T.GetQuotesParams;
+    result: T.QuoteGet;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.GetQuotesParams;
+    assumedResult: T.QuoteGet;
+  };
+  /** private/get_rfqs, typed from derive-ts 3.0.13. */
+  'private/get_rfqs': {
+    params: T.GetRfqsParams;
+    result: T.RFQGet;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.GetRfqsParams;
+    assumedResult: T.RFQGet;
+  };
+  /** private/get_shareholder_vaults, typed from derive-ts 3.0.13. */
+  'private/get_shareholder_vaults': {
+    params: T.GetShareholderVaultsParams;
+    result: T.VaultIds;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.GetShareholderVaultsParams;
+    assumedResult: T.VaultIds;
+  };
+  /** private/get_trigger_orders, typed from derive-ts 3.0.13. */
+  'private/get_trigger_orders': {
+    params: T.GetTriggerOrdersParams;
+    result: T.AggregatedTriggerOrdersResult;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.GetTriggerOrdersParams;
+    assumedResult: T.AggregatedTriggerOrdersResult;
+  };
+  /** private/get_vault_request_history, typed from derive-ts 3.0.13. */
+  'private/get_vault_request_history': {
+    params: T.GetVaultRequestHistoryParams;
+    result: T.PaginatedVaultRequestHistory;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.GetVaultRequestHistoryParams;
+    assumedResult: T.PaginatedVaultRequestHistory;
+  };
+  /** private/get_vault_shares, typed from derive-ts 3.0.13. */
+  'private/get_vault_shares': {
+    params: T.GetVaultSharesParams;
+    result: T.VaultShares;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.GetVaultSharesParams;
+    assumedResult: T.VaultShares;
+  };
+  /** private/get_withdrawal_history, typed from derive-ts 3.0.13. */
+  'private/get_withdrawal_history': {
+    params: T.GetWithdrawalHistoryParams;
+    result: T.WithdrawalHistoryResult;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.GetWithdrawalHistoryParams;
+    assumedResult: T.WithdrawalHistoryResult;
+  };
+  /** private/liquidate, typed from derive-ts 3.0.13. */
+  'private/liquidate': {
+    params: T.LiquidateParams;
+    result: T.LiquidateResult;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.LiquidateParams;
+    assumedResult: T.LiquidateResult;
+  };
+  /** private/mint_vault_shares, typed from derive-ts 3.0.13. */
+  'private/mint_vault_shares': {
+    params: T.MintSharesParams;
+    result: T.VaultSettle;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.MintSharesParams;
+    assumedResult: T.VaultSettle;
+  };
+  /** private/order_debug, typed from derive-ts 3.0.13. */
+  'private/order_debug': {
+    params: T.CreateOrderParams;
+    result: T.OrderDebugResult;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.CreateOrderParams;
+    assumedResult: T.OrderDebugResult;
+  };
+  /** private/order_quote, typed from derive-ts 3.0.13. */
+  'private/order_quote': {
+    params: T.OrderQuoteParams;
+    result: T.OrderQuoteResult;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.OrderQuoteParams;
+    assumedResult: T.OrderQuoteResult;
+  };
+  /** private/poll_quotes, typed from derive-ts 3.0.13. */
+  'private/poll_quotes': {
+    params: T.PollQuotesParams;
+    result: T.QuotePoll;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.PollQuotesParams;
+    assumedResult: T.QuotePoll;
+  };
+  /** private/poll_rfqs, typed from derive-ts 3.0.13. */
+  'private/poll_rfqs': {
+    params: T.PollRfqsParams;
+    result: T.RFQPoll;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.PollRfqsParams;
+    assumedResult: T.RFQPoll;
+  };
+  /** private/reject_deposit_request, typed from derive-ts 3.0.13. */
+  'private/reject_deposit_request': {
+    params: T.RejectDepositRequestParams;
+    result: T.VaultRequestAck;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.RejectDepositRequestParams;
+    assumedResult: T.VaultRequestAck;
+  };
+  /** private/replace_quote, typed from derive-ts 3.0.13. */
+  'private/replace_quote': {
+    params: T.ReplaceQuoteParams;
+    result: T.QuoteReplace;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.ReplaceQuoteParams;
+    assumedResult: T.QuoteReplace;
+  };
+  /** private/request_vault_deposit, typed from derive-ts 3.0.13. */
+  'private/request_vault_deposit': {
+    params: T.RequestVaultDepositParams;
+    result: T.VaultRequestAck;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.RequestVaultDepositParams;
+    assumedResult: T.VaultRequestAck;
+  };
+  /** private/request_vault_withdraw, typed from derive-ts 3.0.13. */
+  'private/request_vault_withdraw': {
+    params: T.RequestVaultWithdrawParams;
+    result: T.VaultRequestAck;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.RequestVaultWithdrawParams;
+    assumedResult: T.VaultRequestAck;
+  };
+  /** private/reset_mmp, typed from derive-ts 3.0.13. */
+  'private/reset_mmp': {
+    params: T.MmpScopeParams;
+    result: T.PrivateResetMmpResponsePayload;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.MmpScopeParams;
+    assumedResult: T.PrivateResetMmpResponsePayload;
+  };
+  /** private/rfq_get_best_quote, typed from derive-ts 3.0.13. */
+  'private/rfq_get_best_quote': {
+    params: T.RfqGetBestQuoteParams;
+    result: T.RfqGetBestQuoteResponse;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.RfqGetBestQuoteParams;
+    assumedResult: T.RfqGetBestQuoteResponse;
+  };
+  /** private/send_quote, typed from derive-ts 3.0.13. */
+  'private/send_quote': {
+    params: T.SendQuoteParams;
+    result: T.QuotePrivate;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.SendQuoteParams;
+    assumedResult: T.QuotePrivate;
+  };
+  /** private/send_rfq, typed from derive-ts 3.0.13. */
+  'private/send_rfq': {
+    params: T.SendRfqParams;
+    result: T.RFQPrivate;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.SendRfqParams;
+    assumedResult: T.RFQPrivate;
+  };
+  /** private/session_keys, typed from derive-ts 3.0.13. */
+  'private/session_keys': {
+    params: T.SessionKeysParams;
+    result: T.SessionKeysResult;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.SessionKeysParams;
+    assumedResult: T.SessionKeysResult;
+  };
+  /** private/set_cancel_on_disconnect, typed from derive-ts 3.0.13. */
+  'private/set_cancel_on_disconnect': {
+    params: T.SetCancelOnDisconnectParams;
+    result: T.PrivateSetCancelOnDisconnectResponsePayload;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.SetCancelOnDisconnectParams;
+    assumedResult: T.PrivateSetCancelOnDisconnectResponsePayload;
+  };
+  /** private/set_mmp_config, typed from derive-ts 3.0.13. */
+  'private/set_mmp_config': {
+    params: T.SetMmpConfigParams;
+    result: T.SetMmpConfigResponse;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.SetMmpConfigParams;
+    assumedResult: T.SetMmpConfigResponse;
+  };
+  /** private/set_session_key, typed from derive-ts 3.0.13. */
+  'private/set_session_key': {
+    params: T.SetSessionKeyParams;
+    result: T.SetSessionKeyResult;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.SetSessionKeyParams;
+    assumedResult: T.SetSessionKeyResult;
+  };
+  /** private/transfer_positions, typed from derive-ts 3.0.13. */
+  'private/transfer_positions': {
+    params: T.TransferPositionsParams;
+    result: T.TransferPositions;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.TransferPositionsParams;
+    assumedResult: T.TransferPositions;
+  };
+  /** private/transfer_spot, typed from derive-ts 3.0.13. */
+  'private/transfer_spot': {
+    params: T.TransferSpotParams;
+    result: T.TransferSpotResult;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.TransferSpotParams;
+    assumedResult: T.TransferSpotResult;
+  };
+  /** private/transfer_spot_external, typed from derive-ts 3.0.13. */
+  'private/transfer_spot_external': {
+    params: T.TransferSpotExternalParams;
+    result: T.TransferSpotExternalResult;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.TransferSpotExternalParams;
+    assumedResult: T.TransferSpotExternalResult;
+  };
+  /** private/update_vault_info, typed from derive-ts 3.0.13. */
+  'private/update_vault_info': {
+    params: T.UpdateVaultInfoParams;
+    result: T.OffchainAck;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.UpdateVaultInfoParams;
+    assumedResult: T.OffchainAck;
+  };
+  /** private/update_whitelisted_recipients, typed from derive-ts 3.0.13. */
+  'private/update_whitelisted_recipients': {
+    params: T.UpdateWhitelistedRecipientsParams;
+    result: T.UpdateWhitelistedRecipientsResult;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.UpdateWhitelistedRecipientsParams;
+    assumedResult: T.UpdateWhitelistedRecipientsResult;
+  };
+  /** private/withdraw, typed from derive-ts 3.0.13. */
+  'private/withdraw': {
+    params: T.WithdrawParams;
+    result: T.WithdrawResult;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.WithdrawParams;
+    assumedResult: T.WithdrawResult;
+  };
+  /** public/execute_quote_debug, typed from derive-ts 3.0.13. */
+  'public/execute_quote_debug': {
+    params: T.ExecuteQuoteDebugParams;
+    result: T.QuoteExecuteDebugResult;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.ExecuteQuoteDebugParams;
+    assumedResult: T.QuoteExecuteDebugResult;
+  };
+  /** public/get_all_referral_codes, typed from derive-ts 3.0.13. */
+  'public/get_all_referral_codes': {
+    params: T.GetAllReferralCodesParams;
+    result: T.Referrer[];
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.GetAllReferralCodesParams;
+    assumedResult: T.Referrer[];
+  };
+  /** public/get_assets, typed from derive-ts 3.0.13. */
+  'public/get_assets': {
+    params: T.GetAssetsParams;
+    result: T.AssetResponsePublic[];
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.GetAssetsParams;
+    assumedResult: T.AssetResponsePublic[];
+  };
+  /** public/get_currency, typed from derive-ts 3.0.13. */
+  'public/get_currency': {
+    params: T.GetCurrencyParams;
+    result: T.Currency;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.GetCurrencyParams;
+    assumedResult: T.Currency;
+  };
+  /** public/get_index_chart_data, typed from derive-ts 3.0.13. */
+  'public/get_index_chart_data': {
+    params: T.GetIndexChartDataParams;
+    result: T.IndexCandle[];
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.GetIndexChartDataParams;
+    assumedResult: T.IndexCandle[];
+  };
+  /** public/get_interest_rate_history, typed from derive-ts 3.0.13. */
+  'public/get_interest_rate_history': {
+    params: T.GetInterestRateHistoryParams;
+    result: T.InterestRateHistoryResult;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.GetInterestRateHistoryParams;
+    assumedResult: T.InterestRateHistoryResult;
+  };
+  /** public/get_latest_signed_feeds, typed from derive-ts 3.0.13. */
+  'public/get_latest_signed_feeds': {
+    params: T.GetLatestSignedFeedsParams;
+    result: T.GetLatestSignedFeedsResponse;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.GetLatestSignedFeedsParams;
+    assumedResult: T.GetLatestSignedFeedsResponse;
+  };
+  /** public/get_onchain_action_history, typed from derive-ts 3.0.13. */
+  'public/get_onchain_action_history': {
+    params: T.GetOnchainActionHistoryParams;
+    result: T.GetOnchainActionHistoryResponse;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.GetOnchainActionHistoryParams;
+    assumedResult: T.GetOnchainActionHistoryResponse;
+  };
+  /** public/get_option_settlement_prices, typed from derive-ts 3.0.13. */
+  'public/get_option_settlement_prices': {
+    params: T.GetOptionSettlementPricesParams;
+    result: T.OptionSettlementPricesResult;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.GetOptionSettlementPricesParams;
+    assumedResult: T.OptionSettlementPricesResult;
+  };
+  /** public/get_pending_deposits, typed from derive-ts 3.0.13. */
+  'public/get_pending_deposits': {
+    params: T.GetPendingDepositsParams;
+    result: T.GetPendingDepositsResult;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.GetPendingDepositsParams;
+    assumedResult: T.GetPendingDepositsResult;
+  };
+  /** public/get_referral_performance, typed from derive-ts 3.0.13. */
+  'public/get_referral_performance': {
+    params: T.GetReferralPerformanceParams;
+    result: T.GetReferralPerformanceResult;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.GetReferralPerformanceParams;
+    assumedResult: T.GetReferralPerformanceResult;
+  };
+  /** public/get_risk_universes, typed from derive-ts 3.0.13. */
+  'public/get_risk_universes': {
+    params: T.PublicGetRiskUniversesRequestPayload;
+    result: T.RiskUniverseResponse[];
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.PublicGetRiskUniversesRequestPayload;
+    assumedResult: T.RiskUniverseResponse[];
+  };
+  /** public/get_tickers, typed from derive-ts 3.0.13. */
+  'public/get_tickers': {
+    params: T.GetTickersParams;
+    result: T.GetTickersResponse;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.GetTickersParams;
+    assumedResult: T.GetTickersResponse;
+  };
+  /** public/get_tradingview_chart_data, typed from derive-ts 3.0.13. */
+  'public/get_tradingview_chart_data': {
+    params: T.GetTradingviewChartDataParams;
+    result: T.TradingviewCandle[];
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.GetTradingviewChartDataParams;
+    assumedResult: T.TradingviewCandle[];
+  };
+  /** public/get_transaction, typed from derive-ts 3.0.13. */
+  'public/get_transaction': {
+    params: T.GetTransactionParams;
+    result: T.GetTransactionResult;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.GetTransactionParams;
+    assumedResult: T.GetTransactionResult;
+  };
+  /** public/get_vault, typed from derive-ts 3.0.13. */
+  'public/get_vault': {
+    params: T.GetVaultParams;
+    result: T.Vault;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.GetVaultParams;
+    assumedResult: T.Vault;
+  };
+  /** public/get_vault_action_history, typed from derive-ts 3.0.13. */
+  'public/get_vault_action_history': {
+    params: T.GetVaultActionHistoryParams;
+    result: T.PaginatedVaultActionHistory;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.GetVaultActionHistoryParams;
+    assumedResult: T.PaginatedVaultActionHistory;
+  };
+  /** public/get_vault_performance_history, typed from derive-ts 3.0.13. */
+  'public/get_vault_performance_history': {
+    params: T.GetVaultPerformanceHistoryParams;
+    result: T.VaultPerformanceHistoryResult;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.GetVaultPerformanceHistoryParams;
+    assumedResult: T.VaultPerformanceHistoryResult;
+  };
+  /** public/get_vaults, typed from derive-ts 3.0.13. */
+  'public/get_vaults': {
+    params: T.GetVaultsParams;
+    result: T.Vaults;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.GetVaultsParams;
+    assumedResult: T.Vaults;
+  };
+  /** public/get_wallets_from_session_key, typed from derive-ts 3.0.13. */
+  'public/get_wallets_from_session_key': {
+    params: T.GetWalletsFromSessionKeyParams;
+    result: T.GetWalletsFromSessionKeyResult;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.GetWalletsFromSessionKeyParams;
+    assumedResult: T.GetWalletsFromSessionKeyResult;
+  };
+  /** public/order_quote, typed from derive-ts 3.0.13. */
+  'public/order_quote': {
+    params: T.OrderQuoteParams;
+    result: T.OrderQuoteResult;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.OrderQuoteParams;
+    assumedResult: T.OrderQuoteResult;
+  };
+  /** public/register_deposit_address, typed from derive-ts 3.0.13. */
+  'public/register_deposit_address': {
+    params: T.RegisterDepositAddressParams;
+    result: T.RegisterDepositAddressResult;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.RegisterDepositAddressParams;
+    assumedResult: T.RegisterDepositAddressResult;
+  };
+  /** public/send_quote_debug, typed from derive-ts 3.0.13. */
+  'public/send_quote_debug': {
+    params: T.SendQuoteDebugParams;
+    result: T.QuoteSendDebugResult;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.SendQuoteDebugParams;
+    assumedResult: T.QuoteSendDebugResult;
+  };
+  /** public/start_auction, typed from derive-ts 3.0.13. */
+  'public/start_auction': {
+    params: T.StartAuctionParams;
+    result: T.StartAuctionResult;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.StartAuctionParams;
+    assumedResult: T.StartAuctionResult;
+  };
+  /** public/withdraw_debug, typed from derive-ts 3.0.13. */
+  'public/withdraw_debug': {
+    params: T.WithdrawDebugParams;
+    result: unknown;
+    /** The params shape our sandbox and client assume where the document does not show one. */
+    assumedParams: T.WithdrawDebugParams;
+    assumedResult: unknown;
+  };
 }
 
 export type MethodName = keyof Methods;
-export type WsMethodName = 'subscribe' | 'unsubscribe' | 'public/login' | 'public/getRateLimits' | 'private/get_subaccounts' | 'public/get_all_live_instruments' | 'private/order' | 'private/replace' | 'private/cancel' | 'private/cancel_by_instrument' | 'private/cancel_by_nonce' | 'private/cancel_all' | 'private/cancel_by_label' | 'public/get_all_currencies' | 'public/get_all_instruments' | 'public/get_instrument' | 'public/get_ticker' | 'public/get_trade_history' | 'public/get_funding_rate_history' | 'public/get_time' | 'private/get_all_portfolios' | 'private/get_subaccount' | 'private/get_open_orders' | 'private/get_orders' | 'private/get_trade_history';
-export type HttpMethodName = 'public/getRateLimits' | 'private/get_subaccounts' | 'public/get_all_live_instruments' | 'private/order' | 'private/replace' | 'private/cancel' | 'private/cancel_by_instrument' | 'private/cancel_by_nonce' | 'private/cancel_all' | 'private/cancel_by_label' | 'public/get_all_currencies' | 'public/get_all_instruments' | 'public/get_instrument' | 'public/get_ticker' | 'public/get_trade_history' | 'public/get_funding_rate_history' | 'public/get_time' | 'private/get_all_portfolios' | 'private/get_subaccount' | 'private/get_open_orders' | 'private/get_orders' | 'private/get_trade_history';
+export type WsMethodName = 'subscribe' | 'unsubscribe' | 'public/login' | 'public/getRateLimits' | 'private/get_subaccounts' | 'public/get_all_live_instruments' | 'private/order' | 'private/replace' | 'private/cancel' | 'private/cancel_by_instrument' | 'private/cancel_by_nonce' | 'private/cancel_all' | 'private/cancel_by_label' | 'public/get_all_currencies' | 'public/get_all_instruments' | 'public/get_instrument' | 'public/get_ticker' | 'public/get_trade_history' | 'public/get_funding_rate_history' | 'public/get_time' | 'private/get_all_portfolios' | 'private/get_subaccount' | 'private/get_open_orders' | 'private/get_orders' | 'private/get_trade_history' | 'private/burn_vault_shares' | 'private/cancel_algo_order' | 'private/cancel_all_algo_orders' | 'private/cancel_all_trigger_orders' | 'private/cancel_all_vault_requests' | 'private/cancel_batch_quotes' | 'private/cancel_batch_rfqs' | 'private/cancel_quote' | 'private/cancel_rfq' | 'private/cancel_trigger_order' | 'private/change_subaccount_label' | 'private/create_vault' | 'private/edit_session_key' | 'private/execute_quote' | 'private/force_burn' | 'private/get_account' | 'private/get_algo_orders' | 'private/get_collaterals' | 'private/get_curated_vaults' | 'private/get_deposit_history' | 'private/get_erc20_transfer_history' | 'private/get_funding_history' | 'private/get_interest_history' | 'private/get_live_burn_requests' | 'private/get_live_mint_requests' | 'private/get_live_vault_requests' | 'private/get_mmp_config' | 'private/get_option_settlement_history' | 'private/get_order' | 'private/get_order_history' | 'private/get_positions' | 'private/get_quotes' | 'private/get_rfqs' | 'private/get_shareholder_vaults' | 'private/get_trigger_orders' | 'private/get_vault_request_history' | 'private/get_vault_shares' | 'private/get_withdrawal_history' | 'private/liquidate' | 'private/mint_vault_shares' | 'private/order_debug' | 'private/order_quote' | 'private/poll_quotes' | 'private/poll_rfqs' | 'private/reject_deposit_request' | 'private/replace_quote' | 'private/request_vault_deposit' | 'private/request_vault_withdraw' | 'private/reset_mmp' | 'private/rfq_get_best_quote' | 'private/send_quote' | 'private/send_rfq' | 'private/session_keys' | 'private/set_cancel_on_disconnect' | 'private/set_mmp_config' | 'private/set_session_key' | 'private/transfer_positions' | 'private/transfer_spot' | 'private/transfer_spot_external' | 'private/update_vault_info' | 'private/update_whitelisted_recipients' | 'private/withdraw' | 'public/execute_quote_debug' | 'public/get_all_referral_codes' | 'public/get_assets' | 'public/get_currency' | 'public/get_index_chart_data' | 'public/get_interest_rate_history' | 'public/get_latest_signed_feeds' | 'public/get_onchain_action_history' | 'public/get_option_settlement_prices' | 'public/get_pending_deposits' | 'public/get_referral_performance' | 'public/get_risk_universes' | 'public/get_tickers' | 'public/get_tradingview_chart_data' | 'public/get_transaction' | 'public/get_vault' | 'public/get_vault_action_history' | 'public/get_vault_performance_history' | 'public/get_vaults' | 'public/get_wallets_from_session_key' | 'public/order_quote' | 'public/register_deposit_address' | 'public/send_quote_debug' | 'public/start_auction' | 'public/withdraw_debug';
+export type HttpMethodName = 'public/getRateLimits' | 'private/get_subaccounts' | 'public/get_all_live_instruments' | 'private/order' | 'private/replace' | 'private/cancel' | 'private/cancel_by_instrument' | 'private/cancel_by_nonce' | 'private/cancel_all' | 'private/cancel_by_label' | 'public/get_all_currencies' | 'public/get_all_instruments' | 'public/get_instrument' | 'public/get_ticker' | 'public/get_trade_history' | 'public/get_funding_rate_history' | 'public/get_time' | 'private/get_all_portfolios' | 'private/get_subaccount' | 'private/get_open_orders' | 'private/get_orders' | 'private/get_trade_history' | 'private/burn_vault_shares' | 'private/cancel_algo_order' | 'private/cancel_all_algo_orders' | 'private/cancel_all_trigger_orders' | 'private/cancel_all_vault_requests' | 'private/cancel_batch_quotes' | 'private/cancel_batch_rfqs' | 'private/cancel_quote' | 'private/cancel_rfq' | 'private/cancel_trigger_order' | 'private/change_subaccount_label' | 'private/create_vault' | 'private/edit_session_key' | 'private/execute_quote' | 'private/force_burn' | 'private/get_account' | 'private/get_algo_orders' | 'private/get_collaterals' | 'private/get_curated_vaults' | 'private/get_deposit_history' | 'private/get_erc20_transfer_history' | 'private/get_funding_history' | 'private/get_interest_history' | 'private/get_live_burn_requests' | 'private/get_live_mint_requests' | 'private/get_live_vault_requests' | 'private/get_mmp_config' | 'private/get_option_settlement_history' | 'private/get_order' | 'private/get_order_history' | 'private/get_positions' | 'private/get_quotes' | 'private/get_rfqs' | 'private/get_shareholder_vaults' | 'private/get_trigger_orders' | 'private/get_vault_request_history' | 'private/get_vault_shares' | 'private/get_withdrawal_history' | 'private/liquidate' | 'private/mint_vault_shares' | 'private/order_debug' | 'private/order_quote' | 'private/poll_quotes' | 'private/poll_rfqs' | 'private/reject_deposit_request' | 'private/replace_quote' | 'private/request_vault_deposit' | 'private/request_vault_withdraw' | 'private/reset_mmp' | 'private/rfq_get_best_quote' | 'private/send_quote' | 'private/send_rfq' | 'private/session_keys' | 'private/set_cancel_on_disconnect' | 'private/set_mmp_config' | 'private/set_session_key' | 'private/transfer_positions' | 'private/transfer_spot' | 'private/transfer_spot_external' | 'private/update_vault_info' | 'private/update_whitelisted_recipients' | 'private/withdraw' | 'public/execute_quote_debug' | 'public/get_all_referral_codes' | 'public/get_assets' | 'public/get_currency' | 'public/get_index_chart_data' | 'public/get_interest_rate_history' | 'public/get_latest_signed_feeds' | 'public/get_onchain_action_history' | 'public/get_option_settlement_prices' | 'public/get_pending_deposits' | 'public/get_referral_performance' | 'public/get_risk_universes' | 'public/get_tickers' | 'public/get_tradingview_chart_data' | 'public/get_transaction' | 'public/get_vault' | 'public/get_vault_action_history' | 'public/get_vault_performance_history' | 'public/get_vaults' | 'public/get_wallets_from_session_key' | 'public/order_quote' | 'public/register_deposit_address' | 'public/send_quote_debug' | 'public/start_auction' | 'public/withdraw_debug';
 export type OrderFlowMethodName = 'private/order' | 'private/replace' | 'private/cancel' | 'private/cancel_by_instrument' | 'private/cancel_by_nonce' | 'private/cancel_all' | 'private/cancel_by_label';
 export type ParamsOf<M extends MethodName> = Methods[M]['params'];
 export type ResultOf<M extends MethodName> = Methods[M]['result'];

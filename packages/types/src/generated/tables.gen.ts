@@ -388,7 +388,7 @@ export const methodTable = [
     "id": "unsubscribe",
     "name": "unsubscribe",
     "params": "UnsubscribeParams",
-    "result": "SubscriptionResult",
+    "result": "UnsubscribeResult",
     "assumedParams": null,
     "assumedResult": null,
     "rateLimitClass": "non_matching",
@@ -890,6 +890,1833 @@ export const methodTable = [
     "rateLimitKey": "private/get_trade_history",
     "actionModule": null,
     "source": "clients"
+  },
+  {
+    "id": "privateBurnVaultShares",
+    "name": "private/burn_vault_shares",
+    "params": "BurnSharesParams",
+    "result": "VaultSettle",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/burn_vault_shares",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/burn_vault_shares",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateCancelAlgoOrder",
+    "name": "private/cancel_algo_order",
+    "params": "CancelAlgoOrderParams",
+    "result": "Order",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/cancel_algo_order",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/cancel_algo_order",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateCancelAllAlgoOrders",
+    "name": "private/cancel_all_algo_orders",
+    "params": "CancelAllAlgoOrdersParams",
+    "result": "PrivateCancelAllAlgoOrdersResponsePayload",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/cancel_all_algo_orders",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/cancel_all_algo_orders",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateCancelAllTriggerOrders",
+    "name": "private/cancel_all_trigger_orders",
+    "params": "CancelAllTriggerOrdersParams",
+    "result": "PrivateCancelAllTriggerOrdersResponsePayload",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/cancel_all_trigger_orders",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/cancel_all_trigger_orders",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateCancelAllVaultRequests",
+    "name": "private/cancel_all_vault_requests",
+    "params": "CancelVaultRequestParams",
+    "result": "VaultCancel",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/cancel_all_vault_requests",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/cancel_all_vault_requests",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateCancelBatchQuotes",
+    "name": "private/cancel_batch_quotes",
+    "params": "CancelBatchQuotesParams",
+    "result": "CancelBatchResult",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/cancel_batch_quotes",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/cancel_batch_quotes",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateCancelBatchRfqs",
+    "name": "private/cancel_batch_rfqs",
+    "params": "CancelBatchRfqsParams",
+    "result": "CancelBatchRfqs",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/cancel_batch_rfqs",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/cancel_batch_rfqs",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateCancelQuote",
+    "name": "private/cancel_quote",
+    "params": "CancelQuoteParams",
+    "result": "QuotePrivate",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/cancel_quote",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/cancel_quote",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateCancelRfq",
+    "name": "private/cancel_rfq",
+    "params": "CancelRfqParams",
+    "result": "PrivateCancelRfqResponsePayload",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/cancel_rfq",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/cancel_rfq",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateCancelTriggerOrder",
+    "name": "private/cancel_trigger_order",
+    "params": "CancelTriggerOrderParams",
+    "result": "Order",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/cancel_trigger_order",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/cancel_trigger_order",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateChangeSubaccountLabel",
+    "name": "private/change_subaccount_label",
+    "params": "ChangeSubaccountLabelParams",
+    "result": "ChangeSubaccountLabelResult",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/change_subaccount_label",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/change_subaccount_label",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateCreateVault",
+    "name": "private/create_vault",
+    "params": "CreateVaultParams",
+    "result": "VaultCreate",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/create_vault",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/create_vault",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateEditSessionKey",
+    "name": "private/edit_session_key",
+    "params": "EditSessionKeyParams",
+    "result": "SessionKeyResponse",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/edit_session_key",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/edit_session_key",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateExecuteQuote",
+    "name": "private/execute_quote",
+    "params": "ExecuteQuoteParams",
+    "result": "QuoteExecute",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/execute_quote",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/execute_quote",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateForceBurn",
+    "name": "private/force_burn",
+    "params": "ForceBurnParams",
+    "result": "VaultForceBurn",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/force_burn",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/force_burn",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateGetAccount",
+    "name": "private/get_account",
+    "params": "GetAccountParams",
+    "result": "GetAccountResult",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/get_account",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/get_account",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateGetAlgoOrders",
+    "name": "private/get_algo_orders",
+    "params": "GetAlgoOrdersParams",
+    "result": "Order",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/get_algo_orders",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/get_algo_orders",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateGetCollaterals",
+    "name": "private/get_collaterals",
+    "params": "GetCollateralsParams",
+    "result": "GetCollateralsResult",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/get_collaterals",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/get_collaterals",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateGetCuratedVaults",
+    "name": "private/get_curated_vaults",
+    "params": "GetCuratedVaultsParams",
+    "result": "VaultIds",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/get_curated_vaults",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/get_curated_vaults",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateGetDepositHistory",
+    "name": "private/get_deposit_history",
+    "params": "GetDepositHistoryParams",
+    "result": "DepositHistoryResult",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/get_deposit_history",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/get_deposit_history",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateGetErc20TransferHistory",
+    "name": "private/get_erc20_transfer_history",
+    "params": "GetErc20TransferHistoryParams",
+    "result": "TransferHistoryResult",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/get_erc20_transfer_history",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/get_erc20_transfer_history",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateGetFundingHistory",
+    "name": "private/get_funding_history",
+    "params": "GetFundingHistoryParams",
+    "result": "PerpSettlementHistory",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/get_funding_history",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/get_funding_history",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateGetInterestHistory",
+    "name": "private/get_interest_history",
+    "params": "GetInterestHistoryParams",
+    "result": "InterestHistoryResult",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/get_interest_history",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/get_interest_history",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateGetLiveBurnRequests",
+    "name": "private/get_live_burn_requests",
+    "params": "GetLiveBurnRequestsParams",
+    "result": "MultipleVaultRequests",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/get_live_burn_requests",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/get_live_burn_requests",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateGetLiveMintRequests",
+    "name": "private/get_live_mint_requests",
+    "params": "GetLiveMintRequestsParams",
+    "result": "MultipleVaultRequests",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/get_live_mint_requests",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/get_live_mint_requests",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateGetLiveVaultRequests",
+    "name": "private/get_live_vault_requests",
+    "params": "GetLiveVaultRequestsParams",
+    "result": "MultipleVaultRequests",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/get_live_vault_requests",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/get_live_vault_requests",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateGetMmpConfig",
+    "name": "private/get_mmp_config",
+    "params": "MmpScopeParams",
+    "result": "MmpConfigResult",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/get_mmp_config",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/get_mmp_config",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateGetOptionSettlementHistory",
+    "name": "private/get_option_settlement_history",
+    "params": "GetOptionSettlementHistoryParams",
+    "result": "OptionSettlementHistoryResponse",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/get_option_settlement_history",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/get_option_settlement_history",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateGetOrder",
+    "name": "private/get_order",
+    "params": "GetOrderParams",
+    "result": "Order",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/get_order",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/get_order",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateGetOrderHistory",
+    "name": "private/get_order_history",
+    "params": "GetOrderHistoryParams",
+    "result": "OrdersResult",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/get_order_history",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/get_order_history",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateGetPositions",
+    "name": "private/get_positions",
+    "params": "GetPositionsParams",
+    "result": "GetPositionsResult",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/get_positions",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/get_positions",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateGetQuotes",
+    "name": "private/get_quotes",
+    "params": "GetQuotesParams",
+    "result": "QuoteGet",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/get_quotes",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/get_quotes",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateGetRfqs",
+    "name": "private/get_rfqs",
+    "params": "GetRfqsParams",
+    "result": "RFQGet",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/get_rfqs",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/get_rfqs",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateGetShareholderVaults",
+    "name": "private/get_shareholder_vaults",
+    "params": "GetShareholderVaultsParams",
+    "result": "VaultIds",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/get_shareholder_vaults",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/get_shareholder_vaults",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateGetTriggerOrders",
+    "name": "private/get_trigger_orders",
+    "params": "GetTriggerOrdersParams",
+    "result": "AggregatedTriggerOrdersResult",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/get_trigger_orders",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/get_trigger_orders",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateGetVaultRequestHistory",
+    "name": "private/get_vault_request_history",
+    "params": "GetVaultRequestHistoryParams",
+    "result": "PaginatedVaultRequestHistory",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/get_vault_request_history",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/get_vault_request_history",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateGetVaultShares",
+    "name": "private/get_vault_shares",
+    "params": "GetVaultSharesParams",
+    "result": "VaultShares",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/get_vault_shares",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/get_vault_shares",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateGetWithdrawalHistory",
+    "name": "private/get_withdrawal_history",
+    "params": "GetWithdrawalHistoryParams",
+    "result": "WithdrawalHistoryResult",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/get_withdrawal_history",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/get_withdrawal_history",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateLiquidate",
+    "name": "private/liquidate",
+    "params": "LiquidateParams",
+    "result": "LiquidateResult",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/liquidate",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/liquidate",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateMintVaultShares",
+    "name": "private/mint_vault_shares",
+    "params": "MintSharesParams",
+    "result": "VaultSettle",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/mint_vault_shares",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/mint_vault_shares",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateOrderDebug",
+    "name": "private/order_debug",
+    "params": "CreateOrderParams",
+    "result": "OrderDebugResult",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/order_debug",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/order_debug",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateOrderQuote",
+    "name": "private/order_quote",
+    "params": "OrderQuoteParams",
+    "result": "OrderQuoteResult",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/order_quote",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/order_quote",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privatePollQuotes",
+    "name": "private/poll_quotes",
+    "params": "PollQuotesParams",
+    "result": "QuotePoll",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/poll_quotes",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/poll_quotes",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privatePollRfqs",
+    "name": "private/poll_rfqs",
+    "params": "PollRfqsParams",
+    "result": "RFQPoll",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/poll_rfqs",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/poll_rfqs",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateRejectDepositRequest",
+    "name": "private/reject_deposit_request",
+    "params": "RejectDepositRequestParams",
+    "result": "VaultRequestAck",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/reject_deposit_request",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/reject_deposit_request",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateReplaceQuote",
+    "name": "private/replace_quote",
+    "params": "ReplaceQuoteParams",
+    "result": "QuoteReplace",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/replace_quote",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/replace_quote",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateRequestVaultDeposit",
+    "name": "private/request_vault_deposit",
+    "params": "RequestVaultDepositParams",
+    "result": "VaultRequestAck",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/request_vault_deposit",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/request_vault_deposit",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateRequestVaultWithdraw",
+    "name": "private/request_vault_withdraw",
+    "params": "RequestVaultWithdrawParams",
+    "result": "VaultRequestAck",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/request_vault_withdraw",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/request_vault_withdraw",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateResetMmp",
+    "name": "private/reset_mmp",
+    "params": "MmpScopeParams",
+    "result": "PrivateResetMmpResponsePayload",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/reset_mmp",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/reset_mmp",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateRfqGetBestQuote",
+    "name": "private/rfq_get_best_quote",
+    "params": "RfqGetBestQuoteParams",
+    "result": "RfqGetBestQuoteResponse",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/rfq_get_best_quote",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/rfq_get_best_quote",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateSendQuote",
+    "name": "private/send_quote",
+    "params": "SendQuoteParams",
+    "result": "QuotePrivate",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/send_quote",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/send_quote",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateSendRfq",
+    "name": "private/send_rfq",
+    "params": "SendRfqParams",
+    "result": "RFQPrivate",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/send_rfq",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/send_rfq",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateSessionKeys",
+    "name": "private/session_keys",
+    "params": "SessionKeysParams",
+    "result": "SessionKeysResult",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/session_keys",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/session_keys",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateSetCancelOnDisconnect",
+    "name": "private/set_cancel_on_disconnect",
+    "params": "SetCancelOnDisconnectParams",
+    "result": "PrivateSetCancelOnDisconnectResponsePayload",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/set_cancel_on_disconnect",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/set_cancel_on_disconnect",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateSetMmpConfig",
+    "name": "private/set_mmp_config",
+    "params": "SetMmpConfigParams",
+    "result": "SetMmpConfigResponse",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/set_mmp_config",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/set_mmp_config",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateSetSessionKey",
+    "name": "private/set_session_key",
+    "params": "SetSessionKeyParams",
+    "result": "SetSessionKeyResult",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/set_session_key",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/set_session_key",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateTransferPositions",
+    "name": "private/transfer_positions",
+    "params": "TransferPositionsParams",
+    "result": "TransferPositions",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/transfer_positions",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/transfer_positions",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateTransferSpot",
+    "name": "private/transfer_spot",
+    "params": "TransferSpotParams",
+    "result": "TransferSpotResult",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/transfer_spot",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/transfer_spot",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateTransferSpotExternal",
+    "name": "private/transfer_spot_external",
+    "params": "TransferSpotExternalParams",
+    "result": "TransferSpotExternalResult",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/transfer_spot_external",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/transfer_spot_external",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateUpdateVaultInfo",
+    "name": "private/update_vault_info",
+    "params": "UpdateVaultInfoParams",
+    "result": "OffchainAck",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/update_vault_info",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/update_vault_info",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateUpdateWhitelistedRecipients",
+    "name": "private/update_whitelisted_recipients",
+    "params": "UpdateWhitelistedRecipientsParams",
+    "result": "UpdateWhitelistedRecipientsResult",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/update_whitelisted_recipients",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/update_whitelisted_recipients",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "privateWithdraw",
+    "name": "private/withdraw",
+    "params": "WithdrawParams",
+    "result": "WithdrawResult",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/withdraw",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/withdraw",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "publicExecuteQuoteDebug",
+    "name": "public/execute_quote_debug",
+    "params": "ExecuteQuoteDebugParams",
+    "result": "QuoteExecuteDebugResult",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/public/execute_quote_debug",
+    "auth": "none",
+    "orderFlow": false,
+    "rateLimitKey": "public/execute_quote_debug",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "publicGetAllReferralCodes",
+    "name": "public/get_all_referral_codes",
+    "params": "GetAllReferralCodesParams",
+    "result": "Referrer",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/public/get_all_referral_codes",
+    "auth": "none",
+    "orderFlow": false,
+    "rateLimitKey": "public/get_all_referral_codes",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "publicGetAssets",
+    "name": "public/get_assets",
+    "params": "GetAssetsParams",
+    "result": "AssetResponsePublic",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/public/get_assets",
+    "auth": "none",
+    "orderFlow": false,
+    "rateLimitKey": "public/get_assets",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "publicGetCurrency",
+    "name": "public/get_currency",
+    "params": "GetCurrencyParams",
+    "result": "Currency",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/public/get_currency",
+    "auth": "none",
+    "orderFlow": false,
+    "rateLimitKey": "public/get_currency",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "publicGetIndexChartData",
+    "name": "public/get_index_chart_data",
+    "params": "GetIndexChartDataParams",
+    "result": "IndexCandle",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/public/get_index_chart_data",
+    "auth": "none",
+    "orderFlow": false,
+    "rateLimitKey": "public/get_index_chart_data",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "publicGetInterestRateHistory",
+    "name": "public/get_interest_rate_history",
+    "params": "GetInterestRateHistoryParams",
+    "result": "InterestRateHistoryResult",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/public/get_interest_rate_history",
+    "auth": "none",
+    "orderFlow": false,
+    "rateLimitKey": "public/get_interest_rate_history",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "publicGetLatestSignedFeeds",
+    "name": "public/get_latest_signed_feeds",
+    "params": "GetLatestSignedFeedsParams",
+    "result": "GetLatestSignedFeedsResponse",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/public/get_latest_signed_feeds",
+    "auth": "none",
+    "orderFlow": false,
+    "rateLimitKey": "public/get_latest_signed_feeds",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "publicGetOnchainActionHistory",
+    "name": "public/get_onchain_action_history",
+    "params": "GetOnchainActionHistoryParams",
+    "result": "GetOnchainActionHistoryResponse",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/public/get_onchain_action_history",
+    "auth": "none",
+    "orderFlow": false,
+    "rateLimitKey": "public/get_onchain_action_history",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "publicGetOptionSettlementPrices",
+    "name": "public/get_option_settlement_prices",
+    "params": "GetOptionSettlementPricesParams",
+    "result": "OptionSettlementPricesResult",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/public/get_option_settlement_prices",
+    "auth": "none",
+    "orderFlow": false,
+    "rateLimitKey": "public/get_option_settlement_prices",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "publicGetPendingDeposits",
+    "name": "public/get_pending_deposits",
+    "params": "GetPendingDepositsParams",
+    "result": "GetPendingDepositsResult",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/public/get_pending_deposits",
+    "auth": "none",
+    "orderFlow": false,
+    "rateLimitKey": "public/get_pending_deposits",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "publicGetReferralPerformance",
+    "name": "public/get_referral_performance",
+    "params": "GetReferralPerformanceParams",
+    "result": "GetReferralPerformanceResult",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/public/get_referral_performance",
+    "auth": "none",
+    "orderFlow": false,
+    "rateLimitKey": "public/get_referral_performance",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "publicGetRiskUniverses",
+    "name": "public/get_risk_universes",
+    "params": "PublicGetRiskUniversesRequestPayload",
+    "result": "RiskUniverseResponse",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/public/get_risk_universes",
+    "auth": "none",
+    "orderFlow": false,
+    "rateLimitKey": "public/get_risk_universes",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "publicGetTickers",
+    "name": "public/get_tickers",
+    "params": "GetTickersParams",
+    "result": "GetTickersResponse",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/public/get_tickers",
+    "auth": "none",
+    "orderFlow": false,
+    "rateLimitKey": "public/get_tickers",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "publicGetTradingviewChartData",
+    "name": "public/get_tradingview_chart_data",
+    "params": "GetTradingviewChartDataParams",
+    "result": "TradingviewCandle",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/public/get_tradingview_chart_data",
+    "auth": "none",
+    "orderFlow": false,
+    "rateLimitKey": "public/get_tradingview_chart_data",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "publicGetTransaction",
+    "name": "public/get_transaction",
+    "params": "GetTransactionParams",
+    "result": "GetTransactionResult",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/public/get_transaction",
+    "auth": "none",
+    "orderFlow": false,
+    "rateLimitKey": "public/get_transaction",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "publicGetVault",
+    "name": "public/get_vault",
+    "params": "GetVaultParams",
+    "result": "Vault",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/public/get_vault",
+    "auth": "none",
+    "orderFlow": false,
+    "rateLimitKey": "public/get_vault",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "publicGetVaultActionHistory",
+    "name": "public/get_vault_action_history",
+    "params": "GetVaultActionHistoryParams",
+    "result": "PaginatedVaultActionHistory",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/public/get_vault_action_history",
+    "auth": "none",
+    "orderFlow": false,
+    "rateLimitKey": "public/get_vault_action_history",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "publicGetVaultPerformanceHistory",
+    "name": "public/get_vault_performance_history",
+    "params": "GetVaultPerformanceHistoryParams",
+    "result": "VaultPerformanceHistoryResult",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/public/get_vault_performance_history",
+    "auth": "none",
+    "orderFlow": false,
+    "rateLimitKey": "public/get_vault_performance_history",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "publicGetVaults",
+    "name": "public/get_vaults",
+    "params": "GetVaultsParams",
+    "result": "Vaults",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/public/get_vaults",
+    "auth": "none",
+    "orderFlow": false,
+    "rateLimitKey": "public/get_vaults",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "publicGetWalletsFromSessionKey",
+    "name": "public/get_wallets_from_session_key",
+    "params": "GetWalletsFromSessionKeyParams",
+    "result": "GetWalletsFromSessionKeyResult",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/public/get_wallets_from_session_key",
+    "auth": "none",
+    "orderFlow": false,
+    "rateLimitKey": "public/get_wallets_from_session_key",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "publicOrderQuote",
+    "name": "public/order_quote",
+    "params": "OrderQuoteParams",
+    "result": "OrderQuoteResult",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/public/order_quote",
+    "auth": "none",
+    "orderFlow": false,
+    "rateLimitKey": "public/order_quote",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "publicRegisterDepositAddress",
+    "name": "public/register_deposit_address",
+    "params": "RegisterDepositAddressParams",
+    "result": "RegisterDepositAddressResult",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/public/register_deposit_address",
+    "auth": "none",
+    "orderFlow": false,
+    "rateLimitKey": "public/register_deposit_address",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "publicSendQuoteDebug",
+    "name": "public/send_quote_debug",
+    "params": "SendQuoteDebugParams",
+    "result": "QuoteSendDebugResult",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/public/send_quote_debug",
+    "auth": "none",
+    "orderFlow": false,
+    "rateLimitKey": "public/send_quote_debug",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "publicStartAuction",
+    "name": "public/start_auction",
+    "params": "StartAuctionParams",
+    "result": "StartAuctionResult",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/public/start_auction",
+    "auth": "none",
+    "orderFlow": false,
+    "rateLimitKey": "public/start_auction",
+    "actionModule": null,
+    "source": "clients"
+  },
+  {
+    "id": "publicWithdrawDebug",
+    "name": "public/withdraw_debug",
+    "params": "WithdrawDebugParams",
+    "result": null,
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/public/withdraw_debug",
+    "auth": "none",
+    "orderFlow": false,
+    "rateLimitKey": "public/withdraw_debug",
+    "actionModule": null,
+    "source": "clients"
   }
 ] as const;
 
@@ -1158,23 +2985,34 @@ export const recordTable = [
   },
   {
     "name": "TimeInForce",
-    "kind": "scalar",
+    "kind": "enum",
     "fields": [],
-    "values": null,
+    "values": [
+      "gtc",
+      "post_only",
+      "fok",
+      "ioc"
+    ],
     "notShown": "Values of TimeInForce are not shown."
   },
   {
     "name": "TriggerPriceType",
-    "kind": "scalar",
+    "kind": "enum",
     "fields": [],
-    "values": null,
+    "values": [
+      "mark",
+      "index"
+    ],
     "notShown": "Values of TriggerPriceType are not shown."
   },
   {
     "name": "TriggerType",
-    "kind": "scalar",
+    "kind": "enum",
     "fields": [],
-    "values": null,
+    "values": [
+      "stoploss",
+      "takeprofit"
+    ],
     "notShown": "Values of TriggerType are not shown."
   },
   {
@@ -1401,19 +3239,19 @@ export const recordTable = [
     "fields": [
       {
         "name": "order_id",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "trade_id",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "subaccount_id",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "Int64"
       },
@@ -1425,73 +3263,73 @@ export const recordTable = [
       },
       {
         "name": "instrument_name",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "direction",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "Direction"
       },
       {
         "name": "liquidity_role",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "LiquidityRole"
       },
       {
         "name": "trade_price",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "trade_amount",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "trade_fee",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "expected_rebate",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "extra_fee",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "index_price",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "mark_price",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "realized_pnl",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "realized_pnl_excl_fees",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
@@ -1503,24 +3341,42 @@ export const recordTable = [
       },
       {
         "name": "is_transfer",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "boolean"
       },
       {
         "name": "timestamp",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "Timestamp"
       },
       {
         "name": "quote_id",
-        "required": false,
+        "required": true,
         "nullable": true,
         "type": "string | null"
       },
       {
         "name": "rfq_id",
+        "required": true,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "batch_status",
+        "required": false,
+        "nullable": true,
+        "type": "\"Batching\" | \"Executing\" | \"Proving\" | \"Settling\" | \"Settled\" | \"BatchingError\" | \"ExecutingError\" | \"ProvingError\" | \"SettlingError\" | \"SettledError\" | null"
+      },
+      {
+        "name": "op_uuid",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "tx_hash",
         "required": false,
         "nullable": true,
         "type": "string | null"
@@ -1925,6 +3781,64 @@ export const recordTable = [
         "required": true,
         "nullable": false,
         "type": "NonNegativeDecimal"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "LegUnpricedInput",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "amount",
+        "required": true,
+        "nullable": false,
+        "type": "NonNegativeDecimalInput"
+      },
+      {
+        "name": "direction",
+        "required": true,
+        "nullable": false,
+        "type": "Direction"
+      },
+      {
+        "name": "instrument_name",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "PricedLegInput",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "amount",
+        "required": true,
+        "nullable": false,
+        "type": "NonNegativeDecimalInput"
+      },
+      {
+        "name": "direction",
+        "required": true,
+        "nullable": false,
+        "type": "Direction"
+      },
+      {
+        "name": "instrument_name",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "price",
+        "required": true,
+        "nullable": false,
+        "type": "NonNegativeDecimalInput"
       }
     ],
     "values": null,
@@ -2528,22 +4442,159 @@ export const recordTable = [
   },
   {
     "name": "TickerSlimPayload",
-    "kind": "open",
-    "fields": [],
+    "kind": "record",
+    "fields": [
+      {
+        "name": "instrument_ticker",
+        "required": true,
+        "nullable": false,
+        "type": "TickerSlim"
+      },
+      {
+        "name": "timestamp",
+        "required": true,
+        "nullable": false,
+        "type": "Timestamp"
+      }
+    ],
     "values": null,
     "notShown": "The fields of TickerSlimPayload are not shown (including where DailyTradingStatistics and OptionPricing are embedded)."
   },
   {
+    "name": "TickerSlim",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "A",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "B",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "I",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "M",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "a",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "b",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "f",
+        "required": false,
+        "nullable": true,
+        "type": "Decimal | null"
+      },
+      {
+        "name": "maxp",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "minp",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "option_pricing",
+        "required": false,
+        "nullable": true,
+        "type": "OptionPricing | null"
+      },
+      {
+        "name": "stats",
+        "required": true,
+        "nullable": false,
+        "type": "DailyTradingStatistics"
+      },
+      {
+        "name": "t",
+        "required": true,
+        "nullable": false,
+        "type": "Timestamp"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
     "name": "SpotFeedPayload",
-    "kind": "open",
-    "fields": [],
+    "kind": "record",
+    "fields": [
+      {
+        "name": "feeds",
+        "required": true,
+        "nullable": false,
+        "type": "map of string to SpotFeedEntry"
+      },
+      {
+        "name": "timestamp",
+        "required": true,
+        "nullable": false,
+        "type": "Timestamp"
+      }
+    ],
     "values": null,
     "notShown": "The fields of SpotFeedPayload are not shown."
   },
   {
     "name": "SpotFeedEntry",
-    "kind": "open",
-    "fields": [],
+    "kind": "record",
+    "fields": [
+      {
+        "name": "confidence",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "confidence_prev_daily",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "price",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "price_prev_daily",
+        "required": true,
+        "nullable": false,
+        "type": "Decimal"
+      },
+      {
+        "name": "timestamp_prev_daily",
+        "required": true,
+        "nullable": false,
+        "type": "Timestamp"
+      }
+    ],
     "values": null,
     "notShown": "The fields of SpotFeedEntry are not shown."
   },
@@ -2754,8 +4805,8 @@ export const recordTable = [
       {
         "name": "channels",
         "required": false,
-        "nullable": false,
-        "type": "array of string"
+        "nullable": true,
+        "type": "array of string | null"
       }
     ],
     "values": null,
@@ -2774,6 +4825,32 @@ export const recordTable = [
       {
         "name": "current_subscriptions",
         "required": true,
+        "nullable": false,
+        "type": "array of string"
+      }
+    ],
+    "values": null,
+    "notShown": "The response of subscribe and unsubscribe is not shown."
+  },
+  {
+    "name": "UnsubscribeResult",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "status",
+        "required": true,
+        "nullable": false,
+        "type": "map of string to string"
+      },
+      {
+        "name": "remaining_subscriptions",
+        "required": true,
+        "nullable": false,
+        "type": "array of string"
+      },
+      {
+        "name": "current_subscriptions",
+        "required": false,
         "nullable": false,
         "type": "array of string"
       }
@@ -3075,6 +5152,84 @@ export const recordTable = [
         "required": false,
         "nullable": true,
         "type": "string | null"
+      },
+      {
+        "name": "algo_duration_sec",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "algo_num_slices",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "algo_type",
+        "required": false,
+        "nullable": true,
+        "type": "AlgoType | null"
+      },
+      {
+        "name": "client",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "extra_fee",
+        "required": false,
+        "nullable": true,
+        "type": "NonNegativeDecimalInput | null"
+      },
+      {
+        "name": "is_atomic_signing",
+        "required": false,
+        "nullable": true,
+        "type": "boolean | null"
+      },
+      {
+        "name": "reduce_only",
+        "required": false,
+        "nullable": true,
+        "type": "boolean | null"
+      },
+      {
+        "name": "referral_code",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "reject_post_only",
+        "required": false,
+        "nullable": true,
+        "type": "boolean | null"
+      },
+      {
+        "name": "reject_timestamp",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "trigger_price",
+        "required": false,
+        "nullable": true,
+        "type": "DecimalInput | null"
+      },
+      {
+        "name": "trigger_price_type",
+        "required": false,
+        "nullable": true,
+        "type": "TriggerPriceType | null"
+      },
+      {
+        "name": "trigger_type",
+        "required": false,
+        "nullable": true,
+        "type": "TriggerType | null"
       }
     ],
     "values": null,
@@ -3167,6 +5322,84 @@ export const recordTable = [
         "required": false,
         "nullable": true,
         "type": "string | null"
+      },
+      {
+        "name": "algo_duration_sec",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "algo_num_slices",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "algo_type",
+        "required": false,
+        "nullable": true,
+        "type": "AlgoType | null"
+      },
+      {
+        "name": "client",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "extra_fee",
+        "required": false,
+        "nullable": true,
+        "type": "NonNegativeDecimalInput | null"
+      },
+      {
+        "name": "is_atomic_signing",
+        "required": false,
+        "nullable": true,
+        "type": "boolean | null"
+      },
+      {
+        "name": "reduce_only",
+        "required": false,
+        "nullable": true,
+        "type": "boolean | null"
+      },
+      {
+        "name": "referral_code",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "reject_post_only",
+        "required": false,
+        "nullable": true,
+        "type": "boolean | null"
+      },
+      {
+        "name": "reject_timestamp",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "trigger_price",
+        "required": false,
+        "nullable": true,
+        "type": "DecimalInput | null"
+      },
+      {
+        "name": "trigger_price_type",
+        "required": false,
+        "nullable": true,
+        "type": "TriggerPriceType | null"
+      },
+      {
+        "name": "trigger_type",
+        "required": false,
+        "nullable": true,
+        "type": "TriggerType | null"
       }
     ],
     "values": null,
@@ -3261,10 +5494,100 @@ export const recordTable = [
         "type": "string | null"
       },
       {
+        "name": "algo_duration_sec",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "algo_num_slices",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "algo_type",
+        "required": false,
+        "nullable": true,
+        "type": "AlgoType | null"
+      },
+      {
+        "name": "client",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "extra_fee",
+        "required": false,
+        "nullable": true,
+        "type": "NonNegativeDecimalInput | null"
+      },
+      {
+        "name": "is_atomic_signing",
+        "required": false,
+        "nullable": true,
+        "type": "boolean | null"
+      },
+      {
+        "name": "reduce_only",
+        "required": false,
+        "nullable": true,
+        "type": "boolean | null"
+      },
+      {
+        "name": "referral_code",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "reject_post_only",
+        "required": false,
+        "nullable": true,
+        "type": "boolean | null"
+      },
+      {
+        "name": "reject_timestamp",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "trigger_price",
+        "required": false,
+        "nullable": true,
+        "type": "DecimalInput | null"
+      },
+      {
+        "name": "trigger_price_type",
+        "required": false,
+        "nullable": true,
+        "type": "TriggerPriceType | null"
+      },
+      {
+        "name": "trigger_type",
+        "required": false,
+        "nullable": true,
+        "type": "TriggerType | null"
+      },
+      {
         "name": "order_id_to_cancel",
         "required": true,
         "nullable": false,
         "type": "string"
+      },
+      {
+        "name": "nonce_to_cancel",
+        "required": false,
+        "nullable": true,
+        "type": "ActionNonceInput | null"
+      },
+      {
+        "name": "expected_filled_amount",
+        "required": false,
+        "nullable": true,
+        "type": "NonNegativeDecimalInput | null"
       }
     ],
     "values": null,
@@ -3435,6 +5758,12 @@ export const recordTable = [
         "required": true,
         "nullable": false,
         "type": "array of Trade"
+      },
+      {
+        "name": "create_order_error",
+        "required": false,
+        "nullable": true,
+        "type": "RPCError | null"
       }
     ],
     "values": null,
@@ -3558,7 +5887,7 @@ export const recordTable = [
         "name": "market_type",
         "required": true,
         "nullable": false,
-        "type": "string"
+        "type": "\"ALL\" | \"SRM_BASE_ONLY\" | \"SRM_OPTION_ONLY\" | \"SRM_PERP_ONLY\" | \"CASH\""
       },
       {
         "name": "spot_price",
@@ -3571,6 +5900,30 @@ export const recordTable = [
         "required": true,
         "nullable": true,
         "type": "Decimal | null"
+      },
+      {
+        "name": "managers",
+        "required": false,
+        "nullable": false,
+        "type": "array of UniverseManagers"
+      },
+      {
+        "name": "option",
+        "required": false,
+        "nullable": true,
+        "type": "AssetEntry | null"
+      },
+      {
+        "name": "perp",
+        "required": false,
+        "nullable": true,
+        "type": "AssetEntry | null"
+      },
+      {
+        "name": "spot",
+        "required": false,
+        "nullable": false,
+        "type": "array of SpotAssetEntry"
       }
     ],
     "values": null,
@@ -3685,6 +6038,12 @@ export const recordTable = [
         "required": true,
         "nullable": false,
         "type": "Decimal"
+      },
+      {
+        "name": "underlying_erc20",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
       }
     ],
     "values": null,
@@ -4385,6 +6744,12 @@ export const recordTable = [
         "required": false,
         "nullable": false,
         "type": "string"
+      },
+      {
+        "name": "risk_universe_id",
+        "required": false,
+        "nullable": false,
+        "type": "integer"
       }
     ],
     "values": null,
@@ -4429,6 +6794,102 @@ export const recordTable = [
         "required": true,
         "nullable": false,
         "type": "Decimal"
+      },
+      {
+        "name": "amount_step",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "average_price",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "average_price_excl_fees",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "creation_timestamp",
+        "required": false,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "cumulative_interest",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "delta",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "delta_currency",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "initial_margin",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "maintenance_margin",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "open_orders_margin",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "pending_interest",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "realized_pnl",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "realized_pnl_excl_fees",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "total_fees",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "unrealized_pnl",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "unrealized_pnl_excl_fees",
+        "required": false,
+        "nullable": false,
+        "type": "string"
       }
     ],
     "values": null,
@@ -4485,6 +6946,120 @@ export const recordTable = [
         "required": true,
         "nullable": false,
         "type": "Decimal"
+      },
+      {
+        "name": "amount_step",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "average_price_excl_fees",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "creation_timestamp",
+        "required": false,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "cumulative_funding",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "delta",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "gamma",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "index_price",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "initial_margin",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "leverage",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "liquidation_price",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "maintenance_margin",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "net_settlements",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "open_orders_margin",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "pending_funding",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "realized_pnl_excl_fees",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "theta",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "total_fees",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "unrealized_pnl_excl_fees",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "vega",
+        "required": false,
+        "nullable": false,
+        "type": "string"
       }
     ],
     "values": null,
@@ -4601,6 +7176,36 @@ export const recordTable = [
         "required": true,
         "nullable": false,
         "type": "array of Collateral"
+      },
+      {
+        "name": "currency",
+        "required": false,
+        "nullable": false,
+        "type": "array of string"
+      },
+      {
+        "name": "failed_to_fetch",
+        "required": false,
+        "nullable": false,
+        "type": "boolean"
+      },
+      {
+        "name": "manager_id",
+        "required": false,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "risk_universe_id",
+        "required": false,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "vault_deposit_holds",
+        "required": false,
+        "nullable": false,
+        "type": "array of VaultDepositHoldResponse"
       }
     ],
     "values": null,
@@ -4650,6 +7255,12 @@ export const recordTable = [
       },
       {
         "name": "page_size",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "risk_universe_id",
         "required": false,
         "nullable": true,
         "type": "integer | null"
@@ -4751,6 +7362,24 @@ export const recordTable = [
         "required": false,
         "nullable": true,
         "type": "integer | null"
+      },
+      {
+        "name": "batch_status",
+        "required": false,
+        "nullable": true,
+        "type": "BatchStatus | null"
+      },
+      {
+        "name": "subaccount_id",
+        "required": false,
+        "nullable": true,
+        "type": "Int64 | null"
+      },
+      {
+        "name": "trade_id",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
       }
     ],
     "values": null,
@@ -5019,6 +7648,18 @@ export const recordTable = [
         "required": false,
         "nullable": true,
         "type": "integer | null"
+      },
+      {
+        "name": "quote_id",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "wallet",
+        "required": false,
+        "nullable": true,
+        "type": "Address | null"
       }
     ],
     "values": null,
@@ -5047,6 +7688,7847 @@ export const recordTable = [
         "type": "Pagination"
       }
     ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "BurnSharesParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "nonce",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "request_id",
+        "required": true,
+        "nullable": false,
+        "type": "VaultRequestId"
+      },
+      {
+        "name": "share_price",
+        "required": true,
+        "nullable": false,
+        "type": "DecimalInput"
+      },
+      {
+        "name": "signature",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "signature_expiry_sec",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "signer",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "withdraw_hash",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "VaultRequestId",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "vault_nonce",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "vault_subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "wallet",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "VaultSettle",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "op_uuid",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "operation_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "CancelAlgoOrderParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "order_id",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "CancelAllAlgoOrdersParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "CancelAllTriggerOrdersParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "CancelVaultRequestParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "nonce",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "signature",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "signature_expiry_sec",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "signer",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "vault_subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "VaultCancel",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "cancelled_request_ids",
+        "required": true,
+        "nullable": false,
+        "type": "array of VaultRequestId"
+      },
+      {
+        "name": "op_uuid",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "operation_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "CancelBatchQuotesParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "label",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "nonce",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "quote_id",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "rfq_id",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "CancelBatchResult",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "cancelled_ids",
+        "required": true,
+        "nullable": false,
+        "type": "array of string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "CancelBatchRfqsParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "label",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "nonce",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "rfq_id",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "CancelBatchRfqs",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "cancelled_ids",
+        "required": true,
+        "nullable": false,
+        "type": "array of string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "CancelQuoteParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "label",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "nonce",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "quote_id",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "rfq_id",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "QuotePrivate",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "batch_status",
+        "required": false,
+        "nullable": true,
+        "type": "\"Batching\" | \"Executing\" | \"Proving\" | \"Settling\" | \"Settled\" | \"BatchingError\" | \"ExecutingError\" | \"ProvingError\" | \"SettlingError\" | \"SettledError\" | null"
+      },
+      {
+        "name": "cancel_reason",
+        "required": true,
+        "nullable": false,
+        "type": "RFQCancelReason"
+      },
+      {
+        "name": "creation_timestamp",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "direction",
+        "required": true,
+        "nullable": false,
+        "type": "Direction"
+      },
+      {
+        "name": "extra_fee",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "fee",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "fill_pct",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "is_transfer",
+        "required": true,
+        "nullable": false,
+        "type": "boolean"
+      },
+      {
+        "name": "label",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "last_update_timestamp",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "legs",
+        "required": true,
+        "nullable": false,
+        "type": "array of PricedLegParamsAndResponse"
+      },
+      {
+        "name": "legs_hash",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "liquidity_role",
+        "required": true,
+        "nullable": false,
+        "type": "LiquidityRole"
+      },
+      {
+        "name": "max_fee",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "mmp",
+        "required": true,
+        "nullable": false,
+        "type": "boolean"
+      },
+      {
+        "name": "nonce",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "quote_id",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "rfq_id",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "signature_expiry_sec",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "status",
+        "required": true,
+        "nullable": false,
+        "type": "RFQStatus"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "tx_hash",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "CancelRfqParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "rfq_id",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "CancelTriggerOrderParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "order_id",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "ChangeSubaccountLabelParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "label",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "ChangeSubaccountLabelResult",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "label",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "CreateVaultParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "benchmark_asset",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "cooldown_sec",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "deposit_spot_asset",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "initial_deposit",
+        "required": true,
+        "nullable": false,
+        "type": "DecimalInput"
+      },
+      {
+        "name": "initial_share_price_usd",
+        "required": true,
+        "nullable": false,
+        "type": "DecimalInput"
+      },
+      {
+        "name": "management_fee_bps",
+        "required": true,
+        "nullable": false,
+        "type": "number"
+      },
+      {
+        "name": "manager_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "max_fee_usd",
+        "required": true,
+        "nullable": false,
+        "type": "DecimalInput"
+      },
+      {
+        "name": "max_slippage_bps",
+        "required": true,
+        "nullable": false,
+        "type": "number"
+      },
+      {
+        "name": "nonce",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "performance_fee_bps",
+        "required": true,
+        "nullable": false,
+        "type": "number"
+      },
+      {
+        "name": "signature",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "signature_expiry_sec",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "signer",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "VaultCreate",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "op_uuid",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "operation_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "EditSessionKeyParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "ip_whitelist",
+        "required": false,
+        "nullable": true,
+        "type": "array of string | null"
+      },
+      {
+        "name": "label",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "offchain_scopes",
+        "required": false,
+        "nullable": true,
+        "type": "array of string | null"
+      },
+      {
+        "name": "public_session_key",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "wallet",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "SessionKeyResponse",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "expiry_sec",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "ip_whitelist",
+        "required": true,
+        "nullable": false,
+        "type": "array of string"
+      },
+      {
+        "name": "label",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "offchain_scopes",
+        "required": true,
+        "nullable": false,
+        "type": "array of string"
+      },
+      {
+        "name": "protocol_scopes",
+        "required": true,
+        "nullable": false,
+        "type": "array of string"
+      },
+      {
+        "name": "public_session_key",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "registered_sec",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "subaccount_ids",
+        "required": true,
+        "nullable": false,
+        "type": "array of integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "ExecuteQuoteParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "client",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "direction",
+        "required": true,
+        "nullable": false,
+        "type": "Direction"
+      },
+      {
+        "name": "enable_taker_protection",
+        "required": false,
+        "nullable": false,
+        "type": "boolean"
+      },
+      {
+        "name": "label",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "legs",
+        "required": true,
+        "nullable": false,
+        "type": "array of PricedLegInput"
+      },
+      {
+        "name": "max_fee",
+        "required": true,
+        "nullable": false,
+        "type": "DecimalInput"
+      },
+      {
+        "name": "nonce",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "quote_id",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "referral_code",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "rfq_id",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "signature",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "signature_expiry_sec",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "signer",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "QuoteExecute",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "cancel_reason",
+        "required": true,
+        "nullable": false,
+        "type": "RFQCancelReason"
+      },
+      {
+        "name": "creation_timestamp",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "direction",
+        "required": true,
+        "nullable": false,
+        "type": "Direction"
+      },
+      {
+        "name": "extra_fee",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "fee",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "fill_pct",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "is_transfer",
+        "required": true,
+        "nullable": false,
+        "type": "boolean"
+      },
+      {
+        "name": "label",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "last_update_timestamp",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "legs",
+        "required": true,
+        "nullable": false,
+        "type": "array of PricedLegParamsAndResponse"
+      },
+      {
+        "name": "legs_hash",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "liquidity_role",
+        "required": true,
+        "nullable": false,
+        "type": "LiquidityRole"
+      },
+      {
+        "name": "max_fee",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "mmp",
+        "required": true,
+        "nullable": false,
+        "type": "boolean"
+      },
+      {
+        "name": "nonce",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "quote_id",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "rfq_filled_pct",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "rfq_id",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "signature_expiry_sec",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "status",
+        "required": true,
+        "nullable": false,
+        "type": "RFQStatus"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "ForceBurnParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "holder",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "VaultForceBurn",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "op_uuid",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "operation_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetAccountParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "wallet",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetAccountResult",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "cancel_on_disconnect",
+        "required": true,
+        "nullable": false,
+        "type": "boolean"
+      },
+      {
+        "name": "creation_timestamp_sec",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "fallback_subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "fee_info",
+        "required": true,
+        "nullable": false,
+        "type": "AccountFeeInfo"
+      },
+      {
+        "name": "is_rfq_maker",
+        "required": true,
+        "nullable": false,
+        "type": "boolean"
+      },
+      {
+        "name": "per_endpoint_tps",
+        "required": true,
+        "nullable": false,
+        "type": "map of string to number"
+      },
+      {
+        "name": "referral_code",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "subaccount_ids",
+        "required": true,
+        "nullable": false,
+        "type": "array of integer"
+      },
+      {
+        "name": "wallet",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "websocket_matching_tps",
+        "required": true,
+        "nullable": false,
+        "type": "number"
+      },
+      {
+        "name": "websocket_non_matching_tps",
+        "required": true,
+        "nullable": false,
+        "type": "number"
+      },
+      {
+        "name": "websocket_option_tps",
+        "required": true,
+        "nullable": false,
+        "type": "number"
+      },
+      {
+        "name": "websocket_perp_tps",
+        "required": true,
+        "nullable": false,
+        "type": "number"
+      },
+      {
+        "name": "whitelisted_recipients",
+        "required": true,
+        "nullable": false,
+        "type": "array of string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "AccountFeeInfo",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "base_fee_discount",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "option_maker_fee",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "option_taker_fee",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "perp_maker_fee",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "perp_taker_fee",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "rfq_maker_discount",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "rfq_taker_discount",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "spot_maker_fee",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "spot_taker_fee",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetAlgoOrdersParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetCollateralsParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetCollateralsResult",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "collaterals",
+        "required": true,
+        "nullable": false,
+        "type": "array of Collateral"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetCuratedVaultsParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "wallet",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "VaultIds",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "subaccount_ids",
+        "required": true,
+        "nullable": false,
+        "type": "array of integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetDepositHistoryParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "end_timestamp",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "start_timestamp",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "subaccount_id",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "wallet",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "DepositHistoryResult",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "deposits",
+        "required": true,
+        "nullable": false,
+        "type": "array of DepositEntry"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "DepositEntry",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "action_id",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "amount",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "asset",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "batch_status",
+        "required": true,
+        "nullable": false,
+        "type": "BatchStatus"
+      },
+      {
+        "name": "batch_uuid",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "fee",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "new_subaccount",
+        "required": true,
+        "nullable": false,
+        "type": "boolean"
+      },
+      {
+        "name": "operation_id",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "timestamp",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "tx_hash",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "wallet",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetErc20TransferHistoryParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "end_timestamp",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "start_timestamp",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "subaccount_id",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "wallet",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "TransferHistoryResult",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "transfers",
+        "required": true,
+        "nullable": false,
+        "type": "array of TransferEntry"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "TransferEntry",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "amount",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "asset",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "batch_status",
+        "required": true,
+        "nullable": false,
+        "type": "BatchStatus"
+      },
+      {
+        "name": "batch_uuid",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "fee",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "from_subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "from_wallet",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "is_outgoing",
+        "required": true,
+        "nullable": false,
+        "type": "boolean"
+      },
+      {
+        "name": "operation_id",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "timestamp",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "to_subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "to_wallet",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "tx_hash",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetFundingHistoryParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "end_timestamp",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "instrument_name",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "page",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "page_size",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "start_timestamp",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "subaccount_id",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "wallet",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "PerpSettlementHistory",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "events",
+        "required": true,
+        "nullable": false,
+        "type": "array of PerpSettlementEvent"
+      },
+      {
+        "name": "pagination",
+        "required": true,
+        "nullable": false,
+        "type": "Pagination"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "PerpSettlementEvent",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "batch_status",
+        "required": true,
+        "nullable": false,
+        "type": "BatchStatus"
+      },
+      {
+        "name": "batch_uuid",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "funding",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "instrument_name",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "pnl",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "timestamp",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "tx_hash",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetInterestHistoryParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "end_timestamp",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "start_timestamp",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "subaccount_id",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "wallet",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "InterestHistoryResult",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "events",
+        "required": true,
+        "nullable": false,
+        "type": "array of InterestPayment"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "InterestPayment",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "interest",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "timestamp",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetLiveBurnRequestsParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "limit",
+        "required": true,
+        "nullable": false,
+        "type": "number"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "MultipleVaultRequests",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "requests",
+        "required": true,
+        "nullable": false,
+        "type": "array of VaultRequest"
+      },
+      {
+        "name": "total",
+        "required": true,
+        "nullable": false,
+        "type": "number"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "VaultRequest",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "creation_timestamp_ms",
+        "required": true,
+        "nullable": false,
+        "type": "number"
+      },
+      {
+        "name": "id",
+        "required": true,
+        "nullable": false,
+        "type": "VaultRequestId"
+      },
+      {
+        "name": "signed_action",
+        "required": true,
+        "nullable": false,
+        "type": "SignedAction"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "user_action_hash",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "wallet",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "SignedAction",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "action",
+        "required": true,
+        "nullable": false,
+        "type": "Action"
+      },
+      {
+        "name": "signature",
+        "required": true,
+        "nullable": false,
+        "type": "array of number"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "Action",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "data",
+        "required": true,
+        "nullable": false,
+        "type": "array of number"
+      },
+      {
+        "name": "expiry",
+        "required": true,
+        "nullable": false,
+        "type": "number"
+      },
+      {
+        "name": "module",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "nonce",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "owner",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "signer",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetLiveMintRequestsParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "limit",
+        "required": true,
+        "nullable": false,
+        "type": "number"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetLiveVaultRequestsParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "wallet",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "MmpScopeParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "currency",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "MmpConfigResult",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "currency",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "is_frozen",
+        "required": true,
+        "nullable": false,
+        "type": "boolean"
+      },
+      {
+        "name": "mmp_amount_limit",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "mmp_delta_limit",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "mmp_frozen_time",
+        "required": true,
+        "nullable": false,
+        "type": "number"
+      },
+      {
+        "name": "mmp_interval",
+        "required": true,
+        "nullable": false,
+        "type": "number"
+      },
+      {
+        "name": "mmp_unfreeze_time",
+        "required": true,
+        "nullable": false,
+        "type": "number"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetOptionSettlementHistoryParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "subaccount_id",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "wallet",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "OptionSettlementHistoryResponse",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "settlements",
+        "required": true,
+        "nullable": false,
+        "type": "array of OptionSettlementResponse"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "OptionSettlementResponse",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "amount",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "expiry",
+        "required": true,
+        "nullable": false,
+        "type": "number"
+      },
+      {
+        "name": "instrument_name",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "settlement_price",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "settlement_value",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetOrderParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "order_id",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetOrderHistoryParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "from_timestamp",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "page",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "page_size",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "subaccount_id",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "to_timestamp",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "wallet",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetPositionsParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetPositionsResult",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "positions",
+        "required": true,
+        "nullable": false,
+        "type": "array of Position"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetQuotesParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "from_timestamp",
+        "required": false,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "page",
+        "required": false,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "page_size",
+        "required": false,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "quote_id",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "rfq_id",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "status",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "to_timestamp",
+        "required": false,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "QuoteGet",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "pagination",
+        "required": true,
+        "nullable": false,
+        "type": "Pagination"
+      },
+      {
+        "name": "quotes",
+        "required": true,
+        "nullable": false,
+        "type": "array of QuotePrivate"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetRfqsParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "from_timestamp",
+        "required": false,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "page",
+        "required": false,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "page_size",
+        "required": false,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "rfq_id",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "status",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "to_timestamp",
+        "required": false,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "RFQGet",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "pagination",
+        "required": true,
+        "nullable": false,
+        "type": "Pagination"
+      },
+      {
+        "name": "rfqs",
+        "required": true,
+        "nullable": false,
+        "type": "array of RFQPrivate"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "RFQPrivate",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "ask_total_cost",
+        "required": true,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "bid_total_cost",
+        "required": true,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "cancel_reason",
+        "required": true,
+        "nullable": false,
+        "type": "RFQCancelReason"
+      },
+      {
+        "name": "counterparties",
+        "required": false,
+        "nullable": true,
+        "type": "array of string | null"
+      },
+      {
+        "name": "creation_timestamp",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "filled_direction",
+        "required": false,
+        "nullable": true,
+        "type": "\"buy\" | \"sell\" | null"
+      },
+      {
+        "name": "filled_pct",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "label",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "last_update_timestamp",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "legs",
+        "required": true,
+        "nullable": false,
+        "type": "array of LegUnpricedParams"
+      },
+      {
+        "name": "mark_total_cost",
+        "required": true,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "max_total_cost",
+        "required": true,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "min_total_cost",
+        "required": true,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "partial_fill_step",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "rfq_id",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "status",
+        "required": true,
+        "nullable": false,
+        "type": "RFQStatus"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "total_cost",
+        "required": true,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "valid_until",
+        "required": true,
+        "nullable": false,
+        "type": "number"
+      },
+      {
+        "name": "wallet",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetShareholderVaultsParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "wallet",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetTriggerOrdersParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "AggregatedTriggerOrdersResult",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "orders",
+        "required": true,
+        "nullable": false,
+        "type": "array of Order"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetVaultRequestHistoryParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "page",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "page_size",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "wallet",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "PaginatedVaultRequestHistory",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "actions",
+        "required": true,
+        "nullable": false,
+        "type": "array of VaultActionResult"
+      },
+      {
+        "name": "pagination",
+        "required": true,
+        "nullable": false,
+        "type": "Pagination"
+      },
+      {
+        "name": "wallet",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "VaultActionResult",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "after_shares",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "amount",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "before_shares",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "creation_timestamp_ms",
+        "required": true,
+        "nullable": false,
+        "type": "number"
+      },
+      {
+        "name": "entry_price",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "error_reason",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "event_ts",
+        "required": true,
+        "nullable": false,
+        "type": "number"
+      },
+      {
+        "name": "event_type",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "exit_price",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "operation_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "operation_uuid",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "share_price",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "shares_delta",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "shares_requested",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "status",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "user_action_hash",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "vault_nonce",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "vault_subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "wallet",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetVaultSharesParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "wallet",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "VaultShares",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "vaults",
+        "required": true,
+        "nullable": false,
+        "type": "array of VaultShareEntry"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "VaultShareEntry",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "shares",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "vault",
+        "required": true,
+        "nullable": false,
+        "type": "Vault"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "Vault",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "benchmark_price",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "curator",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "curator_shares",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "description",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "mtm_cap",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "name",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "nav_benchmark",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "nav_usd",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "protocol",
+        "required": true,
+        "nullable": false,
+        "type": "ProtocolVault"
+      },
+      {
+        "name": "simulated_share_price_usd",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "whitelist_only",
+        "required": true,
+        "nullable": false,
+        "type": "boolean"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "ProtocolVault",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "closed",
+        "required": true,
+        "nullable": false,
+        "type": "boolean"
+      },
+      {
+        "name": "config",
+        "required": true,
+        "nullable": false,
+        "type": "VaultConfig"
+      },
+      {
+        "name": "global_hwm",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "last_fee_settled_at_sec",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "protocol_fee_share_bps",
+        "required": true,
+        "nullable": false,
+        "type": "number"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "total_shares",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "VaultConfig",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "benchmark_asset",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "cooldown_sec",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "deposit_spot_asset",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "management_fee_bps",
+        "required": true,
+        "nullable": false,
+        "type": "number"
+      },
+      {
+        "name": "max_slippage_bps",
+        "required": true,
+        "nullable": false,
+        "type": "number"
+      },
+      {
+        "name": "performance_fee_bps",
+        "required": true,
+        "nullable": false,
+        "type": "number"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetWithdrawalHistoryParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "end_timestamp",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "start_timestamp",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "subaccount_id",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "wallet",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "WithdrawalHistoryResult",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "withdrawals",
+        "required": true,
+        "nullable": false,
+        "type": "array of WithdrawalEntry"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "WithdrawalEntry",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "amount",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "asset",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "batch_status",
+        "required": true,
+        "nullable": false,
+        "type": "BatchStatus"
+      },
+      {
+        "name": "batch_uuid",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "erc20_address",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "fee",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "operation_id",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "recipient",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "timestamp",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "tx_hash",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "wallet",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "LiquidateParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "cash_transfer",
+        "required": true,
+        "nullable": false,
+        "type": "DecimalInput"
+      },
+      {
+        "name": "last_seen_trade_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "liquidated_account_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "merge_account",
+        "required": true,
+        "nullable": false,
+        "type": "boolean"
+      },
+      {
+        "name": "nonce",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "percent_of_acc",
+        "required": true,
+        "nullable": false,
+        "type": "DecimalInput"
+      },
+      {
+        "name": "price_limit",
+        "required": true,
+        "nullable": false,
+        "type": "DecimalInput"
+      },
+      {
+        "name": "signature",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "signature_expiry_sec",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "signer",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "LiquidateResult",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "op_uuid",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "operation_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "MintSharesParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "deposit_hash",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "nonce",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "request_id",
+        "required": true,
+        "nullable": false,
+        "type": "VaultRequestId"
+      },
+      {
+        "name": "share_price",
+        "required": true,
+        "nullable": false,
+        "type": "DecimalInput"
+      },
+      {
+        "name": "signature",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "signature_expiry_sec",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "signer",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "CreateOrderParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "algo_duration_sec",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "algo_num_slices",
+        "required": false,
+        "nullable": true,
+        "type": "number | null"
+      },
+      {
+        "name": "algo_type",
+        "required": false,
+        "nullable": true,
+        "type": "\"twap\" | null"
+      },
+      {
+        "name": "amount",
+        "required": true,
+        "nullable": false,
+        "type": "DecimalInput"
+      },
+      {
+        "name": "client",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "direction",
+        "required": true,
+        "nullable": false,
+        "type": "Direction"
+      },
+      {
+        "name": "extra_fee",
+        "required": false,
+        "nullable": true,
+        "type": "DecimalInput | null"
+      },
+      {
+        "name": "instrument_name",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "is_atomic_signing",
+        "required": false,
+        "nullable": true,
+        "type": "boolean | null"
+      },
+      {
+        "name": "label",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "limit_price",
+        "required": true,
+        "nullable": false,
+        "type": "DecimalInput"
+      },
+      {
+        "name": "max_fee",
+        "required": true,
+        "nullable": false,
+        "type": "DecimalInput"
+      },
+      {
+        "name": "mmp",
+        "required": false,
+        "nullable": true,
+        "type": "boolean | null"
+      },
+      {
+        "name": "nonce",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "order_type",
+        "required": false,
+        "nullable": false,
+        "type": "\"limit\" | \"market\""
+      },
+      {
+        "name": "reduce_only",
+        "required": false,
+        "nullable": true,
+        "type": "boolean | null"
+      },
+      {
+        "name": "referral_code",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "reject_post_only",
+        "required": false,
+        "nullable": true,
+        "type": "boolean | null"
+      },
+      {
+        "name": "reject_timestamp",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "signature",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "signature_expiry_sec",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "signer",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "time_in_force",
+        "required": false,
+        "nullable": false,
+        "type": "\"gtc\" | \"post_only\" | \"fok\" | \"ioc\""
+      },
+      {
+        "name": "trigger_price",
+        "required": false,
+        "nullable": true,
+        "type": "DecimalInput | null"
+      },
+      {
+        "name": "trigger_price_type",
+        "required": false,
+        "nullable": true,
+        "type": "\"mark\" | \"index\" | null"
+      },
+      {
+        "name": "trigger_type",
+        "required": false,
+        "nullable": true,
+        "type": "\"stoploss\" | \"takeprofit\" | null"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "OrderDebugResult",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "action_hash",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "action_typehash",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "domain_separator",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "encoded_data",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "encoded_data_hashed",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "expected_signer",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "input_data",
+        "required": true,
+        "nullable": false,
+        "type": "OrderDebugActionInput"
+      },
+      {
+        "name": "module",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "owner",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "recovered_signer",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "typed_data_hash",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "OrderDebugActionInput",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "data",
+        "required": true,
+        "nullable": false,
+        "type": "OrderActionDataResult"
+      },
+      {
+        "name": "expiry",
+        "required": true,
+        "nullable": false,
+        "type": "number"
+      },
+      {
+        "name": "module",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "nonce",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "owner",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "signer",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "OrderActionDataResult",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "asset_address",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "asset_sub_id",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "desired_amount",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "is_bid",
+        "required": true,
+        "nullable": false,
+        "type": "boolean"
+      },
+      {
+        "name": "limit_price",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "recipient_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "worst_fee",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "OrderQuoteParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "amount",
+        "required": true,
+        "nullable": false,
+        "type": "DecimalInput"
+      },
+      {
+        "name": "client",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "direction",
+        "required": true,
+        "nullable": false,
+        "type": "Direction"
+      },
+      {
+        "name": "extra_fee",
+        "required": false,
+        "nullable": true,
+        "type": "DecimalInput | null"
+      },
+      {
+        "name": "instrument_name",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "is_atomic_signing",
+        "required": false,
+        "nullable": false,
+        "type": "boolean"
+      },
+      {
+        "name": "label",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "limit_price",
+        "required": true,
+        "nullable": false,
+        "type": "DecimalInput"
+      },
+      {
+        "name": "max_fee",
+        "required": true,
+        "nullable": false,
+        "type": "DecimalInput"
+      },
+      {
+        "name": "mmp",
+        "required": false,
+        "nullable": false,
+        "type": "boolean"
+      },
+      {
+        "name": "nonce",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "order_type",
+        "required": false,
+        "nullable": false,
+        "type": "\"limit\" | \"market\""
+      },
+      {
+        "name": "reduce_only",
+        "required": false,
+        "nullable": false,
+        "type": "boolean"
+      },
+      {
+        "name": "referral_code",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "reject_post_only",
+        "required": false,
+        "nullable": false,
+        "type": "boolean"
+      },
+      {
+        "name": "reject_timestamp",
+        "required": false,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "signature",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "signature_expiry_sec",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "signer",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "time_in_force",
+        "required": false,
+        "nullable": false,
+        "type": "\"gtc\" | \"post_only\" | \"fok\" | \"ioc\""
+      },
+      {
+        "name": "trigger_price",
+        "required": false,
+        "nullable": true,
+        "type": "DecimalInput | null"
+      },
+      {
+        "name": "trigger_price_type",
+        "required": false,
+        "nullable": true,
+        "type": "\"mark\" | \"index\" | null"
+      },
+      {
+        "name": "trigger_type",
+        "required": false,
+        "nullable": true,
+        "type": "\"stoploss\" | \"takeprofit\" | null"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "OrderQuoteResult",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "estimated_fee",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "estimated_fill_amount",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "estimated_fill_price",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "estimated_order_status",
+        "required": true,
+        "nullable": false,
+        "type": "OrderStatus"
+      },
+      {
+        "name": "estimated_realized_pnl",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "estimated_realized_pnl_excl_fees",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "invalid_reason",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "is_valid",
+        "required": true,
+        "nullable": false,
+        "type": "boolean"
+      },
+      {
+        "name": "max_amount",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "post_initial_margin",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "post_liquidation_price",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "pre_initial_margin",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "suggested_max_fee",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "PollQuotesParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "from_timestamp",
+        "required": false,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "page",
+        "required": false,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "page_size",
+        "required": false,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "quote_id",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "rfq_id",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "status",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "to_timestamp",
+        "required": false,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "QuotePoll",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "pagination",
+        "required": true,
+        "nullable": false,
+        "type": "Pagination"
+      },
+      {
+        "name": "quotes",
+        "required": true,
+        "nullable": false,
+        "type": "array of PublicQuote"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "PollRfqsParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "from_timestamp",
+        "required": false,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "page",
+        "required": false,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "page_size",
+        "required": false,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "rfq_id",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "rfq_subaccount_id",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "status",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "to_timestamp",
+        "required": false,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "RFQPoll",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "pagination",
+        "required": true,
+        "nullable": false,
+        "type": "Pagination"
+      },
+      {
+        "name": "rfqs",
+        "required": true,
+        "nullable": false,
+        "type": "array of PublicRfq"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "RejectDepositRequestParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "reason",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "request_id",
+        "required": true,
+        "nullable": false,
+        "type": "VaultRequestId"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "VaultRequestAck",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "request_id",
+        "required": true,
+        "nullable": false,
+        "type": "VaultRequestId"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "ReplaceQuoteParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "client",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "direction",
+        "required": true,
+        "nullable": false,
+        "type": "Direction"
+      },
+      {
+        "name": "extra_fee",
+        "required": false,
+        "nullable": false,
+        "type": "DecimalInput"
+      },
+      {
+        "name": "label",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "legs",
+        "required": true,
+        "nullable": false,
+        "type": "array of PricedLegInput"
+      },
+      {
+        "name": "max_fee",
+        "required": true,
+        "nullable": false,
+        "type": "DecimalInput"
+      },
+      {
+        "name": "mmp",
+        "required": false,
+        "nullable": false,
+        "type": "boolean"
+      },
+      {
+        "name": "nonce",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "nonce_to_cancel",
+        "required": false,
+        "nullable": true,
+        "type": "number | null"
+      },
+      {
+        "name": "quote_id_to_cancel",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "referral_code",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "rfq_id",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "signature",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "signature_expiry_sec",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "signer",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "QuoteReplace",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "cancelled_quote",
+        "required": true,
+        "nullable": false,
+        "type": "QuotePrivate"
+      },
+      {
+        "name": "create_quote_error",
+        "required": false,
+        "nullable": true,
+        "type": "RPCError | null"
+      },
+      {
+        "name": "quote",
+        "required": false,
+        "nullable": true,
+        "type": "QuotePrivate | null"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "RequestVaultDepositParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "amount",
+        "required": true,
+        "nullable": false,
+        "type": "DecimalInput"
+      },
+      {
+        "name": "deposit_spot_asset",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "nonce",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "signature",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "signature_expiry_sec",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "signer",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "vault_subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "RequestVaultWithdrawParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "nonce",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "shares_to_burn",
+        "required": true,
+        "nullable": false,
+        "type": "DecimalInput"
+      },
+      {
+        "name": "signature",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "signature_expiry_sec",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "signer",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "vault_subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "RfqGetBestQuoteParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "client",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "direction",
+        "required": false,
+        "nullable": false,
+        "type": "\"buy\" | \"sell\""
+      },
+      {
+        "name": "extra_fee",
+        "required": false,
+        "nullable": false,
+        "type": "DecimalInput"
+      },
+      {
+        "name": "legs",
+        "required": false,
+        "nullable": false,
+        "type": "array of LegUnpricedInput"
+      },
+      {
+        "name": "rfq_id",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "SendQuoteParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "client",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "direction",
+        "required": true,
+        "nullable": false,
+        "type": "Direction"
+      },
+      {
+        "name": "extra_fee",
+        "required": false,
+        "nullable": false,
+        "type": "DecimalInput"
+      },
+      {
+        "name": "label",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "legs",
+        "required": true,
+        "nullable": false,
+        "type": "array of PricedLegInput"
+      },
+      {
+        "name": "max_fee",
+        "required": true,
+        "nullable": false,
+        "type": "DecimalInput"
+      },
+      {
+        "name": "mmp",
+        "required": false,
+        "nullable": false,
+        "type": "boolean"
+      },
+      {
+        "name": "nonce",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "referral_code",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "rfq_id",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "signature",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "signature_expiry_sec",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "signer",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "SendRfqParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "client",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "counterparties",
+        "required": false,
+        "nullable": true,
+        "type": "array of string | null"
+      },
+      {
+        "name": "extra_fee",
+        "required": false,
+        "nullable": false,
+        "type": "DecimalInput"
+      },
+      {
+        "name": "label",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "legs",
+        "required": true,
+        "nullable": false,
+        "type": "array of LegUnpricedInput"
+      },
+      {
+        "name": "max_total_cost",
+        "required": false,
+        "nullable": true,
+        "type": "DecimalInput | null"
+      },
+      {
+        "name": "min_total_cost",
+        "required": false,
+        "nullable": true,
+        "type": "DecimalInput | null"
+      },
+      {
+        "name": "partial_fill_step",
+        "required": false,
+        "nullable": false,
+        "type": "DecimalInput"
+      },
+      {
+        "name": "referral_code",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "SessionKeysParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "wallet",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "SessionKeysResult",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "public_session_keys",
+        "required": true,
+        "nullable": false,
+        "type": "array of SessionKeyResponse"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "SetCancelOnDisconnectParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "enabled",
+        "required": false,
+        "nullable": true,
+        "type": "boolean | null"
+      },
+      {
+        "name": "wallet",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "SetMmpConfigParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "currency",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "mmp_amount_limit",
+        "required": false,
+        "nullable": false,
+        "type": "DecimalInput"
+      },
+      {
+        "name": "mmp_delta_limit",
+        "required": false,
+        "nullable": false,
+        "type": "DecimalInput"
+      },
+      {
+        "name": "mmp_frozen_time",
+        "required": true,
+        "nullable": false,
+        "type": "number"
+      },
+      {
+        "name": "mmp_interval",
+        "required": true,
+        "nullable": false,
+        "type": "number"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "SetMmpConfigResponse",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "currency",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "mmp_amount_limit",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "mmp_delta_limit",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "mmp_frozen_time",
+        "required": true,
+        "nullable": false,
+        "type": "number"
+      },
+      {
+        "name": "mmp_interval",
+        "required": true,
+        "nullable": false,
+        "type": "number"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "SetSessionKeyParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "expiry_sec",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "ip_whitelist",
+        "required": false,
+        "nullable": true,
+        "type": "array of string | null"
+      },
+      {
+        "name": "label",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "nonce",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "offchain_scopes",
+        "required": true,
+        "nullable": false,
+        "type": "array of string"
+      },
+      {
+        "name": "protocol_scopes",
+        "required": true,
+        "nullable": false,
+        "type": "array of string"
+      },
+      {
+        "name": "public_session_key",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "signature",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "signature_expiry_sec",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "signer",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "subaccount_ids",
+        "required": false,
+        "nullable": true,
+        "type": "array of integer | null"
+      },
+      {
+        "name": "wallet",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "SetSessionKeyResult",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "expiry_sec",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "ip_whitelist",
+        "required": true,
+        "nullable": false,
+        "type": "array of string"
+      },
+      {
+        "name": "label",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "offchain_scopes",
+        "required": true,
+        "nullable": false,
+        "type": "array of string"
+      },
+      {
+        "name": "protocol_scopes",
+        "required": true,
+        "nullable": false,
+        "type": "array of string"
+      },
+      {
+        "name": "public_session_key",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "subaccount_ids",
+        "required": true,
+        "nullable": false,
+        "type": "array of integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "TransferPositionsParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "maker_params",
+        "required": true,
+        "nullable": false,
+        "type": "SignedTransferQuoteParams"
+      },
+      {
+        "name": "taker_params",
+        "required": true,
+        "nullable": false,
+        "type": "SignedTransferQuoteParams"
+      },
+      {
+        "name": "wallet",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "SignedTransferQuoteParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "direction",
+        "required": true,
+        "nullable": false,
+        "type": "Direction"
+      },
+      {
+        "name": "legs",
+        "required": true,
+        "nullable": false,
+        "type": "array of PricedLegInput"
+      },
+      {
+        "name": "max_fee",
+        "required": true,
+        "nullable": false,
+        "type": "DecimalInput"
+      },
+      {
+        "name": "nonce",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "signature",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "signature_expiry_sec",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "signer",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "TransferPositions",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "maker_quote",
+        "required": true,
+        "nullable": false,
+        "type": "QuotePrivate"
+      },
+      {
+        "name": "taker_quote",
+        "required": true,
+        "nullable": false,
+        "type": "QuotePrivate"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "TransferSpotParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "amount",
+        "required": true,
+        "nullable": false,
+        "type": "DecimalInput"
+      },
+      {
+        "name": "asset_name",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "max_fee_usd",
+        "required": true,
+        "nullable": false,
+        "type": "DecimalInput"
+      },
+      {
+        "name": "new_subaccount_manager",
+        "required": true,
+        "nullable": false,
+        "type": "number"
+      },
+      {
+        "name": "nonce",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "signature",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "signature_expiry_sec",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "signer",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "sub_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "to_subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "TransferSpotResult",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "op_uuid",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "operation_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "TransferSpotExternalParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "amount",
+        "required": true,
+        "nullable": false,
+        "type": "DecimalInput"
+      },
+      {
+        "name": "asset_name",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "max_fee_usd",
+        "required": true,
+        "nullable": false,
+        "type": "DecimalInput"
+      },
+      {
+        "name": "new_subaccount_manager",
+        "required": true,
+        "nullable": false,
+        "type": "number"
+      },
+      {
+        "name": "nonce",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "recipient_address",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "signature",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "signature_expiry_sec",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "signer",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "sub_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "to_subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "TransferSpotExternalResult",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "op_uuid",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "operation_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "UpdateVaultInfoParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "description",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "mtm_cap",
+        "required": false,
+        "nullable": true,
+        "type": "DecimalInput | null"
+      },
+      {
+        "name": "name",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "whitelist_only",
+        "required": false,
+        "nullable": true,
+        "type": "boolean | null"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "OffchainAck",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "status",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "UpdateWhitelistedRecipientsParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "add",
+        "required": true,
+        "nullable": false,
+        "type": "array of string"
+      },
+      {
+        "name": "nonce",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "remove",
+        "required": true,
+        "nullable": false,
+        "type": "array of string"
+      },
+      {
+        "name": "signature",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "signature_expiry_sec",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "signer",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "wallet",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "UpdateWhitelistedRecipientsResult",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "op_uuid",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "operation_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "whitelisted_recipients",
+        "required": true,
+        "nullable": false,
+        "type": "array of string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "WithdrawParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "amount_in_underlying",
+        "required": true,
+        "nullable": false,
+        "type": "DecimalInput"
+      },
+      {
+        "name": "asset_name",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "force_batch",
+        "required": true,
+        "nullable": false,
+        "type": "boolean"
+      },
+      {
+        "name": "max_fee_usd",
+        "required": true,
+        "nullable": false,
+        "type": "DecimalInput"
+      },
+      {
+        "name": "nonce",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "recipient",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "signature",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "signature_expiry_sec",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "signer",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "WithdrawResult",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "op_uuid",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "operation_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "ExecuteQuoteDebugParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "direction",
+        "required": true,
+        "nullable": false,
+        "type": "Direction"
+      },
+      {
+        "name": "legs",
+        "required": true,
+        "nullable": false,
+        "type": "array of PricedLegInput"
+      },
+      {
+        "name": "max_fee",
+        "required": true,
+        "nullable": false,
+        "type": "DecimalInput"
+      },
+      {
+        "name": "nonce",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "quote_id",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "rfq_id",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "signature",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "signature_expiry_sec",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "signer",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "QuoteExecuteDebugResult",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "action_hash",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "encoded_data",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "encoded_data_hashed",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "encoded_legs",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "legs_hash",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "typed_data_hash",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetAllReferralCodesParams",
+    "kind": "open",
+    "fields": [],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "Referrer",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "receiving_wallet",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "referral_code",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "wallet",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetAssetsParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "asset_type",
+        "required": true,
+        "nullable": false,
+        "type": "\"option\" | \"perp\" | \"erc20\""
+      },
+      {
+        "name": "currency",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "expired",
+        "required": true,
+        "nullable": false,
+        "type": "boolean"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "AssetResponsePublic",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "address",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "asset_id",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "asset_name",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "asset_type",
+        "required": true,
+        "nullable": false,
+        "type": "\"option\" | \"perp\" | \"erc20\""
+      },
+      {
+        "name": "currency",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "erc20_details",
+        "required": false,
+        "nullable": true,
+        "type": "SpotPublicDetails | null"
+      },
+      {
+        "name": "is_collateral",
+        "required": true,
+        "nullable": false,
+        "type": "boolean"
+      },
+      {
+        "name": "is_position",
+        "required": true,
+        "nullable": false,
+        "type": "boolean"
+      },
+      {
+        "name": "option_details",
+        "required": false,
+        "nullable": true,
+        "type": "OptionDetails | null"
+      },
+      {
+        "name": "perp_details",
+        "required": false,
+        "nullable": true,
+        "type": "PerpDetails | null"
+      },
+      {
+        "name": "sub_id",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "SpotPublicDetails",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "borrow_index",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "decimals",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "supply_index",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "underlying_erc20_address",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetCurrencyParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "currency",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetIndexChartDataParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "currency",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "end_timestamp",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "period",
+        "required": true,
+        "nullable": false,
+        "type": "number"
+      },
+      {
+        "name": "start_timestamp",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "IndexCandle",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "close_price",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "high_price",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "low_price",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "open_price",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "price",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "timestamp",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "timestamp_bucket",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetInterestRateHistoryParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "currency",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "end_timestamp",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "period",
+        "required": false,
+        "nullable": true,
+        "type": "number | null"
+      },
+      {
+        "name": "risk_universe_id",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "start_timestamp",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "InterestRateHistoryResult",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "interest_rate_history",
+        "required": true,
+        "nullable": false,
+        "type": "array of InterestRateCandle"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "InterestRateCandle",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "borrow_apy",
+        "required": true,
+        "nullable": false,
+        "type": "Ohlc"
+      },
+      {
+        "name": "risk_universe_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "supply_apy",
+        "required": true,
+        "nullable": false,
+        "type": "Ohlc"
+      },
+      {
+        "name": "timestamp",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "total_borrow",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "total_supply",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "Ohlc",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "close",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "high",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "low",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "open",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetLatestSignedFeedsParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "currency",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "expiry",
+        "required": false,
+        "nullable": true,
+        "type": "number | null"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetLatestSignedFeedsResponse",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "funding_data",
+        "required": true,
+        "nullable": false,
+        "type": "map of string to FundingFeedDataResponse"
+      },
+      {
+        "name": "fwd_data",
+        "required": true,
+        "nullable": false,
+        "type": "map of string to map of string to ForwardFeedDataResponse"
+      },
+      {
+        "name": "perp_data",
+        "required": true,
+        "nullable": false,
+        "type": "map of string to map of string to PerpFeedDataResponse"
+      },
+      {
+        "name": "rate_data",
+        "required": true,
+        "nullable": false,
+        "type": "map of string to map of string to RateFeedDataResponse"
+      },
+      {
+        "name": "spot_data",
+        "required": true,
+        "nullable": false,
+        "type": "map of string to SpotFeedDataResponse"
+      },
+      {
+        "name": "vol_data",
+        "required": true,
+        "nullable": false,
+        "type": "map of string to map of string to VolFeedDataResponse"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "FundingFeedDataResponse",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "confidence",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "currency",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "deadline",
+        "required": true,
+        "nullable": false,
+        "type": "number"
+      },
+      {
+        "name": "funding_rate",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "signatures",
+        "required": true,
+        "nullable": false,
+        "type": "OracleSignatureDataResponse"
+      },
+      {
+        "name": "timestamp",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "OracleSignatureDataResponse",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "signatures",
+        "required": true,
+        "nullable": false,
+        "type": "array of string"
+      },
+      {
+        "name": "signers",
+        "required": true,
+        "nullable": false,
+        "type": "array of string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "ForwardFeedDataResponse",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "confidence",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "currency",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "deadline",
+        "required": true,
+        "nullable": false,
+        "type": "number"
+      },
+      {
+        "name": "expiry",
+        "required": true,
+        "nullable": false,
+        "type": "number"
+      },
+      {
+        "name": "fwd_diff",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "signatures",
+        "required": true,
+        "nullable": false,
+        "type": "OracleSignatureDataResponse"
+      },
+      {
+        "name": "spot_aggregate_latest",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "spot_aggregate_start",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "timestamp",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "PerpFeedDataResponse",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "confidence",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "currency",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "deadline",
+        "required": true,
+        "nullable": false,
+        "type": "number"
+      },
+      {
+        "name": "signatures",
+        "required": true,
+        "nullable": false,
+        "type": "OracleSignatureDataResponse"
+      },
+      {
+        "name": "spot_diff_value",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "timestamp",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "type",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "RateFeedDataResponse",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "confidence",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "currency",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "deadline",
+        "required": true,
+        "nullable": false,
+        "type": "number"
+      },
+      {
+        "name": "expiry",
+        "required": true,
+        "nullable": false,
+        "type": "number"
+      },
+      {
+        "name": "rate",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "signatures",
+        "required": true,
+        "nullable": false,
+        "type": "OracleSignatureDataResponse"
+      },
+      {
+        "name": "timestamp",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "SpotFeedDataResponse",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "confidence",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "currency",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "deadline",
+        "required": true,
+        "nullable": false,
+        "type": "number"
+      },
+      {
+        "name": "feed_source_type",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "price",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "signatures",
+        "required": true,
+        "nullable": false,
+        "type": "OracleSignatureDataResponse"
+      },
+      {
+        "name": "timestamp",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "VolFeedDataResponse",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "confidence",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "currency",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "deadline",
+        "required": true,
+        "nullable": false,
+        "type": "number"
+      },
+      {
+        "name": "expiry",
+        "required": true,
+        "nullable": false,
+        "type": "number"
+      },
+      {
+        "name": "signatures",
+        "required": true,
+        "nullable": false,
+        "type": "OracleSignatureDataResponse"
+      },
+      {
+        "name": "timestamp",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "vol_data",
+        "required": true,
+        "nullable": false,
+        "type": "VolSVIParamDataResponse"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "VolSVIParamDataResponse",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "SVI_a",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "SVI_b",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "SVI_fwd",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "SVI_m",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "SVI_refTau",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "SVI_rho",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "SVI_sigma",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetOnchainActionHistoryParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "action_type",
+        "required": false,
+        "nullable": true,
+        "type": "number | null"
+      },
+      {
+        "name": "end_timestamp",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "page",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "page_size",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "start_timestamp",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "wallet",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetOnchainActionHistoryResponse",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "actions",
+        "required": true,
+        "nullable": false,
+        "type": "array of OnchainActionHistoryEntry"
+      },
+      {
+        "name": "pagination",
+        "required": true,
+        "nullable": false,
+        "type": "Pagination"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "OnchainActionHistoryEntry",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "acc",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "action_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "action_type",
+        "required": true,
+        "nullable": false,
+        "type": "number"
+      },
+      {
+        "name": "action_type_label",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "block_number",
+        "required": true,
+        "nullable": false,
+        "type": "number"
+      },
+      {
+        "name": "data",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "error_code",
+        "required": false,
+        "nullable": true,
+        "type": "number | null"
+      },
+      {
+        "name": "error_message",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "fallback_at",
+        "required": false,
+        "nullable": true,
+        "type": "number | null"
+      },
+      {
+        "name": "first_failed_at",
+        "required": false,
+        "nullable": true,
+        "type": "number | null"
+      },
+      {
+        "name": "l1_sender",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "last_failed_at",
+        "required": false,
+        "nullable": true,
+        "type": "number | null"
+      },
+      {
+        "name": "op_uuid",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "queue",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "status",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "tx_hash",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "updated_at",
+        "required": true,
+        "nullable": false,
+        "type": "number"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetOptionSettlementPricesParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "currency",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "OptionSettlementPricesResult",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "expiries",
+        "required": true,
+        "nullable": false,
+        "type": "array of ExpirySettlementPrice"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "ExpirySettlementPrice",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "expiry_date",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "price",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "utc_expiry_sec",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetPendingDepositsParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "wallet",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetPendingDepositsResult",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "pending_deposits",
+        "required": true,
+        "nullable": false,
+        "type": "array of PendingDepositEntry"
+      },
+      {
+        "name": "wallet",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "PendingDepositEntry",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "action_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "action_type",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "amount",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "asset",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "block_number",
+        "required": true,
+        "nullable": false,
+        "type": "number"
+      },
+      {
+        "name": "credit_nonce",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "deposit_type",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "log_index",
+        "required": true,
+        "nullable": false,
+        "type": "number"
+      },
+      {
+        "name": "manager_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "status",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "timestamp",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "tx_hash",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "updated_at_ms",
+        "required": true,
+        "nullable": false,
+        "type": "number"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetReferralPerformanceParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "end_ms",
+        "required": true,
+        "nullable": false,
+        "type": "number"
+      },
+      {
+        "name": "referral_code",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "start_ms",
+        "required": true,
+        "nullable": false,
+        "type": "number"
+      },
+      {
+        "name": "wallet",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetReferralPerformanceResult",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "fee_share_percentage",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "referral_code",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "rewards",
+        "required": true,
+        "nullable": false,
+        "type": "map of string to map of string to map of string to ReferralPerformanceByInstrumentType"
+      },
+      {
+        "name": "stdrv_balance",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "total_builder_fee_collected",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "total_fee_rewards",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "total_notional_volume",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "total_referred_fees",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "ReferralPerformanceByInstrumentType",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "builder_fee",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "fee_reward",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "notional_volume",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "referred_fee",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "unique_traders_referred",
+        "required": true,
+        "nullable": false,
+        "type": "number"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "RiskUniverseResponse",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "description",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "managers",
+        "required": true,
+        "nullable": false,
+        "type": "array of RiskUniverseManager"
+      },
+      {
+        "name": "name",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "risk_universe_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "security_module",
+        "required": true,
+        "nullable": false,
+        "type": "SecurityModuleDetails"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "RiskUniverseManager",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "collaterals",
+        "required": true,
+        "nullable": false,
+        "type": "array of ManagerCollateral"
+      },
+      {
+        "name": "instruments",
+        "required": true,
+        "nullable": false,
+        "type": "array of string"
+      },
+      {
+        "name": "manager_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "margin_type",
+        "required": true,
+        "nullable": false,
+        "type": "\"SM\" | \"PM2\""
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "ManagerCollateral",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "address",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "erc20",
+        "required": true,
+        "nullable": false,
+        "type": "Erc20Details"
+      },
+      {
+        "name": "im_discount",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "min_deposit_usd",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "mm_discount",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "name",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "SecurityModuleDetails",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "cash_asset",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "cash_currency",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetTickersParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "currency",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "expiry_date",
+        "required": false,
+        "nullable": true,
+        "type": "number | null"
+      },
+      {
+        "name": "instrument_type",
+        "required": true,
+        "nullable": false,
+        "type": "\"option\" | \"perp\" | \"erc20\""
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetTickersResponse",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "tickers",
+        "required": true,
+        "nullable": false,
+        "type": "map of string to Ticker"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetTradingviewChartDataParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "end_timestamp",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "instrument_name",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "period",
+        "required": true,
+        "nullable": false,
+        "type": "number"
+      },
+      {
+        "name": "start_timestamp",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "TradingviewCandle",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "close_price",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "high_price",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "low_price",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "open_price",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "timestamp",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "timestamp_bucket",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "volume_contracts",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "volume_usd",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetTransactionParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "op_uuid",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetTransactionResult",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "data",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "error_log",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "status",
+        "required": false,
+        "nullable": true,
+        "type": "\"Batching\" | \"Executing\" | \"Proving\" | \"Settling\" | \"Settled\" | \"BatchingError\" | \"ExecutingError\" | \"ProvingError\" | \"SettlingError\" | \"SettledError\" | null"
+      },
+      {
+        "name": "transaction_hash",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetVaultParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetVaultActionHistoryParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "event_type",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "page",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "page_size",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "PublicVaultAction",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "curator_shares_minted",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "event_ts",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "event_type",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "holder",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "management_shares_minted",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "nav",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "new_high_water_mark",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "old_high_water_mark",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "operation_uuid",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "performance_shares_minted",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "protocol_shares_minted",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "share_price",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "shares_delta",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "status",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "total_shares",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "PaginatedVaultActionHistory",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "events",
+        "required": true,
+        "nullable": false,
+        "type": "array of PublicVaultAction"
+      },
+      {
+        "name": "pagination",
+        "required": true,
+        "nullable": false,
+        "type": "Pagination"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetVaultPerformanceHistoryParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "from",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "limit",
+        "required": false,
+        "nullable": true,
+        "type": "number | null"
+      },
+      {
+        "name": "resolution",
+        "required": true,
+        "nullable": false,
+        "type": "\"1h\" | \"8h\" | \"24h\" | \"1wk\""
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "to",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "VaultPerformanceHistoryResult",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "points",
+        "required": true,
+        "nullable": false,
+        "type": "array of VaultPerformancePointResponse"
+      },
+      {
+        "name": "resolution",
+        "required": true,
+        "nullable": false,
+        "type": "\"1h\" | \"8h\" | \"24h\" | \"1wk\""
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "VaultPerformancePointResponse",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "benchmark_price",
+        "required": true,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "curator_shares",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "global_hwm",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "nav",
+        "required": true,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "nav_benchmark",
+        "required": true,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "share_price",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "total_shares",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "ts",
+        "required": true,
+        "nullable": false,
+        "type": "number"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetVaultsParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "page",
+        "required": false,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "page_size",
+        "required": false,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "Vaults",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "pagination",
+        "required": true,
+        "nullable": false,
+        "type": "Pagination"
+      },
+      {
+        "name": "vaults",
+        "required": true,
+        "nullable": false,
+        "type": "array of Vault"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetWalletsFromSessionKeyParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "public_session_key",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "scope",
+        "required": false,
+        "nullable": true,
+        "type": "\"account_info\" | null"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetWalletsFromSessionKeyResult",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "wallets",
+        "required": true,
+        "nullable": false,
+        "type": "array of string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "RegisterDepositAddressParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "deposit_type",
+        "required": true,
+        "nullable": false,
+        "type": "\"standard\" | \"instant\" | \"direct\""
+      },
+      {
+        "name": "manager_id",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "subaccount_id",
+        "required": false,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "wallet",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "RegisterDepositAddressResult",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "deposit_address",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "deposit_type",
+        "required": true,
+        "nullable": false,
+        "type": "\"standard\" | \"instant\" | \"direct\""
+      },
+      {
+        "name": "manager_id",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "subaccount_id",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "wallet",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "SendQuoteDebugParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "direction",
+        "required": true,
+        "nullable": false,
+        "type": "Direction"
+      },
+      {
+        "name": "legs",
+        "required": true,
+        "nullable": false,
+        "type": "array of PricedLegInput"
+      },
+      {
+        "name": "max_fee",
+        "required": true,
+        "nullable": false,
+        "type": "DecimalInput"
+      },
+      {
+        "name": "nonce",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "rfq_id",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "signature",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "signature_expiry_sec",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "signer",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "QuoteSendDebugResult",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "action_hash",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "encoded_data",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "encoded_data_hashed",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "typed_data_hash",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "StartAuctionParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "StartAuctionResult",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "op_uuid",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "operation_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "WithdrawDebugParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "amount_in_underlying",
+        "required": true,
+        "nullable": false,
+        "type": "DecimalInput"
+      },
+      {
+        "name": "asset_name",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "force_batch",
+        "required": true,
+        "nullable": false,
+        "type": "boolean"
+      },
+      {
+        "name": "max_fee_usd",
+        "required": true,
+        "nullable": false,
+        "type": "DecimalInput"
+      },
+      {
+        "name": "nonce",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "recipient",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "signature_expiry_sec",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "signer",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "VaultDepositHoldResponse",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "amount",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "asset_name",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "currency",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "vault_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "UniverseManagers",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "pm",
+        "required": false,
+        "nullable": true,
+        "type": "number | null"
+      },
+      {
+        "name": "risk_universe_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "risk_universe_name",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "sm",
+        "required": false,
+        "nullable": true,
+        "type": "number | null"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "AssetEntry",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "address",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "name",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "universes",
+        "required": true,
+        "nullable": false,
+        "type": "array of AssetUniverse"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "AssetUniverse",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "oi",
+        "required": true,
+        "nullable": false,
+        "type": "OpenInterestStats"
+      },
+      {
+        "name": "risk_universe_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "risk_universe_name",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "OpenInterestStats",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "current_open_interest",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "interest_cap",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "SpotAssetEntry",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "address",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "erc20",
+        "required": true,
+        "nullable": false,
+        "type": "Erc20Details"
+      },
+      {
+        "name": "min_deposit_usd",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "name",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "universes",
+        "required": true,
+        "nullable": false,
+        "type": "array of SpotUniverse"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "SpotUniverse",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "lending",
+        "required": false,
+        "nullable": true,
+        "type": "LendingDetails | null"
+      },
+      {
+        "name": "oi",
+        "required": true,
+        "nullable": false,
+        "type": "OpenInterestStats"
+      },
+      {
+        "name": "pm2_im_discount",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "pm2_mm_discount",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "risk_universe_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "srm_im_discount",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "srm_mm_discount",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "LendingDetails",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "borrow_apy",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "supply_apy",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "total_borrow",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "total_borrow_cap",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "PrivateCancelAllAlgoOrdersResponsePayload",
+    "kind": "enum",
+    "fields": [],
+    "values": [
+      "ok"
+    ],
+    "notShown": null
+  },
+  {
+    "name": "PrivateCancelAllTriggerOrdersResponsePayload",
+    "kind": "enum",
+    "fields": [],
+    "values": [
+      "ok"
+    ],
+    "notShown": null
+  },
+  {
+    "name": "PrivateCancelRfqResponsePayload",
+    "kind": "enum",
+    "fields": [],
+    "values": [
+      "ok"
+    ],
+    "notShown": null
+  },
+  {
+    "name": "PrivateResetMmpResponsePayload",
+    "kind": "enum",
+    "fields": [],
+    "values": [
+      "ok"
+    ],
+    "notShown": null
+  },
+  {
+    "name": "PrivateSetCancelOnDisconnectResponsePayload",
+    "kind": "enum",
+    "fields": [],
+    "values": [
+      "ok"
+    ],
+    "notShown": null
+  },
+  {
+    "name": "PublicGetRiskUniversesRequestPayload",
+    "kind": "open",
+    "fields": [],
     "values": null,
     "notShown": null
   }
@@ -5758,10 +16240,11 @@ export const assumptionTable = [
   {
     "id": "subscription-result",
     "title": "The result of subscribe and unsubscribe",
-    "choice": "{\"status\":{\"<address>\":\"ok\" or the reason it was refused},\"current_subscriptions\":[…every channel after the request]}. Reasons the sandbox gives: Invalid channel, Unknown instrument, Unknown currency, Authentication required, Access denied, Too many subscriptions (over 1000 on one connection); unsubscribing an address not held gives Not subscribed.",
+    "choice": "{\"status\":{\"<address>\":\"ok\" or the reason it was refused},\"current_subscriptions\":[…every channel after the request]}; unsubscribe also carries the same list as remaining_subscriptions (derive-ts 3.0.13 reads that name). Reasons the sandbox gives: Invalid channel, Unknown instrument, Unknown currency, Authentication required, Access denied, Too many subscriptions (over 1000 on one connection); unsubscribing an address not held gives Not subscribed.",
     "reason": "The document does not show the response; this is the shape of the previous version of this interface.",
     "citedAt": [
-      "#/components/schemas/SubscriptionResult"
+      "#/components/schemas/SubscriptionResult",
+      "#/components/schemas/UnsubscribeResult"
     ]
   },
   {
@@ -5776,8 +16259,8 @@ export const assumptionTable = [
   {
     "id": "open-enums-are-strings",
     "title": "Enumerations whose values are not shown are strings",
-    "choice": "TimeInForce, TriggerPriceType and TriggerType are strings with no fixed set of values.",
-    "reason": "Every enumeration the document does show is serialized as its name string.",
+    "choice": "TimeInForce, TriggerPriceType and TriggerType are strings; their values are the ones derive-ts 3.0.13 lists (gtc, post_only, fok, ioc; mark, index; stoploss, takeprofit).",
+    "reason": "Every enumeration the document does show is serialized as its name string; the document does not show these values, and the venue's own client (derive-ts 3.0.13, src/types/generated.ts) lists them (assumption client-endpoint-map).",
     "citedAt": [
       "#/components/schemas/TimeInForce",
       "#/components/schemas/TriggerPriceType",
@@ -6070,8 +16553,8 @@ export const assumptionTable = [
   {
     "id": "sandbox-feed-payloads",
     "title": "What the sandbox sends on ticker_slim and spot_feed",
-    "choice": "ticker_slim: {timestamp, instrument_ticker: {t, A, a, B, b, f, I, M, minp, maxp, stats: DailyTradingStatistics, option_pricing: OptionPricing or null}}; spot_feed: {timestamp, feeds: {<currency>: {price, confidence, price_prev_daily, confidence_prev_daily, timestamp_prev_daily}}}. The schemas stay open; the conformance runner infers and reports what a server sends.",
-    "reason": "The fields of both payloads are not shown, but a sandbox has to send something plausible.",
+    "choice": "ticker_slim: {timestamp, instrument_ticker: {t, A, a, B, b, f, I, M, minp, maxp, stats: DailyTradingStatistics, option_pricing: OptionPricing or null}}; spot_feed: {timestamp, feeds: {<currency>: {price, confidence, price_prev_daily, confidence_prev_daily, timestamp_prev_daily}}}. The schemas (TickerSlimPayload, TickerSlim, SpotFeedPayload, SpotFeedEntry) are these shapes, as derive-ts 3.0.13 types them.",
+    "reason": "The fields of both payloads are not shown, but a sandbox has to send something plausible; derive-ts 3.0.13 (ChannelSchemaMap) types the same shapes.",
     "citedAt": [
       "#/components/schemas/TickerSlimPayload",
       "#/components/schemas/SpotFeedPayload"
@@ -6087,7 +16570,7 @@ export const assumptionTable = [
   {
     "id": "private-trade",
     "title": "The fields of the private trade record",
-    "choice": "A Trade (payload of {subaccount_id}.trades, and the trades of the order-flow results) is the PublicTrade of that side of the fill, with the subaccount's own direction, role, fee and realized PnL, plus order_id (the order it filled, so fills can be linked to orders), label (that order's label) and is_transfer (false for a trade). trade_id is shared by the two sides of a fill. The schema lists these fields but requires none and allows others, so a server that sends another shape is observed (observe.private-trade), not failed.",
+    "choice": "A Trade (payload of {subaccount_id}.trades, and the trades of the order-flow results) is the PublicTrade of that side of the fill, with the subaccount's own direction, role, fee and realized PnL, plus order_id (the order it filled, so fills can be linked to orders), label (that order's label), is_transfer (false for a trade), op_uuid, tx_hash and batch_status. trade_id is shared by the two sides of a fill. The fields and which are required are derive-ts 3.0.13's TradeWireResponse (label optional); others are allowed.",
     "reason": "The document types the private trade record as Trade and shows none of its fields (\"not listed separately from PublicTrade\"); without an order_id a client cannot link a fill to its order, and venues of this API family send the order's id, label and transfer flag with each private fill.",
     "citedAt": [
       "#/components/schemas/Trade"
@@ -6110,6 +16593,300 @@ export const assumptionTable = [
     "reason": "Session-key registration, scopes and whitelist format are not shown.",
     "citedAt": [
       "#/operations/publicLogin"
+    ]
+  },
+  {
+    "id": "client-endpoint-map",
+    "title": "The methods derive-ts types beyond the document",
+    "choice": "Every method of derive-ts 3.0.13's EndpointMap is in the spec with the params and result derive-ts types for it (names, required, JSON types, enumerations, nested records), over WebSocket and HTTP POST /v3/<public|private>/<name>, login for private/, class non_matching. Where the spec and derive-ts differ, spec/evidence/decisions.yaml says why.",
+    "reason": "The document shows 13 of the service's 100 methods. derive-ts 3.0.13 (github derivexyz/derive-ts at a58797b, src/types/generated.ts: EndpointMap, ChannelSchemaMap) is the venue's own machine-readable description; its facts (no code) are in spec/evidence/derive-ts-3.0.13.json, written by tools/evidence, and a test holds the spec to them. Each operation's description names the derive-ts types it was read from; ccxt 4.5.84's derive class (spec/evidence/ccxt-4.5.84.json) calls a subset of them.",
+    "citedAt": [
+      "#/operations/privateBurnVaultShares",
+      "#/operations/privateCancelAlgoOrder",
+      "#/operations/privateCancelAllAlgoOrders",
+      "#/operations/privateCancelAllTriggerOrders",
+      "#/operations/privateCancelAllVaultRequests",
+      "#/operations/privateCancelBatchQuotes",
+      "#/operations/privateCancelBatchRfqs",
+      "#/operations/privateCancelQuote",
+      "#/operations/privateCancelRfq",
+      "#/operations/privateCancelTriggerOrder",
+      "#/operations/privateChangeSubaccountLabel",
+      "#/operations/privateCreateVault",
+      "#/operations/privateEditSessionKey",
+      "#/operations/privateExecuteQuote",
+      "#/operations/privateForceBurn",
+      "#/operations/privateGetAccount",
+      "#/operations/privateGetAlgoOrders",
+      "#/operations/privateGetCollaterals",
+      "#/operations/privateGetCuratedVaults",
+      "#/operations/privateGetDepositHistory",
+      "#/operations/privateGetErc20TransferHistory",
+      "#/operations/privateGetFundingHistory",
+      "#/operations/privateGetInterestHistory",
+      "#/operations/privateGetLiveBurnRequests",
+      "#/operations/privateGetLiveMintRequests",
+      "#/operations/privateGetLiveVaultRequests",
+      "#/operations/privateGetMmpConfig",
+      "#/operations/privateGetOptionSettlementHistory",
+      "#/operations/privateGetOrder",
+      "#/operations/privateGetOrderHistory",
+      "#/operations/privateGetPositions",
+      "#/operations/privateGetQuotes",
+      "#/operations/privateGetRfqs",
+      "#/operations/privateGetShareholderVaults",
+      "#/operations/privateGetTriggerOrders",
+      "#/operations/privateGetVaultRequestHistory",
+      "#/operations/privateGetVaultShares",
+      "#/operations/privateGetWithdrawalHistory",
+      "#/operations/privateLiquidate",
+      "#/operations/privateMintVaultShares",
+      "#/operations/privateOrderDebug",
+      "#/operations/privateOrderQuote",
+      "#/operations/privatePollQuotes",
+      "#/operations/privatePollRfqs",
+      "#/operations/privateRejectDepositRequest",
+      "#/operations/privateReplaceQuote",
+      "#/operations/privateRequestVaultDeposit",
+      "#/operations/privateRequestVaultWithdraw",
+      "#/operations/privateResetMmp",
+      "#/operations/privateRfqGetBestQuote",
+      "#/operations/privateSendQuote",
+      "#/operations/privateSendRfq",
+      "#/operations/privateSessionKeys",
+      "#/operations/privateSetCancelOnDisconnect",
+      "#/operations/privateSetMmpConfig",
+      "#/operations/privateSetSessionKey",
+      "#/operations/privateTransferPositions",
+      "#/operations/privateTransferSpot",
+      "#/operations/privateTransferSpotExternal",
+      "#/operations/privateUpdateVaultInfo",
+      "#/operations/privateUpdateWhitelistedRecipients",
+      "#/operations/privateWithdraw",
+      "#/operations/publicExecuteQuoteDebug",
+      "#/operations/publicGetAllReferralCodes",
+      "#/operations/publicGetAssets",
+      "#/operations/publicGetCurrency",
+      "#/operations/publicGetIndexChartData",
+      "#/operations/publicGetInterestRateHistory",
+      "#/operations/publicGetLatestSignedFeeds",
+      "#/operations/publicGetOnchainActionHistory",
+      "#/operations/publicGetOptionSettlementPrices",
+      "#/operations/publicGetPendingDeposits",
+      "#/operations/publicGetReferralPerformance",
+      "#/operations/publicGetRiskUniverses",
+      "#/operations/publicGetTickers",
+      "#/operations/publicGetTradingviewChartData",
+      "#/operations/publicGetTransaction",
+      "#/operations/publicGetVault",
+      "#/operations/publicGetVaultActionHistory",
+      "#/operations/publicGetVaultPerformanceHistory",
+      "#/operations/publicGetVaults",
+      "#/operations/publicGetWalletsFromSessionKey",
+      "#/operations/publicOrderQuote",
+      "#/operations/publicRegisterDepositAddress",
+      "#/operations/publicSendQuoteDebug",
+      "#/operations/publicStartAuction",
+      "#/operations/publicWithdrawDebug",
+      "#/components/schemas/LegUnpricedInput",
+      "#/components/schemas/PricedLegInput",
+      "#/components/schemas/TickerSlim",
+      "#/components/schemas/BurnSharesParams",
+      "#/components/schemas/VaultRequestId",
+      "#/components/schemas/VaultSettle",
+      "#/components/schemas/CancelAlgoOrderParams",
+      "#/components/schemas/CancelAllAlgoOrdersParams",
+      "#/components/schemas/CancelAllTriggerOrdersParams",
+      "#/components/schemas/CancelVaultRequestParams",
+      "#/components/schemas/VaultCancel",
+      "#/components/schemas/CancelBatchQuotesParams",
+      "#/components/schemas/CancelBatchResult",
+      "#/components/schemas/CancelBatchRfqsParams",
+      "#/components/schemas/CancelBatchRfqs",
+      "#/components/schemas/CancelQuoteParams",
+      "#/components/schemas/QuotePrivate",
+      "#/components/schemas/CancelRfqParams",
+      "#/components/schemas/CancelTriggerOrderParams",
+      "#/components/schemas/ChangeSubaccountLabelParams",
+      "#/components/schemas/ChangeSubaccountLabelResult",
+      "#/components/schemas/CreateVaultParams",
+      "#/components/schemas/VaultCreate",
+      "#/components/schemas/EditSessionKeyParams",
+      "#/components/schemas/SessionKeyResponse",
+      "#/components/schemas/ExecuteQuoteParams",
+      "#/components/schemas/QuoteExecute",
+      "#/components/schemas/ForceBurnParams",
+      "#/components/schemas/VaultForceBurn",
+      "#/components/schemas/GetAccountParams",
+      "#/components/schemas/GetAccountResult",
+      "#/components/schemas/AccountFeeInfo",
+      "#/components/schemas/GetAlgoOrdersParams",
+      "#/components/schemas/GetCollateralsParams",
+      "#/components/schemas/GetCollateralsResult",
+      "#/components/schemas/GetCuratedVaultsParams",
+      "#/components/schemas/VaultIds",
+      "#/components/schemas/GetDepositHistoryParams",
+      "#/components/schemas/DepositHistoryResult",
+      "#/components/schemas/DepositEntry",
+      "#/components/schemas/GetErc20TransferHistoryParams",
+      "#/components/schemas/TransferHistoryResult",
+      "#/components/schemas/TransferEntry",
+      "#/components/schemas/GetFundingHistoryParams",
+      "#/components/schemas/PerpSettlementHistory",
+      "#/components/schemas/PerpSettlementEvent",
+      "#/components/schemas/GetInterestHistoryParams",
+      "#/components/schemas/InterestHistoryResult",
+      "#/components/schemas/InterestPayment",
+      "#/components/schemas/GetLiveBurnRequestsParams",
+      "#/components/schemas/MultipleVaultRequests",
+      "#/components/schemas/VaultRequest",
+      "#/components/schemas/SignedAction",
+      "#/components/schemas/Action",
+      "#/components/schemas/GetLiveMintRequestsParams",
+      "#/components/schemas/GetLiveVaultRequestsParams",
+      "#/components/schemas/MmpScopeParams",
+      "#/components/schemas/MmpConfigResult",
+      "#/components/schemas/GetOptionSettlementHistoryParams",
+      "#/components/schemas/OptionSettlementHistoryResponse",
+      "#/components/schemas/OptionSettlementResponse",
+      "#/components/schemas/GetOrderParams",
+      "#/components/schemas/GetOrderHistoryParams",
+      "#/components/schemas/GetPositionsParams",
+      "#/components/schemas/GetPositionsResult",
+      "#/components/schemas/GetQuotesParams",
+      "#/components/schemas/QuoteGet",
+      "#/components/schemas/GetRfqsParams",
+      "#/components/schemas/RFQGet",
+      "#/components/schemas/RFQPrivate",
+      "#/components/schemas/GetShareholderVaultsParams",
+      "#/components/schemas/GetTriggerOrdersParams",
+      "#/components/schemas/AggregatedTriggerOrdersResult",
+      "#/components/schemas/GetVaultRequestHistoryParams",
+      "#/components/schemas/PaginatedVaultRequestHistory",
+      "#/components/schemas/VaultActionResult",
+      "#/components/schemas/GetVaultSharesParams",
+      "#/components/schemas/VaultShares",
+      "#/components/schemas/VaultShareEntry",
+      "#/components/schemas/Vault",
+      "#/components/schemas/ProtocolVault",
+      "#/components/schemas/VaultConfig",
+      "#/components/schemas/GetWithdrawalHistoryParams",
+      "#/components/schemas/WithdrawalHistoryResult",
+      "#/components/schemas/WithdrawalEntry",
+      "#/components/schemas/LiquidateParams",
+      "#/components/schemas/LiquidateResult",
+      "#/components/schemas/MintSharesParams",
+      "#/components/schemas/CreateOrderParams",
+      "#/components/schemas/OrderDebugResult",
+      "#/components/schemas/OrderDebugActionInput",
+      "#/components/schemas/OrderActionDataResult",
+      "#/components/schemas/OrderQuoteParams",
+      "#/components/schemas/OrderQuoteResult",
+      "#/components/schemas/PollQuotesParams",
+      "#/components/schemas/QuotePoll",
+      "#/components/schemas/PollRfqsParams",
+      "#/components/schemas/RFQPoll",
+      "#/components/schemas/RejectDepositRequestParams",
+      "#/components/schemas/VaultRequestAck",
+      "#/components/schemas/ReplaceQuoteParams",
+      "#/components/schemas/QuoteReplace",
+      "#/components/schemas/RequestVaultDepositParams",
+      "#/components/schemas/RequestVaultWithdrawParams",
+      "#/components/schemas/RfqGetBestQuoteParams",
+      "#/components/schemas/SendQuoteParams",
+      "#/components/schemas/SendRfqParams",
+      "#/components/schemas/SessionKeysParams",
+      "#/components/schemas/SessionKeysResult",
+      "#/components/schemas/SetCancelOnDisconnectParams",
+      "#/components/schemas/SetMmpConfigParams",
+      "#/components/schemas/SetMmpConfigResponse",
+      "#/components/schemas/SetSessionKeyParams",
+      "#/components/schemas/SetSessionKeyResult",
+      "#/components/schemas/TransferPositionsParams",
+      "#/components/schemas/SignedTransferQuoteParams",
+      "#/components/schemas/TransferPositions",
+      "#/components/schemas/TransferSpotParams",
+      "#/components/schemas/TransferSpotResult",
+      "#/components/schemas/TransferSpotExternalParams",
+      "#/components/schemas/TransferSpotExternalResult",
+      "#/components/schemas/UpdateVaultInfoParams",
+      "#/components/schemas/OffchainAck",
+      "#/components/schemas/UpdateWhitelistedRecipientsParams",
+      "#/components/schemas/UpdateWhitelistedRecipientsResult",
+      "#/components/schemas/WithdrawParams",
+      "#/components/schemas/WithdrawResult",
+      "#/components/schemas/ExecuteQuoteDebugParams",
+      "#/components/schemas/QuoteExecuteDebugResult",
+      "#/components/schemas/GetAllReferralCodesParams",
+      "#/components/schemas/Referrer",
+      "#/components/schemas/GetAssetsParams",
+      "#/components/schemas/AssetResponsePublic",
+      "#/components/schemas/SpotPublicDetails",
+      "#/components/schemas/GetCurrencyParams",
+      "#/components/schemas/GetIndexChartDataParams",
+      "#/components/schemas/IndexCandle",
+      "#/components/schemas/GetInterestRateHistoryParams",
+      "#/components/schemas/InterestRateHistoryResult",
+      "#/components/schemas/InterestRateCandle",
+      "#/components/schemas/Ohlc",
+      "#/components/schemas/GetLatestSignedFeedsParams",
+      "#/components/schemas/GetLatestSignedFeedsResponse",
+      "#/components/schemas/FundingFeedDataResponse",
+      "#/components/schemas/OracleSignatureDataResponse",
+      "#/components/schemas/ForwardFeedDataResponse",
+      "#/components/schemas/PerpFeedDataResponse",
+      "#/components/schemas/RateFeedDataResponse",
+      "#/components/schemas/SpotFeedDataResponse",
+      "#/components/schemas/VolFeedDataResponse",
+      "#/components/schemas/VolSVIParamDataResponse",
+      "#/components/schemas/GetOnchainActionHistoryParams",
+      "#/components/schemas/GetOnchainActionHistoryResponse",
+      "#/components/schemas/OnchainActionHistoryEntry",
+      "#/components/schemas/GetOptionSettlementPricesParams",
+      "#/components/schemas/OptionSettlementPricesResult",
+      "#/components/schemas/ExpirySettlementPrice",
+      "#/components/schemas/GetPendingDepositsParams",
+      "#/components/schemas/GetPendingDepositsResult",
+      "#/components/schemas/PendingDepositEntry",
+      "#/components/schemas/GetReferralPerformanceParams",
+      "#/components/schemas/GetReferralPerformanceResult",
+      "#/components/schemas/ReferralPerformanceByInstrumentType",
+      "#/components/schemas/RiskUniverseResponse",
+      "#/components/schemas/RiskUniverseManager",
+      "#/components/schemas/ManagerCollateral",
+      "#/components/schemas/SecurityModuleDetails",
+      "#/components/schemas/GetTickersParams",
+      "#/components/schemas/GetTickersResponse",
+      "#/components/schemas/GetTradingviewChartDataParams",
+      "#/components/schemas/TradingviewCandle",
+      "#/components/schemas/GetTransactionParams",
+      "#/components/schemas/GetTransactionResult",
+      "#/components/schemas/GetVaultParams",
+      "#/components/schemas/GetVaultActionHistoryParams",
+      "#/components/schemas/PublicVaultAction",
+      "#/components/schemas/PaginatedVaultActionHistory",
+      "#/components/schemas/GetVaultPerformanceHistoryParams",
+      "#/components/schemas/VaultPerformanceHistoryResult",
+      "#/components/schemas/VaultPerformancePointResponse",
+      "#/components/schemas/GetVaultsParams",
+      "#/components/schemas/Vaults",
+      "#/components/schemas/GetWalletsFromSessionKeyParams",
+      "#/components/schemas/GetWalletsFromSessionKeyResult",
+      "#/components/schemas/RegisterDepositAddressParams",
+      "#/components/schemas/RegisterDepositAddressResult",
+      "#/components/schemas/SendQuoteDebugParams",
+      "#/components/schemas/QuoteSendDebugResult",
+      "#/components/schemas/StartAuctionParams",
+      "#/components/schemas/StartAuctionResult",
+      "#/components/schemas/WithdrawDebugParams",
+      "#/components/schemas/VaultDepositHoldResponse",
+      "#/components/schemas/UniverseManagers",
+      "#/components/schemas/AssetEntry",
+      "#/components/schemas/AssetUniverse",
+      "#/components/schemas/OpenInterestStats",
+      "#/components/schemas/SpotAssetEntry",
+      "#/components/schemas/SpotUniverse",
+      "#/components/schemas/LendingDetails"
     ]
   }
 ] as const;
@@ -6264,6 +17041,11 @@ export const notShownTable = [
   {
     "pointer": "#/components/schemas/SubscriptionResult/x-not-shown",
     "where": "schema SubscriptionResult",
+    "text": "The response of subscribe and unsubscribe is not shown."
+  },
+  {
+    "pointer": "#/components/schemas/UnsubscribeResult/x-not-shown",
+    "where": "schema UnsubscribeResult",
     "text": "The response of subscribe and unsubscribe is not shown."
   },
   {

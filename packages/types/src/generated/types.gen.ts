@@ -131,23 +131,23 @@ export type RFQCancelReason =
  */
 export type InstrumentType = 'erc20' | 'option' | 'perp';
 /**
- * Enumeration used by Order.
+ * Enumeration used by Order. The values are derive-ts 3.0.13's (TimeInForce in src/types/generated.ts).
  *
  * Not shown: Values of TimeInForce are not shown.
  */
-export type TimeInForce = string;
+export type TimeInForce = 'gtc' | 'post_only' | 'fok' | 'ioc';
 /**
- * Enumeration used by Order.
+ * Enumeration used by Order. The values are derive-ts 3.0.13's (TriggerPriceType in src/types/generated.ts).
  *
  * Not shown: Values of TriggerPriceType are not shown.
  */
-export type TriggerPriceType = string;
+export type TriggerPriceType = 'mark' | 'index';
 /**
- * Enumeration used by Order.
+ * Enumeration used by Order. The values are derive-ts 3.0.13's (TriggerType in src/types/generated.ts).
  *
  * Not shown: Values of TriggerType are not shown.
  */
-export type TriggerType = string;
+export type TriggerType = 'stoploss' | 'takeprofit';
 /**
  * An array of exactly two strings, price then amount (the wire format of the previous version of the interface).
  *
@@ -183,6 +183,7 @@ export type GetRateLimitsParams = {} | null;
 export type GetSubaccountsResult =
   | {
       subaccount_ids: Int64[];
+      wallet?: Address;
     }
   | Int64[];
 /**
@@ -236,6 +237,8 @@ export type AssumedOrderParams = AssumedActionFields & AssumedOrderFields;
 export type AssumedReplaceParams = AssumedActionFields &
   AssumedOrderFields & {
     order_id_to_cancel: string;
+    nonce_to_cancel?: ActionNonceInput | null;
+    expected_filled_amount?: NonNegativeDecimalInput | null;
   };
 /**
  * The string ok.
@@ -307,6 +310,14 @@ export type GetTimeParams = {
   [k: string]: unknown;
 } | null;
 export type GetAllPortfoliosResult = Portfolio[];
+export type PrivateCancelAllAlgoOrdersResponsePayload = 'ok';
+export type PrivateCancelAllTriggerOrdersResponsePayload = 'ok';
+export type PrivateCancelRfqResponsePayload = 'ok';
+export type PrivateResetMmpResponsePayload = 'ok';
+export type PrivateSetCancelOnDisconnectResponsePayload = 'ok';
+export type PublicGetRiskUniversesRequestPayload = {
+  [k: string]: unknown;
+} | null;
 
 /**
  * Payload record of `{subaccount_id}.orders`.
@@ -349,7 +360,7 @@ export interface Order {
   trigger_type?: TriggerType | null;
 }
 /**
- * Payload record of `{subaccount_id}.trades` (the private trade record). The fields below are assumed (private-trade) and none is required; other fields are allowed.
+ * Payload record of `{subaccount_id}.trades` (the private trade record). The fields and which are required are derive-ts 3.0.13's (TradeWireResponse; assumption private-trade); other fields are allowed.
  *
  * Not shown: The fields of Trade are not shown (the document does not list them separately from PublicTrade).
  */
@@ -357,33 +368,47 @@ export interface Trade {
   /**
    * The order this fill belongs to.
    */
-  order_id?: string;
+  order_id: string;
   /**
    * Shared by the two sides of a fill.
    */
-  trade_id?: string;
-  subaccount_id?: Int64;
+  trade_id: string;
+  subaccount_id: Int64;
   wallet?: string;
-  instrument_name?: string;
-  direction?: Direction;
-  liquidity_role?: LiquidityRole;
-  trade_price?: string;
-  trade_amount?: string;
-  trade_fee?: string;
-  expected_rebate?: string;
-  extra_fee?: string;
-  index_price?: string;
-  mark_price?: string;
-  realized_pnl?: string;
-  realized_pnl_excl_fees?: string;
+  instrument_name: string;
+  direction: Direction;
+  liquidity_role: LiquidityRole;
+  trade_price: string;
+  trade_amount: string;
+  trade_fee: string;
+  expected_rebate: string;
+  extra_fee: string;
+  index_price: string;
+  mark_price: string;
+  realized_pnl: string;
+  realized_pnl_excl_fees: string;
   /**
    * The label of the order.
    */
   label?: string;
-  is_transfer?: boolean;
-  timestamp?: Timestamp;
-  quote_id?: string | null;
-  rfq_id?: string | null;
+  is_transfer: boolean;
+  timestamp: Timestamp;
+  quote_id: string | null;
+  rfq_id: string | null;
+  batch_status?:
+    | 'Batching'
+    | 'Executing'
+    | 'Proving'
+    | 'Settling'
+    | 'Settled'
+    | 'BatchingError'
+    | 'ExecutingError'
+    | 'ProvingError'
+    | 'SettlingError'
+    | 'SettledError'
+    | null;
+  op_uuid: string;
+  tx_hash?: string | null;
   [k: string]: unknown;
 }
 /**
@@ -482,6 +507,23 @@ export interface PricedLegParamsAndResponse {
   direction: Direction;
   instrument_name: string;
   price: NonNegativeDecimal;
+}
+/**
+ * A leg of an RFQ as a client sends it (LegUnpricedParams; the amount also as a JSON number).
+ */
+export interface LegUnpricedInput {
+  amount: NonNegativeDecimalInput;
+  direction: Direction;
+  instrument_name: string;
+}
+/**
+ * A leg of a quote as a client sends it (PricedLegParamsAndResponse; amount and price also as JSON numbers).
+ */
+export interface PricedLegInput {
+  amount: NonNegativeDecimalInput;
+  direction: Direction;
+  instrument_name: string;
+  price: NonNegativeDecimalInput;
 }
 /**
  * Payload record of `{wallet}.rfqs`.
@@ -650,28 +692,56 @@ export interface OptionPricing {
   v: string;
 }
 /**
- * Payload of `ticker_slim.{instrument_name}.{interval}`.
+ * Payload of `ticker_slim.{instrument_name}.{interval}` (its fields as derive-ts 3.0.13 types them).
  *
  * Not shown: The fields of TickerSlimPayload are not shown (including where DailyTradingStatistics and OptionPricing are embedded).
  */
 export interface TickerSlimPayload {
-  [k: string]: unknown;
+  instrument_ticker: TickerSlim;
+  timestamp: Timestamp;
 }
 /**
- * Payload of `spot_feed.{currency}`.
+ * The ticker of ticker_slim (TickerSlimSnapshot in derive-ts 3.0.13, src/types/generated.ts): t time, b/B best bid price/amount, a/A best ask price/amount, I index, M mark, f funding rate, minp/maxp the price band.
+ */
+export interface TickerSlim {
+  A: Decimal;
+  B: Decimal;
+  I: Decimal;
+  M: Decimal;
+  a: Decimal;
+  b: Decimal;
+  f?: Decimal | null;
+  maxp: Decimal;
+  minp: Decimal;
+  option_pricing?: OptionPricing | null;
+  stats: DailyTradingStatistics;
+  t: Timestamp;
+}
+/**
+ * Payload of `spot_feed.{currency}` (its fields as derive-ts 3.0.13 types them).
  *
  * Not shown: The fields of SpotFeedPayload are not shown.
  */
 export interface SpotFeedPayload {
-  [k: string]: unknown;
+  /**
+   * Currency to its spot feed entry.
+   */
+  feeds: {
+    [k: string]: SpotFeedEntry;
+  };
+  timestamp: Timestamp;
 }
 /**
- * Named by the document as part of the spot feed.
+ * Named by the document as part of the spot feed (its fields as derive-ts 3.0.13 types them).
  *
  * Not shown: The fields of SpotFeedEntry are not shown.
  */
 export interface SpotFeedEntry {
-  [k: string]: unknown;
+  confidence: Decimal;
+  confidence_prev_daily: Decimal;
+  price: Decimal;
+  price_prev_daily: Decimal;
+  timestamp_prev_daily: Timestamp;
 }
 /**
  * The budget object of `public/getRateLimits`.
@@ -758,9 +828,9 @@ export interface SubscribeParams {
  */
 export interface UnsubscribeParams {
   /**
-   * Channel addresses to drop; when omitted, drops all subscriptions.
+   * Channel addresses to drop; when omitted or null, drops all subscriptions.
    */
-  channels?: string[];
+  channels?: string[] | null;
 }
 /**
  * Result of subscribe and unsubscribe.
@@ -778,6 +848,27 @@ export interface SubscriptionResult {
    * Every channel the connection is subscribed to after the request.
    */
   current_subscriptions: string[];
+}
+/**
+ * Result of unsubscribe; remaining_subscriptions as derive-ts 3.0.13 reads it (UnsubscribeResult), current_subscriptions as for subscribe.
+ *
+ * Not shown: The response of subscribe and unsubscribe is not shown.
+ */
+export interface UnsubscribeResult {
+  /**
+   * Per requested address, "ok" or the reason it was refused.
+   */
+  status: {
+    [k: string]: string;
+  };
+  /**
+   * Every channel the connection is still subscribed to after the request.
+   */
+  remaining_subscriptions: string[];
+  /**
+   * The same list, under subscribe's name.
+   */
+  current_subscriptions?: string[];
 }
 /**
  * The login proof. Each value may come from these params or from the request's headers object
@@ -856,9 +947,9 @@ export interface AssumedActionFields {
   signature_expiry_sec: Int64;
 }
 /**
- * The order fields of private/order and private/replace, named as in the Order record. Optional
- * fields may be null (derive-ts sends explicit nulls); other fields the clients send
- * (referral_code, reduce_only, reject_timestamp, client, …) are allowed and ignored.
+ * The order fields of private/order and private/replace, named as in the Order record and typed as
+ * derive-ts 3.0.13 types them (CreateOrderEdgeRpcParams). Optional fields may be null (derive-ts
+ * sends explicit nulls); other fields are allowed.
  *
  */
 export interface AssumedOrderFields {
@@ -874,6 +965,22 @@ export interface AssumedOrderFields {
   time_in_force?: TimeInForce | null;
   mmp?: boolean | null;
   label?: string | null;
+  algo_duration_sec?: number | null;
+  algo_num_slices?: number | null;
+  algo_type?: AlgoType | null;
+  client?: string | null;
+  extra_fee?: NonNegativeDecimalInput | null;
+  is_atomic_signing?: boolean | null;
+  reduce_only?: boolean | null;
+  referral_code?: string | null;
+  reject_post_only?: boolean | null;
+  /**
+   * Milliseconds; the order is refused if it reaches the server later.
+   */
+  reject_timestamp?: number | null;
+  trigger_price?: DecimalInput | null;
+  trigger_price_type?: TriggerPriceType | null;
+  trigger_type?: TriggerType | null;
 }
 /**
  * No action signature; the login authorises a cancel.
@@ -913,6 +1020,10 @@ export interface AssumedReplaceResult {
   cancelled_order: Order;
   order: Order;
   trades: Trade[];
+  /**
+   * Why the new order was not placed after the cancel (derive-ts 3.0.13).
+   */
+  create_order_error?: RPCError | null;
 }
 export interface AssumedCancelCountResult {
   cancelled_orders: number;
@@ -936,12 +1047,83 @@ export interface Pagination {
 export interface Currency {
   currency: string;
   instrument_types: InstrumentType[];
-  /**
-   * ALL, SRM_BASE_ONLY, SRM_OPTION_ONLY, SRM_PERP_ONLY or CASH.
-   */
-  market_type: string;
+  market_type: 'ALL' | 'SRM_BASE_ONLY' | 'SRM_OPTION_ONLY' | 'SRM_PERP_ONLY' | 'CASH';
   spot_price: Decimal;
   spot_price_24h: Decimal | null;
+  managers?: UniverseManagers[];
+  option?: AssetEntry | null;
+  perp?: AssetEntry | null;
+  spot?: SpotAssetEntry[];
+}
+/**
+ * UniverseManagers in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface UniverseManagers {
+  pm?: number | null;
+  risk_universe_id: number;
+  risk_universe_name?: string | null;
+  sm?: number | null;
+}
+/**
+ * AssetEntry in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface AssetEntry {
+  address: string;
+  name: string;
+  universes: AssetUniverse[];
+}
+/**
+ * AssetUniverse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface AssetUniverse {
+  oi: OpenInterestStats;
+  risk_universe_id: number;
+  risk_universe_name?: string | null;
+}
+/**
+ * OpenInterestStats in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface OpenInterestStats {
+  current_open_interest: string;
+  interest_cap: string;
+}
+/**
+ * SpotAssetEntry in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface SpotAssetEntry {
+  address: string;
+  erc20: Erc20Details;
+  min_deposit_usd: string;
+  name: string;
+  universes: SpotUniverse[];
+}
+export interface Erc20Details {
+  decimals: number;
+  underlying_erc20_address: Address;
+  borrow_index: Decimal;
+  supply_index: Decimal;
+  underlying_erc20?: string | null;
+}
+/**
+ * SpotUniverse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface SpotUniverse {
+  lending?: LendingDetails | null;
+  oi: OpenInterestStats;
+  pm2_im_discount: string;
+  pm2_mm_discount: string;
+  risk_universe_id: number;
+  srm_im_discount: string;
+  srm_mm_discount: string;
+}
+/**
+ * LendingDetails in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface LendingDetails {
+  borrow_apy: string;
+  supply_apy: string;
+  total_borrow: string;
+  total_borrow_cap: string;
 }
 export interface OptionDetails {
   /**
@@ -960,12 +1142,6 @@ export interface PerpDetails {
   static_interest_rate?: Decimal;
   funding_rate: Decimal;
   aggregate_funding: Decimal;
-}
-export interface Erc20Details {
-  decimals: number;
-  underlying_erc20_address: Address;
-  borrow_index: Decimal;
-  supply_index: Decimal;
 }
 /**
  * An instrument as public/get_instrument and public/get_all_instruments return it. base_asset_address
@@ -1015,6 +1191,7 @@ export interface FundingRateEntry {
   low?: Decimal;
   close?: Decimal;
   currency?: string;
+  risk_universe_id?: number;
 }
 export interface Collateral {
   asset_name: string;
@@ -1023,6 +1200,22 @@ export interface Collateral {
   amount: Decimal;
   mark_price: Decimal;
   mark_value: Decimal;
+  amount_step?: string;
+  average_price?: string;
+  average_price_excl_fees?: string;
+  creation_timestamp?: number;
+  cumulative_interest?: string;
+  delta?: string;
+  delta_currency?: string;
+  initial_margin?: string;
+  maintenance_margin?: string;
+  open_orders_margin?: string;
+  pending_interest?: string;
+  realized_pnl?: string;
+  realized_pnl_excl_fees?: string;
+  total_fees?: string;
+  unrealized_pnl?: string;
+  unrealized_pnl_excl_fees?: string;
 }
 export interface Position {
   instrument_name: string;
@@ -1033,6 +1226,25 @@ export interface Position {
   mark_value: Decimal;
   unrealized_pnl: Decimal;
   realized_pnl: Decimal;
+  amount_step?: string;
+  average_price_excl_fees?: string;
+  creation_timestamp?: number;
+  cumulative_funding?: string;
+  delta?: string;
+  gamma?: string;
+  index_price?: string;
+  initial_margin?: string;
+  leverage?: string | null;
+  liquidation_price?: string | null;
+  maintenance_margin?: string;
+  net_settlements?: string;
+  open_orders_margin?: string;
+  pending_funding?: string;
+  realized_pnl_excl_fees?: string;
+  theta?: string;
+  total_fees?: string;
+  unrealized_pnl_excl_fees?: string;
+  vega?: string;
 }
 /**
  * One subaccount with its collaterals, positions, open orders and margins.
@@ -1056,6 +1268,20 @@ export interface Portfolio {
   open_orders: Order[];
   positions: Position[];
   collaterals: Collateral[];
+  currency?: string[];
+  failed_to_fetch?: boolean;
+  manager_id?: number;
+  risk_universe_id?: number;
+  vault_deposit_holds?: VaultDepositHoldResponse[];
+}
+/**
+ * VaultDepositHoldResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface VaultDepositHoldResponse {
+  amount: string;
+  asset_name: string;
+  currency: string;
+  vault_id: number;
 }
 export interface GetAllInstrumentsParams {
   instrument_type: InstrumentType;
@@ -1063,6 +1289,7 @@ export interface GetAllInstrumentsParams {
   currency?: string | null;
   page?: number | null;
   page_size?: number | null;
+  risk_universe_id?: number | null;
 }
 export interface GetAllInstrumentsResult {
   instruments: Instrument[];
@@ -1085,6 +1312,9 @@ export interface GetPublicTradeHistoryParams {
   to_timestamp?: number | null;
   page?: number | null;
   page_size?: number | null;
+  batch_status?: BatchStatus | null;
+  subaccount_id?: Int64 | null;
+  trade_id?: string | null;
 }
 export interface PublicTradeHistoryResult {
   trades: SettledPublicTrade[];
@@ -1140,9 +1370,2009 @@ export interface GetPrivateTradeHistoryParams {
   to_timestamp?: number | null;
   page?: number | null;
   page_size?: number | null;
+  quote_id?: string | null;
+  wallet?: Address | null;
 }
 export interface PrivateTradeHistoryResult {
   subaccount_id?: Int64 | null;
   trades: Trade[];
   pagination: Pagination;
+}
+/**
+ * BurnSharesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface BurnSharesParams {
+  nonce: number;
+  request_id: VaultRequestId;
+  share_price: DecimalInput;
+  signature: string;
+  signature_expiry_sec: number;
+  signer: string;
+  subaccount_id: number;
+  withdraw_hash: string;
+}
+/**
+ * VaultRequestId in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface VaultRequestId {
+  vault_nonce: string;
+  vault_subaccount_id: number;
+  wallet: string;
+}
+/**
+ * VaultSettleWireResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface VaultSettle {
+  op_uuid: string;
+  operation_id: number;
+}
+/**
+ * CancelAlgoOrderEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface CancelAlgoOrderParams {
+  order_id: string;
+  subaccount_id: number;
+}
+/**
+ * CancelAllAlgoOrdersEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface CancelAllAlgoOrdersParams {
+  subaccount_id: number;
+}
+/**
+ * CancelAllTriggerOrdersEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface CancelAllTriggerOrdersParams {
+  subaccount_id: number;
+}
+/**
+ * CancelVaultRequestEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface CancelVaultRequestParams {
+  nonce: number;
+  signature: string;
+  signature_expiry_sec: number;
+  signer: string;
+  subaccount_id: number;
+  vault_subaccount_id: number;
+}
+/**
+ * VaultCancelWireResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface VaultCancel {
+  cancelled_request_ids: VaultRequestId[];
+  op_uuid: string;
+  operation_id: number;
+}
+/**
+ * CancelBatchQuotesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface CancelBatchQuotesParams {
+  label?: string | null;
+  nonce?: number | null;
+  quote_id?: string | null;
+  rfq_id?: string | null;
+  subaccount_id: number;
+}
+/**
+ * CancelBatchResult in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface CancelBatchResult {
+  cancelled_ids: string[];
+}
+/**
+ * CancelBatchRfqsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface CancelBatchRfqsParams {
+  label?: string | null;
+  nonce?: number | null;
+  rfq_id?: string | null;
+  subaccount_id: number;
+}
+/**
+ * CancelBatchRfqsWireResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface CancelBatchRfqs {
+  cancelled_ids: string[];
+}
+/**
+ * CancelQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface CancelQuoteParams {
+  label?: string | null;
+  nonce?: number | null;
+  quote_id: string;
+  rfq_id?: string | null;
+  subaccount_id: number;
+}
+/**
+ * QuotePrivateWireResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface QuotePrivate {
+  batch_status?:
+    | 'Batching'
+    | 'Executing'
+    | 'Proving'
+    | 'Settling'
+    | 'Settled'
+    | 'BatchingError'
+    | 'ExecutingError'
+    | 'ProvingError'
+    | 'SettlingError'
+    | 'SettledError'
+    | null;
+  cancel_reason: RFQCancelReason;
+  creation_timestamp: number;
+  direction: Direction;
+  extra_fee: string;
+  fee: string;
+  fill_pct: string;
+  is_transfer: boolean;
+  label: string;
+  last_update_timestamp: number;
+  legs: PricedLegParamsAndResponse[];
+  legs_hash: string;
+  liquidity_role: LiquidityRole;
+  max_fee: string;
+  mmp: boolean;
+  nonce: string;
+  quote_id: string;
+  rfq_id: string;
+  signature_expiry_sec: number;
+  status: RFQStatus;
+  subaccount_id: number;
+  tx_hash?: string | null;
+}
+/**
+ * CancelRfqEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface CancelRfqParams {
+  rfq_id: string;
+  subaccount_id: number;
+}
+/**
+ * CancelTriggerOrderEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface CancelTriggerOrderParams {
+  order_id: string;
+  subaccount_id: number;
+}
+/**
+ * ChangeSubaccountLabelEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface ChangeSubaccountLabelParams {
+  label: string;
+  subaccount_id: number;
+}
+/**
+ * PrivateChangeSubaccountLabelRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface ChangeSubaccountLabelResult {
+  label: string;
+  subaccount_id: number;
+}
+/**
+ * CreateVaultEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface CreateVaultParams {
+  benchmark_asset?: string | null;
+  cooldown_sec: number;
+  deposit_spot_asset: string;
+  initial_deposit: DecimalInput;
+  initial_share_price_usd: DecimalInput;
+  management_fee_bps: number;
+  manager_id: number;
+  max_fee_usd: DecimalInput;
+  max_slippage_bps: number;
+  nonce: number;
+  performance_fee_bps: number;
+  signature: string;
+  signature_expiry_sec: number;
+  signer: string;
+  subaccount_id: number;
+}
+/**
+ * VaultCreateWireResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface VaultCreate {
+  op_uuid: string;
+  operation_id: number;
+}
+/**
+ * EditSessionKeyEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface EditSessionKeyParams {
+  ip_whitelist?: string[] | null;
+  label?: string | null;
+  offchain_scopes?: string[] | null;
+  public_session_key: string;
+  wallet: string;
+}
+/**
+ * SessionKeyResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface SessionKeyResponse {
+  expiry_sec: number;
+  ip_whitelist: string[];
+  label: string;
+  offchain_scopes: string[];
+  protocol_scopes: string[];
+  public_session_key: string;
+  registered_sec: number;
+  subaccount_ids: number[];
+}
+/**
+ * ExecuteQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface ExecuteQuoteParams {
+  client?: string;
+  direction: Direction;
+  enable_taker_protection?: boolean;
+  label?: string;
+  legs: PricedLegInput[];
+  max_fee: DecimalInput;
+  nonce: number;
+  quote_id: string;
+  referral_code?: string;
+  rfq_id: string;
+  signature: string;
+  signature_expiry_sec: number;
+  signer: string;
+  subaccount_id: number;
+}
+/**
+ * QuoteExecuteWireResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface QuoteExecute {
+  cancel_reason: RFQCancelReason;
+  creation_timestamp: number;
+  direction: Direction;
+  extra_fee: string;
+  fee: string;
+  fill_pct: string;
+  is_transfer: boolean;
+  label: string;
+  last_update_timestamp: number;
+  legs: PricedLegParamsAndResponse[];
+  legs_hash: string;
+  liquidity_role: LiquidityRole;
+  max_fee: string;
+  mmp: boolean;
+  nonce: string;
+  quote_id: string;
+  rfq_filled_pct: string;
+  rfq_id: string;
+  signature_expiry_sec: number;
+  status: RFQStatus;
+  subaccount_id: number;
+}
+/**
+ * ForceBurnEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface ForceBurnParams {
+  holder: string;
+  subaccount_id: number;
+}
+/**
+ * VaultForceBurnWireResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface VaultForceBurn {
+  op_uuid: string;
+  operation_id: number;
+}
+/**
+ * GetAccountEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface GetAccountParams {
+  wallet: string;
+}
+/**
+ * PrivateGetAccountEdgeRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface GetAccountResult {
+  cancel_on_disconnect: boolean;
+  creation_timestamp_sec?: number | null;
+  fallback_subaccount_id: number;
+  fee_info: AccountFeeInfo;
+  is_rfq_maker: boolean;
+  per_endpoint_tps: {
+    [k: string]: number;
+  };
+  referral_code?: string | null;
+  subaccount_ids: number[];
+  wallet: string;
+  websocket_matching_tps: number;
+  websocket_non_matching_tps: number;
+  websocket_option_tps: number;
+  websocket_perp_tps: number;
+  whitelisted_recipients: string[];
+}
+/**
+ * AccountFeeInfo in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface AccountFeeInfo {
+  base_fee_discount: string;
+  option_maker_fee?: string | null;
+  option_taker_fee?: string | null;
+  perp_maker_fee?: string | null;
+  perp_taker_fee?: string | null;
+  rfq_maker_discount: string;
+  rfq_taker_discount: string;
+  spot_maker_fee?: string | null;
+  spot_taker_fee?: string | null;
+}
+/**
+ * GetAlgoOrdersEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface GetAlgoOrdersParams {
+  subaccount_id: number;
+}
+/**
+ * GetCollateralsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface GetCollateralsParams {
+  subaccount_id: number;
+}
+/**
+ * PrivateGetCollateralsRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface GetCollateralsResult {
+  collaterals: Collateral[];
+  subaccount_id: number;
+}
+/**
+ * GetCuratedVaultsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface GetCuratedVaultsParams {
+  wallet: string;
+}
+/**
+ * VaultIdsWireResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface VaultIds {
+  subaccount_ids: number[];
+}
+/**
+ * GetDepositHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface GetDepositHistoryParams {
+  end_timestamp?: number | null;
+  start_timestamp?: number | null;
+  subaccount_id?: number | null;
+  wallet?: string | null;
+}
+/**
+ * DepositHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface DepositHistoryResult {
+  deposits: DepositEntry[];
+}
+/**
+ * DepositEntry in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface DepositEntry {
+  action_id?: number | null;
+  amount: string;
+  asset: string;
+  batch_status: BatchStatus;
+  batch_uuid: string;
+  fee: string;
+  new_subaccount: boolean;
+  operation_id: string;
+  subaccount_id: number;
+  timestamp: number;
+  tx_hash?: string | null;
+  wallet: string;
+}
+/**
+ * GetErc20TransferHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface GetErc20TransferHistoryParams {
+  end_timestamp?: number | null;
+  start_timestamp?: number | null;
+  subaccount_id?: number | null;
+  wallet?: string | null;
+}
+/**
+ * TransferHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface TransferHistoryResult {
+  transfers: TransferEntry[];
+}
+/**
+ * TransferEntry in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface TransferEntry {
+  amount: string;
+  asset: string;
+  batch_status: BatchStatus;
+  batch_uuid: string;
+  fee: string;
+  from_subaccount_id: number;
+  from_wallet: string;
+  is_outgoing: boolean;
+  operation_id: string;
+  timestamp: number;
+  to_subaccount_id: number;
+  to_wallet: string;
+  tx_hash?: string | null;
+}
+/**
+ * GetFundingHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface GetFundingHistoryParams {
+  end_timestamp?: number | null;
+  instrument_name?: string | null;
+  page?: number | null;
+  page_size?: number | null;
+  start_timestamp?: number | null;
+  subaccount_id?: number | null;
+  wallet?: string | null;
+}
+/**
+ * PerpSettlementHistoryEdgeResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface PerpSettlementHistory {
+  events: PerpSettlementEvent[];
+  pagination: Pagination;
+}
+/**
+ * PerpSettlementEventEdgeResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface PerpSettlementEvent {
+  batch_status: BatchStatus;
+  batch_uuid: string;
+  funding: string;
+  instrument_name: string;
+  pnl: string;
+  subaccount_id: number;
+  timestamp: number;
+  tx_hash?: string | null;
+}
+/**
+ * GetInterestHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface GetInterestHistoryParams {
+  end_timestamp?: number | null;
+  start_timestamp?: number | null;
+  subaccount_id?: number | null;
+  wallet?: string | null;
+}
+/**
+ * InterestHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface InterestHistoryResult {
+  events: InterestPayment[];
+}
+/**
+ * InterestPayment in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface InterestPayment {
+  interest: string;
+  subaccount_id: number;
+  timestamp: number;
+}
+/**
+ * GetLiveBurnRequestsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface GetLiveBurnRequestsParams {
+  limit: number;
+  subaccount_id: number;
+}
+/**
+ * MultipleVaultRequestsWireResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface MultipleVaultRequests {
+  requests: VaultRequest[];
+  total: number;
+}
+/**
+ * VaultRequestWireResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface VaultRequest {
+  creation_timestamp_ms: number;
+  id: VaultRequestId;
+  signed_action: SignedAction;
+  subaccount_id: number;
+  user_action_hash: string;
+  wallet: string;
+}
+/**
+ * SignedAction in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface SignedAction {
+  action: Action;
+  signature: number[];
+}
+/**
+ * Action in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface Action {
+  data: number[];
+  expiry: number;
+  module: string;
+  nonce: number;
+  owner: string;
+  signer: string;
+  subaccount_id: number;
+}
+/**
+ * GetLiveMintRequestsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface GetLiveMintRequestsParams {
+  limit: number;
+  subaccount_id: number;
+}
+/**
+ * GetLiveVaultRequestsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface GetLiveVaultRequestsParams {
+  wallet: string;
+}
+/**
+ * MmpScopeEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface MmpScopeParams {
+  currency?: string | null;
+  subaccount_id: number;
+}
+/**
+ * MmpConfigResult in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface MmpConfigResult {
+  currency: string;
+  is_frozen: boolean;
+  mmp_amount_limit: string;
+  mmp_delta_limit: string;
+  mmp_frozen_time: number;
+  mmp_interval: number;
+  mmp_unfreeze_time: number;
+  subaccount_id: number;
+}
+/**
+ * GetOptionSettlementHistoryParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface GetOptionSettlementHistoryParams {
+  subaccount_id?: number | null;
+  wallet?: string | null;
+}
+/**
+ * OptionSettlementHistoryResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface OptionSettlementHistoryResponse {
+  settlements: OptionSettlementResponse[];
+}
+/**
+ * OptionSettlementResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface OptionSettlementResponse {
+  amount: string;
+  expiry: number;
+  instrument_name: string;
+  settlement_price: string;
+  settlement_value: string;
+  subaccount_id: number;
+}
+/**
+ * GetOrderEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface GetOrderParams {
+  order_id: string;
+  subaccount_id: number;
+}
+/**
+ * GetOrderHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface GetOrderHistoryParams {
+  from_timestamp?: number | null;
+  page?: number | null;
+  page_size?: number | null;
+  subaccount_id?: number | null;
+  to_timestamp?: number | null;
+  wallet?: string | null;
+}
+/**
+ * GetPositionsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface GetPositionsParams {
+  subaccount_id: number;
+}
+/**
+ * PrivateGetPositionsRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface GetPositionsResult {
+  positions: Position[];
+  subaccount_id: number;
+}
+/**
+ * GetQuotesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface GetQuotesParams {
+  from_timestamp?: number;
+  page?: number;
+  page_size?: number;
+  quote_id?: string | null;
+  rfq_id?: string | null;
+  status?: string | null;
+  subaccount_id: number;
+  to_timestamp?: number;
+}
+/**
+ * QuoteGetWireResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface QuoteGet {
+  pagination: Pagination;
+  quotes: QuotePrivate[];
+}
+/**
+ * GetRfqsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface GetRfqsParams {
+  from_timestamp?: number;
+  page?: number;
+  page_size?: number;
+  rfq_id?: string | null;
+  status?: string | null;
+  subaccount_id: number;
+  to_timestamp?: number;
+}
+/**
+ * RFQGetWireResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface RFQGet {
+  pagination: Pagination;
+  rfqs: RFQPrivate[];
+}
+/**
+ * RFQPrivateWireResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface RFQPrivate {
+  ask_total_cost: string | null;
+  bid_total_cost: string | null;
+  cancel_reason: RFQCancelReason;
+  counterparties?: string[] | null;
+  creation_timestamp: number;
+  filled_direction?: 'buy' | 'sell' | null;
+  filled_pct: string;
+  label: string;
+  last_update_timestamp: number;
+  legs: LegUnpricedParams[];
+  mark_total_cost: string | null;
+  max_total_cost: string | null;
+  min_total_cost: string | null;
+  partial_fill_step: string;
+  rfq_id: string;
+  status: RFQStatus;
+  subaccount_id: number;
+  total_cost: string | null;
+  valid_until: number;
+  wallet: string;
+}
+/**
+ * GetShareholderVaultsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface GetShareholderVaultsParams {
+  wallet: string;
+}
+/**
+ * GetTriggerOrdersEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface GetTriggerOrdersParams {
+  subaccount_id: number;
+}
+/**
+ * AggregatedTriggerOrdersResult in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface AggregatedTriggerOrdersResult {
+  orders: Order[];
+  subaccount_id: number;
+}
+/**
+ * GetVaultRequestHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface GetVaultRequestHistoryParams {
+  page?: number | null;
+  page_size?: number | null;
+  wallet: string;
+}
+/**
+ * PaginatedVaultRequestHistory in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface PaginatedVaultRequestHistory {
+  actions: VaultActionResult[];
+  pagination: Pagination;
+  wallet: string;
+}
+/**
+ * VaultActionEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface VaultActionResult {
+  after_shares: string;
+  amount: string;
+  before_shares: string;
+  creation_timestamp_ms: number;
+  entry_price: string;
+  error_reason: string;
+  event_ts: number;
+  event_type: string;
+  exit_price: string;
+  operation_id: number;
+  operation_uuid: string;
+  share_price: string;
+  shares_delta: string;
+  shares_requested: string;
+  status: string;
+  user_action_hash: string;
+  vault_nonce: string;
+  vault_subaccount_id: number;
+  wallet: string;
+}
+/**
+ * GetVaultSharesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface GetVaultSharesParams {
+  wallet: string;
+}
+/**
+ * VaultSharesWireResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface VaultShares {
+  vaults: VaultShareEntry[];
+}
+/**
+ * VaultShareEntryWireResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface VaultShareEntry {
+  shares: string;
+  vault: Vault;
+}
+/**
+ * VaultWireResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface Vault {
+  benchmark_price?: string | null;
+  curator: string;
+  curator_shares: string;
+  description: string;
+  mtm_cap?: string | null;
+  name: string;
+  nav_benchmark?: string | null;
+  nav_usd?: string | null;
+  protocol: ProtocolVault;
+  simulated_share_price_usd?: string | null;
+  whitelist_only: boolean;
+}
+/**
+ * ProtocolVaultWireResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface ProtocolVault {
+  closed: boolean;
+  config: VaultConfig;
+  global_hwm: string;
+  last_fee_settled_at_sec: number;
+  protocol_fee_share_bps: number;
+  subaccount_id: number;
+  total_shares: string;
+}
+/**
+ * VaultConfig in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface VaultConfig {
+  benchmark_asset?: string | null;
+  cooldown_sec: number;
+  deposit_spot_asset: string;
+  management_fee_bps: number;
+  max_slippage_bps: number;
+  performance_fee_bps: number;
+}
+/**
+ * GetWithdrawalHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface GetWithdrawalHistoryParams {
+  end_timestamp?: number | null;
+  start_timestamp?: number | null;
+  subaccount_id?: number | null;
+  wallet?: string | null;
+}
+/**
+ * WithdrawalHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface WithdrawalHistoryResult {
+  withdrawals: WithdrawalEntry[];
+}
+/**
+ * WithdrawalEntry in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface WithdrawalEntry {
+  amount: string;
+  asset: string;
+  batch_status: BatchStatus;
+  batch_uuid: string;
+  erc20_address: string;
+  fee: string;
+  operation_id: string;
+  recipient: string;
+  subaccount_id: number;
+  timestamp: number;
+  tx_hash?: string | null;
+  wallet: string;
+}
+/**
+ * PrivateLiquidateEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface LiquidateParams {
+  cash_transfer: DecimalInput;
+  last_seen_trade_id: number;
+  liquidated_account_id: number;
+  merge_account: boolean;
+  nonce: number;
+  percent_of_acc: DecimalInput;
+  price_limit: DecimalInput;
+  signature: string;
+  signature_expiry_sec: number;
+  signer: string;
+  subaccount_id: number;
+}
+/**
+ * PrivateLiquidateEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface LiquidateResult {
+  op_uuid: string;
+  operation_id: number;
+}
+/**
+ * MintSharesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface MintSharesParams {
+  deposit_hash: string;
+  nonce: number;
+  request_id: VaultRequestId;
+  share_price: DecimalInput;
+  signature: string;
+  signature_expiry_sec: number;
+  signer: string;
+  subaccount_id: number;
+}
+/**
+ * CreateOrderEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface CreateOrderParams {
+  algo_duration_sec?: number | null;
+  algo_num_slices?: number | null;
+  algo_type?: 'twap' | null;
+  amount: DecimalInput;
+  client?: string | null;
+  direction: Direction;
+  extra_fee?: DecimalInput | null;
+  instrument_name: string;
+  is_atomic_signing?: boolean | null;
+  label?: string | null;
+  limit_price: DecimalInput;
+  max_fee: DecimalInput;
+  mmp?: boolean | null;
+  nonce: string;
+  order_type?: 'limit' | 'market';
+  reduce_only?: boolean | null;
+  referral_code?: string | null;
+  reject_post_only?: boolean | null;
+  reject_timestamp?: number | null;
+  signature: string;
+  signature_expiry_sec: number;
+  signer: string;
+  subaccount_id: number;
+  time_in_force?: 'gtc' | 'post_only' | 'fok' | 'ioc';
+  trigger_price?: DecimalInput | null;
+  trigger_price_type?: 'mark' | 'index' | null;
+  trigger_type?: 'stoploss' | 'takeprofit' | null;
+}
+/**
+ * SignedActionDebugEdgeRpcResponseFor_OrderActionDataEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface OrderDebugResult {
+  action_hash: string;
+  action_typehash: string;
+  domain_separator: string;
+  encoded_data: string;
+  encoded_data_hashed: string;
+  expected_signer: string;
+  input_data: OrderDebugActionInput;
+  module: string;
+  owner: string;
+  recovered_signer?: string | null;
+  typed_data_hash: string;
+}
+/**
+ * ActionInputDataEdgeRpcResponseFor_OrderActionDataEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface OrderDebugActionInput {
+  data: OrderActionDataResult;
+  expiry: number;
+  module: string;
+  nonce: number;
+  owner: string;
+  signer: string;
+  subaccount_id: number;
+}
+/**
+ * OrderActionDataEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface OrderActionDataResult {
+  asset_address: string;
+  asset_sub_id: string;
+  desired_amount: string;
+  is_bid: boolean;
+  limit_price: string;
+  recipient_id: number;
+  worst_fee: string;
+}
+/**
+ * OrderQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface OrderQuoteParams {
+  amount: DecimalInput;
+  client?: string;
+  direction: Direction;
+  extra_fee?: DecimalInput | null;
+  instrument_name: string;
+  is_atomic_signing?: boolean;
+  label?: string;
+  limit_price: DecimalInput;
+  max_fee: DecimalInput;
+  mmp?: boolean;
+  nonce: string;
+  order_type?: 'limit' | 'market';
+  reduce_only?: boolean;
+  referral_code?: string;
+  reject_post_only?: boolean;
+  reject_timestamp?: number;
+  signature: string;
+  signature_expiry_sec: number;
+  signer: string;
+  subaccount_id: number;
+  time_in_force?: 'gtc' | 'post_only' | 'fok' | 'ioc';
+  trigger_price?: DecimalInput | null;
+  trigger_price_type?: 'mark' | 'index' | null;
+  trigger_type?: 'stoploss' | 'takeprofit' | null;
+}
+/**
+ * OrderQuoteEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface OrderQuoteResult {
+  estimated_fee: string;
+  estimated_fill_amount: string;
+  estimated_fill_price: string;
+  estimated_order_status: OrderStatus;
+  estimated_realized_pnl: string;
+  estimated_realized_pnl_excl_fees: string;
+  invalid_reason?: string | null;
+  is_valid: boolean;
+  max_amount?: string | null;
+  post_initial_margin: string;
+  post_liquidation_price?: string | null;
+  pre_initial_margin: string;
+  suggested_max_fee: string;
+}
+/**
+ * PollQuotesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface PollQuotesParams {
+  from_timestamp?: number;
+  page?: number;
+  page_size?: number;
+  quote_id?: string | null;
+  rfq_id?: string | null;
+  status?: string | null;
+  subaccount_id: number;
+  to_timestamp?: number;
+}
+/**
+ * QuotePollWireResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface QuotePoll {
+  pagination: Pagination;
+  quotes: PublicQuote[];
+}
+/**
+ * PollRfqsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface PollRfqsParams {
+  from_timestamp?: number;
+  page?: number;
+  page_size?: number;
+  rfq_id?: string | null;
+  rfq_subaccount_id?: number | null;
+  status?: string | null;
+  subaccount_id: number;
+  to_timestamp?: number;
+}
+/**
+ * RFQPollWireResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface RFQPoll {
+  pagination: Pagination;
+  rfqs: PublicRfq[];
+}
+/**
+ * RejectDepositRequestEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface RejectDepositRequestParams {
+  reason?: string | null;
+  request_id: VaultRequestId;
+}
+/**
+ * VaultRequestAckWireResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface VaultRequestAck {
+  request_id: VaultRequestId;
+}
+/**
+ * ReplaceQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface ReplaceQuoteParams {
+  client?: string;
+  direction: Direction;
+  extra_fee?: DecimalInput;
+  label?: string;
+  legs: PricedLegInput[];
+  max_fee: DecimalInput;
+  mmp?: boolean;
+  nonce: number;
+  nonce_to_cancel?: number | null;
+  quote_id_to_cancel?: string | null;
+  referral_code?: string;
+  rfq_id: string;
+  signature: string;
+  signature_expiry_sec: number;
+  signer: string;
+  subaccount_id: number;
+}
+/**
+ * QuoteReplaceWireResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface QuoteReplace {
+  cancelled_quote: QuotePrivate;
+  create_quote_error?: RPCError | null;
+  quote?: QuotePrivate | null;
+}
+/**
+ * RequestVaultDepositEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface RequestVaultDepositParams {
+  amount: DecimalInput;
+  deposit_spot_asset: string;
+  nonce: number;
+  signature: string;
+  signature_expiry_sec: number;
+  signer: string;
+  subaccount_id: number;
+  vault_subaccount_id: number;
+}
+/**
+ * RequestVaultWithdrawEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface RequestVaultWithdrawParams {
+  nonce: number;
+  shares_to_burn: DecimalInput;
+  signature: string;
+  signature_expiry_sec: number;
+  signer: string;
+  subaccount_id: number;
+  vault_subaccount_id: number;
+}
+/**
+ * RfqGetBestQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface RfqGetBestQuoteParams {
+  client?: string;
+  direction?: 'buy' | 'sell';
+  extra_fee?: DecimalInput;
+  legs?: LegUnpricedInput[];
+  rfq_id?: string | null;
+  subaccount_id: number;
+}
+/**
+ * SendQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface SendQuoteParams {
+  client?: string;
+  direction: Direction;
+  extra_fee?: DecimalInput;
+  label?: string;
+  legs: PricedLegInput[];
+  max_fee: DecimalInput;
+  mmp?: boolean;
+  nonce: number;
+  referral_code?: string;
+  rfq_id: string;
+  signature: string;
+  signature_expiry_sec: number;
+  signer: string;
+  subaccount_id: number;
+}
+/**
+ * SendRfqEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface SendRfqParams {
+  client?: string;
+  counterparties?: string[] | null;
+  extra_fee?: DecimalInput;
+  label?: string;
+  legs: LegUnpricedInput[];
+  max_total_cost?: DecimalInput | null;
+  min_total_cost?: DecimalInput | null;
+  partial_fill_step?: DecimalInput;
+  referral_code?: string;
+  subaccount_id: number;
+}
+/**
+ * SessionKeysEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface SessionKeysParams {
+  wallet: string;
+}
+/**
+ * PrivateSessionKeysRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface SessionKeysResult {
+  public_session_keys: SessionKeyResponse[];
+}
+/**
+ * SetCancelOnDisconnectEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface SetCancelOnDisconnectParams {
+  enabled?: boolean | null;
+  wallet?: string | null;
+}
+/**
+ * SetMmpConfigEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface SetMmpConfigParams {
+  currency: string;
+  mmp_amount_limit?: DecimalInput;
+  mmp_delta_limit?: DecimalInput;
+  mmp_frozen_time: number;
+  mmp_interval: number;
+  subaccount_id: number;
+}
+/**
+ * SetMmpConfigResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface SetMmpConfigResponse {
+  currency: string;
+  mmp_amount_limit: string;
+  mmp_delta_limit: string;
+  mmp_frozen_time: number;
+  mmp_interval: number;
+  subaccount_id: number;
+}
+/**
+ * SetSessionKeyEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface SetSessionKeyParams {
+  expiry_sec: number;
+  ip_whitelist?: string[] | null;
+  label?: string | null;
+  nonce: string;
+  offchain_scopes: string[];
+  protocol_scopes: string[];
+  public_session_key: string;
+  signature: string;
+  signature_expiry_sec: number;
+  signer: string;
+  subaccount_ids?: number[] | null;
+  wallet: string;
+}
+/**
+ * PrivateSetSessionKeyEdgeRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface SetSessionKeyResult {
+  expiry_sec: number;
+  ip_whitelist: string[];
+  label?: string | null;
+  offchain_scopes: string[];
+  protocol_scopes: string[];
+  public_session_key: string;
+  subaccount_ids: number[];
+}
+/**
+ * TransferPositionsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface TransferPositionsParams {
+  maker_params: SignedTransferQuoteParams;
+  taker_params: SignedTransferQuoteParams;
+  wallet: string;
+}
+/**
+ * SignedTransferQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface SignedTransferQuoteParams {
+  direction: Direction;
+  legs: PricedLegInput[];
+  max_fee: DecimalInput;
+  nonce: string;
+  signature: string;
+  signature_expiry_sec: number;
+  signer: string;
+  subaccount_id: number;
+}
+/**
+ * TransferPositionsWireResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface TransferPositions {
+  maker_quote: QuotePrivate;
+  taker_quote: QuotePrivate;
+}
+/**
+ * PrivateTransferSpotEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface TransferSpotParams {
+  amount: DecimalInput;
+  asset_name: string;
+  max_fee_usd: DecimalInput;
+  new_subaccount_manager: number;
+  nonce: number;
+  signature: string;
+  signature_expiry_sec: number;
+  signer: string;
+  sub_id: number;
+  subaccount_id: number;
+  to_subaccount_id: number;
+}
+/**
+ * PrivateTransferSpotEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface TransferSpotResult {
+  op_uuid: string;
+  operation_id: number;
+}
+/**
+ * PrivateTransferSpotExternalEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface TransferSpotExternalParams {
+  amount: DecimalInput;
+  asset_name: string;
+  max_fee_usd: DecimalInput;
+  new_subaccount_manager: number;
+  nonce: number;
+  recipient_address: string;
+  signature: string;
+  signature_expiry_sec: number;
+  signer: string;
+  sub_id: number;
+  subaccount_id: number;
+  to_subaccount_id: number;
+}
+/**
+ * PrivateTransferSpotExternalEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface TransferSpotExternalResult {
+  op_uuid: string;
+  operation_id: number;
+}
+/**
+ * UpdateVaultInfoEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface UpdateVaultInfoParams {
+  description?: string | null;
+  mtm_cap?: DecimalInput | null;
+  name?: string | null;
+  subaccount_id: number;
+  whitelist_only?: boolean | null;
+}
+/**
+ * OffchainAckWireResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface OffchainAck {
+  status: string;
+}
+/**
+ * UpdateWhitelistedRecipientsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface UpdateWhitelistedRecipientsParams {
+  add: string[];
+  nonce: number;
+  remove: string[];
+  signature: string;
+  signature_expiry_sec: number;
+  signer: string;
+  wallet: string;
+}
+/**
+ * UpdateWhitelistedRecipientsEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface UpdateWhitelistedRecipientsResult {
+  op_uuid: string;
+  operation_id: number;
+  whitelisted_recipients: string[];
+}
+/**
+ * PrivateWithdrawEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface WithdrawParams {
+  amount_in_underlying: DecimalInput;
+  asset_name: string;
+  force_batch: boolean;
+  max_fee_usd: DecimalInput;
+  nonce: number;
+  recipient?: string | null;
+  signature: string;
+  signature_expiry_sec: number;
+  signer: string;
+  subaccount_id: number;
+}
+/**
+ * PrivateWithdrawEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface WithdrawResult {
+  op_uuid: string;
+  operation_id: number;
+}
+/**
+ * PublicExecuteQuoteDebugEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface ExecuteQuoteDebugParams {
+  direction: Direction;
+  legs: PricedLegInput[];
+  max_fee: DecimalInput;
+  nonce: number;
+  quote_id: string;
+  rfq_id: string;
+  signature: string;
+  signature_expiry_sec: number;
+  signer: string;
+  subaccount_id: number;
+}
+/**
+ * QuoteExecuteDebugResult in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface QuoteExecuteDebugResult {
+  action_hash: string;
+  encoded_data: string;
+  encoded_data_hashed: string;
+  encoded_legs: string;
+  legs_hash: string;
+  typed_data_hash: string;
+}
+/**
+ * GetAllReferralCodesParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface GetAllReferralCodesParams {
+  [k: string]: unknown;
+}
+/**
+ * Referrer in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface Referrer {
+  receiving_wallet?: string | null;
+  referral_code: string;
+  wallet: string;
+}
+/**
+ * GetAssetsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface GetAssetsParams {
+  asset_type: 'option' | 'perp' | 'erc20';
+  currency: string;
+  expired: boolean;
+}
+/**
+ * AssetResponsePublic in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface AssetResponsePublic {
+  address: string;
+  asset_id: string;
+  asset_name: string;
+  asset_type: 'option' | 'perp' | 'erc20';
+  currency: string;
+  erc20_details?: SpotPublicDetails | null;
+  is_collateral: boolean;
+  is_position: boolean;
+  option_details?: OptionDetails | null;
+  perp_details?: PerpDetails | null;
+  sub_id: string;
+}
+/**
+ * SpotPublicDetails in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface SpotPublicDetails {
+  borrow_index: string;
+  decimals: number;
+  supply_index: string;
+  underlying_erc20_address: string;
+}
+/**
+ * GetCurrencyEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface GetCurrencyParams {
+  currency: string;
+}
+/**
+ * GetIndexChartDataEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface GetIndexChartDataParams {
+  currency: string;
+  end_timestamp: number;
+  period: number;
+  start_timestamp: number;
+}
+/**
+ * IndexCandle in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface IndexCandle {
+  close_price: string;
+  high_price: string;
+  low_price: string;
+  open_price: string;
+  price: string;
+  timestamp: number;
+  timestamp_bucket: number;
+}
+/**
+ * GetInterestRateHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface GetInterestRateHistoryParams {
+  currency: string;
+  end_timestamp?: number | null;
+  period?: number | null;
+  risk_universe_id?: number | null;
+  start_timestamp?: number | null;
+}
+/**
+ * InterestRateHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface InterestRateHistoryResult {
+  interest_rate_history: InterestRateCandle[];
+}
+/**
+ * InterestRateCandle in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface InterestRateCandle {
+  borrow_apy: Ohlc;
+  risk_universe_id: number;
+  supply_apy: Ohlc;
+  timestamp: number;
+  total_borrow: string;
+  total_supply: string;
+}
+/**
+ * Ohlc in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface Ohlc {
+  close: string;
+  high: string;
+  low: string;
+  open: string;
+}
+/**
+ * GetLatestSignedFeedsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface GetLatestSignedFeedsParams {
+  currency?: string | null;
+  expiry?: number | null;
+}
+/**
+ * GetLatestSignedFeedsResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface GetLatestSignedFeedsResponse {
+  funding_data: {
+    [k: string]: FundingFeedDataResponse;
+  };
+  fwd_data: {
+    [k: string]: {
+      [k: string]: ForwardFeedDataResponse;
+    };
+  };
+  perp_data: {
+    [k: string]: {
+      [k: string]: PerpFeedDataResponse;
+    };
+  };
+  rate_data: {
+    [k: string]: {
+      [k: string]: RateFeedDataResponse;
+    };
+  };
+  spot_data: {
+    [k: string]: SpotFeedDataResponse;
+  };
+  vol_data: {
+    [k: string]: {
+      [k: string]: VolFeedDataResponse;
+    };
+  };
+}
+/**
+ * FundingFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface FundingFeedDataResponse {
+  confidence: string;
+  currency: string;
+  deadline: number;
+  funding_rate: string;
+  signatures: OracleSignatureDataResponse;
+  timestamp: number;
+}
+/**
+ * OracleSignatureDataResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface OracleSignatureDataResponse {
+  signatures: string[];
+  signers: string[];
+}
+/**
+ * ForwardFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface ForwardFeedDataResponse {
+  confidence: string;
+  currency: string;
+  deadline: number;
+  expiry: number;
+  fwd_diff: string;
+  signatures: OracleSignatureDataResponse;
+  spot_aggregate_latest: string;
+  spot_aggregate_start: string;
+  timestamp: number;
+}
+/**
+ * PerpFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface PerpFeedDataResponse {
+  confidence: string;
+  currency: string;
+  deadline: number;
+  signatures: OracleSignatureDataResponse;
+  spot_diff_value: string;
+  timestamp: number;
+  type: string;
+}
+/**
+ * RateFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface RateFeedDataResponse {
+  confidence: string;
+  currency: string;
+  deadline: number;
+  expiry: number;
+  rate: string;
+  signatures: OracleSignatureDataResponse;
+  timestamp: number;
+}
+/**
+ * SpotFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface SpotFeedDataResponse {
+  confidence: string;
+  currency: string;
+  deadline: number;
+  feed_source_type?: string | null;
+  price: string;
+  signatures: OracleSignatureDataResponse;
+  timestamp: number;
+}
+/**
+ * VolFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface VolFeedDataResponse {
+  confidence: string;
+  currency: string;
+  deadline: number;
+  expiry: number;
+  signatures: OracleSignatureDataResponse;
+  timestamp: number;
+  vol_data: VolSVIParamDataResponse;
+}
+/**
+ * VolSVIParamDataResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface VolSVIParamDataResponse {
+  SVI_a: string;
+  SVI_b: string;
+  SVI_fwd: string;
+  SVI_m: string;
+  SVI_refTau: string;
+  SVI_rho: string;
+  SVI_sigma: string;
+}
+/**
+ * GetOnchainActionHistoryParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface GetOnchainActionHistoryParams {
+  action_type?: number | null;
+  end_timestamp?: number | null;
+  page?: number | null;
+  page_size?: number | null;
+  start_timestamp?: number | null;
+  wallet?: string | null;
+}
+/**
+ * GetOnchainActionHistoryResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface GetOnchainActionHistoryResponse {
+  actions: OnchainActionHistoryEntry[];
+  pagination: Pagination;
+}
+/**
+ * OnchainActionHistoryEntry in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface OnchainActionHistoryEntry {
+  acc: string;
+  action_id: number;
+  action_type: number;
+  action_type_label: string;
+  block_number: number;
+  data: string;
+  error_code?: number | null;
+  error_message?: string | null;
+  fallback_at?: number | null;
+  first_failed_at?: number | null;
+  l1_sender: string;
+  last_failed_at?: number | null;
+  op_uuid?: string | null;
+  queue: string;
+  status: string;
+  tx_hash?: string | null;
+  updated_at: number;
+}
+/**
+ * GetOptionSettlementPricesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface GetOptionSettlementPricesParams {
+  currency: string;
+}
+/**
+ * OptionSettlementPricesResult in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface OptionSettlementPricesResult {
+  expiries: ExpirySettlementPrice[];
+}
+/**
+ * ExpirySettlementPrice in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface ExpirySettlementPrice {
+  expiry_date: string;
+  price?: string | null;
+  utc_expiry_sec: number;
+}
+/**
+ * GetPendingDepositsParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface GetPendingDepositsParams {
+  wallet: string;
+}
+/**
+ * GetPendingDepositsResult in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface GetPendingDepositsResult {
+  pending_deposits: PendingDepositEntry[];
+  wallet: string;
+}
+/**
+ * PendingDepositEntry in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface PendingDepositEntry {
+  action_id: number;
+  action_type: string;
+  amount: string;
+  asset: string;
+  block_number: number;
+  credit_nonce?: string | null;
+  deposit_type: string;
+  log_index: number;
+  manager_id: number;
+  status: string;
+  subaccount_id: number;
+  timestamp: number;
+  tx_hash: string;
+  updated_at_ms: number;
+}
+/**
+ * GetReferralPerformanceParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface GetReferralPerformanceParams {
+  end_ms: number;
+  referral_code?: string | null;
+  start_ms: number;
+  wallet?: string | null;
+}
+/**
+ * GetReferralPerformanceResult in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface GetReferralPerformanceResult {
+  fee_share_percentage: string;
+  referral_code: string;
+  rewards: {
+    [k: string]: {
+      [k: string]: {
+        [k: string]: ReferralPerformanceByInstrumentType;
+      };
+    };
+  };
+  stdrv_balance: string;
+  total_builder_fee_collected: string;
+  total_fee_rewards: string;
+  total_notional_volume: string;
+  total_referred_fees: string;
+}
+/**
+ * ReferralPerformanceByInstrumentType in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface ReferralPerformanceByInstrumentType {
+  builder_fee: string;
+  fee_reward: string;
+  notional_volume: string;
+  referred_fee: string;
+  unique_traders_referred: number;
+}
+/**
+ * RiskUniverseResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface RiskUniverseResponse {
+  description?: string | null;
+  managers: RiskUniverseManager[];
+  name?: string | null;
+  risk_universe_id: number;
+  security_module: SecurityModuleDetails;
+}
+/**
+ * RiskUniverseManager in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface RiskUniverseManager {
+  collaterals: ManagerCollateral[];
+  instruments: string[];
+  manager_id: number;
+  margin_type: 'SM' | 'PM2';
+}
+/**
+ * ManagerCollateral in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface ManagerCollateral {
+  address: string;
+  erc20: Erc20Details;
+  im_discount: string;
+  min_deposit_usd: string;
+  mm_discount: string;
+  name: string;
+}
+/**
+ * SecurityModuleDetails in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface SecurityModuleDetails {
+  cash_asset: string;
+  cash_currency: string;
+  subaccount_id: number;
+}
+/**
+ * GetTickersEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface GetTickersParams {
+  currency?: string | null;
+  expiry_date?: number | null;
+  instrument_type: 'option' | 'perp' | 'erc20';
+}
+/**
+ * GetTickersResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface GetTickersResponse {
+  tickers: {
+    [k: string]: Ticker;
+  };
+}
+/**
+ * GetTradingviewChartDataEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface GetTradingviewChartDataParams {
+  end_timestamp: number;
+  instrument_name: string;
+  period: number;
+  start_timestamp: number;
+}
+/**
+ * TradingviewCandle in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface TradingviewCandle {
+  close_price: string;
+  high_price: string;
+  low_price: string;
+  open_price: string;
+  timestamp: number;
+  timestamp_bucket: number;
+  volume_contracts: string;
+  volume_usd: string;
+}
+/**
+ * GetTransactionParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface GetTransactionParams {
+  op_uuid: string;
+}
+/**
+ * GetTransactionResult in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface GetTransactionResult {
+  data: string;
+  error_log?: string | null;
+  status?:
+    | 'Batching'
+    | 'Executing'
+    | 'Proving'
+    | 'Settling'
+    | 'Settled'
+    | 'BatchingError'
+    | 'ExecutingError'
+    | 'ProvingError'
+    | 'SettlingError'
+    | 'SettledError'
+    | null;
+  transaction_hash?: string | null;
+}
+/**
+ * GetVaultEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface GetVaultParams {
+  subaccount_id: number;
+}
+/**
+ * GetVaultActionHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface GetVaultActionHistoryParams {
+  event_type?: string | null;
+  page?: number | null;
+  page_size?: number | null;
+  subaccount_id: number;
+}
+/**
+ * PublicVaultActionEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface PublicVaultAction {
+  curator_shares_minted: string;
+  event_ts: number;
+  event_type: string;
+  holder: string;
+  management_shares_minted: string;
+  nav: string;
+  new_high_water_mark: string;
+  old_high_water_mark: string;
+  operation_uuid: string;
+  performance_shares_minted: string;
+  protocol_shares_minted: string;
+  share_price: string;
+  shares_delta: string;
+  status: string;
+  subaccount_id: number;
+  total_shares: string;
+}
+/**
+ * PaginatedVaultActionHistory in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface PaginatedVaultActionHistory {
+  events: PublicVaultAction[];
+  pagination: Pagination;
+  subaccount_id: number;
+}
+/**
+ * GetVaultPerformanceHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface GetVaultPerformanceHistoryParams {
+  from?: number | null;
+  limit?: number | null;
+  resolution: '1h' | '8h' | '24h' | '1wk';
+  subaccount_id: number;
+  to?: number | null;
+}
+/**
+ * VaultPerformanceHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface VaultPerformanceHistoryResult {
+  points: VaultPerformancePointResponse[];
+  resolution: '1h' | '8h' | '24h' | '1wk';
+  subaccount_id: number;
+}
+/**
+ * VaultPerformancePointResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface VaultPerformancePointResponse {
+  benchmark_price: string | null;
+  curator_shares: string;
+  global_hwm: string;
+  nav: string | null;
+  nav_benchmark: string | null;
+  share_price: string;
+  total_shares: string;
+  ts: number;
+}
+/**
+ * GetVaultsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface GetVaultsParams {
+  page?: number;
+  page_size?: number;
+}
+/**
+ * VaultsWireResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface Vaults {
+  pagination: Pagination;
+  vaults: Vault[];
+}
+/**
+ * GetWalletsFromSessionKeyEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface GetWalletsFromSessionKeyParams {
+  public_session_key: string;
+  scope?: 'account_info' | null;
+}
+/**
+ * PublicGetWalletsFromSessionKeyRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface GetWalletsFromSessionKeyResult {
+  wallets: string[];
+}
+/**
+ * RegisterDepositAddressParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface RegisterDepositAddressParams {
+  deposit_type: 'standard' | 'instant' | 'direct';
+  manager_id?: number | null;
+  subaccount_id?: number;
+  wallet: string;
+}
+/**
+ * RegisterDepositAddressResult in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface RegisterDepositAddressResult {
+  deposit_address: string;
+  deposit_type: 'standard' | 'instant' | 'direct';
+  manager_id?: number | null;
+  subaccount_id?: number | null;
+  wallet: string;
+}
+/**
+ * PublicSendQuoteDebugEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface SendQuoteDebugParams {
+  direction: Direction;
+  legs: PricedLegInput[];
+  max_fee: DecimalInput;
+  nonce: number;
+  rfq_id: string;
+  signature: string;
+  signature_expiry_sec: number;
+  signer: string;
+  subaccount_id: number;
+}
+/**
+ * QuoteSendDebugResult in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface QuoteSendDebugResult {
+  action_hash: string;
+  encoded_data: string;
+  encoded_data_hashed: string;
+  typed_data_hash: string;
+}
+/**
+ * PublicStartAuctionEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface StartAuctionParams {
+  subaccount_id: number;
+}
+/**
+ * PublicStartAuctionEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface StartAuctionResult {
+  op_uuid: string;
+  operation_id: number;
+}
+/**
+ * PublicWithdrawDebugEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
+ */
+export interface WithdrawDebugParams {
+  amount_in_underlying: DecimalInput;
+  asset_name: string;
+  force_batch: boolean;
+  max_fee_usd: DecimalInput;
+  nonce: number;
+  recipient?: string | null;
+  signature_expiry_sec: number;
+  signer: string;
+  subaccount_id: number;
 }
