@@ -173,19 +173,29 @@ describe('field tables where a record is used show its constraints', () => {
     const files = emitDocs(m);
     const signed = m.methods.filter((x) => x.actionModule);
     expect(signed.map((x) => x.name)).toEqual(['private/order', 'private/replace']);
-    for (const x of signed)
-      expect(sectionOf(page(files, 'methods.html'), site.method(x, 'params').anchor!), x.name).toMatch(
-        /<tr><td>nonce<td><a href="records\.html#ActionNonceInput">ActionNonceInput<\/a><td>yes<td>pattern \^\[0-9\]\{1,78\}\$ or minimum 0/,
+    const nonce = site.typeRef('ActionNonceInput')!;
+    for (const x of signed) {
+      const at = site.method(x, 'params');
+      expect(sectionOf(page(files, `${at.page}.html`), at.anchor!), x.name).toContain(
+        `<tr><td>nonce<td><a href="${nonce.page}.html#ActionNonceInput">ActionNonceInput</a><td>yes<td>` +
+          'pattern ^[0-9]{1,78}$ or minimum 0',
       );
-    expect(sectionOf(page(files, 'records.html'), 'ActionNonceInput')).toContain(
+    }
+    expect(sectionOf(page(files, `${nonce.page}.html`), 'ActionNonceInput')).toContain(
       'pattern <code>^[0-9]{1,78}$</code> or minimum <code>0</code>',
     );
   });
 
   it('of named types: Decimal its pattern, Int64 as int64 (not its two 19-digit bounds), a union per branch (our spec)', async () => {
     const files = emitDocs(await repoModel());
-    const channels = page(files, 'channels.html');
-    const methods = page(files, 'methods.html');
+    // Every channels and methods page: one each, or one per group where the spec tags its operations.
+    const every = (kind: string) =>
+      files
+        .filter((f) => new RegExp(`^${kind}(-[a-z0-9-]+)?\\.html$`).test(f.path))
+        .map((f) => f.content)
+        .join('');
+    const channels = every('channels');
+    const methods = every('methods');
     expect(channels).toMatch(
       /<tr><td>amount<td><a href="records\.html#Decimal">Decimal<\/a><td>yes<td>pattern \^-\?\[0-9\]\+\(\\\.\[0-9\]\{1,12\}\)\?\$/,
     );
@@ -202,9 +212,11 @@ describe('field tables where a record is used show its constraints', () => {
     const site = new SiteMap(m);
     const files = emitDocs(m);
     const x = m.methods.find((y) => y.name === 'public/get_all_live_instruments')!;
-    const part = sectionOf(page(files, 'methods.html'), site.method(x, 'result').anchor!);
+    const at = site.method(x, 'result');
+    const part = sectionOf(page(files, `${at.page}.html`), at.anchor!);
     const t = m.types.find((y) => y.name === 'AssumedLiveInstrument')!;
-    expect(part).toContain('Each element is <a href="records.html#AssumedLiveInstrument">');
+    const record = site.typeRef('AssumedLiveInstrument')!;
+    expect(part).toContain(`Each element is <a href="${record.page}.html#AssumedLiveInstrument">`);
     for (const f of t.fields!) expect(part).toContain(`<tr><td>${f.name}<td>`);
   });
 });

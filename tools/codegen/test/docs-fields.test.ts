@@ -43,7 +43,10 @@ function usesOf(model: ApiModel, site: SiteMap): Array<{ page: string; anchor: s
   const out: Array<{ page: string; anchor: string; t: TypeModel; where: string }> = [];
   for (const c of model.channels) {
     const t = record(c.payload.record);
-    if (t) out.push({ page: 'md/channels.md', anchor: site.channel(c, 'payload').anchor!, t, where: c.address });
+    if (t) {
+      const at = site.channel(c, 'payload');
+      out.push({ page: `md/${at.page}.md`, anchor: at.anchor!, t, where: c.address });
+    }
   }
   for (const m of model.methods) {
     for (const [part, name] of [
@@ -51,7 +54,9 @@ function usesOf(model: ApiModel, site: SiteMap): Array<{ page: string; anchor: s
       ['result', m.assumedResult ?? m.result.record],
     ] as const) {
       const t = record(name);
-      if (t) out.push({ page: 'md/methods.md', anchor: site.method(m, part).anchor!, t, where: `${m.name} ${part}` });
+      if (!t) continue;
+      const at = site.method(m, part);
+      out.push({ page: `md/${at.page}.md`, anchor: at.anchor!, t, where: `${m.name} ${part}` });
     }
   }
   return out;
@@ -79,7 +84,8 @@ describe.each(cases)('the docs of %s', (_name, load) => {
         inline.rows.map((r) => r[0]),
         where,
       ).toEqual(t.fields!.map((f) => f.name));
-      const full = tableAfter(page('md/records.md'), site.typeRef(t.name)!.anchor!);
+      const record = site.typeRef(t.name)!;
+      const full = tableAfter(page(`md/${record.page}.md`), record.anchor!);
       const fullAt = full.head.indexOf('Constraints');
       const inlineAt = inline.head.indexOf('Constraints');
       for (const [i, f] of t.fields!.entries()) {
@@ -117,7 +123,7 @@ describe.each(cases)('the docs of %s', (_name, load) => {
   it('show those tables in the HTML too, with their constraints', async () => {
     const model = await load();
     const html = emitDocs(model)
-      .filter((f) => f.path === 'channels.html' || f.path === 'methods.html')
+      .filter((f) => /^(channels|methods)(-[a-z0-9-]+)?\.html$/.test(f.path))
       .map((f) => f.content)
       .join('\n');
     expect(html).toContain('<thead><tr><th>Field<th>Type<th>Required');
@@ -133,11 +139,13 @@ describe('the nonce of our order-flow params (a record built with allOf)', () =>
   it("shows its pattern in the method's own table, not only on the records page", async () => {
     const model = await repoModel();
     const site = new SiteMap(model);
-    const md = emitDocs(model).find((f) => f.path === 'md/methods.md')!.content;
+    const files = emitDocs(model);
     const signed = model.methods.filter((m) => m.actionModule);
     expect(signed.length).toBe(2);
     for (const m of signed) {
-      const table = tableAfter(md, site.method(m, 'params').anchor!);
+      const at = site.method(m, 'params');
+      const md = files.find((f) => f.path === `md/${at.page}.md`)!.content;
+      const table = tableAfter(md, at.anchor!);
       const nonce = table.rows.find((r) => r[0] === 'nonce');
       expect(nonce, m.name).toBeDefined();
       expect(nonce![table.head.indexOf('Constraints')], m.name).toBe('pattern `^[0-9]{1,78}$` or minimum `0`');
