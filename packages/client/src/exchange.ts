@@ -7,10 +7,15 @@ import { exchangeApi } from './generated/surface.gen';
 import { ServerErrors } from './server-errors';
 import type { ConnectionLimitError, RpcError, RpcErrorObject } from './errors';
 
-const exchangeErrors = new ServerErrors(exchangeApi.errors);
+// Pure, so that a bundle of the core alone (createApiClient) drops this interface's tables with them.
+const exchangeErrors = /* @__PURE__ */ new ServerErrors(exchangeApi.errors);
 
 /** The text-frame prefix this interface's server sends before closing a socket over the connection limit. */
-export const connectionLimitPrefix: string = exchangeErrors.framePrefix ?? '';
+export const connectionLimitPrefix: string = /* @__PURE__ */ framePrefixOf(exchangeErrors);
+
+function framePrefixOf(errors: ServerErrors): string {
+  return errors.framePrefix ?? '';
+}
 
 /** The stable string code of one of this interface's JSON-RPC error codes: the error table's name for it. */
 export function rpcStringCode(code: number): string {
