@@ -222,18 +222,18 @@ export interface Methods {
   /** private/cancel_all_algo_orders, typed from derive-ts 3.0.13. */
   'private/cancel_all_algo_orders': {
     params: T.CancelAllAlgoOrdersParams;
-    result: T.PrivateCancelAllAlgoOrdersResponsePayload;
+    result: T.OkResult;
     /** The params shape our sandbox and client assume where the document does not show one. */
     assumedParams: T.CancelAllAlgoOrdersParams;
-    assumedResult: T.PrivateCancelAllAlgoOrdersResponsePayload;
+    assumedResult: T.OkResult;
   };
   /** private/cancel_all_trigger_orders, typed from derive-ts 3.0.13. */
   'private/cancel_all_trigger_orders': {
     params: T.CancelAllTriggerOrdersParams;
-    result: T.PrivateCancelAllTriggerOrdersResponsePayload;
+    result: T.OkResult;
     /** The params shape our sandbox and client assume where the document does not show one. */
     assumedParams: T.CancelAllTriggerOrdersParams;
-    assumedResult: T.PrivateCancelAllTriggerOrdersResponsePayload;
+    assumedResult: T.OkResult;
   };
   /** private/cancel_all_vault_requests, typed from derive-ts 3.0.13. */
   'private/cancel_all_vault_requests': {
@@ -270,10 +270,10 @@ export interface Methods {
   /** private/cancel_rfq, typed from derive-ts 3.0.13. */
   'private/cancel_rfq': {
     params: T.CancelRfqParams;
-    result: T.PrivateCancelRfqResponsePayload;
+    result: T.OkResult;
     /** The params shape our sandbox and client assume where the document does not show one. */
     assumedParams: T.CancelRfqParams;
-    assumedResult: T.PrivateCancelRfqResponsePayload;
+    assumedResult: T.OkResult;
   };
   /** private/cancel_trigger_order, typed from derive-ts 3.0.13. */
   'private/cancel_trigger_order': {
@@ -590,10 +590,10 @@ export interface Methods {
   /** private/reset_mmp, typed from derive-ts 3.0.13. */
   'private/reset_mmp': {
     params: T.MmpScopeParams;
-    result: T.PrivateResetMmpResponsePayload;
+    result: T.OkResult;
     /** The params shape our sandbox and client assume where the document does not show one. */
     assumedParams: T.MmpScopeParams;
-    assumedResult: T.PrivateResetMmpResponsePayload;
+    assumedResult: T.OkResult;
   };
   /** private/rfq_get_best_quote, typed from derive-ts 3.0.13. */
   'private/rfq_get_best_quote': {
@@ -630,10 +630,10 @@ export interface Methods {
   /** private/set_cancel_on_disconnect, typed from derive-ts 3.0.13. */
   'private/set_cancel_on_disconnect': {
     params: T.SetCancelOnDisconnectParams;
-    result: T.PrivateSetCancelOnDisconnectResponsePayload;
+    result: T.OkResult;
     /** The params shape our sandbox and client assume where the document does not show one. */
     assumedParams: T.SetCancelOnDisconnectParams;
-    assumedResult: T.PrivateSetCancelOnDisconnectResponsePayload;
+    assumedResult: T.OkResult;
   };
   /** private/set_mmp_config, typed from derive-ts 3.0.13. */
   'private/set_mmp_config': {
@@ -789,10 +789,10 @@ export interface Methods {
   };
   /** public/get_risk_universes, typed from derive-ts 3.0.13. */
   'public/get_risk_universes': {
-    params: T.PublicGetRiskUniversesRequestPayload;
+    params: T.GetRiskUniversesParams;
     result: T.RiskUniverseResponse[];
     /** The params shape our sandbox and client assume where the document does not show one. */
-    assumedParams: T.PublicGetRiskUniversesRequestPayload;
+    assumedParams: T.GetRiskUniversesParams;
     assumedResult: T.RiskUniverseResponse[];
   };
   /** public/get_tickers, typed from derive-ts 3.0.13. */
@@ -894,10 +894,10 @@ export interface Methods {
   /** public/withdraw_debug, typed from derive-ts 3.0.13. */
   'public/withdraw_debug': {
     params: T.WithdrawDebugParams;
-    result: unknown;
+    result: T.WithdrawDebugResult;
     /** The params shape our sandbox and client assume where the document does not show one. */
     assumedParams: T.WithdrawDebugParams;
-    assumedResult: unknown;
+    assumedResult: T.WithdrawDebugResult;
   };
 }
 

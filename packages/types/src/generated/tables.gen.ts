@@ -937,7 +937,7 @@ export const methodTable = [
     "id": "privateCancelAllAlgoOrders",
     "name": "private/cancel_all_algo_orders",
     "params": "CancelAllAlgoOrdersParams",
-    "result": "PrivateCancelAllAlgoOrdersResponsePayload",
+    "result": "OkResult",
     "assumedParams": null,
     "assumedResult": null,
     "rateLimitClass": "non_matching",
@@ -958,7 +958,7 @@ export const methodTable = [
     "id": "privateCancelAllTriggerOrders",
     "name": "private/cancel_all_trigger_orders",
     "params": "CancelAllTriggerOrdersParams",
-    "result": "PrivateCancelAllTriggerOrdersResponsePayload",
+    "result": "OkResult",
     "assumedParams": null,
     "assumedResult": null,
     "rateLimitClass": "non_matching",
@@ -1063,7 +1063,7 @@ export const methodTable = [
     "id": "privateCancelRfq",
     "name": "private/cancel_rfq",
     "params": "CancelRfqParams",
-    "result": "PrivateCancelRfqResponsePayload",
+    "result": "OkResult",
     "assumedParams": null,
     "assumedResult": null,
     "rateLimitClass": "non_matching",
@@ -1903,7 +1903,7 @@ export const methodTable = [
     "id": "privateResetMmp",
     "name": "private/reset_mmp",
     "params": "MmpScopeParams",
-    "result": "PrivateResetMmpResponsePayload",
+    "result": "OkResult",
     "assumedParams": null,
     "assumedResult": null,
     "rateLimitClass": "non_matching",
@@ -2008,7 +2008,7 @@ export const methodTable = [
     "id": "privateSetCancelOnDisconnect",
     "name": "private/set_cancel_on_disconnect",
     "params": "SetCancelOnDisconnectParams",
-    "result": "PrivateSetCancelOnDisconnectResponsePayload",
+    "result": "OkResult",
     "assumedParams": null,
     "assumedResult": null,
     "rateLimitClass": "non_matching",
@@ -2427,7 +2427,7 @@ export const methodTable = [
   {
     "id": "publicGetRiskUniverses",
     "name": "public/get_risk_universes",
-    "params": "PublicGetRiskUniversesRequestPayload",
+    "params": "GetRiskUniversesParams",
     "result": "RiskUniverseResponse",
     "assumedParams": null,
     "assumedResult": null,
@@ -2701,7 +2701,7 @@ export const methodTable = [
     "id": "publicWithdrawDebug",
     "name": "public/withdraw_debug",
     "params": "WithdrawDebugParams",
-    "result": null,
+    "result": "WithdrawDebugResult",
     "assumedParams": null,
     "assumedResult": null,
     "rateLimitClass": "non_matching",
@@ -5780,6 +5780,29 @@ export const recordTable = [
         "type": "integer"
       }
     ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "OkResult",
+    "kind": "enum",
+    "fields": [],
+    "values": [
+      "ok"
+    ],
+    "notShown": null
+  },
+  {
+    "name": "GetRiskUniversesParams",
+    "kind": "open",
+    "fields": [],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "WithdrawDebugResult",
+    "kind": "open",
+    "fields": [],
     "values": null,
     "notShown": null
   },
@@ -15477,58 +15500,6 @@ export const recordTable = [
         "type": "string"
       }
     ],
-    "values": null,
-    "notShown": null
-  },
-  {
-    "name": "PrivateCancelAllAlgoOrdersResponsePayload",
-    "kind": "enum",
-    "fields": [],
-    "values": [
-      "ok"
-    ],
-    "notShown": null
-  },
-  {
-    "name": "PrivateCancelAllTriggerOrdersResponsePayload",
-    "kind": "enum",
-    "fields": [],
-    "values": [
-      "ok"
-    ],
-    "notShown": null
-  },
-  {
-    "name": "PrivateCancelRfqResponsePayload",
-    "kind": "enum",
-    "fields": [],
-    "values": [
-      "ok"
-    ],
-    "notShown": null
-  },
-  {
-    "name": "PrivateResetMmpResponsePayload",
-    "kind": "enum",
-    "fields": [],
-    "values": [
-      "ok"
-    ],
-    "notShown": null
-  },
-  {
-    "name": "PrivateSetCancelOnDisconnectResponsePayload",
-    "kind": "enum",
-    "fields": [],
-    "values": [
-      "ok"
-    ],
-    "notShown": null
-  },
-  {
-    "name": "PublicGetRiskUniversesRequestPayload",
-    "kind": "open",
-    "fields": [],
     "values": null,
     "notShown": null
   }

@@ -241,6 +241,20 @@ export type AssumedReplaceParams = AssumedActionFields &
     expected_filled_amount?: NonNegativeDecimalInput | null;
   };
 /**
+ * The string ok, the result derive-ts 3.0.13 types as the literal 'ok' (cancels of RFQs and of trigger and algo orders, MMP reset, cancel on disconnect).
+ */
+export type OkResult = 'ok';
+/**
+ * Empty or null (derive-ts 3.0.13 sends no params).
+ */
+export type GetRiskUniversesParams = {
+  [k: string]: unknown;
+} | null;
+/**
+ * What public/withdraw_debug answers; derive-ts 3.0.13 types it as unknown, so the schema stays open.
+ */
+export type WithdrawDebugResult = unknown;
+/**
  * The string ok.
  */
 export type AssumedCancelAllResult = 'ok';
@@ -310,14 +324,6 @@ export type GetTimeParams = {
   [k: string]: unknown;
 } | null;
 export type GetAllPortfoliosResult = Portfolio[];
-export type PrivateCancelAllAlgoOrdersResponsePayload = 'ok';
-export type PrivateCancelAllTriggerOrdersResponsePayload = 'ok';
-export type PrivateCancelRfqResponsePayload = 'ok';
-export type PrivateResetMmpResponsePayload = 'ok';
-export type PrivateSetCancelOnDisconnectResponsePayload = 'ok';
-export type PublicGetRiskUniversesRequestPayload = {
-  [k: string]: unknown;
-} | null;
 
 /**
  * Payload record of `{subaccount_id}.orders`.

@@ -104,6 +104,9 @@ export declare const schema_AssumedCancelByLabelParams: ValidateFunction<T.Assum
 export declare const schema_AssumedOrderResult: ValidateFunction<T.AssumedOrderResult>;
 export declare const schema_AssumedReplaceResult: ValidateFunction<T.AssumedReplaceResult>;
 export declare const schema_AssumedCancelCountResult: ValidateFunction<T.AssumedCancelCountResult>;
+export declare const schema_OkResult: ValidateFunction<T.OkResult>;
+export declare const schema_GetRiskUniversesParams: ValidateFunction<T.GetRiskUniversesParams>;
+export declare const schema_WithdrawDebugResult: ValidateFunction<T.WithdrawDebugResult>;
 export declare const schema_AssumedCancelAllResult: ValidateFunction<T.AssumedCancelAllResult>;
 export declare const schema_AssumedLiveInstrument: ValidateFunction<T.AssumedLiveInstrument>;
 export declare const schema_AssumedGetAllLiveInstrumentsResult: ValidateFunction<T.AssumedGetAllLiveInstrumentsResult>;
@@ -336,12 +339,6 @@ export declare const schema_OpenInterestStats: ValidateFunction<T.OpenInterestSt
 export declare const schema_SpotAssetEntry: ValidateFunction<T.SpotAssetEntry>;
 export declare const schema_SpotUniverse: ValidateFunction<T.SpotUniverse>;
 export declare const schema_LendingDetails: ValidateFunction<T.LendingDetails>;
-export declare const schema_PrivateCancelAllAlgoOrdersResponsePayload: ValidateFunction<T.PrivateCancelAllAlgoOrdersResponsePayload>;
-export declare const schema_PrivateCancelAllTriggerOrdersResponsePayload: ValidateFunction<T.PrivateCancelAllTriggerOrdersResponsePayload>;
-export declare const schema_PrivateCancelRfqResponsePayload: ValidateFunction<T.PrivateCancelRfqResponsePayload>;
-export declare const schema_PrivateResetMmpResponsePayload: ValidateFunction<T.PrivateResetMmpResponsePayload>;
-export declare const schema_PrivateSetCancelOnDisconnectResponsePayload: ValidateFunction<T.PrivateSetCancelOnDisconnectResponsePayload>;
-export declare const schema_PublicGetRiskUniversesRequestPayload: ValidateFunction<T.PublicGetRiskUniversesRequestPayload>;
 export declare const channel_auctionsWatch: ValidateFunction<T.AuctionResult[]>;
 export declare const channel_marginWatch: ValidateFunction<T.MarginWatchResult[]>;
 export declare const channel_orderbook: ValidateFunction<T.OrderbookPayload>;
@@ -412,9 +409,9 @@ export declare const result_privateBurnVaultShares: ValidateFunction<T.VaultSett
 export declare const params_privateCancelAlgoOrder: ValidateFunction<T.CancelAlgoOrderParams>;
 export declare const result_privateCancelAlgoOrder: ValidateFunction<T.Order>;
 export declare const params_privateCancelAllAlgoOrders: ValidateFunction<T.CancelAllAlgoOrdersParams>;
-export declare const result_privateCancelAllAlgoOrders: ValidateFunction<T.PrivateCancelAllAlgoOrdersResponsePayload>;
+export declare const result_privateCancelAllAlgoOrders: ValidateFunction<T.OkResult>;
 export declare const params_privateCancelAllTriggerOrders: ValidateFunction<T.CancelAllTriggerOrdersParams>;
-export declare const result_privateCancelAllTriggerOrders: ValidateFunction<T.PrivateCancelAllTriggerOrdersResponsePayload>;
+export declare const result_privateCancelAllTriggerOrders: ValidateFunction<T.OkResult>;
 export declare const params_privateCancelAllVaultRequests: ValidateFunction<T.CancelVaultRequestParams>;
 export declare const result_privateCancelAllVaultRequests: ValidateFunction<T.VaultCancel>;
 export declare const params_privateCancelBatchQuotes: ValidateFunction<T.CancelBatchQuotesParams>;
@@ -424,7 +421,7 @@ export declare const result_privateCancelBatchRfqs: ValidateFunction<T.CancelBat
 export declare const params_privateCancelQuote: ValidateFunction<T.CancelQuoteParams>;
 export declare const result_privateCancelQuote: ValidateFunction<T.QuotePrivate>;
 export declare const params_privateCancelRfq: ValidateFunction<T.CancelRfqParams>;
-export declare const result_privateCancelRfq: ValidateFunction<T.PrivateCancelRfqResponsePayload>;
+export declare const result_privateCancelRfq: ValidateFunction<T.OkResult>;
 export declare const params_privateCancelTriggerOrder: ValidateFunction<T.CancelTriggerOrderParams>;
 export declare const result_privateCancelTriggerOrder: ValidateFunction<T.Order>;
 export declare const params_privateChangeSubaccountLabel: ValidateFunction<T.ChangeSubaccountLabelParams>;
@@ -504,7 +501,7 @@ export declare const result_privateRequestVaultDeposit: ValidateFunction<T.Vault
 export declare const params_privateRequestVaultWithdraw: ValidateFunction<T.RequestVaultWithdrawParams>;
 export declare const result_privateRequestVaultWithdraw: ValidateFunction<T.VaultRequestAck>;
 export declare const params_privateResetMmp: ValidateFunction<T.MmpScopeParams>;
-export declare const result_privateResetMmp: ValidateFunction<T.PrivateResetMmpResponsePayload>;
+export declare const result_privateResetMmp: ValidateFunction<T.OkResult>;
 export declare const params_privateRfqGetBestQuote: ValidateFunction<T.RfqGetBestQuoteParams>;
 export declare const result_privateRfqGetBestQuote: ValidateFunction<T.RfqGetBestQuoteResponse>;
 export declare const params_privateSendQuote: ValidateFunction<T.SendQuoteParams>;
@@ -514,7 +511,7 @@ export declare const result_privateSendRfq: ValidateFunction<T.RFQPrivate>;
 export declare const params_privateSessionKeys: ValidateFunction<T.SessionKeysParams>;
 export declare const result_privateSessionKeys: ValidateFunction<T.SessionKeysResult>;
 export declare const params_privateSetCancelOnDisconnect: ValidateFunction<T.SetCancelOnDisconnectParams>;
-export declare const result_privateSetCancelOnDisconnect: ValidateFunction<T.PrivateSetCancelOnDisconnectResponsePayload>;
+export declare const result_privateSetCancelOnDisconnect: ValidateFunction<T.OkResult>;
 export declare const params_privateSetMmpConfig: ValidateFunction<T.SetMmpConfigParams>;
 export declare const result_privateSetMmpConfig: ValidateFunction<T.SetMmpConfigResponse>;
 export declare const params_privateSetSessionKey: ValidateFunction<T.SetSessionKeyParams>;
@@ -553,7 +550,7 @@ export declare const params_publicGetPendingDeposits: ValidateFunction<T.GetPend
 export declare const result_publicGetPendingDeposits: ValidateFunction<T.GetPendingDepositsResult>;
 export declare const params_publicGetReferralPerformance: ValidateFunction<T.GetReferralPerformanceParams>;
 export declare const result_publicGetReferralPerformance: ValidateFunction<T.GetReferralPerformanceResult>;
-export declare const params_publicGetRiskUniverses: ValidateFunction<T.PublicGetRiskUniversesRequestPayload>;
+export declare const params_publicGetRiskUniverses: ValidateFunction<T.GetRiskUniversesParams>;
 export declare const result_publicGetRiskUniverses: ValidateFunction<T.RiskUniverseResponse[]>;
 export declare const params_publicGetTickers: ValidateFunction<T.GetTickersParams>;
 export declare const result_publicGetTickers: ValidateFunction<T.GetTickersResponse>;
@@ -580,4 +577,4 @@ export declare const result_publicSendQuoteDebug: ValidateFunction<T.QuoteSendDe
 export declare const params_publicStartAuction: ValidateFunction<T.StartAuctionParams>;
 export declare const result_publicStartAuction: ValidateFunction<T.StartAuctionResult>;
 export declare const params_publicWithdrawDebug: ValidateFunction<T.WithdrawDebugParams>;
-export declare const result_publicWithdrawDebug: ValidateFunction<unknown>;
+export declare const result_publicWithdrawDebug: ValidateFunction<T.WithdrawDebugResult>;
