@@ -142,6 +142,7 @@ export function openStream<T>(
   const stop = async () => {
     onStop();
     queue.end();
+    // A subscription that failed has already failed the stream (queue.fail above): nothing to unsubscribe.
     await (sub ?? (await ready.catch(() => null)))?.unsubscribe();
   };
   queue.onEnd = () => void stop();

@@ -227,6 +227,7 @@ async function streamLiveData(sandbox: Sandbox, seconds: number, beat: Heartbeat
     io.out(`  every payload validated against the spec (${invalid} invalid)`);
     return invalid;
   } finally {
+    // The step's verdict is in hand and the command exits next: a failed close of its own client changes neither.
     await c.close().catch(() => undefined);
   }
 }

@@ -45,6 +45,8 @@ export async function collect(
     }
   }
   const pushes = conn.pushes(0);
+  // Cleanup only: the sample is judged on its pushes, and unsubscribe's own answers are the subscription
+  // checks' to judge (a refusal here would be reported there, not twice).
   if (conn.isOpen) await p.call(conn, method('unsubscribe'), {}).catch(() => undefined);
   return {
     addresses,
