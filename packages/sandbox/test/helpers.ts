@@ -228,3 +228,22 @@ async function readBody(res: Response): Promise<{ status: number; json: any }> {
     return { status: res.status, json: text };
   }
 }
+
+/**
+ * A quiet market (no tick during a test) with one instrument at 100: TEST-PERP, best bid 99.98, best ask
+ * 100.02, tick 0.01, step 0.1; budgets wide enough that the order tests never meet a rate limit.
+ */
+export const quietMarket = {
+  market: { intervalMs: 60_000 },
+  limits: { matching: { points: 100 }, bucket_perp_spot: { capacity: 100 } },
+  instruments: [
+    {
+      instrument_name: 'TEST-PERP',
+      instrument_type: 'perp' as const,
+      base_currency: 'TST',
+      tick_size: '0.01',
+      amount_step: '0.1',
+      price: 100,
+    },
+  ],
+} satisfies SandboxOptions;

@@ -4,26 +4,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { errorByName } from '@exchange-api/types';
-import { Client, newWallet, signed, start } from './helpers';
+import { Client, newWallet, signed, start, quietMarket } from './helpers';
 
 const REJECTED = errorByName('RPC_ORDER_REJECTED');
 const NOT_FOUND = errorByName('RPC_ORDER_NOT_FOUND');
 
 // A quiet market: TEST-PERP best bid 99.98, best ask 100.02.
-const quiet = {
-  market: { intervalMs: 60_000 },
-  limits: { matching: { points: 100 }, bucket_perp_spot: { capacity: 100 } },
-  instruments: [
-    {
-      instrument_name: 'TEST-PERP',
-      instrument_type: 'perp' as const,
-      base_currency: 'TST',
-      tick_size: '0.01',
-      amount_step: '0.1',
-      price: 100,
-    },
-  ],
-};
+const quiet = quietMarket;
 const fields = { instrument_name: 'TEST-PERP', order_type: 'limit', max_fee: '1' };
 
 describe('replace is all or nothing', () => {

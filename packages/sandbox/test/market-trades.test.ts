@@ -6,23 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import { recordTable } from '@exchange-api/types';
 import { validators } from '@exchange-api/validators';
-import { Client, newWallet, signed, start } from './helpers';
+import { Client, newWallet, signed, start, quietMarket } from './helpers';
 
 // A quiet market: TEST-PERP best bid 99.98, best ask 100.02.
-const quiet = {
-  market: { intervalMs: 60_000 },
-  limits: { matching: { points: 100 }, bucket_perp_spot: { capacity: 100 } },
-  instruments: [
-    {
-      instrument_name: 'TEST-PERP',
-      instrument_type: 'perp' as const,
-      base_currency: 'TST',
-      tick_size: '0.01',
-      amount_step: '0.1',
-      price: 100,
-    },
-  ],
-};
+const quiet = quietMarket;
 const fields = { instrument_name: 'TEST-PERP', order_type: 'limit', max_fee: '10' };
 const tradeFields = recordTable.find((t) => t.name === 'Trade')!.fields.map((f) => f.name);
 

@@ -1,22 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { loginHeaders, newNonce, signLogin } from '@exchange-api/auth';
-import { Client, newWallet, post, signed, start } from './helpers';
+import { Client, newWallet, post, signed, start, quietMarket } from './helpers';
 
 // A quiet market with one instrument; orders below the book rest, so each accepted one stays open.
-const quiet = {
-  market: { intervalMs: 60_000 },
-  limits: { matching: { points: 100 }, bucket_perp_spot: { capacity: 100 } },
-  instruments: [
-    {
-      instrument_name: 'TEST-PERP',
-      instrument_type: 'perp' as const,
-      base_currency: 'TST',
-      tick_size: '0.01',
-      amount_step: '0.1',
-      price: 100,
-    },
-  ],
-};
+const quiet = quietMarket;
 const order = {
   instrument_name: 'TEST-PERP',
   order_type: 'limit',

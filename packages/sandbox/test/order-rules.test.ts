@@ -1,23 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Signer } from 'ethers';
-import { Client, newWallet, signed, start } from './helpers';
+import { Client, newWallet, signed, start, quietMarket } from './helpers';
 import type { SandboxOptions } from '../src';
 
 // A quiet market with one instrument at 100: best bid 99.98, best ask 100.02, no ticks during a test.
-const quiet: SandboxOptions = {
-  market: { intervalMs: 60_000 },
-  limits: { matching: { points: 100 }, bucket_perp_spot: { capacity: 100 } },
-  instruments: [
-    {
-      instrument_name: 'TEST-PERP',
-      instrument_type: 'perp',
-      base_currency: 'TST',
-      tick_size: '0.01',
-      amount_step: '0.1',
-      price: 100,
-    },
-  ],
-};
+const quiet = quietMarket;
 const base = { instrument_name: 'TEST-PERP', order_type: 'limit', max_fee: '1', amount: '1' };
 const buyBelow = { ...base, direction: 'buy', limit_price: '90' };
 const buyThrough = { ...base, direction: 'buy', limit_price: '101' };

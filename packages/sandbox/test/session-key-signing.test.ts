@@ -1,21 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Signer } from 'ethers';
-import { Client, newWallet, signed, start } from './helpers';
+import { Client, newWallet, signed, start, quietMarket } from './helpers';
 
 // A quiet market (no ticks during the test); an order below the book rests.
-const quiet = {
-  market: { intervalMs: 60_000 },
-  instruments: [
-    {
-      instrument_name: 'TEST-PERP',
-      instrument_type: 'perp' as const,
-      base_currency: 'TST',
-      tick_size: '0.01',
-      amount_step: '0.1',
-      price: 100,
-    },
-  ],
-};
+const quiet = quietMarket;
 const buyBelow = {
   instrument_name: 'TEST-PERP',
   order_type: 'limit',
