@@ -7,6 +7,7 @@ import { limitTable, loginTable, type BudgetKey } from '@exchange-api/types';
 import type { VerifyingDeployment } from '@exchange-api/auth';
 import { SandboxOptionsError } from './options-error';
 import { redacted } from './redis/redact';
+import { parseSeeds } from './redis/seeds';
 import { resolveActionDeployments, type ActionDeploymentConfig } from './action-deployments';
 
 export { SandboxOptionsError } from './options-error';
@@ -47,6 +48,11 @@ export interface SandboxOptions {
    * process alone, and no Redis client is loaded.
    */
   redis?: string;
+  /**
+   * A Redis Cluster's seeds, `HOST:PORT[,HOST:PORT…]` (each may be `redis://[:PASSWORD@]HOST:PORT`, or
+   * `rediss://…` for TLS): as `redis`, on a cluster. Not with `redis`.
+   */
+  redisCluster?: string;
 }
 
 /** A window limit (rate-limiter-flexible fixed window). */
@@ -85,6 +91,8 @@ export interface ResolvedOptions {
   actionDeployments: VerifyingDeployment[];
   /** The fleet's Redis URL, or null alone. */
   redis: string | null;
+  /** The fleet's Redis Cluster seeds, or null. */
+  redisCluster: string | null;
 }
 
 /** The default instruments: two perps, an option and a spot token. */
@@ -142,6 +150,7 @@ const TOP_KEYS = [
   'market',
   'actionDeployments',
   'redis',
+  'redisCluster',
 ] as const;
 const KEYS_BY_KIND: Record<string, string[]> = {
   window: ['points', 'windowMs'],
@@ -190,6 +199,22 @@ function redisUrl(v: unknown): string {
   if (typeof v === 'string' && !pattern.test(v))
     throw new SandboxOptionsError('redis', `must match ${pattern} (got ${JSON.stringify(redacted(v))})`);
   return str('redis', v, pattern);
+}
+
+/** A Redis Cluster's seeds (redis/connect.ts reads them); a bad one is named without its password. */
+function redisSeeds(v: unknown, redis: unknown): string {
+  if (redis !== undefined)
+    throw new SandboxOptionsError(
+      'redisCluster',
+      'cannot be given with redis: a fleet runs on one Redis or one cluster',
+    );
+  const seeds = str('redisCluster', v);
+  try {
+    parseSeeds(seeds);
+  } catch (err) {
+    throw new SandboxOptionsError('redisCluster', (err as Error).message);
+  }
+  return seeds;
 }
 
 function arr(key: string, v: unknown): unknown[] {
@@ -368,5 +393,6 @@ export function resolveOptions(input: unknown = {}): ResolvedOptions {
     market: resolveMarket(o.market ?? {}),
     actionDeployments: resolveActionDeployments(o.actionDeployments),
     redis: o.redis === undefined ? null : redisUrl(o.redis),
+    redisCluster: o.redisCluster === undefined ? null : redisSeeds(o.redisCluster, o.redis),
   };
 }

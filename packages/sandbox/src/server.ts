@@ -204,11 +204,12 @@ export async function startSandbox(input: SandboxOptions = {}): Promise<Sandbox>
   const options = resolveOptions(input);
   const clock = new Clock();
   const faults = new Faults();
-  // The one choice of where the state lives. The Redis client is loaded only here, only with `redis`:
-  // alone, the sandbox loads none.
-  const state = options.redis
-    ? await (await import('./redis/fleet')).Fleet.join(options, clock, faults)
-    : memoryState(options);
+  // The one choice of where the state lives. The Redis client is loaded only here, only with `redis` or
+  // `redisCluster`: alone, the sandbox loads none.
+  const state =
+    options.redis || options.redisCluster
+      ? await (await import('./redis/fleet')).Fleet.join(options, clock, faults)
+      : memoryState(options);
   const parts = assemble(options, clock, state, faults);
   let closed = false;
   const server = createNodeServer(options, parts, () => closed);

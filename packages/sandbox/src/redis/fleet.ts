@@ -1,7 +1,7 @@
 /**
- * A fleet member: a sandbox started with `redis`, acting with every other sandbox started with the same
- * URL as one exchange: the Redis adapters of the state ports (../state/ports.ts), assembled. Loaded
- * (with the Redis client) only when `redis` is set.
+ * A fleet member: a sandbox started with `redis` (or `redisCluster`), acting with every other sandbox
+ * started with the same Redis as one exchange: the Redis adapters of the state ports (../state/ports.ts),
+ * assembled. Loaded (with the Redis client) only when one of them is set.
  *
  * Shared in Redis, atomically: per-IP connection slots (slots.ts), fixed windows (windows.ts) and
  * token buckets (buckets.ts), used nonces (nonces.ts), the configuration with its accounts and session
@@ -9,7 +9,6 @@
  * Over pub/sub, the bus between members: pushes (pushes.ts) and order flow to each instrument's owner
  * (calls.ts). Every failure of a write nobody waits for goes to the fault counters and the log.
  */
-import type { Redis } from 'ioredis';
 import type { ResolvedOptions } from '../options';
 import type { Clock } from '../clock';
 import type { Accounts } from '../accounts';
@@ -19,7 +18,7 @@ import type { Resting } from '../market/instrument';
 import { ActionVerifier } from '../actions';
 import type { BookKeeper } from '../state/ports';
 import type { Forward, MemberParts, SandboxState } from '../state/sandbox-state';
-import { guarded, openRedis, redacted } from './connect';
+import { guarded, openTarget, redacted, redactedSeeds, subscribe, type RedisClient, type RedisTarget } from './connect';
 import { agreeOnConfig, Members } from './members';
 import { CYCLE_MS, Leases } from './leases';
 import { RedisSlots, type FaultSink } from './slots';
@@ -53,8 +52,8 @@ export class Fleet implements SandboxState {
 
   private constructor(
     private readonly options: ResolvedOptions,
-    private readonly cmd: Redis,
-    private readonly sub: Redis,
+    private readonly cmd: RedisClient,
+    private readonly sub: RedisClient,
     private readonly members: Members,
     private readonly clock: Clock,
     faults: Faults,
@@ -74,14 +73,20 @@ export class Fleet implements SandboxState {
     sub.on('error', (err) => faults.report('server', 'the Redis push connection', err));
   }
 
-  /** Join the fleet on `options.redis`; throws RedisUnreachableError or FleetConfigError (the command exits 2). */
+  /**
+   * Join the fleet on `options.redis` or `options.redisCluster`; throws RedisUnreachableError or
+   * FleetConfigError (the command exits 2).
+   */
   static async join(options: ResolvedOptions, clock: Clock, faults: Faults): Promise<Fleet> {
-    const url = options.redis!;
-    const cmd = await openRedis(url, 'exchange-api-sandbox');
-    let sub: Redis | null = null;
+    const target: RedisTarget = options.redisCluster
+      ? { flag: '--redis-cluster', value: options.redisCluster }
+      : { flag: '--redis', value: options.redis! };
+    const cmd = await openTarget(target, 'exchange-api-sandbox');
+    let sub: RedisClient | null = null;
     try {
-      sub = await openRedis(url, 'exchange-api-sandbox-pushes');
-      await agreeOnConfig(cmd, redacted(url), options);
+      sub = await openTarget(target, 'exchange-api-sandbox-pushes', true);
+      const shown = target.flag === '--redis' ? redacted(target.value) : redactedSeeds(target.value);
+      await agreeOnConfig(cmd, `${target.flag} ${shown}`, options);
       return new Fleet(options, cmd, sub, await Members.join(cmd), clock, faults);
     } catch (err) {
       cmd.disconnect();
@@ -150,13 +155,10 @@ export class Fleet implements SandboxState {
   /** Start serving: listen on the fleet's channels, take our share of the books, keep the leases. */
   async start(parts: MemberParts): Promise<void> {
     const me = this.members.id;
-    this.sub.on('message', (channel: string, text: string) => this.onMessage(me, channel, text));
-    await this.sub.subscribe(
-      channels.push,
-      channels.subscriptions,
-      channels.calls(me),
-      channels.everyone,
-      channels.replies(me),
+    await subscribe(
+      this.sub,
+      [channels.push, channels.subscriptions, channels.calls(me), channels.everyone, channels.replies(me)],
+      (channel, text) => this.onMessage(me, channel, text),
     );
     // Redis came back (it may have restarted empty): say again what we hold; our books once the next
     // cycle holds their leases again (a book write is fenced by its lease).

@@ -9,7 +9,7 @@
  * they change, and the next owner puts them back on its book (the orders keep their ids, prices,
  * remaining amounts and fills; nothing is pushed, since nothing changed for their owners).
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient as Redis } from './connect';
 import type { Ownership } from '../market';
 import type { Resting } from '../market/instrument';
 import type { BookKeeper } from '../state/ports';

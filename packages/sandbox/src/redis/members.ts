@@ -4,7 +4,7 @@
  * the configuration the fleet runs with; a later one with another configuration does not join (one
  * exchange has one set of instruments, accounts, session keys and limits).
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient as Redis } from './connect';
 import type { ResolvedOptions } from '../options';
 import { keys } from './keys';
 import { answer, run, script } from './scripts';
@@ -26,9 +26,10 @@ export const SLOTS_GRACE_MS = 60_000;
 
 /** Another member runs with a different configuration. */
 export class FleetConfigError extends Error {
-  constructor(url: string, differs: string[]) {
+  /** `where`: the flag and its value as printed (`--redis redis://:***@…`, `--redis-cluster …`). */
+  constructor(where: string, differs: string[]) {
     super(
-      `--redis ${url}: the sandboxes already running on this Redis use another configuration ` +
+      `${where}: the sandboxes already running on this Redis use another configuration ` +
         `(${differs.join(', ')} differ); start every member with the same --config and --seed`,
     );
     this.name = 'FleetConfigError';
@@ -70,7 +71,7 @@ export function fleetConfig(o: ResolvedOptions): Record<string, unknown> {
 }
 
 /** Set the fleet's configuration, or check ours against it; throws FleetConfigError naming what differs. */
-export async function agreeOnConfig(redis: Redis, url: string, options: ResolvedOptions): Promise<void> {
+export async function agreeOnConfig(redis: Redis, where: string, options: ResolvedOptions): Promise<void> {
   const ours = fleetConfig(options);
   const text = JSON.stringify(ours);
   // Kept while any member lives (each refreshes it), so a new fleet on the same Redis may differ.
@@ -78,7 +79,7 @@ export async function agreeOnConfig(redis: Redis, url: string, options: Resolved
   if (set === 'OK') return;
   const theirs = JSON.parse((await redis.get(keys.config)) ?? text) as Record<string, unknown>;
   const differs = Object.keys(ours).filter((k) => JSON.stringify(ours[k]) !== JSON.stringify(theirs[k]));
-  if (differs.length > 0) throw new FleetConfigError(url, differs);
+  if (differs.length > 0) throw new FleetConfigError(where, differs);
 }
 
 /** This member's id and the live members. */

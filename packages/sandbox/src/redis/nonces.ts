@@ -6,11 +6,10 @@
  * plane, and machines drift), and a member whose clock runs behind still accepts the signature, so
  * the nonce must outlive it by any member's clock, never lapse early by the claiming member's.
  */
-import type { Redis } from 'ioredis';
 import type { Clock } from '../clock';
 import type { NonceStore } from '../state/ports';
 import { keys } from './keys';
-import { guarded } from './connect';
+import { guarded, type RedisClient as Redis } from './connect';
 import { answer, REDIS_NOW, run, script } from './scripts';
 import type { FaultSink } from './slots';
 

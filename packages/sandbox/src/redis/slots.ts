@@ -5,10 +5,9 @@
  * without giving them back lapse SLOTS_GRACE_MS after its last cycle, dropped by the next script that
  * reads the IP. Every key of an IP shares its hash tag (keys.ts), so each script's keys share a slot.
  */
-import type { Redis } from 'ioredis';
 import type { Budget, SlotStore } from '../state/ports';
 import { keys } from './keys';
-import { guarded } from './connect';
+import { guarded, type RedisClient as Redis } from './connect';
 import { answer, REDIS_NOW, run, script } from './scripts';
 import { SLOTS_GRACE_MS } from './members';
 
