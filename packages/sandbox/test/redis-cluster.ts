@@ -30,6 +30,8 @@ export interface RedisCluster {
   ports: number[];
   /** Send a command to every master (`FLUSHALL` between tests, `DBSIZE`…); their answers in port order. */
   each(...command: string[]): string[];
+  /** Send a command to the cluster (redis-cli -c: to the master of its key's slot); its answer. */
+  command(...command: string[]): string;
   /** Stop every node and remove the directory. */
   stop(): Promise<void>;
 }
@@ -121,6 +123,7 @@ export async function startRedisCluster(password?: string): Promise<RedisCluster
       seeds: ports.map((p) => `${userinfo}127.0.0.1:${p}`).join(','),
       ports,
       each: (...command) => ports.map((p) => cli(['-p', String(p), ...command]).trim()),
+      command: (...command) => cli(['-c', '-p', String(ports[0]), ...command]).trim(),
       stop,
     };
   } catch (err) {

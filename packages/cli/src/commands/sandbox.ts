@@ -21,6 +21,7 @@ import {
   runWorkers,
   STOP_MESSAGE,
   workerRedis,
+  type FleetRedis,
 } from './sandbox-workers';
 
 /** SIGINT or SIGTERM to exit: close() is given this long, then the process exits regardless. */
@@ -29,7 +30,7 @@ export const CLOSE_BOUND_MS = 3000;
 const WATCH_MS = 250;
 
 export const SANDBOX_HELP = `Usage: exchange-api sandbox [--port 0] [--host 127.0.0.1] [--config <file.json>] [--seed <n>] [--control] [--known-wallets-only] [--detached]
-                           [--allow-origin <list>] [--redis <url>] [--workers <n>]
+                           [--allow-origin <list>] [--redis <url> | --redis-cluster <seeds>] [--workers <n>]
 
 Runs the sandbox: a local exchange implementing the interface (JSON-RPC over WebSocket at /v3/ws,
 HTTP POST at /v3/public/* and /v3/private/*) with a seeded simulated market. Prints
@@ -59,7 +60,10 @@ Options:
                          (redis://HOST:PORT, rediss://…, or a unix socket path): budgets, connection
                          slots, nonces, accounts, pushes and order flow are shared; exits 2 when Redis
                          cannot be reached at start
-  --workers <n>          start n sandbox processes on one port (node:cluster); needs --redis
+  --redis-cluster <seeds>
+                         as --redis, on a Redis Cluster: HOST:PORT[,HOST:PORT…] of some of its nodes
+                         (each may be redis://[:PASSWORD@]HOST:PORT, or rediss://… for TLS); not with --redis
+  --workers <n>          start n sandbox processes on one port (node:cluster); needs --redis or --redis-cluster
   -h, --help             this help
 
 Examples:
@@ -68,9 +72,10 @@ Examples:
   npx exchange-api sandbox --config ./sandbox.json --control
   npx exchange-api sandbox --port 8080 --detached &
   npx exchange-api sandbox --port 8080 --redis redis://127.0.0.1:6379 --workers 4
+  npx exchange-api sandbox --port 8080 --redis-cluster 10.0.0.5:7000,10.0.0.6:7000,10.0.0.7:7000
 
-Exit codes: 0 closed cleanly, 1 failed to start (or to close in time), 2 usage errors (and, with --redis,
-Redis unreachable at start or a fleet running another configuration).`;
+Exit codes: 0 closed cleanly, 1 failed to start (or to close in time), 2 usage errors (and, with --redis
+or --redis-cluster, Redis unreachable at start or a fleet running another configuration).`;
 
 type Flags = {
   port?: string;
@@ -82,6 +87,7 @@ type Flags = {
   detached?: boolean;
   'allow-origin'?: string;
   redis?: string;
+  'redis-cluster'?: string;
   workers?: string;
 };
 
@@ -95,6 +101,7 @@ const FLAGS = {
   detached: { type: 'boolean' },
   'allow-origin': { type: 'string' },
   redis: { type: 'string' },
+  'redis-cluster': { type: 'string' },
   workers: { type: 'string' },
 } as const;
 
@@ -105,24 +112,35 @@ export async function runSandbox(argv: string[], io: Io = consoleIo): Promise<nu
   const chain = launcherChain();
   const values = parseCommand<Flags>('sandbox', SANDBOX_HELP, argv, FLAGS, io);
   if (typeof values === 'number') return values;
+  if (values.redis !== undefined && values['redis-cluster'] !== undefined)
+    return usageError(
+      'sandbox',
+      '--redis and --redis-cluster cannot be given together: a fleet runs on one of them',
+      io,
+    );
   const options = await optionsOf(values, io);
   if (typeof options === 'number') return options;
+  const redis: FleetRedis | null =
+    options.redis !== undefined
+      ? { flag: 'redis', value: options.redis }
+      : options.redisCluster !== undefined
+        ? { flag: 'redis-cluster', value: options.redisCluster }
+        : null;
   const workers = integer('workers', values.workers, 1, 64);
   if (workers instanceof Error) return usageError('sandbox', workers.message, io);
-  if (workers !== undefined && options.redis === undefined)
-    return usageError('sandbox', '--workers needs --redis: the workers act as one exchange through Redis', io);
+  if (workers !== undefined && redis === null)
+    return usageError(
+      'sandbox',
+      '--workers needs --redis or --redis-cluster: the workers act as one exchange through Redis',
+      io,
+    );
   const gone = values.detached === true || isWorker() ? null : goneBeforeStart(chain);
   if (gone !== null) {
     io.err(`exchange-api sandbox: not starting: ${gone}; run with --detached to serve without it`);
     return 1;
   }
   if (workers !== undefined && !isWorker())
-    return runWorkers(
-      workers,
-      options.redis!,
-      io,
-      values.detached === true ? null : (gone) => watchLauncher(chain, gone),
-    );
+    return runWorkers(workers, redis!, io, values.detached === true ? null : (gone) => watchLauncher(chain, gone));
   let sandbox: Sandbox;
   try {
     sandbox = await startSandbox(options);
@@ -136,11 +154,18 @@ export async function runSandbox(argv: string[], io: Io = consoleIo): Promise<nu
   if (sandbox.controlUrl && !isWorker()) io.out(`control plane at ${sandbox.controlUrl}`);
   if (sandbox.fleet && !isWorker()) {
     const owned = sandbox.fleet.owned();
-    for (const line of fleetLines(values.redis!, [{ pid: undefined, member: sandbox.fleet.member, owned }]))
-      io.out(line);
+    for (const line of fleetLines(redis!, [{ pid: undefined, member: sandbox.fleet.member, owned }])) io.out(line);
   }
   // A worker stops with its primary (its parent), whatever the primary's launcher does.
   return serveUntilStopped(sandbox, isWorker() ? [process.ppid] : values.detached === true ? null : chain);
+}
+
+/** The fleet's Redis the flags name (a worker's from its primary), or null. */
+function redisOf(values: Flags): FleetRedis | null {
+  if (values.redis !== undefined) return workerRedis({ flag: 'redis', value: values.redis });
+  if (values['redis-cluster'] !== undefined)
+    return workerRedis({ flag: 'redis-cluster', value: values['redis-cluster'] });
+  return null;
 }
 
 /** The sandbox options the flags and the config file give, or the exit code of a usage error. */
@@ -167,11 +192,14 @@ async function optionsOf(values: Flags, io: Io): Promise<SandboxOptions | number
     if (allowed.some((o) => o === '')) return usage('--allow-origin takes origins separated by commas, or *');
     options = { ...options, allowedOrigins: allowed };
   }
-  if (values.redis !== undefined) {
+  const redis = redisOf(values);
+  if (redis !== null) {
     // What `ps` shows of this process: the URL without its password (the workers get theirs by environment).
-    const shown = redactedArgs(process.argv, values.redis);
+    const shown = redactedArgs(process.argv, redis);
     if (!isWorker() && shown.some((a, i) => a !== process.argv[i])) process.title = shown.join(' ');
-    options = { ...options, redis: workerRedis(values.redis) };
+    // The flag wins over the config file's redis or redisCluster, whichever that names.
+    const { redis: _r, redisCluster: _c, ...rest } = options;
+    options = redis.flag === 'redis' ? { ...rest, redis: redis.value } : { ...rest, redisCluster: redis.value };
   }
   const bad = invalid(options);
   return bad === null ? options : usage(bad);

@@ -34,7 +34,8 @@ export function parseSeeds(text: string): ClusterSeeds {
     const m = /^(?:(rediss?):\/\/(?:([^@/]*)@)?)?(\[[0-9a-fA-F:.]+\]|[^\s/:@[\]]+):([0-9]{1,5})\/?$/.exec(seed.trim());
     if (!m || Number(m[4]) < 1 || Number(m[4]) > 65535)
       throw new Error(
-        `seed ${i + 1} (${JSON.stringify(redactedSeed(seed))}) is not HOST:PORT, redis://[:PASSWORD@]HOST:PORT or rediss://…`,
+        `seed ${i + 1} (${JSON.stringify(redactedSeed(seed))}) is not ` +
+          'HOST:PORT, redis://[:PASSWORD@]HOST:PORT or rediss://…',
       );
     schemes.add(m[1] ?? 'redis');
     const password = m[2] === undefined ? '' : decodeURIComponent(m[2].replace(/^[^:]*:/, ''));
