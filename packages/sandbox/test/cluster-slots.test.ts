@@ -65,7 +65,7 @@ describe('every key set of the fleet is in one cluster slot', () => {
   });
 
   it('the bus: every channel in one slot (sharded pub/sub counts its subscribers on one master)', () => {
-    const all = [channels.push, channels.subscriptions, channels.everyone];
+    const all: string[] = [channels.push, channels.subscriptions, channels.everyone];
     for (const m of members) all.push(channels.calls(m), channels.replies(m));
     expect(generateMulti(all), all.join(', ')).not.toBe(-1);
   });
