@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Client, newWallet, signed } from './helpers';
 import { quiet } from './fleet-setup';
 import { hasRedisCluster, NO_REDIS_CLUSTER, startRedisCluster, type RedisCluster } from './redis-cluster';
-import { startSandbox, SandboxOptionsError, type Sandbox, type SandboxOptions } from '../src/index';
+import { REDIS_PASSWORD_ENV, startSandbox, SandboxOptionsError, type Sandbox, type SandboxOptions } from '../src/index';
 
 let cluster: RedisCluster | null = null;
 const members: Sandbox[] = [];
@@ -161,6 +161,34 @@ describe.skipIf(!hasRedisCluster)(
       );
       expect((err as Error).message).not.toContain('hunter2');
     });
+  },
+);
+
+describe.skipIf(!hasRedisCluster)(
+  `a Redis Cluster with a password${hasRedisCluster ? '' : ` (skipped: ${NO_REDIS_CLUSTER})`}`,
+  () => {
+    it(`takes it from the seeds or from ${REDIS_PASSWORD_ENV}, and says when it is missing`, async () => {
+      const secured = await startRedisCluster('s3cret-pw');
+      const plain = secured.ports.map((p) => `127.0.0.1:${p}`).join(',');
+      try {
+        const missing = await startSandbox({ redisCluster: plain }).catch((e: Error) => e);
+        expect((missing as Error).message).toMatch(
+          /^--redis-cluster 127\.0\.0\.1:\d+,.*: Redis is unreachable \(.*NOAUTH/,
+        );
+        const inSeeds = await startSandbox({ ...quiet, redisCluster: secured.seeds });
+        members.push(inSeeds);
+        process.env[REDIS_PASSWORD_ENV] = 's3cret-pw';
+        const fromEnv = await startSandbox({ ...quiet, redisCluster: plain }).finally(
+          () => delete process.env[REDIS_PASSWORD_ENV],
+        );
+        members.push(fromEnv);
+        // One fleet: the second member joined the first.
+        expect([inSeeds.fleet!.member, fromEnv.fleet!.member]).toEqual(['m1', 'm2']);
+      } finally {
+        await Promise.all(members.splice(0).map((m) => m.close()));
+        await secured.stop();
+      }
+    }, 60_000);
   },
 );
 
