@@ -201,7 +201,7 @@ function redisUrl(v: unknown): string {
   return str('redis', v, pattern);
 }
 
-/** A Redis Cluster's seeds (redis/connect.ts reads them); a bad one is named without its password. */
+/** A Redis Cluster's seeds (redis/seeds.ts reads them); a bad one is named without its password. */
 function redisSeeds(v: unknown, redis: unknown): string {
   if (redis !== undefined)
     throw new SandboxOptionsError(

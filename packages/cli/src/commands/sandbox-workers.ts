@@ -1,10 +1,10 @@
 /**
  * `exchange-api sandbox --redis <url> --workers <n>` (or `--redis-cluster <seeds>`): n sandbox processes
  * on one port of one machine (node:cluster: the primary holds the port and hands connections to the
- * workers in turn), acting as one exchange through Redis. The primary serves nothing itself: it checks Redis once (so that an
- * unreachable one is one line and exit 2), starts the workers, prints the listening line once every
- * worker listens, starts a new worker when one dies (its books move to the others meanwhile), and stops
- * them all on SIGINT/SIGTERM or when its launcher exits.
+ * workers in turn), acting as one exchange through Redis. The primary serves nothing itself: it checks
+ * Redis once (so that an unreachable one is one line and exit 2), starts the workers, prints the
+ * listening line once every worker listens, starts a new worker when one dies (its books move to the
+ * others meanwhile), and stops them all on SIGINT/SIGTERM or when its launcher exits.
  */
 import cluster, { type Worker } from 'node:cluster';
 import { probeRedis, probeRedisCluster, redactRedisSeeds, redactRedisUrl, type Sandbox } from '@exchange-api/sandbox';
