@@ -112,6 +112,20 @@ export interface TargetCounts {
   note: number;
   notRun: number;
   skipped?: string;
+  /** The coverage of this target by input class (generate/coverage.ts): what ran, and what was not reached and why. */
+  classes?: ClassCount[];
+}
+
+/** One row of the coverage table: a target's cases of one input class (or one channel address). */
+export interface ClassCount {
+  cls: string;
+  /** The cases of this class that were generated. */
+  cases: number;
+  run: number;
+  pass: number;
+  fail: number;
+  /** Why some or all of its cases were not run (needs order flow, a login, the duration, not served). */
+  notReached?: string;
 }
 
 /** The generated part of a report. */

@@ -12,6 +12,7 @@ import type { Exchange } from './session';
 import type { ReplayCall } from './replay-file';
 import type { GenMethod } from './spec';
 import { zeroCounts } from './report-counts';
+import { ClassTally } from './coverage';
 import type { CheckResult, Finding, Observation, TargetCounts, TranscriptEntry } from '../model';
 
 const callOf = (c: InputCase, ex: Exchange, verdict: Verdict): ReplayCall => ({
@@ -35,6 +36,9 @@ function methodNotFound(o: Outcome): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === -32601;
 }
 
+/** A case's coverage class (cases.ts sets it; a case made elsewhere is counted by its expectation). */
+const classOf = (c: InputCase): string => c.cls ?? (c.expect === 'valid' ? 'valid edge' : 'invalid');
+
 /** Run every case of a method on a transport. */
 export async function runMethodTarget(
   env: TargetEnv,
@@ -48,7 +52,11 @@ export async function runMethodTarget(
   const observations: Observation[] = [];
   const transcript: TranscriptEntry[] = [];
   let skip = skipReason(env, m, t);
-  const cases = skip ? [] : casesOf(env.values, env.schemas, m.params, env.randomCases, t);
+  // Generated even when skipped: the coverage table names the classes a skipped target did not reach.
+  const all = casesOf(env.values, env.schemas, m.params, env.randomCases, t);
+  const cases = skip ? [] : all;
+  const tally = new ClassTally();
+  for (const c of all) tally.generated(classOf(c));
   const shrunkRules = new Set<string>();
   for (const c of cases) {
     counts[c.expect]++;
@@ -63,6 +71,7 @@ export async function runMethodTarget(
       break;
     }
     counts[verdict.status]++;
+    tally.ran(classOf(c), verdict.status);
     if (verdict.status === 'note')
       observations.push({
         text: `should-level note (${c.expect} input ${c.why}): ${verdict.rule}; expected ${verdict.expected}; got ${verdict.got}`,
@@ -89,9 +98,12 @@ export async function runMethodTarget(
   }
   // A method not served has no verdicts: its counts start over, with the reason.
   const kept = skip === NOT_SERVED ? zeroCounts(id, m.name, 'method', t) : counts;
+  const classes = skip === NOT_SERVED ? new ClassTally() : tally;
+  if (skip === NOT_SERVED) for (const c of all) classes.generated(classOf(c));
+  classes.notReached(skip ?? 'the --duration passed');
   return {
     result: resultOf(id, m, t, skip, kept, findings, observations, transcript, started),
-    counts: skip ? { ...kept, skipped: skip } : kept,
+    counts: { ...kept, ...(skip ? { skipped: skip } : {}), classes: classes.list() },
   };
 }
 

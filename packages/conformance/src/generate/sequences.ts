@@ -65,7 +65,25 @@ async function loginThenPrivate(env: TargetEnv): Promise<Done> {
   return log.result(title);
 }
 
-type Op = { op: 'subscribe' | 'unsubscribe'; channels: number[] } | { op: 'unsubscribe-all' };
+type Op =
+  | { op: 'subscribe' | 'unsubscribe'; channels: number[] }
+  | { op: 'unsubscribe-all' }
+  | { op: 'unsubscribe-named'; names: string[] };
+
+/** An address no template makes: unsubscribing it drops nothing. */
+const UNKNOWN_ADDRESS = 'no.such.channel.subscribed';
+
+/**
+ * The edges the document's semantics decide, after the random run: every pool address subscribed, then an
+ * empty list (drops nothing: only an omitted list drops all), an address never subscribed (drops nothing)
+ * and a list partly known (drops the known one alone).
+ */
+const edgeOps = (pool: string[]): Op[] => [
+  { op: 'subscribe', channels: pool.map((_, i) => i) },
+  { op: 'unsubscribe-named', names: [] },
+  { op: 'unsubscribe-named', names: [UNKNOWN_ADDRESS] },
+  { op: 'unsubscribe-named', names: [pool[0]!, UNKNOWN_ADDRESS] },
+];
 
 /** Random runs of subscribe and unsubscribe against a model; then only the model's channels are pushed. */
 async function subscriptions(env: TargetEnv): Promise<Done> {
@@ -86,7 +104,7 @@ async function subscriptions(env: TargetEnv): Promise<Done> {
   try {
     const model = new Set<string>();
     let from = 0;
-    for (const op of ops) {
+    for (const op of [...ops, ...edgeOps(pool)]) {
       await step(env, log, conn, pool, model, op);
       from = conn.frames.length;
     }
@@ -105,7 +123,12 @@ async function step(
   model: Set<string>,
   op: Op,
 ): Promise<void> {
-  const channels = op.op === 'unsubscribe-all' ? undefined : [...new Set(op.channels.map((i) => pool[i]!))];
+  const channels =
+    op.op === 'unsubscribe-all'
+      ? undefined
+      : op.op === 'unsubscribe-named'
+        ? op.names
+        : [...new Set(op.channels.map((i) => pool[i]!))];
   const name = op.op === 'subscribe' ? env.spec.subscribe : env.spec.unsubscribe;
   const ex = await log.call(conn, name, channels ? { channels } : {}, false);
   const body = ex ? bodyOf(ex) : null;

@@ -117,6 +117,7 @@ main{max-width:84rem;margin:0 auto;padding:1rem 1.25rem 3rem}a{color:var(--link)
 code,pre{font-family:var(--mono);font-size:.86em}code{background:var(--code-bg);border-radius:4px;padding:.05em .3em;overflow-wrap:anywhere}
 table{border-collapse:collapse;margin:.6rem 0}td,th{border-bottom:1px solid var(--line);padding:.3rem .7rem;text-align:left;vertical-align:top}th{background:var(--soft);font-weight:600}
 tr.failrow td{background:#fff1f1}
+tr.skiprow td{background:#f6f6f6;color:#666}
 .check{border:1px solid var(--line);border-left:5px solid #9aa5b1;border-radius:8px;padding:.4rem 1rem;margin:.8rem 0}
 .check.pass{border-left-color:#2f8f46}.check.fail{border-left-color:#c62828;background:#fff8f8}.check.inconclusive{border-left-color:#d08a00}
 .badge{font-size:.7rem;padding:.1rem .45rem;border-radius:4px;background:var(--code-bg);font-weight:600}.fail .badge{background:#c62828;color:#fff}.pass .badge{background:#2f8f46;color:#fff}.inconclusive .badge{background:#d08a00;color:#fff}
