@@ -19,12 +19,20 @@ export type Decision =
   | { error: { code: number; message: string; data?: string } }
   | { result: unknown }
   | { params: unknown }
+  /** Send this request upstream first (its answer is not relayed), then the request as it came. */
+  | { before: { method: string; params: unknown } }
   | 'close'
   | 'silent'
   | undefined;
 
+/** What the proxy knows of one connection: how many requests of each method came, what it asked to hold. */
+export interface ConnState {
+  calls: Map<string, number>;
+  subscribed: ReadonlySet<string>;
+}
+
 export interface Faults {
-  request?: (r: Req) => Decision;
+  request?: (r: Req, conn: ConnState) => Decision;
   /** Rewrite the data of a push on a channel (return it unchanged to leave it); `subscribed`: what the connection asked for. */
   push?: (channel: string, data: unknown, subscribed: ReadonlySet<string>) => unknown;
   /** Rewrite the JSON body of an HTTP answer (`method`: the path after /v3/); without it HTTP goes straight to the sandbox. */
@@ -46,7 +54,16 @@ function track(req: Req, subscribed: Set<string>): void {
   else if (req.method === 'unsubscribe') subscribed.clear();
 }
 
-function answer(client: WebSocket, raw: string, upstream: WebSocket, faults: Faults, subscribed: Set<string>): void {
+/** Ids of the requests the proxy itself sends upstream: their answers stay in the proxy. */
+const OWN_ID = 'faulty-own';
+
+function answer(
+  client: WebSocket,
+  raw: string,
+  upstream: WebSocket,
+  faults: Faults,
+  { subscribed, calls }: { subscribed: Set<string>; calls: Map<string, number> },
+): void {
   let req: Req;
   try {
     req = JSON.parse(raw) as Req;
@@ -55,16 +72,21 @@ function answer(client: WebSocket, raw: string, upstream: WebSocket, faults: Fau
     return;
   }
   track(req, subscribed);
-  const d = faults.request?.(req);
+  calls.set(req.method, (calls.get(req.method) ?? 0) + 1);
+  const d = faults.request?.(req, { calls, subscribed });
   if (d === 'silent') return;
   if (d === 'close') client.terminate();
   else if (d && 'error' in d) client.send(JSON.stringify({ jsonrpc: '2.0', id: req.id, error: d.error }));
   else if (d && 'result' in d) client.send(JSON.stringify({ jsonrpc: '2.0', id: req.id, result: d.result }));
   else if (d && 'params' in d) upstream.send(JSON.stringify({ ...req, params: d.params }));
-  else upstream.send(raw);
+  else if (d && 'before' in d) {
+    upstream.send(JSON.stringify({ jsonrpc: '2.0', id: OWN_ID, ...d.before }));
+    upstream.send(raw);
+  } else upstream.send(raw);
 }
 
 function rewritePush(text: string, faults: Faults, subscribed: ReadonlySet<string>): string {
+  if (text.includes(`"id":"${OWN_ID}"`)) return '';
   if (!faults.push) return text;
   try {
     const f = JSON.parse(text) as { method?: string; params?: { channel?: string; data?: unknown } };
@@ -114,17 +136,18 @@ export async function startFaulty(upstream: { wsUrl: string; httpUrl: string }, 
     const up = new WebSocket(upstream.wsUrl);
     const pending: string[] = [];
     const subscribed = new Set<string>();
+    const state = { subscribed, calls: new Map<string, number>() };
     sockets.add(client).add(up);
-    up.on('open', () => pending.splice(0).forEach((t) => answer(client, t, up, faults, subscribed)));
+    up.on('open', () => pending.splice(0).forEach((t) => answer(client, t, up, faults, state)));
     client.on('message', (data) =>
       up.readyState === WebSocket.OPEN
-        ? answer(client, data.toString(), up, faults, subscribed)
+        ? answer(client, data.toString(), up, faults, state)
         : pending.push(data.toString()),
     );
-    up.on(
-      'message',
-      (data) => client.readyState === WebSocket.OPEN && client.send(rewritePush(data.toString(), faults, subscribed)),
-    );
+    up.on('message', (data) => {
+      const text = rewritePush(data.toString(), faults, subscribed);
+      if (text && client.readyState === WebSocket.OPEN) client.send(text);
+    });
     up.on('close', () => client.close());
     client.on('close', () => up.close());
     up.on('error', () => undefined);

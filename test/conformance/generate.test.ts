@@ -237,7 +237,9 @@ describe('conformance --generate', () => {
     expect(good.checks.map((c) => [c.id, c.status])).toEqual([
       ['generated.sequence.login-then-private', 'pass'],
       ['generated.sequence.subscribe-unsubscribe', 'pass'],
+      ['generated.sequence.login-again', 'pass'],
       ['generated.sequence.order-life-cycle', 'pass'],
+      ['generated.sequence.order-inputs', 'pass'],
     ]);
     const cancelled = new Set<unknown>();
     const faults: Faults = {

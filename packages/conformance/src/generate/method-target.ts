@@ -13,6 +13,8 @@ import type { ReplayCall } from './replay-file';
 import type { GenMethod } from './spec';
 import { zeroCounts } from './report-counts';
 import { ClassTally } from './coverage';
+import { proofCases } from './login-cases';
+import { loginMethod } from './session';
 import type { CheckResult, Finding, Observation, TargetCounts, TranscriptEntry } from '../model';
 
 const callOf = (c: InputCase, ex: Exchange, verdict: Verdict): ReplayCall => ({
@@ -53,7 +55,11 @@ export async function runMethodTarget(
   const transcript: TranscriptEntry[] = [];
   let skip = skipReason(env, m, t);
   // Generated even when skipped: the coverage table names the classes a skipped target did not reach.
-  const all = casesOf(env.values, env.schemas, m.params, env.randomCases, t);
+  const signsLogin = t === 'ws' && m === loginMethod(env.spec);
+  const all = [
+    ...casesOf(env.values, env.schemas, m.params, env.randomCases, t),
+    ...(signsLogin ? proofCases(env, m) : []),
+  ];
   const cases = skip ? [] : all;
   const tally = new ClassTally();
   for (const c of all) tally.generated(classOf(c));

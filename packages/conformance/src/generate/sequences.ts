@@ -1,13 +1,16 @@
 /**
  * Stateful sequences: a private call before and after login on a fresh connection; random runs of
  * subscribe and unsubscribe (by the seed) checked against a model of what the connection is subscribed
- * to, then what it is pushed; and the order life cycle (sequence-orders.ts, only with --allow-order-flow).
+ * to, then what it is pushed; a second login (sequence-relogin.ts); the order life cycle and generated
+ * orders (sequence-orders.ts, sequence-order-inputs.ts, only with --allow-order-flow).
  */
 import fc from 'fast-check';
 import { signLogin } from '@exchange-api/auth';
 import { isNotification, pushOf, WsConn } from '../connection';
 import { addressesOf } from './channel-target';
 import { runOrderLifeCycle } from './sequence-orders';
+import { runOrderInputs } from './sequence-order-inputs';
+import { runRelogin } from './sequence-relogin';
 import { bodyOf, documentedError, SequenceLog } from './sequence-kit';
 import { typical } from './values';
 import { loginMethod } from './session';
@@ -175,7 +178,13 @@ async function checkPushes(log: SequenceLog, conn: WsConn, model: Set<string>, f
 }
 
 /** The sequences, by name (`generated.sequence.<name>`). */
-export const SEQUENCES = ['login-then-private', 'subscribe-unsubscribe', 'order-life-cycle'] as const;
+export const SEQUENCES = [
+  'login-then-private',
+  'subscribe-unsubscribe',
+  'login-again',
+  'order-life-cycle',
+  'order-inputs',
+] as const;
 
 /** Every chosen sequence; each outcome passed to `done` as it comes. */
 export async function runSequences(
@@ -186,5 +195,7 @@ export async function runSequences(
   if (Date.now() > env.deadline) return;
   if (chosen('generated.sequence.login-then-private')) done(await loginThenPrivate(env));
   if (chosen('generated.sequence.subscribe-unsubscribe')) done(await subscriptions(env));
+  if (chosen('generated.sequence.login-again')) done(await runRelogin(env));
   if (chosen('generated.sequence.order-life-cycle')) done(await runOrderLifeCycle(env));
+  if (chosen('generated.sequence.order-inputs')) done(await runOrderInputs(env));
 }

@@ -2,6 +2,8 @@
 import { toJson, type SchemaSet } from './schema-set';
 import { judge, type Verdict } from './verdict';
 import type { InputCase } from './cases';
+import { judgeIntact, loginCase } from './login-cases';
+import { loginMethod } from './session';
 import type { Exchange, Session } from './session';
 import type { ReplayCall, SequenceRecord } from './replay-file';
 import type { GenChannel, GenMethod, GenSpec } from './spec';
@@ -59,8 +61,11 @@ export async function runCase(
   t: 'ws' | 'http',
   c: InputCase,
 ): Promise<{ ex: Exchange; verdict: Verdict }> {
-  const ex = await env.session.call(m, t, toJson(c.params));
+  // A login over WebSocket carries the run wallet's fresh proof around the case (login-cases.ts).
+  const signed = t === 'ws' && m === loginMethod(env.spec) ? await loginCase(env, m, c) : null;
+  const ex = signed?.ex ?? (await env.session.call(m, t, toJson(c.params)));
   let verdict = judge(env.spec, m, env.schemas, c, ex.outcome, ex.id);
+  if (signed?.intact) verdict = judgeIntact(c, ex, verdict);
   if (env.session.rateLimitWait(ex.outcome) !== null)
     verdict = {
       status: 'inconclusive',
