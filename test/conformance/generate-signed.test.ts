@@ -23,7 +23,7 @@ afterAll(async () => {
 });
 
 /** A generated run of the chosen targets, order flow allowed, against a server wrong only as `faults` say. */
-async function against(faults: Faults, only: string[]): Promise<Report> {
+async function against(faults: Faults, only: string[], allowOrderFlow = true): Promise<Report> {
   const faulty = await startFaulty(sandbox, faults);
   try {
     return await runGenerated({
@@ -32,7 +32,7 @@ async function against(faults: Faults, only: string[]): Promise<Report> {
       http: faulty.httpUrl,
       seed: 11,
       only,
-      allowOrderFlow: true,
+      allowOrderFlow,
       replayDir: null,
     });
   } finally {
@@ -73,6 +73,11 @@ describe('login and signed requests generated around a fresh valid signature', (
     expect(row('valid enum value')!.pass).toBeGreaterThanOrEqual(4);
     expect(row('state after cancel')!.pass).toBeGreaterThan(0);
     expect(row('valid enum value: trades')!.notReached).toMatch(/order_type = market/);
+    const classes = (id: string) => report.generated!.targets.find((t) => t.id === id)!.classes!;
+    const login = classes(LOGIN).map((r) => [r.cls, r.run > 0 && r.fail === 0]);
+    expect(login).toContainEqual(['valid proof less a member', true]);
+    expect(login).toContainEqual(['valid proof in another form', true]);
+    expect(classes(RELOGIN)).toMatchObject([{ cls: 'state after a second login', fail: 0 }]);
     // The other wallet's login is what the document leaves open: a note, not a verdict.
     expect(
       check(report, RELOGIN)
@@ -150,4 +155,11 @@ describe('login and signed requests generated around a fresh valid signature', (
       'a second login by the same wallet keeps the subscriptions (only unsubscribe drops them)',
     );
   }, 120_000);
+
+  it('without --allow-order-flow the coverage table names the order classes not reached, and why', async () => {
+    const report = await against({}, [ORDER], false);
+    const rows = report.generated!.targets.find((t) => t.id === ORDER)!.classes!;
+    expect(rows.map((r) => r.cls)).toEqual(['valid decimal form', 'valid enum value', 'state after cancel']);
+    expect(rows.every((r) => r.run === 0 && /allow-order-flow/.test(r.notReached ?? ''))).toBe(true);
+  }, 60_000);
 });

@@ -35,10 +35,10 @@ export function proofCases(env: TargetEnv, m: GenMethod): InputCase[] {
   const out: InputCase[] = props.map((k) => {
     const rest = { ...full };
     delete rest[k];
-    return { expect: 'valid', why: `missing /${k}`, params: rest, cls: 'valid edge' };
+    return { expect: 'valid', why: `missing /${k}`, params: rest, cls: 'valid proof less a member' };
   });
   if (props.includes('timestamp') && env.schemas.valid(m.params, { ...full, timestamp: 1700000000000 }))
-    out.push({ expect: 'valid', why: NUMERIC_TIMESTAMP, params: full, cls: 'valid edge' });
+    out.push({ expect: 'valid', why: NUMERIC_TIMESTAMP, params: full, cls: 'valid proof in another form' });
   return out.filter((c) => env.schemas.valid(m.params, c.params));
 }
 

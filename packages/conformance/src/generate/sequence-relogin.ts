@@ -9,6 +9,7 @@ import { Wallet } from 'ethers';
 import { signLogin } from '@exchange-api/auth';
 import { WsConn } from '../connection';
 import { addressesOf } from './channel-target';
+import { classesOf } from './coverage';
 import { bodyOf, SequenceLog } from './sequence-kit';
 import { loginMethod } from './session';
 import type { Exchange } from './session';
@@ -99,12 +100,18 @@ export async function runRelogin(env: TargetEnv): Promise<{ result: CheckResult;
   const skip = !loginMethod(env.spec)
     ? `the spec ${env.spec.title} has no public/login, the login this sequence needs`
     : env.session.noLogin;
-  if (skip || !env.session.wallet) return log.result(TITLE, skip ?? 'no login');
+  if (skip || !env.session.wallet) return classed(log.result(TITLE, skip ?? 'no login'));
   const conn = await WsConn.open(env.session.ws, env.session.transcript, 'generate-sequence-login-again');
   try {
     await relogin(env, log, conn, env.session.wallet);
   } finally {
     await conn.close();
   }
-  return log.result(TITLE);
+  return classed(log.result(TITLE));
+}
+
+/** The coverage row of this sequence is named for the state it checks. */
+function classed(r: { result: CheckResult; counts: TargetCounts }): { result: CheckResult; counts: TargetCounts } {
+  const classes = classesOf(r.counts).map((row) => ({ ...row, cls: 'state after a second login' }));
+  return { ...r, counts: { ...r.counts, classes } };
 }
