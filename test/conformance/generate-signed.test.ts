@@ -73,6 +73,7 @@ describe('login and signed requests generated around a fresh valid signature', (
     expect(row('valid enum value')!.pass).toBeGreaterThanOrEqual(4);
     expect(row('state after cancel')!.pass).toBeGreaterThan(0);
     expect(row('valid enum value: trades')!.notReached).toMatch(/order_type = market/);
+    expect(row('valid enum value: other order kinds')!.notReached).toMatch(/trigger_type = /);
     const classes = (id: string) => report.generated!.targets.find((t) => t.id === id)!.classes!;
     const login = classes(LOGIN).map((r) => [r.cls, r.run > 0 && r.fail === 0]);
     expect(login).toContainEqual(['valid proof less a member', true]);

@@ -69,7 +69,7 @@ function enumOf(doc: Record<string, unknown>, schema: unknown): string[] {
   return all.filter((x): x is string => typeof x === 'string');
 }
 
-function variants(c: Ctx, buy: Fields, sellPrice: string): { list: Variant[]; unsent: string[] } {
+function variants(c: Ctx, buy: Fields, sellPrice: string): { list: Variant[]; unsent: string[]; kinds: string[] } {
   const m = c.env.spec.methods.find((x) => x.name === 'private/order')!;
   const props = shapeOf(c.env.values.doc, m.params).props;
   const list: Variant[] = [{ cls: 'valid enum value', why: 'the resting buy as the life cycle sends it', fields: buy }];
@@ -86,7 +86,11 @@ function variants(c: Ctx, buy: Fields, sellPrice: string): { list: Variant[]; un
         list.push({ cls: 'valid enum value', why: `/${k} = ${v}`, fields, mayRefuse: CANNOT_REST.has(`${k}=${v}`) });
       }
     }
-  return { list, unsent };
+  // The other enumerations (trigger, algo) make another kind of order: named in the table, not sent.
+  const kinds = Object.keys(props)
+    .filter((k) => !ORDER_ENUMS.includes(k))
+    .flatMap((k) => enumOf(c.env.values.doc, props[k]).map((v) => `/${k} = ${v}`));
+  return { list, unsent, kinds };
 }
 
 /** Sign and send one request on the logged-in connection; the answer's body (null when none came). */
@@ -175,7 +179,7 @@ async function run(c: Ctx, inst: Record<string, unknown>): Promise<string | null
     label: 'conformance-generated',
   };
   const m = c.env.spec.methods.find((x) => x.name === 'private/order')!;
-  const { list, unsent } = variants(c, buy, p.sell);
+  const { list, unsent, kinds } = variants(c, buy, p.sell);
   for (const v of list) {
     // A spelling the schema refuses is not a valid input of this spec: it is not sent.
     const probe = await signedParams(c.wallet, m.name, c.sub, v.fields, c.asset).catch(() => null);
@@ -188,6 +192,10 @@ async function run(c: Ctx, inst: Record<string, unknown>): Promise<string | null
   if (unsent.length) {
     c.tally.generated('valid enum value: trades', unsent.length);
     c.tally.notReached(`would trade against the book, not rest: ${unsent.join(', ')}`);
+  }
+  if (kinds.length) {
+    c.tally.generated('valid enum value: other order kinds', kinds.length);
+    c.tally.notReached(`a trigger or algo order, which this sequence does not place: ${kinds.join(', ')}`);
   }
   return null;
 }
