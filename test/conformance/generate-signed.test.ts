@@ -8,7 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recoverLoginSigner } from '@exchange-api/auth';
 import { modelFromSpec } from '@exchange-api/codegen';
 import { startSandbox, type Sandbox } from '@exchange-api/sandbox';
-import { runGenerated, type Report } from '@exchange-api/conformance';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runGenerated, runReplay, type Report } from '@exchange-api/conformance';
 import { startFaulty, type Faults } from './faulty';
 
 const models = new Map<string, ReturnType<typeof modelFromSpec>>();
@@ -23,7 +26,12 @@ afterAll(async () => {
 });
 
 /** A generated run of the chosen targets, order flow allowed, against a server wrong only as `faults` say. */
-async function against(faults: Faults, only: string[], allowOrderFlow = true): Promise<Report> {
+async function against(
+  faults: Faults,
+  only: string[],
+  allowOrderFlow = true,
+  replayDir: string | null = null,
+): Promise<Report> {
   const faulty = await startFaulty(sandbox, faults);
   try {
     return await runGenerated({
@@ -33,7 +41,7 @@ async function against(faults: Faults, only: string[], allowOrderFlow = true): P
       seed: 11,
       only,
       allowOrderFlow,
-      replayDir: null,
+      replayDir,
     });
   } finally {
     await faulty.close();
@@ -104,9 +112,23 @@ describe('login and signed requests generated around a fresh valid signature', (
           ? { error: { code: 14001, message: 'Invalid signature' } }
           : undefined,
     };
-    const report = await against(faults, [LOGIN]);
-    expect(check(report, LOGIN).status).toBe('fail');
-    expect(rules(report, LOGIN)).toEqual(['a login with a fresh valid signature is accepted']);
+    const dir = mkdtempSync(join(tmpdir(), 'generate-signed-'));
+    try {
+      const report = await against(faults, [LOGIN], true, dir);
+      expect(check(report, LOGIN).status).toBe('fail');
+      expect(rules(report, LOGIN)).toEqual(['a login with a fresh valid signature is accepted']);
+      // Replayed, the login goes around a fresh proof again (the recorded one is stale): still failing, then fixed.
+      const [file] = readdirSync(dir).map((f) => join(dir, f));
+      const again = await startFaulty(sandbox, faults);
+      try {
+        expect((await runReplay({ file: file!, ws: again.wsUrl, loadSpec })).status).toBe('still-failing');
+      } finally {
+        await again.close();
+      }
+      expect((await runReplay({ file: file!, ws: sandbox.wsUrl, loadSpec })).status).toBe('fixed');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 120_000);
 
   it('a server that refuses a valid order whose decimal is written in another allowed form is caught', async () => {

@@ -9,7 +9,7 @@ import { signLogin } from '@exchange-api/auth';
 import { toJson } from './schema-set';
 import { shapeOf } from './shape';
 import { typical } from './values';
-import type { Exchange } from './session';
+import type { Exchange, Session } from './session';
 import type { InputCase } from './cases';
 import type { GenMethod } from './spec';
 import type { TargetEnv } from './target-env';
@@ -55,18 +55,18 @@ export function aroundProof(c: InputCase, proof: Record<string, string>): { para
   return { params: out, intact: touched === null || !(touched in proof) };
 }
 
-/** Send one login case on a fresh connection, signed freshly by the run's wallet; null when there is none. */
+/** Send one login case on a fresh connection, signed freshly by the session’s wallet (a run’s or a replay’s). */
 export async function loginCase(
-  env: TargetEnv,
+  session: Session,
   m: GenMethod,
   c: InputCase,
 ): Promise<{ ex: Exchange; intact: boolean } | null> {
-  const wallet = env.session.wallet;
-  if (!wallet || env.session.noLogin) return null;
+  const wallet = session.wallet;
+  if (!wallet || session.noLogin) return null;
   const { params, intact } = aroundProof(c, { ...(await signLogin(wallet)) });
-  const conn = await env.session.fresh(false, 'generate-login-case');
+  const conn = await session.fresh(false, 'generate-login-case');
   try {
-    return { ex: await env.session.callOn(conn, m, toJson(params), false), intact };
+    return { ex: await session.callOn(conn, m, toJson(params), false), intact };
   } finally {
     await conn.close();
   }

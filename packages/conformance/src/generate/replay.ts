@@ -11,7 +11,9 @@ import { UnreachableError } from '../discover';
 import { Transcript } from '../transcript';
 import { readReplay, type ReplayFile } from './replay-file';
 import { SchemaSet } from './schema-set';
-import { Session, sendFrame, type Exchange } from './session';
+import { loginMethod, Session, sendFrame, type Exchange } from './session';
+import { judgeIntact, loginCase } from './login-cases';
+import { EXTRA_MEMBER } from './cases';
 import { specOf } from './run';
 import { judge, type Verdict } from './verdict';
 import { judgeInvalid } from './channel-target';
@@ -173,14 +175,18 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayOutcome> {
       throw new UnreachableError(`this replay needs a login: ${session.noLogin}`);
     if (r.kind === 'channel') return { ...(await replayChannel(session, spec, r)), replay: r };
     if (r.kind === 'sequence') return { ...(await replaySequence(session, spec, r)), replay: r };
-    const ex = await resend(session, m!, r);
     const c = {
       expect: r.expect,
       why: r.why,
       params: JSON.parse(r.call.params) as unknown,
       ...(r.offHint ? { offHint: r.offHint } : {}),
+      ...(r.why.startsWith(`/${EXTRA_MEMBER}:`) ? { extra: EXTRA_MEMBER } : {}),
     };
-    const verdict = judge(spec, m!, new SchemaSet(spec.doc), c, ex.outcome, ex.id);
+    // A login is sent again around a fresh proof, as the run sent it: the recorded one is stale by now.
+    const signed = m && r.transport === 'ws' && m === loginMethod(spec) ? await loginCase(session, m, c) : null;
+    const ex = signed?.ex ?? (await resend(session, m!, r));
+    let verdict = judge(spec, m!, new SchemaSet(spec.doc), c, ex.outcome, ex.id);
+    if (signed?.intact) verdict = judgeIntact(c, ex, verdict);
     const status =
       verdict.status === 'fail' ? 'still-failing' : verdict.status === 'inconclusive' ? 'inconclusive' : 'fixed';
     return { status, replay: r, verdict, received: ex.received };

@@ -62,7 +62,7 @@ export async function runCase(
   c: InputCase,
 ): Promise<{ ex: Exchange; verdict: Verdict }> {
   // A login over WebSocket carries the run wallet's fresh proof around the case (login-cases.ts).
-  const signed = t === 'ws' && m === loginMethod(env.spec) ? await loginCase(env, m, c) : null;
+  const signed = t === 'ws' && m === loginMethod(env.spec) ? await loginCase(env.session, m, c) : null;
   const ex = signed?.ex ?? (await env.session.call(m, t, toJson(c.params)));
   let verdict = judge(env.spec, m, env.schemas, c, ex.outcome, ex.id);
   if (signed?.intact) verdict = judgeIntact(c, ex, verdict);
