@@ -86,6 +86,12 @@ describe.skipIf(!hasRedisServer)(
       const onB = await trader(b.wsUrl, w);
       const params = await signed(w, 'private/order', order(onA.sub));
       expect((await onA.c.call('private/order', params)).order.order_status).toBe('open');
+      // What makes the floor hold: no nonce is taken stamped further ahead of the fleet's clock than the lead.
+      const later = String(BigInt(Date.now() + 60_000) * 1_000_000n);
+      const early = await signed(w, 'private/order', order(onA.sub), { nonce: later });
+      const ahead = await onA.c.request('private/order', early);
+      expect(ahead.error.code).toBe(14004);
+      expect(ahead.error.data).toMatch(/more than 500 ms ahead of the exchange's clock/);
       const r = await raw();
       await r.flushall();
       // At once, on either member: refused, whether the member is still restoring or already restored.
@@ -109,8 +115,11 @@ describe.skipIf(!hasRedisServer)(
           expect(replay.error.code).toBe(14004);
           expect(replay.error.data).toMatch(/not newer than the moment the exchange's shared state was lost/);
         }
-      const status = await r.hget(keys.generation, 'floor');
-      expect(Number(status)).toBeGreaterThan(0);
+      // A nonce too short to carry its time cannot be shown to come after the loss.
+      const seven = await signed(w, 'private/order', order(onB.sub), { nonce: '7' });
+      expect((await onB.c.request('private/order', seven)).error.data).toMatch(/nonce 7 is not newer than the moment/);
+      const floor = await r.hget(keys.generation, 'floor');
+      expect(Number(floor)).toBeGreaterThan(0);
       r.disconnect();
     });
 

@@ -36,8 +36,10 @@ export class FleetConfigError extends Error {
 }
 
 /**
- * KEYS: our alive key, members, config, then the alive keys of every other member we know; ARGV: member.
- * Leaves; takes the configuration away when no other member is alive (or unknown to us: it then expires).
+ * KEYS: our alive key, members, config, generation, then the alive keys of every other member we know;
+ * ARGV: member. Leaves; takes the configuration away when no other member is alive (or unknown to us: it
+ * then expires), and the generation marker unless it carries a loss's floor (recovery.ts), which outlives
+ * the fleet: a signature made before that loss must stay refused by a fleet started again.
  */
 const LEAVE = script(
   'xsbLeave',
@@ -45,11 +47,12 @@ const LEAVE = script(
   `
 redis.call('DEL', KEYS[1])
 redis.call('SREM', KEYS[2], ARGV[1])
-for i = 4, #KEYS do
+for i = 5, #KEYS do
   if redis.call('EXISTS', KEYS[i]) == 1 then return 0 end
 end
-if redis.call('SCARD', KEYS[2]) > #KEYS - 3 then return 0 end
+if redis.call('SCARD', KEYS[2]) > #KEYS - 4 then return 0 end
 redis.call('DEL', KEYS[3])
+if tonumber(redis.call('HGET', KEYS[4], 'floor') or '0') == 0 then redis.call('DEL', KEYS[4]) end
 return 1`,
   answer.int,
 );
@@ -156,7 +159,7 @@ export class Members {
     await run(
       this.redis,
       LEAVE,
-      [keys.alive(this.id), keys.members, keys.config, ...others.map(keys.alive)],
+      [keys.alive(this.id), keys.members, keys.config, keys.generation, ...others.map(keys.alive)],
       [this.id],
     );
   }
