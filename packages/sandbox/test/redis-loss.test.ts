@@ -4,7 +4,7 @@
  * orders), refuse signed requests and new connections until they have, and never take back a nonce used
  * before the loss (docs/sandbox.md states the guarantee).
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,9 +36,18 @@ async function until(what: string, done: () => boolean | Promise<boolean>): Prom
 }
 const RECOVERY_BOUND_MS = 40_000;
 
-/** A raw connection to the test's Redis, closed by the caller: what an operator's FLUSHALL is sent on. */
+/** Raw connections of the current test, closed after it whatever it asserted. */
+const opened: Redis[] = [];
+afterEach(() => {
+  for (const r of opened.splice(0)) r.disconnect();
+});
+
+/** A raw connection to the test's Redis: what an operator's FLUSHALL is sent on. */
 async function raw(): Promise<Redis> {
-  const r = new Redis(fleet.redis().url, { lazyConnect: true });
+  const r = new Redis(fleet.redis().url, { lazyConnect: true, maxRetriesPerRequest: 0 });
+  // Its server stops after the test: a failed reconnection is no news.
+  r.on('error', () => {});
+  opened.push(r);
   await r.connect();
   return r;
 }
@@ -86,19 +95,15 @@ describe.skipIf(!hasRedisServer)(
       const onB = await trader(b.wsUrl, w);
       const params = await signed(w, 'private/order', order(onA.sub));
       expect((await onA.c.call('private/order', params)).order.order_status).toBe('open');
-      // What makes the floor hold: no nonce is taken stamped further ahead of the fleet's clock than the lead.
-      const later = String(BigInt(Date.now() + 60_000) * 1_000_000n);
-      const early = await signed(w, 'private/order', order(onA.sub), { nonce: later });
-      const ahead = await onA.c.request('private/order', early);
-      expect(ahead.error.code).toBe(14004);
-      expect(ahead.error.data).toMatch(/more than 500 ms ahead of the exchange's clock/);
       const r = await raw();
       await r.flushall();
-      // At once, on either member: refused, whether the member is still restoring or already restored.
+      // At once, on either member: refused, whether the member is restoring, restored, or has not yet seen
+      // the loss (then its claim lands in the emptied Redis, is checked against the marker, and refused;
+      // the nonce the other member's refused claim left there may refuse it first).
       for (const c of [onB.c, onA.c]) {
         const replay = await c.request('private/order', params);
         expect(replay.error, JSON.stringify(replay)).toBeDefined();
-        expect(replay.error.data).toMatch(/shared state \(Redis\) was lost|not newer than the moment/);
+        expect(replay.error.data).toMatch(/shared state \(Redis\) was lost|not newer than the moment|already used/);
       }
       // A fresh signature is taken once the fleet is restored (its nonce is stamped after the loss).
       let placed: any;
@@ -118,9 +123,31 @@ describe.skipIf(!hasRedisServer)(
       // A nonce too short to carry its time cannot be shown to come after the loss.
       const seven = await signed(w, 'private/order', order(onB.sub), { nonce: '7' });
       expect((await onB.c.request('private/order', seven)).error.data).toMatch(/nonce 7 is not newer than the moment/);
+      // What makes the floor hold: no nonce is taken stamped further ahead of the fleet's clock than the lead.
+      const later = String(BigInt(Date.now() + 60_000) * 1_000_000n);
+      const early = await signed(w, 'private/order', order(onA.sub), { nonce: later });
+      const ahead = await onA.c.request('private/order', early);
+      expect(ahead.error.code).toBe(14004);
+      expect(ahead.error.data).toMatch(/more than 500 ms ahead of the exchange's clock/);
       const floor = await r.hget(keys.generation, 'floor');
       expect(Number(floor)).toBeGreaterThan(0);
-      r.disconnect();
+    });
+
+    it('refuses the replay after Redis restarted empty too (noticed as the connections come back)', async () => {
+      const a = await start(options());
+      const w = newWallet();
+      const onA = await trader(a.wsUrl, w);
+      const params = await signed(w, 'private/order', order(onA.sub));
+      expect((await onA.c.call('private/order', params)).order.order_status).toBe('open');
+      await fleet.redis().kill();
+      await fleet.redis().restart();
+      await until('an order signed after the restart is taken', async () => {
+        const fresh = await signed(w, 'private/order', order(onA.sub, '99'), { nonce: newNonce(Date.now()) });
+        return (await onA.c.request('private/order', fresh)).result !== undefined;
+      });
+      const replay = await onA.c.request('private/order', params);
+      expect(replay.error.code).toBe(14004);
+      expect(replay.error.data).toMatch(/not newer than the moment the exchange's shared state was lost/);
     });
 
     it('re-publishes the configuration: another configuration is still refused, the same one joins', async () => {
@@ -137,7 +164,6 @@ describe.skipIf(!hasRedisServer)(
       expect((err as Error).name).toBe('FleetConfigError');
       expect((err as Error).message).toMatch(/another configuration \(seed differ\)/);
       expect((await start(options())).fleet!.member).toMatch(/^m[0-9]+$/);
-      r.disconnect();
     });
 
     it('keeps every resting order through a loss, then a kill of their owner: the next owner has them', async () => {
@@ -175,7 +201,6 @@ describe.skipIf(!hasRedisServer)(
       await until("A takes the killed owner's books", () => a.fleet!.owned().length === 4);
       const open = await onA.c.call('private/get_open_orders', { subaccount_id: onA.sub });
       expect(open.orders.map((o: { order_id: string }) => o.order_id).sort()).toEqual([...ids].sort());
-      r.disconnect();
       rmSync(dir, { recursive: true, force: true });
     });
 
@@ -205,7 +230,6 @@ describe.skipIf(!hasRedisServer)(
       const fifth = await admitted(b.wsUrl);
       expect(fifth).toMatchObject({ admitted: false, closed: { code: 1008 } });
       for (const c of held) expect(c.closed).toBeNull();
-      r.disconnect();
     });
   },
 );
