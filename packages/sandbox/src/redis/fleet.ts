@@ -58,8 +58,8 @@ export class Fleet implements SandboxState {
   private leaving = false;
   private readonly fault: FaultSink;
   readonly generation: Generation;
-  /** Restoring a lost state: the members whose re-publishing we wait for, and since when. */
-  private restore: { waitFor: string[]; since: number } | null = null;
+  /** Restoring a lost state: the members whose re-publishing we wait for, since when, and whether ours is done. */
+  private restore: { waitFor: string[]; since: number; published: boolean } | null = null;
   /** The books, once serving (a cycle needs them). */
   private books: BookKeeper | null = null;
   /** The wallets with accounts this member knows (to re-publish after a loss). */
@@ -217,8 +217,10 @@ export class Fleet implements SandboxState {
   }
 
   private async cycle(books: BookKeeper): Promise<void> {
-    // A shared write may have seen the loss (and refused) between a cycle's look and its republishing.
-    if ((await this.generation.changed()) || (this.generation.restoring && !this.restore)) await this.republish();
+    // A shared write may have seen the loss (and refused) between a cycle's look and its republishing; a
+    // republishing that failed half-way (Redis went again) is done again.
+    const unfinished = this.generation.restoring && !this.restore?.published;
+    if ((await this.generation.changed()) || unfinished) await this.republish();
     const live = await this.members.refresh();
     await this.pushes?.sync(live);
     await this.ownership.cycle(live.length, books, this.restore === null);
@@ -227,7 +229,7 @@ export class Fleet implements SandboxState {
       await this.ownership.rewriteBooks(books);
       this.healing = false;
     }
-    if (this.restore) await this.settle();
+    if (this.restore?.published) await this.settle();
   }
 
   /**
@@ -236,7 +238,8 @@ export class Fleet implements SandboxState {
    */
   private async republish(): Promise<void> {
     const me = this.members.id;
-    this.restore = { waitFor: this.members.recent, since: Date.now() };
+    // A loss seen again before the last was restored waits for the same members, from the same moment.
+    this.restore = { waitFor: this.members.recent, since: Date.now(), ...this.restore, published: false };
     this.fault(
       'the shared state',
       new Error(
@@ -261,6 +264,7 @@ export class Fleet implements SandboxState {
     await accounts.exec();
     await this.pushes?.rewrite();
     this.healing = true;
+    this.restore.published = true;
   }
 
   /** Ours is back: say so, and serve everything once every member we wait for has said so too. */
