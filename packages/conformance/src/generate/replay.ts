@@ -13,7 +13,9 @@ import { readReplay, type ReplayFile } from './replay-file';
 import { SchemaSet } from './schema-set';
 import { Session, sendFrame, type Exchange } from './session';
 import { specOf } from './run';
-import { judge, type Verdict } from './verdict';
+import { judge } from './verdict';
+import { judged, rule as ruleOf } from './rules';
+import type { Judgement } from '../model';
 import { judgeInvalid } from './channel-target';
 import { collect } from './channel-pushes';
 import { replaySequence } from './sequence-replay';
@@ -38,7 +40,7 @@ export interface ReplayOptions {
 export interface ReplayOutcome {
   status: 'fixed' | 'still-failing' | 'inconclusive';
   replay: ReplayFile;
-  verdict: Verdict;
+  verdict: Judgement;
   received: string[];
 }
 
@@ -72,11 +74,12 @@ async function replayChannel(session: Session, spec: GenSpec, r: ReplayFile): Pr
     if (typeof j === 'object')
       return {
         status: 'still-failing',
-        verdict: { status: 'fail', rule: j.rule, expected: j.expected, got: j.got },
+        verdict: judged('fail', ruleOf('channel-invalid-refused-alone', j.rule), j.expected, j.got),
         received: got.received,
       };
-    const verdict: Verdict = {
+    const verdict: Judgement = {
       status: j === 'pass' ? 'pass' : 'inconclusive',
+      ruleId: r.call.verdict.ruleId,
       rule: r.call.verdict.rule,
       expected: r.call.verdict.expected,
       got: j === 'pass' ? `${address} refused alone` : 'no evidence either way',
@@ -85,33 +88,44 @@ async function replayChannel(session: Session, spec: GenSpec, r: ReplayFile): Pr
   }
   const answer = got.outcome.kind === 'response' ? (got.outcome.json as Record<string, unknown> | null) : null;
   if (answer && typeof answer === 'object' && 'error' in answer) {
-    const rule = 'a valid address is subscribed';
     const text = got.outcome.kind === 'response' ? got.outcome.text.slice(0, 300) : '';
     return {
       status: 'still-failing',
-      verdict: { status: 'fail', rule, expected: `${address} subscribed`, got: text },
+      verdict: judged('fail', 'channel-valid-subscribed', `${address} subscribed`, text),
       received: got.received,
     };
   }
   const pushes = (await collect(conn, from, [address])).filter((p) => p.channel === address);
   const bad = pushes.find((p) => !new SchemaSet(spec.doc).valid(ch.payload, p.data));
   const received = pushes.map((p) => JSON.stringify({ channel: p.channel, data: p.data }));
-  const rule = r.call.verdict.rule;
+  const { ruleId, rule } = r.call.verdict;
   if (bad)
     return {
       status: 'still-failing',
-      verdict: { status: 'fail', rule, expected: r.call.verdict.expected, got: JSON.stringify(bad.data).slice(0, 300) },
+      verdict: {
+        status: 'fail',
+        ruleId,
+        rule,
+        expected: r.call.verdict.expected,
+        got: JSON.stringify(bad.data).slice(0, 300),
+      },
       received,
     };
   if (!pushes.length)
     return {
       status: 'inconclusive',
-      verdict: { status: 'inconclusive', rule, expected: 'a push', got: 'no push in the window' },
+      verdict: { status: 'inconclusive', ruleId, rule, expected: 'a push', got: 'no push in the window' },
       received,
     };
   return {
     status: 'fixed',
-    verdict: { status: 'pass', rule, expected: r.call.verdict.expected, got: `${pushes.length} conforming pushes` },
+    verdict: {
+      status: 'pass',
+      ruleId,
+      rule,
+      expected: r.call.verdict.expected,
+      got: `${pushes.length} conforming pushes`,
+    },
     received,
   };
 }

@@ -2,6 +2,7 @@
  * Shrinking a failure with fast-check: the failing params are shrunk member by member (a member dropped,
  * a string, number or list made smaller by fast-check's own shrinkers), and each smaller input that the
  * schema still reads the same way (still valid, or still invalid) is sent; one that fails by the same rule
+ * (the same rule id, whatever the words of its verdict)
  * is kept and shrunk further. Greedy and bounded by a number of calls, so a server is never flooded.
  */
 import fc from 'fast-check';
@@ -10,7 +11,7 @@ import { toJson } from './schema-set';
 import type { InputCase } from './cases';
 import type { ReplayCall } from './replay-file';
 import type { GenMethod } from './spec';
-import type { Verdict } from './verdict';
+import type { Judgement } from '../model';
 
 const LEAF_TRIES = 8;
 const STRINGS = fc.string({ unit: 'binary' });
@@ -60,7 +61,7 @@ export async function shrinkFailure(
   m: GenMethod,
   t: 'ws' | 'http',
   c: InputCase,
-  first: Verdict,
+  first: Judgement,
 ): Promise<{ call: ReplayCall; steps: number; params: unknown } | null> {
   let budget = env.shrinkCalls;
   let current = c.params;
@@ -74,7 +75,7 @@ export async function shrinkFailure(
       if (env.schemas.valid(m.params, candidate) !== (c.expect === 'valid')) continue;
       budget--;
       const { ex, verdict } = await runCase(env, m, t, { ...c, params: candidate });
-      if (verdict.status !== 'fail' || verdict.rule !== first.rule) continue;
+      if (verdict.status !== 'fail' || verdict.ruleId !== first.ruleId) continue;
       current = candidate;
       steps++;
       best = {
