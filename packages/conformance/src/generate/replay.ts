@@ -64,6 +64,13 @@ async function replayChannel(session: Session, spec: GenSpec, r: ReplayFile): Pr
   const from = conn.frames.length;
   const got = await sendFrame(conn, r.call.sent, (JSON.parse(r.call.sent) as { id: string }).id);
   const { address, valid } = r.channel;
+  // The recorded failure's rule, judged again.
+  const again = (status: Judgement['status'], got: string, expected = r.call.verdict.expected): Judgement => ({
+    ...r.call.verdict,
+    status,
+    expected,
+    got,
+  });
   if (r.expect === 'invalid') {
     const o = got.outcome;
     const body =
@@ -77,13 +84,8 @@ async function replayChannel(session: Session, spec: GenSpec, r: ReplayFile): Pr
         verdict: judged('fail', ruleOf('channel-invalid-refused-alone', j.rule), j.expected, j.got),
         received: got.received,
       };
-    const verdict: Judgement = {
-      status: j === 'pass' ? 'pass' : 'inconclusive',
-      ruleId: r.call.verdict.ruleId,
-      rule: r.call.verdict.rule,
-      expected: r.call.verdict.expected,
-      got: j === 'pass' ? `${address} refused alone` : 'no evidence either way',
-    };
+    const verdict =
+      j === 'pass' ? again('pass', `${address} refused alone`) : again('inconclusive', 'no evidence either way');
     return { status: j === 'pass' ? 'fixed' : 'inconclusive', verdict, received: got.received };
   }
   const answer = got.outcome.kind === 'response' ? (got.outcome.json as Record<string, unknown> | null) : null;
@@ -98,36 +100,10 @@ async function replayChannel(session: Session, spec: GenSpec, r: ReplayFile): Pr
   const pushes = (await collect(conn, from, [address])).filter((p) => p.channel === address);
   const bad = pushes.find((p) => !new SchemaSet(spec.doc).valid(ch.payload, p.data));
   const received = pushes.map((p) => JSON.stringify({ channel: p.channel, data: p.data }));
-  const { ruleId, rule } = r.call.verdict;
-  if (bad)
-    return {
-      status: 'still-failing',
-      verdict: {
-        status: 'fail',
-        ruleId,
-        rule,
-        expected: r.call.verdict.expected,
-        got: JSON.stringify(bad.data).slice(0, 300),
-      },
-      received,
-    };
+  if (bad) return { status: 'still-failing', verdict: again('fail', JSON.stringify(bad.data).slice(0, 300)), received };
   if (!pushes.length)
-    return {
-      status: 'inconclusive',
-      verdict: { status: 'inconclusive', ruleId, rule, expected: 'a push', got: 'no push in the window' },
-      received,
-    };
-  return {
-    status: 'fixed',
-    verdict: {
-      status: 'pass',
-      ruleId,
-      rule,
-      expected: r.call.verdict.expected,
-      got: `${pushes.length} conforming pushes`,
-    },
-    received,
-  };
+    return { status: 'inconclusive', verdict: again('inconclusive', 'no push in the window', 'a push'), received };
+  return { status: 'fixed', verdict: again('pass', `${pushes.length} conforming pushes`), received };
 }
 
 /**
