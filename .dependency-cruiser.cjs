@@ -131,7 +131,9 @@ module.exports = {
     {
       name: 'layer-codegen',
       comment:
-        'the generator uses only the address matcher and the link-safe writer of @exchange-api/types (never generated output), and its own package.json (its version: the one a generated SDK depends on)',
+        'the generator uses only the address matcher, the link-safe writer and the JSON Schema keywords of ' +
+        '@exchange-api/types (never generated output), and its own package.json (its version: the one a ' +
+        'generated SDK depends on)',
       severity: 'error',
       from: { path: '^tools/codegen/src/' },
       to: {
@@ -139,7 +141,7 @@ module.exports = {
         pathNot: [
           '^tools/codegen/src/',
           '^tools/codegen/package\\.json$',
-          '^packages/types/src/(match-channel|write-inside)\\.ts$',
+          '^packages/types/src/(match-channel|write-inside|json-schema-keywords)\\.ts$',
         ],
       },
     },

@@ -5,7 +5,7 @@
  * replace of it are refused with a documented code, never served.
  */
 import type { Wallet } from 'ethers';
-import { fromUnits, roundTo, toUnits } from '../checks/decimals';
+import { DECIMAL_DIGITS, decimalToUnits, truncateTo, unitsToDecimal } from '@exchange-api/types/decimal';
 import { signedParams } from '../checks/actions';
 import { isNotification, pushOf, type WsConn } from '../connection';
 import { bodyOf, documentedError, SequenceLog } from './sequence-kit';
@@ -63,11 +63,11 @@ async function openIds(c: Ctx): Promise<string[] | null> {
 async function restingPrice(c: Ctx): Promise<string | null> {
   const t = bodyOf((await c.log.call(c.conn, 'public/get_ticker', { instrument_name: c.inst.instrument_name }))!)
     ?.result as Record<string, unknown> | undefined;
-  const ref = toUnits(String(t?.best_bid_price ?? t?.b ?? t?.best_ask_price ?? t?.a ?? ''));
-  const tick = toUnits(String(c.inst.tick_size ?? '')) ?? 0n;
+  const ref = decimalToUnits(String(t?.best_bid_price ?? t?.b ?? t?.best_ask_price ?? t?.a ?? ''), DECIMAL_DIGITS);
+  const tick = decimalToUnits(String(c.inst.tick_size ?? ''), DECIMAL_DIGITS) ?? 0n;
   if (ref === null || ref <= 0n || tick <= 0n) return null;
-  const low = roundTo(ref / 2n, tick);
-  return fromUnits(low > 0n ? low : tick);
+  const low = truncateTo(ref / 2n, tick);
+  return unitsToDecimal(low > 0n ? low : tick, DECIMAL_DIGITS);
 }
 
 function expectRefusal(c: Ctx, what: string, body: Record<string, unknown> | null): void {
