@@ -3,8 +3,8 @@
  * spec's schemas may use any of them): where a schema holds further schemas, which keywords hold data
  * rather than schemas, and which only annotate. One list for every tool (the code generator's loader,
  * model, emitters and diff, and the conformance runner), so that no two walkers disagree on what a
- * schema is. json-schema-traverse (ajv's) lists draft-07's alone: it lacks prefixItems, $defs'
- * dependentSchemas and the unevaluated keywords that the loader accepts.
+ * schema is. json-schema-traverse (ajv's) is not used: it lacks prefixItems, dependentSchemas and the
+ * unevaluated keywords, which the loader accepts.
  */
 
 /** Keywords whose value is one schema (`items` also takes a list of schemas in draft-07: SCHEMA_LIST). */
