@@ -13,7 +13,8 @@ import { runOne } from '../src/run-check';
 import { selectChecks } from '../src/runner';
 import { areaCounts, countResults } from '../src/tally';
 import { judge } from '../src/generate/verdict';
-import { RULES, judged, ruleIdOf, type RuleId } from '../src/generate/rules';
+import { RULES, judged, rule, ruleIdOf, type RuleId } from '../src/generate/rules';
+import { shrinkSearch, type Tried } from '../src/generate/shrink';
 import { readReplay, writeReplay, type ReplayFile } from '../src/generate/replay-file';
 import type { Check, Ctx, RunState } from '../src/context';
 import type { CheckResult } from '../src/model';
@@ -192,6 +193,51 @@ describe('rules of the generated checks (rules.ts)', () => {
     expect(v.rule).toContain('/instrument_name');
     const closed = judge(spec, m, {} as SchemaSet, c, { kind: 'closed', code: 1006, what: 'closed 1006' });
     expect([closed.status, closed.ruleId]).toEqual(['fail', 'connection-kept']);
+  });
+});
+
+describe('shrinking goes by rule id (shrink.ts)', () => {
+  // A server whose result is wrong while `b` is sent (its words name the input), and which breaks the
+  // envelope without `a`: a failure by another rule, given the same words to show that words do not count.
+  const sent: Record<string, unknown>[] = [];
+  const send = async (candidate: unknown): Promise<Tried> => {
+    const o = candidate as Record<string, unknown>;
+    sent.push(o);
+    const verdict = !('a' in o)
+      ? { ...judged('fail', 'envelope', 'a JSON-RPC response', 'not JSON'), rule: RULES['result-conforms'] }
+      : 'b' in o
+        ? judged('fail', rule('result-conforms', `the result of ${JSON.stringify(o)}`), 'a result', '/b: wrong')
+        : judged('pass', 'result-conforms', 'a result', 'conforming');
+    return { verdict, call: { params: JSON.stringify(o), sent: '', received: [], verdict } };
+  };
+  const first = judged('fail', 'result-conforms', 'a result', '/b: wrong');
+
+  it('keeps a smaller input failing by the same id in other words, never one failing by another id', async () => {
+    sent.length = 0;
+    const r = await shrinkSearch({ a: 1, b: 2, c: 3 }, first, {
+      calls: 40,
+      deadline: Date.now() + 10_000,
+      qualifies: () => true,
+      send,
+    });
+    expect(Object.keys(r!.params as object).sort()).toEqual(['a', 'b']);
+    expect(r!.call.verdict.ruleId).toBe('result-conforms');
+    expect(r!.steps).toBeGreaterThan(0);
+    // Inputs without `a` were sent and failed in the same words, by another rule: never kept.
+    expect(sent.some((o) => !('a' in o))).toBe(true);
+  });
+
+  it('sends no more than its calls, and only inputs that qualify', async () => {
+    sent.length = 0;
+    const r = await shrinkSearch({ a: 1, b: 2, c: 3 }, first, {
+      calls: 2,
+      deadline: Date.now() + 10_000,
+      qualifies: (v) => 'c' in (v as object),
+      send,
+    });
+    expect(sent).toHaveLength(2);
+    expect(sent.every((o) => 'c' in o)).toBe(true);
+    expect(r).toBeNull();
   });
 });
 

@@ -55,37 +55,64 @@ export function* smaller(v: unknown, depth = 0): Generator<unknown> {
   yield* leafShrinks(v);
 }
 
+/** A smaller input tried: its verdict and the call as recorded. */
+export type Tried = { verdict: Judgement; call: ReplayCall };
+
+/** How a shrink searches: how many inputs it may send, until when, which inputs qualify and how one is sent. */
+export interface ShrinkSearch {
+  calls: number;
+  deadline: number;
+  /** Whether the schema still reads a candidate as the failing input was read (still valid, or still invalid). */
+  qualifies: (candidate: unknown) => boolean;
+  send: (candidate: unknown) => Promise<Tried>;
+}
+
+/**
+ * Greedy search from `start`: the first smaller input that fails by the rule of `first` (its id: the
+ * words may name another value) is kept and searched from; null when none smaller did.
+ */
+export async function shrinkSearch(
+  start: unknown,
+  first: Judgement,
+  s: ShrinkSearch,
+): Promise<{ call: ReplayCall; steps: number; params: unknown } | null> {
+  let budget = s.calls;
+  let current = start;
+  let best: { call: ReplayCall; steps: number; params: unknown } | null = null;
+  let steps = 0;
+  let progressed = true;
+  while (progressed && budget > 0 && Date.now() < s.deadline) {
+    progressed = false;
+    for (const candidate of smaller(current)) {
+      if (budget <= 0) break;
+      if (!s.qualifies(candidate)) continue;
+      budget--;
+      const { verdict, call } = await s.send(candidate);
+      if (verdict.status !== 'fail' || verdict.ruleId !== first.ruleId) continue;
+      current = candidate;
+      best = { call, steps: ++steps, params: candidate };
+      progressed = true;
+      break;
+    }
+  }
+  return best;
+}
+
 /** The smallest input found that still fails by the same rule, with its call, or null when none smaller did. */
-export async function shrinkFailure(
+export function shrinkFailure(
   env: TargetEnv,
   m: GenMethod,
   t: 'ws' | 'http',
   c: InputCase,
   first: Judgement,
 ): Promise<{ call: ReplayCall; steps: number; params: unknown } | null> {
-  let budget = env.shrinkCalls;
-  let current = c.params;
-  let best: { call: ReplayCall; steps: number; params: unknown } | null = null;
-  let steps = 0;
-  let progressed = true;
-  while (progressed && budget > 0 && Date.now() < env.deadline) {
-    progressed = false;
-    for (const candidate of smaller(current)) {
-      if (budget <= 0) break;
-      if (env.schemas.valid(m.params, candidate) !== (c.expect === 'valid')) continue;
-      budget--;
+  return shrinkSearch(c.params, first, {
+    calls: env.shrinkCalls,
+    deadline: env.deadline,
+    qualifies: (candidate) => env.schemas.valid(m.params, candidate) === (c.expect === 'valid'),
+    send: async (candidate) => {
       const { ex, verdict } = await runCase(env, m, t, { ...c, params: candidate });
-      if (verdict.status !== 'fail' || verdict.ruleId !== first.ruleId) continue;
-      current = candidate;
-      steps++;
-      best = {
-        call: { params: toJson(candidate), sent: ex.sent, received: ex.received, verdict },
-        steps,
-        params: candidate,
-      };
-      progressed = true;
-      break;
-    }
-  }
-  return best;
+      return { verdict, call: { params: toJson(candidate), sent: ex.sent, received: ex.received, verdict } };
+    },
+  });
 }
