@@ -4,18 +4,40 @@
 export type Level = 'MUST' | 'SHOULD';
 /** What a check needs besides a WebSocket URL (`endpoints`: two or more endpoints of one deployment). */
 export type Need = 'key' | 'http' | 'order-flow' | 'session-key' | 'endpoints';
+/**
+ * How a judgement ended, for a whole check and for one generated case alike: `inconclusive` is no
+ * evidence either way; `note` is a departure where the spec only assumes (a case's, counted and listed
+ * among the observations: a check is never a note).
+ */
+export type Status = 'pass' | 'fail' | 'skip' | 'inconclusive' | 'note';
 /** How a check ended. */
-export type Status = 'pass' | 'fail' | 'skip' | 'inconclusive';
+export type CheckStatus = Exclude<Status, 'note'>;
 
 /** One exact reason a check failed: where, which rule, what was expected and what came. */
 export interface Finding {
   /** JSON pointer into the value named in `message` ('/' for the whole value, '' when not about a value). */
   pointer: string;
+  /**
+   * The rule's stable id, where the check names one (every generated check does: generate/rules.ts). A
+   * failure is the same failure when its id is, whatever its words: shrinking and replay files go by it.
+   */
+  ruleId?: string;
+  /** The rule in words. */
   rule: string;
   expected: string;
   got: string;
   message: string;
 }
+
+/** How one rule applied once ended: a case is judged, never skipped. */
+export type JudgementStatus = Exclude<Status, 'skip'>;
+
+/**
+ * One rule applied once, however it ended: a generated case's judgement (a pass or a note says what it
+ * saw too). A failed one becomes a Finding with a pointer and a message.
+ */
+export type Judgement = Required<Pick<Finding, 'ruleId'>> &
+  Pick<Finding, 'rule' | 'expected' | 'got'> & { status: JudgementStatus };
 
 /** Something the runner saw and reports without judging it: an assumption's outcome or an inferred schema. */
 export interface Observation {
@@ -44,7 +66,7 @@ export interface CheckResult {
   section: string;
   level: Level;
   needs: Need[];
-  status: Status;
+  status: CheckStatus;
   /** Why it was skipped or inconclusive, or a one-line summary of the failure. */
   reason?: string;
   durationMs: number;

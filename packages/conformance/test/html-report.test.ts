@@ -13,7 +13,7 @@ import { htmlReport } from '../src/reporters/html';
 import { FINDING_MAX } from '../src/checks/util';
 import type { CheckResult, Report, TranscriptEntry } from '../src/model';
 import { findBrowser } from '../../../test/support/chromium';
-import { zeroCounts } from '../src/generate/report-counts';
+import { zeroCounts } from '../src/generate/counts';
 
 /** A server error whose data is long and hostile, as a check's finding keeps it. */
 const error = {

@@ -62,7 +62,12 @@ function replayOf(over: Partial<ReplayFile>): ReplayFile {
     auth: 'none',
     expect: 'valid',
     why: 'required members only',
-    call: { params: '{}', sent, received: [], verdict: { status: 'fail', rule: 'r', expected: 'e', got: 'g' } },
+    call: {
+      params: '{}',
+      sent,
+      received: [],
+      verdict: { status: 'fail', ruleId: 'envelope', rule: 'r', expected: 'e', got: 'g' },
+    },
     shrinkSteps: 0,
     recordedAt: new Date(0).toISOString(),
     ...over,

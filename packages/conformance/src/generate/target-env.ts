@@ -1,6 +1,8 @@
 /** What every generated target shares (the spec, validators, the session, values, the deadline), and one case sent and judged. */
 import { toJson, type SchemaSet } from './schema-set';
-import { judge, type Verdict } from './verdict';
+import { judge } from './verdict';
+import { judged } from './rules';
+import type { Judgement } from '../model';
 import type { InputCase } from './cases';
 import type { Exchange, Session } from './session';
 import type { ReplayCall, SequenceRecord } from './replay-file';
@@ -58,15 +60,15 @@ export async function runCase(
   m: GenMethod,
   t: 'ws' | 'http',
   c: InputCase,
-): Promise<{ ex: Exchange; verdict: Verdict }> {
+): Promise<{ ex: Exchange; verdict: Judgement }> {
   const ex = await env.session.call(m, t, toJson(c.params));
   let verdict = judge(env.spec, m, env.schemas, c, ex.outcome, ex.id);
   if (env.session.rateLimitWait(ex.outcome) !== null)
-    verdict = {
-      status: 'inconclusive',
-      rule: 'rate limits',
-      expected: 'an answer once the hinted wait passed',
-      got: `still rate limited after ${ex.retries} waits`,
-    };
+    verdict = judged(
+      'inconclusive',
+      'rate-limit-waited',
+      'an answer once the hinted wait passed',
+      `still rate limited after ${ex.retries} waits`,
+    );
   return { ex, verdict };
 }

@@ -5,7 +5,7 @@
 import type { CheckResult, Counts, Report } from '../model';
 import { visible } from './visible';
 import { endpointName } from '../endpoint-name';
-import { generatedLines } from '../generate/report-counts';
+import { generatedLines } from './generated';
 
 const MARK: Record<CheckResult['status'], string> = {
   pass: 'PASS',

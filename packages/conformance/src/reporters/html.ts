@@ -9,7 +9,7 @@
  * `--screenshot` of it came out blank).
  */
 import type { CheckResult, Report, TranscriptEntry } from '../model';
-import { generatedHtml } from '../generate/report-counts';
+import { generatedHtml } from './generated';
 
 /** Text in an element: `&`, `<` and `>` escaped (quotes need no escape outside attributes). */
 function esc(s: string): string {

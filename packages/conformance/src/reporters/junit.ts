@@ -1,6 +1,6 @@
 /** JUnit XML: one testsuite per area, one testcase per check; transcripts of failures in system-out. */
 import type { CheckResult, Report } from '../model';
-import { countsLine, generatedProperties } from '../generate/report-counts';
+import { countsLine, generatedProperties } from './generated';
 
 /** What XML 1.0 cannot carry: anything but tab, newline, carriage return and the printable ranges. */
 // eslint-disable-next-line no-control-regex

@@ -14,12 +14,11 @@
  * `lead` after its use, hence before the floor: no signature made before the loss is taken again.
  */
 import { randomUUID } from 'node:crypto';
-import type { RedisClient as Redis } from './connect';
+import type { FaultSink, RedisClient as Redis } from './connect';
 import { RpcFailure } from '../rpc';
 import { keys } from './keys';
 import { guarded } from './connect';
 import { REDIS_NOW, run, script } from './scripts';
-import type { FaultSink } from './slots';
 
 /** How many leading digits of a nonce are its time in ms (13 from 2001 to 2286). */
 export const STAMP_DIGITS = 13;

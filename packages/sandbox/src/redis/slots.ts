@@ -11,7 +11,7 @@
  */
 import type { Budget, SlotStore } from '../state/ports';
 import { keys } from './keys';
-import { guarded, type RedisClient as Redis } from './connect';
+import { guarded, type FaultSink, type RedisClient as Redis } from './connect';
 import { answer, REDIS_NOW, run, script } from './scripts';
 import { SLOTS_GRACE_MS } from './members';
 import { RESTORING, type Generation } from './recovery';
@@ -85,8 +85,7 @@ return {total, redis.call('GET', KEYS[2]) or ''}`,
     Array.isArray(raw) && Number.isInteger(raw[0]) && typeof raw[1] === 'string' ? [raw[0], raw[1]] : undefined,
 );
 
-/** Where the failures of writes nobody waits for go (the fault counters and the log). */
-export type FaultSink = (where: string, err: unknown) => void;
+export type { FaultSink } from './connect';
 
 /** The fleet's connection slots, as this member takes and reports them. */
 export class RedisSlots implements SlotStore {

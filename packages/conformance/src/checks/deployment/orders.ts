@@ -10,7 +10,7 @@ import type { Check, Ctx } from '../../context';
 import type { RpcResponse, WsConn } from '../../connection';
 import { S, codeObservation, errorOf, method, refused, FINDING_MAX } from '../util';
 import { assetOf, signedParams } from '../actions';
-import { fromUnits, roundTo, toUnits } from '../decimals';
+import { DECIMAL_DIGITS, decimalToUnits, truncateTo, unitsToDecimal } from '@exchange-api/types/decimal';
 import { touch } from '../order-activity';
 import { endpoints, walletOnAll, type Named } from './common';
 
@@ -18,17 +18,17 @@ import { endpoints, walletOnAll, type Named } from './common';
 async function restingFields(ctx: Ctx): Promise<Record<string, unknown>> {
   const inst = ctx.env.perp;
   if (!inst?.tick_size || !inst.amount_step) return ctx.skip('the instrument list gave no tick_size/amount_step');
-  const tick = toUnits(inst.tick_size) ?? 0n;
+  const tick = decimalToUnits(inst.tick_size, DECIMAL_DIGITS) ?? 0n;
   const { bid, ask } = await touch(ctx, inst);
   const ref = bid ?? ask;
   if (ref === null) return ctx.skip(`the book of ${inst.instrument_name} had no price in the sample window`);
-  const low = roundTo(ref / 2n, tick);
+  const low = truncateTo(ref / 2n, tick);
   return {
     instrument_name: inst.instrument_name,
     direction: 'buy',
     order_type: 'limit',
     amount: inst.amount_step,
-    limit_price: fromUnits(low > 0n ? low : tick),
+    limit_price: unitsToDecimal(low > 0n ? low : tick, DECIMAL_DIGITS),
     max_fee: '1000',
     label: 'conformance-deployment',
   };
