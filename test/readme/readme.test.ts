@@ -95,8 +95,8 @@ function runServer(
     let first = '';
     const timer = setTimeout(() => {
       process.kill(-child.pid!, 'SIGKILL');
-      reject(new Error(`${command}: no first line within 60 s (got ${JSON.stringify(out)})`));
-    }, 60_000);
+      reject(new Error(`${command}: no first line within 180 s (got ${JSON.stringify(out)})`));
+    }, 180_000);
     child.stdout.on('data', (d) => {
       out += d;
       if (!first && out.includes('\n')) {
