@@ -24,7 +24,10 @@ export type Decision =
 
 export interface Faults {
   request?: (r: Req) => Decision;
-  /** Rewrite the data of a push on a channel (return it unchanged to leave it); `subscribed`: what the connection asked for. */
+  /**
+   * Rewrite the data of a push on a channel (return it unchanged to leave it); `subscribed`: what the
+   * connection asked for.
+   */
   push?: (channel: string, data: unknown, subscribed: ReadonlySet<string>) => unknown;
 }
 
