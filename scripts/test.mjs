@@ -122,9 +122,10 @@ const status = run(
     '--output-logs=new-only',
     // Every package's tests run, and count, when one fails.
     '--continue',
-    // Two test tasks at a time, each with two vitest workers (VITEST_MAX_WORKERS, below): four test files
-    // at once on 2 cores (the single run before had three); turbo's default of ten tasks, each with its
-    // workers, starved the tests that wait on time.
+    // Two test tasks at a time, a package's with two vitest workers (VITEST_MAX_WORKERS, below), test/'s
+    // with three (its script: the longest task, its files mostly waiting on sockets and processes): at most
+    // five test files at once on 2 cores, where the single run before had three. turbo's default of ten
+    // tasks at a time, each with its workers, would starve the tests that wait on time.
     '--concurrency=2',
     // turbo hands what follows `--` to every task of the run, the builds too (a changed build hash: each
     // package built twice), so the reporters live in each test script and only a caller's own arguments
