@@ -54,7 +54,10 @@ export async function packSdks(): Promise<Record<keyof typeof SDK_SPECS, PackedS
   return out;
 }
 
-/** A copy of `value` that the schema of `record` must refuse: its first required field removed (per element for arrays). */
+/**
+ * A copy of `value` that the schema of `record` must refuse: its first required field removed (per element
+ * for arrays).
+ */
 function broken(model: ApiModel, record: string | null, value: unknown): unknown {
   if (Array.isArray(value))
     return value.length > 0 ? [broken(model, record, value[0]), ...value.slice(1)] : ['not a record'];

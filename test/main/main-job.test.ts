@@ -70,7 +70,8 @@ describe('the main job (npm start)', () => {
     expect(r.stdout).toMatch(/instrument\s+best bid\s+best ask\s+books\s+trades\s+last trade/);
     expect(r.stdout).toMatch(/^\s+ETH-PERP\s+\d+(\.\d+)? x \d/m);
     expect(r.stdout).toMatch(/\(0 invalid\)/);
-    // A silent step says what it is still doing (issue 32, item 24; the timing: packages/cli/test/start-progress.test.ts).
+    // A silent step says what it is still doing (issue 32, item 24; the timing:
+    // packages/cli/test/start-progress.test.ts).
     expect(r.stdout).toMatch(/^ {2}… streaming: \d+ order book\(s\) and \d+ trade\(s\) so far \(\d+ s\)$/m);
     for (const line of r.stdout.split('\n').filter((l) => l.startsWith('  … ')))
       expect(line).toMatch(/^ {2}… (checking|regenerating|starting|running|streaming)[^\n]* \(\d+ s\)$/);

@@ -33,8 +33,10 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'exchange-api-diff-cli-'));
   // Without its examples (the diff does not compare them; a real edit would update them too).
   const s = withoutExamples(parse(readFileSync(spec, 'utf8'), { intAsBigInt: true }));
-  // (64-bit integers read as big integers, so they are written back as the spec writes them: the diff compares bounds by their exact text.)
-  // A pushed record gains a required field (breaks old servers, not clients); an error is reworded (dangerous for clients).
+  // (64-bit integers read as big integers, so they are written back as the spec writes them: the diff
+  // compares bounds by their exact text.)
+  // A pushed record gains a required field (breaks old servers, not clients); an error is reworded (dangerous
+  // for clients).
   s.components.schemas.Order.properties.venue = { type: 'string' };
   s.components.schemas.Order.required.push('venue');
   s['x-errors'].codes[0].message = 'Too many requests';

@@ -85,7 +85,10 @@ export async function runDocs(argv: string[], io: Io = { out: console.log, err: 
   }
 }
 
-/** The diff from an earlier version of the spec, for the Changes page (which names that spec relative to the site, as its headers do). */
+/**
+ * The diff from an earlier version of the spec, for the Changes page (which names that spec relative to the
+ * site, as its headers do).
+ */
 async function changesSince(since: string, spec: string, cwd: string, out: string): Promise<DocsChanges> {
   const d = await diffSpecFiles(since, spec, { cwd });
   return {

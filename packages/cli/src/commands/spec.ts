@@ -78,7 +78,8 @@ export async function runSpecSummary(argv: string[], given: Io = consoleIo): Pro
     io.out(`errors (${m.errors.codes.length}): ${m.errors.codes.map((e) => e.code).join(', ')}`);
     io.out(`assumptions (${m.assumptions.length}):`);
     for (const a of m.assumptions) io.out(`  ${a.id}: ${a.title}`);
-    // This repository's own spec (a clone's or the installed one) explains its open places in spec/README.md; any other spec's are its x-not-shown markers.
+    // This repository's own spec (a clone's or the installed one) explains its open places in spec/README.md;
+    // any other spec's are its x-not-shown markers.
     const ours = 'file' in fallback && resolve(fallback.file) === resolve(root ?? process.cwd(), file);
     if (ours)
       io.out(

@@ -28,16 +28,25 @@ function builderCall(c: ChannelModel): string {
   return `channels${id}(${params ? `{ ${params} }` : ''})`;
 }
 
-/** How the client reaches a method of the rpc map: `rpc.lookup`, or `rpc['reserve-item']` for an id that is no identifier. */
+/**
+ * How the client reaches a method of the rpc map: `rpc.lookup`, or `rpc['reserve-item']` for an id that is no
+ * identifier.
+ */
 const rpcMember = (id: string) => (/^[A-Za-z_$][\w$]*$/.test(id) ? `rpc.${id}` : `rpc[${tsString(id)}]`);
 
-/** The type a payload has in this package (the generated names: `Tick.v2` is `TickV2`), or null when it is `unknown`. */
+/**
+ * The type a payload has in this package (the generated names: `Tick.v2` is `TickV2`), or null when it is
+ * `unknown`.
+ */
 function typeName(p: PayloadModel): string | null {
   const t = payloadTypeOf(p, '');
   return t === 'unknown' ? null : t;
 }
 
-/** A server's URL with its variables filled with their defaults (or first enum value); `<name>` where the spec gives none. */
+/**
+ * A server's URL with its variables filled with their defaults (or first enum value); `<name>` where the spec
+ * gives none.
+ */
 function serverUrl(s: ServerModel): string {
   const fill = (text: string) =>
     text.replace(/\{([^}]+)\}/g, (_, name: string) => s.variableDefaults?.[name] ?? `<${name}>`);

@@ -111,7 +111,10 @@ function preamble(reach: ClientReach): string[] {
   ];
 }
 
-/** One typed raw call per method the client reaches, named by operation id; order-flow methods are signed by the core's `action`. */
+/**
+ * One typed raw call per method the client reaches, named by operation id; order-flow methods are signed by
+ * the core's `action`.
+ */
 function rpcMembers(methods: MethodModel[]): string[] {
   const lines: string[] = [];
   for (const m of methods) {
