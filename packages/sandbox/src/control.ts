@@ -40,6 +40,8 @@ export interface ControlPlane {
   generate(address: string): unknown;
   /** Move the sandbox clock forward by ms; resolves with the new time. */
   advance(ms: number): Promise<number>;
+  /** Put an instrument's mark at a price (orders it crosses fill, trigger orders see it); or why not. */
+  mark(instrument: string, price: number): { mark: string } | { error: string };
 }
 
 /** A control answer: HTTP status and JSON body. */
@@ -56,7 +58,7 @@ export const MAX_ADVANCE_MS = 366 * 24 * 3600 * 1000;
 const MAX_ADDRESS_CHARS = 1024;
 const MAX_TEXT_CHARS = 1024 * 1024;
 
-const ACTIONS = 'POST push|drop|delay|garbage|advance, GET connections|status';
+const ACTIONS = 'POST push|drop|delay|garbage|advance|mark, GET connections|status';
 
 class ControlError extends Error {}
 
@@ -147,6 +149,16 @@ async function act(plane: ControlPlane, action: string, body: Body): Promise<Con
         if (err instanceof RangeError) throw new ControlError(err.message);
         throw err;
       }
+    }
+    case 'mark': {
+      onlyKeys(body, ['instrument', 'price']);
+      const instrument = boundedString(body, 'instrument', MAX_ADDRESS_CHARS, 'an instrument name');
+      const price = body.price;
+      if (typeof price !== 'number' || !Number.isFinite(price) || price <= 0)
+        throw new ControlError(`price must be a number above 0 (got ${JSON.stringify(price ?? null).slice(0, 40)})`);
+      const moved = plane.mark(instrument, price);
+      if ('error' in moved) throw new ControlError(moved.error);
+      return { status: 200, body: moved };
     }
     default:
       return { status: 404, body: { error: `no control action ${action.slice(0, 60)} (${ACTIONS})` } };

@@ -11,6 +11,7 @@ import { RpcFailure } from './rpc';
 import { MAX_SUBSCRIPTIONS_PER_CONNECTION } from './subscriptions';
 import { ownSubaccount, ownWallet, readHandlers } from './handlers-reads';
 import type { HandlerParts } from './handler-parts';
+import { triggerOrderHandlers } from './handlers/trigger-orders';
 
 export type { HandlerParts } from './handler-parts';
 
@@ -130,7 +131,12 @@ function orderHandlers({ market }: HandlerParts): Record<string, Handler> {
         );
       return { cancelled_orders: n };
     },
-    'private/cancel_all': (ctx, p: Scoped) => (count(ctx, p, () => true), 'ok'),
+    // cancel_trigger_orders: true cancels the subaccount's waiting trigger orders too (derive-ts's option).
+    'private/cancel_all': (ctx, p: Scoped & { cancel_trigger_orders?: boolean | null }) => {
+      count(ctx, p, () => true);
+      if (p.cancel_trigger_orders === true) market.triggers.cancelWhere(p.subaccount_id);
+      return 'ok';
+    },
     'private/cancel_by_label': (ctx, p: Scoped & { label: string; instrument_name?: string | null }) => ({
       cancelled_orders: count(
         ctx,
@@ -148,5 +154,6 @@ export function createHandlers(parts: HandlerParts): Record<string, Handler> {
     ...accountHandlers(parts),
     ...orderHandlers(parts),
     ...readHandlers(parts),
+    ...triggerOrderHandlers(parts),
   };
 }

@@ -124,8 +124,11 @@ function controlPlane({ clock, limits, connections, index, market, faults }: Par
     advance: async (ms) => {
       clock.checkAdvance(ms);
       await limits.advance(ms);
-      return clock.advance(ms);
+      const now = clock.advance(ms);
+      market.triggers.sweep(); // a trigger order whose signature expired meanwhile is expired now
+      return now;
     },
+    mark: (instrument, price) => market.moveMark(instrument, price),
   };
 }
 

@@ -10,7 +10,7 @@ import type { ResolvedOptions } from '../options';
 import type { Accounts, Session } from '../accounts';
 import type { Clock } from '../clock';
 import type { ChannelId } from '../channels';
-import type { Instrument, Resting } from './instrument';
+import { priceText, type Instrument, type Resting } from './instrument';
 import { Instruments } from './instruments';
 import { Streams } from './random';
 import { Counterparties } from './counterparties';
@@ -25,6 +25,8 @@ import { History } from './history';
 import { Catalog } from './catalog';
 import { Portfolios } from './portfolios';
 import { OrderFlow, type OrderParams } from './orders';
+import { hasTrigger } from './order-rules';
+import { TriggerBook } from './triggers';
 import { intervalValues, makeProducers, publishCadence, type Producers } from './producers';
 import type { OrderOutcome, PrivateTrade, Publisher } from './types';
 
@@ -54,6 +56,8 @@ export class Market {
   readonly portfolios: Portfolios;
   /** Orders and trades as they happened. */
   readonly history: History;
+  /** Trigger orders waiting for their price (triggers.ts). */
+  readonly triggers: TriggerBook;
   private readonly registry: Instruments;
   private readonly simulation: Simulation;
   private readonly orders: OrderFlow;
@@ -82,6 +86,7 @@ export class Market {
       streams.ofInstrument('takers', inst.cfg.instrument_name),
     );
     this.orders = new OrderFlow(registry, open, margin, settlement, streams, clock, out);
+    this.triggers = new TriggerBook(registry, this.orders, streams, clock, (o) => settlement.publishOrder(o));
     const rfqs = new Rfqs(registry, accounts, counterparties, margin, streams);
     this.producers = makeProducers({
       instruments: registry,
@@ -121,6 +126,7 @@ export class Market {
     const now = this.clock.now();
     for (const inst of this.registry.all())
       if (!this.ownership || this.ownership.owns(inst.cfg.instrument_name)) this.simulation.step(inst, now);
+    this.triggers.sweep();
     publishCadence(this.producers, this.out, 'tick', now);
     if (this.tickCount % SLOW_EVERY === 0) publishCadence(this.producers, this.out, 'slow', now);
   }
@@ -170,9 +176,25 @@ export class Market {
     inst.asks.length = 0;
   }
 
-  /** `order`. */
+  /** `order`: a trigger order waits off the book (triggers.ts), any other is placed at once. */
   place(session: Session, p: OrderParams): OrderOutcome {
-    return this.orders.place(session, p);
+    return hasTrigger(p) ? this.triggers.add(session, p) : this.orders.place(session, p);
+  }
+
+  /**
+   * Move an instrument's mark to a price (the control plane's `mark`): the orders it runs through are
+   * filled as a tick would fill them, and trigger orders see the new price. Returns the mark set, or
+   * why it was not.
+   */
+  moveMark(name: string, price: number): { mark: string } | { error: string } {
+    const inst = this.registry.get(name);
+    if (!inst) return { error: `instrument ${name.slice(0, 80)} is not listed` };
+    if (this.ownership && !this.ownership.owns(name)) return { error: `instrument ${name} is another member's` };
+    const ticks = Math.round(price / Number(inst.cfg.tick_size));
+    if (!(ticks > inst.halfSpread + 1)) return { error: `price ${price} is too low for ${name}` };
+    this.simulation.moveTo(inst, ticks, this.clock.now());
+    this.triggers.sweep();
+    return { mark: priceText(inst, inst.midTicks) };
   }
 
   /** `replace`. */
