@@ -12,6 +12,7 @@ import { MAX_SUBSCRIPTIONS_PER_CONNECTION } from './subscriptions';
 import { ownSubaccount, ownWallet, readHandlers } from './handlers-reads';
 import type { HandlerParts } from './handler-parts';
 import { triggerOrderHandlers } from './handlers/trigger-orders';
+import { sessionKeyHandlers } from './handlers/session-keys';
 
 export type { HandlerParts } from './handler-parts';
 
@@ -155,5 +156,6 @@ export function createHandlers(parts: HandlerParts): Record<string, Handler> {
     ...orderHandlers(parts),
     ...readHandlers(parts),
     ...triggerOrderHandlers(parts),
+    ...sessionKeyHandlers(parts),
   };
 }
