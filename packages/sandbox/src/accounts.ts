@@ -117,6 +117,22 @@ export class Accounts {
     throw new Error(`no free subaccount ids for ${wallet} after ${DERIVE_ATTEMPTS} attempts`);
   }
 
+  /** Subaccount labels (private/change_subaccount_label); none is the empty string. */
+  private readonly labels = new Map<number, string>();
+
+  labelOf(subaccount: number): string {
+    return this.labels.get(subaccount) ?? '';
+  }
+
+  setLabel(subaccount: number, label: string): void {
+    this.labels.set(subaccount, label);
+  }
+
+  /** Whether the wallet has its subaccounts already (logged in, configured, or credited). */
+  knows(wallet: string): boolean {
+    return this.subaccountsByWallet.has(wallet);
+  }
+
   /** The wallet owning a subaccount, if any. */
   walletOf(subaccount: number): string | undefined {
     return this.walletBySubaccount.get(subaccount);

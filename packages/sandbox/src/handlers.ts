@@ -13,6 +13,7 @@ import { ownSubaccount, ownWallet, readHandlers } from './handlers-reads';
 import type { HandlerParts } from './handler-parts';
 import { triggerOrderHandlers } from './handlers/trigger-orders';
 import { sessionKeyHandlers } from './handlers/session-keys';
+import { transferHandlers } from './handlers/transfers';
 
 export type { HandlerParts } from './handler-parts';
 
@@ -157,5 +158,6 @@ export function createHandlers(parts: HandlerParts): Record<string, Handler> {
     ...readHandlers(parts),
     ...triggerOrderHandlers(parts),
     ...sessionKeyHandlers(parts),
+    ...transferHandlers(parts),
   };
 }

@@ -7,6 +7,9 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { normalizeAddress } from '@exchange-api/auth';
+import { parseFixed } from './fixed';
+import { RpcFailure } from './rpc';
 import { resolveOptions, type ResolvedOptions, type SandboxOptions } from './options';
 import { Clock } from './clock';
 import { Limits } from './limits';
@@ -130,6 +133,18 @@ function controlPlane({ clock, limits, connections, index, market, faults }: Par
       return now;
     },
     mark: (instrument, price) => market.moveMark(instrument, price),
+    deposit: (wallet, asset, amount, subaccount) => {
+      const w = normalizeAddress(wallet);
+      const x = parseFixed(amount);
+      if (!w) return { error: `wallet must be an address (got ${wallet.slice(0, 60)})` };
+      if (x === null) return { error: `amount must be a decimal (got ${amount.slice(0, 40)})` };
+      try {
+        return market.funds.deposit(w, asset, x, subaccount);
+      } catch (err) {
+        if (err instanceof RpcFailure) return { error: err.data ?? err.message };
+        throw err;
+      }
+    },
   };
 }
 

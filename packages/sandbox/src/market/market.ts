@@ -27,6 +27,7 @@ import { Portfolios } from './portfolios';
 import { OrderFlow, type OrderParams } from './orders';
 import { hasTrigger } from './order-rules';
 import { TriggerBook } from './triggers';
+import { Funds } from './funds';
 import { intervalValues, makeProducers, publishCadence, type Producers } from './producers';
 import type { OrderOutcome, PrivateTrade, Publisher } from './types';
 
@@ -58,6 +59,8 @@ export class Market {
   readonly history: History;
   /** Trigger orders waiting for their price (triggers.ts). */
   readonly triggers: TriggerBook;
+  /** Deposits, withdrawals and own transfers (funds.ts). */
+  readonly funds: Funds;
   private readonly registry: Instruments;
   private readonly simulation: Simulation;
   private readonly orders: OrderFlow;
@@ -86,6 +89,7 @@ export class Market {
       streams.ofInstrument('takers', inst.cfg.instrument_name),
     );
     this.orders = new OrderFlow(registry, open, margin, settlement, streams, clock, out);
+    this.funds = new Funds(accounts, registry, margin, streams, clock, out);
     this.triggers = new TriggerBook(registry, this.orders, streams, clock, (o) => settlement.publishOrder(o));
     const rfqs = new Rfqs(registry, accounts, counterparties, margin, streams);
     this.producers = makeProducers({
