@@ -14,6 +14,8 @@ import type { HandlerParts } from './handler-parts';
 import { triggerOrderHandlers } from './handlers/trigger-orders';
 import { sessionKeyHandlers } from './handlers/session-keys';
 import { transferHandlers } from './handlers/transfers';
+import { cancelOnDisconnectHandlers } from './handlers/cancel-on-disconnect';
+import { mmpHandlers } from './handlers/mmp';
 
 export type { HandlerParts } from './handler-parts';
 
@@ -159,5 +161,7 @@ export function createHandlers(parts: HandlerParts): Record<string, Handler> {
     ...triggerOrderHandlers(parts),
     ...sessionKeyHandlers(parts),
     ...transferHandlers(parts),
+    ...cancelOnDisconnectHandlers(parts),
+    ...mmpHandlers(parts),
   };
 }

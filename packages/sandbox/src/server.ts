@@ -71,7 +71,8 @@ function assemble(options: ResolvedOptions, clock: Clock, state: SandboxState, f
   );
   const nonces = state.nonces;
   const actions = new ActionVerifier(clock, accounts, nonces, options.actionDeployments, (n) => m.assetOf(n));
-  const handlers = createHandlers({ accounts, access, admission, index, limits, market, clock, actions });
+  const parts = { accounts, access, admission, index, limits, market, clock, actions, connections };
+  const handlers = createHandlers(parts);
   const forward = state.router({ index, accounts, handlers, books: m, faults });
   const pipeline = createPipeline({
     accounts,

@@ -5,7 +5,7 @@
  * simulated counterparties with real keys, and the matching engine behind the order-flow methods.
  * This class only wires the parts together and is the surface the server sees.
  */
-import { matchChannel, type AssumedLiveInstrument, type Order } from '@exchange-api/types';
+import { matchChannel, type AssumedLiveInstrument, type CancelReason, type Order } from '@exchange-api/types';
 import type { ResolvedOptions } from '../options';
 import type { Accounts, Session } from '../accounts';
 import type { Clock } from '../clock';
@@ -28,6 +28,7 @@ import { OrderFlow, type OrderParams } from './orders';
 import { hasTrigger } from './order-rules';
 import { TriggerBook } from './triggers';
 import { Funds } from './funds';
+import { Mmp } from './mmp';
 import { intervalValues, makeProducers, publishCadence, type Producers } from './producers';
 import type { OrderOutcome, PrivateTrade, Publisher } from './types';
 
@@ -61,6 +62,8 @@ export class Market {
   readonly triggers: TriggerBook;
   /** Deposits, withdrawals and own transfers (funds.ts). */
   readonly funds: Funds;
+  /** Market maker protection (mmp.ts). */
+  readonly mmp: Mmp;
   private readonly registry: Instruments;
   private readonly simulation: Simulation;
   private readonly orders: OrderFlow;
@@ -89,6 +92,14 @@ export class Market {
       streams.ofInstrument('takers', inst.cfg.instrument_name),
     );
     this.orders = new OrderFlow(registry, open, margin, settlement, streams, clock, out);
+    this.mmp = new Mmp(clock, (sub, currency) =>
+      this.orders.cancelWhere(
+        sub,
+        (o) => o.mmp && registry.get(o.instrument_name)?.cfg.base_currency === currency,
+        'mmp_trigger',
+      ),
+    );
+    settlement.filled = (inst, r, direction, lots) => this.mmp.filled(inst, r, direction, lots);
     this.funds = new Funds(accounts, registry, margin, streams, clock, out);
     this.triggers = new TriggerBook(registry, this.orders, streams, clock, (o) => settlement.publishOrder(o));
     const rfqs = new Rfqs(registry, accounts, counterparties, margin, streams);
@@ -182,6 +193,7 @@ export class Market {
 
   /** `order`: a trigger order waits off the book (triggers.ts), any other is placed at once. */
   place(session: Session, p: OrderParams): OrderOutcome {
+    this.mmpOpen(p);
     return hasTrigger(p) ? this.triggers.add(session, p) : this.orders.place(session, p);
   }
 
@@ -206,7 +218,14 @@ export class Market {
     session: Session,
     p: OrderParams & { order_id_to_cancel: string },
   ): { cancelled_order: Order; order: Order; trades: PrivateTrade[] } {
+    this.mmpOpen(p);
     return this.orders.replace(session, p);
+  }
+
+  /** A new mmp order is refused while its subaccount is frozen in its currency (mmp.ts). */
+  private mmpOpen(p: OrderParams): void {
+    const inst = this.registry.get(p.instrument_name);
+    if (inst) this.mmp.assertOpen(p.subaccount_id, inst, p.mmp);
   }
 
   /** `cancel`: one open order by id (11001 when none). */
@@ -215,7 +234,7 @@ export class Market {
   }
 
   /** The other cancels: every open order of the subaccount passing the filter; returns how many. */
-  cancelWhere(subaccount: number, keep: (o: Order) => boolean): number {
-    return this.orders.cancelWhere(subaccount, keep);
+  cancelWhere(subaccount: number, keep: (o: Order) => boolean, reason?: CancelReason): number {
+    return this.orders.cancelWhere(subaccount, keep, reason);
   }
 }

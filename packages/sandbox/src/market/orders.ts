@@ -2,7 +2,7 @@
  * Order flow: accepting an order (its checks, matching, settling, resting or cancelling the rest),
  * replacing one, and the cancels.
  */
-import { errorByName, type Order } from '@exchange-api/types';
+import { errorByName, type CancelReason, type Order } from '@exchange-api/types';
 import type { Session } from '../accounts';
 import type { Clock } from '../clock';
 import { RpcFailure } from '../rpc';
@@ -77,11 +77,11 @@ export class OrderFlow {
   }
 
   /** The other cancels: every open order of the subaccount passing the filter; returns how many. */
-  cancelWhere(subaccount: number, keep: (o: Order) => boolean): number {
+  cancelWhere(subaccount: number, keep: (o: Order) => boolean, reason: CancelReason = 'user_request'): number {
     let n = 0;
     for (const r of this.open.ofSubaccount(subaccount)) {
       if (!keep(r.order)) continue;
-      this.cancelResting(r);
+      this.cancelResting(r, reason);
       n++;
     }
     return n;
@@ -229,11 +229,11 @@ export class OrderFlow {
   }
 
   /** Take an open order off the book at the user's request and push it; returns its record. */
-  private cancelResting(r: Resting): Order {
+  private cancelResting(r: Resting, reason: CancelReason = 'user_request'): Order {
     removeResting(this.instruments.ofOrder(r), r);
     this.open.delete(r.order.order_id);
     r.order.order_status = 'cancelled';
-    r.order.cancel_reason = 'user_request';
+    r.order.cancel_reason = reason;
     r.order.last_update_timestamp = this.clock.now();
     return this.publishOrder(r.order);
   }
