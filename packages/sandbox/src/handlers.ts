@@ -16,6 +16,7 @@ import { sessionKeyHandlers } from './handlers/session-keys';
 import { transferHandlers } from './handlers/transfers';
 import { cancelOnDisconnectHandlers } from './handlers/cancel-on-disconnect';
 import { mmpHandlers } from './handlers/mmp';
+import { algoOrderHandlers } from './handlers/algo-orders';
 
 export type { HandlerParts } from './handler-parts';
 
@@ -135,10 +136,14 @@ function orderHandlers({ market }: HandlerParts): Record<string, Handler> {
         );
       return { cancelled_orders: n };
     },
-    // cancel_trigger_orders: true cancels the subaccount's waiting trigger orders too (derive-ts's option).
-    'private/cancel_all': (ctx, p: Scoped & { cancel_trigger_orders?: boolean | null }) => {
+    // cancel_trigger_orders / cancel_algo_orders: true cancels the waiting trigger / working algo orders too.
+    'private/cancel_all': (
+      ctx,
+      p: Scoped & { cancel_trigger_orders?: boolean | null; cancel_algo_orders?: boolean | null },
+    ) => {
       count(ctx, p, () => true);
       if (p.cancel_trigger_orders === true) market.triggers.cancelWhere(p.subaccount_id);
+      if (p.cancel_algo_orders === true) market.algos.cancelAll(p.subaccount_id);
       return 'ok';
     },
     'private/cancel_by_label': (ctx, p: Scoped & { label: string; instrument_name?: string | null }) => ({
@@ -163,5 +168,6 @@ export function createHandlers(parts: HandlerParts): Record<string, Handler> {
     ...transferHandlers(parts),
     ...cancelOnDisconnectHandlers(parts),
     ...mmpHandlers(parts),
+    ...algoOrderHandlers(parts),
   };
 }

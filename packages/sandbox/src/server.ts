@@ -130,7 +130,9 @@ function controlPlane({ clock, limits, connections, index, market, faults }: Par
       clock.checkAdvance(ms);
       await limits.advance(ms);
       const now = clock.advance(ms);
-      market.triggers.sweep(); // a trigger order whose signature expired meanwhile is expired now
+      // Trigger orders whose signature expired meanwhile expire; TWAP slices due meanwhile run.
+      market.triggers.sweep();
+      market.algos.sweep();
       return now;
     },
     mark: (instrument, price) => market.moveMark(instrument, price),

@@ -25,11 +25,11 @@ async function trader(options: SandboxOptions = quiet) {
 }
 
 describe('every order field is honoured or refused by name, never ignored', () => {
-  it('algo orders and extra fees are refused naming their fields, never placed as plain orders', async () => {
+  it('atomic signing and extra fees are refused naming their fields, never placed as plain orders', async () => {
     const t = await trader();
     try {
-      const twap = await t.order({ ...buyBelow, algo_type: 'twap', algo_duration_sec: 600, algo_num_slices: 10 });
-      expect(twap.error.data).toMatch(/^algo_type, algo_duration_sec, algo_num_slices: not modelled/);
+      const atomic = await t.order({ ...buyBelow, is_atomic_signing: true });
+      expect(atomic.error.data).toMatch(/^is_atomic_signing: not modelled/);
       expect((await t.order({ ...buyBelow, extra_fee: '0.5' })).error.data).toMatch(/^extra_fee: not modelled/);
       expect(await t.openOrders()).toEqual([]);
       expect(await t.position()).toBe('0');

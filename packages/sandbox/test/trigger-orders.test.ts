@@ -132,7 +132,7 @@ describe('trigger orders rest off the book until their price is crossed, then en
     );
     expect(replace.error).toMatchObject({
       code: 11000,
-      data: 'trigger_type, trigger_price: private/replace does not take a trigger order (place it with private/order)',
+      data: 'trigger_type, trigger_price: private/replace does not take a trigger or algo order (place it with private/order)',
     });
   });
 

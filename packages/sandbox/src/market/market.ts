@@ -25,7 +25,8 @@ import { History } from './history';
 import { Catalog } from './catalog';
 import { Portfolios } from './portfolios';
 import { OrderFlow, type OrderParams } from './orders';
-import { hasTrigger } from './order-rules';
+import { hasTrigger, refuseTriggeredAlgo } from './order-rules';
+import { AlgoBook, hasAlgo } from './algos';
 import { TriggerBook } from './triggers';
 import { Funds } from './funds';
 import { Mmp } from './mmp';
@@ -64,6 +65,8 @@ export class Market {
   readonly funds: Funds;
   /** Market maker protection (mmp.ts). */
   readonly mmp: Mmp;
+  /** TWAP orders working in slices (algos.ts). */
+  readonly algos: AlgoBook;
   private readonly registry: Instruments;
   private readonly simulation: Simulation;
   private readonly orders: OrderFlow;
@@ -101,6 +104,7 @@ export class Market {
     );
     settlement.filled = (inst, r, direction, lots) => this.mmp.filled(inst, r, direction, lots);
     this.funds = new Funds(accounts, registry, margin, streams, clock, out);
+    this.algos = new AlgoBook(registry, this.orders, streams, clock, (o) => settlement.publishOrder(o));
     this.triggers = new TriggerBook(registry, this.orders, streams, clock, (o) => settlement.publishOrder(o));
     const rfqs = new Rfqs(registry, accounts, counterparties, margin, streams);
     this.producers = makeProducers({
@@ -142,6 +146,7 @@ export class Market {
     for (const inst of this.registry.all())
       if (!this.ownership || this.ownership.owns(inst.cfg.instrument_name)) this.simulation.step(inst, now);
     this.triggers.sweep();
+    this.algos.sweep();
     publishCadence(this.producers, this.out, 'tick', now);
     if (this.tickCount % SLOW_EVERY === 0) publishCadence(this.producers, this.out, 'slow', now);
   }
@@ -194,7 +199,9 @@ export class Market {
   /** `order`: a trigger order waits off the book (triggers.ts), any other is placed at once. */
   place(session: Session, p: OrderParams): OrderOutcome {
     this.mmpOpen(p);
-    return hasTrigger(p) ? this.triggers.add(session, p) : this.orders.place(session, p);
+    refuseTriggeredAlgo(p);
+    if (hasTrigger(p)) return this.triggers.add(session, p);
+    return hasAlgo(p) ? this.algos.add(session, p) : this.orders.place(session, p);
   }
 
   /**

@@ -16,17 +16,15 @@ import type { Direction, Fill, OrderFields } from './types';
 const code = (name: Parameters<typeof errorByName>[0]) => errorByName(name).code;
 
 /** Order fields the sandbox has no model for: set to anything but null (or false), the order is refused. */
-const UNMODELLED: readonly (keyof OrderFields)[] = [
-  'algo_type',
-  'algo_duration_sec',
-  'algo_num_slices',
-  'is_atomic_signing',
-];
+const UNMODELLED: readonly (keyof OrderFields)[] = ['is_atomic_signing'];
 
 /** The fields that make an order a trigger order (triggers.ts rests it off the book until its price). */
 export const TRIGGER_FIELDS: readonly (keyof OrderFields)[] = ['trigger_type', 'trigger_price', 'trigger_price_type'];
 
 const isSet = (v: unknown) => v !== undefined && v !== null && v !== false;
+
+/** The fields that make an order an algo order (algos.ts works it in slices). */
+export const ALGO_FIELDS: readonly (keyof OrderFields)[] = ['algo_type', 'algo_duration_sec', 'algo_num_slices'];
 
 /** Whether an order sets any trigger field. */
 export const hasTrigger = (p: OrderFields): boolean => TRIGGER_FIELDS.some((f) => isSet(p[f]));
@@ -39,21 +37,32 @@ export function refuseUnmodelled(p: OrderFields): void {
   if (set.length === 0) return;
   throw new RpcFailure(
     code('RPC_ORDER_REJECTED'),
-    `${set.join(', ')}: not modelled by the sandbox (algo orders, atomic signing and extra fees ` +
+    `${set.join(', ')}: not modelled by the sandbox (atomic signing and extra fees ` +
       `are refused rather than placed as plain orders)`,
   );
 }
 
 /**
- * Refuse trigger fields where they cannot be honoured: private/replace places a plain order at once,
- * so a trigger there would be ignored (a trigger order is placed with private/order).
+ * Refuse trigger and algo fields where they cannot be honoured: private/replace places a plain order
+ * at once, so a trigger or a slicing there would be ignored (both are placed with private/order).
  */
 export function refuseTriggerFields(p: OrderFields, where: string): void {
-  const set = TRIGGER_FIELDS.filter((f) => isSet(p[f]));
+  const set = [...TRIGGER_FIELDS, ...ALGO_FIELDS].filter((f) => isSet(p[f]));
   if (set.length > 0)
     throw new RpcFailure(
       code('RPC_ORDER_REJECTED'),
-      `${set.join(', ')}: ${where} does not take a trigger order (place it with private/order)`,
+      `${set.join(', ')}: ${where} does not take a trigger or algo order (place it with private/order)`,
+    );
+}
+
+/** Refuse an order that is both a trigger and an algo order: the sandbox works one or the other. */
+export function refuseTriggeredAlgo(p: OrderFields): void {
+  const trigger = TRIGGER_FIELDS.filter((f) => isSet(p[f]));
+  const algo = ALGO_FIELDS.filter((f) => isSet(p[f]));
+  if (trigger.length > 0 && algo.length > 0)
+    throw new RpcFailure(
+      code('RPC_ORDER_REJECTED'),
+      `${[...trigger, ...algo].join(', ')}: a trigger order that works as an algo is not modelled by the sandbox`,
     );
 }
 
