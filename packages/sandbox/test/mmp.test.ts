@@ -63,7 +63,7 @@ describe('market maker protection: mmp orders freeze when their fills pass a lim
     expect(cfg).toEqual([expect.objectContaining({ is_frozen: true, mmp_unfreeze_time: 0 })]);
     const refused = await maker.order({ ...sell, amount: '1', mmp: true });
     expect(refused.error).toMatchObject({
-      code: 11000,
+      code: 11015,
       data: expect.stringMatching(/^mmp is frozen .* until reset_mmp/),
     });
     expect((await maker.order({ ...sell, amount: '1' })).result.order.order_status).toBe('open');

@@ -135,11 +135,11 @@ describe('session keys registered, listed and edited through the API, their limi
     });
     const wider = await o.register(newWallet(), { protocol_scopes: ['withdraw'], subaccount_ids: [o.subs[0]] }, key);
     expect(wider.error).toMatchObject({
-      code: 14003,
+      code: 14031,
       data: expect.stringMatching(/may not grant scopes withdraw beyond its own/),
     });
     const allSubs = await o.register(newWallet(), {}, key);
-    expect(allSubs.error).toMatchObject({ code: 14003, data: expect.stringMatching(/subaccounts beyond/) });
+    expect(allSubs.error).toMatchObject({ code: 14031, data: expect.stringMatching(/subaccounts beyond/) });
     const fine = await o.register(newWallet(), { subaccount_ids: [o.subs[0]] }, key);
     expect(fine.result.subaccount_ids).toEqual([o.subs[0]]);
   });
@@ -187,11 +187,11 @@ describe('session keys registered, listed and edited through the API, their limi
     expect((await k.order()).result).toBeTruthy();
     const tooSoon = await o.register(key, { expiry_sec: inSec(60) });
     expect(tooSoon.error).toMatchObject({
-      code: -32602,
-      data: expect.stringMatching(/^\/expiry_sec: .* at least 300 s/),
+      code: 14009,
+      data: expect.stringMatching(/^\/expiry_sec: .* at least 600 s/),
     });
-    expect((await o.register(key, { expiry_sec: inSec(400) })).result.expiry_sec).toBe(inSec(400));
-    expect((await control(o.sb, 'advance', { ms: 500_000 })).status).toBe(200);
+    expect((await o.register(key, { expiry_sec: inSec(700) })).result.expiry_sec).toBe(inSec(700));
+    expect((await control(o.sb, 'advance', { ms: 800_000 })).status).toBe(200);
     const after = await k.k.request('private/get_subaccount', { subaccount_id: o.subs[0] });
     expect(after.error).toMatchObject({ code: 14003, data: expect.stringMatching(/expired/) });
     expect((await o.c.call('private/session_keys', { wallet: o.w.address })).public_session_keys).toEqual([]);
@@ -205,7 +205,7 @@ describe('session keys registered, listed and edited through the API, their limi
     const key = newWallet();
     const narrow = await o.register(key, { protocol_scopes: ['trade:orderbook:spot'] });
     expect(narrow.error).toMatchObject({
-      code: -32602,
+      code: 14031,
       data: expect.stringMatching(/^\/protocol_scopes\/0: "trade:orderbook:spot" is not modelled/),
     });
     expect((await o.register(key, { subaccount_ids: [1] })).error).toMatchObject({ code: 14003 });

@@ -95,7 +95,7 @@ describe('money between own subaccounts, in by deposit and out by withdrawal, de
     const a = await account();
     const [s0, s1] = a.subs as [number, number];
     const tooMuch = await a.c.request('private/transfer_spot', await transfer(a.w, a.w.address, s0, s1, '2000000'));
-    expect(tooMuch.error).toMatchObject({ code: -32602, data: expect.stringMatching(/is more than subaccount/) });
+    expect(tooMuch.error).toMatchObject({ code: 11026, data: expect.stringMatching(/is more than subaccount/) });
     const stranger = newWallet();
     const c2 = await Client.connect(a.sb.wsUrl);
     const [theirs] = await c2.login(stranger);
@@ -113,7 +113,7 @@ describe('money between own subaccounts, in by deposit and out by withdrawal, de
       'private/transfer_spot',
       await transfer(a.w, a.w.address, s0, s1, '1', { asset_name: 'DOGE' }),
     );
-    expect(unknown.error).toMatchObject({ code: -32602, data: expect.stringMatching(/^\/asset_name: "DOGE"/) });
+    expect(unknown.error).toMatchObject({ code: 12000, data: expect.stringMatching(/^\/asset_name: "DOGE"/) });
     // A trade-only key may not move money (the transfer scope is its own).
     const key = newWallet();
     await a.c.call(
@@ -179,7 +179,7 @@ describe('money between own subaccounts, in by deposit and out by withdrawal, de
     expect(resting.order.order_status).toBe('open');
     const short = await a.c.request('private/withdraw', await withdrawal(a.w, a.w.address, s0, '990000'));
     expect(short.error).toMatchObject({
-      code: -32602,
+      code: 11026,
       data: expect.stringMatching(/would leave it short: insufficient margin/),
     });
     expect(await a.usdc(s0)).toBe(STARTING - 250);

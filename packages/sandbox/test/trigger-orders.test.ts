@@ -75,15 +75,24 @@ describe('trigger orders rest off the book until their price is crossed, then en
     expect(Number(trades.trades[0].trade_price)).toBeLessThan(95);
   });
 
-  it('a take-profit and an index-priced stop wait for their own side of the price', async () => {
+  it('a take-profit and a stop wait each for their own side of the price; an index price is refused', async () => {
     const t = await trader();
-    const tp = await t.order({
+    const index = await t.order({
       ...base,
       direction: 'sell',
       limit_price: '100',
       trigger_type: 'takeprofit',
       trigger_price: '110',
       trigger_price_type: 'index',
+    });
+    // Only mark prices trigger, as on the venue (its 11053).
+    expect(index.error).toMatchObject({ code: 11053, data: expect.stringMatching(/^trigger_price_type index/) });
+    const tp = await t.order({
+      ...base,
+      direction: 'sell',
+      limit_price: '100',
+      trigger_type: 'takeprofit',
+      trigger_price: '110',
     });
     expect(tp.result.order.order_status).toBe('untriggered');
     const stopBuy = await t.order({
@@ -109,7 +118,7 @@ describe('trigger orders rest off the book until their price is crossed, then en
     const t = await trader();
     const atOnce = await t.order({ ...stopSell, trigger_price: '100.5' });
     expect(atOnce.error).toMatchObject({
-      code: 11000,
+      code: 11051,
       data: expect.stringMatching(/^trigger_price 100.5 would trigger at once/),
     });
     expect((await t.order({ ...stopSell, trigger_type: null })).error.data).toMatch(/^trigger_type is missing/);
@@ -131,7 +140,7 @@ describe('trigger orders rest off the book until their price is crossed, then en
       }),
     );
     expect(replace.error).toMatchObject({
-      code: 11000,
+      code: 11054,
       data: 'trigger_type, trigger_price: private/replace does not take a trigger or algo order (place it with private/order)',
     });
   });

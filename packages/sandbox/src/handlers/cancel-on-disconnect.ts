@@ -10,7 +10,6 @@ import type { Connection } from '../connection';
 import type { HandlerParts } from '../handler-parts';
 import { ownWallet } from '../handlers-reads';
 import type { Handler } from '../pipeline';
-import { RpcFailure } from '../rpc';
 
 /** The handler, and the watch on the connections that it arms. */
 export function cancelOnDisconnectHandlers({ accounts, connections, market }: HandlerParts): Record<string, Handler> {
@@ -26,10 +25,9 @@ export function cancelOnDisconnectHandlers({ accounts, connections, market }: Ha
   return {
     'private/set_cancel_on_disconnect': (ctx, p: { enabled?: boolean | null; wallet?: string | null }) => {
       const wallet = p.wallet == null ? ctx.session!.wallet : ownWallet(ctx, p.wallet).wallet;
-      if (typeof p.enabled !== 'boolean')
-        throw RpcFailure.of('RPC_INVALID_PARAMS', '/enabled: give true or false (absent, nothing would change)');
-      if (p.enabled) armed.add(wallet);
-      else armed.delete(wallet);
+      // Absent or null asks for no change, and none is made.
+      if (p.enabled === true) armed.add(wallet);
+      else if (p.enabled === false) armed.delete(wallet);
       return 'ok';
     },
   };

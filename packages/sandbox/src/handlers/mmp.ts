@@ -18,7 +18,8 @@ type SetParams = {
   mmp_interval: number;
 };
 
-const invalid = (data: string) => RpcFailure.of('RPC_INVALID_PARAMS', data);
+// A setting the model cannot take: 11000, the one refusal code of order-flow settings (the table has no other).
+const invalid = (data: string) => RpcFailure.of('RPC_ORDER_REJECTED', data);
 
 function limit(field: string, v: string | number | undefined): bigint {
   if (v === undefined) return 0n;
@@ -39,7 +40,8 @@ export function mmpHandlers({ market, accounts }: HandlerParts): Record<string, 
     'private/set_mmp_config': (ctx, p: SetParams) => {
       const subaccount = trading(ctx, p);
       if (!market.currencies.has(p.currency))
-        throw invalid(
+        throw RpcFailure.of(
+          'RPC_CURRENCY_NOT_FOUND',
           `/currency: ${JSON.stringify(p.currency).slice(0, 40)} is not one of ${[...market.currencies].join(', ')}`,
         );
       if (!Number.isSafeInteger(p.mmp_interval) || p.mmp_interval <= 0)

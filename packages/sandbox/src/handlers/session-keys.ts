@@ -26,12 +26,13 @@ const PROTOCOL_SCOPES: Readonly<Record<string, Scope | '*'>> = {
 };
 /** The off-chain scopes the sandbox models. */
 const OFFCHAIN_SCOPES: Readonly<Record<string, Scope>> = { account_info: 'read' };
-/** A registration must leave the key valid this long (derive-ts: the 5-minute minimum validity). */
-const MIN_VALIDITY_SEC = 300;
+/** A registration must leave the key valid this long (the venue's 14009: more than ten minutes). */
+const MIN_VALIDITY_SEC = 600;
 /** What a configured key with no expiry shows as expiry_sec: the last second of year 9999. */
 const NEVER_SEC = 253_402_300_799;
 
-const invalid = (data: string) => RpcFailure.of('RPC_INVALID_PARAMS', data);
+const scopeRefused = (data: string) => RpcFailure.of('SESSION_KEY_SCOPE', data);
+const notAnAddress = (data: string) => RpcFailure.of('INVALID_ADDRESS', data);
 
 type SetParams = {
   wallet: string;
@@ -65,7 +66,7 @@ function grantedScopes(protocol: readonly string[], offchain: readonly string[])
     list.forEach((s, i) => {
       const granted = (table as Record<string, string>)[s];
       if (!granted)
-        throw invalid(
+        throw scopeRefused(
           `/${field}/${i}: ${JSON.stringify(s).slice(0, 40)} is not modelled by the sandbox ` +
             `(it models ${Object.keys(table).join(', ')})`,
         );
@@ -119,7 +120,12 @@ export function sessionKeyHandlers({ accounts, actions, clock }: HandlerParts): 
   const keyOf = (ctx: CallContext, wallet: string, address: string): KeyRecord => {
     const addr = normalizeAddress(address);
     const k = addr ? accounts.keysOf(wallet).find((x) => x.address === addr) : undefined;
-    if (!k) throw invalid(`/public_session_key: ${address} is no session key of wallet ${wallet}`);
+    if (!addr) throw notAnAddress(`/public_session_key: not an address (got ${address.slice(0, 60)})`);
+    if (!k)
+      throw RpcFailure.of(
+        'SESSION_KEY_NOT_FOUND',
+        `/public_session_key: ${addr} is no session key of wallet ${wallet}`,
+      );
     return k;
   };
   return {
@@ -128,8 +134,8 @@ export function sessionKeyHandlers({ accounts, actions, clock }: HandlerParts): 
       const wallet = session.wallet;
       const address = normalizeAddress(p.public_session_key);
       if (!address)
-        throw invalid(`/public_session_key: not an address (got ${String(p.public_session_key).slice(0, 60)})`);
-      if (address === wallet) throw invalid('/public_session_key: the wallet itself is no session key');
+        throw notAnAddress(`/public_session_key: not an address (got ${String(p.public_session_key).slice(0, 60)})`);
+      if (address === wallet) throw scopeRefused('/public_session_key: the wallet itself is no session key');
       const scopes = grantedScopes(p.protocol_scopes, p.offchain_scopes);
       const own = accounts.subaccountsOf(wallet);
       const subaccounts = p.subaccount_ids ?? [];
@@ -138,7 +144,8 @@ export function sessionKeyHandlers({ accounts, actions, clock }: HandlerParts): 
         throw RpcFailure.of('AUTH_ACCESS_DENIED', `subaccounts ${foreign.join(', ')} are not wallet ${wallet}'s`);
       const nowSec = Math.floor(clock.now() / 1000);
       if (p.expiry_sec < nowSec + MIN_VALIDITY_SEC)
-        throw invalid(
+        throw RpcFailure.of(
+          'SESSION_KEY_EXPIRY_TOO_SOON',
           `/expiry_sec: ${p.expiry_sec} must be at least ${MIN_VALIDITY_SEC} s after the server time (${nowSec})`,
         );
       const child = { scopes: scopes.length > 0 ? scopes : ['none'], subaccounts, expiresAtMs: p.expiry_sec * 1000 };
@@ -150,7 +157,7 @@ export function sessionKeyHandlers({ accounts, actions, clock }: HandlerParts): 
       const signer = normalizeAddress(p.signer);
       const parent = signer && signer !== wallet ? accounts.sessionKey(wallet, signer) : undefined;
       const wider = parent && narrowerThan(parent as KeyRecord, child);
-      if (wider) throw RpcFailure.of('AUTH_ACCESS_DENIED', `session key ${signer} may not grant ${wider}`);
+      if (wider) throw scopeRefused(`session key ${signer} may not grant ${wider}`);
       const record = accounts.putKey({
         address,
         wallet,

@@ -34,19 +34,19 @@ type HistoryQuery = {
   end_timestamp?: number | null;
 };
 
-const invalid = (data: string) => RpcFailure.of('RPC_INVALID_PARAMS', data);
+const rejected = (data: string) => RpcFailure.of('RPC_TRANSFER_REJECT', data);
 
 /** A positive decimal amount, or -32602 naming the field. */
 function amountOf(field: string, v: string | number): bigint {
   const x = parseFixed(v);
-  if (x === null || x <= 0n) throw invalid(`/${field}: must be a decimal above zero (got ${String(v).slice(0, 40)})`);
+  if (x === null || x <= 0n) throw rejected(`/${field}: must be a decimal above zero (got ${String(v).slice(0, 40)})`);
   return x;
 }
 
 /** max_fee_usd: any decimal from zero up is met, as the sandbox charges no fee for moving money. */
 function feeCap(v: string | number): void {
   const x = parseFixed(v);
-  if (x === null || x < 0n) throw invalid(`/max_fee_usd: must be a decimal from 0 up (got ${String(v).slice(0, 40)})`);
+  if (x === null || x < 0n) throw rejected(`/max_fee_usd: must be a decimal from 0 up (got ${String(v).slice(0, 40)})`);
 }
 
 /** The transfer and withdrawal handlers, keyed by method name. */
@@ -65,11 +65,12 @@ export function transferHandlers({ market, actions, accounts }: HandlerParts): R
       const session = ctx.session!;
       ownSubaccount(ctx, p.subaccount_id);
       const asset = funds.assetOrRefuse(p.asset_name);
-      if (p.sub_id !== 0) throw invalid(`/sub_id: a spot asset has sub id 0 (got ${p.sub_id})`);
+      if (p.sub_id !== 0)
+        throw RpcFailure.of('RPC_ASSET_NOT_FOUND', `/sub_id: a spot asset has sub id 0 (got ${p.sub_id})`);
       const amount = amountOf('amount', p.amount);
       feeCap(p.max_fee_usd);
       if (p.to_subaccount_id === 0 && p.new_subaccount_manager === 0)
-        throw invalid('/new_subaccount_manager: a transfer to subaccount 0 opens one, and needs its manager');
+        throw rejected('/new_subaccount_manager: a transfer to subaccount 0 opens one, and needs its manager');
       await actions.verify(session, 'private/transfer_spot', p as never, ctx.ip, { scope: 'transfer', asset });
       const done = funds.transfer(session.wallet, p.subaccount_id, p.to_subaccount_id, p.asset_name, amount);
       // This login may act for the subaccount it opened (another login sees it on its next login).
@@ -84,7 +85,8 @@ export function transferHandlers({ market, actions, accounts }: HandlerParts): R
       const amount = amountOf('amount_in_underlying', p.amount_in_underlying);
       feeCap(p.max_fee_usd);
       const recipient = p.recipient == null ? session.wallet : normalizeAddress(p.recipient);
-      if (!recipient) throw invalid(`/recipient: not an address (got ${String(p.recipient).slice(0, 60)})`);
+      if (!recipient)
+        throw RpcFailure.of('INVALID_ADDRESS', `/recipient: not an address (got ${String(p.recipient).slice(0, 60)})`);
       await actions.verify(session, 'private/withdraw', p as never, ctx.ip, { scope: 'withdraw', asset });
       return funds.withdraw(session.wallet, p.subaccount_id, p.asset_name, amount, recipient);
     },

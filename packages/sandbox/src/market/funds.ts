@@ -36,7 +36,7 @@ export function cashAssetOf(name: string): SpotAsset {
   return { address, decimals: 6 };
 }
 
-const invalid = (data: string) => RpcFailure.of('RPC_INVALID_PARAMS', data);
+const invalid = (data: string) => RpcFailure.of('RPC_TRANSFER_REJECT', data);
 
 type Kept<T> = T & { wallets: string[] };
 
@@ -73,7 +73,8 @@ export class Funds {
         names.add(i.cfg.quote_currency);
         if (i.cfg.instrument_type === 'erc20') names.add(i.cfg.base_currency);
       }
-      throw invalid(
+      throw RpcFailure.of(
+        'RPC_ASSET_NOT_FOUND',
         `/asset_name: ${JSON.stringify(name).slice(0, 40)} is no spot asset here (${[...names].join(', ')})`,
       );
     }

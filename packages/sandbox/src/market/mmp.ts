@@ -17,7 +17,7 @@ import { RpcFailure } from '../rpc';
 import { amt, type Instrument, type Resting } from './instrument';
 import type { Direction } from './types';
 
-const ORDER_REJECTED = errorByName('RPC_ORDER_REJECTED').code;
+const MMP_FROZEN = errorByName('RPC_MMP_FROZEN').code;
 
 interface Config {
   amountLimit: bigint;
@@ -109,7 +109,7 @@ export class Mmp {
     const c = this.configs.get(key(subaccount, inst.cfg.base_currency));
     if (c && this.frozen(c))
       throw new RpcFailure(
-        ORDER_REJECTED,
+        MMP_FROZEN,
         `mmp is frozen for subaccount ${subaccount} in ${inst.cfg.base_currency}` +
           (c.frozenMs > 0 ? ` until ${c.frozenAt! + c.frozenMs}` : ' until reset_mmp'),
       );

@@ -50,7 +50,7 @@ export function refuseTriggerFields(p: OrderFields, where: string): void {
   const set = [...TRIGGER_FIELDS, ...ALGO_FIELDS].filter((f) => isSet(p[f]));
   if (set.length > 0)
     throw new RpcFailure(
-      code('RPC_ORDER_REJECTED'),
+      code('RPC_TRIGGER_REPLACE'),
       `${set.join(', ')}: ${where} does not take a trigger or algo order (place it with private/order)`,
     );
 }

@@ -1,6 +1,6 @@
 /**
  * Trigger orders (stop-loss and take-profit). One rests off the book, `untriggered`, until its price
- * (the mark, or the index) crosses its trigger price; then it enters the book as the order it is
+ * (the mark) crosses its trigger price; then it enters the book as the order it is
  * (limit or market, with its time in force), under its own id, through the same checks as any order.
  * A stop filled at once would teach a bot what the venue never does, so the crossing is the only way
  * in, and a trigger order whose price already holds when it arrives is refused rather than placed.
@@ -8,7 +8,8 @@
  * The rule, by direction (a stop-loss protects a position, a take-profit books its gain):
  * - stoploss sell, takeprofit buy: trigger when the price falls to the trigger price or below;
  * - stoploss buy, takeprofit sell: trigger when the price rises to the trigger price or above.
- * trigger_price_type defaults to `mark` when absent (derive-ts sends it as optional).
+ * trigger_price_type defaults to `mark` when absent (derive-ts sends it as optional); `index` is refused
+ * (11053), as the venue refuses it, so a bot is not taught a trigger the venue would not take.
  *
  * Checked when it arrives: every field of a plain order (instrument, amount, limit price, time in
  * force, max_fee against its limit and the mark, reject_timestamp, reduce_only's time in force).
@@ -32,8 +33,12 @@ import type { OrderOutcome } from './types';
 
 const ORDER_REJECTED = errorByName('RPC_ORDER_REJECTED').code;
 const ORDER_NOT_FOUND = errorByName('RPC_ORDER_NOT_FOUND').code;
+const TRIGGER_PRICE_CROSSED = errorByName('RPC_TRIGGER_PRICE_CROSSED').code;
+const TRIGGER_PRICE_TYPE = errorByName('RPC_TRIGGER_PRICE_TYPE').code;
 const TRIGGER_TYPES = ['stoploss', 'takeprofit'] as const;
 const PRICE_TYPES = ['mark', 'index'] as const;
+/** The price types the venue triggers on (its 11053 refuses index and last-trade prices). */
+const SERVED_PRICE_TYPES: readonly string[] = ['mark'];
 
 type TriggerType = (typeof TRIGGER_TYPES)[number];
 type PriceType = (typeof PRICE_TYPES)[number];
@@ -88,7 +93,7 @@ export class TriggerBook {
     const now = this.priceOf(inst, priceType);
     if (rising ? now >= at : now <= at)
       throw new RpcFailure(
-        ORDER_REJECTED,
+        TRIGGER_PRICE_CROSSED,
         `trigger_price ${fmt(at)} would trigger at once: the ${priceType} price of ${inst.cfg.instrument_name} ` +
           `is ${fmt(now)} and a ${type} ${p.direction} triggers at or ${rising ? 'above' : 'below'} it`,
       );
@@ -146,6 +151,8 @@ export class TriggerBook {
     const v = p.trigger_price_type ?? 'mark';
     if (!(PRICE_TYPES as readonly string[]).includes(v))
       throw new RpcFailure(ORDER_REJECTED, `trigger_price_type ${JSON.stringify(v).slice(0, 40)} is not mark or index`);
+    if (!SERVED_PRICE_TYPES.includes(v))
+      throw new RpcFailure(TRIGGER_PRICE_TYPE, `trigger_price_type ${v}: only mark prices trigger, as on the venue`);
     return v as PriceType;
   }
 
