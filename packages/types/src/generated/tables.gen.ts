@@ -15877,7 +15877,7 @@ export const errorTable = {
       "message": "Session key expiry must be > utc_now + 10 min",
       "condition": "A session key registered with an expiry less than ten minutes after the server time.",
       "name": "SESSION_KEY_EXPIRY_TOO_SOON",
-      "kind": "auth",
+      "kind": "request",
       "httpStatus": 400,
       "assumption": "error-codes"
     },
@@ -15895,7 +15895,7 @@ export const errorTable = {
       "message": "Session key not found",
       "condition": "A session key the wallet has not registered.",
       "name": "SESSION_KEY_NOT_FOUND",
-      "kind": "auth",
+      "kind": "request",
       "httpStatus": 400,
       "assumption": "error-codes"
     },
