@@ -25,7 +25,7 @@ export interface Session {
  * `transfer`, `withdraw`, `set_session_key`; `*` is everything. A key with no scopes has them all (a
  * configured key); `none` is a key registered with no scope at all (it can only log in).
  */
-export type Scope = 'read' | 'trade' | 'transfer' | 'withdraw' | 'set_session_key';
+export type Scope = 'read' | 'trade' | 'transfer' | 'withdraw' | 'set_session_key' | 'admin';
 
 /** A session key as the sandbox keeps it: configured, or registered through private/set_session_key. */
 export type KeyRecord = SessionKeyConfig & {

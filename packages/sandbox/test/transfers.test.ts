@@ -213,6 +213,76 @@ describe('money between own subaccounts, in by deposit and out by withdrawal, de
     expect((await control(sb, 'deposit', { wallet: 'nope', asset: 'USDC', amount: '1' })).status).toBe(400);
   });
 
+  it('external transfers and session-key payouts go only to whitelisted wallets', async () => {
+    const a = await account();
+    const b = newWallet();
+    const cb = await Client.connect(a.sb.wsUrl);
+    const [theirs] = await cb.login(b);
+    const external = async () =>
+      signAction(
+        a.w,
+        'private/transfer_spot_external',
+        {
+          subaccount_id: a.subs[0],
+          to_subaccount_id: theirs,
+          recipient_address: b.address,
+          asset_name: 'USDC',
+          amount: '10',
+          sub_id: 0,
+          new_subaccount_manager: 0,
+          max_fee_usd: '0',
+          nonce: nextNonce(),
+          signature_expiry_sec: inSec(600),
+        } as never,
+        { owner: a.w.address, asset: USDC },
+      );
+    const early = await a.c.request('private/transfer_spot_external', await external());
+    expect(early.error).toMatchObject({ code: 11026, data: expect.stringMatching(/not on wallet .* whitelisted/) });
+    const listed = await a.c.call(
+      'private/update_whitelisted_recipients',
+      await signAction(a.w, 'private/update_whitelisted_recipients', {
+        wallet: a.w.address,
+        add: [b.address],
+        remove: [],
+        nonce: nextNonce(),
+        signature_expiry_sec: inSec(600),
+      } as never),
+    );
+    valid('private/update_whitelisted_recipients', listed);
+    expect(listed.whitelisted_recipients).toEqual([b.address]);
+    const sent = await a.c.request('private/transfer_spot_external', await external());
+    valid('private/transfer_spot_external', sent.result);
+    expect(await a.usdc(a.subs[0]!)).toBe(STARTING - 10);
+    const got = await cb.call('private/get_subaccount', { subaccount_id: theirs });
+    expect(got.collaterals.find((x: { asset_name: string }) => x.asset_name === 'USDC').amount).toBe('1000010');
+    const seen = await cb.call('private/get_erc20_transfer_history', {});
+    expect(seen.transfers).toEqual([expect.objectContaining({ from_wallet: a.w.address, is_outgoing: false })]);
+    // A withdraw-scoped key pays the wallet or a whitelisted wallet, no one else.
+    const key = newWallet();
+    await a.c.call(
+      'private/set_session_key',
+      await signAction(a.w, 'private/set_session_key', {
+        wallet: a.w.address,
+        public_session_key: key.address,
+        expiry_sec: inSec(3600),
+        protocol_scopes: ['withdraw'],
+        offchain_scopes: ['account_info'],
+        nonce: newNonce(),
+        signature_expiry_sec: inSec(600),
+      } as never),
+    );
+    const elsewhere = await a.c.request(
+      'private/withdraw',
+      await withdrawal(key, a.w.address, a.subs[0]!, '1', { recipient: newWallet().address }),
+    );
+    expect(elsewhere.error).toMatchObject({ code: 11026, data: expect.stringMatching(/whitelisted recipients/) });
+    const toB = await a.c.request(
+      'private/withdraw',
+      await withdrawal(key, a.w.address, a.subs[0]!, '1', { recipient: b.address }),
+    );
+    expect(toB.result.operation_id).toBeGreaterThan(0);
+  });
+
   it('over HTTP: a transfer and a withdrawal with the login in the headers', async () => {
     const sb = await start(options);
     const w = newWallet();

@@ -88,7 +88,55 @@ export function transferHandlers({ market, actions, accounts }: HandlerParts): R
       if (!recipient)
         throw RpcFailure.of('INVALID_ADDRESS', `/recipient: not an address (got ${String(p.recipient).slice(0, 60)})`);
       await actions.verify(session, 'private/withdraw', p as never, ctx.ip, { scope: 'withdraw', asset });
+      // A session key pays the wallet itself, or a wallet the wallet whitelisted.
+      const signer = normalizeAddress(p.signer);
+      if (signer !== session.wallet && recipient !== session.wallet && !funds.whitelisted(session.wallet, recipient))
+        throw rejected(
+          `recipient ${recipient} is neither the wallet nor on its whitelisted recipients (a session key signed)`,
+        );
       return funds.withdraw(session.wallet, p.subaccount_id, p.asset_name, amount, recipient);
+    },
+    'private/update_whitelisted_recipients': async (
+      ctx,
+      p: { wallet: string; add: string[]; remove: string[]; nonce: number; signer: string; signature: string },
+    ) => {
+      const session = ownWallet(ctx, p.wallet);
+      const addresses = (field: 'add' | 'remove') =>
+        p[field].map((a, i) => {
+          const x = normalizeAddress(a);
+          if (!x)
+            throw RpcFailure.of('INVALID_ADDRESS', `/${field}/${i}: not an address (got ${String(a).slice(0, 60)})`);
+          return x;
+        });
+      const [add, remove] = [addresses('add'), addresses('remove')];
+      // Who may be paid is the wallet's own call: the wallet, or an admin key.
+      await actions.verify(session, 'private/update_whitelisted_recipients', p as never, ctx.ip, {
+        scope: 'admin',
+        walletLevel: true,
+      });
+      return funds.updateWhitelist(session.wallet, add, remove);
+    },
+    'private/transfer_spot_external': async (ctx, p: TransferParams & { recipient_address: string }) => {
+      const session = ctx.session!;
+      ownSubaccount(ctx, p.subaccount_id);
+      const asset = funds.assetOrRefuse(p.asset_name);
+      const amount = amountOf('amount', p.amount);
+      feeCap(p.max_fee_usd);
+      const recipient = normalizeAddress(p.recipient_address);
+      if (!recipient)
+        throw RpcFailure.of(
+          'INVALID_ADDRESS',
+          `/recipient_address: not an address (got ${String(p.recipient_address).slice(0, 60)})`,
+        );
+      await actions.verify(session, 'private/transfer_spot_external', p as never, ctx.ip, { scope: 'transfer', asset });
+      return funds.transferExternal(
+        session.wallet,
+        p.subaccount_id,
+        recipient,
+        p.to_subaccount_id,
+        p.asset_name,
+        amount,
+      );
     },
     'private/change_subaccount_label': (ctx, p: { subaccount_id: number; label: string }) => {
       accounts.setLabel(ownSubaccount(ctx, p.subaccount_id), p.label);

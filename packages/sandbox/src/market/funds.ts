@@ -46,6 +46,8 @@ export class Funds {
   private readonly withdrawals: Kept<WithdrawalEntry>[] = [];
   private readonly deposits: Kept<DepositEntry>[] = [];
   private operations = 0;
+  /** Per wallet: the wallets its session keys may pay, and its external transfers may go to. */
+  private readonly whitelists = new Map<string, Set<string>>();
 
   constructor(
     private readonly accounts: Accounts,
@@ -220,6 +222,50 @@ export class Funds {
     return { op_uuid: op.op_uuid, operation_id: op.operation_id };
   }
 
+  /** update_whitelisted_recipients: the list becomes (current ∪ add) \ remove. */
+  updateWhitelist(wallet: string, add: string[], remove: string[]) {
+    const list = this.whitelists.get(wallet) ?? new Set<string>();
+    for (const a of add) list.add(a);
+    for (const r of remove) list.delete(r);
+    this.whitelists.set(wallet, list);
+    const op = this.operation();
+    return { op_uuid: op.op_uuid, operation_id: op.operation_id, whitelisted_recipients: [...list] };
+  }
+
+  whitelisted(wallet: string, recipient: string): boolean {
+    return this.whitelists.get(wallet)?.has(recipient) ?? false;
+  }
+
+  /**
+   * transfer_spot_external: to a subaccount of a whitelisted wallet. Returns the operation; both
+   * wallets' histories show it.
+   */
+  transferExternal(wallet: string, from: number, recipient: string, to: number, asset: string, amount: bigint) {
+    if (!this.whitelisted(wallet, recipient))
+      throw invalid(`recipient_address ${recipient} is not on wallet ${wallet}'s whitelisted recipients`);
+    if (this.accounts.walletOf(to) !== recipient) throw invalid(`to_subaccount_id ${to} is not wallet ${recipient}'s`);
+    this.debit(from, asset, amount, 'transfer');
+    this.move(to, asset, amount, 'transfer');
+    const op = this.operation();
+    this.keep(this.transfers, {
+      amount: fmt(amount),
+      asset,
+      batch_status: 'Settled' as const,
+      batch_uuid: op.batch_uuid,
+      fee: '0',
+      from_subaccount_id: from,
+      from_wallet: wallet,
+      is_outgoing: true,
+      operation_id: String(op.operation_id),
+      timestamp: this.clock.now(),
+      to_subaccount_id: to,
+      to_wallet: recipient,
+      tx_hash: op.tx_hash,
+      wallets: [wallet, recipient],
+    });
+    return { op_uuid: op.op_uuid, operation_id: op.operation_id };
+  }
+
   private keep<T>(list: T[], entry: T): void {
     list.push(entry);
     if (list.length > KEPT) list.shift();
@@ -247,7 +293,10 @@ export class Funds {
       (e) => subaccount === null || e.from_subaccount_id === subaccount || e.to_subaccount_id === subaccount,
       from,
       to,
-    ).map((e) => ({ ...e, is_outgoing: subaccount === null || e.from_subaccount_id === subaccount }));
+    ).map((e) => ({
+      ...e,
+      is_outgoing: subaccount === null ? e.from_wallet === wallet : e.from_subaccount_id === subaccount,
+    }));
   }
 
   withdrawalsOf(wallet: string, subaccount: number | null, from?: number | null, to?: number | null) {
