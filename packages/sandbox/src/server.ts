@@ -7,6 +7,9 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { normalizeAddress } from '@exchange-api/auth';
+import { parseFixed } from './fixed';
+import { RpcFailure } from './rpc';
 import { resolveOptions, type ResolvedOptions, type SandboxOptions } from './options';
 import { Clock } from './clock';
 import { Limits } from './limits';
@@ -67,12 +70,14 @@ function assemble(options: ResolvedOptions, clock: Clock, state: SandboxState, f
     accounts,
   );
   const nonces = state.nonces;
-  const handlers = createHandlers({ accounts, access, admission, index, limits, market, clock });
+  const actions = new ActionVerifier(clock, accounts, nonces, options.actionDeployments, (n) => m.assetOf(n));
+  const parts = { accounts, access, admission, index, limits, market, clock, actions, connections };
+  const handlers = createHandlers(parts);
   const forward = state.router({ index, accounts, handlers, books: m, faults });
   const pipeline = createPipeline({
     accounts,
     limits,
-    actions: new ActionVerifier(clock, accounts, nonces, options.actionDeployments, (n) => m.assetOf(n)),
+    actions,
     instrumentType: (n) => m.typeOf(n),
     handlers,
     forward: forward ?? undefined,
@@ -124,7 +129,24 @@ function controlPlane({ clock, limits, connections, index, market, faults }: Par
     advance: async (ms) => {
       clock.checkAdvance(ms);
       await limits.advance(ms);
-      return clock.advance(ms);
+      const now = clock.advance(ms);
+      // Trigger orders whose signature expired meanwhile expire; TWAP slices due meanwhile run.
+      market.triggers.sweep();
+      market.algos.sweep();
+      return now;
+    },
+    mark: (instrument, price) => market.moveMark(instrument, price),
+    deposit: (wallet, asset, amount, subaccount) => {
+      const w = normalizeAddress(wallet);
+      const x = parseFixed(amount);
+      if (!w) return { error: `wallet must be an address (got ${wallet.slice(0, 60)})` };
+      if (x === null) return { error: `amount must be a decimal (got ${amount.slice(0, 40)})` };
+      try {
+        return market.funds.deposit(w, asset, x, subaccount);
+      } catch (err) {
+        if (err instanceof RpcFailure) return { error: err.data ?? err.message };
+        throw err;
+      }
     },
   };
 }

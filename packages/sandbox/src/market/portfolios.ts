@@ -63,7 +63,7 @@ export class Portfolios {
     const v = this.margin.valuation(subaccount);
     return {
       subaccount_id: subaccount,
-      label: '',
+      label: this.ledger.accounts.labelOf(subaccount),
       margin_type: 'SM',
       is_under_liquidation: false,
       subaccount_value: fmt(v.value),
