@@ -213,7 +213,7 @@ describe.skipIf(!hasRedisCluster)(
     it('starts workers on a Redis Cluster, as one exchange, without the password in ps or the output', async () => {
       const cluster = await startRedisCluster('s3cret');
       try {
-        const args = [...fromSources, 'sandbox', '--redis-cluster', cluster.seeds, '--workers', '2', '--detached'];
+        const args = [...built, 'sandbox', '--redis-cluster', cluster.seeds, '--workers', '2', '--detached'];
         const run = spawnGroup(args);
         const line = await run.firstLine;
         expect(line).toMatch(/^sandbox listening ws:\/\/127\.0\.0\.1:[0-9]+\/v3\/ws http:\/\/127\.0\.0\.1:[0-9]+$/);

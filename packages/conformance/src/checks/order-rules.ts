@@ -13,9 +13,12 @@ import { cut } from '@exchange-api/validators';
 import type { Check, Ctx, Instrument } from '../context';
 import type { RpcResponse, WsConn } from '../connection';
 import { action, assetOf, signedParams } from './actions';
-import { fromUnits, roundTo, toUnits } from './decimals';
+import { DECIMAL_DIGITS, decimalToUnits, truncateTo, unitsToDecimal } from '@exchange-api/types/decimal';
 import { touch } from './order-activity';
 import { S, codeObservation, errorOf, method, FINDING_MAX } from './util';
+
+const units = (s: string) => decimalToUnits(s, DECIMAL_DIGITS);
+const decimal = (u: bigint) => unitsToDecimal(u, DECIMAL_DIGITS);
 
 /** A flat account on its own connection, and the instrument's units and touch. */
 interface Flat {
@@ -32,15 +35,15 @@ interface Flat {
 async function flatAccount(ctx: Ctx): Promise<Flat> {
   const inst = ctx.env.perp;
   if (!inst?.tick_size || !inst.amount_step) return ctx.skip('no instrument with tick_size and amount_step known');
-  const tick = toUnits(inst.tick_size) ?? 0n;
-  const step = toUnits(inst.amount_step) ?? 0n;
+  const tick = units(inst.tick_size) ?? 0n;
+  const step = units(inst.amount_step) ?? 0n;
   const { bid, ask } = await touch(ctx, inst);
   if (ask === null || tick <= 0n || step <= 0n) return ctx.skip('the order book showed no ask to price against');
   const conn = await ctx.connect();
   const signer = Wallet.createRandom() as unknown as Wallet;
   await ctx.login(conn, signer);
   if (!conn.loggedIn?.[0]) return ctx.skip('needs a fresh wallet with no position, and the server refused one');
-  return { conn, signer, sub: conn.loggedIn[0], inst, tick, amount: fromUnits(step), ask, bid };
+  return { conn, signer, sub: conn.loggedIn[0], inst, tick, amount: decimal(step), ask, bid };
 }
 
 /** A buy that crosses the ask by 5 % and a tick: filled at once unless something stops it. */
@@ -50,7 +53,7 @@ const crossing = (f: Flat, extra: Record<string, unknown> = {}) => ({
   order_type: 'limit',
   time_in_force: 'ioc',
   amount: f.amount,
-  limit_price: fromUnits(roundTo(f.ask + f.ask / 20n + f.tick, f.tick)),
+  limit_price: decimal(truncateTo(f.ask + f.ask / 20n + f.tick, f.tick)),
   max_fee: '1000',
   label: 'conformance',
   ...extra,
@@ -72,7 +75,7 @@ export const orderRuleChecks: Check[] = [
     needs: ['key', 'order-flow'],
     async run(ctx) {
       const f = await flatAccount(ctx);
-      const trigger = fromUnits(roundTo(f.ask * 3n, f.tick));
+      const trigger = decimal(truncateTo(f.ask * 3n, f.tick));
       const r = await action(ctx, f.conn, f.signer, method('order'), f.sub, {
         ...crossing(f, { time_in_force: 'gtc' }),
         trigger_type: 'stoploss',
@@ -92,7 +95,7 @@ export const orderRuleChecks: Check[] = [
         ctx.fail({
           pointer: '/result',
           rule: 'a trigger order rests until its trigger price is crossed',
-          expected: `order_status untriggered and no trades (stop-loss buy, trigger ${trigger}, ask ${fromUnits(f.ask)})`,
+          expected: `order_status untriggered and no trades (stop-loss buy, trigger ${trigger}, ask ${decimal(f.ask)})`,
           got: cut(r.result, FINDING_MAX),
           message: traded(r)
             ? 'a stop order far from its trigger filled at once'
@@ -131,7 +134,7 @@ export const orderRuleChecks: Check[] = [
     async run(ctx) {
       const f = await flatAccount(ctx);
       const r = await action(ctx, f.conn, f.signer, method('order'), f.sub, crossing(f, { max_fee: '0' }));
-      const charged = (resultOf(r).trades ?? []).filter((t) => (toUnits(String(t.trade_fee ?? '0')) ?? 0n) > 0n);
+      const charged = (resultOf(r).trades ?? []).filter((t) => (units(String(t.trade_fee ?? '0')) ?? 0n) > 0n);
       if (charged.length > 0)
         ctx.fail({
           pointer: '/result/trades',
@@ -155,14 +158,14 @@ export const orderRuleChecks: Check[] = [
       if (f.bid === null || price <= f.bid) return ctx.inconclusive('no price inside the spread to rest a sell at');
       const sell = await action(ctx, f.conn, f.signer, method('order'), f.sub, {
         ...crossing(f, { direction: 'sell', time_in_force: 'gtc' }),
-        limit_price: fromUnits(price),
+        limit_price: decimal(price),
       });
       const sellId = resultOf(sell).order?.order_id;
       if (errorOf(sell) || typeof sellId !== 'string')
         return ctx.inconclusive(`the resting sell was not placed (${cut(sell.error ?? sell.result, 120)})`);
       const buy = await action(ctx, f.conn, f.signer, method('order'), f.sub, {
         ...crossing(f),
-        limit_price: fromUnits(price),
+        limit_price: decimal(price),
       });
       await action(ctx, f.conn, f.signer, method('cancel'), f.sub, {
         instrument_name: f.inst.instrument_name,
@@ -210,12 +213,12 @@ export const orderRuleChecks: Check[] = [
       } as never);
       const reg = await ctx.call(f.conn, 'private/set_session_key', registration);
       if (errorOf(reg)) return ctx.skip(`the server registered no read-only session key (${cut(reg.error, 120)})`);
-      const low = roundTo(f.ask / 2n, f.tick);
+      const low = truncateTo(f.ask / 2n, f.tick);
       const params = await signedParams(
         key,
         method('order'),
         f.sub,
-        { ...crossing(f, { time_in_force: 'gtc' }), limit_price: fromUnits(low > 0n ? low : f.tick) },
+        { ...crossing(f, { time_in_force: 'gtc' }), limit_price: decimal(low > 0n ? low : f.tick) },
         await assetOf(ctx, f.conn, f.inst.instrument_name),
         f.signer.address,
       );
