@@ -30,7 +30,10 @@ export interface Faults {
    * connection asked for.
    */
   push?: (channel: string, data: unknown, subscribed: ReadonlySet<string>) => unknown;
-  /** Rewrite the JSON body of an HTTP answer (`method`: the path after /v3/); without it HTTP goes straight to the sandbox. */
+  /**
+   * Rewrite the JSON body of an HTTP answer (`method`: the path after /v3/); without it HTTP goes straight to the
+   * sandbox.
+   */
   http?: (method: string, body: unknown) => unknown;
 }
 

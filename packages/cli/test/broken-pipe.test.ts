@@ -90,22 +90,27 @@ describe('a closed pipe', () => {
     expect(r.code).toBe(1);
   }, 300_000);
 
-  it('a conformance run whose reader leaves after the first line exits with its own code: 1 against a failing server', async () => {
-    // The server answers the checks only once the pipe is closed: every progress line comes after it.
-    let release!: () => void;
-    const server = await escapeSequences(new Promise<void>((r) => (release = r)));
-    try {
-      const r = await readerLeaves(
-        ['conformance', '--ws', server.wsUrl, '--only', 'framing'],
-        'the first line',
-        release,
-      );
-      expect(r.first).toMatch(/^exchange-api conformance: .* 9 checks;/);
-      expect(r.stderr).toBe('');
-      expect(r.code).toBe(1);
-    } finally {
-      release();
-      await server.close();
-    }
-  }, 300_000);
+  it(
+    'a conformance run whose reader leaves after the first line exits with its ' +
+      'own code: 1 against a failing server',
+    async () => {
+      // The server answers the checks only once the pipe is closed: every progress line comes after it.
+      let release!: () => void;
+      const server = await escapeSequences(new Promise<void>((r) => (release = r)));
+      try {
+        const r = await readerLeaves(
+          ['conformance', '--ws', server.wsUrl, '--only', 'framing'],
+          'the first line',
+          release,
+        );
+        expect(r.first).toMatch(/^exchange-api conformance: .* 9 checks;/);
+        expect(r.stderr).toBe('');
+        expect(r.code).toBe(1);
+      } finally {
+        release();
+        await server.close();
+      }
+    },
+    300_000,
+  );
 });

@@ -83,7 +83,8 @@ describe('the default spec', () => {
     const none = defaultSpec(app, () => missing);
     expect('error' in none && none.error).toMatch(
       new RegExp(
-        `no spec/asyncapi\\.yaml with packages/types in ${app.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} or any folder above it`,
+        `no spec/asyncapi\\.yaml with packages/types in ${app.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}` +
+          ` or any folder above it`,
       ),
     );
     expect('error' in none && none.error).toContain(`the installed @exchange-api/types ships no spec (${missing})`);

@@ -95,7 +95,10 @@ export interface Report {
   format: 'exchange-api-conformance-report';
   formatVersion: 1;
   spec: { title: string; version: string };
-  /** The first endpoint (every check but the deployment ones runs there); `endpoints` lists all when there are two or more. */
+  /**
+   * The first endpoint (every check but the deployment ones runs there); `endpoints` lists all when there are two or
+   * more.
+   */
   target: { ws: string; http: string | null; endpoints?: Endpoint[] };
   startedAt: string;
   durationMs: number;
@@ -103,9 +106,14 @@ export interface Report {
   exitCode: 0 | 1 | 2;
   summary: Counts;
   areas: (Counts & { area: string })[];
-  /** Present when the server stopped answering: during which check, and what the runner saw; later checks were not run. */
+  /**
+   * Present when the server stopped answering: during which check, and what the runner saw; later checks were not run.
+   */
   interrupted?: { check: string; reason: string };
-  /** Present when the server refused the runner's own wallet (--key) at login: the checks that need a login were not run. */
+  /**
+   * Present when the server refused the runner's own wallet (--key) at login: the checks that need a login were not
+   * run.
+   */
   keyRefused?: { wallet: string; error: { code: number; message: string; data?: unknown }; reason: string };
   /** Every spec assumption, with what the server did there. */
   assumptions: {

@@ -20,7 +20,10 @@ export function identityOf(check: Check): Pick<CheckResult, 'id' | 'area' | 'tit
   };
 }
 
-/** The outcome of one check, and whether it met transport trouble (a connection it could not open, or one lost abruptly). */
+/**
+ * The outcome of one check, and whether it met transport trouble (a connection it could not open, or one lost
+ * abruptly).
+ */
 export async function runOne(run: RunState, check: Check): Promise<{ result: CheckResult; transportTrouble: boolean }> {
   const start = Date.now();
   const base = identityOf(check);

@@ -81,7 +81,8 @@ describe('the command line refuses before running', () => {
       expect(r.err).toEqual([
         expect.stringMatching(
           new RegExp(
-            `^exchange-api conformance: --report ${target.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} cannot be written: .*${why.source}`,
+            `^exchange-api conformance: --report ${target.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}` +
+              ` cannot be written: .*${why.source}`,
           ),
         ),
       ]);

@@ -80,7 +80,9 @@ export async function runStart(argv: string[], given: Io = consoleIo): Promise<n
     io.out(`  conformance report (JSON): ${rel(jsonPath)}`);
     io.out(`  docs site:                 ${rel(join(root, 'packages', 'docs', 'site', 'index.html'))}`);
     io.out(
-      `\ndone in ${((Date.now() - started) / 1000).toFixed(1)} s: ${report.summary.passed} passed, ${report.summary.failed} failed, ${report.summary.skipped} skipped, ${report.summary.inconclusive} inconclusive`,
+      `\ndone in ${((Date.now() - started) / 1000).toFixed(1)} s: ${report.summary.passed}` +
+        ` passed, ${report.summary.failed} failed, ${report.summary.skipped} skipped, ` +
+        `${report.summary.inconclusive} inconclusive`,
     );
     return report.exitCode === 0 && invalid === 0 ? 0 : 1;
   } finally {

@@ -67,7 +67,9 @@ export const semanticChecks: Check[] = [
                 rule: `${side} strictly ${desc ? 'descending' : 'ascending'} (one level per price)`,
                 expected: `${desc ? '<' : '>'} ${ps[k - 1]!.raw}`,
                 got: ps[k]!.raw,
-                message: `${p.channel}: ${side} ${same ? `repeat the price ${ps[k]!.raw}` : 'out of order'} at level ${ps[k]!.i}`,
+                message:
+                  `${p.channel}: ${side} ${same ? `repeat the price ${ps[k]!.raw}` : 'out of order'}` +
+                  ` at level ${ps[k]!.i}`,
               });
               break;
             }

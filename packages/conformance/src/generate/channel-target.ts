@@ -213,7 +213,8 @@ async function runChannel(env: TargetEnv, ch: GenChannel, seen: SeenPush[]): Pro
     ch.access === 'private' && env.session.noLogin
       ? `needs a login: ${env.session.noLogin}`
       : missing
-        ? `no known value for {${missing}}: the spec lists none for it (no enum) and the server told none${env.namesSkipped.length ? ` (${env.namesSkipped.join('; ')})` : ''}`
+        ? `no known value for {${missing}}: the spec lists none for it (no enum) and ` +
+          `the server told none${env.namesSkipped.length ? ` (${env.namesSkipped.join('; ')})` : ''}`
         : null;
   if (!skip && Date.now() < env.deadline) {
     const conn = await env.session.conn(env.session.noLogin ? 'anon' : 'login');
@@ -336,7 +337,8 @@ async function recordRefusal(
 /** The replay call of a push that does not conform: the subscription it came on, and the push. */
 function pushCall(env: TargetEnv, set: string[], push: SeenPush, f: Finding): ReplayCall {
   const params = toJson({ channels: set });
-  const sent = `{"jsonrpc":"2.0","id":"replay-subscribe","method":${JSON.stringify(env.spec.subscribe)},"params":${params}}`;
+  const sent =
+    `{"jsonrpc":"2.0","id":"replay-subscribe","method":${JSON.stringify(env.spec.subscribe)}` + `,"params":${params}}`;
   const received = [JSON.stringify({ channel: push.channel, data: push.data })];
   return { params, sent, received, verdict: verdictOf(f) };
 }
@@ -355,7 +357,10 @@ function channelResult(
   started: number,
 ): CheckResult {
   const status = skip ? 'skip' : counts.fail ? 'fail' : counts.pass ? 'pass' : 'inconclusive';
-  const summary = `${counts.valid} valid and ${counts.invalid} invalid addresses: ${counts.pass} pass, ${counts.fail} fail, ${counts.inconclusive} inconclusive (no push in ${WINDOW_MS} ms or no answer), ${counts.note} notes`;
+  const summary =
+    `${counts.valid} valid and ${counts.invalid} invalid addresses: ${counts.pass}` +
+    ` pass, ${counts.fail} fail, ${counts.inconclusive} inconclusive (no push ` +
+    `in ${WINDOW_MS} ms or no answer), ${counts.note} notes`;
   return {
     id,
     area: 'generated',
@@ -372,7 +377,9 @@ function channelResult(
   };
 }
 
-/** Every chosen channel template, then the invariants of what they pushed; each outcome passed to `done` as it comes. */
+/**
+ * Every chosen channel template, then the invariants of what they pushed; each outcome passed to `done` as it comes.
+ */
 export async function runChannelTargets(
   env: TargetEnv,
   chosen: (id: string) => boolean,

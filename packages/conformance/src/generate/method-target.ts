@@ -74,7 +74,9 @@ export async function runMethodTarget(
     tally.ran(classOf(c), verdict.status);
     if (verdict.status === 'note')
       observations.push({
-        text: `should-level note (${c.expect} input ${c.why}): ${verdict.rule}; expected ${verdict.expected}; got ${verdict.got}`,
+        text:
+          `should-level note (${c.expect} input ${c.why}): ${verdict.rule}; expected ` +
+          `${verdict.expected}; got ${verdict.got}`,
       });
     if (verdict.status !== 'fail') continue;
     // The first failure of each rule is shrunk; later ones of the same rule are recorded as they came.
@@ -89,7 +91,9 @@ export async function runMethodTarget(
       rule: verdict.rule,
       expected: verdict.expected,
       got: verdict.got,
-      message: `${c.expect} input (${c.why}) ${call.params.length > 200 ? `${call.params.slice(0, 200)}…` : call.params}: ${verdict.got}${path ? ` [replay: ${path}]` : ''}`,
+      message:
+        `${c.expect} input (${c.why}) ${call.params.length > 200 ? `${call.params.slice(0, 200)}…` : call.params}` +
+        `: ${verdict.got}${path ? ` [replay: ${path}]` : ''}`,
     });
     const now = Date.now() - env.t0;
     transcript.push(
@@ -120,7 +124,10 @@ function resultOf(
   started: number,
 ): CheckResult {
   const status = skip ? 'skip' : counts.fail > 0 ? 'fail' : counts.pass > 0 ? 'pass' : 'inconclusive';
-  const summary = `${counts.valid} valid and ${counts.invalid} invalid inputs: ${counts.pass} pass, ${counts.fail} fail, ${counts.inconclusive} inconclusive, ${counts.note} notes, ${counts.notRun} not run`;
+  const summary =
+    `${counts.valid} valid and ${counts.invalid} invalid inputs: ${counts.pass}` +
+    ` pass, ${counts.fail} fail, ${counts.inconclusive} inconclusive, ${counts.note}` +
+    ` notes, ${counts.notRun} not run`;
   return {
     id,
     area: 'generated',

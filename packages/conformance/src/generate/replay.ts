@@ -56,7 +56,10 @@ async function resend(session: Session, m: GenMethod, r: ReplayFile): Promise<Ex
   }
 }
 
-/** Replay a channel failure: the subscribe frame again, then its answer (an invalid address) or its pushes (a valid one). */
+/**
+ * Replay a channel failure: the subscribe frame again, then its answer (an invalid address) or its pushes (a valid
+ * one).
+ */
 async function replayChannel(session: Session, spec: GenSpec, r: ReplayFile): Promise<Omit<ReplayOutcome, 'replay'>> {
   const ch = spec.channels.find((c) => c.id === r.method);
   if (!ch || !r.channel) throw new Error(`the spec ${spec.file} has no channel ${r.method} (the replay file's)`);

@@ -51,7 +51,10 @@ export class SequenceLog {
     this.observations.push({ text: `should-level note: ${text}` });
   }
 
-  /** Call a method by name on the sequence's connection, paced; its frame is recorded (null when the spec has no such method). */
+  /**
+   * Call a method by name on the sequence's connection, paced; its frame is recorded (null when the spec has no such
+   * method).
+   */
   async call(
     conn: WsConn,
     name: string,

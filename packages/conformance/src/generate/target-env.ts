@@ -1,4 +1,7 @@
-/** What every generated target shares (the spec, validators, the session, values, the deadline), and one case sent and judged. */
+/**
+ * What every generated target shares (the spec, validators, the session, values, the deadline), and one case sent and
+ * judged.
+ */
 import { toJson, type SchemaSet } from './schema-set';
 import { judge } from './verdict';
 import { judged } from './rules';
@@ -23,7 +26,10 @@ export interface TargetEnv {
   http: string | null;
   shrinkCalls: number;
   t0: number;
-  /** Record a channel failure (the subscribe frame sent and what came, the original when shrunk); returns the replay path, if written. */
+  /**
+   * Record a channel failure (the subscribe frame sent and what came, the original when shrunk); returns the replay
+   * path, if written.
+   */
   onChannelFailure: (
     ch: GenChannel,
     expect: 'valid' | 'invalid',
@@ -32,7 +38,10 @@ export interface TargetEnv {
     original: ReplayCall | undefined,
     steps: number,
   ) => string | null;
-  /** Record a sequence failure (its frames up to the failing step, the last one's call); returns the replay path, if written. */
+  /**
+   * Record a sequence failure (its frames up to the failing step, the last one's call); returns the replay path, if
+   * written.
+   */
   onSequenceFailure: (name: string, sequence: SequenceRecord, call: ReplayCall) => string | null;
   /** Record a failure (its smallest call and the original); returns the replay path, if written. */
   onFailure: (
