@@ -1,3 +1,5 @@
+import type { WireModel } from './wire-types';
+
 /**
  * The API model: one plain, JSON-serialisable description of an API, built from a spec once and read
  * by every emitter. Schemas keep named references as `#/definitions/<Name>`.
@@ -32,6 +34,8 @@ export interface ApiModel {
   defaults: DefaultApplied[];
   /** Where each named schema is in the spec (its JSON path): components, or an inline payload's place. */
   schemaOrigins?: Record<string, string[]>;
+  /** How it meets the wire when it speaks its own messages (model/wire.ts); absent for JSON-RPC framing. */
+  wire?: WireModel;
 }
 
 /** One kind of default the model builder applied, with the places it applied to. */
