@@ -279,3 +279,83 @@ describe('Postman echo: a pathname, and a reply without a correlation id', () =>
     expect(server.paths).toEqual(['/raw/']);
   });
 });
+
+describe('exchange-api mock: each spec served, and the generated client against it (strict validation)', () => {
+  /** A mock of a fixture, started in process as the command starts it (startMock over the generator's model). */
+  async function mockOf(name: SpecName, seed = 1) {
+    const { lenientModelFromSpec } = await import('@exchange-api/codegen');
+    const { startMock } = await import('@exchange-api/mock');
+    const spec = join(import.meta.dirname, 'fixtures', 'public', `${name}.asyncapi.yaml`);
+    const { model } = await lenientModelFromSpec(spec);
+    const mock = await startMock({ model, seed, pushIntervalMs: 50 });
+    servers.push({ url: mock.url, paths: [], close: () => mock.close() });
+    return mock;
+  }
+
+  /** A strict client of the mock that records every event: none is expected. */
+  function strictClient(name: SpecName, url: string) {
+    const c = client(name, url, { validate: 'strict' });
+    const events: unknown[] = [];
+    c.on('validation', (r) => events.push(r));
+    c.on('error', (e) => events.push(e));
+    return { c, events };
+  }
+
+  it('Kraken (both): requests get their reply, reqid copied; heartbeats and statuses are pushed, all valid', async () => {
+    for (const [name, subscribe, heartbeat] of [
+      ['kraken-message-filter', 'receiveSubscribeRequest', 'sendHeartbeat'],
+      ['kraken-multiple-channels', 'subscribe', 'heartbeat'],
+    ] as const) {
+      const mock = await mockOf(name);
+      const { c, events } = strictClient(name, mock.url);
+      const beats = c.stream(heartbeat);
+      const reply = await c.request(subscribe, { event: 'subscribe', reqid: 77, subscription: { name: 'ticker' } });
+      expect(reply).toMatchObject({ reqid: 77 });
+      expect(await c.request('receivePing', { event: 'ping', reqid: 3 })).toMatchObject({ event: 'pong', reqid: 3 });
+      expect(await take(beats, 2)).toEqual([{ event: 'heartbeat' }, { event: 'heartbeat' }]);
+      expect(events).toEqual([]);
+    }
+  });
+
+  it('Gemini: market data pushed at /v1/marketdata/<symbol>, the first at once; Slack: its events; all valid', async () => {
+    const gemini = await mockOf('gemini');
+    const g = strictClient('gemini', gemini.url);
+    const market = await take(g.c.stream('sendMarketData', { params: { symbol: 'ethusd' } }), 3);
+    expect(market.map((m) => (m as { type: string }).type).every((t) => t === 'update' || t === 'heartbeat')).toBe(
+      true,
+    );
+    const slack = await mockOf('slack-rtm');
+    const s = strictClient('slack-rtm', slack.url);
+    const events = await take(s.c.stream('sendMessages'), 3);
+    expect(events).toHaveLength(3);
+    expect([...g.events, ...s.events].map(String)).toEqual([]);
+  });
+
+  it('Postman echo: a reply to each request; the same seed gives the same messages', async () => {
+    const replies = [];
+    for (const seed of [5, 5]) {
+      const mock = await mockOf('postman-echo', seed);
+      const { c, events } = strictClient('postman-echo', mock.url);
+      replies.push(await c.request('sendEchoMessage', { hello: 1 }));
+      expect(events).toEqual([]);
+    }
+    expect(replies[0]).toEqual(replies[1]);
+  });
+
+  it('refuses by name: a path that is no channel (404), a message no operation takes (close 1008)', async () => {
+    const mock = await mockOf('gemini');
+    const { WebSocket: Ws } = await import('ws');
+    const status = await new Promise<number>((resolve) => {
+      const ws = new Ws(`${mock.url}/v2/nothing`);
+      ws.on('unexpected-response', (_req, res) => (resolve(res.statusCode ?? 0), ws.terminate()));
+      ws.on('error', () => undefined);
+    });
+    expect(status).toBe(404);
+    const closed = await new Promise<{ code: number; reason: string }>((resolve) => {
+      const ws = new Ws(`${mock.url}/v1/marketdata/btcusd`);
+      ws.on('open', () => ws.send(JSON.stringify({ hello: 'there' })));
+      ws.on('close', (code, reason) => resolve({ code, reason: String(reason) }));
+    });
+    expect(closed).toEqual({ code: 1008, reason: 'no send operation of this channel takes this message' });
+  });
+});
