@@ -7,7 +7,8 @@
  * reported (issue 33, item 1).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AddressInfo } from 'node:net';
@@ -358,4 +359,60 @@ describe('exchange-api mock: each spec served, and the generated client against 
     });
     expect(closed).toEqual({ code: 1008, reason: 'no send operation of this channel takes this message' });
   });
+});
+
+describe('the generated SDK types and README', () => {
+  it("each README's example type-checks against its SDK; a wrong operation, payload or parameter does not", () => {
+    writeFileSync(
+      join(out, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'ESNext',
+          moduleResolution: 'Bundler',
+          // The workspace's sources, as the SDK's imports resolve in these tests.
+          customConditions: ['@exchange-api/source'],
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: ['node'],
+          lib: ['ES2023', 'DOM'],
+        },
+        include: ['*/src/*.ts'],
+      }),
+    );
+    for (const name of SPECS) {
+      const readme = readFileSync(join(out, name, 'README.md'), 'utf8');
+      const code = /## Connect, request, stream, send\n\n```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+      expect(code, `${name}: the README's example`).toBeDefined();
+      writeFileSync(join(out, name, 'src', 'readme-example.ts'), code!.replace(/from '[^']+';/, "from './index';"));
+    }
+    writeFileSync(
+      join(out, 'kraken-message-filter', 'src', 'misuse.ts'),
+      [
+        "import { createClient } from './index';",
+        "const client = createClient({ url: 'ws://127.0.0.1:1' });",
+        '// @ts-expect-error no such operation',
+        "void client.request('nope', {});",
+        '// @ts-expect-error a receive operation is streamed, not requested',
+        "void client.request('sendHeartbeat', { event: 'heartbeat' });",
+        '// @ts-expect-error the event of a subscribe is its constant',
+        "void client.request('receiveSubscribeRequest', { event: 'ping' });",
+        "export const reply: Promise<{ event?: 'pong'; reqid?: number }> = client.request('receivePing', { event: 'ping' });",
+      ].join('\n'),
+    );
+    writeFileSync(
+      join(out, 'gemini', 'src', 'misuse.ts'),
+      [
+        "import { createClient } from './index';",
+        "const client = createClient({ url: 'ws://127.0.0.1:1' });",
+        '// @ts-expect-error not one of the symbols',
+        "client.stream('sendMarketData', { params: { symbol: 'nope' } });",
+        "client.stream('sendMarketData', { params: { symbol: 'btcusd' }, query: { heartbeat: true } });",
+      ].join('\n'),
+    );
+    const r = spawnSync(join(repoRoot, 'node_modules', '.bin', 'tsc'), ['-p', out], { encoding: 'utf8' });
+    expect(r.stdout + r.stderr).toBe('');
+    expect(r.status).toBe(0);
+  }, 120_000);
 });

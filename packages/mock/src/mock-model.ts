@@ -1,6 +1,6 @@
 /**
- * What the mock reads of a spec: the part of the generator's model (tools/codegen/src/model/types.ts
- * and wire-types.ts) that says how the spec meets the wire, declared here by its shape. The mock may not
+ * What the mock reads of a spec: the part of the generator's model (tools/codegen/src/model/types.ts,
+ * WireModel) that says how the spec meets the wire, declared here by its shape. The mock may not
  * import the generator (docs/architecture.md, "Layers"): the command loads the model and hands it over.
  */
 export type Schema = Record<string, unknown>;

@@ -82,10 +82,10 @@ export class MessageClient<Ops extends OperationMap<Ops>> {
     return this.events.on(event, fn);
   }
 
-  /** Send a message of a send operation; resolves once it is written to the socket. */
-  async send<K extends SendId<Ops>>(op: K, payload: Ops[K]['payload'], options: AddressOptions<Ops[K]> = {}) {
+  /** Send a message of a send operation; resolves once it is written to the socket. Misuse throws at once. */
+  send<K extends SendId<Ops>>(op: K, payload: Ops[K]['payload'], options: AddressOptions<Ops[K]> = {}): Promise<void> {
     const entry = this.operation(op, 'send');
-    await this.socketFor(entry, options).send(JSON.stringify(payload));
+    return this.socketFor(entry, options).send(JSON.stringify(payload));
   }
 
   /** Send a request and resolve with its reply (correlated), or reject after `timeoutMs`. */

@@ -4,8 +4,7 @@
  * @exchange-api/client's `createMessageClient`, typed by this API's operation map: `send`, `request`
  * (correlated reply) and `stream`, by the spec's own operation ids, and one typed member per operation.
  */
-import type { ApiModel, JsonSchema } from '../model/types';
-import type { WireModel, WireOperation } from '../model/wire-types';
+import type { ApiModel, JsonSchema, WireModel, WireOperation } from '../model/types';
 import { payloadTypeOf } from '../model/naming';
 import type { EmittedFile } from './emitted-file';
 import { tsComment, tsKey, tsString } from './escape';

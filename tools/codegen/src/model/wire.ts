@@ -22,7 +22,7 @@ import type { SpecReader } from './spec-reader';
 import { cleanSchema } from './schema-tools';
 import { obj, str } from './read-values';
 import type { JsonSchema } from './types';
-import type { Discriminator, Framing, WireChannel, WireMessage, WireModel, WireOperation } from './wire-types';
+import type { Discriminator, Framing, WireChannel, WireMessage, WireModel, WireOperation } from './types';
 
 /** The framing a spec speaks, and why (for the note). */
 export function framingOf(data: SpecDocument): { framing: Framing; reason: string } {
