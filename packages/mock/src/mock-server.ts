@@ -71,8 +71,14 @@ export async function startMock(options: MockOptions): Promise<Mock> {
     wss.handleUpgrade(req, socket, head, (ws) => serve(ws, new Set(channels)));
   });
 
+  // Each thing the mock cannot do is said once, not at every push.
+  const said = new Set<string>();
+  const log = (line: string) => {
+    if (!said.has(line)) options.log?.(line);
+    said.add(line);
+  };
   const serve = (ws: WebSocket, channels: Set<string>) =>
-    serveConnection(ws, channels, { wire, kit, rnd: random(seed + connections++), interval, timers, log: options.log });
+    serveConnection(ws, channels, { wire, kit, rnd: random(seed + connections++), interval, timers, log });
 
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
@@ -98,7 +104,7 @@ interface Served {
   rnd: () => number;
   interval: number;
   timers: Set<ReturnType<typeof setInterval>>;
-  log: ((line: string) => void) | undefined;
+  log: (line: string) => void;
 }
 
 /** One client at the address of `channels`: pushes on connect and every interval, replies to its requests. */
@@ -114,7 +120,7 @@ function serveConnection(ws: WebSocket, channels: Set<string>, { wire, kit, rnd,
       const id = op.messages[turn % op.messages.length];
       const value = id === undefined ? null : kit.make(id, rnd);
       if (value !== null) send(value);
-      else log?.(`mock: cannot make a valid message of ${op.id} (${id}): not pushed`);
+      else log(`mock: cannot make a valid message of ${op.id} (${id}): not pushed`);
     }
     turn++;
   };
@@ -141,6 +147,6 @@ function serveConnection(ws: WebSocket, channels: Set<string>, { wire, kit, rnd,
     const fixed = value === undefined ? {} : { [op.reply.correlation ?? op.correlation!]: value };
     const replies = op.reply.messages.map((id) => kit.make(id, rnd, fixed)).filter((v) => v !== null);
     if (replies.length > 0) send(replies[Math.floor(rnd() * replies.length)]);
-    else log?.(`mock: cannot make a valid reply of ${op.id}: none sent`);
+    else log(`mock: cannot make a valid reply of ${op.id}: none sent`);
   });
 }
