@@ -1,8 +1,8 @@
 // The dependency check of `npm test` (depcruise over every package's src/): no import cycle, and
 // imports follow the layer order of docs/architecture.md ("Layers"): types ← validators, auth ← client,
-// sandbox, conformance ← cli; codegen reads only the address matcher of types; docs' entry imports
-// nothing of ours; nothing imports test/ or tools/bench. Paths are matched after resolution, so a
-// package name and a relative path into another package are caught alike.
+// sandbox, conformance ← cli; mock (on its own) ← cli; codegen reads only the address matcher of types;
+// docs' entry imports nothing of ours; nothing imports test/ or tools/bench. Paths are matched after
+// resolution, so a package name and a relative path into another package are caught alike.
 /** A package's sources may import only these folders of the repository (its own included). */
 const layer = (name, from, allowed) => ({
   name: `layer-${name}`,
@@ -123,9 +123,11 @@ module.exports = {
         pathNot: '^packages/conformance/src/(reporters/|(model|endpoint-name)\\.ts$)',
       },
     },
+    // The mock serves any spec that speaks its own messages: it reads the model the command hands it.
+    layer('mock', 'packages/mock/src', ['packages/mock/src']),
     layer('docs', 'packages/docs/src', ['packages/docs/src']),
     layer('cli', 'packages/cli/(src|bin)', [
-      'packages/(types|validators|auth|client|sandbox|conformance|cli)/(src|bin)',
+      'packages/(types|validators|auth|client|sandbox|conformance|mock|cli)/(src|bin)',
       'tools/codegen/src',
     ]),
     {

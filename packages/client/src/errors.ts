@@ -64,7 +64,15 @@ export class AbortedError extends ClientError {
 }
 
 /** Which wire fault a ProtocolError reports. */
-export type ProtocolFault = 'garbage' | 'binary' | 'unknown-id' | 'unknown-channel' | 'bad-frame' | 'http-status';
+export type ProtocolFault =
+  | 'garbage'
+  | 'binary'
+  | 'unknown-id'
+  | 'unknown-channel'
+  | 'bad-frame'
+  | 'http-status'
+  /** A frame of an API that speaks its own messages: no reply to an open request, no message received there. */
+  | 'unasked';
 
 /** Protocol: a frame the client could not use (code PROTOCOL). Reported through the `error` event. */
 export class ProtocolError extends ClientError {
