@@ -11,6 +11,9 @@ import { RpcFailure } from './rpc';
 import { MAX_SUBSCRIPTIONS_PER_CONNECTION } from './subscriptions';
 import { ownSubaccount, ownWallet, readHandlers } from './handlers-reads';
 import type { HandlerParts } from './handler-parts';
+import { positionHandlers } from './handlers/positions';
+import { marketDataHandlers } from './handlers/market-reads';
+import { vaultHandlers } from './handlers/vaults';
 
 export type { HandlerParts } from './handler-parts';
 
@@ -148,5 +151,8 @@ export function createHandlers(parts: HandlerParts): Record<string, Handler> {
     ...accountHandlers(parts),
     ...orderHandlers(parts),
     ...readHandlers(parts),
+    ...positionHandlers(parts),
+    ...marketDataHandlers(parts),
+    ...vaultHandlers(parts),
   };
 }

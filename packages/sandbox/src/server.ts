@@ -68,12 +68,13 @@ function assemble(options: ResolvedOptions, clock: Clock, state: SandboxState, f
     accounts,
   );
   const nonces = state.nonces;
-  const handlers = createHandlers({ accounts, access, admission, index, limits, market, clock });
+  const actions = new ActionVerifier(clock, accounts, nonces, options.actionDeployments, (n) => m.assetOf(n));
+  const handlers = createHandlers({ accounts, access, admission, index, limits, market, clock, actions });
   const forward = state.router({ index, accounts, handlers, books: m, faults });
   const pipeline = createPipeline({
     accounts,
     limits,
-    actions: new ActionVerifier(clock, accounts, nonces, options.actionDeployments, (n) => m.assetOf(n)),
+    actions,
     instrumentType: (n) => m.typeOf(n),
     handlers,
     forward: forward ?? undefined,

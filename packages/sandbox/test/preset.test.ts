@@ -50,7 +50,7 @@ describe('the derive-local preset', () => {
     const c = await Client.connect(sb.wsUrl);
     const [sub] = await c.login(w);
     const local = deploymentsOf('local')[0]!;
-    const asset = assetOf(quietMarket.instruments[0]);
+    const asset = assetOf(quietMarket.instruments[0]!);
     const order = await signAction(
       w,
       'private/order',

@@ -22,6 +22,9 @@ import { Simulation, requote } from './simulation';
 import { Rfqs } from './rfqs';
 import { Samples } from './samples';
 import { History } from './history';
+import { MoneyHistory } from './money-history';
+import { MarketData } from './market-data';
+import { Vaults } from './vaults';
 import { Catalog } from './catalog';
 import { Portfolios } from './portfolios';
 import { OrderFlow, type OrderParams } from './orders';
@@ -54,6 +57,12 @@ export class Market {
   readonly portfolios: Portfolios;
   /** Orders and trades as they happened. */
   readonly history: History;
+  /** Deposits, withdrawals, funding, interest and option settlements as they were booked. */
+  readonly money = new MoneyHistory();
+  /** Tickers, currencies, assets, risk universes, candles, settlement and interest rates. */
+  readonly marketData: MarketData;
+  /** The seeded vaults, their shares and requests. */
+  readonly vaults: Vaults;
   private readonly registry: Instruments;
   private readonly simulation: Simulation;
   private readonly orders: OrderFlow;
@@ -93,6 +102,8 @@ export class Market {
     this.catalog = new Catalog(registry, clock);
     this.portfolios = new Portfolios(registry, ledger, margin, open);
     this.history = history;
+    this.marketData = new MarketData(registry, this.catalog, history, clock, accounts);
+    this.vaults = new Vaults(accounts, this.portfolios, clock);
     this.registry = registry;
     this.instruments = registry.byName;
     this.currencies = registry.currencies;
@@ -121,6 +132,7 @@ export class Market {
     const now = this.clock.now();
     for (const inst of this.registry.all())
       if (!this.ownership || this.ownership.owns(inst.cfg.instrument_name)) this.simulation.step(inst, now);
+    this.marketData.sample(now);
     publishCadence(this.producers, this.out, 'tick', now);
     if (this.tickCount % SLOW_EVERY === 0) publishCadence(this.producers, this.out, 'slow', now);
   }

@@ -1435,7 +1435,7 @@ export interface CancelAllTriggerOrdersParams {
  * CancelVaultRequestEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
  */
 export interface CancelVaultRequestParams {
-  nonce: number;
+  nonce: ActionNonceInput;
   signature: string;
   signature_expiry_sec: number;
   signer: string;
@@ -2446,7 +2446,7 @@ export interface QuoteReplace {
 export interface RequestVaultDepositParams {
   amount: DecimalInput;
   deposit_spot_asset: string;
-  nonce: number;
+  nonce: ActionNonceInput;
   signature: string;
   signature_expiry_sec: number;
   signer: string;
@@ -2457,7 +2457,7 @@ export interface RequestVaultDepositParams {
  * RequestVaultWithdrawEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
  */
 export interface RequestVaultWithdrawParams {
-  nonce: number;
+  nonce: ActionNonceInput;
   shares_to_burn: DecimalInput;
   signature: string;
   signature_expiry_sec: number;
