@@ -26,7 +26,9 @@ export async function wsRead(c: Client, method: string, params: unknown = {}): P
 
 /** POST to the method's path (with the wallet's login when given) and check the result. */
 export async function httpRead(sb: Sandbox, method: string, params: unknown = {}, wallet?: Wallet): Promise<any> {
-  const headers = wallet ? loginHeaders(await signLogin(wallet)) : {};
+  // Signed at the sandbox's time: a test may have moved its clock.
+  const nowMs = wallet ? (await post(sb, '/v3/public/get_time', {})).json.result : undefined;
+  const headers = wallet ? loginHeaders(await signLogin(wallet, { nowMs })) : {};
   const res = await post(sb, `/v3/${method}`, params, headers);
   expect(res.json.error, `${method} over HTTP`).toBeUndefined();
   expect(res.status).toBe(200);
