@@ -5,6 +5,7 @@
  * HTTP, each result valid against the spec.
  */
 import { describe, expect, it } from 'vitest';
+import { AbiCoder, keccak256, verifyMessage } from 'ethers';
 import { Client, control, newWallet, signed, start } from './helpers';
 import { bothReads, wsRead } from './reads-helpers';
 
@@ -144,5 +145,38 @@ describe('the market-data reads', () => {
       referral_code: 'abc',
     });
     expect(perf).toMatchObject({ referral_code: 'abc', total_notional_volume: '0', rewards: {} });
+  });
+
+  it("signs the latest spot, perp and funding feeds with the oracle's key, per currency", async () => {
+    const sb = await start(quiet);
+    const c = await Client.connect(sb.wsUrl);
+    const [feeds] = await bothReads(sb, c, 'public/get_latest_signed_feeds', {});
+    expect(Object.keys(feeds.spot_data).sort()).toEqual(['BTC', 'ETH']);
+    const eth = feeds.spot_data.ETH;
+    expect(eth.price).toBe((await wsRead(c, 'public/get_currency', { currency: 'ETH' })).spot_price);
+    expect(eth.deadline - eth.timestamp).toBe(60_000);
+    const digest = keccak256(
+      AbiCoder.defaultAbiCoder().encode(
+        ['string', 'string', 'int256', 'uint256', 'uint64', 'uint64'],
+        [
+          'spot',
+          'ETH',
+          BigInt(Math.round(Number(eth.price) * 100)) * 10n ** 16n,
+          10n ** 18n,
+          eth.timestamp,
+          eth.deadline,
+        ],
+      ),
+    );
+    expect(verifyMessage(digest, eth.signatures.signatures[0])).toBe(eth.signatures.signers[0]);
+    const ticker = await wsRead(c, 'public/get_ticker', { instrument_name: 'ETH-PERP' });
+    expect(Number(feeds.perp_data.ETH.P.spot_diff_value)).toBeCloseTo(Number(ticker.M) - Number(eth.price), 8);
+    expect(Number(feeds.perp_data.ETH.A.spot_diff_value)).toBeCloseTo(Number(ticker.a) - Number(eth.price), 8);
+    expect(feeds.funding_data.ETH.funding_rate).toBe(ticker.f);
+    expect([feeds.fwd_data, feeds.rate_data, feeds.vol_data]).toEqual([{}, {}, {}]);
+    const btc = await wsRead(c, 'public/get_latest_signed_feeds', { currency: 'BTC' });
+    expect(Object.keys(btc.spot_data)).toEqual(['BTC']);
+    const unknown = await c.request('public/get_latest_signed_feeds', { currency: 'NOPE' });
+    expect(unknown.error).toMatchObject({ code: -32602, data: expect.stringMatching(/unknown currency "NOPE"/) });
   });
 });

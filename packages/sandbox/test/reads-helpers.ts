@@ -4,7 +4,7 @@
  * without (public ones). Both answers are returned so that a test can compare them.
  */
 import { expect } from 'vitest';
-import type { Wallet } from 'ethers';
+import type { Signer } from 'ethers';
 import { loginHeaders, signLogin } from '@exchange-api/auth';
 import { validators } from '@exchange-api/validators';
 import type { Sandbox } from '../src/index';
@@ -25,7 +25,7 @@ export async function wsRead(c: Client, method: string, params: unknown = {}): P
 }
 
 /** POST to the method's path (with the wallet's login when given) and check the result. */
-export async function httpRead(sb: Sandbox, method: string, params: unknown = {}, wallet?: Wallet): Promise<any> {
+export async function httpRead(sb: Sandbox, method: string, params: unknown = {}, wallet?: Signer): Promise<any> {
   // Signed at the sandbox's time: a test may have moved its clock.
   const nowMs = wallet ? (await post(sb, '/v3/public/get_time', {})).json.result : undefined;
   const headers = wallet ? loginHeaders(await signLogin(wallet, { nowMs })) : {};
@@ -42,7 +42,7 @@ export async function bothReads(
   c: Client,
   method: string,
   params: unknown = {},
-  wallet?: Wallet,
+  wallet?: Signer,
 ): Promise<[any, any]> {
   return [await wsRead(c, method, params), await httpRead(sb, method, params, wallet)];
 }

@@ -16,7 +16,7 @@ type RatesQuery = {
 type ReferralQuery = { start_ms: number; end_ms: number; referral_code?: string | null; wallet?: string | null };
 
 /** The market-data and referral reads, keyed by method name. */
-export function marketDataHandlers({ market }: HandlerParts): Record<string, Handler> {
+export function marketDataHandlers({ market, clock }: HandlerParts): Record<string, Handler> {
   const data = market.marketData;
   return {
     'public/get_tickers': (
@@ -43,6 +43,8 @@ export function marketDataHandlers({ market }: HandlerParts): Record<string, Han
         period: p.period,
       }),
     }),
+    'public/get_latest_signed_feeds': (_ctx, p: { currency?: string | null; expiry?: number | null } | null) =>
+      market.signedFeeds.latest(clock.now(), p?.currency),
     'public/get_all_referral_codes': () => [],
     'public/get_referral_performance': (_ctx, p: ReferralQuery) => ({
       referral_code: p.referral_code ?? '',

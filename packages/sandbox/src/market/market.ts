@@ -25,6 +25,7 @@ import { History } from './history';
 import { MoneyHistory } from './money-history';
 import { MarketData } from './market-data';
 import { Vaults } from './vaults';
+import { SignedFeeds } from './signed-feeds';
 import { Catalog } from './catalog';
 import { Portfolios } from './portfolios';
 import { OrderFlow, type OrderParams } from './orders';
@@ -63,6 +64,8 @@ export class Market {
   readonly marketData: MarketData;
   /** The seeded vaults, their shares and requests. */
   readonly vaults: Vaults;
+  /** The oracle's signed feeds. */
+  readonly signedFeeds: SignedFeeds;
   private readonly registry: Instruments;
   private readonly simulation: Simulation;
   private readonly orders: OrderFlow;
@@ -104,6 +107,7 @@ export class Market {
     this.history = history;
     this.marketData = new MarketData(registry, this.catalog, history, clock, accounts);
     this.vaults = new Vaults(accounts, this.portfolios, clock);
+    this.signedFeeds = new SignedFeeds(registry, options.seed);
     this.registry = registry;
     this.instruments = registry.byName;
     this.currencies = registry.currencies;
