@@ -329,7 +329,7 @@ describe('conformance --generate', () => {
     ]);
     expect(report.checks[0]!.reason).toMatch(/^not served: a valid input was answered -32601/);
     expect(report.checks[0]!.observations[0]!.text).toMatch(
-      /public\/get_latest_signed_feeds is in the spec but this sandbox does not serve it/,
+      /public\/start_auction is in the spec but this sandbox does not serve it/,
     );
     expect(report.generated!.targets).toEqual([
       expect.objectContaining({ skipped: expect.stringMatching(/^not served/), pass: 0, fail: 0, valid: 0 }),

@@ -37,8 +37,9 @@ const MAX_SAMPLES = 7 * 1440;
 const MINUTE_MS = 60_000;
 
 const invalid = (what: string) => RpcFailure.of('RPC_INVALID_PARAMS', what);
-const erc20Of = (address: string): Erc20Details => ({
-  decimals: 18,
+/** The ERC-20's own decimals: USDC's 6 (derive-ts signs withdrawals at them and checks), the other tokens' 18. */
+const erc20Of = (address: string, name: string): Erc20Details => ({
+  decimals: name === 'USDC' ? 6 : 18,
   underlying_erc20_address: address,
   borrow_index: '1',
   supply_index: '1',
@@ -151,7 +152,7 @@ export class MarketData {
       .map((i) => ({ name: i.cfg.base_currency, address: i.asset.address, discount: '0.8' }));
     return [...cash, ...spots].map((c) => ({
       address: c.address,
-      erc20: erc20Of(c.address),
+      erc20: erc20Of(c.address, c.name),
       im_discount: c.discount,
       mm_discount: c.discount,
       min_deposit_usd: '1',
@@ -221,7 +222,7 @@ export class MarketData {
         ? [
             {
               address: spotAddress,
-              erc20: erc20Of(spotAddress),
+              erc20: erc20Of(spotAddress, c),
               min_deposit_usd: '1',
               name: c,
               universes: [
@@ -239,6 +240,11 @@ export class MarketData {
           ]
         : [],
     };
+  }
+
+  /** public/get_all_currencies: every currency as get_currency gives it (derive-ts reads `spot` of each). */
+  currencies(): Currency[] {
+    return this.catalog.currencies().map((c) => this.currency(c.currency));
   }
 
   /** public/get_assets: the assets of a type and currency; none has expired. */
