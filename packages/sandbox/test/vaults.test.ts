@@ -5,8 +5,9 @@
  * read valid against the spec, over the WebSocket and HTTP.
  */
 import { describe, expect, it } from 'vitest';
+import { keccak256 } from 'ethers';
 import { Client, control, newWallet, signed, start } from './helpers';
-import { bothReads, wsRead } from './reads-helpers';
+import { bothReads, httpRead, wsRead } from './reads-helpers';
 
 const MINUTE = 60_000;
 
@@ -135,7 +136,8 @@ describe('the seeded vaults', () => {
       subaccount_id: sub!,
       vault_subaccount_id: id,
     });
-    const cancelled = await wsRead(c, 'private/cancel_all_vault_requests', cancel);
+    // Over HTTP: the signed request carries its own signature, the login its headers.
+    const cancelled = await httpRead(sb, 'private/cancel_all_vault_requests', cancel, w);
     expect(cancelled.cancelled_request_ids).toHaveLength(2);
     expect((await wsRead(c, 'private/get_live_vault_requests', { wallet: w.address })).total).toBe(0);
     await control(sb, 'advance', { ms: MINUTE });
@@ -149,5 +151,109 @@ describe('the seeded vaults', () => {
     const forged = { ...(await deposit('1')), signature: (await deposit('2')).signature };
     const refused = await c.request('private/request_vault_deposit', forged);
     expect(refused.error.data).toMatch(/signature is not/);
+  });
+
+  it("lets a wallet create a vault and settle its shareholders' requests at a price within its slippage", async () => {
+    const sb = await start({ control: true, market: { intervalMs: 60_000 } });
+    const curator = newWallet();
+    const holder = newWallet();
+    const cc = await Client.connect(sb.wsUrl);
+    const hc = await Client.connect(sb.wsUrl);
+    const [csub] = await cc.login(curator);
+    const [hsub] = await hc.login(holder);
+    const usdcAsset = (await wsRead(cc, 'public/get_vaults', {})).vaults[0].protocol.config.deposit_spot_asset;
+    const params = {
+      subaccount_id: csub!,
+      manager_id: 1,
+      deposit_spot_asset: usdcAsset,
+      initial_deposit: '1000',
+      initial_share_price_usd: '2',
+      management_fee_bps: 0,
+      performance_fee_bps: 1000,
+      max_slippage_bps: 100,
+      cooldown_sec: 0,
+      max_fee_usd: '10',
+      benchmark_asset: null,
+    };
+    await wsRead(cc, 'private/create_vault', await signed(curator, 'private/create_vault', params));
+    const [id] = (await wsRead(cc, 'private/get_curated_vaults', { wallet: curator.address })).subaccount_ids;
+    const vault = await wsRead(cc, 'public/get_vault', { subaccount_id: id });
+    expect(vault).toMatchObject({ curator: curator.address, nav_usd: '1000', simulated_share_price_usd: '2' });
+    expect(vault.protocol).toMatchObject({ total_shares: '500', config: { performance_fee_bps: 1000 } });
+    const benchmark = await cc.request(
+      'private/create_vault',
+      await signed(curator, 'private/create_vault', { ...params, benchmark_asset: usdcAsset }),
+    );
+    expect(benchmark.error.data).toMatch(/benchmark_asset: not modelled/);
+
+    expect((await hc.request('private/update_vault_info', { subaccount_id: id, name: 'x' })).error.code).toBe(14003);
+    await bothReads(sb, cc, 'private/update_vault_info', { subaccount_id: id, name: 'Mine', mtm_cap: '5000' }, curator);
+    expect(await wsRead(cc, 'public/get_vault', { subaccount_id: id })).toMatchObject({
+      name: 'Mine',
+      mtm_cap: '5000',
+    });
+
+    const ack = await wsRead(
+      hc,
+      'private/request_vault_deposit',
+      await signed(holder, 'private/request_vault_deposit', {
+        subaccount_id: hsub!,
+        vault_subaccount_id: id,
+        deposit_spot_asset: usdcAsset,
+        amount: '100',
+      }),
+    );
+    // Not a simulated curator's vault: nothing settles it but its curator.
+    await control(sb, 'advance', { ms: MINUTE });
+    const live = await wsRead(cc, 'private/get_live_mint_requests', { subaccount_id: id, limit: 10 });
+    expect(live.requests.map((r: any) => r.id)).toEqual([ack.request_id]);
+    const dataHash = keccak256(Uint8Array.from(live.requests[0].signed_action.action.data));
+    const mint = (price: string, hash = dataHash) =>
+      signed(
+        curator,
+        'private/mint_vault_shares',
+        { subaccount_id: id, request_id: ack.request_id, share_price: price, deposit_hash: hash },
+        { expiry: Math.floor(Date.now() / 1000) + 86_400 },
+      );
+    expect((await cc.request('private/mint_vault_shares', await mint('2.1'))).error.data).toMatch(
+      /more than 100 bps from the share price 2/,
+    );
+    expect((await cc.request('private/mint_vault_shares', await mint('2', `0x${'0'.repeat(64)}`))).error.data).toMatch(
+      /deposit_hash .* is not the request's/,
+    );
+    expect((await hc.request('private/mint_vault_shares', await mint('2'))).error).toBeDefined();
+    await wsRead(cc, 'private/mint_vault_shares', await mint('2'));
+    expect((await wsRead(hc, 'private/get_vault_shares', { wallet: holder.address })).vaults).toMatchObject([
+      { shares: '50', vault: { nav_usd: '1100' } },
+    ]);
+
+    const withdraw = await wsRead(
+      hc,
+      'private/request_vault_withdraw',
+      await signed(
+        holder,
+        'private/request_vault_withdraw',
+        { subaccount_id: hsub!, vault_subaccount_id: id, shares_to_burn: '50' },
+        { expiry: Math.floor(Date.now() / 1000) + 86_400 },
+      ),
+    );
+    const burns = await wsRead(cc, 'private/get_live_burn_requests', { subaccount_id: id, limit: 10 });
+    await wsRead(
+      cc,
+      'private/burn_vault_shares',
+      await signed(
+        curator,
+        'private/burn_vault_shares',
+        {
+          subaccount_id: id,
+          request_id: withdraw.request_id,
+          share_price: '2',
+          withdraw_hash: keccak256(Uint8Array.from(burns.requests[0].signed_action.action.data)),
+        },
+        { expiry: Math.floor(Date.now() / 1000) + 86_400 },
+      ),
+    );
+    expect((await wsRead(hc, 'private/get_vault_shares', { wallet: holder.address })).vaults).toEqual([]);
+    expect((await wsRead(cc, 'public/get_vault', { subaccount_id: id })).nav_usd).toBe('1000');
   });
 });

@@ -2,13 +2,15 @@
  * The vault methods (issue 31, item 6) over market/vaults.ts: the public reads, a wallet's shares,
  * vaults and requests (its own wallet only), and the shareholder's signed requests, whose vault-module
  * action signature is verified here (the pipeline verifies only the order flow's) and whose nonce is
- * spent. The curator's methods (create, update, mint, burn, force burn) are not served: the seeded
- * vaults' curators are simulated.
+ * spent; and the curator's: a vault created from the signer's subaccount, its metadata, and minting or
+ * burning one live request at a price within the vault's slippage (the seeded vaults' curators are
+ * simulated and settle on their own). Force burn and rejecting a deposit are not served.
  */
 import type { HandlerParts } from '../handler-parts';
 import { ownSubaccount, ownWallet } from '../handlers-reads';
 import { pageOf } from '../market/history';
 import type { CallContext, Handler } from '../pipeline';
+import type { CreateParams, SettleParams, UpdateParams } from '../market/vaults';
 
 type Paging = { page?: number | null; page_size?: number | null };
 type Signed = {
@@ -32,7 +34,8 @@ const sizeOf = (n: number | null | undefined, all: number) => Math.min(n ?? Math
 /** The vault methods, keyed by method name. */
 export function vaultHandlers({ market, actions }: HandlerParts): Record<string, Handler> {
   const { vaults } = market;
-  const signed = async (ctx: CallContext, method: string, p: Signed) => {
+  const managers = () => market.marketData.riskUniverses().flatMap((u) => u.managers.map((m) => m.manager_id));
+  const signed = async (ctx: CallContext, method: string, p: Omit<Signed, 'vault_subaccount_id'>) => {
     await actions.verify(ctx.session!, method, p, ctx.ip);
     return ctx.session!.wallet;
   };
@@ -64,11 +67,17 @@ export function vaultHandlers({ market, actions }: HandlerParts): Record<string,
     }),
     'private/get_live_vault_requests': (ctx, p: { wallet: string }) =>
       vaults.liveOf({ wallet: ownWallet(ctx, p.wallet).wallet }),
-    // The live requests on a vault are its curator's to read: a caller reads its own on the vault.
+    // A vault's curator reads every live request on it; anyone else, its own.
     'private/get_live_mint_requests': (ctx, p: { subaccount_id: number; limit: number }) =>
-      vaults.liveOf({ vault: p.subaccount_id, kind: 'deposit', wallet: ctx.session!.wallet }, p.limit),
+      vaults.liveOf(
+        { vault: p.subaccount_id, kind: 'deposit', wallet: ctx.session!.wallet, reader: ctx.session!.wallet },
+        p.limit,
+      ),
     'private/get_live_burn_requests': (ctx, p: { subaccount_id: number; limit: number }) =>
-      vaults.liveOf({ vault: p.subaccount_id, kind: 'withdraw', wallet: ctx.session!.wallet }, p.limit),
+      vaults.liveOf(
+        { vault: p.subaccount_id, kind: 'withdraw', wallet: ctx.session!.wallet, reader: ctx.session!.wallet },
+        p.limit,
+      ),
     'private/get_vault_request_history': (ctx, p: Paging & { wallet: string }) => {
       const wallet = ownWallet(ctx, p.wallet).wallet;
       const { items, pagination } = pageOf(vaults.historyOf(wallet), p.page, sizeOf(p.page_size, 100));
@@ -97,5 +106,16 @@ export function vaultHandlers({ market, actions }: HandlerParts): Record<string,
         p.subaccount_id,
         p.vault_subaccount_id,
       ),
+    'private/create_vault': async (ctx, p: Signed & CreateParams) => {
+      const { vault, ...op } = vaults.create(await signed(ctx, 'private/create_vault', p), p, managers());
+      // The new vault is the curator's subaccount from now on, in this login too.
+      if (!ctx.session!.subaccounts.includes(vault)) ctx.session!.subaccounts.push(vault);
+      return op;
+    },
+    'private/update_vault_info': (ctx, p: UpdateParams) => vaults.update(ctx.session!.wallet, p),
+    'private/mint_vault_shares': async (ctx, p: Signed & SettleParams) =>
+      vaults.settleBy(await signed(ctx, 'private/mint_vault_shares', p), 'deposit', p),
+    'private/burn_vault_shares': async (ctx, p: Signed & SettleParams) =>
+      vaults.settleBy(await signed(ctx, 'private/burn_vault_shares', p), 'withdraw', p),
   };
 }

@@ -57,7 +57,8 @@ export class SignedFeeds {
     if (currency != null && !this.instruments.currencies.has(currency))
       throw RpcFailure.of(
         'RPC_INVALID_PARAMS',
-        `unknown currency ${JSON.stringify(currency).slice(0, 40)} (feeds: ${[...this.instruments.currencies].join(', ')})`,
+        `unknown currency ${JSON.stringify(currency).slice(0, 40)} ` +
+          `(feeds: ${[...this.instruments.currencies].join(', ')})`,
       );
     const base = { confidence: '1', timestamp: now, deadline: now + DEADLINE_MS };
     for (const c of this.instruments.currencies) {

@@ -48,6 +48,8 @@ interface Pending {
   at: number;
   signed: VaultRequest['signed_action'];
   hash: string;
+  /** keccak256 of the signed action's data: the deposit_hash or withdraw_hash its settlement names. */
+  dataHash: string;
 }
 interface VaultState {
   subaccount: number;
@@ -55,6 +57,11 @@ interface VaultState {
   name: string;
   description: string;
   cooldownSec: number;
+  /** Settled by the sandbox's simulated curator (the seeded vaults), else by its curator's own calls. */
+  simulated: boolean;
+  whitelistOnly: boolean;
+  mtmCap: string | null;
+  fees: { management: number; performance: number; slippage: number };
   createdAt: number;
   shares: Map<string, bigint>;
   lastDeposit: Map<string, number>;
@@ -90,6 +97,10 @@ export class Vaults {
         name: v.name,
         description: v.description,
         cooldownSec: v.cooldown,
+        simulated: true,
+        whitelistOnly: false,
+        mtmCap: null,
+        fees: { management: 0, performance: 0, slippage: 100 },
         createdAt: now,
         shares: new Map([[curator, fixed(v.nav)]]),
         lastDeposit: new Map(),
@@ -154,12 +165,12 @@ export class Vaults {
       description: v.description,
       curator: v.curator,
       curator_shares: fmt(v.shares.get(v.curator) ?? 0n),
-      whitelist_only: false,
+      whitelist_only: v.whitelistOnly,
       nav_usd: fmt(this.nav(v)),
       simulated_share_price_usd: fmt(this.sharePrice(v)),
       benchmark_price: null,
       nav_benchmark: null,
-      mtm_cap: null,
+      mtm_cap: v.mtmCap,
       protocol: {
         subaccount_id: v.subaccount,
         closed: false,
@@ -171,9 +182,9 @@ export class Vaults {
           deposit_spot_asset: cashAssetAddress('USDC'),
           benchmark_asset: null,
           cooldown_sec: v.cooldownSec,
-          management_fee_bps: 0,
-          performance_fee_bps: 0,
-          max_slippage_bps: 100,
+          management_fee_bps: v.fees.management,
+          performance_fee_bps: v.fees.performance,
+          max_slippage_bps: v.fees.slippage,
         },
       },
     };
@@ -182,12 +193,17 @@ export class Vaults {
   /** Settle every request whose time has come, oldest first. */
   settleDue(): void {
     const now = this.clock.now();
-    while (this.live.length > 0 && this.live[0]!.at + SETTLE_AFTER_MS <= now) this.settle(this.live.shift()!, now);
+    const due = this.live.filter(
+      (r) => this.vaults.get(r.id.vault_subaccount_id)!.simulated && r.at + SETTLE_AFTER_MS <= now,
+    );
+    for (const r of due) {
+      this.live.splice(this.live.indexOf(r), 1);
+      this.settle(r, now, this.sharePrice(this.vaults.get(r.id.vault_subaccount_id)!));
+    }
   }
 
-  private settle(r: Pending, now: number): void {
+  private settle(r: Pending, now: number, price: bigint): void {
     const v = this.vaults.get(r.id.vault_subaccount_id)!;
-    const price = this.sharePrice(v);
     const held = v.shares.get(r.id.wallet) ?? 0n;
     let shares: bigint;
     let amount: bigint;
@@ -266,6 +282,8 @@ export class Vaults {
     if (value === null) throw invalid(`${field} must be a decimal (got ${JSON.stringify(amount)})`);
     if (value <= 0n) throw invalid(`${field} must be above zero (got ${String(amount)})`);
     const now = this.clock.now();
+    if (kind === 'deposit' && v.whitelistOnly && wallet !== v.curator)
+      throw RpcFailure.of('AUTH_ACCESS_DENIED', `vault ${v.subaccount} takes deposits from its whitelist only`);
     if (kind === 'deposit') {
       const asset = cashAssetAddress('USDC');
       if (p.deposit_spot_asset?.toLowerCase() !== asset.toLowerCase())
@@ -299,6 +317,7 @@ export class Vaults {
       amount: value,
       at: now,
       hash: actionHash(action),
+      dataHash: keccak256(action.data),
       signed: {
         action: {
           subaccount_id: p.subaccount_id,
@@ -406,13 +425,17 @@ export class Vaults {
       .map((v) => v.subaccount);
   }
 
-  /** Live requests as the reads show them: a wallet's, or a vault's of one kind. */
+  /**
+   * Live requests as the reads show them: a wallet's, or a vault's of one kind: all of them to its
+   * curator (`reader`), the reader's own to anyone else.
+   */
   liveOf(
-    filter: { wallet?: string; vault?: number; kind?: Kind },
+    filter: { wallet?: string; vault?: number; kind?: Kind; reader?: string },
     limit?: number,
   ): { requests: VaultRequest[]; total: number } {
     this.settleDue();
-    if (filter.vault !== undefined) this.vault(filter.vault);
+    if (filter.vault !== undefined && this.vault(filter.vault).curator === filter.reader)
+      filter = { ...filter, wallet: undefined };
     const all = this.live.filter(
       (r) =>
         (filter.wallet === undefined || r.id.wallet === filter.wallet) &&
@@ -437,4 +460,148 @@ export class Vaults {
     this.settleDue();
     return this.actions.filter((a) => a.wallet === wallet).reverse();
   }
+  /** private/create_vault (its signature verified): a vault of the signer's, funded from its subaccount. */
+  create(wallet: string, p: CreateParams, managers: readonly number[]) {
+    const amount = (field: string, v: unknown, positive: boolean) => {
+      const x = typeof v === 'string' || typeof v === 'number' ? parseFixed(v) : null;
+      if (x === null || x < 0n || (positive && x === 0n))
+        throw invalid(`${field} must be a decimal${positive ? ' above zero' : ''} (got ${JSON.stringify(v)})`);
+      return x;
+    };
+    if (p.benchmark_asset != null)
+      throw invalid('benchmark_asset: not modelled by the sandbox (a vault without a benchmark only)');
+    if (!managers.includes(p.manager_id))
+      throw invalid(`manager_id ${p.manager_id} is not a manager (public/get_risk_universes: ${managers.join(', ')})`);
+    const usdc = cashAssetAddress('USDC');
+    if (p.deposit_spot_asset.toLowerCase() !== usdc.toLowerCase())
+      throw invalid(`deposit_spot_asset ${p.deposit_spot_asset}: the sandbox's vaults take USDC (${usdc})`);
+    for (const f of ['management_fee_bps', 'performance_fee_bps', 'max_slippage_bps'] as const)
+      if (!Number.isInteger(p[f]) || p[f] < 0 || p[f] > 10_000) throw invalid(`${f} must be 0 to 10000 (got ${p[f]})`);
+    if (!Number.isInteger(p.cooldown_sec) || p.cooldown_sec < 0)
+      throw invalid(`cooldown_sec must be a whole number of seconds (got ${p.cooldown_sec})`);
+    const deposit = amount('initial_deposit', p.initial_deposit, true);
+    const price = amount('initial_share_price_usd', p.initial_share_price_usd, true);
+    amount('max_fee_usd', p.max_fee_usd, false);
+    const has = this.accounts.balance(p.subaccount_id, 'USDC');
+    if (has < deposit) throw invalid(`subaccount ${p.subaccount_id} holds ${fmt(has)} USDC, less than ${fmt(deposit)}`);
+    let id = derivedSubaccounts(wallet).at(-1)! + 1;
+    while (this.accounts.balances.has(id)) id++;
+    this.accounts.register(wallet, [id], {});
+    this.accounts.adjust(p.subaccount_id, 'USDC', -deposit);
+    this.accounts.adjust(id, 'USDC', deposit);
+    const now = this.clock.now();
+    const v: VaultState = {
+      subaccount: id,
+      curator: wallet,
+      name: `Vault ${id}`,
+      description: '',
+      cooldownSec: p.cooldown_sec,
+      simulated: false,
+      whitelistOnly: false,
+      mtmCap: null,
+      fees: { management: p.management_fee_bps, performance: p.performance_fee_bps, slippage: p.max_slippage_bps },
+      createdAt: now,
+      shares: new Map([[wallet, div(deposit, price)]]),
+      lastDeposit: new Map(),
+      events: [],
+    };
+    this.vaults.set(id, v);
+    this.event(v, 'create', wallet, div(deposit, price), now);
+    return { vault: id, ...this.operation() };
+  }
+
+  private operation(): { operation_id: number; op_uuid: string } {
+    const n = ++this.operations;
+    return { operation_id: n, op_uuid: keccak256(toUtf8Bytes(`vault operation ${n}`)).slice(2, 34) };
+  }
+
+  /** The vault a curator acts on, or 14003 when the caller is not its curator. */
+  curated(wallet: string, id: unknown): VaultState {
+    const v = this.vault(id);
+    if (v.curator !== wallet)
+      throw RpcFailure.of(
+        'AUTH_ACCESS_DENIED',
+        `${wallet} is not the curator of vault ${v.subaccount} (${v.curator} is)`,
+      );
+    return v;
+  }
+
+  /** private/update_vault_info: the curator's metadata. */
+  update(wallet: string, p: UpdateParams) {
+    const v = this.curated(wallet, p.subaccount_id);
+    if (p.mtm_cap != null) {
+      const cap = typeof p.mtm_cap === 'string' || typeof p.mtm_cap === 'number' ? parseFixed(p.mtm_cap) : null;
+      if (cap === null || cap < 0n)
+        throw invalid(`mtm_cap must be a decimal of at least 0 (got ${JSON.stringify(p.mtm_cap)})`);
+      v.mtmCap = fmt(cap);
+    }
+    if (p.name != null) v.name = p.name;
+    if (p.description != null) v.description = p.description;
+    if (p.whitelist_only != null) v.whitelistOnly = p.whitelist_only;
+    return { status: 'ok' };
+  }
+
+  /**
+   * private/mint_vault_shares and private/burn_vault_shares (the curator's signature verified): settle
+   * one live request at the curator's price, which must be within the vault's max slippage of the share
+   * price, naming the request's data by its keccak256 hash.
+   */
+  settleBy(wallet: string, kind: Kind, p: SettleParams) {
+    const v = this.curated(wallet, p.subaccount_id);
+    const field = kind === 'deposit' ? 'deposit_hash' : 'withdraw_hash';
+    const r = this.live.find(
+      (x) =>
+        x.kind === kind &&
+        x.id.wallet === p.request_id.wallet &&
+        x.id.vault_subaccount_id === v.subaccount &&
+        x.id.vault_nonce === String(p.request_id.vault_nonce),
+    );
+    if (!r) throw invalid(`no live ${kind} request ${JSON.stringify(p.request_id)} on vault ${v.subaccount}`);
+    if (String(p[field]).toLowerCase() !== r.dataHash)
+      throw invalid(`${field} ${p[field]} is not the request's (${r.dataHash})`);
+    const price =
+      typeof p.share_price === 'string' || typeof p.share_price === 'number' ? parseFixed(p.share_price) : null;
+    if (price === null || price <= 0n)
+      throw invalid(`share_price must be a decimal above zero (got ${JSON.stringify(p.share_price)})`);
+    const mark = this.sharePrice(v);
+    const off = price > mark ? price - mark : mark - price;
+    if (off * 10_000n > mark * BigInt(v.fees.slippage))
+      throw invalid(`share_price ${fmt(price)} is more than ${v.fees.slippage} bps from the share price ${fmt(mark)}`);
+    this.live.splice(this.live.indexOf(r), 1);
+    this.settle(r, this.clock.now(), price);
+    return this.operation();
+  }
+}
+
+/** The params of private/create_vault the model reads. */
+export interface CreateParams {
+  subaccount_id: number;
+  manager_id: number;
+  deposit_spot_asset: string;
+  initial_deposit: unknown;
+  initial_share_price_usd: unknown;
+  max_fee_usd: unknown;
+  management_fee_bps: number;
+  performance_fee_bps: number;
+  max_slippage_bps: number;
+  cooldown_sec: number;
+  benchmark_asset?: string | null;
+}
+
+/** The params of private/update_vault_info. */
+export interface UpdateParams {
+  subaccount_id: number;
+  name?: string | null;
+  description?: string | null;
+  whitelist_only?: boolean | null;
+  mtm_cap?: unknown;
+}
+
+/** The params of mint_vault_shares and burn_vault_shares. */
+export interface SettleParams {
+  subaccount_id: number;
+  request_id: VaultRequestId;
+  share_price: unknown;
+  deposit_hash?: string;
+  withdraw_hash?: string;
 }

@@ -7722,7 +7722,7 @@ export const recordTable = [
         "name": "nonce",
         "required": true,
         "nullable": false,
-        "type": "integer"
+        "type": "ActionNonceInput"
       },
       {
         "name": "request_id",
@@ -8352,7 +8352,7 @@ export const recordTable = [
         "name": "nonce",
         "required": true,
         "nullable": false,
-        "type": "integer"
+        "type": "ActionNonceInput"
       },
       {
         "name": "performance_fee_bps",
@@ -10854,7 +10854,7 @@ export const recordTable = [
         "name": "nonce",
         "required": true,
         "nullable": false,
-        "type": "integer"
+        "type": "ActionNonceInput"
       },
       {
         "name": "request_id",

@@ -1388,7 +1388,7 @@ export interface PrivateTradeHistoryResult {
  * BurnSharesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
  */
 export interface BurnSharesParams {
-  nonce: number;
+  nonce: ActionNonceInput;
   request_id: VaultRequestId;
   share_price: DecimalInput;
   signature: string;
@@ -1570,7 +1570,7 @@ export interface CreateVaultParams {
   manager_id: number;
   max_fee_usd: DecimalInput;
   max_slippage_bps: number;
-  nonce: number;
+  nonce: ActionNonceInput;
   performance_fee_bps: number;
   signature: string;
   signature_expiry_sec: number;
@@ -2231,7 +2231,7 @@ export interface LiquidateResult {
  */
 export interface MintSharesParams {
   deposit_hash: string;
-  nonce: number;
+  nonce: ActionNonceInput;
   request_id: VaultRequestId;
   share_price: DecimalInput;
   signature: string;
