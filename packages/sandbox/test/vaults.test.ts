@@ -255,5 +255,54 @@ describe('the seeded vaults', () => {
     );
     expect((await wsRead(hc, 'private/get_vault_shares', { wallet: holder.address })).vaults).toEqual([]);
     expect((await wsRead(cc, 'public/get_vault', { subaccount_id: id })).nav_usd).toBe('1000');
+
+    // The curator rejects one deposit and mints another, then force-burns the holder out.
+    const deposit = async (amount: string) =>
+      (
+        await wsRead(
+          hc,
+          'private/request_vault_deposit',
+          await signed(holder, 'private/request_vault_deposit', {
+            subaccount_id: hsub!,
+            vault_subaccount_id: id,
+            deposit_spot_asset: usdcAsset,
+            amount,
+          }),
+        )
+      ).request_id;
+    const rejected = await deposit('10');
+    expect(await wsRead(cc, 'private/reject_deposit_request', { request_id: rejected, reason: 'not today' })).toEqual({
+      request_id: rejected,
+    });
+    expect((await wsRead(hc, 'private/get_live_vault_requests', { wallet: holder.address })).total).toBe(0);
+    const kept = await deposit('20');
+    const [pending] = (await wsRead(cc, 'private/get_live_mint_requests', { subaccount_id: id, limit: 1 })).requests;
+    await wsRead(
+      cc,
+      'private/mint_vault_shares',
+      await signed(
+        curator,
+        'private/mint_vault_shares',
+        {
+          subaccount_id: id,
+          request_id: kept,
+          share_price: '2',
+          deposit_hash: keccak256(Uint8Array.from(pending.signed_action.action.data)),
+        },
+        { expiry: Math.floor(Date.now() / 1000) + 86_400 },
+      ),
+    );
+    expect((await hc.request('private/force_burn', { subaccount_id: id, holder: holder.address })).error.code).toBe(
+      14003,
+    );
+    await wsRead(cc, 'private/force_burn', { subaccount_id: id, holder: holder.address });
+    expect((await wsRead(hc, 'private/get_vault_shares', { wallet: holder.address })).vaults).toEqual([]);
+    const history = await wsRead(hc, 'private/get_vault_request_history', { wallet: holder.address });
+    expect(history.actions.slice(0, 4).map((a: any) => [a.event_type, a.status, a.error_reason])).toEqual([
+      ['force_burn', 'burned', ''],
+      ['deposit', 'minted', ''],
+      ['deposit', 'requested', ''],
+      ['deposit', 'rejected', 'not today'],
+    ]);
   });
 });

@@ -4,12 +4,13 @@
  * action signature is verified here (the pipeline verifies only the order flow's) and whose nonce is
  * spent; and the curator's: a vault created from the signer's subaccount, its metadata, and minting or
  * burning one live request at a price within the vault's slippage (the seeded vaults' curators are
- * simulated and settle on their own). Force burn and rejecting a deposit are not served.
+ * simulated and settle on their own), rejecting a live deposit, and force-burning a holder's shares.
  */
 import type { HandlerParts } from '../handler-parts';
 import { ownSubaccount, ownWallet } from '../handlers-reads';
 import { pageOf } from '../market/history';
 import type { CallContext, Handler } from '../pipeline';
+import type { VaultRequestId } from '@exchange-api/types';
 import type { CreateParams, SettleParams, UpdateParams } from '../market/vaults';
 
 type Paging = { page?: number | null; page_size?: number | null };
@@ -115,6 +116,10 @@ export function vaultHandlers({ market, actions }: HandlerParts): Record<string,
     'private/update_vault_info': (ctx, p: UpdateParams) => vaults.update(ctx.session!.wallet, p),
     'private/mint_vault_shares': async (ctx, p: Signed & SettleParams) =>
       vaults.settleBy(await signed(ctx, 'private/mint_vault_shares', p), 'deposit', p),
+    'private/reject_deposit_request': (ctx, p: { request_id: VaultRequestId; reason?: string | null }) =>
+      vaults.rejectDeposit(ctx.session!.wallet, p),
+    'private/force_burn': (ctx, p: { subaccount_id: number; holder: string }) =>
+      vaults.forceBurn(ctx.session!.wallet, p),
     'private/burn_vault_shares': async (ctx, p: Signed & SettleParams) =>
       vaults.settleBy(await signed(ctx, 'private/burn_vault_shares', p), 'withdraw', p),
   };

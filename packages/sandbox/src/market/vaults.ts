@@ -571,6 +571,67 @@ export class Vaults {
     this.settle(r, this.clock.now(), price);
     return this.operation();
   }
+
+  /** private/reject_deposit_request: the curator drops a live deposit request; nothing moves. */
+  rejectDeposit(wallet: string, p: { request_id: VaultRequestId; reason?: string | null }) {
+    const v = this.curated(wallet, p.request_id.vault_subaccount_id);
+    const r = this.live.find(
+      (x) =>
+        x.kind === 'deposit' &&
+        x.id.wallet === p.request_id.wallet &&
+        x.id.vault_subaccount_id === v.subaccount &&
+        x.id.vault_nonce === String(p.request_id.vault_nonce),
+    );
+    if (!r) throw invalid(`no live deposit request ${JSON.stringify(p.request_id)} on vault ${v.subaccount}`);
+    this.live.splice(this.live.indexOf(r), 1);
+    const held = v.shares.get(r.id.wallet) ?? 0n;
+    const x = { before: held, after: held, shares: 0n, amount: 0n, price: this.sharePrice(v), error: p.reason ?? '' };
+    this.record_(r, 'rejected', this.clock.now(), x);
+    return { request_id: r.id };
+  }
+
+  /**
+   * private/force_burn: the curator exits a holder at the share price, paying the shares' value into
+   * the holder's first subaccount.
+   */
+  forceBurn(wallet: string, p: { subaccount_id: number; holder: string }) {
+    const v = this.curated(wallet, p.subaccount_id);
+    const holder = /^0x[0-9a-fA-F]{40}$/.test(p.holder) ? getAddress(p.holder) : null;
+    const held = holder ? (v.shares.get(holder) ?? 0n) : 0n;
+    if (!holder || held === 0n) throw invalid(`${p.holder} holds no shares of vault ${v.subaccount}`);
+    if (holder === v.curator) throw invalid(`the curator ${holder} cannot force-burn its own shares`);
+    const price = this.sharePrice(v);
+    const value = mul(held, price);
+    const to = this.accounts.subaccountsOf(holder)[0]!;
+    this.accounts.adjust(v.subaccount, 'USDC', -value);
+    this.accounts.adjust(to, 'USDC', value);
+    v.shares.set(holder, 0n);
+    const now = this.clock.now();
+    this.event(v, 'force_burn', holder, -held, now);
+    const op = this.operation();
+    this.actions.push({
+      wallet: holder,
+      vault_subaccount_id: v.subaccount,
+      vault_nonce: '0',
+      event_type: 'force_burn',
+      status: 'burned',
+      creation_timestamp_ms: now,
+      event_ts: now,
+      amount: fmt(value),
+      shares_requested: fmt(held),
+      shares_delta: fmt(-held),
+      before_shares: fmt(held),
+      after_shares: '0',
+      share_price: fmt(price),
+      entry_price: '0',
+      exit_price: fmt(price),
+      error_reason: '',
+      operation_id: op.operation_id,
+      operation_uuid: op.op_uuid,
+      user_action_hash: '',
+    });
+    return op;
+  }
 }
 
 /** The params of private/create_vault the model reads. */
