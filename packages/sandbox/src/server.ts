@@ -126,7 +126,9 @@ function controlPlane({ clock, limits, connections, index, market, faults }: Par
     advance: async (ms) => {
       clock.checkAdvance(ms);
       await limits.advance(ms);
-      return clock.advance(ms);
+      const now = clock.advance(ms);
+      market.settleFunding();
+      return now;
     },
   };
 }

@@ -26,6 +26,7 @@ import { MoneyHistory } from './money-history';
 import { MarketData } from './market-data';
 import { Vaults } from './vaults';
 import { SignedFeeds } from './signed-feeds';
+import { Funding } from './funding';
 import { Catalog } from './catalog';
 import { Portfolios } from './portfolios';
 import { OrderFlow, type OrderParams } from './orders';
@@ -66,6 +67,7 @@ export class Market {
   readonly vaults: Vaults;
   /** The oracle's signed feeds. */
   readonly signedFeeds: SignedFeeds;
+  private readonly funding: Funding;
   private readonly registry: Instruments;
   private readonly simulation: Simulation;
   private readonly orders: OrderFlow;
@@ -108,6 +110,8 @@ export class Market {
     this.marketData = new MarketData(registry, this.catalog, history, clock, accounts);
     this.vaults = new Vaults(accounts, this.portfolios, clock);
     this.signedFeeds = new SignedFeeds(registry, options.seed);
+    const owns = (name: string) => !ownership || ownership.owns(name);
+    this.funding = new Funding(registry, accounts, this.money, out, owns, clock.now());
     this.registry = registry;
     this.instruments = registry.byName;
     this.currencies = registry.currencies;
@@ -137,8 +141,14 @@ export class Market {
     for (const inst of this.registry.all())
       if (!this.ownership || this.ownership.owns(inst.cfg.instrument_name)) this.simulation.step(inst, now);
     this.marketData.sample(now);
+    this.funding.settle(now);
     publishCadence(this.producers, this.out, 'tick', now);
     if (this.tickCount % SLOW_EVERY === 0) publishCadence(this.producers, this.out, 'slow', now);
+  }
+
+  /** Charge the perps' funding of every hour begun on the clock (after it moved: the control plane's advance). */
+  settleFunding(): void {
+    this.funding.settle(this.clock.now());
   }
 
   /** The values of the `interval` parameter the server runs a timer for. */
