@@ -36,7 +36,11 @@ describe('the seeded vaults', () => {
     });
     expect(perf.points).toMatchObject([{ nav: '250000', share_price: '1' }]);
     const unknown = await c.request('public/get_vault', { subaccount_id: 5 });
-    expect(unknown.error).toMatchObject({ code: -32602, data: expect.stringMatching(/no vault with subaccount_id 5/) });
+    expect(unknown.error).toMatchObject({ code: 14003, data: expect.stringMatching(/no vault with subaccount_id 5/) });
+    // Reads of a subaccount that is no vault: nothing happened there.
+    expect((await wsRead(c, 'public/get_vault_action_history', { subaccount_id: 5 })).events).toEqual([]);
+    const none = await wsRead(c, 'public/get_vault_performance_history', { subaccount_id: 5, resolution: '1h' });
+    expect(none.points).toEqual([]);
   });
 
   it('queues a signed deposit, mints shares a minute later, then burns them after the cooldown', async () => {

@@ -396,10 +396,9 @@ export class MarketData {
     ];
   }
 
-  /** A candle period in milliseconds, or -32602 when it is not a positive whole number of seconds. */
+  /** A candle period in milliseconds (the schema keeps it above 0), or -32602 when it is not a finite number. */
   private period(sec: number): number {
-    if (!Number.isInteger(sec) || sec <= 0)
-      throw invalid(`period must be a positive whole number of seconds (got ${sec})`);
-    return sec * 1000;
+    if (!Number.isFinite(sec) || sec <= 0) throw invalid(`period must be a number of seconds above 0 (got ${sec})`);
+    return Math.max(1, Math.round(sec * 1000));
   }
 }

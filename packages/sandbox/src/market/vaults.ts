@@ -114,8 +114,10 @@ export class Vaults {
   /** A vault by its subaccount, or -32602 naming it and the vaults there are. */
   private vault(id: unknown): VaultState {
     const v = typeof id === 'number' ? this.vaults.get(id) : undefined;
+    // The error table has no "not found" for records other than orders: refused as access to no vault.
     if (!v)
-      throw invalid(
+      throw RpcFailure.of(
+        'AUTH_ACCESS_DENIED',
         `no vault with subaccount_id ${String(id).slice(0, 40)} (vaults: ${[...this.vaults.keys()].join(', ')})`,
       );
     return v;
@@ -385,7 +387,8 @@ export class Vaults {
   /** public/get_vault_action_history: the vault's events, newest first, of a type when asked. */
   events(id: unknown, type?: string | null): PublicVaultAction[] {
     this.settleDue();
-    return [...this.vault(id).events].reverse().filter((e) => type == null || e.event_type === type);
+    const v = typeof id === 'number' ? this.vaults.get(id) : undefined;
+    return [...(v?.events ?? [])].reverse().filter((e) => type == null || e.event_type === type);
   }
 
   /**
@@ -394,7 +397,8 @@ export class Vaults {
    */
   performance(id: unknown, from?: number | null, to?: number | null, limit?: number | null) {
     this.settleDue();
-    const v = this.vault(id);
+    const v = typeof id === 'number' ? this.vaults.get(id) : undefined;
+    if (!v) return [];
     const now = this.clock.now();
     const point = (ts: number): VaultPerformancePointResponse => ({
       ts,
@@ -434,7 +438,7 @@ export class Vaults {
     limit?: number,
   ): { requests: VaultRequest[]; total: number } {
     this.settleDue();
-    if (filter.vault !== undefined && this.vault(filter.vault).curator === filter.reader)
+    if (filter.vault !== undefined && this.vaults.get(filter.vault)?.curator === filter.reader)
       filter = { ...filter, wallet: undefined };
     const all = this.live.filter(
       (r) =>
@@ -517,7 +521,9 @@ export class Vaults {
 
   /** The vault a curator acts on, or 14003 when the caller is not its curator. */
   curated(wallet: string, id: unknown): VaultState {
-    const v = this.vault(id);
+    const v = typeof id === 'number' ? this.vaults.get(id) : undefined;
+    if (!v)
+      throw RpcFailure.of('AUTH_ACCESS_DENIED', `subaccount ${String(id).slice(0, 40)} is no vault of ${wallet}'s`);
     if (v.curator !== wallet)
       throw RpcFailure.of(
         'AUTH_ACCESS_DENIED',

@@ -2798,6 +2798,9 @@ export interface GetCurrencyParams {
 export interface GetIndexChartDataParams {
   currency: string;
   end_timestamp: number;
+  /**
+   * A bucket length in seconds: above 0.
+   */
   period: number;
   start_timestamp: number;
 }
@@ -2819,6 +2822,9 @@ export interface IndexCandle {
 export interface GetInterestRateHistoryParams {
   currency: string;
   end_timestamp?: number | null;
+  /**
+   * A bucket length in seconds: above 0.
+   */
   period?: number | null;
   risk_universe_id?: number | null;
   start_timestamp?: number | null;
@@ -3169,6 +3175,9 @@ export interface GetTickersResponse {
 export interface GetTradingviewChartDataParams {
   end_timestamp: number;
   instrument_name: string;
+  /**
+   * A bucket length in seconds: above 0.
+   */
   period: number;
   start_timestamp: number;
 }

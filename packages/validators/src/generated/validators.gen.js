@@ -31730,7 +31730,7 @@ return errors === 0;
 }
 
 export const schema_GetFundingHistoryParams = validate267;
-const schema532 = {"title":"GetFundingHistoryParams","description":"GetFundingHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"end_timestamp":{"type":["integer","null"]},"instrument_name":{"type":["string","null"]},"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"]},"start_timestamp":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
+const schema532 = {"title":"GetFundingHistoryParams","description":"GetFundingHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"end_timestamp":{"type":["integer","null"]},"instrument_name":{"type":["string","null"]},"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"],"minimum":1},"start_timestamp":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
 
 function validate267(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -31787,11 +31787,9 @@ vErrors.push(err3);
 }
 errors++;
 }
-}
-if(data.start_timestamp !== undefined){
-let data4 = data.start_timestamp;
-if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err4 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema532.properties.start_timestamp.type},message:"must be integer,null"};
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 < 1 || isNaN(data3)){
+const err4 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -31801,10 +31799,11 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.subaccount_id !== undefined){
-let data5 = data.subaccount_id;
-if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
-const err5 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema532.properties.subaccount_id.type},message:"must be integer,null"};
+}
+if(data.start_timestamp !== undefined){
+let data4 = data.start_timestamp;
+if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
+const err5 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema532.properties.start_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -31814,10 +31813,10 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data.wallet !== undefined){
-let data6 = data.wallet;
-if((typeof data6 !== "string") && (data6 !== null)){
-const err6 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema532.properties.wallet.type},message:"must be string,null"};
+if(data.subaccount_id !== undefined){
+let data5 = data.subaccount_id;
+if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
+const err6 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema532.properties.subaccount_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -31827,14 +31826,27 @@ vErrors.push(err6);
 errors++;
 }
 }
-}
-else {
-const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.wallet !== undefined){
+let data6 = data.wallet;
+if((typeof data6 !== "string") && (data6 !== null)){
+const err7 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema532.properties.wallet.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err7];
 }
 else {
 vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+else {
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
 }
 errors++;
 }
@@ -34826,7 +34838,7 @@ return errors === 0;
 }
 
 export const schema_GetOrderHistoryParams = validate293;
-const schema563 = {"title":"GetOrderHistoryParams","description":"GetOrderHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"from_timestamp":{"type":["integer","null"]},"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"to_timestamp":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
+const schema563 = {"title":"GetOrderHistoryParams","description":"GetOrderHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"from_timestamp":{"type":["integer","null"]},"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"],"minimum":1},"subaccount_id":{"type":["integer","null"]},"to_timestamp":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
 
 function validate293(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -34870,11 +34882,9 @@ vErrors.push(err2);
 }
 errors++;
 }
-}
-if(data.subaccount_id !== undefined){
-let data3 = data.subaccount_id;
-if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-const err3 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema563.properties.subaccount_id.type},message:"must be integer,null"};
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 1 || isNaN(data2)){
+const err3 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -34884,10 +34894,11 @@ vErrors.push(err3);
 errors++;
 }
 }
-if(data.to_timestamp !== undefined){
-let data4 = data.to_timestamp;
-if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err4 = {instancePath:instancePath+"/to_timestamp",schemaPath:"#/properties/to_timestamp/type",keyword:"type",params:{type: schema563.properties.to_timestamp.type},message:"must be integer,null"};
+}
+if(data.subaccount_id !== undefined){
+let data3 = data.subaccount_id;
+if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
+const err4 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema563.properties.subaccount_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -34897,10 +34908,10 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.wallet !== undefined){
-let data5 = data.wallet;
-if((typeof data5 !== "string") && (data5 !== null)){
-const err5 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema563.properties.wallet.type},message:"must be string,null"};
+if(data.to_timestamp !== undefined){
+let data4 = data.to_timestamp;
+if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
+const err5 = {instancePath:instancePath+"/to_timestamp",schemaPath:"#/properties/to_timestamp/type",keyword:"type",params:{type: schema563.properties.to_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -34910,14 +34921,27 @@ vErrors.push(err5);
 errors++;
 }
 }
-}
-else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.wallet !== undefined){
+let data5 = data.wallet;
+if((typeof data5 !== "string") && (data5 !== null)){
+const err6 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema563.properties.wallet.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
 else {
 vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
 }
 errors++;
 }
@@ -35048,7 +35072,7 @@ return errors === 0;
 }
 
 export const schema_GetQuotesParams = validate297;
-const schema566 = {"title":"GetQuotesParams","description":"GetQuotesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"from_timestamp":{"type":"integer"},"page":{"type":"integer"},"page_size":{"type":"integer"},"quote_id":{"type":["string","null"]},"rfq_id":{"type":["string","null"]},"status":{"type":["string","null"]},"subaccount_id":{"type":"integer"},"to_timestamp":{"type":"integer"}}};
+const schema566 = {"title":"GetQuotesParams","description":"GetQuotesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"from_timestamp":{"type":"integer"},"page":{"type":"integer"},"page_size":{"type":"integer","minimum":1},"quote_id":{"type":["string","null"]},"rfq_id":{"type":["string","null"]},"status":{"type":["string","null"]},"subaccount_id":{"type":"integer"},"to_timestamp":{"type":"integer"}}};
 
 function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -35102,11 +35126,9 @@ vErrors.push(err3);
 }
 errors++;
 }
-}
-if(data.quote_id !== undefined){
-let data3 = data.quote_id;
-if((typeof data3 !== "string") && (data3 !== null)){
-const err4 = {instancePath:instancePath+"/quote_id",schemaPath:"#/properties/quote_id/type",keyword:"type",params:{type: schema566.properties.quote_id.type},message:"must be string,null"};
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 1 || isNaN(data2)){
+const err4 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -35116,10 +35138,11 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.rfq_id !== undefined){
-let data4 = data.rfq_id;
-if((typeof data4 !== "string") && (data4 !== null)){
-const err5 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema566.properties.rfq_id.type},message:"must be string,null"};
+}
+if(data.quote_id !== undefined){
+let data3 = data.quote_id;
+if((typeof data3 !== "string") && (data3 !== null)){
+const err5 = {instancePath:instancePath+"/quote_id",schemaPath:"#/properties/quote_id/type",keyword:"type",params:{type: schema566.properties.quote_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -35129,10 +35152,10 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data.status !== undefined){
-let data5 = data.status;
-if((typeof data5 !== "string") && (data5 !== null)){
-const err6 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema566.properties.status.type},message:"must be string,null"};
+if(data.rfq_id !== undefined){
+let data4 = data.rfq_id;
+if((typeof data4 !== "string") && (data4 !== null)){
+const err6 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema566.properties.rfq_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -35142,10 +35165,10 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.subaccount_id !== undefined){
-let data6 = data.subaccount_id;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err7 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.status !== undefined){
+let data5 = data.status;
+if((typeof data5 !== "string") && (data5 !== null)){
+const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema566.properties.status.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -35155,10 +35178,10 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data.to_timestamp !== undefined){
-let data7 = data.to_timestamp;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err8 = {instancePath:instancePath+"/to_timestamp",schemaPath:"#/properties/to_timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.subaccount_id !== undefined){
+let data6 = data.subaccount_id;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err8 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -35168,14 +35191,27 @@ vErrors.push(err8);
 errors++;
 }
 }
-}
-else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.to_timestamp !== undefined){
+let data7 = data.to_timestamp;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err9 = {instancePath:instancePath+"/to_timestamp",schemaPath:"#/properties/to_timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err9];
 }
 else {
 vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
 }
 errors++;
 }
@@ -35333,7 +35369,7 @@ return errors === 0;
 }
 
 export const schema_GetRfqsParams = validate300;
-const schema569 = {"title":"GetRfqsParams","description":"GetRfqsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"from_timestamp":{"type":"integer"},"page":{"type":"integer"},"page_size":{"type":"integer"},"rfq_id":{"type":["string","null"]},"status":{"type":["string","null"]},"subaccount_id":{"type":"integer"},"to_timestamp":{"type":"integer"}}};
+const schema569 = {"title":"GetRfqsParams","description":"GetRfqsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"from_timestamp":{"type":"integer"},"page":{"type":"integer"},"page_size":{"type":"integer","minimum":1},"rfq_id":{"type":["string","null"]},"status":{"type":["string","null"]},"subaccount_id":{"type":"integer"},"to_timestamp":{"type":"integer"}}};
 
 function validate300(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -35387,11 +35423,9 @@ vErrors.push(err3);
 }
 errors++;
 }
-}
-if(data.rfq_id !== undefined){
-let data3 = data.rfq_id;
-if((typeof data3 !== "string") && (data3 !== null)){
-const err4 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema569.properties.rfq_id.type},message:"must be string,null"};
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 1 || isNaN(data2)){
+const err4 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -35401,10 +35435,11 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.status !== undefined){
-let data4 = data.status;
-if((typeof data4 !== "string") && (data4 !== null)){
-const err5 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema569.properties.status.type},message:"must be string,null"};
+}
+if(data.rfq_id !== undefined){
+let data3 = data.rfq_id;
+if((typeof data3 !== "string") && (data3 !== null)){
+const err5 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema569.properties.rfq_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -35414,10 +35449,10 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data.subaccount_id !== undefined){
-let data5 = data.subaccount_id;
-if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-const err6 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.status !== undefined){
+let data4 = data.status;
+if((typeof data4 !== "string") && (data4 !== null)){
+const err6 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema569.properties.status.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -35427,10 +35462,10 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.to_timestamp !== undefined){
-let data6 = data.to_timestamp;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err7 = {instancePath:instancePath+"/to_timestamp",schemaPath:"#/properties/to_timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.subaccount_id !== undefined){
+let data5 = data.subaccount_id;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err7 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -35440,14 +35475,27 @@ vErrors.push(err7);
 errors++;
 }
 }
-}
-else {
-const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.to_timestamp !== undefined){
+let data6 = data.to_timestamp;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err8 = {instancePath:instancePath+"/to_timestamp",schemaPath:"#/properties/to_timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err8];
 }
 else {
 vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
 }
 errors++;
 }
@@ -36791,7 +36839,7 @@ return errors === 0;
 }
 
 export const schema_GetVaultRequestHistoryParams = validate311;
-const schema581 = {"title":"GetVaultRequestHistoryParams","description":"GetVaultRequestHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"]},"wallet":{"type":"string"}}};
+const schema581 = {"title":"GetVaultRequestHistoryParams","description":"GetVaultRequestHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"],"minimum":1},"wallet":{"type":"string"}}};
 
 function validate311(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -36832,10 +36880,9 @@ vErrors.push(err2);
 }
 errors++;
 }
-}
-if(data.wallet !== undefined){
-if(typeof data.wallet !== "string"){
-const err3 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 < 1 || isNaN(data1)){
+const err3 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -36846,13 +36893,26 @@ errors++;
 }
 }
 }
-else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.wallet !== undefined){
+if(typeof data.wallet !== "string"){
+const err4 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err4];
 }
 else {
 vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
 }
 errors++;
 }
@@ -43156,7 +43216,7 @@ return errors === 0;
 }
 
 export const schema_PollQuotesParams = validate358;
-const schema620 = {"title":"PollQuotesParams","description":"PollQuotesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"from_timestamp":{"type":"integer"},"page":{"type":"integer"},"page_size":{"type":"integer"},"quote_id":{"type":["string","null"]},"rfq_id":{"type":["string","null"]},"status":{"type":["string","null"]},"subaccount_id":{"type":"integer"},"to_timestamp":{"type":"integer"}}};
+const schema620 = {"title":"PollQuotesParams","description":"PollQuotesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"from_timestamp":{"type":"integer"},"page":{"type":"integer"},"page_size":{"type":"integer","minimum":1},"quote_id":{"type":["string","null"]},"rfq_id":{"type":["string","null"]},"status":{"type":["string","null"]},"subaccount_id":{"type":"integer"},"to_timestamp":{"type":"integer"}}};
 
 function validate358(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -43210,11 +43270,9 @@ vErrors.push(err3);
 }
 errors++;
 }
-}
-if(data.quote_id !== undefined){
-let data3 = data.quote_id;
-if((typeof data3 !== "string") && (data3 !== null)){
-const err4 = {instancePath:instancePath+"/quote_id",schemaPath:"#/properties/quote_id/type",keyword:"type",params:{type: schema620.properties.quote_id.type},message:"must be string,null"};
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 1 || isNaN(data2)){
+const err4 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -43224,10 +43282,11 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.rfq_id !== undefined){
-let data4 = data.rfq_id;
-if((typeof data4 !== "string") && (data4 !== null)){
-const err5 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema620.properties.rfq_id.type},message:"must be string,null"};
+}
+if(data.quote_id !== undefined){
+let data3 = data.quote_id;
+if((typeof data3 !== "string") && (data3 !== null)){
+const err5 = {instancePath:instancePath+"/quote_id",schemaPath:"#/properties/quote_id/type",keyword:"type",params:{type: schema620.properties.quote_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -43237,10 +43296,10 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data.status !== undefined){
-let data5 = data.status;
-if((typeof data5 !== "string") && (data5 !== null)){
-const err6 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema620.properties.status.type},message:"must be string,null"};
+if(data.rfq_id !== undefined){
+let data4 = data.rfq_id;
+if((typeof data4 !== "string") && (data4 !== null)){
+const err6 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema620.properties.rfq_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -43250,10 +43309,10 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.subaccount_id !== undefined){
-let data6 = data.subaccount_id;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err7 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.status !== undefined){
+let data5 = data.status;
+if((typeof data5 !== "string") && (data5 !== null)){
+const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema620.properties.status.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -43263,10 +43322,10 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data.to_timestamp !== undefined){
-let data7 = data.to_timestamp;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err8 = {instancePath:instancePath+"/to_timestamp",schemaPath:"#/properties/to_timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.subaccount_id !== undefined){
+let data6 = data.subaccount_id;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err8 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -43276,14 +43335,27 @@ vErrors.push(err8);
 errors++;
 }
 }
-}
-else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.to_timestamp !== undefined){
+let data7 = data.to_timestamp;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err9 = {instancePath:instancePath+"/to_timestamp",schemaPath:"#/properties/to_timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err9];
 }
 else {
 vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
 }
 errors++;
 }
@@ -43441,7 +43513,7 @@ return errors === 0;
 }
 
 export const schema_PollRfqsParams = validate361;
-const schema623 = {"title":"PollRfqsParams","description":"PollRfqsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"from_timestamp":{"type":"integer"},"page":{"type":"integer"},"page_size":{"type":"integer"},"rfq_id":{"type":["string","null"]},"rfq_subaccount_id":{"type":["integer","null"]},"status":{"type":["string","null"]},"subaccount_id":{"type":"integer"},"to_timestamp":{"type":"integer"}}};
+const schema623 = {"title":"PollRfqsParams","description":"PollRfqsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"from_timestamp":{"type":"integer"},"page":{"type":"integer"},"page_size":{"type":"integer","minimum":1},"rfq_id":{"type":["string","null"]},"rfq_subaccount_id":{"type":["integer","null"]},"status":{"type":["string","null"]},"subaccount_id":{"type":"integer"},"to_timestamp":{"type":"integer"}}};
 
 function validate361(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -43495,11 +43567,9 @@ vErrors.push(err3);
 }
 errors++;
 }
-}
-if(data.rfq_id !== undefined){
-let data3 = data.rfq_id;
-if((typeof data3 !== "string") && (data3 !== null)){
-const err4 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema623.properties.rfq_id.type},message:"must be string,null"};
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 1 || isNaN(data2)){
+const err4 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -43509,10 +43579,11 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.rfq_subaccount_id !== undefined){
-let data4 = data.rfq_subaccount_id;
-if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err5 = {instancePath:instancePath+"/rfq_subaccount_id",schemaPath:"#/properties/rfq_subaccount_id/type",keyword:"type",params:{type: schema623.properties.rfq_subaccount_id.type},message:"must be integer,null"};
+}
+if(data.rfq_id !== undefined){
+let data3 = data.rfq_id;
+if((typeof data3 !== "string") && (data3 !== null)){
+const err5 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema623.properties.rfq_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -43522,10 +43593,10 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data.status !== undefined){
-let data5 = data.status;
-if((typeof data5 !== "string") && (data5 !== null)){
-const err6 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema623.properties.status.type},message:"must be string,null"};
+if(data.rfq_subaccount_id !== undefined){
+let data4 = data.rfq_subaccount_id;
+if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
+const err6 = {instancePath:instancePath+"/rfq_subaccount_id",schemaPath:"#/properties/rfq_subaccount_id/type",keyword:"type",params:{type: schema623.properties.rfq_subaccount_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -43535,10 +43606,10 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.subaccount_id !== undefined){
-let data6 = data.subaccount_id;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err7 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.status !== undefined){
+let data5 = data.status;
+if((typeof data5 !== "string") && (data5 !== null)){
+const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema623.properties.status.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -43548,10 +43619,10 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data.to_timestamp !== undefined){
-let data7 = data.to_timestamp;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err8 = {instancePath:instancePath+"/to_timestamp",schemaPath:"#/properties/to_timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.subaccount_id !== undefined){
+let data6 = data.subaccount_id;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err8 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -43561,14 +43632,27 @@ vErrors.push(err8);
 errors++;
 }
 }
-}
-else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.to_timestamp !== undefined){
+let data7 = data.to_timestamp;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err9 = {instancePath:instancePath+"/to_timestamp",schemaPath:"#/properties/to_timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err9];
 }
 else {
 vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
 }
 errors++;
 }
@@ -50047,7 +50131,7 @@ return errors === 0;
 }
 
 export const schema_GetIndexChartDataParams = validate441;
-const schema675 = {"title":"GetIndexChartDataParams","description":"GetIndexChartDataEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency","end_timestamp","period","start_timestamp"],"properties":{"currency":{"type":"string"},"end_timestamp":{"type":"integer"},"period":{"type":"number"},"start_timestamp":{"type":"integer"}}};
+const schema675 = {"title":"GetIndexChartDataParams","description":"GetIndexChartDataEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency","end_timestamp","period","start_timestamp"],"properties":{"currency":{"type":"string"},"end_timestamp":{"type":"integer"},"period":{"type":"number","exclusiveMinimum":0,"description":"A bucket length in seconds: above 0."},"start_timestamp":{"type":"integer"}}};
 
 function validate441(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -50120,8 +50204,9 @@ errors++;
 }
 if(data.period !== undefined){
 let data2 = data.period;
-if(!((typeof data2 == "number") && (isFinite(data2)))){
-const err6 = {instancePath:instancePath+"/period",schemaPath:"#/properties/period/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 <= 0 || isNaN(data2)){
+const err6 = {instancePath:instancePath+"/period",schemaPath:"#/properties/period/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -50131,10 +50216,8 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.start_timestamp !== undefined){
-let data3 = data.start_timestamp;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err7 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err7 = {instancePath:instancePath+"/period",schemaPath:"#/properties/period/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -50144,14 +50227,27 @@ vErrors.push(err7);
 errors++;
 }
 }
-}
-else {
-const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.start_timestamp !== undefined){
+let data3 = data.start_timestamp;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err8 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err8];
 }
 else {
 vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
 }
 errors++;
 }
@@ -50338,7 +50434,7 @@ return errors === 0;
 }
 
 export const schema_GetInterestRateHistoryParams = validate443;
-const schema677 = {"title":"GetInterestRateHistoryParams","description":"GetInterestRateHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency"],"properties":{"currency":{"type":"string"},"end_timestamp":{"type":["integer","null"]},"period":{"type":["number","null"]},"risk_universe_id":{"type":["integer","null"]},"start_timestamp":{"type":["integer","null"]}}};
+const schema677 = {"title":"GetInterestRateHistoryParams","description":"GetInterestRateHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency"],"properties":{"currency":{"type":"string"},"end_timestamp":{"type":["integer","null"]},"period":{"type":["number","null"],"exclusiveMinimum":0,"description":"A bucket length in seconds: above 0."},"risk_universe_id":{"type":["integer","null"]},"start_timestamp":{"type":["integer","null"]}}};
 
 function validate443(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -50391,11 +50487,9 @@ vErrors.push(err3);
 }
 errors++;
 }
-}
-if(data.risk_universe_id !== undefined){
-let data3 = data.risk_universe_id;
-if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-const err4 = {instancePath:instancePath+"/risk_universe_id",schemaPath:"#/properties/risk_universe_id/type",keyword:"type",params:{type: schema677.properties.risk_universe_id.type},message:"must be integer,null"};
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 <= 0 || isNaN(data2)){
+const err4 = {instancePath:instancePath+"/period",schemaPath:"#/properties/period/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -50405,10 +50499,11 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.start_timestamp !== undefined){
-let data4 = data.start_timestamp;
-if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err5 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema677.properties.start_timestamp.type},message:"must be integer,null"};
+}
+if(data.risk_universe_id !== undefined){
+let data3 = data.risk_universe_id;
+if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
+const err5 = {instancePath:instancePath+"/risk_universe_id",schemaPath:"#/properties/risk_universe_id/type",keyword:"type",params:{type: schema677.properties.risk_universe_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -50418,14 +50513,27 @@ vErrors.push(err5);
 errors++;
 }
 }
-}
-else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.start_timestamp !== undefined){
+let data4 = data.start_timestamp;
+if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
+const err6 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema677.properties.start_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
 else {
 vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
 }
 errors++;
 }
@@ -55280,7 +55388,7 @@ return errors === 0;
 }
 
 export const schema_GetOnchainActionHistoryParams = validate471;
-const schema716 = {"title":"GetOnchainActionHistoryParams","description":"GetOnchainActionHistoryParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"action_type":{"type":["number","null"]},"end_timestamp":{"type":["integer","null"]},"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"]},"start_timestamp":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
+const schema716 = {"title":"GetOnchainActionHistoryParams","description":"GetOnchainActionHistoryParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"action_type":{"type":["number","null"]},"end_timestamp":{"type":["integer","null"]},"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"],"minimum":1},"start_timestamp":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
 
 function validate471(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -55337,11 +55445,9 @@ vErrors.push(err3);
 }
 errors++;
 }
-}
-if(data.start_timestamp !== undefined){
-let data4 = data.start_timestamp;
-if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err4 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema716.properties.start_timestamp.type},message:"must be integer,null"};
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 < 1 || isNaN(data3)){
+const err4 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -55351,10 +55457,11 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.wallet !== undefined){
-let data5 = data.wallet;
-if((typeof data5 !== "string") && (data5 !== null)){
-const err5 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema716.properties.wallet.type},message:"must be string,null"};
+}
+if(data.start_timestamp !== undefined){
+let data4 = data.start_timestamp;
+if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
+const err5 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema716.properties.start_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -55364,14 +55471,27 @@ vErrors.push(err5);
 errors++;
 }
 }
-}
-else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.wallet !== undefined){
+let data5 = data.wallet;
+if((typeof data5 !== "string") && (data5 !== null)){
+const err6 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema716.properties.wallet.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
 else {
 vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
 }
 errors++;
 }
@@ -58788,7 +58908,7 @@ return errors === 0;
 }
 
 export const schema_GetTradingviewChartDataParams = validate497;
-const schema742 = {"title":"GetTradingviewChartDataParams","description":"GetTradingviewChartDataEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["end_timestamp","instrument_name","period","start_timestamp"],"properties":{"end_timestamp":{"type":"integer"},"instrument_name":{"type":"string"},"period":{"type":"number"},"start_timestamp":{"type":"integer"}}};
+const schema742 = {"title":"GetTradingviewChartDataParams","description":"GetTradingviewChartDataEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["end_timestamp","instrument_name","period","start_timestamp"],"properties":{"end_timestamp":{"type":"integer"},"instrument_name":{"type":"string"},"period":{"type":"number","exclusiveMinimum":0,"description":"A bucket length in seconds: above 0."},"start_timestamp":{"type":"integer"}}};
 
 function validate497(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -58861,8 +58981,9 @@ errors++;
 }
 if(data.period !== undefined){
 let data2 = data.period;
-if(!((typeof data2 == "number") && (isFinite(data2)))){
-const err6 = {instancePath:instancePath+"/period",schemaPath:"#/properties/period/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 <= 0 || isNaN(data2)){
+const err6 = {instancePath:instancePath+"/period",schemaPath:"#/properties/period/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -58872,10 +58993,8 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.start_timestamp !== undefined){
-let data3 = data.start_timestamp;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err7 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err7 = {instancePath:instancePath+"/period",schemaPath:"#/properties/period/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -58885,14 +59004,27 @@ vErrors.push(err7);
 errors++;
 }
 }
-}
-else {
-const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.start_timestamp !== undefined){
+let data3 = data.start_timestamp;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err8 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err8];
 }
 else {
 vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
 }
 errors++;
 }
@@ -59283,7 +59415,7 @@ return errors === 0;
 }
 
 export const schema_GetVaultActionHistoryParams = validate502;
-const schema747 = {"title":"GetVaultActionHistoryParams","description":"GetVaultActionHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"event_type":{"type":["string","null"]},"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"]},"subaccount_id":{"type":"integer"}}};
+const schema747 = {"title":"GetVaultActionHistoryParams","description":"GetVaultActionHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"event_type":{"type":["string","null"]},"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"],"minimum":1},"subaccount_id":{"type":"integer"}}};
 
 function validate502(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -59337,11 +59469,9 @@ vErrors.push(err3);
 }
 errors++;
 }
-}
-if(data.subaccount_id !== undefined){
-let data3 = data.subaccount_id;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err4 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 1 || isNaN(data2)){
+const err4 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -59352,13 +59482,27 @@ errors++;
 }
 }
 }
-else {
-const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.subaccount_id !== undefined){
+let data3 = data.subaccount_id;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err5 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err5];
 }
 else {
 vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
 }
 errors++;
 }
@@ -60896,7 +61040,7 @@ return errors === 0;
 }
 
 export const schema_GetVaultsParams = validate508;
-const schema756 = {"title":"GetVaultsParams","description":"GetVaultsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"page":{"type":"integer"},"page_size":{"type":"integer"}}};
+const schema756 = {"title":"GetVaultsParams","description":"GetVaultsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"page":{"type":"integer"},"page_size":{"type":"integer","minimum":1}}};
 
 function validate508(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -60927,15 +61071,27 @@ vErrors.push(err1);
 }
 errors++;
 }
-}
-}
-else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 < 1 || isNaN(data1)){
+const err2 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err2];
 }
 else {
 vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
 }
 errors++;
 }
