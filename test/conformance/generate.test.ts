@@ -339,18 +339,18 @@ describe('conformance --generate', () => {
     'a method of the spec the server answers "method not found" is reported as ' +
       'not served: named, no pass, no failure',
     async () => {
-      // public/get_tickers is in the spec (derive-ts's EndpointMap); the sandbox does not serve it.
+      // public/start_auction is in the spec (derive-ts's EndpointMap); the sandbox does not serve it.
       const { report, replays } = await against({}, [
-        'generated.public/get_tickers@ws',
-        'generated.public/get_tickers@http',
+        'generated.public/start_auction@ws',
+        'generated.public/start_auction@http',
       ]);
       expect(report.checks.map((c) => [c.id, c.status])).toEqual([
-        ['generated.public/get_tickers@ws', 'skip'],
-        ['generated.public/get_tickers@http', 'skip'],
+        ['generated.public/start_auction@ws', 'skip'],
+        ['generated.public/start_auction@http', 'skip'],
       ]);
       expect(report.checks[0]!.reason).toMatch(/^not served: a valid input was answered -32601/);
       expect(report.checks[0]!.observations[0]!.text).toMatch(
-        /public\/get_tickers is in the spec but this sandbox does not serve it/,
+        /public\/start_auction is in the spec but this sandbox does not serve it/,
       );
       expect(report.generated!.targets).toEqual([
         expect.objectContaining({ skipped: expect.stringMatching(/^not served/), pass: 0, fail: 0, valid: 0 }),

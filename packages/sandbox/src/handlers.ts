@@ -17,6 +17,9 @@ import { transferHandlers } from './handlers/transfers';
 import { cancelOnDisconnectHandlers } from './handlers/cancel-on-disconnect';
 import { mmpHandlers } from './handlers/mmp';
 import { algoOrderHandlers } from './handlers/algo-orders';
+import { positionHandlers } from './handlers/positions';
+import { marketDataHandlers } from './handlers/market-reads';
+import { vaultHandlers } from './handlers/vaults';
 
 export type { HandlerParts } from './handler-parts';
 
@@ -169,5 +172,8 @@ export function createHandlers(parts: HandlerParts): Record<string, Handler> {
     ...cancelOnDisconnectHandlers(parts),
     ...mmpHandlers(parts),
     ...algoOrderHandlers(parts),
+    ...positionHandlers(parts),
+    ...marketDataHandlers(parts),
+    ...vaultHandlers(parts),
   };
 }

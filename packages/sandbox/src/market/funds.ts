@@ -9,13 +9,14 @@
  * The spot assets are the quote currencies of the instruments (6 decimals, as USDC) and the base
  * currencies of the spot (erc20) instruments (18 decimals, the instrument's own asset).
  */
-import { getAddress, keccak256, toUtf8Bytes } from 'ethers';
+import { keccak256, toUtf8Bytes } from 'ethers';
 import type { DepositEntry, TransferEntry, WithdrawalEntry } from '@exchange-api/types';
 import type { Accounts } from '../accounts';
 import { address } from '../channels';
 import type { Clock } from '../clock';
 import { fmt } from '../fixed';
 import { RpcFailure } from '../rpc';
+import { assetOf } from './instrument';
 import type { Instruments } from './instruments';
 import type { Margin } from './margin';
 import type { Streams } from './random';
@@ -32,7 +33,8 @@ export interface SpotAsset {
 
 /** A spot asset that is no instrument's (a quote currency): its address, stable per name. */
 export function cashAssetOf(name: string): SpotAsset {
-  const address = getAddress('0x' + keccak256(toUtf8Bytes(`exchange-api sandbox asset ${name}`)).slice(-40));
+  // The address public/get_all_currencies gives the currency's spot asset: clients sign with what it says.
+  const { address } = assetOf({ instrument_name: name, instrument_type: 'erc20', base_currency: name });
   return { address, decimals: 6 };
 }
 

@@ -22,6 +22,11 @@ import { Simulation, requote } from './simulation';
 import { Rfqs } from './rfqs';
 import { Samples } from './samples';
 import { History } from './history';
+import { MoneyHistory } from './money-history';
+import { MarketData } from './market-data';
+import { Vaults } from './vaults';
+import { SignedFeeds } from './signed-feeds';
+import { Funding } from './funding';
 import { Catalog } from './catalog';
 import { Portfolios } from './portfolios';
 import { OrderFlow, type OrderParams } from './orders';
@@ -67,6 +72,15 @@ export class Market {
   readonly mmp: Mmp;
   /** TWAP orders working in slices (algos.ts). */
   readonly algos: AlgoBook;
+  /** Deposits, withdrawals, funding, interest and option settlements as they were booked. */
+  readonly money = new MoneyHistory();
+  /** Tickers, currencies, assets, risk universes, candles, settlement and interest rates. */
+  readonly marketData: MarketData;
+  /** The seeded vaults, their shares and requests. */
+  readonly vaults: Vaults;
+  /** The oracle's signed feeds. */
+  readonly signedFeeds: SignedFeeds;
+  private readonly funding: Funding;
   private readonly registry: Instruments;
   private readonly simulation: Simulation;
   private readonly orders: OrderFlow;
@@ -117,6 +131,11 @@ export class Market {
     this.catalog = new Catalog(registry, clock);
     this.portfolios = new Portfolios(registry, ledger, margin, open);
     this.history = history;
+    this.marketData = new MarketData(registry, this.catalog, history, clock, accounts);
+    this.vaults = new Vaults(accounts, this.portfolios, clock);
+    this.signedFeeds = new SignedFeeds(registry, options.seed);
+    const owns = (name: string) => !ownership || ownership.owns(name);
+    this.funding = new Funding(registry, accounts, this.money, out, owns, clock.now());
     this.registry = registry;
     this.instruments = registry.byName;
     this.currencies = registry.currencies;
@@ -147,8 +166,15 @@ export class Market {
       if (!this.ownership || this.ownership.owns(inst.cfg.instrument_name)) this.simulation.step(inst, now);
     this.triggers.sweep();
     this.algos.sweep();
+    this.marketData.sample(now);
+    this.funding.settle(now);
     publishCadence(this.producers, this.out, 'tick', now);
     if (this.tickCount % SLOW_EVERY === 0) publishCadence(this.producers, this.out, 'slow', now);
+  }
+
+  /** Charge the perps' funding of every hour begun on the clock (after it moved: the control plane's advance). */
+  settleFunding(): void {
+    this.funding.settle(this.clock.now());
   }
 
   /** The values of the `interval` parameter the server runs a timer for. */

@@ -73,7 +73,7 @@ export class Settlement {
       [maker, 'maker', makerDirection, MAKER_FEE_BPS],
     ] as const) {
       const fee = bps(value, feeBps);
-      const { updates, realized } = this.ledger.book(inst, side.subaccount, direction, fill, fee);
+      const { updates, realized } = this.ledger.book(inst, side.subaccount, direction, fill, fee, now);
       const shown = this.tradeRecord(inst, {
         direction,
         priceTicks: fill.priceTicks,

@@ -7722,7 +7722,7 @@ export const recordTable = [
         "name": "nonce",
         "required": true,
         "nullable": false,
-        "type": "integer"
+        "type": "ActionNonceInput"
       },
       {
         "name": "request_id",
@@ -7872,7 +7872,7 @@ export const recordTable = [
         "name": "nonce",
         "required": true,
         "nullable": false,
-        "type": "integer"
+        "type": "ActionNonceInput"
       },
       {
         "name": "signature",
@@ -8352,7 +8352,7 @@ export const recordTable = [
         "name": "nonce",
         "required": true,
         "nullable": false,
-        "type": "integer"
+        "type": "ActionNonceInput"
       },
       {
         "name": "performance_fee_bps",
@@ -10854,7 +10854,7 @@ export const recordTable = [
         "name": "nonce",
         "required": true,
         "nullable": false,
-        "type": "integer"
+        "type": "ActionNonceInput"
       },
       {
         "name": "request_id",
@@ -11814,7 +11814,7 @@ export const recordTable = [
         "name": "nonce",
         "required": true,
         "nullable": false,
-        "type": "integer"
+        "type": "ActionNonceInput"
       },
       {
         "name": "signature",
@@ -11858,7 +11858,7 @@ export const recordTable = [
         "name": "nonce",
         "required": true,
         "nullable": false,
-        "type": "integer"
+        "type": "ActionNonceInput"
       },
       {
         "name": "shares_to_burn",
