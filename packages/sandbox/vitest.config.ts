@@ -3,11 +3,12 @@ import { hangBounds, sourceResolve } from '../../vitest.shared.ts';
 
 export default defineConfig({
   ...sourceResolve,
-  // No module isolation between files: re-importing the sources (the parser, ethers, ajv) for each file
-  // cost about a minute of CPU per run; no test here mocks a module (packages/types and packages/client do).
+  // Each file with its own modules: run in one module graph, the fleet tests that sign orders (fleet-routing,
+  // fleet-cluster, redis-loss) were refused "Invalid action signature" after other files had run, and
+  // passed alone. The leak is not found yet; isolation costs CPU, not correctness.
   test: {
     name: 'sandbox',
-    isolate: false,
+    isolate: true,
     include: ['test/**/*.test.ts'],
     ...hangBounds,
     passWithNoTests: true,

@@ -33,9 +33,15 @@ export interface ConnState {
 
 export interface Faults {
   request?: (r: Req, conn: ConnState) => Decision;
-  /** Rewrite the data of a push on a channel (return it unchanged to leave it); `subscribed`: what the connection asked for. */
+  /**
+   * Rewrite the data of a push on a channel (return it unchanged to leave it); `subscribed`: what the
+   * connection asked for.
+   */
   push?: (channel: string, data: unknown, subscribed: ReadonlySet<string>) => unknown;
-  /** Rewrite the JSON body of an HTTP answer (`method`: the path after /v3/); without it HTTP goes straight to the sandbox. */
+  /**
+   * Rewrite the JSON body of an HTTP answer (`method`: the path after /v3/); without it HTTP goes straight to the
+   * sandbox.
+   */
   http?: (method: string, body: unknown) => unknown;
 }
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
 import { runMain } from '../../../test/support/run-main';
-import { fromSources, root as repoRoot } from './run-cli';
+import { built, root as repoRoot } from './run-cli';
 import { groupGone, spawnGroup } from '../../sandbox/test/processes';
 import { hasRedisServer, NO_REDIS, startRedis, type RedisServer } from '../../sandbox/test/redis-server';
 import { hasRedisCluster, NO_REDIS_CLUSTER, startRedisCluster } from '../../sandbox/test/redis-cluster';
@@ -126,7 +126,7 @@ describe.skipIf(!hasRedisServer)(`sandbox --workers${hasRedisServer ? '' : ` (sk
   });
 
   it('starts n workers on one port, as one exchange, and stops them all on SIGTERM', async () => {
-    const run = spawnGroup([...fromSources, 'sandbox', '--redis', redis.url, '--workers', '2', '--detached']);
+    const run = spawnGroup([...built, 'sandbox', '--redis', redis.url, '--workers', '2', '--detached']);
     const line = await run.firstLine;
     expect(line).toMatch(/^sandbox listening ws:\/\/127\.0\.0\.1:[0-9]+\/v3\/ws http:\/\/127\.0\.0\.1:[0-9]+$/);
     const members = spawnSync('redis-cli', ['-s', redis.url, 'smembers', keys.members], { encoding: 'utf8' });
@@ -150,7 +150,7 @@ describe.skipIf(!hasRedisServer)(`sandbox --workers${hasRedisServer ? '' : ` (sk
     expect(await fifth.first).toMatch(/^connectionLimitExceeded:/);
     for (const ws of held) ws.terminate();
     // A worker killed is replaced; its books move to the others meanwhile.
-    // The primary's children that run the command: with a cold tsx cache it also has an esbuild service.
+    // The primary's children that run the command.
     const workers = () =>
       spawnSync('ps', ['-o', 'pid=,args=', '--ppid', String(run.child.pid)], { encoding: 'utf8' })
         .stdout.split('\n')
@@ -178,7 +178,7 @@ describe.skipIf(!hasRedisServer)(`sandbox --workers${hasRedisServer ? '' : ` (sk
   });
 
   it('one process with --redis says which member it is and on which Redis', async () => {
-    const run = spawnGroup([...fromSources, 'sandbox', '--redis', redis.url, '--detached']);
+    const run = spawnGroup([...built, 'sandbox', '--redis', redis.url, '--detached']);
     const line = await run.firstLine;
     expect(line).toMatch(/^sandbox listening /);
     while (!run.stdout().includes('what stays in Redis')) await new Promise((r) => setTimeout(r, 20));
@@ -213,7 +213,7 @@ describe.skipIf(!hasRedisCluster)(
     it('starts workers on a Redis Cluster, as one exchange, without the password in ps or the output', async () => {
       const cluster = await startRedisCluster('s3cret');
       try {
-        const args = [...fromSources, 'sandbox', '--redis-cluster', cluster.seeds, '--workers', '2', '--detached'];
+        const args = [...built, 'sandbox', '--redis-cluster', cluster.seeds, '--workers', '2', '--detached'];
         const run = spawnGroup(args);
         const line = await run.firstLine;
         expect(line).toMatch(/^sandbox listening ws:\/\/127\.0\.0\.1:[0-9]+\/v3\/ws http:\/\/127\.0\.0\.1:[0-9]+$/);

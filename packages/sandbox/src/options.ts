@@ -9,6 +9,7 @@ import { SandboxOptionsError } from './options-error';
 import { redacted } from './redis/redact';
 import { parseSeeds } from './redis/seeds';
 import { resolveActionDeployments, type ActionDeploymentConfig } from './action-deployments';
+import { presetOf, type Preset } from './presets';
 
 export { SandboxOptionsError } from './options-error';
 
@@ -18,7 +19,19 @@ import type { LimitOverride, SessionKeyConfig, WalletConfig, InstrumentConfig } 
 /** Options of `startSandbox`; the JSON shape of `--config`. All optional. */
 export interface SandboxOptions {
   host?: string;
+  /** Default 0 (a free port); 8080 with the `derive-local` preset. */
   port?: number;
+  /**
+   * A second port for the WebSocket alone (besides /v3/ws on `port`), at /v3/ws and the preset's path.
+   * Absent: none, or 3000 with the `derive-local` preset (0 picks a free one).
+   */
+  wsPort?: number;
+  /**
+   * `derive-local`: listen where derive-ts's `local` network points (presets.ts): HTTP on 8080 with
+   * `/public/<name>` and `/private/<name>` at the root, the WebSocket on 3000 at /ws, actions signed for
+   * chain 31337. The ports can still be given.
+   */
+  preset?: 'derive-local';
   seed?: number;
   control?: boolean;
   /**
@@ -74,6 +87,10 @@ export interface BucketLimit {
 export interface ResolvedOptions {
   host: string;
   port: number;
+  /** The WebSocket's own port, or null when the WebSocket is on `port` only. */
+  wsPort: number | null;
+  /** The preset, or null. */
+  preset: Preset | null;
   seed: number;
   control: boolean;
   knownWalletsOnly: boolean;
@@ -138,6 +155,8 @@ export const defaultInstruments: InstrumentConfig[] = [
 const TOP_KEYS = [
   'host',
   'port',
+  'wsPort',
+  'preset',
   'seed',
   'control',
   'knownWalletsOnly',
@@ -375,9 +394,17 @@ export function resolveOptions(input: unknown = {}): ResolvedOptions {
   if (!isObject(input)) throw new SandboxOptionsError('', `the top level must be a JSON object (got ${kindOf(input)})`);
   onlyKeys('', input, TOP_KEYS);
   const o = input as SandboxOptions;
+  const preset = o.preset === undefined ? null : presetOf(o.preset);
+  const port = o.port === undefined ? (preset?.port ?? 0) : num('port', o.port, { int: true, min: 0, max: 65535 });
+  const wsPort =
+    o.wsPort === undefined ? (preset?.wsPort ?? null) : num('wsPort', o.wsPort, { int: true, min: 0, max: 65535 });
+  if (wsPort !== null && wsPort !== 0 && wsPort === port)
+    throw new SandboxOptionsError('wsPort', `must differ from port (both ${port}); leave it out to serve both on one`);
   return {
     host: o.host === undefined ? '127.0.0.1' : str('host', o.host),
-    port: o.port === undefined ? 0 : num('port', o.port, { int: true, min: 0, max: 65535 }),
+    port,
+    wsPort,
+    preset,
     seed: o.seed === undefined ? 1 : num('seed', o.seed, { int: true }),
     control: bool('control', o.control),
     knownWalletsOnly: bool('knownWalletsOnly', o.knownWalletsOnly),
@@ -391,7 +418,10 @@ export function resolveOptions(input: unknown = {}): ResolvedOptions {
     wallets: arr('wallets', o.wallets ?? []).map(resolveWallet),
     instruments: resolveInstruments(o.instruments ?? defaultInstruments),
     market: resolveMarket(o.market ?? {}),
-    actionDeployments: resolveActionDeployments(o.actionDeployments),
+    actionDeployments:
+      o.actionDeployments === undefined && preset
+        ? preset.actionDeployments()
+        : resolveActionDeployments(o.actionDeployments),
     redis: o.redis === undefined ? null : redisUrl(o.redis),
     redisCluster: o.redisCluster === undefined ? null : redisSeeds(o.redisCluster, o.redis),
   };

@@ -29,6 +29,7 @@ const keySets: Record<string, string[][]> = {
     keys.alive(m),
     keys.members,
     keys.config,
+    keys.generation,
     ...members.filter((o) => o !== m).map(keys.alive),
   ]),
   xsbSlotTake: ips.map(conn),
@@ -38,6 +39,8 @@ const keySets: Record<string, string[][]> = {
   xsbWindowSpend: [[keys.window('non_matching', '0xabc')]],
   xsbBucketTake: [[keys.bucket('bucket_perp_spot', '0xabc:ETH-PERP')]],
   xsbNonceClaim: [[keys.nonce('0xabc', '1700000000000123')]],
+  xsbGeneration: [[keys.generation]],
+  xsbSeqAtLeast: [[keys.memberSeq]],
 };
 
 /** The keys of each MULTI the fleet sends (members.ts refresh; pushes.ts rewrite). */

@@ -31,6 +31,7 @@ const WATCH_MS = 250;
 
 export const SANDBOX_HELP = `Usage: exchange-api sandbox [--port 0] [--host 127.0.0.1] [--config <file.json>] [--seed <n>] [--control] [--known-wallets-only] [--detached]
                            [--allow-origin <list>] [--redis <url> | --redis-cluster <seeds>] [--workers <n>]
+                           [--preset derive-local] [--ws-port <n>]
 
 Runs the sandbox: a local exchange implementing the interface (JSON-RPC over WebSocket at /v3/ws,
 HTTP POST at /v3/public/* and /v3/private/*) with a seeded simulated market. Prints
@@ -64,6 +65,11 @@ Options:
                          as --redis, on a Redis Cluster: HOST:PORT[,HOST:PORT…] of some of its nodes
                          (each may be redis://[:PASSWORD@]HOST:PORT, or rediss://… for TLS); not with --redis
   --workers <n>          start n sandbox processes on one port (node:cluster); needs --redis or --redis-cluster
+  --preset derive-local  listen where derive-ts's local network points: HTTP on 8080 with /public/* and
+                         /private/* at the root too, the WebSocket on 3000 at /ws, actions signed for
+                         chain 31337 (DERIVE_NETWORK=local runs derive-ts's examples unchanged)
+  --ws-port <n>          also serve the WebSocket alone on this port (0 picks a free one; 3000 with
+                         --preset derive-local)
   -h, --help             this help
 
 Examples:
@@ -73,6 +79,7 @@ Examples:
   npx exchange-api sandbox --port 8080 --detached &
   npx exchange-api sandbox --port 8080 --redis redis://127.0.0.1:6379 --workers 4
   npx exchange-api sandbox --port 8080 --redis-cluster 10.0.0.5:7000,10.0.0.6:7000,10.0.0.7:7000
+  npx exchange-api sandbox --preset derive-local
 
 Exit codes: 0 closed cleanly, 1 failed to start (or to close in time), 2 usage errors (and, with --redis
 or --redis-cluster, Redis unreachable at start or a fleet running another configuration).`;
@@ -89,6 +96,8 @@ type Flags = {
   redis?: string;
   'redis-cluster'?: string;
   workers?: string;
+  preset?: string;
+  'ws-port'?: string;
 };
 
 const FLAGS = {
@@ -103,6 +112,8 @@ const FLAGS = {
   redis: { type: 'string' },
   'redis-cluster': { type: 'string' },
   workers: { type: 'string' },
+  preset: { type: 'string' },
+  'ws-port': { type: 'string' },
 } as const;
 
 /** Run the sandbox command; resolves with the exit code once the sandbox has closed. */
@@ -182,7 +193,11 @@ async function optionsOf(values: Flags, io: Io): Promise<SandboxOptions | number
     if (typeof file === 'string') return usage(file);
     options = file;
   }
+  const wsPort = integer('ws-port', values['ws-port'], 0, 65535);
+  if (wsPort instanceof Error) return usage(wsPort.message);
+  if (values.preset !== undefined) options = { ...options, preset: values.preset as SandboxOptions['preset'] };
   if (port !== undefined) options = { ...options, port };
+  if (wsPort !== undefined) options = { ...options, wsPort };
   if (seed !== undefined) options = { ...options, seed };
   if (values.host !== undefined) options = { ...options, host: values.host };
   if (values.control) options = { ...options, control: true };

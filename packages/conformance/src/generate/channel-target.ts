@@ -8,13 +8,14 @@
 import { collect, WINDOW_MS } from './channel-pushes';
 import { toJson } from './schema-set';
 import { shrinkChannelFailure, shrinkRefusal } from './channel-shrink';
-import { checkInvariants, type InvariantVerdict, type SeenPush } from './invariants';
+import { checkInvariants, type InvariantJudgement, type SeenPush } from './invariants';
 import type { TargetEnv } from './target-env';
 import type { ReplayCall } from './replay-file';
 import { frameMethod, type GenChannel } from './spec';
-import { zeroCounts } from './report-counts';
+import { zeroCounts } from './counts';
 import { ClassTally } from './coverage';
-import type { CheckResult, Finding, TargetCounts } from '../model';
+import { RULES } from './rules';
+import type { CheckResult, Finding, Judgement, TargetCounts } from '../model';
 
 type Done = { result: CheckResult; counts: TargetCounts };
 
@@ -100,7 +101,8 @@ export function judgeInvalid(
   if (!res.body) return 'inconclusive';
   const f = (got: string): Finding => ({
     pointer: '/result/status',
-    rule: 'an invalid address is refused for that address alone',
+    ruleId: 'channel-invalid-refused-alone',
+    rule: RULES['channel-invalid-refused-alone'],
     expected: `${invalid} refused, ${valid} subscribed`,
     got,
     message: `subscribe [${valid}, ${invalid}]: ${got}`,
@@ -133,8 +135,12 @@ async function runInvalid(
       continue;
     }
     counts.fail++;
-    const verdict = { status: 'fail' as const, rule: r.rule, expected: r.expected, got: r.got };
-    const call = { params: toJson({ channels: [valid, bad] }), sent: res.sent ?? '', received: [res.text], verdict };
+    const call = {
+      params: toJson({ channels: [valid, bad] }),
+      sent: res.sent ?? '',
+      received: [res.text],
+      verdict: verdictOf(r),
+    };
     // Already the smallest: one parameter outside its list, the others at their first values, one valid companion.
     const path = env.onChannelFailure(ch, 'invalid', { address: bad, valid }, call, undefined, 0);
     findings.push(path ? { ...r, message: `${r.message} [replay: ${path}]` } : r);
@@ -161,7 +167,8 @@ async function runLong(
     const res = await rpc(env, env.spec.subscribe, [address]);
     const f = (got: string): Finding => ({
       pointer: '/params/channels/0',
-      rule: 'a subscribe with a long address is answered on an open connection',
+      ruleId: 'channel-long-address-answered',
+      rule: RULES['channel-long-address-answered'],
       expected: `an answer to the subscription of a ${address.length}-character address`,
       got,
       message: `subscribe [${address.slice(0, 40)}…(${address.length} chars)]: ${got}`,
@@ -206,7 +213,8 @@ async function runChannel(env: TargetEnv, ch: GenChannel, seen: SeenPush[]): Pro
     ch.access === 'private' && env.session.noLogin
       ? `needs a login: ${env.session.noLogin}`
       : missing
-        ? `no known value for {${missing}}: the spec lists none for it (no enum) and the server told none${env.namesSkipped.length ? ` (${env.namesSkipped.join('; ')})` : ''}`
+        ? `no known value for {${missing}}: the spec lists none for it (no enum) and ` +
+          `the server told none${env.namesSkipped.length ? ` (${env.namesSkipped.join('; ')})` : ''}`
         : null;
   if (!skip && Date.now() < env.deadline) {
     const conn = await env.session.conn(env.session.noLogin ? 'anon' : 'login');
@@ -253,7 +261,8 @@ function judgeValid(
       counts.fail++;
       findings.push({
         pointer: '',
-        rule: 'a valid address is subscribed',
+        ruleId: 'channel-valid-subscribed',
+        rule: RULES['channel-valid-subscribed'],
         expected: `${address} subscribed`,
         got: sub.text.slice(0, 300),
         message: `subscribe to valid ${address} refused`,
@@ -270,7 +279,8 @@ function pushFinding(env: TargetEnv, ch: GenChannel, address: string, push: Seen
   const why = env.schemas.why(ch.payload, push.data);
   return {
     pointer: '/params/data',
-    rule: 'pushes conform to the payload schema',
+    ruleId: 'channel-push-conforms',
+    rule: RULES['channel-push-conforms'],
     expected: `a payload of ${ch.address}`,
     got: `${why}: ${JSON.stringify(push.data).slice(0, 300)}`,
     message: `push on ${address}: ${why}`,
@@ -309,11 +319,11 @@ async function recordRefusal(
   sub: { text: string; sent?: string },
   findings: Finding[],
 ): Promise<void> {
-  const i = findings.findIndex((f) => f.rule === 'a valid address is subscribed');
+  const i = findings.findIndex((f) => f.ruleId === 'channel-valid-subscribed');
   if (i < 0) return;
   const s = await shrinkRefusal(env, ch, set);
   const f = findings[i]!;
-  const verdict = { status: 'fail' as const, rule: f.rule, expected: f.expected, got: f.got };
+  const verdict = verdictOf(f);
   const original = { params: toJson({ channels: set }), sent: sub.sent ?? '', received: [sub.text], verdict };
   const call = s
     ? { params: toJson({ channels: s.set }), sent: s.ex.sent, received: s.ex.received, verdict }
@@ -327,9 +337,15 @@ async function recordRefusal(
 /** The replay call of a push that does not conform: the subscription it came on, and the push. */
 function pushCall(env: TargetEnv, set: string[], push: SeenPush, f: Finding): ReplayCall {
   const params = toJson({ channels: set });
-  const sent = `{"jsonrpc":"2.0","id":"replay-subscribe","method":${JSON.stringify(env.spec.subscribe)},"params":${params}}`;
+  const sent =
+    `{"jsonrpc":"2.0","id":"replay-subscribe","method":${JSON.stringify(env.spec.subscribe)}` + `,"params":${params}}`;
   const received = [JSON.stringify({ channel: push.channel, data: push.data })];
-  return { params, sent, received, verdict: { status: 'fail', rule: f.rule, expected: f.expected, got: f.got } };
+  return { params, sent, received, verdict: verdictOf(f) };
+}
+
+/** The failed judgement a finding of a channel template records in its replay file. */
+function verdictOf(f: Finding): Judgement {
+  return { status: 'fail', ruleId: f.ruleId ?? 'unrecorded', rule: f.rule, expected: f.expected, got: f.got };
 }
 
 function channelResult(
@@ -341,7 +357,10 @@ function channelResult(
   started: number,
 ): CheckResult {
   const status = skip ? 'skip' : counts.fail ? 'fail' : counts.pass ? 'pass' : 'inconclusive';
-  const summary = `${counts.valid} valid and ${counts.invalid} invalid addresses: ${counts.pass} pass, ${counts.fail} fail, ${counts.inconclusive} inconclusive (no push in ${WINDOW_MS} ms or no answer), ${counts.note} notes`;
+  const summary =
+    `${counts.valid} valid and ${counts.invalid} invalid addresses: ${counts.pass}` +
+    ` pass, ${counts.fail} fail, ${counts.inconclusive} inconclusive (no push ` +
+    `in ${WINDOW_MS} ms or no answer), ${counts.note} notes`;
   return {
     id,
     area: 'generated',
@@ -358,7 +377,9 @@ function channelResult(
   };
 }
 
-/** Every chosen channel template, then the invariants of what they pushed; each outcome passed to `done` as it comes. */
+/**
+ * Every chosen channel template, then the invariants of what they pushed; each outcome passed to `done` as it comes.
+ */
 export async function runChannelTargets(
   env: TargetEnv,
   chosen: (id: string) => boolean,
@@ -369,7 +390,7 @@ export async function runChannelTargets(
   if (chosen('generated.invariants')) done(invariantResult(checkInvariants(seen), seen.length));
 }
 
-function invariantResult(verdicts: InvariantVerdict[], pushes: number): Done {
+function invariantResult(verdicts: InvariantJudgement[], pushes: number): Done {
   // The invariants are about books, publish ids and trades: pushes that carry none of them are no test of them.
   const skip =
     pushes > 0 && verdicts.length === 0
@@ -406,6 +427,7 @@ function invariantResult(verdicts: InvariantVerdict[], pushes: number): Done {
     durationMs: 0,
     findings: fails.slice(0, 20).map((f) => ({
       pointer: '/params/data',
+      ruleId: `invariant-${f.invariant}`,
       rule: f.invariant,
       expected: 'the invariant holds',
       got: f.message,

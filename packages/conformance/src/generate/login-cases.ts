@@ -12,8 +12,10 @@ import { typical } from './values';
 import type { Exchange, Session } from './session';
 import type { InputCase } from './cases';
 import type { GenMethod } from './spec';
-import type { TargetEnv } from './target-env';
-import type { Verdict } from './verdict';
+import type { SchemaSet } from './schema-set';
+import type { ValueCtx } from './values';
+import type { Judgement } from '../model';
+import { judged } from './rules';
 
 /** The member a case set on purpose (`/member = …`, `/member: …`, `missing required /member`), if any. */
 export function touchedMember(c: InputCase): string | null {
@@ -27,7 +29,7 @@ const NUMERIC_TIMESTAMP = 'the proof with its timestamp as a JSON number';
  * The login cases the params schema alone does not make: the proof without each of its members (the
  * schema requires none, since each may come from the headers) and the timestamp in its other allowed form.
  */
-export function proofCases(env: TargetEnv, m: GenMethod): InputCase[] {
+export function proofCases(env: { values: ValueCtx; schemas: SchemaSet }, m: GenMethod): InputCase[] {
   const props = Object.keys(shapeOf(env.values.doc, m.params).props);
   const full = Object.fromEntries(
     props.map((k) => [k, typical(env.values, shapeOf(env.values.doc, m.params).props[k]!, k)]),
@@ -76,15 +78,15 @@ export async function loginCase(
  * The verdict on a login whose proof was left intact: it logs in (a result), unless the server refuses by
  * name a member the open object allows; any other refusal of a fresh valid proof is a failure.
  */
-export function judgeIntact(c: InputCase, ex: Exchange, verdict: Verdict): Verdict {
+export function judgeIntact(c: InputCase, ex: Exchange, verdict: Judgement): Judgement {
   if (verdict.status === 'fail' || c.expect !== 'valid' || c.extra) return verdict;
   const o = ex.outcome;
   const body = o.kind === 'response' && typeof o.json === 'object' && o.json !== null ? o.json : null;
   if (!body || !('error' in body)) return verdict;
-  return {
-    status: 'fail',
-    rule: 'a login with a fresh valid signature is accepted',
-    expected: 'a result (the subaccount ids)',
-    got: o.kind === 'response' ? o.text.slice(0, 300) : '',
-  };
+  return judged(
+    'fail',
+    'login-fresh-accepted',
+    'a result (the subaccount ids)',
+    o.kind === 'response' ? o.text.slice(0, 300) : '',
+  );
 }

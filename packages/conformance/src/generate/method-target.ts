@@ -7,17 +7,17 @@ import { casesOf, type InputCase } from './cases';
 import { shrinkFailure } from './shrink';
 import { toJson } from './schema-set';
 import { runCase, skipReason, type TargetEnv } from './target-env';
-import type { Outcome, Verdict } from './verdict';
+import type { Outcome } from './verdict';
 import type { Exchange } from './session';
 import type { ReplayCall } from './replay-file';
 import type { GenMethod } from './spec';
-import { zeroCounts } from './report-counts';
+import { zeroCounts } from './counts';
 import { ClassTally } from './coverage';
 import { proofCases } from './login-cases';
 import { loginMethod } from './session';
-import type { CheckResult, Finding, Observation, TargetCounts, TranscriptEntry } from '../model';
+import type { CheckResult, Finding, Judgement, Observation, TargetCounts, TranscriptEntry } from '../model';
 
-const callOf = (c: InputCase, ex: Exchange, verdict: Verdict): ReplayCall => ({
+const callOf = (c: InputCase, ex: Exchange, verdict: Judgement): ReplayCall => ({
   params: toJson(c.params),
   sent: ex.sent,
   received: ex.received,
@@ -80,21 +80,26 @@ export async function runMethodTarget(
     tally.ran(classOf(c), verdict.status);
     if (verdict.status === 'note')
       observations.push({
-        text: `should-level note (${c.expect} input ${c.why}): ${verdict.rule}; expected ${verdict.expected}; got ${verdict.got}`,
+        text:
+          `should-level note (${c.expect} input ${c.why}): ${verdict.rule}; expected ` +
+          `${verdict.expected}; got ${verdict.got}`,
       });
     if (verdict.status !== 'fail') continue;
     // The first failure of each rule is shrunk; later ones of the same rule are recorded as they came.
-    const shrunk = shrunkRules.has(verdict.rule) ? null : await shrinkFailure(env, m, t, c, verdict);
-    shrunkRules.add(verdict.rule);
+    const shrunk = shrunkRules.has(verdict.ruleId) ? null : await shrinkFailure(env, m, t, c, verdict);
+    shrunkRules.add(verdict.ruleId);
     const first = callOf(c, ex, verdict);
     const call = shrunk ? shrunk.call : first;
     const path = env.onFailure(m, t, c, call, shrunk ? first : undefined, shrunk?.steps ?? 0);
     findings.push({
       pointer: '/params',
+      ruleId: verdict.ruleId,
       rule: verdict.rule,
       expected: verdict.expected,
       got: verdict.got,
-      message: `${c.expect} input (${c.why}) ${call.params.length > 200 ? `${call.params.slice(0, 200)}…` : call.params}: ${verdict.got}${path ? ` [replay: ${path}]` : ''}`,
+      message:
+        `${c.expect} input (${c.why}) ${call.params.length > 200 ? `${call.params.slice(0, 200)}…` : call.params}` +
+        `: ${verdict.got}${path ? ` [replay: ${path}]` : ''}`,
     });
     const now = Date.now() - env.t0;
     transcript.push(
@@ -125,7 +130,10 @@ function resultOf(
   started: number,
 ): CheckResult {
   const status = skip ? 'skip' : counts.fail > 0 ? 'fail' : counts.pass > 0 ? 'pass' : 'inconclusive';
-  const summary = `${counts.valid} valid and ${counts.invalid} invalid inputs: ${counts.pass} pass, ${counts.fail} fail, ${counts.inconclusive} inconclusive, ${counts.note} notes, ${counts.notRun} not run`;
+  const summary =
+    `${counts.valid} valid and ${counts.invalid} invalid inputs: ${counts.pass}` +
+    ` pass, ${counts.fail} fail, ${counts.inconclusive} inconclusive, ${counts.note}` +
+    ` notes, ${counts.notRun} not run`;
   return {
     id,
     area: 'generated',

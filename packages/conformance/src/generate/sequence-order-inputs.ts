@@ -7,7 +7,7 @@
  * cancel left open is cleaned up by cancel_all.
  */
 import type { Wallet } from 'ethers';
-import { fromUnits, roundTo, toUnits } from '../checks/decimals';
+import { DECIMAL_DIGITS, decimalToUnits, truncateTo, unitsToDecimal } from '@exchange-api/types/decimal';
 import { signedParams } from '../checks/actions';
 import type { WsConn } from '../connection';
 import { ClassTally } from './coverage';
@@ -15,6 +15,9 @@ import { shapeOf } from './shape';
 import { bodyOf, documentedError, SequenceLog } from './sequence-kit';
 import type { TargetEnv } from './target-env';
 import type { CheckResult, TargetCounts } from '../model';
+
+const units = (s: string) => decimalToUnits(s, DECIMAL_DIGITS);
+const decimal = (u: bigint) => unitsToDecimal(u, DECIMAL_DIGITS);
 
 const NEEDED = [
   'private/order',
@@ -120,7 +123,7 @@ async function placeAndCancel(c: Ctx, v: Variant): Promise<void> {
   if (typeof order?.order_id !== 'string') {
     c.tally.ran(v.cls, 'fail');
     return c.log.fail(
-      'a valid signed order is accepted',
+      'order-input-accepted',
       `a result with order.order_id for ${v.why}`,
       `${v.why}: ${JSON.stringify(placed?.error ?? placed).slice(0, 300)}`,
       undefined,
@@ -143,7 +146,7 @@ async function placeAndCancel(c: Ctx, v: Variant): Promise<void> {
   const gone = open !== null && !open.includes(id);
   c.tally.ran('state after cancel', gone ? 'pass' : 'fail');
   if (gone) return c.log.pass();
-  c.log.fail('a cancelled order is gone from the open orders', `open orders without ${id}`, JSON.stringify(open));
+  c.log.fail('cancelled-order-gone', `open orders without ${id}`, JSON.stringify(open));
   await cleanUp(c);
 }
 
@@ -157,17 +160,17 @@ async function cleanUp(c: Ctx): Promise<void> {
 async function prices(c: Ctx, tick: bigint): Promise<{ buy: string; sell: string } | null> {
   const t = bodyOf((await c.log.call(c.conn, 'public/get_ticker', { instrument_name: c.instrument }))!)?.result as
     Record<string, unknown> | undefined;
-  const bid = toUnits(String(t?.best_bid_price ?? t?.b ?? ''));
-  const ask = toUnits(String(t?.best_ask_price ?? t?.a ?? ''));
+  const bid = units(String(t?.best_bid_price ?? t?.b ?? ''));
+  const ask = units(String(t?.best_ask_price ?? t?.a ?? ''));
   const ref = bid && bid > 0n ? bid : ask;
   if (!ref || ref <= 0n || tick <= 0n) return null;
-  const low = roundTo(ref / 2n, tick);
-  const high = roundTo((ask && ask > ref ? ask : ref) * 2n, tick);
-  return { buy: fromUnits(low > 0n ? low : tick), sell: fromUnits(high) };
+  const low = truncateTo(ref / 2n, tick);
+  const high = truncateTo((ask && ask > ref ? ask : ref) * 2n, tick);
+  return { buy: decimal(low > 0n ? low : tick), sell: decimal(high) };
 }
 
 async function run(c: Ctx, inst: Record<string, unknown>): Promise<string | null> {
-  const p = await prices(c, toUnits(String(inst.tick_size ?? '')) ?? 0n);
+  const p = await prices(c, units(String(inst.tick_size ?? '')) ?? 0n);
   if (!p) return 'no price to rest an order at (no ticker or tick size)';
   const buy = {
     instrument_name: c.instrument,

@@ -9,7 +9,7 @@ import { Wallet } from 'ethers';
 import { signLogin } from '@exchange-api/auth';
 import { WsConn } from '../connection';
 import { addressesOf } from './channel-target';
-import { classesOf } from './coverage';
+import { classesOf } from '../model';
 import { bodyOf, SequenceLog } from './sequence-kit';
 import { loginMethod } from './session';
 import type { Exchange } from './session';
@@ -29,7 +29,7 @@ const currentOf = (ex: Exchange | null): string[] | null => {
 async function login(log: SequenceLog, conn: WsConn, wallet: Wallet, what: string): Promise<number[] | string> {
   const ex = await log.call(conn, loginMethod(log.env.spec)!.name, await signLogin(wallet), false, { login: true });
   if (ex?.outcome.kind === 'closed') {
-    log.fail('a login never closes the connection', `an answer to ${what}`, ex.outcome.what, ex);
+    log.fail('login-connection-kept', `an answer to ${what}`, ex.outcome.what, ex);
     return 'closed';
   }
   const result = ex ? bodyOf(ex)?.result : undefined;
@@ -66,7 +66,7 @@ async function relogin(env: TargetEnv, log: SequenceLog, conn: WsConn, wallet: W
   const lost = before.filter((c) => !after.includes(c));
   if (lost.length)
     log.fail(
-      'a second login by the same wallet keeps the subscriptions (only unsubscribe drops them)',
+      'relogin-keeps-subscriptions',
       JSON.stringify([...before].sort()),
       JSON.stringify([...after].sort()),
       undefined,

@@ -38,7 +38,7 @@ async function loginThenPrivate(env: TargetEnv): Promise<Done> {
     if (!b) log.inconclusive(`no answer to ${m.name} before login`);
     else if ('result' in b)
       log.fail(
-        'a private method is refused before login',
+        'private-refused-before-login',
         'an error',
         `a result: ${before!.outcome.kind === 'response' ? before!.outcome.text.slice(0, 200) : ''}`,
         before!,
@@ -46,7 +46,7 @@ async function loginThenPrivate(env: TargetEnv): Promise<Done> {
       );
     else if (documentedError(env, b)) log.pass();
     else
-      log.fail('error codes come from the error table', 'a documented code', JSON.stringify(b.error), before!, {
+      log.fail('error-code-documented', 'a documented code', JSON.stringify(b.error), before!, {
         kind: 'refused',
       });
     const proof = await signLogin(env.session.wallet);
@@ -57,7 +57,7 @@ async function loginThenPrivate(env: TargetEnv): Promise<Done> {
     const a = bodyOf(after!);
     if (!a) log.inconclusive(`no answer to ${m.name} after login`);
     else if (!('result' in a))
-      log.fail('after login the same private call is served', 'a result', JSON.stringify(a.error), after!, {
+      log.fail('private-served-after-login', 'a result', JSON.stringify(a.error), after!, {
         kind: 'served',
       });
     else if (env.schemas.valid(m.result, a.result)) log.pass();
@@ -149,7 +149,7 @@ async function step(
   if (same) log.pass();
   else
     log.fail(
-      'current_subscriptions follows the requests',
+      'subscriptions-follow-requests',
       JSON.stringify([...model].sort()),
       JSON.stringify([...current].sort()),
       ex!,
@@ -167,7 +167,7 @@ async function checkPushes(log: SequenceLog, conn: WsConn, model: Set<string>, f
   const stray = pushes.find((p) => p.channel === undefined || !model.has(p.channel));
   if (stray)
     log.fail(
-      'only subscribed channels are pushed',
+      'only-subscribed-pushed',
       `pushes on ${JSON.stringify([...model])} only`,
       `a push on ${stray.channel}`,
       undefined,

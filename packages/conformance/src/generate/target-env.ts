@@ -1,6 +1,11 @@
-/** What every generated target shares (the spec, validators, the session, values, the deadline), and one case sent and judged. */
+/**
+ * What every generated target shares (the spec, validators, the session, values, the deadline), and one case sent and
+ * judged.
+ */
 import { toJson, type SchemaSet } from './schema-set';
-import { judge, type Verdict } from './verdict';
+import { judge } from './verdict';
+import { judged } from './rules';
+import type { Judgement } from '../model';
 import type { InputCase } from './cases';
 import { judgeIntact, loginCase } from './login-cases';
 import { loginMethod } from './session';
@@ -23,7 +28,10 @@ export interface TargetEnv {
   http: string | null;
   shrinkCalls: number;
   t0: number;
-  /** Record a channel failure (the subscribe frame sent and what came, the original when shrunk); returns the replay path, if written. */
+  /**
+   * Record a channel failure (the subscribe frame sent and what came, the original when shrunk); returns the replay
+   * path, if written.
+   */
   onChannelFailure: (
     ch: GenChannel,
     expect: 'valid' | 'invalid',
@@ -32,7 +40,10 @@ export interface TargetEnv {
     original: ReplayCall | undefined,
     steps: number,
   ) => string | null;
-  /** Record a sequence failure (its frames up to the failing step, the last one's call); returns the replay path, if written. */
+  /**
+   * Record a sequence failure (its frames up to the failing step, the last one's call); returns the replay path, if
+   * written.
+   */
   onSequenceFailure: (name: string, sequence: SequenceRecord, call: ReplayCall) => string | null;
   /** Record a failure (its smallest call and the original); returns the replay path, if written. */
   onFailure: (
@@ -60,18 +71,18 @@ export async function runCase(
   m: GenMethod,
   t: 'ws' | 'http',
   c: InputCase,
-): Promise<{ ex: Exchange; verdict: Verdict }> {
+): Promise<{ ex: Exchange; verdict: Judgement }> {
   // A login over WebSocket carries the run wallet's fresh proof around the case (login-cases.ts).
   const signed = t === 'ws' && m === loginMethod(env.spec) ? await loginCase(env.session, m, c) : null;
   const ex = signed?.ex ?? (await env.session.call(m, t, toJson(c.params)));
   let verdict = judge(env.spec, m, env.schemas, c, ex.outcome, ex.id);
   if (signed?.intact) verdict = judgeIntact(c, ex, verdict);
   if (env.session.rateLimitWait(ex.outcome) !== null)
-    verdict = {
-      status: 'inconclusive',
-      rule: 'rate limits',
-      expected: 'an answer once the hinted wait passed',
-      got: `still rate limited after ${ex.retries} waits`,
-    };
+    verdict = judged(
+      'inconclusive',
+      'rate-limit-waited',
+      'an answer once the hinted wait passed',
+      `still rate limited after ${ex.retries} waits`,
+    );
   return { ex, verdict };
 }

@@ -49,6 +49,7 @@ export class Portfolios {
       if (amount === 0n) continue;
       const mark = mid(inst);
       const entry = this.ledger.entryOf(subaccount, asset) ?? mark;
+      const closed = this.ledger.closedOf(subaccount, asset);
       positions.push({
         instrument_name: asset,
         instrument_type: inst.cfg.instrument_type,
@@ -57,13 +58,19 @@ export class Portfolios {
         mark_price: fmt(mark),
         mark_value: fmt(mul(amount, mark)),
         unrealized_pnl: fmt(mul(amount, mark - entry)),
-        realized_pnl: '0',
+        unrealized_pnl_excl_fees: fmt(mul(amount, mark - entry)),
+        realized_pnl: fmt(closed.realized - closed.fees),
+        realized_pnl_excl_fees: fmt(closed.realized),
+        total_fees: fmt(closed.fees),
+        amount_step: inst.cfg.amount_step,
+        index_price: fmt(this.instruments.indexPrice(inst), inst.priceDp),
+        ...(closed.since === null ? {} : { creation_timestamp: closed.since }),
       });
     }
     const v = this.margin.valuation(subaccount);
     return {
       subaccount_id: subaccount,
-      label: '',
+      label: this.ledger.accounts.labelOf(subaccount),
       margin_type: 'SM',
       is_under_liquidation: false,
       subaccount_value: fmt(v.value),

@@ -13,6 +13,9 @@ import { RpcFailure } from '../rpc';
 import { redacted, REDIS_PASSWORD_ENV } from './redact';
 import { parseSeeds, redactedSeeds } from './seeds';
 
+/** Where the failures of writes nobody waits for go (the fault counters and the log). */
+export type FaultSink = (where: string, err: unknown) => void;
+
 /**
  * A connection to the fleet's Redis, one server or a cluster: the fleet's code uses only what both
  * answer alike (single-slot commands, scripts whose keys share a hash tag, MULTI on one slot, pub/sub).

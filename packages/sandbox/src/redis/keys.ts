@@ -13,6 +13,11 @@ export const keys = {
   memberSeq: 'xsb:{fleet}:member-seq',
   /** The configuration every member must share (seed, instruments, accounts, session keys, limits). */
   config: 'xsb:{fleet}:config',
+  /**
+   * The fleet's generation: a hash (id, floor, restored:MEMBER) written when the fleet starts and kept
+   * with no expiry. Gone or replaced means Redis lost the shared state (recovery.ts).
+   */
+  generation: 'xsb:{fleet}:generation',
   /** The wallets that logged in anywhere, with their subaccounts. */
   accounts: 'xsb:{fleet}:accounts',
   /**
@@ -53,6 +58,8 @@ export const channels = {
   calls: (member: string) => `xsb:{bus}:call:${member}`,
   /** Requests for every member (the cancels that span instruments). */
   everyone: 'xsb:{bus}:call-all',
+  /** A member found the shared state lost (the message is its id): every member re-publishes what it holds. */
+  lost: 'xsb:{bus}:state-lost',
   /** Replies (and acknowledgements) to one member. */
   replies: (member: string) => `xsb:{bus}:reply:${member}`,
 } as const;

@@ -25174,8 +25174,8 @@ return errors === 0;
 }
 
 export const schema_BurnSharesParams = validate214;
-const schema471 = {"title":"BurnSharesParams","description":"BurnSharesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["nonce","request_id","share_price","signature","signature_expiry_sec","signer","subaccount_id","withdraw_hash"],"properties":{"nonce":{"type":"integer"},"request_id":{"$ref":"#/definitions/VaultRequestId"},"share_price":{"$ref":"#/definitions/DecimalInput"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"},"withdraw_hash":{"type":"string"}}};
-const schema472 = {"title":"VaultRequestId","description":"VaultRequestId in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["vault_nonce","vault_subaccount_id","wallet"],"properties":{"vault_nonce":{"type":"string"},"vault_subaccount_id":{"type":"integer"},"wallet":{"type":"string"}}};
+const schema471 = {"title":"BurnSharesParams","description":"BurnSharesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["nonce","request_id","share_price","signature","signature_expiry_sec","signer","subaccount_id","withdraw_hash"],"properties":{"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"request_id":{"$ref":"#/definitions/VaultRequestId"},"share_price":{"$ref":"#/definitions/DecimalInput"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"},"withdraw_hash":{"type":"string"}}};
+const schema473 = {"title":"VaultRequestId","description":"VaultRequestId in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["vault_nonce","vault_subaccount_id","wallet"],"properties":{"vault_nonce":{"type":"string"},"vault_subaccount_id":{"type":"integer"},"wallet":{"type":"string"}}};
 
 function validate214(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -25263,8 +25263,12 @@ errors++;
 }
 if(data.nonce !== undefined){
 let data0 = data.nonce;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err8 = {instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const _errs3 = errors;
+let valid2 = false;
+const _errs4 = errors;
+if(typeof data0 === "string"){
+if(!pattern108.test(data0)){
+const err8 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,78}$"},message:"must match pattern \""+"^[0-9]{1,78}$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -25274,11 +25278,8 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.request_id !== undefined){
-let data1 = data.request_id;
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.vault_nonce === undefined){
-const err9 = {instancePath:instancePath+"/request_id",schemaPath:"#/definitions/VaultRequestId/required",keyword:"required",params:{missingProperty: "vault_nonce"},message:"must have required property '"+"vault_nonce"+"'"};
+else {
+const err9 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -25287,8 +25288,12 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(data1.vault_subaccount_id === undefined){
-const err10 = {instancePath:instancePath+"/request_id",schemaPath:"#/definitions/VaultRequestId/required",keyword:"required",params:{missingProperty: "vault_subaccount_id"},message:"must have required property '"+"vault_subaccount_id"+"'"};
+var _valid0 = _errs4 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const _errs6 = errors;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err10 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -25297,8 +25302,9 @@ vErrors.push(err10);
 }
 errors++;
 }
-if(data1.wallet === undefined){
-const err11 = {instancePath:instancePath+"/request_id",schemaPath:"#/definitions/VaultRequestId/required",keyword:"required",params:{missingProperty: "wallet"},message:"must have required property '"+"wallet"+"'"};
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 0 || isNaN(data0)){
+const err11 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -25307,9 +25313,12 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(data1.vault_nonce !== undefined){
-if(typeof data1.vault_nonce !== "string"){
-const err12 = {instancePath:instancePath+"/request_id/vault_nonce",schemaPath:"#/definitions/VaultRequestId/properties/vault_nonce/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+var _valid0 = _errs6 === errors;
+valid2 = valid2 || _valid0;
+}
+if(!valid2){
+const err12 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -25318,11 +25327,23 @@ vErrors.push(err12);
 }
 errors++;
 }
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
 }
-if(data1.vault_subaccount_id !== undefined){
-let data3 = data1.vault_subaccount_id;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err13 = {instancePath:instancePath+"/request_id/vault_subaccount_id",schemaPath:"#/definitions/VaultRequestId/properties/vault_subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.request_id !== undefined){
+let data1 = data.request_id;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.vault_nonce === undefined){
+const err13 = {instancePath:instancePath+"/request_id",schemaPath:"#/definitions/VaultRequestId/required",keyword:"required",params:{missingProperty: "vault_nonce"},message:"must have required property '"+"vault_nonce"+"'"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -25331,10 +25352,8 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-if(data1.wallet !== undefined){
-if(typeof data1.wallet !== "string"){
-const err14 = {instancePath:instancePath+"/request_id/wallet",schemaPath:"#/definitions/VaultRequestId/properties/wallet/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data1.vault_subaccount_id === undefined){
+const err14 = {instancePath:instancePath+"/request_id",schemaPath:"#/definitions/VaultRequestId/required",keyword:"required",params:{missingProperty: "vault_subaccount_id"},message:"must have required property '"+"vault_subaccount_id"+"'"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -25343,15 +25362,61 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-}
-else {
-const err15 = {instancePath:instancePath+"/request_id",schemaPath:"#/definitions/VaultRequestId/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data1.wallet === undefined){
+const err15 = {instancePath:instancePath+"/request_id",schemaPath:"#/definitions/VaultRequestId/required",keyword:"required",params:{missingProperty: "wallet"},message:"must have required property '"+"wallet"+"'"};
 if(vErrors === null){
 vErrors = [err15];
 }
 else {
 vErrors.push(err15);
+}
+errors++;
+}
+if(data1.vault_nonce !== undefined){
+if(typeof data1.vault_nonce !== "string"){
+const err16 = {instancePath:instancePath+"/request_id/vault_nonce",schemaPath:"#/definitions/VaultRequestId/properties/vault_nonce/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data1.vault_subaccount_id !== undefined){
+let data3 = data1.vault_subaccount_id;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err17 = {instancePath:instancePath+"/request_id/vault_subaccount_id",schemaPath:"#/definitions/VaultRequestId/properties/vault_subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data1.wallet !== undefined){
+if(typeof data1.wallet !== "string"){
+const err18 = {instancePath:instancePath+"/request_id/wallet",schemaPath:"#/definitions/VaultRequestId/properties/wallet/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/request_id",schemaPath:"#/definitions/VaultRequestId/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
 }
 errors++;
 }
@@ -25364,57 +25429,7 @@ errors = vErrors.length;
 }
 if(data.signature !== undefined){
 if(typeof data.signature !== "string"){
-const err16 = {instancePath:instancePath+"/signature",schemaPath:"#/properties/signature/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data.signature_expiry_sec !== undefined){
-let data7 = data.signature_expiry_sec;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err17 = {instancePath:instancePath+"/signature_expiry_sec",schemaPath:"#/properties/signature_expiry_sec/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-if(data.signer !== undefined){
-if(typeof data.signer !== "string"){
-const err18 = {instancePath:instancePath+"/signer",schemaPath:"#/properties/signer/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data.subaccount_id !== undefined){
-let data9 = data.subaccount_id;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err19 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-if(data.withdraw_hash !== undefined){
-if(typeof data.withdraw_hash !== "string"){
-const err20 = {instancePath:instancePath+"/withdraw_hash",schemaPath:"#/properties/withdraw_hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err20 = {instancePath:instancePath+"/signature",schemaPath:"#/properties/signature/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -25424,14 +25439,64 @@ vErrors.push(err20);
 errors++;
 }
 }
-}
-else {
-const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.signature_expiry_sec !== undefined){
+let data7 = data.signature_expiry_sec;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err21 = {instancePath:instancePath+"/signature_expiry_sec",schemaPath:"#/properties/signature_expiry_sec/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err21];
 }
 else {
 vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.signer !== undefined){
+if(typeof data.signer !== "string"){
+const err22 = {instancePath:instancePath+"/signer",schemaPath:"#/properties/signer/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data.subaccount_id !== undefined){
+let data9 = data.subaccount_id;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err23 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.withdraw_hash !== undefined){
+if(typeof data.withdraw_hash !== "string"){
+const err24 = {instancePath:instancePath+"/withdraw_hash",schemaPath:"#/properties/withdraw_hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+else {
+const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
 }
 errors++;
 }
@@ -25528,7 +25593,7 @@ return errors === 0;
 }
 
 export const schema_VaultSettle = validate217;
-const schema474 = {"title":"VaultSettle","description":"VaultSettleWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
+const schema475 = {"title":"VaultSettle","description":"VaultSettleWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
 
 function validate217(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -25595,7 +25660,7 @@ return errors === 0;
 }
 
 export const schema_CancelAlgoOrderParams = validate218;
-const schema475 = {"title":"CancelAlgoOrderParams","description":"CancelAlgoOrderEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["order_id","subaccount_id"],"properties":{"order_id":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+const schema476 = {"title":"CancelAlgoOrderParams","description":"CancelAlgoOrderEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["order_id","subaccount_id"],"properties":{"order_id":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
 function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -25662,7 +25727,7 @@ return errors === 0;
 }
 
 export const schema_CancelAllAlgoOrdersParams = validate219;
-const schema476 = {"title":"CancelAllAlgoOrdersParams","description":"CancelAllAlgoOrdersEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
+const schema477 = {"title":"CancelAllAlgoOrdersParams","description":"CancelAllAlgoOrdersEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
 
 function validate219(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -25707,7 +25772,7 @@ return errors === 0;
 }
 
 export const schema_CancelAllTriggerOrdersParams = validate220;
-const schema477 = {"title":"CancelAllTriggerOrdersParams","description":"CancelAllTriggerOrdersEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
+const schema478 = {"title":"CancelAllTriggerOrdersParams","description":"CancelAllTriggerOrdersEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
 
 function validate220(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -25752,7 +25817,7 @@ return errors === 0;
 }
 
 export const schema_CancelVaultRequestParams = validate221;
-const schema478 = {"title":"CancelVaultRequestParams","description":"CancelVaultRequestEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["nonce","signature","signature_expiry_sec","signer","subaccount_id","vault_subaccount_id"],"properties":{"nonce":{"type":"integer"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"},"vault_subaccount_id":{"type":"integer"}}};
+const schema479 = {"title":"CancelVaultRequestParams","description":"CancelVaultRequestEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["nonce","signature","signature_expiry_sec","signer","subaccount_id","vault_subaccount_id"],"properties":{"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"},"vault_subaccount_id":{"type":"integer"}}};
 
 function validate221(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -25820,8 +25885,12 @@ errors++;
 }
 if(data.nonce !== undefined){
 let data0 = data.nonce;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err6 = {instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const _errs3 = errors;
+let valid2 = false;
+const _errs4 = errors;
+if(typeof data0 === "string"){
+if(!pattern108.test(data0)){
+const err6 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,78}$"},message:"must match pattern \""+"^[0-9]{1,78}$"+"\""};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -25831,9 +25900,8 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.signature !== undefined){
-if(typeof data.signature !== "string"){
-const err7 = {instancePath:instancePath+"/signature",schemaPath:"#/properties/signature/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err7 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -25842,11 +25910,12 @@ vErrors.push(err7);
 }
 errors++;
 }
-}
-if(data.signature_expiry_sec !== undefined){
-let data2 = data.signature_expiry_sec;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err8 = {instancePath:instancePath+"/signature_expiry_sec",schemaPath:"#/properties/signature_expiry_sec/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+var _valid0 = _errs4 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const _errs6 = errors;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err8 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -25855,10 +25924,9 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-if(data.signer !== undefined){
-if(typeof data.signer !== "string"){
-const err9 = {instancePath:instancePath+"/signer",schemaPath:"#/properties/signer/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 0 || isNaN(data0)){
+const err9 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -25868,10 +25936,11 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data.subaccount_id !== undefined){
-let data4 = data.subaccount_id;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err10 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+var _valid0 = _errs6 === errors;
+valid2 = valid2 || _valid0;
+}
+if(!valid2){
+const err10 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -25880,11 +25949,21 @@ vErrors.push(err10);
 }
 errors++;
 }
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
 }
-if(data.vault_subaccount_id !== undefined){
-let data5 = data.vault_subaccount_id;
-if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-const err11 = {instancePath:instancePath+"/vault_subaccount_id",schemaPath:"#/properties/vault_subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.signature !== undefined){
+if(typeof data.signature !== "string"){
+const err11 = {instancePath:instancePath+"/signature",schemaPath:"#/properties/signature/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -25894,9 +25973,10 @@ vErrors.push(err11);
 errors++;
 }
 }
-}
-else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.signature_expiry_sec !== undefined){
+let data2 = data.signature_expiry_sec;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err12 = {instancePath:instancePath+"/signature_expiry_sec",schemaPath:"#/properties/signature_expiry_sec/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -25905,12 +25985,62 @@ vErrors.push(err12);
 }
 errors++;
 }
+}
+if(data.signer !== undefined){
+if(typeof data.signer !== "string"){
+const err13 = {instancePath:instancePath+"/signer",schemaPath:"#/properties/signer/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.subaccount_id !== undefined){
+let data4 = data.subaccount_id;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err14 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.vault_subaccount_id !== undefined){
+let data5 = data.vault_subaccount_id;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err15 = {instancePath:instancePath+"/vault_subaccount_id",schemaPath:"#/properties/vault_subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
 validate221.errors = vErrors;
 return errors === 0;
 }
 
 export const schema_VaultCancel = validate222;
-const schema479 = {"title":"VaultCancel","description":"VaultCancelWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cancelled_request_ids","op_uuid","operation_id"],"properties":{"cancelled_request_ids":{"type":"array","items":{"$ref":"#/definitions/VaultRequestId"}},"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
+const schema481 = {"title":"VaultCancel","description":"VaultCancelWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cancelled_request_ids","op_uuid","operation_id"],"properties":{"cancelled_request_ids":{"type":"array","items":{"$ref":"#/definitions/VaultRequestId"}},"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
 
 function validate222(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -26085,7 +26215,7 @@ return errors === 0;
 }
 
 export const schema_CancelBatchQuotesParams = validate223;
-const schema481 = {"title":"CancelBatchQuotesParams","description":"CancelBatchQuotesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"label":{"type":["string","null"]},"nonce":{"type":["integer","null"]},"quote_id":{"type":["string","null"]},"rfq_id":{"type":["string","null"]},"subaccount_id":{"type":"integer"}}};
+const schema483 = {"title":"CancelBatchQuotesParams","description":"CancelBatchQuotesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"label":{"type":["string","null"]},"nonce":{"type":["integer","null"]},"quote_id":{"type":["string","null"]},"rfq_id":{"type":["string","null"]},"subaccount_id":{"type":"integer"}}};
 
 function validate223(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -26104,7 +26234,7 @@ errors++;
 if(data.label !== undefined){
 let data0 = data.label;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err1 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema481.properties.label.type},message:"must be string,null"};
+const err1 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema483.properties.label.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -26117,7 +26247,7 @@ errors++;
 if(data.nonce !== undefined){
 let data1 = data.nonce;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: schema481.properties.nonce.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: schema483.properties.nonce.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -26130,7 +26260,7 @@ errors++;
 if(data.quote_id !== undefined){
 let data2 = data.quote_id;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err3 = {instancePath:instancePath+"/quote_id",schemaPath:"#/properties/quote_id/type",keyword:"type",params:{type: schema481.properties.quote_id.type},message:"must be string,null"};
+const err3 = {instancePath:instancePath+"/quote_id",schemaPath:"#/properties/quote_id/type",keyword:"type",params:{type: schema483.properties.quote_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -26143,7 +26273,7 @@ errors++;
 if(data.rfq_id !== undefined){
 let data3 = data.rfq_id;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err4 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema481.properties.rfq_id.type},message:"must be string,null"};
+const err4 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema483.properties.rfq_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -26182,7 +26312,7 @@ return errors === 0;
 }
 
 export const schema_CancelBatchResult = validate224;
-const schema482 = {"title":"CancelBatchResult","description":"CancelBatchResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cancelled_ids"],"properties":{"cancelled_ids":{"type":"array","items":{"type":"string"}}}};
+const schema484 = {"title":"CancelBatchResult","description":"CancelBatchResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cancelled_ids"],"properties":{"cancelled_ids":{"type":"array","items":{"type":"string"}}}};
 
 function validate224(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -26242,7 +26372,7 @@ return errors === 0;
 }
 
 export const schema_CancelBatchRfqsParams = validate225;
-const schema483 = {"title":"CancelBatchRfqsParams","description":"CancelBatchRfqsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"label":{"type":["string","null"]},"nonce":{"type":["integer","null"]},"rfq_id":{"type":["string","null"]},"subaccount_id":{"type":"integer"}}};
+const schema485 = {"title":"CancelBatchRfqsParams","description":"CancelBatchRfqsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"label":{"type":["string","null"]},"nonce":{"type":["integer","null"]},"rfq_id":{"type":["string","null"]},"subaccount_id":{"type":"integer"}}};
 
 function validate225(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -26261,7 +26391,7 @@ errors++;
 if(data.label !== undefined){
 let data0 = data.label;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err1 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema483.properties.label.type},message:"must be string,null"};
+const err1 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema485.properties.label.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -26274,7 +26404,7 @@ errors++;
 if(data.nonce !== undefined){
 let data1 = data.nonce;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: schema483.properties.nonce.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: schema485.properties.nonce.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -26287,7 +26417,7 @@ errors++;
 if(data.rfq_id !== undefined){
 let data2 = data.rfq_id;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err3 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema483.properties.rfq_id.type},message:"must be string,null"};
+const err3 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema485.properties.rfq_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -26326,7 +26456,7 @@ return errors === 0;
 }
 
 export const schema_CancelBatchRfqs = validate226;
-const schema484 = {"title":"CancelBatchRfqs","description":"CancelBatchRfqsWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cancelled_ids"],"properties":{"cancelled_ids":{"type":"array","items":{"type":"string"}}}};
+const schema486 = {"title":"CancelBatchRfqs","description":"CancelBatchRfqsWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cancelled_ids"],"properties":{"cancelled_ids":{"type":"array","items":{"type":"string"}}}};
 
 function validate226(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -26386,7 +26516,7 @@ return errors === 0;
 }
 
 export const schema_CancelQuoteParams = validate227;
-const schema485 = {"title":"CancelQuoteParams","description":"CancelQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["quote_id","subaccount_id"],"properties":{"label":{"type":["string","null"]},"nonce":{"type":["integer","null"]},"quote_id":{"type":"string"},"rfq_id":{"type":["string","null"]},"subaccount_id":{"type":"integer"}}};
+const schema487 = {"title":"CancelQuoteParams","description":"CancelQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["quote_id","subaccount_id"],"properties":{"label":{"type":["string","null"]},"nonce":{"type":["integer","null"]},"quote_id":{"type":"string"},"rfq_id":{"type":["string","null"]},"subaccount_id":{"type":"integer"}}};
 
 function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -26415,7 +26545,7 @@ errors++;
 if(data.label !== undefined){
 let data0 = data.label;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err2 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema485.properties.label.type},message:"must be string,null"};
+const err2 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema487.properties.label.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -26428,7 +26558,7 @@ errors++;
 if(data.nonce !== undefined){
 let data1 = data.nonce;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err3 = {instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: schema485.properties.nonce.type},message:"must be integer,null"};
+const err3 = {instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: schema487.properties.nonce.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -26453,7 +26583,7 @@ errors++;
 if(data.rfq_id !== undefined){
 let data3 = data.rfq_id;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err5 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema485.properties.rfq_id.type},message:"must be string,null"};
+const err5 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema487.properties.rfq_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -26492,7 +26622,7 @@ return errors === 0;
 }
 
 export const schema_QuotePrivate = validate228;
-const schema486 = {"title":"QuotePrivate","description":"QuotePrivateWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cancel_reason","creation_timestamp","direction","extra_fee","fee","fill_pct","is_transfer","label","last_update_timestamp","legs","legs_hash","liquidity_role","max_fee","mmp","nonce","quote_id","rfq_id","signature_expiry_sec","status","subaccount_id"],"properties":{"batch_status":{"type":["string","null"],"enum":["Batching","Executing","Proving","Settling","Settled","BatchingError","ExecutingError","ProvingError","SettlingError","SettledError",null]},"cancel_reason":{"$ref":"#/definitions/RFQCancelReason"},"creation_timestamp":{"type":"integer"},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"type":"string"},"fee":{"type":"string"},"fill_pct":{"type":"string"},"is_transfer":{"type":"boolean"},"label":{"type":"string"},"last_update_timestamp":{"type":"integer"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegParamsAndResponse"}},"legs_hash":{"type":"string"},"liquidity_role":{"$ref":"#/definitions/LiquidityRole"},"max_fee":{"type":"string"},"mmp":{"type":"boolean"},"nonce":{"type":"string"},"quote_id":{"type":"string"},"rfq_id":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"status":{"$ref":"#/definitions/RFQStatus"},"subaccount_id":{"type":"integer"},"tx_hash":{"type":["string","null"]}}};
+const schema488 = {"title":"QuotePrivate","description":"QuotePrivateWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cancel_reason","creation_timestamp","direction","extra_fee","fee","fill_pct","is_transfer","label","last_update_timestamp","legs","legs_hash","liquidity_role","max_fee","mmp","nonce","quote_id","rfq_id","signature_expiry_sec","status","subaccount_id"],"properties":{"batch_status":{"type":["string","null"],"enum":["Batching","Executing","Proving","Settling","Settled","BatchingError","ExecutingError","ProvingError","SettlingError","SettledError",null]},"cancel_reason":{"$ref":"#/definitions/RFQCancelReason"},"creation_timestamp":{"type":"integer"},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"type":"string"},"fee":{"type":"string"},"fill_pct":{"type":"string"},"is_transfer":{"type":"boolean"},"label":{"type":"string"},"last_update_timestamp":{"type":"integer"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegParamsAndResponse"}},"legs_hash":{"type":"string"},"liquidity_role":{"$ref":"#/definitions/LiquidityRole"},"max_fee":{"type":"string"},"mmp":{"type":"boolean"},"nonce":{"type":"string"},"quote_id":{"type":"string"},"rfq_id":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"status":{"$ref":"#/definitions/RFQStatus"},"subaccount_id":{"type":"integer"},"tx_hash":{"type":["string","null"]}}};
 
 function validate228(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -26701,7 +26831,7 @@ errors++;
 if(data.batch_status !== undefined){
 let data0 = data.batch_status;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err20 = {instancePath:instancePath+"/batch_status",schemaPath:"#/properties/batch_status/type",keyword:"type",params:{type: schema486.properties.batch_status.type},message:"must be string,null"};
+const err20 = {instancePath:instancePath+"/batch_status",schemaPath:"#/properties/batch_status/type",keyword:"type",params:{type: schema488.properties.batch_status.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -26711,7 +26841,7 @@ vErrors.push(err20);
 errors++;
 }
 if(!(((((((((((data0 === "Batching") || (data0 === "Executing")) || (data0 === "Proving")) || (data0 === "Settling")) || (data0 === "Settled")) || (data0 === "BatchingError")) || (data0 === "ExecutingError")) || (data0 === "ProvingError")) || (data0 === "SettlingError")) || (data0 === "SettledError")) || (data0 === null))){
-const err21 = {instancePath:instancePath+"/batch_status",schemaPath:"#/properties/batch_status/enum",keyword:"enum",params:{allowedValues: schema486.properties.batch_status.enum},message:"must be equal to one of the allowed values"};
+const err21 = {instancePath:instancePath+"/batch_status",schemaPath:"#/properties/batch_status/enum",keyword:"enum",params:{allowedValues: schema488.properties.batch_status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -27022,7 +27152,7 @@ errors++;
 if(data.tx_hash !== undefined){
 let data22 = data.tx_hash;
 if((typeof data22 !== "string") && (data22 !== null)){
-const err46 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema486.properties.tx_hash.type},message:"must be string,null"};
+const err46 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema488.properties.tx_hash.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -27048,7 +27178,7 @@ return errors === 0;
 }
 
 export const schema_CancelRfqParams = validate230;
-const schema491 = {"title":"CancelRfqParams","description":"CancelRfqEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["rfq_id","subaccount_id"],"properties":{"rfq_id":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+const schema493 = {"title":"CancelRfqParams","description":"CancelRfqEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["rfq_id","subaccount_id"],"properties":{"rfq_id":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
 function validate230(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -27115,7 +27245,7 @@ return errors === 0;
 }
 
 export const schema_CancelTriggerOrderParams = validate231;
-const schema492 = {"title":"CancelTriggerOrderParams","description":"CancelTriggerOrderEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["order_id","subaccount_id"],"properties":{"order_id":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+const schema494 = {"title":"CancelTriggerOrderParams","description":"CancelTriggerOrderEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["order_id","subaccount_id"],"properties":{"order_id":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
 function validate231(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -27182,7 +27312,7 @@ return errors === 0;
 }
 
 export const schema_ChangeSubaccountLabelParams = validate232;
-const schema493 = {"title":"ChangeSubaccountLabelParams","description":"ChangeSubaccountLabelEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["label","subaccount_id"],"properties":{"label":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+const schema495 = {"title":"ChangeSubaccountLabelParams","description":"ChangeSubaccountLabelEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["label","subaccount_id"],"properties":{"label":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
 function validate232(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -27249,7 +27379,7 @@ return errors === 0;
 }
 
 export const schema_ChangeSubaccountLabelResult = validate233;
-const schema494 = {"title":"ChangeSubaccountLabelResult","description":"PrivateChangeSubaccountLabelRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["label","subaccount_id"],"properties":{"label":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+const schema496 = {"title":"ChangeSubaccountLabelResult","description":"PrivateChangeSubaccountLabelRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["label","subaccount_id"],"properties":{"label":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
 function validate233(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -27316,7 +27446,7 @@ return errors === 0;
 }
 
 export const schema_CreateVaultParams = validate234;
-const schema495 = {"title":"CreateVaultParams","description":"CreateVaultEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cooldown_sec","deposit_spot_asset","initial_deposit","initial_share_price_usd","management_fee_bps","manager_id","max_fee_usd","max_slippage_bps","nonce","performance_fee_bps","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"benchmark_asset":{"type":["string","null"]},"cooldown_sec":{"type":"integer"},"deposit_spot_asset":{"type":"string"},"initial_deposit":{"$ref":"#/definitions/DecimalInput"},"initial_share_price_usd":{"$ref":"#/definitions/DecimalInput"},"management_fee_bps":{"type":"number"},"manager_id":{"type":"integer"},"max_fee_usd":{"$ref":"#/definitions/DecimalInput"},"max_slippage_bps":{"type":"number"},"nonce":{"type":"integer"},"performance_fee_bps":{"type":"number"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+const schema497 = {"title":"CreateVaultParams","description":"CreateVaultEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cooldown_sec","deposit_spot_asset","initial_deposit","initial_share_price_usd","management_fee_bps","manager_id","max_fee_usd","max_slippage_bps","nonce","performance_fee_bps","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"benchmark_asset":{"type":["string","null"]},"cooldown_sec":{"type":"integer"},"deposit_spot_asset":{"type":"string"},"initial_deposit":{"$ref":"#/definitions/DecimalInput"},"initial_share_price_usd":{"$ref":"#/definitions/DecimalInput"},"management_fee_bps":{"type":"number"},"manager_id":{"type":"integer"},"max_fee_usd":{"$ref":"#/definitions/DecimalInput"},"max_slippage_bps":{"type":"number"},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"performance_fee_bps":{"type":"number"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
 function validate234(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -27465,7 +27595,7 @@ errors++;
 if(data.benchmark_asset !== undefined){
 let data0 = data.benchmark_asset;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err14 = {instancePath:instancePath+"/benchmark_asset",schemaPath:"#/properties/benchmark_asset/type",keyword:"type",params:{type: schema495.properties.benchmark_asset.type},message:"must be string,null"};
+const err14 = {instancePath:instancePath+"/benchmark_asset",schemaPath:"#/properties/benchmark_asset/type",keyword:"type",params:{type: schema497.properties.benchmark_asset.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -27559,8 +27689,12 @@ errors++;
 }
 if(data.nonce !== undefined){
 let data9 = data.nonce;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err20 = {instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const _errs18 = errors;
+let valid2 = false;
+const _errs19 = errors;
+if(typeof data9 === "string"){
+if(!pattern108.test(data9)){
+const err20 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,78}$"},message:"must match pattern \""+"^[0-9]{1,78}$"+"\""};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -27570,10 +27704,8 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data.performance_fee_bps !== undefined){
-let data10 = data.performance_fee_bps;
-if(!((typeof data10 == "number") && (isFinite(data10)))){
-const err21 = {instancePath:instancePath+"/performance_fee_bps",schemaPath:"#/properties/performance_fee_bps/type",keyword:"type",params:{type: "number"},message:"must be number"};
+else {
+const err21 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -27582,10 +27714,12 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-if(data.signature !== undefined){
-if(typeof data.signature !== "string"){
-const err22 = {instancePath:instancePath+"/signature",schemaPath:"#/properties/signature/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid0 = _errs19 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const _errs21 = errors;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err22 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -27594,11 +27728,9 @@ vErrors.push(err22);
 }
 errors++;
 }
-}
-if(data.signature_expiry_sec !== undefined){
-let data12 = data.signature_expiry_sec;
-if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-const err23 = {instancePath:instancePath+"/signature_expiry_sec",schemaPath:"#/properties/signature_expiry_sec/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 < 0 || isNaN(data9)){
+const err23 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -27608,9 +27740,11 @@ vErrors.push(err23);
 errors++;
 }
 }
-if(data.signer !== undefined){
-if(typeof data.signer !== "string"){
-const err24 = {instancePath:instancePath+"/signer",schemaPath:"#/properties/signer/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid0 = _errs21 === errors;
+valid2 = valid2 || _valid0;
+}
+if(!valid2){
+const err24 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -27619,11 +27753,22 @@ vErrors.push(err24);
 }
 errors++;
 }
+else {
+errors = _errs18;
+if(vErrors !== null){
+if(_errs18){
+vErrors.length = _errs18;
 }
-if(data.subaccount_id !== undefined){
-let data14 = data.subaccount_id;
-if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
-const err25 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.performance_fee_bps !== undefined){
+let data10 = data.performance_fee_bps;
+if(!((typeof data10 == "number") && (isFinite(data10)))){
+const err25 = {instancePath:instancePath+"/performance_fee_bps",schemaPath:"#/properties/performance_fee_bps/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -27633,9 +27778,9 @@ vErrors.push(err25);
 errors++;
 }
 }
-}
-else {
-const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.signature !== undefined){
+if(typeof data.signature !== "string"){
+const err26 = {instancePath:instancePath+"/signature",schemaPath:"#/properties/signature/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -27644,12 +27789,62 @@ vErrors.push(err26);
 }
 errors++;
 }
+}
+if(data.signature_expiry_sec !== undefined){
+let data12 = data.signature_expiry_sec;
+if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
+const err27 = {instancePath:instancePath+"/signature_expiry_sec",schemaPath:"#/properties/signature_expiry_sec/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data.signer !== undefined){
+if(typeof data.signer !== "string"){
+const err28 = {instancePath:instancePath+"/signer",schemaPath:"#/properties/signer/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data.subaccount_id !== undefined){
+let data14 = data.subaccount_id;
+if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
+const err29 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+}
+else {
+const err30 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
 validate234.errors = vErrors;
 return errors === 0;
 }
 
 export const schema_VaultCreate = validate238;
-const schema496 = {"title":"VaultCreate","description":"VaultCreateWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
+const schema499 = {"title":"VaultCreate","description":"VaultCreateWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
 
 function validate238(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -27716,7 +27911,7 @@ return errors === 0;
 }
 
 export const schema_EditSessionKeyParams = validate239;
-const schema497 = {"title":"EditSessionKeyParams","description":"EditSessionKeyEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["public_session_key","wallet"],"properties":{"ip_whitelist":{"type":["array","null"],"items":{"type":"string"}},"label":{"type":["string","null"]},"offchain_scopes":{"type":["array","null"],"items":{"type":"string"}},"public_session_key":{"type":"string"},"wallet":{"type":"string"}}};
+const schema500 = {"title":"EditSessionKeyParams","description":"EditSessionKeyEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["public_session_key","wallet"],"properties":{"ip_whitelist":{"type":["array","null"],"items":{"type":"string"}},"label":{"type":["string","null"]},"offchain_scopes":{"type":["array","null"],"items":{"type":"string"}},"public_session_key":{"type":"string"},"wallet":{"type":"string"}}};
 
 function validate239(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -27745,7 +27940,7 @@ errors++;
 if(data.ip_whitelist !== undefined){
 let data0 = data.ip_whitelist;
 if((!(Array.isArray(data0))) && (data0 !== null)){
-const err2 = {instancePath:instancePath+"/ip_whitelist",schemaPath:"#/properties/ip_whitelist/type",keyword:"type",params:{type: schema497.properties.ip_whitelist.type},message:"must be array,null"};
+const err2 = {instancePath:instancePath+"/ip_whitelist",schemaPath:"#/properties/ip_whitelist/type",keyword:"type",params:{type: schema500.properties.ip_whitelist.type},message:"must be array,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -27773,7 +27968,7 @@ errors++;
 if(data.label !== undefined){
 let data2 = data.label;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err4 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema497.properties.label.type},message:"must be string,null"};
+const err4 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema500.properties.label.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -27786,7 +27981,7 @@ errors++;
 if(data.offchain_scopes !== undefined){
 let data3 = data.offchain_scopes;
 if((!(Array.isArray(data3))) && (data3 !== null)){
-const err5 = {instancePath:instancePath+"/offchain_scopes",schemaPath:"#/properties/offchain_scopes/type",keyword:"type",params:{type: schema497.properties.offchain_scopes.type},message:"must be array,null"};
+const err5 = {instancePath:instancePath+"/offchain_scopes",schemaPath:"#/properties/offchain_scopes/type",keyword:"type",params:{type: schema500.properties.offchain_scopes.type},message:"must be array,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -27851,7 +28046,7 @@ return errors === 0;
 }
 
 export const schema_SessionKeyResponse = validate240;
-const schema498 = {"title":"SessionKeyResponse","description":"SessionKeyResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["expiry_sec","ip_whitelist","label","offchain_scopes","protocol_scopes","public_session_key","registered_sec","subaccount_ids"],"properties":{"expiry_sec":{"type":"integer"},"ip_whitelist":{"type":"array","items":{"type":"string"}},"label":{"type":"string"},"offchain_scopes":{"type":"array","items":{"type":"string"}},"protocol_scopes":{"type":"array","items":{"type":"string"}},"public_session_key":{"type":"string"},"registered_sec":{"type":"integer"},"subaccount_ids":{"type":"array","items":{"type":"integer"}}}};
+const schema501 = {"title":"SessionKeyResponse","description":"SessionKeyResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["expiry_sec","ip_whitelist","label","offchain_scopes","protocol_scopes","public_session_key","registered_sec","subaccount_ids"],"properties":{"expiry_sec":{"type":"integer"},"ip_whitelist":{"type":"array","items":{"type":"string"}},"label":{"type":"string"},"offchain_scopes":{"type":"array","items":{"type":"string"}},"protocol_scopes":{"type":"array","items":{"type":"string"}},"public_session_key":{"type":"string"},"registered_sec":{"type":"integer"},"subaccount_ids":{"type":"array","items":{"type":"integer"}}}};
 
 function validate240(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -28116,7 +28311,7 @@ return errors === 0;
 }
 
 export const schema_ExecuteQuoteParams = validate241;
-const schema499 = {"title":"ExecuteQuoteParams","description":"ExecuteQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","quote_id","rfq_id","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"client":{"type":"string"},"direction":{"$ref":"#/definitions/Direction"},"enable_taker_protection":{"type":"boolean"},"label":{"type":"string"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"nonce":{"type":"integer"},"quote_id":{"type":"string"},"referral_code":{"type":"string"},"rfq_id":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+const schema502 = {"title":"ExecuteQuoteParams","description":"ExecuteQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","quote_id","rfq_id","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"client":{"type":"string"},"direction":{"$ref":"#/definitions/Direction"},"enable_taker_protection":{"type":"boolean"},"label":{"type":"string"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"nonce":{"type":"integer"},"quote_id":{"type":"string"},"referral_code":{"type":"string"},"rfq_id":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
 function validate241(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -28424,7 +28619,7 @@ return errors === 0;
 }
 
 export const schema_QuoteExecute = validate244;
-const schema501 = {"title":"QuoteExecute","description":"QuoteExecuteWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cancel_reason","creation_timestamp","direction","extra_fee","fee","fill_pct","is_transfer","label","last_update_timestamp","legs","legs_hash","liquidity_role","max_fee","mmp","nonce","quote_id","rfq_filled_pct","rfq_id","signature_expiry_sec","status","subaccount_id"],"properties":{"cancel_reason":{"$ref":"#/definitions/RFQCancelReason"},"creation_timestamp":{"type":"integer"},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"type":"string"},"fee":{"type":"string"},"fill_pct":{"type":"string"},"is_transfer":{"type":"boolean"},"label":{"type":"string"},"last_update_timestamp":{"type":"integer"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegParamsAndResponse"}},"legs_hash":{"type":"string"},"liquidity_role":{"$ref":"#/definitions/LiquidityRole"},"max_fee":{"type":"string"},"mmp":{"type":"boolean"},"nonce":{"type":"string"},"quote_id":{"type":"string"},"rfq_filled_pct":{"type":"string"},"rfq_id":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"status":{"$ref":"#/definitions/RFQStatus"},"subaccount_id":{"type":"integer"}}};
+const schema504 = {"title":"QuoteExecute","description":"QuoteExecuteWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cancel_reason","creation_timestamp","direction","extra_fee","fee","fill_pct","is_transfer","label","last_update_timestamp","legs","legs_hash","liquidity_role","max_fee","mmp","nonce","quote_id","rfq_filled_pct","rfq_id","signature_expiry_sec","status","subaccount_id"],"properties":{"cancel_reason":{"$ref":"#/definitions/RFQCancelReason"},"creation_timestamp":{"type":"integer"},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"type":"string"},"fee":{"type":"string"},"fill_pct":{"type":"string"},"is_transfer":{"type":"boolean"},"label":{"type":"string"},"last_update_timestamp":{"type":"integer"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegParamsAndResponse"}},"legs_hash":{"type":"string"},"liquidity_role":{"$ref":"#/definitions/LiquidityRole"},"max_fee":{"type":"string"},"mmp":{"type":"boolean"},"nonce":{"type":"string"},"quote_id":{"type":"string"},"rfq_filled_pct":{"type":"string"},"rfq_id":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"status":{"$ref":"#/definitions/RFQStatus"},"subaccount_id":{"type":"integer"}}};
 
 function validate244(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -28966,7 +29161,7 @@ return errors === 0;
 }
 
 export const schema_ForceBurnParams = validate246;
-const schema506 = {"title":"ForceBurnParams","description":"ForceBurnEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["holder","subaccount_id"],"properties":{"holder":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+const schema509 = {"title":"ForceBurnParams","description":"ForceBurnEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["holder","subaccount_id"],"properties":{"holder":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
 function validate246(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -29033,7 +29228,7 @@ return errors === 0;
 }
 
 export const schema_VaultForceBurn = validate247;
-const schema507 = {"title":"VaultForceBurn","description":"VaultForceBurnWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
+const schema510 = {"title":"VaultForceBurn","description":"VaultForceBurnWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
 
 function validate247(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -29100,7 +29295,7 @@ return errors === 0;
 }
 
 export const schema_GetAccountParams = validate248;
-const schema508 = {"title":"GetAccountParams","description":"GetAccountEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
+const schema511 = {"title":"GetAccountParams","description":"GetAccountEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
 
 function validate248(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -29144,8 +29339,8 @@ return errors === 0;
 }
 
 export const schema_GetAccountResult = validate249;
-const schema509 = {"title":"GetAccountResult","description":"PrivateGetAccountEdgeRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cancel_on_disconnect","fallback_subaccount_id","fee_info","is_rfq_maker","per_endpoint_tps","subaccount_ids","wallet","websocket_matching_tps","websocket_non_matching_tps","websocket_option_tps","websocket_perp_tps","whitelisted_recipients"],"properties":{"cancel_on_disconnect":{"type":"boolean"},"creation_timestamp_sec":{"type":["integer","null"]},"fallback_subaccount_id":{"type":"integer"},"fee_info":{"$ref":"#/definitions/AccountFeeInfo"},"is_rfq_maker":{"type":"boolean"},"per_endpoint_tps":{"type":"object","additionalProperties":{"type":"number"}},"referral_code":{"type":["string","null"]},"subaccount_ids":{"type":"array","items":{"type":"integer"}},"wallet":{"type":"string"},"websocket_matching_tps":{"type":"number"},"websocket_non_matching_tps":{"type":"number"},"websocket_option_tps":{"type":"number"},"websocket_perp_tps":{"type":"number"},"whitelisted_recipients":{"type":"array","items":{"type":"string"}}}};
-const schema510 = {"title":"AccountFeeInfo","description":"AccountFeeInfo in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["base_fee_discount","rfq_maker_discount","rfq_taker_discount"],"properties":{"base_fee_discount":{"type":"string"},"option_maker_fee":{"type":["string","null"]},"option_taker_fee":{"type":["string","null"]},"perp_maker_fee":{"type":["string","null"]},"perp_taker_fee":{"type":["string","null"]},"rfq_maker_discount":{"type":"string"},"rfq_taker_discount":{"type":"string"},"spot_maker_fee":{"type":["string","null"]},"spot_taker_fee":{"type":["string","null"]}}};
+const schema512 = {"title":"GetAccountResult","description":"PrivateGetAccountEdgeRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cancel_on_disconnect","fallback_subaccount_id","fee_info","is_rfq_maker","per_endpoint_tps","subaccount_ids","wallet","websocket_matching_tps","websocket_non_matching_tps","websocket_option_tps","websocket_perp_tps","whitelisted_recipients"],"properties":{"cancel_on_disconnect":{"type":"boolean"},"creation_timestamp_sec":{"type":["integer","null"]},"fallback_subaccount_id":{"type":"integer"},"fee_info":{"$ref":"#/definitions/AccountFeeInfo"},"is_rfq_maker":{"type":"boolean"},"per_endpoint_tps":{"type":"object","additionalProperties":{"type":"number"}},"referral_code":{"type":["string","null"]},"subaccount_ids":{"type":"array","items":{"type":"integer"}},"wallet":{"type":"string"},"websocket_matching_tps":{"type":"number"},"websocket_non_matching_tps":{"type":"number"},"websocket_option_tps":{"type":"number"},"websocket_perp_tps":{"type":"number"},"whitelisted_recipients":{"type":"array","items":{"type":"string"}}}};
+const schema513 = {"title":"AccountFeeInfo","description":"AccountFeeInfo in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["base_fee_discount","rfq_maker_discount","rfq_taker_discount"],"properties":{"base_fee_discount":{"type":"string"},"option_maker_fee":{"type":["string","null"]},"option_taker_fee":{"type":["string","null"]},"perp_maker_fee":{"type":["string","null"]},"perp_taker_fee":{"type":["string","null"]},"rfq_maker_discount":{"type":"string"},"rfq_taker_discount":{"type":"string"},"spot_maker_fee":{"type":["string","null"]},"spot_taker_fee":{"type":["string","null"]}}};
 
 function validate249(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -29286,7 +29481,7 @@ errors++;
 if(data.creation_timestamp_sec !== undefined){
 let data1 = data.creation_timestamp_sec;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err13 = {instancePath:instancePath+"/creation_timestamp_sec",schemaPath:"#/properties/creation_timestamp_sec/type",keyword:"type",params:{type: schema509.properties.creation_timestamp_sec.type},message:"must be integer,null"};
+const err13 = {instancePath:instancePath+"/creation_timestamp_sec",schemaPath:"#/properties/creation_timestamp_sec/type",keyword:"type",params:{type: schema512.properties.creation_timestamp_sec.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -29357,7 +29552,7 @@ errors++;
 if(data3.option_maker_fee !== undefined){
 let data5 = data3.option_maker_fee;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err19 = {instancePath:instancePath+"/fee_info/option_maker_fee",schemaPath:"#/definitions/AccountFeeInfo/properties/option_maker_fee/type",keyword:"type",params:{type: schema510.properties.option_maker_fee.type},message:"must be string,null"};
+const err19 = {instancePath:instancePath+"/fee_info/option_maker_fee",schemaPath:"#/definitions/AccountFeeInfo/properties/option_maker_fee/type",keyword:"type",params:{type: schema513.properties.option_maker_fee.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -29370,7 +29565,7 @@ errors++;
 if(data3.option_taker_fee !== undefined){
 let data6 = data3.option_taker_fee;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err20 = {instancePath:instancePath+"/fee_info/option_taker_fee",schemaPath:"#/definitions/AccountFeeInfo/properties/option_taker_fee/type",keyword:"type",params:{type: schema510.properties.option_taker_fee.type},message:"must be string,null"};
+const err20 = {instancePath:instancePath+"/fee_info/option_taker_fee",schemaPath:"#/definitions/AccountFeeInfo/properties/option_taker_fee/type",keyword:"type",params:{type: schema513.properties.option_taker_fee.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -29383,7 +29578,7 @@ errors++;
 if(data3.perp_maker_fee !== undefined){
 let data7 = data3.perp_maker_fee;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err21 = {instancePath:instancePath+"/fee_info/perp_maker_fee",schemaPath:"#/definitions/AccountFeeInfo/properties/perp_maker_fee/type",keyword:"type",params:{type: schema510.properties.perp_maker_fee.type},message:"must be string,null"};
+const err21 = {instancePath:instancePath+"/fee_info/perp_maker_fee",schemaPath:"#/definitions/AccountFeeInfo/properties/perp_maker_fee/type",keyword:"type",params:{type: schema513.properties.perp_maker_fee.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -29396,7 +29591,7 @@ errors++;
 if(data3.perp_taker_fee !== undefined){
 let data8 = data3.perp_taker_fee;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err22 = {instancePath:instancePath+"/fee_info/perp_taker_fee",schemaPath:"#/definitions/AccountFeeInfo/properties/perp_taker_fee/type",keyword:"type",params:{type: schema510.properties.perp_taker_fee.type},message:"must be string,null"};
+const err22 = {instancePath:instancePath+"/fee_info/perp_taker_fee",schemaPath:"#/definitions/AccountFeeInfo/properties/perp_taker_fee/type",keyword:"type",params:{type: schema513.properties.perp_taker_fee.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -29433,7 +29628,7 @@ errors++;
 if(data3.spot_maker_fee !== undefined){
 let data11 = data3.spot_maker_fee;
 if((typeof data11 !== "string") && (data11 !== null)){
-const err25 = {instancePath:instancePath+"/fee_info/spot_maker_fee",schemaPath:"#/definitions/AccountFeeInfo/properties/spot_maker_fee/type",keyword:"type",params:{type: schema510.properties.spot_maker_fee.type},message:"must be string,null"};
+const err25 = {instancePath:instancePath+"/fee_info/spot_maker_fee",schemaPath:"#/definitions/AccountFeeInfo/properties/spot_maker_fee/type",keyword:"type",params:{type: schema513.properties.spot_maker_fee.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -29446,7 +29641,7 @@ errors++;
 if(data3.spot_taker_fee !== undefined){
 let data12 = data3.spot_taker_fee;
 if((typeof data12 !== "string") && (data12 !== null)){
-const err26 = {instancePath:instancePath+"/fee_info/spot_taker_fee",schemaPath:"#/definitions/AccountFeeInfo/properties/spot_taker_fee/type",keyword:"type",params:{type: schema510.properties.spot_taker_fee.type},message:"must be string,null"};
+const err26 = {instancePath:instancePath+"/fee_info/spot_taker_fee",schemaPath:"#/definitions/AccountFeeInfo/properties/spot_taker_fee/type",keyword:"type",params:{type: schema513.properties.spot_taker_fee.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -29511,7 +29706,7 @@ errors++;
 if(data.referral_code !== undefined){
 let data16 = data.referral_code;
 if((typeof data16 !== "string") && (data16 !== null)){
-const err31 = {instancePath:instancePath+"/referral_code",schemaPath:"#/properties/referral_code/type",keyword:"type",params:{type: schema509.properties.referral_code.type},message:"must be string,null"};
+const err31 = {instancePath:instancePath+"/referral_code",schemaPath:"#/properties/referral_code/type",keyword:"type",params:{type: schema512.properties.referral_code.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -29708,7 +29903,7 @@ errors++;
 if(data.option_maker_fee !== undefined){
 let data1 = data.option_maker_fee;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err4 = {instancePath:instancePath+"/option_maker_fee",schemaPath:"#/properties/option_maker_fee/type",keyword:"type",params:{type: schema510.properties.option_maker_fee.type},message:"must be string,null"};
+const err4 = {instancePath:instancePath+"/option_maker_fee",schemaPath:"#/properties/option_maker_fee/type",keyword:"type",params:{type: schema513.properties.option_maker_fee.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -29721,7 +29916,7 @@ errors++;
 if(data.option_taker_fee !== undefined){
 let data2 = data.option_taker_fee;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err5 = {instancePath:instancePath+"/option_taker_fee",schemaPath:"#/properties/option_taker_fee/type",keyword:"type",params:{type: schema510.properties.option_taker_fee.type},message:"must be string,null"};
+const err5 = {instancePath:instancePath+"/option_taker_fee",schemaPath:"#/properties/option_taker_fee/type",keyword:"type",params:{type: schema513.properties.option_taker_fee.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -29734,7 +29929,7 @@ errors++;
 if(data.perp_maker_fee !== undefined){
 let data3 = data.perp_maker_fee;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err6 = {instancePath:instancePath+"/perp_maker_fee",schemaPath:"#/properties/perp_maker_fee/type",keyword:"type",params:{type: schema510.properties.perp_maker_fee.type},message:"must be string,null"};
+const err6 = {instancePath:instancePath+"/perp_maker_fee",schemaPath:"#/properties/perp_maker_fee/type",keyword:"type",params:{type: schema513.properties.perp_maker_fee.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -29747,7 +29942,7 @@ errors++;
 if(data.perp_taker_fee !== undefined){
 let data4 = data.perp_taker_fee;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err7 = {instancePath:instancePath+"/perp_taker_fee",schemaPath:"#/properties/perp_taker_fee/type",keyword:"type",params:{type: schema510.properties.perp_taker_fee.type},message:"must be string,null"};
+const err7 = {instancePath:instancePath+"/perp_taker_fee",schemaPath:"#/properties/perp_taker_fee/type",keyword:"type",params:{type: schema513.properties.perp_taker_fee.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -29784,7 +29979,7 @@ errors++;
 if(data.spot_maker_fee !== undefined){
 let data7 = data.spot_maker_fee;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err10 = {instancePath:instancePath+"/spot_maker_fee",schemaPath:"#/properties/spot_maker_fee/type",keyword:"type",params:{type: schema510.properties.spot_maker_fee.type},message:"must be string,null"};
+const err10 = {instancePath:instancePath+"/spot_maker_fee",schemaPath:"#/properties/spot_maker_fee/type",keyword:"type",params:{type: schema513.properties.spot_maker_fee.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -29797,7 +29992,7 @@ errors++;
 if(data.spot_taker_fee !== undefined){
 let data8 = data.spot_taker_fee;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err11 = {instancePath:instancePath+"/spot_taker_fee",schemaPath:"#/properties/spot_taker_fee/type",keyword:"type",params:{type: schema510.properties.spot_taker_fee.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/spot_taker_fee",schemaPath:"#/properties/spot_taker_fee/type",keyword:"type",params:{type: schema513.properties.spot_taker_fee.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -29823,7 +30018,7 @@ return errors === 0;
 }
 
 export const schema_GetAlgoOrdersParams = validate251;
-const schema512 = {"title":"GetAlgoOrdersParams","description":"GetAlgoOrdersEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
+const schema515 = {"title":"GetAlgoOrdersParams","description":"GetAlgoOrdersEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
 
 function validate251(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -29868,7 +30063,7 @@ return errors === 0;
 }
 
 export const schema_GetCollateralsParams = validate252;
-const schema513 = {"title":"GetCollateralsParams","description":"GetCollateralsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
+const schema516 = {"title":"GetCollateralsParams","description":"GetCollateralsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
 
 function validate252(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -29913,7 +30108,7 @@ return errors === 0;
 }
 
 export const schema_GetCollateralsResult = validate253;
-const schema514 = {"title":"GetCollateralsResult","description":"PrivateGetCollateralsRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["collaterals","subaccount_id"],"properties":{"collaterals":{"type":"array","items":{"$ref":"#/definitions/Collateral"}},"subaccount_id":{"type":"integer"}}};
+const schema517 = {"title":"GetCollateralsResult","description":"PrivateGetCollateralsRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["collaterals","subaccount_id"],"properties":{"collaterals":{"type":"array","items":{"$ref":"#/definitions/Collateral"}},"subaccount_id":{"type":"integer"}}};
 
 function validate253(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -29990,7 +30185,7 @@ return errors === 0;
 }
 
 export const schema_GetCuratedVaultsParams = validate255;
-const schema515 = {"title":"GetCuratedVaultsParams","description":"GetCuratedVaultsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
+const schema518 = {"title":"GetCuratedVaultsParams","description":"GetCuratedVaultsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
 
 function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -30034,7 +30229,7 @@ return errors === 0;
 }
 
 export const schema_VaultIds = validate256;
-const schema516 = {"title":"VaultIds","description":"VaultIdsWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_ids"],"properties":{"subaccount_ids":{"type":"array","items":{"type":"integer"}}}};
+const schema519 = {"title":"VaultIds","description":"VaultIdsWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_ids"],"properties":{"subaccount_ids":{"type":"array","items":{"type":"integer"}}}};
 
 function validate256(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -30095,7 +30290,7 @@ return errors === 0;
 }
 
 export const schema_GetDepositHistoryParams = validate257;
-const schema517 = {"title":"GetDepositHistoryParams","description":"GetDepositHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"end_timestamp":{"type":["integer","null"]},"start_timestamp":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
+const schema520 = {"title":"GetDepositHistoryParams","description":"GetDepositHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"end_timestamp":{"type":["integer","null"]},"start_timestamp":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
 
 function validate257(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -30104,7 +30299,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.end_timestamp !== undefined){
 let data0 = data.end_timestamp;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema517.properties.end_timestamp.type},message:"must be integer,null"};
+const err0 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema520.properties.end_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -30117,7 +30312,7 @@ errors++;
 if(data.start_timestamp !== undefined){
 let data1 = data.start_timestamp;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err1 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema517.properties.start_timestamp.type},message:"must be integer,null"};
+const err1 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema520.properties.start_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -30130,7 +30325,7 @@ errors++;
 if(data.subaccount_id !== undefined){
 let data2 = data.subaccount_id;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-const err2 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema517.properties.subaccount_id.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema520.properties.subaccount_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -30143,7 +30338,7 @@ errors++;
 if(data.wallet !== undefined){
 let data3 = data.wallet;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err3 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema517.properties.wallet.type},message:"must be string,null"};
+const err3 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema520.properties.wallet.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -30169,8 +30364,8 @@ return errors === 0;
 }
 
 export const schema_DepositHistoryResult = validate258;
-const schema518 = {"title":"DepositHistoryResult","description":"DepositHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["deposits"],"properties":{"deposits":{"type":"array","items":{"$ref":"#/definitions/DepositEntry"}}}};
-const schema519 = {"title":"DepositEntry","description":"DepositEntry in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","asset","batch_status","batch_uuid","fee","new_subaccount","operation_id","subaccount_id","timestamp","wallet"],"properties":{"action_id":{"type":["integer","null"]},"amount":{"type":"string"},"asset":{"type":"string"},"batch_status":{"$ref":"#/definitions/BatchStatus"},"batch_uuid":{"type":"string"},"fee":{"type":"string"},"new_subaccount":{"type":"boolean"},"operation_id":{"type":"string"},"subaccount_id":{"type":"integer"},"timestamp":{"type":"integer"},"tx_hash":{"type":["string","null"]},"wallet":{"type":"string"}}};
+const schema521 = {"title":"DepositHistoryResult","description":"DepositHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["deposits"],"properties":{"deposits":{"type":"array","items":{"$ref":"#/definitions/DepositEntry"}}}};
+const schema522 = {"title":"DepositEntry","description":"DepositEntry in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","asset","batch_status","batch_uuid","fee","new_subaccount","operation_id","subaccount_id","timestamp","wallet"],"properties":{"action_id":{"type":["integer","null"]},"amount":{"type":"string"},"asset":{"type":"string"},"batch_status":{"$ref":"#/definitions/BatchStatus"},"batch_uuid":{"type":"string"},"fee":{"type":"string"},"new_subaccount":{"type":"boolean"},"operation_id":{"type":"string"},"subaccount_id":{"type":"integer"},"timestamp":{"type":"integer"},"tx_hash":{"type":["string","null"]},"wallet":{"type":"string"}}};
 
 function validate259(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -30279,7 +30474,7 @@ errors++;
 if(data.action_id !== undefined){
 let data0 = data.action_id;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-const err10 = {instancePath:instancePath+"/action_id",schemaPath:"#/properties/action_id/type",keyword:"type",params:{type: schema519.properties.action_id.type},message:"must be integer,null"};
+const err10 = {instancePath:instancePath+"/action_id",schemaPath:"#/properties/action_id/type",keyword:"type",params:{type: schema522.properties.action_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -30413,7 +30608,7 @@ errors++;
 if(data.tx_hash !== undefined){
 let data10 = data.tx_hash;
 if((typeof data10 !== "string") && (data10 !== null)){
-const err21 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema519.properties.tx_hash.type},message:"must be string,null"};
+const err21 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema522.properties.tx_hash.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -30611,7 +30806,7 @@ errors++;
 if(data.action_id !== undefined){
 let data0 = data.action_id;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-const err10 = {instancePath:instancePath+"/action_id",schemaPath:"#/properties/action_id/type",keyword:"type",params:{type: schema519.properties.action_id.type},message:"must be integer,null"};
+const err10 = {instancePath:instancePath+"/action_id",schemaPath:"#/properties/action_id/type",keyword:"type",params:{type: schema522.properties.action_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -30745,7 +30940,7 @@ errors++;
 if(data.tx_hash !== undefined){
 let data10 = data.tx_hash;
 if((typeof data10 !== "string") && (data10 !== null)){
-const err21 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema519.properties.tx_hash.type},message:"must be string,null"};
+const err21 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema522.properties.tx_hash.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -30783,7 +30978,7 @@ return errors === 0;
 }
 
 export const schema_GetErc20TransferHistoryParams = validate262;
-const schema523 = {"title":"GetErc20TransferHistoryParams","description":"GetErc20TransferHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"end_timestamp":{"type":["integer","null"]},"start_timestamp":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
+const schema526 = {"title":"GetErc20TransferHistoryParams","description":"GetErc20TransferHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"end_timestamp":{"type":["integer","null"]},"start_timestamp":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
 
 function validate262(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -30792,7 +30987,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.end_timestamp !== undefined){
 let data0 = data.end_timestamp;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema523.properties.end_timestamp.type},message:"must be integer,null"};
+const err0 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema526.properties.end_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -30805,7 +31000,7 @@ errors++;
 if(data.start_timestamp !== undefined){
 let data1 = data.start_timestamp;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err1 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema523.properties.start_timestamp.type},message:"must be integer,null"};
+const err1 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema526.properties.start_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -30818,7 +31013,7 @@ errors++;
 if(data.subaccount_id !== undefined){
 let data2 = data.subaccount_id;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-const err2 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema523.properties.subaccount_id.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema526.properties.subaccount_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -30831,7 +31026,7 @@ errors++;
 if(data.wallet !== undefined){
 let data3 = data.wallet;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err3 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema523.properties.wallet.type},message:"must be string,null"};
+const err3 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema526.properties.wallet.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -30857,8 +31052,8 @@ return errors === 0;
 }
 
 export const schema_TransferHistoryResult = validate263;
-const schema524 = {"title":"TransferHistoryResult","description":"TransferHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["transfers"],"properties":{"transfers":{"type":"array","items":{"$ref":"#/definitions/TransferEntry"}}}};
-const schema525 = {"title":"TransferEntry","description":"TransferEntry in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","asset","batch_status","batch_uuid","fee","from_subaccount_id","from_wallet","is_outgoing","operation_id","timestamp","to_subaccount_id","to_wallet"],"properties":{"amount":{"type":"string"},"asset":{"type":"string"},"batch_status":{"$ref":"#/definitions/BatchStatus"},"batch_uuid":{"type":"string"},"fee":{"type":"string"},"from_subaccount_id":{"type":"integer"},"from_wallet":{"type":"string"},"is_outgoing":{"type":"boolean"},"operation_id":{"type":"string"},"timestamp":{"type":"integer"},"to_subaccount_id":{"type":"integer"},"to_wallet":{"type":"string"},"tx_hash":{"type":["string","null"]}}};
+const schema527 = {"title":"TransferHistoryResult","description":"TransferHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["transfers"],"properties":{"transfers":{"type":"array","items":{"$ref":"#/definitions/TransferEntry"}}}};
+const schema528 = {"title":"TransferEntry","description":"TransferEntry in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","asset","batch_status","batch_uuid","fee","from_subaccount_id","from_wallet","is_outgoing","operation_id","timestamp","to_subaccount_id","to_wallet"],"properties":{"amount":{"type":"string"},"asset":{"type":"string"},"batch_status":{"$ref":"#/definitions/BatchStatus"},"batch_uuid":{"type":"string"},"fee":{"type":"string"},"from_subaccount_id":{"type":"integer"},"from_wallet":{"type":"string"},"is_outgoing":{"type":"boolean"},"operation_id":{"type":"string"},"timestamp":{"type":"integer"},"to_subaccount_id":{"type":"integer"},"to_wallet":{"type":"string"},"tx_hash":{"type":["string","null"]}}};
 
 function validate264(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -31145,7 +31340,7 @@ errors++;
 if(data.tx_hash !== undefined){
 let data12 = data.tx_hash;
 if((typeof data12 !== "string") && (data12 !== null)){
-const err25 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema525.properties.tx_hash.type},message:"must be string,null"};
+const err25 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema528.properties.tx_hash.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -31509,7 +31704,7 @@ errors++;
 if(data.tx_hash !== undefined){
 let data12 = data.tx_hash;
 if((typeof data12 !== "string") && (data12 !== null)){
-const err25 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema525.properties.tx_hash.type},message:"must be string,null"};
+const err25 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema528.properties.tx_hash.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -31535,7 +31730,7 @@ return errors === 0;
 }
 
 export const schema_GetFundingHistoryParams = validate267;
-const schema529 = {"title":"GetFundingHistoryParams","description":"GetFundingHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"end_timestamp":{"type":["integer","null"]},"instrument_name":{"type":["string","null"]},"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"]},"start_timestamp":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
+const schema532 = {"title":"GetFundingHistoryParams","description":"GetFundingHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"end_timestamp":{"type":["integer","null"]},"instrument_name":{"type":["string","null"]},"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"],"minimum":1},"start_timestamp":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
 
 function validate267(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -31544,7 +31739,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.end_timestamp !== undefined){
 let data0 = data.end_timestamp;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema529.properties.end_timestamp.type},message:"must be integer,null"};
+const err0 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema532.properties.end_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -31557,7 +31752,7 @@ errors++;
 if(data.instrument_name !== undefined){
 let data1 = data.instrument_name;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err1 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/properties/instrument_name/type",keyword:"type",params:{type: schema529.properties.instrument_name.type},message:"must be string,null"};
+const err1 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/properties/instrument_name/type",keyword:"type",params:{type: schema532.properties.instrument_name.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -31570,7 +31765,7 @@ errors++;
 if(data.page !== undefined){
 let data2 = data.page;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema529.properties.page.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema532.properties.page.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -31583,7 +31778,7 @@ errors++;
 if(data.page_size !== undefined){
 let data3 = data.page_size;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-const err3 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema529.properties.page_size.type},message:"must be integer,null"};
+const err3 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema532.properties.page_size.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -31592,11 +31787,9 @@ vErrors.push(err3);
 }
 errors++;
 }
-}
-if(data.start_timestamp !== undefined){
-let data4 = data.start_timestamp;
-if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err4 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema529.properties.start_timestamp.type},message:"must be integer,null"};
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 < 1 || isNaN(data3)){
+const err4 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -31606,10 +31799,11 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.subaccount_id !== undefined){
-let data5 = data.subaccount_id;
-if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
-const err5 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema529.properties.subaccount_id.type},message:"must be integer,null"};
+}
+if(data.start_timestamp !== undefined){
+let data4 = data.start_timestamp;
+if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
+const err5 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema532.properties.start_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -31619,10 +31813,10 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data.wallet !== undefined){
-let data6 = data.wallet;
-if((typeof data6 !== "string") && (data6 !== null)){
-const err6 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema529.properties.wallet.type},message:"must be string,null"};
+if(data.subaccount_id !== undefined){
+let data5 = data.subaccount_id;
+if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
+const err6 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema532.properties.subaccount_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -31632,9 +31826,10 @@ vErrors.push(err6);
 errors++;
 }
 }
-}
-else {
-const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.wallet !== undefined){
+let data6 = data.wallet;
+if((typeof data6 !== "string") && (data6 !== null)){
+const err7 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema532.properties.wallet.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -31643,13 +31838,25 @@ vErrors.push(err7);
 }
 errors++;
 }
+}
+}
+else {
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
 validate267.errors = vErrors;
 return errors === 0;
 }
 
 export const schema_PerpSettlementHistory = validate268;
-const schema530 = {"title":"PerpSettlementHistory","description":"PerpSettlementHistoryEdgeResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["events","pagination"],"properties":{"events":{"type":"array","items":{"$ref":"#/definitions/PerpSettlementEvent"}},"pagination":{"$ref":"#/definitions/Pagination"}}};
-const schema531 = {"title":"PerpSettlementEvent","description":"PerpSettlementEventEdgeResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["batch_status","batch_uuid","funding","instrument_name","pnl","subaccount_id","timestamp"],"properties":{"batch_status":{"$ref":"#/definitions/BatchStatus"},"batch_uuid":{"type":"string"},"funding":{"type":"string"},"instrument_name":{"type":"string"},"pnl":{"type":"string"},"subaccount_id":{"type":"integer"},"timestamp":{"type":"integer"},"tx_hash":{"type":["string","null"]}}};
+const schema533 = {"title":"PerpSettlementHistory","description":"PerpSettlementHistoryEdgeResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["events","pagination"],"properties":{"events":{"type":"array","items":{"$ref":"#/definitions/PerpSettlementEvent"}},"pagination":{"$ref":"#/definitions/Pagination"}}};
+const schema534 = {"title":"PerpSettlementEvent","description":"PerpSettlementEventEdgeResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["batch_status","batch_uuid","funding","instrument_name","pnl","subaccount_id","timestamp"],"properties":{"batch_status":{"$ref":"#/definitions/BatchStatus"},"batch_uuid":{"type":"string"},"funding":{"type":"string"},"instrument_name":{"type":"string"},"pnl":{"type":"string"},"subaccount_id":{"type":"integer"},"timestamp":{"type":"integer"},"tx_hash":{"type":["string","null"]}}};
 
 function validate269(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -31825,7 +32032,7 @@ errors++;
 if(data.tx_hash !== undefined){
 let data7 = data.tx_hash;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err15 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema531.properties.tx_hash.type},message:"must be string,null"};
+const err15 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema534.properties.tx_hash.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -32173,7 +32380,7 @@ errors++;
 if(data.tx_hash !== undefined){
 let data7 = data.tx_hash;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err15 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema531.properties.tx_hash.type},message:"must be string,null"};
+const err15 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema534.properties.tx_hash.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -32199,7 +32406,7 @@ return errors === 0;
 }
 
 export const schema_GetInterestHistoryParams = validate272;
-const schema536 = {"title":"GetInterestHistoryParams","description":"GetInterestHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"end_timestamp":{"type":["integer","null"]},"start_timestamp":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
+const schema539 = {"title":"GetInterestHistoryParams","description":"GetInterestHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"end_timestamp":{"type":["integer","null"]},"start_timestamp":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
 
 function validate272(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -32208,7 +32415,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.end_timestamp !== undefined){
 let data0 = data.end_timestamp;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema536.properties.end_timestamp.type},message:"must be integer,null"};
+const err0 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema539.properties.end_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -32221,7 +32428,7 @@ errors++;
 if(data.start_timestamp !== undefined){
 let data1 = data.start_timestamp;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err1 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema536.properties.start_timestamp.type},message:"must be integer,null"};
+const err1 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema539.properties.start_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -32234,7 +32441,7 @@ errors++;
 if(data.subaccount_id !== undefined){
 let data2 = data.subaccount_id;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-const err2 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema536.properties.subaccount_id.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema539.properties.subaccount_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -32247,7 +32454,7 @@ errors++;
 if(data.wallet !== undefined){
 let data3 = data.wallet;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err3 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema536.properties.wallet.type},message:"must be string,null"};
+const err3 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema539.properties.wallet.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -32273,8 +32480,8 @@ return errors === 0;
 }
 
 export const schema_InterestHistoryResult = validate273;
-const schema537 = {"title":"InterestHistoryResult","description":"InterestHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["events"],"properties":{"events":{"type":"array","items":{"$ref":"#/definitions/InterestPayment"}}}};
-const schema538 = {"title":"InterestPayment","description":"InterestPayment in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["interest","subaccount_id","timestamp"],"properties":{"interest":{"type":"string"},"subaccount_id":{"type":"integer"},"timestamp":{"type":"integer"}}};
+const schema540 = {"title":"InterestHistoryResult","description":"InterestHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["events"],"properties":{"events":{"type":"array","items":{"$ref":"#/definitions/InterestPayment"}}}};
+const schema541 = {"title":"InterestPayment","description":"InterestPayment in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["interest","subaccount_id","timestamp"],"properties":{"interest":{"type":"string"},"subaccount_id":{"type":"integer"},"timestamp":{"type":"integer"}}};
 
 function validate273(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -32494,7 +32701,7 @@ return errors === 0;
 }
 
 export const schema_GetLiveBurnRequestsParams = validate275;
-const schema540 = {"title":"GetLiveBurnRequestsParams","description":"GetLiveBurnRequestsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["limit","subaccount_id"],"properties":{"limit":{"type":"number"},"subaccount_id":{"type":"integer"}}};
+const schema543 = {"title":"GetLiveBurnRequestsParams","description":"GetLiveBurnRequestsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["limit","subaccount_id"],"properties":{"limit":{"type":"number"},"subaccount_id":{"type":"integer"}}};
 
 function validate275(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -32562,10 +32769,10 @@ return errors === 0;
 }
 
 export const schema_MultipleVaultRequests = validate276;
-const schema541 = {"title":"MultipleVaultRequests","description":"MultipleVaultRequestsWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["requests","total"],"properties":{"requests":{"type":"array","items":{"$ref":"#/definitions/VaultRequest"}},"total":{"type":"number"}}};
-const schema542 = {"title":"VaultRequest","description":"VaultRequestWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["creation_timestamp_ms","id","signed_action","subaccount_id","user_action_hash","wallet"],"properties":{"creation_timestamp_ms":{"type":"number"},"id":{"$ref":"#/definitions/VaultRequestId"},"signed_action":{"$ref":"#/definitions/SignedAction"},"subaccount_id":{"type":"integer"},"user_action_hash":{"type":"string"},"wallet":{"type":"string"}}};
-const schema544 = {"title":"SignedAction","description":"SignedAction in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["action","signature"],"properties":{"action":{"$ref":"#/definitions/Action"},"signature":{"type":"array","items":{"type":"number"}}}};
-const schema545 = {"title":"Action","description":"Action in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["data","expiry","module","nonce","owner","signer","subaccount_id"],"properties":{"data":{"type":"array","items":{"type":"number"}},"expiry":{"type":"number"},"module":{"type":"string"},"nonce":{"type":"integer"},"owner":{"type":"string"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+const schema544 = {"title":"MultipleVaultRequests","description":"MultipleVaultRequestsWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["requests","total"],"properties":{"requests":{"type":"array","items":{"$ref":"#/definitions/VaultRequest"}},"total":{"type":"number"}}};
+const schema545 = {"title":"VaultRequest","description":"VaultRequestWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["creation_timestamp_ms","id","signed_action","subaccount_id","user_action_hash","wallet"],"properties":{"creation_timestamp_ms":{"type":"number"},"id":{"$ref":"#/definitions/VaultRequestId"},"signed_action":{"$ref":"#/definitions/SignedAction"},"subaccount_id":{"type":"integer"},"user_action_hash":{"type":"string"},"wallet":{"type":"string"}}};
+const schema547 = {"title":"SignedAction","description":"SignedAction in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["action","signature"],"properties":{"action":{"$ref":"#/definitions/Action"},"signature":{"type":"array","items":{"type":"number"}}}};
+const schema548 = {"title":"Action","description":"Action in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["data","expiry","module","nonce","owner","signer","subaccount_id"],"properties":{"data":{"type":"array","items":{"type":"number"}},"expiry":{"type":"number"},"module":{"type":"string"},"nonce":{"type":"integer"},"owner":{"type":"string"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
 function validate278(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -33791,7 +33998,7 @@ return errors === 0;
 }
 
 export const schema_GetLiveMintRequestsParams = validate285;
-const schema551 = {"title":"GetLiveMintRequestsParams","description":"GetLiveMintRequestsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["limit","subaccount_id"],"properties":{"limit":{"type":"number"},"subaccount_id":{"type":"integer"}}};
+const schema554 = {"title":"GetLiveMintRequestsParams","description":"GetLiveMintRequestsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["limit","subaccount_id"],"properties":{"limit":{"type":"number"},"subaccount_id":{"type":"integer"}}};
 
 function validate285(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -33859,7 +34066,7 @@ return errors === 0;
 }
 
 export const schema_GetLiveVaultRequestsParams = validate286;
-const schema552 = {"title":"GetLiveVaultRequestsParams","description":"GetLiveVaultRequestsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
+const schema555 = {"title":"GetLiveVaultRequestsParams","description":"GetLiveVaultRequestsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
 
 function validate286(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -33903,7 +34110,7 @@ return errors === 0;
 }
 
 export const schema_MmpScopeParams = validate287;
-const schema553 = {"title":"MmpScopeParams","description":"MmpScopeEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"currency":{"type":["string","null"]},"subaccount_id":{"type":"integer"}}};
+const schema556 = {"title":"MmpScopeParams","description":"MmpScopeEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"currency":{"type":["string","null"]},"subaccount_id":{"type":"integer"}}};
 
 function validate287(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -33922,7 +34129,7 @@ errors++;
 if(data.currency !== undefined){
 let data0 = data.currency;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err1 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: schema553.properties.currency.type},message:"must be string,null"};
+const err1 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: schema556.properties.currency.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -33961,7 +34168,7 @@ return errors === 0;
 }
 
 export const schema_MmpConfigResult = validate288;
-const schema554 = {"title":"MmpConfigResult","description":"MmpConfigResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency","is_frozen","mmp_amount_limit","mmp_delta_limit","mmp_frozen_time","mmp_interval","mmp_unfreeze_time","subaccount_id"],"properties":{"currency":{"type":"string"},"is_frozen":{"type":"boolean"},"mmp_amount_limit":{"type":"string"},"mmp_delta_limit":{"type":"string"},"mmp_frozen_time":{"type":"number"},"mmp_interval":{"type":"number"},"mmp_unfreeze_time":{"type":"number"},"subaccount_id":{"type":"integer"}}};
+const schema557 = {"title":"MmpConfigResult","description":"MmpConfigResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency","is_frozen","mmp_amount_limit","mmp_delta_limit","mmp_frozen_time","mmp_interval","mmp_unfreeze_time","subaccount_id"],"properties":{"currency":{"type":"string"},"is_frozen":{"type":"boolean"},"mmp_amount_limit":{"type":"string"},"mmp_delta_limit":{"type":"string"},"mmp_frozen_time":{"type":"number"},"mmp_interval":{"type":"number"},"mmp_unfreeze_time":{"type":"number"},"subaccount_id":{"type":"integer"}}};
 
 function validate288(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -34163,7 +34370,7 @@ return errors === 0;
 }
 
 export const schema_GetOptionSettlementHistoryParams = validate289;
-const schema555 = {"title":"GetOptionSettlementHistoryParams","description":"GetOptionSettlementHistoryParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"subaccount_id":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
+const schema558 = {"title":"GetOptionSettlementHistoryParams","description":"GetOptionSettlementHistoryParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"subaccount_id":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
 
 function validate289(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -34172,7 +34379,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.subaccount_id !== undefined){
 let data0 = data.subaccount_id;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema555.properties.subaccount_id.type},message:"must be integer,null"};
+const err0 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema558.properties.subaccount_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -34185,7 +34392,7 @@ errors++;
 if(data.wallet !== undefined){
 let data1 = data.wallet;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err1 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema555.properties.wallet.type},message:"must be string,null"};
+const err1 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema558.properties.wallet.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -34211,8 +34418,8 @@ return errors === 0;
 }
 
 export const schema_OptionSettlementHistoryResponse = validate290;
-const schema556 = {"title":"OptionSettlementHistoryResponse","description":"OptionSettlementHistoryResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["settlements"],"properties":{"settlements":{"type":"array","items":{"$ref":"#/definitions/OptionSettlementResponse"}}}};
-const schema557 = {"title":"OptionSettlementResponse","description":"OptionSettlementResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","expiry","instrument_name","settlement_price","settlement_value","subaccount_id"],"properties":{"amount":{"type":"string"},"expiry":{"type":"number"},"instrument_name":{"type":"string"},"settlement_price":{"type":"string"},"settlement_value":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+const schema559 = {"title":"OptionSettlementHistoryResponse","description":"OptionSettlementHistoryResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["settlements"],"properties":{"settlements":{"type":"array","items":{"$ref":"#/definitions/OptionSettlementResponse"}}}};
+const schema560 = {"title":"OptionSettlementResponse","description":"OptionSettlementResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","expiry","instrument_name","settlement_price","settlement_value","subaccount_id"],"properties":{"amount":{"type":"string"},"expiry":{"type":"number"},"instrument_name":{"type":"string"},"settlement_price":{"type":"string"},"settlement_value":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
 function validate290(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -34564,7 +34771,7 @@ return errors === 0;
 }
 
 export const schema_GetOrderParams = validate292;
-const schema559 = {"title":"GetOrderParams","description":"GetOrderEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["order_id","subaccount_id"],"properties":{"order_id":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+const schema562 = {"title":"GetOrderParams","description":"GetOrderEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["order_id","subaccount_id"],"properties":{"order_id":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
 function validate292(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -34631,7 +34838,7 @@ return errors === 0;
 }
 
 export const schema_GetOrderHistoryParams = validate293;
-const schema560 = {"title":"GetOrderHistoryParams","description":"GetOrderHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"from_timestamp":{"type":["integer","null"]},"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"to_timestamp":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
+const schema563 = {"title":"GetOrderHistoryParams","description":"GetOrderHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"from_timestamp":{"type":["integer","null"]},"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"],"minimum":1},"subaccount_id":{"type":["integer","null"]},"to_timestamp":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
 
 function validate293(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -34640,7 +34847,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.from_timestamp !== undefined){
 let data0 = data.from_timestamp;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/from_timestamp",schemaPath:"#/properties/from_timestamp/type",keyword:"type",params:{type: schema560.properties.from_timestamp.type},message:"must be integer,null"};
+const err0 = {instancePath:instancePath+"/from_timestamp",schemaPath:"#/properties/from_timestamp/type",keyword:"type",params:{type: schema563.properties.from_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -34653,7 +34860,7 @@ errors++;
 if(data.page !== undefined){
 let data1 = data.page;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err1 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema560.properties.page.type},message:"must be integer,null"};
+const err1 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema563.properties.page.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -34666,7 +34873,7 @@ errors++;
 if(data.page_size !== undefined){
 let data2 = data.page_size;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-const err2 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema560.properties.page_size.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema563.properties.page_size.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -34675,11 +34882,9 @@ vErrors.push(err2);
 }
 errors++;
 }
-}
-if(data.subaccount_id !== undefined){
-let data3 = data.subaccount_id;
-if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-const err3 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema560.properties.subaccount_id.type},message:"must be integer,null"};
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 1 || isNaN(data2)){
+const err3 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -34689,10 +34894,11 @@ vErrors.push(err3);
 errors++;
 }
 }
-if(data.to_timestamp !== undefined){
-let data4 = data.to_timestamp;
-if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err4 = {instancePath:instancePath+"/to_timestamp",schemaPath:"#/properties/to_timestamp/type",keyword:"type",params:{type: schema560.properties.to_timestamp.type},message:"must be integer,null"};
+}
+if(data.subaccount_id !== undefined){
+let data3 = data.subaccount_id;
+if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
+const err4 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema563.properties.subaccount_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -34702,10 +34908,10 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.wallet !== undefined){
-let data5 = data.wallet;
-if((typeof data5 !== "string") && (data5 !== null)){
-const err5 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema560.properties.wallet.type},message:"must be string,null"};
+if(data.to_timestamp !== undefined){
+let data4 = data.to_timestamp;
+if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
+const err5 = {instancePath:instancePath+"/to_timestamp",schemaPath:"#/properties/to_timestamp/type",keyword:"type",params:{type: schema563.properties.to_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -34715,9 +34921,10 @@ vErrors.push(err5);
 errors++;
 }
 }
-}
-else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.wallet !== undefined){
+let data5 = data.wallet;
+if((typeof data5 !== "string") && (data5 !== null)){
+const err6 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema563.properties.wallet.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -34726,12 +34933,24 @@ vErrors.push(err6);
 }
 errors++;
 }
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
 validate293.errors = vErrors;
 return errors === 0;
 }
 
 export const schema_GetPositionsParams = validate294;
-const schema561 = {"title":"GetPositionsParams","description":"GetPositionsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
+const schema564 = {"title":"GetPositionsParams","description":"GetPositionsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
 
 function validate294(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -34776,7 +34995,7 @@ return errors === 0;
 }
 
 export const schema_GetPositionsResult = validate295;
-const schema562 = {"title":"GetPositionsResult","description":"PrivateGetPositionsRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["positions","subaccount_id"],"properties":{"positions":{"type":"array","items":{"$ref":"#/definitions/Position"}},"subaccount_id":{"type":"integer"}}};
+const schema565 = {"title":"GetPositionsResult","description":"PrivateGetPositionsRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["positions","subaccount_id"],"properties":{"positions":{"type":"array","items":{"$ref":"#/definitions/Position"}},"subaccount_id":{"type":"integer"}}};
 
 function validate295(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -34853,7 +35072,7 @@ return errors === 0;
 }
 
 export const schema_GetQuotesParams = validate297;
-const schema563 = {"title":"GetQuotesParams","description":"GetQuotesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"from_timestamp":{"type":"integer"},"page":{"type":"integer"},"page_size":{"type":"integer"},"quote_id":{"type":["string","null"]},"rfq_id":{"type":["string","null"]},"status":{"type":["string","null"]},"subaccount_id":{"type":"integer"},"to_timestamp":{"type":"integer"}}};
+const schema566 = {"title":"GetQuotesParams","description":"GetQuotesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"from_timestamp":{"type":"integer"},"page":{"type":"integer"},"page_size":{"type":"integer","minimum":1},"quote_id":{"type":["string","null"]},"rfq_id":{"type":["string","null"]},"status":{"type":["string","null"]},"subaccount_id":{"type":"integer"},"to_timestamp":{"type":"integer"}}};
 
 function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -34907,11 +35126,9 @@ vErrors.push(err3);
 }
 errors++;
 }
-}
-if(data.quote_id !== undefined){
-let data3 = data.quote_id;
-if((typeof data3 !== "string") && (data3 !== null)){
-const err4 = {instancePath:instancePath+"/quote_id",schemaPath:"#/properties/quote_id/type",keyword:"type",params:{type: schema563.properties.quote_id.type},message:"must be string,null"};
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 1 || isNaN(data2)){
+const err4 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -34921,10 +35138,11 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.rfq_id !== undefined){
-let data4 = data.rfq_id;
-if((typeof data4 !== "string") && (data4 !== null)){
-const err5 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema563.properties.rfq_id.type},message:"must be string,null"};
+}
+if(data.quote_id !== undefined){
+let data3 = data.quote_id;
+if((typeof data3 !== "string") && (data3 !== null)){
+const err5 = {instancePath:instancePath+"/quote_id",schemaPath:"#/properties/quote_id/type",keyword:"type",params:{type: schema566.properties.quote_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -34934,10 +35152,10 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data.status !== undefined){
-let data5 = data.status;
-if((typeof data5 !== "string") && (data5 !== null)){
-const err6 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema563.properties.status.type},message:"must be string,null"};
+if(data.rfq_id !== undefined){
+let data4 = data.rfq_id;
+if((typeof data4 !== "string") && (data4 !== null)){
+const err6 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema566.properties.rfq_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -34947,10 +35165,10 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.subaccount_id !== undefined){
-let data6 = data.subaccount_id;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err7 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.status !== undefined){
+let data5 = data.status;
+if((typeof data5 !== "string") && (data5 !== null)){
+const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema566.properties.status.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -34960,10 +35178,10 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data.to_timestamp !== undefined){
-let data7 = data.to_timestamp;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err8 = {instancePath:instancePath+"/to_timestamp",schemaPath:"#/properties/to_timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.subaccount_id !== undefined){
+let data6 = data.subaccount_id;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err8 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -34973,9 +35191,10 @@ vErrors.push(err8);
 errors++;
 }
 }
-}
-else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.to_timestamp !== undefined){
+let data7 = data.to_timestamp;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err9 = {instancePath:instancePath+"/to_timestamp",schemaPath:"#/properties/to_timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -34984,12 +35203,24 @@ vErrors.push(err9);
 }
 errors++;
 }
+}
+}
+else {
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
 validate297.errors = vErrors;
 return errors === 0;
 }
 
 export const schema_QuoteGet = validate298;
-const schema564 = {"title":"QuoteGet","description":"QuoteGetWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pagination","quotes"],"properties":{"pagination":{"$ref":"#/definitions/Pagination"},"quotes":{"type":"array","items":{"$ref":"#/definitions/QuotePrivate"}}}};
+const schema567 = {"title":"QuoteGet","description":"QuoteGetWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pagination","quotes"],"properties":{"pagination":{"$ref":"#/definitions/Pagination"},"quotes":{"type":"array","items":{"$ref":"#/definitions/QuotePrivate"}}}};
 
 function validate298(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -35138,7 +35369,7 @@ return errors === 0;
 }
 
 export const schema_GetRfqsParams = validate300;
-const schema566 = {"title":"GetRfqsParams","description":"GetRfqsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"from_timestamp":{"type":"integer"},"page":{"type":"integer"},"page_size":{"type":"integer"},"rfq_id":{"type":["string","null"]},"status":{"type":["string","null"]},"subaccount_id":{"type":"integer"},"to_timestamp":{"type":"integer"}}};
+const schema569 = {"title":"GetRfqsParams","description":"GetRfqsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"from_timestamp":{"type":"integer"},"page":{"type":"integer"},"page_size":{"type":"integer","minimum":1},"rfq_id":{"type":["string","null"]},"status":{"type":["string","null"]},"subaccount_id":{"type":"integer"},"to_timestamp":{"type":"integer"}}};
 
 function validate300(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -35192,11 +35423,9 @@ vErrors.push(err3);
 }
 errors++;
 }
-}
-if(data.rfq_id !== undefined){
-let data3 = data.rfq_id;
-if((typeof data3 !== "string") && (data3 !== null)){
-const err4 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema566.properties.rfq_id.type},message:"must be string,null"};
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 1 || isNaN(data2)){
+const err4 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -35206,10 +35435,11 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.status !== undefined){
-let data4 = data.status;
-if((typeof data4 !== "string") && (data4 !== null)){
-const err5 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema566.properties.status.type},message:"must be string,null"};
+}
+if(data.rfq_id !== undefined){
+let data3 = data.rfq_id;
+if((typeof data3 !== "string") && (data3 !== null)){
+const err5 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema569.properties.rfq_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -35219,10 +35449,10 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data.subaccount_id !== undefined){
-let data5 = data.subaccount_id;
-if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-const err6 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.status !== undefined){
+let data4 = data.status;
+if((typeof data4 !== "string") && (data4 !== null)){
+const err6 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema569.properties.status.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -35232,10 +35462,10 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.to_timestamp !== undefined){
-let data6 = data.to_timestamp;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err7 = {instancePath:instancePath+"/to_timestamp",schemaPath:"#/properties/to_timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.subaccount_id !== undefined){
+let data5 = data.subaccount_id;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err7 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -35245,9 +35475,10 @@ vErrors.push(err7);
 errors++;
 }
 }
-}
-else {
-const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.to_timestamp !== undefined){
+let data6 = data.to_timestamp;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err8 = {instancePath:instancePath+"/to_timestamp",schemaPath:"#/properties/to_timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -35256,13 +35487,25 @@ vErrors.push(err8);
 }
 errors++;
 }
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
 validate300.errors = vErrors;
 return errors === 0;
 }
 
 export const schema_RFQGet = validate301;
-const schema567 = {"title":"RFQGet","description":"RFQGetWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pagination","rfqs"],"properties":{"pagination":{"$ref":"#/definitions/Pagination"},"rfqs":{"type":"array","items":{"$ref":"#/definitions/RFQPrivate"}}}};
-const schema569 = {"title":"RFQPrivate","description":"RFQPrivateWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["ask_total_cost","bid_total_cost","cancel_reason","creation_timestamp","filled_pct","label","last_update_timestamp","legs","mark_total_cost","max_total_cost","min_total_cost","partial_fill_step","rfq_id","status","subaccount_id","total_cost","valid_until","wallet"],"properties":{"ask_total_cost":{"type":["string","null"]},"bid_total_cost":{"type":["string","null"]},"cancel_reason":{"$ref":"#/definitions/RFQCancelReason"},"counterparties":{"type":["array","null"],"items":{"type":"string"}},"creation_timestamp":{"type":"integer"},"filled_direction":{"type":["string","null"],"enum":["buy","sell",null]},"filled_pct":{"type":"string"},"label":{"type":"string"},"last_update_timestamp":{"type":"integer"},"legs":{"type":"array","items":{"$ref":"#/definitions/LegUnpricedParams"}},"mark_total_cost":{"type":["string","null"]},"max_total_cost":{"type":["string","null"]},"min_total_cost":{"type":["string","null"]},"partial_fill_step":{"type":"string"},"rfq_id":{"type":"string"},"status":{"$ref":"#/definitions/RFQStatus"},"subaccount_id":{"type":"integer"},"total_cost":{"type":["string","null"]},"valid_until":{"type":"number"},"wallet":{"type":"string"}}};
+const schema570 = {"title":"RFQGet","description":"RFQGetWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pagination","rfqs"],"properties":{"pagination":{"$ref":"#/definitions/Pagination"},"rfqs":{"type":"array","items":{"$ref":"#/definitions/RFQPrivate"}}}};
+const schema572 = {"title":"RFQPrivate","description":"RFQPrivateWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["ask_total_cost","bid_total_cost","cancel_reason","creation_timestamp","filled_pct","label","last_update_timestamp","legs","mark_total_cost","max_total_cost","min_total_cost","partial_fill_step","rfq_id","status","subaccount_id","total_cost","valid_until","wallet"],"properties":{"ask_total_cost":{"type":["string","null"]},"bid_total_cost":{"type":["string","null"]},"cancel_reason":{"$ref":"#/definitions/RFQCancelReason"},"counterparties":{"type":["array","null"],"items":{"type":"string"}},"creation_timestamp":{"type":"integer"},"filled_direction":{"type":["string","null"],"enum":["buy","sell",null]},"filled_pct":{"type":"string"},"label":{"type":"string"},"last_update_timestamp":{"type":"integer"},"legs":{"type":"array","items":{"$ref":"#/definitions/LegUnpricedParams"}},"mark_total_cost":{"type":["string","null"]},"max_total_cost":{"type":["string","null"]},"min_total_cost":{"type":["string","null"]},"partial_fill_step":{"type":"string"},"rfq_id":{"type":"string"},"status":{"$ref":"#/definitions/RFQStatus"},"subaccount_id":{"type":"integer"},"total_cost":{"type":["string","null"]},"valid_until":{"type":"number"},"wallet":{"type":"string"}}};
 
 function validate302(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -35451,7 +35694,7 @@ errors++;
 if(data.ask_total_cost !== undefined){
 let data0 = data.ask_total_cost;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err18 = {instancePath:instancePath+"/ask_total_cost",schemaPath:"#/properties/ask_total_cost/type",keyword:"type",params:{type: schema569.properties.ask_total_cost.type},message:"must be string,null"};
+const err18 = {instancePath:instancePath+"/ask_total_cost",schemaPath:"#/properties/ask_total_cost/type",keyword:"type",params:{type: schema572.properties.ask_total_cost.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -35464,7 +35707,7 @@ errors++;
 if(data.bid_total_cost !== undefined){
 let data1 = data.bid_total_cost;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err19 = {instancePath:instancePath+"/bid_total_cost",schemaPath:"#/properties/bid_total_cost/type",keyword:"type",params:{type: schema569.properties.bid_total_cost.type},message:"must be string,null"};
+const err19 = {instancePath:instancePath+"/bid_total_cost",schemaPath:"#/properties/bid_total_cost/type",keyword:"type",params:{type: schema572.properties.bid_total_cost.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -35500,7 +35743,7 @@ errors++;
 if(data.counterparties !== undefined){
 let data3 = data.counterparties;
 if((!(Array.isArray(data3))) && (data3 !== null)){
-const err22 = {instancePath:instancePath+"/counterparties",schemaPath:"#/properties/counterparties/type",keyword:"type",params:{type: schema569.properties.counterparties.type},message:"must be array,null"};
+const err22 = {instancePath:instancePath+"/counterparties",schemaPath:"#/properties/counterparties/type",keyword:"type",params:{type: schema572.properties.counterparties.type},message:"must be array,null"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -35541,7 +35784,7 @@ errors++;
 if(data.filled_direction !== undefined){
 let data6 = data.filled_direction;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err25 = {instancePath:instancePath+"/filled_direction",schemaPath:"#/properties/filled_direction/type",keyword:"type",params:{type: schema569.properties.filled_direction.type},message:"must be string,null"};
+const err25 = {instancePath:instancePath+"/filled_direction",schemaPath:"#/properties/filled_direction/type",keyword:"type",params:{type: schema572.properties.filled_direction.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -35551,7 +35794,7 @@ vErrors.push(err25);
 errors++;
 }
 if(!(((data6 === "buy") || (data6 === "sell")) || (data6 === null))){
-const err26 = {instancePath:instancePath+"/filled_direction",schemaPath:"#/properties/filled_direction/enum",keyword:"enum",params:{allowedValues: schema569.properties.filled_direction.enum},message:"must be equal to one of the allowed values"};
+const err26 = {instancePath:instancePath+"/filled_direction",schemaPath:"#/properties/filled_direction/enum",keyword:"enum",params:{allowedValues: schema572.properties.filled_direction.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -35623,7 +35866,7 @@ errors++;
 if(data.mark_total_cost !== undefined){
 let data12 = data.mark_total_cost;
 if((typeof data12 !== "string") && (data12 !== null)){
-const err31 = {instancePath:instancePath+"/mark_total_cost",schemaPath:"#/properties/mark_total_cost/type",keyword:"type",params:{type: schema569.properties.mark_total_cost.type},message:"must be string,null"};
+const err31 = {instancePath:instancePath+"/mark_total_cost",schemaPath:"#/properties/mark_total_cost/type",keyword:"type",params:{type: schema572.properties.mark_total_cost.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -35636,7 +35879,7 @@ errors++;
 if(data.max_total_cost !== undefined){
 let data13 = data.max_total_cost;
 if((typeof data13 !== "string") && (data13 !== null)){
-const err32 = {instancePath:instancePath+"/max_total_cost",schemaPath:"#/properties/max_total_cost/type",keyword:"type",params:{type: schema569.properties.max_total_cost.type},message:"must be string,null"};
+const err32 = {instancePath:instancePath+"/max_total_cost",schemaPath:"#/properties/max_total_cost/type",keyword:"type",params:{type: schema572.properties.max_total_cost.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -35649,7 +35892,7 @@ errors++;
 if(data.min_total_cost !== undefined){
 let data14 = data.min_total_cost;
 if((typeof data14 !== "string") && (data14 !== null)){
-const err33 = {instancePath:instancePath+"/min_total_cost",schemaPath:"#/properties/min_total_cost/type",keyword:"type",params:{type: schema569.properties.min_total_cost.type},message:"must be string,null"};
+const err33 = {instancePath:instancePath+"/min_total_cost",schemaPath:"#/properties/min_total_cost/type",keyword:"type",params:{type: schema572.properties.min_total_cost.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -35722,7 +35965,7 @@ errors++;
 if(data.total_cost !== undefined){
 let data19 = data.total_cost;
 if((typeof data19 !== "string") && (data19 !== null)){
-const err39 = {instancePath:instancePath+"/total_cost",schemaPath:"#/properties/total_cost/type",keyword:"type",params:{type: schema569.properties.total_cost.type},message:"must be string,null"};
+const err39 = {instancePath:instancePath+"/total_cost",schemaPath:"#/properties/total_cost/type",keyword:"type",params:{type: schema572.properties.total_cost.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -36108,7 +36351,7 @@ errors++;
 if(data.ask_total_cost !== undefined){
 let data0 = data.ask_total_cost;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err18 = {instancePath:instancePath+"/ask_total_cost",schemaPath:"#/properties/ask_total_cost/type",keyword:"type",params:{type: schema569.properties.ask_total_cost.type},message:"must be string,null"};
+const err18 = {instancePath:instancePath+"/ask_total_cost",schemaPath:"#/properties/ask_total_cost/type",keyword:"type",params:{type: schema572.properties.ask_total_cost.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -36121,7 +36364,7 @@ errors++;
 if(data.bid_total_cost !== undefined){
 let data1 = data.bid_total_cost;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err19 = {instancePath:instancePath+"/bid_total_cost",schemaPath:"#/properties/bid_total_cost/type",keyword:"type",params:{type: schema569.properties.bid_total_cost.type},message:"must be string,null"};
+const err19 = {instancePath:instancePath+"/bid_total_cost",schemaPath:"#/properties/bid_total_cost/type",keyword:"type",params:{type: schema572.properties.bid_total_cost.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -36157,7 +36400,7 @@ errors++;
 if(data.counterparties !== undefined){
 let data3 = data.counterparties;
 if((!(Array.isArray(data3))) && (data3 !== null)){
-const err22 = {instancePath:instancePath+"/counterparties",schemaPath:"#/properties/counterparties/type",keyword:"type",params:{type: schema569.properties.counterparties.type},message:"must be array,null"};
+const err22 = {instancePath:instancePath+"/counterparties",schemaPath:"#/properties/counterparties/type",keyword:"type",params:{type: schema572.properties.counterparties.type},message:"must be array,null"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -36198,7 +36441,7 @@ errors++;
 if(data.filled_direction !== undefined){
 let data6 = data.filled_direction;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err25 = {instancePath:instancePath+"/filled_direction",schemaPath:"#/properties/filled_direction/type",keyword:"type",params:{type: schema569.properties.filled_direction.type},message:"must be string,null"};
+const err25 = {instancePath:instancePath+"/filled_direction",schemaPath:"#/properties/filled_direction/type",keyword:"type",params:{type: schema572.properties.filled_direction.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -36208,7 +36451,7 @@ vErrors.push(err25);
 errors++;
 }
 if(!(((data6 === "buy") || (data6 === "sell")) || (data6 === null))){
-const err26 = {instancePath:instancePath+"/filled_direction",schemaPath:"#/properties/filled_direction/enum",keyword:"enum",params:{allowedValues: schema569.properties.filled_direction.enum},message:"must be equal to one of the allowed values"};
+const err26 = {instancePath:instancePath+"/filled_direction",schemaPath:"#/properties/filled_direction/enum",keyword:"enum",params:{allowedValues: schema572.properties.filled_direction.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -36280,7 +36523,7 @@ errors++;
 if(data.mark_total_cost !== undefined){
 let data12 = data.mark_total_cost;
 if((typeof data12 !== "string") && (data12 !== null)){
-const err31 = {instancePath:instancePath+"/mark_total_cost",schemaPath:"#/properties/mark_total_cost/type",keyword:"type",params:{type: schema569.properties.mark_total_cost.type},message:"must be string,null"};
+const err31 = {instancePath:instancePath+"/mark_total_cost",schemaPath:"#/properties/mark_total_cost/type",keyword:"type",params:{type: schema572.properties.mark_total_cost.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -36293,7 +36536,7 @@ errors++;
 if(data.max_total_cost !== undefined){
 let data13 = data.max_total_cost;
 if((typeof data13 !== "string") && (data13 !== null)){
-const err32 = {instancePath:instancePath+"/max_total_cost",schemaPath:"#/properties/max_total_cost/type",keyword:"type",params:{type: schema569.properties.max_total_cost.type},message:"must be string,null"};
+const err32 = {instancePath:instancePath+"/max_total_cost",schemaPath:"#/properties/max_total_cost/type",keyword:"type",params:{type: schema572.properties.max_total_cost.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -36306,7 +36549,7 @@ errors++;
 if(data.min_total_cost !== undefined){
 let data14 = data.min_total_cost;
 if((typeof data14 !== "string") && (data14 !== null)){
-const err33 = {instancePath:instancePath+"/min_total_cost",schemaPath:"#/properties/min_total_cost/type",keyword:"type",params:{type: schema569.properties.min_total_cost.type},message:"must be string,null"};
+const err33 = {instancePath:instancePath+"/min_total_cost",schemaPath:"#/properties/min_total_cost/type",keyword:"type",params:{type: schema572.properties.min_total_cost.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -36379,7 +36622,7 @@ errors++;
 if(data.total_cost !== undefined){
 let data19 = data.total_cost;
 if((typeof data19 !== "string") && (data19 !== null)){
-const err39 = {instancePath:instancePath+"/total_cost",schemaPath:"#/properties/total_cost/type",keyword:"type",params:{type: schema569.properties.total_cost.type},message:"must be string,null"};
+const err39 = {instancePath:instancePath+"/total_cost",schemaPath:"#/properties/total_cost/type",keyword:"type",params:{type: schema572.properties.total_cost.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -36430,7 +36673,7 @@ return errors === 0;
 }
 
 export const schema_GetShareholderVaultsParams = validate307;
-const schema575 = {"title":"GetShareholderVaultsParams","description":"GetShareholderVaultsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
+const schema578 = {"title":"GetShareholderVaultsParams","description":"GetShareholderVaultsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
 
 function validate307(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -36474,7 +36717,7 @@ return errors === 0;
 }
 
 export const schema_GetTriggerOrdersParams = validate308;
-const schema576 = {"title":"GetTriggerOrdersParams","description":"GetTriggerOrdersEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
+const schema579 = {"title":"GetTriggerOrdersParams","description":"GetTriggerOrdersEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
 
 function validate308(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -36519,7 +36762,7 @@ return errors === 0;
 }
 
 export const schema_AggregatedTriggerOrdersResult = validate309;
-const schema577 = {"title":"AggregatedTriggerOrdersResult","description":"AggregatedTriggerOrdersResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["orders","subaccount_id"],"properties":{"orders":{"type":"array","items":{"$ref":"#/definitions/Order"}},"subaccount_id":{"type":"integer"}}};
+const schema580 = {"title":"AggregatedTriggerOrdersResult","description":"AggregatedTriggerOrdersResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["orders","subaccount_id"],"properties":{"orders":{"type":"array","items":{"$ref":"#/definitions/Order"}},"subaccount_id":{"type":"integer"}}};
 
 function validate309(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -36596,7 +36839,7 @@ return errors === 0;
 }
 
 export const schema_GetVaultRequestHistoryParams = validate311;
-const schema578 = {"title":"GetVaultRequestHistoryParams","description":"GetVaultRequestHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"]},"wallet":{"type":"string"}}};
+const schema581 = {"title":"GetVaultRequestHistoryParams","description":"GetVaultRequestHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"],"minimum":1},"wallet":{"type":"string"}}};
 
 function validate311(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -36615,7 +36858,7 @@ errors++;
 if(data.page !== undefined){
 let data0 = data.page;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-const err1 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema578.properties.page.type},message:"must be integer,null"};
+const err1 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema581.properties.page.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -36628,7 +36871,7 @@ errors++;
 if(data.page_size !== undefined){
 let data1 = data.page_size;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema578.properties.page_size.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema581.properties.page_size.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -36637,10 +36880,9 @@ vErrors.push(err2);
 }
 errors++;
 }
-}
-if(data.wallet !== undefined){
-if(typeof data.wallet !== "string"){
-const err3 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 < 1 || isNaN(data1)){
+const err3 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -36651,8 +36893,9 @@ errors++;
 }
 }
 }
-else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.wallet !== undefined){
+if(typeof data.wallet !== "string"){
+const err4 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -36661,13 +36904,25 @@ vErrors.push(err4);
 }
 errors++;
 }
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
 validate311.errors = vErrors;
 return errors === 0;
 }
 
 export const schema_PaginatedVaultRequestHistory = validate312;
-const schema579 = {"title":"PaginatedVaultRequestHistory","description":"PaginatedVaultRequestHistory in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["actions","pagination","wallet"],"properties":{"actions":{"type":"array","items":{"$ref":"#/definitions/VaultActionResult"}},"pagination":{"$ref":"#/definitions/Pagination"},"wallet":{"type":"string"}}};
-const schema580 = {"title":"VaultActionResult","description":"VaultActionEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["after_shares","amount","before_shares","creation_timestamp_ms","entry_price","error_reason","event_ts","event_type","exit_price","operation_id","operation_uuid","share_price","shares_delta","shares_requested","status","user_action_hash","vault_nonce","vault_subaccount_id","wallet"],"properties":{"after_shares":{"type":"string"},"amount":{"type":"string"},"before_shares":{"type":"string"},"creation_timestamp_ms":{"type":"number"},"entry_price":{"type":"string"},"error_reason":{"type":"string"},"event_ts":{"type":"number"},"event_type":{"type":"string"},"exit_price":{"type":"string"},"operation_id":{"type":"integer"},"operation_uuid":{"type":"string"},"share_price":{"type":"string"},"shares_delta":{"type":"string"},"shares_requested":{"type":"string"},"status":{"type":"string"},"user_action_hash":{"type":"string"},"vault_nonce":{"type":"string"},"vault_subaccount_id":{"type":"integer"},"wallet":{"type":"string"}}};
+const schema582 = {"title":"PaginatedVaultRequestHistory","description":"PaginatedVaultRequestHistory in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["actions","pagination","wallet"],"properties":{"actions":{"type":"array","items":{"$ref":"#/definitions/VaultActionResult"}},"pagination":{"$ref":"#/definitions/Pagination"},"wallet":{"type":"string"}}};
+const schema583 = {"title":"VaultActionResult","description":"VaultActionEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["after_shares","amount","before_shares","creation_timestamp_ms","entry_price","error_reason","event_ts","event_type","exit_price","operation_id","operation_uuid","share_price","shares_delta","shares_requested","status","user_action_hash","vault_nonce","vault_subaccount_id","wallet"],"properties":{"after_shares":{"type":"string"},"amount":{"type":"string"},"before_shares":{"type":"string"},"creation_timestamp_ms":{"type":"number"},"entry_price":{"type":"string"},"error_reason":{"type":"string"},"event_ts":{"type":"number"},"event_type":{"type":"string"},"exit_price":{"type":"string"},"operation_id":{"type":"integer"},"operation_uuid":{"type":"string"},"share_price":{"type":"string"},"shares_delta":{"type":"string"},"shares_requested":{"type":"string"},"status":{"type":"string"},"user_action_hash":{"type":"string"},"vault_nonce":{"type":"string"},"vault_subaccount_id":{"type":"integer"},"wallet":{"type":"string"}}};
 
 function validate312(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -37712,7 +37967,7 @@ return errors === 0;
 }
 
 export const schema_GetVaultSharesParams = validate314;
-const schema583 = {"title":"GetVaultSharesParams","description":"GetVaultSharesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
+const schema586 = {"title":"GetVaultSharesParams","description":"GetVaultSharesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
 
 function validate314(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -37756,11 +38011,11 @@ return errors === 0;
 }
 
 export const schema_VaultShares = validate315;
-const schema584 = {"title":"VaultShares","description":"VaultSharesWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["vaults"],"properties":{"vaults":{"type":"array","items":{"$ref":"#/definitions/VaultShareEntry"}}}};
-const schema585 = {"title":"VaultShareEntry","description":"VaultShareEntryWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["shares","vault"],"properties":{"shares":{"type":"string"},"vault":{"$ref":"#/definitions/Vault"}}};
-const schema586 = {"title":"Vault","description":"VaultWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["curator","curator_shares","description","name","protocol","whitelist_only"],"properties":{"benchmark_price":{"type":["string","null"]},"curator":{"type":"string"},"curator_shares":{"type":"string"},"description":{"type":"string"},"mtm_cap":{"type":["string","null"]},"name":{"type":"string"},"nav_benchmark":{"type":["string","null"]},"nav_usd":{"type":["string","null"]},"protocol":{"$ref":"#/definitions/ProtocolVault"},"simulated_share_price_usd":{"type":["string","null"]},"whitelist_only":{"type":"boolean"}}};
-const schema587 = {"title":"ProtocolVault","description":"ProtocolVaultWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["closed","config","global_hwm","last_fee_settled_at_sec","protocol_fee_share_bps","subaccount_id","total_shares"],"properties":{"closed":{"type":"boolean"},"config":{"$ref":"#/definitions/VaultConfig"},"global_hwm":{"type":"string"},"last_fee_settled_at_sec":{"type":"integer"},"protocol_fee_share_bps":{"type":"number"},"subaccount_id":{"type":"integer"},"total_shares":{"type":"string"}}};
-const schema588 = {"title":"VaultConfig","description":"VaultConfig in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cooldown_sec","deposit_spot_asset","management_fee_bps","max_slippage_bps","performance_fee_bps"],"properties":{"benchmark_asset":{"type":["string","null"]},"cooldown_sec":{"type":"integer"},"deposit_spot_asset":{"type":"string"},"management_fee_bps":{"type":"number"},"max_slippage_bps":{"type":"number"},"performance_fee_bps":{"type":"number"}}};
+const schema587 = {"title":"VaultShares","description":"VaultSharesWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["vaults"],"properties":{"vaults":{"type":"array","items":{"$ref":"#/definitions/VaultShareEntry"}}}};
+const schema588 = {"title":"VaultShareEntry","description":"VaultShareEntryWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["shares","vault"],"properties":{"shares":{"type":"string"},"vault":{"$ref":"#/definitions/Vault"}}};
+const schema589 = {"title":"Vault","description":"VaultWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["curator","curator_shares","description","name","protocol","whitelist_only"],"properties":{"benchmark_price":{"type":["string","null"]},"curator":{"type":"string"},"curator_shares":{"type":"string"},"description":{"type":"string"},"mtm_cap":{"type":["string","null"]},"name":{"type":"string"},"nav_benchmark":{"type":["string","null"]},"nav_usd":{"type":["string","null"]},"protocol":{"$ref":"#/definitions/ProtocolVault"},"simulated_share_price_usd":{"type":["string","null"]},"whitelist_only":{"type":"boolean"}}};
+const schema590 = {"title":"ProtocolVault","description":"ProtocolVaultWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["closed","config","global_hwm","last_fee_settled_at_sec","protocol_fee_share_bps","subaccount_id","total_shares"],"properties":{"closed":{"type":"boolean"},"config":{"$ref":"#/definitions/VaultConfig"},"global_hwm":{"type":"string"},"last_fee_settled_at_sec":{"type":"integer"},"protocol_fee_share_bps":{"type":"number"},"subaccount_id":{"type":"integer"},"total_shares":{"type":"string"}}};
+const schema591 = {"title":"VaultConfig","description":"VaultConfig in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cooldown_sec","deposit_spot_asset","management_fee_bps","max_slippage_bps","performance_fee_bps"],"properties":{"benchmark_asset":{"type":["string","null"]},"cooldown_sec":{"type":"integer"},"deposit_spot_asset":{"type":"string"},"management_fee_bps":{"type":"number"},"max_slippage_bps":{"type":"number"},"performance_fee_bps":{"type":"number"}}};
 
 function validate318(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -37904,7 +38159,7 @@ errors++;
 if(data1.benchmark_asset !== undefined){
 let data2 = data1.benchmark_asset;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err13 = {instancePath:instancePath+"/config/benchmark_asset",schemaPath:"#/definitions/VaultConfig/properties/benchmark_asset/type",keyword:"type",params:{type: schema588.properties.benchmark_asset.type},message:"must be string,null"};
+const err13 = {instancePath:instancePath+"/config/benchmark_asset",schemaPath:"#/definitions/VaultConfig/properties/benchmark_asset/type",keyword:"type",params:{type: schema591.properties.benchmark_asset.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -38136,7 +38391,7 @@ errors++;
 if(data.benchmark_price !== undefined){
 let data0 = data.benchmark_price;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err6 = {instancePath:instancePath+"/benchmark_price",schemaPath:"#/properties/benchmark_price/type",keyword:"type",params:{type: schema586.properties.benchmark_price.type},message:"must be string,null"};
+const err6 = {instancePath:instancePath+"/benchmark_price",schemaPath:"#/properties/benchmark_price/type",keyword:"type",params:{type: schema589.properties.benchmark_price.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -38185,7 +38440,7 @@ errors++;
 if(data.mtm_cap !== undefined){
 let data4 = data.mtm_cap;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err10 = {instancePath:instancePath+"/mtm_cap",schemaPath:"#/properties/mtm_cap/type",keyword:"type",params:{type: schema586.properties.mtm_cap.type},message:"must be string,null"};
+const err10 = {instancePath:instancePath+"/mtm_cap",schemaPath:"#/properties/mtm_cap/type",keyword:"type",params:{type: schema589.properties.mtm_cap.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -38210,7 +38465,7 @@ errors++;
 if(data.nav_benchmark !== undefined){
 let data6 = data.nav_benchmark;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err12 = {instancePath:instancePath+"/nav_benchmark",schemaPath:"#/properties/nav_benchmark/type",keyword:"type",params:{type: schema586.properties.nav_benchmark.type},message:"must be string,null"};
+const err12 = {instancePath:instancePath+"/nav_benchmark",schemaPath:"#/properties/nav_benchmark/type",keyword:"type",params:{type: schema589.properties.nav_benchmark.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -38223,7 +38478,7 @@ errors++;
 if(data.nav_usd !== undefined){
 let data7 = data.nav_usd;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err13 = {instancePath:instancePath+"/nav_usd",schemaPath:"#/properties/nav_usd/type",keyword:"type",params:{type: schema586.properties.nav_usd.type},message:"must be string,null"};
+const err13 = {instancePath:instancePath+"/nav_usd",schemaPath:"#/properties/nav_usd/type",keyword:"type",params:{type: schema589.properties.nav_usd.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -38242,7 +38497,7 @@ errors = vErrors.length;
 if(data.simulated_share_price_usd !== undefined){
 let data9 = data.simulated_share_price_usd;
 if((typeof data9 !== "string") && (data9 !== null)){
-const err14 = {instancePath:instancePath+"/simulated_share_price_usd",schemaPath:"#/properties/simulated_share_price_usd/type",keyword:"type",params:{type: schema586.properties.simulated_share_price_usd.type},message:"must be string,null"};
+const err14 = {instancePath:instancePath+"/simulated_share_price_usd",schemaPath:"#/properties/simulated_share_price_usd/type",keyword:"type",params:{type: schema589.properties.simulated_share_price_usd.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -38517,7 +38772,7 @@ errors++;
 if(data.benchmark_price !== undefined){
 let data0 = data.benchmark_price;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err6 = {instancePath:instancePath+"/benchmark_price",schemaPath:"#/properties/benchmark_price/type",keyword:"type",params:{type: schema586.properties.benchmark_price.type},message:"must be string,null"};
+const err6 = {instancePath:instancePath+"/benchmark_price",schemaPath:"#/properties/benchmark_price/type",keyword:"type",params:{type: schema589.properties.benchmark_price.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -38566,7 +38821,7 @@ errors++;
 if(data.mtm_cap !== undefined){
 let data4 = data.mtm_cap;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err10 = {instancePath:instancePath+"/mtm_cap",schemaPath:"#/properties/mtm_cap/type",keyword:"type",params:{type: schema586.properties.mtm_cap.type},message:"must be string,null"};
+const err10 = {instancePath:instancePath+"/mtm_cap",schemaPath:"#/properties/mtm_cap/type",keyword:"type",params:{type: schema589.properties.mtm_cap.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -38591,7 +38846,7 @@ errors++;
 if(data.nav_benchmark !== undefined){
 let data6 = data.nav_benchmark;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err12 = {instancePath:instancePath+"/nav_benchmark",schemaPath:"#/properties/nav_benchmark/type",keyword:"type",params:{type: schema586.properties.nav_benchmark.type},message:"must be string,null"};
+const err12 = {instancePath:instancePath+"/nav_benchmark",schemaPath:"#/properties/nav_benchmark/type",keyword:"type",params:{type: schema589.properties.nav_benchmark.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -38604,7 +38859,7 @@ errors++;
 if(data.nav_usd !== undefined){
 let data7 = data.nav_usd;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err13 = {instancePath:instancePath+"/nav_usd",schemaPath:"#/properties/nav_usd/type",keyword:"type",params:{type: schema586.properties.nav_usd.type},message:"must be string,null"};
+const err13 = {instancePath:instancePath+"/nav_usd",schemaPath:"#/properties/nav_usd/type",keyword:"type",params:{type: schema589.properties.nav_usd.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -38623,7 +38878,7 @@ errors = vErrors.length;
 if(data.simulated_share_price_usd !== undefined){
 let data9 = data.simulated_share_price_usd;
 if((typeof data9 !== "string") && (data9 !== null)){
-const err14 = {instancePath:instancePath+"/simulated_share_price_usd",schemaPath:"#/properties/simulated_share_price_usd/type",keyword:"type",params:{type: schema586.properties.simulated_share_price_usd.type},message:"must be string,null"};
+const err14 = {instancePath:instancePath+"/simulated_share_price_usd",schemaPath:"#/properties/simulated_share_price_usd/type",keyword:"type",params:{type: schema589.properties.simulated_share_price_usd.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -38804,7 +39059,7 @@ errors++;
 if(data1.benchmark_asset !== undefined){
 let data2 = data1.benchmark_asset;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err13 = {instancePath:instancePath+"/config/benchmark_asset",schemaPath:"#/definitions/VaultConfig/properties/benchmark_asset/type",keyword:"type",params:{type: schema588.properties.benchmark_asset.type},message:"must be string,null"};
+const err13 = {instancePath:instancePath+"/config/benchmark_asset",schemaPath:"#/definitions/VaultConfig/properties/benchmark_asset/type",keyword:"type",params:{type: schema591.properties.benchmark_asset.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -39027,7 +39282,7 @@ errors++;
 if(data.benchmark_asset !== undefined){
 let data0 = data.benchmark_asset;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err5 = {instancePath:instancePath+"/benchmark_asset",schemaPath:"#/properties/benchmark_asset/type",keyword:"type",params:{type: schema588.properties.benchmark_asset.type},message:"must be string,null"};
+const err5 = {instancePath:instancePath+"/benchmark_asset",schemaPath:"#/properties/benchmark_asset/type",keyword:"type",params:{type: schema591.properties.benchmark_asset.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -39117,7 +39372,7 @@ return errors === 0;
 }
 
 export const schema_GetWithdrawalHistoryParams = validate328;
-const schema594 = {"title":"GetWithdrawalHistoryParams","description":"GetWithdrawalHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"end_timestamp":{"type":["integer","null"]},"start_timestamp":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
+const schema597 = {"title":"GetWithdrawalHistoryParams","description":"GetWithdrawalHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"end_timestamp":{"type":["integer","null"]},"start_timestamp":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
 
 function validate328(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -39126,7 +39381,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.end_timestamp !== undefined){
 let data0 = data.end_timestamp;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema594.properties.end_timestamp.type},message:"must be integer,null"};
+const err0 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema597.properties.end_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -39139,7 +39394,7 @@ errors++;
 if(data.start_timestamp !== undefined){
 let data1 = data.start_timestamp;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err1 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema594.properties.start_timestamp.type},message:"must be integer,null"};
+const err1 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema597.properties.start_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -39152,7 +39407,7 @@ errors++;
 if(data.subaccount_id !== undefined){
 let data2 = data.subaccount_id;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-const err2 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema594.properties.subaccount_id.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema597.properties.subaccount_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -39165,7 +39420,7 @@ errors++;
 if(data.wallet !== undefined){
 let data3 = data.wallet;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err3 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema594.properties.wallet.type},message:"must be string,null"};
+const err3 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema597.properties.wallet.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -39191,8 +39446,8 @@ return errors === 0;
 }
 
 export const schema_WithdrawalHistoryResult = validate329;
-const schema595 = {"title":"WithdrawalHistoryResult","description":"WithdrawalHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["withdrawals"],"properties":{"withdrawals":{"type":"array","items":{"$ref":"#/definitions/WithdrawalEntry"}}}};
-const schema596 = {"title":"WithdrawalEntry","description":"WithdrawalEntry in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","asset","batch_status","batch_uuid","erc20_address","fee","operation_id","recipient","subaccount_id","timestamp","wallet"],"properties":{"amount":{"type":"string"},"asset":{"type":"string"},"batch_status":{"$ref":"#/definitions/BatchStatus"},"batch_uuid":{"type":"string"},"erc20_address":{"type":"string"},"fee":{"type":"string"},"operation_id":{"type":"string"},"recipient":{"type":"string"},"subaccount_id":{"type":"integer"},"timestamp":{"type":"integer"},"tx_hash":{"type":["string","null"]},"wallet":{"type":"string"}}};
+const schema598 = {"title":"WithdrawalHistoryResult","description":"WithdrawalHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["withdrawals"],"properties":{"withdrawals":{"type":"array","items":{"$ref":"#/definitions/WithdrawalEntry"}}}};
+const schema599 = {"title":"WithdrawalEntry","description":"WithdrawalEntry in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","asset","batch_status","batch_uuid","erc20_address","fee","operation_id","recipient","subaccount_id","timestamp","wallet"],"properties":{"amount":{"type":"string"},"asset":{"type":"string"},"batch_status":{"$ref":"#/definitions/BatchStatus"},"batch_uuid":{"type":"string"},"erc20_address":{"type":"string"},"fee":{"type":"string"},"operation_id":{"type":"string"},"recipient":{"type":"string"},"subaccount_id":{"type":"integer"},"timestamp":{"type":"integer"},"tx_hash":{"type":["string","null"]},"wallet":{"type":"string"}}};
 
 function validate330(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -39444,7 +39699,7 @@ errors++;
 if(data.tx_hash !== undefined){
 let data10 = data.tx_hash;
 if((typeof data10 !== "string") && (data10 !== null)){
-const err22 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema596.properties.tx_hash.type},message:"must be string,null"};
+const err22 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema599.properties.tx_hash.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -39785,7 +40040,7 @@ errors++;
 if(data.tx_hash !== undefined){
 let data10 = data.tx_hash;
 if((typeof data10 !== "string") && (data10 !== null)){
-const err22 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema596.properties.tx_hash.type},message:"must be string,null"};
+const err22 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema599.properties.tx_hash.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -39823,7 +40078,7 @@ return errors === 0;
 }
 
 export const schema_LiquidateParams = validate333;
-const schema600 = {"title":"LiquidateParams","description":"PrivateLiquidateEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cash_transfer","last_seen_trade_id","liquidated_account_id","merge_account","nonce","percent_of_acc","price_limit","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"cash_transfer":{"$ref":"#/definitions/DecimalInput"},"last_seen_trade_id":{"type":"integer"},"liquidated_account_id":{"type":"integer"},"merge_account":{"type":"boolean"},"nonce":{"type":"integer"},"percent_of_acc":{"$ref":"#/definitions/DecimalInput"},"price_limit":{"$ref":"#/definitions/DecimalInput"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+const schema603 = {"title":"LiquidateParams","description":"PrivateLiquidateEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cash_transfer","last_seen_trade_id","liquidated_account_id","merge_account","nonce","percent_of_acc","price_limit","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"cash_transfer":{"$ref":"#/definitions/DecimalInput"},"last_seen_trade_id":{"type":"integer"},"liquidated_account_id":{"type":"integer"},"merge_account":{"type":"boolean"},"nonce":{"type":"integer"},"percent_of_acc":{"$ref":"#/definitions/DecimalInput"},"price_limit":{"$ref":"#/definitions/DecimalInput"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
 function validate333(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -40074,7 +40329,7 @@ return errors === 0;
 }
 
 export const schema_LiquidateResult = validate337;
-const schema601 = {"title":"LiquidateResult","description":"PrivateLiquidateEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
+const schema604 = {"title":"LiquidateResult","description":"PrivateLiquidateEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
 
 function validate337(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -40141,7 +40396,7 @@ return errors === 0;
 }
 
 export const schema_MintSharesParams = validate338;
-const schema602 = {"title":"MintSharesParams","description":"MintSharesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["deposit_hash","nonce","request_id","share_price","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"deposit_hash":{"type":"string"},"nonce":{"type":"integer"},"request_id":{"$ref":"#/definitions/VaultRequestId"},"share_price":{"$ref":"#/definitions/DecimalInput"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+const schema605 = {"title":"MintSharesParams","description":"MintSharesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["deposit_hash","nonce","request_id","share_price","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"deposit_hash":{"type":"string"},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"request_id":{"$ref":"#/definitions/VaultRequestId"},"share_price":{"$ref":"#/definitions/DecimalInput"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
 function validate338(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -40241,8 +40496,12 @@ errors++;
 }
 if(data.nonce !== undefined){
 let data1 = data.nonce;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err9 = {instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const _errs5 = errors;
+let valid2 = false;
+const _errs6 = errors;
+if(typeof data1 === "string"){
+if(!pattern108.test(data1)){
+const err9 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,78}$"},message:"must match pattern \""+"^[0-9]{1,78}$"+"\""};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -40252,11 +40511,8 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data.request_id !== undefined){
-let data2 = data.request_id;
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.vault_nonce === undefined){
-const err10 = {instancePath:instancePath+"/request_id",schemaPath:"#/definitions/VaultRequestId/required",keyword:"required",params:{missingProperty: "vault_nonce"},message:"must have required property '"+"vault_nonce"+"'"};
+else {
+const err10 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -40265,8 +40521,12 @@ vErrors.push(err10);
 }
 errors++;
 }
-if(data2.vault_subaccount_id === undefined){
-const err11 = {instancePath:instancePath+"/request_id",schemaPath:"#/definitions/VaultRequestId/required",keyword:"required",params:{missingProperty: "vault_subaccount_id"},message:"must have required property '"+"vault_subaccount_id"+"'"};
+var _valid0 = _errs6 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const _errs8 = errors;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err11 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -40275,8 +40535,9 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(data2.wallet === undefined){
-const err12 = {instancePath:instancePath+"/request_id",schemaPath:"#/definitions/VaultRequestId/required",keyword:"required",params:{missingProperty: "wallet"},message:"must have required property '"+"wallet"+"'"};
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 < 0 || isNaN(data1)){
+const err12 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -40285,9 +40546,12 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(data2.vault_nonce !== undefined){
-if(typeof data2.vault_nonce !== "string"){
-const err13 = {instancePath:instancePath+"/request_id/vault_nonce",schemaPath:"#/definitions/VaultRequestId/properties/vault_nonce/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+var _valid0 = _errs8 === errors;
+valid2 = valid2 || _valid0;
+}
+if(!valid2){
+const err13 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -40296,11 +40560,23 @@ vErrors.push(err13);
 }
 errors++;
 }
+else {
+errors = _errs5;
+if(vErrors !== null){
+if(_errs5){
+vErrors.length = _errs5;
 }
-if(data2.vault_subaccount_id !== undefined){
-let data4 = data2.vault_subaccount_id;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err14 = {instancePath:instancePath+"/request_id/vault_subaccount_id",schemaPath:"#/definitions/VaultRequestId/properties/vault_subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.request_id !== undefined){
+let data2 = data.request_id;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.vault_nonce === undefined){
+const err14 = {instancePath:instancePath+"/request_id",schemaPath:"#/definitions/VaultRequestId/required",keyword:"required",params:{missingProperty: "vault_nonce"},message:"must have required property '"+"vault_nonce"+"'"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -40309,10 +40585,8 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-if(data2.wallet !== undefined){
-if(typeof data2.wallet !== "string"){
-const err15 = {instancePath:instancePath+"/request_id/wallet",schemaPath:"#/definitions/VaultRequestId/properties/wallet/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data2.vault_subaccount_id === undefined){
+const err15 = {instancePath:instancePath+"/request_id",schemaPath:"#/definitions/VaultRequestId/required",keyword:"required",params:{missingProperty: "vault_subaccount_id"},message:"must have required property '"+"vault_subaccount_id"+"'"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -40321,15 +40595,61 @@ vErrors.push(err15);
 }
 errors++;
 }
-}
-}
-else {
-const err16 = {instancePath:instancePath+"/request_id",schemaPath:"#/definitions/VaultRequestId/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data2.wallet === undefined){
+const err16 = {instancePath:instancePath+"/request_id",schemaPath:"#/definitions/VaultRequestId/required",keyword:"required",params:{missingProperty: "wallet"},message:"must have required property '"+"wallet"+"'"};
 if(vErrors === null){
 vErrors = [err16];
 }
 else {
 vErrors.push(err16);
+}
+errors++;
+}
+if(data2.vault_nonce !== undefined){
+if(typeof data2.vault_nonce !== "string"){
+const err17 = {instancePath:instancePath+"/request_id/vault_nonce",schemaPath:"#/definitions/VaultRequestId/properties/vault_nonce/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data2.vault_subaccount_id !== undefined){
+let data4 = data2.vault_subaccount_id;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err18 = {instancePath:instancePath+"/request_id/vault_subaccount_id",schemaPath:"#/definitions/VaultRequestId/properties/vault_subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data2.wallet !== undefined){
+if(typeof data2.wallet !== "string"){
+const err19 = {instancePath:instancePath+"/request_id/wallet",schemaPath:"#/definitions/VaultRequestId/properties/wallet/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/request_id",schemaPath:"#/definitions/VaultRequestId/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
 }
 errors++;
 }
@@ -40342,57 +40662,7 @@ errors = vErrors.length;
 }
 if(data.signature !== undefined){
 if(typeof data.signature !== "string"){
-const err17 = {instancePath:instancePath+"/signature",schemaPath:"#/properties/signature/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-if(data.signature_expiry_sec !== undefined){
-let data8 = data.signature_expiry_sec;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err18 = {instancePath:instancePath+"/signature_expiry_sec",schemaPath:"#/properties/signature_expiry_sec/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data.signer !== undefined){
-if(typeof data.signer !== "string"){
-const err19 = {instancePath:instancePath+"/signer",schemaPath:"#/properties/signer/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-if(data.subaccount_id !== undefined){
-let data10 = data.subaccount_id;
-if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err20 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-}
-else {
-const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err21 = {instancePath:instancePath+"/signature",schemaPath:"#/properties/signature/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -40401,12 +40671,62 @@ vErrors.push(err21);
 }
 errors++;
 }
+}
+if(data.signature_expiry_sec !== undefined){
+let data8 = data.signature_expiry_sec;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err22 = {instancePath:instancePath+"/signature_expiry_sec",schemaPath:"#/properties/signature_expiry_sec/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data.signer !== undefined){
+if(typeof data.signer !== "string"){
+const err23 = {instancePath:instancePath+"/signer",schemaPath:"#/properties/signer/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.subaccount_id !== undefined){
+let data10 = data.subaccount_id;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+const err24 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+else {
+const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
 validate338.errors = vErrors;
 return errors === 0;
 }
 
 export const schema_CreateOrderParams = validate340;
-const schema604 = {"title":"CreateOrderParams","description":"CreateOrderEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","direction","instrument_name","limit_price","max_fee","nonce","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"algo_duration_sec":{"type":["integer","null"]},"algo_num_slices":{"type":["number","null"]},"algo_type":{"type":["string","null"],"enum":["twap",null]},"amount":{"$ref":"#/definitions/DecimalInput"},"client":{"type":["string","null"]},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"instrument_name":{"type":"string"},"is_atomic_signing":{"type":["boolean","null"]},"label":{"type":["string","null"]},"limit_price":{"$ref":"#/definitions/DecimalInput"},"max_fee":{"$ref":"#/definitions/DecimalInput"},"mmp":{"type":["boolean","null"]},"nonce":{"type":"string"},"order_type":{"type":"string","enum":["limit","market"]},"reduce_only":{"type":["boolean","null"]},"referral_code":{"type":["string","null"]},"reject_post_only":{"type":["boolean","null"]},"reject_timestamp":{"type":["integer","null"]},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"},"time_in_force":{"type":"string","enum":["gtc","post_only","fok","ioc"]},"trigger_price":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"trigger_price_type":{"type":["string","null"],"enum":["mark","index",null]},"trigger_type":{"type":["string","null"],"enum":["stoploss","takeprofit",null]}}};
+const schema608 = {"title":"CreateOrderParams","description":"CreateOrderEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","direction","instrument_name","limit_price","max_fee","nonce","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"algo_duration_sec":{"type":["integer","null"]},"algo_num_slices":{"type":["number","null"]},"algo_type":{"type":["string","null"],"enum":["twap",null]},"amount":{"$ref":"#/definitions/DecimalInput"},"client":{"type":["string","null"]},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"instrument_name":{"type":"string"},"is_atomic_signing":{"type":["boolean","null"]},"label":{"type":["string","null"]},"limit_price":{"$ref":"#/definitions/DecimalInput"},"max_fee":{"$ref":"#/definitions/DecimalInput"},"mmp":{"type":["boolean","null"]},"nonce":{"type":"string"},"order_type":{"type":"string","enum":["limit","market"]},"reduce_only":{"type":["boolean","null"]},"referral_code":{"type":["string","null"]},"reject_post_only":{"type":["boolean","null"]},"reject_timestamp":{"type":["integer","null"]},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"},"time_in_force":{"type":"string","enum":["gtc","post_only","fok","ioc"]},"trigger_price":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"trigger_price_type":{"type":["string","null"],"enum":["mark","index",null]},"trigger_type":{"type":["string","null"],"enum":["stoploss","takeprofit",null]}}};
 
 function validate340(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -40515,7 +40835,7 @@ errors++;
 if(data.algo_duration_sec !== undefined){
 let data0 = data.algo_duration_sec;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-const err10 = {instancePath:instancePath+"/algo_duration_sec",schemaPath:"#/properties/algo_duration_sec/type",keyword:"type",params:{type: schema604.properties.algo_duration_sec.type},message:"must be integer,null"};
+const err10 = {instancePath:instancePath+"/algo_duration_sec",schemaPath:"#/properties/algo_duration_sec/type",keyword:"type",params:{type: schema608.properties.algo_duration_sec.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -40528,7 +40848,7 @@ errors++;
 if(data.algo_num_slices !== undefined){
 let data1 = data.algo_num_slices;
 if((!((typeof data1 == "number") && (isFinite(data1)))) && (data1 !== null)){
-const err11 = {instancePath:instancePath+"/algo_num_slices",schemaPath:"#/properties/algo_num_slices/type",keyword:"type",params:{type: schema604.properties.algo_num_slices.type},message:"must be number,null"};
+const err11 = {instancePath:instancePath+"/algo_num_slices",schemaPath:"#/properties/algo_num_slices/type",keyword:"type",params:{type: schema608.properties.algo_num_slices.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -40541,7 +40861,7 @@ errors++;
 if(data.algo_type !== undefined){
 let data2 = data.algo_type;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err12 = {instancePath:instancePath+"/algo_type",schemaPath:"#/properties/algo_type/type",keyword:"type",params:{type: schema604.properties.algo_type.type},message:"must be string,null"};
+const err12 = {instancePath:instancePath+"/algo_type",schemaPath:"#/properties/algo_type/type",keyword:"type",params:{type: schema608.properties.algo_type.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -40551,7 +40871,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((data2 === "twap") || (data2 === null))){
-const err13 = {instancePath:instancePath+"/algo_type",schemaPath:"#/properties/algo_type/enum",keyword:"enum",params:{allowedValues: schema604.properties.algo_type.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/algo_type",schemaPath:"#/properties/algo_type/enum",keyword:"enum",params:{allowedValues: schema608.properties.algo_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -40570,7 +40890,7 @@ errors = vErrors.length;
 if(data.client !== undefined){
 let data4 = data.client;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err14 = {instancePath:instancePath+"/client",schemaPath:"#/properties/client/type",keyword:"type",params:{type: schema604.properties.client.type},message:"must be string,null"};
+const err14 = {instancePath:instancePath+"/client",schemaPath:"#/properties/client/type",keyword:"type",params:{type: schema608.properties.client.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -40666,7 +40986,7 @@ errors++;
 if(data.is_atomic_signing !== undefined){
 let data8 = data.is_atomic_signing;
 if((typeof data8 !== "boolean") && (data8 !== null)){
-const err20 = {instancePath:instancePath+"/is_atomic_signing",schemaPath:"#/properties/is_atomic_signing/type",keyword:"type",params:{type: schema604.properties.is_atomic_signing.type},message:"must be boolean,null"};
+const err20 = {instancePath:instancePath+"/is_atomic_signing",schemaPath:"#/properties/is_atomic_signing/type",keyword:"type",params:{type: schema608.properties.is_atomic_signing.type},message:"must be boolean,null"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -40679,7 +40999,7 @@ errors++;
 if(data.label !== undefined){
 let data9 = data.label;
 if((typeof data9 !== "string") && (data9 !== null)){
-const err21 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema604.properties.label.type},message:"must be string,null"};
+const err21 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema608.properties.label.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -40704,7 +41024,7 @@ errors = vErrors.length;
 if(data.mmp !== undefined){
 let data12 = data.mmp;
 if((typeof data12 !== "boolean") && (data12 !== null)){
-const err22 = {instancePath:instancePath+"/mmp",schemaPath:"#/properties/mmp/type",keyword:"type",params:{type: schema604.properties.mmp.type},message:"must be boolean,null"};
+const err22 = {instancePath:instancePath+"/mmp",schemaPath:"#/properties/mmp/type",keyword:"type",params:{type: schema608.properties.mmp.type},message:"must be boolean,null"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -40739,7 +41059,7 @@ vErrors.push(err24);
 errors++;
 }
 if(!((data14 === "limit") || (data14 === "market"))){
-const err25 = {instancePath:instancePath+"/order_type",schemaPath:"#/properties/order_type/enum",keyword:"enum",params:{allowedValues: schema604.properties.order_type.enum},message:"must be equal to one of the allowed values"};
+const err25 = {instancePath:instancePath+"/order_type",schemaPath:"#/properties/order_type/enum",keyword:"enum",params:{allowedValues: schema608.properties.order_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -40752,7 +41072,7 @@ errors++;
 if(data.reduce_only !== undefined){
 let data15 = data.reduce_only;
 if((typeof data15 !== "boolean") && (data15 !== null)){
-const err26 = {instancePath:instancePath+"/reduce_only",schemaPath:"#/properties/reduce_only/type",keyword:"type",params:{type: schema604.properties.reduce_only.type},message:"must be boolean,null"};
+const err26 = {instancePath:instancePath+"/reduce_only",schemaPath:"#/properties/reduce_only/type",keyword:"type",params:{type: schema608.properties.reduce_only.type},message:"must be boolean,null"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -40765,7 +41085,7 @@ errors++;
 if(data.referral_code !== undefined){
 let data16 = data.referral_code;
 if((typeof data16 !== "string") && (data16 !== null)){
-const err27 = {instancePath:instancePath+"/referral_code",schemaPath:"#/properties/referral_code/type",keyword:"type",params:{type: schema604.properties.referral_code.type},message:"must be string,null"};
+const err27 = {instancePath:instancePath+"/referral_code",schemaPath:"#/properties/referral_code/type",keyword:"type",params:{type: schema608.properties.referral_code.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -40778,7 +41098,7 @@ errors++;
 if(data.reject_post_only !== undefined){
 let data17 = data.reject_post_only;
 if((typeof data17 !== "boolean") && (data17 !== null)){
-const err28 = {instancePath:instancePath+"/reject_post_only",schemaPath:"#/properties/reject_post_only/type",keyword:"type",params:{type: schema604.properties.reject_post_only.type},message:"must be boolean,null"};
+const err28 = {instancePath:instancePath+"/reject_post_only",schemaPath:"#/properties/reject_post_only/type",keyword:"type",params:{type: schema608.properties.reject_post_only.type},message:"must be boolean,null"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -40791,7 +41111,7 @@ errors++;
 if(data.reject_timestamp !== undefined){
 let data18 = data.reject_timestamp;
 if((!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))) && (data18 !== null)){
-const err29 = {instancePath:instancePath+"/reject_timestamp",schemaPath:"#/properties/reject_timestamp/type",keyword:"type",params:{type: schema604.properties.reject_timestamp.type},message:"must be integer,null"};
+const err29 = {instancePath:instancePath+"/reject_timestamp",schemaPath:"#/properties/reject_timestamp/type",keyword:"type",params:{type: schema608.properties.reject_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -40864,7 +41184,7 @@ vErrors.push(err34);
 errors++;
 }
 if(!((((data23 === "gtc") || (data23 === "post_only")) || (data23 === "fok")) || (data23 === "ioc"))){
-const err35 = {instancePath:instancePath+"/time_in_force",schemaPath:"#/properties/time_in_force/enum",keyword:"enum",params:{allowedValues: schema604.properties.time_in_force.enum},message:"must be equal to one of the allowed values"};
+const err35 = {instancePath:instancePath+"/time_in_force",schemaPath:"#/properties/time_in_force/enum",keyword:"enum",params:{allowedValues: schema608.properties.time_in_force.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -40925,7 +41245,7 @@ vErrors = null;
 if(data.trigger_price_type !== undefined){
 let data25 = data.trigger_price_type;
 if((typeof data25 !== "string") && (data25 !== null)){
-const err38 = {instancePath:instancePath+"/trigger_price_type",schemaPath:"#/properties/trigger_price_type/type",keyword:"type",params:{type: schema604.properties.trigger_price_type.type},message:"must be string,null"};
+const err38 = {instancePath:instancePath+"/trigger_price_type",schemaPath:"#/properties/trigger_price_type/type",keyword:"type",params:{type: schema608.properties.trigger_price_type.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -40935,7 +41255,7 @@ vErrors.push(err38);
 errors++;
 }
 if(!(((data25 === "mark") || (data25 === "index")) || (data25 === null))){
-const err39 = {instancePath:instancePath+"/trigger_price_type",schemaPath:"#/properties/trigger_price_type/enum",keyword:"enum",params:{allowedValues: schema604.properties.trigger_price_type.enum},message:"must be equal to one of the allowed values"};
+const err39 = {instancePath:instancePath+"/trigger_price_type",schemaPath:"#/properties/trigger_price_type/enum",keyword:"enum",params:{allowedValues: schema608.properties.trigger_price_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -40948,7 +41268,7 @@ errors++;
 if(data.trigger_type !== undefined){
 let data26 = data.trigger_type;
 if((typeof data26 !== "string") && (data26 !== null)){
-const err40 = {instancePath:instancePath+"/trigger_type",schemaPath:"#/properties/trigger_type/type",keyword:"type",params:{type: schema604.properties.trigger_type.type},message:"must be string,null"};
+const err40 = {instancePath:instancePath+"/trigger_type",schemaPath:"#/properties/trigger_type/type",keyword:"type",params:{type: schema608.properties.trigger_type.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -40958,7 +41278,7 @@ vErrors.push(err40);
 errors++;
 }
 if(!(((data26 === "stoploss") || (data26 === "takeprofit")) || (data26 === null))){
-const err41 = {instancePath:instancePath+"/trigger_type",schemaPath:"#/properties/trigger_type/enum",keyword:"enum",params:{allowedValues: schema604.properties.trigger_type.enum},message:"must be equal to one of the allowed values"};
+const err41 = {instancePath:instancePath+"/trigger_type",schemaPath:"#/properties/trigger_type/enum",keyword:"enum",params:{allowedValues: schema608.properties.trigger_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -40984,9 +41304,9 @@ return errors === 0;
 }
 
 export const schema_OrderDebugResult = validate346;
-const schema606 = {"title":"OrderDebugResult","description":"SignedActionDebugEdgeRpcResponseFor_OrderActionDataEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["action_hash","action_typehash","domain_separator","encoded_data","encoded_data_hashed","expected_signer","input_data","module","owner","typed_data_hash"],"properties":{"action_hash":{"type":"string"},"action_typehash":{"type":"string"},"domain_separator":{"type":"string"},"encoded_data":{"type":"string"},"encoded_data_hashed":{"type":"string"},"expected_signer":{"type":"string"},"input_data":{"$ref":"#/definitions/OrderDebugActionInput"},"module":{"type":"string"},"owner":{"type":"string"},"recovered_signer":{"type":["string","null"]},"typed_data_hash":{"type":"string"}}};
-const schema607 = {"title":"OrderDebugActionInput","description":"ActionInputDataEdgeRpcResponseFor_OrderActionDataEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["data","expiry","module","nonce","owner","signer","subaccount_id"],"properties":{"data":{"$ref":"#/definitions/OrderActionDataResult"},"expiry":{"type":"number"},"module":{"type":"string"},"nonce":{"type":"integer"},"owner":{"type":"string"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
-const schema608 = {"title":"OrderActionDataResult","description":"OrderActionDataEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["asset_address","asset_sub_id","desired_amount","is_bid","limit_price","recipient_id","worst_fee"],"properties":{"asset_address":{"type":"string"},"asset_sub_id":{"type":"string"},"desired_amount":{"type":"string"},"is_bid":{"type":"boolean"},"limit_price":{"type":"string"},"recipient_id":{"type":"integer"},"worst_fee":{"type":"string"}}};
+const schema610 = {"title":"OrderDebugResult","description":"SignedActionDebugEdgeRpcResponseFor_OrderActionDataEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["action_hash","action_typehash","domain_separator","encoded_data","encoded_data_hashed","expected_signer","input_data","module","owner","typed_data_hash"],"properties":{"action_hash":{"type":"string"},"action_typehash":{"type":"string"},"domain_separator":{"type":"string"},"encoded_data":{"type":"string"},"encoded_data_hashed":{"type":"string"},"expected_signer":{"type":"string"},"input_data":{"$ref":"#/definitions/OrderDebugActionInput"},"module":{"type":"string"},"owner":{"type":"string"},"recovered_signer":{"type":["string","null"]},"typed_data_hash":{"type":"string"}}};
+const schema611 = {"title":"OrderDebugActionInput","description":"ActionInputDataEdgeRpcResponseFor_OrderActionDataEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["data","expiry","module","nonce","owner","signer","subaccount_id"],"properties":{"data":{"$ref":"#/definitions/OrderActionDataResult"},"expiry":{"type":"number"},"module":{"type":"string"},"nonce":{"type":"integer"},"owner":{"type":"string"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+const schema612 = {"title":"OrderActionDataResult","description":"OrderActionDataEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["asset_address","asset_sub_id","desired_amount","is_bid","limit_price","recipient_id","worst_fee"],"properties":{"asset_address":{"type":"string"},"asset_sub_id":{"type":"string"},"desired_amount":{"type":"string"},"is_bid":{"type":"boolean"},"limit_price":{"type":"string"},"recipient_id":{"type":"integer"},"worst_fee":{"type":"string"}}};
 
 function validate347(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -41532,7 +41852,7 @@ errors++;
 if(data.recovered_signer !== undefined){
 let data9 = data.recovered_signer;
 if((typeof data9 !== "string") && (data9 !== null)){
-const err18 = {instancePath:instancePath+"/recovered_signer",schemaPath:"#/properties/recovered_signer/type",keyword:"type",params:{type: schema606.properties.recovered_signer.type},message:"must be string,null"};
+const err18 = {instancePath:instancePath+"/recovered_signer",schemaPath:"#/properties/recovered_signer/type",keyword:"type",params:{type: schema610.properties.recovered_signer.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -42082,7 +42402,7 @@ return errors === 0;
 }
 
 export const schema_OrderQuoteParams = validate351;
-const schema612 = {"title":"OrderQuoteParams","description":"OrderQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","direction","instrument_name","limit_price","max_fee","nonce","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"amount":{"$ref":"#/definitions/DecimalInput"},"client":{"type":"string"},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"instrument_name":{"type":"string"},"is_atomic_signing":{"type":"boolean"},"label":{"type":"string"},"limit_price":{"$ref":"#/definitions/DecimalInput"},"max_fee":{"$ref":"#/definitions/DecimalInput"},"mmp":{"type":"boolean"},"nonce":{"type":"string"},"order_type":{"type":"string","enum":["limit","market"]},"reduce_only":{"type":"boolean"},"referral_code":{"type":"string"},"reject_post_only":{"type":"boolean"},"reject_timestamp":{"type":"integer"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"},"time_in_force":{"type":"string","enum":["gtc","post_only","fok","ioc"]},"trigger_price":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"trigger_price_type":{"type":["string","null"],"enum":["mark","index",null]},"trigger_type":{"type":["string","null"],"enum":["stoploss","takeprofit",null]}}};
+const schema616 = {"title":"OrderQuoteParams","description":"OrderQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","direction","instrument_name","limit_price","max_fee","nonce","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"amount":{"$ref":"#/definitions/DecimalInput"},"client":{"type":"string"},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"instrument_name":{"type":"string"},"is_atomic_signing":{"type":"boolean"},"label":{"type":"string"},"limit_price":{"$ref":"#/definitions/DecimalInput"},"max_fee":{"$ref":"#/definitions/DecimalInput"},"mmp":{"type":"boolean"},"nonce":{"type":"string"},"order_type":{"type":"string","enum":["limit","market"]},"reduce_only":{"type":"boolean"},"referral_code":{"type":"string"},"reject_post_only":{"type":"boolean"},"reject_timestamp":{"type":"integer"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"},"time_in_force":{"type":"string","enum":["gtc","post_only","fok","ioc"]},"trigger_price":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"trigger_price_type":{"type":["string","null"],"enum":["mark","index",null]},"trigger_type":{"type":["string","null"],"enum":["stoploss","takeprofit",null]}}};
 
 function validate351(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -42362,7 +42682,7 @@ vErrors.push(err20);
 errors++;
 }
 if(!((data11 === "limit") || (data11 === "market"))){
-const err21 = {instancePath:instancePath+"/order_type",schemaPath:"#/properties/order_type/enum",keyword:"enum",params:{allowedValues: schema612.properties.order_type.enum},message:"must be equal to one of the allowed values"};
+const err21 = {instancePath:instancePath+"/order_type",schemaPath:"#/properties/order_type/enum",keyword:"enum",params:{allowedValues: schema616.properties.order_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -42484,7 +42804,7 @@ vErrors.push(err30);
 errors++;
 }
 if(!((((data20 === "gtc") || (data20 === "post_only")) || (data20 === "fok")) || (data20 === "ioc"))){
-const err31 = {instancePath:instancePath+"/time_in_force",schemaPath:"#/properties/time_in_force/enum",keyword:"enum",params:{allowedValues: schema612.properties.time_in_force.enum},message:"must be equal to one of the allowed values"};
+const err31 = {instancePath:instancePath+"/time_in_force",schemaPath:"#/properties/time_in_force/enum",keyword:"enum",params:{allowedValues: schema616.properties.time_in_force.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -42545,7 +42865,7 @@ vErrors = null;
 if(data.trigger_price_type !== undefined){
 let data22 = data.trigger_price_type;
 if((typeof data22 !== "string") && (data22 !== null)){
-const err34 = {instancePath:instancePath+"/trigger_price_type",schemaPath:"#/properties/trigger_price_type/type",keyword:"type",params:{type: schema612.properties.trigger_price_type.type},message:"must be string,null"};
+const err34 = {instancePath:instancePath+"/trigger_price_type",schemaPath:"#/properties/trigger_price_type/type",keyword:"type",params:{type: schema616.properties.trigger_price_type.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -42555,7 +42875,7 @@ vErrors.push(err34);
 errors++;
 }
 if(!(((data22 === "mark") || (data22 === "index")) || (data22 === null))){
-const err35 = {instancePath:instancePath+"/trigger_price_type",schemaPath:"#/properties/trigger_price_type/enum",keyword:"enum",params:{allowedValues: schema612.properties.trigger_price_type.enum},message:"must be equal to one of the allowed values"};
+const err35 = {instancePath:instancePath+"/trigger_price_type",schemaPath:"#/properties/trigger_price_type/enum",keyword:"enum",params:{allowedValues: schema616.properties.trigger_price_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -42568,7 +42888,7 @@ errors++;
 if(data.trigger_type !== undefined){
 let data23 = data.trigger_type;
 if((typeof data23 !== "string") && (data23 !== null)){
-const err36 = {instancePath:instancePath+"/trigger_type",schemaPath:"#/properties/trigger_type/type",keyword:"type",params:{type: schema612.properties.trigger_type.type},message:"must be string,null"};
+const err36 = {instancePath:instancePath+"/trigger_type",schemaPath:"#/properties/trigger_type/type",keyword:"type",params:{type: schema616.properties.trigger_type.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -42578,7 +42898,7 @@ vErrors.push(err36);
 errors++;
 }
 if(!(((data23 === "stoploss") || (data23 === "takeprofit")) || (data23 === null))){
-const err37 = {instancePath:instancePath+"/trigger_type",schemaPath:"#/properties/trigger_type/enum",keyword:"enum",params:{allowedValues: schema612.properties.trigger_type.enum},message:"must be equal to one of the allowed values"};
+const err37 = {instancePath:instancePath+"/trigger_type",schemaPath:"#/properties/trigger_type/enum",keyword:"enum",params:{allowedValues: schema616.properties.trigger_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -42604,7 +42924,7 @@ return errors === 0;
 }
 
 export const schema_OrderQuoteResult = validate357;
-const schema614 = {"title":"OrderQuoteResult","description":"OrderQuoteEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["estimated_fee","estimated_fill_amount","estimated_fill_price","estimated_order_status","estimated_realized_pnl","estimated_realized_pnl_excl_fees","is_valid","post_initial_margin","pre_initial_margin","suggested_max_fee"],"properties":{"estimated_fee":{"type":"string"},"estimated_fill_amount":{"type":"string"},"estimated_fill_price":{"type":"string"},"estimated_order_status":{"$ref":"#/definitions/OrderStatus"},"estimated_realized_pnl":{"type":"string"},"estimated_realized_pnl_excl_fees":{"type":"string"},"invalid_reason":{"type":["string","null"]},"is_valid":{"type":"boolean"},"max_amount":{"type":["string","null"]},"post_initial_margin":{"type":"string"},"post_liquidation_price":{"type":["string","null"]},"pre_initial_margin":{"type":"string"},"suggested_max_fee":{"type":"string"}}};
+const schema618 = {"title":"OrderQuoteResult","description":"OrderQuoteEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["estimated_fee","estimated_fill_amount","estimated_fill_price","estimated_order_status","estimated_realized_pnl","estimated_realized_pnl_excl_fees","is_valid","post_initial_margin","pre_initial_margin","suggested_max_fee"],"properties":{"estimated_fee":{"type":"string"},"estimated_fill_amount":{"type":"string"},"estimated_fill_price":{"type":"string"},"estimated_order_status":{"$ref":"#/definitions/OrderStatus"},"estimated_realized_pnl":{"type":"string"},"estimated_realized_pnl_excl_fees":{"type":"string"},"invalid_reason":{"type":["string","null"]},"is_valid":{"type":"boolean"},"max_amount":{"type":["string","null"]},"post_initial_margin":{"type":"string"},"post_liquidation_price":{"type":["string","null"]},"pre_initial_margin":{"type":"string"},"suggested_max_fee":{"type":"string"}}};
 
 function validate357(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -42796,7 +43116,7 @@ errors++;
 if(data.invalid_reason !== undefined){
 let data6 = data.invalid_reason;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err17 = {instancePath:instancePath+"/invalid_reason",schemaPath:"#/properties/invalid_reason/type",keyword:"type",params:{type: schema614.properties.invalid_reason.type},message:"must be string,null"};
+const err17 = {instancePath:instancePath+"/invalid_reason",schemaPath:"#/properties/invalid_reason/type",keyword:"type",params:{type: schema618.properties.invalid_reason.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -42821,7 +43141,7 @@ errors++;
 if(data.max_amount !== undefined){
 let data8 = data.max_amount;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err19 = {instancePath:instancePath+"/max_amount",schemaPath:"#/properties/max_amount/type",keyword:"type",params:{type: schema614.properties.max_amount.type},message:"must be string,null"};
+const err19 = {instancePath:instancePath+"/max_amount",schemaPath:"#/properties/max_amount/type",keyword:"type",params:{type: schema618.properties.max_amount.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -42846,7 +43166,7 @@ errors++;
 if(data.post_liquidation_price !== undefined){
 let data10 = data.post_liquidation_price;
 if((typeof data10 !== "string") && (data10 !== null)){
-const err21 = {instancePath:instancePath+"/post_liquidation_price",schemaPath:"#/properties/post_liquidation_price/type",keyword:"type",params:{type: schema614.properties.post_liquidation_price.type},message:"must be string,null"};
+const err21 = {instancePath:instancePath+"/post_liquidation_price",schemaPath:"#/properties/post_liquidation_price/type",keyword:"type",params:{type: schema618.properties.post_liquidation_price.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -42896,7 +43216,7 @@ return errors === 0;
 }
 
 export const schema_PollQuotesParams = validate358;
-const schema616 = {"title":"PollQuotesParams","description":"PollQuotesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"from_timestamp":{"type":"integer"},"page":{"type":"integer"},"page_size":{"type":"integer"},"quote_id":{"type":["string","null"]},"rfq_id":{"type":["string","null"]},"status":{"type":["string","null"]},"subaccount_id":{"type":"integer"},"to_timestamp":{"type":"integer"}}};
+const schema620 = {"title":"PollQuotesParams","description":"PollQuotesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"from_timestamp":{"type":"integer"},"page":{"type":"integer"},"page_size":{"type":"integer","minimum":1},"quote_id":{"type":["string","null"]},"rfq_id":{"type":["string","null"]},"status":{"type":["string","null"]},"subaccount_id":{"type":"integer"},"to_timestamp":{"type":"integer"}}};
 
 function validate358(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -42950,11 +43270,9 @@ vErrors.push(err3);
 }
 errors++;
 }
-}
-if(data.quote_id !== undefined){
-let data3 = data.quote_id;
-if((typeof data3 !== "string") && (data3 !== null)){
-const err4 = {instancePath:instancePath+"/quote_id",schemaPath:"#/properties/quote_id/type",keyword:"type",params:{type: schema616.properties.quote_id.type},message:"must be string,null"};
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 1 || isNaN(data2)){
+const err4 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -42964,10 +43282,11 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.rfq_id !== undefined){
-let data4 = data.rfq_id;
-if((typeof data4 !== "string") && (data4 !== null)){
-const err5 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema616.properties.rfq_id.type},message:"must be string,null"};
+}
+if(data.quote_id !== undefined){
+let data3 = data.quote_id;
+if((typeof data3 !== "string") && (data3 !== null)){
+const err5 = {instancePath:instancePath+"/quote_id",schemaPath:"#/properties/quote_id/type",keyword:"type",params:{type: schema620.properties.quote_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -42977,10 +43296,10 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data.status !== undefined){
-let data5 = data.status;
-if((typeof data5 !== "string") && (data5 !== null)){
-const err6 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema616.properties.status.type},message:"must be string,null"};
+if(data.rfq_id !== undefined){
+let data4 = data.rfq_id;
+if((typeof data4 !== "string") && (data4 !== null)){
+const err6 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema620.properties.rfq_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -42990,10 +43309,10 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.subaccount_id !== undefined){
-let data6 = data.subaccount_id;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err7 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.status !== undefined){
+let data5 = data.status;
+if((typeof data5 !== "string") && (data5 !== null)){
+const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema620.properties.status.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -43003,10 +43322,10 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data.to_timestamp !== undefined){
-let data7 = data.to_timestamp;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err8 = {instancePath:instancePath+"/to_timestamp",schemaPath:"#/properties/to_timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.subaccount_id !== undefined){
+let data6 = data.subaccount_id;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err8 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -43016,9 +43335,10 @@ vErrors.push(err8);
 errors++;
 }
 }
-}
-else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.to_timestamp !== undefined){
+let data7 = data.to_timestamp;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err9 = {instancePath:instancePath+"/to_timestamp",schemaPath:"#/properties/to_timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -43027,12 +43347,24 @@ vErrors.push(err9);
 }
 errors++;
 }
+}
+}
+else {
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
 validate358.errors = vErrors;
 return errors === 0;
 }
 
 export const schema_QuotePoll = validate359;
-const schema617 = {"title":"QuotePoll","description":"QuotePollWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pagination","quotes"],"properties":{"pagination":{"$ref":"#/definitions/Pagination"},"quotes":{"type":"array","items":{"$ref":"#/definitions/PublicQuote"}}}};
+const schema621 = {"title":"QuotePoll","description":"QuotePollWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pagination","quotes"],"properties":{"pagination":{"$ref":"#/definitions/Pagination"},"quotes":{"type":"array","items":{"$ref":"#/definitions/PublicQuote"}}}};
 
 function validate359(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -43181,7 +43513,7 @@ return errors === 0;
 }
 
 export const schema_PollRfqsParams = validate361;
-const schema619 = {"title":"PollRfqsParams","description":"PollRfqsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"from_timestamp":{"type":"integer"},"page":{"type":"integer"},"page_size":{"type":"integer"},"rfq_id":{"type":["string","null"]},"rfq_subaccount_id":{"type":["integer","null"]},"status":{"type":["string","null"]},"subaccount_id":{"type":"integer"},"to_timestamp":{"type":"integer"}}};
+const schema623 = {"title":"PollRfqsParams","description":"PollRfqsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"from_timestamp":{"type":"integer"},"page":{"type":"integer"},"page_size":{"type":"integer","minimum":1},"rfq_id":{"type":["string","null"]},"rfq_subaccount_id":{"type":["integer","null"]},"status":{"type":["string","null"]},"subaccount_id":{"type":"integer"},"to_timestamp":{"type":"integer"}}};
 
 function validate361(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -43235,11 +43567,9 @@ vErrors.push(err3);
 }
 errors++;
 }
-}
-if(data.rfq_id !== undefined){
-let data3 = data.rfq_id;
-if((typeof data3 !== "string") && (data3 !== null)){
-const err4 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema619.properties.rfq_id.type},message:"must be string,null"};
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 1 || isNaN(data2)){
+const err4 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -43249,10 +43579,11 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.rfq_subaccount_id !== undefined){
-let data4 = data.rfq_subaccount_id;
-if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err5 = {instancePath:instancePath+"/rfq_subaccount_id",schemaPath:"#/properties/rfq_subaccount_id/type",keyword:"type",params:{type: schema619.properties.rfq_subaccount_id.type},message:"must be integer,null"};
+}
+if(data.rfq_id !== undefined){
+let data3 = data.rfq_id;
+if((typeof data3 !== "string") && (data3 !== null)){
+const err5 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema623.properties.rfq_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -43262,10 +43593,10 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data.status !== undefined){
-let data5 = data.status;
-if((typeof data5 !== "string") && (data5 !== null)){
-const err6 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema619.properties.status.type},message:"must be string,null"};
+if(data.rfq_subaccount_id !== undefined){
+let data4 = data.rfq_subaccount_id;
+if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
+const err6 = {instancePath:instancePath+"/rfq_subaccount_id",schemaPath:"#/properties/rfq_subaccount_id/type",keyword:"type",params:{type: schema623.properties.rfq_subaccount_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -43275,10 +43606,10 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.subaccount_id !== undefined){
-let data6 = data.subaccount_id;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err7 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.status !== undefined){
+let data5 = data.status;
+if((typeof data5 !== "string") && (data5 !== null)){
+const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema623.properties.status.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -43288,10 +43619,10 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data.to_timestamp !== undefined){
-let data7 = data.to_timestamp;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err8 = {instancePath:instancePath+"/to_timestamp",schemaPath:"#/properties/to_timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.subaccount_id !== undefined){
+let data6 = data.subaccount_id;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err8 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -43301,9 +43632,10 @@ vErrors.push(err8);
 errors++;
 }
 }
-}
-else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.to_timestamp !== undefined){
+let data7 = data.to_timestamp;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err9 = {instancePath:instancePath+"/to_timestamp",schemaPath:"#/properties/to_timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -43312,12 +43644,24 @@ vErrors.push(err9);
 }
 errors++;
 }
+}
+}
+else {
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
 validate361.errors = vErrors;
 return errors === 0;
 }
 
 export const schema_RFQPoll = validate362;
-const schema620 = {"title":"RFQPoll","description":"RFQPollWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pagination","rfqs"],"properties":{"pagination":{"$ref":"#/definitions/Pagination"},"rfqs":{"type":"array","items":{"$ref":"#/definitions/PublicRfq"}}}};
+const schema624 = {"title":"RFQPoll","description":"RFQPollWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pagination","rfqs"],"properties":{"pagination":{"$ref":"#/definitions/Pagination"},"rfqs":{"type":"array","items":{"$ref":"#/definitions/PublicRfq"}}}};
 
 function validate362(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -43466,7 +43810,7 @@ return errors === 0;
 }
 
 export const schema_RejectDepositRequestParams = validate364;
-const schema622 = {"title":"RejectDepositRequestParams","description":"RejectDepositRequestEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["request_id"],"properties":{"reason":{"type":["string","null"]},"request_id":{"$ref":"#/definitions/VaultRequestId"}}};
+const schema626 = {"title":"RejectDepositRequestParams","description":"RejectDepositRequestEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["request_id"],"properties":{"reason":{"type":["string","null"]},"request_id":{"$ref":"#/definitions/VaultRequestId"}}};
 
 function validate364(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -43485,7 +43829,7 @@ errors++;
 if(data.reason !== undefined){
 let data0 = data.reason;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err1 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: schema622.properties.reason.type},message:"must be string,null"};
+const err1 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: schema626.properties.reason.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -43593,7 +43937,7 @@ return errors === 0;
 }
 
 export const schema_VaultRequestAck = validate365;
-const schema624 = {"title":"VaultRequestAck","description":"VaultRequestAckWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["request_id"],"properties":{"request_id":{"$ref":"#/definitions/VaultRequestId"}}};
+const schema628 = {"title":"VaultRequestAck","description":"VaultRequestAckWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["request_id"],"properties":{"request_id":{"$ref":"#/definitions/VaultRequestId"}}};
 
 function validate365(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -43707,7 +44051,7 @@ return errors === 0;
 }
 
 export const schema_ReplaceQuoteParams = validate366;
-const schema626 = {"title":"ReplaceQuoteParams","description":"ReplaceQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","rfq_id","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"client":{"type":"string"},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"$ref":"#/definitions/DecimalInput"},"label":{"type":"string"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"mmp":{"type":"boolean"},"nonce":{"type":"integer"},"nonce_to_cancel":{"type":["number","null"]},"quote_id_to_cancel":{"type":["string","null"]},"referral_code":{"type":"string"},"rfq_id":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+const schema630 = {"title":"ReplaceQuoteParams","description":"ReplaceQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","rfq_id","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"client":{"type":"string"},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"$ref":"#/definitions/DecimalInput"},"label":{"type":"string"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"mmp":{"type":"boolean"},"nonce":{"type":"integer"},"nonce_to_cancel":{"type":["number","null"]},"quote_id_to_cancel":{"type":["string","null"]},"referral_code":{"type":"string"},"rfq_id":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
 function validate366(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -43912,7 +44256,7 @@ errors++;
 if(data.nonce_to_cancel !== undefined){
 let data9 = data.nonce_to_cancel;
 if((!((typeof data9 == "number") && (isFinite(data9)))) && (data9 !== null)){
-const err16 = {instancePath:instancePath+"/nonce_to_cancel",schemaPath:"#/properties/nonce_to_cancel/type",keyword:"type",params:{type: schema626.properties.nonce_to_cancel.type},message:"must be number,null"};
+const err16 = {instancePath:instancePath+"/nonce_to_cancel",schemaPath:"#/properties/nonce_to_cancel/type",keyword:"type",params:{type: schema630.properties.nonce_to_cancel.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -43925,7 +44269,7 @@ errors++;
 if(data.quote_id_to_cancel !== undefined){
 let data10 = data.quote_id_to_cancel;
 if((typeof data10 !== "string") && (data10 !== null)){
-const err17 = {instancePath:instancePath+"/quote_id_to_cancel",schemaPath:"#/properties/quote_id_to_cancel/type",keyword:"type",params:{type: schema626.properties.quote_id_to_cancel.type},message:"must be string,null"};
+const err17 = {instancePath:instancePath+"/quote_id_to_cancel",schemaPath:"#/properties/quote_id_to_cancel/type",keyword:"type",params:{type: schema630.properties.quote_id_to_cancel.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -44025,7 +44369,7 @@ return errors === 0;
 }
 
 export const schema_QuoteReplace = validate370;
-const schema628 = {"title":"QuoteReplace","description":"QuoteReplaceWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cancelled_quote"],"properties":{"cancelled_quote":{"$ref":"#/definitions/QuotePrivate"},"create_quote_error":{"anyOf":[{"$ref":"#/definitions/RPCError"},{"type":"null"}]},"quote":{"anyOf":[{"$ref":"#/definitions/QuotePrivate"},{"type":"null"}]}}};
+const schema632 = {"title":"QuoteReplace","description":"QuoteReplaceWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cancelled_quote"],"properties":{"cancelled_quote":{"$ref":"#/definitions/QuotePrivate"},"create_quote_error":{"anyOf":[{"$ref":"#/definitions/RPCError"},{"type":"null"}]},"quote":{"anyOf":[{"$ref":"#/definitions/QuotePrivate"},{"type":"null"}]}}};
 
 function validate370(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -44159,7 +44503,7 @@ return errors === 0;
 }
 
 export const schema_RequestVaultDepositParams = validate374;
-const schema629 = {"title":"RequestVaultDepositParams","description":"RequestVaultDepositEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","deposit_spot_asset","nonce","signature","signature_expiry_sec","signer","subaccount_id","vault_subaccount_id"],"properties":{"amount":{"$ref":"#/definitions/DecimalInput"},"deposit_spot_asset":{"type":"string"},"nonce":{"type":"integer"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"},"vault_subaccount_id":{"type":"integer"}}};
+const schema633 = {"title":"RequestVaultDepositParams","description":"RequestVaultDepositEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","deposit_spot_asset","nonce","signature","signature_expiry_sec","signer","subaccount_id","vault_subaccount_id"],"properties":{"amount":{"$ref":"#/definitions/DecimalInput"},"deposit_spot_asset":{"type":"string"},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"},"vault_subaccount_id":{"type":"integer"}}};
 
 function validate374(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -44265,8 +44609,12 @@ errors++;
 }
 if(data.nonce !== undefined){
 let data2 = data.nonce;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err9 = {instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const _errs6 = errors;
+let valid2 = false;
+const _errs7 = errors;
+if(typeof data2 === "string"){
+if(!pattern108.test(data2)){
+const err9 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,78}$"},message:"must match pattern \""+"^[0-9]{1,78}$"+"\""};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -44276,9 +44624,8 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data.signature !== undefined){
-if(typeof data.signature !== "string"){
-const err10 = {instancePath:instancePath+"/signature",schemaPath:"#/properties/signature/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err10 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -44287,11 +44634,12 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-if(data.signature_expiry_sec !== undefined){
-let data4 = data.signature_expiry_sec;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err11 = {instancePath:instancePath+"/signature_expiry_sec",schemaPath:"#/properties/signature_expiry_sec/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+var _valid0 = _errs7 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const _errs9 = errors;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err11 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -44300,10 +44648,9 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-if(data.signer !== undefined){
-if(typeof data.signer !== "string"){
-const err12 = {instancePath:instancePath+"/signer",schemaPath:"#/properties/signer/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 0 || isNaN(data2)){
+const err12 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -44313,10 +44660,11 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data.subaccount_id !== undefined){
-let data6 = data.subaccount_id;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err13 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+var _valid0 = _errs9 === errors;
+valid2 = valid2 || _valid0;
+}
+if(!valid2){
+const err13 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -44325,11 +44673,21 @@ vErrors.push(err13);
 }
 errors++;
 }
+else {
+errors = _errs6;
+if(vErrors !== null){
+if(_errs6){
+vErrors.length = _errs6;
 }
-if(data.vault_subaccount_id !== undefined){
-let data7 = data.vault_subaccount_id;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err14 = {instancePath:instancePath+"/vault_subaccount_id",schemaPath:"#/properties/vault_subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.signature !== undefined){
+if(typeof data.signature !== "string"){
+const err14 = {instancePath:instancePath+"/signature",schemaPath:"#/properties/signature/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -44339,9 +44697,10 @@ vErrors.push(err14);
 errors++;
 }
 }
-}
-else {
-const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.signature_expiry_sec !== undefined){
+let data4 = data.signature_expiry_sec;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err15 = {instancePath:instancePath+"/signature_expiry_sec",schemaPath:"#/properties/signature_expiry_sec/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -44350,12 +44709,62 @@ vErrors.push(err15);
 }
 errors++;
 }
+}
+if(data.signer !== undefined){
+if(typeof data.signer !== "string"){
+const err16 = {instancePath:instancePath+"/signer",schemaPath:"#/properties/signer/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.subaccount_id !== undefined){
+let data6 = data.subaccount_id;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err17 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.vault_subaccount_id !== undefined){
+let data7 = data.vault_subaccount_id;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err18 = {instancePath:instancePath+"/vault_subaccount_id",schemaPath:"#/properties/vault_subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else {
+const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
 validate374.errors = vErrors;
 return errors === 0;
 }
 
 export const schema_RequestVaultWithdrawParams = validate376;
-const schema630 = {"title":"RequestVaultWithdrawParams","description":"RequestVaultWithdrawEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["nonce","shares_to_burn","signature","signature_expiry_sec","signer","subaccount_id","vault_subaccount_id"],"properties":{"nonce":{"type":"integer"},"shares_to_burn":{"$ref":"#/definitions/DecimalInput"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"},"vault_subaccount_id":{"type":"integer"}}};
+const schema635 = {"title":"RequestVaultWithdrawParams","description":"RequestVaultWithdrawEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["nonce","shares_to_burn","signature","signature_expiry_sec","signer","subaccount_id","vault_subaccount_id"],"properties":{"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"shares_to_burn":{"$ref":"#/definitions/DecimalInput"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"},"vault_subaccount_id":{"type":"integer"}}};
 
 function validate376(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -44433,8 +44842,12 @@ errors++;
 }
 if(data.nonce !== undefined){
 let data0 = data.nonce;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err7 = {instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const _errs3 = errors;
+let valid2 = false;
+const _errs4 = errors;
+if(typeof data0 === "string"){
+if(!pattern108.test(data0)){
+const err7 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,78}$"},message:"must match pattern \""+"^[0-9]{1,78}$"+"\""};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -44442,6 +44855,67 @@ else {
 vErrors.push(err7);
 }
 errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+var _valid0 = _errs4 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const _errs6 = errors;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err9 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 0 || isNaN(data0)){
+const err10 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+var _valid0 = _errs6 === errors;
+valid2 = valid2 || _valid0;
+}
+if(!valid2){
+const err11 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
+}
 }
 }
 if(data.shares_to_burn !== undefined){
@@ -44452,58 +44926,7 @@ errors = vErrors.length;
 }
 if(data.signature !== undefined){
 if(typeof data.signature !== "string"){
-const err8 = {instancePath:instancePath+"/signature",schemaPath:"#/properties/signature/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-if(data.signature_expiry_sec !== undefined){
-let data3 = data.signature_expiry_sec;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err9 = {instancePath:instancePath+"/signature_expiry_sec",schemaPath:"#/properties/signature_expiry_sec/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data.signer !== undefined){
-if(typeof data.signer !== "string"){
-const err10 = {instancePath:instancePath+"/signer",schemaPath:"#/properties/signer/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data.subaccount_id !== undefined){
-let data5 = data.subaccount_id;
-if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-const err11 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-if(data.vault_subaccount_id !== undefined){
-let data6 = data.vault_subaccount_id;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err12 = {instancePath:instancePath+"/vault_subaccount_id",schemaPath:"#/properties/vault_subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err12 = {instancePath:instancePath+"/signature",schemaPath:"#/properties/signature/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -44513,9 +44936,10 @@ vErrors.push(err12);
 errors++;
 }
 }
-}
-else {
-const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.signature_expiry_sec !== undefined){
+let data3 = data.signature_expiry_sec;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err13 = {instancePath:instancePath+"/signature_expiry_sec",schemaPath:"#/properties/signature_expiry_sec/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -44524,12 +44948,62 @@ vErrors.push(err13);
 }
 errors++;
 }
+}
+if(data.signer !== undefined){
+if(typeof data.signer !== "string"){
+const err14 = {instancePath:instancePath+"/signer",schemaPath:"#/properties/signer/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.subaccount_id !== undefined){
+let data5 = data.subaccount_id;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err15 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.vault_subaccount_id !== undefined){
+let data6 = data.vault_subaccount_id;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err16 = {instancePath:instancePath+"/vault_subaccount_id",schemaPath:"#/properties/vault_subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+else {
+const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
 validate376.errors = vErrors;
 return errors === 0;
 }
 
 export const schema_RfqGetBestQuoteParams = validate378;
-const schema631 = {"title":"RfqGetBestQuoteParams","description":"RfqGetBestQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"client":{"type":"string"},"direction":{"type":"string","enum":["buy","sell"]},"extra_fee":{"$ref":"#/definitions/DecimalInput"},"legs":{"type":"array","items":{"$ref":"#/definitions/LegUnpricedInput"}},"rfq_id":{"type":["string","null"]},"subaccount_id":{"type":"integer"}}};
+const schema637 = {"title":"RfqGetBestQuoteParams","description":"RfqGetBestQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"client":{"type":"string"},"direction":{"type":"string","enum":["buy","sell"]},"extra_fee":{"$ref":"#/definitions/DecimalInput"},"legs":{"type":"array","items":{"$ref":"#/definitions/LegUnpricedInput"}},"rfq_id":{"type":["string","null"]},"subaccount_id":{"type":"integer"}}};
 
 function validate378(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -44570,7 +45044,7 @@ vErrors.push(err2);
 errors++;
 }
 if(!((data1 === "buy") || (data1 === "sell"))){
-const err3 = {instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema631.properties.direction.enum},message:"must be equal to one of the allowed values"};
+const err3 = {instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema637.properties.direction.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -44611,7 +45085,7 @@ errors++;
 if(data.rfq_id !== undefined){
 let data5 = data.rfq_id;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err5 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema631.properties.rfq_id.type},message:"must be string,null"};
+const err5 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema637.properties.rfq_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -44650,7 +45124,7 @@ return errors === 0;
 }
 
 export const schema_SendQuoteParams = validate381;
-const schema632 = {"title":"SendQuoteParams","description":"SendQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","rfq_id","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"client":{"type":"string"},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"$ref":"#/definitions/DecimalInput"},"label":{"type":"string"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"mmp":{"type":"boolean"},"nonce":{"type":"integer"},"referral_code":{"type":"string"},"rfq_id":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+const schema638 = {"title":"SendQuoteParams","description":"SendQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","rfq_id","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"client":{"type":"string"},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"$ref":"#/definitions/DecimalInput"},"label":{"type":"string"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"mmp":{"type":"boolean"},"nonce":{"type":"integer"},"referral_code":{"type":"string"},"rfq_id":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
 function validate381(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -44942,7 +45416,7 @@ return errors === 0;
 }
 
 export const schema_SendRfqParams = validate385;
-const schema634 = {"title":"SendRfqParams","description":"SendRfqEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["legs","subaccount_id"],"properties":{"client":{"type":"string"},"counterparties":{"type":["array","null"],"items":{"type":"string"}},"extra_fee":{"$ref":"#/definitions/DecimalInput"},"label":{"type":"string"},"legs":{"type":"array","items":{"$ref":"#/definitions/LegUnpricedInput"}},"max_total_cost":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"min_total_cost":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"partial_fill_step":{"$ref":"#/definitions/DecimalInput"},"referral_code":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+const schema640 = {"title":"SendRfqParams","description":"SendRfqEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["legs","subaccount_id"],"properties":{"client":{"type":"string"},"counterparties":{"type":["array","null"],"items":{"type":"string"}},"extra_fee":{"$ref":"#/definitions/DecimalInput"},"label":{"type":"string"},"legs":{"type":"array","items":{"$ref":"#/definitions/LegUnpricedInput"}},"max_total_cost":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"min_total_cost":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"partial_fill_step":{"$ref":"#/definitions/DecimalInput"},"referral_code":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
 function validate385(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -44983,7 +45457,7 @@ errors++;
 if(data.counterparties !== undefined){
 let data1 = data.counterparties;
 if((!(Array.isArray(data1))) && (data1 !== null)){
-const err3 = {instancePath:instancePath+"/counterparties",schemaPath:"#/properties/counterparties/type",keyword:"type",params:{type: schema634.properties.counterparties.type},message:"must be array,null"};
+const err3 = {instancePath:instancePath+"/counterparties",schemaPath:"#/properties/counterparties/type",keyword:"type",params:{type: schema640.properties.counterparties.type},message:"must be array,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -45191,7 +45665,7 @@ return errors === 0;
 }
 
 export const schema_SessionKeysParams = validate391;
-const schema635 = {"title":"SessionKeysParams","description":"SessionKeysEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
+const schema641 = {"title":"SessionKeysParams","description":"SessionKeysEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
 
 function validate391(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -45235,7 +45709,7 @@ return errors === 0;
 }
 
 export const schema_SessionKeysResult = validate392;
-const schema636 = {"title":"SessionKeysResult","description":"PrivateSessionKeysRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["public_session_keys"],"properties":{"public_session_keys":{"type":"array","items":{"$ref":"#/definitions/SessionKeyResponse"}}}};
+const schema642 = {"title":"SessionKeysResult","description":"PrivateSessionKeysRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["public_session_keys"],"properties":{"public_session_keys":{"type":"array","items":{"$ref":"#/definitions/SessionKeyResponse"}}}};
 
 function validate392(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -45541,7 +46015,7 @@ return errors === 0;
 }
 
 export const schema_SetCancelOnDisconnectParams = validate393;
-const schema638 = {"title":"SetCancelOnDisconnectParams","description":"SetCancelOnDisconnectEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"enabled":{"type":["boolean","null"]},"wallet":{"type":["string","null"]}}};
+const schema644 = {"title":"SetCancelOnDisconnectParams","description":"SetCancelOnDisconnectEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"enabled":{"type":["boolean","null"]},"wallet":{"type":["string","null"]}}};
 
 function validate393(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -45550,7 +46024,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.enabled !== undefined){
 let data0 = data.enabled;
 if((typeof data0 !== "boolean") && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: schema638.properties.enabled.type},message:"must be boolean,null"};
+const err0 = {instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: schema644.properties.enabled.type},message:"must be boolean,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -45563,7 +46037,7 @@ errors++;
 if(data.wallet !== undefined){
 let data1 = data.wallet;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err1 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema638.properties.wallet.type},message:"must be string,null"};
+const err1 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema644.properties.wallet.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -45589,7 +46063,7 @@ return errors === 0;
 }
 
 export const schema_SetMmpConfigParams = validate394;
-const schema639 = {"title":"SetMmpConfigParams","description":"SetMmpConfigEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency","mmp_frozen_time","mmp_interval","subaccount_id"],"properties":{"currency":{"type":"string"},"mmp_amount_limit":{"$ref":"#/definitions/DecimalInput"},"mmp_delta_limit":{"$ref":"#/definitions/DecimalInput"},"mmp_frozen_time":{"type":"number"},"mmp_interval":{"type":"number"},"subaccount_id":{"type":"integer"}}};
+const schema645 = {"title":"SetMmpConfigParams","description":"SetMmpConfigEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency","mmp_frozen_time","mmp_interval","subaccount_id"],"properties":{"currency":{"type":"string"},"mmp_amount_limit":{"$ref":"#/definitions/DecimalInput"},"mmp_delta_limit":{"$ref":"#/definitions/DecimalInput"},"mmp_frozen_time":{"type":"number"},"mmp_interval":{"type":"number"},"subaccount_id":{"type":"integer"}}};
 
 function validate394(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -45714,7 +46188,7 @@ return errors === 0;
 }
 
 export const schema_SetMmpConfigResponse = validate397;
-const schema640 = {"title":"SetMmpConfigResponse","description":"SetMmpConfigResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency","mmp_amount_limit","mmp_delta_limit","mmp_frozen_time","mmp_interval","subaccount_id"],"properties":{"currency":{"type":"string"},"mmp_amount_limit":{"type":"string"},"mmp_delta_limit":{"type":"string"},"mmp_frozen_time":{"type":"number"},"mmp_interval":{"type":"number"},"subaccount_id":{"type":"integer"}}};
+const schema646 = {"title":"SetMmpConfigResponse","description":"SetMmpConfigResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency","mmp_amount_limit","mmp_delta_limit","mmp_frozen_time","mmp_interval","subaccount_id"],"properties":{"currency":{"type":"string"},"mmp_amount_limit":{"type":"string"},"mmp_delta_limit":{"type":"string"},"mmp_frozen_time":{"type":"number"},"mmp_interval":{"type":"number"},"subaccount_id":{"type":"integer"}}};
 
 function validate397(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -45871,7 +46345,7 @@ return errors === 0;
 }
 
 export const schema_SetSessionKeyParams = validate398;
-const schema641 = {"title":"SetSessionKeyParams","description":"SetSessionKeyEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["expiry_sec","nonce","offchain_scopes","protocol_scopes","public_session_key","signature","signature_expiry_sec","signer","wallet"],"properties":{"expiry_sec":{"type":"integer"},"ip_whitelist":{"type":["array","null"],"items":{"type":"string"}},"label":{"type":["string","null"]},"nonce":{"type":"string"},"offchain_scopes":{"type":"array","items":{"type":"string"}},"protocol_scopes":{"type":"array","items":{"type":"string"}},"public_session_key":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_ids":{"type":["array","null"],"items":{"type":"integer"}},"wallet":{"type":"string"}}};
+const schema647 = {"title":"SetSessionKeyParams","description":"SetSessionKeyEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["expiry_sec","nonce","offchain_scopes","protocol_scopes","public_session_key","signature","signature_expiry_sec","signer","wallet"],"properties":{"expiry_sec":{"type":"integer"},"ip_whitelist":{"type":["array","null"],"items":{"type":"string"}},"label":{"type":["string","null"]},"nonce":{"type":"string"},"offchain_scopes":{"type":"array","items":{"type":"string"}},"protocol_scopes":{"type":"array","items":{"type":"string"}},"public_session_key":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_ids":{"type":["array","null"],"items":{"type":"integer"}},"wallet":{"type":"string"}}};
 
 function validate398(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -45983,7 +46457,7 @@ errors++;
 if(data.ip_whitelist !== undefined){
 let data1 = data.ip_whitelist;
 if((!(Array.isArray(data1))) && (data1 !== null)){
-const err10 = {instancePath:instancePath+"/ip_whitelist",schemaPath:"#/properties/ip_whitelist/type",keyword:"type",params:{type: schema641.properties.ip_whitelist.type},message:"must be array,null"};
+const err10 = {instancePath:instancePath+"/ip_whitelist",schemaPath:"#/properties/ip_whitelist/type",keyword:"type",params:{type: schema647.properties.ip_whitelist.type},message:"must be array,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -46011,7 +46485,7 @@ errors++;
 if(data.label !== undefined){
 let data3 = data.label;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err12 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema641.properties.label.type},message:"must be string,null"};
+const err12 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema647.properties.label.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -46141,7 +46615,7 @@ errors++;
 if(data.subaccount_ids !== undefined){
 let data13 = data.subaccount_ids;
 if((!(Array.isArray(data13))) && (data13 !== null)){
-const err22 = {instancePath:instancePath+"/subaccount_ids",schemaPath:"#/properties/subaccount_ids/type",keyword:"type",params:{type: schema641.properties.subaccount_ids.type},message:"must be array,null"};
+const err22 = {instancePath:instancePath+"/subaccount_ids",schemaPath:"#/properties/subaccount_ids/type",keyword:"type",params:{type: schema647.properties.subaccount_ids.type},message:"must be array,null"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -46195,7 +46669,7 @@ return errors === 0;
 }
 
 export const schema_SetSessionKeyResult = validate399;
-const schema642 = {"title":"SetSessionKeyResult","description":"PrivateSetSessionKeyEdgeRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["expiry_sec","ip_whitelist","offchain_scopes","protocol_scopes","public_session_key","subaccount_ids"],"properties":{"expiry_sec":{"type":"integer"},"ip_whitelist":{"type":"array","items":{"type":"string"}},"label":{"type":["string","null"]},"offchain_scopes":{"type":"array","items":{"type":"string"}},"protocol_scopes":{"type":"array","items":{"type":"string"}},"public_session_key":{"type":"string"},"subaccount_ids":{"type":"array","items":{"type":"integer"}}}};
+const schema648 = {"title":"SetSessionKeyResult","description":"PrivateSetSessionKeyEdgeRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["expiry_sec","ip_whitelist","offchain_scopes","protocol_scopes","public_session_key","subaccount_ids"],"properties":{"expiry_sec":{"type":"integer"},"ip_whitelist":{"type":"array","items":{"type":"string"}},"label":{"type":["string","null"]},"offchain_scopes":{"type":"array","items":{"type":"string"}},"protocol_scopes":{"type":"array","items":{"type":"string"}},"public_session_key":{"type":"string"},"subaccount_ids":{"type":"array","items":{"type":"integer"}}}};
 
 function validate399(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -46305,7 +46779,7 @@ errors++;
 if(data.label !== undefined){
 let data3 = data.label;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err9 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema642.properties.label.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema648.properties.label.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -46428,8 +46902,8 @@ return errors === 0;
 }
 
 export const schema_TransferPositionsParams = validate400;
-const schema643 = {"title":"TransferPositionsParams","description":"TransferPositionsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["maker_params","taker_params","wallet"],"properties":{"maker_params":{"$ref":"#/definitions/SignedTransferQuoteParams"},"taker_params":{"$ref":"#/definitions/SignedTransferQuoteParams"},"wallet":{"type":"string"}}};
-const schema644 = {"title":"SignedTransferQuoteParams","description":"SignedTransferQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"direction":{"$ref":"#/definitions/Direction"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"nonce":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+const schema649 = {"title":"TransferPositionsParams","description":"TransferPositionsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["maker_params","taker_params","wallet"],"properties":{"maker_params":{"$ref":"#/definitions/SignedTransferQuoteParams"},"taker_params":{"$ref":"#/definitions/SignedTransferQuoteParams"},"wallet":{"type":"string"}}};
+const schema650 = {"title":"SignedTransferQuoteParams","description":"SignedTransferQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"direction":{"$ref":"#/definitions/Direction"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"nonce":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
 function validate401(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -46932,7 +47406,7 @@ return errors === 0;
 }
 
 export const schema_TransferPositions = validate409;
-const schema648 = {"title":"TransferPositions","description":"TransferPositionsWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["maker_quote","taker_quote"],"properties":{"maker_quote":{"$ref":"#/definitions/QuotePrivate"},"taker_quote":{"$ref":"#/definitions/QuotePrivate"}}};
+const schema654 = {"title":"TransferPositions","description":"TransferPositionsWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["maker_quote","taker_quote"],"properties":{"maker_quote":{"$ref":"#/definitions/QuotePrivate"},"taker_quote":{"$ref":"#/definitions/QuotePrivate"}}};
 
 function validate409(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -46986,7 +47460,7 @@ return errors === 0;
 }
 
 export const schema_TransferSpotParams = validate412;
-const schema649 = {"title":"TransferSpotParams","description":"PrivateTransferSpotEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","asset_name","max_fee_usd","new_subaccount_manager","nonce","signature","signature_expiry_sec","signer","sub_id","subaccount_id","to_subaccount_id"],"properties":{"amount":{"$ref":"#/definitions/DecimalInput"},"asset_name":{"type":"string"},"max_fee_usd":{"$ref":"#/definitions/DecimalInput"},"new_subaccount_manager":{"type":"number"},"nonce":{"type":"integer"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"sub_id":{"type":"integer"},"subaccount_id":{"type":"integer"},"to_subaccount_id":{"type":"integer"}}};
+const schema655 = {"title":"TransferSpotParams","description":"PrivateTransferSpotEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","asset_name","max_fee_usd","new_subaccount_manager","nonce","signature","signature_expiry_sec","signer","sub_id","subaccount_id","to_subaccount_id"],"properties":{"amount":{"$ref":"#/definitions/DecimalInput"},"asset_name":{"type":"string"},"max_fee_usd":{"$ref":"#/definitions/DecimalInput"},"new_subaccount_manager":{"type":"number"},"nonce":{"type":"integer"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"sub_id":{"type":"integer"},"subaccount_id":{"type":"integer"},"to_subaccount_id":{"type":"integer"}}};
 
 function validate412(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -47244,7 +47718,7 @@ return errors === 0;
 }
 
 export const schema_TransferSpotResult = validate415;
-const schema650 = {"title":"TransferSpotResult","description":"PrivateTransferSpotEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
+const schema656 = {"title":"TransferSpotResult","description":"PrivateTransferSpotEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
 
 function validate415(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -47311,7 +47785,7 @@ return errors === 0;
 }
 
 export const schema_TransferSpotExternalParams = validate416;
-const schema651 = {"title":"TransferSpotExternalParams","description":"PrivateTransferSpotExternalEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","asset_name","max_fee_usd","new_subaccount_manager","nonce","recipient_address","signature","signature_expiry_sec","signer","sub_id","subaccount_id","to_subaccount_id"],"properties":{"amount":{"$ref":"#/definitions/DecimalInput"},"asset_name":{"type":"string"},"max_fee_usd":{"$ref":"#/definitions/DecimalInput"},"new_subaccount_manager":{"type":"number"},"nonce":{"type":"integer"},"recipient_address":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"sub_id":{"type":"integer"},"subaccount_id":{"type":"integer"},"to_subaccount_id":{"type":"integer"}}};
+const schema657 = {"title":"TransferSpotExternalParams","description":"PrivateTransferSpotExternalEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","asset_name","max_fee_usd","new_subaccount_manager","nonce","recipient_address","signature","signature_expiry_sec","signer","sub_id","subaccount_id","to_subaccount_id"],"properties":{"amount":{"$ref":"#/definitions/DecimalInput"},"asset_name":{"type":"string"},"max_fee_usd":{"$ref":"#/definitions/DecimalInput"},"new_subaccount_manager":{"type":"number"},"nonce":{"type":"integer"},"recipient_address":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"sub_id":{"type":"integer"},"subaccount_id":{"type":"integer"},"to_subaccount_id":{"type":"integer"}}};
 
 function validate416(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -47591,7 +48065,7 @@ return errors === 0;
 }
 
 export const schema_TransferSpotExternalResult = validate419;
-const schema652 = {"title":"TransferSpotExternalResult","description":"PrivateTransferSpotExternalEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
+const schema658 = {"title":"TransferSpotExternalResult","description":"PrivateTransferSpotExternalEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
 
 function validate419(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -47658,7 +48132,7 @@ return errors === 0;
 }
 
 export const schema_UpdateVaultInfoParams = validate420;
-const schema653 = {"title":"UpdateVaultInfoParams","description":"UpdateVaultInfoEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"description":{"type":["string","null"]},"mtm_cap":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"name":{"type":["string","null"]},"subaccount_id":{"type":"integer"},"whitelist_only":{"type":["boolean","null"]}}};
+const schema659 = {"title":"UpdateVaultInfoParams","description":"UpdateVaultInfoEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"description":{"type":["string","null"]},"mtm_cap":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"name":{"type":["string","null"]},"subaccount_id":{"type":"integer"},"whitelist_only":{"type":["boolean","null"]}}};
 
 function validate420(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -47677,7 +48151,7 @@ errors++;
 if(data.description !== undefined){
 let data0 = data.description;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err1 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema653.properties.description.type},message:"must be string,null"};
+const err1 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema659.properties.description.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -47738,7 +48212,7 @@ vErrors = null;
 if(data.name !== undefined){
 let data2 = data.name;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema653.properties.name.type},message:"must be string,null"};
+const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema659.properties.name.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -47764,7 +48238,7 @@ errors++;
 if(data.whitelist_only !== undefined){
 let data4 = data.whitelist_only;
 if((typeof data4 !== "boolean") && (data4 !== null)){
-const err6 = {instancePath:instancePath+"/whitelist_only",schemaPath:"#/properties/whitelist_only/type",keyword:"type",params:{type: schema653.properties.whitelist_only.type},message:"must be boolean,null"};
+const err6 = {instancePath:instancePath+"/whitelist_only",schemaPath:"#/properties/whitelist_only/type",keyword:"type",params:{type: schema659.properties.whitelist_only.type},message:"must be boolean,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -47790,7 +48264,7 @@ return errors === 0;
 }
 
 export const schema_OffchainAck = validate422;
-const schema654 = {"title":"OffchainAck","description":"OffchainAckWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["status"],"properties":{"status":{"type":"string"}}};
+const schema660 = {"title":"OffchainAck","description":"OffchainAckWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["status"],"properties":{"status":{"type":"string"}}};
 
 function validate422(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -47834,7 +48308,7 @@ return errors === 0;
 }
 
 export const schema_UpdateWhitelistedRecipientsParams = validate423;
-const schema655 = {"title":"UpdateWhitelistedRecipientsParams","description":"UpdateWhitelistedRecipientsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["add","nonce","remove","signature","signature_expiry_sec","signer","wallet"],"properties":{"add":{"type":"array","items":{"type":"string"}},"nonce":{"type":"integer"},"remove":{"type":"array","items":{"type":"string"}},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"wallet":{"type":"string"}}};
+const schema661 = {"title":"UpdateWhitelistedRecipientsParams","description":"UpdateWhitelistedRecipientsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["add","nonce","remove","signature","signature_expiry_sec","signer","wallet"],"properties":{"add":{"type":"array","items":{"type":"string"}},"nonce":{"type":"integer"},"remove":{"type":"array","items":{"type":"string"}},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"wallet":{"type":"string"}}};
 
 function validate423(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -48044,7 +48518,7 @@ return errors === 0;
 }
 
 export const schema_UpdateWhitelistedRecipientsResult = validate424;
-const schema656 = {"title":"UpdateWhitelistedRecipientsResult","description":"UpdateWhitelistedRecipientsEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id","whitelisted_recipients"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"},"whitelisted_recipients":{"type":"array","items":{"type":"string"}}}};
+const schema662 = {"title":"UpdateWhitelistedRecipientsResult","description":"UpdateWhitelistedRecipientsEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id","whitelisted_recipients"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"},"whitelisted_recipients":{"type":"array","items":{"type":"string"}}}};
 
 function validate424(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -48149,7 +48623,7 @@ return errors === 0;
 }
 
 export const schema_WithdrawParams = validate425;
-const schema657 = {"title":"WithdrawParams","description":"PrivateWithdrawEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount_in_underlying","asset_name","force_batch","max_fee_usd","nonce","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"amount_in_underlying":{"$ref":"#/definitions/DecimalInput"},"asset_name":{"type":"string"},"force_batch":{"type":"boolean"},"max_fee_usd":{"$ref":"#/definitions/DecimalInput"},"nonce":{"type":"integer"},"recipient":{"type":["string","null"]},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+const schema663 = {"title":"WithdrawParams","description":"PrivateWithdrawEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount_in_underlying","asset_name","force_batch","max_fee_usd","nonce","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"amount_in_underlying":{"$ref":"#/definitions/DecimalInput"},"asset_name":{"type":"string"},"force_batch":{"type":"boolean"},"max_fee_usd":{"$ref":"#/definitions/DecimalInput"},"nonce":{"type":"integer"},"recipient":{"type":["string","null"]},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
 function validate425(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -48297,7 +48771,7 @@ errors++;
 if(data.recipient !== undefined){
 let data5 = data.recipient;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err12 = {instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/type",keyword:"type",params:{type: schema657.properties.recipient.type},message:"must be string,null"};
+const err12 = {instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/type",keyword:"type",params:{type: schema663.properties.recipient.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -48373,7 +48847,7 @@ return errors === 0;
 }
 
 export const schema_WithdrawResult = validate428;
-const schema658 = {"title":"WithdrawResult","description":"PrivateWithdrawEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
+const schema664 = {"title":"WithdrawResult","description":"PrivateWithdrawEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
 
 function validate428(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -48440,7 +48914,7 @@ return errors === 0;
 }
 
 export const schema_ExecuteQuoteDebugParams = validate429;
-const schema659 = {"title":"ExecuteQuoteDebugParams","description":"PublicExecuteQuoteDebugEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","quote_id","rfq_id","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"direction":{"$ref":"#/definitions/Direction"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"nonce":{"type":"integer"},"quote_id":{"type":"string"},"rfq_id":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+const schema665 = {"title":"ExecuteQuoteDebugParams","description":"PublicExecuteQuoteDebugEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","quote_id","rfq_id","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"direction":{"$ref":"#/definitions/Direction"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"nonce":{"type":"integer"},"quote_id":{"type":"string"},"rfq_id":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
 function validate429(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -48700,7 +49174,7 @@ return errors === 0;
 }
 
 export const schema_QuoteExecuteDebugResult = validate432;
-const schema661 = {"title":"QuoteExecuteDebugResult","description":"QuoteExecuteDebugResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["action_hash","encoded_data","encoded_data_hashed","encoded_legs","legs_hash","typed_data_hash"],"properties":{"action_hash":{"type":"string"},"encoded_data":{"type":"string"},"encoded_data_hashed":{"type":"string"},"encoded_legs":{"type":"string"},"legs_hash":{"type":"string"},"typed_data_hash":{"type":"string"}}};
+const schema667 = {"title":"QuoteExecuteDebugResult","description":"QuoteExecuteDebugResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["action_hash","encoded_data","encoded_data_hashed","encoded_legs","legs_hash","typed_data_hash"],"properties":{"action_hash":{"type":"string"},"encoded_data":{"type":"string"},"encoded_data_hashed":{"type":"string"},"encoded_legs":{"type":"string"},"legs_hash":{"type":"string"},"typed_data_hash":{"type":"string"}}};
 
 function validate432(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -48854,7 +49328,7 @@ return errors === 0;
 }
 
 export const schema_GetAllReferralCodesParams = validate433;
-const schema662 = {"title":"GetAllReferralCodesParams","description":"GetAllReferralCodesParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object"};
+const schema668 = {"title":"GetAllReferralCodesParams","description":"GetAllReferralCodesParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object"};
 
 function validate433(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -48874,7 +49348,7 @@ return errors === 0;
 }
 
 export const schema_Referrer = validate434;
-const schema663 = {"title":"Referrer","description":"Referrer in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["referral_code","wallet"],"properties":{"receiving_wallet":{"type":["string","null"]},"referral_code":{"type":"string"},"wallet":{"type":"string"}}};
+const schema669 = {"title":"Referrer","description":"Referrer in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["referral_code","wallet"],"properties":{"receiving_wallet":{"type":["string","null"]},"referral_code":{"type":"string"},"wallet":{"type":"string"}}};
 
 function validate434(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -48903,7 +49377,7 @@ errors++;
 if(data.receiving_wallet !== undefined){
 let data0 = data.receiving_wallet;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err2 = {instancePath:instancePath+"/receiving_wallet",schemaPath:"#/properties/receiving_wallet/type",keyword:"type",params:{type: schema663.properties.receiving_wallet.type},message:"must be string,null"};
+const err2 = {instancePath:instancePath+"/receiving_wallet",schemaPath:"#/properties/receiving_wallet/type",keyword:"type",params:{type: schema669.properties.receiving_wallet.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -48953,7 +49427,7 @@ return errors === 0;
 }
 
 export const schema_GetAssetsParams = validate435;
-const schema664 = {"title":"GetAssetsParams","description":"GetAssetsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["asset_type","currency","expired"],"properties":{"asset_type":{"type":"string","enum":["option","perp","erc20"]},"currency":{"type":"string"},"expired":{"type":"boolean"}}};
+const schema670 = {"title":"GetAssetsParams","description":"GetAssetsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["asset_type","currency","expired"],"properties":{"asset_type":{"type":"string","enum":["option","perp","erc20"]},"currency":{"type":"string"},"expired":{"type":"boolean"}}};
 
 function validate435(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -49002,7 +49476,7 @@ vErrors.push(err3);
 errors++;
 }
 if(!(((data0 === "option") || (data0 === "perp")) || (data0 === "erc20"))){
-const err4 = {instancePath:instancePath+"/asset_type",schemaPath:"#/properties/asset_type/enum",keyword:"enum",params:{allowedValues: schema664.properties.asset_type.enum},message:"must be equal to one of the allowed values"};
+const err4 = {instancePath:instancePath+"/asset_type",schemaPath:"#/properties/asset_type/enum",keyword:"enum",params:{allowedValues: schema670.properties.asset_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -49052,8 +49526,8 @@ return errors === 0;
 }
 
 export const schema_AssetResponsePublic = validate436;
-const schema665 = {"title":"AssetResponsePublic","description":"AssetResponsePublic in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["address","asset_id","asset_name","asset_type","currency","is_collateral","is_position","sub_id"],"properties":{"address":{"type":"string"},"asset_id":{"type":"string"},"asset_name":{"type":"string"},"asset_type":{"type":"string","enum":["option","perp","erc20"]},"currency":{"type":"string"},"erc20_details":{"anyOf":[{"$ref":"#/definitions/SpotPublicDetails"},{"type":"null"}]},"is_collateral":{"type":"boolean"},"is_position":{"type":"boolean"},"option_details":{"anyOf":[{"$ref":"#/definitions/OptionDetails"},{"type":"null"}]},"perp_details":{"anyOf":[{"$ref":"#/definitions/PerpDetails"},{"type":"null"}]},"sub_id":{"type":"string"}}};
-const schema666 = {"title":"SpotPublicDetails","description":"SpotPublicDetails in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["borrow_index","decimals","supply_index","underlying_erc20_address"],"properties":{"borrow_index":{"type":"string"},"decimals":{"type":"integer"},"supply_index":{"type":"string"},"underlying_erc20_address":{"type":"string"}}};
+const schema671 = {"title":"AssetResponsePublic","description":"AssetResponsePublic in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["address","asset_id","asset_name","asset_type","currency","is_collateral","is_position","sub_id"],"properties":{"address":{"type":"string"},"asset_id":{"type":"string"},"asset_name":{"type":"string"},"asset_type":{"type":"string","enum":["option","perp","erc20"]},"currency":{"type":"string"},"erc20_details":{"anyOf":[{"$ref":"#/definitions/SpotPublicDetails"},{"type":"null"}]},"is_collateral":{"type":"boolean"},"is_position":{"type":"boolean"},"option_details":{"anyOf":[{"$ref":"#/definitions/OptionDetails"},{"type":"null"}]},"perp_details":{"anyOf":[{"$ref":"#/definitions/PerpDetails"},{"type":"null"}]},"sub_id":{"type":"string"}}};
+const schema672 = {"title":"SpotPublicDetails","description":"SpotPublicDetails in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["borrow_index","decimals","supply_index","underlying_erc20_address"],"properties":{"borrow_index":{"type":"string"},"decimals":{"type":"integer"},"supply_index":{"type":"string"},"underlying_erc20_address":{"type":"string"}}};
 
 function validate436(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -49188,7 +49662,7 @@ vErrors.push(err11);
 errors++;
 }
 if(!(((data3 === "option") || (data3 === "perp")) || (data3 === "erc20"))){
-const err12 = {instancePath:instancePath+"/asset_type",schemaPath:"#/properties/asset_type/enum",keyword:"enum",params:{allowedValues: schema665.properties.asset_type.enum},message:"must be equal to one of the allowed values"};
+const err12 = {instancePath:instancePath+"/asset_type",schemaPath:"#/properties/asset_type/enum",keyword:"enum",params:{allowedValues: schema671.properties.asset_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -49613,7 +50087,7 @@ return errors === 0;
 }
 
 export const schema_GetCurrencyParams = validate440;
-const schema668 = {"title":"GetCurrencyParams","description":"GetCurrencyEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency"],"properties":{"currency":{"type":"string"}}};
+const schema674 = {"title":"GetCurrencyParams","description":"GetCurrencyEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency"],"properties":{"currency":{"type":"string"}}};
 
 function validate440(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -49657,7 +50131,7 @@ return errors === 0;
 }
 
 export const schema_GetIndexChartDataParams = validate441;
-const schema669 = {"title":"GetIndexChartDataParams","description":"GetIndexChartDataEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency","end_timestamp","period","start_timestamp"],"properties":{"currency":{"type":"string"},"end_timestamp":{"type":"integer"},"period":{"type":"number"},"start_timestamp":{"type":"integer"}}};
+const schema675 = {"title":"GetIndexChartDataParams","description":"GetIndexChartDataEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency","end_timestamp","period","start_timestamp"],"properties":{"currency":{"type":"string"},"end_timestamp":{"type":"integer"},"period":{"type":"number","exclusiveMinimum":0,"description":"A bucket length in seconds: above 0."},"start_timestamp":{"type":"integer"}}};
 
 function validate441(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -49730,8 +50204,9 @@ errors++;
 }
 if(data.period !== undefined){
 let data2 = data.period;
-if(!((typeof data2 == "number") && (isFinite(data2)))){
-const err6 = {instancePath:instancePath+"/period",schemaPath:"#/properties/period/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 <= 0 || isNaN(data2)){
+const err6 = {instancePath:instancePath+"/period",schemaPath:"#/properties/period/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -49741,10 +50216,8 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.start_timestamp !== undefined){
-let data3 = data.start_timestamp;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err7 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err7 = {instancePath:instancePath+"/period",schemaPath:"#/properties/period/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -49754,9 +50227,10 @@ vErrors.push(err7);
 errors++;
 }
 }
-}
-else {
-const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.start_timestamp !== undefined){
+let data3 = data.start_timestamp;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err8 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -49765,12 +50239,24 @@ vErrors.push(err8);
 }
 errors++;
 }
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
 validate441.errors = vErrors;
 return errors === 0;
 }
 
 export const schema_IndexCandle = validate442;
-const schema670 = {"title":"IndexCandle","description":"IndexCandle in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["close_price","high_price","low_price","open_price","price","timestamp","timestamp_bucket"],"properties":{"close_price":{"type":"string"},"high_price":{"type":"string"},"low_price":{"type":"string"},"open_price":{"type":"string"},"price":{"type":"string"},"timestamp":{"type":"integer"},"timestamp_bucket":{"type":"integer"}}};
+const schema676 = {"title":"IndexCandle","description":"IndexCandle in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["close_price","high_price","low_price","open_price","price","timestamp","timestamp_bucket"],"properties":{"close_price":{"type":"string"},"high_price":{"type":"string"},"low_price":{"type":"string"},"open_price":{"type":"string"},"price":{"type":"string"},"timestamp":{"type":"integer"},"timestamp_bucket":{"type":"integer"}}};
 
 function validate442(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -49948,7 +50434,7 @@ return errors === 0;
 }
 
 export const schema_GetInterestRateHistoryParams = validate443;
-const schema671 = {"title":"GetInterestRateHistoryParams","description":"GetInterestRateHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency"],"properties":{"currency":{"type":"string"},"end_timestamp":{"type":["integer","null"]},"period":{"type":["number","null"]},"risk_universe_id":{"type":["integer","null"]},"start_timestamp":{"type":["integer","null"]}}};
+const schema677 = {"title":"GetInterestRateHistoryParams","description":"GetInterestRateHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency"],"properties":{"currency":{"type":"string"},"end_timestamp":{"type":["integer","null"]},"period":{"type":["number","null"],"exclusiveMinimum":0,"description":"A bucket length in seconds: above 0."},"risk_universe_id":{"type":["integer","null"]},"start_timestamp":{"type":["integer","null"]}}};
 
 function validate443(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -49979,7 +50465,7 @@ errors++;
 if(data.end_timestamp !== undefined){
 let data1 = data.end_timestamp;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema671.properties.end_timestamp.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema677.properties.end_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -49992,7 +50478,7 @@ errors++;
 if(data.period !== undefined){
 let data2 = data.period;
 if((!((typeof data2 == "number") && (isFinite(data2)))) && (data2 !== null)){
-const err3 = {instancePath:instancePath+"/period",schemaPath:"#/properties/period/type",keyword:"type",params:{type: schema671.properties.period.type},message:"must be number,null"};
+const err3 = {instancePath:instancePath+"/period",schemaPath:"#/properties/period/type",keyword:"type",params:{type: schema677.properties.period.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -50001,11 +50487,9 @@ vErrors.push(err3);
 }
 errors++;
 }
-}
-if(data.risk_universe_id !== undefined){
-let data3 = data.risk_universe_id;
-if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-const err4 = {instancePath:instancePath+"/risk_universe_id",schemaPath:"#/properties/risk_universe_id/type",keyword:"type",params:{type: schema671.properties.risk_universe_id.type},message:"must be integer,null"};
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 <= 0 || isNaN(data2)){
+const err4 = {instancePath:instancePath+"/period",schemaPath:"#/properties/period/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -50015,10 +50499,11 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.start_timestamp !== undefined){
-let data4 = data.start_timestamp;
-if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err5 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema671.properties.start_timestamp.type},message:"must be integer,null"};
+}
+if(data.risk_universe_id !== undefined){
+let data3 = data.risk_universe_id;
+if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
+const err5 = {instancePath:instancePath+"/risk_universe_id",schemaPath:"#/properties/risk_universe_id/type",keyword:"type",params:{type: schema677.properties.risk_universe_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -50028,9 +50513,10 @@ vErrors.push(err5);
 errors++;
 }
 }
-}
-else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.start_timestamp !== undefined){
+let data4 = data.start_timestamp;
+if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
+const err6 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema677.properties.start_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -50039,14 +50525,26 @@ vErrors.push(err6);
 }
 errors++;
 }
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
 validate443.errors = vErrors;
 return errors === 0;
 }
 
 export const schema_InterestRateHistoryResult = validate444;
-const schema672 = {"title":"InterestRateHistoryResult","description":"InterestRateHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["interest_rate_history"],"properties":{"interest_rate_history":{"type":"array","items":{"$ref":"#/definitions/InterestRateCandle"}}}};
-const schema673 = {"title":"InterestRateCandle","description":"InterestRateCandle in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["borrow_apy","risk_universe_id","supply_apy","timestamp","total_borrow","total_supply"],"properties":{"borrow_apy":{"$ref":"#/definitions/Ohlc"},"risk_universe_id":{"type":"integer"},"supply_apy":{"$ref":"#/definitions/Ohlc"},"timestamp":{"type":"integer"},"total_borrow":{"type":"string"},"total_supply":{"type":"string"}}};
-const schema674 = {"title":"Ohlc","description":"Ohlc in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["close","high","low","open"],"properties":{"close":{"type":"string"},"high":{"type":"string"},"low":{"type":"string"},"open":{"type":"string"}}};
+const schema678 = {"title":"InterestRateHistoryResult","description":"InterestRateHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["interest_rate_history"],"properties":{"interest_rate_history":{"type":"array","items":{"$ref":"#/definitions/InterestRateCandle"}}}};
+const schema679 = {"title":"InterestRateCandle","description":"InterestRateCandle in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["borrow_apy","risk_universe_id","supply_apy","timestamp","total_borrow","total_supply"],"properties":{"borrow_apy":{"$ref":"#/definitions/Ohlc"},"risk_universe_id":{"type":"integer"},"supply_apy":{"$ref":"#/definitions/Ohlc"},"timestamp":{"type":"integer"},"total_borrow":{"type":"string"},"total_supply":{"type":"string"}}};
+const schema680 = {"title":"Ohlc","description":"Ohlc in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["close","high","low","open"],"properties":{"close":{"type":"string"},"high":{"type":"string"},"low":{"type":"string"},"open":{"type":"string"}}};
 
 function validate445(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -50882,7 +51380,7 @@ return errors === 0;
 }
 
 export const schema_GetLatestSignedFeedsParams = validate449;
-const schema680 = {"title":"GetLatestSignedFeedsParams","description":"GetLatestSignedFeedsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"currency":{"type":["string","null"]},"expiry":{"type":["number","null"]}}};
+const schema686 = {"title":"GetLatestSignedFeedsParams","description":"GetLatestSignedFeedsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"currency":{"type":["string","null"]},"expiry":{"type":["number","null"]}}};
 
 function validate449(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -50891,7 +51389,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.currency !== undefined){
 let data0 = data.currency;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: schema680.properties.currency.type},message:"must be string,null"};
+const err0 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: schema686.properties.currency.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -50904,7 +51402,7 @@ errors++;
 if(data.expiry !== undefined){
 let data1 = data.expiry;
 if((!((typeof data1 == "number") && (isFinite(data1)))) && (data1 !== null)){
-const err1 = {instancePath:instancePath+"/expiry",schemaPath:"#/properties/expiry/type",keyword:"type",params:{type: schema680.properties.expiry.type},message:"must be number,null"};
+const err1 = {instancePath:instancePath+"/expiry",schemaPath:"#/properties/expiry/type",keyword:"type",params:{type: schema686.properties.expiry.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -50930,9 +51428,9 @@ return errors === 0;
 }
 
 export const schema_GetLatestSignedFeedsResponse = validate450;
-const schema681 = {"title":"GetLatestSignedFeedsResponse","description":"GetLatestSignedFeedsResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["funding_data","fwd_data","perp_data","rate_data","spot_data","vol_data"],"properties":{"funding_data":{"type":"object","additionalProperties":{"$ref":"#/definitions/FundingFeedDataResponse"}},"fwd_data":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"$ref":"#/definitions/ForwardFeedDataResponse"}}},"perp_data":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"$ref":"#/definitions/PerpFeedDataResponse"}}},"rate_data":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"$ref":"#/definitions/RateFeedDataResponse"}}},"spot_data":{"type":"object","additionalProperties":{"$ref":"#/definitions/SpotFeedDataResponse"}},"vol_data":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"$ref":"#/definitions/VolFeedDataResponse"}}}}};
-const schema682 = {"title":"FundingFeedDataResponse","description":"FundingFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","funding_rate","signatures","timestamp"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"funding_rate":{"type":"string"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"timestamp":{"type":"integer"}}};
-const schema683 = {"title":"OracleSignatureDataResponse","description":"OracleSignatureDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["signatures","signers"],"properties":{"signatures":{"type":"array","items":{"type":"string"}},"signers":{"type":"array","items":{"type":"string"}}}};
+const schema687 = {"title":"GetLatestSignedFeedsResponse","description":"GetLatestSignedFeedsResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["funding_data","fwd_data","perp_data","rate_data","spot_data","vol_data"],"properties":{"funding_data":{"type":"object","additionalProperties":{"$ref":"#/definitions/FundingFeedDataResponse"}},"fwd_data":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"$ref":"#/definitions/ForwardFeedDataResponse"}}},"perp_data":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"$ref":"#/definitions/PerpFeedDataResponse"}}},"rate_data":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"$ref":"#/definitions/RateFeedDataResponse"}}},"spot_data":{"type":"object","additionalProperties":{"$ref":"#/definitions/SpotFeedDataResponse"}},"vol_data":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"$ref":"#/definitions/VolFeedDataResponse"}}}}};
+const schema688 = {"title":"FundingFeedDataResponse","description":"FundingFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","funding_rate","signatures","timestamp"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"funding_rate":{"type":"string"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"timestamp":{"type":"integer"}}};
+const schema689 = {"title":"OracleSignatureDataResponse","description":"OracleSignatureDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["signatures","signers"],"properties":{"signatures":{"type":"array","items":{"type":"string"}},"signers":{"type":"array","items":{"type":"string"}}}};
 
 function validate451(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -51166,7 +51664,7 @@ validate451.errors = vErrors;
 return errors === 0;
 }
 
-const schema684 = {"title":"ForwardFeedDataResponse","description":"ForwardFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","expiry","fwd_diff","signatures","spot_aggregate_latest","spot_aggregate_start","timestamp"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"expiry":{"type":"number"},"fwd_diff":{"type":"string"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"spot_aggregate_latest":{"type":"string"},"spot_aggregate_start":{"type":"string"},"timestamp":{"type":"integer"}}};
+const schema690 = {"title":"ForwardFeedDataResponse","description":"ForwardFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","expiry","fwd_diff","signatures","spot_aggregate_latest","spot_aggregate_start","timestamp"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"expiry":{"type":"number"},"fwd_diff":{"type":"string"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"spot_aggregate_latest":{"type":"string"},"spot_aggregate_start":{"type":"string"},"timestamp":{"type":"integer"}}};
 
 function validate453(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -51467,7 +51965,7 @@ validate453.errors = vErrors;
 return errors === 0;
 }
 
-const schema686 = {"title":"PerpFeedDataResponse","description":"PerpFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","signatures","spot_diff_value","timestamp","type"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"spot_diff_value":{"type":"string"},"timestamp":{"type":"integer"},"type":{"type":"string"}}};
+const schema692 = {"title":"PerpFeedDataResponse","description":"PerpFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","signatures","spot_diff_value","timestamp","type"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"spot_diff_value":{"type":"string"},"timestamp":{"type":"integer"},"type":{"type":"string"}}};
 
 function validate455(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -51723,7 +52221,7 @@ validate455.errors = vErrors;
 return errors === 0;
 }
 
-const schema688 = {"title":"RateFeedDataResponse","description":"RateFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","expiry","rate","signatures","timestamp"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"expiry":{"type":"number"},"rate":{"type":"string"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"timestamp":{"type":"integer"}}};
+const schema694 = {"title":"RateFeedDataResponse","description":"RateFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","expiry","rate","signatures","timestamp"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"expiry":{"type":"number"},"rate":{"type":"string"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"timestamp":{"type":"integer"}}};
 
 function validate457(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -51980,7 +52478,7 @@ validate457.errors = vErrors;
 return errors === 0;
 }
 
-const schema690 = {"title":"SpotFeedDataResponse","description":"SpotFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","price","signatures","timestamp"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"feed_source_type":{"type":["string","null"]},"price":{"type":"string"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"timestamp":{"type":"integer"}}};
+const schema696 = {"title":"SpotFeedDataResponse","description":"SpotFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","price","signatures","timestamp"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"feed_source_type":{"type":["string","null"]},"price":{"type":"string"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"timestamp":{"type":"integer"}}};
 
 function validate459(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -52086,7 +52584,7 @@ errors++;
 if(data.feed_source_type !== undefined){
 let data3 = data.feed_source_type;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err9 = {instancePath:instancePath+"/feed_source_type",schemaPath:"#/properties/feed_source_type/type",keyword:"type",params:{type: schema690.properties.feed_source_type.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/feed_source_type",schemaPath:"#/properties/feed_source_type/type",keyword:"type",params:{type: schema696.properties.feed_source_type.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -52227,8 +52725,8 @@ validate459.errors = vErrors;
 return errors === 0;
 }
 
-const schema692 = {"title":"VolFeedDataResponse","description":"VolFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","expiry","signatures","timestamp","vol_data"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"expiry":{"type":"number"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"timestamp":{"type":"integer"},"vol_data":{"$ref":"#/definitions/VolSVIParamDataResponse"}}};
-const schema694 = {"title":"VolSVIParamDataResponse","description":"VolSVIParamDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["SVI_a","SVI_b","SVI_fwd","SVI_m","SVI_refTau","SVI_rho","SVI_sigma"],"properties":{"SVI_a":{"type":"string"},"SVI_b":{"type":"string"},"SVI_fwd":{"type":"string"},"SVI_m":{"type":"string"},"SVI_refTau":{"type":"string"},"SVI_rho":{"type":"string"},"SVI_sigma":{"type":"string"}}};
+const schema698 = {"title":"VolFeedDataResponse","description":"VolFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","expiry","signatures","timestamp","vol_data"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"expiry":{"type":"number"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"timestamp":{"type":"integer"},"vol_data":{"$ref":"#/definitions/VolSVIParamDataResponse"}}};
+const schema700 = {"title":"VolSVIParamDataResponse","description":"VolSVIParamDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["SVI_a","SVI_b","SVI_fwd","SVI_m","SVI_refTau","SVI_rho","SVI_sigma"],"properties":{"SVI_a":{"type":"string"},"SVI_b":{"type":"string"},"SVI_fwd":{"type":"string"},"SVI_m":{"type":"string"},"SVI_refTau":{"type":"string"},"SVI_rho":{"type":"string"},"SVI_sigma":{"type":"string"}}};
 
 function validate461(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -54159,7 +54657,7 @@ errors++;
 if(data.feed_source_type !== undefined){
 let data3 = data.feed_source_type;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err9 = {instancePath:instancePath+"/feed_source_type",schemaPath:"#/properties/feed_source_type/type",keyword:"type",params:{type: schema690.properties.feed_source_type.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/feed_source_type",schemaPath:"#/properties/feed_source_type/type",keyword:"type",params:{type: schema696.properties.feed_source_type.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -54890,7 +55388,7 @@ return errors === 0;
 }
 
 export const schema_GetOnchainActionHistoryParams = validate471;
-const schema710 = {"title":"GetOnchainActionHistoryParams","description":"GetOnchainActionHistoryParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"action_type":{"type":["number","null"]},"end_timestamp":{"type":["integer","null"]},"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"]},"start_timestamp":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
+const schema716 = {"title":"GetOnchainActionHistoryParams","description":"GetOnchainActionHistoryParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"action_type":{"type":["number","null"]},"end_timestamp":{"type":["integer","null"]},"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"],"minimum":1},"start_timestamp":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
 
 function validate471(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -54899,7 +55397,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.action_type !== undefined){
 let data0 = data.action_type;
 if((!((typeof data0 == "number") && (isFinite(data0)))) && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/action_type",schemaPath:"#/properties/action_type/type",keyword:"type",params:{type: schema710.properties.action_type.type},message:"must be number,null"};
+const err0 = {instancePath:instancePath+"/action_type",schemaPath:"#/properties/action_type/type",keyword:"type",params:{type: schema716.properties.action_type.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -54912,7 +55410,7 @@ errors++;
 if(data.end_timestamp !== undefined){
 let data1 = data.end_timestamp;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err1 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema710.properties.end_timestamp.type},message:"must be integer,null"};
+const err1 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema716.properties.end_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -54925,7 +55423,7 @@ errors++;
 if(data.page !== undefined){
 let data2 = data.page;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema710.properties.page.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema716.properties.page.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -54938,7 +55436,7 @@ errors++;
 if(data.page_size !== undefined){
 let data3 = data.page_size;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-const err3 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema710.properties.page_size.type},message:"must be integer,null"};
+const err3 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema716.properties.page_size.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -54947,11 +55445,9 @@ vErrors.push(err3);
 }
 errors++;
 }
-}
-if(data.start_timestamp !== undefined){
-let data4 = data.start_timestamp;
-if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err4 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema710.properties.start_timestamp.type},message:"must be integer,null"};
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 < 1 || isNaN(data3)){
+const err4 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -54961,10 +55457,11 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.wallet !== undefined){
-let data5 = data.wallet;
-if((typeof data5 !== "string") && (data5 !== null)){
-const err5 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema710.properties.wallet.type},message:"must be string,null"};
+}
+if(data.start_timestamp !== undefined){
+let data4 = data.start_timestamp;
+if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
+const err5 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema716.properties.start_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -54974,9 +55471,10 @@ vErrors.push(err5);
 errors++;
 }
 }
-}
-else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.wallet !== undefined){
+let data5 = data.wallet;
+if((typeof data5 !== "string") && (data5 !== null)){
+const err6 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema716.properties.wallet.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -54985,13 +55483,25 @@ vErrors.push(err6);
 }
 errors++;
 }
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
 validate471.errors = vErrors;
 return errors === 0;
 }
 
 export const schema_GetOnchainActionHistoryResponse = validate472;
-const schema711 = {"title":"GetOnchainActionHistoryResponse","description":"GetOnchainActionHistoryResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["actions","pagination"],"properties":{"actions":{"type":"array","items":{"$ref":"#/definitions/OnchainActionHistoryEntry"}},"pagination":{"$ref":"#/definitions/Pagination"}}};
-const schema712 = {"title":"OnchainActionHistoryEntry","description":"OnchainActionHistoryEntry in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["acc","action_id","action_type","action_type_label","block_number","data","l1_sender","queue","status","updated_at"],"properties":{"acc":{"type":"string"},"action_id":{"type":"integer"},"action_type":{"type":"number"},"action_type_label":{"type":"string"},"block_number":{"type":"number"},"data":{"type":"string"},"error_code":{"type":["number","null"]},"error_message":{"type":["string","null"]},"fallback_at":{"type":["number","null"]},"first_failed_at":{"type":["number","null"]},"l1_sender":{"type":"string"},"last_failed_at":{"type":["number","null"]},"op_uuid":{"type":["string","null"]},"queue":{"type":"string"},"status":{"type":"string"},"tx_hash":{"type":["string","null"]},"updated_at":{"type":"number"}}};
+const schema717 = {"title":"GetOnchainActionHistoryResponse","description":"GetOnchainActionHistoryResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["actions","pagination"],"properties":{"actions":{"type":"array","items":{"$ref":"#/definitions/OnchainActionHistoryEntry"}},"pagination":{"$ref":"#/definitions/Pagination"}}};
+const schema718 = {"title":"OnchainActionHistoryEntry","description":"OnchainActionHistoryEntry in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["acc","action_id","action_type","action_type_label","block_number","data","l1_sender","queue","status","updated_at"],"properties":{"acc":{"type":"string"},"action_id":{"type":"integer"},"action_type":{"type":"number"},"action_type_label":{"type":"string"},"block_number":{"type":"number"},"data":{"type":"string"},"error_code":{"type":["number","null"]},"error_message":{"type":["string","null"]},"fallback_at":{"type":["number","null"]},"first_failed_at":{"type":["number","null"]},"l1_sender":{"type":"string"},"last_failed_at":{"type":["number","null"]},"op_uuid":{"type":["string","null"]},"queue":{"type":"string"},"status":{"type":"string"},"tx_hash":{"type":["string","null"]},"updated_at":{"type":"number"}}};
 
 function validate472(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -55202,7 +55712,7 @@ errors++;
 if(data1.error_code !== undefined){
 let data8 = data1.error_code;
 if((!((typeof data8 == "number") && (isFinite(data8)))) && (data8 !== null)){
-const err18 = {instancePath:instancePath+"/actions/" + i0+"/error_code",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/error_code/type",keyword:"type",params:{type: schema712.properties.error_code.type},message:"must be number,null"};
+const err18 = {instancePath:instancePath+"/actions/" + i0+"/error_code",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/error_code/type",keyword:"type",params:{type: schema718.properties.error_code.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -55215,7 +55725,7 @@ errors++;
 if(data1.error_message !== undefined){
 let data9 = data1.error_message;
 if((typeof data9 !== "string") && (data9 !== null)){
-const err19 = {instancePath:instancePath+"/actions/" + i0+"/error_message",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/error_message/type",keyword:"type",params:{type: schema712.properties.error_message.type},message:"must be string,null"};
+const err19 = {instancePath:instancePath+"/actions/" + i0+"/error_message",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/error_message/type",keyword:"type",params:{type: schema718.properties.error_message.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -55228,7 +55738,7 @@ errors++;
 if(data1.fallback_at !== undefined){
 let data10 = data1.fallback_at;
 if((!((typeof data10 == "number") && (isFinite(data10)))) && (data10 !== null)){
-const err20 = {instancePath:instancePath+"/actions/" + i0+"/fallback_at",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/fallback_at/type",keyword:"type",params:{type: schema712.properties.fallback_at.type},message:"must be number,null"};
+const err20 = {instancePath:instancePath+"/actions/" + i0+"/fallback_at",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/fallback_at/type",keyword:"type",params:{type: schema718.properties.fallback_at.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -55241,7 +55751,7 @@ errors++;
 if(data1.first_failed_at !== undefined){
 let data11 = data1.first_failed_at;
 if((!((typeof data11 == "number") && (isFinite(data11)))) && (data11 !== null)){
-const err21 = {instancePath:instancePath+"/actions/" + i0+"/first_failed_at",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/first_failed_at/type",keyword:"type",params:{type: schema712.properties.first_failed_at.type},message:"must be number,null"};
+const err21 = {instancePath:instancePath+"/actions/" + i0+"/first_failed_at",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/first_failed_at/type",keyword:"type",params:{type: schema718.properties.first_failed_at.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -55266,7 +55776,7 @@ errors++;
 if(data1.last_failed_at !== undefined){
 let data13 = data1.last_failed_at;
 if((!((typeof data13 == "number") && (isFinite(data13)))) && (data13 !== null)){
-const err23 = {instancePath:instancePath+"/actions/" + i0+"/last_failed_at",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/last_failed_at/type",keyword:"type",params:{type: schema712.properties.last_failed_at.type},message:"must be number,null"};
+const err23 = {instancePath:instancePath+"/actions/" + i0+"/last_failed_at",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/last_failed_at/type",keyword:"type",params:{type: schema718.properties.last_failed_at.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -55279,7 +55789,7 @@ errors++;
 if(data1.op_uuid !== undefined){
 let data14 = data1.op_uuid;
 if((typeof data14 !== "string") && (data14 !== null)){
-const err24 = {instancePath:instancePath+"/actions/" + i0+"/op_uuid",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/op_uuid/type",keyword:"type",params:{type: schema712.properties.op_uuid.type},message:"must be string,null"};
+const err24 = {instancePath:instancePath+"/actions/" + i0+"/op_uuid",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/op_uuid/type",keyword:"type",params:{type: schema718.properties.op_uuid.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -55316,7 +55826,7 @@ errors++;
 if(data1.tx_hash !== undefined){
 let data17 = data1.tx_hash;
 if((typeof data17 !== "string") && (data17 !== null)){
-const err27 = {instancePath:instancePath+"/actions/" + i0+"/tx_hash",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/tx_hash/type",keyword:"type",params:{type: schema712.properties.tx_hash.type},message:"must be string,null"};
+const err27 = {instancePath:instancePath+"/actions/" + i0+"/tx_hash",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/tx_hash/type",keyword:"type",params:{type: schema718.properties.tx_hash.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -55647,7 +56157,7 @@ errors++;
 if(data.error_code !== undefined){
 let data6 = data.error_code;
 if((!((typeof data6 == "number") && (isFinite(data6)))) && (data6 !== null)){
-const err16 = {instancePath:instancePath+"/error_code",schemaPath:"#/properties/error_code/type",keyword:"type",params:{type: schema712.properties.error_code.type},message:"must be number,null"};
+const err16 = {instancePath:instancePath+"/error_code",schemaPath:"#/properties/error_code/type",keyword:"type",params:{type: schema718.properties.error_code.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -55660,7 +56170,7 @@ errors++;
 if(data.error_message !== undefined){
 let data7 = data.error_message;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err17 = {instancePath:instancePath+"/error_message",schemaPath:"#/properties/error_message/type",keyword:"type",params:{type: schema712.properties.error_message.type},message:"must be string,null"};
+const err17 = {instancePath:instancePath+"/error_message",schemaPath:"#/properties/error_message/type",keyword:"type",params:{type: schema718.properties.error_message.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -55673,7 +56183,7 @@ errors++;
 if(data.fallback_at !== undefined){
 let data8 = data.fallback_at;
 if((!((typeof data8 == "number") && (isFinite(data8)))) && (data8 !== null)){
-const err18 = {instancePath:instancePath+"/fallback_at",schemaPath:"#/properties/fallback_at/type",keyword:"type",params:{type: schema712.properties.fallback_at.type},message:"must be number,null"};
+const err18 = {instancePath:instancePath+"/fallback_at",schemaPath:"#/properties/fallback_at/type",keyword:"type",params:{type: schema718.properties.fallback_at.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -55686,7 +56196,7 @@ errors++;
 if(data.first_failed_at !== undefined){
 let data9 = data.first_failed_at;
 if((!((typeof data9 == "number") && (isFinite(data9)))) && (data9 !== null)){
-const err19 = {instancePath:instancePath+"/first_failed_at",schemaPath:"#/properties/first_failed_at/type",keyword:"type",params:{type: schema712.properties.first_failed_at.type},message:"must be number,null"};
+const err19 = {instancePath:instancePath+"/first_failed_at",schemaPath:"#/properties/first_failed_at/type",keyword:"type",params:{type: schema718.properties.first_failed_at.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -55711,7 +56221,7 @@ errors++;
 if(data.last_failed_at !== undefined){
 let data11 = data.last_failed_at;
 if((!((typeof data11 == "number") && (isFinite(data11)))) && (data11 !== null)){
-const err21 = {instancePath:instancePath+"/last_failed_at",schemaPath:"#/properties/last_failed_at/type",keyword:"type",params:{type: schema712.properties.last_failed_at.type},message:"must be number,null"};
+const err21 = {instancePath:instancePath+"/last_failed_at",schemaPath:"#/properties/last_failed_at/type",keyword:"type",params:{type: schema718.properties.last_failed_at.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -55724,7 +56234,7 @@ errors++;
 if(data.op_uuid !== undefined){
 let data12 = data.op_uuid;
 if((typeof data12 !== "string") && (data12 !== null)){
-const err22 = {instancePath:instancePath+"/op_uuid",schemaPath:"#/properties/op_uuid/type",keyword:"type",params:{type: schema712.properties.op_uuid.type},message:"must be string,null"};
+const err22 = {instancePath:instancePath+"/op_uuid",schemaPath:"#/properties/op_uuid/type",keyword:"type",params:{type: schema718.properties.op_uuid.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -55761,7 +56271,7 @@ errors++;
 if(data.tx_hash !== undefined){
 let data15 = data.tx_hash;
 if((typeof data15 !== "string") && (data15 !== null)){
-const err25 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema712.properties.tx_hash.type},message:"must be string,null"};
+const err25 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema718.properties.tx_hash.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -55800,7 +56310,7 @@ return errors === 0;
 }
 
 export const schema_GetOptionSettlementPricesParams = validate474;
-const schema715 = {"title":"GetOptionSettlementPricesParams","description":"GetOptionSettlementPricesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency"],"properties":{"currency":{"type":"string"}}};
+const schema721 = {"title":"GetOptionSettlementPricesParams","description":"GetOptionSettlementPricesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency"],"properties":{"currency":{"type":"string"}}};
 
 function validate474(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -55844,8 +56354,8 @@ return errors === 0;
 }
 
 export const schema_OptionSettlementPricesResult = validate475;
-const schema716 = {"title":"OptionSettlementPricesResult","description":"OptionSettlementPricesResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["expiries"],"properties":{"expiries":{"type":"array","items":{"$ref":"#/definitions/ExpirySettlementPrice"}}}};
-const schema717 = {"title":"ExpirySettlementPrice","description":"ExpirySettlementPrice in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["expiry_date","utc_expiry_sec"],"properties":{"expiry_date":{"type":"string"},"price":{"type":["string","null"]},"utc_expiry_sec":{"type":"integer"}}};
+const schema722 = {"title":"OptionSettlementPricesResult","description":"OptionSettlementPricesResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["expiries"],"properties":{"expiries":{"type":"array","items":{"$ref":"#/definitions/ExpirySettlementPrice"}}}};
+const schema723 = {"title":"ExpirySettlementPrice","description":"ExpirySettlementPrice in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["expiry_date","utc_expiry_sec"],"properties":{"expiry_date":{"type":"string"},"price":{"type":["string","null"]},"utc_expiry_sec":{"type":"integer"}}};
 
 function validate475(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -55903,7 +56413,7 @@ errors++;
 if(data1.price !== undefined){
 let data3 = data1.price;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err4 = {instancePath:instancePath+"/expiries/" + i0+"/price",schemaPath:"#/definitions/ExpirySettlementPrice/properties/price/type",keyword:"type",params:{type: schema717.properties.price.type},message:"must be string,null"};
+const err4 = {instancePath:instancePath+"/expiries/" + i0+"/price",schemaPath:"#/definitions/ExpirySettlementPrice/properties/price/type",keyword:"type",params:{type: schema723.properties.price.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -56006,7 +56516,7 @@ errors++;
 if(data.price !== undefined){
 let data1 = data.price;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err3 = {instancePath:instancePath+"/price",schemaPath:"#/properties/price/type",keyword:"type",params:{type: schema717.properties.price.type},message:"must be string,null"};
+const err3 = {instancePath:instancePath+"/price",schemaPath:"#/properties/price/type",keyword:"type",params:{type: schema723.properties.price.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -56045,7 +56555,7 @@ return errors === 0;
 }
 
 export const schema_GetPendingDepositsParams = validate477;
-const schema719 = {"title":"GetPendingDepositsParams","description":"GetPendingDepositsParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
+const schema725 = {"title":"GetPendingDepositsParams","description":"GetPendingDepositsParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
 
 function validate477(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -56089,8 +56599,8 @@ return errors === 0;
 }
 
 export const schema_GetPendingDepositsResult = validate478;
-const schema720 = {"title":"GetPendingDepositsResult","description":"GetPendingDepositsResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pending_deposits","wallet"],"properties":{"pending_deposits":{"type":"array","items":{"$ref":"#/definitions/PendingDepositEntry"}},"wallet":{"type":"string"}}};
-const schema721 = {"title":"PendingDepositEntry","description":"PendingDepositEntry in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["action_id","action_type","amount","asset","block_number","deposit_type","log_index","manager_id","status","subaccount_id","timestamp","tx_hash","updated_at_ms"],"properties":{"action_id":{"type":"integer"},"action_type":{"type":"string"},"amount":{"type":"string"},"asset":{"type":"string"},"block_number":{"type":"number"},"credit_nonce":{"type":["string","null"]},"deposit_type":{"type":"string"},"log_index":{"type":"number"},"manager_id":{"type":"integer"},"status":{"type":"string"},"subaccount_id":{"type":"integer"},"timestamp":{"type":"integer"},"tx_hash":{"type":"string"},"updated_at_ms":{"type":"number"}}};
+const schema726 = {"title":"GetPendingDepositsResult","description":"GetPendingDepositsResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pending_deposits","wallet"],"properties":{"pending_deposits":{"type":"array","items":{"$ref":"#/definitions/PendingDepositEntry"}},"wallet":{"type":"string"}}};
+const schema727 = {"title":"PendingDepositEntry","description":"PendingDepositEntry in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["action_id","action_type","amount","asset","block_number","deposit_type","log_index","manager_id","status","subaccount_id","timestamp","tx_hash","updated_at_ms"],"properties":{"action_id":{"type":"integer"},"action_type":{"type":"string"},"amount":{"type":"string"},"asset":{"type":"string"},"block_number":{"type":"number"},"credit_nonce":{"type":["string","null"]},"deposit_type":{"type":"string"},"log_index":{"type":"number"},"manager_id":{"type":"integer"},"status":{"type":"string"},"subaccount_id":{"type":"integer"},"timestamp":{"type":"integer"},"tx_hash":{"type":"string"},"updated_at_ms":{"type":"number"}}};
 
 function validate478(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -56318,7 +56828,7 @@ errors++;
 if(data1.credit_nonce !== undefined){
 let data7 = data1.credit_nonce;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err20 = {instancePath:instancePath+"/pending_deposits/" + i0+"/credit_nonce",schemaPath:"#/definitions/PendingDepositEntry/properties/credit_nonce/type",keyword:"type",params:{type: schema721.properties.credit_nonce.type},message:"must be string,null"};
+const err20 = {instancePath:instancePath+"/pending_deposits/" + i0+"/credit_nonce",schemaPath:"#/definitions/PendingDepositEntry/properties/credit_nonce/type",keyword:"type",params:{type: schema727.properties.credit_nonce.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -56681,7 +57191,7 @@ errors++;
 if(data.credit_nonce !== undefined){
 let data5 = data.credit_nonce;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err18 = {instancePath:instancePath+"/credit_nonce",schemaPath:"#/properties/credit_nonce/type",keyword:"type",params:{type: schema721.properties.credit_nonce.type},message:"must be string,null"};
+const err18 = {instancePath:instancePath+"/credit_nonce",schemaPath:"#/properties/credit_nonce/type",keyword:"type",params:{type: schema727.properties.credit_nonce.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -56808,7 +57318,7 @@ return errors === 0;
 }
 
 export const schema_GetReferralPerformanceParams = validate480;
-const schema723 = {"title":"GetReferralPerformanceParams","description":"GetReferralPerformanceParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["end_ms","start_ms"],"properties":{"end_ms":{"type":"number"},"referral_code":{"type":["string","null"]},"start_ms":{"type":"number"},"wallet":{"type":["string","null"]}}};
+const schema729 = {"title":"GetReferralPerformanceParams","description":"GetReferralPerformanceParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["end_ms","start_ms"],"properties":{"end_ms":{"type":"number"},"referral_code":{"type":["string","null"]},"start_ms":{"type":"number"},"wallet":{"type":["string","null"]}}};
 
 function validate480(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -56850,7 +57360,7 @@ errors++;
 if(data.referral_code !== undefined){
 let data1 = data.referral_code;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err3 = {instancePath:instancePath+"/referral_code",schemaPath:"#/properties/referral_code/type",keyword:"type",params:{type: schema723.properties.referral_code.type},message:"must be string,null"};
+const err3 = {instancePath:instancePath+"/referral_code",schemaPath:"#/properties/referral_code/type",keyword:"type",params:{type: schema729.properties.referral_code.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -56876,7 +57386,7 @@ errors++;
 if(data.wallet !== undefined){
 let data3 = data.wallet;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err5 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema723.properties.wallet.type},message:"must be string,null"};
+const err5 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema729.properties.wallet.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -56902,8 +57412,8 @@ return errors === 0;
 }
 
 export const schema_GetReferralPerformanceResult = validate481;
-const schema724 = {"title":"GetReferralPerformanceResult","description":"GetReferralPerformanceResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["fee_share_percentage","referral_code","rewards","stdrv_balance","total_builder_fee_collected","total_fee_rewards","total_notional_volume","total_referred_fees"],"properties":{"fee_share_percentage":{"type":"string"},"referral_code":{"type":"string"},"rewards":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"$ref":"#/definitions/ReferralPerformanceByInstrumentType"}}}},"stdrv_balance":{"type":"string"},"total_builder_fee_collected":{"type":"string"},"total_fee_rewards":{"type":"string"},"total_notional_volume":{"type":"string"},"total_referred_fees":{"type":"string"}}};
-const schema725 = {"title":"ReferralPerformanceByInstrumentType","description":"ReferralPerformanceByInstrumentType in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["builder_fee","fee_reward","notional_volume","referred_fee","unique_traders_referred"],"properties":{"builder_fee":{"type":"string"},"fee_reward":{"type":"string"},"notional_volume":{"type":"string"},"referred_fee":{"type":"string"},"unique_traders_referred":{"type":"number"}}};
+const schema730 = {"title":"GetReferralPerformanceResult","description":"GetReferralPerformanceResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["fee_share_percentage","referral_code","rewards","stdrv_balance","total_builder_fee_collected","total_fee_rewards","total_notional_volume","total_referred_fees"],"properties":{"fee_share_percentage":{"type":"string"},"referral_code":{"type":"string"},"rewards":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"$ref":"#/definitions/ReferralPerformanceByInstrumentType"}}}},"stdrv_balance":{"type":"string"},"total_builder_fee_collected":{"type":"string"},"total_fee_rewards":{"type":"string"},"total_notional_volume":{"type":"string"},"total_referred_fees":{"type":"string"}}};
+const schema731 = {"title":"ReferralPerformanceByInstrumentType","description":"ReferralPerformanceByInstrumentType in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["builder_fee","fee_reward","notional_volume","referred_fee","unique_traders_referred"],"properties":{"builder_fee":{"type":"string"},"fee_reward":{"type":"string"},"notional_volume":{"type":"string"},"referred_fee":{"type":"string"},"unique_traders_referred":{"type":"number"}}};
 
 function validate481(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -57392,10 +57902,10 @@ return errors === 0;
 }
 
 export const schema_RiskUniverseResponse = validate483;
-const schema727 = {"title":"RiskUniverseResponse","description":"RiskUniverseResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["managers","risk_universe_id","security_module"],"properties":{"description":{"type":["string","null"]},"managers":{"type":"array","items":{"$ref":"#/definitions/RiskUniverseManager"}},"name":{"type":["string","null"]},"risk_universe_id":{"type":"integer"},"security_module":{"$ref":"#/definitions/SecurityModuleDetails"}}};
-const schema730 = {"title":"SecurityModuleDetails","description":"SecurityModuleDetails in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cash_asset","cash_currency","subaccount_id"],"properties":{"cash_asset":{"type":"string"},"cash_currency":{"type":"string"},"subaccount_id":{"type":"integer"}}};
-const schema728 = {"title":"RiskUniverseManager","description":"RiskUniverseManager in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["collaterals","instruments","manager_id","margin_type"],"properties":{"collaterals":{"type":"array","items":{"$ref":"#/definitions/ManagerCollateral"}},"instruments":{"type":"array","items":{"type":"string"}},"manager_id":{"type":"integer"},"margin_type":{"type":"string","enum":["SM","PM2"]}}};
-const schema729 = {"title":"ManagerCollateral","description":"ManagerCollateral in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["address","erc20","im_discount","min_deposit_usd","mm_discount","name"],"properties":{"address":{"type":"string"},"erc20":{"$ref":"#/definitions/Erc20Details"},"im_discount":{"type":"string"},"min_deposit_usd":{"type":"string"},"mm_discount":{"type":"string"},"name":{"type":"string"}}};
+const schema733 = {"title":"RiskUniverseResponse","description":"RiskUniverseResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["managers","risk_universe_id","security_module"],"properties":{"description":{"type":["string","null"]},"managers":{"type":"array","items":{"$ref":"#/definitions/RiskUniverseManager"}},"name":{"type":["string","null"]},"risk_universe_id":{"type":"integer"},"security_module":{"$ref":"#/definitions/SecurityModuleDetails"}}};
+const schema736 = {"title":"SecurityModuleDetails","description":"SecurityModuleDetails in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cash_asset","cash_currency","subaccount_id"],"properties":{"cash_asset":{"type":"string"},"cash_currency":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+const schema734 = {"title":"RiskUniverseManager","description":"RiskUniverseManager in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["collaterals","instruments","manager_id","margin_type"],"properties":{"collaterals":{"type":"array","items":{"$ref":"#/definitions/ManagerCollateral"}},"instruments":{"type":"array","items":{"type":"string"}},"manager_id":{"type":"integer"},"margin_type":{"type":"string","enum":["SM","PM2"]}}};
+const schema735 = {"title":"ManagerCollateral","description":"ManagerCollateral in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["address","erc20","im_discount","min_deposit_usd","mm_discount","name"],"properties":{"address":{"type":"string"},"erc20":{"$ref":"#/definitions/Erc20Details"},"im_discount":{"type":"string"},"min_deposit_usd":{"type":"string"},"mm_discount":{"type":"string"},"name":{"type":"string"}}};
 
 function validate485(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -57663,7 +58173,7 @@ vErrors.push(err8);
 errors++;
 }
 if(!((data5 === "SM") || (data5 === "PM2"))){
-const err9 = {instancePath:instancePath+"/margin_type",schemaPath:"#/properties/margin_type/enum",keyword:"enum",params:{allowedValues: schema728.properties.margin_type.enum},message:"must be equal to one of the allowed values"};
+const err9 = {instancePath:instancePath+"/margin_type",schemaPath:"#/properties/margin_type/enum",keyword:"enum",params:{allowedValues: schema734.properties.margin_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -57726,7 +58236,7 @@ errors++;
 if(data.description !== undefined){
 let data0 = data.description;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err3 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema727.properties.description.type},message:"must be string,null"};
+const err3 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema733.properties.description.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -57761,7 +58271,7 @@ errors++;
 if(data.name !== undefined){
 let data3 = data.name;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema727.properties.name.type},message:"must be string,null"};
+const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema733.properties.name.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -58003,7 +58513,7 @@ vErrors.push(err8);
 errors++;
 }
 if(!((data5 === "SM") || (data5 === "PM2"))){
-const err9 = {instancePath:instancePath+"/margin_type",schemaPath:"#/properties/margin_type/enum",keyword:"enum",params:{allowedValues: schema728.properties.margin_type.enum},message:"must be equal to one of the allowed values"};
+const err9 = {instancePath:instancePath+"/margin_type",schemaPath:"#/properties/margin_type/enum",keyword:"enum",params:{allowedValues: schema734.properties.margin_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -58264,7 +58774,7 @@ return errors === 0;
 }
 
 export const schema_GetTickersParams = validate494;
-const schema734 = {"title":"GetTickersParams","description":"GetTickersEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["instrument_type"],"properties":{"currency":{"type":["string","null"]},"expiry_date":{"type":["number","null"]},"instrument_type":{"type":"string","enum":["option","perp","erc20"]}}};
+const schema740 = {"title":"GetTickersParams","description":"GetTickersEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["instrument_type"],"properties":{"currency":{"type":["string","null"]},"expiry_date":{"type":["number","null"]},"instrument_type":{"type":"string","enum":["option","perp","erc20"]}}};
 
 function validate494(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -58283,7 +58793,7 @@ errors++;
 if(data.currency !== undefined){
 let data0 = data.currency;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err1 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: schema734.properties.currency.type},message:"must be string,null"};
+const err1 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: schema740.properties.currency.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -58296,7 +58806,7 @@ errors++;
 if(data.expiry_date !== undefined){
 let data1 = data.expiry_date;
 if((!((typeof data1 == "number") && (isFinite(data1)))) && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/expiry_date",schemaPath:"#/properties/expiry_date/type",keyword:"type",params:{type: schema734.properties.expiry_date.type},message:"must be number,null"};
+const err2 = {instancePath:instancePath+"/expiry_date",schemaPath:"#/properties/expiry_date/type",keyword:"type",params:{type: schema740.properties.expiry_date.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -58319,7 +58829,7 @@ vErrors.push(err3);
 errors++;
 }
 if(!(((data2 === "option") || (data2 === "perp")) || (data2 === "erc20"))){
-const err4 = {instancePath:instancePath+"/instrument_type",schemaPath:"#/properties/instrument_type/enum",keyword:"enum",params:{allowedValues: schema734.properties.instrument_type.enum},message:"must be equal to one of the allowed values"};
+const err4 = {instancePath:instancePath+"/instrument_type",schemaPath:"#/properties/instrument_type/enum",keyword:"enum",params:{allowedValues: schema740.properties.instrument_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -58345,7 +58855,7 @@ return errors === 0;
 }
 
 export const schema_GetTickersResponse = validate495;
-const schema735 = {"title":"GetTickersResponse","description":"GetTickersResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["tickers"],"properties":{"tickers":{"type":"object","additionalProperties":{"$ref":"#/definitions/Ticker"}}}};
+const schema741 = {"title":"GetTickersResponse","description":"GetTickersResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["tickers"],"properties":{"tickers":{"type":"object","additionalProperties":{"$ref":"#/definitions/Ticker"}}}};
 
 function validate495(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -58398,7 +58908,7 @@ return errors === 0;
 }
 
 export const schema_GetTradingviewChartDataParams = validate497;
-const schema736 = {"title":"GetTradingviewChartDataParams","description":"GetTradingviewChartDataEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["end_timestamp","instrument_name","period","start_timestamp"],"properties":{"end_timestamp":{"type":"integer"},"instrument_name":{"type":"string"},"period":{"type":"number"},"start_timestamp":{"type":"integer"}}};
+const schema742 = {"title":"GetTradingviewChartDataParams","description":"GetTradingviewChartDataEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["end_timestamp","instrument_name","period","start_timestamp"],"properties":{"end_timestamp":{"type":"integer"},"instrument_name":{"type":"string"},"period":{"type":"number","exclusiveMinimum":0,"description":"A bucket length in seconds: above 0."},"start_timestamp":{"type":"integer"}}};
 
 function validate497(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -58471,8 +58981,9 @@ errors++;
 }
 if(data.period !== undefined){
 let data2 = data.period;
-if(!((typeof data2 == "number") && (isFinite(data2)))){
-const err6 = {instancePath:instancePath+"/period",schemaPath:"#/properties/period/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 <= 0 || isNaN(data2)){
+const err6 = {instancePath:instancePath+"/period",schemaPath:"#/properties/period/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -58482,10 +58993,8 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.start_timestamp !== undefined){
-let data3 = data.start_timestamp;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err7 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err7 = {instancePath:instancePath+"/period",schemaPath:"#/properties/period/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -58495,9 +59004,10 @@ vErrors.push(err7);
 errors++;
 }
 }
-}
-else {
-const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.start_timestamp !== undefined){
+let data3 = data.start_timestamp;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err8 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -58506,12 +59016,24 @@ vErrors.push(err8);
 }
 errors++;
 }
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
 validate497.errors = vErrors;
 return errors === 0;
 }
 
 export const schema_TradingviewCandle = validate498;
-const schema737 = {"title":"TradingviewCandle","description":"TradingviewCandle in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["close_price","high_price","low_price","open_price","timestamp","timestamp_bucket","volume_contracts","volume_usd"],"properties":{"close_price":{"type":"string"},"high_price":{"type":"string"},"low_price":{"type":"string"},"open_price":{"type":"string"},"timestamp":{"type":"integer"},"timestamp_bucket":{"type":"integer"},"volume_contracts":{"type":"string"},"volume_usd":{"type":"string"}}};
+const schema743 = {"title":"TradingviewCandle","description":"TradingviewCandle in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["close_price","high_price","low_price","open_price","timestamp","timestamp_bucket","volume_contracts","volume_usd"],"properties":{"close_price":{"type":"string"},"high_price":{"type":"string"},"low_price":{"type":"string"},"open_price":{"type":"string"},"timestamp":{"type":"integer"},"timestamp_bucket":{"type":"integer"},"volume_contracts":{"type":"string"},"volume_usd":{"type":"string"}}};
 
 function validate498(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -58711,7 +59233,7 @@ return errors === 0;
 }
 
 export const schema_GetTransactionParams = validate499;
-const schema738 = {"title":"GetTransactionParams","description":"GetTransactionParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid"],"properties":{"op_uuid":{"type":"string"}}};
+const schema744 = {"title":"GetTransactionParams","description":"GetTransactionParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid"],"properties":{"op_uuid":{"type":"string"}}};
 
 function validate499(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -58755,7 +59277,7 @@ return errors === 0;
 }
 
 export const schema_GetTransactionResult = validate500;
-const schema739 = {"title":"GetTransactionResult","description":"GetTransactionResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["data"],"properties":{"data":{"type":"string"},"error_log":{"type":["string","null"]},"status":{"type":["string","null"],"enum":["Batching","Executing","Proving","Settling","Settled","BatchingError","ExecutingError","ProvingError","SettlingError","SettledError",null]},"transaction_hash":{"type":["string","null"]}}};
+const schema745 = {"title":"GetTransactionResult","description":"GetTransactionResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["data"],"properties":{"data":{"type":"string"},"error_log":{"type":["string","null"]},"status":{"type":["string","null"],"enum":["Batching","Executing","Proving","Settling","Settled","BatchingError","ExecutingError","ProvingError","SettlingError","SettledError",null]},"transaction_hash":{"type":["string","null"]}}};
 
 function validate500(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -58786,7 +59308,7 @@ errors++;
 if(data.error_log !== undefined){
 let data1 = data.error_log;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/error_log",schemaPath:"#/properties/error_log/type",keyword:"type",params:{type: schema739.properties.error_log.type},message:"must be string,null"};
+const err2 = {instancePath:instancePath+"/error_log",schemaPath:"#/properties/error_log/type",keyword:"type",params:{type: schema745.properties.error_log.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -58799,7 +59321,7 @@ errors++;
 if(data.status !== undefined){
 let data2 = data.status;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err3 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema739.properties.status.type},message:"must be string,null"};
+const err3 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema745.properties.status.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -58809,7 +59331,7 @@ vErrors.push(err3);
 errors++;
 }
 if(!(((((((((((data2 === "Batching") || (data2 === "Executing")) || (data2 === "Proving")) || (data2 === "Settling")) || (data2 === "Settled")) || (data2 === "BatchingError")) || (data2 === "ExecutingError")) || (data2 === "ProvingError")) || (data2 === "SettlingError")) || (data2 === "SettledError")) || (data2 === null))){
-const err4 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema739.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err4 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema745.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -58822,7 +59344,7 @@ errors++;
 if(data.transaction_hash !== undefined){
 let data3 = data.transaction_hash;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err5 = {instancePath:instancePath+"/transaction_hash",schemaPath:"#/properties/transaction_hash/type",keyword:"type",params:{type: schema739.properties.transaction_hash.type},message:"must be string,null"};
+const err5 = {instancePath:instancePath+"/transaction_hash",schemaPath:"#/properties/transaction_hash/type",keyword:"type",params:{type: schema745.properties.transaction_hash.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -58848,7 +59370,7 @@ return errors === 0;
 }
 
 export const schema_GetVaultParams = validate501;
-const schema740 = {"title":"GetVaultParams","description":"GetVaultEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
+const schema746 = {"title":"GetVaultParams","description":"GetVaultEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
 
 function validate501(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -58893,7 +59415,7 @@ return errors === 0;
 }
 
 export const schema_GetVaultActionHistoryParams = validate502;
-const schema741 = {"title":"GetVaultActionHistoryParams","description":"GetVaultActionHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"event_type":{"type":["string","null"]},"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"]},"subaccount_id":{"type":"integer"}}};
+const schema747 = {"title":"GetVaultActionHistoryParams","description":"GetVaultActionHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"event_type":{"type":["string","null"]},"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"],"minimum":1},"subaccount_id":{"type":"integer"}}};
 
 function validate502(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -58912,7 +59434,7 @@ errors++;
 if(data.event_type !== undefined){
 let data0 = data.event_type;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err1 = {instancePath:instancePath+"/event_type",schemaPath:"#/properties/event_type/type",keyword:"type",params:{type: schema741.properties.event_type.type},message:"must be string,null"};
+const err1 = {instancePath:instancePath+"/event_type",schemaPath:"#/properties/event_type/type",keyword:"type",params:{type: schema747.properties.event_type.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -58925,7 +59447,7 @@ errors++;
 if(data.page !== undefined){
 let data1 = data.page;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema741.properties.page.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema747.properties.page.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -58938,7 +59460,7 @@ errors++;
 if(data.page_size !== undefined){
 let data2 = data.page_size;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-const err3 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema741.properties.page_size.type},message:"must be integer,null"};
+const err3 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema747.properties.page_size.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -58947,11 +59469,9 @@ vErrors.push(err3);
 }
 errors++;
 }
-}
-if(data.subaccount_id !== undefined){
-let data3 = data.subaccount_id;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err4 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 1 || isNaN(data2)){
+const err4 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -58962,8 +59482,10 @@ errors++;
 }
 }
 }
-else {
-const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.subaccount_id !== undefined){
+let data3 = data.subaccount_id;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err5 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -58972,12 +59494,24 @@ vErrors.push(err5);
 }
 errors++;
 }
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
 validate502.errors = vErrors;
 return errors === 0;
 }
 
 export const schema_PublicVaultAction = validate503;
-const schema742 = {"title":"PublicVaultAction","description":"PublicVaultActionEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["curator_shares_minted","event_ts","event_type","holder","management_shares_minted","nav","new_high_water_mark","old_high_water_mark","operation_uuid","performance_shares_minted","protocol_shares_minted","share_price","shares_delta","status","subaccount_id","total_shares"],"properties":{"curator_shares_minted":{"type":"string"},"event_ts":{"type":"integer"},"event_type":{"type":"string"},"holder":{"type":"string"},"management_shares_minted":{"type":"string"},"nav":{"type":"string"},"new_high_water_mark":{"type":"string"},"old_high_water_mark":{"type":"string"},"operation_uuid":{"type":"string"},"performance_shares_minted":{"type":"string"},"protocol_shares_minted":{"type":"string"},"share_price":{"type":"string"},"shares_delta":{"type":"string"},"status":{"type":"string"},"subaccount_id":{"type":"integer"},"total_shares":{"type":"string"}}};
+const schema748 = {"title":"PublicVaultAction","description":"PublicVaultActionEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["curator_shares_minted","event_ts","event_type","holder","management_shares_minted","nav","new_high_water_mark","old_high_water_mark","operation_uuid","performance_shares_minted","protocol_shares_minted","share_price","shares_delta","status","subaccount_id","total_shares"],"properties":{"curator_shares_minted":{"type":"string"},"event_ts":{"type":"integer"},"event_type":{"type":"string"},"holder":{"type":"string"},"management_shares_minted":{"type":"string"},"nav":{"type":"string"},"new_high_water_mark":{"type":"string"},"old_high_water_mark":{"type":"string"},"operation_uuid":{"type":"string"},"performance_shares_minted":{"type":"string"},"protocol_shares_minted":{"type":"string"},"share_price":{"type":"string"},"shares_delta":{"type":"string"},"status":{"type":"string"},"subaccount_id":{"type":"integer"},"total_shares":{"type":"string"}}};
 
 function validate503(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -59353,7 +59887,7 @@ return errors === 0;
 }
 
 export const schema_PaginatedVaultActionHistory = validate504;
-const schema743 = {"title":"PaginatedVaultActionHistory","description":"PaginatedVaultActionHistory in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["events","pagination","subaccount_id"],"properties":{"events":{"type":"array","items":{"$ref":"#/definitions/PublicVaultAction"}},"pagination":{"$ref":"#/definitions/Pagination"},"subaccount_id":{"type":"integer"}}};
+const schema749 = {"title":"PaginatedVaultActionHistory","description":"PaginatedVaultActionHistory in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["events","pagination","subaccount_id"],"properties":{"events":{"type":"array","items":{"$ref":"#/definitions/PublicVaultAction"}},"pagination":{"$ref":"#/definitions/Pagination"},"subaccount_id":{"type":"integer"}}};
 
 function validate504(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -59888,7 +60422,7 @@ return errors === 0;
 }
 
 export const schema_GetVaultPerformanceHistoryParams = validate505;
-const schema746 = {"title":"GetVaultPerformanceHistoryParams","description":"GetVaultPerformanceHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["resolution","subaccount_id"],"properties":{"from":{"type":["integer","null"]},"limit":{"type":["number","null"]},"resolution":{"type":"string","enum":["1h","8h","24h","1wk"]},"subaccount_id":{"type":"integer"},"to":{"type":["integer","null"]}}};
+const schema752 = {"title":"GetVaultPerformanceHistoryParams","description":"GetVaultPerformanceHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["resolution","subaccount_id"],"properties":{"from":{"type":["integer","null"]},"limit":{"type":["number","null"]},"resolution":{"type":"string","enum":["1h","8h","24h","1wk"]},"subaccount_id":{"type":"integer"},"to":{"type":["integer","null"]}}};
 
 function validate505(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -59917,7 +60451,7 @@ errors++;
 if(data.from !== undefined){
 let data0 = data.from;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-const err2 = {instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: schema746.properties.from.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: schema752.properties.from.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -59930,7 +60464,7 @@ errors++;
 if(data.limit !== undefined){
 let data1 = data.limit;
 if((!((typeof data1 == "number") && (isFinite(data1)))) && (data1 !== null)){
-const err3 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: schema746.properties.limit.type},message:"must be number,null"};
+const err3 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: schema752.properties.limit.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -59953,7 +60487,7 @@ vErrors.push(err4);
 errors++;
 }
 if(!((((data2 === "1h") || (data2 === "8h")) || (data2 === "24h")) || (data2 === "1wk"))){
-const err5 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/enum",keyword:"enum",params:{allowedValues: schema746.properties.resolution.enum},message:"must be equal to one of the allowed values"};
+const err5 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/enum",keyword:"enum",params:{allowedValues: schema752.properties.resolution.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -59979,7 +60513,7 @@ errors++;
 if(data.to !== undefined){
 let data4 = data.to;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err7 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: schema746.properties.to.type},message:"must be integer,null"};
+const err7 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: schema752.properties.to.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -60005,8 +60539,8 @@ return errors === 0;
 }
 
 export const schema_VaultPerformanceHistoryResult = validate506;
-const schema747 = {"title":"VaultPerformanceHistoryResult","description":"VaultPerformanceHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["points","resolution","subaccount_id"],"properties":{"points":{"type":"array","items":{"$ref":"#/definitions/VaultPerformancePointResponse"}},"resolution":{"type":"string","enum":["1h","8h","24h","1wk"]},"subaccount_id":{"type":"integer"}}};
-const schema748 = {"title":"VaultPerformancePointResponse","description":"VaultPerformancePointResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["benchmark_price","curator_shares","global_hwm","nav","nav_benchmark","share_price","total_shares","ts"],"properties":{"benchmark_price":{"type":["string","null"]},"curator_shares":{"type":"string"},"global_hwm":{"type":"string"},"nav":{"type":["string","null"]},"nav_benchmark":{"type":["string","null"]},"share_price":{"type":"string"},"total_shares":{"type":"string"},"ts":{"type":"number"}}};
+const schema753 = {"title":"VaultPerformanceHistoryResult","description":"VaultPerformanceHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["points","resolution","subaccount_id"],"properties":{"points":{"type":"array","items":{"$ref":"#/definitions/VaultPerformancePointResponse"}},"resolution":{"type":"string","enum":["1h","8h","24h","1wk"]},"subaccount_id":{"type":"integer"}}};
+const schema754 = {"title":"VaultPerformancePointResponse","description":"VaultPerformancePointResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["benchmark_price","curator_shares","global_hwm","nav","nav_benchmark","share_price","total_shares","ts"],"properties":{"benchmark_price":{"type":["string","null"]},"curator_shares":{"type":"string"},"global_hwm":{"type":"string"},"nav":{"type":["string","null"]},"nav_benchmark":{"type":["string","null"]},"share_price":{"type":"string"},"total_shares":{"type":"string"},"ts":{"type":"number"}}};
 
 function validate506(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -60132,7 +60666,7 @@ errors++;
 if(data1.benchmark_price !== undefined){
 let data2 = data1.benchmark_price;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err11 = {instancePath:instancePath+"/points/" + i0+"/benchmark_price",schemaPath:"#/definitions/VaultPerformancePointResponse/properties/benchmark_price/type",keyword:"type",params:{type: schema748.properties.benchmark_price.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/points/" + i0+"/benchmark_price",schemaPath:"#/definitions/VaultPerformancePointResponse/properties/benchmark_price/type",keyword:"type",params:{type: schema754.properties.benchmark_price.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -60169,7 +60703,7 @@ errors++;
 if(data1.nav !== undefined){
 let data5 = data1.nav;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err14 = {instancePath:instancePath+"/points/" + i0+"/nav",schemaPath:"#/definitions/VaultPerformancePointResponse/properties/nav/type",keyword:"type",params:{type: schema748.properties.nav.type},message:"must be string,null"};
+const err14 = {instancePath:instancePath+"/points/" + i0+"/nav",schemaPath:"#/definitions/VaultPerformancePointResponse/properties/nav/type",keyword:"type",params:{type: schema754.properties.nav.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -60182,7 +60716,7 @@ errors++;
 if(data1.nav_benchmark !== undefined){
 let data6 = data1.nav_benchmark;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err15 = {instancePath:instancePath+"/points/" + i0+"/nav_benchmark",schemaPath:"#/definitions/VaultPerformancePointResponse/properties/nav_benchmark/type",keyword:"type",params:{type: schema748.properties.nav_benchmark.type},message:"must be string,null"};
+const err15 = {instancePath:instancePath+"/points/" + i0+"/nav_benchmark",schemaPath:"#/definitions/VaultPerformancePointResponse/properties/nav_benchmark/type",keyword:"type",params:{type: schema754.properties.nav_benchmark.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -60266,7 +60800,7 @@ vErrors.push(err21);
 errors++;
 }
 if(!((((data10 === "1h") || (data10 === "8h")) || (data10 === "24h")) || (data10 === "1wk"))){
-const err22 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/enum",keyword:"enum",params:{allowedValues: schema747.properties.resolution.enum},message:"must be equal to one of the allowed values"};
+const err22 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/enum",keyword:"enum",params:{allowedValues: schema753.properties.resolution.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -60393,7 +60927,7 @@ errors++;
 if(data.benchmark_price !== undefined){
 let data0 = data.benchmark_price;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err8 = {instancePath:instancePath+"/benchmark_price",schemaPath:"#/properties/benchmark_price/type",keyword:"type",params:{type: schema748.properties.benchmark_price.type},message:"must be string,null"};
+const err8 = {instancePath:instancePath+"/benchmark_price",schemaPath:"#/properties/benchmark_price/type",keyword:"type",params:{type: schema754.properties.benchmark_price.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -60430,7 +60964,7 @@ errors++;
 if(data.nav !== undefined){
 let data3 = data.nav;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err11 = {instancePath:instancePath+"/nav",schemaPath:"#/properties/nav/type",keyword:"type",params:{type: schema748.properties.nav.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/nav",schemaPath:"#/properties/nav/type",keyword:"type",params:{type: schema754.properties.nav.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -60443,7 +60977,7 @@ errors++;
 if(data.nav_benchmark !== undefined){
 let data4 = data.nav_benchmark;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err12 = {instancePath:instancePath+"/nav_benchmark",schemaPath:"#/properties/nav_benchmark/type",keyword:"type",params:{type: schema748.properties.nav_benchmark.type},message:"must be string,null"};
+const err12 = {instancePath:instancePath+"/nav_benchmark",schemaPath:"#/properties/nav_benchmark/type",keyword:"type",params:{type: schema754.properties.nav_benchmark.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -60506,7 +61040,7 @@ return errors === 0;
 }
 
 export const schema_GetVaultsParams = validate508;
-const schema750 = {"title":"GetVaultsParams","description":"GetVaultsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"page":{"type":"integer"},"page_size":{"type":"integer"}}};
+const schema756 = {"title":"GetVaultsParams","description":"GetVaultsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"page":{"type":"integer"},"page_size":{"type":"integer","minimum":1}}};
 
 function validate508(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -60537,10 +61071,9 @@ vErrors.push(err1);
 }
 errors++;
 }
-}
-}
-else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 < 1 || isNaN(data1)){
+const err2 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -60549,12 +61082,25 @@ vErrors.push(err2);
 }
 errors++;
 }
+}
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
 validate508.errors = vErrors;
 return errors === 0;
 }
 
 export const schema_Vaults = validate509;
-const schema751 = {"title":"Vaults","description":"VaultsWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pagination","vaults"],"properties":{"pagination":{"$ref":"#/definitions/Pagination"},"vaults":{"type":"array","items":{"$ref":"#/definitions/Vault"}}}};
+const schema757 = {"title":"Vaults","description":"VaultsWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pagination","vaults"],"properties":{"pagination":{"$ref":"#/definitions/Pagination"},"vaults":{"type":"array","items":{"$ref":"#/definitions/Vault"}}}};
 
 function validate509(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -60703,7 +61249,7 @@ return errors === 0;
 }
 
 export const schema_GetWalletsFromSessionKeyParams = validate511;
-const schema753 = {"title":"GetWalletsFromSessionKeyParams","description":"GetWalletsFromSessionKeyEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["public_session_key"],"properties":{"public_session_key":{"type":"string"},"scope":{"type":["string","null"],"enum":["account_info",null]}}};
+const schema759 = {"title":"GetWalletsFromSessionKeyParams","description":"GetWalletsFromSessionKeyEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["public_session_key"],"properties":{"public_session_key":{"type":"string"},"scope":{"type":["string","null"],"enum":["account_info",null]}}};
 
 function validate511(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -60734,7 +61280,7 @@ errors++;
 if(data.scope !== undefined){
 let data1 = data.scope;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/scope",schemaPath:"#/properties/scope/type",keyword:"type",params:{type: schema753.properties.scope.type},message:"must be string,null"};
+const err2 = {instancePath:instancePath+"/scope",schemaPath:"#/properties/scope/type",keyword:"type",params:{type: schema759.properties.scope.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -60744,7 +61290,7 @@ vErrors.push(err2);
 errors++;
 }
 if(!((data1 === "account_info") || (data1 === null))){
-const err3 = {instancePath:instancePath+"/scope",schemaPath:"#/properties/scope/enum",keyword:"enum",params:{allowedValues: schema753.properties.scope.enum},message:"must be equal to one of the allowed values"};
+const err3 = {instancePath:instancePath+"/scope",schemaPath:"#/properties/scope/enum",keyword:"enum",params:{allowedValues: schema759.properties.scope.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -60770,7 +61316,7 @@ return errors === 0;
 }
 
 export const schema_GetWalletsFromSessionKeyResult = validate512;
-const schema754 = {"title":"GetWalletsFromSessionKeyResult","description":"PublicGetWalletsFromSessionKeyRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallets"],"properties":{"wallets":{"type":"array","items":{"type":"string"}}}};
+const schema760 = {"title":"GetWalletsFromSessionKeyResult","description":"PublicGetWalletsFromSessionKeyRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallets"],"properties":{"wallets":{"type":"array","items":{"type":"string"}}}};
 
 function validate512(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -60830,7 +61376,7 @@ return errors === 0;
 }
 
 export const schema_RegisterDepositAddressParams = validate513;
-const schema755 = {"title":"RegisterDepositAddressParams","description":"RegisterDepositAddressParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["deposit_type","wallet"],"properties":{"deposit_type":{"type":"string","enum":["standard","instant","direct"]},"manager_id":{"type":["integer","null"]},"subaccount_id":{"type":"integer"},"wallet":{"type":"string"}}};
+const schema761 = {"title":"RegisterDepositAddressParams","description":"RegisterDepositAddressParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["deposit_type","wallet"],"properties":{"deposit_type":{"type":"string","enum":["standard","instant","direct"]},"manager_id":{"type":["integer","null"]},"subaccount_id":{"type":"integer"},"wallet":{"type":"string"}}};
 
 function validate513(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -60869,7 +61415,7 @@ vErrors.push(err2);
 errors++;
 }
 if(!(((data0 === "standard") || (data0 === "instant")) || (data0 === "direct"))){
-const err3 = {instancePath:instancePath+"/deposit_type",schemaPath:"#/properties/deposit_type/enum",keyword:"enum",params:{allowedValues: schema755.properties.deposit_type.enum},message:"must be equal to one of the allowed values"};
+const err3 = {instancePath:instancePath+"/deposit_type",schemaPath:"#/properties/deposit_type/enum",keyword:"enum",params:{allowedValues: schema761.properties.deposit_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -60882,7 +61428,7 @@ errors++;
 if(data.manager_id !== undefined){
 let data1 = data.manager_id;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err4 = {instancePath:instancePath+"/manager_id",schemaPath:"#/properties/manager_id/type",keyword:"type",params:{type: schema755.properties.manager_id.type},message:"must be integer,null"};
+const err4 = {instancePath:instancePath+"/manager_id",schemaPath:"#/properties/manager_id/type",keyword:"type",params:{type: schema761.properties.manager_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -60933,7 +61479,7 @@ return errors === 0;
 }
 
 export const schema_RegisterDepositAddressResult = validate514;
-const schema756 = {"title":"RegisterDepositAddressResult","description":"RegisterDepositAddressResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["deposit_address","deposit_type","wallet"],"properties":{"deposit_address":{"type":"string"},"deposit_type":{"type":"string","enum":["standard","instant","direct"]},"manager_id":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"wallet":{"type":"string"}}};
+const schema762 = {"title":"RegisterDepositAddressResult","description":"RegisterDepositAddressResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["deposit_address","deposit_type","wallet"],"properties":{"deposit_address":{"type":"string"},"deposit_type":{"type":"string","enum":["standard","instant","direct"]},"manager_id":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"wallet":{"type":"string"}}};
 
 function validate514(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -60994,7 +61540,7 @@ vErrors.push(err4);
 errors++;
 }
 if(!(((data1 === "standard") || (data1 === "instant")) || (data1 === "direct"))){
-const err5 = {instancePath:instancePath+"/deposit_type",schemaPath:"#/properties/deposit_type/enum",keyword:"enum",params:{allowedValues: schema756.properties.deposit_type.enum},message:"must be equal to one of the allowed values"};
+const err5 = {instancePath:instancePath+"/deposit_type",schemaPath:"#/properties/deposit_type/enum",keyword:"enum",params:{allowedValues: schema762.properties.deposit_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -61007,7 +61553,7 @@ errors++;
 if(data.manager_id !== undefined){
 let data2 = data.manager_id;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-const err6 = {instancePath:instancePath+"/manager_id",schemaPath:"#/properties/manager_id/type",keyword:"type",params:{type: schema756.properties.manager_id.type},message:"must be integer,null"};
+const err6 = {instancePath:instancePath+"/manager_id",schemaPath:"#/properties/manager_id/type",keyword:"type",params:{type: schema762.properties.manager_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -61020,7 +61566,7 @@ errors++;
 if(data.subaccount_id !== undefined){
 let data3 = data.subaccount_id;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-const err7 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema756.properties.subaccount_id.type},message:"must be integer,null"};
+const err7 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema762.properties.subaccount_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -61058,7 +61604,7 @@ return errors === 0;
 }
 
 export const schema_SendQuoteDebugParams = validate515;
-const schema757 = {"title":"SendQuoteDebugParams","description":"PublicSendQuoteDebugEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","rfq_id","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"direction":{"$ref":"#/definitions/Direction"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"nonce":{"type":"integer"},"rfq_id":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+const schema763 = {"title":"SendQuoteDebugParams","description":"PublicSendQuoteDebugEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","rfq_id","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"direction":{"$ref":"#/definitions/Direction"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"nonce":{"type":"integer"},"rfq_id":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
 function validate515(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -61296,7 +61842,7 @@ return errors === 0;
 }
 
 export const schema_QuoteSendDebugResult = validate518;
-const schema759 = {"title":"QuoteSendDebugResult","description":"QuoteSendDebugResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["action_hash","encoded_data","encoded_data_hashed","typed_data_hash"],"properties":{"action_hash":{"type":"string"},"encoded_data":{"type":"string"},"encoded_data_hashed":{"type":"string"},"typed_data_hash":{"type":"string"}}};
+const schema765 = {"title":"QuoteSendDebugResult","description":"QuoteSendDebugResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["action_hash","encoded_data","encoded_data_hashed","typed_data_hash"],"properties":{"action_hash":{"type":"string"},"encoded_data":{"type":"string"},"encoded_data_hashed":{"type":"string"},"typed_data_hash":{"type":"string"}}};
 
 function validate518(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -61406,7 +61952,7 @@ return errors === 0;
 }
 
 export const schema_StartAuctionParams = validate519;
-const schema760 = {"title":"StartAuctionParams","description":"PublicStartAuctionEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
+const schema766 = {"title":"StartAuctionParams","description":"PublicStartAuctionEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
 
 function validate519(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -61451,7 +61997,7 @@ return errors === 0;
 }
 
 export const schema_StartAuctionResult = validate520;
-const schema761 = {"title":"StartAuctionResult","description":"PublicStartAuctionEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
+const schema767 = {"title":"StartAuctionResult","description":"PublicStartAuctionEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
 
 function validate520(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -61518,7 +62064,7 @@ return errors === 0;
 }
 
 export const schema_WithdrawDebugParams = validate521;
-const schema762 = {"title":"WithdrawDebugParams","description":"PublicWithdrawDebugEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount_in_underlying","asset_name","force_batch","max_fee_usd","nonce","signature_expiry_sec","signer","subaccount_id"],"properties":{"amount_in_underlying":{"$ref":"#/definitions/DecimalInput"},"asset_name":{"type":"string"},"force_batch":{"type":"boolean"},"max_fee_usd":{"$ref":"#/definitions/DecimalInput"},"nonce":{"type":"integer"},"recipient":{"type":["string","null"]},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+const schema768 = {"title":"WithdrawDebugParams","description":"PublicWithdrawDebugEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount_in_underlying","asset_name","force_batch","max_fee_usd","nonce","signature_expiry_sec","signer","subaccount_id"],"properties":{"amount_in_underlying":{"$ref":"#/definitions/DecimalInput"},"asset_name":{"type":"string"},"force_batch":{"type":"boolean"},"max_fee_usd":{"$ref":"#/definitions/DecimalInput"},"nonce":{"type":"integer"},"recipient":{"type":["string","null"]},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
 function validate521(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -61656,7 +62202,7 @@ errors++;
 if(data.recipient !== undefined){
 let data5 = data.recipient;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err11 = {instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/type",keyword:"type",params:{type: schema762.properties.recipient.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/type",keyword:"type",params:{type: schema768.properties.recipient.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -62790,7 +63336,7 @@ return errors === 0;
 }
 
 export const channel_auctionsWatch = validate535;
-const schema774 = {"type":"array","items":{"$ref":"#/definitions/AuctionResult"}};
+const schema780 = {"type":"array","items":{"$ref":"#/definitions/AuctionResult"}};
 
 function validate535(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -62819,7 +63365,7 @@ return errors === 0;
 }
 
 export const channel_marginWatch = validate537;
-const schema775 = {"type":"array","items":{"$ref":"#/definitions/MarginWatchResult"}};
+const schema781 = {"type":"array","items":{"$ref":"#/definitions/MarginWatchResult"}};
 
 function validate537(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -62848,7 +63394,7 @@ return errors === 0;
 }
 
 export const channel_subaccountBalances = validate539;
-const schema776 = {"type":"array","items":{"$ref":"#/definitions/BalanceUpdate"}};
+const schema782 = {"type":"array","items":{"$ref":"#/definitions/BalanceUpdate"}};
 
 function validate539(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -62877,7 +63423,7 @@ return errors === 0;
 }
 
 export const channel_subaccountBestQuotes = validate541;
-const schema777 = {"type":"array","items":{"$ref":"#/definitions/BestQuoteChannelResult"}};
+const schema783 = {"type":"array","items":{"$ref":"#/definitions/BestQuoteChannelResult"}};
 
 function validate541(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -62906,7 +63452,7 @@ return errors === 0;
 }
 
 export const channel_subaccountOrders = validate543;
-const schema778 = {"type":"array","items":{"$ref":"#/definitions/Order"}};
+const schema784 = {"type":"array","items":{"$ref":"#/definitions/Order"}};
 
 function validate543(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -62935,7 +63481,7 @@ return errors === 0;
 }
 
 export const channel_subaccountQuotes = validate545;
-const schema779 = {"type":"array","items":{"$ref":"#/definitions/QuotePublishResult"}};
+const schema785 = {"type":"array","items":{"$ref":"#/definitions/QuotePublishResult"}};
 
 function validate545(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -62964,7 +63510,7 @@ return errors === 0;
 }
 
 export const channel_subaccountTrades = validate547;
-const schema780 = {"type":"array","items":{"$ref":"#/definitions/Trade"}};
+const schema786 = {"type":"array","items":{"$ref":"#/definitions/Trade"}};
 
 function validate547(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -62993,7 +63539,7 @@ return errors === 0;
 }
 
 export const channel_trades = validate549;
-const schema781 = {"type":"array","items":{"$ref":"#/definitions/PublicTrade"}};
+const schema787 = {"type":"array","items":{"$ref":"#/definitions/PublicTrade"}};
 
 function validate549(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -63022,7 +63568,7 @@ return errors === 0;
 }
 
 export const channel_tradesByType = validate551;
-const schema782 = {"type":"array","items":{"$ref":"#/definitions/PublicTrade"}};
+const schema788 = {"type":"array","items":{"$ref":"#/definitions/PublicTrade"}};
 
 function validate551(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -63051,7 +63597,7 @@ return errors === 0;
 }
 
 export const channel_tradesByTypeBatch = validate553;
-const schema783 = {"type":"array","items":{"$ref":"#/definitions/SettledPublicTrade"}};
+const schema789 = {"type":"array","items":{"$ref":"#/definitions/SettledPublicTrade"}};
 
 function validate553(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -63080,7 +63626,7 @@ return errors === 0;
 }
 
 export const channel_subaccountTradesBatch = validate555;
-const schema784 = {"type":"array","items":{"$ref":"#/definitions/Trade"}};
+const schema790 = {"type":"array","items":{"$ref":"#/definitions/Trade"}};
 
 function validate555(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -63109,7 +63655,7 @@ return errors === 0;
 }
 
 export const channel_walletRfqs = validate557;
-const schema785 = {"type":"array","items":{"$ref":"#/definitions/PublicRfq"}};
+const schema791 = {"type":"array","items":{"$ref":"#/definitions/PublicRfq"}};
 
 function validate557(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -63138,7 +63684,7 @@ return errors === 0;
 }
 
 export const result_privateGetAlgoOrders = validate559;
-const schema786 = {"type":"array","items":{"$ref":"#/definitions/Order"}};
+const schema792 = {"type":"array","items":{"$ref":"#/definitions/Order"}};
 
 function validate559(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -63167,7 +63713,7 @@ return errors === 0;
 }
 
 export const result_privateGetMmpConfig = validate561;
-const schema787 = {"type":"array","items":{"$ref":"#/definitions/MmpConfigResult"}};
+const schema793 = {"type":"array","items":{"$ref":"#/definitions/MmpConfigResult"}};
 
 function validate561(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -63385,7 +63931,7 @@ return errors === 0;
 }
 
 export const result_publicGetAllReferralCodes = validate562;
-const schema789 = {"type":"array","items":{"$ref":"#/definitions/Referrer"}};
+const schema795 = {"type":"array","items":{"$ref":"#/definitions/Referrer"}};
 
 function validate562(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -63418,7 +63964,7 @@ errors++;
 if(data0.receiving_wallet !== undefined){
 let data1 = data0.receiving_wallet;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/" + i0+"/receiving_wallet",schemaPath:"#/definitions/Referrer/properties/receiving_wallet/type",keyword:"type",params:{type: schema663.properties.receiving_wallet.type},message:"must be string,null"};
+const err2 = {instancePath:instancePath+"/" + i0+"/receiving_wallet",schemaPath:"#/definitions/Referrer/properties/receiving_wallet/type",keyword:"type",params:{type: schema669.properties.receiving_wallet.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -63480,7 +64026,7 @@ return errors === 0;
 }
 
 export const result_publicGetAssets = validate563;
-const schema791 = {"type":"array","items":{"$ref":"#/definitions/AssetResponsePublic"}};
+const schema797 = {"type":"array","items":{"$ref":"#/definitions/AssetResponsePublic"}};
 
 function validate563(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -63509,7 +64055,7 @@ return errors === 0;
 }
 
 export const result_publicGetIndexChartData = validate565;
-const schema792 = {"type":"array","items":{"$ref":"#/definitions/IndexCandle"}};
+const schema798 = {"type":"array","items":{"$ref":"#/definitions/IndexCandle"}};
 
 function validate565(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -63703,7 +64249,7 @@ return errors === 0;
 }
 
 export const result_publicGetRiskUniverses = validate566;
-const schema794 = {"type":"array","items":{"$ref":"#/definitions/RiskUniverseResponse"}};
+const schema800 = {"type":"array","items":{"$ref":"#/definitions/RiskUniverseResponse"}};
 
 function validate566(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -63732,7 +64278,7 @@ return errors === 0;
 }
 
 export const result_publicGetTradingviewChartData = validate568;
-const schema795 = {"type":"array","items":{"$ref":"#/definitions/TradingviewCandle"}};
+const schema801 = {"type":"array","items":{"$ref":"#/definitions/TradingviewCandle"}};
 
 function validate568(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;

@@ -5,16 +5,6 @@
 import type { GeneratedSummary, TargetCounts } from '../model';
 import { coverageHtml, coverageLines } from './coverage';
 
-/** A target's counts before any case: every verdict at zero. */
-export function zeroCounts(
-  id: string,
-  target: string,
-  kind: TargetCounts['kind'],
-  transport: TargetCounts['transport'],
-): TargetCounts {
-  return { id, target, kind, transport, valid: 0, invalid: 0, pass: 0, fail: 0, inconclusive: 0, note: 0, notRun: 0 };
-}
-
 const COLUMNS = ['target', 'via', 'valid', 'invalid', 'pass', 'fail', 'inconclusive', 'note', 'not run'] as const;
 
 function cells(t: TargetCounts): string[] {
