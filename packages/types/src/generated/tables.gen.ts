@@ -3256,12 +3256,6 @@ export const recordTable = [
         "type": "Int64"
       },
       {
-        "name": "wallet",
-        "required": false,
-        "nullable": false,
-        "type": "string"
-      },
-      {
         "name": "instrument_name",
         "required": true,
         "nullable": false,
@@ -4933,10 +4927,23 @@ export const recordTable = [
   },
   {
     "name": "GetSubaccountsResult",
-    "kind": "union",
-    "fields": [],
+    "kind": "record",
+    "fields": [
+      {
+        "name": "subaccount_ids",
+        "required": true,
+        "nullable": false,
+        "type": "array of Int64"
+      },
+      {
+        "name": "wallet",
+        "required": true,
+        "nullable": false,
+        "type": "Address"
+      }
+    ],
     "values": null,
-    "notShown": "The exact body shape of the subaccount list is not shown; both a bare list and an object naming it subaccount_ids are accepted."
+    "notShown": "The exact body shape of the subaccount list is not shown; the object both clients read (derive-ts 3.0.13 PrivateGetSubaccountsRPCResponse, ccxt 4.5.84) is taken."
   },
   {
     "name": "GetAllLiveInstrumentsParams",
@@ -5749,15 +5756,15 @@ export const recordTable = [
       },
       {
         "name": "order",
-        "required": true,
-        "nullable": false,
-        "type": "Order"
+        "required": false,
+        "nullable": true,
+        "type": "Order | null"
       },
       {
         "name": "trades",
-        "required": true,
-        "nullable": false,
-        "type": "array of Trade"
+        "required": false,
+        "nullable": true,
+        "type": "array of Trade | null"
       },
       {
         "name": "create_order_error",
@@ -5901,12 +5908,6 @@ export const recordTable = [
         "type": "string"
       },
       {
-        "name": "instrument_types",
-        "required": true,
-        "nullable": false,
-        "type": "array of InstrumentType"
-      },
-      {
         "name": "market_type",
         "required": true,
         "nullable": false,
@@ -5920,13 +5921,13 @@ export const recordTable = [
       },
       {
         "name": "spot_price_24h",
-        "required": true,
+        "required": false,
         "nullable": true,
         "type": "Decimal | null"
       },
       {
         "name": "managers",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "array of UniverseManagers"
       },
@@ -5944,7 +5945,7 @@ export const recordTable = [
       },
       {
         "name": "spot",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "array of SpotAssetEntry"
       }
@@ -6061,12 +6062,6 @@ export const recordTable = [
         "required": true,
         "nullable": false,
         "type": "Decimal"
-      },
-      {
-        "name": "underlying_erc20",
-        "required": false,
-        "nullable": true,
-        "type": "string | null"
       }
     ],
     "values": null,
@@ -6740,37 +6735,37 @@ export const recordTable = [
       },
       {
         "name": "open",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "Decimal"
       },
       {
         "name": "high",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "Decimal"
       },
       {
         "name": "low",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "Decimal"
       },
       {
         "name": "close",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "Decimal"
       },
       {
         "name": "currency",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "risk_universe_id",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "integer"
       }
@@ -6792,7 +6787,7 @@ export const recordTable = [
         "name": "asset_type",
         "required": true,
         "nullable": false,
-        "type": "InstrumentType"
+        "type": "string"
       },
       {
         "name": "currency",
@@ -6820,97 +6815,97 @@ export const recordTable = [
       },
       {
         "name": "amount_step",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "average_price",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "average_price_excl_fees",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "creation_timestamp",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "integer"
       },
       {
         "name": "cumulative_interest",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "delta",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "delta_currency",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "initial_margin",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "maintenance_margin",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "open_orders_margin",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "pending_interest",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "realized_pnl",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "realized_pnl_excl_fees",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "total_fees",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "unrealized_pnl",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "unrealized_pnl_excl_fees",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       }
@@ -6972,49 +6967,49 @@ export const recordTable = [
       },
       {
         "name": "amount_step",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "average_price_excl_fees",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "creation_timestamp",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "integer"
       },
       {
         "name": "cumulative_funding",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "delta",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "gamma",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "index_price",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "initial_margin",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
@@ -7032,55 +7027,55 @@ export const recordTable = [
       },
       {
         "name": "maintenance_margin",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "net_settlements",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "open_orders_margin",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "pending_funding",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "realized_pnl_excl_fees",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "theta",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "total_fees",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "unrealized_pnl_excl_fees",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "vega",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       }
@@ -7202,31 +7197,31 @@ export const recordTable = [
       },
       {
         "name": "currency",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "array of string"
       },
       {
         "name": "failed_to_fetch",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "boolean"
       },
       {
         "name": "manager_id",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "integer"
       },
       {
         "name": "risk_universe_id",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "integer"
       },
       {
         "name": "vault_deposit_holds",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "array of VaultDepositHoldResponse"
       }
@@ -14387,7 +14382,7 @@ export const recordTable = [
         "name": "erc20",
         "required": true,
         "nullable": false,
-        "type": "Erc20Details"
+        "type": "AssetErc20Details"
       },
       {
         "name": "im_discount",
@@ -15384,6 +15379,26 @@ export const recordTable = [
     "notShown": null
   },
   {
+    "name": "AssetErc20Details",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "decimals",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "underlying_erc20",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
     "name": "SpotAssetEntry",
     "kind": "record",
     "fields": [
@@ -15397,7 +15412,7 @@ export const recordTable = [
         "name": "erc20",
         "required": true,
         "nullable": false,
-        "type": "Erc20Details"
+        "type": "AssetErc20Details"
       },
       {
         "name": "min_deposit_usd",
@@ -16454,8 +16469,8 @@ export const assumptionTable = [
   {
     "id": "get-subaccounts-result",
     "title": "The body of the subaccount list",
-    "choice": "{\"subaccount_ids\":[…]}",
-    "reason": "The document says the list is named subaccount_ids in the client libraries; the exact shape is not shown.",
+    "choice": "{\"subaccount_ids\":[…],\"wallet\":\"0x…\"}",
+    "reason": "The document says the list is named subaccount_ids in the client libraries; the exact shape is not shown. derive-ts 3.0.13 (PrivateGetSubaccountsRPCResponse) reads this object with both fields required.",
     "citedAt": [
       "#/components/schemas/GetSubaccountsResult"
     ]
@@ -16541,7 +16556,7 @@ export const assumptionTable = [
   {
     "id": "private-trade",
     "title": "The fields of the private trade record",
-    "choice": "A Trade (payload of {subaccount_id}.trades, and the trades of the order-flow results) is the PublicTrade of that side of the fill, with the subaccount's own direction, role, fee and realized PnL, plus order_id (the order it filled, so fills can be linked to orders), label (that order's label), is_transfer (false for a trade), op_uuid, tx_hash and batch_status. trade_id is shared by the two sides of a fill. The fields and which are required are derive-ts 3.0.13's TradeWireResponse (label optional); others are allowed.",
+    "choice": "A Trade (payload of {subaccount_id}.trades, and the trades of the order-flow results) is the PublicTrade of that side of the fill without wallet (neither derive-ts 3.0.13's TradeWireResponse nor ccxt 4.5.84's recorded private trades carry it), with the subaccount's own direction, role, fee and realized PnL, plus order_id (the order it filled, so fills can be linked to orders), label (that order's label), is_transfer (false for a trade), op_uuid, tx_hash and batch_status. trade_id is shared by the two sides of a fill. The fields and which are required are derive-ts 3.0.13's TradeWireResponse (label optional); others are allowed.",
     "reason": "The document types the private trade record as Trade and shows none of its fields (\"not listed separately from PublicTrade\"); without an order_id a client cannot link a fill to its order, and venues of this API family send the order's id, label and transfer flag with each private fill.",
     "citedAt": [
       "#/components/schemas/Trade"
@@ -16855,6 +16870,7 @@ export const assumptionTable = [
       "#/components/schemas/AssetEntry",
       "#/components/schemas/AssetUniverse",
       "#/components/schemas/OpenInterestStats",
+      "#/components/schemas/AssetErc20Details",
       "#/components/schemas/SpotAssetEntry",
       "#/components/schemas/SpotUniverse",
       "#/components/schemas/LendingDetails"
@@ -17022,7 +17038,7 @@ export const notShownTable = [
   {
     "pointer": "#/components/schemas/GetSubaccountsResult/x-not-shown",
     "where": "schema GetSubaccountsResult",
-    "text": "The exact body shape of the subaccount list is not shown; both a bare list and an object naming it subaccount_ids are accepted."
+    "text": "The exact body shape of the subaccount list is not shown; the object both clients read (derive-ts 3.0.13 PrivateGetSubaccountsRPCResponse, ccxt 4.5.84) is taken."
   },
   {
     "pointer": "#/components/schemas/GetAllLiveInstrumentsParams/x-not-shown",
