@@ -382,6 +382,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "subscribe",
     "actionModule": null,
+    "actionData": [],
     "source": "document"
   },
   {
@@ -402,6 +403,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "unsubscribe",
     "actionModule": null,
+    "actionData": [],
     "source": "document"
   },
   {
@@ -422,6 +424,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/login",
     "actionModule": null,
+    "actionData": [],
     "source": "document"
   },
   {
@@ -443,6 +446,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/getRateLimits",
     "actionModule": null,
+    "actionData": [],
     "source": "document"
   },
   {
@@ -464,6 +468,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_subaccounts",
     "actionModule": null,
+    "actionData": [],
     "source": "document"
   },
   {
@@ -487,6 +492,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/get_all_live_instruments",
     "actionModule": null,
+    "actionData": [],
     "source": "document"
   },
   {
@@ -508,6 +514,7 @@ export const methodTable = [
     "orderFlow": true,
     "rateLimitKey": "order",
     "actionModule": "trade",
+    "actionData": [],
     "source": "document"
   },
   {
@@ -529,6 +536,7 @@ export const methodTable = [
     "orderFlow": true,
     "rateLimitKey": "replace",
     "actionModule": "trade",
+    "actionData": [],
     "source": "document"
   },
   {
@@ -550,6 +558,7 @@ export const methodTable = [
     "orderFlow": true,
     "rateLimitKey": "cancel",
     "actionModule": null,
+    "actionData": [],
     "source": "document"
   },
   {
@@ -571,6 +580,7 @@ export const methodTable = [
     "orderFlow": true,
     "rateLimitKey": "cancel_by_instrument",
     "actionModule": null,
+    "actionData": [],
     "source": "document"
   },
   {
@@ -592,6 +602,7 @@ export const methodTable = [
     "orderFlow": true,
     "rateLimitKey": "cancel_by_nonce",
     "actionModule": null,
+    "actionData": [],
     "source": "document"
   },
   {
@@ -613,6 +624,7 @@ export const methodTable = [
     "orderFlow": true,
     "rateLimitKey": "cancel_all",
     "actionModule": null,
+    "actionData": [],
     "source": "document"
   },
   {
@@ -637,6 +649,7 @@ export const methodTable = [
     "orderFlow": true,
     "rateLimitKey": "cancel_by_label",
     "actionModule": null,
+    "actionData": [],
     "source": "document"
   },
   {
@@ -658,6 +671,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/get_all_currencies",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -679,6 +693,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/get_all_instruments",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -700,6 +715,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/get_instrument",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -721,6 +737,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/get_ticker",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -742,6 +759,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/get_trade_history",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -763,6 +781,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/get_funding_rate_history",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -784,6 +803,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/get_time",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -805,6 +825,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_all_portfolios",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -826,6 +847,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_subaccount",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -847,6 +869,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_open_orders",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -868,6 +891,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_orders",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -889,6 +913,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_trade_history",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -909,7 +934,10 @@ export const methodTable = [
     "auth": "login",
     "orderFlow": false,
     "rateLimitKey": "private/burn_vault_shares",
-    "actionModule": null,
+    "actionModule": "vault",
+    "actionData": [
+      "burnShares"
+    ],
     "source": "clients"
   },
   {
@@ -931,6 +959,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/cancel_algo_order",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -952,6 +981,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/cancel_all_algo_orders",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -973,6 +1003,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/cancel_all_trigger_orders",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -993,7 +1024,10 @@ export const methodTable = [
     "auth": "login",
     "orderFlow": false,
     "rateLimitKey": "private/cancel_all_vault_requests",
-    "actionModule": null,
+    "actionModule": "vault",
+    "actionData": [
+      "cancel"
+    ],
     "source": "clients"
   },
   {
@@ -1015,6 +1049,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/cancel_batch_quotes",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1036,6 +1071,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/cancel_batch_rfqs",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1057,6 +1093,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/cancel_quote",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1078,6 +1115,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/cancel_rfq",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1099,6 +1137,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/cancel_trigger_order",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1120,6 +1159,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/change_subaccount_label",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1140,7 +1180,10 @@ export const methodTable = [
     "auth": "login",
     "orderFlow": false,
     "rateLimitKey": "private/create_vault",
-    "actionModule": null,
+    "actionModule": "vault",
+    "actionData": [
+      "create"
+    ],
     "source": "clients"
   },
   {
@@ -1162,6 +1205,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/edit_session_key",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1182,7 +1226,10 @@ export const methodTable = [
     "auth": "login",
     "orderFlow": false,
     "rateLimitKey": "private/execute_quote",
-    "actionModule": null,
+    "actionModule": "rfq",
+    "actionData": [
+      "execute"
+    ],
     "source": "clients"
   },
   {
@@ -1204,6 +1251,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/force_burn",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1225,6 +1273,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_account",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1246,6 +1295,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_algo_orders",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1267,6 +1317,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_collaterals",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1288,6 +1339,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_curated_vaults",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1309,6 +1361,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_deposit_history",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1330,6 +1383,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_erc20_transfer_history",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1351,6 +1405,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_funding_history",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1372,6 +1427,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_interest_history",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1393,6 +1449,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_live_burn_requests",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1414,6 +1471,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_live_mint_requests",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1435,6 +1493,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_live_vault_requests",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1456,6 +1515,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_mmp_config",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1477,6 +1537,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_option_settlement_history",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1498,6 +1559,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_order",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1519,6 +1581,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_order_history",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1540,6 +1603,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_positions",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1561,6 +1625,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_quotes",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1582,6 +1647,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_rfqs",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1603,6 +1669,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_shareholder_vaults",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1624,6 +1691,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_trigger_orders",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1645,6 +1713,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_vault_request_history",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1666,6 +1735,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_vault_shares",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1687,6 +1757,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_withdrawal_history",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1708,6 +1779,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/liquidate",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1728,7 +1800,10 @@ export const methodTable = [
     "auth": "login",
     "orderFlow": false,
     "rateLimitKey": "private/mint_vault_shares",
-    "actionModule": null,
+    "actionModule": "vault",
+    "actionData": [
+      "mintShares"
+    ],
     "source": "clients"
   },
   {
@@ -1749,7 +1824,8 @@ export const methodTable = [
     "auth": "login",
     "orderFlow": false,
     "rateLimitKey": "private/order_debug",
-    "actionModule": null,
+    "actionModule": "trade",
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1770,7 +1846,8 @@ export const methodTable = [
     "auth": "login",
     "orderFlow": false,
     "rateLimitKey": "private/order_quote",
-    "actionModule": null,
+    "actionModule": "trade",
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1792,6 +1869,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/poll_quotes",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1813,6 +1891,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/poll_rfqs",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1834,6 +1913,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/reject_deposit_request",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1854,7 +1934,10 @@ export const methodTable = [
     "auth": "login",
     "orderFlow": false,
     "rateLimitKey": "private/replace_quote",
-    "actionModule": null,
+    "actionModule": "rfq",
+    "actionData": [
+      "quote"
+    ],
     "source": "clients"
   },
   {
@@ -1875,7 +1958,10 @@ export const methodTable = [
     "auth": "login",
     "orderFlow": false,
     "rateLimitKey": "private/request_vault_deposit",
-    "actionModule": null,
+    "actionModule": "vault",
+    "actionData": [
+      "deposit"
+    ],
     "source": "clients"
   },
   {
@@ -1896,7 +1982,10 @@ export const methodTable = [
     "auth": "login",
     "orderFlow": false,
     "rateLimitKey": "private/request_vault_withdraw",
-    "actionModule": null,
+    "actionModule": "vault",
+    "actionData": [
+      "withdraw"
+    ],
     "source": "clients"
   },
   {
@@ -1918,6 +2007,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/reset_mmp",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1939,6 +2029,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/rfq_get_best_quote",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1959,7 +2050,10 @@ export const methodTable = [
     "auth": "login",
     "orderFlow": false,
     "rateLimitKey": "private/send_quote",
-    "actionModule": null,
+    "actionModule": "rfq",
+    "actionData": [
+      "quote"
+    ],
     "source": "clients"
   },
   {
@@ -1981,6 +2075,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/send_rfq",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2002,6 +2097,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/session_keys",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2023,6 +2119,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/set_cancel_on_disconnect",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2044,6 +2141,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/set_mmp_config",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2064,7 +2162,8 @@ export const methodTable = [
     "auth": "login",
     "orderFlow": false,
     "rateLimitKey": "private/set_session_key",
-    "actionModule": null,
+    "actionModule": "setSessionKey",
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2085,7 +2184,11 @@ export const methodTable = [
     "auth": "login",
     "orderFlow": false,
     "rateLimitKey": "private/transfer_positions",
-    "actionModule": null,
+    "actionModule": "rfq",
+    "actionData": [
+      "quote",
+      "execute"
+    ],
     "source": "clients"
   },
   {
@@ -2106,7 +2209,8 @@ export const methodTable = [
     "auth": "login",
     "orderFlow": false,
     "rateLimitKey": "private/transfer_spot",
-    "actionModule": null,
+    "actionModule": "transfer",
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2127,7 +2231,8 @@ export const methodTable = [
     "auth": "login",
     "orderFlow": false,
     "rateLimitKey": "private/transfer_spot_external",
-    "actionModule": null,
+    "actionModule": "externalTransfer",
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2149,6 +2254,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/update_vault_info",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2169,7 +2275,8 @@ export const methodTable = [
     "auth": "login",
     "orderFlow": false,
     "rateLimitKey": "private/update_whitelisted_recipients",
-    "actionModule": null,
+    "actionModule": "whitelistedRecipient",
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2190,7 +2297,8 @@ export const methodTable = [
     "auth": "login",
     "orderFlow": false,
     "rateLimitKey": "private/withdraw",
-    "actionModule": null,
+    "actionModule": "withdrawal",
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2211,7 +2319,10 @@ export const methodTable = [
     "auth": "none",
     "orderFlow": false,
     "rateLimitKey": "public/execute_quote_debug",
-    "actionModule": null,
+    "actionModule": "rfq",
+    "actionData": [
+      "execute"
+    ],
     "source": "clients"
   },
   {
@@ -2233,6 +2344,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/get_all_referral_codes",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2254,6 +2366,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/get_assets",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2275,6 +2388,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/get_currency",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2296,6 +2410,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/get_index_chart_data",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2317,6 +2432,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/get_interest_rate_history",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2338,6 +2454,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/get_latest_signed_feeds",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2359,6 +2476,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/get_onchain_action_history",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2380,6 +2498,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/get_option_settlement_prices",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2401,6 +2520,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/get_pending_deposits",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2422,6 +2542,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/get_referral_performance",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2443,6 +2564,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/get_risk_universes",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2464,6 +2586,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/get_tickers",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2485,6 +2608,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/get_tradingview_chart_data",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2506,6 +2630,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/get_transaction",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2527,6 +2652,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/get_vault",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2548,6 +2674,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/get_vault_action_history",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2569,6 +2696,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/get_vault_performance_history",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2590,6 +2718,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/get_vaults",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2611,6 +2740,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/get_wallets_from_session_key",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2631,7 +2761,8 @@ export const methodTable = [
     "auth": "none",
     "orderFlow": false,
     "rateLimitKey": "public/order_quote",
-    "actionModule": null,
+    "actionModule": "trade",
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2653,6 +2784,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/register_deposit_address",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2673,7 +2805,10 @@ export const methodTable = [
     "auth": "none",
     "orderFlow": false,
     "rateLimitKey": "public/send_quote_debug",
-    "actionModule": null,
+    "actionModule": "rfq",
+    "actionData": [
+      "quote"
+    ],
     "source": "clients"
   },
   {
@@ -2695,6 +2830,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/start_auction",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2715,7 +2851,8 @@ export const methodTable = [
     "auth": "none",
     "orderFlow": false,
     "rateLimitKey": "public/withdraw_debug",
-    "actionModule": null,
+    "actionModule": "withdrawal",
+    "actionData": [],
     "source": "clients"
   }
 ] as const;
@@ -15898,7 +16035,7 @@ export const actionSignatureTable = {
       }
     ]
   },
-  "paramsHash": "The Action's fields come from the request: subaccountId is subaccount_id (0 for the wallet-level actions, private/set_session_key and private/update_whitelisted_recipients, whose params carry the wallet instead), nonce is nonce, module is the address of the method's module (its x-action-module), data is that module's ABI-encoded payload (modules below), expiry is signature_expiry_sec, owner is the logged-in wallet (not a field of the request; the params' wallet where they carry one), signer is signer. The digest is keccak256(0x1901, the domain separator, hashStruct(Action)) and the signature the signer's 65-byte secp256k1 signature of it (v 27 or 28). Cancels and reads carry no action signature. A module whose data differs by method lists one tuple per layout (rfq: quote and execute; vault: by its first word, the kind), each named, its from naming the methods; the other modules list their words in order. The methods that sign, by module (derive-ts 3.0.13 src/api/*.ts, ccxt 4.5.84 derive.js): trade private/order, private/replace, private/order_debug, private/order_quote, public/order_quote; rfq private/send_quote, private/replace_quote, private/execute_quote, public/send_quote_debug, public/execute_quote_debug and private/transfer_positions (two Actions, maker_params a quote and taker_params its execution, each with its own nonce); transfer private/transfer_spot; externalTransfer private/transfer_spot_external; withdrawal private/withdraw, public/withdraw_debug; setSessionKey private/set_session_key; whitelistedRecipient private/update_whitelisted_recipients; vault private/request_vault_deposit, private/request_vault_withdraw, private/cancel_all_vault_requests, private/create_vault, private/mint_vault_shares, private/burn_vault_shares. derive-ts also names a liquidation module (0x66d23e59DaEEF13904eFA2D4B8658aeD05f59a92, private/liquidate) but no client shows its data, so it is left out. The module addresses are the same on every deployment of derive-ts (mainnet, testnet, local); ccxt signs orders only, with its own trade module in sandbox mode.",
+  "paramsHash": "The Action's fields come from the request: subaccountId is subaccount_id (0 for the wallet-level actions, private/set_session_key and private/update_whitelisted_recipients, whose params carry the wallet instead), nonce is nonce, module is the address of the method's module (its x-action-module), data is that module's ABI-encoded payload (modules below), expiry is signature_expiry_sec, owner is the logged-in wallet (not a field of the request; the params' wallet where they carry one), signer is signer. The digest is keccak256(0x1901, the domain separator, hashStruct(Action)) and the signature the signer's 65-byte secp256k1 signature of it (v 27 or 28). Cancels and reads carry no action signature. A module whose data differs by method lists one tuple per layout (rfq: quote and execute; vault: by its first word, the kind), each named, its from naming the methods; the other modules list their words in order. Each signing operation names its module (x-action-module) and, where the module has several layouts, the one it signs (x-action-data). The methods that sign, by module (derive-ts 3.0.13 src/api/*.ts, ccxt 4.5.84 derive.js): trade private/order, private/replace, private/order_debug, private/order_quote, public/order_quote; rfq private/send_quote, private/replace_quote, private/execute_quote, public/send_quote_debug, public/execute_quote_debug and private/transfer_positions (two Actions, maker_params a quote and taker_params its execution, each with its own nonce); transfer private/transfer_spot; externalTransfer private/transfer_spot_external; withdrawal private/withdraw, public/withdraw_debug; setSessionKey private/set_session_key; whitelistedRecipient private/update_whitelisted_recipients; vault private/request_vault_deposit, private/request_vault_withdraw, private/cancel_all_vault_requests, private/create_vault, private/mint_vault_shares, private/burn_vault_shares. derive-ts also names a liquidation module (0x66d23e59DaEEF13904eFA2D4B8658aeD05f59a92, private/liquidate) but no client shows its data, so it is left out. The module addresses are the same on every deployment of derive-ts (mainnet, testnet, local); ccxt signs orders only, with its own trade module in sandbox mode.",
   "signatureFields": [
     "signer",
     "signature"
