@@ -2,7 +2,7 @@
 /** Title, version and source of the spec the tables were generated from. */
 export const apiInfo = {
   "title": "Exchange Streaming and Request API",
-  "version": "0.3.0",
+  "version": "0.4.0",
   "source": "spec/asyncapi.yaml"
 } as const;
 
