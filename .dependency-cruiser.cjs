@@ -1,8 +1,8 @@
 // The dependency check of `npm test` (depcruise over every package's src/): no import cycle, and
 // imports follow the layer order of docs/architecture.md ("Layers"): types ← validators, auth ← client,
-// sandbox, conformance ← cli; codegen reads only the address matcher of types; docs' entry imports
-// nothing of ours; nothing imports test/ or tools/bench. Paths are matched after resolution, so a
-// package name and a relative path into another package are caught alike.
+// sandbox, conformance ← cli; mock (on its own) ← cli; codegen reads only the address matcher of types;
+// docs' entry imports nothing of ours; nothing imports test/ or tools/bench. Paths are matched after
+// resolution, so a package name and a relative path into another package are caught alike.
 /** A package's sources may import only these folders of the repository (its own included). */
 const layer = (name, from, allowed) => ({
   name: `layer-${name}`,
@@ -100,15 +100,42 @@ module.exports = {
       'packages/auth/src',
       'packages/conformance/src',
     ]),
+    {
+      name: 'conformance-engine-imports-no-reporter',
+      comment:
+        "conformance's engine (runner, checks, the generated run, replay) returns a Report and imports no " +
+        'reporter: the command line (cli.ts, cli-args.ts, report-targets.ts, generate/cli.ts) and the package ' +
+        'entry hand the report to them',
+      severity: 'error',
+      from: {
+        path: '^packages/conformance/src/',
+        pathNot: '^packages/conformance/src/(reporters/|(cli|cli-args|report-targets|index)\\.ts$|generate/cli\\.ts$)',
+      },
+      to: { path: '^packages/conformance/src/reporters/' },
+    },
+    {
+      name: 'conformance-reporters-read-the-report',
+      comment: "conformance's reporters read the Report (model.ts) alone: they import no part of the engine",
+      severity: 'error',
+      from: { path: '^packages/conformance/src/reporters/' },
+      to: {
+        path: '^packages/conformance/src/',
+        pathNot: '^packages/conformance/src/(reporters/|(model|endpoint-name)\\.ts$)',
+      },
+    },
+    // The mock serves any spec that speaks its own messages: it reads the model the command hands it.
+    layer('mock', 'packages/mock/src', ['packages/mock/src']),
     layer('docs', 'packages/docs/src', ['packages/docs/src']),
     layer('cli', 'packages/cli/(src|bin)', [
-      'packages/(types|validators|auth|client|sandbox|conformance|cli)/(src|bin)',
+      'packages/(types|validators|auth|client|sandbox|conformance|mock|cli)/(src|bin)',
       'tools/codegen/src',
     ]),
     {
       name: 'layer-codegen',
       comment:
-        'the generator uses only the address matcher and the link-safe writer of @exchange-api/types (never generated output), and its own package.json (its version: the one a generated SDK depends on)',
+        'the generator uses only the address matcher, the link-safe writer and the JSON Schema keywords of ' +
+        '@exchange-api/types (never generated output), and its own package.json (its version: the one a ' +
+        'generated SDK depends on)',
       severity: 'error',
       from: { path: '^tools/codegen/src/' },
       to: {
@@ -116,7 +143,7 @@ module.exports = {
         pathNot: [
           '^tools/codegen/src/',
           '^tools/codegen/package\\.json$',
-          '^packages/types/src/(match-channel|write-inside)\\.ts$',
+          '^packages/types/src/(match-channel|write-inside|json-schema-keywords)\\.ts$',
         ],
       },
     },

@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
-// One run over every package and test/ (`npx vitest`, and `npm test` as the cached turbo task
-// //#test:all), so one report counts every test.
+// One run over every package and test/ (`npx vitest run <file>`, `npm run test:all`). `npm test` runs
+// the same projects as turbo tasks instead, one per package and one for test/ (turbo.json), each cached.
 export default defineConfig({
   test: {
     projects: ['tools/codegen', 'tools/evidence', 'packages/*', 'test'],

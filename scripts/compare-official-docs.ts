@@ -55,7 +55,10 @@ function probesOf(specText: string): Record<string, string[]> {
   };
 }
 
-/** The text of every page of a site (hidden parts too: a collapsed section is still on the page), after its scripts ran. */
+/**
+ * The text of every page of a site (hidden parts too: a collapsed section is still on the page), after its
+ * scripts ran.
+ */
 async function siteText(browser: Browser, dir: string, javaScriptEnabled = true): Promise<string> {
   const context = await browser.newContext({ javaScriptEnabled });
   let text = '';

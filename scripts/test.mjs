@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // `npm test`: generated files current, layout, lint, one type-check of everything, every package
-// built, import layers and sizes, then one vitest run over every package (a cached turbo task). The
+// built, import layers and sizes, then each package's tests and test/'s (cached turbo tasks). The
 // tests run the sources; test/consumer packs and installs the built packages. Ends with a plain
 // `N passed, N failed` line, replayed or not, so any CI reader can count the tests.
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync, readdirSync, rmSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { NO_COLOR_FLAGS, plainEnv, plainOutput } from './plain-output.mjs';
 
 // Plain (no colour codes) when stdout is not a terminal, or NO_COLOR or CI is set: a log in a file is text.
@@ -13,7 +13,7 @@ const base = { ...process.env, TURBO_TELEMETRY_DISABLED: '1', SCARF_ANALYTICS: '
 const env = plain ? plainEnv(base) : base;
 /** A tool's arguments, with its no-colour flag first on a plain run. */
 const flags = (tool, args) => (plain ? [...NO_COLOR_FLAGS[tool], ...args] : args);
-const run = (cmd, args) => spawnSync(cmd, args, { stdio: 'inherit', env }).status ?? 1;
+const run = (cmd, args, more = {}) => spawnSync(cmd, args, { stdio: 'inherit', env: { ...env, ...more } }).status ?? 1;
 
 /**
  * One check, its output captured so that checks running side by side do not interleave: when it ends,
@@ -91,30 +91,66 @@ if (failed.length > 0) {
   process.exit(statuses.find((s) => s !== 0));
 }
 
-// One vitest run over every package and test/, as the turbo task //#test:all: cached on every file of
-// the repository and every package's build, so a second run with nothing changed replays its result
-// (its report, restored, and its log). The report is removed first, so the count is always this run's.
+// The tests, as turbo tasks: each package's own (`test`, its vitest run, cached on its files, the shared
+// test support and spec, and its dependencies' builds) and test/'s (//#test:e2e, on every file but the
+// packages' own tests), so an edit reruns the tests of its package and of those that depend on it, and a
+// second run with nothing changed replays every report and log. Each task writes its vitest report;
+// they are removed first, so every count is this run's (a replayed task's report is restored), and
+// summed into test-output/vitest.json.
+const reports = [
+  ...['packages', 'tools']
+    .flatMap((g) => readdirSync(g).map((p) => `${g}/${p}`))
+    .filter((dir) => JSON.parse(readFileSync(`${dir}/package.json`, 'utf8')).scripts?.test !== undefined)
+    .map((dir) => `${dir}/test-output/vitest.json`),
+  'test-output/vitest-e2e.json',
+];
 const report = 'test-output/vitest.json';
 const extra = process.argv.slice(2);
-rmSync(report, { force: true });
-const status = run('npx', [
-  'turbo',
-  'run',
-  'test:all',
-  ...flags('turbo', []),
-  // Tests read the environment (CI, PATH for go, mypy and Chromium): turbo.json sets envMode loose, for
-  // every turbo run alike. The mode is part of each task's hash: with it set here only, the builds above
-  // were misses here and built again, and the consumer test's `npm pack` (each package's prepack runs
-  // turbo build) rebuilt dist/ under the tests that were running the built command.
-  '--output-logs=new-only',
-  // turbo hands what follows `--` to every task of the run, the builds too (a changed build hash: each
-  // package built twice), so the reporters live in the test:all script and only a caller's own
-  // arguments pass here.
-  ...(extra.length > 0 ? ['--', ...extra] : []),
-]);
-if (existsSync(report)) {
-  const r = JSON.parse(readFileSync(report, 'utf8'));
-  const skipped = (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
+for (const file of [...reports, report]) rmSync(file, { force: true });
+const status = run(
+  'npx',
+  [
+    'turbo',
+    'run',
+    'test',
+    'test:e2e',
+    ...flags('turbo', []),
+    // Tests read the environment (CI, PATH for go, mypy and Chromium): turbo.json sets envMode loose, for
+    // every turbo run alike. The mode is part of each task's hash: with it set here only, the builds above
+    // were misses here and built again, and the consumer test's `npm pack` (each package's prepack runs
+    // turbo build) rebuilt dist/ under the tests that were running the built command.
+    '--output-logs=new-only',
+    // Every package's tests run, and count, when one fails.
+    '--continue',
+    // Two test tasks at a time, a package's with two vitest workers (VITEST_MAX_WORKERS, below), test/'s
+    // with three (its script: the longest task, its files mostly waiting on sockets and processes): at most
+    // five test files at once on 2 cores, where the single run before had three. turbo's default of ten
+    // tasks at a time, each with its workers, would starve the tests that wait on time.
+    '--concurrency=2',
+    // turbo hands what follows `--` to every task of the run, the builds too (a changed build hash: each
+    // package built twice), so the reporters live in each test script and only a caller's own arguments
+    // pass here.
+    ...(extra.length > 0 ? ['--', ...extra] : []),
+  ],
+  { VITEST_MAX_WORKERS: process.env.VITEST_MAX_WORKERS ?? '2' },
+);
+
+/** The sum of the packages' reports (vitest's JSON report, its counts added and its files listed). */
+const found = reports.filter((file) => existsSync(file)).map((file) => JSON.parse(readFileSync(file, 'utf8')));
+if (found.length > 0) {
+  const sum = (key) => found.reduce((total, r) => total + (r[key] ?? 0), 0);
+  const keys = Object.keys(found[0]).filter((key) => key.startsWith('num'));
+  const r = {
+    ...Object.fromEntries(keys.map((key) => [key, sum(key)])),
+    success: found.every((x) => x.success) && found.length === reports.length,
+    startTime: Math.min(...found.map((x) => x.startTime)),
+    testResults: found.flatMap((x) => x.testResults),
+  };
+  mkdirSync('test-output', { recursive: true });
+  writeFileSync(report, `${JSON.stringify(r)}\n`);
+  const missing = reports.filter((file) => !existsSync(file));
+  if (missing.length > 0) console.log(`\nno report (the task did not finish): ${missing.join(', ')}`);
+  const skipped = r.numPendingTests + r.numTodoTests;
   console.log(
     `\ntests: ${r.numPassedTests} passed, ${r.numFailedTests} failed${skipped ? `, ${skipped} skipped` : ''}`,
   );

@@ -411,32 +411,43 @@ describe('broken servers', () => {
     console.log(`broken servers caught: ${caught}/${cases.length}`);
   });
 
-  it('a passthrough proxy changes nothing: no intended check fails through it, each passes unless an answer came late', async () => {
-    const ids = [...new Set(cases.map((c) => c.check))];
-    const report = await run({}, ids, true);
-    // On a loaded machine an answer may miss the runner's window: that check is inconclusive, never
-    // failed (the runner's rule), and says so; any other outcome than a pass is the proxy's doing.
-    const late = report.checks.filter((c) => c.status === 'inconclusive' && LATE.test(c.reason ?? ''));
-    if (late.length > 0) console.log(`late through the proxy: ${late.map((c) => `${c.id} (${c.reason})`).join('; ')}`);
-    const notPassing = report.checks
-      .filter((c) => c.status !== 'pass' && !late.includes(c))
-      .map((c) => `${c.id}: ${c.status} ${c.reason ?? ''}`);
-    expect(notPassing).toEqual([]);
-    expect(report.checks.map((c) => c.id).sort()).toEqual(ids.sort());
-  }, 300_000);
+  it(
+    'a passthrough proxy changes nothing: no intended check fails through it, ' +
+      'each passes unless an answer came late',
+    async () => {
+      const ids = [...new Set(cases.map((c) => c.check))];
+      const report = await run({}, ids, true);
+      // On a loaded machine an answer may miss the runner's window: that check is inconclusive, never
+      // failed (the runner's rule), and says so; any other outcome than a pass is the proxy's doing.
+      const late = report.checks.filter((c) => c.status === 'inconclusive' && LATE.test(c.reason ?? ''));
+      if (late.length > 0)
+        console.log(`late through the proxy: ${late.map((c) => `${c.id} (${c.reason})`).join('; ')}`);
+      const notPassing = report.checks
+        .filter((c) => c.status !== 'pass' && !late.includes(c))
+        .map((c) => `${c.id}: ${c.status} ${c.reason ?? ''}`);
+      expect(notPassing).toEqual([]);
+      expect(report.checks.map((c) => c.id).sort()).toEqual(ids.sort());
+    },
+    300_000,
+  );
 
-  it('a connection refused once within the budget (a count still holding a closing connection) is opened again: pass', async () => {
-    let refused = 0;
-    // The second connection of the check: the server still counted one that had been closing.
-    const refuse = (open: number) => open === 1 && refused === 0 && ++refused > 0;
-    const report = await run({ refuse }, ['connections.limit'], false);
-    const r = outcome(report, 'connections.limit')!;
-    expect(refused, 'the proxy refused one connection').toBeGreaterThan(0);
-    expect(r.status, `${r.reason} ${JSON.stringify(r.findings)}`).toBe('pass');
-    expect(r.transcript.map((t) => t.data).join('\n')).toMatch(
-      /within-budget#2 was refused within the budget: waiting/,
-    );
-  }, 120_000);
+  it(
+    'a connection refused once within the budget (a count still holding a closing ' +
+      'connection) is opened again: pass',
+    async () => {
+      let refused = 0;
+      // The second connection of the check: the server still counted one that had been closing.
+      const refuse = (open: number) => open === 1 && refused === 0 && ++refused > 0;
+      const report = await run({ refuse }, ['connections.limit'], false);
+      const r = outcome(report, 'connections.limit')!;
+      expect(refused, 'the proxy refused one connection').toBeGreaterThan(0);
+      expect(r.status, `${r.reason} ${JSON.stringify(r.findings)}`).toBe('pass');
+      expect(r.transcript.map((t) => t.data).join('\n')).toMatch(
+        /within-budget#2 was refused within the budget: waiting/,
+      );
+    },
+    120_000,
+  );
 
   for (const c of cases) {
     it(`${c.name} fails ${c.check}`, async () => {

@@ -74,24 +74,30 @@ describe.skipIf(!hasRedisServer)(`the deployment checks${hasRedisServer ? '' : `
     ]);
   }, 120_000);
 
-  it('two sandboxes without Redis are two exchanges: the sharing checks fail, saying what each endpoint showed', async () => {
-    const [a, b] = await two();
-    const { byId } = await run(a, b);
-    for (const id of ids) expect(byId[id]!.status, summary(byId[id]!)).toBe('fail');
-    const text = (id: string) => JSON.stringify(byId[id]!.findings);
-    // Each finding names what A and B showed.
-    expect(text('deployment.wallet-budget')).toMatch(/B's budget did not count the \d+ requests the wallet spent on A/);
-    expect(text('deployment.wallet-budget')).toMatch(/B served a request past the wallet's budget/);
-    expect(text('deployment.wallet-budget')).toMatch(/A: consumedPoints 1, remainingPoints \d+ before spending/);
-    expect(text('deployment.rate-limits-agree')).toMatch(/B did not count the reading A had just counted/);
-    expect(text('deployment.rate-limits-agree')).toMatch(/count this IP's connections apart \(A 1, B 1, A 1\)/);
-    expect(text('deployment.connection-limit')).toMatch(/connection 5 of this IP was served by A/);
-    expect(text('deployment.connection-limit')).toMatch(
-      /A holds 3 of them and reports consumedPoints 3, remainingPoints 1; B holds 2 of them and reports consumedPoints [23]/,
-    );
-    expect(text('deployment.nonce-once')).toMatch(/B accepted an order whose nonce A had already used/);
-    expect(text('deployment.push-across')).toMatch(/pushed on A but not to the subscriber on B/);
-  }, 120_000);
+  it(
+    'two sandboxes without Redis are two exchanges: the sharing checks fail, ' + 'saying what each endpoint showed',
+    async () => {
+      const [a, b] = await two();
+      const { byId } = await run(a, b);
+      for (const id of ids) expect(byId[id]!.status, summary(byId[id]!)).toBe('fail');
+      const text = (id: string) => JSON.stringify(byId[id]!.findings);
+      // Each finding names what A and B showed.
+      expect(text('deployment.wallet-budget')).toMatch(
+        /B's budget did not count the \d+ requests the wallet spent on A/,
+      );
+      expect(text('deployment.wallet-budget')).toMatch(/B served a request past the wallet's budget/);
+      expect(text('deployment.wallet-budget')).toMatch(/A: consumedPoints 1, remainingPoints \d+ before spending/);
+      expect(text('deployment.rate-limits-agree')).toMatch(/B did not count the reading A had just counted/);
+      expect(text('deployment.rate-limits-agree')).toMatch(/count this IP's connections apart \(A 1, B 1, A 1\)/);
+      expect(text('deployment.connection-limit')).toMatch(/connection 5 of this IP was served by A/);
+      expect(text('deployment.connection-limit')).toMatch(
+        /A holds 3 of them and reports consumedPoints 3, remainingPoints 1; B holds 2 of them and reports consumedPoints [23]/,
+      );
+      expect(text('deployment.nonce-once')).toMatch(/B accepted an order whose nonce A had already used/);
+      expect(text('deployment.push-across')).toMatch(/pushed on A but not to the subscriber on B/);
+    },
+    120_000,
+  );
 });
 
 describe.skipIf(!hasRedisServer)(
@@ -132,24 +138,34 @@ describe.skipIf(!hasRedisServer)(
       expect(events(r)).toMatch(/A#2 was refused within the budget: waiting/);
     }, 60_000);
 
-    it("refused each time within the budget: inconclusive, never failed (the count is connections.limit's to judge)", async () => {
-      const r = await limitThroughProxy((open) => open >= 1);
-      expect(r.status, summary(r)).toBe('inconclusive');
-      expect(r.reason).toMatch(/A#2 was refused within the budget 4 times, after the count had settled each time/);
-    }, 60_000);
+    it(
+      'refused each time within the budget: inconclusive, never failed (the count ' +
+        "is connections.limit's to judge)",
+      async () => {
+        const r = await limitThroughProxy((open) => open >= 1);
+        expect(r.status, summary(r)).toBe('inconclusive');
+        expect(r.reason).toMatch(/A#2 was refused within the budget 4 times, after the count had settled each time/);
+      },
+      60_000,
+    );
   },
 );
 
 describe('the deployment checks with one endpoint', () => {
-  it('are skipped, saying they need two or more endpoints; the console report names the endpoints when there are two', async () => {
-    const a = await startSandbox({ port: 0 });
-    started.push(a);
-    const one = await runConformance({ ws: a.wsUrl, only: ['deployment'] });
-    expect(one.checks.map((c) => [c.status, c.reason])).toEqual(
-      ids.map(() => ['skip', expect.stringMatching(/^needs two or more endpoints/)]),
-    );
-    expect(one.target).toEqual({ ws: a.wsUrl, http: null });
-  }, 60_000);
+  it(
+    'are skipped, saying they need two or more endpoints; the console report ' +
+      'names the endpoints when there are two',
+    async () => {
+      const a = await startSandbox({ port: 0 });
+      started.push(a);
+      const one = await runConformance({ ws: a.wsUrl, only: ['deployment'] });
+      expect(one.checks.map((c) => [c.status, c.reason])).toEqual(
+        ids.map(() => ['skip', expect.stringMatching(/^needs two or more endpoints/)]),
+      );
+      expect(one.target).toEqual({ ws: a.wsUrl, http: null });
+    },
+    60_000,
+  );
 
   it('a second endpoint that accepts no connection: server unreachable, naming it, exit 2', async () => {
     const a = await startSandbox({ port: 0 });

@@ -3,7 +3,7 @@
  * each request and may answer it itself, rewrite it, or drop the connection; another may rewrite pushes.
  * The servers it makes conform on everything a hand-written check sends, and fail on generated inputs.
  */
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import WebSocket, { WebSocketServer } from 'ws';
 
@@ -20,12 +20,21 @@ export type Decision =
   | { result: unknown }
   | { params: unknown }
   | 'close'
+  | 'silent'
   | undefined;
 
 export interface Faults {
   request?: (r: Req) => Decision;
-  /** Rewrite the data of a push on a channel (return it unchanged to leave it); `subscribed`: what the connection asked for. */
+  /**
+   * Rewrite the data of a push on a channel (return it unchanged to leave it); `subscribed`: what the
+   * connection asked for.
+   */
   push?: (channel: string, data: unknown, subscribed: ReadonlySet<string>) => unknown;
+  /**
+   * Rewrite the JSON body of an HTTP answer (`method`: the path after /v3/); without it HTTP goes straight to the
+   * sandbox.
+   */
+  http?: (method: string, body: unknown) => unknown;
 }
 
 export interface Faulty {
@@ -53,6 +62,7 @@ function answer(client: WebSocket, raw: string, upstream: WebSocket, faults: Fau
   }
   track(req, subscribed);
   const d = faults.request?.(req);
+  if (d === 'silent') return;
   if (d === 'close') client.terminate();
   else if (d && 'error' in d) client.send(JSON.stringify({ jsonrpc: '2.0', id: req.id, error: d.error }));
   else if (d && 'result' in d) client.send(JSON.stringify({ jsonrpc: '2.0', id: req.id, result: d.result }));
@@ -74,9 +84,36 @@ function rewritePush(text: string, faults: Faults, subscribed: ReadonlySet<strin
   }
 }
 
+/** Relay one HTTP request to the sandbox and its answer back, the JSON body rewritten by the hook. */
+async function relayHttp(upstream: string, faults: Faults, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (!faults.http) return void res.writeHead(404).end();
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  try {
+    const up = await fetch(`${upstream}${req.url ?? '/'}`, {
+      method: req.method,
+      headers: Object.fromEntries(
+        Object.entries(req.headers).filter((e): e is [string, string] => typeof e[1] === 'string' && e[0] !== 'host'),
+      ),
+      ...(req.method === 'GET' || req.method === 'HEAD' ? {} : { body: Buffer.concat(chunks) }),
+      signal: AbortSignal.timeout(10_000),
+    });
+    const text = await up.text();
+    let body = text;
+    try {
+      body = JSON.stringify(faults.http(String(req.url ?? '').replace(/^\/v3\//, ''), JSON.parse(text)));
+    } catch {
+      // not JSON: relayed as it came
+    }
+    res.writeHead(up.status, { 'content-type': up.headers.get('content-type') ?? 'application/json' }).end(body);
+  } catch (err) {
+    res.writeHead(502).end((err as Error).message);
+  }
+}
+
 /** Start a faulty server relaying to `upstream` (WebSocket only; HTTP goes straight to the sandbox). */
 export async function startFaulty(upstream: { wsUrl: string; httpUrl: string }, faults: Faults): Promise<Faulty> {
-  const server = createServer((_req, res) => res.writeHead(404).end());
+  const server = createServer((req, res) => void relayHttp(upstream.httpUrl, faults, req, res));
   const wss = new WebSocketServer({ server });
   const sockets = new Set<WebSocket>();
   wss.on('connection', (client) => {
@@ -103,7 +140,7 @@ export async function startFaulty(upstream: { wsUrl: string; httpUrl: string }, 
   const { port } = server.address() as AddressInfo;
   return {
     wsUrl: `ws://127.0.0.1:${port}/v3/ws`,
-    httpUrl: upstream.httpUrl,
+    httpUrl: faults.http ? `http://127.0.0.1:${port}` : upstream.httpUrl,
     close: async () => {
       for (const s of sockets) s.terminate();
       await new Promise<void>((r) => wss.close(() => r()));

@@ -53,7 +53,8 @@ describe('conformance --generate against the sandbox', () => {
     });
     const g = report.generated!;
     console.log(
-      `--generate against the sandbox: ${g.cases} cases in ${((Date.now() - started) / 1000).toFixed(1)} s: ${JSON.stringify(g.totals)}`,
+      `--generate against the sandbox: ${g.cases} cases in ${((Date.now() - started) / 1000).toFixed(1)}` +
+        ` s: ${JSON.stringify(g.totals)}`,
     );
     expect(report.checks.filter((c) => c.status === 'fail').map((c) => `${c.id}: ${c.reason}`)).toEqual([]);
     expect(readdirSync(dir)).toEqual([]);

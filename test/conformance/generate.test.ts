@@ -175,31 +175,37 @@ describe('conformance --generate', () => {
     await stillFailingThenFixed(file, faults);
   }, 180_000);
 
-  it('a push failure that needs two subscriptions together is shrunk to that pair; its replay still fails', async () => {
-    // Books of one instrument and group at two depths on one connection share a buffer the server breaks.
-    const faults: Faults = {
-      push: (channel, data, subscribed) => {
-        const m = /^orderbook\.([^.]+)\.([^.]+)\.[^.]+$/.exec(channel);
-        const twin = m && [...subscribed].some((s) => s !== channel && s.startsWith(`orderbook.${m[1]}.${m[2]}.`));
-        return twin ? { ...(data as object), publish_id: 'not a number' } : data;
-      },
-    };
-    const { report, dir, replays } = await against(faults, ['generated.channel.orderbook']);
-    expect(report.checks[0]!.status).toBe('fail');
-    const shrunk = replays.find((r) => r.kind === 'channel' && r.original)!;
-    expect(shrunk.shrinkSteps).toBeGreaterThan(0);
-    // The smallest failing subscription: the address and one twin, out of every address subscribed at first.
-    const pair = shrunk.channel!.subscribed!;
-    expect(pair).toHaveLength(2);
-    expect(pair).toContain(shrunk.channel!.address);
-    expect(new Set(pair.map((a) => a.split('.').slice(0, 3).join('.'))).size).toBe(1);
-    expect((JSON.parse(shrunk.call.params) as { channels: string[] }).channels).toEqual(pair);
-    expect((JSON.parse(shrunk.original!.params) as { channels: string[] }).channels.length).toBeGreaterThan(2);
-    expect(report.checks[0]!.findings[0]!.message).toContain(`smallest failing subscription: ${JSON.stringify(pair)}`);
-    // Its replay subscribes the pair again: STILL FAILING on the faulty server, FIXED on the sandbox.
-    const file = join(dir, readdirSync(dir)[replays.indexOf(shrunk)]!);
-    await stillFailingThenFixed(file, faults);
-  }, 180_000);
+  it(
+    'a push failure that needs two subscriptions together is shrunk to that pair; ' + 'its replay still fails',
+    async () => {
+      // Books of one instrument and group at two depths on one connection share a buffer the server breaks.
+      const faults: Faults = {
+        push: (channel, data, subscribed) => {
+          const m = /^orderbook\.([^.]+)\.([^.]+)\.[^.]+$/.exec(channel);
+          const twin = m && [...subscribed].some((s) => s !== channel && s.startsWith(`orderbook.${m[1]}.${m[2]}.`));
+          return twin ? { ...(data as object), publish_id: 'not a number' } : data;
+        },
+      };
+      const { report, dir, replays } = await against(faults, ['generated.channel.orderbook']);
+      expect(report.checks[0]!.status).toBe('fail');
+      const shrunk = replays.find((r) => r.kind === 'channel' && r.original)!;
+      expect(shrunk.shrinkSteps).toBeGreaterThan(0);
+      // The smallest failing subscription: the address and one twin, out of every address subscribed at first.
+      const pair = shrunk.channel!.subscribed!;
+      expect(pair).toHaveLength(2);
+      expect(pair).toContain(shrunk.channel!.address);
+      expect(new Set(pair.map((a) => a.split('.').slice(0, 3).join('.'))).size).toBe(1);
+      expect((JSON.parse(shrunk.call.params) as { channels: string[] }).channels).toEqual(pair);
+      expect((JSON.parse(shrunk.original!.params) as { channels: string[] }).channels.length).toBeGreaterThan(2);
+      expect(report.checks[0]!.findings[0]!.message).toContain(
+        `smallest failing subscription: ${JSON.stringify(pair)}`,
+      );
+      // Its replay subscribes the pair again: STILL FAILING on the faulty server, FIXED on the sandbox.
+      const file = join(dir, readdirSync(dir)[replays.indexOf(shrunk)]!);
+      await stillFailingThenFixed(file, faults);
+    },
+    180_000,
+  );
 
   it('a subscription of valid addresses refused as a whole is shrunk to the address refused alone', async () => {
     // A server whose list of depths lacks 100: any subscription naming depth 100 is refused whole.
@@ -223,120 +229,137 @@ describe('conformance --generate', () => {
     await stillFailingThenFixed(file, faults);
   }, 180_000);
 
-  it('sequences: login then private calls, subscribe/unsubscribe runs, the order life cycle; a second cancel served is caught', async () => {
-    const only = ['generated.sequence'];
-    const good = await runGenerated({
-      loadSpec,
-      ws: sandbox.wsUrl,
-      http: sandbox.httpUrl,
-      seed: 5,
-      only,
-      allowOrderFlow: true,
-      replayDir: null,
-    });
-    expect(good.checks.map((c) => [c.id, c.status])).toEqual([
-      ['generated.sequence.login-then-private', 'pass'],
-      ['generated.sequence.subscribe-unsubscribe', 'pass'],
-      ['generated.sequence.order-life-cycle', 'pass'],
-    ]);
-    const cancelled = new Set<unknown>();
-    const faults: Faults = {
-      request: (r) => {
-        const id = (r.params as { order_id?: unknown } | null)?.order_id;
-        if (r.method !== 'private/cancel') return undefined;
-        if (cancelled.has(id)) return { result: { order_id: id, order_status: 'cancelled' } };
-        cancelled.add(id);
-        return undefined;
-      },
-    };
-    const dir = mkdtempSync(join(tmpdir(), 'generate-'));
-    const faulty = await startFaulty(sandbox, faults);
-    const out: string[] = [];
-    const io = { out: (l: string) => out.push(l), err: (l: string) => out.push(l) };
-    try {
-      const bad = await runGenerated({
+  it(
+    'sequences: login then private calls, subscribe/unsubscribe runs, the order ' +
+      'life cycle; a second cancel served is caught',
+    async () => {
+      const only = ['generated.sequence'];
+      const good = await runGenerated({
         loadSpec,
-        ws: faulty.wsUrl,
+        ws: sandbox.wsUrl,
         http: sandbox.httpUrl,
         seed: 5,
-        only: ['generated.sequence.order-life-cycle'],
+        only,
         allowOrderFlow: true,
-        replayDir: dir,
+        replayDir: null,
       });
-      expect(bad.checks[0]!.status).toBe('fail');
-      expect(bad.checks[0]!.findings.map((f) => f.rule)).toEqual(['a second cancel of a cancelled order is refused']);
-      // The sequence's frames are a replay file: the last one is the second cancel.
-      const [name] = readdirSync(dir);
-      const replay = JSON.parse(readFileSync(join(dir, name!), 'utf8')) as ReplayFile;
-      expect(replay).toMatchObject({
-        kind: 'sequence',
-        method: 'order-life-cycle',
-        sequence: { judge: { kind: 'refused' } },
-      });
-      const frames = replay.sequence!.frames.map((f) => (JSON.parse(f.sent) as { method: string }).method);
-      expect(frames.filter((m) => m === 'private/cancel')).toHaveLength(2);
-      expect(frames.at(-1)).toBe('private/cancel');
-      // Sent again in order (orders signed again, the new order ids in place of the old): the last judged.
-      const file = join(dir, name!);
-      expect(await runCli(['--ws', faulty.wsUrl, '--replay', file], io, {}, loadSpec)).toBe(2);
-      expect(out.join('\n')).toMatch(
-        /the replay file .*-order-life-cycle-ws\.json sends order flow again \(private\/order, .*private\/cancel\): refused without --allow-order-flow/,
+      expect(good.checks.map((c) => [c.id, c.status])).toEqual([
+        ['generated.sequence.login-then-private', 'pass'],
+        ['generated.sequence.subscribe-unsubscribe', 'pass'],
+        ['generated.sequence.order-life-cycle', 'pass'],
+      ]);
+      const cancelled = new Set<unknown>();
+      const faults: Faults = {
+        request: (r) => {
+          const id = (r.params as { order_id?: unknown } | null)?.order_id;
+          if (r.method !== 'private/cancel') return undefined;
+          if (cancelled.has(id)) return { result: { order_id: id, order_status: 'cancelled' } };
+          cancelled.add(id);
+          return undefined;
+        },
+      };
+      const dir = mkdtempSync(join(tmpdir(), 'generate-'));
+      const faulty = await startFaulty(sandbox, faults);
+      const out: string[] = [];
+      const io = { out: (l: string) => out.push(l), err: (l: string) => out.push(l) };
+      try {
+        const bad = await runGenerated({
+          loadSpec,
+          ws: faulty.wsUrl,
+          http: sandbox.httpUrl,
+          seed: 5,
+          only: ['generated.sequence.order-life-cycle'],
+          allowOrderFlow: true,
+          replayDir: dir,
+        });
+        expect(bad.checks[0]!.status).toBe('fail');
+        expect(bad.checks[0]!.findings.map((f) => f.rule)).toEqual(['a second cancel of a cancelled order is refused']);
+        // The sequence's frames are a replay file: the last one is the second cancel.
+        const [name] = readdirSync(dir);
+        const replay = JSON.parse(readFileSync(join(dir, name!), 'utf8')) as ReplayFile;
+        expect(replay).toMatchObject({
+          kind: 'sequence',
+          method: 'order-life-cycle',
+          sequence: { judge: { kind: 'refused' } },
+        });
+        const frames = replay.sequence!.frames.map((f) => (JSON.parse(f.sent) as { method: string }).method);
+        expect(frames.filter((m) => m === 'private/cancel')).toHaveLength(2);
+        expect(frames.at(-1)).toBe('private/cancel');
+        // Sent again in order (orders signed again, the new order ids in place of the old): the last judged.
+        const file = join(dir, name!);
+        expect(await runCli(['--ws', faulty.wsUrl, '--replay', file], io, {}, loadSpec)).toBe(2);
+        expect(out.join('\n')).toMatch(
+          /the replay file .*-order-life-cycle-ws\.json sends order flow again \(private\/order, .*private\/cancel\): refused without --allow-order-flow/,
+        );
+        out.length = 0;
+        const before = cancelled.size;
+        expect(await runCli(['--ws', faulty.wsUrl, '--replay', file, '--allow-order-flow'], io, {}, loadSpec)).toBe(1);
+        // The replay's first cancel was of the order it placed itself (an id the run never saw).
+        expect(cancelled.size).toBe(before + 1);
+        expect(out.join('\n')).toMatch(/^STILL FAILING: sequence order-life-cycle, \d+ frames sent again/m);
+        out.length = 0;
+        expect(await runCli(['--ws', sandbox.wsUrl, '--replay', file, '--allow-order-flow'], io, {}, loadSpec)).toBe(0);
+        expect(out.join('\n')).toMatch(/^FIXED: sequence order-life-cycle/m);
+      } finally {
+        await faulty.close();
+      }
+    },
+    180_000,
+  );
+
+  it(
+    'a subscribe run whose current subscriptions go wrong is a replay file of ' + 'its frames, replayed in order',
+    async () => {
+      // A server that forgets every subscription but the latest when asked for a second one.
+      const faults: Faults = {
+        request: (r) => {
+          const channels = (r.params as { channels?: string[] } | null)?.channels;
+          return r.method === 'subscribe' && channels && channels.length > 1
+            ? { result: { status: {}, current_subscriptions: channels.slice(-1) } }
+            : undefined;
+        },
+      };
+      const { report, dir, replays } = await against(faults, ['generated.sequence.subscribe-unsubscribe']);
+      expect(report.checks[0]!.status).toBe('fail');
+      const replay = replays.find((r) => r.kind === 'sequence')!;
+      expect(replay.sequence!.judge.kind).toBe('subscriptions');
+      const last = JSON.parse(replay.sequence!.frames.at(-1)!.sent) as {
+        method: string;
+        params: { channels: string[] };
+      };
+      expect(last.method).toBe('subscribe');
+      expect(last.params.channels.length).toBeGreaterThan(1);
+      const file = join(dir, readdirSync(dir)[replays.indexOf(replay)]!);
+      await stillFailingThenFixed(file, faults);
+    },
+    120_000,
+  );
+
+  it(
+    'a method of the spec the server answers "method not found" is reported as ' +
+      'not served: named, no pass, no failure',
+    async () => {
+      // public/start_auction is in the spec (derive-ts's EndpointMap); the sandbox does not serve it.
+      const { report, replays } = await against({}, [
+        'generated.public/start_auction@ws',
+        'generated.public/start_auction@http',
+      ]);
+      expect(report.checks.map((c) => [c.id, c.status])).toEqual([
+        ['generated.public/start_auction@ws', 'skip'],
+        ['generated.public/start_auction@http', 'skip'],
+      ]);
+      expect(report.checks[0]!.reason).toMatch(/^not served: a valid input was answered -32601/);
+      expect(report.checks[0]!.observations[0]!.text).toMatch(
+        /public\/start_auction is in the spec but this sandbox does not serve it/,
       );
-      out.length = 0;
-      const before = cancelled.size;
-      expect(await runCli(['--ws', faulty.wsUrl, '--replay', file, '--allow-order-flow'], io, {}, loadSpec)).toBe(1);
-      // The replay's first cancel was of the order it placed itself (an id the run never saw).
-      expect(cancelled.size).toBe(before + 1);
-      expect(out.join('\n')).toMatch(/^STILL FAILING: sequence order-life-cycle, \d+ frames sent again/m);
-      out.length = 0;
-      expect(await runCli(['--ws', sandbox.wsUrl, '--replay', file, '--allow-order-flow'], io, {}, loadSpec)).toBe(0);
-      expect(out.join('\n')).toMatch(/^FIXED: sequence order-life-cycle/m);
-    } finally {
-      await faulty.close();
-    }
-  }, 180_000);
-
-  it('a subscribe run whose current subscriptions go wrong is a replay file of its frames, replayed in order', async () => {
-    // A server that forgets every subscription but the latest when asked for a second one.
-    const faults: Faults = {
-      request: (r) => {
-        const channels = (r.params as { channels?: string[] } | null)?.channels;
-        return r.method === 'subscribe' && channels && channels.length > 1
-          ? { result: { status: {}, current_subscriptions: channels.slice(-1) } }
-          : undefined;
-      },
-    };
-    const { report, dir, replays } = await against(faults, ['generated.sequence.subscribe-unsubscribe']);
-    expect(report.checks[0]!.status).toBe('fail');
-    const replay = replays.find((r) => r.kind === 'sequence')!;
-    expect(replay.sequence!.judge.kind).toBe('subscriptions');
-    const last = JSON.parse(replay.sequence!.frames.at(-1)!.sent) as { method: string; params: { channels: string[] } };
-    expect(last.method).toBe('subscribe');
-    expect(last.params.channels.length).toBeGreaterThan(1);
-    const file = join(dir, readdirSync(dir)[replays.indexOf(replay)]!);
-    await stillFailingThenFixed(file, faults);
-  }, 120_000);
-
-  it('a method of the spec the server answers "method not found" is reported as not served: named, no pass, no failure', async () => {
-    // public/get_tickers is in the spec (derive-ts's EndpointMap); the sandbox does not serve it.
-    const { report, replays } = await against({}, [
-      'generated.public/get_tickers@ws',
-      'generated.public/get_tickers@http',
-    ]);
-    expect(report.checks.map((c) => [c.id, c.status])).toEqual([
-      ['generated.public/get_tickers@ws', 'skip'],
-      ['generated.public/get_tickers@http', 'skip'],
-    ]);
-    expect(report.checks[0]!.reason).toMatch(/^not served: a valid input was answered -32601/);
-    expect(report.checks[0]!.observations[0]!.text).toMatch(
-      /public\/get_tickers is in the spec but this sandbox does not serve it/,
-    );
-    expect(report.generated!.targets).toEqual([
-      expect.objectContaining({ skipped: expect.stringMatching(/^not served/), pass: 0, fail: 0, valid: 0 }),
-      expect.objectContaining({ skipped: expect.stringMatching(/^not served/), pass: 0, fail: 0, valid: 0 }),
-    ]);
-    expect(replays).toEqual([]);
-  }, 120_000);
+      expect(report.generated!.targets).toEqual([
+        expect.objectContaining({ skipped: expect.stringMatching(/^not served/), pass: 0, fail: 0, valid: 0 }),
+        expect.objectContaining({ skipped: expect.stringMatching(/^not served/), pass: 0, fail: 0, valid: 0 }),
+      ]);
+      expect(replays).toEqual([]);
+    },
+    120_000,
+  );
 
   it('a rate-limit answer is waited out as its hint says and the call sent again, never a failure', async () => {
     let limited = 0;
@@ -355,34 +378,38 @@ describe('conformance --generate', () => {
     expect(report.generated!.targets[0]).toMatchObject({ fail: 0, inconclusive: 0 });
   }, 120_000);
 
-  it('paced under the budgets the server reports, even below the reference ones: none of its calls rate limited', async () => {
-    const tight = await startSandbox({ port: 0, limits: { public: { points: 8 }, non_matching: { points: 6 } } });
-    const pacing: Extract<GenerateProgress, { type: 'started' }>['pacing'] = [];
-    try {
-      const report = await runGenerated({
-        loadSpec,
-        ws: tight.wsUrl,
-        http: tight.httpUrl,
-        seed: 7,
-        only: ['generated.public/get_time@*'],
-        replayDir: null,
-        onProgress: (e) => void (e.type === 'started' && pacing.push(...e.pacing)),
-      });
-      expect(pacing.find((b) => b.id === 'public')).toEqual({
-        id: 'public',
-        points: 8,
-        windowMs: 5000,
-        source: 'server',
-      });
-      expect(pacing.find((b) => b.id === 'non_matching')).toMatchObject({ points: 6, source: 'server' });
-      expect(report.generated!.targets.map((t) => [t.id, t.fail, t.inconclusive])).toEqual([
-        ['generated.public/get_time@ws', 0, 0],
-        ['generated.public/get_time@http', 0, 0],
-      ]);
-    } finally {
-      await tight.close();
-    }
-  }, 120_000);
+  it(
+    'paced under the budgets the server reports, even below the reference ones: ' + 'none of its calls rate limited',
+    async () => {
+      const tight = await startSandbox({ port: 0, limits: { public: { points: 8 }, non_matching: { points: 6 } } });
+      const pacing: Extract<GenerateProgress, { type: 'started' }>['pacing'] = [];
+      try {
+        const report = await runGenerated({
+          loadSpec,
+          ws: tight.wsUrl,
+          http: tight.httpUrl,
+          seed: 7,
+          only: ['generated.public/get_time@*'],
+          replayDir: null,
+          onProgress: (e) => void (e.type === 'started' && pacing.push(...e.pacing)),
+        });
+        expect(pacing.find((b) => b.id === 'public')).toEqual({
+          id: 'public',
+          points: 8,
+          windowMs: 5000,
+          source: 'server',
+        });
+        expect(pacing.find((b) => b.id === 'non_matching')).toMatchObject({ points: 6, source: 'server' });
+        expect(report.generated!.targets.map((t) => [t.id, t.fail, t.inconclusive])).toEqual([
+          ['generated.public/get_time@ws', 0, 0],
+          ['generated.public/get_time@http', 0, 0],
+        ]);
+      } finally {
+        await tight.close();
+      }
+    },
+    120_000,
+  );
 
   it('a server that stops answering mid-run ends the run: exit 2, the reports say during which target', async () => {
     let faulty: Awaited<ReturnType<typeof startFaulty>> | undefined;

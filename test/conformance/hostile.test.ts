@@ -189,19 +189,23 @@ describe.concurrent('hostile servers: no check passes without positive evidence'
     }
   }, 60_000);
 
-  it('a black hole (TCP accepted, no handshake) and a server refusing the upgrade with 426: unreachable, exit 2', async () => {
-    for (const start of [blackHole, upgradeRequired]) {
-      const h = await start();
-      try {
-        // Given up on, not waited on: a runner that hangs here meets the test's own bound.
-        await expect(runConformance({ ws: h.wsUrl, http: h.httpUrl })).rejects.toBeInstanceOf(UnreachableError);
-        const err: string[] = [];
-        expect(await runCli(['--ws', h.wsUrl], { out: () => undefined, err: (l) => err.push(l) }, {})).toBe(2);
-        expect(err).toEqual([expect.stringMatching(/^exchange-api conformance: server unreachable: /)]);
-        seen.push(start.name);
-      } finally {
-        await h.close();
+  it(
+    'a black hole (TCP accepted, no handshake) and a server refusing the upgrade ' + 'with 426: unreachable, exit 2',
+    async () => {
+      for (const start of [blackHole, upgradeRequired]) {
+        const h = await start();
+        try {
+          // Given up on, not waited on: a runner that hangs here meets the test's own bound.
+          await expect(runConformance({ ws: h.wsUrl, http: h.httpUrl })).rejects.toBeInstanceOf(UnreachableError);
+          const err: string[] = [];
+          expect(await runCli(['--ws', h.wsUrl], { out: () => undefined, err: (l) => err.push(l) }, {})).toBe(2);
+          expect(err).toEqual([expect.stringMatching(/^exchange-api conformance: server unreachable: /)]);
+          seen.push(start.name);
+        } finally {
+          await h.close();
+        }
       }
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 });

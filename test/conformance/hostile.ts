@@ -117,7 +117,10 @@ function idOf(text: string): unknown {
   return m && 'id' in m ? m.id : null;
 }
 
-/** Refuses everything, in good form: every request gets a JSON-RPC error echoing its id; every HTTP request 401 with one. */
+/**
+ * Refuses everything, in good form: every request gets a JSON-RPC error echoing its id; every HTTP request
+ * 401 with one.
+ */
 export function refuser(): Promise<Hostile> {
   const error = (id: unknown) =>
     JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32603, message: 'Internal error', data: 'refused' } });
@@ -147,7 +150,10 @@ export async function blackHole(): Promise<Hostile> {
   };
 }
 
-/** What escapeSequences() puts in its error messages: erase the line and draw a PASS over it, then retitle the terminal. */
+/**
+ * What escapeSequences() puts in its error messages: erase the line and draw a PASS over it, then retitle the
+ * terminal.
+ */
 export const FORGED = '\x1b[2K\r[ 1/1] PASS         forged\x1b]0;retitled\x07';
 
 /**

@@ -33,7 +33,8 @@ describe('conformance runner against the sandbox', () => {
       });
       const seconds = (Date.now() - started) / 1000;
       console.log(
-        `default suite against the sandbox: ${report.summary.passed} passed, ${report.summary.skipped} skipped of ${report.summary.total} in ${seconds.toFixed(1)} s`,
+        `default suite against the sandbox: ${report.summary.passed} passed, ${report.summary.skipped}` +
+          ` skipped of ${report.summary.total} in ${seconds.toFixed(1)} s`,
       );
       expect(problems(report)).toEqual([]);
       expect(report.checks.length).toBe(registry.length);
@@ -65,7 +66,9 @@ describe('conformance runner against the sandbox', () => {
       });
       const seconds = (Date.now() - started) / 1000;
       console.log(
-        `suite with --allow-order-flow against the sandbox: ${report.summary.passed} passed, ${report.summary.skipped} skipped of ${report.summary.total} in ${seconds.toFixed(1)} s`,
+        `suite with --allow-order-flow against the sandbox: ${report.summary.passed}` +
+          ` passed, ${report.summary.skipped} skipped of ${report.summary.total} in ` +
+          `${seconds.toFixed(1)} s`,
       );
       expect(problems(report)).toEqual([]);
       expect(report.checks.length).toBe(registry.length);

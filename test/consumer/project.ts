@@ -20,6 +20,7 @@ export const PUBLISHABLE: Readonly<Record<string, string>> = {
   '@exchange-api/client': 'packages/client',
   '@exchange-api/sandbox': 'packages/sandbox',
   '@exchange-api/conformance': 'packages/conformance',
+  '@exchange-api/mock': 'packages/mock',
   '@exchange-api/cli': 'packages/cli',
   '@exchange-api/docs': 'packages/docs',
   '@exchange-api/codegen': 'tools/codegen',

@@ -54,7 +54,10 @@ export async function packSdks(): Promise<Record<keyof typeof SDK_SPECS, PackedS
   return out;
 }
 
-/** A copy of `value` that the schema of `record` must refuse: its first required field removed (per element for arrays). */
+/**
+ * A copy of `value` that the schema of `record` must refuse: its first required field removed (per element
+ * for arrays).
+ */
 function broken(model: ApiModel, record: string | null, value: unknown): unknown {
   if (Array.isArray(value))
     return value.length > 0 ? [broken(model, record, value[0]), ...value.slice(1)] : ['not a record'];
@@ -145,18 +148,22 @@ export function describeSdkPackages(
       });
     });
 
-    it('strict TypeScript consumers of both SDKs type-check (skipLibCheck off), and their @ts-expect-error lines are needed', () => {
-      const { consumer } = get();
-      // Our own spec's SDK must serve the client's typed consumer unchanged, imported from the SDK instead.
-      const typed = readFileSync(join(fixtures, 'typed-consumer.ts'), 'utf8').replace(
-        /'@exchange-api\/(client|types)'/g,
-        `'${SDK_SPECS.own.name}'`,
-      );
-      writeFileSync(join(consumer.dir, 'sdk', 'own-consumer.ts'), typed);
-      // An @ts-expect-error whose line type-checks fails the run itself (TS2578, unused directive): each is needed.
-      const r = tsc(consumer, 'sdk');
-      expect(r.status, describeRun('tsc -p sdk', r)).toBe(0);
-    });
+    it(
+      'strict TypeScript consumers of both SDKs type-check (skipLibCheck off), ' +
+        'and their @ts-expect-error lines are needed',
+      () => {
+        const { consumer } = get();
+        // Our own spec's SDK must serve the client's typed consumer unchanged, imported from the SDK instead.
+        const typed = readFileSync(join(fixtures, 'typed-consumer.ts'), 'utf8').replace(
+          /'@exchange-api\/(client|types)'/g,
+          `'${SDK_SPECS.own.name}'`,
+        );
+        writeFileSync(join(consumer.dir, 'sdk', 'own-consumer.ts'), typed);
+        // An @ts-expect-error whose line type-checks fails the run itself (TS2578, unused directive): each is needed.
+        const r = tsc(consumer, 'sdk');
+        expect(r.status, describeRun('tsc -p sdk', r)).toBe(0);
+      },
+    );
 
     it.each(Object.keys(SDK_SPECS) as Array<keyof typeof SDK_SPECS>)(
       "the %s SDK's validators accept every example of its spec and reject a broken copy of each",
@@ -183,35 +190,42 @@ export function describeSdkPackages(
       },
     );
 
-    it("the plain spec's SDK calls and streams from a server that follows the stated conventions; strict validation drops a payload its spec refuses", () => {
-      const r = run(process.execPath, [join('sdk', 'weather-stream.mjs')], get().consumer.dir, 60_000);
-      expect(r.status, describeRun('node weather-stream.mjs', r)).toBe(0);
-      const seen = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as {
-        station: string;
-        grid: string | null;
-        first: unknown;
-        dropped: string[];
-      };
-      expect(seen).toEqual({
-        station: 'ST-9',
-        grid: 'TQ3080',
-        first: [{ station_id: 'ST-7', at: 1718000000000, temperature: 17.5, wind_kmh: null, condition: 'cloudy' }],
-        dropped: ['/0/temperature'],
-      });
-    });
+    it(
+      "the plain spec's SDK calls and streams from a server that follows the stated " +
+        'conventions; strict validation drops a payload its spec refuses',
+      () => {
+        const r = run(process.execPath, [join('sdk', 'weather-stream.mjs')], get().consumer.dir, 60_000);
+        expect(r.status, describeRun('node weather-stream.mjs', r)).toBe(0);
+        const seen = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as {
+          station: string;
+          grid: string | null;
+          first: unknown;
+          dropped: string[];
+        };
+        expect(seen).toEqual({
+          station: 'ST-9',
+          grid: 'TQ3080',
+          first: [{ station_id: 'ST-7', at: 1718000000000, temperature: 17.5, wind_kmh: null, condition: 'cloudy' }],
+          dropped: ['/0/temperature'],
+        });
+      },
+    );
 
-    it("our own spec's SDK streams order books from the sandbox (started in-process on port 0), strictly validated", () => {
-      const r = run(process.execPath, [join('sdk', 'own-stream.mjs')], get().consumer.dir, 60_000);
-      expect(r.status, describeRun('node own-stream.mjs', r)).toBe(0);
-      const seen = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as {
-        ids: number[];
-        invalid: string[];
-        limitsAnswered: boolean;
-      };
-      expect(seen.ids).toHaveLength(2);
-      expect(seen.ids[1]).toBeGreaterThan(seen.ids[0]!);
-      expect(seen.invalid).toEqual([]);
-      expect(seen.limitsAnswered).toBe(true);
-    });
+    it(
+      "our own spec's SDK streams order books from the sandbox (started in-process " + 'on port 0), strictly validated',
+      () => {
+        const r = run(process.execPath, [join('sdk', 'own-stream.mjs')], get().consumer.dir, 60_000);
+        expect(r.status, describeRun('node own-stream.mjs', r)).toBe(0);
+        const seen = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as {
+          ids: number[];
+          invalid: string[];
+          limitsAnswered: boolean;
+        };
+        expect(seen.ids).toHaveLength(2);
+        expect(seen.ids[1]).toBeGreaterThan(seen.ids[0]!);
+        expect(seen.invalid).toEqual([]);
+        expect(seen.limitsAnswered).toBe(true);
+      },
+    );
   });
 }

@@ -2,8 +2,8 @@
  * vitest global setup: the command-line tests spawn the built command (each package's dist/), as users
  * run it, so the build must be current before any test runs. `turbo run build` is cached: a no-op
  * when nothing changed, a rebuild of what did change when someone runs `npx vitest` after editing
- * sources. A failed build stops the run, never a stale dist. Under `npm test` the run is itself a turbo
- * task (//#test:all) that depends on every build, so there is nothing to do (and no turbo in turbo).
+ * sources. A failed build stops the run, never a stale dist. Under `npm test` each test run is a turbo
+ * task that depends on the builds it needs, so there is nothing to do (and no turbo in turbo).
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

@@ -48,7 +48,10 @@ export async function packagedBrowser(): Promise<FoundBrowser> {
   };
 }
 
-/** The browser to launch (see the module comment for the order); a CHROMIUM_PATH that does not exist is an error, not skipped. */
+/**
+ * The browser to launch (see the module comment for the order); a CHROMIUM_PATH that does not exist is an
+ * error, not skipped.
+ */
 export async function findBrowser(
   env: NodeJS.ProcessEnv = process.env,
   systemBrowsers = SYSTEM_BROWSERS,

@@ -5,6 +5,7 @@
  * refused here, naming the field.
  */
 import { getAddress } from 'ethers';
+import { DECIMAL_DIGITS, decimalParts, partsToUnits, type DecimalParts } from '@exchange-api/types/decimal';
 
 /** What `data` of the trade module needs from the instrument: its asset and sub id (public/get_instrument). */
 export interface ActionInstrument {
@@ -27,44 +28,26 @@ export class ActionDataError extends Error {
   }
 }
 
-const E18 = 10n ** 18n;
-const SUB_E12 = 10n ** 6n;
-
-/** A number as plain decimal digits (JavaScript writes 1e-7 and 1e21 in exponent form). */
-function plainDigits(n: number, field: string): string {
-  if (!Number.isFinite(n)) throw new ActionDataError(field, `must be a finite number (got ${n})`);
-  const text = String(n);
-  const m = /^(-?)(\d+)(?:\.(\d+))?e([+-]\d+)$/.exec(text);
-  if (!m) return text;
-  const [, sign = '', int = '', frac = '', exp = '0'] = m;
-  const digits = int + frac;
-  const point = int.length + Number(exp);
-  if (point <= 0) return `${sign}0.${'0'.repeat(-point)}${digits}`;
-  if (point >= digits.length) return sign + digits + '0'.repeat(point - digits.length);
-  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
-}
-
 /** A value as the error message shows it: JSON, cut short. */
 function shown(value: unknown): string {
   return String(JSON.stringify(value) ?? String(value)).slice(0, 40);
 }
 
-/** The digits of a decimal sent as a string or a JSON number ('' for anything else, which no pattern matches). */
-function decimalText(value: unknown, field: string): string {
-  if (typeof value === 'number') return plainDigits(value, field);
-  return typeof value === 'string' ? value.trim() : '';
+/** The parts of a decimal sent as a string or a JSON number, or an ActionDataError naming the field. */
+function partsOf(value: unknown, field: string, what = 'a decimal'): DecimalParts {
+  if (typeof value === 'number' && !Number.isFinite(value))
+    throw new ActionDataError(field, `must be a finite number (got ${value})`);
+  const p = typeof value === 'number' || typeof value === 'string' ? decimalParts(value) : null;
+  if (!p) throw new ActionDataError(field, `must be ${what} (got ${shown(value)})`);
+  return p;
 }
 
 /** A decimal as a 10^18 fixed-point integer, exact; refuses what is not a decimal or is finer than 10^-12. */
 export function toE18(value: unknown, field: string): bigint {
-  const text = decimalText(value, field);
-  const m = /^(-?)(\d+)(?:\.(\d*))?$/.exec(text);
-  if (!m) throw new ActionDataError(field, `must be a decimal (got ${shown(value)})`);
-  const [, sign = '', int = '0', frac = ''] = m;
-  if (frac.replace(/0+$/, '').length > 18) throw new ActionDataError(field, `has more than 18 fractional digits`);
-  const scaled = BigInt(int) * E18 + BigInt((frac + '0'.repeat(18)).slice(0, 18));
-  if (scaled % SUB_E12 !== 0n) throw new ActionDataError(field, 'has more than 12 fractional digits');
-  return sign === '-' ? -scaled : scaled;
+  const p = partsOf(value, field);
+  if (p.frac.length > 18) throw new ActionDataError(field, `has more than 18 fractional digits`);
+  if (p.frac.length > DECIMAL_DIGITS) throw new ActionDataError(field, 'has more than 12 fractional digits');
+  return partsToUnits(p, 18)!;
 }
 
 /** A whole number (an id, a sub id, a count) as a bigint, or an ActionDataError naming the field. */
@@ -102,12 +85,11 @@ export function positiveE18(value: unknown, field: string): bigint {
 export function toUnits(value: unknown, decimals: number, field: string): bigint {
   if (!Number.isInteger(decimals) || decimals < 0 || decimals > 77)
     throw new ActionDataError('decimals', `must be a whole number of digits (got ${String(decimals)})`);
-  const m = /^(\d+)(?:\.(\d*))?$/.exec(decimalText(value, field));
-  if (!m) throw new ActionDataError(field, `must be a non-negative decimal (got ${shown(value)})`);
-  const [, int = '0', frac = ''] = m;
-  if (frac.replace(/0+$/, '').length > decimals)
-    throw new ActionDataError(field, `has more fractional digits than the asset's ${decimals}`);
-  return BigInt(int) * 10n ** BigInt(decimals) + BigInt((frac + '0'.repeat(decimals)).slice(0, decimals) || '0');
+  const p = partsOf(value, field, 'a non-negative decimal');
+  if (p.negative) throw new ActionDataError(field, `must be a non-negative decimal (got ${shown(value)})`);
+  const units = partsToUnits(p, decimals);
+  if (units === null) throw new ActionDataError(field, `has more fractional digits than the asset's ${decimals}`);
+  return units;
 }
 
 /** A boolean sent as JSON true or false. */

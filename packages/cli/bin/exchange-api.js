@@ -22,7 +22,9 @@ try {
   // Only in a checkout that was never built: an installed package always has its dist/.
   if (err?.code !== 'ERR_MODULE_NOT_FOUND' || !String(err.message).includes('/cli/dist/')) throw err;
   console.error(
-    'exchange-api: this checkout is not built (packages/cli/dist is missing): run `npm run build` first; `npm start` and `npm run generate` run the sources and need no build',
+    'exchange-api: this checkout is not built (packages/cli/dist is missing): ' +
+      'run `npm run build` first; `npm start` and `npm run generate` run the sources ' +
+      'and need no build',
   );
   process.exit(2);
 }

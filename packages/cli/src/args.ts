@@ -47,7 +47,8 @@ export function parseCommand<T extends Record<string, string | boolean | string[
   }
   if (positionals.length > maxPositionals) {
     io.err(
-      `exchange-api ${command}: unexpected argument ${JSON.stringify(positionals[maxPositionals])} (it takes ${maxPositionals === 0 ? 'none' : `at most ${maxPositionals}`})`,
+      `exchange-api ${command}: unexpected argument ${JSON.stringify(positionals[maxPositionals])}` +
+        ` (it takes ${maxPositionals === 0 ? 'none' : `at most ${maxPositionals}`})`,
     );
     return 2;
   }
@@ -120,7 +121,8 @@ export function reportFailure(command: string, err: unknown, io: Io = consoleIo)
   } else if (err instanceof RangeError && /Maximum call stack size exceeded/.test(err.message)) {
     // Where the spec is known, codegen names it (placedError); this is the last resort, still one line.
     io.err(
-      `exchange-api ${command}: the spec is too large or too deeply nested to process (Maximum call stack size exceeded); see docs/generating.md, "Limits"`,
+      `exchange-api ${command}: the spec is too large or too deeply nested to process ` +
+        `(Maximum call stack size exceeded); see docs/generating.md, "Limits"`,
     );
   } else {
     io.err(terminalLines(`exchange-api ${command}: ${(err as Error).message}`));

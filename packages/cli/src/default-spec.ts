@@ -36,6 +36,10 @@ export function defaultSpec(cwd = process.cwd(), shipped: () => string = install
   }
   if (file !== null && existsSync(file)) return { file, clone: null };
   return {
-    error: `no spec found where --spec defaults to: not in a clone of exchange-api (no spec/asyncapi.yaml with packages/types in ${resolve(cwd)} or any folder above it), and ${file === null ? '@exchange-api/types is not installed' : `the installed @exchange-api/types ships no spec (${file})`}; pass --spec <file>`,
+    error:
+      `no spec found where --spec defaults to: not in a clone of exchange-api (no ` +
+      `spec/asyncapi.yaml with packages/types in ${resolve(cwd)} or any folder ` +
+      `above it), and ${file === null ? '@exchange-api/types is not installed' : `the installed @exchange-api/types ships no spec (${file})`}` +
+      `; pass --spec <file>`,
   };
 }

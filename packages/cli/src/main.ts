@@ -39,6 +39,10 @@ export const commands: Record<string, Command> = {
     summary: 'run the local exchange (WebSocket + HTTP, simulated market)',
     run: (a, io) => import('./commands/sandbox').then((m) => m.runSandbox(a, io)),
   },
+  mock: {
+    summary: 'serve a mock of an AsyncAPI WebSocket API that speaks its own messages (replies, pushes, all valid)',
+    run: (a, io) => import('./commands/mock').then((m) => m.runMock(a, io)),
+  },
   conformance: {
     summary: 'check a server against the interface, rule by rule (reports: console, JSON, JUnit, HTML)',
     run: (a, io) => import('./commands/conformance').then((m) => m.runConformanceCommand(a, io)),

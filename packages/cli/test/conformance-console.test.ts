@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { escapeSequences, type Hostile } from '../../../test/conformance/hostile';
-import { runFromSources } from './run-cli';
+import { runBuilt } from './run-cli';
 
 // ESC, BEL, CR and the C1 CSI: what a terminal acts on (the forged text carries the first three).
 // eslint-disable-next-line no-control-regex
@@ -24,14 +24,14 @@ const args = () => ['conformance', '--ws', server.wsUrl, '--http', server.httpUr
 
 describe('the conformance console against a server whose text carries escape sequences', () => {
   it('shows them as text (\\x1b, \\r, \\x07) and passes none of them to the terminal', async () => {
-    const r = await runFromSources(args());
+    const r = await runBuilt(args());
     expect(r.stdout).not.toMatch(RAW);
     expect(r.stderr).not.toMatch(RAW);
     expect(r.stdout.split('\n')[0]).toContain('instrument ETH-PERP\\x1b[2K\\r[ 1/1] PASS');
     expect(r.stdout).toMatch(/^\[1\/1\] FAIL +subscriptions\.subscribe .*ETH-PERP\\x1b\[2K\\r\[ 1\/1\] PASS/m);
     expect(r.stdout).toContain('forged\\x1b]0;retitled\\x07');
     expect(r.status).toBe(1);
-  }, 120_000);
+  }, 300_000);
 
   const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).status === 0;
   // `script` (util-linux) gives the command a terminal, where colour libraries would turn colour on.
@@ -39,7 +39,7 @@ describe('the conformance console against a server whose text carries escape seq
     'on a terminal with NO_COLOR set: no escape sequence at all, ours or the server’s',
     async () => {
       const quote = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
-      const r = await runFromSources(args(), {
+      const r = await runBuilt(args(), {
         env: { ...process.env, NO_COLOR: '1' },
         command: (node) => ['script', '-q', '-e', '-c', node.map(quote).join(' '), '/dev/null'],
       });
@@ -49,6 +49,6 @@ describe('the conformance console against a server whose text carries escape seq
       expect(text).not.toMatch(RAW);
       expect(r.status).toBe(1);
     },
-    120_000,
+    300_000,
   );
 });

@@ -8,22 +8,20 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSpec, installedSpec } from '../src/default-spec';
 import { withDefaultSpec } from '../src/commands/conformance';
 import { root } from './run-cli';
 
 const bin = join(root, 'packages', 'cli', 'bin', 'exchange-api.js');
-const tsx = fileURLToPath(import.meta.resolve('tsx'));
 const app = mkdtempSync(join(tmpdir(), 'default-spec-app-'));
 
-/** `exchange-api ...args` from its sources, in `cwd`. */
+/** `exchange-api ...args`, the built command (its test task builds it first), in `cwd`. */
 function command(args: string[], cwd = app) {
-  const r = spawnSync(process.execPath, ['--conditions=@exchange-api/source', '--import', tsx, bin, ...args], {
+  const r = spawnSync(process.execPath, [bin, ...args], {
     cwd,
     encoding: 'utf8',
-    timeout: 90_000,
+    timeout: 240_000,
   });
   return { status: r.status, output: `${r.stdout}${r.stderr}` };
 }
@@ -64,7 +62,7 @@ describe('the default spec', () => {
     const bare = command(['generate']);
     expect(bare.status).toBe(2);
     expect(bare.output.trim()).toMatch(/^exchange-api generate: not in a clone of exchange-api .*give --out <dir>/);
-  }, 180_000);
+  }, 600_000);
 
   it('outside a clone, conformance --generate reads the installed spec, found from the command, not the folder', () => {
     // The runner alone looked for @exchange-api/types from the current folder, and said "no spec found".
@@ -78,14 +76,15 @@ describe('the default spec', () => {
     // An explicit --spec, or no --generate, is passed on as it is.
     expect(withDefaultSpec(['--generate', '--spec=x.yaml'], app)).toEqual({ argv: ['--generate', '--spec=x.yaml'] });
     expect(withDefaultSpec(['--ws', 'ws://h'], app)).toEqual({ argv: ['--ws', 'ws://h'] });
-  }, 120_000);
+  }, 300_000);
 
   it('with no spec to be found, the error names where --spec’s default was looked for', () => {
     const missing = join(app, 'no-such', 'asyncapi.yaml');
     const none = defaultSpec(app, () => missing);
     expect('error' in none && none.error).toMatch(
       new RegExp(
-        `no spec/asyncapi\\.yaml with packages/types in ${app.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} or any folder above it`,
+        `no spec/asyncapi\\.yaml with packages/types in ${app.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}` +
+          ` or any folder above it`,
       ),
     );
     expect('error' in none && none.error).toContain(`the installed @exchange-api/types ships no spec (${missing})`);

@@ -57,7 +57,8 @@ describe('exchange-api diff --report <a path it must not write>', () => {
       const s = specs();
       const r = await diff([s.before, s.after, '--report', 'console', '--report', 'json:/proc/x.json']);
       expect(r.err).toEqual([
-        'exchange-api diff: --report json:/proc/x.json cannot be written: /proc is on a kernel filesystem (proc or sys), not a folder for files',
+        'exchange-api diff: --report json:/proc/x.json cannot be written: /proc is ' +
+          'on a kernel filesystem (proc or sys), not a folder for files',
       ]);
       expect(r.status).toBe(2);
       // Refused before the work: the console report, asked for first, was never printed.

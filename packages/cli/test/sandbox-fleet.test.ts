@@ -10,9 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
 import { runMain } from '../../../test/support/run-main';
-import { fromSources, root as repoRoot } from './run-cli';
+import { built, root as repoRoot } from './run-cli';
 import { groupGone, spawnGroup } from '../../sandbox/test/processes';
 import { hasRedisServer, NO_REDIS, startRedis, type RedisServer } from '../../sandbox/test/redis-server';
+import { hasRedisCluster, NO_REDIS_CLUSTER, startRedisCluster } from '../../sandbox/test/redis-cluster';
 import { fleetLines } from '../src/commands/sandbox-workers';
 import { keys } from '../../sandbox/src/redis/keys';
 
@@ -35,6 +36,14 @@ describe('sandbox --redis and --workers: refusals', () => {
       /^exchange-api sandbox: --workers must be an integer from 1 to 64/,
     ],
     [['sandbox', '--redis', 'http://127.0.0.1:6379'], /^exchange-api sandbox: redis: must match/],
+    [
+      ['sandbox', '--redis', '/x.sock', '--redis-cluster', '127.0.0.1:7000'],
+      /^exchange-api sandbox: --redis and --redis-cluster cannot be given together/,
+    ],
+    [
+      ['sandbox', '--redis-cluster', 'redis://:s3cret@127.0.0.1'],
+      /^exchange-api sandbox: redisCluster: seed 1 \("redis:\/\/:\*\*\*@127\.0\.0\.1"\) is not HOST:PORT/,
+    ],
   ])('%j: one line, exit 2', async (args, message) => {
     const r = await runMain(args);
     expect(r.status).toBe(2);
@@ -51,6 +60,23 @@ describe('sandbox --redis and --workers: refusals', () => {
     ]);
   });
 
+  it('a Redis Cluster unreachable at start: one line naming the seeds without the password, exit 2', async () => {
+    const r = await runMain([
+      'sandbox',
+      '--redis-cluster',
+      'redis://:s3cret@127.0.0.1:1',
+      '--workers',
+      '2',
+      '--detached',
+    ]);
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /^exchange-api sandbox: --redis-cluster redis:\/\/:\*\*\*@127\.0\.0\.1:1: Redis is unreachable \(/,
+      ),
+    ]);
+  });
+
   it('Redis unreachable at start with --workers: one line, exit 2, no worker started', async () => {
     const r = await runMain(['sandbox', '--redis', nowhere(), '--workers', '3', '--detached']);
     expect(r.status).toBe(2);
@@ -62,7 +88,7 @@ describe('sandbox --redis and --workers: refusals', () => {
 
 describe('what a fleet member prints after its listening line', () => {
   it('the members, their books, Redis without its password, and where the docs say more', () => {
-    const lines = fleetLines('redis://:s3cret@10.0.0.5:6379', [
+    const lines = fleetLines({ flag: 'redis', value: 'redis://:s3cret@10.0.0.5:6379' }, [
       { pid: 11, member: 'm1', owned: ['ETH-PERP', 'BTC-PERP'] },
       { pid: 12, member: 'm2', owned: [] },
     ]);
@@ -73,9 +99,20 @@ describe('what a fleet member prints after its listening line', () => {
       '  worker 12: member m2, owning no book yet',
     ]);
     expect(lines.join(' ')).toMatch(/what stays in Redis after: there\)$/);
-    expect(fleetLines('/run/redis.sock', [{ pid: undefined, member: 'm7', owned: ['ETH-PERP'] }])[0]).toBe(
-      'fleet member m7 on Redis /run/redis.sock, owning the books of ETH-PERP for now',
-    );
+    expect(
+      fleetLines({ flag: 'redis', value: '/run/redis.sock' }, [
+        { pid: undefined, member: 'm7', owned: ['ETH-PERP'] },
+      ])[0],
+    ).toBe('fleet member m7 on Redis /run/redis.sock, owning the books of ETH-PERP for now');
+    const seeds = 'redis://:s3cret@10.0.0.5:7000,10.0.0.6:7000';
+    const onCluster = fleetLines({ flag: 'redis-cluster', value: seeds }, [
+      { pid: undefined, member: 'm2', owned: [] },
+    ]);
+    expect(onCluster.join('\n')).not.toContain('s3cret');
+    expect(onCluster.slice(0, 2)).toEqual([
+      'fleet member m2 on Redis Cluster redis://:***@10.0.0.5:7000,10.0.0.6:7000, owning no book yet',
+      '  every sandbox started with this cluster joins this exchange; books move between members as they join and',
+    ]);
   });
 });
 
@@ -89,7 +126,7 @@ describe.skipIf(!hasRedisServer)(`sandbox --workers${hasRedisServer ? '' : ` (sk
   });
 
   it('starts n workers on one port, as one exchange, and stops them all on SIGTERM', async () => {
-    const run = spawnGroup([...fromSources, 'sandbox', '--redis', redis.url, '--workers', '2', '--detached']);
+    const run = spawnGroup([...built, 'sandbox', '--redis', redis.url, '--workers', '2', '--detached']);
     const line = await run.firstLine;
     expect(line).toMatch(/^sandbox listening ws:\/\/127\.0\.0\.1:[0-9]+\/v3\/ws http:\/\/127\.0\.0\.1:[0-9]+$/);
     const members = spawnSync('redis-cli', ['-s', redis.url, 'smembers', keys.members], { encoding: 'utf8' });
@@ -113,7 +150,7 @@ describe.skipIf(!hasRedisServer)(`sandbox --workers${hasRedisServer ? '' : ` (sk
     expect(await fifth.first).toMatch(/^connectionLimitExceeded:/);
     for (const ws of held) ws.terminate();
     // A worker killed is replaced; its books move to the others meanwhile.
-    // The primary's children that run the command: with a cold tsx cache it also has an esbuild service.
+    // The primary's children that run the command.
     const workers = () =>
       spawnSync('ps', ['-o', 'pid=,args=', '--ppid', String(run.child.pid)], { encoding: 'utf8' })
         .stdout.split('\n')
@@ -141,7 +178,7 @@ describe.skipIf(!hasRedisServer)(`sandbox --workers${hasRedisServer ? '' : ` (sk
   });
 
   it('one process with --redis says which member it is and on which Redis', async () => {
-    const run = spawnGroup([...fromSources, 'sandbox', '--redis', redis.url, '--detached']);
+    const run = spawnGroup([...built, 'sandbox', '--redis', redis.url, '--detached']);
     const line = await run.firstLine;
     expect(line).toMatch(/^sandbox listening /);
     while (!run.stdout().includes('what stays in Redis')) await new Promise((r) => setTimeout(r, 20));
@@ -169,3 +206,33 @@ describe.skipIf(!hasRedisServer)(`sandbox --workers${hasRedisServer ? '' : ` (sk
       expect(section, named).toContain(named);
   });
 });
+
+describe.skipIf(!hasRedisCluster)(
+  `sandbox --redis-cluster${hasRedisCluster ? '' : ` (skipped: ${NO_REDIS_CLUSTER})`}`,
+  () => {
+    it('starts workers on a Redis Cluster, as one exchange, without the password in ps or the output', async () => {
+      const cluster = await startRedisCluster('s3cret');
+      try {
+        const args = [...built, 'sandbox', '--redis-cluster', cluster.seeds, '--workers', '2', '--detached'];
+        const run = spawnGroup(args);
+        const line = await run.firstLine;
+        expect(line).toMatch(/^sandbox listening ws:\/\/127\.0\.0\.1:[0-9]+\/v3\/ws http:\/\/127\.0\.0\.1:[0-9]+$/);
+        while (!run.stdout().includes('what stays in Redis')) await new Promise((r) => setTimeout(r, 20));
+        const out = run.stdout().trim().split('\n');
+        expect(out[1]).toBe(
+          `fleet of 2 workers on this port, on Redis Cluster ${cluster.seeds.replaceAll('s3cret', '***')}:`,
+        );
+        const cmdline = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+        expect(cmdline(run.child.pid!)).not.toContain('s3cret');
+        // Both workers joined the one fleet: two members in its set, wherever the cluster keeps it.
+        expect(cluster.command('smembers', keys.members).split('\n')).toHaveLength(2);
+        run.child.kill('SIGTERM');
+        expect(await run.exited).toBe(0);
+        expect(await groupGone(run.pgid, 10_000)).toBe(true);
+        expect(run.stdout() + run.stderr()).not.toContain('s3cret');
+      } finally {
+        await cluster.stop();
+      }
+    }, 120_000);
+  },
+);

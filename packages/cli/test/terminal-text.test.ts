@@ -87,20 +87,25 @@ describe('the one escape rule for the terminal', () => {
     expect(r.text.split('\n')[0]).toMatch(/^diff 1\.0\.0 → 1\.0\.0: \d+ change/);
   });
 
-  it('a planted parser verdict prints escaped in spec’s notes; generate’s diagnostics name a hostile channel escaped', async () => {
-    const file = hostileSpec();
-    const message = `looks fine${FORGED}`;
-    verdictSlot(readFileSync(file, 'utf8'), file)!.write([{ severity: 1, path: ['info'], message, code: 'planted' }]);
-    const spec = await captured(runSpecSummary, ['--spec', file]);
-    expect(spec.text).toContain('looks fine\\x1b[1A');
-    expect(spec.text).not.toMatch(OBEYED);
-    const out = mkdtempSync(join(tmpdir(), 'terminal-text-sdk-'));
-    const generate = await captured(runGenerate, ['--spec', file, '--out', out]);
-    expect(generate.status, generate.text).toBe(0);
-    // generate's diagnostics are the notes of the defaults it applied, which name the places.
-    expect(generate.text).toContain('(1 place: channel readings\\x1b[1A\\x1b[2K\\r)');
-    expect(generate.text).not.toMatch(OBEYED);
-  }, 120_000);
+  it(
+    'a planted parser verdict prints escaped in spec’s notes; generate’s diagnostics ' +
+      'name a hostile channel escaped',
+    async () => {
+      const file = hostileSpec();
+      const message = `looks fine${FORGED}`;
+      verdictSlot(readFileSync(file, 'utf8'), file)!.write([{ severity: 1, path: ['info'], message, code: 'planted' }]);
+      const spec = await captured(runSpecSummary, ['--spec', file]);
+      expect(spec.text).toContain('looks fine\\x1b[1A');
+      expect(spec.text).not.toMatch(OBEYED);
+      const out = mkdtempSync(join(tmpdir(), 'terminal-text-sdk-'));
+      const generate = await captured(runGenerate, ['--spec', file, '--out', out]);
+      expect(generate.status, generate.text).toBe(0);
+      // generate's diagnostics are the notes of the defaults it applied, which name the places.
+      expect(generate.text).toContain('(1 place: channel readings\\x1b[1A\\x1b[2K\\r)');
+      expect(generate.text).not.toMatch(OBEYED);
+    },
+    120_000,
+  );
 
   it('a spec error quoting the spec prints escaped', async () => {
     const file = hostileSpec();

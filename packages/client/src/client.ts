@@ -51,7 +51,10 @@ import type {
   WebSocketConstructor,
 } from './types';
 
-/** How a WebSocket call is sent: during the restore of a connection not yet open, and what runs once its budget is taken. */
+/**
+ * How a WebSocket call is sent: during the restore of a connection not yet open, and what runs once its
+ * budget is taken.
+ */
 interface WsCallMode {
   /** Sent by the restore on a socket not yet accepted: do not wait for `open`. */
   restoring?: boolean;

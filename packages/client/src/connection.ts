@@ -26,7 +26,10 @@ export interface ConnectionSettings {
 
 /** What the client does at the connection's turns. */
 export interface ConnectionHooks {
-  /** Restore the session on a new socket (re-login, resubscribe); `isCurrent` turns false once the socket is replaced. */
+  /**
+   * Restore the session on a new socket (re-login, resubscribe); `isCurrent` turns false once the socket is
+   * replaced.
+   */
   restore(isCurrent: () => boolean): Promise<void>;
   /** A socket is open (before the restore). */
   opened(): void;
@@ -212,7 +215,10 @@ export class Connection {
     this.hooks.closed(err, byUser);
   }
 
-  /** Close for good: whatever waits fails with ConnectionClosedError; no reconnect. Waits up to 1 s for the socket's close. */
+  /**
+   * Close for good: whatever waits fails with ConnectionClosedError; no reconnect. Waits up to 1 s for the
+   * socket's close.
+   */
   async close(): Promise<void> {
     this.lifetime++;
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);

@@ -64,7 +64,15 @@ export class AbortedError extends ClientError {
 }
 
 /** Which wire fault a ProtocolError reports. */
-export type ProtocolFault = 'garbage' | 'binary' | 'unknown-id' | 'unknown-channel' | 'bad-frame' | 'http-status';
+export type ProtocolFault =
+  | 'garbage'
+  | 'binary'
+  | 'unknown-id'
+  | 'unknown-channel'
+  | 'bad-frame'
+  | 'http-status'
+  /** A frame of an API that speaks its own messages: no reply to an open request, no message received there. */
+  | 'unasked';
 
 /** Protocol: a frame the client could not use (code PROTOCOL). Reported through the `error` event. */
 export class ProtocolError extends ClientError {
@@ -117,7 +125,10 @@ export class StreamOverflowError extends ClientError {
   }
 }
 
-/** Server: a JSON-RPC error answer (code: the error table's name for it, e.g. RPC_INVALID_PARAMS, or RPC_ERROR when it has none). */
+/**
+ * Server: a JSON-RPC error answer (code: the error table's name for it, e.g. RPC_INVALID_PARAMS, or RPC_ERROR
+ * when it has none).
+ */
 export class RpcError extends ClientError {
   readonly data: string | null;
   constructor(error: RpcErrorObject, code = 'RPC_ERROR') {
@@ -143,7 +154,10 @@ export class RateLimitError extends RpcError {
   }
 }
 
-/** Server: the connection count was exceeded (code CONNECTION_LIMIT; this interface: -32100); the socket is closed after it. */
+/**
+ * Server: the connection count was exceeded (code CONNECTION_LIMIT; this interface: -32100); the socket is
+ * closed after it.
+ */
 export class ConnectionLimitError extends RpcError {
   constructor(
     error: RpcErrorObject,
@@ -154,5 +168,8 @@ export class ConnectionLimitError extends RpcError {
   }
 }
 
-/** Server: login and access failures (codes AUTH_*: required, invalid signature, timestamp window, access denied, action signature). */
+/**
+ * Server: login and access failures (codes AUTH_*: required, invalid signature, timestamp window, access
+ * denied, action signature).
+ */
 export class AuthError extends RpcError {}

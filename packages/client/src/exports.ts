@@ -48,3 +48,17 @@ export { Limiter, type LimiterOptions, type LimiterTables, type LimitOverrides }
 export { backoffDelay, defaultReconnectPolicy, type ReconnectPolicy } from './backoff';
 export type { StreamOptions, OverflowPolicy, PayloadStream } from './stream';
 export { channels } from '@exchange-api/types';
+export { MessageClient, type MessageClientEvents } from './messages/message-client';
+export type {
+  AddressOptions,
+  MessageApi,
+  MessageClientOptions,
+  OperationMap,
+  OperationTypes,
+  ReceiveId,
+  RequestId,
+  RequestOptions,
+  SendId,
+  WireTable,
+  WireValidators,
+} from './messages/wire-table';

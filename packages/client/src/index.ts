@@ -5,6 +5,8 @@
  */
 import WebSocket from 'ws';
 import { ApiClient } from './client';
+import { MessageClient } from './messages/message-client';
+import type { MessageApi, MessageClientOptions, OperationMap } from './messages/wire-table';
 import { ExchangeClient } from './generated/surface.gen';
 import type {
   ApiClientOptions,
@@ -36,4 +38,15 @@ export function createApiClient<
   TChannels extends ChannelMap = ChannelMap,
 >(options: ApiClientOptions): ApiClient<TMethods, TChannels> {
   return new ApiClient<TMethods, TChannels>({ WebSocket: ws, ...options });
+}
+
+/**
+ * Create a client of an API that speaks its own messages (not JSON-RPC), given its generated wire table
+ * and validators: what an SDK generated for such a spec calls. Nothing is sent until the first use.
+ */
+export function createMessageClient<Ops extends OperationMap<Ops>>(
+  api: MessageApi,
+  options: MessageClientOptions,
+): MessageClient<Ops> {
+  return new MessageClient<Ops>(api, { WebSocket: ws, ...options });
 }

@@ -20,7 +20,10 @@ export class InstrumentTypes {
     private readonly report: (err: unknown) => void,
   ) {}
 
-  /** Resolves once the limiter knows what the server reports (or the fetch failed, or one ran less than a minute ago). */
+  /**
+   * Resolves once the limiter knows what the server reports (or the fetch failed, or one ran less than a
+   * minute ago).
+   */
   learn(options: CallOptions): Promise<void> {
     if (!this.fetching && Date.now() - this.lastFetchAt >= 60_000) {
       this.lastFetchAt = Date.now();

@@ -126,7 +126,10 @@ export interface ClientOptions {
   wsUrl: string;
   /** HTTP base, e.g. `https://host` (the method paths from the tables start with /v3). */
   httpUrl?: string;
-  /** Signer for login and action signatures (an ethers Signer fits): the wallet, or a session key (then pass `wallet`). */
+  /**
+   * Signer for login and action signatures (an ethers Signer fits): the wallet, or a session key (then pass
+   * `wallet`).
+   */
   signer?: SignerLike;
   /** The wallet a session-key signer acts for. Default: the signer's own address. */
   wallet?: string;
@@ -136,7 +139,10 @@ export interface ClientOptions {
   WebSocket?: WebSocketConstructor;
   /** fetch for HTTP calls. Default: globalThis.fetch. */
   fetch?: typeof fetch;
-  /** Per-call timeout, limiter wait and reconnect wait included; also bounds each connection attempt (handshake and first answer). Default 10 000 ms. */
+  /**
+   * Per-call timeout, limiter wait and reconnect wait included; also bounds each connection attempt
+   * (handshake and first answer). Default 10 000 ms.
+   */
   timeoutMs?: number;
   /** Reconnect policy, or false to stay closed after a drop. */
   reconnect?: Partial<ReconnectPolicy> | false;
@@ -147,7 +153,10 @@ export interface ClientOptions {
    * Declared as a method so that a signer typed for some API's order-flow names (`ActionSigner<M>`) fits.
    */
   actionSigner?(method: string, params: Record<string, unknown> & ActionFieldsInput): Promise<Record<string, unknown>>;
-  /** Sign actions for this deployment (domain, separator, module addresses) instead of the spec's (ignored with `actionSigner`). */
+  /**
+   * Sign actions for this deployment (domain, separator, module addresses) instead of the spec's (ignored
+   * with `actionSigner`).
+   */
   actionLayout?: ActionLayout;
   /** Lifetime of an action signature when the caller gives none. Default 600 s. */
   signatureExpirySec?: number;
@@ -160,7 +169,10 @@ export interface ApiClientOptions extends ClientOptions {
   api: ApiTables;
 }
 
-/** A validation report: which address or result, every failure with its pointer and rule, and whether it was dropped. */
+/**
+ * A validation report: which address or result, every failure with its pointer and rule, and whether it was
+ * dropped.
+ */
 export interface ValidationReport {
   target: string;
   channel: string | null;

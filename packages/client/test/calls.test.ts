@@ -1,4 +1,7 @@
-/** Calls over WebSocket (typed answers, timeouts, aborts, drops, error classes) and wire faults reported, not thrown. */
+/**
+ * Calls over WebSocket (typed answers, timeouts, aborts, drops, error classes) and wire faults reported, not
+ * thrown.
+ */
 import { describe, expect, it } from 'vitest';
 import {
   createClient,

@@ -25,6 +25,17 @@ describe('rpcErrorFromCode', () => {
     [11023, 'RPC_MAX_FEE_TOO_LOW', RpcError],
     [11024, 'RPC_REDUCE_ONLY_TIME_IN_FORCE', RpcError],
     [11025, 'RPC_REDUCE_ONLY_REJECT', RpcError],
+    [11015, 'RPC_MMP_FROZEN', RpcError],
+    [11026, 'RPC_TRANSFER_REJECT', RpcError],
+    [11051, 'RPC_TRIGGER_PRICE_CROSSED', RpcError],
+    [11053, 'RPC_TRIGGER_PRICE_TYPE', RpcError],
+    [11054, 'RPC_TRIGGER_REPLACE', RpcError],
+    [12000, 'RPC_ASSET_NOT_FOUND', RpcError],
+    [12002, 'RPC_CURRENCY_NOT_FOUND', RpcError],
+    [14009, 'SESSION_KEY_EXPIRY_TOO_SOON', RpcError],
+    [14013, 'INVALID_ADDRESS', RpcError],
+    [14026, 'SESSION_KEY_NOT_FOUND', RpcError],
+    [14031, 'SESSION_KEY_SCOPE', AuthError],
     [99999, 'RPC_ERROR', RpcError],
   ];
   it.each(cases)('%i → %s', (code, stringCode, cls) => {

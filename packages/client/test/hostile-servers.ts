@@ -81,7 +81,10 @@ export function startSilentPeer(): Promise<HostileServer> {
   return startWebSocketPeer(() => {});
 }
 
-/** Completes the handshake, then answers every frame with frames that are not JSON-RPC answers: not JSON, and a bare number. */
+/**
+ * Completes the handshake, then answers every frame with frames that are not JSON-RPC answers: not JSON, and
+ * a bare number.
+ */
 export function startGarbagePeer(): Promise<HostileServer> {
   return startWebSocketPeer((_frame, ws) => {
     ws.send('}{ not json');

@@ -104,7 +104,10 @@ describe('connect() against a server that never answers', () => {
   });
 });
 
-/** A socket constructor whose first socket goes to `first` and every later one to `later`: a server that turns hostile. */
+/**
+ * A socket constructor whose first socket goes to `first` and every later one to `later`: a server that turns
+ * hostile.
+ */
 function turnsHostile(first: string, later: string): WebSocketConstructor {
   let made = 0;
   return function (this: unknown) {

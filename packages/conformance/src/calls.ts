@@ -97,7 +97,9 @@ export interface LoginOptions {
   viaHeaders?: boolean;
 }
 
-/** Log in on a connection with a signer (wallet or session key). Returns the response; sets conn.loggedIn on success. */
+/**
+ * Log in on a connection with a signer (wallet or session key). Returns the response; sets conn.loggedIn on success.
+ */
 export async function login(
   host: CallHost,
   conn: WsConn,
@@ -118,7 +120,10 @@ export async function login(
   return response;
 }
 
-/** POST to the HTTP base (recorded); `path` starts with /v3/. Requests without login headers are paced unless `pace` is false. */
+/**
+ * POST to the HTTP base (recorded); `path` starts with /v3/. Requests without login headers are paced unless `pace` is
+ * false.
+ */
 export async function http(
   host: CallHost,
   base: string | null,

@@ -151,7 +151,8 @@ function unmatched(only: readonly string[]): string | null {
   if (patterns.length === 0 && only.length > 0)
     return '--only takes a check id, an area or a glob (got an empty pattern)';
   return none.length
-    ? `--only ${none.map((p) => JSON.stringify(p)).join(', ')} matches no check (ids, areas such as login, or globs such as ratelimit.*: see the package README)`
+    ? `--only ${none.map((p) => JSON.stringify(p)).join(', ')} matches no check ` +
+        `(ids, areas such as login, or globs such as ratelimit.*: see the package README)`
     : null;
 }
 
@@ -172,7 +173,9 @@ function listOf(flag: 'ws' | 'http', raw: string): string[] | { error: string } 
   const empty = items.findIndex((x) => x === '');
   if (empty >= 0)
     return {
-      error: `--${flag} takes one URL or a comma-separated list of URLs, one per endpoint of the deployment (got ${JSON.stringify(raw)}: item ${empty + 1} is empty)`,
+      error:
+        `--${flag} takes one URL or a comma-separated list of URLs, one per endpoint ` +
+        `of the deployment (got ${JSON.stringify(raw)}: item ${empty + 1} is empty)`,
     };
   return items;
 }
@@ -188,7 +191,9 @@ function splitEndpoints(o: CliOptions): { error: string } | null {
   if ('error' in http) return http;
   if (http.length > 1 && http.length !== ws.length)
     return {
-      error: `--http takes one URL or as many as --ws, in the same order (got ${http.length} --http URLs for ${ws.length} --ws URL${ws.length === 1 ? '' : 's'})`,
+      error:
+        `--http takes one URL or as many as --ws, in the same order (got ${http.length}` +
+        ` --http URLs for ${ws.length} --ws URL${ws.length === 1 ? '' : 's'})`,
     };
   if (ws.length === 1) return null;
   if (o.generate || o.replay)

@@ -84,7 +84,10 @@ function targetOf(p: CliOptions): string {
   return `one deployment, ${all.map((e, i) => `${endpointName(i)} ${e.ws}${e.http ? ` (${e.http})` : ''}`).join(', ')}`;
 }
 
-/** Run the checks for the parsed command line, with progress lines; null when the server is unreachable (said on `io.err`). */
+/**
+ * Run the checks for the parsed command line, with progress lines; null when the server is unreachable (said on
+ * `io.err`).
+ */
 async function run(parsed: CliOptions, io: CliIo): Promise<Report | null> {
   try {
     return await runConformance({
@@ -103,7 +106,9 @@ async function run(parsed: CliOptions, io: CliIo): Promise<Report | null> {
         if (e.type === 'discovered')
           io.out(
             visible(
-              `exchange-api conformance: ${targetOf(parsed)} — ${e.checks} checks; connection budget ${e.env.connectionBudget} (${e.env.connectionBudgetSource}); instrument ${e.env.perp?.instrument_name ?? 'none known'}`,
+              `exchange-api conformance: ${targetOf(parsed)} — ${e.checks} checks; connection ` +
+                `budget ${e.env.connectionBudget} (${e.env.connectionBudgetSource}); instrument ` +
+                `${e.env.perp?.instrument_name ?? 'none known'}`,
             ),
           );
         else if (e.type === 'key-refused') io.out(visible(`exchange-api conformance: ${e.reason}`));
@@ -147,7 +152,8 @@ export async function runCli(
   if (p.reports.some((r) => r.kind === 'console')) io.out(`\n${consoleReport(report)}`);
   else
     io.out(
-      `${report.summary.passed} passed, ${report.summary.failed} failed, ${report.summary.skipped} skipped, ${report.summary.inconclusive} inconclusive`,
+      `${report.summary.passed} passed, ${report.summary.failed} failed, ${report.summary.skipped}` +
+        ` skipped, ${report.summary.inconclusive} inconclusive`,
     );
   if (error) {
     io.err(`exchange-api conformance: ${error}`);
@@ -157,7 +163,8 @@ export async function runCli(
     const notRun = report.checks.filter((c) => c.reason?.startsWith('not run:')).length;
     io.err(
       visible(
-        `exchange-api conformance: the server stopped answering during ${report.interrupted.check} (${report.interrupted.reason}); ${notRun} check${notRun === 1 ? '' : 's'} not run`,
+        `exchange-api conformance: the server stopped answering during ${report.interrupted.check}` +
+          ` (${report.interrupted.reason}); ${notRun} check${notRun === 1 ? '' : 's'} not run`,
       ),
     );
     return 2;

@@ -61,7 +61,10 @@ export function silenceOf(conn: WsConn, from: number, timeoutMs: number, sent?: 
   const quote = first.length > QUOTE_MAX ? `${first.slice(0, QUOTE_MAX)}…` : first;
   const echo = sent !== undefined ? first === sent : isEcho(frames[0]!.json);
   const what = echo ? `the request itself, echoed back: ${quote}` : `${quote}`;
-  return `${frames.length} frame${frames.length === 1 ? '' : 's'} that ${frames.length === 1 ? 'is' : 'are'} not a response echoing the id (first: ${what})${closed}`;
+  return (
+    `${frames.length} frame${frames.length === 1 ? '' : 's'} that ${frames.length === 1 ? 'is' : 'are'}` +
+    ` not a response echoing the id (first: ${what})${closed}`
+  );
 }
 
 /**

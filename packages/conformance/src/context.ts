@@ -181,7 +181,9 @@ export class Ctx {
     return conn.loggedIn;
   }
 
-  /** POST to the HTTP base (recorded); `path` starts with /v3/. Unauthenticated calls are paced unless `pace` is false. */
+  /**
+   * POST to the HTTP base (recorded); `path` starts with /v3/. Unauthenticated calls are paced unless `pace` is false.
+   */
   http(
     path: string,
     body: unknown,

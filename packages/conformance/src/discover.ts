@@ -37,7 +37,8 @@ function referenceEnv(): Env {
   const connRef = limitOf('connections', 'connections');
   if (!publicBudget)
     throw new Error(
-      'limitTable has no per-IP request budget (a window limit with scope ip): the runner paces unauthenticated requests under it',
+      'limitTable has no per-IP request budget (a window limit with scope ip): ' +
+        'the runner paces unauthenticated requests under it',
     );
   const pubRef = limitOf(publicBudget, 'window');
   return {

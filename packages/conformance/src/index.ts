@@ -6,7 +6,20 @@
 export { runConformance, resolveOptions, UnreachableError, type RunOptions, type ProgressEvent } from './runner';
 export { registry } from './checks';
 export type { Check, Ctx, Env } from './context';
-export type { Report, CheckResult, Finding, Observation, TranscriptEntry, Level, Need, Status, Counts } from './model';
+export type {
+  Report,
+  CheckResult,
+  Finding,
+  Observation,
+  TranscriptEntry,
+  Level,
+  Need,
+  Status,
+  CheckStatus,
+  Judgement,
+  JudgementStatus,
+  Counts,
+} from './model';
 export { consoleReport, progressLine } from './reporters/console';
 export { jsonReport } from './reporters/json';
 export { junitReport } from './reporters/junit';

@@ -43,7 +43,9 @@ export async function keyRefusal(run: RunState): Promise<KeyRefusal | null> {
         message: String(error.message ?? ''),
         ...('data' in error ? { data: error.data } : {}),
       },
-      reason: `the runner's wallet ${key.address} (--key) was refused at login (${answer}${said}): the checks that need a login were not run`,
+      reason:
+        `the runner's wallet ${key.address} (--key) was refused at login (${answer}` +
+        `${said}): the checks that need a login were not run`,
       notRun: `not run: it needs a login, and the server refused the runner's wallet (said once, above the checks)`,
     };
   } catch (err) {

@@ -4,18 +4,40 @@
 export type Level = 'MUST' | 'SHOULD';
 /** What a check needs besides a WebSocket URL (`endpoints`: two or more endpoints of one deployment). */
 export type Need = 'key' | 'http' | 'order-flow' | 'session-key' | 'endpoints';
+/**
+ * How a judgement ended, for a whole check and for one generated case alike: `inconclusive` is no
+ * evidence either way; `note` is a departure where the spec only assumes (a case's, counted and listed
+ * among the observations: a check is never a note).
+ */
+export type Status = 'pass' | 'fail' | 'skip' | 'inconclusive' | 'note';
 /** How a check ended. */
-export type Status = 'pass' | 'fail' | 'skip' | 'inconclusive';
+export type CheckStatus = Exclude<Status, 'note'>;
 
 /** One exact reason a check failed: where, which rule, what was expected and what came. */
 export interface Finding {
   /** JSON pointer into the value named in `message` ('/' for the whole value, '' when not about a value). */
   pointer: string;
+  /**
+   * The rule's stable id, where the check names one (every generated check does: generate/rules.ts). A
+   * failure is the same failure when its id is, whatever its words: shrinking and replay files go by it.
+   */
+  ruleId?: string;
+  /** The rule in words. */
   rule: string;
   expected: string;
   got: string;
   message: string;
 }
+
+/** How one rule applied once ended: a case is judged, never skipped. */
+export type JudgementStatus = Exclude<Status, 'skip'>;
+
+/**
+ * One rule applied once, however it ended: a generated case's judgement (a pass or a note says what it
+ * saw too). A failed one becomes a Finding with a pointer and a message.
+ */
+export type Judgement = Required<Pick<Finding, 'ruleId'>> &
+  Pick<Finding, 'rule' | 'expected' | 'got'> & { status: JudgementStatus };
 
 /** Something the runner saw and reports without judging it: an assumption's outcome or an inferred schema. */
 export interface Observation {
@@ -44,7 +66,7 @@ export interface CheckResult {
   section: string;
   level: Level;
   needs: Need[];
-  status: Status;
+  status: CheckStatus;
   /** Why it was skipped or inconclusive, or a one-line summary of the failure. */
   reason?: string;
   durationMs: number;
@@ -73,7 +95,10 @@ export interface Report {
   format: 'exchange-api-conformance-report';
   formatVersion: 1;
   spec: { title: string; version: string };
-  /** The first endpoint (every check but the deployment ones runs there); `endpoints` lists all when there are two or more. */
+  /**
+   * The first endpoint (every check but the deployment ones runs there); `endpoints` lists all when there are two or
+   * more.
+   */
   target: { ws: string; http: string | null; endpoints?: Endpoint[] };
   startedAt: string;
   durationMs: number;
@@ -81,9 +106,14 @@ export interface Report {
   exitCode: 0 | 1 | 2;
   summary: Counts;
   areas: (Counts & { area: string })[];
-  /** Present when the server stopped answering: during which check, and what the runner saw; later checks were not run. */
+  /**
+   * Present when the server stopped answering: during which check, and what the runner saw; later checks were not run.
+   */
   interrupted?: { check: string; reason: string };
-  /** Present when the server refused the runner's own wallet (--key) at login: the checks that need a login were not run. */
+  /**
+   * Present when the server refused the runner's own wallet (--key) at login: the checks that need a login were not
+   * run.
+   */
   keyRefused?: { wallet: string; error: { code: number; message: string; data?: unknown }; reason: string };
   /** Every spec assumption, with what the server did there. */
   assumptions: {
@@ -112,6 +142,20 @@ export interface TargetCounts {
   note: number;
   notRun: number;
   skipped?: string;
+  /** The coverage of this target by input class (generate/coverage.ts): what ran, and what was not reached and why. */
+  classes?: ClassCount[];
+}
+
+/** One row of the coverage table: a target's cases of one input class (or one channel address). */
+export interface ClassCount {
+  cls: string;
+  /** The cases of this class that were generated. */
+  cases: number;
+  run: number;
+  pass: number;
+  fail: number;
+  /** Why some or all of its cases were not run (needs order flow, a login, the duration, not served). */
+  notReached?: string;
 }
 
 /** The generated part of a report. */

@@ -1,4 +1,7 @@
-/** The options of a run as given (RunOptions) and as resolved (wallets from keys, defaults), and what a check needs of them. */
+/**
+ * The options of a run as given (RunOptions) and as resolved (wallets from keys, defaults), and what a check needs of
+ * them.
+ */
 import { Wallet } from 'ethers';
 import type { Check } from './context';
 import type { Env, Resolved } from './run-state';

@@ -1,10 +1,10 @@
 /** How a check ends early: a Stop carries the outcome, and a stopped check's signal carries its Stop. */
-import type { Status } from './model';
+import type { CheckStatus } from './model';
 
 /** Thrown to end a check early with an outcome. */
 export class Stop extends Error {
   constructor(
-    readonly status: Status,
+    readonly status: CheckStatus,
     readonly reason: string,
   ) {
     super(reason);

@@ -25,7 +25,10 @@ export class ConnectionPool {
     private readonly labelBase: string,
   ) {}
 
-  /** Open a WebSocket within the connection budget (to `url`, default the run's); rejects with the reason when it cannot be opened. */
+  /**
+   * Open a WebSocket within the connection budget (to `url`, default the run's); rejects with the reason when it cannot
+   * be opened.
+   */
   async open(label?: string, url = this.url): Promise<WsConn> {
     if (this.signal.aborted) throw stoppedBy(this.signal);
     await this.guard.acquire();

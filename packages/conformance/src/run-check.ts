@@ -3,7 +3,7 @@ import { Ctx, Stop, type Check } from './context';
 import { unmet } from './options';
 import { areaOf } from './select';
 import type { RunState } from './run-state';
-import type { CheckResult, Status } from './model';
+import type { CheckResult, CheckStatus } from './model';
 
 /** How long a check stopped by its time limit may take to unwind before the next one starts anyway. */
 const SETTLE_MS = 5000;
@@ -20,7 +20,10 @@ export function identityOf(check: Check): Pick<CheckResult, 'id' | 'area' | 'tit
   };
 }
 
-/** The outcome of one check, and whether it met transport trouble (a connection it could not open, or one lost abruptly). */
+/**
+ * The outcome of one check, and whether it met transport trouble (a connection it could not open, or one lost
+ * abruptly).
+ */
 export async function runOne(run: RunState, check: Check): Promise<{ result: CheckResult; transportTrouble: boolean }> {
   const start = Date.now();
   const base = identityOf(check);
@@ -60,7 +63,7 @@ export async function runOne(run: RunState, check: Check): Promise<{ result: Che
 }
 
 /** How a check's body ended, before its findings are counted. */
-type Ending = { status: Status; reason?: string };
+type Ending = { status: CheckStatus; reason?: string };
 
 /**
  * The check's body under its time limit: its own ending (done, a Stop it threw, an error of its own),

@@ -1,4 +1,4 @@
-/** The command line's one-line refusals (exit 2) that come before any run: selections, numbers, report paths. */
+/** The command line's one-line refusals (exit 2) before any run: selections, numbers, report paths, replay files. */
 import { describe, expect, it } from 'vitest';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -81,7 +81,8 @@ describe('the command line refuses before running', () => {
       expect(r.err).toEqual([
         expect.stringMatching(
           new RegExp(
-            `^exchange-api conformance: --report ${target.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} cannot be written: .*${why.source}`,
+            `^exchange-api conformance: --report ${target.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}` +
+              ` cannot be written: .*${why.source}`,
           ),
         ),
       ]);
@@ -102,5 +103,33 @@ describe('the command line refuses before running', () => {
     expect(r.code).toBe(2);
     expect(readdirSync(dir)).toEqual(['old.json']);
     expect(readFileSync(old, 'utf8')).toBe('{"the":"last run"}');
+  });
+
+  it('a replay file that does not fit its schema: exit 2, one line naming the file and the JSON pointer', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'cli-replay-')), 'edited.json');
+    const verdict = { status: 'failing', ruleId: 'envelope', rule: 'r', expected: 'e', got: 'g' };
+    const file = {
+      format: 'exchange-api-conformance-replay',
+      formatVersion: 1,
+      seed: 1,
+      spec: { file: '/nowhere.yaml', title: 't', version: '1' },
+      target: { ws: 'ws://127.0.0.1:1/v3/ws', http: null },
+      kind: 'method',
+      method: 'public/get_time',
+      transport: 'ws',
+      auth: 'none',
+      expect: 'valid',
+      why: 'w',
+      call: { params: '{}', sent: '{}', received: [], verdict },
+      shrinkSteps: 0,
+    };
+    writeFileSync(path, JSON.stringify(file));
+    const r = await cli('--replay', path);
+    expect(r.code).toBe(2);
+    expect(r.out).toEqual([]);
+    expect(r.err).toEqual([
+      `exchange-api conformance: the replay file ${path} is not a replay file of format version 1: ` +
+        'at /call/verdict/status: must be one of "pass", "fail", "inconclusive", "note"',
+    ]);
   });
 });

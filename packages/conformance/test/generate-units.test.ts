@@ -65,22 +65,26 @@ describe('verdicts', () => {
   const valid = { expect: 'valid' as const, why: 't', params: { instrument_name: 'ETH-PERP' } };
   const invalid = { expect: 'invalid' as const, why: 't', params: { instrument_name: 5 } };
   const res = (json: unknown) => ({ kind: 'response' as const, json, text: JSON.stringify(json) });
-  it('a valid input refused as invalid params fails; another documented code passes; a code outside the table fails', () => {
-    expect(
-      judge(spec, m, schemas, valid, res({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'x' } }), 1).status,
-    ).toBe('fail');
-    expect(
-      judge(spec, m, schemas, valid, res({ jsonrpc: '2.0', id: 1, error: { code: 11000, message: 'x' } }), 1).status,
-    ).toBe('pass');
-    expect(
-      judge(spec, m, schemas, valid, res({ jsonrpc: '2.0', id: 1, error: { code: 4242, message: 'x' } }), 1).status,
-    ).toBe('fail');
-    // An unknown name refused as invalid params is a note, not a failure.
-    const off = { ...valid, offHint: 'instrument_name' };
-    expect(
-      judge(spec, m, schemas, off, res({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'x' } }), 1).status,
-    ).toBe('note');
-  });
+  it(
+    'a valid input refused as invalid params fails; another documented code passes; ' +
+      'a code outside the table fails',
+    () => {
+      expect(
+        judge(spec, m, schemas, valid, res({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'x' } }), 1).status,
+      ).toBe('fail');
+      expect(
+        judge(spec, m, schemas, valid, res({ jsonrpc: '2.0', id: 1, error: { code: 11000, message: 'x' } }), 1).status,
+      ).toBe('pass');
+      expect(
+        judge(spec, m, schemas, valid, res({ jsonrpc: '2.0', id: 1, error: { code: 4242, message: 'x' } }), 1).status,
+      ).toBe('fail');
+      // An unknown name refused as invalid params is a note, not a failure.
+      const off = { ...valid, offHint: 'instrument_name' };
+      expect(
+        judge(spec, m, schemas, off, res({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'x' } }), 1).status,
+      ).toBe('note');
+    },
+  );
   it('an invalid input served fails; silence is inconclusive; a close and a frame outside the envelope fail', () => {
     expect(judge(spec, m, schemas, invalid, res({ jsonrpc: '2.0', id: 1, result: {} }), 1).status).toBe('fail');
     expect(
@@ -101,19 +105,23 @@ describe('shrinking and invariants', () => {
       true,
     );
   });
-  it('channel failures: smaller subscriptions keep the failing address, the address alone first; parameters read back', () => {
-    const sets = [...smallerSets(['a', 'b', 'c', 'd', 'e'], 'c')];
-    expect(sets[0]).toEqual(['c']);
-    expect(sets.every((s) => s.includes('c') && s.length < 5)).toBe(true);
-    expect(sets).toContainEqual(['c', 'a', 'b', 'e']);
-    expect([...smallerSets(['c'], 'c')]).toEqual([]);
-    expect(valuesOf('orderbook.{instrument_name}.{group}.{depth}', 'orderbook.ETH-PERP.10.20')).toEqual({
-      instrument_name: 'ETH-PERP',
-      group: '10',
-      depth: '20',
-    });
-    expect(valuesOf('ticker.{instrument_name}', 'orderbook.x')).toBeNull();
-  });
+  it(
+    'channel failures: smaller subscriptions keep the failing address, the address ' +
+      'alone first; parameters read back',
+    () => {
+      const sets = [...smallerSets(['a', 'b', 'c', 'd', 'e'], 'c')];
+      expect(sets[0]).toEqual(['c']);
+      expect(sets.every((s) => s.includes('c') && s.length < 5)).toBe(true);
+      expect(sets).toContainEqual(['c', 'a', 'b', 'e']);
+      expect([...smallerSets(['c'], 'c')]).toEqual([]);
+      expect(valuesOf('orderbook.{instrument_name}.{group}.{depth}', 'orderbook.ETH-PERP.10.20')).toEqual({
+        instrument_name: 'ETH-PERP',
+        group: '10',
+        depth: '20',
+      });
+      expect(valuesOf('ticker.{instrument_name}', 'orderbook.x')).toBeNull();
+    },
+  );
   it('sequence replays: the run names (wallet, subaccounts, order ids from answers) become the replay ones', () => {
     const names = new Map<string, unknown>([
       ['"0xOLD"', '0xNEW'],
@@ -175,15 +183,24 @@ describe('pacing from getRateLimits', () => {
     msBeforeNext,
     isFirstInDuration,
   });
-  it('a budget is as large as the server says, smaller or larger than the spec; its window the spec one unless the server gives it', () => {
-    const nm = spec.limits.find((l) => l.id === 'non_matching')!;
-    expect(budgetFrom(nm, b(2, 1))).toEqual({ id: 'non_matching', points: 3, windowMs: nm.windowMs, source: 'server' });
-    expect(budgetFrom(nm, b(99_000, 1000))).toMatchObject({ points: 100_000, windowMs: nm.windowMs });
-    // The first request of a window that exhausts it: msBeforeNext is the window, rounded up.
-    expect(budgetFrom(nm, b(0, 1, 1949, true))).toMatchObject({ points: 1, windowMs: 2000 });
-    expect(budgetFrom(nm, { remainingPoints: 'x', consumedPoints: 1 })).toBeNull();
-    expect(budgetFrom(nm, b(0, 0))).toBeNull();
-  });
+  it(
+    'a budget is as large as the server says, smaller or larger than the spec; ' +
+      'its window the spec one unless the server gives it',
+    () => {
+      const nm = spec.limits.find((l) => l.id === 'non_matching')!;
+      expect(budgetFrom(nm, b(2, 1))).toEqual({
+        id: 'non_matching',
+        points: 3,
+        windowMs: nm.windowMs,
+        source: 'server',
+      });
+      expect(budgetFrom(nm, b(99_000, 1000))).toMatchObject({ points: 100_000, windowMs: nm.windowMs });
+      // The first request of a window that exhausts it: msBeforeNext is the window, rounded up.
+      expect(budgetFrom(nm, b(0, 1, 1949, true))).toMatchObject({ points: 1, windowMs: 2000 });
+      expect(budgetFrom(nm, { remainingPoints: 'x', consumedPoints: 1 })).toBeNull();
+      expect(budgetFrom(nm, b(0, 0))).toBeNull();
+    },
+  );
   it('before login the default class is the per-IP budget; after it each class and each method has its own', () => {
     expect(ipBudgetFrom(spec, { remaining_non_matching: b(7, 3), remaining_matching: b(1, 0) })).toMatchObject({
       id: 'public',

@@ -13,7 +13,7 @@ import { htmlReport } from '../src/reporters/html';
 import { FINDING_MAX } from '../src/checks/util';
 import type { CheckResult, Report, TranscriptEntry } from '../src/model';
 import { findBrowser } from '../../../test/support/chromium';
-import { zeroCounts } from '../src/generate/report-counts';
+import { zeroCounts } from '../src/generate/counts';
 
 /** A server error whose data is long and hostile, as a check's finding keeps it. */
 const error = {
@@ -91,34 +91,38 @@ describe('the HTML report', () => {
     expect(html).toContain('+0…19ms: 20 entries shown under <a href="#c-ratelimit.c0">ratelimit.c0</a>');
   });
 
-  it('looks like the docs site and wraps long frames and values in Chromium (nothing cut at the right edge)', async () => {
-    const dir = join(import.meta.dirname, '..', '..', '..', 'test-output', 'conformance-html');
-    mkdirSync(dir, { recursive: true });
-    const file = join(dir, 'report.html');
-    writeFileSync(file, htmlReport(reportOf(4)));
-    const context = await browser.newContext({ viewport: { width: 900, height: 800 } });
-    try {
-      const page = await context.newPage();
-      await page.goto(pathToFileURL(file).href);
-      const seen = await page.evaluate(() => ({
-        font: getComputedStyle(document.body).fontFamily,
-        header: getComputedStyle(document.querySelector('header')!).backgroundColor,
-        pageWider: document.documentElement.scrollWidth > document.documentElement.clientWidth,
-        cut: Array.from(document.querySelectorAll('pre.tr, .findings code'))
-          .filter((e) => (e as HTMLElement).offsetParent !== null)
-          .filter((e) => e.scrollWidth > e.clientWidth + 1).length,
-        shownPre: Array.from(document.querySelectorAll('pre.tr')).filter(
-          (e) => (e as HTMLElement).offsetParent !== null,
-        ).length,
-      }));
-      expect(seen.font).toMatch(/system-ui/);
-      expect(seen.header).toBe('rgb(20, 32, 46)');
-      expect(seen.shownPre).toBeGreaterThan(0);
-      expect([seen.cut, seen.pageWider]).toEqual([0, false]);
-    } finally {
-      await context.close();
-    }
-  }, 60_000);
+  it(
+    'looks like the docs site and wraps long frames and values in Chromium (nothing ' + 'cut at the right edge)',
+    async () => {
+      const dir = join(import.meta.dirname, '..', '..', '..', 'test-output', 'conformance-html');
+      mkdirSync(dir, { recursive: true });
+      const file = join(dir, 'report.html');
+      writeFileSync(file, htmlReport(reportOf(4)));
+      const context = await browser.newContext({ viewport: { width: 900, height: 800 } });
+      try {
+        const page = await context.newPage();
+        await page.goto(pathToFileURL(file).href);
+        const seen = await page.evaluate(() => ({
+          font: getComputedStyle(document.body).fontFamily,
+          header: getComputedStyle(document.querySelector('header')!).backgroundColor,
+          pageWider: document.documentElement.scrollWidth > document.documentElement.clientWidth,
+          cut: Array.from(document.querySelectorAll('pre.tr, .findings code'))
+            .filter((e) => (e as HTMLElement).offsetParent !== null)
+            .filter((e) => e.scrollWidth > e.clientWidth + 1).length,
+          shownPre: Array.from(document.querySelectorAll('pre.tr')).filter(
+            (e) => (e as HTMLElement).offsetParent !== null,
+          ).length,
+        }));
+        expect(seen.font).toMatch(/system-ui/);
+        expect(seen.header).toBe('rgb(20, 32, 46)');
+        expect(seen.shownPre).toBeGreaterThan(0);
+        expect([seen.cut, seen.pageWider]).toEqual([0, false]);
+      } finally {
+        await context.close();
+      }
+    },
+    60_000,
+  );
 
   it('opens at its top on the summary, however long the generated table; a summary is said once', async () => {
     const base = reportOf(3);

@@ -107,37 +107,40 @@ const hanging = (id: string, stopped: { at: number | null }): Check => ({
 });
 
 describe('runner with scripted peers', () => {
-  it('stops a check at its time limit: no connection opens after it, the budget holds, the next check runs after', async () => {
-    const peer = await silentPeer();
-    const first = { at: null as number | null };
-    const second = { at: null as number | null };
-    let secondStarted = 0;
-    const report = await runConformance({
-      ws: peer.url,
-      checkTimeoutMs: 400,
-      checks: [hanging('hang.first', first), hanging('hang.second', second)],
-      onProgress: (e) => void (e.type === 'start' && e.index === 1 && (secondStarted = Date.now())),
-    });
-    expect(report.checks.map((c) => [c.id, c.status])).toEqual([
-      ['hang.first', 'inconclusive'],
-      ['hang.second', 'inconclusive'],
-    ]);
-    expect(report.checks[0]!.reason).toMatch(/did not finish within 400 ms/);
-    expect(report.checks[0]!.findings).toEqual([]);
-    expect(first.at).not.toBeNull();
-    // Discovery, then one connection per check: none opened after a check was stopped but the next check's.
-    await new Promise((r) => setTimeout(r, 300));
-    // The second check's own connection may not have reached the peer before its 400 ms ran out on a
-    // busy machine: two or three, never more.
-    expect(peer.opened.length).toBeGreaterThanOrEqual(2);
-    expect(peer.opened.length).toBeLessThanOrEqual(3);
-    expect(secondStarted).toBeGreaterThanOrEqual(first.at!);
-    expect(peer.opened.filter((t) => t >= first.at! && t < secondStarted)).toEqual([]);
-    expect(peer.opened.filter((t) => t >= second.at!)).toEqual([]);
-    // The per-IP budget the peer reported (2) was never exceeded, and everything is closed.
-    expect(peer.maxOpen()).toBeLessThanOrEqual(2);
-    expect(peer.open()).toBe(0);
-  });
+  it(
+    'stops a check at its time limit: no connection opens after it, the budget ' + 'holds, the next check runs after',
+    async () => {
+      const peer = await silentPeer();
+      const first = { at: null as number | null };
+      const second = { at: null as number | null };
+      let secondStarted = 0;
+      const report = await runConformance({
+        ws: peer.url,
+        checkTimeoutMs: 400,
+        checks: [hanging('hang.first', first), hanging('hang.second', second)],
+        onProgress: (e) => void (e.type === 'start' && e.index === 1 && (secondStarted = Date.now())),
+      });
+      expect(report.checks.map((c) => [c.id, c.status])).toEqual([
+        ['hang.first', 'inconclusive'],
+        ['hang.second', 'inconclusive'],
+      ]);
+      expect(report.checks[0]!.reason).toMatch(/did not finish within 400 ms/);
+      expect(report.checks[0]!.findings).toEqual([]);
+      expect(first.at).not.toBeNull();
+      // Discovery, then one connection per check: none opened after a check was stopped but the next check's.
+      await new Promise((r) => setTimeout(r, 300));
+      // The second check's own connection may not have reached the peer before its 400 ms ran out on a
+      // busy machine: two or three, never more.
+      expect(peer.opened.length).toBeGreaterThanOrEqual(2);
+      expect(peer.opened.length).toBeLessThanOrEqual(3);
+      expect(secondStarted).toBeGreaterThanOrEqual(first.at!);
+      expect(peer.opened.filter((t) => t >= first.at! && t < secondStarted)).toEqual([]);
+      expect(peer.opened.filter((t) => t >= second.at!)).toEqual([]);
+      // The per-IP budget the peer reported (2) was never exceeded, and everything is closed.
+      expect(peer.maxOpen()).toBeLessThanOrEqual(2);
+      expect(peer.open()).toBe(0);
+    },
+  );
 });
 
 describe('runner with scripted peers: id echo, needs, reachability', () => {

@@ -62,7 +62,12 @@ function replayOf(over: Partial<ReplayFile>): ReplayFile {
     auth: 'none',
     expect: 'valid',
     why: 'required members only',
-    call: { params: '{}', sent, received: [], verdict: { status: 'fail', rule: 'r', expected: 'e', got: 'g' } },
+    call: {
+      params: '{}',
+      sent,
+      received: [],
+      verdict: { status: 'fail', ruleId: 'envelope', rule: 'r', expected: 'e', got: 'g' },
+    },
     shrinkSteps: 0,
     recordedAt: new Date(0).toISOString(),
     ...over,
@@ -77,16 +82,19 @@ function fileOf(name: string, r: ReplayFile): string {
 }
 
 describe('--replay of order flow needs --allow-order-flow (item 2)', () => {
-  it('an unsigned cancel is refused before any connection: exit 2, one line naming the file and the method', async () => {
-    const file = fileOf('cancel.json', replayOf({}));
-    const before = seen.connections;
-    const r = await cli('--replay', file);
-    expect(r.code).toBe(2);
-    expect(r.err).toHaveLength(1);
-    expect(r.err[0]).toContain(file);
-    expect(r.err[0]).toMatch(/order flow again \(private\/cancel\).*--allow-order-flow/);
-    expect(seen.connections).toBe(before);
-  });
+  it(
+    'an unsigned cancel is refused before any connection: exit 2, one line naming ' + 'the file and the method',
+    async () => {
+      const file = fileOf('cancel.json', replayOf({}));
+      const before = seen.connections;
+      const r = await cli('--replay', file);
+      expect(r.code).toBe(2);
+      expect(r.err).toHaveLength(1);
+      expect(r.err[0]).toContain(file);
+      expect(r.err[0]).toMatch(/order flow again \(private\/cancel\).*--allow-order-flow/);
+      expect(seen.connections).toBe(before);
+    },
+  );
 
   it('a sequence holding an unsigned cancel-all among other frames is refused, naming it', async () => {
     const frames = [
@@ -105,28 +113,31 @@ describe('--replay of order flow needs --allow-order-flow (item 2)', () => {
     expect(seen.connections).toBe(before);
   });
 
-  it('a replay naming a spec that marks nothing as order flow is still refused (this exchange tables mark it)', async () => {
-    const bland = join(dir, 'bland.yaml');
-    writeFileSync(bland, 'asyncapi: 3.0.0\ninfo: { title: bland, version: "1" }\noperations: {}\n');
-    const file = fileOf(
-      'bland.json',
-      replayOf({
-        kind: 'sequence',
-        method: 'x',
-        spec: { file: bland, title: 'b', version: '1' },
-        sequence: {
-          conn: 'fresh',
-          frames: [{ sent: frame('s-1', 'private/cancel_all', {}), received: [] }],
-          judge: { kind: 'served' },
-          wallet: null,
-          subaccounts: [],
-        },
-      }),
-    );
-    const r = await cli('--replay', file);
-    expect(r.code).toBe(2);
-    expect(r.err.join('\n')).toMatch(/private\/cancel_all/);
-  });
+  it(
+    'a replay naming a spec that marks nothing as order flow is still refused ' + '(this exchange tables mark it)',
+    async () => {
+      const bland = join(dir, 'bland.yaml');
+      writeFileSync(bland, 'asyncapi: 3.0.0\ninfo: { title: bland, version: "1" }\noperations: {}\n');
+      const file = fileOf(
+        'bland.json',
+        replayOf({
+          kind: 'sequence',
+          method: 'x',
+          spec: { file: bland, title: 'b', version: '1' },
+          sequence: {
+            conn: 'fresh',
+            frames: [{ sent: frame('s-1', 'private/cancel_all', {}), received: [] }],
+            judge: { kind: 'served' },
+            wallet: null,
+            subaccounts: [],
+          },
+        }),
+      );
+      const r = await cli('--replay', file);
+      expect(r.code).toBe(2);
+      expect(r.err.join('\n')).toMatch(/private\/cancel_all/);
+    },
+  );
 });
 
 describe('replay files never go through a symbolic link nor over a file (item 8)', () => {

@@ -1,6 +1,7 @@
 /**
  * The repository's site (packages/docs/site, as `npm run generate` wrote it) in a real browser
- * (headless Chromium through playwright-core; which one: test/support/chromium.ts), loaded from file:// as a reader would open it: no
+ * (headless Chromium through playwright-core; which one: test/support/chromium.ts), loaded from file:// as a
+ * reader would open it: no
  * console errors, every internal link lands, search finds what it should, every channel and method
  * has its section, and screenshots for a person to look at.
  */

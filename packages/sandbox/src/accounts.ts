@@ -20,6 +20,23 @@ export interface Session {
   proof: LoginProof;
 }
 
+/**
+ * What a session key may do: `read` (private reads and channels), `trade` (orders; it reads too),
+ * `transfer`, `withdraw`, `set_session_key`; `*` is everything. A key with no scopes has them all (a
+ * configured key); `none` is a key registered with no scope at all (it can only log in).
+ */
+export type Scope = 'read' | 'trade' | 'transfer' | 'withdraw' | 'set_session_key' | 'admin';
+
+/** A session key as the sandbox keeps it: configured, or registered through private/set_session_key. */
+export type KeyRecord = SessionKeyConfig & {
+  address: string;
+  wallet: string;
+  label?: string;
+  protocolScopes?: string[];
+  offchainScopes?: string[];
+  registeredSec?: number;
+};
+
 /** Balances start here for every subaccount (asset name → amount). */
 const STARTING_BALANCES: Record<string, string> = { USDC: '1000000' };
 
@@ -44,7 +61,7 @@ export class Accounts {
   private readonly walletBySubaccount = new Map<number, string>();
   /** subaccount → asset → amount, exact (fixed, 10^-12 units: see fixed.ts). */
   readonly balances = new Map<number, Map<string, bigint>>();
-  private readonly sessionKeys: Array<SessionKeyConfig & { address: string; wallet: string }>;
+  private readonly sessionKeys: KeyRecord[];
   /** The wallets the configuration names; with knownWalletsOnly, the only ones that may log in. */
   private readonly configuredWallets: Set<string>;
   /** Told of every wallet given its subaccounts (a fleet records the wallets that logged in). */
@@ -100,6 +117,22 @@ export class Accounts {
     throw new Error(`no free subaccount ids for ${wallet} after ${DERIVE_ATTEMPTS} attempts`);
   }
 
+  /** Subaccount labels (private/change_subaccount_label); none is the empty string. */
+  private readonly labels = new Map<number, string>();
+
+  labelOf(subaccount: number): string {
+    return this.labels.get(subaccount) ?? '';
+  }
+
+  setLabel(subaccount: number, label: string): void {
+    this.labels.set(subaccount, label);
+  }
+
+  /** Whether the wallet has its subaccounts already (logged in, configured, or credited). */
+  knows(wallet: string): boolean {
+    return this.subaccountsByWallet.has(wallet);
+  }
+
   /** The wallet owning a subaccount, if any. */
   walletOf(subaccount: number): string | undefined {
     return this.walletBySubaccount.get(subaccount);
@@ -108,6 +141,58 @@ export class Accounts {
   /** A registered session key of the wallet with this address (expired ones included). */
   sessionKey(wallet: string, address: string): SessionKeyConfig | undefined {
     return this.sessionKeys.find((k) => k.wallet === wallet && k.address === address);
+  }
+
+  /** Every key of the wallet (expired ones included), as kept: a change to one is seen by its sessions. */
+  keysOf(wallet: string): KeyRecord[] {
+    return this.sessionKeys.filter((k) => k.wallet === wallet);
+  }
+
+  /** The wallets a key address is registered for and unexpired. */
+  walletsOfKey(address: string): string[] {
+    return this.sessionKeys.filter((k) => k.address === address && !this.expired(k)).map((k) => k.wallet);
+  }
+
+  /**
+   * Register a key, or change the one of this wallet and address in place (so that sessions it logged
+   * in see the change on their next request).
+   */
+  putKey(record: KeyRecord): KeyRecord {
+    const had = this.sessionKeys.find((k) => k.wallet === record.wallet && k.address === record.address);
+    if (!had) {
+      this.sessionKeys.push(record);
+      return record;
+    }
+    for (const k of Object.keys(had) as (keyof KeyRecord)[]) if (!(k in record)) delete had[k];
+    return Object.assign(had, record);
+  }
+
+  /** Open one more subaccount for the wallet (a transfer to a new subaccount); returns its id. */
+  openSubaccount(wallet: string): number {
+    const subs = this.subaccountsOf(wallet);
+    let id = Math.max(...subs, 0) + 1;
+    while (this.walletBySubaccount.has(id)) id++;
+    this.walletBySubaccount.set(id, wallet);
+    this.balances.set(id, new Map());
+    subs.push(id);
+    this.registered?.(wallet, subs);
+    return id;
+  }
+
+  /**
+   * Why a session key may not act now from `ip`, or null: it expired, or the IP is not on its
+   * whitelist. Checked on every request, not only at login: an edit or an expiry counts at once.
+   */
+  keyRefusal(key: SessionKeyConfig, signer: string, ip: string): string | null {
+    if (this.expired(key)) return `session key ${signer} expired at ${key.expiresAtMs}`;
+    if (
+      key.ipWhitelist &&
+      key.ipWhitelist.length > 0 &&
+      !key.ipWhitelist.includes(ip) &&
+      !key.ipWhitelist.includes(stripV6(ip))
+    )
+      return `IP ${stripV6(ip)} is not on session key ${signer}'s whitelist`;
+    return null;
   }
 
   /** Whether the key is past its expiry on the sandbox clock. */
@@ -200,10 +285,8 @@ export class Accounts {
   }
 
   /** Whether a session may do this: `read` covers private channels and reads, `trade` order flow. */
-  allows(session: Session, scope: 'read' | 'trade'): boolean {
-    const scopes = session.sessionKey?.scopes;
-    if (!scopes || scopes.length === 0) return true;
-    return scopes.includes('*') || scopes.includes(scope) || (scope === 'read' && scopes.includes('trade'));
+  allows(session: Session, scope: Scope): boolean {
+    return keyAllows(session.sessionKey, scope);
   }
 
   /**
@@ -212,15 +295,24 @@ export class Accounts {
    * the request's IP). The key that signs is held to its limits whoever logged in: a wallet's login
    * does not lend its authority to a read-only key's signature.
    */
-  signerDenial(wallet: string, signer: string, action: { subaccount: number; ip: string }): string | null {
+  signerDenial(
+    wallet: string,
+    signer: string,
+    action: { subaccount: number | null; ip: string; scope?: Scope },
+  ): string | null {
     if (signer === wallet) return null;
     const key = this.sessionKey(wallet, signer);
     if (!key || this.expired(key))
       return `signer ${signer} is neither the wallet ${wallet} nor one of its unexpired session keys`;
-    const scopes = key.scopes ?? [];
-    if (scopes.length > 0 && !scopes.includes('*') && !scopes.includes('trade'))
-      return `session key ${signer} lacks the trade scope (it has ${scopes.join(', ')})`;
-    if (key.subaccounts && key.subaccounts.length > 0 && !key.subaccounts.includes(action.subaccount))
+    const scope = action.scope ?? 'trade';
+    if (!keyAllows(key, scope))
+      return `session key ${signer} lacks the ${scope} scope (it has ${(key.scopes ?? []).join(', ') || 'none'})`;
+    if (
+      action.subaccount !== null &&
+      key.subaccounts &&
+      key.subaccounts.length > 0 &&
+      !key.subaccounts.includes(action.subaccount)
+    )
       return `session key ${signer} may not act for subaccount ${action.subaccount} (only ${key.subaccounts.join(', ')})`;
     const ip = action.ip;
     if (
@@ -250,6 +342,13 @@ export class Accounts {
     book.set(asset, next);
     return { name: asset, previous, next };
   }
+}
+
+/** Whether a key (null: the wallet itself) has a scope; no scopes at all is a configured key's full authority. */
+export function keyAllows(key: SessionKeyConfig | null, scope: Scope): boolean {
+  const scopes = key?.scopes;
+  if (!scopes || scopes.length === 0) return true;
+  return scopes.includes('*') || scopes.includes(scope) || (scope === 'read' && scopes.includes('trade'));
 }
 
 function headerName(field: 'wallet' | 'timestamp' | 'signature'): string {

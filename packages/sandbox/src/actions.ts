@@ -13,7 +13,7 @@ import {
   type ActionInstrument,
   type VerifyingDeployment,
 } from '@exchange-api/auth';
-import type { Accounts, Session } from './accounts';
+import type { Accounts, Scope, Session } from './accounts';
 import type { Clock } from './clock';
 import { RpcFailure } from './rpc';
 
@@ -83,6 +83,17 @@ export function nonceText(nonce: unknown): string {
   return typeof key === 'string' ? key : String(nonce);
 }
 
+/**
+ * What a signed method beyond the order flow tells the verifier: the scope its signer needs (default
+ * `trade`), whether it acts for the wallet rather than one subaccount (set_session_key: signed for
+ * subaccount 0), and the spot asset a transfer or withdrawal names.
+ */
+export interface ActionOptions {
+  scope?: Scope;
+  walletLevel?: boolean;
+  asset?: { address: string; decimals?: number };
+}
+
 /** Where the verifier learns an order's asset (base_asset_address, base_asset_sub_id), by instrument name. */
 export type AssetLookup = (instrument: string) => ActionInstrument | undefined;
 
@@ -101,9 +112,21 @@ export class ActionVerifier {
    * Throw the error the table names when the signature does not hold; else record its nonce. The
    * nonce is claimed last and atomically, so of two members verifying one nonce at once one refuses it.
    */
-  async verify(session: Session, method: string, p: ActionFields & Record<string, unknown>, ip: string): Promise<void> {
+  async verify(
+    session: Session,
+    method: string,
+    p: ActionFields & Record<string, unknown>,
+    ip: string,
+    opts: ActionOptions = {},
+  ): Promise<void> {
     const denied = (data: string) => RpcFailure.of('AUTH_INVALID_ACTION_SIGNATURE', data);
-    if (!session.subaccounts.includes(p.subaccount_id))
+    if (opts.walletLevel) {
+      if (normalizeAddress(String(p.wallet)) !== session.wallet)
+        throw RpcFailure.of(
+          'AUTH_ACCESS_DENIED',
+          `wallet ${String(p.wallet)} is not the logged-in wallet ${session.wallet}`,
+        );
+    } else if (!session.subaccounts.includes(p.subaccount_id))
       throw RpcFailure.of(
         'AUTH_ACCESS_DENIED',
         `subaccount ${p.subaccount_id} is not one of the caller's (${session.subaccounts.join(', ')})`,
@@ -116,17 +139,26 @@ export class ActionVerifier {
     const signer = normalizeAddress(p.signer)!;
     const nonce = nonceKey(p.nonce);
     if (nonce instanceof ActionDataError) throw denied(nonce.message);
-    const refusal = this.accounts.signerDenial(session.wallet, signer, { subaccount: p.subaccount_id, ip });
+    const refusal = this.accounts.signerDenial(session.wallet, signer, {
+      subaccount: opts.walletLevel ? null : p.subaccount_id,
+      ip,
+      scope: opts.scope ?? 'trade',
+    });
     if (refusal) throw denied(refusal);
     const used = () => denied(`nonce ${nonce} was already used by ${signer}`);
     if (await this.nonces.has(signer, nonce)) throw used();
     const instrument = typeof p.instrument_name === 'string' ? this.assetOf(p.instrument_name) : undefined;
     let made;
     try {
-      made = verifyAction(method, p, { owner: session.wallet, instrument, deployments: this.deployments });
+      made = verifyAction(method, p, {
+        owner: session.wallet,
+        instrument,
+        asset: opts.asset,
+        deployments: this.deployments,
+      });
     } catch (err) {
       // An instrument the market does not list: the order checks refuse it and say so (11000), nothing is spent.
-      if (err instanceof ActionDataError && !instrument) return;
+      if (err instanceof ActionDataError && !instrument && !opts.asset && !opts.walletLevel) return;
       throw denied(`signature does not recover: ${(err as Error).message.slice(0, 120)}`);
     }
     if (!made)

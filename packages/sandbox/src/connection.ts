@@ -83,9 +83,13 @@ export class ConnectionRegistry {
     return conn;
   }
 
+  /** Told of every connection closed, once it is forgotten (cancel on disconnect). */
+  closed: ((conn: Connection) => void) | null = null;
+
   /** Forget a closed connection. */
   forget(conn: Connection): void {
     this.byId.delete(conn.id);
+    this.closed?.(conn);
   }
 
   /** Every open connection, or the one with this id (none when it is not open). */

@@ -40,6 +40,10 @@ export interface ControlPlane {
   generate(address: string): unknown;
   /** Move the sandbox clock forward by ms; resolves with the new time. */
   advance(ms: number): Promise<number>;
+  /** Put an instrument's mark at a price (orders it crosses fill, trigger orders see it); or why not. */
+  mark(instrument: string, price: number): { mark: string } | { error: string };
+  /** The chain's part of a deposit: credit a wallet's subaccount (its first when none is named); or why not. */
+  deposit(wallet: string, asset: string, amount: string, subaccount?: number): unknown;
 }
 
 /** A control answer: HTTP status and JSON body. */
@@ -56,7 +60,7 @@ export const MAX_ADVANCE_MS = 366 * 24 * 3600 * 1000;
 const MAX_ADDRESS_CHARS = 1024;
 const MAX_TEXT_CHARS = 1024 * 1024;
 
-const ACTIONS = 'POST push|drop|delay|garbage|advance, GET connections|status';
+const ACTIONS = 'POST push|drop|delay|garbage|advance|mark|deposit, GET connections|status';
 
 class ControlError extends Error {}
 
@@ -147,6 +151,28 @@ async function act(plane: ControlPlane, action: string, body: Body): Promise<Con
         if (err instanceof RangeError) throw new ControlError(err.message);
         throw err;
       }
+    }
+    case 'mark': {
+      onlyKeys(body, ['instrument', 'price']);
+      const instrument = boundedString(body, 'instrument', MAX_ADDRESS_CHARS, 'an instrument name');
+      const price = body.price;
+      if (typeof price !== 'number' || !Number.isFinite(price) || price <= 0)
+        throw new ControlError(`price must be a number above 0 (got ${JSON.stringify(price ?? null).slice(0, 40)})`);
+      const moved = plane.mark(instrument, price);
+      if ('error' in moved) throw new ControlError(moved.error);
+      return { status: 200, body: moved };
+    }
+    case 'deposit': {
+      onlyKeys(body, ['wallet', 'asset', 'amount', 'subaccount_id']);
+      const wallet = boundedString(body, 'wallet', 42, 'the wallet address');
+      const asset = boundedString(body, 'asset', 40, 'a spot asset name, e.g. USDC');
+      const amount = boundedString(body, 'amount', 40, 'a decimal, e.g. "100.5"');
+      const sub = body.subaccount_id;
+      if (sub !== undefined && (typeof sub !== 'number' || !Number.isSafeInteger(sub) || sub < 1))
+        throw new ControlError(`subaccount_id must be a positive integer (got ${JSON.stringify(sub).slice(0, 40)})`);
+      const done = plane.deposit(wallet, asset, amount, sub as number | undefined);
+      if (isObject(done) && typeof done.error === 'string') throw new ControlError(done.error);
+      return { status: 200, body: done };
     }
     default:
       return { status: 404, body: { error: `no control action ${action.slice(0, 60)} (${ACTIONS})` } };

@@ -1,29 +1,19 @@
 /**
  * Exact decimal arithmetic for money: a value is a bigint counting 10^-12 units, the finest step the
  * spec's Decimal allows (up to 12 fractional digits). Prices are whole ticks and amounts whole
- * amount steps, so notionals and fees are exact; only divisions round (half away from zero).
+ * amount steps, so notionals and fees are exact; only divisions round (half away from zero). Reading and
+ * writing decimals is @exchange-api/types/decimal's, as for every package.
  */
+import { DECIMAL_DIGITS, decimalToUnits, unitsToDecimal } from '@exchange-api/types/decimal';
 
 /** Fractional digits of a fixed value. */
-export const DIGITS = 12;
+export const DIGITS = DECIMAL_DIGITS;
 /** 1 as a fixed value. */
 export const ONE = 10n ** BigInt(DIGITS);
 
-/** Parse a decimal string or a JSON number; null when it is not a plain finite decimal or has nonzero digits beyond the 12th. */
+/** A decimal string or a JSON number; null when not a plain finite decimal or nonzero beyond the 12th digit. */
 export function parseFixed(v: string | number): bigint | null {
-  let s: string;
-  if (typeof v === 'number') {
-    if (!Number.isFinite(v)) return null;
-    // Shortest round-trip spelling, expanded when JavaScript writes an exponent.
-    s = String(v);
-    if (/e/i.test(s)) s = v.toFixed(20);
-  } else s = v.trim();
-  const m = /^(-)?([0-9]+)(?:\.([0-9]+))?$/.exec(s);
-  if (!m) return null;
-  const frac = m[3] ?? '';
-  if (frac.length > DIGITS && /[1-9]/.test(frac.slice(DIGITS))) return null;
-  const value = BigInt(m[2]!) * ONE + BigInt((frac.slice(0, DIGITS) || '0').padEnd(DIGITS, '0'));
-  return m[1] ? -value : value;
+  return decimalToUnits(v, DIGITS);
 }
 
 /** Like parseFixed, for values the sandbox itself wrote (tick sizes, steps): throws when malformed. */
@@ -33,15 +23,9 @@ export function fixed(v: string | number): bigint {
   return f;
 }
 
-/** The Decimal string of a fixed value: no exponent, no trailing zeros, at most `dp` fractional digits (rounded), no `-0`. */
+/** The Decimal string of a fixed value: no exponent, no trailing zeros, at most `dp` fractional digits (rounded). */
 export function fmt(x: bigint, dp = DIGITS): string {
-  if (dp < DIGITS) x = roundTo(x, 10n ** BigInt(DIGITS - dp));
-  const neg = x < 0n;
-  const a = neg ? -x : x;
-  const int = a / ONE;
-  const frac = (a % ONE).toString().padStart(DIGITS, '0').replace(/0+$/, '');
-  const s = frac ? `${int}.${frac}` : `${int}`;
-  return neg && s !== '0' ? `-${s}` : s;
+  return unitsToDecimal(dp < DIGITS ? roundTo(x, 10n ** BigInt(DIGITS - dp)) : x, DIGITS);
 }
 
 /** a ÷ b, rounded half away from zero (b ≠ 0). */

@@ -1,5 +1,7 @@
 /** The parts the method handlers act on: one place, so the read and the write handlers share it. */
 import type { Accounts } from './accounts';
+import type { ActionVerifier } from './actions';
+import type { ConnectionRegistry } from './connection';
 import type { ChannelAccess } from './access';
 import type { Slots } from './admission';
 import type { Limits } from './limits';
@@ -16,4 +18,8 @@ export interface HandlerParts {
   limits: Limits;
   market: Market;
   clock: Clock;
+  /** The action signatures of the signed methods a handler checks itself (transfers, withdrawals, keys). */
+  actions: ActionVerifier;
+  /** The open WebSocket connections (cancel on disconnect watches them close). */
+  connections: ConnectionRegistry;
 }

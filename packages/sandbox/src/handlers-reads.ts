@@ -67,7 +67,7 @@ function marketReads({ market, clock }: HandlerParts): Record<string, Handler> {
   const { catalog, history } = market;
   return {
     'public/get_time': () => clock.now(),
-    'public/get_all_currencies': () => catalog.currencies(),
+    'public/get_all_currencies': () => market.marketData.currencies(),
     'public/get_instrument': (_ctx, p: { instrument_name: string }) => catalog.instrument(p.instrument_name),
     'public/get_ticker': (_ctx, p: { instrument_name: string }) => catalog.ticker(p.instrument_name),
     // Every instrument of the type on page 1 unless a page size is asked for: ccxt reads page 1 only.

@@ -11,6 +11,15 @@ import { RpcFailure } from './rpc';
 import { MAX_SUBSCRIPTIONS_PER_CONNECTION } from './subscriptions';
 import { ownSubaccount, ownWallet, readHandlers } from './handlers-reads';
 import type { HandlerParts } from './handler-parts';
+import { triggerOrderHandlers } from './handlers/trigger-orders';
+import { sessionKeyHandlers } from './handlers/session-keys';
+import { transferHandlers } from './handlers/transfers';
+import { cancelOnDisconnectHandlers } from './handlers/cancel-on-disconnect';
+import { mmpHandlers } from './handlers/mmp';
+import { algoOrderHandlers } from './handlers/algo-orders';
+import { positionHandlers } from './handlers/positions';
+import { marketDataHandlers } from './handlers/market-reads';
+import { vaultHandlers } from './handlers/vaults';
 
 export type { HandlerParts } from './handler-parts';
 
@@ -131,7 +140,16 @@ function orderHandlers({ market }: HandlerParts): Record<string, Handler> {
         );
       return { cancelled_orders: n };
     },
-    'private/cancel_all': (ctx, p: Scoped) => (count(ctx, p, () => true), 'ok'),
+    // cancel_trigger_orders / cancel_algo_orders: true cancels the waiting trigger / working algo orders too.
+    'private/cancel_all': (
+      ctx,
+      p: Scoped & { cancel_trigger_orders?: boolean | null; cancel_algo_orders?: boolean | null },
+    ) => {
+      count(ctx, p, () => true);
+      if (p.cancel_trigger_orders === true) market.triggers.cancelWhere(p.subaccount_id);
+      if (p.cancel_algo_orders === true) market.algos.cancelAll(p.subaccount_id);
+      return 'ok';
+    },
     'private/cancel_by_label': (ctx, p: Scoped & { label: string; instrument_name?: string | null }) => ({
       cancelled_orders: count(
         ctx,
@@ -149,5 +167,14 @@ export function createHandlers(parts: HandlerParts): Record<string, Handler> {
     ...accountHandlers(parts),
     ...orderHandlers(parts),
     ...readHandlers(parts),
+    ...triggerOrderHandlers(parts),
+    ...sessionKeyHandlers(parts),
+    ...transferHandlers(parts),
+    ...cancelOnDisconnectHandlers(parts),
+    ...mmpHandlers(parts),
+    ...algoOrderHandlers(parts),
+    ...positionHandlers(parts),
+    ...marketDataHandlers(parts),
+    ...vaultHandlers(parts),
   };
 }

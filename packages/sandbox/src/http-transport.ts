@@ -50,6 +50,8 @@ export interface HttpParts {
   /** The host the server listens on, which the control plane's Host check accepts besides loopback. */
   listenHost: string;
   faults: Faults;
+  /** Answer `/public/<name>` and `/private/<name>` as under /v3 (the derive-local preset). */
+  rootPaths?: boolean;
 }
 
 /** A body read up to a limit: its text, its size when it went over (the rest left unread), or the peer gone. */
@@ -122,7 +124,8 @@ export function createHttpListener(parts: HttpParts): (req: IncomingMessage, res
 /** Send a request where its path says: the control plane, a CORS preflight, or a method. */
 async function route(parts: HttpParts, req: IncomingMessage, res: ServerResponse): Promise<void> {
   // The raw path: a URL parser would read `//v3/...` as a host and answer about some other path.
-  const path = (req.url ?? '/').split('?')[0]!;
+  const raw = (req.url ?? '/').split('?')[0]!;
+  const path = parts.rootPaths && /^\/(public|private)\//.test(raw) ? `/v3${raw}` : raw;
   if (path.includes('//'))
     return fail(
       res,

@@ -17,6 +17,7 @@ export {
 } from './options';
 export { derivedSubaccounts } from './accounts';
 export { redacted as redactRedisUrl, REDIS_PASSWORD_ENV } from './redis/redact';
+export { redactedSeeds as redactRedisSeeds } from './redis/seeds';
 
 /**
  * Whether Redis answers at `url` (throws the one-line RedisUnreachableError when it does not). The
@@ -25,4 +26,10 @@ export { redacted as redactRedisUrl, REDIS_PASSWORD_ENV } from './redis/redact';
 export async function probeRedis(url: string): Promise<void> {
   const { openRedis } = await import('./redis/connect');
   (await openRedis(url, 'exchange-api-sandbox-probe')).disconnect();
+}
+
+/** Whether a Redis Cluster answers from `seeds` (throws the one-line RedisUnreachableError when it does not). */
+export async function probeRedisCluster(seeds: string): Promise<void> {
+  const { openCluster } = await import('./redis/connect');
+  (await openCluster(seeds, 'exchange-api-sandbox-probe')).disconnect();
 }

@@ -7,7 +7,9 @@ import { limitTable, loginTable, type BudgetKey } from '@exchange-api/types';
 import type { VerifyingDeployment } from '@exchange-api/auth';
 import { SandboxOptionsError } from './options-error';
 import { redacted } from './redis/redact';
+import { parseSeeds } from './redis/seeds';
 import { resolveActionDeployments, type ActionDeploymentConfig } from './action-deployments';
+import { presetOf, type Preset } from './presets';
 
 export { SandboxOptionsError } from './options-error';
 
@@ -17,7 +19,19 @@ import type { LimitOverride, SessionKeyConfig, WalletConfig, InstrumentConfig } 
 /** Options of `startSandbox`; the JSON shape of `--config`. All optional. */
 export interface SandboxOptions {
   host?: string;
+  /** Default 0 (a free port); 8080 with the `derive-local` preset. */
   port?: number;
+  /**
+   * A second port for the WebSocket alone (besides /v3/ws on `port`), at /v3/ws and the preset's path.
+   * Absent: none, or 3000 with the `derive-local` preset (0 picks a free one).
+   */
+  wsPort?: number;
+  /**
+   * `derive-local`: listen where derive-ts's `local` network points (presets.ts): HTTP on 8080 with
+   * `/public/<name>` and `/private/<name>` at the root, the WebSocket on 3000 at /ws, actions signed for
+   * chain 31337. The ports can still be given.
+   */
+  preset?: 'derive-local';
   seed?: number;
   control?: boolean;
   /**
@@ -47,6 +61,11 @@ export interface SandboxOptions {
    * process alone, and no Redis client is loaded.
    */
   redis?: string;
+  /**
+   * A Redis Cluster's seeds, `HOST:PORT[,HOST:PORT…]` (each may be `redis://[:PASSWORD@]HOST:PORT`, or
+   * `rediss://…` for TLS): as `redis`, on a cluster. Not with `redis`.
+   */
+  redisCluster?: string;
 }
 
 /** A window limit (rate-limiter-flexible fixed window). */
@@ -68,6 +87,10 @@ export interface BucketLimit {
 export interface ResolvedOptions {
   host: string;
   port: number;
+  /** The WebSocket's own port, or null when the WebSocket is on `port` only. */
+  wsPort: number | null;
+  /** The preset, or null. */
+  preset: Preset | null;
   seed: number;
   control: boolean;
   knownWalletsOnly: boolean;
@@ -85,6 +108,8 @@ export interface ResolvedOptions {
   actionDeployments: VerifyingDeployment[];
   /** The fleet's Redis URL, or null alone. */
   redis: string | null;
+  /** The fleet's Redis Cluster seeds, or null. */
+  redisCluster: string | null;
 }
 
 /** The default instruments: two perps, an option and a spot token. */
@@ -130,6 +155,8 @@ export const defaultInstruments: InstrumentConfig[] = [
 const TOP_KEYS = [
   'host',
   'port',
+  'wsPort',
+  'preset',
   'seed',
   'control',
   'knownWalletsOnly',
@@ -142,6 +169,7 @@ const TOP_KEYS = [
   'market',
   'actionDeployments',
   'redis',
+  'redisCluster',
 ] as const;
 const KEYS_BY_KIND: Record<string, string[]> = {
   window: ['points', 'windowMs'],
@@ -190,6 +218,22 @@ function redisUrl(v: unknown): string {
   if (typeof v === 'string' && !pattern.test(v))
     throw new SandboxOptionsError('redis', `must match ${pattern} (got ${JSON.stringify(redacted(v))})`);
   return str('redis', v, pattern);
+}
+
+/** A Redis Cluster's seeds (redis/seeds.ts reads them); a bad one is named without its password. */
+function redisSeeds(v: unknown, redis: unknown): string {
+  if (redis !== undefined)
+    throw new SandboxOptionsError(
+      'redisCluster',
+      'cannot be given with redis: a fleet runs on one Redis or one cluster',
+    );
+  const seeds = str('redisCluster', v);
+  try {
+    parseSeeds(seeds);
+  } catch (err) {
+    throw new SandboxOptionsError('redisCluster', (err as Error).message);
+  }
+  return seeds;
 }
 
 function arr(key: string, v: unknown): unknown[] {
@@ -350,9 +394,17 @@ export function resolveOptions(input: unknown = {}): ResolvedOptions {
   if (!isObject(input)) throw new SandboxOptionsError('', `the top level must be a JSON object (got ${kindOf(input)})`);
   onlyKeys('', input, TOP_KEYS);
   const o = input as SandboxOptions;
+  const preset = o.preset === undefined ? null : presetOf(o.preset);
+  const port = o.port === undefined ? (preset?.port ?? 0) : num('port', o.port, { int: true, min: 0, max: 65535 });
+  const wsPort =
+    o.wsPort === undefined ? (preset?.wsPort ?? null) : num('wsPort', o.wsPort, { int: true, min: 0, max: 65535 });
+  if (wsPort !== null && wsPort !== 0 && wsPort === port)
+    throw new SandboxOptionsError('wsPort', `must differ from port (both ${port}); leave it out to serve both on one`);
   return {
     host: o.host === undefined ? '127.0.0.1' : str('host', o.host),
-    port: o.port === undefined ? 0 : num('port', o.port, { int: true, min: 0, max: 65535 }),
+    port,
+    wsPort,
+    preset,
     seed: o.seed === undefined ? 1 : num('seed', o.seed, { int: true }),
     control: bool('control', o.control),
     knownWalletsOnly: bool('knownWalletsOnly', o.knownWalletsOnly),
@@ -366,7 +418,11 @@ export function resolveOptions(input: unknown = {}): ResolvedOptions {
     wallets: arr('wallets', o.wallets ?? []).map(resolveWallet),
     instruments: resolveInstruments(o.instruments ?? defaultInstruments),
     market: resolveMarket(o.market ?? {}),
-    actionDeployments: resolveActionDeployments(o.actionDeployments),
+    actionDeployments:
+      o.actionDeployments === undefined && preset
+        ? preset.actionDeployments()
+        : resolveActionDeployments(o.actionDeployments),
     redis: o.redis === undefined ? null : redisUrl(o.redis),
+    redisCluster: o.redisCluster === undefined ? null : redisSeeds(o.redisCluster, o.redis),
   };
 }

@@ -110,6 +110,9 @@ async function authenticate(
   } else if (!ctx.session) {
     throw RpcFailure.of('AUTH_REQUIRED', `${method.name} needs public/login first`);
   }
+  const key = ctx.session.sessionKey;
+  const refused = key && parts.accounts.keyRefusal(key, ctx.session.signer, ctx.ip);
+  if (refused) throw RpcFailure.of('AUTH_ACCESS_DENIED', refused);
   const scope = method.orderFlow ? 'trade' : 'read';
   if (!parts.accounts.allows(ctx.session, scope))
     throw RpcFailure.of('AUTH_ACCESS_DENIED', `session key ${ctx.session.signer} lacks the ${scope} scope`);

@@ -1,12 +1,16 @@
 /**
  * The sandbox server, as a composition root: one Node `http` server carrying the WebSocket (JSON-RPC
  * 2.0 at /v3/ws), the HTTP POST methods (/v3/public/*, /v3/private/*) and, only when asked for, the
- * control plane (/control/*). This file only wires the parts; each part is one idea in its own file:
+ * control plane (/control/*); with `wsPort` (the derive-local preset) a second server on that port, the
+ * WebSocket's own. This file only wires the parts; each part is one idea in its own file:
  * connection, subscriptions, admission, access, actions, pipeline, handlers, ws-transport,
  * http-transport, control, control-guard, timers, faults.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { normalizeAddress } from '@exchange-api/auth';
+import { parseFixed } from './fixed';
+import { RpcFailure } from './rpc';
 import { resolveOptions, type ResolvedOptions, type SandboxOptions } from './options';
 import { Clock } from './clock';
 import { Limits } from './limits';
@@ -67,12 +71,14 @@ function assemble(options: ResolvedOptions, clock: Clock, state: SandboxState, f
     accounts,
   );
   const nonces = state.nonces;
-  const handlers = createHandlers({ accounts, access, admission, index, limits, market, clock });
+  const actions = new ActionVerifier(clock, accounts, nonces, options.actionDeployments, (n) => m.assetOf(n));
+  const parts = { accounts, access, admission, index, limits, market, clock, actions, connections };
+  const handlers = createHandlers(parts);
   const forward = state.router({ index, accounts, handlers, books: m, faults });
   const pipeline = createPipeline({
     accounts,
     limits,
-    actions: new ActionVerifier(clock, accounts, nonces, options.actionDeployments, (n) => m.assetOf(n)),
+    actions,
     instrumentType: (n) => m.typeOf(n),
     handlers,
     forward: forward ?? undefined,
@@ -124,7 +130,25 @@ function controlPlane({ clock, limits, connections, index, market, faults }: Par
     advance: async (ms) => {
       clock.checkAdvance(ms);
       await limits.advance(ms);
-      return clock.advance(ms);
+      const now = clock.advance(ms);
+      // Trigger orders whose signature expired meanwhile expire; TWAP slices due meanwhile run.
+      market.triggers.sweep();
+      market.algos.sweep();
+      market.settleFunding();
+      return now;
+    },
+    mark: (instrument, price) => market.moveMark(instrument, price),
+    deposit: (wallet, asset, amount, subaccount) => {
+      const w = normalizeAddress(wallet);
+      const x = parseFixed(amount);
+      if (!w) return { error: `wallet must be an address (got ${wallet.slice(0, 60)})` };
+      if (x === null) return { error: `amount must be a decimal (got ${amount.slice(0, 40)})` };
+      try {
+        return market.funds.deposit(w, asset, x, subaccount);
+      } catch (err) {
+        if (err instanceof RpcFailure) return { error: err.data ?? err.message };
+        throw err;
+      }
     },
   };
 }
@@ -141,6 +165,7 @@ function listen(server: Server, port: number, host: string): Promise<void> {
 
 /** The one Node server: HTTP through the HTTP transport, upgrades of /v3/ws to the WebSocket transport. */
 function createNodeServer(options: ResolvedOptions, parts: Parts, isClosed: () => boolean): Server {
+  const wsPaths = ['/v3/ws', ...(options.preset ? [options.preset.wsPath] : [])];
   const control = options.control ? controlPlane(parts) : null;
   const server = createServer(
     createHttpListener({
@@ -150,6 +175,7 @@ function createNodeServer(options: ResolvedOptions, parts: Parts, isClosed: () =
       control: control && ((method, path, text) => handleControl(control, method, path, text)),
       listenHost: options.host,
       faults: parts.faults,
+      rootPaths: options.preset?.rootPaths ?? false,
     }),
   );
   // A request Node cannot parse, or a reset: the peer's doing, and only its socket goes; counted, and said
@@ -160,7 +186,7 @@ function createNodeServer(options: ResolvedOptions, parts: Parts, isClosed: () =
   });
   server.on('upgrade', (req, socket, head) => {
     socket.on('error', (err) => parts.faults.report('server', 'a WebSocket socket', err));
-    if (isClosed() || (req.url ?? '').split('?')[0] !== '/v3/ws')
+    if (isClosed() || !wsPaths.includes((req.url ?? '').split('?')[0]!))
       return void socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
     parts.ws.upgrade(req, socket, head);
   });
@@ -168,7 +194,7 @@ function createNodeServer(options: ResolvedOptions, parts: Parts, isClosed: () =
 }
 
 /** Stop everything: sockets, the WebSocket and HTTP servers, limiter records (safe if it never listened). */
-async function release(parts: Parts, state: SandboxState, server: Server, faults: Faults): Promise<void> {
+async function release(parts: Parts, state: SandboxState, servers: Server[], faults: Faults): Promise<void> {
   await state.leave(parts.market);
   parts.connections.terminateAll();
   parts.index.clear();
@@ -178,22 +204,28 @@ async function release(parts: Parts, state: SandboxState, server: Server, faults
     faults.report('server', 'giving back connection slots', err);
   }
   await parts.ws.close();
-  if (server.listening) {
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    });
-  }
+  for (const server of servers)
+    if (server.listening)
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
   await parts.limits.close();
 }
 
-/** Where a listening sandbox is reached. */
-function urlsOf(options: ResolvedOptions, server: Server): Pick<Sandbox, 'wsUrl' | 'httpUrl' | 'controlUrl'> {
+/** Where a listening sandbox is reached: the WebSocket on its own port (at the preset's path) when it has one. */
+function urlsOf(
+  options: ResolvedOptions,
+  server: Server,
+  wsServer: Server | null,
+): Pick<Sandbox, 'wsUrl' | 'httpUrl' | 'controlUrl'> {
   const port = (server.address() as AddressInfo).port;
   const hostPart = options.host.includes(':') ? `[${options.host}]` : options.host;
   const httpUrl = `http://${hostPart}:${port}`;
+  const wsPort = wsServer ? (wsServer.address() as AddressInfo).port : port;
+  const wsPath = wsServer && options.preset ? options.preset.wsPath : '/v3/ws';
   return {
-    wsUrl: `ws://${hostPart}:${port}/v3/ws`,
+    wsUrl: `ws://${hostPart}:${wsPort}${wsPath}`,
     httpUrl,
     controlUrl: options.control ? `${httpUrl}/control` : null,
   };
@@ -204,31 +236,36 @@ export async function startSandbox(input: SandboxOptions = {}): Promise<Sandbox>
   const options = resolveOptions(input);
   const clock = new Clock();
   const faults = new Faults();
-  // The one choice of where the state lives. The Redis client is loaded only here, only with `redis`:
-  // alone, the sandbox loads none.
-  const state = options.redis
-    ? await (await import('./redis/fleet')).Fleet.join(options, clock, faults)
-    : memoryState(options);
+  // The one choice of where the state lives. The Redis client is loaded only here, only with `redis` or
+  // `redisCluster`: alone, the sandbox loads none.
+  const state =
+    options.redis || options.redisCluster
+      ? await (await import('./redis/fleet')).Fleet.join(options, clock, faults)
+      : memoryState(options);
   const parts = assemble(options, clock, state, faults);
   let closed = false;
   const server = createNodeServer(options, parts, () => closed);
+  // The same listener on the WebSocket's own port: derive-ts's local network puts it apart from HTTP.
+  const wsServer = options.wsPort === null ? null : createNodeServer(options, parts, () => closed);
+  const servers = wsServer ? [server, wsServer] : [server];
 
   let stopTimers = () => {};
   const shutdown = async () => {
     closed = true;
     stopTimers();
-    await release(parts, state, server, faults);
+    await release(parts, state, servers, faults);
   };
 
   try {
     await state.start({ ...parts, books: parts.market });
     await listen(server, options.port, options.host);
+    if (wsServer) await listen(wsServer, options.wsPort!, options.host);
   } catch (err) {
     // Nothing may keep the process alive after a failed start (EADDRINUSE, an unknown host, …).
     await shutdown();
     throw err;
   }
-  server.on('error', (err) => parts.faults.report('server', 'the HTTP server', err));
+  for (const s of servers) s.on('error', (err) => parts.faults.report('server', 'the HTTP server', err));
   // Timers start only once the server listens, so a failed start leaves none behind.
   const { market, heartbeat } = parts;
   stopTimers = startTimers(
@@ -237,7 +274,7 @@ export async function startSandbox(input: SandboxOptions = {}): Promise<Sandbox>
   );
 
   return {
-    ...urlsOf(options, server),
+    ...urlsOf(options, server, wsServer),
     publish: (address, data) => (closed ? 0 : parts.index.push(address, data)),
     fleet: state.member && { member: state.member.id, owned: state.member.owned },
     close: async () => {

@@ -25,21 +25,11 @@ async function trader(options: SandboxOptions = quiet) {
 }
 
 describe('every order field is honoured or refused by name, never ignored', () => {
-  it('a stop-loss (trigger) order is refused naming its fields, never placed or filled at once', async () => {
+  it('atomic signing and extra fees are refused naming their fields, never placed as plain orders', async () => {
     const t = await trader();
     try {
-      const stop = await t.order({
-        ...buyThrough,
-        trigger_type: 'stoploss',
-        trigger_price: '105',
-        trigger_price_type: 'mark',
-      });
-      expect(stop.error).toMatchObject({
-        code: 11000,
-        data: expect.stringMatching(/^trigger_type, trigger_price, trigger_price_type: not modelled/),
-      });
-      const twap = await t.order({ ...buyBelow, algo_type: 'twap', algo_duration_sec: 600, algo_num_slices: 10 });
-      expect(twap.error.data).toMatch(/^algo_type, algo_duration_sec, algo_num_slices: not modelled/);
+      const atomic = await t.order({ ...buyBelow, is_atomic_signing: true });
+      expect(atomic.error.data).toMatch(/^is_atomic_signing: not modelled/);
       expect((await t.order({ ...buyBelow, extra_fee: '0.5' })).error.data).toMatch(/^extra_fee: not modelled/);
       expect(await t.openOrders()).toEqual([]);
       expect(await t.position()).toBe('0');

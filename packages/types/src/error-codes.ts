@@ -36,7 +36,9 @@ export interface ErrorCodes {
   rateLimitEntry(code: number): ErrorTableEntry | undefined;
   /** The first entry of kind connection-limit, or undefined when the API has none. */
   readonly connectionLimit: ErrorTableEntry | undefined;
-  /** The wait in ms a rate-limit error's `data` asks for, read with its entry's template; null when not of that form. */
+  /**
+   * The wait in ms a rate-limit error's `data` asks for, read with its entry's template; null when not of that form.
+   */
   retryAfterMs(code: number, data: string | null | undefined): number | null;
 }
 
@@ -65,7 +67,8 @@ function patternOf(entry: ErrorTableEntry): RegExp {
     return new RegExp(entry.dataPattern!);
   } catch (err) {
     throw new Error(
-      `error ${entry.code}: dataPattern ${JSON.stringify(entry.dataPattern)} is not a regular expression (${(err as Error).message})`,
+      `error ${entry.code}: dataPattern ${JSON.stringify(entry.dataPattern)} is ` +
+        `not a regular expression (${(err as Error).message})`,
       { cause: err },
     );
   }

@@ -51,7 +51,8 @@ export function isRateLimitCode(code: number): boolean {
 const template: string = rateLimit.data;
 if (!template.includes(RETRY_PLACEHOLDER))
   throw new Error(
-    `errorTable's rate-limit data ${JSON.stringify(template)} has no ${RETRY_PLACEHOLDER} placeholder for the retry hint`,
+    `errorTable's rate-limit data ${JSON.stringify(template)} has no ${RETRY_PLACEHOLDER}` +
+      ` placeholder for the retry hint`,
   );
 
 /** The rate-limit error's retry hint for a wait of `ms` (whole milliseconds, rounded up, never negative). */

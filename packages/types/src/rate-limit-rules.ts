@@ -116,7 +116,8 @@ export function rateLimitRules(tables: RateLimitTables): RateLimitRules {
   const classes = tables.rateLimitClasses ?? [];
   const defaultClass = classes.find((c) => c.default)?.name ?? null;
   const publicBudget = [...windows.values()].find((w) => w.scope === 'ip')?.id ?? null;
-  // A window's scope is what its budget is counted per; an unknown scope counts per wallet (the narrowest a client knows).
+  // A window's scope is what its budget is counted per; an unknown scope counts per wallet (the narrowest a client
+  // knows).
   const keyOf = (id: string): BudgetKey => {
     const scope = windows.get(id)?.scope ?? 'wallet';
     return (KEYS.includes(scope) ? scope : 'wallet') as BudgetKey;

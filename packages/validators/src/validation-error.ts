@@ -9,7 +9,8 @@ export class ValidationError extends Error {
     readonly failures: Failure[],
   ) {
     super(
-      `${target} is not valid (${failures.length} failure${failures.length === 1 ? '' : 's'}):\n${formatFailures(failures)}`,
+      `${target} is not valid (${failures.length} failure${failures.length === 1 ? '' : 's'}` +
+        `):\n${formatFailures(failures)}`,
     );
     this.name = 'ValidationError';
   }

@@ -35,7 +35,8 @@ export function runColdStart(root: string): BenchResult[] {
   }
   const ratio = median(command) / median(control);
   console.log(
-    `cold start: exchange-api --help median ${median(command).toFixed(1)} ms, node -e 0 median ${median(control).toFixed(1)} ms (${RUNS} runs each)`,
+    `cold start: exchange-api --help median ${median(command).toFixed(1)} ms, ` +
+      `node -e 0 median ${median(control).toFixed(1)} ms (${RUNS} runs each)`,
   );
   return [{ name: 'cold-start exchange-api --help / node -e 0', value: ratio, op: '<=', target: 4 }];
 }

@@ -196,13 +196,17 @@ function report(ladders: Map<string, Ladder>, channels: number, top: number): Be
     !l.slipped ? `${l.held}+, never slipped up to ${top}` : l.held ? String(l.held) : `0, slipped at ${FIRST_STEP}`;
   return [
     {
-      name: `fleet notifications per second, 2 workers on Redis / 1 process (${perSecond(two.peak)} / ${perSecond(one.peak)}, ${channels} order books per connection)`,
+      name:
+        `fleet notifications per second, 2 workers on Redis / 1 process (${perSecond(two.peak)}` +
+        ` / ${perSecond(one.peak)}, ${channels} order books per connection)`,
       value: two.peak / one.peak,
       op: '>=',
       target: 1,
     },
     {
-      name: `fleet connections held before the market tick slips, 2 workers on Redis / 1 process (${held(two)} / ${held(one)})`,
+      name:
+        `fleet connections held before the market tick slips, 2 workers on Redis ` +
+        `/ 1 process (${held(two)} / ${held(one)})`,
       value: two.held / one.held,
       op: '>=',
       target: 1,

@@ -47,7 +47,9 @@ export async function runRedisLimits(): Promise<BenchResult[]> {
       }
       const us = (xs: number[]) => `${Math.round(median(xs) * 1000)} µs`;
       results.push({
-        name: `${method} per request, limits in Redis / in memory (${us(perRequest.redis)} / ${us(perRequest.memory)}, ${n} requests x ${ROUNDS} rounds)`,
+        name:
+          `${method} per request, limits in Redis / in memory (${us(perRequest.redis)}` +
+          ` / ${us(perRequest.memory)}, ${n} requests x ${ROUNDS} rounds)`,
         value: median(ratios),
         op: '<=',
         target: TARGET,

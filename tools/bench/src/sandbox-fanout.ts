@@ -137,7 +137,9 @@ export async function runSandboxFanout(): Promise<BenchResult[]> {
   const perSecond = (x: number) => `${Math.round(x).toLocaleString('en-US')}/s`;
   return [
     {
-      name: `sandbox fan-out to ${SUBSCRIBERS} subscribers (sandbox ${perSecond(median(rates))}, raw ws ${perSecond(median(rawRates))} notifications), ratio`,
+      name:
+        `sandbox fan-out to ${SUBSCRIBERS} subscribers (sandbox ${perSecond(median(rates))}` +
+        `, raw ws ${perSecond(median(rawRates))} notifications), ratio`,
       value: median(ratios),
       op: '>=',
       target: 0.7,

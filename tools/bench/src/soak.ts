@@ -291,7 +291,8 @@ export async function runSoak(): Promise<BenchResult[]> {
   const seconds = soakSeconds(process.env.EXCHANGE_API_SOAK_SECONDS);
   if (seconds === null) {
     console.error(
-      `bench sandbox soak: EXCHANGE_API_SOAK_SECONDS must be a whole number of seconds from 1 to 600 (got ${JSON.stringify(process.env.EXCHANGE_API_SOAK_SECONDS)})`,
+      `bench sandbox soak: EXCHANGE_API_SOAK_SECONDS must be a whole number of ` +
+        `seconds from 1 to 600 (got ${JSON.stringify(process.env.EXCHANGE_API_SOAK_SECONDS)})`,
     );
     return [{ name: 'sandbox soak memory end/start (not run)', value: NaN, op: '<=', target: 1.5 }];
   }
@@ -323,7 +324,9 @@ export async function runSoak(): Promise<BenchResult[]> {
     return [
       { name: 'sandbox soak memory end/start', value: end / start, op: '<=', target: 1.5 },
       {
-        name: `sandbox soak leaked slots + unanswered requests (${seconds} s, ${tally.connections} connections, ${tally.requests} requests, ${addresses.length} public channels each)`,
+        name:
+          `sandbox soak leaked slots + unanswered requests (${seconds} s, ${tally.connections}` +
+          ` connections, ${tally.requests} requests, ${addresses.length} public channels each)`,
         value: faults,
         op: '<=',
         target: 0,

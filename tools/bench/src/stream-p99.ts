@@ -87,7 +87,8 @@ export async function runStreamP99(): Promise<BenchResult[]> {
   const describe = (mode: ServerMode) =>
     `p99 ${ms(of(mode, 'p99'))}, p50 ${ms(of(mode, 'p50'))}, ${Math.round(of(mode, 'pushes'))} pushes/s`;
   console.log(
-    `stream p99: ${connections} streaming connections, ${Math.round(of('raw', 'count'))} probes each; raw ws ${describe('raw')}; ` +
+    `stream p99: ${connections} streaming connections, ${Math.round(of('raw', 'count'))}` +
+      ` probes each; raw ws ${describe('raw')}; ` +
       `sandbox redis ${describe('redis')}; sandbox memory ${describe('memory')}`,
   );
   const ratio = (mode: ServerMode) => median(samples[mode].map((s, i) => s.p99 / samples.raw[i]!.p99));

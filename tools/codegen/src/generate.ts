@@ -20,6 +20,16 @@ export async function modelFromSpec(specFile: string, cwd = process.cwd()): Prom
   return withCheckedSpec(specFile, { cwd }, modelOfSpec);
 }
 
+/** As modelFromSpec, its examples that do not fit their schemas as warnings (formatted), not errors. */
+export async function lenientModelFromSpec(
+  specFile: string,
+  cwd = process.cwd(),
+): Promise<{ model: ApiModel; warnings: string[] }> {
+  const warnings: SpecProblem[] = [];
+  const model = await withCheckedSpec(specFile, { cwd }, (spec) => modelOfSpec(spec, { warnings }));
+  return { model, warnings: warnings.map(formatProblem) };
+}
+
 /** The files of an SDK for any spec: types, tables and validators (validators import types from `typesImport`). */
 export async function emitAll(model: ApiModel, typesImport: string): Promise<EmittedFile[]> {
   return [...(await emitTypes(model)), ...emitTables(model), ...emitValidators(model, { typesImport })];

@@ -43,7 +43,15 @@ export {
   type WriteOptions,
 } from './write/writer';
 export { makeFolder } from '@exchange-api/types/write-inside';
-export { modelFromSpec, emitAll, findRepoRoot, generateRepository, generateInto, type SdkResult } from './generate';
+export {
+  modelFromSpec,
+  lenientModelFromSpec,
+  emitAll,
+  findRepoRoot,
+  generateRepository,
+  generateInto,
+  type SdkResult,
+} from './generate';
 export { emitSdk, isBuildOutput, type Sdk, type SdkSettings } from './generate-sdk';
 export { packageNameOf, packageVersionOf, packageNameProblem, TOOLKIT_VERSION } from './emit/package';
 export { emitSdkClient } from './emit/sdk-client';

@@ -384,7 +384,8 @@ describe('emitDocs on a model of another API', () => {
     expect(brokenLinks(out, '.html')).toEqual([]);
     const all = out.map((f) => f.content).join('\n');
     expect(all).not.toMatch(/undefined|\[object Object\]|NaN/);
-    // No page for what the spec does not have (no x-login, x-errors, x-limits, nothing left open), in the navigation neither.
+    // No page for what the spec does not have (no x-login, x-errors, x-limits, nothing left open), in the
+    // navigation neither.
     expect(out.map((f) => f.path).filter((p) => /^(md\/)?(login|errors|limits|open)\.(html|md)$/.test(p))).toEqual([]);
     expect(out.find((f) => f.path === 'index.html')!.content).not.toMatch(/href="(login|errors|limits|open)\.html/);
     expect(out.find((f) => f.path === 'channels.html')!.content).toMatch(

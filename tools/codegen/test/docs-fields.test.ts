@@ -29,7 +29,10 @@ function tableAfter(md: string, anchor: string): { head: string[]; rows: string[
   return { head: lines[0] ? cells(lines[0]) : [], rows: lines.slice(2).map(cells) };
 }
 
-/** The record shown where each channel and method uses one: a channel's payload, a method's params and result (or what the spec assumes for them). */
+/**
+ * The record shown where each channel and method uses one: a channel's payload, a method's params and result
+ * (or what the spec assumes for them).
+ */
 function usesOf(model: ApiModel, site: SiteMap): Array<{ page: string; anchor: string; t: TypeModel; where: string }> {
   const record = (name: string | null | undefined) => {
     let t = model.types.find((x) => x.name === name);

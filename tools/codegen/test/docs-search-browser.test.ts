@@ -1,7 +1,8 @@
 /**
  * The docs site's search results in Chromium (test/support/chromium.ts), at desktop and phone widths
  * (issue 23, item 33): no detail clipped (six example rows once read alike, their method names cut
- * off by an ellipsis) and no name broken inside a word (only at a dot or slash, or after an underscore, hyphen or space).
+ * off by an ellipsis) and no name broken inside a word (only at a dot or slash, or after an underscore,
+ * hyphen or space).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

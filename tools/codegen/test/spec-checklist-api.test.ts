@@ -180,7 +180,8 @@ describe('methods', () => {
     const m = methodByName('public/login');
     expect(m.params.record).toBe('PublicLoginParams');
     expect(baseType(field('PublicLoginParams', 'wallet'))).toBe('Address');
-    // A decimal string of milliseconds; as an input, by the decimal convention, the same whole number as a JSON number too.
+    // A decimal string of milliseconds; as an input, by the decimal convention, the same whole number as a
+    // JSON number too.
     expect(baseType(field('PublicLoginParams', 'timestamp'))).toBe('LoginTimestampInput');
     expect(baseType(field('PublicLoginParams', 'signature'))).toBe('HexSignature');
     expect(raw('components', 'schemas', 'HexSignature', 'pattern')).toBe('^0x[0-9a-fA-F]{130}$');

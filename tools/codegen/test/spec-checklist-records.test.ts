@@ -1,5 +1,6 @@
 /**
- * Spec checklist (issue 2), records, fields, enumerations, open places and shared scalars: holds spec/asyncapi.yaml against a checklist written by hand from the
+ * Spec checklist (issue 2), records, fields, enumerations, open places and shared scalars: holds
+ * spec/asyncapi.yaml against a checklist written by hand from the
  * interface document (shared/spec-source/exchange-api-v3.md). The tables below are the document's
  * content, NOT read from the spec, so an edit of the spec that loses a record, a field, a required
  * flag, a null, a default, an enum value, a channel, a method, an error or a limit fails here and the

@@ -3,7 +3,10 @@ import { runCli, type SpecModel } from '@exchange-api/conformance';
 import { consoleIo, usageError, type Io } from '../args';
 import { defaultSpec } from '../default-spec';
 
-/** Run the conformance command; resolves to the exit code (0 no failure: passed or inconclusive, 1 failures, 2 usage or unreachable). */
+/**
+ * Run the conformance command; resolves to the exit code (0 no failure: passed or inconclusive, 1 failures, 2
+ * usage or unreachable).
+ */
 export function runConformanceCommand(argv: string[], io: Io = consoleIo): Promise<number> {
   const given = withDefaultSpec(argv);
   if ('error' in given) return Promise.resolve(usageError('conformance', given.error, io));

@@ -102,7 +102,10 @@ export async function runDiff(argv: string[], io: Io = consoleIo): Promise<numbe
   }
 }
 
-/** A spec error in the old version read from git names `<ref>:<path>`, not the temporary copy (deleted when the command ends). */
+/**
+ * A spec error in the old version read from git names `<ref>:<path>`, not the temporary copy (deleted when
+ * the command ends).
+ */
 export function asLabelled(err: unknown, file: string, label: string): unknown {
   if (!(err instanceof SpecError)) return err;
   const temp = resolve(file);

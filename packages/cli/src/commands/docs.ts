@@ -75,7 +75,8 @@ export async function runDocs(argv: string[], io: Io = { out: console.log, err: 
     const kB = (filter: (p: string) => boolean) =>
       (files.filter((f) => filter(f.path)).reduce((n, f) => n + Buffer.byteLength(f.content), 0) / 1024).toFixed(0);
     io.out(
-      `docs written to ${shown}: ${files.length} files (site ${kB((p) => !p.startsWith('md/'))} kB, Markdown ${kB((p) => p.startsWith('md/'))} kB), ` +
+      `docs written to ${shown}: ${files.length} files (site ${kB((p) => !p.startsWith('md/'))}` +
+        ` kB, Markdown ${kB((p) => p.startsWith('md/'))} kB), ` +
         `${result.written.length} changed, ${result.removed.length} removed (${Math.round(performance.now() - started)} ms)`,
     );
     io.out(`open ${join(shown, 'index.html')}`);
@@ -85,7 +86,10 @@ export async function runDocs(argv: string[], io: Io = { out: console.log, err: 
   }
 }
 
-/** The diff from an earlier version of the spec, for the Changes page (which names that spec relative to the site, as its headers do). */
+/**
+ * The diff from an earlier version of the spec, for the Changes page (which names that spec relative to the
+ * site, as its headers do).
+ */
 async function changesSince(since: string, spec: string, cwd: string, out: string): Promise<DocsChanges> {
   const d = await diffSpecFiles(since, spec, { cwd });
   return {

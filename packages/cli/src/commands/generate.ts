@@ -99,7 +99,10 @@ async function generateSdk(
   // One line per kind of default applied (not per place), on stderr: stdout keeps its first line. A
   // note quotes the spec (or the parser's kept verdict): its control characters print as escapes.
   for (const note of result.notes) io.err(terminalText(note));
-  const fix = `npx exchange-api generate${values.spec !== undefined ? ` --spec ${values.spec}` : ''} --out ${values.out}${values.name !== undefined ? ` --name ${values.name}` : ''}${values.docs ? ' --docs' : ''}${langFlag(languages)}${values['strict-examples'] ? ' --strict-examples' : ''}`;
+  const fix =
+    `npx exchange-api generate${values.spec !== undefined ? ` --spec ${values.spec}` : ''}` +
+    ` --out ${values.out}${values.name !== undefined ? ` --name ${values.name}` : ''}` +
+    `${values.docs ? ' --docs' : ''}${langFlag(languages)}${values['strict-examples'] ? ' --strict-examples' : ''}`;
   return { result, fix };
 }
 
@@ -107,7 +110,11 @@ async function generateSdk(
 async function generateOwn(check: boolean): Promise<{ result: Outcome; fix: string } | string> {
   const root = findRepoRoot();
   if (!root)
-    return 'not in a clone of exchange-api (no spec/asyncapi.yaml with packages/types above this folder): give --out <dir> for an SDK of the installed spec, or --spec <file> --out <dir>';
+    return (
+      'not in a clone of exchange-api (no spec/asyncapi.yaml with packages/types ' +
+      'above this folder): give --out <dir> for an SDK of the installed spec, or ' +
+      '--spec <file> --out <dir>'
+    );
   return { result: await generateRepository(root, { check }), fix: 'npm run generate' };
 }
 

@@ -1,13 +1,13 @@
 /**
- * `exchange-api sandbox --redis <url> --workers <n>`: n sandbox processes on one port of one machine
- * (node:cluster: the primary holds the port and hands connections to the workers in turn), acting as
- * one exchange through Redis. The primary serves nothing itself: it checks Redis once (so that an
- * unreachable one is one line and exit 2), starts the workers, prints the listening line once every
- * worker listens, starts a new worker when one dies (its books move to the others meanwhile), and stops
- * them all on SIGINT/SIGTERM or when its launcher exits.
+ * `exchange-api sandbox --redis <url> --workers <n>` (or `--redis-cluster <seeds>`): n sandbox processes
+ * on one port of one machine (node:cluster: the primary holds the port and hands connections to the
+ * workers in turn), acting as one exchange through Redis. The primary serves nothing itself: it checks
+ * Redis once (so that an unreachable one is one line and exit 2), starts the workers, prints the
+ * listening line once every worker listens, starts a new worker when one dies (its books move to the
+ * others meanwhile), and stops them all on SIGINT/SIGTERM or when its launcher exits.
  */
 import cluster, { type Worker } from 'node:cluster';
-import { probeRedis, redactRedisUrl, type Sandbox } from '@exchange-api/sandbox';
+import { probeRedis, probeRedisCluster, redactRedisSeeds, redactRedisUrl, type Sandbox } from '@exchange-api/sandbox';
 import type { Io } from '../args';
 
 /** The workers are given this long to close, beyond their own close bound; then they are killed. */
@@ -26,21 +26,36 @@ interface Listening {
 /** What the primary sends a worker to stop it (a signal could be its second: the terminal's Ctrl-C reaches it too). */
 export const STOP_MESSAGE = 'exchange-api:stop';
 
-/**
- * The Redis URL a worker is given: in its environment, never on its command line, where `ps` shows a
- * password to anyone on the machine (the workers' command lines carry the URL with `***` for it).
- */
-const WORKER_REDIS_ENV = 'EXCHANGE_API_SANDBOX_WORKER_REDIS';
-
-/** The Redis URL of a worker (from its primary), or `fallback` when it was not given one. */
-export function workerRedis(fallback: string): string {
-  return (isWorker() && process.env[WORKER_REDIS_ENV]) || fallback;
+/** The fleet's Redis as given: one server (`--redis <url>`) or a cluster (`--redis-cluster <seeds>`). */
+export interface FleetRedis {
+  flag: 'redis' | 'redis-cluster';
+  value: string;
 }
 
-/** A command line with the Redis URL's password replaced by `***` (for `ps`). */
-export function redactedArgs(args: readonly string[], redis: string): string[] {
-  const shown = redactRedisUrl(redis);
-  return args.map((a) => (a === redis ? shown : a === `--redis=${redis}` ? `--redis=${shown}` : a));
+/**
+ * The Redis URL (or cluster seeds) a worker is given: in its environment, never on its command line,
+ * where `ps` shows a password to anyone on the machine (the workers' command lines carry `***` for it).
+ */
+const WORKER_ENV = {
+  redis: 'EXCHANGE_API_SANDBOX_WORKER_REDIS',
+  'redis-cluster': 'EXCHANGE_API_SANDBOX_WORKER_REDIS_CLUSTER',
+};
+
+/** The Redis of a worker (from its primary), or `given` when it was not given one. */
+export function workerRedis(given: FleetRedis): FleetRedis {
+  return { ...given, value: (isWorker() && process.env[WORKER_ENV[given.flag]]) || given.value };
+}
+
+/** The Redis as it may be printed: passwords replaced by `***`. */
+export function shownRedis(redis: FleetRedis): string {
+  return redis.flag === 'redis' ? redactRedisUrl(redis.value) : redactRedisSeeds(redis.value);
+}
+
+/** A command line with the Redis URL's (or seeds') passwords replaced by `***` (for `ps`). */
+export function redactedArgs(args: readonly string[], redis: FleetRedis): string[] {
+  const shown = shownRedis(redis);
+  const joined = `--${redis.flag}=`;
+  return args.map((a) => (a === redis.value ? shown : a === joined + redis.value ? joined + shown : a));
 }
 
 /** Whether this process is a worker of `--workers`. */
@@ -71,14 +86,14 @@ const books = (owned: readonly string[]) =>
  * same Redis URL joins it.
  */
 export function fleetLines(
-  redis: string,
+  redis: FleetRedis,
   members: ReadonlyArray<{ pid: number | undefined; member: string | null; owned: readonly string[] }>,
 ): string[] {
-  const shown = redactRedisUrl(redis);
+  const shown = `${redis.flag === 'redis' ? 'Redis' : 'Redis Cluster'} ${shownRedis(redis)}`;
   const head =
     members.length === 1 && members[0]!.pid === undefined
-      ? `fleet member ${members[0]!.member ?? '?'} on Redis ${shown}, owning ${books(members[0]!.owned)}`
-      : `fleet of ${members.length} workers on this port, on Redis ${shown}:`;
+      ? `fleet member ${members[0]!.member ?? '?'} on ${shown}, owning ${books(members[0]!.owned)}`
+      : `fleet of ${members.length} workers on this port, on ${shown}:`;
   const each =
     members.length === 1 && members[0]!.pid === undefined
       ? []
@@ -86,7 +101,8 @@ export function fleetLines(
   return [
     head,
     ...each,
-    '  every sandbox started with this Redis URL joins this exchange; books move between members as they join and',
+    `  every sandbox started with this ${redis.flag === 'redis' ? 'Redis URL' : 'cluster'} joins this exchange; ` +
+      'books move between members as they join and',
     '  leave (docs/sandbox.md, "One exchange across many processes and machines"; what stays in Redis after: there)',
   ];
 }
@@ -95,9 +111,9 @@ export function fleetLines(
 export type LauncherWatch = (gone: (pid: number) => void) => NodeJS.Timeout;
 
 /** Run the primary: resolves with the exit code once every worker has stopped. */
-export async function runWorkers(n: number, redis: string, io: Io, watch: LauncherWatch | null): Promise<number> {
+export async function runWorkers(n: number, redis: FleetRedis, io: Io, watch: LauncherWatch | null): Promise<number> {
   try {
-    await probeRedis(redis);
+    await (redis.flag === 'redis' ? probeRedis(redis.value) : probeRedisCluster(redis.value));
   } catch (err) {
     io.err(`exchange-api sandbox: ${(err as Error).message}`);
     return 2;
@@ -124,7 +140,7 @@ export async function runWorkers(n: number, redis: string, io: Io, watch: Launch
     };
     cluster.setupPrimary({ args: redactedArgs(process.argv.slice(2), redis) });
     const fork = () => {
-      const w = cluster.fork({ [WORKER_REDIS_ENV]: redis });
+      const w = cluster.fork({ [WORKER_ENV[redis.flag]]: redis.value });
       w.on('message', (m: Listening) => {
         if (m?.type !== 'exchange-api:listening') return;
         listening.set(w, m);

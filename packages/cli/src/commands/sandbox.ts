@@ -21,6 +21,7 @@ import {
   runWorkers,
   STOP_MESSAGE,
   workerRedis,
+  type FleetRedis,
 } from './sandbox-workers';
 
 /** SIGINT or SIGTERM to exit: close() is given this long, then the process exits regardless. */
@@ -29,7 +30,8 @@ export const CLOSE_BOUND_MS = 3000;
 const WATCH_MS = 250;
 
 export const SANDBOX_HELP = `Usage: exchange-api sandbox [--port 0] [--host 127.0.0.1] [--config <file.json>] [--seed <n>] [--control] [--known-wallets-only] [--detached]
-                           [--allow-origin <list>] [--redis <url>] [--workers <n>]
+                           [--allow-origin <list>] [--redis <url> | --redis-cluster <seeds>] [--workers <n>]
+                           [--preset derive-local] [--ws-port <n>]
 
 Runs the sandbox: a local exchange implementing the interface (JSON-RPC over WebSocket at /v3/ws,
 HTTP POST at /v3/public/* and /v3/private/*) with a seeded simulated market. Prints
@@ -59,7 +61,15 @@ Options:
                          (redis://HOST:PORT, rediss://…, or a unix socket path): budgets, connection
                          slots, nonces, accounts, pushes and order flow are shared; exits 2 when Redis
                          cannot be reached at start
-  --workers <n>          start n sandbox processes on one port (node:cluster); needs --redis
+  --redis-cluster <seeds>
+                         as --redis, on a Redis Cluster: HOST:PORT[,HOST:PORT…] of some of its nodes
+                         (each may be redis://[:PASSWORD@]HOST:PORT, or rediss://… for TLS); not with --redis
+  --workers <n>          start n sandbox processes on one port (node:cluster); needs --redis or --redis-cluster
+  --preset derive-local  listen where derive-ts's local network points: HTTP on 8080 with /public/* and
+                         /private/* at the root too, the WebSocket on 3000 at /ws, actions signed for
+                         chain 31337 (DERIVE_NETWORK=local runs derive-ts's examples unchanged)
+  --ws-port <n>          also serve the WebSocket alone on this port (0 picks a free one; 3000 with
+                         --preset derive-local)
   -h, --help             this help
 
 Examples:
@@ -68,9 +78,11 @@ Examples:
   npx exchange-api sandbox --config ./sandbox.json --control
   npx exchange-api sandbox --port 8080 --detached &
   npx exchange-api sandbox --port 8080 --redis redis://127.0.0.1:6379 --workers 4
+  npx exchange-api sandbox --port 8080 --redis-cluster 10.0.0.5:7000,10.0.0.6:7000,10.0.0.7:7000
+  npx exchange-api sandbox --preset derive-local
 
-Exit codes: 0 closed cleanly, 1 failed to start (or to close in time), 2 usage errors (and, with --redis,
-Redis unreachable at start or a fleet running another configuration).`;
+Exit codes: 0 closed cleanly, 1 failed to start (or to close in time), 2 usage errors (and, with --redis
+or --redis-cluster, Redis unreachable at start or a fleet running another configuration).`;
 
 type Flags = {
   port?: string;
@@ -82,7 +94,10 @@ type Flags = {
   detached?: boolean;
   'allow-origin'?: string;
   redis?: string;
+  'redis-cluster'?: string;
   workers?: string;
+  preset?: string;
+  'ws-port'?: string;
 };
 
 const FLAGS = {
@@ -95,7 +110,10 @@ const FLAGS = {
   detached: { type: 'boolean' },
   'allow-origin': { type: 'string' },
   redis: { type: 'string' },
+  'redis-cluster': { type: 'string' },
   workers: { type: 'string' },
+  preset: { type: 'string' },
+  'ws-port': { type: 'string' },
 } as const;
 
 /** Run the sandbox command; resolves with the exit code once the sandbox has closed. */
@@ -105,24 +123,35 @@ export async function runSandbox(argv: string[], io: Io = consoleIo): Promise<nu
   const chain = launcherChain();
   const values = parseCommand<Flags>('sandbox', SANDBOX_HELP, argv, FLAGS, io);
   if (typeof values === 'number') return values;
+  if (values.redis !== undefined && values['redis-cluster'] !== undefined)
+    return usageError(
+      'sandbox',
+      '--redis and --redis-cluster cannot be given together: a fleet runs on one of them',
+      io,
+    );
   const options = await optionsOf(values, io);
   if (typeof options === 'number') return options;
+  const redis: FleetRedis | null =
+    options.redis !== undefined
+      ? { flag: 'redis', value: options.redis }
+      : options.redisCluster !== undefined
+        ? { flag: 'redis-cluster', value: options.redisCluster }
+        : null;
   const workers = integer('workers', values.workers, 1, 64);
   if (workers instanceof Error) return usageError('sandbox', workers.message, io);
-  if (workers !== undefined && options.redis === undefined)
-    return usageError('sandbox', '--workers needs --redis: the workers act as one exchange through Redis', io);
+  if (workers !== undefined && redis === null)
+    return usageError(
+      'sandbox',
+      '--workers needs --redis or --redis-cluster: the workers act as one exchange through Redis',
+      io,
+    );
   const gone = values.detached === true || isWorker() ? null : goneBeforeStart(chain);
   if (gone !== null) {
     io.err(`exchange-api sandbox: not starting: ${gone}; run with --detached to serve without it`);
     return 1;
   }
   if (workers !== undefined && !isWorker())
-    return runWorkers(
-      workers,
-      options.redis!,
-      io,
-      values.detached === true ? null : (gone) => watchLauncher(chain, gone),
-    );
+    return runWorkers(workers, redis!, io, values.detached === true ? null : (gone) => watchLauncher(chain, gone));
   let sandbox: Sandbox;
   try {
     sandbox = await startSandbox(options);
@@ -136,11 +165,18 @@ export async function runSandbox(argv: string[], io: Io = consoleIo): Promise<nu
   if (sandbox.controlUrl && !isWorker()) io.out(`control plane at ${sandbox.controlUrl}`);
   if (sandbox.fleet && !isWorker()) {
     const owned = sandbox.fleet.owned();
-    for (const line of fleetLines(values.redis!, [{ pid: undefined, member: sandbox.fleet.member, owned }]))
-      io.out(line);
+    for (const line of fleetLines(redis!, [{ pid: undefined, member: sandbox.fleet.member, owned }])) io.out(line);
   }
   // A worker stops with its primary (its parent), whatever the primary's launcher does.
   return serveUntilStopped(sandbox, isWorker() ? [process.ppid] : values.detached === true ? null : chain);
+}
+
+/** The fleet's Redis the flags name (a worker's from its primary), or null. */
+function redisOf(values: Flags): FleetRedis | null {
+  if (values.redis !== undefined) return workerRedis({ flag: 'redis', value: values.redis });
+  if (values['redis-cluster'] !== undefined)
+    return workerRedis({ flag: 'redis-cluster', value: values['redis-cluster'] });
+  return null;
 }
 
 /** The sandbox options the flags and the config file give, or the exit code of a usage error. */
@@ -157,7 +193,11 @@ async function optionsOf(values: Flags, io: Io): Promise<SandboxOptions | number
     if (typeof file === 'string') return usage(file);
     options = file;
   }
+  const wsPort = integer('ws-port', values['ws-port'], 0, 65535);
+  if (wsPort instanceof Error) return usage(wsPort.message);
+  if (values.preset !== undefined) options = { ...options, preset: values.preset as SandboxOptions['preset'] };
   if (port !== undefined) options = { ...options, port };
+  if (wsPort !== undefined) options = { ...options, wsPort };
   if (seed !== undefined) options = { ...options, seed };
   if (values.host !== undefined) options = { ...options, host: values.host };
   if (values.control) options = { ...options, control: true };
@@ -167,11 +207,14 @@ async function optionsOf(values: Flags, io: Io): Promise<SandboxOptions | number
     if (allowed.some((o) => o === '')) return usage('--allow-origin takes origins separated by commas, or *');
     options = { ...options, allowedOrigins: allowed };
   }
-  if (values.redis !== undefined) {
+  const redis = redisOf(values);
+  if (redis !== null) {
     // What `ps` shows of this process: the URL without its password (the workers get theirs by environment).
-    const shown = redactedArgs(process.argv, values.redis);
+    const shown = redactedArgs(process.argv, redis);
     if (!isWorker() && shown.some((a, i) => a !== process.argv[i])) process.title = shown.join(' ');
-    options = { ...options, redis: workerRedis(values.redis) };
+    // The flag wins over the config file's redis or redisCluster, whichever that names.
+    const { redis: _r, redisCluster: _c, ...rest } = options;
+    options = redis.flag === 'redis' ? { ...rest, redis: redis.value } : { ...rest, redisCluster: redis.value };
   }
   const bad = invalid(options);
   return bad === null ? options : usage(bad);

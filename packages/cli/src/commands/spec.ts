@@ -70,7 +70,8 @@ export async function runSpecSummary(argv: string[], given: Io = consoleIo): Pro
     io.out(`methods (${m.methods.length}):`);
     for (const x of m.methods)
       io.out(
-        `  ${x.name.padEnd(32)} ${(x.rateLimitClass ?? 'none').padEnd(13)} ${x.transports.join('+').padEnd(8)} auth ${x.auth}`,
+        `  ${x.name.padEnd(32)} ${(x.rateLimitClass ?? 'none').padEnd(13)} ${x.transports.join('+').padEnd(8)}` +
+          ` auth ${x.auth}`,
       );
     io.out(`records (${records.length}): ${records.map((r) => r.name).join(', ')}`);
     io.out(`enumerations (${enums.length}): ${enums.map((e) => e.name).join(', ')}`);
@@ -78,11 +79,13 @@ export async function runSpecSummary(argv: string[], given: Io = consoleIo): Pro
     io.out(`errors (${m.errors.codes.length}): ${m.errors.codes.map((e) => e.code).join(', ')}`);
     io.out(`assumptions (${m.assumptions.length}):`);
     for (const a of m.assumptions) io.out(`  ${a.id}: ${a.title}`);
-    // This repository's own spec (a clone's or the installed one) explains its open places in spec/README.md; any other spec's are its x-not-shown markers.
+    // This repository's own spec (a clone's or the installed one) explains its open places in spec/README.md;
+    // any other spec's are its x-not-shown markers.
     const ours = 'file' in fallback && resolve(fallback.file) === resolve(root ?? process.cwd(), file);
     if (ours)
       io.out(
-        `not shown (${m.notShown.length} places): see spec/README.md${root ? '' : ' of the exchange-api repository'}, "Not shown"`,
+        `not shown (${m.notShown.length} places): see spec/README.md${root ? '' : ' of the exchange-api repository'}` +
+          `, "Not shown"`,
       );
     else {
       io.out(`not shown (${m.notShown.length} places${m.notShown.length > 0 ? ', the x-not-shown markers' : ''}):`);

@@ -80,7 +80,9 @@ export async function runStart(argv: string[], given: Io = consoleIo): Promise<n
     io.out(`  conformance report (JSON): ${rel(jsonPath)}`);
     io.out(`  docs site:                 ${rel(join(root, 'packages', 'docs', 'site', 'index.html'))}`);
     io.out(
-      `\ndone in ${((Date.now() - started) / 1000).toFixed(1)} s: ${report.summary.passed} passed, ${report.summary.failed} failed, ${report.summary.skipped} skipped, ${report.summary.inconclusive} inconclusive`,
+      `\ndone in ${((Date.now() - started) / 1000).toFixed(1)} s: ${report.summary.passed}` +
+        ` passed, ${report.summary.failed} failed, ${report.summary.skipped} skipped, ` +
+        `${report.summary.inconclusive} inconclusive`,
     );
     return report.exitCode === 0 && invalid === 0 ? 0 : 1;
   } finally {
@@ -88,7 +90,10 @@ export async function runStart(argv: string[], given: Io = consoleIo): Promise<n
   }
 }
 
-/** The flags of `start`, checked before any work: how long to stream, the repository, the reports' folder; or the exit code (help, usage error). */
+/**
+ * The flags of `start`, checked before any work: how long to stream, the repository, the reports' folder; or
+ * the exit code (help, usage error).
+ */
 function parseStart(argv: string[], io: Io): { seconds: number; root: string; out: string } | number {
   const values = parseCommand<{ out?: string; seconds?: string }>(
     'start',
@@ -187,7 +192,10 @@ async function runSuite(
   return { report, htmlPath, jsonPath };
 }
 
-/** Step 4: top of book and trades of up to three perpetuals for `seconds`, printed as a table; resolves to the count of invalid payloads. */
+/**
+ * Step 4: top of book and trades of up to three perpetuals for `seconds`, printed as a table; resolves to the
+ * count of invalid payloads.
+ */
 async function streamLiveData(sandbox: Sandbox, seconds: number, beat: Heartbeat): Promise<number> {
   const { io } = beat;
   const { createClient, channels } = await import('@exchange-api/client');

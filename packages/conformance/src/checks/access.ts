@@ -66,7 +66,8 @@ async function expectRefused(
   const alsoRefused = allowed.filter((a) => refused(ok, a));
   if (alsoRefused.length > 0)
     ctx.inconclusive(
-      `${alsoRefused.join(', ')}, which this connection may subscribe to, was refused too (${cut(ok.error ?? ok.result, 80)}), so the refusal proves nothing about access`,
+      `${alsoRefused.join(', ')}, which this connection may subscribe to, was refused ` +
+        `too (${cut(ok.error ?? ok.result, 80)}), so the refusal proves nothing about access`,
     );
   return r;
 }
@@ -135,7 +136,8 @@ export const accessChecks: Check[] = [
       const candidate = (other.loggedIn ?? []).find((id) => !own.includes(id)) ?? Math.max(0, ...own) + 1000;
       if (!other.loggedIn)
         ctx.note(
-          `a second random wallet could not log in (${cut(theirs.error, FINDING_MAX)}); using subaccount ${candidate}, which is not the caller's`,
+          `a second random wallet could not log in (${cut(theirs.error, FINDING_MAX)}` +
+            `); using subaccount ${candidate}, which is not the caller's`,
         );
       const ofSubaccount = privateChannels.filter((c) => c.parameters.some((p) => p.name === 'subaccount_id'));
       const addresses = ofSubaccount.flatMap((c) => sampleAddresses(c, ctx.env, { subaccount_id: String(candidate) }));

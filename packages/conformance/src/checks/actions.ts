@@ -42,7 +42,10 @@ export async function assetOf(p: Ctx, conn: WsConn, instrument: unknown): Promis
   return { base_asset_address: got.base_asset_address, base_asset_sub_id: got.base_asset_sub_id };
 }
 
-/** Sign (when signed) and send one order-flow request on a logged-in connection (ends the check as failed when no answer comes). */
+/**
+ * Sign (when signed) and send one order-flow request on a logged-in connection (ends the check as failed when no answer
+ * comes).
+ */
 export async function action(
   p: Ctx,
   conn: WsConn,

@@ -32,7 +32,8 @@ export async function roundTrip(ctx: Ctx, conn: WsConn): Promise<Admission> {
   const refused = conn.closeInfo || conn.frames.some((f) => f.text.startsWith(connectionLimitError.textFramePrefix));
   if (refused) return { admitted: false };
   return ctx.inconclusive(
-    `${conn.label} neither answered getRateLimits within 5000 ms nor was refused: a late answer is no evidence either way`,
+    `${conn.label} neither answered getRateLimits within 5000 ms nor was refused: ` +
+      `a late answer is no evidence either way`,
   );
 }
 
@@ -51,7 +52,8 @@ export async function settledCount(ctx: Ctx, reader: WsConn, mine: number): Prom
     if (i >= SETTLE_READS)
       ctx.inconclusive(`the server still counts ${c.consumedPoints} connections of this IP, this run holding ${mine}`);
     ctx.note(
-      `the server counts ${c.consumedPoints} connections of this IP (this run holds ${mine}): waiting for the others to go`,
+      `the server counts ${c.consumedPoints} connections of this IP (this run holds ` +
+        `${mine}): waiting for the others to go`,
     );
     await ctx.sleep(250);
   }

@@ -38,8 +38,10 @@ function payloadCheck(channel: ChannelEntry): Check {
       if (pushes.length === 0) {
         const why = isPrivate
           ? ctx.options.allowOrderFlow
-            ? `nothing was pushed on ${addresses.join(', ')} during the order activity (this runner has no RFQ or deposit flow)`
-            : `nothing was pushed on ${addresses.join(', ')} in ${samples.windowMs} ms; private pushes follow account activity (--allow-order-flow creates some)`
+            ? `nothing was pushed on ${addresses.join(', ')} during the order activity ` +
+              `(this runner has no RFQ or deposit flow)`
+            : `nothing was pushed on ${addresses.join(', ')} in ${samples.windowMs} ms; ` +
+              `private pushes follow account activity (--allow-order-flow creates some)`
           : `nothing was pushed on ${addresses.join(', ')} within ${samples.windowMs} ms`;
         if (isPrivate) ctx.skip(why);
         ctx.inconclusive(why);

@@ -11,7 +11,9 @@ import { admittedWithin } from './admitted';
 export const connectionChecks: Check[] = [
   {
     id: 'connections.limit',
-    title: `One connection over the per-IP budget gets the ${connectionLimitError.textFramePrefix} text frame, the close and ${connectionLimitError.code}`,
+    title:
+      `One connection over the per-IP budget gets the ${connectionLimitError.textFramePrefix}` +
+      ` text frame, the close and ${connectionLimitError.code}`,
     section: `${S.errors} (${connectionLimitError.code}); ${S.reference} (concurrent WebSocket clients per IP)`,
     level: 'MUST',
     needs: [],
@@ -45,7 +47,9 @@ async function fillBudget(ctx: Ctx, budget: number, held: WsConn[]): Promise<voi
       ctx.abort({
         rule: 'connections up to the budget are accepted',
         expected: 'open, and answering',
-        got: `refused${conn.closeInfo ? ` (close ${conn.closeInfo.code})` : ''} with ${i} other connections of the runner open`,
+        got:
+          `refused${conn.closeInfo ? ` (close ${conn.closeInfo.code})` : ''} with ${i}` +
+          ` other connections of the runner open`,
         message: `${label} was refused although within the budget`,
       });
     held.push(await admittedWithin(ctx, () => openWithin(ctx, label, budget, i), held[0], held.length, refusedWithin));
@@ -104,7 +108,8 @@ async function judgeRefusal(ctx: Ctx, extra: WsConn, control: WsConn | undefined
   // A close ends the refusal: whatever came before it is all there will be. An open socket may be late.
   if (!close && !(await answers(ctx, control)))
     ctx.inconclusive(
-      `within 3000 ms the connection over the budget got ${text ? 'the text frame but no close' : 'no text frame'}, and the server answered no request since: it may only be slow`,
+      `within 3000 ms the connection over the budget got ${text ? 'the text frame but no close' : 'no text frame'}` +
+        `, and the server answered no request since: it may only be slow`,
     );
   text ??= extra.frames.find(isRefusal) ?? null;
   close ??= extra.closeInfo;

@@ -131,7 +131,8 @@ function needEvery(ctx: Ctx, cases: readonly ErrorCase[], answered: number): voi
   if (answered === cases.length) return;
   const missing = cases.filter((c) => !c.response || !errorOf(c.response)).map((c) => c.name);
   ctx.inconclusive(
-    `${answered === 0 ? 'no error object came back' : `only ${answered} of ${cases.length} requests were answered with an error object`} (no error for ${missing.join(', ')}; see framing.malformed)`,
+    `${answered === 0 ? 'no error object came back' : `only ${answered} of ${cases.length} requests were answered with an error object`}` +
+      ` (no error for ${missing.join(', ')}; see framing.malformed)`,
   );
 }
 

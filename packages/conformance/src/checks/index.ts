@@ -9,6 +9,7 @@ import { observationChecks } from './observe';
 import { loginChecks } from './login';
 import { accessChecks } from './access';
 import { orderflowChecks } from './orderflow';
+import { orderRuleChecks } from './order-rules';
 import { rateLimitChecks } from './ratelimit/index';
 import { connectionChecks } from './connections';
 import { deploymentChecks } from './deployment/index';
@@ -24,6 +25,7 @@ export const registry: readonly Check[] = [
   ...loginChecks,
   ...accessChecks,
   ...orderflowChecks,
+  ...orderRuleChecks,
   ...rateLimitChecks,
   ...connectionChecks,
   ...deploymentChecks,

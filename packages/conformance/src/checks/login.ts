@@ -226,7 +226,9 @@ export const loginChecks: Check[] = [
   {
     id: 'login.numeric-timestamp',
     title: 'public/login accepts the timestamp as a JSON number',
-    section: `${S.conventions} (decimal: input also accepts a JSON number); ${S.login} (timestamp: decimal string of milliseconds)`,
+    section:
+      `${S.conventions} (decimal: input also accepts a JSON number); ${S.login}` +
+      ` (timestamp: decimal string of milliseconds)`,
     level: 'MUST',
     needs: ['key'],
     async run(ctx) {

@@ -34,7 +34,9 @@ async function observe(ctx: Ctx, channelId: string): Promise<void> {
     : pushes.map((p) => p.data);
   const schema = await inferSchema(channel.payload.record, records);
   ctx.observe({
-    text: `${channel.payload.record}: schema inferred from ${records.length} sample${records.length === 1 ? '' : 's'} on ${[...new Set(pushes.map((p) => p.channel))].join(', ')}`,
+    text:
+      `${channel.payload.record}: schema inferred from ${records.length} sample` +
+      `${records.length === 1 ? '' : 's'} on ${[...new Set(pushes.map((p) => p.channel))].join(', ')}`,
     schema,
   });
 }

@@ -5,7 +5,7 @@
 import type { Ctx, Instrument } from '../context';
 import type { RpcResponse, WsConn } from '../connection';
 import { method } from './util';
-import { fromUnits, roundTo, toUnits } from './decimals';
+import { DECIMAL_DIGITS, decimalToUnits, truncateTo, unitsToDecimal } from '@exchange-api/types/decimal';
 import { action } from './actions';
 import { publicSamples, pushesOf } from './samples';
 
@@ -24,7 +24,8 @@ export async function touch(p: Ctx, inst: Instrument): Promise<{ bid: bigint | n
     (x) => (x.data as { instrument_name?: unknown })?.instrument_name === inst.instrument_name,
   );
   const last = books.at(-1)?.data as { bids?: [string, string][]; asks?: [string, string][] } | undefined;
-  const first = (side?: [string, string][]) => (Array.isArray(side) && side[0] ? toUnits(String(side[0][0])) : null);
+  const first = (side?: [string, string][]) =>
+    Array.isArray(side) && side[0] ? decimalToUnits(String(side[0][0]), DECIMAL_DIGITS) : null;
   return { bid: first(last?.bids), ask: first(last?.asks) };
 }
 
@@ -37,19 +38,19 @@ export async function orderActivity(p: Ctx, conn: WsConn, subaccount: number, ou
   const key = p.options.key!;
   const inst = p.env.perp;
   if (!inst?.tick_size || !inst.amount_step) return;
-  const tick = toUnits(inst.tick_size) ?? 0n;
-  const step = toUnits(inst.amount_step) ?? 0n;
+  const tick = decimalToUnits(inst.tick_size, DECIMAL_DIGITS) ?? 0n;
+  const step = decimalToUnits(inst.amount_step, DECIMAL_DIGITS) ?? 0n;
   const { bid, ask } = await touch(p, inst);
   const ref = bid ?? ask;
   if (ref === null || step <= 0n) return;
-  const amount = fromUnits(step);
-  const low = roundTo(ref / 2n, tick);
+  const amount = unitsToDecimal(step, DECIMAL_DIGITS);
+  const low = truncateTo(ref / 2n, tick);
   out.resting = await action(p, conn, key, method('order'), subaccount, {
     instrument_name: inst.instrument_name,
     direction: 'buy',
     order_type: 'limit',
     amount,
-    limit_price: fromUnits(low > 0n ? low : tick),
+    limit_price: unitsToDecimal(low > 0n ? low : tick, DECIMAL_DIGITS),
     max_fee: '1000',
     label: 'conformance',
   });
@@ -61,13 +62,13 @@ export async function orderActivity(p: Ctx, conn: WsConn, subaccount: number, ou
       order_id: out.orderId,
     });
   if (ask !== null) {
-    const worst = roundTo(ask + ask / 20n + tick, tick);
+    const worst = truncateTo(ask + ask / 20n + tick, tick);
     out.crossing = await action(p, conn, key, method('order'), subaccount, {
       instrument_name: inst.instrument_name,
       direction: 'buy',
       order_type: 'market',
       amount,
-      limit_price: fromUnits(worst),
+      limit_price: unitsToDecimal(worst, DECIMAL_DIGITS),
       max_fee: '1000',
       label: 'conformance',
     });

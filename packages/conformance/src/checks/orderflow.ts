@@ -145,7 +145,8 @@ export const orderflowChecks: Check[] = [
       const resting = (await privateSamples(ctx)).activity?.resting;
       if (!resting || errorOf(resting))
         ctx.inconclusive(
-          `no validly signed order was accepted either (${resting ? cut(resting.error, 80) : 'none could be placed'}; see orderflow.order-accepted), so the refusal proves nothing`,
+          `no validly signed order was accepted either (${resting ? cut(resting.error, 80) : 'none could be placed'}` +
+            `; see orderflow.order-accepted), so the refusal proves nothing`,
         );
     },
   },

@@ -5,7 +5,7 @@ import type { Push } from '../connection';
 import { S } from './util';
 import { publicSamples, pushesOf } from './samples';
 import { privateSamples } from './private-samples';
-import { toUnits } from './decimals';
+import { DECIMAL_DIGITS, decimalToUnits } from '@exchange-api/types/decimal';
 
 type Book = { bids?: unknown; asks?: unknown; publish_id?: unknown; instrument_name?: unknown };
 
@@ -22,7 +22,7 @@ function prices(side: unknown): { price: bigint; raw: string; i: number }[] {
   if (!Array.isArray(side)) return [];
   return side.flatMap((l, i) => {
     const raw = Array.isArray(l) ? String(l[0]) : '';
-    const price = toUnits(raw);
+    const price = decimalToUnits(raw, DECIMAL_DIGITS);
     return price === null ? [] : [{ price, raw, i }];
   });
 }
@@ -67,7 +67,9 @@ export const semanticChecks: Check[] = [
                 rule: `${side} strictly ${desc ? 'descending' : 'ascending'} (one level per price)`,
                 expected: `${desc ? '<' : '>'} ${ps[k - 1]!.raw}`,
                 got: ps[k]!.raw,
-                message: `${p.channel}: ${side} ${same ? `repeat the price ${ps[k]!.raw}` : 'out of order'} at level ${ps[k]!.i}`,
+                message:
+                  `${p.channel}: ${side} ${same ? `repeat the price ${ps[k]!.raw}` : 'out of order'}` +
+                  ` at level ${ps[k]!.i}`,
               });
               break;
             }
@@ -116,7 +118,7 @@ export const semanticChecks: Check[] = [
       for (const p of pushes) {
         const m = matchChannel(p.channel ?? '');
         const inst = ctx.env.instruments.find((i) => i.instrument_name === m?.params.instrument_name);
-        const tick = inst?.tick_size ? toUnits(inst.tick_size) : null;
+        const tick = inst?.tick_size ? decimalToUnits(inst.tick_size, DECIMAL_DIGITS) : null;
         if (!m || !tick || tick <= 0n) continue;
         const grid = tick * BigInt(m.params.group ?? '1');
         checked++;

@@ -80,7 +80,8 @@ async function subscribeAndHear(
       : needed.filter((a) => missing.includes(a));
   if (silent.length > 0)
     ctx.inconclusive(
-      `nothing was pushed on ${silent.join(', ')} within ${(ms / 1000).toFixed(1)} s, so silence later would prove nothing`,
+      `nothing was pushed on ${silent.join(', ')} within ${(ms / 1000).toFixed(1)}` +
+        ` s, so silence later would prove nothing`,
     );
   return { conn, missing };
 }
@@ -341,7 +342,8 @@ export const subscriptionChecks: Check[] = [
       const alsoRefused = good.filter((a) => refused(ok, a));
       if (alsoRefused.length > 0)
         ctx.inconclusive(
-          `${alsoRefused.join(', ')}, with every value inside its enumeration, was refused too (${cut(ok.error ?? ok.result, 80)}), so the refusal proves nothing`,
+          `${alsoRefused.join(', ')}, with every value inside its enumeration, was ` +
+            `refused too (${cut(ok.error ?? ok.result, 80)}), so the refusal proves nothing`,
         );
     },
   },
@@ -361,7 +363,8 @@ export const subscriptionChecks: Check[] = [
         text:
           bad.length === 0
             ? `all ${samples.pushes.length} pushes used the assumed frame`
-            : `${bad.length} of ${samples.pushes.length} pushes did not use the assumed frame, e.g. ${cut(bad[0]!.frame.json, 200)}`,
+            : `${bad.length} of ${samples.pushes.length} pushes did not use the assumed ` +
+              `frame, e.g. ${cut(bad[0]!.frame.json, 200)}`,
         conforms: bad.length === 0,
       });
       if (bad.length > 0) {

@@ -46,7 +46,9 @@ export function method(id: (typeof methodTable)[number]['id']): string {
   return methodTable.find((m) => m.id === id)!.name;
 }
 
-/** An observation text and verdict for an error a server gave where the spec assumes a code (the entry named `name`). */
+/**
+ * An observation text and verdict for an error a server gave where the spec assumes a code (the entry named `name`).
+ */
 export function codeObservation(
   what: string,
   error: { code?: unknown } | null,

@@ -16,10 +16,19 @@ export interface InputCase {
   expect: 'valid' | 'invalid';
   /** Why this input: which member, which edge or which violation. */
   why: string;
+  /** The coverage class: `valid edge`, `valid random`, or `invalid: <the JSON Schema keyword it breaks>`. */
+  cls?: string;
   params: unknown;
   /** The member set to a value the server did not list for it (an unknown instrument, …), when one is. */
   offHint?: string;
+  /** A member the schema's open object allows but does not name: a server may refuse what it does not model. */
+  extra?: string;
 }
+
+const EDGE = 'valid edge';
+
+/** The member added where an object's schema allows members it does not name. */
+export const EXTRA_MEMBER = 'x_extra_member';
 
 /** How a value is named in a case's reason: short, with bigints as digits. */
 export function brief(v: unknown): string {
@@ -29,21 +38,31 @@ export function brief(v: unknown): string {
 
 function validCases(ctx: ValueCtx, schema: Schema | null, s: Shape, randomCount: number): InputCase[] {
   const base = typical(ctx, schema);
-  const out: InputCase[] = [{ expect: 'valid', why: 'required members only', params: base }];
+  const out: InputCase[] = [{ expect: 'valid', why: 'required members only', params: base, cls: EDGE }];
   if (s.types.has('object') && typeof base === 'object' && base !== null && !Array.isArray(base)) {
     const full = { ...base } as Record<string, unknown>;
     for (const [k, p] of Object.entries(s.props)) if (!(k in full)) full[k] = typical(ctx, p, k);
-    out.push({ expect: 'valid', why: 'every optional member present', params: full });
+    out.push({ expect: 'valid', why: 'every optional member present', params: full, cls: EDGE });
     for (const [k, p] of Object.entries(s.props))
       for (const e of edges(ctx, p, k)) {
         const off = ctx.hints[k] && !ctx.hints[k]!.includes(e) ? { offHint: k } : {};
-        out.push({ expect: 'valid', why: `/${k} = ${brief(e)}`, params: { ...base, [k]: e }, ...off });
+        out.push({ expect: 'valid', why: `/${k} = ${brief(e)}`, params: { ...base, [k]: e }, cls: EDGE, ...off });
       }
-    out.push({ expect: 'valid', why: 'params {}', params: {} });
+    if (!s.closed)
+      out.push({
+        expect: 'valid',
+        why: `/${EXTRA_MEMBER}: a member the open object allows`,
+        params: { ...base, [EXTRA_MEMBER]: 'x' },
+        extra: EXTRA_MEMBER,
+        cls: EDGE,
+      });
+    out.push({ expect: 'valid', why: 'params {}', params: {}, cls: EDGE });
   }
-  out.push({ expect: 'valid', why: 'params null', params: null });
+  out.push({ expect: 'valid', why: 'params null', params: null, cls: EDGE });
   const random = fc.sample(arbitrary(ctx, schema), { seed: ctx.seed, numRuns: randomCount });
-  random.forEach((params, i) => out.push({ expect: 'valid', why: `random #${i + 1} of seed ${ctx.seed}`, params }));
+  random.forEach((params, i) =>
+    out.push({ expect: 'valid', why: `random #${i + 1} of seed ${ctx.seed}`, params, cls: 'valid random' }),
+  );
   return out;
 }
 
@@ -51,9 +70,9 @@ const WRONG_TYPES: unknown[] = ['x', 12345, true, {}, []];
 
 function memberViolations(key: string, p: Shape, base: Record<string, unknown>): InputCase[] {
   const out: InputCase[] = [];
-  const set = (why: string, v: unknown) =>
-    out.push({ expect: 'invalid', why: `/${key}: ${why}`, params: { ...base, [key]: v } });
-  if (!nullable(p)) set('null where not nullable', null);
+  const set = (why: string, v: unknown, keyword: string) =>
+    out.push({ expect: 'invalid', why: `/${key}: ${why}`, params: { ...base, [key]: v }, cls: `invalid: ${keyword}` });
+  if (!nullable(p)) set('null where not nullable', null, 'type');
   WRONG_TYPES.filter(
     (w) =>
       !p.types.has(
@@ -61,18 +80,18 @@ function memberViolations(key: string, p: Shape, base: Record<string, unknown>):
       ),
   )
     .slice(0, 2)
-    .forEach((w) => set(`wrong type ${brief(w)}`, w));
-  if (p.enum) set('outside the enumeration', 'not_a_listed_value');
+    .forEach((w) => set(`wrong type ${brief(w)}`, w, 'type'));
+  if (p.enum) set('outside the enumeration', 'not_a_listed_value', 'enum');
   for (const [b, d] of [
     [p.minimum, -1],
     [p.maximum, 1],
   ] as const)
     if (b !== undefined && Number.isSafeInteger(b + d))
-      set(`${d < 0 ? 'below the minimum' : 'above the maximum'} ${b}`, b + d);
-  if (p.minLength) set(`shorter than minLength ${p.minLength}`, 'x'.repeat(p.minLength - 1));
+      set(`${d < 0 ? 'below the minimum' : 'above the maximum'} ${b}`, b + d, d < 0 ? 'minimum' : 'maximum');
+  if (p.minLength) set(`shorter than minLength ${p.minLength}`, 'x'.repeat(p.minLength - 1), 'minLength');
   if (p.maxLength !== undefined && p.maxLength < 70_000)
-    set(`longer than maxLength ${p.maxLength}`, 'x'.repeat(p.maxLength + 1));
-  if (p.pattern) set(`not matching ${p.pattern}`, '!not matching!');
+    set(`longer than maxLength ${p.maxLength}`, 'x'.repeat(p.maxLength + 1), 'maxLength');
+  if (p.pattern) set(`not matching ${p.pattern}`, '!not matching!', 'pattern');
   return out;
 }
 
@@ -80,17 +99,22 @@ function invalidCases(ctx: ValueCtx, schema: Schema | null, s: Shape, http: bool
   const out: InputCase[] = [];
   // Over HTTP the body is the params, and a null body is a transport matter (empty params, where the spec says so).
   for (const w of http ? [[], 'x', 42] : [[], 'x', 42, null])
-    out.push({ expect: 'invalid', why: `params ${brief(w)}`, params: w });
+    out.push({ expect: 'invalid', why: `params ${brief(w)}`, params: w, cls: 'invalid: type' });
   const base = typical(ctx, schema);
   if (!s.types.has('object') || typeof base !== 'object' || base === null || Array.isArray(base)) return out;
   const b = base as Record<string, unknown>;
   for (const r of s.required) {
     const rest = { ...b };
     delete rest[r];
-    out.push({ expect: 'invalid', why: `missing required /${r}`, params: rest });
+    out.push({ expect: 'invalid', why: `missing required /${r}`, params: rest, cls: 'invalid: required' });
   }
   if (s.closed)
-    out.push({ expect: 'invalid', why: 'unknown member in a closed object', params: { ...b, unexpected_member: 1 } });
+    out.push({
+      expect: 'invalid',
+      why: 'unknown member in a closed object',
+      params: { ...b, unexpected_member: 1 },
+      cls: 'invalid: additionalProperties',
+    });
   for (const [k, p] of Object.entries(s.props)) out.push(...memberViolations(k, shapeOf(ctx.doc, p), b));
   return out;
 }

@@ -8,12 +8,14 @@
 import { collect, WINDOW_MS } from './channel-pushes';
 import { toJson } from './schema-set';
 import { shrinkChannelFailure, shrinkRefusal } from './channel-shrink';
-import { checkInvariants, type InvariantVerdict, type SeenPush } from './invariants';
+import { checkInvariants, type InvariantJudgement, type SeenPush } from './invariants';
 import type { TargetEnv } from './target-env';
 import type { ReplayCall } from './replay-file';
 import { frameMethod, type GenChannel } from './spec';
-import { zeroCounts } from './report-counts';
-import type { CheckResult, Finding, TargetCounts } from '../model';
+import { zeroCounts } from './counts';
+import { ClassTally } from './coverage';
+import { RULES } from './rules';
+import type { CheckResult, Finding, Judgement, TargetCounts } from '../model';
 
 type Done = { result: CheckResult; counts: TargetCounts };
 
@@ -21,23 +23,53 @@ function fill(address: string, values: Record<string, string>): string {
   return address.replace(/\{([^}]+)\}/g, (_m, name: string) => values[name] ?? `{${name}}`);
 }
 
-/** The valid addresses of a template (every value of each parameter, the others at their first) and the invalid ones. */
+/** At most this many combinations of the enumerated parameters are subscribed together; past it, one at a time. */
+export const MAX_COMBINATIONS = 64;
+
+/** Lengths of a parameter's value past any a server should take: each must still be answered. */
+export const LONG_VALUE_LENGTHS = [1024, 16_384] as const;
+
+/** Every combination of the listed values (the cartesian product), in order. */
+function product(lists: [string, string[]][]): Record<string, string>[] {
+  return lists.reduce<Record<string, string>[]>(
+    (acc, [k, vs]) => acc.flatMap((a) => vs.map((v) => ({ ...a, [k]: v }))),
+    [{}],
+  );
+}
+
+/**
+ * The addresses of a template. Valid: every combination of the enumerated parameters (every group ×
+ * depth of a book) when there are at most MAX_COMBINATIONS, else each value one at a time; each value the
+ * server named (instruments, currencies) one at a time, the others at their first. Invalid: a value
+ * outside an enumeration. Long: the first parameter at each of LONG_VALUE_LENGTHS.
+ */
 export function addressesOf(
   ch: GenChannel,
   env: TargetEnv,
-): { valid: string[]; invalid: string[]; missing: string | null; values: Record<string, string[]> } {
+): {
+  valid: string[];
+  invalid: string[];
+  long: string[];
+  missing: string | null;
+  values: Record<string, string[]>;
+} {
   const values: Record<string, string[]> = {};
   for (const p of ch.parameters) {
     values[p.name] = p.enum ?? (env.values.hints[p.name] ?? []).map(String);
-    if (!values[p.name]!.length) return { valid: [], invalid: [], missing: p.name, values };
+    if (!values[p.name]!.length) return { valid: [], invalid: [], long: [], missing: p.name, values };
   }
   const first = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v[0]!]));
+  const enumerated = ch.parameters.filter((p) => p.enum).map((p) => [p.name, values[p.name]!] as [string, string[]]);
+  const combos = product(enumerated);
   const valid = new Set<string>([fill(ch.address, first)]);
+  if (combos.length <= MAX_COMBINATIONS) for (const c of combos) valid.add(fill(ch.address, { ...first, ...c }));
   for (const [k, vs] of Object.entries(values)) for (const v of vs) valid.add(fill(ch.address, { ...first, [k]: v }));
   const invalid = ch.parameters
     .filter((p) => p.enum)
     .map((p) => fill(ch.address, { ...first, [p.name]: 'not_a_listed_value' }));
-  return { valid: [...valid], invalid, missing: null, values };
+  const lead = ch.parameters[0]?.name;
+  const long = lead ? LONG_VALUE_LENGTHS.map((n) => fill(ch.address, { ...first, [lead]: 'x'.repeat(n) })) : [];
+  return { valid: [...valid], invalid, long, missing: null, values };
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -47,15 +79,17 @@ export async function rpc(
   env: TargetEnv,
   name: string,
   channels: string[],
-): Promise<{ body: Record<string, unknown> | null; text: string; sent?: string }> {
+): Promise<{ body: Record<string, unknown> | null; text: string; sent?: string; kind: string }> {
   const ex = await env.session.call(frameMethod(env.spec, name), 'ws', toJson({ channels }));
+  const kind = ex.outcome.kind;
   if (ex.outcome.kind !== 'response')
     return {
       body: null,
       text: ex.outcome.kind === 'closed' || ex.outcome.kind === 'silence' ? ex.outcome.what : '',
       sent: ex.sent,
+      kind,
     };
-  return { body: isObj(ex.outcome.json) ? ex.outcome.json : null, text: ex.outcome.text, sent: ex.sent };
+  return { body: isObj(ex.outcome.json) ? ex.outcome.json : null, text: ex.outcome.text, sent: ex.sent, kind };
 }
 
 /** Judge one invalid address sent with a valid one: refused for that address alone. */
@@ -67,7 +101,8 @@ export function judgeInvalid(
   if (!res.body) return 'inconclusive';
   const f = (got: string): Finding => ({
     pointer: '/result/status',
-    rule: 'an invalid address is refused for that address alone',
+    ruleId: 'channel-invalid-refused-alone',
+    rule: RULES['channel-invalid-refused-alone'],
     expected: `${invalid} refused, ${valid} subscribed`,
     got,
     message: `subscribe [${valid}, ${invalid}]: ${got}`,
@@ -88,18 +123,24 @@ async function runInvalid(
   invalid: string[],
   counts: TargetCounts,
   findings: Finding[],
+  tally: ClassTally,
 ): Promise<void> {
   counts.invalid = invalid.length;
   for (const bad of invalid) {
     const res = await rpc(env, env.spec.subscribe, [valid, bad]);
     const r = judgeInvalid(res, valid, bad);
+    tally.ran('invalid address: enum', typeof r === 'string' ? r : 'fail');
     if (typeof r === 'string') {
       counts[r]++;
       continue;
     }
     counts.fail++;
-    const verdict = { status: 'fail' as const, rule: r.rule, expected: r.expected, got: r.got };
-    const call = { params: toJson({ channels: [valid, bad] }), sent: res.sent ?? '', received: [res.text], verdict };
+    const call = {
+      params: toJson({ channels: [valid, bad] }),
+      sent: res.sent ?? '',
+      received: [res.text],
+      verdict: verdictOf(r),
+    };
     // Already the smallest: one parameter outside its list, the others at their first values, one valid companion.
     const path = env.onChannelFailure(ch, 'invalid', { address: bad, valid }, call, undefined, 0);
     findings.push(path ? { ...r, message: `${r.message} [replay: ${path}]` } : r);
@@ -107,34 +148,93 @@ async function runInvalid(
   await rpc(env, env.spec.unsubscribe, [valid, ...invalid]);
 }
 
+/**
+ * Each long address alone: the server must answer it (a refusal is fine) and keep the connection. A
+ * silence counts as a failure only with positive evidence: a later subscribe on the same connection was
+ * answered while this one never was.
+ */
+async function runLong(
+  env: TargetEnv,
+  ch: GenChannel,
+  valid: string,
+  long: string[],
+  counts: TargetCounts,
+  findings: Finding[],
+  tally: ClassTally,
+): Promise<void> {
+  counts.invalid += long.length;
+  for (const address of long) {
+    const res = await rpc(env, env.spec.subscribe, [address]);
+    const f = (got: string): Finding => ({
+      pointer: '/params/channels/0',
+      ruleId: 'channel-long-address-answered',
+      rule: RULES['channel-long-address-answered'],
+      expected: `an answer to the subscription of a ${address.length}-character address`,
+      got,
+      message: `subscribe [${address.slice(0, 40)}…(${address.length} chars)]: ${got}`,
+    });
+    if (res.kind === 'response') {
+      counts.pass++;
+      tally.ran('long address', 'pass');
+      await rpc(env, env.spec.unsubscribe, [address]);
+      continue;
+    }
+    if (res.kind === 'closed') {
+      counts.fail++;
+      tally.ran('long address', 'fail');
+      findings.push(f(`the connection was closed: ${res.text}`));
+      continue;
+    }
+    const probe = await rpc(env, env.spec.subscribe, [valid]);
+    if (probe.kind !== 'response') {
+      counts.inconclusive++;
+      tally.ran('long address', 'inconclusive');
+      continue;
+    }
+    await rpc(env, env.spec.unsubscribe, [valid]);
+    counts.fail++;
+    tally.ran('long address', 'fail');
+    findings.push(f(`${res.text}, while a later subscribe of ${valid} on the connection was answered`));
+  }
+}
+
 async function runChannel(env: TargetEnv, ch: GenChannel, seen: SeenPush[]): Promise<Done> {
   const started = Date.now();
   const id = `generated.channel.${ch.id}`;
   const counts = zeroCounts(id, ch.address, 'channel', 'ws');
   const findings: Finding[] = [];
-  const { valid, invalid, missing, values } = addressesOf(ch, env);
+  const { valid, invalid, long, missing, values } = addressesOf(ch, env);
+  const tally = new ClassTally();
+  for (const a of valid) tally.generated(`address ${a}`);
+  tally.generated('invalid address: enum', invalid.length);
+  tally.generated('long address', long.length);
+  if (missing) tally.generated('addresses');
   const skip =
     ch.access === 'private' && env.session.noLogin
       ? `needs a login: ${env.session.noLogin}`
       : missing
-        ? `no known value for {${missing}}: the spec lists none for it (no enum) and the server told none${env.namesSkipped.length ? ` (${env.namesSkipped.join('; ')})` : ''}`
+        ? `no known value for {${missing}}: the spec lists none for it (no enum) and ` +
+          `the server told none${env.namesSkipped.length ? ` (${env.namesSkipped.join('; ')})` : ''}`
         : null;
   if (!skip && Date.now() < env.deadline) {
     const conn = await env.session.conn(env.session.noLogin ? 'anon' : 'login');
-    await runInvalid(env, ch, valid[0]!, invalid, counts, findings);
+    await runInvalid(env, ch, valid[0]!, invalid, counts, findings, tally);
     const from = conn.frames.length;
     counts.valid = valid.length;
     const sub = await rpc(env, env.spec.subscribe, valid);
     const pushes = await collect(conn, from, valid);
     await rpc(env, env.spec.unsubscribe, valid);
     seen.push(...pushes);
-    const fails = judgeValid(env, ch, valid, sub, pushes, counts, findings);
+    const fails = judgeValid(env, ch, valid, sub, pushes, counts, findings, tally);
     await recordPushFailures(env, ch, valid, values, fails, findings);
     if (sub.body && 'error' in sub.body) await recordRefusal(env, ch, valid, sub, findings);
+    // Last: a server that closes on a long address must not cost the pushes above.
+    await runLong(env, ch, valid[0]!, long, counts, findings, tally);
   }
+  tally.notReached(skip ?? 'the --duration passed');
   return {
     result: channelResult(id, ch, skip, counts, findings, started),
-    counts: skip ? { ...counts, skipped: skip } : counts,
+    counts: { ...counts, ...(skip ? { skipped: skip } : {}), classes: tally.list() },
   };
 }
 
@@ -149,16 +249,20 @@ function judgeValid(
   pushes: SeenPush[],
   counts: TargetCounts,
   findings: Finding[],
+  tally: ClassTally,
 ): PushFailure[] {
   const fails: PushFailure[] = [];
   for (const address of valid) {
     const mine = pushes.filter((p) => p.channel === address);
     const bad = mine.find((p) => !env.schemas.valid(ch.payload, p.data));
+    const failed = (sub.body && 'error' in sub.body) || bad;
+    tally.ran(`address ${address}`, failed ? 'fail' : mine.length ? 'pass' : 'inconclusive');
     if (sub.body && 'error' in sub.body) {
       counts.fail++;
       findings.push({
         pointer: '',
-        rule: 'a valid address is subscribed',
+        ruleId: 'channel-valid-subscribed',
+        rule: RULES['channel-valid-subscribed'],
         expected: `${address} subscribed`,
         got: sub.text.slice(0, 300),
         message: `subscribe to valid ${address} refused`,
@@ -175,7 +279,8 @@ function pushFinding(env: TargetEnv, ch: GenChannel, address: string, push: Seen
   const why = env.schemas.why(ch.payload, push.data);
   return {
     pointer: '/params/data',
-    rule: 'pushes conform to the payload schema',
+    ruleId: 'channel-push-conforms',
+    rule: RULES['channel-push-conforms'],
     expected: `a payload of ${ch.address}`,
     got: `${why}: ${JSON.stringify(push.data).slice(0, 300)}`,
     message: `push on ${address}: ${why}`,
@@ -214,11 +319,11 @@ async function recordRefusal(
   sub: { text: string; sent?: string },
   findings: Finding[],
 ): Promise<void> {
-  const i = findings.findIndex((f) => f.rule === 'a valid address is subscribed');
+  const i = findings.findIndex((f) => f.ruleId === 'channel-valid-subscribed');
   if (i < 0) return;
   const s = await shrinkRefusal(env, ch, set);
   const f = findings[i]!;
-  const verdict = { status: 'fail' as const, rule: f.rule, expected: f.expected, got: f.got };
+  const verdict = verdictOf(f);
   const original = { params: toJson({ channels: set }), sent: sub.sent ?? '', received: [sub.text], verdict };
   const call = s
     ? { params: toJson({ channels: s.set }), sent: s.ex.sent, received: s.ex.received, verdict }
@@ -232,9 +337,15 @@ async function recordRefusal(
 /** The replay call of a push that does not conform: the subscription it came on, and the push. */
 function pushCall(env: TargetEnv, set: string[], push: SeenPush, f: Finding): ReplayCall {
   const params = toJson({ channels: set });
-  const sent = `{"jsonrpc":"2.0","id":"replay-subscribe","method":${JSON.stringify(env.spec.subscribe)},"params":${params}}`;
+  const sent =
+    `{"jsonrpc":"2.0","id":"replay-subscribe","method":${JSON.stringify(env.spec.subscribe)}` + `,"params":${params}}`;
   const received = [JSON.stringify({ channel: push.channel, data: push.data })];
-  return { params, sent, received, verdict: { status: 'fail', rule: f.rule, expected: f.expected, got: f.got } };
+  return { params, sent, received, verdict: verdictOf(f) };
+}
+
+/** The failed judgement a finding of a channel template records in its replay file. */
+function verdictOf(f: Finding): Judgement {
+  return { status: 'fail', ruleId: f.ruleId ?? 'unrecorded', rule: f.rule, expected: f.expected, got: f.got };
 }
 
 function channelResult(
@@ -246,7 +357,10 @@ function channelResult(
   started: number,
 ): CheckResult {
   const status = skip ? 'skip' : counts.fail ? 'fail' : counts.pass ? 'pass' : 'inconclusive';
-  const summary = `${counts.valid} valid and ${counts.invalid} invalid addresses: ${counts.pass} pass, ${counts.fail} fail, ${counts.inconclusive} inconclusive (no push in ${WINDOW_MS} ms or no answer), ${counts.note} notes`;
+  const summary =
+    `${counts.valid} valid and ${counts.invalid} invalid addresses: ${counts.pass}` +
+    ` pass, ${counts.fail} fail, ${counts.inconclusive} inconclusive (no push ` +
+    `in ${WINDOW_MS} ms or no answer), ${counts.note} notes`;
   return {
     id,
     area: 'generated',
@@ -263,7 +377,9 @@ function channelResult(
   };
 }
 
-/** Every chosen channel template, then the invariants of what they pushed; each outcome passed to `done` as it comes. */
+/**
+ * Every chosen channel template, then the invariants of what they pushed; each outcome passed to `done` as it comes.
+ */
 export async function runChannelTargets(
   env: TargetEnv,
   chosen: (id: string) => boolean,
@@ -274,7 +390,7 @@ export async function runChannelTargets(
   if (chosen('generated.invariants')) done(invariantResult(checkInvariants(seen), seen.length));
 }
 
-function invariantResult(verdicts: InvariantVerdict[], pushes: number): Done {
+function invariantResult(verdicts: InvariantJudgement[], pushes: number): Done {
   // The invariants are about books, publish ids and trades: pushes that carry none of them are no test of them.
   const skip =
     pushes > 0 && verdicts.length === 0
@@ -311,6 +427,7 @@ function invariantResult(verdicts: InvariantVerdict[], pushes: number): Done {
     durationMs: 0,
     findings: fails.slice(0, 20).map((f) => ({
       pointer: '/params/data',
+      ruleId: `invariant-${f.invariant}`,
       rule: f.invariant,
       expected: 'the invariant holds',
       got: f.message,

@@ -39,7 +39,8 @@ export async function runGenerateCli(p: CliOptions, io: GenIo, loadSpec?: SpecLo
         if (e.type === 'started') {
           io.out(
             visible(
-              `exchange-api conformance --generate: ${p.ws} — seed ${e.seed} (--seed ${e.seed} reproduces this run); spec ${e.spec}`,
+              `exchange-api conformance --generate: ${p.ws} — seed ${e.seed} (--seed ${e.seed}` +
+                ` reproduces this run); spec ${e.spec}`,
             ),
           );
           if (e.pacing.length) io.out(visible(`paced under: ${e.pacing.map(budgetLine).join('; ')}`));
@@ -70,8 +71,10 @@ export async function runReplayCli(p: CliOptions, io: GenIo, loadSpec?: SpecLoad
     });
     const what =
       r.replay.kind === 'sequence'
-        ? `sequence ${r.replay.method}, ${r.replay.sequence?.frames.length ?? 0} frames sent again, the last judged (${r.replay.why})`
-        : `${r.replay.method} over ${r.replay.transport}, ${r.replay.expect} input (${r.replay.why}) ${r.replay.call.params.slice(0, 200)}`;
+        ? `sequence ${r.replay.method}, ${r.replay.sequence?.frames.length ?? 0} frames ` +
+          `sent again, the last judged (${r.replay.why})`
+        : `${r.replay.method} over ${r.replay.transport}, ${r.replay.expect} input ` +
+          `(${r.replay.why}) ${r.replay.call.params.slice(0, 200)}`;
     const word = r.status === 'fixed' ? 'FIXED' : r.status === 'still-failing' ? 'STILL FAILING' : 'INCONCLUSIVE';
     io.out(visible(`${word}: ${what}`));
     io.out(visible(`  ${r.verdict.rule}: expected ${r.verdict.expected}; got ${r.verdict.got}`));

@@ -4,6 +4,7 @@
  * publish ids increasing per channel, and trade prices within the range the instrument's book showed
  * (a note: the document does not state it). Recognised by shape, so they apply to any spec's payloads.
  */
+import type { Status } from '../model';
 
 /** One push as seen: its channel, data and time. */
 export interface SeenPush {
@@ -12,10 +13,10 @@ export interface SeenPush {
   t: number;
 }
 
-/** One invariant's verdict on one push. */
-export interface InvariantVerdict {
-  invariant: string;
-  status: 'pass' | 'fail' | 'note';
+/** One invariant judged on one push (its rule id: `invariant-` and its name, rules.ts). */
+export interface InvariantJudgement {
+  invariant: 'order-book' | 'publish-id-increasing' | 'trade-price-in-book-range';
+  status: Extract<Status, 'pass' | 'fail' | 'note'>;
   channel: string;
   message: string;
 }
@@ -64,9 +65,9 @@ function bookRanges(pushes: readonly SeenPush[]): Map<string, { low: number; hig
   return ranges;
 }
 
-function publishIds(pushes: readonly SeenPush[]): InvariantVerdict[] {
+function publishIds(pushes: readonly SeenPush[]): InvariantJudgement[] {
   const last = new Map<string, number>();
-  const out: InvariantVerdict[] = [];
+  const out: InvariantJudgement[] = [];
   for (const p of pushes) {
     if (!isObj(p.data) || typeof p.data.publish_id !== 'number') continue;
     const prev = last.get(p.channel);
@@ -86,9 +87,9 @@ function publishIds(pushes: readonly SeenPush[]): InvariantVerdict[] {
   return out;
 }
 
-function tradesInRange(pushes: readonly SeenPush[]): InvariantVerdict[] {
+function tradesInRange(pushes: readonly SeenPush[]): InvariantJudgement[] {
   const ranges = bookRanges(pushes);
-  const out: InvariantVerdict[] = [];
+  const out: InvariantJudgement[] = [];
   for (const p of pushes) {
     for (const trade of Array.isArray(p.data) ? p.data : []) {
       if (!isObj(trade) || typeof trade.instrument_name !== 'string' || trade.trade_price === undefined) continue;
@@ -108,8 +109,8 @@ function tradesInRange(pushes: readonly SeenPush[]): InvariantVerdict[] {
 }
 
 /** Every invariant's verdict on every push it applies to. */
-export function checkInvariants(pushes: readonly SeenPush[]): InvariantVerdict[] {
-  const books: InvariantVerdict[] = [];
+export function checkInvariants(pushes: readonly SeenPush[]): InvariantJudgement[] {
+  const books: InvariantJudgement[] = [];
   for (const p of pushes) {
     if (!isObj(p.data) || !levels(p.data.bids) || !levels(p.data.asks)) continue;
     const problem = bookProblem(p.data);

@@ -7,14 +7,15 @@ import { casesOf, type InputCase } from './cases';
 import { shrinkFailure } from './shrink';
 import { toJson } from './schema-set';
 import { runCase, skipReason, type TargetEnv } from './target-env';
-import type { Outcome, Verdict } from './verdict';
+import type { Outcome } from './verdict';
 import type { Exchange } from './session';
 import type { ReplayCall } from './replay-file';
 import type { GenMethod } from './spec';
-import { zeroCounts } from './report-counts';
-import type { CheckResult, Finding, Observation, TargetCounts, TranscriptEntry } from '../model';
+import { zeroCounts } from './counts';
+import { ClassTally } from './coverage';
+import type { CheckResult, Finding, Judgement, Observation, TargetCounts, TranscriptEntry } from '../model';
 
-const callOf = (c: InputCase, ex: Exchange, verdict: Verdict): ReplayCall => ({
+const callOf = (c: InputCase, ex: Exchange, verdict: Judgement): ReplayCall => ({
   params: toJson(c.params),
   sent: ex.sent,
   received: ex.received,
@@ -35,6 +36,9 @@ function methodNotFound(o: Outcome): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === -32601;
 }
 
+/** A case's coverage class (cases.ts sets it; a case made elsewhere is counted by its expectation). */
+const classOf = (c: InputCase): string => c.cls ?? (c.expect === 'valid' ? 'valid edge' : 'invalid');
+
 /** Run every case of a method on a transport. */
 export async function runMethodTarget(
   env: TargetEnv,
@@ -48,7 +52,11 @@ export async function runMethodTarget(
   const observations: Observation[] = [];
   const transcript: TranscriptEntry[] = [];
   let skip = skipReason(env, m, t);
-  const cases = skip ? [] : casesOf(env.values, env.schemas, m.params, env.randomCases, t);
+  // Generated even when skipped: the coverage table names the classes a skipped target did not reach.
+  const all = casesOf(env.values, env.schemas, m.params, env.randomCases, t);
+  const cases = skip ? [] : all;
+  const tally = new ClassTally();
+  for (const c of all) tally.generated(classOf(c));
   const shrunkRules = new Set<string>();
   for (const c of cases) {
     counts[c.expect]++;
@@ -63,23 +71,29 @@ export async function runMethodTarget(
       break;
     }
     counts[verdict.status]++;
+    tally.ran(classOf(c), verdict.status);
     if (verdict.status === 'note')
       observations.push({
-        text: `should-level note (${c.expect} input ${c.why}): ${verdict.rule}; expected ${verdict.expected}; got ${verdict.got}`,
+        text:
+          `should-level note (${c.expect} input ${c.why}): ${verdict.rule}; expected ` +
+          `${verdict.expected}; got ${verdict.got}`,
       });
     if (verdict.status !== 'fail') continue;
     // The first failure of each rule is shrunk; later ones of the same rule are recorded as they came.
-    const shrunk = shrunkRules.has(verdict.rule) ? null : await shrinkFailure(env, m, t, c, verdict);
-    shrunkRules.add(verdict.rule);
+    const shrunk = shrunkRules.has(verdict.ruleId) ? null : await shrinkFailure(env, m, t, c, verdict);
+    shrunkRules.add(verdict.ruleId);
     const first = callOf(c, ex, verdict);
     const call = shrunk ? shrunk.call : first;
     const path = env.onFailure(m, t, c, call, shrunk ? first : undefined, shrunk?.steps ?? 0);
     findings.push({
       pointer: '/params',
+      ruleId: verdict.ruleId,
       rule: verdict.rule,
       expected: verdict.expected,
       got: verdict.got,
-      message: `${c.expect} input (${c.why}) ${call.params.length > 200 ? `${call.params.slice(0, 200)}…` : call.params}: ${verdict.got}${path ? ` [replay: ${path}]` : ''}`,
+      message:
+        `${c.expect} input (${c.why}) ${call.params.length > 200 ? `${call.params.slice(0, 200)}…` : call.params}` +
+        `: ${verdict.got}${path ? ` [replay: ${path}]` : ''}`,
     });
     const now = Date.now() - env.t0;
     transcript.push(
@@ -89,9 +103,12 @@ export async function runMethodTarget(
   }
   // A method not served has no verdicts: its counts start over, with the reason.
   const kept = skip === NOT_SERVED ? zeroCounts(id, m.name, 'method', t) : counts;
+  const classes = skip === NOT_SERVED ? new ClassTally() : tally;
+  if (skip === NOT_SERVED) for (const c of all) classes.generated(classOf(c));
+  classes.notReached(skip ?? 'the --duration passed');
   return {
     result: resultOf(id, m, t, skip, kept, findings, observations, transcript, started),
-    counts: skip ? { ...kept, skipped: skip } : kept,
+    counts: { ...kept, ...(skip ? { skipped: skip } : {}), classes: classes.list() },
   };
 }
 
@@ -107,7 +124,10 @@ function resultOf(
   started: number,
 ): CheckResult {
   const status = skip ? 'skip' : counts.fail > 0 ? 'fail' : counts.pass > 0 ? 'pass' : 'inconclusive';
-  const summary = `${counts.valid} valid and ${counts.invalid} invalid inputs: ${counts.pass} pass, ${counts.fail} fail, ${counts.inconclusive} inconclusive, ${counts.note} notes, ${counts.notRun} not run`;
+  const summary =
+    `${counts.valid} valid and ${counts.invalid} invalid inputs: ${counts.pass}` +
+    ` pass, ${counts.fail} fail, ${counts.inconclusive} inconclusive, ${counts.note}` +
+    ` notes, ${counts.notRun} not run`;
   return {
     id,
     area: 'generated',

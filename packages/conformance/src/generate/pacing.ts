@@ -16,7 +16,10 @@ export interface PaceBudget {
   windowMs: number;
   /** Where the points come from. */
   source: 'server' | 'spec';
-  /** Set when the window is the server's too (else the spec's: getRateLimits gives it only in the window's first answer). */
+  /**
+   * Set when the window is the server's too (else the spec's: getRateLimits gives it only in the window's first
+   * answer).
+   */
   windowFromServer?: true;
 }
 

@@ -9,14 +9,16 @@ import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { createInside, makeFolder, refuseLinks } from '@exchange-api/types/write-inside';
 import { readRegularFile } from '../read-regular';
-import type { Verdict } from './verdict';
+import { assertReplayFile } from './replay-schema';
+import { ruleIdOf } from './rules';
+import type { Judgement } from '../model';
 
 /** One failing call as recorded. */
 export interface ReplayCall {
   params: string;
   sent: string;
   received: string[];
-  verdict: Verdict;
+  verdict: Judgement;
 }
 
 /** One frame of a sequence, in the order sent. */
@@ -143,7 +145,10 @@ export function writeReplay(p: ReplayPlace, r: ReplayFile, n: number): string {
   throw new Error(`${p.shown} holds replay files numbered ${n} to ${n + 9_999} already: choose another folder`);
 }
 
-/** Read a replay file; throws an Error saying what is wrong with it. */
+/**
+ * Read a replay file through its schema (replay-schema.ts); throws an Error naming the file and what is
+ * wrong with it. A file written before rule ids were recorded gets the id its rule's words name.
+ */
 export function readReplay(path: string): ReplayFile {
   const text = readRegularFile(path, 'the replay file');
   let r: unknown;
@@ -152,13 +157,9 @@ export function readReplay(path: string): ReplayFile {
   } catch (err) {
     throw new Error(`cannot read the replay file ${path}: ${(err as Error).message}`, { cause: err });
   }
-  const f = r as Partial<ReplayFile>;
-  if (
-    f.format !== 'exchange-api-conformance-replay' ||
-    f.formatVersion !== 1 ||
-    !f.call ||
-    typeof f.method !== 'string'
-  )
-    throw new Error(`${path} is not a replay file of format version 1 (exchange-api-conformance-replay)`);
-  return f as ReplayFile;
+  assertReplayFile(path, r);
+  const f = r as ReplayFile;
+  for (const c of [f.call, f.original])
+    if (c && c.verdict.ruleId === undefined) c.verdict.ruleId = ruleIdOf(c.verdict.rule);
+  return f;
 }

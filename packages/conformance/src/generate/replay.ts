@@ -13,7 +13,9 @@ import { readReplay, type ReplayFile } from './replay-file';
 import { SchemaSet } from './schema-set';
 import { Session, sendFrame, type Exchange } from './session';
 import { specOf } from './run';
-import { judge, type Verdict } from './verdict';
+import { judge } from './verdict';
+import { judged, rule as ruleOf } from './rules';
+import type { Judgement } from '../model';
 import { judgeInvalid } from './channel-target';
 import { collect } from './channel-pushes';
 import { replaySequence } from './sequence-replay';
@@ -38,7 +40,7 @@ export interface ReplayOptions {
 export interface ReplayOutcome {
   status: 'fixed' | 'still-failing' | 'inconclusive';
   replay: ReplayFile;
-  verdict: Verdict;
+  verdict: Judgement;
   received: string[];
 }
 
@@ -54,7 +56,10 @@ async function resend(session: Session, m: GenMethod, r: ReplayFile): Promise<Ex
   }
 }
 
-/** Replay a channel failure: the subscribe frame again, then its answer (an invalid address) or its pushes (a valid one). */
+/**
+ * Replay a channel failure: the subscribe frame again, then its answer (an invalid address) or its pushes (a valid
+ * one).
+ */
 async function replayChannel(session: Session, spec: GenSpec, r: ReplayFile): Promise<Omit<ReplayOutcome, 'replay'>> {
   const ch = spec.channels.find((c) => c.id === r.method);
   if (!ch || !r.channel) throw new Error(`the spec ${spec.file} has no channel ${r.method} (the replay file's)`);
@@ -62,6 +67,13 @@ async function replayChannel(session: Session, spec: GenSpec, r: ReplayFile): Pr
   const from = conn.frames.length;
   const got = await sendFrame(conn, r.call.sent, (JSON.parse(r.call.sent) as { id: string }).id);
   const { address, valid } = r.channel;
+  // The recorded failure's rule, judged again.
+  const again = (status: Judgement['status'], got: string, expected = r.call.verdict.expected): Judgement => ({
+    ...r.call.verdict,
+    status,
+    expected,
+    got,
+  });
   if (r.expect === 'invalid') {
     const o = got.outcome;
     const body =
@@ -72,48 +84,29 @@ async function replayChannel(session: Session, spec: GenSpec, r: ReplayFile): Pr
     if (typeof j === 'object')
       return {
         status: 'still-failing',
-        verdict: { status: 'fail', rule: j.rule, expected: j.expected, got: j.got },
+        verdict: judged('fail', ruleOf('channel-invalid-refused-alone', j.rule), j.expected, j.got),
         received: got.received,
       };
-    const verdict: Verdict = {
-      status: j === 'pass' ? 'pass' : 'inconclusive',
-      rule: r.call.verdict.rule,
-      expected: r.call.verdict.expected,
-      got: j === 'pass' ? `${address} refused alone` : 'no evidence either way',
-    };
+    const verdict =
+      j === 'pass' ? again('pass', `${address} refused alone`) : again('inconclusive', 'no evidence either way');
     return { status: j === 'pass' ? 'fixed' : 'inconclusive', verdict, received: got.received };
   }
   const answer = got.outcome.kind === 'response' ? (got.outcome.json as Record<string, unknown> | null) : null;
   if (answer && typeof answer === 'object' && 'error' in answer) {
-    const rule = 'a valid address is subscribed';
     const text = got.outcome.kind === 'response' ? got.outcome.text.slice(0, 300) : '';
     return {
       status: 'still-failing',
-      verdict: { status: 'fail', rule, expected: `${address} subscribed`, got: text },
+      verdict: judged('fail', 'channel-valid-subscribed', `${address} subscribed`, text),
       received: got.received,
     };
   }
   const pushes = (await collect(conn, from, [address])).filter((p) => p.channel === address);
   const bad = pushes.find((p) => !new SchemaSet(spec.doc).valid(ch.payload, p.data));
   const received = pushes.map((p) => JSON.stringify({ channel: p.channel, data: p.data }));
-  const rule = r.call.verdict.rule;
-  if (bad)
-    return {
-      status: 'still-failing',
-      verdict: { status: 'fail', rule, expected: r.call.verdict.expected, got: JSON.stringify(bad.data).slice(0, 300) },
-      received,
-    };
+  if (bad) return { status: 'still-failing', verdict: again('fail', JSON.stringify(bad.data).slice(0, 300)), received };
   if (!pushes.length)
-    return {
-      status: 'inconclusive',
-      verdict: { status: 'inconclusive', rule, expected: 'a push', got: 'no push in the window' },
-      received,
-    };
-  return {
-    status: 'fixed',
-    verdict: { status: 'pass', rule, expected: r.call.verdict.expected, got: `${pushes.length} conforming pushes` },
-    received,
-  };
+    return { status: 'inconclusive', verdict: again('inconclusive', 'no push in the window', 'a push'), received };
+  return { status: 'fixed', verdict: again('pass', `${pushes.length} conforming pushes`), received };
 }
 
 /**

@@ -8,7 +8,8 @@ import type { WsConn } from '../connection';
 import type { TargetEnv } from './target-env';
 import type { Exchange } from './session';
 import type { SequenceFrame, SequenceJudge } from './replay-file';
-import { zeroCounts } from './report-counts';
+import { zeroCounts } from './counts';
+import { rule as ruleOf, type Rule, type RuleId } from './rules';
 import type { CheckResult, Finding, Observation, TargetCounts, TranscriptEntry } from '../model';
 
 /** A sequence's record: its counts, findings, notes and the frames of its failing steps. */
@@ -50,7 +51,10 @@ export class SequenceLog {
     this.observations.push({ text: `should-level note: ${text}` });
   }
 
-  /** Call a method by name on the sequence's connection, paced; its frame is recorded (null when the spec has no such method). */
+  /**
+   * Call a method by name on the sequence's connection, paced; its frame is recorded (null when the spec has no such
+   * method).
+   */
   async call(
     conn: WsConn,
     name: string,
@@ -67,12 +71,13 @@ export class SequenceLog {
    * Record a failed step with its exchange. With `judge` (how the step's answer is judged), the failing
    * step is the last frame sent, and the frames so far are written as a replay file.
    */
-  fail(rule: string, expected: string, got: string, ex?: Exchange, judge?: SequenceJudge): void {
+  fail(by: Rule | RuleId, expected: string, got: string, ex?: Exchange, judge?: SequenceJudge): void {
+    const rule = typeof by === 'string' ? ruleOf(by) : by;
     this.counts.valid++;
     this.counts.fail++;
     const path = judge ? this.replay(rule, expected, got, judge) : null;
-    const message = `${this.name}: ${rule}: got ${got}${path ? ` [replay: ${path}]` : ''}`;
-    this.findings.push({ pointer: '', rule, expected, got, message });
+    const message = `${this.name}: ${rule.text}: got ${got}${path ? ` [replay: ${path}]` : ''}`;
+    this.findings.push({ pointer: '', ruleId: rule.id, rule: rule.text, expected, got, message });
     if (ex) {
       const t = Date.now() - this.env.t0;
       this.transcript.push(
@@ -82,7 +87,7 @@ export class SequenceLog {
     }
   }
 
-  private replay(rule: string, expected: string, got: string, judge: SequenceJudge): string | null {
+  private replay(rule: Rule, expected: string, got: string, judge: SequenceJudge): string | null {
     const last = this.frames[this.frames.length - 1];
     if (!last) return null;
     const params = (/"params":(.*)}$/s.exec(last.sent)?.[1] ?? 'null').trim();
@@ -96,7 +101,12 @@ export class SequenceLog {
         wallet: s.wallet?.address ?? null,
         subaccounts: s.subaccounts,
       },
-      { params, sent: last.sent, received: last.received, verdict: { status: 'fail', rule, expected, got } },
+      {
+        params,
+        sent: last.sent,
+        received: last.received,
+        verdict: { status: 'fail', ruleId: rule.id, rule: rule.text, expected, got },
+      },
     );
   }
 

@@ -5,11 +5,12 @@
  * replace of it are refused with a documented code, never served.
  */
 import type { Wallet } from 'ethers';
-import { fromUnits, roundTo, toUnits } from '../checks/decimals';
+import { DECIMAL_DIGITS, decimalToUnits, truncateTo, unitsToDecimal } from '@exchange-api/types/decimal';
 import { signedParams } from '../checks/actions';
 import { isNotification, pushOf, type WsConn } from '../connection';
 import { bodyOf, documentedError, SequenceLog } from './sequence-kit';
 import type { TargetEnv } from './target-env';
+import { rule } from './rules';
 import type { CheckResult, TargetCounts } from '../model';
 
 const NEEDED = [
@@ -62,18 +63,18 @@ async function openIds(c: Ctx): Promise<string[] | null> {
 async function restingPrice(c: Ctx): Promise<string | null> {
   const t = bodyOf((await c.log.call(c.conn, 'public/get_ticker', { instrument_name: c.inst.instrument_name }))!)
     ?.result as Record<string, unknown> | undefined;
-  const ref = toUnits(String(t?.best_bid_price ?? t?.b ?? t?.best_ask_price ?? t?.a ?? ''));
-  const tick = toUnits(String(c.inst.tick_size ?? '')) ?? 0n;
+  const ref = decimalToUnits(String(t?.best_bid_price ?? t?.b ?? t?.best_ask_price ?? t?.a ?? ''), DECIMAL_DIGITS);
+  const tick = decimalToUnits(String(c.inst.tick_size ?? ''), DECIMAL_DIGITS) ?? 0n;
   if (ref === null || ref <= 0n || tick <= 0n) return null;
-  const low = roundTo(ref / 2n, tick);
-  return fromUnits(low > 0n ? low : tick);
+  const low = truncateTo(ref / 2n, tick);
+  return unitsToDecimal(low > 0n ? low : tick, DECIMAL_DIGITS);
 }
 
 function expectRefusal(c: Ctx, what: string, body: Record<string, unknown> | null): void {
   if (!body) c.log.inconclusive(`no answer to ${what}`);
   else if ('result' in body)
     c.log.fail(
-      `${what} is refused`,
+      rule('order-action-refused', `${what} is refused`),
       'a documented error code',
       `a result: ${JSON.stringify(body.result).slice(0, 200)}`,
       undefined,
@@ -81,7 +82,7 @@ function expectRefusal(c: Ctx, what: string, body: Record<string, unknown> | nul
     );
   else if (documentedError(c.env, body)) c.log.pass();
   else
-    c.log.fail('error codes come from the error table', 'a documented code', JSON.stringify(body.error), undefined, {
+    c.log.fail('error-code-documented', 'a documented code', JSON.stringify(body.error), undefined, {
       kind: 'refused',
     });
 }
@@ -104,7 +105,7 @@ async function lifeCycle(c: Ctx): Promise<void> {
   const id = orderIdOf(placed);
   if (!id)
     return c.log.fail(
-      'a valid signed resting order is accepted',
+      'order-accepted',
       'a result with order.order_id',
       JSON.stringify(placed?.error ?? placed).slice(0, 300),
       undefined,
@@ -120,13 +121,13 @@ async function lifeCycle(c: Ctx): Promise<void> {
   else c.log.inconclusive(`no push of ${id} on ${channel} within 3000 ms`);
   const open1 = await openIds(c);
   if (open1?.includes(id)) c.log.pass();
-  else c.log.fail('a placed resting order is among the open orders', id, JSON.stringify(open1));
+  else c.log.fail('order-open', id, JSON.stringify(open1));
   const replaced = await act(c, 'private/replace', { ...base, limit_price: price, order_id_to_cancel: id });
   const newId = orderIdOf(replaced);
   if (newId && orderIdOf(replaced, 'cancelled_order') === id) c.log.pass();
   else
     return c.log.fail(
-      'replace cancels the order and places another',
+      'order-replaced',
       `cancelled_order ${id} and a new order`,
       JSON.stringify(replaced).slice(0, 300),
     );
@@ -144,17 +145,12 @@ async function cancelAndAfter(
   const cancelled = await act(c, 'private/cancel', { instrument_name: c.inst.instrument_name, order_id: newId });
   if (cancelled && 'result' in cancelled) c.log.pass();
   else
-    c.log.fail('cancel of an open order is served', 'a result', JSON.stringify(cancelled).slice(0, 300), undefined, {
+    c.log.fail('order-cancelled', 'a result', JSON.stringify(cancelled).slice(0, 300), undefined, {
       kind: 'served',
     });
   const open2 = await openIds(c);
   if (open2 && !open2.includes(id) && !open2.includes(newId)) c.log.pass();
-  else
-    c.log.fail(
-      'cancelled and replaced orders are gone from the open orders',
-      `neither ${id} nor ${newId}`,
-      JSON.stringify(open2),
-    );
+  else c.log.fail('orders-gone', `neither ${id} nor ${newId}`, JSON.stringify(open2));
   expectRefusal(
     c,
     'a second cancel of a cancelled order',

@@ -10,12 +10,13 @@ import { isNotification, pushOf, type RpcResponse, type WsConn } from '../connec
 import { sendFrame, type Session } from './session';
 import type { ReplayFile, SequenceFrame, SequenceJudge } from './replay-file';
 import type { GenSpec } from './spec';
-import type { Outcome, Verdict } from './verdict';
+import type { Outcome } from './verdict';
+import type { Judgement } from '../model';
 
 /** The outcome of a replayed sequence. */
 export interface SequenceOutcome {
   status: 'fixed' | 'still-failing' | 'inconclusive';
-  verdict: Verdict;
+  verdict: Judgement;
   received: string[];
 }
 
@@ -95,7 +96,7 @@ async function judgeLast(
   o: Outcome,
   conn: WsConn,
   names: Names,
-): Promise<Verdict['status'] | 'none'> {
+): Promise<Judgement['status'] | 'none'> {
   const body = bodyOf(o);
   if (judge.kind === 'pushes') {
     const from = conn.frames.length;
@@ -142,20 +143,21 @@ export async function replaySequence(session: Session, spec: GenSpec, r: ReplayF
       learnIds(parse(f.received[0]), last.outcome.kind === 'response' ? last.outcome.json : undefined, names);
     }
     const status = await judgeLast(spec, seq.judge, last.outcome, conn, names);
-    const rule = r.call.verdict.rule;
+    const { ruleId, rule } = r.call.verdict;
     const got = last.received.join(' ').slice(0, 300) || 'no answer';
     if (status === 'none' || status === 'inconclusive' || status === 'note')
       return {
         status: 'inconclusive',
         verdict: {
           status: 'inconclusive',
+          ruleId,
           rule,
           expected: r.call.verdict.expected,
           got: `no evidence either way: ${got}`,
         },
         received: last.received,
       };
-    const verdict: Verdict = { status, rule, expected: r.call.verdict.expected, got };
+    const verdict: Judgement = { status, ruleId, rule, expected: r.call.verdict.expected, got };
     return { status: status === 'pass' ? 'fixed' : 'still-failing', verdict, received: last.received };
   } finally {
     if (seq.conn === 'fresh') await conn.close();

@@ -35,7 +35,7 @@ async function loginThenPrivate(env: TargetEnv): Promise<Done> {
     if (!b) log.inconclusive(`no answer to ${m.name} before login`);
     else if ('result' in b)
       log.fail(
-        'a private method is refused before login',
+        'private-refused-before-login',
         'an error',
         `a result: ${before!.outcome.kind === 'response' ? before!.outcome.text.slice(0, 200) : ''}`,
         before!,
@@ -43,7 +43,7 @@ async function loginThenPrivate(env: TargetEnv): Promise<Done> {
       );
     else if (documentedError(env, b)) log.pass();
     else
-      log.fail('error codes come from the error table', 'a documented code', JSON.stringify(b.error), before!, {
+      log.fail('error-code-documented', 'a documented code', JSON.stringify(b.error), before!, {
         kind: 'refused',
       });
     const proof = await signLogin(env.session.wallet);
@@ -54,7 +54,7 @@ async function loginThenPrivate(env: TargetEnv): Promise<Done> {
     const a = bodyOf(after!);
     if (!a) log.inconclusive(`no answer to ${m.name} after login`);
     else if (!('result' in a))
-      log.fail('after login the same private call is served', 'a result', JSON.stringify(a.error), after!, {
+      log.fail('private-served-after-login', 'a result', JSON.stringify(a.error), after!, {
         kind: 'served',
       });
     else if (env.schemas.valid(m.result, a.result)) log.pass();
@@ -65,7 +65,25 @@ async function loginThenPrivate(env: TargetEnv): Promise<Done> {
   return log.result(title);
 }
 
-type Op = { op: 'subscribe' | 'unsubscribe'; channels: number[] } | { op: 'unsubscribe-all' };
+type Op =
+  | { op: 'subscribe' | 'unsubscribe'; channels: number[] }
+  | { op: 'unsubscribe-all' }
+  | { op: 'unsubscribe-named'; names: string[] };
+
+/** An address no template makes: unsubscribing it drops nothing. */
+const UNKNOWN_ADDRESS = 'no.such.channel.subscribed';
+
+/**
+ * The edges the document's semantics decide, after the random run: every pool address subscribed, then an
+ * empty list (drops nothing: only an omitted list drops all), an address never subscribed (drops nothing)
+ * and a list partly known (drops the known one alone).
+ */
+const edgeOps = (pool: string[]): Op[] => [
+  { op: 'subscribe', channels: pool.map((_, i) => i) },
+  { op: 'unsubscribe-named', names: [] },
+  { op: 'unsubscribe-named', names: [UNKNOWN_ADDRESS] },
+  { op: 'unsubscribe-named', names: [pool[0]!, UNKNOWN_ADDRESS] },
+];
 
 /** Random runs of subscribe and unsubscribe against a model; then only the model's channels are pushed. */
 async function subscriptions(env: TargetEnv): Promise<Done> {
@@ -86,7 +104,7 @@ async function subscriptions(env: TargetEnv): Promise<Done> {
   try {
     const model = new Set<string>();
     let from = 0;
-    for (const op of ops) {
+    for (const op of [...ops, ...edgeOps(pool)]) {
       await step(env, log, conn, pool, model, op);
       from = conn.frames.length;
     }
@@ -105,7 +123,12 @@ async function step(
   model: Set<string>,
   op: Op,
 ): Promise<void> {
-  const channels = op.op === 'unsubscribe-all' ? undefined : [...new Set(op.channels.map((i) => pool[i]!))];
+  const channels =
+    op.op === 'unsubscribe-all'
+      ? undefined
+      : op.op === 'unsubscribe-named'
+        ? op.names
+        : [...new Set(op.channels.map((i) => pool[i]!))];
   const name = op.op === 'subscribe' ? env.spec.subscribe : env.spec.unsubscribe;
   const ex = await log.call(conn, name, channels ? { channels } : {}, false);
   const body = ex ? bodyOf(ex) : null;
@@ -123,7 +146,7 @@ async function step(
   if (same) log.pass();
   else
     log.fail(
-      'current_subscriptions follows the requests',
+      'subscriptions-follow-requests',
       JSON.stringify([...model].sort()),
       JSON.stringify([...current].sort()),
       ex!,
@@ -141,7 +164,7 @@ async function checkPushes(log: SequenceLog, conn: WsConn, model: Set<string>, f
   const stray = pushes.find((p) => p.channel === undefined || !model.has(p.channel));
   if (stray)
     log.fail(
-      'only subscribed channels are pushed',
+      'only-subscribed-pushed',
       `pushes on ${JSON.stringify([...model])} only`,
       `a push on ${stray.channel}`,
       undefined,

@@ -69,7 +69,10 @@ export class Session {
     return conn;
   }
 
-  /** A connection of its own (logged in with the run's wallet when `login`), for probes that must not share one; the caller closes it. */
+  /**
+   * A connection of its own (logged in with the run's wallet when `login`), for probes that must not share one; the
+   * caller closes it.
+   */
   async fresh(login: boolean, name: string): Promise<WsConn> {
     const conn = await WsConn.open(this.ws, this.transcript, name, CALL_TIMEOUT_MS);
     if (login) await this.login(conn).catch(async (err: Error) => (await conn.close(), Promise.reject(err)));
@@ -186,7 +189,8 @@ export class Session {
     for (let retries = 0; ; retries++) {
       await this.pacer(m, authed).take();
       const id = `gen-${++ids}`;
-      const sent = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"method":${JSON.stringify(m.name)},"params":${paramsText}}`;
+      const sent =
+        `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"method":${JSON.stringify(m.name)}` + `,"params":${paramsText}}`;
       const ex: Exchange = { ...(await sendFrame(conn, sent, id)), id, sent, retries };
       const wait = this.rateLimitWait(ex.outcome);
       if (wait === null || retries >= MAX_RETRIES) return ex;
@@ -197,7 +201,8 @@ export class Session {
   private async wsCall(m: GenMethod, paramsText: string, authed: boolean): Promise<Exchange> {
     const conn = await this.conn(authed ? 'login' : 'anon');
     const id = `gen-${++ids}`;
-    const sent = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"method":${JSON.stringify(m.name)},"params":${paramsText}}`;
+    const sent =
+      `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"method":${JSON.stringify(m.name)}` + `,"params":${paramsText}}`;
     return { ...(await sendFrame(conn, sent, id)), id, sent, retries: 0 };
   }
 

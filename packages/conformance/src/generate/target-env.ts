@@ -1,6 +1,11 @@
-/** What every generated target shares (the spec, validators, the session, values, the deadline), and one case sent and judged. */
+/**
+ * What every generated target shares (the spec, validators, the session, values, the deadline), and one case sent and
+ * judged.
+ */
 import { toJson, type SchemaSet } from './schema-set';
-import { judge, type Verdict } from './verdict';
+import { judge } from './verdict';
+import { judged } from './rules';
+import type { Judgement } from '../model';
 import type { InputCase } from './cases';
 import type { Exchange, Session } from './session';
 import type { ReplayCall, SequenceRecord } from './replay-file';
@@ -21,7 +26,10 @@ export interface TargetEnv {
   http: string | null;
   shrinkCalls: number;
   t0: number;
-  /** Record a channel failure (the subscribe frame sent and what came, the original when shrunk); returns the replay path, if written. */
+  /**
+   * Record a channel failure (the subscribe frame sent and what came, the original when shrunk); returns the replay
+   * path, if written.
+   */
   onChannelFailure: (
     ch: GenChannel,
     expect: 'valid' | 'invalid',
@@ -30,7 +38,10 @@ export interface TargetEnv {
     original: ReplayCall | undefined,
     steps: number,
   ) => string | null;
-  /** Record a sequence failure (its frames up to the failing step, the last one's call); returns the replay path, if written. */
+  /**
+   * Record a sequence failure (its frames up to the failing step, the last one's call); returns the replay path, if
+   * written.
+   */
   onSequenceFailure: (name: string, sequence: SequenceRecord, call: ReplayCall) => string | null;
   /** Record a failure (its smallest call and the original); returns the replay path, if written. */
   onFailure: (
@@ -58,15 +69,15 @@ export async function runCase(
   m: GenMethod,
   t: 'ws' | 'http',
   c: InputCase,
-): Promise<{ ex: Exchange; verdict: Verdict }> {
+): Promise<{ ex: Exchange; verdict: Judgement }> {
   const ex = await env.session.call(m, t, toJson(c.params));
   let verdict = judge(env.spec, m, env.schemas, c, ex.outcome, ex.id);
   if (env.session.rateLimitWait(ex.outcome) !== null)
-    verdict = {
-      status: 'inconclusive',
-      rule: 'rate limits',
-      expected: 'an answer once the hinted wait passed',
-      got: `still rate limited after ${ex.retries} waits`,
-    };
+    verdict = judged(
+      'inconclusive',
+      'rate-limit-waited',
+      'an answer once the hinted wait passed',
+      `still rate limited after ${ex.retries} waits`,
+    );
   return { ex, verdict };
 }

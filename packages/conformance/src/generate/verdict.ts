@@ -9,6 +9,8 @@
 import type { SchemaSet } from './schema-set';
 import type { InputCase } from './cases';
 import type { GenMethod, GenSpec } from './spec';
+import { judged as v, rule } from './rules';
+import type { Judgement } from '../model';
 
 /** What came back for one call. */
 export type Outcome =
@@ -17,17 +19,6 @@ export type Outcome =
   | { kind: 'closed'; code: number; what: string }
   | { kind: 'http'; status: number; json: unknown; text: string }
   | { kind: 'http-error'; what: string };
-
-/** How one call ended. */
-export type VerdictStatus = 'pass' | 'fail' | 'inconclusive' | 'note';
-
-/** The verdict on one call, with the rule and what was expected and seen. */
-export interface Verdict {
-  status: VerdictStatus;
-  rule: string;
-  expected: string;
-  got: string;
-}
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -50,10 +41,6 @@ export function envelopeProblem(json: unknown, id: unknown): string {
 
 const short = (text: string) => (text.length > 300 ? `${text.slice(0, 300)}… (${text.length} chars)` : text);
 
-function v(status: VerdictStatus, rule: string, expected: string, got: string): Verdict {
-  return { status, rule, expected, got };
-}
-
 /** Codes a valid input must not be refused with: the method is served and the input fits its schema. */
 const NOT_FOR_VALID = new Set([-32600, -32601, -32602]);
 
@@ -64,35 +51,47 @@ function judgeValid(
   c: InputCase,
   body: Record<string, unknown>,
   text: string,
-): Verdict {
+): Judgement {
   const soft = m.assumedParams ? 'note' : 'fail';
   if ('error' in body) {
     const code = (body.error as { code: number }).code;
     if (NOT_FOR_VALID.has(code) && c.offHint)
       return v(
         'note',
-        `a value of /${c.offHint} the server does not list is refused as ${code}; the table gives ${code} to params that fail the schema`,
+        rule(
+          'unlisted-name-refused',
+          `a value of /${c.offHint} the server does not list is refused as ${code}; ` +
+            `the table gives ${code} to params that fail the schema`,
+        ),
         'a documented code for an unknown name',
         short(text),
       );
-    if (NOT_FOR_VALID.has(code))
+    // What a server does not model it refuses by name: an unnamed member the schema allows may be refused.
+    if (NOT_FOR_VALID.has(code) && c.extra)
       return v(
-        soft,
-        'a valid input is accepted, or refused for another documented reason',
-        `a result, or a documented code other than ${code}`,
-        short(text),
+        'pass',
+        rule('unnamed-member-refused-by-name', `/${c.extra}, allowed but not named, refused with a documented code`),
+        'a documented code',
+        `code ${code}`,
       );
-    return v('pass', 'a valid input refused with a documented code', 'a result or a documented code', `code ${code}`);
+    if (NOT_FOR_VALID.has(code))
+      return v(soft, 'valid-not-refused-as-invalid', `a result, or a documented code other than ${code}`, short(text));
+    return v(
+      'pass',
+      rule('valid-not-refused-as-invalid', 'a valid input refused with a documented code'),
+      'a result or a documented code',
+      `code ${code}`,
+    );
   }
   const why = schemas.why(m.result, body.result);
   if (why === '')
-    return v('pass', 'a valid input accepted with a conforming result', 'a conforming result', 'conforming result');
-  return v(
-    m.assumedResult ? 'note' : 'fail',
-    'the result conforms to the result schema',
-    'a result that conforms',
-    `${why}: ${short(text)}`,
-  );
+    return v(
+      'pass',
+      rule('result-conforms', 'a valid input accepted with a conforming result'),
+      'a conforming result',
+      'conforming result',
+    );
+  return v(m.assumedResult ? 'note' : 'fail', 'result-conforms', 'a result that conforms', `${why}: ${short(text)}`);
 }
 
 /** Judge the body of a JSON-RPC answer (over WebSocket, or an HTTP body in the envelope). */
@@ -103,13 +102,13 @@ function judgeBody(
   c: InputCase,
   body: Record<string, unknown>,
   text: string,
-): Verdict {
+): Judgement {
   if ('error' in body) {
     const code = (body.error as { code: number }).code;
     if (!spec.errors.some((e) => e.code === code))
       return v(
         'fail',
-        'error codes come from the error table',
+        'error-code-documented',
         `one of ${spec.errors.map((e) => e.code).join(', ')}`,
         `code ${code}: ${short(text)}`,
       );
@@ -118,13 +117,13 @@ function judgeBody(
   if ('result' in body)
     return v(
       m.assumedParams ? 'note' : 'fail',
-      'an invalid input is refused, never served',
+      'invalid-refused',
       '-32602 or another documented code',
       `a result: ${short(text)}`,
     );
   return v(
     'pass',
-    'an invalid input refused with a documented code',
+    rule('invalid-refused', 'an invalid input refused with a documented code'),
     'a documented code',
     `code ${(body.error as { code: number }).code}`,
   );
@@ -138,25 +137,25 @@ export function judge(
   c: InputCase,
   o: Outcome,
   id?: unknown,
-): Verdict {
+): Judgement {
   switch (o.kind) {
     case 'closed':
-      return v('fail', 'a request never closes the connection', 'an answer on an open connection', o.what);
+      return v('fail', 'connection-kept', 'an answer on an open connection', o.what);
     case 'silence':
       return v(
         'inconclusive',
-        'an answer within the bound',
+        'answer-within-bound',
         'an answer',
         `${o.what}: a late answer is no evidence either way`,
       );
     case 'http-error':
-      return v('fail', 'an HTTP request gets an HTTP response', 'an HTTP response', o.what);
+      return v('fail', 'http-answered', 'an HTTP response', o.what);
     case 'http': {
       const problem = envelopeProblem(o.json, undefined);
       if (problem)
         return v(
           'note',
-          'HTTP answers carry a JSON-RPC response (the http-responses assumption)',
+          'http-body-envelope',
           'a JSON-RPC response body',
           `HTTP ${o.status}: ${problem}: ${short(o.text)}`,
         );
@@ -165,12 +164,7 @@ export function judge(
     case 'response': {
       const problem = envelopeProblem(o.json, id);
       if (problem)
-        return v(
-          'fail',
-          'responses stay inside the JSON-RPC envelope',
-          'a JSON-RPC 2.0 response echoing the id',
-          `${problem}: ${short(o.text)}`,
-        );
+        return v('fail', 'envelope', 'a JSON-RPC 2.0 response echoing the id', `${problem}: ${short(o.text)}`);
       return judgeBody(spec, m, schemas, c, o.json as Record<string, unknown>, o.text);
     }
   }

@@ -5,7 +5,7 @@
 import type { CheckResult, Counts, Report } from '../model';
 import { visible } from './visible';
 import { endpointName } from '../endpoint-name';
-import { generatedLines } from '../generate/report-counts';
+import { generatedLines } from './generated';
 
 const MARK: Record<CheckResult['status'], string> = {
   pass: 'PASS',
@@ -59,11 +59,14 @@ export function consoleReport(report: Report): string {
   if (report.interrupted)
     lines.push(
       '',
-      `The server stopped answering during ${report.interrupted.check} (${report.interrupted.reason}); the checks after it were not run.`,
+      `The server stopped answering during ${report.interrupted.check} (${report.interrupted.reason}` +
+        `); the checks after it were not run.`,
     );
   lines.push(
     '',
-    `${report.interrupted ? 'INTERRUPTED' : report.keyRefused ? 'KEY REFUSED' : report.summary.failed === 0 ? 'OK' : 'FAILED'}: ${report.summary.passed} passed, ${report.summary.failed} failed, ${report.summary.skipped} skipped, ${report.summary.inconclusive} inconclusive in ${(report.durationMs / 1000).toFixed(1)} s`,
+    `${report.interrupted ? 'INTERRUPTED' : report.keyRefused ? 'KEY REFUSED' : report.summary.failed === 0 ? 'OK' : 'FAILED'}` +
+      `: ${report.summary.passed} passed, ${report.summary.failed} failed, ${report.summary.skipped}` +
+      ` skipped, ${report.summary.inconclusive} inconclusive in ${(report.durationMs / 1000).toFixed(1)} s`,
   );
   return lines.map(visible).join('\n');
 }

@@ -9,7 +9,7 @@
  * `--screenshot` of it came out blank).
  */
 import type { CheckResult, Report, TranscriptEntry } from '../model';
-import { generatedHtml } from '../generate/report-counts';
+import { generatedHtml } from './generated';
 
 /** Text in an element: `&`, `<` and `>` escaped (quotes need no escape outside attributes). */
 function esc(s: string): string {
@@ -66,7 +66,8 @@ class Shown {
       const run = c.transcript.slice(i, j);
       if (where[i] !== null && run.reduce((n, e) => n + e.data.length, 0) >= LONG)
         out.push(
-          `<span class="e">+${run[0]!.t}…${run.at(-1)!.t}ms: ${run.length} ${run.length === 1 ? 'entry' : 'entries'} shown under <a href="#${attr(`c-${where[i]}`)}">${esc(where[i]!)}</a></span>`,
+          `<span class="e">+${run[0]!.t}…${run.at(-1)!.t}ms: ${run.length} ${run.length === 1 ? 'entry' : 'entries'}` +
+            ` shown under <a href="#${attr(`c-${where[i]}`)}">${esc(where[i]!)}</a></span>`,
         );
       else out.push(...run.map(line));
       i = j;
@@ -79,17 +80,27 @@ function transcriptOf(c: CheckResult, shown: Shown): string {
   if (c.transcript.length === 0) return '';
   const same = shown.transcript(c);
   if (same !== null)
-    return `<p class="same">Transcript (${c.transcript.length}): the same as <a href="#${attr(`c-${same}`)}">${esc(same)}</a>'s.</p>`;
-  return `<details${c.status === 'fail' ? ' open' : ''}><summary>transcript (${c.transcript.length})</summary><pre class="tr">${shown.lines(c).join('\n')}</pre></details>`;
+    return (
+      `<p class="same">Transcript (${c.transcript.length}): the same as <a href="#` +
+      `${attr(`c-${same}`)}">${esc(same)}</a>'s.</p>`
+    );
+  return (
+    `<details${c.status === 'fail' ? ' open' : ''}><summary>transcript (${c.transcript.length}` +
+    `)</summary><pre class="tr">${shown.lines(c).join('\n')}</pre></details>`
+  );
 }
 
 function findingsOf(c: CheckResult): string {
   if (c.findings.length === 0) return '';
   const rows = c.findings.map(
     (f) =>
-      `<tr><td><code>${esc(f.pointer || '-')}</code></td><td>${esc(f.rule)}</td><td>${esc(f.expected)}</td><td><code class="v">${esc(f.got)}</code></td></tr>`,
+      `<tr><td><code>${esc(f.pointer || '-')}</code></td><td>${esc(f.rule)}</td><td>` +
+      `${esc(f.expected)}</td><td><code class="v">${esc(f.got)}</code></td></tr>`,
   );
-  return `<table class="findings"><tr><th>pointer</th><th>rule</th><th>expected</th><th>got</th></tr>${rows.join('')}</table>`;
+  return (
+    `<table class="findings"><tr><th>pointer</th><th>rule</th><th>expected</th><th>got</th></tr>` +
+    `${rows.join('')}</table>`
+  );
 }
 
 function observationsOf(c: CheckResult): string {
@@ -98,7 +109,8 @@ function observationsOf(c: CheckResult): string {
   if (said.length === 0) return '';
   const items = said.map(
     (o) =>
-      `<li>${o.assumption ? `<b>${esc(o.assumption)}</b>${o.conforms === undefined ? '' : o.conforms ? ' ✓' : ' ✗'}: ` : ''}${esc(o.text)}${o.schema ? `<pre>${esc(JSON.stringify(o.schema, null, 2))}</pre>` : ''}</li>`,
+      `<li>${o.assumption ? `<b>${esc(o.assumption)}</b>${o.conforms === undefined ? '' : o.conforms ? ' ✓' : ' ✗'}: ` : ''}` +
+      `${esc(o.text)}${o.schema ? `<pre>${esc(JSON.stringify(o.schema, null, 2))}</pre>` : ''}</li>`,
   );
   return `<ul class="obs">${items.join('')}</ul>`;
 }
@@ -106,24 +118,70 @@ function observationsOf(c: CheckResult): string {
 function check(c: CheckResult, shown: Shown): string {
   const text = `${c.id} ${c.status} ${c.level} ${c.section} ${c.title} ${c.reason ?? ''}`.toLowerCase();
   const meta = `${c.level} · ${esc(c.section)} · ${c.durationMs} ms${c.needs.length ? ` · needs ${esc(c.needs.join(', '))}` : ''}`;
-  return `<section class="check ${c.status}" id="${attr(`c-${c.id}`)}" data-text="${attr(text)}"><h3><span class="badge">${c.status.toUpperCase()}</span> ${esc(c.id)} <small>${meta}</small></h3><p>${esc(c.title)}</p>${c.reason ? `<p class="reason">${esc(c.reason)}</p>` : ''}${findingsOf(c)}${observationsOf(c)}${transcriptOf(c, shown)}</section>`;
+  return (
+    `<section class="check ${c.status}" id="${attr(`c-${c.id}`)}" data-text="` +
+    `${attr(text)}"><h3><span class="badge">${c.status.toUpperCase()}</span> ` +
+    `${esc(c.id)} <small>${meta}</small></h3><p>${esc(c.title)}</p>${c.reason ? `<p class="reason">${esc(c.reason)}</p>` : ''}` +
+    `${findingsOf(c)}${observationsOf(c)}${transcriptOf(c, shown)}</section>`
+  );
 }
 
 /** The docs site's colours and type (tools/codegen/src/emit/docs/assets.ts), for a report that reads like the docs. */
-const STYLE = `:root{--fg:#1d2733;--muted:#5b6776;--line:#dde3ea;--soft:#f5f7fa;--link:#0a58b8;--code-bg:#f1f4f8;--top:#14202e;--mono:ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace}
-*{box-sizing:border-box}body{margin:0;color:var(--fg);font:15px/1.55 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif}
-header{background:var(--top);color:#e8eef5;padding:.7rem 1.25rem}header h1{margin:0;font-size:1.15rem;color:#fff}header p{margin:.2rem 0 0;color:#9fb0c3;font-size:.86rem;overflow-wrap:anywhere}
-main{max-width:84rem;margin:0 auto;padding:1rem 1.25rem 3rem}a{color:var(--link);text-decoration:none}a:hover{text-decoration:underline}
-code,pre{font-family:var(--mono);font-size:.86em}code{background:var(--code-bg);border-radius:4px;padding:.05em .3em;overflow-wrap:anywhere}
-table{border-collapse:collapse;margin:.6rem 0}td,th{border-bottom:1px solid var(--line);padding:.3rem .7rem;text-align:left;vertical-align:top}th{background:var(--soft);font-weight:600}
+const STYLE = `:root{--fg:#1d2733;
+--muted:#5b6776;
+--line:#dde3ea;
+--soft:#f5f7fa;
+--link:#0a58b8;
+--code-bg:#f1f4f8;
+--top:#14202e;
+--mono:ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace}
+*{box-sizing:border-box}
+body{margin:0;
+color:var(--fg);
+font:15px/1.55 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif}
+header{background:var(--top);color:#e8eef5;padding:.7rem 1.25rem}
+header h1{margin:0;font-size:1.15rem;color:#fff}
+header p{margin:.2rem 0 0;color:#9fb0c3;font-size:.86rem;overflow-wrap:anywhere}
+main{max-width:84rem;margin:0 auto;padding:1rem 1.25rem 3rem}
+a{color:var(--link);text-decoration:none}
+a:hover{text-decoration:underline}
+code,pre{font-family:var(--mono);font-size:.86em}
+code{background:var(--code-bg);border-radius:4px;padding:.05em .3em;overflow-wrap:anywhere}
+table{border-collapse:collapse;margin:.6rem 0}
+td,th{border-bottom:1px solid var(--line);padding:.3rem .7rem;text-align:left;vertical-align:top}
+th{background:var(--soft);font-weight:600}
 tr.failrow td{background:#fff1f1}
+tr.skiprow td{background:#f6f6f6;color:#666}
 .check{border:1px solid var(--line);border-left:5px solid #9aa5b1;border-radius:8px;padding:.4rem 1rem;margin:.8rem 0}
-.check.pass{border-left-color:#2f8f46}.check.fail{border-left-color:#c62828;background:#fff8f8}.check.inconclusive{border-left-color:#d08a00}
-.badge{font-size:.7rem;padding:.1rem .45rem;border-radius:4px;background:var(--code-bg);font-weight:600}.fail .badge{background:#c62828;color:#fff}.pass .badge{background:#2f8f46;color:#fff}.inconclusive .badge{background:#d08a00;color:#fff}
-h3{margin:.3rem 0;font-size:1rem;overflow-wrap:anywhere}small{color:var(--muted);font-weight:normal}.reason{color:#a31515}.same{color:var(--muted);font-size:.86rem}
-.findings{width:100%;table-layout:fixed}.findings td:nth-child(-n+2){width:18%}.findings code.v{white-space:pre-wrap;overflow-wrap:anywhere}
-pre{margin:.4rem 0;padding:.7rem .9rem;background:#0f1b29;color:#e3ebf5;border-radius:8px;white-space:pre-wrap;overflow-wrap:anywhere;max-height:32rem;overflow:auto;line-height:1.45}
-.tr .s{color:#9cd0ff}.tr .r{color:#b5e3a8}.tr .e{color:#9fb0c3}.tr a{color:#ffd479}summary{cursor:pointer;color:var(--muted)}
+.check.pass{border-left-color:#2f8f46}
+.check.fail{border-left-color:#c62828;background:#fff8f8}
+.check.inconclusive{border-left-color:#d08a00}
+.badge{font-size:.7rem;padding:.1rem .45rem;border-radius:4px;background:var(--code-bg);font-weight:600}
+.fail .badge{background:#c62828;color:#fff}
+.pass .badge{background:#2f8f46;color:#fff}
+.inconclusive .badge{background:#d08a00;color:#fff}
+h3{margin:.3rem 0;font-size:1rem;overflow-wrap:anywhere}
+small{color:var(--muted);font-weight:normal}
+.reason{color:#a31515}
+.same{color:var(--muted);font-size:.86rem}
+.findings{width:100%;table-layout:fixed}
+.findings td:nth-child(-n+2){width:18%}
+.findings code.v{white-space:pre-wrap;overflow-wrap:anywhere}
+pre{margin:.4rem 0;
+padding:.7rem .9rem;
+background:#0f1b29;
+color:#e3ebf5;
+border-radius:8px;
+white-space:pre-wrap;
+overflow-wrap:anywhere;
+max-height:32rem;
+overflow:auto;
+line-height:1.45}
+.tr .s{color:#9cd0ff}
+.tr .r{color:#b5e3a8}
+.tr .e{color:#9fb0c3}
+.tr a{color:#ffd479}
+summary{cursor:pointer;color:var(--muted)}
 #filter{width:min(30rem,100%);padding:.45rem .7rem;border:1px solid var(--line);border-radius:6px;font:inherit}`;
 
 /** The report as one HTML page with no external assets. */
@@ -134,7 +192,8 @@ export function htmlReport(report: Report): string {
   const areas = report.areas
     .map(
       (a) =>
-        `<tr><td>${esc(a.area)}</td><td>${a.passed}</td><td>${a.failed}</td><td>${a.skipped}</td><td>${a.inconclusive}</td><td>${a.total}</td></tr>`,
+        `<tr><td>${esc(a.area)}</td><td>${a.passed}</td><td>${a.failed}</td><td>${a.skipped}` +
+        `</td><td>${a.inconclusive}</td><td>${a.total}</td></tr>`,
     )
     .join('');
   return `<!doctype html>

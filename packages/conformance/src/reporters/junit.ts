@@ -1,6 +1,6 @@
 /** JUnit XML: one testsuite per area, one testcase per check; transcripts of failures in system-out. */
 import type { CheckResult, Report } from '../model';
-import { countsLine, generatedProperties } from '../generate/report-counts';
+import { countsLine, generatedProperties } from './generated';
 
 /** What XML 1.0 cannot carry: anything but tab, newline, carriage return and the printable ranges. */
 // eslint-disable-next-line no-control-regex
@@ -23,14 +23,17 @@ function transcriptText(c: CheckResult): string {
 }
 
 function testcase(c: CheckResult, report: Report): string {
-  const open = `    <testcase classname="conformance.${xml(c.area)}" name="${xml(c.id)}" time="${(c.durationMs / 1000).toFixed(3)}">`;
+  const open =
+    `    <testcase classname="conformance.${xml(c.area)}" name="${xml(c.id)}" ` +
+    `time="${(c.durationMs / 1000).toFixed(3)}">`;
   const body: string[] = [];
   if (c.status === 'fail') {
     const details = c.findings
       .map((f) => `${f.pointer || '-'}: ${f.rule}\n  expected: ${f.expected}\n  got: ${f.got}`)
       .join('\n');
     body.push(
-      `      <failure message="${xml(c.reason ?? 'failed')}" type="${c.level}">${xml(`${c.section}\n${details}`)}</failure>`,
+      `      <failure message="${xml(c.reason ?? 'failed')}" type="${c.level}">` +
+        `${xml(`${c.section}\n${details}`)}</failure>`,
     );
     body.push(`      <system-out>${xml(transcriptText(c))}</system-out>`);
   } else if (c.status === 'skip') body.push(`      <skipped message="${xml(c.reason ?? '')}"/>`);
@@ -55,8 +58,18 @@ export function junitReport(report: Report): string {
   const suites = report.areas.map((a) => {
     const cases = report.checks.filter((c) => c.area === a.area);
     const time = cases.reduce((s, c) => s + c.durationMs, 0) / 1000;
-    return `  <testsuite name="conformance.${xml(a.area)}" tests="${a.total}" failures="${a.failed}" errors="0" skipped="${a.skipped + a.inconclusive}" time="${time.toFixed(3)}" timestamp="${report.startedAt}">\n${properties(report, a.area)}${cases.map((c) => testcase(c, report)).join('\n')}\n  </testsuite>`;
+    return (
+      `  <testsuite name="conformance.${xml(a.area)}" tests="${a.total}" failures="` +
+      `${a.failed}" errors="0" skipped="${a.skipped + a.inconclusive}" time="${time.toFixed(3)}` +
+      `" timestamp="${report.startedAt}">\n${properties(report, a.area)}${cases.map((c) => testcase(c, report)).join('\n')}` +
+      `\n  </testsuite>`
+    );
   });
   const s = report.summary;
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="exchange-api conformance: ${xml(report.target.ws)}" tests="${s.total}" failures="${s.failed}" errors="0" skipped="${s.skipped + s.inconclusive}" time="${(report.durationMs / 1000).toFixed(3)}">\n${suites.join('\n')}\n</testsuites>\n`;
+  return (
+    `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="exchange-api conformance: ` +
+    `${xml(report.target.ws)}" tests="${s.total}" failures="${s.failed}" errors="0" ` +
+    `skipped="${s.skipped + s.inconclusive}" time="${(report.durationMs / 1000).toFixed(3)}` +
+    `">\n${suites.join('\n')}\n</testsuites>\n`
+  );
 }

@@ -13,7 +13,9 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u206
 
 const SHORT: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
-/** `text` with every control character written as its escape (`\x1b`, `\r`, `\u202e`), so it prints as one inert line. */
+/**
+ * `text` with every control character written as its escape (`\x1b`, `\r`, `\u202e`), so it prints as one inert line.
+ */
 export function visible(text: string): string {
   return text.replace(CONTROL, (c) => {
     const code = c.charCodeAt(0);

@@ -12,14 +12,21 @@ import type { Direction, Fill } from './types';
 
 /** Balances as the accounts hold them, plus the average entry price of every perp position. */
 export class Ledger {
-  /** Average entry price of each perp position, by `subaccount|instrument`. */
+  /** Average entry price of each perp and option position, by `subaccount|instrument`. */
   private readonly entries = new Map<string, bigint>();
+  /** PnL realized (before fees) and fees paid on each position since it was opened, by `subaccount|instrument`. */
+  private readonly closed = new Map<string, { realized: bigint; fees: bigint; since: number }>();
 
   constructor(readonly accounts: Accounts) {}
 
   /** The average entry price of a perp position, if the subaccount holds one. */
   entryOf(subaccount: number, instrument: string): bigint | undefined {
     return this.entries.get(`${subaccount}|${instrument}`);
+  }
+
+  /** What a position has realized and paid since it was opened (zeros for one never traded). */
+  closedOf(subaccount: number, instrument: string): { realized: bigint; fees: bigint; since: number | null } {
+    return this.closed.get(`${subaccount}|${instrument}`) ?? { realized: 0n, fees: 0n, since: null };
   }
 
   /** Book one side of a fill; returns the balance updates and the PnL it realized (before fees). */
@@ -29,6 +36,7 @@ export class Ledger {
     direction: Direction,
     fill: Fill,
     fee: bigint,
+    now = 0,
   ): { updates: BalanceUpdate[]; realized: bigint } {
     const sign = direction === 'buy' ? 1n : -1n;
     const amount = sign * amt(inst, fill.lots);
@@ -38,12 +46,13 @@ export class Ledger {
     const after = before + amount;
     let realized = 0n;
     let cash: bigint;
-    if (inst.cfg.instrument_type === 'perp') {
-      realized = this.movePerp(`${subaccount}|${asset}`, before, amount, price);
-      cash = realized - fee;
-    } else {
-      cash = -sign * mul(price, amt(inst, fill.lots)) - fee;
-    }
+    const key = `${subaccount}|${asset}`;
+    // An option's average entry and realized PnL are kept like a perp's, for the position reads; its
+    // cash moves by the premium.
+    if (inst.cfg.instrument_type !== 'erc20') realized = this.movePerp(key, before, amount, price);
+    if (inst.cfg.instrument_type === 'perp') cash = realized - fee;
+    else cash = -sign * mul(price, amt(inst, fill.lots)) - fee;
+    if (inst.cfg.instrument_type !== 'erc20') this.keepClosed(key, before, realized, fee, now);
     if (inst.cfg.instrument_type !== 'erc20') inst.oi += max(0n, after) - max(0n, before);
     const updates = [
       this.accounts.adjust(subaccount, asset, amount),
@@ -58,6 +67,13 @@ export class Ledger {
       })),
       realized,
     };
+  }
+
+  /** Add a fill's realized PnL and fee to its position's record; a position opened from flat starts anew. */
+  private keepClosed(key: string, before: bigint, realized: bigint, fee: bigint, now: number): void {
+    const prior = before === 0n ? undefined : this.closed.get(key);
+    const since = prior?.since ?? now;
+    this.closed.set(key, { realized: (prior?.realized ?? 0n) + realized, fees: (prior?.fees ?? 0n) + fee, since });
   }
 
   /** Move a perp position by `amount` at `price`: average in when it grows, realize PnL when it shrinks. */

@@ -5,12 +5,12 @@
  * simulated counterparties with real keys, and the matching engine behind the order-flow methods.
  * This class only wires the parts together and is the surface the server sees.
  */
-import { matchChannel, type AssumedLiveInstrument, type Order } from '@exchange-api/types';
+import { matchChannel, type AssumedLiveInstrument, type CancelReason, type Order } from '@exchange-api/types';
 import type { ResolvedOptions } from '../options';
 import type { Accounts, Session } from '../accounts';
 import type { Clock } from '../clock';
 import type { ChannelId } from '../channels';
-import type { Instrument, Resting } from './instrument';
+import { priceText, type Instrument, type Resting } from './instrument';
 import { Instruments } from './instruments';
 import { Streams } from './random';
 import { Counterparties } from './counterparties';
@@ -22,9 +22,19 @@ import { Simulation, requote } from './simulation';
 import { Rfqs } from './rfqs';
 import { Samples } from './samples';
 import { History } from './history';
+import { MoneyHistory } from './money-history';
+import { MarketData } from './market-data';
+import { Vaults } from './vaults';
+import { SignedFeeds } from './signed-feeds';
+import { Funding } from './funding';
 import { Catalog } from './catalog';
 import { Portfolios } from './portfolios';
 import { OrderFlow, type OrderParams } from './orders';
+import { hasTrigger, refuseTriggeredAlgo } from './order-rules';
+import { AlgoBook, hasAlgo } from './algos';
+import { TriggerBook } from './triggers';
+import { Funds } from './funds';
+import { Mmp } from './mmp';
 import { intervalValues, makeProducers, publishCadence, type Producers } from './producers';
 import type { OrderOutcome, PrivateTrade, Publisher } from './types';
 
@@ -54,6 +64,23 @@ export class Market {
   readonly portfolios: Portfolios;
   /** Orders and trades as they happened. */
   readonly history: History;
+  /** Trigger orders waiting for their price (triggers.ts). */
+  readonly triggers: TriggerBook;
+  /** Deposits, withdrawals and own transfers (funds.ts). */
+  readonly funds: Funds;
+  /** Market maker protection (mmp.ts). */
+  readonly mmp: Mmp;
+  /** TWAP orders working in slices (algos.ts). */
+  readonly algos: AlgoBook;
+  /** Deposits, withdrawals, funding, interest and option settlements as they were booked. */
+  readonly money = new MoneyHistory();
+  /** Tickers, currencies, assets, risk universes, candles, settlement and interest rates. */
+  readonly marketData: MarketData;
+  /** The seeded vaults, their shares and requests. */
+  readonly vaults: Vaults;
+  /** The oracle's signed feeds. */
+  readonly signedFeeds: SignedFeeds;
+  private readonly funding: Funding;
   private readonly registry: Instruments;
   private readonly simulation: Simulation;
   private readonly orders: OrderFlow;
@@ -82,6 +109,17 @@ export class Market {
       streams.ofInstrument('takers', inst.cfg.instrument_name),
     );
     this.orders = new OrderFlow(registry, open, margin, settlement, streams, clock, out);
+    this.mmp = new Mmp(clock, (sub, currency) =>
+      this.orders.cancelWhere(
+        sub,
+        (o) => o.mmp && registry.get(o.instrument_name)?.cfg.base_currency === currency,
+        'mmp_trigger',
+      ),
+    );
+    settlement.filled = (inst, r, direction, lots) => this.mmp.filled(inst, r, direction, lots);
+    this.funds = new Funds(accounts, registry, margin, streams, clock, out);
+    this.algos = new AlgoBook(registry, this.orders, streams, clock, (o) => settlement.publishOrder(o));
+    this.triggers = new TriggerBook(registry, this.orders, streams, clock, (o) => settlement.publishOrder(o));
     const rfqs = new Rfqs(registry, accounts, counterparties, margin, streams);
     this.producers = makeProducers({
       instruments: registry,
@@ -93,6 +131,11 @@ export class Market {
     this.catalog = new Catalog(registry, clock);
     this.portfolios = new Portfolios(registry, ledger, margin, open);
     this.history = history;
+    this.marketData = new MarketData(registry, this.catalog, history, clock, accounts);
+    this.vaults = new Vaults(accounts, this.portfolios, clock);
+    this.signedFeeds = new SignedFeeds(registry, options.seed);
+    const owns = (name: string) => !ownership || ownership.owns(name);
+    this.funding = new Funding(registry, accounts, this.money, out, owns, clock.now());
     this.registry = registry;
     this.instruments = registry.byName;
     this.currencies = registry.currencies;
@@ -121,8 +164,17 @@ export class Market {
     const now = this.clock.now();
     for (const inst of this.registry.all())
       if (!this.ownership || this.ownership.owns(inst.cfg.instrument_name)) this.simulation.step(inst, now);
+    this.triggers.sweep();
+    this.algos.sweep();
+    this.marketData.sample(now);
+    this.funding.settle(now);
     publishCadence(this.producers, this.out, 'tick', now);
     if (this.tickCount % SLOW_EVERY === 0) publishCadence(this.producers, this.out, 'slow', now);
+  }
+
+  /** Charge the perps' funding of every hour begun on the clock (after it moved: the control plane's advance). */
+  settleFunding(): void {
+    this.funding.settle(this.clock.now());
   }
 
   /** The values of the `interval` parameter the server runs a timer for. */
@@ -170,9 +222,28 @@ export class Market {
     inst.asks.length = 0;
   }
 
-  /** `order`. */
+  /** `order`: a trigger order waits off the book (triggers.ts), any other is placed at once. */
   place(session: Session, p: OrderParams): OrderOutcome {
-    return this.orders.place(session, p);
+    this.mmpOpen(p);
+    refuseTriggeredAlgo(p);
+    if (hasTrigger(p)) return this.triggers.add(session, p);
+    return hasAlgo(p) ? this.algos.add(session, p) : this.orders.place(session, p);
+  }
+
+  /**
+   * Move an instrument's mark to a price (the control plane's `mark`): the orders it runs through are
+   * filled as a tick would fill them, and trigger orders see the new price. Returns the mark set, or
+   * why it was not.
+   */
+  moveMark(name: string, price: number): { mark: string } | { error: string } {
+    const inst = this.registry.get(name);
+    if (!inst) return { error: `instrument ${name.slice(0, 80)} is not listed` };
+    if (this.ownership && !this.ownership.owns(name)) return { error: `instrument ${name} is another member's` };
+    const ticks = Math.round(price / Number(inst.cfg.tick_size));
+    if (!(ticks > inst.halfSpread + 1)) return { error: `price ${price} is too low for ${name}` };
+    this.simulation.moveTo(inst, ticks, this.clock.now());
+    this.triggers.sweep();
+    return { mark: priceText(inst, inst.midTicks) };
   }
 
   /** `replace`. */
@@ -180,7 +251,14 @@ export class Market {
     session: Session,
     p: OrderParams & { order_id_to_cancel: string },
   ): { cancelled_order: Order; order: Order; trades: PrivateTrade[] } {
+    this.mmpOpen(p);
     return this.orders.replace(session, p);
+  }
+
+  /** A new mmp order is refused while its subaccount is frozen in its currency (mmp.ts). */
+  private mmpOpen(p: OrderParams): void {
+    const inst = this.registry.get(p.instrument_name);
+    if (inst) this.mmp.assertOpen(p.subaccount_id, inst, p.mmp);
   }
 
   /** `cancel`: one open order by id (11001 when none). */
@@ -189,7 +267,7 @@ export class Market {
   }
 
   /** The other cancels: every open order of the subaccount passing the filter; returns how many. */
-  cancelWhere(subaccount: number, keep: (o: Order) => boolean): number {
-    return this.orders.cancelWhere(subaccount, keep);
+  cancelWhere(subaccount: number, keep: (o: Order) => boolean, reason?: CancelReason): number {
+    return this.orders.cancelWhere(subaccount, keep, reason);
   }
 }

@@ -2,7 +2,7 @@
  * Order flow: accepting an order (its checks, matching, settling, resting or cancelling the rest),
  * replacing one, and the cancels.
  */
-import { errorByName, type Order } from '@exchange-api/types';
+import { errorByName, type CancelReason, type Order } from '@exchange-api/types';
 import type { Session } from '../accounts';
 import type { Clock } from '../clock';
 import { RpcFailure } from '../rpc';
@@ -18,6 +18,7 @@ import {
   checkReduceOnly,
   checkRejectTimestamp,
   refuseSelfCrossing,
+  refuseTriggerFields,
   refuseUnmodelled,
 } from './order-rules';
 import type { Margin } from './margin';
@@ -43,10 +44,13 @@ export class OrderFlow {
     private readonly out: Publisher,
   ) {}
 
-  /** `order`: check, match, rest or cancel the remainder, push. */
-  place(session: Session, p: OrderParams): OrderOutcome {
-    const checked = this.check(p);
-    return this.execute(session, p, checked, this.admit(p, checked), null);
+  /**
+   * `order`: check, match, rest or cancel the remainder, push. `triggered` is the record of a trigger
+   * order whose price was crossed (triggers.ts): the order keeps its id, creation time and trigger fields.
+   */
+  place(session: Session, p: OrderParams, triggered?: Order): OrderOutcome {
+    const checked = this.check(p, triggered ? 'a triggered order' : 'private/order');
+    return this.execute(session, p, checked, this.admit(p, checked), null, triggered);
   }
 
   /**
@@ -58,7 +62,7 @@ export class OrderFlow {
     session: Session,
     p: OrderParams & { order_id_to_cancel: string },
   ): { cancelled_order: Order; order: Order; trades: PrivateTrade[] } {
-    const checked = this.check(p);
+    const checked = this.check(p, 'private/replace');
     const old = this.openOrder(p.subaccount_id, p.order_id_to_cancel);
     const fills = this.admit(p, checked, old);
     const cancelled = this.cancelResting(old);
@@ -73,19 +77,20 @@ export class OrderFlow {
   }
 
   /** The other cancels: every open order of the subaccount passing the filter; returns how many. */
-  cancelWhere(subaccount: number, keep: (o: Order) => boolean): number {
+  cancelWhere(subaccount: number, keep: (o: Order) => boolean, reason: CancelReason = 'user_request'): number {
     let n = 0;
     for (const r of this.open.ofSubaccount(subaccount)) {
       if (!keep(r.order)) continue;
-      this.cancelResting(r);
+      this.cancelResting(r, reason);
       n++;
     }
     return n;
   }
 
   /** An order's fields in exact units, once no field is one the sandbox leaves unmodelled and it is in time. */
-  private check(p: OrderParams): CheckedOrder {
+  private check(p: OrderParams, where: string): CheckedOrder {
     refuseUnmodelled(p);
+    refuseTriggerFields(p, where);
     checkRejectTimestamp(p, this.clock.now());
     return checkOrder(this.instruments, p);
   }
@@ -130,10 +135,11 @@ export class OrderFlow {
     checked: CheckedOrder,
     fills: Fill[],
     replaced: string | null,
+    triggered?: Order,
   ): OrderOutcome {
     const { inst, priceTicks, lots, tif } = checked;
     const now = this.clock.now();
-    const order = this.newOrder(p, checked, replaced, now);
+    const order = { ...this.newOrder(p, checked, replaced, now), ...(triggered && keptOnTrigger(triggered)) };
     const taker: Resting = {
       order,
       priceTicks,
@@ -223,11 +229,11 @@ export class OrderFlow {
   }
 
   /** Take an open order off the book at the user's request and push it; returns its record. */
-  private cancelResting(r: Resting): Order {
+  private cancelResting(r: Resting, reason: CancelReason = 'user_request'): Order {
     removeResting(this.instruments.ofOrder(r), r);
     this.open.delete(r.order.order_id);
     r.order.order_status = 'cancelled';
-    r.order.cancel_reason = 'user_request';
+    r.order.cancel_reason = reason;
     r.order.last_update_timestamp = this.clock.now();
     return this.publishOrder(r.order);
   }
@@ -235,4 +241,17 @@ export class OrderFlow {
   private publishOrder(order: Order): Order {
     return this.settlement.publishOrder(order);
   }
+}
+
+/** What a trigger order keeps when it enters the book: its id, its creation time and its trigger fields. */
+function keptOnTrigger(o: Order): Partial<Order> {
+  const { order_id, creation_timestamp, trigger_type, trigger_price, trigger_price_type } = o;
+  return {
+    order_id,
+    creation_timestamp,
+    trigger_type,
+    trigger_price,
+    trigger_price_type,
+    trigger_reject_message: null,
+  };
 }

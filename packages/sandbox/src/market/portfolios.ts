@@ -49,7 +49,7 @@ export class Portfolios {
     const v = this.margin.valuation(subaccount);
     return {
       subaccount_id: subaccount,
-      label: '',
+      label: this.ledger.accounts.labelOf(subaccount),
       margin_type: 'SM',
       is_under_liquidation: false,
       subaccount_value: fmt(v.value),
@@ -114,6 +114,7 @@ export class Portfolios {
     const name = inst.cfg.instrument_name;
     const mark = mid(inst);
     const entry = this.ledger.entryOf(subaccount, name) ?? mark;
+    const closed = this.ledger.closedOf(subaccount, name);
     const exposure = abs(mul(amount, mark));
     const pnl = fmt(mul(amount, mark - entry));
     const perp = inst.cfg.instrument_type === 'perp';
@@ -125,14 +126,14 @@ export class Portfolios {
       mark_price: fmt(mark),
       mark_value: fmt(mul(amount, mark)),
       unrealized_pnl: pnl,
-      realized_pnl: '0',
+      realized_pnl: fmt(closed.realized - closed.fees),
       amount_step: inst.cfg.amount_step,
       average_price_excl_fees: fmt(entry),
-      creation_timestamp: NOT_RECORDED,
+      creation_timestamp: closed.since ?? NOT_RECORDED,
       cumulative_funding: '0',
       pending_funding: '0',
       net_settlements: '0',
-      index_price: fmt(this.instruments.indexPrice(inst)),
+      index_price: fmt(this.instruments.indexPrice(inst), inst.priceDp),
       // A perp's delta is its size; the sandbox prices no option model, so an option's greeks are zero.
       delta: perp ? fmt(amount) : '0',
       gamma: '0',
@@ -141,8 +142,8 @@ export class Portfolios {
       initial_margin: fmt(-bps(exposure, INITIAL_MARGIN_BPS)),
       maintenance_margin: fmt(-bps(exposure, MAINTENANCE_MARGIN_BPS)),
       open_orders_margin: '0',
-      realized_pnl_excl_fees: '0',
-      total_fees: '0',
+      realized_pnl_excl_fees: fmt(closed.realized),
+      total_fees: fmt(closed.fees),
       unrealized_pnl_excl_fees: pnl,
     };
   }

@@ -36,6 +36,9 @@ export interface TradeFacts {
 
 /** Applies fills to the ledger, the orders and the channels. */
 export class Settlement {
+  /** Told of every fill of a user's order, after it is booked (market maker protection counts them). */
+  filled: ((inst: Instrument, r: Resting, direction: Direction, lots: number) => void) | null = null;
+
   constructor(
     private readonly instruments: Instruments,
     private readonly ledger: Ledger,
@@ -70,7 +73,7 @@ export class Settlement {
       [maker, 'maker', makerDirection, MAKER_FEE_BPS],
     ] as const) {
       const fee = bps(value, feeBps);
-      const { updates, realized } = this.ledger.book(inst, side.subaccount, direction, fill, fee);
+      const { updates, realized } = this.ledger.book(inst, side.subaccount, direction, fill, fee, now);
       const shown = this.tradeRecord(inst, {
         direction,
         priceTicks: fill.priceTicks,
@@ -86,6 +89,7 @@ export class Settlement {
       const own = this.privateRecordOf(shown, side);
       if (role === 'taker') takerRecord = { own, shown };
       if (side.resting) this.applyToOrder(inst, side.resting, fill.lots, value, fee, now);
+      if (side.resting) this.filled?.(inst, side.resting, direction, fill.lots);
       this.history.trade(own);
       this.out.publish(address('subaccountTrades', { subaccount_id: side.subaccount }), [own]);
       this.out.publish(address('subaccountTradesBatch', { subaccount_id: side.subaccount, batch_status: SETTLED }), [

@@ -54,6 +54,14 @@ export class Simulation {
     inst.publishId++;
   }
 
+  /** Put the mid at a price (the control plane's `mark`): the orders it runs through fill, the maker requotes. */
+  moveTo(inst: Instrument, midTicks: number, now: number): void {
+    inst.midTicks = midTicks;
+    this.fillCrossedUserOrders(inst, now);
+    requote(inst);
+    inst.publishId++;
+  }
+
   /** User orders the moved mid has run through are filled by the simulated takers, as on a real venue. */
   private fillCrossedUserOrders(inst: Instrument, now: number): void {
     const askEdge = inst.midTicks + inst.halfSpread;

@@ -2,10 +2,9 @@
  * Tier-2 token buckets over a fleet: per (wallet, instrument), refilled and taken in one script, by
  * the clock of the member asking (the sandbox's movable clock, which tests move to refill a bucket).
  */
-import type { Redis } from 'ioredis';
 import type { BucketLimit } from '../options';
 import type { BucketStore } from '../state/ports';
-import { guarded } from './connect';
+import { guarded, type RedisClient as Redis } from './connect';
 import { keys } from './keys';
 import { run, script } from './scripts';
 import type { FaultSink } from './slots';

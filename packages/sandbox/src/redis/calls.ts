@@ -13,7 +13,6 @@
  * been. The owner verifies every call again (routed.ts): Redis is a trust boundary.
  */
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import type { Session } from '../accounts';
 import type { ActionVerifier } from '../actions';
 import type { Accounts } from '../accounts';
@@ -22,7 +21,7 @@ import { RpcFailure, wireErrorOf, type ErrorCode, type WireError } from '../rpc'
 import { channels } from './keys';
 import { LEASE_MS, CYCLE_MS } from './leases';
 import { verifyRouted } from './routed';
-import { guarded } from './connect';
+import { guarded, publish, type RedisClient as Redis } from './connect';
 import type { FaultSink } from './slots';
 
 /** An owner that acknowledged a call but has not answered within this long is given up on. */
@@ -191,7 +190,7 @@ export class FleetCalls {
   /** Publish a call; a failure is reported and answers the request as not served. */
   private publish(channel: string, message: CallMessage): Promise<number> {
     return guarded(
-      () => this.redis.publish(channel, JSON.stringify(message)),
+      () => publish(this.redis, channel, JSON.stringify(message)),
       (err) => this.parts.fault(`routing ${message.method}`, err),
     );
   }
@@ -233,7 +232,7 @@ export class FleetCalls {
     if (!m || typeof m.from !== 'string' || !/^m[0-9]+$/.test(m.from))
       return this.parts.fault('a fleet call', new Error(`not a call: ${text.slice(0, 80)}`));
     const to = channels.replies(m.from);
-    await this.redis.publish(to, JSON.stringify({ id: m.id, ack: true } satisfies ReplyMessage));
+    await publish(this.redis, to, JSON.stringify({ id: m.id, ack: true } satisfies ReplyMessage));
     let answer = this.served.get(m.id);
     if (!answer) {
       answer = this.answer(m);
@@ -245,7 +244,7 @@ export class FleetCalls {
       timer.unref();
       this.forget.add(timer);
     }
-    await this.redis.publish(to, JSON.stringify(await answer));
+    await publish(this.redis, to, JSON.stringify(await answer));
   }
 
   /** Serve a call, verified again, with the method's handler. */

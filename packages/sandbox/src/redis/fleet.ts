@@ -1,15 +1,20 @@
 /**
- * A fleet member: a sandbox started with `redis`, acting with every other sandbox started with the same
- * URL as one exchange: the Redis adapters of the state ports (../state/ports.ts), assembled. Loaded
- * (with the Redis client) only when `redis` is set.
+ * A fleet member: a sandbox started with `redis` (or `redisCluster`), acting with every other sandbox
+ * started with the same Redis as one exchange: the Redis adapters of the state ports (../state/ports.ts),
+ * assembled. Loaded (with the Redis client) only when one of them is set.
  *
  * Shared in Redis, atomically: per-IP connection slots (slots.ts), fixed windows (windows.ts) and
  * token buckets (buckets.ts), used nonces (nonces.ts), the configuration with its accounts and session
  * keys (members.ts), the wallets that logged in, instrument ownership and resting orders (leases.ts).
  * Over pub/sub, the bus between members: pushes (pushes.ts) and order flow to each instrument's owner
  * (calls.ts). Every failure of a write nobody waits for goes to the fault counters and the log.
+ *
+ * Redis may lose it all (FLUSHALL, a restart without persistence): a generation marker tells (recovery.ts).
+ * The member that sees the loss says so on the bus; each member then re-publishes what it holds (the
+ * configuration, its id, the accounts it knows, its connection slots and subscriptions, its leases and
+ * their books' resting orders) and refuses signed requests and new connections until every member alive
+ * before the loss has (or ALIVE_MS passed: a member that does not re-publish by then is dead).
  */
-import type { Redis } from 'ioredis';
 import type { ResolvedOptions } from '../options';
 import type { Clock } from '../clock';
 import type { Accounts } from '../accounts';
@@ -19,8 +24,18 @@ import type { Resting } from '../market/instrument';
 import { ActionVerifier } from '../actions';
 import type { BookKeeper } from '../state/ports';
 import type { Forward, MemberParts, SandboxState } from '../state/sandbox-state';
-import { guarded, openRedis, redacted } from './connect';
-import { agreeOnConfig, Members } from './members';
+import {
+  guarded,
+  openTarget,
+  publish,
+  redacted,
+  redactedSeeds,
+  subscribe,
+  type RedisClient,
+  type RedisTarget,
+} from './connect';
+import { agreeOnConfig, ALIVE_MS, Members, publishConfig } from './members';
+import { Generation } from './recovery';
 import { CYCLE_MS, Leases } from './leases';
 import { RedisSlots, type FaultSink } from './slots';
 import { RedisWindows } from './windows';
@@ -50,20 +65,28 @@ export class Fleet implements SandboxState {
   /** Leaving: messages of the bus are no longer ours to act on. */
   private leaving = false;
   private readonly fault: FaultSink;
+  readonly generation: Generation;
+  /** Restoring a lost state: the members whose re-publishing we wait for, since when, and whether ours is done. */
+  private restore: { waitFor: string[]; since: number; published: boolean } | null = null;
+  /** The books, once serving (a cycle needs them). */
+  private books: BookKeeper | null = null;
+  /** The wallets with accounts this member knows (to re-publish after a loss). */
+  private readonly wallets = new Map<string, number[]>();
 
   private constructor(
     private readonly options: ResolvedOptions,
-    private readonly cmd: Redis,
-    private readonly sub: Redis,
+    private readonly cmd: RedisClient,
+    private readonly sub: RedisClient,
     private readonly members: Members,
     private readonly clock: Clock,
-    faults: Faults,
+    private readonly faults: Faults,
   ) {
     this.fault = (where, err) => faults.report('server', `the fleet: ${where}`, err);
+    this.generation = new Generation(cmd, options.login.futureMs, this.fault);
     this.windows = new RedisWindows(cmd, options.windows.values(), this.fault);
     this.buckets = new RedisBuckets(cmd, this.fault);
-    this.slots = new RedisSlots(cmd, members.id, options.maxConnections, this.fault);
-    this.nonces = new RedisNonces(cmd, clock, this.fault);
+    this.slots = new RedisSlots(cmd, members.id, options.maxConnections, this.generation, this.fault);
+    this.nonces = new RedisNonces(cmd, clock, this.generation, this.fault);
     this.ownership = new Leases(
       cmd,
       members.id,
@@ -74,15 +97,23 @@ export class Fleet implements SandboxState {
     sub.on('error', (err) => faults.report('server', 'the Redis push connection', err));
   }
 
-  /** Join the fleet on `options.redis`; throws RedisUnreachableError or FleetConfigError (the command exits 2). */
+  /**
+   * Join the fleet on `options.redis` or `options.redisCluster`; throws RedisUnreachableError or
+   * FleetConfigError (the command exits 2).
+   */
   static async join(options: ResolvedOptions, clock: Clock, faults: Faults): Promise<Fleet> {
-    const url = options.redis!;
-    const cmd = await openRedis(url, 'exchange-api-sandbox');
-    let sub: Redis | null = null;
+    const target: RedisTarget = options.redisCluster
+      ? { flag: '--redis-cluster', value: options.redisCluster }
+      : { flag: '--redis', value: options.redis! };
+    const cmd = await openTarget(target, 'exchange-api-sandbox');
+    let sub: RedisClient | null = null;
     try {
-      sub = await openRedis(url, 'exchange-api-sandbox-pushes');
-      await agreeOnConfig(cmd, redacted(url), options);
-      return new Fleet(options, cmd, sub, await Members.join(cmd), clock, faults);
+      sub = await openTarget(target, 'exchange-api-sandbox-pushes', true);
+      const shown = target.flag === '--redis' ? redacted(target.value) : redactedSeeds(target.value);
+      await agreeOnConfig(cmd, `${target.flag} ${shown}`, options);
+      const fleet = new Fleet(options, cmd, sub, await Members.join(cmd), clock, faults);
+      await fleet.generation.join();
+      return fleet;
     } catch (err) {
       cmd.disconnect();
       sub?.disconnect();
@@ -150,28 +181,41 @@ export class Fleet implements SandboxState {
   /** Start serving: listen on the fleet's channels, take our share of the books, keep the leases. */
   async start(parts: MemberParts): Promise<void> {
     const me = this.members.id;
-    this.sub.on('message', (channel: string, text: string) => this.onMessage(me, channel, text));
-    await this.sub.subscribe(
-      channels.push,
-      channels.subscriptions,
-      channels.calls(me),
-      channels.everyone,
-      channels.replies(me),
+    await subscribe(
+      this.sub,
+      [
+        channels.push,
+        channels.subscriptions,
+        channels.calls(me),
+        channels.everyone,
+        channels.replies(me),
+        channels.lost,
+      ],
+      (channel, text) => this.onMessage(me, channel, text),
     );
+    this.books = parts.books;
+    this.generation.onLost = () => this.kick();
     // Redis came back (it may have restarted empty): say again what we hold; our books once the next
-    // cycle holds their leases again (a book write is fenced by its lease).
+    // cycle holds their leases again (a book write is fenced by its lease). The cycle, at once, also
+    // tells whether it came back empty (then everything is re-published).
     this.cmd.on('ready', () => {
       this.healing = true;
       this.slots.sync().catch((err) => this.fault('holding our connection slots again', err));
       this.pushes?.rewrite().catch((err) => this.fault('writing our subscriptions again', err));
+      this.kick();
     });
     await this.knowAccounts(parts.accounts);
     await this.cycle(parts.books);
-    this.timer = setInterval(() => {
-      this.cycling = this.cycling
-        .then(() => this.cycle(parts.books))
-        .catch((err) => parts.faults.report('ticks', 'the fleet cycle (leases, members, slots)', err));
-    }, CYCLE_MS);
+    this.timer = setInterval(() => this.kick(), CYCLE_MS);
+  }
+
+  /** Run a cycle after the one running (every CYCLE_MS, and at once when a loss may have come). */
+  private kick(): void {
+    const books = this.books;
+    if (this.leaving || !books) return;
+    this.cycling = this.cycling
+      .then(() => this.cycle(books))
+      .catch((err) => this.faults.report('ticks', 'the fleet cycle (leases, members, slots)', err));
   }
 
   /** A message of the bus; nothing in it is trusted (a bad one is reported, never thrown). */
@@ -182,6 +226,7 @@ export class Fleet implements SandboxState {
       else if (channel === channels.subscriptions)
         void this.pushes?.reload(text).catch((err) => this.fault(`reading the subscriptions of ${text}`, err));
       else if (channel === channels.replies(me)) this.calls?.reply(text);
+      else if (channel === channels.lost) this.kick();
       else void this.calls?.serve(text).catch((err) => this.fault('serving a call', err));
     } catch (err) {
       this.fault(`a message on ${channel}`, err);
@@ -189,22 +234,79 @@ export class Fleet implements SandboxState {
   }
 
   private async cycle(books: BookKeeper): Promise<void> {
+    // A shared write may have seen the loss (and refused) between a cycle's look and its republishing; a
+    // republishing that failed half-way (Redis went again) is done again.
+    const unfinished = this.generation.restoring && !this.restore?.published;
+    if ((await this.generation.changed()) || unfinished) await this.republish();
     const live = await this.members.refresh();
     await this.pushes?.sync(live);
-    await this.ownership.cycle(live.length, books);
+    await this.ownership.cycle(live.length, books, this.restore === null);
     await this.slots.sync();
-    if (!this.healing) return;
-    await this.ownership.rewriteBooks(books);
-    this.healing = false;
+    if (this.healing) {
+      await this.ownership.rewriteBooks(books);
+      this.healing = false;
+    }
+    if (this.restore?.published) await this.settle();
+  }
+
+  /**
+   * Redis lost the shared state: say so to every member, then write again what this member holds (its
+   * leases and their books follow in this cycle). Signed requests and new connections wait (settle).
+   */
+  private async republish(): Promise<void> {
+    const me = this.members.id;
+    // A loss seen again before the last was restored waits for the same members, from the same moment.
+    this.restore = { waitFor: this.members.recent, since: Date.now(), ...this.restore, published: false };
+    this.fault(
+      'the shared state',
+      new Error(
+        "Redis lost the fleet's shared state (flushed, or restarted empty): re-publishing what this member " +
+          'holds; signed requests and new connections are refused until the fleet has',
+      ),
+    );
+    await this.generation.lost();
+    await publish(this.cmd, channels.lost, me);
+    const differs = await publishConfig(this.cmd, this.options);
+    if (differs.length > 0)
+      this.fault(
+        'the shared configuration',
+        new Error(
+          `a member started after the loss set another configuration (${differs.join(', ')} differ): ` +
+            "stop it and start it with the fleet's --config and --seed",
+        ),
+      );
+    await this.members.republish();
+    const accounts = this.cmd.multi();
+    for (const [wallet, subs] of this.wallets) accounts.hsetnx(keys.accounts, wallet, JSON.stringify(subs));
+    await accounts.exec();
+    await this.pushes?.rewrite();
+    this.healing = true;
+    this.restore.published = true;
+  }
+
+  /** Ours is back: say so, and serve everything once every member we wait for has said so too. */
+  private async settle(): Promise<void> {
+    const restore = this.restore!;
+    await this.cmd.hset(keys.generation, `restored:${this.members.id}`, '1');
+    const marks = restore.waitFor.length
+      ? await this.cmd.hmget(keys.generation, ...restore.waitFor.map((m) => `restored:${m}`))
+      : [];
+    if (marks.every((m) => m !== null) || Date.now() - restore.since > ALIVE_MS) {
+      this.restore = null;
+      this.generation.restoring = false;
+    }
   }
 
   /** Wallets that logged in on any member get their accounts here too; ours are recorded as they log in. */
   private async knowAccounts(accounts: Accounts): Promise<void> {
-    for (const wallet of Object.keys(await this.cmd.hgetall(keys.accounts))) accounts.subaccountsOf(wallet);
-    accounts.registered = (wallet, subaccounts) =>
+    for (const wallet of Object.keys(await this.cmd.hgetall(keys.accounts)))
+      this.wallets.set(wallet, accounts.subaccountsOf(wallet));
+    accounts.registered = (wallet, subaccounts) => {
+      this.wallets.set(wallet, subaccounts);
       void this.cmd
         .hsetnx(keys.accounts, wallet, JSON.stringify(subaccounts))
         .catch((err) => this.fault(`recording the accounts of ${wallet}`, err));
+    };
   }
 
   /** Leave the fleet: give the books back (the others take them at their next cycle) and close. */

@@ -13,6 +13,11 @@ export const keys = {
   memberSeq: 'xsb:{fleet}:member-seq',
   /** The configuration every member must share (seed, instruments, accounts, session keys, limits). */
   config: 'xsb:{fleet}:config',
+  /**
+   * The fleet's generation: a hash (id, floor, restored:MEMBER) written when the fleet starts and kept
+   * with no expiry. Gone or replaced means Redis lost the shared state (recovery.ts).
+   */
+  generation: 'xsb:{fleet}:generation',
   /** The wallets that logged in anywhere, with their subaccounts. */
   accounts: 'xsb:{fleet}:accounts',
   /**
@@ -40,16 +45,32 @@ export const keys = {
   subscriptions: (member: string) => `xsb:subs:${member}`,
 } as const;
 
-/** Pub/sub channels. */
+/**
+ * Pub/sub channels. All share the hash tag `{bus}`: on a Redis Cluster they are shard channels of one
+ * slot, whose master holds every member's subscriptions (connect.ts, publish).
+ */
 export const channels = {
   /** Pushed frames: every member delivers them to its own subscribers. */
-  push: 'xsb:push',
+  push: 'xsb:{bus}:push',
   /** A member's subscriptions changed (the message is its id). */
-  subscriptions: 'xsb:subs-changed',
+  subscriptions: 'xsb:{bus}:subs-changed',
   /** Requests for one member (order flow for the instruments it owns). */
-  calls: (member: string) => `xsb:call:${member}`,
+  calls: (member: string) => `xsb:{bus}:call:${member}`,
   /** Requests for every member (the cancels that span instruments). */
-  everyone: 'xsb:call-all',
+  everyone: 'xsb:{bus}:call-all',
+  /** A member found the shared state lost (the message is its id): every member re-publishes what it holds. */
+  lost: 'xsb:{bus}:state-lost',
   /** Replies (and acknowledgements) to one member. */
-  replies: (member: string) => `xsb:reply:${member}`,
+  replies: (member: string) => `xsb:{bus}:reply:${member}`,
 } as const;
+
+/**
+ * The part of a key that picks its Redis Cluster slot, by Redis's rule: what is between the first `{`
+ * and the next `}` when that is not empty, else the whole key. Keys with the same part share a slot.
+ */
+export function slotPart(key: string): string {
+  const open = key.indexOf('{');
+  if (open < 0) return key;
+  const close = key.indexOf('}', open + 1);
+  return close <= open + 1 ? key : key.slice(open + 1, close);
+}

@@ -9,7 +9,7 @@
  * they change, and the next owner puts them back on its book (the orders keep their ids, prices,
  * remaining amounts and fills; nothing is pushed, since nothing changed for their owners).
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient as Redis } from './connect';
 import type { Ownership } from '../market';
 import type { Resting } from '../market/instrument';
 import type { BookKeeper } from '../state/ports';
@@ -141,12 +141,16 @@ export class Leases implements Ownership {
     return this.instruments.filter((i) => this.owns(i));
   }
 
-  /** One cycle: renew, take up to the fair share, give one back above it. */
-  async cycle(liveMembers: number, books: BookKeeper): Promise<void> {
+  /**
+   * One cycle: renew, take up to the fair share, give one back above it. While the fleet restores a lost
+   * state (`balance` false) only our own leases are held again: the live count is not known yet, and a
+   * lease another member has not held again yet is its, not free.
+   */
+  async cycle(liveMembers: number, books: BookKeeper, balance = true): Promise<void> {
     const started = Date.now();
     const share = Math.ceil(this.instruments.length / Math.max(1, liveMembers));
     for (const name of this.instruments) {
-      const mayTake = this.mine.size < share ? '1' : '0';
+      const mayTake = balance && this.mine.size < share ? '1' : '0';
       const ours = this.mine.get(name) ?? 0;
       const [status, epoch, owner] = await run(
         this.redis,
@@ -165,7 +169,7 @@ export class Leases implements Ownership {
       }
     }
     this.renewedAt = started;
-    if (this.mine.size > share) await this.giveBack([...this.mine.keys()].pop()!, books);
+    if (balance && this.mine.size > share) await this.giveBack([...this.mine.keys()].pop()!, books);
   }
 
   private async take(name: string, epoch: number, books: BookKeeper): Promise<void> {

@@ -4,7 +4,7 @@
  * the configuration the fleet runs with; a later one with another configuration does not join (one
  * exchange has one set of instruments, accounts, session keys and limits).
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient as Redis } from './connect';
 import type { ResolvedOptions } from '../options';
 import { keys } from './keys';
 import { answer, run, script } from './scripts';
@@ -26,9 +26,10 @@ export const SLOTS_GRACE_MS = 60_000;
 
 /** Another member runs with a different configuration. */
 export class FleetConfigError extends Error {
-  constructor(url: string, differs: string[]) {
+  /** `where`: the flag and its value as printed (`--redis redis://:***@…`, `--redis-cluster …`). */
+  constructor(where: string, differs: string[]) {
     super(
-      `--redis ${url}: the sandboxes already running on this Redis use another configuration ` +
+      `${where}: the sandboxes already running on this Redis use another configuration ` +
         `(${differs.join(', ')} differ); start every member with the same --config and --seed`,
     );
     this.name = 'FleetConfigError';
@@ -36,8 +37,10 @@ export class FleetConfigError extends Error {
 }
 
 /**
- * KEYS: our alive key, members, config, then the alive keys of every other member we know; ARGV: member.
- * Leaves; takes the configuration away when no other member is alive (or unknown to us: it then expires).
+ * KEYS: our alive key, members, config, generation, then the alive keys of every other member we know;
+ * ARGV: member. Leaves; takes the configuration away when no other member is alive (or unknown to us: it
+ * then expires), and the generation marker unless it carries a loss's floor (recovery.ts), which outlives
+ * the fleet: a signature made before that loss must stay refused by a fleet started again.
  */
 const LEAVE = script(
   'xsbLeave',
@@ -45,11 +48,12 @@ const LEAVE = script(
   `
 redis.call('DEL', KEYS[1])
 redis.call('SREM', KEYS[2], ARGV[1])
-for i = 4, #KEYS do
+for i = 5, #KEYS do
   if redis.call('EXISTS', KEYS[i]) == 1 then return 0 end
 end
-if redis.call('SCARD', KEYS[2]) > #KEYS - 3 then return 0 end
+if redis.call('SCARD', KEYS[2]) > #KEYS - 4 then return 0 end
 redis.call('DEL', KEYS[3])
+if tonumber(redis.call('HGET', KEYS[4], 'floor') or '0') == 0 then redis.call('DEL', KEYS[4]) end
 return 1`,
   answer.int,
 );
@@ -69,21 +73,40 @@ export function fleetConfig(o: ResolvedOptions): Record<string, unknown> {
   };
 }
 
-/** Set the fleet's configuration, or check ours against it; throws FleetConfigError naming what differs. */
-export async function agreeOnConfig(redis: Redis, url: string, options: ResolvedOptions): Promise<void> {
+/**
+ * Set the fleet's configuration unless one is set; what of ours differs from the one set (none when it
+ * is ours). At join, and again after Redis lost it (each member re-publishes it).
+ */
+export async function publishConfig(redis: Redis, options: ResolvedOptions): Promise<string[]> {
   const ours = fleetConfig(options);
   const text = JSON.stringify(ours);
   // Kept while any member lives (each refreshes it), so a new fleet on the same Redis may differ.
   const set = await redis.set(keys.config, text, 'PX', ALIVE_MS, 'NX');
-  if (set === 'OK') return;
+  if (set === 'OK') return [];
   const theirs = JSON.parse((await redis.get(keys.config)) ?? text) as Record<string, unknown>;
-  const differs = Object.keys(ours).filter((k) => JSON.stringify(ours[k]) !== JSON.stringify(theirs[k]));
-  if (differs.length > 0) throw new FleetConfigError(url, differs);
+  return Object.keys(ours).filter((k) => JSON.stringify(ours[k]) !== JSON.stringify(theirs[k]));
 }
+
+/** Set the fleet's configuration, or check ours against it; throws FleetConfigError naming what differs. */
+export async function agreeOnConfig(redis: Redis, where: string, options: ResolvedOptions): Promise<void> {
+  const differs = await publishConfig(redis, options);
+  if (differs.length > 0) throw new FleetConfigError(where, differs);
+}
+
+/** KEYS: member-seq; ARGV: a member's number. Raises the sequence to it, so no later member takes its id. */
+const SEQ_AT_LEAST = script(
+  'xsbSeqAtLeast',
+  1,
+  `if tonumber(redis.call('GET', KEYS[1]) or '0') < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], ARGV[1]) end
+return 1`,
+  answer.int,
+);
 
 /** This member's id and the live members. */
 export class Members {
   private live: string[] = [];
+  /** The members alive at the refresh before the last (a loss may have come between the two). */
+  private before: string[] = [];
 
   private constructor(
     private readonly redis: Redis,
@@ -110,6 +133,7 @@ export class Members {
     const alive = await Promise.all(all.map((m) => this.redis.exists(keys.alive(m))));
     const dead = all.filter((_, i) => alive[i] === 0);
     if (dead.length > 0) await this.redis.srem(keys.members, ...dead);
+    this.before = this.live;
     this.live = all.filter((_, i) => alive[i] === 1).sort();
     return this.live;
   }
@@ -119,13 +143,24 @@ export class Members {
     return this.live;
   }
 
+  /** The other members alive at either of the last two refreshes. */
+  get recent(): string[] {
+    return [...new Set([...this.before, ...this.live])].filter((m) => m !== this.id);
+  }
+
+  /** After Redis lost the shared state: our id is taken again, and the member sequence raised past it. */
+  async republish(): Promise<void> {
+    await run(this.redis, SEQ_AT_LEAST, [keys.memberSeq], [Number(this.id.slice(1))]);
+    await this.refresh();
+  }
+
   /** Leave: no longer alive; the last one to leave takes the configuration away with it. */
   async leave(): Promise<void> {
     const others = (await this.redis.smembers(keys.members)).filter((m) => m !== this.id);
     await run(
       this.redis,
       LEAVE,
-      [keys.alive(this.id), keys.members, keys.config, ...others.map(keys.alive)],
+      [keys.alive(this.id), keys.members, keys.config, keys.generation, ...others.map(keys.alive)],
       [this.id],
     );
   }

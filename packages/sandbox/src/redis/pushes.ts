@@ -8,7 +8,7 @@
  * of the first instrument), for the addresses held on any member: each member keeps the addresses its
  * connections hold in Redis and says when they change, and reads the others'.
  */
-import type { Redis } from 'ioredis';
+import { publish, type RedisClient as Redis } from './connect';
 import type { Publisher } from '../market';
 import type { SubscriptionIndex } from '../subscriptions';
 import type { ResolvedOptions } from '../options';
@@ -54,7 +54,7 @@ export class FleetPushes {
   /** A change of our held addresses, then the word to the others; a failure is reported (rewrite() heals it). */
   private write(step: Promise<unknown>): void {
     step
-      .then(() => this.redis.publish(channels.subscriptions, this.member))
+      .then(() => publish(this.redis, channels.subscriptions, this.member))
       .catch((err) => this.fault('telling the fleet of a subscription', err));
   }
 
@@ -69,9 +69,9 @@ export class FleetPushes {
     publish: (address, data) => {
       this.onOrders(address, data);
       const message: PushMessage = { a: address, d: data };
-      this.redis
-        .publish(channels.push, JSON.stringify(message))
-        .catch((err) => this.fault(`pushing ${address} to the fleet`, err));
+      publish(this.redis, channels.push, JSON.stringify(message)).catch((err) =>
+        this.fault(`pushing ${address} to the fleet`, err),
+      );
     },
   };
 
@@ -104,14 +104,14 @@ export class FleetPushes {
     const multi = this.redis.multi().del(key);
     for (const [address, v] of mine) multi.hset(key, address, JSON.stringify(v));
     await multi.exec();
-    await this.redis.publish(channels.subscriptions, this.member);
+    await publish(this.redis, channels.subscriptions, this.member);
   }
 
   /** Forget ours in Redis (this member is closing). */
   async leave(): Promise<void> {
     this.index.watcher = null;
     await this.redis.del(keys.subscriptions(this.member));
-    await this.redis.publish(channels.subscriptions, this.member);
+    await publish(this.redis, channels.subscriptions, this.member);
   }
 }
 

@@ -5,7 +5,8 @@
  * touches. Each script's answer is read by a function that checks its shape, so a caller gets typed
  * values, or an error naming the script and what came back.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient as Redis } from './connect';
+import { slotPart } from './keys';
 
 /** One script: how many of its arguments are keys, its text, and how its answer is read. */
 export interface Script<R> {
@@ -23,6 +24,9 @@ export class ScriptAnswerError extends Error {
   }
 }
 
+/** Every script defined so far, by name (a test computes each one's key slots: test/cluster-slots.test.ts). */
+export const defined = new Map<string, Script<unknown>>();
+
 /** Define a script (reading its answer with `read`). */
 export function script<R>(name: string, numberOfKeys: number, lua: string, read: (raw: unknown) => R | undefined) {
   const def: Script<R> = {
@@ -35,6 +39,8 @@ export function script<R>(name: string, numberOfKeys: number, lua: string, read:
       return value;
     },
   };
+  if (defined.has(name)) throw new Error(`Redis script ${name} is defined twice`);
+  defined.set(name, def);
   return def;
 }
 
@@ -50,6 +56,10 @@ export async function run<R>(
 ): Promise<R> {
   if (s.numberOfKeys >= 0 && keys.length !== s.numberOfKeys)
     throw new Error(`Redis script ${s.name} takes ${s.numberOfKeys} keys (given ${keys.length})`);
+  // Checked on one Redis too, so that a key set a cluster would refuse (CROSSSLOT) fails every fleet test.
+  const spread = new Set(keys.map(slotPart));
+  if (spread.size > 1)
+    throw new Error(`Redis script ${s.name} was given keys of more than one cluster slot (${[...spread].join(', ')})`);
   const commands = redis as unknown as Defined;
   // A script taking a variable number of keys (numberOfKeys -1) is defined without it: the count goes first.
   if (typeof commands[s.name] !== 'function')

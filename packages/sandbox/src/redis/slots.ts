@@ -4,13 +4,18 @@
  * member moves its until forward every cycle for the IPs it holds, so the slots of a member that died
  * without giving them back lapse SLOTS_GRACE_MS after its last cycle, dropped by the next script that
  * reads the IP. Every key of an IP shares its hash tag (keys.ts), so each script's keys share a slot.
+ *
+ * After Redis lost the shared state (recovery.ts) every member writes its counts again (sync); until the
+ * members alive before the loss have, a new connection is refused, and a slot taken is confirmed against
+ * the generation marker, so one counted in an emptied Redis is never taken for the IP's only one.
  */
-import type { Redis } from 'ioredis';
 import type { Budget, SlotStore } from '../state/ports';
 import { keys } from './keys';
-import { guarded } from './connect';
+import { guarded, type FaultSink, type RedisClient as Redis } from './connect';
 import { answer, REDIS_NOW, run, script } from './scripts';
 import { SLOTS_GRACE_MS } from './members';
+import { RESTORING, type Generation } from './recovery';
+import { RpcFailure } from '../rpc';
 
 /** The live members' slots of an IP (lapsed members' dropped) as `total`; ARGV[1] is the asking member. */
 const LIVE_TOTAL = `${REDIS_NOW}
@@ -80,8 +85,7 @@ return {total, redis.call('GET', KEYS[2]) or ''}`,
     Array.isArray(raw) && Number.isInteger(raw[0]) && typeof raw[1] === 'string' ? [raw[0], raw[1]] : undefined,
 );
 
-/** Where the failures of writes nobody waits for go (the fault counters and the log). */
-export type FaultSink = (where: string, err: unknown) => void;
+export type { FaultSink } from './connect';
 
 /** The fleet's connection slots, as this member takes and reports them. */
 export class RedisSlots implements SlotStore {
@@ -96,15 +100,24 @@ export class RedisSlots implements SlotStore {
     private readonly redis: Redis,
     private readonly member: string,
     private readonly max: number,
+    private readonly generation: Generation,
     private readonly fault: FaultSink,
   ) {}
 
   async tryTake(ip: string, id: number): Promise<boolean> {
+    if (this.generation.restoring) throw new Error(RESTORING);
     const slots = [keys.connections(ip), keys.connectionsFirst(ip)];
     const taken = await guarded(
       () => run(this.redis, TAKE, slots, [this.member, this.max, id, SLOTS_GRACE_MS]),
       (err) => this.fault(`taking a connection slot of ${ip}`, err),
     );
+    try {
+      await this.generation.confirm('taking a connection slot');
+    } catch (err) {
+      // Counted in a Redis that lost our other slots (or unconfirmed): refused; sync() writes ours over it.
+      this.unsynced.add(ip);
+      throw err instanceof RpcFailure && err.data === RESTORING ? new Error(RESTORING) : err;
+    }
     if (taken === 1) this.held.set(ip, (this.held.get(ip) ?? 0) + 1);
     return taken === 1;
   }

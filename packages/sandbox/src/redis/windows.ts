@@ -5,11 +5,10 @@
  * in whole seconds (a window under a second would never expire), so a window with a fraction of a
  * second (tests) is counted by our own script, the same way in milliseconds.
  */
-import type { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { WindowLimit } from '../options';
 import type { WindowCount, WindowStore } from '../state/ports';
-import { guarded } from './connect';
+import { guarded, type RedisClient as Redis } from './connect';
 import { keys } from './keys';
 import { answer, run, script } from './scripts';
 import type { FaultSink } from './slots';

@@ -7854,7 +7854,7 @@ export const recordTable = [
         "name": "nonce",
         "required": true,
         "nullable": false,
-        "type": "integer"
+        "type": "ActionNonceInput"
       },
       {
         "name": "request_id",
@@ -8004,7 +8004,7 @@ export const recordTable = [
         "name": "nonce",
         "required": true,
         "nullable": false,
-        "type": "integer"
+        "type": "ActionNonceInput"
       },
       {
         "name": "signature",
@@ -8484,7 +8484,7 @@ export const recordTable = [
         "name": "nonce",
         "required": true,
         "nullable": false,
-        "type": "integer"
+        "type": "ActionNonceInput"
       },
       {
         "name": "performance_fee_bps",
@@ -10986,7 +10986,7 @@ export const recordTable = [
         "name": "nonce",
         "required": true,
         "nullable": false,
-        "type": "integer"
+        "type": "ActionNonceInput"
       },
       {
         "name": "request_id",
@@ -11946,7 +11946,7 @@ export const recordTable = [
         "name": "nonce",
         "required": true,
         "nullable": false,
-        "type": "integer"
+        "type": "ActionNonceInput"
       },
       {
         "name": "signature",
@@ -11990,7 +11990,7 @@ export const recordTable = [
         "name": "nonce",
         "required": true,
         "nullable": false,
-        "type": "integer"
+        "type": "ActionNonceInput"
       },
       {
         "name": "shares_to_burn",
@@ -15960,6 +15960,105 @@ export const errorTable = {
       "kind": "order",
       "httpStatus": 400,
       "assumption": "error-codes"
+    },
+    {
+      "code": 11015,
+      "message": "MMP frozen",
+      "condition": "An order with mmp while market maker protection has frozen its subaccount in that currency.",
+      "name": "RPC_MMP_FROZEN",
+      "kind": "order",
+      "httpStatus": 400,
+      "assumption": "error-codes"
+    },
+    {
+      "code": 11026,
+      "message": "Transfer reject",
+      "condition": "A transfer or withdrawal that takes more than the subaccount holds, would leave its positions and open orders short, or goes to a subaccount the request may not name.",
+      "name": "RPC_TRANSFER_REJECT",
+      "kind": "order",
+      "httpStatus": 400,
+      "assumption": "error-codes"
+    },
+    {
+      "code": 11051,
+      "message": "Trigger price must be higher than the current price for stop orders and vice versa for take orders",
+      "condition": "A trigger order whose trigger price already holds against the price it watches (it would trigger at once).",
+      "name": "RPC_TRIGGER_PRICE_CROSSED",
+      "kind": "order",
+      "httpStatus": 400,
+      "assumption": "error-codes"
+    },
+    {
+      "code": 11053,
+      "message": "Index and last-trade trigger price types not supported yet",
+      "condition": "A trigger order watching a price other than the mark.",
+      "name": "RPC_TRIGGER_PRICE_TYPE",
+      "kind": "order",
+      "httpStatus": 400,
+      "assumption": "error-codes"
+    },
+    {
+      "code": 11054,
+      "message": "Trigger orders cannot replace or be replaced",
+      "condition": "A replace that carries trigger or algo fields.",
+      "name": "RPC_TRIGGER_REPLACE",
+      "kind": "order",
+      "httpStatus": 400,
+      "assumption": "error-codes"
+    },
+    {
+      "code": 12000,
+      "message": "Asset not found",
+      "condition": "A transfer or withdrawal naming an asset the server has no spot asset of.",
+      "name": "RPC_ASSET_NOT_FOUND",
+      "kind": "request",
+      "httpStatus": 400,
+      "assumption": "error-codes"
+    },
+    {
+      "code": 12002,
+      "message": "Currency not found",
+      "condition": "A currency the server does not list (market maker protection).",
+      "name": "RPC_CURRENCY_NOT_FOUND",
+      "kind": "request",
+      "httpStatus": 400,
+      "assumption": "error-codes"
+    },
+    {
+      "code": 14009,
+      "message": "Session key expiry must be > utc_now + 10 min",
+      "condition": "A session key registered with an expiry less than ten minutes after the server time.",
+      "name": "SESSION_KEY_EXPIRY_TOO_SOON",
+      "kind": "request",
+      "httpStatus": 400,
+      "assumption": "error-codes"
+    },
+    {
+      "code": 14013,
+      "message": "String is not a valid ethereum address",
+      "condition": "An address field that is no address.",
+      "name": "INVALID_ADDRESS",
+      "kind": "request",
+      "httpStatus": 400,
+      "assumption": "error-codes"
+    },
+    {
+      "code": 14026,
+      "message": "Session key not found",
+      "condition": "A session key the wallet has not registered.",
+      "name": "SESSION_KEY_NOT_FOUND",
+      "kind": "request",
+      "httpStatus": 400,
+      "assumption": "error-codes"
+    },
+    {
+      "code": 14031,
+      "message": "Unauthorized key scope",
+      "condition": "A session key scope the server does not model, or a key granting what it does not hold.",
+      "name": "SESSION_KEY_SCOPE",
+      "kind": "auth",
+      "httpStatus": 403,
+      "assumption": "error-codes"
     }
   ]
 } as const;
@@ -16393,7 +16492,7 @@ export const assumptionTable = [
   {
     "id": "error-codes",
     "title": "Error codes outside the two the document gives",
-    "choice": "JSON-RPC 2.0 standard codes for framing (-32700, -32600, -32601, -32602, -32603); 14000-14004 for login and access; 11000-11001 for order flow; 11007 and 11022-11025 with the codes and messages of ccxt 4.5.84's derive exception table (self-crossing, reject timestamp, max fee, reduce only).",
+    "choice": "JSON-RPC 2.0 standard codes for framing (-32700, -32600, -32601, -32602, -32603); 14000-14004 for login and access; 11000-11001 for order flow; 11007, 11015, 11022-11026, 11051, 11053, 11054, 12000, 12002, 14009, 14013, 14026 and 14031 with the codes and messages of ccxt 4.5.84's derive exception table (self-crossing, MMP frozen, reject timestamp, max fee, reduce only, transfer reject, trigger orders, asset and currency not found, session keys).",
     "reason": "The full catalogue is not shown; -32000 to -32099 are reserved for rate limits, so nothing else may use them. Where ccxt's derive class maps a venue code with its message (its exceptions.exact table, with the venue's answers quoted beside some), the code and message are the venue's.",
     "citedAt": [
       "#/x-errors/codes/2",
@@ -16412,7 +16511,18 @@ export const assumptionTable = [
       "#/x-errors/codes/15",
       "#/x-errors/codes/16",
       "#/x-errors/codes/17",
-      "#/x-errors/codes/18"
+      "#/x-errors/codes/18",
+      "#/x-errors/codes/19",
+      "#/x-errors/codes/20",
+      "#/x-errors/codes/21",
+      "#/x-errors/codes/22",
+      "#/x-errors/codes/23",
+      "#/x-errors/codes/24",
+      "#/x-errors/codes/25",
+      "#/x-errors/codes/26",
+      "#/x-errors/codes/27",
+      "#/x-errors/codes/28",
+      "#/x-errors/codes/29"
     ]
   },
   {

@@ -1396,7 +1396,7 @@ export interface PrivateTradeHistoryResult {
  * BurnSharesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
  */
 export interface BurnSharesParams {
-  nonce: number;
+  nonce: ActionNonceInput;
   request_id: VaultRequestId;
   share_price: DecimalInput;
   signature: string;
@@ -1443,7 +1443,7 @@ export interface CancelAllTriggerOrdersParams {
  * CancelVaultRequestEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
  */
 export interface CancelVaultRequestParams {
-  nonce: number;
+  nonce: ActionNonceInput;
   signature: string;
   signature_expiry_sec: number;
   signer: string;
@@ -1578,7 +1578,7 @@ export interface CreateVaultParams {
   manager_id: number;
   max_fee_usd: DecimalInput;
   max_slippage_bps: number;
-  nonce: number;
+  nonce: ActionNonceInput;
   performance_fee_bps: number;
   signature: string;
   signature_expiry_sec: number;
@@ -2239,7 +2239,7 @@ export interface LiquidateResult {
  */
 export interface MintSharesParams {
   deposit_hash: string;
-  nonce: number;
+  nonce: ActionNonceInput;
   request_id: VaultRequestId;
   share_price: DecimalInput;
   signature: string;
@@ -2454,7 +2454,7 @@ export interface QuoteReplace {
 export interface RequestVaultDepositParams {
   amount: DecimalInput;
   deposit_spot_asset: string;
-  nonce: number;
+  nonce: ActionNonceInput;
   signature: string;
   signature_expiry_sec: number;
   signer: string;
@@ -2465,7 +2465,7 @@ export interface RequestVaultDepositParams {
  * RequestVaultWithdrawEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).
  */
 export interface RequestVaultWithdrawParams {
-  nonce: number;
+  nonce: ActionNonceInput;
   shares_to_burn: DecimalInput;
   signature: string;
   signature_expiry_sec: number;
@@ -2806,6 +2806,9 @@ export interface GetCurrencyParams {
 export interface GetIndexChartDataParams {
   currency: string;
   end_timestamp: number;
+  /**
+   * A bucket length in seconds: above 0.
+   */
   period: number;
   start_timestamp: number;
 }
@@ -2827,6 +2830,9 @@ export interface IndexCandle {
 export interface GetInterestRateHistoryParams {
   currency: string;
   end_timestamp?: number | null;
+  /**
+   * A bucket length in seconds: above 0.
+   */
   period?: number | null;
   risk_universe_id?: number | null;
   start_timestamp?: number | null;
@@ -3177,6 +3183,9 @@ export interface GetTickersResponse {
 export interface GetTradingviewChartDataParams {
   end_timestamp: number;
   instrument_name: string;
+  /**
+   * A bucket length in seconds: above 0.
+   */
   period: number;
   start_timestamp: number;
 }

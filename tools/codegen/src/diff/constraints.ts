@@ -6,15 +6,13 @@
  */
 import type { JsonSchema } from '../model/types';
 import { show } from './change';
-import { ANNOTATION_KEYWORDS, nonNullBranch } from '../model/schema-tools';
+import { nonNullBranch } from '../model/schema-tools';
+import { ANNOTATION_KEYWORDS, LOWER_BOUNDS, UPPER_BOUNDS } from '@exchange-api/types/json-schema-keywords';
 import { isObj } from '../load/spec-types';
 import { meaning } from './schema-shapes';
 
 export type Movement = 'narrowed' | 'widened' | 'changed';
 
-/** Keys where a bigger number allows more, and where it allows less. */
-const UPPER = ['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxProperties', 'maxContains'];
-const LOWER = ['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties', 'minContains'];
 const OTHER = ['format', 'multipleOf', 'const'];
 
 /**
@@ -41,8 +39,8 @@ const CONDITIONS = [
 /** Keywords the walk compares itself (schema-walk.ts), and those that only annotate. */
 const WALKED = ['$ref', 'type', 'enum', 'properties', 'required', 'additionalProperties', 'allOf', 'anyOf', 'oneOf'];
 const COMPARED = new Set([
-  ...UPPER,
-  ...LOWER,
+  ...UPPER_BOUNDS,
+  ...LOWER_BOUNDS,
   ...OTHER,
   ...CONDITIONS,
   ...WALKED,
@@ -122,11 +120,11 @@ export function constraintMoves(
   const moves: ConstraintMove[] = [];
   const add = (key: string, movement: Movement, from: string, to: string) =>
     moves.push({ key, movement, text: `${key} ${from} → ${to} (${movement})` });
-  for (const key of [...UPPER, ...LOWER]) {
+  for (const key of [...UPPER_BOUNDS, ...LOWER_BOUNDS]) {
     const x = boundText(a[key], exactBefore(key));
     const y = boundText(b[key], exactAfter(key));
     if (x === y || (x !== undefined && y !== undefined && compareBounds(x, y) === 0)) continue;
-    const upper = UPPER.includes(key);
+    const upper = UPPER_BOUNDS.includes(key);
     // A bound that appears narrows; one that goes away widens.
     const movement: Movement =
       x === undefined

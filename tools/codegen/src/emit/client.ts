@@ -128,7 +128,10 @@ function rpcFactory(methods: MethodModel[]): string[] {
   return lines;
 }
 
-/** The client surface of `model`: tables, channel map, type aliases, `ExchangeClient`, `rpc`; one file (slot `client`). */
+/**
+ * The client surface of `model`: tables, channel map, type aliases, `ExchangeClient`, `rpc`; one file (slot
+ * `client`).
+ */
 export function emitClientSurface(model: ApiModel): EmittedFile[] {
   const lines = [...HEAD, ...clientClass(model.methods.filter((m) => m.orderFlow)), ...rpcFactory(model.methods)];
   return [{ slot: 'client', path: 'surface.gen.ts', content: lines.join('\n') + '\n' }];

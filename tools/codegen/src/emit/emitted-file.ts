@@ -1,6 +1,9 @@
 /** A file an emitter produces, relative to the output slot it is written into. */
 export interface EmittedFile {
-  /** Which package output the file belongs to (`sdk`: a generated SDK's src/; `package`: its root; `lang`: its models in other languages). */
+  /**
+   * Which package output the file belongs to (`sdk`: a generated SDK's src/; `package`: its root; `lang`: its
+   * models in other languages).
+   */
   slot: 'types' | 'validators' | 'client' | 'docs' | 'sdk' | 'package' | 'lang';
   /** Path inside the slot, e.g. `types.gen.ts`. */
   path: string;

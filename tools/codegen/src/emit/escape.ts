@@ -4,6 +4,7 @@
  * helpers, so that no text can end the comment or the literal it sits in and become code (a title
  * of star, star, slash, slash once did: removing the comment's closing pair once left one behind).
  */
+import { DATA_KEYWORDS, SCHEMA_MAP } from '@exchange-api/types/json-schema-keywords';
 
 /**
  * Characters no comment carries raw: the C0 and C1 controls but tab and line feed (carriage return
@@ -94,18 +95,6 @@ export function goString(text: string): string {
   return `"${wellFormed.replace(DOUBLE, (c) => SHORT[c] ?? (c === '"' ? '\\"' : hex4(c)))}"`;
 }
 
-/** Schema keywords whose values map names (not keywords) to schemas. */
-const NAME_MAPS = new Set([
-  'properties',
-  'patternProperties',
-  'definitions',
-  '$defs',
-  'dependencies',
-  'dependentSchemas',
-]);
-/** Schema keywords whose values are data, not schemas. */
-const DATA = new Set(['examples', 'default', 'enum', 'const']);
-
 /**
  * A copy of a schema for a code writer of its own (json-schema-to-typescript, quicktype) to read:
  * each `description` as commentBlock makes it, and without the keywords `drop` names (a writer's
@@ -120,7 +109,7 @@ export function schemaForWriter(schema: unknown, drop: (keyword: string, value: 
       if (names) out[k] = walk(v, false);
       else if (drop(k, v)) continue;
       else if (k === 'description' && typeof v === 'string') out[k] = commentBlock(v);
-      else out[k] = DATA.has(k) ? v : walk(v, NAME_MAPS.has(k));
+      else out[k] = DATA_KEYWORDS.has(k) ? v : walk(v, SCHEMA_MAP.has(k));
     }
     return out;
   };

@@ -4,7 +4,7 @@
  * works for this spec, computed from it (emit/sdk-client.ts, clientReach). Spec text reaches the
  * Markdown only through emit/markdown-escape.ts.
  */
-import type { ApiModel, ChannelModel, JsonSchema, MethodModel, PayloadModel, ServerModel } from '../model/types';
+import type { ApiModel, ChannelModel, MethodModel, PayloadModel, ServerModel } from '../model/types';
 import type { EmittedFile } from './emitted-file';
 import { TOOLKIT_VERSION, type PackageSettings } from './package';
 import { payloadTypeOf } from '../model/naming';
@@ -12,6 +12,10 @@ import { tsKey, tsString } from './escape';
 import { mdCell, mdCodeFence, mdCodeSpan, mdProse, mdText } from '../text/markdown-escape';
 import { clientReach, type ClientReach } from './sdk-client';
 import { DEFAULT_FRAMES } from '../model/plain-spec';
+import { messageExample, messageSupport } from './package-readme-messages';
+import { exampleValue } from './example-value';
+
+export { exampleValue };
 
 /** An example address of a channel: enumerated parameters take their first value, others their name. */
 function exampleAddress(c: ChannelModel): string {
@@ -28,16 +32,25 @@ function builderCall(c: ChannelModel): string {
   return `channels${id}(${params ? `{ ${params} }` : ''})`;
 }
 
-/** How the client reaches a method of the rpc map: `rpc.lookup`, or `rpc['reserve-item']` for an id that is no identifier. */
+/**
+ * How the client reaches a method of the rpc map: `rpc.lookup`, or `rpc['reserve-item']` for an id that is no
+ * identifier.
+ */
 const rpcMember = (id: string) => (/^[A-Za-z_$][\w$]*$/.test(id) ? `rpc.${id}` : `rpc[${tsString(id)}]`);
 
-/** The type a payload has in this package (the generated names: `Tick.v2` is `TickV2`), or null when it is `unknown`. */
+/**
+ * The type a payload has in this package (the generated names: `Tick.v2` is `TickV2`), or null when it is
+ * `unknown`.
+ */
 function typeName(p: PayloadModel): string | null {
   const t = payloadTypeOf(p, '');
   return t === 'unknown' ? null : t;
 }
 
-/** A server's URL with its variables filled with their defaults (or first enum value); `<name>` where the spec gives none. */
+/**
+ * A server's URL with its variables filled with their defaults (or first enum value); `<name>` where the spec
+ * gives none.
+ */
 function serverUrl(s: ServerModel): string {
   const fill = (text: string) =>
     text.replace(/\{([^}]+)\}/g, (_, name: string) => s.variableDefaults?.[name] ?? `<${name}>`);
@@ -220,54 +233,6 @@ function install(settings: PackageSettings): string[] {
   ];
 }
 
-/**
- * A value of `schema` for the README's call, so the example compiles and reads as a real call: the
- * schema's own example, default, const or first enum value, else its required fields filled in (a
- * string as `<field>`, a number at its minimum, an array empty or of one item); `$ref`s read from
- * `schemas`, the first branch of a `oneOf`/`anyOf` that is not null, `allOf` merged. Bounded in depth.
- */
-export function exampleValue(
-  schema: unknown,
-  schemas: Record<string, JsonSchema>,
-  field = 'value',
-  depth = 0,
-): unknown {
-  if (typeof schema !== 'object' || schema === null || depth > 8) return null;
-  const s = schema as JsonSchema;
-  if (typeof s.$ref === 'string') return exampleValue(schemas[s.$ref.split('/').pop()!], schemas, field, depth + 1);
-  if (Array.isArray(s.examples) && s.examples.length > 0) return s.examples[0];
-  for (const k of ['example', 'default', 'const'] as const) if (s[k] !== undefined) return s[k];
-  if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum.find((v) => v !== null) ?? null;
-  const branches = (s.oneOf ?? s.anyOf) as unknown[] | undefined;
-  if (Array.isArray(branches)) {
-    const branch = branches.find((b) => (b as JsonSchema)?.type !== 'null') ?? branches[0];
-    return exampleValue(branch, schemas, field, depth + 1);
-  }
-  if (Array.isArray(s.allOf)) {
-    const parts = s.allOf.map((b) => exampleValue(b, schemas, field, depth + 1));
-    return Object.assign({}, ...parts.filter((v) => typeof v === 'object' && v !== null && !Array.isArray(v)));
-  }
-  const type = Array.isArray(s.type) ? s.type.find((t) => t !== 'null') : s.type;
-  if (type === 'string') return `<${field}>`;
-  if (type === 'integer' || type === 'number') {
-    const min =
-      typeof s.minimum === 'number' ? s.minimum : typeof s.exclusiveMinimum === 'number' ? s.exclusiveMinimum + 1 : 0;
-    return type === 'integer' ? Math.ceil(min) : min;
-  }
-  if (type === 'boolean') return false;
-  if (type === 'null') return null;
-  if (type === 'array')
-    return typeof s.minItems === 'number' && s.minItems > 0 ? [exampleValue(s.items, schemas, field, depth + 1)] : [];
-  if (type === 'object' || s.properties !== undefined) {
-    const props = (s.properties ?? {}) as Record<string, unknown>;
-    const required = Array.isArray(s.required) ? (s.required as string[]) : [];
-    return Object.fromEntries(
-      required.filter((k) => k in props).map((k) => [k, exampleValue(props[k], schemas, k, depth + 1)]),
-    );
-  }
-  return {};
-}
-
 /** The params of the README's call: the spec's first params example, else a value built from the params schema. */
 function callParams(method: MethodModel, model: ApiModel): string {
   const value =
@@ -317,16 +282,18 @@ export function emitPackageReadme(model: ApiModel, settings: PackageSettings, re
   const lines = [
     `# ${mdText(settings.name)}`,
     '',
-    `${mdText(`${model.title} ${model.version}`)}: types, standalone validators, tables${reach.methods.length > 0 || reach.streams ? ' and a typed client' : ''}, generated from its AsyncAPI spec (${mdCodeSpan(model.source)}) by \`@exchange-api/codegen\`. Regenerate with ${mdCodeSpan(regenerate)} in this folder.`,
+    `${mdText(`${model.title} ${model.version}`)}: types, standalone validators, tables${reach.methods.length > 0 || reach.streams || model.wire ? ' and a typed client' : ''}, generated from its AsyncAPI spec (${mdCodeSpan(model.source)}) by \`@exchange-api/codegen\`. Regenerate with ${mdCodeSpan(regenerate)} in this folder.`,
     '',
     mdProse(model.description),
     '',
     ...install(settings),
-    ...example(model, settings, reach),
-    'Also exported: every record and enumeration as a type, `Methods`, `ChannelAddress`, `PayloadOf<A>`, the tables (`channelTable`, `methodTable`, …) and the validators (`channelsValidators`, `paramsValidators`, `resultsValidators`, `is.<Type>`).',
+    ...(model.wire ? messageExample(model, model.wire, settings.name) : example(model, settings, reach)),
+    model.wire
+      ? "Also exported: every record and enumeration as a type, `Operations` (each operation's payload, reply, `params` and `query`), `wireTable`, the validators (`messagesValidators`, `is.<Type>`), and the tables every SDK has (`channelTable`, `methodTable`, …)."
+      : 'Also exported: every record and enumeration as a type, `Methods`, `ChannelAddress`, `PayloadOf<A>`, the tables (`channelTable`, `methodTable`, …) and the validators (`channelsValidators`, `paramsValidators`, `resultsValidators`, `is.<Type>`).',
     ...(settings.docs ? ['', 'The documentation site is in `docs/` (open `docs/index.html`).'] : []),
     '',
-    ...clientSupport(model, reach),
+    ...(model.wire ? messageSupport(model, model.wire) : clientSupport(model, reach)),
     ...lists(model),
   ];
   return [{ slot: 'package', path: 'README.md', content: lines.join('\n') }];

@@ -50,7 +50,8 @@ export function packageJson(model: ApiModel, settings: PackageSettings): string 
     types: './dist/index.d.cts',
     exports: { '.': { import: dist('import'), require: dist('require') }, './package.json': './package.json' },
     scripts: { build: 'tsup', prepack: 'tsup' },
-    // ajv: the standalone validators import a few of its run-time helpers (no compiler); same version as the generator's.
+    // ajv: the standalone validators import a few of its run-time helpers (no compiler); same version as the
+    // generator's.
     // ajv-formats: the string formats (date-time, uuid, …) the validators check, when the spec uses any.
     dependencies: {
       '@exchange-api/client': TOOLKIT_VERSION,

@@ -11,6 +11,7 @@
 import type { ApiModel, MethodModel, ServerModel } from '../model/types';
 import type { EmittedFile } from './emitted-file';
 import { tsComment, tsKey, tsString } from './escape';
+import { emitMessageClient } from './sdk-message-client';
 
 const docOf = (m: MethodModel) => tsComment(`\`${m.name}\`: ${m.summary || m.description || m.name}`);
 
@@ -111,7 +112,10 @@ function preamble(reach: ClientReach): string[] {
   ];
 }
 
-/** One typed raw call per method the client reaches, named by operation id; order-flow methods are signed by the core's `action`. */
+/**
+ * One typed raw call per method the client reaches, named by operation id; order-flow methods are signed by
+ * the core's `action`.
+ */
 function rpcMembers(methods: MethodModel[]): string[] {
   const lines: string[] = [];
   for (const m of methods) {
@@ -191,6 +195,7 @@ function factory(reach: ClientReach): string[] {
 
 /** The client surface of a generated SDK, in one file (slot `sdk`). */
 export function emitSdkClient(model: ApiModel): EmittedFile[] {
+  if (model.wire) return emitMessageClient(model, model.wire);
   const reach = clientReach(model);
   const none = reach.methods.length === 0 && !reach.streams;
   const lines = none

@@ -20,6 +20,8 @@ export const exportName = {
   channel: (id: string) => `channel_${ident(id)}`,
   params: (operationId: string) => `params_${ident(operationId)}`,
   result: (operationId: string) => `result_${ident(operationId)}`,
+  /** A message of a spec that speaks its own messages, by its place in the wire model's list. */
+  message: (index: number) => `message_${index}`,
 };
 const ident = (s: string) => s.replace(/[^A-Za-z0-9_$]/g, '_');
 
@@ -59,6 +61,15 @@ function collectValidators(model: ApiModel): {
     refs[exportName.params(m.id)] = inline(`params.${m.id}`, m.params.schema);
     refs[exportName.result(m.id)] = inline(`result.${m.id}`, m.result.schema);
     entries.push(...methodEntries(m));
+  }
+  for (const [i, message] of (model.wire?.messages ?? []).entries()) {
+    refs[exportName.message(i)] = inline(`message.${i}`, message.payload.schema);
+    entries.push({
+      group: 'messages',
+      key: message.id,
+      exp: exportName.message(i),
+      type: payloadTypeOf(message.payload),
+    });
   }
 
   return { definitions, refs, entries };
@@ -129,14 +140,17 @@ function declarations(refs: Record<string, string>, entries: Entry[], typesImpor
 
 /** The typed guards module: validators grouped by schema, channel and method, and `is.<Schema>` guards. */
 function guardsModule(model: ApiModel, entries: Entry[], typesImport: string): string {
-  const groups = ['schemas', 'channels', 'params', 'results', 'assumedParams', 'assumedResults'] as const;
-  const docs: Record<(typeof groups)[number], string> = {
+  const all = ['schemas', 'channels', 'params', 'results', 'assumedParams', 'assumedResults', 'messages'] as const;
+  // `messages` only for a spec that speaks its own messages (model/wire.ts): a JSON-RPC SDK's guards stay as they were.
+  const groups = all.filter((g) => g !== 'messages' || model.wire !== undefined);
+  const docs: Record<(typeof all)[number], string> = {
     schemas: 'Validators by schema name.',
     channels: "Validators of each channel's payload, by channel id.",
     params: "Validators of each method's params as the interface describes them, by method name.",
     results: "Validators of each method's result as the interface describes it, by method name.",
     assumedParams: 'Validators of the params shape our sandbox and client assume, by method name.',
     assumedResults: 'Validators of the result shape our sandbox and client assume, by method name.',
+    messages: 'Validators of each message of the wire (what is sent and received as it is), by its place in the spec.',
   };
   return [
     `import type * as T from ${tsString(typesImport)};`,

@@ -12,34 +12,12 @@ import { basename, dirname, extname, resolve } from 'node:path';
 import { YamlSource, type Mount } from './yaml-source';
 import { SpecError, fromPointer, toPointer, type SpecProblem } from './spec-error';
 import { isObj, type Obj } from './spec-types';
+import { holdsSchemas } from '@exchange-api/types/json-schema-keywords';
 
 type Path = Array<string | number>;
 
-/** Keywords under which a node is a schema: a ref to another file there is hoisted into components.schemas. */
-const SCHEMA_KEYS = new Set([
-  'payload',
-  'headers',
-  'properties',
-  'patternProperties',
-  'items',
-  'additionalProperties',
-  'additionalItems',
-  'allOf',
-  'anyOf',
-  'oneOf',
-  'not',
-  'if',
-  'then',
-  'else',
-  'contains',
-  'prefixItems',
-  'propertyNames',
-  'dependentSchemas',
-  'definitions',
-  '$defs',
-  'unevaluatedProperties',
-  'unevaluatedItems',
-]);
+/** Whether a node under this key is a schema: a ref to another file there is hoisted into components.schemas. */
+const underSchemaKey = (key: string): boolean => key === 'payload' || key === 'headers' || holdsSchemas(key);
 
 /** A URL (`http:`, `https:`, `file:`, any scheme) or a network path (`//host/x`): never fetched. */
 const REMOTE = /^(?:[a-zA-Z][a-zA-Z0-9+.-]*:|\/\/)/;
@@ -244,7 +222,7 @@ class Bundler {
     const onlyRef = Object.keys(node).length === 1;
     const namedSchema = at.length === 3 && at[0] === 'components' && at[1] === 'schemas';
     const schemaContext =
-      (at[0] === 'components' && at[1] === 'schemas') || at.some((k) => typeof k === 'string' && SCHEMA_KEYS.has(k));
+      (at[0] === 'components' && at[1] === 'schemas') || at.some((k) => typeof k === 'string' && underSchemaKey(k));
     if (schemaContext && !(namedSchema && onlyRef && this.hoisted.get(key) === at[2])) {
       return {
         ...this.siblings(node, ctx, from, at),

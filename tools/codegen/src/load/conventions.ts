@@ -11,6 +11,7 @@ import {
   SOURCES,
   TRANSPORTS,
   VIEWS,
+  FRAMINGS,
   isObj,
   type Obj,
   type SpecDocument,
@@ -84,6 +85,7 @@ const EXTENSIONS: Record<string, { where: string[]; check: (v: unknown) => strin
   'x-action-signature': { where: ['root'], check: (v) => (isObj(v) ? null : 'must be an object') },
   'x-assumptions': { where: ['root'], check: (v) => (Array.isArray(v) ? null : 'must be a list') },
   'x-view': { where: ['root'], check: oneOf(VIEWS) },
+  'x-framing': { where: ['root'], check: oneOf(FRAMINGS) },
 };
 
 /** What the cross-reference checks of the extensions need: the ids and names declared elsewhere in the spec. */

@@ -13,6 +13,7 @@
 import { longestRefChain } from './ref-cycles';
 import { toPointer, type SpecProblem } from './spec-error';
 import { isObj } from './spec-types';
+import { DATA_KEYWORDS, SCHEMA_LIST, SCHEMA_MAP, SCHEMA_ONE } from '@exchange-api/types/json-schema-keywords';
 
 type Path = Array<string | number>;
 
@@ -35,42 +36,21 @@ export const SPEC_LIMITS: Readonly<SpecLimits> = Object.freeze({
   schemas: 20_000,
 });
 
-/** Keys of a schema whose value is a map of schemas. */
-const SCHEMA_MAP = new Set(['properties', 'patternProperties', 'definitions', '$defs', 'dependentSchemas']);
-/** Keys of a schema whose value is one schema (or, for `items`, a list of schemas). */
-const SCHEMA_ONE = new Set([
-  'items',
-  'additionalItems',
-  'additionalProperties',
-  'contains',
-  'propertyNames',
-  'not',
-  'if',
-  'then',
-  'else',
-  'unevaluatedProperties',
-  'unevaluatedItems',
-]);
-/** Keys of a schema whose value is a list of schemas. */
-const SCHEMA_LIST = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
-
-/** Keys whose value is data (an example, a default), never a schema nor an enum to count. */
-const DATA = new Set(['examples', 'example', 'default', 'const', 'enum']);
-
 /** What a node of the document is, for counting schemas: `data` is an example's or a default's content. */
 type Kind = 'other' | 'schema' | 'map' | 'list' | 'data';
 
 /** The kind of the child at `key` of a node of kind `kind` (`node` is the parent). */
 function childKind(kind: Kind, node: Record<string, unknown>, key: string, path: Path, value: unknown): Kind {
-  if (kind === 'data' || DATA.has(key)) return 'data';
+  if (kind === 'data' || DATA_KEYWORDS.has(key)) return 'data';
   if (kind === 'map' || kind === 'list') return 'schema';
   if (kind === 'other') {
     if (key === 'payload' || key === 'headers') return 'schema';
     return path.length === 1 && path[0] === 'components' && key === 'schemas' ? 'map' : 'other';
   }
   if (SCHEMA_MAP.has(key)) return 'map';
-  if (SCHEMA_LIST.has(key)) return 'list';
+  // `items` is one schema, or (draft-07) a list of them: asked as one first.
   if (SCHEMA_ONE.has(key)) return Array.isArray(value) ? 'list' : 'schema';
+  if (SCHEMA_LIST.has(key)) return 'list';
   // A multi-format schema's `schema` is the schema itself.
   if (key === 'schema' && typeof node.schemaFormat === 'string') return 'schema';
   return 'other';

@@ -18,6 +18,8 @@ export const TRANSPORTS = ['ws', 'http'] as const;
 export const AUTH = ['none', 'login'] as const;
 /** `x-view` values: whose side the operations are written from (model/plain-spec.ts, viewOf). */
 export const VIEWS = ['client', 'server'] as const;
+/** `x-framing` values: our JSON-RPC frames, or the spec's own messages (model/wire.ts). */
+export const FRAMINGS = ['json-rpc', 'messages'] as const;
 export const LIMIT_KINDS = ['window', 'connections', 'bucket', 'size'] as const;
 export const ERROR_KINDS = ['rate-limit', 'connection-limit', 'request', 'auth', 'order', 'server'] as const;
 /** `x-role` values: on a named schema, the frame or object it describes; on an operation, what the method does. */
@@ -57,6 +59,7 @@ export type SpecDocument = Markers & {
   'x-rate-limit-classes'?: RateLimitClass[];
   'x-assumptions'?: Assumption[];
   'x-view'?: View;
+  'x-framing'?: (typeof FRAMINGS)[number];
 };
 
 export type Info = { title: string; version: string; description?: string };
@@ -82,6 +85,7 @@ export type Channel = Markers & {
   parameters?: Record<string, Parameter | Ref>;
   'x-access'?: (typeof ACCESS)[number];
   'x-source'?: (typeof SOURCES)[number];
+  bindings?: unknown;
 };
 
 export type Parameter = { description?: string; enum?: string[] };

@@ -19,6 +19,7 @@ import { channelGroups } from './build-groups';
 import { buildClass, buildErrors, buildLimit } from './build-tables';
 import { collectAssumptions, collectNotShown } from './marker-lists';
 import { obj, str } from './read-values';
+import { buildWire, framingOf } from './wire';
 import type { ApiModel, JsonSchema, RolesModel } from './types';
 
 /** The subscription channels and the methods, read from whichever side the operations are written. */
@@ -38,6 +39,10 @@ function addChannelsAndMethods(model: ApiModel, data: SpecDocument, read: SpecRe
     const method = buildMethod(id, raw, view, read);
     if (method) model.methods.push(method);
   }
+  const { framing, reason } = framingOf(data);
+  if (framing !== 'messages') return;
+  if (reason !== 'x-framing') read.defaults.applied('framing', reason);
+  model.wire = buildWire(data, view, read, model.schemas, reason);
 }
 
 /** Build the model every emitter reads from a loaded spec. */
@@ -85,7 +90,11 @@ export function buildModel(spec: LoadedSpec): ApiModel {
   for (const [name, path] of read.origins) origins[name] = path;
   model.schemaOrigins = origins;
   noteSchemaLeniency(model, rawSchemas, read, defaults);
-  if (model.channels.length > 0 && (model.roles.subscribe === null || model.roles.notificationFrame === null))
+  if (
+    !model.wire &&
+    model.channels.length > 0 &&
+    (model.roles.subscribe === null || model.roles.notificationFrame === null)
+  )
     defaults.applied('roles', 'the interface as a whole');
   model.defaults = defaults.list();
 

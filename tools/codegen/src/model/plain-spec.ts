@@ -30,6 +30,8 @@ export const DEFAULT_KINDS = {
   auth: 'a method without x-auth needs no login (none)',
   serverView:
     "the operations are written from the server's side (it receives requests and replies, it sends what clients receive): a receive with a reply is a method, a channel the server sends on is a subscription channel (x-view: client at the root reads them the other way)",
+  framing:
+    "the spec speaks its own messages, not JSON-RPC: plain JSON on each channel's address, replies matched by their correlationId (x-framing: json-rpc at the root says otherwise)",
   roles: `no x-role: subscriptions assume the exchange-api JSON-RPC frames (methods ${DEFAULT_FRAMES.subscribe}/${DEFAULT_FRAMES.unsubscribe} with params {channels}; pushed notifications with method "${DEFAULT_FRAMES.notification}" and params {channel, data}), as spec/README.md of the exchange-api repository describes`,
   messages:
     "a channel, an operation or a reply with several messages carries any one of them (the payload is their anyOf; a channel's, the messages the client receives on it)",

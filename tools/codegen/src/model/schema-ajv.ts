@@ -11,9 +11,10 @@ import { Ajv, _, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { isObj } from '../load/spec-types';
+import { SCHEMA_LIST, SCHEMA_MAP, SCHEMA_ONE } from '@exchange-api/types/json-schema-keywords';
 
 /** Keywords of the AsyncAPI Schema Object (and OpenAPI habits) that draft-07 lacks: annotations only. */
-export const ANNOTATION_KEYWORDS = ['discriminator', 'externalDocs', 'example', 'xml'] as const;
+export const ASYNCAPI_ANNOTATIONS = ['discriminator', 'externalDocs', 'example', 'xml'] as const;
 
 /** The formats the validators check (ajv-formats' full set); any other format is not checked. */
 export const KNOWN_FORMATS: ReadonlySet<string> = new Set(Object.keys(fullFormats));
@@ -49,7 +50,7 @@ export function schemaAjv(options: { formats?: Iterable<string>; code?: Options[
     messages: true,
   });
   addFormats(ajv);
-  ajv.addVocabulary([...ANNOTATION_KEYWORDS]);
+  ajv.addVocabulary([...ASYNCAPI_ANNOTATIONS]);
   for (const f of options.formats ?? []) if (!KNOWN_FORMATS.has(f)) ajv.addFormat(f, true);
   return ajv;
 }
@@ -67,23 +68,6 @@ export function formatsIn(...schemas: unknown[]): Set<string> {
   schemas.forEach(walk);
   return found;
 }
-
-/** Keys whose value is one schema, a map of schemas or a list of schemas (draft-07). */
-const ONE: ReadonlySet<string> = new Set([
-  'items',
-  'additionalItems',
-  'additionalProperties',
-  'contains',
-  'propertyNames',
-  'not',
-  'if',
-  'then',
-  'else',
-]);
-const MAP: ReadonlySet<string> = new Set(['properties', 'patternProperties', 'definitions', 'dependencies']);
-const LIST: ReadonlySet<string> = new Set(['allOf', 'anyOf', 'oneOf', 'items']);
-/** Where a schema holds schemas: under one key, a map of them, or a list of them. */
-export const SUBSCHEMA_KEYS = { one: ONE, map: MAP, list: LIST } as const;
 
 let knownOf: Ajv | null = null;
 
@@ -103,9 +87,9 @@ export function ignoredKeywords(
     for (const [k, v] of Object.entries(node)) {
       if (k.startsWith('x-')) continue;
       if (!known.RULES.keywords[k]) out.push({ keyword: k, path: [...at, k] });
-      else if (LIST.has(k) && Array.isArray(v)) v.forEach((s, i) => walk(s, [...at, k, i]));
-      else if (ONE.has(k)) walk(v, [...at, k]);
-      else if (MAP.has(k) && isObj(v)) for (const [name, s] of Object.entries(v)) walk(s, [...at, k, name]);
+      else if (SCHEMA_LIST.has(k) && Array.isArray(v)) v.forEach((s, i) => walk(s, [...at, k, i]));
+      else if (SCHEMA_ONE.has(k)) walk(v, [...at, k]);
+      else if (SCHEMA_MAP.has(k) && isObj(v)) for (const [name, s] of Object.entries(v)) walk(s, [...at, k, name]);
     }
   };
   walk(schema, path);

@@ -1,25 +1,9 @@
 import type { JsonSchema } from './types';
 import { isObj, type Obj } from '../load/spec-types';
-
-/** Keywords that only annotate a schema: a schema of these alone constrains nothing, and a change to them changes no value's fate. */
-export const ANNOTATION_KEYWORDS: readonly string[] = [
-  'title',
-  'description',
-  '$comment',
-  'examples',
-  'example',
-  'default',
-  'deprecated',
-  'readOnly',
-  'writeOnly',
-  'externalDocs',
-];
+import { SCHEMA_MAP } from '@exchange-api/types/json-schema-keywords';
 
 export const COMPONENT_SCHEMA_PREFIX = '#/components/schemas/';
 export const DEFINITION_PREFIX = '#/definitions/';
-
-/** Keys whose value maps names (of properties, definitions) to schemas: a name there may start with x-. */
-const NAME_MAPS = new Set(['properties', 'patternProperties', 'definitions', 'dependencies']);
 
 /** A copy of a schema without x- keys, with component refs rewritten to `#/definitions/<Name>`. */
 export function cleanSchema(schema: unknown): JsonSchema {
@@ -38,7 +22,7 @@ export function cleanSchema(schema: unknown): JsonSchema {
       } else if (k === 'examples' || k === 'default' || k === 'const' || k === 'enum') {
         out[k] = structuredClone(v);
       } else {
-        out[k] = walk(v, NAME_MAPS.has(k));
+        out[k] = walk(v, SCHEMA_MAP.has(k));
       }
     }
     return out;

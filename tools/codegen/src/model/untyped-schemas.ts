@@ -13,8 +13,7 @@
  * author meant; the validator would also accept other types there).
  */
 import { isObj, type Obj } from '../load/spec-types';
-import { SUBSCHEMA_KEYS } from './schema-ajv';
-import { ANNOTATION_KEYWORDS } from './schema-tools';
+import { ANNOTATION_KEYWORDS, SCHEMA_LIST, SCHEMA_MAP, SCHEMA_ONE } from '@exchange-api/types/json-schema-keywords';
 
 /** Keywords that make json-schema-to-typescript write a type of that shape (or that are one). */
 const SHAPING = [
@@ -61,9 +60,9 @@ export function untypedAsUnknown<T>(schema: T): T {
     const source = withoutAnnotatingParts(node);
     const out: Obj = {};
     for (const [k, v] of Object.entries(source)) {
-      if (SUBSCHEMA_KEYS.list.has(k) && Array.isArray(v)) out[k] = v.map(walk);
-      else if (SUBSCHEMA_KEYS.one.has(k)) out[k] = walk(v);
-      else if (SUBSCHEMA_KEYS.map.has(k) && isObj(v))
+      if (SCHEMA_LIST.has(k) && Array.isArray(v)) out[k] = v.map(walk);
+      else if (SCHEMA_ONE.has(k)) out[k] = walk(v);
+      else if (SCHEMA_MAP.has(k) && isObj(v))
         out[k] = Object.fromEntries(Object.entries(v).map(([name, s]) => [name, walk(s)]));
       else out[k] = v;
     }

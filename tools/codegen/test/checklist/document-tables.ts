@@ -1,4 +1,7 @@
-/** Enumerations, open places, channels, methods, classes, errors, limits, servers and not-shown places of the interface document, written by hand from it. */
+/**
+ * Enumerations, open places, channels, methods, classes, errors, limits, servers and not-shown places of the
+ * interface document, written by hand from it.
+ */
 
 export const ENUMS: Record<string, readonly string[]> = {
   Direction: ['buy', 'sell'],

@@ -59,7 +59,10 @@ export function baseType(f: FieldModel): string {
     .filter((t) => t !== 'null')
     .join(' | ');
 }
-/** Whether a raw property schema admits null the way the conventions say: anyOf with {type:'null'} or a type list with 'null'. */
+/**
+ * Whether a raw property schema admits null the way the conventions say: anyOf with {type:'null'} or a type
+ * list with 'null'.
+ */
 export function rawNullable(p: unknown): boolean {
   if (!isObj(p)) return false;
   if (Array.isArray(p.type) && p.type.includes('null')) return true;

@@ -144,7 +144,10 @@ export function baseSpec(): Spec {
 let dir: string | null = null;
 let n = 0;
 
-/** Write a spec to a temporary file for the loader (`edit` may rewrite its YAML text, e.g. to put in a 64-bit integer as written). */
+/**
+ * Write a spec to a temporary file for the loader (`edit` may rewrite its YAML text, e.g. to put in a 64-bit
+ * integer as written).
+ */
 export function writeSpec(spec: Spec, edit: (yamlText: string) => string = (t) => t): string {
   dir ??= mkdtempSync(join(tmpdir(), 'exchange-api-diff-rules-'));
   const file = join(dir, `spec-${n++}.yaml`);

@@ -43,7 +43,8 @@ async function readOnB(ctx: Ctx, b: WsConn, start: Budget, spentOnA: number): Pr
   const nm = (r.result as { remaining_non_matching?: Budget } | undefined)?.remaining_non_matching;
   if (errorOf(r) || !nm)
     ctx.inconclusive(
-      `getRateLimits on B was refused (${cut(r.error ?? r.result, 200)}) while A reported ${start.remainingPoints - spentOnA} points left`,
+      `getRateLimits on B was refused (${cut(r.error ?? r.result, 200)}) while ` +
+        `A reported ${start.remainingPoints - spentOnA} points left`,
     );
   return nm;
 }
@@ -65,9 +66,13 @@ function judgeCount(ctx: Ctx, x: Seen): void {
   ctx.fail({
     pointer: '/result/remaining_non_matching/consumedPoints',
     rule: 'one budget per wallet, shared by all its connections (on every endpoint of the deployment)',
-    expected: `B counts at least ${expected} (A's first reading ${x.start.consumedPoints}, ${x.part} spent on A, this reading)`,
+    expected:
+      `B counts at least ${expected} (A's first reading ${x.start.consumedPoints}` +
+      `, ${x.part} spent on A, this reading)`,
     got: `A: ${show(x.start)} before spending ${x.part}; B: ${show(x.onB)}`,
-    message: `B's budget did not count the ${x.part} requests the wallet spent on A (B: consumedPoints ${x.onB.consumedPoints})`,
+    message:
+      `B's budget did not count the ${x.part} requests the wallet spent on A (B: ` +
+      `consumedPoints ${x.onB.consumedPoints})`,
   });
 }
 
@@ -118,7 +123,9 @@ export const budgetChecks: Check[] = [
   {
     id: 'deployment.wallet-budget',
     title: "One wallet's request budget is shared across the endpoints: spent on A and B, refused once spent",
-    section: `${S.tier1} (all connections and session keys of one wallet share one budget); ${S.errors} (${rateLimitError.code})`,
+    section:
+      `${S.tier1} (all connections and session keys of one wallet share one budget); ` +
+      `${S.errors} (${rateLimitError.code})`,
     level: 'MUST',
     needs: ['endpoints', 'key'],
     async run(ctx) {

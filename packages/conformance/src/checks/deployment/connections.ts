@@ -80,8 +80,12 @@ export const connectionChecks: Check[] = [
       if (gone) ctx.inconclusive(`${gone.conn.label} was closed before connection ${budget + 1} was served`);
       ctx.fail({
         rule: 'the per-IP connection limit counts every connection of the IP to the deployment',
-        expected: `connection ${budget + 1} of this IP (on ${on.name}; the budget is ${budget}) refused with ${connectionLimitError.textFramePrefix}… and the close`,
-        got: `it was served (getRateLimits on it answered ${cut(r.response.result ?? r.response.error, 120)}); ${await counts(ctx, all, [...held, { on, conn: extra }])}`,
+        expected:
+          `connection ${budget + 1} of this IP (on ${on.name}; the budget is ${budget}` +
+          `) refused with ${connectionLimitError.textFramePrefix}… and the close`,
+        got:
+          `it was served (getRateLimits on it answered ${cut(r.response.result ?? r.response.error, 120)}` +
+          `); ${await counts(ctx, all, [...held, { on, conn: extra }])}`,
         message: `connection ${budget + 1} of this IP was served by ${on.name}: the endpoints count connections apart`,
       });
     },

@@ -44,13 +44,17 @@ function sameBudgets(ctx: Ctx, readings: Taken[]): void {
         rule: 'one deployment, one set of budgets: every endpoint reports the same class budgets',
         expected: `${r.on.name} reports ${key} of ${size(want[key]) ?? 'no'} points, as ${first.on.name} does`,
         got: `${first.on.name}: ${cut(want[key] ?? 'absent', 200)}; ${r.on.name}: ${cut(got[key] ?? 'absent', 200)}`,
-        message: `${key}: ${first.on.name} and ${r.on.name} report budgets of ${size(want[key]) ?? 'none'} and ${size(got[key]) ?? 'none'} points`,
+        message:
+          `${key}: ${first.on.name} and ${r.on.name} report budgets of ${size(want[key]) ?? 'none'}` +
+          ` and ${size(got[key]) ?? 'none'} points`,
       });
     }
   }
 }
 
-/** Each reading counts one non-matching point more than the one before it; the matching and per-endpoint counts hold. */
+/**
+ * Each reading counts one non-matching point more than the one before it; the matching and per-endpoint counts hold.
+ */
 function sharedCounts(ctx: Ctx, readings: Taken[]): void {
   const line = readings.map((r) => `${r.on.name} ${r.limits.remaining_non_matching?.consumedPoints ?? '?'}`).join(', ');
   for (const [i, r] of readings.entries()) {
@@ -61,10 +65,14 @@ function sharedCounts(ctx: Ctx, readings: Taken[]): void {
     if (got !== want)
       ctx.fail({
         pointer: '/result/remaining_non_matching/consumedPoints',
-        rule: 'one budget per wallet across the deployment: each getRateLimits costs one point of it, wherever it is read',
+        rule:
+          'one budget per wallet across the deployment: each getRateLimits costs one ' +
+          'point of it, wherever it is read',
         expected: `${r.on.name} reports ${want} (${prev.on.name} reported ${want - 1} just before)`,
         got: `${got ?? 'nothing'} (readings in turn: ${line})`,
-        message: `${r.on.name} did not count the reading ${prev.on.name} had just counted (consumedPoints in turn: ${line})`,
+        message:
+          `${r.on.name} did not count the reading ${prev.on.name} had just counted ` +
+          `(consumedPoints in turn: ${line})`,
       });
     for (const key of Object.keys(budgetsOf(r.limits)).filter((k) => k !== 'remaining_non_matching')) {
       const a = budgetsOf(prev.limits)[key]?.consumedPoints;
@@ -73,7 +81,9 @@ function sharedCounts(ctx: Ctx, readings: Taken[]): void {
         ctx.fail({
           pointer: `/result/${key}/consumedPoints`,
           rule: 'one budget per wallet across the deployment',
-          expected: `${r.on.name} reports the consumedPoints ${prev.on.name} reported (${a}): nothing was spent in between`,
+          expected:
+            `${r.on.name} reports the consumedPoints ${prev.on.name} reported (${a}): ` +
+            `nothing was spent in between`,
           got: String(b),
           message: `${key}: ${prev.on.name} counts ${a}, ${r.on.name} ${b}`,
         });
@@ -87,7 +97,10 @@ function connectionsMoved(readings: Taken[]): boolean {
   return !!a && !!z && a.consumedPoints !== z.consumedPoints;
 }
 
-/** The per-IP connection count: when A's two readings agree, every endpoint counts the same, at least the connections held. */
+/**
+ * The per-IP connection count: when A's two readings agree, every endpoint counts the same, at least the connections
+ * held.
+ */
 function sameConnections(ctx: Ctx, readings: Taken[], held: number): void {
   const counts = readings.map((r) => r.limits.remaining_connections?.consumedPoints);
   if (counts.some((c) => c === undefined)) {

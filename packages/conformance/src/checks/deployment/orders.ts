@@ -10,7 +10,7 @@ import type { Check, Ctx } from '../../context';
 import type { RpcResponse, WsConn } from '../../connection';
 import { S, codeObservation, errorOf, method, refused, FINDING_MAX } from '../util';
 import { assetOf, signedParams } from '../actions';
-import { fromUnits, roundTo, toUnits } from '../decimals';
+import { DECIMAL_DIGITS, decimalToUnits, truncateTo, unitsToDecimal } from '@exchange-api/types/decimal';
 import { touch } from '../order-activity';
 import { endpoints, walletOnAll, type Named } from './common';
 
@@ -18,17 +18,17 @@ import { endpoints, walletOnAll, type Named } from './common';
 async function restingFields(ctx: Ctx): Promise<Record<string, unknown>> {
   const inst = ctx.env.perp;
   if (!inst?.tick_size || !inst.amount_step) return ctx.skip('the instrument list gave no tick_size/amount_step');
-  const tick = toUnits(inst.tick_size) ?? 0n;
+  const tick = decimalToUnits(inst.tick_size, DECIMAL_DIGITS) ?? 0n;
   const { bid, ask } = await touch(ctx, inst);
   const ref = bid ?? ask;
   if (ref === null) return ctx.skip(`the book of ${inst.instrument_name} had no price in the sample window`);
-  const low = roundTo(ref / 2n, tick);
+  const low = truncateTo(ref / 2n, tick);
   return {
     instrument_name: inst.instrument_name,
     direction: 'buy',
     order_type: 'limit',
     amount: inst.amount_step,
-    limit_price: fromUnits(low > 0n ? low : tick),
+    limit_price: unitsToDecimal(low > 0n ? low : tick, DECIMAL_DIGITS),
     max_fee: '1000',
     label: 'conformance-deployment',
   };
@@ -58,7 +58,10 @@ async function place(ctx: Ctx, conn: WsConn, params: Record<string, unknown>, on
   return r;
 }
 
-/** The request A accepted, sent again on `on`: refused (evidence once `on` accepts a fresh nonce), or accepted (a finding). */
+/**
+ * The request A accepted, sent again on `on`: refused (evidence once `on` accepts a fresh nonce), or accepted (a
+ * finding).
+ */
 async function replayOn(
   ctx: Ctx,
   x: { conn: WsConn; on: Named; params: Record<string, unknown>; placed: Placed; sub: number; idA: string },
@@ -69,9 +72,13 @@ async function replayOn(
     x.placed.push({ conn: x.conn, sub: x.sub, id: idOf(again) ?? '' });
     return ctx.fail({
       pointer: '/result',
-      rule: 'a nonce is used once by a signer: a state-changing request already accepted is refused, whichever endpoint it reaches',
+      rule:
+        'a nonce is used once by a signer: a state-changing request already accepted ' +
+        'is refused, whichever endpoint it reaches',
       expected: `${x.on.name} refuses the signed order A accepted (nonce ${String(x.params.nonce)})`,
-      got: `A accepted it as order ${x.idA}; ${x.on.name} accepted it again as order ${idOf(again) ?? cut(again.result, FINDING_MAX)}`,
+      got:
+        `A accepted it as order ${x.idA}; ${x.on.name} accepted it again as order ` +
+        `${idOf(again) ?? cut(again.result, FINDING_MAX)}`,
       message: `${x.on.name} accepted an order whose nonce A had already used`,
     });
   }
@@ -109,7 +116,8 @@ async function nonceOnce(ctx: Ctx): Promise<void> {
       );
       if (errorOf(fresh) || !idOf(fresh))
         ctx.inconclusive(
-          `${on.name} refused a fresh order as well (${cut(fresh.error, 200)}): its refusal of the used nonce proves nothing`,
+          `${on.name} refused a fresh order as well (${cut(fresh.error, 200)}): its ` +
+            `refusal of the used nonce proves nothing`,
         );
       placed.push({ conn: w.conns[i]!, sub, id: idOf(fresh)! });
     }
@@ -196,9 +204,13 @@ async function judgePushes(
     const alive = await conn.request(method('publicGetRateLimits'), {}, { timeoutMs: 5000 });
     if (!alive) ctx.inconclusive(`${on.name} pushed nothing and answered no request since: it may only be slow`);
     ctx.fail({
-      rule: '{subaccount_id}.orders carries opens to every subscriber of the address, whichever endpoint it is connected to',
+      rule:
+        '{subaccount_id}.orders carries opens to every subscriber of the address, ' +
+        'whichever endpoint it is connected to',
       expected: `a push of order ${x.id} on ${x.address} at ${on.name}, as A pushed it`,
-      got: `A pushed it ${onA.t} ms into the run; ${on.name} nothing within 3000 ms more, though it answered a request since`,
+      got:
+        `A pushed it ${onA.t} ms into the run; ${on.name} nothing within 3000 ms ` +
+        `more, though it answered a request since`,
       message: `the order placed on A was pushed on A but not to the subscriber on ${on.name}`,
     });
   }

@@ -61,7 +61,10 @@ function referenceBucket(p: Ctx, instrument: string): string {
     : 'none for this instrument type';
 }
 
-/** Start the next matching window with one request in B; returns when it started, or null when B stayed refused or got no answer. */
+/**
+ * Start the next matching window with one request in B; returns when it started, or null when B stayed refused or got
+ * no answer.
+ */
 async function startWindow(p: Ctx, send: Send, b: string): Promise<number | null> {
   let t2 = Date.now();
   let start = await send(b);
@@ -149,7 +152,8 @@ function bucket(ctx: Ctx) {
       return {
         ...none(),
         unavailable:
-          'the matching budget was never refused with a retry hint, so its window boundary is unknown (see ratelimit.matching-shared)',
+          'the matching budget was never refused with a retry hint, so its window boundary ' +
+          'is unknown (see ratelimit.matching-shared)',
       };
     const windowMs = Math.min(Math.max(m.windowMs, 500), 30_000);
     const conn = await p.connect();
@@ -207,7 +211,8 @@ export const bucketChecks: Check[] = [
   {
     id: 'ratelimit.instrument-bucket',
     title:
-      'Order flow also passes a per-(wallet, instrument) bucket that refills continuously: no window-boundary double burst',
+      'Order flow also passes a per-(wallet, instrument) bucket that refills continuously: ' +
+      'no window-boundary double burst',
     section: `${S.tier2}; ${S.errors} (-32000: the per-instrument order bucket; rule 2)`,
     level: 'MUST',
     needs: ['key', 'order-flow'],
@@ -223,9 +228,15 @@ export const bucketChecks: Check[] = [
         if (passes > perWindow)
           ctx.fail({
             rule: 'the per-instrument bucket refills continuously, so no window-boundary double burst',
-            expected: `a ${rateLimitError.code} in ${a} once its bucket is empty, while the matching budget still has points`,
-            got: `${passes} requests in ${a} passed within ${spanMs} ms across a window boundary (the matching budget allows ${perWindow} per ${windowMs} ms)`,
-            message: `${passes} order-flow requests in one instrument passed within ${spanMs} ms: a window-boundary double burst`,
+            expected:
+              `a ${rateLimitError.code} in ${a} once its bucket is empty, while the matching ` +
+              `budget still has points`,
+            got:
+              `${passes} requests in ${a} passed within ${spanMs} ms across a window boundary ` +
+              `(the matching budget allows ${perWindow} per ${windowMs} ms)`,
+            message:
+              `${passes} order-flow requests in one instrument passed within ${spanMs} ` +
+              `ms: a window-boundary double burst`,
           });
         else
           ctx.inconclusive(
@@ -259,12 +270,17 @@ export const bucketChecks: Check[] = [
           message: `${b} was refused too: the refusal in ${a} was not per instrument`,
         });
       const refill = x.refillHintMs
-        ? `; right after a token was spent the hint said ${x.refillHintMs} ms, a refill of about ${(1000 / x.refillHintMs).toFixed(2)} token/s`
+        ? `; right after a token was spent the hint said ${x.refillHintMs} ms, a refill ` +
+          `of about ${(1000 / x.refillHintMs).toFixed(2)} token/s`
         : '';
       const capacity = x.refillHintMs ? Math.round(passes - spanMs / x.refillHintMs) : passes;
       ctx.observe({
         assumption: 'bucket-scope',
-        text: `${a}: ${passes} cancels passed within ${spanMs} ms across a window boundary, then ${rateLimitError.code} "${cut(e.data, FINDING_MAX)}" while the matching budget had ${x.matchingLeft} points left and ${b} still passed${x.refilledAfterMs !== null ? `; after ${x.refilledAfterMs} ms ${a} passed again (continuous refill)` : ''}${refill}. Observed capacity about ${capacity} (reference ${x.reference}).`,
+        text:
+          `${a}: ${passes} cancels passed within ${spanMs} ms across a window boundary, ` +
+          `then ${rateLimitError.code} "${cut(e.data, FINDING_MAX)}" while the matching ` +
+          `budget had ${x.matchingLeft} points left and ${b} still passed${x.refilledAfterMs !== null ? `; after ${x.refilledAfterMs} ms ${a} passed again (continuous refill)` : ''}` +
+          `${refill}. Observed capacity about ${capacity} (reference ${x.reference}).`,
         conforms: !isRateLimited(x.other),
       });
     },

@@ -29,7 +29,10 @@ export type Limits = {
 export const getRateLimits = methodTable.find((m) => m.id === 'publicGetRateLimits')!;
 /** The method with a budget of its own (cancel_all). */
 export const cancelAll = methodTable.find((m) => m.rateLimitClass === 'endpoint')!;
-/** Matching-class methods that cancel (never place) orders: safe to spend the matching budget with (by the tables' short names). */
+/**
+ * Matching-class methods that cancel (never place) orders: safe to spend the matching budget with (by the tables' short
+ * names).
+ */
 export const matchingCancels = methodTable.filter(
   (m) => m.rateLimitClass === 'matching' && m.rateLimitKey.startsWith('cancel'),
 );
@@ -61,7 +64,10 @@ export function cancelFields(name: string, instrument: string): Record<string, u
 export const isRateLimited = (r: RpcResponse | null | undefined): boolean =>
   !!r && errorOf(r)?.code === rateLimitError.code;
 
-/** getRateLimits on a connection (paced under the per-IP budget before login; a refusal is not retried but fails the check). */
+/**
+ * getRateLimits on a connection (paced under the per-IP budget before login; a refusal is not retried but fails the
+ * check).
+ */
 export async function limits(ctx: Ctx, conn: WsConn): Promise<Limits> {
   const r = await ctx.call(conn, getRateLimits.name, {}, { retryRateLimited: false });
   if (errorOf(r))

@@ -29,7 +29,9 @@ export const getRateLimitsChecks: Check[] = [
       validateInto(ctx, resultValidator, r.result, 'getRateLimits result', 'RateLimitsResult', '/result');
       if (!(r.result as Limits | undefined)?.remaining_connections)
         ctx.observe({
-          text: 'remaining_connections is absent on WebSocket (optional there); the runner used the reference connection budget',
+          text:
+            'remaining_connections is absent on WebSocket (optional there); the runner ' +
+            'used the reference connection budget',
         });
       const r2 = await ctx.call(conn, getRateLimits.name, null);
       if (errorOf(r2))
@@ -143,7 +145,9 @@ export const getRateLimitsChecks: Check[] = [
               rule: `${undecremented.name}: no per-request decrement (only the second getRateLimits costs a point)`,
               expected: `${a[key]?.consumedPoints} + ${want}`,
               got: `${b[key]?.consumedPoints} (${calls} calls of ${undecremented.name} in between)`,
-              message: `${key} went ${a[key]?.consumedPoints} → ${b[key]?.consumedPoints} over ${calls} calls of ${undecremented.name} and one getRateLimits`,
+              message:
+                `${key} went ${a[key]?.consumedPoints} → ${b[key]?.consumedPoints} over ${calls}` +
+                ` calls of ${undecremented.name} and one getRateLimits`,
             });
         }
         return 'done';

@@ -1,4 +1,7 @@
-/** Whose budget a request draws on: one budget per wallet across its connections and session keys; the IP's before login. */
+/**
+ * Whose budget a request draws on: one budget per wallet across its connections and session keys; the IP's before
+ * login.
+ */
 import type { Check, Ctx } from '../../context';
 import type { WsConn } from '../../connection';
 import { S } from '../util';
@@ -103,7 +106,9 @@ export const keyingChecks: Check[] = [
         o.sessionWallet.toLowerCase() !== o.key.address.toLowerCase()
       ) {
         ctx.observe({
-          text: 'session keys sharing the wallet budget: not checked (needs --session-key with --wallet set to the --key wallet)',
+          text:
+            'session keys sharing the wallet budget: not checked (needs --session-key ' +
+            'with --wallet set to the --key wallet)',
         });
         return;
       }

@@ -130,16 +130,21 @@ export const matchingChecks: Check[] = [
       );
       const at = (i: number) => `request ${i + 1} (${x.probes[i]!.method} in ${x.probes[i]!.instrument})`;
       ctx.note(
-        `${x.remaining} requests spread over ${x.spread.join(', ')} and ${matchingCancels.map((m) => m.name).join(', ')}; request ${x.remaining + 1} in ${x.fresh}, untouched before, so its bucket cannot refuse it`,
+        `${x.remaining} requests spread over ${x.spread.join(', ')} and ${matchingCancels.map((m) => m.name).join(', ')}` +
+          `; request ${x.remaining + 1} in ${x.fresh}, untouched before, so its bucket ` +
+          `cannot refuse it`,
       );
       if (x.firstRefusal !== x.remaining)
         ctx.fail({
           rule: 'one shared matching budget',
-          expected: `refusal of request ${x.remaining + 1} exactly (in ${x.fresh}, whose bucket is full: only the shared budget can refuse it)`,
+          expected:
+            `refusal of request ${x.remaining + 1} exactly (in ${x.fresh}, whose bucket ` +
+            `is full: only the shared budget can refuse it)`,
           got: x.firstRefusal < 0 ? `no refusal in ${x.probes.length} requests` : `refusal at ${at(x.firstRefusal)}`,
           message:
             x.firstRefusal < 0
-              ? `${x.probes.length} matching requests spread over ${matchingCancels.length} methods passed a shared budget of ${x.remaining}`
+              ? `${x.probes.length} matching requests spread over ${matchingCancels.length}` +
+                ` methods passed a shared budget of ${x.remaining}`
               : `refused at ${at(x.firstRefusal)}, not after ${x.remaining}`,
         });
       const e = x.firstRefusal >= 0 ? errorOf(x.probes[x.firstRefusal]!.response!) : null;
@@ -187,7 +192,9 @@ export const matchingChecks: Check[] = [
   {
     id: 'ratelimit.cancel-by-label-budget',
     title: `${cancelByLabel.name} draws on the matching budget when limited to one instrument, otherwise on its own`,
-    section: `${S.tier1} (custom: ${cancelByLabel.name} uses the matching budget when limited to a single instrument, otherwise a dedicated per-method budget)`,
+    section:
+      `${S.tier1} (custom: ${cancelByLabel.name} uses the matching budget when ` +
+      `limited to a single instrument, otherwise a dedicated per-method budget)`,
     level: 'MUST',
     needs: ['key', 'order-flow'],
     async run(ctx) {
@@ -217,12 +224,16 @@ export const matchingChecks: Check[] = [
       const own1 = l.after.remaining_per_endpoint?.[cancelByLabel.rateLimitKey];
       if (own0 && own1)
         ctx.observe({
-          text: `remaining_per_endpoint.${cancelByLabel.rateLimitKey} consumedPoints ${own0.consumedPoints} → ${own1.consumedPoints} across instruments`,
+          text:
+            `remaining_per_endpoint.${cancelByLabel.rateLimitKey} consumedPoints ${own0.consumedPoints}` +
+            ` → ${own1.consumedPoints} across instruments`,
           conforms: own1.consumedPoints === own0.consumedPoints + 1 || own1.isFirstInDuration,
         });
       else
         ctx.observe({
-          text: `getRateLimits lists no remaining_per_endpoint.${cancelByLabel.rateLimitKey} (the document names only cancel_all as an example)`,
+          text:
+            `getRateLimits lists no remaining_per_endpoint.${cancelByLabel.rateLimitKey}` +
+            ` (the document names only cancel_all as an example)`,
         });
       // Behaviour with the matching budget spent.
       if (x.firstRefusal < 0)

@@ -101,12 +101,15 @@ export function reportUnanswered(ctx: Ctx, unanswered: readonly Unanswered[]): v
   const evidence = unanswered.filter((u) => !u.silent);
   if (unanswered.length > 0 && evidence.length === 0)
     ctx.inconclusive(
-      `${unanswered.length} request(s) of the probe got no answer within ${ANSWER_MS} ms (first: ${unanswered[0]!.method}): a late answer is no evidence either way`,
+      `${unanswered.length} request(s) of the probe got no answer within ${ANSWER_MS}` +
+        ` ms (first: ${unanswered[0]!.method}): a late answer is no evidence either way`,
     );
   for (const u of evidence.slice(0, 3)) {
     const where = typeof u.fields.instrument_name === 'string' ? ` in ${u.fields.instrument_name}` : '';
     ctx.fail({
-      rule: 'every request is answered; a request over a limit is rejected with the rate-limit error, never dropped or queued',
+      rule:
+        'every request is answered; a request over a limit is rejected with the rate-limit ' +
+        'error, never dropped or queued',
       expected: `an answer to ${u.method}${where} within ${ANSWER_MS} ms`,
       got: u.got,
       message: `${u.method}${where} got no answer`,

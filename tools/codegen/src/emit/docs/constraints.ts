@@ -31,7 +31,10 @@ export function exactValue(value: unknown, pointer: string, exact: Record<string
   return exact?.[pointer] ?? (typeof value === 'string' ? value : JSON.stringify(value));
 }
 
-/** The exact text of a number that lost digits, found by its value among the spec's exact integers, the one whose pointer shares the longest tail with `path`. */
+/**
+ * The exact text of a number that lost digits, found by its value among the spec's exact integers, the one
+ * whose pointer shares the longest tail with `path`.
+ */
 function exactByValue(n: number, path: string[], exact: Record<string, string>): string | undefined {
   const candidates = Object.entries(exact).filter(([, text]) => Number(text) === n);
   for (let k = path.length; k >= 0; k--) {
@@ -76,7 +79,10 @@ const INT_RANGES: ReadonlyArray<readonly [name: string, min: string, max: string
   ['uint64', '0', '18446744073709551615'],
 ];
 
-/** The constraints of a schema at `pointer` (its JSON pointer in the spec), e.g. `pattern ^…$`, `maximum 100`, `int64`. */
+/**
+ * The constraints of a schema at `pointer` (its JSON pointer in the spec), e.g. `pattern ^…$`, `maximum 100`,
+ * `int64`.
+ */
 export function constraintList(
   schema: JsonSchema,
   pointer: string,

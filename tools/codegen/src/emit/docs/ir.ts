@@ -78,7 +78,10 @@ export class Exact {
   constructor(readonly text: string) {}
 }
 
-/** JSON.stringify, with every `Exact` written as its text (a NUL-led string in between: JSON writes NUL as `\u0000`). */
+/**
+ * JSON.stringify, with every `Exact` written as its text (a NUL-led string in between: JSON writes NUL as
+ * `\u0000`).
+ */
 export function toJson(value: unknown): string {
   const json = JSON.stringify(value, (_k, v: unknown) => (v instanceof Exact ? `\u0000${v.text}` : v)) ?? 'null';
   return json.includes('\\u0000') ? json.replace(/"\\u0000(-?[0-9]+)"/g, '$1') : json;

@@ -31,7 +31,10 @@ export function fieldConstraints(kit: PageKit, record: string, field: string, wi
 export const fieldType = (f: FieldModel): string =>
   f.nullable && !/\bnull\b/.test(f.type) ? `${f.type} | null` : f.type;
 
-/** The record whose fields show where a payload is used: the payload's record, or that of each element of an array type. */
+/**
+ * The record whose fields show where a payload is used: the payload's record, or that of each element of an
+ * array type.
+ */
 export function shownRecord(kit: PageKit, name: string | null): string | null {
   const t = name ? kit.model.types.find((x) => x.name === name) : undefined;
   if (t?.kind === 'array' && t.refs.length === 1) {
@@ -41,7 +44,10 @@ export function shownRecord(kit: PageKit, name: string | null): string | null {
   return name;
 }
 
-/** The compact field table of a record used by a channel or a method; nothing for a record without fields or another kind. */
+/**
+ * The compact field table of a record used by a channel or a method; nothing for a record without fields or
+ * another kind.
+ */
 export function usedFields(kit: PageKit, record: string | null): Block[] {
   const shown = shownRecord(kit, record);
   const t = shown ? kit.model.types.find((x) => x.name === shown) : undefined;

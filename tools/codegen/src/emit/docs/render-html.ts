@@ -70,7 +70,10 @@ function inline(xs: Inline[], from: string): string {
     .join('');
 }
 
-/** Inlines without code spans, for places monospace by style (chips, lists of names): a tenth of those pages' weight. */
+/**
+ * Inlines without code spans, for places monospace by style (chips, lists of names): a tenth of those pages'
+ * weight.
+ */
 const plain = (xs: Inline[]): Inline[] =>
   xs.flatMap((x): Inline[] =>
     typeof x === 'string'

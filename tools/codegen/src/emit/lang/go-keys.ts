@@ -7,15 +7,13 @@
  */
 import type { ApiModel } from '../../model/types';
 import { toPointer } from '../../load/spec-error';
+import { DATA_KEYWORDS, SCHEMA_MAP } from '@exchange-api/types/json-schema-keywords';
 
 const TAG_PUNCTUATION = '!#$%&()*+-./:;<=>?@[]^_{|}~ ';
 
 /** Whether encoding/json reads `key` from a struct tag (its isValidTag). */
 export const goTagKey = (key: string): boolean =>
   key !== '' && [...key].every((c) => TAG_PUNCTUATION.includes(c) || /^[\p{L}\p{Nd}]$/u.test(c));
-
-/** Schema keywords whose values are data, not schemas. */
-const DATA = new Set(['examples', 'default', 'enum', 'const']);
 
 /** Every property key (with its place in the spec) of the model's schemas that a Go struct tag cannot carry. */
 export function untaggableKeys(model: ApiModel): Array<{ key: string; path: string[] }> {
@@ -24,9 +22,8 @@ export function untaggableKeys(model: ApiModel): Array<{ key: string; path: stri
     if (Array.isArray(node)) return node.forEach((v, i) => walk(v, [...path, String(i)]));
     if (typeof node !== 'object' || node === null) return;
     for (const [k, v] of Object.entries(node)) {
-      if (DATA.has(k)) continue;
-      const isMap = k === 'properties' || k === 'patternProperties' || k === 'definitions' || k === 'dependencies';
-      if (!isMap || typeof v !== 'object' || v === null) {
+      if (DATA_KEYWORDS.has(k)) continue;
+      if (!SCHEMA_MAP.has(k) || typeof v !== 'object' || v === null) {
         walk(v, [...path, k]);
         continue;
       }

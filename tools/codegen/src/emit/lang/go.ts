@@ -76,7 +76,10 @@ function holdsUnsigned64(schema: unknown, model: ApiModel): boolean {
   return alternatives?.some((a) => holdsUnsigned64(a, model)) ?? false;
 }
 
-/** quicktype writes every integer as int64; an unsigned 64-bit one becomes uint64, in its record's fields and its own type. */
+/**
+ * quicktype writes every integer as int64; an unsigned 64-bit one becomes uint64, in its record's fields and
+ * its own type.
+ */
 function unsigned(text: string, model: ApiModel, names: Map<string, string>): string {
   let out = text;
   for (const name of Object.keys(model.schemas).filter((n) => isUnsigned64(model.schemas[n])))

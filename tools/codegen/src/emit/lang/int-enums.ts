@@ -7,6 +7,7 @@
  */
 import type { ApiModel } from '../../model/types';
 import { toPointer } from '../../load/spec-error';
+import { DATA_KEYWORDS, SCHEMA_MAP } from '@exchange-api/types/json-schema-keywords';
 
 const MARK = '\u0001';
 
@@ -19,9 +20,6 @@ export function unmarked(text: string): number | null {
   return m ? (m[1] ? -Number(m[2]) : Number(m[2])) : null;
 }
 
-/** Schema keywords whose values are data, not schemas; and those that map names to schemas. */
-const DATA = new Set(['examples', 'default', 'enum', 'const']);
-const NAME_MAPS = new Set(['properties', 'patternProperties', 'definitions', '$defs', 'dependencies']);
 const NUMERIC = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'];
 
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
@@ -61,7 +59,7 @@ export function markIntegerEnums(model: ApiModel, schemas: Record<string, unknow
     return Object.fromEntries(
       Object.entries(o).map(([k, v]) => [
         k,
-        names ? walk(v, [...path, k], false) : DATA.has(k) ? v : walk(v, [...path, k], NAME_MAPS.has(k)),
+        names ? walk(v, [...path, k], false) : DATA_KEYWORDS.has(k) ? v : walk(v, [...path, k], SCHEMA_MAP.has(k)),
       ]),
     );
   };

@@ -3,16 +3,7 @@
  * the JUnit properties and per-testcase line. (The JSON report carries `generated` as it is.)
  */
 import type { GeneratedSummary, TargetCounts } from '../model';
-
-/** A target's counts before any case: every verdict at zero. */
-export function zeroCounts(
-  id: string,
-  target: string,
-  kind: TargetCounts['kind'],
-  transport: TargetCounts['transport'],
-): TargetCounts {
-  return { id, target, kind, transport, valid: 0, invalid: 0, pass: 0, fail: 0, inconclusive: 0, note: 0, notRun: 0 };
-}
+import { coverageHtml, coverageLines } from './coverage';
 
 const COLUMNS = ['target', 'via', 'valid', 'invalid', 'pass', 'fail', 'inconclusive', 'note', 'not run'] as const;
 
@@ -53,6 +44,7 @@ export function generatedLines(g: GeneratedSummary): string[] {
     ...rows.map(row),
     `totals: ${g.totals.pass} pass, ${g.totals.fail} fail, ${g.totals.inconclusive} inconclusive, ${g.totals.note} notes, ${g.totals.notRun} not run`,
     ...skippedLines(skipped),
+    ...coverageLines(g),
     ...(g.stoppedEarly ? [`stopped early: ${g.stoppedEarly}`] : []),
     ...(g.replays.length
       ? ['replay files (exchange-api conformance --replay FILE …):', ...g.replays.map((p) => `  ${p}`)]
@@ -78,7 +70,7 @@ export function generatedHtml(g: GeneratedSummary): string {
   const replays = g.replays.length
     ? `<p>Replay files: ${g.replays.map((p) => `<code>${esc(p)}</code>`).join(' · ')}</p>`
     : '';
-  return `<h2>Generated inputs</h2><p>seed <b>${g.seed}</b> · ${g.cases} cases · ${g.totals.pass} pass · ${g.totals.fail} fail · ${g.totals.inconclusive} inconclusive · ${g.totals.note} notes · ${g.totals.notRun} not run</p><table class="generated">${head}${rows}</table>${replays}`;
+  return `<h2>Generated inputs</h2><p>seed <b>${g.seed}</b> · ${g.cases} cases · ${g.totals.pass} pass · ${g.totals.fail} fail · ${g.totals.inconclusive} inconclusive · ${g.totals.note} notes · ${g.totals.notRun} not run</p><table class="generated">${head}${rows}</table>${coverageHtml(g)}${replays}`;
 }
 
 /** The JUnit properties of the generated run (seed and totals). */

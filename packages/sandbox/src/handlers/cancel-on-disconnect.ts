@@ -1,0 +1,34 @@
+/**
+ * Cancel on disconnect (private/set_cancel_on_disconnect): once a wallet turns it on, the moment its
+ * last logged-in WebSocket connection closes (for any reason: a close, a drop, a missed heartbeat),
+ * every open order on the book of its subaccounts is cancelled with cancel_reason
+ * `cancel_on_disconnect`. Trigger orders waiting off the book are left waiting: they are the stops
+ * that protect a position while its owner is away. HTTP requests hold no connection, so they neither
+ * keep nor end one.
+ */
+import type { Connection } from '../connection';
+import type { HandlerParts } from '../handler-parts';
+import { ownWallet } from '../handlers-reads';
+import type { Handler } from '../pipeline';
+
+/** The handler, and the watch on the connections that it arms. */
+export function cancelOnDisconnectHandlers({ accounts, connections, market }: HandlerParts): Record<string, Handler> {
+  const armed = new Set<string>();
+  const previous = connections.closed;
+  connections.closed = (conn: Connection) => {
+    previous?.(conn);
+    const wallet = conn.session?.wallet;
+    if (!wallet || !armed.has(wallet)) return;
+    if (connections.select().some((c) => c !== conn && c.session?.wallet === wallet)) return;
+    for (const sub of accounts.subaccountsOf(wallet)) market.cancelWhere(sub, () => true, 'cancel_on_disconnect');
+  };
+  return {
+    'private/set_cancel_on_disconnect': (ctx, p: { enabled?: boolean | null; wallet?: string | null }) => {
+      const wallet = p.wallet == null ? ctx.session!.wallet : ownWallet(ctx, p.wallet).wallet;
+      // Absent or null asks for no change, and none is made.
+      if (p.enabled === true) armed.add(wallet);
+      else if (p.enabled === false) armed.delete(wallet);
+      return 'ok';
+    },
+  };
+}
