@@ -6,7 +6,6 @@
  */
 import { TypedDataEncoder, type TypedDataDomain, type TypedDataField } from 'ethers';
 import { actionSignatureTable, methodTable } from '@exchange-api/types';
-import { knownModuleOf } from './modules/index';
 
 /** One deployment: the EIP-712 domain (and its separator) and the address of each module. */
 export interface ActionDeployment {
@@ -62,11 +61,7 @@ export const defaultActionLayout: ActionLayout = {
 
 const moduleByMethod = new Map<string, string | null>(methodTable.map((m) => [m.name, m.actionModule]));
 
-/**
- * The module whose action a method signs: the spec's x-action-module, else the venue's signed methods
- * this package knows (modules/index.ts: send_quote, withdraw, set_session_key, …), else null (the method
- * carries no action signature).
- */
+/** The module whose action a method signs (the spec's x-action-module), or null: it carries no action signature. */
 export function moduleOfMethod(method: string): string | null {
-  return moduleByMethod.get(method) ?? knownModuleOf(method);
+  return moduleByMethod.get(method) ?? null;
 }

@@ -50,7 +50,7 @@ describe('exchange-api diff', () => {
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(r.stdout.split('\n')[0]).toBe(
-      'diff 0.3.0 → 0.3.0: 2 change(s); client: 0 breaking, 1 dangerous, 1 safe; ' +
+      'diff 0.4.0 → 0.4.0: 2 change(s); client: 0 breaking, 1 dangerous, 1 safe; ' +
         'server: 2 breaking, 0 dangerous, 0 safe',
     );
     expect(r.stdout).toContain('server side, breaking (2):');
@@ -78,13 +78,13 @@ describe('exchange-api diff', () => {
       'error.message-changed',
       'field.added-required',
     ]);
-    expect(readFileSync(md, 'utf8')).toMatch(/^## Spec changes: 0\.3\.0 → 0\.3\.0\n[\s\S]*### server: breaking \(2\)/);
+    expect(readFileSync(md, 'utf8')).toMatch(/^## Spec changes: 0\.4\.0 → 0\.4\.0\n[\s\S]*### server: breaking \(2\)/);
   });
 
   it('--base compares the repository spec with its version at a git ref', async () => {
     const r = await diff(['--base', 'HEAD', '--fail-on', 'breaking']);
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^diff 0\.3\.0 → 0\.3\.0: /);
+    expect(r.stdout).toMatch(/^diff 0\.4\.0 → 0\.4\.0: /);
     expect(r.stdout).toContain('old: HEAD:spec/asyncapi.yaml');
   });
 

@@ -40,7 +40,7 @@ describe('HTTP', () => {
           return res.end(
             JSON.stringify(
               ok
-                ? { jsonrpc: '2.0', id: null, result: { subaccount_ids: [4, 5] } }
+                ? { jsonrpc: '2.0', id: null, result: { subaccount_ids: [4, 5], wallet: body.wallet } }
                 : { jsonrpc: '2.0', id: null, error: { code: 14001, message: 'Invalid signature' } },
             ),
           );

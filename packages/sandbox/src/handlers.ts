@@ -107,9 +107,10 @@ function accountHandlers({
       if (ctx.conn) result.remaining_connections = await admission.report(ctx.ip, ctx.conn.id);
       return result;
     },
-    'private/get_subaccounts': (ctx, p: { wallet: string }) => ({
-      subaccount_ids: ownWallet(ctx, p.wallet).subaccounts,
-    }),
+    'private/get_subaccounts': (ctx, p: { wallet: string }) => {
+      const session = ownWallet(ctx, p.wallet);
+      return { subaccount_ids: session.subaccounts, wallet: session.wallet };
+    },
     'public/get_all_live_instruments': () => market.liveInstruments(),
   };
 }

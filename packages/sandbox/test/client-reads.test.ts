@@ -24,11 +24,16 @@ describe('the reads the public clients call', () => {
     const sb = await start(quiet);
     const c = await Client.connect(sb.wsUrl);
     const currencies = await read(c, 'public/get_all_currencies');
-    expect(currencies.find((x: any) => x.currency === 'ETH').instrument_types.sort()).toEqual([
-      'erc20',
-      'option',
-      'perp',
+    // Each currency names its spot asset (the token its spot instrument trades; cash a token of its own)
+    // and its managers.
+    const byName = (n: string) => currencies.find((x: any) => x.currency === n);
+    const tokens = await read(c, 'public/get_all_instruments', { instrument_type: 'erc20', currency: 'ETH' });
+    expect(byName('ETH').spot).toMatchObject([
+      { name: 'ETH', address: tokens.instruments[0].base_asset_address, erc20: { decimals: 18 } },
     ]);
+    expect(byName('USDC').spot).toMatchObject([{ name: 'USDC', erc20: { decimals: 6 } }]);
+    expect(byName('USDC').spot[0].address).not.toBe(byName('ETH').spot[0].address);
+    expect(byName('ETH').managers).toEqual([byName('USDC').managers[0]]);
     const perps = await read(c, 'public/get_all_instruments', { instrument_type: 'perp', expired: false });
     expect(perps.instruments.map((i: any) => i.instrument_name)).toEqual(['ETH-PERP', 'BTC-PERP']);
     expect(perps.pagination).toEqual({ num_pages: 1, count: 2 });
@@ -108,10 +113,16 @@ describe('the reads the public clients call', () => {
     expect(byLabel.orders.map((o: any) => o.order_status)).toEqual(['open']);
     const [portfolio] = await read(c, 'private/get_all_portfolios', { wallet: w.address });
     expect(portfolio).toEqual(await read(c, 'private/get_subaccount', { subaccount_id: sub }));
-    expect(portfolio.positions).toMatchObject([{ instrument_name: 'ETH-PERP', amount: '0.1' }]);
+    expect(portfolio.positions).toMatchObject([{ instrument_name: 'ETH-PERP', amount: '0.1', delta: '0.1' }]);
+    // A position's margins are its share of the subaccount's (negative, 10 % and 5 % of its notional).
+    const [perp] = portfolio.positions;
+    expect(Number(perp.initial_margin)).toBeCloseTo(-0.1 * Math.abs(Number(perp.mark_value)), 6);
+    expect(Number(perp.maintenance_margin)).toBeCloseTo(-0.05 * Math.abs(Number(perp.mark_value)), 6);
+    expect(portfolio).toMatchObject({ manager_id: 1, risk_universe_id: 1, failed_to_fetch: false });
     expect(portfolio.open_orders.map((o: any) => o.order_id)).toEqual([resting.order_id]);
     const usdc = portfolio.collaterals.find((x: any) => x.currency === 'USDC');
     expect(Number(usdc.amount)).toBeLessThan(1_000_000);
+    expect(usdc).toMatchObject({ initial_margin: usdc.mark_value, delta: '0', delta_currency: 'USDC' });
     const other = await c.request('private/get_all_portfolios', { wallet: newWallet().address });
     expect(other.error.code).toBe(14003);
     expect((await c.request('private/get_open_orders', { subaccount_id: 1 })).error.code).toBe(14003);

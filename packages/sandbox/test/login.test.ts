@@ -130,7 +130,7 @@ describe('login', () => {
     const w = newWallet();
     const ok = await post(sb, '/v3/private/get_subaccounts', { wallet: w.address }, loginHeaders(await signLogin(w)));
     expect(ok.status).toBe(200);
-    expect(ok.json.result).toEqual({ subaccount_ids: derivedSubaccounts(w.address) });
+    expect(ok.json.result).toEqual({ subaccount_ids: derivedSubaccounts(w.address), wallet: w.address });
     expect(validators.results['private/get_subaccounts'](ok.json.result)).toBe(true);
     // The values may come in the body instead.
     const proof = await signLogin(w);
@@ -168,7 +168,7 @@ describe('login', () => {
     expect((await c.request('private/get_subaccounts', { wallet: w.address })).error.code).toBe(14000);
     const ids = await c.login(w);
     const r = await c.call('private/get_subaccounts', { wallet: w.address });
-    expect(r).toEqual({ subaccount_ids: ids });
+    expect(r).toEqual({ subaccount_ids: ids, wallet: w.address });
     expect(validators.results['private/get_subaccounts'](r)).toBe(true);
     expect((await c.request('private/get_subaccounts', { wallet: newWallet().address })).error.code).toBe(14003);
     expect((await c.request('private/get_subaccounts', {})).error.code).toBe(-32602);

@@ -112,6 +112,14 @@ operations:
     x-action-module: trade
     x-order-flow: true
     x-source: clients
+  answer:
+    action: send
+    channel: { $ref: '#/channels/rpc' }
+    messages: [{ $ref: '#/channels/rpc/messages/Req' }]
+    reply: { channel: { $ref: '#/channels/rpc' }, messages: [{ $ref: '#/channels/rpc/messages/Res' }] }
+    x-method: private/answer
+    x-action-module: rfq
+    x-action-data: execute
   peek:
     action: send
     channel: { $ref: '#/channels/rpc' }
@@ -130,29 +138,37 @@ x-action-signature:
     trade:
       address: '0x00000000000000000000000000000000000000aa'
       data: [{ name: isBid, type: bool, from: direction is buy }]
+    rfq:
+      address: '0x00000000000000000000000000000000000000cc'
+      data:
+        - { name: quote, type: '(uint256 maxFee)', from: a quote }
+        - { name: execute, type: '(bytes32 orderHash)', from: its execution }
   deployments:
     - { name: test, network: testnet, domain: { chainId: 5 }, separator: '0x01', modules: { trade: '0x00000000000000000000000000000000000000bb' } }`,
     (m) => ({
-      methods: m.methods.map(({ name, rateLimitKey, actionModule, source }) => ({
+      methods: m.methods.map(({ name, rateLimitKey, actionModule, actionData, source }) => ({
         name,
         rateLimitKey,
         actionModule,
+        actionData,
         source,
       })),
-      modules: m.actionSignature?.modules,
+      modules: m.actionSignature && Object.keys(m.actionSignature.modules),
       deployments: m.actionSignature?.deployments,
     }),
     {
       methods: [
-        { name: 'private/place', rateLimitKey: 'place', actionModule: 'trade', source: 'clients' },
-        { name: 'public/peek', rateLimitKey: 'public/peek', actionModule: null, source: 'document' },
-      ],
-      modules: {
-        trade: {
-          address: '0x00000000000000000000000000000000000000aa',
-          data: [{ name: 'isBid', type: 'bool', from: 'direction is buy' }],
+        { name: 'private/place', rateLimitKey: 'place', actionModule: 'trade', actionData: [], source: 'clients' },
+        {
+          name: 'private/answer',
+          rateLimitKey: 'private/answer',
+          actionModule: 'rfq',
+          actionData: ['execute'],
+          source: 'document',
         },
-      },
+        { name: 'public/peek', rateLimitKey: 'public/peek', actionModule: null, actionData: [], source: 'document' },
+      ],
+      modules: ['trade', 'rfq'],
       deployments: [
         {
           name: 'test',

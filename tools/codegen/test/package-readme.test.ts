@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { parse, stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { exampleValue } from '../src/emit/package-readme';
-import { generateInto, LANGUAGES } from '../src/index';
-import { repoRoot, scratchDir, writeSpec } from './helpers';
+import { emitPackageReadme, exampleValue } from '../src/emit/package-readme';
+import { generateInto, LANGUAGES, modelFromSpec } from '../src/index';
+import { ourSpec, repoRoot, scratchDir, writeSpec } from './helpers';
 
 const weather = join(repoRoot, 'test', 'sdk', 'fixtures', 'weather.asyncapi.yaml');
 
@@ -47,6 +47,23 @@ function typeErrors(file: string): string[] {
 }
 
 describe('the README of a generated SDK', () => {
+  it('says how many methods its document shows, how many are typed from its clients, how many sign', async () => {
+    const model = await modelFromSpec(ourSpec, repoRoot);
+    const [readme] = emitPackageReadme(model, { name: '@acme/venue', version: model.version, docs: false }, 'x');
+    const clients = model.methods.filter((m) => m.source === 'clients').length;
+    const signed = model.methods.filter((m) => m.actionModule !== null).length;
+    expect(clients).toBeGreaterThan(80);
+    expect(readme!.content).toContain(
+      `${model.methods.length} methods: ${model.methods.length - clients} shown by the API's document and ` +
+        `${clients} typed from what its public clients send and read (\`x-source: clients\`); ` +
+        `${signed} carry an action signature (\`x-action-module\`).`,
+    );
+    // A spec without either says nothing of them.
+    const plain = await modelFromSpec(weather, repoRoot);
+    const [other] = emitPackageReadme(plain, { name: '@acme/weather', version: '1.0.0', docs: false }, 'x');
+    expect(other!.content).not.toMatch(/x-source|x-action-module/);
+  });
+
   it('fills a params value from the schema: examples, enums, bounds, branches, required fields only', () => {
     const schemas = {
       Kind: { type: 'string', enum: ['coastal', 'urban'] },

@@ -64,6 +64,27 @@ describe('bad spec input names the file and the JSON pointer', () => {
       /x-action-module names "trades", which is not a module of x-action-signature.modules/,
     ],
     [
+      'a layout its action module does not have',
+      (t: string) =>
+        t.replace(
+          '    x-method: private/order\n    x-rate-limit-key: order\n    x-action-module: trade',
+          '    x-method: private/order\n    x-rate-limit-key: order\n    x-action-module: trade\n' +
+            '    x-action-data: quote',
+        ),
+      '#/operations/order/x-action-data',
+      /x-action-data names "quote", which is not a layout of module trade/,
+    ],
+    [
+      'a module of several layouts without the one a method signs',
+      (t: string) =>
+        t.replace(
+          '    x-method: private/order\n    x-rate-limit-key: order\n    x-action-module: trade',
+          '    x-method: private/order\n    x-rate-limit-key: order\n    x-action-module: rfq',
+        ),
+      '#/operations/order/x-action-module',
+      /module rfq has several layouts; x-action-data must name one/,
+    ],
+    [
       'a source other than the document or the clients',
       (t: string) =>
         t.replace(

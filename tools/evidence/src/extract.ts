@@ -4,10 +4,11 @@
  * clients and writes their facts as sorted JSON, `derive-ts-<version>.json` and `ccxt-<version>.json`.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { GENERATED_FILE, readDeriveTs } from './derive-ts';
+import { readDeriveTsSdk } from './derive-ts-sdk';
 import { readCcxt } from './ccxt';
 import { writeEvidence } from './json-out';
 import { REPO_ROOT } from './paths';
@@ -50,6 +51,18 @@ function deriveTsFile(args: Args, path: string): string {
   });
 }
 
+const API_DIR = 'src/api';
+
+/** The SDK's api files (`marketData.ts`, …), but its shared context. */
+function apiFiles(args: Args): string[] {
+  const names = args.deriveTs
+    ? readdirSync(join(args.deriveTs, API_DIR))
+    : execFileSync('git', ['--git-dir', args.gitDir!, 'ls-tree', '--name-only', `${args.rev}:${API_DIR}`], {
+        encoding: 'utf8',
+      }).split('\n');
+  return names.filter((n) => n.endsWith('.ts') && n !== 'context.ts').sort();
+}
+
 function commitOf(args: Args): string | null {
   const dir = args.gitDir ?? join(args.deriveTs!, '.git');
   try {
@@ -65,6 +78,9 @@ async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const version = (JSON.parse(deriveTsFile(args, 'package.json')) as { version: string }).version;
   const derive = readDeriveTs(deriveTsFile(args, GENERATED_FILE), version, commitOf(args));
+  derive.sdk = readDeriveTsSdk(
+    Object.fromEntries(apiFiles(args).map((f) => [f.replace(/\.ts$/, ''), deriveTsFile(args, `${API_DIR}/${f}`)])),
+  );
   const ccxtVersion = (JSON.parse(readFileSync(join(args.ccxt, 'package.json'), 'utf8')) as { version: string })
     .version;
   const mod = (await import(pathToFileURL(join(args.ccxt, 'js', 'src', 'derive.js')).href)) as {

@@ -52,6 +52,17 @@ export interface DeriveTsEvidence {
   methods: Record<string, MethodEvidence>;
   channels: Record<string, ChannelEvidence>;
   records: Record<string, Shape>;
+  /** The SDK's calls (src/api/*.ts): which wire methods each public method sends. */
+  sdk?: SdkMethod[];
+}
+
+/** One public method of derive-ts's SDK and the wire methods it sends. */
+export interface SdkMethod {
+  /** The api file it is in (`marketData`, `orders`, …): derive-ts's grouping. */
+  group: string;
+  class: string;
+  method: string;
+  calls: string[];
 }
 
 /** What ccxt's derive class lists and calls. */

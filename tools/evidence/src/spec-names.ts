@@ -11,7 +11,7 @@ export const SAME_RECORD: Record<string, string> = {
   CurrencyResponse: 'Currency',
   OptionPublicDetails: 'OptionDetails',
   PerpPublicDetails: 'PerpDetails',
-  Erc20Details: 'Erc20Details',
+  Erc20Details: 'AssetErc20Details',
   CollateralResponse: 'Collateral',
   PositionResponse: 'Position',
   PrivateGetSubaccountRPCResponseFor_OrderWireResponseAnd_VaultDepositHoldResponse: 'Portfolio',

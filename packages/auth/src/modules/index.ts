@@ -1,8 +1,9 @@
 /**
- * Which data each signed method's Action carries: the method → kind → module table of the venue's
- * signed requests as derive-ts 3.0.13 sends them (src/api/*.ts, EndpointMap) and ccxt 4.5.84 (orders).
+ * Which data each signed method's Action carries: the spec says which module and layout a method signs
+ * (x-action-module, x-action-data in the generated method table); this file holds each layout's encoder.
  * A kind is one data layout; a module may have several (rfq: quote and execution; vault: six).
  */
+import { methodTable } from '@exchange-api/types';
 import { ActionDataError, type DataContext, type Params } from '../action-data';
 import { externalTransferDataOf } from './external-transfer';
 import { rfqExecuteDataOf, rfqQuoteDataOf } from './rfq';
@@ -56,56 +57,47 @@ export const actionKinds = {
 export type ActionKindName = keyof typeof actionKinds;
 
 /**
- * The signed methods and their layouts. private/transfer_positions signs two Actions, its maker_params
- * as a quote and its taker_params as their execution (signTransferPositions).
+ * Each layout of the spec's x-action-signature.modules, by module and (where a module has several) the
+ * layout's name there: what a method's x-action-module and x-action-data select.
  */
-export const methodKinds: Readonly<Record<string, ActionKindName | 'positionTransfer'>> = {
-  'private/order': 'trade',
-  'private/replace': 'trade',
-  'private/order_debug': 'trade',
-  'private/order_quote': 'trade',
-  'public/order_quote': 'trade',
-  'private/send_quote': 'rfqQuote',
-  'private/replace_quote': 'rfqQuote',
-  'public/send_quote_debug': 'rfqQuote',
-  'private/execute_quote': 'rfqExecute',
-  'public/execute_quote_debug': 'rfqExecute',
-  'private/transfer_positions': 'positionTransfer',
-  'private/transfer_spot': 'transfer',
-  'private/transfer_spot_external': 'externalTransfer',
-  'private/withdraw': 'withdrawal',
-  'public/withdraw_debug': 'withdrawal',
-  'private/set_session_key': 'setSessionKey',
-  'private/update_whitelisted_recipients': 'whitelistedRecipient',
-  'private/request_vault_deposit': 'vaultDeposit',
-  'private/request_vault_withdraw': 'vaultWithdraw',
-  'private/cancel_all_vault_requests': 'vaultCancel',
-  'private/create_vault': 'vaultCreate',
-  'private/mint_vault_shares': 'vaultMintShares',
-  'private/burn_vault_shares': 'vaultBurnShares',
-};
-
-/** The layout a module's methods use when the method is not in the table above (a module with one layout). */
-const defaultKinds: Readonly<Record<string, ActionKindName>> = {
+const kindOfLayout: Readonly<Record<string, ActionKindName>> = {
   trade: 'trade',
-  rfq: 'rfqQuote',
+  'rfq/quote': 'rfqQuote',
+  'rfq/execute': 'rfqExecute',
   transfer: 'transfer',
   externalTransfer: 'externalTransfer',
   withdrawal: 'withdrawal',
   setSessionKey: 'setSessionKey',
   whitelistedRecipient: 'whitelistedRecipient',
+  'vault/deposit': 'vaultDeposit',
+  'vault/withdraw': 'vaultWithdraw',
+  'vault/cancel': 'vaultCancel',
+  'vault/create': 'vaultCreate',
+  'vault/mintShares': 'vaultMintShares',
+  'vault/burnShares': 'vaultBurnShares',
 };
 
-/** The module a known signed method's Action is for, or null when this package knows no such method. */
-export function knownModuleOf(method: string): string | null {
-  const name = methodKinds[method];
-  if (name === undefined) return null;
-  return name === 'positionTransfer' ? 'rfq' : actionKinds[name].module;
+/** The layout a method signs, from its module and layouts; several layouts are several Actions, signed apart. */
+function kindOfMethod(module: string, layouts: readonly string[]): ActionKindName | 'positionTransfer' | undefined {
+  if (layouts.length > 1) return 'positionTransfer';
+  return kindOfLayout[layouts.length === 1 ? `${module}/${layouts[0]}` : module];
 }
+
+/**
+ * The signed methods and their layouts, as the spec's x-action-module and x-action-data say (the
+ * generated method table). private/transfer_positions signs two Actions, its maker_params as a quote and
+ * its taker_params as their execution (signTransferPositions).
+ */
+export const methodKinds: Readonly<Record<string, ActionKindName | 'positionTransfer'>> = Object.fromEntries(
+  methodTable.flatMap((m) => {
+    const kind = m.actionModule === null ? undefined : kindOfMethod(m.actionModule, m.actionData);
+    return kind === undefined ? [] : [[m.name, kind]];
+  }),
+);
 
 /** The layout of `method`'s data under `module`, or an ActionDataError naming what is missing. */
 export function actionKindOf(method: string, module: string): ActionKind {
-  const name = methodKinds[method] ?? defaultKinds[module];
+  const name = methodKinds[method];
   if (name === 'positionTransfer')
     throw new ActionDataError('method', `${method} signs maker_params and taker_params apart (signTransferPositions)`);
   if (name === undefined)

@@ -154,179 +154,179 @@ export function createRpc(core: SurfaceCore) {
     privateGetOrders: (params: CallParams<'private/get_orders'>, options?: CallOptions) => core.call('private/get_orders', params, options),
     /** `private/get_trade_history`: The caller's own fills, newest first, by subaccount, instrument, order and time. (ws, http; non_matching; login) */
     privateGetTradeHistory: (params: CallParams<'private/get_trade_history'>, options?: CallOptions) => core.call('private/get_trade_history', params, options),
-    /** `private/burn_vault_shares`: private/burn_vault_shares, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/burn_vault_shares`: Settle one queued withdrawal from a vault: burn the holder's shares at the curator's quoted price (signed). (ws, http; non_matching; login) */
     privateBurnVaultShares: (params: CallParams<'private/burn_vault_shares'>, options?: CallOptions) => core.call('private/burn_vault_shares', params, options),
-    /** `private/cancel_algo_order`: private/cancel_algo_order, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/cancel_algo_order`: Cancel one algo order of a subaccount. (ws, http; non_matching; login) */
     privateCancelAlgoOrder: (params: CallParams<'private/cancel_algo_order'>, options?: CallOptions) => core.call('private/cancel_algo_order', params, options),
-    /** `private/cancel_all_algo_orders`: private/cancel_all_algo_orders, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/cancel_all_algo_orders`: Cancel every algo order of a subaccount. (ws, http; non_matching; login) */
     privateCancelAllAlgoOrders: (params: CallParams<'private/cancel_all_algo_orders'>, options?: CallOptions) => core.call('private/cancel_all_algo_orders', params, options),
-    /** `private/cancel_all_trigger_orders`: private/cancel_all_trigger_orders, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/cancel_all_trigger_orders`: Cancel every trigger (stop-loss, take-profit) order of a subaccount. (ws, http; non_matching; login) */
     privateCancelAllTriggerOrders: (params: CallParams<'private/cancel_all_trigger_orders'>, options?: CallOptions) => core.call('private/cancel_all_trigger_orders', params, options),
-    /** `private/cancel_all_vault_requests`: private/cancel_all_vault_requests, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/cancel_all_vault_requests`: Withdraw all of the wallet's pending deposit and withdrawal requests for one vault (signed). (ws, http; non_matching; login) */
     privateCancelAllVaultRequests: (params: CallParams<'private/cancel_all_vault_requests'>, options?: CallOptions) => core.call('private/cancel_all_vault_requests', params, options),
-    /** `private/cancel_batch_quotes`: private/cancel_batch_quotes, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/cancel_batch_quotes`: Cancel the subaccount's open quotes, all of them or those on one RFQ. (ws, http; non_matching; login) */
     privateCancelBatchQuotes: (params: CallParams<'private/cancel_batch_quotes'>, options?: CallOptions) => core.call('private/cancel_batch_quotes', params, options),
-    /** `private/cancel_batch_rfqs`: private/cancel_batch_rfqs, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/cancel_batch_rfqs`: Cancel the subaccount's open RFQs, all of them or one by id. (ws, http; non_matching; login) */
     privateCancelBatchRfqs: (params: CallParams<'private/cancel_batch_rfqs'>, options?: CallOptions) => core.call('private/cancel_batch_rfqs', params, options),
-    /** `private/cancel_quote`: private/cancel_quote, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/cancel_quote`: Cancel one open quote by its id. (ws, http; non_matching; login) */
     privateCancelQuote: (params: CallParams<'private/cancel_quote'>, options?: CallOptions) => core.call('private/cancel_quote', params, options),
-    /** `private/cancel_rfq`: private/cancel_rfq, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/cancel_rfq`: Cancel one open RFQ by its id. (ws, http; non_matching; login) */
     privateCancelRfq: (params: CallParams<'private/cancel_rfq'>, options?: CallOptions) => core.call('private/cancel_rfq', params, options),
-    /** `private/cancel_trigger_order`: private/cancel_trigger_order, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/cancel_trigger_order`: Cancel one trigger order by its id. (ws, http; non_matching; login) */
     privateCancelTriggerOrder: (params: CallParams<'private/cancel_trigger_order'>, options?: CallOptions) => core.call('private/cancel_trigger_order', params, options),
-    /** `private/change_subaccount_label`: private/change_subaccount_label, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/change_subaccount_label`: Give a subaccount a new label. (ws, http; non_matching; login) */
     privateChangeSubaccountLabel: (params: CallParams<'private/change_subaccount_label'>, options?: CallOptions) => core.call('private/change_subaccount_label', params, options),
-    /** `private/create_vault`: private/create_vault, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/create_vault`: Create a vault funded from the signer's subaccount, the signer its curator; its fees and slippage cannot change later (signed). (ws, http; non_matching; login) */
     privateCreateVault: (params: CallParams<'private/create_vault'>, options?: CallOptions) => core.call('private/create_vault', params, options),
-    /** `private/edit_session_key`: private/edit_session_key, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/edit_session_key`: Change a session key's off-chain attributes (label, IP whitelist, off-chain scopes); what it signed at registration stays. (ws, http; non_matching; login) */
     privateEditSessionKey: (params: CallParams<'private/edit_session_key'>, options?: CallOptions) => core.call('private/edit_session_key', params, options),
-    /** `private/execute_quote`: private/execute_quote, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/execute_quote`: Take a maker's quote on your RFQ: trade the opposite side, signing a commitment to the quote's exact legs (signed). (ws, http; non_matching; login) */
     privateExecuteQuote: (params: CallParams<'private/execute_quote'>, options?: CallOptions) => core.call('private/execute_quote', params, options),
-    /** `private/force_burn`: private/force_burn, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/force_burn`: As a vault's curator, exit a holder at mark-to-market without a quoted price. (ws, http; non_matching; login) */
     privateForceBurn: (params: CallParams<'private/force_burn'>, options?: CallOptions) => core.call('private/force_burn', params, options),
-    /** `private/get_account`: private/get_account, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/get_account`: The logged-in wallet's account: fee tiers, subaccount ids and rate limits. (ws, http; non_matching; login) */
     privateGetAccount: (params: CallParams<'private/get_account'>, options?: CallOptions) => core.call('private/get_account', params, options),
-    /** `private/get_algo_orders`: private/get_algo_orders, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/get_algo_orders`: The open algo orders of a subaccount. (ws, http; non_matching; login) */
     privateGetAlgoOrders: (params: CallParams<'private/get_algo_orders'>, options?: CallOptions) => core.call('private/get_algo_orders', params, options),
-    /** `private/get_collaterals`: private/get_collaterals, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/get_collaterals`: A subaccount's collaterals, each with its value, margins and PnL. (ws, http; non_matching; login) */
     privateGetCollaterals: (params: CallParams<'private/get_collaterals'>, options?: CallOptions) => core.call('private/get_collaterals', params, options),
-    /** `private/get_curated_vaults`: private/get_curated_vaults, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/get_curated_vaults`: The vaults (their subaccount ids) the wallet curates. (ws, http; non_matching; login) */
     privateGetCuratedVaults: (params: CallParams<'private/get_curated_vaults'>, options?: CallOptions) => core.call('private/get_curated_vaults', params, options),
-    /** `private/get_deposit_history`: private/get_deposit_history, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/get_deposit_history`: Credited deposits of one subaccount or the whole wallet, up to 1000 rows, however they were funded. (ws, http; non_matching; login) */
     privateGetDepositHistory: (params: CallParams<'private/get_deposit_history'>, options?: CallOptions) => core.call('private/get_deposit_history', params, options),
-    /** `private/get_erc20_transfer_history`: private/get_erc20_transfer_history, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/get_erc20_transfer_history`: ERC-20 transfers between the wallet's subaccounts and others, up to 1000 rows; the whole wallet unless one subaccount is named. (ws, http; non_matching; login) */
     privateGetErc20TransferHistory: (params: CallParams<'private/get_erc20_transfer_history'>, options?: CallOptions) => core.call('private/get_erc20_transfer_history', params, options),
-    /** `private/get_funding_history`: private/get_funding_history, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/get_funding_history`: Funding paid and received on perp positions, of one subaccount or the wallet, page by page. (ws, http; non_matching; login) */
     privateGetFundingHistory: (params: CallParams<'private/get_funding_history'>, options?: CallOptions) => core.call('private/get_funding_history', params, options),
-    /** `private/get_interest_history`: private/get_interest_history, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/get_interest_history`: Interest settled on the wallet's balances, newest first, up to 1000 rows. (ws, http; non_matching; login) */
     privateGetInterestHistory: (params: CallParams<'private/get_interest_history'>, options?: CallOptions) => core.call('private/get_interest_history', params, options),
-    /** `private/get_live_burn_requests`: private/get_live_burn_requests, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/get_live_burn_requests`: A vault's queued withdrawal requests waiting to be settled by burning shares, in queue order with their total. (ws, http; non_matching; login) */
     privateGetLiveBurnRequests: (params: CallParams<'private/get_live_burn_requests'>, options?: CallOptions) => core.call('private/get_live_burn_requests', params, options),
-    /** `private/get_live_mint_requests`: private/get_live_mint_requests, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/get_live_mint_requests`: A vault's queued deposit requests waiting to be settled by minting shares, in queue order with their total. (ws, http; non_matching; login) */
     privateGetLiveMintRequests: (params: CallParams<'private/get_live_mint_requests'>, options?: CallOptions) => core.call('private/get_live_mint_requests', params, options),
-    /** `private/get_live_vault_requests`: private/get_live_vault_requests, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/get_live_vault_requests`: The wallet's vault deposit and withdrawal requests not yet settled by the curator. (ws, http; non_matching; login) */
     privateGetLiveVaultRequests: (params: CallParams<'private/get_live_vault_requests'>, options?: CallOptions) => core.call('private/get_live_vault_requests', params, options),
-    /** `private/get_mmp_config`: private/get_mmp_config, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/get_mmp_config`: A subaccount's market-maker-protection settings, per currency. (ws, http; non_matching; login) */
     privateGetMmpConfig: (params: CallParams<'private/get_mmp_config'>, options?: CallOptions) => core.call('private/get_mmp_config', params, options),
-    /** `private/get_option_settlement_history`: private/get_option_settlement_history, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/get_option_settlement_history`: Option positions settled at expiry, for the whole wallet or one subaccount. (ws, http; non_matching; login) */
     privateGetOptionSettlementHistory: (params: CallParams<'private/get_option_settlement_history'>, options?: CallOptions) => core.call('private/get_option_settlement_history', params, options),
-    /** `private/get_order`: private/get_order, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/get_order`: One order of a subaccount by its id. (ws, http; non_matching; login) */
     privateGetOrder: (params: CallParams<'private/get_order'>, options?: CallOptions) => core.call('private/get_order', params, options),
-    /** `private/get_order_history`: private/get_order_history, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/get_order_history`: Orders of the wallet's subaccounts, open and closed, page by page. (ws, http; non_matching; login) */
     privateGetOrderHistory: (params: CallParams<'private/get_order_history'>, options?: CallOptions) => core.call('private/get_order_history', params, options),
-    /** `private/get_positions`: private/get_positions, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/get_positions`: A subaccount's open positions with their greeks, margins and PnL. (ws, http; non_matching; login) */
     privateGetPositions: (params: CallParams<'private/get_positions'>, options?: CallOptions) => core.call('private/get_positions', params, options),
-    /** `private/get_quotes`: private/get_quotes, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/get_quotes`: A subaccount's quotes, page by page, filtered by RFQ, quote or status. (ws, http; non_matching; login) */
     privateGetQuotes: (params: CallParams<'private/get_quotes'>, options?: CallOptions) => core.call('private/get_quotes', params, options),
-    /** `private/get_rfqs`: private/get_rfqs, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/get_rfqs`: A subaccount's RFQs, filtered by id or status. (ws, http; non_matching; login) */
     privateGetRfqs: (params: CallParams<'private/get_rfqs'>, options?: CallOptions) => core.call('private/get_rfqs', params, options),
-    /** `private/get_shareholder_vaults`: private/get_shareholder_vaults, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/get_shareholder_vaults`: The vaults (their subaccount ids) in which the wallet holds shares. (ws, http; non_matching; login) */
     privateGetShareholderVaults: (params: CallParams<'private/get_shareholder_vaults'>, options?: CallOptions) => core.call('private/get_shareholder_vaults', params, options),
-    /** `private/get_trigger_orders`: private/get_trigger_orders, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/get_trigger_orders`: The open trigger orders of a subaccount. (ws, http; non_matching; login) */
     privateGetTriggerOrders: (params: CallParams<'private/get_trigger_orders'>, options?: CallOptions) => core.call('private/get_trigger_orders', params, options),
-    /** `private/get_vault_request_history`: private/get_vault_request_history, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/get_vault_request_history`: Every vault deposit and withdrawal request of the wallet, whatever its status. (ws, http; non_matching; login) */
     privateGetVaultRequestHistory: (params: CallParams<'private/get_vault_request_history'>, options?: CallOptions) => core.call('private/get_vault_request_history', params, options),
-    /** `private/get_vault_shares`: private/get_vault_shares, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/get_vault_shares`: The wallet's shares in each vault it holds, with the vault itself. (ws, http; non_matching; login) */
     privateGetVaultShares: (params: CallParams<'private/get_vault_shares'>, options?: CallOptions) => core.call('private/get_vault_shares', params, options),
-    /** `private/get_withdrawal_history`: private/get_withdrawal_history, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/get_withdrawal_history`: Withdrawals of one subaccount or the whole wallet, up to 1000 rows. (ws, http; non_matching; login) */
     privateGetWithdrawalHistory: (params: CallParams<'private/get_withdrawal_history'>, options?: CallOptions) => core.call('private/get_withdrawal_history', params, options),
-    /** `private/liquidate`: private/liquidate, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/liquidate`: Bid for a share of a subaccount in a liquidation auction, within a price limit; signed by a module no client shows the data of. (ws, http; non_matching; login) */
     privateLiquidate: (params: CallParams<'private/liquidate'>, options?: CallOptions) => core.call('private/liquidate', params, options),
-    /** `private/mint_vault_shares`: private/mint_vault_shares, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/mint_vault_shares`: Settle one queued deposit into a vault: mint shares for the holder at the curator's quoted price (signed). (ws, http; non_matching; login) */
     privateMintVaultShares: (params: CallParams<'private/mint_vault_shares'>, options?: CallOptions) => core.call('private/mint_vault_shares', params, options),
-    /** `private/order_debug`: private/order_debug, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/order_debug`: Sign an order as for private/order and get back the encoded data and hashes the server computes, without placing it (signed). (ws, http; non_matching; login) */
     privateOrderDebug: (params: CallParams<'private/order_debug'>, options?: CallOptions) => core.call('private/order_debug', params, options),
-    /** `private/order_quote`: private/order_quote, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/order_quote`: Price an order without placing it: the fill, fee and margin it would have (signed like an order). (ws, http; non_matching; login) */
     privateOrderQuote: (params: CallParams<'private/order_quote'>, options?: CallOptions) => core.call('private/order_quote', params, options),
-    /** `private/poll_quotes`: private/poll_quotes, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/poll_quotes`: The quotes makers have sent on the taker's RFQs, filtered by status. (ws, http; non_matching; login) */
     privatePollQuotes: (params: CallParams<'private/poll_quotes'>, options?: CallOptions) => core.call('private/poll_quotes', params, options),
-    /** `private/poll_rfqs`: private/poll_rfqs, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/poll_rfqs`: The RFQs open for a maker to quote, filtered by status. (ws, http; non_matching; login) */
     privatePollRfqs: (params: CallParams<'private/poll_rfqs'>, options?: CallOptions) => core.call('private/poll_rfqs', params, options),
-    /** `private/reject_deposit_request`: private/reject_deposit_request, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/reject_deposit_request`: As a vault's curator, turn down a queued deposit and release the holder's funds without minting shares. (ws, http; non_matching; login) */
     privateRejectDepositRequest: (params: CallParams<'private/reject_deposit_request'>, options?: CallOptions) => core.call('private/reject_deposit_request', params, options),
-    /** `private/replace_quote`: private/replace_quote, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/replace_quote`: Cancel a quote and send its replacement on the same RFQ in one step (signed). (ws, http; non_matching; login) */
     privateReplaceQuote: (params: CallParams<'private/replace_quote'>, options?: CallOptions) => core.call('private/replace_quote', params, options),
-    /** `private/request_vault_deposit`: private/request_vault_deposit, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/request_vault_deposit`: Ask to deposit into a vault; the funds are held until the curator mints shares at a quoted price (signed). (ws, http; non_matching; login) */
     privateRequestVaultDeposit: (params: CallParams<'private/request_vault_deposit'>, options?: CallOptions) => core.call('private/request_vault_deposit', params, options),
-    /** `private/request_vault_withdraw`: private/request_vault_withdraw, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/request_vault_withdraw`: Ask to redeem vault shares; the curator later burns them at a quoted price (signed). (ws, http; non_matching; login) */
     privateRequestVaultWithdraw: (params: CallParams<'private/request_vault_withdraw'>, options?: CallOptions) => core.call('private/request_vault_withdraw', params, options),
-    /** `private/reset_mmp`: private/reset_mmp, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/reset_mmp`: Lift a tripped market-maker-protection freeze, for one currency or all. (ws, http; non_matching; login) */
     privateResetMmp: (params: CallParams<'private/reset_mmp'>, options?: CallOptions) => core.call('private/reset_mmp', params, options),
-    /** `private/rfq_get_best_quote`: private/rfq_get_best_quote, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/rfq_get_best_quote`: The best open quote for an RFQ as the exchange ranks it, with its cost and margin estimates. (ws, http; non_matching; login) */
     privateRfqGetBestQuote: (params: CallParams<'private/rfq_get_best_quote'>, options?: CallOptions) => core.call('private/rfq_get_best_quote', params, options),
-    /** `private/send_quote`: private/send_quote, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/send_quote`: Answer an open RFQ with a priced quote on its legs (signed). (ws, http; non_matching; login) */
     privateSendQuote: (params: CallParams<'private/send_quote'>, options?: CallOptions) => core.call('private/send_quote', params, options),
-    /** `private/send_rfq`: private/send_rfq, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/send_rfq`: Ask makers for quotes on a package of legs; only the later execution is signed. (ws, http; non_matching; login) */
     privateSendRfq: (params: CallParams<'private/send_rfq'>, options?: CallOptions) => core.call('private/send_rfq', params, options),
-    /** `private/session_keys`: private/session_keys, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/session_keys`: Every session key registered for the wallet. (ws, http; non_matching; login) */
     privateSessionKeys: (params: CallParams<'private/session_keys'>, options?: CallOptions) => core.call('private/session_keys', params, options),
-    /** `private/set_cancel_on_disconnect`: private/set_cancel_on_disconnect, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/set_cancel_on_disconnect`: Have the exchange cancel the wallet's open orders when this connection drops, or stop doing so. (ws, http; non_matching; login) */
     privateSetCancelOnDisconnect: (params: CallParams<'private/set_cancel_on_disconnect'>, options?: CallOptions) => core.call('private/set_cancel_on_disconnect', params, options),
-    /** `private/set_mmp_config`: private/set_mmp_config, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/set_mmp_config`: Set a currency's market-maker-protection limits for a subaccount, replacing any earlier ones. (ws, http; non_matching; login) */
     privateSetMmpConfig: (params: CallParams<'private/set_mmp_config'>, options?: CallOptions) => core.call('private/set_mmp_config', params, options),
-    /** `private/set_session_key`: private/set_session_key, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/set_session_key`: Register a session key with its scopes, subaccounts and expiry, authorised by the owner or a key that may register others (signed). (ws, http; non_matching; login) */
     privateSetSessionKey: (params: CallParams<'private/set_session_key'>, options?: CallOptions) => core.call('private/set_session_key', params, options),
-    /** `private/transfer_positions`: private/transfer_positions, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/transfer_positions`: Move positions between two of the wallet's subaccounts as a quote and its execution, each signed. (ws, http; non_matching; login) */
     privateTransferPositions: (params: CallParams<'private/transfer_positions'>, options?: CallOptions) => core.call('private/transfer_positions', params, options),
-    /** `private/transfer_spot`: private/transfer_spot, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/transfer_spot`: Move a spot balance between the wallet's own subaccounts, to an existing one or a new one (signed). (ws, http; non_matching; login) */
     privateTransferSpot: (params: CallParams<'private/transfer_spot'>, options?: CallOptions) => core.call('private/transfer_spot', params, options),
-    /** `private/transfer_spot_external`: private/transfer_spot_external, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/transfer_spot_external`: Move a spot balance to a wallet on the sender's whitelist of recipients (signed). (ws, http; non_matching; login) */
     privateTransferSpotExternal: (params: CallParams<'private/transfer_spot_external'>, options?: CallOptions) => core.call('private/transfer_spot_external', params, options),
-    /** `private/update_vault_info`: private/update_vault_info, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/update_vault_info`: As a vault's curator, change its advisory metadata. (ws, http; non_matching; login) */
     privateUpdateVaultInfo: (params: CallParams<'private/update_vault_info'>, options?: CallOptions) => core.call('private/update_vault_info', params, options),
-    /** `private/update_whitelisted_recipients`: private/update_whitelisted_recipients, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/update_whitelisted_recipients`: Add wallets to and remove them from the list external transfers may go to (signed). (ws, http; non_matching; login) */
     privateUpdateWhitelistedRecipients: (params: CallParams<'private/update_whitelisted_recipients'>, options?: CallOptions) => core.call('private/update_whitelisted_recipients', params, options),
-    /** `private/withdraw`: private/withdraw, typed from derive-ts 3.0.13. (ws, http; non_matching; login) */
+    /** `private/withdraw`: Withdraw an asset from a subaccount to a wallet on chain (signed). (ws, http; non_matching; login) */
     privateWithdraw: (params: CallParams<'private/withdraw'>, options?: CallOptions) => core.call('private/withdraw', params, options),
-    /** `public/execute_quote_debug`: public/execute_quote_debug, typed from derive-ts 3.0.13. (ws, http; non_matching) */
+    /** `public/execute_quote_debug`: Sign an execution as for private/execute_quote and get back the encoded data and hashes the server computes (signed). (ws, http; non_matching) */
     publicExecuteQuoteDebug: (params: CallParams<'public/execute_quote_debug'>, options?: CallOptions) => core.call('public/execute_quote_debug', params, options),
-    /** `public/get_all_referral_codes`: public/get_all_referral_codes, typed from derive-ts 3.0.13. (ws, http; non_matching) */
+    /** `public/get_all_referral_codes`: Every referrer with its referral code. (ws, http; non_matching) */
     publicGetAllReferralCodes: (params: CallParams<'public/get_all_referral_codes'>, options?: CallOptions) => core.call('public/get_all_referral_codes', params, options),
-    /** `public/get_assets`: public/get_assets, typed from derive-ts 3.0.13. (ws, http; non_matching) */
+    /** `public/get_assets`: The protocol's assets of a type and currency, with their addresses and sub ids. (ws, http; non_matching) */
     publicGetAssets: (params: CallParams<'public/get_assets'>, options?: CallOptions) => core.call('public/get_assets', params, options),
-    /** `public/get_currency`: public/get_currency, typed from derive-ts 3.0.13. (ws, http; non_matching) */
+    /** `public/get_currency`: One currency: its spot assets, managers per risk universe and spot price. (ws, http; non_matching) */
     publicGetCurrency: (params: CallParams<'public/get_currency'>, options?: CallOptions) => core.call('public/get_currency', params, options),
-    /** `public/get_index_chart_data`: public/get_index_chart_data, typed from derive-ts 3.0.13. (ws, http; non_matching) */
+    /** `public/get_index_chart_data`: Spot index candles of a currency over a window, one per period. (ws, http; non_matching) */
     publicGetIndexChartData: (params: CallParams<'public/get_index_chart_data'>, options?: CallOptions) => core.call('public/get_index_chart_data', params, options),
-    /** `public/get_interest_rate_history`: public/get_interest_rate_history, typed from derive-ts 3.0.13. (ws, http; non_matching) */
+    /** `public/get_interest_rate_history`: Interest-rate candles of a currency's lending pools, in one risk universe or all. (ws, http; non_matching) */
     publicGetInterestRateHistory: (params: CallParams<'public/get_interest_rate_history'>, options?: CallOptions) => core.call('public/get_interest_rate_history', params, options),
-    /** `public/get_latest_signed_feeds`: public/get_latest_signed_feeds, typed from derive-ts 3.0.13. (ws, http; non_matching) */
+    /** `public/get_latest_signed_feeds`: The latest signed oracle feeds (spot, perp, option, forward), by currency and expiry. (ws, http; non_matching) */
     publicGetLatestSignedFeeds: (params: CallParams<'public/get_latest_signed_feeds'>, options?: CallOptions) => core.call('public/get_latest_signed_feeds', params, options),
-    /** `public/get_onchain_action_history`: public/get_onchain_action_history, typed from derive-ts 3.0.13. (ws, http; non_matching) */
+    /** `public/get_onchain_action_history`: On-chain actions (deposits, forced withdrawals, configuration) and what became of each. (ws, http; non_matching) */
     publicGetOnchainActionHistory: (params: CallParams<'public/get_onchain_action_history'>, options?: CallOptions) => core.call('public/get_onchain_action_history', params, options),
-    /** `public/get_option_settlement_prices`: public/get_option_settlement_prices, typed from derive-ts 3.0.13. (ws, http; non_matching) */
+    /** `public/get_option_settlement_prices`: A currency's option settlement prices, per expiry. (ws, http; non_matching) */
     publicGetOptionSettlementPrices: (params: CallParams<'public/get_option_settlement_prices'>, options?: CallOptions) => core.call('public/get_option_settlement_prices', params, options),
-    /** `public/get_pending_deposits`: public/get_pending_deposits, typed from derive-ts 3.0.13. (ws, http; non_matching) */
+    /** `public/get_pending_deposits`: Deposits the exchange has seen on chain but not yet credited. (ws, http; non_matching) */
     publicGetPendingDeposits: (params: CallParams<'public/get_pending_deposits'>, options?: CallOptions) => core.call('public/get_pending_deposits', params, options),
-    /** `public/get_referral_performance`: public/get_referral_performance, typed from derive-ts 3.0.13. (ws, http; non_matching) */
+    /** `public/get_referral_performance`: A referrer's fee share and rewards over a time window. (ws, http; non_matching) */
     publicGetReferralPerformance: (params: CallParams<'public/get_referral_performance'>, options?: CallOptions) => core.call('public/get_referral_performance', params, options),
-    /** `public/get_risk_universes`: public/get_risk_universes, typed from derive-ts 3.0.13. (ws, http; non_matching) */
+    /** `public/get_risk_universes`: Every risk universe with its managers, their instruments and accepted collaterals, and its security module. (ws, http; non_matching) */
     publicGetRiskUniverses: (params: CallParams<'public/get_risk_universes'>, options?: CallOptions) => core.call('public/get_risk_universes', params, options),
-    /** `public/get_tickers`: public/get_tickers, typed from derive-ts 3.0.13. (ws, http; non_matching) */
+    /** `public/get_tickers`: A ticker for every instrument of a type, keyed by instrument name. (ws, http; non_matching) */
     publicGetTickers: (params: CallParams<'public/get_tickers'>, options?: CallOptions) => core.call('public/get_tickers', params, options),
-    /** `public/get_tradingview_chart_data`: public/get_tradingview_chart_data, typed from derive-ts 3.0.13. (ws, http; non_matching) */
+    /** `public/get_tradingview_chart_data`: Price candles of an instrument over a window, as TradingView charts read them. (ws, http; non_matching) */
     publicGetTradingviewChartData: (params: CallParams<'public/get_tradingview_chart_data'>, options?: CallOptions) => core.call('public/get_tradingview_chart_data', params, options),
-    /** `public/get_transaction`: public/get_transaction, typed from derive-ts 3.0.13. (ws, http; non_matching) */
+    /** `public/get_transaction`: Where one operation stands on chain: its status and transaction hash, by its uuid. (ws, http; non_matching) */
     publicGetTransaction: (params: CallParams<'public/get_transaction'>, options?: CallOptions) => core.call('public/get_transaction', params, options),
-    /** `public/get_vault`: public/get_vault, typed from derive-ts 3.0.13. (ws, http; non_matching) */
+    /** `public/get_vault`: One vault: its name, curator, terms and net asset value. (ws, http; non_matching) */
     publicGetVault: (params: CallParams<'public/get_vault'>, options?: CallOptions) => core.call('public/get_vault', params, options),
-    /** `public/get_vault_action_history`: public/get_vault_action_history, typed from derive-ts 3.0.13. (ws, http; non_matching) */
+    /** `public/get_vault_action_history`: A vault's events, filtered by type, page by page. (ws, http; non_matching) */
     publicGetVaultActionHistory: (params: CallParams<'public/get_vault_action_history'>, options?: CallOptions) => core.call('public/get_vault_action_history', params, options),
-    /** `public/get_vault_performance_history`: public/get_vault_performance_history, typed from derive-ts 3.0.13. (ws, http; non_matching) */
+    /** `public/get_vault_performance_history`: A vault's performance over a window, point by point at a chosen resolution. (ws, http; non_matching) */
     publicGetVaultPerformanceHistory: (params: CallParams<'public/get_vault_performance_history'>, options?: CallOptions) => core.call('public/get_vault_performance_history', params, options),
-    /** `public/get_vaults`: public/get_vaults, typed from derive-ts 3.0.13. (ws, http; non_matching) */
+    /** `public/get_vaults`: Every vault, with its terms and state. (ws, http; non_matching) */
     publicGetVaults: (params: CallParams<'public/get_vaults'>, options?: CallOptions) => core.call('public/get_vaults', params, options),
-    /** `public/get_wallets_from_session_key`: public/get_wallets_from_session_key, typed from derive-ts 3.0.13. (ws, http; non_matching) */
+    /** `public/get_wallets_from_session_key`: The wallets a session key is registered for, with a given scope. (ws, http; non_matching) */
     publicGetWalletsFromSessionKey: (params: CallParams<'public/get_wallets_from_session_key'>, options?: CallOptions) => core.call('public/get_wallets_from_session_key', params, options),
-    /** `public/order_quote`: public/order_quote, typed from derive-ts 3.0.13. (ws, http; non_matching) */
+    /** `public/order_quote`: Price an order without placing it and without logging in (signed like an order). (ws, http; non_matching) */
     publicOrderQuote: (params: CallParams<'public/order_quote'>, options?: CallOptions) => core.call('public/order_quote', params, options),
-    /** `public/register_deposit_address`: public/register_deposit_address, typed from derive-ts 3.0.13. (ws, http; non_matching) */
+    /** `public/register_deposit_address`: Get (and register) the address to which deposits for a subaccount are sent and swept in. (ws, http; non_matching) */
     publicRegisterDepositAddress: (params: CallParams<'public/register_deposit_address'>, options?: CallOptions) => core.call('public/register_deposit_address', params, options),
-    /** `public/send_quote_debug`: public/send_quote_debug, typed from derive-ts 3.0.13. (ws, http; non_matching) */
+    /** `public/send_quote_debug`: Sign a quote as for private/send_quote and get back the encoded data and hashes the server computes (signed). (ws, http; non_matching) */
     publicSendQuoteDebug: (params: CallParams<'public/send_quote_debug'>, options?: CallOptions) => core.call('public/send_quote_debug', params, options),
-    /** `public/start_auction`: public/start_auction, typed from derive-ts 3.0.13. (ws, http; non_matching) */
+    /** `public/start_auction`: Start the liquidation auction of a subaccount below its maintenance margin. (ws, http; non_matching) */
     publicStartAuction: (params: CallParams<'public/start_auction'>, options?: CallOptions) => core.call('public/start_auction', params, options),
-    /** `public/withdraw_debug`: public/withdraw_debug, typed from derive-ts 3.0.13. (ws, http; non_matching) */
+    /** `public/withdraw_debug`: Sign a withdrawal as for private/withdraw and get back the encoded data and hashes the server computes (signed). (ws, http; non_matching) */
     publicWithdrawDebug: (params: CallParams<'public/withdraw_debug'>, options?: CallOptions) => core.call('public/withdraw_debug', params, options),
   } as const;
 }

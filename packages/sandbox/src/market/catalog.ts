@@ -9,21 +9,56 @@ import type {
   FundingRateEntry,
   Instrument as InstrumentRecord,
   OptionDetails,
+  SpotAssetEntry,
   Ticker,
 } from '@exchange-api/types';
 import type { Clock } from '../clock';
 import { RpcFailure } from '../rpc';
 import { div, fmt } from '../fixed';
-import { mid, priceText, px, type Instrument } from './instrument';
+import { assetOf, mid, priceText, px, type Instrument } from './instrument';
 import type { Instruments } from './instruments';
 import { tickerPayload } from './feeds';
-import { FUNDING_RATE_PER_HOUR, MAKER_FEE_BPS, TAKER_FEE_BPS } from './rates';
+import { FUNDING_RATE_PER_HOUR, MAKER_FEE_BPS, RISK_UNIVERSE_ID, STANDARD_MANAGER_ID, TAKER_FEE_BPS } from './rates';
 
 const HOUR_MS = 3_600_000;
 /** The most funding entries one answer carries (the newest of the range). */
 const MAX_FUNDING_ENTRIES = 1000;
 /** Perps and spot tokens never expire: their deactivation is this far out (2100-01-01, seconds). */
 const NEVER = 4_102_444_800;
+
+/** Cash is a six-decimal token, as USDC is. */
+const CASH_DECIMALS = 6;
+/** The one manager and risk universe of every currency (rates.ts). */
+const STANDARD_MANAGERS = {
+  risk_universe_id: RISK_UNIVERSE_ID,
+  risk_universe_name: 'standard',
+  sm: STANDARD_MANAGER_ID,
+  pm: null,
+};
+
+/**
+ * A spot asset of a currency in the one risk universe: collateral counts at its full value (discount 1,
+ * as the margins count it), no deposit minimum, and an open-interest cap far above anything the sandbox holds.
+ */
+function spotAsset(currency: string, address: string, decimals: number): SpotAssetEntry {
+  const discount = '1';
+  return {
+    address,
+    erc20: { decimals, underlying_erc20: null },
+    min_deposit_usd: '0',
+    name: currency,
+    universes: [
+      {
+        risk_universe_id: RISK_UNIVERSE_ID,
+        oi: { current_open_interest: '0', interest_cap: '1000000000' },
+        srm_im_discount: discount,
+        srm_mm_discount: discount,
+        pm2_im_discount: discount,
+        pm2_mm_discount: discount,
+      },
+    ],
+  };
+}
 
 const rate = (bp: number) => fmt(BigInt(bp) * 10n ** 8n);
 const unknown = (what: string) => RpcFailure.of('RPC_INVALID_PARAMS', what);
@@ -119,23 +154,38 @@ export class Catalog {
       .map((i) => this.record(i));
   }
 
-  /** public/get_all_currencies: each base currency with its instrument types, then each quote-only currency as cash. */
+  /**
+   * public/get_all_currencies: each base currency, then each quote-only currency as cash. A currency's spot
+   * asset is the token its spot instrument trades (cash: a token of its own); a currency without a spot
+   * instrument has none to deposit or transfer.
+   */
   currencies(): Currency[] {
     const all = [...this.instruments.all()];
     const out: Currency[] = [];
     for (const c of this.instruments.currencies) {
       const spot = this.instruments.spotInstrument(c);
+      const token = all.find((i) => i.cfg.base_currency === c && i.cfg.instrument_type === 'erc20');
       out.push({
         currency: c,
-        instrument_types: [...new Set(all.filter((i) => i.cfg.base_currency === c).map((i) => i.cfg.instrument_type))],
         market_type: 'ALL',
         spot_price: fmt(this.instruments.spotPrice(c)),
         spot_price_24h: spot ? fmt(px(spot, spot.stats.open)) : null,
+        managers: [STANDARD_MANAGERS],
+        spot: token ? [spotAsset(c, token.asset.address, 18)] : [],
       });
     }
     for (const c of new Set(all.map((i) => i.cfg.quote_currency)))
-      if (!this.instruments.currencies.has(c))
-        out.push({ currency: c, instrument_types: [], market_type: 'CASH', spot_price: '1', spot_price_24h: '1' });
+      if (!this.instruments.currencies.has(c)) {
+        const cash = assetOf({ instrument_name: c, instrument_type: 'erc20', base_currency: c }).address;
+        out.push({
+          currency: c,
+          market_type: 'CASH',
+          spot_price: '1',
+          spot_price_24h: '1',
+          managers: [STANDARD_MANAGERS],
+          spot: [spotAsset(c, cash, CASH_DECIMALS)],
+        });
+      }
     return out;
   }
 
@@ -191,6 +241,7 @@ export class Catalog {
         low: r,
         close: r,
         currency: inst.cfg.base_currency,
+        risk_universe_id: RISK_UNIVERSE_ID,
       });
     }
     return out;

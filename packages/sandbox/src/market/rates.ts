@@ -10,3 +10,9 @@ export const INITIAL_MARGIN_BPS = 1000;
 export const MAINTENANCE_MARGIN_BPS = 500;
 /** The hourly funding rate of every perp, as the ticker (`f`) and the funding history report it. */
 export const FUNDING_RATE_PER_HOUR = '0.00001';
+/**
+ * Every subaccount is standard-margined under one manager in one risk universe: the ids the portfolio
+ * reads and the funding history name (the venue numbers its managers and universes; one of each is enough here).
+ */
+export const STANDARD_MANAGER_ID = 1;
+export const RISK_UNIVERSE_ID = 1;

@@ -203,7 +203,7 @@ export interface Methods {
     assumedParams: T.GetPrivateTradeHistoryParams;
     assumedResult: T.PrivateTradeHistoryResult;
   };
-  /** private/burn_vault_shares, typed from derive-ts 3.0.13. */
+  /** Settle one queued withdrawal from a vault: burn the holder's shares at the curator's quoted price (signed). */
   'private/burn_vault_shares': {
     params: T.BurnSharesParams;
     result: T.VaultSettle;
@@ -211,7 +211,7 @@ export interface Methods {
     assumedParams: T.BurnSharesParams;
     assumedResult: T.VaultSettle;
   };
-  /** private/cancel_algo_order, typed from derive-ts 3.0.13. */
+  /** Cancel one algo order of a subaccount. */
   'private/cancel_algo_order': {
     params: T.CancelAlgoOrderParams;
     result: T.Order;
@@ -219,7 +219,7 @@ export interface Methods {
     assumedParams: T.CancelAlgoOrderParams;
     assumedResult: T.Order;
   };
-  /** private/cancel_all_algo_orders, typed from derive-ts 3.0.13. */
+  /** Cancel every algo order of a subaccount. */
   'private/cancel_all_algo_orders': {
     params: T.CancelAllAlgoOrdersParams;
     result: T.OkResult;
@@ -227,7 +227,7 @@ export interface Methods {
     assumedParams: T.CancelAllAlgoOrdersParams;
     assumedResult: T.OkResult;
   };
-  /** private/cancel_all_trigger_orders, typed from derive-ts 3.0.13. */
+  /** Cancel every trigger (stop-loss, take-profit) order of a subaccount. */
   'private/cancel_all_trigger_orders': {
     params: T.CancelAllTriggerOrdersParams;
     result: T.OkResult;
@@ -235,7 +235,7 @@ export interface Methods {
     assumedParams: T.CancelAllTriggerOrdersParams;
     assumedResult: T.OkResult;
   };
-  /** private/cancel_all_vault_requests, typed from derive-ts 3.0.13. */
+  /** Withdraw all of the wallet's pending deposit and withdrawal requests for one vault (signed). */
   'private/cancel_all_vault_requests': {
     params: T.CancelVaultRequestParams;
     result: T.VaultCancel;
@@ -243,7 +243,7 @@ export interface Methods {
     assumedParams: T.CancelVaultRequestParams;
     assumedResult: T.VaultCancel;
   };
-  /** private/cancel_batch_quotes, typed from derive-ts 3.0.13. */
+  /** Cancel the subaccount's open quotes, all of them or those on one RFQ. */
   'private/cancel_batch_quotes': {
     params: T.CancelBatchQuotesParams;
     result: T.CancelBatchResult;
@@ -251,7 +251,7 @@ export interface Methods {
     assumedParams: T.CancelBatchQuotesParams;
     assumedResult: T.CancelBatchResult;
   };
-  /** private/cancel_batch_rfqs, typed from derive-ts 3.0.13. */
+  /** Cancel the subaccount's open RFQs, all of them or one by id. */
   'private/cancel_batch_rfqs': {
     params: T.CancelBatchRfqsParams;
     result: T.CancelBatchRfqs;
@@ -259,7 +259,7 @@ export interface Methods {
     assumedParams: T.CancelBatchRfqsParams;
     assumedResult: T.CancelBatchRfqs;
   };
-  /** private/cancel_quote, typed from derive-ts 3.0.13. */
+  /** Cancel one open quote by its id. */
   'private/cancel_quote': {
     params: T.CancelQuoteParams;
     result: T.QuotePrivate;
@@ -267,7 +267,7 @@ export interface Methods {
     assumedParams: T.CancelQuoteParams;
     assumedResult: T.QuotePrivate;
   };
-  /** private/cancel_rfq, typed from derive-ts 3.0.13. */
+  /** Cancel one open RFQ by its id. */
   'private/cancel_rfq': {
     params: T.CancelRfqParams;
     result: T.OkResult;
@@ -275,7 +275,7 @@ export interface Methods {
     assumedParams: T.CancelRfqParams;
     assumedResult: T.OkResult;
   };
-  /** private/cancel_trigger_order, typed from derive-ts 3.0.13. */
+  /** Cancel one trigger order by its id. */
   'private/cancel_trigger_order': {
     params: T.CancelTriggerOrderParams;
     result: T.Order;
@@ -283,7 +283,7 @@ export interface Methods {
     assumedParams: T.CancelTriggerOrderParams;
     assumedResult: T.Order;
   };
-  /** private/change_subaccount_label, typed from derive-ts 3.0.13. */
+  /** Give a subaccount a new label. */
   'private/change_subaccount_label': {
     params: T.ChangeSubaccountLabelParams;
     result: T.ChangeSubaccountLabelResult;
@@ -291,7 +291,7 @@ export interface Methods {
     assumedParams: T.ChangeSubaccountLabelParams;
     assumedResult: T.ChangeSubaccountLabelResult;
   };
-  /** private/create_vault, typed from derive-ts 3.0.13. */
+  /** Create a vault funded from the signer's subaccount, the signer its curator; its fees and slippage cannot change later (signed). */
   'private/create_vault': {
     params: T.CreateVaultParams;
     result: T.VaultCreate;
@@ -299,7 +299,7 @@ export interface Methods {
     assumedParams: T.CreateVaultParams;
     assumedResult: T.VaultCreate;
   };
-  /** private/edit_session_key, typed from derive-ts 3.0.13. */
+  /** Change a session key's off-chain attributes (label, IP whitelist, off-chain scopes); what it signed at registration stays. */
   'private/edit_session_key': {
     params: T.EditSessionKeyParams;
     result: T.SessionKeyResponse;
@@ -307,7 +307,7 @@ export interface Methods {
     assumedParams: T.EditSessionKeyParams;
     assumedResult: T.SessionKeyResponse;
   };
-  /** private/execute_quote, typed from derive-ts 3.0.13. */
+  /** Take a maker's quote on your RFQ: trade the opposite side, signing a commitment to the quote's exact legs (signed). */
   'private/execute_quote': {
     params: T.ExecuteQuoteParams;
     result: T.QuoteExecute;
@@ -315,7 +315,7 @@ export interface Methods {
     assumedParams: T.ExecuteQuoteParams;
     assumedResult: T.QuoteExecute;
   };
-  /** private/force_burn, typed from derive-ts 3.0.13. */
+  /** As a vault's curator, exit a holder at mark-to-market without a quoted price. */
   'private/force_burn': {
     params: T.ForceBurnParams;
     result: T.VaultForceBurn;
@@ -323,7 +323,7 @@ export interface Methods {
     assumedParams: T.ForceBurnParams;
     assumedResult: T.VaultForceBurn;
   };
-  /** private/get_account, typed from derive-ts 3.0.13. */
+  /** The logged-in wallet's account: fee tiers, subaccount ids and rate limits. */
   'private/get_account': {
     params: T.GetAccountParams;
     result: T.GetAccountResult;
@@ -331,7 +331,7 @@ export interface Methods {
     assumedParams: T.GetAccountParams;
     assumedResult: T.GetAccountResult;
   };
-  /** private/get_algo_orders, typed from derive-ts 3.0.13. */
+  /** The open algo orders of a subaccount. */
   'private/get_algo_orders': {
     params: T.GetAlgoOrdersParams;
     result: T.Order[];
@@ -339,7 +339,7 @@ export interface Methods {
     assumedParams: T.GetAlgoOrdersParams;
     assumedResult: T.Order[];
   };
-  /** private/get_collaterals, typed from derive-ts 3.0.13. */
+  /** A subaccount's collaterals, each with its value, margins and PnL. */
   'private/get_collaterals': {
     params: T.GetCollateralsParams;
     result: T.GetCollateralsResult;
@@ -347,7 +347,7 @@ export interface Methods {
     assumedParams: T.GetCollateralsParams;
     assumedResult: T.GetCollateralsResult;
   };
-  /** private/get_curated_vaults, typed from derive-ts 3.0.13. */
+  /** The vaults (their subaccount ids) the wallet curates. */
   'private/get_curated_vaults': {
     params: T.GetCuratedVaultsParams;
     result: T.VaultIds;
@@ -355,7 +355,7 @@ export interface Methods {
     assumedParams: T.GetCuratedVaultsParams;
     assumedResult: T.VaultIds;
   };
-  /** private/get_deposit_history, typed from derive-ts 3.0.13. */
+  /** Credited deposits of one subaccount or the whole wallet, up to 1000 rows, however they were funded. */
   'private/get_deposit_history': {
     params: T.GetDepositHistoryParams;
     result: T.DepositHistoryResult;
@@ -363,7 +363,7 @@ export interface Methods {
     assumedParams: T.GetDepositHistoryParams;
     assumedResult: T.DepositHistoryResult;
   };
-  /** private/get_erc20_transfer_history, typed from derive-ts 3.0.13. */
+  /** ERC-20 transfers between the wallet's subaccounts and others, up to 1000 rows; the whole wallet unless one subaccount is named. */
   'private/get_erc20_transfer_history': {
     params: T.GetErc20TransferHistoryParams;
     result: T.TransferHistoryResult;
@@ -371,7 +371,7 @@ export interface Methods {
     assumedParams: T.GetErc20TransferHistoryParams;
     assumedResult: T.TransferHistoryResult;
   };
-  /** private/get_funding_history, typed from derive-ts 3.0.13. */
+  /** Funding paid and received on perp positions, of one subaccount or the wallet, page by page. */
   'private/get_funding_history': {
     params: T.GetFundingHistoryParams;
     result: T.PerpSettlementHistory;
@@ -379,7 +379,7 @@ export interface Methods {
     assumedParams: T.GetFundingHistoryParams;
     assumedResult: T.PerpSettlementHistory;
   };
-  /** private/get_interest_history, typed from derive-ts 3.0.13. */
+  /** Interest settled on the wallet's balances, newest first, up to 1000 rows. */
   'private/get_interest_history': {
     params: T.GetInterestHistoryParams;
     result: T.InterestHistoryResult;
@@ -387,7 +387,7 @@ export interface Methods {
     assumedParams: T.GetInterestHistoryParams;
     assumedResult: T.InterestHistoryResult;
   };
-  /** private/get_live_burn_requests, typed from derive-ts 3.0.13. */
+  /** A vault's queued withdrawal requests waiting to be settled by burning shares, in queue order with their total. */
   'private/get_live_burn_requests': {
     params: T.GetLiveBurnRequestsParams;
     result: T.MultipleVaultRequests;
@@ -395,7 +395,7 @@ export interface Methods {
     assumedParams: T.GetLiveBurnRequestsParams;
     assumedResult: T.MultipleVaultRequests;
   };
-  /** private/get_live_mint_requests, typed from derive-ts 3.0.13. */
+  /** A vault's queued deposit requests waiting to be settled by minting shares, in queue order with their total. */
   'private/get_live_mint_requests': {
     params: T.GetLiveMintRequestsParams;
     result: T.MultipleVaultRequests;
@@ -403,7 +403,7 @@ export interface Methods {
     assumedParams: T.GetLiveMintRequestsParams;
     assumedResult: T.MultipleVaultRequests;
   };
-  /** private/get_live_vault_requests, typed from derive-ts 3.0.13. */
+  /** The wallet's vault deposit and withdrawal requests not yet settled by the curator. */
   'private/get_live_vault_requests': {
     params: T.GetLiveVaultRequestsParams;
     result: T.MultipleVaultRequests;
@@ -411,7 +411,7 @@ export interface Methods {
     assumedParams: T.GetLiveVaultRequestsParams;
     assumedResult: T.MultipleVaultRequests;
   };
-  /** private/get_mmp_config, typed from derive-ts 3.0.13. */
+  /** A subaccount's market-maker-protection settings, per currency. */
   'private/get_mmp_config': {
     params: T.MmpScopeParams;
     result: T.MmpConfigResult[];
@@ -419,7 +419,7 @@ export interface Methods {
     assumedParams: T.MmpScopeParams;
     assumedResult: T.MmpConfigResult[];
   };
-  /** private/get_option_settlement_history, typed from derive-ts 3.0.13. */
+  /** Option positions settled at expiry, for the whole wallet or one subaccount. */
   'private/get_option_settlement_history': {
     params: T.GetOptionSettlementHistoryParams;
     result: T.OptionSettlementHistoryResponse;
@@ -427,7 +427,7 @@ export interface Methods {
     assumedParams: T.GetOptionSettlementHistoryParams;
     assumedResult: T.OptionSettlementHistoryResponse;
   };
-  /** private/get_order, typed from derive-ts 3.0.13. */
+  /** One order of a subaccount by its id. */
   'private/get_order': {
     params: T.GetOrderParams;
     result: T.Order;
@@ -435,7 +435,7 @@ export interface Methods {
     assumedParams: T.GetOrderParams;
     assumedResult: T.Order;
   };
-  /** private/get_order_history, typed from derive-ts 3.0.13. */
+  /** Orders of the wallet's subaccounts, open and closed, page by page. */
   'private/get_order_history': {
     params: T.GetOrderHistoryParams;
     result: T.OrdersResult;
@@ -443,7 +443,7 @@ export interface Methods {
     assumedParams: T.GetOrderHistoryParams;
     assumedResult: T.OrdersResult;
   };
-  /** private/get_positions, typed from derive-ts 3.0.13. */
+  /** A subaccount's open positions with their greeks, margins and PnL. */
   'private/get_positions': {
     params: T.GetPositionsParams;
     result: T.GetPositionsResult;
@@ -451,7 +451,7 @@ export interface Methods {
     assumedParams: T.GetPositionsParams;
     assumedResult: T.GetPositionsResult;
   };
-  /** private/get_quotes, typed from derive-ts 3.0.13. */
+  /** A subaccount's quotes, page by page, filtered by RFQ, quote or status. */
   'private/get_quotes': {
     params: T.GetQuotesParams;
     result: T.QuoteGet;
@@ -459,7 +459,7 @@ export interface Methods {
     assumedParams: T.GetQuotesParams;
     assumedResult: T.QuoteGet;
   };
-  /** private/get_rfqs, typed from derive-ts 3.0.13. */
+  /** A subaccount's RFQs, filtered by id or status. */
   'private/get_rfqs': {
     params: T.GetRfqsParams;
     result: T.RFQGet;
@@ -467,7 +467,7 @@ export interface Methods {
     assumedParams: T.GetRfqsParams;
     assumedResult: T.RFQGet;
   };
-  /** private/get_shareholder_vaults, typed from derive-ts 3.0.13. */
+  /** The vaults (their subaccount ids) in which the wallet holds shares. */
   'private/get_shareholder_vaults': {
     params: T.GetShareholderVaultsParams;
     result: T.VaultIds;
@@ -475,7 +475,7 @@ export interface Methods {
     assumedParams: T.GetShareholderVaultsParams;
     assumedResult: T.VaultIds;
   };
-  /** private/get_trigger_orders, typed from derive-ts 3.0.13. */
+  /** The open trigger orders of a subaccount. */
   'private/get_trigger_orders': {
     params: T.GetTriggerOrdersParams;
     result: T.AggregatedTriggerOrdersResult;
@@ -483,7 +483,7 @@ export interface Methods {
     assumedParams: T.GetTriggerOrdersParams;
     assumedResult: T.AggregatedTriggerOrdersResult;
   };
-  /** private/get_vault_request_history, typed from derive-ts 3.0.13. */
+  /** Every vault deposit and withdrawal request of the wallet, whatever its status. */
   'private/get_vault_request_history': {
     params: T.GetVaultRequestHistoryParams;
     result: T.PaginatedVaultRequestHistory;
@@ -491,7 +491,7 @@ export interface Methods {
     assumedParams: T.GetVaultRequestHistoryParams;
     assumedResult: T.PaginatedVaultRequestHistory;
   };
-  /** private/get_vault_shares, typed from derive-ts 3.0.13. */
+  /** The wallet's shares in each vault it holds, with the vault itself. */
   'private/get_vault_shares': {
     params: T.GetVaultSharesParams;
     result: T.VaultShares;
@@ -499,7 +499,7 @@ export interface Methods {
     assumedParams: T.GetVaultSharesParams;
     assumedResult: T.VaultShares;
   };
-  /** private/get_withdrawal_history, typed from derive-ts 3.0.13. */
+  /** Withdrawals of one subaccount or the whole wallet, up to 1000 rows. */
   'private/get_withdrawal_history': {
     params: T.GetWithdrawalHistoryParams;
     result: T.WithdrawalHistoryResult;
@@ -507,7 +507,7 @@ export interface Methods {
     assumedParams: T.GetWithdrawalHistoryParams;
     assumedResult: T.WithdrawalHistoryResult;
   };
-  /** private/liquidate, typed from derive-ts 3.0.13. */
+  /** Bid for a share of a subaccount in a liquidation auction, within a price limit; signed by a module no client shows the data of. */
   'private/liquidate': {
     params: T.LiquidateParams;
     result: T.LiquidateResult;
@@ -515,7 +515,7 @@ export interface Methods {
     assumedParams: T.LiquidateParams;
     assumedResult: T.LiquidateResult;
   };
-  /** private/mint_vault_shares, typed from derive-ts 3.0.13. */
+  /** Settle one queued deposit into a vault: mint shares for the holder at the curator's quoted price (signed). */
   'private/mint_vault_shares': {
     params: T.MintSharesParams;
     result: T.VaultSettle;
@@ -523,7 +523,7 @@ export interface Methods {
     assumedParams: T.MintSharesParams;
     assumedResult: T.VaultSettle;
   };
-  /** private/order_debug, typed from derive-ts 3.0.13. */
+  /** Sign an order as for private/order and get back the encoded data and hashes the server computes, without placing it (signed). */
   'private/order_debug': {
     params: T.CreateOrderParams;
     result: T.OrderDebugResult;
@@ -531,7 +531,7 @@ export interface Methods {
     assumedParams: T.CreateOrderParams;
     assumedResult: T.OrderDebugResult;
   };
-  /** private/order_quote, typed from derive-ts 3.0.13. */
+  /** Price an order without placing it: the fill, fee and margin it would have (signed like an order). */
   'private/order_quote': {
     params: T.OrderQuoteParams;
     result: T.OrderQuoteResult;
@@ -539,7 +539,7 @@ export interface Methods {
     assumedParams: T.OrderQuoteParams;
     assumedResult: T.OrderQuoteResult;
   };
-  /** private/poll_quotes, typed from derive-ts 3.0.13. */
+  /** The quotes makers have sent on the taker's RFQs, filtered by status. */
   'private/poll_quotes': {
     params: T.PollQuotesParams;
     result: T.QuotePoll;
@@ -547,7 +547,7 @@ export interface Methods {
     assumedParams: T.PollQuotesParams;
     assumedResult: T.QuotePoll;
   };
-  /** private/poll_rfqs, typed from derive-ts 3.0.13. */
+  /** The RFQs open for a maker to quote, filtered by status. */
   'private/poll_rfqs': {
     params: T.PollRfqsParams;
     result: T.RFQPoll;
@@ -555,7 +555,7 @@ export interface Methods {
     assumedParams: T.PollRfqsParams;
     assumedResult: T.RFQPoll;
   };
-  /** private/reject_deposit_request, typed from derive-ts 3.0.13. */
+  /** As a vault's curator, turn down a queued deposit and release the holder's funds without minting shares. */
   'private/reject_deposit_request': {
     params: T.RejectDepositRequestParams;
     result: T.VaultRequestAck;
@@ -563,7 +563,7 @@ export interface Methods {
     assumedParams: T.RejectDepositRequestParams;
     assumedResult: T.VaultRequestAck;
   };
-  /** private/replace_quote, typed from derive-ts 3.0.13. */
+  /** Cancel a quote and send its replacement on the same RFQ in one step (signed). */
   'private/replace_quote': {
     params: T.ReplaceQuoteParams;
     result: T.QuoteReplace;
@@ -571,7 +571,7 @@ export interface Methods {
     assumedParams: T.ReplaceQuoteParams;
     assumedResult: T.QuoteReplace;
   };
-  /** private/request_vault_deposit, typed from derive-ts 3.0.13. */
+  /** Ask to deposit into a vault; the funds are held until the curator mints shares at a quoted price (signed). */
   'private/request_vault_deposit': {
     params: T.RequestVaultDepositParams;
     result: T.VaultRequestAck;
@@ -579,7 +579,7 @@ export interface Methods {
     assumedParams: T.RequestVaultDepositParams;
     assumedResult: T.VaultRequestAck;
   };
-  /** private/request_vault_withdraw, typed from derive-ts 3.0.13. */
+  /** Ask to redeem vault shares; the curator later burns them at a quoted price (signed). */
   'private/request_vault_withdraw': {
     params: T.RequestVaultWithdrawParams;
     result: T.VaultRequestAck;
@@ -587,7 +587,7 @@ export interface Methods {
     assumedParams: T.RequestVaultWithdrawParams;
     assumedResult: T.VaultRequestAck;
   };
-  /** private/reset_mmp, typed from derive-ts 3.0.13. */
+  /** Lift a tripped market-maker-protection freeze, for one currency or all. */
   'private/reset_mmp': {
     params: T.MmpScopeParams;
     result: T.OkResult;
@@ -595,7 +595,7 @@ export interface Methods {
     assumedParams: T.MmpScopeParams;
     assumedResult: T.OkResult;
   };
-  /** private/rfq_get_best_quote, typed from derive-ts 3.0.13. */
+  /** The best open quote for an RFQ as the exchange ranks it, with its cost and margin estimates. */
   'private/rfq_get_best_quote': {
     params: T.RfqGetBestQuoteParams;
     result: T.RfqGetBestQuoteResponse;
@@ -603,7 +603,7 @@ export interface Methods {
     assumedParams: T.RfqGetBestQuoteParams;
     assumedResult: T.RfqGetBestQuoteResponse;
   };
-  /** private/send_quote, typed from derive-ts 3.0.13. */
+  /** Answer an open RFQ with a priced quote on its legs (signed). */
   'private/send_quote': {
     params: T.SendQuoteParams;
     result: T.QuotePrivate;
@@ -611,7 +611,7 @@ export interface Methods {
     assumedParams: T.SendQuoteParams;
     assumedResult: T.QuotePrivate;
   };
-  /** private/send_rfq, typed from derive-ts 3.0.13. */
+  /** Ask makers for quotes on a package of legs; only the later execution is signed. */
   'private/send_rfq': {
     params: T.SendRfqParams;
     result: T.RFQPrivate;
@@ -619,7 +619,7 @@ export interface Methods {
     assumedParams: T.SendRfqParams;
     assumedResult: T.RFQPrivate;
   };
-  /** private/session_keys, typed from derive-ts 3.0.13. */
+  /** Every session key registered for the wallet. */
   'private/session_keys': {
     params: T.SessionKeysParams;
     result: T.SessionKeysResult;
@@ -627,7 +627,7 @@ export interface Methods {
     assumedParams: T.SessionKeysParams;
     assumedResult: T.SessionKeysResult;
   };
-  /** private/set_cancel_on_disconnect, typed from derive-ts 3.0.13. */
+  /** Have the exchange cancel the wallet's open orders when this connection drops, or stop doing so. */
   'private/set_cancel_on_disconnect': {
     params: T.SetCancelOnDisconnectParams;
     result: T.OkResult;
@@ -635,7 +635,7 @@ export interface Methods {
     assumedParams: T.SetCancelOnDisconnectParams;
     assumedResult: T.OkResult;
   };
-  /** private/set_mmp_config, typed from derive-ts 3.0.13. */
+  /** Set a currency's market-maker-protection limits for a subaccount, replacing any earlier ones. */
   'private/set_mmp_config': {
     params: T.SetMmpConfigParams;
     result: T.SetMmpConfigResponse;
@@ -643,7 +643,7 @@ export interface Methods {
     assumedParams: T.SetMmpConfigParams;
     assumedResult: T.SetMmpConfigResponse;
   };
-  /** private/set_session_key, typed from derive-ts 3.0.13. */
+  /** Register a session key with its scopes, subaccounts and expiry, authorised by the owner or a key that may register others (signed). */
   'private/set_session_key': {
     params: T.SetSessionKeyParams;
     result: T.SetSessionKeyResult;
@@ -651,7 +651,7 @@ export interface Methods {
     assumedParams: T.SetSessionKeyParams;
     assumedResult: T.SetSessionKeyResult;
   };
-  /** private/transfer_positions, typed from derive-ts 3.0.13. */
+  /** Move positions between two of the wallet's subaccounts as a quote and its execution, each signed. */
   'private/transfer_positions': {
     params: T.TransferPositionsParams;
     result: T.TransferPositions;
@@ -659,7 +659,7 @@ export interface Methods {
     assumedParams: T.TransferPositionsParams;
     assumedResult: T.TransferPositions;
   };
-  /** private/transfer_spot, typed from derive-ts 3.0.13. */
+  /** Move a spot balance between the wallet's own subaccounts, to an existing one or a new one (signed). */
   'private/transfer_spot': {
     params: T.TransferSpotParams;
     result: T.TransferSpotResult;
@@ -667,7 +667,7 @@ export interface Methods {
     assumedParams: T.TransferSpotParams;
     assumedResult: T.TransferSpotResult;
   };
-  /** private/transfer_spot_external, typed from derive-ts 3.0.13. */
+  /** Move a spot balance to a wallet on the sender's whitelist of recipients (signed). */
   'private/transfer_spot_external': {
     params: T.TransferSpotExternalParams;
     result: T.TransferSpotExternalResult;
@@ -675,7 +675,7 @@ export interface Methods {
     assumedParams: T.TransferSpotExternalParams;
     assumedResult: T.TransferSpotExternalResult;
   };
-  /** private/update_vault_info, typed from derive-ts 3.0.13. */
+  /** As a vault's curator, change its advisory metadata. */
   'private/update_vault_info': {
     params: T.UpdateVaultInfoParams;
     result: T.OffchainAck;
@@ -683,7 +683,7 @@ export interface Methods {
     assumedParams: T.UpdateVaultInfoParams;
     assumedResult: T.OffchainAck;
   };
-  /** private/update_whitelisted_recipients, typed from derive-ts 3.0.13. */
+  /** Add wallets to and remove them from the list external transfers may go to (signed). */
   'private/update_whitelisted_recipients': {
     params: T.UpdateWhitelistedRecipientsParams;
     result: T.UpdateWhitelistedRecipientsResult;
@@ -691,7 +691,7 @@ export interface Methods {
     assumedParams: T.UpdateWhitelistedRecipientsParams;
     assumedResult: T.UpdateWhitelistedRecipientsResult;
   };
-  /** private/withdraw, typed from derive-ts 3.0.13. */
+  /** Withdraw an asset from a subaccount to a wallet on chain (signed). */
   'private/withdraw': {
     params: T.WithdrawParams;
     result: T.WithdrawResult;
@@ -699,7 +699,7 @@ export interface Methods {
     assumedParams: T.WithdrawParams;
     assumedResult: T.WithdrawResult;
   };
-  /** public/execute_quote_debug, typed from derive-ts 3.0.13. */
+  /** Sign an execution as for private/execute_quote and get back the encoded data and hashes the server computes (signed). */
   'public/execute_quote_debug': {
     params: T.ExecuteQuoteDebugParams;
     result: T.QuoteExecuteDebugResult;
@@ -707,7 +707,7 @@ export interface Methods {
     assumedParams: T.ExecuteQuoteDebugParams;
     assumedResult: T.QuoteExecuteDebugResult;
   };
-  /** public/get_all_referral_codes, typed from derive-ts 3.0.13. */
+  /** Every referrer with its referral code. */
   'public/get_all_referral_codes': {
     params: T.GetAllReferralCodesParams;
     result: T.Referrer[];
@@ -715,7 +715,7 @@ export interface Methods {
     assumedParams: T.GetAllReferralCodesParams;
     assumedResult: T.Referrer[];
   };
-  /** public/get_assets, typed from derive-ts 3.0.13. */
+  /** The protocol's assets of a type and currency, with their addresses and sub ids. */
   'public/get_assets': {
     params: T.GetAssetsParams;
     result: T.AssetResponsePublic[];
@@ -723,7 +723,7 @@ export interface Methods {
     assumedParams: T.GetAssetsParams;
     assumedResult: T.AssetResponsePublic[];
   };
-  /** public/get_currency, typed from derive-ts 3.0.13. */
+  /** One currency: its spot assets, managers per risk universe and spot price. */
   'public/get_currency': {
     params: T.GetCurrencyParams;
     result: T.Currency;
@@ -731,7 +731,7 @@ export interface Methods {
     assumedParams: T.GetCurrencyParams;
     assumedResult: T.Currency;
   };
-  /** public/get_index_chart_data, typed from derive-ts 3.0.13. */
+  /** Spot index candles of a currency over a window, one per period. */
   'public/get_index_chart_data': {
     params: T.GetIndexChartDataParams;
     result: T.IndexCandle[];
@@ -739,7 +739,7 @@ export interface Methods {
     assumedParams: T.GetIndexChartDataParams;
     assumedResult: T.IndexCandle[];
   };
-  /** public/get_interest_rate_history, typed from derive-ts 3.0.13. */
+  /** Interest-rate candles of a currency's lending pools, in one risk universe or all. */
   'public/get_interest_rate_history': {
     params: T.GetInterestRateHistoryParams;
     result: T.InterestRateHistoryResult;
@@ -747,7 +747,7 @@ export interface Methods {
     assumedParams: T.GetInterestRateHistoryParams;
     assumedResult: T.InterestRateHistoryResult;
   };
-  /** public/get_latest_signed_feeds, typed from derive-ts 3.0.13. */
+  /** The latest signed oracle feeds (spot, perp, option, forward), by currency and expiry. */
   'public/get_latest_signed_feeds': {
     params: T.GetLatestSignedFeedsParams;
     result: T.GetLatestSignedFeedsResponse;
@@ -755,7 +755,7 @@ export interface Methods {
     assumedParams: T.GetLatestSignedFeedsParams;
     assumedResult: T.GetLatestSignedFeedsResponse;
   };
-  /** public/get_onchain_action_history, typed from derive-ts 3.0.13. */
+  /** On-chain actions (deposits, forced withdrawals, configuration) and what became of each. */
   'public/get_onchain_action_history': {
     params: T.GetOnchainActionHistoryParams;
     result: T.GetOnchainActionHistoryResponse;
@@ -763,7 +763,7 @@ export interface Methods {
     assumedParams: T.GetOnchainActionHistoryParams;
     assumedResult: T.GetOnchainActionHistoryResponse;
   };
-  /** public/get_option_settlement_prices, typed from derive-ts 3.0.13. */
+  /** A currency's option settlement prices, per expiry. */
   'public/get_option_settlement_prices': {
     params: T.GetOptionSettlementPricesParams;
     result: T.OptionSettlementPricesResult;
@@ -771,7 +771,7 @@ export interface Methods {
     assumedParams: T.GetOptionSettlementPricesParams;
     assumedResult: T.OptionSettlementPricesResult;
   };
-  /** public/get_pending_deposits, typed from derive-ts 3.0.13. */
+  /** Deposits the exchange has seen on chain but not yet credited. */
   'public/get_pending_deposits': {
     params: T.GetPendingDepositsParams;
     result: T.GetPendingDepositsResult;
@@ -779,7 +779,7 @@ export interface Methods {
     assumedParams: T.GetPendingDepositsParams;
     assumedResult: T.GetPendingDepositsResult;
   };
-  /** public/get_referral_performance, typed from derive-ts 3.0.13. */
+  /** A referrer's fee share and rewards over a time window. */
   'public/get_referral_performance': {
     params: T.GetReferralPerformanceParams;
     result: T.GetReferralPerformanceResult;
@@ -787,7 +787,7 @@ export interface Methods {
     assumedParams: T.GetReferralPerformanceParams;
     assumedResult: T.GetReferralPerformanceResult;
   };
-  /** public/get_risk_universes, typed from derive-ts 3.0.13. */
+  /** Every risk universe with its managers, their instruments and accepted collaterals, and its security module. */
   'public/get_risk_universes': {
     params: T.GetRiskUniversesParams;
     result: T.RiskUniverseResponse[];
@@ -795,7 +795,7 @@ export interface Methods {
     assumedParams: T.GetRiskUniversesParams;
     assumedResult: T.RiskUniverseResponse[];
   };
-  /** public/get_tickers, typed from derive-ts 3.0.13. */
+  /** A ticker for every instrument of a type, keyed by instrument name. */
   'public/get_tickers': {
     params: T.GetTickersParams;
     result: T.GetTickersResponse;
@@ -803,7 +803,7 @@ export interface Methods {
     assumedParams: T.GetTickersParams;
     assumedResult: T.GetTickersResponse;
   };
-  /** public/get_tradingview_chart_data, typed from derive-ts 3.0.13. */
+  /** Price candles of an instrument over a window, as TradingView charts read them. */
   'public/get_tradingview_chart_data': {
     params: T.GetTradingviewChartDataParams;
     result: T.TradingviewCandle[];
@@ -811,7 +811,7 @@ export interface Methods {
     assumedParams: T.GetTradingviewChartDataParams;
     assumedResult: T.TradingviewCandle[];
   };
-  /** public/get_transaction, typed from derive-ts 3.0.13. */
+  /** Where one operation stands on chain: its status and transaction hash, by its uuid. */
   'public/get_transaction': {
     params: T.GetTransactionParams;
     result: T.GetTransactionResult;
@@ -819,7 +819,7 @@ export interface Methods {
     assumedParams: T.GetTransactionParams;
     assumedResult: T.GetTransactionResult;
   };
-  /** public/get_vault, typed from derive-ts 3.0.13. */
+  /** One vault: its name, curator, terms and net asset value. */
   'public/get_vault': {
     params: T.GetVaultParams;
     result: T.Vault;
@@ -827,7 +827,7 @@ export interface Methods {
     assumedParams: T.GetVaultParams;
     assumedResult: T.Vault;
   };
-  /** public/get_vault_action_history, typed from derive-ts 3.0.13. */
+  /** A vault's events, filtered by type, page by page. */
   'public/get_vault_action_history': {
     params: T.GetVaultActionHistoryParams;
     result: T.PaginatedVaultActionHistory;
@@ -835,7 +835,7 @@ export interface Methods {
     assumedParams: T.GetVaultActionHistoryParams;
     assumedResult: T.PaginatedVaultActionHistory;
   };
-  /** public/get_vault_performance_history, typed from derive-ts 3.0.13. */
+  /** A vault's performance over a window, point by point at a chosen resolution. */
   'public/get_vault_performance_history': {
     params: T.GetVaultPerformanceHistoryParams;
     result: T.VaultPerformanceHistoryResult;
@@ -843,7 +843,7 @@ export interface Methods {
     assumedParams: T.GetVaultPerformanceHistoryParams;
     assumedResult: T.VaultPerformanceHistoryResult;
   };
-  /** public/get_vaults, typed from derive-ts 3.0.13. */
+  /** Every vault, with its terms and state. */
   'public/get_vaults': {
     params: T.GetVaultsParams;
     result: T.Vaults;
@@ -851,7 +851,7 @@ export interface Methods {
     assumedParams: T.GetVaultsParams;
     assumedResult: T.Vaults;
   };
-  /** public/get_wallets_from_session_key, typed from derive-ts 3.0.13. */
+  /** The wallets a session key is registered for, with a given scope. */
   'public/get_wallets_from_session_key': {
     params: T.GetWalletsFromSessionKeyParams;
     result: T.GetWalletsFromSessionKeyResult;
@@ -859,7 +859,7 @@ export interface Methods {
     assumedParams: T.GetWalletsFromSessionKeyParams;
     assumedResult: T.GetWalletsFromSessionKeyResult;
   };
-  /** public/order_quote, typed from derive-ts 3.0.13. */
+  /** Price an order without placing it and without logging in (signed like an order). */
   'public/order_quote': {
     params: T.OrderQuoteParams;
     result: T.OrderQuoteResult;
@@ -867,7 +867,7 @@ export interface Methods {
     assumedParams: T.OrderQuoteParams;
     assumedResult: T.OrderQuoteResult;
   };
-  /** public/register_deposit_address, typed from derive-ts 3.0.13. */
+  /** Get (and register) the address to which deposits for a subaccount are sent and swept in. */
   'public/register_deposit_address': {
     params: T.RegisterDepositAddressParams;
     result: T.RegisterDepositAddressResult;
@@ -875,7 +875,7 @@ export interface Methods {
     assumedParams: T.RegisterDepositAddressParams;
     assumedResult: T.RegisterDepositAddressResult;
   };
-  /** public/send_quote_debug, typed from derive-ts 3.0.13. */
+  /** Sign a quote as for private/send_quote and get back the encoded data and hashes the server computes (signed). */
   'public/send_quote_debug': {
     params: T.SendQuoteDebugParams;
     result: T.QuoteSendDebugResult;
@@ -883,7 +883,7 @@ export interface Methods {
     assumedParams: T.SendQuoteDebugParams;
     assumedResult: T.QuoteSendDebugResult;
   };
-  /** public/start_auction, typed from derive-ts 3.0.13. */
+  /** Start the liquidation auction of a subaccount below its maintenance margin. */
   'public/start_auction': {
     params: T.StartAuctionParams;
     result: T.StartAuctionResult;
@@ -891,7 +891,7 @@ export interface Methods {
     assumedParams: T.StartAuctionParams;
     assumedResult: T.StartAuctionResult;
   };
-  /** public/withdraw_debug, typed from derive-ts 3.0.13. */
+  /** Sign a withdrawal as for private/withdraw and get back the encoded data and hashes the server computes (signed). */
   'public/withdraw_debug': {
     params: T.WithdrawDebugParams;
     result: T.WithdrawDebugResult;

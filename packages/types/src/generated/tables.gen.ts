@@ -2,7 +2,7 @@
 /** Title, version and source of the spec the tables were generated from. */
 export const apiInfo = {
   "title": "Exchange Streaming and Request API",
-  "version": "0.3.0",
+  "version": "0.4.0",
   "source": "spec/asyncapi.yaml"
 } as const;
 
@@ -382,6 +382,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "subscribe",
     "actionModule": null,
+    "actionData": [],
     "source": "document"
   },
   {
@@ -402,6 +403,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "unsubscribe",
     "actionModule": null,
+    "actionData": [],
     "source": "document"
   },
   {
@@ -422,6 +424,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/login",
     "actionModule": null,
+    "actionData": [],
     "source": "document"
   },
   {
@@ -443,6 +446,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/getRateLimits",
     "actionModule": null,
+    "actionData": [],
     "source": "document"
   },
   {
@@ -464,6 +468,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_subaccounts",
     "actionModule": null,
+    "actionData": [],
     "source": "document"
   },
   {
@@ -487,6 +492,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/get_all_live_instruments",
     "actionModule": null,
+    "actionData": [],
     "source": "document"
   },
   {
@@ -508,6 +514,7 @@ export const methodTable = [
     "orderFlow": true,
     "rateLimitKey": "order",
     "actionModule": "trade",
+    "actionData": [],
     "source": "document"
   },
   {
@@ -529,6 +536,7 @@ export const methodTable = [
     "orderFlow": true,
     "rateLimitKey": "replace",
     "actionModule": "trade",
+    "actionData": [],
     "source": "document"
   },
   {
@@ -550,6 +558,7 @@ export const methodTable = [
     "orderFlow": true,
     "rateLimitKey": "cancel",
     "actionModule": null,
+    "actionData": [],
     "source": "document"
   },
   {
@@ -571,6 +580,7 @@ export const methodTable = [
     "orderFlow": true,
     "rateLimitKey": "cancel_by_instrument",
     "actionModule": null,
+    "actionData": [],
     "source": "document"
   },
   {
@@ -592,6 +602,7 @@ export const methodTable = [
     "orderFlow": true,
     "rateLimitKey": "cancel_by_nonce",
     "actionModule": null,
+    "actionData": [],
     "source": "document"
   },
   {
@@ -613,6 +624,7 @@ export const methodTable = [
     "orderFlow": true,
     "rateLimitKey": "cancel_all",
     "actionModule": null,
+    "actionData": [],
     "source": "document"
   },
   {
@@ -637,6 +649,7 @@ export const methodTable = [
     "orderFlow": true,
     "rateLimitKey": "cancel_by_label",
     "actionModule": null,
+    "actionData": [],
     "source": "document"
   },
   {
@@ -658,6 +671,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/get_all_currencies",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -679,6 +693,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/get_all_instruments",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -700,6 +715,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/get_instrument",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -721,6 +737,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/get_ticker",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -742,6 +759,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/get_trade_history",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -763,6 +781,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/get_funding_rate_history",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -784,6 +803,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/get_time",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -805,6 +825,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_all_portfolios",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -826,6 +847,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_subaccount",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -847,6 +869,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_open_orders",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -868,6 +891,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_orders",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -889,6 +913,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_trade_history",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -909,7 +934,10 @@ export const methodTable = [
     "auth": "login",
     "orderFlow": false,
     "rateLimitKey": "private/burn_vault_shares",
-    "actionModule": null,
+    "actionModule": "vault",
+    "actionData": [
+      "burnShares"
+    ],
     "source": "clients"
   },
   {
@@ -931,6 +959,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/cancel_algo_order",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -952,6 +981,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/cancel_all_algo_orders",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -973,6 +1003,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/cancel_all_trigger_orders",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -993,7 +1024,10 @@ export const methodTable = [
     "auth": "login",
     "orderFlow": false,
     "rateLimitKey": "private/cancel_all_vault_requests",
-    "actionModule": null,
+    "actionModule": "vault",
+    "actionData": [
+      "cancel"
+    ],
     "source": "clients"
   },
   {
@@ -1015,6 +1049,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/cancel_batch_quotes",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1036,6 +1071,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/cancel_batch_rfqs",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1057,6 +1093,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/cancel_quote",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1078,6 +1115,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/cancel_rfq",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1099,6 +1137,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/cancel_trigger_order",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1120,6 +1159,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/change_subaccount_label",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1140,7 +1180,10 @@ export const methodTable = [
     "auth": "login",
     "orderFlow": false,
     "rateLimitKey": "private/create_vault",
-    "actionModule": null,
+    "actionModule": "vault",
+    "actionData": [
+      "create"
+    ],
     "source": "clients"
   },
   {
@@ -1162,6 +1205,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/edit_session_key",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1182,7 +1226,10 @@ export const methodTable = [
     "auth": "login",
     "orderFlow": false,
     "rateLimitKey": "private/execute_quote",
-    "actionModule": null,
+    "actionModule": "rfq",
+    "actionData": [
+      "execute"
+    ],
     "source": "clients"
   },
   {
@@ -1204,6 +1251,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/force_burn",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1225,6 +1273,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_account",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1246,6 +1295,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_algo_orders",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1267,6 +1317,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_collaterals",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1288,6 +1339,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_curated_vaults",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1309,6 +1361,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_deposit_history",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1330,6 +1383,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_erc20_transfer_history",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1351,6 +1405,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_funding_history",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1372,6 +1427,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_interest_history",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1393,6 +1449,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_live_burn_requests",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1414,6 +1471,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_live_mint_requests",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1435,6 +1493,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_live_vault_requests",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1456,6 +1515,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_mmp_config",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1477,6 +1537,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_option_settlement_history",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1498,6 +1559,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_order",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1519,6 +1581,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_order_history",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1540,6 +1603,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_positions",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1561,6 +1625,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_quotes",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1582,6 +1647,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_rfqs",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1603,6 +1669,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_shareholder_vaults",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1624,6 +1691,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_trigger_orders",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1645,6 +1713,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_vault_request_history",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1666,6 +1735,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_vault_shares",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1687,6 +1757,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/get_withdrawal_history",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1708,6 +1779,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/liquidate",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1728,7 +1800,10 @@ export const methodTable = [
     "auth": "login",
     "orderFlow": false,
     "rateLimitKey": "private/mint_vault_shares",
-    "actionModule": null,
+    "actionModule": "vault",
+    "actionData": [
+      "mintShares"
+    ],
     "source": "clients"
   },
   {
@@ -1749,7 +1824,8 @@ export const methodTable = [
     "auth": "login",
     "orderFlow": false,
     "rateLimitKey": "private/order_debug",
-    "actionModule": null,
+    "actionModule": "trade",
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1770,7 +1846,8 @@ export const methodTable = [
     "auth": "login",
     "orderFlow": false,
     "rateLimitKey": "private/order_quote",
-    "actionModule": null,
+    "actionModule": "trade",
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1792,6 +1869,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/poll_quotes",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1813,6 +1891,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/poll_rfqs",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1834,6 +1913,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/reject_deposit_request",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1854,7 +1934,10 @@ export const methodTable = [
     "auth": "login",
     "orderFlow": false,
     "rateLimitKey": "private/replace_quote",
-    "actionModule": null,
+    "actionModule": "rfq",
+    "actionData": [
+      "quote"
+    ],
     "source": "clients"
   },
   {
@@ -1875,7 +1958,10 @@ export const methodTable = [
     "auth": "login",
     "orderFlow": false,
     "rateLimitKey": "private/request_vault_deposit",
-    "actionModule": null,
+    "actionModule": "vault",
+    "actionData": [
+      "deposit"
+    ],
     "source": "clients"
   },
   {
@@ -1896,7 +1982,10 @@ export const methodTable = [
     "auth": "login",
     "orderFlow": false,
     "rateLimitKey": "private/request_vault_withdraw",
-    "actionModule": null,
+    "actionModule": "vault",
+    "actionData": [
+      "withdraw"
+    ],
     "source": "clients"
   },
   {
@@ -1918,6 +2007,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/reset_mmp",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1939,6 +2029,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/rfq_get_best_quote",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -1959,7 +2050,10 @@ export const methodTable = [
     "auth": "login",
     "orderFlow": false,
     "rateLimitKey": "private/send_quote",
-    "actionModule": null,
+    "actionModule": "rfq",
+    "actionData": [
+      "quote"
+    ],
     "source": "clients"
   },
   {
@@ -1981,6 +2075,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/send_rfq",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2002,6 +2097,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/session_keys",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2023,6 +2119,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/set_cancel_on_disconnect",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2044,6 +2141,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/set_mmp_config",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2064,7 +2162,8 @@ export const methodTable = [
     "auth": "login",
     "orderFlow": false,
     "rateLimitKey": "private/set_session_key",
-    "actionModule": null,
+    "actionModule": "setSessionKey",
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2085,7 +2184,11 @@ export const methodTable = [
     "auth": "login",
     "orderFlow": false,
     "rateLimitKey": "private/transfer_positions",
-    "actionModule": null,
+    "actionModule": "rfq",
+    "actionData": [
+      "quote",
+      "execute"
+    ],
     "source": "clients"
   },
   {
@@ -2106,7 +2209,8 @@ export const methodTable = [
     "auth": "login",
     "orderFlow": false,
     "rateLimitKey": "private/transfer_spot",
-    "actionModule": null,
+    "actionModule": "transfer",
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2127,7 +2231,8 @@ export const methodTable = [
     "auth": "login",
     "orderFlow": false,
     "rateLimitKey": "private/transfer_spot_external",
-    "actionModule": null,
+    "actionModule": "externalTransfer",
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2149,6 +2254,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "private/update_vault_info",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2169,7 +2275,8 @@ export const methodTable = [
     "auth": "login",
     "orderFlow": false,
     "rateLimitKey": "private/update_whitelisted_recipients",
-    "actionModule": null,
+    "actionModule": "whitelistedRecipient",
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2190,7 +2297,8 @@ export const methodTable = [
     "auth": "login",
     "orderFlow": false,
     "rateLimitKey": "private/withdraw",
-    "actionModule": null,
+    "actionModule": "withdrawal",
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2211,7 +2319,10 @@ export const methodTable = [
     "auth": "none",
     "orderFlow": false,
     "rateLimitKey": "public/execute_quote_debug",
-    "actionModule": null,
+    "actionModule": "rfq",
+    "actionData": [
+      "execute"
+    ],
     "source": "clients"
   },
   {
@@ -2233,6 +2344,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/get_all_referral_codes",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2254,6 +2366,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/get_assets",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2275,6 +2388,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/get_currency",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2296,6 +2410,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/get_index_chart_data",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2317,6 +2432,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/get_interest_rate_history",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2338,6 +2454,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/get_latest_signed_feeds",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2359,6 +2476,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/get_onchain_action_history",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2380,6 +2498,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/get_option_settlement_prices",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2401,6 +2520,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/get_pending_deposits",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2422,6 +2542,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/get_referral_performance",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2443,6 +2564,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/get_risk_universes",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2464,6 +2586,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/get_tickers",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2485,6 +2608,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/get_tradingview_chart_data",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2506,6 +2630,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/get_transaction",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2527,6 +2652,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/get_vault",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2548,6 +2674,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/get_vault_action_history",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2569,6 +2696,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/get_vault_performance_history",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2590,6 +2718,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/get_vaults",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2611,6 +2740,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/get_wallets_from_session_key",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2631,7 +2761,8 @@ export const methodTable = [
     "auth": "none",
     "orderFlow": false,
     "rateLimitKey": "public/order_quote",
-    "actionModule": null,
+    "actionModule": "trade",
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2653,6 +2784,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/register_deposit_address",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2673,7 +2805,10 @@ export const methodTable = [
     "auth": "none",
     "orderFlow": false,
     "rateLimitKey": "public/send_quote_debug",
-    "actionModule": null,
+    "actionModule": "rfq",
+    "actionData": [
+      "quote"
+    ],
     "source": "clients"
   },
   {
@@ -2695,6 +2830,7 @@ export const methodTable = [
     "orderFlow": false,
     "rateLimitKey": "public/start_auction",
     "actionModule": null,
+    "actionData": [],
     "source": "clients"
   },
   {
@@ -2715,7 +2851,8 @@ export const methodTable = [
     "auth": "none",
     "orderFlow": false,
     "rateLimitKey": "public/withdraw_debug",
-    "actionModule": null,
+    "actionModule": "withdrawal",
+    "actionData": [],
     "source": "clients"
   }
 ] as const;
@@ -3254,12 +3391,6 @@ export const recordTable = [
         "required": true,
         "nullable": false,
         "type": "Int64"
-      },
-      {
-        "name": "wallet",
-        "required": false,
-        "nullable": false,
-        "type": "string"
       },
       {
         "name": "instrument_name",
@@ -4933,10 +5064,23 @@ export const recordTable = [
   },
   {
     "name": "GetSubaccountsResult",
-    "kind": "union",
-    "fields": [],
+    "kind": "record",
+    "fields": [
+      {
+        "name": "subaccount_ids",
+        "required": true,
+        "nullable": false,
+        "type": "array of Int64"
+      },
+      {
+        "name": "wallet",
+        "required": true,
+        "nullable": false,
+        "type": "Address"
+      }
+    ],
     "values": null,
-    "notShown": "The exact body shape of the subaccount list is not shown; both a bare list and an object naming it subaccount_ids are accepted."
+    "notShown": "The exact body shape of the subaccount list is not shown; the object both clients read (derive-ts 3.0.13 PrivateGetSubaccountsRPCResponse, ccxt 4.5.84) is taken."
   },
   {
     "name": "GetAllLiveInstrumentsParams",
@@ -5749,15 +5893,15 @@ export const recordTable = [
       },
       {
         "name": "order",
-        "required": true,
-        "nullable": false,
-        "type": "Order"
+        "required": false,
+        "nullable": true,
+        "type": "Order | null"
       },
       {
         "name": "trades",
-        "required": true,
-        "nullable": false,
-        "type": "array of Trade"
+        "required": false,
+        "nullable": true,
+        "type": "array of Trade | null"
       },
       {
         "name": "create_order_error",
@@ -5901,12 +6045,6 @@ export const recordTable = [
         "type": "string"
       },
       {
-        "name": "instrument_types",
-        "required": true,
-        "nullable": false,
-        "type": "array of InstrumentType"
-      },
-      {
         "name": "market_type",
         "required": true,
         "nullable": false,
@@ -5920,13 +6058,13 @@ export const recordTable = [
       },
       {
         "name": "spot_price_24h",
-        "required": true,
+        "required": false,
         "nullable": true,
         "type": "Decimal | null"
       },
       {
         "name": "managers",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "array of UniverseManagers"
       },
@@ -5944,7 +6082,7 @@ export const recordTable = [
       },
       {
         "name": "spot",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "array of SpotAssetEntry"
       }
@@ -6061,12 +6199,6 @@ export const recordTable = [
         "required": true,
         "nullable": false,
         "type": "Decimal"
-      },
-      {
-        "name": "underlying_erc20",
-        "required": false,
-        "nullable": true,
-        "type": "string | null"
       }
     ],
     "values": null,
@@ -6740,37 +6872,37 @@ export const recordTable = [
       },
       {
         "name": "open",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "Decimal"
       },
       {
         "name": "high",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "Decimal"
       },
       {
         "name": "low",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "Decimal"
       },
       {
         "name": "close",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "Decimal"
       },
       {
         "name": "currency",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "risk_universe_id",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "integer"
       }
@@ -6792,7 +6924,7 @@ export const recordTable = [
         "name": "asset_type",
         "required": true,
         "nullable": false,
-        "type": "InstrumentType"
+        "type": "string"
       },
       {
         "name": "currency",
@@ -6820,97 +6952,97 @@ export const recordTable = [
       },
       {
         "name": "amount_step",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "average_price",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "average_price_excl_fees",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "creation_timestamp",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "integer"
       },
       {
         "name": "cumulative_interest",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "delta",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "delta_currency",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "initial_margin",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "maintenance_margin",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "open_orders_margin",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "pending_interest",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "realized_pnl",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "realized_pnl_excl_fees",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "total_fees",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "unrealized_pnl",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "unrealized_pnl_excl_fees",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       }
@@ -6972,49 +7104,49 @@ export const recordTable = [
       },
       {
         "name": "amount_step",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "average_price_excl_fees",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "creation_timestamp",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "integer"
       },
       {
         "name": "cumulative_funding",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "delta",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "gamma",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "index_price",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "initial_margin",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
@@ -7032,55 +7164,55 @@ export const recordTable = [
       },
       {
         "name": "maintenance_margin",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "net_settlements",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "open_orders_margin",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "pending_funding",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "realized_pnl_excl_fees",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "theta",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "total_fees",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "unrealized_pnl_excl_fees",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       },
       {
         "name": "vega",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "string"
       }
@@ -7202,31 +7334,31 @@ export const recordTable = [
       },
       {
         "name": "currency",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "array of string"
       },
       {
         "name": "failed_to_fetch",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "boolean"
       },
       {
         "name": "manager_id",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "integer"
       },
       {
         "name": "risk_universe_id",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "integer"
       },
       {
         "name": "vault_deposit_holds",
-        "required": false,
+        "required": true,
         "nullable": false,
         "type": "array of VaultDepositHoldResponse"
       }
@@ -14387,7 +14519,7 @@ export const recordTable = [
         "name": "erc20",
         "required": true,
         "nullable": false,
-        "type": "Erc20Details"
+        "type": "AssetErc20Details"
       },
       {
         "name": "im_discount",
@@ -15384,6 +15516,26 @@ export const recordTable = [
     "notShown": null
   },
   {
+    "name": "AssetErc20Details",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "decimals",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "underlying_erc20",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
     "name": "SpotAssetEntry",
     "kind": "record",
     "fields": [
@@ -15397,7 +15549,7 @@ export const recordTable = [
         "name": "erc20",
         "required": true,
         "nullable": false,
-        "type": "Erc20Details"
+        "type": "AssetErc20Details"
       },
       {
         "name": "min_deposit_usd",
@@ -15982,7 +16134,7 @@ export const actionSignatureTable = {
       }
     ]
   },
-  "paramsHash": "The Action's fields come from the request: subaccountId is subaccount_id (0 for the wallet-level actions, private/set_session_key and private/update_whitelisted_recipients, whose params carry the wallet instead), nonce is nonce, module is the address of the method's module (its x-action-module), data is that module's ABI-encoded payload (modules below), expiry is signature_expiry_sec, owner is the logged-in wallet (not a field of the request; the params' wallet where they carry one), signer is signer. The digest is keccak256(0x1901, the domain separator, hashStruct(Action)) and the signature the signer's 65-byte secp256k1 signature of it (v 27 or 28). Cancels and reads carry no action signature. A module whose data differs by method lists one tuple per layout (rfq: quote and execute; vault: by its first word, the kind), each named, its from naming the methods; the other modules list their words in order. The methods that sign, by module (derive-ts 3.0.13 src/api/*.ts, ccxt 4.5.84 derive.js): trade private/order, private/replace, private/order_debug, private/order_quote, public/order_quote; rfq private/send_quote, private/replace_quote, private/execute_quote, public/send_quote_debug, public/execute_quote_debug and private/transfer_positions (two Actions, maker_params a quote and taker_params its execution, each with its own nonce); transfer private/transfer_spot; externalTransfer private/transfer_spot_external; withdrawal private/withdraw, public/withdraw_debug; setSessionKey private/set_session_key; whitelistedRecipient private/update_whitelisted_recipients; vault private/request_vault_deposit, private/request_vault_withdraw, private/cancel_all_vault_requests, private/create_vault, private/mint_vault_shares, private/burn_vault_shares. derive-ts also names a liquidation module (0x66d23e59DaEEF13904eFA2D4B8658aeD05f59a92, private/liquidate) but no client shows its data, so it is left out. The module addresses are the same on every deployment of derive-ts (mainnet, testnet, local); ccxt signs orders only, with its own trade module in sandbox mode.",
+  "paramsHash": "The Action's fields come from the request: subaccountId is subaccount_id (0 for the wallet-level actions, private/set_session_key and private/update_whitelisted_recipients, whose params carry the wallet instead), nonce is nonce, module is the address of the method's module (its x-action-module), data is that module's ABI-encoded payload (modules below), expiry is signature_expiry_sec, owner is the logged-in wallet (not a field of the request; the params' wallet where they carry one), signer is signer. The digest is keccak256(0x1901, the domain separator, hashStruct(Action)) and the signature the signer's 65-byte secp256k1 signature of it (v 27 or 28). Cancels and reads carry no action signature. A module whose data differs by method lists one tuple per layout (rfq: quote and execute; vault: by its first word, the kind), each named, its from naming the methods; the other modules list their words in order. Each signing operation names its module (x-action-module) and, where the module has several layouts, the one it signs (x-action-data). The methods that sign, by module (derive-ts 3.0.13 src/api/*.ts, ccxt 4.5.84 derive.js): trade private/order, private/replace, private/order_debug, private/order_quote, public/order_quote; rfq private/send_quote, private/replace_quote, private/execute_quote, public/send_quote_debug, public/execute_quote_debug and private/transfer_positions (two Actions, maker_params a quote and taker_params its execution, each with its own nonce); transfer private/transfer_spot; externalTransfer private/transfer_spot_external; withdrawal private/withdraw, public/withdraw_debug; setSessionKey private/set_session_key; whitelistedRecipient private/update_whitelisted_recipients; vault private/request_vault_deposit, private/request_vault_withdraw, private/cancel_all_vault_requests, private/create_vault, private/mint_vault_shares, private/burn_vault_shares. derive-ts also names a liquidation module (0x66d23e59DaEEF13904eFA2D4B8658aeD05f59a92, private/liquidate) but no client shows its data, so it is left out. The module addresses are the same on every deployment of derive-ts (mainnet, testnet, local); ccxt signs orders only, with its own trade module in sandbox mode.",
   "signatureFields": [
     "signer",
     "signature"
@@ -16564,8 +16716,8 @@ export const assumptionTable = [
   {
     "id": "get-subaccounts-result",
     "title": "The body of the subaccount list",
-    "choice": "{\"subaccount_ids\":[…]}",
-    "reason": "The document says the list is named subaccount_ids in the client libraries; the exact shape is not shown.",
+    "choice": "{\"subaccount_ids\":[…],\"wallet\":\"0x…\"}",
+    "reason": "The document says the list is named subaccount_ids in the client libraries; the exact shape is not shown. derive-ts 3.0.13 (PrivateGetSubaccountsRPCResponse) reads this object with both fields required.",
     "citedAt": [
       "#/components/schemas/GetSubaccountsResult"
     ]
@@ -16651,7 +16803,7 @@ export const assumptionTable = [
   {
     "id": "private-trade",
     "title": "The fields of the private trade record",
-    "choice": "A Trade (payload of {subaccount_id}.trades, and the trades of the order-flow results) is the PublicTrade of that side of the fill, with the subaccount's own direction, role, fee and realized PnL, plus order_id (the order it filled, so fills can be linked to orders), label (that order's label), is_transfer (false for a trade), op_uuid, tx_hash and batch_status. trade_id is shared by the two sides of a fill. The fields and which are required are derive-ts 3.0.13's TradeWireResponse (label optional); others are allowed.",
+    "choice": "A Trade (payload of {subaccount_id}.trades, and the trades of the order-flow results) is the PublicTrade of that side of the fill without wallet (neither derive-ts 3.0.13's TradeWireResponse nor ccxt 4.5.84's recorded private trades carry it), with the subaccount's own direction, role, fee and realized PnL, plus order_id (the order it filled, so fills can be linked to orders), label (that order's label), is_transfer (false for a trade), op_uuid, tx_hash and batch_status. trade_id is shared by the two sides of a fill. The fields and which are required are derive-ts 3.0.13's TradeWireResponse (label optional); others are allowed.",
     "reason": "The document types the private trade record as Trade and shows none of its fields (\"not listed separately from PublicTrade\"); without an order_id a client cannot link a fill to its order, and venues of this API family send the order's id, label and transfer flag with each private fill.",
     "citedAt": [
       "#/components/schemas/Trade"
@@ -16965,6 +17117,7 @@ export const assumptionTable = [
       "#/components/schemas/AssetEntry",
       "#/components/schemas/AssetUniverse",
       "#/components/schemas/OpenInterestStats",
+      "#/components/schemas/AssetErc20Details",
       "#/components/schemas/SpotAssetEntry",
       "#/components/schemas/SpotUniverse",
       "#/components/schemas/LendingDetails"
@@ -17132,7 +17285,7 @@ export const notShownTable = [
   {
     "pointer": "#/components/schemas/GetSubaccountsResult/x-not-shown",
     "where": "schema GetSubaccountsResult",
-    "text": "The exact body shape of the subaccount list is not shown; both a bare list and an object naming it subaccount_ids are accepted."
+    "text": "The exact body shape of the subaccount list is not shown; the object both clients read (derive-ts 3.0.13 PrivateGetSubaccountsRPCResponse, ccxt 4.5.84) is taken."
   },
   {
     "pointer": "#/components/schemas/GetAllLiveInstrumentsParams/x-not-shown",

@@ -176,17 +176,6 @@ export type PublicLoginResult = Int64[];
  */
 export type GetRateLimitsParams = {} | null;
 /**
- * A list of subaccount ids, named subaccount_ids in the client libraries.
- *
- * Not shown: The exact body shape of the subaccount list is not shown; both a bare list and an object naming it subaccount_ids are accepted.
- */
-export type GetSubaccountsResult =
-  | {
-      subaccount_ids: Int64[];
-      wallet?: Address;
-    }
-  | Int64[];
-/**
  * Not shown: The params of public/get_all_live_instruments are not shown.
  */
 export type GetAllLiveInstrumentsParams = {
@@ -380,7 +369,6 @@ export interface Trade {
    */
   trade_id: string;
   subaccount_id: Int64;
-  wallet?: string;
   instrument_name: string;
   direction: Direction;
   liquidity_role: LiquidityRole;
@@ -898,6 +886,15 @@ export interface GetSubaccountsParams {
   signature?: HexSignature;
 }
 /**
+ * The wallet's subaccount ids, named subaccount_ids (as the document says the client libraries name them), and the wallet.
+ *
+ * Not shown: The exact body shape of the subaccount list is not shown; the object both clients read (derive-ts 3.0.13 PrivateGetSubaccountsRPCResponse, ccxt 4.5.84) is taken.
+ */
+export interface GetSubaccountsResult {
+  subaccount_ids: Int64[];
+  wallet: Address;
+}
+/**
  * Not shown: The params of order are not shown.
  */
 export interface OrderParams {
@@ -1022,10 +1019,13 @@ export interface AssumedOrderResult {
   order: Order;
   trades: Trade[];
 }
+/**
+ * The cancelled order and, when the new one was placed, the new order and its trades. The cancel and the create are two steps: when the create fails after the cancel, order and trades are absent or null and create_order_error says why (derive-ts 3.0.13 ReplaceOrderWireResponse).
+ */
 export interface AssumedReplaceResult {
   cancelled_order: Order;
-  order: Order;
-  trades: Trade[];
+  order?: Order | null;
+  trades?: Trade[] | null;
   /**
    * Why the new order was not placed after the cancel (derive-ts 3.0.13).
    */
@@ -1048,18 +1048,17 @@ export interface Pagination {
   count: number;
 }
 /**
- * A currency of the exchange (ccxt's fetchCurrencies reads currency; the other fields are for people).
+ * A currency of the exchange: its spot assets (the ERC-20 token a deposit, transfer or withdrawal names), the managers that margin it in each risk universe, its perp and option assets, and its spot price now and a day ago. The fields are derive-ts 3.0.13's CurrencyResponse; ccxt's fetchCurrencies reads currency.
  */
 export interface Currency {
   currency: string;
-  instrument_types: InstrumentType[];
   market_type: 'ALL' | 'SRM_BASE_ONLY' | 'SRM_OPTION_ONLY' | 'SRM_PERP_ONLY' | 'CASH';
   spot_price: Decimal;
-  spot_price_24h: Decimal | null;
-  managers?: UniverseManagers[];
+  spot_price_24h?: Decimal | null;
+  managers: UniverseManagers[];
   option?: AssetEntry | null;
   perp?: AssetEntry | null;
-  spot?: SpotAssetEntry[];
+  spot: SpotAssetEntry[];
 }
 /**
  * UniverseManagers in derive-ts 3.0.13 (src/types/generated.ts).
@@ -1098,16 +1097,16 @@ export interface OpenInterestStats {
  */
 export interface SpotAssetEntry {
   address: string;
-  erc20: Erc20Details;
+  erc20: AssetErc20Details;
   min_deposit_usd: string;
   name: string;
   universes: SpotUniverse[];
 }
-export interface Erc20Details {
+/**
+ * The ERC-20 token behind a spot asset or a manager's collateral: its decimals and, where it wraps one, the underlying token's address (Erc20Details in derive-ts 3.0.13, src/types/generated.ts; an instrument's erc20_details is the other record, Erc20Details here).
+ */
+export interface AssetErc20Details {
   decimals: number;
-  underlying_erc20_address: Address;
-  borrow_index: Decimal;
-  supply_index: Decimal;
   underlying_erc20?: string | null;
 }
 /**
@@ -1148,6 +1147,12 @@ export interface PerpDetails {
   static_interest_rate?: Decimal;
   funding_rate: Decimal;
   aggregate_funding: Decimal;
+}
+export interface Erc20Details {
+  decimals: number;
+  underlying_erc20_address: Address;
+  borrow_index: Decimal;
+  supply_index: Decimal;
 }
 /**
  * An instrument as public/get_instrument and public/get_all_instruments return it. base_asset_address
@@ -1192,36 +1197,39 @@ export interface Instrument {
 export interface FundingRateEntry {
   timestamp: Timestamp;
   funding_rate: Decimal;
-  open?: Decimal;
-  high?: Decimal;
-  low?: Decimal;
-  close?: Decimal;
-  currency?: string;
-  risk_universe_id?: number;
+  open: Decimal;
+  high: Decimal;
+  low: Decimal;
+  close: Decimal;
+  currency: string;
+  risk_universe_id: number;
 }
 export interface Collateral {
   asset_name: string;
-  asset_type: InstrumentType;
+  /**
+   * The kind of asset held: erc20 for cash and spot tokens (the venue types an open string).
+   */
+  asset_type: string;
   currency: string;
   amount: Decimal;
   mark_price: Decimal;
   mark_value: Decimal;
-  amount_step?: string;
-  average_price?: string;
-  average_price_excl_fees?: string;
-  creation_timestamp?: number;
-  cumulative_interest?: string;
-  delta?: string;
-  delta_currency?: string;
-  initial_margin?: string;
-  maintenance_margin?: string;
-  open_orders_margin?: string;
-  pending_interest?: string;
-  realized_pnl?: string;
-  realized_pnl_excl_fees?: string;
-  total_fees?: string;
-  unrealized_pnl?: string;
-  unrealized_pnl_excl_fees?: string;
+  amount_step: string;
+  average_price: string;
+  average_price_excl_fees: string;
+  creation_timestamp: number;
+  cumulative_interest: string;
+  delta: string;
+  delta_currency: string;
+  initial_margin: string;
+  maintenance_margin: string;
+  open_orders_margin: string;
+  pending_interest: string;
+  realized_pnl: string;
+  realized_pnl_excl_fees: string;
+  total_fees: string;
+  unrealized_pnl: string;
+  unrealized_pnl_excl_fees: string;
 }
 export interface Position {
   instrument_name: string;
@@ -1232,25 +1240,25 @@ export interface Position {
   mark_value: Decimal;
   unrealized_pnl: Decimal;
   realized_pnl: Decimal;
-  amount_step?: string;
-  average_price_excl_fees?: string;
-  creation_timestamp?: number;
-  cumulative_funding?: string;
-  delta?: string;
-  gamma?: string;
-  index_price?: string;
-  initial_margin?: string;
+  amount_step: string;
+  average_price_excl_fees: string;
+  creation_timestamp: number;
+  cumulative_funding: string;
+  delta: string;
+  gamma: string;
+  index_price: string;
+  initial_margin: string;
   leverage?: string | null;
   liquidation_price?: string | null;
-  maintenance_margin?: string;
-  net_settlements?: string;
-  open_orders_margin?: string;
-  pending_funding?: string;
-  realized_pnl_excl_fees?: string;
-  theta?: string;
-  total_fees?: string;
-  unrealized_pnl_excl_fees?: string;
-  vega?: string;
+  maintenance_margin: string;
+  net_settlements: string;
+  open_orders_margin: string;
+  pending_funding: string;
+  realized_pnl_excl_fees: string;
+  theta: string;
+  total_fees: string;
+  unrealized_pnl_excl_fees: string;
+  vega: string;
 }
 /**
  * One subaccount with its collaterals, positions, open orders and margins.
@@ -1274,11 +1282,11 @@ export interface Portfolio {
   open_orders: Order[];
   positions: Position[];
   collaterals: Collateral[];
-  currency?: string[];
-  failed_to_fetch?: boolean;
-  manager_id?: number;
-  risk_universe_id?: number;
-  vault_deposit_holds?: VaultDepositHoldResponse[];
+  currency: string[];
+  failed_to_fetch: boolean;
+  manager_id: number;
+  risk_universe_id: number;
+  vault_deposit_holds: VaultDepositHoldResponse[];
 }
 /**
  * VaultDepositHoldResponse in derive-ts 3.0.13 (src/types/generated.ts).
@@ -3139,7 +3147,7 @@ export interface RiskUniverseManager {
  */
 export interface ManagerCollateral {
   address: string;
-  erc20: Erc20Details;
+  erc20: AssetErc20Details;
   im_discount: string;
   min_deposit_usd: string;
   mm_discount: string;

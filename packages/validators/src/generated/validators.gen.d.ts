@@ -336,6 +336,7 @@ export declare const schema_UniverseManagers: ValidateFunction<T.UniverseManager
 export declare const schema_AssetEntry: ValidateFunction<T.AssetEntry>;
 export declare const schema_AssetUniverse: ValidateFunction<T.AssetUniverse>;
 export declare const schema_OpenInterestStats: ValidateFunction<T.OpenInterestStats>;
+export declare const schema_AssetErc20Details: ValidateFunction<T.AssetErc20Details>;
 export declare const schema_SpotAssetEntry: ValidateFunction<T.SpotAssetEntry>;
 export declare const schema_SpotUniverse: ValidateFunction<T.SpotUniverse>;
 export declare const schema_LendingDetails: ValidateFunction<T.LendingDetails>;

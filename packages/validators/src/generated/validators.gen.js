@@ -2497,7 +2497,7 @@ return errors === 0;
 }
 
 export const schema_Trade = validate40;
-const schema69 = {"title":"Trade","description":"Payload record of `{subaccount_id}.trades` (the private trade record). The fields and which are required are derive-ts 3.0.13's (TradeWireResponse; assumption private-trade); other fields are allowed.","type":"object","required":["direction","expected_rebate","extra_fee","index_price","instrument_name","is_transfer","liquidity_role","mark_price","op_uuid","order_id","quote_id","realized_pnl","realized_pnl_excl_fees","rfq_id","subaccount_id","timestamp","trade_amount","trade_fee","trade_id","trade_price"],"properties":{"order_id":{"type":"string","description":"The order this fill belongs to."},"trade_id":{"type":"string","description":"Shared by the two sides of a fill."},"subaccount_id":{"$ref":"#/definitions/Int64"},"wallet":{"type":"string"},"instrument_name":{"type":"string"},"direction":{"$ref":"#/definitions/Direction"},"liquidity_role":{"$ref":"#/definitions/LiquidityRole"},"trade_price":{"type":"string"},"trade_amount":{"type":"string"},"trade_fee":{"type":"string"},"expected_rebate":{"type":"string"},"extra_fee":{"type":"string"},"index_price":{"type":"string"},"mark_price":{"type":"string"},"realized_pnl":{"type":"string"},"realized_pnl_excl_fees":{"type":"string"},"label":{"type":"string","description":"The label of the order."},"is_transfer":{"type":"boolean"},"timestamp":{"$ref":"#/definitions/Timestamp"},"quote_id":{"type":["string","null"]},"rfq_id":{"type":["string","null"]},"batch_status":{"type":["string","null"],"enum":["Batching","Executing","Proving","Settling","Settled","BatchingError","ExecutingError","ProvingError","SettlingError","SettledError",null]},"op_uuid":{"type":"string"},"tx_hash":{"type":["string","null"]}},"additionalProperties":true};
+const schema69 = {"title":"Trade","description":"Payload record of `{subaccount_id}.trades` (the private trade record). The fields and which are required are derive-ts 3.0.13's (TradeWireResponse; assumption private-trade); other fields are allowed.","type":"object","required":["direction","expected_rebate","extra_fee","index_price","instrument_name","is_transfer","liquidity_role","mark_price","op_uuid","order_id","quote_id","realized_pnl","realized_pnl_excl_fees","rfq_id","subaccount_id","timestamp","trade_amount","trade_fee","trade_id","trade_price"],"properties":{"order_id":{"type":"string","description":"The order this fill belongs to."},"trade_id":{"type":"string","description":"Shared by the two sides of a fill."},"subaccount_id":{"$ref":"#/definitions/Int64"},"instrument_name":{"type":"string"},"direction":{"$ref":"#/definitions/Direction"},"liquidity_role":{"$ref":"#/definitions/LiquidityRole"},"trade_price":{"type":"string"},"trade_amount":{"type":"string"},"trade_fee":{"type":"string"},"expected_rebate":{"type":"string"},"extra_fee":{"type":"string"},"index_price":{"type":"string"},"mark_price":{"type":"string"},"realized_pnl":{"type":"string"},"realized_pnl_excl_fees":{"type":"string"},"label":{"type":"string","description":"The label of the order."},"is_transfer":{"type":"boolean"},"timestamp":{"$ref":"#/definitions/Timestamp"},"quote_id":{"type":["string","null"]},"rfq_id":{"type":["string","null"]},"batch_status":{"type":["string","null"],"enum":["Batching","Executing","Proving","Settling","Settled","BatchingError","ExecutingError","ProvingError","SettlingError","SettledError",null]},"op_uuid":{"type":"string"},"tx_hash":{"type":["string","null"]}},"additionalProperties":true};
 
 function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -2762,9 +2762,9 @@ errors++;
 }
 }
 }
-if(data.wallet !== undefined){
-if(typeof data.wallet !== "string"){
-const err25 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.instrument_name !== undefined){
+if(typeof data.instrument_name !== "string"){
+const err25 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/properties/instrument_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -2774,9 +2774,10 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data.instrument_name !== undefined){
-if(typeof data.instrument_name !== "string"){
-const err26 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/properties/instrument_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.direction !== undefined){
+let data4 = data.direction;
+if(typeof data4 !== "string"){
+const err26 = {instancePath:instancePath+"/direction",schemaPath:"#/definitions/Direction/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -2785,11 +2786,8 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-if(data.direction !== undefined){
-let data5 = data.direction;
-if(typeof data5 !== "string"){
-const err27 = {instancePath:instancePath+"/direction",schemaPath:"#/definitions/Direction/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((data4 === "buy") || (data4 === "sell"))){
+const err27 = {instancePath:instancePath+"/direction",schemaPath:"#/definitions/Direction/enum",keyword:"enum",params:{allowedValues: schema26.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -2798,8 +2796,11 @@ vErrors.push(err27);
 }
 errors++;
 }
-if(!((data5 === "buy") || (data5 === "sell"))){
-const err28 = {instancePath:instancePath+"/direction",schemaPath:"#/definitions/Direction/enum",keyword:"enum",params:{allowedValues: schema26.enum},message:"must be equal to one of the allowed values"};
+}
+if(data.liquidity_role !== undefined){
+let data5 = data.liquidity_role;
+if(typeof data5 !== "string"){
+const err28 = {instancePath:instancePath+"/liquidity_role",schemaPath:"#/definitions/LiquidityRole/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -2808,11 +2809,8 @@ vErrors.push(err28);
 }
 errors++;
 }
-}
-if(data.liquidity_role !== undefined){
-let data6 = data.liquidity_role;
-if(typeof data6 !== "string"){
-const err29 = {instancePath:instancePath+"/liquidity_role",schemaPath:"#/definitions/LiquidityRole/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((data5 === "maker") || (data5 === "taker"))){
+const err29 = {instancePath:instancePath+"/liquidity_role",schemaPath:"#/definitions/LiquidityRole/enum",keyword:"enum",params:{allowedValues: schema27.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -2821,8 +2819,10 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(!((data6 === "maker") || (data6 === "taker"))){
-const err30 = {instancePath:instancePath+"/liquidity_role",schemaPath:"#/definitions/LiquidityRole/enum",keyword:"enum",params:{allowedValues: schema27.enum},message:"must be equal to one of the allowed values"};
+}
+if(data.trade_price !== undefined){
+if(typeof data.trade_price !== "string"){
+const err30 = {instancePath:instancePath+"/trade_price",schemaPath:"#/properties/trade_price/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -2832,9 +2832,9 @@ vErrors.push(err30);
 errors++;
 }
 }
-if(data.trade_price !== undefined){
-if(typeof data.trade_price !== "string"){
-const err31 = {instancePath:instancePath+"/trade_price",schemaPath:"#/properties/trade_price/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.trade_amount !== undefined){
+if(typeof data.trade_amount !== "string"){
+const err31 = {instancePath:instancePath+"/trade_amount",schemaPath:"#/properties/trade_amount/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -2844,9 +2844,9 @@ vErrors.push(err31);
 errors++;
 }
 }
-if(data.trade_amount !== undefined){
-if(typeof data.trade_amount !== "string"){
-const err32 = {instancePath:instancePath+"/trade_amount",schemaPath:"#/properties/trade_amount/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.trade_fee !== undefined){
+if(typeof data.trade_fee !== "string"){
+const err32 = {instancePath:instancePath+"/trade_fee",schemaPath:"#/properties/trade_fee/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -2856,9 +2856,9 @@ vErrors.push(err32);
 errors++;
 }
 }
-if(data.trade_fee !== undefined){
-if(typeof data.trade_fee !== "string"){
-const err33 = {instancePath:instancePath+"/trade_fee",schemaPath:"#/properties/trade_fee/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.expected_rebate !== undefined){
+if(typeof data.expected_rebate !== "string"){
+const err33 = {instancePath:instancePath+"/expected_rebate",schemaPath:"#/properties/expected_rebate/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -2868,9 +2868,9 @@ vErrors.push(err33);
 errors++;
 }
 }
-if(data.expected_rebate !== undefined){
-if(typeof data.expected_rebate !== "string"){
-const err34 = {instancePath:instancePath+"/expected_rebate",schemaPath:"#/properties/expected_rebate/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.extra_fee !== undefined){
+if(typeof data.extra_fee !== "string"){
+const err34 = {instancePath:instancePath+"/extra_fee",schemaPath:"#/properties/extra_fee/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -2880,9 +2880,9 @@ vErrors.push(err34);
 errors++;
 }
 }
-if(data.extra_fee !== undefined){
-if(typeof data.extra_fee !== "string"){
-const err35 = {instancePath:instancePath+"/extra_fee",schemaPath:"#/properties/extra_fee/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.index_price !== undefined){
+if(typeof data.index_price !== "string"){
+const err35 = {instancePath:instancePath+"/index_price",schemaPath:"#/properties/index_price/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -2892,9 +2892,9 @@ vErrors.push(err35);
 errors++;
 }
 }
-if(data.index_price !== undefined){
-if(typeof data.index_price !== "string"){
-const err36 = {instancePath:instancePath+"/index_price",schemaPath:"#/properties/index_price/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.mark_price !== undefined){
+if(typeof data.mark_price !== "string"){
+const err36 = {instancePath:instancePath+"/mark_price",schemaPath:"#/properties/mark_price/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -2904,9 +2904,9 @@ vErrors.push(err36);
 errors++;
 }
 }
-if(data.mark_price !== undefined){
-if(typeof data.mark_price !== "string"){
-const err37 = {instancePath:instancePath+"/mark_price",schemaPath:"#/properties/mark_price/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.realized_pnl !== undefined){
+if(typeof data.realized_pnl !== "string"){
+const err37 = {instancePath:instancePath+"/realized_pnl",schemaPath:"#/properties/realized_pnl/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -2916,9 +2916,9 @@ vErrors.push(err37);
 errors++;
 }
 }
-if(data.realized_pnl !== undefined){
-if(typeof data.realized_pnl !== "string"){
-const err38 = {instancePath:instancePath+"/realized_pnl",schemaPath:"#/properties/realized_pnl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.realized_pnl_excl_fees !== undefined){
+if(typeof data.realized_pnl_excl_fees !== "string"){
+const err38 = {instancePath:instancePath+"/realized_pnl_excl_fees",schemaPath:"#/properties/realized_pnl_excl_fees/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -2928,9 +2928,9 @@ vErrors.push(err38);
 errors++;
 }
 }
-if(data.realized_pnl_excl_fees !== undefined){
-if(typeof data.realized_pnl_excl_fees !== "string"){
-const err39 = {instancePath:instancePath+"/realized_pnl_excl_fees",schemaPath:"#/properties/realized_pnl_excl_fees/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.label !== undefined){
+if(typeof data.label !== "string"){
+const err39 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -2940,9 +2940,9 @@ vErrors.push(err39);
 errors++;
 }
 }
-if(data.label !== undefined){
-if(typeof data.label !== "string"){
-const err40 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.is_transfer !== undefined){
+if(typeof data.is_transfer !== "boolean"){
+const err40 = {instancePath:instancePath+"/is_transfer",schemaPath:"#/properties/is_transfer/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -2952,9 +2952,10 @@ vErrors.push(err40);
 errors++;
 }
 }
-if(data.is_transfer !== undefined){
-if(typeof data.is_transfer !== "boolean"){
-const err41 = {instancePath:instancePath+"/is_transfer",schemaPath:"#/properties/is_transfer/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data.timestamp !== undefined){
+let data17 = data.timestamp;
+if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
+const err41 = {instancePath:instancePath+"/timestamp",schemaPath:"#/definitions/Timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -2963,11 +2964,9 @@ vErrors.push(err41);
 }
 errors++;
 }
-}
-if(data.timestamp !== undefined){
-let data18 = data.timestamp;
-if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
-const err42 = {instancePath:instancePath+"/timestamp",schemaPath:"#/definitions/Timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data17 == "number") && (isFinite(data17))){
+if(data17 > 9223372036854776000 || isNaN(data17)){
+const err42 = {instancePath:instancePath+"/timestamp",schemaPath:"#/definitions/Timestamp/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9223372036854776000},message:"must be <= 9223372036854776000"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -2976,9 +2975,8 @@ vErrors.push(err42);
 }
 errors++;
 }
-if((typeof data18 == "number") && (isFinite(data18))){
-if(data18 > 9223372036854776000 || isNaN(data18)){
-const err43 = {instancePath:instancePath+"/timestamp",schemaPath:"#/definitions/Timestamp/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9223372036854776000},message:"must be <= 9223372036854776000"};
+if(data17 < -9223372036854776000 || isNaN(data17)){
+const err43 = {instancePath:instancePath+"/timestamp",schemaPath:"#/definitions/Timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: -9223372036854776000},message:"must be >= -9223372036854776000"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -2987,8 +2985,12 @@ vErrors.push(err43);
 }
 errors++;
 }
-if(data18 < -9223372036854776000 || isNaN(data18)){
-const err44 = {instancePath:instancePath+"/timestamp",schemaPath:"#/definitions/Timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: -9223372036854776000},message:"must be >= -9223372036854776000"};
+}
+}
+if(data.quote_id !== undefined){
+let data18 = data.quote_id;
+if((typeof data18 !== "string") && (data18 !== null)){
+const err44 = {instancePath:instancePath+"/quote_id",schemaPath:"#/properties/quote_id/type",keyword:"type",params:{type: schema69.properties.quote_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -2998,11 +3000,10 @@ vErrors.push(err44);
 errors++;
 }
 }
-}
-if(data.quote_id !== undefined){
-let data19 = data.quote_id;
+if(data.rfq_id !== undefined){
+let data19 = data.rfq_id;
 if((typeof data19 !== "string") && (data19 !== null)){
-const err45 = {instancePath:instancePath+"/quote_id",schemaPath:"#/properties/quote_id/type",keyword:"type",params:{type: schema69.properties.quote_id.type},message:"must be string,null"};
+const err45 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema69.properties.rfq_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -3012,10 +3013,10 @@ vErrors.push(err45);
 errors++;
 }
 }
-if(data.rfq_id !== undefined){
-let data20 = data.rfq_id;
+if(data.batch_status !== undefined){
+let data20 = data.batch_status;
 if((typeof data20 !== "string") && (data20 !== null)){
-const err46 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema69.properties.rfq_id.type},message:"must be string,null"};
+const err46 = {instancePath:instancePath+"/batch_status",schemaPath:"#/properties/batch_status/type",keyword:"type",params:{type: schema69.properties.batch_status.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -3024,11 +3025,8 @@ vErrors.push(err46);
 }
 errors++;
 }
-}
-if(data.batch_status !== undefined){
-let data21 = data.batch_status;
-if((typeof data21 !== "string") && (data21 !== null)){
-const err47 = {instancePath:instancePath+"/batch_status",schemaPath:"#/properties/batch_status/type",keyword:"type",params:{type: schema69.properties.batch_status.type},message:"must be string,null"};
+if(!(((((((((((data20 === "Batching") || (data20 === "Executing")) || (data20 === "Proving")) || (data20 === "Settling")) || (data20 === "Settled")) || (data20 === "BatchingError")) || (data20 === "ExecutingError")) || (data20 === "ProvingError")) || (data20 === "SettlingError")) || (data20 === "SettledError")) || (data20 === null))){
+const err47 = {instancePath:instancePath+"/batch_status",schemaPath:"#/properties/batch_status/enum",keyword:"enum",params:{allowedValues: schema69.properties.batch_status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -3037,8 +3035,10 @@ vErrors.push(err47);
 }
 errors++;
 }
-if(!(((((((((((data21 === "Batching") || (data21 === "Executing")) || (data21 === "Proving")) || (data21 === "Settling")) || (data21 === "Settled")) || (data21 === "BatchingError")) || (data21 === "ExecutingError")) || (data21 === "ProvingError")) || (data21 === "SettlingError")) || (data21 === "SettledError")) || (data21 === null))){
-const err48 = {instancePath:instancePath+"/batch_status",schemaPath:"#/properties/batch_status/enum",keyword:"enum",params:{allowedValues: schema69.properties.batch_status.enum},message:"must be equal to one of the allowed values"};
+}
+if(data.op_uuid !== undefined){
+if(typeof data.op_uuid !== "string"){
+const err48 = {instancePath:instancePath+"/op_uuid",schemaPath:"#/properties/op_uuid/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -3048,9 +3048,10 @@ vErrors.push(err48);
 errors++;
 }
 }
-if(data.op_uuid !== undefined){
-if(typeof data.op_uuid !== "string"){
-const err49 = {instancePath:instancePath+"/op_uuid",schemaPath:"#/properties/op_uuid/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.tx_hash !== undefined){
+let data22 = data.tx_hash;
+if((typeof data22 !== "string") && (data22 !== null)){
+const err49 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema69.properties.tx_hash.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -3060,27 +3061,14 @@ vErrors.push(err49);
 errors++;
 }
 }
-if(data.tx_hash !== undefined){
-let data23 = data.tx_hash;
-if((typeof data23 !== "string") && (data23 !== null)){
-const err50 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema69.properties.tx_hash.type},message:"must be string,null"};
+}
+else {
+const err50 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err50];
 }
 else {
 vErrors.push(err50);
-}
-errors++;
-}
-}
-}
-else {
-const err51 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err51];
-}
-else {
-vErrors.push(err51);
 }
 errors++;
 }
@@ -13837,22 +13825,29 @@ return errors === 0;
 }
 
 export const schema_GetSubaccountsResult = validate99;
-const schema265 = {"title":"GetSubaccountsResult","description":"A list of subaccount ids, named subaccount_ids in the client libraries.","anyOf":[{"type":"object","required":["subaccount_ids"],"properties":{"subaccount_ids":{"type":"array","items":{"$ref":"#/definitions/Int64"}},"wallet":{"$ref":"#/definitions/Address"}}},{"type":"array","items":{"$ref":"#/definitions/Int64"}}]};
+const schema265 = {"title":"GetSubaccountsResult","description":"The wallet's subaccount ids, named subaccount_ids (as the document says the client libraries name them), and the wallet.","type":"object","required":["subaccount_ids","wallet"],"properties":{"subaccount_ids":{"type":"array","items":{"$ref":"#/definitions/Int64"}},"wallet":{"$ref":"#/definitions/Address"}}};
 
 function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const _errs0 = errors;
-let valid0 = false;
-const _errs1 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.subaccount_ids === undefined){
-const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: "subaccount_ids"},message:"must have required property '"+"subaccount_ids"+"'"};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_ids"},message:"must have required property '"+"subaccount_ids"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
 else {
 vErrors.push(err0);
+}
+errors++;
+}
+if(data.wallet === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "wallet"},message:"must have required property '"+"wallet"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
 }
 errors++;
 }
@@ -13863,18 +13858,7 @@ const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err1 = {instancePath:instancePath+"/subaccount_ids/" + i0,schemaPath:"#/definitions/Int64/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 > 9223372036854776000 || isNaN(data1)){
-const err2 = {instancePath:instancePath+"/subaccount_ids/" + i0,schemaPath:"#/definitions/Int64/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9223372036854776000},message:"must be <= 9223372036854776000"};
+const err2 = {instancePath:instancePath+"/subaccount_ids/" + i0,schemaPath:"#/definitions/Int64/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -13883,8 +13867,9 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(data1 < -9223372036854776000 || isNaN(data1)){
-const err3 = {instancePath:instancePath+"/subaccount_ids/" + i0,schemaPath:"#/definitions/Int64/minimum",keyword:"minimum",params:{comparison: ">=", limit: -9223372036854776000},message:"must be >= -9223372036854776000"};
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 9223372036854776000 || isNaN(data1)){
+const err3 = {instancePath:instancePath+"/subaccount_ids/" + i0,schemaPath:"#/definitions/Int64/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9223372036854776000},message:"must be <= 9223372036854776000"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -13893,11 +13878,8 @@ vErrors.push(err3);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err4 = {instancePath:instancePath+"/subaccount_ids",schemaPath:"#/anyOf/0/properties/subaccount_ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data1 < -9223372036854776000 || isNaN(data1)){
+const err4 = {instancePath:instancePath+"/subaccount_ids/" + i0,schemaPath:"#/definitions/Int64/minimum",keyword:"minimum",params:{comparison: ">=", limit: -9223372036854776000},message:"must be >= -9223372036854776000"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -13907,11 +13889,10 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.wallet !== undefined){
-let data2 = data.wallet;
-if(typeof data2 === "string"){
-if(!pattern4.test(data2)){
-const err5 = {instancePath:instancePath+"/wallet",schemaPath:"#/definitions/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\""};
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/subaccount_ids",schemaPath:"#/properties/subaccount_ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -13921,8 +13902,11 @@ vErrors.push(err5);
 errors++;
 }
 }
-else {
-const err6 = {instancePath:instancePath+"/wallet",schemaPath:"#/definitions/Address/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.wallet !== undefined){
+let data2 = data.wallet;
+if(typeof data2 === "string"){
+if(!pattern4.test(data2)){
+const err6 = {instancePath:instancePath+"/wallet",schemaPath:"#/definitions/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\""};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -13932,9 +13916,8 @@ vErrors.push(err6);
 errors++;
 }
 }
-}
 else {
-const err7 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err7 = {instancePath:instancePath+"/wallet",schemaPath:"#/definitions/Address/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -13943,16 +13926,10 @@ vErrors.push(err7);
 }
 errors++;
 }
-var _valid0 = _errs1 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs11 = errors;
-if(Array.isArray(data)){
-const len1 = data.length;
-for(let i1=0; i1<len1; i1++){
-let data3 = data[i1];
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err8 = {instancePath:instancePath+"/" + i1,schemaPath:"#/definitions/Int64/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+}
+else {
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -13961,76 +13938,18 @@ vErrors.push(err8);
 }
 errors++;
 }
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 > 9223372036854776000 || isNaN(data3)){
-const err9 = {instancePath:instancePath+"/" + i1,schemaPath:"#/definitions/Int64/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9223372036854776000},message:"must be <= 9223372036854776000"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if(data3 < -9223372036854776000 || isNaN(data3)){
-const err10 = {instancePath:instancePath+"/" + i1,schemaPath:"#/definitions/Int64/minimum",keyword:"minimum",params:{comparison: ">=", limit: -9223372036854776000},message:"must be >= -9223372036854776000"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err11 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-var _valid0 = _errs11 === errors;
-valid0 = valid0 || _valid0;
-}
-if(!valid0){
-const err12 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
-}
-else {
-vErrors = null;
-}
-}
-}
 validate99.errors = vErrors;
 return errors === 0;
 }
 
 export const schema_GetAllLiveInstrumentsParams = validate100;
-const schema269 = {"title":"GetAllLiveInstrumentsParams","type":["object","null"]};
+const schema268 = {"title":"GetAllLiveInstrumentsParams","type":["object","null"]};
 
 function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if((!(data && typeof data == "object" && !Array.isArray(data))) && (data !== null)){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema269.type},message:"must be object,null"};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema268.type},message:"must be object,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -14044,7 +13963,7 @@ return errors === 0;
 }
 
 export const schema_GetAllLiveInstrumentsResult = validate101;
-const schema270 = {"title":"GetAllLiveInstrumentsResult"};
+const schema269 = {"title":"GetAllLiveInstrumentsResult"};
 
 function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 validate101.errors = null;
@@ -14052,7 +13971,7 @@ return true;
 }
 
 export const schema_OrderParams = validate102;
-const schema271 = {"title":"OrderParams","type":"object"};
+const schema270 = {"title":"OrderParams","type":"object"};
 
 function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14072,7 +13991,7 @@ return errors === 0;
 }
 
 export const schema_OrderResult = validate103;
-const schema272 = {"title":"OrderResult"};
+const schema271 = {"title":"OrderResult"};
 
 function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 validate103.errors = null;
@@ -14080,7 +13999,7 @@ return true;
 }
 
 export const schema_ReplaceParams = validate104;
-const schema273 = {"title":"ReplaceParams","type":"object"};
+const schema272 = {"title":"ReplaceParams","type":"object"};
 
 function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14100,7 +14019,7 @@ return errors === 0;
 }
 
 export const schema_ReplaceResult = validate105;
-const schema274 = {"title":"ReplaceResult"};
+const schema273 = {"title":"ReplaceResult"};
 
 function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 validate105.errors = null;
@@ -14108,7 +14027,7 @@ return true;
 }
 
 export const schema_CancelParams = validate106;
-const schema275 = {"title":"CancelParams","type":"object"};
+const schema274 = {"title":"CancelParams","type":"object"};
 
 function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14128,7 +14047,7 @@ return errors === 0;
 }
 
 export const schema_CancelResult = validate107;
-const schema276 = {"title":"CancelResult"};
+const schema275 = {"title":"CancelResult"};
 
 function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 validate107.errors = null;
@@ -14136,7 +14055,7 @@ return true;
 }
 
 export const schema_CancelByInstrumentParams = validate108;
-const schema277 = {"title":"CancelByInstrumentParams","type":"object"};
+const schema276 = {"title":"CancelByInstrumentParams","type":"object"};
 
 function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14156,7 +14075,7 @@ return errors === 0;
 }
 
 export const schema_CancelByInstrumentResult = validate109;
-const schema278 = {"title":"CancelByInstrumentResult"};
+const schema277 = {"title":"CancelByInstrumentResult"};
 
 function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 validate109.errors = null;
@@ -14164,7 +14083,7 @@ return true;
 }
 
 export const schema_CancelByNonceParams = validate110;
-const schema279 = {"title":"CancelByNonceParams","type":"object"};
+const schema278 = {"title":"CancelByNonceParams","type":"object"};
 
 function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14184,7 +14103,7 @@ return errors === 0;
 }
 
 export const schema_CancelByNonceResult = validate111;
-const schema280 = {"title":"CancelByNonceResult"};
+const schema279 = {"title":"CancelByNonceResult"};
 
 function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 validate111.errors = null;
@@ -14192,7 +14111,7 @@ return true;
 }
 
 export const schema_CancelAllParams = validate112;
-const schema281 = {"title":"CancelAllParams","type":"object"};
+const schema280 = {"title":"CancelAllParams","type":"object"};
 
 function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14212,7 +14131,7 @@ return errors === 0;
 }
 
 export const schema_CancelAllResult = validate113;
-const schema282 = {"title":"CancelAllResult"};
+const schema281 = {"title":"CancelAllResult"};
 
 function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 validate113.errors = null;
@@ -14220,7 +14139,7 @@ return true;
 }
 
 export const schema_CancelByLabelParams = validate114;
-const schema283 = {"title":"CancelByLabelParams","type":"object"};
+const schema282 = {"title":"CancelByLabelParams","type":"object"};
 
 function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14240,7 +14159,7 @@ return errors === 0;
 }
 
 export const schema_CancelByLabelResult = validate115;
-const schema284 = {"title":"CancelByLabelResult"};
+const schema283 = {"title":"CancelByLabelResult"};
 
 function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 validate115.errors = null;
@@ -14248,7 +14167,7 @@ return true;
 }
 
 export const schema_ActionNonceInput = validate116;
-const schema285 = {"title":"ActionNonceInput","description":"An action's nonce as an input: a uint256, as a decimal string (derive-ts and derive-py send\nnanoseconds since the epoch as a string) or as a JSON number (ccxt sends milliseconds as a\nnumber). Unique per signer; a reused nonce is refused. Nonces are compared as the number the\nsignature holds, so `7`, `\"7\"` and `\"007\"` are one nonce (a store keyed on the spelling would\naccept one signature once per spelling).\n","anyOf":[{"type":"string","pattern":"^[0-9]{1,78}$"},{"type":"integer","minimum":0}]};
+const schema284 = {"title":"ActionNonceInput","description":"An action's nonce as an input: a uint256, as a decimal string (derive-ts and derive-py send\nnanoseconds since the epoch as a string) or as a JSON number (ccxt sends milliseconds as a\nnumber). Unique per signer; a reused nonce is refused. Nonces are compared as the number the\nsignature holds, so `7`, `\"7\"` and `\"007\"` are one nonce (a store keyed on the spelling would\naccept one signature once per spelling).\n","anyOf":[{"type":"string","pattern":"^[0-9]{1,78}$"},{"type":"integer","minimum":0}]};
 const pattern108 = new RegExp("^[0-9]{1,78}$", "u");
 
 function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -14334,7 +14253,7 @@ return errors === 0;
 }
 
 export const schema_AssumedActionFields = validate117;
-const schema286 = {"title":"AssumedActionFields","description":"The fields a signed action (private/order, private/replace) carries for its EIP-712 action\nsignature (layout in x-action-signature). signer is the wallet or one of its session keys; the\nowner the signature commits to is the logged-in wallet, not a field of the request.\n","type":"object","required":["subaccount_id","nonce","signer","signature","signature_expiry_sec"],"properties":{"subaccount_id":{"$ref":"#/definitions/Int64"},"nonce":{"$ref":"#/definitions/ActionNonceInput"},"signer":{"$ref":"#/definitions/Address"},"signature":{"$ref":"#/definitions/HexSignature"},"signature_expiry_sec":{"$ref":"#/definitions/Int64","description":"Unix seconds after which the signature is void."}}};
+const schema285 = {"title":"AssumedActionFields","description":"The fields a signed action (private/order, private/replace) carries for its EIP-712 action\nsignature (layout in x-action-signature). signer is the wallet or one of its session keys; the\nowner the signature commits to is the logged-in wallet, not a field of the request.\n","type":"object","required":["subaccount_id","nonce","signer","signature","signature_expiry_sec"],"properties":{"subaccount_id":{"$ref":"#/definitions/Int64"},"nonce":{"$ref":"#/definitions/ActionNonceInput"},"signer":{"$ref":"#/definitions/Address"},"signature":{"$ref":"#/definitions/HexSignature"},"signature_expiry_sec":{"$ref":"#/definitions/Int64","description":"Unix seconds after which the signature is void."}}};
 
 function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14604,7 +14523,7 @@ return errors === 0;
 }
 
 export const schema_AssumedOrderFields = validate118;
-const schema292 = {"title":"AssumedOrderFields","description":"The order fields of private/order and private/replace, named as in the Order record and typed as\nderive-ts 3.0.13 types them (CreateOrderEdgeRpcParams). Optional fields may be null (derive-ts\nsends explicit nulls); other fields are allowed.\n","type":"object","required":["instrument_name","direction","amount","limit_price","max_fee"],"properties":{"instrument_name":{"type":"string"},"direction":{"$ref":"#/definitions/Direction"},"order_type":{"$ref":"#/definitions/OrderType","default":"limit"},"amount":{"$ref":"#/definitions/NonNegativeDecimalInput"},"limit_price":{"$ref":"#/definitions/DecimalInput"},"max_fee":{"$ref":"#/definitions/NonNegativeDecimalInput"},"time_in_force":{"description":"The sandbox accepts gtc (default), ioc, fok and post_only.","anyOf":[{"$ref":"#/definitions/TimeInForce"},{"type":"null"}]},"mmp":{"type":["boolean","null"],"default":false},"label":{"type":["string","null"],"default":""},"algo_duration_sec":{"type":["integer","null"]},"algo_num_slices":{"type":["integer","null"]},"algo_type":{"anyOf":[{"$ref":"#/definitions/AlgoType"},{"type":"null"}]},"client":{"type":["string","null"]},"extra_fee":{"anyOf":[{"$ref":"#/definitions/NonNegativeDecimalInput"},{"type":"null"}]},"is_atomic_signing":{"type":["boolean","null"]},"reduce_only":{"type":["boolean","null"]},"referral_code":{"type":["string","null"]},"reject_post_only":{"type":["boolean","null"]},"reject_timestamp":{"type":["integer","null"],"description":"Milliseconds; the order is refused if it reaches the server later."},"trigger_price":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"trigger_price_type":{"anyOf":[{"$ref":"#/definitions/TriggerPriceType"},{"type":"null"}]},"trigger_type":{"anyOf":[{"$ref":"#/definitions/TriggerType"},{"type":"null"}]}}};
+const schema291 = {"title":"AssumedOrderFields","description":"The order fields of private/order and private/replace, named as in the Order record and typed as\nderive-ts 3.0.13 types them (CreateOrderEdgeRpcParams). Optional fields may be null (derive-ts\nsends explicit nulls); other fields are allowed.\n","type":"object","required":["instrument_name","direction","amount","limit_price","max_fee"],"properties":{"instrument_name":{"type":"string"},"direction":{"$ref":"#/definitions/Direction"},"order_type":{"$ref":"#/definitions/OrderType","default":"limit"},"amount":{"$ref":"#/definitions/NonNegativeDecimalInput"},"limit_price":{"$ref":"#/definitions/DecimalInput"},"max_fee":{"$ref":"#/definitions/NonNegativeDecimalInput"},"time_in_force":{"description":"The sandbox accepts gtc (default), ioc, fok and post_only.","anyOf":[{"$ref":"#/definitions/TimeInForce"},{"type":"null"}]},"mmp":{"type":["boolean","null"],"default":false},"label":{"type":["string","null"],"default":""},"algo_duration_sec":{"type":["integer","null"]},"algo_num_slices":{"type":["integer","null"]},"algo_type":{"anyOf":[{"$ref":"#/definitions/AlgoType"},{"type":"null"}]},"client":{"type":["string","null"]},"extra_fee":{"anyOf":[{"$ref":"#/definitions/NonNegativeDecimalInput"},{"type":"null"}]},"is_atomic_signing":{"type":["boolean","null"]},"reduce_only":{"type":["boolean","null"]},"referral_code":{"type":["string","null"]},"reject_post_only":{"type":["boolean","null"]},"reject_timestamp":{"type":["integer","null"],"description":"Milliseconds; the order is refused if it reaches the server later."},"trigger_price":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"trigger_price_type":{"anyOf":[{"$ref":"#/definitions/TriggerPriceType"},{"type":"null"}]},"trigger_type":{"anyOf":[{"$ref":"#/definitions/TriggerType"},{"type":"null"}]}}};
 
 function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14803,7 +14722,7 @@ vErrors = null;
 if(data.mmp !== undefined){
 let data7 = data.mmp;
 if((typeof data7 !== "boolean") && (data7 !== null)){
-const err14 = {instancePath:instancePath+"/mmp",schemaPath:"#/properties/mmp/type",keyword:"type",params:{type: schema292.properties.mmp.type},message:"must be boolean,null"};
+const err14 = {instancePath:instancePath+"/mmp",schemaPath:"#/properties/mmp/type",keyword:"type",params:{type: schema291.properties.mmp.type},message:"must be boolean,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -14816,7 +14735,7 @@ errors++;
 if(data.label !== undefined){
 let data8 = data.label;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err15 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema292.properties.label.type},message:"must be string,null"};
+const err15 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema291.properties.label.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -14829,7 +14748,7 @@ errors++;
 if(data.algo_duration_sec !== undefined){
 let data9 = data.algo_duration_sec;
 if((!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))) && (data9 !== null)){
-const err16 = {instancePath:instancePath+"/algo_duration_sec",schemaPath:"#/properties/algo_duration_sec/type",keyword:"type",params:{type: schema292.properties.algo_duration_sec.type},message:"must be integer,null"};
+const err16 = {instancePath:instancePath+"/algo_duration_sec",schemaPath:"#/properties/algo_duration_sec/type",keyword:"type",params:{type: schema291.properties.algo_duration_sec.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -14842,7 +14761,7 @@ errors++;
 if(data.algo_num_slices !== undefined){
 let data10 = data.algo_num_slices;
 if((!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))) && (data10 !== null)){
-const err17 = {instancePath:instancePath+"/algo_num_slices",schemaPath:"#/properties/algo_num_slices/type",keyword:"type",params:{type: schema292.properties.algo_num_slices.type},message:"must be integer,null"};
+const err17 = {instancePath:instancePath+"/algo_num_slices",schemaPath:"#/properties/algo_num_slices/type",keyword:"type",params:{type: schema291.properties.algo_num_slices.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -14919,7 +14838,7 @@ vErrors = null;
 if(data.client !== undefined){
 let data12 = data.client;
 if((typeof data12 !== "string") && (data12 !== null)){
-const err22 = {instancePath:instancePath+"/client",schemaPath:"#/properties/client/type",keyword:"type",params:{type: schema292.properties.client.type},message:"must be string,null"};
+const err22 = {instancePath:instancePath+"/client",schemaPath:"#/properties/client/type",keyword:"type",params:{type: schema291.properties.client.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -14980,7 +14899,7 @@ vErrors = null;
 if(data.is_atomic_signing !== undefined){
 let data14 = data.is_atomic_signing;
 if((typeof data14 !== "boolean") && (data14 !== null)){
-const err25 = {instancePath:instancePath+"/is_atomic_signing",schemaPath:"#/properties/is_atomic_signing/type",keyword:"type",params:{type: schema292.properties.is_atomic_signing.type},message:"must be boolean,null"};
+const err25 = {instancePath:instancePath+"/is_atomic_signing",schemaPath:"#/properties/is_atomic_signing/type",keyword:"type",params:{type: schema291.properties.is_atomic_signing.type},message:"must be boolean,null"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -14993,7 +14912,7 @@ errors++;
 if(data.reduce_only !== undefined){
 let data15 = data.reduce_only;
 if((typeof data15 !== "boolean") && (data15 !== null)){
-const err26 = {instancePath:instancePath+"/reduce_only",schemaPath:"#/properties/reduce_only/type",keyword:"type",params:{type: schema292.properties.reduce_only.type},message:"must be boolean,null"};
+const err26 = {instancePath:instancePath+"/reduce_only",schemaPath:"#/properties/reduce_only/type",keyword:"type",params:{type: schema291.properties.reduce_only.type},message:"must be boolean,null"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -15006,7 +14925,7 @@ errors++;
 if(data.referral_code !== undefined){
 let data16 = data.referral_code;
 if((typeof data16 !== "string") && (data16 !== null)){
-const err27 = {instancePath:instancePath+"/referral_code",schemaPath:"#/properties/referral_code/type",keyword:"type",params:{type: schema292.properties.referral_code.type},message:"must be string,null"};
+const err27 = {instancePath:instancePath+"/referral_code",schemaPath:"#/properties/referral_code/type",keyword:"type",params:{type: schema291.properties.referral_code.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -15019,7 +14938,7 @@ errors++;
 if(data.reject_post_only !== undefined){
 let data17 = data.reject_post_only;
 if((typeof data17 !== "boolean") && (data17 !== null)){
-const err28 = {instancePath:instancePath+"/reject_post_only",schemaPath:"#/properties/reject_post_only/type",keyword:"type",params:{type: schema292.properties.reject_post_only.type},message:"must be boolean,null"};
+const err28 = {instancePath:instancePath+"/reject_post_only",schemaPath:"#/properties/reject_post_only/type",keyword:"type",params:{type: schema291.properties.reject_post_only.type},message:"must be boolean,null"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -15032,7 +14951,7 @@ errors++;
 if(data.reject_timestamp !== undefined){
 let data18 = data.reject_timestamp;
 if((!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))) && (data18 !== null)){
-const err29 = {instancePath:instancePath+"/reject_timestamp",schemaPath:"#/properties/reject_timestamp/type",keyword:"type",params:{type: schema292.properties.reject_timestamp.type},message:"must be integer,null"};
+const err29 = {instancePath:instancePath+"/reject_timestamp",schemaPath:"#/properties/reject_timestamp/type",keyword:"type",params:{type: schema291.properties.reject_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -15234,7 +15153,7 @@ return errors === 0;
 }
 
 export const schema_AssumedOrderParams = validate124;
-const schema299 = {"title":"AssumedOrderParams","allOf":[{"$ref":"#/definitions/AssumedActionFields"},{"$ref":"#/definitions/AssumedOrderFields"}]};
+const schema298 = {"title":"AssumedOrderParams","allOf":[{"$ref":"#/definitions/AssumedActionFields"},{"$ref":"#/definitions/AssumedOrderFields"}]};
 
 function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -15252,7 +15171,7 @@ return errors === 0;
 }
 
 export const schema_AssumedReplaceParams = validate127;
-const schema300 = {"title":"AssumedReplaceParams","allOf":[{"$ref":"#/definitions/AssumedActionFields"},{"$ref":"#/definitions/AssumedOrderFields"},{"type":"object","required":["order_id_to_cancel"],"properties":{"order_id_to_cancel":{"type":"string"},"nonce_to_cancel":{"anyOf":[{"$ref":"#/definitions/ActionNonceInput"},{"type":"null"}]},"expected_filled_amount":{"anyOf":[{"$ref":"#/definitions/NonNegativeDecimalInput"},{"type":"null"}]}}}]};
+const schema299 = {"title":"AssumedReplaceParams","allOf":[{"$ref":"#/definitions/AssumedActionFields"},{"$ref":"#/definitions/AssumedOrderFields"},{"type":"object","required":["order_id_to_cancel"],"properties":{"order_id_to_cancel":{"type":"string"},"nonce_to_cancel":{"anyOf":[{"$ref":"#/definitions/ActionNonceInput"},{"type":"null"}]},"expected_filled_amount":{"anyOf":[{"$ref":"#/definitions/NonNegativeDecimalInput"},{"type":"null"}]}}}]};
 
 function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -15471,7 +15390,7 @@ return errors === 0;
 }
 
 export const schema_AssumedCancelParams = validate131;
-const schema302 = {"title":"AssumedCancelParams","description":"No action signature; the login authorises a cancel.","type":"object","required":["subaccount_id","instrument_name","order_id"],"properties":{"subaccount_id":{"$ref":"#/definitions/Int64"},"instrument_name":{"type":"string"},"order_id":{"type":"string"}}};
+const schema301 = {"title":"AssumedCancelParams","description":"No action signature; the login authorises a cancel.","type":"object","required":["subaccount_id","instrument_name","order_id"],"properties":{"subaccount_id":{"$ref":"#/definitions/Int64"},"instrument_name":{"type":"string"},"order_id":{"type":"string"}}};
 
 function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -15582,7 +15501,7 @@ return errors === 0;
 }
 
 export const schema_AssumedCancelByInstrumentParams = validate132;
-const schema304 = {"title":"AssumedCancelByInstrumentParams","type":"object","required":["subaccount_id","instrument_name"],"properties":{"subaccount_id":{"$ref":"#/definitions/Int64"},"instrument_name":{"type":"string"}}};
+const schema303 = {"title":"AssumedCancelByInstrumentParams","type":"object","required":["subaccount_id","instrument_name"],"properties":{"subaccount_id":{"$ref":"#/definitions/Int64"},"instrument_name":{"type":"string"}}};
 
 function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -15671,7 +15590,7 @@ return errors === 0;
 }
 
 export const schema_AssumedCancelByNonceParams = validate133;
-const schema306 = {"title":"AssumedCancelByNonceParams","type":"object","required":["subaccount_id","instrument_name","nonce"],"properties":{"subaccount_id":{"$ref":"#/definitions/Int64"},"instrument_name":{"type":"string"},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"The nonce the order was placed with."}}};
+const schema305 = {"title":"AssumedCancelByNonceParams","type":"object","required":["subaccount_id","instrument_name","nonce"],"properties":{"subaccount_id":{"$ref":"#/definitions/Int64"},"instrument_name":{"type":"string"},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"The nonce the order was placed with."}}};
 
 function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -15848,7 +15767,7 @@ return errors === 0;
 }
 
 export const schema_AssumedCancelAllParams = validate134;
-const schema309 = {"title":"AssumedCancelAllParams","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"$ref":"#/definitions/Int64"},"cancel_trigger_orders":{"type":["boolean","null"]},"cancel_algo_orders":{"type":["boolean","null"]}}};
+const schema308 = {"title":"AssumedCancelAllParams","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"$ref":"#/definitions/Int64"},"cancel_trigger_orders":{"type":["boolean","null"]},"cancel_algo_orders":{"type":["boolean","null"]}}};
 
 function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -15902,7 +15821,7 @@ errors++;
 if(data.cancel_trigger_orders !== undefined){
 let data1 = data.cancel_trigger_orders;
 if((typeof data1 !== "boolean") && (data1 !== null)){
-const err4 = {instancePath:instancePath+"/cancel_trigger_orders",schemaPath:"#/properties/cancel_trigger_orders/type",keyword:"type",params:{type: schema309.properties.cancel_trigger_orders.type},message:"must be boolean,null"};
+const err4 = {instancePath:instancePath+"/cancel_trigger_orders",schemaPath:"#/properties/cancel_trigger_orders/type",keyword:"type",params:{type: schema308.properties.cancel_trigger_orders.type},message:"must be boolean,null"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -15915,7 +15834,7 @@ errors++;
 if(data.cancel_algo_orders !== undefined){
 let data2 = data.cancel_algo_orders;
 if((typeof data2 !== "boolean") && (data2 !== null)){
-const err5 = {instancePath:instancePath+"/cancel_algo_orders",schemaPath:"#/properties/cancel_algo_orders/type",keyword:"type",params:{type: schema309.properties.cancel_algo_orders.type},message:"must be boolean,null"};
+const err5 = {instancePath:instancePath+"/cancel_algo_orders",schemaPath:"#/properties/cancel_algo_orders/type",keyword:"type",params:{type: schema308.properties.cancel_algo_orders.type},message:"must be boolean,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -15941,7 +15860,7 @@ return errors === 0;
 }
 
 export const schema_AssumedCancelByLabelParams = validate135;
-const schema311 = {"title":"AssumedCancelByLabelParams","type":"object","required":["subaccount_id","label"],"properties":{"subaccount_id":{"$ref":"#/definitions/Int64"},"label":{"type":"string"},"instrument_name":{"type":["string","null"],"description":"When given, only this instrument (and the matching budget applies)."}}};
+const schema310 = {"title":"AssumedCancelByLabelParams","type":"object","required":["subaccount_id","label"],"properties":{"subaccount_id":{"$ref":"#/definitions/Int64"},"label":{"type":"string"},"instrument_name":{"type":["string","null"],"description":"When given, only this instrument (and the matching budget applies)."}}};
 
 function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16017,7 +15936,7 @@ errors++;
 if(data.instrument_name !== undefined){
 let data2 = data.instrument_name;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err6 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/properties/instrument_name/type",keyword:"type",params:{type: schema311.properties.instrument_name.type},message:"must be string,null"};
+const err6 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/properties/instrument_name/type",keyword:"type",params:{type: schema310.properties.instrument_name.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -16043,7 +15962,7 @@ return errors === 0;
 }
 
 export const schema_AssumedOrderResult = validate136;
-const schema313 = {"title":"AssumedOrderResult","type":"object","required":["order","trades"],"properties":{"order":{"$ref":"#/definitions/Order"},"trades":{"type":"array","items":{"$ref":"#/definitions/Trade"}}}};
+const schema312 = {"title":"AssumedOrderResult","type":"object","required":["order","trades"],"properties":{"order":{"$ref":"#/definitions/Order"},"trades":{"type":"array","items":{"$ref":"#/definitions/Trade"}}}};
 
 function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16113,7 +16032,7 @@ return errors === 0;
 }
 
 export const schema_AssumedReplaceResult = validate139;
-const schema314 = {"title":"AssumedReplaceResult","type":"object","required":["cancelled_order","order","trades"],"properties":{"cancelled_order":{"$ref":"#/definitions/Order"},"order":{"$ref":"#/definitions/Order"},"trades":{"type":"array","items":{"$ref":"#/definitions/Trade"}},"create_order_error":{"anyOf":[{"$ref":"#/definitions/RPCError"},{"type":"null"}],"description":"Why the new order was not placed after the cancel (derive-ts 3.0.13)."}}};
+const schema313 = {"title":"AssumedReplaceResult","type":"object","description":"The cancelled order and, when the new one was placed, the new order and its trades. The cancel and the create are two steps: when the create fails after the cancel, order and trades are absent or null and create_order_error says why (derive-ts 3.0.13 ReplaceOrderWireResponse).","required":["cancelled_order"],"properties":{"cancelled_order":{"$ref":"#/definitions/Order"},"order":{"anyOf":[{"$ref":"#/definitions/Order"},{"type":"null"}]},"trades":{"anyOf":[{"type":"array","items":{"$ref":"#/definitions/Trade"}},{"type":"null"}]},"create_order_error":{"anyOf":[{"$ref":"#/definitions/RPCError"},{"type":"null"}],"description":"Why the new order was not placed after the cancel (derive-ts 3.0.13)."}}};
 
 function validate139(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16129,8 +16048,27 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.order === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "order"},message:"must have required property '"+"order"+"'"};
+if(data.cancelled_order !== undefined){
+if(!(validate39(data.cancelled_order, {instancePath:instancePath+"/cancelled_order",parentData:data,parentDataProperty:"cancelled_order",rootData}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+errors = vErrors.length;
+}
+}
+if(data.order !== undefined){
+let data1 = data.order;
+const _errs3 = errors;
+let valid1 = false;
+const _errs4 = errors;
+if(!(validate39(data1, {instancePath:instancePath+"/order",parentData:data,parentDataProperty:"order",rootData}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs4 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs5 = errors;
+if(data1 !== null){
+const err1 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -16139,8 +16077,11 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.trades === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "trades"},message:"must have required property '"+"trades"+"'"};
+var _valid0 = _errs5 === errors;
+valid1 = valid1 || _valid0;
+}
+if(!valid1){
+const err2 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -16149,20 +16090,23 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(data.cancelled_order !== undefined){
-if(!(validate39(data.cancelled_order, {instancePath:instancePath+"/cancelled_order",parentData:data,parentDataProperty:"cancelled_order",rootData}))){
-vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
-errors = vErrors.length;
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
 }
 }
-if(data.order !== undefined){
-if(!(validate39(data.order, {instancePath:instancePath+"/order",parentData:data,parentDataProperty:"order",rootData}))){
-vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
-errors = vErrors.length;
 }
 }
 if(data.trades !== undefined){
 let data2 = data.trades;
+const _errs8 = errors;
+let valid2 = false;
+const _errs9 = errors;
 if(Array.isArray(data2)){
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
@@ -16173,7 +16117,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/trades",schemaPath:"#/properties/trades/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err3 = {instancePath:instancePath+"/trades",schemaPath:"#/properties/trades/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -16182,22 +16126,12 @@ vErrors.push(err3);
 }
 errors++;
 }
-}
-if(data.create_order_error !== undefined){
-let data4 = data.create_order_error;
-const _errs7 = errors;
-let valid3 = false;
-const _errs8 = errors;
-if(!(validate64(data4, {instancePath:instancePath+"/create_order_error",parentData:data,parentDataProperty:"create_order_error",rootData}))){
-vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs8 === errors;
-valid3 = valid3 || _valid0;
-if(!valid3){
-const _errs9 = errors;
-if(data4 !== null){
-const err4 = {instancePath:instancePath+"/create_order_error",schemaPath:"#/properties/create_order_error/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+var _valid1 = _errs9 === errors;
+valid2 = valid2 || _valid1;
+if(!valid2){
+const _errs12 = errors;
+if(data2 !== null){
+const err4 = {instancePath:instancePath+"/trades",schemaPath:"#/properties/trades/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -16206,11 +16140,11 @@ vErrors.push(err4);
 }
 errors++;
 }
-var _valid0 = _errs9 === errors;
-valid3 = valid3 || _valid0;
+var _valid1 = _errs12 === errors;
+valid2 = valid2 || _valid1;
 }
-if(!valid3){
-const err5 = {instancePath:instancePath+"/create_order_error",schemaPath:"#/properties/create_order_error/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(!valid2){
+const err5 = {instancePath:instancePath+"/trades",schemaPath:"#/properties/trades/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -16220,10 +16154,58 @@ vErrors.push(err5);
 errors++;
 }
 else {
-errors = _errs7;
+errors = _errs8;
 if(vErrors !== null){
-if(_errs7){
-vErrors.length = _errs7;
+if(_errs8){
+vErrors.length = _errs8;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.create_order_error !== undefined){
+let data4 = data.create_order_error;
+const _errs15 = errors;
+let valid5 = false;
+const _errs16 = errors;
+if(!(validate64(data4, {instancePath:instancePath+"/create_order_error",parentData:data,parentDataProperty:"create_order_error",rootData}))){
+vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
+errors = vErrors.length;
+}
+var _valid2 = _errs16 === errors;
+valid5 = valid5 || _valid2;
+if(!valid5){
+const _errs17 = errors;
+if(data4 !== null){
+const err6 = {instancePath:instancePath+"/create_order_error",schemaPath:"#/properties/create_order_error/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var _valid2 = _errs17 === errors;
+valid5 = valid5 || _valid2;
+}
+if(!valid5){
+const err7 = {instancePath:instancePath+"/create_order_error",schemaPath:"#/properties/create_order_error/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+else {
+errors = _errs15;
+if(vErrors !== null){
+if(_errs15){
+vErrors.length = _errs15;
 }
 else {
 vErrors = null;
@@ -16233,12 +16215,12 @@ vErrors = null;
 }
 }
 else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err6];
+vErrors = [err8];
 }
 else {
-vErrors.push(err6);
+vErrors.push(err8);
 }
 errors++;
 }
@@ -16247,7 +16229,7 @@ return errors === 0;
 }
 
 export const schema_AssumedCancelCountResult = validate144;
-const schema315 = {"title":"AssumedCancelCountResult","type":"object","required":["cancelled_orders"],"properties":{"cancelled_orders":{"type":"integer","minimum":0}}};
+const schema314 = {"title":"AssumedCancelCountResult","type":"object","required":["cancelled_orders"],"properties":{"cancelled_orders":{"type":"integer","minimum":0}}};
 
 function validate144(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16304,7 +16286,7 @@ return errors === 0;
 }
 
 export const schema_OkResult = validate145;
-const schema316 = {"title":"OkResult","description":"The string ok, the result derive-ts 3.0.13 types as the literal 'ok' (cancels of RFQs and of trigger and algo orders, MMP reset, cancel on disconnect).","type":"string","enum":["ok"]};
+const schema315 = {"title":"OkResult","description":"The string ok, the result derive-ts 3.0.13 types as the literal 'ok' (cancels of RFQs and of trigger and algo orders, MMP reset, cancel on disconnect).","type":"string","enum":["ok"]};
 
 function validate145(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16320,7 +16302,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(data === "ok")){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema316.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema315.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -16334,13 +16316,13 @@ return errors === 0;
 }
 
 export const schema_GetRiskUniversesParams = validate146;
-const schema317 = {"title":"GetRiskUniversesParams","description":"Empty or null (derive-ts 3.0.13 sends no params).","type":["object","null"]};
+const schema316 = {"title":"GetRiskUniversesParams","description":"Empty or null (derive-ts 3.0.13 sends no params).","type":["object","null"]};
 
 function validate146(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if((!(data && typeof data == "object" && !Array.isArray(data))) && (data !== null)){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema317.type},message:"must be object,null"};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema316.type},message:"must be object,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -16354,7 +16336,7 @@ return errors === 0;
 }
 
 export const schema_WithdrawDebugResult = validate147;
-const schema318 = {"title":"WithdrawDebugResult","description":"What public/withdraw_debug answers; derive-ts 3.0.13 types it as unknown, so the schema stays open."};
+const schema317 = {"title":"WithdrawDebugResult","description":"What public/withdraw_debug answers; derive-ts 3.0.13 types it as unknown, so the schema stays open."};
 
 function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 validate147.errors = null;
@@ -16362,7 +16344,7 @@ return true;
 }
 
 export const schema_AssumedCancelAllResult = validate148;
-const schema319 = {"title":"AssumedCancelAllResult","description":"The string ok.","type":"string","const":"ok"};
+const schema318 = {"title":"AssumedCancelAllResult","description":"The string ok.","type":"string","const":"ok"};
 
 function validate148(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16392,7 +16374,7 @@ return errors === 0;
 }
 
 export const schema_AssumedLiveInstrument = validate149;
-const schema320 = {"title":"AssumedLiveInstrument","type":"object","required":["instrument_name","instrument_type","base_currency","quote_currency","tick_size","amount_step","is_active"],"properties":{"instrument_name":{"type":"string"},"instrument_type":{"$ref":"#/definitions/InstrumentType"},"base_currency":{"type":"string"},"quote_currency":{"type":"string"},"tick_size":{"$ref":"#/definitions/NonNegativeDecimal"},"amount_step":{"$ref":"#/definitions/NonNegativeDecimal"},"is_active":{"type":"boolean"}}};
+const schema319 = {"title":"AssumedLiveInstrument","type":"object","required":["instrument_name","instrument_type","base_currency","quote_currency","tick_size","amount_step","is_active"],"properties":{"instrument_name":{"type":"string"},"instrument_type":{"$ref":"#/definitions/InstrumentType"},"base_currency":{"type":"string"},"quote_currency":{"type":"string"},"tick_size":{"$ref":"#/definitions/NonNegativeDecimal"},"amount_step":{"$ref":"#/definitions/NonNegativeDecimal"},"is_active":{"type":"boolean"}}};
 
 function validate149(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16605,7 +16587,7 @@ return errors === 0;
 }
 
 export const schema_AssumedGetAllLiveInstrumentsResult = validate150;
-const schema324 = {"title":"AssumedGetAllLiveInstrumentsResult","type":"array","items":{"$ref":"#/definitions/AssumedLiveInstrument"}};
+const schema323 = {"title":"AssumedGetAllLiveInstrumentsResult","type":"array","items":{"$ref":"#/definitions/AssumedLiveInstrument"}};
 
 function validate150(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16634,7 +16616,7 @@ return errors === 0;
 }
 
 export const schema_Pagination = validate152;
-const schema325 = {"title":"Pagination","type":"object","required":["num_pages","count"],"properties":{"num_pages":{"type":"integer","minimum":0},"count":{"type":"integer","minimum":0}}};
+const schema324 = {"title":"Pagination","type":"object","required":["num_pages","count"],"properties":{"num_pages":{"type":"integer","minimum":0},"count":{"type":"integer","minimum":0}}};
 
 function validate152(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16726,11 +16708,11 @@ return errors === 0;
 }
 
 export const schema_Currency = validate153;
-const schema326 = {"title":"Currency","description":"A currency of the exchange (ccxt's fetchCurrencies reads currency; the other fields are for people).","type":"object","required":["currency","instrument_types","market_type","spot_price","spot_price_24h"],"properties":{"currency":{"type":"string"},"instrument_types":{"type":"array","items":{"$ref":"#/definitions/InstrumentType"}},"market_type":{"type":"string","enum":["ALL","SRM_BASE_ONLY","SRM_OPTION_ONLY","SRM_PERP_ONLY","CASH"]},"spot_price":{"$ref":"#/definitions/Decimal"},"spot_price_24h":{"anyOf":[{"$ref":"#/definitions/Decimal"},{"type":"null"}]},"managers":{"type":"array","items":{"$ref":"#/definitions/UniverseManagers"}},"option":{"anyOf":[{"$ref":"#/definitions/AssetEntry"},{"type":"null"}]},"perp":{"anyOf":[{"$ref":"#/definitions/AssetEntry"},{"type":"null"}]},"spot":{"type":"array","items":{"$ref":"#/definitions/SpotAssetEntry"}}}};
-const schema330 = {"title":"UniverseManagers","description":"UniverseManagers in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["risk_universe_id"],"properties":{"pm":{"type":["number","null"]},"risk_universe_id":{"type":"integer"},"risk_universe_name":{"type":["string","null"]},"sm":{"type":["number","null"]}}};
-const schema331 = {"title":"AssetEntry","description":"AssetEntry in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["address","name","universes"],"properties":{"address":{"type":"string"},"name":{"type":"string"},"universes":{"type":"array","items":{"$ref":"#/definitions/AssetUniverse"}}}};
-const schema332 = {"title":"AssetUniverse","description":"AssetUniverse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["oi","risk_universe_id"],"properties":{"oi":{"$ref":"#/definitions/OpenInterestStats"},"risk_universe_id":{"type":"integer"},"risk_universe_name":{"type":["string","null"]}}};
-const schema333 = {"title":"OpenInterestStats","description":"OpenInterestStats in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["current_open_interest","interest_cap"],"properties":{"current_open_interest":{"type":"string"},"interest_cap":{"type":"string"}}};
+const schema325 = {"title":"Currency","description":"A currency of the exchange: its spot assets (the ERC-20 token a deposit, transfer or withdrawal names), the managers that margin it in each risk universe, its perp and option assets, and its spot price now and a day ago. The fields are derive-ts 3.0.13's CurrencyResponse; ccxt's fetchCurrencies reads currency.","type":"object","required":["currency","managers","market_type","spot","spot_price"],"properties":{"currency":{"type":"string"},"market_type":{"type":"string","enum":["ALL","SRM_BASE_ONLY","SRM_OPTION_ONLY","SRM_PERP_ONLY","CASH"]},"spot_price":{"$ref":"#/definitions/Decimal"},"spot_price_24h":{"anyOf":[{"$ref":"#/definitions/Decimal"},{"type":"null"}]},"managers":{"type":"array","items":{"$ref":"#/definitions/UniverseManagers"}},"option":{"anyOf":[{"$ref":"#/definitions/AssetEntry"},{"type":"null"}]},"perp":{"anyOf":[{"$ref":"#/definitions/AssetEntry"},{"type":"null"}]},"spot":{"type":"array","items":{"$ref":"#/definitions/SpotAssetEntry"}}}};
+const schema328 = {"title":"UniverseManagers","description":"UniverseManagers in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["risk_universe_id"],"properties":{"pm":{"type":["number","null"]},"risk_universe_id":{"type":"integer"},"risk_universe_name":{"type":["string","null"]},"sm":{"type":["number","null"]}}};
+const schema329 = {"title":"AssetEntry","description":"AssetEntry in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["address","name","universes"],"properties":{"address":{"type":"string"},"name":{"type":"string"},"universes":{"type":"array","items":{"$ref":"#/definitions/AssetUniverse"}}}};
+const schema330 = {"title":"AssetUniverse","description":"AssetUniverse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["oi","risk_universe_id"],"properties":{"oi":{"$ref":"#/definitions/OpenInterestStats"},"risk_universe_id":{"type":"integer"},"risk_universe_name":{"type":["string","null"]}}};
+const schema331 = {"title":"OpenInterestStats","description":"OpenInterestStats in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["current_open_interest","interest_cap"],"properties":{"current_open_interest":{"type":"string"},"interest_cap":{"type":"string"}}};
 
 function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16831,7 +16813,7 @@ errors++;
 if(data.risk_universe_name !== undefined){
 let data4 = data.risk_universe_name;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err8 = {instancePath:instancePath+"/risk_universe_name",schemaPath:"#/properties/risk_universe_name/type",keyword:"type",params:{type: schema332.properties.risk_universe_name.type},message:"must be string,null"};
+const err8 = {instancePath:instancePath+"/risk_universe_name",schemaPath:"#/properties/risk_universe_name/type",keyword:"type",params:{type: schema330.properties.risk_universe_name.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -16952,185 +16934,12 @@ validate154.errors = vErrors;
 return errors === 0;
 }
 
-const schema334 = {"title":"SpotAssetEntry","description":"SpotAssetEntry in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["address","erc20","min_deposit_usd","name","universes"],"properties":{"address":{"type":"string"},"erc20":{"$ref":"#/definitions/Erc20Details"},"min_deposit_usd":{"type":"string"},"name":{"type":"string"},"universes":{"type":"array","items":{"$ref":"#/definitions/SpotUniverse"}}}};
-const schema335 = {"title":"Erc20Details","type":"object","required":["decimals","underlying_erc20_address","borrow_index","supply_index"],"properties":{"decimals":{"type":"integer","minimum":0},"underlying_erc20_address":{"$ref":"#/definitions/Address"},"borrow_index":{"$ref":"#/definitions/Decimal"},"supply_index":{"$ref":"#/definitions/Decimal"},"underlying_erc20":{"type":["string","null"]}}};
+const schema332 = {"title":"SpotAssetEntry","description":"SpotAssetEntry in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["address","erc20","min_deposit_usd","name","universes"],"properties":{"address":{"type":"string"},"erc20":{"$ref":"#/definitions/AssetErc20Details"},"min_deposit_usd":{"type":"string"},"name":{"type":"string"},"universes":{"type":"array","items":{"$ref":"#/definitions/SpotUniverse"}}}};
+const schema333 = {"title":"AssetErc20Details","description":"The ERC-20 token behind a spot asset or a manager's collateral: its decimals and, where it wraps one, the underlying token's address (Erc20Details in derive-ts 3.0.13, src/types/generated.ts; an instrument's erc20_details is the other record, Erc20Details here).","type":"object","required":["decimals"],"properties":{"decimals":{"type":"integer","minimum":0},"underlying_erc20":{"type":["string","null"]}}};
+const schema334 = {"title":"SpotUniverse","description":"SpotUniverse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["oi","pm2_im_discount","pm2_mm_discount","risk_universe_id","srm_im_discount","srm_mm_discount"],"properties":{"lending":{"anyOf":[{"$ref":"#/definitions/LendingDetails"},{"type":"null"}]},"oi":{"$ref":"#/definitions/OpenInterestStats"},"pm2_im_discount":{"type":"string"},"pm2_mm_discount":{"type":"string"},"risk_universe_id":{"type":"integer"},"srm_im_discount":{"type":"string"},"srm_mm_discount":{"type":"string"}}};
+const schema335 = {"title":"LendingDetails","description":"LendingDetails in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["borrow_apy","supply_apy","total_borrow","total_borrow_cap"],"properties":{"borrow_apy":{"type":"string"},"supply_apy":{"type":"string"},"total_borrow":{"type":"string"},"total_borrow_cap":{"type":"string"}}};
 
 function validate160(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.decimals === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "decimals"},message:"must have required property '"+"decimals"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.underlying_erc20_address === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "underlying_erc20_address"},message:"must have required property '"+"underlying_erc20_address"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.borrow_index === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "borrow_index"},message:"must have required property '"+"borrow_index"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.supply_index === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "supply_index"},message:"must have required property '"+"supply_index"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.decimals !== undefined){
-let data0 = data.decimals;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err4 = {instancePath:instancePath+"/decimals",schemaPath:"#/properties/decimals/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 < 0 || isNaN(data0)){
-const err5 = {instancePath:instancePath+"/decimals",schemaPath:"#/properties/decimals/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-}
-if(data.underlying_erc20_address !== undefined){
-let data1 = data.underlying_erc20_address;
-if(typeof data1 === "string"){
-if(!pattern4.test(data1)){
-const err6 = {instancePath:instancePath+"/underlying_erc20_address",schemaPath:"#/definitions/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\""};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-else {
-const err7 = {instancePath:instancePath+"/underlying_erc20_address",schemaPath:"#/definitions/Address/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-if(data.borrow_index !== undefined){
-let data2 = data.borrow_index;
-if(typeof data2 === "string"){
-if(!pattern0.test(data2)){
-const err8 = {instancePath:instancePath+"/borrow_index",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-else {
-const err9 = {instancePath:instancePath+"/borrow_index",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data.supply_index !== undefined){
-let data3 = data.supply_index;
-if(typeof data3 === "string"){
-if(!pattern0.test(data3)){
-const err10 = {instancePath:instancePath+"/supply_index",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-else {
-const err11 = {instancePath:instancePath+"/supply_index",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-if(data.underlying_erc20 !== undefined){
-let data4 = data.underlying_erc20;
-if((typeof data4 !== "string") && (data4 !== null)){
-const err12 = {instancePath:instancePath+"/underlying_erc20",schemaPath:"#/properties/underlying_erc20/type",keyword:"type",params:{type: schema335.properties.underlying_erc20.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-}
-else {
-const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-validate160.errors = vErrors;
-return errors === 0;
-}
-
-const schema339 = {"title":"SpotUniverse","description":"SpotUniverse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["oi","pm2_im_discount","pm2_mm_discount","risk_universe_id","srm_im_discount","srm_mm_discount"],"properties":{"lending":{"anyOf":[{"$ref":"#/definitions/LendingDetails"},{"type":"null"}]},"oi":{"$ref":"#/definitions/OpenInterestStats"},"pm2_im_discount":{"type":"string"},"pm2_mm_discount":{"type":"string"},"risk_universe_id":{"type":"integer"},"srm_im_discount":{"type":"string"},"srm_mm_discount":{"type":"string"}}};
-const schema340 = {"title":"LendingDetails","description":"LendingDetails in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["borrow_apy","supply_apy","total_borrow","total_borrow_cap"],"properties":{"borrow_apy":{"type":"string"},"supply_apy":{"type":"string"},"total_borrow":{"type":"string"},"total_borrow_cap":{"type":"string"}}};
-
-function validate162(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -17469,7 +17278,7 @@ vErrors.push(err27);
 }
 errors++;
 }
-validate162.errors = vErrors;
+validate160.errors = vErrors;
 return errors === 0;
 }
 
@@ -17541,14 +17350,10 @@ errors++;
 }
 }
 if(data.erc20 !== undefined){
-if(!(validate160(data.erc20, {instancePath:instancePath+"/erc20",parentData:data,parentDataProperty:"erc20",rootData}))){
-vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
-errors = vErrors.length;
-}
-}
-if(data.min_deposit_usd !== undefined){
-if(typeof data.min_deposit_usd !== "string"){
-const err6 = {instancePath:instancePath+"/min_deposit_usd",schemaPath:"#/properties/min_deposit_usd/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data1 = data.erc20;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.decimals === undefined){
+const err6 = {instancePath:instancePath+"/erc20",schemaPath:"#/definitions/AssetErc20Details/required",keyword:"required",params:{missingProperty: "decimals"},message:"must have required property '"+"decimals"+"'"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -17557,10 +17362,10 @@ vErrors.push(err6);
 }
 errors++;
 }
-}
-if(data.name !== undefined){
-if(typeof data.name !== "string"){
-const err7 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data1.decimals !== undefined){
+let data2 = data1.decimals;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err7 = {instancePath:instancePath+"/erc20/decimals",schemaPath:"#/definitions/AssetErc20Details/properties/decimals/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -17569,20 +17374,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-}
-if(data.universes !== undefined){
-let data4 = data.universes;
-if(Array.isArray(data4)){
-const len0 = data4.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate162(data4[i0], {instancePath:instancePath+"/universes/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate162.errors : vErrors.concat(validate162.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err8 = {instancePath:instancePath+"/universes",schemaPath:"#/properties/universes/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 0 || isNaN(data2)){
+const err8 = {instancePath:instancePath+"/erc20/decimals",schemaPath:"#/definitions/AssetErc20Details/properties/decimals/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -17593,13 +17387,85 @@ errors++;
 }
 }
 }
-else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data1.underlying_erc20 !== undefined){
+let data3 = data1.underlying_erc20;
+if((typeof data3 !== "string") && (data3 !== null)){
+const err9 = {instancePath:instancePath+"/erc20/underlying_erc20",schemaPath:"#/definitions/AssetErc20Details/properties/underlying_erc20/type",keyword:"type",params:{type: schema333.properties.underlying_erc20.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
 else {
 vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/erc20",schemaPath:"#/definitions/AssetErc20Details/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.min_deposit_usd !== undefined){
+if(typeof data.min_deposit_usd !== "string"){
+const err11 = {instancePath:instancePath+"/min_deposit_usd",schemaPath:"#/properties/min_deposit_usd/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+if(typeof data.name !== "string"){
+const err12 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.universes !== undefined){
+let data6 = data.universes;
+if(Array.isArray(data6)){
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate160(data6[i0], {instancePath:instancePath+"/universes/" + i0,parentData:data6,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/universes",schemaPath:"#/properties/universes/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
 }
 errors++;
 }
@@ -17622,8 +17488,8 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.instrument_types === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "instrument_types"},message:"must have required property '"+"instrument_types"+"'"};
+if(data.managers === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "managers"},message:"must have required property '"+"managers"+"'"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -17642,8 +17508,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(data.spot_price === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "spot_price"},message:"must have required property '"+"spot_price"+"'"};
+if(data.spot === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "spot"},message:"must have required property '"+"spot"+"'"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -17652,8 +17518,8 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data.spot_price_24h === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "spot_price_24h"},message:"must have required property '"+"spot_price_24h"+"'"};
+if(data.spot_price === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "spot_price"},message:"must have required property '"+"spot_price"+"'"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -17674,14 +17540,10 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data.instrument_types !== undefined){
-let data1 = data.instrument_types;
-if(Array.isArray(data1)){
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-let data2 = data1[i0];
-if(typeof data2 !== "string"){
-const err6 = {instancePath:instancePath+"/instrument_types/" + i0,schemaPath:"#/definitions/InstrumentType/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.market_type !== undefined){
+let data1 = data.market_type;
+if(typeof data1 !== "string"){
+const err6 = {instancePath:instancePath+"/market_type",schemaPath:"#/properties/market_type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -17690,8 +17552,8 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(!(((data2 === "erc20") || (data2 === "option")) || (data2 === "perp"))){
-const err7 = {instancePath:instancePath+"/instrument_types/" + i0,schemaPath:"#/definitions/InstrumentType/enum",keyword:"enum",params:{allowedValues: schema38.enum},message:"must be equal to one of the allowed values"};
+if(!(((((data1 === "ALL") || (data1 === "SRM_BASE_ONLY")) || (data1 === "SRM_OPTION_ONLY")) || (data1 === "SRM_PERP_ONLY")) || (data1 === "CASH"))){
+const err7 = {instancePath:instancePath+"/market_type",schemaPath:"#/properties/market_type/enum",keyword:"enum",params:{allowedValues: schema325.properties.market_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -17701,9 +17563,11 @@ vErrors.push(err7);
 errors++;
 }
 }
-}
-else {
-const err8 = {instancePath:instancePath+"/instrument_types",schemaPath:"#/properties/instrument_types/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.spot_price !== undefined){
+let data2 = data.spot_price;
+if(typeof data2 === "string"){
+if(!pattern0.test(data2)){
+const err8 = {instancePath:instancePath+"/spot_price",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -17713,10 +17577,8 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.market_type !== undefined){
-let data3 = data.market_type;
-if(typeof data3 !== "string"){
-const err9 = {instancePath:instancePath+"/market_type",schemaPath:"#/properties/market_type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err9 = {instancePath:instancePath+"/spot_price",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -17725,8 +17587,15 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(!(((((data3 === "ALL") || (data3 === "SRM_BASE_ONLY")) || (data3 === "SRM_OPTION_ONLY")) || (data3 === "SRM_PERP_ONLY")) || (data3 === "CASH"))){
-const err10 = {instancePath:instancePath+"/market_type",schemaPath:"#/properties/market_type/enum",keyword:"enum",params:{allowedValues: schema326.properties.market_type.enum},message:"must be equal to one of the allowed values"};
+}
+if(data.spot_price_24h !== undefined){
+let data3 = data.spot_price_24h;
+const _errs9 = errors;
+let valid2 = false;
+const _errs10 = errors;
+if(typeof data3 === "string"){
+if(!pattern0.test(data3)){
+const err10 = {instancePath:instancePath+"/spot_price_24h",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -17736,11 +17605,8 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.spot_price !== undefined){
-let data4 = data.spot_price;
-if(typeof data4 === "string"){
-if(!pattern0.test(data4)){
-const err11 = {instancePath:instancePath+"/spot_price",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+else {
+const err11 = {instancePath:instancePath+"/spot_price_24h",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -17749,9 +17615,12 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-else {
-const err12 = {instancePath:instancePath+"/spot_price",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid0 = _errs10 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const _errs13 = errors;
+if(data3 !== null){
+const err12 = {instancePath:instancePath+"/spot_price_24h",schemaPath:"#/properties/spot_price_24h/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -17760,15 +17629,11 @@ vErrors.push(err12);
 }
 errors++;
 }
+var _valid0 = _errs13 === errors;
+valid2 = valid2 || _valid0;
 }
-if(data.spot_price_24h !== undefined){
-let data5 = data.spot_price_24h;
-const _errs14 = errors;
-let valid5 = false;
-const _errs15 = errors;
-if(typeof data5 === "string"){
-if(!pattern0.test(data5)){
-const err13 = {instancePath:instancePath+"/spot_price_24h",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(!valid2){
+const err13 = {instancePath:instancePath+"/spot_price_24h",schemaPath:"#/properties/spot_price_24h/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -17777,49 +17642,11 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
 else {
-const err14 = {instancePath:instancePath+"/spot_price_24h",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-var _valid0 = _errs15 === errors;
-valid5 = valid5 || _valid0;
-if(!valid5){
-const _errs18 = errors;
-if(data5 !== null){
-const err15 = {instancePath:instancePath+"/spot_price_24h",schemaPath:"#/properties/spot_price_24h/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-var _valid0 = _errs18 === errors;
-valid5 = valid5 || _valid0;
-}
-if(!valid5){
-const err16 = {instancePath:instancePath+"/spot_price_24h",schemaPath:"#/properties/spot_price_24h/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-else {
-errors = _errs14;
+errors = _errs9;
 if(vErrors !== null){
-if(_errs14){
-vErrors.length = _errs14;
+if(_errs9){
+vErrors.length = _errs9;
 }
 else {
 vErrors = null;
@@ -17828,14 +17655,52 @@ vErrors = null;
 }
 }
 if(data.managers !== undefined){
-let data6 = data.managers;
-if(Array.isArray(data6)){
-const len1 = data6.length;
-for(let i1=0; i1<len1; i1++){
-let data7 = data6[i1];
-if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-if(data7.risk_universe_id === undefined){
-const err17 = {instancePath:instancePath+"/managers/" + i1,schemaPath:"#/definitions/UniverseManagers/required",keyword:"required",params:{missingProperty: "risk_universe_id"},message:"must have required property '"+"risk_universe_id"+"'"};
+let data4 = data.managers;
+if(Array.isArray(data4)){
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+let data5 = data4[i0];
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(data5.risk_universe_id === undefined){
+const err14 = {instancePath:instancePath+"/managers/" + i0,schemaPath:"#/definitions/UniverseManagers/required",keyword:"required",params:{missingProperty: "risk_universe_id"},message:"must have required property '"+"risk_universe_id"+"'"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(data5.pm !== undefined){
+let data6 = data5.pm;
+if((!((typeof data6 == "number") && (isFinite(data6)))) && (data6 !== null)){
+const err15 = {instancePath:instancePath+"/managers/" + i0+"/pm",schemaPath:"#/definitions/UniverseManagers/properties/pm/type",keyword:"type",params:{type: schema328.properties.pm.type},message:"must be number,null"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data5.risk_universe_id !== undefined){
+let data7 = data5.risk_universe_id;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err16 = {instancePath:instancePath+"/managers/" + i0+"/risk_universe_id",schemaPath:"#/definitions/UniverseManagers/properties/risk_universe_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data5.risk_universe_name !== undefined){
+let data8 = data5.risk_universe_name;
+if((typeof data8 !== "string") && (data8 !== null)){
+const err17 = {instancePath:instancePath+"/managers/" + i0+"/risk_universe_name",schemaPath:"#/definitions/UniverseManagers/properties/risk_universe_name/type",keyword:"type",params:{type: schema328.properties.risk_universe_name.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -17844,10 +17709,11 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(data7.pm !== undefined){
-let data8 = data7.pm;
-if((!((typeof data8 == "number") && (isFinite(data8)))) && (data8 !== null)){
-const err18 = {instancePath:instancePath+"/managers/" + i1+"/pm",schemaPath:"#/definitions/UniverseManagers/properties/pm/type",keyword:"type",params:{type: schema330.properties.pm.type},message:"must be number,null"};
+}
+if(data5.sm !== undefined){
+let data9 = data5.sm;
+if((!((typeof data9 == "number") && (isFinite(data9)))) && (data9 !== null)){
+const err18 = {instancePath:instancePath+"/managers/" + i0+"/sm",schemaPath:"#/definitions/UniverseManagers/properties/sm/type",keyword:"type",params:{type: schema328.properties.sm.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -17857,10 +17723,9 @@ vErrors.push(err18);
 errors++;
 }
 }
-if(data7.risk_universe_id !== undefined){
-let data9 = data7.risk_universe_id;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err19 = {instancePath:instancePath+"/managers/" + i1+"/risk_universe_id",schemaPath:"#/definitions/UniverseManagers/properties/risk_universe_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err19 = {instancePath:instancePath+"/managers/" + i0,schemaPath:"#/definitions/UniverseManagers/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -17870,10 +17735,9 @@ vErrors.push(err19);
 errors++;
 }
 }
-if(data7.risk_universe_name !== undefined){
-let data10 = data7.risk_universe_name;
-if((typeof data10 !== "string") && (data10 !== null)){
-const err20 = {instancePath:instancePath+"/managers/" + i1+"/risk_universe_name",schemaPath:"#/definitions/UniverseManagers/properties/risk_universe_name/type",keyword:"type",params:{type: schema330.properties.risk_universe_name.type},message:"must be string,null"};
+}
+else {
+const err20 = {instancePath:instancePath+"/managers",schemaPath:"#/properties/managers/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -17883,10 +17747,21 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data7.sm !== undefined){
-let data11 = data7.sm;
-if((!((typeof data11 == "number") && (isFinite(data11)))) && (data11 !== null)){
-const err21 = {instancePath:instancePath+"/managers/" + i1+"/sm",schemaPath:"#/definitions/UniverseManagers/properties/sm/type",keyword:"type",params:{type: schema330.properties.sm.type},message:"must be number,null"};
+if(data.option !== undefined){
+let data10 = data.option;
+const _errs29 = errors;
+let valid8 = false;
+const _errs30 = errors;
+if(!(validate154(data10, {instancePath:instancePath+"/option",parentData:data,parentDataProperty:"option",rootData}))){
+vErrors = vErrors === null ? validate154.errors : vErrors.concat(validate154.errors);
+errors = vErrors.length;
+}
+var _valid1 = _errs30 === errors;
+valid8 = valid8 || _valid1;
+if(!valid8){
+const _errs31 = errors;
+if(data10 !== null){
+const err21 = {instancePath:instancePath+"/option",schemaPath:"#/properties/option/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -17895,10 +17770,11 @@ vErrors.push(err21);
 }
 errors++;
 }
+var _valid1 = _errs31 === errors;
+valid8 = valid8 || _valid1;
 }
-}
-else {
-const err22 = {instancePath:instancePath+"/managers/" + i1,schemaPath:"#/definitions/UniverseManagers/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(!valid8){
+const err22 = {instancePath:instancePath+"/option",schemaPath:"#/properties/option/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -17907,10 +17783,33 @@ vErrors.push(err22);
 }
 errors++;
 }
-}
+else {
+errors = _errs29;
+if(vErrors !== null){
+if(_errs29){
+vErrors.length = _errs29;
 }
 else {
-const err23 = {instancePath:instancePath+"/managers",schemaPath:"#/properties/managers/type",keyword:"type",params:{type: "array"},message:"must be array"};
+vErrors = null;
+}
+}
+}
+}
+if(data.perp !== undefined){
+let data11 = data.perp;
+const _errs34 = errors;
+let valid9 = false;
+const _errs35 = errors;
+if(!(validate154(data11, {instancePath:instancePath+"/perp",parentData:data,parentDataProperty:"perp",rootData}))){
+vErrors = vErrors === null ? validate154.errors : vErrors.concat(validate154.errors);
+errors = vErrors.length;
+}
+var _valid2 = _errs35 === errors;
+valid9 = valid9 || _valid2;
+if(!valid9){
+const _errs36 = errors;
+if(data11 !== null){
+const err23 = {instancePath:instancePath+"/perp",schemaPath:"#/properties/perp/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -17919,40 +17818,16 @@ vErrors.push(err23);
 }
 errors++;
 }
+var _valid2 = _errs36 === errors;
+valid9 = valid9 || _valid2;
 }
-if(data.option !== undefined){
-let data12 = data.option;
-const _errs34 = errors;
-let valid11 = false;
-const _errs35 = errors;
-if(!(validate154(data12, {instancePath:instancePath+"/option",parentData:data,parentDataProperty:"option",rootData}))){
-vErrors = vErrors === null ? validate154.errors : vErrors.concat(validate154.errors);
-errors = vErrors.length;
-}
-var _valid1 = _errs35 === errors;
-valid11 = valid11 || _valid1;
-if(!valid11){
-const _errs36 = errors;
-if(data12 !== null){
-const err24 = {instancePath:instancePath+"/option",schemaPath:"#/properties/option/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(!valid9){
+const err24 = {instancePath:instancePath+"/perp",schemaPath:"#/properties/perp/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err24];
 }
 else {
 vErrors.push(err24);
-}
-errors++;
-}
-var _valid1 = _errs36 === errors;
-valid11 = valid11 || _valid1;
-}
-if(!valid11){
-const err25 = {instancePath:instancePath+"/option",schemaPath:"#/properties/option/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
 }
 errors++;
 }
@@ -17968,21 +17843,31 @@ vErrors = null;
 }
 }
 }
-if(data.perp !== undefined){
-let data13 = data.perp;
-const _errs39 = errors;
-let valid12 = false;
-const _errs40 = errors;
-if(!(validate154(data13, {instancePath:instancePath+"/perp",parentData:data,parentDataProperty:"perp",rootData}))){
-vErrors = vErrors === null ? validate154.errors : vErrors.concat(validate154.errors);
+if(data.spot !== undefined){
+let data12 = data.spot;
+if(Array.isArray(data12)){
+const len1 = data12.length;
+for(let i1=0; i1<len1; i1++){
+if(!(validate159(data12[i1], {instancePath:instancePath+"/spot/" + i1,parentData:data12,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate159.errors : vErrors.concat(validate159.errors);
 errors = vErrors.length;
 }
-var _valid2 = _errs40 === errors;
-valid12 = valid12 || _valid2;
-if(!valid12){
-const _errs41 = errors;
-if(data13 !== null){
-const err26 = {instancePath:instancePath+"/perp",schemaPath:"#/properties/perp/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/spot",schemaPath:"#/properties/spot/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -17991,72 +17876,14 @@ vErrors.push(err26);
 }
 errors++;
 }
-var _valid2 = _errs41 === errors;
-valid12 = valid12 || _valid2;
-}
-if(!valid12){
-const err27 = {instancePath:instancePath+"/perp",schemaPath:"#/properties/perp/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-else {
-errors = _errs39;
-if(vErrors !== null){
-if(_errs39){
-vErrors.length = _errs39;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.spot !== undefined){
-let data14 = data.spot;
-if(Array.isArray(data14)){
-const len2 = data14.length;
-for(let i2=0; i2<len2; i2++){
-if(!(validate159(data14[i2], {instancePath:instancePath+"/spot/" + i2,parentData:data14,parentDataProperty:i2,rootData}))){
-vErrors = vErrors === null ? validate159.errors : vErrors.concat(validate159.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err28 = {instancePath:instancePath+"/spot",schemaPath:"#/properties/spot/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-}
-}
-else {
-const err29 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
 validate153.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_OptionDetails = validate165;
-const schema342 = {"title":"OptionDetails","type":"object","required":["expiry","index","option_type","strike"],"properties":{"expiry":{"type":"integer","description":"Unix seconds."},"index":{"type":"string"},"option_type":{"type":"string","enum":["C","P"]},"strike":{"$ref":"#/definitions/Decimal"},"settlement_price":{"anyOf":[{"$ref":"#/definitions/Decimal"},{"type":"null"}]}}};
+export const schema_OptionDetails = validate163;
+const schema337 = {"title":"OptionDetails","type":"object","required":["expiry","index","option_type","strike"],"properties":{"expiry":{"type":"integer","description":"Unix seconds."},"index":{"type":"string"},"option_type":{"type":"string","enum":["C","P"]},"strike":{"$ref":"#/definitions/Decimal"},"settlement_price":{"anyOf":[{"$ref":"#/definitions/Decimal"},{"type":"null"}]}}};
 
-function validate165(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate163(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -18138,7 +17965,7 @@ vErrors.push(err6);
 errors++;
 }
 if(!((data2 === "C") || (data2 === "P"))){
-const err7 = {instancePath:instancePath+"/option_type",schemaPath:"#/properties/option_type/enum",keyword:"enum",params:{allowedValues: schema342.properties.option_type.enum},message:"must be equal to one of the allowed values"};
+const err7 = {instancePath:instancePath+"/option_type",schemaPath:"#/properties/option_type/enum",keyword:"enum",params:{allowedValues: schema337.properties.option_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -18250,14 +18077,14 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate165.errors = vErrors;
+validate163.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_PerpDetails = validate166;
-const schema345 = {"title":"PerpDetails","type":"object","required":["index","max_rate_per_hour","min_rate_per_hour","funding_rate","aggregate_funding"],"properties":{"index":{"type":"string"},"max_rate_per_hour":{"$ref":"#/definitions/Decimal"},"min_rate_per_hour":{"$ref":"#/definitions/Decimal"},"static_interest_rate":{"$ref":"#/definitions/Decimal"},"funding_rate":{"$ref":"#/definitions/Decimal"},"aggregate_funding":{"$ref":"#/definitions/Decimal"}}};
+export const schema_PerpDetails = validate164;
+const schema340 = {"title":"PerpDetails","type":"object","required":["index","max_rate_per_hour","min_rate_per_hour","funding_rate","aggregate_funding"],"properties":{"index":{"type":"string"},"max_rate_per_hour":{"$ref":"#/definitions/Decimal"},"min_rate_per_hour":{"$ref":"#/definitions/Decimal"},"static_interest_rate":{"$ref":"#/definitions/Decimal"},"funding_rate":{"$ref":"#/definitions/Decimal"},"aggregate_funding":{"$ref":"#/definitions/Decimal"}}};
 
-function validate166(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate164(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -18459,13 +18286,14 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate166.errors = vErrors;
+validate164.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_Erc20Details = validate167;
+export const schema_Erc20Details = validate165;
+const schema346 = {"title":"Erc20Details","type":"object","required":["decimals","underlying_erc20_address","borrow_index","supply_index"],"properties":{"decimals":{"type":"integer","minimum":0},"underlying_erc20_address":{"$ref":"#/definitions/Address"},"borrow_index":{"$ref":"#/definitions/Decimal"},"supply_index":{"$ref":"#/definitions/Decimal"}}};
 
-function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate165(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -18609,10 +18437,9 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.underlying_erc20 !== undefined){
-let data4 = data.underlying_erc20;
-if((typeof data4 !== "string") && (data4 !== null)){
-const err12 = {instancePath:instancePath+"/underlying_erc20",schemaPath:"#/properties/underlying_erc20/type",keyword:"type",params:{type: schema335.properties.underlying_erc20.type},message:"must be string,null"};
+}
+else {
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -18621,26 +18448,14 @@ vErrors.push(err12);
 }
 errors++;
 }
-}
-}
-else {
-const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-validate167.errors = vErrors;
+validate165.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_Instrument = validate168;
-const schema355 = {"title":"Instrument","description":"An instrument as public/get_instrument and public/get_all_instruments return it. base_asset_address\nand base_asset_sub_id are what an order's action signature commits to (the trade module's asset\nand sub id).\n","type":"object","required":["instrument_type","instrument_name","scheduled_activation","scheduled_deactivation","is_active","tick_size","minimum_amount","maximum_amount","amount_step","maker_fee_rate","taker_fee_rate","base_fee","base_currency","quote_currency","option_details","perp_details","erc20_details","base_asset_address","base_asset_sub_id","pro_rata_fraction","fifo_min_allocation","pro_rata_amount_step"],"properties":{"instrument_type":{"$ref":"#/definitions/InstrumentType"},"instrument_name":{"type":"string"},"scheduled_activation":{"type":"integer","description":"Unix seconds."},"scheduled_deactivation":{"type":"integer","description":"Unix seconds."},"is_active":{"type":"boolean"},"tick_size":{"$ref":"#/definitions/NonNegativeDecimal"},"minimum_amount":{"$ref":"#/definitions/NonNegativeDecimal"},"maximum_amount":{"$ref":"#/definitions/NonNegativeDecimal"},"amount_step":{"$ref":"#/definitions/NonNegativeDecimal"},"mark_price_fee_rate_cap":{"anyOf":[{"$ref":"#/definitions/Decimal"},{"type":"null"}]},"maker_fee_rate":{"$ref":"#/definitions/Decimal"},"taker_fee_rate":{"$ref":"#/definitions/Decimal"},"base_fee":{"$ref":"#/definitions/Decimal"},"base_currency":{"type":"string"},"quote_currency":{"type":"string"},"option_details":{"anyOf":[{"$ref":"#/definitions/OptionDetails"},{"type":"null"}]},"perp_details":{"anyOf":[{"$ref":"#/definitions/PerpDetails"},{"type":"null"}]},"erc20_details":{"anyOf":[{"$ref":"#/definitions/Erc20Details"},{"type":"null"}]},"base_asset_address":{"$ref":"#/definitions/Address"},"base_asset_sub_id":{"type":"string","pattern":"^[0-9]+$","description":"A uint256 as a decimal string."},"pro_rata_fraction":{"$ref":"#/definitions/Decimal"},"fifo_min_allocation":{"$ref":"#/definitions/Decimal"},"pro_rata_amount_step":{"$ref":"#/definitions/Decimal"}}};
+export const schema_Instrument = validate166;
+const schema350 = {"title":"Instrument","description":"An instrument as public/get_instrument and public/get_all_instruments return it. base_asset_address\nand base_asset_sub_id are what an order's action signature commits to (the trade module's asset\nand sub id).\n","type":"object","required":["instrument_type","instrument_name","scheduled_activation","scheduled_deactivation","is_active","tick_size","minimum_amount","maximum_amount","amount_step","maker_fee_rate","taker_fee_rate","base_fee","base_currency","quote_currency","option_details","perp_details","erc20_details","base_asset_address","base_asset_sub_id","pro_rata_fraction","fifo_min_allocation","pro_rata_amount_step"],"properties":{"instrument_type":{"$ref":"#/definitions/InstrumentType"},"instrument_name":{"type":"string"},"scheduled_activation":{"type":"integer","description":"Unix seconds."},"scheduled_deactivation":{"type":"integer","description":"Unix seconds."},"is_active":{"type":"boolean"},"tick_size":{"$ref":"#/definitions/NonNegativeDecimal"},"minimum_amount":{"$ref":"#/definitions/NonNegativeDecimal"},"maximum_amount":{"$ref":"#/definitions/NonNegativeDecimal"},"amount_step":{"$ref":"#/definitions/NonNegativeDecimal"},"mark_price_fee_rate_cap":{"anyOf":[{"$ref":"#/definitions/Decimal"},{"type":"null"}]},"maker_fee_rate":{"$ref":"#/definitions/Decimal"},"taker_fee_rate":{"$ref":"#/definitions/Decimal"},"base_fee":{"$ref":"#/definitions/Decimal"},"base_currency":{"type":"string"},"quote_currency":{"type":"string"},"option_details":{"anyOf":[{"$ref":"#/definitions/OptionDetails"},{"type":"null"}]},"perp_details":{"anyOf":[{"$ref":"#/definitions/PerpDetails"},{"type":"null"}]},"erc20_details":{"anyOf":[{"$ref":"#/definitions/Erc20Details"},{"type":"null"}]},"base_asset_address":{"$ref":"#/definitions/Address"},"base_asset_sub_id":{"type":"string","pattern":"^[0-9]+$","description":"A uint256 as a decimal string."},"pro_rata_fraction":{"$ref":"#/definitions/Decimal"},"fifo_min_allocation":{"$ref":"#/definitions/Decimal"},"pro_rata_amount_step":{"$ref":"#/definitions/Decimal"}}};
 
-function validate168(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate166(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -19207,8 +19022,8 @@ let data15 = data.option_details;
 const _errs45 = errors;
 let valid11 = false;
 const _errs46 = errors;
-if(!(validate165(data15, {instancePath:instancePath+"/option_details",parentData:data,parentDataProperty:"option_details",rootData}))){
-vErrors = vErrors === null ? validate165.errors : vErrors.concat(validate165.errors);
+if(!(validate163(data15, {instancePath:instancePath+"/option_details",parentData:data,parentDataProperty:"option_details",rootData}))){
+vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
 errors = vErrors.length;
 }
 var _valid1 = _errs46 === errors;
@@ -19255,8 +19070,8 @@ let data16 = data.perp_details;
 const _errs50 = errors;
 let valid12 = false;
 const _errs51 = errors;
-if(!(validate166(data16, {instancePath:instancePath+"/perp_details",parentData:data,parentDataProperty:"perp_details",rootData}))){
-vErrors = vErrors === null ? validate166.errors : vErrors.concat(validate166.errors);
+if(!(validate164(data16, {instancePath:instancePath+"/perp_details",parentData:data,parentDataProperty:"perp_details",rootData}))){
+vErrors = vErrors === null ? validate164.errors : vErrors.concat(validate164.errors);
 errors = vErrors.length;
 }
 var _valid2 = _errs51 === errors;
@@ -19303,8 +19118,8 @@ let data17 = data.erc20_details;
 const _errs55 = errors;
 let valid13 = false;
 const _errs56 = errors;
-if(!(validate160(data17, {instancePath:instancePath+"/erc20_details",parentData:data,parentDataProperty:"erc20_details",rootData}))){
-vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
+if(!(validate165(data17, {instancePath:instancePath+"/erc20_details",parentData:data,parentDataProperty:"erc20_details",rootData}))){
+vErrors = vErrors === null ? validate165.errors : vErrors.concat(validate165.errors);
 errors = vErrors.length;
 }
 var _valid3 = _errs56 === errors;
@@ -19482,14 +19297,14 @@ vErrors.push(err64);
 }
 errors++;
 }
-validate168.errors = vErrors;
+validate166.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_TickerStats = validate172;
-const schema369 = {"title":"TickerStats","description":"DailyTradingStatistics (the slim keys) and the long names ccxt reads, the same figures twice.","allOf":[{"$ref":"#/definitions/DailyTradingStatistics"},{"type":"object","required":["contract_volume","num_trades","open_interest","high","low","percent_change","usd_change"],"properties":{"contract_volume":{"$ref":"#/definitions/Decimal"},"num_trades":{"type":"string","pattern":"^[0-9]+$"},"open_interest":{"$ref":"#/definitions/Decimal"},"high":{"$ref":"#/definitions/Decimal"},"low":{"$ref":"#/definitions/Decimal"},"percent_change":{"$ref":"#/definitions/Decimal"},"usd_change":{"$ref":"#/definitions/Decimal"}}}]};
+export const schema_TickerStats = validate170;
+const schema364 = {"title":"TickerStats","description":"DailyTradingStatistics (the slim keys) and the long names ccxt reads, the same figures twice.","allOf":[{"$ref":"#/definitions/DailyTradingStatistics"},{"type":"object","required":["contract_volume","num_trades","open_interest","high","low","percent_change","usd_change"],"properties":{"contract_volume":{"$ref":"#/definitions/Decimal"},"num_trades":{"type":"string","pattern":"^[0-9]+$"},"open_interest":{"$ref":"#/definitions/Decimal"},"high":{"$ref":"#/definitions/Decimal"},"low":{"$ref":"#/definitions/Decimal"},"percent_change":{"$ref":"#/definitions/Decimal"},"usd_change":{"$ref":"#/definitions/Decimal"}}}]};
 
-function validate172(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate170(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(!(validate71(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -19753,18 +19568,18 @@ vErrors.push(err21);
 }
 errors++;
 }
-validate172.errors = vErrors;
+validate170.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_Ticker = validate174;
-const schema376 = {"title":"Ticker","description":"The result of public/get_ticker: the instrument's fields, the long ticker names ccxt reads, and\nthe slim ones (t, b, B, a, A, I, M, f, minp, maxp) derive-ts and derive-py read, one snapshot.\n","allOf":[{"$ref":"#/definitions/Instrument"},{"type":"object","required":["timestamp","best_bid_price","best_bid_amount","best_ask_price","best_ask_amount","index_price","mark_price","min_price","max_price","stats","t","b","B","a","A","I","M","minp","maxp"],"properties":{"timestamp":{"$ref":"#/definitions/Timestamp"},"best_bid_price":{"$ref":"#/definitions/Decimal"},"best_bid_amount":{"$ref":"#/definitions/Decimal"},"best_ask_price":{"$ref":"#/definitions/Decimal"},"best_ask_amount":{"$ref":"#/definitions/Decimal"},"index_price":{"$ref":"#/definitions/Decimal"},"mark_price":{"$ref":"#/definitions/Decimal"},"min_price":{"$ref":"#/definitions/Decimal"},"max_price":{"$ref":"#/definitions/Decimal"},"option_pricing":{"anyOf":[{"$ref":"#/definitions/OptionPricing"},{"type":"null"}]},"stats":{"$ref":"#/definitions/TickerStats"},"t":{"$ref":"#/definitions/Timestamp"},"b":{"$ref":"#/definitions/Decimal","description":"Best bid price."},"B":{"$ref":"#/definitions/Decimal","description":"Best bid amount."},"a":{"$ref":"#/definitions/Decimal","description":"Best ask price."},"A":{"$ref":"#/definitions/Decimal","description":"Best ask amount."},"I":{"$ref":"#/definitions/Decimal","description":"Index price."},"M":{"$ref":"#/definitions/Decimal","description":"Mark price."},"f":{"anyOf":[{"$ref":"#/definitions/Decimal"},{"type":"null"}],"description":"Funding rate (perps)."},"minp":{"$ref":"#/definitions/Decimal","description":"Lowest price an order may have."},"maxp":{"$ref":"#/definitions/Decimal","description":"Highest price an order may have."}}}]};
+export const schema_Ticker = validate172;
+const schema371 = {"title":"Ticker","description":"The result of public/get_ticker: the instrument's fields, the long ticker names ccxt reads, and\nthe slim ones (t, b, B, a, A, I, M, f, minp, maxp) derive-ts and derive-py read, one snapshot.\n","allOf":[{"$ref":"#/definitions/Instrument"},{"type":"object","required":["timestamp","best_bid_price","best_bid_amount","best_ask_price","best_ask_amount","index_price","mark_price","min_price","max_price","stats","t","b","B","a","A","I","M","minp","maxp"],"properties":{"timestamp":{"$ref":"#/definitions/Timestamp"},"best_bid_price":{"$ref":"#/definitions/Decimal"},"best_bid_amount":{"$ref":"#/definitions/Decimal"},"best_ask_price":{"$ref":"#/definitions/Decimal"},"best_ask_amount":{"$ref":"#/definitions/Decimal"},"index_price":{"$ref":"#/definitions/Decimal"},"mark_price":{"$ref":"#/definitions/Decimal"},"min_price":{"$ref":"#/definitions/Decimal"},"max_price":{"$ref":"#/definitions/Decimal"},"option_pricing":{"anyOf":[{"$ref":"#/definitions/OptionPricing"},{"type":"null"}]},"stats":{"$ref":"#/definitions/TickerStats"},"t":{"$ref":"#/definitions/Timestamp"},"b":{"$ref":"#/definitions/Decimal","description":"Best bid price."},"B":{"$ref":"#/definitions/Decimal","description":"Best bid amount."},"a":{"$ref":"#/definitions/Decimal","description":"Best ask price."},"A":{"$ref":"#/definitions/Decimal","description":"Best ask amount."},"I":{"$ref":"#/definitions/Decimal","description":"Index price."},"M":{"$ref":"#/definitions/Decimal","description":"Mark price."},"f":{"anyOf":[{"$ref":"#/definitions/Decimal"},{"type":"null"}],"description":"Funding rate (perps)."},"minp":{"$ref":"#/definitions/Decimal","description":"Lowest price an order may have."},"maxp":{"$ref":"#/definitions/Decimal","description":"Highest price an order may have."}}}]};
 
-function validate174(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate172(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!(validate168(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate168.errors : vErrors.concat(validate168.errors);
+if(!(validate166(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate166.errors : vErrors.concat(validate166.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -20492,8 +20307,8 @@ vErrors = null;
 }
 }
 if(data.stats !== undefined){
-if(!(validate172(data.stats, {instancePath:instancePath+"/stats",parentData:data,parentDataProperty:"stats",rootData}))){
-vErrors = vErrors === null ? validate172.errors : vErrors.concat(validate172.errors);
+if(!(validate170(data.stats, {instancePath:instancePath+"/stats",parentData:data,parentDataProperty:"stats",rootData}))){
+vErrors = vErrors === null ? validate170.errors : vErrors.concat(validate170.errors);
 errors = vErrors.length;
 }
 }
@@ -20809,14 +20624,14 @@ vErrors.push(err86);
 }
 errors++;
 }
-validate174.errors = vErrors;
+validate172.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_SettledPublicTrade = validate177;
-const schema397 = {"title":"SettledPublicTrade","description":"A PublicTrade with the state of its batch (public trade history, trades.{instrument_type}.{currency}.{batch_status}).","allOf":[{"$ref":"#/definitions/PublicTrade"},{"type":"object","required":["tx_status","tx_hash","batch_status"],"properties":{"tx_status":{"type":"string"},"tx_hash":{"type":"string"},"batch_status":{"$ref":"#/definitions/BatchStatus"}}}]};
+export const schema_SettledPublicTrade = validate175;
+const schema392 = {"title":"SettledPublicTrade","description":"A PublicTrade with the state of its batch (public trade history, trades.{instrument_type}.{currency}.{batch_status}).","allOf":[{"$ref":"#/definitions/PublicTrade"},{"type":"object","required":["tx_status","tx_hash","batch_status"],"properties":{"tx_status":{"type":"string"},"tx_hash":{"type":"string"},"batch_status":{"$ref":"#/definitions/BatchStatus"}}}]};
 
-function validate177(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate175(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(!(validate41(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -20912,14 +20727,14 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate177.errors = vErrors;
+validate175.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_FundingRateEntry = validate179;
-const schema399 = {"title":"FundingRateEntry","type":"object","required":["timestamp","funding_rate"],"properties":{"timestamp":{"$ref":"#/definitions/Timestamp"},"funding_rate":{"$ref":"#/definitions/Decimal"},"open":{"$ref":"#/definitions/Decimal"},"high":{"$ref":"#/definitions/Decimal"},"low":{"$ref":"#/definitions/Decimal"},"close":{"$ref":"#/definitions/Decimal"},"currency":{"type":"string"},"risk_universe_id":{"type":"integer"}}};
+export const schema_FundingRateEntry = validate177;
+const schema394 = {"title":"FundingRateEntry","type":"object","required":["timestamp","funding_rate","open","high","low","close","currency","risk_universe_id"],"properties":{"timestamp":{"$ref":"#/definitions/Timestamp"},"funding_rate":{"$ref":"#/definitions/Decimal"},"open":{"$ref":"#/definitions/Decimal"},"high":{"$ref":"#/definitions/Decimal"},"low":{"$ref":"#/definitions/Decimal"},"close":{"$ref":"#/definitions/Decimal"},"currency":{"type":"string"},"risk_universe_id":{"type":"integer"}}};
 
-function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate177(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -20943,10 +20758,8 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.timestamp !== undefined){
-let data0 = data.timestamp;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err2 = {instancePath:instancePath+"/timestamp",schemaPath:"#/definitions/Timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.open === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "open"},message:"must have required property '"+"open"+"'"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -20955,9 +20768,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 9223372036854776000 || isNaN(data0)){
-const err3 = {instancePath:instancePath+"/timestamp",schemaPath:"#/definitions/Timestamp/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9223372036854776000},message:"must be <= 9223372036854776000"};
+if(data.high === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "high"},message:"must have required property '"+"high"+"'"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -20966,8 +20778,8 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data0 < -9223372036854776000 || isNaN(data0)){
-const err4 = {instancePath:instancePath+"/timestamp",schemaPath:"#/definitions/Timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: -9223372036854776000},message:"must be >= -9223372036854776000"};
+if(data.low === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "low"},message:"must have required property '"+"low"+"'"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -20976,13 +20788,8 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-}
-if(data.funding_rate !== undefined){
-let data1 = data.funding_rate;
-if(typeof data1 === "string"){
-if(!pattern0.test(data1)){
-const err5 = {instancePath:instancePath+"/funding_rate",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(data.close === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "close"},message:"must have required property '"+"close"+"'"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -20991,9 +20798,8 @@ vErrors.push(err5);
 }
 errors++;
 }
-}
-else {
-const err6 = {instancePath:instancePath+"/funding_rate",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.currency === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "currency"},message:"must have required property '"+"currency"+"'"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -21002,12 +20808,8 @@ vErrors.push(err6);
 }
 errors++;
 }
-}
-if(data.open !== undefined){
-let data2 = data.open;
-if(typeof data2 === "string"){
-if(!pattern0.test(data2)){
-const err7 = {instancePath:instancePath+"/open",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(data.risk_universe_id === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "risk_universe_id"},message:"must have required property '"+"risk_universe_id"+"'"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -21016,9 +20818,10 @@ vErrors.push(err7);
 }
 errors++;
 }
-}
-else {
-const err8 = {instancePath:instancePath+"/open",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.timestamp !== undefined){
+let data0 = data.timestamp;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err8 = {instancePath:instancePath+"/timestamp",schemaPath:"#/definitions/Timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -21027,12 +20830,9 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-if(data.high !== undefined){
-let data3 = data.high;
-if(typeof data3 === "string"){
-if(!pattern0.test(data3)){
-const err9 = {instancePath:instancePath+"/high",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 9223372036854776000 || isNaN(data0)){
+const err9 = {instancePath:instancePath+"/timestamp",schemaPath:"#/definitions/Timestamp/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9223372036854776000},message:"must be <= 9223372036854776000"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -21041,9 +20841,8 @@ vErrors.push(err9);
 }
 errors++;
 }
-}
-else {
-const err10 = {instancePath:instancePath+"/high",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data0 < -9223372036854776000 || isNaN(data0)){
+const err10 = {instancePath:instancePath+"/timestamp",schemaPath:"#/definitions/Timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: -9223372036854776000},message:"must be >= -9223372036854776000"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -21053,11 +20852,12 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.low !== undefined){
-let data4 = data.low;
-if(typeof data4 === "string"){
-if(!pattern0.test(data4)){
-const err11 = {instancePath:instancePath+"/low",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+}
+if(data.funding_rate !== undefined){
+let data1 = data.funding_rate;
+if(typeof data1 === "string"){
+if(!pattern0.test(data1)){
+const err11 = {instancePath:instancePath+"/funding_rate",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -21068,7 +20868,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/low",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err12 = {instancePath:instancePath+"/funding_rate",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -21078,11 +20878,11 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data.close !== undefined){
-let data5 = data.close;
-if(typeof data5 === "string"){
-if(!pattern0.test(data5)){
-const err13 = {instancePath:instancePath+"/close",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(data.open !== undefined){
+let data2 = data.open;
+if(typeof data2 === "string"){
+if(!pattern0.test(data2)){
+const err13 = {instancePath:instancePath+"/open",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -21093,7 +20893,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/close",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err14 = {instancePath:instancePath+"/open",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -21103,9 +20903,11 @@ vErrors.push(err14);
 errors++;
 }
 }
-if(data.currency !== undefined){
-if(typeof data.currency !== "string"){
-const err15 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.high !== undefined){
+let data3 = data.high;
+if(typeof data3 === "string"){
+if(!pattern0.test(data3)){
+const err15 = {instancePath:instancePath+"/high",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -21115,10 +20917,8 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data.risk_universe_id !== undefined){
-let data7 = data.risk_universe_id;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err16 = {instancePath:instancePath+"/risk_universe_id",schemaPath:"#/properties/risk_universe_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err16 = {instancePath:instancePath+"/high",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -21128,9 +20928,11 @@ vErrors.push(err16);
 errors++;
 }
 }
-}
-else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.low !== undefined){
+let data4 = data.low;
+if(typeof data4 === "string"){
+if(!pattern0.test(data4)){
+const err17 = {instancePath:instancePath+"/low",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -21139,14 +20941,87 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate179.errors = vErrors;
+}
+else {
+const err18 = {instancePath:instancePath+"/low",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.close !== undefined){
+let data5 = data.close;
+if(typeof data5 === "string"){
+if(!pattern0.test(data5)){
+const err19 = {instancePath:instancePath+"/close",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/close",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.currency !== undefined){
+if(typeof data.currency !== "string"){
+const err21 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.risk_universe_id !== undefined){
+let data7 = data.risk_universe_id;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err22 = {instancePath:instancePath+"/risk_universe_id",schemaPath:"#/properties/risk_universe_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+validate177.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_Collateral = validate180;
-const schema406 = {"title":"Collateral","type":"object","required":["asset_name","asset_type","currency","amount","mark_price","mark_value"],"properties":{"asset_name":{"type":"string"},"asset_type":{"$ref":"#/definitions/InstrumentType"},"currency":{"type":"string"},"amount":{"$ref":"#/definitions/Decimal"},"mark_price":{"$ref":"#/definitions/Decimal"},"mark_value":{"$ref":"#/definitions/Decimal"},"amount_step":{"type":"string"},"average_price":{"type":"string"},"average_price_excl_fees":{"type":"string"},"creation_timestamp":{"type":"integer"},"cumulative_interest":{"type":"string"},"delta":{"type":"string"},"delta_currency":{"type":"string"},"initial_margin":{"type":"string"},"maintenance_margin":{"type":"string"},"open_orders_margin":{"type":"string"},"pending_interest":{"type":"string"},"realized_pnl":{"type":"string"},"realized_pnl_excl_fees":{"type":"string"},"total_fees":{"type":"string"},"unrealized_pnl":{"type":"string"},"unrealized_pnl_excl_fees":{"type":"string"}}};
+export const schema_Collateral = validate178;
+const schema401 = {"title":"Collateral","type":"object","required":["asset_name","asset_type","currency","amount","mark_price","mark_value","amount_step","average_price","average_price_excl_fees","creation_timestamp","cumulative_interest","delta","delta_currency","initial_margin","maintenance_margin","open_orders_margin","pending_interest","realized_pnl","realized_pnl_excl_fees","total_fees","unrealized_pnl","unrealized_pnl_excl_fees"],"properties":{"asset_name":{"type":"string"},"asset_type":{"type":"string","description":"The kind of asset held: erc20 for cash and spot tokens (the venue types an open string)."},"currency":{"type":"string"},"amount":{"$ref":"#/definitions/Decimal"},"mark_price":{"$ref":"#/definitions/Decimal"},"mark_value":{"$ref":"#/definitions/Decimal"},"amount_step":{"type":"string"},"average_price":{"type":"string"},"average_price_excl_fees":{"type":"string"},"creation_timestamp":{"type":"integer"},"cumulative_interest":{"type":"string"},"delta":{"type":"string"},"delta_currency":{"type":"string"},"initial_margin":{"type":"string"},"maintenance_margin":{"type":"string"},"open_orders_margin":{"type":"string"},"pending_interest":{"type":"string"},"realized_pnl":{"type":"string"},"realized_pnl_excl_fees":{"type":"string"},"total_fees":{"type":"string"},"unrealized_pnl":{"type":"string"},"unrealized_pnl_excl_fees":{"type":"string"}}};
 
-function validate180(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate178(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -21210,9 +21085,8 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(data.asset_name !== undefined){
-if(typeof data.asset_name !== "string"){
-const err6 = {instancePath:instancePath+"/asset_name",schemaPath:"#/properties/asset_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.amount_step === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "amount_step"},message:"must have required property '"+"amount_step"+"'"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -21221,11 +21095,8 @@ vErrors.push(err6);
 }
 errors++;
 }
-}
-if(data.asset_type !== undefined){
-let data1 = data.asset_type;
-if(typeof data1 !== "string"){
-const err7 = {instancePath:instancePath+"/asset_type",schemaPath:"#/definitions/InstrumentType/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.average_price === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "average_price"},message:"must have required property '"+"average_price"+"'"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -21234,8 +21105,8 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(!(((data1 === "erc20") || (data1 === "option")) || (data1 === "perp"))){
-const err8 = {instancePath:instancePath+"/asset_type",schemaPath:"#/definitions/InstrumentType/enum",keyword:"enum",params:{allowedValues: schema38.enum},message:"must be equal to one of the allowed values"};
+if(data.average_price_excl_fees === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "average_price_excl_fees"},message:"must have required property '"+"average_price_excl_fees"+"'"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -21244,10 +21115,8 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-if(data.currency !== undefined){
-if(typeof data.currency !== "string"){
-const err9 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.creation_timestamp === undefined){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "creation_timestamp"},message:"must have required property '"+"creation_timestamp"+"'"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -21256,12 +21125,8 @@ vErrors.push(err9);
 }
 errors++;
 }
-}
-if(data.amount !== undefined){
-let data3 = data.amount;
-if(typeof data3 === "string"){
-if(!pattern0.test(data3)){
-const err10 = {instancePath:instancePath+"/amount",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(data.cumulative_interest === undefined){
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cumulative_interest"},message:"must have required property '"+"cumulative_interest"+"'"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -21270,9 +21135,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-else {
-const err11 = {instancePath:instancePath+"/amount",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.delta === undefined){
+const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "delta"},message:"must have required property '"+"delta"+"'"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -21281,12 +21145,8 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-if(data.mark_price !== undefined){
-let data4 = data.mark_price;
-if(typeof data4 === "string"){
-if(!pattern0.test(data4)){
-const err12 = {instancePath:instancePath+"/mark_price",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(data.delta_currency === undefined){
+const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "delta_currency"},message:"must have required property '"+"delta_currency"+"'"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -21295,9 +21155,8 @@ vErrors.push(err12);
 }
 errors++;
 }
-}
-else {
-const err13 = {instancePath:instancePath+"/mark_price",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.initial_margin === undefined){
+const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "initial_margin"},message:"must have required property '"+"initial_margin"+"'"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -21306,12 +21165,8 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-if(data.mark_value !== undefined){
-let data5 = data.mark_value;
-if(typeof data5 === "string"){
-if(!pattern0.test(data5)){
-const err14 = {instancePath:instancePath+"/mark_value",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(data.maintenance_margin === undefined){
+const err14 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "maintenance_margin"},message:"must have required property '"+"maintenance_margin"+"'"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -21320,9 +21175,8 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-else {
-const err15 = {instancePath:instancePath+"/mark_value",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.open_orders_margin === undefined){
+const err15 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "open_orders_margin"},message:"must have required property '"+"open_orders_margin"+"'"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -21331,10 +21185,8 @@ vErrors.push(err15);
 }
 errors++;
 }
-}
-if(data.amount_step !== undefined){
-if(typeof data.amount_step !== "string"){
-const err16 = {instancePath:instancePath+"/amount_step",schemaPath:"#/properties/amount_step/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.pending_interest === undefined){
+const err16 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pending_interest"},message:"must have required property '"+"pending_interest"+"'"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -21343,10 +21195,8 @@ vErrors.push(err16);
 }
 errors++;
 }
-}
-if(data.average_price !== undefined){
-if(typeof data.average_price !== "string"){
-const err17 = {instancePath:instancePath+"/average_price",schemaPath:"#/properties/average_price/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.realized_pnl === undefined){
+const err17 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "realized_pnl"},message:"must have required property '"+"realized_pnl"+"'"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -21355,10 +21205,8 @@ vErrors.push(err17);
 }
 errors++;
 }
-}
-if(data.average_price_excl_fees !== undefined){
-if(typeof data.average_price_excl_fees !== "string"){
-const err18 = {instancePath:instancePath+"/average_price_excl_fees",schemaPath:"#/properties/average_price_excl_fees/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.realized_pnl_excl_fees === undefined){
+const err18 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "realized_pnl_excl_fees"},message:"must have required property '"+"realized_pnl_excl_fees"+"'"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -21367,11 +21215,8 @@ vErrors.push(err18);
 }
 errors++;
 }
-}
-if(data.creation_timestamp !== undefined){
-let data9 = data.creation_timestamp;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err19 = {instancePath:instancePath+"/creation_timestamp",schemaPath:"#/properties/creation_timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.total_fees === undefined){
+const err19 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total_fees"},message:"must have required property '"+"total_fees"+"'"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -21380,10 +21225,8 @@ vErrors.push(err19);
 }
 errors++;
 }
-}
-if(data.cumulative_interest !== undefined){
-if(typeof data.cumulative_interest !== "string"){
-const err20 = {instancePath:instancePath+"/cumulative_interest",schemaPath:"#/properties/cumulative_interest/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.unrealized_pnl === undefined){
+const err20 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "unrealized_pnl"},message:"must have required property '"+"unrealized_pnl"+"'"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -21392,10 +21235,8 @@ vErrors.push(err20);
 }
 errors++;
 }
-}
-if(data.delta !== undefined){
-if(typeof data.delta !== "string"){
-const err21 = {instancePath:instancePath+"/delta",schemaPath:"#/properties/delta/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.unrealized_pnl_excl_fees === undefined){
+const err21 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "unrealized_pnl_excl_fees"},message:"must have required property '"+"unrealized_pnl_excl_fees"+"'"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -21404,10 +21245,9 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-if(data.delta_currency !== undefined){
-if(typeof data.delta_currency !== "string"){
-const err22 = {instancePath:instancePath+"/delta_currency",schemaPath:"#/properties/delta_currency/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.asset_name !== undefined){
+if(typeof data.asset_name !== "string"){
+const err22 = {instancePath:instancePath+"/asset_name",schemaPath:"#/properties/asset_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -21417,9 +21257,9 @@ vErrors.push(err22);
 errors++;
 }
 }
-if(data.initial_margin !== undefined){
-if(typeof data.initial_margin !== "string"){
-const err23 = {instancePath:instancePath+"/initial_margin",schemaPath:"#/properties/initial_margin/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.asset_type !== undefined){
+if(typeof data.asset_type !== "string"){
+const err23 = {instancePath:instancePath+"/asset_type",schemaPath:"#/properties/asset_type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -21429,9 +21269,9 @@ vErrors.push(err23);
 errors++;
 }
 }
-if(data.maintenance_margin !== undefined){
-if(typeof data.maintenance_margin !== "string"){
-const err24 = {instancePath:instancePath+"/maintenance_margin",schemaPath:"#/properties/maintenance_margin/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.currency !== undefined){
+if(typeof data.currency !== "string"){
+const err24 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -21441,9 +21281,11 @@ vErrors.push(err24);
 errors++;
 }
 }
-if(data.open_orders_margin !== undefined){
-if(typeof data.open_orders_margin !== "string"){
-const err25 = {instancePath:instancePath+"/open_orders_margin",schemaPath:"#/properties/open_orders_margin/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.amount !== undefined){
+let data3 = data.amount;
+if(typeof data3 === "string"){
+if(!pattern0.test(data3)){
+const err25 = {instancePath:instancePath+"/amount",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -21453,9 +21295,8 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data.pending_interest !== undefined){
-if(typeof data.pending_interest !== "string"){
-const err26 = {instancePath:instancePath+"/pending_interest",schemaPath:"#/properties/pending_interest/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err26 = {instancePath:instancePath+"/amount",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -21465,9 +21306,11 @@ vErrors.push(err26);
 errors++;
 }
 }
-if(data.realized_pnl !== undefined){
-if(typeof data.realized_pnl !== "string"){
-const err27 = {instancePath:instancePath+"/realized_pnl",schemaPath:"#/properties/realized_pnl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.mark_price !== undefined){
+let data4 = data.mark_price;
+if(typeof data4 === "string"){
+if(!pattern0.test(data4)){
+const err27 = {instancePath:instancePath+"/mark_price",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -21477,9 +21320,8 @@ vErrors.push(err27);
 errors++;
 }
 }
-if(data.realized_pnl_excl_fees !== undefined){
-if(typeof data.realized_pnl_excl_fees !== "string"){
-const err28 = {instancePath:instancePath+"/realized_pnl_excl_fees",schemaPath:"#/properties/realized_pnl_excl_fees/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err28 = {instancePath:instancePath+"/mark_price",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -21489,9 +21331,11 @@ vErrors.push(err28);
 errors++;
 }
 }
-if(data.total_fees !== undefined){
-if(typeof data.total_fees !== "string"){
-const err29 = {instancePath:instancePath+"/total_fees",schemaPath:"#/properties/total_fees/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.mark_value !== undefined){
+let data5 = data.mark_value;
+if(typeof data5 === "string"){
+if(!pattern0.test(data5)){
+const err29 = {instancePath:instancePath+"/mark_value",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -21501,9 +21345,8 @@ vErrors.push(err29);
 errors++;
 }
 }
-if(data.unrealized_pnl !== undefined){
-if(typeof data.unrealized_pnl !== "string"){
-const err30 = {instancePath:instancePath+"/unrealized_pnl",schemaPath:"#/properties/unrealized_pnl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err30 = {instancePath:instancePath+"/mark_value",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -21513,9 +21356,9 @@ vErrors.push(err30);
 errors++;
 }
 }
-if(data.unrealized_pnl_excl_fees !== undefined){
-if(typeof data.unrealized_pnl_excl_fees !== "string"){
-const err31 = {instancePath:instancePath+"/unrealized_pnl_excl_fees",schemaPath:"#/properties/unrealized_pnl_excl_fees/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.amount_step !== undefined){
+if(typeof data.amount_step !== "string"){
+const err31 = {instancePath:instancePath+"/amount_step",schemaPath:"#/properties/amount_step/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -21525,9 +21368,9 @@ vErrors.push(err31);
 errors++;
 }
 }
-}
-else {
-const err32 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.average_price !== undefined){
+if(typeof data.average_price !== "string"){
+const err32 = {instancePath:instancePath+"/average_price",schemaPath:"#/properties/average_price/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -21536,14 +21379,195 @@ vErrors.push(err32);
 }
 errors++;
 }
-validate180.errors = vErrors;
+}
+if(data.average_price_excl_fees !== undefined){
+if(typeof data.average_price_excl_fees !== "string"){
+const err33 = {instancePath:instancePath+"/average_price_excl_fees",schemaPath:"#/properties/average_price_excl_fees/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data.creation_timestamp !== undefined){
+let data9 = data.creation_timestamp;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err34 = {instancePath:instancePath+"/creation_timestamp",schemaPath:"#/properties/creation_timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data.cumulative_interest !== undefined){
+if(typeof data.cumulative_interest !== "string"){
+const err35 = {instancePath:instancePath+"/cumulative_interest",schemaPath:"#/properties/cumulative_interest/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data.delta !== undefined){
+if(typeof data.delta !== "string"){
+const err36 = {instancePath:instancePath+"/delta",schemaPath:"#/properties/delta/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data.delta_currency !== undefined){
+if(typeof data.delta_currency !== "string"){
+const err37 = {instancePath:instancePath+"/delta_currency",schemaPath:"#/properties/delta_currency/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data.initial_margin !== undefined){
+if(typeof data.initial_margin !== "string"){
+const err38 = {instancePath:instancePath+"/initial_margin",schemaPath:"#/properties/initial_margin/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data.maintenance_margin !== undefined){
+if(typeof data.maintenance_margin !== "string"){
+const err39 = {instancePath:instancePath+"/maintenance_margin",schemaPath:"#/properties/maintenance_margin/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+if(data.open_orders_margin !== undefined){
+if(typeof data.open_orders_margin !== "string"){
+const err40 = {instancePath:instancePath+"/open_orders_margin",schemaPath:"#/properties/open_orders_margin/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+if(data.pending_interest !== undefined){
+if(typeof data.pending_interest !== "string"){
+const err41 = {instancePath:instancePath+"/pending_interest",schemaPath:"#/properties/pending_interest/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+if(data.realized_pnl !== undefined){
+if(typeof data.realized_pnl !== "string"){
+const err42 = {instancePath:instancePath+"/realized_pnl",schemaPath:"#/properties/realized_pnl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+if(data.realized_pnl_excl_fees !== undefined){
+if(typeof data.realized_pnl_excl_fees !== "string"){
+const err43 = {instancePath:instancePath+"/realized_pnl_excl_fees",schemaPath:"#/properties/realized_pnl_excl_fees/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+if(data.total_fees !== undefined){
+if(typeof data.total_fees !== "string"){
+const err44 = {instancePath:instancePath+"/total_fees",schemaPath:"#/properties/total_fees/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+if(data.unrealized_pnl !== undefined){
+if(typeof data.unrealized_pnl !== "string"){
+const err45 = {instancePath:instancePath+"/unrealized_pnl",schemaPath:"#/properties/unrealized_pnl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+if(data.unrealized_pnl_excl_fees !== undefined){
+if(typeof data.unrealized_pnl_excl_fees !== "string"){
+const err46 = {instancePath:instancePath+"/unrealized_pnl_excl_fees",schemaPath:"#/properties/unrealized_pnl_excl_fees/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+}
+else {
+const err47 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+validate178.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_Position = validate181;
-const schema411 = {"title":"Position","type":"object","required":["instrument_name","instrument_type","amount","average_price","mark_price","mark_value","unrealized_pnl","realized_pnl"],"properties":{"instrument_name":{"type":"string"},"instrument_type":{"$ref":"#/definitions/InstrumentType"},"amount":{"$ref":"#/definitions/Decimal"},"average_price":{"$ref":"#/definitions/Decimal"},"mark_price":{"$ref":"#/definitions/Decimal"},"mark_value":{"$ref":"#/definitions/Decimal"},"unrealized_pnl":{"$ref":"#/definitions/Decimal"},"realized_pnl":{"$ref":"#/definitions/Decimal"},"amount_step":{"type":"string"},"average_price_excl_fees":{"type":"string"},"creation_timestamp":{"type":"integer"},"cumulative_funding":{"type":"string"},"delta":{"type":"string"},"gamma":{"type":"string"},"index_price":{"type":"string"},"initial_margin":{"type":"string"},"leverage":{"type":["string","null"]},"liquidation_price":{"type":["string","null"]},"maintenance_margin":{"type":"string"},"net_settlements":{"type":"string"},"open_orders_margin":{"type":"string"},"pending_funding":{"type":"string"},"realized_pnl_excl_fees":{"type":"string"},"theta":{"type":"string"},"total_fees":{"type":"string"},"unrealized_pnl_excl_fees":{"type":"string"},"vega":{"type":"string"}}};
+export const schema_Position = validate179;
+const schema405 = {"title":"Position","type":"object","required":["instrument_name","instrument_type","amount","average_price","mark_price","mark_value","unrealized_pnl","realized_pnl","amount_step","average_price_excl_fees","creation_timestamp","cumulative_funding","delta","gamma","index_price","initial_margin","maintenance_margin","net_settlements","open_orders_margin","pending_funding","realized_pnl_excl_fees","theta","total_fees","unrealized_pnl_excl_fees","vega"],"properties":{"instrument_name":{"type":"string"},"instrument_type":{"$ref":"#/definitions/InstrumentType"},"amount":{"$ref":"#/definitions/Decimal"},"average_price":{"$ref":"#/definitions/Decimal"},"mark_price":{"$ref":"#/definitions/Decimal"},"mark_value":{"$ref":"#/definitions/Decimal"},"unrealized_pnl":{"$ref":"#/definitions/Decimal"},"realized_pnl":{"$ref":"#/definitions/Decimal"},"amount_step":{"type":"string"},"average_price_excl_fees":{"type":"string"},"creation_timestamp":{"type":"integer"},"cumulative_funding":{"type":"string"},"delta":{"type":"string"},"gamma":{"type":"string"},"index_price":{"type":"string"},"initial_margin":{"type":"string"},"leverage":{"type":["string","null"]},"liquidation_price":{"type":["string","null"]},"maintenance_margin":{"type":"string"},"net_settlements":{"type":"string"},"open_orders_margin":{"type":"string"},"pending_funding":{"type":"string"},"realized_pnl_excl_fees":{"type":"string"},"theta":{"type":"string"},"total_fees":{"type":"string"},"unrealized_pnl_excl_fees":{"type":"string"},"vega":{"type":"string"}}};
 
-function validate181(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -21627,9 +21651,8 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(data.instrument_name !== undefined){
-if(typeof data.instrument_name !== "string"){
-const err8 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/properties/instrument_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.amount_step === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "amount_step"},message:"must have required property '"+"amount_step"+"'"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -21638,11 +21661,8 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-if(data.instrument_type !== undefined){
-let data1 = data.instrument_type;
-if(typeof data1 !== "string"){
-const err9 = {instancePath:instancePath+"/instrument_type",schemaPath:"#/definitions/InstrumentType/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.average_price_excl_fees === undefined){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "average_price_excl_fees"},message:"must have required property '"+"average_price_excl_fees"+"'"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -21651,8 +21671,8 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(!(((data1 === "erc20") || (data1 === "option")) || (data1 === "perp"))){
-const err10 = {instancePath:instancePath+"/instrument_type",schemaPath:"#/definitions/InstrumentType/enum",keyword:"enum",params:{allowedValues: schema38.enum},message:"must be equal to one of the allowed values"};
+if(data.creation_timestamp === undefined){
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "creation_timestamp"},message:"must have required property '"+"creation_timestamp"+"'"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -21661,12 +21681,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-if(data.amount !== undefined){
-let data2 = data.amount;
-if(typeof data2 === "string"){
-if(!pattern0.test(data2)){
-const err11 = {instancePath:instancePath+"/amount",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(data.cumulative_funding === undefined){
+const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cumulative_funding"},message:"must have required property '"+"cumulative_funding"+"'"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -21675,9 +21691,8 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-else {
-const err12 = {instancePath:instancePath+"/amount",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.delta === undefined){
+const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "delta"},message:"must have required property '"+"delta"+"'"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -21686,12 +21701,8 @@ vErrors.push(err12);
 }
 errors++;
 }
-}
-if(data.average_price !== undefined){
-let data3 = data.average_price;
-if(typeof data3 === "string"){
-if(!pattern0.test(data3)){
-const err13 = {instancePath:instancePath+"/average_price",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(data.gamma === undefined){
+const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "gamma"},message:"must have required property '"+"gamma"+"'"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -21700,9 +21711,8 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-else {
-const err14 = {instancePath:instancePath+"/average_price",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.index_price === undefined){
+const err14 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "index_price"},message:"must have required property '"+"index_price"+"'"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -21711,12 +21721,8 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-if(data.mark_price !== undefined){
-let data4 = data.mark_price;
-if(typeof data4 === "string"){
-if(!pattern0.test(data4)){
-const err15 = {instancePath:instancePath+"/mark_price",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(data.initial_margin === undefined){
+const err15 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "initial_margin"},message:"must have required property '"+"initial_margin"+"'"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -21725,9 +21731,8 @@ vErrors.push(err15);
 }
 errors++;
 }
-}
-else {
-const err16 = {instancePath:instancePath+"/mark_price",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.maintenance_margin === undefined){
+const err16 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "maintenance_margin"},message:"must have required property '"+"maintenance_margin"+"'"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -21736,12 +21741,8 @@ vErrors.push(err16);
 }
 errors++;
 }
-}
-if(data.mark_value !== undefined){
-let data5 = data.mark_value;
-if(typeof data5 === "string"){
-if(!pattern0.test(data5)){
-const err17 = {instancePath:instancePath+"/mark_value",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(data.net_settlements === undefined){
+const err17 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "net_settlements"},message:"must have required property '"+"net_settlements"+"'"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -21750,9 +21751,8 @@ vErrors.push(err17);
 }
 errors++;
 }
-}
-else {
-const err18 = {instancePath:instancePath+"/mark_value",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.open_orders_margin === undefined){
+const err18 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "open_orders_margin"},message:"must have required property '"+"open_orders_margin"+"'"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -21761,12 +21761,8 @@ vErrors.push(err18);
 }
 errors++;
 }
-}
-if(data.unrealized_pnl !== undefined){
-let data6 = data.unrealized_pnl;
-if(typeof data6 === "string"){
-if(!pattern0.test(data6)){
-const err19 = {instancePath:instancePath+"/unrealized_pnl",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(data.pending_funding === undefined){
+const err19 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pending_funding"},message:"must have required property '"+"pending_funding"+"'"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -21775,9 +21771,8 @@ vErrors.push(err19);
 }
 errors++;
 }
-}
-else {
-const err20 = {instancePath:instancePath+"/unrealized_pnl",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.realized_pnl_excl_fees === undefined){
+const err20 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "realized_pnl_excl_fees"},message:"must have required property '"+"realized_pnl_excl_fees"+"'"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -21786,12 +21781,8 @@ vErrors.push(err20);
 }
 errors++;
 }
-}
-if(data.realized_pnl !== undefined){
-let data7 = data.realized_pnl;
-if(typeof data7 === "string"){
-if(!pattern0.test(data7)){
-const err21 = {instancePath:instancePath+"/realized_pnl",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(data.theta === undefined){
+const err21 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "theta"},message:"must have required property '"+"theta"+"'"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -21800,9 +21791,8 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-else {
-const err22 = {instancePath:instancePath+"/realized_pnl",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.total_fees === undefined){
+const err22 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total_fees"},message:"must have required property '"+"total_fees"+"'"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -21811,10 +21801,8 @@ vErrors.push(err22);
 }
 errors++;
 }
-}
-if(data.amount_step !== undefined){
-if(typeof data.amount_step !== "string"){
-const err23 = {instancePath:instancePath+"/amount_step",schemaPath:"#/properties/amount_step/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.unrealized_pnl_excl_fees === undefined){
+const err23 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "unrealized_pnl_excl_fees"},message:"must have required property '"+"unrealized_pnl_excl_fees"+"'"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -21823,10 +21811,8 @@ vErrors.push(err23);
 }
 errors++;
 }
-}
-if(data.average_price_excl_fees !== undefined){
-if(typeof data.average_price_excl_fees !== "string"){
-const err24 = {instancePath:instancePath+"/average_price_excl_fees",schemaPath:"#/properties/average_price_excl_fees/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.vega === undefined){
+const err24 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "vega"},message:"must have required property '"+"vega"+"'"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -21835,11 +21821,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-}
-if(data.creation_timestamp !== undefined){
-let data10 = data.creation_timestamp;
-if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err25 = {instancePath:instancePath+"/creation_timestamp",schemaPath:"#/properties/creation_timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.instrument_name !== undefined){
+if(typeof data.instrument_name !== "string"){
+const err25 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/properties/instrument_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -21849,9 +21833,10 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data.cumulative_funding !== undefined){
-if(typeof data.cumulative_funding !== "string"){
-const err26 = {instancePath:instancePath+"/cumulative_funding",schemaPath:"#/properties/cumulative_funding/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.instrument_type !== undefined){
+let data1 = data.instrument_type;
+if(typeof data1 !== "string"){
+const err26 = {instancePath:instancePath+"/instrument_type",schemaPath:"#/definitions/InstrumentType/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -21860,10 +21845,8 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-if(data.delta !== undefined){
-if(typeof data.delta !== "string"){
-const err27 = {instancePath:instancePath+"/delta",schemaPath:"#/properties/delta/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!(((data1 === "erc20") || (data1 === "option")) || (data1 === "perp"))){
+const err27 = {instancePath:instancePath+"/instrument_type",schemaPath:"#/definitions/InstrumentType/enum",keyword:"enum",params:{allowedValues: schema38.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -21873,9 +21856,11 @@ vErrors.push(err27);
 errors++;
 }
 }
-if(data.gamma !== undefined){
-if(typeof data.gamma !== "string"){
-const err28 = {instancePath:instancePath+"/gamma",schemaPath:"#/properties/gamma/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.amount !== undefined){
+let data2 = data.amount;
+if(typeof data2 === "string"){
+if(!pattern0.test(data2)){
+const err28 = {instancePath:instancePath+"/amount",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -21885,9 +21870,8 @@ vErrors.push(err28);
 errors++;
 }
 }
-if(data.index_price !== undefined){
-if(typeof data.index_price !== "string"){
-const err29 = {instancePath:instancePath+"/index_price",schemaPath:"#/properties/index_price/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err29 = {instancePath:instancePath+"/amount",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -21897,9 +21881,11 @@ vErrors.push(err29);
 errors++;
 }
 }
-if(data.initial_margin !== undefined){
-if(typeof data.initial_margin !== "string"){
-const err30 = {instancePath:instancePath+"/initial_margin",schemaPath:"#/properties/initial_margin/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.average_price !== undefined){
+let data3 = data.average_price;
+if(typeof data3 === "string"){
+if(!pattern0.test(data3)){
+const err30 = {instancePath:instancePath+"/average_price",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -21909,10 +21895,8 @@ vErrors.push(err30);
 errors++;
 }
 }
-if(data.leverage !== undefined){
-let data16 = data.leverage;
-if((typeof data16 !== "string") && (data16 !== null)){
-const err31 = {instancePath:instancePath+"/leverage",schemaPath:"#/properties/leverage/type",keyword:"type",params:{type: schema411.properties.leverage.type},message:"must be string,null"};
+else {
+const err31 = {instancePath:instancePath+"/average_price",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -21922,10 +21906,11 @@ vErrors.push(err31);
 errors++;
 }
 }
-if(data.liquidation_price !== undefined){
-let data17 = data.liquidation_price;
-if((typeof data17 !== "string") && (data17 !== null)){
-const err32 = {instancePath:instancePath+"/liquidation_price",schemaPath:"#/properties/liquidation_price/type",keyword:"type",params:{type: schema411.properties.liquidation_price.type},message:"must be string,null"};
+if(data.mark_price !== undefined){
+let data4 = data.mark_price;
+if(typeof data4 === "string"){
+if(!pattern0.test(data4)){
+const err32 = {instancePath:instancePath+"/mark_price",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -21935,9 +21920,8 @@ vErrors.push(err32);
 errors++;
 }
 }
-if(data.maintenance_margin !== undefined){
-if(typeof data.maintenance_margin !== "string"){
-const err33 = {instancePath:instancePath+"/maintenance_margin",schemaPath:"#/properties/maintenance_margin/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err33 = {instancePath:instancePath+"/mark_price",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -21947,9 +21931,11 @@ vErrors.push(err33);
 errors++;
 }
 }
-if(data.net_settlements !== undefined){
-if(typeof data.net_settlements !== "string"){
-const err34 = {instancePath:instancePath+"/net_settlements",schemaPath:"#/properties/net_settlements/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.mark_value !== undefined){
+let data5 = data.mark_value;
+if(typeof data5 === "string"){
+if(!pattern0.test(data5)){
+const err34 = {instancePath:instancePath+"/mark_value",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -21959,9 +21945,8 @@ vErrors.push(err34);
 errors++;
 }
 }
-if(data.open_orders_margin !== undefined){
-if(typeof data.open_orders_margin !== "string"){
-const err35 = {instancePath:instancePath+"/open_orders_margin",schemaPath:"#/properties/open_orders_margin/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err35 = {instancePath:instancePath+"/mark_value",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -21971,9 +21956,11 @@ vErrors.push(err35);
 errors++;
 }
 }
-if(data.pending_funding !== undefined){
-if(typeof data.pending_funding !== "string"){
-const err36 = {instancePath:instancePath+"/pending_funding",schemaPath:"#/properties/pending_funding/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.unrealized_pnl !== undefined){
+let data6 = data.unrealized_pnl;
+if(typeof data6 === "string"){
+if(!pattern0.test(data6)){
+const err36 = {instancePath:instancePath+"/unrealized_pnl",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -21983,9 +21970,8 @@ vErrors.push(err36);
 errors++;
 }
 }
-if(data.realized_pnl_excl_fees !== undefined){
-if(typeof data.realized_pnl_excl_fees !== "string"){
-const err37 = {instancePath:instancePath+"/realized_pnl_excl_fees",schemaPath:"#/properties/realized_pnl_excl_fees/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err37 = {instancePath:instancePath+"/unrealized_pnl",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -21995,9 +21981,11 @@ vErrors.push(err37);
 errors++;
 }
 }
-if(data.theta !== undefined){
-if(typeof data.theta !== "string"){
-const err38 = {instancePath:instancePath+"/theta",schemaPath:"#/properties/theta/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.realized_pnl !== undefined){
+let data7 = data.realized_pnl;
+if(typeof data7 === "string"){
+if(!pattern0.test(data7)){
+const err38 = {instancePath:instancePath+"/realized_pnl",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -22007,9 +21995,8 @@ vErrors.push(err38);
 errors++;
 }
 }
-if(data.total_fees !== undefined){
-if(typeof data.total_fees !== "string"){
-const err39 = {instancePath:instancePath+"/total_fees",schemaPath:"#/properties/total_fees/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err39 = {instancePath:instancePath+"/realized_pnl",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -22019,9 +22006,9 @@ vErrors.push(err39);
 errors++;
 }
 }
-if(data.unrealized_pnl_excl_fees !== undefined){
-if(typeof data.unrealized_pnl_excl_fees !== "string"){
-const err40 = {instancePath:instancePath+"/unrealized_pnl_excl_fees",schemaPath:"#/properties/unrealized_pnl_excl_fees/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.amount_step !== undefined){
+if(typeof data.amount_step !== "string"){
+const err40 = {instancePath:instancePath+"/amount_step",schemaPath:"#/properties/amount_step/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -22031,9 +22018,9 @@ vErrors.push(err40);
 errors++;
 }
 }
-if(data.vega !== undefined){
-if(typeof data.vega !== "string"){
-const err41 = {instancePath:instancePath+"/vega",schemaPath:"#/properties/vega/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.average_price_excl_fees !== undefined){
+if(typeof data.average_price_excl_fees !== "string"){
+const err41 = {instancePath:instancePath+"/average_price_excl_fees",schemaPath:"#/properties/average_price_excl_fees/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -22043,9 +22030,10 @@ vErrors.push(err41);
 errors++;
 }
 }
-}
-else {
-const err42 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.creation_timestamp !== undefined){
+let data10 = data.creation_timestamp;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+const err42 = {instancePath:instancePath+"/creation_timestamp",schemaPath:"#/properties/creation_timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -22054,15 +22042,221 @@ vErrors.push(err42);
 }
 errors++;
 }
-validate181.errors = vErrors;
+}
+if(data.cumulative_funding !== undefined){
+if(typeof data.cumulative_funding !== "string"){
+const err43 = {instancePath:instancePath+"/cumulative_funding",schemaPath:"#/properties/cumulative_funding/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+if(data.delta !== undefined){
+if(typeof data.delta !== "string"){
+const err44 = {instancePath:instancePath+"/delta",schemaPath:"#/properties/delta/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+if(data.gamma !== undefined){
+if(typeof data.gamma !== "string"){
+const err45 = {instancePath:instancePath+"/gamma",schemaPath:"#/properties/gamma/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+if(data.index_price !== undefined){
+if(typeof data.index_price !== "string"){
+const err46 = {instancePath:instancePath+"/index_price",schemaPath:"#/properties/index_price/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+if(data.initial_margin !== undefined){
+if(typeof data.initial_margin !== "string"){
+const err47 = {instancePath:instancePath+"/initial_margin",schemaPath:"#/properties/initial_margin/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+if(data.leverage !== undefined){
+let data16 = data.leverage;
+if((typeof data16 !== "string") && (data16 !== null)){
+const err48 = {instancePath:instancePath+"/leverage",schemaPath:"#/properties/leverage/type",keyword:"type",params:{type: schema405.properties.leverage.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+if(data.liquidation_price !== undefined){
+let data17 = data.liquidation_price;
+if((typeof data17 !== "string") && (data17 !== null)){
+const err49 = {instancePath:instancePath+"/liquidation_price",schemaPath:"#/properties/liquidation_price/type",keyword:"type",params:{type: schema405.properties.liquidation_price.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+if(data.maintenance_margin !== undefined){
+if(typeof data.maintenance_margin !== "string"){
+const err50 = {instancePath:instancePath+"/maintenance_margin",schemaPath:"#/properties/maintenance_margin/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+if(data.net_settlements !== undefined){
+if(typeof data.net_settlements !== "string"){
+const err51 = {instancePath:instancePath+"/net_settlements",schemaPath:"#/properties/net_settlements/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+if(data.open_orders_margin !== undefined){
+if(typeof data.open_orders_margin !== "string"){
+const err52 = {instancePath:instancePath+"/open_orders_margin",schemaPath:"#/properties/open_orders_margin/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+if(data.pending_funding !== undefined){
+if(typeof data.pending_funding !== "string"){
+const err53 = {instancePath:instancePath+"/pending_funding",schemaPath:"#/properties/pending_funding/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+if(data.realized_pnl_excl_fees !== undefined){
+if(typeof data.realized_pnl_excl_fees !== "string"){
+const err54 = {instancePath:instancePath+"/realized_pnl_excl_fees",schemaPath:"#/properties/realized_pnl_excl_fees/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+if(data.theta !== undefined){
+if(typeof data.theta !== "string"){
+const err55 = {instancePath:instancePath+"/theta",schemaPath:"#/properties/theta/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+if(data.total_fees !== undefined){
+if(typeof data.total_fees !== "string"){
+const err56 = {instancePath:instancePath+"/total_fees",schemaPath:"#/properties/total_fees/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+if(data.unrealized_pnl_excl_fees !== undefined){
+if(typeof data.unrealized_pnl_excl_fees !== "string"){
+const err57 = {instancePath:instancePath+"/unrealized_pnl_excl_fees",schemaPath:"#/properties/unrealized_pnl_excl_fees/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+if(data.vega !== undefined){
+if(typeof data.vega !== "string"){
+const err58 = {instancePath:instancePath+"/vega",schemaPath:"#/properties/vega/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+}
+else {
+const err59 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+validate179.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_Portfolio = validate182;
-const schema419 = {"title":"Portfolio","description":"One subaccount with its collaterals, positions, open orders and margins.","type":"object","required":["subaccount_id","label","margin_type","is_under_liquidation","subaccount_value","collaterals_value","positions_value","initial_margin","maintenance_margin","collaterals_initial_margin","collaterals_maintenance_margin","positions_initial_margin","positions_maintenance_margin","open_orders_margin","projected_margin_change","open_orders","positions","collaterals"],"properties":{"subaccount_id":{"$ref":"#/definitions/Int64"},"label":{"type":"string"},"margin_type":{"type":"string"},"is_under_liquidation":{"type":"boolean"},"subaccount_value":{"$ref":"#/definitions/Decimal"},"collaterals_value":{"$ref":"#/definitions/Decimal"},"positions_value":{"$ref":"#/definitions/Decimal"},"initial_margin":{"$ref":"#/definitions/Decimal"},"maintenance_margin":{"$ref":"#/definitions/Decimal"},"collaterals_initial_margin":{"$ref":"#/definitions/Decimal"},"collaterals_maintenance_margin":{"$ref":"#/definitions/Decimal"},"positions_initial_margin":{"$ref":"#/definitions/Decimal"},"positions_maintenance_margin":{"$ref":"#/definitions/Decimal"},"open_orders_margin":{"$ref":"#/definitions/Decimal"},"projected_margin_change":{"$ref":"#/definitions/Decimal"},"open_orders":{"type":"array","items":{"$ref":"#/definitions/Order"}},"positions":{"type":"array","items":{"$ref":"#/definitions/Position"}},"collaterals":{"type":"array","items":{"$ref":"#/definitions/Collateral"}},"currency":{"type":"array","items":{"type":"string"}},"failed_to_fetch":{"type":"boolean"},"manager_id":{"type":"integer"},"risk_universe_id":{"type":"integer"},"vault_deposit_holds":{"type":"array","items":{"$ref":"#/definitions/VaultDepositHoldResponse"}}}};
-const schema432 = {"title":"VaultDepositHoldResponse","description":"VaultDepositHoldResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","asset_name","currency","vault_id"],"properties":{"amount":{"type":"string"},"asset_name":{"type":"string"},"currency":{"type":"string"},"vault_id":{"type":"integer"}}};
+export const schema_Portfolio = validate180;
+const schema413 = {"title":"Portfolio","description":"One subaccount with its collaterals, positions, open orders and margins.","type":"object","required":["subaccount_id","label","margin_type","is_under_liquidation","subaccount_value","collaterals_value","positions_value","initial_margin","maintenance_margin","collaterals_initial_margin","collaterals_maintenance_margin","positions_initial_margin","positions_maintenance_margin","open_orders_margin","projected_margin_change","open_orders","positions","collaterals","currency","failed_to_fetch","manager_id","risk_universe_id","vault_deposit_holds"],"properties":{"subaccount_id":{"$ref":"#/definitions/Int64"},"label":{"type":"string"},"margin_type":{"type":"string"},"is_under_liquidation":{"type":"boolean"},"subaccount_value":{"$ref":"#/definitions/Decimal"},"collaterals_value":{"$ref":"#/definitions/Decimal"},"positions_value":{"$ref":"#/definitions/Decimal"},"initial_margin":{"$ref":"#/definitions/Decimal"},"maintenance_margin":{"$ref":"#/definitions/Decimal"},"collaterals_initial_margin":{"$ref":"#/definitions/Decimal"},"collaterals_maintenance_margin":{"$ref":"#/definitions/Decimal"},"positions_initial_margin":{"$ref":"#/definitions/Decimal"},"positions_maintenance_margin":{"$ref":"#/definitions/Decimal"},"open_orders_margin":{"$ref":"#/definitions/Decimal"},"projected_margin_change":{"$ref":"#/definitions/Decimal"},"open_orders":{"type":"array","items":{"$ref":"#/definitions/Order"}},"positions":{"type":"array","items":{"$ref":"#/definitions/Position"}},"collaterals":{"type":"array","items":{"$ref":"#/definitions/Collateral"}},"currency":{"type":"array","items":{"type":"string"}},"failed_to_fetch":{"type":"boolean"},"manager_id":{"type":"integer"},"risk_universe_id":{"type":"integer"},"vault_deposit_holds":{"type":"array","items":{"$ref":"#/definitions/VaultDepositHoldResponse"}}}};
+const schema426 = {"title":"VaultDepositHoldResponse","description":"VaultDepositHoldResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","asset_name","currency","vault_id"],"properties":{"amount":{"type":"string"},"asset_name":{"type":"string"},"currency":{"type":"string"},"vault_id":{"type":"integer"}}};
 
-function validate182(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate180(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -22246,10 +22440,8 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(data.subaccount_id !== undefined){
-let data0 = data.subaccount_id;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err18 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.currency === undefined){
+const err18 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "currency"},message:"must have required property '"+"currency"+"'"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -22258,9 +22450,8 @@ vErrors.push(err18);
 }
 errors++;
 }
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 9223372036854776000 || isNaN(data0)){
-const err19 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9223372036854776000},message:"must be <= 9223372036854776000"};
+if(data.failed_to_fetch === undefined){
+const err19 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "failed_to_fetch"},message:"must have required property '"+"failed_to_fetch"+"'"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -22269,8 +22460,8 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(data0 < -9223372036854776000 || isNaN(data0)){
-const err20 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/minimum",keyword:"minimum",params:{comparison: ">=", limit: -9223372036854776000},message:"must be >= -9223372036854776000"};
+if(data.manager_id === undefined){
+const err20 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "manager_id"},message:"must have required property '"+"manager_id"+"'"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -22279,11 +22470,8 @@ vErrors.push(err20);
 }
 errors++;
 }
-}
-}
-if(data.label !== undefined){
-if(typeof data.label !== "string"){
-const err21 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.risk_universe_id === undefined){
+const err21 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "risk_universe_id"},message:"must have required property '"+"risk_universe_id"+"'"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -22292,10 +22480,8 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-if(data.margin_type !== undefined){
-if(typeof data.margin_type !== "string"){
-const err22 = {instancePath:instancePath+"/margin_type",schemaPath:"#/properties/margin_type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.vault_deposit_holds === undefined){
+const err22 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "vault_deposit_holds"},message:"must have required property '"+"vault_deposit_holds"+"'"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -22304,10 +22490,10 @@ vErrors.push(err22);
 }
 errors++;
 }
-}
-if(data.is_under_liquidation !== undefined){
-if(typeof data.is_under_liquidation !== "boolean"){
-const err23 = {instancePath:instancePath+"/is_under_liquidation",schemaPath:"#/properties/is_under_liquidation/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data.subaccount_id !== undefined){
+let data0 = data.subaccount_id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err23 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -22316,12 +22502,9 @@ vErrors.push(err23);
 }
 errors++;
 }
-}
-if(data.subaccount_value !== undefined){
-let data4 = data.subaccount_value;
-if(typeof data4 === "string"){
-if(!pattern0.test(data4)){
-const err24 = {instancePath:instancePath+"/subaccount_value",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 9223372036854776000 || isNaN(data0)){
+const err24 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9223372036854776000},message:"must be <= 9223372036854776000"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -22330,9 +22513,8 @@ vErrors.push(err24);
 }
 errors++;
 }
-}
-else {
-const err25 = {instancePath:instancePath+"/subaccount_value",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data0 < -9223372036854776000 || isNaN(data0)){
+const err25 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/minimum",keyword:"minimum",params:{comparison: ">=", limit: -9223372036854776000},message:"must be >= -9223372036854776000"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -22342,11 +22524,10 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data.collaterals_value !== undefined){
-let data5 = data.collaterals_value;
-if(typeof data5 === "string"){
-if(!pattern0.test(data5)){
-const err26 = {instancePath:instancePath+"/collaterals_value",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+}
+if(data.label !== undefined){
+if(typeof data.label !== "string"){
+const err26 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -22356,8 +22537,9 @@ vErrors.push(err26);
 errors++;
 }
 }
-else {
-const err27 = {instancePath:instancePath+"/collaterals_value",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.margin_type !== undefined){
+if(typeof data.margin_type !== "string"){
+const err27 = {instancePath:instancePath+"/margin_type",schemaPath:"#/properties/margin_type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -22367,11 +22549,9 @@ vErrors.push(err27);
 errors++;
 }
 }
-if(data.positions_value !== undefined){
-let data6 = data.positions_value;
-if(typeof data6 === "string"){
-if(!pattern0.test(data6)){
-const err28 = {instancePath:instancePath+"/positions_value",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(data.is_under_liquidation !== undefined){
+if(typeof data.is_under_liquidation !== "boolean"){
+const err28 = {instancePath:instancePath+"/is_under_liquidation",schemaPath:"#/properties/is_under_liquidation/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -22381,8 +22561,11 @@ vErrors.push(err28);
 errors++;
 }
 }
-else {
-const err29 = {instancePath:instancePath+"/positions_value",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.subaccount_value !== undefined){
+let data4 = data.subaccount_value;
+if(typeof data4 === "string"){
+if(!pattern0.test(data4)){
+const err29 = {instancePath:instancePath+"/subaccount_value",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -22392,11 +22575,8 @@ vErrors.push(err29);
 errors++;
 }
 }
-if(data.initial_margin !== undefined){
-let data7 = data.initial_margin;
-if(typeof data7 === "string"){
-if(!pattern0.test(data7)){
-const err30 = {instancePath:instancePath+"/initial_margin",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+else {
+const err30 = {instancePath:instancePath+"/subaccount_value",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -22406,8 +22586,11 @@ vErrors.push(err30);
 errors++;
 }
 }
-else {
-const err31 = {instancePath:instancePath+"/initial_margin",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.collaterals_value !== undefined){
+let data5 = data.collaterals_value;
+if(typeof data5 === "string"){
+if(!pattern0.test(data5)){
+const err31 = {instancePath:instancePath+"/collaterals_value",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -22417,11 +22600,8 @@ vErrors.push(err31);
 errors++;
 }
 }
-if(data.maintenance_margin !== undefined){
-let data8 = data.maintenance_margin;
-if(typeof data8 === "string"){
-if(!pattern0.test(data8)){
-const err32 = {instancePath:instancePath+"/maintenance_margin",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+else {
+const err32 = {instancePath:instancePath+"/collaterals_value",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -22431,8 +22611,11 @@ vErrors.push(err32);
 errors++;
 }
 }
-else {
-const err33 = {instancePath:instancePath+"/maintenance_margin",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.positions_value !== undefined){
+let data6 = data.positions_value;
+if(typeof data6 === "string"){
+if(!pattern0.test(data6)){
+const err33 = {instancePath:instancePath+"/positions_value",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -22442,11 +22625,8 @@ vErrors.push(err33);
 errors++;
 }
 }
-if(data.collaterals_initial_margin !== undefined){
-let data9 = data.collaterals_initial_margin;
-if(typeof data9 === "string"){
-if(!pattern0.test(data9)){
-const err34 = {instancePath:instancePath+"/collaterals_initial_margin",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+else {
+const err34 = {instancePath:instancePath+"/positions_value",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -22456,8 +22636,11 @@ vErrors.push(err34);
 errors++;
 }
 }
-else {
-const err35 = {instancePath:instancePath+"/collaterals_initial_margin",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.initial_margin !== undefined){
+let data7 = data.initial_margin;
+if(typeof data7 === "string"){
+if(!pattern0.test(data7)){
+const err35 = {instancePath:instancePath+"/initial_margin",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -22467,11 +22650,8 @@ vErrors.push(err35);
 errors++;
 }
 }
-if(data.collaterals_maintenance_margin !== undefined){
-let data10 = data.collaterals_maintenance_margin;
-if(typeof data10 === "string"){
-if(!pattern0.test(data10)){
-const err36 = {instancePath:instancePath+"/collaterals_maintenance_margin",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+else {
+const err36 = {instancePath:instancePath+"/initial_margin",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -22481,8 +22661,11 @@ vErrors.push(err36);
 errors++;
 }
 }
-else {
-const err37 = {instancePath:instancePath+"/collaterals_maintenance_margin",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.maintenance_margin !== undefined){
+let data8 = data.maintenance_margin;
+if(typeof data8 === "string"){
+if(!pattern0.test(data8)){
+const err37 = {instancePath:instancePath+"/maintenance_margin",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -22492,11 +22675,8 @@ vErrors.push(err37);
 errors++;
 }
 }
-if(data.positions_initial_margin !== undefined){
-let data11 = data.positions_initial_margin;
-if(typeof data11 === "string"){
-if(!pattern0.test(data11)){
-const err38 = {instancePath:instancePath+"/positions_initial_margin",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+else {
+const err38 = {instancePath:instancePath+"/maintenance_margin",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -22506,8 +22686,11 @@ vErrors.push(err38);
 errors++;
 }
 }
-else {
-const err39 = {instancePath:instancePath+"/positions_initial_margin",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.collaterals_initial_margin !== undefined){
+let data9 = data.collaterals_initial_margin;
+if(typeof data9 === "string"){
+if(!pattern0.test(data9)){
+const err39 = {instancePath:instancePath+"/collaterals_initial_margin",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -22517,11 +22700,8 @@ vErrors.push(err39);
 errors++;
 }
 }
-if(data.positions_maintenance_margin !== undefined){
-let data12 = data.positions_maintenance_margin;
-if(typeof data12 === "string"){
-if(!pattern0.test(data12)){
-const err40 = {instancePath:instancePath+"/positions_maintenance_margin",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+else {
+const err40 = {instancePath:instancePath+"/collaterals_initial_margin",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -22531,8 +22711,11 @@ vErrors.push(err40);
 errors++;
 }
 }
-else {
-const err41 = {instancePath:instancePath+"/positions_maintenance_margin",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.collaterals_maintenance_margin !== undefined){
+let data10 = data.collaterals_maintenance_margin;
+if(typeof data10 === "string"){
+if(!pattern0.test(data10)){
+const err41 = {instancePath:instancePath+"/collaterals_maintenance_margin",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -22542,11 +22725,8 @@ vErrors.push(err41);
 errors++;
 }
 }
-if(data.open_orders_margin !== undefined){
-let data13 = data.open_orders_margin;
-if(typeof data13 === "string"){
-if(!pattern0.test(data13)){
-const err42 = {instancePath:instancePath+"/open_orders_margin",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+else {
+const err42 = {instancePath:instancePath+"/collaterals_maintenance_margin",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -22556,8 +22736,11 @@ vErrors.push(err42);
 errors++;
 }
 }
-else {
-const err43 = {instancePath:instancePath+"/open_orders_margin",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.positions_initial_margin !== undefined){
+let data11 = data.positions_initial_margin;
+if(typeof data11 === "string"){
+if(!pattern0.test(data11)){
+const err43 = {instancePath:instancePath+"/positions_initial_margin",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -22567,11 +22750,8 @@ vErrors.push(err43);
 errors++;
 }
 }
-if(data.projected_margin_change !== undefined){
-let data14 = data.projected_margin_change;
-if(typeof data14 === "string"){
-if(!pattern0.test(data14)){
-const err44 = {instancePath:instancePath+"/projected_margin_change",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+else {
+const err44 = {instancePath:instancePath+"/positions_initial_margin",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -22581,13 +22761,77 @@ vErrors.push(err44);
 errors++;
 }
 }
-else {
-const err45 = {instancePath:instancePath+"/projected_margin_change",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.positions_maintenance_margin !== undefined){
+let data12 = data.positions_maintenance_margin;
+if(typeof data12 === "string"){
+if(!pattern0.test(data12)){
+const err45 = {instancePath:instancePath+"/positions_maintenance_margin",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
 if(vErrors === null){
 vErrors = [err45];
 }
 else {
 vErrors.push(err45);
+}
+errors++;
+}
+}
+else {
+const err46 = {instancePath:instancePath+"/positions_maintenance_margin",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+if(data.open_orders_margin !== undefined){
+let data13 = data.open_orders_margin;
+if(typeof data13 === "string"){
+if(!pattern0.test(data13)){
+const err47 = {instancePath:instancePath+"/open_orders_margin",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+else {
+const err48 = {instancePath:instancePath+"/open_orders_margin",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+if(data.projected_margin_change !== undefined){
+let data14 = data.projected_margin_change;
+if(typeof data14 === "string"){
+if(!pattern0.test(data14)){
+const err49 = {instancePath:instancePath+"/projected_margin_change",schemaPath:"#/definitions/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^-?[0-9]+(\\.[0-9]{1,12})?$"+"\""};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+else {
+const err50 = {instancePath:instancePath+"/projected_margin_change",schemaPath:"#/definitions/Decimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
 }
 errors++;
 }
@@ -22604,12 +22848,12 @@ errors = vErrors.length;
 }
 }
 else {
-const err46 = {instancePath:instancePath+"/open_orders",schemaPath:"#/properties/open_orders/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err51 = {instancePath:instancePath+"/open_orders",schemaPath:"#/properties/open_orders/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
-vErrors = [err46];
+vErrors = [err51];
 }
 else {
-vErrors.push(err46);
+vErrors.push(err51);
 }
 errors++;
 }
@@ -22619,19 +22863,19 @@ let data17 = data.positions;
 if(Array.isArray(data17)){
 const len1 = data17.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate181(data17[i1], {instancePath:instancePath+"/positions/" + i1,parentData:data17,parentDataProperty:i1,rootData}))){
-vErrors = vErrors === null ? validate181.errors : vErrors.concat(validate181.errors);
+if(!(validate179(data17[i1], {instancePath:instancePath+"/positions/" + i1,parentData:data17,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err47 = {instancePath:instancePath+"/positions",schemaPath:"#/properties/positions/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err52 = {instancePath:instancePath+"/positions",schemaPath:"#/properties/positions/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
-vErrors = [err47];
+vErrors = [err52];
 }
 else {
-vErrors.push(err47);
+vErrors.push(err52);
 }
 errors++;
 }
@@ -22641,19 +22885,19 @@ let data19 = data.collaterals;
 if(Array.isArray(data19)){
 const len2 = data19.length;
 for(let i2=0; i2<len2; i2++){
-if(!(validate180(data19[i2], {instancePath:instancePath+"/collaterals/" + i2,parentData:data19,parentDataProperty:i2,rootData}))){
-vErrors = vErrors === null ? validate180.errors : vErrors.concat(validate180.errors);
+if(!(validate178(data19[i2], {instancePath:instancePath+"/collaterals/" + i2,parentData:data19,parentDataProperty:i2,rootData}))){
+vErrors = vErrors === null ? validate178.errors : vErrors.concat(validate178.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err48 = {instancePath:instancePath+"/collaterals",schemaPath:"#/properties/collaterals/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err53 = {instancePath:instancePath+"/collaterals",schemaPath:"#/properties/collaterals/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
-vErrors = [err48];
+vErrors = [err53];
 }
 else {
-vErrors.push(err48);
+vErrors.push(err53);
 }
 errors++;
 }
@@ -22664,36 +22908,36 @@ if(Array.isArray(data21)){
 const len3 = data21.length;
 for(let i3=0; i3<len3; i3++){
 if(typeof data21[i3] !== "string"){
-const err49 = {instancePath:instancePath+"/currency/" + i3,schemaPath:"#/properties/currency/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err54 = {instancePath:instancePath+"/currency/" + i3,schemaPath:"#/properties/currency/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err49];
+vErrors = [err54];
 }
 else {
-vErrors.push(err49);
+vErrors.push(err54);
 }
 errors++;
 }
 }
 }
 else {
-const err50 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err55 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
-vErrors = [err50];
+vErrors = [err55];
 }
 else {
-vErrors.push(err50);
+vErrors.push(err55);
 }
 errors++;
 }
 }
 if(data.failed_to_fetch !== undefined){
 if(typeof data.failed_to_fetch !== "boolean"){
-const err51 = {instancePath:instancePath+"/failed_to_fetch",schemaPath:"#/properties/failed_to_fetch/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+const err56 = {instancePath:instancePath+"/failed_to_fetch",schemaPath:"#/properties/failed_to_fetch/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
-vErrors = [err51];
+vErrors = [err56];
 }
 else {
-vErrors.push(err51);
+vErrors.push(err56);
 }
 errors++;
 }
@@ -22701,12 +22945,12 @@ errors++;
 if(data.manager_id !== undefined){
 let data24 = data.manager_id;
 if(!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))){
-const err52 = {instancePath:instancePath+"/manager_id",schemaPath:"#/properties/manager_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err57 = {instancePath:instancePath+"/manager_id",schemaPath:"#/properties/manager_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
-vErrors = [err52];
+vErrors = [err57];
 }
 else {
-vErrors.push(err52);
+vErrors.push(err57);
 }
 errors++;
 }
@@ -22714,12 +22958,12 @@ errors++;
 if(data.risk_universe_id !== undefined){
 let data25 = data.risk_universe_id;
 if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
-const err53 = {instancePath:instancePath+"/risk_universe_id",schemaPath:"#/properties/risk_universe_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err58 = {instancePath:instancePath+"/risk_universe_id",schemaPath:"#/properties/risk_universe_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
-vErrors = [err53];
+vErrors = [err58];
 }
 else {
-vErrors.push(err53);
+vErrors.push(err58);
 }
 errors++;
 }
@@ -22732,60 +22976,7 @@ for(let i4=0; i4<len4; i4++){
 let data27 = data26[i4];
 if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
 if(data27.amount === undefined){
-const err54 = {instancePath:instancePath+"/vault_deposit_holds/" + i4,schemaPath:"#/definitions/VaultDepositHoldResponse/required",keyword:"required",params:{missingProperty: "amount"},message:"must have required property '"+"amount"+"'"};
-if(vErrors === null){
-vErrors = [err54];
-}
-else {
-vErrors.push(err54);
-}
-errors++;
-}
-if(data27.asset_name === undefined){
-const err55 = {instancePath:instancePath+"/vault_deposit_holds/" + i4,schemaPath:"#/definitions/VaultDepositHoldResponse/required",keyword:"required",params:{missingProperty: "asset_name"},message:"must have required property '"+"asset_name"+"'"};
-if(vErrors === null){
-vErrors = [err55];
-}
-else {
-vErrors.push(err55);
-}
-errors++;
-}
-if(data27.currency === undefined){
-const err56 = {instancePath:instancePath+"/vault_deposit_holds/" + i4,schemaPath:"#/definitions/VaultDepositHoldResponse/required",keyword:"required",params:{missingProperty: "currency"},message:"must have required property '"+"currency"+"'"};
-if(vErrors === null){
-vErrors = [err56];
-}
-else {
-vErrors.push(err56);
-}
-errors++;
-}
-if(data27.vault_id === undefined){
-const err57 = {instancePath:instancePath+"/vault_deposit_holds/" + i4,schemaPath:"#/definitions/VaultDepositHoldResponse/required",keyword:"required",params:{missingProperty: "vault_id"},message:"must have required property '"+"vault_id"+"'"};
-if(vErrors === null){
-vErrors = [err57];
-}
-else {
-vErrors.push(err57);
-}
-errors++;
-}
-if(data27.amount !== undefined){
-if(typeof data27.amount !== "string"){
-const err58 = {instancePath:instancePath+"/vault_deposit_holds/" + i4+"/amount",schemaPath:"#/definitions/VaultDepositHoldResponse/properties/amount/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err58];
-}
-else {
-vErrors.push(err58);
-}
-errors++;
-}
-}
-if(data27.asset_name !== undefined){
-if(typeof data27.asset_name !== "string"){
-const err59 = {instancePath:instancePath+"/vault_deposit_holds/" + i4+"/asset_name",schemaPath:"#/definitions/VaultDepositHoldResponse/properties/asset_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err59 = {instancePath:instancePath+"/vault_deposit_holds/" + i4,schemaPath:"#/definitions/VaultDepositHoldResponse/required",keyword:"required",params:{missingProperty: "amount"},message:"must have required property '"+"amount"+"'"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -22794,10 +22985,8 @@ vErrors.push(err59);
 }
 errors++;
 }
-}
-if(data27.currency !== undefined){
-if(typeof data27.currency !== "string"){
-const err60 = {instancePath:instancePath+"/vault_deposit_holds/" + i4+"/currency",schemaPath:"#/definitions/VaultDepositHoldResponse/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data27.asset_name === undefined){
+const err60 = {instancePath:instancePath+"/vault_deposit_holds/" + i4,schemaPath:"#/definitions/VaultDepositHoldResponse/required",keyword:"required",params:{missingProperty: "asset_name"},message:"must have required property '"+"asset_name"+"'"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -22806,11 +22995,8 @@ vErrors.push(err60);
 }
 errors++;
 }
-}
-if(data27.vault_id !== undefined){
-let data31 = data27.vault_id;
-if(!(((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31))) && (isFinite(data31)))){
-const err61 = {instancePath:instancePath+"/vault_deposit_holds/" + i4+"/vault_id",schemaPath:"#/definitions/VaultDepositHoldResponse/properties/vault_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data27.currency === undefined){
+const err61 = {instancePath:instancePath+"/vault_deposit_holds/" + i4,schemaPath:"#/definitions/VaultDepositHoldResponse/required",keyword:"required",params:{missingProperty: "currency"},message:"must have required property '"+"currency"+"'"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -22819,10 +23005,8 @@ vErrors.push(err61);
 }
 errors++;
 }
-}
-}
-else {
-const err62 = {instancePath:instancePath+"/vault_deposit_holds/" + i4,schemaPath:"#/definitions/VaultDepositHoldResponse/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data27.vault_id === undefined){
+const err62 = {instancePath:instancePath+"/vault_deposit_holds/" + i4,schemaPath:"#/definitions/VaultDepositHoldResponse/required",keyword:"required",params:{missingProperty: "vault_id"},message:"must have required property '"+"vault_id"+"'"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -22831,10 +23015,9 @@ vErrors.push(err62);
 }
 errors++;
 }
-}
-}
-else {
-const err63 = {instancePath:instancePath+"/vault_deposit_holds",schemaPath:"#/properties/vault_deposit_holds/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data27.amount !== undefined){
+if(typeof data27.amount !== "string"){
+const err63 = {instancePath:instancePath+"/vault_deposit_holds/" + i4+"/amount",schemaPath:"#/definitions/VaultDepositHoldResponse/properties/amount/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -22844,9 +23027,9 @@ vErrors.push(err63);
 errors++;
 }
 }
-}
-else {
-const err64 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data27.asset_name !== undefined){
+if(typeof data27.asset_name !== "string"){
+const err64 = {instancePath:instancePath+"/vault_deposit_holds/" + i4+"/asset_name",schemaPath:"#/definitions/VaultDepositHoldResponse/properties/asset_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -22855,18 +23038,79 @@ vErrors.push(err64);
 }
 errors++;
 }
-validate182.errors = vErrors;
+}
+if(data27.currency !== undefined){
+if(typeof data27.currency !== "string"){
+const err65 = {instancePath:instancePath+"/vault_deposit_holds/" + i4+"/currency",schemaPath:"#/definitions/VaultDepositHoldResponse/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+}
+if(data27.vault_id !== undefined){
+let data31 = data27.vault_id;
+if(!(((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31))) && (isFinite(data31)))){
+const err66 = {instancePath:instancePath+"/vault_deposit_holds/" + i4+"/vault_id",schemaPath:"#/definitions/VaultDepositHoldResponse/properties/vault_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+}
+else {
+const err67 = {instancePath:instancePath+"/vault_deposit_holds/" + i4,schemaPath:"#/definitions/VaultDepositHoldResponse/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+}
+else {
+const err68 = {instancePath:instancePath+"/vault_deposit_holds",schemaPath:"#/properties/vault_deposit_holds/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+}
+}
+else {
+const err69 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+validate180.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetAllCurrenciesParams = validate186;
-const schema433 = {"title":"GetAllCurrenciesParams","description":"Empty, null or absent (a GET with no body).","type":["object","null"]};
+export const schema_GetAllCurrenciesParams = validate184;
+const schema427 = {"title":"GetAllCurrenciesParams","description":"Empty, null or absent (a GET with no body).","type":["object","null"]};
 
-function validate186(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate184(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if((!(data && typeof data == "object" && !Array.isArray(data))) && (data !== null)){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema433.type},message:"must be object,null"};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema427.type},message:"must be object,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -22875,14 +23119,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate186.errors = vErrors;
+validate184.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetAllCurrenciesResult = validate187;
-const schema434 = {"title":"GetAllCurrenciesResult","type":"array","items":{"$ref":"#/definitions/Currency"}};
+export const schema_GetAllCurrenciesResult = validate185;
+const schema428 = {"title":"GetAllCurrenciesResult","type":"array","items":{"$ref":"#/definitions/Currency"}};
 
-function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -22904,14 +23148,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate187.errors = vErrors;
+validate185.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetAllInstrumentsParams = validate189;
-const schema435 = {"title":"GetAllInstrumentsParams","type":"object","required":["instrument_type"],"properties":{"instrument_type":{"$ref":"#/definitions/InstrumentType"},"expired":{"type":["boolean","null"],"default":false},"currency":{"type":["string","null"]},"page":{"type":["integer","null"],"minimum":1},"page_size":{"type":["integer","null"],"minimum":1},"risk_universe_id":{"type":["integer","null"]}}};
+export const schema_GetAllInstrumentsParams = validate187;
+const schema429 = {"title":"GetAllInstrumentsParams","type":"object","required":["instrument_type"],"properties":{"instrument_type":{"$ref":"#/definitions/InstrumentType"},"expired":{"type":["boolean","null"],"default":false},"currency":{"type":["string","null"]},"page":{"type":["integer","null"],"minimum":1},"page_size":{"type":["integer","null"],"minimum":1},"risk_universe_id":{"type":["integer","null"]}}};
 
-function validate189(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -22951,7 +23195,7 @@ errors++;
 if(data.expired !== undefined){
 let data1 = data.expired;
 if((typeof data1 !== "boolean") && (data1 !== null)){
-const err3 = {instancePath:instancePath+"/expired",schemaPath:"#/properties/expired/type",keyword:"type",params:{type: schema435.properties.expired.type},message:"must be boolean,null"};
+const err3 = {instancePath:instancePath+"/expired",schemaPath:"#/properties/expired/type",keyword:"type",params:{type: schema429.properties.expired.type},message:"must be boolean,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -22964,7 +23208,7 @@ errors++;
 if(data.currency !== undefined){
 let data2 = data.currency;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err4 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: schema435.properties.currency.type},message:"must be string,null"};
+const err4 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: schema429.properties.currency.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -22977,7 +23221,7 @@ errors++;
 if(data.page !== undefined){
 let data3 = data.page;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-const err5 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema435.properties.page.type},message:"must be integer,null"};
+const err5 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema429.properties.page.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -23002,7 +23246,7 @@ errors++;
 if(data.page_size !== undefined){
 let data4 = data.page_size;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err7 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema435.properties.page_size.type},message:"must be integer,null"};
+const err7 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema429.properties.page_size.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -23027,7 +23271,7 @@ errors++;
 if(data.risk_universe_id !== undefined){
 let data5 = data.risk_universe_id;
 if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
-const err9 = {instancePath:instancePath+"/risk_universe_id",schemaPath:"#/properties/risk_universe_id/type",keyword:"type",params:{type: schema435.properties.risk_universe_id.type},message:"must be integer,null"};
+const err9 = {instancePath:instancePath+"/risk_universe_id",schemaPath:"#/properties/risk_universe_id/type",keyword:"type",params:{type: schema429.properties.risk_universe_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -23048,14 +23292,14 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate189.errors = vErrors;
+validate187.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetAllInstrumentsResult = validate190;
-const schema437 = {"title":"GetAllInstrumentsResult","type":"object","required":["instruments","pagination"],"properties":{"instruments":{"type":"array","items":{"$ref":"#/definitions/Instrument"}},"pagination":{"$ref":"#/definitions/Pagination"}}};
+export const schema_GetAllInstrumentsResult = validate188;
+const schema431 = {"title":"GetAllInstrumentsResult","type":"object","required":["instruments","pagination"],"properties":{"instruments":{"type":"array","items":{"$ref":"#/definitions/Instrument"}},"pagination":{"$ref":"#/definitions/Pagination"}}};
 
-function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate188(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -23084,8 +23328,8 @@ let data0 = data.instruments;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate168(data0[i0], {instancePath:instancePath+"/instruments/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate168.errors : vErrors.concat(validate168.errors);
+if(!(validate166(data0[i0], {instancePath:instancePath+"/instruments/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate166.errors : vErrors.concat(validate166.errors);
 errors = vErrors.length;
 }
 }
@@ -23197,109 +23441,109 @@ vErrors.push(err10);
 }
 errors++;
 }
+validate188.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_GetInstrumentParams = validate190;
+const schema433 = {"title":"GetInstrumentParams","type":"object","required":["instrument_name"],"properties":{"instrument_name":{"type":"string"}}};
+
+function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.instrument_name === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "instrument_name"},message:"must have required property '"+"instrument_name"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.instrument_name !== undefined){
+if(typeof data.instrument_name !== "string"){
+const err1 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/properties/instrument_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
 validate190.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetInstrumentParams = validate192;
-const schema439 = {"title":"GetInstrumentParams","type":"object","required":["instrument_name"],"properties":{"instrument_name":{"type":"string"}}};
+export const schema_GetTickerParams = validate191;
+const schema434 = {"title":"GetTickerParams","type":"object","required":["instrument_name"],"properties":{"instrument_name":{"type":"string"}}};
+
+function validate191(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.instrument_name === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "instrument_name"},message:"must have required property '"+"instrument_name"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.instrument_name !== undefined){
+if(typeof data.instrument_name !== "string"){
+const err1 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/properties/instrument_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate191.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_GetPublicTradeHistoryParams = validate192;
+const schema435 = {"title":"GetPublicTradeHistoryParams","description":"Every filter is optional and may be null; times are milliseconds, inclusive.","type":"object","properties":{"instrument_name":{"type":["string","null"]},"instrument_type":{"anyOf":[{"$ref":"#/definitions/InstrumentType"},{"type":"null"}]},"currency":{"type":["string","null"]},"from_timestamp":{"type":["integer","null"]},"to_timestamp":{"type":["integer","null"]},"page":{"type":["integer","null"],"minimum":1},"page_size":{"type":["integer","null"],"minimum":1},"batch_status":{"anyOf":[{"$ref":"#/definitions/BatchStatus"},{"type":"null"}]},"subaccount_id":{"anyOf":[{"$ref":"#/definitions/Int64"},{"type":"null"}]},"trade_id":{"type":["string","null"]}}};
 
 function validate192(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.instrument_name === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "instrument_name"},message:"must have required property '"+"instrument_name"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.instrument_name !== undefined){
-if(typeof data.instrument_name !== "string"){
-const err1 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/properties/instrument_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-}
-else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-validate192.errors = vErrors;
-return errors === 0;
-}
-
-export const schema_GetTickerParams = validate193;
-const schema440 = {"title":"GetTickerParams","type":"object","required":["instrument_name"],"properties":{"instrument_name":{"type":"string"}}};
-
-function validate193(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.instrument_name === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "instrument_name"},message:"must have required property '"+"instrument_name"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.instrument_name !== undefined){
-if(typeof data.instrument_name !== "string"){
-const err1 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/properties/instrument_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-}
-else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-validate193.errors = vErrors;
-return errors === 0;
-}
-
-export const schema_GetPublicTradeHistoryParams = validate194;
-const schema441 = {"title":"GetPublicTradeHistoryParams","description":"Every filter is optional and may be null; times are milliseconds, inclusive.","type":"object","properties":{"instrument_name":{"type":["string","null"]},"instrument_type":{"anyOf":[{"$ref":"#/definitions/InstrumentType"},{"type":"null"}]},"currency":{"type":["string","null"]},"from_timestamp":{"type":["integer","null"]},"to_timestamp":{"type":["integer","null"]},"page":{"type":["integer","null"],"minimum":1},"page_size":{"type":["integer","null"],"minimum":1},"batch_status":{"anyOf":[{"$ref":"#/definitions/BatchStatus"},{"type":"null"}]},"subaccount_id":{"anyOf":[{"$ref":"#/definitions/Int64"},{"type":"null"}]},"trade_id":{"type":["string","null"]}}};
-
-function validate194(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.instrument_name !== undefined){
 let data0 = data.instrument_name;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/properties/instrument_name/type",keyword:"type",params:{type: schema441.properties.instrument_name.type},message:"must be string,null"};
+const err0 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/properties/instrument_name/type",keyword:"type",params:{type: schema435.properties.instrument_name.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -23376,7 +23620,7 @@ vErrors = null;
 if(data.currency !== undefined){
 let data2 = data.currency;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err5 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: schema441.properties.currency.type},message:"must be string,null"};
+const err5 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: schema435.properties.currency.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -23389,7 +23633,7 @@ errors++;
 if(data.from_timestamp !== undefined){
 let data3 = data.from_timestamp;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-const err6 = {instancePath:instancePath+"/from_timestamp",schemaPath:"#/properties/from_timestamp/type",keyword:"type",params:{type: schema441.properties.from_timestamp.type},message:"must be integer,null"};
+const err6 = {instancePath:instancePath+"/from_timestamp",schemaPath:"#/properties/from_timestamp/type",keyword:"type",params:{type: schema435.properties.from_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -23402,7 +23646,7 @@ errors++;
 if(data.to_timestamp !== undefined){
 let data4 = data.to_timestamp;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err7 = {instancePath:instancePath+"/to_timestamp",schemaPath:"#/properties/to_timestamp/type",keyword:"type",params:{type: schema441.properties.to_timestamp.type},message:"must be integer,null"};
+const err7 = {instancePath:instancePath+"/to_timestamp",schemaPath:"#/properties/to_timestamp/type",keyword:"type",params:{type: schema435.properties.to_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -23415,7 +23659,7 @@ errors++;
 if(data.page !== undefined){
 let data5 = data.page;
 if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
-const err8 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema441.properties.page.type},message:"must be integer,null"};
+const err8 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema435.properties.page.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -23440,7 +23684,7 @@ errors++;
 if(data.page_size !== undefined){
 let data6 = data.page_size;
 if((!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))) && (data6 !== null)){
-const err10 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema441.properties.page_size.type},message:"must be integer,null"};
+const err10 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema435.properties.page_size.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -23605,7 +23849,7 @@ vErrors = null;
 if(data.trade_id !== undefined){
 let data9 = data.trade_id;
 if((typeof data9 !== "string") && (data9 !== null)){
-const err21 = {instancePath:instancePath+"/trade_id",schemaPath:"#/properties/trade_id/type",keyword:"type",params:{type: schema441.properties.trade_id.type},message:"must be string,null"};
+const err21 = {instancePath:instancePath+"/trade_id",schemaPath:"#/properties/trade_id/type",keyword:"type",params:{type: schema435.properties.trade_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -23626,14 +23870,14 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate194.errors = vErrors;
+validate192.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_PublicTradeHistoryResult = validate195;
-const schema445 = {"title":"PublicTradeHistoryResult","type":"object","required":["trades","pagination"],"properties":{"trades":{"type":"array","items":{"$ref":"#/definitions/SettledPublicTrade"}},"pagination":{"$ref":"#/definitions/Pagination"}}};
+export const schema_PublicTradeHistoryResult = validate193;
+const schema439 = {"title":"PublicTradeHistoryResult","type":"object","required":["trades","pagination"],"properties":{"trades":{"type":"array","items":{"$ref":"#/definitions/SettledPublicTrade"}},"pagination":{"$ref":"#/definitions/Pagination"}}};
 
-function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate193(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -23662,8 +23906,8 @@ let data0 = data.trades;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate177(data0[i0], {instancePath:instancePath+"/trades/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate177.errors : vErrors.concat(validate177.errors);
+if(!(validate175(data0[i0], {instancePath:instancePath+"/trades/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate175.errors : vErrors.concat(validate175.errors);
 errors = vErrors.length;
 }
 }
@@ -23775,14 +24019,14 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate195.errors = vErrors;
+validate193.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetFundingRateHistoryParams = validate197;
-const schema447 = {"title":"GetFundingRateHistoryParams","description":"ccxt sends start_timestamp with to_timestamp; derive-ts start_timestamp with end_timestamp. Both ends are accepted.","type":"object","required":["instrument_name"],"properties":{"instrument_name":{"type":"string"},"start_timestamp":{"type":["integer","null"]},"end_timestamp":{"type":["integer","null"]},"to_timestamp":{"type":["integer","null"]},"period":{"type":["integer","null"]}}};
+export const schema_GetFundingRateHistoryParams = validate195;
+const schema441 = {"title":"GetFundingRateHistoryParams","description":"ccxt sends start_timestamp with to_timestamp; derive-ts start_timestamp with end_timestamp. Both ends are accepted.","type":"object","required":["instrument_name"],"properties":{"instrument_name":{"type":"string"},"start_timestamp":{"type":["integer","null"]},"end_timestamp":{"type":["integer","null"]},"to_timestamp":{"type":["integer","null"]},"period":{"type":["integer","null"]}}};
 
-function validate197(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -23811,7 +24055,7 @@ errors++;
 if(data.start_timestamp !== undefined){
 let data1 = data.start_timestamp;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema447.properties.start_timestamp.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema441.properties.start_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -23824,7 +24068,7 @@ errors++;
 if(data.end_timestamp !== undefined){
 let data2 = data.end_timestamp;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-const err3 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema447.properties.end_timestamp.type},message:"must be integer,null"};
+const err3 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema441.properties.end_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -23837,7 +24081,7 @@ errors++;
 if(data.to_timestamp !== undefined){
 let data3 = data.to_timestamp;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-const err4 = {instancePath:instancePath+"/to_timestamp",schemaPath:"#/properties/to_timestamp/type",keyword:"type",params:{type: schema447.properties.to_timestamp.type},message:"must be integer,null"};
+const err4 = {instancePath:instancePath+"/to_timestamp",schemaPath:"#/properties/to_timestamp/type",keyword:"type",params:{type: schema441.properties.to_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -23850,7 +24094,7 @@ errors++;
 if(data.period !== undefined){
 let data4 = data.period;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err5 = {instancePath:instancePath+"/period",schemaPath:"#/properties/period/type",keyword:"type",params:{type: schema447.properties.period.type},message:"must be integer,null"};
+const err5 = {instancePath:instancePath+"/period",schemaPath:"#/properties/period/type",keyword:"type",params:{type: schema441.properties.period.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -23871,14 +24115,14 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate197.errors = vErrors;
+validate195.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_FundingRateHistoryResult = validate198;
-const schema448 = {"title":"FundingRateHistoryResult","type":"object","required":["funding_rate_history"],"properties":{"funding_rate_history":{"type":"array","items":{"$ref":"#/definitions/FundingRateEntry"}}}};
+export const schema_FundingRateHistoryResult = validate196;
+const schema442 = {"title":"FundingRateHistoryResult","type":"object","required":["funding_rate_history"],"properties":{"funding_rate_history":{"type":"array","items":{"$ref":"#/definitions/FundingRateEntry"}}}};
 
-function validate198(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate196(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -23897,8 +24141,8 @@ let data0 = data.funding_rate_history;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate179(data0[i0], {instancePath:instancePath+"/funding_rate_history/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
+if(!(validate177(data0[i0], {instancePath:instancePath+"/funding_rate_history/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate177.errors : vErrors.concat(validate177.errors);
 errors = vErrors.length;
 }
 }
@@ -23925,18 +24169,18 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate198.errors = vErrors;
+validate196.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetTimeParams = validate200;
-const schema449 = {"title":"GetTimeParams","description":"Empty or null.","type":["object","null"]};
+export const schema_GetTimeParams = validate198;
+const schema443 = {"title":"GetTimeParams","description":"Empty or null.","type":["object","null"]};
 
-function validate200(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate198(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if((!(data && typeof data == "object" && !Array.isArray(data))) && (data !== null)){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema449.type},message:"must be object,null"};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema443.type},message:"must be object,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -23945,14 +24189,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate200.errors = vErrors;
+validate198.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetAllPortfoliosParams = validate201;
-const schema450 = {"title":"GetAllPortfoliosParams","type":"object","required":["wallet"],"properties":{"wallet":{"$ref":"#/definitions/Address"}}};
+export const schema_GetAllPortfoliosParams = validate199;
+const schema444 = {"title":"GetAllPortfoliosParams","type":"object","required":["wallet"],"properties":{"wallet":{"$ref":"#/definitions/Address"}}};
 
-function validate201(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate199(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -24002,21 +24246,21 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate201.errors = vErrors;
+validate199.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetAllPortfoliosResult = validate202;
-const schema452 = {"title":"GetAllPortfoliosResult","type":"array","items":{"$ref":"#/definitions/Portfolio"}};
+export const schema_GetAllPortfoliosResult = validate200;
+const schema446 = {"title":"GetAllPortfoliosResult","type":"array","items":{"$ref":"#/definitions/Portfolio"}};
 
-function validate202(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate200(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate182(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate182.errors : vErrors.concat(validate182.errors);
+if(!(validate180(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate180.errors : vErrors.concat(validate180.errors);
 errors = vErrors.length;
 }
 }
@@ -24031,148 +24275,148 @@ vErrors.push(err0);
 }
 errors++;
 }
+validate200.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_GetSubaccountParams = validate202;
+const schema447 = {"title":"GetSubaccountParams","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"$ref":"#/definitions/Int64"}}};
+
+function validate202(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.subaccount_id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.subaccount_id !== undefined){
+let data0 = data.subaccount_id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err1 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 9223372036854776000 || isNaN(data0)){
+const err2 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9223372036854776000},message:"must be <= 9223372036854776000"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data0 < -9223372036854776000 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/minimum",keyword:"minimum",params:{comparison: ">=", limit: -9223372036854776000},message:"must be >= -9223372036854776000"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
 validate202.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetSubaccountParams = validate204;
-const schema453 = {"title":"GetSubaccountParams","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"$ref":"#/definitions/Int64"}}};
+export const schema_GetOpenOrdersParams = validate203;
+const schema449 = {"title":"GetOpenOrdersParams","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"$ref":"#/definitions/Int64"}}};
+
+function validate203(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.subaccount_id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.subaccount_id !== undefined){
+let data0 = data.subaccount_id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err1 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 9223372036854776000 || isNaN(data0)){
+const err2 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9223372036854776000},message:"must be <= 9223372036854776000"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data0 < -9223372036854776000 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/minimum",keyword:"minimum",params:{comparison: ">=", limit: -9223372036854776000},message:"must be >= -9223372036854776000"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate203.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_OpenOrdersResult = validate204;
+const schema451 = {"title":"OpenOrdersResult","type":"object","required":["subaccount_id","orders"],"properties":{"subaccount_id":{"$ref":"#/definitions/Int64"},"orders":{"type":"array","items":{"$ref":"#/definitions/Order"}}}};
 
 function validate204(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.subaccount_id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.subaccount_id !== undefined){
-let data0 = data.subaccount_id;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err1 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 9223372036854776000 || isNaN(data0)){
-const err2 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9223372036854776000},message:"must be <= 9223372036854776000"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data0 < -9223372036854776000 || isNaN(data0)){
-const err3 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/minimum",keyword:"minimum",params:{comparison: ">=", limit: -9223372036854776000},message:"must be >= -9223372036854776000"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-validate204.errors = vErrors;
-return errors === 0;
-}
-
-export const schema_GetOpenOrdersParams = validate205;
-const schema455 = {"title":"GetOpenOrdersParams","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"$ref":"#/definitions/Int64"}}};
-
-function validate205(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.subaccount_id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.subaccount_id !== undefined){
-let data0 = data.subaccount_id;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err1 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 9223372036854776000 || isNaN(data0)){
-const err2 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9223372036854776000},message:"must be <= 9223372036854776000"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data0 < -9223372036854776000 || isNaN(data0)){
-const err3 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/minimum",keyword:"minimum",params:{comparison: ">=", limit: -9223372036854776000},message:"must be >= -9223372036854776000"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-validate205.errors = vErrors;
-return errors === 0;
-}
-
-export const schema_OpenOrdersResult = validate206;
-const schema457 = {"title":"OpenOrdersResult","type":"object","required":["subaccount_id","orders"],"properties":{"subaccount_id":{"$ref":"#/definitions/Int64"},"orders":{"type":"array","items":{"$ref":"#/definitions/Order"}}}};
-
-function validate206(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -24264,14 +24508,14 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate206.errors = vErrors;
+validate204.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetOrdersParams = validate208;
-const schema459 = {"title":"GetOrdersParams","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"$ref":"#/definitions/Int64"},"instrument_name":{"type":["string","null"]},"status":{"anyOf":[{"$ref":"#/definitions/OrderStatus"},{"type":"null"}]},"label":{"type":["string","null"]},"page":{"type":["integer","null"],"minimum":1},"page_size":{"type":["integer","null"],"minimum":1}}};
+export const schema_GetOrdersParams = validate206;
+const schema453 = {"title":"GetOrdersParams","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"$ref":"#/definitions/Int64"},"instrument_name":{"type":["string","null"]},"status":{"anyOf":[{"$ref":"#/definitions/OrderStatus"},{"type":"null"}]},"label":{"type":["string","null"]},"page":{"type":["integer","null"],"minimum":1},"page_size":{"type":["integer","null"],"minimum":1}}};
 
-function validate208(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate206(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -24323,7 +24567,7 @@ errors++;
 if(data.instrument_name !== undefined){
 let data1 = data.instrument_name;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err4 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/properties/instrument_name/type",keyword:"type",params:{type: schema459.properties.instrument_name.type},message:"must be string,null"};
+const err4 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/properties/instrument_name/type",keyword:"type",params:{type: schema453.properties.instrument_name.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -24400,7 +24644,7 @@ vErrors = null;
 if(data.label !== undefined){
 let data3 = data.label;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err9 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema459.properties.label.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema453.properties.label.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -24413,7 +24657,7 @@ errors++;
 if(data.page !== undefined){
 let data4 = data.page;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err10 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema459.properties.page.type},message:"must be integer,null"};
+const err10 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema453.properties.page.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -24438,7 +24682,7 @@ errors++;
 if(data.page_size !== undefined){
 let data5 = data.page_size;
 if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
-const err12 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema459.properties.page_size.type},message:"must be integer,null"};
+const err12 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema453.properties.page_size.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -24471,14 +24715,14 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate208.errors = vErrors;
+validate206.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_OrdersResult = validate209;
-const schema462 = {"title":"OrdersResult","type":"object","required":["subaccount_id","orders","pagination"],"properties":{"subaccount_id":{"$ref":"#/definitions/Int64"},"orders":{"type":"array","items":{"$ref":"#/definitions/Order"}},"pagination":{"$ref":"#/definitions/Pagination"}}};
+export const schema_OrdersResult = validate207;
+const schema456 = {"title":"OrdersResult","type":"object","required":["subaccount_id","orders","pagination"],"properties":{"subaccount_id":{"$ref":"#/definitions/Int64"},"orders":{"type":"array","items":{"$ref":"#/definitions/Order"}},"pagination":{"$ref":"#/definitions/Pagination"}}};
 
-function validate209(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate207(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -24665,14 +24909,14 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate209.errors = vErrors;
+validate207.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetPrivateTradeHistoryParams = validate211;
-const schema465 = {"title":"GetPrivateTradeHistoryParams","description":"Every filter is optional and may be null; without subaccount_id, every subaccount of the caller.","type":"object","properties":{"subaccount_id":{"anyOf":[{"$ref":"#/definitions/Int64"},{"type":"null"}]},"instrument_name":{"type":["string","null"]},"order_id":{"type":["string","null"]},"from_timestamp":{"type":["integer","null"]},"to_timestamp":{"type":["integer","null"]},"page":{"type":["integer","null"],"minimum":1},"page_size":{"type":["integer","null"],"minimum":1},"quote_id":{"type":["string","null"]},"wallet":{"anyOf":[{"$ref":"#/definitions/Address"},{"type":"null"}]}}};
+export const schema_GetPrivateTradeHistoryParams = validate209;
+const schema459 = {"title":"GetPrivateTradeHistoryParams","description":"Every filter is optional and may be null; without subaccount_id, every subaccount of the caller.","type":"object","properties":{"subaccount_id":{"anyOf":[{"$ref":"#/definitions/Int64"},{"type":"null"}]},"instrument_name":{"type":["string","null"]},"order_id":{"type":["string","null"]},"from_timestamp":{"type":["integer","null"]},"to_timestamp":{"type":["integer","null"]},"page":{"type":["integer","null"],"minimum":1},"page_size":{"type":["integer","null"],"minimum":1},"quote_id":{"type":["string","null"]},"wallet":{"anyOf":[{"$ref":"#/definitions/Address"},{"type":"null"}]}}};
 
-function validate211(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate209(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -24755,7 +24999,7 @@ vErrors = null;
 if(data.instrument_name !== undefined){
 let data1 = data.instrument_name;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err5 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/properties/instrument_name/type",keyword:"type",params:{type: schema465.properties.instrument_name.type},message:"must be string,null"};
+const err5 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/properties/instrument_name/type",keyword:"type",params:{type: schema459.properties.instrument_name.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -24768,7 +25012,7 @@ errors++;
 if(data.order_id !== undefined){
 let data2 = data.order_id;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err6 = {instancePath:instancePath+"/order_id",schemaPath:"#/properties/order_id/type",keyword:"type",params:{type: schema465.properties.order_id.type},message:"must be string,null"};
+const err6 = {instancePath:instancePath+"/order_id",schemaPath:"#/properties/order_id/type",keyword:"type",params:{type: schema459.properties.order_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -24781,7 +25025,7 @@ errors++;
 if(data.from_timestamp !== undefined){
 let data3 = data.from_timestamp;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-const err7 = {instancePath:instancePath+"/from_timestamp",schemaPath:"#/properties/from_timestamp/type",keyword:"type",params:{type: schema465.properties.from_timestamp.type},message:"must be integer,null"};
+const err7 = {instancePath:instancePath+"/from_timestamp",schemaPath:"#/properties/from_timestamp/type",keyword:"type",params:{type: schema459.properties.from_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -24794,7 +25038,7 @@ errors++;
 if(data.to_timestamp !== undefined){
 let data4 = data.to_timestamp;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err8 = {instancePath:instancePath+"/to_timestamp",schemaPath:"#/properties/to_timestamp/type",keyword:"type",params:{type: schema465.properties.to_timestamp.type},message:"must be integer,null"};
+const err8 = {instancePath:instancePath+"/to_timestamp",schemaPath:"#/properties/to_timestamp/type",keyword:"type",params:{type: schema459.properties.to_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -24807,7 +25051,7 @@ errors++;
 if(data.page !== undefined){
 let data5 = data.page;
 if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
-const err9 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema465.properties.page.type},message:"must be integer,null"};
+const err9 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema459.properties.page.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -24832,7 +25076,7 @@ errors++;
 if(data.page_size !== undefined){
 let data6 = data.page_size;
 if((!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))) && (data6 !== null)){
-const err11 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema465.properties.page_size.type},message:"must be integer,null"};
+const err11 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema459.properties.page_size.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -24857,7 +25101,7 @@ errors++;
 if(data.quote_id !== undefined){
 let data7 = data.quote_id;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err13 = {instancePath:instancePath+"/quote_id",schemaPath:"#/properties/quote_id/type",keyword:"type",params:{type: schema465.properties.quote_id.type},message:"must be string,null"};
+const err13 = {instancePath:instancePath+"/quote_id",schemaPath:"#/properties/quote_id/type",keyword:"type",params:{type: schema459.properties.quote_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -24944,14 +25188,14 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate211.errors = vErrors;
+validate209.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_PrivateTradeHistoryResult = validate212;
-const schema468 = {"title":"PrivateTradeHistoryResult","type":"object","required":["trades","pagination"],"properties":{"subaccount_id":{"anyOf":[{"$ref":"#/definitions/Int64"},{"type":"null"}]},"trades":{"type":"array","items":{"$ref":"#/definitions/Trade"}},"pagination":{"$ref":"#/definitions/Pagination"}}};
+export const schema_PrivateTradeHistoryResult = validate210;
+const schema462 = {"title":"PrivateTradeHistoryResult","type":"object","required":["trades","pagination"],"properties":{"subaccount_id":{"anyOf":[{"$ref":"#/definitions/Int64"},{"type":"null"}]},"trades":{"type":"array","items":{"$ref":"#/definitions/Trade"}},"pagination":{"$ref":"#/definitions/Pagination"}}};
 
-function validate212(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -25169,15 +25413,15 @@ vErrors.push(err15);
 }
 errors++;
 }
-validate212.errors = vErrors;
+validate210.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_BurnSharesParams = validate214;
-const schema471 = {"title":"BurnSharesParams","description":"BurnSharesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["nonce","request_id","share_price","signature","signature_expiry_sec","signer","subaccount_id","withdraw_hash"],"properties":{"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"request_id":{"$ref":"#/definitions/VaultRequestId"},"share_price":{"$ref":"#/definitions/DecimalInput"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"},"withdraw_hash":{"type":"string"}}};
-const schema473 = {"title":"VaultRequestId","description":"VaultRequestId in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["vault_nonce","vault_subaccount_id","wallet"],"properties":{"vault_nonce":{"type":"string"},"vault_subaccount_id":{"type":"integer"},"wallet":{"type":"string"}}};
+export const schema_BurnSharesParams = validate212;
+const schema465 = {"title":"BurnSharesParams","description":"BurnSharesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["nonce","request_id","share_price","signature","signature_expiry_sec","signer","subaccount_id","withdraw_hash"],"properties":{"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"request_id":{"$ref":"#/definitions/VaultRequestId"},"share_price":{"$ref":"#/definitions/DecimalInput"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"},"withdraw_hash":{"type":"string"}}};
+const schema467 = {"title":"VaultRequestId","description":"VaultRequestId in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["vault_nonce","vault_subaccount_id","wallet"],"properties":{"vault_nonce":{"type":"string"},"vault_subaccount_id":{"type":"integer"},"wallet":{"type":"string"}}};
 
-function validate214(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate212(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -25500,13 +25744,13 @@ vErrors.push(err25);
 }
 errors++;
 }
-validate214.errors = vErrors;
+validate212.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_VaultRequestId = validate216;
+export const schema_VaultRequestId = validate214;
 
-function validate216(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate214(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -25588,14 +25832,14 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate216.errors = vErrors;
+validate214.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_VaultSettle = validate217;
-const schema475 = {"title":"VaultSettle","description":"VaultSettleWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
+export const schema_VaultSettle = validate215;
+const schema469 = {"title":"VaultSettle","description":"VaultSettleWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
 
-function validate217(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate215(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -25655,14 +25899,14 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate217.errors = vErrors;
+validate215.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_CancelAlgoOrderParams = validate218;
-const schema476 = {"title":"CancelAlgoOrderParams","description":"CancelAlgoOrderEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["order_id","subaccount_id"],"properties":{"order_id":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+export const schema_CancelAlgoOrderParams = validate216;
+const schema470 = {"title":"CancelAlgoOrderParams","description":"CancelAlgoOrderEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["order_id","subaccount_id"],"properties":{"order_id":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
-function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate216(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -25722,104 +25966,104 @@ vErrors.push(err4);
 }
 errors++;
 }
+validate216.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_CancelAllAlgoOrdersParams = validate217;
+const schema471 = {"title":"CancelAllAlgoOrdersParams","description":"CancelAllAlgoOrdersEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
+
+function validate217(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.subaccount_id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.subaccount_id !== undefined){
+let data0 = data.subaccount_id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err1 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate217.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_CancelAllTriggerOrdersParams = validate218;
+const schema472 = {"title":"CancelAllTriggerOrdersParams","description":"CancelAllTriggerOrdersEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
+
+function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.subaccount_id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.subaccount_id !== undefined){
+let data0 = data.subaccount_id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err1 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
 validate218.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_CancelAllAlgoOrdersParams = validate219;
-const schema477 = {"title":"CancelAllAlgoOrdersParams","description":"CancelAllAlgoOrdersEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
+export const schema_CancelVaultRequestParams = validate219;
+const schema473 = {"title":"CancelVaultRequestParams","description":"CancelVaultRequestEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["nonce","signature","signature_expiry_sec","signer","subaccount_id","vault_subaccount_id"],"properties":{"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"},"vault_subaccount_id":{"type":"integer"}}};
 
 function validate219(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.subaccount_id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.subaccount_id !== undefined){
-let data0 = data.subaccount_id;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err1 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-}
-else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-validate219.errors = vErrors;
-return errors === 0;
-}
-
-export const schema_CancelAllTriggerOrdersParams = validate220;
-const schema478 = {"title":"CancelAllTriggerOrdersParams","description":"CancelAllTriggerOrdersEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
-
-function validate220(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.subaccount_id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.subaccount_id !== undefined){
-let data0 = data.subaccount_id;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err1 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-}
-else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-validate220.errors = vErrors;
-return errors === 0;
-}
-
-export const schema_CancelVaultRequestParams = validate221;
-const schema479 = {"title":"CancelVaultRequestParams","description":"CancelVaultRequestEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["nonce","signature","signature_expiry_sec","signer","subaccount_id","vault_subaccount_id"],"properties":{"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"},"vault_subaccount_id":{"type":"integer"}}};
-
-function validate221(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -26035,14 +26279,14 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate221.errors = vErrors;
+validate219.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_VaultCancel = validate222;
-const schema481 = {"title":"VaultCancel","description":"VaultCancelWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cancelled_request_ids","op_uuid","operation_id"],"properties":{"cancelled_request_ids":{"type":"array","items":{"$ref":"#/definitions/VaultRequestId"}},"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
+export const schema_VaultCancel = validate220;
+const schema475 = {"title":"VaultCancel","description":"VaultCancelWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cancelled_request_ids","op_uuid","operation_id"],"properties":{"cancelled_request_ids":{"type":"array","items":{"$ref":"#/definitions/VaultRequestId"}},"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
 
-function validate222(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate220(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -26210,14 +26454,14 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate222.errors = vErrors;
+validate220.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_CancelBatchQuotesParams = validate223;
-const schema483 = {"title":"CancelBatchQuotesParams","description":"CancelBatchQuotesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"label":{"type":["string","null"]},"nonce":{"type":["integer","null"]},"quote_id":{"type":["string","null"]},"rfq_id":{"type":["string","null"]},"subaccount_id":{"type":"integer"}}};
+export const schema_CancelBatchQuotesParams = validate221;
+const schema477 = {"title":"CancelBatchQuotesParams","description":"CancelBatchQuotesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"label":{"type":["string","null"]},"nonce":{"type":["integer","null"]},"quote_id":{"type":["string","null"]},"rfq_id":{"type":["string","null"]},"subaccount_id":{"type":"integer"}}};
 
-function validate223(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate221(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -26234,7 +26478,7 @@ errors++;
 if(data.label !== undefined){
 let data0 = data.label;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err1 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema483.properties.label.type},message:"must be string,null"};
+const err1 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema477.properties.label.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -26247,7 +26491,7 @@ errors++;
 if(data.nonce !== undefined){
 let data1 = data.nonce;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: schema483.properties.nonce.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: schema477.properties.nonce.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -26260,7 +26504,7 @@ errors++;
 if(data.quote_id !== undefined){
 let data2 = data.quote_id;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err3 = {instancePath:instancePath+"/quote_id",schemaPath:"#/properties/quote_id/type",keyword:"type",params:{type: schema483.properties.quote_id.type},message:"must be string,null"};
+const err3 = {instancePath:instancePath+"/quote_id",schemaPath:"#/properties/quote_id/type",keyword:"type",params:{type: schema477.properties.quote_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -26273,7 +26517,7 @@ errors++;
 if(data.rfq_id !== undefined){
 let data3 = data.rfq_id;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err4 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema483.properties.rfq_id.type},message:"must be string,null"};
+const err4 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema477.properties.rfq_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -26307,12 +26551,156 @@ vErrors.push(err6);
 }
 errors++;
 }
+validate221.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_CancelBatchResult = validate222;
+const schema478 = {"title":"CancelBatchResult","description":"CancelBatchResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cancelled_ids"],"properties":{"cancelled_ids":{"type":"array","items":{"type":"string"}}}};
+
+function validate222(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.cancelled_ids === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cancelled_ids"},message:"must have required property '"+"cancelled_ids"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.cancelled_ids !== undefined){
+let data0 = data.cancelled_ids;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data0[i0] !== "string"){
+const err1 = {instancePath:instancePath+"/cancelled_ids/" + i0,schemaPath:"#/properties/cancelled_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/cancelled_ids",schemaPath:"#/properties/cancelled_ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+validate222.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_CancelBatchRfqsParams = validate223;
+const schema479 = {"title":"CancelBatchRfqsParams","description":"CancelBatchRfqsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"label":{"type":["string","null"]},"nonce":{"type":["integer","null"]},"rfq_id":{"type":["string","null"]},"subaccount_id":{"type":"integer"}}};
+
+function validate223(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.subaccount_id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.label !== undefined){
+let data0 = data.label;
+if((typeof data0 !== "string") && (data0 !== null)){
+const err1 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema479.properties.label.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.nonce !== undefined){
+let data1 = data.nonce;
+if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
+const err2 = {instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: schema479.properties.nonce.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.rfq_id !== undefined){
+let data2 = data.rfq_id;
+if((typeof data2 !== "string") && (data2 !== null)){
+const err3 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema479.properties.rfq_id.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.subaccount_id !== undefined){
+let data3 = data.subaccount_id;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err4 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
 validate223.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_CancelBatchResult = validate224;
-const schema484 = {"title":"CancelBatchResult","description":"CancelBatchResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cancelled_ids"],"properties":{"cancelled_ids":{"type":"array","items":{"type":"string"}}}};
+export const schema_CancelBatchRfqs = validate224;
+const schema480 = {"title":"CancelBatchRfqs","description":"CancelBatchRfqsWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cancelled_ids"],"properties":{"cancelled_ids":{"type":"array","items":{"type":"string"}}}};
 
 function validate224(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -26371,154 +26759,10 @@ validate224.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_CancelBatchRfqsParams = validate225;
-const schema485 = {"title":"CancelBatchRfqsParams","description":"CancelBatchRfqsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"label":{"type":["string","null"]},"nonce":{"type":["integer","null"]},"rfq_id":{"type":["string","null"]},"subaccount_id":{"type":"integer"}}};
+export const schema_CancelQuoteParams = validate225;
+const schema481 = {"title":"CancelQuoteParams","description":"CancelQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["quote_id","subaccount_id"],"properties":{"label":{"type":["string","null"]},"nonce":{"type":["integer","null"]},"quote_id":{"type":"string"},"rfq_id":{"type":["string","null"]},"subaccount_id":{"type":"integer"}}};
 
 function validate225(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.subaccount_id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.label !== undefined){
-let data0 = data.label;
-if((typeof data0 !== "string") && (data0 !== null)){
-const err1 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema485.properties.label.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-if(data.nonce !== undefined){
-let data1 = data.nonce;
-if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: schema485.properties.nonce.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-if(data.rfq_id !== undefined){
-let data2 = data.rfq_id;
-if((typeof data2 !== "string") && (data2 !== null)){
-const err3 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema485.properties.rfq_id.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.subaccount_id !== undefined){
-let data3 = data.subaccount_id;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err4 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-}
-else {
-const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-validate225.errors = vErrors;
-return errors === 0;
-}
-
-export const schema_CancelBatchRfqs = validate226;
-const schema486 = {"title":"CancelBatchRfqs","description":"CancelBatchRfqsWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cancelled_ids"],"properties":{"cancelled_ids":{"type":"array","items":{"type":"string"}}}};
-
-function validate226(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.cancelled_ids === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cancelled_ids"},message:"must have required property '"+"cancelled_ids"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.cancelled_ids !== undefined){
-let data0 = data.cancelled_ids;
-if(Array.isArray(data0)){
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-if(typeof data0[i0] !== "string"){
-const err1 = {instancePath:instancePath+"/cancelled_ids/" + i0,schemaPath:"#/properties/cancelled_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-}
-else {
-const err2 = {instancePath:instancePath+"/cancelled_ids",schemaPath:"#/properties/cancelled_ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-}
-else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-validate226.errors = vErrors;
-return errors === 0;
-}
-
-export const schema_CancelQuoteParams = validate227;
-const schema487 = {"title":"CancelQuoteParams","description":"CancelQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["quote_id","subaccount_id"],"properties":{"label":{"type":["string","null"]},"nonce":{"type":["integer","null"]},"quote_id":{"type":"string"},"rfq_id":{"type":["string","null"]},"subaccount_id":{"type":"integer"}}};
-
-function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -26545,7 +26789,7 @@ errors++;
 if(data.label !== undefined){
 let data0 = data.label;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err2 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema487.properties.label.type},message:"must be string,null"};
+const err2 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema481.properties.label.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -26558,7 +26802,7 @@ errors++;
 if(data.nonce !== undefined){
 let data1 = data.nonce;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err3 = {instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: schema487.properties.nonce.type},message:"must be integer,null"};
+const err3 = {instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: schema481.properties.nonce.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -26583,7 +26827,7 @@ errors++;
 if(data.rfq_id !== undefined){
 let data3 = data.rfq_id;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err5 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema487.properties.rfq_id.type},message:"must be string,null"};
+const err5 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema481.properties.rfq_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -26617,14 +26861,14 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate227.errors = vErrors;
+validate225.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_QuotePrivate = validate228;
-const schema488 = {"title":"QuotePrivate","description":"QuotePrivateWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cancel_reason","creation_timestamp","direction","extra_fee","fee","fill_pct","is_transfer","label","last_update_timestamp","legs","legs_hash","liquidity_role","max_fee","mmp","nonce","quote_id","rfq_id","signature_expiry_sec","status","subaccount_id"],"properties":{"batch_status":{"type":["string","null"],"enum":["Batching","Executing","Proving","Settling","Settled","BatchingError","ExecutingError","ProvingError","SettlingError","SettledError",null]},"cancel_reason":{"$ref":"#/definitions/RFQCancelReason"},"creation_timestamp":{"type":"integer"},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"type":"string"},"fee":{"type":"string"},"fill_pct":{"type":"string"},"is_transfer":{"type":"boolean"},"label":{"type":"string"},"last_update_timestamp":{"type":"integer"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegParamsAndResponse"}},"legs_hash":{"type":"string"},"liquidity_role":{"$ref":"#/definitions/LiquidityRole"},"max_fee":{"type":"string"},"mmp":{"type":"boolean"},"nonce":{"type":"string"},"quote_id":{"type":"string"},"rfq_id":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"status":{"$ref":"#/definitions/RFQStatus"},"subaccount_id":{"type":"integer"},"tx_hash":{"type":["string","null"]}}};
+export const schema_QuotePrivate = validate226;
+const schema482 = {"title":"QuotePrivate","description":"QuotePrivateWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cancel_reason","creation_timestamp","direction","extra_fee","fee","fill_pct","is_transfer","label","last_update_timestamp","legs","legs_hash","liquidity_role","max_fee","mmp","nonce","quote_id","rfq_id","signature_expiry_sec","status","subaccount_id"],"properties":{"batch_status":{"type":["string","null"],"enum":["Batching","Executing","Proving","Settling","Settled","BatchingError","ExecutingError","ProvingError","SettlingError","SettledError",null]},"cancel_reason":{"$ref":"#/definitions/RFQCancelReason"},"creation_timestamp":{"type":"integer"},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"type":"string"},"fee":{"type":"string"},"fill_pct":{"type":"string"},"is_transfer":{"type":"boolean"},"label":{"type":"string"},"last_update_timestamp":{"type":"integer"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegParamsAndResponse"}},"legs_hash":{"type":"string"},"liquidity_role":{"$ref":"#/definitions/LiquidityRole"},"max_fee":{"type":"string"},"mmp":{"type":"boolean"},"nonce":{"type":"string"},"quote_id":{"type":"string"},"rfq_id":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"status":{"$ref":"#/definitions/RFQStatus"},"subaccount_id":{"type":"integer"},"tx_hash":{"type":["string","null"]}}};
 
-function validate228(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate226(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -26831,7 +27075,7 @@ errors++;
 if(data.batch_status !== undefined){
 let data0 = data.batch_status;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err20 = {instancePath:instancePath+"/batch_status",schemaPath:"#/properties/batch_status/type",keyword:"type",params:{type: schema488.properties.batch_status.type},message:"must be string,null"};
+const err20 = {instancePath:instancePath+"/batch_status",schemaPath:"#/properties/batch_status/type",keyword:"type",params:{type: schema482.properties.batch_status.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -26841,7 +27085,7 @@ vErrors.push(err20);
 errors++;
 }
 if(!(((((((((((data0 === "Batching") || (data0 === "Executing")) || (data0 === "Proving")) || (data0 === "Settling")) || (data0 === "Settled")) || (data0 === "BatchingError")) || (data0 === "ExecutingError")) || (data0 === "ProvingError")) || (data0 === "SettlingError")) || (data0 === "SettledError")) || (data0 === null))){
-const err21 = {instancePath:instancePath+"/batch_status",schemaPath:"#/properties/batch_status/enum",keyword:"enum",params:{allowedValues: schema488.properties.batch_status.enum},message:"must be equal to one of the allowed values"};
+const err21 = {instancePath:instancePath+"/batch_status",schemaPath:"#/properties/batch_status/enum",keyword:"enum",params:{allowedValues: schema482.properties.batch_status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -27152,7 +27396,7 @@ errors++;
 if(data.tx_hash !== undefined){
 let data22 = data.tx_hash;
 if((typeof data22 !== "string") && (data22 !== null)){
-const err46 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema488.properties.tx_hash.type},message:"must be string,null"};
+const err46 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema482.properties.tx_hash.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -27173,14 +27417,14 @@ vErrors.push(err47);
 }
 errors++;
 }
-validate228.errors = vErrors;
+validate226.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_CancelRfqParams = validate230;
-const schema493 = {"title":"CancelRfqParams","description":"CancelRfqEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["rfq_id","subaccount_id"],"properties":{"rfq_id":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+export const schema_CancelRfqParams = validate228;
+const schema487 = {"title":"CancelRfqParams","description":"CancelRfqEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["rfq_id","subaccount_id"],"properties":{"rfq_id":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
-function validate230(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate228(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -27240,14 +27484,14 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate230.errors = vErrors;
+validate228.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_CancelTriggerOrderParams = validate231;
-const schema494 = {"title":"CancelTriggerOrderParams","description":"CancelTriggerOrderEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["order_id","subaccount_id"],"properties":{"order_id":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+export const schema_CancelTriggerOrderParams = validate229;
+const schema488 = {"title":"CancelTriggerOrderParams","description":"CancelTriggerOrderEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["order_id","subaccount_id"],"properties":{"order_id":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
-function validate231(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate229(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -27307,148 +27551,148 @@ vErrors.push(err4);
 }
 errors++;
 }
+validate229.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_ChangeSubaccountLabelParams = validate230;
+const schema489 = {"title":"ChangeSubaccountLabelParams","description":"ChangeSubaccountLabelEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["label","subaccount_id"],"properties":{"label":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+
+function validate230(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.label === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "label"},message:"must have required property '"+"label"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.subaccount_id === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.label !== undefined){
+if(typeof data.label !== "string"){
+const err2 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.subaccount_id !== undefined){
+let data1 = data.subaccount_id;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err3 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate230.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_ChangeSubaccountLabelResult = validate231;
+const schema490 = {"title":"ChangeSubaccountLabelResult","description":"PrivateChangeSubaccountLabelRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["label","subaccount_id"],"properties":{"label":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+
+function validate231(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.label === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "label"},message:"must have required property '"+"label"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.subaccount_id === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.label !== undefined){
+if(typeof data.label !== "string"){
+const err2 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.subaccount_id !== undefined){
+let data1 = data.subaccount_id;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err3 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
 validate231.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_ChangeSubaccountLabelParams = validate232;
-const schema495 = {"title":"ChangeSubaccountLabelParams","description":"ChangeSubaccountLabelEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["label","subaccount_id"],"properties":{"label":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+export const schema_CreateVaultParams = validate232;
+const schema491 = {"title":"CreateVaultParams","description":"CreateVaultEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cooldown_sec","deposit_spot_asset","initial_deposit","initial_share_price_usd","management_fee_bps","manager_id","max_fee_usd","max_slippage_bps","nonce","performance_fee_bps","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"benchmark_asset":{"type":["string","null"]},"cooldown_sec":{"type":"integer"},"deposit_spot_asset":{"type":"string"},"initial_deposit":{"$ref":"#/definitions/DecimalInput"},"initial_share_price_usd":{"$ref":"#/definitions/DecimalInput"},"management_fee_bps":{"type":"number"},"manager_id":{"type":"integer"},"max_fee_usd":{"$ref":"#/definitions/DecimalInput"},"max_slippage_bps":{"type":"number"},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"performance_fee_bps":{"type":"number"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
 function validate232(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.label === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "label"},message:"must have required property '"+"label"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.subaccount_id === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.label !== undefined){
-if(typeof data.label !== "string"){
-const err2 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-if(data.subaccount_id !== undefined){
-let data1 = data.subaccount_id;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err3 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-}
-else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-validate232.errors = vErrors;
-return errors === 0;
-}
-
-export const schema_ChangeSubaccountLabelResult = validate233;
-const schema496 = {"title":"ChangeSubaccountLabelResult","description":"PrivateChangeSubaccountLabelRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["label","subaccount_id"],"properties":{"label":{"type":"string"},"subaccount_id":{"type":"integer"}}};
-
-function validate233(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.label === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "label"},message:"must have required property '"+"label"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.subaccount_id === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.label !== undefined){
-if(typeof data.label !== "string"){
-const err2 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-if(data.subaccount_id !== undefined){
-let data1 = data.subaccount_id;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err3 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-}
-else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-validate233.errors = vErrors;
-return errors === 0;
-}
-
-export const schema_CreateVaultParams = validate234;
-const schema497 = {"title":"CreateVaultParams","description":"CreateVaultEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cooldown_sec","deposit_spot_asset","initial_deposit","initial_share_price_usd","management_fee_bps","manager_id","max_fee_usd","max_slippage_bps","nonce","performance_fee_bps","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"benchmark_asset":{"type":["string","null"]},"cooldown_sec":{"type":"integer"},"deposit_spot_asset":{"type":"string"},"initial_deposit":{"$ref":"#/definitions/DecimalInput"},"initial_share_price_usd":{"$ref":"#/definitions/DecimalInput"},"management_fee_bps":{"type":"number"},"manager_id":{"type":"integer"},"max_fee_usd":{"$ref":"#/definitions/DecimalInput"},"max_slippage_bps":{"type":"number"},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"performance_fee_bps":{"type":"number"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
-
-function validate234(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -27595,7 +27839,7 @@ errors++;
 if(data.benchmark_asset !== undefined){
 let data0 = data.benchmark_asset;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err14 = {instancePath:instancePath+"/benchmark_asset",schemaPath:"#/properties/benchmark_asset/type",keyword:"type",params:{type: schema497.properties.benchmark_asset.type},message:"must be string,null"};
+const err14 = {instancePath:instancePath+"/benchmark_asset",schemaPath:"#/properties/benchmark_asset/type",keyword:"type",params:{type: schema491.properties.benchmark_asset.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -27839,14 +28083,14 @@ vErrors.push(err30);
 }
 errors++;
 }
-validate234.errors = vErrors;
+validate232.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_VaultCreate = validate238;
-const schema499 = {"title":"VaultCreate","description":"VaultCreateWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
+export const schema_VaultCreate = validate236;
+const schema493 = {"title":"VaultCreate","description":"VaultCreateWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
 
-function validate238(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate236(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -27906,14 +28150,14 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate238.errors = vErrors;
+validate236.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_EditSessionKeyParams = validate239;
-const schema500 = {"title":"EditSessionKeyParams","description":"EditSessionKeyEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["public_session_key","wallet"],"properties":{"ip_whitelist":{"type":["array","null"],"items":{"type":"string"}},"label":{"type":["string","null"]},"offchain_scopes":{"type":["array","null"],"items":{"type":"string"}},"public_session_key":{"type":"string"},"wallet":{"type":"string"}}};
+export const schema_EditSessionKeyParams = validate237;
+const schema494 = {"title":"EditSessionKeyParams","description":"EditSessionKeyEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["public_session_key","wallet"],"properties":{"ip_whitelist":{"type":["array","null"],"items":{"type":"string"}},"label":{"type":["string","null"]},"offchain_scopes":{"type":["array","null"],"items":{"type":"string"}},"public_session_key":{"type":"string"},"wallet":{"type":"string"}}};
 
-function validate239(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate237(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -27940,7 +28184,7 @@ errors++;
 if(data.ip_whitelist !== undefined){
 let data0 = data.ip_whitelist;
 if((!(Array.isArray(data0))) && (data0 !== null)){
-const err2 = {instancePath:instancePath+"/ip_whitelist",schemaPath:"#/properties/ip_whitelist/type",keyword:"type",params:{type: schema500.properties.ip_whitelist.type},message:"must be array,null"};
+const err2 = {instancePath:instancePath+"/ip_whitelist",schemaPath:"#/properties/ip_whitelist/type",keyword:"type",params:{type: schema494.properties.ip_whitelist.type},message:"must be array,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -27968,7 +28212,7 @@ errors++;
 if(data.label !== undefined){
 let data2 = data.label;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err4 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema500.properties.label.type},message:"must be string,null"};
+const err4 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema494.properties.label.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -27981,7 +28225,7 @@ errors++;
 if(data.offchain_scopes !== undefined){
 let data3 = data.offchain_scopes;
 if((!(Array.isArray(data3))) && (data3 !== null)){
-const err5 = {instancePath:instancePath+"/offchain_scopes",schemaPath:"#/properties/offchain_scopes/type",keyword:"type",params:{type: schema500.properties.offchain_scopes.type},message:"must be array,null"};
+const err5 = {instancePath:instancePath+"/offchain_scopes",schemaPath:"#/properties/offchain_scopes/type",keyword:"type",params:{type: schema494.properties.offchain_scopes.type},message:"must be array,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -28041,14 +28285,14 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate239.errors = vErrors;
+validate237.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_SessionKeyResponse = validate240;
-const schema501 = {"title":"SessionKeyResponse","description":"SessionKeyResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["expiry_sec","ip_whitelist","label","offchain_scopes","protocol_scopes","public_session_key","registered_sec","subaccount_ids"],"properties":{"expiry_sec":{"type":"integer"},"ip_whitelist":{"type":"array","items":{"type":"string"}},"label":{"type":"string"},"offchain_scopes":{"type":"array","items":{"type":"string"}},"protocol_scopes":{"type":"array","items":{"type":"string"}},"public_session_key":{"type":"string"},"registered_sec":{"type":"integer"},"subaccount_ids":{"type":"array","items":{"type":"integer"}}}};
+export const schema_SessionKeyResponse = validate238;
+const schema495 = {"title":"SessionKeyResponse","description":"SessionKeyResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["expiry_sec","ip_whitelist","label","offchain_scopes","protocol_scopes","public_session_key","registered_sec","subaccount_ids"],"properties":{"expiry_sec":{"type":"integer"},"ip_whitelist":{"type":"array","items":{"type":"string"}},"label":{"type":"string"},"offchain_scopes":{"type":"array","items":{"type":"string"}},"protocol_scopes":{"type":"array","items":{"type":"string"}},"public_session_key":{"type":"string"},"registered_sec":{"type":"integer"},"subaccount_ids":{"type":"array","items":{"type":"integer"}}}};
 
-function validate240(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate238(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -28306,14 +28550,14 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate240.errors = vErrors;
+validate238.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_ExecuteQuoteParams = validate241;
-const schema502 = {"title":"ExecuteQuoteParams","description":"ExecuteQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","quote_id","rfq_id","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"client":{"type":"string"},"direction":{"$ref":"#/definitions/Direction"},"enable_taker_protection":{"type":"boolean"},"label":{"type":"string"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"nonce":{"type":"integer"},"quote_id":{"type":"string"},"referral_code":{"type":"string"},"rfq_id":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+export const schema_ExecuteQuoteParams = validate239;
+const schema496 = {"title":"ExecuteQuoteParams","description":"ExecuteQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","quote_id","rfq_id","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"client":{"type":"string"},"direction":{"$ref":"#/definitions/Direction"},"enable_taker_protection":{"type":"boolean"},"label":{"type":"string"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"nonce":{"type":"integer"},"quote_id":{"type":"string"},"referral_code":{"type":"string"},"rfq_id":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
-function validate241(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate239(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -28614,14 +28858,14 @@ vErrors.push(err24);
 }
 errors++;
 }
-validate241.errors = vErrors;
+validate239.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_QuoteExecute = validate244;
-const schema504 = {"title":"QuoteExecute","description":"QuoteExecuteWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cancel_reason","creation_timestamp","direction","extra_fee","fee","fill_pct","is_transfer","label","last_update_timestamp","legs","legs_hash","liquidity_role","max_fee","mmp","nonce","quote_id","rfq_filled_pct","rfq_id","signature_expiry_sec","status","subaccount_id"],"properties":{"cancel_reason":{"$ref":"#/definitions/RFQCancelReason"},"creation_timestamp":{"type":"integer"},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"type":"string"},"fee":{"type":"string"},"fill_pct":{"type":"string"},"is_transfer":{"type":"boolean"},"label":{"type":"string"},"last_update_timestamp":{"type":"integer"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegParamsAndResponse"}},"legs_hash":{"type":"string"},"liquidity_role":{"$ref":"#/definitions/LiquidityRole"},"max_fee":{"type":"string"},"mmp":{"type":"boolean"},"nonce":{"type":"string"},"quote_id":{"type":"string"},"rfq_filled_pct":{"type":"string"},"rfq_id":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"status":{"$ref":"#/definitions/RFQStatus"},"subaccount_id":{"type":"integer"}}};
+export const schema_QuoteExecute = validate242;
+const schema498 = {"title":"QuoteExecute","description":"QuoteExecuteWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cancel_reason","creation_timestamp","direction","extra_fee","fee","fill_pct","is_transfer","label","last_update_timestamp","legs","legs_hash","liquidity_role","max_fee","mmp","nonce","quote_id","rfq_filled_pct","rfq_id","signature_expiry_sec","status","subaccount_id"],"properties":{"cancel_reason":{"$ref":"#/definitions/RFQCancelReason"},"creation_timestamp":{"type":"integer"},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"type":"string"},"fee":{"type":"string"},"fill_pct":{"type":"string"},"is_transfer":{"type":"boolean"},"label":{"type":"string"},"last_update_timestamp":{"type":"integer"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegParamsAndResponse"}},"legs_hash":{"type":"string"},"liquidity_role":{"$ref":"#/definitions/LiquidityRole"},"max_fee":{"type":"string"},"mmp":{"type":"boolean"},"nonce":{"type":"string"},"quote_id":{"type":"string"},"rfq_filled_pct":{"type":"string"},"rfq_id":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"status":{"$ref":"#/definitions/RFQStatus"},"subaccount_id":{"type":"integer"}}};
 
-function validate244(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate242(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -29156,14 +29400,14 @@ vErrors.push(err46);
 }
 errors++;
 }
-validate244.errors = vErrors;
+validate242.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_ForceBurnParams = validate246;
-const schema509 = {"title":"ForceBurnParams","description":"ForceBurnEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["holder","subaccount_id"],"properties":{"holder":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+export const schema_ForceBurnParams = validate244;
+const schema503 = {"title":"ForceBurnParams","description":"ForceBurnEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["holder","subaccount_id"],"properties":{"holder":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
-function validate246(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate244(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -29223,14 +29467,14 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate246.errors = vErrors;
+validate244.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_VaultForceBurn = validate247;
-const schema510 = {"title":"VaultForceBurn","description":"VaultForceBurnWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
+export const schema_VaultForceBurn = validate245;
+const schema504 = {"title":"VaultForceBurn","description":"VaultForceBurnWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
 
-function validate247(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate245(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -29290,14 +29534,14 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate247.errors = vErrors;
+validate245.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetAccountParams = validate248;
-const schema511 = {"title":"GetAccountParams","description":"GetAccountEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
+export const schema_GetAccountParams = validate246;
+const schema505 = {"title":"GetAccountParams","description":"GetAccountEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
 
-function validate248(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate246(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -29334,15 +29578,15 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate248.errors = vErrors;
+validate246.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetAccountResult = validate249;
-const schema512 = {"title":"GetAccountResult","description":"PrivateGetAccountEdgeRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cancel_on_disconnect","fallback_subaccount_id","fee_info","is_rfq_maker","per_endpoint_tps","subaccount_ids","wallet","websocket_matching_tps","websocket_non_matching_tps","websocket_option_tps","websocket_perp_tps","whitelisted_recipients"],"properties":{"cancel_on_disconnect":{"type":"boolean"},"creation_timestamp_sec":{"type":["integer","null"]},"fallback_subaccount_id":{"type":"integer"},"fee_info":{"$ref":"#/definitions/AccountFeeInfo"},"is_rfq_maker":{"type":"boolean"},"per_endpoint_tps":{"type":"object","additionalProperties":{"type":"number"}},"referral_code":{"type":["string","null"]},"subaccount_ids":{"type":"array","items":{"type":"integer"}},"wallet":{"type":"string"},"websocket_matching_tps":{"type":"number"},"websocket_non_matching_tps":{"type":"number"},"websocket_option_tps":{"type":"number"},"websocket_perp_tps":{"type":"number"},"whitelisted_recipients":{"type":"array","items":{"type":"string"}}}};
-const schema513 = {"title":"AccountFeeInfo","description":"AccountFeeInfo in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["base_fee_discount","rfq_maker_discount","rfq_taker_discount"],"properties":{"base_fee_discount":{"type":"string"},"option_maker_fee":{"type":["string","null"]},"option_taker_fee":{"type":["string","null"]},"perp_maker_fee":{"type":["string","null"]},"perp_taker_fee":{"type":["string","null"]},"rfq_maker_discount":{"type":"string"},"rfq_taker_discount":{"type":"string"},"spot_maker_fee":{"type":["string","null"]},"spot_taker_fee":{"type":["string","null"]}}};
+export const schema_GetAccountResult = validate247;
+const schema506 = {"title":"GetAccountResult","description":"PrivateGetAccountEdgeRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cancel_on_disconnect","fallback_subaccount_id","fee_info","is_rfq_maker","per_endpoint_tps","subaccount_ids","wallet","websocket_matching_tps","websocket_non_matching_tps","websocket_option_tps","websocket_perp_tps","whitelisted_recipients"],"properties":{"cancel_on_disconnect":{"type":"boolean"},"creation_timestamp_sec":{"type":["integer","null"]},"fallback_subaccount_id":{"type":"integer"},"fee_info":{"$ref":"#/definitions/AccountFeeInfo"},"is_rfq_maker":{"type":"boolean"},"per_endpoint_tps":{"type":"object","additionalProperties":{"type":"number"}},"referral_code":{"type":["string","null"]},"subaccount_ids":{"type":"array","items":{"type":"integer"}},"wallet":{"type":"string"},"websocket_matching_tps":{"type":"number"},"websocket_non_matching_tps":{"type":"number"},"websocket_option_tps":{"type":"number"},"websocket_perp_tps":{"type":"number"},"whitelisted_recipients":{"type":"array","items":{"type":"string"}}}};
+const schema507 = {"title":"AccountFeeInfo","description":"AccountFeeInfo in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["base_fee_discount","rfq_maker_discount","rfq_taker_discount"],"properties":{"base_fee_discount":{"type":"string"},"option_maker_fee":{"type":["string","null"]},"option_taker_fee":{"type":["string","null"]},"perp_maker_fee":{"type":["string","null"]},"perp_taker_fee":{"type":["string","null"]},"rfq_maker_discount":{"type":"string"},"rfq_taker_discount":{"type":"string"},"spot_maker_fee":{"type":["string","null"]},"spot_taker_fee":{"type":["string","null"]}}};
 
-function validate249(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate247(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -29481,7 +29725,7 @@ errors++;
 if(data.creation_timestamp_sec !== undefined){
 let data1 = data.creation_timestamp_sec;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err13 = {instancePath:instancePath+"/creation_timestamp_sec",schemaPath:"#/properties/creation_timestamp_sec/type",keyword:"type",params:{type: schema512.properties.creation_timestamp_sec.type},message:"must be integer,null"};
+const err13 = {instancePath:instancePath+"/creation_timestamp_sec",schemaPath:"#/properties/creation_timestamp_sec/type",keyword:"type",params:{type: schema506.properties.creation_timestamp_sec.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -29552,7 +29796,7 @@ errors++;
 if(data3.option_maker_fee !== undefined){
 let data5 = data3.option_maker_fee;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err19 = {instancePath:instancePath+"/fee_info/option_maker_fee",schemaPath:"#/definitions/AccountFeeInfo/properties/option_maker_fee/type",keyword:"type",params:{type: schema513.properties.option_maker_fee.type},message:"must be string,null"};
+const err19 = {instancePath:instancePath+"/fee_info/option_maker_fee",schemaPath:"#/definitions/AccountFeeInfo/properties/option_maker_fee/type",keyword:"type",params:{type: schema507.properties.option_maker_fee.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -29565,7 +29809,7 @@ errors++;
 if(data3.option_taker_fee !== undefined){
 let data6 = data3.option_taker_fee;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err20 = {instancePath:instancePath+"/fee_info/option_taker_fee",schemaPath:"#/definitions/AccountFeeInfo/properties/option_taker_fee/type",keyword:"type",params:{type: schema513.properties.option_taker_fee.type},message:"must be string,null"};
+const err20 = {instancePath:instancePath+"/fee_info/option_taker_fee",schemaPath:"#/definitions/AccountFeeInfo/properties/option_taker_fee/type",keyword:"type",params:{type: schema507.properties.option_taker_fee.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -29578,7 +29822,7 @@ errors++;
 if(data3.perp_maker_fee !== undefined){
 let data7 = data3.perp_maker_fee;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err21 = {instancePath:instancePath+"/fee_info/perp_maker_fee",schemaPath:"#/definitions/AccountFeeInfo/properties/perp_maker_fee/type",keyword:"type",params:{type: schema513.properties.perp_maker_fee.type},message:"must be string,null"};
+const err21 = {instancePath:instancePath+"/fee_info/perp_maker_fee",schemaPath:"#/definitions/AccountFeeInfo/properties/perp_maker_fee/type",keyword:"type",params:{type: schema507.properties.perp_maker_fee.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -29591,7 +29835,7 @@ errors++;
 if(data3.perp_taker_fee !== undefined){
 let data8 = data3.perp_taker_fee;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err22 = {instancePath:instancePath+"/fee_info/perp_taker_fee",schemaPath:"#/definitions/AccountFeeInfo/properties/perp_taker_fee/type",keyword:"type",params:{type: schema513.properties.perp_taker_fee.type},message:"must be string,null"};
+const err22 = {instancePath:instancePath+"/fee_info/perp_taker_fee",schemaPath:"#/definitions/AccountFeeInfo/properties/perp_taker_fee/type",keyword:"type",params:{type: schema507.properties.perp_taker_fee.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -29628,7 +29872,7 @@ errors++;
 if(data3.spot_maker_fee !== undefined){
 let data11 = data3.spot_maker_fee;
 if((typeof data11 !== "string") && (data11 !== null)){
-const err25 = {instancePath:instancePath+"/fee_info/spot_maker_fee",schemaPath:"#/definitions/AccountFeeInfo/properties/spot_maker_fee/type",keyword:"type",params:{type: schema513.properties.spot_maker_fee.type},message:"must be string,null"};
+const err25 = {instancePath:instancePath+"/fee_info/spot_maker_fee",schemaPath:"#/definitions/AccountFeeInfo/properties/spot_maker_fee/type",keyword:"type",params:{type: schema507.properties.spot_maker_fee.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -29641,7 +29885,7 @@ errors++;
 if(data3.spot_taker_fee !== undefined){
 let data12 = data3.spot_taker_fee;
 if((typeof data12 !== "string") && (data12 !== null)){
-const err26 = {instancePath:instancePath+"/fee_info/spot_taker_fee",schemaPath:"#/definitions/AccountFeeInfo/properties/spot_taker_fee/type",keyword:"type",params:{type: schema513.properties.spot_taker_fee.type},message:"must be string,null"};
+const err26 = {instancePath:instancePath+"/fee_info/spot_taker_fee",schemaPath:"#/definitions/AccountFeeInfo/properties/spot_taker_fee/type",keyword:"type",params:{type: schema507.properties.spot_taker_fee.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -29706,7 +29950,7 @@ errors++;
 if(data.referral_code !== undefined){
 let data16 = data.referral_code;
 if((typeof data16 !== "string") && (data16 !== null)){
-const err31 = {instancePath:instancePath+"/referral_code",schemaPath:"#/properties/referral_code/type",keyword:"type",params:{type: schema512.properties.referral_code.type},message:"must be string,null"};
+const err31 = {instancePath:instancePath+"/referral_code",schemaPath:"#/properties/referral_code/type",keyword:"type",params:{type: schema506.properties.referral_code.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -29848,13 +30092,13 @@ vErrors.push(err41);
 }
 errors++;
 }
-validate249.errors = vErrors;
+validate247.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_AccountFeeInfo = validate250;
+export const schema_AccountFeeInfo = validate248;
 
-function validate250(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate248(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -29903,7 +30147,7 @@ errors++;
 if(data.option_maker_fee !== undefined){
 let data1 = data.option_maker_fee;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err4 = {instancePath:instancePath+"/option_maker_fee",schemaPath:"#/properties/option_maker_fee/type",keyword:"type",params:{type: schema513.properties.option_maker_fee.type},message:"must be string,null"};
+const err4 = {instancePath:instancePath+"/option_maker_fee",schemaPath:"#/properties/option_maker_fee/type",keyword:"type",params:{type: schema507.properties.option_maker_fee.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -29916,7 +30160,7 @@ errors++;
 if(data.option_taker_fee !== undefined){
 let data2 = data.option_taker_fee;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err5 = {instancePath:instancePath+"/option_taker_fee",schemaPath:"#/properties/option_taker_fee/type",keyword:"type",params:{type: schema513.properties.option_taker_fee.type},message:"must be string,null"};
+const err5 = {instancePath:instancePath+"/option_taker_fee",schemaPath:"#/properties/option_taker_fee/type",keyword:"type",params:{type: schema507.properties.option_taker_fee.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -29929,7 +30173,7 @@ errors++;
 if(data.perp_maker_fee !== undefined){
 let data3 = data.perp_maker_fee;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err6 = {instancePath:instancePath+"/perp_maker_fee",schemaPath:"#/properties/perp_maker_fee/type",keyword:"type",params:{type: schema513.properties.perp_maker_fee.type},message:"must be string,null"};
+const err6 = {instancePath:instancePath+"/perp_maker_fee",schemaPath:"#/properties/perp_maker_fee/type",keyword:"type",params:{type: schema507.properties.perp_maker_fee.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -29942,7 +30186,7 @@ errors++;
 if(data.perp_taker_fee !== undefined){
 let data4 = data.perp_taker_fee;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err7 = {instancePath:instancePath+"/perp_taker_fee",schemaPath:"#/properties/perp_taker_fee/type",keyword:"type",params:{type: schema513.properties.perp_taker_fee.type},message:"must be string,null"};
+const err7 = {instancePath:instancePath+"/perp_taker_fee",schemaPath:"#/properties/perp_taker_fee/type",keyword:"type",params:{type: schema507.properties.perp_taker_fee.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -29979,7 +30223,7 @@ errors++;
 if(data.spot_maker_fee !== undefined){
 let data7 = data.spot_maker_fee;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err10 = {instancePath:instancePath+"/spot_maker_fee",schemaPath:"#/properties/spot_maker_fee/type",keyword:"type",params:{type: schema513.properties.spot_maker_fee.type},message:"must be string,null"};
+const err10 = {instancePath:instancePath+"/spot_maker_fee",schemaPath:"#/properties/spot_maker_fee/type",keyword:"type",params:{type: schema507.properties.spot_maker_fee.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -29992,7 +30236,7 @@ errors++;
 if(data.spot_taker_fee !== undefined){
 let data8 = data.spot_taker_fee;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err11 = {instancePath:instancePath+"/spot_taker_fee",schemaPath:"#/properties/spot_taker_fee/type",keyword:"type",params:{type: schema513.properties.spot_taker_fee.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/spot_taker_fee",schemaPath:"#/properties/spot_taker_fee/type",keyword:"type",params:{type: schema507.properties.spot_taker_fee.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -30013,104 +30257,104 @@ vErrors.push(err12);
 }
 errors++;
 }
+validate248.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_GetAlgoOrdersParams = validate249;
+const schema509 = {"title":"GetAlgoOrdersParams","description":"GetAlgoOrdersEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
+
+function validate249(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.subaccount_id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.subaccount_id !== undefined){
+let data0 = data.subaccount_id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err1 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate249.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_GetCollateralsParams = validate250;
+const schema510 = {"title":"GetCollateralsParams","description":"GetCollateralsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
+
+function validate250(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.subaccount_id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.subaccount_id !== undefined){
+let data0 = data.subaccount_id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err1 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
 validate250.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetAlgoOrdersParams = validate251;
-const schema515 = {"title":"GetAlgoOrdersParams","description":"GetAlgoOrdersEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
+export const schema_GetCollateralsResult = validate251;
+const schema511 = {"title":"GetCollateralsResult","description":"PrivateGetCollateralsRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["collaterals","subaccount_id"],"properties":{"collaterals":{"type":"array","items":{"$ref":"#/definitions/Collateral"}},"subaccount_id":{"type":"integer"}}};
 
 function validate251(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.subaccount_id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.subaccount_id !== undefined){
-let data0 = data.subaccount_id;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err1 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-}
-else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-validate251.errors = vErrors;
-return errors === 0;
-}
-
-export const schema_GetCollateralsParams = validate252;
-const schema516 = {"title":"GetCollateralsParams","description":"GetCollateralsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
-
-function validate252(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.subaccount_id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.subaccount_id !== undefined){
-let data0 = data.subaccount_id;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err1 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-}
-else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-validate252.errors = vErrors;
-return errors === 0;
-}
-
-export const schema_GetCollateralsResult = validate253;
-const schema517 = {"title":"GetCollateralsResult","description":"PrivateGetCollateralsRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["collaterals","subaccount_id"],"properties":{"collaterals":{"type":"array","items":{"$ref":"#/definitions/Collateral"}},"subaccount_id":{"type":"integer"}}};
-
-function validate253(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -30139,8 +30383,8 @@ let data0 = data.collaterals;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate180(data0[i0], {instancePath:instancePath+"/collaterals/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate180.errors : vErrors.concat(validate180.errors);
+if(!(validate178(data0[i0], {instancePath:instancePath+"/collaterals/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate178.errors : vErrors.concat(validate178.errors);
 errors = vErrors.length;
 }
 }
@@ -30180,14 +30424,14 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate253.errors = vErrors;
+validate251.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetCuratedVaultsParams = validate255;
-const schema518 = {"title":"GetCuratedVaultsParams","description":"GetCuratedVaultsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
+export const schema_GetCuratedVaultsParams = validate253;
+const schema512 = {"title":"GetCuratedVaultsParams","description":"GetCuratedVaultsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
 
-function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate253(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -30224,14 +30468,14 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate255.errors = vErrors;
+validate253.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_VaultIds = validate256;
-const schema519 = {"title":"VaultIds","description":"VaultIdsWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_ids"],"properties":{"subaccount_ids":{"type":"array","items":{"type":"integer"}}}};
+export const schema_VaultIds = validate254;
+const schema513 = {"title":"VaultIds","description":"VaultIdsWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_ids"],"properties":{"subaccount_ids":{"type":"array","items":{"type":"integer"}}}};
 
-function validate256(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate254(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -30285,21 +30529,21 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate256.errors = vErrors;
+validate254.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetDepositHistoryParams = validate257;
-const schema520 = {"title":"GetDepositHistoryParams","description":"GetDepositHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"end_timestamp":{"type":["integer","null"]},"start_timestamp":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
+export const schema_GetDepositHistoryParams = validate255;
+const schema514 = {"title":"GetDepositHistoryParams","description":"GetDepositHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"end_timestamp":{"type":["integer","null"]},"start_timestamp":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
 
-function validate257(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.end_timestamp !== undefined){
 let data0 = data.end_timestamp;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema520.properties.end_timestamp.type},message:"must be integer,null"};
+const err0 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema514.properties.end_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -30312,7 +30556,7 @@ errors++;
 if(data.start_timestamp !== undefined){
 let data1 = data.start_timestamp;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err1 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema520.properties.start_timestamp.type},message:"must be integer,null"};
+const err1 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema514.properties.start_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -30325,7 +30569,7 @@ errors++;
 if(data.subaccount_id !== undefined){
 let data2 = data.subaccount_id;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-const err2 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema520.properties.subaccount_id.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema514.properties.subaccount_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -30338,7 +30582,7 @@ errors++;
 if(data.wallet !== undefined){
 let data3 = data.wallet;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err3 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema520.properties.wallet.type},message:"must be string,null"};
+const err3 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema514.properties.wallet.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -30359,13 +30603,345 @@ vErrors.push(err4);
 }
 errors++;
 }
+validate255.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_DepositHistoryResult = validate256;
+const schema515 = {"title":"DepositHistoryResult","description":"DepositHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["deposits"],"properties":{"deposits":{"type":"array","items":{"$ref":"#/definitions/DepositEntry"}}}};
+const schema516 = {"title":"DepositEntry","description":"DepositEntry in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","asset","batch_status","batch_uuid","fee","new_subaccount","operation_id","subaccount_id","timestamp","wallet"],"properties":{"action_id":{"type":["integer","null"]},"amount":{"type":"string"},"asset":{"type":"string"},"batch_status":{"$ref":"#/definitions/BatchStatus"},"batch_uuid":{"type":"string"},"fee":{"type":"string"},"new_subaccount":{"type":"boolean"},"operation_id":{"type":"string"},"subaccount_id":{"type":"integer"},"timestamp":{"type":"integer"},"tx_hash":{"type":["string","null"]},"wallet":{"type":"string"}}};
+
+function validate257(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.amount === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "amount"},message:"must have required property '"+"amount"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.asset === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "asset"},message:"must have required property '"+"asset"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.batch_status === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "batch_status"},message:"must have required property '"+"batch_status"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.batch_uuid === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "batch_uuid"},message:"must have required property '"+"batch_uuid"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.fee === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "fee"},message:"must have required property '"+"fee"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.new_subaccount === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "new_subaccount"},message:"must have required property '"+"new_subaccount"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.operation_id === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "operation_id"},message:"must have required property '"+"operation_id"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.subaccount_id === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.timestamp === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data.wallet === undefined){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "wallet"},message:"must have required property '"+"wallet"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data.action_id !== undefined){
+let data0 = data.action_id;
+if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
+const err10 = {instancePath:instancePath+"/action_id",schemaPath:"#/properties/action_id/type",keyword:"type",params:{type: schema516.properties.action_id.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.amount !== undefined){
+if(typeof data.amount !== "string"){
+const err11 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.asset !== undefined){
+if(typeof data.asset !== "string"){
+const err12 = {instancePath:instancePath+"/asset",schemaPath:"#/properties/asset/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.batch_status !== undefined){
+let data3 = data.batch_status;
+if(typeof data3 !== "string"){
+const err13 = {instancePath:instancePath+"/batch_status",schemaPath:"#/definitions/BatchStatus/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(!((((((((((data3 === "Batching") || (data3 === "Executing")) || (data3 === "Proving")) || (data3 === "Settling")) || (data3 === "Settled")) || (data3 === "BatchingError")) || (data3 === "ExecutingError")) || (data3 === "ProvingError")) || (data3 === "SettlingError")) || (data3 === "SettledError"))){
+const err14 = {instancePath:instancePath+"/batch_status",schemaPath:"#/definitions/BatchStatus/enum",keyword:"enum",params:{allowedValues: schema34.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.batch_uuid !== undefined){
+if(typeof data.batch_uuid !== "string"){
+const err15 = {instancePath:instancePath+"/batch_uuid",schemaPath:"#/properties/batch_uuid/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.fee !== undefined){
+if(typeof data.fee !== "string"){
+const err16 = {instancePath:instancePath+"/fee",schemaPath:"#/properties/fee/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.new_subaccount !== undefined){
+if(typeof data.new_subaccount !== "boolean"){
+const err17 = {instancePath:instancePath+"/new_subaccount",schemaPath:"#/properties/new_subaccount/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.operation_id !== undefined){
+if(typeof data.operation_id !== "string"){
+const err18 = {instancePath:instancePath+"/operation_id",schemaPath:"#/properties/operation_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.subaccount_id !== undefined){
+let data8 = data.subaccount_id;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err19 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.timestamp !== undefined){
+let data9 = data.timestamp;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err20 = {instancePath:instancePath+"/timestamp",schemaPath:"#/properties/timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.tx_hash !== undefined){
+let data10 = data.tx_hash;
+if((typeof data10 !== "string") && (data10 !== null)){
+const err21 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema516.properties.tx_hash.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.wallet !== undefined){
+if(typeof data.wallet !== "string"){
+const err22 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
 validate257.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_DepositHistoryResult = validate258;
-const schema521 = {"title":"DepositHistoryResult","description":"DepositHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["deposits"],"properties":{"deposits":{"type":"array","items":{"$ref":"#/definitions/DepositEntry"}}}};
-const schema522 = {"title":"DepositEntry","description":"DepositEntry in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","asset","batch_status","batch_uuid","fee","new_subaccount","operation_id","subaccount_id","timestamp","wallet"],"properties":{"action_id":{"type":["integer","null"]},"amount":{"type":"string"},"asset":{"type":"string"},"batch_status":{"$ref":"#/definitions/BatchStatus"},"batch_uuid":{"type":"string"},"fee":{"type":"string"},"new_subaccount":{"type":"boolean"},"operation_id":{"type":"string"},"subaccount_id":{"type":"integer"},"timestamp":{"type":"integer"},"tx_hash":{"type":["string","null"]},"wallet":{"type":"string"}}};
+
+function validate256(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.deposits === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "deposits"},message:"must have required property '"+"deposits"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.deposits !== undefined){
+let data0 = data.deposits;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate257(data0[i0], {instancePath:instancePath+"/deposits/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate257.errors : vErrors.concat(validate257.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err1 = {instancePath:instancePath+"/deposits",schemaPath:"#/properties/deposits/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate256.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_DepositEntry = validate259;
 
 function validate259(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -30474,7 +31050,7 @@ errors++;
 if(data.action_id !== undefined){
 let data0 = data.action_id;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-const err10 = {instancePath:instancePath+"/action_id",schemaPath:"#/properties/action_id/type",keyword:"type",params:{type: schema522.properties.action_id.type},message:"must be integer,null"};
+const err10 = {instancePath:instancePath+"/action_id",schemaPath:"#/properties/action_id/type",keyword:"type",params:{type: schema516.properties.action_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -30608,7 +31184,7 @@ errors++;
 if(data.tx_hash !== undefined){
 let data10 = data.tx_hash;
 if((typeof data10 !== "string") && (data10 !== null)){
-const err21 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema522.properties.tx_hash.type},message:"must be string,null"};
+const err21 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema516.properties.tx_hash.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -30645,13 +31221,17 @@ validate259.errors = vErrors;
 return errors === 0;
 }
 
+export const schema_GetErc20TransferHistoryParams = validate260;
+const schema520 = {"title":"GetErc20TransferHistoryParams","description":"GetErc20TransferHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"end_timestamp":{"type":["integer","null"]},"start_timestamp":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
 
-function validate258(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate260(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.deposits === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "deposits"},message:"must have required property '"+"deposits"+"'"};
+if(data.end_timestamp !== undefined){
+let data0 = data.end_timestamp;
+if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
+const err0 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema520.properties.end_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -30660,19 +31240,11 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.deposits !== undefined){
-let data0 = data.deposits;
-if(Array.isArray(data0)){
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate259(data0[i0], {instancePath:instancePath+"/deposits/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
-errors = vErrors.length;
 }
-}
-}
-else {
-const err1 = {instancePath:instancePath+"/deposits",schemaPath:"#/properties/deposits/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.start_timestamp !== undefined){
+let data1 = data.start_timestamp;
+if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
+const err1 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema520.properties.start_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -30682,9 +31254,10 @@ vErrors.push(err1);
 errors++;
 }
 }
-}
-else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.subaccount_id !== undefined){
+let data2 = data.subaccount_id;
+if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
+const err2 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema520.properties.subaccount_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -30693,13 +31266,40 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate258.errors = vErrors;
+}
+if(data.wallet !== undefined){
+let data3 = data.wallet;
+if((typeof data3 !== "string") && (data3 !== null)){
+const err3 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema520.properties.wallet.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate260.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_DepositEntry = validate261;
+export const schema_TransferHistoryResult = validate261;
+const schema521 = {"title":"TransferHistoryResult","description":"TransferHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["transfers"],"properties":{"transfers":{"type":"array","items":{"$ref":"#/definitions/TransferEntry"}}}};
+const schema522 = {"title":"TransferEntry","description":"TransferEntry in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","asset","batch_status","batch_uuid","fee","from_subaccount_id","from_wallet","is_outgoing","operation_id","timestamp","to_subaccount_id","to_wallet"],"properties":{"amount":{"type":"string"},"asset":{"type":"string"},"batch_status":{"$ref":"#/definitions/BatchStatus"},"batch_uuid":{"type":"string"},"fee":{"type":"string"},"from_subaccount_id":{"type":"integer"},"from_wallet":{"type":"string"},"is_outgoing":{"type":"boolean"},"operation_id":{"type":"string"},"timestamp":{"type":"integer"},"to_subaccount_id":{"type":"integer"},"to_wallet":{"type":"string"},"tx_hash":{"type":["string","null"]}}};
 
-function validate261(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate262(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -30753,8 +31353,8 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(data.new_subaccount === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "new_subaccount"},message:"must have required property '"+"new_subaccount"+"'"};
+if(data.from_subaccount_id === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from_subaccount_id"},message:"must have required property '"+"from_subaccount_id"+"'"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -30763,8 +31363,8 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(data.operation_id === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "operation_id"},message:"must have required property '"+"operation_id"+"'"};
+if(data.from_wallet === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from_wallet"},message:"must have required property '"+"from_wallet"+"'"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -30773,8 +31373,8 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(data.subaccount_id === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
+if(data.is_outgoing === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "is_outgoing"},message:"must have required property '"+"is_outgoing"+"'"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -30783,8 +31383,8 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(data.timestamp === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
+if(data.operation_id === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "operation_id"},message:"must have required property '"+"operation_id"+"'"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -30793,8 +31393,8 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(data.wallet === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "wallet"},message:"must have required property '"+"wallet"+"'"};
+if(data.timestamp === undefined){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -30803,10 +31403,8 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(data.action_id !== undefined){
-let data0 = data.action_id;
-if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-const err10 = {instancePath:instancePath+"/action_id",schemaPath:"#/properties/action_id/type",keyword:"type",params:{type: schema522.properties.action_id.type},message:"must be integer,null"};
+if(data.to_subaccount_id === undefined){
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to_subaccount_id"},message:"must have required property '"+"to_subaccount_id"+"'"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -30815,10 +31413,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-if(data.amount !== undefined){
-if(typeof data.amount !== "string"){
-const err11 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.to_wallet === undefined){
+const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to_wallet"},message:"must have required property '"+"to_wallet"+"'"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -30827,10 +31423,9 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-if(data.asset !== undefined){
-if(typeof data.asset !== "string"){
-const err12 = {instancePath:instancePath+"/asset",schemaPath:"#/properties/asset/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.amount !== undefined){
+if(typeof data.amount !== "string"){
+const err12 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -30840,10 +31435,9 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data.batch_status !== undefined){
-let data3 = data.batch_status;
-if(typeof data3 !== "string"){
-const err13 = {instancePath:instancePath+"/batch_status",schemaPath:"#/definitions/BatchStatus/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.asset !== undefined){
+if(typeof data.asset !== "string"){
+const err13 = {instancePath:instancePath+"/asset",schemaPath:"#/properties/asset/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -30852,8 +31446,11 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(!((((((((((data3 === "Batching") || (data3 === "Executing")) || (data3 === "Proving")) || (data3 === "Settling")) || (data3 === "Settled")) || (data3 === "BatchingError")) || (data3 === "ExecutingError")) || (data3 === "ProvingError")) || (data3 === "SettlingError")) || (data3 === "SettledError"))){
-const err14 = {instancePath:instancePath+"/batch_status",schemaPath:"#/definitions/BatchStatus/enum",keyword:"enum",params:{allowedValues: schema34.enum},message:"must be equal to one of the allowed values"};
+}
+if(data.batch_status !== undefined){
+let data2 = data.batch_status;
+if(typeof data2 !== "string"){
+const err14 = {instancePath:instancePath+"/batch_status",schemaPath:"#/definitions/BatchStatus/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -30862,10 +31459,8 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-if(data.batch_uuid !== undefined){
-if(typeof data.batch_uuid !== "string"){
-const err15 = {instancePath:instancePath+"/batch_uuid",schemaPath:"#/properties/batch_uuid/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((((((((((data2 === "Batching") || (data2 === "Executing")) || (data2 === "Proving")) || (data2 === "Settling")) || (data2 === "Settled")) || (data2 === "BatchingError")) || (data2 === "ExecutingError")) || (data2 === "ProvingError")) || (data2 === "SettlingError")) || (data2 === "SettledError"))){
+const err15 = {instancePath:instancePath+"/batch_status",schemaPath:"#/definitions/BatchStatus/enum",keyword:"enum",params:{allowedValues: schema34.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -30875,9 +31470,9 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data.fee !== undefined){
-if(typeof data.fee !== "string"){
-const err16 = {instancePath:instancePath+"/fee",schemaPath:"#/properties/fee/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.batch_uuid !== undefined){
+if(typeof data.batch_uuid !== "string"){
+const err16 = {instancePath:instancePath+"/batch_uuid",schemaPath:"#/properties/batch_uuid/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -30887,9 +31482,9 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data.new_subaccount !== undefined){
-if(typeof data.new_subaccount !== "boolean"){
-const err17 = {instancePath:instancePath+"/new_subaccount",schemaPath:"#/properties/new_subaccount/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data.fee !== undefined){
+if(typeof data.fee !== "string"){
+const err17 = {instancePath:instancePath+"/fee",schemaPath:"#/properties/fee/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -30899,9 +31494,10 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data.operation_id !== undefined){
-if(typeof data.operation_id !== "string"){
-const err18 = {instancePath:instancePath+"/operation_id",schemaPath:"#/properties/operation_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.from_subaccount_id !== undefined){
+let data5 = data.from_subaccount_id;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err18 = {instancePath:instancePath+"/from_subaccount_id",schemaPath:"#/properties/from_subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -30911,10 +31507,9 @@ vErrors.push(err18);
 errors++;
 }
 }
-if(data.subaccount_id !== undefined){
-let data8 = data.subaccount_id;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err19 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.from_wallet !== undefined){
+if(typeof data.from_wallet !== "string"){
+const err19 = {instancePath:instancePath+"/from_wallet",schemaPath:"#/properties/from_wallet/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -30924,10 +31519,9 @@ vErrors.push(err19);
 errors++;
 }
 }
-if(data.timestamp !== undefined){
-let data9 = data.timestamp;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err20 = {instancePath:instancePath+"/timestamp",schemaPath:"#/properties/timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.is_outgoing !== undefined){
+if(typeof data.is_outgoing !== "boolean"){
+const err20 = {instancePath:instancePath+"/is_outgoing",schemaPath:"#/properties/is_outgoing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -30937,10 +31531,9 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data.tx_hash !== undefined){
-let data10 = data.tx_hash;
-if((typeof data10 !== "string") && (data10 !== null)){
-const err21 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema522.properties.tx_hash.type},message:"must be string,null"};
+if(data.operation_id !== undefined){
+if(typeof data.operation_id !== "string"){
+const err21 = {instancePath:instancePath+"/operation_id",schemaPath:"#/properties/operation_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -30950,9 +31543,10 @@ vErrors.push(err21);
 errors++;
 }
 }
-if(data.wallet !== undefined){
-if(typeof data.wallet !== "string"){
-const err22 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.timestamp !== undefined){
+let data9 = data.timestamp;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err22 = {instancePath:instancePath+"/timestamp",schemaPath:"#/properties/timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -30962,9 +31556,10 @@ vErrors.push(err22);
 errors++;
 }
 }
-}
-else {
-const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.to_subaccount_id !== undefined){
+let data10 = data.to_subaccount_id;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+const err23 = {instancePath:instancePath+"/to_subaccount_id",schemaPath:"#/properties/to_subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -30973,21 +31568,54 @@ vErrors.push(err23);
 }
 errors++;
 }
-validate261.errors = vErrors;
+}
+if(data.to_wallet !== undefined){
+if(typeof data.to_wallet !== "string"){
+const err24 = {instancePath:instancePath+"/to_wallet",schemaPath:"#/properties/to_wallet/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.tx_hash !== undefined){
+let data12 = data.tx_hash;
+if((typeof data12 !== "string") && (data12 !== null)){
+const err25 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema522.properties.tx_hash.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+validate262.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetErc20TransferHistoryParams = validate262;
-const schema526 = {"title":"GetErc20TransferHistoryParams","description":"GetErc20TransferHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"end_timestamp":{"type":["integer","null"]},"start_timestamp":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
 
-function validate262(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate261(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.end_timestamp !== undefined){
-let data0 = data.end_timestamp;
-if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema526.properties.end_timestamp.type},message:"must be integer,null"};
+if(data.transfers === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "transfers"},message:"must have required property '"+"transfers"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -30996,11 +31624,19 @@ vErrors.push(err0);
 }
 errors++;
 }
+if(data.transfers !== undefined){
+let data0 = data.transfers;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate262(data0[i0], {instancePath:instancePath+"/transfers/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate262.errors : vErrors.concat(validate262.errors);
+errors = vErrors.length;
 }
-if(data.start_timestamp !== undefined){
-let data1 = data.start_timestamp;
-if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err1 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema526.properties.start_timestamp.type},message:"must be integer,null"};
+}
+}
+else {
+const err1 = {instancePath:instancePath+"/transfers",schemaPath:"#/properties/transfers/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -31010,10 +31646,9 @@ vErrors.push(err1);
 errors++;
 }
 }
-if(data.subaccount_id !== undefined){
-let data2 = data.subaccount_id;
-if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-const err2 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema526.properties.subaccount_id.type},message:"must be integer,null"};
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -31022,38 +31657,11 @@ vErrors.push(err2);
 }
 errors++;
 }
-}
-if(data.wallet !== undefined){
-let data3 = data.wallet;
-if((typeof data3 !== "string") && (data3 !== null)){
-const err3 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema526.properties.wallet.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-}
-else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-validate262.errors = vErrors;
+validate261.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_TransferHistoryResult = validate263;
-const schema527 = {"title":"TransferHistoryResult","description":"TransferHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["transfers"],"properties":{"transfers":{"type":"array","items":{"$ref":"#/definitions/TransferEntry"}}}};
-const schema528 = {"title":"TransferEntry","description":"TransferEntry in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","asset","batch_status","batch_uuid","fee","from_subaccount_id","from_wallet","is_outgoing","operation_id","timestamp","to_subaccount_id","to_wallet"],"properties":{"amount":{"type":"string"},"asset":{"type":"string"},"batch_status":{"$ref":"#/definitions/BatchStatus"},"batch_uuid":{"type":"string"},"fee":{"type":"string"},"from_subaccount_id":{"type":"integer"},"from_wallet":{"type":"string"},"is_outgoing":{"type":"boolean"},"operation_id":{"type":"string"},"timestamp":{"type":"integer"},"to_subaccount_id":{"type":"integer"},"to_wallet":{"type":"string"},"tx_hash":{"type":["string","null"]}}};
+export const schema_TransferEntry = validate264;
 
 function validate264(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -31340,7 +31948,7 @@ errors++;
 if(data.tx_hash !== undefined){
 let data12 = data.tx_hash;
 if((typeof data12 !== "string") && (data12 !== null)){
-const err25 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema528.properties.tx_hash.type},message:"must be string,null"};
+const err25 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema522.properties.tx_hash.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -31365,381 +31973,17 @@ validate264.errors = vErrors;
 return errors === 0;
 }
 
+export const schema_GetFundingHistoryParams = validate265;
+const schema526 = {"title":"GetFundingHistoryParams","description":"GetFundingHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"end_timestamp":{"type":["integer","null"]},"instrument_name":{"type":["string","null"]},"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"],"minimum":1},"start_timestamp":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
 
-function validate263(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.transfers === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "transfers"},message:"must have required property '"+"transfers"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.transfers !== undefined){
-let data0 = data.transfers;
-if(Array.isArray(data0)){
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate264(data0[i0], {instancePath:instancePath+"/transfers/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate264.errors : vErrors.concat(validate264.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err1 = {instancePath:instancePath+"/transfers",schemaPath:"#/properties/transfers/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-}
-else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-validate263.errors = vErrors;
-return errors === 0;
-}
-
-export const schema_TransferEntry = validate266;
-
-function validate266(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.amount === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "amount"},message:"must have required property '"+"amount"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.asset === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "asset"},message:"must have required property '"+"asset"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.batch_status === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "batch_status"},message:"must have required property '"+"batch_status"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.batch_uuid === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "batch_uuid"},message:"must have required property '"+"batch_uuid"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.fee === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "fee"},message:"must have required property '"+"fee"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.from_subaccount_id === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from_subaccount_id"},message:"must have required property '"+"from_subaccount_id"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(data.from_wallet === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from_wallet"},message:"must have required property '"+"from_wallet"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(data.is_outgoing === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "is_outgoing"},message:"must have required property '"+"is_outgoing"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(data.operation_id === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "operation_id"},message:"must have required property '"+"operation_id"+"'"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(data.timestamp === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if(data.to_subaccount_id === undefined){
-const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to_subaccount_id"},message:"must have required property '"+"to_subaccount_id"+"'"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(data.to_wallet === undefined){
-const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to_wallet"},message:"must have required property '"+"to_wallet"+"'"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-if(data.amount !== undefined){
-if(typeof data.amount !== "string"){
-const err12 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data.asset !== undefined){
-if(typeof data.asset !== "string"){
-const err13 = {instancePath:instancePath+"/asset",schemaPath:"#/properties/asset/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-if(data.batch_status !== undefined){
-let data2 = data.batch_status;
-if(typeof data2 !== "string"){
-const err14 = {instancePath:instancePath+"/batch_status",schemaPath:"#/definitions/BatchStatus/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-if(!((((((((((data2 === "Batching") || (data2 === "Executing")) || (data2 === "Proving")) || (data2 === "Settling")) || (data2 === "Settled")) || (data2 === "BatchingError")) || (data2 === "ExecutingError")) || (data2 === "ProvingError")) || (data2 === "SettlingError")) || (data2 === "SettledError"))){
-const err15 = {instancePath:instancePath+"/batch_status",schemaPath:"#/definitions/BatchStatus/enum",keyword:"enum",params:{allowedValues: schema34.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-if(data.batch_uuid !== undefined){
-if(typeof data.batch_uuid !== "string"){
-const err16 = {instancePath:instancePath+"/batch_uuid",schemaPath:"#/properties/batch_uuid/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data.fee !== undefined){
-if(typeof data.fee !== "string"){
-const err17 = {instancePath:instancePath+"/fee",schemaPath:"#/properties/fee/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-if(data.from_subaccount_id !== undefined){
-let data5 = data.from_subaccount_id;
-if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-const err18 = {instancePath:instancePath+"/from_subaccount_id",schemaPath:"#/properties/from_subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data.from_wallet !== undefined){
-if(typeof data.from_wallet !== "string"){
-const err19 = {instancePath:instancePath+"/from_wallet",schemaPath:"#/properties/from_wallet/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-if(data.is_outgoing !== undefined){
-if(typeof data.is_outgoing !== "boolean"){
-const err20 = {instancePath:instancePath+"/is_outgoing",schemaPath:"#/properties/is_outgoing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-if(data.operation_id !== undefined){
-if(typeof data.operation_id !== "string"){
-const err21 = {instancePath:instancePath+"/operation_id",schemaPath:"#/properties/operation_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-if(data.timestamp !== undefined){
-let data9 = data.timestamp;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err22 = {instancePath:instancePath+"/timestamp",schemaPath:"#/properties/timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-if(data.to_subaccount_id !== undefined){
-let data10 = data.to_subaccount_id;
-if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err23 = {instancePath:instancePath+"/to_subaccount_id",schemaPath:"#/properties/to_subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-if(data.to_wallet !== undefined){
-if(typeof data.to_wallet !== "string"){
-const err24 = {instancePath:instancePath+"/to_wallet",schemaPath:"#/properties/to_wallet/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-}
-if(data.tx_hash !== undefined){
-let data12 = data.tx_hash;
-if((typeof data12 !== "string") && (data12 !== null)){
-const err25 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema528.properties.tx_hash.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-}
-}
-else {
-const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-validate266.errors = vErrors;
-return errors === 0;
-}
-
-export const schema_GetFundingHistoryParams = validate267;
-const schema532 = {"title":"GetFundingHistoryParams","description":"GetFundingHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"end_timestamp":{"type":["integer","null"]},"instrument_name":{"type":["string","null"]},"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"],"minimum":1},"start_timestamp":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
-
-function validate267(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate265(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.end_timestamp !== undefined){
 let data0 = data.end_timestamp;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema532.properties.end_timestamp.type},message:"must be integer,null"};
+const err0 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema526.properties.end_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -31752,7 +31996,7 @@ errors++;
 if(data.instrument_name !== undefined){
 let data1 = data.instrument_name;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err1 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/properties/instrument_name/type",keyword:"type",params:{type: schema532.properties.instrument_name.type},message:"must be string,null"};
+const err1 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/properties/instrument_name/type",keyword:"type",params:{type: schema526.properties.instrument_name.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -31765,7 +32009,7 @@ errors++;
 if(data.page !== undefined){
 let data2 = data.page;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema532.properties.page.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema526.properties.page.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -31778,7 +32022,7 @@ errors++;
 if(data.page_size !== undefined){
 let data3 = data.page_size;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-const err3 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema532.properties.page_size.type},message:"must be integer,null"};
+const err3 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema526.properties.page_size.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -31803,7 +32047,7 @@ errors++;
 if(data.start_timestamp !== undefined){
 let data4 = data.start_timestamp;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err5 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema532.properties.start_timestamp.type},message:"must be integer,null"};
+const err5 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema526.properties.start_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -31816,7 +32060,7 @@ errors++;
 if(data.subaccount_id !== undefined){
 let data5 = data.subaccount_id;
 if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
-const err6 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema532.properties.subaccount_id.type},message:"must be integer,null"};
+const err6 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema526.properties.subaccount_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -31829,7 +32073,7 @@ errors++;
 if(data.wallet !== undefined){
 let data6 = data.wallet;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err7 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema532.properties.wallet.type},message:"must be string,null"};
+const err7 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema526.properties.wallet.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -31850,13 +32094,361 @@ vErrors.push(err8);
 }
 errors++;
 }
+validate265.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_PerpSettlementHistory = validate266;
+const schema527 = {"title":"PerpSettlementHistory","description":"PerpSettlementHistoryEdgeResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["events","pagination"],"properties":{"events":{"type":"array","items":{"$ref":"#/definitions/PerpSettlementEvent"}},"pagination":{"$ref":"#/definitions/Pagination"}}};
+const schema528 = {"title":"PerpSettlementEvent","description":"PerpSettlementEventEdgeResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["batch_status","batch_uuid","funding","instrument_name","pnl","subaccount_id","timestamp"],"properties":{"batch_status":{"$ref":"#/definitions/BatchStatus"},"batch_uuid":{"type":"string"},"funding":{"type":"string"},"instrument_name":{"type":"string"},"pnl":{"type":"string"},"subaccount_id":{"type":"integer"},"timestamp":{"type":"integer"},"tx_hash":{"type":["string","null"]}}};
+
+function validate267(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.batch_status === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "batch_status"},message:"must have required property '"+"batch_status"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.batch_uuid === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "batch_uuid"},message:"must have required property '"+"batch_uuid"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.funding === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "funding"},message:"must have required property '"+"funding"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.instrument_name === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "instrument_name"},message:"must have required property '"+"instrument_name"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.pnl === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pnl"},message:"must have required property '"+"pnl"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.subaccount_id === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.timestamp === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.batch_status !== undefined){
+let data0 = data.batch_status;
+if(typeof data0 !== "string"){
+const err7 = {instancePath:instancePath+"/batch_status",schemaPath:"#/definitions/BatchStatus/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(!((((((((((data0 === "Batching") || (data0 === "Executing")) || (data0 === "Proving")) || (data0 === "Settling")) || (data0 === "Settled")) || (data0 === "BatchingError")) || (data0 === "ExecutingError")) || (data0 === "ProvingError")) || (data0 === "SettlingError")) || (data0 === "SettledError"))){
+const err8 = {instancePath:instancePath+"/batch_status",schemaPath:"#/definitions/BatchStatus/enum",keyword:"enum",params:{allowedValues: schema34.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.batch_uuid !== undefined){
+if(typeof data.batch_uuid !== "string"){
+const err9 = {instancePath:instancePath+"/batch_uuid",schemaPath:"#/properties/batch_uuid/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.funding !== undefined){
+if(typeof data.funding !== "string"){
+const err10 = {instancePath:instancePath+"/funding",schemaPath:"#/properties/funding/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.instrument_name !== undefined){
+if(typeof data.instrument_name !== "string"){
+const err11 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/properties/instrument_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.pnl !== undefined){
+if(typeof data.pnl !== "string"){
+const err12 = {instancePath:instancePath+"/pnl",schemaPath:"#/properties/pnl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.subaccount_id !== undefined){
+let data5 = data.subaccount_id;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err13 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.timestamp !== undefined){
+let data6 = data.timestamp;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err14 = {instancePath:instancePath+"/timestamp",schemaPath:"#/properties/timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.tx_hash !== undefined){
+let data7 = data.tx_hash;
+if((typeof data7 !== "string") && (data7 !== null)){
+const err15 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema528.properties.tx_hash.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
 validate267.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_PerpSettlementHistory = validate268;
-const schema533 = {"title":"PerpSettlementHistory","description":"PerpSettlementHistoryEdgeResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["events","pagination"],"properties":{"events":{"type":"array","items":{"$ref":"#/definitions/PerpSettlementEvent"}},"pagination":{"$ref":"#/definitions/Pagination"}}};
-const schema534 = {"title":"PerpSettlementEvent","description":"PerpSettlementEventEdgeResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["batch_status","batch_uuid","funding","instrument_name","pnl","subaccount_id","timestamp"],"properties":{"batch_status":{"$ref":"#/definitions/BatchStatus"},"batch_uuid":{"type":"string"},"funding":{"type":"string"},"instrument_name":{"type":"string"},"pnl":{"type":"string"},"subaccount_id":{"type":"integer"},"timestamp":{"type":"integer"},"tx_hash":{"type":["string","null"]}}};
+
+function validate266(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.events === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "events"},message:"must have required property '"+"events"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.pagination === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.events !== undefined){
+let data0 = data.events;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate267(data0[i0], {instancePath:instancePath+"/events/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate267.errors : vErrors.concat(validate267.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.pagination !== undefined){
+let data2 = data.pagination;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.num_pages === undefined){
+const err3 = {instancePath:instancePath+"/pagination",schemaPath:"#/definitions/Pagination/required",keyword:"required",params:{missingProperty: "num_pages"},message:"must have required property '"+"num_pages"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data2.count === undefined){
+const err4 = {instancePath:instancePath+"/pagination",schemaPath:"#/definitions/Pagination/required",keyword:"required",params:{missingProperty: "count"},message:"must have required property '"+"count"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data2.num_pages !== undefined){
+let data3 = data2.num_pages;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err5 = {instancePath:instancePath+"/pagination/num_pages",schemaPath:"#/definitions/Pagination/properties/num_pages/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 < 0 || isNaN(data3)){
+const err6 = {instancePath:instancePath+"/pagination/num_pages",schemaPath:"#/definitions/Pagination/properties/num_pages/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+if(data2.count !== undefined){
+let data4 = data2.count;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err7 = {instancePath:instancePath+"/pagination/count",schemaPath:"#/definitions/Pagination/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 < 0 || isNaN(data4)){
+const err8 = {instancePath:instancePath+"/pagination/count",schemaPath:"#/definitions/Pagination/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/pagination",schemaPath:"#/definitions/Pagination/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+validate266.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_PerpSettlementEvent = validate269;
 
 function validate269(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -32032,7 +32624,7 @@ errors++;
 if(data.tx_hash !== undefined){
 let data7 = data.tx_hash;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err15 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema534.properties.tx_hash.type},message:"must be string,null"};
+const err15 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema528.properties.tx_hash.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -32057,365 +32649,17 @@ validate269.errors = vErrors;
 return errors === 0;
 }
 
+export const schema_GetInterestHistoryParams = validate270;
+const schema533 = {"title":"GetInterestHistoryParams","description":"GetInterestHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"end_timestamp":{"type":["integer","null"]},"start_timestamp":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
 
-function validate268(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.events === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "events"},message:"must have required property '"+"events"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.pagination === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.events !== undefined){
-let data0 = data.events;
-if(Array.isArray(data0)){
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate269(data0[i0], {instancePath:instancePath+"/events/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate269.errors : vErrors.concat(validate269.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err2 = {instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-if(data.pagination !== undefined){
-let data2 = data.pagination;
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.num_pages === undefined){
-const err3 = {instancePath:instancePath+"/pagination",schemaPath:"#/definitions/Pagination/required",keyword:"required",params:{missingProperty: "num_pages"},message:"must have required property '"+"num_pages"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data2.count === undefined){
-const err4 = {instancePath:instancePath+"/pagination",schemaPath:"#/definitions/Pagination/required",keyword:"required",params:{missingProperty: "count"},message:"must have required property '"+"count"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data2.num_pages !== undefined){
-let data3 = data2.num_pages;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err5 = {instancePath:instancePath+"/pagination/num_pages",schemaPath:"#/definitions/Pagination/properties/num_pages/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 < 0 || isNaN(data3)){
-const err6 = {instancePath:instancePath+"/pagination/num_pages",schemaPath:"#/definitions/Pagination/properties/num_pages/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-}
-if(data2.count !== undefined){
-let data4 = data2.count;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err7 = {instancePath:instancePath+"/pagination/count",schemaPath:"#/definitions/Pagination/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 < 0 || isNaN(data4)){
-const err8 = {instancePath:instancePath+"/pagination/count",schemaPath:"#/definitions/Pagination/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err9 = {instancePath:instancePath+"/pagination",schemaPath:"#/definitions/Pagination/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-}
-else {
-const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-validate268.errors = vErrors;
-return errors === 0;
-}
-
-export const schema_PerpSettlementEvent = validate271;
-
-function validate271(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.batch_status === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "batch_status"},message:"must have required property '"+"batch_status"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.batch_uuid === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "batch_uuid"},message:"must have required property '"+"batch_uuid"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.funding === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "funding"},message:"must have required property '"+"funding"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.instrument_name === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "instrument_name"},message:"must have required property '"+"instrument_name"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.pnl === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pnl"},message:"must have required property '"+"pnl"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.subaccount_id === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(data.timestamp === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(data.batch_status !== undefined){
-let data0 = data.batch_status;
-if(typeof data0 !== "string"){
-const err7 = {instancePath:instancePath+"/batch_status",schemaPath:"#/definitions/BatchStatus/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(!((((((((((data0 === "Batching") || (data0 === "Executing")) || (data0 === "Proving")) || (data0 === "Settling")) || (data0 === "Settled")) || (data0 === "BatchingError")) || (data0 === "ExecutingError")) || (data0 === "ProvingError")) || (data0 === "SettlingError")) || (data0 === "SettledError"))){
-const err8 = {instancePath:instancePath+"/batch_status",schemaPath:"#/definitions/BatchStatus/enum",keyword:"enum",params:{allowedValues: schema34.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-if(data.batch_uuid !== undefined){
-if(typeof data.batch_uuid !== "string"){
-const err9 = {instancePath:instancePath+"/batch_uuid",schemaPath:"#/properties/batch_uuid/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data.funding !== undefined){
-if(typeof data.funding !== "string"){
-const err10 = {instancePath:instancePath+"/funding",schemaPath:"#/properties/funding/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data.instrument_name !== undefined){
-if(typeof data.instrument_name !== "string"){
-const err11 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/properties/instrument_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-if(data.pnl !== undefined){
-if(typeof data.pnl !== "string"){
-const err12 = {instancePath:instancePath+"/pnl",schemaPath:"#/properties/pnl/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data.subaccount_id !== undefined){
-let data5 = data.subaccount_id;
-if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-const err13 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-if(data.timestamp !== undefined){
-let data6 = data.timestamp;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err14 = {instancePath:instancePath+"/timestamp",schemaPath:"#/properties/timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-if(data.tx_hash !== undefined){
-let data7 = data.tx_hash;
-if((typeof data7 !== "string") && (data7 !== null)){
-const err15 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema534.properties.tx_hash.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-}
-else {
-const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-validate271.errors = vErrors;
-return errors === 0;
-}
-
-export const schema_GetInterestHistoryParams = validate272;
-const schema539 = {"title":"GetInterestHistoryParams","description":"GetInterestHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"end_timestamp":{"type":["integer","null"]},"start_timestamp":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
-
-function validate272(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate270(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.end_timestamp !== undefined){
 let data0 = data.end_timestamp;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema539.properties.end_timestamp.type},message:"must be integer,null"};
+const err0 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema533.properties.end_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -32428,7 +32672,7 @@ errors++;
 if(data.start_timestamp !== undefined){
 let data1 = data.start_timestamp;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err1 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema539.properties.start_timestamp.type},message:"must be integer,null"};
+const err1 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema533.properties.start_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -32441,7 +32685,7 @@ errors++;
 if(data.subaccount_id !== undefined){
 let data2 = data.subaccount_id;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-const err2 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema539.properties.subaccount_id.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema533.properties.subaccount_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -32454,7 +32698,7 @@ errors++;
 if(data.wallet !== undefined){
 let data3 = data.wallet;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err3 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema539.properties.wallet.type},message:"must be string,null"};
+const err3 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema533.properties.wallet.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -32475,15 +32719,15 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate272.errors = vErrors;
+validate270.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_InterestHistoryResult = validate273;
-const schema540 = {"title":"InterestHistoryResult","description":"InterestHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["events"],"properties":{"events":{"type":"array","items":{"$ref":"#/definitions/InterestPayment"}}}};
-const schema541 = {"title":"InterestPayment","description":"InterestPayment in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["interest","subaccount_id","timestamp"],"properties":{"interest":{"type":"string"},"subaccount_id":{"type":"integer"},"timestamp":{"type":"integer"}}};
+export const schema_InterestHistoryResult = validate271;
+const schema534 = {"title":"InterestHistoryResult","description":"InterestHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["events"],"properties":{"events":{"type":"array","items":{"$ref":"#/definitions/InterestPayment"}}}};
+const schema535 = {"title":"InterestPayment","description":"InterestPayment in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["interest","subaccount_id","timestamp"],"properties":{"interest":{"type":"string"},"subaccount_id":{"type":"integer"},"timestamp":{"type":"integer"}}};
 
-function validate273(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate271(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -32607,13 +32851,13 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate273.errors = vErrors;
+validate271.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_InterestPayment = validate274;
+export const schema_InterestPayment = validate272;
 
-function validate274(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate272(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -32696,14 +32940,14 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate274.errors = vErrors;
+validate272.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetLiveBurnRequestsParams = validate275;
-const schema543 = {"title":"GetLiveBurnRequestsParams","description":"GetLiveBurnRequestsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["limit","subaccount_id"],"properties":{"limit":{"type":"number"},"subaccount_id":{"type":"integer"}}};
+export const schema_GetLiveBurnRequestsParams = validate273;
+const schema537 = {"title":"GetLiveBurnRequestsParams","description":"GetLiveBurnRequestsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["limit","subaccount_id"],"properties":{"limit":{"type":"number"},"subaccount_id":{"type":"integer"}}};
 
-function validate275(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate273(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -32764,17 +33008,17 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate275.errors = vErrors;
+validate273.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_MultipleVaultRequests = validate276;
-const schema544 = {"title":"MultipleVaultRequests","description":"MultipleVaultRequestsWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["requests","total"],"properties":{"requests":{"type":"array","items":{"$ref":"#/definitions/VaultRequest"}},"total":{"type":"number"}}};
-const schema545 = {"title":"VaultRequest","description":"VaultRequestWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["creation_timestamp_ms","id","signed_action","subaccount_id","user_action_hash","wallet"],"properties":{"creation_timestamp_ms":{"type":"number"},"id":{"$ref":"#/definitions/VaultRequestId"},"signed_action":{"$ref":"#/definitions/SignedAction"},"subaccount_id":{"type":"integer"},"user_action_hash":{"type":"string"},"wallet":{"type":"string"}}};
-const schema547 = {"title":"SignedAction","description":"SignedAction in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["action","signature"],"properties":{"action":{"$ref":"#/definitions/Action"},"signature":{"type":"array","items":{"type":"number"}}}};
-const schema548 = {"title":"Action","description":"Action in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["data","expiry","module","nonce","owner","signer","subaccount_id"],"properties":{"data":{"type":"array","items":{"type":"number"}},"expiry":{"type":"number"},"module":{"type":"string"},"nonce":{"type":"integer"},"owner":{"type":"string"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+export const schema_MultipleVaultRequests = validate274;
+const schema538 = {"title":"MultipleVaultRequests","description":"MultipleVaultRequestsWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["requests","total"],"properties":{"requests":{"type":"array","items":{"$ref":"#/definitions/VaultRequest"}},"total":{"type":"number"}}};
+const schema539 = {"title":"VaultRequest","description":"VaultRequestWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["creation_timestamp_ms","id","signed_action","subaccount_id","user_action_hash","wallet"],"properties":{"creation_timestamp_ms":{"type":"number"},"id":{"$ref":"#/definitions/VaultRequestId"},"signed_action":{"$ref":"#/definitions/SignedAction"},"subaccount_id":{"type":"integer"},"user_action_hash":{"type":"string"},"wallet":{"type":"string"}}};
+const schema541 = {"title":"SignedAction","description":"SignedAction in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["action","signature"],"properties":{"action":{"$ref":"#/definitions/Action"},"signature":{"type":"array","items":{"type":"number"}}}};
+const schema542 = {"title":"Action","description":"Action in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["data","expiry","module","nonce","owner","signer","subaccount_id"],"properties":{"data":{"type":"array","items":{"type":"number"}},"expiry":{"type":"number"},"module":{"type":"string"},"nonce":{"type":"integer"},"owner":{"type":"string"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
-function validate278(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate276(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -33027,12 +33271,12 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate278.errors = vErrors;
+validate276.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate277(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate275(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -33192,8 +33436,8 @@ errors++;
 }
 }
 if(data.signed_action !== undefined){
-if(!(validate278(data.signed_action, {instancePath:instancePath+"/signed_action",parentData:data,parentDataProperty:"signed_action",rootData}))){
-vErrors = vErrors === null ? validate278.errors : vErrors.concat(validate278.errors);
+if(!(validate276(data.signed_action, {instancePath:instancePath+"/signed_action",parentData:data,parentDataProperty:"signed_action",rootData}))){
+vErrors = vErrors === null ? validate276.errors : vErrors.concat(validate276.errors);
 errors = vErrors.length;
 }
 }
@@ -33245,12 +33489,12 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate277.errors = vErrors;
+validate275.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate276(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate274(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -33279,8 +33523,8 @@ let data0 = data.requests;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate277(data0[i0], {instancePath:instancePath+"/requests/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate277.errors : vErrors.concat(validate277.errors);
+if(!(validate275(data0[i0], {instancePath:instancePath+"/requests/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
 errors = vErrors.length;
 }
 }
@@ -33320,13 +33564,13 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate276.errors = vErrors;
+validate274.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_VaultRequest = validate281;
+export const schema_VaultRequest = validate279;
 
-function validate281(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate279(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -33486,8 +33730,8 @@ errors++;
 }
 }
 if(data.signed_action !== undefined){
-if(!(validate278(data.signed_action, {instancePath:instancePath+"/signed_action",parentData:data,parentDataProperty:"signed_action",rootData}))){
-vErrors = vErrors === null ? validate278.errors : vErrors.concat(validate278.errors);
+if(!(validate276(data.signed_action, {instancePath:instancePath+"/signed_action",parentData:data,parentDataProperty:"signed_action",rootData}))){
+vErrors = vErrors === null ? validate276.errors : vErrors.concat(validate276.errors);
 errors = vErrors.length;
 }
 }
@@ -33539,13 +33783,13 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate281.errors = vErrors;
+validate279.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_SignedAction = validate283;
+export const schema_SignedAction = validate281;
 
-function validate283(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate281(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -33798,13 +34042,13 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate283.errors = vErrors;
+validate281.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_Action = validate284;
+export const schema_Action = validate282;
 
-function validate284(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate282(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -33993,14 +34237,14 @@ vErrors.push(err15);
 }
 errors++;
 }
-validate284.errors = vErrors;
+validate282.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetLiveMintRequestsParams = validate285;
-const schema554 = {"title":"GetLiveMintRequestsParams","description":"GetLiveMintRequestsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["limit","subaccount_id"],"properties":{"limit":{"type":"number"},"subaccount_id":{"type":"integer"}}};
+export const schema_GetLiveMintRequestsParams = validate283;
+const schema548 = {"title":"GetLiveMintRequestsParams","description":"GetLiveMintRequestsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["limit","subaccount_id"],"properties":{"limit":{"type":"number"},"subaccount_id":{"type":"integer"}}};
 
-function validate285(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate283(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -34061,14 +34305,14 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate285.errors = vErrors;
+validate283.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetLiveVaultRequestsParams = validate286;
-const schema555 = {"title":"GetLiveVaultRequestsParams","description":"GetLiveVaultRequestsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
+export const schema_GetLiveVaultRequestsParams = validate284;
+const schema549 = {"title":"GetLiveVaultRequestsParams","description":"GetLiveVaultRequestsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
 
-function validate286(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate284(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -34105,14 +34349,14 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate286.errors = vErrors;
+validate284.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_MmpScopeParams = validate287;
-const schema556 = {"title":"MmpScopeParams","description":"MmpScopeEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"currency":{"type":["string","null"]},"subaccount_id":{"type":"integer"}}};
+export const schema_MmpScopeParams = validate285;
+const schema550 = {"title":"MmpScopeParams","description":"MmpScopeEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"currency":{"type":["string","null"]},"subaccount_id":{"type":"integer"}}};
 
-function validate287(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate285(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -34129,7 +34373,7 @@ errors++;
 if(data.currency !== undefined){
 let data0 = data.currency;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err1 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: schema556.properties.currency.type},message:"must be string,null"};
+const err1 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: schema550.properties.currency.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -34163,14 +34407,14 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate287.errors = vErrors;
+validate285.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_MmpConfigResult = validate288;
-const schema557 = {"title":"MmpConfigResult","description":"MmpConfigResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency","is_frozen","mmp_amount_limit","mmp_delta_limit","mmp_frozen_time","mmp_interval","mmp_unfreeze_time","subaccount_id"],"properties":{"currency":{"type":"string"},"is_frozen":{"type":"boolean"},"mmp_amount_limit":{"type":"string"},"mmp_delta_limit":{"type":"string"},"mmp_frozen_time":{"type":"number"},"mmp_interval":{"type":"number"},"mmp_unfreeze_time":{"type":"number"},"subaccount_id":{"type":"integer"}}};
+export const schema_MmpConfigResult = validate286;
+const schema551 = {"title":"MmpConfigResult","description":"MmpConfigResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency","is_frozen","mmp_amount_limit","mmp_delta_limit","mmp_frozen_time","mmp_interval","mmp_unfreeze_time","subaccount_id"],"properties":{"currency":{"type":"string"},"is_frozen":{"type":"boolean"},"mmp_amount_limit":{"type":"string"},"mmp_delta_limit":{"type":"string"},"mmp_frozen_time":{"type":"number"},"mmp_interval":{"type":"number"},"mmp_unfreeze_time":{"type":"number"},"subaccount_id":{"type":"integer"}}};
 
-function validate288(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate286(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -34365,21 +34609,21 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate288.errors = vErrors;
+validate286.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetOptionSettlementHistoryParams = validate289;
-const schema558 = {"title":"GetOptionSettlementHistoryParams","description":"GetOptionSettlementHistoryParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"subaccount_id":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
+export const schema_GetOptionSettlementHistoryParams = validate287;
+const schema552 = {"title":"GetOptionSettlementHistoryParams","description":"GetOptionSettlementHistoryParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"subaccount_id":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
 
-function validate289(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate287(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.subaccount_id !== undefined){
 let data0 = data.subaccount_id;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema558.properties.subaccount_id.type},message:"must be integer,null"};
+const err0 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema552.properties.subaccount_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -34392,7 +34636,7 @@ errors++;
 if(data.wallet !== undefined){
 let data1 = data.wallet;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err1 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema558.properties.wallet.type},message:"must be string,null"};
+const err1 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema552.properties.wallet.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -34413,15 +34657,15 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate289.errors = vErrors;
+validate287.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_OptionSettlementHistoryResponse = validate290;
-const schema559 = {"title":"OptionSettlementHistoryResponse","description":"OptionSettlementHistoryResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["settlements"],"properties":{"settlements":{"type":"array","items":{"$ref":"#/definitions/OptionSettlementResponse"}}}};
-const schema560 = {"title":"OptionSettlementResponse","description":"OptionSettlementResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","expiry","instrument_name","settlement_price","settlement_value","subaccount_id"],"properties":{"amount":{"type":"string"},"expiry":{"type":"number"},"instrument_name":{"type":"string"},"settlement_price":{"type":"string"},"settlement_value":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+export const schema_OptionSettlementHistoryResponse = validate288;
+const schema553 = {"title":"OptionSettlementHistoryResponse","description":"OptionSettlementHistoryResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["settlements"],"properties":{"settlements":{"type":"array","items":{"$ref":"#/definitions/OptionSettlementResponse"}}}};
+const schema554 = {"title":"OptionSettlementResponse","description":"OptionSettlementResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","expiry","instrument_name","settlement_price","settlement_value","subaccount_id"],"properties":{"amount":{"type":"string"},"expiry":{"type":"number"},"instrument_name":{"type":"string"},"settlement_price":{"type":"string"},"settlement_value":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
-function validate290(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate288(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -34611,13 +34855,13 @@ vErrors.push(err15);
 }
 errors++;
 }
-validate290.errors = vErrors;
+validate288.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_OptionSettlementResponse = validate291;
+export const schema_OptionSettlementResponse = validate289;
 
-function validate291(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate289(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -34766,14 +35010,14 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate291.errors = vErrors;
+validate289.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetOrderParams = validate292;
-const schema562 = {"title":"GetOrderParams","description":"GetOrderEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["order_id","subaccount_id"],"properties":{"order_id":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+export const schema_GetOrderParams = validate290;
+const schema556 = {"title":"GetOrderParams","description":"GetOrderEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["order_id","subaccount_id"],"properties":{"order_id":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
-function validate292(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate290(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -34833,21 +35077,21 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate292.errors = vErrors;
+validate290.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetOrderHistoryParams = validate293;
-const schema563 = {"title":"GetOrderHistoryParams","description":"GetOrderHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"from_timestamp":{"type":["integer","null"]},"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"],"minimum":1},"subaccount_id":{"type":["integer","null"]},"to_timestamp":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
+export const schema_GetOrderHistoryParams = validate291;
+const schema557 = {"title":"GetOrderHistoryParams","description":"GetOrderHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"from_timestamp":{"type":["integer","null"]},"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"],"minimum":1},"subaccount_id":{"type":["integer","null"]},"to_timestamp":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
 
-function validate293(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate291(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.from_timestamp !== undefined){
 let data0 = data.from_timestamp;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/from_timestamp",schemaPath:"#/properties/from_timestamp/type",keyword:"type",params:{type: schema563.properties.from_timestamp.type},message:"must be integer,null"};
+const err0 = {instancePath:instancePath+"/from_timestamp",schemaPath:"#/properties/from_timestamp/type",keyword:"type",params:{type: schema557.properties.from_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -34860,7 +35104,7 @@ errors++;
 if(data.page !== undefined){
 let data1 = data.page;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err1 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema563.properties.page.type},message:"must be integer,null"};
+const err1 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema557.properties.page.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -34873,7 +35117,7 @@ errors++;
 if(data.page_size !== undefined){
 let data2 = data.page_size;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-const err2 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema563.properties.page_size.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema557.properties.page_size.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -34898,7 +35142,7 @@ errors++;
 if(data.subaccount_id !== undefined){
 let data3 = data.subaccount_id;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-const err4 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema563.properties.subaccount_id.type},message:"must be integer,null"};
+const err4 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema557.properties.subaccount_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -34911,7 +35155,7 @@ errors++;
 if(data.to_timestamp !== undefined){
 let data4 = data.to_timestamp;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err5 = {instancePath:instancePath+"/to_timestamp",schemaPath:"#/properties/to_timestamp/type",keyword:"type",params:{type: schema563.properties.to_timestamp.type},message:"must be integer,null"};
+const err5 = {instancePath:instancePath+"/to_timestamp",schemaPath:"#/properties/to_timestamp/type",keyword:"type",params:{type: schema557.properties.to_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -34924,7 +35168,7 @@ errors++;
 if(data.wallet !== undefined){
 let data5 = data.wallet;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err6 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema563.properties.wallet.type},message:"must be string,null"};
+const err6 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema557.properties.wallet.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -34945,14 +35189,14 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate293.errors = vErrors;
+validate291.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetPositionsParams = validate294;
-const schema564 = {"title":"GetPositionsParams","description":"GetPositionsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
+export const schema_GetPositionsParams = validate292;
+const schema558 = {"title":"GetPositionsParams","description":"GetPositionsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
 
-function validate294(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate292(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -34990,14 +35234,14 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate294.errors = vErrors;
+validate292.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetPositionsResult = validate295;
-const schema565 = {"title":"GetPositionsResult","description":"PrivateGetPositionsRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["positions","subaccount_id"],"properties":{"positions":{"type":"array","items":{"$ref":"#/definitions/Position"}},"subaccount_id":{"type":"integer"}}};
+export const schema_GetPositionsResult = validate293;
+const schema559 = {"title":"GetPositionsResult","description":"PrivateGetPositionsRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["positions","subaccount_id"],"properties":{"positions":{"type":"array","items":{"$ref":"#/definitions/Position"}},"subaccount_id":{"type":"integer"}}};
 
-function validate295(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate293(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -35026,8 +35270,8 @@ let data0 = data.positions;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate181(data0[i0], {instancePath:instancePath+"/positions/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate181.errors : vErrors.concat(validate181.errors);
+if(!(validate179(data0[i0], {instancePath:instancePath+"/positions/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
 errors = vErrors.length;
 }
 }
@@ -35067,14 +35311,14 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate295.errors = vErrors;
+validate293.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetQuotesParams = validate297;
-const schema566 = {"title":"GetQuotesParams","description":"GetQuotesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"from_timestamp":{"type":"integer"},"page":{"type":"integer"},"page_size":{"type":"integer","minimum":1},"quote_id":{"type":["string","null"]},"rfq_id":{"type":["string","null"]},"status":{"type":["string","null"]},"subaccount_id":{"type":"integer"},"to_timestamp":{"type":"integer"}}};
+export const schema_GetQuotesParams = validate295;
+const schema560 = {"title":"GetQuotesParams","description":"GetQuotesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"from_timestamp":{"type":"integer"},"page":{"type":"integer"},"page_size":{"type":"integer","minimum":1},"quote_id":{"type":["string","null"]},"rfq_id":{"type":["string","null"]},"status":{"type":["string","null"]},"subaccount_id":{"type":"integer"},"to_timestamp":{"type":"integer"}}};
 
-function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate295(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -35142,7 +35386,7 @@ errors++;
 if(data.quote_id !== undefined){
 let data3 = data.quote_id;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err5 = {instancePath:instancePath+"/quote_id",schemaPath:"#/properties/quote_id/type",keyword:"type",params:{type: schema566.properties.quote_id.type},message:"must be string,null"};
+const err5 = {instancePath:instancePath+"/quote_id",schemaPath:"#/properties/quote_id/type",keyword:"type",params:{type: schema560.properties.quote_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -35155,7 +35399,7 @@ errors++;
 if(data.rfq_id !== undefined){
 let data4 = data.rfq_id;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err6 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema566.properties.rfq_id.type},message:"must be string,null"};
+const err6 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema560.properties.rfq_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -35168,7 +35412,7 @@ errors++;
 if(data.status !== undefined){
 let data5 = data.status;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema566.properties.status.type},message:"must be string,null"};
+const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema560.properties.status.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -35215,14 +35459,14 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate297.errors = vErrors;
+validate295.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_QuoteGet = validate298;
-const schema567 = {"title":"QuoteGet","description":"QuoteGetWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pagination","quotes"],"properties":{"pagination":{"$ref":"#/definitions/Pagination"},"quotes":{"type":"array","items":{"$ref":"#/definitions/QuotePrivate"}}}};
+export const schema_QuoteGet = validate296;
+const schema561 = {"title":"QuoteGet","description":"QuoteGetWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pagination","quotes"],"properties":{"pagination":{"$ref":"#/definitions/Pagination"},"quotes":{"type":"array","items":{"$ref":"#/definitions/QuotePrivate"}}}};
 
-function validate298(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate296(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -35336,8 +35580,8 @@ let data3 = data.quotes;
 if(Array.isArray(data3)){
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate228(data3[i0], {instancePath:instancePath+"/quotes/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
+if(!(validate226(data3[i0], {instancePath:instancePath+"/quotes/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate226.errors : vErrors.concat(validate226.errors);
 errors = vErrors.length;
 }
 }
@@ -35364,14 +35608,14 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate298.errors = vErrors;
+validate296.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetRfqsParams = validate300;
-const schema569 = {"title":"GetRfqsParams","description":"GetRfqsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"from_timestamp":{"type":"integer"},"page":{"type":"integer"},"page_size":{"type":"integer","minimum":1},"rfq_id":{"type":["string","null"]},"status":{"type":["string","null"]},"subaccount_id":{"type":"integer"},"to_timestamp":{"type":"integer"}}};
+export const schema_GetRfqsParams = validate298;
+const schema563 = {"title":"GetRfqsParams","description":"GetRfqsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"from_timestamp":{"type":"integer"},"page":{"type":"integer"},"page_size":{"type":"integer","minimum":1},"rfq_id":{"type":["string","null"]},"status":{"type":["string","null"]},"subaccount_id":{"type":"integer"},"to_timestamp":{"type":"integer"}}};
 
-function validate300(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate298(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -35439,7 +35683,7 @@ errors++;
 if(data.rfq_id !== undefined){
 let data3 = data.rfq_id;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err5 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema569.properties.rfq_id.type},message:"must be string,null"};
+const err5 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema563.properties.rfq_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -35452,7 +35696,7 @@ errors++;
 if(data.status !== undefined){
 let data4 = data.status;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err6 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema569.properties.status.type},message:"must be string,null"};
+const err6 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema563.properties.status.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -35499,15 +35743,15 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate300.errors = vErrors;
+validate298.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_RFQGet = validate301;
-const schema570 = {"title":"RFQGet","description":"RFQGetWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pagination","rfqs"],"properties":{"pagination":{"$ref":"#/definitions/Pagination"},"rfqs":{"type":"array","items":{"$ref":"#/definitions/RFQPrivate"}}}};
-const schema572 = {"title":"RFQPrivate","description":"RFQPrivateWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["ask_total_cost","bid_total_cost","cancel_reason","creation_timestamp","filled_pct","label","last_update_timestamp","legs","mark_total_cost","max_total_cost","min_total_cost","partial_fill_step","rfq_id","status","subaccount_id","total_cost","valid_until","wallet"],"properties":{"ask_total_cost":{"type":["string","null"]},"bid_total_cost":{"type":["string","null"]},"cancel_reason":{"$ref":"#/definitions/RFQCancelReason"},"counterparties":{"type":["array","null"],"items":{"type":"string"}},"creation_timestamp":{"type":"integer"},"filled_direction":{"type":["string","null"],"enum":["buy","sell",null]},"filled_pct":{"type":"string"},"label":{"type":"string"},"last_update_timestamp":{"type":"integer"},"legs":{"type":"array","items":{"$ref":"#/definitions/LegUnpricedParams"}},"mark_total_cost":{"type":["string","null"]},"max_total_cost":{"type":["string","null"]},"min_total_cost":{"type":["string","null"]},"partial_fill_step":{"type":"string"},"rfq_id":{"type":"string"},"status":{"$ref":"#/definitions/RFQStatus"},"subaccount_id":{"type":"integer"},"total_cost":{"type":["string","null"]},"valid_until":{"type":"number"},"wallet":{"type":"string"}}};
+export const schema_RFQGet = validate299;
+const schema564 = {"title":"RFQGet","description":"RFQGetWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pagination","rfqs"],"properties":{"pagination":{"$ref":"#/definitions/Pagination"},"rfqs":{"type":"array","items":{"$ref":"#/definitions/RFQPrivate"}}}};
+const schema566 = {"title":"RFQPrivate","description":"RFQPrivateWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["ask_total_cost","bid_total_cost","cancel_reason","creation_timestamp","filled_pct","label","last_update_timestamp","legs","mark_total_cost","max_total_cost","min_total_cost","partial_fill_step","rfq_id","status","subaccount_id","total_cost","valid_until","wallet"],"properties":{"ask_total_cost":{"type":["string","null"]},"bid_total_cost":{"type":["string","null"]},"cancel_reason":{"$ref":"#/definitions/RFQCancelReason"},"counterparties":{"type":["array","null"],"items":{"type":"string"}},"creation_timestamp":{"type":"integer"},"filled_direction":{"type":["string","null"],"enum":["buy","sell",null]},"filled_pct":{"type":"string"},"label":{"type":"string"},"last_update_timestamp":{"type":"integer"},"legs":{"type":"array","items":{"$ref":"#/definitions/LegUnpricedParams"}},"mark_total_cost":{"type":["string","null"]},"max_total_cost":{"type":["string","null"]},"min_total_cost":{"type":["string","null"]},"partial_fill_step":{"type":"string"},"rfq_id":{"type":"string"},"status":{"$ref":"#/definitions/RFQStatus"},"subaccount_id":{"type":"integer"},"total_cost":{"type":["string","null"]},"valid_until":{"type":"number"},"wallet":{"type":"string"}}};
 
-function validate302(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate300(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -35694,7 +35938,7 @@ errors++;
 if(data.ask_total_cost !== undefined){
 let data0 = data.ask_total_cost;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err18 = {instancePath:instancePath+"/ask_total_cost",schemaPath:"#/properties/ask_total_cost/type",keyword:"type",params:{type: schema572.properties.ask_total_cost.type},message:"must be string,null"};
+const err18 = {instancePath:instancePath+"/ask_total_cost",schemaPath:"#/properties/ask_total_cost/type",keyword:"type",params:{type: schema566.properties.ask_total_cost.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -35707,7 +35951,7 @@ errors++;
 if(data.bid_total_cost !== undefined){
 let data1 = data.bid_total_cost;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err19 = {instancePath:instancePath+"/bid_total_cost",schemaPath:"#/properties/bid_total_cost/type",keyword:"type",params:{type: schema572.properties.bid_total_cost.type},message:"must be string,null"};
+const err19 = {instancePath:instancePath+"/bid_total_cost",schemaPath:"#/properties/bid_total_cost/type",keyword:"type",params:{type: schema566.properties.bid_total_cost.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -35743,7 +35987,7 @@ errors++;
 if(data.counterparties !== undefined){
 let data3 = data.counterparties;
 if((!(Array.isArray(data3))) && (data3 !== null)){
-const err22 = {instancePath:instancePath+"/counterparties",schemaPath:"#/properties/counterparties/type",keyword:"type",params:{type: schema572.properties.counterparties.type},message:"must be array,null"};
+const err22 = {instancePath:instancePath+"/counterparties",schemaPath:"#/properties/counterparties/type",keyword:"type",params:{type: schema566.properties.counterparties.type},message:"must be array,null"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -35784,7 +36028,7 @@ errors++;
 if(data.filled_direction !== undefined){
 let data6 = data.filled_direction;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err25 = {instancePath:instancePath+"/filled_direction",schemaPath:"#/properties/filled_direction/type",keyword:"type",params:{type: schema572.properties.filled_direction.type},message:"must be string,null"};
+const err25 = {instancePath:instancePath+"/filled_direction",schemaPath:"#/properties/filled_direction/type",keyword:"type",params:{type: schema566.properties.filled_direction.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -35794,7 +36038,7 @@ vErrors.push(err25);
 errors++;
 }
 if(!(((data6 === "buy") || (data6 === "sell")) || (data6 === null))){
-const err26 = {instancePath:instancePath+"/filled_direction",schemaPath:"#/properties/filled_direction/enum",keyword:"enum",params:{allowedValues: schema572.properties.filled_direction.enum},message:"must be equal to one of the allowed values"};
+const err26 = {instancePath:instancePath+"/filled_direction",schemaPath:"#/properties/filled_direction/enum",keyword:"enum",params:{allowedValues: schema566.properties.filled_direction.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -35866,7 +36110,7 @@ errors++;
 if(data.mark_total_cost !== undefined){
 let data12 = data.mark_total_cost;
 if((typeof data12 !== "string") && (data12 !== null)){
-const err31 = {instancePath:instancePath+"/mark_total_cost",schemaPath:"#/properties/mark_total_cost/type",keyword:"type",params:{type: schema572.properties.mark_total_cost.type},message:"must be string,null"};
+const err31 = {instancePath:instancePath+"/mark_total_cost",schemaPath:"#/properties/mark_total_cost/type",keyword:"type",params:{type: schema566.properties.mark_total_cost.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -35879,7 +36123,7 @@ errors++;
 if(data.max_total_cost !== undefined){
 let data13 = data.max_total_cost;
 if((typeof data13 !== "string") && (data13 !== null)){
-const err32 = {instancePath:instancePath+"/max_total_cost",schemaPath:"#/properties/max_total_cost/type",keyword:"type",params:{type: schema572.properties.max_total_cost.type},message:"must be string,null"};
+const err32 = {instancePath:instancePath+"/max_total_cost",schemaPath:"#/properties/max_total_cost/type",keyword:"type",params:{type: schema566.properties.max_total_cost.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -35892,7 +36136,7 @@ errors++;
 if(data.min_total_cost !== undefined){
 let data14 = data.min_total_cost;
 if((typeof data14 !== "string") && (data14 !== null)){
-const err33 = {instancePath:instancePath+"/min_total_cost",schemaPath:"#/properties/min_total_cost/type",keyword:"type",params:{type: schema572.properties.min_total_cost.type},message:"must be string,null"};
+const err33 = {instancePath:instancePath+"/min_total_cost",schemaPath:"#/properties/min_total_cost/type",keyword:"type",params:{type: schema566.properties.min_total_cost.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -35965,7 +36209,7 @@ errors++;
 if(data.total_cost !== undefined){
 let data19 = data.total_cost;
 if((typeof data19 !== "string") && (data19 !== null)){
-const err39 = {instancePath:instancePath+"/total_cost",schemaPath:"#/properties/total_cost/type",keyword:"type",params:{type: schema572.properties.total_cost.type},message:"must be string,null"};
+const err39 = {instancePath:instancePath+"/total_cost",schemaPath:"#/properties/total_cost/type",keyword:"type",params:{type: schema566.properties.total_cost.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -36011,12 +36255,12 @@ vErrors.push(err42);
 }
 errors++;
 }
-validate302.errors = vErrors;
+validate300.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate301(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate299(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -36130,8 +36374,8 @@ let data3 = data.rfqs;
 if(Array.isArray(data3)){
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate302(data3[i0], {instancePath:instancePath+"/rfqs/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate302.errors : vErrors.concat(validate302.errors);
+if(!(validate300(data3[i0], {instancePath:instancePath+"/rfqs/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate300.errors : vErrors.concat(validate300.errors);
 errors = vErrors.length;
 }
 }
@@ -36158,13 +36402,13 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate301.errors = vErrors;
+validate299.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_RFQPrivate = validate305;
+export const schema_RFQPrivate = validate303;
 
-function validate305(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate303(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -36351,7 +36595,7 @@ errors++;
 if(data.ask_total_cost !== undefined){
 let data0 = data.ask_total_cost;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err18 = {instancePath:instancePath+"/ask_total_cost",schemaPath:"#/properties/ask_total_cost/type",keyword:"type",params:{type: schema572.properties.ask_total_cost.type},message:"must be string,null"};
+const err18 = {instancePath:instancePath+"/ask_total_cost",schemaPath:"#/properties/ask_total_cost/type",keyword:"type",params:{type: schema566.properties.ask_total_cost.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -36364,7 +36608,7 @@ errors++;
 if(data.bid_total_cost !== undefined){
 let data1 = data.bid_total_cost;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err19 = {instancePath:instancePath+"/bid_total_cost",schemaPath:"#/properties/bid_total_cost/type",keyword:"type",params:{type: schema572.properties.bid_total_cost.type},message:"must be string,null"};
+const err19 = {instancePath:instancePath+"/bid_total_cost",schemaPath:"#/properties/bid_total_cost/type",keyword:"type",params:{type: schema566.properties.bid_total_cost.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -36400,7 +36644,7 @@ errors++;
 if(data.counterparties !== undefined){
 let data3 = data.counterparties;
 if((!(Array.isArray(data3))) && (data3 !== null)){
-const err22 = {instancePath:instancePath+"/counterparties",schemaPath:"#/properties/counterparties/type",keyword:"type",params:{type: schema572.properties.counterparties.type},message:"must be array,null"};
+const err22 = {instancePath:instancePath+"/counterparties",schemaPath:"#/properties/counterparties/type",keyword:"type",params:{type: schema566.properties.counterparties.type},message:"must be array,null"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -36441,7 +36685,7 @@ errors++;
 if(data.filled_direction !== undefined){
 let data6 = data.filled_direction;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err25 = {instancePath:instancePath+"/filled_direction",schemaPath:"#/properties/filled_direction/type",keyword:"type",params:{type: schema572.properties.filled_direction.type},message:"must be string,null"};
+const err25 = {instancePath:instancePath+"/filled_direction",schemaPath:"#/properties/filled_direction/type",keyword:"type",params:{type: schema566.properties.filled_direction.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -36451,7 +36695,7 @@ vErrors.push(err25);
 errors++;
 }
 if(!(((data6 === "buy") || (data6 === "sell")) || (data6 === null))){
-const err26 = {instancePath:instancePath+"/filled_direction",schemaPath:"#/properties/filled_direction/enum",keyword:"enum",params:{allowedValues: schema572.properties.filled_direction.enum},message:"must be equal to one of the allowed values"};
+const err26 = {instancePath:instancePath+"/filled_direction",schemaPath:"#/properties/filled_direction/enum",keyword:"enum",params:{allowedValues: schema566.properties.filled_direction.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -36523,7 +36767,7 @@ errors++;
 if(data.mark_total_cost !== undefined){
 let data12 = data.mark_total_cost;
 if((typeof data12 !== "string") && (data12 !== null)){
-const err31 = {instancePath:instancePath+"/mark_total_cost",schemaPath:"#/properties/mark_total_cost/type",keyword:"type",params:{type: schema572.properties.mark_total_cost.type},message:"must be string,null"};
+const err31 = {instancePath:instancePath+"/mark_total_cost",schemaPath:"#/properties/mark_total_cost/type",keyword:"type",params:{type: schema566.properties.mark_total_cost.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -36536,7 +36780,7 @@ errors++;
 if(data.max_total_cost !== undefined){
 let data13 = data.max_total_cost;
 if((typeof data13 !== "string") && (data13 !== null)){
-const err32 = {instancePath:instancePath+"/max_total_cost",schemaPath:"#/properties/max_total_cost/type",keyword:"type",params:{type: schema572.properties.max_total_cost.type},message:"must be string,null"};
+const err32 = {instancePath:instancePath+"/max_total_cost",schemaPath:"#/properties/max_total_cost/type",keyword:"type",params:{type: schema566.properties.max_total_cost.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -36549,7 +36793,7 @@ errors++;
 if(data.min_total_cost !== undefined){
 let data14 = data.min_total_cost;
 if((typeof data14 !== "string") && (data14 !== null)){
-const err33 = {instancePath:instancePath+"/min_total_cost",schemaPath:"#/properties/min_total_cost/type",keyword:"type",params:{type: schema572.properties.min_total_cost.type},message:"must be string,null"};
+const err33 = {instancePath:instancePath+"/min_total_cost",schemaPath:"#/properties/min_total_cost/type",keyword:"type",params:{type: schema566.properties.min_total_cost.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -36622,7 +36866,7 @@ errors++;
 if(data.total_cost !== undefined){
 let data19 = data.total_cost;
 if((typeof data19 !== "string") && (data19 !== null)){
-const err39 = {instancePath:instancePath+"/total_cost",schemaPath:"#/properties/total_cost/type",keyword:"type",params:{type: schema572.properties.total_cost.type},message:"must be string,null"};
+const err39 = {instancePath:instancePath+"/total_cost",schemaPath:"#/properties/total_cost/type",keyword:"type",params:{type: schema566.properties.total_cost.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -36668,14 +36912,14 @@ vErrors.push(err42);
 }
 errors++;
 }
-validate305.errors = vErrors;
+validate303.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetShareholderVaultsParams = validate307;
-const schema578 = {"title":"GetShareholderVaultsParams","description":"GetShareholderVaultsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
+export const schema_GetShareholderVaultsParams = validate305;
+const schema572 = {"title":"GetShareholderVaultsParams","description":"GetShareholderVaultsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
 
-function validate307(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate305(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -36712,14 +36956,14 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate307.errors = vErrors;
+validate305.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetTriggerOrdersParams = validate308;
-const schema579 = {"title":"GetTriggerOrdersParams","description":"GetTriggerOrdersEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
+export const schema_GetTriggerOrdersParams = validate306;
+const schema573 = {"title":"GetTriggerOrdersParams","description":"GetTriggerOrdersEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
 
-function validate308(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate306(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -36757,14 +37001,14 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate308.errors = vErrors;
+validate306.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_AggregatedTriggerOrdersResult = validate309;
-const schema580 = {"title":"AggregatedTriggerOrdersResult","description":"AggregatedTriggerOrdersResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["orders","subaccount_id"],"properties":{"orders":{"type":"array","items":{"$ref":"#/definitions/Order"}},"subaccount_id":{"type":"integer"}}};
+export const schema_AggregatedTriggerOrdersResult = validate307;
+const schema574 = {"title":"AggregatedTriggerOrdersResult","description":"AggregatedTriggerOrdersResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["orders","subaccount_id"],"properties":{"orders":{"type":"array","items":{"$ref":"#/definitions/Order"}},"subaccount_id":{"type":"integer"}}};
 
-function validate309(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate307(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -36834,14 +37078,14 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate309.errors = vErrors;
+validate307.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetVaultRequestHistoryParams = validate311;
-const schema581 = {"title":"GetVaultRequestHistoryParams","description":"GetVaultRequestHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"],"minimum":1},"wallet":{"type":"string"}}};
+export const schema_GetVaultRequestHistoryParams = validate309;
+const schema575 = {"title":"GetVaultRequestHistoryParams","description":"GetVaultRequestHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"],"minimum":1},"wallet":{"type":"string"}}};
 
-function validate311(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate309(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -36858,7 +37102,7 @@ errors++;
 if(data.page !== undefined){
 let data0 = data.page;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-const err1 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema581.properties.page.type},message:"must be integer,null"};
+const err1 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema575.properties.page.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -36871,7 +37115,7 @@ errors++;
 if(data.page_size !== undefined){
 let data1 = data.page_size;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema581.properties.page_size.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema575.properties.page_size.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -36916,15 +37160,15 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate311.errors = vErrors;
+validate309.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_PaginatedVaultRequestHistory = validate312;
-const schema582 = {"title":"PaginatedVaultRequestHistory","description":"PaginatedVaultRequestHistory in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["actions","pagination","wallet"],"properties":{"actions":{"type":"array","items":{"$ref":"#/definitions/VaultActionResult"}},"pagination":{"$ref":"#/definitions/Pagination"},"wallet":{"type":"string"}}};
-const schema583 = {"title":"VaultActionResult","description":"VaultActionEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["after_shares","amount","before_shares","creation_timestamp_ms","entry_price","error_reason","event_ts","event_type","exit_price","operation_id","operation_uuid","share_price","shares_delta","shares_requested","status","user_action_hash","vault_nonce","vault_subaccount_id","wallet"],"properties":{"after_shares":{"type":"string"},"amount":{"type":"string"},"before_shares":{"type":"string"},"creation_timestamp_ms":{"type":"number"},"entry_price":{"type":"string"},"error_reason":{"type":"string"},"event_ts":{"type":"number"},"event_type":{"type":"string"},"exit_price":{"type":"string"},"operation_id":{"type":"integer"},"operation_uuid":{"type":"string"},"share_price":{"type":"string"},"shares_delta":{"type":"string"},"shares_requested":{"type":"string"},"status":{"type":"string"},"user_action_hash":{"type":"string"},"vault_nonce":{"type":"string"},"vault_subaccount_id":{"type":"integer"},"wallet":{"type":"string"}}};
+export const schema_PaginatedVaultRequestHistory = validate310;
+const schema576 = {"title":"PaginatedVaultRequestHistory","description":"PaginatedVaultRequestHistory in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["actions","pagination","wallet"],"properties":{"actions":{"type":"array","items":{"$ref":"#/definitions/VaultActionResult"}},"pagination":{"$ref":"#/definitions/Pagination"},"wallet":{"type":"string"}}};
+const schema577 = {"title":"VaultActionResult","description":"VaultActionEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["after_shares","amount","before_shares","creation_timestamp_ms","entry_price","error_reason","event_ts","event_type","exit_price","operation_id","operation_uuid","share_price","shares_delta","shares_requested","status","user_action_hash","vault_nonce","vault_subaccount_id","wallet"],"properties":{"after_shares":{"type":"string"},"amount":{"type":"string"},"before_shares":{"type":"string"},"creation_timestamp_ms":{"type":"number"},"entry_price":{"type":"string"},"error_reason":{"type":"string"},"event_ts":{"type":"number"},"event_type":{"type":"string"},"exit_price":{"type":"string"},"operation_id":{"type":"integer"},"operation_uuid":{"type":"string"},"share_price":{"type":"string"},"shares_delta":{"type":"string"},"shares_requested":{"type":"string"},"status":{"type":"string"},"user_action_hash":{"type":"string"},"vault_nonce":{"type":"string"},"vault_subaccount_id":{"type":"integer"},"wallet":{"type":"string"}}};
 
-function validate312(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate310(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -37519,13 +37763,13 @@ vErrors.push(err51);
 }
 errors++;
 }
-validate312.errors = vErrors;
+validate310.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_VaultActionResult = validate313;
+export const schema_VaultActionResult = validate311;
 
-function validate313(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate311(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -37962,14 +38206,14 @@ vErrors.push(err38);
 }
 errors++;
 }
-validate313.errors = vErrors;
+validate311.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetVaultSharesParams = validate314;
-const schema586 = {"title":"GetVaultSharesParams","description":"GetVaultSharesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
+export const schema_GetVaultSharesParams = validate312;
+const schema580 = {"title":"GetVaultSharesParams","description":"GetVaultSharesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
 
-function validate314(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate312(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -38006,18 +38250,18 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate314.errors = vErrors;
+validate312.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_VaultShares = validate315;
-const schema587 = {"title":"VaultShares","description":"VaultSharesWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["vaults"],"properties":{"vaults":{"type":"array","items":{"$ref":"#/definitions/VaultShareEntry"}}}};
-const schema588 = {"title":"VaultShareEntry","description":"VaultShareEntryWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["shares","vault"],"properties":{"shares":{"type":"string"},"vault":{"$ref":"#/definitions/Vault"}}};
-const schema589 = {"title":"Vault","description":"VaultWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["curator","curator_shares","description","name","protocol","whitelist_only"],"properties":{"benchmark_price":{"type":["string","null"]},"curator":{"type":"string"},"curator_shares":{"type":"string"},"description":{"type":"string"},"mtm_cap":{"type":["string","null"]},"name":{"type":"string"},"nav_benchmark":{"type":["string","null"]},"nav_usd":{"type":["string","null"]},"protocol":{"$ref":"#/definitions/ProtocolVault"},"simulated_share_price_usd":{"type":["string","null"]},"whitelist_only":{"type":"boolean"}}};
-const schema590 = {"title":"ProtocolVault","description":"ProtocolVaultWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["closed","config","global_hwm","last_fee_settled_at_sec","protocol_fee_share_bps","subaccount_id","total_shares"],"properties":{"closed":{"type":"boolean"},"config":{"$ref":"#/definitions/VaultConfig"},"global_hwm":{"type":"string"},"last_fee_settled_at_sec":{"type":"integer"},"protocol_fee_share_bps":{"type":"number"},"subaccount_id":{"type":"integer"},"total_shares":{"type":"string"}}};
-const schema591 = {"title":"VaultConfig","description":"VaultConfig in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cooldown_sec","deposit_spot_asset","management_fee_bps","max_slippage_bps","performance_fee_bps"],"properties":{"benchmark_asset":{"type":["string","null"]},"cooldown_sec":{"type":"integer"},"deposit_spot_asset":{"type":"string"},"management_fee_bps":{"type":"number"},"max_slippage_bps":{"type":"number"},"performance_fee_bps":{"type":"number"}}};
+export const schema_VaultShares = validate313;
+const schema581 = {"title":"VaultShares","description":"VaultSharesWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["vaults"],"properties":{"vaults":{"type":"array","items":{"$ref":"#/definitions/VaultShareEntry"}}}};
+const schema582 = {"title":"VaultShareEntry","description":"VaultShareEntryWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["shares","vault"],"properties":{"shares":{"type":"string"},"vault":{"$ref":"#/definitions/Vault"}}};
+const schema583 = {"title":"Vault","description":"VaultWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["curator","curator_shares","description","name","protocol","whitelist_only"],"properties":{"benchmark_price":{"type":["string","null"]},"curator":{"type":"string"},"curator_shares":{"type":"string"},"description":{"type":"string"},"mtm_cap":{"type":["string","null"]},"name":{"type":"string"},"nav_benchmark":{"type":["string","null"]},"nav_usd":{"type":["string","null"]},"protocol":{"$ref":"#/definitions/ProtocolVault"},"simulated_share_price_usd":{"type":["string","null"]},"whitelist_only":{"type":"boolean"}}};
+const schema584 = {"title":"ProtocolVault","description":"ProtocolVaultWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["closed","config","global_hwm","last_fee_settled_at_sec","protocol_fee_share_bps","subaccount_id","total_shares"],"properties":{"closed":{"type":"boolean"},"config":{"$ref":"#/definitions/VaultConfig"},"global_hwm":{"type":"string"},"last_fee_settled_at_sec":{"type":"integer"},"protocol_fee_share_bps":{"type":"number"},"subaccount_id":{"type":"integer"},"total_shares":{"type":"string"}}};
+const schema585 = {"title":"VaultConfig","description":"VaultConfig in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cooldown_sec","deposit_spot_asset","management_fee_bps","max_slippage_bps","performance_fee_bps"],"properties":{"benchmark_asset":{"type":["string","null"]},"cooldown_sec":{"type":"integer"},"deposit_spot_asset":{"type":"string"},"management_fee_bps":{"type":"number"},"max_slippage_bps":{"type":"number"},"performance_fee_bps":{"type":"number"}}};
 
-function validate318(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate316(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -38159,7 +38403,7 @@ errors++;
 if(data1.benchmark_asset !== undefined){
 let data2 = data1.benchmark_asset;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err13 = {instancePath:instancePath+"/config/benchmark_asset",schemaPath:"#/definitions/VaultConfig/properties/benchmark_asset/type",keyword:"type",params:{type: schema591.properties.benchmark_asset.type},message:"must be string,null"};
+const err13 = {instancePath:instancePath+"/config/benchmark_asset",schemaPath:"#/definitions/VaultConfig/properties/benchmark_asset/type",keyword:"type",params:{type: schema585.properties.benchmark_asset.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -38319,12 +38563,12 @@ vErrors.push(err25);
 }
 errors++;
 }
-validate318.errors = vErrors;
+validate316.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate317(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate315(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -38391,7 +38635,7 @@ errors++;
 if(data.benchmark_price !== undefined){
 let data0 = data.benchmark_price;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err6 = {instancePath:instancePath+"/benchmark_price",schemaPath:"#/properties/benchmark_price/type",keyword:"type",params:{type: schema589.properties.benchmark_price.type},message:"must be string,null"};
+const err6 = {instancePath:instancePath+"/benchmark_price",schemaPath:"#/properties/benchmark_price/type",keyword:"type",params:{type: schema583.properties.benchmark_price.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -38440,7 +38684,7 @@ errors++;
 if(data.mtm_cap !== undefined){
 let data4 = data.mtm_cap;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err10 = {instancePath:instancePath+"/mtm_cap",schemaPath:"#/properties/mtm_cap/type",keyword:"type",params:{type: schema589.properties.mtm_cap.type},message:"must be string,null"};
+const err10 = {instancePath:instancePath+"/mtm_cap",schemaPath:"#/properties/mtm_cap/type",keyword:"type",params:{type: schema583.properties.mtm_cap.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -38465,7 +38709,7 @@ errors++;
 if(data.nav_benchmark !== undefined){
 let data6 = data.nav_benchmark;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err12 = {instancePath:instancePath+"/nav_benchmark",schemaPath:"#/properties/nav_benchmark/type",keyword:"type",params:{type: schema589.properties.nav_benchmark.type},message:"must be string,null"};
+const err12 = {instancePath:instancePath+"/nav_benchmark",schemaPath:"#/properties/nav_benchmark/type",keyword:"type",params:{type: schema583.properties.nav_benchmark.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -38478,7 +38722,7 @@ errors++;
 if(data.nav_usd !== undefined){
 let data7 = data.nav_usd;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err13 = {instancePath:instancePath+"/nav_usd",schemaPath:"#/properties/nav_usd/type",keyword:"type",params:{type: schema589.properties.nav_usd.type},message:"must be string,null"};
+const err13 = {instancePath:instancePath+"/nav_usd",schemaPath:"#/properties/nav_usd/type",keyword:"type",params:{type: schema583.properties.nav_usd.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -38489,15 +38733,15 @@ errors++;
 }
 }
 if(data.protocol !== undefined){
-if(!(validate318(data.protocol, {instancePath:instancePath+"/protocol",parentData:data,parentDataProperty:"protocol",rootData}))){
-vErrors = vErrors === null ? validate318.errors : vErrors.concat(validate318.errors);
+if(!(validate316(data.protocol, {instancePath:instancePath+"/protocol",parentData:data,parentDataProperty:"protocol",rootData}))){
+vErrors = vErrors === null ? validate316.errors : vErrors.concat(validate316.errors);
 errors = vErrors.length;
 }
 }
 if(data.simulated_share_price_usd !== undefined){
 let data9 = data.simulated_share_price_usd;
 if((typeof data9 !== "string") && (data9 !== null)){
-const err14 = {instancePath:instancePath+"/simulated_share_price_usd",schemaPath:"#/properties/simulated_share_price_usd/type",keyword:"type",params:{type: schema589.properties.simulated_share_price_usd.type},message:"must be string,null"};
+const err14 = {instancePath:instancePath+"/simulated_share_price_usd",schemaPath:"#/properties/simulated_share_price_usd/type",keyword:"type",params:{type: schema583.properties.simulated_share_price_usd.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -38530,12 +38774,12 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate317.errors = vErrors;
+validate315.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate316(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate314(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -38572,8 +38816,8 @@ errors++;
 }
 }
 if(data.vault !== undefined){
-if(!(validate317(data.vault, {instancePath:instancePath+"/vault",parentData:data,parentDataProperty:"vault",rootData}))){
-vErrors = vErrors === null ? validate317.errors : vErrors.concat(validate317.errors);
+if(!(validate315(data.vault, {instancePath:instancePath+"/vault",parentData:data,parentDataProperty:"vault",rootData}))){
+vErrors = vErrors === null ? validate315.errors : vErrors.concat(validate315.errors);
 errors = vErrors.length;
 }
 }
@@ -38588,12 +38832,12 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate316.errors = vErrors;
+validate314.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate315(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate313(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -38612,8 +38856,8 @@ let data0 = data.vaults;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate316(data0[i0], {instancePath:instancePath+"/vaults/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate316.errors : vErrors.concat(validate316.errors);
+if(!(validate314(data0[i0], {instancePath:instancePath+"/vaults/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate314.errors : vErrors.concat(validate314.errors);
 errors = vErrors.length;
 }
 }
@@ -38640,13 +38884,13 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate315.errors = vErrors;
+validate313.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_VaultShareEntry = validate322;
+export const schema_VaultShareEntry = validate320;
 
-function validate322(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate320(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -38683,8 +38927,8 @@ errors++;
 }
 }
 if(data.vault !== undefined){
-if(!(validate317(data.vault, {instancePath:instancePath+"/vault",parentData:data,parentDataProperty:"vault",rootData}))){
-vErrors = vErrors === null ? validate317.errors : vErrors.concat(validate317.errors);
+if(!(validate315(data.vault, {instancePath:instancePath+"/vault",parentData:data,parentDataProperty:"vault",rootData}))){
+vErrors = vErrors === null ? validate315.errors : vErrors.concat(validate315.errors);
 errors = vErrors.length;
 }
 }
@@ -38699,13 +38943,13 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate322.errors = vErrors;
+validate320.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_Vault = validate324;
+export const schema_Vault = validate322;
 
-function validate324(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate322(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -38772,7 +39016,7 @@ errors++;
 if(data.benchmark_price !== undefined){
 let data0 = data.benchmark_price;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err6 = {instancePath:instancePath+"/benchmark_price",schemaPath:"#/properties/benchmark_price/type",keyword:"type",params:{type: schema589.properties.benchmark_price.type},message:"must be string,null"};
+const err6 = {instancePath:instancePath+"/benchmark_price",schemaPath:"#/properties/benchmark_price/type",keyword:"type",params:{type: schema583.properties.benchmark_price.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -38821,7 +39065,7 @@ errors++;
 if(data.mtm_cap !== undefined){
 let data4 = data.mtm_cap;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err10 = {instancePath:instancePath+"/mtm_cap",schemaPath:"#/properties/mtm_cap/type",keyword:"type",params:{type: schema589.properties.mtm_cap.type},message:"must be string,null"};
+const err10 = {instancePath:instancePath+"/mtm_cap",schemaPath:"#/properties/mtm_cap/type",keyword:"type",params:{type: schema583.properties.mtm_cap.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -38846,7 +39090,7 @@ errors++;
 if(data.nav_benchmark !== undefined){
 let data6 = data.nav_benchmark;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err12 = {instancePath:instancePath+"/nav_benchmark",schemaPath:"#/properties/nav_benchmark/type",keyword:"type",params:{type: schema589.properties.nav_benchmark.type},message:"must be string,null"};
+const err12 = {instancePath:instancePath+"/nav_benchmark",schemaPath:"#/properties/nav_benchmark/type",keyword:"type",params:{type: schema583.properties.nav_benchmark.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -38859,7 +39103,7 @@ errors++;
 if(data.nav_usd !== undefined){
 let data7 = data.nav_usd;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err13 = {instancePath:instancePath+"/nav_usd",schemaPath:"#/properties/nav_usd/type",keyword:"type",params:{type: schema589.properties.nav_usd.type},message:"must be string,null"};
+const err13 = {instancePath:instancePath+"/nav_usd",schemaPath:"#/properties/nav_usd/type",keyword:"type",params:{type: schema583.properties.nav_usd.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -38870,15 +39114,15 @@ errors++;
 }
 }
 if(data.protocol !== undefined){
-if(!(validate318(data.protocol, {instancePath:instancePath+"/protocol",parentData:data,parentDataProperty:"protocol",rootData}))){
-vErrors = vErrors === null ? validate318.errors : vErrors.concat(validate318.errors);
+if(!(validate316(data.protocol, {instancePath:instancePath+"/protocol",parentData:data,parentDataProperty:"protocol",rootData}))){
+vErrors = vErrors === null ? validate316.errors : vErrors.concat(validate316.errors);
 errors = vErrors.length;
 }
 }
 if(data.simulated_share_price_usd !== undefined){
 let data9 = data.simulated_share_price_usd;
 if((typeof data9 !== "string") && (data9 !== null)){
-const err14 = {instancePath:instancePath+"/simulated_share_price_usd",schemaPath:"#/properties/simulated_share_price_usd/type",keyword:"type",params:{type: schema589.properties.simulated_share_price_usd.type},message:"must be string,null"};
+const err14 = {instancePath:instancePath+"/simulated_share_price_usd",schemaPath:"#/properties/simulated_share_price_usd/type",keyword:"type",params:{type: schema583.properties.simulated_share_price_usd.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -38911,13 +39155,13 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate324.errors = vErrors;
+validate322.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_ProtocolVault = validate326;
+export const schema_ProtocolVault = validate324;
 
-function validate326(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate324(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -39059,7 +39303,7 @@ errors++;
 if(data1.benchmark_asset !== undefined){
 let data2 = data1.benchmark_asset;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err13 = {instancePath:instancePath+"/config/benchmark_asset",schemaPath:"#/definitions/VaultConfig/properties/benchmark_asset/type",keyword:"type",params:{type: schema591.properties.benchmark_asset.type},message:"must be string,null"};
+const err13 = {instancePath:instancePath+"/config/benchmark_asset",schemaPath:"#/definitions/VaultConfig/properties/benchmark_asset/type",keyword:"type",params:{type: schema585.properties.benchmark_asset.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -39219,13 +39463,13 @@ vErrors.push(err25);
 }
 errors++;
 }
-validate326.errors = vErrors;
+validate324.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_VaultConfig = validate327;
+export const schema_VaultConfig = validate325;
 
-function validate327(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate325(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -39282,7 +39526,7 @@ errors++;
 if(data.benchmark_asset !== undefined){
 let data0 = data.benchmark_asset;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err5 = {instancePath:instancePath+"/benchmark_asset",schemaPath:"#/properties/benchmark_asset/type",keyword:"type",params:{type: schema591.properties.benchmark_asset.type},message:"must be string,null"};
+const err5 = {instancePath:instancePath+"/benchmark_asset",schemaPath:"#/properties/benchmark_asset/type",keyword:"type",params:{type: schema585.properties.benchmark_asset.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -39367,21 +39611,21 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate327.errors = vErrors;
+validate325.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetWithdrawalHistoryParams = validate328;
-const schema597 = {"title":"GetWithdrawalHistoryParams","description":"GetWithdrawalHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"end_timestamp":{"type":["integer","null"]},"start_timestamp":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
+export const schema_GetWithdrawalHistoryParams = validate326;
+const schema591 = {"title":"GetWithdrawalHistoryParams","description":"GetWithdrawalHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"end_timestamp":{"type":["integer","null"]},"start_timestamp":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
 
-function validate328(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate326(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.end_timestamp !== undefined){
 let data0 = data.end_timestamp;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema597.properties.end_timestamp.type},message:"must be integer,null"};
+const err0 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema591.properties.end_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -39394,7 +39638,7 @@ errors++;
 if(data.start_timestamp !== undefined){
 let data1 = data.start_timestamp;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err1 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema597.properties.start_timestamp.type},message:"must be integer,null"};
+const err1 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema591.properties.start_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -39407,7 +39651,7 @@ errors++;
 if(data.subaccount_id !== undefined){
 let data2 = data.subaccount_id;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-const err2 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema597.properties.subaccount_id.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema591.properties.subaccount_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -39420,7 +39664,7 @@ errors++;
 if(data.wallet !== undefined){
 let data3 = data.wallet;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err3 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema597.properties.wallet.type},message:"must be string,null"};
+const err3 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema591.properties.wallet.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -39441,13 +39685,354 @@ vErrors.push(err4);
 }
 errors++;
 }
+validate326.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_WithdrawalHistoryResult = validate327;
+const schema592 = {"title":"WithdrawalHistoryResult","description":"WithdrawalHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["withdrawals"],"properties":{"withdrawals":{"type":"array","items":{"$ref":"#/definitions/WithdrawalEntry"}}}};
+const schema593 = {"title":"WithdrawalEntry","description":"WithdrawalEntry in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","asset","batch_status","batch_uuid","erc20_address","fee","operation_id","recipient","subaccount_id","timestamp","wallet"],"properties":{"amount":{"type":"string"},"asset":{"type":"string"},"batch_status":{"$ref":"#/definitions/BatchStatus"},"batch_uuid":{"type":"string"},"erc20_address":{"type":"string"},"fee":{"type":"string"},"operation_id":{"type":"string"},"recipient":{"type":"string"},"subaccount_id":{"type":"integer"},"timestamp":{"type":"integer"},"tx_hash":{"type":["string","null"]},"wallet":{"type":"string"}}};
+
+function validate328(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.amount === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "amount"},message:"must have required property '"+"amount"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.asset === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "asset"},message:"must have required property '"+"asset"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.batch_status === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "batch_status"},message:"must have required property '"+"batch_status"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.batch_uuid === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "batch_uuid"},message:"must have required property '"+"batch_uuid"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.erc20_address === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "erc20_address"},message:"must have required property '"+"erc20_address"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.fee === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "fee"},message:"must have required property '"+"fee"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.operation_id === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "operation_id"},message:"must have required property '"+"operation_id"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.recipient === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "recipient"},message:"must have required property '"+"recipient"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.subaccount_id === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data.timestamp === undefined){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data.wallet === undefined){
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "wallet"},message:"must have required property '"+"wallet"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data.amount !== undefined){
+if(typeof data.amount !== "string"){
+const err11 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.asset !== undefined){
+if(typeof data.asset !== "string"){
+const err12 = {instancePath:instancePath+"/asset",schemaPath:"#/properties/asset/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.batch_status !== undefined){
+let data2 = data.batch_status;
+if(typeof data2 !== "string"){
+const err13 = {instancePath:instancePath+"/batch_status",schemaPath:"#/definitions/BatchStatus/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(!((((((((((data2 === "Batching") || (data2 === "Executing")) || (data2 === "Proving")) || (data2 === "Settling")) || (data2 === "Settled")) || (data2 === "BatchingError")) || (data2 === "ExecutingError")) || (data2 === "ProvingError")) || (data2 === "SettlingError")) || (data2 === "SettledError"))){
+const err14 = {instancePath:instancePath+"/batch_status",schemaPath:"#/definitions/BatchStatus/enum",keyword:"enum",params:{allowedValues: schema34.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.batch_uuid !== undefined){
+if(typeof data.batch_uuid !== "string"){
+const err15 = {instancePath:instancePath+"/batch_uuid",schemaPath:"#/properties/batch_uuid/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.erc20_address !== undefined){
+if(typeof data.erc20_address !== "string"){
+const err16 = {instancePath:instancePath+"/erc20_address",schemaPath:"#/properties/erc20_address/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.fee !== undefined){
+if(typeof data.fee !== "string"){
+const err17 = {instancePath:instancePath+"/fee",schemaPath:"#/properties/fee/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.operation_id !== undefined){
+if(typeof data.operation_id !== "string"){
+const err18 = {instancePath:instancePath+"/operation_id",schemaPath:"#/properties/operation_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.recipient !== undefined){
+if(typeof data.recipient !== "string"){
+const err19 = {instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.subaccount_id !== undefined){
+let data8 = data.subaccount_id;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err20 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.timestamp !== undefined){
+let data9 = data.timestamp;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err21 = {instancePath:instancePath+"/timestamp",schemaPath:"#/properties/timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.tx_hash !== undefined){
+let data10 = data.tx_hash;
+if((typeof data10 !== "string") && (data10 !== null)){
+const err22 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema593.properties.tx_hash.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data.wallet !== undefined){
+if(typeof data.wallet !== "string"){
+const err23 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+else {
+const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
 validate328.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_WithdrawalHistoryResult = validate329;
-const schema598 = {"title":"WithdrawalHistoryResult","description":"WithdrawalHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["withdrawals"],"properties":{"withdrawals":{"type":"array","items":{"$ref":"#/definitions/WithdrawalEntry"}}}};
-const schema599 = {"title":"WithdrawalEntry","description":"WithdrawalEntry in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","asset","batch_status","batch_uuid","erc20_address","fee","operation_id","recipient","subaccount_id","timestamp","wallet"],"properties":{"amount":{"type":"string"},"asset":{"type":"string"},"batch_status":{"$ref":"#/definitions/BatchStatus"},"batch_uuid":{"type":"string"},"erc20_address":{"type":"string"},"fee":{"type":"string"},"operation_id":{"type":"string"},"recipient":{"type":"string"},"subaccount_id":{"type":"integer"},"timestamp":{"type":"integer"},"tx_hash":{"type":["string","null"]},"wallet":{"type":"string"}}};
+
+function validate327(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.withdrawals === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "withdrawals"},message:"must have required property '"+"withdrawals"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.withdrawals !== undefined){
+let data0 = data.withdrawals;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate328(data0[i0], {instancePath:instancePath+"/withdrawals/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate328.errors : vErrors.concat(validate328.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err1 = {instancePath:instancePath+"/withdrawals",schemaPath:"#/properties/withdrawals/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate327.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_WithdrawalEntry = validate330;
 
 function validate330(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -39699,7 +40284,7 @@ errors++;
 if(data.tx_hash !== undefined){
 let data10 = data.tx_hash;
 if((typeof data10 !== "string") && (data10 !== null)){
-const err22 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema599.properties.tx_hash.type},message:"must be string,null"};
+const err22 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema593.properties.tx_hash.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -39736,351 +40321,10 @@ validate330.errors = vErrors;
 return errors === 0;
 }
 
+export const schema_LiquidateParams = validate331;
+const schema597 = {"title":"LiquidateParams","description":"PrivateLiquidateEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cash_transfer","last_seen_trade_id","liquidated_account_id","merge_account","nonce","percent_of_acc","price_limit","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"cash_transfer":{"$ref":"#/definitions/DecimalInput"},"last_seen_trade_id":{"type":"integer"},"liquidated_account_id":{"type":"integer"},"merge_account":{"type":"boolean"},"nonce":{"type":"integer"},"percent_of_acc":{"$ref":"#/definitions/DecimalInput"},"price_limit":{"$ref":"#/definitions/DecimalInput"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
-function validate329(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.withdrawals === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "withdrawals"},message:"must have required property '"+"withdrawals"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.withdrawals !== undefined){
-let data0 = data.withdrawals;
-if(Array.isArray(data0)){
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate330(data0[i0], {instancePath:instancePath+"/withdrawals/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate330.errors : vErrors.concat(validate330.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err1 = {instancePath:instancePath+"/withdrawals",schemaPath:"#/properties/withdrawals/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-}
-else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-validate329.errors = vErrors;
-return errors === 0;
-}
-
-export const schema_WithdrawalEntry = validate332;
-
-function validate332(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.amount === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "amount"},message:"must have required property '"+"amount"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.asset === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "asset"},message:"must have required property '"+"asset"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.batch_status === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "batch_status"},message:"must have required property '"+"batch_status"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.batch_uuid === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "batch_uuid"},message:"must have required property '"+"batch_uuid"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.erc20_address === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "erc20_address"},message:"must have required property '"+"erc20_address"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.fee === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "fee"},message:"must have required property '"+"fee"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(data.operation_id === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "operation_id"},message:"must have required property '"+"operation_id"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(data.recipient === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "recipient"},message:"must have required property '"+"recipient"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(data.subaccount_id === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(data.timestamp === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if(data.wallet === undefined){
-const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "wallet"},message:"must have required property '"+"wallet"+"'"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(data.amount !== undefined){
-if(typeof data.amount !== "string"){
-const err11 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-if(data.asset !== undefined){
-if(typeof data.asset !== "string"){
-const err12 = {instancePath:instancePath+"/asset",schemaPath:"#/properties/asset/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data.batch_status !== undefined){
-let data2 = data.batch_status;
-if(typeof data2 !== "string"){
-const err13 = {instancePath:instancePath+"/batch_status",schemaPath:"#/definitions/BatchStatus/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if(!((((((((((data2 === "Batching") || (data2 === "Executing")) || (data2 === "Proving")) || (data2 === "Settling")) || (data2 === "Settled")) || (data2 === "BatchingError")) || (data2 === "ExecutingError")) || (data2 === "ProvingError")) || (data2 === "SettlingError")) || (data2 === "SettledError"))){
-const err14 = {instancePath:instancePath+"/batch_status",schemaPath:"#/definitions/BatchStatus/enum",keyword:"enum",params:{allowedValues: schema34.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-if(data.batch_uuid !== undefined){
-if(typeof data.batch_uuid !== "string"){
-const err15 = {instancePath:instancePath+"/batch_uuid",schemaPath:"#/properties/batch_uuid/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-if(data.erc20_address !== undefined){
-if(typeof data.erc20_address !== "string"){
-const err16 = {instancePath:instancePath+"/erc20_address",schemaPath:"#/properties/erc20_address/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data.fee !== undefined){
-if(typeof data.fee !== "string"){
-const err17 = {instancePath:instancePath+"/fee",schemaPath:"#/properties/fee/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-if(data.operation_id !== undefined){
-if(typeof data.operation_id !== "string"){
-const err18 = {instancePath:instancePath+"/operation_id",schemaPath:"#/properties/operation_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data.recipient !== undefined){
-if(typeof data.recipient !== "string"){
-const err19 = {instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-if(data.subaccount_id !== undefined){
-let data8 = data.subaccount_id;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err20 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-if(data.timestamp !== undefined){
-let data9 = data.timestamp;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err21 = {instancePath:instancePath+"/timestamp",schemaPath:"#/properties/timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-if(data.tx_hash !== undefined){
-let data10 = data.tx_hash;
-if((typeof data10 !== "string") && (data10 !== null)){
-const err22 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema599.properties.tx_hash.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-if(data.wallet !== undefined){
-if(typeof data.wallet !== "string"){
-const err23 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-}
-else {
-const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-validate332.errors = vErrors;
-return errors === 0;
-}
-
-export const schema_LiquidateParams = validate333;
-const schema603 = {"title":"LiquidateParams","description":"PrivateLiquidateEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cash_transfer","last_seen_trade_id","liquidated_account_id","merge_account","nonce","percent_of_acc","price_limit","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"cash_transfer":{"$ref":"#/definitions/DecimalInput"},"last_seen_trade_id":{"type":"integer"},"liquidated_account_id":{"type":"integer"},"merge_account":{"type":"boolean"},"nonce":{"type":"integer"},"percent_of_acc":{"$ref":"#/definitions/DecimalInput"},"price_limit":{"$ref":"#/definitions/DecimalInput"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
-
-function validate333(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate331(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -40324,14 +40568,14 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate333.errors = vErrors;
+validate331.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_LiquidateResult = validate337;
-const schema604 = {"title":"LiquidateResult","description":"PrivateLiquidateEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
+export const schema_LiquidateResult = validate335;
+const schema598 = {"title":"LiquidateResult","description":"PrivateLiquidateEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
 
-function validate337(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate335(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -40391,14 +40635,14 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate337.errors = vErrors;
+validate335.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_MintSharesParams = validate338;
-const schema605 = {"title":"MintSharesParams","description":"MintSharesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["deposit_hash","nonce","request_id","share_price","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"deposit_hash":{"type":"string"},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"request_id":{"$ref":"#/definitions/VaultRequestId"},"share_price":{"$ref":"#/definitions/DecimalInput"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+export const schema_MintSharesParams = validate336;
+const schema599 = {"title":"MintSharesParams","description":"MintSharesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["deposit_hash","nonce","request_id","share_price","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"deposit_hash":{"type":"string"},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"request_id":{"$ref":"#/definitions/VaultRequestId"},"share_price":{"$ref":"#/definitions/DecimalInput"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
-function validate338(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate336(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -40721,14 +40965,14 @@ vErrors.push(err25);
 }
 errors++;
 }
-validate338.errors = vErrors;
+validate336.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_CreateOrderParams = validate340;
-const schema608 = {"title":"CreateOrderParams","description":"CreateOrderEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","direction","instrument_name","limit_price","max_fee","nonce","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"algo_duration_sec":{"type":["integer","null"]},"algo_num_slices":{"type":["number","null"]},"algo_type":{"type":["string","null"],"enum":["twap",null]},"amount":{"$ref":"#/definitions/DecimalInput"},"client":{"type":["string","null"]},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"instrument_name":{"type":"string"},"is_atomic_signing":{"type":["boolean","null"]},"label":{"type":["string","null"]},"limit_price":{"$ref":"#/definitions/DecimalInput"},"max_fee":{"$ref":"#/definitions/DecimalInput"},"mmp":{"type":["boolean","null"]},"nonce":{"type":"string"},"order_type":{"type":"string","enum":["limit","market"]},"reduce_only":{"type":["boolean","null"]},"referral_code":{"type":["string","null"]},"reject_post_only":{"type":["boolean","null"]},"reject_timestamp":{"type":["integer","null"]},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"},"time_in_force":{"type":"string","enum":["gtc","post_only","fok","ioc"]},"trigger_price":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"trigger_price_type":{"type":["string","null"],"enum":["mark","index",null]},"trigger_type":{"type":["string","null"],"enum":["stoploss","takeprofit",null]}}};
+export const schema_CreateOrderParams = validate338;
+const schema602 = {"title":"CreateOrderParams","description":"CreateOrderEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","direction","instrument_name","limit_price","max_fee","nonce","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"algo_duration_sec":{"type":["integer","null"]},"algo_num_slices":{"type":["number","null"]},"algo_type":{"type":["string","null"],"enum":["twap",null]},"amount":{"$ref":"#/definitions/DecimalInput"},"client":{"type":["string","null"]},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"instrument_name":{"type":"string"},"is_atomic_signing":{"type":["boolean","null"]},"label":{"type":["string","null"]},"limit_price":{"$ref":"#/definitions/DecimalInput"},"max_fee":{"$ref":"#/definitions/DecimalInput"},"mmp":{"type":["boolean","null"]},"nonce":{"type":"string"},"order_type":{"type":"string","enum":["limit","market"]},"reduce_only":{"type":["boolean","null"]},"referral_code":{"type":["string","null"]},"reject_post_only":{"type":["boolean","null"]},"reject_timestamp":{"type":["integer","null"]},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"},"time_in_force":{"type":"string","enum":["gtc","post_only","fok","ioc"]},"trigger_price":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"trigger_price_type":{"type":["string","null"],"enum":["mark","index",null]},"trigger_type":{"type":["string","null"],"enum":["stoploss","takeprofit",null]}}};
 
-function validate340(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate338(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -40835,7 +41079,7 @@ errors++;
 if(data.algo_duration_sec !== undefined){
 let data0 = data.algo_duration_sec;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-const err10 = {instancePath:instancePath+"/algo_duration_sec",schemaPath:"#/properties/algo_duration_sec/type",keyword:"type",params:{type: schema608.properties.algo_duration_sec.type},message:"must be integer,null"};
+const err10 = {instancePath:instancePath+"/algo_duration_sec",schemaPath:"#/properties/algo_duration_sec/type",keyword:"type",params:{type: schema602.properties.algo_duration_sec.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -40848,7 +41092,7 @@ errors++;
 if(data.algo_num_slices !== undefined){
 let data1 = data.algo_num_slices;
 if((!((typeof data1 == "number") && (isFinite(data1)))) && (data1 !== null)){
-const err11 = {instancePath:instancePath+"/algo_num_slices",schemaPath:"#/properties/algo_num_slices/type",keyword:"type",params:{type: schema608.properties.algo_num_slices.type},message:"must be number,null"};
+const err11 = {instancePath:instancePath+"/algo_num_slices",schemaPath:"#/properties/algo_num_slices/type",keyword:"type",params:{type: schema602.properties.algo_num_slices.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -40861,7 +41105,7 @@ errors++;
 if(data.algo_type !== undefined){
 let data2 = data.algo_type;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err12 = {instancePath:instancePath+"/algo_type",schemaPath:"#/properties/algo_type/type",keyword:"type",params:{type: schema608.properties.algo_type.type},message:"must be string,null"};
+const err12 = {instancePath:instancePath+"/algo_type",schemaPath:"#/properties/algo_type/type",keyword:"type",params:{type: schema602.properties.algo_type.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -40871,7 +41115,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((data2 === "twap") || (data2 === null))){
-const err13 = {instancePath:instancePath+"/algo_type",schemaPath:"#/properties/algo_type/enum",keyword:"enum",params:{allowedValues: schema608.properties.algo_type.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/algo_type",schemaPath:"#/properties/algo_type/enum",keyword:"enum",params:{allowedValues: schema602.properties.algo_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -40890,7 +41134,7 @@ errors = vErrors.length;
 if(data.client !== undefined){
 let data4 = data.client;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err14 = {instancePath:instancePath+"/client",schemaPath:"#/properties/client/type",keyword:"type",params:{type: schema608.properties.client.type},message:"must be string,null"};
+const err14 = {instancePath:instancePath+"/client",schemaPath:"#/properties/client/type",keyword:"type",params:{type: schema602.properties.client.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -40986,7 +41230,7 @@ errors++;
 if(data.is_atomic_signing !== undefined){
 let data8 = data.is_atomic_signing;
 if((typeof data8 !== "boolean") && (data8 !== null)){
-const err20 = {instancePath:instancePath+"/is_atomic_signing",schemaPath:"#/properties/is_atomic_signing/type",keyword:"type",params:{type: schema608.properties.is_atomic_signing.type},message:"must be boolean,null"};
+const err20 = {instancePath:instancePath+"/is_atomic_signing",schemaPath:"#/properties/is_atomic_signing/type",keyword:"type",params:{type: schema602.properties.is_atomic_signing.type},message:"must be boolean,null"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -40999,7 +41243,7 @@ errors++;
 if(data.label !== undefined){
 let data9 = data.label;
 if((typeof data9 !== "string") && (data9 !== null)){
-const err21 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema608.properties.label.type},message:"must be string,null"};
+const err21 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema602.properties.label.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -41024,7 +41268,7 @@ errors = vErrors.length;
 if(data.mmp !== undefined){
 let data12 = data.mmp;
 if((typeof data12 !== "boolean") && (data12 !== null)){
-const err22 = {instancePath:instancePath+"/mmp",schemaPath:"#/properties/mmp/type",keyword:"type",params:{type: schema608.properties.mmp.type},message:"must be boolean,null"};
+const err22 = {instancePath:instancePath+"/mmp",schemaPath:"#/properties/mmp/type",keyword:"type",params:{type: schema602.properties.mmp.type},message:"must be boolean,null"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -41059,7 +41303,7 @@ vErrors.push(err24);
 errors++;
 }
 if(!((data14 === "limit") || (data14 === "market"))){
-const err25 = {instancePath:instancePath+"/order_type",schemaPath:"#/properties/order_type/enum",keyword:"enum",params:{allowedValues: schema608.properties.order_type.enum},message:"must be equal to one of the allowed values"};
+const err25 = {instancePath:instancePath+"/order_type",schemaPath:"#/properties/order_type/enum",keyword:"enum",params:{allowedValues: schema602.properties.order_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -41072,7 +41316,7 @@ errors++;
 if(data.reduce_only !== undefined){
 let data15 = data.reduce_only;
 if((typeof data15 !== "boolean") && (data15 !== null)){
-const err26 = {instancePath:instancePath+"/reduce_only",schemaPath:"#/properties/reduce_only/type",keyword:"type",params:{type: schema608.properties.reduce_only.type},message:"must be boolean,null"};
+const err26 = {instancePath:instancePath+"/reduce_only",schemaPath:"#/properties/reduce_only/type",keyword:"type",params:{type: schema602.properties.reduce_only.type},message:"must be boolean,null"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -41085,7 +41329,7 @@ errors++;
 if(data.referral_code !== undefined){
 let data16 = data.referral_code;
 if((typeof data16 !== "string") && (data16 !== null)){
-const err27 = {instancePath:instancePath+"/referral_code",schemaPath:"#/properties/referral_code/type",keyword:"type",params:{type: schema608.properties.referral_code.type},message:"must be string,null"};
+const err27 = {instancePath:instancePath+"/referral_code",schemaPath:"#/properties/referral_code/type",keyword:"type",params:{type: schema602.properties.referral_code.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -41098,7 +41342,7 @@ errors++;
 if(data.reject_post_only !== undefined){
 let data17 = data.reject_post_only;
 if((typeof data17 !== "boolean") && (data17 !== null)){
-const err28 = {instancePath:instancePath+"/reject_post_only",schemaPath:"#/properties/reject_post_only/type",keyword:"type",params:{type: schema608.properties.reject_post_only.type},message:"must be boolean,null"};
+const err28 = {instancePath:instancePath+"/reject_post_only",schemaPath:"#/properties/reject_post_only/type",keyword:"type",params:{type: schema602.properties.reject_post_only.type},message:"must be boolean,null"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -41111,7 +41355,7 @@ errors++;
 if(data.reject_timestamp !== undefined){
 let data18 = data.reject_timestamp;
 if((!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))) && (data18 !== null)){
-const err29 = {instancePath:instancePath+"/reject_timestamp",schemaPath:"#/properties/reject_timestamp/type",keyword:"type",params:{type: schema608.properties.reject_timestamp.type},message:"must be integer,null"};
+const err29 = {instancePath:instancePath+"/reject_timestamp",schemaPath:"#/properties/reject_timestamp/type",keyword:"type",params:{type: schema602.properties.reject_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -41184,7 +41428,7 @@ vErrors.push(err34);
 errors++;
 }
 if(!((((data23 === "gtc") || (data23 === "post_only")) || (data23 === "fok")) || (data23 === "ioc"))){
-const err35 = {instancePath:instancePath+"/time_in_force",schemaPath:"#/properties/time_in_force/enum",keyword:"enum",params:{allowedValues: schema608.properties.time_in_force.enum},message:"must be equal to one of the allowed values"};
+const err35 = {instancePath:instancePath+"/time_in_force",schemaPath:"#/properties/time_in_force/enum",keyword:"enum",params:{allowedValues: schema602.properties.time_in_force.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -41245,7 +41489,7 @@ vErrors = null;
 if(data.trigger_price_type !== undefined){
 let data25 = data.trigger_price_type;
 if((typeof data25 !== "string") && (data25 !== null)){
-const err38 = {instancePath:instancePath+"/trigger_price_type",schemaPath:"#/properties/trigger_price_type/type",keyword:"type",params:{type: schema608.properties.trigger_price_type.type},message:"must be string,null"};
+const err38 = {instancePath:instancePath+"/trigger_price_type",schemaPath:"#/properties/trigger_price_type/type",keyword:"type",params:{type: schema602.properties.trigger_price_type.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -41255,7 +41499,7 @@ vErrors.push(err38);
 errors++;
 }
 if(!(((data25 === "mark") || (data25 === "index")) || (data25 === null))){
-const err39 = {instancePath:instancePath+"/trigger_price_type",schemaPath:"#/properties/trigger_price_type/enum",keyword:"enum",params:{allowedValues: schema608.properties.trigger_price_type.enum},message:"must be equal to one of the allowed values"};
+const err39 = {instancePath:instancePath+"/trigger_price_type",schemaPath:"#/properties/trigger_price_type/enum",keyword:"enum",params:{allowedValues: schema602.properties.trigger_price_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -41268,7 +41512,7 @@ errors++;
 if(data.trigger_type !== undefined){
 let data26 = data.trigger_type;
 if((typeof data26 !== "string") && (data26 !== null)){
-const err40 = {instancePath:instancePath+"/trigger_type",schemaPath:"#/properties/trigger_type/type",keyword:"type",params:{type: schema608.properties.trigger_type.type},message:"must be string,null"};
+const err40 = {instancePath:instancePath+"/trigger_type",schemaPath:"#/properties/trigger_type/type",keyword:"type",params:{type: schema602.properties.trigger_type.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -41278,7 +41522,7 @@ vErrors.push(err40);
 errors++;
 }
 if(!(((data26 === "stoploss") || (data26 === "takeprofit")) || (data26 === null))){
-const err41 = {instancePath:instancePath+"/trigger_type",schemaPath:"#/properties/trigger_type/enum",keyword:"enum",params:{allowedValues: schema608.properties.trigger_type.enum},message:"must be equal to one of the allowed values"};
+const err41 = {instancePath:instancePath+"/trigger_type",schemaPath:"#/properties/trigger_type/enum",keyword:"enum",params:{allowedValues: schema602.properties.trigger_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -41299,14 +41543,597 @@ vErrors.push(err42);
 }
 errors++;
 }
-validate340.errors = vErrors;
+validate338.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_OrderDebugResult = validate346;
-const schema610 = {"title":"OrderDebugResult","description":"SignedActionDebugEdgeRpcResponseFor_OrderActionDataEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["action_hash","action_typehash","domain_separator","encoded_data","encoded_data_hashed","expected_signer","input_data","module","owner","typed_data_hash"],"properties":{"action_hash":{"type":"string"},"action_typehash":{"type":"string"},"domain_separator":{"type":"string"},"encoded_data":{"type":"string"},"encoded_data_hashed":{"type":"string"},"expected_signer":{"type":"string"},"input_data":{"$ref":"#/definitions/OrderDebugActionInput"},"module":{"type":"string"},"owner":{"type":"string"},"recovered_signer":{"type":["string","null"]},"typed_data_hash":{"type":"string"}}};
-const schema611 = {"title":"OrderDebugActionInput","description":"ActionInputDataEdgeRpcResponseFor_OrderActionDataEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["data","expiry","module","nonce","owner","signer","subaccount_id"],"properties":{"data":{"$ref":"#/definitions/OrderActionDataResult"},"expiry":{"type":"number"},"module":{"type":"string"},"nonce":{"type":"integer"},"owner":{"type":"string"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
-const schema612 = {"title":"OrderActionDataResult","description":"OrderActionDataEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["asset_address","asset_sub_id","desired_amount","is_bid","limit_price","recipient_id","worst_fee"],"properties":{"asset_address":{"type":"string"},"asset_sub_id":{"type":"string"},"desired_amount":{"type":"string"},"is_bid":{"type":"boolean"},"limit_price":{"type":"string"},"recipient_id":{"type":"integer"},"worst_fee":{"type":"string"}}};
+export const schema_OrderDebugResult = validate344;
+const schema604 = {"title":"OrderDebugResult","description":"SignedActionDebugEdgeRpcResponseFor_OrderActionDataEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["action_hash","action_typehash","domain_separator","encoded_data","encoded_data_hashed","expected_signer","input_data","module","owner","typed_data_hash"],"properties":{"action_hash":{"type":"string"},"action_typehash":{"type":"string"},"domain_separator":{"type":"string"},"encoded_data":{"type":"string"},"encoded_data_hashed":{"type":"string"},"expected_signer":{"type":"string"},"input_data":{"$ref":"#/definitions/OrderDebugActionInput"},"module":{"type":"string"},"owner":{"type":"string"},"recovered_signer":{"type":["string","null"]},"typed_data_hash":{"type":"string"}}};
+const schema605 = {"title":"OrderDebugActionInput","description":"ActionInputDataEdgeRpcResponseFor_OrderActionDataEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["data","expiry","module","nonce","owner","signer","subaccount_id"],"properties":{"data":{"$ref":"#/definitions/OrderActionDataResult"},"expiry":{"type":"number"},"module":{"type":"string"},"nonce":{"type":"integer"},"owner":{"type":"string"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+const schema606 = {"title":"OrderActionDataResult","description":"OrderActionDataEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["asset_address","asset_sub_id","desired_amount","is_bid","limit_price","recipient_id","worst_fee"],"properties":{"asset_address":{"type":"string"},"asset_sub_id":{"type":"string"},"desired_amount":{"type":"string"},"is_bid":{"type":"boolean"},"limit_price":{"type":"string"},"recipient_id":{"type":"integer"},"worst_fee":{"type":"string"}}};
+
+function validate345(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.data === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.expiry === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "expiry"},message:"must have required property '"+"expiry"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.module === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "module"},message:"must have required property '"+"module"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.nonce === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nonce"},message:"must have required property '"+"nonce"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.owner === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "owner"},message:"must have required property '"+"owner"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.signer === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "signer"},message:"must have required property '"+"signer"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.subaccount_id === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.data !== undefined){
+let data0 = data.data;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.asset_address === undefined){
+const err7 = {instancePath:instancePath+"/data",schemaPath:"#/definitions/OrderActionDataResult/required",keyword:"required",params:{missingProperty: "asset_address"},message:"must have required property '"+"asset_address"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data0.asset_sub_id === undefined){
+const err8 = {instancePath:instancePath+"/data",schemaPath:"#/definitions/OrderActionDataResult/required",keyword:"required",params:{missingProperty: "asset_sub_id"},message:"must have required property '"+"asset_sub_id"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data0.desired_amount === undefined){
+const err9 = {instancePath:instancePath+"/data",schemaPath:"#/definitions/OrderActionDataResult/required",keyword:"required",params:{missingProperty: "desired_amount"},message:"must have required property '"+"desired_amount"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data0.is_bid === undefined){
+const err10 = {instancePath:instancePath+"/data",schemaPath:"#/definitions/OrderActionDataResult/required",keyword:"required",params:{missingProperty: "is_bid"},message:"must have required property '"+"is_bid"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data0.limit_price === undefined){
+const err11 = {instancePath:instancePath+"/data",schemaPath:"#/definitions/OrderActionDataResult/required",keyword:"required",params:{missingProperty: "limit_price"},message:"must have required property '"+"limit_price"+"'"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data0.recipient_id === undefined){
+const err12 = {instancePath:instancePath+"/data",schemaPath:"#/definitions/OrderActionDataResult/required",keyword:"required",params:{missingProperty: "recipient_id"},message:"must have required property '"+"recipient_id"+"'"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(data0.worst_fee === undefined){
+const err13 = {instancePath:instancePath+"/data",schemaPath:"#/definitions/OrderActionDataResult/required",keyword:"required",params:{missingProperty: "worst_fee"},message:"must have required property '"+"worst_fee"+"'"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(data0.asset_address !== undefined){
+if(typeof data0.asset_address !== "string"){
+const err14 = {instancePath:instancePath+"/data/asset_address",schemaPath:"#/definitions/OrderActionDataResult/properties/asset_address/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data0.asset_sub_id !== undefined){
+if(typeof data0.asset_sub_id !== "string"){
+const err15 = {instancePath:instancePath+"/data/asset_sub_id",schemaPath:"#/definitions/OrderActionDataResult/properties/asset_sub_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data0.desired_amount !== undefined){
+if(typeof data0.desired_amount !== "string"){
+const err16 = {instancePath:instancePath+"/data/desired_amount",schemaPath:"#/definitions/OrderActionDataResult/properties/desired_amount/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data0.is_bid !== undefined){
+if(typeof data0.is_bid !== "boolean"){
+const err17 = {instancePath:instancePath+"/data/is_bid",schemaPath:"#/definitions/OrderActionDataResult/properties/is_bid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data0.limit_price !== undefined){
+if(typeof data0.limit_price !== "string"){
+const err18 = {instancePath:instancePath+"/data/limit_price",schemaPath:"#/definitions/OrderActionDataResult/properties/limit_price/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data0.recipient_id !== undefined){
+let data6 = data0.recipient_id;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err19 = {instancePath:instancePath+"/data/recipient_id",schemaPath:"#/definitions/OrderActionDataResult/properties/recipient_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data0.worst_fee !== undefined){
+if(typeof data0.worst_fee !== "string"){
+const err20 = {instancePath:instancePath+"/data/worst_fee",schemaPath:"#/definitions/OrderActionDataResult/properties/worst_fee/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/data",schemaPath:"#/definitions/OrderActionDataResult/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.expiry !== undefined){
+let data8 = data.expiry;
+if(!((typeof data8 == "number") && (isFinite(data8)))){
+const err22 = {instancePath:instancePath+"/expiry",schemaPath:"#/properties/expiry/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data.module !== undefined){
+if(typeof data.module !== "string"){
+const err23 = {instancePath:instancePath+"/module",schemaPath:"#/properties/module/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.nonce !== undefined){
+let data10 = data.nonce;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+const err24 = {instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.owner !== undefined){
+if(typeof data.owner !== "string"){
+const err25 = {instancePath:instancePath+"/owner",schemaPath:"#/properties/owner/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data.signer !== undefined){
+if(typeof data.signer !== "string"){
+const err26 = {instancePath:instancePath+"/signer",schemaPath:"#/properties/signer/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data.subaccount_id !== undefined){
+let data13 = data.subaccount_id;
+if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
+const err27 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+else {
+const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+validate345.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate344(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.action_hash === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "action_hash"},message:"must have required property '"+"action_hash"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.action_typehash === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "action_typehash"},message:"must have required property '"+"action_typehash"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.domain_separator === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "domain_separator"},message:"must have required property '"+"domain_separator"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.encoded_data === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "encoded_data"},message:"must have required property '"+"encoded_data"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.encoded_data_hashed === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "encoded_data_hashed"},message:"must have required property '"+"encoded_data_hashed"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.expected_signer === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "expected_signer"},message:"must have required property '"+"expected_signer"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.input_data === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input_data"},message:"must have required property '"+"input_data"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.module === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "module"},message:"must have required property '"+"module"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.owner === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "owner"},message:"must have required property '"+"owner"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data.typed_data_hash === undefined){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "typed_data_hash"},message:"must have required property '"+"typed_data_hash"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data.action_hash !== undefined){
+if(typeof data.action_hash !== "string"){
+const err10 = {instancePath:instancePath+"/action_hash",schemaPath:"#/properties/action_hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.action_typehash !== undefined){
+if(typeof data.action_typehash !== "string"){
+const err11 = {instancePath:instancePath+"/action_typehash",schemaPath:"#/properties/action_typehash/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.domain_separator !== undefined){
+if(typeof data.domain_separator !== "string"){
+const err12 = {instancePath:instancePath+"/domain_separator",schemaPath:"#/properties/domain_separator/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.encoded_data !== undefined){
+if(typeof data.encoded_data !== "string"){
+const err13 = {instancePath:instancePath+"/encoded_data",schemaPath:"#/properties/encoded_data/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.encoded_data_hashed !== undefined){
+if(typeof data.encoded_data_hashed !== "string"){
+const err14 = {instancePath:instancePath+"/encoded_data_hashed",schemaPath:"#/properties/encoded_data_hashed/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.expected_signer !== undefined){
+if(typeof data.expected_signer !== "string"){
+const err15 = {instancePath:instancePath+"/expected_signer",schemaPath:"#/properties/expected_signer/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.input_data !== undefined){
+if(!(validate345(data.input_data, {instancePath:instancePath+"/input_data",parentData:data,parentDataProperty:"input_data",rootData}))){
+vErrors = vErrors === null ? validate345.errors : vErrors.concat(validate345.errors);
+errors = vErrors.length;
+}
+}
+if(data.module !== undefined){
+if(typeof data.module !== "string"){
+const err16 = {instancePath:instancePath+"/module",schemaPath:"#/properties/module/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.owner !== undefined){
+if(typeof data.owner !== "string"){
+const err17 = {instancePath:instancePath+"/owner",schemaPath:"#/properties/owner/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.recovered_signer !== undefined){
+let data9 = data.recovered_signer;
+if((typeof data9 !== "string") && (data9 !== null)){
+const err18 = {instancePath:instancePath+"/recovered_signer",schemaPath:"#/properties/recovered_signer/type",keyword:"type",params:{type: schema604.properties.recovered_signer.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.typed_data_hash !== undefined){
+if(typeof data.typed_data_hash !== "string"){
+const err19 = {instancePath:instancePath+"/typed_data_hash",schemaPath:"#/properties/typed_data_hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+else {
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+validate344.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_OrderDebugActionInput = validate347;
 
 function validate347(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -41642,592 +42469,9 @@ validate347.errors = vErrors;
 return errors === 0;
 }
 
+export const schema_OrderActionDataResult = validate348;
 
-function validate346(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.action_hash === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "action_hash"},message:"must have required property '"+"action_hash"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.action_typehash === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "action_typehash"},message:"must have required property '"+"action_typehash"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.domain_separator === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "domain_separator"},message:"must have required property '"+"domain_separator"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.encoded_data === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "encoded_data"},message:"must have required property '"+"encoded_data"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.encoded_data_hashed === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "encoded_data_hashed"},message:"must have required property '"+"encoded_data_hashed"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.expected_signer === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "expected_signer"},message:"must have required property '"+"expected_signer"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(data.input_data === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input_data"},message:"must have required property '"+"input_data"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(data.module === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "module"},message:"must have required property '"+"module"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(data.owner === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "owner"},message:"must have required property '"+"owner"+"'"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(data.typed_data_hash === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "typed_data_hash"},message:"must have required property '"+"typed_data_hash"+"'"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if(data.action_hash !== undefined){
-if(typeof data.action_hash !== "string"){
-const err10 = {instancePath:instancePath+"/action_hash",schemaPath:"#/properties/action_hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data.action_typehash !== undefined){
-if(typeof data.action_typehash !== "string"){
-const err11 = {instancePath:instancePath+"/action_typehash",schemaPath:"#/properties/action_typehash/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-if(data.domain_separator !== undefined){
-if(typeof data.domain_separator !== "string"){
-const err12 = {instancePath:instancePath+"/domain_separator",schemaPath:"#/properties/domain_separator/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data.encoded_data !== undefined){
-if(typeof data.encoded_data !== "string"){
-const err13 = {instancePath:instancePath+"/encoded_data",schemaPath:"#/properties/encoded_data/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-if(data.encoded_data_hashed !== undefined){
-if(typeof data.encoded_data_hashed !== "string"){
-const err14 = {instancePath:instancePath+"/encoded_data_hashed",schemaPath:"#/properties/encoded_data_hashed/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-if(data.expected_signer !== undefined){
-if(typeof data.expected_signer !== "string"){
-const err15 = {instancePath:instancePath+"/expected_signer",schemaPath:"#/properties/expected_signer/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-if(data.input_data !== undefined){
-if(!(validate347(data.input_data, {instancePath:instancePath+"/input_data",parentData:data,parentDataProperty:"input_data",rootData}))){
-vErrors = vErrors === null ? validate347.errors : vErrors.concat(validate347.errors);
-errors = vErrors.length;
-}
-}
-if(data.module !== undefined){
-if(typeof data.module !== "string"){
-const err16 = {instancePath:instancePath+"/module",schemaPath:"#/properties/module/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data.owner !== undefined){
-if(typeof data.owner !== "string"){
-const err17 = {instancePath:instancePath+"/owner",schemaPath:"#/properties/owner/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-if(data.recovered_signer !== undefined){
-let data9 = data.recovered_signer;
-if((typeof data9 !== "string") && (data9 !== null)){
-const err18 = {instancePath:instancePath+"/recovered_signer",schemaPath:"#/properties/recovered_signer/type",keyword:"type",params:{type: schema610.properties.recovered_signer.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data.typed_data_hash !== undefined){
-if(typeof data.typed_data_hash !== "string"){
-const err19 = {instancePath:instancePath+"/typed_data_hash",schemaPath:"#/properties/typed_data_hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-}
-else {
-const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-validate346.errors = vErrors;
-return errors === 0;
-}
-
-export const schema_OrderDebugActionInput = validate349;
-
-function validate349(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.data === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.expiry === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "expiry"},message:"must have required property '"+"expiry"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.module === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "module"},message:"must have required property '"+"module"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.nonce === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nonce"},message:"must have required property '"+"nonce"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.owner === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "owner"},message:"must have required property '"+"owner"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.signer === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "signer"},message:"must have required property '"+"signer"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(data.subaccount_id === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(data.data !== undefined){
-let data0 = data.data;
-if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.asset_address === undefined){
-const err7 = {instancePath:instancePath+"/data",schemaPath:"#/definitions/OrderActionDataResult/required",keyword:"required",params:{missingProperty: "asset_address"},message:"must have required property '"+"asset_address"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(data0.asset_sub_id === undefined){
-const err8 = {instancePath:instancePath+"/data",schemaPath:"#/definitions/OrderActionDataResult/required",keyword:"required",params:{missingProperty: "asset_sub_id"},message:"must have required property '"+"asset_sub_id"+"'"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(data0.desired_amount === undefined){
-const err9 = {instancePath:instancePath+"/data",schemaPath:"#/definitions/OrderActionDataResult/required",keyword:"required",params:{missingProperty: "desired_amount"},message:"must have required property '"+"desired_amount"+"'"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if(data0.is_bid === undefined){
-const err10 = {instancePath:instancePath+"/data",schemaPath:"#/definitions/OrderActionDataResult/required",keyword:"required",params:{missingProperty: "is_bid"},message:"must have required property '"+"is_bid"+"'"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(data0.limit_price === undefined){
-const err11 = {instancePath:instancePath+"/data",schemaPath:"#/definitions/OrderActionDataResult/required",keyword:"required",params:{missingProperty: "limit_price"},message:"must have required property '"+"limit_price"+"'"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-if(data0.recipient_id === undefined){
-const err12 = {instancePath:instancePath+"/data",schemaPath:"#/definitions/OrderActionDataResult/required",keyword:"required",params:{missingProperty: "recipient_id"},message:"must have required property '"+"recipient_id"+"'"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-if(data0.worst_fee === undefined){
-const err13 = {instancePath:instancePath+"/data",schemaPath:"#/definitions/OrderActionDataResult/required",keyword:"required",params:{missingProperty: "worst_fee"},message:"must have required property '"+"worst_fee"+"'"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if(data0.asset_address !== undefined){
-if(typeof data0.asset_address !== "string"){
-const err14 = {instancePath:instancePath+"/data/asset_address",schemaPath:"#/definitions/OrderActionDataResult/properties/asset_address/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-if(data0.asset_sub_id !== undefined){
-if(typeof data0.asset_sub_id !== "string"){
-const err15 = {instancePath:instancePath+"/data/asset_sub_id",schemaPath:"#/definitions/OrderActionDataResult/properties/asset_sub_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-if(data0.desired_amount !== undefined){
-if(typeof data0.desired_amount !== "string"){
-const err16 = {instancePath:instancePath+"/data/desired_amount",schemaPath:"#/definitions/OrderActionDataResult/properties/desired_amount/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data0.is_bid !== undefined){
-if(typeof data0.is_bid !== "boolean"){
-const err17 = {instancePath:instancePath+"/data/is_bid",schemaPath:"#/definitions/OrderActionDataResult/properties/is_bid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-if(data0.limit_price !== undefined){
-if(typeof data0.limit_price !== "string"){
-const err18 = {instancePath:instancePath+"/data/limit_price",schemaPath:"#/definitions/OrderActionDataResult/properties/limit_price/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data0.recipient_id !== undefined){
-let data6 = data0.recipient_id;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err19 = {instancePath:instancePath+"/data/recipient_id",schemaPath:"#/definitions/OrderActionDataResult/properties/recipient_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-if(data0.worst_fee !== undefined){
-if(typeof data0.worst_fee !== "string"){
-const err20 = {instancePath:instancePath+"/data/worst_fee",schemaPath:"#/definitions/OrderActionDataResult/properties/worst_fee/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-}
-else {
-const err21 = {instancePath:instancePath+"/data",schemaPath:"#/definitions/OrderActionDataResult/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-if(data.expiry !== undefined){
-let data8 = data.expiry;
-if(!((typeof data8 == "number") && (isFinite(data8)))){
-const err22 = {instancePath:instancePath+"/expiry",schemaPath:"#/properties/expiry/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-if(data.module !== undefined){
-if(typeof data.module !== "string"){
-const err23 = {instancePath:instancePath+"/module",schemaPath:"#/properties/module/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-if(data.nonce !== undefined){
-let data10 = data.nonce;
-if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err24 = {instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-}
-if(data.owner !== undefined){
-if(typeof data.owner !== "string"){
-const err25 = {instancePath:instancePath+"/owner",schemaPath:"#/properties/owner/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-}
-if(data.signer !== undefined){
-if(typeof data.signer !== "string"){
-const err26 = {instancePath:instancePath+"/signer",schemaPath:"#/properties/signer/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-}
-if(data.subaccount_id !== undefined){
-let data13 = data.subaccount_id;
-if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
-const err27 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-}
-}
-else {
-const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-validate349.errors = vErrors;
-return errors === 0;
-}
-
-export const schema_OrderActionDataResult = validate350;
-
-function validate350(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate348(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -42397,14 +42641,14 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate350.errors = vErrors;
+validate348.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_OrderQuoteParams = validate351;
-const schema616 = {"title":"OrderQuoteParams","description":"OrderQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","direction","instrument_name","limit_price","max_fee","nonce","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"amount":{"$ref":"#/definitions/DecimalInput"},"client":{"type":"string"},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"instrument_name":{"type":"string"},"is_atomic_signing":{"type":"boolean"},"label":{"type":"string"},"limit_price":{"$ref":"#/definitions/DecimalInput"},"max_fee":{"$ref":"#/definitions/DecimalInput"},"mmp":{"type":"boolean"},"nonce":{"type":"string"},"order_type":{"type":"string","enum":["limit","market"]},"reduce_only":{"type":"boolean"},"referral_code":{"type":"string"},"reject_post_only":{"type":"boolean"},"reject_timestamp":{"type":"integer"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"},"time_in_force":{"type":"string","enum":["gtc","post_only","fok","ioc"]},"trigger_price":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"trigger_price_type":{"type":["string","null"],"enum":["mark","index",null]},"trigger_type":{"type":["string","null"],"enum":["stoploss","takeprofit",null]}}};
+export const schema_OrderQuoteParams = validate349;
+const schema610 = {"title":"OrderQuoteParams","description":"OrderQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","direction","instrument_name","limit_price","max_fee","nonce","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"amount":{"$ref":"#/definitions/DecimalInput"},"client":{"type":"string"},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"instrument_name":{"type":"string"},"is_atomic_signing":{"type":"boolean"},"label":{"type":"string"},"limit_price":{"$ref":"#/definitions/DecimalInput"},"max_fee":{"$ref":"#/definitions/DecimalInput"},"mmp":{"type":"boolean"},"nonce":{"type":"string"},"order_type":{"type":"string","enum":["limit","market"]},"reduce_only":{"type":"boolean"},"referral_code":{"type":"string"},"reject_post_only":{"type":"boolean"},"reject_timestamp":{"type":"integer"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"},"time_in_force":{"type":"string","enum":["gtc","post_only","fok","ioc"]},"trigger_price":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"trigger_price_type":{"type":["string","null"],"enum":["mark","index",null]},"trigger_type":{"type":["string","null"],"enum":["stoploss","takeprofit",null]}}};
 
-function validate351(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate349(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -42682,7 +42926,7 @@ vErrors.push(err20);
 errors++;
 }
 if(!((data11 === "limit") || (data11 === "market"))){
-const err21 = {instancePath:instancePath+"/order_type",schemaPath:"#/properties/order_type/enum",keyword:"enum",params:{allowedValues: schema616.properties.order_type.enum},message:"must be equal to one of the allowed values"};
+const err21 = {instancePath:instancePath+"/order_type",schemaPath:"#/properties/order_type/enum",keyword:"enum",params:{allowedValues: schema610.properties.order_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -42804,7 +43048,7 @@ vErrors.push(err30);
 errors++;
 }
 if(!((((data20 === "gtc") || (data20 === "post_only")) || (data20 === "fok")) || (data20 === "ioc"))){
-const err31 = {instancePath:instancePath+"/time_in_force",schemaPath:"#/properties/time_in_force/enum",keyword:"enum",params:{allowedValues: schema616.properties.time_in_force.enum},message:"must be equal to one of the allowed values"};
+const err31 = {instancePath:instancePath+"/time_in_force",schemaPath:"#/properties/time_in_force/enum",keyword:"enum",params:{allowedValues: schema610.properties.time_in_force.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -42865,7 +43109,7 @@ vErrors = null;
 if(data.trigger_price_type !== undefined){
 let data22 = data.trigger_price_type;
 if((typeof data22 !== "string") && (data22 !== null)){
-const err34 = {instancePath:instancePath+"/trigger_price_type",schemaPath:"#/properties/trigger_price_type/type",keyword:"type",params:{type: schema616.properties.trigger_price_type.type},message:"must be string,null"};
+const err34 = {instancePath:instancePath+"/trigger_price_type",schemaPath:"#/properties/trigger_price_type/type",keyword:"type",params:{type: schema610.properties.trigger_price_type.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -42875,7 +43119,7 @@ vErrors.push(err34);
 errors++;
 }
 if(!(((data22 === "mark") || (data22 === "index")) || (data22 === null))){
-const err35 = {instancePath:instancePath+"/trigger_price_type",schemaPath:"#/properties/trigger_price_type/enum",keyword:"enum",params:{allowedValues: schema616.properties.trigger_price_type.enum},message:"must be equal to one of the allowed values"};
+const err35 = {instancePath:instancePath+"/trigger_price_type",schemaPath:"#/properties/trigger_price_type/enum",keyword:"enum",params:{allowedValues: schema610.properties.trigger_price_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -42888,7 +43132,7 @@ errors++;
 if(data.trigger_type !== undefined){
 let data23 = data.trigger_type;
 if((typeof data23 !== "string") && (data23 !== null)){
-const err36 = {instancePath:instancePath+"/trigger_type",schemaPath:"#/properties/trigger_type/type",keyword:"type",params:{type: schema616.properties.trigger_type.type},message:"must be string,null"};
+const err36 = {instancePath:instancePath+"/trigger_type",schemaPath:"#/properties/trigger_type/type",keyword:"type",params:{type: schema610.properties.trigger_type.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -42898,7 +43142,7 @@ vErrors.push(err36);
 errors++;
 }
 if(!(((data23 === "stoploss") || (data23 === "takeprofit")) || (data23 === null))){
-const err37 = {instancePath:instancePath+"/trigger_type",schemaPath:"#/properties/trigger_type/enum",keyword:"enum",params:{allowedValues: schema616.properties.trigger_type.enum},message:"must be equal to one of the allowed values"};
+const err37 = {instancePath:instancePath+"/trigger_type",schemaPath:"#/properties/trigger_type/enum",keyword:"enum",params:{allowedValues: schema610.properties.trigger_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -42919,14 +43163,14 @@ vErrors.push(err38);
 }
 errors++;
 }
-validate351.errors = vErrors;
+validate349.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_OrderQuoteResult = validate357;
-const schema618 = {"title":"OrderQuoteResult","description":"OrderQuoteEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["estimated_fee","estimated_fill_amount","estimated_fill_price","estimated_order_status","estimated_realized_pnl","estimated_realized_pnl_excl_fees","is_valid","post_initial_margin","pre_initial_margin","suggested_max_fee"],"properties":{"estimated_fee":{"type":"string"},"estimated_fill_amount":{"type":"string"},"estimated_fill_price":{"type":"string"},"estimated_order_status":{"$ref":"#/definitions/OrderStatus"},"estimated_realized_pnl":{"type":"string"},"estimated_realized_pnl_excl_fees":{"type":"string"},"invalid_reason":{"type":["string","null"]},"is_valid":{"type":"boolean"},"max_amount":{"type":["string","null"]},"post_initial_margin":{"type":"string"},"post_liquidation_price":{"type":["string","null"]},"pre_initial_margin":{"type":"string"},"suggested_max_fee":{"type":"string"}}};
+export const schema_OrderQuoteResult = validate355;
+const schema612 = {"title":"OrderQuoteResult","description":"OrderQuoteEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["estimated_fee","estimated_fill_amount","estimated_fill_price","estimated_order_status","estimated_realized_pnl","estimated_realized_pnl_excl_fees","is_valid","post_initial_margin","pre_initial_margin","suggested_max_fee"],"properties":{"estimated_fee":{"type":"string"},"estimated_fill_amount":{"type":"string"},"estimated_fill_price":{"type":"string"},"estimated_order_status":{"$ref":"#/definitions/OrderStatus"},"estimated_realized_pnl":{"type":"string"},"estimated_realized_pnl_excl_fees":{"type":"string"},"invalid_reason":{"type":["string","null"]},"is_valid":{"type":"boolean"},"max_amount":{"type":["string","null"]},"post_initial_margin":{"type":"string"},"post_liquidation_price":{"type":["string","null"]},"pre_initial_margin":{"type":"string"},"suggested_max_fee":{"type":"string"}}};
 
-function validate357(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate355(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -43116,7 +43360,7 @@ errors++;
 if(data.invalid_reason !== undefined){
 let data6 = data.invalid_reason;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err17 = {instancePath:instancePath+"/invalid_reason",schemaPath:"#/properties/invalid_reason/type",keyword:"type",params:{type: schema618.properties.invalid_reason.type},message:"must be string,null"};
+const err17 = {instancePath:instancePath+"/invalid_reason",schemaPath:"#/properties/invalid_reason/type",keyword:"type",params:{type: schema612.properties.invalid_reason.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -43141,7 +43385,7 @@ errors++;
 if(data.max_amount !== undefined){
 let data8 = data.max_amount;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err19 = {instancePath:instancePath+"/max_amount",schemaPath:"#/properties/max_amount/type",keyword:"type",params:{type: schema618.properties.max_amount.type},message:"must be string,null"};
+const err19 = {instancePath:instancePath+"/max_amount",schemaPath:"#/properties/max_amount/type",keyword:"type",params:{type: schema612.properties.max_amount.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -43166,7 +43410,7 @@ errors++;
 if(data.post_liquidation_price !== undefined){
 let data10 = data.post_liquidation_price;
 if((typeof data10 !== "string") && (data10 !== null)){
-const err21 = {instancePath:instancePath+"/post_liquidation_price",schemaPath:"#/properties/post_liquidation_price/type",keyword:"type",params:{type: schema618.properties.post_liquidation_price.type},message:"must be string,null"};
+const err21 = {instancePath:instancePath+"/post_liquidation_price",schemaPath:"#/properties/post_liquidation_price/type",keyword:"type",params:{type: schema612.properties.post_liquidation_price.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -43211,14 +43455,14 @@ vErrors.push(err24);
 }
 errors++;
 }
-validate357.errors = vErrors;
+validate355.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_PollQuotesParams = validate358;
-const schema620 = {"title":"PollQuotesParams","description":"PollQuotesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"from_timestamp":{"type":"integer"},"page":{"type":"integer"},"page_size":{"type":"integer","minimum":1},"quote_id":{"type":["string","null"]},"rfq_id":{"type":["string","null"]},"status":{"type":["string","null"]},"subaccount_id":{"type":"integer"},"to_timestamp":{"type":"integer"}}};
+export const schema_PollQuotesParams = validate356;
+const schema614 = {"title":"PollQuotesParams","description":"PollQuotesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"from_timestamp":{"type":"integer"},"page":{"type":"integer"},"page_size":{"type":"integer","minimum":1},"quote_id":{"type":["string","null"]},"rfq_id":{"type":["string","null"]},"status":{"type":["string","null"]},"subaccount_id":{"type":"integer"},"to_timestamp":{"type":"integer"}}};
 
-function validate358(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate356(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -43286,7 +43530,7 @@ errors++;
 if(data.quote_id !== undefined){
 let data3 = data.quote_id;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err5 = {instancePath:instancePath+"/quote_id",schemaPath:"#/properties/quote_id/type",keyword:"type",params:{type: schema620.properties.quote_id.type},message:"must be string,null"};
+const err5 = {instancePath:instancePath+"/quote_id",schemaPath:"#/properties/quote_id/type",keyword:"type",params:{type: schema614.properties.quote_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -43299,7 +43543,7 @@ errors++;
 if(data.rfq_id !== undefined){
 let data4 = data.rfq_id;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err6 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema620.properties.rfq_id.type},message:"must be string,null"};
+const err6 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema614.properties.rfq_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -43312,7 +43556,7 @@ errors++;
 if(data.status !== undefined){
 let data5 = data.status;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema620.properties.status.type},message:"must be string,null"};
+const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema614.properties.status.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -43359,14 +43603,14 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate358.errors = vErrors;
+validate356.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_QuotePoll = validate359;
-const schema621 = {"title":"QuotePoll","description":"QuotePollWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pagination","quotes"],"properties":{"pagination":{"$ref":"#/definitions/Pagination"},"quotes":{"type":"array","items":{"$ref":"#/definitions/PublicQuote"}}}};
+export const schema_QuotePoll = validate357;
+const schema615 = {"title":"QuotePoll","description":"QuotePollWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pagination","quotes"],"properties":{"pagination":{"$ref":"#/definitions/Pagination"},"quotes":{"type":"array","items":{"$ref":"#/definitions/PublicQuote"}}}};
 
-function validate359(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate357(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -43508,14 +43752,14 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate359.errors = vErrors;
+validate357.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_PollRfqsParams = validate361;
-const schema623 = {"title":"PollRfqsParams","description":"PollRfqsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"from_timestamp":{"type":"integer"},"page":{"type":"integer"},"page_size":{"type":"integer","minimum":1},"rfq_id":{"type":["string","null"]},"rfq_subaccount_id":{"type":["integer","null"]},"status":{"type":["string","null"]},"subaccount_id":{"type":"integer"},"to_timestamp":{"type":"integer"}}};
+export const schema_PollRfqsParams = validate359;
+const schema617 = {"title":"PollRfqsParams","description":"PollRfqsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"from_timestamp":{"type":"integer"},"page":{"type":"integer"},"page_size":{"type":"integer","minimum":1},"rfq_id":{"type":["string","null"]},"rfq_subaccount_id":{"type":["integer","null"]},"status":{"type":["string","null"]},"subaccount_id":{"type":"integer"},"to_timestamp":{"type":"integer"}}};
 
-function validate361(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate359(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -43583,7 +43827,7 @@ errors++;
 if(data.rfq_id !== undefined){
 let data3 = data.rfq_id;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err5 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema623.properties.rfq_id.type},message:"must be string,null"};
+const err5 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema617.properties.rfq_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -43596,7 +43840,7 @@ errors++;
 if(data.rfq_subaccount_id !== undefined){
 let data4 = data.rfq_subaccount_id;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err6 = {instancePath:instancePath+"/rfq_subaccount_id",schemaPath:"#/properties/rfq_subaccount_id/type",keyword:"type",params:{type: schema623.properties.rfq_subaccount_id.type},message:"must be integer,null"};
+const err6 = {instancePath:instancePath+"/rfq_subaccount_id",schemaPath:"#/properties/rfq_subaccount_id/type",keyword:"type",params:{type: schema617.properties.rfq_subaccount_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -43609,7 +43853,7 @@ errors++;
 if(data.status !== undefined){
 let data5 = data.status;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema623.properties.status.type},message:"must be string,null"};
+const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema617.properties.status.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -43656,14 +43900,14 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate361.errors = vErrors;
+validate359.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_RFQPoll = validate362;
-const schema624 = {"title":"RFQPoll","description":"RFQPollWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pagination","rfqs"],"properties":{"pagination":{"$ref":"#/definitions/Pagination"},"rfqs":{"type":"array","items":{"$ref":"#/definitions/PublicRfq"}}}};
+export const schema_RFQPoll = validate360;
+const schema618 = {"title":"RFQPoll","description":"RFQPollWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pagination","rfqs"],"properties":{"pagination":{"$ref":"#/definitions/Pagination"},"rfqs":{"type":"array","items":{"$ref":"#/definitions/PublicRfq"}}}};
 
-function validate362(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate360(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -43805,14 +44049,14 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate362.errors = vErrors;
+validate360.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_RejectDepositRequestParams = validate364;
-const schema626 = {"title":"RejectDepositRequestParams","description":"RejectDepositRequestEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["request_id"],"properties":{"reason":{"type":["string","null"]},"request_id":{"$ref":"#/definitions/VaultRequestId"}}};
+export const schema_RejectDepositRequestParams = validate362;
+const schema620 = {"title":"RejectDepositRequestParams","description":"RejectDepositRequestEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["request_id"],"properties":{"reason":{"type":["string","null"]},"request_id":{"$ref":"#/definitions/VaultRequestId"}}};
 
-function validate364(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate362(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -43829,7 +44073,7 @@ errors++;
 if(data.reason !== undefined){
 let data0 = data.reason;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err1 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: schema626.properties.reason.type},message:"must be string,null"};
+const err1 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: schema620.properties.reason.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -43932,14 +44176,14 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate364.errors = vErrors;
+validate362.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_VaultRequestAck = validate365;
-const schema628 = {"title":"VaultRequestAck","description":"VaultRequestAckWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["request_id"],"properties":{"request_id":{"$ref":"#/definitions/VaultRequestId"}}};
+export const schema_VaultRequestAck = validate363;
+const schema622 = {"title":"VaultRequestAck","description":"VaultRequestAckWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["request_id"],"properties":{"request_id":{"$ref":"#/definitions/VaultRequestId"}}};
 
-function validate365(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate363(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -44046,14 +44290,14 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate365.errors = vErrors;
+validate363.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_ReplaceQuoteParams = validate366;
-const schema630 = {"title":"ReplaceQuoteParams","description":"ReplaceQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","rfq_id","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"client":{"type":"string"},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"$ref":"#/definitions/DecimalInput"},"label":{"type":"string"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"mmp":{"type":"boolean"},"nonce":{"type":"integer"},"nonce_to_cancel":{"type":["number","null"]},"quote_id_to_cancel":{"type":["string","null"]},"referral_code":{"type":"string"},"rfq_id":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+export const schema_ReplaceQuoteParams = validate364;
+const schema624 = {"title":"ReplaceQuoteParams","description":"ReplaceQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","rfq_id","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"client":{"type":"string"},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"$ref":"#/definitions/DecimalInput"},"label":{"type":"string"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"mmp":{"type":"boolean"},"nonce":{"type":"integer"},"nonce_to_cancel":{"type":["number","null"]},"quote_id_to_cancel":{"type":["string","null"]},"referral_code":{"type":"string"},"rfq_id":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
-function validate366(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate364(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -44256,7 +44500,7 @@ errors++;
 if(data.nonce_to_cancel !== undefined){
 let data9 = data.nonce_to_cancel;
 if((!((typeof data9 == "number") && (isFinite(data9)))) && (data9 !== null)){
-const err16 = {instancePath:instancePath+"/nonce_to_cancel",schemaPath:"#/properties/nonce_to_cancel/type",keyword:"type",params:{type: schema630.properties.nonce_to_cancel.type},message:"must be number,null"};
+const err16 = {instancePath:instancePath+"/nonce_to_cancel",schemaPath:"#/properties/nonce_to_cancel/type",keyword:"type",params:{type: schema624.properties.nonce_to_cancel.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -44269,7 +44513,7 @@ errors++;
 if(data.quote_id_to_cancel !== undefined){
 let data10 = data.quote_id_to_cancel;
 if((typeof data10 !== "string") && (data10 !== null)){
-const err17 = {instancePath:instancePath+"/quote_id_to_cancel",schemaPath:"#/properties/quote_id_to_cancel/type",keyword:"type",params:{type: schema630.properties.quote_id_to_cancel.type},message:"must be string,null"};
+const err17 = {instancePath:instancePath+"/quote_id_to_cancel",schemaPath:"#/properties/quote_id_to_cancel/type",keyword:"type",params:{type: schema624.properties.quote_id_to_cancel.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -44364,14 +44608,14 @@ vErrors.push(err24);
 }
 errors++;
 }
-validate366.errors = vErrors;
+validate364.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_QuoteReplace = validate370;
-const schema632 = {"title":"QuoteReplace","description":"QuoteReplaceWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cancelled_quote"],"properties":{"cancelled_quote":{"$ref":"#/definitions/QuotePrivate"},"create_quote_error":{"anyOf":[{"$ref":"#/definitions/RPCError"},{"type":"null"}]},"quote":{"anyOf":[{"$ref":"#/definitions/QuotePrivate"},{"type":"null"}]}}};
+export const schema_QuoteReplace = validate368;
+const schema626 = {"title":"QuoteReplace","description":"QuoteReplaceWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cancelled_quote"],"properties":{"cancelled_quote":{"$ref":"#/definitions/QuotePrivate"},"create_quote_error":{"anyOf":[{"$ref":"#/definitions/RPCError"},{"type":"null"}]},"quote":{"anyOf":[{"$ref":"#/definitions/QuotePrivate"},{"type":"null"}]}}};
 
-function validate370(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate368(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -44386,8 +44630,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.cancelled_quote !== undefined){
-if(!(validate228(data.cancelled_quote, {instancePath:instancePath+"/cancelled_quote",parentData:data,parentDataProperty:"cancelled_quote",rootData}))){
-vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
+if(!(validate226(data.cancelled_quote, {instancePath:instancePath+"/cancelled_quote",parentData:data,parentDataProperty:"cancelled_quote",rootData}))){
+vErrors = vErrors === null ? validate226.errors : vErrors.concat(validate226.errors);
 errors = vErrors.length;
 }
 }
@@ -44444,8 +44688,8 @@ let data2 = data.quote;
 const _errs8 = errors;
 let valid2 = false;
 const _errs9 = errors;
-if(!(validate228(data2, {instancePath:instancePath+"/quote",parentData:data,parentDataProperty:"quote",rootData}))){
-vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
+if(!(validate226(data2, {instancePath:instancePath+"/quote",parentData:data,parentDataProperty:"quote",rootData}))){
+vErrors = vErrors === null ? validate226.errors : vErrors.concat(validate226.errors);
 errors = vErrors.length;
 }
 var _valid1 = _errs9 === errors;
@@ -44498,14 +44742,14 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate370.errors = vErrors;
+validate368.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_RequestVaultDepositParams = validate374;
-const schema633 = {"title":"RequestVaultDepositParams","description":"RequestVaultDepositEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","deposit_spot_asset","nonce","signature","signature_expiry_sec","signer","subaccount_id","vault_subaccount_id"],"properties":{"amount":{"$ref":"#/definitions/DecimalInput"},"deposit_spot_asset":{"type":"string"},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"},"vault_subaccount_id":{"type":"integer"}}};
+export const schema_RequestVaultDepositParams = validate372;
+const schema627 = {"title":"RequestVaultDepositParams","description":"RequestVaultDepositEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","deposit_spot_asset","nonce","signature","signature_expiry_sec","signer","subaccount_id","vault_subaccount_id"],"properties":{"amount":{"$ref":"#/definitions/DecimalInput"},"deposit_spot_asset":{"type":"string"},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"},"vault_subaccount_id":{"type":"integer"}}};
 
-function validate374(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate372(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -44759,14 +45003,14 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate374.errors = vErrors;
+validate372.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_RequestVaultWithdrawParams = validate376;
-const schema635 = {"title":"RequestVaultWithdrawParams","description":"RequestVaultWithdrawEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["nonce","shares_to_burn","signature","signature_expiry_sec","signer","subaccount_id","vault_subaccount_id"],"properties":{"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"shares_to_burn":{"$ref":"#/definitions/DecimalInput"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"},"vault_subaccount_id":{"type":"integer"}}};
+export const schema_RequestVaultWithdrawParams = validate374;
+const schema629 = {"title":"RequestVaultWithdrawParams","description":"RequestVaultWithdrawEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["nonce","shares_to_burn","signature","signature_expiry_sec","signer","subaccount_id","vault_subaccount_id"],"properties":{"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"shares_to_burn":{"$ref":"#/definitions/DecimalInput"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"},"vault_subaccount_id":{"type":"integer"}}};
 
-function validate376(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate374(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -44998,14 +45242,14 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate376.errors = vErrors;
+validate374.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_RfqGetBestQuoteParams = validate378;
-const schema637 = {"title":"RfqGetBestQuoteParams","description":"RfqGetBestQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"client":{"type":"string"},"direction":{"type":"string","enum":["buy","sell"]},"extra_fee":{"$ref":"#/definitions/DecimalInput"},"legs":{"type":"array","items":{"$ref":"#/definitions/LegUnpricedInput"}},"rfq_id":{"type":["string","null"]},"subaccount_id":{"type":"integer"}}};
+export const schema_RfqGetBestQuoteParams = validate376;
+const schema631 = {"title":"RfqGetBestQuoteParams","description":"RfqGetBestQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"client":{"type":"string"},"direction":{"type":"string","enum":["buy","sell"]},"extra_fee":{"$ref":"#/definitions/DecimalInput"},"legs":{"type":"array","items":{"$ref":"#/definitions/LegUnpricedInput"}},"rfq_id":{"type":["string","null"]},"subaccount_id":{"type":"integer"}}};
 
-function validate378(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate376(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -45044,7 +45288,7 @@ vErrors.push(err2);
 errors++;
 }
 if(!((data1 === "buy") || (data1 === "sell"))){
-const err3 = {instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema637.properties.direction.enum},message:"must be equal to one of the allowed values"};
+const err3 = {instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema631.properties.direction.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -45085,7 +45329,7 @@ errors++;
 if(data.rfq_id !== undefined){
 let data5 = data.rfq_id;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err5 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema637.properties.rfq_id.type},message:"must be string,null"};
+const err5 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema631.properties.rfq_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -45119,14 +45363,14 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate378.errors = vErrors;
+validate376.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_SendQuoteParams = validate381;
-const schema638 = {"title":"SendQuoteParams","description":"SendQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","rfq_id","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"client":{"type":"string"},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"$ref":"#/definitions/DecimalInput"},"label":{"type":"string"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"mmp":{"type":"boolean"},"nonce":{"type":"integer"},"referral_code":{"type":"string"},"rfq_id":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+export const schema_SendQuoteParams = validate379;
+const schema632 = {"title":"SendQuoteParams","description":"SendQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","rfq_id","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"client":{"type":"string"},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"$ref":"#/definitions/DecimalInput"},"label":{"type":"string"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"mmp":{"type":"boolean"},"nonce":{"type":"integer"},"referral_code":{"type":"string"},"rfq_id":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
-function validate381(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate379(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -45411,14 +45655,14 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate381.errors = vErrors;
+validate379.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_SendRfqParams = validate385;
-const schema640 = {"title":"SendRfqParams","description":"SendRfqEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["legs","subaccount_id"],"properties":{"client":{"type":"string"},"counterparties":{"type":["array","null"],"items":{"type":"string"}},"extra_fee":{"$ref":"#/definitions/DecimalInput"},"label":{"type":"string"},"legs":{"type":"array","items":{"$ref":"#/definitions/LegUnpricedInput"}},"max_total_cost":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"min_total_cost":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"partial_fill_step":{"$ref":"#/definitions/DecimalInput"},"referral_code":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+export const schema_SendRfqParams = validate383;
+const schema634 = {"title":"SendRfqParams","description":"SendRfqEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["legs","subaccount_id"],"properties":{"client":{"type":"string"},"counterparties":{"type":["array","null"],"items":{"type":"string"}},"extra_fee":{"$ref":"#/definitions/DecimalInput"},"label":{"type":"string"},"legs":{"type":"array","items":{"$ref":"#/definitions/LegUnpricedInput"}},"max_total_cost":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"min_total_cost":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"partial_fill_step":{"$ref":"#/definitions/DecimalInput"},"referral_code":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
-function validate385(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate383(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -45457,7 +45701,7 @@ errors++;
 if(data.counterparties !== undefined){
 let data1 = data.counterparties;
 if((!(Array.isArray(data1))) && (data1 !== null)){
-const err3 = {instancePath:instancePath+"/counterparties",schemaPath:"#/properties/counterparties/type",keyword:"type",params:{type: schema640.properties.counterparties.type},message:"must be array,null"};
+const err3 = {instancePath:instancePath+"/counterparties",schemaPath:"#/properties/counterparties/type",keyword:"type",params:{type: schema634.properties.counterparties.type},message:"must be array,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -45660,14 +45904,14 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate385.errors = vErrors;
+validate383.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_SessionKeysParams = validate391;
-const schema641 = {"title":"SessionKeysParams","description":"SessionKeysEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
+export const schema_SessionKeysParams = validate389;
+const schema635 = {"title":"SessionKeysParams","description":"SessionKeysEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
 
-function validate391(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate389(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -45704,14 +45948,14 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate391.errors = vErrors;
+validate389.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_SessionKeysResult = validate392;
-const schema642 = {"title":"SessionKeysResult","description":"PrivateSessionKeysRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["public_session_keys"],"properties":{"public_session_keys":{"type":"array","items":{"$ref":"#/definitions/SessionKeyResponse"}}}};
+export const schema_SessionKeysResult = validate390;
+const schema636 = {"title":"SessionKeysResult","description":"PrivateSessionKeysRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["public_session_keys"],"properties":{"public_session_keys":{"type":"array","items":{"$ref":"#/definitions/SessionKeyResponse"}}}};
 
-function validate392(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate390(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -46010,21 +46254,21 @@ vErrors.push(err23);
 }
 errors++;
 }
-validate392.errors = vErrors;
+validate390.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_SetCancelOnDisconnectParams = validate393;
-const schema644 = {"title":"SetCancelOnDisconnectParams","description":"SetCancelOnDisconnectEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"enabled":{"type":["boolean","null"]},"wallet":{"type":["string","null"]}}};
+export const schema_SetCancelOnDisconnectParams = validate391;
+const schema638 = {"title":"SetCancelOnDisconnectParams","description":"SetCancelOnDisconnectEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"enabled":{"type":["boolean","null"]},"wallet":{"type":["string","null"]}}};
 
-function validate393(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate391(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.enabled !== undefined){
 let data0 = data.enabled;
 if((typeof data0 !== "boolean") && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: schema644.properties.enabled.type},message:"must be boolean,null"};
+const err0 = {instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: schema638.properties.enabled.type},message:"must be boolean,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -46037,7 +46281,7 @@ errors++;
 if(data.wallet !== undefined){
 let data1 = data.wallet;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err1 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema644.properties.wallet.type},message:"must be string,null"};
+const err1 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema638.properties.wallet.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -46058,14 +46302,14 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate393.errors = vErrors;
+validate391.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_SetMmpConfigParams = validate394;
-const schema645 = {"title":"SetMmpConfigParams","description":"SetMmpConfigEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency","mmp_frozen_time","mmp_interval","subaccount_id"],"properties":{"currency":{"type":"string"},"mmp_amount_limit":{"$ref":"#/definitions/DecimalInput"},"mmp_delta_limit":{"$ref":"#/definitions/DecimalInput"},"mmp_frozen_time":{"type":"number"},"mmp_interval":{"type":"number"},"subaccount_id":{"type":"integer"}}};
+export const schema_SetMmpConfigParams = validate392;
+const schema639 = {"title":"SetMmpConfigParams","description":"SetMmpConfigEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency","mmp_frozen_time","mmp_interval","subaccount_id"],"properties":{"currency":{"type":"string"},"mmp_amount_limit":{"$ref":"#/definitions/DecimalInput"},"mmp_delta_limit":{"$ref":"#/definitions/DecimalInput"},"mmp_frozen_time":{"type":"number"},"mmp_interval":{"type":"number"},"subaccount_id":{"type":"integer"}}};
 
-function validate394(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate392(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -46183,14 +46427,14 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate394.errors = vErrors;
+validate392.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_SetMmpConfigResponse = validate397;
-const schema646 = {"title":"SetMmpConfigResponse","description":"SetMmpConfigResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency","mmp_amount_limit","mmp_delta_limit","mmp_frozen_time","mmp_interval","subaccount_id"],"properties":{"currency":{"type":"string"},"mmp_amount_limit":{"type":"string"},"mmp_delta_limit":{"type":"string"},"mmp_frozen_time":{"type":"number"},"mmp_interval":{"type":"number"},"subaccount_id":{"type":"integer"}}};
+export const schema_SetMmpConfigResponse = validate395;
+const schema640 = {"title":"SetMmpConfigResponse","description":"SetMmpConfigResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency","mmp_amount_limit","mmp_delta_limit","mmp_frozen_time","mmp_interval","subaccount_id"],"properties":{"currency":{"type":"string"},"mmp_amount_limit":{"type":"string"},"mmp_delta_limit":{"type":"string"},"mmp_frozen_time":{"type":"number"},"mmp_interval":{"type":"number"},"subaccount_id":{"type":"integer"}}};
 
-function validate397(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate395(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -46340,14 +46584,14 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate397.errors = vErrors;
+validate395.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_SetSessionKeyParams = validate398;
-const schema647 = {"title":"SetSessionKeyParams","description":"SetSessionKeyEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["expiry_sec","nonce","offchain_scopes","protocol_scopes","public_session_key","signature","signature_expiry_sec","signer","wallet"],"properties":{"expiry_sec":{"type":"integer"},"ip_whitelist":{"type":["array","null"],"items":{"type":"string"}},"label":{"type":["string","null"]},"nonce":{"type":"string"},"offchain_scopes":{"type":"array","items":{"type":"string"}},"protocol_scopes":{"type":"array","items":{"type":"string"}},"public_session_key":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_ids":{"type":["array","null"],"items":{"type":"integer"}},"wallet":{"type":"string"}}};
+export const schema_SetSessionKeyParams = validate396;
+const schema641 = {"title":"SetSessionKeyParams","description":"SetSessionKeyEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["expiry_sec","nonce","offchain_scopes","protocol_scopes","public_session_key","signature","signature_expiry_sec","signer","wallet"],"properties":{"expiry_sec":{"type":"integer"},"ip_whitelist":{"type":["array","null"],"items":{"type":"string"}},"label":{"type":["string","null"]},"nonce":{"type":"string"},"offchain_scopes":{"type":"array","items":{"type":"string"}},"protocol_scopes":{"type":"array","items":{"type":"string"}},"public_session_key":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_ids":{"type":["array","null"],"items":{"type":"integer"}},"wallet":{"type":"string"}}};
 
-function validate398(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate396(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -46457,7 +46701,7 @@ errors++;
 if(data.ip_whitelist !== undefined){
 let data1 = data.ip_whitelist;
 if((!(Array.isArray(data1))) && (data1 !== null)){
-const err10 = {instancePath:instancePath+"/ip_whitelist",schemaPath:"#/properties/ip_whitelist/type",keyword:"type",params:{type: schema647.properties.ip_whitelist.type},message:"must be array,null"};
+const err10 = {instancePath:instancePath+"/ip_whitelist",schemaPath:"#/properties/ip_whitelist/type",keyword:"type",params:{type: schema641.properties.ip_whitelist.type},message:"must be array,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -46485,7 +46729,7 @@ errors++;
 if(data.label !== undefined){
 let data3 = data.label;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err12 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema647.properties.label.type},message:"must be string,null"};
+const err12 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema641.properties.label.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -46615,7 +46859,7 @@ errors++;
 if(data.subaccount_ids !== undefined){
 let data13 = data.subaccount_ids;
 if((!(Array.isArray(data13))) && (data13 !== null)){
-const err22 = {instancePath:instancePath+"/subaccount_ids",schemaPath:"#/properties/subaccount_ids/type",keyword:"type",params:{type: schema647.properties.subaccount_ids.type},message:"must be array,null"};
+const err22 = {instancePath:instancePath+"/subaccount_ids",schemaPath:"#/properties/subaccount_ids/type",keyword:"type",params:{type: schema641.properties.subaccount_ids.type},message:"must be array,null"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -46664,14 +46908,14 @@ vErrors.push(err25);
 }
 errors++;
 }
-validate398.errors = vErrors;
+validate396.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_SetSessionKeyResult = validate399;
-const schema648 = {"title":"SetSessionKeyResult","description":"PrivateSetSessionKeyEdgeRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["expiry_sec","ip_whitelist","offchain_scopes","protocol_scopes","public_session_key","subaccount_ids"],"properties":{"expiry_sec":{"type":"integer"},"ip_whitelist":{"type":"array","items":{"type":"string"}},"label":{"type":["string","null"]},"offchain_scopes":{"type":"array","items":{"type":"string"}},"protocol_scopes":{"type":"array","items":{"type":"string"}},"public_session_key":{"type":"string"},"subaccount_ids":{"type":"array","items":{"type":"integer"}}}};
+export const schema_SetSessionKeyResult = validate397;
+const schema642 = {"title":"SetSessionKeyResult","description":"PrivateSetSessionKeyEdgeRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["expiry_sec","ip_whitelist","offchain_scopes","protocol_scopes","public_session_key","subaccount_ids"],"properties":{"expiry_sec":{"type":"integer"},"ip_whitelist":{"type":"array","items":{"type":"string"}},"label":{"type":["string","null"]},"offchain_scopes":{"type":"array","items":{"type":"string"}},"protocol_scopes":{"type":"array","items":{"type":"string"}},"public_session_key":{"type":"string"},"subaccount_ids":{"type":"array","items":{"type":"integer"}}}};
 
-function validate399(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate397(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -46779,7 +47023,7 @@ errors++;
 if(data.label !== undefined){
 let data3 = data.label;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err9 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema648.properties.label.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema642.properties.label.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -46897,15 +47141,15 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate399.errors = vErrors;
+validate397.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_TransferPositionsParams = validate400;
-const schema649 = {"title":"TransferPositionsParams","description":"TransferPositionsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["maker_params","taker_params","wallet"],"properties":{"maker_params":{"$ref":"#/definitions/SignedTransferQuoteParams"},"taker_params":{"$ref":"#/definitions/SignedTransferQuoteParams"},"wallet":{"type":"string"}}};
-const schema650 = {"title":"SignedTransferQuoteParams","description":"SignedTransferQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"direction":{"$ref":"#/definitions/Direction"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"nonce":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+export const schema_TransferPositionsParams = validate398;
+const schema643 = {"title":"TransferPositionsParams","description":"TransferPositionsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["maker_params","taker_params","wallet"],"properties":{"maker_params":{"$ref":"#/definitions/SignedTransferQuoteParams"},"taker_params":{"$ref":"#/definitions/SignedTransferQuoteParams"},"wallet":{"type":"string"}}};
+const schema644 = {"title":"SignedTransferQuoteParams","description":"SignedTransferQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"direction":{"$ref":"#/definitions/Direction"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"nonce":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
-function validate401(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate399(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -47113,12 +47357,12 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate401.errors = vErrors;
+validate399.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate400(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate398(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -47153,14 +47397,14 @@ vErrors.push(err2);
 errors++;
 }
 if(data.maker_params !== undefined){
-if(!(validate401(data.maker_params, {instancePath:instancePath+"/maker_params",parentData:data,parentDataProperty:"maker_params",rootData}))){
-vErrors = vErrors === null ? validate401.errors : vErrors.concat(validate401.errors);
+if(!(validate399(data.maker_params, {instancePath:instancePath+"/maker_params",parentData:data,parentDataProperty:"maker_params",rootData}))){
+vErrors = vErrors === null ? validate399.errors : vErrors.concat(validate399.errors);
 errors = vErrors.length;
 }
 }
 if(data.taker_params !== undefined){
-if(!(validate401(data.taker_params, {instancePath:instancePath+"/taker_params",parentData:data,parentDataProperty:"taker_params",rootData}))){
-vErrors = vErrors === null ? validate401.errors : vErrors.concat(validate401.errors);
+if(!(validate399(data.taker_params, {instancePath:instancePath+"/taker_params",parentData:data,parentDataProperty:"taker_params",rootData}))){
+vErrors = vErrors === null ? validate399.errors : vErrors.concat(validate399.errors);
 errors = vErrors.length;
 }
 }
@@ -47187,13 +47431,13 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate400.errors = vErrors;
+validate398.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_SignedTransferQuoteParams = validate406;
+export const schema_SignedTransferQuoteParams = validate404;
 
-function validate406(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate404(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -47401,14 +47645,14 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate406.errors = vErrors;
+validate404.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_TransferPositions = validate409;
-const schema654 = {"title":"TransferPositions","description":"TransferPositionsWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["maker_quote","taker_quote"],"properties":{"maker_quote":{"$ref":"#/definitions/QuotePrivate"},"taker_quote":{"$ref":"#/definitions/QuotePrivate"}}};
+export const schema_TransferPositions = validate407;
+const schema648 = {"title":"TransferPositions","description":"TransferPositionsWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["maker_quote","taker_quote"],"properties":{"maker_quote":{"$ref":"#/definitions/QuotePrivate"},"taker_quote":{"$ref":"#/definitions/QuotePrivate"}}};
 
-function validate409(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate407(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -47433,14 +47677,14 @@ vErrors.push(err1);
 errors++;
 }
 if(data.maker_quote !== undefined){
-if(!(validate228(data.maker_quote, {instancePath:instancePath+"/maker_quote",parentData:data,parentDataProperty:"maker_quote",rootData}))){
-vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
+if(!(validate226(data.maker_quote, {instancePath:instancePath+"/maker_quote",parentData:data,parentDataProperty:"maker_quote",rootData}))){
+vErrors = vErrors === null ? validate226.errors : vErrors.concat(validate226.errors);
 errors = vErrors.length;
 }
 }
 if(data.taker_quote !== undefined){
-if(!(validate228(data.taker_quote, {instancePath:instancePath+"/taker_quote",parentData:data,parentDataProperty:"taker_quote",rootData}))){
-vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
+if(!(validate226(data.taker_quote, {instancePath:instancePath+"/taker_quote",parentData:data,parentDataProperty:"taker_quote",rootData}))){
+vErrors = vErrors === null ? validate226.errors : vErrors.concat(validate226.errors);
 errors = vErrors.length;
 }
 }
@@ -47455,14 +47699,14 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate409.errors = vErrors;
+validate407.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_TransferSpotParams = validate412;
-const schema655 = {"title":"TransferSpotParams","description":"PrivateTransferSpotEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","asset_name","max_fee_usd","new_subaccount_manager","nonce","signature","signature_expiry_sec","signer","sub_id","subaccount_id","to_subaccount_id"],"properties":{"amount":{"$ref":"#/definitions/DecimalInput"},"asset_name":{"type":"string"},"max_fee_usd":{"$ref":"#/definitions/DecimalInput"},"new_subaccount_manager":{"type":"number"},"nonce":{"type":"integer"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"sub_id":{"type":"integer"},"subaccount_id":{"type":"integer"},"to_subaccount_id":{"type":"integer"}}};
+export const schema_TransferSpotParams = validate410;
+const schema649 = {"title":"TransferSpotParams","description":"PrivateTransferSpotEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","asset_name","max_fee_usd","new_subaccount_manager","nonce","signature","signature_expiry_sec","signer","sub_id","subaccount_id","to_subaccount_id"],"properties":{"amount":{"$ref":"#/definitions/DecimalInput"},"asset_name":{"type":"string"},"max_fee_usd":{"$ref":"#/definitions/DecimalInput"},"new_subaccount_manager":{"type":"number"},"nonce":{"type":"integer"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"sub_id":{"type":"integer"},"subaccount_id":{"type":"integer"},"to_subaccount_id":{"type":"integer"}}};
 
-function validate412(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate410(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -47713,14 +47957,14 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate412.errors = vErrors;
+validate410.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_TransferSpotResult = validate415;
-const schema656 = {"title":"TransferSpotResult","description":"PrivateTransferSpotEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
+export const schema_TransferSpotResult = validate413;
+const schema650 = {"title":"TransferSpotResult","description":"PrivateTransferSpotEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
 
-function validate415(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate413(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -47780,14 +48024,14 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate415.errors = vErrors;
+validate413.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_TransferSpotExternalParams = validate416;
-const schema657 = {"title":"TransferSpotExternalParams","description":"PrivateTransferSpotExternalEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","asset_name","max_fee_usd","new_subaccount_manager","nonce","recipient_address","signature","signature_expiry_sec","signer","sub_id","subaccount_id","to_subaccount_id"],"properties":{"amount":{"$ref":"#/definitions/DecimalInput"},"asset_name":{"type":"string"},"max_fee_usd":{"$ref":"#/definitions/DecimalInput"},"new_subaccount_manager":{"type":"number"},"nonce":{"type":"integer"},"recipient_address":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"sub_id":{"type":"integer"},"subaccount_id":{"type":"integer"},"to_subaccount_id":{"type":"integer"}}};
+export const schema_TransferSpotExternalParams = validate414;
+const schema651 = {"title":"TransferSpotExternalParams","description":"PrivateTransferSpotExternalEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","asset_name","max_fee_usd","new_subaccount_manager","nonce","recipient_address","signature","signature_expiry_sec","signer","sub_id","subaccount_id","to_subaccount_id"],"properties":{"amount":{"$ref":"#/definitions/DecimalInput"},"asset_name":{"type":"string"},"max_fee_usd":{"$ref":"#/definitions/DecimalInput"},"new_subaccount_manager":{"type":"number"},"nonce":{"type":"integer"},"recipient_address":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"sub_id":{"type":"integer"},"subaccount_id":{"type":"integer"},"to_subaccount_id":{"type":"integer"}}};
 
-function validate416(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate414(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -48060,14 +48304,14 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate416.errors = vErrors;
+validate414.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_TransferSpotExternalResult = validate419;
-const schema658 = {"title":"TransferSpotExternalResult","description":"PrivateTransferSpotExternalEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
+export const schema_TransferSpotExternalResult = validate417;
+const schema652 = {"title":"TransferSpotExternalResult","description":"PrivateTransferSpotExternalEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
 
-function validate419(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate417(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -48127,14 +48371,14 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate419.errors = vErrors;
+validate417.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_UpdateVaultInfoParams = validate420;
-const schema659 = {"title":"UpdateVaultInfoParams","description":"UpdateVaultInfoEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"description":{"type":["string","null"]},"mtm_cap":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"name":{"type":["string","null"]},"subaccount_id":{"type":"integer"},"whitelist_only":{"type":["boolean","null"]}}};
+export const schema_UpdateVaultInfoParams = validate418;
+const schema653 = {"title":"UpdateVaultInfoParams","description":"UpdateVaultInfoEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"description":{"type":["string","null"]},"mtm_cap":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"name":{"type":["string","null"]},"subaccount_id":{"type":"integer"},"whitelist_only":{"type":["boolean","null"]}}};
 
-function validate420(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate418(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -48151,7 +48395,7 @@ errors++;
 if(data.description !== undefined){
 let data0 = data.description;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err1 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema659.properties.description.type},message:"must be string,null"};
+const err1 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema653.properties.description.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -48212,7 +48456,7 @@ vErrors = null;
 if(data.name !== undefined){
 let data2 = data.name;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema659.properties.name.type},message:"must be string,null"};
+const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema653.properties.name.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -48238,7 +48482,7 @@ errors++;
 if(data.whitelist_only !== undefined){
 let data4 = data.whitelist_only;
 if((typeof data4 !== "boolean") && (data4 !== null)){
-const err6 = {instancePath:instancePath+"/whitelist_only",schemaPath:"#/properties/whitelist_only/type",keyword:"type",params:{type: schema659.properties.whitelist_only.type},message:"must be boolean,null"};
+const err6 = {instancePath:instancePath+"/whitelist_only",schemaPath:"#/properties/whitelist_only/type",keyword:"type",params:{type: schema653.properties.whitelist_only.type},message:"must be boolean,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -48259,14 +48503,14 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate420.errors = vErrors;
+validate418.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_OffchainAck = validate422;
-const schema660 = {"title":"OffchainAck","description":"OffchainAckWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["status"],"properties":{"status":{"type":"string"}}};
+export const schema_OffchainAck = validate420;
+const schema654 = {"title":"OffchainAck","description":"OffchainAckWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["status"],"properties":{"status":{"type":"string"}}};
 
-function validate422(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate420(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -48303,14 +48547,14 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate422.errors = vErrors;
+validate420.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_UpdateWhitelistedRecipientsParams = validate423;
-const schema661 = {"title":"UpdateWhitelistedRecipientsParams","description":"UpdateWhitelistedRecipientsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["add","nonce","remove","signature","signature_expiry_sec","signer","wallet"],"properties":{"add":{"type":"array","items":{"type":"string"}},"nonce":{"type":"integer"},"remove":{"type":"array","items":{"type":"string"}},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"wallet":{"type":"string"}}};
+export const schema_UpdateWhitelistedRecipientsParams = validate421;
+const schema655 = {"title":"UpdateWhitelistedRecipientsParams","description":"UpdateWhitelistedRecipientsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["add","nonce","remove","signature","signature_expiry_sec","signer","wallet"],"properties":{"add":{"type":"array","items":{"type":"string"}},"nonce":{"type":"integer"},"remove":{"type":"array","items":{"type":"string"}},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"wallet":{"type":"string"}}};
 
-function validate423(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate421(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -48513,14 +48757,14 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate423.errors = vErrors;
+validate421.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_UpdateWhitelistedRecipientsResult = validate424;
-const schema662 = {"title":"UpdateWhitelistedRecipientsResult","description":"UpdateWhitelistedRecipientsEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id","whitelisted_recipients"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"},"whitelisted_recipients":{"type":"array","items":{"type":"string"}}}};
+export const schema_UpdateWhitelistedRecipientsResult = validate422;
+const schema656 = {"title":"UpdateWhitelistedRecipientsResult","description":"UpdateWhitelistedRecipientsEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id","whitelisted_recipients"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"},"whitelisted_recipients":{"type":"array","items":{"type":"string"}}}};
 
-function validate424(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate422(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -48618,14 +48862,14 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate424.errors = vErrors;
+validate422.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_WithdrawParams = validate425;
-const schema663 = {"title":"WithdrawParams","description":"PrivateWithdrawEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount_in_underlying","asset_name","force_batch","max_fee_usd","nonce","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"amount_in_underlying":{"$ref":"#/definitions/DecimalInput"},"asset_name":{"type":"string"},"force_batch":{"type":"boolean"},"max_fee_usd":{"$ref":"#/definitions/DecimalInput"},"nonce":{"type":"integer"},"recipient":{"type":["string","null"]},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+export const schema_WithdrawParams = validate423;
+const schema657 = {"title":"WithdrawParams","description":"PrivateWithdrawEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount_in_underlying","asset_name","force_batch","max_fee_usd","nonce","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"amount_in_underlying":{"$ref":"#/definitions/DecimalInput"},"asset_name":{"type":"string"},"force_batch":{"type":"boolean"},"max_fee_usd":{"$ref":"#/definitions/DecimalInput"},"nonce":{"type":"integer"},"recipient":{"type":["string","null"]},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
-function validate425(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate423(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -48771,7 +49015,7 @@ errors++;
 if(data.recipient !== undefined){
 let data5 = data.recipient;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err12 = {instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/type",keyword:"type",params:{type: schema663.properties.recipient.type},message:"must be string,null"};
+const err12 = {instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/type",keyword:"type",params:{type: schema657.properties.recipient.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -48842,14 +49086,14 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate425.errors = vErrors;
+validate423.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_WithdrawResult = validate428;
-const schema664 = {"title":"WithdrawResult","description":"PrivateWithdrawEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
+export const schema_WithdrawResult = validate426;
+const schema658 = {"title":"WithdrawResult","description":"PrivateWithdrawEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
 
-function validate428(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate426(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -48909,14 +49153,14 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate428.errors = vErrors;
+validate426.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_ExecuteQuoteDebugParams = validate429;
-const schema665 = {"title":"ExecuteQuoteDebugParams","description":"PublicExecuteQuoteDebugEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","quote_id","rfq_id","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"direction":{"$ref":"#/definitions/Direction"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"nonce":{"type":"integer"},"quote_id":{"type":"string"},"rfq_id":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+export const schema_ExecuteQuoteDebugParams = validate427;
+const schema659 = {"title":"ExecuteQuoteDebugParams","description":"PublicExecuteQuoteDebugEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","quote_id","rfq_id","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"direction":{"$ref":"#/definitions/Direction"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"nonce":{"type":"integer"},"quote_id":{"type":"string"},"rfq_id":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
-function validate429(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate427(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -49169,14 +49413,14 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate429.errors = vErrors;
+validate427.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_QuoteExecuteDebugResult = validate432;
-const schema667 = {"title":"QuoteExecuteDebugResult","description":"QuoteExecuteDebugResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["action_hash","encoded_data","encoded_data_hashed","encoded_legs","legs_hash","typed_data_hash"],"properties":{"action_hash":{"type":"string"},"encoded_data":{"type":"string"},"encoded_data_hashed":{"type":"string"},"encoded_legs":{"type":"string"},"legs_hash":{"type":"string"},"typed_data_hash":{"type":"string"}}};
+export const schema_QuoteExecuteDebugResult = validate430;
+const schema661 = {"title":"QuoteExecuteDebugResult","description":"QuoteExecuteDebugResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["action_hash","encoded_data","encoded_data_hashed","encoded_legs","legs_hash","typed_data_hash"],"properties":{"action_hash":{"type":"string"},"encoded_data":{"type":"string"},"encoded_data_hashed":{"type":"string"},"encoded_legs":{"type":"string"},"legs_hash":{"type":"string"},"typed_data_hash":{"type":"string"}}};
 
-function validate432(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate430(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -49323,14 +49567,14 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate432.errors = vErrors;
+validate430.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetAllReferralCodesParams = validate433;
-const schema668 = {"title":"GetAllReferralCodesParams","description":"GetAllReferralCodesParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object"};
+export const schema_GetAllReferralCodesParams = validate431;
+const schema662 = {"title":"GetAllReferralCodesParams","description":"GetAllReferralCodesParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object"};
 
-function validate433(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate431(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -49343,14 +49587,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate433.errors = vErrors;
+validate431.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_Referrer = validate434;
-const schema669 = {"title":"Referrer","description":"Referrer in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["referral_code","wallet"],"properties":{"receiving_wallet":{"type":["string","null"]},"referral_code":{"type":"string"},"wallet":{"type":"string"}}};
+export const schema_Referrer = validate432;
+const schema663 = {"title":"Referrer","description":"Referrer in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["referral_code","wallet"],"properties":{"receiving_wallet":{"type":["string","null"]},"referral_code":{"type":"string"},"wallet":{"type":"string"}}};
 
-function validate434(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate432(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -49377,7 +49621,7 @@ errors++;
 if(data.receiving_wallet !== undefined){
 let data0 = data.receiving_wallet;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err2 = {instancePath:instancePath+"/receiving_wallet",schemaPath:"#/properties/receiving_wallet/type",keyword:"type",params:{type: schema669.properties.receiving_wallet.type},message:"must be string,null"};
+const err2 = {instancePath:instancePath+"/receiving_wallet",schemaPath:"#/properties/receiving_wallet/type",keyword:"type",params:{type: schema663.properties.receiving_wallet.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -49422,14 +49666,14 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate434.errors = vErrors;
+validate432.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetAssetsParams = validate435;
-const schema670 = {"title":"GetAssetsParams","description":"GetAssetsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["asset_type","currency","expired"],"properties":{"asset_type":{"type":"string","enum":["option","perp","erc20"]},"currency":{"type":"string"},"expired":{"type":"boolean"}}};
+export const schema_GetAssetsParams = validate433;
+const schema664 = {"title":"GetAssetsParams","description":"GetAssetsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["asset_type","currency","expired"],"properties":{"asset_type":{"type":"string","enum":["option","perp","erc20"]},"currency":{"type":"string"},"expired":{"type":"boolean"}}};
 
-function validate435(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate433(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -49476,7 +49720,7 @@ vErrors.push(err3);
 errors++;
 }
 if(!(((data0 === "option") || (data0 === "perp")) || (data0 === "erc20"))){
-const err4 = {instancePath:instancePath+"/asset_type",schemaPath:"#/properties/asset_type/enum",keyword:"enum",params:{allowedValues: schema670.properties.asset_type.enum},message:"must be equal to one of the allowed values"};
+const err4 = {instancePath:instancePath+"/asset_type",schemaPath:"#/properties/asset_type/enum",keyword:"enum",params:{allowedValues: schema664.properties.asset_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -49521,15 +49765,15 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate435.errors = vErrors;
+validate433.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_AssetResponsePublic = validate436;
-const schema671 = {"title":"AssetResponsePublic","description":"AssetResponsePublic in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["address","asset_id","asset_name","asset_type","currency","is_collateral","is_position","sub_id"],"properties":{"address":{"type":"string"},"asset_id":{"type":"string"},"asset_name":{"type":"string"},"asset_type":{"type":"string","enum":["option","perp","erc20"]},"currency":{"type":"string"},"erc20_details":{"anyOf":[{"$ref":"#/definitions/SpotPublicDetails"},{"type":"null"}]},"is_collateral":{"type":"boolean"},"is_position":{"type":"boolean"},"option_details":{"anyOf":[{"$ref":"#/definitions/OptionDetails"},{"type":"null"}]},"perp_details":{"anyOf":[{"$ref":"#/definitions/PerpDetails"},{"type":"null"}]},"sub_id":{"type":"string"}}};
-const schema672 = {"title":"SpotPublicDetails","description":"SpotPublicDetails in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["borrow_index","decimals","supply_index","underlying_erc20_address"],"properties":{"borrow_index":{"type":"string"},"decimals":{"type":"integer"},"supply_index":{"type":"string"},"underlying_erc20_address":{"type":"string"}}};
+export const schema_AssetResponsePublic = validate434;
+const schema665 = {"title":"AssetResponsePublic","description":"AssetResponsePublic in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["address","asset_id","asset_name","asset_type","currency","is_collateral","is_position","sub_id"],"properties":{"address":{"type":"string"},"asset_id":{"type":"string"},"asset_name":{"type":"string"},"asset_type":{"type":"string","enum":["option","perp","erc20"]},"currency":{"type":"string"},"erc20_details":{"anyOf":[{"$ref":"#/definitions/SpotPublicDetails"},{"type":"null"}]},"is_collateral":{"type":"boolean"},"is_position":{"type":"boolean"},"option_details":{"anyOf":[{"$ref":"#/definitions/OptionDetails"},{"type":"null"}]},"perp_details":{"anyOf":[{"$ref":"#/definitions/PerpDetails"},{"type":"null"}]},"sub_id":{"type":"string"}}};
+const schema666 = {"title":"SpotPublicDetails","description":"SpotPublicDetails in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["borrow_index","decimals","supply_index","underlying_erc20_address"],"properties":{"borrow_index":{"type":"string"},"decimals":{"type":"integer"},"supply_index":{"type":"string"},"underlying_erc20_address":{"type":"string"}}};
 
-function validate436(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate434(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -49662,7 +49906,7 @@ vErrors.push(err11);
 errors++;
 }
 if(!(((data3 === "option") || (data3 === "perp")) || (data3 === "erc20"))){
-const err12 = {instancePath:instancePath+"/asset_type",schemaPath:"#/properties/asset_type/enum",keyword:"enum",params:{allowedValues: schema671.properties.asset_type.enum},message:"must be equal to one of the allowed values"};
+const err12 = {instancePath:instancePath+"/asset_type",schemaPath:"#/properties/asset_type/enum",keyword:"enum",params:{allowedValues: schema665.properties.asset_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -49858,8 +50102,8 @@ let data12 = data.option_details;
 const _errs31 = errors;
 let valid4 = false;
 const _errs32 = errors;
-if(!(validate165(data12, {instancePath:instancePath+"/option_details",parentData:data,parentDataProperty:"option_details",rootData}))){
-vErrors = vErrors === null ? validate165.errors : vErrors.concat(validate165.errors);
+if(!(validate163(data12, {instancePath:instancePath+"/option_details",parentData:data,parentDataProperty:"option_details",rootData}))){
+vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
 errors = vErrors.length;
 }
 var _valid1 = _errs32 === errors;
@@ -49906,8 +50150,8 @@ let data13 = data.perp_details;
 const _errs36 = errors;
 let valid5 = false;
 const _errs37 = errors;
-if(!(validate166(data13, {instancePath:instancePath+"/perp_details",parentData:data,parentDataProperty:"perp_details",rootData}))){
-vErrors = vErrors === null ? validate166.errors : vErrors.concat(validate166.errors);
+if(!(validate164(data13, {instancePath:instancePath+"/perp_details",parentData:data,parentDataProperty:"perp_details",rootData}))){
+vErrors = vErrors === null ? validate164.errors : vErrors.concat(validate164.errors);
 errors = vErrors.length;
 }
 var _valid2 = _errs37 === errors;
@@ -49972,13 +50216,13 @@ vErrors.push(err32);
 }
 errors++;
 }
-validate436.errors = vErrors;
+validate434.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_SpotPublicDetails = validate439;
+export const schema_SpotPublicDetails = validate437;
 
-function validate439(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate437(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -50082,14 +50326,14 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate439.errors = vErrors;
+validate437.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetCurrencyParams = validate440;
-const schema674 = {"title":"GetCurrencyParams","description":"GetCurrencyEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency"],"properties":{"currency":{"type":"string"}}};
+export const schema_GetCurrencyParams = validate438;
+const schema668 = {"title":"GetCurrencyParams","description":"GetCurrencyEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency"],"properties":{"currency":{"type":"string"}}};
 
-function validate440(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate438(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -50126,14 +50370,14 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate440.errors = vErrors;
+validate438.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetIndexChartDataParams = validate441;
-const schema675 = {"title":"GetIndexChartDataParams","description":"GetIndexChartDataEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency","end_timestamp","period","start_timestamp"],"properties":{"currency":{"type":"string"},"end_timestamp":{"type":"integer"},"period":{"type":"number","exclusiveMinimum":0,"description":"A bucket length in seconds: above 0."},"start_timestamp":{"type":"integer"}}};
+export const schema_GetIndexChartDataParams = validate439;
+const schema669 = {"title":"GetIndexChartDataParams","description":"GetIndexChartDataEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency","end_timestamp","period","start_timestamp"],"properties":{"currency":{"type":"string"},"end_timestamp":{"type":"integer"},"period":{"type":"number","exclusiveMinimum":0,"description":"A bucket length in seconds: above 0."},"start_timestamp":{"type":"integer"}}};
 
-function validate441(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate439(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -50251,14 +50495,14 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate441.errors = vErrors;
+validate439.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_IndexCandle = validate442;
-const schema676 = {"title":"IndexCandle","description":"IndexCandle in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["close_price","high_price","low_price","open_price","price","timestamp","timestamp_bucket"],"properties":{"close_price":{"type":"string"},"high_price":{"type":"string"},"low_price":{"type":"string"},"open_price":{"type":"string"},"price":{"type":"string"},"timestamp":{"type":"integer"},"timestamp_bucket":{"type":"integer"}}};
+export const schema_IndexCandle = validate440;
+const schema670 = {"title":"IndexCandle","description":"IndexCandle in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["close_price","high_price","low_price","open_price","price","timestamp","timestamp_bucket"],"properties":{"close_price":{"type":"string"},"high_price":{"type":"string"},"low_price":{"type":"string"},"open_price":{"type":"string"},"price":{"type":"string"},"timestamp":{"type":"integer"},"timestamp_bucket":{"type":"integer"}}};
 
-function validate442(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate440(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -50429,14 +50673,14 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate442.errors = vErrors;
+validate440.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetInterestRateHistoryParams = validate443;
-const schema677 = {"title":"GetInterestRateHistoryParams","description":"GetInterestRateHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency"],"properties":{"currency":{"type":"string"},"end_timestamp":{"type":["integer","null"]},"period":{"type":["number","null"],"exclusiveMinimum":0,"description":"A bucket length in seconds: above 0."},"risk_universe_id":{"type":["integer","null"]},"start_timestamp":{"type":["integer","null"]}}};
+export const schema_GetInterestRateHistoryParams = validate441;
+const schema671 = {"title":"GetInterestRateHistoryParams","description":"GetInterestRateHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency"],"properties":{"currency":{"type":"string"},"end_timestamp":{"type":["integer","null"]},"period":{"type":["number","null"],"exclusiveMinimum":0,"description":"A bucket length in seconds: above 0."},"risk_universe_id":{"type":["integer","null"]},"start_timestamp":{"type":["integer","null"]}}};
 
-function validate443(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate441(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -50465,7 +50709,7 @@ errors++;
 if(data.end_timestamp !== undefined){
 let data1 = data.end_timestamp;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema677.properties.end_timestamp.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema671.properties.end_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -50478,7 +50722,7 @@ errors++;
 if(data.period !== undefined){
 let data2 = data.period;
 if((!((typeof data2 == "number") && (isFinite(data2)))) && (data2 !== null)){
-const err3 = {instancePath:instancePath+"/period",schemaPath:"#/properties/period/type",keyword:"type",params:{type: schema677.properties.period.type},message:"must be number,null"};
+const err3 = {instancePath:instancePath+"/period",schemaPath:"#/properties/period/type",keyword:"type",params:{type: schema671.properties.period.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -50503,7 +50747,7 @@ errors++;
 if(data.risk_universe_id !== undefined){
 let data3 = data.risk_universe_id;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-const err5 = {instancePath:instancePath+"/risk_universe_id",schemaPath:"#/properties/risk_universe_id/type",keyword:"type",params:{type: schema677.properties.risk_universe_id.type},message:"must be integer,null"};
+const err5 = {instancePath:instancePath+"/risk_universe_id",schemaPath:"#/properties/risk_universe_id/type",keyword:"type",params:{type: schema671.properties.risk_universe_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -50516,7 +50760,7 @@ errors++;
 if(data.start_timestamp !== undefined){
 let data4 = data.start_timestamp;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err6 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema677.properties.start_timestamp.type},message:"must be integer,null"};
+const err6 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema671.properties.start_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -50537,14 +50781,403 @@ vErrors.push(err7);
 }
 errors++;
 }
+validate441.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_InterestRateHistoryResult = validate442;
+const schema672 = {"title":"InterestRateHistoryResult","description":"InterestRateHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["interest_rate_history"],"properties":{"interest_rate_history":{"type":"array","items":{"$ref":"#/definitions/InterestRateCandle"}}}};
+const schema673 = {"title":"InterestRateCandle","description":"InterestRateCandle in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["borrow_apy","risk_universe_id","supply_apy","timestamp","total_borrow","total_supply"],"properties":{"borrow_apy":{"$ref":"#/definitions/Ohlc"},"risk_universe_id":{"type":"integer"},"supply_apy":{"$ref":"#/definitions/Ohlc"},"timestamp":{"type":"integer"},"total_borrow":{"type":"string"},"total_supply":{"type":"string"}}};
+const schema674 = {"title":"Ohlc","description":"Ohlc in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["close","high","low","open"],"properties":{"close":{"type":"string"},"high":{"type":"string"},"low":{"type":"string"},"open":{"type":"string"}}};
+
+function validate443(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.borrow_apy === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "borrow_apy"},message:"must have required property '"+"borrow_apy"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.risk_universe_id === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "risk_universe_id"},message:"must have required property '"+"risk_universe_id"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.supply_apy === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "supply_apy"},message:"must have required property '"+"supply_apy"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.timestamp === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.total_borrow === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total_borrow"},message:"must have required property '"+"total_borrow"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.total_supply === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total_supply"},message:"must have required property '"+"total_supply"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.borrow_apy !== undefined){
+let data0 = data.borrow_apy;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.close === undefined){
+const err6 = {instancePath:instancePath+"/borrow_apy",schemaPath:"#/definitions/Ohlc/required",keyword:"required",params:{missingProperty: "close"},message:"must have required property '"+"close"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data0.high === undefined){
+const err7 = {instancePath:instancePath+"/borrow_apy",schemaPath:"#/definitions/Ohlc/required",keyword:"required",params:{missingProperty: "high"},message:"must have required property '"+"high"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data0.low === undefined){
+const err8 = {instancePath:instancePath+"/borrow_apy",schemaPath:"#/definitions/Ohlc/required",keyword:"required",params:{missingProperty: "low"},message:"must have required property '"+"low"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data0.open === undefined){
+const err9 = {instancePath:instancePath+"/borrow_apy",schemaPath:"#/definitions/Ohlc/required",keyword:"required",params:{missingProperty: "open"},message:"must have required property '"+"open"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data0.close !== undefined){
+if(typeof data0.close !== "string"){
+const err10 = {instancePath:instancePath+"/borrow_apy/close",schemaPath:"#/definitions/Ohlc/properties/close/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data0.high !== undefined){
+if(typeof data0.high !== "string"){
+const err11 = {instancePath:instancePath+"/borrow_apy/high",schemaPath:"#/definitions/Ohlc/properties/high/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data0.low !== undefined){
+if(typeof data0.low !== "string"){
+const err12 = {instancePath:instancePath+"/borrow_apy/low",schemaPath:"#/definitions/Ohlc/properties/low/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data0.open !== undefined){
+if(typeof data0.open !== "string"){
+const err13 = {instancePath:instancePath+"/borrow_apy/open",schemaPath:"#/definitions/Ohlc/properties/open/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/borrow_apy",schemaPath:"#/definitions/Ohlc/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.risk_universe_id !== undefined){
+let data5 = data.risk_universe_id;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err15 = {instancePath:instancePath+"/risk_universe_id",schemaPath:"#/properties/risk_universe_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.supply_apy !== undefined){
+let data6 = data.supply_apy;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(data6.close === undefined){
+const err16 = {instancePath:instancePath+"/supply_apy",schemaPath:"#/definitions/Ohlc/required",keyword:"required",params:{missingProperty: "close"},message:"must have required property '"+"close"+"'"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(data6.high === undefined){
+const err17 = {instancePath:instancePath+"/supply_apy",schemaPath:"#/definitions/Ohlc/required",keyword:"required",params:{missingProperty: "high"},message:"must have required property '"+"high"+"'"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(data6.low === undefined){
+const err18 = {instancePath:instancePath+"/supply_apy",schemaPath:"#/definitions/Ohlc/required",keyword:"required",params:{missingProperty: "low"},message:"must have required property '"+"low"+"'"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(data6.open === undefined){
+const err19 = {instancePath:instancePath+"/supply_apy",schemaPath:"#/definitions/Ohlc/required",keyword:"required",params:{missingProperty: "open"},message:"must have required property '"+"open"+"'"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data6.close !== undefined){
+if(typeof data6.close !== "string"){
+const err20 = {instancePath:instancePath+"/supply_apy/close",schemaPath:"#/definitions/Ohlc/properties/close/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data6.high !== undefined){
+if(typeof data6.high !== "string"){
+const err21 = {instancePath:instancePath+"/supply_apy/high",schemaPath:"#/definitions/Ohlc/properties/high/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data6.low !== undefined){
+if(typeof data6.low !== "string"){
+const err22 = {instancePath:instancePath+"/supply_apy/low",schemaPath:"#/definitions/Ohlc/properties/low/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data6.open !== undefined){
+if(typeof data6.open !== "string"){
+const err23 = {instancePath:instancePath+"/supply_apy/open",schemaPath:"#/definitions/Ohlc/properties/open/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/supply_apy",schemaPath:"#/definitions/Ohlc/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.timestamp !== undefined){
+let data11 = data.timestamp;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+const err25 = {instancePath:instancePath+"/timestamp",schemaPath:"#/properties/timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data.total_borrow !== undefined){
+if(typeof data.total_borrow !== "string"){
+const err26 = {instancePath:instancePath+"/total_borrow",schemaPath:"#/properties/total_borrow/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data.total_supply !== undefined){
+if(typeof data.total_supply !== "string"){
+const err27 = {instancePath:instancePath+"/total_supply",schemaPath:"#/properties/total_supply/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+else {
+const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
 validate443.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_InterestRateHistoryResult = validate444;
-const schema678 = {"title":"InterestRateHistoryResult","description":"InterestRateHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["interest_rate_history"],"properties":{"interest_rate_history":{"type":"array","items":{"$ref":"#/definitions/InterestRateCandle"}}}};
-const schema679 = {"title":"InterestRateCandle","description":"InterestRateCandle in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["borrow_apy","risk_universe_id","supply_apy","timestamp","total_borrow","total_supply"],"properties":{"borrow_apy":{"$ref":"#/definitions/Ohlc"},"risk_universe_id":{"type":"integer"},"supply_apy":{"$ref":"#/definitions/Ohlc"},"timestamp":{"type":"integer"},"total_borrow":{"type":"string"},"total_supply":{"type":"string"}}};
-const schema680 = {"title":"Ohlc","description":"Ohlc in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["close","high","low","open"],"properties":{"close":{"type":"string"},"high":{"type":"string"},"low":{"type":"string"},"open":{"type":"string"}}};
+
+function validate442(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.interest_rate_history === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "interest_rate_history"},message:"must have required property '"+"interest_rate_history"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.interest_rate_history !== undefined){
+let data0 = data.interest_rate_history;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate443(data0[i0], {instancePath:instancePath+"/interest_rate_history/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate443.errors : vErrors.concat(validate443.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err1 = {instancePath:instancePath+"/interest_rate_history",schemaPath:"#/properties/interest_rate_history/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate442.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_InterestRateCandle = validate445;
 
 function validate445(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -50881,398 +51514,9 @@ validate445.errors = vErrors;
 return errors === 0;
 }
 
+export const schema_Ohlc = validate446;
 
-function validate444(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.interest_rate_history === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "interest_rate_history"},message:"must have required property '"+"interest_rate_history"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.interest_rate_history !== undefined){
-let data0 = data.interest_rate_history;
-if(Array.isArray(data0)){
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate445(data0[i0], {instancePath:instancePath+"/interest_rate_history/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate445.errors : vErrors.concat(validate445.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err1 = {instancePath:instancePath+"/interest_rate_history",schemaPath:"#/properties/interest_rate_history/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-}
-else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-validate444.errors = vErrors;
-return errors === 0;
-}
-
-export const schema_InterestRateCandle = validate447;
-
-function validate447(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.borrow_apy === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "borrow_apy"},message:"must have required property '"+"borrow_apy"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.risk_universe_id === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "risk_universe_id"},message:"must have required property '"+"risk_universe_id"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.supply_apy === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "supply_apy"},message:"must have required property '"+"supply_apy"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.timestamp === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.total_borrow === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total_borrow"},message:"must have required property '"+"total_borrow"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.total_supply === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total_supply"},message:"must have required property '"+"total_supply"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(data.borrow_apy !== undefined){
-let data0 = data.borrow_apy;
-if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.close === undefined){
-const err6 = {instancePath:instancePath+"/borrow_apy",schemaPath:"#/definitions/Ohlc/required",keyword:"required",params:{missingProperty: "close"},message:"must have required property '"+"close"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(data0.high === undefined){
-const err7 = {instancePath:instancePath+"/borrow_apy",schemaPath:"#/definitions/Ohlc/required",keyword:"required",params:{missingProperty: "high"},message:"must have required property '"+"high"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(data0.low === undefined){
-const err8 = {instancePath:instancePath+"/borrow_apy",schemaPath:"#/definitions/Ohlc/required",keyword:"required",params:{missingProperty: "low"},message:"must have required property '"+"low"+"'"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(data0.open === undefined){
-const err9 = {instancePath:instancePath+"/borrow_apy",schemaPath:"#/definitions/Ohlc/required",keyword:"required",params:{missingProperty: "open"},message:"must have required property '"+"open"+"'"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if(data0.close !== undefined){
-if(typeof data0.close !== "string"){
-const err10 = {instancePath:instancePath+"/borrow_apy/close",schemaPath:"#/definitions/Ohlc/properties/close/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data0.high !== undefined){
-if(typeof data0.high !== "string"){
-const err11 = {instancePath:instancePath+"/borrow_apy/high",schemaPath:"#/definitions/Ohlc/properties/high/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-if(data0.low !== undefined){
-if(typeof data0.low !== "string"){
-const err12 = {instancePath:instancePath+"/borrow_apy/low",schemaPath:"#/definitions/Ohlc/properties/low/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data0.open !== undefined){
-if(typeof data0.open !== "string"){
-const err13 = {instancePath:instancePath+"/borrow_apy/open",schemaPath:"#/definitions/Ohlc/properties/open/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-}
-else {
-const err14 = {instancePath:instancePath+"/borrow_apy",schemaPath:"#/definitions/Ohlc/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-if(data.risk_universe_id !== undefined){
-let data5 = data.risk_universe_id;
-if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-const err15 = {instancePath:instancePath+"/risk_universe_id",schemaPath:"#/properties/risk_universe_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-if(data.supply_apy !== undefined){
-let data6 = data.supply_apy;
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.close === undefined){
-const err16 = {instancePath:instancePath+"/supply_apy",schemaPath:"#/definitions/Ohlc/required",keyword:"required",params:{missingProperty: "close"},message:"must have required property '"+"close"+"'"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-if(data6.high === undefined){
-const err17 = {instancePath:instancePath+"/supply_apy",schemaPath:"#/definitions/Ohlc/required",keyword:"required",params:{missingProperty: "high"},message:"must have required property '"+"high"+"'"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-if(data6.low === undefined){
-const err18 = {instancePath:instancePath+"/supply_apy",schemaPath:"#/definitions/Ohlc/required",keyword:"required",params:{missingProperty: "low"},message:"must have required property '"+"low"+"'"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-if(data6.open === undefined){
-const err19 = {instancePath:instancePath+"/supply_apy",schemaPath:"#/definitions/Ohlc/required",keyword:"required",params:{missingProperty: "open"},message:"must have required property '"+"open"+"'"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-if(data6.close !== undefined){
-if(typeof data6.close !== "string"){
-const err20 = {instancePath:instancePath+"/supply_apy/close",schemaPath:"#/definitions/Ohlc/properties/close/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-if(data6.high !== undefined){
-if(typeof data6.high !== "string"){
-const err21 = {instancePath:instancePath+"/supply_apy/high",schemaPath:"#/definitions/Ohlc/properties/high/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-if(data6.low !== undefined){
-if(typeof data6.low !== "string"){
-const err22 = {instancePath:instancePath+"/supply_apy/low",schemaPath:"#/definitions/Ohlc/properties/low/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-if(data6.open !== undefined){
-if(typeof data6.open !== "string"){
-const err23 = {instancePath:instancePath+"/supply_apy/open",schemaPath:"#/definitions/Ohlc/properties/open/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-}
-else {
-const err24 = {instancePath:instancePath+"/supply_apy",schemaPath:"#/definitions/Ohlc/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-}
-if(data.timestamp !== undefined){
-let data11 = data.timestamp;
-if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-const err25 = {instancePath:instancePath+"/timestamp",schemaPath:"#/properties/timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-}
-if(data.total_borrow !== undefined){
-if(typeof data.total_borrow !== "string"){
-const err26 = {instancePath:instancePath+"/total_borrow",schemaPath:"#/properties/total_borrow/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-}
-if(data.total_supply !== undefined){
-if(typeof data.total_supply !== "string"){
-const err27 = {instancePath:instancePath+"/total_supply",schemaPath:"#/properties/total_supply/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-}
-}
-else {
-const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-validate447.errors = vErrors;
-return errors === 0;
-}
-
-export const schema_Ohlc = validate448;
-
-function validate448(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate446(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -51375,21 +51619,21 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate448.errors = vErrors;
+validate446.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetLatestSignedFeedsParams = validate449;
-const schema686 = {"title":"GetLatestSignedFeedsParams","description":"GetLatestSignedFeedsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"currency":{"type":["string","null"]},"expiry":{"type":["number","null"]}}};
+export const schema_GetLatestSignedFeedsParams = validate447;
+const schema680 = {"title":"GetLatestSignedFeedsParams","description":"GetLatestSignedFeedsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"currency":{"type":["string","null"]},"expiry":{"type":["number","null"]}}};
 
-function validate449(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate447(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.currency !== undefined){
 let data0 = data.currency;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: schema686.properties.currency.type},message:"must be string,null"};
+const err0 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: schema680.properties.currency.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -51402,7 +51646,7 @@ errors++;
 if(data.expiry !== undefined){
 let data1 = data.expiry;
 if((!((typeof data1 == "number") && (isFinite(data1)))) && (data1 !== null)){
-const err1 = {instancePath:instancePath+"/expiry",schemaPath:"#/properties/expiry/type",keyword:"type",params:{type: schema686.properties.expiry.type},message:"must be number,null"};
+const err1 = {instancePath:instancePath+"/expiry",schemaPath:"#/properties/expiry/type",keyword:"type",params:{type: schema680.properties.expiry.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -51423,16 +51667,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate449.errors = vErrors;
+validate447.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetLatestSignedFeedsResponse = validate450;
-const schema687 = {"title":"GetLatestSignedFeedsResponse","description":"GetLatestSignedFeedsResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["funding_data","fwd_data","perp_data","rate_data","spot_data","vol_data"],"properties":{"funding_data":{"type":"object","additionalProperties":{"$ref":"#/definitions/FundingFeedDataResponse"}},"fwd_data":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"$ref":"#/definitions/ForwardFeedDataResponse"}}},"perp_data":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"$ref":"#/definitions/PerpFeedDataResponse"}}},"rate_data":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"$ref":"#/definitions/RateFeedDataResponse"}}},"spot_data":{"type":"object","additionalProperties":{"$ref":"#/definitions/SpotFeedDataResponse"}},"vol_data":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"$ref":"#/definitions/VolFeedDataResponse"}}}}};
-const schema688 = {"title":"FundingFeedDataResponse","description":"FundingFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","funding_rate","signatures","timestamp"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"funding_rate":{"type":"string"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"timestamp":{"type":"integer"}}};
-const schema689 = {"title":"OracleSignatureDataResponse","description":"OracleSignatureDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["signatures","signers"],"properties":{"signatures":{"type":"array","items":{"type":"string"}},"signers":{"type":"array","items":{"type":"string"}}}};
+export const schema_GetLatestSignedFeedsResponse = validate448;
+const schema681 = {"title":"GetLatestSignedFeedsResponse","description":"GetLatestSignedFeedsResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["funding_data","fwd_data","perp_data","rate_data","spot_data","vol_data"],"properties":{"funding_data":{"type":"object","additionalProperties":{"$ref":"#/definitions/FundingFeedDataResponse"}},"fwd_data":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"$ref":"#/definitions/ForwardFeedDataResponse"}}},"perp_data":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"$ref":"#/definitions/PerpFeedDataResponse"}}},"rate_data":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"$ref":"#/definitions/RateFeedDataResponse"}}},"spot_data":{"type":"object","additionalProperties":{"$ref":"#/definitions/SpotFeedDataResponse"}},"vol_data":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"$ref":"#/definitions/VolFeedDataResponse"}}}}};
+const schema682 = {"title":"FundingFeedDataResponse","description":"FundingFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","funding_rate","signatures","timestamp"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"funding_rate":{"type":"string"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"timestamp":{"type":"integer"}}};
+const schema683 = {"title":"OracleSignatureDataResponse","description":"OracleSignatureDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["signatures","signers"],"properties":{"signatures":{"type":"array","items":{"type":"string"}},"signers":{"type":"array","items":{"type":"string"}}}};
 
-function validate451(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate449(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -51660,13 +51904,13 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate451.errors = vErrors;
+validate449.errors = vErrors;
 return errors === 0;
 }
 
-const schema690 = {"title":"ForwardFeedDataResponse","description":"ForwardFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","expiry","fwd_diff","signatures","spot_aggregate_latest","spot_aggregate_start","timestamp"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"expiry":{"type":"number"},"fwd_diff":{"type":"string"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"spot_aggregate_latest":{"type":"string"},"spot_aggregate_start":{"type":"string"},"timestamp":{"type":"integer"}}};
+const schema684 = {"title":"ForwardFeedDataResponse","description":"ForwardFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","expiry","fwd_diff","signatures","spot_aggregate_latest","spot_aggregate_start","timestamp"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"expiry":{"type":"number"},"fwd_diff":{"type":"string"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"spot_aggregate_latest":{"type":"string"},"spot_aggregate_start":{"type":"string"},"timestamp":{"type":"integer"}}};
 
-function validate453(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate451(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -51961,13 +52205,13 @@ vErrors.push(err24);
 }
 errors++;
 }
-validate453.errors = vErrors;
+validate451.errors = vErrors;
 return errors === 0;
 }
 
-const schema692 = {"title":"PerpFeedDataResponse","description":"PerpFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","signatures","spot_diff_value","timestamp","type"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"spot_diff_value":{"type":"string"},"timestamp":{"type":"integer"},"type":{"type":"string"}}};
+const schema686 = {"title":"PerpFeedDataResponse","description":"PerpFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","signatures","spot_diff_value","timestamp","type"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"spot_diff_value":{"type":"string"},"timestamp":{"type":"integer"},"type":{"type":"string"}}};
 
-function validate455(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate453(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -52217,13 +52461,13 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate455.errors = vErrors;
+validate453.errors = vErrors;
 return errors === 0;
 }
 
-const schema694 = {"title":"RateFeedDataResponse","description":"RateFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","expiry","rate","signatures","timestamp"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"expiry":{"type":"number"},"rate":{"type":"string"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"timestamp":{"type":"integer"}}};
+const schema688 = {"title":"RateFeedDataResponse","description":"RateFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","expiry","rate","signatures","timestamp"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"expiry":{"type":"number"},"rate":{"type":"string"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"timestamp":{"type":"integer"}}};
 
-function validate457(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate455(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -52474,13 +52718,13 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate457.errors = vErrors;
+validate455.errors = vErrors;
 return errors === 0;
 }
 
-const schema696 = {"title":"SpotFeedDataResponse","description":"SpotFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","price","signatures","timestamp"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"feed_source_type":{"type":["string","null"]},"price":{"type":"string"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"timestamp":{"type":"integer"}}};
+const schema690 = {"title":"SpotFeedDataResponse","description":"SpotFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","price","signatures","timestamp"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"feed_source_type":{"type":["string","null"]},"price":{"type":"string"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"timestamp":{"type":"integer"}}};
 
-function validate459(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate457(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -52584,7 +52828,7 @@ errors++;
 if(data.feed_source_type !== undefined){
 let data3 = data.feed_source_type;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err9 = {instancePath:instancePath+"/feed_source_type",schemaPath:"#/properties/feed_source_type/type",keyword:"type",params:{type: schema696.properties.feed_source_type.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/feed_source_type",schemaPath:"#/properties/feed_source_type/type",keyword:"type",params:{type: schema690.properties.feed_source_type.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -52721,14 +52965,14 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate459.errors = vErrors;
+validate457.errors = vErrors;
 return errors === 0;
 }
 
-const schema698 = {"title":"VolFeedDataResponse","description":"VolFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","expiry","signatures","timestamp","vol_data"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"expiry":{"type":"number"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"timestamp":{"type":"integer"},"vol_data":{"$ref":"#/definitions/VolSVIParamDataResponse"}}};
-const schema700 = {"title":"VolSVIParamDataResponse","description":"VolSVIParamDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["SVI_a","SVI_b","SVI_fwd","SVI_m","SVI_refTau","SVI_rho","SVI_sigma"],"properties":{"SVI_a":{"type":"string"},"SVI_b":{"type":"string"},"SVI_fwd":{"type":"string"},"SVI_m":{"type":"string"},"SVI_refTau":{"type":"string"},"SVI_rho":{"type":"string"},"SVI_sigma":{"type":"string"}}};
+const schema692 = {"title":"VolFeedDataResponse","description":"VolFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","expiry","signatures","timestamp","vol_data"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"expiry":{"type":"number"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"timestamp":{"type":"integer"},"vol_data":{"$ref":"#/definitions/VolSVIParamDataResponse"}}};
+const schema694 = {"title":"VolSVIParamDataResponse","description":"VolSVIParamDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["SVI_a","SVI_b","SVI_fwd","SVI_m","SVI_refTau","SVI_rho","SVI_sigma"],"properties":{"SVI_a":{"type":"string"},"SVI_b":{"type":"string"},"SVI_fwd":{"type":"string"},"SVI_m":{"type":"string"},"SVI_refTau":{"type":"string"},"SVI_rho":{"type":"string"},"SVI_sigma":{"type":"string"}}};
 
-function validate461(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate459(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -53136,12 +53380,12 @@ vErrors.push(err34);
 }
 errors++;
 }
-validate461.errors = vErrors;
+validate459.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate450(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate448(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -53209,8 +53453,8 @@ if(data.funding_data !== undefined){
 let data0 = data.funding_data;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 for(const key0 in data0){
-if(!(validate451(data0[key0], {instancePath:instancePath+"/funding_data/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data0,parentDataProperty:key0,rootData}))){
-vErrors = vErrors === null ? validate451.errors : vErrors.concat(validate451.errors);
+if(!(validate449(data0[key0], {instancePath:instancePath+"/funding_data/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data0,parentDataProperty:key0,rootData}))){
+vErrors = vErrors === null ? validate449.errors : vErrors.concat(validate449.errors);
 errors = vErrors.length;
 }
 }
@@ -53233,8 +53477,8 @@ for(const key1 in data2){
 let data3 = data2[key1];
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 for(const key2 in data3){
-if(!(validate453(data3[key2], {instancePath:instancePath+"/fwd_data/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data3,parentDataProperty:key2,rootData}))){
-vErrors = vErrors === null ? validate453.errors : vErrors.concat(validate453.errors);
+if(!(validate451(data3[key2], {instancePath:instancePath+"/fwd_data/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data3,parentDataProperty:key2,rootData}))){
+vErrors = vErrors === null ? validate451.errors : vErrors.concat(validate451.errors);
 errors = vErrors.length;
 }
 }
@@ -53269,8 +53513,8 @@ for(const key3 in data5){
 let data6 = data5[key3];
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 for(const key4 in data6){
-if(!(validate455(data6[key4], {instancePath:instancePath+"/perp_data/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data6,parentDataProperty:key4,rootData}))){
-vErrors = vErrors === null ? validate455.errors : vErrors.concat(validate455.errors);
+if(!(validate453(data6[key4], {instancePath:instancePath+"/perp_data/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data6,parentDataProperty:key4,rootData}))){
+vErrors = vErrors === null ? validate453.errors : vErrors.concat(validate453.errors);
 errors = vErrors.length;
 }
 }
@@ -53305,8 +53549,8 @@ for(const key5 in data8){
 let data9 = data8[key5];
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 for(const key6 in data9){
-if(!(validate457(data9[key6], {instancePath:instancePath+"/rate_data/" + key5.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data9,parentDataProperty:key6,rootData}))){
-vErrors = vErrors === null ? validate457.errors : vErrors.concat(validate457.errors);
+if(!(validate455(data9[key6], {instancePath:instancePath+"/rate_data/" + key5.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data9,parentDataProperty:key6,rootData}))){
+vErrors = vErrors === null ? validate455.errors : vErrors.concat(validate455.errors);
 errors = vErrors.length;
 }
 }
@@ -53338,8 +53582,8 @@ if(data.spot_data !== undefined){
 let data11 = data.spot_data;
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 for(const key7 in data11){
-if(!(validate459(data11[key7], {instancePath:instancePath+"/spot_data/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data11,parentDataProperty:key7,rootData}))){
-vErrors = vErrors === null ? validate459.errors : vErrors.concat(validate459.errors);
+if(!(validate457(data11[key7], {instancePath:instancePath+"/spot_data/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data11,parentDataProperty:key7,rootData}))){
+vErrors = vErrors === null ? validate457.errors : vErrors.concat(validate457.errors);
 errors = vErrors.length;
 }
 }
@@ -53362,8 +53606,8 @@ for(const key8 in data13){
 let data14 = data13[key8];
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
 for(const key9 in data14){
-if(!(validate461(data14[key9], {instancePath:instancePath+"/vol_data/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data14,parentDataProperty:key9,rootData}))){
-vErrors = vErrors === null ? validate461.errors : vErrors.concat(validate461.errors);
+if(!(validate459(data14[key9], {instancePath:instancePath+"/vol_data/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data14,parentDataProperty:key9,rootData}))){
+vErrors = vErrors === null ? validate459.errors : vErrors.concat(validate459.errors);
 errors = vErrors.length;
 }
 }
@@ -53402,13 +53646,13 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate450.errors = vErrors;
+validate448.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_FundingFeedDataResponse = validate463;
+export const schema_FundingFeedDataResponse = validate461;
 
-function validate463(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate461(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -53636,13 +53880,13 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate463.errors = vErrors;
+validate461.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_OracleSignatureDataResponse = validate464;
+export const schema_OracleSignatureDataResponse = validate462;
 
-function validate464(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate462(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -53733,13 +53977,13 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate464.errors = vErrors;
+validate462.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_ForwardFeedDataResponse = validate465;
+export const schema_ForwardFeedDataResponse = validate463;
 
-function validate465(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate463(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -54034,13 +54278,13 @@ vErrors.push(err24);
 }
 errors++;
 }
-validate465.errors = vErrors;
+validate463.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_PerpFeedDataResponse = validate466;
+export const schema_PerpFeedDataResponse = validate464;
 
-function validate466(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate464(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -54290,13 +54534,13 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate466.errors = vErrors;
+validate464.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_RateFeedDataResponse = validate467;
+export const schema_RateFeedDataResponse = validate465;
 
-function validate467(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate465(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -54547,13 +54791,13 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate467.errors = vErrors;
+validate465.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_SpotFeedDataResponse = validate468;
+export const schema_SpotFeedDataResponse = validate466;
 
-function validate468(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate466(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -54657,7 +54901,7 @@ errors++;
 if(data.feed_source_type !== undefined){
 let data3 = data.feed_source_type;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err9 = {instancePath:instancePath+"/feed_source_type",schemaPath:"#/properties/feed_source_type/type",keyword:"type",params:{type: schema696.properties.feed_source_type.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/feed_source_type",schemaPath:"#/properties/feed_source_type/type",keyword:"type",params:{type: schema690.properties.feed_source_type.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -54794,13 +55038,13 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate468.errors = vErrors;
+validate466.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_VolFeedDataResponse = validate469;
+export const schema_VolFeedDataResponse = validate467;
 
-function validate469(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate467(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -55208,13 +55452,13 @@ vErrors.push(err34);
 }
 errors++;
 }
-validate469.errors = vErrors;
+validate467.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_VolSVIParamDataResponse = validate470;
+export const schema_VolSVIParamDataResponse = validate468;
 
-function validate470(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate468(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -55383,21 +55627,21 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate470.errors = vErrors;
+validate468.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetOnchainActionHistoryParams = validate471;
-const schema716 = {"title":"GetOnchainActionHistoryParams","description":"GetOnchainActionHistoryParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"action_type":{"type":["number","null"]},"end_timestamp":{"type":["integer","null"]},"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"],"minimum":1},"start_timestamp":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
+export const schema_GetOnchainActionHistoryParams = validate469;
+const schema710 = {"title":"GetOnchainActionHistoryParams","description":"GetOnchainActionHistoryParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"action_type":{"type":["number","null"]},"end_timestamp":{"type":["integer","null"]},"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"],"minimum":1},"start_timestamp":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
 
-function validate471(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate469(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.action_type !== undefined){
 let data0 = data.action_type;
 if((!((typeof data0 == "number") && (isFinite(data0)))) && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/action_type",schemaPath:"#/properties/action_type/type",keyword:"type",params:{type: schema716.properties.action_type.type},message:"must be number,null"};
+const err0 = {instancePath:instancePath+"/action_type",schemaPath:"#/properties/action_type/type",keyword:"type",params:{type: schema710.properties.action_type.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -55410,7 +55654,7 @@ errors++;
 if(data.end_timestamp !== undefined){
 let data1 = data.end_timestamp;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err1 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema716.properties.end_timestamp.type},message:"must be integer,null"};
+const err1 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema710.properties.end_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -55423,7 +55667,7 @@ errors++;
 if(data.page !== undefined){
 let data2 = data.page;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema716.properties.page.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema710.properties.page.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -55436,7 +55680,7 @@ errors++;
 if(data.page_size !== undefined){
 let data3 = data.page_size;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-const err3 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema716.properties.page_size.type},message:"must be integer,null"};
+const err3 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema710.properties.page_size.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -55461,7 +55705,7 @@ errors++;
 if(data.start_timestamp !== undefined){
 let data4 = data.start_timestamp;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err5 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema716.properties.start_timestamp.type},message:"must be integer,null"};
+const err5 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema710.properties.start_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -55474,7 +55718,7 @@ errors++;
 if(data.wallet !== undefined){
 let data5 = data.wallet;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err6 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema716.properties.wallet.type},message:"must be string,null"};
+const err6 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema710.properties.wallet.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -55495,15 +55739,15 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate471.errors = vErrors;
+validate469.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetOnchainActionHistoryResponse = validate472;
-const schema717 = {"title":"GetOnchainActionHistoryResponse","description":"GetOnchainActionHistoryResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["actions","pagination"],"properties":{"actions":{"type":"array","items":{"$ref":"#/definitions/OnchainActionHistoryEntry"}},"pagination":{"$ref":"#/definitions/Pagination"}}};
-const schema718 = {"title":"OnchainActionHistoryEntry","description":"OnchainActionHistoryEntry in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["acc","action_id","action_type","action_type_label","block_number","data","l1_sender","queue","status","updated_at"],"properties":{"acc":{"type":"string"},"action_id":{"type":"integer"},"action_type":{"type":"number"},"action_type_label":{"type":"string"},"block_number":{"type":"number"},"data":{"type":"string"},"error_code":{"type":["number","null"]},"error_message":{"type":["string","null"]},"fallback_at":{"type":["number","null"]},"first_failed_at":{"type":["number","null"]},"l1_sender":{"type":"string"},"last_failed_at":{"type":["number","null"]},"op_uuid":{"type":["string","null"]},"queue":{"type":"string"},"status":{"type":"string"},"tx_hash":{"type":["string","null"]},"updated_at":{"type":"number"}}};
+export const schema_GetOnchainActionHistoryResponse = validate470;
+const schema711 = {"title":"GetOnchainActionHistoryResponse","description":"GetOnchainActionHistoryResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["actions","pagination"],"properties":{"actions":{"type":"array","items":{"$ref":"#/definitions/OnchainActionHistoryEntry"}},"pagination":{"$ref":"#/definitions/Pagination"}}};
+const schema712 = {"title":"OnchainActionHistoryEntry","description":"OnchainActionHistoryEntry in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["acc","action_id","action_type","action_type_label","block_number","data","l1_sender","queue","status","updated_at"],"properties":{"acc":{"type":"string"},"action_id":{"type":"integer"},"action_type":{"type":"number"},"action_type_label":{"type":"string"},"block_number":{"type":"number"},"data":{"type":"string"},"error_code":{"type":["number","null"]},"error_message":{"type":["string","null"]},"fallback_at":{"type":["number","null"]},"first_failed_at":{"type":["number","null"]},"l1_sender":{"type":"string"},"last_failed_at":{"type":["number","null"]},"op_uuid":{"type":["string","null"]},"queue":{"type":"string"},"status":{"type":"string"},"tx_hash":{"type":["string","null"]},"updated_at":{"type":"number"}}};
 
-function validate472(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate470(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -55712,7 +55956,7 @@ errors++;
 if(data1.error_code !== undefined){
 let data8 = data1.error_code;
 if((!((typeof data8 == "number") && (isFinite(data8)))) && (data8 !== null)){
-const err18 = {instancePath:instancePath+"/actions/" + i0+"/error_code",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/error_code/type",keyword:"type",params:{type: schema718.properties.error_code.type},message:"must be number,null"};
+const err18 = {instancePath:instancePath+"/actions/" + i0+"/error_code",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/error_code/type",keyword:"type",params:{type: schema712.properties.error_code.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -55725,7 +55969,7 @@ errors++;
 if(data1.error_message !== undefined){
 let data9 = data1.error_message;
 if((typeof data9 !== "string") && (data9 !== null)){
-const err19 = {instancePath:instancePath+"/actions/" + i0+"/error_message",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/error_message/type",keyword:"type",params:{type: schema718.properties.error_message.type},message:"must be string,null"};
+const err19 = {instancePath:instancePath+"/actions/" + i0+"/error_message",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/error_message/type",keyword:"type",params:{type: schema712.properties.error_message.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -55738,7 +55982,7 @@ errors++;
 if(data1.fallback_at !== undefined){
 let data10 = data1.fallback_at;
 if((!((typeof data10 == "number") && (isFinite(data10)))) && (data10 !== null)){
-const err20 = {instancePath:instancePath+"/actions/" + i0+"/fallback_at",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/fallback_at/type",keyword:"type",params:{type: schema718.properties.fallback_at.type},message:"must be number,null"};
+const err20 = {instancePath:instancePath+"/actions/" + i0+"/fallback_at",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/fallback_at/type",keyword:"type",params:{type: schema712.properties.fallback_at.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -55751,7 +55995,7 @@ errors++;
 if(data1.first_failed_at !== undefined){
 let data11 = data1.first_failed_at;
 if((!((typeof data11 == "number") && (isFinite(data11)))) && (data11 !== null)){
-const err21 = {instancePath:instancePath+"/actions/" + i0+"/first_failed_at",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/first_failed_at/type",keyword:"type",params:{type: schema718.properties.first_failed_at.type},message:"must be number,null"};
+const err21 = {instancePath:instancePath+"/actions/" + i0+"/first_failed_at",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/first_failed_at/type",keyword:"type",params:{type: schema712.properties.first_failed_at.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -55776,7 +56020,7 @@ errors++;
 if(data1.last_failed_at !== undefined){
 let data13 = data1.last_failed_at;
 if((!((typeof data13 == "number") && (isFinite(data13)))) && (data13 !== null)){
-const err23 = {instancePath:instancePath+"/actions/" + i0+"/last_failed_at",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/last_failed_at/type",keyword:"type",params:{type: schema718.properties.last_failed_at.type},message:"must be number,null"};
+const err23 = {instancePath:instancePath+"/actions/" + i0+"/last_failed_at",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/last_failed_at/type",keyword:"type",params:{type: schema712.properties.last_failed_at.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -55789,7 +56033,7 @@ errors++;
 if(data1.op_uuid !== undefined){
 let data14 = data1.op_uuid;
 if((typeof data14 !== "string") && (data14 !== null)){
-const err24 = {instancePath:instancePath+"/actions/" + i0+"/op_uuid",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/op_uuid/type",keyword:"type",params:{type: schema718.properties.op_uuid.type},message:"must be string,null"};
+const err24 = {instancePath:instancePath+"/actions/" + i0+"/op_uuid",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/op_uuid/type",keyword:"type",params:{type: schema712.properties.op_uuid.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -55826,7 +56070,7 @@ errors++;
 if(data1.tx_hash !== undefined){
 let data17 = data1.tx_hash;
 if((typeof data17 !== "string") && (data17 !== null)){
-const err27 = {instancePath:instancePath+"/actions/" + i0+"/tx_hash",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/tx_hash/type",keyword:"type",params:{type: schema718.properties.tx_hash.type},message:"must be string,null"};
+const err27 = {instancePath:instancePath+"/actions/" + i0+"/tx_hash",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/tx_hash/type",keyword:"type",params:{type: schema712.properties.tx_hash.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -55969,13 +56213,13 @@ vErrors.push(err38);
 }
 errors++;
 }
-validate472.errors = vErrors;
+validate470.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_OnchainActionHistoryEntry = validate473;
+export const schema_OnchainActionHistoryEntry = validate471;
 
-function validate473(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate471(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -56157,7 +56401,7 @@ errors++;
 if(data.error_code !== undefined){
 let data6 = data.error_code;
 if((!((typeof data6 == "number") && (isFinite(data6)))) && (data6 !== null)){
-const err16 = {instancePath:instancePath+"/error_code",schemaPath:"#/properties/error_code/type",keyword:"type",params:{type: schema718.properties.error_code.type},message:"must be number,null"};
+const err16 = {instancePath:instancePath+"/error_code",schemaPath:"#/properties/error_code/type",keyword:"type",params:{type: schema712.properties.error_code.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -56170,7 +56414,7 @@ errors++;
 if(data.error_message !== undefined){
 let data7 = data.error_message;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err17 = {instancePath:instancePath+"/error_message",schemaPath:"#/properties/error_message/type",keyword:"type",params:{type: schema718.properties.error_message.type},message:"must be string,null"};
+const err17 = {instancePath:instancePath+"/error_message",schemaPath:"#/properties/error_message/type",keyword:"type",params:{type: schema712.properties.error_message.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -56183,7 +56427,7 @@ errors++;
 if(data.fallback_at !== undefined){
 let data8 = data.fallback_at;
 if((!((typeof data8 == "number") && (isFinite(data8)))) && (data8 !== null)){
-const err18 = {instancePath:instancePath+"/fallback_at",schemaPath:"#/properties/fallback_at/type",keyword:"type",params:{type: schema718.properties.fallback_at.type},message:"must be number,null"};
+const err18 = {instancePath:instancePath+"/fallback_at",schemaPath:"#/properties/fallback_at/type",keyword:"type",params:{type: schema712.properties.fallback_at.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -56196,7 +56440,7 @@ errors++;
 if(data.first_failed_at !== undefined){
 let data9 = data.first_failed_at;
 if((!((typeof data9 == "number") && (isFinite(data9)))) && (data9 !== null)){
-const err19 = {instancePath:instancePath+"/first_failed_at",schemaPath:"#/properties/first_failed_at/type",keyword:"type",params:{type: schema718.properties.first_failed_at.type},message:"must be number,null"};
+const err19 = {instancePath:instancePath+"/first_failed_at",schemaPath:"#/properties/first_failed_at/type",keyword:"type",params:{type: schema712.properties.first_failed_at.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -56221,7 +56465,7 @@ errors++;
 if(data.last_failed_at !== undefined){
 let data11 = data.last_failed_at;
 if((!((typeof data11 == "number") && (isFinite(data11)))) && (data11 !== null)){
-const err21 = {instancePath:instancePath+"/last_failed_at",schemaPath:"#/properties/last_failed_at/type",keyword:"type",params:{type: schema718.properties.last_failed_at.type},message:"must be number,null"};
+const err21 = {instancePath:instancePath+"/last_failed_at",schemaPath:"#/properties/last_failed_at/type",keyword:"type",params:{type: schema712.properties.last_failed_at.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -56234,7 +56478,7 @@ errors++;
 if(data.op_uuid !== undefined){
 let data12 = data.op_uuid;
 if((typeof data12 !== "string") && (data12 !== null)){
-const err22 = {instancePath:instancePath+"/op_uuid",schemaPath:"#/properties/op_uuid/type",keyword:"type",params:{type: schema718.properties.op_uuid.type},message:"must be string,null"};
+const err22 = {instancePath:instancePath+"/op_uuid",schemaPath:"#/properties/op_uuid/type",keyword:"type",params:{type: schema712.properties.op_uuid.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -56271,7 +56515,7 @@ errors++;
 if(data.tx_hash !== undefined){
 let data15 = data.tx_hash;
 if((typeof data15 !== "string") && (data15 !== null)){
-const err25 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema718.properties.tx_hash.type},message:"must be string,null"};
+const err25 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema712.properties.tx_hash.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -56305,14 +56549,14 @@ vErrors.push(err27);
 }
 errors++;
 }
-validate473.errors = vErrors;
+validate471.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetOptionSettlementPricesParams = validate474;
-const schema721 = {"title":"GetOptionSettlementPricesParams","description":"GetOptionSettlementPricesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency"],"properties":{"currency":{"type":"string"}}};
+export const schema_GetOptionSettlementPricesParams = validate472;
+const schema715 = {"title":"GetOptionSettlementPricesParams","description":"GetOptionSettlementPricesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency"],"properties":{"currency":{"type":"string"}}};
 
-function validate474(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate472(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -56349,15 +56593,15 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate474.errors = vErrors;
+validate472.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_OptionSettlementPricesResult = validate475;
-const schema722 = {"title":"OptionSettlementPricesResult","description":"OptionSettlementPricesResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["expiries"],"properties":{"expiries":{"type":"array","items":{"$ref":"#/definitions/ExpirySettlementPrice"}}}};
-const schema723 = {"title":"ExpirySettlementPrice","description":"ExpirySettlementPrice in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["expiry_date","utc_expiry_sec"],"properties":{"expiry_date":{"type":"string"},"price":{"type":["string","null"]},"utc_expiry_sec":{"type":"integer"}}};
+export const schema_OptionSettlementPricesResult = validate473;
+const schema716 = {"title":"OptionSettlementPricesResult","description":"OptionSettlementPricesResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["expiries"],"properties":{"expiries":{"type":"array","items":{"$ref":"#/definitions/ExpirySettlementPrice"}}}};
+const schema717 = {"title":"ExpirySettlementPrice","description":"ExpirySettlementPrice in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["expiry_date","utc_expiry_sec"],"properties":{"expiry_date":{"type":"string"},"price":{"type":["string","null"]},"utc_expiry_sec":{"type":"integer"}}};
 
-function validate475(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate473(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -56413,7 +56657,7 @@ errors++;
 if(data1.price !== undefined){
 let data3 = data1.price;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err4 = {instancePath:instancePath+"/expiries/" + i0+"/price",schemaPath:"#/definitions/ExpirySettlementPrice/properties/price/type",keyword:"type",params:{type: schema723.properties.price.type},message:"must be string,null"};
+const err4 = {instancePath:instancePath+"/expiries/" + i0+"/price",schemaPath:"#/definitions/ExpirySettlementPrice/properties/price/type",keyword:"type",params:{type: schema717.properties.price.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -56471,13 +56715,13 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate475.errors = vErrors;
+validate473.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_ExpirySettlementPrice = validate476;
+export const schema_ExpirySettlementPrice = validate474;
 
-function validate476(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate474(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -56516,7 +56760,7 @@ errors++;
 if(data.price !== undefined){
 let data1 = data.price;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err3 = {instancePath:instancePath+"/price",schemaPath:"#/properties/price/type",keyword:"type",params:{type: schema723.properties.price.type},message:"must be string,null"};
+const err3 = {instancePath:instancePath+"/price",schemaPath:"#/properties/price/type",keyword:"type",params:{type: schema717.properties.price.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -56550,14 +56794,14 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate476.errors = vErrors;
+validate474.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetPendingDepositsParams = validate477;
-const schema725 = {"title":"GetPendingDepositsParams","description":"GetPendingDepositsParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
+export const schema_GetPendingDepositsParams = validate475;
+const schema719 = {"title":"GetPendingDepositsParams","description":"GetPendingDepositsParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
 
-function validate477(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate475(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -56594,15 +56838,15 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate477.errors = vErrors;
+validate475.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetPendingDepositsResult = validate478;
-const schema726 = {"title":"GetPendingDepositsResult","description":"GetPendingDepositsResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pending_deposits","wallet"],"properties":{"pending_deposits":{"type":"array","items":{"$ref":"#/definitions/PendingDepositEntry"}},"wallet":{"type":"string"}}};
-const schema727 = {"title":"PendingDepositEntry","description":"PendingDepositEntry in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["action_id","action_type","amount","asset","block_number","deposit_type","log_index","manager_id","status","subaccount_id","timestamp","tx_hash","updated_at_ms"],"properties":{"action_id":{"type":"integer"},"action_type":{"type":"string"},"amount":{"type":"string"},"asset":{"type":"string"},"block_number":{"type":"number"},"credit_nonce":{"type":["string","null"]},"deposit_type":{"type":"string"},"log_index":{"type":"number"},"manager_id":{"type":"integer"},"status":{"type":"string"},"subaccount_id":{"type":"integer"},"timestamp":{"type":"integer"},"tx_hash":{"type":"string"},"updated_at_ms":{"type":"number"}}};
+export const schema_GetPendingDepositsResult = validate476;
+const schema720 = {"title":"GetPendingDepositsResult","description":"GetPendingDepositsResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pending_deposits","wallet"],"properties":{"pending_deposits":{"type":"array","items":{"$ref":"#/definitions/PendingDepositEntry"}},"wallet":{"type":"string"}}};
+const schema721 = {"title":"PendingDepositEntry","description":"PendingDepositEntry in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["action_id","action_type","amount","asset","block_number","deposit_type","log_index","manager_id","status","subaccount_id","timestamp","tx_hash","updated_at_ms"],"properties":{"action_id":{"type":"integer"},"action_type":{"type":"string"},"amount":{"type":"string"},"asset":{"type":"string"},"block_number":{"type":"number"},"credit_nonce":{"type":["string","null"]},"deposit_type":{"type":"string"},"log_index":{"type":"number"},"manager_id":{"type":"integer"},"status":{"type":"string"},"subaccount_id":{"type":"integer"},"timestamp":{"type":"integer"},"tx_hash":{"type":"string"},"updated_at_ms":{"type":"number"}}};
 
-function validate478(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate476(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -56828,7 +57072,7 @@ errors++;
 if(data1.credit_nonce !== undefined){
 let data7 = data1.credit_nonce;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err20 = {instancePath:instancePath+"/pending_deposits/" + i0+"/credit_nonce",schemaPath:"#/definitions/PendingDepositEntry/properties/credit_nonce/type",keyword:"type",params:{type: schema727.properties.credit_nonce.type},message:"must be string,null"};
+const err20 = {instancePath:instancePath+"/pending_deposits/" + i0+"/credit_nonce",schemaPath:"#/definitions/PendingDepositEntry/properties/credit_nonce/type",keyword:"type",params:{type: schema721.properties.credit_nonce.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -56986,13 +57230,13 @@ vErrors.push(err32);
 }
 errors++;
 }
-validate478.errors = vErrors;
+validate476.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_PendingDepositEntry = validate479;
+export const schema_PendingDepositEntry = validate477;
 
-function validate479(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate477(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -57191,7 +57435,7 @@ errors++;
 if(data.credit_nonce !== undefined){
 let data5 = data.credit_nonce;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err18 = {instancePath:instancePath+"/credit_nonce",schemaPath:"#/properties/credit_nonce/type",keyword:"type",params:{type: schema727.properties.credit_nonce.type},message:"must be string,null"};
+const err18 = {instancePath:instancePath+"/credit_nonce",schemaPath:"#/properties/credit_nonce/type",keyword:"type",params:{type: schema721.properties.credit_nonce.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -57313,14 +57557,14 @@ vErrors.push(err27);
 }
 errors++;
 }
-validate479.errors = vErrors;
+validate477.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetReferralPerformanceParams = validate480;
-const schema729 = {"title":"GetReferralPerformanceParams","description":"GetReferralPerformanceParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["end_ms","start_ms"],"properties":{"end_ms":{"type":"number"},"referral_code":{"type":["string","null"]},"start_ms":{"type":"number"},"wallet":{"type":["string","null"]}}};
+export const schema_GetReferralPerformanceParams = validate478;
+const schema723 = {"title":"GetReferralPerformanceParams","description":"GetReferralPerformanceParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["end_ms","start_ms"],"properties":{"end_ms":{"type":"number"},"referral_code":{"type":["string","null"]},"start_ms":{"type":"number"},"wallet":{"type":["string","null"]}}};
 
-function validate480(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate478(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -57360,7 +57604,7 @@ errors++;
 if(data.referral_code !== undefined){
 let data1 = data.referral_code;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err3 = {instancePath:instancePath+"/referral_code",schemaPath:"#/properties/referral_code/type",keyword:"type",params:{type: schema729.properties.referral_code.type},message:"must be string,null"};
+const err3 = {instancePath:instancePath+"/referral_code",schemaPath:"#/properties/referral_code/type",keyword:"type",params:{type: schema723.properties.referral_code.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -57386,7 +57630,7 @@ errors++;
 if(data.wallet !== undefined){
 let data3 = data.wallet;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err5 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema729.properties.wallet.type},message:"must be string,null"};
+const err5 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema723.properties.wallet.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -57407,15 +57651,15 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate480.errors = vErrors;
+validate478.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetReferralPerformanceResult = validate481;
-const schema730 = {"title":"GetReferralPerformanceResult","description":"GetReferralPerformanceResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["fee_share_percentage","referral_code","rewards","stdrv_balance","total_builder_fee_collected","total_fee_rewards","total_notional_volume","total_referred_fees"],"properties":{"fee_share_percentage":{"type":"string"},"referral_code":{"type":"string"},"rewards":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"$ref":"#/definitions/ReferralPerformanceByInstrumentType"}}}},"stdrv_balance":{"type":"string"},"total_builder_fee_collected":{"type":"string"},"total_fee_rewards":{"type":"string"},"total_notional_volume":{"type":"string"},"total_referred_fees":{"type":"string"}}};
-const schema731 = {"title":"ReferralPerformanceByInstrumentType","description":"ReferralPerformanceByInstrumentType in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["builder_fee","fee_reward","notional_volume","referred_fee","unique_traders_referred"],"properties":{"builder_fee":{"type":"string"},"fee_reward":{"type":"string"},"notional_volume":{"type":"string"},"referred_fee":{"type":"string"},"unique_traders_referred":{"type":"number"}}};
+export const schema_GetReferralPerformanceResult = validate479;
+const schema724 = {"title":"GetReferralPerformanceResult","description":"GetReferralPerformanceResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["fee_share_percentage","referral_code","rewards","stdrv_balance","total_builder_fee_collected","total_fee_rewards","total_notional_volume","total_referred_fees"],"properties":{"fee_share_percentage":{"type":"string"},"referral_code":{"type":"string"},"rewards":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"$ref":"#/definitions/ReferralPerformanceByInstrumentType"}}}},"stdrv_balance":{"type":"string"},"total_builder_fee_collected":{"type":"string"},"total_fee_rewards":{"type":"string"},"total_notional_volume":{"type":"string"},"total_referred_fees":{"type":"string"}}};
+const schema725 = {"title":"ReferralPerformanceByInstrumentType","description":"ReferralPerformanceByInstrumentType in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["builder_fee","fee_reward","notional_volume","referred_fee","unique_traders_referred"],"properties":{"builder_fee":{"type":"string"},"fee_reward":{"type":"string"},"notional_volume":{"type":"string"},"referred_fee":{"type":"string"},"unique_traders_referred":{"type":"number"}}};
 
-function validate481(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate479(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -57765,13 +58009,13 @@ vErrors.push(err29);
 }
 errors++;
 }
-validate481.errors = vErrors;
+validate479.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_ReferralPerformanceByInstrumentType = validate482;
+export const schema_ReferralPerformanceByInstrumentType = validate480;
 
-function validate482(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate480(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -57897,17 +58141,17 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate482.errors = vErrors;
+validate480.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_RiskUniverseResponse = validate483;
-const schema733 = {"title":"RiskUniverseResponse","description":"RiskUniverseResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["managers","risk_universe_id","security_module"],"properties":{"description":{"type":["string","null"]},"managers":{"type":"array","items":{"$ref":"#/definitions/RiskUniverseManager"}},"name":{"type":["string","null"]},"risk_universe_id":{"type":"integer"},"security_module":{"$ref":"#/definitions/SecurityModuleDetails"}}};
-const schema736 = {"title":"SecurityModuleDetails","description":"SecurityModuleDetails in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cash_asset","cash_currency","subaccount_id"],"properties":{"cash_asset":{"type":"string"},"cash_currency":{"type":"string"},"subaccount_id":{"type":"integer"}}};
-const schema734 = {"title":"RiskUniverseManager","description":"RiskUniverseManager in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["collaterals","instruments","manager_id","margin_type"],"properties":{"collaterals":{"type":"array","items":{"$ref":"#/definitions/ManagerCollateral"}},"instruments":{"type":"array","items":{"type":"string"}},"manager_id":{"type":"integer"},"margin_type":{"type":"string","enum":["SM","PM2"]}}};
-const schema735 = {"title":"ManagerCollateral","description":"ManagerCollateral in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["address","erc20","im_discount","min_deposit_usd","mm_discount","name"],"properties":{"address":{"type":"string"},"erc20":{"$ref":"#/definitions/Erc20Details"},"im_discount":{"type":"string"},"min_deposit_usd":{"type":"string"},"mm_discount":{"type":"string"},"name":{"type":"string"}}};
+export const schema_RiskUniverseResponse = validate481;
+const schema727 = {"title":"RiskUniverseResponse","description":"RiskUniverseResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["managers","risk_universe_id","security_module"],"properties":{"description":{"type":["string","null"]},"managers":{"type":"array","items":{"$ref":"#/definitions/RiskUniverseManager"}},"name":{"type":["string","null"]},"risk_universe_id":{"type":"integer"},"security_module":{"$ref":"#/definitions/SecurityModuleDetails"}}};
+const schema731 = {"title":"SecurityModuleDetails","description":"SecurityModuleDetails in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cash_asset","cash_currency","subaccount_id"],"properties":{"cash_asset":{"type":"string"},"cash_currency":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+const schema728 = {"title":"RiskUniverseManager","description":"RiskUniverseManager in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["collaterals","instruments","manager_id","margin_type"],"properties":{"collaterals":{"type":"array","items":{"$ref":"#/definitions/ManagerCollateral"}},"instruments":{"type":"array","items":{"type":"string"}},"manager_id":{"type":"integer"},"margin_type":{"type":"string","enum":["SM","PM2"]}}};
+const schema729 = {"title":"ManagerCollateral","description":"ManagerCollateral in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["address","erc20","im_discount","min_deposit_usd","mm_discount","name"],"properties":{"address":{"type":"string"},"erc20":{"$ref":"#/definitions/AssetErc20Details"},"im_discount":{"type":"string"},"min_deposit_usd":{"type":"string"},"mm_discount":{"type":"string"},"name":{"type":"string"}}};
 
-function validate485(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate483(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -57984,14 +58228,10 @@ errors++;
 }
 }
 if(data.erc20 !== undefined){
-if(!(validate160(data.erc20, {instancePath:instancePath+"/erc20",parentData:data,parentDataProperty:"erc20",rootData}))){
-vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
-errors = vErrors.length;
-}
-}
-if(data.im_discount !== undefined){
-if(typeof data.im_discount !== "string"){
-const err7 = {instancePath:instancePath+"/im_discount",schemaPath:"#/properties/im_discount/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data1 = data.erc20;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.decimals === undefined){
+const err7 = {instancePath:instancePath+"/erc20",schemaPath:"#/definitions/AssetErc20Details/required",keyword:"required",params:{missingProperty: "decimals"},message:"must have required property '"+"decimals"+"'"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -58000,10 +58240,10 @@ vErrors.push(err7);
 }
 errors++;
 }
-}
-if(data.min_deposit_usd !== undefined){
-if(typeof data.min_deposit_usd !== "string"){
-const err8 = {instancePath:instancePath+"/min_deposit_usd",schemaPath:"#/properties/min_deposit_usd/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data1.decimals !== undefined){
+let data2 = data1.decimals;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err8 = {instancePath:instancePath+"/erc20/decimals",schemaPath:"#/definitions/AssetErc20Details/properties/decimals/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -58012,10 +58252,9 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-if(data.mm_discount !== undefined){
-if(typeof data.mm_discount !== "string"){
-const err9 = {instancePath:instancePath+"/mm_discount",schemaPath:"#/properties/mm_discount/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 0 || isNaN(data2)){
+const err9 = {instancePath:instancePath+"/erc20/decimals",schemaPath:"#/definitions/AssetErc20Details/properties/decimals/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -58025,9 +58264,11 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data.name !== undefined){
-if(typeof data.name !== "string"){
-const err10 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data1.underlying_erc20 !== undefined){
+let data3 = data1.underlying_erc20;
+if((typeof data3 !== "string") && (data3 !== null)){
+const err10 = {instancePath:instancePath+"/erc20/underlying_erc20",schemaPath:"#/definitions/AssetErc20Details/properties/underlying_erc20/type",keyword:"type",params:{type: schema333.properties.underlying_erc20.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -58039,7 +58280,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err11 = {instancePath:instancePath+"/erc20",schemaPath:"#/definitions/AssetErc20Details/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -58048,12 +58289,72 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate485.errors = vErrors;
+}
+if(data.im_discount !== undefined){
+if(typeof data.im_discount !== "string"){
+const err12 = {instancePath:instancePath+"/im_discount",schemaPath:"#/properties/im_discount/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.min_deposit_usd !== undefined){
+if(typeof data.min_deposit_usd !== "string"){
+const err13 = {instancePath:instancePath+"/min_deposit_usd",schemaPath:"#/properties/min_deposit_usd/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.mm_discount !== undefined){
+if(typeof data.mm_discount !== "string"){
+const err14 = {instancePath:instancePath+"/mm_discount",schemaPath:"#/properties/mm_discount/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+if(typeof data.name !== "string"){
+const err15 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+validate483.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate484(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate482(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -58102,8 +58403,8 @@ let data0 = data.collaterals;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate485(data0[i0], {instancePath:instancePath+"/collaterals/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate485.errors : vErrors.concat(validate485.errors);
+if(!(validate483(data0[i0], {instancePath:instancePath+"/collaterals/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate483.errors : vErrors.concat(validate483.errors);
 errors = vErrors.length;
 }
 }
@@ -58173,7 +58474,7 @@ vErrors.push(err8);
 errors++;
 }
 if(!((data5 === "SM") || (data5 === "PM2"))){
-const err9 = {instancePath:instancePath+"/margin_type",schemaPath:"#/properties/margin_type/enum",keyword:"enum",params:{allowedValues: schema734.properties.margin_type.enum},message:"must be equal to one of the allowed values"};
+const err9 = {instancePath:instancePath+"/margin_type",schemaPath:"#/properties/margin_type/enum",keyword:"enum",params:{allowedValues: schema728.properties.margin_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -58194,12 +58495,12 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate484.errors = vErrors;
+validate482.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate483(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate481(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -58236,7 +58537,7 @@ errors++;
 if(data.description !== undefined){
 let data0 = data.description;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err3 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema733.properties.description.type},message:"must be string,null"};
+const err3 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema727.properties.description.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -58251,8 +58552,8 @@ let data1 = data.managers;
 if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate484(data1[i0], {instancePath:instancePath+"/managers/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate484.errors : vErrors.concat(validate484.errors);
+if(!(validate482(data1[i0], {instancePath:instancePath+"/managers/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate482.errors : vErrors.concat(validate482.errors);
 errors = vErrors.length;
 }
 }
@@ -58271,7 +58572,7 @@ errors++;
 if(data.name !== undefined){
 let data3 = data.name;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema733.properties.name.type},message:"must be string,null"};
+const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema727.properties.name.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -58387,13 +58688,13 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate483.errors = vErrors;
+validate481.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_RiskUniverseManager = validate489;
+export const schema_RiskUniverseManager = validate486;
 
-function validate489(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate486(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -58442,8 +58743,8 @@ let data0 = data.collaterals;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate485(data0[i0], {instancePath:instancePath+"/collaterals/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate485.errors : vErrors.concat(validate485.errors);
+if(!(validate483(data0[i0], {instancePath:instancePath+"/collaterals/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate483.errors : vErrors.concat(validate483.errors);
 errors = vErrors.length;
 }
 }
@@ -58513,7 +58814,7 @@ vErrors.push(err8);
 errors++;
 }
 if(!((data5 === "SM") || (data5 === "PM2"))){
-const err9 = {instancePath:instancePath+"/margin_type",schemaPath:"#/properties/margin_type/enum",keyword:"enum",params:{allowedValues: schema734.properties.margin_type.enum},message:"must be equal to one of the allowed values"};
+const err9 = {instancePath:instancePath+"/margin_type",schemaPath:"#/properties/margin_type/enum",keyword:"enum",params:{allowedValues: schema728.properties.margin_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -58534,13 +58835,13 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate489.errors = vErrors;
+validate486.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_ManagerCollateral = validate491;
+export const schema_ManagerCollateral = validate488;
 
-function validate491(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate488(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -58617,14 +58918,10 @@ errors++;
 }
 }
 if(data.erc20 !== undefined){
-if(!(validate160(data.erc20, {instancePath:instancePath+"/erc20",parentData:data,parentDataProperty:"erc20",rootData}))){
-vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
-errors = vErrors.length;
-}
-}
-if(data.im_discount !== undefined){
-if(typeof data.im_discount !== "string"){
-const err7 = {instancePath:instancePath+"/im_discount",schemaPath:"#/properties/im_discount/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data1 = data.erc20;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.decimals === undefined){
+const err7 = {instancePath:instancePath+"/erc20",schemaPath:"#/definitions/AssetErc20Details/required",keyword:"required",params:{missingProperty: "decimals"},message:"must have required property '"+"decimals"+"'"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -58633,10 +58930,10 @@ vErrors.push(err7);
 }
 errors++;
 }
-}
-if(data.min_deposit_usd !== undefined){
-if(typeof data.min_deposit_usd !== "string"){
-const err8 = {instancePath:instancePath+"/min_deposit_usd",schemaPath:"#/properties/min_deposit_usd/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data1.decimals !== undefined){
+let data2 = data1.decimals;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err8 = {instancePath:instancePath+"/erc20/decimals",schemaPath:"#/definitions/AssetErc20Details/properties/decimals/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -58645,10 +58942,9 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-if(data.mm_discount !== undefined){
-if(typeof data.mm_discount !== "string"){
-const err9 = {instancePath:instancePath+"/mm_discount",schemaPath:"#/properties/mm_discount/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 0 || isNaN(data2)){
+const err9 = {instancePath:instancePath+"/erc20/decimals",schemaPath:"#/definitions/AssetErc20Details/properties/decimals/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -58658,9 +58954,11 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data.name !== undefined){
-if(typeof data.name !== "string"){
-const err10 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data1.underlying_erc20 !== undefined){
+let data3 = data1.underlying_erc20;
+if((typeof data3 !== "string") && (data3 !== null)){
+const err10 = {instancePath:instancePath+"/erc20/underlying_erc20",schemaPath:"#/definitions/AssetErc20Details/properties/underlying_erc20/type",keyword:"type",params:{type: schema333.properties.underlying_erc20.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -58672,7 +58970,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err11 = {instancePath:instancePath+"/erc20",schemaPath:"#/definitions/AssetErc20Details/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -58681,13 +58979,73 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate491.errors = vErrors;
+}
+if(data.im_discount !== undefined){
+if(typeof data.im_discount !== "string"){
+const err12 = {instancePath:instancePath+"/im_discount",schemaPath:"#/properties/im_discount/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.min_deposit_usd !== undefined){
+if(typeof data.min_deposit_usd !== "string"){
+const err13 = {instancePath:instancePath+"/min_deposit_usd",schemaPath:"#/properties/min_deposit_usd/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.mm_discount !== undefined){
+if(typeof data.mm_discount !== "string"){
+const err14 = {instancePath:instancePath+"/mm_discount",schemaPath:"#/properties/mm_discount/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+if(typeof data.name !== "string"){
+const err15 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+validate488.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_SecurityModuleDetails = validate493;
+export const schema_SecurityModuleDetails = validate489;
 
-function validate493(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate489(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -58769,14 +59127,14 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate493.errors = vErrors;
+validate489.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetTickersParams = validate494;
-const schema740 = {"title":"GetTickersParams","description":"GetTickersEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["instrument_type"],"properties":{"currency":{"type":["string","null"]},"expiry_date":{"type":["number","null"]},"instrument_type":{"type":"string","enum":["option","perp","erc20"]}}};
+export const schema_GetTickersParams = validate490;
+const schema736 = {"title":"GetTickersParams","description":"GetTickersEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["instrument_type"],"properties":{"currency":{"type":["string","null"]},"expiry_date":{"type":["number","null"]},"instrument_type":{"type":"string","enum":["option","perp","erc20"]}}};
 
-function validate494(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate490(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -58793,7 +59151,7 @@ errors++;
 if(data.currency !== undefined){
 let data0 = data.currency;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err1 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: schema740.properties.currency.type},message:"must be string,null"};
+const err1 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: schema736.properties.currency.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -58806,7 +59164,7 @@ errors++;
 if(data.expiry_date !== undefined){
 let data1 = data.expiry_date;
 if((!((typeof data1 == "number") && (isFinite(data1)))) && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/expiry_date",schemaPath:"#/properties/expiry_date/type",keyword:"type",params:{type: schema740.properties.expiry_date.type},message:"must be number,null"};
+const err2 = {instancePath:instancePath+"/expiry_date",schemaPath:"#/properties/expiry_date/type",keyword:"type",params:{type: schema736.properties.expiry_date.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -58829,7 +59187,7 @@ vErrors.push(err3);
 errors++;
 }
 if(!(((data2 === "option") || (data2 === "perp")) || (data2 === "erc20"))){
-const err4 = {instancePath:instancePath+"/instrument_type",schemaPath:"#/properties/instrument_type/enum",keyword:"enum",params:{allowedValues: schema740.properties.instrument_type.enum},message:"must be equal to one of the allowed values"};
+const err4 = {instancePath:instancePath+"/instrument_type",schemaPath:"#/properties/instrument_type/enum",keyword:"enum",params:{allowedValues: schema736.properties.instrument_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -58850,14 +59208,14 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate494.errors = vErrors;
+validate490.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetTickersResponse = validate495;
-const schema741 = {"title":"GetTickersResponse","description":"GetTickersResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["tickers"],"properties":{"tickers":{"type":"object","additionalProperties":{"$ref":"#/definitions/Ticker"}}}};
+export const schema_GetTickersResponse = validate491;
+const schema737 = {"title":"GetTickersResponse","description":"GetTickersResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["tickers"],"properties":{"tickers":{"type":"object","additionalProperties":{"$ref":"#/definitions/Ticker"}}}};
 
-function validate495(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate491(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -58875,8 +59233,8 @@ if(data.tickers !== undefined){
 let data0 = data.tickers;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 for(const key0 in data0){
-if(!(validate174(data0[key0], {instancePath:instancePath+"/tickers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data0,parentDataProperty:key0,rootData}))){
-vErrors = vErrors === null ? validate174.errors : vErrors.concat(validate174.errors);
+if(!(validate172(data0[key0], {instancePath:instancePath+"/tickers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data0,parentDataProperty:key0,rootData}))){
+vErrors = vErrors === null ? validate172.errors : vErrors.concat(validate172.errors);
 errors = vErrors.length;
 }
 }
@@ -58903,14 +59261,14 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate495.errors = vErrors;
+validate491.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetTradingviewChartDataParams = validate497;
-const schema742 = {"title":"GetTradingviewChartDataParams","description":"GetTradingviewChartDataEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["end_timestamp","instrument_name","period","start_timestamp"],"properties":{"end_timestamp":{"type":"integer"},"instrument_name":{"type":"string"},"period":{"type":"number","exclusiveMinimum":0,"description":"A bucket length in seconds: above 0."},"start_timestamp":{"type":"integer"}}};
+export const schema_GetTradingviewChartDataParams = validate493;
+const schema738 = {"title":"GetTradingviewChartDataParams","description":"GetTradingviewChartDataEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["end_timestamp","instrument_name","period","start_timestamp"],"properties":{"end_timestamp":{"type":"integer"},"instrument_name":{"type":"string"},"period":{"type":"number","exclusiveMinimum":0,"description":"A bucket length in seconds: above 0."},"start_timestamp":{"type":"integer"}}};
 
-function validate497(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate493(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -59028,14 +59386,14 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate497.errors = vErrors;
+validate493.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_TradingviewCandle = validate498;
-const schema743 = {"title":"TradingviewCandle","description":"TradingviewCandle in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["close_price","high_price","low_price","open_price","timestamp","timestamp_bucket","volume_contracts","volume_usd"],"properties":{"close_price":{"type":"string"},"high_price":{"type":"string"},"low_price":{"type":"string"},"open_price":{"type":"string"},"timestamp":{"type":"integer"},"timestamp_bucket":{"type":"integer"},"volume_contracts":{"type":"string"},"volume_usd":{"type":"string"}}};
+export const schema_TradingviewCandle = validate494;
+const schema739 = {"title":"TradingviewCandle","description":"TradingviewCandle in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["close_price","high_price","low_price","open_price","timestamp","timestamp_bucket","volume_contracts","volume_usd"],"properties":{"close_price":{"type":"string"},"high_price":{"type":"string"},"low_price":{"type":"string"},"open_price":{"type":"string"},"timestamp":{"type":"integer"},"timestamp_bucket":{"type":"integer"},"volume_contracts":{"type":"string"},"volume_usd":{"type":"string"}}};
 
-function validate498(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate494(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -59228,14 +59586,14 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate498.errors = vErrors;
+validate494.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetTransactionParams = validate499;
-const schema744 = {"title":"GetTransactionParams","description":"GetTransactionParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid"],"properties":{"op_uuid":{"type":"string"}}};
+export const schema_GetTransactionParams = validate495;
+const schema740 = {"title":"GetTransactionParams","description":"GetTransactionParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid"],"properties":{"op_uuid":{"type":"string"}}};
 
-function validate499(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate495(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -59272,14 +59630,14 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate499.errors = vErrors;
+validate495.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetTransactionResult = validate500;
-const schema745 = {"title":"GetTransactionResult","description":"GetTransactionResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["data"],"properties":{"data":{"type":"string"},"error_log":{"type":["string","null"]},"status":{"type":["string","null"],"enum":["Batching","Executing","Proving","Settling","Settled","BatchingError","ExecutingError","ProvingError","SettlingError","SettledError",null]},"transaction_hash":{"type":["string","null"]}}};
+export const schema_GetTransactionResult = validate496;
+const schema741 = {"title":"GetTransactionResult","description":"GetTransactionResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["data"],"properties":{"data":{"type":"string"},"error_log":{"type":["string","null"]},"status":{"type":["string","null"],"enum":["Batching","Executing","Proving","Settling","Settled","BatchingError","ExecutingError","ProvingError","SettlingError","SettledError",null]},"transaction_hash":{"type":["string","null"]}}};
 
-function validate500(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate496(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -59308,7 +59666,7 @@ errors++;
 if(data.error_log !== undefined){
 let data1 = data.error_log;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/error_log",schemaPath:"#/properties/error_log/type",keyword:"type",params:{type: schema745.properties.error_log.type},message:"must be string,null"};
+const err2 = {instancePath:instancePath+"/error_log",schemaPath:"#/properties/error_log/type",keyword:"type",params:{type: schema741.properties.error_log.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -59321,7 +59679,7 @@ errors++;
 if(data.status !== undefined){
 let data2 = data.status;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err3 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema745.properties.status.type},message:"must be string,null"};
+const err3 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema741.properties.status.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -59331,7 +59689,7 @@ vErrors.push(err3);
 errors++;
 }
 if(!(((((((((((data2 === "Batching") || (data2 === "Executing")) || (data2 === "Proving")) || (data2 === "Settling")) || (data2 === "Settled")) || (data2 === "BatchingError")) || (data2 === "ExecutingError")) || (data2 === "ProvingError")) || (data2 === "SettlingError")) || (data2 === "SettledError")) || (data2 === null))){
-const err4 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema745.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err4 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema741.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -59344,7 +59702,7 @@ errors++;
 if(data.transaction_hash !== undefined){
 let data3 = data.transaction_hash;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err5 = {instancePath:instancePath+"/transaction_hash",schemaPath:"#/properties/transaction_hash/type",keyword:"type",params:{type: schema745.properties.transaction_hash.type},message:"must be string,null"};
+const err5 = {instancePath:instancePath+"/transaction_hash",schemaPath:"#/properties/transaction_hash/type",keyword:"type",params:{type: schema741.properties.transaction_hash.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -59365,14 +59723,14 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate500.errors = vErrors;
+validate496.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetVaultParams = validate501;
-const schema746 = {"title":"GetVaultParams","description":"GetVaultEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
+export const schema_GetVaultParams = validate497;
+const schema742 = {"title":"GetVaultParams","description":"GetVaultEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
 
-function validate501(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate497(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -59410,14 +59768,14 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate501.errors = vErrors;
+validate497.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetVaultActionHistoryParams = validate502;
-const schema747 = {"title":"GetVaultActionHistoryParams","description":"GetVaultActionHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"event_type":{"type":["string","null"]},"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"],"minimum":1},"subaccount_id":{"type":"integer"}}};
+export const schema_GetVaultActionHistoryParams = validate498;
+const schema743 = {"title":"GetVaultActionHistoryParams","description":"GetVaultActionHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"event_type":{"type":["string","null"]},"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"],"minimum":1},"subaccount_id":{"type":"integer"}}};
 
-function validate502(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate498(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -59434,7 +59792,7 @@ errors++;
 if(data.event_type !== undefined){
 let data0 = data.event_type;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err1 = {instancePath:instancePath+"/event_type",schemaPath:"#/properties/event_type/type",keyword:"type",params:{type: schema747.properties.event_type.type},message:"must be string,null"};
+const err1 = {instancePath:instancePath+"/event_type",schemaPath:"#/properties/event_type/type",keyword:"type",params:{type: schema743.properties.event_type.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -59447,7 +59805,7 @@ errors++;
 if(data.page !== undefined){
 let data1 = data.page;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema747.properties.page.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema743.properties.page.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -59460,7 +59818,7 @@ errors++;
 if(data.page_size !== undefined){
 let data2 = data.page_size;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-const err3 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema747.properties.page_size.type},message:"must be integer,null"};
+const err3 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema743.properties.page_size.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -59506,14 +59864,14 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate502.errors = vErrors;
+validate498.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_PublicVaultAction = validate503;
-const schema748 = {"title":"PublicVaultAction","description":"PublicVaultActionEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["curator_shares_minted","event_ts","event_type","holder","management_shares_minted","nav","new_high_water_mark","old_high_water_mark","operation_uuid","performance_shares_minted","protocol_shares_minted","share_price","shares_delta","status","subaccount_id","total_shares"],"properties":{"curator_shares_minted":{"type":"string"},"event_ts":{"type":"integer"},"event_type":{"type":"string"},"holder":{"type":"string"},"management_shares_minted":{"type":"string"},"nav":{"type":"string"},"new_high_water_mark":{"type":"string"},"old_high_water_mark":{"type":"string"},"operation_uuid":{"type":"string"},"performance_shares_minted":{"type":"string"},"protocol_shares_minted":{"type":"string"},"share_price":{"type":"string"},"shares_delta":{"type":"string"},"status":{"type":"string"},"subaccount_id":{"type":"integer"},"total_shares":{"type":"string"}}};
+export const schema_PublicVaultAction = validate499;
+const schema744 = {"title":"PublicVaultAction","description":"PublicVaultActionEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["curator_shares_minted","event_ts","event_type","holder","management_shares_minted","nav","new_high_water_mark","old_high_water_mark","operation_uuid","performance_shares_minted","protocol_shares_minted","share_price","shares_delta","status","subaccount_id","total_shares"],"properties":{"curator_shares_minted":{"type":"string"},"event_ts":{"type":"integer"},"event_type":{"type":"string"},"holder":{"type":"string"},"management_shares_minted":{"type":"string"},"nav":{"type":"string"},"new_high_water_mark":{"type":"string"},"old_high_water_mark":{"type":"string"},"operation_uuid":{"type":"string"},"performance_shares_minted":{"type":"string"},"protocol_shares_minted":{"type":"string"},"share_price":{"type":"string"},"shares_delta":{"type":"string"},"status":{"type":"string"},"subaccount_id":{"type":"integer"},"total_shares":{"type":"string"}}};
 
-function validate503(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate499(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -59882,14 +60240,14 @@ vErrors.push(err32);
 }
 errors++;
 }
-validate503.errors = vErrors;
+validate499.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_PaginatedVaultActionHistory = validate504;
-const schema749 = {"title":"PaginatedVaultActionHistory","description":"PaginatedVaultActionHistory in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["events","pagination","subaccount_id"],"properties":{"events":{"type":"array","items":{"$ref":"#/definitions/PublicVaultAction"}},"pagination":{"$ref":"#/definitions/Pagination"},"subaccount_id":{"type":"integer"}}};
+export const schema_PaginatedVaultActionHistory = validate500;
+const schema745 = {"title":"PaginatedVaultActionHistory","description":"PaginatedVaultActionHistory in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["events","pagination","subaccount_id"],"properties":{"events":{"type":"array","items":{"$ref":"#/definitions/PublicVaultAction"}},"pagination":{"$ref":"#/definitions/Pagination"},"subaccount_id":{"type":"integer"}}};
 
-function validate504(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate500(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -60417,14 +60775,14 @@ vErrors.push(err45);
 }
 errors++;
 }
-validate504.errors = vErrors;
+validate500.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetVaultPerformanceHistoryParams = validate505;
-const schema752 = {"title":"GetVaultPerformanceHistoryParams","description":"GetVaultPerformanceHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["resolution","subaccount_id"],"properties":{"from":{"type":["integer","null"]},"limit":{"type":["number","null"]},"resolution":{"type":"string","enum":["1h","8h","24h","1wk"]},"subaccount_id":{"type":"integer"},"to":{"type":["integer","null"]}}};
+export const schema_GetVaultPerformanceHistoryParams = validate501;
+const schema748 = {"title":"GetVaultPerformanceHistoryParams","description":"GetVaultPerformanceHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["resolution","subaccount_id"],"properties":{"from":{"type":["integer","null"]},"limit":{"type":["number","null"]},"resolution":{"type":"string","enum":["1h","8h","24h","1wk"]},"subaccount_id":{"type":"integer"},"to":{"type":["integer","null"]}}};
 
-function validate505(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate501(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -60451,7 +60809,7 @@ errors++;
 if(data.from !== undefined){
 let data0 = data.from;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-const err2 = {instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: schema752.properties.from.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: schema748.properties.from.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -60464,7 +60822,7 @@ errors++;
 if(data.limit !== undefined){
 let data1 = data.limit;
 if((!((typeof data1 == "number") && (isFinite(data1)))) && (data1 !== null)){
-const err3 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: schema752.properties.limit.type},message:"must be number,null"};
+const err3 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: schema748.properties.limit.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -60487,7 +60845,7 @@ vErrors.push(err4);
 errors++;
 }
 if(!((((data2 === "1h") || (data2 === "8h")) || (data2 === "24h")) || (data2 === "1wk"))){
-const err5 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/enum",keyword:"enum",params:{allowedValues: schema752.properties.resolution.enum},message:"must be equal to one of the allowed values"};
+const err5 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/enum",keyword:"enum",params:{allowedValues: schema748.properties.resolution.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -60513,7 +60871,7 @@ errors++;
 if(data.to !== undefined){
 let data4 = data.to;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err7 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: schema752.properties.to.type},message:"must be integer,null"};
+const err7 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: schema748.properties.to.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -60534,15 +60892,15 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate505.errors = vErrors;
+validate501.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_VaultPerformanceHistoryResult = validate506;
-const schema753 = {"title":"VaultPerformanceHistoryResult","description":"VaultPerformanceHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["points","resolution","subaccount_id"],"properties":{"points":{"type":"array","items":{"$ref":"#/definitions/VaultPerformancePointResponse"}},"resolution":{"type":"string","enum":["1h","8h","24h","1wk"]},"subaccount_id":{"type":"integer"}}};
-const schema754 = {"title":"VaultPerformancePointResponse","description":"VaultPerformancePointResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["benchmark_price","curator_shares","global_hwm","nav","nav_benchmark","share_price","total_shares","ts"],"properties":{"benchmark_price":{"type":["string","null"]},"curator_shares":{"type":"string"},"global_hwm":{"type":"string"},"nav":{"type":["string","null"]},"nav_benchmark":{"type":["string","null"]},"share_price":{"type":"string"},"total_shares":{"type":"string"},"ts":{"type":"number"}}};
+export const schema_VaultPerformanceHistoryResult = validate502;
+const schema749 = {"title":"VaultPerformanceHistoryResult","description":"VaultPerformanceHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["points","resolution","subaccount_id"],"properties":{"points":{"type":"array","items":{"$ref":"#/definitions/VaultPerformancePointResponse"}},"resolution":{"type":"string","enum":["1h","8h","24h","1wk"]},"subaccount_id":{"type":"integer"}}};
+const schema750 = {"title":"VaultPerformancePointResponse","description":"VaultPerformancePointResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["benchmark_price","curator_shares","global_hwm","nav","nav_benchmark","share_price","total_shares","ts"],"properties":{"benchmark_price":{"type":["string","null"]},"curator_shares":{"type":"string"},"global_hwm":{"type":"string"},"nav":{"type":["string","null"]},"nav_benchmark":{"type":["string","null"]},"share_price":{"type":"string"},"total_shares":{"type":"string"},"ts":{"type":"number"}}};
 
-function validate506(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate502(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -60666,7 +61024,7 @@ errors++;
 if(data1.benchmark_price !== undefined){
 let data2 = data1.benchmark_price;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err11 = {instancePath:instancePath+"/points/" + i0+"/benchmark_price",schemaPath:"#/definitions/VaultPerformancePointResponse/properties/benchmark_price/type",keyword:"type",params:{type: schema754.properties.benchmark_price.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/points/" + i0+"/benchmark_price",schemaPath:"#/definitions/VaultPerformancePointResponse/properties/benchmark_price/type",keyword:"type",params:{type: schema750.properties.benchmark_price.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -60703,7 +61061,7 @@ errors++;
 if(data1.nav !== undefined){
 let data5 = data1.nav;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err14 = {instancePath:instancePath+"/points/" + i0+"/nav",schemaPath:"#/definitions/VaultPerformancePointResponse/properties/nav/type",keyword:"type",params:{type: schema754.properties.nav.type},message:"must be string,null"};
+const err14 = {instancePath:instancePath+"/points/" + i0+"/nav",schemaPath:"#/definitions/VaultPerformancePointResponse/properties/nav/type",keyword:"type",params:{type: schema750.properties.nav.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -60716,7 +61074,7 @@ errors++;
 if(data1.nav_benchmark !== undefined){
 let data6 = data1.nav_benchmark;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err15 = {instancePath:instancePath+"/points/" + i0+"/nav_benchmark",schemaPath:"#/definitions/VaultPerformancePointResponse/properties/nav_benchmark/type",keyword:"type",params:{type: schema754.properties.nav_benchmark.type},message:"must be string,null"};
+const err15 = {instancePath:instancePath+"/points/" + i0+"/nav_benchmark",schemaPath:"#/definitions/VaultPerformancePointResponse/properties/nav_benchmark/type",keyword:"type",params:{type: schema750.properties.nav_benchmark.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -60800,7 +61158,7 @@ vErrors.push(err21);
 errors++;
 }
 if(!((((data10 === "1h") || (data10 === "8h")) || (data10 === "24h")) || (data10 === "1wk"))){
-const err22 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/enum",keyword:"enum",params:{allowedValues: schema753.properties.resolution.enum},message:"must be equal to one of the allowed values"};
+const err22 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/enum",keyword:"enum",params:{allowedValues: schema749.properties.resolution.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -60834,13 +61192,13 @@ vErrors.push(err24);
 }
 errors++;
 }
-validate506.errors = vErrors;
+validate502.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_VaultPerformancePointResponse = validate507;
+export const schema_VaultPerformancePointResponse = validate503;
 
-function validate507(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate503(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -60927,7 +61285,7 @@ errors++;
 if(data.benchmark_price !== undefined){
 let data0 = data.benchmark_price;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err8 = {instancePath:instancePath+"/benchmark_price",schemaPath:"#/properties/benchmark_price/type",keyword:"type",params:{type: schema754.properties.benchmark_price.type},message:"must be string,null"};
+const err8 = {instancePath:instancePath+"/benchmark_price",schemaPath:"#/properties/benchmark_price/type",keyword:"type",params:{type: schema750.properties.benchmark_price.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -60964,7 +61322,7 @@ errors++;
 if(data.nav !== undefined){
 let data3 = data.nav;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err11 = {instancePath:instancePath+"/nav",schemaPath:"#/properties/nav/type",keyword:"type",params:{type: schema754.properties.nav.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/nav",schemaPath:"#/properties/nav/type",keyword:"type",params:{type: schema750.properties.nav.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -60977,7 +61335,7 @@ errors++;
 if(data.nav_benchmark !== undefined){
 let data4 = data.nav_benchmark;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err12 = {instancePath:instancePath+"/nav_benchmark",schemaPath:"#/properties/nav_benchmark/type",keyword:"type",params:{type: schema754.properties.nav_benchmark.type},message:"must be string,null"};
+const err12 = {instancePath:instancePath+"/nav_benchmark",schemaPath:"#/properties/nav_benchmark/type",keyword:"type",params:{type: schema750.properties.nav_benchmark.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -61035,14 +61393,14 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate507.errors = vErrors;
+validate503.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetVaultsParams = validate508;
-const schema756 = {"title":"GetVaultsParams","description":"GetVaultsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"page":{"type":"integer"},"page_size":{"type":"integer","minimum":1}}};
+export const schema_GetVaultsParams = validate504;
+const schema752 = {"title":"GetVaultsParams","description":"GetVaultsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"page":{"type":"integer"},"page_size":{"type":"integer","minimum":1}}};
 
-function validate508(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate504(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -61095,14 +61453,14 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate508.errors = vErrors;
+validate504.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_Vaults = validate509;
-const schema757 = {"title":"Vaults","description":"VaultsWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pagination","vaults"],"properties":{"pagination":{"$ref":"#/definitions/Pagination"},"vaults":{"type":"array","items":{"$ref":"#/definitions/Vault"}}}};
+export const schema_Vaults = validate505;
+const schema753 = {"title":"Vaults","description":"VaultsWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pagination","vaults"],"properties":{"pagination":{"$ref":"#/definitions/Pagination"},"vaults":{"type":"array","items":{"$ref":"#/definitions/Vault"}}}};
 
-function validate509(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate505(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -61216,8 +61574,8 @@ let data3 = data.vaults;
 if(Array.isArray(data3)){
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate317(data3[i0], {instancePath:instancePath+"/vaults/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate317.errors : vErrors.concat(validate317.errors);
+if(!(validate315(data3[i0], {instancePath:instancePath+"/vaults/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate315.errors : vErrors.concat(validate315.errors);
 errors = vErrors.length;
 }
 }
@@ -61244,14 +61602,14 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate509.errors = vErrors;
+validate505.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetWalletsFromSessionKeyParams = validate511;
-const schema759 = {"title":"GetWalletsFromSessionKeyParams","description":"GetWalletsFromSessionKeyEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["public_session_key"],"properties":{"public_session_key":{"type":"string"},"scope":{"type":["string","null"],"enum":["account_info",null]}}};
+export const schema_GetWalletsFromSessionKeyParams = validate507;
+const schema755 = {"title":"GetWalletsFromSessionKeyParams","description":"GetWalletsFromSessionKeyEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["public_session_key"],"properties":{"public_session_key":{"type":"string"},"scope":{"type":["string","null"],"enum":["account_info",null]}}};
 
-function validate511(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate507(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -61280,7 +61638,7 @@ errors++;
 if(data.scope !== undefined){
 let data1 = data.scope;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/scope",schemaPath:"#/properties/scope/type",keyword:"type",params:{type: schema759.properties.scope.type},message:"must be string,null"};
+const err2 = {instancePath:instancePath+"/scope",schemaPath:"#/properties/scope/type",keyword:"type",params:{type: schema755.properties.scope.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -61290,7 +61648,7 @@ vErrors.push(err2);
 errors++;
 }
 if(!((data1 === "account_info") || (data1 === null))){
-const err3 = {instancePath:instancePath+"/scope",schemaPath:"#/properties/scope/enum",keyword:"enum",params:{allowedValues: schema759.properties.scope.enum},message:"must be equal to one of the allowed values"};
+const err3 = {instancePath:instancePath+"/scope",schemaPath:"#/properties/scope/enum",keyword:"enum",params:{allowedValues: schema755.properties.scope.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -61311,14 +61669,14 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate511.errors = vErrors;
+validate507.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetWalletsFromSessionKeyResult = validate512;
-const schema760 = {"title":"GetWalletsFromSessionKeyResult","description":"PublicGetWalletsFromSessionKeyRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallets"],"properties":{"wallets":{"type":"array","items":{"type":"string"}}}};
+export const schema_GetWalletsFromSessionKeyResult = validate508;
+const schema756 = {"title":"GetWalletsFromSessionKeyResult","description":"PublicGetWalletsFromSessionKeyRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallets"],"properties":{"wallets":{"type":"array","items":{"type":"string"}}}};
 
-function validate512(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate508(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -61371,14 +61729,14 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate512.errors = vErrors;
+validate508.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_RegisterDepositAddressParams = validate513;
-const schema761 = {"title":"RegisterDepositAddressParams","description":"RegisterDepositAddressParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["deposit_type","wallet"],"properties":{"deposit_type":{"type":"string","enum":["standard","instant","direct"]},"manager_id":{"type":["integer","null"]},"subaccount_id":{"type":"integer"},"wallet":{"type":"string"}}};
+export const schema_RegisterDepositAddressParams = validate509;
+const schema757 = {"title":"RegisterDepositAddressParams","description":"RegisterDepositAddressParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["deposit_type","wallet"],"properties":{"deposit_type":{"type":"string","enum":["standard","instant","direct"]},"manager_id":{"type":["integer","null"]},"subaccount_id":{"type":"integer"},"wallet":{"type":"string"}}};
 
-function validate513(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate509(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -61415,7 +61773,7 @@ vErrors.push(err2);
 errors++;
 }
 if(!(((data0 === "standard") || (data0 === "instant")) || (data0 === "direct"))){
-const err3 = {instancePath:instancePath+"/deposit_type",schemaPath:"#/properties/deposit_type/enum",keyword:"enum",params:{allowedValues: schema761.properties.deposit_type.enum},message:"must be equal to one of the allowed values"};
+const err3 = {instancePath:instancePath+"/deposit_type",schemaPath:"#/properties/deposit_type/enum",keyword:"enum",params:{allowedValues: schema757.properties.deposit_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -61428,7 +61786,7 @@ errors++;
 if(data.manager_id !== undefined){
 let data1 = data.manager_id;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err4 = {instancePath:instancePath+"/manager_id",schemaPath:"#/properties/manager_id/type",keyword:"type",params:{type: schema761.properties.manager_id.type},message:"must be integer,null"};
+const err4 = {instancePath:instancePath+"/manager_id",schemaPath:"#/properties/manager_id/type",keyword:"type",params:{type: schema757.properties.manager_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -61474,14 +61832,14 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate513.errors = vErrors;
+validate509.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_RegisterDepositAddressResult = validate514;
-const schema762 = {"title":"RegisterDepositAddressResult","description":"RegisterDepositAddressResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["deposit_address","deposit_type","wallet"],"properties":{"deposit_address":{"type":"string"},"deposit_type":{"type":"string","enum":["standard","instant","direct"]},"manager_id":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"wallet":{"type":"string"}}};
+export const schema_RegisterDepositAddressResult = validate510;
+const schema758 = {"title":"RegisterDepositAddressResult","description":"RegisterDepositAddressResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["deposit_address","deposit_type","wallet"],"properties":{"deposit_address":{"type":"string"},"deposit_type":{"type":"string","enum":["standard","instant","direct"]},"manager_id":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"wallet":{"type":"string"}}};
 
-function validate514(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate510(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -61540,7 +61898,7 @@ vErrors.push(err4);
 errors++;
 }
 if(!(((data1 === "standard") || (data1 === "instant")) || (data1 === "direct"))){
-const err5 = {instancePath:instancePath+"/deposit_type",schemaPath:"#/properties/deposit_type/enum",keyword:"enum",params:{allowedValues: schema762.properties.deposit_type.enum},message:"must be equal to one of the allowed values"};
+const err5 = {instancePath:instancePath+"/deposit_type",schemaPath:"#/properties/deposit_type/enum",keyword:"enum",params:{allowedValues: schema758.properties.deposit_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -61553,7 +61911,7 @@ errors++;
 if(data.manager_id !== undefined){
 let data2 = data.manager_id;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-const err6 = {instancePath:instancePath+"/manager_id",schemaPath:"#/properties/manager_id/type",keyword:"type",params:{type: schema762.properties.manager_id.type},message:"must be integer,null"};
+const err6 = {instancePath:instancePath+"/manager_id",schemaPath:"#/properties/manager_id/type",keyword:"type",params:{type: schema758.properties.manager_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -61566,7 +61924,7 @@ errors++;
 if(data.subaccount_id !== undefined){
 let data3 = data.subaccount_id;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-const err7 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema762.properties.subaccount_id.type},message:"must be integer,null"};
+const err7 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema758.properties.subaccount_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -61599,14 +61957,14 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate514.errors = vErrors;
+validate510.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_SendQuoteDebugParams = validate515;
-const schema763 = {"title":"SendQuoteDebugParams","description":"PublicSendQuoteDebugEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","rfq_id","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"direction":{"$ref":"#/definitions/Direction"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"nonce":{"type":"integer"},"rfq_id":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+export const schema_SendQuoteDebugParams = validate511;
+const schema759 = {"title":"SendQuoteDebugParams","description":"PublicSendQuoteDebugEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","rfq_id","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"direction":{"$ref":"#/definitions/Direction"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"nonce":{"type":"integer"},"rfq_id":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
-function validate515(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate511(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -61837,14 +62195,14 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate515.errors = vErrors;
+validate511.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_QuoteSendDebugResult = validate518;
-const schema765 = {"title":"QuoteSendDebugResult","description":"QuoteSendDebugResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["action_hash","encoded_data","encoded_data_hashed","typed_data_hash"],"properties":{"action_hash":{"type":"string"},"encoded_data":{"type":"string"},"encoded_data_hashed":{"type":"string"},"typed_data_hash":{"type":"string"}}};
+export const schema_QuoteSendDebugResult = validate514;
+const schema761 = {"title":"QuoteSendDebugResult","description":"QuoteSendDebugResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["action_hash","encoded_data","encoded_data_hashed","typed_data_hash"],"properties":{"action_hash":{"type":"string"},"encoded_data":{"type":"string"},"encoded_data_hashed":{"type":"string"},"typed_data_hash":{"type":"string"}}};
 
-function validate518(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate514(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -61947,14 +62305,14 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate518.errors = vErrors;
+validate514.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_StartAuctionParams = validate519;
-const schema766 = {"title":"StartAuctionParams","description":"PublicStartAuctionEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
+export const schema_StartAuctionParams = validate515;
+const schema762 = {"title":"StartAuctionParams","description":"PublicStartAuctionEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
 
-function validate519(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate515(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -61992,14 +62350,14 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate519.errors = vErrors;
+validate515.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_StartAuctionResult = validate520;
-const schema767 = {"title":"StartAuctionResult","description":"PublicStartAuctionEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
+export const schema_StartAuctionResult = validate516;
+const schema763 = {"title":"StartAuctionResult","description":"PublicStartAuctionEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
 
-function validate520(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate516(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -62059,14 +62417,14 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate520.errors = vErrors;
+validate516.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_WithdrawDebugParams = validate521;
-const schema768 = {"title":"WithdrawDebugParams","description":"PublicWithdrawDebugEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount_in_underlying","asset_name","force_batch","max_fee_usd","nonce","signature_expiry_sec","signer","subaccount_id"],"properties":{"amount_in_underlying":{"$ref":"#/definitions/DecimalInput"},"asset_name":{"type":"string"},"force_batch":{"type":"boolean"},"max_fee_usd":{"$ref":"#/definitions/DecimalInput"},"nonce":{"type":"integer"},"recipient":{"type":["string","null"]},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+export const schema_WithdrawDebugParams = validate517;
+const schema764 = {"title":"WithdrawDebugParams","description":"PublicWithdrawDebugEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount_in_underlying","asset_name","force_batch","max_fee_usd","nonce","signature_expiry_sec","signer","subaccount_id"],"properties":{"amount_in_underlying":{"$ref":"#/definitions/DecimalInput"},"asset_name":{"type":"string"},"force_batch":{"type":"boolean"},"max_fee_usd":{"$ref":"#/definitions/DecimalInput"},"nonce":{"type":"integer"},"recipient":{"type":["string","null"]},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
-function validate521(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate517(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -62202,7 +62560,7 @@ errors++;
 if(data.recipient !== undefined){
 let data5 = data.recipient;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err11 = {instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/type",keyword:"type",params:{type: schema768.properties.recipient.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/type",keyword:"type",params:{type: schema764.properties.recipient.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -62261,13 +62619,13 @@ vErrors.push(err15);
 }
 errors++;
 }
-validate521.errors = vErrors;
+validate517.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_VaultDepositHoldResponse = validate524;
+export const schema_VaultDepositHoldResponse = validate520;
 
-function validate524(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate520(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -62371,13 +62729,13 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate524.errors = vErrors;
+validate520.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_UniverseManagers = validate525;
+export const schema_UniverseManagers = validate521;
 
-function validate525(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate521(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -62394,7 +62752,7 @@ errors++;
 if(data.pm !== undefined){
 let data0 = data.pm;
 if((!((typeof data0 == "number") && (isFinite(data0)))) && (data0 !== null)){
-const err1 = {instancePath:instancePath+"/pm",schemaPath:"#/properties/pm/type",keyword:"type",params:{type: schema330.properties.pm.type},message:"must be number,null"};
+const err1 = {instancePath:instancePath+"/pm",schemaPath:"#/properties/pm/type",keyword:"type",params:{type: schema328.properties.pm.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -62420,7 +62778,7 @@ errors++;
 if(data.risk_universe_name !== undefined){
 let data2 = data.risk_universe_name;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err3 = {instancePath:instancePath+"/risk_universe_name",schemaPath:"#/properties/risk_universe_name/type",keyword:"type",params:{type: schema330.properties.risk_universe_name.type},message:"must be string,null"};
+const err3 = {instancePath:instancePath+"/risk_universe_name",schemaPath:"#/properties/risk_universe_name/type",keyword:"type",params:{type: schema328.properties.risk_universe_name.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -62433,7 +62791,7 @@ errors++;
 if(data.sm !== undefined){
 let data3 = data.sm;
 if((!((typeof data3 == "number") && (isFinite(data3)))) && (data3 !== null)){
-const err4 = {instancePath:instancePath+"/sm",schemaPath:"#/properties/sm/type",keyword:"type",params:{type: schema330.properties.sm.type},message:"must be number,null"};
+const err4 = {instancePath:instancePath+"/sm",schemaPath:"#/properties/sm/type",keyword:"type",params:{type: schema328.properties.sm.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -62454,13 +62812,13 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate525.errors = vErrors;
+validate521.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_AssetEntry = validate526;
+export const schema_AssetEntry = validate522;
 
-function validate526(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate522(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -62551,13 +62909,13 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate526.errors = vErrors;
+validate522.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_AssetUniverse = validate528;
+export const schema_AssetUniverse = validate524;
 
-function validate528(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate524(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -62656,7 +63014,7 @@ errors++;
 if(data.risk_universe_name !== undefined){
 let data4 = data.risk_universe_name;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err8 = {instancePath:instancePath+"/risk_universe_name",schemaPath:"#/properties/risk_universe_name/type",keyword:"type",params:{type: schema332.properties.risk_universe_name.type},message:"must be string,null"};
+const err8 = {instancePath:instancePath+"/risk_universe_name",schemaPath:"#/properties/risk_universe_name/type",keyword:"type",params:{type: schema330.properties.risk_universe_name.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -62677,13 +63035,13 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate528.errors = vErrors;
+validate524.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_OpenInterestStats = validate529;
+export const schema_OpenInterestStats = validate525;
 
-function validate529(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate525(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -62742,13 +63100,82 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate529.errors = vErrors;
+validate525.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_SpotAssetEntry = validate530;
+export const schema_AssetErc20Details = validate526;
 
-function validate530(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate526(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.decimals === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "decimals"},message:"must have required property '"+"decimals"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.decimals !== undefined){
+let data0 = data.decimals;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err1 = {instancePath:instancePath+"/decimals",schemaPath:"#/properties/decimals/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 0 || isNaN(data0)){
+const err2 = {instancePath:instancePath+"/decimals",schemaPath:"#/properties/decimals/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+if(data.underlying_erc20 !== undefined){
+let data1 = data.underlying_erc20;
+if((typeof data1 !== "string") && (data1 !== null)){
+const err3 = {instancePath:instancePath+"/underlying_erc20",schemaPath:"#/properties/underlying_erc20/type",keyword:"type",params:{type: schema333.properties.underlying_erc20.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate526.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_SpotAssetEntry = validate527;
+
+function validate527(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -62815,14 +63242,10 @@ errors++;
 }
 }
 if(data.erc20 !== undefined){
-if(!(validate160(data.erc20, {instancePath:instancePath+"/erc20",parentData:data,parentDataProperty:"erc20",rootData}))){
-vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
-errors = vErrors.length;
-}
-}
-if(data.min_deposit_usd !== undefined){
-if(typeof data.min_deposit_usd !== "string"){
-const err6 = {instancePath:instancePath+"/min_deposit_usd",schemaPath:"#/properties/min_deposit_usd/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data1 = data.erc20;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.decimals === undefined){
+const err6 = {instancePath:instancePath+"/erc20",schemaPath:"#/definitions/AssetErc20Details/required",keyword:"required",params:{missingProperty: "decimals"},message:"must have required property '"+"decimals"+"'"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -62831,10 +63254,10 @@ vErrors.push(err6);
 }
 errors++;
 }
-}
-if(data.name !== undefined){
-if(typeof data.name !== "string"){
-const err7 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data1.decimals !== undefined){
+let data2 = data1.decimals;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err7 = {instancePath:instancePath+"/erc20/decimals",schemaPath:"#/definitions/AssetErc20Details/properties/decimals/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -62843,20 +63266,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-}
-if(data.universes !== undefined){
-let data4 = data.universes;
-if(Array.isArray(data4)){
-const len0 = data4.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate162(data4[i0], {instancePath:instancePath+"/universes/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate162.errors : vErrors.concat(validate162.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err8 = {instancePath:instancePath+"/universes",schemaPath:"#/properties/universes/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 0 || isNaN(data2)){
+const err8 = {instancePath:instancePath+"/erc20/decimals",schemaPath:"#/definitions/AssetErc20Details/properties/decimals/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -62867,8 +63279,10 @@ errors++;
 }
 }
 }
-else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data1.underlying_erc20 !== undefined){
+let data3 = data1.underlying_erc20;
+if((typeof data3 !== "string") && (data3 !== null)){
+const err9 = {instancePath:instancePath+"/erc20/underlying_erc20",schemaPath:"#/definitions/AssetErc20Details/properties/underlying_erc20/type",keyword:"type",params:{type: schema333.properties.underlying_erc20.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -62877,13 +63291,83 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate530.errors = vErrors;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/erc20",schemaPath:"#/definitions/AssetErc20Details/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.min_deposit_usd !== undefined){
+if(typeof data.min_deposit_usd !== "string"){
+const err11 = {instancePath:instancePath+"/min_deposit_usd",schemaPath:"#/properties/min_deposit_usd/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+if(typeof data.name !== "string"){
+const err12 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.universes !== undefined){
+let data6 = data.universes;
+if(Array.isArray(data6)){
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate160(data6[i0], {instancePath:instancePath+"/universes/" + i0,parentData:data6,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/universes",schemaPath:"#/properties/universes/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+validate527.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_SpotUniverse = validate533;
+export const schema_SpotUniverse = validate529;
 
-function validate533(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate529(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -63222,13 +63706,13 @@ vErrors.push(err27);
 }
 errors++;
 }
-validate533.errors = vErrors;
+validate529.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_LendingDetails = validate534;
+export const schema_LendingDetails = validate530;
 
-function validate534(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate530(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -63331,14 +63815,14 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate534.errors = vErrors;
+validate530.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_auctionsWatch = validate535;
-const schema780 = {"type":"array","items":{"$ref":"#/definitions/AuctionResult"}};
+export const channel_auctionsWatch = validate531;
+const schema778 = {"type":"array","items":{"$ref":"#/definitions/AuctionResult"}};
 
-function validate535(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate531(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -63360,14 +63844,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate535.errors = vErrors;
+validate531.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_marginWatch = validate537;
-const schema781 = {"type":"array","items":{"$ref":"#/definitions/MarginWatchResult"}};
+export const channel_marginWatch = validate533;
+const schema779 = {"type":"array","items":{"$ref":"#/definitions/MarginWatchResult"}};
 
-function validate537(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate533(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -63389,14 +63873,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate537.errors = vErrors;
+validate533.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_subaccountBalances = validate539;
-const schema782 = {"type":"array","items":{"$ref":"#/definitions/BalanceUpdate"}};
+export const channel_subaccountBalances = validate535;
+const schema780 = {"type":"array","items":{"$ref":"#/definitions/BalanceUpdate"}};
 
-function validate539(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate535(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -63418,14 +63902,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate539.errors = vErrors;
+validate535.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_subaccountBestQuotes = validate541;
-const schema783 = {"type":"array","items":{"$ref":"#/definitions/BestQuoteChannelResult"}};
+export const channel_subaccountBestQuotes = validate537;
+const schema781 = {"type":"array","items":{"$ref":"#/definitions/BestQuoteChannelResult"}};
 
-function validate541(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate537(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -63447,14 +63931,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate541.errors = vErrors;
+validate537.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_subaccountOrders = validate543;
-const schema784 = {"type":"array","items":{"$ref":"#/definitions/Order"}};
+export const channel_subaccountOrders = validate539;
+const schema782 = {"type":"array","items":{"$ref":"#/definitions/Order"}};
 
-function validate543(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate539(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -63476,14 +63960,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate543.errors = vErrors;
+validate539.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_subaccountQuotes = validate545;
-const schema785 = {"type":"array","items":{"$ref":"#/definitions/QuotePublishResult"}};
+export const channel_subaccountQuotes = validate541;
+const schema783 = {"type":"array","items":{"$ref":"#/definitions/QuotePublishResult"}};
 
-function validate545(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate541(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -63505,14 +63989,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate545.errors = vErrors;
+validate541.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_subaccountTrades = validate547;
-const schema786 = {"type":"array","items":{"$ref":"#/definitions/Trade"}};
+export const channel_subaccountTrades = validate543;
+const schema784 = {"type":"array","items":{"$ref":"#/definitions/Trade"}};
 
-function validate547(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate543(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -63520,6 +64004,64 @@ const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 if(!(validate40(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate543.errors = vErrors;
+return errors === 0;
+}
+
+export const channel_trades = validate545;
+const schema785 = {"type":"array","items":{"$ref":"#/definitions/PublicTrade"}};
+
+function validate545(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(Array.isArray(data)){
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate41(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate545.errors = vErrors;
+return errors === 0;
+}
+
+export const channel_tradesByType = validate547;
+const schema786 = {"type":"array","items":{"$ref":"#/definitions/PublicTrade"}};
+
+function validate547(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(Array.isArray(data)){
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate41(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
 errors = vErrors.length;
 }
 }
@@ -63538,8 +64080,8 @@ validate547.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_trades = validate549;
-const schema787 = {"type":"array","items":{"$ref":"#/definitions/PublicTrade"}};
+export const channel_tradesByTypeBatch = validate549;
+const schema787 = {"type":"array","items":{"$ref":"#/definitions/SettledPublicTrade"}};
 
 function validate549(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -63547,8 +64089,8 @@ let errors = 0;
 if(Array.isArray(data)){
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate41(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
+if(!(validate175(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate175.errors : vErrors.concat(validate175.errors);
 errors = vErrors.length;
 }
 }
@@ -63567,68 +64109,10 @@ validate549.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_tradesByType = validate551;
-const schema788 = {"type":"array","items":{"$ref":"#/definitions/PublicTrade"}};
+export const channel_subaccountTradesBatch = validate551;
+const schema788 = {"type":"array","items":{"$ref":"#/definitions/Trade"}};
 
 function validate551(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(Array.isArray(data)){
-const len0 = data.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate41(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate551.errors = vErrors;
-return errors === 0;
-}
-
-export const channel_tradesByTypeBatch = validate553;
-const schema789 = {"type":"array","items":{"$ref":"#/definitions/SettledPublicTrade"}};
-
-function validate553(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(Array.isArray(data)){
-const len0 = data.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate177(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate177.errors : vErrors.concat(validate177.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate553.errors = vErrors;
-return errors === 0;
-}
-
-export const channel_subaccountTradesBatch = validate555;
-const schema790 = {"type":"array","items":{"$ref":"#/definitions/Trade"}};
-
-function validate555(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -63650,14 +64134,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate555.errors = vErrors;
+validate551.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_walletRfqs = validate557;
-const schema791 = {"type":"array","items":{"$ref":"#/definitions/PublicRfq"}};
+export const channel_walletRfqs = validate553;
+const schema789 = {"type":"array","items":{"$ref":"#/definitions/PublicRfq"}};
 
-function validate557(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate553(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -63679,14 +64163,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate557.errors = vErrors;
+validate553.errors = vErrors;
 return errors === 0;
 }
 
-export const result_privateGetAlgoOrders = validate559;
-const schema792 = {"type":"array","items":{"$ref":"#/definitions/Order"}};
+export const result_privateGetAlgoOrders = validate555;
+const schema790 = {"type":"array","items":{"$ref":"#/definitions/Order"}};
 
-function validate559(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate555(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -63708,14 +64192,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate559.errors = vErrors;
+validate555.errors = vErrors;
 return errors === 0;
 }
 
-export const result_privateGetMmpConfig = validate561;
-const schema793 = {"type":"array","items":{"$ref":"#/definitions/MmpConfigResult"}};
+export const result_privateGetMmpConfig = validate557;
+const schema791 = {"type":"array","items":{"$ref":"#/definitions/MmpConfigResult"}};
 
-function validate561(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate557(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -63926,14 +64410,14 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate561.errors = vErrors;
+validate557.errors = vErrors;
 return errors === 0;
 }
 
-export const result_publicGetAllReferralCodes = validate562;
-const schema795 = {"type":"array","items":{"$ref":"#/definitions/Referrer"}};
+export const result_publicGetAllReferralCodes = validate558;
+const schema793 = {"type":"array","items":{"$ref":"#/definitions/Referrer"}};
 
-function validate562(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate558(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -63964,7 +64448,7 @@ errors++;
 if(data0.receiving_wallet !== undefined){
 let data1 = data0.receiving_wallet;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/" + i0+"/receiving_wallet",schemaPath:"#/definitions/Referrer/properties/receiving_wallet/type",keyword:"type",params:{type: schema669.properties.receiving_wallet.type},message:"must be string,null"};
+const err2 = {instancePath:instancePath+"/" + i0+"/receiving_wallet",schemaPath:"#/definitions/Referrer/properties/receiving_wallet/type",keyword:"type",params:{type: schema663.properties.receiving_wallet.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -64021,21 +64505,21 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate562.errors = vErrors;
+validate558.errors = vErrors;
 return errors === 0;
 }
 
-export const result_publicGetAssets = validate563;
-const schema797 = {"type":"array","items":{"$ref":"#/definitions/AssetResponsePublic"}};
+export const result_publicGetAssets = validate559;
+const schema795 = {"type":"array","items":{"$ref":"#/definitions/AssetResponsePublic"}};
 
-function validate563(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate559(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate436(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate436.errors : vErrors.concat(validate436.errors);
+if(!(validate434(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate434.errors : vErrors.concat(validate434.errors);
 errors = vErrors.length;
 }
 }
@@ -64050,14 +64534,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate563.errors = vErrors;
+validate559.errors = vErrors;
 return errors === 0;
 }
 
-export const result_publicGetIndexChartData = validate565;
-const schema798 = {"type":"array","items":{"$ref":"#/definitions/IndexCandle"}};
+export const result_publicGetIndexChartData = validate561;
+const schema796 = {"type":"array","items":{"$ref":"#/definitions/IndexCandle"}};
 
-function validate565(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate561(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -64244,21 +64728,21 @@ vErrors.push(err15);
 }
 errors++;
 }
-validate565.errors = vErrors;
+validate561.errors = vErrors;
 return errors === 0;
 }
 
-export const result_publicGetRiskUniverses = validate566;
-const schema800 = {"type":"array","items":{"$ref":"#/definitions/RiskUniverseResponse"}};
+export const result_publicGetRiskUniverses = validate562;
+const schema798 = {"type":"array","items":{"$ref":"#/definitions/RiskUniverseResponse"}};
 
-function validate566(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate562(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate483(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate483.errors : vErrors.concat(validate483.errors);
+if(!(validate481(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate481.errors : vErrors.concat(validate481.errors);
 errors = vErrors.length;
 }
 }
@@ -64273,14 +64757,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate566.errors = vErrors;
+validate562.errors = vErrors;
 return errors === 0;
 }
 
-export const result_publicGetTradingviewChartData = validate568;
-const schema801 = {"type":"array","items":{"$ref":"#/definitions/TradingviewCandle"}};
+export const result_publicGetTradingviewChartData = validate564;
+const schema799 = {"type":"array","items":{"$ref":"#/definitions/TradingviewCandle"}};
 
-function validate568(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate564(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -64489,7 +64973,7 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate568.errors = vErrors;
+validate564.errors = vErrors;
 return errors === 0;
 }
 

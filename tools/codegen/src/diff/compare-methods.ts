@@ -132,13 +132,13 @@ function policyChanges(old: MethodModel, now: MethodModel, subject: string): Cha
         { names: ['OrderFlowMethodName'] },
       ),
     );
-  else if ((old.actionModule ?? null) !== (now.actionModule ?? null))
-    changes.push(
-      change(
-        'method.order-flow-changed',
-        subject,
-        `action signature ${show(old.actionModule ?? null)} → ${show(now.actionModule ?? null)}`,
-      ),
-    );
+  else if (signs(old) !== signs(now))
+    changes.push(change('method.order-flow-changed', subject, `action signature ${signs(old)} → ${signs(now)}`));
   return changes;
+}
+
+/** What a method signs: its module and, where the module has several, the layouts. */
+function signs(m: MethodModel): string {
+  const layouts = m.actionData;
+  return show(m.actionModule ?? null) + (layouts.length > 0 ? ` (${layouts.join(', ')})` : '');
 }

@@ -1,5 +1,5 @@
 /** Changes to the root tables: errors, limits, rate-limit classes, login, the action signature, assumptions. */
-import type { ApiModel, LimitModel } from '../model/types';
+import type { ActionModuleModel, ActionSignatureModel, ApiModel, LimitModel } from '../model/types';
 import { change, show, type Change } from './change';
 
 /** Items of two lists matched by key: those only before, only after, and in both. */
@@ -161,13 +161,68 @@ function compareLogin(before: ApiModel, after: ApiModel): Change[] {
         ),
       );
   }
-  const sig = (m: ApiModel) =>
-    JSON.stringify(m.actionSignature && { ...m.actionSignature, notShown: undefined, assumption: undefined });
-  if (sig(before) !== sig(after))
-    changes.push(
-      change('action-signature.changed', 'action signature', 'EIP-712 domain, types or params hash changed'),
-    );
+  changes.push(...compareActionSignature(before.actionSignature, after.actionSignature));
   return changes;
+}
+
+/** A module's data is named layouts (each a tuple: rfq, vault) rather than the words of one. */
+const isLayouts = (m: ActionModuleModel) => m.data.length > 0 && m.data.every((w) => w.type.startsWith('('));
+
+/**
+ * Whether a module still encodes what it did: the same words in the same order, or, for a module of named
+ * layouts, each old layout under its name with its type (new layouts beside them change nothing).
+ */
+function keepsLayouts(old: ActionModuleModel, now: ActionModuleModel): boolean {
+  const words = (m: ActionModuleModel) => m.data.map((w) => `${w.name}:${w.type}`);
+  if (!isLayouts(old) || !isLayouts(now)) return JSON.stringify(words(old)) === JSON.stringify(words(now));
+  const byName = new Set(words(now));
+  return words(old).every((w) => byName.has(w));
+}
+
+/**
+ * The action signature: what a signature made before is checked against (the domain, the Action's types,
+ * every module's address and data layouts, every deployment) changing breaks; new modules, layouts or
+ * deployments, and a reworded description, extend it.
+ */
+function compareActionSignature(a: ActionSignatureModel | null, b: ActionSignatureModel | null): Change[] {
+  const all = (s: ActionSignatureModel | null) =>
+    JSON.stringify(s && { ...s, notShown: undefined, assumption: undefined });
+  if (all(a) === all(b)) return [];
+  if (!a || !b) return [change('action-signature.changed', 'action signature', a ? 'removed' : 'added')];
+  const core = (s: ActionSignatureModel) => JSON.stringify([s.domain, s.primaryType, s.types, s.signatureFields]);
+  const broken: string[] = [];
+  if (core(a) !== core(b)) broken.push('EIP-712 domain, types or signature fields');
+  for (const [id, m] of Object.entries(a.modules)) {
+    const now = b.modules[id];
+    if (!now || now.address !== m.address || !keepsLayouts(m, now)) broken.push(`module ${id}`);
+  }
+  for (const d of a.deployments) {
+    const now = b.deployments.find((x) => x.name === d.name);
+    const same =
+      now &&
+      now.separator === d.separator &&
+      JSON.stringify(now.domain) === JSON.stringify(d.domain) &&
+      Object.entries(d.modules).every(([id, address]) => now.modules[id] === address);
+    if (!same) broken.push(`deployment ${d.name}`);
+  }
+  if (broken.length > 0)
+    return [change('action-signature.changed', 'action signature', `${broken.join(', ')} changed`)];
+  const added = [
+    ...Object.keys(b.modules)
+      .filter((id) => !a.modules[id])
+      .map((id) => `module ${id}`),
+    ...Object.entries(b.modules)
+      .filter(([id, m]) => a.modules[id] && isLayouts(m) && m.data.length > a.modules[id]!.data.length)
+      .map(([id]) => `layouts of ${id}`),
+    ...b.deployments.filter((d) => !a.deployments.some((x) => x.name === d.name)).map((d) => `deployment ${d.name}`),
+  ];
+  return [
+    change(
+      'action-signature.extended',
+      'action signature',
+      added.length > 0 ? `added: ${added.join(', ')}` : 'description or module addresses of a deployment added',
+    ),
+  ];
 }
 
 function compareAssumptions(before: ApiModel, after: ApiModel): Change[] {

@@ -35,9 +35,18 @@ export function compareTypes(before: ApiModel, after: ApiModel): Change[] {
 const nullableOnly = (kind: string, schema: JsonSchema) => kind === 'union' && variantsOf(schema, '').length <= 1;
 
 function compareType(old: TypeModel, now: TypeModel, before: ApiModel, after: ApiModel, flows: Flow[]): Change[] {
-  const a = before.schemas[old.name] ?? {};
+  let a = before.schemas[old.name] ?? {};
   const b = after.schemas[now.name] ?? {};
-  if (old.kind !== now.kind && !nullableOnly(old.kind, a) && !nullableOnly(now.kind, b))
+  const head: Change[] = [];
+  const subject = `${now.kind} ${now.name}`;
+  // A shape stated where none was (open), or one branch of a union kept: the data narrows, it does not change kind.
+  if (old.kind === 'open' && now.kind !== 'open')
+    return [change('type.shape-stated', subject, `open → ${now.kind}`, { flows, names: [tsName(now.name)] })];
+  const kept = old.kind === 'union' && now.kind !== 'union' ? keptBranch(a, b) : undefined;
+  if (kept) {
+    head.push(change('type.union-narrowed', subject, `union → ${now.kind}`, { flows, names: [tsName(now.name)] }));
+    a = kept;
+  } else if (old.kind !== now.kind && !nullableOnly(old.kind, a) && !nullableOnly(now.kind, b))
     return [
       change('type.kind-changed', `${now.kind} ${now.name}`, `${old.kind} → ${now.kind}`, {
         names: [tsName(now.name)],
@@ -51,5 +60,12 @@ function compareType(old: TypeModel, now: TypeModel, before: ApiModel, after: Ap
   };
   const walk = new Walk(place, flows, before, after);
   walk.pair(a, b, { path: '', field: null, pa: pointerOf(before, old.name), pb: pointerOf(after, now.name) });
-  return walk.out;
+  return [...head, ...walk.out];
+}
+
+/** The branch of union `a` of the same JSON type as `b` (the one a union narrowed to), when exactly one is. */
+function keptBranch(a: JsonSchema, b: JsonSchema): JsonSchema | undefined {
+  const typeOf = (s: JsonSchema) => (s.type ?? (s.properties ? 'object' : s.items ? 'array' : undefined)) as unknown;
+  const same = variantsOf(a, '').filter((v) => JSON.stringify(typeOf(v.schema)) === JSON.stringify(typeOf(b)));
+  return same.length === 1 && typeOf(b) !== undefined ? same[0]!.schema : undefined;
 }

@@ -6,6 +6,26 @@
 import { v, type Flow, type Verdict } from './severity';
 
 export const FLOW_RULES = {
+  'type.shape-stated': {
+    input: v(
+      'breaking',
+      'safe',
+      'clients may have sent any shape; the stated one may refuse theirs. An old server took anything.',
+    ),
+    output: v(
+      'safe',
+      'breaking',
+      'clients read an open value and now get a typed one; an old server may send another shape.',
+    ),
+  },
+  'type.union-narrowed': {
+    input: v('breaking', 'safe', 'clients that sent another branch are refused; an old server takes the one kept.'),
+    output: v(
+      'safe',
+      'breaking',
+      'clients get one branch of what they handled (code narrowing the union still compiles); an old server may send another.',
+    ),
+  },
   'field.added-required': {
     input: v('breaking', 'safe', 'clients must send a field old clients do not know; an old server ignores it.'),
     output: v('safe', 'breaking', 'clients get a field more and may ignore it; an old server does not send it.'),

@@ -80,6 +80,11 @@ export const TABLE_RULES = {
     'breaking',
     'the EIP-712 layout of actions changed: signatures made one way do not verify the other.',
   ),
+  'action-signature.extended': v(
+    'safe',
+    'dangerous',
+    'new modules, layouts or deployments beside the old ones: every signature made before verifies as before; an old server does not verify the new ones.',
+  ),
   'assumption.added': v(
     'dangerous',
     'dangerous',

@@ -156,6 +156,25 @@ function unreachable(reach: ClientReach): string[] {
 const typeCell = (t: string | null) => (t ? mdCell(mdCodeSpan(t)) : '—');
 
 /** The channel and method tables. */
+/**
+ * Where the methods come from and which sign, when the spec says so: how many its document shows, how
+ * many are typed from what its public clients send and read (`x-source: clients`), how many carry an action signature.
+ */
+function coverage(methods: MethodModel[]): string[] {
+  const fromClients = methods.filter((m) => m.source === 'clients').length;
+  const signed = methods.filter((m) => m.actionModule !== null).length;
+  const parts = [
+    ...(fromClients > 0
+      ? [
+          `${methods.length - fromClients} shown by the API's document and ${fromClients} typed from ` +
+            'what its public clients send and read (`x-source: clients`)',
+        ]
+      : []),
+    ...(signed > 0 ? [`${signed} carry an action signature (\`x-action-module\`)`] : []),
+  ];
+  return parts.length > 0 ? [`${methods.length} methods: ${parts.join('; ')}.`, ''] : [];
+}
+
 function lists(model: ApiModel): string[] {
   const out = ['## Channels', ''];
   if (model.channels.length === 0) out.push('This API has no subscription channels.', '');
@@ -170,6 +189,7 @@ function lists(model: ApiModel): string[] {
   out.push('## Methods', '');
   if (model.methods.length === 0) out.push('This API has no methods.', '');
   else {
+    out.push(...coverage(model.methods));
     out.push('| Method | Call | Params | Result | Transports | Summary |', '|---|---|---|---|---|---|');
     for (const m of model.methods)
       out.push(

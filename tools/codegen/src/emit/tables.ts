@@ -52,6 +52,7 @@ const methodRows = (model: ApiModel) =>
     orderFlow: m.orderFlow,
     rateLimitKey: m.rateLimitKey,
     actionModule: m.actionModule,
+    actionData: m.actionData,
     source: m.source,
   }));
 

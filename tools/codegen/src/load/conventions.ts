@@ -57,6 +57,13 @@ const EXTENSIONS: Record<string, { where: string[]; check: (v: unknown) => strin
   },
   'x-order-flow': { where: ['operation'], check: aBoolean },
   'x-action-module': { where: ['operation'], check: aString },
+  'x-action-data': {
+    where: ['operation'],
+    check: (v) =>
+      aString(v) === null || (isStrList(v) && v.length > 0)
+        ? null
+        : `must be a layout name or a list of them (got ${show(v)})`,
+  },
   'x-rate-limit-key': { where: ['operation'], check: aString },
   'x-source': { where: ['operation', 'channel', 'schema'], check: oneOf(SOURCES) },
   'x-role': { where: ['schema', 'operation'], check: oneOf([...SCHEMA_ROLES, ...OPERATION_ROLES]) },
@@ -162,9 +169,37 @@ function checkSpec(data: Obj, report: Report): void {
       walk(value, here);
     }
     checkEnumTypes(node, path, report);
+    checkActionData(data, node, path, report);
   };
   walk(data, []);
   checkRequiredExtensions(data, report);
+}
+
+/**
+ * x-action-data names layouts of the operation's own x-action-module (the named entries of its data):
+ * a module with several layouts (rfq, vault) needs it to say which one a method signs.
+ */
+function checkActionData(data: Obj, node: Obj, path: Path, report: Report): void {
+  const value = node['x-action-data'];
+  if (kindAt(path) !== 'operation') return;
+  const module = node['x-action-module'];
+  const entries = isStr(module) ? actionModulesOf(data)[module] : undefined;
+  const layouts = isObj(entries) && Array.isArray(entries.data) ? entries.data : [];
+  const names = new Set(layouts.map((e) => (isObj(e) && isStr(e.name) ? e.name : '')));
+  const several = layouts.length > 1 && layouts.every((e) => isObj(e) && isStr(e.type) && e.type.startsWith('('));
+  const here = [...path, 'x-action-data'];
+  if (value === undefined) {
+    if (isStr(module) && several)
+      return report([...path, 'x-action-module'], `module ${module} has several layouts; x-action-data must name one`);
+    return;
+  }
+  if (!isStr(module)) return report(here, 'x-action-data needs x-action-module on the same operation');
+  for (const name of isStr(value) ? [value] : isStrList(value) ? value : [])
+    if (!names.has(name))
+      report(
+        here,
+        `x-action-data names "${name}", which is not a layout of module ${module} (x-action-signature.modules)`,
+      );
 }
 
 /** One x- extension: known, in a place it belongs, with a good value that names what exists. */

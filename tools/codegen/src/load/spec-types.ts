@@ -106,6 +106,7 @@ export type Operation = Markers & {
   'x-rate-limit-rule'?: RateLimitRule;
   'x-order-flow'?: boolean;
   'x-action-module'?: string;
+  'x-action-data'?: string | string[];
   'x-rate-limit-key'?: string;
   'x-source'?: (typeof SOURCES)[number];
   'x-role'?: (typeof OPERATION_ROLES)[number];

@@ -128,6 +128,7 @@ export function buildMethod(id: string, op: Operation | Ref, view: View, read: S
     orderFlow: op['x-order-flow'] === true,
     rateLimitKey: op['x-rate-limit-key'] ?? name,
     actionModule: op['x-action-module'] ?? null,
+    actionData: [op['x-action-data'] ?? []].flat(),
     source: op['x-source'] ?? 'document',
     paramsExamples: request.examples,
     resultExamples: response.examples,

@@ -181,6 +181,11 @@ export interface MethodModel {
   rateLimitKey: string;
   /** The module of x-action-signature whose action this method signs, or null when it carries no action signature. */
   actionModule: string | null;
+  /**
+   * The layouts of its module's data the method signs (x-action-data), one per Action, in order; empty
+   * when the module has one layout. private/transfer_positions signs two: a quote and its execution.
+   */
+  actionData: string[];
   /** `clients` when the method is not in the interface document but served because its public clients call it. */
   source: 'document' | 'clients';
   paramsExamples: unknown[];

@@ -525,6 +525,31 @@ const CASES: Case[] = [
     },
   ],
   [
+    'type.shape-stated',
+    'safe',
+    'breaking',
+    (s) => {
+      S(s).Extra = { type: 'object', properties: { a: { type: 'string' } } };
+    },
+    withExtra({ description: 'Not shown.' }),
+  ],
+  [
+    'type.union-narrowed',
+    'safe',
+    'breaking',
+    (s) => {
+      S(s).Extra = { type: 'object', required: ['a'], properties: { a: { type: 'string' } } };
+    },
+    withExtra({
+      anyOf: [
+        { type: 'object', properties: { a: { type: 'string' } } },
+        { type: 'array', items: { type: 'string' } },
+      ],
+    }),
+    // The kept branch is compared as the record it was: its field a, now required, is the other change.
+    ['field.made-required safe/breaking'],
+  ],
+  [
     'error.removed',
     'dangerous',
     'safe',
@@ -716,6 +741,28 @@ const CASES: Case[] = [
       s['x-action-signature'].domain.chainId = 1;
     },
     withSignature,
+  ],
+  [
+    'action-signature.extended',
+    'safe',
+    'dangerous',
+    (s) => {
+      s['x-action-signature'].modules.rfq = {
+        address: '0x00000000000000000000000000000000000000cc',
+        data: [{ name: 'quote', type: '(uint256 maxFee)', from: 'a quote' }],
+      };
+      s['x-action-signature'].paramsHash = 'keccak256 of the params, by module';
+    },
+    withModules,
+  ],
+  [
+    'action-signature.changed',
+    'breaking',
+    'breaking',
+    (s) => {
+      s['x-action-signature'].modules.trade.data.push({ name: 'extra', type: 'uint256', from: 'a word more' });
+    },
+    withModules,
   ],
   [
     'error.data-changed',
@@ -1178,6 +1225,23 @@ function withSignature(s: Spec): void {
     types: { Action: [{ name: 'method', type: 'string' }] },
     paramsHash: 'keccak256 of the params',
     signatureFields: ['signer', 'signature'],
+  };
+}
+/** withSignature, with one module of one layout (its words in order). */
+function withModules(s: Spec): void {
+  withSignature(s);
+  s['x-action-signature'].modules = {
+    trade: {
+      address: '0x00000000000000000000000000000000000000aa',
+      data: [{ name: 'isBid', type: 'bool', from: 'direction is buy' }],
+    },
+  };
+}
+/** A named schema Extra (as given) in the Quote a server sends. */
+function withExtra(extra: Spec) {
+  return (s: Spec): void => {
+    S(s).Extra = extra;
+    S(s).Quote.properties.extra = { $ref: '#/components/schemas/Extra' };
   };
 }
 /** The ticks channel carries a second message, Trade (a Fill), so its payload is one of several messages. */
