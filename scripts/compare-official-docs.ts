@@ -140,7 +140,8 @@ new G('@asyncapi/html-template', ${JSON.stringify(out)}, { forceWrite: true, ins
           .map((x) => JSON.stringify(x.slice(0, 40)))
           .join(', ');
       console.log(
-        `  ${probe}: ${found.length} of ${wanted.length}${missing.length && found.length ? ` (found ${e(found)})` : ''}${missing.length ? ` (missing e.g. ${e(missing)})` : ''}`,
+        `  ${probe}: ${found.length} of ${wanted.length}${missing.length && found.length ? ` (found ${e(found)})` : ''}` +
+          `${missing.length ? ` (missing e.g. ${e(missing)})` : ''}`,
       );
     }
     // JavaScript numbers round 64-bit bounds: what a site prints instead of the exact value.
@@ -148,11 +149,13 @@ new G('@asyncapi/html-template', ${JSON.stringify(out)}, { forceWrite: true, ins
     console.log(`  rounded 64-bit bounds: ${rounded.length ? rounded.join(', ') : 'none'}`);
     const names = probes['example names']!;
     console.log(
-      `  without JavaScript: ${names.filter((n) => noJs.includes(n)).length} of ${names.length} example names, ${noJs.length} characters of text`,
+      `  without JavaScript: ${names.filter((n) => noJs.includes(n)).length} of ` +
+        `${names.length} example names, ${noJs.length} characters of text`,
     );
   }
   console.log(
-    `ratio: ${(rows[1][1] / rows[0][1]).toFixed(1)}x the weight, ${(rows[1][2] / rows[0][2]).toFixed(1)}x the load time`,
+    `ratio: ${(rows[1][1] / rows[0][1]).toFixed(1)}x the weight, ${(rows[1][2] / rows[0][2]).toFixed(1)}` +
+      `x the load time`,
   );
 } finally {
   rmSync(work, { recursive: true, force: true });

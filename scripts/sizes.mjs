@@ -59,7 +59,8 @@ for (const file of files) {
 }
 if (over.length === 0) {
   console.log(
-    `sizes: ${files.length} hand-written files within ${FILE_LINES} lines, functions within ${FUNCTION_LINES} (or named in CONTRIBUTING.md's Sizes section)`,
+    `sizes: ${files.length} hand-written files within ${FILE_LINES} lines, functions ` +
+      `within ${FUNCTION_LINES} (or named in CONTRIBUTING.md's Sizes section)`,
   );
 } else {
   console.error(`sizes: ${over.length} over the house limits and not named in the "Sizes" section of CONTRIBUTING.md:`);

@@ -97,14 +97,17 @@ describe('client-side limiter against the sandbox', () => {
     expect(elapsed).toBeGreaterThanOrEqual(allowed - 50);
   });
 
-  it("with the client's window looser than the server's: each hinted refusal absorbed, none reaches the caller", async () => {
-    // 6 a window where the server takes 5 (and no resync after login, which would correct it): the
-    // server refuses a request of the windows the client fills.
-    const looser = { ...limits, matching: { points: 6, windowMs: limits.matching.windowMs } };
-    const { outcomes } = await burst(true, looser, false);
-    expect(outcomes.filter((o) => o !== 'ok')).toEqual([]);
-    expect(refusals).toBeGreaterThan(0);
-  });
+  it(
+    "with the client's window looser than the server's: each hinted refusal absorbed, " + 'none reaches the caller',
+    async () => {
+      // 6 a window where the server takes 5 (and no resync after login, which would correct it): the
+      // server refuses a request of the windows the client fills.
+      const looser = { ...limits, matching: { points: 6, windowMs: limits.matching.windowMs } };
+      const { outcomes } = await burst(true, looser, false);
+      expect(outcomes.filter((o) => o !== 'ok')).toEqual([]);
+      expect(refusals).toBeGreaterThan(0);
+    },
+  );
 
   it('with the limiter off: the server rejects, as RateLimitErrors with the retry hint', async () => {
     const { outcomes } = await burst(false);

@@ -123,16 +123,20 @@ describe('ccxt 4.5.84 (derive) against the sandbox, unchanged', () => {
     await exchange.cancelOrder(placed.id!, PERP);
   });
 
-  it("watchTrades: ccxt reads the pushed array with safeDict, so it resolves [] though the sandbox pushes trades (ccxt's bug)", async () => {
-    // pro/derive.js handleTrade: `this.safeDict(params, 'data', {})` turns the document's array of
-    // PublicTrade into {}, whose loop never runs. No payload the document allows could make it work.
-    const ours: ExchangeClient = createClient({ wsUrl: sb.wsUrl, validate: 'strict' });
-    const pushed: unknown[][] = [];
-    await ours.connect();
-    await ours.subscribe('trades.ETH-PERP', (list) => pushed.push(list));
-    const trades = await exchange.watchTrades(PERP);
-    await until(() => pushed.some((l) => l.length > 0), 30_000, 'a pushed trade');
-    await ours.close();
-    expect(trades).toEqual([]);
-  });
+  it(
+    'watchTrades: ccxt reads the pushed array with safeDict, so it resolves [] ' +
+      "though the sandbox pushes trades (ccxt's bug)",
+    async () => {
+      // pro/derive.js handleTrade: `this.safeDict(params, 'data', {})` turns the document's array of
+      // PublicTrade into {}, whose loop never runs. No payload the document allows could make it work.
+      const ours: ExchangeClient = createClient({ wsUrl: sb.wsUrl, validate: 'strict' });
+      const pushed: unknown[][] = [];
+      await ours.connect();
+      await ours.subscribe('trades.ETH-PERP', (list) => pushed.push(list));
+      const trades = await exchange.watchTrades(PERP);
+      await until(() => pushed.some((l) => l.length > 0), 30_000, 'a pushed trade');
+      await ours.close();
+      expect(trades).toEqual([]);
+    },
+  );
 });

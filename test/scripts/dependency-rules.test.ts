@@ -62,25 +62,30 @@ describe('dependency rules', () => {
     expect(r.stdout).toContain('no-circular');
   });
 
-  it('inside the generator, the folders import one way: the emitters not the diff, nothing below an entry file that file, the model not the emitters', () => {
-    tree({
-      'tools/codegen/src/emit/page.ts': "import type { Change } from '../diff/change';\nexport type Shown = Change;\n",
-      'tools/codegen/src/diff/change.ts': 'export interface Change { rule: string }\n',
-      'tools/codegen/src/diff/diff-specs.ts': "export { modelOfSpec } from '../generate';\n",
-      'tools/codegen/src/generate.ts': 'export const modelOfSpec = () => 1;\n',
-      'tools/codegen/src/model/build.ts': "export { tsName } from '../emit/naming';\n",
-      'tools/codegen/src/emit/naming.ts': 'export const tsName = (s: string) => s;\n',
-      'tools/codegen/src/load/load.ts': "export { tsName } from '../model/naming';\n",
-      'tools/codegen/src/model/naming.ts': 'export const tsName = (s: string) => s;\n',
-    });
-    const r = cruise();
-    expect(r.status).not.toBe(0);
-    expect(r.stdout).toContain('codegen-emit: tools/codegen/src/emit/page.ts → tools/codegen/src/diff/change.ts');
-    expect(r.stdout).toContain('codegen-diff: tools/codegen/src/diff/diff-specs.ts → tools/codegen/src/generate.ts');
-    expect(r.stdout).toContain('codegen-entry: tools/codegen/src/diff/diff-specs.ts → tools/codegen/src/generate.ts');
-    expect(r.stdout).toContain('codegen-model: tools/codegen/src/model/build.ts → tools/codegen/src/emit/naming.ts');
-    expect(r.stdout).toContain('codegen-load: tools/codegen/src/load/load.ts → tools/codegen/src/model/naming.ts');
-  });
+  it(
+    'inside the generator, the folders import one way: the emitters not the diff, ' +
+      'nothing below an entry file that file, the model not the emitters',
+    () => {
+      tree({
+        'tools/codegen/src/emit/page.ts':
+          "import type { Change } from '../diff/change';\nexport type Shown = Change;\n",
+        'tools/codegen/src/diff/change.ts': 'export interface Change { rule: string }\n',
+        'tools/codegen/src/diff/diff-specs.ts': "export { modelOfSpec } from '../generate';\n",
+        'tools/codegen/src/generate.ts': 'export const modelOfSpec = () => 1;\n',
+        'tools/codegen/src/model/build.ts': "export { tsName } from '../emit/naming';\n",
+        'tools/codegen/src/emit/naming.ts': 'export const tsName = (s: string) => s;\n',
+        'tools/codegen/src/load/load.ts': "export { tsName } from '../model/naming';\n",
+        'tools/codegen/src/model/naming.ts': 'export const tsName = (s: string) => s;\n',
+      });
+      const r = cruise();
+      expect(r.status).not.toBe(0);
+      expect(r.stdout).toContain('codegen-emit: tools/codegen/src/emit/page.ts → tools/codegen/src/diff/change.ts');
+      expect(r.stdout).toContain('codegen-diff: tools/codegen/src/diff/diff-specs.ts → tools/codegen/src/generate.ts');
+      expect(r.stdout).toContain('codegen-entry: tools/codegen/src/diff/diff-specs.ts → tools/codegen/src/generate.ts');
+      expect(r.stdout).toContain('codegen-model: tools/codegen/src/model/build.ts → tools/codegen/src/emit/naming.ts');
+      expect(r.stdout).toContain('codegen-load: tools/codegen/src/load/load.ts → tools/codegen/src/model/naming.ts');
+    },
+  );
 
   it('inside the generator, imports down the folders pass', () => {
     tree({

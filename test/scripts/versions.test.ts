@@ -38,17 +38,21 @@ describe('versions', () => {
     expect(r.stdout).toContain("every package is at the spec's version 1.2.3");
   });
 
-  it('lists each package version and internal pin that differs, exit 1; --write mends them and leaves other pins alone', () => {
-    checkout('1.3.0', { a: '1.2.3', b: '1.3.0', pin: '1.2.3' });
-    const r = run();
-    expect(r.status).toBe(1);
-    expect(r.stderr).toContain('packages/a/package.json: version 1.2.3');
-    expect(r.stderr).toContain('packages/b/package.json: dependencies.@x/a 1.2.3');
-    expect(run('--write').status).toBe(0);
-    const b = JSON.parse(readFileSync(join(dir, 'packages/b/package.json'), 'utf8'));
-    expect(b.dependencies).toEqual({ '@x/a': '1.3.0', ws: '8.0.0' });
-    expect(run().status).toBe(0);
-  });
+  it(
+    'lists each package version and internal pin that differs, exit 1; --write ' +
+      'mends them and leaves other pins alone',
+    () => {
+      checkout('1.3.0', { a: '1.2.3', b: '1.3.0', pin: '1.2.3' });
+      const r = run();
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain('packages/a/package.json: version 1.2.3');
+      expect(r.stderr).toContain('packages/b/package.json: dependencies.@x/a 1.2.3');
+      expect(run('--write').status).toBe(0);
+      const b = JSON.parse(readFileSync(join(dir, 'packages/b/package.json'), 'utf8'));
+      expect(b.dependencies).toEqual({ '@x/a': '1.3.0', ws: '8.0.0' });
+      expect(run().status).toBe(0);
+    },
+  );
 
   it('a spec version that is not semver is a usage error, exit 2', () => {
     checkout('latest', { a: '1.0.0', b: '1.0.0', pin: '1.0.0' });

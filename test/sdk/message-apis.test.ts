@@ -150,22 +150,25 @@ describe('Kraken: requests matched by reqid, events told apart by `event`', () =
     ['kraken-message-filter', 'receiveSubscribeRequest', 'sendHeartbeat', 'receivePing'],
     ['kraken-multiple-channels', 'subscribe', 'heartbeat', 'receivePing'],
   ] as const) {
-    it(`${name}: request fills reqid and resolves with the reply; stream yields heartbeats; ping gets its pong`, async () => {
-      const server = await krakenServer();
-      const c = client(name, server.url);
-      const beats = c.stream(heartbeat);
-      await beats.opened;
-      const reply = await c.request(subscribe, {
-        event: 'subscribe',
-        pair: ['XBT/USD'],
-        subscription: { name: 'ticker' },
-      });
-      expect(reply).toMatchObject({ event: 'subscriptionStatus', reqid: 1, channelID: 42 });
-      expect(await take(beats, 2)).toEqual([{ event: 'heartbeat' }, { event: 'heartbeat' }]);
-      expect(await c.request(ping, { event: 'ping', reqid: 99 })).toEqual({ event: 'pong', reqid: 99 });
-      // Every channel is at `/`: one socket, on the server's path plus the address.
-      expect(server.paths).toEqual(['/']);
-    });
+    it(
+      `${name}: request fills reqid and resolves with the reply; stream yields ` + `heartbeats; ping gets its pong`,
+      async () => {
+        const server = await krakenServer();
+        const c = client(name, server.url);
+        const beats = c.stream(heartbeat);
+        await beats.opened;
+        const reply = await c.request(subscribe, {
+          event: 'subscribe',
+          pair: ['XBT/USD'],
+          subscription: { name: 'ticker' },
+        });
+        expect(reply).toMatchObject({ event: 'subscriptionStatus', reqid: 1, channelID: 42 });
+        expect(await take(beats, 2)).toEqual([{ event: 'heartbeat' }, { event: 'heartbeat' }]);
+        expect(await c.request(ping, { event: 'ping', reqid: 99 })).toEqual({ event: 'pong', reqid: 99 });
+        // Every channel is at `/`: one socket, on the server's path plus the address.
+        expect(server.paths).toEqual(['/']);
+      },
+    );
   }
 
   it('a reply with another reqid arriving first is not taken, and is reported as unasked', async () => {
@@ -205,43 +208,49 @@ describe('Kraken: requests matched by reqid, events told apart by `event`', () =
     }
   });
 
-  it('a message of no receive operation there is an error event (PROTOCOL, unasked), never handed to a stream', async () => {
-    const server = await krakenServer({ unknown: true });
-    const c = client('kraken-message-filter', server.url);
-    const unasked = nextEvent(c, 'error');
-    const status = c.stream('systemStatus');
-    const err = (await unasked) as ProtocolError;
-    expect([err.code, err.fault]).toEqual(['PROTOCOL', 'unasked']);
-    expect(err.frame).toBe('{"event":"bookSnapshot","asks":[]}');
-    expect(await take(status, 1)).toMatchObject([{ event: 'systemStatus' }]);
-  });
+  it(
+    'a message of no receive operation there is an error event (PROTOCOL, unasked), ' + 'never handed to a stream',
+    async () => {
+      const server = await krakenServer({ unknown: true });
+      const c = client('kraken-message-filter', server.url);
+      const unasked = nextEvent(c, 'error');
+      const status = c.stream('systemStatus');
+      const err = (await unasked) as ProtocolError;
+      expect([err.code, err.fault]).toEqual(['PROTOCOL', 'unasked']);
+      expect(err.frame).toBe('{"event":"bookSnapshot","asks":[]}');
+      expect(await take(status, 1)).toMatchObject([{ event: 'systemStatus' }]);
+    },
+  );
 });
 
 describe('Gemini: an address with a parameter and a query, pushed on connect', () => {
-  it('stream(op, { params, query }) connects to /v1/marketdata/<symbol>?… and yields updates and heartbeats', async () => {
-    const update = {
-      type: 'update',
-      eventId: 36902233362,
-      timestamp: 1619769673,
-      timestampms: 1619769673527,
-      socket_sequence: 661,
-      events: [{ type: 'change', side: 'bid', price: 54350.4, remaining: 0.002, delta: 0.002, reason: 'place' }],
-    };
-    const server = await serve((_ws, _path, send) => {
-      send(update);
-      send({ type: 'heartbeat', socket_sequence: 662 });
-    });
-    const c = client('gemini', server.url, { validate: 'strict' });
-    const invalid: ValidationReport[] = [];
-    c.on('validation', (r) => invalid.push(r));
-    const market = c.stream('sendMarketData', {
-      params: { symbol: 'btcusd' },
-      query: { heartbeat: true, trades: false },
-    });
-    expect(await take(market, 2)).toEqual([update, { type: 'heartbeat', socket_sequence: 662 }]);
-    expect(server.paths).toEqual(['/v1/marketdata/btcusd?heartbeat=true&trades=false']);
-    expect(invalid).toEqual([]);
-  });
+  it(
+    'stream(op, { params, query }) connects to /v1/marketdata/<symbol>?… and ' + 'yields updates and heartbeats',
+    async () => {
+      const update = {
+        type: 'update',
+        eventId: 36902233362,
+        timestamp: 1619769673,
+        timestampms: 1619769673527,
+        socket_sequence: 661,
+        events: [{ type: 'change', side: 'bid', price: 54350.4, remaining: 0.002, delta: 0.002, reason: 'place' }],
+      };
+      const server = await serve((_ws, _path, send) => {
+        send(update);
+        send({ type: 'heartbeat', socket_sequence: 662 });
+      });
+      const c = client('gemini', server.url, { validate: 'strict' });
+      const invalid: ValidationReport[] = [];
+      c.on('validation', (r) => invalid.push(r));
+      const market = c.stream('sendMarketData', {
+        params: { symbol: 'btcusd' },
+        query: { heartbeat: true, trades: false },
+      });
+      expect(await take(market, 2)).toEqual([update, { type: 'heartbeat', socket_sequence: 662 }]);
+      expect(server.paths).toEqual(['/v1/marketdata/btcusd?heartbeat=true&trades=false']);
+      expect(invalid).toEqual([]);
+    },
+  );
 
   it('a missing address parameter is a usage error, thrown at once', async () => {
     const c = client('gemini', 'ws://127.0.0.1:1');
@@ -250,35 +259,41 @@ describe('Gemini: an address with a parameter and a query, pushed on connect', (
 });
 
 describe('Slack RTM: one message sent, many event types received', () => {
-  it('hello on connect, then the message event for what the client sent; other event types stay out of the stream', async () => {
-    const server = await serve((ws, _path, send) => {
-      send({ type: 'hello' });
-      ws.on('message', (raw) => {
-        const m = JSON.parse(String(raw)) as { channel: string; text: string };
-        send({ type: 'channel_joined', channel: { id: m.channel } });
-        send({ type: 'message', channel: m.channel, text: m.text, user: 'U1', ts: '1.0' });
+  it(
+    'hello on connect, then the message event for what the client sent; other ' + 'event types stay out of the stream',
+    async () => {
+      const server = await serve((ws, _path, send) => {
+        send({ type: 'hello' });
+        ws.on('message', (raw) => {
+          const m = JSON.parse(String(raw)) as { channel: string; text: string };
+          send({ type: 'channel_joined', channel: { id: m.channel } });
+          send({ type: 'message', channel: m.channel, text: m.text, user: 'U1', ts: '1.0' });
+        });
       });
-    });
-    const c = client('slack-rtm', server.url);
-    const events = c.stream('sendMessages');
-    // next(), not a loop: leaving a for-await loop stops the stream.
-    expect((await events.next()).value).toEqual({ type: 'hello' });
-    await c.send('receiveOutgoingMessage', { id: 1, type: 'message', channel: 'C1', text: 'hi' });
-    const [joined, message] = await take(events, 2);
-    expect(joined).toMatchObject({ type: 'channel_joined' });
-    expect(message).toEqual({ type: 'message', channel: 'C1', text: 'hi', user: 'U1', ts: '1.0' });
-  });
+      const c = client('slack-rtm', server.url);
+      const events = c.stream('sendMessages');
+      // next(), not a loop: leaving a for-await loop stops the stream.
+      expect((await events.next()).value).toEqual({ type: 'hello' });
+      await c.send('receiveOutgoingMessage', { id: 1, type: 'message', channel: 'C1', text: 'hi' });
+      const [joined, message] = await take(events, 2);
+      expect(joined).toMatchObject({ type: 'channel_joined' });
+      expect(message).toEqual({ type: 'message', channel: 'C1', text: 'hi', user: 'U1', ts: '1.0' });
+    },
+  );
 });
 
 describe('Postman echo: a pathname, and a reply without a correlation id', () => {
-  it('the reply is the next frame that fits it, exactly as sent; the URL keeps the server path (/raw + / → /raw/)', async () => {
-    const server = await serve((ws) => ws.on('message', (raw) => ws.send(String(raw))), '/raw');
-    const c = client('postman-echo', server.url);
-    expect(await c.request('sendEchoMessage', { test: 'test text' })).toEqual({ test: 'test text' });
-    expect(await c.request('sendEchoMessage', 'test')).toBe('test');
-    expect(await c.ops.sendEchoMessage!([1, 2.5, null])).toEqual([1, 2.5, null]);
-    expect(server.paths).toEqual(['/raw/']);
-  });
+  it(
+    'the reply is the next frame that fits it, exactly as sent; the URL keeps ' + 'the server path (/raw + / → /raw/)',
+    async () => {
+      const server = await serve((ws) => ws.on('message', (raw) => ws.send(String(raw))), '/raw');
+      const c = client('postman-echo', server.url);
+      expect(await c.request('sendEchoMessage', { test: 'test text' })).toEqual({ test: 'test text' });
+      expect(await c.request('sendEchoMessage', 'test')).toBe('test');
+      expect(await c.ops.sendEchoMessage!([1, 2.5, null])).toEqual([1, 2.5, null]);
+      expect(server.paths).toEqual(['/raw/']);
+    },
+  );
 });
 
 describe('exchange-api mock: each spec served, and the generated client against it (strict validation)', () => {
@@ -302,35 +317,41 @@ describe('exchange-api mock: each spec served, and the generated client against 
     return { c, events };
   }
 
-  it('Kraken (both): requests get their reply, reqid copied; heartbeats and statuses are pushed, all valid', async () => {
-    for (const [name, subscribe, heartbeat] of [
-      ['kraken-message-filter', 'receiveSubscribeRequest', 'sendHeartbeat'],
-      ['kraken-multiple-channels', 'subscribe', 'heartbeat'],
-    ] as const) {
-      const mock = await mockOf(name);
-      const { c, events } = strictClient(name, mock.url);
-      const beats = c.stream(heartbeat);
-      const reply = await c.request(subscribe, { event: 'subscribe', reqid: 77, subscription: { name: 'ticker' } });
-      expect(reply).toMatchObject({ reqid: 77 });
-      expect(await c.request('receivePing', { event: 'ping', reqid: 3 })).toMatchObject({ event: 'pong', reqid: 3 });
-      expect(await take(beats, 2)).toEqual([{ event: 'heartbeat' }, { event: 'heartbeat' }]);
-      expect(events).toEqual([]);
-    }
-  });
+  it(
+    'Kraken (both): requests get their reply, reqid copied; heartbeats and statuses ' + 'are pushed, all valid',
+    async () => {
+      for (const [name, subscribe, heartbeat] of [
+        ['kraken-message-filter', 'receiveSubscribeRequest', 'sendHeartbeat'],
+        ['kraken-multiple-channels', 'subscribe', 'heartbeat'],
+      ] as const) {
+        const mock = await mockOf(name);
+        const { c, events } = strictClient(name, mock.url);
+        const beats = c.stream(heartbeat);
+        const reply = await c.request(subscribe, { event: 'subscribe', reqid: 77, subscription: { name: 'ticker' } });
+        expect(reply).toMatchObject({ reqid: 77 });
+        expect(await c.request('receivePing', { event: 'ping', reqid: 3 })).toMatchObject({ event: 'pong', reqid: 3 });
+        expect(await take(beats, 2)).toEqual([{ event: 'heartbeat' }, { event: 'heartbeat' }]);
+        expect(events).toEqual([]);
+      }
+    },
+  );
 
-  it('Gemini: market data pushed at /v1/marketdata/<symbol>, the first at once; Slack: its events; all valid', async () => {
-    const gemini = await mockOf('gemini');
-    const g = strictClient('gemini', gemini.url);
-    const market = await take(g.c.stream('sendMarketData', { params: { symbol: 'ethusd' } }), 3);
-    expect(market.map((m) => (m as { type: string }).type).every((t) => t === 'update' || t === 'heartbeat')).toBe(
-      true,
-    );
-    const slack = await mockOf('slack-rtm');
-    const s = strictClient('slack-rtm', slack.url);
-    const events = await take(s.c.stream('sendMessages'), 3);
-    expect(events).toHaveLength(3);
-    expect([...g.events, ...s.events].map(String)).toEqual([]);
-  });
+  it(
+    'Gemini: market data pushed at /v1/marketdata/<symbol>, the first at once; ' + 'Slack: its events; all valid',
+    async () => {
+      const gemini = await mockOf('gemini');
+      const g = strictClient('gemini', gemini.url);
+      const market = await take(g.c.stream('sendMarketData', { params: { symbol: 'ethusd' } }), 3);
+      expect(market.map((m) => (m as { type: string }).type).every((t) => t === 'update' || t === 'heartbeat')).toBe(
+        true,
+      );
+      const slack = await mockOf('slack-rtm');
+      const s = strictClient('slack-rtm', slack.url);
+      const events = await take(s.c.stream('sendMessages'), 3);
+      expect(events).toHaveLength(3);
+      expect([...g.events, ...s.events].map(String)).toEqual([]);
+    },
+  );
 
   it('Postman echo: a reply to each request; the same seed gives the same messages', async () => {
     const replies = [];
@@ -398,7 +419,8 @@ describe('the generated SDK types and README', () => {
         "void client.request('sendHeartbeat', { event: 'heartbeat' });",
         '// @ts-expect-error the event of a subscribe is its constant',
         "void client.request('receiveSubscribeRequest', { event: 'ping' });",
-        "export const reply: Promise<{ event?: 'pong'; reqid?: number }> = client.request('receivePing', { event: 'ping' });",
+        "export const reply: Promise<{ event?: 'pong'; reqid?: number }> = client.request('receivePing', " +
+          "{ event: 'ping' });",
       ].join('\n'),
     );
     writeFileSync(

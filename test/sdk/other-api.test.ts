@@ -101,21 +101,24 @@ describe("an SDK generated for another API, with that API's limits and error cod
     expect(server.methods).toEqual(['getQuote', 'getQuote', 'getQuote']);
   });
 
-  it("its -40001 is a RateLimitError with the wait its table's template reads, and holds the budget that long", async () => {
-    server = await startServer();
-    const client = sdk.createClient({ wsUrl: server.url });
-    await client.connect();
-    server.fail = { code: -40001, message: 'Too many calls', data: 'Wait 60000 ms' };
-    const err = await quote(client).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(RateLimitError);
-    expect(err).toMatchObject({ code: 'SLOW_DOWN', rpcCode: -40001, retryAfterMs: 60_000 });
-    // One point of three is spent: the next call waits for the server's hint, not for the budget.
-    const next = quote(client).catch((e: unknown) => e);
-    await settled();
-    expect([server.methods.length, client.core.limiter?.waiting]).toEqual([1, 1]);
-    await client.close();
-    expect(await next).toBeInstanceOf(ConnectionClosedError);
-  });
+  it(
+    "its -40001 is a RateLimitError with the wait its table's template reads, " + 'and holds the budget that long',
+    async () => {
+      server = await startServer();
+      const client = sdk.createClient({ wsUrl: server.url });
+      await client.connect();
+      server.fail = { code: -40001, message: 'Too many calls', data: 'Wait 60000 ms' };
+      const err = await quote(client).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(RateLimitError);
+      expect(err).toMatchObject({ code: 'SLOW_DOWN', rpcCode: -40001, retryAfterMs: 60_000 });
+      // One point of three is spent: the next call waits for the server's hint, not for the budget.
+      const next = quote(client).catch((e: unknown) => e);
+      await settled();
+      expect([server.methods.length, client.core.limiter?.waiting]).toEqual([1, 1]);
+      await client.close();
+      expect(await next).toBeInstanceOf(ConnectionClosedError);
+    },
+  );
 
   it('its -32000 is a plain RpcError that holds nothing; its -40100 an AuthError', async () => {
     server = await startServer();

@@ -149,7 +149,9 @@ export function verifyAction(
 }
 
 let lastNonce = 0n;
-/** A fresh nonce: nanoseconds since the epoch (as derive-ts and derive-py send it), strictly increasing in this process. */
+/**
+ * A fresh nonce: nanoseconds since the epoch (as derive-ts and derive-py send it), strictly increasing in this process.
+ */
 export function newNonce(nowMs = Date.now()): string {
   let n = BigInt(Math.floor(nowMs)) * 1_000_000n;
   if (n <= lastNonce) n = lastNonce + 1n;

@@ -7,7 +7,8 @@ export class SignatureVError extends Error {
   readonly code = 'SIGNATURE_V_INVALID';
   constructor(readonly v: number) {
     super(
-      `signature v must be 27 (0x1b) or 28 (0x1c), as ecrecover takes it (got ${v}, 0x${v.toString(16).padStart(2, '0')})`,
+      `signature v must be 27 (0x1b) or 28 (0x1c), as ecrecover takes it (got ${v}` +
+        `, 0x${v.toString(16).padStart(2, '0')})`,
     );
     this.name = 'SignatureVError';
   }

@@ -72,7 +72,8 @@ describe("the action signature matches ccxt's and derive-ts's, byte for byte", (
   it('the Action type hashes to the typehash every client hard-codes', () => {
     const encoded = TypedDataEncoder.from(defaultActionLayout.types).encodeType('Action');
     expect(encoded).toBe(
-      'Action(uint256 subaccountId,uint256 nonce,address module,bytes data,uint256 expiry,address owner,address signer)',
+      'Action(uint256 subaccountId,uint256 nonce,address module,bytes data,uint256 ' +
+        'expiry,address owner,address signer)',
     );
     expect(keccak256(toUtf8Bytes(encoded))).toBe('0x4d7a9f27c403ff9c0f19bce61d76d82f9aa29f8d6d4b0c5474607d9770d1af17');
   });

@@ -152,7 +152,8 @@ export class Connection {
         `cannot connect to ${url}: the WebSocket handshake did not complete within ${timeoutMs} ms`,
       );
     return new ConnectError(
-      `cannot connect to ${url}: the server did not answer the first request within ${timeoutMs} ms (a connection counts as open only once answered)`,
+      `cannot connect to ${url}: the server did not answer the first request within ` +
+        `${timeoutMs} ms (a connection counts as open only once answered)`,
     );
   }
 

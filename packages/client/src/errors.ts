@@ -110,7 +110,8 @@ export class PayloadValidationError extends ClientError {
     const first = failures[0];
     super(
       'VALIDATION_FAILED',
-      `${target} is not valid${first ? `: ${first.pointer} ${first.rule}` : ''}${failures.length > 1 ? ` (+${failures.length - 1} more)` : ''}`,
+      `${target} is not valid${first ? `: ${first.pointer} ${first.rule}` : ''}` +
+        `${failures.length > 1 ? ` (+${failures.length - 1} more)` : ''}`,
     );
   }
 }

@@ -17,35 +17,40 @@ afterEach(async () => {
 });
 
 describe('a listener that throws', () => {
-  it('reaches the error listeners as LISTENER_FAILED (cause: what it threw); the other listeners still run', async () => {
-    peer = await startPeer();
-    const client = createClient({
-      wsUrl: peer.url,
-      WebSocket: WebSocket as unknown as WebSocketConstructor,
-      validate: 'off',
-      timeoutMs: 3000,
-    });
-    const boom = new Error('boom');
-    const states: ConnectionState[] = [];
-    const errors: ClientError[] = [];
-    client.on('state', () => {
-      throw boom;
-    });
-    client.on('state', (s) => states.push(s));
-    client.on('error', (e) => errors.push(e));
-    await client.connect();
-    expect(states).toEqual(['connecting', 'open']);
-    expect(errors.map((e) => [e.code, e.message, e.cause])).toEqual([
-      ['LISTENER_FAILED', "a listener of 'state' threw: boom", boom],
-      ['LISTENER_FAILED', "a listener of 'state' threw: boom", boom],
-    ]);
-    await client.close();
-  });
+  it(
+    'reaches the error listeners as LISTENER_FAILED (cause: what it threw); the ' + 'other listeners still run',
+    async () => {
+      peer = await startPeer();
+      const client = createClient({
+        wsUrl: peer.url,
+        WebSocket: WebSocket as unknown as WebSocketConstructor,
+        validate: 'off',
+        timeoutMs: 3000,
+      });
+      const boom = new Error('boom');
+      const states: ConnectionState[] = [];
+      const errors: ClientError[] = [];
+      client.on('state', () => {
+        throw boom;
+      });
+      client.on('state', (s) => states.push(s));
+      client.on('error', (e) => errors.push(e));
+      await client.connect();
+      expect(states).toEqual(['connecting', 'open']);
+      expect(errors.map((e) => [e.code, e.message, e.cause])).toEqual([
+        ['LISTENER_FAILED', "a listener of 'state' threw: boom", boom],
+        ['LISTENER_FAILED', "a listener of 'state' threw: boom", boom],
+      ]);
+      await client.close();
+    },
+  );
 
-  it('with no error listener, or from an error listener, is thrown again outside the emitter (uncaughtException)', () => {
-    const events = pathToFileURL(fileURLToPath(new URL('../src/events.ts', import.meta.url))).href;
-    // A process of its own: an uncaught exception inside the test runner would be the runner's to report.
-    const script = `
+  it(
+    'with no error listener, or from an error listener, is thrown again outside ' + 'the emitter (uncaughtException)',
+    () => {
+      const events = pathToFileURL(fileURLToPath(new URL('../src/events.ts', import.meta.url))).href;
+      // A process of its own: an uncaught exception inside the test runner would be the runner's to report.
+      const script = `
       import { Emitter } from ${JSON.stringify(events)};
       const seen = [];
       process.on('uncaughtException', (err) => seen.push('uncaught: ' + err.message));
@@ -60,18 +65,19 @@ describe('a listener that throws', () => {
       seen.push('emit returned');
       setImmediate(() => console.log(JSON.stringify(seen)));
     `;
-    const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-      cwd: fileURLToPath(new URL('..', import.meta.url)),
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
-    expect(r.status, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual([
-      'second state listener ran',
-      'emit returned',
-      'emit returned',
-      'uncaught: state listener',
-      'uncaught: error listener',
-    ]);
-  });
+      const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+        cwd: fileURLToPath(new URL('..', import.meta.url)),
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      expect(r.status, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual([
+        'second state listener ran',
+        'emit returned',
+        'emit returned',
+        'uncaught: state listener',
+        'uncaught: error listener',
+      ]);
+    },
+  );
 });

@@ -117,29 +117,32 @@ function turnsHostile(first: string, later: string): WebSocketConstructor {
 
 describe('reconnect against a server that never answers', () => {
   for (const [name, start] of hostile.slice(0, 2)) {
-    it(`${name}: every attempt ends at timeoutMs, maxAttempts is reached, the client closes and its stream ends`, async () => {
-      const peer = await serve(startPeer());
-      const server = await serve(start());
-      const { client, states } = watched({
-        wsUrl: peer.url,
-        WebSocket: turnsHostile(peer.url, server.url),
-        timeoutMs: TIMEOUT_MS,
-        reconnect: { initialDelayMs: 10, maxDelayMs: 20, maxAttempts: 3 },
-      });
-      const attempts: number[] = [];
-      client.on('reconnect', (r) => attempts.push(r.attempt));
-      await client.connect();
-      const stream = client.stream('trades.ETH-PERP');
-      await stream.ready;
-      const read = stream.next().catch((e: unknown) => e);
-      peer.drop();
-      await until(() => client.state === 'closed', 3 * TIMEOUT_MS + 10_000, 'the client to give up');
-      expect(attempts).toEqual([1, 2, 3]);
-      expect(server.connections).toBe(3);
-      expect(states).toEqual(['connecting', 'open', 'reconnecting', 'closed']);
-      const err = await read;
-      expect(err).toBeInstanceOf(ConnectError);
-      expect((err as Error).message).toMatch(/gave up after 3 reconnect attempts/);
-    });
+    it(
+      `${name}: every attempt ends at timeoutMs, maxAttempts is reached, the client ` + `closes and its stream ends`,
+      async () => {
+        const peer = await serve(startPeer());
+        const server = await serve(start());
+        const { client, states } = watched({
+          wsUrl: peer.url,
+          WebSocket: turnsHostile(peer.url, server.url),
+          timeoutMs: TIMEOUT_MS,
+          reconnect: { initialDelayMs: 10, maxDelayMs: 20, maxAttempts: 3 },
+        });
+        const attempts: number[] = [];
+        client.on('reconnect', (r) => attempts.push(r.attempt));
+        await client.connect();
+        const stream = client.stream('trades.ETH-PERP');
+        await stream.ready;
+        const read = stream.next().catch((e: unknown) => e);
+        peer.drop();
+        await until(() => client.state === 'closed', 3 * TIMEOUT_MS + 10_000, 'the client to give up');
+        expect(attempts).toEqual([1, 2, 3]);
+        expect(server.connections).toBe(3);
+        expect(states).toEqual(['connecting', 'open', 'reconnecting', 'closed']);
+        const err = await read;
+        expect(err).toBeInstanceOf(ConnectError);
+        expect((err as Error).message).toMatch(/gave up after 3 reconnect attempts/);
+      },
+    );
   }
 });

@@ -89,22 +89,25 @@ describe('instrument types for the limiter come from the server', () => {
     return req.method === 'public/getRateLimits' ? { result: rateLimits } : undefined;
   };
 
-  it('a name ending in -C that the server calls a perp draws on the perp bucket; the list is fetched once', async () => {
-    t.peer.answer = answer([instrument('ODD-C', 'perp'), instrument('ETH-20261231-3000-C', 'option')]);
-    await t.make({ actionSigner: signer, limiter }).connect();
-    await t.client.cancelByInstrument({ subaccount_id: 1, instrument_name: 'ODD-C' });
-    expect(t.client.limiter!.bucketIdFor('ODD-C')).toBe('bucket_perp_spot');
-    expect(t.client.limiter!.bucketIdFor('ETH-20261231-3000-C')).toBe('bucket_option');
-    // The perp bucket holds one: a second cancel waits for the refill (5 s) and meets its timeout.
-    const second = await t.client
-      .cancelByInstrument({ subaccount_id: 1, instrument_name: 'ODD-C' }, { timeoutMs: 200 })
-      .catch((e) => e);
-    expect(second).toBeInstanceOf(TimeoutError);
-    for (let i = 0; i < 3; i++)
-      await t.client.cancelByInstrument({ subaccount_id: 1, instrument_name: 'ETH-20261231-3000-C' });
-    expect(t.peer.requests.filter((r) => r.method === 'public/get_all_live_instruments')).toHaveLength(1);
-    expect(t.errors).toEqual([]);
-  });
+  it(
+    'a name ending in -C that the server calls a perp draws on the perp bucket; ' + 'the list is fetched once',
+    async () => {
+      t.peer.answer = answer([instrument('ODD-C', 'perp'), instrument('ETH-20261231-3000-C', 'option')]);
+      await t.make({ actionSigner: signer, limiter }).connect();
+      await t.client.cancelByInstrument({ subaccount_id: 1, instrument_name: 'ODD-C' });
+      expect(t.client.limiter!.bucketIdFor('ODD-C')).toBe('bucket_perp_spot');
+      expect(t.client.limiter!.bucketIdFor('ETH-20261231-3000-C')).toBe('bucket_option');
+      // The perp bucket holds one: a second cancel waits for the refill (5 s) and meets its timeout.
+      const second = await t.client
+        .cancelByInstrument({ subaccount_id: 1, instrument_name: 'ODD-C' }, { timeoutMs: 200 })
+        .catch((e) => e);
+      expect(second).toBeInstanceOf(TimeoutError);
+      for (let i = 0; i < 3; i++)
+        await t.client.cancelByInstrument({ subaccount_id: 1, instrument_name: 'ETH-20261231-3000-C' });
+      expect(t.peer.requests.filter((r) => r.method === 'public/get_all_live_instruments')).toHaveLength(1);
+      expect(t.errors).toEqual([]);
+    },
+  );
 
   it('an instrument the server does not list: the perp/spot bucket, with a note once', async () => {
     t.peer.answer = answer([instrument('ETH-PERP', 'perp')]);

@@ -136,23 +136,26 @@ describe('waiting for budget', () => {
     ctl.abort(new Error('done'));
   });
 
-  it("remaining_per_endpoint is keyed by the rate-limit tables' names: cancel_all is private/cancel_all's budget", () => {
-    const l = new Limiter(exchangeApi);
-    const ctl = new AbortController();
-    l.sync(
-      {
-        remaining_matching: { remainingPoints: 5, msBeforeNext: 0, consumedPoints: 0, isFirstInDuration: false },
-        remaining_non_matching: { remainingPoints: 25, msBeforeNext: 0, consumedPoints: 0, isFirstInDuration: false },
-        remaining_per_endpoint: {
-          cancel_all: { remainingPoints: 1, msBeforeNext: 0, consumedPoints: 4, isFirstInDuration: false },
+  it(
+    "remaining_per_endpoint is keyed by the rate-limit tables' names: cancel_all " + "is private/cancel_all's budget",
+    () => {
+      const l = new Limiter(exchangeApi);
+      const ctl = new AbortController();
+      l.sync(
+        {
+          remaining_matching: { remainingPoints: 5, msBeforeNext: 0, consumedPoints: 0, isFirstInDuration: false },
+          remaining_non_matching: { remainingPoints: 25, msBeforeNext: 0, consumedPoints: 0, isFirstInDuration: false },
+          remaining_per_endpoint: {
+            cancel_all: { remainingPoints: 1, msBeforeNext: 0, consumedPoints: 4, isFirstInDuration: false },
+          },
         },
-      },
-      true,
-    );
-    for (let i = 0; i < 3; i++) void l.acquire('private/cancel_all', {}, true, ctl.signal).catch(() => undefined);
-    expect(l.waiting).toBe(2);
-    ctl.abort(new Error('done'));
-  });
+        true,
+      );
+      for (let i = 0; i < 3; i++) void l.acquire('private/cancel_all', {}, true, ctl.signal).catch(() => undefined);
+      expect(l.waiting).toBe(2);
+      ctl.abort(new Error('done'));
+    },
+  );
 
   it('a -32000 hint holds the budget for that long', async () => {
     const l = new Limiter(exchangeApi, { marginMs: 0 });
@@ -206,14 +209,17 @@ describe("another API's tables", () => {
     limits: [{ id: 'calls', kind: 'window', scope: 'ip', points: 3, windowMs: 60_000 }],
   };
 
-  it("draws on that API's budget: 3 at once, the 4th waits; a method without a class falls under the default", async () => {
-    const l = new Limiter(metered);
-    for (let i = 0; i < 3; i++) await l.acquire(i === 2 ? 'ping' : 'getQuote', {}, false);
-    const fourth = l.acquire('getQuote', {}, false);
-    expect(l.waiting).toBe(1);
-    l.clear(new Error('done'));
-    await expect(fourth).rejects.toThrow('done');
-  });
+  it(
+    "draws on that API's budget: 3 at once, the 4th waits; a method without a " + 'class falls under the default',
+    async () => {
+      const l = new Limiter(metered);
+      for (let i = 0; i < 3; i++) await l.acquire(i === 2 ? 'ping' : 'getQuote', {}, false);
+      const fourth = l.acquire('getQuote', {}, false);
+      expect(l.waiting).toBe(1);
+      l.clear(new Error('done'));
+      await expect(fourth).rejects.toThrow('done');
+    },
+  );
 
   it("does not draw on the exchange's budgets: its limit ids are that API's", () => {
     expect(() => new Limiter(metered, { limits: { calls: { points: 5 } } })).not.toThrow();
@@ -233,7 +239,8 @@ describe("another API's tables", () => {
     const slip = { ...metered, rateLimitClasses: [{ name: 'metered', default: true, budget: 'cals' }] };
     expect(() => new Limiter(slip)).toThrow(UsageError);
     expect(() => new Limiter(slip)).toThrow(
-      "limiter: rate-limit class 'metered' names budget 'cals', which is not a window limit of the limits (window ids: calls)",
+      "limiter: rate-limit class 'metered' names budget 'cals', which is not a " +
+        'window limit of the limits (window ids: calls)',
     );
   });
 });

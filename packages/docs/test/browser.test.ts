@@ -185,48 +185,52 @@ describe('docs site in chromium', () => {
     }
   });
 
-  it("shows each channel's payload fields in its section, one row per field with its type and whether it is required", async () => {
-    const { page, problems, close } = await open('channels.html');
-    try {
-      let tables = 0;
-      for (const c of model.channels) {
-        const t = model.types.find((x) => x.name === c.payload.record);
-        if (t?.kind !== 'record' || !t.fields?.length) continue;
-        const own = url(`${site.channel(c).page}.html`);
-        if (page.url() !== own) await page.goto(own);
-        // The first table between the payload heading and the next heading, as the browser parsed it
-        // (its cells and rows are written without their optional end tags).
-        const rows = await page.evaluate((id) => {
-          for (
-            let el = document.getElementById(id)?.nextElementSibling;
-            el && !/^H[1-3]$/.test(el.tagName);
-            el = el.nextElementSibling
-          ) {
-            const table = el.querySelector('table');
-            if (table)
-              return Array.from(table.querySelectorAll('tbody tr'), (tr) =>
-                Array.from(tr.querySelectorAll('td'), (td) => (td.textContent ?? '').trim()),
-              );
-          }
-          return null;
-        }, site.channel(c, 'payload').anchor!);
-        expect(rows, c.address).not.toBeNull();
-        expect(
-          rows!.map((r) => r[0]),
-          c.address,
-        ).toEqual(t.fields.map((f) => f.name));
-        expect(
-          rows!.map((r) => r[2]),
-          c.address,
-        ).toEqual(t.fields.map((f) => (f.required ? 'yes' : 'no')));
-        tables++;
+  it(
+    "shows each channel's payload fields in its section, one row per field with " +
+      'its type and whether it is required',
+    async () => {
+      const { page, problems, close } = await open('channels.html');
+      try {
+        let tables = 0;
+        for (const c of model.channels) {
+          const t = model.types.find((x) => x.name === c.payload.record);
+          if (t?.kind !== 'record' || !t.fields?.length) continue;
+          const own = url(`${site.channel(c).page}.html`);
+          if (page.url() !== own) await page.goto(own);
+          // The first table between the payload heading and the next heading, as the browser parsed it
+          // (its cells and rows are written without their optional end tags).
+          const rows = await page.evaluate((id) => {
+            for (
+              let el = document.getElementById(id)?.nextElementSibling;
+              el && !/^H[1-3]$/.test(el.tagName);
+              el = el.nextElementSibling
+            ) {
+              const table = el.querySelector('table');
+              if (table)
+                return Array.from(table.querySelectorAll('tbody tr'), (tr) =>
+                  Array.from(tr.querySelectorAll('td'), (td) => (td.textContent ?? '').trim()),
+                );
+            }
+            return null;
+          }, site.channel(c, 'payload').anchor!);
+          expect(rows, c.address).not.toBeNull();
+          expect(
+            rows!.map((r) => r[0]),
+            c.address,
+          ).toEqual(t.fields.map((f) => f.name));
+          expect(
+            rows!.map((r) => r[2]),
+            c.address,
+          ).toEqual(t.fields.map((f) => (f.required ? 'yes' : 'no')));
+          tables++;
+        }
+        expect(tables).toBeGreaterThan(5);
+        expect(problems).toEqual([]);
+      } finally {
+        await close();
       }
-      expect(tables).toBeGreaterThan(5);
-      expect(problems).toEqual([]);
-    } finally {
-      await close();
-    }
-  });
+    },
+  );
 
   it('loads every page without JavaScript: its content, the sidebar to every page, no search box', async () => {
     for (const path of htmlPages) {
@@ -244,51 +248,58 @@ describe('docs site in chromium', () => {
     }
   });
 
-  it('shows the errors table whole at 1280 px (no sideways scroll), and a jumped-to heading below the sticky header at 390 px', async () => {
-    const wide = await open('errors.html');
-    try {
-      const overflow = await wide.page.evaluate(() =>
-        Array.from(document.querySelectorAll('main .tw'), (d) => d.scrollWidth - d.clientWidth),
-      );
-      expect(Math.max(...overflow)).toBeLessThanOrEqual(1);
-      await wide.page.screenshot({ path: join(shots, 'errors-1280.png'), fullPage: true });
-    } finally {
-      await wide.close();
-    }
-    const params = site.method(methodNamed('private/order'), 'params');
-    const narrow = await open(at(params), { width: 390 });
-    try {
-      await narrow.page.waitForTimeout(200);
-      const { header, heading } = await narrow.page.evaluate(
-        (id) => ({
-          header: document.querySelector('header.top')!.getBoundingClientRect().bottom,
-          heading: document.getElementById(id)!.getBoundingClientRect().top,
-        }),
-        params.anchor!,
-      );
-      expect(heading).toBeGreaterThanOrEqual(header);
-      await narrow.page.screenshot({ path: join(shots, 'methods-390.png') });
-    } finally {
-      await narrow.close();
-    }
-  });
+  it(
+    'shows the errors table whole at 1280 px (no sideways scroll), and a jumped-to ' +
+      'heading below the sticky header at 390 px',
+    async () => {
+      const wide = await open('errors.html');
+      try {
+        const overflow = await wide.page.evaluate(() =>
+          Array.from(document.querySelectorAll('main .tw'), (d) => d.scrollWidth - d.clientWidth),
+        );
+        expect(Math.max(...overflow)).toBeLessThanOrEqual(1);
+        await wide.page.screenshot({ path: join(shots, 'errors-1280.png'), fullPage: true });
+      } finally {
+        await wide.close();
+      }
+      const params = site.method(methodNamed('private/order'), 'params');
+      const narrow = await open(at(params), { width: 390 });
+      try {
+        await narrow.page.waitForTimeout(200);
+        const { header, heading } = await narrow.page.evaluate(
+          (id) => ({
+            header: document.querySelector('header.top')!.getBoundingClientRect().bottom,
+            heading: document.getElementById(id)!.getBoundingClientRect().top,
+          }),
+          params.anchor!,
+        );
+        expect(heading).toBeGreaterThanOrEqual(header);
+        await narrow.page.screenshot({ path: join(shots, 'methods-390.png') });
+      } finally {
+        await narrow.close();
+      }
+    },
+  );
 
-  it('reads without JavaScript (contents in the sidebar, no dead search box) and prints without the chrome', async () => {
-    const { page, close } = await open(`${site.typeRef('Order')!.page}.html`, { javaScriptEnabled: false });
-    try {
-      const visible = async (selector: string) =>
-        (await page.locator(selector).count()) > 0 && page.locator(selector).first().isVisible();
-      expect(await visible('form.search')).toBe(false);
-      expect(await visible('nav.side a[href$="channels.html"]')).toBe(true);
-      expect(await visible('[id="Order.amount"]')).toBe(true);
-      await page.emulateMedia({ media: 'print' });
-      expect(await visible('nav.side')).toBe(false);
-      expect(await visible('header.top')).toBe(false);
-      expect(await visible('[id="Order.amount"]')).toBe(true);
-    } finally {
-      await close();
-    }
-  });
+  it(
+    'reads without JavaScript (contents in the sidebar, no dead search box) and ' + 'prints without the chrome',
+    async () => {
+      const { page, close } = await open(`${site.typeRef('Order')!.page}.html`, { javaScriptEnabled: false });
+      try {
+        const visible = async (selector: string) =>
+          (await page.locator(selector).count()) > 0 && page.locator(selector).first().isVisible();
+        expect(await visible('form.search')).toBe(false);
+        expect(await visible('nav.side a[href$="channels.html"]')).toBe(true);
+        expect(await visible('[id="Order.amount"]')).toBe(true);
+        await page.emulateMedia({ media: 'print' });
+        expect(await visible('nav.side')).toBe(false);
+        expect(await visible('header.top')).toBe(false);
+        expect(await visible('[id="Order.amount"]')).toBe(true);
+      } finally {
+        await close();
+      }
+    },
+  );
 });
 
 describe("a fixture spec's site in chromium (ledger variant: a method, named examples, named errors)", () => {
@@ -350,37 +361,40 @@ describe('our site split by group in chromium (tagged by topic in the test, befo
   });
   afterAll(() => rmSync(splitDir, { recursive: true, force: true }));
 
-  it("search leads to a method on its group's page, whose sidebar lists the group's methods and every group", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
-    const page = await context.newPage();
-    const problems: string[] = [];
-    page.on('pageerror', (e) => problems.push(e.message));
-    page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
-    const cancelAll = tagged.methods.find((m) => m.name === 'private/cancel_all')!;
-    const ref = map.method(cancelAll);
-    const target = pathToFileURL(join(splitDir, `${ref.page}.html`)).href + `#${ref.anchor}`;
-    try {
-      expect(ref.page).toMatch(/^methods-/);
-      await page.goto(pathToFileURL(join(splitDir, 'records.html')).href);
-      await page.fill('#search', 'cancel_all');
-      const hits = page.locator('#search-results li[role="option"] a');
-      await hits.first().waitFor({ state: 'visible', timeout: 5000 });
-      const hrefs = await hits.evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));
-      expect(hrefs).toContain(target);
-      await hits.nth(hrefs.indexOf(target)).click();
-      await page.waitForURL(target);
-      expect(await page.evaluate((id) => document.getElementById(id)?.textContent ?? '', ref.anchor!)).toContain(
-        'private/cancel_all',
-      );
-      const group = map.layout.methods.find((g) => g.page === ref.page)!;
-      const listed = await page.locator('nav.side a[aria-current="page"] + ul a').allTextContents();
-      expect(listed).toEqual(group.items.map((m) => m.name));
-      for (const g of map.layout.methods)
-        expect(await page.locator(`nav.side a[href="${g.page}.html"]`).isVisible(), g.page).toBe(true);
-      await page.screenshot({ path: join(shots, 'methods-group.png') });
-      expect(problems).toEqual([]);
-    } finally {
-      await context.close();
-    }
-  });
+  it(
+    "search leads to a method on its group's page, whose sidebar lists the group's " + 'methods and every group',
+    async () => {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+      const page = await context.newPage();
+      const problems: string[] = [];
+      page.on('pageerror', (e) => problems.push(e.message));
+      page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
+      const cancelAll = tagged.methods.find((m) => m.name === 'private/cancel_all')!;
+      const ref = map.method(cancelAll);
+      const target = pathToFileURL(join(splitDir, `${ref.page}.html`)).href + `#${ref.anchor}`;
+      try {
+        expect(ref.page).toMatch(/^methods-/);
+        await page.goto(pathToFileURL(join(splitDir, 'records.html')).href);
+        await page.fill('#search', 'cancel_all');
+        const hits = page.locator('#search-results li[role="option"] a');
+        await hits.first().waitFor({ state: 'visible', timeout: 5000 });
+        const hrefs = await hits.evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));
+        expect(hrefs).toContain(target);
+        await hits.nth(hrefs.indexOf(target)).click();
+        await page.waitForURL(target);
+        expect(await page.evaluate((id) => document.getElementById(id)?.textContent ?? '', ref.anchor!)).toContain(
+          'private/cancel_all',
+        );
+        const group = map.layout.methods.find((g) => g.page === ref.page)!;
+        const listed = await page.locator('nav.side a[aria-current="page"] + ul a').allTextContents();
+        expect(listed).toEqual(group.items.map((m) => m.name));
+        for (const g of map.layout.methods)
+          expect(await page.locator(`nav.side a[href="${g.page}.html"]`).isVisible(), g.page).toBe(true);
+        await page.screenshot({ path: join(shots, 'methods-group.png') });
+        expect(problems).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+  );
 });

@@ -233,7 +233,8 @@ export class Accounts {
     if (this.options.knownWalletsOnly && !this.configuredWallets.has(wallet)) {
       throw RpcFailure.of(
         'AUTH_ACCESS_DENIED',
-        `wallet ${wallet} is not configured in this sandbox, which knows only its configured wallets (knownWalletsOnly)`,
+        `wallet ${wallet} is not configured in this sandbox, which knows only its ` +
+          `configured wallets (knownWalletsOnly)`,
       );
     }
     return signer === wallet ? this.walletSession(full, checkFreshness) : this.keySession(full, signer, ip);
@@ -247,7 +248,8 @@ export class Accounts {
         const window = `${this.options.login.pastMs} ms before to ${this.options.login.futureMs} ms after`;
         throw RpcFailure.of(
           'AUTH_TIMESTAMP_WINDOW',
-          `timestamp ${proof.timestamp} is ${where === 'stale' ? 'too old' : 'in the future'}: the server accepts ${window} its clock (${now})`,
+          `timestamp ${proof.timestamp} is ${where === 'stale' ? 'too old' : 'in the future'}` +
+            `: the server accepts ${window} its clock (${now})`,
         );
       }
     }
@@ -313,7 +315,10 @@ export class Accounts {
       key.subaccounts.length > 0 &&
       !key.subaccounts.includes(action.subaccount)
     )
-      return `session key ${signer} may not act for subaccount ${action.subaccount} (only ${key.subaccounts.join(', ')})`;
+      return (
+        `session key ${signer} may not act for subaccount ${action.subaccount} (only ` +
+        `${key.subaccounts.join(', ')})`
+      );
     const ip = action.ip;
     if (
       key.ipWhitelist &&

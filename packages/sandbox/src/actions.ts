@@ -163,7 +163,8 @@ export class ActionVerifier {
     }
     if (!made)
       throw denied(
-        `signature is not ${signer}'s for this ${method} of wallet ${session.wallet} under any accepted deployment (${this.deployments.map((d) => d.name).join('; ')})`,
+        `signature is not ${signer}'s for this ${method} of wallet ${session.wallet}` +
+          ` under any accepted deployment (${this.deployments.map((d) => d.name).join('; ')})`,
       );
     if (!(await this.nonces.claim(signer, nonce, p.signature_expiry_sec * 1000))) throw used();
   }

@@ -47,7 +47,8 @@ export function refuseControl(req: IncomingMessage, listenHost: string): Control
   if (!isLoopback(peer))
     return refuse(
       403,
-      `the control plane answers only this machine (a loopback peer); this request came from ${text(peer).slice(0, 60)}`,
+      `the control plane answers only this machine (a loopback peer); this request ` +
+        `came from ${text(peer).slice(0, 60)}`,
     );
   const header = req.headers.host;
   // HTTP/1.0 may omit Host; no browser does, and Node refuses an HTTP/1.1 request without one.
@@ -57,14 +58,16 @@ export function refuseControl(req: IncomingMessage, listenHost: string): Control
     if (host === null || !(isLoopback(host) || own.has(host)))
       return refuse(
         403,
-        `the control plane answers only requests addressed to a loopback host or to its own address (Host ${text(header).slice(0, 120)})`,
+        `the control plane answers only requests addressed to a loopback host or ` +
+          `to its own address (Host ${text(header).slice(0, 120)})`,
       );
   }
   const origin = req.headers.origin;
   if (origin !== undefined && (header === undefined || origin.toLowerCase() !== `http://${header.toLowerCase()}`))
     return refuse(
       403,
-      `the control plane refuses cross-origin requests (Origin ${text(origin).slice(0, 120)} is not this sandbox's own, http://${header ?? '<its host>'})`,
+      `the control plane refuses cross-origin requests (Origin ${text(origin).slice(0, 120)}` +
+        ` is not this sandbox's own, http://${header ?? '<its host>'})`,
     );
   const site = req.headers['sec-fetch-site'];
   if (site !== undefined && site !== 'same-origin' && site !== 'none')

@@ -62,7 +62,8 @@ export class Faults {
     this.written.add(key);
     if (this.written.size > MAX_DISTINCT_FAULTS) {
       this.write(
-        `sandbox: more than ${MAX_DISTINCT_FAULTS} distinct failures; further ones are only counted (GET /control/status)`,
+        `sandbox: more than ${MAX_DISTINCT_FAULTS} distinct failures; further ones ` +
+          `are only counted (GET /control/status)`,
       );
       return;
     }

@@ -132,7 +132,8 @@ async function route(parts: HttpParts, req: IncomingMessage, res: ServerResponse
       NULL_ID,
       namedError(
         'RPC_METHOD_NOT_FOUND',
-        `path ${JSON.stringify(path.slice(0, 120))} has an empty segment (//); methods are at /v3/public/<method> and /v3/private/<method>`,
+        `path ${JSON.stringify(path.slice(0, 120))} has an empty segment (//); methods ` +
+          `are at /v3/public/<method> and /v3/private/<method>`,
       ),
       true,
     );
@@ -150,7 +151,10 @@ async function route(parts: HttpParts, req: IncomingMessage, res: ServerResponse
   return serveMethod(parts, req, res, path);
 }
 
-/** The door of a method's path: it exists, takes POST (or GET, without a body), says JSON, and its body fits; then the call. */
+/**
+ * The door of a method's path: it exists, takes POST (or GET, without a body), says JSON, and its body fits; then the
+ * call.
+ */
 async function serveMethod(parts: HttpParts, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
   const m = byPath.get(path);
   if (!m)

@@ -18,7 +18,10 @@ export interface SessionKeyConfig {
   wallet: string;
   /** Milliseconds since the epoch (sandbox clock) after which the key no longer logs in. */
   expiresAtMs?: number;
-  /** Empty or absent: full authority. Otherwise `read` (private channels and reads) and/or `trade` (order flow); `*` grants both. */
+  /**
+   * Empty or absent: full authority. Otherwise `read` (private channels and reads) and/or `trade` (order flow); `*`
+   * grants both.
+   */
   scopes?: string[];
   /** Empty or absent: any IP. Otherwise the request IP must be one of these. */
   ipWhitelist?: string[];

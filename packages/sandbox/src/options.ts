@@ -389,7 +389,10 @@ function resolveMarket(market: unknown): ResolvedOptions['market'] {
   };
 }
 
-/** Check options (from code or a config file) and fill in every default. Throws SandboxOptionsError naming the bad key (the first, in the order of this object). */
+/**
+ * Check options (from code or a config file) and fill in every default. Throws SandboxOptionsError naming the bad key
+ * (the first, in the order of this object).
+ */
 export function resolveOptions(input: unknown = {}): ResolvedOptions {
   if (!isObject(input)) throw new SandboxOptionsError('', `the top level must be a JSON object (got ${kindOf(input)})`);
   onlyKeys('', input, TOP_KEYS);

@@ -1,7 +1,8 @@
 /**
  * The request pipeline shared by both transports, in this order: the method exists, is served on this
  * transport and has a handler; login; tier 1 budget; params against the generated validator; the action
- * signature of a signed method (which spends its nonce); tier 2 bucket of order flow; the handler. Nothing is charged or spent for a
+ * signature of a signed method (which spends its nonce); tier 2 bucket of order flow; the handler. Nothing is charged
+ * or spent for a
  * request that could never be served, and a failed HTTP login is pre-authentication traffic: it spends
  * the caller's per-IP budget like any request before login.
  */

@@ -87,7 +87,10 @@ export function rateLimited(ms: number): RpcFailure {
   return new RpcFailure(rateLimitCode, formatRetryHint(ms));
 }
 
-/** HTTP status of a failed request: errorTable's httpStatus of the code (the http-responses assumption); throws for a code not in the table. */
+/**
+ * HTTP status of a failed request: errorTable's httpStatus of the code (the http-responses assumption); throws for a
+ * code not in the table.
+ */
 export function httpStatusOf(code: number): number {
   return entryOf(code).httpStatus;
 }

@@ -62,7 +62,8 @@ const serves = (httpUrl: string) =>
 
 const stopLine = (pid: number) =>
   new RegExp(
-    `^exchange-api sandbox: stopping: its launcher \\(pid ${pid}\\) exited; run with --detached to keep serving without it$`,
+    `^exchange-api sandbox: stopping: its launcher \\(pid ${pid}\\) exited; run ` +
+      `with --detached to keep serving without it$`,
     'm',
   );
 
@@ -141,41 +142,46 @@ describe('stopping the command-line sandbox', { timeout: 240_000 }, () => {
     expect(await serves(urls!.http)).toBe(false);
   });
 
-  it('on SIGTERM, closes and exits 0 within its bound while busy: full subscribers, a stalled reader, silent peers, unfinished bodies', async () => {
-    const r = runSandbox(['--port', '0', '--config', 'packages/sandbox/test/fixtures/busy.json']);
-    const urls = listening(await r.firstLine);
-    expect(urls).not.toBeNull();
-    const addresses = publicAddresses();
-    const replies: Promise<void>[] = [];
-    const sockets: WebSocket[] = [];
-    for (let ip = 2; ip < 12; ip++) {
-      for (let k = 0; k < 4; k++) {
-        const ws = new WebSocket(urls!.ws, { localAddress: `127.0.0.${ip}` });
-        sockets.push(ws);
-        ws.on('error', () => {});
-        await new Promise((resolve) => ws.once('open', resolve));
-        replies.push(answered(ws));
-        ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'subscribe', params: { channels: addresses } }));
+  it(
+    'on SIGTERM, closes and exits 0 within its bound while busy: full subscribers, ' +
+      'a stalled reader, silent peers, unfinished bodies',
+    async () => {
+      const r = runSandbox(['--port', '0', '--config', 'packages/sandbox/test/fixtures/busy.json']);
+      const urls = listening(await r.firstLine);
+      expect(urls).not.toBeNull();
+      const addresses = publicAddresses();
+      const replies: Promise<void>[] = [];
+      const sockets: WebSocket[] = [];
+      for (let ip = 2; ip < 12; ip++) {
+        for (let k = 0; k < 4; k++) {
+          const ws = new WebSocket(urls!.ws, { localAddress: `127.0.0.${ip}` });
+          sockets.push(ws);
+          ws.on('error', () => {});
+          await new Promise((resolve) => ws.once('open', resolve));
+          replies.push(answered(ws));
+          ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'subscribe', params: { channels: addresses } }));
+        }
       }
-    }
-    // One reader stops reading altogether; two peers go silent; two HTTP bodies never finish.
-    (sockets[0] as unknown as { _socket: { pause(): void } })._socket.pause();
-    await Promise.all([silentPeer(urls!.ws, '127.0.0.20'), silentPeer(urls!.ws, '127.0.0.20')]);
-    const head =
-      'POST /v3/public/getRateLimits HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n';
-    await Promise.all([rawHttp(urls!.http, head, '{"a":'), rawHttp(urls!.http, head, '{"b":')]);
-    // Busy: every reader but the stalled one has its subscriptions answered, and pushes flow.
-    await Promise.all(replies.slice(1));
-    const t0 = Date.now();
-    r.child.kill('SIGTERM');
-    const code = await r.exited;
-    const took = Date.now() - t0;
-    for (const ws of sockets) ws.terminate();
-    expect(code).toBe(0);
-    expect(r.stderr()).toBe('');
-    // The command's own bound is 3 s; this only tells a bounded stop from one that waits on the stalled
-    // reader (which would meet the test's 2-minute bound), so it is wide enough for a loaded machine.
-    expect(took).toBeLessThan(60_000);
-    expect(await serves(urls!.http)).toBe(false);
-  });
+      // One reader stops reading altogether; two peers go silent; two HTTP bodies never finish.
+      (sockets[0] as unknown as { _socket: { pause(): void } })._socket.pause();
+      await Promise.all([silentPeer(urls!.ws, '127.0.0.20'), silentPeer(urls!.ws, '127.0.0.20')]);
+      const head =
+        'POST /v3/public/getRateLimits HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ' +
+        '1000\r\n\r\n';
+      await Promise.all([rawHttp(urls!.http, head, '{"a":'), rawHttp(urls!.http, head, '{"b":')]);
+      // Busy: every reader but the stalled one has its subscriptions answered, and pushes flow.
+      await Promise.all(replies.slice(1));
+      const t0 = Date.now();
+      r.child.kill('SIGTERM');
+      const code = await r.exited;
+      const took = Date.now() - t0;
+      for (const ws of sockets) ws.terminate();
+      expect(code).toBe(0);
+      expect(r.stderr()).toBe('');
+      // The command's own bound is 3 s; this only tells a bounded stop from one that waits on the stalled
+      // reader (which would meet the test's 2-minute bound), so it is wide enough for a loaded machine.
+      expect(took).toBeLessThan(60_000);
+      expect(await serves(urls!.http)).toBe(false);
+    },
+  );
 });

@@ -78,55 +78,59 @@ describe('the reads the public clients call', () => {
     expect(t.stats.num_trades).toBe(String(t.stats.n));
   });
 
-  it('keeps the fills: public and own trade history, orders by status, open orders and portfolios follow the ledger', async () => {
-    const sb = await start(quiet);
-    const w = newWallet();
-    const c = await Client.connect(sb.wsUrl);
-    const [sub] = await c.login(w);
-    const order = (price: string, extra = {}) =>
-      signed(w, 'private/order', {
-        subaccount_id: sub!,
-        instrument_name: 'ETH-PERP',
-        direction: 'buy',
-        amount: '0.1',
-        limit_price: price,
-        max_fee: '100',
-        ...extra,
+  it(
+    'keeps the fills: public and own trade history, orders by status, open orders ' +
+      'and portfolios follow the ledger',
+    async () => {
+      const sb = await start(quiet);
+      const w = newWallet();
+      const c = await Client.connect(sb.wsUrl);
+      const [sub] = await c.login(w);
+      const order = (price: string, extra = {}) =>
+        signed(w, 'private/order', {
+          subaccount_id: sub!,
+          instrument_name: 'ETH-PERP',
+          direction: 'buy',
+          amount: '0.1',
+          limit_price: price,
+          max_fee: '100',
+          ...extra,
+        });
+      const filled = await c.call('private/order', await order('4000'));
+      expect(filled.order.order_status).toBe('filled');
+      const resting = (await c.call('private/order', await order('1000', { label: 'low' }))).order;
+      const tape = await read(c, 'public/get_trade_history', { instrument_name: 'ETH-PERP', page_size: 5 });
+      expect(tape.trades[0]).toMatchObject({
+        trade_id: filled.trades[0].trade_id,
+        liquidity_role: 'taker',
+        batch_status: 'Settled',
+        tx_status: 'settled',
       });
-    const filled = await c.call('private/order', await order('4000'));
-    expect(filled.order.order_status).toBe('filled');
-    const resting = (await c.call('private/order', await order('1000', { label: 'low' }))).order;
-    const tape = await read(c, 'public/get_trade_history', { instrument_name: 'ETH-PERP', page_size: 5 });
-    expect(tape.trades[0]).toMatchObject({
-      trade_id: filled.trades[0].trade_id,
-      liquidity_role: 'taker',
-      batch_status: 'Settled',
-      tx_status: 'settled',
-    });
-    const own = await read(c, 'private/get_trade_history', { subaccount_id: sub, instrument_name: 'ETH-PERP' });
-    expect(own.trades.map((t: any) => t.order_id)).toEqual([filled.order.order_id]);
-    const open = await read(c, 'private/get_open_orders', { subaccount_id: sub });
-    expect(open.orders.map((o: any) => o.order_id)).toEqual([resting.order_id]);
-    const byStatus = await read(c, 'private/get_orders', { subaccount_id: sub, status: 'filled', page_size: 500 });
-    expect(byStatus.orders.map((o: any) => o.order_id)).toEqual([filled.order.order_id]);
-    const byLabel = await read(c, 'private/get_orders', { subaccount_id: sub, label: 'low' });
-    expect(byLabel.orders.map((o: any) => o.order_status)).toEqual(['open']);
-    const [portfolio] = await read(c, 'private/get_all_portfolios', { wallet: w.address });
-    expect(portfolio).toEqual(await read(c, 'private/get_subaccount', { subaccount_id: sub }));
-    expect(portfolio.positions).toMatchObject([{ instrument_name: 'ETH-PERP', amount: '0.1', delta: '0.1' }]);
-    // A position's margins are its share of the subaccount's (negative, 10 % and 5 % of its notional).
-    const [perp] = portfolio.positions;
-    expect(Number(perp.initial_margin)).toBeCloseTo(-0.1 * Math.abs(Number(perp.mark_value)), 6);
-    expect(Number(perp.maintenance_margin)).toBeCloseTo(-0.05 * Math.abs(Number(perp.mark_value)), 6);
-    expect(portfolio).toMatchObject({ manager_id: 1, risk_universe_id: 1, failed_to_fetch: false });
-    expect(portfolio.open_orders.map((o: any) => o.order_id)).toEqual([resting.order_id]);
-    const usdc = portfolio.collaterals.find((x: any) => x.currency === 'USDC');
-    expect(Number(usdc.amount)).toBeLessThan(1_000_000);
-    expect(usdc).toMatchObject({ initial_margin: usdc.mark_value, delta: '0', delta_currency: 'USDC' });
-    const other = await c.request('private/get_all_portfolios', { wallet: newWallet().address });
-    expect(other.error.code).toBe(14003);
-    expect((await c.request('private/get_open_orders', { subaccount_id: 1 })).error.code).toBe(14003);
-  });
+      const own = await read(c, 'private/get_trade_history', { subaccount_id: sub, instrument_name: 'ETH-PERP' });
+      expect(own.trades.map((t: any) => t.order_id)).toEqual([filled.order.order_id]);
+      const open = await read(c, 'private/get_open_orders', { subaccount_id: sub });
+      expect(open.orders.map((o: any) => o.order_id)).toEqual([resting.order_id]);
+      const byStatus = await read(c, 'private/get_orders', { subaccount_id: sub, status: 'filled', page_size: 500 });
+      expect(byStatus.orders.map((o: any) => o.order_id)).toEqual([filled.order.order_id]);
+      const byLabel = await read(c, 'private/get_orders', { subaccount_id: sub, label: 'low' });
+      expect(byLabel.orders.map((o: any) => o.order_status)).toEqual(['open']);
+      const [portfolio] = await read(c, 'private/get_all_portfolios', { wallet: w.address });
+      expect(portfolio).toEqual(await read(c, 'private/get_subaccount', { subaccount_id: sub }));
+      expect(portfolio.positions).toMatchObject([{ instrument_name: 'ETH-PERP', amount: '0.1', delta: '0.1' }]);
+      // A position's margins are its share of the subaccount's (negative, 10 % and 5 % of its notional).
+      const [perp] = portfolio.positions;
+      expect(Number(perp.initial_margin)).toBeCloseTo(-0.1 * Math.abs(Number(perp.mark_value)), 6);
+      expect(Number(perp.maintenance_margin)).toBeCloseTo(-0.05 * Math.abs(Number(perp.mark_value)), 6);
+      expect(portfolio).toMatchObject({ manager_id: 1, risk_universe_id: 1, failed_to_fetch: false });
+      expect(portfolio.open_orders.map((o: any) => o.order_id)).toEqual([resting.order_id]);
+      const usdc = portfolio.collaterals.find((x: any) => x.currency === 'USDC');
+      expect(Number(usdc.amount)).toBeLessThan(1_000_000);
+      expect(usdc).toMatchObject({ initial_margin: usdc.mark_value, delta: '0', delta_currency: 'USDC' });
+      const other = await c.request('private/get_all_portfolios', { wallet: newWallet().address });
+      expect(other.error.code).toBe(14003);
+      expect((await c.request('private/get_open_orders', { subaccount_id: 1 })).error.code).toBe(14003);
+    },
+  );
 
   it('takes time and hourly funding from the movable clock', async () => {
     const sb = await start(quiet);

@@ -105,84 +105,93 @@ describe('control plane', () => {
     expect((await control(sb, 'nope', {})).status).toBe(404);
   });
 
-  it('serves no web page: another Origin, a simple content type or a foreign Host is refused, and no CORS header lets a page read it', async () => {
-    const sb = await start({ control: true, market: { intervalMs: 60_000 } });
-    const c = await Client.connect(sb.wsUrl);
-    await c.call('subscribe', { channels: ['trades.ETH-PERP'] });
-    const url = `${sb.httpUrl}/control`;
-    const page = 'http://evil.example';
-    const json = { 'content-type': 'application/json' };
-    const fakeTrade = JSON.stringify({ channel: 'trades.ETH-PERP', data: [{ trade_id: 'fake' }] });
-    const refused = async (res: Response, status: number, error: RegExp) => {
-      expect([res.status, ((await res.json()) as { error: string }).error]).toEqual([
-        status,
-        expect.stringMatching(error),
-      ]);
-      expect(res.headers.get('access-control-allow-origin')).toBeNull();
-    };
-    // What a page on another origin did: read the connection list, push a fake trade, drop the client.
-    await refused(
-      await fetch(`${url}/connections`, { headers: { origin: page } }),
-      403,
-      /refuses cross-origin.*evil\.example/,
-    );
-    await refused(
-      await fetch(`${url}/push`, { method: 'POST', headers: { ...json, origin: page }, body: fakeTrade }),
-      403,
-      /refuses cross-origin/,
-    );
-    await refused(
-      await fetch(`${url}/drop`, { method: 'POST', headers: { ...json, origin: 'null' }, body: '{}' }),
-      403,
-      /refuses cross-origin/,
-    );
-    await refused(
-      await fetch(`${url}/push`, {
-        method: 'OPTIONS',
-        headers: { origin: page, 'access-control-request-method': 'POST' },
-      }),
-      403,
-      /refuses cross-origin/,
-    );
-    await refused(
-      await fetch(`${url}/drop`, { method: 'POST', headers: { ...json, 'sec-fetch-site': 'cross-site' }, body: '{}' }),
-      403,
-      /cross-site/,
-    );
-    // A body a page may send anywhere without a preflight: text/plain (fetch's default for a string), none.
-    await refused(
-      await fetch(`${url}/push`, { method: 'POST', body: fakeTrade }),
-      415,
-      /Content-Type application\/json \(got "text\/plain/,
-    );
-    await refused(await fetch(`${url}/drop`, { method: 'POST' }), 415, /Content-Type application\/json \(got null\)/);
-    // DNS rebinding: a page whose host name now resolves to 127.0.0.1 sends its own Host, and its Origin matches it.
-    const port = new URL(sb.httpUrl).port;
-    const rebound = await rawHttp(
-      sb.httpUrl,
-      `GET /control/connections HTTP/1.1\r\nHost: evil.example:${port}\r\nOrigin: http://evil.example:${port}\r\n\r\n`,
-    );
-    expect(await rebound.response).toMatch(
-      /^HTTP\/1\.1 403 [^]*loopback host or to its own address \(Host \\"evil\.example:/,
-    );
-    // Nothing reached the client: no fake trade (a round trip flushes what was sent), not dropped.
-    await c.roundTrip();
-    expect(c.pushes('trades.ETH-PERP')).toEqual([]);
-    expect(c.closed).toBeNull();
-    // The sandbox's own callers are served: a loopback Host (a name or an address), no Origin or its own.
-    const local = await rawHttp(sb.httpUrl, `GET /control/connections HTTP/1.1\r\nHost: localhost:${port}\r\n\r\n`);
-    expect(await local.response).toMatch(/^HTTP\/1\.1 200 /);
-    const own = await fetch(`${url}/connections`, { headers: { origin: sb.httpUrl } });
-    expect([own.status, own.headers.get('access-control-allow-origin')]).toEqual([200, null]);
-    expect((await control(sb, 'push', JSON.parse(fakeTrade))).json).toEqual({ delivered: 1 });
-    // The API itself still answers any origin (the docs' live examples call it from a browser).
-    const api = await fetch(`${sb.httpUrl}/v3/public/getRateLimits`, {
-      method: 'POST',
-      headers: { ...json, origin: page },
-      body: '{}',
-    });
-    expect([api.status, api.headers.get('access-control-allow-origin')]).toEqual([200, '*']);
-  });
+  it(
+    'serves no web page: another Origin, a simple content type or a foreign Host ' +
+      'is refused, and no CORS header lets a page read it',
+    async () => {
+      const sb = await start({ control: true, market: { intervalMs: 60_000 } });
+      const c = await Client.connect(sb.wsUrl);
+      await c.call('subscribe', { channels: ['trades.ETH-PERP'] });
+      const url = `${sb.httpUrl}/control`;
+      const page = 'http://evil.example';
+      const json = { 'content-type': 'application/json' };
+      const fakeTrade = JSON.stringify({ channel: 'trades.ETH-PERP', data: [{ trade_id: 'fake' }] });
+      const refused = async (res: Response, status: number, error: RegExp) => {
+        expect([res.status, ((await res.json()) as { error: string }).error]).toEqual([
+          status,
+          expect.stringMatching(error),
+        ]);
+        expect(res.headers.get('access-control-allow-origin')).toBeNull();
+      };
+      // What a page on another origin did: read the connection list, push a fake trade, drop the client.
+      await refused(
+        await fetch(`${url}/connections`, { headers: { origin: page } }),
+        403,
+        /refuses cross-origin.*evil\.example/,
+      );
+      await refused(
+        await fetch(`${url}/push`, { method: 'POST', headers: { ...json, origin: page }, body: fakeTrade }),
+        403,
+        /refuses cross-origin/,
+      );
+      await refused(
+        await fetch(`${url}/drop`, { method: 'POST', headers: { ...json, origin: 'null' }, body: '{}' }),
+        403,
+        /refuses cross-origin/,
+      );
+      await refused(
+        await fetch(`${url}/push`, {
+          method: 'OPTIONS',
+          headers: { origin: page, 'access-control-request-method': 'POST' },
+        }),
+        403,
+        /refuses cross-origin/,
+      );
+      await refused(
+        await fetch(`${url}/drop`, {
+          method: 'POST',
+          headers: { ...json, 'sec-fetch-site': 'cross-site' },
+          body: '{}',
+        }),
+        403,
+        /cross-site/,
+      );
+      // A body a page may send anywhere without a preflight: text/plain (fetch's default for a string), none.
+      await refused(
+        await fetch(`${url}/push`, { method: 'POST', body: fakeTrade }),
+        415,
+        /Content-Type application\/json \(got "text\/plain/,
+      );
+      await refused(await fetch(`${url}/drop`, { method: 'POST' }), 415, /Content-Type application\/json \(got null\)/);
+      // DNS rebinding: a page whose host name now resolves to 127.0.0.1 sends its own Host, and its Origin matches it.
+      const port = new URL(sb.httpUrl).port;
+      const rebound = await rawHttp(
+        sb.httpUrl,
+        `GET /control/connections HTTP/1.1\r\nHost: evil.example:${port}\r\nOrigin: ` +
+          `http://evil.example:${port}\r\n\r\n`,
+      );
+      expect(await rebound.response).toMatch(
+        /^HTTP\/1\.1 403 [^]*loopback host or to its own address \(Host \\"evil\.example:/,
+      );
+      // Nothing reached the client: no fake trade (a round trip flushes what was sent), not dropped.
+      await c.roundTrip();
+      expect(c.pushes('trades.ETH-PERP')).toEqual([]);
+      expect(c.closed).toBeNull();
+      // The sandbox's own callers are served: a loopback Host (a name or an address), no Origin or its own.
+      const local = await rawHttp(sb.httpUrl, `GET /control/connections HTTP/1.1\r\nHost: localhost:${port}\r\n\r\n`);
+      expect(await local.response).toMatch(/^HTTP\/1\.1 200 /);
+      const own = await fetch(`${url}/connections`, { headers: { origin: sb.httpUrl } });
+      expect([own.status, own.headers.get('access-control-allow-origin')]).toEqual([200, null]);
+      expect((await control(sb, 'push', JSON.parse(fakeTrade))).json).toEqual({ delivered: 1 });
+      // The API itself still answers any origin (the docs' live examples call it from a browser).
+      const api = await fetch(`${sb.httpUrl}/v3/public/getRateLimits`, {
+        method: 'POST',
+        headers: { ...json, origin: page },
+        body: '{}',
+      });
+      expect([api.status, api.headers.get('access-control-allow-origin')]).toEqual([200, '*']);
+    },
+  );
 
   it('bounds every input: out-of-range values are refused with a clear error, and the clock stays usable', async () => {
     const sb = await start({ control: true, market: { intervalMs: 60_000 } });

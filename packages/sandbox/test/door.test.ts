@@ -80,7 +80,8 @@ describe('the door', () => {
       code: INVALID_PARAMS,
       data: expect.stringMatching(/nested deeper than/),
     });
-    // Params exactly as deep as the bound are served as before (params, extra, x and its arrays), and the connection keeps serving.
+    // Params exactly as deep as the bound are served as before (params, extra, x and its arrays), and the connection
+    // keeps serving.
     expect((await c.request('subscribe', { channels: [], extra: nested(MAX_PARAMS_DEPTH - 2) })).result).toBeDefined();
     expect((await c.call('subscribe', { channels: ['trades.ETH-PERP'] })).status['trades.ETH-PERP']).toBe('ok');
   });

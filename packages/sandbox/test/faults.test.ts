@@ -18,41 +18,44 @@ function signal(): { reached: Promise<void>; reach: () => void } {
 }
 
 describe('faults', () => {
-  it('a timer step that throws is written once, counted every time, and neither its timer nor the others stop', async () => {
-    const lines: string[] = [];
-    const faults = new Faults((line) => lines.push(line));
-    let failed = 0;
-    let published = 0;
-    const failing = signal();
-    const publishing = signal();
-    const stop = startTimers(
-      [
-        {
-          ms: 5,
-          what: 'the market tick',
-          run: () => {
-            if (++failed === 5) failing.reach();
-            throw new TypeError('no mid price for ETH-PERP');
+  it(
+    'a timer step that throws is written once, counted every time, and neither ' + 'its timer nor the others stop',
+    async () => {
+      const lines: string[] = [];
+      const faults = new Faults((line) => lines.push(line));
+      let failed = 0;
+      let published = 0;
+      const failing = signal();
+      const publishing = signal();
+      const stop = startTimers(
+        [
+          {
+            ms: 5,
+            what: 'the market tick',
+            run: () => {
+              if (++failed === 5) failing.reach();
+              throw new TypeError('no mid price for ETH-PERP');
+            },
           },
-        },
-        { ms: 5, what: 'the 100 ms channels', run: () => void (++published === 5 && publishing.reach()) },
-      ],
-      faults,
-    );
-    const ran = await within(Promise.all([failing.reached, publishing.reached]), HANG_MS);
-    stop();
-    expect(ran).not.toBe('timeout');
-    expect(faults.status()).toEqual({
-      ticks: failed,
-      server: 0,
-      last: expect.stringMatching(/^the market tick: TypeError: no mid price for ETH-PERP at .*faults\.test\.ts/),
-    });
-    expect(lines).toEqual([
-      expect.stringMatching(
-        /^sandbox: the market tick failed \(the sandbox goes on; reported once\): TypeError: no mid/,
-      ),
-    ]);
-  });
+          { ms: 5, what: 'the 100 ms channels', run: () => void (++published === 5 && publishing.reach()) },
+        ],
+        faults,
+      );
+      const ran = await within(Promise.all([failing.reached, publishing.reached]), HANG_MS);
+      stop();
+      expect(ran).not.toBe('timeout');
+      expect(faults.status()).toEqual({
+        ticks: failed,
+        server: 0,
+        last: expect.stringMatching(/^the market tick: TypeError: no mid price for ETH-PERP at .*faults\.test\.ts/),
+      });
+      expect(lines).toEqual([
+        expect.stringMatching(
+          /^sandbox: the market tick failed \(the sandbox goes on; reported once\): TypeError: no mid/,
+        ),
+      ]);
+    },
+  );
 
   it('each distinct failure is written once; past a bound they are only counted, so stderr stays bounded', () => {
     const lines: string[] = [];

@@ -129,43 +129,47 @@ describe.skipIf(!hasRedisServer)(`a fleet on one Redis${hasRedisServer ? '' : ` 
     expect(next.instrument_name).toBe('ETH-PERP');
   });
 
-  it('lists and cancels through one member the orders resting on books another owns (get_open_orders and cancel_all span the fleet)', async () => {
-    const [a, b] = await pair();
-    // A owned every book; B takes its share as A gives books back, one a cycle.
-    await until(() => a.fleet!.owned().length === 2 && b.fleet!.owned().length === 2, true);
-    const w = newWallet();
-    const onA = await trader(a.wsUrl, w);
-    await onA.c.call('subscribe', { channels: [`${onA.sub}.orders`] });
-    const names = [a.fleet!.owned()[0]!, b.fleet!.owned()[0]!];
-    const prices: Record<string, string> = {
-      'ETH-PERP': '100',
-      'BTC-PERP': '1000',
-      'ETH-20261231-3000-C': '1',
-      'ETH-USDC': '100',
-    };
-    const amounts: Record<string, string> = {
-      'ETH-PERP': '0.01',
-      'BTC-PERP': '0.001',
-      'ETH-20261231-3000-C': '0.01',
-      'ETH-USDC': '0.01',
-    };
-    const ids = [];
-    for (const name of names) {
-      const p = { ...order(onA.sub, prices[name]), instrument_name: name, amount: amounts[name] };
-      ids.push((await onA.c.call('private/order', await signed(w, 'private/order', p))).order.order_id);
-    }
-    const open = await onA.c.call('private/get_open_orders', { subaccount_id: onA.sub });
-    expect(open.orders.map((o: { order_id: string }) => o.order_id).sort()).toEqual([...ids].sort());
-    expect(await onA.c.call('private/cancel_all', { subaccount_id: onA.sub })).toBe('ok');
-    for (const id of ids)
-      await onA.c.nextPush(
-        `${onA.sub}.orders`,
-        undefined,
-        (d) => d[0].order_id === id && d[0].order_status === 'cancelled',
-      );
-    const none = await onA.c.call('private/cancel_by_label', { subaccount_id: onA.sub, label: '' });
-    expect(none).toEqual({ cancelled_orders: 0 });
-  });
+  it(
+    'lists and cancels through one member the orders resting on books another ' +
+      'owns (get_open_orders and cancel_all span the fleet)',
+    async () => {
+      const [a, b] = await pair();
+      // A owned every book; B takes its share as A gives books back, one a cycle.
+      await until(() => a.fleet!.owned().length === 2 && b.fleet!.owned().length === 2, true);
+      const w = newWallet();
+      const onA = await trader(a.wsUrl, w);
+      await onA.c.call('subscribe', { channels: [`${onA.sub}.orders`] });
+      const names = [a.fleet!.owned()[0]!, b.fleet!.owned()[0]!];
+      const prices: Record<string, string> = {
+        'ETH-PERP': '100',
+        'BTC-PERP': '1000',
+        'ETH-20261231-3000-C': '1',
+        'ETH-USDC': '100',
+      };
+      const amounts: Record<string, string> = {
+        'ETH-PERP': '0.01',
+        'BTC-PERP': '0.001',
+        'ETH-20261231-3000-C': '0.01',
+        'ETH-USDC': '0.01',
+      };
+      const ids = [];
+      for (const name of names) {
+        const p = { ...order(onA.sub, prices[name]), instrument_name: name, amount: amounts[name] };
+        ids.push((await onA.c.call('private/order', await signed(w, 'private/order', p))).order.order_id);
+      }
+      const open = await onA.c.call('private/get_open_orders', { subaccount_id: onA.sub });
+      expect(open.orders.map((o: { order_id: string }) => o.order_id).sort()).toEqual([...ids].sort());
+      expect(await onA.c.call('private/cancel_all', { subaccount_id: onA.sub })).toBe('ok');
+      for (const id of ids)
+        await onA.c.nextPush(
+          `${onA.sub}.orders`,
+          undefined,
+          (d) => d[0].order_id === id && d[0].order_status === 'cancelled',
+        );
+      const none = await onA.c.call('private/cancel_by_label', { subaccount_id: onA.sub, label: '' });
+      expect(none).toEqual({ cancelled_orders: 0 });
+    },
+  );
 
   it('gives ids per instrument: the same seed, the same order id, whichever member serves it', async () => {
     const [a, b] = await pair({ seed: 7 });

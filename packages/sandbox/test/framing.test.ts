@@ -151,25 +151,28 @@ describe('framing', () => {
     expect([noLogin.status, noLogin.json.error.code]).toEqual([401, 14000]);
   });
 
-  it('a frame over max_frame_bytes gets -32600 and the connection stays; one over 16 MiB is not read: close 1009', async () => {
-    expect(MAX_READ_BYTES).toBe(16 * 1024 * 1024);
-    const sb = await start();
-    const c = await Client.connect(sb.wsUrl);
-    const big = JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'subscribe',
-      params: { channels: ['x'.repeat(2_000_000)] },
-    });
-    const from = c.frames.length;
-    c.send(big);
-    const reply = (await c.next((f) => f.json?.error !== undefined, 5000, from)).json;
-    expect(reply.error).toMatchObject({ code: -32600, data: expect.stringMatching(/over the 65536-byte limit/) });
-    expect(c.closed).toBeNull();
-    expect((await c.call('subscribe', { channels: ['trades.ETH-PERP'] })).status['trades.ETH-PERP']).toBe('ok');
-    c.send(Buffer.alloc(MAX_READ_BYTES + 1, 0x20));
-    expect(await within(c.whenClosed, HANG_MS)).toMatchObject({ code: 1009 });
-  });
+  it(
+    'a frame over max_frame_bytes gets -32600 and the connection stays; one over ' + '16 MiB is not read: close 1009',
+    async () => {
+      expect(MAX_READ_BYTES).toBe(16 * 1024 * 1024);
+      const sb = await start();
+      const c = await Client.connect(sb.wsUrl);
+      const big = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'subscribe',
+        params: { channels: ['x'.repeat(2_000_000)] },
+      });
+      const from = c.frames.length;
+      c.send(big);
+      const reply = (await c.next((f) => f.json?.error !== undefined, 5000, from)).json;
+      expect(reply.error).toMatchObject({ code: -32600, data: expect.stringMatching(/over the 65536-byte limit/) });
+      expect(c.closed).toBeNull();
+      expect((await c.call('subscribe', { channels: ['trades.ETH-PERP'] })).status['trades.ETH-PERP']).toBe('ok');
+      c.send(Buffer.alloc(MAX_READ_BYTES + 1, 0x20));
+      expect(await within(c.whenClosed, HANG_MS)).toMatchObject({ code: 1009 });
+    },
+  );
 
   it("HTTP status of every error code is errorTable's httpStatus", () => {
     for (const row of errorTable.codes) expect(httpStatusOf(row.code), String(row.code)).toBe(row.httpStatus);

@@ -5,7 +5,9 @@ import { Client, start } from './helpers';
 
 const methods = [...methodTable.map((m) => m.name), 'nope', '', 'public/', '__proto__', 'constructor'];
 
-/** Hostile frames: random text, random JSON, near-miss requests with random params and headers, big and binary frames. */
+/**
+ * Hostile frames: random text, random JSON, near-miss requests with random params and headers, big and binary frames.
+ */
 const frame = fc.oneof(
   { weight: 2, arbitrary: fc.string({ maxLength: 200 }).map((s) => ({ text: s, binary: false })) },
   { weight: 2, arbitrary: fc.json({ maxDepth: 4 }).map((s) => ({ text: s, binary: false })) },

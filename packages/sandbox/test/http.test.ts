@@ -1,4 +1,6 @@
-/** HTTP as strict as the document: Content-Type, the envelope's method, paths, body limits, pre-authentication budget. */
+/**
+ * HTTP as strict as the document: Content-Type, the envelope's method, paths, body limits, pre-authentication budget.
+ */
 import { describe, expect, it } from 'vitest';
 import { errorByName } from '@exchange-api/types';
 import { loginHeaders, signLogin } from '@exchange-api/auth';
@@ -115,41 +117,54 @@ describe('HTTP login', () => {
     ).toBe(200);
   });
 
-  it('by default any wallet that logs in gets an account: fresh wallets from one IP are each served on their own budget', async () => {
-    const sb = await start({ limits: { public: { points: 2, windowMs: 60_000 } } });
-    for (let i = 0; i < 6; i++) {
-      const w = newWallet();
-      const r = await post(sb, '/v3/private/get_subaccounts', { wallet: w.address }, loginHeaders(await signLogin(w)));
-      expect(r.status).toBe(200);
-    }
-  });
+  it(
+    'by default any wallet that logs in gets an account: fresh wallets from one ' +
+      'IP are each served on their own budget',
+    async () => {
+      const sb = await start({ limits: { public: { points: 2, windowMs: 60_000 } } });
+      for (let i = 0; i < 6; i++) {
+        const w = newWallet();
+        const r = await post(
+          sb,
+          '/v3/private/get_subaccounts',
+          { wallet: w.address },
+          loginHeaders(await signLogin(w)),
+        );
+        expect(r.status).toBe(200);
+      }
+    },
+  );
 
-  it('knownWalletsOnly: only configured wallets (and their session keys) log in; others are refused on both transports', async () => {
-    const known = newWallet();
-    const keyed = newWallet();
-    const key = newWallet();
-    const sb = await start({
-      knownWalletsOnly: true,
-      wallets: [{ address: known.address, subaccounts: [7] }],
-      sessionKeys: [{ address: key.address, wallet: keyed.address }],
-    });
-    const c = await Client.connect(sb.wsUrl);
-    expect(await c.login(known)).toEqual([7]);
-    expect((await c.login(key, keyed.address)).length).toBe(2);
-    const stranger = newWallet();
-    const refused = await c.request('public/login', await signLogin(stranger));
-    expect(refused.error).toMatchObject({
-      code: code('AUTH_ACCESS_DENIED'),
-      data: expect.stringContaining('knownWalletsOnly'),
-    });
-    const http = await post(
-      sb,
-      '/v3/private/get_subaccounts',
-      { wallet: stranger.address },
-      loginHeaders(await signLogin(stranger)),
-    );
-    expect([http.status, http.json.error.code]).toEqual([403, code('AUTH_ACCESS_DENIED')]);
-    expect(() => resolveOptions({ knownWalletsOnly: 'yes' })).toThrow(SandboxOptionsError);
-    expect(resolveOptions({}).knownWalletsOnly).toBe(false);
-  });
+  it(
+    'knownWalletsOnly: only configured wallets (and their session keys) log in; ' +
+      'others are refused on both transports',
+    async () => {
+      const known = newWallet();
+      const keyed = newWallet();
+      const key = newWallet();
+      const sb = await start({
+        knownWalletsOnly: true,
+        wallets: [{ address: known.address, subaccounts: [7] }],
+        sessionKeys: [{ address: key.address, wallet: keyed.address }],
+      });
+      const c = await Client.connect(sb.wsUrl);
+      expect(await c.login(known)).toEqual([7]);
+      expect((await c.login(key, keyed.address)).length).toBe(2);
+      const stranger = newWallet();
+      const refused = await c.request('public/login', await signLogin(stranger));
+      expect(refused.error).toMatchObject({
+        code: code('AUTH_ACCESS_DENIED'),
+        data: expect.stringContaining('knownWalletsOnly'),
+      });
+      const http = await post(
+        sb,
+        '/v3/private/get_subaccounts',
+        { wallet: stranger.address },
+        loginHeaders(await signLogin(stranger)),
+      );
+      expect([http.status, http.json.error.code]).toEqual([403, code('AUTH_ACCESS_DENIED')]);
+      expect(() => resolveOptions({ knownWalletsOnly: 'yes' })).toThrow(SandboxOptionsError);
+      expect(resolveOptions({}).knownWalletsOnly).toBe(false);
+    },
+  );
 });

@@ -53,92 +53,96 @@ describe('tier 1 windows', () => {
     expect((await c.request('subscribe', { channels: [] })).result).toBeDefined();
   });
 
-  it('shares the matching budget across order, replace, cancel, cancel_by_instrument, cancel_by_nonce; cancel_all has its own', async () => {
-    const sb = await start({
-      limits: { matching: { points: 5, windowMs: 10_000 }, cancel_all: { points: 2, windowMs: 10_000 } },
-      market: { intervalMs: 60_000 },
-    });
-    const w = newWallet();
-    const c = await Client.connect(sb.wsUrl);
-    const [sub] = await c.login(w);
-    const order = await c.call(
-      'private/order',
-      await signed(w, 'private/order', {
-        subaccount_id: sub!,
-        instrument_name: 'ETH-PERP',
-        direction: 'buy',
-        order_type: 'limit',
-        amount: '0.1',
-        limit_price: '1000',
-        max_fee: '1',
-      }),
-    );
-    await c.call(
-      'private/replace',
-      await signed(w, 'private/replace', {
-        subaccount_id: sub!,
-        instrument_name: 'ETH-PERP',
-        direction: 'buy',
-        order_type: 'limit',
-        amount: '0.1',
-        limit_price: '1001',
-        max_fee: '1',
-        order_id_to_cancel: order.order.order_id,
-      }),
-    );
-    expect(
-      (
-        await c.request(
-          'private/cancel',
-          await signed(w, 'private/cancel', {
-            subaccount_id: sub!,
-            instrument_name: 'ETH-PERP',
-            order_id: order.order.order_id,
-          }),
-        )
-      ).error.code,
-    ).toBe(11001);
-    await c.call(
-      'private/cancel_by_instrument',
-      await signed(w, 'private/cancel_by_instrument', { subaccount_id: sub!, instrument_name: 'BTC-PERP' }),
-    );
-    expect(
-      (
-        await c.request(
-          'private/cancel_by_nonce',
-          await signed(w, 'private/cancel_by_nonce', {
-            subaccount_id: sub!,
-            instrument_name: 'BTC-PERP',
-            nonce: '1',
-          }),
-        )
-      ).error.code,
-    ).toBe(11001);
-    const sixth = await c.request(
-      'private/cancel_by_nonce',
-      await signed(w, 'private/cancel_by_nonce', {
-        subaccount_id: sub!,
-        instrument_name: 'BTC-PERP',
-        nonce: '1',
-      }),
-    );
-    expect(sixth.error.code).toBe(-32000);
-    expect(sixth.error.data).toMatch(hint);
-    // cancel_all draws on its own per-(wallet, method) budget.
-    // It cancels the one open order (the replacement) and answers ok, as the clients read it.
-    expect(await c.call('private/cancel_all', await signed(w, 'private/cancel_all', { subaccount_id: sub! }))).toBe(
-      'ok',
-    );
-    await c.call('private/cancel_all', await signed(w, 'private/cancel_all', { subaccount_id: sub! }));
-    expect(
-      (await c.request('private/cancel_all', await signed(w, 'private/cancel_all', { subaccount_id: sub! }))).error
-        .code,
-    ).toBe(-32000);
-    const report = await c.call('public/getRateLimits', {});
-    expect(report.remaining_matching).toMatchObject({ remainingPoints: 0, consumedPoints: 6 });
-    expect(report.remaining_matching.msBeforeNext).toBeGreaterThan(0);
-    expect(report.remaining_per_endpoint.cancel_all).toMatchObject({ remainingPoints: 0 });
-  });
+  it(
+    'shares the matching budget across order, replace, cancel, cancel_by_instrument, ' +
+      'cancel_by_nonce; cancel_all has its own',
+    async () => {
+      const sb = await start({
+        limits: { matching: { points: 5, windowMs: 10_000 }, cancel_all: { points: 2, windowMs: 10_000 } },
+        market: { intervalMs: 60_000 },
+      });
+      const w = newWallet();
+      const c = await Client.connect(sb.wsUrl);
+      const [sub] = await c.login(w);
+      const order = await c.call(
+        'private/order',
+        await signed(w, 'private/order', {
+          subaccount_id: sub!,
+          instrument_name: 'ETH-PERP',
+          direction: 'buy',
+          order_type: 'limit',
+          amount: '0.1',
+          limit_price: '1000',
+          max_fee: '1',
+        }),
+      );
+      await c.call(
+        'private/replace',
+        await signed(w, 'private/replace', {
+          subaccount_id: sub!,
+          instrument_name: 'ETH-PERP',
+          direction: 'buy',
+          order_type: 'limit',
+          amount: '0.1',
+          limit_price: '1001',
+          max_fee: '1',
+          order_id_to_cancel: order.order.order_id,
+        }),
+      );
+      expect(
+        (
+          await c.request(
+            'private/cancel',
+            await signed(w, 'private/cancel', {
+              subaccount_id: sub!,
+              instrument_name: 'ETH-PERP',
+              order_id: order.order.order_id,
+            }),
+          )
+        ).error.code,
+      ).toBe(11001);
+      await c.call(
+        'private/cancel_by_instrument',
+        await signed(w, 'private/cancel_by_instrument', { subaccount_id: sub!, instrument_name: 'BTC-PERP' }),
+      );
+      expect(
+        (
+          await c.request(
+            'private/cancel_by_nonce',
+            await signed(w, 'private/cancel_by_nonce', {
+              subaccount_id: sub!,
+              instrument_name: 'BTC-PERP',
+              nonce: '1',
+            }),
+          )
+        ).error.code,
+      ).toBe(11001);
+      const sixth = await c.request(
+        'private/cancel_by_nonce',
+        await signed(w, 'private/cancel_by_nonce', {
+          subaccount_id: sub!,
+          instrument_name: 'BTC-PERP',
+          nonce: '1',
+        }),
+      );
+      expect(sixth.error.code).toBe(-32000);
+      expect(sixth.error.data).toMatch(hint);
+      // cancel_all draws on its own per-(wallet, method) budget.
+      // It cancels the one open order (the replacement) and answers ok, as the clients read it.
+      expect(await c.call('private/cancel_all', await signed(w, 'private/cancel_all', { subaccount_id: sub! }))).toBe(
+        'ok',
+      );
+      await c.call('private/cancel_all', await signed(w, 'private/cancel_all', { subaccount_id: sub! }));
+      expect(
+        (await c.request('private/cancel_all', await signed(w, 'private/cancel_all', { subaccount_id: sub! }))).error
+          .code,
+      ).toBe(-32000);
+      const report = await c.call('public/getRateLimits', {});
+      expect(report.remaining_matching).toMatchObject({ remainingPoints: 0, consumedPoints: 6 });
+      expect(report.remaining_matching.msBeforeNext).toBeGreaterThan(0);
+      expect(report.remaining_per_endpoint.cancel_all).toMatchObject({ remainingPoints: 0 });
+    },
+  );
 
   it('cancel_by_label uses the matching budget for one instrument, else its own', async () => {
     const sb = await start({ market: { intervalMs: 60_000 } });
@@ -169,42 +173,46 @@ describe('tier 1 windows', () => {
     expect(r.remaining_non_matching.consumedPoints).toBe(1);
   });
 
-  it('getRateLimits: exact shape, one non-matching point per call on both transports, remaining_connections on WebSocket only', async () => {
-    const sb = await start({
-      limits: { public: { points: 10, windowMs: 5000 }, non_matching: { points: 7, windowMs: 5000 } },
-    });
-    const c = await Client.connect(sb.wsUrl);
-    const first = await c.call('public/getRateLimits', null);
-    expect(validators.results['public/getRateLimits'](first)).toBe(true);
-    expect(Object.keys(first).sort()).toEqual([
-      'remaining_connections',
-      'remaining_matching',
-      'remaining_non_matching',
-      'remaining_per_endpoint',
-    ]);
-    expect(first.remaining_non_matching).toEqual({
-      remainingPoints: 9,
-      msBeforeNext: 0,
-      consumedPoints: 1,
-      isFirstInDuration: true,
-    });
-    expect(first.remaining_connections).toMatchObject({ remainingPoints: 3, consumedPoints: 1 });
-    expect(Object.keys(first.remaining_per_endpoint)).toContain('cancel_all');
-    const second = await c.call('public/getRateLimits', {});
-    expect(second.remaining_non_matching).toMatchObject({
-      remainingPoints: 8,
-      consumedPoints: 2,
-      isFirstInDuration: false,
-    });
-    const http = await post(sb, '/v3/public/getRateLimits', {});
-    expect(validators.results['public/getRateLimits'](http.json.result)).toBe(true);
-    expect(http.json.result.remaining_connections).toBeUndefined();
-    expect(http.json.result.remaining_non_matching.consumedPoints).toBe(3);
-    // After login the wallet's budget is reported, with its configured size.
-    await c.login(newWallet());
-    const wallet = await c.call('public/getRateLimits', {});
-    expect(wallet.remaining_non_matching).toMatchObject({ remainingPoints: 6, consumedPoints: 1 });
-  });
+  it(
+    'getRateLimits: exact shape, one non-matching point per call on both transports, ' +
+      'remaining_connections on WebSocket only',
+    async () => {
+      const sb = await start({
+        limits: { public: { points: 10, windowMs: 5000 }, non_matching: { points: 7, windowMs: 5000 } },
+      });
+      const c = await Client.connect(sb.wsUrl);
+      const first = await c.call('public/getRateLimits', null);
+      expect(validators.results['public/getRateLimits'](first)).toBe(true);
+      expect(Object.keys(first).sort()).toEqual([
+        'remaining_connections',
+        'remaining_matching',
+        'remaining_non_matching',
+        'remaining_per_endpoint',
+      ]);
+      expect(first.remaining_non_matching).toEqual({
+        remainingPoints: 9,
+        msBeforeNext: 0,
+        consumedPoints: 1,
+        isFirstInDuration: true,
+      });
+      expect(first.remaining_connections).toMatchObject({ remainingPoints: 3, consumedPoints: 1 });
+      expect(Object.keys(first.remaining_per_endpoint)).toContain('cancel_all');
+      const second = await c.call('public/getRateLimits', {});
+      expect(second.remaining_non_matching).toMatchObject({
+        remainingPoints: 8,
+        consumedPoints: 2,
+        isFirstInDuration: false,
+      });
+      const http = await post(sb, '/v3/public/getRateLimits', {});
+      expect(validators.results['public/getRateLimits'](http.json.result)).toBe(true);
+      expect(http.json.result.remaining_connections).toBeUndefined();
+      expect(http.json.result.remaining_non_matching.consumedPoints).toBe(3);
+      // After login the wallet's budget is reported, with its configured size.
+      await c.login(newWallet());
+      const wallet = await c.call('public/getRateLimits', {});
+      expect(wallet.remaining_non_matching).toMatchObject({ remainingPoints: 6, consumedPoints: 1 });
+    },
+  );
 
   it('advance moves the windows', async () => {
     const sb = await start({ control: true, limits: { public: { points: 2, windowMs: 60_000 } } });
@@ -261,7 +269,8 @@ describe('connections', () => {
     const frame = await fifth.next((f) => f.text.startsWith(limitPrefix));
     const body = JSON.parse(frame.text.slice(limitPrefix.length));
     expect(body.error).toEqual({ code: -32100, message: 'Number of concurrent websocket clients limit exceeded' });
-    // Exactly the connection-limit-frame assumption: the prefix, one space, a JSON-RPC response with id null; nothing else.
+    // Exactly the connection-limit-frame assumption: the prefix, one space, a JSON-RPC response with id null; nothing
+    // else.
     const message = errorTable.codes.find((c) => c.code === -32100)!.message;
     expect(frame.text).toBe(
       `${limitPrefix} ${JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32100, message } })}`,
@@ -278,32 +287,35 @@ describe('connections', () => {
     expect((await again.call('public/getRateLimits', {})).remaining_connections.remainingPoints).toBe(0);
   });
 
-  it("remaining_connections.isFirstInDuration is true only on the connection that opened the IP's current run", async () => {
-    const sb = await start();
-    const a = await Client.connect(sb.wsUrl);
-    expect((await a.call('public/getRateLimits', {})).remaining_connections).toMatchObject({
-      consumedPoints: 1,
-      isFirstInDuration: true,
-    });
-    const b = await Client.connect(sb.wsUrl);
-    expect((await a.call('public/getRateLimits', {})).remaining_connections).toMatchObject({
-      consumedPoints: 2,
-      isFirstInDuration: true,
-    });
-    expect((await b.call('public/getRateLimits', {})).remaining_connections).toMatchObject({
-      consumedPoints: 2,
-      isFirstInDuration: false,
-    });
-    a.close();
-    await a.whenClosed;
-    // b is alone now (once the server has seen a go), but it did not open the run: not first.
-    let alone = await b.call('public/getRateLimits', {});
-    for (let i = 0; i < 50 && alone.remaining_connections.consumedPoints > 1; i++)
-      alone = await b.call('public/getRateLimits', {});
-    expect(alone.remaining_connections).toMatchObject({ consumedPoints: 1, isFirstInDuration: false });
-    // Budgets this request did not spend on are peeked: never the first request of their window.
-    expect(alone.remaining_matching.isFirstInDuration).toBe(false);
-    for (const budget of Object.values(alone.remaining_per_endpoint) as Array<{ isFirstInDuration: boolean }>)
-      expect(budget.isFirstInDuration).toBe(false);
-  });
+  it(
+    'remaining_connections.isFirstInDuration is true only on the connection that ' + "opened the IP's current run",
+    async () => {
+      const sb = await start();
+      const a = await Client.connect(sb.wsUrl);
+      expect((await a.call('public/getRateLimits', {})).remaining_connections).toMatchObject({
+        consumedPoints: 1,
+        isFirstInDuration: true,
+      });
+      const b = await Client.connect(sb.wsUrl);
+      expect((await a.call('public/getRateLimits', {})).remaining_connections).toMatchObject({
+        consumedPoints: 2,
+        isFirstInDuration: true,
+      });
+      expect((await b.call('public/getRateLimits', {})).remaining_connections).toMatchObject({
+        consumedPoints: 2,
+        isFirstInDuration: false,
+      });
+      a.close();
+      await a.whenClosed;
+      // b is alone now (once the server has seen a go), but it did not open the run: not first.
+      let alone = await b.call('public/getRateLimits', {});
+      for (let i = 0; i < 50 && alone.remaining_connections.consumedPoints > 1; i++)
+        alone = await b.call('public/getRateLimits', {});
+      expect(alone.remaining_connections).toMatchObject({ consumedPoints: 1, isFirstInDuration: false });
+      // Budgets this request did not spend on are peeked: never the first request of their window.
+      expect(alone.remaining_matching.isFirstInDuration).toBe(false);
+      for (const budget of Object.values(alone.remaining_per_endpoint) as Array<{ isFirstInDuration: boolean }>)
+        expect(budget.isFirstInDuration).toBe(false);
+    },
+  );
 });

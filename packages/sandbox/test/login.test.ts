@@ -161,18 +161,22 @@ describe('login', () => {
     expect(foreign.json.error.data).toMatch(/is not the logged-in wallet/);
   });
 
-  it("private/get_subaccounts is served on an open WebSocket too, for the connection's login (assumption get-subaccounts-ws)", async () => {
-    const sb = await start();
-    const w = newWallet();
-    const c = await Client.connect(sb.wsUrl);
-    expect((await c.request('private/get_subaccounts', { wallet: w.address })).error.code).toBe(14000);
-    const ids = await c.login(w);
-    const r = await c.call('private/get_subaccounts', { wallet: w.address });
-    expect(r).toEqual({ subaccount_ids: ids, wallet: w.address });
-    expect(validators.results['private/get_subaccounts'](r)).toBe(true);
-    expect((await c.request('private/get_subaccounts', { wallet: newWallet().address })).error.code).toBe(14003);
-    expect((await c.request('private/get_subaccounts', {})).error.code).toBe(-32602);
-  });
+  it(
+    "private/get_subaccounts is served on an open WebSocket too, for the connection's " +
+      'login (assumption get-subaccounts-ws)',
+    async () => {
+      const sb = await start();
+      const w = newWallet();
+      const c = await Client.connect(sb.wsUrl);
+      expect((await c.request('private/get_subaccounts', { wallet: w.address })).error.code).toBe(14000);
+      const ids = await c.login(w);
+      const r = await c.call('private/get_subaccounts', { wallet: w.address });
+      expect(r).toEqual({ subaccount_ids: ids, wallet: w.address });
+      expect(validators.results['private/get_subaccounts'](r)).toBe(true);
+      expect((await c.request('private/get_subaccounts', { wallet: newWallet().address })).error.code).toBe(14003);
+      expect((await c.request('private/get_subaccounts', {})).error.code).toBe(-32602);
+    },
+  );
 });
 
 describe('private access', () => {
@@ -203,33 +207,36 @@ describe('private access', () => {
     expect(r.status[`${other.address}.rfqs`]).toBe('Access denied');
   });
 
-  it('takes a wallet or subaccount id in its one canonical spelling: letter cases are not as many subscriptions', async () => {
-    const sb = await start();
-    const w = newWallet();
-    const c = await Client.connect(sb.wsUrl);
-    const [sub] = await c.login(w);
-    const canonical = `${w.address}.rfqs`;
-    // Every other spelling of the same wallet: each letter of the checksummed address in the other case.
-    const variants = [...w.address.slice(2)].flatMap((ch, i) => {
-      const flipped = ch === ch.toLowerCase() ? ch.toUpperCase() : ch.toLowerCase();
-      return flipped === ch ? [] : [`0x${w.address.slice(2, 2 + i)}${flipped}${w.address.slice(3 + i)}.rfqs`];
-    });
-    expect(variants.length).toBeGreaterThan(10);
-    const lower = `${w.address.toLowerCase()}.rfqs`;
-    const r = await c.call('subscribe', {
-      channels: [canonical, lower, ...variants, `0${sub}.orders`, `${sub}.orders`],
-    });
-    expect(r.status[canonical]).toBe('ok');
-    expect(r.status[lower]).toBe(
-      `Invalid channel: write the wallet in its checksummed form, ${w.address} (got ${w.address.toLowerCase()})`,
-    );
-    for (const v of variants)
-      expect(r.status[v], v).toMatch(/^Invalid channel: write the wallet in its checksummed form/);
-    expect(r.status[`0${sub}.orders`]).toBe(`Invalid channel: write subaccount id 0${sub} as ${sub}`);
-    expect(r.status[`${sub}.orders`]).toBe('ok');
-    // One subscription per wallet, so one push per cadence, whatever was asked.
-    expect(r.current_subscriptions).toEqual([canonical, `${sub}.orders`]);
-  });
+  it(
+    'takes a wallet or subaccount id in its one canonical spelling: letter cases ' + 'are not as many subscriptions',
+    async () => {
+      const sb = await start();
+      const w = newWallet();
+      const c = await Client.connect(sb.wsUrl);
+      const [sub] = await c.login(w);
+      const canonical = `${w.address}.rfqs`;
+      // Every other spelling of the same wallet: each letter of the checksummed address in the other case.
+      const variants = [...w.address.slice(2)].flatMap((ch, i) => {
+        const flipped = ch === ch.toLowerCase() ? ch.toUpperCase() : ch.toLowerCase();
+        return flipped === ch ? [] : [`0x${w.address.slice(2, 2 + i)}${flipped}${w.address.slice(3 + i)}.rfqs`];
+      });
+      expect(variants.length).toBeGreaterThan(10);
+      const lower = `${w.address.toLowerCase()}.rfqs`;
+      const r = await c.call('subscribe', {
+        channels: [canonical, lower, ...variants, `0${sub}.orders`, `${sub}.orders`],
+      });
+      expect(r.status[canonical]).toBe('ok');
+      expect(r.status[lower]).toBe(
+        `Invalid channel: write the wallet in its checksummed form, ${w.address} (got ${w.address.toLowerCase()})`,
+      );
+      for (const v of variants)
+        expect(r.status[v], v).toMatch(/^Invalid channel: write the wallet in its checksummed form/);
+      expect(r.status[`0${sub}.orders`]).toBe(`Invalid channel: write subaccount id 0${sub} as ${sub}`);
+      expect(r.status[`${sub}.orders`]).toBe('ok');
+      // One subscription per wallet, so one push per cadence, whatever was asked.
+      expect(r.current_subscriptions).toEqual([canonical, `${sub}.orders`]);
+    },
+  );
 
   it('re-verifies the stored login on the heartbeat and drops private channels when it no longer holds', async () => {
     const w = newWallet();

@@ -31,7 +31,10 @@ function market(seed: number, subscribed: (id: string) => Map<string, Record<str
   return { market: new Market(options, clock, accounts, out), trades };
 }
 
-/** Every channel of channelTable subscribed with plausible parameters (first enum value, or an own subaccount and wallet). */
+/**
+ * Every channel of channelTable subscribed with plausible parameters (first enum value, or an own subaccount and
+ * wallet).
+ */
 function everything(wallet: string): (id: string) => Map<string, Record<string, string>> {
   const [sub] = derivedSubaccounts(wallet);
   const values: Record<string, string> = {
@@ -52,25 +55,30 @@ function everything(wallet: string): (id: string) => Map<string, Record<string, 
 }
 
 describe('the simulation draws from its own random streams', () => {
-  it('the same seed gives the same synthetic trades whether nothing or every channel is subscribed, and generated samples are drawn', () => {
-    const wallet = '0x00000000000000000000000000000000000000a1';
-    const subscribed = everything(wallet);
-    const quiet = market(11, () => new Map());
-    const busy = market(11, subscribed);
-    for (let i = 0; i < 120; i++) {
-      quiet.market.tick();
-      busy.market.tick();
-      // The control plane's generated samples draw too (ids, takers, RFQs, quotes).
-      for (const ch of channelTable) for (const address of subscribed(ch.id).keys()) busy.market.produce(address);
-    }
-    expect(quiet.trades.length).toBeGreaterThan(10);
-    const differing = quiet.trades.findIndex((t, i) => JSON.stringify(t) !== JSON.stringify(busy.trades[i]));
-    expect(
-      differing,
-      `trade ${differing} differs: ${JSON.stringify(quiet.trades[differing])} vs ${JSON.stringify(busy.trades[differing])}`,
-    ).toBe(-1);
-    expect(busy.trades.length).toBe(quiet.trades.length);
-  });
+  it(
+    'the same seed gives the same synthetic trades whether nothing or every channel ' +
+      'is subscribed, and generated samples are drawn',
+    () => {
+      const wallet = '0x00000000000000000000000000000000000000a1';
+      const subscribed = everything(wallet);
+      const quiet = market(11, () => new Map());
+      const busy = market(11, subscribed);
+      for (let i = 0; i < 120; i++) {
+        quiet.market.tick();
+        busy.market.tick();
+        // The control plane's generated samples draw too (ids, takers, RFQs, quotes).
+        for (const ch of channelTable) for (const address of subscribed(ch.id).keys()) busy.market.produce(address);
+      }
+      expect(quiet.trades.length).toBeGreaterThan(10);
+      const differing = quiet.trades.findIndex((t, i) => JSON.stringify(t) !== JSON.stringify(busy.trades[i]));
+      expect(
+        differing,
+        `trade ${differing} differs: ${JSON.stringify(quiet.trades[differing])} vs ` +
+          `${JSON.stringify(busy.trades[differing])}`,
+      ).toBe(-1);
+      expect(busy.trades.length).toBe(quiet.trades.length);
+    },
+  );
 
   it('another seed gives other trades', () => {
     const a = market(11, () => new Map());

@@ -201,125 +201,138 @@ describe('order flow', () => {
     expect((await c.call('private/get_open_orders', { subaccount_id: sub })).orders).toEqual([]);
   });
 
-  it("a cancel carries no action signature: the login authorises it, for the caller's own subaccounts only", async () => {
-    const sb = await start(quiet);
-    const a = await trader(sb.wsUrl);
-    const b = await trader(sb.wsUrl);
-    const { order } = await a.c.call(
-      'private/order',
-      await signed(a.w, 'private/order', {
-        ...fields,
+  it(
+    "a cancel carries no action signature: the login authorises it, for the caller's " + 'own subaccounts only',
+    async () => {
+      const sb = await start(quiet);
+      const a = await trader(sb.wsUrl);
+      const b = await trader(sb.wsUrl);
+      const { order } = await a.c.call(
+        'private/order',
+        await signed(a.w, 'private/order', {
+          ...fields,
+          subaccount_id: a.sub,
+          direction: 'buy',
+          amount: '1',
+          limit_price: '90',
+        }),
+      );
+      const foreign = await b.c.request('private/cancel', {
         subaccount_id: a.sub,
-        direction: 'buy',
-        amount: '1',
-        limit_price: '90',
-      }),
-    );
-    const foreign = await b.c.request('private/cancel', {
-      subaccount_id: a.sub,
-      instrument_name: 'TEST-PERP',
-      order_id: order.order_id,
-    });
-    expect(foreign.error).toMatchObject({ code: 14003, data: expect.stringMatching(/not one of the caller's/) });
-    expect(await b.c.request('private/cancel_all', { subaccount_id: a.sub })).toMatchObject({ error: { code: 14003 } });
-    const own = await a.c.call('private/cancel', {
-      subaccount_id: a.sub,
-      instrument_name: 'TEST-PERP',
-      order_id: order.order_id,
-    });
-    expect(own).toMatchObject({ order_id: order.order_id, order_status: 'cancelled', cancel_reason: 'user_request' });
-  });
+        instrument_name: 'TEST-PERP',
+        order_id: order.order_id,
+      });
+      expect(foreign.error).toMatchObject({ code: 14003, data: expect.stringMatching(/not one of the caller's/) });
+      expect(await b.c.request('private/cancel_all', { subaccount_id: a.sub })).toMatchObject({
+        error: { code: 14003 },
+      });
+      const own = await a.c.call('private/cancel', {
+        subaccount_id: a.sub,
+        instrument_name: 'TEST-PERP',
+        order_id: order.order_id,
+      });
+      expect(own).toMatchObject({ order_id: order.order_id, order_status: 'cancelled', cancel_reason: 'user_request' });
+    },
+  );
 
-  it('refuses bad action signatures (14004), foreign subaccounts (14003), bad orders (11000), and needs login', async () => {
-    const w = newWallet();
-    const key = newWallet();
-    const sb = await start({ ...quiet, sessionKeys: [{ address: key.address, wallet: w.address }] });
-    const c = await Client.connect(sb.wsUrl);
-    const order = { ...fields, direction: 'buy', amount: '1', limit_price: '90' };
-    expect(
-      (
-        await c.request('private/order', {
-          ...order,
-          subaccount_id: 1,
-          nonce: '1',
-          signer: w.address,
-          signature: '0x' + '11'.repeat(65),
-          signature_expiry_sec: 9e9,
-        })
-      ).error.code,
-    ).toBe(14000);
-    const [sub] = await c.login(w);
-    const stranger = newWallet();
-    const wrongSigner = await signed(stranger, 'private/order', { ...order, subaccount_id: sub! });
-    expect((await c.request('private/order', wrongSigner)).error.code).toBe(14004);
-    const good = await signed(w, 'private/order', { ...order, subaccount_id: sub! });
-    expect((await c.request('private/order', { ...good, limit_price: '80' })).error.code).toBe(14004);
-    expect((await c.request('private/order', { ...good, signer: stranger.address })).error.code).toBe(14004);
-    // Signed for another wallet (owner), or for a deployment the sandbox does not accept (ccxt's mainnet).
-    const otherOwner = await signed(w, 'private/order', { ...order, subaccount_id: sub! }, { owner: stranger.address });
-    expect((await c.request('private/order', otherOwner)).error.code).toBe(14004);
-    const mainnet = { ...defaultActionLayout, deployment: deploymentsOf('mainnet')[1]! };
-    const offNet = await signAction(
-      w,
-      'private/order',
-      { ...order, subaccount_id: sub!, nonce: newNonce(), signature_expiry_sec: 9e9 },
-      { instrument: { base_asset_address: good.signer as string, base_asset_sub_id: '0' }, layout: mainnet },
-    );
-    expect((await c.request('private/order', offNet)).error).toMatchObject({
-      code: 14004,
-      data: expect.stringMatching(/under any accepted deployment/),
-    });
-    const expired = await signed(
-      w,
-      'private/order',
-      { ...order, subaccount_id: sub! },
-      { expiry: Math.floor(Date.now() / 1000) - 1 },
-    );
-    expect((await c.request('private/order', expired)).error.code).toBe(14004);
-    expect((await c.request('private/order', good)).result.order.order_status).toBe('open');
-    const reused = await c.request('private/order', good);
-    expect(reused.error).toMatchObject({ code: 14004, data: expect.stringMatching(/nonce/) });
-    // A session key of the wallet may sign.
-    expect(
-      (
-        await c.request(
-          'private/order',
-          await signed(
-            key,
+  it(
+    'refuses bad action signatures (14004), foreign subaccounts (14003), bad ' + 'orders (11000), and needs login',
+    async () => {
+      const w = newWallet();
+      const key = newWallet();
+      const sb = await start({ ...quiet, sessionKeys: [{ address: key.address, wallet: w.address }] });
+      const c = await Client.connect(sb.wsUrl);
+      const order = { ...fields, direction: 'buy', amount: '1', limit_price: '90' };
+      expect(
+        (
+          await c.request('private/order', {
+            ...order,
+            subaccount_id: 1,
+            nonce: '1',
+            signer: w.address,
+            signature: '0x' + '11'.repeat(65),
+            signature_expiry_sec: 9e9,
+          })
+        ).error.code,
+      ).toBe(14000);
+      const [sub] = await c.login(w);
+      const stranger = newWallet();
+      const wrongSigner = await signed(stranger, 'private/order', { ...order, subaccount_id: sub! });
+      expect((await c.request('private/order', wrongSigner)).error.code).toBe(14004);
+      const good = await signed(w, 'private/order', { ...order, subaccount_id: sub! });
+      expect((await c.request('private/order', { ...good, limit_price: '80' })).error.code).toBe(14004);
+      expect((await c.request('private/order', { ...good, signer: stranger.address })).error.code).toBe(14004);
+      // Signed for another wallet (owner), or for a deployment the sandbox does not accept (ccxt's mainnet).
+      const otherOwner = await signed(
+        w,
+        'private/order',
+        { ...order, subaccount_id: sub! },
+        { owner: stranger.address },
+      );
+      expect((await c.request('private/order', otherOwner)).error.code).toBe(14004);
+      const mainnet = { ...defaultActionLayout, deployment: deploymentsOf('mainnet')[1]! };
+      const offNet = await signAction(
+        w,
+        'private/order',
+        { ...order, subaccount_id: sub!, nonce: newNonce(), signature_expiry_sec: 9e9 },
+        { instrument: { base_asset_address: good.signer as string, base_asset_sub_id: '0' }, layout: mainnet },
+      );
+      expect((await c.request('private/order', offNet)).error).toMatchObject({
+        code: 14004,
+        data: expect.stringMatching(/under any accepted deployment/),
+      });
+      const expired = await signed(
+        w,
+        'private/order',
+        { ...order, subaccount_id: sub! },
+        { expiry: Math.floor(Date.now() / 1000) - 1 },
+      );
+      expect((await c.request('private/order', expired)).error.code).toBe(14004);
+      expect((await c.request('private/order', good)).result.order.order_status).toBe('open');
+      const reused = await c.request('private/order', good);
+      expect(reused.error).toMatchObject({ code: 14004, data: expect.stringMatching(/nonce/) });
+      // A session key of the wallet may sign.
+      expect(
+        (
+          await c.request(
             'private/order',
-            { ...order, subaccount_id: sub! },
-            { nonce: '77', expiry: 9e9, owner: w.address },
-          ),
-        )
-      ).result,
-    ).toBeDefined();
-    const foreign = await signed(w, 'private/order', { ...order, subaccount_id: 424242 });
-    expect((await c.request('private/order', foreign)).error.code).toBe(14003);
-    const unknown = await c.request(
-      'private/order',
-      await signed(w, 'private/order', { ...order, subaccount_id: sub!, instrument_name: 'NOPE-PERP' }),
-    );
-    expect(unknown.error).toMatchObject({
-      code: 11000,
-      message: 'Order rejected',
-      data: expect.stringMatching(/unknown instrument/),
-    });
-    const offTick = await c.request(
-      'private/order',
-      await signed(w, 'private/order', { ...order, subaccount_id: sub!, limit_price: '90.001' }),
-    );
-    expect(offTick.error.data).toMatch(/tick_size/);
-    const crossing = await c.request(
-      'private/order',
-      await signed(w, 'private/order', {
-        ...order,
-        subaccount_id: sub!,
-        limit_price: '101',
-        time_in_force: 'post_only',
-      }),
-    );
-    expect(crossing.error.data).toMatch(/post_only/);
-    const badParams = await c.request('private/order', { ...good, direction: 'up' });
-    expect(badParams.error).toMatchObject({ code: -32602, data: expect.stringMatching(/\/direction: enum/) });
-  });
+            await signed(
+              key,
+              'private/order',
+              { ...order, subaccount_id: sub! },
+              { nonce: '77', expiry: 9e9, owner: w.address },
+            ),
+          )
+        ).result,
+      ).toBeDefined();
+      const foreign = await signed(w, 'private/order', { ...order, subaccount_id: 424242 });
+      expect((await c.request('private/order', foreign)).error.code).toBe(14003);
+      const unknown = await c.request(
+        'private/order',
+        await signed(w, 'private/order', { ...order, subaccount_id: sub!, instrument_name: 'NOPE-PERP' }),
+      );
+      expect(unknown.error).toMatchObject({
+        code: 11000,
+        message: 'Order rejected',
+        data: expect.stringMatching(/unknown instrument/),
+      });
+      const offTick = await c.request(
+        'private/order',
+        await signed(w, 'private/order', { ...order, subaccount_id: sub!, limit_price: '90.001' }),
+      );
+      expect(offTick.error.data).toMatch(/tick_size/);
+      const crossing = await c.request(
+        'private/order',
+        await signed(w, 'private/order', {
+          ...order,
+          subaccount_id: sub!,
+          limit_price: '101',
+          time_in_force: 'post_only',
+        }),
+      );
+      expect(crossing.error.data).toMatch(/post_only/);
+      const badParams = await c.request('private/order', { ...good, direction: 'up' });
+      expect(badParams.error).toMatchObject({ code: -32602, data: expect.stringMatching(/\/direction: enum/) });
+    },
+  );
 });

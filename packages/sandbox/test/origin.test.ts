@@ -22,27 +22,30 @@ function open(
 const close = (o: Awaited<ReturnType<typeof open>>) => ('ws' in o ? o.ws.close() : undefined);
 
 describe('which web pages may open the WebSocket', () => {
-  it("by default: programs, this machine's pages and local files; another site's page gets 403 and holds no slot", async () => {
-    const sb = await start();
-    try {
-      for (const page of ['http://evil.example', 'https://evil.example:8443', 'null']) {
-        const refused = await open(sb.wsUrl, page);
-        expect(refused).toMatchObject({ status: 403 });
-        expect(JSON.parse((refused as { body: string }).body).error).toContain(`Origin ${JSON.stringify(page)}`);
+  it(
+    "by default: programs, this machine's pages and local files; another site's " + 'page gets 403 and holds no slot',
+    async () => {
+      const sb = await start();
+      try {
+        for (const page of ['http://evil.example', 'https://evil.example:8443', 'null']) {
+          const refused = await open(sb.wsUrl, page);
+          expect(refused).toMatchObject({ status: 403 });
+          expect(JSON.parse((refused as { body: string }).body).error).toContain(`Origin ${JSON.stringify(page)}`);
+        }
+        // Refused pages hold none of the four per-IP slots: four connections still open.
+        const admitted = [
+          await open(sb.wsUrl),
+          await open(sb.wsUrl, 'http://localhost:5173'),
+          await open(sb.wsUrl, 'http://127.0.0.1:8080'),
+          await open(sb.wsUrl, 'file://'),
+        ];
+        for (const a of admitted) expect(a).toMatchObject({ opened: true });
+        admitted.forEach(close);
+      } finally {
+        await sb.close();
       }
-      // Refused pages hold none of the four per-IP slots: four connections still open.
-      const admitted = [
-        await open(sb.wsUrl),
-        await open(sb.wsUrl, 'http://localhost:5173'),
-        await open(sb.wsUrl, 'http://127.0.0.1:8080'),
-        await open(sb.wsUrl, 'file://'),
-      ];
-      for (const a of admitted) expect(a).toMatchObject({ opened: true });
-      admitted.forEach(close);
-    } finally {
-      await sb.close();
-    }
-  });
+    },
+  );
 
   it('allowedOrigins replaces the default: exact origins, or * for any page', async () => {
     const listed = await start({ allowedOrigins: ['https://app.example'] });

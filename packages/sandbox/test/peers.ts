@@ -66,7 +66,9 @@ export interface RawExchange {
   closed: Promise<void>;
 }
 
-/** Send `head` (and optionally some body bytes) on a fresh socket to the server of `httpUrl`, and keep the socket open. */
+/**
+ * Send `head` (and optionally some body bytes) on a fresh socket to the server of `httpUrl`, and keep the socket open.
+ */
 export async function rawHttp(httpUrl: string, head: string, body: string | Buffer = ''): Promise<RawExchange> {
   const socket = await open(httpUrl);
   socket.on('error', () => {});

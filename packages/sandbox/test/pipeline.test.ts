@@ -1,4 +1,7 @@
-/** The request pipeline, built from real parts with a handler left out: nothing is charged or spent for a request no handler can serve. */
+/**
+ * The request pipeline, built from real parts with a handler left out: nothing is charged or spent for a request no
+ * handler can serve.
+ */
 import { describe, expect, it } from 'vitest';
 import { Wallet } from 'ethers';
 import { errorByName } from '@exchange-api/types';
@@ -58,36 +61,39 @@ describe('pipeline', () => {
     await limits.close();
   });
 
-  it('answers -32601 for an order-flow method without a handler before it spends the nonce or a matching point', async () => {
-    const { limits, accounts, nonces, pipeline } = parts({ 'public/getRateLimits': () => ({}) });
-    const w = Wallet.createRandom();
-    const session = accounts.verify(await signLogin(w), IP);
-    const order = await signed(
-      w,
-      'private/order',
-      {
-        subaccount_id: session.subaccounts[0]!,
-        instrument_name: 'ETH-PERP',
-        direction: 'buy',
-        order_type: 'limit',
-        amount: '0.1',
-        limit_price: '1000',
-        max_fee: '1',
-      },
-      { nonce: '42' },
-    );
-    for (let i = 0; i < 3; i++)
-      expect(await codeOf(pipeline(ctx({ session }), 'private/order', order))).toBe(NOT_FOUND);
-    expect(nonces.has(w.address, '42')).toBe(false);
-    expect(nonces.size).toBe(0);
-    expect((await limits.report({ wallet: session.wallet, ip: IP }, null)).remaining_matching).toMatchObject({
-      consumedPoints: 0,
-    });
-    // A method that has its handler is charged as before.
-    expect(await codeOf(pipeline(ctx(), 'public/getRateLimits', {}))).toBe('served');
-    expect((await limits.report({ wallet: null, ip: IP }, null)).remaining_non_matching).toMatchObject({
-      consumedPoints: 1,
-    });
-    await limits.close();
-  });
+  it(
+    'answers -32601 for an order-flow method without a handler before it spends ' + 'the nonce or a matching point',
+    async () => {
+      const { limits, accounts, nonces, pipeline } = parts({ 'public/getRateLimits': () => ({}) });
+      const w = Wallet.createRandom();
+      const session = accounts.verify(await signLogin(w), IP);
+      const order = await signed(
+        w,
+        'private/order',
+        {
+          subaccount_id: session.subaccounts[0]!,
+          instrument_name: 'ETH-PERP',
+          direction: 'buy',
+          order_type: 'limit',
+          amount: '0.1',
+          limit_price: '1000',
+          max_fee: '1',
+        },
+        { nonce: '42' },
+      );
+      for (let i = 0; i < 3; i++)
+        expect(await codeOf(pipeline(ctx({ session }), 'private/order', order))).toBe(NOT_FOUND);
+      expect(nonces.has(w.address, '42')).toBe(false);
+      expect(nonces.size).toBe(0);
+      expect((await limits.report({ wallet: session.wallet, ip: IP }, null)).remaining_matching).toMatchObject({
+        consumedPoints: 0,
+      });
+      // A method that has its handler is charged as before.
+      expect(await codeOf(pipeline(ctx(), 'public/getRateLimits', {}))).toBe('served');
+      expect((await limits.report({ wallet: null, ip: IP }, null)).remaining_non_matching).toMatchObject({
+        consumedPoints: 1,
+      });
+      await limits.close();
+    },
+  );
 });

@@ -119,68 +119,74 @@ describe('positions and money', () => {
     expect((await c.request('private/get_order_history', { wallet: newWallet().address })).error.code).toBe(14003);
   });
 
-  it('charges a perp position funding on every hour of the clock: the history, the cash and a balance push', async () => {
-    const sb = await start({ ...quietMarket, control: true });
-    const w = newWallet();
-    const c = await Client.connect(sb.wsUrl);
-    const [sub] = await c.login(w);
-    await c.call(
-      'private/order',
-      await signed(w, 'private/order', {
-        subaccount_id: sub!,
-        instrument_name: 'TEST-PERP',
-        direction: 'buy',
-        amount: '1',
-        limit_price: '101',
-        max_fee: '100',
-      }),
-    );
-    const cash = async () =>
-      Number((await wsRead(c, 'private/get_collaterals', { subaccount_id: sub })).collaterals[0].amount);
-    const before = await cash();
-    const channel = `${sub}.balances`;
-    await c.call('subscribe', { channels: [channel] });
-    const pushed = c.nextPush(channel);
-    await control(sb, 'advance', { ms: 3 * 3_600_000 });
-    const [history, overHttp] = await bothReads(sb, c, 'private/get_funding_history', { subaccount_id: sub }, w);
-    expect(overHttp).toEqual(history);
-    expect(history.events).toHaveLength(3);
-    const mark = Number((await wsRead(c, 'private/get_positions', { subaccount_id: sub })).positions[0].mark_price);
-    for (const e of history.events) {
-      expect(e).toMatchObject({ instrument_name: 'TEST-PERP', subaccount_id: sub, batch_status: 'Settled' });
-      expect(Number(e.funding)).toBeCloseTo(-mark * 0.00001, 10);
-      expect(e.timestamp % 3_600_000).toBe(0);
-    }
-    expect(history.events[0].timestamp - history.events[2].timestamp).toBe(2 * 3_600_000);
-    expect(await cash()).toBeCloseTo(before + sum(history.events.map((e: any) => e.funding)), 8);
-    expect((await pushed)[0]).toMatchObject({ name: 'USDC', update_type: 'perp_settlement' });
-    const one = await wsRead(c, 'private/get_funding_history', {
-      subaccount_id: sub,
-      start_timestamp: history.events[0].timestamp,
-    });
-    expect(one.events).toEqual([history.events[0]]);
-    const other = await wsRead(c, 'private/get_funding_history', { subaccount_id: sub, instrument_name: 'X-PERP' });
-    expect(other.events).toEqual([]);
-  });
+  it(
+    'charges a perp position funding on every hour of the clock: the history, ' + 'the cash and a balance push',
+    async () => {
+      const sb = await start({ ...quietMarket, control: true });
+      const w = newWallet();
+      const c = await Client.connect(sb.wsUrl);
+      const [sub] = await c.login(w);
+      await c.call(
+        'private/order',
+        await signed(w, 'private/order', {
+          subaccount_id: sub!,
+          instrument_name: 'TEST-PERP',
+          direction: 'buy',
+          amount: '1',
+          limit_price: '101',
+          max_fee: '100',
+        }),
+      );
+      const cash = async () =>
+        Number((await wsRead(c, 'private/get_collaterals', { subaccount_id: sub })).collaterals[0].amount);
+      const before = await cash();
+      const channel = `${sub}.balances`;
+      await c.call('subscribe', { channels: [channel] });
+      const pushed = c.nextPush(channel);
+      await control(sb, 'advance', { ms: 3 * 3_600_000 });
+      const [history, overHttp] = await bothReads(sb, c, 'private/get_funding_history', { subaccount_id: sub }, w);
+      expect(overHttp).toEqual(history);
+      expect(history.events).toHaveLength(3);
+      const mark = Number((await wsRead(c, 'private/get_positions', { subaccount_id: sub })).positions[0].mark_price);
+      for (const e of history.events) {
+        expect(e).toMatchObject({ instrument_name: 'TEST-PERP', subaccount_id: sub, batch_status: 'Settled' });
+        expect(Number(e.funding)).toBeCloseTo(-mark * 0.00001, 10);
+        expect(e.timestamp % 3_600_000).toBe(0);
+      }
+      expect(history.events[0].timestamp - history.events[2].timestamp).toBe(2 * 3_600_000);
+      expect(await cash()).toBeCloseTo(before + sum(history.events.map((e: any) => e.funding)), 8);
+      expect((await pushed)[0]).toMatchObject({ name: 'USDC', update_type: 'perp_settlement' });
+      const one = await wsRead(c, 'private/get_funding_history', {
+        subaccount_id: sub,
+        start_timestamp: history.events[0].timestamp,
+      });
+      expect(one.events).toEqual([history.events[0]]);
+      const other = await wsRead(c, 'private/get_funding_history', { subaccount_id: sub, instrument_name: 'X-PERP' });
+      expect(other.events).toEqual([]);
+    },
+  );
 
-  it('answers the other money histories with what was booked: nothing yet, for the subaccount or the wallet', async () => {
-    const sb = await start({ ...quietMarket, control: true });
-    const w = newWallet();
-    const c = await Client.connect(sb.wsUrl);
-    const [sub] = await c.login(w);
-    const cases: [string, string][] = [
-      ['private/get_interest_history', 'events'],
-      ['private/get_deposit_history', 'deposits'],
-      ['private/get_withdrawal_history', 'withdrawals'],
-      ['private/get_option_settlement_history', 'settlements'],
-    ];
-    for (const [method, key] of cases) {
-      const [bySub, byWallet] = [
-        await wsRead(c, method, { subaccount_id: sub }),
-        (await bothReads(sb, c, method, { wallet: w.address }, w))[1],
+  it(
+    'answers the other money histories with what was booked: nothing yet, for ' + 'the subaccount or the wallet',
+    async () => {
+      const sb = await start({ ...quietMarket, control: true });
+      const w = newWallet();
+      const c = await Client.connect(sb.wsUrl);
+      const [sub] = await c.login(w);
+      const cases: [string, string][] = [
+        ['private/get_interest_history', 'events'],
+        ['private/get_deposit_history', 'deposits'],
+        ['private/get_withdrawal_history', 'withdrawals'],
+        ['private/get_option_settlement_history', 'settlements'],
       ];
-      expect([bySub[key], byWallet[key]], method).toEqual([[], []]);
-      expect((await c.request(method, { subaccount_id: 7 })).error.code, method).toBe(14003);
-    }
-  });
+      for (const [method, key] of cases) {
+        const [bySub, byWallet] = [
+          await wsRead(c, method, { subaccount_id: sub }),
+          (await bothReads(sb, c, method, { wallet: w.address }, w))[1],
+        ];
+        expect([bySub[key], byWallet[key]], method).toEqual([[], []]);
+        expect((await c.request(method, { subaccount_id: 7 })).error.code, method).toBe(14003);
+      }
+    },
+  );
 });

@@ -50,7 +50,10 @@ export interface Run {
   stdout(): string;
   stderr(): string;
   firstLine: Promise<string>;
-  /** Resolves once stdout and stderr are closed: every process holding them (a sandbox behind a launcher too) has exited, and all they wrote is read. */
+  /**
+   * Resolves once stdout and stderr are closed: every process holding them (a sandbox behind a launcher too) has
+   * exited, and all they wrote is read.
+   */
   outputEnded: Promise<void>;
 }
 

@@ -187,31 +187,34 @@ describe('money between own subaccounts, in by deposit and out by withdrawal, de
     expect(tooMuch.error.data).toMatch(/is more than subaccount/);
   });
 
-  it('a deposit (the control plane standing in for the chain) credits, opens an unseen account, and is listed', async () => {
-    const sb = await start(options);
-    const w = newWallet();
-    const dep = await control(sb, 'deposit', { wallet: w.address, asset: 'USDC', amount: '250' });
-    expect(dep).toMatchObject({ status: 200, json: { new_subaccount: true, amount: '250', asset: 'USDC' } });
-    const c = await Client.connect(sb.wsUrl);
-    const subs = await c.login(w);
-    expect(subs).toContain(dep.json.subaccount_id);
-    const listed = await c.call('private/get_deposit_history', { wallet: w.address });
-    valid('private/get_deposit_history', listed);
-    expect(listed.deposits).toEqual([
-      expect.objectContaining({ subaccount_id: dep.json.subaccount_id, amount: '250' }),
-    ]);
-    const again = await control(sb, 'deposit', {
-      wallet: w.address,
-      asset: 'USDC',
-      amount: '1',
-      subaccount_id: subs[1],
-    });
-    expect(again.json).toMatchObject({ new_subaccount: false, subaccount_id: subs[1] });
-    expect((await control(sb, 'deposit', { wallet: w.address, asset: 'DOGE', amount: '1' })).json.error).toMatch(
-      /DOGE/,
-    );
-    expect((await control(sb, 'deposit', { wallet: 'nope', asset: 'USDC', amount: '1' })).status).toBe(400);
-  });
+  it(
+    'a deposit (the control plane standing in for the chain) credits, opens an ' + 'unseen account, and is listed',
+    async () => {
+      const sb = await start(options);
+      const w = newWallet();
+      const dep = await control(sb, 'deposit', { wallet: w.address, asset: 'USDC', amount: '250' });
+      expect(dep).toMatchObject({ status: 200, json: { new_subaccount: true, amount: '250', asset: 'USDC' } });
+      const c = await Client.connect(sb.wsUrl);
+      const subs = await c.login(w);
+      expect(subs).toContain(dep.json.subaccount_id);
+      const listed = await c.call('private/get_deposit_history', { wallet: w.address });
+      valid('private/get_deposit_history', listed);
+      expect(listed.deposits).toEqual([
+        expect.objectContaining({ subaccount_id: dep.json.subaccount_id, amount: '250' }),
+      ]);
+      const again = await control(sb, 'deposit', {
+        wallet: w.address,
+        asset: 'USDC',
+        amount: '1',
+        subaccount_id: subs[1],
+      });
+      expect(again.json).toMatchObject({ new_subaccount: false, subaccount_id: subs[1] });
+      expect((await control(sb, 'deposit', { wallet: w.address, asset: 'DOGE', amount: '1' })).json.error).toMatch(
+        /DOGE/,
+      );
+      expect((await control(sb, 'deposit', { wallet: 'nope', asset: 'USDC', amount: '1' })).status).toBe(400);
+    },
+  );
 
   it('external transfers and session-key payouts go only to whitelisted wallets', async () => {
     const a = await account();

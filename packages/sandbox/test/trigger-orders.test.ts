@@ -36,44 +36,52 @@ async function trader() {
 }
 
 describe('trigger orders rest off the book until their price is crossed, then enter it', () => {
-  it('a stop-loss sell does not fill while the mark stays above its trigger, and fills once it falls through', async () => {
-    const t = await trader();
-    expect(
-      (await t.order({ ...base, direction: 'buy', limit_price: '101', time_in_force: 'ioc' })).result,
-    ).toBeTruthy();
-    expect(await t.position()).toBe('1');
+  it(
+    'a stop-loss sell does not fill while the mark stays above its trigger, and ' + 'fills once it falls through',
+    async () => {
+      const t = await trader();
+      expect(
+        (await t.order({ ...base, direction: 'buy', limit_price: '101', time_in_force: 'ioc' })).result,
+      ).toBeTruthy();
+      expect(await t.position()).toBe('1');
 
-    const placed = await t.order({ ...stopSell, trigger_price_type: 'mark' });
-    valid('private/order', placed.result);
-    const id = placed.result.order.order_id;
-    expect(placed.result).toMatchObject({
-      trades: [],
-      order: { order_status: 'untriggered', trigger_type: 'stoploss', trigger_price: '95', trigger_price_type: 'mark' },
-    });
-    // Not on the book, not traded: the stop waits in get_trigger_orders.
-    expect((await t.c.call('private/get_open_orders', { subaccount_id: t.sub })).orders).toEqual([]);
-    const listed = await t.c.call('private/get_trigger_orders', { subaccount_id: t.sub });
-    valid('private/get_trigger_orders', listed);
-    expect(listed.orders.map((o: { order_id: string }) => o.order_id)).toEqual([id]);
+      const placed = await t.order({ ...stopSell, trigger_price_type: 'mark' });
+      valid('private/order', placed.result);
+      const id = placed.result.order.order_id;
+      expect(placed.result).toMatchObject({
+        trades: [],
+        order: {
+          order_status: 'untriggered',
+          trigger_type: 'stoploss',
+          trigger_price: '95',
+          trigger_price_type: 'mark',
+        },
+      });
+      // Not on the book, not traded: the stop waits in get_trigger_orders.
+      expect((await t.c.call('private/get_open_orders', { subaccount_id: t.sub })).orders).toEqual([]);
+      const listed = await t.c.call('private/get_trigger_orders', { subaccount_id: t.sub });
+      valid('private/get_trigger_orders', listed);
+      expect(listed.orders.map((o: { order_id: string }) => o.order_id)).toEqual([id]);
 
-    await t.mark(97);
-    await t.mark(95.01);
-    expect(await t.position()).toBe('1');
-    expect((await t.waiting()).map((o: { order_status: string }) => o.order_status)).toEqual(['untriggered']);
+      await t.mark(97);
+      await t.mark(95.01);
+      expect(await t.position()).toBe('1');
+      expect((await t.waiting()).map((o: { order_status: string }) => o.order_status)).toEqual(['untriggered']);
 
-    await t.mark(94);
-    expect(await t.position()).toBe('0');
-    expect(await t.waiting()).toEqual([]);
-    const pushed = await t.c.nextPush(
-      `${t.sub}.orders`,
-      undefined,
-      (d) => d[0]?.order_id === id && d[0].order_status === 'filled',
-    );
-    expect(pushed[0]).toMatchObject({ order_id: id, trigger_type: 'stoploss', trigger_price: '95' });
-    const trades = await t.c.call('private/get_trade_history', { subaccount_id: t.sub, order_id: id });
-    expect(trades.trades).toHaveLength(1);
-    expect(Number(trades.trades[0].trade_price)).toBeLessThan(95);
-  });
+      await t.mark(94);
+      expect(await t.position()).toBe('0');
+      expect(await t.waiting()).toEqual([]);
+      const pushed = await t.c.nextPush(
+        `${t.sub}.orders`,
+        undefined,
+        (d) => d[0]?.order_id === id && d[0].order_status === 'filled',
+      );
+      expect(pushed[0]).toMatchObject({ order_id: id, trigger_type: 'stoploss', trigger_price: '95' });
+      const trades = await t.c.call('private/get_trade_history', { subaccount_id: t.sub, order_id: id });
+      expect(trades.trades).toHaveLength(1);
+      expect(Number(trades.trades[0].trade_price)).toBeLessThan(95);
+    },
+  );
 
   it('a take-profit and a stop wait each for their own side of the price; an index price is refused', async () => {
     const t = await trader();
@@ -141,7 +149,9 @@ describe('trigger orders rest off the book until their price is crossed, then en
     );
     expect(replace.error).toMatchObject({
       code: 11054,
-      data: 'trigger_type, trigger_price: private/replace does not take a trigger or algo order (place it with private/order)',
+      data:
+        'trigger_type, trigger_price: private/replace does not take a trigger or ' +
+        'algo order (place it with private/order)',
     });
   });
 

@@ -95,15 +95,19 @@ describe('matching an address to its channel at run time (from the tables)', () 
     expect(() => fillAddress('trades.{instrument_name}', {})).toThrow(/no value for \{instrument_name\}/);
   });
 
-  it("the tables carry the document's 13 channels and the clients' 2, and the documented methods under their wire names", () => {
-    expect(channelTable).toHaveLength(15);
-    expect(methodTable.find((m) => m.name === 'private/cancel_all')).toMatchObject({
-      rateLimitClass: 'endpoint',
-      rateLimitBudget: 'cancel_all',
-      rateLimitKey: 'cancel_all',
-      actionModule: null,
-      orderFlow: true,
-    });
-    expect(methodTable.find((m) => m.name === 'private/order')).toMatchObject({ actionModule: 'trade' });
-  });
+  it(
+    "the tables carry the document's 13 channels and the clients' 2, and the " +
+      'documented methods under their wire names',
+    () => {
+      expect(channelTable).toHaveLength(15);
+      expect(methodTable.find((m) => m.name === 'private/cancel_all')).toMatchObject({
+        rateLimitClass: 'endpoint',
+        rateLimitBudget: 'cancel_all',
+        rateLimitKey: 'cancel_all',
+        actionModule: null,
+        orderFlow: true,
+      });
+      expect(methodTable.find((m) => m.name === 'private/order')).toMatchObject({ actionModule: 'trade' });
+    },
+  );
 });

@@ -67,7 +67,8 @@ export async function emitSdk(model: ApiModel, settings: SdkSettings): Promise<S
   let version = packageVersionOf(model);
   if (version === null) {
     notes.push(
-      `note: info.version ${JSON.stringify(model.version)} is not an npm (semver) version: the package is version 0.0.0`,
+      `note: info.version ${JSON.stringify(model.version)} is not an npm (semver) ` +
+        `version: the package is version 0.0.0`,
     );
     version = '0.0.0';
   }

@@ -46,7 +46,10 @@ export function findRepoRoot(from = process.cwd()): string | null {
   }
 }
 
-/** Regenerate the repository's own packages (types, validators, the client's surface, the docs site) from spec/asyncapi.yaml. */
+/**
+ * Regenerate the repository's own packages (types, validators, the client's surface, the docs site) from
+ * spec/asyncapi.yaml.
+ */
 export async function generateRepository(root: string, options: { check: boolean }): Promise<WriteResult> {
   // The package names its spec relative to itself (as its header lines do), not to where the generator ran.
   // Model and emitters run while the parser checks the spec (in its worker); nothing is written unless it passes.
@@ -105,7 +108,9 @@ export async function generateInto(
   const docs = options.docs === true;
   const languages = options.languages ?? [];
   // Run in the package folder, so it reads the same wherever generate ran (and --check from elsewhere sees no drift).
-  const regenerate = `npx exchange-api generate --spec ${specName} --out .${options.name ? ` --name ${options.name}` : ''}${docs ? ' --docs' : ''}${langFlag(languages)}`;
+  const regenerate =
+    `npx exchange-api generate --spec ${specName} --out .${options.name ? ` --name ${options.name}` : ''}` +
+    `${docs ? ' --docs' : ''}${langFlag(languages)}`;
   // Someone else's spec is generated with its examples that do not fit as warnings; ours stays strict.
   const warnings: SpecProblem[] = [];
   const lenient = options.strictExamples === true || isOwnSpec(specFile, cwd) ? undefined : { warnings };

@@ -53,7 +53,10 @@ export function derivePackageName(title: string): { name: string; note: string |
   const name = refusal(`${slug}-sdk`) === null ? `${slug}-sdk` : 'api-sdk';
   return {
     name,
-    note: `note: the package name ${JSON.stringify(slug)} derived from info.title ${why}, which npm refuses: the package is named ${JSON.stringify(name)} (pass --name to choose another)`,
+    note:
+      `note: the package name ${JSON.stringify(slug)} derived from info.title ${why}` +
+      `, which npm refuses: the package is named ${JSON.stringify(name)} (pass ` +
+      `--name to choose another)`,
   };
 }
 

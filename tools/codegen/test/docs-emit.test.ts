@@ -141,22 +141,25 @@ describe('emitDocs on our spec', () => {
     ).toEqual([]);
   });
 
-  it("shows real example frames: the spec's own, one borrowed for a channel with the same payload, none invented", () => {
-    expect(section(channelPage(model, 'orderbook', files), 'orderbook')).toContain(
-      '"channel": "orderbook.ETH-PERP.10.10"',
-    );
-    // Our spec has an example for nearly every channel; take some away to see the borrowing and the honest gap.
-    const sparse = clone(model);
-    for (const c of sparse.channels) if (c.id === 'tradesByType' || c.id === 'spotFeed') c.examples = [];
-    const sparseFiles = emitDocs(sparse);
-    const byType = section(channelPage(sparse, 'tradesByType', sparseFiles), 'tradesByType');
-    expect(byType).toContain('which carries the same payload');
-    expect(byType).toMatch(/"channel": "trades\.perp\./);
-    expect(section(channelPage(sparse, 'spotFeed', sparseFiles), 'spotFeed')).toContain('No example in the spec.');
-    const method = (name: string) => pageOf(site.method(model.methods.find((m) => m.name === name)!));
-    expect(method('public/login')).toContain('"method": "public/login"');
-    expect(method('private/get_subaccounts')).toContain('POST https://{base_url}/v3/private/get_subaccounts');
-  });
+  it(
+    "shows real example frames: the spec's own, one borrowed for a channel with " + 'the same payload, none invented',
+    () => {
+      expect(section(channelPage(model, 'orderbook', files), 'orderbook')).toContain(
+        '"channel": "orderbook.ETH-PERP.10.10"',
+      );
+      // Our spec has an example for nearly every channel; take some away to see the borrowing and the honest gap.
+      const sparse = clone(model);
+      for (const c of sparse.channels) if (c.id === 'tradesByType' || c.id === 'spotFeed') c.examples = [];
+      const sparseFiles = emitDocs(sparse);
+      const byType = section(channelPage(sparse, 'tradesByType', sparseFiles), 'tradesByType');
+      expect(byType).toContain('which carries the same payload');
+      expect(byType).toMatch(/"channel": "trades\.perp\./);
+      expect(section(channelPage(sparse, 'spotFeed', sparseFiles), 'spotFeed')).toContain('No example in the spec.');
+      const method = (name: string) => pageOf(site.method(model.methods.find((m) => m.name === name)!));
+      expect(method('public/login')).toContain('"method": "public/login"');
+      expect(method('private/get_subaccounts')).toContain('POST https://{base_url}/v3/private/get_subaccounts');
+    },
+  );
 
   it('fills a channel address from an address the spec writes, else from the payload and the allowed values', () => {
     const orderbook = model.channels.find((c) => c.id === 'orderbook')!;
@@ -273,28 +276,35 @@ describe('emitDocs checks string formats as the validators do', () => {
 operations:
   onPosts: { action: receive, channel: { $ref: '#/channels/posts' } }`);
 
-  it('a valid date-time passes without a word on the console (ajv warned of an unknown format before); an unknown format is not checked', async () => {
-    const m = await modelFromSpec(writeSpec(spec));
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
-    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
-    try {
-      expect(emitDocs(m).length).toBeGreaterThan(0);
-      expect([...warn.mock.calls, ...log.mock.calls]).toEqual([]);
-    } finally {
-      warn.mockRestore();
-      log.mockRestore();
-    }
-  });
+  it(
+    'a valid date-time passes without a word on the console (ajv warned of an ' +
+      'unknown format before); an unknown format is not checked',
+    async () => {
+      const m = await modelFromSpec(writeSpec(spec));
+      const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+      const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+      try {
+        expect(emitDocs(m).length).toBeGreaterThan(0);
+        expect([...warn.mock.calls, ...log.mock.calls]).toEqual([]);
+      } finally {
+        warn.mockRestore();
+        log.mockRestore();
+      }
+    },
+  );
 
-  it('an API without methods says so on the overview (no empty table); a server without a title is named once', async () => {
-    const m = await modelFromSpec(
-      writeSpec(spec.replace('channels:', 'servers:\n  live: { host: feed.example.com, protocol: wss }\nchannels:')),
-    );
-    const index = emitDocs(m).find((f) => f.path === 'md/index.md')!.content;
-    expect(index).toContain('This API has no methods.');
-    expect(index).not.toContain('| Method | Transports |');
-    expect(index).toContain('| <a id="server-live"></a>`live` | `wss://feed.example.com` |');
-  });
+  it(
+    'an API without methods says so on the overview (no empty table); a server ' + 'without a title is named once',
+    async () => {
+      const m = await modelFromSpec(
+        writeSpec(spec.replace('channels:', 'servers:\n  live: { host: feed.example.com, protocol: wss }\nchannels:')),
+      );
+      const index = emitDocs(m).find((f) => f.path === 'md/index.md')!.content;
+      expect(index).toContain('This API has no methods.');
+      expect(index).not.toContain('| Method | Transports |');
+      expect(index).toContain('| <a id="server-live"></a>`live` | `wss://feed.example.com` |');
+    },
+  );
 
   it('an invalid date-time is refused, naming its place', async () => {
     const m = await modelFromSpec(writeSpec(spec));

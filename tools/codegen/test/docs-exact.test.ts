@@ -71,21 +71,24 @@ describe('the docs print every integer of the spec beyond 2^53 as written (ledge
 });
 
 describe('method messages and examples (ledger variant)', () => {
-  it("show the request's and the reply's message title and summary in the method's section, HTML and Markdown", async () => {
-    const m = await variantModel();
-    const files = emitDocs(m);
-    const html = text(sectionOf(page(files, 'methods.html'), 'balance-get').replace(/<h2[^>]*>/, ''));
-    for (const line of [
-      "Request message: balance request (BalanceRequest). Asks for an account's balance.",
-      'Reply message: balance reply (BalanceReply). The balance, with the last sequence posted.',
-    ])
-      expect(html + text(page(files, 'methods.html')), line).toContain(line);
-    const md = page(files, 'md/methods.md');
-    expect(md).toContain("Request message: **balance request** (`BalanceRequest`). Asks for an account's balance.");
-    expect(md).toContain(
-      'Reply message: **balance reply** (`BalanceReply`). The balance, with the last sequence posted.',
-    );
-  });
+  it(
+    "show the request's and the reply's message title and summary in the method's " + 'section, HTML and Markdown',
+    async () => {
+      const m = await variantModel();
+      const files = emitDocs(m);
+      const html = text(sectionOf(page(files, 'methods.html'), 'balance-get').replace(/<h2[^>]*>/, ''));
+      for (const line of [
+        "Request message: balance request (BalanceRequest). Asks for an account's balance.",
+        'Reply message: balance reply (BalanceReply). The balance, with the last sequence posted.',
+      ])
+        expect(html + text(page(files, 'methods.html')), line).toContain(line);
+      const md = page(files, 'md/methods.md');
+      expect(md).toContain("Request message: **balance request** (`BalanceRequest`). Asks for an account's balance.");
+      expect(md).toContain(
+        'Reply message: **balance reply** (`BalanceReply`). The balance, with the last sequence posted.',
+      );
+    },
+  );
 
   it('give every example its own anchor, on the figure captioned with its name', async () => {
     const m = await variantModel();
@@ -167,58 +170,69 @@ describe('field tables where a record is used show its constraints', () => {
     expect(sectionOf(page(files, 'records.html'), 'BalanceParams')).toContain('pattern <code>^[0-9]{1,32}$</code>');
   });
 
-  it('of our signed order-flow methods: the nonce constraints inline for private/order and private/replace, and on the records page', async () => {
-    const m = await repoModel();
-    const site = new SiteMap(m);
-    const files = emitDocs(m);
-    const signed = m.methods.filter((x) => x.actionModule);
-    expect(signed.map((x) => x.name)).toEqual(['private/order', 'private/replace']);
-    const nonce = site.typeRef('ActionNonceInput')!;
-    for (const x of signed) {
-      const at = site.method(x, 'params');
-      expect(sectionOf(page(files, `${at.page}.html`), at.anchor!), x.name).toContain(
-        `<tr><td>nonce<td><a href="${nonce.page}.html#ActionNonceInput">ActionNonceInput</a><td>yes<td>` +
-          'pattern ^[0-9]{1,78}$ or minimum 0',
+  it(
+    'of our signed order-flow methods: the nonce constraints inline for private/order ' +
+      'and private/replace, and on the records page',
+    async () => {
+      const m = await repoModel();
+      const site = new SiteMap(m);
+      const files = emitDocs(m);
+      const signed = m.methods.filter((x) => x.actionModule);
+      expect(signed.map((x) => x.name)).toEqual(['private/order', 'private/replace']);
+      const nonce = site.typeRef('ActionNonceInput')!;
+      for (const x of signed) {
+        const at = site.method(x, 'params');
+        expect(sectionOf(page(files, `${at.page}.html`), at.anchor!), x.name).toContain(
+          `<tr><td>nonce<td><a href="${nonce.page}.html#ActionNonceInput">ActionNonceInput</a><td>yes<td>` +
+            'pattern ^[0-9]{1,78}$ or minimum 0',
+        );
+      }
+      expect(sectionOf(page(files, `${nonce.page}.html`), 'ActionNonceInput')).toContain(
+        'pattern <code>^[0-9]{1,78}$</code> or minimum <code>0</code>',
       );
-    }
-    expect(sectionOf(page(files, `${nonce.page}.html`), 'ActionNonceInput')).toContain(
-      'pattern <code>^[0-9]{1,78}$</code> or minimum <code>0</code>',
-    );
-  });
+    },
+  );
 
-  it('of named types: Decimal its pattern, Int64 as int64 (not its two 19-digit bounds), a union per branch (our spec)', async () => {
-    const files = emitDocs(await repoModel());
-    // Every channels and methods page: one each, or one per group where the spec tags its operations.
-    const every = (kind: string) =>
-      files
-        .filter((f) => new RegExp(`^${kind}(-[a-z0-9-]+)?\\.html$`).test(f.path))
-        .map((f) => f.content)
-        .join('');
-    const channels = every('channels');
-    const methods = every('methods');
-    expect(channels).toMatch(
-      /<tr><td>amount<td><a href="records\.html#Decimal">Decimal<\/a><td>yes<td>pattern \^-\?\[0-9\]\+\(\\\.\[0-9\]\{1,12\}\)\?\$/,
-    );
-    expect(methods).toMatch(
-      /<tr><td>subaccount_id<td><a href="records\.html#Int64">Int64<\/a><td>yes<td>int64(?![\w,])/,
-    );
-    expect(methods).toMatch(
-      /<td><a href="records\.html#NonNegativeDecimalInput">NonNegativeDecimalInput<\/a><td>yes<td>pattern \^\[0-9\]\+\(\\\.\[0-9\]\{1,12\}\)\?\$ or minimum 0/,
-    );
-  });
+  it(
+    'of named types: Decimal its pattern, Int64 as int64 (not its two 19-digit ' +
+      'bounds), a union per branch (our spec)',
+    async () => {
+      const files = emitDocs(await repoModel());
+      // Every channels and methods page: one each, or one per group where the spec tags its operations.
+      const every = (kind: string) =>
+        files
+          .filter((f) => new RegExp(`^${kind}(-[a-z0-9-]+)?\\.html$`).test(f.path))
+          .map((f) => f.content)
+          .join('');
+      const channels = every('channels');
+      const methods = every('methods');
+      expect(channels).toMatch(
+        /<tr><td>amount<td><a href="records\.html#Decimal">Decimal<\/a><td>yes<td>pattern \^-\?\[0-9\]\+\(\\\.\[0-9\]\{1,12\}\)\?\$/,
+      );
+      expect(methods).toMatch(
+        /<tr><td>subaccount_id<td><a href="records\.html#Int64">Int64<\/a><td>yes<td>int64(?![\w,])/,
+      );
+      expect(methods).toMatch(
+        /<td><a href="records\.html#NonNegativeDecimalInput">NonNegativeDecimalInput<\/a><td>yes<td>pattern \^\[0-9\]\+\(\\\.\[0-9\]\{1,12\}\)\?\$ or minimum 0/,
+      );
+    },
+  );
 
-  it("of the elements of an array result: public/get_all_live_instruments shows AssumedLiveInstrument's fields", async () => {
-    const m = await repoModel();
-    const site = new SiteMap(m);
-    const files = emitDocs(m);
-    const x = m.methods.find((y) => y.name === 'public/get_all_live_instruments')!;
-    const at = site.method(x, 'result');
-    const part = sectionOf(page(files, `${at.page}.html`), at.anchor!);
-    const t = m.types.find((y) => y.name === 'AssumedLiveInstrument')!;
-    const record = site.typeRef('AssumedLiveInstrument')!;
-    expect(part).toContain(`Each element is <a href="${record.page}.html#AssumedLiveInstrument">`);
-    for (const f of t.fields!) expect(part).toContain(`<tr><td>${f.name}<td>`);
-  });
+  it(
+    'of the elements of an array result: public/get_all_live_instruments shows ' + "AssumedLiveInstrument's fields",
+    async () => {
+      const m = await repoModel();
+      const site = new SiteMap(m);
+      const files = emitDocs(m);
+      const x = m.methods.find((y) => y.name === 'public/get_all_live_instruments')!;
+      const at = site.method(x, 'result');
+      const part = sectionOf(page(files, `${at.page}.html`), at.anchor!);
+      const t = m.types.find((y) => y.name === 'AssumedLiveInstrument')!;
+      const record = site.typeRef('AssumedLiveInstrument')!;
+      expect(part).toContain(`Each element is <a href="${record.page}.html#AssumedLiveInstrument">`);
+      for (const f of t.fields!) expect(part).toContain(`<tr><td>${f.name}<td>`);
+    },
+  );
 });
 
 describe.each([
@@ -241,7 +255,9 @@ describe.each([
           .replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
       expect(html).toMatch(
         new RegExp(
-          `<tr id="${site.errorRef(e.code).anchor}"><td><code>${e.code}</code><td><code>${e.name}</code><td>${esc(e.message)}(?: <a [^>]*>[^<]*</a>)?<td>${e.kind}<td>${e.httpStatus}<td>`,
+          `<tr id="${site.errorRef(e.code).anchor}"><td><code>${e.code}</code><td><code>` +
+            `${e.name}</code><td>${esc(e.message)}(?: <a [^>]*>[^<]*</a>)?<td>${e.kind}` +
+            `<td>${e.httpStatus}<td>`,
         ),
       );
     }

@@ -71,57 +71,63 @@ const cases: Array<[string, () => Promise<ApiModel>]> = [
 ];
 
 describe.each(cases)('the docs of %s', (_name, load) => {
-  it('show the fields of every record a channel or a method uses in its section: name, type, required, and the constraints the records page gives', async () => {
-    const model = await load();
-    const site = new SiteMap(model);
-    const files = emitDocs(model);
-    const page = (path: string) => files.find((f) => f.path === path)?.content ?? '';
-    const uses = usesOf(model, site);
-    expect(uses.length).toBeGreaterThan(0);
-    let constraints = 0;
-    let namedTypes = 0;
-    for (const { page: path, anchor, t, where } of uses) {
-      const inline = tableAfter(page(path), anchor);
-      expect(inline.head.slice(0, 3), where).toEqual(['Field', 'Type', 'Required']);
-      expect(
-        inline.rows.map((r) => r[0]),
-        where,
-      ).toEqual(t.fields!.map((f) => f.name));
-      const record = site.typeRef(t.name)!;
-      const full = tableAfter(page(`md/${record.page}.md`), record.anchor!);
-      const fullAt = full.head.indexOf('Constraints');
-      const inlineAt = inline.head.indexOf('Constraints');
-      for (const [i, f] of t.fields!.entries()) {
-        const row = inline.rows[i]!;
-        expect(row[1], `${where} ${f.name}: type`).toBeTruthy();
-        expect(row[2], `${where} ${f.name}: required`).toBe(f.required ? 'yes' : 'no');
-        // The records page gives a field's own constraints; inline, a field of a named type shows the
-        // type's (its pattern, its bounds) as well, since its section is on another page.
-        const written = fullAt === -1 ? '' : full.rows[i]![fullAt]!;
-        const shown = inlineAt === -1 ? '' : row[inlineAt]!;
-        if (written) expect(shown, `${where} ${f.name}: constraints`).toBe(written);
-        const named =
-          f.refs.length === 1 && f.type.replace(/ \| null$/, '') === f.refs[0] ? model.schemas[f.refs[0]!] : undefined;
-        if (!written && typeof named?.pattern === 'string')
-          expect(shown, `${where} ${f.name}: the pattern of ${f.refs[0]}`).toContain(`pattern \`${named.pattern}\``);
-        if (!written && named?.maximum !== undefined) {
-          const max = String(model.exactIntegers?.[`#/components/schemas/${f.refs[0]}/maximum`] ?? named.maximum);
-          // A 64-bit integer's full range is said by its name; any other bound is written as it is.
-          const full = FULL_RANGES[max];
-          expect(shown, `${where} ${f.name}: the bounds of ${f.refs[0]}`).toContain(
-            full ? `\`${full}\`` : `maximum \`${max}\``,
-          );
+  it(
+    'show the fields of every record a channel or a method uses in its section: ' +
+      'name, type, required, and the constraints the records page gives',
+    async () => {
+      const model = await load();
+      const site = new SiteMap(model);
+      const files = emitDocs(model);
+      const page = (path: string) => files.find((f) => f.path === path)?.content ?? '';
+      const uses = usesOf(model, site);
+      expect(uses.length).toBeGreaterThan(0);
+      let constraints = 0;
+      let namedTypes = 0;
+      for (const { page: path, anchor, t, where } of uses) {
+        const inline = tableAfter(page(path), anchor);
+        expect(inline.head.slice(0, 3), where).toEqual(['Field', 'Type', 'Required']);
+        expect(
+          inline.rows.map((r) => r[0]),
+          where,
+        ).toEqual(t.fields!.map((f) => f.name));
+        const record = site.typeRef(t.name)!;
+        const full = tableAfter(page(`md/${record.page}.md`), record.anchor!);
+        const fullAt = full.head.indexOf('Constraints');
+        const inlineAt = inline.head.indexOf('Constraints');
+        for (const [i, f] of t.fields!.entries()) {
+          const row = inline.rows[i]!;
+          expect(row[1], `${where} ${f.name}: type`).toBeTruthy();
+          expect(row[2], `${where} ${f.name}: required`).toBe(f.required ? 'yes' : 'no');
+          // The records page gives a field's own constraints; inline, a field of a named type shows the
+          // type's (its pattern, its bounds) as well, since its section is on another page.
+          const written = fullAt === -1 ? '' : full.rows[i]![fullAt]!;
+          const shown = inlineAt === -1 ? '' : row[inlineAt]!;
+          if (written) expect(shown, `${where} ${f.name}: constraints`).toBe(written);
+          const named =
+            f.refs.length === 1 && f.type.replace(/ \| null$/, '') === f.refs[0]
+              ? model.schemas[f.refs[0]!]
+              : undefined;
+          if (!written && typeof named?.pattern === 'string')
+            expect(shown, `${where} ${f.name}: the pattern of ${f.refs[0]}`).toContain(`pattern \`${named.pattern}\``);
+          if (!written && named?.maximum !== undefined) {
+            const max = String(model.exactIntegers?.[`#/components/schemas/${f.refs[0]}/maximum`] ?? named.maximum);
+            // A 64-bit integer's full range is said by its name; any other bound is written as it is.
+            const full = FULL_RANGES[max];
+            expect(shown, `${where} ${f.name}: the bounds of ${f.refs[0]}`).toContain(
+              full ? `\`${full}\`` : `maximum \`${max}\``,
+            );
+          }
+          if (written) constraints++;
+          if (!written && shown) namedTypes++;
         }
-        if (written) constraints++;
-        if (!written && shown) namedTypes++;
       }
-    }
-    // Each spec has fields with constraints of their own where they are used (ours: the order-flow
-    // params' nonce pattern, in records built with allOf; the ledger's: memo's pattern and length),
-    // and fields of named types with constraints (Decimal, Int64; Amount, Sequence).
-    expect(constraints).toBeGreaterThan(0);
-    expect(namedTypes).toBeGreaterThan(0);
-  });
+      // Each spec has fields with constraints of their own where they are used (ours: the order-flow
+      // params' nonce pattern, in records built with allOf; the ledger's: memo's pattern and length),
+      // and fields of named types with constraints (Decimal, Int64; Amount, Sequence).
+      expect(constraints).toBeGreaterThan(0);
+      expect(namedTypes).toBeGreaterThan(0);
+    },
+  );
 
   it('show those tables in the HTML too, with their constraints', async () => {
     const model = await load();

@@ -53,8 +53,11 @@ describe.each([
         "import type { ChannelPayloads, Methods, ChannelAddress } from './index';",
         'const ids: string[] = channelTable.map((c) => c.id);',
         'const names: string[] = methodTable.map((m) => m.name);',
-        'export function check(x: unknown): boolean { return Object.values(channelsValidators).every((v) => typeof v === "function") && typeof is === "object" && Object.keys(schemasValidators).length > 0 && x !== undefined; }',
-        'export type P = ChannelPayloads[keyof ChannelPayloads]; export type M = Methods[keyof Methods]["result"]; export type A = ChannelAddress;',
+        'export function check(x: unknown): boolean { return Object.values(channelsValidators).every((v) ' +
+          '=> typeof v === "function") && typeof is === "object" && Object.keys(schemasValidators).length ' +
+          '> 0 && x !== undefined; }',
+        'export type P = ChannelPayloads[keyof ChannelPayloads]; export type M = ' +
+          'Methods[keyof Methods]["result"]; export type A = ChannelAddress;',
         'export { ids, names };',
         '',
       ].join('\n'),
@@ -85,22 +88,26 @@ describe.each([
 });
 
 describe('the fixture API generates what a different API needs', () => {
-  it('string and integer enums, unions from oneOf, intersections from allOf, nullable fields, arrays of records', async () => {
-    const out = scratchDir('fixture-');
-    await generateInto(fixtureSpec, out, { check: false });
-    const dir = join(out, 'src');
-    const types = readFileSync(join(dir, 'types.gen.ts'), 'utf8');
-    expect(types).toContain("export type EventKind = 'scanned' | 'loaded' | 'delivered' | '';");
-    expect(types).toContain('export type Severity = 1 | 2 | 3;');
-    expect(types).toContain('export type Stop = HubStop | DoorStop;');
-    expect(types).toMatch(/export type Courier = \{[\s\S]*\} & \{[\s\S]*parcels: Parcel\[\];/);
-    expect(types).toContain('height_cm: number | null;');
-    const channels = readFileSync(join(dir, 'channels.gen.ts'), 'utf8');
-    expect(channels).toContain("export type ParcelEventsAddress = `parcels.${string}.${'1' | '2' | '3'}`;");
-    expect(channels).toContain('export type ParcelEventsChannelPayload = T.ParcelEvent[];');
-    const methods = readFileSync(join(dir, 'methods.gen.ts'), 'utf8');
-    expect(methods).toMatch(/'route\/get': \{\n\s+params: T\.RouteRequest;\n\s+result: T\.Route;/);
-  }, 30_000);
+  it(
+    'string and integer enums, unions from oneOf, intersections from allOf, nullable ' + 'fields, arrays of records',
+    async () => {
+      const out = scratchDir('fixture-');
+      await generateInto(fixtureSpec, out, { check: false });
+      const dir = join(out, 'src');
+      const types = readFileSync(join(dir, 'types.gen.ts'), 'utf8');
+      expect(types).toContain("export type EventKind = 'scanned' | 'loaded' | 'delivered' | '';");
+      expect(types).toContain('export type Severity = 1 | 2 | 3;');
+      expect(types).toContain('export type Stop = HubStop | DoorStop;');
+      expect(types).toMatch(/export type Courier = \{[\s\S]*\} & \{[\s\S]*parcels: Parcel\[\];/);
+      expect(types).toContain('height_cm: number | null;');
+      const channels = readFileSync(join(dir, 'channels.gen.ts'), 'utf8');
+      expect(channels).toContain("export type ParcelEventsAddress = `parcels.${string}.${'1' | '2' | '3'}`;");
+      expect(channels).toContain('export type ParcelEventsChannelPayload = T.ParcelEvent[];');
+      const methods = readFileSync(join(dir, 'methods.gen.ts'), 'utf8');
+      expect(methods).toMatch(/'route\/get': \{\n\s+params: T\.RouteRequest;\n\s+result: T\.Route;/);
+    },
+    30_000,
+  );
 });
 
 describe("the client's generated surface", () => {
@@ -130,10 +137,12 @@ describe("the client's generated surface", () => {
       ['cancelByLabel', 'private/cancel_by_label'],
     ]);
     expect(ours.content).toContain(
-      "publicGetRateLimits: (params: CallParams<'public/getRateLimits'>, options?: CallOptions) => core.call('public/getRateLimits', params, options),",
+      "publicGetRateLimits: (params: CallParams<'public/getRateLimits'>, options?: " +
+        "CallOptions) => core.call('public/getRateLimits', params, options),",
     );
     expect(ours.content).toContain(
-      "order: (params: ActionInput<'private/order'>, options?: CallOptions) => core.action('private/order', params, options),",
+      "order: (params: ActionInput<'private/order'>, options?: CallOptions) => " +
+        "core.action('private/order', params, options),",
     );
     const fixture = emitClientSurface(await modelFromSpec(fixtureSpec))[0]!.content;
     expect(fixture).toContain(

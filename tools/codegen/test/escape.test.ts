@@ -87,7 +87,8 @@ print(values.values == json.load(open(sys.argv[1] + '/expected.json')))`;
       const values = sample.map((s) => `\t${goString(s)},`).join('\n');
       writeFileSync(
         join(dir, 'main.go'),
-        `package main\n\nimport (\n\t"encoding/json"\n\t"os"\n)\n\nvar values = []string{\n${values}\n}\n\nfunc main() {\n\tout, _ := json.Marshal(values)\n\tos.Stdout.Write(out)\n}\n`,
+        `package main\n\nimport (\n\t"encoding/json"\n\t"os"\n)\n\nvar values = []string{\n` +
+          `${values}\n}\n\nfunc main() {\n\tout, _ := json.Marshal(values)\n\tos.Stdout.Write(out)\n}\n`,
       );
       const env = { ...process.env, GOCACHE: join(dir, 'go-cache'), GOPATH: join(dir, 'go-path'), GOPROXY: 'off' };
       const r = spawnSync('go', ['run', '.'], { cwd: dir, env, encoding: 'utf8', timeout: 120_000 });

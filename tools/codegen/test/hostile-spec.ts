@@ -32,7 +32,8 @@ export const HOSTILE = [
 const hostileName = (s: string) => `${s}*/'"\`\${x}"""\n\u2028`;
 
 /** A property key that ends quicktype's Go struct tag (Go refuses it), a Python docstring and a JS comment. */
-export const TAG_BREAKING_KEY = `k\`json:"x"\` }\n${GO_RUN}\ntype Z struct { B string \` """\n${PY_RUN}\n""" */ ${TS_RUN} /*`;
+export const TAG_BREAKING_KEY =
+  `k\`json:"x"\` }\n${GO_RUN}\ntype Z struct { B string \` """\n${PY_RUN}\n""" ` + `*/ ${TS_RUN} /*`;
 /** A key hostile in every language but one a Go struct tag can carry (braces, parentheses, stars, slashes). */
 export const TAGGABLE_KEY = `} ${GO_RUN} type Q struct { */ ${TS_RUN} /*`;
 /** A channel parameter (a parameter name takes no braces). */

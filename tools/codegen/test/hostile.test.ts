@@ -162,7 +162,10 @@ describe.skipIf(!hasGo && !CI)('a hostile spec, generated as Go', () => {
       languages: parseLanguages(['go']),
     });
     await expect(refused).rejects.toThrow(
-      `--lang go: a property key Go's encoding/json cannot read from a struct tag (a tag name takes letters, digits, spaces and !#$%&()*+-./:;<=>?@[]^_{|}~ only): ${JSON.stringify(`#/components/schemas/Req/properties/${TAG_BREAKING_KEY.replace(/\//g, '~1')}`)}; rename it in the spec or leave go out of --lang`,
+      `--lang go: a property key Go's encoding/json cannot read from a struct tag ` +
+        `(a tag name takes letters, digits, spaces and !#$%&()*+-./:;<=>?@[]^_{|}~ ` +
+        `only): ${JSON.stringify(`#/components/schemas/Req/properties/${TAG_BREAKING_KEY.replace(/\//g, '~1')}`)}` +
+        `; rename it in the spec or leave go out of --lang`,
     );
   }, 60_000);
 
@@ -180,7 +183,9 @@ describe.skipIf(!hasGo && !CI)('a hostile spec, generated as Go', () => {
     copyFileSync(join(dir, 'go', 'models.go'), join(module, 'models', 'models.go'));
     writeFileSync(
       join(module, 'main.go'),
-      `package main\n\nimport (\n\t"fmt"\n\n\t"hostile/models"\n)\n\nfunc main() {\n\tout, err := models.RoundTrip(${JSON.stringify(SCHEMA)}, []byte(\`{"v":"x"}\`))\n\tfmt.Println("ok", string(out), err)\n}\n`,
+      `package main\n\nimport (\n\t"fmt"\n\n\t"hostile/models"\n)\n\nfunc main() ` +
+        `{\n\tout, err := models.RoundTrip(${JSON.stringify(SCHEMA)}, []byte(\`{"v":"x"}\`))\n\tfmt.Println("ok", ` +
+        `string(out), err)\n}\n`,
     );
     const env = {
       ...process.env,

@@ -97,14 +97,19 @@ const typed = needs('python3', 'mypy');
 const golang = needs('go');
 
 describe.skipIf(typed.skip)(`Python models of other specs${typed.why}`, () => {
-  it('item 10: properties named json_extra, JSONExtra, to_dict, frozenset, … keep their values beside the kept keys; the module imports and passes mypy --strict', async () => {
-    requireTools(typed.missing);
-    const dir = await generated(OWN_NAMES);
-    const r = pythonRoundTrip(dir, 'cases.json');
-    expect(r.status, r.stderr).toBe(0);
-    expect(report(r.stdout)).toEqual({ checked: 2, failures: [] });
-    expect(mypyStrict(dir).stdout).toMatch(/^Success: no issues found in 1 source file/m);
-  }, 120_000);
+  it(
+    'item 10: properties named json_extra, JSONExtra, to_dict, frozenset, … keep ' +
+      'their values beside the kept keys; the module imports and passes mypy --strict',
+    async () => {
+      requireTools(typed.missing);
+      const dir = await generated(OWN_NAMES);
+      const r = pythonRoundTrip(dir, 'cases.json');
+      expect(r.status, r.stderr).toBe(0);
+      expect(report(r.stdout)).toEqual({ checked: 2, failures: [] });
+      expect(mypyStrict(dir).stdout).toMatch(/^Success: no issues found in 1 source file/m);
+    },
+    120_000,
+  );
 
   it('item 23: a spec with no named schema gives a module python3 imports and mypy --strict accepts', async () => {
     requireTools(typed.missing);
@@ -115,32 +120,41 @@ describe.skipIf(typed.skip)(`Python models of other specs${typed.why}`, () => {
     expect(mypyStrict(dir).stdout).toMatch(/^Success: no issues found in 1 source file/m);
   }, 120_000);
 
-  it('item 24: integer enums stay enums (IntEnum), every value outside an enum raises, the examples round-trip', async () => {
-    requireTools(typed.missing);
-    const dir = await generated(ENUMS);
-    const text = readFileSync(join(dir, 'python', 'models.py'), 'utf8');
-    expect(text).toContain('class Level(IntEnum):\n    VALUE_1 = 1\n    VALUE_2 = 2\n    VALUE_30 = 30\n');
-    expect(text).toMatch(/^ {4}level: Level$/m);
-    expect(report(pythonRoundTrip(dir, 'cases.json').stdout)).toEqual({ checked: 2, failures: [] });
-    const outside = report(pythonRoundTrip(dir, 'outside.json').stdout);
-    expect(outside.failures.map((f) => f.split(':')[0])).toEqual(OUTSIDE.map((c) => c.where));
-    // A record's key raises ValueError; an optional one goes through from_union, which asserts.
-    expect(outside.failures.filter((f) => !/: (ValueError|AssertionError) /.test(f))).toEqual([]);
-    expect(mypyStrict(dir).stdout).toMatch(/^Success: no issues found in 1 source file/m);
-  }, 120_000);
+  it(
+    'item 24: integer enums stay enums (IntEnum), every value outside an enum ' + 'raises, the examples round-trip',
+    async () => {
+      requireTools(typed.missing);
+      const dir = await generated(ENUMS);
+      const text = readFileSync(join(dir, 'python', 'models.py'), 'utf8');
+      expect(text).toContain('class Level(IntEnum):\n    VALUE_1 = 1\n    VALUE_2 = 2\n    VALUE_30 = 30\n');
+      expect(text).toMatch(/^ {4}level: Level$/m);
+      expect(report(pythonRoundTrip(dir, 'cases.json').stdout)).toEqual({ checked: 2, failures: [] });
+      const outside = report(pythonRoundTrip(dir, 'outside.json').stdout);
+      expect(outside.failures.map((f) => f.split(':')[0])).toEqual(OUTSIDE.map((c) => c.where));
+      // A record's key raises ValueError; an optional one goes through from_union, which asserts.
+      expect(outside.failures.filter((f) => !/: (ValueError|AssertionError) /.test(f))).toEqual([]);
+      expect(mypyStrict(dir).stdout).toMatch(/^Success: no issues found in 1 source file/m);
+    },
+    120_000,
+  );
 });
 
 describe.skipIf(golang.skip)(`Go models of other specs${golang.why}`, () => {
-  it('item 10: properties named JSONExtra, JSONNulls, marshal, MarshalJSON, … are fields of their own: go vet is clean and the examples round-trip', async () => {
-    requireTools(golang.missing);
-    const dir = await generated(OWN_NAMES);
-    const vet = goIn(dir, cache, ['vet', './...']);
-    expect(vet.stdout + vet.stderr).toBe('');
-    expect(report(goIn(dir, cache, ['run', '.', join(dir, 'cases.json')]).stdout)).toEqual({
-      checked: 2,
-      failures: [],
-    });
-  }, 370_000);
+  it(
+    'item 10: properties named JSONExtra, JSONNulls, marshal, MarshalJSON, … ' +
+      'are fields of their own: go vet is clean and the examples round-trip',
+    async () => {
+      requireTools(golang.missing);
+      const dir = await generated(OWN_NAMES);
+      const vet = goIn(dir, cache, ['vet', './...']);
+      expect(vet.stdout + vet.stderr).toBe('');
+      expect(report(goIn(dir, cache, ['run', '.', join(dir, 'cases.json')]).stdout)).toEqual({
+        checked: 2,
+        failures: [],
+      });
+    },
+    370_000,
+  );
 
   it('item 23: a spec with no named schema gives a package go vet accepts', async () => {
     requireTools(golang.missing);
@@ -150,26 +164,31 @@ describe.skipIf(golang.skip)(`Go models of other specs${golang.why}`, () => {
     expect(vet.status).toBe(0);
   }, 370_000);
 
-  it('item 24: decoding refuses a value outside an enum (string and integer, named and inline); integer enums are typed constants', async () => {
-    requireTools(golang.missing);
-    const dir = await generated(ENUMS);
-    const text = readFileSync(join(dir, 'go', 'models.go'), 'utf8');
-    expect(text).toMatch(/^type Level int64\n\nconst \(\n\tValue1 Level = 1\n/m);
-    expect(text).toMatch(/^\tLevel +Level +`json:"level"`$/m);
-    const vet = goIn(dir, cache, ['vet', './...']);
-    expect(vet.stdout + vet.stderr).toBe('');
-    expect(report(goIn(dir, cache, ['run', '.', join(dir, 'cases.json')]).stdout)).toEqual({
-      checked: 2,
-      failures: [],
-    });
-    const outside = report(goIn(dir, cache, ['run', '.', join(dir, 'outside.json')]).stdout).failures;
-    expect(outside).toEqual([
-      'kind video: "video" is not a value of Kind',
-      'level 5: 5 is not a value of Level',
-      expect.stringMatching(/^inline 7: 7 is not a value of \w+$/),
-      'a Kind alone: "video" is not a value of Kind',
-      'a Level alone: 3 is not a value of Level',
-      expect.stringMatching(/^a nullable one alone: 9 is not a value of \w+$/),
-    ]);
-  }, 370_000);
+  it(
+    'item 24: decoding refuses a value outside an enum (string and integer, named ' +
+      'and inline); integer enums are typed constants',
+    async () => {
+      requireTools(golang.missing);
+      const dir = await generated(ENUMS);
+      const text = readFileSync(join(dir, 'go', 'models.go'), 'utf8');
+      expect(text).toMatch(/^type Level int64\n\nconst \(\n\tValue1 Level = 1\n/m);
+      expect(text).toMatch(/^\tLevel +Level +`json:"level"`$/m);
+      const vet = goIn(dir, cache, ['vet', './...']);
+      expect(vet.stdout + vet.stderr).toBe('');
+      expect(report(goIn(dir, cache, ['run', '.', join(dir, 'cases.json')]).stdout)).toEqual({
+        checked: 2,
+        failures: [],
+      });
+      const outside = report(goIn(dir, cache, ['run', '.', join(dir, 'outside.json')]).stdout).failures;
+      expect(outside).toEqual([
+        'kind video: "video" is not a value of Kind',
+        'level 5: 5 is not a value of Level',
+        expect.stringMatching(/^inline 7: 7 is not a value of \w+$/),
+        'a Kind alone: "video" is not a value of Kind',
+        'a Level alone: 3 is not a value of Level',
+        expect.stringMatching(/^a nullable one alone: 9 is not a value of \w+$/),
+      ]);
+    },
+    370_000,
+  );
 });

@@ -40,25 +40,29 @@ describe("the library spec (plain AsyncAPI 3.0 with the Schema Object's extras)"
     );
   });
 
-  it('types a channel with several messages as the union of their payloads, inline messages named by their keys, a shared one once', () => {
-    const channels = readFileSync(join(out, 'src', 'channels.gen.ts'), 'utf8');
-    expect(channels).toContain('export type HoldEventsChannelPayload = T.HoldReadyPayload | T.HoldCancelledPayload;');
-    expect(channels).toContain('export type TicksChannelPayload = T.TickV2;');
-    // An Avro payload is not read: open, and noted.
-    expect(channels).toContain('export type ShelfSensorsChannelPayload = unknown;');
-    const names = model.types.map((t) => t.name);
-    expect(names).toEqual(expect.arrayContaining(['HoldReadyPayload', 'HoldCancelledPayload', 'LookupPayload']));
-    expect(names.filter((n) => n.startsWith('LookupPayload'))).toEqual(['LookupPayload']);
-    expect(model.methods.map((m) => [m.id, m.params.record, m.result.record])).toEqual([
-      ['reserve-item', 'Reservation', 'ReservationResult'],
-      ['lookup', 'LookupPayload', 'Item'],
-      ['lookupAgain', 'LookupPayload', 'Item'],
-    ]);
-    // The guards are typed by the union too.
-    expect(readFileSync(join(out, 'src', 'guards.gen.ts'), 'utf8')).toContain(
-      "'holdEvents': v.channel_holdEvents as v.ValidateFunction<T.HoldReadyPayload | T.HoldCancelledPayload>,",
-    );
-  });
+  it(
+    'types a channel with several messages as the union of their payloads, inline ' +
+      'messages named by their keys, a shared one once',
+    () => {
+      const channels = readFileSync(join(out, 'src', 'channels.gen.ts'), 'utf8');
+      expect(channels).toContain('export type HoldEventsChannelPayload = T.HoldReadyPayload | T.HoldCancelledPayload;');
+      expect(channels).toContain('export type TicksChannelPayload = T.TickV2;');
+      // An Avro payload is not read: open, and noted.
+      expect(channels).toContain('export type ShelfSensorsChannelPayload = unknown;');
+      const names = model.types.map((t) => t.name);
+      expect(names).toEqual(expect.arrayContaining(['HoldReadyPayload', 'HoldCancelledPayload', 'LookupPayload']));
+      expect(names.filter((n) => n.startsWith('LookupPayload'))).toEqual(['LookupPayload']);
+      expect(model.methods.map((m) => [m.id, m.params.record, m.result.record])).toEqual([
+        ['reserve-item', 'Reservation', 'ReservationResult'],
+        ['lookup', 'LookupPayload', 'Item'],
+        ['lookupAgain', 'LookupPayload', 'Item'],
+      ]);
+      // The guards are typed by the union too.
+      expect(readFileSync(join(out, 'src', 'guards.gen.ts'), 'utf8')).toContain(
+        "'holdEvents': v.channel_holdEvents as v.ValidateFunction<T.HoldReadyPayload | T.HoldCancelledPayload>,",
+      );
+    },
+  );
 
   it('a consumer type-checks: stream(channels.holdEvents(…)) yields the union, narrowed by its fields', () => {
     writeFileSync(
@@ -73,7 +77,8 @@ describe("the library spec (plain AsyncAPI 3.0 with the Schema Object's extras)"
         "    if ('ready' in both) return both.at;",
         '    return both.reason;',
         '  }',
-        "  const r = await client.rpc['reserve-item']({ item_id: 'B', member_id: 1, pickup: { kind: 'locker', locker_no: 3 } });",
+        "  const r = await client.rpc['reserve-item']({ item_id: 'B', member_id: " +
+          "1, pickup: { kind: 'locker', locker_no: 3 } });",
         "  const t: PayloadOf<'ticks'> = { seq: 1 };",
         '  return r.hold_id + String(t.seq);',
         '}',
@@ -113,10 +118,13 @@ describe("the library spec (plain AsyncAPI 3.0 with the Schema Object's extras)"
 
   it('notes the foreign schema format, the keyword it ignores and the format it does not check, once each', () => {
     expect(notes.filter((n) => n.includes('schema format other than JSON Schema'))).toEqual([
-      'note: a payload in a schema format other than JSON Schema or AsyncAPI (Avro, Protobuf, RAML…) is not read: its type is unknown and any value passes its validator (1 place: #/channels/shelfSensors/messages/Reading/payload (application/vnd.apache.avro;version=1.9.0))',
+      'note: a payload in a schema format other than JSON Schema or AsyncAPI (Avro, ' +
+        'Protobuf, RAML…) is not read: its type is unknown and any value passes its ' +
+        'validator (1 place: #/channels/shelfSensors/messages/Reading/payload (application/vnd.apache.avro;version=1.9.0))',
     ]);
     expect(notes.filter((n) => n.includes('keyword'))).toEqual([
-      'note: a schema keyword that neither JSON Schema nor AsyncAPI defines is ignored (as JSON Schema says) (1 place: minimun at #/components/schemas/ReservationResult/properties/position/minimun)',
+      'note: a schema keyword that neither JSON Schema nor AsyncAPI defines is ' +
+        'ignored (as JSON Schema says) (1 place: minimun at #/components/schemas/ReservationResult/properties/position/minimun)',
     ]);
     expect(notes.filter((n) => n.includes('format the validators'))).toEqual([
       'note: a string format the validators do not know is not checked (1 place: format isbn)',
@@ -127,19 +135,23 @@ describe("the library spec (plain AsyncAPI 3.0 with the Schema Object's extras)"
     );
   });
 
-  it("its README calls rpc['reserve-item'], names the generated types, fills server variables and says the mqtt server is out of reach", () => {
-    const readme = readFileSync(join(out, 'README.md'), 'utf8');
-    expect(readme).toContain("client.rpc['reserve-item']({");
-    expect(readme).toContain("| `reserve-item` | `rpc['reserve-item']` | `Reservation` | `ReservationResult` |");
-    expect(readme).not.toContain('rpc.reserve-item');
-    expect(readme).toContain('| `ticks` | `TickV2` |');
-    expect(readme).toContain('| `holds.{member_id}` | `HoldReadyPayload \\| HoldCancelledPayload` |');
-    expect(readme).toContain("wsUrl: 'wss://lib.example.test:8443/stream'");
-    expect(readme).toMatch(/cannot connect to `sensors` \(`mqtt:\/\/mqtt\.lib\.example\.test:1883`\)/);
-    expect(readme).not.toContain('{port}');
-    // No empty doc comment for a method without a summary.
-    expect(readFileSync(join(out, 'src', 'methods.gen.ts'), 'utf8')).not.toMatch(/\/\*\*\s*\*\//);
-  });
+  it(
+    "its README calls rpc['reserve-item'], names the generated types, fills server " +
+      'variables and says the mqtt server is out of reach',
+    () => {
+      const readme = readFileSync(join(out, 'README.md'), 'utf8');
+      expect(readme).toContain("client.rpc['reserve-item']({");
+      expect(readme).toContain("| `reserve-item` | `rpc['reserve-item']` | `Reservation` | `ReservationResult` |");
+      expect(readme).not.toContain('rpc.reserve-item');
+      expect(readme).toContain('| `ticks` | `TickV2` |');
+      expect(readme).toContain('| `holds.{member_id}` | `HoldReadyPayload \\| HoldCancelledPayload` |');
+      expect(readme).toContain("wsUrl: 'wss://lib.example.test:8443/stream'");
+      expect(readme).toMatch(/cannot connect to `sensors` \(`mqtt:\/\/mqtt\.lib\.example\.test:1883`\)/);
+      expect(readme).not.toContain('{port}');
+      // No empty doc comment for a method without a summary.
+      expect(readFileSync(join(out, 'src', 'methods.gen.ts'), 'utf8')).not.toMatch(/\/\*\*\s*\*\//);
+    },
+  );
 });
 
 /** One schema (as `Thing`) in a spec with one channel carrying it. */
@@ -160,7 +172,9 @@ describe('each extra of the AsyncAPI Schema Object generates validators (ajv str
     ['format: date-time', '{ type: string, format: date-time }'],
     [
       'format: uuid, email, uri, date',
-      '{ type: object, properties: { a: { type: string, format: uuid }, b: { type: string, format: email }, c: { type: string, format: uri }, d: { type: string, format: date } } }',
+      '{ type: object, properties: { a: { type: string, format: uuid }, b: { type: ' +
+        'string, format: email }, c: { type: string, format: uri }, d: { type: string, ' +
+        'format: date } } }',
     ],
     ['an unknown format', '{ type: string, format: money }'],
     ['discriminator', '{ discriminator: kind, type: object, properties: { kind: { type: string } } }'],
@@ -168,7 +182,8 @@ describe('each extra of the AsyncAPI Schema Object generates validators (ajv str
     ['example', '{ type: string, example: abc }'],
     [
       'deprecated, readOnly, writeOnly, title',
-      '{ type: object, title: A thing, deprecated: true, properties: { a: { type: string, readOnly: true }, b: { type: string, writeOnly: true } } }',
+      '{ type: object, title: A thing, deprecated: true, properties: { a: { type: ' +
+        'string, readOnly: true }, b: { type: string, writeOnly: true } } }',
     ],
     ['xml', '{ type: string, xml: { name: thing } }'],
     ['an x- key in a schema', '{ type: string, x-internal: yes }'],
@@ -176,12 +191,14 @@ describe('each extra of the AsyncAPI Schema Object generates validators (ajv str
     [
       'a multi-format payload (asyncapi+json)',
       '{ type: string }',
-      "{ schemaFormat: 'application/vnd.aai.asyncapi+json;version=3.0.0', schema: { $ref: '#/components/schemas/Thing' } }",
+      "{ schemaFormat: 'application/vnd.aai.asyncapi+json;version=3.0.0', schema: " +
+        "{ $ref: '#/components/schemas/Thing' } }",
     ],
     [
       'a multi-format payload (schema+json draft-07)',
       '{ type: string }',
-      "{ schemaFormat: 'application/schema+json;version=draft-07', schema: { type: object, properties: { a: { type: string, format: date-time } } } }",
+      "{ schemaFormat: 'application/schema+json;version=draft-07', schema: { type: " +
+        'object, properties: { a: { type: string, format: date-time } } } }',
     ],
     [
       'a multi-format payload (asyncapi+yaml)',
@@ -200,7 +217,8 @@ describe('each extra of the AsyncAPI Schema Object generates validators (ajv str
       writeSpec(
         withSchema(
           '{ type: string }',
-          "{ schemaFormat: 'application/schema+yaml;version=draft-07', schema: { $ref: '#/components/schemas/Thing' } }",
+          "{ schemaFormat: 'application/schema+yaml;version=draft-07', schema: { $ref: " +
+            "'#/components/schemas/Thing' } }",
         ),
       ),
     );
@@ -248,31 +266,37 @@ channels:
 });
 
 describe('the command line on a spec from outside this repository', () => {
-  it('spec: the summary states the defaults in its notes and lists the open places itself (no bare spec/README.md)', async () => {
-    const r = await runMain(['spec', '--spec', librarySpec]);
-    expect(r.stderr).toBe('');
-    expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(
-      /note: no x-role: subscriptions assume the exchange-api JSON-RPC frames \(methods subscribe\/unsubscribe with params \{channels\}/,
-    );
-    expect(r.stdout).toMatch(/holds\.\{member_id\}\s+HoldReadyPayload \| HoldCancelledPayload\n/);
-    expect(r.stdout).toContain('not shown (0 places):');
-    expect(r.stdout).not.toMatch(/see spec\/README\.md/);
-  });
+  it(
+    'spec: the summary states the defaults in its notes and lists the open places ' + 'itself (no bare spec/README.md)',
+    async () => {
+      const r = await runMain(['spec', '--spec', librarySpec]);
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(0);
+      expect(r.stdout).toMatch(
+        /note: no x-role: subscriptions assume the exchange-api JSON-RPC frames \(methods subscribe\/unsubscribe with params \{channels\}/,
+      );
+      expect(r.stdout).toMatch(/holds\.\{member_id\}\s+HoldReadyPayload \| HoldCancelledPayload\n/);
+      expect(r.stdout).toContain('not shown (0 places):');
+      expect(r.stdout).not.toMatch(/see spec\/README\.md/);
+    },
+  );
 
-  it('generate: an AsyncAPI 2.6.0 document is one error line with file, line and pointer, exit 2, no stack trace', async () => {
-    const spec = writeSpec("asyncapi: 2.6.0\ninfo: { title: Old, version: '1' }\nchannels: {}\n");
-    const r = await runMain(['generate', '--spec', spec, '--out', scratchDir('v2-')]);
-    expect(r.status).toBe(2);
-    const lines = r.stderr
-      .replace(/npm warn.*\n/g, '')
-      .trim()
-      .split('\n');
-    expect(lines).toEqual([
-      'exchange-api generate: the spec has 1 error(s)',
-      expect.stringMatching(
-        /^error: .*spec\.yaml:1 #\/asyncapi: this toolkit reads AsyncAPI 3\.x documents; this one is AsyncAPI 2\.6\.0\./,
-      ),
-    ]);
-  });
+  it(
+    'generate: an AsyncAPI 2.6.0 document is one error line with file, line and ' + 'pointer, exit 2, no stack trace',
+    async () => {
+      const spec = writeSpec("asyncapi: 2.6.0\ninfo: { title: Old, version: '1' }\nchannels: {}\n");
+      const r = await runMain(['generate', '--spec', spec, '--out', scratchDir('v2-')]);
+      expect(r.status).toBe(2);
+      const lines = r.stderr
+        .replace(/npm warn.*\n/g, '')
+        .trim()
+        .split('\n');
+      expect(lines).toEqual([
+        'exchange-api generate: the spec has 1 error(s)',
+        expect.stringMatching(
+          /^error: .*spec\.yaml:1 #\/asyncapi: this toolkit reads AsyncAPI 3\.x documents; this one is AsyncAPI 2\.6\.0\./,
+        ),
+      ]);
+    },
+  );
 });

@@ -99,7 +99,8 @@ x-rate-limit-classes: [{ name: heavy, budget: heavy }]`,
     ],
   ],
   [
-    'a signed method: its rate-limit key, its action module, its source; the modules and deployments of the action signature',
+    'a signed method: its rate-limit key, its action module, its source; the ' +
+      'modules and deployments of the action signature',
     `channels:${rpcChannel}
 operations:
   place:

@@ -47,7 +47,9 @@ describe('a name derived from info.title that npm refuses is made safe, with a n
       const r = await runMain(['generate', '--spec', withTitle(title), '--out', out]);
       expect(r.status).toBe(0);
       expect(r.stderr).toContain(
-        `note: the package name "${title.toLowerCase()}" derived from info.title is the name of a Node core module, which npm refuses: the package is named "${name}" (pass --name to choose another)`,
+        `note: the package name "${title.toLowerCase()}" derived from info.title ` +
+          `is the name of a Node core module, which npm refuses: the package is named ` +
+          `"${name}" (pass --name to choose another)`,
       );
       expect(JSON.parse(readFileSync(join(out, 'package.json'), 'utf8')).name).toBe(name);
     },

@@ -93,26 +93,30 @@ describe('the README of a generated SDK', () => {
     expect(JSON.stringify(exampleValue({ $ref: '#/x/Node' }, loop))).toMatch(/null/);
   });
 
-  it('calls a method without a params example with typed params that compile; the packed package has its models', async () => {
-    const out = scratchDir('readme-call-');
-    const languages = LANGUAGES.filter((l) => l.id === 'python' || l.id === 'go');
-    await generateInto(withoutParamsExample(), out, { check: false, languages });
-    const readme = readFileSync(join(out, 'README.md'), 'utf8');
-    expect(readme).not.toContain('as never');
-    const block = /^```ts\n([\s\S]*?)^```/m.exec(readme)![1]!;
-    expect(block).toContain(
-      'client.rpc.getStation({"station_id":"<station_id>","kind":"coastal","limit":1,"near":{"kind":"point","lat":-90,"lon":-180},"sensors":[{"sensor":"temperature","unit":"<unit>"}],"active":false})',
-    );
-    // The example as a program of this folder: the package's name is its src/index.ts.
-    const name = JSON.parse(readFileSync(join(out, 'package.json'), 'utf8')).name as string;
-    const example = join(out, 'readme-example.ts');
-    writeFileSync(example, `${block.replace(`from '${name}'`, "from './src/index'")}\nexport {};\n`);
-    expect(typeErrors(example)).toEqual([]);
+  it(
+    'calls a method without a params example with typed params that compile; ' + 'the packed package has its models',
+    async () => {
+      const out = scratchDir('readme-call-');
+      const languages = LANGUAGES.filter((l) => l.id === 'python' || l.id === 'go');
+      await generateInto(withoutParamsExample(), out, { check: false, languages });
+      const readme = readFileSync(join(out, 'README.md'), 'utf8');
+      expect(readme).not.toContain('as never');
+      const block = /^```ts\n([\s\S]*?)^```/m.exec(readme)![1]!;
+      expect(block).toContain(
+        'client.rpc.getStation({"station_id":"<station_id>","kind":"coastal","limit":1,"near":{"kind":"point","lat":-90,"lon":-180},"sensors":[{"sensor":"temperature","unit":"<unit>"}],"active":false})',
+      );
+      // The example as a program of this folder: the package's name is its src/index.ts.
+      const name = JSON.parse(readFileSync(join(out, 'package.json'), 'utf8')).name as string;
+      const example = join(out, 'readme-example.ts');
+      writeFileSync(example, `${block.replace(`from '${name}'`, "from './src/index'")}\nexport {};\n`);
+      expect(typeErrors(example)).toEqual([]);
 
-    const pkg = JSON.parse(readFileSync(join(out, 'package.json'), 'utf8'));
-    expect(pkg.files).toEqual(['dist', 'python', 'go']);
-    // npm packs what `files` names (and README.md, package.json): the models are in the named folders.
-    expect(existsSync(join(out, 'python', 'models.py'))).toBe(true);
-    expect(existsSync(join(out, 'go', 'models.go'))).toBe(true);
-  }, 180_000);
+      const pkg = JSON.parse(readFileSync(join(out, 'package.json'), 'utf8'));
+      expect(pkg.files).toEqual(['dist', 'python', 'go']);
+      // npm packs what `files` names (and README.md, package.json): the models are in the named folders.
+      expect(existsSync(join(out, 'python', 'models.py'))).toBe(true);
+      expect(existsSync(join(out, 'go', 'models.go'))).toBe(true);
+    },
+    180_000,
+  );
 });

@@ -24,7 +24,8 @@ describe('patch', () => {
     const call = () => patch('def from_union(fs, x) -> Any:', 'def from_union(fs, x):', '', site);
     expect(call).toThrow(PatchFailed);
     expect(call).toThrow(
-      'the python (quicktype) emitter could not type from_union: "def from_union(fs, x):" matched nothing in the generated output',
+      'the python (quicktype) emitter could not type from_union: "def from_union(fs, ' +
+        'x):" matched nothing in the generated output',
     );
     expect(() => patch('text', /^except:$/m, '', site)).toThrow('/^except:$/m matched nothing');
   });
@@ -55,9 +56,11 @@ describe('generation through the patches', () => {
     }
   }, 120_000);
 
-  it("a deprecated record's type keeps @deprecated and loses json-schema-to-typescript's note naming the root", async () => {
-    const spec = writeSpec(
-      miniSpec(`channels:
+  it(
+    "a deprecated record's type keeps @deprecated and loses json-schema-to-typescript's " + 'note naming the root',
+    async () => {
+      const spec = writeSpec(
+        miniSpec(`channels:
   things:
     address: things
     messages:
@@ -67,9 +70,10 @@ operations:
 components:
   schemas:
     Thing: { type: object, deprecated: true, properties: { a: { type: string } } }`),
-    );
-    const types = (await emitTypes(await modelFromSpec(spec))).find((f) => f.path === 'types.gen.ts')!.content;
-    expect(types).toContain('/**\n * @deprecated\n */\nexport interface Thing {');
-    expect(types).not.toContain('__ExchangeApiRoot');
-  });
+      );
+      const types = (await emitTypes(await modelFromSpec(spec))).find((f) => f.path === 'types.gen.ts')!.content;
+      expect(types).toContain('/**\n * @deprecated\n */\nexport interface Thing {');
+      expect(types).not.toContain('__ExchangeApiRoot');
+    },
+  );
 });

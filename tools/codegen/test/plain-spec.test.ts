@@ -46,22 +46,26 @@ components:
     Halt: { type: object, required: [reason], properties: { reason: { type: string } } }`);
 
 describe('a spec without our extensions', () => {
-  it('maps: send with reply is a method (named by operation id), send without reply is left out, a send-only channel is no subscription channel', async () => {
-    const model = await modelFromSpec(writeSpec(plain));
-    expect(model.methods.map((m) => [m.id, m.name, m.transports, m.rateLimitClass, m.auth])).toEqual([
-      ['ask', 'ask', ['ws'], null, 'none'],
-    ]);
-    expect(model.channels.map((c) => [c.id, c.access])).toEqual([
-      ['prices', 'public'],
-      ['news', 'public'],
-    ]);
-    // Several messages: any one of them. Inline payloads: named types of their own.
-    expect(model.channels[0]!.payload.schema).toEqual({
-      anyOf: [{ $ref: '#/definitions/Quote' }, { $ref: '#/definitions/Halt' }],
-    });
-    expect(model.methods[0]!.params.record).toBe('AskPayload');
-    expect(model.types.map((t) => t.name)).toEqual(['Quote', 'Halt', 'AskPayload', 'AnswerPayload']);
-  });
+  it(
+    'maps: send with reply is a method (named by operation id), send without ' +
+      'reply is left out, a send-only channel is no subscription channel',
+    async () => {
+      const model = await modelFromSpec(writeSpec(plain));
+      expect(model.methods.map((m) => [m.id, m.name, m.transports, m.rateLimitClass, m.auth])).toEqual([
+        ['ask', 'ask', ['ws'], null, 'none'],
+      ]);
+      expect(model.channels.map((c) => [c.id, c.access])).toEqual([
+        ['prices', 'public'],
+        ['news', 'public'],
+      ]);
+      // Several messages: any one of them. Inline payloads: named types of their own.
+      expect(model.channels[0]!.payload.schema).toEqual({
+        anyOf: [{ $ref: '#/definitions/Quote' }, { $ref: '#/definitions/Halt' }],
+      });
+      expect(model.methods[0]!.params.record).toBe('AskPayload');
+      expect(model.types.map((t) => t.name)).toEqual(['Quote', 'Halt', 'AskPayload', 'AnswerPayload']);
+    },
+  );
 
   it('notes each kind of default once, with its places', async () => {
     const model = await modelFromSpec(writeSpec(plain));
@@ -82,8 +86,11 @@ describe('a spec without our extensions', () => {
     expect(model.defaults.find((d) => d.kind === 'oneWay')!.places).toEqual(['operation ping']);
   });
 
-  it("reads a spec written from the server's side (it sends the pushes, receives requests and replies) that way, and notes it", async () => {
-    const serverSide = miniSpec(`channels:
+  it(
+    "reads a spec written from the server's side (it sends the pushes, receives " +
+      'requests and replies) that way, and notes it',
+    async () => {
+      const serverSide = miniSpec(`channels:
   ticker:
     address: 'ticker.{pair}'
     parameters: { pair: { enum: [btcusd, ethusd] } }
@@ -105,43 +112,47 @@ operations:
   sendTicks: { action: send, channel: { $ref: '#/channels/ticker' } }
   receivePing: { action: receive, channel: { $ref: '#/channels/ping' }, reply: { channel: { $ref: '#/channels/pong' } } }
   receiveOrder: { action: receive, channel: { $ref: '#/channels/orders' } }`);
-    const model = await modelFromSpec(writeSpec(serverSide));
-    // The server's send is what a client subscribes to; the reply channel carries replies only.
-    expect(model.channels.map((c) => [c.id, c.payload.record])).toEqual([['ticker', 'TickPayload']]);
-    // No messages listed: the operation carries its channel's, the reply its reply channel's.
-    expect(model.methods.map((m) => [m.id, m.params.record, m.result.record])).toEqual([
-      ['receivePing', 'PingPayload', 'PongPayload'],
-    ]);
-    expect(model.defaults.find((d) => d.kind === 'serverView')!.places).toEqual(['2 of 3 operations']);
-    expect(model.defaults.find((d) => d.kind === 'oneWay')!.places).toEqual(['operation receiveOrder']);
-    // Read from the client's side, the same spec had no channel and no method at all.
-    const clientSide = await modelFromSpec(
-      writeSpec(
-        serverSide
-          .replace(/action: send/, 'action: receive')
-          .replace(/receivePing: \{ action: receive/, 'receivePing: { action: send')
-          .replace(/receiveOrder: \{ action: receive/, 'receiveOrder: { action: send'),
-      ),
-    );
-    expect(clientSide.defaults.map((d) => d.kind)).not.toContain('serverView');
-    expect([clientSide.channels.map((c) => c.id), clientSide.methods.map((m) => m.id)]).toEqual([
-      ['ticker'],
-      ['receivePing'],
-    ]);
-    // x-view at the root settles it, without a note; a value outside the vocabulary is an error at its pointer.
-    const stated = await modelFromSpec(writeSpec(serverSide.replace('channels:', 'x-view: client\nchannels:')));
-    expect(stated.defaults.map((d) => d.kind)).not.toContain('serverView');
-    expect([stated.channels.map((c) => c.id), stated.methods.map((m) => m.id)]).toEqual([['ping', 'orders'], []]);
-    const err = await modelFromSpec(writeSpec(serverSide.replace('channels:', 'x-view: both\nchannels:'))).catch(
-      (e: unknown) => e,
-    );
-    expect((err as SpecError).problems.map((p) => [p.pointer, p.message])).toEqual([
-      ['#/x-view', 'x-view must be one of client, server (got "both")'],
-    ]);
-  });
+      const model = await modelFromSpec(writeSpec(serverSide));
+      // The server's send is what a client subscribes to; the reply channel carries replies only.
+      expect(model.channels.map((c) => [c.id, c.payload.record])).toEqual([['ticker', 'TickPayload']]);
+      // No messages listed: the operation carries its channel's, the reply its reply channel's.
+      expect(model.methods.map((m) => [m.id, m.params.record, m.result.record])).toEqual([
+        ['receivePing', 'PingPayload', 'PongPayload'],
+      ]);
+      expect(model.defaults.find((d) => d.kind === 'serverView')!.places).toEqual(['2 of 3 operations']);
+      expect(model.defaults.find((d) => d.kind === 'oneWay')!.places).toEqual(['operation receiveOrder']);
+      // Read from the client's side, the same spec had no channel and no method at all.
+      const clientSide = await modelFromSpec(
+        writeSpec(
+          serverSide
+            .replace(/action: send/, 'action: receive')
+            .replace(/receivePing: \{ action: receive/, 'receivePing: { action: send')
+            .replace(/receiveOrder: \{ action: receive/, 'receiveOrder: { action: send'),
+        ),
+      );
+      expect(clientSide.defaults.map((d) => d.kind)).not.toContain('serverView');
+      expect([clientSide.channels.map((c) => c.id), clientSide.methods.map((m) => m.id)]).toEqual([
+        ['ticker'],
+        ['receivePing'],
+      ]);
+      // x-view at the root settles it, without a note; a value outside the vocabulary is an error at its pointer.
+      const stated = await modelFromSpec(writeSpec(serverSide.replace('channels:', 'x-view: client\nchannels:')));
+      expect(stated.defaults.map((d) => d.kind)).not.toContain('serverView');
+      expect([stated.channels.map((c) => c.id), stated.methods.map((m) => m.id)]).toEqual([['ping', 'orders'], []]);
+      const err = await modelFromSpec(writeSpec(serverSide.replace('channels:', 'x-view: both\nchannels:'))).catch(
+        (e: unknown) => e,
+      );
+      expect((err as SpecError).problems.map((p) => [p.pointer, p.message])).toEqual([
+        ['#/x-view', 'x-view must be one of client, server (got "both")'],
+      ]);
+    },
+  );
 
-  it('merges subscription channels at one address into the first (a push names only its address), whose sources still type-check', async () => {
-    const shared = miniSpec(`channels:
+  it(
+    'merges subscription channels at one address into the first (a push names ' +
+      'only its address), whose sources still type-check',
+    async () => {
+      const shared = miniSpec(`channels:
   heartbeat:
     address: /
     messages:
@@ -158,29 +169,34 @@ operations:
   beat: { action: receive, channel: { $ref: '#/channels/heartbeat' } }
   status: { action: receive, channel: { $ref: '#/channels/status' } }
   trades: { action: receive, channel: { $ref: '#/channels/trades' } }`);
-    const model = await modelFromSpec(writeSpec(shared));
-    expect(model.channels.map((c) => [c.id, c.address])).toEqual([
-      ['heartbeat', '/'],
-      ['trades', 'trades'],
-    ]);
-    expect(model.channels[0]!.payload.schema).toEqual({
-      anyOf: [{ $ref: '#/definitions/BeatPayload' }, { $ref: '#/definitions/StatusPayload' }],
-    });
-    expect(model.channels[0]!.examples).toEqual([{ event: 'heartbeat' }]);
-    expect(model.defaults.find((d) => d.kind === 'sharedAddress')!.places).toEqual([
-      'heartbeat, status at / → channel heartbeat',
-    ]);
-    const out = scratchDir('shared-address-');
-    await generateInto(writeSpec(shared), out, { check: false });
-    const checked = typecheck(join(out, 'src'));
-    expect(checked.output).toBe('');
-    expect(readFileSync(join(out, 'src', 'channels.gen.ts'), 'utf8')).toContain(
-      'export type HeartbeatChannelPayload = T.BeatPayload | T.StatusPayload;',
-    );
-  }, 60_000);
+      const model = await modelFromSpec(writeSpec(shared));
+      expect(model.channels.map((c) => [c.id, c.address])).toEqual([
+        ['heartbeat', '/'],
+        ['trades', 'trades'],
+      ]);
+      expect(model.channels[0]!.payload.schema).toEqual({
+        anyOf: [{ $ref: '#/definitions/BeatPayload' }, { $ref: '#/definitions/StatusPayload' }],
+      });
+      expect(model.channels[0]!.examples).toEqual([{ event: 'heartbeat' }]);
+      expect(model.defaults.find((d) => d.kind === 'sharedAddress')!.places).toEqual([
+        'heartbeat, status at / → channel heartbeat',
+      ]);
+      const out = scratchDir('shared-address-');
+      await generateInto(writeSpec(shared), out, { check: false });
+      const checked = typecheck(join(out, 'src'));
+      expect(checked.output).toBe('');
+      expect(readFileSync(join(out, 'src', 'channels.gen.ts'), 'utf8')).toContain(
+        'export type HeartbeatChannelPayload = T.BeatPayload | T.StatusPayload;',
+      );
+    },
+    60_000,
+  );
 
-  it('a channel of several messages whose schemas overlap takes a value that fits both (anyOf: under oneOf strict validation dropped it)', async () => {
-    const overlap = miniSpec(`channels:
+  it(
+    'a channel of several messages whose schemas overlap takes a value that fits ' +
+      'both (anyOf: under oneOf strict validation dropped it)',
+    async () => {
+      const overlap = miniSpec(`channels:
   feed:
     address: feed
     messages:
@@ -188,35 +204,40 @@ operations:
       Tag: { payload: { type: object, properties: { tag: { type: string } } } }
 operations:
   onFeed: { action: receive, channel: { $ref: '#/channels/feed' } }`);
-    const out = scratchDir('overlap-');
-    await generateInto(writeSpec(overlap), out, { check: false });
-    const v = (await import(pathToFileURL(join(out, 'src', 'validators.gen.js')).href)) as Record<
-      string,
-      (d: unknown) => boolean
-    >;
-    expect(v.channel_feed!({ text: 'hi' })).toBe(true);
-    expect(v.channel_feed!({})).toBe(true);
-    expect(v.channel_feed!({ text: 7 })).toBe(true); // fits Tag (any extra key): JSON Schema objects are open
-    expect(v.channel_feed!({ text: 7, tag: 7 })).toBe(false);
-    expect(readFileSync(join(out, 'src', 'channels.gen.ts'), 'utf8')).toContain(
-      'export type FeedChannelPayload = T.NotePayload | T.TagPayload;',
-    );
-  }, 60_000);
+      const out = scratchDir('overlap-');
+      await generateInto(writeSpec(overlap), out, { check: false });
+      const v = (await import(pathToFileURL(join(out, 'src', 'validators.gen.js')).href)) as Record<
+        string,
+        (d: unknown) => boolean
+      >;
+      expect(v.channel_feed!({ text: 'hi' })).toBe(true);
+      expect(v.channel_feed!({})).toBe(true);
+      expect(v.channel_feed!({ text: 7 })).toBe(true); // fits Tag (any extra key): JSON Schema objects are open
+      expect(v.channel_feed!({ text: 7, tag: 7 })).toBe(false);
+      expect(readFileSync(join(out, 'src', 'channels.gen.ts'), 'utf8')).toContain(
+        'export type FeedChannelPayload = T.NotePayload | T.TagPayload;',
+      );
+    },
+    60_000,
+  );
 
-  it('a free-form object (no properties listed) is open in the types; one that allows no property stays closed', async () => {
-    const spec = miniSpec(`channels:
+  it(
+    'a free-form object (no properties listed) is open in the types; one that ' + 'allows no property stays closed',
+    async () => {
+      const spec = miniSpec(`channels:
   things:
     address: things
     messages:
       Thing: { payload: { type: object, required: [data], properties: { data: { type: object }, none: { type: object, maxProperties: 0 } } } }
 operations:
   onThings: { action: receive, channel: { $ref: '#/channels/things' } }`);
-    const types = (await emitTypes(await modelFromSpec(writeSpec(spec)))).find(
-      (f) => f.path === 'types.gen.ts',
-    )!.content;
-    expect(types).toMatch(/ {2}data: \{\n {4}\[k: string\]: unknown;\n {2}\};/);
-    expect(types).toContain('  none?: {};');
-  });
+      const types = (await emitTypes(await modelFromSpec(writeSpec(spec)))).find(
+        (f) => f.path === 'types.gen.ts',
+      )!.content;
+      expect(types).toMatch(/ {2}data: \{\n {4}\[k: string\]: unknown;\n {2}\};/);
+      expect(types).toContain('  none?: {};');
+    },
+  );
 
   it('still refuses what cannot be generated: an x-method without a reply, with file, line and pointer', async () => {
     const spec = writeSpec(

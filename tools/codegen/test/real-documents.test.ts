@@ -113,20 +113,25 @@ components:
 });
 
 describe("20: an example that does not fit is a warning for someone else's spec", () => {
-  it('both Kraken examples and the three Slack Socket Mode ones: warned with file, line and pointer; the SDK is written', async () => {
-    for (const [file, count, pointer] of [
-      [KRAKEN, 2, '#/components/messages/subscriptionStatus/examples/0/payload'],
-      [SLACK_SOCKET, 3, '#/components/messages/event/examples/0/payload'],
-    ] as const) {
-      const out = scratchDir('real-warned-');
-      const result = await generateInto(file, out, { check: false });
-      const warned = result.notes.filter((n) => n.startsWith('warning: '));
-      expect(warned, file).toHaveLength(count);
-      expect(warned[0]).toMatch(/^warning: \S+\.yaml:\d+ /);
-      expect(warned[0]).toContain(`${pointer}: example does not fit its schema`);
-      expect(readFileSync(join(out, 'src', 'validators.gen.js'), 'utf8')).toContain('export const');
-    }
-  }, 120_000);
+  it(
+    'both Kraken examples and the three Slack Socket Mode ones: warned with file, ' +
+      'line and pointer; the SDK is written',
+    async () => {
+      for (const [file, count, pointer] of [
+        [KRAKEN, 2, '#/components/messages/subscriptionStatus/examples/0/payload'],
+        [SLACK_SOCKET, 3, '#/components/messages/event/examples/0/payload'],
+      ] as const) {
+        const out = scratchDir('real-warned-');
+        const result = await generateInto(file, out, { check: false });
+        const warned = result.notes.filter((n) => n.startsWith('warning: '));
+        expect(warned, file).toHaveLength(count);
+        expect(warned[0]).toMatch(/^warning: \S+\.yaml:\d+ /);
+        expect(warned[0]).toContain(`${pointer}: example does not fit its schema`);
+        expect(readFileSync(join(out, 'src', 'validators.gen.js'), 'utf8')).toContain('export const');
+      }
+    },
+    120_000,
+  );
 
   it('--strict-examples (and generateInto strictExamples) refuses them, exit 2, each failure named', async () => {
     await expect(
@@ -171,7 +176,8 @@ describe('21 and 22: what each operation says it carries', () => {
     for (const f of await emitTypes(model)) writeFileSync(join(dir, f.path), f.content);
     writeFileSync(
       join(dir, 'use.ts'),
-      `import type { Methods } from './methods.gen';\nexport const r: Methods['receiveSubscribeRequest']['result'] = ${JSON.stringify(dummy)};\n`,
+      `import type { Methods } from './methods.gen';\nexport const r: Methods['receiveSubscribeRequest']['result'] ` +
+        `= ${JSON.stringify(dummy)};\n`,
     );
     expect(typecheck(dir).output).toBe('');
   }, 120_000);
@@ -192,15 +198,19 @@ describe('21 and 22: what each operation says it carries', () => {
 });
 
 describe("25: the server's side read from a tie", () => {
-  it("Slack RTM (one receive, one send of 46 events) is written from the server's side: its stream is the 46 events", async () => {
-    const { model } = await lenientModel(SLACK_RTM);
-    expect(model.defaults.find((d) => d.kind === 'serverView')?.places).toEqual([
-      '1 of 2 operations, a tie: 46 of 47 one-way messages sent',
-    ]);
-    const ids = model.channels[0]?.messages?.map((m) => m.id);
-    expect(ids).toHaveLength(46);
-    expect(ids).not.toContain('outgoingMessage');
-  });
+  it(
+    "Slack RTM (one receive, one send of 46 events) is written from the server's " +
+      'side: its stream is the 46 events',
+    async () => {
+      const { model } = await lenientModel(SLACK_RTM);
+      expect(model.defaults.find((d) => d.kind === 'serverView')?.places).toEqual([
+        '1 of 2 operations, a tie: 46 of 47 one-way messages sent',
+      ]);
+      const ids = model.channels[0]?.messages?.map((m) => m.id);
+      expect(ids).toHaveLength(46);
+      expect(ids).not.toContain('outgoingMessage');
+    },
+  );
 
   it('a tie of operations and of messages still reads as the client', () => {
     const op = (action: 'send' | 'receive', n: number) => ({

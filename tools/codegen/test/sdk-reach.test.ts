@@ -44,7 +44,8 @@ describe('what of the client an SDK generates and claims, computed from its spec
       expect(client, member).not.toContain(member);
     const readme = files['README.md']!;
     expect(readme).toContain(
-      'Nothing of `@exchange-api/client` reaches this API: its channels would need a WebSocket server (`ws`, `wss`), and it names none; it has no method',
+      'Nothing of `@exchange-api/client` reaches this API: its channels would need ' +
+        'a WebSocket server (`ws`, `wss`), and it names none; it has no method',
     );
     expect(readme).not.toMatch(/createClient\(|for every method|## Connect/);
     for (const f of ['README.md', 'src/client.gen.ts', 'src/channels.gen.ts'])
@@ -74,37 +75,44 @@ describe('what of the client an SDK generates and claims, computed from its spec
     expect(files['src/client.gen.ts']).not.toMatch(/ as (unknown|never|any)\b|as AnyCall/);
   });
 
-  it('a calls-only API (no channel) has call and rpc but no subscribe or stream; each surface type-checks', async () => {
-    const files = await sdkOf(fixture('metered'));
-    expect(files['src/client.gen.ts']).toContain('call<M');
-    expect(files['src/client.gen.ts']).not.toMatch(/subscribe|stream/);
-    expect(files['src/client.gen.ts']).toContain('createApiClient<Methods, ChannelMap>(');
-    expect(files['src/client.gen.ts']).not.toMatch(/ as (unknown|never|any)\b/);
-    expect(files['README.md']).toContain('## Connect, call\n');
-    for (const spec of [fixture('metered'), fixture('chat')]) {
-      const out = scratchDir('reach-');
-      await generateInto(spec, out, { check: false });
-      const r = typecheck(join(out, 'src'));
-      expect(r.status, r.output).toBe(0);
-    }
-  }, 120_000);
+  it(
+    'a calls-only API (no channel) has call and rpc but no subscribe or stream; ' + 'each surface type-checks',
+    async () => {
+      const files = await sdkOf(fixture('metered'));
+      expect(files['src/client.gen.ts']).toContain('call<M');
+      expect(files['src/client.gen.ts']).not.toMatch(/subscribe|stream/);
+      expect(files['src/client.gen.ts']).toContain('createApiClient<Methods, ChannelMap>(');
+      expect(files['src/client.gen.ts']).not.toMatch(/ as (unknown|never|any)\b/);
+      expect(files['README.md']).toContain('## Connect, call\n');
+      for (const spec of [fixture('metered'), fixture('chat')]) {
+        const out = scratchDir('reach-');
+        await generateInto(spec, out, { check: false });
+        const r = typecheck(join(out, 'src'));
+        expect(r.status, r.output).toBe(0);
+      }
+    },
+    120_000,
+  );
 });
 
 describe("an SDK's install instructions work while our packages are unpublished", () => {
-  it('packs our workspaces into a folder it makes first, then installs those tarballs (names and version ours)', async () => {
-    const readme = (await sdkOf(fixture('weather')))['README.md']!;
-    expect(readme).toContain('E404 for `@exchange-api/client`');
-    expect(readme).toContain(
-      'mkdir -p "$T" && npm pack --workspace packages --workspace tools/codegen --pack-destination "$T"',
-    );
-    const tarballs = `$T/exchange-api-{client,validators,types,auth}-${TOOLKIT_VERSION}.tgz`;
-    expect(readme).toContain(`npm install --no-save ${tarballs}`);
-    expect(readme).toContain(`npm install <this folder>/weather-station-network-2.1.0.tgz ${tarballs}`);
-    for (const name of ['client', 'validators', 'types', 'auth']) {
-      const pkg = JSON.parse(readFileSync(join(repoRoot, 'packages', name, 'package.json'), 'utf8'));
-      expect([pkg.name, pkg.version, pkg.private]).toEqual([`@exchange-api/${name}`, TOOLKIT_VERSION, undefined]);
-    }
-  });
+  it(
+    'packs our workspaces into a folder it makes first, then installs those tarballs ' + '(names and version ours)',
+    async () => {
+      const readme = (await sdkOf(fixture('weather')))['README.md']!;
+      expect(readme).toContain('E404 for `@exchange-api/client`');
+      expect(readme).toContain(
+        'mkdir -p "$T" && npm pack --workspace packages --workspace tools/codegen --pack-destination "$T"',
+      );
+      const tarballs = `$T/exchange-api-{client,validators,types,auth}-${TOOLKIT_VERSION}.tgz`;
+      expect(readme).toContain(`npm install --no-save ${tarballs}`);
+      expect(readme).toContain(`npm install <this folder>/weather-station-network-2.1.0.tgz ${tarballs}`);
+      for (const name of ['client', 'validators', 'types', 'auth']) {
+        const pkg = JSON.parse(readFileSync(join(repoRoot, 'packages', name, 'package.json'), 'utf8'));
+        expect([pkg.name, pkg.version, pkg.private]).toEqual([`@exchange-api/${name}`, TOOLKIT_VERSION, undefined]);
+      }
+    },
+  );
 });
 
 describe('docs of another API: pages and wording from that spec', () => {

@@ -82,10 +82,14 @@ describe('channels', () => {
 // ================================================================================================
 
 describe('methods', () => {
-  it('the spec describes exactly the 13 methods the document names (by their rate-limit keys), besides those from the clients', () => {
-    const documented = model.methods.filter((m) => fromDocument('operations', m.id));
-    expect(documented.map((m) => m.rateLimitKey).sort()).toEqual(METHODS.map((m) => m.name).sort());
-  });
+  it(
+    'the spec describes exactly the 13 methods the document names (by their rate-limit ' +
+      'keys), besides those from the clients',
+    () => {
+      const documented = model.methods.filter((m) => fromDocument('operations', m.id));
+      expect(documented.map((m) => m.rateLimitKey).sort()).toEqual(METHODS.map((m) => m.name).sort());
+    },
+  );
 
   it('a method the document does not name says it comes from the clients, cites its assumption and only reads', () => {
     const fromClients = model.methods.filter((m) => !fromDocument('operations', m.id));
@@ -176,22 +180,26 @@ describe('methods', () => {
     expect(validator('UnsubscribeParams')({ channels: ['trades.ETH-PERP'] })).toBe(true);
   });
 
-  it('public/login: params wallet, timestamp (decimal string of ms), signature (65-byte hex); result an array of integer ids', () => {
-    const m = methodByName('public/login');
-    expect(m.params.record).toBe('PublicLoginParams');
-    expect(baseType(field('PublicLoginParams', 'wallet'))).toBe('Address');
-    // A decimal string of milliseconds; as an input, by the decimal convention, the same whole number as a
-    // JSON number too.
-    expect(baseType(field('PublicLoginParams', 'timestamp'))).toBe('LoginTimestampInput');
-    expect(baseType(field('PublicLoginParams', 'signature'))).toBe('HexSignature');
-    expect(raw('components', 'schemas', 'HexSignature', 'pattern')).toBe('^0x[0-9a-fA-F]{130}$');
-    const ts = validator('PublicLoginParams');
-    expect(ts({ timestamp: '1767225600000' })).toBe(true);
-    expect(ts({ timestamp: '17672256.5' })).toBe(false);
-    expect(ts({ timestamp: 1767225600000 })).toBe(true);
-    expect(ts({ timestamp: 17672256.5 })).toBe(false);
-    expect(m.result).toMatchObject({ record: 'Int64', array: true });
-  });
+  it(
+    'public/login: params wallet, timestamp (decimal string of ms), signature ' +
+      '(65-byte hex); result an array of integer ids',
+    () => {
+      const m = methodByName('public/login');
+      expect(m.params.record).toBe('PublicLoginParams');
+      expect(baseType(field('PublicLoginParams', 'wallet'))).toBe('Address');
+      // A decimal string of milliseconds; as an input, by the decimal convention, the same whole number as a
+      // JSON number too.
+      expect(baseType(field('PublicLoginParams', 'timestamp'))).toBe('LoginTimestampInput');
+      expect(baseType(field('PublicLoginParams', 'signature'))).toBe('HexSignature');
+      expect(raw('components', 'schemas', 'HexSignature', 'pattern')).toBe('^0x[0-9a-fA-F]{130}$');
+      const ts = validator('PublicLoginParams');
+      expect(ts({ timestamp: '1767225600000' })).toBe(true);
+      expect(ts({ timestamp: '17672256.5' })).toBe(false);
+      expect(ts({ timestamp: 1767225600000 })).toBe(true);
+      expect(ts({ timestamp: 17672256.5 })).toBe(false);
+      expect(m.result).toMatchObject({ record: 'Int64', array: true });
+    },
+  );
 
   it('public/getRateLimits: params empty or null, result RateLimitsResult', () => {
     const m = methodByName('public/getRateLimits');

@@ -116,13 +116,17 @@ describe('login', () => {
 });
 
 describe('servers and version', () => {
-  it("info.version is 0.3.0, past the document's 0.2.0 by the breaking wire names, and the document is AsyncAPI 3.0.0", () => {
-    // The document's description is 0.2.0; renaming the order-flow methods to the wire names the public
-    // clients call (assumption order-flow-names) broke 0.2.0 callers, so the spec moved to the next minor.
-    expect(model.version).toBe('0.3.0');
-    expect(model.description).toMatch(/version 0\.2\.0/);
-    expect(raw('asyncapi')).toBe('3.0.0');
-  });
+  it(
+    "info.version is 0.3.0, past the document's 0.2.0 by the breaking wire names, " +
+      'and the document is AsyncAPI 3.0.0',
+    () => {
+      // The document's description is 0.2.0; renaming the order-flow methods to the wire names the public
+      // clients call (assumption order-flow-names) broke 0.2.0 callers, so the spec moved to the next minor.
+      expect(model.version).toBe('0.3.0');
+      expect(model.description).toMatch(/version 0\.2\.0/);
+      expect(raw('asyncapi')).toBe('3.0.0');
+    },
+  );
 
   it.each([...WS_SERVERS])('$id: wss, pathname /v3/ws, host $host', (row) => {
     const s = model.servers.find((x) => x.id === row.id);

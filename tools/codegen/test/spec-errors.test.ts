@@ -153,9 +153,11 @@ describe('bad spec input names the file and the JSON pointer', () => {
     expect(file).toContain('broken.asyncapi.yaml');
   });
 
-  it('an example that fits no branch of a oneOf: a missing property at the object that lacks it, each failure once', async () => {
-    const file = writeSpec(
-      miniSpec(`channels:
+  it(
+    'an example that fits no branch of a oneOf: a missing property at the object ' + 'that lacks it, each failure once',
+    async () => {
+      const file = writeSpec(
+        miniSpec(`channels:
   status:
     address: status
     messages:
@@ -169,28 +171,29 @@ components:
     Status: { oneOf: [{ $ref: '#/components/schemas/Up' }, { $ref: '#/components/schemas/Down' }] }
     Up: { type: object, required: [since], properties: { since: { type: integer }, level: { enum: [1, 2] } } }
     Down: { type: object, required: [reason], properties: { reason: { type: string }, level: { enum: [1, 2] } } }`),
-    );
-    const err = await modelFromSpec(file).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(SpecError);
-    expect((err as SpecError).problems.map((p) => [p.pointer, p.message])).toEqual([
-      [
-        '#/channels/status/messages/Status/examples/0/payload',
-        "example is not valid: / must have required property 'since'",
-      ],
-      [
-        '#/channels/status/messages/Status/examples/0/payload',
-        'example is not valid: /level must be equal to one of the allowed values',
-      ],
-      [
-        '#/channels/status/messages/Status/examples/0/payload',
-        "example is not valid: / must have required property 'reason'",
-      ],
-      [
-        '#/channels/status/messages/Status/examples/0/payload',
-        'example is not valid: / must match exactly one schema in oneOf',
-      ],
-    ]);
-  });
+      );
+      const err = await modelFromSpec(file).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(SpecError);
+      expect((err as SpecError).problems.map((p) => [p.pointer, p.message])).toEqual([
+        [
+          '#/channels/status/messages/Status/examples/0/payload',
+          "example is not valid: / must have required property 'since'",
+        ],
+        [
+          '#/channels/status/messages/Status/examples/0/payload',
+          'example is not valid: /level must be equal to one of the allowed values',
+        ],
+        [
+          '#/channels/status/messages/Status/examples/0/payload',
+          "example is not valid: / must have required property 'reason'",
+        ],
+        [
+          '#/channels/status/messages/Status/examples/0/payload',
+          'example is not valid: / must match exactly one schema in oneOf',
+        ],
+      ]);
+    },
+  );
 
   it('YAML that does not parse names the line', async () => {
     const file = writeSpec('asyncapi: 3.0.0\ninfo: [unclosed\n');
@@ -245,7 +248,8 @@ ${schemas}`);
     ],
     [
       'a three-schema cycle through oneOf',
-      `    A: { $ref: '#/components/schemas/B' }\n    B: { oneOf: [ { type: string }, { $ref: '#/components/schemas/C' } ] }\n    C: { $ref: '#/components/schemas/A' }`,
+      `    A: { $ref: '#/components/schemas/B' }\n    B: { oneOf: [ { type: string ` +
+        `}, { $ref: '#/components/schemas/C' } ] }\n    C: { $ref: '#/components/schemas/A' }`,
       '#/components/schemas/A/$ref',
       /\$ref cycle .*A\/\$ref → .*B\/oneOf\/1\/\$ref → .*C\/\$ref → .*A\/\$ref/,
     ],
@@ -276,15 +280,18 @@ ${schemas}`);
   });
 });
 
-describe('a spec path that is not a regular file ends in one error, in bounded time (it would block or never end)', () => {
-  it.each(['/dev/zero', repoRoot])('%s', async (path) => {
-    // The test's own time limit is the bound: a read that blocks fails it.
-    const r = await runMain(['spec', '--spec', path]);
-    expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/cannot read the spec: .* is not a regular file/);
-    expect(r.stderr).not.toMatch(/\n\s+at /);
-  });
-});
+describe(
+  'a spec path that is not a regular file ends in one error, in bounded time ' + '(it would block or never end)',
+  () => {
+    it.each(['/dev/zero', repoRoot])('%s', async (path) => {
+      // The test's own time limit is the bound: a read that blocks fails it.
+      const r = await runMain(['spec', '--spec', path]);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toMatch(/cannot read the spec: .* is not a regular file/);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    });
+  },
+);
 
 describe('the AsyncAPI parser runs with a time bound (no step of loading may go on forever)', () => {
   it('a parse that outlasts its bound is stopped and reported as a spec error naming the bound', async () => {
@@ -299,13 +306,16 @@ describe('the AsyncAPI parser runs with a time bound (no step of loading may go 
     expect(Date.now() - started).toBeLessThan(20_000);
   });
 
-  it("after a parse stopped at its bound, the next load gets a parser of its own and finds a broken spec's error", async () => {
-    await expect(loadSpec(ourSpec, { parseBoundMs: 1, parseCache: false })).rejects.toBeInstanceOf(SpecError);
-    const { problems } = await problemsOf((t) => t.replace('enum: [buy, sell]', 'enum: [buy, 7]'));
-    expect(problems.map((p) => p.pointer)).toContain('#/components/schemas/Direction/enum/1');
-    // The parser worker kept from that load serves the next one: a good spec loads clean.
-    await expect(loadSpec(ourSpec)).resolves.toMatchObject({ notes: [] });
-  });
+  it(
+    'after a parse stopped at its bound, the next load gets a parser of its own ' + "and finds a broken spec's error",
+    async () => {
+      await expect(loadSpec(ourSpec, { parseBoundMs: 1, parseCache: false })).rejects.toBeInstanceOf(SpecError);
+      const { problems } = await problemsOf((t) => t.replace('enum: [buy, sell]', 'enum: [buy, 7]'));
+      expect(problems.map((p) => p.pointer)).toContain('#/components/schemas/Direction/enum/1');
+      // The parser worker kept from that load serves the next one: a good spec loads clean.
+      await expect(loadSpec(ourSpec)).resolves.toMatchObject({ notes: [] });
+    },
+  );
 
   it('within the default bound our spec parses', async () => {
     await expect(loadSpec(ourSpec)).resolves.toBeTruthy();

@@ -52,16 +52,20 @@ describe('checkConventions, the guard of the typed view', () => {
     expect(check('just text').view).toBeNull();
   });
 
-  it('builds nothing from a spec it refuses: the work never runs, and every error comes back in one SpecError', async () => {
-    let ran = false;
-    const file = writeSpec(channel("'x-access': secret"));
-    const refused = await withCheckedSpec(file, {}, () => {
-      ran = true;
-    }).catch((e: unknown) => e);
-    expect(refused).toBeInstanceOf(SpecError);
-    expect((refused as SpecError).problems.map((p) => p.message)).toContain(
-      'x-access must be one of public, private (got "secret")',
-    );
-    expect(ran).toBe(false);
-  }, 30_000);
+  it(
+    'builds nothing from a spec it refuses: the work never runs, and every error ' + 'comes back in one SpecError',
+    async () => {
+      let ran = false;
+      const file = writeSpec(channel("'x-access': secret"));
+      const refused = await withCheckedSpec(file, {}, () => {
+        ran = true;
+      }).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(SpecError);
+      expect((refused as SpecError).problems.map((p) => p.message)).toContain(
+        'x-access must be one of public, private (got "secret")',
+      );
+      expect(ran).toBe(false);
+    },
+    30_000,
+  );
 });

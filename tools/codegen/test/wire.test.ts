@@ -43,7 +43,8 @@ describe('the framing a spec speaks', () => {
     expect(model.defaults.some((d) => d.kind === 'roles')).toBe(false);
   });
 
-  // Our own spec (x-role, x-method) stays JSON-RPC too: its generated files are unchanged (npm run generate -- --check).
+  // Our own spec (x-role, x-method) stays JSON-RPC too: its generated files are unchanged (npm run generate --
+  // --check).
   it('the weather fixture (none of our extensions, channel names for addresses) stays JSON-RPC: no wire', async () => {
     expect((await modelOf(join(fixtures, 'weather.asyncapi.yaml'))).wire).toBeUndefined();
   });

@@ -41,17 +41,20 @@ const errorLines = (r: { stderr: string }) =>
     .filter((l) => !l.startsWith('note: '));
 
 describe('generate --out and docs --out never write or remove through a symbolic link', () => {
-  it('generate: a manifest listing a linked folder and a linked README is refused, exit 2, the victims unchanged', async () => {
-    const { out, unchanged } = besideVictims('links-gen-');
-    plantLinks(out, 'README.md');
-    const r = await runMain(['generate', '--spec', fixtureSpec, '--out', out]);
-    expect(r.status).toBe(2);
-    expect(errorLines(r)).toEqual([expect.stringMatching(/^exchange-api generate: .*symbolic link/)]);
-    expect(r.stderr).toMatch(/README\.md -> \.\.\/victim\.txt/);
-    expect(r.stderr).toMatch(/old -> \.\.\/victim-dir/);
-    unchanged();
-    expect(readdirSync(out).sort()).toEqual([MANIFEST_NAME, 'README.md', 'old']);
-  });
+  it(
+    'generate: a manifest listing a linked folder and a linked README is refused, ' + 'exit 2, the victims unchanged',
+    async () => {
+      const { out, unchanged } = besideVictims('links-gen-');
+      plantLinks(out, 'README.md');
+      const r = await runMain(['generate', '--spec', fixtureSpec, '--out', out]);
+      expect(r.status).toBe(2);
+      expect(errorLines(r)).toEqual([expect.stringMatching(/^exchange-api generate: .*symbolic link/)]);
+      expect(r.stderr).toMatch(/README\.md -> \.\.\/victim\.txt/);
+      expect(r.stderr).toMatch(/old -> \.\.\/victim-dir/);
+      unchanged();
+      expect(readdirSync(out).sort()).toEqual([MANIFEST_NAME, 'README.md', 'old']);
+    },
+  );
 
   it('generate --force follows no link either, nor a link it does not own where its sources go', async () => {
     const { out, unchanged } = besideVictims('links-force-');
@@ -80,17 +83,20 @@ describe('generate --out and docs --out never write or remove through a symbolic
     unchanged();
   });
 
-  it('docs: a manifest listing a linked folder and a linked index.html is refused, exit 2, the victims unchanged', async () => {
-    const { out, unchanged } = besideVictims('links-docs-');
-    plantLinks(out, 'index.html');
-    const r = await runMain(['docs', '--spec', fixtureSpec, '--out', out]);
-    expect(r.status).toBe(2);
-    expect(errorLines(r)).toEqual([expect.stringMatching(/^exchange-api docs: .*symbolic link/)]);
-    expect(r.stderr).toMatch(/index\.html -> \.\.\/victim\.txt/);
-    expect(r.stderr).toMatch(/old -> \.\.\/victim-dir/);
-    unchanged();
-    expect(readdirSync(out).sort()).toEqual([MANIFEST_NAME, 'index.html', 'old']);
-  });
+  it(
+    'docs: a manifest listing a linked folder and a linked index.html is refused, ' + 'exit 2, the victims unchanged',
+    async () => {
+      const { out, unchanged } = besideVictims('links-docs-');
+      plantLinks(out, 'index.html');
+      const r = await runMain(['docs', '--spec', fixtureSpec, '--out', out]);
+      expect(r.status).toBe(2);
+      expect(errorLines(r)).toEqual([expect.stringMatching(/^exchange-api docs: .*symbolic link/)]);
+      expect(r.stderr).toMatch(/index\.html -> \.\.\/victim\.txt/);
+      expect(r.stderr).toMatch(/old -> \.\.\/victim-dir/);
+      unchanged();
+      expect(readdirSync(out).sort()).toEqual([MANIFEST_NAME, 'index.html', 'old']);
+    },
+  );
 
   it('a manifest that is itself a link is not read or replaced', async () => {
     const { base, out, unchanged } = besideVictims('links-manifest-');

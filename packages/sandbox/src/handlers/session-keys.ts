@@ -192,7 +192,8 @@ export function sessionKeyHandlers({ accounts, actions, clock }: HandlerParts): 
       if (guarded && !admin)
         throw RpcFailure.of(
           'AUTH_ACCESS_DENIED',
-          `ip_whitelist and offchain_scopes are edited by the wallet or an admin key, not session key ${session.signer}`,
+          `ip_whitelist and offchain_scopes are edited by the wallet or an admin key, ` +
+            `not session key ${session.signer}`,
         );
       if (p.offchain_scopes != null) {
         const read = grantedScopes([], p.offchain_scopes);

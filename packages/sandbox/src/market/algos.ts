@@ -79,7 +79,8 @@ export class AlgoBook {
     if (lots < slices!)
       throw new RpcFailure(
         ORDER_REJECTED,
-        `amount ${amountText(inst, lots)} is less than one amount_step (${inst.cfg.amount_step}) per slice of ${slices}`,
+        `amount ${amountText(inst, lots)} is less than one amount_step (${inst.cfg.amount_step}` +
+          `) per slice of ${slices}`,
       );
     checkReduceOnlyTimeInForce(p, 'ioc');
     checkMaxFee(inst, maxFee, priceTicks, []);

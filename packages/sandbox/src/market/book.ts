@@ -1,7 +1,10 @@
 /** The users' side of an instrument's book: resting orders in price-time priority, and the open orders by id. */
 import type { Instrument, Resting } from './instrument';
 
-/** Put an order on its side of the book, behind orders at the same price; the synthetic maker stops crossing it until the next refresh. */
+/**
+ * Put an order on its side of the book, behind orders at the same price; the synthetic maker stops crossing it until
+ * the next refresh.
+ */
 export function insertResting(inst: Instrument, r: Resting): void {
   const buy = r.order.direction === 'buy';
   const side = buy ? inst.bids : inst.asks;

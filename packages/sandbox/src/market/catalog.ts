@@ -189,7 +189,9 @@ export class Catalog {
     return out;
   }
 
-  /** public/get_ticker: one snapshot of the book under the long names (ccxt) and the slim ones (derive-ts, derive-py). */
+  /**
+   * public/get_ticker: one snapshot of the book under the long names (ccxt) and the slim ones (derive-ts, derive-py).
+   */
   ticker(name: unknown): Ticker {
     const inst = this.listed(name);
     const now = this.clock.now();

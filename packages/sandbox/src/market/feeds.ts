@@ -10,7 +10,10 @@ export interface BookLevels {
   asks: [string, string][];
 }
 
-/** Synthetic and user liquidity of one side, aggregated to multiples of `group` ticks (bids round down, asks up), best first, at most `depth`. */
+/**
+ * Synthetic and user liquidity of one side, aggregated to multiples of `group` ticks (bids round down, asks up), best
+ * first, at most `depth`.
+ */
 function side(
   inst: Instrument,
   syn: Map<number, number>,
@@ -50,7 +53,10 @@ export function orderbookPayload(inst: Instrument, group: number, depth: number,
   };
 }
 
-/** TickerSlimPayload (fields not shown in the document; this shape embeds DailyTradingStatistics as stats and OptionPricing as option_pricing). */
+/**
+ * TickerSlimPayload (fields not shown in the document; this shape embeds DailyTradingStatistics as stats and
+ * OptionPricing as option_pricing).
+ */
 export function tickerPayload(instruments: Instruments, inst: Instrument, now: number): Record<string, unknown> {
   const top = bookLevels(inst, 1, 1);
   const s = inst.stats;

@@ -40,7 +40,9 @@ export interface Instrument {
   /** User orders: bids best first (price desc, then time), asks best first (price asc, then time). */
   bids: Resting[];
   asks: Resting[];
-  /** Daily statistics: contracts traded (lots), high/low/open (ticks), trade count, volume and premium volume (fixed). */
+  /**
+   * Daily statistics: contracts traded (lots), high/low/open (ticks), trade count, volume and premium volume (fixed).
+   */
   stats: { c: number; h: number; l: number; n: number; v: bigint; pr: bigint; open: number };
   /** Open interest: the sum of long positions (perps and options), exact. */
   oi: bigint;

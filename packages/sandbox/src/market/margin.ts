@@ -48,7 +48,10 @@ export class Margin {
     return this.ledger.accounts.balance(subaccount, positionAsset(inst));
   }
 
-  /** Cash and spot assets at their price, options at their mark, perps by their unrealized PnL; margins on perp and option notional. */
+  /**
+   * Cash and spot assets at their price, options at their mark, perps by their unrealized PnL; margins on perp and
+   * option notional.
+   */
   valuation(subaccount: number): Valuation {
     let value = 0n;
     let exposure = 0n;
@@ -104,7 +107,8 @@ export class Margin {
     if (heldBack + wanted > held) {
       throw new RpcFailure(
         ORDER_REJECTED,
-        `insufficient balance: selling ${fmt(wanted)} ${base} needs ${fmt(heldBack + wanted)} with the open sells, and subaccount ${p.subaccount} holds ${fmt(held)} ${base}`,
+        `insufficient balance: selling ${fmt(wanted)} ${base} needs ${fmt(heldBack + wanted)}` +
+          ` with the open sells, and subaccount ${p.subaccount} holds ${fmt(held)} ${base}`,
       );
     }
   }
@@ -127,7 +131,9 @@ export class Margin {
     if (needed > cash) {
       throw new RpcFailure(
         ORDER_REJECTED,
-        `insufficient balance: the buy costs up to ${fmt(needed - heldBack, 2)} ${quote} with fees (${fmt(needed, 2)} with the open buys), and subaccount ${p.subaccount} holds ${fmt(cash, 2)} ${quote}`,
+        `insufficient balance: the buy costs up to ${fmt(needed - heldBack, 2)} ${quote}` +
+          ` with fees (${fmt(needed, 2)} with the open buys), and subaccount ${p.subaccount}` +
+          ` holds ${fmt(cash, 2)} ${quote}`,
       );
     }
   }
@@ -150,7 +156,9 @@ export class Margin {
     if (required > value) {
       throw new RpcFailure(
         ORDER_REJECTED,
-        `insufficient margin: the initial margin of the positions and open orders with this one is ${fmt(required, 2)} ${p.inst.cfg.quote_currency}, above subaccount ${p.subaccount}'s value of ${fmt(value, 2)}`,
+        `insufficient margin: the initial margin of the positions and open orders ` +
+          `with this one is ${fmt(required, 2)} ${p.inst.cfg.quote_currency}, above ` +
+          `subaccount ${p.subaccount}'s value of ${fmt(value, 2)}`,
       );
     }
   }

@@ -24,7 +24,7 @@ import { fixed, fmt, mul } from '../fixed';
 import { RpcFailure } from '../rpc';
 import type { Catalog } from './catalog';
 import type { History } from './history';
-import { assetOf, type Instrument } from './instrument';
+import type { Instrument } from './instrument';
 import type { Instruments } from './instruments';
 import { cashAssetOf } from './funds';
 

@@ -158,7 +158,10 @@ export class Market {
     return this.registry.get(name)?.cfg.instrument_type;
   }
 
-  /** One market step: every instrument moves, then the channels of this tick (and every tenth, the slow ones) are pushed. */
+  /**
+   * One market step: every instrument moves, then the channels of this tick (and every tenth, the slow ones) are
+   * pushed.
+   */
   tick(): void {
     this.tickCount++;
     const now = this.clock.now();
@@ -187,7 +190,10 @@ export class Market {
     publishCadence(this.producers, this.out, 'interval', this.clock.now(), (p) => p.interval === interval);
   }
 
-  /** A schema-valid payload for any filled-in address (the control plane's `generate`), or null when it matches no channel. */
+  /**
+   * A schema-valid payload for any filled-in address (the control plane's `generate`), or null when it matches no
+   * channel.
+   */
   produce(addr: string): unknown {
     const m = matchChannel(addr);
     if (!m) return null;

@@ -125,6 +125,7 @@ export function refuseSelfCrossing(subaccount: number, direction: Direction, fil
   if (own)
     throw new RpcFailure(
       code('RPC_SELF_CROSSING'),
-      `the ${direction} would fill against open order ${own.maker!.order.order_id} of the same subaccount ${subaccount}`,
+      `the ${direction} would fill against open order ${own.maker!.order.order_id}` +
+        ` of the same subaccount ${subaccount}`,
     );
 }

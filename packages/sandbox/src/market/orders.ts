@@ -222,7 +222,8 @@ export class OrderFlow {
     ) {
       throw new RpcFailure(
         ORDER_NOT_FOUND,
-        `no open order ${JSON.stringify(orderId).slice(0, 60)} of subaccount ${subaccount}${instrument ? ` in ${instrument}` : ''}`,
+        `no open order ${JSON.stringify(orderId).slice(0, 60)} of subaccount ${subaccount}` +
+          `${instrument ? ` in ${instrument}` : ''}`,
       );
     }
     return r;

@@ -26,7 +26,9 @@ export interface ProducerParts {
   samples: Samples;
 }
 
-/** The producers of every channel. Addresses naming an instrument the market does not list get the first one's payload. */
+/**
+ * The producers of every channel. Addresses naming an instrument the market does not list get the first one's payload.
+ */
 export function makeProducers({ instruments: i, ledger, margin, rfqs, samples }: ProducerParts): Producers {
   const sub = (p: Record<string, string>) => Number(p.subaccount_id ?? 0);
   // A generated sample carries the batch state its address asks for (the sandbox's own fills are Settled).

@@ -73,5 +73,8 @@ export function uuidFrom(r: Random): string {
       .toString(16)
       .padStart(8, '0');
   const variant = '89ab'[parseInt(hex[16]!, 16) & 3]!;
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+  return (
+    `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}` +
+    `-${hex.slice(20, 32)}`
+  );
 }

@@ -57,7 +57,8 @@ export function compareChannels(before: ApiModel, after: ApiModel): Change[] {
 
 function compareChannel(old: ChannelModel, now: ChannelModel, before: ApiModel, after: ApiModel): Change[] {
   const subject = `channel ${now.id}`;
-  // An address change shows in the builder's parameters and return type, the address type and its entry in ChannelAddresses.
+  // An address change shows in the builder's parameters and return type, the address type and its entry in
+  // ChannelAddresses.
   const address = [`channels.${now.id}`, `${pascal(now.id)}Address`, `ChannelAddresses['${now.id}']`];
   const changes: Change[] = [];
   if (old.access !== now.access)

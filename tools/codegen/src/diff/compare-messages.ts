@@ -100,7 +100,10 @@ function matchMessages(old: Message[], now: Message[], before: ApiModel, after: 
 
 const propertiesOf = (s: JsonSchema): Record<string, unknown> => (isObj(s.properties) ? s.properties : {});
 
-/** A payload seen through its form: the array's own schema (null when it is none), its element resolved, and the element's name. */
+/**
+ * A payload seen through its form: the array's own schema (null when it is none), its element resolved, and the
+ * element's name.
+ */
 function element(schema: JsonSchema, model: ApiModel) {
   const resolve = (s: JsonSchema, at: string) => {
     const name = refName(s);
@@ -115,7 +118,10 @@ function element(schema: JsonSchema, model: ApiModel) {
   return { array: { schema: array, pointer: outer.pointer }, ...inner, name: inner.name ?? outer.name };
 }
 
-/** Two messages matched: the same payload is no change (a named record is compared as its own type); else compared field by field. */
+/**
+ * Two messages matched: the same payload is no change (a named record is compared as its own type); else compared field
+ * by field.
+ */
 function compareMessage(
   subject: string,
   a: Message,

@@ -49,7 +49,10 @@ function compareMethod(old: MethodModel, now: MethodModel): Change[] {
   ];
 }
 
-/** What the method takes and answers: the params and result, and the records assumed where the document leaves them open. */
+/**
+ * What the method takes and answers: the params and result, and the records assumed where the document leaves them
+ * open.
+ */
 function payloadChanges(old: MethodModel, now: MethodModel, subject: string): Change[] {
   const changes: Change[] = [];
   if (!samePayload(old.params, now.params))
@@ -64,7 +67,8 @@ function payloadChanges(old: MethodModel, now: MethodModel, subject: string): Ch
         names: [mapEntry(now)],
       }),
     );
-  // The records assumed where the document leaves params or result open (`x-assumed-params`/`-result`): what the sandbox and client use.
+  // The records assumed where the document leaves params or result open (`x-assumed-params`/`-result`): what the
+  // sandbox and client use.
   if (old.assumedParams !== now.assumedParams)
     changes.push(
       change(

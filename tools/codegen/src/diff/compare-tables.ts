@@ -31,7 +31,8 @@ function compareErrors(before: ApiModel, after: ApiModel): Change[] {
     ...added.map((e) => change('error.added', label(e), `"${e.message}" added`)),
   ];
   for (const [a, b] of both) {
-    // ErrorEntry (the generated error table's entry type) carries each code's message, name, kind and status as literal types.
+    // ErrorEntry (the generated error table's entry type) carries each code's message, name, kind and status as literal
+    // types.
     if (a.message !== b.message)
       changes.push(
         change('error.message-changed', label(b), `${show(a.message)} → ${show(b.message)}`, { names: ['ErrorEntry'] }),
@@ -97,7 +98,8 @@ function compareLimits(before: ApiModel, after: ApiModel): Change[] {
       const y = b[k] as number | undefined;
       if (x === y) continue;
       moves.push(`${k} ${x ?? 'none'} → ${y ?? 'none'}`);
-      // A longer window for the same points allows less per second; a bound that appears allows less, one that goes away more.
+      // A longer window for the same points allows less per second; a bound that appears allows less, one that goes
+      // away more.
       const allowsMore = x === undefined ? false : y === undefined ? true : k === 'windowMs' ? y < x : y > x;
       if (allowsMore) looser = true;
       else tighter = true;

@@ -33,7 +33,9 @@ export function diffModels(before: ApiModel, after: ApiModel): Change[] {
   ];
 }
 
-/** Load both specs (each checked as `generate` checks it; a SpecError names file, line and pointer) and compare them. */
+/**
+ * Load both specs (each checked as `generate` checks it; a SpecError names file, line and pointer) and compare them.
+ */
 export async function diffSpecFiles(
   beforeFile: string,
   afterFile: string,

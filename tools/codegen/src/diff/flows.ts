@@ -1,6 +1,7 @@
 /**
  * Which way each named schema's data flows: `input` when clients send it (method params and
- * the records assumed for them, `x-assumed-params`, at any depth), `output` when servers send it (method results and channel payloads, at any depth).
+ * the records assumed for them, `x-assumed-params`, at any depth), `output` when servers send it (method results and
+ * channel payloads, at any depth).
  */
 import type { ApiModel, JsonSchema } from '../model/types';
 import { refsOf } from '../model/schema-tools';

@@ -42,7 +42,10 @@ const DOCUMENTATION = new Set([
 
 const TYPE_KINDS = new Set(['record', 'enum', 'scalar', 'array', 'open', 'union']);
 
-/** What a model change is about, as an anchor: `type Order`, `channel trades`, `method public/login`, `error 14000`, `login`. */
+/**
+ * What a model change is about, as an anchor: `type Order`, `channel trades`, `method public/login`, `error 14000`,
+ * `login`.
+ */
 export function anchorOf(c: Change): string {
   const head = c.subject.split(',')[0]!;
   const [first, ...rest] = head.split(' ');
@@ -150,7 +153,8 @@ export function unmodelled(
         change(
           'other.changed',
           r.path,
-          `${show(at(before, r.path))} → ${show(at(after, r.path))} (a generated SDK's default package name comes from it)`,
+          `${show(at(before, r.path))} → ${show(at(after, r.path))} (a generated SDK's ` +
+            `default package name comes from it)`,
         ),
       );
       continue;

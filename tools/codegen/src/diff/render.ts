@@ -22,7 +22,10 @@ const countsLine = (changes: readonly Change[], side: Side) => {
 
 /** The first line of every console report: what was compared and the counts per side. */
 export function summaryLine(d: SpecDiff, sides: readonly Side[]): string {
-  return `diff ${d.before.version} → ${d.after.version}: ${d.changes.length} change(s); ${sides.map((s) => countsLine(d.changes, s)).join('; ')}`;
+  return (
+    `diff ${d.before.version} → ${d.after.version}: ${d.changes.length} change(s); ` +
+    `${sides.map((s) => countsLine(d.changes, s)).join('; ')}`
+  );
 }
 
 /** Whether any change on the given sides is at least `bar`. */
@@ -64,7 +67,10 @@ export function consoleReport(d: SpecDiff, sides: readonly Side[]): string {
 
 function rawLine(d: SpecDiff): string {
   const n = (t: string) => d.raw.filter((r) => r.type === t).length;
-  return `@asyncapi/diff: ${d.raw.length} raw change(s) by JSON path (it calls ${n('breaking')} breaking, ${n('non-breaking')} non-breaking, ${n('unclassified')} unclassified)`;
+  return (
+    `@asyncapi/diff: ${d.raw.length} raw change(s) by JSON path (it calls ${n('breaking')}` +
+    ` breaking, ${n('non-breaking')} non-breaking, ${n('unclassified')} unclassified)`
+  );
 }
 
 export function jsonReport(d: SpecDiff, sides: readonly Side[]): string {

@@ -23,7 +23,8 @@ export const FLOW_RULES = {
     output: v(
       'safe',
       'breaking',
-      'clients get one branch of what they handled (code narrowing the union still compiles); an old server may send another.',
+      'clients get one branch of what they handled (code narrowing the union still ' +
+        'compiles); an old server may send another.',
     ),
   },
   'field.added-required': {
@@ -39,7 +40,8 @@ export const FLOW_RULES = {
     output: v(
       'dangerous',
       'breaking',
-      'the record was closed: old clients validating strictly refuse the field they do not know; an old server does not send it.',
+      'the record was closed: old clients validating strictly refuse the field ' +
+        'they do not know; an old server does not send it.',
     ),
   },
   'field.added-optional': {
@@ -55,7 +57,8 @@ export const FLOW_RULES = {
     output: v(
       'dangerous',
       'safe',
-      'the record was closed: old clients validating strictly refuse the field they do not know; servers need not send it.',
+      'the record was closed: old clients validating strictly refuse the field ' +
+        'they do not know; servers need not send it.',
     ),
   },
   'field.removed': {
@@ -67,19 +70,22 @@ export const FLOW_RULES = {
     output: v(
       'breaking',
       'safe',
-      'clients that read it get nothing, and it leaves the type; an old server still sends it (extra fields are allowed).',
+      'clients that read it get nothing, and it leaves the type; an old server ' +
+        'still sends it (extra fields are allowed).',
     ),
   },
   'field.removed-required': {
     input: v(
       'breaking',
       'breaking',
-      'the field was required: it leaves the type, and an old server still demands it from clients that no longer send it.',
+      'the field was required: it leaves the type, and an old server still demands ' +
+        'it from clients that no longer send it.',
     ),
     output: v(
       'breaking',
       'safe',
-      'clients that read it get nothing, and it leaves the type; an old server still sends it (extra fields are allowed).',
+      'clients that read it get nothing, and it leaves the type; an old server ' +
+        'still sends it (extra fields are allowed).',
     ),
   },
   'field.made-required': {
@@ -91,7 +97,8 @@ export const FLOW_RULES = {
     output: v(
       'breaking',
       'safe',
-      'clients that count on it may find it missing; the generated property becomes optional, so strict code no longer compiles.',
+      'clients that count on it may find it missing; the generated property becomes ' +
+        'optional, so strict code no longer compiles.',
     ),
   },
   'field.made-nullable': {
@@ -123,7 +130,8 @@ export const FLOW_RULES = {
     output: v(
       'dangerous',
       'safe',
-      'clients that switch over the values exhaustively meet one they do not handle (it compiles; the switch falls through).',
+      'clients that switch over the values exhaustively meet one they do not handle ' +
+        '(it compiles; the switch falls through).',
     ),
   },
   'enum.value-removed': {
@@ -131,14 +139,16 @@ export const FLOW_RULES = {
     output: v(
       'breaking',
       'breaking',
-      'the value leaves the generated union, so code that names it (a comparison, a case) no longer compiles after regenerating; an old server may still send it.',
+      'the value leaves the generated union, so code that names it (a comparison, ' +
+        'a case) no longer compiles after regenerating; an old server may still send it.',
     ),
   },
   'constraint.narrowed': {
     input: v(
       'breaking',
       'safe',
-      'values clients sent before (a longer string, more decimals, a bigger number) are refused now; an old server still accepts them.',
+      'values clients sent before (a longer string, more decimals, a bigger number) ' +
+        'are refused now; an old server still accepts them.',
     ),
     output: v(
       'safe',
@@ -171,7 +181,8 @@ export const FLOW_RULES = {
     output: v(
       'dangerous',
       'safe',
-      'clients may get a shape they do not handle (the generated union widens; code that narrows it exhaustively falls through).',
+      'clients may get a shape they do not handle (the generated union widens; ' +
+        'code that narrows it exhaustively falls through).',
     ),
   },
   'union.variant-removed': {
@@ -179,7 +190,8 @@ export const FLOW_RULES = {
     output: v(
       'breaking',
       'breaking',
-      'the shape leaves the generated union, so code that builds or names it no longer compiles; an old server may still send it.',
+      'the shape leaves the generated union, so code that builds or names it no ' +
+        'longer compiles; an old server may still send it.',
     ),
   },
   'record.closed': {
@@ -194,12 +206,16 @@ export const FLOW_RULES = {
     input: v(
       'breaking',
       'breaking',
-      'the fields a closed record takes by name pattern (patternProperties) changed: fields it refused may now be sent, which an old server refuses, and listed fields a pattern matches may be held to more, which refuses values old clients send.',
+      'the fields a closed record takes by name pattern (patternProperties) changed: ' +
+        'fields it refused may now be sent, which an old server refuses, and listed ' +
+        'fields a pattern matches may be held to more, which refuses values old clients send.',
     ),
     output: v(
       'dangerous',
       'breaking',
-      'the fields a closed record takes by name pattern (patternProperties) changed: clients validating strictly may meet fields they do not know; an old server may send fields or values the new patterns do not allow.',
+      'the fields a closed record takes by name pattern (patternProperties) changed: ' +
+        'clients validating strictly may meet fields they do not know; an old server ' +
+        'may send fields or values the new patterns do not allow.',
     ),
   },
 } satisfies Record<string, Record<Flow, Verdict>>;

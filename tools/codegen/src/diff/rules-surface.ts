@@ -5,18 +5,22 @@ export const SURFACE_RULES = {
   'channel.removed': v(
     'breaking',
     'safe',
-    'clients that subscribe to it are refused; its address and payload types disappear. An old server may keep serving it.',
+    'clients that subscribe to it are refused; its address and payload types ' +
+      'disappear. An old server may keep serving it.',
   ),
   'channel.added': v('safe', 'breaking', 'old clients never ask for it; an old server does not serve it.'),
   'channel.renamed': v(
     'breaking',
     'safe',
-    'the same address under another channel id: the wire is the same, but the generated builder `channels.<id>`, its address and payload types are named by the id, so code using the old names no longer compiles.',
+    'the same address under another channel id: the wire is the same, but the ' +
+      'generated builder `channels.<id>`, its address and payload types are named ' +
+      'by the id, so code using the old names no longer compiles.',
   ),
   'channel.address-changed': v(
     'breaking',
     'breaking',
-    'the address on the wire differs: old clients subscribe to addresses new servers do not know, and the other way round.',
+    'the address on the wire differs: old clients subscribe to addresses new ' +
+      'servers do not know, and the other way round.',
   ),
   'channel.made-private': v(
     'breaking',
@@ -53,18 +57,21 @@ export const SURFACE_RULES = {
   'channel.payload-changed': v(
     'breaking',
     'breaking',
-    'the channel pushes another record (or an array instead of one): old clients misread it, old servers send the old one.',
+    'the channel pushes another record (or an array instead of one): old clients ' +
+      'misread it, old servers send the old one.',
   ),
   'method.removed': v(
     'breaking',
     'safe',
-    'clients that call it get "method not found"; its entries in the method map and the rpc namespace disappear. An old server may keep serving it.',
+    'clients that call it get "method not found"; its entries in the method map ' +
+      'and the rpc namespace disappear. An old server may keep serving it.',
   ),
   'method.added': v('safe', 'breaking', 'old clients never call it; an old server answers "method not found".'),
   'method.operation-id-changed': v(
     'breaking',
     'safe',
-    'the wire is the same, but the generated rpc function is named by operation id: code calling the old name no longer compiles.',
+    'the wire is the same, but the generated rpc function is named by operation ' +
+      'id: code calling the old name no longer compiles.',
   ),
   'method.params-changed': v(
     'breaking',
@@ -100,7 +107,8 @@ export const SURFACE_RULES = {
   'method.rate-limit-changed': v(
     'dangerous',
     'dangerous',
-    'the same calls count against another budget: a client pacing itself for the old one may be throttled, a server enforces the old one.',
+    'the same calls count against another budget: a client pacing itself for ' +
+      'the old one may be throttled, a server enforces the old one.',
   ),
   'method.order-flow-changed': v(
     'breaking',
@@ -112,6 +120,7 @@ export const SURFACE_RULES = {
   'type.kind-changed': v(
     'breaking',
     'breaking',
-    'a record became an enumeration, a scalar or a union (or the other way round): both ends read and write another shape.',
+    'a record became an enumeration, a scalar or a union (or the other way round): ' +
+      'both ends read and write another shape.',
   ),
 } satisfies Record<string, Verdict>;

@@ -28,12 +28,14 @@ export const TABLE_RULES = {
   'error.status-changed': v(
     'dangerous',
     'breaking',
-    'a failed HTTP request answers another status: clients branching on it change paths; an old server answers the old status.',
+    'a failed HTTP request answers another status: clients branching on it change ' +
+      'paths; an old server answers the old status.',
   ),
   'error.data-changed': v(
     'dangerous',
     'breaking',
-    'the data a failure carries (its shape, pattern or text-frame prefix) changed: clients parsing it misread it; an old server answers the old data.',
+    'the data a failure carries (its shape, pattern or text-frame prefix) changed: ' +
+      'clients parsing it misread it; an old server answers the old data.',
   ),
   'error.kind-changed': v(
     'dangerous',
@@ -43,7 +45,8 @@ export const TABLE_RULES = {
   'limit.tightened': v(
     'dangerous',
     'breaking',
-    'a client paced for the old limit may now be throttled or refused; an old server allows more than the new spec says.',
+    'a client paced for the old limit may now be throttled or refused; an old ' +
+      'server allows more than the new spec says.',
   ),
   'limit.loosened': v('safe', 'breaking', 'clients may do more; an old server throttles them earlier.'),
   'limit.added': v(
@@ -63,7 +66,8 @@ export const TABLE_RULES = {
   'login.changed': v(
     'breaking',
     'breaking',
-    'the login headers or the signed message changed: old logins fail against a new server and new logins against an old one.',
+    'the login headers or the signed message changed: old logins fail against ' +
+      'a new server and new logins against an old one.',
   ),
   'login.window-changed': v(
     'dangerous',
@@ -73,7 +77,8 @@ export const TABLE_RULES = {
   'login.reverify-changed': v(
     'dangerous',
     'dangerous',
-    'how often a logged-in connection must sign again changed: a client re-signing on the old schedule may be dropped; an old server asks on the old one.',
+    'how often a logged-in connection must sign again changed: a client re-signing ' +
+      'on the old schedule may be dropped; an old server asks on the old one.',
   ),
   'action-signature.changed': v(
     'breaking',
@@ -83,7 +88,8 @@ export const TABLE_RULES = {
   'action-signature.extended': v(
     'safe',
     'dangerous',
-    'new modules, layouts or deployments beside the old ones: every signature made before verifies as before; an old server does not verify the new ones.',
+    'new modules, layouts or deployments beside the old ones: every signature ' +
+      'made before verifies as before; an old server does not verify the new ones.',
   ),
   'assumption.added': v(
     'dangerous',

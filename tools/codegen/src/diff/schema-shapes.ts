@@ -73,7 +73,10 @@ export interface Fields {
   bases: string[];
 }
 
-/** The properties of an object schema with those of its inline `allOf` parts (named parts are compared as their own types). */
+/**
+ * The properties of an object schema with those of its inline `allOf` parts (named parts are compared as their own
+ * types).
+ */
 export function fieldsOf(
   schema: JsonSchema,
   pointer: string,

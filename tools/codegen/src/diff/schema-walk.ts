@@ -22,7 +22,10 @@ import {
 } from './schema-shapes';
 import { isObj } from '../load/spec-types';
 
-/** Where the walk is: the path below the named type (`meta.a`, `legs[]`), its first property, and the JSON pointers in each spec. */
+/**
+ * Where the walk is: the path below the named type (`meta.a`, `legs[]`), its first property, and the JSON pointers in
+ * each spec.
+ */
 export interface At {
   path: string;
   field: string | null;
@@ -30,7 +33,10 @@ export interface At {
   pb: string;
 }
 
-/** What a walk reports under: the head of each subject (`record Order`), and the generated names a change at a first property touches. */
+/**
+ * What a walk reports under: the head of each subject (`record Order`), and the generated names a change at a first
+ * property touches.
+ */
 export interface Place {
   head: string;
   names: (field: string | null) => string[];
@@ -220,7 +226,8 @@ export class Walk {
       this.push(
         'record.pattern-fields-changed',
         at,
-        `patternProperties ${a.patternProperties === undefined ? 'none' : show(a.patternProperties)} → ${b.patternProperties === undefined ? 'none' : show(b.patternProperties)}`,
+        `patternProperties ${a.patternProperties === undefined ? 'none' : show(a.patternProperties)}` +
+          ` → ${b.patternProperties === undefined ? 'none' : show(b.patternProperties)}`,
       );
   }
 

@@ -70,7 +70,8 @@ const HEAD = [
   '/** What the `rpc` namespace needs of a client. */',
   'export interface SurfaceCore {',
   '  call<M extends CallableMethod>(method: M, params: CallParams<M>, options?: CallOptions): Promise<CallResult<M>>;',
-  '  action<M extends OrderFlowMethodName>(method: M, params: ActionInput<M>, options?: CallOptions): Promise<CallResult<M>>;',
+  '  action<M extends OrderFlowMethodName>(method: M, params: ActionInput<M>, ' +
+    'options?: CallOptions): Promise<CallResult<M>>;',
   '}',
   '',
 ];
@@ -95,7 +96,8 @@ function clientClass(orderFlow: MethodModel[]): string[] {
   for (const m of orderFlow) {
     lines.push(docOf(m, '  '));
     lines.push(
-      `  ${tsKey(m.id)}(params: ActionInput<${tsString(m.name)}>, options?: CallOptions): Promise<CallResult<${tsString(m.name)}>> {`,
+      `  ${tsKey(m.id)}(params: ActionInput<${tsString(m.name)}>, options?: CallOptions): ` +
+        `Promise<CallResult<${tsString(m.name)}>> {`,
     );
     lines.push(`    return this.action(${tsString(m.name)}, params, options);`);
     lines.push('  }');

@@ -11,7 +11,10 @@ import { tsKey, tsString } from './escape';
 import { mdCell, mdCodeFence, mdCodeSpan } from '../text/markdown-escape';
 import { exampleValue } from './example-value';
 
-/** The payload of the README's call: the message's first example its schema is meant for, else one built from its schema. */
+/**
+ * The payload of the README's call: the message's first example its schema is meant for, else one built from its
+ * schema.
+ */
 function payloadOf(model: ApiModel, wire: WireModel, op: WireOperation): string {
   const message = wire.messages.find((m) => m.id === op.messages[0]);
   if (!message) return '{}';
@@ -80,18 +83,35 @@ export function messageSupport(model: ApiModel, wire: WireModel): string[] {
   return [
     '## What of the client works for this API',
     '',
-    `This spec speaks its own messages, not JSON-RPC (${wire.reason}): the client is \`createMessageClient\` of \`@exchange-api/client\`, given this package's wire table and validators. What it sends is the payload as JSON, nothing added; what it receives reaches you exactly as it came.`,
+    `This spec speaks its own messages, not JSON-RPC (${wire.reason}): the client ` +
+      `is \`createMessageClient\` of \`@exchange-api/client\`, given this package's ` +
+      `wire table and validators. What it sends is the payload as JSON, nothing ` +
+      `added; what it receives reaches you exactly as it came.`,
     '',
-    "- **URL**: the `url` you give is the server's, pathname included; each channel's address is appended as a path (`/raw` + `/` → `/raw/`), its parameters from `params`, the `ws` bindings' query from `query`. One socket per URL, opened on first use.",
-    '- **Replies**: a request resolves with the frame that carries its correlation value (the client fills the field in when you leave it out), or, for an operation without a correlation id, the next frame that fits the reply and is no message of a receive operation there; a reply that does not come within `timeoutMs` rejects with `TimeoutError`.',
-    "- **What arrives unasked**: a frame that is no reply to an open request and no message of a receive operation at that URL is an `error` event (`PROTOCOL`, fault `unasked`); one that fails its message's schema is a `validation` event, dropped under `validate: 'strict'`. Messages are told apart by their constants first (`event`, `type`), then by their schemas.",
-    "- **Not yet**: reconnecting (a lost socket fails what waited on it; the next call opens a new one), headers of `ws` bindings (a browser's WebSocket cannot send them), correlation ids in message headers.",
+    "- **URL**: the `url` you give is the server's, pathname included; each channel's " +
+      'address is appended as a path (`/raw` + `/` → `/raw/`), its parameters from ' +
+      "`params`, the `ws` bindings' query from `query`. One socket per URL, opened " +
+      'on first use.',
+    '- **Replies**: a request resolves with the frame that carries its correlation ' +
+      'value (the client fills the field in when you leave it out), or, for an ' +
+      'operation without a correlation id, the next frame that fits the reply and ' +
+      'is no message of a receive operation there; a reply that does not come within ' +
+      '`timeoutMs` rejects with `TimeoutError`.',
+    '- **What arrives unasked**: a frame that is no reply to an open request ' +
+      'and no message of a receive operation at that URL is an `error` event (`PROTOCOL`, ' +
+      "fault `unasked`); one that fails its message's schema is a `validation` " +
+      "event, dropped under `validate: 'strict'`. Messages are told apart by their " +
+      'constants first (`event`, `type`), then by their schemas.',
+    '- **Not yet**: reconnecting (a lost socket fails what waited on it; the ' +
+      "next call opens a new one), headers of `ws` bindings (a browser's WebSocket " +
+      'cannot send them), correlation ids in message headers.',
     '',
     '| Operation | Call | Payload | Reply |',
     '|---|---|---|---|',
     ...wire.operations.map(
       (o) =>
-        `| ${mdCell(mdCodeSpan(o.id))} | ${verb(o)} | ${mdCell(typeOf(o.messages))} | ${o.reply ? mdCell(typeOf(o.reply.messages)) : '—'} |`,
+        `| ${mdCell(mdCodeSpan(o.id))} | ${verb(o)} | ${mdCell(typeOf(o.messages))}` +
+        ` | ${o.reply ? mdCell(typeOf(o.reply.messages)) : '—'} |`,
     ),
     '',
   ];

@@ -71,7 +71,10 @@ function nothingReaches(model: ApiModel, reach: ClientReach): string[] {
   if (model.methods.length === 0) why.push('it has no method (no operation the client sends and gets a reply to)');
   else if (reach.methods.length === 0) why.push('none of its methods is served over a transport of those servers');
   return [
-    `Nothing of \`@exchange-api/client\` reaches this API: ${why.join('; ')}. So this package generates no \`createClient\`: it gives the types, validators and tables of its messages, for the transport of your choice (\`is.<Type>\`, \`channelsValidators\`, \`paramsValidators\`, \`resultsValidators\`).`,
+    `Nothing of \`@exchange-api/client\` reaches this API: ${why.join('; ')}. ` +
+      `So this package generates no \`createClient\`: it gives the types, validators ` +
+      `and tables of its messages, for the transport of your choice (\`is.<Type>\`, ` +
+      `\`channelsValidators\`, \`paramsValidators\`, \`resultsValidators\`).`,
   ];
 }
 
@@ -79,7 +82,9 @@ function nothingReaches(model: ApiModel, reach: ClientReach): string[] {
 function framesLine(reach: ClientReach): string {
   return reach.framesStated
     ? 'This spec marks its JSON-RPC frames (`x-role`), so the client speaks what the spec says.'
-    : 'This spec does not say how its messages are framed (no `x-role`): JSON-RPC 2.0 is assumed. A server that does not speak JSON-RPC 2.0 gets none of `call`, `rpc.*`, `subscribe` and `stream` (its types and validators still apply).';
+    : 'This spec does not say how its messages are framed (no `x-role`): JSON-RPC ' +
+        '2.0 is assumed. A server that does not speak JSON-RPC 2.0 gets none of `call`, ' +
+        '`rpc.*`, `subscribe` and `stream` (its types and validators still apply).';
 }
 
 /** The calls line: which methods a call reaches. */
@@ -88,15 +93,19 @@ function callsLine(model: ApiModel, reach: ClientReach): string[] {
     return [
       model.methods.length === 0
         ? '- **Calls**: this spec has no method, so the client has no `call` and no `rpc`.'
-        : "- **Calls**: none of this spec's methods is served over a transport of its servers, so the client has no `call` and no `rpc`.",
+        : "- **Calls**: none of this spec's methods is served over a transport of its " +
+          'servers, so the client has no `call` and no `rpc`.',
     ];
   const left = model.methods.filter((m) => !reach.methods.includes(m));
   const which =
     left.length === 0
       ? `the ${reach.methods.length === 1 ? 'method' : `${reach.methods.length} methods`} of this spec`
-      : `${listed(reach.methods.map((m) => m.name))} (not ${listed(left.map((m) => m.name))}: no server of theirs the client reaches)`;
+      : `${listed(reach.methods.map((m) => m.name))} (not ${listed(left.map((m) => m.name))}` +
+        `: no server of theirs the client reaches)`;
   return [
-    `- **Calls** (\`call\`, \`rpc.*\`) for ${which}: a JSON-RPC request \`{jsonrpc, id, method, params}\` answered by \`{id, result}\` or \`{id, error}\`; results are validated against the spec.`,
+    `- **Calls** (\`call\`, \`rpc.*\`) for ${which}: a JSON-RPC request \`{jsonrpc, ` +
+      `id, method, params}\` answered by \`{id, result}\` or \`{id, error}\`; results ` +
+      `are validated against the spec.`,
   ];
 }
 
@@ -106,11 +115,17 @@ function streamsLine(model: ApiModel, reach: ClientReach): string[] {
     return [
       model.channels.length === 0
         ? '- **Subscriptions**: this spec has no channel, so the client has no `subscribe` and no `stream`.'
-        : '- **Subscriptions**: its channels need a WebSocket server and the spec names none, so the client has no `subscribe` and no `stream`.',
+        : '- **Subscriptions**: its channels need a WebSocket server and the spec names ' +
+          'none, so the client has no `subscribe` and no `stream`.',
     ];
   const subscribe = model.methods.find((m) => m.id === model.roles.subscribe);
   return [
-    `- **Subscriptions** (\`subscribe\`, \`stream\`): the client sends the method ${mdCodeSpan(subscribe?.name ?? DEFAULT_FRAMES.subscribe)} (and ${mdCodeSpan(DEFAULT_FRAMES.unsubscribe)}) with params \`{"channels": [<address>, …]}\`, expects the result \`{"status": {"<address>": "ok"}, "current_subscriptions": [ … ]}\`, and takes pushed frames \`{"jsonrpc": "2.0", "method": "${DEFAULT_FRAMES.notification}", "params": {"channel": "<address>", "data": <payload>}}\`${model.roles.subscribe ? ' (the frames this spec marks with `x-role`)' : ', the conventions of the exchange-api spec, assumed'}.`,
+    `- **Subscriptions** (\`subscribe\`, \`stream\`): the client sends the method ` +
+      `${mdCodeSpan(subscribe?.name ?? DEFAULT_FRAMES.subscribe)} (and ${mdCodeSpan(DEFAULT_FRAMES.unsubscribe)}` +
+      `) with params \`{"channels": [<address>, …]}\`, expects the result \`{"status": ` +
+      `{"<address>": "ok"}, "current_subscriptions": [ … ]}\`, and takes pushed ` +
+      `frames \`{"jsonrpc": "2.0", "method": "${DEFAULT_FRAMES.notification}", ` +
+      `"params": {"channel": "<address>", "data": <payload>}}\`${model.roles.subscribe ? ' (the frames this spec marks with `x-role`)' : ', the conventions of the exchange-api spec, assumed'}.`,
   ];
 }
 
@@ -120,23 +135,33 @@ function clientSupport(model: ApiModel, reach: ClientReach): string[] {
   if (reach.methods.length === 0 && !reach.streams) return [...head, ...nothingReaches(model, reach), ''];
   return [
     ...head,
-    'The client is the core of `@exchange-api/client` (`createApiClient`), which knows no API of its own: this package gives it its tables and validators, and types it by its method and channel maps (no cast). It speaks JSON-RPC 2.0 over one WebSocket (and HTTP POST for the methods the spec serves over `http`). ' +
+    'The client is the core of `@exchange-api/client` (`createApiClient`), which ' +
+      'knows no API of its own: this package gives it its tables and validators, ' +
+      'and types it by its method and channel maps (no cast). It speaks JSON-RPC ' +
+      '2.0 over one WebSocket (and HTTP POST for the methods the spec serves over `http`). ' +
       framesLine(reach),
     '',
     ...callsLine(model, reach),
     ...streamsLine(model, reach),
     ...(model.login || model.actionSignature
       ? [
-          '- **Login and signed order flow** are those of the exchange-api interface (`x-login`, `x-action-signature`), which this spec describes.',
+          '- **Login and signed order flow** are those of the exchange-api interface ' +
+            '(`x-login`, `x-action-signature`), which this spec describes.',
         ]
       : []),
     "- **The client-side rate limiter** reads this spec's budgets (`x-limits`, `x-rate-limit-classes`): " +
       (model.rateLimitClasses.length > 0 && model.limits.some((l) => l.kind === 'window')
-        ? "calls wait for room in their class's window instead of being refused, and a refusal with a short retry hint (the client's window and the server's disagreeing at a boundary) is waited out and sent again, at most twice (the limiter's `rateLimitRetries`, `rateLimitRetryMaxMs`)."
+        ? "calls wait for room in their class's window instead of being refused, and " +
+          "a refusal with a short retry hint (the client's window and the server's " +
+          'disagreeing at a boundary) is waited out and sent again, at most twice (the ' +
+          "limiter's `rateLimitRetries`, `rateLimitRetryMaxMs`)."
         : 'this spec has none, so nothing is throttled.'),
     "- **Error classes** follow this spec's error table (`x-errors`): " +
       (model.errors.codes.length > 0
-        ? 'a code of kind `rate-limit` (or in a reserved range holding one) is a `RateLimitError` (its `data` template gives `retryAfterMs`, and the limiter holds the budget that long), `connection-limit` a `ConnectionLimitError`, `auth` an `AuthError`; any other code is a plain `RpcError`.'
+        ? 'a code of kind `rate-limit` (or in a reserved range holding one) is a `RateLimitError` ' +
+          '(its `data` template gives `retryAfterMs`, and the limiter holds the budget ' +
+          'that long), `connection-limit` a `ConnectionLimitError`, `auth` an `AuthError`; ' +
+          'any other code is a plain `RpcError`.'
         : 'this spec has none, so every error answer is a plain `RpcError`.'),
     '- **Reconnects, timeouts, bounded streams and validation modes** work for any API.',
     ...unreachable(reach),
@@ -149,7 +174,9 @@ function unreachable(reach: ClientReach): string[] {
   if (reach.unreachable.length === 0) return [];
   const names = reach.unreachable.map((s) => `${mdCodeSpan(s.id)} (${mdCodeSpan(serverUrl(s))})`).join(', ');
   return [
-    `- **Servers**: the client connects over WebSocket (\`ws\`, \`wss\`) and HTTP (\`http\`, \`https\`) only, so it cannot connect to ${names}; the types, validators and tables of this package still describe their messages.`,
+    `- **Servers**: the client connects over WebSocket (\`ws\`, \`wss\`) and ` +
+      `HTTP (\`http\`, \`https\`) only, so it cannot connect to ${names}; the types, ` +
+      `validators and tables of this package still describe their messages.`,
   ];
 }
 
@@ -182,7 +209,8 @@ function lists(model: ApiModel): string[] {
     out.push('| Address | Payload | Access | Title |', '|---|---|---|---|');
     for (const c of model.channels)
       out.push(
-        `| ${mdCell(mdCodeSpan(c.address))} | ${typeCell(typeName(c.payload) ?? 'unknown')} | ${c.access} | ${mdCell(mdText(c.title))} |`,
+        `| ${mdCell(mdCodeSpan(c.address))} | ${typeCell(typeName(c.payload) ?? 'unknown')}` +
+          ` | ${c.access} | ${mdCell(mdText(c.title))} |`,
       );
     out.push('');
   }
@@ -193,7 +221,9 @@ function lists(model: ApiModel): string[] {
     out.push('| Method | Call | Params | Result | Transports | Summary |', '|---|---|---|---|---|---|');
     for (const m of model.methods)
       out.push(
-        `| ${mdCell(mdCodeSpan(m.name))} | ${mdCell(mdCodeSpan(rpcMember(m.id)))} | ${typeCell(typeName(m.params))} | ${typeCell(typeName(m.result))} | ${m.transports.join(', ')} | ${mdCell(mdText(m.summary || m.description))} |`,
+        `| ${mdCell(mdCodeSpan(m.name))} | ${mdCell(mdCodeSpan(rpcMember(m.id)))}` +
+          ` | ${typeCell(typeName(m.params))} | ${typeCell(typeName(m.result))} | ${m.transports.join(', ')}` +
+          ` | ${mdCell(mdText(m.summary || m.description))} |`,
       );
     out.push('');
   }
@@ -211,7 +241,10 @@ function install(settings: PackageSettings): string[] {
   return [
     '## Install',
     '',
-    'The `@exchange-api/*` packages this one depends on are not on the npm registry yet: a plain `npm install` here fails (E404 for `@exchange-api/client`). Until they are, pack them from a clone of the exchange-api repository into a folder and install those tarballs:',
+    'The `@exchange-api/*` packages this one depends on are not on the npm registry ' +
+      'yet: a plain `npm install` here fails (E404 for `@exchange-api/client`). ' +
+      'Until they are, pack them from a clone of the exchange-api repository into ' +
+      'a folder and install those tarballs:',
     '',
     mdCodeFence(
       [
@@ -228,7 +261,8 @@ function install(settings: PackageSettings): string[] {
       'sh',
     ),
     '',
-    `Once they are published, \`npm install && npm pack\` here and \`npm install ./${tgz}\` in your project are all it takes.`,
+    `Once they are published, \`npm install && npm pack\` here and \`npm install ` +
+      `./${tgz}\` in your project are all it takes.`,
     '',
   ];
 }
@@ -282,15 +316,23 @@ export function emitPackageReadme(model: ApiModel, settings: PackageSettings, re
   const lines = [
     `# ${mdText(settings.name)}`,
     '',
-    `${mdText(`${model.title} ${model.version}`)}: types, standalone validators, tables${reach.methods.length > 0 || reach.streams || model.wire ? ' and a typed client' : ''}, generated from its AsyncAPI spec (${mdCodeSpan(model.source)}) by \`@exchange-api/codegen\`. Regenerate with ${mdCodeSpan(regenerate)} in this folder.`,
+    `${mdText(`${model.title} ${model.version}`)}: types, standalone validators, ` +
+      `tables${reach.methods.length > 0 || reach.streams || model.wire ? ' and a typed client' : ''}` +
+      `, generated from its AsyncAPI spec (${mdCodeSpan(model.source)}) by \`@exchange-api/codegen\`. ` +
+      `Regenerate with ${mdCodeSpan(regenerate)} in this folder.`,
     '',
     mdProse(model.description),
     '',
     ...install(settings),
     ...(model.wire ? messageExample(model, model.wire, settings.name) : example(model, settings, reach)),
     model.wire
-      ? "Also exported: every record and enumeration as a type, `Operations` (each operation's payload, reply, `params` and `query`), `wireTable`, the validators (`messagesValidators`, `is.<Type>`), and the tables every SDK has (`channelTable`, `methodTable`, …)."
-      : 'Also exported: every record and enumeration as a type, `Methods`, `ChannelAddress`, `PayloadOf<A>`, the tables (`channelTable`, `methodTable`, …) and the validators (`channelsValidators`, `paramsValidators`, `resultsValidators`, `is.<Type>`).',
+      ? 'Also exported: every record and enumeration as a type, `Operations` (each ' +
+        "operation's payload, reply, `params` and `query`), `wireTable`, the validators " +
+        '(`messagesValidators`, `is.<Type>`), and the tables every SDK has (`channelTable`, ' +
+        '`methodTable`, …).'
+      : 'Also exported: every record and enumeration as a type, `Methods`, `ChannelAddress`, ' +
+        '`PayloadOf<A>`, the tables (`channelTable`, `methodTable`, …) and the validators ' +
+        '(`channelsValidators`, `paramsValidators`, `resultsValidators`, `is.<Type>`).',
     ...(settings.docs ? ['', 'The documentation site is in `docs/` (open `docs/index.html`).'] : []),
     '',
     ...(model.wire ? messageSupport(model, model.wire) : clientSupport(model, reach)),

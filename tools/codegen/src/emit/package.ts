@@ -40,7 +40,9 @@ export function packageJson(model: ApiModel, settings: PackageSettings): string 
   const pkg = {
     name: settings.name,
     version: settings.version,
-    description: `${model.title}: types, validators, tables and a typed client, generated from its AsyncAPI spec by @exchange-api/codegen`,
+    description:
+      `${model.title}: types, validators, tables and a typed client, generated ` +
+      `from its AsyncAPI spec by @exchange-api/codegen`,
     type: 'module',
     engines: { node: '>=20' },
     sideEffects: false,

@@ -32,7 +32,9 @@ export function patch(text: string, pattern: string | RegExp, replacement: Repla
   if (!holds(text, pattern)) {
     const shown = typeof pattern === 'string' ? JSON.stringify(pattern) : String(pattern);
     throw new PatchFailed(
-      `the ${site.emitter} emitter could not ${site.what}: ${shown} matched nothing in the generated output (the generator it patches writes something else now; its patch needs updating)`,
+      `the ${site.emitter} emitter could not ${site.what}: ${shown} matched nothing ` +
+        `in the generated output (the generator it patches writes something else ` +
+        `now; its patch needs updating)`,
     );
   }
   return text.replace(pattern, replacement as (substring: string, ...args: unknown[]) => string);

@@ -56,10 +56,12 @@ const TABLES = [
   "import { assumedResultsValidators, channelsValidators } from './guards.gen';",
   '',
   "/** This API's tables, as @exchange-api/client takes them: its limiter and error classes read these. */",
-  'export const apiTables: ApiTables = { methods: methodTable, channels: channelTable, limits: limitTable, rateLimitClasses: rateLimitClassTable, errors: errorTable };',
+  'export const apiTables: ApiTables = { methods: methodTable, channels: channelTable, ' +
+    'limits: limitTable, rateLimitClasses: rateLimitClassTable, errors: errorTable };',
   '',
   "/** This API's validators, in the shape @exchange-api/client takes them. */",
-  'export const apiValidators: ValidatorSource = { channels: channelsValidators, assumedResults: assumedResultsValidators, failuresOf };',
+  'export const apiValidators: ValidatorSource = { channels: channelsValidators, ' +
+    'assumedResults: assumedResultsValidators, failuresOf };',
   '',
 ];
 
@@ -106,7 +108,8 @@ function preamble(reach: ClientReach): string[] {
     "/** The core of @exchange-api/client, typed by this API's method map and channel map. */",
     `export type ApiCore = CoreClient<${maps(reach)}>;`,
     '',
-    '/** Options of createClient: those of @exchange-api/client, less the tables and validators this package supplies. */',
+    '/** Options of createClient: those of @exchange-api/client, less the tables ' +
+      'and validators this package supplies. */',
     "export type SdkClientOptions = Omit<ClientOptions, 'validators'>;",
     '',
   ];
@@ -140,14 +143,16 @@ function apiInterface(model: ApiModel, reach: ClientReach): string[] {
     'export interface ApiClient {',
     '  /** The @exchange-api/client core underneath (events, state, login, limiter). */',
     '  readonly core: ApiCore;',
-    "  /** Listen to the client's events (state, error, validation, reconnect, overflow); returns the function that stops listening. */",
+    "  /** Listen to the client's events (state, error, validation, reconnect, " +
+      'overflow); returns the function that stops listening. */',
     "  on: ApiCore['on'];",
     '  connect(): Promise<void>;',
     '  close(): Promise<void>;',
     ...(calls
       ? [
           '  /** Call a method by its JSON-RPC name. */',
-          '  call<M extends MethodName>(method: M, params: CallParams<M>, options?: CallOptions): Promise<CallResult<M>>;',
+          '  call<M extends MethodName>(method: M, params: CallParams<M>, options?: ' +
+            'CallOptions): Promise<CallResult<M>>;',
           '  /** One typed call per method, named by operation id. */',
           '  readonly rpc: ReturnType<typeof rpcOf>;',
         ]
@@ -155,9 +160,11 @@ function apiInterface(model: ApiModel, reach: ClientReach): string[] {
     ...(reach.streams
       ? [
           '  /** Every payload of `address` to `handler`; resolves once the server confirmed the subscription. */',
-          '  subscribe<A extends ChannelAddress>(address: A, handler: ApiHandler<ApiChannels, A>): Promise<Subscription>;',
+          '  subscribe<A extends ChannelAddress>(address: A, handler: ApiHandler<ApiChannels, ' +
+            'A>): Promise<Subscription>;',
           '  /** The payloads of `address` as an async iterator; leaving the loop unsubscribes. */',
-          '  stream<A extends ChannelAddress>(address: A, options?: StreamOptions): PayloadStream<ApiPayload<ApiChannels, A>>;',
+          '  stream<A extends ChannelAddress>(address: A, options?: StreamOptions): ' +
+            'PayloadStream<ApiPayload<ApiChannels, A>>;',
         ]
       : []),
     '}',
@@ -174,7 +181,8 @@ function factory(reach: ClientReach): string[] {
       : []),
     '/** Create a client of this API over the core of @exchange-api/client. Nothing is sent until connect(). */',
     'export function createClient(options: SdkClientOptions): ApiClient {',
-    `  const core: ApiCore = createApiClient<${maps(reach)}>({ ...options, api: apiTables, validators: apiValidators });`,
+    `  const core: ApiCore = createApiClient<${maps(reach)}>({ ...options, api: ` +
+      `apiTables, validators: apiValidators });`,
     '  return {',
     '    core,',
     '    on: (event, fn) => core.on(event, fn),',

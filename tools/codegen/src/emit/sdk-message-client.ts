@@ -84,17 +84,28 @@ function table(wire: WireModel): string {
 function member(op: WireOperation): string {
   const key = tsString(op.id);
   if (op.action === 'receive')
-    return `    ${tsKey(op.id)}: (options?: AddressOptions<Operations[${key}]> & StreamOptions) => core.stream(${key}, options),`;
+    return (
+      `    ${tsKey(op.id)}: (options?: AddressOptions<Operations[${key}]> & StreamOptions) ` +
+      `=> core.stream(${key}, options),`
+    );
   if (op.reply)
-    return `    ${tsKey(op.id)}: (payload: Operations[${key}]['payload'], options?: RequestOptions<Operations[${key}]>) => core.request(${key}, payload, options),`;
-  return `    ${tsKey(op.id)}: (payload: Operations[${key}]['payload'], options?: AddressOptions<Operations[${key}]>) => core.send(${key}, payload, options),`;
+    return (
+      `    ${tsKey(op.id)}: (payload: Operations[${key}]['payload'], options?: ` +
+      `RequestOptions<Operations[${key}]>) => core.request(${key}, payload, options),`
+    );
+  return (
+    `    ${tsKey(op.id)}: (payload: Operations[${key}]['payload'], options?: ` +
+    `AddressOptions<Operations[${key}]>) => core.send(${key}, payload, options),`
+  );
 }
 
 /** The client surface of a generated SDK for a spec that speaks its own messages (slot `sdk`). */
 export function emitMessageClient(model: ApiModel, wire: WireModel): EmittedFile[] {
   const lines = [
     "import { failuresOf } from '@exchange-api/validators';",
-    "import { createMessageClient, type AddressOptions, type MessageClient, type MessageClientOptions, type RequestOptions, type StreamOptions, type WireTable, type WireValidators } from '@exchange-api/client';",
+    'import { createMessageClient, type AddressOptions, type MessageClient, type ' +
+      'MessageClientOptions, type RequestOptions, type StreamOptions, type WireTable, ' +
+      "type WireValidators } from '@exchange-api/client';",
     "import { messagesValidators } from './guards.gen';",
     "import type * as T from './types.gen';",
     '',
@@ -104,14 +115,16 @@ export function emitMessageClient(model: ApiModel, wire: WireModel): EmittedFile
     '/** The validator of each message, in the shape @exchange-api/client takes them. */',
     'export const wireValidators: WireValidators = { messages: messagesValidators, failuresOf };',
     '',
-    "/** This API's operations, by the spec's own ids, as the client sees them (`send`: it sends; `receive`: it receives). */",
+    "/** This API's operations, by the spec's own ids, as the client sees them " +
+      '(`send`: it sends; `receive`: it receives). */',
     'export interface Operations {',
     ...wire.operations.flatMap((op) => operationType(model, wire, op)),
     '}',
     '',
     'export type ApiCore = MessageClient<Operations>;',
     '',
-    '/** One typed member per operation: a request resolves with its reply, a send resolves once sent, a receive streams. */',
+    '/** One typed member per operation: a request resolves with its reply, a ' +
+      'send resolves once sent, a receive streams. */',
     'function opsOf(core: ApiCore) {',
     '  return {',
     ...wire.operations.map(member),
@@ -121,7 +134,8 @@ export function emitMessageClient(model: ApiModel, wire: WireModel): EmittedFile
     `/** ${tsComment(`A client of ${model.title}.`)} */`,
     'export interface ApiClient {',
     '  readonly core: ApiCore;',
-    '  /** `error` (a frame no request or receive operation takes, garbage) and `validation` events; returns the function that stops listening. */',
+    '  /** `error` (a frame no request or receive operation takes, garbage) and ' +
+      '`validation` events; returns the function that stops listening. */',
     "  on: ApiCore['on'];",
     "  send: ApiCore['send'];",
     "  request: ApiCore['request'];",
@@ -130,9 +144,11 @@ export function emitMessageClient(model: ApiModel, wire: WireModel): EmittedFile
     '  close(): Promise<void>;',
     '}',
     '',
-    "/** Create a client; `url` is the server's URL with its pathname (each channel's address is appended). Nothing is sent until the first use. */",
+    "/** Create a client; `url` is the server's URL with its pathname (each channel's " +
+      'address is appended). Nothing is sent until the first use. */',
     'export function createClient(options: MessageClientOptions): ApiClient {',
-    '  const core: ApiCore = createMessageClient<Operations>({ table: wireTable, validators: wireValidators }, options);',
+    '  const core: ApiCore = createMessageClient<Operations>({ table: wireTable, ' +
+      'validators: wireValidators }, options);',
     '  return {',
     '    core,',
     '    on: (event, fn) => core.on(event, fn),',

@@ -85,7 +85,8 @@ async function emitSchemaTypes(model: ApiModel): Promise<string> {
   // A note written another way would stay, naming the root that is gone.
   if (withoutRoot.includes(`\`${ROOT}\`'s JSON-Schema`))
     throw new PatchFailed(
-      `the types (json-schema-to-typescript) emitter could not remove the notes naming ${ROOT}: one is written in a form its patch does not know`,
+      `the types (json-schema-to-typescript) emitter could not remove the notes ` +
+        `naming ${ROOT}: one is written in a form its patch does not know`,
     );
   return declaresEvery(withoutRoot.trimStart(), model);
 }
@@ -97,7 +98,8 @@ function declaresEvery(ts: string, model: ApiModel): string {
     .filter((n) => !new RegExp(`^export (?:interface|type) ${n}\\b`, 'm').test(ts));
   if (missing.length > 0)
     throw new PatchFailed(
-      `the types (json-schema-to-typescript) emitter did not declare ${missing.join(', ')} under the name the channels, methods and validators use`,
+      `the types (json-schema-to-typescript) emitter did not declare ${missing.join(', ')}` +
+        ` under the name the channels, methods and validators use`,
     );
   return ts;
 }
@@ -259,7 +261,8 @@ function emitChannelTypes(model: ApiModel): string {
   const [example, builder] = channelExamples(model);
   lines.push('', `/** The payload type of a filled-in address${example}. */`);
   lines.push(
-    'export type PayloadOf<A extends string> = ChannelIdOf<A> extends keyof ChannelPayloads ? ChannelPayloads[ChannelIdOf<A>] : never;',
+    'export type PayloadOf<A extends string> = ChannelIdOf<A> extends keyof ChannelPayloads ' +
+      '? ChannelPayloads[ChannelIdOf<A>] : never;',
   );
   lines.push('', '/** A value that may fill a parameter: enumerated parameters also take their numeric spelling. */');
   lines.push('type Fill<V extends string> = V | (V extends `${infer N extends number}` ? N : never);');

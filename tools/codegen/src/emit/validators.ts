@@ -127,7 +127,8 @@ function declarations(refs: Record<string, string>, entries: Entry[], typesImpor
     '/** An ajv validating function: true when valid, otherwise false with `errors` set. */',
     'export interface ValidateFunction<Valid = unknown> {',
     '  (data: unknown): data is Valid;',
-    '  errors?: null | Array<{ instancePath: string; schemaPath: string; keyword: string; params: Record<string, unknown>; message?: string }>;',
+    '  errors?: null | Array<{ instancePath: string; schemaPath: string; keyword: ' +
+      'string; params: Record<string, unknown>; message?: string }>;',
     '}',
     '',
     ...Object.keys(refs).map((exp) => {

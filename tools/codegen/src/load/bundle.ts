@@ -127,7 +127,10 @@ class Bundler {
   /** Where a ref points, or why it cannot be followed. */
   private targetOf(ref: string, ctx: Context): Target | string {
     if (REMOTE.test(ref))
-      return 'is remote: a remote $ref is not fetched; download the file and refer to it by a relative path, or bundle the spec first';
+      return (
+        'is remote: a remote $ref is not fetched; download the file and refer to ' +
+        'it by a relative path, or bundle the spec first'
+      );
     const hash = ref.indexOf('#');
     const filePart = hash < 0 ? ref : ref.slice(0, hash);
     const pointer = hash < 0 ? '#' : ref.slice(hash);

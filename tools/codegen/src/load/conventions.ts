@@ -209,7 +209,8 @@ function checkExtension(key: string, value: unknown, path: Path, report: Report,
   if (!rule)
     return report(
       here,
-      `unknown extension ${key}, ignored (the exchange-api vocabulary is in spec/README.md of the exchange-api repository)`,
+      `unknown extension ${key}, ignored (the exchange-api vocabulary is in spec/README.md ` +
+        `of the exchange-api repository)`,
       'warning',
     );
   if (!rule.where.includes('any') && !rule.where.includes(kindAt(path)))
@@ -226,7 +227,8 @@ function crossCheck(key: string, value: unknown, here: Path, report: Report, d: 
     if (onSchema !== SCHEMA_ROLES.includes(value as never))
       report(
         here,
-        `x-role ${show(value)} belongs on ${onSchema ? 'an operation' : 'a named schema'} (schemas: ${SCHEMA_ROLES.join(', ')}; operations: ${OPERATION_ROLES.join(', ')})`,
+        `x-role ${show(value)} belongs on ${onSchema ? 'an operation' : 'a named schema'}` +
+          ` (schemas: ${SCHEMA_ROLES.join(', ')}; operations: ${OPERATION_ROLES.join(', ')})`,
       );
     const first = d.roleAt.get(value as string);
     if (first) report(here, `x-role ${show(value)} is already given at ${toPointer(first)}; each role names one place`);

@@ -172,7 +172,10 @@ export function isStackOverflow(err: unknown): boolean {
 
 /** What a stack overflow while `doing` something to a spec says (one line, no stack trace). */
 function overflowMessage(doing: string): string {
-  return `the spec is too large or too deeply nested for ${doing} (Maximum call stack size exceeded); see docs/generating.md, "Limits"`;
+  return (
+    `the spec is too large or too deeply nested for ${doing} (Maximum call stack ` +
+    `size exceeded); see docs/generating.md, "Limits"`
+  );
 }
 
 /** Each `$ref` cycle that never reaches a value, as a problem at its first place. */
@@ -223,7 +226,10 @@ function parserProblems(
 /** The one line for a parser that failed: too slow (stopped at the bound), out of stack, or its own error. */
 function parserFailure(err: unknown, display: string): string {
   if (err instanceof ParseTooSlow)
-    return `spec too slow to parse: stopped after ${seconds(err.elapsedMs)} s of CPU time (${display}); the bound is ${err.boundMs / 1000} s`;
+    return (
+      `spec too slow to parse: stopped after ${seconds(err.elapsedMs)} s of CPU ` +
+      `time (${display}); the bound is ${err.boundMs / 1000} s`
+    );
   const message = (err as Error).message;
   if (/Maximum call stack size exceeded/.test(message)) return overflowMessage('the AsyncAPI parser');
   return `the AsyncAPI parser failed: ${message}`;
@@ -238,7 +244,12 @@ function versionProblem(data: unknown): string | null {
   if (typeof found === 'string' && /^3\./.test(found.trim())) return null;
   // Not a version at all: the parser says what is wrong with it.
   if (typeof found !== 'string' || !/^\d+\./.test(found.trim())) return null;
-  return `this toolkit reads AsyncAPI 3.x documents; this one is AsyncAPI ${found.trim()}. Convert it first with the AsyncAPI CLI: \`asyncapi convert <file> --output=<new file> --target-version=3.0.0\` (npm package @asyncapi/cli), then generate from the new file`;
+  return (
+    `this toolkit reads AsyncAPI 3.x documents; this one is AsyncAPI ${found.trim()}` +
+    `. Convert it first with the AsyncAPI CLI: \`asyncapi convert <file> --output=<new ` +
+    `file> --target-version=3.0.0\` (npm package @asyncapi/cli), then generate ` +
+    `from the new file`
+  );
 }
 
 /** Our problems plus the parser's diagnostics, minus the ones that only repeat ours or argue with the conventions. */

@@ -69,7 +69,9 @@ export class ParseTooSlow extends Error {
     readonly wallMs: number = elapsedMs,
   ) {
     super(
-      `the AsyncAPI parser did not finish within ${boundMs / 1000} s of CPU time; stopped after ${(elapsedMs / 1000).toFixed(1)} s (${(wallMs / 1000).toFixed(1)} s of wall time)`,
+      `the AsyncAPI parser did not finish within ${boundMs / 1000} s of CPU time; ` +
+        `stopped after ${(elapsedMs / 1000).toFixed(1)} s (${(wallMs / 1000).toFixed(1)}` +
+        ` s of wall time)`,
     );
     this.name = 'ParseTooSlow';
   }

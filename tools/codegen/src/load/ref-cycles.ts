@@ -13,7 +13,9 @@ type Path = Array<string | number>;
 const SAME_VALUE = ['allOf', 'anyOf', 'oneOf'] as const;
 const SAME_VALUE_ONE = ['not', 'if', 'then', 'else'] as const;
 
-/** A cycle found: the pointers of its $refs, in order, the first repeated at the end, and the schema the first names. */
+/**
+ * A cycle found: the pointers of its $refs, in order, the first repeated at the end, and the schema the first names.
+ */
 export interface RefCycle {
   pointers: string[];
   /** The $ref value at the first pointer. */
@@ -48,7 +50,9 @@ function sameValueRefs(
   return out;
 }
 
-/** Every $ref in the document (or under `base`), with its path. Iterative, so a deep document cannot overflow the stack. */
+/**
+ * Every $ref in the document (or under `base`), with its path. Iterative, so a deep document cannot overflow the stack.
+ */
 function allRefs(data: unknown, base: Path = []): Array<{ path: Path; ref: string }> {
   const found: Array<{ path: Path; ref: string }> = [];
   const stack: Array<{ node: unknown; path: Path }> = [{ node: data, path: base }];

@@ -13,7 +13,10 @@ export interface RootIds {
   classNames: Set<string>;
 }
 
-/** Check the root tables, in this order (assumptions first: the others' markers name them), adding what they declare to `ids`. */
+/**
+ * Check the root tables, in this order (assumptions first: the others' markers name them), adding what they declare to
+ * `ids`.
+ */
 export function checkRootTables(data: Obj, report: Report, ids: RootIds): void {
   const list = (key: string) => (Array.isArray(data[key]) ? (data[key] as unknown[]) : []);
   list('x-assumptions').forEach((a, i) => checkAssumption(a, ['x-assumptions', i], report, ids));
@@ -65,7 +68,9 @@ function checkLimit(l: unknown, at: Path, report: Report, ids: RootIds): void {
   checkMarkers(l, at, report, ids);
 }
 
-/** An error of x-errors.codes: an integer code, a message, and, when given, a stable name, an HTTP status and a kind. */
+/**
+ * An error of x-errors.codes: an integer code, a message, and, when given, a stable name, an HTTP status and a kind.
+ */
 function checkErrorCode(e: unknown, at: Path, report: Report, ids: RootIds): void {
   if (!isObj(e)) return report(at, 'an error must be an object');
   if (!Number.isInteger(e.code)) report([...at, 'code'], `code must be an integer (got ${show(e.code)})`);

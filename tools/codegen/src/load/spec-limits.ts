@@ -110,14 +110,16 @@ export function limitProblems(data: unknown, place: Place, limits: Readonly<Spec
   if (facts.tooDeep)
     add(
       facts.tooDeep,
-      `the spec nests more than ${limits.depth} levels deep here (maps and lists; an object schema takes two levels a property); a spec may nest at most ${limits.depth} (${see})`,
+      `the spec nests more than ${limits.depth} levels deep here (maps and lists; ` +
+        `an object schema takes two levels a property); a spec may nest at most ${limits.depth} (${see})`,
     );
   for (const e of facts.longEnums)
     add(e.path, `enum of ${e.size} values; an enum may have at most ${limits.enumValues} (${see})`);
   if (facts.schemas > limits.schemas)
     add(
       isObj(data) && isObj(data.components) && isObj(data.components.schemas) ? ['components', 'schemas'] : [],
-      `the spec has ${facts.schemas} schemas (named ones, payloads, headers and every schema inside them); a spec may have at most ${limits.schemas} (${see})`,
+      `the spec has ${facts.schemas} schemas (named ones, payloads, headers and ` +
+        `every schema inside them); a spec may have at most ${limits.schemas} (${see})`,
     );
   if (!facts.tooDeep) {
     const chain = longestRefChain(data);
@@ -125,7 +127,8 @@ export function limitProblems(data: unknown, place: Place, limits: Readonly<Spec
       const shown = chain.pointers.slice(0, 3).join(' → ');
       add(
         chain.start,
-        `${chain.length} $refs are followed in a row from here (${shown} → …); a spec may chain at most ${limits.refChain} (${see})`,
+        `${chain.length} $refs are followed in a row from here (${shown} → …); a ` +
+          `spec may chain at most ${limits.refChain} (${see})`,
       );
     }
   }

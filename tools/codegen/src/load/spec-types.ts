@@ -25,7 +25,10 @@ export const ERROR_KINDS = ['rate-limit', 'connection-limit', 'request', 'auth',
 /** `x-role` values: on a named schema, the frame or object it describes; on an operation, what the method does. */
 export const SCHEMA_ROLES = ['notification', 'request', 'response', 'error'] as const;
 export const OPERATION_ROLES = ['subscribe'] as const;
-/** `x-source` values: where a method, channel or schema comes from (the interface document, or the public clients' evidence). */
+/**
+ * `x-source` values: where a method, channel or schema comes from (the interface document, or the public clients'
+ * evidence).
+ */
 export const SOURCES = ['document', 'clients'] as const;
 
 export type Transport = (typeof TRANSPORTS)[number];

@@ -1,4 +1,7 @@
-/** The root tables of the model: the errors (x-errors), the limits (x-limits) and the rate-limit classes (x-rate-limit-classes). */
+/**
+ * The root tables of the model: the errors (x-errors), the limits (x-limits) and the rate-limit classes
+ * (x-rate-limit-classes).
+ */
 import type { Limit, Obj, RateLimitClass } from '../load/spec-types';
 import { withMarkers } from './markers';
 import { obj, str } from './read-values';

@@ -83,7 +83,9 @@ function exampleProblems(spec: LoadedSpec, ajv: Ajv, cases: ExampleCase[], stric
       continue;
     }
     const more = failures.length > SHOWN_FAILURES ? `; … ${failures.length - SHOWN_FAILURES} more` : '';
-    const message = `example does not fit its schema (generated all the same; --strict-examples refuses it): ${failures.slice(0, SHOWN_FAILURES).join('; ')}${more}`;
+    const message =
+      `example does not fit its schema (generated all the same; --strict-examples ` +
+      `refuses it): ${failures.slice(0, SHOWN_FAILURES).join('; ')}${more}`;
     problems.push({ ...place, message, severity: 'warning' });
   }
   return problems;

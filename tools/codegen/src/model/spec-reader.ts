@@ -114,7 +114,10 @@ function inlinePayloads(schemas: Record<string, JsonSchema>, defaults: DefaultsL
   return { named, hoisted, origins };
 }
 
-/** A message's examples that carry a payload (none of a payload not read), with their address, names and the message's own. */
+/**
+ * A message's examples that carry a payload (none of a payload not read), with their address, names and the message's
+ * own.
+ */
 function examplesOf(message: Obj, foreign: string | null): Omit<MessagePayload, 'payload'> {
   const withPayload = (foreign === null && Array.isArray(message.examples) ? message.examples : [])
     .map(obj)
@@ -131,7 +134,10 @@ function examplesOf(message: Obj, foreign: string | null): Omit<MessagePayload, 
   return { examples, addresses, exampleInfo, messages };
 }
 
-/** One message of a list: its key (a variant is matched by it), the message (or its `$ref`) and where an inline one stands. */
+/**
+ * One message of a list: its key (a variant is matched by it), the message (or its `$ref`) and where an inline one
+ * stands.
+ */
 export interface ListedMessage {
   key: string;
   message: unknown;

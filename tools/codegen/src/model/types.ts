@@ -26,7 +26,10 @@ export interface ApiModel {
   notShown: NotShownModel[];
   /** What a few schemas and methods are for (`x-role`): emitters read meaning here, never by name. */
   roles: RolesModel;
-  /** Integers of the spec beyond JavaScript's exact range (int64/uint64 bounds), by JSON pointer, as written: for people (the docs). */
+  /**
+   * Integers of the spec beyond JavaScript's exact range (int64/uint64 bounds), by JSON pointer, as written: for people
+   * (the docs).
+   */
   exactIntegers?: Record<string, string>;
   /** The defaults applied where the spec leaves out one of our extensions, one entry per kind (model/plain-spec.ts). */
   defaults: DefaultApplied[];
@@ -177,7 +180,10 @@ export interface MethodModel {
   httpPath: string | null;
   auth: 'none' | 'login';
   orderFlow: boolean;
-  /** The name the rate-limit tables give the method (its key in remaining_per_endpoint); its own name unless the spec says otherwise. */
+  /**
+   * The name the rate-limit tables give the method (its key in remaining_per_endpoint); its own name unless the spec
+   * says otherwise.
+   */
   rateLimitKey: string;
   /** The module of x-action-signature whose action this method signs, or null when it carries no action signature. */
   actionModule: string | null;

@@ -40,7 +40,8 @@ export function readManifest(dir: string): Set<string> {
   if (!found) return new Set();
   if (found.isSymbolicLink())
     throw new WriteRefused(
-      `${path} is a symbolic link; the generator reads and writes its manifest only as a plain file (remove the link or choose another folder)`,
+      `${path} is a symbolic link; the generator reads and writes its manifest ` +
+        `only as a plain file (remove the link or choose another folder)`,
     );
   let files: unknown;
   try {
@@ -54,7 +55,8 @@ export function readManifest(dir: string): Set<string> {
     const problem = outsideProblem(entry);
     if (problem)
       throw new WriteRefused(
-        `${path} lists ${JSON.stringify(entry)}, ${problem}; the generator replaces or removes only files inside its folder (remove the entry, or the manifest)`,
+        `${path} lists ${JSON.stringify(entry)}, ${problem}; the generator replaces ` +
+          `or removes only files inside its folder (remove the entry, or the manifest)`,
       );
   }
   return new Set(files as string[]);

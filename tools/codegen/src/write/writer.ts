@@ -44,7 +44,10 @@ export interface WriteOptions {
   extra?: Array<{ dir: string; path: string; content: string }>;
   /** Write into a folder that also holds files the generator did not write (they stay untouched). */
   force?: boolean;
-  /** Entries at the top of a folder that a build makes beside generated files (a package's dist/): never foreign, never touched. */
+  /**
+   * Entries at the top of a folder that a build makes beside generated files (a package's dist/): never foreign, never
+   * touched.
+   */
   buildOutput?: (name: string) => boolean;
 }
 
@@ -122,13 +125,15 @@ function guardFolder(
   if (foreign.length === 0) return;
   const notOurs = (path: string) =>
     new WriteRefused(
-      `${join(dir, path)} was not written by this generator; it is never overwritten (move it away or choose another folder)`,
+      `${join(dir, path)} was not written by this generator; it is never overwritten ` +
+        `(move it away or choose another folder)`,
     );
   const clash = foreign.find((p) => planned.has(p));
   if (clash !== undefined) throw notOurs(clash);
   if (options.force !== true)
     throw new WriteRefused(
-      `${dir} holds files this generator did not write (${foreign.join(', ')}); choose an empty or new folder, or pass --force to write beside them`,
+      `${dir} holds files this generator did not write (${foreign.join(', ')}); ` +
+        `choose an empty or new folder, or pass --force to write beside them`,
     );
   // With force, a planned file may still sit in a folder we do not list as ours: check each one.
   for (const path of planned.keys()) if (!owned.has(path) && presentInside(root, dir, path)) throw notOurs(path);

@@ -1287,25 +1287,33 @@ describe('every rule, on each side', () => {
     expect(untested.sort()).toEqual(['info.version-changed', 'other.changed']);
   });
 
-  it('an unchanged spec has no change, and a version bump alone is safe on both sides (not "breaking" as @asyncapi/diff says)', () => {
-    expect(diffModels(modelOf(baseSpec()), modelOf(baseSpec()))).toEqual([]);
-    const before = baseSpec();
-    const after = baseSpec();
-    after.info.version = '2.0.0';
-    const raw = rawChanges(before, after);
-    expect(raw).toEqual([{ action: 'edit', path: '/info/version', type: 'breaking' }]);
-    const changes = unmodelled(raw, before, after);
-    expect(changes.map((c) => [c.rule, c.client, c.server])).toEqual([['info.version-changed', 'safe', 'safe']]);
-  });
+  it(
+    'an unchanged spec has no change, and a version bump alone is safe on both ' +
+      'sides (not "breaking" as @asyncapi/diff says)',
+    () => {
+      expect(diffModels(modelOf(baseSpec()), modelOf(baseSpec()))).toEqual([]);
+      const before = baseSpec();
+      const after = baseSpec();
+      after.info.version = '2.0.0';
+      const raw = rawChanges(before, after);
+      expect(raw).toEqual([{ action: 'edit', path: '/info/version', type: 'breaking' }]);
+      const changes = unmodelled(raw, before, after);
+      expect(changes.map((c) => [c.rule, c.client, c.server])).toEqual([['info.version-changed', 'safe', 'safe']]);
+    },
+  );
 
-  it('a change outside the model (a server added) is reported from the raw list as dangerous, not lost; documentation edits are not', () => {
-    const before = baseSpec();
-    const after = baseSpec();
-    after.servers = { prod: { host: 'api.example.com', protocol: 'wss' } };
-    after.components.schemas.Tick.description = 'A tick.';
-    const changes = unmodelled(rawChanges(before, after), before, after);
-    expect(changes.map((c) => [c.rule, c.subject, c.client])).toEqual([['other.changed', '/servers', 'dangerous']]);
-  });
+  it(
+    'a change outside the model (a server added) is reported from the raw list ' +
+      'as dangerous, not lost; documentation edits are not',
+    () => {
+      const before = baseSpec();
+      const after = baseSpec();
+      after.servers = { prod: { host: 'api.example.com', protocol: 'wss' } };
+      after.components.schemas.Tick.description = 'A tick.';
+      const changes = unmodelled(rawChanges(before, after), before, after);
+      expect(changes.map((c) => [c.rule, c.subject, c.client])).toEqual([['other.changed', '/servers', 'dangerous']]);
+    },
+  );
 
   it('a removed field names the generated property to fix; a removed channel its address and payload types', () => {
     const after = baseSpec();
@@ -1316,17 +1324,21 @@ describe('every rule, on each side', () => {
     expect(names).toEqual(expect.arrayContaining(['TicksAddress', 'TicksChannelPayload', 'Tick.venue']));
   });
 
-  it('a required field added names the new property (code building the record must set it); an optional one names nothing', () => {
-    const after = baseSpec();
-    S(after).FillsParams.properties.account = { type: 'string' };
-    S(after).FillsParams.required = ['account'];
-    S(after).FillsParams.properties.cursor = { type: 'string' };
-    const changes = diffModels(modelOf(baseSpec()), modelOf(after));
-    expect(changes.map((c) => [c.rule, c.client, c.names])).toEqual([
-      ['field.added-required', 'breaking', ['FillsParams.account']],
-      ['field.added-optional', 'safe', []],
-    ]);
-  });
+  it(
+    'a required field added names the new property (code building the record ' +
+      'must set it); an optional one names nothing',
+    () => {
+      const after = baseSpec();
+      S(after).FillsParams.properties.account = { type: 'string' };
+      S(after).FillsParams.required = ['account'];
+      S(after).FillsParams.properties.cursor = { type: 'string' };
+      const changes = diffModels(modelOf(baseSpec()), modelOf(after));
+      expect(changes.map((c) => [c.rule, c.client, c.names])).toEqual([
+        ['field.added-required', 'breaking', ['FillsParams.account']],
+        ['field.added-optional', 'safe', []],
+      ]);
+    },
+  );
 });
 
 describe('a channel of several messages', () => {
@@ -1338,18 +1350,21 @@ describe('a channel of several messages', () => {
     return diffModels(modelOf(before), modelOf(after));
   };
 
-  it('messages put in another order, or one inlined as an exact copy of its record, are no change of the channel', () => {
-    expect(changesOf(withTwoMessages, () => {})).toEqual([]);
-    const reordered = changesOf(withTwoMessages, (s) => {
-      const { Tick, Trade } = s.channels.ticks.messages;
-      s.channels.ticks.messages = { Trade, Tick };
-    });
-    expect(reordered).toEqual([]);
-    const inlined = changesOf(withTwoMessages, (s) => {
-      s.components.messages.Tick.payload = structuredClone(S(s).Tick);
-    });
-    expect(inlined.map(triple)).toEqual(['type.added safe/safe']);
-  });
+  it(
+    'messages put in another order, or one inlined as an exact copy of its record, ' + 'are no change of the channel',
+    () => {
+      expect(changesOf(withTwoMessages, () => {})).toEqual([]);
+      const reordered = changesOf(withTwoMessages, (s) => {
+        const { Tick, Trade } = s.channels.ticks.messages;
+        s.channels.ticks.messages = { Trade, Tick };
+      });
+      expect(reordered).toEqual([]);
+      const inlined = changesOf(withTwoMessages, (s) => {
+        s.components.messages.Tick.payload = structuredClone(S(s).Tick);
+      });
+      expect(inlined.map(triple)).toEqual(['type.added safe/safe']);
+    },
+  );
 
   it('a message under another id is matched by its structure: its changes name the message, not a new one', () => {
     const changes = changesOf(withTwoMessages, (s) => {
@@ -1480,44 +1495,48 @@ describe('the safety net: nothing that changed is lost', () => {
 
 describe('the safety net and lists matched by key', () => {
   // @asyncapi/diff compares lists by place: an entry put first shows as an edit of every later place.
-  it('an assumption, a limit, a rate-limit class and an error put first are each one added change, no other.changed', () => {
-    const before = baseSpec();
-    const after = baseSpec();
-    after['x-assumptions'].unshift({
-      id: 'fills-sorted',
-      title: 'Fill order',
-      choice: 'newest first',
-      reason: 'not shown',
-    });
-    after['x-limits'].unshift({
-      id: 'writes',
-      title: 'Write budget',
-      kind: 'window',
-      scope: 'wallet',
-      tps: 1,
-      windowMs: 5000,
-      points: 5,
-    });
-    after['x-rate-limit-classes'].unshift({ name: 'writes', appliesTo: 'no method yet', budget: 'writes' });
-    after['x-errors'].codes.unshift({
-      code: 14001,
-      name: 'AUTH_INVALID',
-      kind: 'auth',
-      httpStatus: 401,
-      message: 'Invalid signature',
-      condition: 'Bad proof.',
-    });
-    const [a, b] = [modelOf(before), modelOf(after)];
-    const modelled = diffModels(a, b);
-    expect(modelled.map((c) => c.rule).sort()).toEqual([
-      'assumption.added',
-      'error.added',
-      'limit.added',
-      'rate-limit-class.added',
-    ]);
-    expect(rawChanges(before, after).length).toBeGreaterThan(4);
-    expect(unmodelled(rawChanges(before, after), before, after, { changes: modelled, models: [a, b] })).toEqual([]);
-  });
+  it(
+    'an assumption, a limit, a rate-limit class and an error put first are each ' +
+      'one added change, no other.changed',
+    () => {
+      const before = baseSpec();
+      const after = baseSpec();
+      after['x-assumptions'].unshift({
+        id: 'fills-sorted',
+        title: 'Fill order',
+        choice: 'newest first',
+        reason: 'not shown',
+      });
+      after['x-limits'].unshift({
+        id: 'writes',
+        title: 'Write budget',
+        kind: 'window',
+        scope: 'wallet',
+        tps: 1,
+        windowMs: 5000,
+        points: 5,
+      });
+      after['x-rate-limit-classes'].unshift({ name: 'writes', appliesTo: 'no method yet', budget: 'writes' });
+      after['x-errors'].codes.unshift({
+        code: 14001,
+        name: 'AUTH_INVALID',
+        kind: 'auth',
+        httpStatus: 401,
+        message: 'Invalid signature',
+        condition: 'Bad proof.',
+      });
+      const [a, b] = [modelOf(before), modelOf(after)];
+      const modelled = diffModels(a, b);
+      expect(modelled.map((c) => c.rule).sort()).toEqual([
+        'assumption.added',
+        'error.added',
+        'limit.added',
+        'rate-limit-class.added',
+      ]);
+      expect(rawChanges(before, after).length).toBeGreaterThan(4);
+      expect(unmodelled(rawChanges(before, after), before, after, { changes: modelled, models: [a, b] })).toEqual([]);
+    },
+  );
 
   it('an entry that moved and changed is still reported', () => {
     const before = baseSpec();

@@ -32,7 +32,10 @@ export type Block =
   /** `names`: a list of names (links to them), set in monospace by style rather than code spans. */
   | { kind: 'p'; text: Inline[]; names?: boolean }
   | { kind: 'note'; tone: 'not-shown' | 'assumption' | 'info'; text: Inline[] }
-  /** `mono`: how many leading columns hold names only, set in monospace as a whole; `monoLast`: the last column too (constraints). */
+  /**
+   * `mono`: how many leading columns hold names only, set in monospace as a whole; `monoLast`: the last column too
+   * (constraints).
+   */
   | { kind: 'table'; head: string[]; rows: Row[]; mono?: number; monoLast?: boolean }
   | { kind: 'facts'; rows: Array<[string, Inline[]]> }
   /** `id`: the anchor of an example, on its figure. */

@@ -90,7 +90,8 @@ export function methodsPage(kit: PageKit): Page[] {
   const intro = (n: number): Block => ({
     kind: 'p',
     text: [
-      `${plural(n, 'JSON-RPC 2.0 method')}. Over WebSocket a request is a frame on the socket; over HTTP it is a POST of the params to the method's path.`,
+      `${plural(n, 'JSON-RPC 2.0 method')}. Over WebSocket a request is a frame ` +
+        `on the socket; over HTTP it is a POST of the params to the method's path.`,
     ],
   });
   const chips = (list: MethodModel[]): Block => ({

@@ -37,7 +37,10 @@ export function changesPage(input: DocsChanges, version: string): Page {
       text: [
         `Since version ${input.since.version} (`,
         code(input.since.file),
-        `), ${changes.length} change${changes.length === 1 ? '' : 's'} to version ${version}, each classified for clients (does a program built against the old spec still work?) and for servers (does a server built for the old spec still conform?).`,
+        `), ${changes.length} change${changes.length === 1 ? '' : 's'} to version ` +
+          `${version}, each classified for clients (does a program built against the ` +
+          `old spec still work?) and for servers (does a server built for the old spec ` +
+          `still conform?).`,
       ],
     },
   ];

@@ -173,7 +173,8 @@ function referenceBlocks(kit: PageKit): Block[] {
         ...(hasPage(m, PAGES.open) ? [markersItem()] : []),
         {
           text: [
-            'Every channel, method, record, field and enumeration value has a stable anchor: copy a link from its heading or row.',
+            'Every channel, method, record, field and enumeration value has a stable ' +
+              'anchor: copy a link from its heading or row.',
           ],
         },
       ],

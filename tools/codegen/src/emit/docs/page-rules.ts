@@ -84,7 +84,8 @@ export function limitsPage(kit: PageKit): Page {
     {
       kind: 'p',
       text: [
-        'Reference values from the spec. A deployment may configure its own; where it reports them, the live values are authoritative.',
+        'Reference values from the spec. A deployment may configure its own; where ' +
+          'it reports them, the live values are authoritative.',
       ],
     },
     { kind: 'h', level: 2, id: 'classes', text: ['Rate-limit classes'] },
@@ -178,7 +179,8 @@ function loginBlocks(kit: PageKit, login: LoginModel): Block[] {
           'Freshness window',
           login.freshness
             ? [
-                `from ${login.freshness.pastMs / 1000} s before to ${login.freshness.futureMs / 1000} s after the server's clock; applies to ${login.freshness.appliesTo} logins`,
+                `from ${login.freshness.pastMs / 1000} s before to ${login.freshness.futureMs / 1000}` +
+                  ` s after the server's clock; applies to ${login.freshness.appliesTo} logins`,
                 ...(login.freshness.assumption
                   ? [' ', link(kit.site.assumptionRef(login.freshness.assumption), tag('assumption', 'assumption'))]
                   : []),
@@ -243,7 +245,10 @@ export function openPage(kit: PageKit): Page {
     {
       kind: 'p',
       text: [
-        `Everything this reference leaves open, in one place: ${plural(m.notShown.length, 'place')} where the interface document does not show something (the spec keeps them open), and ${plural(m.assumptions.length, 'assumption')}, the choices the spec makes where a working system needs one and the document makes none.`,
+        `Everything this reference leaves open, in one place: ${plural(m.notShown.length, 'place')}` +
+          ` where the interface document does not show something (the spec keeps them ` +
+          `open), and ${plural(m.assumptions.length, 'assumption')}, the choices the ` +
+          `spec makes where a working system needs one and the document makes none.`,
       ],
     },
     { kind: 'h', level: 2, id: 'not-shown', text: ['Not shown'] },

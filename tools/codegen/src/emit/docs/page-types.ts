@@ -134,10 +134,13 @@ export function recordsPage(kit: PageKit): Page[] {
     {
       kind: 'p',
       text: [
-        `${plural(all, 'record')} and ${plural(others.length, 'other named type')} (scalars, unions, arrays and open shapes). `,
+        `${plural(all, 'record')} and ${plural(others.length, 'other named type')}` +
+          ` (scalars, unions, arrays and open shapes). `,
         ...(groups.length
           ? [
-              "A record used by one group's channels and methods only is on that group's page; this page has the records several groups share (or none uses) and the other types. ",
+              "A record used by one group's channels and methods only is on that group's " +
+                'page; this page has the records several groups share (or none uses) and ' +
+                'the other types. ',
             ]
           : []),
         ...ABOUT_RECORDS,
@@ -168,7 +171,8 @@ export function recordsPage(kit: PageKit): Page[] {
         {
           kind: 'p',
           text: [
-            `${plural(g.items.length, 'record')} that only the ${g.title} channels and methods use. Records several groups share and the other named types are on `,
+            `${plural(g.items.length, 'record')} that only the ${g.title} channels and ` +
+              `methods use. Records several groups share and the other named types are on `,
             link({ page: PAGES.records }, 'Records and types'),
             '. ',
             ...ABOUT_RECORDS,
@@ -206,7 +210,8 @@ export function enumsPage(kit: PageKit): Page {
     {
       kind: 'p',
       text: [
-        `${plural(enums.length, 'enumeration')}. Every value has its own anchor. Enumerations whose values the document does not show are open strings (see `,
+        `${plural(enums.length, 'enumeration')}. Every value has its own anchor. ` +
+          `Enumerations whose values the document does not show are open strings (see `,
         link({ page: PAGES.records, anchor: 'other-types' }, 'other types'),
         ').',
       ],

@@ -133,7 +133,10 @@ function navItems(items: NavItem[], page: Page, mono: boolean): string {
     .map((it) => {
       const here = it.key === page.nav;
       const children = here && it.children?.length ? `<ul class="mono">${navItems(it.children, page, true)}</ul>` : '';
-      return `<li><a href="${attr(hrefFrom(page.path, it.ref))}"${here ? ' aria-current="page"' : ''}>${inline(it.label, mono ? NAV : page.path)}</a>${children}`;
+      return (
+        `<li><a href="${attr(hrefFrom(page.path, it.ref))}"${here ? ' aria-current="page"' : ''}` +
+        `>${inline(it.label, mono ? NAV : page.path)}</a>${children}`
+      );
     })
     .join('');
 }
@@ -148,7 +151,8 @@ function nav(groups: NavGroup[], page: Page): string {
       const here = !g.ref || g.pages === true || g.key === page.nav || g.items.some((it) => it.key === page.nav);
       const items = here ? navItems(g.items, page, g.mono === true) : '';
       const title = g.ref
-        ? `<a href="${attr(hrefFrom(page.path, g.ref))}"${g.key === page.nav ? ' aria-current="page"' : ''}>${esc(g.title)}</a>`
+        ? `<a href="${attr(hrefFrom(page.path, g.ref))}"${g.key === page.nav ? ' aria-current="page"' : ''}` +
+          `>${esc(g.title)}</a>`
         : esc(g.title);
       return `<h2>${title}</h2>${items ? `<ul${g.mono ? ' class="mono"' : ''}>${items}</ul>` : ''}`;
     })

@@ -59,7 +59,11 @@ export function searchScript(entries: SearchEntry[]): string {
     group = null;
     rows.push([kind, label, p, anchor === undefined ? '#' : anchor === label ? '' : anchor, detail]);
   }
-  return `window.DOCS_SEARCH = {\n"kinds": ${JSON.stringify(SEARCH_KINDS)},\n"pages": ${JSON.stringify(pages)},\n"details": ${JSON.stringify(details)},\n"entries": [\n${rows.map((r) => JSON.stringify(r)).join(',\n')}\n]};\n`;
+  return (
+    `window.DOCS_SEARCH = {\n"kinds": ${JSON.stringify(SEARCH_KINDS)},\n"pages": ` +
+    `${JSON.stringify(pages)},\n"details": ${JSON.stringify(details)},\n"entries": ` +
+    `[\n${rows.map((r) => JSON.stringify(r)).join(',\n')}\n]};\n`
+  );
 }
 
 /** A detail on one line, cut after a whole word near 60 characters (a name, which has no spaces, whole). */

@@ -74,7 +74,9 @@ export function checkedEnums(text: string): string {
   const written = [...text.matchAll(/^type \w+ string\n\nconst \(/gm)].length;
   if (written !== enums.length)
     throw new PatchFailed(
-      `the go (quicktype) emitter could not read ${written - enums.length} of its ${written} enum types' constants (quicktype writes them otherwise now; go-enums.ts needs updating)`,
+      `the go (quicktype) emitter could not read ${written - enums.length} of its ` +
+        `${written} enum types' constants (quicktype writes them otherwise now; go-enums.ts ` +
+        `needs updating)`,
     );
   return enums.length === 0 ? out : [out.trimEnd(), '', ...enums.map(enumMethods)].join('\n');
 }

@@ -47,6 +47,9 @@ export function refuseUntaggableKeys(model: ApiModel): void {
   if (found.length === 0) return;
   const places = found.map(({ path }) => JSON.stringify(toPointer(path)));
   throw new Error(
-    `--lang go: ${found.length === 1 ? 'a property key' : `${found.length} property keys`} Go's encoding/json cannot read from a struct tag (a tag name takes letters, digits, spaces and !#$%&()*+-./:;<=>?@[]^_{|}~ only): ${places.join(', ')}; rename ${found.length === 1 ? 'it' : 'them'} in the spec or leave go out of --lang`,
+    `--lang go: ${found.length === 1 ? 'a property key' : `${found.length} property keys`}` +
+      ` Go's encoding/json cannot read from a struct tag (a tag name takes letters, ` +
+      `digits, spaces and !#$%&()*+-./:;<=>?@[]^_{|}~ only): ${places.join(', ')}` +
+      `; rename ${found.length === 1 ? 'it' : 'them'} in the spec or leave go out of --lang`,
   );
 }

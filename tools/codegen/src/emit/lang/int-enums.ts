@@ -54,7 +54,9 @@ export function markIntegerEnums(model: ApiModel, schemas: Record<string, unknow
     const clash = !names && Array.isArray(o.enum) && o.enum.some((v) => typeof v === 'string' && v.startsWith(MARK));
     if (clash)
       throw new Error(
-        `--lang: the enum at ${JSON.stringify(toPointer([...path, 'enum']))} has a value starting with U+0001, which the Python and Go models use to mark integer enums; remove that character or leave python and go out of --lang`,
+        `--lang: the enum at ${JSON.stringify(toPointer([...path, 'enum']))} has ` +
+          `a value starting with U+0001, which the Python and Go models use to mark ` +
+          `integer enums; remove that character or leave python and go out of --lang`,
       );
     return Object.fromEntries(
       Object.entries(o).map(([k, v]) => [

@@ -44,7 +44,8 @@ export function integerEnums(text: string): string {
     const cases = casesOf(lines, head);
     if (cases.length === 0)
       throw new PatchFailed(
-        `the python (quicktype) emitter could not read the cases of the enum ${name} (quicktype writes them otherwise now; python-enums.ts needs updating)`,
+        `the python (quicktype) emitter could not read the cases of the enum ${name}` +
+          ` (quicktype writes them otherwise now; python-enums.ts needs updating)`,
       );
     const numbers = cases.map((c) => unmarked(c.value));
     if (!numbers.every((n) => n !== null)) return;

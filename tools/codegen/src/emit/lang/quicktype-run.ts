@@ -58,7 +58,8 @@ export function topLevelNames(output: QuicktypeOutput, pattern: RegExp, lang: st
   const found = [...output.text.matchAll(pattern)].map((m) => m[1]!);
   if (found.length !== output.names.length) {
     throw new Error(
-      `quicktype's ${lang} output has ${found.length} top-level converters for ${output.names.length} schemas; its output format changed`,
+      `quicktype's ${lang} output has ${found.length} top-level converters for ` +
+        `${output.names.length} schemas; its output format changed`,
     );
   }
   return new Map(output.names.map((name, i) => [name, found[i]!]));
