@@ -131,8 +131,10 @@ export function createPipeline(parts: PipelineParts): Pipeline {
       if (problem) throw RpcFailure.of('RPC_INVALID_PARAMS', problem);
     }
     const p = params as ActionFields & Record<string, unknown>;
-    // Signed methods (private/order, private/replace) carry an action signature; the cancels do not.
-    if (method.actionModule) await parts.actions.verify(ctx.session!, name, p, ctx.ip);
+    // The trade module's methods (private/order, private/replace) are verified here, for a subaccount; the
+    // other signing modules (transfers, withdrawals, session keys, vaults) act for a wallet or name an asset,
+    // and their handlers verify them with what they need (ActionOptions). The cancels carry no signature.
+    if (tradeSigned(method, ctx.session)) await parts.actions.verify(ctx.session, name, p, ctx.ip);
     if (method.orderFlow) {
       const instrument = typeof p.instrument_name === 'string' ? p.instrument_name : null;
       const type = instrument ? parts.instrumentType(instrument) : undefined;
@@ -140,4 +142,9 @@ export function createPipeline(parts: PipelineParts): Pipeline {
     }
     return parts.forward?.(ctx, name, params) ?? handler(ctx, params);
   };
+}
+
+/** Whether the pipeline verifies a method's action signature itself: the trade module's, for a logged-in caller. */
+export function tradeSigned(method: MethodEntry, session: Session | null | undefined): session is Session {
+  return method.actionModule === 'trade' && session != null;
 }

@@ -33,7 +33,9 @@ describe('the reads the public clients call', () => {
     ]);
     expect(byName('USDC').spot).toMatchObject([{ name: 'USDC', erc20: { decimals: 6 } }]);
     expect(byName('USDC').spot[0].address).not.toBe(byName('ETH').spot[0].address);
-    expect(byName('ETH').managers).toEqual([byName('USDC').managers[0]]);
+    // One standard manager for all; ETH has a portfolio manager of its own, the cash currency none.
+    expect(byName('ETH').managers).toEqual([{ ...byName('USDC').managers[0], pm: expect.any(Number) }]);
+    expect(byName('USDC').managers[0].pm).toBeNull();
     const perps = await read(c, 'public/get_all_instruments', { instrument_type: 'perp', expired: false });
     expect(perps.instruments.map((i: any) => i.instrument_name)).toEqual(['ETH-PERP', 'BTC-PERP']);
     expect(perps.pagination).toEqual({ num_pages: 1, count: 2 });

@@ -12,6 +12,7 @@ import { failuresOf, validators, type ValidateFunction } from '@exchange-api/val
 import type { Accounts, Session } from '../accounts';
 import type { ActionFields, ActionVerifier, Nonces } from '../actions';
 import { RpcFailure } from '../rpc';
+import { tradeSigned } from '../pipeline';
 import type { LoginProof } from '@exchange-api/auth';
 
 const methods = new Map<string, MethodEntry>(methodTable.map((m) => [m.name, m]));
@@ -72,7 +73,7 @@ export async function verifyRouted(
   const failure = validate ? failuresOf(validate, call.params)[0] : undefined;
   if (failure)
     throw RpcFailure.of('RPC_INVALID_PARAMS', `a routed call of ${name}: ${failure.pointer}: ${failure.rule}`);
-  if (method.actionModule)
-    await actions.verify(session!, name, call.params as ActionFields & Record<string, unknown>, ip);
+  if (tradeSigned(method, session))
+    await actions.verify(session, name, call.params as ActionFields & Record<string, unknown>, ip);
   return { method: name, session, ip };
 }
