@@ -4,7 +4,7 @@
  * sees only the small ControlPlane interface below, never the server's internals, and every input is
  * bounded: a value out of range is refused with 400 and a message naming the key and the range.
  */
-import { isObject } from './options';
+import { isObject } from './options-fields';
 import type { FaultCounts } from './faults';
 
 /** A connection as `GET /control/connections` lists it. */

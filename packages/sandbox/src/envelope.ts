@@ -5,7 +5,7 @@
  * leave `jsonrpc` out, as ccxt and derive-ts do (the request-jsonrpc assumption); one that sends it
  * must send "2.0".
  */
-import { isObject } from './options';
+import { isObject } from './options-fields';
 import { NULL_ID, idTextOf, namedError, type IdText, type WireError } from './rpc';
 
 /**

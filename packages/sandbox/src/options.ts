@@ -10,6 +10,7 @@ import { redacted } from './redis/redact';
 import { parseSeeds } from './redis/seeds';
 import { resolveActionDeployments, type ActionDeploymentConfig } from './action-deployments';
 import { presetOf, type Preset } from './presets';
+import { ADDRESS, arr, bool, DECIMAL, isObject, kindOf, num, onlyKeys, str } from './options-fields';
 
 export { SandboxOptionsError } from './options-error';
 
@@ -177,41 +178,6 @@ const KEYS_BY_KIND: Record<string, string[]> = {
   bucket: ['refillPerSecond', 'capacity'],
   size: ['maxBytes'],
 };
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-const DECIMAL = /^[0-9]+(\.[0-9]{1,12})?$/;
-
-/** A plain JSON object (not null, not an array): what options, control bodies and requests must be. */
-export const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-/** What a value is, for messages: `an array`, `null`, `a string`. */
-const kindOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : `a ${typeof v}`);
-
-function onlyKeys(key: string, value: Record<string, unknown>, allowed: readonly string[]): void {
-  for (const k of Object.keys(value)) {
-    if (!allowed.includes(k))
-      throw new SandboxOptionsError(`${key ? key + '.' : ''}${k}`, `unknown key (allowed: ${allowed.join(', ')})`);
-  }
-}
-
-function num(key: string, v: unknown, opts: { int?: boolean; min?: number; max?: number } = {}): number {
-  if (typeof v !== 'number' || !Number.isFinite(v))
-    throw new SandboxOptionsError(key, `must be a finite number (got ${JSON.stringify(v)})`);
-  if (opts.int && !Number.isInteger(v)) throw new SandboxOptionsError(key, `must be an integer (got ${v})`);
-  if (opts.min !== undefined && v < opts.min)
-    throw new SandboxOptionsError(key, `must be at least ${opts.min} (got ${v})`);
-  if (opts.max !== undefined && v > opts.max)
-    throw new SandboxOptionsError(key, `must be at most ${opts.max} (got ${v})`);
-  return v;
-}
-
-function str(key: string, v: unknown, pattern?: RegExp): string {
-  if (typeof v !== 'string' || v.length === 0)
-    throw new SandboxOptionsError(key, `must be a non-empty string (got ${JSON.stringify(v)})`);
-  if (pattern && !pattern.test(v))
-    throw new SandboxOptionsError(key, `must match ${pattern} (got ${JSON.stringify(v)})`);
-  return v;
-}
-
 /** A Redis URL or socket path; a bad one is named without its password (redis/redact.ts). */
 function redisUrl(v: unknown): string {
   const pattern = /^(rediss?:\/\/|\/)/;
@@ -234,11 +200,6 @@ function redisSeeds(v: unknown, redis: unknown): string {
     throw new SandboxOptionsError('redisCluster', (err as Error).message);
   }
   return seeds;
-}
-
-function arr(key: string, v: unknown): unknown[] {
-  if (!Array.isArray(v)) throw new SandboxOptionsError(key, `must be an array (got ${JSON.stringify(v)})`);
-  return v;
 }
 
 /** The limits of limitTable with the overrides of `limits` applied. */
@@ -366,11 +327,6 @@ function resolveInstrument(raw: unknown, i: number, names: Set<string>): Require
     amount_step: step,
     price: raw.price === undefined ? 100 : num(`${key}.price`, raw.price, { min: Number.MIN_VALUE }),
   };
-}
-
-function bool(key: string, v: unknown): boolean {
-  if (v !== undefined && typeof v !== 'boolean') throw new SandboxOptionsError(key, 'must be a boolean');
-  return v ?? false;
 }
 
 function resolveInstruments(list: unknown): Required<InstrumentConfig>[] {

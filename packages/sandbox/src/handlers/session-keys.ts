@@ -115,19 +115,28 @@ function narrowerThan(parent: KeyRecord, child: { scopes: string[]; subaccounts:
   return null;
 }
 
-/** The session-key handlers, keyed by method name. */
-export function sessionKeyHandlers({ accounts, actions, clock }: HandlerParts): Record<string, Handler> {
-  const keyOf = (ctx: CallContext, wallet: string, address: string): KeyRecord => {
-    const addr = normalizeAddress(address);
-    const k = addr ? accounts.keysOf(wallet).find((x) => x.address === addr) : undefined;
-    if (!addr) throw notAnAddress(`/public_session_key: not an address (got ${address.slice(0, 60)})`);
-    if (!k)
-      throw RpcFailure.of(
-        'SESSION_KEY_NOT_FOUND',
-        `/public_session_key: ${addr} is no session key of wallet ${wallet}`,
-      );
-    return k;
+/** The reads: a wallet's live keys, and the wallets a key serves. */
+function keyReads({ accounts }: HandlerParts): Record<string, Handler> {
+  return {
+    'private/session_keys': (ctx, p: { wallet: string }) => {
+      const { wallet } = ownWallet(ctx, p.wallet);
+      const all = accounts.subaccountsOf(wallet);
+      return {
+        public_session_keys: accounts
+          .keysOf(wallet)
+          .filter((k) => !accounts.expired(k))
+          .map((k) => view(k, all)),
+      };
+    },
+    'public/get_wallets_from_session_key': (_ctx, p: { public_session_key: string }) => {
+      const address = normalizeAddress(p.public_session_key);
+      return { wallets: address ? accounts.walletsOfKey(address) : [] };
+    },
   };
+}
+
+/** Registration (and revocation by re-registering with a nearer expiry), signed by the wallet or a key. */
+function keyRegistration({ accounts, actions, clock }: HandlerParts): Record<string, Handler> {
   return {
     'private/set_session_key': async (ctx, p: SetParams) => {
       const session = ownWallet(ctx, p.wallet);
@@ -173,16 +182,23 @@ export function sessionKeyHandlers({ accounts, actions, clock }: HandlerParts): 
       const { registered_sec: _registered, ...result } = view(record, own);
       return result;
     },
-    'private/session_keys': (ctx, p: { wallet: string }) => {
-      const { wallet } = ownWallet(ctx, p.wallet);
-      const all = accounts.subaccountsOf(wallet);
-      return {
-        public_session_keys: accounts
-          .keysOf(wallet)
-          .filter((k) => !accounts.expired(k))
-          .map((k) => view(k, all)),
-      };
-    },
+  };
+}
+
+/** Edits of what is not signed: label, IP whitelist and off-chain scopes. */
+function keyEdits({ accounts }: HandlerParts): Record<string, Handler> {
+  const keyOf = (ctx: CallContext, wallet: string, address: string): KeyRecord => {
+    const addr = normalizeAddress(address);
+    const k = addr ? accounts.keysOf(wallet).find((x) => x.address === addr) : undefined;
+    if (!addr) throw notAnAddress(`/public_session_key: not an address (got ${address.slice(0, 60)})`);
+    if (!k)
+      throw RpcFailure.of(
+        'SESSION_KEY_NOT_FOUND',
+        `/public_session_key: ${addr} is no session key of wallet ${wallet}`,
+      );
+    return k;
+  };
+  return {
     'private/edit_session_key': (ctx, p: EditParams) => {
       const session = ownWallet(ctx, p.wallet);
       const k = keyOf(ctx, session.wallet, p.public_session_key);
@@ -207,9 +223,10 @@ export function sessionKeyHandlers({ accounts, actions, clock }: HandlerParts): 
       if (p.label != null) k.label = p.label;
       return view(k, accounts.subaccountsOf(session.wallet));
     },
-    'public/get_wallets_from_session_key': (_ctx, p: { public_session_key: string }) => {
-      const address = normalizeAddress(p.public_session_key);
-      return { wallets: address ? accounts.walletsOfKey(address) : [] };
-    },
   };
+}
+
+/** The session-key handlers, keyed by method name. */
+export function sessionKeyHandlers(parts: HandlerParts): Record<string, Handler> {
+  return { ...keyRegistration(parts), ...keyReads(parts), ...keyEdits(parts) };
 }

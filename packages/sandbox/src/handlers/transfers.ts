@@ -49,17 +49,9 @@ function feeCap(v: string | number): void {
   if (x === null || x < 0n) throw rejected(`/max_fee_usd: must be a decimal from 0 up (got ${String(v).slice(0, 40)})`);
 }
 
-/** The transfer and withdrawal handlers, keyed by method name. */
-export function transferHandlers({ market, actions, accounts }: HandlerParts): Record<string, Handler> {
+/** Spot transfers signed with the transfer scope: between own subaccounts, or to another wallet's. */
+function transfers({ market, actions }: HandlerParts): Record<string, Handler> {
   const { funds } = market;
-  /** Whose history: the named subaccount (the caller's), else the wallet's (the caller's). */
-  const scopeOf = (ctx: CallContext, p: HistoryQuery) => {
-    if (p.wallet != null) ownWallet(ctx, p.wallet);
-    return {
-      wallet: ctx.session!.wallet,
-      sub: p.subaccount_id == null ? null : ownSubaccount(ctx, p.subaccount_id),
-    };
-  };
   return {
     'private/transfer_spot': async (ctx, p: TransferParams) => {
       const session = ctx.session!;
@@ -78,6 +70,35 @@ export function transferHandlers({ market, actions, accounts }: HandlerParts): R
         session.subaccounts.push(done.credited);
       return { op_uuid: done.op_uuid, operation_id: done.operation_id };
     },
+    'private/transfer_spot_external': async (ctx, p: TransferParams & { recipient_address: string }) => {
+      const session = ctx.session!;
+      ownSubaccount(ctx, p.subaccount_id);
+      const asset = funds.assetOrRefuse(p.asset_name);
+      const amount = amountOf('amount', p.amount);
+      feeCap(p.max_fee_usd);
+      const recipient = normalizeAddress(p.recipient_address);
+      if (!recipient)
+        throw RpcFailure.of(
+          'INVALID_ADDRESS',
+          `/recipient_address: not an address (got ${String(p.recipient_address).slice(0, 60)})`,
+        );
+      await actions.verify(session, 'private/transfer_spot_external', p as never, ctx.ip, { scope: 'transfer', asset });
+      return funds.transferExternal(
+        session.wallet,
+        p.subaccount_id,
+        recipient,
+        p.to_subaccount_id,
+        p.asset_name,
+        amount,
+      );
+    },
+  };
+}
+
+/** Withdrawals signed with the withdraw scope, and the wallet's list of who else a session key may pay. */
+function withdrawals({ market, actions }: HandlerParts): Record<string, Handler> {
+  const { funds } = market;
+  return {
     'private/withdraw': async (ctx, p: WithdrawParams) => {
       const session = ctx.session!;
       ownSubaccount(ctx, p.subaccount_id);
@@ -116,28 +137,21 @@ export function transferHandlers({ market, actions, accounts }: HandlerParts): R
       });
       return funds.updateWhitelist(session.wallet, add, remove);
     },
-    'private/transfer_spot_external': async (ctx, p: TransferParams & { recipient_address: string }) => {
-      const session = ctx.session!;
-      ownSubaccount(ctx, p.subaccount_id);
-      const asset = funds.assetOrRefuse(p.asset_name);
-      const amount = amountOf('amount', p.amount);
-      feeCap(p.max_fee_usd);
-      const recipient = normalizeAddress(p.recipient_address);
-      if (!recipient)
-        throw RpcFailure.of(
-          'INVALID_ADDRESS',
-          `/recipient_address: not an address (got ${String(p.recipient_address).slice(0, 60)})`,
-        );
-      await actions.verify(session, 'private/transfer_spot_external', p as never, ctx.ip, { scope: 'transfer', asset });
-      return funds.transferExternal(
-        session.wallet,
-        p.subaccount_id,
-        recipient,
-        p.to_subaccount_id,
-        p.asset_name,
-        amount,
-      );
-    },
+  };
+}
+
+/** Subaccount labels and the deposit, withdrawal and transfer histories (unsigned). */
+function labelsAndHistories({ market, accounts }: HandlerParts): Record<string, Handler> {
+  const { funds } = market;
+  /** Whose history: the named subaccount (the caller's), else the wallet's (the caller's). */
+  const scopeOf = (ctx: CallContext, p: HistoryQuery) => {
+    if (p.wallet != null) ownWallet(ctx, p.wallet);
+    return {
+      wallet: ctx.session!.wallet,
+      sub: p.subaccount_id == null ? null : ownSubaccount(ctx, p.subaccount_id),
+    };
+  };
+  return {
     'private/change_subaccount_label': (ctx, p: { subaccount_id: number; label: string }) => {
       accounts.setLabel(ownSubaccount(ctx, p.subaccount_id), p.label);
       return { subaccount_id: p.subaccount_id, label: p.label };
@@ -155,4 +169,9 @@ export function transferHandlers({ market, actions, accounts }: HandlerParts): R
       return { deposits: funds.depositsOf(wallet, sub, p.start_timestamp, p.end_timestamp) };
     },
   };
+}
+
+/** The transfer and withdrawal handlers, keyed by method name. */
+export function transferHandlers(parts: HandlerParts): Record<string, Handler> {
+  return { ...transfers(parts), ...withdrawals(parts), ...labelsAndHistories(parts) };
 }

@@ -32,14 +32,17 @@ type Performance = {
 
 const sizeOf = (n: number | null | undefined, all: number) => Math.min(n ?? Math.max(1, all), 1000);
 
-/** The vault methods, keyed by method name. */
-export function vaultHandlers({ market, actions }: HandlerParts): Record<string, Handler> {
-  const { vaults } = market;
-  const managers = () => market.marketData.riskUniverses().flatMap((u) => u.managers.map((m) => m.manager_id));
-  const signed = async (ctx: CallContext, method: string, p: Omit<Signed, 'vault_subaccount_id'>) => {
+/** Verifies a signed vault action (the pipeline verifies only the order flow's); the signing wallet. */
+const signerOf =
+  ({ actions }: HandlerParts) =>
+  async (ctx: CallContext, method: string, p: Omit<Signed, 'vault_subaccount_id'>) => {
     await actions.verify(ctx.session!, method, p, ctx.ip);
     return ctx.session!.wallet;
   };
+
+/** The public reads: vaults, a vault, its action and performance histories. */
+function publicVaultReads({ market }: HandlerParts): Record<string, Handler> {
+  const { vaults } = market;
   return {
     'public/get_vaults': (_ctx, p: Paging | null) => {
       const all = vaults.list();
@@ -57,6 +60,13 @@ export function vaultHandlers({ market, actions }: HandlerParts): Record<string,
       resolution: p.resolution,
       points: vaults.performance(p.subaccount_id, p.from, p.to, p.limit),
     }),
+  };
+}
+
+/** A wallet's own reads: its shares, curated vaults, live requests and request history. */
+function walletVaultReads({ market }: HandlerParts): Record<string, Handler> {
+  const { vaults } = market;
+  return {
     'private/get_vault_shares': (ctx, p: { wallet: string }) => ({
       vaults: vaults.sharesOf(ownWallet(ctx, p.wallet).wallet),
     }),
@@ -84,6 +94,14 @@ export function vaultHandlers({ market, actions }: HandlerParts): Record<string,
       const { items, pagination } = pageOf(vaults.historyOf(wallet), p.page, sizeOf(p.page_size, 100));
       return { wallet, actions: items, pagination };
     },
+  };
+}
+
+/** The shareholder's signed requests: deposit, withdraw, cancel all. */
+function shareholderRequests(parts: HandlerParts): Record<string, Handler> {
+  const { vaults } = parts.market;
+  const signed = signerOf(parts);
+  return {
     'private/request_vault_deposit': async (ctx, p: Signed & { amount: string; deposit_spot_asset: string }) =>
       vaults.request(
         'private/request_vault_deposit',
@@ -107,6 +125,16 @@ export function vaultHandlers({ market, actions }: HandlerParts): Record<string,
         p.subaccount_id,
         p.vault_subaccount_id,
       ),
+  };
+}
+
+/** The curator's: create a vault, edit it, mint or burn a request, reject a deposit, force-burn shares. */
+function curatorActions(parts: HandlerParts): Record<string, Handler> {
+  const { market } = parts;
+  const { vaults } = market;
+  const signed = signerOf(parts);
+  const managers = () => market.marketData.riskUniverses().flatMap((u) => u.managers.map((m) => m.manager_id));
+  return {
     'private/create_vault': async (ctx, p: Signed & CreateParams) => {
       const { vault, ...op } = vaults.create(await signed(ctx, 'private/create_vault', p), p, managers());
       // The new vault is the curator's subaccount from now on, in this login too.
@@ -122,5 +150,15 @@ export function vaultHandlers({ market, actions }: HandlerParts): Record<string,
       vaults.forceBurn(ctx.session!.wallet, p),
     'private/burn_vault_shares': async (ctx, p: Signed & SettleParams) =>
       vaults.settleBy(await signed(ctx, 'private/burn_vault_shares', p), 'withdraw', p),
+  };
+}
+
+/** The vault methods, keyed by method name. */
+export function vaultHandlers(parts: HandlerParts): Record<string, Handler> {
+  return {
+    ...publicVaultReads(parts),
+    ...walletVaultReads(parts),
+    ...shareholderRequests(parts),
+    ...curatorActions(parts),
   };
 }

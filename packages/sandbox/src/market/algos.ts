@@ -52,6 +52,63 @@ const isSet = (v: unknown) => v !== undefined && v !== null;
 export const hasAlgo = (p: OrderParams): boolean =>
   isSet(p.algo_type) || isSet(p.algo_duration_sec) || isSet(p.algo_num_slices);
 
+/** The TWAP fields of an order, or an order rejection naming the one not twap or out of range. */
+function twapShape(p: OrderParams): { duration: number; slices: number } {
+  if (p.algo_type !== 'twap')
+    throw new RpcFailure(ORDER_REJECTED, `algo_type ${JSON.stringify(p.algo_type ?? null)} is not twap`);
+  const duration = p.algo_duration_sec;
+  const slices = p.algo_num_slices;
+  if (!Number.isSafeInteger(duration) || duration! < 1 || duration! > MAX_DURATION_SEC)
+    throw new RpcFailure(ORDER_REJECTED, `algo_duration_sec must be 1 to ${MAX_DURATION_SEC} (got ${duration})`);
+  if (!Number.isSafeInteger(slices) || slices! < 1 || slices! > MAX_SLICES)
+    throw new RpcFailure(ORDER_REJECTED, `algo_num_slices must be 1 to ${MAX_SLICES} (got ${slices})`);
+  return { duration: duration!, slices: slices! };
+}
+
+type Checked = Pick<ReturnType<typeof checkOrder>, 'inst' | 'priceTicks' | 'lots' | 'maxFee' | 'tif'>;
+
+/** The order an accepted TWAP shows: algo_active, nothing filled yet. */
+function twapOrder(
+  p: OrderParams,
+  { inst, priceTicks, lots, maxFee, tif }: Checked,
+  { t, orderId, duration, slices }: { t: number; orderId: string; duration: number; slices: number },
+): Order {
+  return {
+    amount: amountText(inst, lots),
+    average_price: '0',
+    creation_timestamp: t,
+    direction: p.direction,
+    extra_fee: '0',
+    filled_amount: '0',
+    instrument_name: inst.cfg.instrument_name,
+    is_transfer: false,
+    last_update_timestamp: t,
+    limit_price: priceText(inst, priceTicks),
+    max_fee: fmt(maxFee),
+    mmp: p.mmp ?? false,
+    nonce: nonceText(p.nonce),
+    order_fee: '0',
+    order_id: orderId,
+    order_status: 'algo_active',
+    order_type: p.order_type ?? 'limit',
+    quote_id: null,
+    replaced_order_id: null,
+    signature: p.signature,
+    signature_expiry_sec: p.signature_expiry_sec,
+    signed_limit_price: priceText(inst, priceTicks),
+    signer: p.signer,
+    subaccount_id: p.subaccount_id,
+    time_in_force: tif,
+    trigger_price: null,
+    algo_type: 'twap',
+    algo_duration_sec: duration,
+    algo_num_slices: slices,
+    algo_slices_completed: 0,
+    cancel_reason: '',
+    label: p.label ?? '',
+  };
+}
+
 /** The TWAP orders working now. */
 export class AlgoBook {
   private readonly working = new Map<string, Working>();
@@ -66,17 +123,10 @@ export class AlgoBook {
 
   /** `order` with algo fields: check it and start working it; nothing trades yet. */
   add(session: Session, p: OrderParams): OrderOutcome {
-    if (p.algo_type !== 'twap')
-      throw new RpcFailure(ORDER_REJECTED, `algo_type ${JSON.stringify(p.algo_type ?? null)} is not twap`);
-    const duration = p.algo_duration_sec;
-    const slices = p.algo_num_slices;
-    if (!Number.isSafeInteger(duration) || duration! < 1 || duration! > MAX_DURATION_SEC)
-      throw new RpcFailure(ORDER_REJECTED, `algo_duration_sec must be 1 to ${MAX_DURATION_SEC} (got ${duration})`);
-    if (!Number.isSafeInteger(slices) || slices! < 1 || slices! > MAX_SLICES)
-      throw new RpcFailure(ORDER_REJECTED, `algo_num_slices must be 1 to ${MAX_SLICES} (got ${slices})`);
+    const { duration, slices } = twapShape(p);
     checkRejectTimestamp(p, this.clock.now());
     const { inst, priceTicks, lots, maxFee, tif } = checkOrder(this.instruments, p);
-    if (lots < slices!)
+    if (lots < slices)
       throw new RpcFailure(
         ORDER_REJECTED,
         `amount ${amountText(inst, lots)} is less than one amount_step (${inst.cfg.amount_step}` +
@@ -85,40 +135,8 @@ export class AlgoBook {
     checkReduceOnlyTimeInForce(p, 'ioc');
     checkMaxFee(inst, maxFee, priceTicks, []);
     const t = this.clock.now();
-    const order: Order = {
-      amount: amountText(inst, lots),
-      average_price: '0',
-      creation_timestamp: t,
-      direction: p.direction,
-      extra_fee: '0',
-      filled_amount: '0',
-      instrument_name: inst.cfg.instrument_name,
-      is_transfer: false,
-      last_update_timestamp: t,
-      limit_price: priceText(inst, priceTicks),
-      max_fee: fmt(maxFee),
-      mmp: p.mmp ?? false,
-      nonce: nonceText(p.nonce),
-      order_fee: '0',
-      order_id: this.streams.uuid('algo order ids', inst.cfg.instrument_name),
-      order_status: 'algo_active',
-      order_type: p.order_type ?? 'limit',
-      quote_id: null,
-      replaced_order_id: null,
-      signature: p.signature,
-      signature_expiry_sec: p.signature_expiry_sec,
-      signed_limit_price: priceText(inst, priceTicks),
-      signer: p.signer,
-      subaccount_id: p.subaccount_id,
-      time_in_force: tif,
-      trigger_price: null,
-      algo_type: 'twap',
-      algo_duration_sec: duration!,
-      algo_num_slices: slices!,
-      algo_slices_completed: 0,
-      cancel_reason: '',
-      label: p.label ?? '',
-    };
+    const orderId = this.streams.uuid('algo order ids', inst.cfg.instrument_name);
+    const order = twapOrder(p, { inst, priceTicks, lots, maxFee, tif }, { t, orderId, duration, slices });
     this.working.set(order.order_id, {
       order,
       params: p,
@@ -128,9 +146,9 @@ export class AlgoBook {
       filled: 0,
       notional: 0n,
       fee: 0n,
-      slices: slices!,
+      slices,
       done: 0,
-      everyMs: (duration! * 1000) / slices!,
+      everyMs: (duration * 1000) / slices,
     });
     return { order: this.publishOrder(order), trades: [] };
   }

@@ -20,8 +20,9 @@ import type {
 } from '@exchange-api/types';
 import type { Accounts } from '../accounts';
 import type { Clock } from '../clock';
-import { fixed, fmt, mul } from '../fixed';
+import { fmt } from '../fixed';
 import { RpcFailure } from '../rpc';
+import { indexCandlesOf, keepSample, MINUTE_MS, tradeCandlesOf, type Sample } from './candles';
 import type { Catalog } from './catalog';
 import type { History } from './history';
 import type { Instrument } from './instrument';
@@ -31,11 +32,6 @@ import { cashAssetOf } from './funds';
 export const UNIVERSE_ID = 1;
 const UNIVERSE_NAME = 'standard';
 const STANDARD_MANAGER = 1;
-/** The most candles one answer carries (the newest of the range). */
-const MAX_CANDLES = 1000;
-/** Index samples kept per currency: a week of minutes. */
-const MAX_SAMPLES = 7 * 1440;
-const MINUTE_MS = 60_000;
 
 const invalid = (what: string) => RpcFailure.of('RPC_INVALID_PARAMS', what);
 /** The ERC-20's own decimals: USDC's 6 (derive-ts signs withdrawals at them and checks), the other tokens' 18. */
@@ -53,15 +49,6 @@ const ohlc = (o: bigint, h: bigint, l: bigint, c: bigint) => ({
   low: fmt(l),
   close: fmt(c),
 });
-
-/** One minute of a currency's index price. */
-interface Sample {
-  minute: number;
-  open: bigint;
-  high: bigint;
-  low: bigint;
-  close: bigint;
-}
 
 /** The address of a cash currency's asset (USDC): the one transfers and withdrawals are signed for (funds.ts). */
 export const cashAssetAddress = (currency: string): string => cashAssetOf(currency).address;
@@ -87,15 +74,7 @@ export class MarketData {
   private keep(currency: string, minute: number, price: bigint): void {
     let list = this.samples.get(currency);
     if (!list) this.samples.set(currency, (list = []));
-    const last = list[list.length - 1];
-    if (last && last.minute === minute) {
-      last.high = price > last.high ? price : last.high;
-      last.low = price < last.low ? price : last.low;
-      last.close = price;
-      return;
-    }
-    list.push({ minute, open: price, high: price, low: price, close: price });
-    if (list.length > MAX_SAMPLES) list.shift();
+    keepSample(list, minute, price);
   }
 
   private currencyOf(c: unknown): string {
@@ -295,36 +274,12 @@ export class MarketData {
   tradeCandles(name: unknown, startSec: number, endSec: number, periodSec: number): TradingviewCandle[] {
     const inst = this.listed(name);
     const periodMs = this.period(periodSec);
-    const buckets = new Map<number, { o: bigint; h: bigint; l: bigint; c: bigint; amount: bigint; usd: bigint }>();
     const trades = this.history
       .publicTrades()
       .filter((t) => t.instrument_name === inst.cfg.instrument_name)
       .filter((t) => t.timestamp >= startSec * 1000 && t.timestamp <= endSec * 1000)
       .reverse();
-    for (const t of trades) {
-      const key = Math.floor(t.timestamp / periodMs) * periodMs;
-      const price = fixed(t.trade_price);
-      const amount = fixed(t.trade_amount);
-      const b = buckets.get(key);
-      if (!b) buckets.set(key, { o: price, h: price, l: price, c: price, amount, usd: mul(price, amount) });
-      else {
-        b.h = price > b.h ? price : b.h;
-        b.l = price < b.l ? price : b.l;
-        b.c = price;
-        b.amount += amount;
-        b.usd += mul(price, amount);
-      }
-    }
-    return [...buckets].slice(-MAX_CANDLES).map(([t, b]) => ({
-      timestamp: t,
-      timestamp_bucket: t,
-      open_price: fmt(b.o),
-      high_price: fmt(b.h),
-      low_price: fmt(b.l),
-      close_price: fmt(b.c),
-      volume_contracts: fmt(b.amount),
-      volume_usd: fmt(b.usd),
-    }));
+    return tradeCandlesOf(trades, periodMs);
   }
 
   /**
@@ -335,28 +290,7 @@ export class MarketData {
     const c = this.currencyOf(currency);
     const periodMs = this.period(periodSec);
     this.keep(c, Math.floor(this.clock.now() / MINUTE_MS), this.instruments.spotPrice(c));
-    const buckets = new Map<number, Sample>();
-    for (const s of this.samples.get(c) ?? []) {
-      const at = s.minute * MINUTE_MS;
-      if (at < Math.floor((startSec * 1000) / MINUTE_MS) * MINUTE_MS || at > endSec * 1000) continue;
-      const key = Math.floor(at / periodMs) * periodMs;
-      const b = buckets.get(key);
-      if (!b) buckets.set(key, { ...s, minute: key });
-      else {
-        b.high = s.high > b.high ? s.high : b.high;
-        b.low = s.low < b.low ? s.low : b.low;
-        b.close = s.close;
-      }
-    }
-    return [...buckets.values()].slice(-MAX_CANDLES).map((b) => ({
-      timestamp: b.minute,
-      timestamp_bucket: b.minute,
-      open_price: fmt(b.open),
-      high_price: fmt(b.high),
-      low_price: fmt(b.low),
-      close_price: fmt(b.close),
-      price: fmt(b.close),
-    }));
+    return indexCandlesOf(this.samples.get(c) ?? [], startSec, endSec, periodMs);
   }
 
   /**
