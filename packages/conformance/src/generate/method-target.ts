@@ -41,6 +41,52 @@ function methodNotFound(o: Outcome): boolean {
 /** A case's coverage class (cases.ts sets it; a case made elsewhere is counted by its expectation). */
 const classOf = (c: InputCase): string => c.cls ?? (c.expect === 'valid' ? 'valid edge' : 'invalid');
 
+/** A should-level note on a case, as an observation. */
+function noteOf(c: InputCase, verdict: Judgement): Observation {
+  return {
+    text:
+      `should-level note (${c.expect} input ${c.why}): ${verdict.rule}; expected ` +
+      `${verdict.expected}; got ${verdict.got}`,
+  };
+}
+
+/**
+ * A failed case as a finding and its transcript, written as a replay file. The first failure of each rule
+ * (tracked in `shrunkRules`) is shrunk; later ones of the same rule are recorded as they came.
+ */
+async function recordFailure(
+  env: TargetEnv,
+  m: GenMethod,
+  t: 'ws' | 'http',
+  id: string,
+  c: InputCase,
+  ex: Exchange,
+  verdict: Judgement,
+  shrunkRules: Set<string>,
+): Promise<{ finding: Finding; entries: TranscriptEntry[] }> {
+  const shrunk = shrunkRules.has(verdict.ruleId) ? null : await shrinkFailure(env, m, t, c, verdict);
+  shrunkRules.add(verdict.ruleId);
+  const first = callOf(c, ex, verdict);
+  const call = shrunk ? shrunk.call : first;
+  const path = env.onFailure(m, t, c, call, shrunk ? first : undefined, shrunk?.steps ?? 0);
+  const finding: Finding = {
+    pointer: '/params',
+    ruleId: verdict.ruleId,
+    rule: verdict.rule,
+    expected: verdict.expected,
+    got: verdict.got,
+    message:
+      `${c.expect} input (${c.why}) ${call.params.length > 200 ? `${call.params.slice(0, 200)}…` : call.params}` +
+      `: ${verdict.got}${path ? ` [replay: ${path}]` : ''}`,
+  };
+  const now = Date.now() - env.t0;
+  const entries: TranscriptEntry[] = [
+    { t: now, conn: id, dir: 'sent', data: call.sent },
+    ...call.received.map((d) => ({ t: now, conn: id, dir: 'received' as const, data: d })),
+  ];
+  return { finding, entries };
+}
+
 /** Run every case of a method on a transport. */
 export async function runMethodTarget(
   env: TargetEnv,
@@ -78,34 +124,11 @@ export async function runMethodTarget(
     }
     counts[verdict.status]++;
     tally.ran(classOf(c), verdict.status);
-    if (verdict.status === 'note')
-      observations.push({
-        text:
-          `should-level note (${c.expect} input ${c.why}): ${verdict.rule}; expected ` +
-          `${verdict.expected}; got ${verdict.got}`,
-      });
+    if (verdict.status === 'note') observations.push(noteOf(c, verdict));
     if (verdict.status !== 'fail') continue;
-    // The first failure of each rule is shrunk; later ones of the same rule are recorded as they came.
-    const shrunk = shrunkRules.has(verdict.ruleId) ? null : await shrinkFailure(env, m, t, c, verdict);
-    shrunkRules.add(verdict.ruleId);
-    const first = callOf(c, ex, verdict);
-    const call = shrunk ? shrunk.call : first;
-    const path = env.onFailure(m, t, c, call, shrunk ? first : undefined, shrunk?.steps ?? 0);
-    findings.push({
-      pointer: '/params',
-      ruleId: verdict.ruleId,
-      rule: verdict.rule,
-      expected: verdict.expected,
-      got: verdict.got,
-      message:
-        `${c.expect} input (${c.why}) ${call.params.length > 200 ? `${call.params.slice(0, 200)}…` : call.params}` +
-        `: ${verdict.got}${path ? ` [replay: ${path}]` : ''}`,
-    });
-    const now = Date.now() - env.t0;
-    transcript.push(
-      { t: now, conn: id, dir: 'sent', data: call.sent },
-      ...call.received.map((d) => ({ t: now, conn: id, dir: 'received' as const, data: d })),
-    );
+    const { finding, entries } = await recordFailure(env, m, t, id, c, ex, verdict, shrunkRules);
+    findings.push(finding);
+    transcript.push(...entries);
   }
   // A method not served has no verdicts: its counts start over, with the reason.
   const kept = skip === NOT_SERVED ? zeroCounts(id, m.name, 'method', t) : counts;

@@ -8,7 +8,7 @@
 import { Wallet } from 'ethers';
 import { signLogin } from '@exchange-api/auth';
 import { WsConn } from '../connection';
-import { addressesOf } from './channel-target';
+import { addressesOf } from './channel-addresses';
 import { classesOf } from '../model';
 import { bodyOf, SequenceLog } from './sequence-kit';
 import { loginMethod } from './session';

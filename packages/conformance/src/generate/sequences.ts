@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { signLogin } from '@exchange-api/auth';
 import { isNotification, pushOf, WsConn } from '../connection';
-import { addressesOf } from './channel-target';
+import { addressesOf } from './channel-addresses';
 import { runOrderLifeCycle } from './sequence-orders';
 import { runOrderInputs } from './sequence-order-inputs';
 import { runRelogin } from './sequence-relogin';

@@ -99,6 +99,41 @@ function member(op: WireOperation): string {
   );
 }
 
+/** The client interface and `createClient`: the core's calls, and the typed members by operation. */
+function clientLines(model: ApiModel): string[] {
+  return [
+    `/** ${tsComment(`A client of ${model.title}.`)} */`,
+    'export interface ApiClient {',
+    '  readonly core: ApiCore;',
+    '  /** `error` (a frame no request or receive operation takes, garbage) and ' +
+      '`validation` events; returns the function that stops listening. */',
+    "  on: ApiCore['on'];",
+    "  send: ApiCore['send'];",
+    "  request: ApiCore['request'];",
+    "  stream: ApiCore['stream'];",
+    '  readonly ops: ReturnType<typeof opsOf>;',
+    '  close(): Promise<void>;',
+    '}',
+    '',
+    "/** Create a client; `url` is the server's URL with its pathname (each channel's " +
+      'address is appended). Nothing is sent until the first use. */',
+    'export function createClient(options: MessageClientOptions): ApiClient {',
+    '  const core: ApiCore = createMessageClient<Operations>({ table: wireTable, ' +
+      'validators: wireValidators }, options);',
+    '  return {',
+    '    core,',
+    '    on: (event, fn) => core.on(event, fn),',
+    '    send: (op, payload, o) => core.send(op, payload, o),',
+    '    request: (op, payload, o) => core.request(op, payload, o),',
+    '    stream: (op, o) => core.stream(op, o),',
+    '    ops: opsOf(core),',
+    '    close: () => core.close(),',
+    '  };',
+    '}',
+    '',
+  ];
+}
+
 /** The client surface of a generated SDK for a spec that speaks its own messages (slot `sdk`). */
 export function emitMessageClient(model: ApiModel, wire: WireModel): EmittedFile[] {
   const lines = [
@@ -131,35 +166,7 @@ export function emitMessageClient(model: ApiModel, wire: WireModel): EmittedFile
     '  } as const;',
     '}',
     '',
-    `/** ${tsComment(`A client of ${model.title}.`)} */`,
-    'export interface ApiClient {',
-    '  readonly core: ApiCore;',
-    '  /** `error` (a frame no request or receive operation takes, garbage) and ' +
-      '`validation` events; returns the function that stops listening. */',
-    "  on: ApiCore['on'];",
-    "  send: ApiCore['send'];",
-    "  request: ApiCore['request'];",
-    "  stream: ApiCore['stream'];",
-    '  readonly ops: ReturnType<typeof opsOf>;',
-    '  close(): Promise<void>;',
-    '}',
-    '',
-    "/** Create a client; `url` is the server's URL with its pathname (each channel's " +
-      'address is appended). Nothing is sent until the first use. */',
-    'export function createClient(options: MessageClientOptions): ApiClient {',
-    '  const core: ApiCore = createMessageClient<Operations>({ table: wireTable, ' +
-      'validators: wireValidators }, options);',
-    '  return {',
-    '    core,',
-    '    on: (event, fn) => core.on(event, fn),',
-    '    send: (op, payload, o) => core.send(op, payload, o),',
-    '    request: (op, payload, o) => core.request(op, payload, o),',
-    '    stream: (op, o) => core.stream(op, o),',
-    '    ops: opsOf(core),',
-    '    close: () => core.close(),',
-    '  };',
-    '}',
-    '',
+    ...clientLines(model),
   ];
   return [{ slot: 'sdk', path: 'client.gen.ts', content: lines.join('\n') }];
 }

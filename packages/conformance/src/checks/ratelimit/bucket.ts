@@ -139,70 +139,156 @@ async function measureRefill(
   return { refilledAfterMs: hint + 30, refillHintMs: isRateLimited(next) ? retryAfterMs(errorOf(next!)!.data) : null };
 }
 
+/** What the bucket probe answers: its findings, or why it could not run. */
+type BucketResult = BucketFindings & { unavailable: string | null };
+
+/** The matching probe's findings the bucket probe builds on. */
+type Matching = Awaited<ReturnType<typeof matchingProbe>>;
+
+/** A logged-in connection of the signer, sending cancels; requests that get no answer go to `unanswered`. */
+async function cancelSender(p: Ctx, signer: NonNullable<Matching['signer']>, unanswered: Unanswered[]) {
+  const conn = await p.connect();
+  const [sub] = await p.mustLogin(conn, signer);
+  const cancel = method('cancel');
+  const signed = signedSender(p, conn, signer, sub ?? 0, unanswered);
+  const send: Send = (instrument) => signed(cancel, cancelFields(cancel, instrument));
+  return { conn, send };
+}
+
 /**
  * Start the next matching window with one request in instrument B, spend the rest of that window in
  * instrument A just before it ends, then keep going in A right after the boundary: the bucket, not the
  * (fresh) matching budget, must refuse A while B passes.
  */
-function bucket(ctx: Ctx) {
-  return ctx.shared('instrument-bucket', async (p): Promise<BucketFindings & { unavailable: string | null }> => {
-    const m = await matchingProbe(p);
-    if (m.unavailable !== null) return { ...none(), unavailable: m.unavailable };
-    if (m.resetAt === null || m.windowMs === null)
-      return {
-        ...none(),
-        unavailable:
-          'the matching budget was never refused with a retry hint, so its window boundary ' +
-          'is unknown (see ratelimit.matching-shared)',
-      };
-    const windowMs = Math.min(Math.max(m.windowMs, 500), 30_000);
-    const conn = await p.connect();
-    const [sub] = await p.mustLogin(conn, m.signer);
-    const cancel = method('cancel');
-    const base = none();
-    const signed = signedSender(p, conn, m.signer, sub ?? 0, base.unanswered);
-    const send: Send = (instrument) => signed(cancel, cancelFields(cancel, instrument));
-    const [a, b] = [m.spread[0]!, m.fresh];
-    await p.sleep(Math.max(0, m.resetAt + 50 - Date.now()));
-    const t2 = await startWindow(p, send, b);
-    if (t2 === null)
-      return {
-        ...base,
-        unavailable: base.unanswered.length
-          ? null
-          : 'the matching budget still refused after its window should have reset',
-      };
-    const room = (await limits(p, conn)).remaining_matching?.remainingPoints ?? 0;
-    await p.sleep(Math.max(0, t2 + windowMs - Math.min(500, windowMs / 4) - Date.now()));
-    const { passed, refusal, matchingLeft } = await spendAcrossBoundary(
-      p,
-      conn,
-      send,
-      a,
-      room,
-      m.remaining,
-      t2 + windowMs,
-    );
-    const spanMs = passed.length > 1 ? passed.at(-1)! - passed[0]! : 0;
-    const result = {
-      ...base,
-      unavailable: null,
-      a,
-      b,
-      passes: passed.length,
-      spanMs,
-      perWindow: m.remaining,
-      windowMs,
-      matchingLeft,
-      reference: referenceBucket(p, a),
+async function probeBucket(p: Ctx): Promise<BucketResult> {
+  const m = await matchingProbe(p);
+  if (m.unavailable !== null) return { ...none(), unavailable: m.unavailable };
+  if (m.resetAt === null || m.windowMs === null)
+    return {
+      ...none(),
+      unavailable:
+        'the matching budget was never refused with a retry hint, so its window boundary ' +
+        'is unknown (see ratelimit.matching-shared)',
     };
-    if (!refusal || base.unanswered.length) return result;
-    const other = await send(b);
-    const refill =
-      matchingLeft >= 3 && other !== null && !isRateLimited(other)
-        ? await measureRefill(p, send, a, refusal)
-        : { refilledAfterMs: null, refillHintMs: null };
-    return { ...result, refusal, other, ...refill };
+  const windowMs = Math.min(Math.max(m.windowMs, 500), 30_000);
+  const base = none();
+  const { conn, send } = await cancelSender(p, m.signer, base.unanswered);
+  const [a, b] = [m.spread[0]!, m.fresh];
+  await p.sleep(Math.max(0, m.resetAt + 50 - Date.now()));
+  const t2 = await startWindow(p, send, b);
+  if (t2 === null)
+    return {
+      ...base,
+      unavailable: base.unanswered.length
+        ? null
+        : 'the matching budget still refused after its window should have reset',
+    };
+  const room = (await limits(p, conn)).remaining_matching?.remainingPoints ?? 0;
+  await p.sleep(Math.max(0, t2 + windowMs - Math.min(500, windowMs / 4) - Date.now()));
+  const { passed, refusal, matchingLeft } = await spendAcrossBoundary(
+    p,
+    conn,
+    send,
+    a,
+    room,
+    m.remaining,
+    t2 + windowMs,
+  );
+  const spanMs = passed.length > 1 ? passed.at(-1)! - passed[0]! : 0;
+  const result = {
+    ...base,
+    unavailable: null,
+    a,
+    b,
+    passes: passed.length,
+    spanMs,
+    perWindow: m.remaining,
+    windowMs,
+    matchingLeft,
+    reference: referenceBucket(p, a),
+  };
+  if (!refusal || base.unanswered.length) return result;
+  const other = await send(b);
+  const refill =
+    matchingLeft >= 3 && other !== null && !isRateLimited(other)
+      ? await measureRefill(p, send, a, refusal)
+      : { refilledAfterMs: null, refillHintMs: null };
+  return { ...result, refusal, other, ...refill };
+}
+
+/** The bucket probe, run once per run and shared by the checks that read it. */
+function bucket(ctx: Ctx) {
+  return ctx.shared('instrument-bucket', probeBucket);
+}
+
+/** A never refused A: a double burst across the boundary fails; a budget too small to tell is inconclusive. */
+function judgeUnrefused(ctx: Ctx, x: BucketFindings) {
+  const { a, passes, spanMs, perWindow, windowMs } = x;
+  if (passes > perWindow)
+    ctx.fail({
+      rule: 'the per-instrument bucket refills continuously, so no window-boundary double burst',
+      expected:
+        `a ${rateLimitError.code} in ${a} once its bucket is empty, while the matching ` + `budget still has points`,
+      got:
+        `${passes} requests in ${a} passed within ${spanMs} ms across a window boundary ` +
+        `(the matching budget allows ${perWindow} per ${windowMs} ms)`,
+      message:
+        `${passes} order-flow requests in one instrument passed within ${spanMs} ` +
+        `ms: a window-boundary double burst`,
+    });
+  else
+    ctx.inconclusive(
+      `the matching budget (${perWindow} per window) is too small to empty a bucket across one window boundary`,
+    );
+}
+
+/** The bucket's refusal is the rate-limit error, and refuses only the instrument whose bucket is empty. */
+function judgeRefusal(ctx: Ctx, x: BucketFindings, e: NonNullable<ReturnType<typeof errorOf>>) {
+  const { a, b } = x;
+  if (e.message !== rateLimitError.message)
+    ctx.fail({
+      pointer: '/error/message',
+      rule: 'the bucket answers with the rate-limit error',
+      expected: rateLimitError.message,
+      got: cut(e.message, FINDING_MAX),
+      message: `bucket refusal message ${cut(e.message, FINDING_MAX)}`,
+    });
+  if (!isRetryHint(e.data))
+    ctx.fail({
+      pointer: '/error/data',
+      rule: `data matches ${rateLimitError.dataPattern}`,
+      expected: rateLimitError.data,
+      got: cut(e.data, FINDING_MAX),
+      message: `bucket refusal hint ${cut(e.data, FINDING_MAX)}`,
+    });
+  if (isRateLimited(x.other))
+    ctx.fail({
+      pointer: '/error',
+      rule: 'the bucket is keyed by (wallet, instrument)',
+      expected: `a request in ${b} passes (its bucket is full, the matching budget has ${x.matchingLeft} points)`,
+      got: cut(x.other?.error, FINDING_MAX),
+      message: `${b} was refused too: the refusal in ${a} was not per instrument`,
+    });
+}
+
+/** What the bucket looked like: the burst, the refusal, the refill and the capacity they imply. */
+function observeBucket(ctx: Ctx, x: BucketFindings, e: NonNullable<ReturnType<typeof errorOf>>) {
+  const { a, b, passes, spanMs } = x;
+  const refill = x.refillHintMs
+    ? `; right after a token was spent the hint said ${x.refillHintMs} ms, a refill ` +
+      `of about ${(1000 / x.refillHintMs).toFixed(2)} token/s`
+    : '';
+  const refilled =
+    x.refilledAfterMs !== null ? `; after ${x.refilledAfterMs} ms ${a} passed again (continuous refill)` : '';
+  const capacity = x.refillHintMs ? Math.round(passes - spanMs / x.refillHintMs) : passes;
+  ctx.observe({
+    assumption: 'bucket-scope',
+    text:
+      `${a}: ${passes} cancels passed within ${spanMs} ms across a window boundary, ` +
+      `then ${rateLimitError.code} "${cut(e.data, FINDING_MAX)}" while the matching ` +
+      `budget had ${x.matchingLeft} points left and ${b} still passed${refilled}` +
+      `${refill}. Observed capacity about ${capacity} (reference ${x.reference}).`,
+    conforms: !isRateLimited(x.other),
   });
 }
 
@@ -223,66 +309,10 @@ export const bucketChecks: Check[] = [
       reportUnanswered(ctx, x.unanswered);
       if (x.unanswered.length) return;
       if (x.unavailable !== null) return ctx.inconclusive(x.unavailable);
-      const { a, b, passes, spanMs, perWindow, windowMs } = x;
-      if (!x.refusal) {
-        if (passes > perWindow)
-          ctx.fail({
-            rule: 'the per-instrument bucket refills continuously, so no window-boundary double burst',
-            expected:
-              `a ${rateLimitError.code} in ${a} once its bucket is empty, while the matching ` +
-              `budget still has points`,
-            got:
-              `${passes} requests in ${a} passed within ${spanMs} ms across a window boundary ` +
-              `(the matching budget allows ${perWindow} per ${windowMs} ms)`,
-            message:
-              `${passes} order-flow requests in one instrument passed within ${spanMs} ` +
-              `ms: a window-boundary double burst`,
-          });
-        else
-          ctx.inconclusive(
-            `the matching budget (${perWindow} per window) is too small to empty a bucket across one window boundary`,
-          );
-        return;
-      }
+      if (!x.refusal) return judgeUnrefused(ctx, x);
       const e = errorOf(x.refusal)!;
-      if (e.message !== rateLimitError.message)
-        ctx.fail({
-          pointer: '/error/message',
-          rule: 'the bucket answers with the rate-limit error',
-          expected: rateLimitError.message,
-          got: cut(e.message, FINDING_MAX),
-          message: `bucket refusal message ${cut(e.message, FINDING_MAX)}`,
-        });
-      if (!isRetryHint(e.data))
-        ctx.fail({
-          pointer: '/error/data',
-          rule: `data matches ${rateLimitError.dataPattern}`,
-          expected: rateLimitError.data,
-          got: cut(e.data, FINDING_MAX),
-          message: `bucket refusal hint ${cut(e.data, FINDING_MAX)}`,
-        });
-      if (isRateLimited(x.other))
-        ctx.fail({
-          pointer: '/error',
-          rule: 'the bucket is keyed by (wallet, instrument)',
-          expected: `a request in ${b} passes (its bucket is full, the matching budget has ${x.matchingLeft} points)`,
-          got: cut(x.other?.error, FINDING_MAX),
-          message: `${b} was refused too: the refusal in ${a} was not per instrument`,
-        });
-      const refill = x.refillHintMs
-        ? `; right after a token was spent the hint said ${x.refillHintMs} ms, a refill ` +
-          `of about ${(1000 / x.refillHintMs).toFixed(2)} token/s`
-        : '';
-      const capacity = x.refillHintMs ? Math.round(passes - spanMs / x.refillHintMs) : passes;
-      ctx.observe({
-        assumption: 'bucket-scope',
-        text:
-          `${a}: ${passes} cancels passed within ${spanMs} ms across a window boundary, ` +
-          `then ${rateLimitError.code} "${cut(e.data, FINDING_MAX)}" while the matching ` +
-          `budget had ${x.matchingLeft} points left and ${b} still passed${x.refilledAfterMs !== null ? `; after ${x.refilledAfterMs} ms ${a} passed again (continuous refill)` : ''}` +
-          `${refill}. Observed capacity about ${capacity} (reference ${x.reference}).`,
-        conforms: !isRateLimited(x.other),
-      });
+      judgeRefusal(ctx, x, e);
+      observeBucket(ctx, x, e);
     },
   },
 ];

@@ -162,28 +162,33 @@ export function recordsPage(kit: PageKit): Page[] {
   ];
   return [
     { path: PAGES.records, title: 'Records and types', nav: 'records', blocks },
-    ...groups.map((g) => ({
-      path: g.page,
-      title: `Records: ${g.title}`,
-      nav: g.page,
-      blocks: [
-        { kind: 'h', level: 1, text: ['Records: ', g.title] } as Block,
-        {
-          kind: 'p',
-          text: [
-            `${plural(g.items.length, 'record')} that only the ${g.title} channels and ` +
-              `methods use. Records several groups share and the other named types are on `,
-            link({ page: PAGES.records }, 'Records and types'),
-            '. ',
-            ...ABOUT_RECORDS,
-          ],
-        } as Block,
-        chips(kit, g.items),
-        { kind: 'h', level: 2, id: 'records', text: ['Records'] } as Block,
-        ...g.items.flatMap((t) => typeSection(kit, t)),
-      ],
-    })),
+    ...groups.map((g) => groupRecordsPage(kit, g)),
   ];
+}
+
+/** A group's own records page: the records only that group's channels and methods use. */
+function groupRecordsPage(kit: PageKit, g: PageKit['site']['layout']['records'][number]): Page {
+  return {
+    path: g.page,
+    title: `Records: ${g.title}`,
+    nav: g.page,
+    blocks: [
+      { kind: 'h', level: 1, text: ['Records: ', g.title] } as Block,
+      {
+        kind: 'p',
+        text: [
+          `${plural(g.items.length, 'record')} that only the ${g.title} channels and ` +
+            `methods use. Records several groups share and the other named types are on `,
+          link({ page: PAGES.records }, 'Records and types'),
+          '. ',
+          ...ABOUT_RECORDS,
+        ],
+      } as Block,
+      chips(kit, g.items),
+      { kind: 'h', level: 2, id: 'records', text: ['Records'] } as Block,
+      ...g.items.flatMap((t) => typeSection(kit, t)),
+    ],
+  };
 }
 
 /** How every records page reads. */
