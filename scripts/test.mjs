@@ -122,11 +122,12 @@ const status = run(
     '--output-logs=new-only',
     // Every package's tests run, and count, when one fails.
     '--continue',
-    // Two test tasks at a time, a package's with two vitest workers (VITEST_MAX_WORKERS, below), test/'s
-    // with three (its script: the longest task, its files mostly waiting on sockets and processes): at most
-    // five test files at once on 2 cores, where the single run before had three. turbo's default of ten
-    // tasks at a time, each with its workers, would starve the tests that wait on time.
-    '--concurrency=2',
+    // Three test tasks at a time, a package's with two vitest workers (VITEST_MAX_WORKERS, below), test/'s
+    // with three (its script: the longest task, its files mostly waiting on sockets and processes). With two
+    // at a time a fresh clone's run used 1.1 of 2 cores on average (15.5 min of CPU in 14 min): the tasks
+    // wait more than they compute. turbo's default of ten tasks at a time, each with its workers, would
+    // starve the tests that wait on time.
+    '--concurrency=3',
     // turbo hands what follows `--` to every task of the run, the builds too (a changed build hash: each
     // package built twice), so the reporters live in each test script and only a caller's own arguments
     // pass here.
