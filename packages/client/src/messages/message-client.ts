@@ -170,6 +170,8 @@ export class MessageClient<Ops extends OperationMap<Ops>> {
         return it;
       },
     };
+    // The same failure as `opened`'s, which fails the stream (queue.fail above): the reader hears of it at
+    // next(); `ready` unawaited must not also be an unhandled rejection.
     it.ready.catch(() => undefined);
     return it;
   }

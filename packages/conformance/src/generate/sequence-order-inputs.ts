@@ -184,7 +184,8 @@ async function run(c: Ctx, inst: Record<string, unknown>): Promise<string | null
   const m = c.env.spec.methods.find((x) => x.name === 'private/order')!;
   const { list, unsent, kinds } = variants(c, buy, p.sell);
   for (const v of list) {
-    // A spelling the schema refuses is not a valid input of this spec: it is not sent.
+    // A spelling the schema refuses is not a valid input of this spec: it is not sent. Nor is one our signer
+    // cannot encode (it refuses what the spec's Decimal pattern refuses): no input this run could sign.
     const probe = await signedParams(c.wallet, m.name, c.sub, v.fields, c.asset).catch(() => null);
     if (!probe || !c.env.schemas.valid(m.params, probe)) continue;
     c.tally.generated(v.cls);
