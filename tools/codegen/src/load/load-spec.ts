@@ -206,7 +206,7 @@ function parserProblems(
 ): Promise<SpecProblem[]> {
   // A bundled spec goes to the parser as the one document it now is (JSON is YAML), named by the main file.
   const text = source.isBundled ? JSON.stringify(source.data, null, 1) : source.text;
-  const slot = options.parseCache === false ? null : verdictSlot(text, abs);
+  const slot = options.parseCache === false ? null : verdictSlot(text);
   const kept = slot?.read();
   const verdict = kept
     ? Promise.resolve(kept)

@@ -57,14 +57,16 @@ export interface VerdictSlot {
 }
 
 /**
- * The slot of `text` parsed as `source`, or null when the cache is off or the text refers outside itself;
- * kept in `dir` (default: beside the parser).
+ * The slot of `text`, or null when the cache is off or the text refers outside itself; kept in `dir`
+ * (default: beside the parser). The file's name is not part of the key: a text that names no other file
+ * parses the same wherever it lies, so `diff --base` (the spec's version at a ref, copied to a temporary
+ * folder) and a copy the types package ships read the verdict of the spec they repeat (12 s of CPU each).
  */
-export function verdictSlot(text: string, source: string, dir?: string): VerdictSlot | null {
+export function verdictSlot(text: string, dir?: string): VerdictSlot | null {
   if (process.env.EXCHANGE_API_PARSE_CACHE === 'off' || refersOutside(text)) return null;
   const parser = parserPackage();
   if (!parser) return null;
-  const key = createHash('sha256').update(`${FORMAT}\n${parser.version}\n${source}\n`).update(text).digest('hex');
+  const key = createHash('sha256').update(`${FORMAT}\n${parser.version}\n`).update(text).digest('hex');
   const at = dir ?? folder(parser.dir);
   const file = at && join(at, `${key}.json`);
   return {
