@@ -4,7 +4,7 @@
  * loadHttpProxyAgent() is what ccxt asks for before a ws:// URL).
  */
 import ccxt from 'ccxt';
-import { Wallet } from 'ethers';
+import { Wallet, type HDNodeWallet } from 'ethers';
 import { startSandbox, type Sandbox } from '@exchange-api/sandbox';
 import { roomyLimits } from '../client/helpers';
 
@@ -15,7 +15,7 @@ export type Derive = InstanceType<typeof ccxt.pro.derive>;
 export interface CcxtAgainstSandbox {
   sb: Sandbox;
   exchange: Derive;
-  wallet: Wallet;
+  wallet: HDNodeWallet;
   close(): Promise<void>;
 }
 
