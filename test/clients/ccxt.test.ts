@@ -1,48 +1,29 @@
 /**
  * ccxt 4.5.84 (its `derive` class, the trading library most bots use), pinned, against the sandbox with
- * nothing patched: only its URLs are changed (setSandboxMode(true) picks the testnet signing constants
- * the sandbox accepts by default; loadHttpProxyAgent() is what ccxt asks for before a ws:// URL). Every
- * unified call a bot starts with goes through ccxt's own request building, signing and parsing.
+ * nothing patched (ccxt-setup.ts). Every unified call a bot starts with goes through ccxt's own request
+ * building, signing and parsing; the rest of its `has` table is ccxt-has.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import ccxt from 'ccxt';
-import { Wallet } from 'ethers';
-import { startSandbox, type Sandbox } from '@exchange-api/sandbox';
 import { createClient, type ExchangeClient } from '@exchange-api/client';
-import { control, roomyLimits, until } from '../client/helpers';
+import type { Sandbox } from '@exchange-api/sandbox';
+import { control, until } from '../client/helpers';
+import { ccxtAgainstSandbox, PERP, priceOf, SUBACCOUNT, type CcxtAgainstSandbox, type Derive } from './ccxt-setup';
 
-const SUBACCOUNT = 130837;
-const PERP = 'ETH/USDC:USDC';
-const wallet = Wallet.createRandom();
+let run: CcxtAgainstSandbox;
 let sb: Sandbox;
-let exchange: InstanceType<typeof ccxt.pro.derive>;
+let exchange: Derive;
 
 beforeAll(async () => {
-  // ccxt logs in only when the wallet has a subaccount; it must know the id beforehand (options.subaccount_id).
-  sb = await startSandbox({
-    port: 0,
-    control: true,
-    limits: roomyLimits,
-    market: { intervalMs: 50 },
-    wallets: [{ address: wallet.address, subaccounts: [SUBACCOUNT] }],
-  });
-  exchange = new ccxt.pro.derive({
-    walletAddress: wallet.address,
-    privateKey: wallet.privateKey,
-    options: { deriveWalletAddress: wallet.address, subaccount_id: SUBACCOUNT },
-  });
-  exchange.setSandboxMode(true);
-  exchange.urls['api'] = { public: `${sb.httpUrl}/v3/public`, private: `${sb.httpUrl}/v3/private`, ws: sb.wsUrl };
-  await exchange.loadHttpProxyAgent();
+  run = await ccxtAgainstSandbox();
+  ({ sb, exchange } = run);
 });
 
 afterAll(async () => {
-  await exchange?.close();
-  await sb?.close();
+  await run?.close();
 });
 
 /** A price of the perp, rounded to its tick as ccxt signs it. */
-const price = (x: number) => Number(exchange.priceToPrecision(PERP, x));
+const price = (x: number) => priceOf(exchange, x);
 
 describe('ccxt 4.5.84 (derive) against the sandbox, unchanged', () => {
   it('loadMarkets, fetchCurrencies, fetchTime', async () => {

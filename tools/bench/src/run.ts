@@ -23,6 +23,7 @@ export const benchmarks: Array<[string, () => BenchResult[] | Promise<BenchResul
   ['redis-limits', () => import('./redis-limits').then((m) => m.runRedisLimits())],
   ['stream-p99', () => import('./stream-p99').then((m) => m.runStreamP99())],
   ['fleet', () => import('./fleet').then((m) => m.runFleet())],
+  ['order-path', () => import('./order-path').then((m) => m.runOrderPath())],
   ['main-job', () => import('./main-job').then((m) => m.runMainJob(root))],
 ];
 

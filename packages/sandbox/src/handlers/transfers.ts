@@ -82,6 +82,8 @@ function transfers({ market, actions }: HandlerParts): Record<string, Handler> {
           'INVALID_ADDRESS',
           `/recipient_address: not an address (got ${String(p.recipient_address).slice(0, 60)})`,
         );
+      if (p.to_subaccount_id === 0 && p.new_subaccount_manager === 0)
+        throw rejected('/new_subaccount_manager: a transfer to subaccount 0 opens one, and needs its manager');
       await actions.verify(session, 'private/transfer_spot_external', p as never, ctx.ip, { scope: 'transfer', asset });
       return funds.transferExternal(
         session.wallet,

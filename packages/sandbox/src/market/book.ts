@@ -22,24 +22,37 @@ export function removeResting(inst: Instrument, r: Resting): void {
   if (i >= 0) side.splice(i, 1);
 }
 
-/** Open orders only: filled and cancelled ones are forgotten, so memory follows the book, not history. */
+/**
+ * Open orders only: filled and cancelled ones are forgotten, so memory follows the book, not history.
+ * Kept by subaccount too, so that an order's checks read its own subaccount's orders, not the venue's.
+ */
 export class OpenOrders {
   private readonly byId = new Map<string, Resting>();
+  private readonly bySubaccount = new Map<number, Map<string, Resting>>();
 
   get(orderId: string): Resting | undefined {
     return this.byId.get(orderId);
   }
 
   add(r: Resting): void {
-    this.byId.set(r.order.order_id, r);
+    const { order_id, subaccount_id } = r.order;
+    this.byId.set(order_id, r);
+    let own = this.bySubaccount.get(subaccount_id);
+    if (!own) this.bySubaccount.set(subaccount_id, (own = new Map()));
+    own.set(order_id, r);
   }
 
   delete(orderId: string): void {
+    const r = this.byId.get(orderId);
+    if (!r) return;
     this.byId.delete(orderId);
+    const own = this.bySubaccount.get(r.order.subaccount_id);
+    own?.delete(orderId);
+    if (own?.size === 0) this.bySubaccount.delete(r.order.subaccount_id);
   }
 
   /** The open orders of a subaccount, oldest first. */
   ofSubaccount(subaccount: number): Resting[] {
-    return [...this.byId.values()].filter((r) => r.order.subaccount_id === subaccount);
+    return [...(this.bySubaccount.get(subaccount)?.values() ?? [])];
   }
 }

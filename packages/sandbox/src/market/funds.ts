@@ -239,14 +239,16 @@ export class Funds {
   }
 
   /**
-   * transfer_spot_external: to a subaccount of a whitelisted wallet. Returns the operation; both
-   * wallets' histories show it.
+   * transfer_spot_external: to a subaccount of a whitelisted wallet, or to subaccount 0, which opens a
+   * new one for the recipient. Returns the operation; both wallets' histories show it.
    */
   transferExternal(wallet: string, from: number, recipient: string, to: number, asset: string, amount: bigint) {
     if (!this.whitelisted(wallet, recipient))
       throw invalid(`recipient_address ${recipient} is not on wallet ${wallet}'s whitelisted recipients`);
-    if (this.accounts.walletOf(to) !== recipient) throw invalid(`to_subaccount_id ${to} is not wallet ${recipient}'s`);
+    if (to !== 0 && this.accounts.walletOf(to) !== recipient)
+      throw invalid(`to_subaccount_id ${to} is not wallet ${recipient}'s`);
     this.debit(from, asset, amount, 'transfer');
+    if (to === 0) to = this.accounts.openSubaccount(recipient);
     this.move(to, asset, amount, 'transfer');
     const op = this.operation();
     this.keep(this.transfers, {

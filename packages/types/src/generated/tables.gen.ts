@@ -12636,7 +12636,7 @@ export const recordTable = [
         "name": "nonce",
         "required": true,
         "nullable": false,
-        "type": "integer"
+        "type": "ActionNonceInput"
       },
       {
         "name": "signature",
@@ -12730,7 +12730,7 @@ export const recordTable = [
         "name": "nonce",
         "required": true,
         "nullable": false,
-        "type": "integer"
+        "type": "ActionNonceInput"
       },
       {
         "name": "recipient_address",
@@ -12864,7 +12864,7 @@ export const recordTable = [
         "name": "nonce",
         "required": true,
         "nullable": false,
-        "type": "integer"
+        "type": "ActionNonceInput"
       },
       {
         "name": "remove",
@@ -12958,7 +12958,7 @@ export const recordTable = [
         "name": "nonce",
         "required": true,
         "nullable": false,
-        "type": "integer"
+        "type": "ActionNonceInput"
       },
       {
         "name": "recipient",
@@ -15349,7 +15349,7 @@ export const recordTable = [
         "name": "nonce",
         "required": true,
         "nullable": false,
-        "type": "integer"
+        "type": "ActionNonceInput"
       },
       {
         "name": "recipient",

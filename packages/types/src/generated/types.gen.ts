@@ -2624,7 +2624,7 @@ export interface TransferSpotParams {
   asset_name: string;
   max_fee_usd: DecimalInput;
   new_subaccount_manager: number;
-  nonce: number;
+  nonce: ActionNonceInput;
   signature: string;
   signature_expiry_sec: number;
   signer: string;
@@ -2647,7 +2647,7 @@ export interface TransferSpotExternalParams {
   asset_name: string;
   max_fee_usd: DecimalInput;
   new_subaccount_manager: number;
-  nonce: number;
+  nonce: ActionNonceInput;
   recipient_address: string;
   signature: string;
   signature_expiry_sec: number;
@@ -2684,7 +2684,7 @@ export interface OffchainAck {
  */
 export interface UpdateWhitelistedRecipientsParams {
   add: string[];
-  nonce: number;
+  nonce: ActionNonceInput;
   remove: string[];
   signature: string;
   signature_expiry_sec: number;
@@ -2707,7 +2707,7 @@ export interface WithdrawParams {
   asset_name: string;
   force_batch: boolean;
   max_fee_usd: DecimalInput;
-  nonce: number;
+  nonce: ActionNonceInput;
   recipient?: string | null;
   signature: string;
   signature_expiry_sec: number;
@@ -3393,7 +3393,7 @@ export interface WithdrawDebugParams {
   asset_name: string;
   force_batch: boolean;
   max_fee_usd: DecimalInput;
-  nonce: number;
+  nonce: ActionNonceInput;
   recipient?: string | null;
   signature_expiry_sec: number;
   signer: string;
