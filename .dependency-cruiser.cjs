@@ -75,7 +75,9 @@ module.exports = {
     {
       name: 'client-core-knows-no-api',
       comment:
-        "the client's core knows no API: only its entries (index, browser, exports, exchange) and src/generated import this interface's generated code (the names it takes from @exchange-api/types: packages/client/test/core-knows-no-api.test.ts)",
+        "the client's core knows no API: only its entries (index, browser, exports, exchange) and src/generated " +
+        "import this interface's generated code (the names it takes from @exchange-api/types: " +
+        'packages/client/test/core-knows-no-api.test.ts)',
       severity: 'error',
       from: {
         path: '^packages/client/src/',

@@ -91,7 +91,8 @@ try {
   writeFileSync(
     join(work, 'gen.cjs'),
     `const G = require('@asyncapi/generator');
-new G('@asyncapi/html-template', ${JSON.stringify(out)}, { forceWrite: true, install: false, templateParams: { singleFile: 'false' } })
+const options = { forceWrite: true, install: false, templateParams: { singleFile: 'false' } };
+new G('@asyncapi/html-template', ${JSON.stringify(out)}, options)
   .generateFromFile(${JSON.stringify(spec)}).catch((e) => { console.error(e.message); process.exit(1); });`,
   );
   const started = Date.now();
@@ -140,7 +141,8 @@ new G('@asyncapi/html-template', ${JSON.stringify(out)}, { forceWrite: true, ins
           .map((x) => JSON.stringify(x.slice(0, 40)))
           .join(', ');
       console.log(
-        `  ${probe}: ${found.length} of ${wanted.length}${missing.length && found.length ? ` (found ${e(found)})` : ''}` +
+        `  ${probe}: ${found.length} of ${wanted.length}` +
+          (missing.length && found.length ? ` (found ${e(found)})` : '') +
           `${missing.length ? ` (missing e.g. ${e(missing)})` : ''}`,
       );
     }

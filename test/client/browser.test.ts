@@ -29,7 +29,8 @@ const page = `<!doctype html><meta charset="utf-8"><title>client</title>
     }
     const limits = await client.call('public/getRateLimits', {}, { transport: 'http' });
     await client.close();
-    window.__result = { books, reports, http: typeof limits.remaining_non_matching.remainingPoints, node: typeof process };
+    const http = typeof limits.remaining_non_matching.remainingPoints;
+    window.__result = { books, reports, http, node: typeof process };
   } catch (err) {
     window.__result = { error: String(err && err.stack || err) };
   }

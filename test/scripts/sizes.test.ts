@@ -41,6 +41,25 @@ describe('sizes', () => {
     expect(r.status).toBe(0);
   });
 
+  it('over 20 source lines over 120 characters fail, each named; generated files and fixtures do not count', () => {
+    tree('# P\n', 3);
+    const wide = (n: number) => `export const s = '${'x'.repeat(130)}';\n`.repeat(n);
+    writeFileSync(join(dir, 'packages/p/src/wide.ts'), wide(20));
+    // The generator's manifest names what it wrote; a fixture is an input taken as it is.
+    writeFileSync(join(dir, 'packages/p/src/generated/.generated-files.json'), '{"files":["wide.gen.ts"]}');
+    writeFileSync(join(dir, 'packages/p/src/generated/wide.gen.ts'), wide(5));
+    mkdirSync(join(dir, 'packages/p/test/fixtures'), { recursive: true });
+    writeFileSync(join(dir, 'packages/p/test/fixtures/wide.ts'), wide(5));
+    expect(run().stdout).toContain('20 source lines over 120 characters (at most 20)');
+    writeFileSync(join(dir, 'packages/p/test/wide.test.ts'), wide(1));
+    const r = run();
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('sizes: 21 hand-written source lines over 120 characters (at most 20;');
+    expect(r.stderr).toContain('packages/p/test/wide.test.ts:1: 150 characters');
+    expect(r.stderr).not.toContain('generated');
+    expect(r.stderr).not.toContain('fixtures');
+  });
+
   it('a file over 400 lines fails; short functions pass', () => {
     tree('# P\n', 3);
     writeFileSync(join(dir, 'packages/p/src/many.ts'), 'export const y = 1;\n'.repeat(450));

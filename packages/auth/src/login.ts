@@ -109,11 +109,10 @@ export function proofFromSources(
     if (v === undefined || v === null) continue;
     if (typeof v === 'string') out[field] = v;
     else if (typeof v === 'number' && field === 'timestamp' && Number.isInteger(v)) out[field] = String(v);
-    else
-      throw new LoginProofError(
-        field,
-        `${where} must be a string (got ${typeof v === 'object' ? JSON.stringify(v).slice(0, 40) : `${typeof v} ${String(v).slice(0, 40)}`})`,
-      );
+    else {
+      const got = typeof v === 'object' ? JSON.stringify(v).slice(0, 40) : `${typeof v} ${String(v).slice(0, 40)}`;
+      throw new LoginProofError(field, `${where} must be a string (got ${got})`);
+    }
   }
   return out;
 }

@@ -39,7 +39,10 @@ export function defaultSpec(cwd = process.cwd(), shipped: () => string = install
     error:
       `no spec found where --spec defaults to: not in a clone of exchange-api (no ` +
       `spec/asyncapi.yaml with packages/types in ${resolve(cwd)} or any folder ` +
-      `above it), and ${file === null ? '@exchange-api/types is not installed' : `the installed @exchange-api/types ships no spec (${file})`}` +
+      'above it), and ' +
+      (file === null
+        ? '@exchange-api/types is not installed'
+        : `the installed @exchange-api/types ships no spec (${file})`) +
       `; pass --spec <file>`,
   };
 }

@@ -271,7 +271,10 @@ describe('emitDocs checks string formats as the validators do', () => {
     address: posts
     messages:
       Posted:
-        payload: { type: object, required: [at], properties: { at: { type: string, format: date-time }, tag: { type: string, format: x-house-id } } }
+        payload:
+          type: object
+          required: [at]
+          properties: { at: { type: string, format: date-time }, tag: { type: string, format: x-house-id } }
         examples: [{ payload: { at: '2026-11-25T10:00:00Z', tag: 'a1' } }]
 operations:
   onPosts: { action: receive, channel: { $ref: '#/channels/posts' } }`);
@@ -454,7 +457,10 @@ describe("the docs emitter is spec-agnostic: meaning comes from the model's role
       'The spec names no notification frame (no <code>x-role</code>): this is the frame the client assumes.',
     );
     expect(bare).toMatch(
-      /Subscribe with the JSON-RPC method <code>subscribe<\/code>, params <code>\{(&quot;|")channels(&quot;|"):\[(&quot;|")orderbook\./,
+      new RegExp(
+        /Subscribe with the JSON-RPC method <code>subscribe<\/code>, /.source +
+          /params <code>\{(&quot;|")channels(&quot;|"):\[(&quot;|")orderbook\./.source,
+      ),
     );
     expect(bare).toContain(
       'the spec names no subscribe method (no <code>x-role</code>), so this is what the client sends.',

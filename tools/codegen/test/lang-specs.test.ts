@@ -25,15 +25,19 @@ operations:
 /** Properties named like the fields, methods and class-body names the models add (item 10). */
 const OWN = ['json_extra', 'json_nulls', 'JSONExtra', 'JSONNulls', 'to_dict', 'from_dict', 'frozenset'];
 const OWN_TOO = ['staticmethod', 'dataclass_field', 'marshal', 'MarshalJSON', 'UnmarshalJSON'];
+const ownValues = [...OWN, ...OWN_TOO].map((k, i) => `${k}: ${k === 'json_nulls' ? i : `v${i}`}`);
+const ownTypes = [...OWN, ...OWN_TOO].map(
+  (k) => `${k}: { type: ${k === 'json_nulls' ? 'integer' : "[string, 'null']"} }`,
+);
 const OWN_NAMES = thing(`        examples:
-          - payload: { ${[...OWN, ...OWN_TOO].map((k, i) => `${k}: ${k === 'json_nulls' ? i : `v${i}`}`).join(', ')}, undeclared: [1] }
+          - payload: { ${ownValues.join(', ')}, undeclared: [1] }
           - payload: { json_extra: null, json_nulls: 3 }
 components:
   schemas:
     Thing:
       type: object
       properties:
-${[...OWN, ...OWN_TOO].map((k) => `        ${k}: { type: ${k === 'json_nulls' ? 'integer' : "[string, 'null']"} }`).join('\n')}`);
+${ownTypes.map((t) => `        ${t}`).join('\n')}`);
 
 /** A string enum (one value a Go literal must escape) and integer enums, named, inline and nullable (item 24). */
 const ENUMS = thing(`        examples:

@@ -120,11 +120,13 @@ describe("the library spec (plain AsyncAPI 3.0 with the Schema Object's extras)"
     expect(notes.filter((n) => n.includes('schema format other than JSON Schema'))).toEqual([
       'note: a payload in a schema format other than JSON Schema or AsyncAPI (Avro, ' +
         'Protobuf, RAML…) is not read: its type is unknown and any value passes its ' +
-        'validator (1 place: #/channels/shelfSensors/messages/Reading/payload (application/vnd.apache.avro;version=1.9.0))',
+        'validator (1 place: #/channels/shelfSensors/messages/Reading/payload ' +
+        '(application/vnd.apache.avro;version=1.9.0))',
     ]);
     expect(notes.filter((n) => n.includes('keyword'))).toEqual([
       'note: a schema keyword that neither JSON Schema nor AsyncAPI defines is ' +
-        'ignored (as JSON Schema says) (1 place: minimun at #/components/schemas/ReservationResult/properties/position/minimun)',
+        'ignored (as JSON Schema says) (1 place: minimun at ' +
+        '#/components/schemas/ReservationResult/properties/position/minimun)',
     ]);
     expect(notes.filter((n) => n.includes('format the validators'))).toEqual([
       'note: a string format the validators do not know is not checked (1 place: format isbn)',
@@ -273,7 +275,10 @@ describe('the command line on a spec from outside this repository', () => {
       expect(r.stderr).toBe('');
       expect(r.status).toBe(0);
       expect(r.stdout).toMatch(
-        /note: no x-role: subscriptions assume the exchange-api JSON-RPC frames \(methods subscribe\/unsubscribe with params \{channels\}/,
+        new RegExp(
+          /note: no x-role: subscriptions assume the exchange-api JSON-RPC frames /.source +
+            /\(methods subscribe\/unsubscribe with params \{channels\}/.source,
+        ),
       );
       expect(r.stdout).toMatch(/holds\.\{member_id\}\s+HoldReadyPayload \| HoldCancelledPayload\n/);
       expect(r.stdout).toContain('not shown (0 places):');
@@ -294,7 +299,10 @@ describe('the command line on a spec from outside this repository', () => {
       expect(lines).toEqual([
         'exchange-api generate: the spec has 1 error(s)',
         expect.stringMatching(
-          /^error: .*spec\.yaml:1 #\/asyncapi: this toolkit reads AsyncAPI 3\.x documents; this one is AsyncAPI 2\.6\.0\./,
+          new RegExp(
+            /^error: .*spec\.yaml:1 #\/asyncapi: /.source +
+              /this toolkit reads AsyncAPI 3\.x documents; this one is AsyncAPI 2\.6\.0\./.source,
+          ),
         ),
       ]);
     },

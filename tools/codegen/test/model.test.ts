@@ -145,7 +145,11 @@ x-action-signature:
         - { name: quote, type: '(uint256 maxFee)', from: a quote }
         - { name: execute, type: '(bytes32 orderHash)', from: its execution }
   deployments:
-    - { name: test, network: testnet, domain: { chainId: 5 }, separator: '0x01', modules: { trade: '0x00000000000000000000000000000000000000bb' } }`,
+    - name: test
+      network: testnet
+      domain: { chainId: 5 }
+      separator: '0x01'
+      modules: { trade: '0x00000000000000000000000000000000000000bb' }`,
     (m) => ({
       methods: m.methods.map(({ name, rateLimitKey, actionModule, actionData, source }) => ({
         name,
@@ -262,7 +266,12 @@ x-assumptions:
   - { id: c, title: Conns, kind: connections, scope: ip, max: 3 }
 x-errors:
   reserved: [{ from: -32099, to: -32000, purpose: Rate limits. }]
-  codes: [{ code: -32000, message: Slow down, condition: Too fast., data: 'Retry after <ms> ms', dataPattern: '^Retry after [0-9]+ ms$' }]
+  codes:
+    - code: -32000
+      message: Slow down
+      condition: Too fast.
+      data: 'Retry after <ms> ms'
+      dataPattern: '^Retry after [0-9]+ ms$'
 x-login:
   headers: { wallet: X-W, timestamp: X-T, signature: X-S }
   alternateHeaders: [{ wallet: X-LW, timestamp: X-LT, signature: X-LS }]

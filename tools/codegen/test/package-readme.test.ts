@@ -103,7 +103,9 @@ describe('the README of a generated SDK', () => {
       expect(readme).not.toContain('as never');
       const block = /^```ts\n([\s\S]*?)^```/m.exec(readme)![1]!;
       expect(block).toContain(
-        'client.rpc.getStation({"station_id":"<station_id>","kind":"coastal","limit":1,"near":{"kind":"point","lat":-90,"lon":-180},"sensors":[{"sensor":"temperature","unit":"<unit>"}],"active":false})',
+        'client.rpc.getStation({"station_id":"<station_id>","kind":"coastal","limit":1,' +
+          '"near":{"kind":"point","lat":-90,"lon":-180},' +
+          '"sensors":[{"sensor":"temperature","unit":"<unit>"}],"active":false})',
       );
       // The example as a program of this folder: the package's name is its src/index.ts.
       const name = JSON.parse(readFileSync(join(out, 'package.json'), 'utf8')).name as string;

@@ -110,7 +110,8 @@ describe('a spec without our extensions', () => {
       Order: { payload: { type: object, properties: { id: { type: string } } } }
 operations:
   sendTicks: { action: send, channel: { $ref: '#/channels/ticker' } }
-  receivePing: { action: receive, channel: { $ref: '#/channels/ping' }, reply: { channel: { $ref: '#/channels/pong' } } }
+  receivePing: { action: receive, channel: { $ref: '#/channels/ping' },
+    reply: { channel: { $ref: '#/channels/pong' } } }
   receiveOrder: { action: receive, channel: { $ref: '#/channels/orders' } }`);
       const model = await modelFromSpec(writeSpec(serverSide));
       // The server's send is what a client subscribes to; the reply channel carries replies only.
@@ -156,11 +157,14 @@ operations:
   heartbeat:
     address: /
     messages:
-      Beat: { payload: { type: object, required: [event], properties: { event: { const: heartbeat } } }, examples: [{ payload: { event: heartbeat } }] }
+      Beat:
+        payload: { type: object, required: [event], properties: { event: { const: heartbeat } } }
+        examples: [{ payload: { event: heartbeat } }]
   status:
     address: /
     messages:
-      Status: { payload: { type: object, required: [event], properties: { event: { const: status }, up: { type: boolean } } } }
+      Status:
+        payload: { type: object, required: [event], properties: { event: { const: status }, up: { type: boolean } } }
   trades:
     address: trades
     messages:
@@ -228,7 +232,11 @@ operations:
   things:
     address: things
     messages:
-      Thing: { payload: { type: object, required: [data], properties: { data: { type: object }, none: { type: object, maxProperties: 0 } } } }
+      Thing:
+        payload:
+          type: object
+          required: [data]
+          properties: { data: { type: object }, none: { type: object, maxProperties: 0 } }
 operations:
   onThings: { action: receive, channel: { $ref: '#/channels/things' } }`);
       const types = (await emitTypes(await modelFromSpec(writeSpec(spec)))).find(

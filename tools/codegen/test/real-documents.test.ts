@@ -150,7 +150,10 @@ describe("20: an example that does not fit is a warning for someone else's spec"
     ]);
     expect(strict.status).toBe(2);
     expect(strict.stderr).toMatch(
-      /error: \S+asyncapi-slack-client\.yaml:116 #\/components\/messages\/event\/examples\/0\/payload: example is not valid/,
+      new RegExp(
+        /error: \S+asyncapi-slack-client\.yaml:116 /.source +
+          /#\/components\/messages\/event\/examples\/0\/payload: example is not valid/.source,
+      ),
     );
   }, 120_000);
 

@@ -123,7 +123,10 @@ describe('bad spec input names the file and the JSON pointer', () => {
       (t: string) =>
         t.replace("      x-address: 'orderbook.ETH-PERP.10.10'", "      x-address: 'orderbook.ETH-PERP.7.10'"),
       '#/channels/orderbook',
-      /x-address "orderbook\.ETH-PERP\.7\.10" is not an address of orderbook\.\{instrument_name\}\.\{group\}\.\{depth\}/,
+      new RegExp(
+        /x-address "orderbook\.ETH-PERP\.7\.10" is not an address of /.source +
+          /orderbook\.\{instrument_name\}\.\{group\}\.\{depth\}/.source,
+      ),
     ],
     [
       'an x-role of an operation on a schema',
@@ -232,7 +235,11 @@ ${schemas}`);
       'two schemas that are each a $ref to the other',
       `    A: { $ref: '#/components/schemas/B' }\n    B: { $ref: '#/components/schemas/A' }`,
       '#/components/schemas/A/$ref',
-      /\$ref cycle that never reaches a value: #\/components\/schemas\/A\/\$ref → #\/components\/schemas\/B\/\$ref → #\/components\/schemas\/A\/\$ref/,
+      new RegExp(
+        /\$ref cycle that never reaches a value: /.source +
+          /#\/components\/schemas\/A\/\$ref → #\/components\/schemas\/B\/\$ref → #\/components\/schemas\/A\/\$ref/
+            .source,
+      ),
     ],
     [
       'a schema that is only a $ref to itself',

@@ -158,11 +158,17 @@ describe('correlation ids', () => {
   rpc:
     address: /rpc
     messages:
-      ask: { payload: { type: object, properties: { id: { type: string }, q: { const: ask } } }, correlationId: { location: '$message.payload#/id' } }
+      ask:
+        payload: { type: object, properties: { id: { type: string }, q: { const: ask } } }
+        correlationId: { location: '$message.payload#/id' }
       answer: { payload: { type: object, properties: { id: { type: string }, q: { const: answer } } } }
       hdr: { payload: { type: object }, correlationId: { location: '$message.header#/cid' } }
 operations:
-  ask: { action: send, channel: { $ref: '#/channels/rpc' }, messages: [{ $ref: '#/channels/rpc/messages/ask' }], reply: { channel: { $ref: '#/channels/rpc' }, messages: [{ $ref: '#/channels/rpc/messages/answer' }] } }
+  ask:
+    action: send
+    channel: { $ref: '#/channels/rpc' }
+    messages: [{ $ref: '#/channels/rpc/messages/ask' }]
+    reply: { channel: { $ref: '#/channels/rpc' }, messages: [{ $ref: '#/channels/rpc/messages/answer' }] }
   poke: { action: send, channel: { $ref: '#/channels/rpc' }, messages: [{ $ref: '#/channels/rpc/messages/hdr' }] }`);
     const wire = await wireOf(writeSpec(spec));
     expect(wire.operations[0]).toMatchObject({

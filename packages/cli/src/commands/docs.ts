@@ -77,7 +77,8 @@ export async function runDocs(argv: string[], io: Io = { out: console.log, err: 
     io.out(
       `docs written to ${shown}: ${files.length} files (site ${kB((p) => !p.startsWith('md/'))}` +
         ` kB, Markdown ${kB((p) => p.startsWith('md/'))} kB), ` +
-        `${result.written.length} changed, ${result.removed.length} removed (${Math.round(performance.now() - started)} ms)`,
+        `${result.written.length} changed, ${result.removed.length} removed ` +
+        `(${Math.round(performance.now() - started)} ms)`,
     );
     io.out(`open ${join(shown, 'index.html')}`);
     return 0;

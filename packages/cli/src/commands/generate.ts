@@ -15,7 +15,12 @@ import {
 import { consoleIo, parseCommand, usageError, type Io, reportFailure } from '../args';
 import { defaultSpec } from '../default-spec';
 
-export const GENERATE_HELP = `Usage: exchange-api generate [--spec <file> --out <dir> [--name <pkg>] [--docs] [--lang <languages>] [--strict-examples] [--force]] [--check]
+// The usage line is one line of the help; held in two here to fit the source's width.
+const USAGE =
+  'Usage: exchange-api generate [--spec <file> --out <dir> [--name <pkg>] [--docs] [--lang <languages>] ' +
+  '[--strict-examples] [--force]] [--check]';
+
+export const GENERATE_HELP = `${USAGE}
 
 Regenerates types, validators and tables (and, in this repository, the client's surface and the docs
 site) from an AsyncAPI 3.0 spec.

@@ -29,7 +29,12 @@ export const CLOSE_BOUND_MS = 3000;
 /** How often the launcher watch looks. */
 const WATCH_MS = 250;
 
-export const SANDBOX_HELP = `Usage: exchange-api sandbox [--port 0] [--host 127.0.0.1] [--config <file.json>] [--seed <n>] [--control] [--known-wallets-only] [--detached]
+// The usage's first line is one line of the help; held in two here to fit the source's width.
+const USAGE =
+  'Usage: exchange-api sandbox [--port 0] [--host 127.0.0.1] [--config <file.json>] [--seed <n>] [--control] ' +
+  '[--known-wallets-only] [--detached]';
+
+export const SANDBOX_HELP = `${USAGE}
                            [--allow-origin <list>] [--redis <url> | --redis-cluster <seeds>] [--workers <n>]
                            [--preset derive-local] [--ws-port <n>]
 

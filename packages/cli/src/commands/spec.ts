@@ -62,9 +62,8 @@ export async function runSpecSummary(argv: string[], given: Io = consoleIo): Pro
     for (const d of m.defaults) io.out(`  ${defaultNote(d)}`);
     const records = m.types.filter((t) => t.kind === 'record');
     const enums = m.types.filter((t) => t.kind === 'enum');
-    io.out(
-      `servers (${m.servers.length}): ${m.servers.map((s) => `${s.id} ${s.protocol}://${s.host}${s.pathname}`).join(', ')}`,
-    );
+    const servers = m.servers.map((s) => `${s.id} ${s.protocol}://${s.host}${s.pathname}`);
+    io.out(`servers (${m.servers.length}): ${servers.join(', ')}`);
     io.out(`channels (${m.channels.length}):`);
     for (const c of m.channels) io.out(`  ${c.access.padEnd(7)} ${c.address.padEnd(44)} ${payloadName(c.payload)}`);
     io.out(`methods (${m.methods.length}):`);

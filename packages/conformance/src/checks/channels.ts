@@ -10,7 +10,9 @@ function payloadCheck(channel: ChannelEntry): Check {
   const isPrivate = channel.access === 'private';
   return {
     id: `channels.payload.${channel.id}`,
-    title: `${channel.address}: ${channel.payload.array ? `an array of ${channel.payload.record}` : `one ${channel.payload.record} object`}`,
+    title:
+      `${channel.address}: ` +
+      (channel.payload.array ? `an array of ${channel.payload.record}` : `one ${channel.payload.record} object`),
     section: `${S.events} (rule 1); Resources and their fields › ${channel.payload.record}`,
     level: 'MUST',
     needs: isPrivate ? ['key'] : [],

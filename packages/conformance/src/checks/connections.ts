@@ -21,7 +21,11 @@ export const connectionChecks: Check[] = [
       if (!(await ctx.run.guard.idle())) ctx.inconclusive('other connections of the runner did not close in time');
       const budget = ctx.env.connectionBudget;
       ctx.note(
-        `connection budget ${budget} (${ctx.env.connectionBudgetSource === 'server' ? 'from remaining_connections' : 'reference value: the server did not report remaining_connections'})`,
+        `connection budget ${budget} (` +
+          (ctx.env.connectionBudgetSource === 'server'
+            ? 'from remaining_connections'
+            : 'reference value: the server did not report remaining_connections') +
+          ')',
       );
       const held: WsConn[] = [];
       try {

@@ -40,6 +40,9 @@ async function echo(ctx: Ctx, id: string | number | null): Promise<void> {
 /** The code of a documented (or assumed) error, by its stable name in the generated error table. */
 const codeNamed = (name: ErrorName): number => errorByName(name).code;
 
+/** The JSON-RPC 2.0 codes a malformed frame is answered with, by their names in the error table. */
+const FRAMING_CODES = ['RPC_PARSE_ERROR', 'RPC_INVALID_REQUEST', 'RPC_METHOD_NOT_FOUND', 'RPC_INVALID_PARAMS'] as const;
+
 /** Send one raw frame (paced) and wait for the first response after it (null when none comes). */
 async function sendRaw(p: Ctx, conn: WsConn, frame: string | object, timeoutMs: number): Promise<Frame | null> {
   await p.run.pacer.take();
@@ -131,7 +134,9 @@ function needEvery(ctx: Ctx, cases: readonly ErrorCase[], answered: number): voi
   if (answered === cases.length) return;
   const missing = cases.filter((c) => !c.response || !errorOf(c.response)).map((c) => c.name);
   ctx.inconclusive(
-    `${answered === 0 ? 'no error object came back' : `only ${answered} of ${cases.length} requests were answered with an error object`}` +
+    (answered === 0
+      ? 'no error object came back'
+      : `only ${answered} of ${cases.length} requests were answered with an error object`) +
       ` (no error for ${missing.join(', ')}; see framing.malformed)`,
   );
 }
@@ -245,7 +250,8 @@ export const framingChecks: Check[] = [
         assumption: 'frame-size',
         text: stillServes
           ? 'after the malformed requests the connection still served a valid request'
-          : `after the malformed requests the connection ${closed ? `was closed (code ${closed.code})` : 'did not serve a valid request'}`,
+          : 'after the malformed requests the connection ' +
+            (closed ? `was closed (code ${closed.code})` : 'did not serve a valid request'),
         conforms: stillServes,
       });
       if (late.length > 0 && ctx.findings.length === 0)
@@ -254,7 +260,7 @@ export const framingChecks: Check[] = [
   },
   {
     id: 'framing.error-codes',
-    title: `Framing errors use the JSON-RPC 2.0 codes (${(['RPC_PARSE_ERROR', 'RPC_INVALID_REQUEST', 'RPC_METHOD_NOT_FOUND', 'RPC_INVALID_PARAMS'] as const).map(codeNamed).join(', ')})`,
+    title: `Framing errors use the JSON-RPC 2.0 codes (${FRAMING_CODES.map(codeNamed).join(', ')})`,
     section: `${S.errors} (catalogue not shown; JSON-RPC 2.0 codes are the error-codes assumption)`,
     level: 'SHOULD',
     needs: [],

@@ -92,7 +92,11 @@ async function observeSubaccountsOverWs(ctx: Ctx, conn: WsConn): Promise<void> {
   const assumption = assumptionTable.find((a) => a.id === 'get-subaccounts-ws')?.id;
   ctx.observe({
     ...(assumption ? { assumption } : {}),
-    text: `${getSubaccounts.name} over WebSocket after login: ${errorOf(r) ? `refused ${cut(r.error, 120)}` : `result ${cut(r.result, 120)}${valid ? '' : ' (not a GetSubaccountsResult)'}`}`,
+    text:
+      `${getSubaccounts.name} over WebSocket after login: ` +
+      (errorOf(r)
+        ? `refused ${cut(r.error, 120)}`
+        : `result ${cut(r.result, 120)}${valid ? '' : ' (not a GetSubaccountsResult)'}`),
     conforms: !!valid,
   });
 }

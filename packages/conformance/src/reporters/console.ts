@@ -62,9 +62,16 @@ export function consoleReport(report: Report): string {
       `The server stopped answering during ${report.interrupted.check} (${report.interrupted.reason}` +
         `); the checks after it were not run.`,
     );
+  const verdict = report.interrupted
+    ? 'INTERRUPTED'
+    : report.keyRefused
+      ? 'KEY REFUSED'
+      : report.summary.failed === 0
+        ? 'OK'
+        : 'FAILED';
   lines.push(
     '',
-    `${report.interrupted ? 'INTERRUPTED' : report.keyRefused ? 'KEY REFUSED' : report.summary.failed === 0 ? 'OK' : 'FAILED'}` +
+    `${verdict}` +
       `: ${report.summary.passed} passed, ${report.summary.failed} failed, ${report.summary.skipped}` +
       ` skipped, ${report.summary.inconclusive} inconclusive in ${(report.durationMs / 1000).toFixed(1)} s`,
   );

@@ -16,7 +16,10 @@ function cells(t: TargetCounts): string[] {
 /** One line of a target's counts. */
 export function countsLine(t: TargetCounts): string {
   if (t.skipped) return `${t.target} (${t.transport ?? '-'}): skipped, ${t.skipped}`;
-  return `${t.target} (${t.transport ?? '-'}): ${t.valid} valid, ${t.invalid} invalid; ${t.pass} pass, ${t.fail} fail, ${t.inconclusive} inconclusive, ${t.note} notes, ${t.notRun} not run`;
+  return (
+    `${t.target} (${t.transport ?? '-'}): ${t.valid} valid, ${t.invalid} invalid; ` +
+    `${t.pass} pass, ${t.fail} fail, ${t.inconclusive} inconclusive, ${t.note} notes, ${t.notRun} not run`
+  );
 }
 
 /** The skipped targets, one line per reason. */
@@ -39,10 +42,12 @@ export function generatedLines(g: GeneratedSummary): string[] {
   const skipped = g.targets.filter((t) => t.skipped);
   return [
     '',
-    `Generated inputs (seed ${g.seed}; --seed ${g.seed} reproduces them) from ${g.spec.title} ${g.spec.version}: ${g.cases} cases`,
+    `Generated inputs (seed ${g.seed}; --seed ${g.seed} reproduces them) ` +
+      `from ${g.spec.title} ${g.spec.version}: ${g.cases} cases`,
     row(COLUMNS),
     ...rows.map(row),
-    `totals: ${g.totals.pass} pass, ${g.totals.fail} fail, ${g.totals.inconclusive} inconclusive, ${g.totals.note} notes, ${g.totals.notRun} not run`,
+    `totals: ${g.totals.pass} pass, ${g.totals.fail} fail, ${g.totals.inconclusive} inconclusive, ` +
+      `${g.totals.note} notes, ${g.totals.notRun} not run`,
     ...skippedLines(skipped),
     ...coverageLines(g),
     ...(g.stoppedEarly ? [`stopped early: ${g.stoppedEarly}`] : []),
@@ -70,7 +75,12 @@ export function generatedHtml(g: GeneratedSummary): string {
   const replays = g.replays.length
     ? `<p>Replay files: ${g.replays.map((p) => `<code>${esc(p)}</code>`).join(' · ')}</p>`
     : '';
-  return `<h2>Generated inputs</h2><p>seed <b>${g.seed}</b> · ${g.cases} cases · ${g.totals.pass} pass · ${g.totals.fail} fail · ${g.totals.inconclusive} inconclusive · ${g.totals.note} notes · ${g.totals.notRun} not run</p><table class="generated">${head}${rows}</table>${coverageHtml(g)}${replays}`;
+  const t = g.totals;
+  return (
+    `<h2>Generated inputs</h2><p>seed <b>${g.seed}</b> · ${g.cases} cases · ${t.pass} pass · ${t.fail} fail · ` +
+    `${t.inconclusive} inconclusive · ${t.note} notes · ${t.notRun} not run</p>` +
+    `<table class="generated">${head}${rows}</table>${coverageHtml(g)}${replays}`
+  );
 }
 
 /** The JUnit properties of the generated run (seed and totals). */

@@ -107,21 +107,24 @@ function observationsOf(c: CheckResult): string {
   // A generated target's summary is both its reason and its first observation: said once.
   const said = c.observations.filter((o) => o.assumption || o.schema || o.text !== c.reason);
   if (said.length === 0) return '';
-  const items = said.map(
-    (o) =>
-      `<li>${o.assumption ? `<b>${esc(o.assumption)}</b>${o.conforms === undefined ? '' : o.conforms ? ' ✓' : ' ✗'}: ` : ''}` +
-      `${esc(o.text)}${o.schema ? `<pre>${esc(JSON.stringify(o.schema, null, 2))}</pre>` : ''}</li>`,
-  );
+  const items = said.map((o) => {
+    const mark = o.conforms === undefined ? '' : o.conforms ? ' ✓' : ' ✗';
+    const about = o.assumption ? `<b>${esc(o.assumption)}</b>${mark}: ` : '';
+    const schema = o.schema ? `<pre>${esc(JSON.stringify(o.schema, null, 2))}</pre>` : '';
+    return `<li>${about}${esc(o.text)}${schema}</li>`;
+  });
   return `<ul class="obs">${items.join('')}</ul>`;
 }
 
 function check(c: CheckResult, shown: Shown): string {
   const text = `${c.id} ${c.status} ${c.level} ${c.section} ${c.title} ${c.reason ?? ''}`.toLowerCase();
-  const meta = `${c.level} · ${esc(c.section)} · ${c.durationMs} ms${c.needs.length ? ` · needs ${esc(c.needs.join(', '))}` : ''}`;
+  const needs = c.needs.length ? ` · needs ${esc(c.needs.join(', '))}` : '';
+  const meta = `${c.level} · ${esc(c.section)} · ${c.durationMs} ms${needs}`;
+  const reason = c.reason ? `<p class="reason">${esc(c.reason)}</p>` : '';
   return (
     `<section class="check ${c.status}" id="${attr(`c-${c.id}`)}" data-text="` +
     `${attr(text)}"><h3><span class="badge">${c.status.toUpperCase()}</span> ` +
-    `${esc(c.id)} <small>${meta}</small></h3><p>${esc(c.title)}</p>${c.reason ? `<p class="reason">${esc(c.reason)}</p>` : ''}` +
+    `${esc(c.id)} <small>${meta}</small></h3><p>${esc(c.title)}</p>${reason}` +
     `${findingsOf(c)}${observationsOf(c)}${transcriptOf(c, shown)}</section>`
   );
 }
@@ -184,11 +187,32 @@ line-height:1.45}
 summary{cursor:pointer;color:var(--muted)}
 #filter{width:min(30rem,100%);padding:.45rem .7rem;border:1px solid var(--line);border-radius:6px;font:inherit}`;
 
-/** The report as one HTML page with no external assets. */
-export function htmlReport(report: Report): string {
+/** The filter box's script: it shows the checks whose text holds every word typed. */
+const FILTER_SCRIPT = [
+  "const f=document.getElementById('filter'),n=document.getElementById('shown')," +
+    "all=[...document.querySelectorAll('.check')];",
+  'function apply(){const q=f.value.toLowerCase().split(/\\s+/).filter(Boolean);let k=0;' +
+    "for(const c of all){const ok=q.every(w=>c.dataset.text.includes(w));c.style.display=ok?'':'none';if(ok)k++;}" +
+    "n.textContent=k+' of '+all.length;}",
+  "f.addEventListener('input',apply);apply();",
+].join('\n');
+
+const AREA_COLUMNS = ['area', 'passed', 'failed', 'skipped', 'inconclusive', 'total'];
+const AREA_HEAD = `<tr>${AREA_COLUMNS.map((h) => `<th>${h}</th>`).join('')}</tr>`;
+
+/** The page's header: what was checked, against which spec, when and for how long. */
+function headerOf(report: Report): string {
+  const http = report.target.http ? ` · ${esc(report.target.http)}` : '';
+  return (
+    `<header><h1>Conformance report</h1><p>${esc(report.target.ws)}${http} against ${esc(report.spec.title)} ` +
+    `${esc(report.spec.version)} · started ${esc(report.startedAt)} · ${(report.durationMs / 1000).toFixed(1)} s` +
+    '</p></header>'
+  );
+}
+
+/** The counts: the run's, a refused key's reason, and a table of the areas. */
+function summaryOf(report: Report): string {
   const s = report.summary;
-  const shown = new Shown();
-  const checks = [...report.checks].sort((a, b) => ORDER[a.status] - ORDER[b.status]);
   const areas = report.areas
     .map(
       (a) =>
@@ -196,24 +220,32 @@ export function htmlReport(report: Report): string {
         `</td><td>${a.inconclusive}</td><td>${a.total}</td></tr>`,
     )
     .join('');
+  const refused = report.keyRefused ? `<p class="reason">${esc(report.keyRefused.reason)}.</p>\n` : '';
+  return (
+    `<p><b>${s.passed}</b> passed · <b>${s.failed}</b> failed · <b>${s.skipped}</b> skipped · ` +
+    `<b>${s.inconclusive}</b> inconclusive · ${s.total} checks</p>\n${refused}<table>${AREA_HEAD}${areas}</table>`
+  );
+}
+
+/** The report as one HTML page with no external assets. */
+export function htmlReport(report: Report): string {
+  const shown = new Shown();
+  const checks = [...report.checks].sort((a, b) => ORDER[a.status] - ORDER[b.status]);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Conformance: ${esc(report.target.ws)}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <style>
 ${STYLE}
 </style></head><body>
-<header><h1>Conformance report</h1><p>${esc(report.target.ws)}${report.target.http ? ` · ${esc(report.target.http)}` : ''} against ${esc(report.spec.title)} ${esc(report.spec.version)} · started ${esc(report.startedAt)} · ${(report.durationMs / 1000).toFixed(1)} s</p></header>
+${headerOf(report)}
 <main>
-<p><b>${s.passed}</b> passed · <b>${s.failed}</b> failed · <b>${s.skipped}</b> skipped · <b>${s.inconclusive}</b> inconclusive · ${s.total} checks</p>
-${report.keyRefused ? `<p class="reason">${esc(report.keyRefused.reason)}.</p>\n` : ''}<table><tr><th>area</th><th>passed</th><th>failed</th><th>skipped</th><th>inconclusive</th><th>total</th></tr>${areas}</table>
+${summaryOf(report)}
 ${report.generated ? generatedHtml(report.generated) : ''}
 <p><input id="filter" placeholder="filter: id, status, section, text…"> <span id="shown"></span></p>
 <div id="checks">${checks.map((c) => check(c, shown)).join('\n')}</div>
 </main>
 <script>
-const f=document.getElementById('filter'),n=document.getElementById('shown'),all=[...document.querySelectorAll('.check')];
-function apply(){const q=f.value.toLowerCase().split(/\\s+/).filter(Boolean);let k=0;for(const c of all){const ok=q.every(w=>c.dataset.text.includes(w));c.style.display=ok?'':'none';if(ok)k++;}n.textContent=k+' of '+all.length;}
-f.addEventListener('input',apply);apply();
+${FILTER_SCRIPT}
 </script>
 </body></html>
 `;

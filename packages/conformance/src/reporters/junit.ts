@@ -61,7 +61,8 @@ export function junitReport(report: Report): string {
     return (
       `  <testsuite name="conformance.${xml(a.area)}" tests="${a.total}" failures="` +
       `${a.failed}" errors="0" skipped="${a.skipped + a.inconclusive}" time="${time.toFixed(3)}` +
-      `" timestamp="${report.startedAt}">\n${properties(report, a.area)}${cases.map((c) => testcase(c, report)).join('\n')}` +
+      `" timestamp="${report.startedAt}">\n${properties(report, a.area)}` +
+      cases.map((c) => testcase(c, report)).join('\n') +
       `\n  </testsuite>`
     );
   });

@@ -124,7 +124,10 @@ function policyChanges(old: MethodModel, now: MethodModel, subject: string): Cha
       change(
         'method.rate-limit-changed',
         subject,
-        `class ${show(old.rateLimitClass)} → ${show(now.rateLimitClass)}${old.rateLimitBudget !== now.rateLimitBudget ? `, budget ${show(old.rateLimitBudget)} → ${show(now.rateLimitBudget)}` : ''}`,
+        `class ${show(old.rateLimitClass)} → ${show(now.rateLimitClass)}` +
+          (old.rateLimitBudget !== now.rateLimitBudget
+            ? `, budget ${show(old.rateLimitBudget)} → ${show(now.rateLimitBudget)}`
+            : ''),
       ),
     );
   if (old.orderFlow !== now.orderFlow)

@@ -35,7 +35,9 @@ function compareErrors(before: ApiModel, after: ApiModel): Change[] {
     // types.
     if (a.message !== b.message)
       changes.push(
-        change('error.message-changed', label(b), `${show(a.message)} → ${show(b.message)}`, { names: ['ErrorEntry'] }),
+        change('error.message-changed', label(b), `${show(a.message)} → ${show(b.message)}`, {
+          names: ['ErrorEntry'],
+        }),
       );
     if (a.name !== b.name)
       changes.push(

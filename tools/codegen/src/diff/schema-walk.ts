@@ -249,11 +249,8 @@ export class Walk {
     const tupleB = tupleOf(b, at.pb);
     if (tupleA || tupleB) {
       if (!tupleA || !tupleB || tupleA.length !== tupleB.length) {
-        this.push(
-          'field.type-changed',
-          at,
-          `${tupleA ? `tuple of ${tupleA.length}` : 'no tuple'} → ${tupleB ? `tuple of ${tupleB.length}` : 'no tuple'}`,
-        );
+        const tuple = (t: typeof tupleA) => (t ? `tuple of ${t.length}` : 'no tuple');
+        this.push('field.type-changed', at, `${tuple(tupleA)} → ${tuple(tupleB)}`);
         return;
       }
       tupleA.forEach((x, i) =>

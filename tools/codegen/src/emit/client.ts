@@ -13,8 +13,10 @@ import type { ApiModel, MethodModel } from '../model/types';
 import type { EmittedFile } from './emitted-file';
 import { tsComment, tsKey, tsString } from './escape';
 
-const docOf = (m: MethodModel, indent: string) =>
-  `${indent}/** ${tsComment(`\`${m.name}\`: ${m.summary || m.description} (${m.transports.join(', ')}; ${m.rateLimitClass}${m.auth === 'login' ? '; login' : ''})`)} */`;
+const docOf = (m: MethodModel, indent: string) => {
+  const facts = `${m.transports.join(', ')}; ${m.rateLimitClass}${m.auth === 'login' ? '; login' : ''}`;
+  return `${indent}/** ${tsComment(`\`${m.name}\`: ${m.summary || m.description} (${facts})`)} */`;
+};
 
 /** The imports, the tables and the type aliases: what ties the core to this interface's generated types. */
 const HEAD = [

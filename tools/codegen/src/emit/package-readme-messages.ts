@@ -34,6 +34,16 @@ function addressOptions(model: ApiModel, wire: WireModel, op: WireOperation): st
   return `{ params: { ${params.join(', ')} } }`;
 }
 
+/** A request's id and payload, as the example passes them. */
+const requestArgs = (model: ApiModel, wire: WireModel, request: WireOperation) =>
+  `${tsString(request.id)}, ${payloadOf(model, wire, request)}`;
+
+/** How the example's reply is found, said in its comment. */
+const replyNote = (request: WireOperation) =>
+  request.correlation
+    ? `matched by ${request.correlation}, filled in when left out`
+    : 'the next frame that fits the reply';
+
 /** The example: create the client, then a request, a stream and a send, as far as the spec has them. */
 export function messageExample(model: ApiModel, wire: WireModel, packageName: string): string[] {
   const server = wire.servers.find((s) => s.ws);
@@ -52,8 +62,8 @@ export function messageExample(model: ApiModel, wire: WireModel, packageName: st
     ...(request
       ? [
           '',
-          `const reply = await client.request(${withOptions(request, `${tsString(request.id)}, ${payloadOf(model, wire, request)}`)});`,
-          `console.log(reply); // ${request.correlation ? `matched by ${request.correlation}, filled in when left out` : 'the next frame that fits the reply'}`,
+          `const reply = await client.request(${withOptions(request, requestArgs(model, wire, request))});`,
+          `console.log(reply); // ${replyNote(request)}`,
         ]
       : []),
     ...(receive

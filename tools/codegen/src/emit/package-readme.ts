@@ -125,7 +125,10 @@ function streamsLine(model: ApiModel, reach: ClientReach): string[] {
       `) with params \`{"channels": [<address>, …]}\`, expects the result \`{"status": ` +
       `{"<address>": "ok"}, "current_subscriptions": [ … ]}\`, and takes pushed ` +
       `frames \`{"jsonrpc": "2.0", "method": "${DEFAULT_FRAMES.notification}", ` +
-      `"params": {"channel": "<address>", "data": <payload>}}\`${model.roles.subscribe ? ' (the frames this spec marks with `x-role`)' : ', the conventions of the exchange-api spec, assumed'}.`,
+      `"params": {"channel": "<address>", "data": <payload>}}\`` +
+      (model.roles.subscribe
+        ? ' (the frames this spec marks with `x-role`).'
+        : ', the conventions of the exchange-api spec, assumed.'),
   ];
 }
 

@@ -138,8 +138,9 @@ function rpcMembers(methods: MethodModel[]): string[] {
 /** The ApiClient interface: the members that reach this API. */
 function apiInterface(model: ApiModel, reach: ClientReach): string[] {
   const calls = reach.methods.length > 0;
+  const typedBy = [calls ? 'method map' : '', reach.streams ? 'channel addresses' : ''].filter(Boolean).join(' and ');
   return [
-    `/** ${tsComment(`A client of ${model.title}, typed by its ${calls ? 'method map' : ''}${calls && reach.streams ? ' and ' : ''}${reach.streams ? 'channel addresses' : ''}.`)} */`,
+    `/** ${tsComment(`A client of ${model.title}, typed by its ${typedBy}.`)} */`,
     'export interface ApiClient {',
     '  /** The @exchange-api/client core underneath (events, state, login, limiter). */',
     '  readonly core: ApiCore;',
@@ -209,7 +210,10 @@ export function emitSdkClient(model: ApiModel): EmittedFile[] {
   const lines = none
     ? [
         ...TABLES,
-        `// ${tsComment(`No createClient: nothing of @exchange-api/client reaches ${model.title} (no method or channel it can reach over WebSocket or HTTP; see the README).`)}`,
+        `// ${tsComment(
+          `No createClient: nothing of @exchange-api/client reaches ${model.title} ` +
+            '(no method or channel it can reach over WebSocket or HTTP; see the README).',
+        )}`,
         '',
       ]
     : [...TABLES, ...preamble(reach), ...apiInterface(model, reach), ...factory(reach)];

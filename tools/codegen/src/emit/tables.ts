@@ -8,10 +8,10 @@ import type { EmittedFile } from './emitted-file';
 export function emitTables(model: ApiModel): EmittedFile[] {
   const body = tableParts(model)
     // A table the spec does not have is null (a const assertion cannot apply to null).
-    .map(
-      ([name, doc, value]) =>
-        `/** ${doc} */\nexport const ${name} = ${value === null ? 'null' : `${JSON.stringify(value, null, 2)} as const`};\n`,
-    )
+    .map(([name, doc, value]) => {
+      const literal = value === null ? 'null' : `${JSON.stringify(value, null, 2)} as const`;
+      return `/** ${doc} */\nexport const ${name} = ${literal};\n`;
+    })
     .join('\n');
   const types = [
     'export type ChannelEntry = (typeof channelTable)[number];',

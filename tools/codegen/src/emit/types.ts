@@ -3,7 +3,7 @@
  * is declared once), the channel address types and builders, and the method map.
  */
 import { compile } from 'json-schema-to-typescript';
-import type { ApiModel, ChannelModel, JsonSchema, PayloadModel } from '../model/types';
+import type { ApiModel, ChannelModel, JsonSchema, MethodModel, PayloadModel } from '../model/types';
 import type { EmittedFile } from './emitted-file';
 import { schemaForWriter, tsComment, tsKey, tsString, tsTemplateText } from './escape';
 import { payloadTypeOf, tsName } from '../model/naming';
@@ -255,9 +255,8 @@ function emitChannelTypes(model: ApiModel): string {
   lines.push('}');
   const ordered = [...model.channels].sort(bySpecificity);
   lines.push('', '/** The channel id of a filled-in address, or never when it matches no template. */');
-  lines.push(
-    `export type ChannelIdOf<A extends string> =${ordered.map((c) => `\n  A extends ${tsName(c.id)}Address ? ${tsString(c.id)} :`).join('')}\n  never;`,
-  );
+  const cases = ordered.map((c) => `\n  A extends ${tsName(c.id)}Address ? ${tsString(c.id)} :`);
+  lines.push(`export type ChannelIdOf<A extends string> =${cases.join('')}\n  never;`);
   const [example, builder] = channelExamples(model);
   lines.push('', `/** The payload type of a filled-in address${example}. */`);
   lines.push(
@@ -289,15 +288,10 @@ function emitMethodTypes(model: ApiModel): string {
     lines.push('  };');
   }
   lines.push('}', '', 'export type MethodName = keyof Methods;');
-  lines.push(
-    `export type WsMethodName = ${union(model.methods.filter((m) => m.transports.includes('ws')).map((m) => tsString(m.name)))};`,
-  );
-  lines.push(
-    `export type HttpMethodName = ${union(model.methods.filter((m) => m.transports.includes('http')).map((m) => tsString(m.name)))};`,
-  );
-  lines.push(
-    `export type OrderFlowMethodName = ${union(model.methods.filter((m) => m.orderFlow).map((m) => tsString(m.name)))};`,
-  );
+  const names = (pick: (m: MethodModel) => boolean) => union(model.methods.filter(pick).map((m) => tsString(m.name)));
+  lines.push(`export type WsMethodName = ${names((m) => m.transports.includes('ws'))};`);
+  lines.push(`export type HttpMethodName = ${names((m) => m.transports.includes('http'))};`);
+  lines.push(`export type OrderFlowMethodName = ${names((m) => m.orderFlow)};`);
   lines.push("export type ParamsOf<M extends MethodName> = Methods[M]['params'];");
   lines.push("export type ResultOf<M extends MethodName> = Methods[M]['result'];");
   return lines.join('\n') + '\n';

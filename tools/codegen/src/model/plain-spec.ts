@@ -29,19 +29,30 @@ export const DEFAULT_KINDS = {
   rateLimitClass: 'a method without x-rate-limit-class has no rate-limit class',
   auth: 'a method without x-auth needs no login (none)',
   serverView:
-    "the operations are written from the server's side (it receives requests and replies, it sends what clients receive): a receive with a reply is a method, a channel the server sends on is a subscription channel (x-view: client at the root reads them the other way)",
+    "the operations are written from the server's side (it receives requests and replies, it sends what " +
+    'clients receive): a receive with a reply is a method, a channel the server sends on is a subscription ' +
+    'channel (x-view: client at the root reads them the other way)',
   framing:
-    "the spec speaks its own messages, not JSON-RPC: plain JSON on each channel's address, replies matched by their correlationId (x-framing: json-rpc at the root says otherwise)",
-  roles: `no x-role: subscriptions assume the exchange-api JSON-RPC frames (methods ${DEFAULT_FRAMES.subscribe}/${DEFAULT_FRAMES.unsubscribe} with params {channels}; pushed notifications with method "${DEFAULT_FRAMES.notification}" and params {channel, data}), as spec/README.md of the exchange-api repository describes`,
+    "the spec speaks its own messages, not JSON-RPC: plain JSON on each channel's address, replies matched " +
+    'by their correlationId (x-framing: json-rpc at the root says otherwise)',
+  roles:
+    'no x-role: subscriptions assume the exchange-api JSON-RPC frames ' +
+    `(methods ${DEFAULT_FRAMES.subscribe}/${DEFAULT_FRAMES.unsubscribe} with params {channels}; ` +
+    `pushed notifications with method "${DEFAULT_FRAMES.notification}" and params {channel, data}), ` +
+    'as spec/README.md of the exchange-api repository describes',
   messages:
-    "a channel, an operation or a reply with several messages carries any one of them (the payload is their anyOf; a channel's, the messages the client receives on it)",
+    'a channel, an operation or a reply with several messages carries any one of them ' +
+    "(the payload is their anyOf; a channel's, the messages the client receives on it)",
   sharedAddress:
-    'subscription channels at one address are one channel (a pushed frame names only its address), the first, carrying any one of their payloads (their anyOf)',
+    'subscription channels at one address are one channel (a pushed frame names only its address), ' +
+    'the first, carrying any one of their payloads (their anyOf)',
   oneWay:
-    'an operation by which the client sends without a reply is not a method (nothing to wait for): left out of the method map',
+    'an operation by which the client sends without a reply is not a method (nothing to wait for): ' +
+    'left out of the method map',
   inlinePayload: 'an inline message payload becomes a named type <Message>Payload',
   foreignSchema:
-    'a payload in a schema format other than JSON Schema or AsyncAPI (Avro, Protobuf, RAML…) is not read: its type is unknown and any value passes its validator',
+    'a payload in a schema format other than JSON Schema or AsyncAPI (Avro, Protobuf, RAML…) is not read: ' +
+    'its type is unknown and any value passes its validator',
   ignoredKeyword: 'a schema keyword that neither JSON Schema nor AsyncAPI defines is ignored (as JSON Schema says)',
   unknownFormat: 'a string format the validators do not know is not checked',
 } as const;

@@ -101,8 +101,9 @@ export function nameClashes(model: ApiModel): Array<{ message: string; path: str
       else if (other)
         found.push({
           message:
-            `${quoted} and ${other.what} ${JSON.stringify(other.spelling)} (at ${JSON.stringify(toPointer(other.path))}` +
-            `) both become ${shared} in the generated code; rename one of them`,
+            `${quoted} and ${other.what} ${JSON.stringify(other.spelling)} ` +
+            `(at ${JSON.stringify(toPointer(other.path))}) both become ${shared} in the generated code; ` +
+            'rename one of them',
           path: n.path,
         });
       else for (const x of n.names) first.set(x, n);

@@ -36,9 +36,8 @@ async function counts(ctx: Ctx, all: Named[], held: { on: Named; conn: WsConn }[
   for (const e of all) {
     const mine = held.filter((h) => h.on === e);
     const r = await ctx.call(mine[0]!.conn, getRateLimits.name, {}, { retryRateLimited: false });
-    out.push(
-      `${e.name} holds ${mine.length} of them and reports ${show((r.result as Limits | undefined)?.remaining_connections)}`,
-    );
+    const reported = (r.result as Limits | undefined)?.remaining_connections;
+    out.push(`${e.name} holds ${mine.length} of them and reports ${show(reported)}`);
   }
   return out.join('; ');
 }

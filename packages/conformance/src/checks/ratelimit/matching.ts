@@ -32,6 +32,9 @@ interface Sent {
   at: number;
 }
 
+/** Why the probe needs two instruments. */
+const WHY_TWO = 'in one instrument the matching budget and the instrument bucket cannot be told apart';
+
 /**
  * Spend the matching budget of a fresh wallet once per run. First cancel_by_label's accounting (one
  * instrument, then across instruments, getRateLimits around each); then the rest of the budget with
@@ -46,7 +49,7 @@ export function matchingProbe(ctx: Ctx) {
     const names = [...new Set(p.env.instruments.map((i) => i.instrument_name))];
     if (names.length < 2)
       return {
-        unavailable: `needs two instruments or more from ${undecremented.name} (got ${names.length}): in one instrument the matching budget and the instrument bucket cannot be told apart`,
+        unavailable: `needs two instruments or more from ${undecremented.name} (got ${names.length}): ${WHY_TWO}`,
       } as const;
     const unanswered: Unanswered[] = [];
     const send = signedSender(p, conn, signer!, subaccount ?? 0, unanswered);
@@ -130,7 +133,8 @@ export const matchingChecks: Check[] = [
       );
       const at = (i: number) => `request ${i + 1} (${x.probes[i]!.method} in ${x.probes[i]!.instrument})`;
       ctx.note(
-        `${x.remaining} requests spread over ${x.spread.join(', ')} and ${matchingCancels.map((m) => m.name).join(', ')}` +
+        `${x.remaining} requests spread over ${x.spread.join(', ')} and ` +
+          matchingCancels.map((m) => m.name).join(', ') +
           `; request ${x.remaining + 1} in ${x.fresh}, untouched before, so its bucket ` +
           `cannot refuse it`,
       );

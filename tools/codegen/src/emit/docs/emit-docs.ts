@@ -6,7 +6,7 @@
  */
 import type { ApiModel } from '../../model/types';
 import type { EmittedFile } from '../emitted-file';
-import { compactCss, compactJs, SEARCH_JS, SITE_CSS } from './assets';
+import { compactCss, compactJs, SEARCH_JS, siteCss } from './assets';
 import { collectExamples } from './examples';
 import { sitePages } from './pages';
 import { renderHtml } from './render-html';
@@ -42,7 +42,7 @@ export function emitDocs(model: ApiModel, options: { changes?: DocsChanges } = {
     files.push({ slot: 'docs', path: `${page.path}.html`, content: renderHtml(page, groups, api) });
     files.push({ slot: 'docs', path: `md/${page.path}.md`, content: renderMarkdown(page) });
   }
-  files.push({ slot: 'docs', path: 'assets/site.css', content: compactCss(SITE_CSS) });
+  files.push({ slot: 'docs', path: 'assets/site.css', content: compactCss(siteCss()) });
   files.push({ slot: 'docs', path: 'assets/search.js', content: compactJs(SEARCH_JS) });
   files.push({ slot: 'docs', path: 'assets/search-index.js', content: searchScript(searchEntries(model, site)) });
   return files;

@@ -71,7 +71,8 @@ class Checker {
       .slice(0, 3)
       .map(
         (e) =>
-          `${e.instancePath || '/'} ${e.message ?? e.keyword}${e.keyword === 'additionalProperties' ? ` (${String(e.params.additionalProperty)})` : ''}`,
+          `${e.instancePath || '/'} ${e.message ?? e.keyword}` +
+          (e.keyword === 'additionalProperties' ? ` (${String(e.params.additionalProperty)})` : ''),
       )
       .join('; ');
     throw new Error(`invalid example: ${place}: ${why}`);

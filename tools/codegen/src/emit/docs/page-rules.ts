@@ -70,7 +70,10 @@ function limitValues(kit: PageKit, l: LimitModel): string {
     case 'connections':
       return `at most ${l.max ?? '?'}`;
     case 'bucket':
-      return `refills ${l.refillPerSecond ?? '?'} per second, capacity ${l.capacity ?? '?'}${l.instrumentTypes ? `; ${l.instrumentTypes.join(', ')}` : ''}`;
+      return (
+        `refills ${l.refillPerSecond ?? '?'} per second, capacity ${l.capacity ?? '?'}` +
+        (l.instrumentTypes ? `; ${l.instrumentTypes.join(', ')}` : '')
+      );
     case 'size':
       return `${l.maxBytes ?? '?'} bytes`;
   }

@@ -87,6 +87,9 @@ const plain = (xs: Inline[]): Inline[] =>
             : [x],
   );
 
+/** One row of a facts list: its name and its value. */
+const fact = (k: string, v: Inline[], from: string) => `<dt>${esc(k)}</dt><dd>${inline(v, from)}</dd>`;
+
 function block(b: Block, from: string): string {
   switch (b.kind) {
     case 'h': {
@@ -113,9 +116,11 @@ function block(b: Block, from: string): string {
       return `<div class="tw"><table${cls ? ` class="${cls}"` : ''}>${head}\n${rows}\n</table></div>`;
     }
     case 'facts':
-      return `<dl class="facts">${b.rows.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${inline(v, from)}</dd>`).join('')}</dl>`;
-    case 'code':
-      return `<figure${b.id ? ` id="${attr(b.id)}"` : ''}>${b.caption ? `<figcaption>${inline(b.caption, from)}</figcaption>` : ''}<pre><code>${esc(b.text)}</code></pre></figure>`;
+      return `<dl class="facts">${b.rows.map(([k, v]) => fact(k, v, from)).join('')}</dl>`;
+    case 'code': {
+      const caption = b.caption ? `<figcaption>${inline(b.caption, from)}</figcaption>` : '';
+      return `<figure${b.id ? ` id="${attr(b.id)}"` : ''}>${caption}<pre><code>${esc(b.text)}</code></pre></figure>`;
+    }
     case 'list': {
       // Optional end tags left out, as in tables.
       // A chip is monospace by style: its code spans need no tags of their own.

@@ -36,7 +36,10 @@ function table(b: Extract<Block, { kind: 'table' }>, from: string): string {
 function block(b: Block, from: string): string {
   switch (b.kind) {
     case 'h':
-      return `${'#'.repeat(b.level)} ${anchor(b.id)}${inline(b.text, from)}${b.tags?.length ? ' ' + inline(b.tags, from) : ''}`;
+      return (
+        `${'#'.repeat(b.level)} ${anchor(b.id)}${inline(b.text, from)}` +
+        (b.tags?.length ? ' ' + inline(b.tags, from) : '')
+      );
     case 'p':
       return inline(b.text, from);
     case 'note':
@@ -47,7 +50,8 @@ function block(b: Block, from: string): string {
       return b.rows.map(([k, v]) => `- **${mdText(k)}:** ${inline(v, from)}`).join('\n');
     case 'code': {
       const lang = /^[[{]/.test(b.text) ? 'json' : 'text';
-      return `${anchor(b.id)}${b.caption ? `*${inline(b.caption, from)}*\n\n` : b.id ? '\n\n' : ''}${mdCodeFence(b.text, lang)}`;
+      const caption = b.caption ? `*${inline(b.caption, from)}*\n\n` : b.id ? '\n\n' : '';
+      return `${anchor(b.id)}${caption}${mdCodeFence(b.text, lang)}`;
     }
     case 'list':
       return b.chips

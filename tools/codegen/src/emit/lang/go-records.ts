@@ -79,6 +79,11 @@ function recordCode(record: GoRecord): { fields: string; methods: string } {
   return { fields, methods };
 }
 
+/** readRecord's signature: one line in the Go (as gofmt writes it), in two here to fit the source's width. */
+const READ_RECORD =
+  'func readRecord(data []byte, plain interface{}, known []string, optional []string) ' +
+  '(map[string]json.RawMessage, []string, error) {';
+
 /** The helpers every record's methods share. */
 const HELPERS = `
 // decodeExact decodes data into v, keeping free-form numbers as json.Number (exact, any size).
@@ -90,7 +95,7 @@ func decodeExact(data []byte, v interface{}) error {
 
 // readRecord decodes a record into plain and returns the keys it does not declare and the optional
 // keys given as null.
-func readRecord(data []byte, plain interface{}, known []string, optional []string) (map[string]json.RawMessage, []string, error) {
+${READ_RECORD}
 	if err := decodeExact(data, plain); err != nil {
 		return nil, nil, err
 	}

@@ -44,8 +44,10 @@ function typedImports(text: string): string {
   return patch(
     out,
     /^from typing import (.*)$/m,
-    (_, list: string) =>
-      `from typing import ${[...new Set([...list.split(', '), 'Any', 'Callable', 'Dict', 'FrozenSet', 'Iterable', 'Tuple', 'cast'])].join(', ')}`,
+    (_, list: string) => {
+      const helpers = ['Any', 'Callable', 'Dict', 'FrozenSet', 'Iterable', 'Tuple', 'cast'];
+      return `from typing import ${[...new Set([...list.split(', '), ...helpers])].join(', ')}`;
+    },
     py('import the typing names the typed helpers use'),
   );
 }
