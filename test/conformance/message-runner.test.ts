@@ -5,48 +5,10 @@
  * receive operation, a wrong type in a payload, no reply at all. `exchange-api mock` of each spec passes.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { runCli, type Report } from '@exchange-api/conformance';
-import { FAULTS, SPECS, serveSpec, type Fault, type SpecName } from './message-servers';
+import { check, removeFolders, specFile } from './message-cli';
+import { FAULTS, SPECS, serveSpec, type Fault } from './message-servers';
 
-const specFile = (name: SpecName) =>
-  fileURLToPath(new URL(`../sdk/fixtures/public/${name}.asyncapi.yaml`, import.meta.url));
-
-// The command's own loader (lenient examples for a message spec), each spec read once for all these runs.
-const commandFile = fileURLToPath(new URL('../../packages/cli/src/commands/conformance.ts', import.meta.url));
-type Loader = (file: string) => Promise<never>;
-const models = new Map<string, Promise<never>>();
-let loader: Promise<Loader> | undefined;
-async function loadSpec(file: string) {
-  loader ??= import(commandFile).then((m: { loadSpecModel: Loader }) => m.loadSpecModel);
-  const load = await loader;
-  return models.get(file) ?? models.set(file, load(file)).get(file)!;
-}
-
-const dir = mkdtempSync(join(tmpdir(), 'message-runner-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-/** The runner against a URL, quick bounds (loopback), its JSON report read back. */
-async function check(name: SpecName, url: string, extra: string[] = []) {
-  const lines: string[] = [];
-  const errors: string[] = [];
-  const json = join(dir, `${name}-${Math.random().toString(36).slice(2)}.json`);
-  const argv = ['--spec', specFile(name), '--ws', url, '--check-timeout', '1000', '--sample-window', '300'];
-  const code = await runCli(
-    [...argv, '--report', `json:${json}`, ...extra],
-    {
-      out: (l) => lines.push(l),
-      err: (l) => errors.push(l),
-    },
-    {},
-    loadSpec,
-  );
-  const report = JSON.parse(readFileSync(json, 'utf8')) as Report;
-  return { code, out: lines.join('\n'), err: errors.join('\n'), report };
-}
+afterAll(removeFolders);
 
 const RULE: Record<Exclude<Fault, 'none'>, string> = {
   uncorrelated: 'messages.reply-correlated',
@@ -91,4 +53,25 @@ describe('conformance --spec: broken variants fail with the right finding', () =
           await server.close();
         }
       });
+});
+
+describe('conformance --spec: exchange-api mock of each spec passes', () => {
+  for (const name of SPECS)
+    it(`${name}: the mock passes (exit 0)`, async () => {
+      const { lenientModelFromSpec } = await import('@exchange-api/codegen');
+      const { startMock } = await import('@exchange-api/mock');
+      const { model } = await lenientModelFromSpec(specFile(name));
+      const mock = await startMock({ model, seed: 3, pushIntervalMs: 50 });
+      try {
+        const { code, out, report } = await check(name, mock.url);
+        expect(
+          report.checks.filter((c) => c.status === 'fail').map((c) => c.findings),
+          out,
+        ).toEqual([]);
+        expect(report.summary.passed).toBeGreaterThan(0);
+        expect(code).toBe(0);
+      } finally {
+        await mock.close();
+      }
+    });
 });

@@ -7,7 +7,7 @@
 import { MSG_RULES } from './rules';
 import type { Ledger } from './ledger';
 import type { WireOperationShape } from './wire-shape';
-import type { CheckStatus, Finding, TargetCounts } from '../model';
+import type { CheckStatus, Finding, Observation, TargetCounts } from '../model';
 import { zeroCounts } from '../generate/counts';
 
 export interface Observed {
@@ -17,6 +17,7 @@ export interface Observed {
   reason?: string;
   findings: Finding[];
   counts: TargetCounts;
+  observations?: Observation[];
 }
 
 export function receiveCheck(ledger: Ledger, op: WireOperationShape): Observed {

@@ -25,7 +25,8 @@ export async function shrinkOp(env: MsgEnv, op: WireOperationShape, c: OpCase, e
   const found =
     op.reply && env.o.shrinkCalls > 0
       ? await shrinkSearch(c.params, ex.verdict, {
-          calls: env.o.shrinkCalls,
+          // Each try of a reply that does not come waits out the whole bound: a few tries only.
+          calls: ex.verdict.ruleId === 'messages.reply-conforms' ? env.o.shrinkCalls : Math.min(env.o.shrinkCalls, 6),
           deadline: env.o.deadline,
           qualifies: (candidate) => env.schemas.valid(schema, candidate),
           send: async (candidate) => {

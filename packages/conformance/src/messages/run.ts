@@ -56,7 +56,7 @@ function resultOf(o: Observed | { id: string; title: string }, area: Area, t: Tr
     ...(ob.reason ? { reason: ob.reason } : {}),
     durationMs: t.now() - from,
     findings: ob.findings ?? [],
-    observations: [],
+    observations: ob.observations ?? [],
     transcript: t.finish().filter((e) => e.t >= from),
   };
 }
@@ -100,6 +100,13 @@ function sendObserved(op: WireOperationShape, out: OpOutcome): Observed {
     ...(reason ? { reason } : {}),
     findings: out.findings,
     counts: out.counts,
+    observations: [
+      {
+        text:
+          `${out.counts.valid} valid input${out.counts.valid === 1 ? '' : 's'} (examples and generated), ` +
+          `${out.counts.invalid} invalid; ${out.counts.notRun} not sent`,
+      },
+    ],
   };
 }
 
