@@ -70,9 +70,11 @@ describe('conformance --spec: nothing checked, and what does not apply', () => {
     expect(r.err).toMatch(/^exchange-api conformance: server unreachable: ws:\/\/127\.0\.0\.1:9\/raw\//);
   });
 
-  it('--http with a message spec, and --spec of a JSON-RPC spec without --generate: refused by name', async () => {
+  it('--http or an --only of no check with a message spec, and --spec of a JSON-RPC spec without --generate: refused by name', async () => {
     const http = await conformance(['--spec', specFile('gemini'), '--ws', 'ws://127.0.0.1:9', '--http', 'http://x']);
     expect([http.code, http.err]).toEqual([2, expect.stringContaining('--http applies to the JSON-RPC interface')]);
+    const only = await conformance(['--spec', specFile('gemini'), '--ws', 'ws://127.0.0.1:9', '--only', 'login']);
+    expect([only.code, only.err]).toEqual([2, expect.stringContaining('--only "login" matches no check of this spec')]);
     const ours = fileURLToPath(new URL('../../spec/asyncapi.yaml', import.meta.url));
     const rpc = await conformance(['--spec', ours, '--ws', 'ws://127.0.0.1:9/v3/ws']);
     expect([rpc.code, rpc.err]).toEqual([2, expect.stringContaining('--spec applies to --generate and --replay')]);

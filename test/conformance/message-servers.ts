@@ -65,7 +65,8 @@ function subscriptionStatus(m: Record<string, unknown>, fault: Fault) {
   return {
     event: 'subscriptionStatus',
     ...reqid,
-    channelID: 42,
+    // A wrong type in a reply too: the reply's schema is judged as a push's is.
+    channelID: fault === 'wrong-type' ? '42' : 42,
     channelName: name,
     ...(pair ? { pair } : {}),
     status: 'online',

@@ -207,7 +207,7 @@ async function framing(
     return 2;
   }
   if (!spec) return !p.generate && !p.replay ? refuse(io, SPEC_ONLY) : null;
-  const problem = messageFlagProblem(p, argv);
+  const problem = messageFlagProblem(p, argv, spec);
   return problem ? refuse(io, problem) : spec;
 }
 

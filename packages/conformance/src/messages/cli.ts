@@ -7,7 +7,8 @@ import { UnreachableError } from '../discover';
 import { progressLine } from '../reporters/console';
 import { visible } from '../reporters/visible';
 import { checkReplayPlace, replayPlace } from '../generate/replay-file';
-import { runMessages } from './run';
+import { messageCheckIds, runMessages } from './run';
+import { matches } from '../select';
 import { msgRecorder } from './recorder';
 import { msgSpecOf, type MsgSpec } from './wire-shape';
 import type { CliOptions } from '../cli-args';
@@ -43,13 +44,29 @@ export async function messageSpecOf(file: string, load: SpecLoader, io: Io): Pro
 }
 
 /** Flags of the JSON-RPC checks that mean nothing to a message run: refused by name. */
-export function messageFlagProblem(p: CliOptions, argv: readonly string[]): string | null {
+export function messageFlagProblem(p: CliOptions, argv: readonly string[], spec: MsgSpec): string | null {
   const used = (f: string) => argv.some((a) => a === f || a.startsWith(`${f}=`));
   const bad = ['--http', '--key', '--session-key', '--wallet', '--allow-order-flow'].find(used);
   if (bad) return `${bad} applies to the JSON-RPC interface's checks, not to a spec that speaks its own messages`;
   if (p.otherEndpoints)
     return 'several --ws URLs apply to the JSON-RPC deployment checks, not to a spec that speaks its own messages';
-  return null;
+  return selectionProblem(p, messageCheckIds(spec, p.ws));
+}
+
+/** --only patterns that match no check of this spec, or --only/--skip that leave none, as an error line. */
+function selectionProblem(p: CliOptions, ids: string[]): string | null {
+  const patterns = p.only
+    .flatMap((x) => x.split(','))
+    .map((x) => x.trim())
+    .filter(Boolean);
+  const none = patterns.filter((x) => !ids.some((id) => matches(id, [x])));
+  if (none.length)
+    return (
+      `--only ${none.map((x) => JSON.stringify(x)).join(', ')} matches no check of this spec ` +
+      `(${ids.slice(0, 6).join(', ')}${ids.length > 6 ? ', …' : ''}; or an area: messages.send, messages.receive, messages.address)`
+    );
+  const left = ids.filter((id) => (!p.only.length || matches(id, p.only)) && !(p.skip.length && matches(id, p.skip)));
+  return left.length === 0 ? '--only and --skip leave no check to run' : null;
 }
 
 function started(p: CliOptions, spec: MsgSpec, seed: number, checks: number): string {

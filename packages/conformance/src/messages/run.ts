@@ -61,6 +61,16 @@ function resultOf(o: Observed | { id: string; title: string }, area: Area, t: Tr
   };
 }
 
+/** Every check id of a message run of `spec` at `ws`, in order (what --only and --skip choose from). */
+export function messageCheckIds(spec: MsgSpec, ws: string): string[] {
+  const addresses = addressesOf(spec, ws);
+  return [
+    ...spec.wire.operations.filter((op) => op.action === 'send').map((op) => `messages.send.${op.id}`),
+    ...addresses.flatMap((a) => a.receives.map((op) => `messages.receive.${op.id}`)),
+    ...addresses.map((a) => `messages.address.${a.channels[0]}`),
+  ];
+}
+
 /** The checks of a run, in order, with the ids --only and --skip choose from. */
 function plan(env: MsgEnv, o: MessageRunOptions) {
   const chosen = (id: string) => (!o.only.length || matches(id, o.only)) && !(o.skip.length && matches(id, o.skip));
