@@ -31,7 +31,8 @@ export class MsgEnv {
   constructor(
     readonly spec: MsgSpec,
     readonly schemas: SchemaSet,
-    readonly transcript: Transcript,
+    /** Where frames are recorded: the run sets each check's own transcript as the check starts. */
+    public transcript: Transcript,
     readonly addresses: Address[],
     readonly o: {
       replyMs: number;
@@ -57,7 +58,7 @@ export class MsgEnv {
     const label = `${kind === 'main' ? 'c' : 'x'}${++this.opened}`;
     const ledger = this.ledger(a);
     const sink = (f: InFrame) => ledger.judge(f, kind === 'scratch');
-    const s = await MsgSocket.open(a.url, this.transcript, label, Math.max(this.o.replyMs, 3000), sink);
+    const s = await MsgSocket.open(a.url, () => this.transcript, label, Math.max(this.o.replyMs, 3000), sink);
     this.sockets.set(key, s);
     return s;
   }

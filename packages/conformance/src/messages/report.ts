@@ -3,7 +3,7 @@
  * 2 when none passed either (a run that checked nothing is no pass) or the server stopped answering.
  */
 import { areaCounts, countResults } from '../tally';
-import type { MessageRunOptions } from './run';
+import type { MessageRunOptions } from './options';
 import type { CheckResult, Report, TargetCounts } from '../model';
 
 /** Why a run's exit is 2 though nothing failed: the report says it (and the command prints it). */

@@ -15,36 +15,13 @@ import { addressCheck, receiveCheck, type Observed } from './observe';
 import { reportOf } from './report';
 import type { MsgSpec, WireOperationShape } from './wire-shape';
 import type { CheckResult, Report, TargetCounts } from '../model';
+import type { MessageRunOptions } from './options';
 
-export interface MessageRunOptions {
-  ws: string;
-  spec: MsgSpec;
-  /** The bound of one reply, ms. */
-  replyMs: number;
-  sampleWindowMs: number;
-  seed: number;
-  randomCases: number;
-  shrinkCalls: number;
-  durationS: number;
-  only: string[];
-  skip: string[];
-  /** `--generate`: the report carries the generated summary (seed, counts, replays). */
-  generate: boolean;
-  /** Where a failure goes (a replay file); returns its path, or null. */
-  onFailure?: (f: MsgFailure) => string | null;
-  /** The replay files written (and those that could not be), for the report. */
-  replays?: { written: string[]; notWritten: string[] };
-  onProgress?: (e: MessageProgress) => void;
-}
-
-export type MessageProgress =
-  | { type: 'started'; checks: number; addresses: string[]; guessed: string[] }
-  | { type: 'done'; result: CheckResult; index: number; total: number };
+export type { MessageRunOptions, MessageProgress } from './options';
 
 type Area = 'send' | 'receive' | 'address';
 
-function resultOf(o: Observed | { id: string; title: string }, area: Area, t: Transcript, from: number): CheckResult {
-  const ob = o as Partial<Observed>;
+function resultOf(o: Observed, area: Area, t: Transcript, from: number): CheckResult {
   return {
     id: o.id,
     area,
@@ -52,12 +29,12 @@ function resultOf(o: Observed | { id: string; title: string }, area: Area, t: Tr
     section: 'the AsyncAPI spec (--spec)',
     level: 'MUST',
     needs: [],
-    status: ob.status ?? 'pass',
-    ...(ob.reason ? { reason: ob.reason } : {}),
+    status: o.status,
+    ...(o.reason ? { reason: o.reason } : {}),
     durationMs: t.now() - from,
-    findings: ob.findings ?? [],
-    observations: ob.observations ?? [],
-    transcript: t.finish().filter((e) => e.t >= from),
+    findings: o.findings,
+    observations: o.observations ?? [],
+    transcript: t.finish(),
   };
 }
 
@@ -148,19 +125,23 @@ export async function runMessages(o: MessageRunOptions): Promise<Report> {
   try {
     for (const op of p.sends) {
       const from = transcript.now();
+      env.transcript = new Transcript(t0);
       const out = await runSendOp(env, op);
-      done(resultOf(sendObserved(op, out), 'send', transcript, from), out.counts);
+      done(resultOf(sendObserved(op, out), 'send', env.transcript, from), out.counts);
     }
     const from = transcript.now();
+    env.transcript = new Transcript(t0);
+    // The connections' openings (and what was pushed on connect) belong to what the window judges.
+    env.transcript.attach(transcript.entries);
     // Pushes are sampled over the window on the connections already open, after everything was sent.
     await new Promise((r) => setTimeout(r, o.sampleWindowMs));
     for (const { a, op } of p.receives) {
       const ob = receiveCheck(env.ledger(a), op);
-      done(resultOf(ob, 'receive', transcript, from), ob.counts);
+      done(resultOf(ob, 'receive', env.transcript, from), ob.counts);
     }
     for (const a of p.addresses) {
       const ob = addressCheck(env.ledger(a));
-      done(resultOf(ob, 'address', transcript, from), ob.counts);
+      done(resultOf(ob, 'address', env.transcript, from), ob.counts);
     }
   } catch (err) {
     interrupted = {

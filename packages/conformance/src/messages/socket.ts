@@ -22,14 +22,15 @@ export class MsgSocket {
 
   private constructor(
     private readonly ws: WebSocket,
-    private readonly transcript: Transcript,
+    /** The transcript of the check under way (each check of a run has its own). */
+    private readonly log: () => Transcript,
     readonly label: string,
     private readonly sink: (frame: InFrame) => void,
   ) {
     ws.on('message', (data) => this.received(String(data)));
     ws.on('close', (code, reason) => {
       this.closed = { code, reason: String(reason) };
-      transcript.record(
+      log().record(
         label,
         'event',
         `closed by the server or the network (code ${code}${reason.length ? `, ${String(reason)}` : ''})`,
@@ -40,7 +41,7 @@ export class MsgSocket {
   }
 
   /** Open a connection within `boundMs`; rejects with why (refused, an HTTP answer, no handshake in time). */
-  static open(url: string, transcript: Transcript, label: string, boundMs: number, sink: (f: InFrame) => void) {
+  static open(url: string, log: () => Transcript, label: string, boundMs: number, sink: (f: InFrame) => void) {
     return new Promise<MsgSocket>((resolve, reject) => {
       const ws = new WebSocket(url, { handshakeTimeout: boundMs });
       const fail = (why: string) => (ws.terminate(), reject(new Error(`${url}: ${why}`)));
@@ -49,16 +50,16 @@ export class MsgSocket {
       );
       ws.once('error', (err) => fail(err.message));
       // Listeners first: a server that pushes on connect may send before 'open' is handled.
-      const socket = new MsgSocket(ws, transcript, label, sink);
+      const socket = new MsgSocket(ws, log, label, sink);
       ws.once('open', () => {
-        transcript.record(label, 'event', `connected to ${url}`);
+        log().record(label, 'event', `connected to ${url}`);
         resolve(socket);
       });
     });
   }
 
   private received(text: string): void {
-    this.transcript.record(this.label, 'received', text);
+    this.log().record(this.label, 'received', text);
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -73,7 +74,7 @@ export class MsgSocket {
   /** Send a text frame (recorded); false when the connection is closed already. */
   send(text: string): boolean {
     if (this.closed || this.ws.readyState !== WebSocket.OPEN) return false;
-    this.transcript.record(this.label, 'sent', text);
+    this.log().record(this.label, 'sent', text);
     this.ws.send(text);
     return true;
   }
