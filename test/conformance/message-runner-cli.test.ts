@@ -10,8 +10,27 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { check, conformance, folder, removeFolders, specFile } from './message-cli';
 import { serveSpec } from './message-servers';
+import { runMain } from '../support/run-main';
 
 afterAll(removeFolders);
+
+describe('exchange-api conformance --spec, as the command runs it', () => {
+  it('Postman echo: its first line, the console report, exit 0', async () => {
+    const server = await serveSpec('postman-echo');
+    try {
+      const bounds = ['--check-timeout', '1000', '--sample-window', '300'];
+      const r = await runMain(['conformance', '--spec', specFile('postman-echo'), '--ws', server.url, ...bounds]);
+      expect(r.stdout.split('\n')[0]).toBe(
+        `exchange-api conformance: ${server.url} — 2 checks; spec ${specFile('postman-echo')}` +
+          ' (its own messages: every channel address is a URL path)',
+      );
+      expect(r.stdout).toMatch(/OK: 2 passed, 0 failed, 0 skipped, 0 inconclusive/);
+      expect([r.status, r.stderr]).toEqual([0, '']);
+    } finally {
+      await server.close();
+    }
+  });
+});
 
 describe('conformance --spec --generate and --replay', () => {
   it('a reply without its reqid: replay files written; replayed STILL FAILING, then FIXED on the right server', async () => {

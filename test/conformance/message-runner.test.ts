@@ -15,6 +15,7 @@ const RULE: Record<Exclude<Fault, 'none'>, string> = {
   unknown: 'messages.no-unasked-message',
   'wrong-type': 'messages.push-conforms',
   silent: 'messages.reply-within-bound',
+  closes: 'messages.connection-kept',
 };
 
 describe('conformance --spec: a server written from each public spec', () => {

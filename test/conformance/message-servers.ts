@@ -1,7 +1,7 @@
 /**
  * Servers written from the five public WebSocket specs of test/sdk/fixtures/public/, on loopback port 0,
  * each with the faults the message runner must catch: a reply without its correlation id, a message of
- * no receive operation, a wrong type in a payload, no reply at all. A right server answers only what its
+ * no receive operation, a wrong type in a payload, no reply at all, a close on a valid message. A right server answers only what its
  * spec lets it answer validly: an input it cannot answer validly gets no answer (as a server that checks
  * its input does).
  */
@@ -16,7 +16,7 @@ export const SPECS = [
   'postman-echo',
 ] as const;
 export type SpecName = (typeof SPECS)[number];
-export type Fault = 'none' | 'uncorrelated' | 'unknown' | 'wrong-type' | 'silent';
+export type Fault = 'none' | 'uncorrelated' | 'unknown' | 'wrong-type' | 'silent' | 'closes';
 
 export interface MsgServer {
   url: string;
@@ -121,6 +121,7 @@ function slack(fault: Fault): Promise<MsgServer> {
     ws.on('message', (raw) => {
       const m = objectOf(raw);
       if (!m || m.type !== 'message') return;
+      if (fault === 'closes') return ws.close(1008, 'not today');
       const text = typeof m.text === 'string' ? m.text : '';
       const channel = typeof m.channel === 'string' ? m.channel : 'C1';
       send({ type: 'message', channel, text, user: 'U1', ts: fault === 'wrong-type' ? 1 : '1.0' });
@@ -151,6 +152,6 @@ export const FAULTS: Record<SpecName, Fault[]> = {
   'kraken-message-filter': ['uncorrelated', 'unknown', 'wrong-type', 'silent'],
   'kraken-multiple-channels': ['uncorrelated', 'unknown', 'wrong-type', 'silent'],
   gemini: ['unknown', 'wrong-type'],
-  'slack-rtm': ['unknown', 'wrong-type'],
+  'slack-rtm': ['unknown', 'wrong-type', 'closes'],
   'postman-echo': ['unknown', 'silent'],
 };
