@@ -3,7 +3,9 @@
  * `--generate`) reads the spec through the command's loader and, when the model has a wire of messages,
  * runs the message checks instead of the JSON-RPC ones; the first line says so, as the other runs' do.
  */
+import { resolve } from 'node:path';
 import { UnreachableError } from '../discover';
+import { readRegularFile } from '../read-regular';
 import { progressLine } from '../reporters/console';
 import { visible } from '../reporters/visible';
 import { checkReplayPlace, replayPlace } from '../generate/replay-file';
@@ -36,9 +38,11 @@ export function onceLoader(load: SpecLoader): SpecLoader {
 
 /** The message spec of `--spec`, or null when it speaks JSON-RPC; throws naming the file when it cannot be read. */
 export async function messageSpecOf(file: string, load: SpecLoader, io: Io): Promise<MsgSpec | null> {
-  const { resolve } = await import('node:path');
-  const model = await load(resolve(file));
-  const spec = msgSpecOf(model, resolve(file));
+  const path = resolve(file);
+  // A FIFO would block the read forever, and a huge file fill memory: refused before the loader reads it.
+  readRegularFile(path, 'the spec');
+  const model = await load(path);
+  const spec = msgSpecOf(model, path);
   if (spec) for (const w of model.warnings ?? []) io.err(visible(w));
   return spec;
 }
