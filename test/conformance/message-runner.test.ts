@@ -5,6 +5,8 @@
  * receive operation, a wrong type in a payload, no reply at all. `exchange-api mock` of each spec passes.
  */
 import { afterAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { bin, repoRoot } from '../support/cli';
 import { check, removeFolders, specFile } from './message-cli';
 import { FAULTS, SPECS, serveSpec, type Fault } from './message-servers';
 
@@ -77,4 +79,33 @@ describe('conformance --spec: exchange-api mock of each spec passes', () => {
         await mock.close();
       }
     });
+});
+
+describe('conformance --spec: the exchange-api mock command, in its own process', () => {
+  it('kraken-message-filter: the URL it prints first passes the runner', async () => {
+    const child = spawn(process.execPath, [bin, 'mock', '--spec', specFile('kraken-message-filter'), '--seed', '5'], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    try {
+      const first = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (d) => {
+          out += d;
+          if (out.includes('\n')) resolve(out.split('\n')[0]!);
+        });
+        child.on('close', () => reject(new Error(`exited before its first line: ${out}`)));
+      });
+      // Its pushes come once a second: the window spans at least one.
+      const { code, out } = await check('kraken-message-filter', first.replace(/^mock listening /, ''), [
+        '--sample-window',
+        '1500',
+      ]);
+      expect(code, out).toBe(0);
+    } finally {
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    }
+  }, 120_000);
 });
