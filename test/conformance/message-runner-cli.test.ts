@@ -18,7 +18,7 @@ describe('exchange-api conformance --spec, as the command runs it', () => {
   it('Postman echo: its first line, the console report, exit 0', async () => {
     const server = await serveSpec('postman-echo');
     try {
-      const bounds = ['--check-timeout', '1000', '--sample-window', '300'];
+      const bounds = ['--sample-window', '300'];
       const r = await runMain(['conformance', '--spec', specFile('postman-echo'), '--ws', server.url, ...bounds]);
       expect(r.stdout.split('\n')[0]).toBe(
         `exchange-api conformance: ${server.url} — 2 checks; spec ${specFile('postman-echo')}` +
@@ -39,6 +39,8 @@ describe('conformance --spec --generate and --replay', () => {
     try {
       const replays = folder();
       const { code, out, report, dir } = await check('kraken-message-filter', broken.url, [
+        '--check-timeout',
+        '1000',
         '--generate',
         '--seed',
         '9',
@@ -59,8 +61,8 @@ describe('conformance --spec --generate and --replay', () => {
       const file = JSON.parse(readFileSync(join(replays, ping), 'utf8')) as { kind: string; call: { verdict: object } };
       expect(file).toMatchObject({ kind: 'message', call: { verdict: { ruleId: 'messages.reply-correlated' } } });
       expect(existsSync(dir)).toBe(true);
-      const again = ['--spec', specFile('kraken-message-filter'), '--check-timeout', '1000', '--replay'];
-      const still = await conformance([...again, join(replays, ping), '--ws', broken.url]);
+      const again = ['--spec', specFile('kraken-message-filter'), '--replay'];
+      const still = await conformance([...again, join(replays, ping), '--ws', broken.url, '--check-timeout', '1000']);
       expect([still.code, still.out.split('\n')[0]]).toEqual([1, expect.stringMatching(/^STILL FAILING: receivePing/)]);
       const fixed = await conformance([...again, join(replays, ping), '--ws', right.url]);
       expect([fixed.code, fixed.out.split('\n')[0]]).toEqual([0, expect.stringMatching(/^FIXED: receivePing/)]);
