@@ -111,7 +111,8 @@ module.exports = {
       severity: 'error',
       from: {
         path: '^packages/conformance/src/',
-        pathNot: '^packages/conformance/src/(reporters/|(cli|cli-args|report-targets|index)\\.ts$|generate/cli\\.ts$)',
+        pathNot:
+          '^packages/conformance/src/(reporters/|(cli|cli-args|report-targets|index)\\.ts$|(generate|messages)/cli\\.ts$|messages/replay-cli\\.ts$)',
       },
       to: { path: '^packages/conformance/src/reporters/' },
     },

@@ -8,6 +8,10 @@ import { checkTargets, writeReports } from './report-targets';
 import { runGenerateCli, runReplayCli } from './generate/cli';
 import type { Report } from './model';
 import type { SpecLoader } from './generate/spec-model';
+import { messageFlagProblem, messageSpecOf, onceLoader, runMessagesCli } from './messages/cli';
+import { runMessageReplayCli } from './messages/replay-cli';
+import { NOTHING_CHECKED } from './messages/report';
+import type { MsgSpec } from './messages/wire-shape';
 
 export { parseCli, type CliOptions } from './cli-args';
 export { writeReports, type ReportTarget } from './report-targets';
@@ -48,7 +52,10 @@ Generated inputs (instead of the hand-written checks):
   --replay-dir <dir>         where replay files go (default ./conformance-replays; checked before the run;
                              never written through a symbolic link nor over a file)
   --spec <file>              the AsyncAPI 3.0 spec to generate from or judge by (default: this clone's
-                             spec/asyncapi.yaml, else the one @exchange-api/types ships)
+                             spec/asyncapi.yaml, else the one @exchange-api/types ships); a spec that
+                             speaks its own messages (not JSON-RPC) is checked with or without --generate:
+                             --check-timeout is then the bound of one reply (default 5000), a reply that
+                             does not come within it fails; a run that checked nothing exits 2
   --replay <file>            send a replay file's frames again: prints FIXED (exit 0), STILL FAILING
                              (exit 1) or INCONCLUSIVE (no answer, exit 2); a replay of order flow
                              (orders, cancels) only with --allow-order-flow
@@ -144,8 +151,15 @@ export async function runCli(
     return 2;
   }
   const p = parsed as CliOptions;
-  if (p.replay) return runReplayCli(p, io, loadSpec);
-  const report = p.generate ? await runGenerateCli(p, io, loadSpec) : await run(p, io);
+  const load = loadSpec ? onceLoader(loadSpec) : undefined;
+  const framed = await framing(p, argv, io, load);
+  if (typeof framed === 'number') return framed;
+  if (p.replay) return framed ? runMessageReplayCli(p, framed, io) : runReplayCli(p, io, load);
+  const report = framed
+    ? await runMessagesCli(p, framed, io)
+    : p.generate
+      ? await runGenerateCli(p, io, load)
+      : await run(p, io);
   if (!report) return 2;
   const { written, error } = writeReports(report, p.reports);
   for (const line of written) io.out(line);
@@ -169,5 +183,38 @@ export async function runCli(
     );
     return 2;
   }
+  if (report.exitCode === 2 && !report.keyRefused && report.summary.passed === 0 && report.summary.failed === 0)
+    io.err(`exchange-api conformance: ${NOTHING_CHECKED}`);
   return report.exitCode;
+}
+
+/**
+ * With --spec, the spec's framing: its message spec (the message checks run), null (JSON-RPC: the checks
+ * of our interface, where --spec belongs to --generate and --replay), or the exit code of a refusal.
+ */
+async function framing(
+  p: CliOptions,
+  argv: readonly string[],
+  io: CliIo,
+  load: SpecLoader | undefined,
+): Promise<MsgSpec | null | number> {
+  if (!p.spec || !load) return p.spec && !p.generate && !p.replay ? refuse(io, SPEC_ONLY) : null;
+  let spec: MsgSpec | null;
+  try {
+    spec = await messageSpecOf(p.spec, load, io);
+  } catch (err) {
+    io.err(visible(`exchange-api conformance: ${(err as Error).message}`));
+    return 2;
+  }
+  if (!spec) return !p.generate && !p.replay ? refuse(io, SPEC_ONLY) : null;
+  const problem = messageFlagProblem(p, argv, spec);
+  return problem ? refuse(io, problem) : spec;
+}
+
+const SPEC_ONLY =
+  '--spec applies to --generate and --replay (for a spec that speaks its own messages, it also runs the checks)';
+
+function refuse(io: CliIo, why: string): number {
+  io.err(`exchange-api conformance: ${why}`);
+  return 2;
 }

@@ -34,3 +34,6 @@ export type { GenerateOptions, GenerateProgress } from './generate/model';
 export type { SpecLoader, SpecModel } from './generate/spec-model';
 export type { ReplayFile, ReplayCall } from './generate/replay-file';
 export type { GeneratedSummary, TargetCounts } from './model';
+export { runMessages, messageCheckIds } from './messages/run';
+export type { MessageRunOptions, MessageProgress } from './messages/options';
+export { msgSpecOf, type MsgSpec, type WireShape } from './messages/wire-shape';

@@ -56,7 +56,8 @@ export interface ReplayFile {
   seed: number;
   spec: { file: string; title: string; version: string };
   target: { ws: string; http: string | null };
-  kind: 'method' | 'channel' | 'sequence';
+  /** `message`: an operation of a spec that speaks its own messages (messages/; `method` is its id). */
+  kind: 'method' | 'channel' | 'sequence' | 'message';
   method: string;
   transport: 'ws' | 'http';
   auth: 'none' | 'login';

@@ -93,7 +93,7 @@ export const replayFileSchema = {
     seed: { type: 'integer' },
     spec: { type: 'object', required: ['file'], properties: { file: text, title: text, version: text } },
     target: { type: 'object', required: ['ws'], properties: { ws: text, http: { type: ['string', 'null'] } } },
-    kind: { enum: ['method', 'channel', 'sequence'] },
+    kind: { enum: ['method', 'channel', 'sequence', 'message'] },
     method: text,
     transport: { enum: ['ws', 'http'] },
     auth: { enum: ['none', 'login'] },

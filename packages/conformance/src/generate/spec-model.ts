@@ -8,6 +8,7 @@
  */
 import type { GenChannel, GenError, GenLimit, GenMethod, GenSpec, Schema } from './spec';
 import { JSONRPC_CODES } from './spec';
+import type { WireShape } from '../messages/wire-shape';
 
 /** A payload as the model gives it: its schema (named schemas referred to as `#/definitions/<Name>`). */
 interface PayloadShape {
@@ -44,6 +45,10 @@ export interface SpecModel {
   limits: { id: string; kind: string; scope: string; points?: number; windowMs?: number }[];
   rateLimitClasses: { name: string; default: boolean; budget: string }[];
   roles: { subscribe: string | null };
+  /** How a spec that speaks its own messages meets the wire (absent for JSON-RPC framing): messages/ runs it. */
+  wire?: WireShape;
+  /** What the loader let pass and says (a message example its schema refuses: it is not sent). */
+  warnings?: string[];
 }
 
 /** Read a spec file into its model (the command passes the generator's loader); rejects naming the file. */
