@@ -3,7 +3,7 @@ import { limitOf, methodTable, publicBudget, recordTable } from '@exchange-api/t
 import { liveInstruments, LIVE_METHOD } from './instruments';
 import { WsConn } from './connection';
 import { Transcript } from './transcript';
-import type { Env, Instrument, Resolved } from './run-state';
+import type { Env, Resolved } from './run-state';
 
 /** The server could not be reached (exit code 2 on the command line). */
 export class UnreachableError extends Error {
