@@ -102,7 +102,7 @@ export function upgradeRequired(): Promise<Hostile> {
 }
 
 /** A request frame as an object (null when it is not JSON or not an object). */
-function frameOf(text: string): { id?: unknown; method?: unknown } | null {
+function frameOf(text: string): { id?: unknown; method?: unknown; params?: { instrument_type?: unknown } } | null {
   try {
     const m = JSON.parse(text) as unknown;
     return m && typeof m === 'object' ? m : null;
@@ -167,8 +167,13 @@ export function escapeSequences(hold: Promise<void> = Promise.resolve()): Promis
   let discovery: WebSocket | undefined;
   const answer = (text: string) => {
     const id = idOf(text);
-    if (frameOf(text)?.method === 'public/get_all_live_instruments')
-      return { jsonrpc: '2.0', id, result: [{ instrument_name: name, instrument_type: 'perp', base_currency: 'ETH' }] };
+    const frame = frameOf(text);
+    // The list names it; its record (kind, currency) is the list by type's, for perps.
+    if (frame?.method === 'public/get_all_live_instruments') return { jsonrpc: '2.0', id, result: [name] };
+    if (frame?.method === 'public/get_all_instruments' && frame.params?.instrument_type === 'perp') {
+      const record = { instrument_name: name, instrument_type: 'perp', base_currency: 'ETH' };
+      return { jsonrpc: '2.0', id, result: { instruments: [record] } };
+    }
     return { jsonrpc: '2.0', id, error: { code: -32603, message: FORGED, data: FORGED } };
   };
   return serve({

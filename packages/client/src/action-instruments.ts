@@ -1,7 +1,8 @@
 /**
  * The instruments an order's action signature commits to (the trade module's asset and sub id), as the
  * server reports them (`public/get_instrument`), fetched once per name: an instrument's asset never
- * changes. A failed lookup is not kept, so the next order asks again.
+ * changes. A failed lookup is not kept, so the next order asks again. The limiter reads the instrument's
+ * type from the same records (instrument-types.ts), so one lookup serves both.
  */
 import type { ActionInstrument } from '@exchange-api/auth';
 import { UsageError } from './errors';

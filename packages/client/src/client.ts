@@ -141,17 +141,15 @@ export class ApiClient<
       this.signing,
       this.validation,
     );
-    // The types come from this interface's instrument list: an API without it has none to learn.
-    const fetchInstruments = this.methods.has('public/get_all_live_instruments')
-      ? (o: CallOptions) => this.request('public/get_all_live_instruments', {}, o)
-      : null;
-    const report = (err: ClientError) => this.events.emit('error', err);
-    this.instrumentTypes = this.limiter && learnInstrumentTypes(this.limiter, fetchInstruments, report);
+    const hasLookup = this.methods.has('public/get_instrument');
     this.actionInstruments = new ActionInstruments(
-      this.methods.has('public/get_instrument')
-        ? (name, o) => this.request('public/get_instrument', { instrument_name: name as string }, o)
-        : null,
+      hasLookup ? (name, o) => this.request('public/get_instrument', { instrument_name: name as string }, o) : null,
     );
+    // The types come from each instrument's record (get_all_live_instruments lists names only), through the
+    // signing's cache: one lookup per instrument serves both. An API without the lookup has none to learn.
+    const report = (err: ClientError) => this.events.emit('error', err);
+    const lookup = hasLookup ? (name: string, o: CallOptions) => this.actionInstruments.of(name, o) : null;
+    this.instrumentTypes = this.limiter && learnInstrumentTypes(this.limiter, lookup, report);
   }
 
   /** Listen to an event; returns the function that stops listening. */
@@ -245,10 +243,9 @@ export class ApiClient<
       );
     const send = () =>
       transport === 'ws' ? this.wsCall(method, params, options) : this.http.call(method, params, options);
-    // Order flow on an instrument the limiter has no type for: learn the types first (picks the bucket).
-    return this.instrumentTypes && this.limiter?.unknownInstrument(method, params)
-      ? this.instrumentTypes.learn(options).then(send)
-      : send();
+    // Order flow on an instrument the limiter has no type for: learn its type first (picks the bucket).
+    const unknown = this.instrumentTypes && this.limiter?.unknownInstrument(method, params);
+    return unknown ? this.instrumentTypes!.learn(unknown, options).then(send) : send();
   }
 
   private async wsCall(method: string, params: unknown, options: CallOptions, mode: WsCallMode = {}): Promise<unknown> {
@@ -326,7 +323,7 @@ export class ApiClient<
     return Array.isArray(r) ? r : r.subaccount_ids;
   }
 
-  /** Live instruments (`public/get_all_live_instruments`). */
+  /** The names of the live instruments (`public/get_all_live_instruments`; details: `public/get_instrument`). */
   getAllLiveInstruments(options: CallOptions = {}): Promise<NamedResult<TMethods, 'public/get_all_live_instruments'>> {
     return this.request('public/get_all_live_instruments', {}, options) as Promise<
       NamedResult<TMethods, 'public/get_all_live_instruments'>

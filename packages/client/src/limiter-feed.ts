@@ -27,12 +27,13 @@ export async function syncRateLimits(
 }
 
 /**
- * The instrument types the limiter picks buckets by, learnt from the server through `fetchInstruments`
- * (null for an API without an instrument list: then none are learnt); unknown ones reported once.
+ * The instrument types the limiter picks buckets by, learnt from the server through `lookup`, one
+ * instrument's record by name (null for an API without such a lookup: then none are learnt); unknown ones
+ * reported once.
  */
 export function learnInstrumentTypes(
   limiter: Limiter,
-  fetchInstruments: ((options: CallOptions) => Promise<unknown>) | null,
+  lookup: ((name: string, options: CallOptions) => Promise<unknown>) | null,
   report: (err: ClientError) => void,
 ): InstrumentTypes | null {
   limiter.onUnknownInstrument = (name, bucketId) =>
@@ -42,6 +43,6 @@ export function learnInstrumentTypes(
         `limiter: the server reports no instrument type for ${name}; its orders draw on the ${bucketId} bucket`,
       ),
     );
-  if (!fetchInstruments) return null;
-  return new InstrumentTypes(limiter, fetchInstruments, (err) => report(asClientError(err)));
+  if (!lookup) return null;
+  return new InstrumentTypes(limiter, lookup, (err) => report(asClientError(err)));
 }

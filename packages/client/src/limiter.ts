@@ -50,9 +50,9 @@ export interface LimiterOptions {
    */
   marginMs?: number;
   /**
-   * The instrument type of a name (picks the bucket). Default: the types the server reports
-   * (`public/get_all_live_instruments`, fetched by the client when an order names an instrument it has
-   * not seen); an instrument still unknown draws on the table's first bucket (perps and spot).
+   * The instrument type of a name (picks the bucket). Default: the type the server reports
+   * (`public/get_instrument`, looked up by the client when an order names an instrument it has not
+   * seen); an instrument still unknown draws on the table's first bucket (perps and spot).
    */
   instrumentType?: (instrumentName: string) => string | undefined;
   /** Call `public/getRateLimits` after each login to correct the budgets. Default true. */
@@ -158,7 +158,7 @@ export class Limiter {
     return out;
   }
 
-  /** Record the instrument types the server reports (`public/get_all_live_instruments`). */
+  /** Record the instrument types the server reports (`public/get_instrument`'s records). */
   setInstrumentTypes(instruments: Iterable<{ instrument_name: string; instrument_type: string }>): void {
     for (const i of instruments)
       if (i && typeof i.instrument_name === 'string' && typeof i.instrument_type === 'string')

@@ -16,7 +16,7 @@ import { fullBudgets, startPeer, type Peer } from './peer';
 /** What getRateLimits answers in these tests: every budget full. */
 export const rateLimits = fullBudgets;
 
-/** A live instrument as `public/get_all_live_instruments` lists it. */
+/** An instrument as `public/get_instrument` answers it (the fields these tests read). */
 export function instrument(instrument_name: string, instrument_type: string) {
   return {
     instrument_name,
@@ -26,6 +26,25 @@ export function instrument(instrument_name: string, instrument_type: string) {
     tick_size: '0.01',
     amount_step: '0.001',
     is_active: true,
+    base_asset_address: '0x5cC1b2Cae1C9D5bbF50b7dA3d1B9E2b0a2D3c8e1',
+    base_asset_sub_id: '0',
+  };
+}
+
+/**
+ * A peer's answers for the instruments it lists: `public/get_all_live_instruments` their names (as the
+ * venue answers, derive-ts's string[]), `public/get_instrument` one record, an unknown name refused;
+ * undefined for any other method.
+ */
+export function instrumentAnswers(list: ReturnType<typeof instrument>[]) {
+  return (req: { method: string; params?: unknown }) => {
+    if (req.method === 'public/get_all_live_instruments') return { result: list.map((i) => i.instrument_name) };
+    if (req.method !== 'public/get_instrument') return undefined;
+    const name = (req.params as { instrument_name?: unknown } | undefined)?.instrument_name;
+    const found = list.find((i) => i.instrument_name === name);
+    return found
+      ? { result: found }
+      : { error: { code: -32602, message: 'Invalid params', data: 'unknown instrument' } };
   };
 }
 

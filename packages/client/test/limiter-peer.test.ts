@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { Wallet } from 'ethers';
 import { TimeoutError } from '../src/index';
-import { instrument, rateLimits, useClientHarness } from './harness';
+import { instrument, instrumentAnswers, rateLimits, useClientHarness } from './harness';
 
 const t = useClientHarness();
 
@@ -31,7 +31,7 @@ describe('limiter against a peer that counts', () => {
         }
         return { result: { cancelled_orders: 0 } };
       }
-      if (req.method === 'public/get_all_live_instruments') return { result: [instrument('ETH-PERP', 'perp')] };
+      if (req.method === 'public/get_instrument') return { result: instrument('ETH-PERP', 'perp') };
       if (req.method === 'public/login') return { result: [1] };
       return req.method === 'public/getRateLimits' ? { result: rateLimits } : undefined;
     };
@@ -83,33 +83,47 @@ describe('instrument types for the limiter come from the server', () => {
     signer: '0x' + '2'.repeat(40),
     signature: '0x',
   });
-  const answer = (list: unknown[]) => (req: { method: string }) => {
+  const answer = (list: ReturnType<typeof instrument>[]) => (req: { method: string; params?: unknown }) => {
     if (req.method === 'private/cancel_by_instrument') return { result: { cancelled_orders: 0 } };
-    if (req.method === 'public/get_all_live_instruments') return { result: list };
-    return req.method === 'public/getRateLimits' ? { result: rateLimits } : undefined;
+    if (req.method === 'public/getRateLimits') return { result: rateLimits };
+    return instrumentAnswers(list)(req);
   };
+  const lookups = () => t.peer.requests.filter((r) => r.method === 'public/get_instrument');
 
-  it(
-    'a name ending in -C that the server calls a perp draws on the perp bucket; ' + 'the list is fetched once',
-    async () => {
-      t.peer.answer = answer([instrument('ODD-C', 'perp'), instrument('ETH-20261231-3000-C', 'option')]);
-      await t.make({ actionSigner: signer, limiter }).connect();
-      await t.client.cancelByInstrument({ subaccount_id: 1, instrument_name: 'ODD-C' });
-      expect(t.client.limiter!.bucketIdFor('ODD-C')).toBe('bucket_perp_spot');
-      expect(t.client.limiter!.bucketIdFor('ETH-20261231-3000-C')).toBe('bucket_option');
-      // The perp bucket holds one: a second cancel waits for the refill (5 s) and meets its timeout.
-      const second = await t.client
-        .cancelByInstrument({ subaccount_id: 1, instrument_name: 'ODD-C' }, { timeoutMs: 200 })
-        .catch((e) => e);
-      expect(second).toBeInstanceOf(TimeoutError);
-      for (let i = 0; i < 3; i++)
-        await t.client.cancelByInstrument({ subaccount_id: 1, instrument_name: 'ETH-20261231-3000-C' });
-      expect(t.peer.requests.filter((r) => r.method === 'public/get_all_live_instruments')).toHaveLength(1);
-      expect(t.errors).toEqual([]);
-    },
-  );
+  it('a name ending in -C that the server calls a perp draws on the perp bucket; one lookup per instrument', async () => {
+    t.peer.answer = answer([instrument('ODD-C', 'perp'), instrument('ETH-20261231-3000-C', 'option')]);
+    await t.make({ actionSigner: signer, limiter }).connect();
+    await t.client.cancelByInstrument({ subaccount_id: 1, instrument_name: 'ODD-C' });
+    expect(t.client.limiter!.bucketIdFor('ODD-C')).toBe('bucket_perp_spot');
+    // The perp bucket holds one: a second cancel waits for the refill (5 s) and meets its timeout.
+    const second = await t.client
+      .cancelByInstrument({ subaccount_id: 1, instrument_name: 'ODD-C' }, { timeoutMs: 200 })
+      .catch((e) => e);
+    expect(second).toBeInstanceOf(TimeoutError);
+    for (let i = 0; i < 3; i++)
+      await t.client.cancelByInstrument({ subaccount_id: 1, instrument_name: 'ETH-20261231-3000-C' });
+    expect(t.client.limiter!.bucketIdFor('ETH-20261231-3000-C')).toBe('bucket_option');
+    // Each instrument's record once; the name list (no kinds in it) is never asked.
+    expect(lookups().map((r) => r.params.instrument_name)).toEqual(['ODD-C', 'ETH-20261231-3000-C']);
+    expect(t.peer.requests.filter((r) => r.method === 'public/get_all_live_instruments')).toHaveLength(0);
+    expect(t.errors).toEqual([]);
+  });
 
-  it('an instrument the server does not list: the perp/spot bucket, with a note once', async () => {
+  it('a signed order looks its instrument up once, for the signature and the bucket together', async () => {
+    t.peer.answer = (req) =>
+      req.method === 'private/order'
+        ? { result: { order: {}, trades: [] } }
+        : answer([instrument('ETH-20261231-3000-C', 'option')])(req);
+    await t.make({ actionSigner: signer, limiter, validate: 'off' }).connect();
+    const order = { subaccount_id: 1, instrument_name: 'ETH-20261231-3000-C', direction: 'buy', order_type: 'limit' };
+    for (let i = 0; i < 3; i++)
+      await t.client.order({ ...order, amount: '1', limit_price: '10', max_fee: '1' } as never);
+    expect(t.client.limiter!.bucketIdFor('ETH-20261231-3000-C')).toBe('bucket_option');
+    expect(lookups()).toHaveLength(1);
+    expect(t.errors).toEqual([]);
+  });
+
+  it('an instrument the server does not know: the perp/spot bucket, with a note once', async () => {
     t.peer.answer = answer([instrument('ETH-PERP', 'perp')]);
     await t.make({ actionSigner: signer, limiter }).connect();
     await t.client.cancelByInstrument({ subaccount_id: 1, instrument_name: 'NEW-C' });
@@ -118,12 +132,23 @@ describe('instrument types for the limiter come from the server', () => {
     expect(t.errors[0]!.message).toContain('NEW-C');
   });
 
-  it('the limiter.instrumentType override still decides, without a fetch', async () => {
+  it('a lookup that fails for another reason is reported, and the order goes on', async () => {
+    t.peer.answer = (req) =>
+      req.method === 'public/get_instrument' ? undefined : answer([instrument('ETH-PERP', 'perp')])(req);
+    await t.make({ actionSigner: signer, limiter }).connect();
+    // The unanswered lookup meets the call's timeout; the cancel then goes on the fallback bucket.
+    await t.client
+      .cancelByInstrument({ subaccount_id: 1, instrument_name: 'ETH-PERP' }, { timeoutMs: 300 })
+      .catch(() => {});
+    expect(t.errors.map((e) => e.code)).toEqual(['TIMEOUT', 'INSTRUMENT_TYPE_UNKNOWN']);
+  });
+
+  it('the limiter.instrumentType override still decides, without a lookup', async () => {
     t.peer.answer = answer([]);
     await t.make({ actionSigner: signer, limiter: { ...limiter, instrumentType: () => 'option' } }).connect();
     await t.client.cancelByInstrument({ subaccount_id: 1, instrument_name: 'ETH-PERP' });
     await t.client.cancelByInstrument({ subaccount_id: 1, instrument_name: 'ETH-PERP' });
     expect(t.client.limiter!.bucketIdFor('ETH-PERP')).toBe('bucket_option');
-    expect(t.peer.requests.filter((r) => r.method === 'public/get_all_live_instruments')).toHaveLength(0);
+    expect(lookups()).toHaveLength(0);
   });
 });

@@ -9,7 +9,7 @@ import { instrument, rateLimits, useClientHarness } from './harness';
 const t = useClientHarness();
 
 /** What public/get_instrument answers: the asset an order's signature commits to. */
-const asset = { base_asset_address: '0x5cC1b2Cae1C9D5bbF50b7dA3d1B9E2b0a2D3c8e1', base_asset_sub_id: '0' };
+const asset = instrument('ETH-PERP', 'perp');
 const order = {
   subaccount_id: 7,
   instrument_name: 'ETH-PERP',
@@ -66,8 +66,6 @@ describe('login and signatures', () => {
           : { error: { code: 14001, message: 'Invalid signature' } };
       if (req.method === 'public/get_instrument') return { result: asset };
       if (req.method === 'private/order') return ((signedOrder = req.params), { result: { order: {}, trades: [] } });
-      // The limiter learns the instrument's type before an order (unanswered, it waits out its timeout).
-      if (req.method === 'public/get_all_live_instruments') return { result: [instrument('ETH-PERP', 'perp')] };
       return req.method === 'public/getRateLimits' ? { result: rateLimits } : undefined;
     };
     await t.make({ signer, validate: 'off' }).connect();
@@ -83,7 +81,6 @@ describe('login and signatures', () => {
     t.peer.answer = (req) => {
       if (req.method === 'public/get_instrument') return (lookups++, { result: asset });
       if (req.method === 'private/order') return (signed.push(req.params), { result: { order: {}, trades: [] } });
-      if (req.method === 'public/get_all_live_instruments') return { result: [instrument('ETH-PERP', 'perp')] };
       return req.method === 'public/getRateLimits' ? { result: rateLimits } : undefined;
     };
     await t.make({ signer: wallet, validate: 'off' }).connect();
@@ -120,7 +117,8 @@ describe('login and signatures', () => {
     t.peer.answer = (req) => {
       if (req.method === 'private/cancel_all') return (seen.push(req.params), { result: 'ok' });
       if (req.method === 'private/cancel') return (seen.push(req.params), { result: {} });
-      if (req.method === 'public/get_all_live_instruments') return { result: [instrument('ETH-PERP', 'perp')] };
+      // The limiter learns the instrument's type before a cancel (unanswered, it waits out its timeout).
+      if (req.method === 'public/get_instrument') return { result: asset };
       return req.method === 'public/getRateLimits' ? { result: rateLimits } : undefined;
     };
     await t.make({ signer: Wallet.createRandom(), validate: 'off' }).connect();

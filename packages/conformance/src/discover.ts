@@ -1,8 +1,9 @@
 /** Discovery: before the checks, ask the server for its budgets and instruments on one short-lived connection. */
-import { limitOf, methodTable, publicBudget } from '@exchange-api/types';
+import { limitOf, methodTable, publicBudget, recordTable } from '@exchange-api/types';
+import { liveInstruments, LIVE_METHOD } from './instruments';
 import { WsConn } from './connection';
 import { Transcript } from './transcript';
-import type { Env, Instrument, Resolved } from './run-state';
+import type { Env, Resolved } from './run-state';
 
 /** The server could not be reached (exit code 2 on the command line). */
 export class UnreachableError extends Error {
@@ -80,17 +81,15 @@ async function readBudgets(conn: WsConn, env: Env): Promise<void> {
   }
 }
 
-/** The server's active instruments, when the spec has a method listing them. */
+/**
+ * The server's live instruments, when the spec has the method listing them: their names, and each one's
+ * kind, currency and tick size from the instrument records (instruments.ts).
+ */
 async function readInstruments(conn: WsConn, env: Env): Promise<void> {
-  const live = methodTable.find((m) => m.id === 'publicGetAllLiveInstruments');
-  if (!live) return;
-  const list = (await conn.request(live.name, {}))?.response.result;
-  if (!Array.isArray(list)) return;
-  env.instruments = list.filter(
-    (i): i is Instrument =>
-      typeof i === 'object' &&
-      i !== null &&
-      typeof (i as Instrument).instrument_name === 'string' &&
-      (i as { is_active?: unknown }).is_active !== false,
-  );
+  const has = (name: string) => methodTable.some((m) => m.name === name);
+  if (!has(LIVE_METHOD)) return;
+  const types = recordTable.find((r) => r.name === 'InstrumentType')?.values ?? [];
+  const ask = async (method: string, params: Record<string, unknown>) =>
+    (await conn.request(method, params))?.response.result;
+  env.instruments = await liveInstruments(ask, has, types);
 }

@@ -1,16 +1,10 @@
 /** What one run knows before and while its checks run: the resolved options, the server's environment, shared state. */
 import type { Wallet } from 'ethers';
 import type { ConnectionGuard, Pacer } from './guard';
+import type { Instrument } from './instruments';
 import type { Endpoint } from './model';
 
-/** An instrument as the runner uses it (from public/get_all_live_instruments, an assumed result shape). */
-export interface Instrument {
-  instrument_name: string;
-  instrument_type: string;
-  base_currency: string;
-  tick_size?: string;
-  amount_step?: string;
-}
+export type { Instrument } from './instruments';
 
 /** What the runner learned from the server before the checks ran. */
 export interface Env {

@@ -12,7 +12,10 @@ describe('every channel', () => {
     const w = newWallet();
     const c = await Client.connect(sb.wsUrl);
     const [sub] = await c.login(w);
-    const instruments: any[] = await c.call('public/get_all_live_instruments', {});
+    const names: string[] = await c.call('public/get_all_live_instruments', {});
+    // The list names the instruments; their type and currency are public/get_instrument's.
+    const instruments: any[] = [];
+    for (const n of names) instruments.push(await c.call('public/get_instrument', { instrument_name: n }));
     const addresses = new Map<string, string>();
     // Fill every template with every enum value and every instrument/currency the sandbox lists.
     const values: Record<string, string[]> = {

@@ -7,19 +7,18 @@ const enumOf = (channelId: string, param: string) =>
   channelTable.find((c) => c.id === channelId)!.parameters.find((p) => p.name === param)!.enum!;
 
 describe('simulated market', () => {
-  it('lists the default instruments in the assumed shape', async () => {
+  it('lists the default instruments by name, each one public/get_instrument describes', async () => {
     const sb = await start();
     const r = await post(sb, '/v3/public/get_all_live_instruments', {});
     expect(validators.assumedResults['public/get_all_live_instruments'](r.json.result)).toBe(true);
-    const byType = Object.fromEntries(
-      ['perp', 'option', 'erc20'].map((t) => [
-        t,
-        r.json.result.filter((i: any) => i.instrument_type === t).map((i: any) => i.instrument_name),
-      ]),
-    );
-    expect(byType.perp).toEqual(expect.arrayContaining(['ETH-PERP', 'BTC-PERP']));
-    expect(byType.option.length).toBeGreaterThan(0);
-    expect(byType.erc20.length).toBeGreaterThan(0);
+    expect(r.json.result).toEqual(['ETH-PERP', 'BTC-PERP', 'ETH-20261231-3000-C', 'ETH-USDC']);
+    const types: string[] = [];
+    for (const name of r.json.result) {
+      const one = await post(sb, '/v3/public/get_instrument', { instrument_name: name });
+      expect(one.json.result.instrument_name).toBe(name);
+      types.push(one.json.result.instrument_type);
+    }
+    expect(types).toEqual(['perp', 'perp', 'option', 'erc20']);
   });
 
   it('order books hold their invariants for every group and depth, publish_id strictly increasing', async () => {

@@ -108,8 +108,8 @@ async function channelsOf(httpUrl: string): Promise<string[]> {
     headers: { 'content-type': 'application/json' },
     body: '{}',
   });
-  const { result } = (await res.json()) as { result: Array<{ instrument_name: string }> };
-  return result.map((i) => `orderbook.${i.instrument_name}.1.10`);
+  const { result } = (await res.json()) as { result: string[] };
+  return result.map((name) => `orderbook.${name}.1.10`);
 }
 
 interface Ladder {

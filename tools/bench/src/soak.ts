@@ -190,17 +190,22 @@ class SoakClient {
 
 /** Every public address the sandbox serves: each public channel with every enum value, instrument and currency. */
 async function publicAddresses(httpUrl: string): Promise<string[]> {
-  const res = await fetch(`${httpUrl}/v3/public/get_all_live_instruments`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: '{}',
-  });
-  const instruments = ((await res.json()) as { result: Array<{ instrument_name: string; base_currency: string }> })
-    .result;
-  const values: Record<string, string[]> = {
-    instrument_name: instruments.map((i) => i.instrument_name),
-    currency: [...new Set(instruments.map((i) => i.base_currency))],
+  const post = async (method: string, params: object) => {
+    const res = await fetch(`${httpUrl}/v3/${method}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(params),
+    });
+    return ((await res.json()) as { result: unknown }).result;
   };
+  // The list names the instruments; each one's currency is its record's.
+  const names = (await post('public/get_all_live_instruments', {})) as string[];
+  const currencies = new Set<string>();
+  for (const instrument_name of names)
+    currencies.add(
+      ((await post('public/get_instrument', { instrument_name })) as { base_currency: string }).base_currency,
+    );
+  const values: Record<string, string[]> = { instrument_name: names, currency: [...currencies] };
   const out: string[] = [];
   for (const ch of channelTable.filter((c) => c.access === 'public')) {
     let combos: Array<Record<string, string>> = [{}];

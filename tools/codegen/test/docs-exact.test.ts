@@ -225,21 +225,18 @@ describe('field tables where a record is used show its constraints', () => {
     },
   );
 
-  it(
-    'of the elements of an array result: public/get_all_live_instruments shows ' + "AssumedLiveInstrument's fields",
-    async () => {
-      const m = await repoModel();
-      const site = new SiteMap(m);
-      const files = emitDocs(m);
-      const x = m.methods.find((y) => y.name === 'public/get_all_live_instruments')!;
-      const at = site.method(x, 'result');
-      const part = sectionOf(page(files, `${at.page}.html`), at.anchor!);
-      const t = m.types.find((y) => y.name === 'AssumedLiveInstrument')!;
-      const record = site.typeRef('AssumedLiveInstrument')!;
-      expect(part).toContain(`Each element is <a href="${record.page}.html#AssumedLiveInstrument">`);
-      for (const f of t.fields!) expect(part).toContain(`<tr><td>${f.name}<td>`);
-    },
-  );
+  it("of the elements of an array result: public/get_all_currencies shows Currency's fields", async () => {
+    const m = await repoModel();
+    const site = new SiteMap(m);
+    const files = emitDocs(m);
+    const x = m.methods.find((y) => y.name === 'public/get_all_currencies')!;
+    const at = site.method(x, 'result');
+    const part = sectionOf(page(files, `${at.page}.html`), at.anchor!);
+    const t = m.types.find((y) => y.name === 'Currency')!;
+    const record = site.typeRef('Currency')!;
+    expect(part).toContain(`array of <a href="${record.page}.html#Currency">`);
+    for (const f of t.fields!) expect(part).toContain(`<tr><td>${f.name}<td>`);
+  });
 });
 
 describe.each([

@@ -36,7 +36,7 @@ function tableAfter(md: string, anchor: string): { head: string[]; rows: string[
 function usesOf(model: ApiModel, site: SiteMap): Array<{ page: string; anchor: string; t: TypeModel; where: string }> {
   const record = (name: string | null | undefined) => {
     let t = model.types.find((x) => x.name === name);
-    // An array of records (public/get_all_live_instruments' assumed result) shows its element's fields.
+    // An array of records (public/get_all_currencies' result) shows its element's fields.
     const items =
       t?.kind === 'array' ? (model.schemas[t.name]?.items as { $ref?: string } | undefined)?.$ref : undefined;
     if (items?.startsWith('#/definitions/'))

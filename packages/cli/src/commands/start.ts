@@ -9,6 +9,7 @@ import { join, relative, resolve } from 'node:path';
 import { Wallet } from 'ethers';
 import { findRepoRoot, generateRepository, makeFolder, SpecError, formatProblem } from '@exchange-api/codegen';
 import { heartbeat, type Heartbeat } from './start-progress';
+import type { ExchangeClient } from '@exchange-api/client';
 
 export const START_HELP = `Usage: exchange-api start [--out <dir>] [--seconds <n>]
 
@@ -193,6 +194,20 @@ async function runSuite(
 }
 
 /**
+ * Up to `count` perpetuals of the live instruments: the list carries names only (as the venue answers), so
+ * each kind is read from the instrument's record, one lookup per name until enough are found.
+ */
+async function perpetuals(c: ExchangeClient, count: number): Promise<string[]> {
+  const found: string[] = [];
+  for (const name of await c.getAllLiveInstruments()) {
+    if (found.length === count) break;
+    const i = await c.call('public/get_instrument', { instrument_name: name });
+    if (i.instrument_type === 'perp') found.push(name);
+  }
+  return found;
+}
+
+/**
  * Step 4: top of book and trades of up to three perpetuals for `seconds`, printed as a table; resolves to the
  * count of invalid payloads.
  */
@@ -204,10 +219,7 @@ async function streamLiveData(sandbox: Sandbox, seconds: number, beat: Heartbeat
   c.on('validation', () => invalid++);
   try {
     await c.connect();
-    const instruments = (await c.getAllLiveInstruments())
-      .filter((i) => i.instrument_type === 'perp')
-      .map((i) => i.instrument_name)
-      .slice(0, 3);
+    const instruments = await perpetuals(c, 3);
     const rows = new Map(instruments.map((name) => [name, { bid: '-', ask: '-', books: 0, trades: 0, last: '-' }]));
     for (const name of instruments) {
       const row = rows.get(name)!;

@@ -114,7 +114,7 @@ export function createRpc(core: SurfaceCore) {
     publicGetRateLimits: (params: CallParams<'public/getRateLimits'>, options?: CallOptions) => core.call('public/getRateLimits', params, options),
     /** `private/get_subaccounts`: The wallet's subaccount ids. (ws, http; non_matching; login) */
     privateGetSubaccounts: (params: CallParams<'private/get_subaccounts'>, options?: CallOptions) => core.call('private/get_subaccounts', params, options),
-    /** `public/get_all_live_instruments`: The live instruments. No per-request decrement; bounded by the per-IP request and connection limits. (ws, http; custom) */
+    /** `public/get_all_live_instruments`: The names of the live instruments. No per-request decrement; bounded by the per-IP request and connection limits. (ws, http; custom) */
     publicGetAllLiveInstruments: (params: CallParams<'public/get_all_live_instruments'>, options?: CallOptions) => core.call('public/get_all_live_instruments', params, options),
     /** `private/order`: Place an order. Carries its own EIP-712 action signature (the trade module's). (ws, http; matching; login) */
     order: (params: ActionInput<'private/order'>, options?: CallOptions) => core.action('private/order', params, options),

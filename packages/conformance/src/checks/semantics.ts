@@ -138,7 +138,10 @@ export const semanticChecks: Check[] = [
         }
         if (ctx.findings.length >= 6) break;
       }
-      if (checked === 0) ctx.skip('no tick_size known for the sampled instruments (public/get_all_live_instruments)');
+      if (checked === 0)
+        ctx.skip(
+          'no tick_size known for the sampled instruments (their records: public/get_all_instruments, public/get_instrument)',
+        );
     },
   },
   {

@@ -1,16 +1,37 @@
 /**
  * Names the server tells about, preferred for fields of those names so that valid inputs reach past the
- * "unknown instrument" answer: instruments and currencies (from public/get_all_live_instruments) and the
- * wallet's subaccount ids (from public/login). Both are our spec's methods; on a spec without them that
- * part is skipped, and `skipped` says why in that spec's words, its title and what it lacks (the
- * console's first lines, and the reason of any channel template left without a value).
+ * "unknown instrument" answer: instruments (from public/get_all_live_instruments, names only) and their
+ * currencies (from the instrument records, instruments.ts), and the wallet's subaccount ids (from
+ * public/login). Both are our spec's methods; on a spec without them that part is skipped, and `skipped`
+ * says why in that spec's words, its title and what it lacks (the console's first lines, and the reason of
+ * any channel template left without a value).
  */
+import { BY_TYPE_METHOD, liveInstruments, LIVE_METHOD, type Ask, type Instrument } from '../instruments';
 import { loginMethod, type Session } from './session';
-import type { GenSpec } from './spec';
+import { deref, type GenSpec } from './spec';
 import type { Hints } from './values';
 
 /** The list of live instruments (our spec's method). */
-export const INSTRUMENTS_METHOD = 'public/get_all_live_instruments';
+export const INSTRUMENTS_METHOD = LIVE_METHOD;
+
+/** The instrument types the spec's list by type takes (the enum of its instrument_type param), else none. */
+function instrumentTypesOf(spec: GenSpec): string[] {
+  const m = spec.methods.find((x) => x.name === BY_TYPE_METHOD);
+  const params = deref(spec.doc, m?.params) as { properties?: Record<string, unknown> } | undefined;
+  const e = (deref(spec.doc, params?.properties?.instrument_type) as { enum?: unknown } | undefined)?.enum;
+  return Array.isArray(e) ? e.filter((x): x is string => typeof x === 'string') : [];
+}
+
+/** The server's live instruments with their records' details, asked through `ask` (instruments.ts). */
+export function serverInstruments(spec: GenSpec, ask: Ask): Promise<Instrument[]> {
+  return liveInstruments(ask, (name) => spec.methods.some((m) => m.name === name), instrumentTypesOf(spec));
+}
+
+/** The first live perp with a tick size and an amount step (what a resting order needs), else undefined. */
+export async function livePerp(spec: GenSpec, ask: Ask): Promise<Instrument | undefined> {
+  const all = await serverInstruments(spec, ask);
+  return all.find((i) => i.instrument_type === 'perp' && i.tick_size && i.amount_step);
+}
 
 /** What the server told, and why the parts it did not tell were not asked. */
 export interface Names {
@@ -45,9 +66,8 @@ export async function namesOf(spec: GenSpec, session: Session): Promise<Names> {
     );
     return { hints, skipped };
   }
-  const got = await (await session.conn('anon')).request(INSTRUMENTS_METHOD, {});
-  const list = Array.isArray(got?.response.result) ? (got.response.result as Record<string, unknown>[]) : [];
-  const live = list.filter((i) => typeof i?.instrument_name === 'string' && i.is_active !== false);
+  const conn = await session.conn('anon');
+  const live = await serverInstruments(spec, async (m, p) => (await conn.request(m, p))?.response.result);
   if (live.length) hints.instrument_name = live.slice(0, 2).map((i) => i.instrument_name);
   else skipped.push(`instrument names are not known: ${INSTRUMENTS_METHOD} listed no live instrument`);
   const currencies = [...new Set(live.map((i) => i.base_currency).filter((c) => typeof c === 'string'))];

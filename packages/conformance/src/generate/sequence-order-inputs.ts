@@ -12,6 +12,8 @@ import { signedParams } from '../checks/actions';
 import type { WsConn } from '../connection';
 import { ClassTally } from './coverage';
 import { shapeOf } from './shape';
+import type { Instrument } from '../instruments';
+import { livePerp } from './names';
 import { bodyOf, documentedError, SequenceLog } from './sequence-kit';
 import type { TargetEnv } from './target-env';
 import type { CheckResult, TargetCounts } from '../model';
@@ -169,7 +171,7 @@ async function prices(c: Ctx, tick: bigint): Promise<{ buy: string; sell: string
   return { buy: decimal(low > 0n ? low : tick), sell: decimal(high) };
 }
 
-async function run(c: Ctx, inst: Record<string, unknown>): Promise<string | null> {
+async function run(c: Ctx, inst: Instrument): Promise<string | null> {
   const p = await prices(c, units(String(inst.tick_size ?? '')) ?? 0n);
   if (!p) return 'no price to rest an order at (no ticker or tick size)';
   const buy = {
@@ -224,10 +226,8 @@ export async function runOrderInputs(env: TargetEnv): Promise<{ result: CheckRes
   };
   if (skip || !env.session.wallet) return done(skip ?? 'no login');
   const conn = await env.session.conn('login');
-  const list = bodyOf((await log.call(conn, 'public/get_all_live_instruments', {}))!)?.result;
-  const inst = (Array.isArray(list) ? (list as Record<string, unknown>[]) : []).find(
-    (i) => i.instrument_type === 'perp' && i.tick_size && i.amount_step,
-  );
+  // The list names the instruments; kind, tick size and amount step are the records' (instruments.ts).
+  const inst = await livePerp(env.spec, async (m, p) => bodyOf((await log.call(conn, m, p))!)?.result);
   if (!inst) return done('no live perp with a tick size and an amount step');
   const instrument = String(inst.instrument_name);
   const got = bodyOf((await log.call(conn, 'public/get_instrument', { instrument_name: instrument }))!)?.result as

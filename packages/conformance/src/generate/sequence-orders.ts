@@ -8,6 +8,8 @@ import type { Wallet } from 'ethers';
 import { DECIMAL_DIGITS, decimalToUnits, truncateTo, unitsToDecimal } from '@exchange-api/types/decimal';
 import { signedParams } from '../checks/actions';
 import { isNotification, pushOf, type WsConn } from '../connection';
+import type { Instrument } from '../instruments';
+import { livePerp } from './names';
 import { bodyOf, documentedError, SequenceLog } from './sequence-kit';
 import type { TargetEnv } from './target-env';
 import { rule } from './rules';
@@ -30,7 +32,7 @@ type Ctx = {
   conn: WsConn;
   wallet: Wallet;
   sub: number;
-  inst: Record<string, unknown>;
+  inst: Instrument;
 };
 
 /** Sign and send one order-flow request; the answer's body (null when none came). */
@@ -176,10 +178,8 @@ export async function runOrderLifeCycle(env: TargetEnv): Promise<{ result: Check
       : env.session.noLogin;
   if (skip || !env.session.wallet) return log.result(TITLE, skip ?? 'no login');
   const conn = await env.session.conn('login');
-  const list = bodyOf((await log.call(conn, 'public/get_all_live_instruments', {}))!)?.result;
-  const inst = (Array.isArray(list) ? (list as Record<string, unknown>[]) : []).find(
-    (i) => i.instrument_type === 'perp' && i.tick_size && i.amount_step,
-  );
+  // The list names the instruments; kind, tick size and amount step are the records' (instruments.ts).
+  const inst = await livePerp(env.spec, async (m, p) => bodyOf((await log.call(conn, m, p))!)?.result);
   if (!inst) return log.result(TITLE, 'no live perp with a tick size and an amount step');
   await lifeCycle({ env, log, conn, wallet: env.session.wallet, sub: env.session.subaccounts[0]!, inst });
   return log.result(TITLE);

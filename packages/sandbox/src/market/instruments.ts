@@ -2,7 +2,7 @@
  * The instruments of the market and the lookups on them, each in one place: by name (or the first as a
  * fallback for generated samples), by type and currency, the spot and index prices.
  */
-import { errorByName, type AssumedLiveInstrument } from '@exchange-api/types';
+import { errorByName } from '@exchange-api/types';
 import type { ResolvedOptions } from '../options';
 import { RpcFailure } from '../rpc';
 import { ONE } from '../fixed';
@@ -79,16 +79,8 @@ export class Instruments {
     return this.spotPrice(inst.cfg.base_currency) || mid(inst);
   }
 
-  /** public/get_all_live_instruments (the AssumedLiveInstrument shape). */
-  live(): AssumedLiveInstrument[] {
-    return [...this.all()].map((i) => ({
-      instrument_name: i.cfg.instrument_name,
-      instrument_type: i.cfg.instrument_type,
-      base_currency: i.cfg.base_currency,
-      quote_currency: i.cfg.quote_currency,
-      tick_size: i.cfg.tick_size,
-      amount_step: i.cfg.amount_step,
-      is_active: true,
-    }));
+  /** public/get_all_live_instruments: the names (details are public/get_instrument's). */
+  live(): string[] {
+    return [...this.byName.keys()];
   }
 }

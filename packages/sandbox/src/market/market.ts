@@ -5,7 +5,7 @@
  * simulated counterparties with real keys, and the matching engine behind the order-flow methods.
  * This class only wires the parts together and is the surface the server sees.
  */
-import { matchChannel, type AssumedLiveInstrument, type CancelReason, type Order } from '@exchange-api/types';
+import { matchChannel, type CancelReason, type Order } from '@exchange-api/types';
 import type { ResolvedOptions } from '../options';
 import type { Accounts, Session } from '../accounts';
 import type { Clock } from '../clock';
@@ -142,8 +142,8 @@ export class Market {
     for (const inst of registry.all()) requote(inst);
   }
 
-  /** public/get_all_live_instruments (the AssumedLiveInstrument shape). */
-  liveInstruments(): AssumedLiveInstrument[] {
+  /** public/get_all_live_instruments: the instrument names. */
+  liveInstruments(): string[] {
     return this.registry.live();
   }
 

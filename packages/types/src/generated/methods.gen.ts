@@ -43,7 +43,7 @@ export interface Methods {
     assumedParams: T.GetSubaccountsParams;
     assumedResult: T.GetSubaccountsResult;
   };
-  /** The live instruments. No per-request decrement; bounded by the per-IP request and connection limits. */
+  /** The names of the live instruments. No per-request decrement; bounded by the per-IP request and connection limits. */
   'public/get_all_live_instruments': {
     params: T.GetAllLiveInstrumentsParams;
     result: T.GetAllLiveInstrumentsResult;

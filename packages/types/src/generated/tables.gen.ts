@@ -5958,56 +5958,6 @@ export const recordTable = [
     "notShown": null
   },
   {
-    "name": "AssumedLiveInstrument",
-    "kind": "record",
-    "fields": [
-      {
-        "name": "instrument_name",
-        "required": true,
-        "nullable": false,
-        "type": "string"
-      },
-      {
-        "name": "instrument_type",
-        "required": true,
-        "nullable": false,
-        "type": "InstrumentType"
-      },
-      {
-        "name": "base_currency",
-        "required": true,
-        "nullable": false,
-        "type": "string"
-      },
-      {
-        "name": "quote_currency",
-        "required": true,
-        "nullable": false,
-        "type": "string"
-      },
-      {
-        "name": "tick_size",
-        "required": true,
-        "nullable": false,
-        "type": "NonNegativeDecimal"
-      },
-      {
-        "name": "amount_step",
-        "required": true,
-        "nullable": false,
-        "type": "NonNegativeDecimal"
-      },
-      {
-        "name": "is_active",
-        "required": true,
-        "nullable": false,
-        "type": "boolean"
-      }
-    ],
-    "values": null,
-    "notShown": null
-  },
-  {
     "name": "AssumedGetAllLiveInstrumentsResult",
     "kind": "array",
     "fields": [],
@@ -16705,11 +16655,10 @@ export const assumptionTable = [
   {
     "id": "live-instruments",
     "title": "The result of public/get_all_live_instruments",
-    "choice": "An array of AssumedLiveInstrument; params empty or null; served on WebSocket and over HTTP at /v3/public/get_all_live_instruments without login.",
-    "reason": "Not shown in the document.",
+    "choice": "An array of instrument names (strings); params empty or null; served on WebSocket and over HTTP at /v3/public/get_all_live_instruments without login. An instrument's details (kind, tick size, currency) are public/get_instrument's.",
+    "reason": "Not shown in the document, which names the method only in its rate-limit tables (class custom, no per-request decrement). derive-ts 3.0.13 types the result string[] (EndpointMap 'public/get_all_live_instruments'; marketData.getAllLiveInstruments(): Promise<string[]>, params null); ccxt 4.5.84 does not call it. Until 0.4.0 the spec assumed an array of instrument objects (AssumedLiveInstrument), which no client reads.",
     "citedAt": [
       "#/operations/publicGetAllLiveInstruments",
-      "#/components/schemas/AssumedLiveInstrument",
       "#/components/schemas/AssumedGetAllLiveInstrumentsResult"
     ]
   },

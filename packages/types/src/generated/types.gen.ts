@@ -247,7 +247,10 @@ export type WithdrawDebugResult = unknown;
  * The string ok.
  */
 export type AssumedCancelAllResult = 'ok';
-export type AssumedGetAllLiveInstrumentsResult = AssumedLiveInstrument[];
+/**
+ * The names of the live instruments, as public/get_instrument, the order flow and the channels take them; an instrument's kind, tick size and other details are public/get_instrument's.
+ */
+export type AssumedGetAllLiveInstrumentsResult = string[];
 /**
  * DailyTradingStatistics (the slim keys) and the long names ccxt reads, the same figures twice.
  */
@@ -1033,15 +1036,6 @@ export interface AssumedReplaceResult {
 }
 export interface AssumedCancelCountResult {
   cancelled_orders: number;
-}
-export interface AssumedLiveInstrument {
-  instrument_name: string;
-  instrument_type: InstrumentType;
-  base_currency: string;
-  quote_currency: string;
-  tick_size: NonNegativeDecimal;
-  amount_step: NonNegativeDecimal;
-  is_active: boolean;
 }
 export interface Pagination {
   num_pages: number;

@@ -108,7 +108,6 @@ export declare const schema_OkResult: ValidateFunction<T.OkResult>;
 export declare const schema_GetRiskUniversesParams: ValidateFunction<T.GetRiskUniversesParams>;
 export declare const schema_WithdrawDebugResult: ValidateFunction<T.WithdrawDebugResult>;
 export declare const schema_AssumedCancelAllResult: ValidateFunction<T.AssumedCancelAllResult>;
-export declare const schema_AssumedLiveInstrument: ValidateFunction<T.AssumedLiveInstrument>;
 export declare const schema_AssumedGetAllLiveInstrumentsResult: ValidateFunction<T.AssumedGetAllLiveInstrumentsResult>;
 export declare const schema_Pagination: ValidateFunction<T.Pagination>;
 export declare const schema_Currency: ValidateFunction<T.Currency>;

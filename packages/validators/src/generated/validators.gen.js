@@ -16373,15 +16373,17 @@ validate148.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_AssumedLiveInstrument = validate149;
-const schema319 = {"title":"AssumedLiveInstrument","type":"object","required":["instrument_name","instrument_type","base_currency","quote_currency","tick_size","amount_step","is_active"],"properties":{"instrument_name":{"type":"string"},"instrument_type":{"$ref":"#/definitions/InstrumentType"},"base_currency":{"type":"string"},"quote_currency":{"type":"string"},"tick_size":{"$ref":"#/definitions/NonNegativeDecimal"},"amount_step":{"$ref":"#/definitions/NonNegativeDecimal"},"is_active":{"type":"boolean"}}};
+export const schema_AssumedGetAllLiveInstrumentsResult = validate149;
+const schema319 = {"title":"AssumedGetAllLiveInstrumentsResult","description":"The names of the live instruments, as public/get_instrument, the order flow and the channels take them; an instrument's kind, tick size and other details are public/get_instrument's.","type":"array","items":{"type":"string"}};
 
 function validate149(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.instrument_name === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "instrument_name"},message:"must have required property '"+"instrument_name"+"'"};
+if(Array.isArray(data)){
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data[i0] !== "string"){
+const err0 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -16390,8 +16392,10 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.instrument_type === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "instrument_type"},message:"must have required property '"+"instrument_type"+"'"};
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -16400,225 +16404,14 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.base_currency === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "base_currency"},message:"must have required property '"+"base_currency"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.quote_currency === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "quote_currency"},message:"must have required property '"+"quote_currency"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.tick_size === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tick_size"},message:"must have required property '"+"tick_size"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.amount_step === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "amount_step"},message:"must have required property '"+"amount_step"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(data.is_active === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "is_active"},message:"must have required property '"+"is_active"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(data.instrument_name !== undefined){
-if(typeof data.instrument_name !== "string"){
-const err7 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/properties/instrument_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-if(data.instrument_type !== undefined){
-let data1 = data.instrument_type;
-if(typeof data1 !== "string"){
-const err8 = {instancePath:instancePath+"/instrument_type",schemaPath:"#/definitions/InstrumentType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(!(((data1 === "erc20") || (data1 === "option")) || (data1 === "perp"))){
-const err9 = {instancePath:instancePath+"/instrument_type",schemaPath:"#/definitions/InstrumentType/enum",keyword:"enum",params:{allowedValues: schema38.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data.base_currency !== undefined){
-if(typeof data.base_currency !== "string"){
-const err10 = {instancePath:instancePath+"/base_currency",schemaPath:"#/properties/base_currency/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data.quote_currency !== undefined){
-if(typeof data.quote_currency !== "string"){
-const err11 = {instancePath:instancePath+"/quote_currency",schemaPath:"#/properties/quote_currency/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-if(data.tick_size !== undefined){
-let data4 = data.tick_size;
-if(typeof data4 === "string"){
-if(!pattern1.test(data4)){
-const err12 = {instancePath:instancePath+"/tick_size",schemaPath:"#/definitions/NonNegativeDecimal/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^[0-9]+(\\.[0-9]{1,12})?$"+"\""};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-else {
-const err13 = {instancePath:instancePath+"/tick_size",schemaPath:"#/definitions/NonNegativeDecimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-if(data.amount_step !== undefined){
-let data5 = data.amount_step;
-if(typeof data5 === "string"){
-if(!pattern1.test(data5)){
-const err14 = {instancePath:instancePath+"/amount_step",schemaPath:"#/definitions/NonNegativeDecimal/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(\\.[0-9]{1,12})?$"},message:"must match pattern \""+"^[0-9]+(\\.[0-9]{1,12})?$"+"\""};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-else {
-const err15 = {instancePath:instancePath+"/amount_step",schemaPath:"#/definitions/NonNegativeDecimal/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-if(data.is_active !== undefined){
-if(typeof data.is_active !== "boolean"){
-const err16 = {instancePath:instancePath+"/is_active",schemaPath:"#/properties/is_active/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-}
-else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
 validate149.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_AssumedGetAllLiveInstrumentsResult = validate150;
-const schema323 = {"title":"AssumedGetAllLiveInstrumentsResult","type":"array","items":{"$ref":"#/definitions/AssumedLiveInstrument"}};
+export const schema_Pagination = validate150;
+const schema320 = {"title":"Pagination","type":"object","required":["num_pages","count"],"properties":{"num_pages":{"type":"integer","minimum":0},"count":{"type":"integer","minimum":0}}};
 
 function validate150(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(Array.isArray(data)){
-const len0 = data.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate149(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate150.errors = vErrors;
-return errors === 0;
-}
-
-export const schema_Pagination = validate152;
-const schema324 = {"title":"Pagination","type":"object","required":["num_pages","count"],"properties":{"num_pages":{"type":"integer","minimum":0},"count":{"type":"integer","minimum":0}}};
-
-function validate152(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -16703,18 +16496,18 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate152.errors = vErrors;
+validate150.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_Currency = validate153;
-const schema325 = {"title":"Currency","description":"A currency of the exchange: its spot assets (the ERC-20 token a deposit, transfer or withdrawal names), the managers that margin it in each risk universe, its perp and option assets, and its spot price now and a day ago. The fields are derive-ts 3.0.13's CurrencyResponse; ccxt's fetchCurrencies reads currency.","type":"object","required":["currency","managers","market_type","spot","spot_price"],"properties":{"currency":{"type":"string"},"market_type":{"type":"string","enum":["ALL","SRM_BASE_ONLY","SRM_OPTION_ONLY","SRM_PERP_ONLY","CASH"]},"spot_price":{"$ref":"#/definitions/Decimal"},"spot_price_24h":{"anyOf":[{"$ref":"#/definitions/Decimal"},{"type":"null"}]},"managers":{"type":"array","items":{"$ref":"#/definitions/UniverseManagers"}},"option":{"anyOf":[{"$ref":"#/definitions/AssetEntry"},{"type":"null"}]},"perp":{"anyOf":[{"$ref":"#/definitions/AssetEntry"},{"type":"null"}]},"spot":{"type":"array","items":{"$ref":"#/definitions/SpotAssetEntry"}}}};
-const schema328 = {"title":"UniverseManagers","description":"UniverseManagers in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["risk_universe_id"],"properties":{"pm":{"type":["number","null"]},"risk_universe_id":{"type":"integer"},"risk_universe_name":{"type":["string","null"]},"sm":{"type":["number","null"]}}};
-const schema329 = {"title":"AssetEntry","description":"AssetEntry in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["address","name","universes"],"properties":{"address":{"type":"string"},"name":{"type":"string"},"universes":{"type":"array","items":{"$ref":"#/definitions/AssetUniverse"}}}};
-const schema330 = {"title":"AssetUniverse","description":"AssetUniverse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["oi","risk_universe_id"],"properties":{"oi":{"$ref":"#/definitions/OpenInterestStats"},"risk_universe_id":{"type":"integer"},"risk_universe_name":{"type":["string","null"]}}};
-const schema331 = {"title":"OpenInterestStats","description":"OpenInterestStats in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["current_open_interest","interest_cap"],"properties":{"current_open_interest":{"type":"string"},"interest_cap":{"type":"string"}}};
+export const schema_Currency = validate151;
+const schema321 = {"title":"Currency","description":"A currency of the exchange: its spot assets (the ERC-20 token a deposit, transfer or withdrawal names), the managers that margin it in each risk universe, its perp and option assets, and its spot price now and a day ago. The fields are derive-ts 3.0.13's CurrencyResponse; ccxt's fetchCurrencies reads currency.","type":"object","required":["currency","managers","market_type","spot","spot_price"],"properties":{"currency":{"type":"string"},"market_type":{"type":"string","enum":["ALL","SRM_BASE_ONLY","SRM_OPTION_ONLY","SRM_PERP_ONLY","CASH"]},"spot_price":{"$ref":"#/definitions/Decimal"},"spot_price_24h":{"anyOf":[{"$ref":"#/definitions/Decimal"},{"type":"null"}]},"managers":{"type":"array","items":{"$ref":"#/definitions/UniverseManagers"}},"option":{"anyOf":[{"$ref":"#/definitions/AssetEntry"},{"type":"null"}]},"perp":{"anyOf":[{"$ref":"#/definitions/AssetEntry"},{"type":"null"}]},"spot":{"type":"array","items":{"$ref":"#/definitions/SpotAssetEntry"}}}};
+const schema324 = {"title":"UniverseManagers","description":"UniverseManagers in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["risk_universe_id"],"properties":{"pm":{"type":["number","null"]},"risk_universe_id":{"type":"integer"},"risk_universe_name":{"type":["string","null"]},"sm":{"type":["number","null"]}}};
+const schema325 = {"title":"AssetEntry","description":"AssetEntry in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["address","name","universes"],"properties":{"address":{"type":"string"},"name":{"type":"string"},"universes":{"type":"array","items":{"$ref":"#/definitions/AssetUniverse"}}}};
+const schema326 = {"title":"AssetUniverse","description":"AssetUniverse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["oi","risk_universe_id"],"properties":{"oi":{"$ref":"#/definitions/OpenInterestStats"},"risk_universe_id":{"type":"integer"},"risk_universe_name":{"type":["string","null"]}}};
+const schema327 = {"title":"OpenInterestStats","description":"OpenInterestStats in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["current_open_interest","interest_cap"],"properties":{"current_open_interest":{"type":"string"},"interest_cap":{"type":"string"}}};
 
-function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate153(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -16813,7 +16606,7 @@ errors++;
 if(data.risk_universe_name !== undefined){
 let data4 = data.risk_universe_name;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err8 = {instancePath:instancePath+"/risk_universe_name",schemaPath:"#/properties/risk_universe_name/type",keyword:"type",params:{type: schema330.properties.risk_universe_name.type},message:"must be string,null"};
+const err8 = {instancePath:instancePath+"/risk_universe_name",schemaPath:"#/properties/risk_universe_name/type",keyword:"type",params:{type: schema326.properties.risk_universe_name.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -16834,12 +16627,12 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate155.errors = vErrors;
+validate153.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate152(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -16902,8 +16695,8 @@ let data2 = data.universes;
 if(Array.isArray(data2)){
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate155(data2[i0], {instancePath:instancePath+"/universes/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate155.errors : vErrors.concat(validate155.errors);
+if(!(validate153(data2[i0], {instancePath:instancePath+"/universes/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate153.errors : vErrors.concat(validate153.errors);
 errors = vErrors.length;
 }
 }
@@ -16930,16 +16723,16 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate154.errors = vErrors;
+validate152.errors = vErrors;
 return errors === 0;
 }
 
-const schema332 = {"title":"SpotAssetEntry","description":"SpotAssetEntry in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["address","erc20","min_deposit_usd","name","universes"],"properties":{"address":{"type":"string"},"erc20":{"$ref":"#/definitions/AssetErc20Details"},"min_deposit_usd":{"type":"string"},"name":{"type":"string"},"universes":{"type":"array","items":{"$ref":"#/definitions/SpotUniverse"}}}};
-const schema333 = {"title":"AssetErc20Details","description":"The ERC-20 token behind a spot asset or a manager's collateral: its decimals and, where it wraps one, the underlying token's address (Erc20Details in derive-ts 3.0.13, src/types/generated.ts; an instrument's erc20_details is the other record, Erc20Details here).","type":"object","required":["decimals"],"properties":{"decimals":{"type":"integer","minimum":0},"underlying_erc20":{"type":["string","null"]}}};
-const schema334 = {"title":"SpotUniverse","description":"SpotUniverse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["oi","pm2_im_discount","pm2_mm_discount","risk_universe_id","srm_im_discount","srm_mm_discount"],"properties":{"lending":{"anyOf":[{"$ref":"#/definitions/LendingDetails"},{"type":"null"}]},"oi":{"$ref":"#/definitions/OpenInterestStats"},"pm2_im_discount":{"type":"string"},"pm2_mm_discount":{"type":"string"},"risk_universe_id":{"type":"integer"},"srm_im_discount":{"type":"string"},"srm_mm_discount":{"type":"string"}}};
-const schema335 = {"title":"LendingDetails","description":"LendingDetails in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["borrow_apy","supply_apy","total_borrow","total_borrow_cap"],"properties":{"borrow_apy":{"type":"string"},"supply_apy":{"type":"string"},"total_borrow":{"type":"string"},"total_borrow_cap":{"type":"string"}}};
+const schema328 = {"title":"SpotAssetEntry","description":"SpotAssetEntry in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["address","erc20","min_deposit_usd","name","universes"],"properties":{"address":{"type":"string"},"erc20":{"$ref":"#/definitions/AssetErc20Details"},"min_deposit_usd":{"type":"string"},"name":{"type":"string"},"universes":{"type":"array","items":{"$ref":"#/definitions/SpotUniverse"}}}};
+const schema329 = {"title":"AssetErc20Details","description":"The ERC-20 token behind a spot asset or a manager's collateral: its decimals and, where it wraps one, the underlying token's address (Erc20Details in derive-ts 3.0.13, src/types/generated.ts; an instrument's erc20_details is the other record, Erc20Details here).","type":"object","required":["decimals"],"properties":{"decimals":{"type":"integer","minimum":0},"underlying_erc20":{"type":["string","null"]}}};
+const schema330 = {"title":"SpotUniverse","description":"SpotUniverse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["oi","pm2_im_discount","pm2_mm_discount","risk_universe_id","srm_im_discount","srm_mm_discount"],"properties":{"lending":{"anyOf":[{"$ref":"#/definitions/LendingDetails"},{"type":"null"}]},"oi":{"$ref":"#/definitions/OpenInterestStats"},"pm2_im_discount":{"type":"string"},"pm2_mm_discount":{"type":"string"},"risk_universe_id":{"type":"integer"},"srm_im_discount":{"type":"string"},"srm_mm_discount":{"type":"string"}}};
+const schema331 = {"title":"LendingDetails","description":"LendingDetails in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["borrow_apy","supply_apy","total_borrow","total_borrow_cap"],"properties":{"borrow_apy":{"type":"string"},"supply_apy":{"type":"string"},"total_borrow":{"type":"string"},"total_borrow_cap":{"type":"string"}}};
 
-function validate160(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate158(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -17278,12 +17071,12 @@ vErrors.push(err27);
 }
 errors++;
 }
-validate160.errors = vErrors;
+validate158.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -17390,7 +17183,7 @@ errors++;
 if(data1.underlying_erc20 !== undefined){
 let data3 = data1.underlying_erc20;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err9 = {instancePath:instancePath+"/erc20/underlying_erc20",schemaPath:"#/definitions/AssetErc20Details/properties/underlying_erc20/type",keyword:"type",params:{type: schema333.properties.underlying_erc20.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/erc20/underlying_erc20",schemaPath:"#/definitions/AssetErc20Details/properties/underlying_erc20/type",keyword:"type",params:{type: schema329.properties.underlying_erc20.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -17441,8 +17234,8 @@ let data6 = data.universes;
 if(Array.isArray(data6)){
 const len0 = data6.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate160(data6[i0], {instancePath:instancePath+"/universes/" + i0,parentData:data6,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
+if(!(validate158(data6[i0], {instancePath:instancePath+"/universes/" + i0,parentData:data6,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate158.errors : vErrors.concat(validate158.errors);
 errors = vErrors.length;
 }
 }
@@ -17469,12 +17262,12 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate159.errors = vErrors;
+validate157.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate153(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -17553,7 +17346,7 @@ vErrors.push(err6);
 errors++;
 }
 if(!(((((data1 === "ALL") || (data1 === "SRM_BASE_ONLY")) || (data1 === "SRM_OPTION_ONLY")) || (data1 === "SRM_PERP_ONLY")) || (data1 === "CASH"))){
-const err7 = {instancePath:instancePath+"/market_type",schemaPath:"#/properties/market_type/enum",keyword:"enum",params:{allowedValues: schema325.properties.market_type.enum},message:"must be equal to one of the allowed values"};
+const err7 = {instancePath:instancePath+"/market_type",schemaPath:"#/properties/market_type/enum",keyword:"enum",params:{allowedValues: schema321.properties.market_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -17674,7 +17467,7 @@ errors++;
 if(data5.pm !== undefined){
 let data6 = data5.pm;
 if((!((typeof data6 == "number") && (isFinite(data6)))) && (data6 !== null)){
-const err15 = {instancePath:instancePath+"/managers/" + i0+"/pm",schemaPath:"#/definitions/UniverseManagers/properties/pm/type",keyword:"type",params:{type: schema328.properties.pm.type},message:"must be number,null"};
+const err15 = {instancePath:instancePath+"/managers/" + i0+"/pm",schemaPath:"#/definitions/UniverseManagers/properties/pm/type",keyword:"type",params:{type: schema324.properties.pm.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -17700,7 +17493,7 @@ errors++;
 if(data5.risk_universe_name !== undefined){
 let data8 = data5.risk_universe_name;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err17 = {instancePath:instancePath+"/managers/" + i0+"/risk_universe_name",schemaPath:"#/definitions/UniverseManagers/properties/risk_universe_name/type",keyword:"type",params:{type: schema328.properties.risk_universe_name.type},message:"must be string,null"};
+const err17 = {instancePath:instancePath+"/managers/" + i0+"/risk_universe_name",schemaPath:"#/definitions/UniverseManagers/properties/risk_universe_name/type",keyword:"type",params:{type: schema324.properties.risk_universe_name.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -17713,7 +17506,7 @@ errors++;
 if(data5.sm !== undefined){
 let data9 = data5.sm;
 if((!((typeof data9 == "number") && (isFinite(data9)))) && (data9 !== null)){
-const err18 = {instancePath:instancePath+"/managers/" + i0+"/sm",schemaPath:"#/definitions/UniverseManagers/properties/sm/type",keyword:"type",params:{type: schema328.properties.sm.type},message:"must be number,null"};
+const err18 = {instancePath:instancePath+"/managers/" + i0+"/sm",schemaPath:"#/definitions/UniverseManagers/properties/sm/type",keyword:"type",params:{type: schema324.properties.sm.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -17752,8 +17545,8 @@ let data10 = data.option;
 const _errs29 = errors;
 let valid8 = false;
 const _errs30 = errors;
-if(!(validate154(data10, {instancePath:instancePath+"/option",parentData:data,parentDataProperty:"option",rootData}))){
-vErrors = vErrors === null ? validate154.errors : vErrors.concat(validate154.errors);
+if(!(validate152(data10, {instancePath:instancePath+"/option",parentData:data,parentDataProperty:"option",rootData}))){
+vErrors = vErrors === null ? validate152.errors : vErrors.concat(validate152.errors);
 errors = vErrors.length;
 }
 var _valid1 = _errs30 === errors;
@@ -17800,8 +17593,8 @@ let data11 = data.perp;
 const _errs34 = errors;
 let valid9 = false;
 const _errs35 = errors;
-if(!(validate154(data11, {instancePath:instancePath+"/perp",parentData:data,parentDataProperty:"perp",rootData}))){
-vErrors = vErrors === null ? validate154.errors : vErrors.concat(validate154.errors);
+if(!(validate152(data11, {instancePath:instancePath+"/perp",parentData:data,parentDataProperty:"perp",rootData}))){
+vErrors = vErrors === null ? validate152.errors : vErrors.concat(validate152.errors);
 errors = vErrors.length;
 }
 var _valid2 = _errs35 === errors;
@@ -17848,8 +17641,8 @@ let data12 = data.spot;
 if(Array.isArray(data12)){
 const len1 = data12.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate159(data12[i1], {instancePath:instancePath+"/spot/" + i1,parentData:data12,parentDataProperty:i1,rootData}))){
-vErrors = vErrors === null ? validate159.errors : vErrors.concat(validate159.errors);
+if(!(validate157(data12[i1], {instancePath:instancePath+"/spot/" + i1,parentData:data12,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate157.errors : vErrors.concat(validate157.errors);
 errors = vErrors.length;
 }
 }
@@ -17876,14 +17669,14 @@ vErrors.push(err26);
 }
 errors++;
 }
-validate153.errors = vErrors;
+validate151.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_OptionDetails = validate163;
-const schema337 = {"title":"OptionDetails","type":"object","required":["expiry","index","option_type","strike"],"properties":{"expiry":{"type":"integer","description":"Unix seconds."},"index":{"type":"string"},"option_type":{"type":"string","enum":["C","P"]},"strike":{"$ref":"#/definitions/Decimal"},"settlement_price":{"anyOf":[{"$ref":"#/definitions/Decimal"},{"type":"null"}]}}};
+export const schema_OptionDetails = validate161;
+const schema333 = {"title":"OptionDetails","type":"object","required":["expiry","index","option_type","strike"],"properties":{"expiry":{"type":"integer","description":"Unix seconds."},"index":{"type":"string"},"option_type":{"type":"string","enum":["C","P"]},"strike":{"$ref":"#/definitions/Decimal"},"settlement_price":{"anyOf":[{"$ref":"#/definitions/Decimal"},{"type":"null"}]}}};
 
-function validate163(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate161(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -17965,7 +17758,7 @@ vErrors.push(err6);
 errors++;
 }
 if(!((data2 === "C") || (data2 === "P"))){
-const err7 = {instancePath:instancePath+"/option_type",schemaPath:"#/properties/option_type/enum",keyword:"enum",params:{allowedValues: schema337.properties.option_type.enum},message:"must be equal to one of the allowed values"};
+const err7 = {instancePath:instancePath+"/option_type",schemaPath:"#/properties/option_type/enum",keyword:"enum",params:{allowedValues: schema333.properties.option_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -18077,14 +17870,14 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate163.errors = vErrors;
+validate161.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_PerpDetails = validate164;
-const schema340 = {"title":"PerpDetails","type":"object","required":["index","max_rate_per_hour","min_rate_per_hour","funding_rate","aggregate_funding"],"properties":{"index":{"type":"string"},"max_rate_per_hour":{"$ref":"#/definitions/Decimal"},"min_rate_per_hour":{"$ref":"#/definitions/Decimal"},"static_interest_rate":{"$ref":"#/definitions/Decimal"},"funding_rate":{"$ref":"#/definitions/Decimal"},"aggregate_funding":{"$ref":"#/definitions/Decimal"}}};
+export const schema_PerpDetails = validate162;
+const schema336 = {"title":"PerpDetails","type":"object","required":["index","max_rate_per_hour","min_rate_per_hour","funding_rate","aggregate_funding"],"properties":{"index":{"type":"string"},"max_rate_per_hour":{"$ref":"#/definitions/Decimal"},"min_rate_per_hour":{"$ref":"#/definitions/Decimal"},"static_interest_rate":{"$ref":"#/definitions/Decimal"},"funding_rate":{"$ref":"#/definitions/Decimal"},"aggregate_funding":{"$ref":"#/definitions/Decimal"}}};
 
-function validate164(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate162(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -18286,14 +18079,14 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate164.errors = vErrors;
+validate162.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_Erc20Details = validate165;
-const schema346 = {"title":"Erc20Details","type":"object","required":["decimals","underlying_erc20_address","borrow_index","supply_index"],"properties":{"decimals":{"type":"integer","minimum":0},"underlying_erc20_address":{"$ref":"#/definitions/Address"},"borrow_index":{"$ref":"#/definitions/Decimal"},"supply_index":{"$ref":"#/definitions/Decimal"}}};
+export const schema_Erc20Details = validate163;
+const schema342 = {"title":"Erc20Details","type":"object","required":["decimals","underlying_erc20_address","borrow_index","supply_index"],"properties":{"decimals":{"type":"integer","minimum":0},"underlying_erc20_address":{"$ref":"#/definitions/Address"},"borrow_index":{"$ref":"#/definitions/Decimal"},"supply_index":{"$ref":"#/definitions/Decimal"}}};
 
-function validate165(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate163(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -18448,14 +18241,14 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate165.errors = vErrors;
+validate163.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_Instrument = validate166;
-const schema350 = {"title":"Instrument","description":"An instrument as public/get_instrument and public/get_all_instruments return it. base_asset_address\nand base_asset_sub_id are what an order's action signature commits to (the trade module's asset\nand sub id).\n","type":"object","required":["instrument_type","instrument_name","scheduled_activation","scheduled_deactivation","is_active","tick_size","minimum_amount","maximum_amount","amount_step","maker_fee_rate","taker_fee_rate","base_fee","base_currency","quote_currency","option_details","perp_details","erc20_details","base_asset_address","base_asset_sub_id","pro_rata_fraction","fifo_min_allocation","pro_rata_amount_step"],"properties":{"instrument_type":{"$ref":"#/definitions/InstrumentType"},"instrument_name":{"type":"string"},"scheduled_activation":{"type":"integer","description":"Unix seconds."},"scheduled_deactivation":{"type":"integer","description":"Unix seconds."},"is_active":{"type":"boolean"},"tick_size":{"$ref":"#/definitions/NonNegativeDecimal"},"minimum_amount":{"$ref":"#/definitions/NonNegativeDecimal"},"maximum_amount":{"$ref":"#/definitions/NonNegativeDecimal"},"amount_step":{"$ref":"#/definitions/NonNegativeDecimal"},"mark_price_fee_rate_cap":{"anyOf":[{"$ref":"#/definitions/Decimal"},{"type":"null"}]},"maker_fee_rate":{"$ref":"#/definitions/Decimal"},"taker_fee_rate":{"$ref":"#/definitions/Decimal"},"base_fee":{"$ref":"#/definitions/Decimal"},"base_currency":{"type":"string"},"quote_currency":{"type":"string"},"option_details":{"anyOf":[{"$ref":"#/definitions/OptionDetails"},{"type":"null"}]},"perp_details":{"anyOf":[{"$ref":"#/definitions/PerpDetails"},{"type":"null"}]},"erc20_details":{"anyOf":[{"$ref":"#/definitions/Erc20Details"},{"type":"null"}]},"base_asset_address":{"$ref":"#/definitions/Address"},"base_asset_sub_id":{"type":"string","pattern":"^[0-9]+$","description":"A uint256 as a decimal string."},"pro_rata_fraction":{"$ref":"#/definitions/Decimal"},"fifo_min_allocation":{"$ref":"#/definitions/Decimal"},"pro_rata_amount_step":{"$ref":"#/definitions/Decimal"}}};
+export const schema_Instrument = validate164;
+const schema346 = {"title":"Instrument","description":"An instrument as public/get_instrument and public/get_all_instruments return it. base_asset_address\nand base_asset_sub_id are what an order's action signature commits to (the trade module's asset\nand sub id).\n","type":"object","required":["instrument_type","instrument_name","scheduled_activation","scheduled_deactivation","is_active","tick_size","minimum_amount","maximum_amount","amount_step","maker_fee_rate","taker_fee_rate","base_fee","base_currency","quote_currency","option_details","perp_details","erc20_details","base_asset_address","base_asset_sub_id","pro_rata_fraction","fifo_min_allocation","pro_rata_amount_step"],"properties":{"instrument_type":{"$ref":"#/definitions/InstrumentType"},"instrument_name":{"type":"string"},"scheduled_activation":{"type":"integer","description":"Unix seconds."},"scheduled_deactivation":{"type":"integer","description":"Unix seconds."},"is_active":{"type":"boolean"},"tick_size":{"$ref":"#/definitions/NonNegativeDecimal"},"minimum_amount":{"$ref":"#/definitions/NonNegativeDecimal"},"maximum_amount":{"$ref":"#/definitions/NonNegativeDecimal"},"amount_step":{"$ref":"#/definitions/NonNegativeDecimal"},"mark_price_fee_rate_cap":{"anyOf":[{"$ref":"#/definitions/Decimal"},{"type":"null"}]},"maker_fee_rate":{"$ref":"#/definitions/Decimal"},"taker_fee_rate":{"$ref":"#/definitions/Decimal"},"base_fee":{"$ref":"#/definitions/Decimal"},"base_currency":{"type":"string"},"quote_currency":{"type":"string"},"option_details":{"anyOf":[{"$ref":"#/definitions/OptionDetails"},{"type":"null"}]},"perp_details":{"anyOf":[{"$ref":"#/definitions/PerpDetails"},{"type":"null"}]},"erc20_details":{"anyOf":[{"$ref":"#/definitions/Erc20Details"},{"type":"null"}]},"base_asset_address":{"$ref":"#/definitions/Address"},"base_asset_sub_id":{"type":"string","pattern":"^[0-9]+$","description":"A uint256 as a decimal string."},"pro_rata_fraction":{"$ref":"#/definitions/Decimal"},"fifo_min_allocation":{"$ref":"#/definitions/Decimal"},"pro_rata_amount_step":{"$ref":"#/definitions/Decimal"}}};
 
-function validate166(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate164(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -19022,8 +18815,8 @@ let data15 = data.option_details;
 const _errs45 = errors;
 let valid11 = false;
 const _errs46 = errors;
-if(!(validate163(data15, {instancePath:instancePath+"/option_details",parentData:data,parentDataProperty:"option_details",rootData}))){
-vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
+if(!(validate161(data15, {instancePath:instancePath+"/option_details",parentData:data,parentDataProperty:"option_details",rootData}))){
+vErrors = vErrors === null ? validate161.errors : vErrors.concat(validate161.errors);
 errors = vErrors.length;
 }
 var _valid1 = _errs46 === errors;
@@ -19070,8 +18863,8 @@ let data16 = data.perp_details;
 const _errs50 = errors;
 let valid12 = false;
 const _errs51 = errors;
-if(!(validate164(data16, {instancePath:instancePath+"/perp_details",parentData:data,parentDataProperty:"perp_details",rootData}))){
-vErrors = vErrors === null ? validate164.errors : vErrors.concat(validate164.errors);
+if(!(validate162(data16, {instancePath:instancePath+"/perp_details",parentData:data,parentDataProperty:"perp_details",rootData}))){
+vErrors = vErrors === null ? validate162.errors : vErrors.concat(validate162.errors);
 errors = vErrors.length;
 }
 var _valid2 = _errs51 === errors;
@@ -19118,8 +18911,8 @@ let data17 = data.erc20_details;
 const _errs55 = errors;
 let valid13 = false;
 const _errs56 = errors;
-if(!(validate165(data17, {instancePath:instancePath+"/erc20_details",parentData:data,parentDataProperty:"erc20_details",rootData}))){
-vErrors = vErrors === null ? validate165.errors : vErrors.concat(validate165.errors);
+if(!(validate163(data17, {instancePath:instancePath+"/erc20_details",parentData:data,parentDataProperty:"erc20_details",rootData}))){
+vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
 errors = vErrors.length;
 }
 var _valid3 = _errs56 === errors;
@@ -19297,14 +19090,14 @@ vErrors.push(err64);
 }
 errors++;
 }
-validate166.errors = vErrors;
+validate164.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_TickerStats = validate170;
-const schema364 = {"title":"TickerStats","description":"DailyTradingStatistics (the slim keys) and the long names ccxt reads, the same figures twice.","allOf":[{"$ref":"#/definitions/DailyTradingStatistics"},{"type":"object","required":["contract_volume","num_trades","open_interest","high","low","percent_change","usd_change"],"properties":{"contract_volume":{"$ref":"#/definitions/Decimal"},"num_trades":{"type":"string","pattern":"^[0-9]+$"},"open_interest":{"$ref":"#/definitions/Decimal"},"high":{"$ref":"#/definitions/Decimal"},"low":{"$ref":"#/definitions/Decimal"},"percent_change":{"$ref":"#/definitions/Decimal"},"usd_change":{"$ref":"#/definitions/Decimal"}}}]};
+export const schema_TickerStats = validate168;
+const schema360 = {"title":"TickerStats","description":"DailyTradingStatistics (the slim keys) and the long names ccxt reads, the same figures twice.","allOf":[{"$ref":"#/definitions/DailyTradingStatistics"},{"type":"object","required":["contract_volume","num_trades","open_interest","high","low","percent_change","usd_change"],"properties":{"contract_volume":{"$ref":"#/definitions/Decimal"},"num_trades":{"type":"string","pattern":"^[0-9]+$"},"open_interest":{"$ref":"#/definitions/Decimal"},"high":{"$ref":"#/definitions/Decimal"},"low":{"$ref":"#/definitions/Decimal"},"percent_change":{"$ref":"#/definitions/Decimal"},"usd_change":{"$ref":"#/definitions/Decimal"}}}]};
 
-function validate170(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate168(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(!(validate71(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -19568,18 +19361,18 @@ vErrors.push(err21);
 }
 errors++;
 }
-validate170.errors = vErrors;
+validate168.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_Ticker = validate172;
-const schema371 = {"title":"Ticker","description":"The result of public/get_ticker: the instrument's fields, the long ticker names ccxt reads, and\nthe slim ones (t, b, B, a, A, I, M, f, minp, maxp) derive-ts and derive-py read, one snapshot.\n","allOf":[{"$ref":"#/definitions/Instrument"},{"type":"object","required":["timestamp","best_bid_price","best_bid_amount","best_ask_price","best_ask_amount","index_price","mark_price","min_price","max_price","stats","t","b","B","a","A","I","M","minp","maxp"],"properties":{"timestamp":{"$ref":"#/definitions/Timestamp"},"best_bid_price":{"$ref":"#/definitions/Decimal"},"best_bid_amount":{"$ref":"#/definitions/Decimal"},"best_ask_price":{"$ref":"#/definitions/Decimal"},"best_ask_amount":{"$ref":"#/definitions/Decimal"},"index_price":{"$ref":"#/definitions/Decimal"},"mark_price":{"$ref":"#/definitions/Decimal"},"min_price":{"$ref":"#/definitions/Decimal"},"max_price":{"$ref":"#/definitions/Decimal"},"option_pricing":{"anyOf":[{"$ref":"#/definitions/OptionPricing"},{"type":"null"}]},"stats":{"$ref":"#/definitions/TickerStats"},"t":{"$ref":"#/definitions/Timestamp"},"b":{"$ref":"#/definitions/Decimal","description":"Best bid price."},"B":{"$ref":"#/definitions/Decimal","description":"Best bid amount."},"a":{"$ref":"#/definitions/Decimal","description":"Best ask price."},"A":{"$ref":"#/definitions/Decimal","description":"Best ask amount."},"I":{"$ref":"#/definitions/Decimal","description":"Index price."},"M":{"$ref":"#/definitions/Decimal","description":"Mark price."},"f":{"anyOf":[{"$ref":"#/definitions/Decimal"},{"type":"null"}],"description":"Funding rate (perps)."},"minp":{"$ref":"#/definitions/Decimal","description":"Lowest price an order may have."},"maxp":{"$ref":"#/definitions/Decimal","description":"Highest price an order may have."}}}]};
+export const schema_Ticker = validate170;
+const schema367 = {"title":"Ticker","description":"The result of public/get_ticker: the instrument's fields, the long ticker names ccxt reads, and\nthe slim ones (t, b, B, a, A, I, M, f, minp, maxp) derive-ts and derive-py read, one snapshot.\n","allOf":[{"$ref":"#/definitions/Instrument"},{"type":"object","required":["timestamp","best_bid_price","best_bid_amount","best_ask_price","best_ask_amount","index_price","mark_price","min_price","max_price","stats","t","b","B","a","A","I","M","minp","maxp"],"properties":{"timestamp":{"$ref":"#/definitions/Timestamp"},"best_bid_price":{"$ref":"#/definitions/Decimal"},"best_bid_amount":{"$ref":"#/definitions/Decimal"},"best_ask_price":{"$ref":"#/definitions/Decimal"},"best_ask_amount":{"$ref":"#/definitions/Decimal"},"index_price":{"$ref":"#/definitions/Decimal"},"mark_price":{"$ref":"#/definitions/Decimal"},"min_price":{"$ref":"#/definitions/Decimal"},"max_price":{"$ref":"#/definitions/Decimal"},"option_pricing":{"anyOf":[{"$ref":"#/definitions/OptionPricing"},{"type":"null"}]},"stats":{"$ref":"#/definitions/TickerStats"},"t":{"$ref":"#/definitions/Timestamp"},"b":{"$ref":"#/definitions/Decimal","description":"Best bid price."},"B":{"$ref":"#/definitions/Decimal","description":"Best bid amount."},"a":{"$ref":"#/definitions/Decimal","description":"Best ask price."},"A":{"$ref":"#/definitions/Decimal","description":"Best ask amount."},"I":{"$ref":"#/definitions/Decimal","description":"Index price."},"M":{"$ref":"#/definitions/Decimal","description":"Mark price."},"f":{"anyOf":[{"$ref":"#/definitions/Decimal"},{"type":"null"}],"description":"Funding rate (perps)."},"minp":{"$ref":"#/definitions/Decimal","description":"Lowest price an order may have."},"maxp":{"$ref":"#/definitions/Decimal","description":"Highest price an order may have."}}}]};
 
-function validate172(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate170(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!(validate166(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate166.errors : vErrors.concat(validate166.errors);
+if(!(validate164(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate164.errors : vErrors.concat(validate164.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -20307,8 +20100,8 @@ vErrors = null;
 }
 }
 if(data.stats !== undefined){
-if(!(validate170(data.stats, {instancePath:instancePath+"/stats",parentData:data,parentDataProperty:"stats",rootData}))){
-vErrors = vErrors === null ? validate170.errors : vErrors.concat(validate170.errors);
+if(!(validate168(data.stats, {instancePath:instancePath+"/stats",parentData:data,parentDataProperty:"stats",rootData}))){
+vErrors = vErrors === null ? validate168.errors : vErrors.concat(validate168.errors);
 errors = vErrors.length;
 }
 }
@@ -20624,14 +20417,14 @@ vErrors.push(err86);
 }
 errors++;
 }
-validate172.errors = vErrors;
+validate170.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_SettledPublicTrade = validate175;
-const schema392 = {"title":"SettledPublicTrade","description":"A PublicTrade with the state of its batch (public trade history, trades.{instrument_type}.{currency}.{batch_status}).","allOf":[{"$ref":"#/definitions/PublicTrade"},{"type":"object","required":["tx_status","tx_hash","batch_status"],"properties":{"tx_status":{"type":"string"},"tx_hash":{"type":"string"},"batch_status":{"$ref":"#/definitions/BatchStatus"}}}]};
+export const schema_SettledPublicTrade = validate173;
+const schema388 = {"title":"SettledPublicTrade","description":"A PublicTrade with the state of its batch (public trade history, trades.{instrument_type}.{currency}.{batch_status}).","allOf":[{"$ref":"#/definitions/PublicTrade"},{"type":"object","required":["tx_status","tx_hash","batch_status"],"properties":{"tx_status":{"type":"string"},"tx_hash":{"type":"string"},"batch_status":{"$ref":"#/definitions/BatchStatus"}}}]};
 
-function validate175(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate173(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(!(validate41(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -20727,14 +20520,14 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate175.errors = vErrors;
+validate173.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_FundingRateEntry = validate177;
-const schema394 = {"title":"FundingRateEntry","type":"object","required":["timestamp","funding_rate","open","high","low","close","currency","risk_universe_id"],"properties":{"timestamp":{"$ref":"#/definitions/Timestamp"},"funding_rate":{"$ref":"#/definitions/Decimal"},"open":{"$ref":"#/definitions/Decimal"},"high":{"$ref":"#/definitions/Decimal"},"low":{"$ref":"#/definitions/Decimal"},"close":{"$ref":"#/definitions/Decimal"},"currency":{"type":"string"},"risk_universe_id":{"type":"integer"}}};
+export const schema_FundingRateEntry = validate175;
+const schema390 = {"title":"FundingRateEntry","type":"object","required":["timestamp","funding_rate","open","high","low","close","currency","risk_universe_id"],"properties":{"timestamp":{"$ref":"#/definitions/Timestamp"},"funding_rate":{"$ref":"#/definitions/Decimal"},"open":{"$ref":"#/definitions/Decimal"},"high":{"$ref":"#/definitions/Decimal"},"low":{"$ref":"#/definitions/Decimal"},"close":{"$ref":"#/definitions/Decimal"},"currency":{"type":"string"},"risk_universe_id":{"type":"integer"}}};
 
-function validate177(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate175(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -21014,14 +20807,14 @@ vErrors.push(err23);
 }
 errors++;
 }
-validate177.errors = vErrors;
+validate175.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_Collateral = validate178;
-const schema401 = {"title":"Collateral","type":"object","required":["asset_name","asset_type","currency","amount","mark_price","mark_value","amount_step","average_price","average_price_excl_fees","creation_timestamp","cumulative_interest","delta","delta_currency","initial_margin","maintenance_margin","open_orders_margin","pending_interest","realized_pnl","realized_pnl_excl_fees","total_fees","unrealized_pnl","unrealized_pnl_excl_fees"],"properties":{"asset_name":{"type":"string"},"asset_type":{"type":"string","description":"The kind of asset held: erc20 for cash and spot tokens (the venue types an open string)."},"currency":{"type":"string"},"amount":{"$ref":"#/definitions/Decimal"},"mark_price":{"$ref":"#/definitions/Decimal"},"mark_value":{"$ref":"#/definitions/Decimal"},"amount_step":{"type":"string"},"average_price":{"type":"string"},"average_price_excl_fees":{"type":"string"},"creation_timestamp":{"type":"integer"},"cumulative_interest":{"type":"string"},"delta":{"type":"string"},"delta_currency":{"type":"string"},"initial_margin":{"type":"string"},"maintenance_margin":{"type":"string"},"open_orders_margin":{"type":"string"},"pending_interest":{"type":"string"},"realized_pnl":{"type":"string"},"realized_pnl_excl_fees":{"type":"string"},"total_fees":{"type":"string"},"unrealized_pnl":{"type":"string"},"unrealized_pnl_excl_fees":{"type":"string"}}};
+export const schema_Collateral = validate176;
+const schema397 = {"title":"Collateral","type":"object","required":["asset_name","asset_type","currency","amount","mark_price","mark_value","amount_step","average_price","average_price_excl_fees","creation_timestamp","cumulative_interest","delta","delta_currency","initial_margin","maintenance_margin","open_orders_margin","pending_interest","realized_pnl","realized_pnl_excl_fees","total_fees","unrealized_pnl","unrealized_pnl_excl_fees"],"properties":{"asset_name":{"type":"string"},"asset_type":{"type":"string","description":"The kind of asset held: erc20 for cash and spot tokens (the venue types an open string)."},"currency":{"type":"string"},"amount":{"$ref":"#/definitions/Decimal"},"mark_price":{"$ref":"#/definitions/Decimal"},"mark_value":{"$ref":"#/definitions/Decimal"},"amount_step":{"type":"string"},"average_price":{"type":"string"},"average_price_excl_fees":{"type":"string"},"creation_timestamp":{"type":"integer"},"cumulative_interest":{"type":"string"},"delta":{"type":"string"},"delta_currency":{"type":"string"},"initial_margin":{"type":"string"},"maintenance_margin":{"type":"string"},"open_orders_margin":{"type":"string"},"pending_interest":{"type":"string"},"realized_pnl":{"type":"string"},"realized_pnl_excl_fees":{"type":"string"},"total_fees":{"type":"string"},"unrealized_pnl":{"type":"string"},"unrealized_pnl_excl_fees":{"type":"string"}}};
 
-function validate178(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate176(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -21560,14 +21353,14 @@ vErrors.push(err47);
 }
 errors++;
 }
-validate178.errors = vErrors;
+validate176.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_Position = validate179;
-const schema405 = {"title":"Position","type":"object","required":["instrument_name","instrument_type","amount","average_price","mark_price","mark_value","unrealized_pnl","realized_pnl","amount_step","average_price_excl_fees","creation_timestamp","cumulative_funding","delta","gamma","index_price","initial_margin","maintenance_margin","net_settlements","open_orders_margin","pending_funding","realized_pnl_excl_fees","theta","total_fees","unrealized_pnl_excl_fees","vega"],"properties":{"instrument_name":{"type":"string"},"instrument_type":{"$ref":"#/definitions/InstrumentType"},"amount":{"$ref":"#/definitions/Decimal"},"average_price":{"$ref":"#/definitions/Decimal"},"mark_price":{"$ref":"#/definitions/Decimal"},"mark_value":{"$ref":"#/definitions/Decimal"},"unrealized_pnl":{"$ref":"#/definitions/Decimal"},"realized_pnl":{"$ref":"#/definitions/Decimal"},"amount_step":{"type":"string"},"average_price_excl_fees":{"type":"string"},"creation_timestamp":{"type":"integer"},"cumulative_funding":{"type":"string"},"delta":{"type":"string"},"gamma":{"type":"string"},"index_price":{"type":"string"},"initial_margin":{"type":"string"},"leverage":{"type":["string","null"]},"liquidation_price":{"type":["string","null"]},"maintenance_margin":{"type":"string"},"net_settlements":{"type":"string"},"open_orders_margin":{"type":"string"},"pending_funding":{"type":"string"},"realized_pnl_excl_fees":{"type":"string"},"theta":{"type":"string"},"total_fees":{"type":"string"},"unrealized_pnl_excl_fees":{"type":"string"},"vega":{"type":"string"}}};
+export const schema_Position = validate177;
+const schema401 = {"title":"Position","type":"object","required":["instrument_name","instrument_type","amount","average_price","mark_price","mark_value","unrealized_pnl","realized_pnl","amount_step","average_price_excl_fees","creation_timestamp","cumulative_funding","delta","gamma","index_price","initial_margin","maintenance_margin","net_settlements","open_orders_margin","pending_funding","realized_pnl_excl_fees","theta","total_fees","unrealized_pnl_excl_fees","vega"],"properties":{"instrument_name":{"type":"string"},"instrument_type":{"$ref":"#/definitions/InstrumentType"},"amount":{"$ref":"#/definitions/Decimal"},"average_price":{"$ref":"#/definitions/Decimal"},"mark_price":{"$ref":"#/definitions/Decimal"},"mark_value":{"$ref":"#/definitions/Decimal"},"unrealized_pnl":{"$ref":"#/definitions/Decimal"},"realized_pnl":{"$ref":"#/definitions/Decimal"},"amount_step":{"type":"string"},"average_price_excl_fees":{"type":"string"},"creation_timestamp":{"type":"integer"},"cumulative_funding":{"type":"string"},"delta":{"type":"string"},"gamma":{"type":"string"},"index_price":{"type":"string"},"initial_margin":{"type":"string"},"leverage":{"type":["string","null"]},"liquidation_price":{"type":["string","null"]},"maintenance_margin":{"type":"string"},"net_settlements":{"type":"string"},"open_orders_margin":{"type":"string"},"pending_funding":{"type":"string"},"realized_pnl_excl_fees":{"type":"string"},"theta":{"type":"string"},"total_fees":{"type":"string"},"unrealized_pnl_excl_fees":{"type":"string"},"vega":{"type":"string"}}};
 
-function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate177(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -22106,7 +21899,7 @@ errors++;
 if(data.leverage !== undefined){
 let data16 = data.leverage;
 if((typeof data16 !== "string") && (data16 !== null)){
-const err48 = {instancePath:instancePath+"/leverage",schemaPath:"#/properties/leverage/type",keyword:"type",params:{type: schema405.properties.leverage.type},message:"must be string,null"};
+const err48 = {instancePath:instancePath+"/leverage",schemaPath:"#/properties/leverage/type",keyword:"type",params:{type: schema401.properties.leverage.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -22119,7 +21912,7 @@ errors++;
 if(data.liquidation_price !== undefined){
 let data17 = data.liquidation_price;
 if((typeof data17 !== "string") && (data17 !== null)){
-const err49 = {instancePath:instancePath+"/liquidation_price",schemaPath:"#/properties/liquidation_price/type",keyword:"type",params:{type: schema405.properties.liquidation_price.type},message:"must be string,null"};
+const err49 = {instancePath:instancePath+"/liquidation_price",schemaPath:"#/properties/liquidation_price/type",keyword:"type",params:{type: schema401.properties.liquidation_price.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -22248,15 +22041,15 @@ vErrors.push(err59);
 }
 errors++;
 }
-validate179.errors = vErrors;
+validate177.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_Portfolio = validate180;
-const schema413 = {"title":"Portfolio","description":"One subaccount with its collaterals, positions, open orders and margins.","type":"object","required":["subaccount_id","label","margin_type","is_under_liquidation","subaccount_value","collaterals_value","positions_value","initial_margin","maintenance_margin","collaterals_initial_margin","collaterals_maintenance_margin","positions_initial_margin","positions_maintenance_margin","open_orders_margin","projected_margin_change","open_orders","positions","collaterals","currency","failed_to_fetch","manager_id","risk_universe_id","vault_deposit_holds"],"properties":{"subaccount_id":{"$ref":"#/definitions/Int64"},"label":{"type":"string"},"margin_type":{"type":"string"},"is_under_liquidation":{"type":"boolean"},"subaccount_value":{"$ref":"#/definitions/Decimal"},"collaterals_value":{"$ref":"#/definitions/Decimal"},"positions_value":{"$ref":"#/definitions/Decimal"},"initial_margin":{"$ref":"#/definitions/Decimal"},"maintenance_margin":{"$ref":"#/definitions/Decimal"},"collaterals_initial_margin":{"$ref":"#/definitions/Decimal"},"collaterals_maintenance_margin":{"$ref":"#/definitions/Decimal"},"positions_initial_margin":{"$ref":"#/definitions/Decimal"},"positions_maintenance_margin":{"$ref":"#/definitions/Decimal"},"open_orders_margin":{"$ref":"#/definitions/Decimal"},"projected_margin_change":{"$ref":"#/definitions/Decimal"},"open_orders":{"type":"array","items":{"$ref":"#/definitions/Order"}},"positions":{"type":"array","items":{"$ref":"#/definitions/Position"}},"collaterals":{"type":"array","items":{"$ref":"#/definitions/Collateral"}},"currency":{"type":"array","items":{"type":"string"}},"failed_to_fetch":{"type":"boolean"},"manager_id":{"type":"integer"},"risk_universe_id":{"type":"integer"},"vault_deposit_holds":{"type":"array","items":{"$ref":"#/definitions/VaultDepositHoldResponse"}}}};
-const schema426 = {"title":"VaultDepositHoldResponse","description":"VaultDepositHoldResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","asset_name","currency","vault_id"],"properties":{"amount":{"type":"string"},"asset_name":{"type":"string"},"currency":{"type":"string"},"vault_id":{"type":"integer"}}};
+export const schema_Portfolio = validate178;
+const schema409 = {"title":"Portfolio","description":"One subaccount with its collaterals, positions, open orders and margins.","type":"object","required":["subaccount_id","label","margin_type","is_under_liquidation","subaccount_value","collaterals_value","positions_value","initial_margin","maintenance_margin","collaterals_initial_margin","collaterals_maintenance_margin","positions_initial_margin","positions_maintenance_margin","open_orders_margin","projected_margin_change","open_orders","positions","collaterals","currency","failed_to_fetch","manager_id","risk_universe_id","vault_deposit_holds"],"properties":{"subaccount_id":{"$ref":"#/definitions/Int64"},"label":{"type":"string"},"margin_type":{"type":"string"},"is_under_liquidation":{"type":"boolean"},"subaccount_value":{"$ref":"#/definitions/Decimal"},"collaterals_value":{"$ref":"#/definitions/Decimal"},"positions_value":{"$ref":"#/definitions/Decimal"},"initial_margin":{"$ref":"#/definitions/Decimal"},"maintenance_margin":{"$ref":"#/definitions/Decimal"},"collaterals_initial_margin":{"$ref":"#/definitions/Decimal"},"collaterals_maintenance_margin":{"$ref":"#/definitions/Decimal"},"positions_initial_margin":{"$ref":"#/definitions/Decimal"},"positions_maintenance_margin":{"$ref":"#/definitions/Decimal"},"open_orders_margin":{"$ref":"#/definitions/Decimal"},"projected_margin_change":{"$ref":"#/definitions/Decimal"},"open_orders":{"type":"array","items":{"$ref":"#/definitions/Order"}},"positions":{"type":"array","items":{"$ref":"#/definitions/Position"}},"collaterals":{"type":"array","items":{"$ref":"#/definitions/Collateral"}},"currency":{"type":"array","items":{"type":"string"}},"failed_to_fetch":{"type":"boolean"},"manager_id":{"type":"integer"},"risk_universe_id":{"type":"integer"},"vault_deposit_holds":{"type":"array","items":{"$ref":"#/definitions/VaultDepositHoldResponse"}}}};
+const schema422 = {"title":"VaultDepositHoldResponse","description":"VaultDepositHoldResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","asset_name","currency","vault_id"],"properties":{"amount":{"type":"string"},"asset_name":{"type":"string"},"currency":{"type":"string"},"vault_id":{"type":"integer"}}};
 
-function validate180(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate178(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -22863,8 +22656,8 @@ let data17 = data.positions;
 if(Array.isArray(data17)){
 const len1 = data17.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate179(data17[i1], {instancePath:instancePath+"/positions/" + i1,parentData:data17,parentDataProperty:i1,rootData}))){
-vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
+if(!(validate177(data17[i1], {instancePath:instancePath+"/positions/" + i1,parentData:data17,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate177.errors : vErrors.concat(validate177.errors);
 errors = vErrors.length;
 }
 }
@@ -22885,8 +22678,8 @@ let data19 = data.collaterals;
 if(Array.isArray(data19)){
 const len2 = data19.length;
 for(let i2=0; i2<len2; i2++){
-if(!(validate178(data19[i2], {instancePath:instancePath+"/collaterals/" + i2,parentData:data19,parentDataProperty:i2,rootData}))){
-vErrors = vErrors === null ? validate178.errors : vErrors.concat(validate178.errors);
+if(!(validate176(data19[i2], {instancePath:instancePath+"/collaterals/" + i2,parentData:data19,parentDataProperty:i2,rootData}))){
+vErrors = vErrors === null ? validate176.errors : vErrors.concat(validate176.errors);
 errors = vErrors.length;
 }
 }
@@ -23099,18 +22892,18 @@ vErrors.push(err69);
 }
 errors++;
 }
-validate180.errors = vErrors;
+validate178.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetAllCurrenciesParams = validate184;
-const schema427 = {"title":"GetAllCurrenciesParams","description":"Empty, null or absent (a GET with no body).","type":["object","null"]};
+export const schema_GetAllCurrenciesParams = validate182;
+const schema423 = {"title":"GetAllCurrenciesParams","description":"Empty, null or absent (a GET with no body).","type":["object","null"]};
 
-function validate184(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate182(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if((!(data && typeof data == "object" && !Array.isArray(data))) && (data !== null)){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema427.type},message:"must be object,null"};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema423.type},message:"must be object,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -23119,21 +22912,21 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate184.errors = vErrors;
+validate182.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetAllCurrenciesResult = validate185;
-const schema428 = {"title":"GetAllCurrenciesResult","type":"array","items":{"$ref":"#/definitions/Currency"}};
+export const schema_GetAllCurrenciesResult = validate183;
+const schema424 = {"title":"GetAllCurrenciesResult","type":"array","items":{"$ref":"#/definitions/Currency"}};
 
-function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate183(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate153(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate153.errors : vErrors.concat(validate153.errors);
+if(!(validate151(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
 errors = vErrors.length;
 }
 }
@@ -23148,14 +22941,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate185.errors = vErrors;
+validate183.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetAllInstrumentsParams = validate187;
-const schema429 = {"title":"GetAllInstrumentsParams","type":"object","required":["instrument_type"],"properties":{"instrument_type":{"$ref":"#/definitions/InstrumentType"},"expired":{"type":["boolean","null"],"default":false},"currency":{"type":["string","null"]},"page":{"type":["integer","null"],"minimum":1},"page_size":{"type":["integer","null"],"minimum":1},"risk_universe_id":{"type":["integer","null"]}}};
+export const schema_GetAllInstrumentsParams = validate185;
+const schema425 = {"title":"GetAllInstrumentsParams","type":"object","required":["instrument_type"],"properties":{"instrument_type":{"$ref":"#/definitions/InstrumentType"},"expired":{"type":["boolean","null"],"default":false},"currency":{"type":["string","null"]},"page":{"type":["integer","null"],"minimum":1},"page_size":{"type":["integer","null"],"minimum":1},"risk_universe_id":{"type":["integer","null"]}}};
 
-function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -23195,7 +22988,7 @@ errors++;
 if(data.expired !== undefined){
 let data1 = data.expired;
 if((typeof data1 !== "boolean") && (data1 !== null)){
-const err3 = {instancePath:instancePath+"/expired",schemaPath:"#/properties/expired/type",keyword:"type",params:{type: schema429.properties.expired.type},message:"must be boolean,null"};
+const err3 = {instancePath:instancePath+"/expired",schemaPath:"#/properties/expired/type",keyword:"type",params:{type: schema425.properties.expired.type},message:"must be boolean,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -23208,7 +23001,7 @@ errors++;
 if(data.currency !== undefined){
 let data2 = data.currency;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err4 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: schema429.properties.currency.type},message:"must be string,null"};
+const err4 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: schema425.properties.currency.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -23221,7 +23014,7 @@ errors++;
 if(data.page !== undefined){
 let data3 = data.page;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-const err5 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema429.properties.page.type},message:"must be integer,null"};
+const err5 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema425.properties.page.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -23246,7 +23039,7 @@ errors++;
 if(data.page_size !== undefined){
 let data4 = data.page_size;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err7 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema429.properties.page_size.type},message:"must be integer,null"};
+const err7 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema425.properties.page_size.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -23271,7 +23064,7 @@ errors++;
 if(data.risk_universe_id !== undefined){
 let data5 = data.risk_universe_id;
 if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
-const err9 = {instancePath:instancePath+"/risk_universe_id",schemaPath:"#/properties/risk_universe_id/type",keyword:"type",params:{type: schema429.properties.risk_universe_id.type},message:"must be integer,null"};
+const err9 = {instancePath:instancePath+"/risk_universe_id",schemaPath:"#/properties/risk_universe_id/type",keyword:"type",params:{type: schema425.properties.risk_universe_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -23292,14 +23085,14 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate187.errors = vErrors;
+validate185.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetAllInstrumentsResult = validate188;
-const schema431 = {"title":"GetAllInstrumentsResult","type":"object","required":["instruments","pagination"],"properties":{"instruments":{"type":"array","items":{"$ref":"#/definitions/Instrument"}},"pagination":{"$ref":"#/definitions/Pagination"}}};
+export const schema_GetAllInstrumentsResult = validate186;
+const schema427 = {"title":"GetAllInstrumentsResult","type":"object","required":["instruments","pagination"],"properties":{"instruments":{"type":"array","items":{"$ref":"#/definitions/Instrument"}},"pagination":{"$ref":"#/definitions/Pagination"}}};
 
-function validate188(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate186(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -23328,8 +23121,8 @@ let data0 = data.instruments;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate166(data0[i0], {instancePath:instancePath+"/instruments/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate166.errors : vErrors.concat(validate166.errors);
+if(!(validate164(data0[i0], {instancePath:instancePath+"/instruments/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate164.errors : vErrors.concat(validate164.errors);
 errors = vErrors.length;
 }
 }
@@ -23441,109 +23234,109 @@ vErrors.push(err10);
 }
 errors++;
 }
+validate186.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_GetInstrumentParams = validate188;
+const schema429 = {"title":"GetInstrumentParams","type":"object","required":["instrument_name"],"properties":{"instrument_name":{"type":"string"}}};
+
+function validate188(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.instrument_name === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "instrument_name"},message:"must have required property '"+"instrument_name"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.instrument_name !== undefined){
+if(typeof data.instrument_name !== "string"){
+const err1 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/properties/instrument_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
 validate188.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetInstrumentParams = validate190;
-const schema433 = {"title":"GetInstrumentParams","type":"object","required":["instrument_name"],"properties":{"instrument_name":{"type":"string"}}};
+export const schema_GetTickerParams = validate189;
+const schema430 = {"title":"GetTickerParams","type":"object","required":["instrument_name"],"properties":{"instrument_name":{"type":"string"}}};
+
+function validate189(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.instrument_name === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "instrument_name"},message:"must have required property '"+"instrument_name"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.instrument_name !== undefined){
+if(typeof data.instrument_name !== "string"){
+const err1 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/properties/instrument_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate189.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_GetPublicTradeHistoryParams = validate190;
+const schema431 = {"title":"GetPublicTradeHistoryParams","description":"Every filter is optional and may be null; times are milliseconds, inclusive.","type":"object","properties":{"instrument_name":{"type":["string","null"]},"instrument_type":{"anyOf":[{"$ref":"#/definitions/InstrumentType"},{"type":"null"}]},"currency":{"type":["string","null"]},"from_timestamp":{"type":["integer","null"]},"to_timestamp":{"type":["integer","null"]},"page":{"type":["integer","null"],"minimum":1},"page_size":{"type":["integer","null"],"minimum":1},"batch_status":{"anyOf":[{"$ref":"#/definitions/BatchStatus"},{"type":"null"}]},"subaccount_id":{"anyOf":[{"$ref":"#/definitions/Int64"},{"type":"null"}]},"trade_id":{"type":["string","null"]}}};
 
 function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.instrument_name === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "instrument_name"},message:"must have required property '"+"instrument_name"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.instrument_name !== undefined){
-if(typeof data.instrument_name !== "string"){
-const err1 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/properties/instrument_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-}
-else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-validate190.errors = vErrors;
-return errors === 0;
-}
-
-export const schema_GetTickerParams = validate191;
-const schema434 = {"title":"GetTickerParams","type":"object","required":["instrument_name"],"properties":{"instrument_name":{"type":"string"}}};
-
-function validate191(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.instrument_name === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "instrument_name"},message:"must have required property '"+"instrument_name"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.instrument_name !== undefined){
-if(typeof data.instrument_name !== "string"){
-const err1 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/properties/instrument_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-}
-else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-validate191.errors = vErrors;
-return errors === 0;
-}
-
-export const schema_GetPublicTradeHistoryParams = validate192;
-const schema435 = {"title":"GetPublicTradeHistoryParams","description":"Every filter is optional and may be null; times are milliseconds, inclusive.","type":"object","properties":{"instrument_name":{"type":["string","null"]},"instrument_type":{"anyOf":[{"$ref":"#/definitions/InstrumentType"},{"type":"null"}]},"currency":{"type":["string","null"]},"from_timestamp":{"type":["integer","null"]},"to_timestamp":{"type":["integer","null"]},"page":{"type":["integer","null"],"minimum":1},"page_size":{"type":["integer","null"],"minimum":1},"batch_status":{"anyOf":[{"$ref":"#/definitions/BatchStatus"},{"type":"null"}]},"subaccount_id":{"anyOf":[{"$ref":"#/definitions/Int64"},{"type":"null"}]},"trade_id":{"type":["string","null"]}}};
-
-function validate192(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.instrument_name !== undefined){
 let data0 = data.instrument_name;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/properties/instrument_name/type",keyword:"type",params:{type: schema435.properties.instrument_name.type},message:"must be string,null"};
+const err0 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/properties/instrument_name/type",keyword:"type",params:{type: schema431.properties.instrument_name.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -23620,7 +23413,7 @@ vErrors = null;
 if(data.currency !== undefined){
 let data2 = data.currency;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err5 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: schema435.properties.currency.type},message:"must be string,null"};
+const err5 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: schema431.properties.currency.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -23633,7 +23426,7 @@ errors++;
 if(data.from_timestamp !== undefined){
 let data3 = data.from_timestamp;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-const err6 = {instancePath:instancePath+"/from_timestamp",schemaPath:"#/properties/from_timestamp/type",keyword:"type",params:{type: schema435.properties.from_timestamp.type},message:"must be integer,null"};
+const err6 = {instancePath:instancePath+"/from_timestamp",schemaPath:"#/properties/from_timestamp/type",keyword:"type",params:{type: schema431.properties.from_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -23646,7 +23439,7 @@ errors++;
 if(data.to_timestamp !== undefined){
 let data4 = data.to_timestamp;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err7 = {instancePath:instancePath+"/to_timestamp",schemaPath:"#/properties/to_timestamp/type",keyword:"type",params:{type: schema435.properties.to_timestamp.type},message:"must be integer,null"};
+const err7 = {instancePath:instancePath+"/to_timestamp",schemaPath:"#/properties/to_timestamp/type",keyword:"type",params:{type: schema431.properties.to_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -23659,7 +23452,7 @@ errors++;
 if(data.page !== undefined){
 let data5 = data.page;
 if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
-const err8 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema435.properties.page.type},message:"must be integer,null"};
+const err8 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema431.properties.page.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -23684,7 +23477,7 @@ errors++;
 if(data.page_size !== undefined){
 let data6 = data.page_size;
 if((!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))) && (data6 !== null)){
-const err10 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema435.properties.page_size.type},message:"must be integer,null"};
+const err10 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema431.properties.page_size.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -23849,7 +23642,7 @@ vErrors = null;
 if(data.trade_id !== undefined){
 let data9 = data.trade_id;
 if((typeof data9 !== "string") && (data9 !== null)){
-const err21 = {instancePath:instancePath+"/trade_id",schemaPath:"#/properties/trade_id/type",keyword:"type",params:{type: schema435.properties.trade_id.type},message:"must be string,null"};
+const err21 = {instancePath:instancePath+"/trade_id",schemaPath:"#/properties/trade_id/type",keyword:"type",params:{type: schema431.properties.trade_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -23870,14 +23663,14 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate192.errors = vErrors;
+validate190.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_PublicTradeHistoryResult = validate193;
-const schema439 = {"title":"PublicTradeHistoryResult","type":"object","required":["trades","pagination"],"properties":{"trades":{"type":"array","items":{"$ref":"#/definitions/SettledPublicTrade"}},"pagination":{"$ref":"#/definitions/Pagination"}}};
+export const schema_PublicTradeHistoryResult = validate191;
+const schema435 = {"title":"PublicTradeHistoryResult","type":"object","required":["trades","pagination"],"properties":{"trades":{"type":"array","items":{"$ref":"#/definitions/SettledPublicTrade"}},"pagination":{"$ref":"#/definitions/Pagination"}}};
 
-function validate193(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate191(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -23906,8 +23699,8 @@ let data0 = data.trades;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate175(data0[i0], {instancePath:instancePath+"/trades/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate175.errors : vErrors.concat(validate175.errors);
+if(!(validate173(data0[i0], {instancePath:instancePath+"/trades/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
 errors = vErrors.length;
 }
 }
@@ -24019,14 +23812,14 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate193.errors = vErrors;
+validate191.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetFundingRateHistoryParams = validate195;
-const schema441 = {"title":"GetFundingRateHistoryParams","description":"ccxt sends start_timestamp with to_timestamp; derive-ts start_timestamp with end_timestamp. Both ends are accepted.","type":"object","required":["instrument_name"],"properties":{"instrument_name":{"type":"string"},"start_timestamp":{"type":["integer","null"]},"end_timestamp":{"type":["integer","null"]},"to_timestamp":{"type":["integer","null"]},"period":{"type":["integer","null"]}}};
+export const schema_GetFundingRateHistoryParams = validate193;
+const schema437 = {"title":"GetFundingRateHistoryParams","description":"ccxt sends start_timestamp with to_timestamp; derive-ts start_timestamp with end_timestamp. Both ends are accepted.","type":"object","required":["instrument_name"],"properties":{"instrument_name":{"type":"string"},"start_timestamp":{"type":["integer","null"]},"end_timestamp":{"type":["integer","null"]},"to_timestamp":{"type":["integer","null"]},"period":{"type":["integer","null"]}}};
 
-function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate193(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -24055,7 +23848,7 @@ errors++;
 if(data.start_timestamp !== undefined){
 let data1 = data.start_timestamp;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema441.properties.start_timestamp.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema437.properties.start_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -24068,7 +23861,7 @@ errors++;
 if(data.end_timestamp !== undefined){
 let data2 = data.end_timestamp;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-const err3 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema441.properties.end_timestamp.type},message:"must be integer,null"};
+const err3 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema437.properties.end_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -24081,7 +23874,7 @@ errors++;
 if(data.to_timestamp !== undefined){
 let data3 = data.to_timestamp;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-const err4 = {instancePath:instancePath+"/to_timestamp",schemaPath:"#/properties/to_timestamp/type",keyword:"type",params:{type: schema441.properties.to_timestamp.type},message:"must be integer,null"};
+const err4 = {instancePath:instancePath+"/to_timestamp",schemaPath:"#/properties/to_timestamp/type",keyword:"type",params:{type: schema437.properties.to_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -24094,7 +23887,7 @@ errors++;
 if(data.period !== undefined){
 let data4 = data.period;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err5 = {instancePath:instancePath+"/period",schemaPath:"#/properties/period/type",keyword:"type",params:{type: schema441.properties.period.type},message:"must be integer,null"};
+const err5 = {instancePath:instancePath+"/period",schemaPath:"#/properties/period/type",keyword:"type",params:{type: schema437.properties.period.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -24115,14 +23908,14 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate195.errors = vErrors;
+validate193.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_FundingRateHistoryResult = validate196;
-const schema442 = {"title":"FundingRateHistoryResult","type":"object","required":["funding_rate_history"],"properties":{"funding_rate_history":{"type":"array","items":{"$ref":"#/definitions/FundingRateEntry"}}}};
+export const schema_FundingRateHistoryResult = validate194;
+const schema438 = {"title":"FundingRateHistoryResult","type":"object","required":["funding_rate_history"],"properties":{"funding_rate_history":{"type":"array","items":{"$ref":"#/definitions/FundingRateEntry"}}}};
 
-function validate196(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate194(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -24141,8 +23934,8 @@ let data0 = data.funding_rate_history;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate177(data0[i0], {instancePath:instancePath+"/funding_rate_history/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate177.errors : vErrors.concat(validate177.errors);
+if(!(validate175(data0[i0], {instancePath:instancePath+"/funding_rate_history/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate175.errors : vErrors.concat(validate175.errors);
 errors = vErrors.length;
 }
 }
@@ -24169,18 +23962,18 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate196.errors = vErrors;
+validate194.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetTimeParams = validate198;
-const schema443 = {"title":"GetTimeParams","description":"Empty or null.","type":["object","null"]};
+export const schema_GetTimeParams = validate196;
+const schema439 = {"title":"GetTimeParams","description":"Empty or null.","type":["object","null"]};
 
-function validate198(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate196(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if((!(data && typeof data == "object" && !Array.isArray(data))) && (data !== null)){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema443.type},message:"must be object,null"};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema439.type},message:"must be object,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -24189,14 +23982,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate198.errors = vErrors;
+validate196.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetAllPortfoliosParams = validate199;
-const schema444 = {"title":"GetAllPortfoliosParams","type":"object","required":["wallet"],"properties":{"wallet":{"$ref":"#/definitions/Address"}}};
+export const schema_GetAllPortfoliosParams = validate197;
+const schema440 = {"title":"GetAllPortfoliosParams","type":"object","required":["wallet"],"properties":{"wallet":{"$ref":"#/definitions/Address"}}};
 
-function validate199(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate197(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -24246,21 +24039,21 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate199.errors = vErrors;
+validate197.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetAllPortfoliosResult = validate200;
-const schema446 = {"title":"GetAllPortfoliosResult","type":"array","items":{"$ref":"#/definitions/Portfolio"}};
+export const schema_GetAllPortfoliosResult = validate198;
+const schema442 = {"title":"GetAllPortfoliosResult","type":"array","items":{"$ref":"#/definitions/Portfolio"}};
 
-function validate200(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate198(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate180(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate180.errors : vErrors.concat(validate180.errors);
+if(!(validate178(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate178.errors : vErrors.concat(validate178.errors);
 errors = vErrors.length;
 }
 }
@@ -24275,148 +24068,148 @@ vErrors.push(err0);
 }
 errors++;
 }
+validate198.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_GetSubaccountParams = validate200;
+const schema443 = {"title":"GetSubaccountParams","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"$ref":"#/definitions/Int64"}}};
+
+function validate200(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.subaccount_id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.subaccount_id !== undefined){
+let data0 = data.subaccount_id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err1 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 9223372036854776000 || isNaN(data0)){
+const err2 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9223372036854776000},message:"must be <= 9223372036854776000"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data0 < -9223372036854776000 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/minimum",keyword:"minimum",params:{comparison: ">=", limit: -9223372036854776000},message:"must be >= -9223372036854776000"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
 validate200.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetSubaccountParams = validate202;
-const schema447 = {"title":"GetSubaccountParams","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"$ref":"#/definitions/Int64"}}};
+export const schema_GetOpenOrdersParams = validate201;
+const schema445 = {"title":"GetOpenOrdersParams","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"$ref":"#/definitions/Int64"}}};
+
+function validate201(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.subaccount_id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.subaccount_id !== undefined){
+let data0 = data.subaccount_id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err1 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 9223372036854776000 || isNaN(data0)){
+const err2 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9223372036854776000},message:"must be <= 9223372036854776000"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data0 < -9223372036854776000 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/minimum",keyword:"minimum",params:{comparison: ">=", limit: -9223372036854776000},message:"must be >= -9223372036854776000"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate201.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_OpenOrdersResult = validate202;
+const schema447 = {"title":"OpenOrdersResult","type":"object","required":["subaccount_id","orders"],"properties":{"subaccount_id":{"$ref":"#/definitions/Int64"},"orders":{"type":"array","items":{"$ref":"#/definitions/Order"}}}};
 
 function validate202(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.subaccount_id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.subaccount_id !== undefined){
-let data0 = data.subaccount_id;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err1 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 9223372036854776000 || isNaN(data0)){
-const err2 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9223372036854776000},message:"must be <= 9223372036854776000"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data0 < -9223372036854776000 || isNaN(data0)){
-const err3 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/minimum",keyword:"minimum",params:{comparison: ">=", limit: -9223372036854776000},message:"must be >= -9223372036854776000"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-validate202.errors = vErrors;
-return errors === 0;
-}
-
-export const schema_GetOpenOrdersParams = validate203;
-const schema449 = {"title":"GetOpenOrdersParams","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"$ref":"#/definitions/Int64"}}};
-
-function validate203(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.subaccount_id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.subaccount_id !== undefined){
-let data0 = data.subaccount_id;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err1 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 9223372036854776000 || isNaN(data0)){
-const err2 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9223372036854776000},message:"must be <= 9223372036854776000"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data0 < -9223372036854776000 || isNaN(data0)){
-const err3 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/definitions/Int64/minimum",keyword:"minimum",params:{comparison: ">=", limit: -9223372036854776000},message:"must be >= -9223372036854776000"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-validate203.errors = vErrors;
-return errors === 0;
-}
-
-export const schema_OpenOrdersResult = validate204;
-const schema451 = {"title":"OpenOrdersResult","type":"object","required":["subaccount_id","orders"],"properties":{"subaccount_id":{"$ref":"#/definitions/Int64"},"orders":{"type":"array","items":{"$ref":"#/definitions/Order"}}}};
-
-function validate204(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -24508,14 +24301,14 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate204.errors = vErrors;
+validate202.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetOrdersParams = validate206;
-const schema453 = {"title":"GetOrdersParams","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"$ref":"#/definitions/Int64"},"instrument_name":{"type":["string","null"]},"status":{"anyOf":[{"$ref":"#/definitions/OrderStatus"},{"type":"null"}]},"label":{"type":["string","null"]},"page":{"type":["integer","null"],"minimum":1},"page_size":{"type":["integer","null"],"minimum":1}}};
+export const schema_GetOrdersParams = validate204;
+const schema449 = {"title":"GetOrdersParams","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"$ref":"#/definitions/Int64"},"instrument_name":{"type":["string","null"]},"status":{"anyOf":[{"$ref":"#/definitions/OrderStatus"},{"type":"null"}]},"label":{"type":["string","null"]},"page":{"type":["integer","null"],"minimum":1},"page_size":{"type":["integer","null"],"minimum":1}}};
 
-function validate206(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate204(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -24567,7 +24360,7 @@ errors++;
 if(data.instrument_name !== undefined){
 let data1 = data.instrument_name;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err4 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/properties/instrument_name/type",keyword:"type",params:{type: schema453.properties.instrument_name.type},message:"must be string,null"};
+const err4 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/properties/instrument_name/type",keyword:"type",params:{type: schema449.properties.instrument_name.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -24644,7 +24437,7 @@ vErrors = null;
 if(data.label !== undefined){
 let data3 = data.label;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err9 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema453.properties.label.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema449.properties.label.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -24657,7 +24450,7 @@ errors++;
 if(data.page !== undefined){
 let data4 = data.page;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err10 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema453.properties.page.type},message:"must be integer,null"};
+const err10 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema449.properties.page.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -24682,7 +24475,7 @@ errors++;
 if(data.page_size !== undefined){
 let data5 = data.page_size;
 if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
-const err12 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema453.properties.page_size.type},message:"must be integer,null"};
+const err12 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema449.properties.page_size.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -24715,14 +24508,14 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate206.errors = vErrors;
+validate204.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_OrdersResult = validate207;
-const schema456 = {"title":"OrdersResult","type":"object","required":["subaccount_id","orders","pagination"],"properties":{"subaccount_id":{"$ref":"#/definitions/Int64"},"orders":{"type":"array","items":{"$ref":"#/definitions/Order"}},"pagination":{"$ref":"#/definitions/Pagination"}}};
+export const schema_OrdersResult = validate205;
+const schema452 = {"title":"OrdersResult","type":"object","required":["subaccount_id","orders","pagination"],"properties":{"subaccount_id":{"$ref":"#/definitions/Int64"},"orders":{"type":"array","items":{"$ref":"#/definitions/Order"}},"pagination":{"$ref":"#/definitions/Pagination"}}};
 
-function validate207(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate205(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -24909,14 +24702,14 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate207.errors = vErrors;
+validate205.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetPrivateTradeHistoryParams = validate209;
-const schema459 = {"title":"GetPrivateTradeHistoryParams","description":"Every filter is optional and may be null; without subaccount_id, every subaccount of the caller.","type":"object","properties":{"subaccount_id":{"anyOf":[{"$ref":"#/definitions/Int64"},{"type":"null"}]},"instrument_name":{"type":["string","null"]},"order_id":{"type":["string","null"]},"from_timestamp":{"type":["integer","null"]},"to_timestamp":{"type":["integer","null"]},"page":{"type":["integer","null"],"minimum":1},"page_size":{"type":["integer","null"],"minimum":1},"quote_id":{"type":["string","null"]},"wallet":{"anyOf":[{"$ref":"#/definitions/Address"},{"type":"null"}]}}};
+export const schema_GetPrivateTradeHistoryParams = validate207;
+const schema455 = {"title":"GetPrivateTradeHistoryParams","description":"Every filter is optional and may be null; without subaccount_id, every subaccount of the caller.","type":"object","properties":{"subaccount_id":{"anyOf":[{"$ref":"#/definitions/Int64"},{"type":"null"}]},"instrument_name":{"type":["string","null"]},"order_id":{"type":["string","null"]},"from_timestamp":{"type":["integer","null"]},"to_timestamp":{"type":["integer","null"]},"page":{"type":["integer","null"],"minimum":1},"page_size":{"type":["integer","null"],"minimum":1},"quote_id":{"type":["string","null"]},"wallet":{"anyOf":[{"$ref":"#/definitions/Address"},{"type":"null"}]}}};
 
-function validate209(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate207(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -24999,7 +24792,7 @@ vErrors = null;
 if(data.instrument_name !== undefined){
 let data1 = data.instrument_name;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err5 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/properties/instrument_name/type",keyword:"type",params:{type: schema459.properties.instrument_name.type},message:"must be string,null"};
+const err5 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/properties/instrument_name/type",keyword:"type",params:{type: schema455.properties.instrument_name.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -25012,7 +24805,7 @@ errors++;
 if(data.order_id !== undefined){
 let data2 = data.order_id;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err6 = {instancePath:instancePath+"/order_id",schemaPath:"#/properties/order_id/type",keyword:"type",params:{type: schema459.properties.order_id.type},message:"must be string,null"};
+const err6 = {instancePath:instancePath+"/order_id",schemaPath:"#/properties/order_id/type",keyword:"type",params:{type: schema455.properties.order_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -25025,7 +24818,7 @@ errors++;
 if(data.from_timestamp !== undefined){
 let data3 = data.from_timestamp;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-const err7 = {instancePath:instancePath+"/from_timestamp",schemaPath:"#/properties/from_timestamp/type",keyword:"type",params:{type: schema459.properties.from_timestamp.type},message:"must be integer,null"};
+const err7 = {instancePath:instancePath+"/from_timestamp",schemaPath:"#/properties/from_timestamp/type",keyword:"type",params:{type: schema455.properties.from_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -25038,7 +24831,7 @@ errors++;
 if(data.to_timestamp !== undefined){
 let data4 = data.to_timestamp;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err8 = {instancePath:instancePath+"/to_timestamp",schemaPath:"#/properties/to_timestamp/type",keyword:"type",params:{type: schema459.properties.to_timestamp.type},message:"must be integer,null"};
+const err8 = {instancePath:instancePath+"/to_timestamp",schemaPath:"#/properties/to_timestamp/type",keyword:"type",params:{type: schema455.properties.to_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -25051,7 +24844,7 @@ errors++;
 if(data.page !== undefined){
 let data5 = data.page;
 if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
-const err9 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema459.properties.page.type},message:"must be integer,null"};
+const err9 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema455.properties.page.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -25076,7 +24869,7 @@ errors++;
 if(data.page_size !== undefined){
 let data6 = data.page_size;
 if((!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))) && (data6 !== null)){
-const err11 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema459.properties.page_size.type},message:"must be integer,null"};
+const err11 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema455.properties.page_size.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -25101,7 +24894,7 @@ errors++;
 if(data.quote_id !== undefined){
 let data7 = data.quote_id;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err13 = {instancePath:instancePath+"/quote_id",schemaPath:"#/properties/quote_id/type",keyword:"type",params:{type: schema459.properties.quote_id.type},message:"must be string,null"};
+const err13 = {instancePath:instancePath+"/quote_id",schemaPath:"#/properties/quote_id/type",keyword:"type",params:{type: schema455.properties.quote_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -25188,14 +24981,14 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate209.errors = vErrors;
+validate207.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_PrivateTradeHistoryResult = validate210;
-const schema462 = {"title":"PrivateTradeHistoryResult","type":"object","required":["trades","pagination"],"properties":{"subaccount_id":{"anyOf":[{"$ref":"#/definitions/Int64"},{"type":"null"}]},"trades":{"type":"array","items":{"$ref":"#/definitions/Trade"}},"pagination":{"$ref":"#/definitions/Pagination"}}};
+export const schema_PrivateTradeHistoryResult = validate208;
+const schema458 = {"title":"PrivateTradeHistoryResult","type":"object","required":["trades","pagination"],"properties":{"subaccount_id":{"anyOf":[{"$ref":"#/definitions/Int64"},{"type":"null"}]},"trades":{"type":"array","items":{"$ref":"#/definitions/Trade"}},"pagination":{"$ref":"#/definitions/Pagination"}}};
 
-function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate208(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -25413,15 +25206,15 @@ vErrors.push(err15);
 }
 errors++;
 }
-validate210.errors = vErrors;
+validate208.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_BurnSharesParams = validate212;
-const schema465 = {"title":"BurnSharesParams","description":"BurnSharesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["nonce","request_id","share_price","signature","signature_expiry_sec","signer","subaccount_id","withdraw_hash"],"properties":{"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"request_id":{"$ref":"#/definitions/VaultRequestId"},"share_price":{"$ref":"#/definitions/DecimalInput"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"},"withdraw_hash":{"type":"string"}}};
-const schema467 = {"title":"VaultRequestId","description":"VaultRequestId in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["vault_nonce","vault_subaccount_id","wallet"],"properties":{"vault_nonce":{"type":"string"},"vault_subaccount_id":{"type":"integer"},"wallet":{"type":"string"}}};
+export const schema_BurnSharesParams = validate210;
+const schema461 = {"title":"BurnSharesParams","description":"BurnSharesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["nonce","request_id","share_price","signature","signature_expiry_sec","signer","subaccount_id","withdraw_hash"],"properties":{"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"request_id":{"$ref":"#/definitions/VaultRequestId"},"share_price":{"$ref":"#/definitions/DecimalInput"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"},"withdraw_hash":{"type":"string"}}};
+const schema463 = {"title":"VaultRequestId","description":"VaultRequestId in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["vault_nonce","vault_subaccount_id","wallet"],"properties":{"vault_nonce":{"type":"string"},"vault_subaccount_id":{"type":"integer"},"wallet":{"type":"string"}}};
 
-function validate212(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -25744,13 +25537,13 @@ vErrors.push(err25);
 }
 errors++;
 }
-validate212.errors = vErrors;
+validate210.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_VaultRequestId = validate214;
+export const schema_VaultRequestId = validate212;
 
-function validate214(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate212(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -25832,14 +25625,14 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate214.errors = vErrors;
+validate212.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_VaultSettle = validate215;
-const schema469 = {"title":"VaultSettle","description":"VaultSettleWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
+export const schema_VaultSettle = validate213;
+const schema465 = {"title":"VaultSettle","description":"VaultSettleWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
 
-function validate215(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate213(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -25899,14 +25692,14 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate215.errors = vErrors;
+validate213.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_CancelAlgoOrderParams = validate216;
-const schema470 = {"title":"CancelAlgoOrderParams","description":"CancelAlgoOrderEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["order_id","subaccount_id"],"properties":{"order_id":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+export const schema_CancelAlgoOrderParams = validate214;
+const schema466 = {"title":"CancelAlgoOrderParams","description":"CancelAlgoOrderEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["order_id","subaccount_id"],"properties":{"order_id":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
-function validate216(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate214(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -25966,104 +25759,104 @@ vErrors.push(err4);
 }
 errors++;
 }
+validate214.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_CancelAllAlgoOrdersParams = validate215;
+const schema467 = {"title":"CancelAllAlgoOrdersParams","description":"CancelAllAlgoOrdersEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
+
+function validate215(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.subaccount_id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.subaccount_id !== undefined){
+let data0 = data.subaccount_id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err1 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate215.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_CancelAllTriggerOrdersParams = validate216;
+const schema468 = {"title":"CancelAllTriggerOrdersParams","description":"CancelAllTriggerOrdersEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
+
+function validate216(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.subaccount_id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.subaccount_id !== undefined){
+let data0 = data.subaccount_id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err1 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
 validate216.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_CancelAllAlgoOrdersParams = validate217;
-const schema471 = {"title":"CancelAllAlgoOrdersParams","description":"CancelAllAlgoOrdersEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
+export const schema_CancelVaultRequestParams = validate217;
+const schema469 = {"title":"CancelVaultRequestParams","description":"CancelVaultRequestEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["nonce","signature","signature_expiry_sec","signer","subaccount_id","vault_subaccount_id"],"properties":{"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"},"vault_subaccount_id":{"type":"integer"}}};
 
 function validate217(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.subaccount_id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.subaccount_id !== undefined){
-let data0 = data.subaccount_id;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err1 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-}
-else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-validate217.errors = vErrors;
-return errors === 0;
-}
-
-export const schema_CancelAllTriggerOrdersParams = validate218;
-const schema472 = {"title":"CancelAllTriggerOrdersParams","description":"CancelAllTriggerOrdersEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
-
-function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.subaccount_id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.subaccount_id !== undefined){
-let data0 = data.subaccount_id;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err1 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-}
-else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-validate218.errors = vErrors;
-return errors === 0;
-}
-
-export const schema_CancelVaultRequestParams = validate219;
-const schema473 = {"title":"CancelVaultRequestParams","description":"CancelVaultRequestEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["nonce","signature","signature_expiry_sec","signer","subaccount_id","vault_subaccount_id"],"properties":{"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"},"vault_subaccount_id":{"type":"integer"}}};
-
-function validate219(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -26279,14 +26072,14 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate219.errors = vErrors;
+validate217.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_VaultCancel = validate220;
-const schema475 = {"title":"VaultCancel","description":"VaultCancelWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cancelled_request_ids","op_uuid","operation_id"],"properties":{"cancelled_request_ids":{"type":"array","items":{"$ref":"#/definitions/VaultRequestId"}},"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
+export const schema_VaultCancel = validate218;
+const schema471 = {"title":"VaultCancel","description":"VaultCancelWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cancelled_request_ids","op_uuid","operation_id"],"properties":{"cancelled_request_ids":{"type":"array","items":{"$ref":"#/definitions/VaultRequestId"}},"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
 
-function validate220(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -26454,14 +26247,14 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate220.errors = vErrors;
+validate218.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_CancelBatchQuotesParams = validate221;
-const schema477 = {"title":"CancelBatchQuotesParams","description":"CancelBatchQuotesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"label":{"type":["string","null"]},"nonce":{"type":["integer","null"]},"quote_id":{"type":["string","null"]},"rfq_id":{"type":["string","null"]},"subaccount_id":{"type":"integer"}}};
+export const schema_CancelBatchQuotesParams = validate219;
+const schema473 = {"title":"CancelBatchQuotesParams","description":"CancelBatchQuotesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"label":{"type":["string","null"]},"nonce":{"type":["integer","null"]},"quote_id":{"type":["string","null"]},"rfq_id":{"type":["string","null"]},"subaccount_id":{"type":"integer"}}};
 
-function validate221(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate219(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -26478,7 +26271,7 @@ errors++;
 if(data.label !== undefined){
 let data0 = data.label;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err1 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema477.properties.label.type},message:"must be string,null"};
+const err1 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema473.properties.label.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -26491,7 +26284,7 @@ errors++;
 if(data.nonce !== undefined){
 let data1 = data.nonce;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: schema477.properties.nonce.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: schema473.properties.nonce.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -26504,7 +26297,7 @@ errors++;
 if(data.quote_id !== undefined){
 let data2 = data.quote_id;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err3 = {instancePath:instancePath+"/quote_id",schemaPath:"#/properties/quote_id/type",keyword:"type",params:{type: schema477.properties.quote_id.type},message:"must be string,null"};
+const err3 = {instancePath:instancePath+"/quote_id",schemaPath:"#/properties/quote_id/type",keyword:"type",params:{type: schema473.properties.quote_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -26517,7 +26310,7 @@ errors++;
 if(data.rfq_id !== undefined){
 let data3 = data.rfq_id;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err4 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema477.properties.rfq_id.type},message:"must be string,null"};
+const err4 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema473.properties.rfq_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -26551,12 +26344,156 @@ vErrors.push(err6);
 }
 errors++;
 }
+validate219.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_CancelBatchResult = validate220;
+const schema474 = {"title":"CancelBatchResult","description":"CancelBatchResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cancelled_ids"],"properties":{"cancelled_ids":{"type":"array","items":{"type":"string"}}}};
+
+function validate220(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.cancelled_ids === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cancelled_ids"},message:"must have required property '"+"cancelled_ids"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.cancelled_ids !== undefined){
+let data0 = data.cancelled_ids;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data0[i0] !== "string"){
+const err1 = {instancePath:instancePath+"/cancelled_ids/" + i0,schemaPath:"#/properties/cancelled_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/cancelled_ids",schemaPath:"#/properties/cancelled_ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+validate220.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_CancelBatchRfqsParams = validate221;
+const schema475 = {"title":"CancelBatchRfqsParams","description":"CancelBatchRfqsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"label":{"type":["string","null"]},"nonce":{"type":["integer","null"]},"rfq_id":{"type":["string","null"]},"subaccount_id":{"type":"integer"}}};
+
+function validate221(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.subaccount_id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.label !== undefined){
+let data0 = data.label;
+if((typeof data0 !== "string") && (data0 !== null)){
+const err1 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema475.properties.label.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.nonce !== undefined){
+let data1 = data.nonce;
+if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
+const err2 = {instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: schema475.properties.nonce.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.rfq_id !== undefined){
+let data2 = data.rfq_id;
+if((typeof data2 !== "string") && (data2 !== null)){
+const err3 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema475.properties.rfq_id.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.subaccount_id !== undefined){
+let data3 = data.subaccount_id;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err4 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
 validate221.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_CancelBatchResult = validate222;
-const schema478 = {"title":"CancelBatchResult","description":"CancelBatchResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cancelled_ids"],"properties":{"cancelled_ids":{"type":"array","items":{"type":"string"}}}};
+export const schema_CancelBatchRfqs = validate222;
+const schema476 = {"title":"CancelBatchRfqs","description":"CancelBatchRfqsWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cancelled_ids"],"properties":{"cancelled_ids":{"type":"array","items":{"type":"string"}}}};
 
 function validate222(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -26615,154 +26552,10 @@ validate222.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_CancelBatchRfqsParams = validate223;
-const schema479 = {"title":"CancelBatchRfqsParams","description":"CancelBatchRfqsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"label":{"type":["string","null"]},"nonce":{"type":["integer","null"]},"rfq_id":{"type":["string","null"]},"subaccount_id":{"type":"integer"}}};
+export const schema_CancelQuoteParams = validate223;
+const schema477 = {"title":"CancelQuoteParams","description":"CancelQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["quote_id","subaccount_id"],"properties":{"label":{"type":["string","null"]},"nonce":{"type":["integer","null"]},"quote_id":{"type":"string"},"rfq_id":{"type":["string","null"]},"subaccount_id":{"type":"integer"}}};
 
 function validate223(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.subaccount_id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.label !== undefined){
-let data0 = data.label;
-if((typeof data0 !== "string") && (data0 !== null)){
-const err1 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema479.properties.label.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-if(data.nonce !== undefined){
-let data1 = data.nonce;
-if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: schema479.properties.nonce.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-if(data.rfq_id !== undefined){
-let data2 = data.rfq_id;
-if((typeof data2 !== "string") && (data2 !== null)){
-const err3 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema479.properties.rfq_id.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.subaccount_id !== undefined){
-let data3 = data.subaccount_id;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err4 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-}
-else {
-const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-validate223.errors = vErrors;
-return errors === 0;
-}
-
-export const schema_CancelBatchRfqs = validate224;
-const schema480 = {"title":"CancelBatchRfqs","description":"CancelBatchRfqsWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cancelled_ids"],"properties":{"cancelled_ids":{"type":"array","items":{"type":"string"}}}};
-
-function validate224(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.cancelled_ids === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cancelled_ids"},message:"must have required property '"+"cancelled_ids"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.cancelled_ids !== undefined){
-let data0 = data.cancelled_ids;
-if(Array.isArray(data0)){
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-if(typeof data0[i0] !== "string"){
-const err1 = {instancePath:instancePath+"/cancelled_ids/" + i0,schemaPath:"#/properties/cancelled_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-}
-else {
-const err2 = {instancePath:instancePath+"/cancelled_ids",schemaPath:"#/properties/cancelled_ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-}
-else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-validate224.errors = vErrors;
-return errors === 0;
-}
-
-export const schema_CancelQuoteParams = validate225;
-const schema481 = {"title":"CancelQuoteParams","description":"CancelQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["quote_id","subaccount_id"],"properties":{"label":{"type":["string","null"]},"nonce":{"type":["integer","null"]},"quote_id":{"type":"string"},"rfq_id":{"type":["string","null"]},"subaccount_id":{"type":"integer"}}};
-
-function validate225(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -26789,7 +26582,7 @@ errors++;
 if(data.label !== undefined){
 let data0 = data.label;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err2 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema481.properties.label.type},message:"must be string,null"};
+const err2 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema477.properties.label.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -26802,7 +26595,7 @@ errors++;
 if(data.nonce !== undefined){
 let data1 = data.nonce;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err3 = {instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: schema481.properties.nonce.type},message:"must be integer,null"};
+const err3 = {instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: schema477.properties.nonce.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -26827,7 +26620,7 @@ errors++;
 if(data.rfq_id !== undefined){
 let data3 = data.rfq_id;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err5 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema481.properties.rfq_id.type},message:"must be string,null"};
+const err5 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema477.properties.rfq_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -26861,14 +26654,14 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate225.errors = vErrors;
+validate223.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_QuotePrivate = validate226;
-const schema482 = {"title":"QuotePrivate","description":"QuotePrivateWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cancel_reason","creation_timestamp","direction","extra_fee","fee","fill_pct","is_transfer","label","last_update_timestamp","legs","legs_hash","liquidity_role","max_fee","mmp","nonce","quote_id","rfq_id","signature_expiry_sec","status","subaccount_id"],"properties":{"batch_status":{"type":["string","null"],"enum":["Batching","Executing","Proving","Settling","Settled","BatchingError","ExecutingError","ProvingError","SettlingError","SettledError",null]},"cancel_reason":{"$ref":"#/definitions/RFQCancelReason"},"creation_timestamp":{"type":"integer"},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"type":"string"},"fee":{"type":"string"},"fill_pct":{"type":"string"},"is_transfer":{"type":"boolean"},"label":{"type":"string"},"last_update_timestamp":{"type":"integer"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegParamsAndResponse"}},"legs_hash":{"type":"string"},"liquidity_role":{"$ref":"#/definitions/LiquidityRole"},"max_fee":{"type":"string"},"mmp":{"type":"boolean"},"nonce":{"type":"string"},"quote_id":{"type":"string"},"rfq_id":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"status":{"$ref":"#/definitions/RFQStatus"},"subaccount_id":{"type":"integer"},"tx_hash":{"type":["string","null"]}}};
+export const schema_QuotePrivate = validate224;
+const schema478 = {"title":"QuotePrivate","description":"QuotePrivateWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cancel_reason","creation_timestamp","direction","extra_fee","fee","fill_pct","is_transfer","label","last_update_timestamp","legs","legs_hash","liquidity_role","max_fee","mmp","nonce","quote_id","rfq_id","signature_expiry_sec","status","subaccount_id"],"properties":{"batch_status":{"type":["string","null"],"enum":["Batching","Executing","Proving","Settling","Settled","BatchingError","ExecutingError","ProvingError","SettlingError","SettledError",null]},"cancel_reason":{"$ref":"#/definitions/RFQCancelReason"},"creation_timestamp":{"type":"integer"},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"type":"string"},"fee":{"type":"string"},"fill_pct":{"type":"string"},"is_transfer":{"type":"boolean"},"label":{"type":"string"},"last_update_timestamp":{"type":"integer"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegParamsAndResponse"}},"legs_hash":{"type":"string"},"liquidity_role":{"$ref":"#/definitions/LiquidityRole"},"max_fee":{"type":"string"},"mmp":{"type":"boolean"},"nonce":{"type":"string"},"quote_id":{"type":"string"},"rfq_id":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"status":{"$ref":"#/definitions/RFQStatus"},"subaccount_id":{"type":"integer"},"tx_hash":{"type":["string","null"]}}};
 
-function validate226(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate224(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -27075,7 +26868,7 @@ errors++;
 if(data.batch_status !== undefined){
 let data0 = data.batch_status;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err20 = {instancePath:instancePath+"/batch_status",schemaPath:"#/properties/batch_status/type",keyword:"type",params:{type: schema482.properties.batch_status.type},message:"must be string,null"};
+const err20 = {instancePath:instancePath+"/batch_status",schemaPath:"#/properties/batch_status/type",keyword:"type",params:{type: schema478.properties.batch_status.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -27085,7 +26878,7 @@ vErrors.push(err20);
 errors++;
 }
 if(!(((((((((((data0 === "Batching") || (data0 === "Executing")) || (data0 === "Proving")) || (data0 === "Settling")) || (data0 === "Settled")) || (data0 === "BatchingError")) || (data0 === "ExecutingError")) || (data0 === "ProvingError")) || (data0 === "SettlingError")) || (data0 === "SettledError")) || (data0 === null))){
-const err21 = {instancePath:instancePath+"/batch_status",schemaPath:"#/properties/batch_status/enum",keyword:"enum",params:{allowedValues: schema482.properties.batch_status.enum},message:"must be equal to one of the allowed values"};
+const err21 = {instancePath:instancePath+"/batch_status",schemaPath:"#/properties/batch_status/enum",keyword:"enum",params:{allowedValues: schema478.properties.batch_status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -27396,7 +27189,7 @@ errors++;
 if(data.tx_hash !== undefined){
 let data22 = data.tx_hash;
 if((typeof data22 !== "string") && (data22 !== null)){
-const err46 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema482.properties.tx_hash.type},message:"must be string,null"};
+const err46 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema478.properties.tx_hash.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -27417,14 +27210,14 @@ vErrors.push(err47);
 }
 errors++;
 }
-validate226.errors = vErrors;
+validate224.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_CancelRfqParams = validate228;
-const schema487 = {"title":"CancelRfqParams","description":"CancelRfqEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["rfq_id","subaccount_id"],"properties":{"rfq_id":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+export const schema_CancelRfqParams = validate226;
+const schema483 = {"title":"CancelRfqParams","description":"CancelRfqEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["rfq_id","subaccount_id"],"properties":{"rfq_id":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
-function validate228(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate226(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -27484,14 +27277,14 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate228.errors = vErrors;
+validate226.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_CancelTriggerOrderParams = validate229;
-const schema488 = {"title":"CancelTriggerOrderParams","description":"CancelTriggerOrderEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["order_id","subaccount_id"],"properties":{"order_id":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+export const schema_CancelTriggerOrderParams = validate227;
+const schema484 = {"title":"CancelTriggerOrderParams","description":"CancelTriggerOrderEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["order_id","subaccount_id"],"properties":{"order_id":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
-function validate229(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -27551,148 +27344,148 @@ vErrors.push(err4);
 }
 errors++;
 }
+validate227.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_ChangeSubaccountLabelParams = validate228;
+const schema485 = {"title":"ChangeSubaccountLabelParams","description":"ChangeSubaccountLabelEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["label","subaccount_id"],"properties":{"label":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+
+function validate228(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.label === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "label"},message:"must have required property '"+"label"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.subaccount_id === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.label !== undefined){
+if(typeof data.label !== "string"){
+const err2 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.subaccount_id !== undefined){
+let data1 = data.subaccount_id;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err3 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate228.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_ChangeSubaccountLabelResult = validate229;
+const schema486 = {"title":"ChangeSubaccountLabelResult","description":"PrivateChangeSubaccountLabelRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["label","subaccount_id"],"properties":{"label":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+
+function validate229(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.label === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "label"},message:"must have required property '"+"label"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.subaccount_id === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.label !== undefined){
+if(typeof data.label !== "string"){
+const err2 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.subaccount_id !== undefined){
+let data1 = data.subaccount_id;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err3 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
 validate229.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_ChangeSubaccountLabelParams = validate230;
-const schema489 = {"title":"ChangeSubaccountLabelParams","description":"ChangeSubaccountLabelEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["label","subaccount_id"],"properties":{"label":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+export const schema_CreateVaultParams = validate230;
+const schema487 = {"title":"CreateVaultParams","description":"CreateVaultEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cooldown_sec","deposit_spot_asset","initial_deposit","initial_share_price_usd","management_fee_bps","manager_id","max_fee_usd","max_slippage_bps","nonce","performance_fee_bps","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"benchmark_asset":{"type":["string","null"]},"cooldown_sec":{"type":"integer"},"deposit_spot_asset":{"type":"string"},"initial_deposit":{"$ref":"#/definitions/DecimalInput"},"initial_share_price_usd":{"$ref":"#/definitions/DecimalInput"},"management_fee_bps":{"type":"number"},"manager_id":{"type":"integer"},"max_fee_usd":{"$ref":"#/definitions/DecimalInput"},"max_slippage_bps":{"type":"number"},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"performance_fee_bps":{"type":"number"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
 function validate230(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.label === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "label"},message:"must have required property '"+"label"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.subaccount_id === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.label !== undefined){
-if(typeof data.label !== "string"){
-const err2 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-if(data.subaccount_id !== undefined){
-let data1 = data.subaccount_id;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err3 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-}
-else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-validate230.errors = vErrors;
-return errors === 0;
-}
-
-export const schema_ChangeSubaccountLabelResult = validate231;
-const schema490 = {"title":"ChangeSubaccountLabelResult","description":"PrivateChangeSubaccountLabelRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["label","subaccount_id"],"properties":{"label":{"type":"string"},"subaccount_id":{"type":"integer"}}};
-
-function validate231(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.label === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "label"},message:"must have required property '"+"label"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.subaccount_id === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.label !== undefined){
-if(typeof data.label !== "string"){
-const err2 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-if(data.subaccount_id !== undefined){
-let data1 = data.subaccount_id;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err3 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-}
-else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-validate231.errors = vErrors;
-return errors === 0;
-}
-
-export const schema_CreateVaultParams = validate232;
-const schema491 = {"title":"CreateVaultParams","description":"CreateVaultEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cooldown_sec","deposit_spot_asset","initial_deposit","initial_share_price_usd","management_fee_bps","manager_id","max_fee_usd","max_slippage_bps","nonce","performance_fee_bps","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"benchmark_asset":{"type":["string","null"]},"cooldown_sec":{"type":"integer"},"deposit_spot_asset":{"type":"string"},"initial_deposit":{"$ref":"#/definitions/DecimalInput"},"initial_share_price_usd":{"$ref":"#/definitions/DecimalInput"},"management_fee_bps":{"type":"number"},"manager_id":{"type":"integer"},"max_fee_usd":{"$ref":"#/definitions/DecimalInput"},"max_slippage_bps":{"type":"number"},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"performance_fee_bps":{"type":"number"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
-
-function validate232(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -27839,7 +27632,7 @@ errors++;
 if(data.benchmark_asset !== undefined){
 let data0 = data.benchmark_asset;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err14 = {instancePath:instancePath+"/benchmark_asset",schemaPath:"#/properties/benchmark_asset/type",keyword:"type",params:{type: schema491.properties.benchmark_asset.type},message:"must be string,null"};
+const err14 = {instancePath:instancePath+"/benchmark_asset",schemaPath:"#/properties/benchmark_asset/type",keyword:"type",params:{type: schema487.properties.benchmark_asset.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -28083,14 +27876,14 @@ vErrors.push(err30);
 }
 errors++;
 }
-validate232.errors = vErrors;
+validate230.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_VaultCreate = validate236;
-const schema493 = {"title":"VaultCreate","description":"VaultCreateWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
+export const schema_VaultCreate = validate234;
+const schema489 = {"title":"VaultCreate","description":"VaultCreateWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
 
-function validate236(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate234(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -28150,14 +27943,14 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate236.errors = vErrors;
+validate234.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_EditSessionKeyParams = validate237;
-const schema494 = {"title":"EditSessionKeyParams","description":"EditSessionKeyEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["public_session_key","wallet"],"properties":{"ip_whitelist":{"type":["array","null"],"items":{"type":"string"}},"label":{"type":["string","null"]},"offchain_scopes":{"type":["array","null"],"items":{"type":"string"}},"public_session_key":{"type":"string"},"wallet":{"type":"string"}}};
+export const schema_EditSessionKeyParams = validate235;
+const schema490 = {"title":"EditSessionKeyParams","description":"EditSessionKeyEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["public_session_key","wallet"],"properties":{"ip_whitelist":{"type":["array","null"],"items":{"type":"string"}},"label":{"type":["string","null"]},"offchain_scopes":{"type":["array","null"],"items":{"type":"string"}},"public_session_key":{"type":"string"},"wallet":{"type":"string"}}};
 
-function validate237(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate235(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -28184,7 +27977,7 @@ errors++;
 if(data.ip_whitelist !== undefined){
 let data0 = data.ip_whitelist;
 if((!(Array.isArray(data0))) && (data0 !== null)){
-const err2 = {instancePath:instancePath+"/ip_whitelist",schemaPath:"#/properties/ip_whitelist/type",keyword:"type",params:{type: schema494.properties.ip_whitelist.type},message:"must be array,null"};
+const err2 = {instancePath:instancePath+"/ip_whitelist",schemaPath:"#/properties/ip_whitelist/type",keyword:"type",params:{type: schema490.properties.ip_whitelist.type},message:"must be array,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -28212,7 +28005,7 @@ errors++;
 if(data.label !== undefined){
 let data2 = data.label;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err4 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema494.properties.label.type},message:"must be string,null"};
+const err4 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema490.properties.label.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -28225,7 +28018,7 @@ errors++;
 if(data.offchain_scopes !== undefined){
 let data3 = data.offchain_scopes;
 if((!(Array.isArray(data3))) && (data3 !== null)){
-const err5 = {instancePath:instancePath+"/offchain_scopes",schemaPath:"#/properties/offchain_scopes/type",keyword:"type",params:{type: schema494.properties.offchain_scopes.type},message:"must be array,null"};
+const err5 = {instancePath:instancePath+"/offchain_scopes",schemaPath:"#/properties/offchain_scopes/type",keyword:"type",params:{type: schema490.properties.offchain_scopes.type},message:"must be array,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -28285,14 +28078,14 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate237.errors = vErrors;
+validate235.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_SessionKeyResponse = validate238;
-const schema495 = {"title":"SessionKeyResponse","description":"SessionKeyResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["expiry_sec","ip_whitelist","label","offchain_scopes","protocol_scopes","public_session_key","registered_sec","subaccount_ids"],"properties":{"expiry_sec":{"type":"integer"},"ip_whitelist":{"type":"array","items":{"type":"string"}},"label":{"type":"string"},"offchain_scopes":{"type":"array","items":{"type":"string"}},"protocol_scopes":{"type":"array","items":{"type":"string"}},"public_session_key":{"type":"string"},"registered_sec":{"type":"integer"},"subaccount_ids":{"type":"array","items":{"type":"integer"}}}};
+export const schema_SessionKeyResponse = validate236;
+const schema491 = {"title":"SessionKeyResponse","description":"SessionKeyResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["expiry_sec","ip_whitelist","label","offchain_scopes","protocol_scopes","public_session_key","registered_sec","subaccount_ids"],"properties":{"expiry_sec":{"type":"integer"},"ip_whitelist":{"type":"array","items":{"type":"string"}},"label":{"type":"string"},"offchain_scopes":{"type":"array","items":{"type":"string"}},"protocol_scopes":{"type":"array","items":{"type":"string"}},"public_session_key":{"type":"string"},"registered_sec":{"type":"integer"},"subaccount_ids":{"type":"array","items":{"type":"integer"}}}};
 
-function validate238(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate236(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -28550,14 +28343,14 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate238.errors = vErrors;
+validate236.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_ExecuteQuoteParams = validate239;
-const schema496 = {"title":"ExecuteQuoteParams","description":"ExecuteQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","quote_id","rfq_id","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"client":{"type":"string"},"direction":{"$ref":"#/definitions/Direction"},"enable_taker_protection":{"type":"boolean"},"label":{"type":"string"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"nonce":{"type":"integer"},"quote_id":{"type":"string"},"referral_code":{"type":"string"},"rfq_id":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+export const schema_ExecuteQuoteParams = validate237;
+const schema492 = {"title":"ExecuteQuoteParams","description":"ExecuteQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","quote_id","rfq_id","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"client":{"type":"string"},"direction":{"$ref":"#/definitions/Direction"},"enable_taker_protection":{"type":"boolean"},"label":{"type":"string"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"nonce":{"type":"integer"},"quote_id":{"type":"string"},"referral_code":{"type":"string"},"rfq_id":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
-function validate239(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate237(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -28858,14 +28651,14 @@ vErrors.push(err24);
 }
 errors++;
 }
-validate239.errors = vErrors;
+validate237.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_QuoteExecute = validate242;
-const schema498 = {"title":"QuoteExecute","description":"QuoteExecuteWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cancel_reason","creation_timestamp","direction","extra_fee","fee","fill_pct","is_transfer","label","last_update_timestamp","legs","legs_hash","liquidity_role","max_fee","mmp","nonce","quote_id","rfq_filled_pct","rfq_id","signature_expiry_sec","status","subaccount_id"],"properties":{"cancel_reason":{"$ref":"#/definitions/RFQCancelReason"},"creation_timestamp":{"type":"integer"},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"type":"string"},"fee":{"type":"string"},"fill_pct":{"type":"string"},"is_transfer":{"type":"boolean"},"label":{"type":"string"},"last_update_timestamp":{"type":"integer"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegParamsAndResponse"}},"legs_hash":{"type":"string"},"liquidity_role":{"$ref":"#/definitions/LiquidityRole"},"max_fee":{"type":"string"},"mmp":{"type":"boolean"},"nonce":{"type":"string"},"quote_id":{"type":"string"},"rfq_filled_pct":{"type":"string"},"rfq_id":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"status":{"$ref":"#/definitions/RFQStatus"},"subaccount_id":{"type":"integer"}}};
+export const schema_QuoteExecute = validate240;
+const schema494 = {"title":"QuoteExecute","description":"QuoteExecuteWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cancel_reason","creation_timestamp","direction","extra_fee","fee","fill_pct","is_transfer","label","last_update_timestamp","legs","legs_hash","liquidity_role","max_fee","mmp","nonce","quote_id","rfq_filled_pct","rfq_id","signature_expiry_sec","status","subaccount_id"],"properties":{"cancel_reason":{"$ref":"#/definitions/RFQCancelReason"},"creation_timestamp":{"type":"integer"},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"type":"string"},"fee":{"type":"string"},"fill_pct":{"type":"string"},"is_transfer":{"type":"boolean"},"label":{"type":"string"},"last_update_timestamp":{"type":"integer"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegParamsAndResponse"}},"legs_hash":{"type":"string"},"liquidity_role":{"$ref":"#/definitions/LiquidityRole"},"max_fee":{"type":"string"},"mmp":{"type":"boolean"},"nonce":{"type":"string"},"quote_id":{"type":"string"},"rfq_filled_pct":{"type":"string"},"rfq_id":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"status":{"$ref":"#/definitions/RFQStatus"},"subaccount_id":{"type":"integer"}}};
 
-function validate242(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate240(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -29400,14 +29193,14 @@ vErrors.push(err46);
 }
 errors++;
 }
-validate242.errors = vErrors;
+validate240.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_ForceBurnParams = validate244;
-const schema503 = {"title":"ForceBurnParams","description":"ForceBurnEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["holder","subaccount_id"],"properties":{"holder":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+export const schema_ForceBurnParams = validate242;
+const schema499 = {"title":"ForceBurnParams","description":"ForceBurnEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["holder","subaccount_id"],"properties":{"holder":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
-function validate244(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate242(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -29467,14 +29260,14 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate244.errors = vErrors;
+validate242.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_VaultForceBurn = validate245;
-const schema504 = {"title":"VaultForceBurn","description":"VaultForceBurnWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
+export const schema_VaultForceBurn = validate243;
+const schema500 = {"title":"VaultForceBurn","description":"VaultForceBurnWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
 
-function validate245(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -29534,14 +29327,14 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate245.errors = vErrors;
+validate243.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetAccountParams = validate246;
-const schema505 = {"title":"GetAccountParams","description":"GetAccountEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
+export const schema_GetAccountParams = validate244;
+const schema501 = {"title":"GetAccountParams","description":"GetAccountEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
 
-function validate246(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate244(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -29578,15 +29371,15 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate246.errors = vErrors;
+validate244.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetAccountResult = validate247;
-const schema506 = {"title":"GetAccountResult","description":"PrivateGetAccountEdgeRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cancel_on_disconnect","fallback_subaccount_id","fee_info","is_rfq_maker","per_endpoint_tps","subaccount_ids","wallet","websocket_matching_tps","websocket_non_matching_tps","websocket_option_tps","websocket_perp_tps","whitelisted_recipients"],"properties":{"cancel_on_disconnect":{"type":"boolean"},"creation_timestamp_sec":{"type":["integer","null"]},"fallback_subaccount_id":{"type":"integer"},"fee_info":{"$ref":"#/definitions/AccountFeeInfo"},"is_rfq_maker":{"type":"boolean"},"per_endpoint_tps":{"type":"object","additionalProperties":{"type":"number"}},"referral_code":{"type":["string","null"]},"subaccount_ids":{"type":"array","items":{"type":"integer"}},"wallet":{"type":"string"},"websocket_matching_tps":{"type":"number"},"websocket_non_matching_tps":{"type":"number"},"websocket_option_tps":{"type":"number"},"websocket_perp_tps":{"type":"number"},"whitelisted_recipients":{"type":"array","items":{"type":"string"}}}};
-const schema507 = {"title":"AccountFeeInfo","description":"AccountFeeInfo in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["base_fee_discount","rfq_maker_discount","rfq_taker_discount"],"properties":{"base_fee_discount":{"type":"string"},"option_maker_fee":{"type":["string","null"]},"option_taker_fee":{"type":["string","null"]},"perp_maker_fee":{"type":["string","null"]},"perp_taker_fee":{"type":["string","null"]},"rfq_maker_discount":{"type":"string"},"rfq_taker_discount":{"type":"string"},"spot_maker_fee":{"type":["string","null"]},"spot_taker_fee":{"type":["string","null"]}}};
+export const schema_GetAccountResult = validate245;
+const schema502 = {"title":"GetAccountResult","description":"PrivateGetAccountEdgeRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cancel_on_disconnect","fallback_subaccount_id","fee_info","is_rfq_maker","per_endpoint_tps","subaccount_ids","wallet","websocket_matching_tps","websocket_non_matching_tps","websocket_option_tps","websocket_perp_tps","whitelisted_recipients"],"properties":{"cancel_on_disconnect":{"type":"boolean"},"creation_timestamp_sec":{"type":["integer","null"]},"fallback_subaccount_id":{"type":"integer"},"fee_info":{"$ref":"#/definitions/AccountFeeInfo"},"is_rfq_maker":{"type":"boolean"},"per_endpoint_tps":{"type":"object","additionalProperties":{"type":"number"}},"referral_code":{"type":["string","null"]},"subaccount_ids":{"type":"array","items":{"type":"integer"}},"wallet":{"type":"string"},"websocket_matching_tps":{"type":"number"},"websocket_non_matching_tps":{"type":"number"},"websocket_option_tps":{"type":"number"},"websocket_perp_tps":{"type":"number"},"whitelisted_recipients":{"type":"array","items":{"type":"string"}}}};
+const schema503 = {"title":"AccountFeeInfo","description":"AccountFeeInfo in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["base_fee_discount","rfq_maker_discount","rfq_taker_discount"],"properties":{"base_fee_discount":{"type":"string"},"option_maker_fee":{"type":["string","null"]},"option_taker_fee":{"type":["string","null"]},"perp_maker_fee":{"type":["string","null"]},"perp_taker_fee":{"type":["string","null"]},"rfq_maker_discount":{"type":"string"},"rfq_taker_discount":{"type":"string"},"spot_maker_fee":{"type":["string","null"]},"spot_taker_fee":{"type":["string","null"]}}};
 
-function validate247(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate245(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -29725,7 +29518,7 @@ errors++;
 if(data.creation_timestamp_sec !== undefined){
 let data1 = data.creation_timestamp_sec;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err13 = {instancePath:instancePath+"/creation_timestamp_sec",schemaPath:"#/properties/creation_timestamp_sec/type",keyword:"type",params:{type: schema506.properties.creation_timestamp_sec.type},message:"must be integer,null"};
+const err13 = {instancePath:instancePath+"/creation_timestamp_sec",schemaPath:"#/properties/creation_timestamp_sec/type",keyword:"type",params:{type: schema502.properties.creation_timestamp_sec.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -29796,7 +29589,7 @@ errors++;
 if(data3.option_maker_fee !== undefined){
 let data5 = data3.option_maker_fee;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err19 = {instancePath:instancePath+"/fee_info/option_maker_fee",schemaPath:"#/definitions/AccountFeeInfo/properties/option_maker_fee/type",keyword:"type",params:{type: schema507.properties.option_maker_fee.type},message:"must be string,null"};
+const err19 = {instancePath:instancePath+"/fee_info/option_maker_fee",schemaPath:"#/definitions/AccountFeeInfo/properties/option_maker_fee/type",keyword:"type",params:{type: schema503.properties.option_maker_fee.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -29809,7 +29602,7 @@ errors++;
 if(data3.option_taker_fee !== undefined){
 let data6 = data3.option_taker_fee;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err20 = {instancePath:instancePath+"/fee_info/option_taker_fee",schemaPath:"#/definitions/AccountFeeInfo/properties/option_taker_fee/type",keyword:"type",params:{type: schema507.properties.option_taker_fee.type},message:"must be string,null"};
+const err20 = {instancePath:instancePath+"/fee_info/option_taker_fee",schemaPath:"#/definitions/AccountFeeInfo/properties/option_taker_fee/type",keyword:"type",params:{type: schema503.properties.option_taker_fee.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -29822,7 +29615,7 @@ errors++;
 if(data3.perp_maker_fee !== undefined){
 let data7 = data3.perp_maker_fee;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err21 = {instancePath:instancePath+"/fee_info/perp_maker_fee",schemaPath:"#/definitions/AccountFeeInfo/properties/perp_maker_fee/type",keyword:"type",params:{type: schema507.properties.perp_maker_fee.type},message:"must be string,null"};
+const err21 = {instancePath:instancePath+"/fee_info/perp_maker_fee",schemaPath:"#/definitions/AccountFeeInfo/properties/perp_maker_fee/type",keyword:"type",params:{type: schema503.properties.perp_maker_fee.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -29835,7 +29628,7 @@ errors++;
 if(data3.perp_taker_fee !== undefined){
 let data8 = data3.perp_taker_fee;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err22 = {instancePath:instancePath+"/fee_info/perp_taker_fee",schemaPath:"#/definitions/AccountFeeInfo/properties/perp_taker_fee/type",keyword:"type",params:{type: schema507.properties.perp_taker_fee.type},message:"must be string,null"};
+const err22 = {instancePath:instancePath+"/fee_info/perp_taker_fee",schemaPath:"#/definitions/AccountFeeInfo/properties/perp_taker_fee/type",keyword:"type",params:{type: schema503.properties.perp_taker_fee.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -29872,7 +29665,7 @@ errors++;
 if(data3.spot_maker_fee !== undefined){
 let data11 = data3.spot_maker_fee;
 if((typeof data11 !== "string") && (data11 !== null)){
-const err25 = {instancePath:instancePath+"/fee_info/spot_maker_fee",schemaPath:"#/definitions/AccountFeeInfo/properties/spot_maker_fee/type",keyword:"type",params:{type: schema507.properties.spot_maker_fee.type},message:"must be string,null"};
+const err25 = {instancePath:instancePath+"/fee_info/spot_maker_fee",schemaPath:"#/definitions/AccountFeeInfo/properties/spot_maker_fee/type",keyword:"type",params:{type: schema503.properties.spot_maker_fee.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -29885,7 +29678,7 @@ errors++;
 if(data3.spot_taker_fee !== undefined){
 let data12 = data3.spot_taker_fee;
 if((typeof data12 !== "string") && (data12 !== null)){
-const err26 = {instancePath:instancePath+"/fee_info/spot_taker_fee",schemaPath:"#/definitions/AccountFeeInfo/properties/spot_taker_fee/type",keyword:"type",params:{type: schema507.properties.spot_taker_fee.type},message:"must be string,null"};
+const err26 = {instancePath:instancePath+"/fee_info/spot_taker_fee",schemaPath:"#/definitions/AccountFeeInfo/properties/spot_taker_fee/type",keyword:"type",params:{type: schema503.properties.spot_taker_fee.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -29950,7 +29743,7 @@ errors++;
 if(data.referral_code !== undefined){
 let data16 = data.referral_code;
 if((typeof data16 !== "string") && (data16 !== null)){
-const err31 = {instancePath:instancePath+"/referral_code",schemaPath:"#/properties/referral_code/type",keyword:"type",params:{type: schema506.properties.referral_code.type},message:"must be string,null"};
+const err31 = {instancePath:instancePath+"/referral_code",schemaPath:"#/properties/referral_code/type",keyword:"type",params:{type: schema502.properties.referral_code.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -30092,13 +29885,13 @@ vErrors.push(err41);
 }
 errors++;
 }
-validate247.errors = vErrors;
+validate245.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_AccountFeeInfo = validate248;
+export const schema_AccountFeeInfo = validate246;
 
-function validate248(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate246(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -30147,7 +29940,7 @@ errors++;
 if(data.option_maker_fee !== undefined){
 let data1 = data.option_maker_fee;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err4 = {instancePath:instancePath+"/option_maker_fee",schemaPath:"#/properties/option_maker_fee/type",keyword:"type",params:{type: schema507.properties.option_maker_fee.type},message:"must be string,null"};
+const err4 = {instancePath:instancePath+"/option_maker_fee",schemaPath:"#/properties/option_maker_fee/type",keyword:"type",params:{type: schema503.properties.option_maker_fee.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -30160,7 +29953,7 @@ errors++;
 if(data.option_taker_fee !== undefined){
 let data2 = data.option_taker_fee;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err5 = {instancePath:instancePath+"/option_taker_fee",schemaPath:"#/properties/option_taker_fee/type",keyword:"type",params:{type: schema507.properties.option_taker_fee.type},message:"must be string,null"};
+const err5 = {instancePath:instancePath+"/option_taker_fee",schemaPath:"#/properties/option_taker_fee/type",keyword:"type",params:{type: schema503.properties.option_taker_fee.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -30173,7 +29966,7 @@ errors++;
 if(data.perp_maker_fee !== undefined){
 let data3 = data.perp_maker_fee;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err6 = {instancePath:instancePath+"/perp_maker_fee",schemaPath:"#/properties/perp_maker_fee/type",keyword:"type",params:{type: schema507.properties.perp_maker_fee.type},message:"must be string,null"};
+const err6 = {instancePath:instancePath+"/perp_maker_fee",schemaPath:"#/properties/perp_maker_fee/type",keyword:"type",params:{type: schema503.properties.perp_maker_fee.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -30186,7 +29979,7 @@ errors++;
 if(data.perp_taker_fee !== undefined){
 let data4 = data.perp_taker_fee;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err7 = {instancePath:instancePath+"/perp_taker_fee",schemaPath:"#/properties/perp_taker_fee/type",keyword:"type",params:{type: schema507.properties.perp_taker_fee.type},message:"must be string,null"};
+const err7 = {instancePath:instancePath+"/perp_taker_fee",schemaPath:"#/properties/perp_taker_fee/type",keyword:"type",params:{type: schema503.properties.perp_taker_fee.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -30223,7 +30016,7 @@ errors++;
 if(data.spot_maker_fee !== undefined){
 let data7 = data.spot_maker_fee;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err10 = {instancePath:instancePath+"/spot_maker_fee",schemaPath:"#/properties/spot_maker_fee/type",keyword:"type",params:{type: schema507.properties.spot_maker_fee.type},message:"must be string,null"};
+const err10 = {instancePath:instancePath+"/spot_maker_fee",schemaPath:"#/properties/spot_maker_fee/type",keyword:"type",params:{type: schema503.properties.spot_maker_fee.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -30236,7 +30029,7 @@ errors++;
 if(data.spot_taker_fee !== undefined){
 let data8 = data.spot_taker_fee;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err11 = {instancePath:instancePath+"/spot_taker_fee",schemaPath:"#/properties/spot_taker_fee/type",keyword:"type",params:{type: schema507.properties.spot_taker_fee.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/spot_taker_fee",schemaPath:"#/properties/spot_taker_fee/type",keyword:"type",params:{type: schema503.properties.spot_taker_fee.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -30257,104 +30050,104 @@ vErrors.push(err12);
 }
 errors++;
 }
+validate246.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_GetAlgoOrdersParams = validate247;
+const schema505 = {"title":"GetAlgoOrdersParams","description":"GetAlgoOrdersEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
+
+function validate247(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.subaccount_id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.subaccount_id !== undefined){
+let data0 = data.subaccount_id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err1 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate247.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_GetCollateralsParams = validate248;
+const schema506 = {"title":"GetCollateralsParams","description":"GetCollateralsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
+
+function validate248(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.subaccount_id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.subaccount_id !== undefined){
+let data0 = data.subaccount_id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err1 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
 validate248.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetAlgoOrdersParams = validate249;
-const schema509 = {"title":"GetAlgoOrdersParams","description":"GetAlgoOrdersEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
+export const schema_GetCollateralsResult = validate249;
+const schema507 = {"title":"GetCollateralsResult","description":"PrivateGetCollateralsRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["collaterals","subaccount_id"],"properties":{"collaterals":{"type":"array","items":{"$ref":"#/definitions/Collateral"}},"subaccount_id":{"type":"integer"}}};
 
 function validate249(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.subaccount_id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.subaccount_id !== undefined){
-let data0 = data.subaccount_id;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err1 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-}
-else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-validate249.errors = vErrors;
-return errors === 0;
-}
-
-export const schema_GetCollateralsParams = validate250;
-const schema510 = {"title":"GetCollateralsParams","description":"GetCollateralsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
-
-function validate250(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.subaccount_id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.subaccount_id !== undefined){
-let data0 = data.subaccount_id;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err1 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-}
-else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-validate250.errors = vErrors;
-return errors === 0;
-}
-
-export const schema_GetCollateralsResult = validate251;
-const schema511 = {"title":"GetCollateralsResult","description":"PrivateGetCollateralsRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["collaterals","subaccount_id"],"properties":{"collaterals":{"type":"array","items":{"$ref":"#/definitions/Collateral"}},"subaccount_id":{"type":"integer"}}};
-
-function validate251(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -30383,8 +30176,8 @@ let data0 = data.collaterals;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate178(data0[i0], {instancePath:instancePath+"/collaterals/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate178.errors : vErrors.concat(validate178.errors);
+if(!(validate176(data0[i0], {instancePath:instancePath+"/collaterals/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate176.errors : vErrors.concat(validate176.errors);
 errors = vErrors.length;
 }
 }
@@ -30424,14 +30217,14 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate251.errors = vErrors;
+validate249.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetCuratedVaultsParams = validate253;
-const schema512 = {"title":"GetCuratedVaultsParams","description":"GetCuratedVaultsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
+export const schema_GetCuratedVaultsParams = validate251;
+const schema508 = {"title":"GetCuratedVaultsParams","description":"GetCuratedVaultsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
 
-function validate253(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate251(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -30468,14 +30261,14 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate253.errors = vErrors;
+validate251.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_VaultIds = validate254;
-const schema513 = {"title":"VaultIds","description":"VaultIdsWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_ids"],"properties":{"subaccount_ids":{"type":"array","items":{"type":"integer"}}}};
+export const schema_VaultIds = validate252;
+const schema509 = {"title":"VaultIds","description":"VaultIdsWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_ids"],"properties":{"subaccount_ids":{"type":"array","items":{"type":"integer"}}}};
 
-function validate254(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate252(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -30529,21 +30322,21 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate254.errors = vErrors;
+validate252.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetDepositHistoryParams = validate255;
-const schema514 = {"title":"GetDepositHistoryParams","description":"GetDepositHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"end_timestamp":{"type":["integer","null"]},"start_timestamp":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
+export const schema_GetDepositHistoryParams = validate253;
+const schema510 = {"title":"GetDepositHistoryParams","description":"GetDepositHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"end_timestamp":{"type":["integer","null"]},"start_timestamp":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
 
-function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate253(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.end_timestamp !== undefined){
 let data0 = data.end_timestamp;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema514.properties.end_timestamp.type},message:"must be integer,null"};
+const err0 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema510.properties.end_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -30556,7 +30349,7 @@ errors++;
 if(data.start_timestamp !== undefined){
 let data1 = data.start_timestamp;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err1 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema514.properties.start_timestamp.type},message:"must be integer,null"};
+const err1 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema510.properties.start_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -30569,7 +30362,7 @@ errors++;
 if(data.subaccount_id !== undefined){
 let data2 = data.subaccount_id;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-const err2 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema514.properties.subaccount_id.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema510.properties.subaccount_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -30582,7 +30375,7 @@ errors++;
 if(data.wallet !== undefined){
 let data3 = data.wallet;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err3 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema514.properties.wallet.type},message:"must be string,null"};
+const err3 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema510.properties.wallet.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -30603,13 +30396,345 @@ vErrors.push(err4);
 }
 errors++;
 }
+validate253.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_DepositHistoryResult = validate254;
+const schema511 = {"title":"DepositHistoryResult","description":"DepositHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["deposits"],"properties":{"deposits":{"type":"array","items":{"$ref":"#/definitions/DepositEntry"}}}};
+const schema512 = {"title":"DepositEntry","description":"DepositEntry in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","asset","batch_status","batch_uuid","fee","new_subaccount","operation_id","subaccount_id","timestamp","wallet"],"properties":{"action_id":{"type":["integer","null"]},"amount":{"type":"string"},"asset":{"type":"string"},"batch_status":{"$ref":"#/definitions/BatchStatus"},"batch_uuid":{"type":"string"},"fee":{"type":"string"},"new_subaccount":{"type":"boolean"},"operation_id":{"type":"string"},"subaccount_id":{"type":"integer"},"timestamp":{"type":"integer"},"tx_hash":{"type":["string","null"]},"wallet":{"type":"string"}}};
+
+function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.amount === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "amount"},message:"must have required property '"+"amount"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.asset === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "asset"},message:"must have required property '"+"asset"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.batch_status === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "batch_status"},message:"must have required property '"+"batch_status"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.batch_uuid === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "batch_uuid"},message:"must have required property '"+"batch_uuid"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.fee === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "fee"},message:"must have required property '"+"fee"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.new_subaccount === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "new_subaccount"},message:"must have required property '"+"new_subaccount"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.operation_id === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "operation_id"},message:"must have required property '"+"operation_id"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.subaccount_id === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.timestamp === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data.wallet === undefined){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "wallet"},message:"must have required property '"+"wallet"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data.action_id !== undefined){
+let data0 = data.action_id;
+if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
+const err10 = {instancePath:instancePath+"/action_id",schemaPath:"#/properties/action_id/type",keyword:"type",params:{type: schema512.properties.action_id.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.amount !== undefined){
+if(typeof data.amount !== "string"){
+const err11 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.asset !== undefined){
+if(typeof data.asset !== "string"){
+const err12 = {instancePath:instancePath+"/asset",schemaPath:"#/properties/asset/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.batch_status !== undefined){
+let data3 = data.batch_status;
+if(typeof data3 !== "string"){
+const err13 = {instancePath:instancePath+"/batch_status",schemaPath:"#/definitions/BatchStatus/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(!((((((((((data3 === "Batching") || (data3 === "Executing")) || (data3 === "Proving")) || (data3 === "Settling")) || (data3 === "Settled")) || (data3 === "BatchingError")) || (data3 === "ExecutingError")) || (data3 === "ProvingError")) || (data3 === "SettlingError")) || (data3 === "SettledError"))){
+const err14 = {instancePath:instancePath+"/batch_status",schemaPath:"#/definitions/BatchStatus/enum",keyword:"enum",params:{allowedValues: schema34.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.batch_uuid !== undefined){
+if(typeof data.batch_uuid !== "string"){
+const err15 = {instancePath:instancePath+"/batch_uuid",schemaPath:"#/properties/batch_uuid/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.fee !== undefined){
+if(typeof data.fee !== "string"){
+const err16 = {instancePath:instancePath+"/fee",schemaPath:"#/properties/fee/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.new_subaccount !== undefined){
+if(typeof data.new_subaccount !== "boolean"){
+const err17 = {instancePath:instancePath+"/new_subaccount",schemaPath:"#/properties/new_subaccount/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.operation_id !== undefined){
+if(typeof data.operation_id !== "string"){
+const err18 = {instancePath:instancePath+"/operation_id",schemaPath:"#/properties/operation_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.subaccount_id !== undefined){
+let data8 = data.subaccount_id;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err19 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.timestamp !== undefined){
+let data9 = data.timestamp;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err20 = {instancePath:instancePath+"/timestamp",schemaPath:"#/properties/timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.tx_hash !== undefined){
+let data10 = data.tx_hash;
+if((typeof data10 !== "string") && (data10 !== null)){
+const err21 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema512.properties.tx_hash.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.wallet !== undefined){
+if(typeof data.wallet !== "string"){
+const err22 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
 validate255.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_DepositHistoryResult = validate256;
-const schema515 = {"title":"DepositHistoryResult","description":"DepositHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["deposits"],"properties":{"deposits":{"type":"array","items":{"$ref":"#/definitions/DepositEntry"}}}};
-const schema516 = {"title":"DepositEntry","description":"DepositEntry in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","asset","batch_status","batch_uuid","fee","new_subaccount","operation_id","subaccount_id","timestamp","wallet"],"properties":{"action_id":{"type":["integer","null"]},"amount":{"type":"string"},"asset":{"type":"string"},"batch_status":{"$ref":"#/definitions/BatchStatus"},"batch_uuid":{"type":"string"},"fee":{"type":"string"},"new_subaccount":{"type":"boolean"},"operation_id":{"type":"string"},"subaccount_id":{"type":"integer"},"timestamp":{"type":"integer"},"tx_hash":{"type":["string","null"]},"wallet":{"type":"string"}}};
+
+function validate254(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.deposits === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "deposits"},message:"must have required property '"+"deposits"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.deposits !== undefined){
+let data0 = data.deposits;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate255(data0[i0], {instancePath:instancePath+"/deposits/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate255.errors : vErrors.concat(validate255.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err1 = {instancePath:instancePath+"/deposits",schemaPath:"#/properties/deposits/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate254.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_DepositEntry = validate257;
 
 function validate257(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -30718,7 +30843,7 @@ errors++;
 if(data.action_id !== undefined){
 let data0 = data.action_id;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-const err10 = {instancePath:instancePath+"/action_id",schemaPath:"#/properties/action_id/type",keyword:"type",params:{type: schema516.properties.action_id.type},message:"must be integer,null"};
+const err10 = {instancePath:instancePath+"/action_id",schemaPath:"#/properties/action_id/type",keyword:"type",params:{type: schema512.properties.action_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -30852,7 +30977,7 @@ errors++;
 if(data.tx_hash !== undefined){
 let data10 = data.tx_hash;
 if((typeof data10 !== "string") && (data10 !== null)){
-const err21 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema516.properties.tx_hash.type},message:"must be string,null"};
+const err21 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema512.properties.tx_hash.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -30889,13 +31014,17 @@ validate257.errors = vErrors;
 return errors === 0;
 }
 
+export const schema_GetErc20TransferHistoryParams = validate258;
+const schema516 = {"title":"GetErc20TransferHistoryParams","description":"GetErc20TransferHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"end_timestamp":{"type":["integer","null"]},"start_timestamp":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
 
-function validate256(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate258(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.deposits === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "deposits"},message:"must have required property '"+"deposits"+"'"};
+if(data.end_timestamp !== undefined){
+let data0 = data.end_timestamp;
+if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
+const err0 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema516.properties.end_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -30904,19 +31033,11 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.deposits !== undefined){
-let data0 = data.deposits;
-if(Array.isArray(data0)){
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate257(data0[i0], {instancePath:instancePath+"/deposits/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate257.errors : vErrors.concat(validate257.errors);
-errors = vErrors.length;
 }
-}
-}
-else {
-const err1 = {instancePath:instancePath+"/deposits",schemaPath:"#/properties/deposits/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.start_timestamp !== undefined){
+let data1 = data.start_timestamp;
+if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
+const err1 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema516.properties.start_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -30926,9 +31047,10 @@ vErrors.push(err1);
 errors++;
 }
 }
-}
-else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.subaccount_id !== undefined){
+let data2 = data.subaccount_id;
+if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
+const err2 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema516.properties.subaccount_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -30937,13 +31059,40 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate256.errors = vErrors;
+}
+if(data.wallet !== undefined){
+let data3 = data.wallet;
+if((typeof data3 !== "string") && (data3 !== null)){
+const err3 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema516.properties.wallet.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate258.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_DepositEntry = validate259;
+export const schema_TransferHistoryResult = validate259;
+const schema517 = {"title":"TransferHistoryResult","description":"TransferHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["transfers"],"properties":{"transfers":{"type":"array","items":{"$ref":"#/definitions/TransferEntry"}}}};
+const schema518 = {"title":"TransferEntry","description":"TransferEntry in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","asset","batch_status","batch_uuid","fee","from_subaccount_id","from_wallet","is_outgoing","operation_id","timestamp","to_subaccount_id","to_wallet"],"properties":{"amount":{"type":"string"},"asset":{"type":"string"},"batch_status":{"$ref":"#/definitions/BatchStatus"},"batch_uuid":{"type":"string"},"fee":{"type":"string"},"from_subaccount_id":{"type":"integer"},"from_wallet":{"type":"string"},"is_outgoing":{"type":"boolean"},"operation_id":{"type":"string"},"timestamp":{"type":"integer"},"to_subaccount_id":{"type":"integer"},"to_wallet":{"type":"string"},"tx_hash":{"type":["string","null"]}}};
 
-function validate259(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate260(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -30997,8 +31146,8 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(data.new_subaccount === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "new_subaccount"},message:"must have required property '"+"new_subaccount"+"'"};
+if(data.from_subaccount_id === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from_subaccount_id"},message:"must have required property '"+"from_subaccount_id"+"'"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -31007,8 +31156,8 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(data.operation_id === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "operation_id"},message:"must have required property '"+"operation_id"+"'"};
+if(data.from_wallet === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from_wallet"},message:"must have required property '"+"from_wallet"+"'"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -31017,8 +31166,8 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(data.subaccount_id === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
+if(data.is_outgoing === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "is_outgoing"},message:"must have required property '"+"is_outgoing"+"'"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -31027,8 +31176,8 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(data.timestamp === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
+if(data.operation_id === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "operation_id"},message:"must have required property '"+"operation_id"+"'"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -31037,8 +31186,8 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(data.wallet === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "wallet"},message:"must have required property '"+"wallet"+"'"};
+if(data.timestamp === undefined){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -31047,10 +31196,8 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(data.action_id !== undefined){
-let data0 = data.action_id;
-if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-const err10 = {instancePath:instancePath+"/action_id",schemaPath:"#/properties/action_id/type",keyword:"type",params:{type: schema516.properties.action_id.type},message:"must be integer,null"};
+if(data.to_subaccount_id === undefined){
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to_subaccount_id"},message:"must have required property '"+"to_subaccount_id"+"'"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -31059,10 +31206,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-if(data.amount !== undefined){
-if(typeof data.amount !== "string"){
-const err11 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.to_wallet === undefined){
+const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to_wallet"},message:"must have required property '"+"to_wallet"+"'"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -31071,10 +31216,9 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-if(data.asset !== undefined){
-if(typeof data.asset !== "string"){
-const err12 = {instancePath:instancePath+"/asset",schemaPath:"#/properties/asset/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.amount !== undefined){
+if(typeof data.amount !== "string"){
+const err12 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -31084,10 +31228,9 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data.batch_status !== undefined){
-let data3 = data.batch_status;
-if(typeof data3 !== "string"){
-const err13 = {instancePath:instancePath+"/batch_status",schemaPath:"#/definitions/BatchStatus/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.asset !== undefined){
+if(typeof data.asset !== "string"){
+const err13 = {instancePath:instancePath+"/asset",schemaPath:"#/properties/asset/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -31096,8 +31239,11 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(!((((((((((data3 === "Batching") || (data3 === "Executing")) || (data3 === "Proving")) || (data3 === "Settling")) || (data3 === "Settled")) || (data3 === "BatchingError")) || (data3 === "ExecutingError")) || (data3 === "ProvingError")) || (data3 === "SettlingError")) || (data3 === "SettledError"))){
-const err14 = {instancePath:instancePath+"/batch_status",schemaPath:"#/definitions/BatchStatus/enum",keyword:"enum",params:{allowedValues: schema34.enum},message:"must be equal to one of the allowed values"};
+}
+if(data.batch_status !== undefined){
+let data2 = data.batch_status;
+if(typeof data2 !== "string"){
+const err14 = {instancePath:instancePath+"/batch_status",schemaPath:"#/definitions/BatchStatus/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -31106,10 +31252,8 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-if(data.batch_uuid !== undefined){
-if(typeof data.batch_uuid !== "string"){
-const err15 = {instancePath:instancePath+"/batch_uuid",schemaPath:"#/properties/batch_uuid/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((((((((((data2 === "Batching") || (data2 === "Executing")) || (data2 === "Proving")) || (data2 === "Settling")) || (data2 === "Settled")) || (data2 === "BatchingError")) || (data2 === "ExecutingError")) || (data2 === "ProvingError")) || (data2 === "SettlingError")) || (data2 === "SettledError"))){
+const err15 = {instancePath:instancePath+"/batch_status",schemaPath:"#/definitions/BatchStatus/enum",keyword:"enum",params:{allowedValues: schema34.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -31119,9 +31263,9 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data.fee !== undefined){
-if(typeof data.fee !== "string"){
-const err16 = {instancePath:instancePath+"/fee",schemaPath:"#/properties/fee/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.batch_uuid !== undefined){
+if(typeof data.batch_uuid !== "string"){
+const err16 = {instancePath:instancePath+"/batch_uuid",schemaPath:"#/properties/batch_uuid/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -31131,9 +31275,9 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data.new_subaccount !== undefined){
-if(typeof data.new_subaccount !== "boolean"){
-const err17 = {instancePath:instancePath+"/new_subaccount",schemaPath:"#/properties/new_subaccount/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data.fee !== undefined){
+if(typeof data.fee !== "string"){
+const err17 = {instancePath:instancePath+"/fee",schemaPath:"#/properties/fee/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -31143,9 +31287,10 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data.operation_id !== undefined){
-if(typeof data.operation_id !== "string"){
-const err18 = {instancePath:instancePath+"/operation_id",schemaPath:"#/properties/operation_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.from_subaccount_id !== undefined){
+let data5 = data.from_subaccount_id;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err18 = {instancePath:instancePath+"/from_subaccount_id",schemaPath:"#/properties/from_subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -31155,10 +31300,9 @@ vErrors.push(err18);
 errors++;
 }
 }
-if(data.subaccount_id !== undefined){
-let data8 = data.subaccount_id;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err19 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.from_wallet !== undefined){
+if(typeof data.from_wallet !== "string"){
+const err19 = {instancePath:instancePath+"/from_wallet",schemaPath:"#/properties/from_wallet/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -31168,10 +31312,9 @@ vErrors.push(err19);
 errors++;
 }
 }
-if(data.timestamp !== undefined){
-let data9 = data.timestamp;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err20 = {instancePath:instancePath+"/timestamp",schemaPath:"#/properties/timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.is_outgoing !== undefined){
+if(typeof data.is_outgoing !== "boolean"){
+const err20 = {instancePath:instancePath+"/is_outgoing",schemaPath:"#/properties/is_outgoing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -31181,10 +31324,9 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data.tx_hash !== undefined){
-let data10 = data.tx_hash;
-if((typeof data10 !== "string") && (data10 !== null)){
-const err21 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema516.properties.tx_hash.type},message:"must be string,null"};
+if(data.operation_id !== undefined){
+if(typeof data.operation_id !== "string"){
+const err21 = {instancePath:instancePath+"/operation_id",schemaPath:"#/properties/operation_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -31194,9 +31336,10 @@ vErrors.push(err21);
 errors++;
 }
 }
-if(data.wallet !== undefined){
-if(typeof data.wallet !== "string"){
-const err22 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.timestamp !== undefined){
+let data9 = data.timestamp;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err22 = {instancePath:instancePath+"/timestamp",schemaPath:"#/properties/timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -31206,9 +31349,10 @@ vErrors.push(err22);
 errors++;
 }
 }
-}
-else {
-const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.to_subaccount_id !== undefined){
+let data10 = data.to_subaccount_id;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+const err23 = {instancePath:instancePath+"/to_subaccount_id",schemaPath:"#/properties/to_subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -31217,21 +31361,54 @@ vErrors.push(err23);
 }
 errors++;
 }
-validate259.errors = vErrors;
+}
+if(data.to_wallet !== undefined){
+if(typeof data.to_wallet !== "string"){
+const err24 = {instancePath:instancePath+"/to_wallet",schemaPath:"#/properties/to_wallet/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.tx_hash !== undefined){
+let data12 = data.tx_hash;
+if((typeof data12 !== "string") && (data12 !== null)){
+const err25 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema518.properties.tx_hash.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+validate260.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetErc20TransferHistoryParams = validate260;
-const schema520 = {"title":"GetErc20TransferHistoryParams","description":"GetErc20TransferHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"end_timestamp":{"type":["integer","null"]},"start_timestamp":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
 
-function validate260(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate259(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.end_timestamp !== undefined){
-let data0 = data.end_timestamp;
-if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema520.properties.end_timestamp.type},message:"must be integer,null"};
+if(data.transfers === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "transfers"},message:"must have required property '"+"transfers"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -31240,11 +31417,19 @@ vErrors.push(err0);
 }
 errors++;
 }
+if(data.transfers !== undefined){
+let data0 = data.transfers;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate260(data0[i0], {instancePath:instancePath+"/transfers/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate260.errors : vErrors.concat(validate260.errors);
+errors = vErrors.length;
 }
-if(data.start_timestamp !== undefined){
-let data1 = data.start_timestamp;
-if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err1 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema520.properties.start_timestamp.type},message:"must be integer,null"};
+}
+}
+else {
+const err1 = {instancePath:instancePath+"/transfers",schemaPath:"#/properties/transfers/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -31254,10 +31439,9 @@ vErrors.push(err1);
 errors++;
 }
 }
-if(data.subaccount_id !== undefined){
-let data2 = data.subaccount_id;
-if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-const err2 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema520.properties.subaccount_id.type},message:"must be integer,null"};
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -31266,38 +31450,11 @@ vErrors.push(err2);
 }
 errors++;
 }
-}
-if(data.wallet !== undefined){
-let data3 = data.wallet;
-if((typeof data3 !== "string") && (data3 !== null)){
-const err3 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema520.properties.wallet.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-}
-else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-validate260.errors = vErrors;
+validate259.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_TransferHistoryResult = validate261;
-const schema521 = {"title":"TransferHistoryResult","description":"TransferHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["transfers"],"properties":{"transfers":{"type":"array","items":{"$ref":"#/definitions/TransferEntry"}}}};
-const schema522 = {"title":"TransferEntry","description":"TransferEntry in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","asset","batch_status","batch_uuid","fee","from_subaccount_id","from_wallet","is_outgoing","operation_id","timestamp","to_subaccount_id","to_wallet"],"properties":{"amount":{"type":"string"},"asset":{"type":"string"},"batch_status":{"$ref":"#/definitions/BatchStatus"},"batch_uuid":{"type":"string"},"fee":{"type":"string"},"from_subaccount_id":{"type":"integer"},"from_wallet":{"type":"string"},"is_outgoing":{"type":"boolean"},"operation_id":{"type":"string"},"timestamp":{"type":"integer"},"to_subaccount_id":{"type":"integer"},"to_wallet":{"type":"string"},"tx_hash":{"type":["string","null"]}}};
+export const schema_TransferEntry = validate262;
 
 function validate262(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -31584,7 +31741,7 @@ errors++;
 if(data.tx_hash !== undefined){
 let data12 = data.tx_hash;
 if((typeof data12 !== "string") && (data12 !== null)){
-const err25 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema522.properties.tx_hash.type},message:"must be string,null"};
+const err25 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema518.properties.tx_hash.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -31609,381 +31766,17 @@ validate262.errors = vErrors;
 return errors === 0;
 }
 
+export const schema_GetFundingHistoryParams = validate263;
+const schema522 = {"title":"GetFundingHistoryParams","description":"GetFundingHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"end_timestamp":{"type":["integer","null"]},"instrument_name":{"type":["string","null"]},"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"],"minimum":1},"start_timestamp":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
 
-function validate261(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.transfers === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "transfers"},message:"must have required property '"+"transfers"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.transfers !== undefined){
-let data0 = data.transfers;
-if(Array.isArray(data0)){
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate262(data0[i0], {instancePath:instancePath+"/transfers/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate262.errors : vErrors.concat(validate262.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err1 = {instancePath:instancePath+"/transfers",schemaPath:"#/properties/transfers/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-}
-else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-validate261.errors = vErrors;
-return errors === 0;
-}
-
-export const schema_TransferEntry = validate264;
-
-function validate264(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.amount === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "amount"},message:"must have required property '"+"amount"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.asset === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "asset"},message:"must have required property '"+"asset"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.batch_status === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "batch_status"},message:"must have required property '"+"batch_status"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.batch_uuid === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "batch_uuid"},message:"must have required property '"+"batch_uuid"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.fee === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "fee"},message:"must have required property '"+"fee"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.from_subaccount_id === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from_subaccount_id"},message:"must have required property '"+"from_subaccount_id"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(data.from_wallet === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from_wallet"},message:"must have required property '"+"from_wallet"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(data.is_outgoing === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "is_outgoing"},message:"must have required property '"+"is_outgoing"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(data.operation_id === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "operation_id"},message:"must have required property '"+"operation_id"+"'"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(data.timestamp === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if(data.to_subaccount_id === undefined){
-const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to_subaccount_id"},message:"must have required property '"+"to_subaccount_id"+"'"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(data.to_wallet === undefined){
-const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to_wallet"},message:"must have required property '"+"to_wallet"+"'"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-if(data.amount !== undefined){
-if(typeof data.amount !== "string"){
-const err12 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data.asset !== undefined){
-if(typeof data.asset !== "string"){
-const err13 = {instancePath:instancePath+"/asset",schemaPath:"#/properties/asset/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-if(data.batch_status !== undefined){
-let data2 = data.batch_status;
-if(typeof data2 !== "string"){
-const err14 = {instancePath:instancePath+"/batch_status",schemaPath:"#/definitions/BatchStatus/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-if(!((((((((((data2 === "Batching") || (data2 === "Executing")) || (data2 === "Proving")) || (data2 === "Settling")) || (data2 === "Settled")) || (data2 === "BatchingError")) || (data2 === "ExecutingError")) || (data2 === "ProvingError")) || (data2 === "SettlingError")) || (data2 === "SettledError"))){
-const err15 = {instancePath:instancePath+"/batch_status",schemaPath:"#/definitions/BatchStatus/enum",keyword:"enum",params:{allowedValues: schema34.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-if(data.batch_uuid !== undefined){
-if(typeof data.batch_uuid !== "string"){
-const err16 = {instancePath:instancePath+"/batch_uuid",schemaPath:"#/properties/batch_uuid/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data.fee !== undefined){
-if(typeof data.fee !== "string"){
-const err17 = {instancePath:instancePath+"/fee",schemaPath:"#/properties/fee/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-if(data.from_subaccount_id !== undefined){
-let data5 = data.from_subaccount_id;
-if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-const err18 = {instancePath:instancePath+"/from_subaccount_id",schemaPath:"#/properties/from_subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data.from_wallet !== undefined){
-if(typeof data.from_wallet !== "string"){
-const err19 = {instancePath:instancePath+"/from_wallet",schemaPath:"#/properties/from_wallet/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-if(data.is_outgoing !== undefined){
-if(typeof data.is_outgoing !== "boolean"){
-const err20 = {instancePath:instancePath+"/is_outgoing",schemaPath:"#/properties/is_outgoing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-if(data.operation_id !== undefined){
-if(typeof data.operation_id !== "string"){
-const err21 = {instancePath:instancePath+"/operation_id",schemaPath:"#/properties/operation_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-if(data.timestamp !== undefined){
-let data9 = data.timestamp;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err22 = {instancePath:instancePath+"/timestamp",schemaPath:"#/properties/timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-if(data.to_subaccount_id !== undefined){
-let data10 = data.to_subaccount_id;
-if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err23 = {instancePath:instancePath+"/to_subaccount_id",schemaPath:"#/properties/to_subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-if(data.to_wallet !== undefined){
-if(typeof data.to_wallet !== "string"){
-const err24 = {instancePath:instancePath+"/to_wallet",schemaPath:"#/properties/to_wallet/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-}
-if(data.tx_hash !== undefined){
-let data12 = data.tx_hash;
-if((typeof data12 !== "string") && (data12 !== null)){
-const err25 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema522.properties.tx_hash.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-}
-}
-else {
-const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-validate264.errors = vErrors;
-return errors === 0;
-}
-
-export const schema_GetFundingHistoryParams = validate265;
-const schema526 = {"title":"GetFundingHistoryParams","description":"GetFundingHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"end_timestamp":{"type":["integer","null"]},"instrument_name":{"type":["string","null"]},"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"],"minimum":1},"start_timestamp":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
-
-function validate265(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate263(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.end_timestamp !== undefined){
 let data0 = data.end_timestamp;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema526.properties.end_timestamp.type},message:"must be integer,null"};
+const err0 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema522.properties.end_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -31996,7 +31789,7 @@ errors++;
 if(data.instrument_name !== undefined){
 let data1 = data.instrument_name;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err1 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/properties/instrument_name/type",keyword:"type",params:{type: schema526.properties.instrument_name.type},message:"must be string,null"};
+const err1 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/properties/instrument_name/type",keyword:"type",params:{type: schema522.properties.instrument_name.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -32009,7 +31802,7 @@ errors++;
 if(data.page !== undefined){
 let data2 = data.page;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema526.properties.page.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema522.properties.page.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -32022,7 +31815,7 @@ errors++;
 if(data.page_size !== undefined){
 let data3 = data.page_size;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-const err3 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema526.properties.page_size.type},message:"must be integer,null"};
+const err3 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema522.properties.page_size.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -32047,7 +31840,7 @@ errors++;
 if(data.start_timestamp !== undefined){
 let data4 = data.start_timestamp;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err5 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema526.properties.start_timestamp.type},message:"must be integer,null"};
+const err5 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema522.properties.start_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -32060,7 +31853,7 @@ errors++;
 if(data.subaccount_id !== undefined){
 let data5 = data.subaccount_id;
 if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
-const err6 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema526.properties.subaccount_id.type},message:"must be integer,null"};
+const err6 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema522.properties.subaccount_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -32073,7 +31866,7 @@ errors++;
 if(data.wallet !== undefined){
 let data6 = data.wallet;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err7 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema526.properties.wallet.type},message:"must be string,null"};
+const err7 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema522.properties.wallet.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -32094,13 +31887,361 @@ vErrors.push(err8);
 }
 errors++;
 }
+validate263.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_PerpSettlementHistory = validate264;
+const schema523 = {"title":"PerpSettlementHistory","description":"PerpSettlementHistoryEdgeResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["events","pagination"],"properties":{"events":{"type":"array","items":{"$ref":"#/definitions/PerpSettlementEvent"}},"pagination":{"$ref":"#/definitions/Pagination"}}};
+const schema524 = {"title":"PerpSettlementEvent","description":"PerpSettlementEventEdgeResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["batch_status","batch_uuid","funding","instrument_name","pnl","subaccount_id","timestamp"],"properties":{"batch_status":{"$ref":"#/definitions/BatchStatus"},"batch_uuid":{"type":"string"},"funding":{"type":"string"},"instrument_name":{"type":"string"},"pnl":{"type":"string"},"subaccount_id":{"type":"integer"},"timestamp":{"type":"integer"},"tx_hash":{"type":["string","null"]}}};
+
+function validate265(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.batch_status === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "batch_status"},message:"must have required property '"+"batch_status"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.batch_uuid === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "batch_uuid"},message:"must have required property '"+"batch_uuid"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.funding === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "funding"},message:"must have required property '"+"funding"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.instrument_name === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "instrument_name"},message:"must have required property '"+"instrument_name"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.pnl === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pnl"},message:"must have required property '"+"pnl"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.subaccount_id === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.timestamp === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.batch_status !== undefined){
+let data0 = data.batch_status;
+if(typeof data0 !== "string"){
+const err7 = {instancePath:instancePath+"/batch_status",schemaPath:"#/definitions/BatchStatus/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(!((((((((((data0 === "Batching") || (data0 === "Executing")) || (data0 === "Proving")) || (data0 === "Settling")) || (data0 === "Settled")) || (data0 === "BatchingError")) || (data0 === "ExecutingError")) || (data0 === "ProvingError")) || (data0 === "SettlingError")) || (data0 === "SettledError"))){
+const err8 = {instancePath:instancePath+"/batch_status",schemaPath:"#/definitions/BatchStatus/enum",keyword:"enum",params:{allowedValues: schema34.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.batch_uuid !== undefined){
+if(typeof data.batch_uuid !== "string"){
+const err9 = {instancePath:instancePath+"/batch_uuid",schemaPath:"#/properties/batch_uuid/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.funding !== undefined){
+if(typeof data.funding !== "string"){
+const err10 = {instancePath:instancePath+"/funding",schemaPath:"#/properties/funding/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.instrument_name !== undefined){
+if(typeof data.instrument_name !== "string"){
+const err11 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/properties/instrument_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.pnl !== undefined){
+if(typeof data.pnl !== "string"){
+const err12 = {instancePath:instancePath+"/pnl",schemaPath:"#/properties/pnl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.subaccount_id !== undefined){
+let data5 = data.subaccount_id;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err13 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.timestamp !== undefined){
+let data6 = data.timestamp;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err14 = {instancePath:instancePath+"/timestamp",schemaPath:"#/properties/timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.tx_hash !== undefined){
+let data7 = data.tx_hash;
+if((typeof data7 !== "string") && (data7 !== null)){
+const err15 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema524.properties.tx_hash.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
 validate265.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_PerpSettlementHistory = validate266;
-const schema527 = {"title":"PerpSettlementHistory","description":"PerpSettlementHistoryEdgeResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["events","pagination"],"properties":{"events":{"type":"array","items":{"$ref":"#/definitions/PerpSettlementEvent"}},"pagination":{"$ref":"#/definitions/Pagination"}}};
-const schema528 = {"title":"PerpSettlementEvent","description":"PerpSettlementEventEdgeResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["batch_status","batch_uuid","funding","instrument_name","pnl","subaccount_id","timestamp"],"properties":{"batch_status":{"$ref":"#/definitions/BatchStatus"},"batch_uuid":{"type":"string"},"funding":{"type":"string"},"instrument_name":{"type":"string"},"pnl":{"type":"string"},"subaccount_id":{"type":"integer"},"timestamp":{"type":"integer"},"tx_hash":{"type":["string","null"]}}};
+
+function validate264(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.events === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "events"},message:"must have required property '"+"events"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.pagination === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.events !== undefined){
+let data0 = data.events;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate265(data0[i0], {instancePath:instancePath+"/events/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate265.errors : vErrors.concat(validate265.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.pagination !== undefined){
+let data2 = data.pagination;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.num_pages === undefined){
+const err3 = {instancePath:instancePath+"/pagination",schemaPath:"#/definitions/Pagination/required",keyword:"required",params:{missingProperty: "num_pages"},message:"must have required property '"+"num_pages"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data2.count === undefined){
+const err4 = {instancePath:instancePath+"/pagination",schemaPath:"#/definitions/Pagination/required",keyword:"required",params:{missingProperty: "count"},message:"must have required property '"+"count"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data2.num_pages !== undefined){
+let data3 = data2.num_pages;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err5 = {instancePath:instancePath+"/pagination/num_pages",schemaPath:"#/definitions/Pagination/properties/num_pages/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 < 0 || isNaN(data3)){
+const err6 = {instancePath:instancePath+"/pagination/num_pages",schemaPath:"#/definitions/Pagination/properties/num_pages/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+if(data2.count !== undefined){
+let data4 = data2.count;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err7 = {instancePath:instancePath+"/pagination/count",schemaPath:"#/definitions/Pagination/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 < 0 || isNaN(data4)){
+const err8 = {instancePath:instancePath+"/pagination/count",schemaPath:"#/definitions/Pagination/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/pagination",schemaPath:"#/definitions/Pagination/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+validate264.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_PerpSettlementEvent = validate267;
 
 function validate267(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -32276,7 +32417,7 @@ errors++;
 if(data.tx_hash !== undefined){
 let data7 = data.tx_hash;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err15 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema528.properties.tx_hash.type},message:"must be string,null"};
+const err15 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema524.properties.tx_hash.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -32301,365 +32442,17 @@ validate267.errors = vErrors;
 return errors === 0;
 }
 
+export const schema_GetInterestHistoryParams = validate268;
+const schema529 = {"title":"GetInterestHistoryParams","description":"GetInterestHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"end_timestamp":{"type":["integer","null"]},"start_timestamp":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
 
-function validate266(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.events === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "events"},message:"must have required property '"+"events"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.pagination === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.events !== undefined){
-let data0 = data.events;
-if(Array.isArray(data0)){
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate267(data0[i0], {instancePath:instancePath+"/events/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate267.errors : vErrors.concat(validate267.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err2 = {instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-if(data.pagination !== undefined){
-let data2 = data.pagination;
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.num_pages === undefined){
-const err3 = {instancePath:instancePath+"/pagination",schemaPath:"#/definitions/Pagination/required",keyword:"required",params:{missingProperty: "num_pages"},message:"must have required property '"+"num_pages"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data2.count === undefined){
-const err4 = {instancePath:instancePath+"/pagination",schemaPath:"#/definitions/Pagination/required",keyword:"required",params:{missingProperty: "count"},message:"must have required property '"+"count"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data2.num_pages !== undefined){
-let data3 = data2.num_pages;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err5 = {instancePath:instancePath+"/pagination/num_pages",schemaPath:"#/definitions/Pagination/properties/num_pages/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 < 0 || isNaN(data3)){
-const err6 = {instancePath:instancePath+"/pagination/num_pages",schemaPath:"#/definitions/Pagination/properties/num_pages/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-}
-if(data2.count !== undefined){
-let data4 = data2.count;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err7 = {instancePath:instancePath+"/pagination/count",schemaPath:"#/definitions/Pagination/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 < 0 || isNaN(data4)){
-const err8 = {instancePath:instancePath+"/pagination/count",schemaPath:"#/definitions/Pagination/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err9 = {instancePath:instancePath+"/pagination",schemaPath:"#/definitions/Pagination/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-}
-else {
-const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-validate266.errors = vErrors;
-return errors === 0;
-}
-
-export const schema_PerpSettlementEvent = validate269;
-
-function validate269(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.batch_status === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "batch_status"},message:"must have required property '"+"batch_status"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.batch_uuid === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "batch_uuid"},message:"must have required property '"+"batch_uuid"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.funding === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "funding"},message:"must have required property '"+"funding"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.instrument_name === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "instrument_name"},message:"must have required property '"+"instrument_name"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.pnl === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pnl"},message:"must have required property '"+"pnl"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.subaccount_id === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(data.timestamp === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(data.batch_status !== undefined){
-let data0 = data.batch_status;
-if(typeof data0 !== "string"){
-const err7 = {instancePath:instancePath+"/batch_status",schemaPath:"#/definitions/BatchStatus/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(!((((((((((data0 === "Batching") || (data0 === "Executing")) || (data0 === "Proving")) || (data0 === "Settling")) || (data0 === "Settled")) || (data0 === "BatchingError")) || (data0 === "ExecutingError")) || (data0 === "ProvingError")) || (data0 === "SettlingError")) || (data0 === "SettledError"))){
-const err8 = {instancePath:instancePath+"/batch_status",schemaPath:"#/definitions/BatchStatus/enum",keyword:"enum",params:{allowedValues: schema34.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-if(data.batch_uuid !== undefined){
-if(typeof data.batch_uuid !== "string"){
-const err9 = {instancePath:instancePath+"/batch_uuid",schemaPath:"#/properties/batch_uuid/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data.funding !== undefined){
-if(typeof data.funding !== "string"){
-const err10 = {instancePath:instancePath+"/funding",schemaPath:"#/properties/funding/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data.instrument_name !== undefined){
-if(typeof data.instrument_name !== "string"){
-const err11 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/properties/instrument_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-if(data.pnl !== undefined){
-if(typeof data.pnl !== "string"){
-const err12 = {instancePath:instancePath+"/pnl",schemaPath:"#/properties/pnl/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data.subaccount_id !== undefined){
-let data5 = data.subaccount_id;
-if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-const err13 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-if(data.timestamp !== undefined){
-let data6 = data.timestamp;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err14 = {instancePath:instancePath+"/timestamp",schemaPath:"#/properties/timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-if(data.tx_hash !== undefined){
-let data7 = data.tx_hash;
-if((typeof data7 !== "string") && (data7 !== null)){
-const err15 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema528.properties.tx_hash.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-}
-else {
-const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-validate269.errors = vErrors;
-return errors === 0;
-}
-
-export const schema_GetInterestHistoryParams = validate270;
-const schema533 = {"title":"GetInterestHistoryParams","description":"GetInterestHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"end_timestamp":{"type":["integer","null"]},"start_timestamp":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
-
-function validate270(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate268(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.end_timestamp !== undefined){
 let data0 = data.end_timestamp;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema533.properties.end_timestamp.type},message:"must be integer,null"};
+const err0 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema529.properties.end_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -32672,7 +32465,7 @@ errors++;
 if(data.start_timestamp !== undefined){
 let data1 = data.start_timestamp;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err1 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema533.properties.start_timestamp.type},message:"must be integer,null"};
+const err1 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema529.properties.start_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -32685,7 +32478,7 @@ errors++;
 if(data.subaccount_id !== undefined){
 let data2 = data.subaccount_id;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-const err2 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema533.properties.subaccount_id.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema529.properties.subaccount_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -32698,7 +32491,7 @@ errors++;
 if(data.wallet !== undefined){
 let data3 = data.wallet;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err3 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema533.properties.wallet.type},message:"must be string,null"};
+const err3 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema529.properties.wallet.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -32719,15 +32512,15 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate270.errors = vErrors;
+validate268.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_InterestHistoryResult = validate271;
-const schema534 = {"title":"InterestHistoryResult","description":"InterestHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["events"],"properties":{"events":{"type":"array","items":{"$ref":"#/definitions/InterestPayment"}}}};
-const schema535 = {"title":"InterestPayment","description":"InterestPayment in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["interest","subaccount_id","timestamp"],"properties":{"interest":{"type":"string"},"subaccount_id":{"type":"integer"},"timestamp":{"type":"integer"}}};
+export const schema_InterestHistoryResult = validate269;
+const schema530 = {"title":"InterestHistoryResult","description":"InterestHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["events"],"properties":{"events":{"type":"array","items":{"$ref":"#/definitions/InterestPayment"}}}};
+const schema531 = {"title":"InterestPayment","description":"InterestPayment in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["interest","subaccount_id","timestamp"],"properties":{"interest":{"type":"string"},"subaccount_id":{"type":"integer"},"timestamp":{"type":"integer"}}};
 
-function validate271(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate269(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -32851,13 +32644,13 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate271.errors = vErrors;
+validate269.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_InterestPayment = validate272;
+export const schema_InterestPayment = validate270;
 
-function validate272(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate270(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -32940,14 +32733,14 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate272.errors = vErrors;
+validate270.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetLiveBurnRequestsParams = validate273;
-const schema537 = {"title":"GetLiveBurnRequestsParams","description":"GetLiveBurnRequestsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["limit","subaccount_id"],"properties":{"limit":{"type":"number"},"subaccount_id":{"type":"integer"}}};
+export const schema_GetLiveBurnRequestsParams = validate271;
+const schema533 = {"title":"GetLiveBurnRequestsParams","description":"GetLiveBurnRequestsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["limit","subaccount_id"],"properties":{"limit":{"type":"number"},"subaccount_id":{"type":"integer"}}};
 
-function validate273(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate271(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -33008,17 +32801,17 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate273.errors = vErrors;
+validate271.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_MultipleVaultRequests = validate274;
-const schema538 = {"title":"MultipleVaultRequests","description":"MultipleVaultRequestsWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["requests","total"],"properties":{"requests":{"type":"array","items":{"$ref":"#/definitions/VaultRequest"}},"total":{"type":"number"}}};
-const schema539 = {"title":"VaultRequest","description":"VaultRequestWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["creation_timestamp_ms","id","signed_action","subaccount_id","user_action_hash","wallet"],"properties":{"creation_timestamp_ms":{"type":"number"},"id":{"$ref":"#/definitions/VaultRequestId"},"signed_action":{"$ref":"#/definitions/SignedAction"},"subaccount_id":{"type":"integer"},"user_action_hash":{"type":"string"},"wallet":{"type":"string"}}};
-const schema541 = {"title":"SignedAction","description":"SignedAction in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["action","signature"],"properties":{"action":{"$ref":"#/definitions/Action"},"signature":{"type":"array","items":{"type":"number"}}}};
-const schema542 = {"title":"Action","description":"Action in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["data","expiry","module","nonce","owner","signer","subaccount_id"],"properties":{"data":{"type":"array","items":{"type":"number"}},"expiry":{"type":"number"},"module":{"type":"string"},"nonce":{"type":"integer"},"owner":{"type":"string"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+export const schema_MultipleVaultRequests = validate272;
+const schema534 = {"title":"MultipleVaultRequests","description":"MultipleVaultRequestsWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["requests","total"],"properties":{"requests":{"type":"array","items":{"$ref":"#/definitions/VaultRequest"}},"total":{"type":"number"}}};
+const schema535 = {"title":"VaultRequest","description":"VaultRequestWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["creation_timestamp_ms","id","signed_action","subaccount_id","user_action_hash","wallet"],"properties":{"creation_timestamp_ms":{"type":"number"},"id":{"$ref":"#/definitions/VaultRequestId"},"signed_action":{"$ref":"#/definitions/SignedAction"},"subaccount_id":{"type":"integer"},"user_action_hash":{"type":"string"},"wallet":{"type":"string"}}};
+const schema537 = {"title":"SignedAction","description":"SignedAction in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["action","signature"],"properties":{"action":{"$ref":"#/definitions/Action"},"signature":{"type":"array","items":{"type":"number"}}}};
+const schema538 = {"title":"Action","description":"Action in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["data","expiry","module","nonce","owner","signer","subaccount_id"],"properties":{"data":{"type":"array","items":{"type":"number"}},"expiry":{"type":"number"},"module":{"type":"string"},"nonce":{"type":"integer"},"owner":{"type":"string"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
-function validate276(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate274(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -33271,12 +33064,12 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate276.errors = vErrors;
+validate274.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate275(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate273(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -33436,8 +33229,8 @@ errors++;
 }
 }
 if(data.signed_action !== undefined){
-if(!(validate276(data.signed_action, {instancePath:instancePath+"/signed_action",parentData:data,parentDataProperty:"signed_action",rootData}))){
-vErrors = vErrors === null ? validate276.errors : vErrors.concat(validate276.errors);
+if(!(validate274(data.signed_action, {instancePath:instancePath+"/signed_action",parentData:data,parentDataProperty:"signed_action",rootData}))){
+vErrors = vErrors === null ? validate274.errors : vErrors.concat(validate274.errors);
 errors = vErrors.length;
 }
 }
@@ -33489,12 +33282,12 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate275.errors = vErrors;
+validate273.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate274(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate272(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -33523,8 +33316,8 @@ let data0 = data.requests;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate275(data0[i0], {instancePath:instancePath+"/requests/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
+if(!(validate273(data0[i0], {instancePath:instancePath+"/requests/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
 errors = vErrors.length;
 }
 }
@@ -33564,13 +33357,13 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate274.errors = vErrors;
+validate272.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_VaultRequest = validate279;
+export const schema_VaultRequest = validate277;
 
-function validate279(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate277(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -33730,8 +33523,8 @@ errors++;
 }
 }
 if(data.signed_action !== undefined){
-if(!(validate276(data.signed_action, {instancePath:instancePath+"/signed_action",parentData:data,parentDataProperty:"signed_action",rootData}))){
-vErrors = vErrors === null ? validate276.errors : vErrors.concat(validate276.errors);
+if(!(validate274(data.signed_action, {instancePath:instancePath+"/signed_action",parentData:data,parentDataProperty:"signed_action",rootData}))){
+vErrors = vErrors === null ? validate274.errors : vErrors.concat(validate274.errors);
 errors = vErrors.length;
 }
 }
@@ -33783,13 +33576,13 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate279.errors = vErrors;
+validate277.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_SignedAction = validate281;
+export const schema_SignedAction = validate279;
 
-function validate281(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate279(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -34042,13 +33835,13 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate281.errors = vErrors;
+validate279.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_Action = validate282;
+export const schema_Action = validate280;
 
-function validate282(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate280(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -34237,14 +34030,14 @@ vErrors.push(err15);
 }
 errors++;
 }
-validate282.errors = vErrors;
+validate280.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetLiveMintRequestsParams = validate283;
-const schema548 = {"title":"GetLiveMintRequestsParams","description":"GetLiveMintRequestsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["limit","subaccount_id"],"properties":{"limit":{"type":"number"},"subaccount_id":{"type":"integer"}}};
+export const schema_GetLiveMintRequestsParams = validate281;
+const schema544 = {"title":"GetLiveMintRequestsParams","description":"GetLiveMintRequestsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["limit","subaccount_id"],"properties":{"limit":{"type":"number"},"subaccount_id":{"type":"integer"}}};
 
-function validate283(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate281(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -34305,14 +34098,14 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate283.errors = vErrors;
+validate281.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetLiveVaultRequestsParams = validate284;
-const schema549 = {"title":"GetLiveVaultRequestsParams","description":"GetLiveVaultRequestsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
+export const schema_GetLiveVaultRequestsParams = validate282;
+const schema545 = {"title":"GetLiveVaultRequestsParams","description":"GetLiveVaultRequestsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
 
-function validate284(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate282(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -34349,14 +34142,14 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate284.errors = vErrors;
+validate282.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_MmpScopeParams = validate285;
-const schema550 = {"title":"MmpScopeParams","description":"MmpScopeEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"currency":{"type":["string","null"]},"subaccount_id":{"type":"integer"}}};
+export const schema_MmpScopeParams = validate283;
+const schema546 = {"title":"MmpScopeParams","description":"MmpScopeEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"currency":{"type":["string","null"]},"subaccount_id":{"type":"integer"}}};
 
-function validate285(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate283(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -34373,7 +34166,7 @@ errors++;
 if(data.currency !== undefined){
 let data0 = data.currency;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err1 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: schema550.properties.currency.type},message:"must be string,null"};
+const err1 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: schema546.properties.currency.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -34407,14 +34200,14 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate285.errors = vErrors;
+validate283.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_MmpConfigResult = validate286;
-const schema551 = {"title":"MmpConfigResult","description":"MmpConfigResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency","is_frozen","mmp_amount_limit","mmp_delta_limit","mmp_frozen_time","mmp_interval","mmp_unfreeze_time","subaccount_id"],"properties":{"currency":{"type":"string"},"is_frozen":{"type":"boolean"},"mmp_amount_limit":{"type":"string"},"mmp_delta_limit":{"type":"string"},"mmp_frozen_time":{"type":"number"},"mmp_interval":{"type":"number"},"mmp_unfreeze_time":{"type":"number"},"subaccount_id":{"type":"integer"}}};
+export const schema_MmpConfigResult = validate284;
+const schema547 = {"title":"MmpConfigResult","description":"MmpConfigResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency","is_frozen","mmp_amount_limit","mmp_delta_limit","mmp_frozen_time","mmp_interval","mmp_unfreeze_time","subaccount_id"],"properties":{"currency":{"type":"string"},"is_frozen":{"type":"boolean"},"mmp_amount_limit":{"type":"string"},"mmp_delta_limit":{"type":"string"},"mmp_frozen_time":{"type":"number"},"mmp_interval":{"type":"number"},"mmp_unfreeze_time":{"type":"number"},"subaccount_id":{"type":"integer"}}};
 
-function validate286(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate284(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -34609,21 +34402,21 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate286.errors = vErrors;
+validate284.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetOptionSettlementHistoryParams = validate287;
-const schema552 = {"title":"GetOptionSettlementHistoryParams","description":"GetOptionSettlementHistoryParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"subaccount_id":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
+export const schema_GetOptionSettlementHistoryParams = validate285;
+const schema548 = {"title":"GetOptionSettlementHistoryParams","description":"GetOptionSettlementHistoryParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"subaccount_id":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
 
-function validate287(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate285(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.subaccount_id !== undefined){
 let data0 = data.subaccount_id;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema552.properties.subaccount_id.type},message:"must be integer,null"};
+const err0 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema548.properties.subaccount_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -34636,7 +34429,7 @@ errors++;
 if(data.wallet !== undefined){
 let data1 = data.wallet;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err1 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema552.properties.wallet.type},message:"must be string,null"};
+const err1 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema548.properties.wallet.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -34657,15 +34450,15 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate287.errors = vErrors;
+validate285.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_OptionSettlementHistoryResponse = validate288;
-const schema553 = {"title":"OptionSettlementHistoryResponse","description":"OptionSettlementHistoryResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["settlements"],"properties":{"settlements":{"type":"array","items":{"$ref":"#/definitions/OptionSettlementResponse"}}}};
-const schema554 = {"title":"OptionSettlementResponse","description":"OptionSettlementResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","expiry","instrument_name","settlement_price","settlement_value","subaccount_id"],"properties":{"amount":{"type":"string"},"expiry":{"type":"number"},"instrument_name":{"type":"string"},"settlement_price":{"type":"string"},"settlement_value":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+export const schema_OptionSettlementHistoryResponse = validate286;
+const schema549 = {"title":"OptionSettlementHistoryResponse","description":"OptionSettlementHistoryResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["settlements"],"properties":{"settlements":{"type":"array","items":{"$ref":"#/definitions/OptionSettlementResponse"}}}};
+const schema550 = {"title":"OptionSettlementResponse","description":"OptionSettlementResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","expiry","instrument_name","settlement_price","settlement_value","subaccount_id"],"properties":{"amount":{"type":"string"},"expiry":{"type":"number"},"instrument_name":{"type":"string"},"settlement_price":{"type":"string"},"settlement_value":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
-function validate288(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate286(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -34855,13 +34648,13 @@ vErrors.push(err15);
 }
 errors++;
 }
-validate288.errors = vErrors;
+validate286.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_OptionSettlementResponse = validate289;
+export const schema_OptionSettlementResponse = validate287;
 
-function validate289(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate287(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -35010,14 +34803,14 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate289.errors = vErrors;
+validate287.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetOrderParams = validate290;
-const schema556 = {"title":"GetOrderParams","description":"GetOrderEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["order_id","subaccount_id"],"properties":{"order_id":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+export const schema_GetOrderParams = validate288;
+const schema552 = {"title":"GetOrderParams","description":"GetOrderEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["order_id","subaccount_id"],"properties":{"order_id":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
-function validate290(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate288(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -35077,21 +34870,21 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate290.errors = vErrors;
+validate288.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetOrderHistoryParams = validate291;
-const schema557 = {"title":"GetOrderHistoryParams","description":"GetOrderHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"from_timestamp":{"type":["integer","null"]},"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"],"minimum":1},"subaccount_id":{"type":["integer","null"]},"to_timestamp":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
+export const schema_GetOrderHistoryParams = validate289;
+const schema553 = {"title":"GetOrderHistoryParams","description":"GetOrderHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"from_timestamp":{"type":["integer","null"]},"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"],"minimum":1},"subaccount_id":{"type":["integer","null"]},"to_timestamp":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
 
-function validate291(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate289(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.from_timestamp !== undefined){
 let data0 = data.from_timestamp;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/from_timestamp",schemaPath:"#/properties/from_timestamp/type",keyword:"type",params:{type: schema557.properties.from_timestamp.type},message:"must be integer,null"};
+const err0 = {instancePath:instancePath+"/from_timestamp",schemaPath:"#/properties/from_timestamp/type",keyword:"type",params:{type: schema553.properties.from_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -35104,7 +34897,7 @@ errors++;
 if(data.page !== undefined){
 let data1 = data.page;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err1 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema557.properties.page.type},message:"must be integer,null"};
+const err1 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema553.properties.page.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -35117,7 +34910,7 @@ errors++;
 if(data.page_size !== undefined){
 let data2 = data.page_size;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-const err2 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema557.properties.page_size.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema553.properties.page_size.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -35142,7 +34935,7 @@ errors++;
 if(data.subaccount_id !== undefined){
 let data3 = data.subaccount_id;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-const err4 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema557.properties.subaccount_id.type},message:"must be integer,null"};
+const err4 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema553.properties.subaccount_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -35155,7 +34948,7 @@ errors++;
 if(data.to_timestamp !== undefined){
 let data4 = data.to_timestamp;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err5 = {instancePath:instancePath+"/to_timestamp",schemaPath:"#/properties/to_timestamp/type",keyword:"type",params:{type: schema557.properties.to_timestamp.type},message:"must be integer,null"};
+const err5 = {instancePath:instancePath+"/to_timestamp",schemaPath:"#/properties/to_timestamp/type",keyword:"type",params:{type: schema553.properties.to_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -35168,7 +34961,7 @@ errors++;
 if(data.wallet !== undefined){
 let data5 = data.wallet;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err6 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema557.properties.wallet.type},message:"must be string,null"};
+const err6 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema553.properties.wallet.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -35189,14 +34982,14 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate291.errors = vErrors;
+validate289.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetPositionsParams = validate292;
-const schema558 = {"title":"GetPositionsParams","description":"GetPositionsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
+export const schema_GetPositionsParams = validate290;
+const schema554 = {"title":"GetPositionsParams","description":"GetPositionsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
 
-function validate292(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate290(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -35234,14 +35027,14 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate292.errors = vErrors;
+validate290.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetPositionsResult = validate293;
-const schema559 = {"title":"GetPositionsResult","description":"PrivateGetPositionsRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["positions","subaccount_id"],"properties":{"positions":{"type":"array","items":{"$ref":"#/definitions/Position"}},"subaccount_id":{"type":"integer"}}};
+export const schema_GetPositionsResult = validate291;
+const schema555 = {"title":"GetPositionsResult","description":"PrivateGetPositionsRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["positions","subaccount_id"],"properties":{"positions":{"type":"array","items":{"$ref":"#/definitions/Position"}},"subaccount_id":{"type":"integer"}}};
 
-function validate293(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate291(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -35270,8 +35063,8 @@ let data0 = data.positions;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate179(data0[i0], {instancePath:instancePath+"/positions/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
+if(!(validate177(data0[i0], {instancePath:instancePath+"/positions/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate177.errors : vErrors.concat(validate177.errors);
 errors = vErrors.length;
 }
 }
@@ -35311,14 +35104,14 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate293.errors = vErrors;
+validate291.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetQuotesParams = validate295;
-const schema560 = {"title":"GetQuotesParams","description":"GetQuotesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"from_timestamp":{"type":"integer"},"page":{"type":"integer"},"page_size":{"type":"integer","minimum":1},"quote_id":{"type":["string","null"]},"rfq_id":{"type":["string","null"]},"status":{"type":["string","null"]},"subaccount_id":{"type":"integer"},"to_timestamp":{"type":"integer"}}};
+export const schema_GetQuotesParams = validate293;
+const schema556 = {"title":"GetQuotesParams","description":"GetQuotesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"from_timestamp":{"type":"integer"},"page":{"type":"integer"},"page_size":{"type":"integer","minimum":1},"quote_id":{"type":["string","null"]},"rfq_id":{"type":["string","null"]},"status":{"type":["string","null"]},"subaccount_id":{"type":"integer"},"to_timestamp":{"type":"integer"}}};
 
-function validate295(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate293(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -35386,7 +35179,7 @@ errors++;
 if(data.quote_id !== undefined){
 let data3 = data.quote_id;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err5 = {instancePath:instancePath+"/quote_id",schemaPath:"#/properties/quote_id/type",keyword:"type",params:{type: schema560.properties.quote_id.type},message:"must be string,null"};
+const err5 = {instancePath:instancePath+"/quote_id",schemaPath:"#/properties/quote_id/type",keyword:"type",params:{type: schema556.properties.quote_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -35399,7 +35192,7 @@ errors++;
 if(data.rfq_id !== undefined){
 let data4 = data.rfq_id;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err6 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema560.properties.rfq_id.type},message:"must be string,null"};
+const err6 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema556.properties.rfq_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -35412,7 +35205,7 @@ errors++;
 if(data.status !== undefined){
 let data5 = data.status;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema560.properties.status.type},message:"must be string,null"};
+const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema556.properties.status.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -35459,14 +35252,14 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate295.errors = vErrors;
+validate293.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_QuoteGet = validate296;
-const schema561 = {"title":"QuoteGet","description":"QuoteGetWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pagination","quotes"],"properties":{"pagination":{"$ref":"#/definitions/Pagination"},"quotes":{"type":"array","items":{"$ref":"#/definitions/QuotePrivate"}}}};
+export const schema_QuoteGet = validate294;
+const schema557 = {"title":"QuoteGet","description":"QuoteGetWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pagination","quotes"],"properties":{"pagination":{"$ref":"#/definitions/Pagination"},"quotes":{"type":"array","items":{"$ref":"#/definitions/QuotePrivate"}}}};
 
-function validate296(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate294(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -35580,8 +35373,8 @@ let data3 = data.quotes;
 if(Array.isArray(data3)){
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate226(data3[i0], {instancePath:instancePath+"/quotes/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate226.errors : vErrors.concat(validate226.errors);
+if(!(validate224(data3[i0], {instancePath:instancePath+"/quotes/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate224.errors : vErrors.concat(validate224.errors);
 errors = vErrors.length;
 }
 }
@@ -35608,14 +35401,14 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate296.errors = vErrors;
+validate294.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetRfqsParams = validate298;
-const schema563 = {"title":"GetRfqsParams","description":"GetRfqsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"from_timestamp":{"type":"integer"},"page":{"type":"integer"},"page_size":{"type":"integer","minimum":1},"rfq_id":{"type":["string","null"]},"status":{"type":["string","null"]},"subaccount_id":{"type":"integer"},"to_timestamp":{"type":"integer"}}};
+export const schema_GetRfqsParams = validate296;
+const schema559 = {"title":"GetRfqsParams","description":"GetRfqsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"from_timestamp":{"type":"integer"},"page":{"type":"integer"},"page_size":{"type":"integer","minimum":1},"rfq_id":{"type":["string","null"]},"status":{"type":["string","null"]},"subaccount_id":{"type":"integer"},"to_timestamp":{"type":"integer"}}};
 
-function validate298(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate296(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -35683,7 +35476,7 @@ errors++;
 if(data.rfq_id !== undefined){
 let data3 = data.rfq_id;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err5 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema563.properties.rfq_id.type},message:"must be string,null"};
+const err5 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema559.properties.rfq_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -35696,7 +35489,7 @@ errors++;
 if(data.status !== undefined){
 let data4 = data.status;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err6 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema563.properties.status.type},message:"must be string,null"};
+const err6 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema559.properties.status.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -35743,15 +35536,15 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate298.errors = vErrors;
+validate296.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_RFQGet = validate299;
-const schema564 = {"title":"RFQGet","description":"RFQGetWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pagination","rfqs"],"properties":{"pagination":{"$ref":"#/definitions/Pagination"},"rfqs":{"type":"array","items":{"$ref":"#/definitions/RFQPrivate"}}}};
-const schema566 = {"title":"RFQPrivate","description":"RFQPrivateWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["ask_total_cost","bid_total_cost","cancel_reason","creation_timestamp","filled_pct","label","last_update_timestamp","legs","mark_total_cost","max_total_cost","min_total_cost","partial_fill_step","rfq_id","status","subaccount_id","total_cost","valid_until","wallet"],"properties":{"ask_total_cost":{"type":["string","null"]},"bid_total_cost":{"type":["string","null"]},"cancel_reason":{"$ref":"#/definitions/RFQCancelReason"},"counterparties":{"type":["array","null"],"items":{"type":"string"}},"creation_timestamp":{"type":"integer"},"filled_direction":{"type":["string","null"],"enum":["buy","sell",null]},"filled_pct":{"type":"string"},"label":{"type":"string"},"last_update_timestamp":{"type":"integer"},"legs":{"type":"array","items":{"$ref":"#/definitions/LegUnpricedParams"}},"mark_total_cost":{"type":["string","null"]},"max_total_cost":{"type":["string","null"]},"min_total_cost":{"type":["string","null"]},"partial_fill_step":{"type":"string"},"rfq_id":{"type":"string"},"status":{"$ref":"#/definitions/RFQStatus"},"subaccount_id":{"type":"integer"},"total_cost":{"type":["string","null"]},"valid_until":{"type":"number"},"wallet":{"type":"string"}}};
+export const schema_RFQGet = validate297;
+const schema560 = {"title":"RFQGet","description":"RFQGetWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pagination","rfqs"],"properties":{"pagination":{"$ref":"#/definitions/Pagination"},"rfqs":{"type":"array","items":{"$ref":"#/definitions/RFQPrivate"}}}};
+const schema562 = {"title":"RFQPrivate","description":"RFQPrivateWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["ask_total_cost","bid_total_cost","cancel_reason","creation_timestamp","filled_pct","label","last_update_timestamp","legs","mark_total_cost","max_total_cost","min_total_cost","partial_fill_step","rfq_id","status","subaccount_id","total_cost","valid_until","wallet"],"properties":{"ask_total_cost":{"type":["string","null"]},"bid_total_cost":{"type":["string","null"]},"cancel_reason":{"$ref":"#/definitions/RFQCancelReason"},"counterparties":{"type":["array","null"],"items":{"type":"string"}},"creation_timestamp":{"type":"integer"},"filled_direction":{"type":["string","null"],"enum":["buy","sell",null]},"filled_pct":{"type":"string"},"label":{"type":"string"},"last_update_timestamp":{"type":"integer"},"legs":{"type":"array","items":{"$ref":"#/definitions/LegUnpricedParams"}},"mark_total_cost":{"type":["string","null"]},"max_total_cost":{"type":["string","null"]},"min_total_cost":{"type":["string","null"]},"partial_fill_step":{"type":"string"},"rfq_id":{"type":"string"},"status":{"$ref":"#/definitions/RFQStatus"},"subaccount_id":{"type":"integer"},"total_cost":{"type":["string","null"]},"valid_until":{"type":"number"},"wallet":{"type":"string"}}};
 
-function validate300(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate298(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -35938,7 +35731,7 @@ errors++;
 if(data.ask_total_cost !== undefined){
 let data0 = data.ask_total_cost;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err18 = {instancePath:instancePath+"/ask_total_cost",schemaPath:"#/properties/ask_total_cost/type",keyword:"type",params:{type: schema566.properties.ask_total_cost.type},message:"must be string,null"};
+const err18 = {instancePath:instancePath+"/ask_total_cost",schemaPath:"#/properties/ask_total_cost/type",keyword:"type",params:{type: schema562.properties.ask_total_cost.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -35951,7 +35744,7 @@ errors++;
 if(data.bid_total_cost !== undefined){
 let data1 = data.bid_total_cost;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err19 = {instancePath:instancePath+"/bid_total_cost",schemaPath:"#/properties/bid_total_cost/type",keyword:"type",params:{type: schema566.properties.bid_total_cost.type},message:"must be string,null"};
+const err19 = {instancePath:instancePath+"/bid_total_cost",schemaPath:"#/properties/bid_total_cost/type",keyword:"type",params:{type: schema562.properties.bid_total_cost.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -35987,7 +35780,7 @@ errors++;
 if(data.counterparties !== undefined){
 let data3 = data.counterparties;
 if((!(Array.isArray(data3))) && (data3 !== null)){
-const err22 = {instancePath:instancePath+"/counterparties",schemaPath:"#/properties/counterparties/type",keyword:"type",params:{type: schema566.properties.counterparties.type},message:"must be array,null"};
+const err22 = {instancePath:instancePath+"/counterparties",schemaPath:"#/properties/counterparties/type",keyword:"type",params:{type: schema562.properties.counterparties.type},message:"must be array,null"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -36028,7 +35821,7 @@ errors++;
 if(data.filled_direction !== undefined){
 let data6 = data.filled_direction;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err25 = {instancePath:instancePath+"/filled_direction",schemaPath:"#/properties/filled_direction/type",keyword:"type",params:{type: schema566.properties.filled_direction.type},message:"must be string,null"};
+const err25 = {instancePath:instancePath+"/filled_direction",schemaPath:"#/properties/filled_direction/type",keyword:"type",params:{type: schema562.properties.filled_direction.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -36038,7 +35831,7 @@ vErrors.push(err25);
 errors++;
 }
 if(!(((data6 === "buy") || (data6 === "sell")) || (data6 === null))){
-const err26 = {instancePath:instancePath+"/filled_direction",schemaPath:"#/properties/filled_direction/enum",keyword:"enum",params:{allowedValues: schema566.properties.filled_direction.enum},message:"must be equal to one of the allowed values"};
+const err26 = {instancePath:instancePath+"/filled_direction",schemaPath:"#/properties/filled_direction/enum",keyword:"enum",params:{allowedValues: schema562.properties.filled_direction.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -36110,7 +35903,7 @@ errors++;
 if(data.mark_total_cost !== undefined){
 let data12 = data.mark_total_cost;
 if((typeof data12 !== "string") && (data12 !== null)){
-const err31 = {instancePath:instancePath+"/mark_total_cost",schemaPath:"#/properties/mark_total_cost/type",keyword:"type",params:{type: schema566.properties.mark_total_cost.type},message:"must be string,null"};
+const err31 = {instancePath:instancePath+"/mark_total_cost",schemaPath:"#/properties/mark_total_cost/type",keyword:"type",params:{type: schema562.properties.mark_total_cost.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -36123,7 +35916,7 @@ errors++;
 if(data.max_total_cost !== undefined){
 let data13 = data.max_total_cost;
 if((typeof data13 !== "string") && (data13 !== null)){
-const err32 = {instancePath:instancePath+"/max_total_cost",schemaPath:"#/properties/max_total_cost/type",keyword:"type",params:{type: schema566.properties.max_total_cost.type},message:"must be string,null"};
+const err32 = {instancePath:instancePath+"/max_total_cost",schemaPath:"#/properties/max_total_cost/type",keyword:"type",params:{type: schema562.properties.max_total_cost.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -36136,7 +35929,7 @@ errors++;
 if(data.min_total_cost !== undefined){
 let data14 = data.min_total_cost;
 if((typeof data14 !== "string") && (data14 !== null)){
-const err33 = {instancePath:instancePath+"/min_total_cost",schemaPath:"#/properties/min_total_cost/type",keyword:"type",params:{type: schema566.properties.min_total_cost.type},message:"must be string,null"};
+const err33 = {instancePath:instancePath+"/min_total_cost",schemaPath:"#/properties/min_total_cost/type",keyword:"type",params:{type: schema562.properties.min_total_cost.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -36209,7 +36002,7 @@ errors++;
 if(data.total_cost !== undefined){
 let data19 = data.total_cost;
 if((typeof data19 !== "string") && (data19 !== null)){
-const err39 = {instancePath:instancePath+"/total_cost",schemaPath:"#/properties/total_cost/type",keyword:"type",params:{type: schema566.properties.total_cost.type},message:"must be string,null"};
+const err39 = {instancePath:instancePath+"/total_cost",schemaPath:"#/properties/total_cost/type",keyword:"type",params:{type: schema562.properties.total_cost.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -36255,12 +36048,12 @@ vErrors.push(err42);
 }
 errors++;
 }
-validate300.errors = vErrors;
+validate298.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate299(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -36374,8 +36167,8 @@ let data3 = data.rfqs;
 if(Array.isArray(data3)){
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate300(data3[i0], {instancePath:instancePath+"/rfqs/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate300.errors : vErrors.concat(validate300.errors);
+if(!(validate298(data3[i0], {instancePath:instancePath+"/rfqs/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate298.errors : vErrors.concat(validate298.errors);
 errors = vErrors.length;
 }
 }
@@ -36402,13 +36195,13 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate299.errors = vErrors;
+validate297.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_RFQPrivate = validate303;
+export const schema_RFQPrivate = validate301;
 
-function validate303(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate301(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -36595,7 +36388,7 @@ errors++;
 if(data.ask_total_cost !== undefined){
 let data0 = data.ask_total_cost;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err18 = {instancePath:instancePath+"/ask_total_cost",schemaPath:"#/properties/ask_total_cost/type",keyword:"type",params:{type: schema566.properties.ask_total_cost.type},message:"must be string,null"};
+const err18 = {instancePath:instancePath+"/ask_total_cost",schemaPath:"#/properties/ask_total_cost/type",keyword:"type",params:{type: schema562.properties.ask_total_cost.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -36608,7 +36401,7 @@ errors++;
 if(data.bid_total_cost !== undefined){
 let data1 = data.bid_total_cost;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err19 = {instancePath:instancePath+"/bid_total_cost",schemaPath:"#/properties/bid_total_cost/type",keyword:"type",params:{type: schema566.properties.bid_total_cost.type},message:"must be string,null"};
+const err19 = {instancePath:instancePath+"/bid_total_cost",schemaPath:"#/properties/bid_total_cost/type",keyword:"type",params:{type: schema562.properties.bid_total_cost.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -36644,7 +36437,7 @@ errors++;
 if(data.counterparties !== undefined){
 let data3 = data.counterparties;
 if((!(Array.isArray(data3))) && (data3 !== null)){
-const err22 = {instancePath:instancePath+"/counterparties",schemaPath:"#/properties/counterparties/type",keyword:"type",params:{type: schema566.properties.counterparties.type},message:"must be array,null"};
+const err22 = {instancePath:instancePath+"/counterparties",schemaPath:"#/properties/counterparties/type",keyword:"type",params:{type: schema562.properties.counterparties.type},message:"must be array,null"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -36685,7 +36478,7 @@ errors++;
 if(data.filled_direction !== undefined){
 let data6 = data.filled_direction;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err25 = {instancePath:instancePath+"/filled_direction",schemaPath:"#/properties/filled_direction/type",keyword:"type",params:{type: schema566.properties.filled_direction.type},message:"must be string,null"};
+const err25 = {instancePath:instancePath+"/filled_direction",schemaPath:"#/properties/filled_direction/type",keyword:"type",params:{type: schema562.properties.filled_direction.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -36695,7 +36488,7 @@ vErrors.push(err25);
 errors++;
 }
 if(!(((data6 === "buy") || (data6 === "sell")) || (data6 === null))){
-const err26 = {instancePath:instancePath+"/filled_direction",schemaPath:"#/properties/filled_direction/enum",keyword:"enum",params:{allowedValues: schema566.properties.filled_direction.enum},message:"must be equal to one of the allowed values"};
+const err26 = {instancePath:instancePath+"/filled_direction",schemaPath:"#/properties/filled_direction/enum",keyword:"enum",params:{allowedValues: schema562.properties.filled_direction.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -36767,7 +36560,7 @@ errors++;
 if(data.mark_total_cost !== undefined){
 let data12 = data.mark_total_cost;
 if((typeof data12 !== "string") && (data12 !== null)){
-const err31 = {instancePath:instancePath+"/mark_total_cost",schemaPath:"#/properties/mark_total_cost/type",keyword:"type",params:{type: schema566.properties.mark_total_cost.type},message:"must be string,null"};
+const err31 = {instancePath:instancePath+"/mark_total_cost",schemaPath:"#/properties/mark_total_cost/type",keyword:"type",params:{type: schema562.properties.mark_total_cost.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -36780,7 +36573,7 @@ errors++;
 if(data.max_total_cost !== undefined){
 let data13 = data.max_total_cost;
 if((typeof data13 !== "string") && (data13 !== null)){
-const err32 = {instancePath:instancePath+"/max_total_cost",schemaPath:"#/properties/max_total_cost/type",keyword:"type",params:{type: schema566.properties.max_total_cost.type},message:"must be string,null"};
+const err32 = {instancePath:instancePath+"/max_total_cost",schemaPath:"#/properties/max_total_cost/type",keyword:"type",params:{type: schema562.properties.max_total_cost.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -36793,7 +36586,7 @@ errors++;
 if(data.min_total_cost !== undefined){
 let data14 = data.min_total_cost;
 if((typeof data14 !== "string") && (data14 !== null)){
-const err33 = {instancePath:instancePath+"/min_total_cost",schemaPath:"#/properties/min_total_cost/type",keyword:"type",params:{type: schema566.properties.min_total_cost.type},message:"must be string,null"};
+const err33 = {instancePath:instancePath+"/min_total_cost",schemaPath:"#/properties/min_total_cost/type",keyword:"type",params:{type: schema562.properties.min_total_cost.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -36866,7 +36659,7 @@ errors++;
 if(data.total_cost !== undefined){
 let data19 = data.total_cost;
 if((typeof data19 !== "string") && (data19 !== null)){
-const err39 = {instancePath:instancePath+"/total_cost",schemaPath:"#/properties/total_cost/type",keyword:"type",params:{type: schema566.properties.total_cost.type},message:"must be string,null"};
+const err39 = {instancePath:instancePath+"/total_cost",schemaPath:"#/properties/total_cost/type",keyword:"type",params:{type: schema562.properties.total_cost.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -36912,14 +36705,14 @@ vErrors.push(err42);
 }
 errors++;
 }
-validate303.errors = vErrors;
+validate301.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetShareholderVaultsParams = validate305;
-const schema572 = {"title":"GetShareholderVaultsParams","description":"GetShareholderVaultsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
+export const schema_GetShareholderVaultsParams = validate303;
+const schema568 = {"title":"GetShareholderVaultsParams","description":"GetShareholderVaultsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
 
-function validate305(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate303(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -36956,14 +36749,14 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate305.errors = vErrors;
+validate303.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetTriggerOrdersParams = validate306;
-const schema573 = {"title":"GetTriggerOrdersParams","description":"GetTriggerOrdersEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
+export const schema_GetTriggerOrdersParams = validate304;
+const schema569 = {"title":"GetTriggerOrdersParams","description":"GetTriggerOrdersEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
 
-function validate306(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate304(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -37001,14 +36794,14 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate306.errors = vErrors;
+validate304.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_AggregatedTriggerOrdersResult = validate307;
-const schema574 = {"title":"AggregatedTriggerOrdersResult","description":"AggregatedTriggerOrdersResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["orders","subaccount_id"],"properties":{"orders":{"type":"array","items":{"$ref":"#/definitions/Order"}},"subaccount_id":{"type":"integer"}}};
+export const schema_AggregatedTriggerOrdersResult = validate305;
+const schema570 = {"title":"AggregatedTriggerOrdersResult","description":"AggregatedTriggerOrdersResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["orders","subaccount_id"],"properties":{"orders":{"type":"array","items":{"$ref":"#/definitions/Order"}},"subaccount_id":{"type":"integer"}}};
 
-function validate307(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate305(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -37078,14 +36871,14 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate307.errors = vErrors;
+validate305.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetVaultRequestHistoryParams = validate309;
-const schema575 = {"title":"GetVaultRequestHistoryParams","description":"GetVaultRequestHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"],"minimum":1},"wallet":{"type":"string"}}};
+export const schema_GetVaultRequestHistoryParams = validate307;
+const schema571 = {"title":"GetVaultRequestHistoryParams","description":"GetVaultRequestHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"],"minimum":1},"wallet":{"type":"string"}}};
 
-function validate309(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate307(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -37102,7 +36895,7 @@ errors++;
 if(data.page !== undefined){
 let data0 = data.page;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-const err1 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema575.properties.page.type},message:"must be integer,null"};
+const err1 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema571.properties.page.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -37115,7 +36908,7 @@ errors++;
 if(data.page_size !== undefined){
 let data1 = data.page_size;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema575.properties.page_size.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema571.properties.page_size.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -37160,15 +36953,15 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate309.errors = vErrors;
+validate307.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_PaginatedVaultRequestHistory = validate310;
-const schema576 = {"title":"PaginatedVaultRequestHistory","description":"PaginatedVaultRequestHistory in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["actions","pagination","wallet"],"properties":{"actions":{"type":"array","items":{"$ref":"#/definitions/VaultActionResult"}},"pagination":{"$ref":"#/definitions/Pagination"},"wallet":{"type":"string"}}};
-const schema577 = {"title":"VaultActionResult","description":"VaultActionEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["after_shares","amount","before_shares","creation_timestamp_ms","entry_price","error_reason","event_ts","event_type","exit_price","operation_id","operation_uuid","share_price","shares_delta","shares_requested","status","user_action_hash","vault_nonce","vault_subaccount_id","wallet"],"properties":{"after_shares":{"type":"string"},"amount":{"type":"string"},"before_shares":{"type":"string"},"creation_timestamp_ms":{"type":"number"},"entry_price":{"type":"string"},"error_reason":{"type":"string"},"event_ts":{"type":"number"},"event_type":{"type":"string"},"exit_price":{"type":"string"},"operation_id":{"type":"integer"},"operation_uuid":{"type":"string"},"share_price":{"type":"string"},"shares_delta":{"type":"string"},"shares_requested":{"type":"string"},"status":{"type":"string"},"user_action_hash":{"type":"string"},"vault_nonce":{"type":"string"},"vault_subaccount_id":{"type":"integer"},"wallet":{"type":"string"}}};
+export const schema_PaginatedVaultRequestHistory = validate308;
+const schema572 = {"title":"PaginatedVaultRequestHistory","description":"PaginatedVaultRequestHistory in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["actions","pagination","wallet"],"properties":{"actions":{"type":"array","items":{"$ref":"#/definitions/VaultActionResult"}},"pagination":{"$ref":"#/definitions/Pagination"},"wallet":{"type":"string"}}};
+const schema573 = {"title":"VaultActionResult","description":"VaultActionEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["after_shares","amount","before_shares","creation_timestamp_ms","entry_price","error_reason","event_ts","event_type","exit_price","operation_id","operation_uuid","share_price","shares_delta","shares_requested","status","user_action_hash","vault_nonce","vault_subaccount_id","wallet"],"properties":{"after_shares":{"type":"string"},"amount":{"type":"string"},"before_shares":{"type":"string"},"creation_timestamp_ms":{"type":"number"},"entry_price":{"type":"string"},"error_reason":{"type":"string"},"event_ts":{"type":"number"},"event_type":{"type":"string"},"exit_price":{"type":"string"},"operation_id":{"type":"integer"},"operation_uuid":{"type":"string"},"share_price":{"type":"string"},"shares_delta":{"type":"string"},"shares_requested":{"type":"string"},"status":{"type":"string"},"user_action_hash":{"type":"string"},"vault_nonce":{"type":"string"},"vault_subaccount_id":{"type":"integer"},"wallet":{"type":"string"}}};
 
-function validate310(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate308(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -37763,13 +37556,13 @@ vErrors.push(err51);
 }
 errors++;
 }
-validate310.errors = vErrors;
+validate308.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_VaultActionResult = validate311;
+export const schema_VaultActionResult = validate309;
 
-function validate311(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate309(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -38206,14 +37999,14 @@ vErrors.push(err38);
 }
 errors++;
 }
-validate311.errors = vErrors;
+validate309.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetVaultSharesParams = validate312;
-const schema580 = {"title":"GetVaultSharesParams","description":"GetVaultSharesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
+export const schema_GetVaultSharesParams = validate310;
+const schema576 = {"title":"GetVaultSharesParams","description":"GetVaultSharesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
 
-function validate312(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate310(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -38250,18 +38043,18 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate312.errors = vErrors;
+validate310.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_VaultShares = validate313;
-const schema581 = {"title":"VaultShares","description":"VaultSharesWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["vaults"],"properties":{"vaults":{"type":"array","items":{"$ref":"#/definitions/VaultShareEntry"}}}};
-const schema582 = {"title":"VaultShareEntry","description":"VaultShareEntryWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["shares","vault"],"properties":{"shares":{"type":"string"},"vault":{"$ref":"#/definitions/Vault"}}};
-const schema583 = {"title":"Vault","description":"VaultWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["curator","curator_shares","description","name","protocol","whitelist_only"],"properties":{"benchmark_price":{"type":["string","null"]},"curator":{"type":"string"},"curator_shares":{"type":"string"},"description":{"type":"string"},"mtm_cap":{"type":["string","null"]},"name":{"type":"string"},"nav_benchmark":{"type":["string","null"]},"nav_usd":{"type":["string","null"]},"protocol":{"$ref":"#/definitions/ProtocolVault"},"simulated_share_price_usd":{"type":["string","null"]},"whitelist_only":{"type":"boolean"}}};
-const schema584 = {"title":"ProtocolVault","description":"ProtocolVaultWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["closed","config","global_hwm","last_fee_settled_at_sec","protocol_fee_share_bps","subaccount_id","total_shares"],"properties":{"closed":{"type":"boolean"},"config":{"$ref":"#/definitions/VaultConfig"},"global_hwm":{"type":"string"},"last_fee_settled_at_sec":{"type":"integer"},"protocol_fee_share_bps":{"type":"number"},"subaccount_id":{"type":"integer"},"total_shares":{"type":"string"}}};
-const schema585 = {"title":"VaultConfig","description":"VaultConfig in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cooldown_sec","deposit_spot_asset","management_fee_bps","max_slippage_bps","performance_fee_bps"],"properties":{"benchmark_asset":{"type":["string","null"]},"cooldown_sec":{"type":"integer"},"deposit_spot_asset":{"type":"string"},"management_fee_bps":{"type":"number"},"max_slippage_bps":{"type":"number"},"performance_fee_bps":{"type":"number"}}};
+export const schema_VaultShares = validate311;
+const schema577 = {"title":"VaultShares","description":"VaultSharesWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["vaults"],"properties":{"vaults":{"type":"array","items":{"$ref":"#/definitions/VaultShareEntry"}}}};
+const schema578 = {"title":"VaultShareEntry","description":"VaultShareEntryWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["shares","vault"],"properties":{"shares":{"type":"string"},"vault":{"$ref":"#/definitions/Vault"}}};
+const schema579 = {"title":"Vault","description":"VaultWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["curator","curator_shares","description","name","protocol","whitelist_only"],"properties":{"benchmark_price":{"type":["string","null"]},"curator":{"type":"string"},"curator_shares":{"type":"string"},"description":{"type":"string"},"mtm_cap":{"type":["string","null"]},"name":{"type":"string"},"nav_benchmark":{"type":["string","null"]},"nav_usd":{"type":["string","null"]},"protocol":{"$ref":"#/definitions/ProtocolVault"},"simulated_share_price_usd":{"type":["string","null"]},"whitelist_only":{"type":"boolean"}}};
+const schema580 = {"title":"ProtocolVault","description":"ProtocolVaultWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["closed","config","global_hwm","last_fee_settled_at_sec","protocol_fee_share_bps","subaccount_id","total_shares"],"properties":{"closed":{"type":"boolean"},"config":{"$ref":"#/definitions/VaultConfig"},"global_hwm":{"type":"string"},"last_fee_settled_at_sec":{"type":"integer"},"protocol_fee_share_bps":{"type":"number"},"subaccount_id":{"type":"integer"},"total_shares":{"type":"string"}}};
+const schema581 = {"title":"VaultConfig","description":"VaultConfig in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cooldown_sec","deposit_spot_asset","management_fee_bps","max_slippage_bps","performance_fee_bps"],"properties":{"benchmark_asset":{"type":["string","null"]},"cooldown_sec":{"type":"integer"},"deposit_spot_asset":{"type":"string"},"management_fee_bps":{"type":"number"},"max_slippage_bps":{"type":"number"},"performance_fee_bps":{"type":"number"}}};
 
-function validate316(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate314(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -38403,7 +38196,7 @@ errors++;
 if(data1.benchmark_asset !== undefined){
 let data2 = data1.benchmark_asset;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err13 = {instancePath:instancePath+"/config/benchmark_asset",schemaPath:"#/definitions/VaultConfig/properties/benchmark_asset/type",keyword:"type",params:{type: schema585.properties.benchmark_asset.type},message:"must be string,null"};
+const err13 = {instancePath:instancePath+"/config/benchmark_asset",schemaPath:"#/definitions/VaultConfig/properties/benchmark_asset/type",keyword:"type",params:{type: schema581.properties.benchmark_asset.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -38563,12 +38356,12 @@ vErrors.push(err25);
 }
 errors++;
 }
-validate316.errors = vErrors;
+validate314.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate315(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate313(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -38635,7 +38428,7 @@ errors++;
 if(data.benchmark_price !== undefined){
 let data0 = data.benchmark_price;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err6 = {instancePath:instancePath+"/benchmark_price",schemaPath:"#/properties/benchmark_price/type",keyword:"type",params:{type: schema583.properties.benchmark_price.type},message:"must be string,null"};
+const err6 = {instancePath:instancePath+"/benchmark_price",schemaPath:"#/properties/benchmark_price/type",keyword:"type",params:{type: schema579.properties.benchmark_price.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -38684,7 +38477,7 @@ errors++;
 if(data.mtm_cap !== undefined){
 let data4 = data.mtm_cap;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err10 = {instancePath:instancePath+"/mtm_cap",schemaPath:"#/properties/mtm_cap/type",keyword:"type",params:{type: schema583.properties.mtm_cap.type},message:"must be string,null"};
+const err10 = {instancePath:instancePath+"/mtm_cap",schemaPath:"#/properties/mtm_cap/type",keyword:"type",params:{type: schema579.properties.mtm_cap.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -38709,7 +38502,7 @@ errors++;
 if(data.nav_benchmark !== undefined){
 let data6 = data.nav_benchmark;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err12 = {instancePath:instancePath+"/nav_benchmark",schemaPath:"#/properties/nav_benchmark/type",keyword:"type",params:{type: schema583.properties.nav_benchmark.type},message:"must be string,null"};
+const err12 = {instancePath:instancePath+"/nav_benchmark",schemaPath:"#/properties/nav_benchmark/type",keyword:"type",params:{type: schema579.properties.nav_benchmark.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -38722,7 +38515,7 @@ errors++;
 if(data.nav_usd !== undefined){
 let data7 = data.nav_usd;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err13 = {instancePath:instancePath+"/nav_usd",schemaPath:"#/properties/nav_usd/type",keyword:"type",params:{type: schema583.properties.nav_usd.type},message:"must be string,null"};
+const err13 = {instancePath:instancePath+"/nav_usd",schemaPath:"#/properties/nav_usd/type",keyword:"type",params:{type: schema579.properties.nav_usd.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -38733,15 +38526,15 @@ errors++;
 }
 }
 if(data.protocol !== undefined){
-if(!(validate316(data.protocol, {instancePath:instancePath+"/protocol",parentData:data,parentDataProperty:"protocol",rootData}))){
-vErrors = vErrors === null ? validate316.errors : vErrors.concat(validate316.errors);
+if(!(validate314(data.protocol, {instancePath:instancePath+"/protocol",parentData:data,parentDataProperty:"protocol",rootData}))){
+vErrors = vErrors === null ? validate314.errors : vErrors.concat(validate314.errors);
 errors = vErrors.length;
 }
 }
 if(data.simulated_share_price_usd !== undefined){
 let data9 = data.simulated_share_price_usd;
 if((typeof data9 !== "string") && (data9 !== null)){
-const err14 = {instancePath:instancePath+"/simulated_share_price_usd",schemaPath:"#/properties/simulated_share_price_usd/type",keyword:"type",params:{type: schema583.properties.simulated_share_price_usd.type},message:"must be string,null"};
+const err14 = {instancePath:instancePath+"/simulated_share_price_usd",schemaPath:"#/properties/simulated_share_price_usd/type",keyword:"type",params:{type: schema579.properties.simulated_share_price_usd.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -38774,12 +38567,12 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate315.errors = vErrors;
+validate313.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate314(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate312(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -38816,8 +38609,8 @@ errors++;
 }
 }
 if(data.vault !== undefined){
-if(!(validate315(data.vault, {instancePath:instancePath+"/vault",parentData:data,parentDataProperty:"vault",rootData}))){
-vErrors = vErrors === null ? validate315.errors : vErrors.concat(validate315.errors);
+if(!(validate313(data.vault, {instancePath:instancePath+"/vault",parentData:data,parentDataProperty:"vault",rootData}))){
+vErrors = vErrors === null ? validate313.errors : vErrors.concat(validate313.errors);
 errors = vErrors.length;
 }
 }
@@ -38832,12 +38625,12 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate314.errors = vErrors;
+validate312.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate313(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate311(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -38856,8 +38649,8 @@ let data0 = data.vaults;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate314(data0[i0], {instancePath:instancePath+"/vaults/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate314.errors : vErrors.concat(validate314.errors);
+if(!(validate312(data0[i0], {instancePath:instancePath+"/vaults/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate312.errors : vErrors.concat(validate312.errors);
 errors = vErrors.length;
 }
 }
@@ -38884,13 +38677,13 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate313.errors = vErrors;
+validate311.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_VaultShareEntry = validate320;
+export const schema_VaultShareEntry = validate318;
 
-function validate320(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate318(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -38927,8 +38720,8 @@ errors++;
 }
 }
 if(data.vault !== undefined){
-if(!(validate315(data.vault, {instancePath:instancePath+"/vault",parentData:data,parentDataProperty:"vault",rootData}))){
-vErrors = vErrors === null ? validate315.errors : vErrors.concat(validate315.errors);
+if(!(validate313(data.vault, {instancePath:instancePath+"/vault",parentData:data,parentDataProperty:"vault",rootData}))){
+vErrors = vErrors === null ? validate313.errors : vErrors.concat(validate313.errors);
 errors = vErrors.length;
 }
 }
@@ -38943,13 +38736,13 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate320.errors = vErrors;
+validate318.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_Vault = validate322;
+export const schema_Vault = validate320;
 
-function validate322(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate320(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -39016,7 +38809,7 @@ errors++;
 if(data.benchmark_price !== undefined){
 let data0 = data.benchmark_price;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err6 = {instancePath:instancePath+"/benchmark_price",schemaPath:"#/properties/benchmark_price/type",keyword:"type",params:{type: schema583.properties.benchmark_price.type},message:"must be string,null"};
+const err6 = {instancePath:instancePath+"/benchmark_price",schemaPath:"#/properties/benchmark_price/type",keyword:"type",params:{type: schema579.properties.benchmark_price.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -39065,7 +38858,7 @@ errors++;
 if(data.mtm_cap !== undefined){
 let data4 = data.mtm_cap;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err10 = {instancePath:instancePath+"/mtm_cap",schemaPath:"#/properties/mtm_cap/type",keyword:"type",params:{type: schema583.properties.mtm_cap.type},message:"must be string,null"};
+const err10 = {instancePath:instancePath+"/mtm_cap",schemaPath:"#/properties/mtm_cap/type",keyword:"type",params:{type: schema579.properties.mtm_cap.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -39090,7 +38883,7 @@ errors++;
 if(data.nav_benchmark !== undefined){
 let data6 = data.nav_benchmark;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err12 = {instancePath:instancePath+"/nav_benchmark",schemaPath:"#/properties/nav_benchmark/type",keyword:"type",params:{type: schema583.properties.nav_benchmark.type},message:"must be string,null"};
+const err12 = {instancePath:instancePath+"/nav_benchmark",schemaPath:"#/properties/nav_benchmark/type",keyword:"type",params:{type: schema579.properties.nav_benchmark.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -39103,7 +38896,7 @@ errors++;
 if(data.nav_usd !== undefined){
 let data7 = data.nav_usd;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err13 = {instancePath:instancePath+"/nav_usd",schemaPath:"#/properties/nav_usd/type",keyword:"type",params:{type: schema583.properties.nav_usd.type},message:"must be string,null"};
+const err13 = {instancePath:instancePath+"/nav_usd",schemaPath:"#/properties/nav_usd/type",keyword:"type",params:{type: schema579.properties.nav_usd.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -39114,15 +38907,15 @@ errors++;
 }
 }
 if(data.protocol !== undefined){
-if(!(validate316(data.protocol, {instancePath:instancePath+"/protocol",parentData:data,parentDataProperty:"protocol",rootData}))){
-vErrors = vErrors === null ? validate316.errors : vErrors.concat(validate316.errors);
+if(!(validate314(data.protocol, {instancePath:instancePath+"/protocol",parentData:data,parentDataProperty:"protocol",rootData}))){
+vErrors = vErrors === null ? validate314.errors : vErrors.concat(validate314.errors);
 errors = vErrors.length;
 }
 }
 if(data.simulated_share_price_usd !== undefined){
 let data9 = data.simulated_share_price_usd;
 if((typeof data9 !== "string") && (data9 !== null)){
-const err14 = {instancePath:instancePath+"/simulated_share_price_usd",schemaPath:"#/properties/simulated_share_price_usd/type",keyword:"type",params:{type: schema583.properties.simulated_share_price_usd.type},message:"must be string,null"};
+const err14 = {instancePath:instancePath+"/simulated_share_price_usd",schemaPath:"#/properties/simulated_share_price_usd/type",keyword:"type",params:{type: schema579.properties.simulated_share_price_usd.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -39155,13 +38948,13 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate322.errors = vErrors;
+validate320.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_ProtocolVault = validate324;
+export const schema_ProtocolVault = validate322;
 
-function validate324(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate322(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -39303,7 +39096,7 @@ errors++;
 if(data1.benchmark_asset !== undefined){
 let data2 = data1.benchmark_asset;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err13 = {instancePath:instancePath+"/config/benchmark_asset",schemaPath:"#/definitions/VaultConfig/properties/benchmark_asset/type",keyword:"type",params:{type: schema585.properties.benchmark_asset.type},message:"must be string,null"};
+const err13 = {instancePath:instancePath+"/config/benchmark_asset",schemaPath:"#/definitions/VaultConfig/properties/benchmark_asset/type",keyword:"type",params:{type: schema581.properties.benchmark_asset.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -39463,13 +39256,13 @@ vErrors.push(err25);
 }
 errors++;
 }
-validate324.errors = vErrors;
+validate322.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_VaultConfig = validate325;
+export const schema_VaultConfig = validate323;
 
-function validate325(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate323(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -39526,7 +39319,7 @@ errors++;
 if(data.benchmark_asset !== undefined){
 let data0 = data.benchmark_asset;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err5 = {instancePath:instancePath+"/benchmark_asset",schemaPath:"#/properties/benchmark_asset/type",keyword:"type",params:{type: schema585.properties.benchmark_asset.type},message:"must be string,null"};
+const err5 = {instancePath:instancePath+"/benchmark_asset",schemaPath:"#/properties/benchmark_asset/type",keyword:"type",params:{type: schema581.properties.benchmark_asset.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -39611,21 +39404,21 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate325.errors = vErrors;
+validate323.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetWithdrawalHistoryParams = validate326;
-const schema591 = {"title":"GetWithdrawalHistoryParams","description":"GetWithdrawalHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"end_timestamp":{"type":["integer","null"]},"start_timestamp":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
+export const schema_GetWithdrawalHistoryParams = validate324;
+const schema587 = {"title":"GetWithdrawalHistoryParams","description":"GetWithdrawalHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"end_timestamp":{"type":["integer","null"]},"start_timestamp":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
 
-function validate326(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate324(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.end_timestamp !== undefined){
 let data0 = data.end_timestamp;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema591.properties.end_timestamp.type},message:"must be integer,null"};
+const err0 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema587.properties.end_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -39638,7 +39431,7 @@ errors++;
 if(data.start_timestamp !== undefined){
 let data1 = data.start_timestamp;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err1 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema591.properties.start_timestamp.type},message:"must be integer,null"};
+const err1 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema587.properties.start_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -39651,7 +39444,7 @@ errors++;
 if(data.subaccount_id !== undefined){
 let data2 = data.subaccount_id;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-const err2 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema591.properties.subaccount_id.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema587.properties.subaccount_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -39664,7 +39457,7 @@ errors++;
 if(data.wallet !== undefined){
 let data3 = data.wallet;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err3 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema591.properties.wallet.type},message:"must be string,null"};
+const err3 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema587.properties.wallet.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -39685,13 +39478,354 @@ vErrors.push(err4);
 }
 errors++;
 }
+validate324.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_WithdrawalHistoryResult = validate325;
+const schema588 = {"title":"WithdrawalHistoryResult","description":"WithdrawalHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["withdrawals"],"properties":{"withdrawals":{"type":"array","items":{"$ref":"#/definitions/WithdrawalEntry"}}}};
+const schema589 = {"title":"WithdrawalEntry","description":"WithdrawalEntry in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","asset","batch_status","batch_uuid","erc20_address","fee","operation_id","recipient","subaccount_id","timestamp","wallet"],"properties":{"amount":{"type":"string"},"asset":{"type":"string"},"batch_status":{"$ref":"#/definitions/BatchStatus"},"batch_uuid":{"type":"string"},"erc20_address":{"type":"string"},"fee":{"type":"string"},"operation_id":{"type":"string"},"recipient":{"type":"string"},"subaccount_id":{"type":"integer"},"timestamp":{"type":"integer"},"tx_hash":{"type":["string","null"]},"wallet":{"type":"string"}}};
+
+function validate326(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.amount === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "amount"},message:"must have required property '"+"amount"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.asset === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "asset"},message:"must have required property '"+"asset"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.batch_status === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "batch_status"},message:"must have required property '"+"batch_status"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.batch_uuid === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "batch_uuid"},message:"must have required property '"+"batch_uuid"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.erc20_address === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "erc20_address"},message:"must have required property '"+"erc20_address"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.fee === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "fee"},message:"must have required property '"+"fee"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.operation_id === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "operation_id"},message:"must have required property '"+"operation_id"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.recipient === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "recipient"},message:"must have required property '"+"recipient"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.subaccount_id === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data.timestamp === undefined){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data.wallet === undefined){
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "wallet"},message:"must have required property '"+"wallet"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data.amount !== undefined){
+if(typeof data.amount !== "string"){
+const err11 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.asset !== undefined){
+if(typeof data.asset !== "string"){
+const err12 = {instancePath:instancePath+"/asset",schemaPath:"#/properties/asset/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.batch_status !== undefined){
+let data2 = data.batch_status;
+if(typeof data2 !== "string"){
+const err13 = {instancePath:instancePath+"/batch_status",schemaPath:"#/definitions/BatchStatus/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(!((((((((((data2 === "Batching") || (data2 === "Executing")) || (data2 === "Proving")) || (data2 === "Settling")) || (data2 === "Settled")) || (data2 === "BatchingError")) || (data2 === "ExecutingError")) || (data2 === "ProvingError")) || (data2 === "SettlingError")) || (data2 === "SettledError"))){
+const err14 = {instancePath:instancePath+"/batch_status",schemaPath:"#/definitions/BatchStatus/enum",keyword:"enum",params:{allowedValues: schema34.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.batch_uuid !== undefined){
+if(typeof data.batch_uuid !== "string"){
+const err15 = {instancePath:instancePath+"/batch_uuid",schemaPath:"#/properties/batch_uuid/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.erc20_address !== undefined){
+if(typeof data.erc20_address !== "string"){
+const err16 = {instancePath:instancePath+"/erc20_address",schemaPath:"#/properties/erc20_address/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.fee !== undefined){
+if(typeof data.fee !== "string"){
+const err17 = {instancePath:instancePath+"/fee",schemaPath:"#/properties/fee/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.operation_id !== undefined){
+if(typeof data.operation_id !== "string"){
+const err18 = {instancePath:instancePath+"/operation_id",schemaPath:"#/properties/operation_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.recipient !== undefined){
+if(typeof data.recipient !== "string"){
+const err19 = {instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.subaccount_id !== undefined){
+let data8 = data.subaccount_id;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err20 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.timestamp !== undefined){
+let data9 = data.timestamp;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err21 = {instancePath:instancePath+"/timestamp",schemaPath:"#/properties/timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.tx_hash !== undefined){
+let data10 = data.tx_hash;
+if((typeof data10 !== "string") && (data10 !== null)){
+const err22 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema589.properties.tx_hash.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data.wallet !== undefined){
+if(typeof data.wallet !== "string"){
+const err23 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+else {
+const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
 validate326.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_WithdrawalHistoryResult = validate327;
-const schema592 = {"title":"WithdrawalHistoryResult","description":"WithdrawalHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["withdrawals"],"properties":{"withdrawals":{"type":"array","items":{"$ref":"#/definitions/WithdrawalEntry"}}}};
-const schema593 = {"title":"WithdrawalEntry","description":"WithdrawalEntry in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","asset","batch_status","batch_uuid","erc20_address","fee","operation_id","recipient","subaccount_id","timestamp","wallet"],"properties":{"amount":{"type":"string"},"asset":{"type":"string"},"batch_status":{"$ref":"#/definitions/BatchStatus"},"batch_uuid":{"type":"string"},"erc20_address":{"type":"string"},"fee":{"type":"string"},"operation_id":{"type":"string"},"recipient":{"type":"string"},"subaccount_id":{"type":"integer"},"timestamp":{"type":"integer"},"tx_hash":{"type":["string","null"]},"wallet":{"type":"string"}}};
+
+function validate325(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.withdrawals === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "withdrawals"},message:"must have required property '"+"withdrawals"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.withdrawals !== undefined){
+let data0 = data.withdrawals;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate326(data0[i0], {instancePath:instancePath+"/withdrawals/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate326.errors : vErrors.concat(validate326.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err1 = {instancePath:instancePath+"/withdrawals",schemaPath:"#/properties/withdrawals/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate325.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_WithdrawalEntry = validate328;
 
 function validate328(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -39943,7 +40077,7 @@ errors++;
 if(data.tx_hash !== undefined){
 let data10 = data.tx_hash;
 if((typeof data10 !== "string") && (data10 !== null)){
-const err22 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema593.properties.tx_hash.type},message:"must be string,null"};
+const err22 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema589.properties.tx_hash.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -39980,351 +40114,10 @@ validate328.errors = vErrors;
 return errors === 0;
 }
 
+export const schema_LiquidateParams = validate329;
+const schema593 = {"title":"LiquidateParams","description":"PrivateLiquidateEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cash_transfer","last_seen_trade_id","liquidated_account_id","merge_account","nonce","percent_of_acc","price_limit","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"cash_transfer":{"$ref":"#/definitions/DecimalInput"},"last_seen_trade_id":{"type":"integer"},"liquidated_account_id":{"type":"integer"},"merge_account":{"type":"boolean"},"nonce":{"type":"integer"},"percent_of_acc":{"$ref":"#/definitions/DecimalInput"},"price_limit":{"$ref":"#/definitions/DecimalInput"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
-function validate327(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.withdrawals === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "withdrawals"},message:"must have required property '"+"withdrawals"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.withdrawals !== undefined){
-let data0 = data.withdrawals;
-if(Array.isArray(data0)){
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate328(data0[i0], {instancePath:instancePath+"/withdrawals/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate328.errors : vErrors.concat(validate328.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err1 = {instancePath:instancePath+"/withdrawals",schemaPath:"#/properties/withdrawals/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-}
-else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-validate327.errors = vErrors;
-return errors === 0;
-}
-
-export const schema_WithdrawalEntry = validate330;
-
-function validate330(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.amount === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "amount"},message:"must have required property '"+"amount"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.asset === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "asset"},message:"must have required property '"+"asset"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.batch_status === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "batch_status"},message:"must have required property '"+"batch_status"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.batch_uuid === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "batch_uuid"},message:"must have required property '"+"batch_uuid"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.erc20_address === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "erc20_address"},message:"must have required property '"+"erc20_address"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.fee === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "fee"},message:"must have required property '"+"fee"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(data.operation_id === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "operation_id"},message:"must have required property '"+"operation_id"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(data.recipient === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "recipient"},message:"must have required property '"+"recipient"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(data.subaccount_id === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(data.timestamp === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if(data.wallet === undefined){
-const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "wallet"},message:"must have required property '"+"wallet"+"'"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(data.amount !== undefined){
-if(typeof data.amount !== "string"){
-const err11 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-if(data.asset !== undefined){
-if(typeof data.asset !== "string"){
-const err12 = {instancePath:instancePath+"/asset",schemaPath:"#/properties/asset/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data.batch_status !== undefined){
-let data2 = data.batch_status;
-if(typeof data2 !== "string"){
-const err13 = {instancePath:instancePath+"/batch_status",schemaPath:"#/definitions/BatchStatus/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if(!((((((((((data2 === "Batching") || (data2 === "Executing")) || (data2 === "Proving")) || (data2 === "Settling")) || (data2 === "Settled")) || (data2 === "BatchingError")) || (data2 === "ExecutingError")) || (data2 === "ProvingError")) || (data2 === "SettlingError")) || (data2 === "SettledError"))){
-const err14 = {instancePath:instancePath+"/batch_status",schemaPath:"#/definitions/BatchStatus/enum",keyword:"enum",params:{allowedValues: schema34.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-if(data.batch_uuid !== undefined){
-if(typeof data.batch_uuid !== "string"){
-const err15 = {instancePath:instancePath+"/batch_uuid",schemaPath:"#/properties/batch_uuid/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-if(data.erc20_address !== undefined){
-if(typeof data.erc20_address !== "string"){
-const err16 = {instancePath:instancePath+"/erc20_address",schemaPath:"#/properties/erc20_address/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data.fee !== undefined){
-if(typeof data.fee !== "string"){
-const err17 = {instancePath:instancePath+"/fee",schemaPath:"#/properties/fee/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-if(data.operation_id !== undefined){
-if(typeof data.operation_id !== "string"){
-const err18 = {instancePath:instancePath+"/operation_id",schemaPath:"#/properties/operation_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data.recipient !== undefined){
-if(typeof data.recipient !== "string"){
-const err19 = {instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-if(data.subaccount_id !== undefined){
-let data8 = data.subaccount_id;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err20 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-if(data.timestamp !== undefined){
-let data9 = data.timestamp;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err21 = {instancePath:instancePath+"/timestamp",schemaPath:"#/properties/timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-if(data.tx_hash !== undefined){
-let data10 = data.tx_hash;
-if((typeof data10 !== "string") && (data10 !== null)){
-const err22 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema593.properties.tx_hash.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-if(data.wallet !== undefined){
-if(typeof data.wallet !== "string"){
-const err23 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-}
-else {
-const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-validate330.errors = vErrors;
-return errors === 0;
-}
-
-export const schema_LiquidateParams = validate331;
-const schema597 = {"title":"LiquidateParams","description":"PrivateLiquidateEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cash_transfer","last_seen_trade_id","liquidated_account_id","merge_account","nonce","percent_of_acc","price_limit","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"cash_transfer":{"$ref":"#/definitions/DecimalInput"},"last_seen_trade_id":{"type":"integer"},"liquidated_account_id":{"type":"integer"},"merge_account":{"type":"boolean"},"nonce":{"type":"integer"},"percent_of_acc":{"$ref":"#/definitions/DecimalInput"},"price_limit":{"$ref":"#/definitions/DecimalInput"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
-
-function validate331(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate329(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -40568,14 +40361,14 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate331.errors = vErrors;
+validate329.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_LiquidateResult = validate335;
-const schema598 = {"title":"LiquidateResult","description":"PrivateLiquidateEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
+export const schema_LiquidateResult = validate333;
+const schema594 = {"title":"LiquidateResult","description":"PrivateLiquidateEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
 
-function validate335(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate333(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -40635,14 +40428,14 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate335.errors = vErrors;
+validate333.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_MintSharesParams = validate336;
-const schema599 = {"title":"MintSharesParams","description":"MintSharesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["deposit_hash","nonce","request_id","share_price","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"deposit_hash":{"type":"string"},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"request_id":{"$ref":"#/definitions/VaultRequestId"},"share_price":{"$ref":"#/definitions/DecimalInput"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+export const schema_MintSharesParams = validate334;
+const schema595 = {"title":"MintSharesParams","description":"MintSharesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["deposit_hash","nonce","request_id","share_price","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"deposit_hash":{"type":"string"},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"request_id":{"$ref":"#/definitions/VaultRequestId"},"share_price":{"$ref":"#/definitions/DecimalInput"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
-function validate336(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate334(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -40965,14 +40758,14 @@ vErrors.push(err25);
 }
 errors++;
 }
-validate336.errors = vErrors;
+validate334.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_CreateOrderParams = validate338;
-const schema602 = {"title":"CreateOrderParams","description":"CreateOrderEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","direction","instrument_name","limit_price","max_fee","nonce","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"algo_duration_sec":{"type":["integer","null"]},"algo_num_slices":{"type":["number","null"]},"algo_type":{"type":["string","null"],"enum":["twap",null]},"amount":{"$ref":"#/definitions/DecimalInput"},"client":{"type":["string","null"]},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"instrument_name":{"type":"string"},"is_atomic_signing":{"type":["boolean","null"]},"label":{"type":["string","null"]},"limit_price":{"$ref":"#/definitions/DecimalInput"},"max_fee":{"$ref":"#/definitions/DecimalInput"},"mmp":{"type":["boolean","null"]},"nonce":{"type":"string"},"order_type":{"type":"string","enum":["limit","market"]},"reduce_only":{"type":["boolean","null"]},"referral_code":{"type":["string","null"]},"reject_post_only":{"type":["boolean","null"]},"reject_timestamp":{"type":["integer","null"]},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"},"time_in_force":{"type":"string","enum":["gtc","post_only","fok","ioc"]},"trigger_price":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"trigger_price_type":{"type":["string","null"],"enum":["mark","index",null]},"trigger_type":{"type":["string","null"],"enum":["stoploss","takeprofit",null]}}};
+export const schema_CreateOrderParams = validate336;
+const schema598 = {"title":"CreateOrderParams","description":"CreateOrderEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","direction","instrument_name","limit_price","max_fee","nonce","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"algo_duration_sec":{"type":["integer","null"]},"algo_num_slices":{"type":["number","null"]},"algo_type":{"type":["string","null"],"enum":["twap",null]},"amount":{"$ref":"#/definitions/DecimalInput"},"client":{"type":["string","null"]},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"instrument_name":{"type":"string"},"is_atomic_signing":{"type":["boolean","null"]},"label":{"type":["string","null"]},"limit_price":{"$ref":"#/definitions/DecimalInput"},"max_fee":{"$ref":"#/definitions/DecimalInput"},"mmp":{"type":["boolean","null"]},"nonce":{"type":"string"},"order_type":{"type":"string","enum":["limit","market"]},"reduce_only":{"type":["boolean","null"]},"referral_code":{"type":["string","null"]},"reject_post_only":{"type":["boolean","null"]},"reject_timestamp":{"type":["integer","null"]},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"},"time_in_force":{"type":"string","enum":["gtc","post_only","fok","ioc"]},"trigger_price":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"trigger_price_type":{"type":["string","null"],"enum":["mark","index",null]},"trigger_type":{"type":["string","null"],"enum":["stoploss","takeprofit",null]}}};
 
-function validate338(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate336(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -41079,7 +40872,7 @@ errors++;
 if(data.algo_duration_sec !== undefined){
 let data0 = data.algo_duration_sec;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-const err10 = {instancePath:instancePath+"/algo_duration_sec",schemaPath:"#/properties/algo_duration_sec/type",keyword:"type",params:{type: schema602.properties.algo_duration_sec.type},message:"must be integer,null"};
+const err10 = {instancePath:instancePath+"/algo_duration_sec",schemaPath:"#/properties/algo_duration_sec/type",keyword:"type",params:{type: schema598.properties.algo_duration_sec.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -41092,7 +40885,7 @@ errors++;
 if(data.algo_num_slices !== undefined){
 let data1 = data.algo_num_slices;
 if((!((typeof data1 == "number") && (isFinite(data1)))) && (data1 !== null)){
-const err11 = {instancePath:instancePath+"/algo_num_slices",schemaPath:"#/properties/algo_num_slices/type",keyword:"type",params:{type: schema602.properties.algo_num_slices.type},message:"must be number,null"};
+const err11 = {instancePath:instancePath+"/algo_num_slices",schemaPath:"#/properties/algo_num_slices/type",keyword:"type",params:{type: schema598.properties.algo_num_slices.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -41105,7 +40898,7 @@ errors++;
 if(data.algo_type !== undefined){
 let data2 = data.algo_type;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err12 = {instancePath:instancePath+"/algo_type",schemaPath:"#/properties/algo_type/type",keyword:"type",params:{type: schema602.properties.algo_type.type},message:"must be string,null"};
+const err12 = {instancePath:instancePath+"/algo_type",schemaPath:"#/properties/algo_type/type",keyword:"type",params:{type: schema598.properties.algo_type.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -41115,7 +40908,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((data2 === "twap") || (data2 === null))){
-const err13 = {instancePath:instancePath+"/algo_type",schemaPath:"#/properties/algo_type/enum",keyword:"enum",params:{allowedValues: schema602.properties.algo_type.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/algo_type",schemaPath:"#/properties/algo_type/enum",keyword:"enum",params:{allowedValues: schema598.properties.algo_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -41134,7 +40927,7 @@ errors = vErrors.length;
 if(data.client !== undefined){
 let data4 = data.client;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err14 = {instancePath:instancePath+"/client",schemaPath:"#/properties/client/type",keyword:"type",params:{type: schema602.properties.client.type},message:"must be string,null"};
+const err14 = {instancePath:instancePath+"/client",schemaPath:"#/properties/client/type",keyword:"type",params:{type: schema598.properties.client.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -41230,7 +41023,7 @@ errors++;
 if(data.is_atomic_signing !== undefined){
 let data8 = data.is_atomic_signing;
 if((typeof data8 !== "boolean") && (data8 !== null)){
-const err20 = {instancePath:instancePath+"/is_atomic_signing",schemaPath:"#/properties/is_atomic_signing/type",keyword:"type",params:{type: schema602.properties.is_atomic_signing.type},message:"must be boolean,null"};
+const err20 = {instancePath:instancePath+"/is_atomic_signing",schemaPath:"#/properties/is_atomic_signing/type",keyword:"type",params:{type: schema598.properties.is_atomic_signing.type},message:"must be boolean,null"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -41243,7 +41036,7 @@ errors++;
 if(data.label !== undefined){
 let data9 = data.label;
 if((typeof data9 !== "string") && (data9 !== null)){
-const err21 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema602.properties.label.type},message:"must be string,null"};
+const err21 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema598.properties.label.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -41268,7 +41061,7 @@ errors = vErrors.length;
 if(data.mmp !== undefined){
 let data12 = data.mmp;
 if((typeof data12 !== "boolean") && (data12 !== null)){
-const err22 = {instancePath:instancePath+"/mmp",schemaPath:"#/properties/mmp/type",keyword:"type",params:{type: schema602.properties.mmp.type},message:"must be boolean,null"};
+const err22 = {instancePath:instancePath+"/mmp",schemaPath:"#/properties/mmp/type",keyword:"type",params:{type: schema598.properties.mmp.type},message:"must be boolean,null"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -41303,7 +41096,7 @@ vErrors.push(err24);
 errors++;
 }
 if(!((data14 === "limit") || (data14 === "market"))){
-const err25 = {instancePath:instancePath+"/order_type",schemaPath:"#/properties/order_type/enum",keyword:"enum",params:{allowedValues: schema602.properties.order_type.enum},message:"must be equal to one of the allowed values"};
+const err25 = {instancePath:instancePath+"/order_type",schemaPath:"#/properties/order_type/enum",keyword:"enum",params:{allowedValues: schema598.properties.order_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -41316,7 +41109,7 @@ errors++;
 if(data.reduce_only !== undefined){
 let data15 = data.reduce_only;
 if((typeof data15 !== "boolean") && (data15 !== null)){
-const err26 = {instancePath:instancePath+"/reduce_only",schemaPath:"#/properties/reduce_only/type",keyword:"type",params:{type: schema602.properties.reduce_only.type},message:"must be boolean,null"};
+const err26 = {instancePath:instancePath+"/reduce_only",schemaPath:"#/properties/reduce_only/type",keyword:"type",params:{type: schema598.properties.reduce_only.type},message:"must be boolean,null"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -41329,7 +41122,7 @@ errors++;
 if(data.referral_code !== undefined){
 let data16 = data.referral_code;
 if((typeof data16 !== "string") && (data16 !== null)){
-const err27 = {instancePath:instancePath+"/referral_code",schemaPath:"#/properties/referral_code/type",keyword:"type",params:{type: schema602.properties.referral_code.type},message:"must be string,null"};
+const err27 = {instancePath:instancePath+"/referral_code",schemaPath:"#/properties/referral_code/type",keyword:"type",params:{type: schema598.properties.referral_code.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -41342,7 +41135,7 @@ errors++;
 if(data.reject_post_only !== undefined){
 let data17 = data.reject_post_only;
 if((typeof data17 !== "boolean") && (data17 !== null)){
-const err28 = {instancePath:instancePath+"/reject_post_only",schemaPath:"#/properties/reject_post_only/type",keyword:"type",params:{type: schema602.properties.reject_post_only.type},message:"must be boolean,null"};
+const err28 = {instancePath:instancePath+"/reject_post_only",schemaPath:"#/properties/reject_post_only/type",keyword:"type",params:{type: schema598.properties.reject_post_only.type},message:"must be boolean,null"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -41355,7 +41148,7 @@ errors++;
 if(data.reject_timestamp !== undefined){
 let data18 = data.reject_timestamp;
 if((!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))) && (data18 !== null)){
-const err29 = {instancePath:instancePath+"/reject_timestamp",schemaPath:"#/properties/reject_timestamp/type",keyword:"type",params:{type: schema602.properties.reject_timestamp.type},message:"must be integer,null"};
+const err29 = {instancePath:instancePath+"/reject_timestamp",schemaPath:"#/properties/reject_timestamp/type",keyword:"type",params:{type: schema598.properties.reject_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -41428,7 +41221,7 @@ vErrors.push(err34);
 errors++;
 }
 if(!((((data23 === "gtc") || (data23 === "post_only")) || (data23 === "fok")) || (data23 === "ioc"))){
-const err35 = {instancePath:instancePath+"/time_in_force",schemaPath:"#/properties/time_in_force/enum",keyword:"enum",params:{allowedValues: schema602.properties.time_in_force.enum},message:"must be equal to one of the allowed values"};
+const err35 = {instancePath:instancePath+"/time_in_force",schemaPath:"#/properties/time_in_force/enum",keyword:"enum",params:{allowedValues: schema598.properties.time_in_force.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -41489,7 +41282,7 @@ vErrors = null;
 if(data.trigger_price_type !== undefined){
 let data25 = data.trigger_price_type;
 if((typeof data25 !== "string") && (data25 !== null)){
-const err38 = {instancePath:instancePath+"/trigger_price_type",schemaPath:"#/properties/trigger_price_type/type",keyword:"type",params:{type: schema602.properties.trigger_price_type.type},message:"must be string,null"};
+const err38 = {instancePath:instancePath+"/trigger_price_type",schemaPath:"#/properties/trigger_price_type/type",keyword:"type",params:{type: schema598.properties.trigger_price_type.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -41499,7 +41292,7 @@ vErrors.push(err38);
 errors++;
 }
 if(!(((data25 === "mark") || (data25 === "index")) || (data25 === null))){
-const err39 = {instancePath:instancePath+"/trigger_price_type",schemaPath:"#/properties/trigger_price_type/enum",keyword:"enum",params:{allowedValues: schema602.properties.trigger_price_type.enum},message:"must be equal to one of the allowed values"};
+const err39 = {instancePath:instancePath+"/trigger_price_type",schemaPath:"#/properties/trigger_price_type/enum",keyword:"enum",params:{allowedValues: schema598.properties.trigger_price_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -41512,7 +41305,7 @@ errors++;
 if(data.trigger_type !== undefined){
 let data26 = data.trigger_type;
 if((typeof data26 !== "string") && (data26 !== null)){
-const err40 = {instancePath:instancePath+"/trigger_type",schemaPath:"#/properties/trigger_type/type",keyword:"type",params:{type: schema602.properties.trigger_type.type},message:"must be string,null"};
+const err40 = {instancePath:instancePath+"/trigger_type",schemaPath:"#/properties/trigger_type/type",keyword:"type",params:{type: schema598.properties.trigger_type.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -41522,7 +41315,7 @@ vErrors.push(err40);
 errors++;
 }
 if(!(((data26 === "stoploss") || (data26 === "takeprofit")) || (data26 === null))){
-const err41 = {instancePath:instancePath+"/trigger_type",schemaPath:"#/properties/trigger_type/enum",keyword:"enum",params:{allowedValues: schema602.properties.trigger_type.enum},message:"must be equal to one of the allowed values"};
+const err41 = {instancePath:instancePath+"/trigger_type",schemaPath:"#/properties/trigger_type/enum",keyword:"enum",params:{allowedValues: schema598.properties.trigger_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -41543,14 +41336,597 @@ vErrors.push(err42);
 }
 errors++;
 }
-validate338.errors = vErrors;
+validate336.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_OrderDebugResult = validate344;
-const schema604 = {"title":"OrderDebugResult","description":"SignedActionDebugEdgeRpcResponseFor_OrderActionDataEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["action_hash","action_typehash","domain_separator","encoded_data","encoded_data_hashed","expected_signer","input_data","module","owner","typed_data_hash"],"properties":{"action_hash":{"type":"string"},"action_typehash":{"type":"string"},"domain_separator":{"type":"string"},"encoded_data":{"type":"string"},"encoded_data_hashed":{"type":"string"},"expected_signer":{"type":"string"},"input_data":{"$ref":"#/definitions/OrderDebugActionInput"},"module":{"type":"string"},"owner":{"type":"string"},"recovered_signer":{"type":["string","null"]},"typed_data_hash":{"type":"string"}}};
-const schema605 = {"title":"OrderDebugActionInput","description":"ActionInputDataEdgeRpcResponseFor_OrderActionDataEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["data","expiry","module","nonce","owner","signer","subaccount_id"],"properties":{"data":{"$ref":"#/definitions/OrderActionDataResult"},"expiry":{"type":"number"},"module":{"type":"string"},"nonce":{"type":"integer"},"owner":{"type":"string"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
-const schema606 = {"title":"OrderActionDataResult","description":"OrderActionDataEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["asset_address","asset_sub_id","desired_amount","is_bid","limit_price","recipient_id","worst_fee"],"properties":{"asset_address":{"type":"string"},"asset_sub_id":{"type":"string"},"desired_amount":{"type":"string"},"is_bid":{"type":"boolean"},"limit_price":{"type":"string"},"recipient_id":{"type":"integer"},"worst_fee":{"type":"string"}}};
+export const schema_OrderDebugResult = validate342;
+const schema600 = {"title":"OrderDebugResult","description":"SignedActionDebugEdgeRpcResponseFor_OrderActionDataEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["action_hash","action_typehash","domain_separator","encoded_data","encoded_data_hashed","expected_signer","input_data","module","owner","typed_data_hash"],"properties":{"action_hash":{"type":"string"},"action_typehash":{"type":"string"},"domain_separator":{"type":"string"},"encoded_data":{"type":"string"},"encoded_data_hashed":{"type":"string"},"expected_signer":{"type":"string"},"input_data":{"$ref":"#/definitions/OrderDebugActionInput"},"module":{"type":"string"},"owner":{"type":"string"},"recovered_signer":{"type":["string","null"]},"typed_data_hash":{"type":"string"}}};
+const schema601 = {"title":"OrderDebugActionInput","description":"ActionInputDataEdgeRpcResponseFor_OrderActionDataEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["data","expiry","module","nonce","owner","signer","subaccount_id"],"properties":{"data":{"$ref":"#/definitions/OrderActionDataResult"},"expiry":{"type":"number"},"module":{"type":"string"},"nonce":{"type":"integer"},"owner":{"type":"string"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+const schema602 = {"title":"OrderActionDataResult","description":"OrderActionDataEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["asset_address","asset_sub_id","desired_amount","is_bid","limit_price","recipient_id","worst_fee"],"properties":{"asset_address":{"type":"string"},"asset_sub_id":{"type":"string"},"desired_amount":{"type":"string"},"is_bid":{"type":"boolean"},"limit_price":{"type":"string"},"recipient_id":{"type":"integer"},"worst_fee":{"type":"string"}}};
+
+function validate343(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.data === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.expiry === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "expiry"},message:"must have required property '"+"expiry"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.module === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "module"},message:"must have required property '"+"module"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.nonce === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nonce"},message:"must have required property '"+"nonce"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.owner === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "owner"},message:"must have required property '"+"owner"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.signer === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "signer"},message:"must have required property '"+"signer"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.subaccount_id === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.data !== undefined){
+let data0 = data.data;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.asset_address === undefined){
+const err7 = {instancePath:instancePath+"/data",schemaPath:"#/definitions/OrderActionDataResult/required",keyword:"required",params:{missingProperty: "asset_address"},message:"must have required property '"+"asset_address"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data0.asset_sub_id === undefined){
+const err8 = {instancePath:instancePath+"/data",schemaPath:"#/definitions/OrderActionDataResult/required",keyword:"required",params:{missingProperty: "asset_sub_id"},message:"must have required property '"+"asset_sub_id"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data0.desired_amount === undefined){
+const err9 = {instancePath:instancePath+"/data",schemaPath:"#/definitions/OrderActionDataResult/required",keyword:"required",params:{missingProperty: "desired_amount"},message:"must have required property '"+"desired_amount"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data0.is_bid === undefined){
+const err10 = {instancePath:instancePath+"/data",schemaPath:"#/definitions/OrderActionDataResult/required",keyword:"required",params:{missingProperty: "is_bid"},message:"must have required property '"+"is_bid"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data0.limit_price === undefined){
+const err11 = {instancePath:instancePath+"/data",schemaPath:"#/definitions/OrderActionDataResult/required",keyword:"required",params:{missingProperty: "limit_price"},message:"must have required property '"+"limit_price"+"'"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data0.recipient_id === undefined){
+const err12 = {instancePath:instancePath+"/data",schemaPath:"#/definitions/OrderActionDataResult/required",keyword:"required",params:{missingProperty: "recipient_id"},message:"must have required property '"+"recipient_id"+"'"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(data0.worst_fee === undefined){
+const err13 = {instancePath:instancePath+"/data",schemaPath:"#/definitions/OrderActionDataResult/required",keyword:"required",params:{missingProperty: "worst_fee"},message:"must have required property '"+"worst_fee"+"'"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(data0.asset_address !== undefined){
+if(typeof data0.asset_address !== "string"){
+const err14 = {instancePath:instancePath+"/data/asset_address",schemaPath:"#/definitions/OrderActionDataResult/properties/asset_address/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data0.asset_sub_id !== undefined){
+if(typeof data0.asset_sub_id !== "string"){
+const err15 = {instancePath:instancePath+"/data/asset_sub_id",schemaPath:"#/definitions/OrderActionDataResult/properties/asset_sub_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data0.desired_amount !== undefined){
+if(typeof data0.desired_amount !== "string"){
+const err16 = {instancePath:instancePath+"/data/desired_amount",schemaPath:"#/definitions/OrderActionDataResult/properties/desired_amount/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data0.is_bid !== undefined){
+if(typeof data0.is_bid !== "boolean"){
+const err17 = {instancePath:instancePath+"/data/is_bid",schemaPath:"#/definitions/OrderActionDataResult/properties/is_bid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data0.limit_price !== undefined){
+if(typeof data0.limit_price !== "string"){
+const err18 = {instancePath:instancePath+"/data/limit_price",schemaPath:"#/definitions/OrderActionDataResult/properties/limit_price/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data0.recipient_id !== undefined){
+let data6 = data0.recipient_id;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err19 = {instancePath:instancePath+"/data/recipient_id",schemaPath:"#/definitions/OrderActionDataResult/properties/recipient_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data0.worst_fee !== undefined){
+if(typeof data0.worst_fee !== "string"){
+const err20 = {instancePath:instancePath+"/data/worst_fee",schemaPath:"#/definitions/OrderActionDataResult/properties/worst_fee/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/data",schemaPath:"#/definitions/OrderActionDataResult/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.expiry !== undefined){
+let data8 = data.expiry;
+if(!((typeof data8 == "number") && (isFinite(data8)))){
+const err22 = {instancePath:instancePath+"/expiry",schemaPath:"#/properties/expiry/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data.module !== undefined){
+if(typeof data.module !== "string"){
+const err23 = {instancePath:instancePath+"/module",schemaPath:"#/properties/module/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.nonce !== undefined){
+let data10 = data.nonce;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+const err24 = {instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.owner !== undefined){
+if(typeof data.owner !== "string"){
+const err25 = {instancePath:instancePath+"/owner",schemaPath:"#/properties/owner/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data.signer !== undefined){
+if(typeof data.signer !== "string"){
+const err26 = {instancePath:instancePath+"/signer",schemaPath:"#/properties/signer/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data.subaccount_id !== undefined){
+let data13 = data.subaccount_id;
+if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
+const err27 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+else {
+const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+validate343.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate342(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.action_hash === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "action_hash"},message:"must have required property '"+"action_hash"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.action_typehash === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "action_typehash"},message:"must have required property '"+"action_typehash"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.domain_separator === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "domain_separator"},message:"must have required property '"+"domain_separator"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.encoded_data === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "encoded_data"},message:"must have required property '"+"encoded_data"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.encoded_data_hashed === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "encoded_data_hashed"},message:"must have required property '"+"encoded_data_hashed"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.expected_signer === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "expected_signer"},message:"must have required property '"+"expected_signer"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.input_data === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input_data"},message:"must have required property '"+"input_data"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.module === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "module"},message:"must have required property '"+"module"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.owner === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "owner"},message:"must have required property '"+"owner"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data.typed_data_hash === undefined){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "typed_data_hash"},message:"must have required property '"+"typed_data_hash"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data.action_hash !== undefined){
+if(typeof data.action_hash !== "string"){
+const err10 = {instancePath:instancePath+"/action_hash",schemaPath:"#/properties/action_hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.action_typehash !== undefined){
+if(typeof data.action_typehash !== "string"){
+const err11 = {instancePath:instancePath+"/action_typehash",schemaPath:"#/properties/action_typehash/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.domain_separator !== undefined){
+if(typeof data.domain_separator !== "string"){
+const err12 = {instancePath:instancePath+"/domain_separator",schemaPath:"#/properties/domain_separator/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.encoded_data !== undefined){
+if(typeof data.encoded_data !== "string"){
+const err13 = {instancePath:instancePath+"/encoded_data",schemaPath:"#/properties/encoded_data/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.encoded_data_hashed !== undefined){
+if(typeof data.encoded_data_hashed !== "string"){
+const err14 = {instancePath:instancePath+"/encoded_data_hashed",schemaPath:"#/properties/encoded_data_hashed/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.expected_signer !== undefined){
+if(typeof data.expected_signer !== "string"){
+const err15 = {instancePath:instancePath+"/expected_signer",schemaPath:"#/properties/expected_signer/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.input_data !== undefined){
+if(!(validate343(data.input_data, {instancePath:instancePath+"/input_data",parentData:data,parentDataProperty:"input_data",rootData}))){
+vErrors = vErrors === null ? validate343.errors : vErrors.concat(validate343.errors);
+errors = vErrors.length;
+}
+}
+if(data.module !== undefined){
+if(typeof data.module !== "string"){
+const err16 = {instancePath:instancePath+"/module",schemaPath:"#/properties/module/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.owner !== undefined){
+if(typeof data.owner !== "string"){
+const err17 = {instancePath:instancePath+"/owner",schemaPath:"#/properties/owner/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.recovered_signer !== undefined){
+let data9 = data.recovered_signer;
+if((typeof data9 !== "string") && (data9 !== null)){
+const err18 = {instancePath:instancePath+"/recovered_signer",schemaPath:"#/properties/recovered_signer/type",keyword:"type",params:{type: schema600.properties.recovered_signer.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.typed_data_hash !== undefined){
+if(typeof data.typed_data_hash !== "string"){
+const err19 = {instancePath:instancePath+"/typed_data_hash",schemaPath:"#/properties/typed_data_hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+else {
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+validate342.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_OrderDebugActionInput = validate345;
 
 function validate345(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -41886,592 +42262,9 @@ validate345.errors = vErrors;
 return errors === 0;
 }
 
+export const schema_OrderActionDataResult = validate346;
 
-function validate344(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.action_hash === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "action_hash"},message:"must have required property '"+"action_hash"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.action_typehash === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "action_typehash"},message:"must have required property '"+"action_typehash"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.domain_separator === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "domain_separator"},message:"must have required property '"+"domain_separator"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.encoded_data === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "encoded_data"},message:"must have required property '"+"encoded_data"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.encoded_data_hashed === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "encoded_data_hashed"},message:"must have required property '"+"encoded_data_hashed"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.expected_signer === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "expected_signer"},message:"must have required property '"+"expected_signer"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(data.input_data === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input_data"},message:"must have required property '"+"input_data"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(data.module === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "module"},message:"must have required property '"+"module"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(data.owner === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "owner"},message:"must have required property '"+"owner"+"'"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(data.typed_data_hash === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "typed_data_hash"},message:"must have required property '"+"typed_data_hash"+"'"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if(data.action_hash !== undefined){
-if(typeof data.action_hash !== "string"){
-const err10 = {instancePath:instancePath+"/action_hash",schemaPath:"#/properties/action_hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data.action_typehash !== undefined){
-if(typeof data.action_typehash !== "string"){
-const err11 = {instancePath:instancePath+"/action_typehash",schemaPath:"#/properties/action_typehash/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-if(data.domain_separator !== undefined){
-if(typeof data.domain_separator !== "string"){
-const err12 = {instancePath:instancePath+"/domain_separator",schemaPath:"#/properties/domain_separator/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data.encoded_data !== undefined){
-if(typeof data.encoded_data !== "string"){
-const err13 = {instancePath:instancePath+"/encoded_data",schemaPath:"#/properties/encoded_data/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-if(data.encoded_data_hashed !== undefined){
-if(typeof data.encoded_data_hashed !== "string"){
-const err14 = {instancePath:instancePath+"/encoded_data_hashed",schemaPath:"#/properties/encoded_data_hashed/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-if(data.expected_signer !== undefined){
-if(typeof data.expected_signer !== "string"){
-const err15 = {instancePath:instancePath+"/expected_signer",schemaPath:"#/properties/expected_signer/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-if(data.input_data !== undefined){
-if(!(validate345(data.input_data, {instancePath:instancePath+"/input_data",parentData:data,parentDataProperty:"input_data",rootData}))){
-vErrors = vErrors === null ? validate345.errors : vErrors.concat(validate345.errors);
-errors = vErrors.length;
-}
-}
-if(data.module !== undefined){
-if(typeof data.module !== "string"){
-const err16 = {instancePath:instancePath+"/module",schemaPath:"#/properties/module/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data.owner !== undefined){
-if(typeof data.owner !== "string"){
-const err17 = {instancePath:instancePath+"/owner",schemaPath:"#/properties/owner/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-if(data.recovered_signer !== undefined){
-let data9 = data.recovered_signer;
-if((typeof data9 !== "string") && (data9 !== null)){
-const err18 = {instancePath:instancePath+"/recovered_signer",schemaPath:"#/properties/recovered_signer/type",keyword:"type",params:{type: schema604.properties.recovered_signer.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data.typed_data_hash !== undefined){
-if(typeof data.typed_data_hash !== "string"){
-const err19 = {instancePath:instancePath+"/typed_data_hash",schemaPath:"#/properties/typed_data_hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-}
-else {
-const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-validate344.errors = vErrors;
-return errors === 0;
-}
-
-export const schema_OrderDebugActionInput = validate347;
-
-function validate347(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.data === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.expiry === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "expiry"},message:"must have required property '"+"expiry"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.module === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "module"},message:"must have required property '"+"module"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.nonce === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nonce"},message:"must have required property '"+"nonce"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.owner === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "owner"},message:"must have required property '"+"owner"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.signer === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "signer"},message:"must have required property '"+"signer"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(data.subaccount_id === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(data.data !== undefined){
-let data0 = data.data;
-if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.asset_address === undefined){
-const err7 = {instancePath:instancePath+"/data",schemaPath:"#/definitions/OrderActionDataResult/required",keyword:"required",params:{missingProperty: "asset_address"},message:"must have required property '"+"asset_address"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(data0.asset_sub_id === undefined){
-const err8 = {instancePath:instancePath+"/data",schemaPath:"#/definitions/OrderActionDataResult/required",keyword:"required",params:{missingProperty: "asset_sub_id"},message:"must have required property '"+"asset_sub_id"+"'"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(data0.desired_amount === undefined){
-const err9 = {instancePath:instancePath+"/data",schemaPath:"#/definitions/OrderActionDataResult/required",keyword:"required",params:{missingProperty: "desired_amount"},message:"must have required property '"+"desired_amount"+"'"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if(data0.is_bid === undefined){
-const err10 = {instancePath:instancePath+"/data",schemaPath:"#/definitions/OrderActionDataResult/required",keyword:"required",params:{missingProperty: "is_bid"},message:"must have required property '"+"is_bid"+"'"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(data0.limit_price === undefined){
-const err11 = {instancePath:instancePath+"/data",schemaPath:"#/definitions/OrderActionDataResult/required",keyword:"required",params:{missingProperty: "limit_price"},message:"must have required property '"+"limit_price"+"'"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-if(data0.recipient_id === undefined){
-const err12 = {instancePath:instancePath+"/data",schemaPath:"#/definitions/OrderActionDataResult/required",keyword:"required",params:{missingProperty: "recipient_id"},message:"must have required property '"+"recipient_id"+"'"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-if(data0.worst_fee === undefined){
-const err13 = {instancePath:instancePath+"/data",schemaPath:"#/definitions/OrderActionDataResult/required",keyword:"required",params:{missingProperty: "worst_fee"},message:"must have required property '"+"worst_fee"+"'"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if(data0.asset_address !== undefined){
-if(typeof data0.asset_address !== "string"){
-const err14 = {instancePath:instancePath+"/data/asset_address",schemaPath:"#/definitions/OrderActionDataResult/properties/asset_address/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-if(data0.asset_sub_id !== undefined){
-if(typeof data0.asset_sub_id !== "string"){
-const err15 = {instancePath:instancePath+"/data/asset_sub_id",schemaPath:"#/definitions/OrderActionDataResult/properties/asset_sub_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-if(data0.desired_amount !== undefined){
-if(typeof data0.desired_amount !== "string"){
-const err16 = {instancePath:instancePath+"/data/desired_amount",schemaPath:"#/definitions/OrderActionDataResult/properties/desired_amount/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data0.is_bid !== undefined){
-if(typeof data0.is_bid !== "boolean"){
-const err17 = {instancePath:instancePath+"/data/is_bid",schemaPath:"#/definitions/OrderActionDataResult/properties/is_bid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-if(data0.limit_price !== undefined){
-if(typeof data0.limit_price !== "string"){
-const err18 = {instancePath:instancePath+"/data/limit_price",schemaPath:"#/definitions/OrderActionDataResult/properties/limit_price/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data0.recipient_id !== undefined){
-let data6 = data0.recipient_id;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err19 = {instancePath:instancePath+"/data/recipient_id",schemaPath:"#/definitions/OrderActionDataResult/properties/recipient_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-if(data0.worst_fee !== undefined){
-if(typeof data0.worst_fee !== "string"){
-const err20 = {instancePath:instancePath+"/data/worst_fee",schemaPath:"#/definitions/OrderActionDataResult/properties/worst_fee/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-}
-else {
-const err21 = {instancePath:instancePath+"/data",schemaPath:"#/definitions/OrderActionDataResult/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-if(data.expiry !== undefined){
-let data8 = data.expiry;
-if(!((typeof data8 == "number") && (isFinite(data8)))){
-const err22 = {instancePath:instancePath+"/expiry",schemaPath:"#/properties/expiry/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-if(data.module !== undefined){
-if(typeof data.module !== "string"){
-const err23 = {instancePath:instancePath+"/module",schemaPath:"#/properties/module/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-if(data.nonce !== undefined){
-let data10 = data.nonce;
-if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err24 = {instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-}
-if(data.owner !== undefined){
-if(typeof data.owner !== "string"){
-const err25 = {instancePath:instancePath+"/owner",schemaPath:"#/properties/owner/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-}
-if(data.signer !== undefined){
-if(typeof data.signer !== "string"){
-const err26 = {instancePath:instancePath+"/signer",schemaPath:"#/properties/signer/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-}
-if(data.subaccount_id !== undefined){
-let data13 = data.subaccount_id;
-if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
-const err27 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-}
-}
-else {
-const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-validate347.errors = vErrors;
-return errors === 0;
-}
-
-export const schema_OrderActionDataResult = validate348;
-
-function validate348(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate346(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -42641,14 +42434,14 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate348.errors = vErrors;
+validate346.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_OrderQuoteParams = validate349;
-const schema610 = {"title":"OrderQuoteParams","description":"OrderQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","direction","instrument_name","limit_price","max_fee","nonce","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"amount":{"$ref":"#/definitions/DecimalInput"},"client":{"type":"string"},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"instrument_name":{"type":"string"},"is_atomic_signing":{"type":"boolean"},"label":{"type":"string"},"limit_price":{"$ref":"#/definitions/DecimalInput"},"max_fee":{"$ref":"#/definitions/DecimalInput"},"mmp":{"type":"boolean"},"nonce":{"type":"string"},"order_type":{"type":"string","enum":["limit","market"]},"reduce_only":{"type":"boolean"},"referral_code":{"type":"string"},"reject_post_only":{"type":"boolean"},"reject_timestamp":{"type":"integer"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"},"time_in_force":{"type":"string","enum":["gtc","post_only","fok","ioc"]},"trigger_price":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"trigger_price_type":{"type":["string","null"],"enum":["mark","index",null]},"trigger_type":{"type":["string","null"],"enum":["stoploss","takeprofit",null]}}};
+export const schema_OrderQuoteParams = validate347;
+const schema606 = {"title":"OrderQuoteParams","description":"OrderQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","direction","instrument_name","limit_price","max_fee","nonce","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"amount":{"$ref":"#/definitions/DecimalInput"},"client":{"type":"string"},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"instrument_name":{"type":"string"},"is_atomic_signing":{"type":"boolean"},"label":{"type":"string"},"limit_price":{"$ref":"#/definitions/DecimalInput"},"max_fee":{"$ref":"#/definitions/DecimalInput"},"mmp":{"type":"boolean"},"nonce":{"type":"string"},"order_type":{"type":"string","enum":["limit","market"]},"reduce_only":{"type":"boolean"},"referral_code":{"type":"string"},"reject_post_only":{"type":"boolean"},"reject_timestamp":{"type":"integer"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"},"time_in_force":{"type":"string","enum":["gtc","post_only","fok","ioc"]},"trigger_price":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"trigger_price_type":{"type":["string","null"],"enum":["mark","index",null]},"trigger_type":{"type":["string","null"],"enum":["stoploss","takeprofit",null]}}};
 
-function validate349(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate347(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -42926,7 +42719,7 @@ vErrors.push(err20);
 errors++;
 }
 if(!((data11 === "limit") || (data11 === "market"))){
-const err21 = {instancePath:instancePath+"/order_type",schemaPath:"#/properties/order_type/enum",keyword:"enum",params:{allowedValues: schema610.properties.order_type.enum},message:"must be equal to one of the allowed values"};
+const err21 = {instancePath:instancePath+"/order_type",schemaPath:"#/properties/order_type/enum",keyword:"enum",params:{allowedValues: schema606.properties.order_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -43048,7 +42841,7 @@ vErrors.push(err30);
 errors++;
 }
 if(!((((data20 === "gtc") || (data20 === "post_only")) || (data20 === "fok")) || (data20 === "ioc"))){
-const err31 = {instancePath:instancePath+"/time_in_force",schemaPath:"#/properties/time_in_force/enum",keyword:"enum",params:{allowedValues: schema610.properties.time_in_force.enum},message:"must be equal to one of the allowed values"};
+const err31 = {instancePath:instancePath+"/time_in_force",schemaPath:"#/properties/time_in_force/enum",keyword:"enum",params:{allowedValues: schema606.properties.time_in_force.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -43109,7 +42902,7 @@ vErrors = null;
 if(data.trigger_price_type !== undefined){
 let data22 = data.trigger_price_type;
 if((typeof data22 !== "string") && (data22 !== null)){
-const err34 = {instancePath:instancePath+"/trigger_price_type",schemaPath:"#/properties/trigger_price_type/type",keyword:"type",params:{type: schema610.properties.trigger_price_type.type},message:"must be string,null"};
+const err34 = {instancePath:instancePath+"/trigger_price_type",schemaPath:"#/properties/trigger_price_type/type",keyword:"type",params:{type: schema606.properties.trigger_price_type.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -43119,7 +42912,7 @@ vErrors.push(err34);
 errors++;
 }
 if(!(((data22 === "mark") || (data22 === "index")) || (data22 === null))){
-const err35 = {instancePath:instancePath+"/trigger_price_type",schemaPath:"#/properties/trigger_price_type/enum",keyword:"enum",params:{allowedValues: schema610.properties.trigger_price_type.enum},message:"must be equal to one of the allowed values"};
+const err35 = {instancePath:instancePath+"/trigger_price_type",schemaPath:"#/properties/trigger_price_type/enum",keyword:"enum",params:{allowedValues: schema606.properties.trigger_price_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -43132,7 +42925,7 @@ errors++;
 if(data.trigger_type !== undefined){
 let data23 = data.trigger_type;
 if((typeof data23 !== "string") && (data23 !== null)){
-const err36 = {instancePath:instancePath+"/trigger_type",schemaPath:"#/properties/trigger_type/type",keyword:"type",params:{type: schema610.properties.trigger_type.type},message:"must be string,null"};
+const err36 = {instancePath:instancePath+"/trigger_type",schemaPath:"#/properties/trigger_type/type",keyword:"type",params:{type: schema606.properties.trigger_type.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -43142,7 +42935,7 @@ vErrors.push(err36);
 errors++;
 }
 if(!(((data23 === "stoploss") || (data23 === "takeprofit")) || (data23 === null))){
-const err37 = {instancePath:instancePath+"/trigger_type",schemaPath:"#/properties/trigger_type/enum",keyword:"enum",params:{allowedValues: schema610.properties.trigger_type.enum},message:"must be equal to one of the allowed values"};
+const err37 = {instancePath:instancePath+"/trigger_type",schemaPath:"#/properties/trigger_type/enum",keyword:"enum",params:{allowedValues: schema606.properties.trigger_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -43163,14 +42956,14 @@ vErrors.push(err38);
 }
 errors++;
 }
-validate349.errors = vErrors;
+validate347.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_OrderQuoteResult = validate355;
-const schema612 = {"title":"OrderQuoteResult","description":"OrderQuoteEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["estimated_fee","estimated_fill_amount","estimated_fill_price","estimated_order_status","estimated_realized_pnl","estimated_realized_pnl_excl_fees","is_valid","post_initial_margin","pre_initial_margin","suggested_max_fee"],"properties":{"estimated_fee":{"type":"string"},"estimated_fill_amount":{"type":"string"},"estimated_fill_price":{"type":"string"},"estimated_order_status":{"$ref":"#/definitions/OrderStatus"},"estimated_realized_pnl":{"type":"string"},"estimated_realized_pnl_excl_fees":{"type":"string"},"invalid_reason":{"type":["string","null"]},"is_valid":{"type":"boolean"},"max_amount":{"type":["string","null"]},"post_initial_margin":{"type":"string"},"post_liquidation_price":{"type":["string","null"]},"pre_initial_margin":{"type":"string"},"suggested_max_fee":{"type":"string"}}};
+export const schema_OrderQuoteResult = validate353;
+const schema608 = {"title":"OrderQuoteResult","description":"OrderQuoteEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["estimated_fee","estimated_fill_amount","estimated_fill_price","estimated_order_status","estimated_realized_pnl","estimated_realized_pnl_excl_fees","is_valid","post_initial_margin","pre_initial_margin","suggested_max_fee"],"properties":{"estimated_fee":{"type":"string"},"estimated_fill_amount":{"type":"string"},"estimated_fill_price":{"type":"string"},"estimated_order_status":{"$ref":"#/definitions/OrderStatus"},"estimated_realized_pnl":{"type":"string"},"estimated_realized_pnl_excl_fees":{"type":"string"},"invalid_reason":{"type":["string","null"]},"is_valid":{"type":"boolean"},"max_amount":{"type":["string","null"]},"post_initial_margin":{"type":"string"},"post_liquidation_price":{"type":["string","null"]},"pre_initial_margin":{"type":"string"},"suggested_max_fee":{"type":"string"}}};
 
-function validate355(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate353(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -43360,7 +43153,7 @@ errors++;
 if(data.invalid_reason !== undefined){
 let data6 = data.invalid_reason;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err17 = {instancePath:instancePath+"/invalid_reason",schemaPath:"#/properties/invalid_reason/type",keyword:"type",params:{type: schema612.properties.invalid_reason.type},message:"must be string,null"};
+const err17 = {instancePath:instancePath+"/invalid_reason",schemaPath:"#/properties/invalid_reason/type",keyword:"type",params:{type: schema608.properties.invalid_reason.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -43385,7 +43178,7 @@ errors++;
 if(data.max_amount !== undefined){
 let data8 = data.max_amount;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err19 = {instancePath:instancePath+"/max_amount",schemaPath:"#/properties/max_amount/type",keyword:"type",params:{type: schema612.properties.max_amount.type},message:"must be string,null"};
+const err19 = {instancePath:instancePath+"/max_amount",schemaPath:"#/properties/max_amount/type",keyword:"type",params:{type: schema608.properties.max_amount.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -43410,7 +43203,7 @@ errors++;
 if(data.post_liquidation_price !== undefined){
 let data10 = data.post_liquidation_price;
 if((typeof data10 !== "string") && (data10 !== null)){
-const err21 = {instancePath:instancePath+"/post_liquidation_price",schemaPath:"#/properties/post_liquidation_price/type",keyword:"type",params:{type: schema612.properties.post_liquidation_price.type},message:"must be string,null"};
+const err21 = {instancePath:instancePath+"/post_liquidation_price",schemaPath:"#/properties/post_liquidation_price/type",keyword:"type",params:{type: schema608.properties.post_liquidation_price.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -43455,14 +43248,14 @@ vErrors.push(err24);
 }
 errors++;
 }
-validate355.errors = vErrors;
+validate353.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_PollQuotesParams = validate356;
-const schema614 = {"title":"PollQuotesParams","description":"PollQuotesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"from_timestamp":{"type":"integer"},"page":{"type":"integer"},"page_size":{"type":"integer","minimum":1},"quote_id":{"type":["string","null"]},"rfq_id":{"type":["string","null"]},"status":{"type":["string","null"]},"subaccount_id":{"type":"integer"},"to_timestamp":{"type":"integer"}}};
+export const schema_PollQuotesParams = validate354;
+const schema610 = {"title":"PollQuotesParams","description":"PollQuotesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"from_timestamp":{"type":"integer"},"page":{"type":"integer"},"page_size":{"type":"integer","minimum":1},"quote_id":{"type":["string","null"]},"rfq_id":{"type":["string","null"]},"status":{"type":["string","null"]},"subaccount_id":{"type":"integer"},"to_timestamp":{"type":"integer"}}};
 
-function validate356(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate354(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -43530,7 +43323,7 @@ errors++;
 if(data.quote_id !== undefined){
 let data3 = data.quote_id;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err5 = {instancePath:instancePath+"/quote_id",schemaPath:"#/properties/quote_id/type",keyword:"type",params:{type: schema614.properties.quote_id.type},message:"must be string,null"};
+const err5 = {instancePath:instancePath+"/quote_id",schemaPath:"#/properties/quote_id/type",keyword:"type",params:{type: schema610.properties.quote_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -43543,7 +43336,7 @@ errors++;
 if(data.rfq_id !== undefined){
 let data4 = data.rfq_id;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err6 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema614.properties.rfq_id.type},message:"must be string,null"};
+const err6 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema610.properties.rfq_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -43556,7 +43349,7 @@ errors++;
 if(data.status !== undefined){
 let data5 = data.status;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema614.properties.status.type},message:"must be string,null"};
+const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema610.properties.status.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -43603,14 +43396,14 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate356.errors = vErrors;
+validate354.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_QuotePoll = validate357;
-const schema615 = {"title":"QuotePoll","description":"QuotePollWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pagination","quotes"],"properties":{"pagination":{"$ref":"#/definitions/Pagination"},"quotes":{"type":"array","items":{"$ref":"#/definitions/PublicQuote"}}}};
+export const schema_QuotePoll = validate355;
+const schema611 = {"title":"QuotePoll","description":"QuotePollWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pagination","quotes"],"properties":{"pagination":{"$ref":"#/definitions/Pagination"},"quotes":{"type":"array","items":{"$ref":"#/definitions/PublicQuote"}}}};
 
-function validate357(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate355(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -43752,14 +43545,14 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate357.errors = vErrors;
+validate355.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_PollRfqsParams = validate359;
-const schema617 = {"title":"PollRfqsParams","description":"PollRfqsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"from_timestamp":{"type":"integer"},"page":{"type":"integer"},"page_size":{"type":"integer","minimum":1},"rfq_id":{"type":["string","null"]},"rfq_subaccount_id":{"type":["integer","null"]},"status":{"type":["string","null"]},"subaccount_id":{"type":"integer"},"to_timestamp":{"type":"integer"}}};
+export const schema_PollRfqsParams = validate357;
+const schema613 = {"title":"PollRfqsParams","description":"PollRfqsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"from_timestamp":{"type":"integer"},"page":{"type":"integer"},"page_size":{"type":"integer","minimum":1},"rfq_id":{"type":["string","null"]},"rfq_subaccount_id":{"type":["integer","null"]},"status":{"type":["string","null"]},"subaccount_id":{"type":"integer"},"to_timestamp":{"type":"integer"}}};
 
-function validate359(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate357(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -43827,7 +43620,7 @@ errors++;
 if(data.rfq_id !== undefined){
 let data3 = data.rfq_id;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err5 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema617.properties.rfq_id.type},message:"must be string,null"};
+const err5 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema613.properties.rfq_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -43840,7 +43633,7 @@ errors++;
 if(data.rfq_subaccount_id !== undefined){
 let data4 = data.rfq_subaccount_id;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err6 = {instancePath:instancePath+"/rfq_subaccount_id",schemaPath:"#/properties/rfq_subaccount_id/type",keyword:"type",params:{type: schema617.properties.rfq_subaccount_id.type},message:"must be integer,null"};
+const err6 = {instancePath:instancePath+"/rfq_subaccount_id",schemaPath:"#/properties/rfq_subaccount_id/type",keyword:"type",params:{type: schema613.properties.rfq_subaccount_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -43853,7 +43646,7 @@ errors++;
 if(data.status !== undefined){
 let data5 = data.status;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema617.properties.status.type},message:"must be string,null"};
+const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema613.properties.status.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -43900,14 +43693,14 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate359.errors = vErrors;
+validate357.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_RFQPoll = validate360;
-const schema618 = {"title":"RFQPoll","description":"RFQPollWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pagination","rfqs"],"properties":{"pagination":{"$ref":"#/definitions/Pagination"},"rfqs":{"type":"array","items":{"$ref":"#/definitions/PublicRfq"}}}};
+export const schema_RFQPoll = validate358;
+const schema614 = {"title":"RFQPoll","description":"RFQPollWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pagination","rfqs"],"properties":{"pagination":{"$ref":"#/definitions/Pagination"},"rfqs":{"type":"array","items":{"$ref":"#/definitions/PublicRfq"}}}};
 
-function validate360(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate358(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -44049,14 +43842,14 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate360.errors = vErrors;
+validate358.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_RejectDepositRequestParams = validate362;
-const schema620 = {"title":"RejectDepositRequestParams","description":"RejectDepositRequestEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["request_id"],"properties":{"reason":{"type":["string","null"]},"request_id":{"$ref":"#/definitions/VaultRequestId"}}};
+export const schema_RejectDepositRequestParams = validate360;
+const schema616 = {"title":"RejectDepositRequestParams","description":"RejectDepositRequestEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["request_id"],"properties":{"reason":{"type":["string","null"]},"request_id":{"$ref":"#/definitions/VaultRequestId"}}};
 
-function validate362(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate360(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -44073,7 +43866,7 @@ errors++;
 if(data.reason !== undefined){
 let data0 = data.reason;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err1 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: schema620.properties.reason.type},message:"must be string,null"};
+const err1 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: schema616.properties.reason.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -44176,14 +43969,14 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate362.errors = vErrors;
+validate360.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_VaultRequestAck = validate363;
-const schema622 = {"title":"VaultRequestAck","description":"VaultRequestAckWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["request_id"],"properties":{"request_id":{"$ref":"#/definitions/VaultRequestId"}}};
+export const schema_VaultRequestAck = validate361;
+const schema618 = {"title":"VaultRequestAck","description":"VaultRequestAckWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["request_id"],"properties":{"request_id":{"$ref":"#/definitions/VaultRequestId"}}};
 
-function validate363(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate361(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -44290,14 +44083,14 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate363.errors = vErrors;
+validate361.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_ReplaceQuoteParams = validate364;
-const schema624 = {"title":"ReplaceQuoteParams","description":"ReplaceQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","rfq_id","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"client":{"type":"string"},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"$ref":"#/definitions/DecimalInput"},"label":{"type":"string"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"mmp":{"type":"boolean"},"nonce":{"type":"integer"},"nonce_to_cancel":{"type":["number","null"]},"quote_id_to_cancel":{"type":["string","null"]},"referral_code":{"type":"string"},"rfq_id":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+export const schema_ReplaceQuoteParams = validate362;
+const schema620 = {"title":"ReplaceQuoteParams","description":"ReplaceQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","rfq_id","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"client":{"type":"string"},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"$ref":"#/definitions/DecimalInput"},"label":{"type":"string"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"mmp":{"type":"boolean"},"nonce":{"type":"integer"},"nonce_to_cancel":{"type":["number","null"]},"quote_id_to_cancel":{"type":["string","null"]},"referral_code":{"type":"string"},"rfq_id":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
-function validate364(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate362(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -44500,7 +44293,7 @@ errors++;
 if(data.nonce_to_cancel !== undefined){
 let data9 = data.nonce_to_cancel;
 if((!((typeof data9 == "number") && (isFinite(data9)))) && (data9 !== null)){
-const err16 = {instancePath:instancePath+"/nonce_to_cancel",schemaPath:"#/properties/nonce_to_cancel/type",keyword:"type",params:{type: schema624.properties.nonce_to_cancel.type},message:"must be number,null"};
+const err16 = {instancePath:instancePath+"/nonce_to_cancel",schemaPath:"#/properties/nonce_to_cancel/type",keyword:"type",params:{type: schema620.properties.nonce_to_cancel.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -44513,7 +44306,7 @@ errors++;
 if(data.quote_id_to_cancel !== undefined){
 let data10 = data.quote_id_to_cancel;
 if((typeof data10 !== "string") && (data10 !== null)){
-const err17 = {instancePath:instancePath+"/quote_id_to_cancel",schemaPath:"#/properties/quote_id_to_cancel/type",keyword:"type",params:{type: schema624.properties.quote_id_to_cancel.type},message:"must be string,null"};
+const err17 = {instancePath:instancePath+"/quote_id_to_cancel",schemaPath:"#/properties/quote_id_to_cancel/type",keyword:"type",params:{type: schema620.properties.quote_id_to_cancel.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -44608,14 +44401,14 @@ vErrors.push(err24);
 }
 errors++;
 }
-validate364.errors = vErrors;
+validate362.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_QuoteReplace = validate368;
-const schema626 = {"title":"QuoteReplace","description":"QuoteReplaceWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cancelled_quote"],"properties":{"cancelled_quote":{"$ref":"#/definitions/QuotePrivate"},"create_quote_error":{"anyOf":[{"$ref":"#/definitions/RPCError"},{"type":"null"}]},"quote":{"anyOf":[{"$ref":"#/definitions/QuotePrivate"},{"type":"null"}]}}};
+export const schema_QuoteReplace = validate366;
+const schema622 = {"title":"QuoteReplace","description":"QuoteReplaceWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cancelled_quote"],"properties":{"cancelled_quote":{"$ref":"#/definitions/QuotePrivate"},"create_quote_error":{"anyOf":[{"$ref":"#/definitions/RPCError"},{"type":"null"}]},"quote":{"anyOf":[{"$ref":"#/definitions/QuotePrivate"},{"type":"null"}]}}};
 
-function validate368(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate366(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -44630,8 +44423,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.cancelled_quote !== undefined){
-if(!(validate226(data.cancelled_quote, {instancePath:instancePath+"/cancelled_quote",parentData:data,parentDataProperty:"cancelled_quote",rootData}))){
-vErrors = vErrors === null ? validate226.errors : vErrors.concat(validate226.errors);
+if(!(validate224(data.cancelled_quote, {instancePath:instancePath+"/cancelled_quote",parentData:data,parentDataProperty:"cancelled_quote",rootData}))){
+vErrors = vErrors === null ? validate224.errors : vErrors.concat(validate224.errors);
 errors = vErrors.length;
 }
 }
@@ -44688,8 +44481,8 @@ let data2 = data.quote;
 const _errs8 = errors;
 let valid2 = false;
 const _errs9 = errors;
-if(!(validate226(data2, {instancePath:instancePath+"/quote",parentData:data,parentDataProperty:"quote",rootData}))){
-vErrors = vErrors === null ? validate226.errors : vErrors.concat(validate226.errors);
+if(!(validate224(data2, {instancePath:instancePath+"/quote",parentData:data,parentDataProperty:"quote",rootData}))){
+vErrors = vErrors === null ? validate224.errors : vErrors.concat(validate224.errors);
 errors = vErrors.length;
 }
 var _valid1 = _errs9 === errors;
@@ -44742,14 +44535,14 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate368.errors = vErrors;
+validate366.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_RequestVaultDepositParams = validate372;
-const schema627 = {"title":"RequestVaultDepositParams","description":"RequestVaultDepositEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","deposit_spot_asset","nonce","signature","signature_expiry_sec","signer","subaccount_id","vault_subaccount_id"],"properties":{"amount":{"$ref":"#/definitions/DecimalInput"},"deposit_spot_asset":{"type":"string"},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"},"vault_subaccount_id":{"type":"integer"}}};
+export const schema_RequestVaultDepositParams = validate370;
+const schema623 = {"title":"RequestVaultDepositParams","description":"RequestVaultDepositEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","deposit_spot_asset","nonce","signature","signature_expiry_sec","signer","subaccount_id","vault_subaccount_id"],"properties":{"amount":{"$ref":"#/definitions/DecimalInput"},"deposit_spot_asset":{"type":"string"},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"},"vault_subaccount_id":{"type":"integer"}}};
 
-function validate372(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate370(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -45003,14 +44796,14 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate372.errors = vErrors;
+validate370.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_RequestVaultWithdrawParams = validate374;
-const schema629 = {"title":"RequestVaultWithdrawParams","description":"RequestVaultWithdrawEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["nonce","shares_to_burn","signature","signature_expiry_sec","signer","subaccount_id","vault_subaccount_id"],"properties":{"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"shares_to_burn":{"$ref":"#/definitions/DecimalInput"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"},"vault_subaccount_id":{"type":"integer"}}};
+export const schema_RequestVaultWithdrawParams = validate372;
+const schema625 = {"title":"RequestVaultWithdrawParams","description":"RequestVaultWithdrawEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["nonce","shares_to_burn","signature","signature_expiry_sec","signer","subaccount_id","vault_subaccount_id"],"properties":{"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"shares_to_burn":{"$ref":"#/definitions/DecimalInput"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"},"vault_subaccount_id":{"type":"integer"}}};
 
-function validate374(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate372(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -45242,14 +45035,14 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate374.errors = vErrors;
+validate372.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_RfqGetBestQuoteParams = validate376;
-const schema631 = {"title":"RfqGetBestQuoteParams","description":"RfqGetBestQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"client":{"type":"string"},"direction":{"type":"string","enum":["buy","sell"]},"extra_fee":{"$ref":"#/definitions/DecimalInput"},"legs":{"type":"array","items":{"$ref":"#/definitions/LegUnpricedInput"}},"rfq_id":{"type":["string","null"]},"subaccount_id":{"type":"integer"}}};
+export const schema_RfqGetBestQuoteParams = validate374;
+const schema627 = {"title":"RfqGetBestQuoteParams","description":"RfqGetBestQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"client":{"type":"string"},"direction":{"type":"string","enum":["buy","sell"]},"extra_fee":{"$ref":"#/definitions/DecimalInput"},"legs":{"type":"array","items":{"$ref":"#/definitions/LegUnpricedInput"}},"rfq_id":{"type":["string","null"]},"subaccount_id":{"type":"integer"}}};
 
-function validate376(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate374(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -45288,7 +45081,7 @@ vErrors.push(err2);
 errors++;
 }
 if(!((data1 === "buy") || (data1 === "sell"))){
-const err3 = {instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema631.properties.direction.enum},message:"must be equal to one of the allowed values"};
+const err3 = {instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema627.properties.direction.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -45329,7 +45122,7 @@ errors++;
 if(data.rfq_id !== undefined){
 let data5 = data.rfq_id;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err5 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema631.properties.rfq_id.type},message:"must be string,null"};
+const err5 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema627.properties.rfq_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -45363,14 +45156,14 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate376.errors = vErrors;
+validate374.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_SendQuoteParams = validate379;
-const schema632 = {"title":"SendQuoteParams","description":"SendQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","rfq_id","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"client":{"type":"string"},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"$ref":"#/definitions/DecimalInput"},"label":{"type":"string"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"mmp":{"type":"boolean"},"nonce":{"type":"integer"},"referral_code":{"type":"string"},"rfq_id":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+export const schema_SendQuoteParams = validate377;
+const schema628 = {"title":"SendQuoteParams","description":"SendQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","rfq_id","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"client":{"type":"string"},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"$ref":"#/definitions/DecimalInput"},"label":{"type":"string"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"mmp":{"type":"boolean"},"nonce":{"type":"integer"},"referral_code":{"type":"string"},"rfq_id":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
-function validate379(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate377(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -45655,14 +45448,14 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate379.errors = vErrors;
+validate377.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_SendRfqParams = validate383;
-const schema634 = {"title":"SendRfqParams","description":"SendRfqEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["legs","subaccount_id"],"properties":{"client":{"type":"string"},"counterparties":{"type":["array","null"],"items":{"type":"string"}},"extra_fee":{"$ref":"#/definitions/DecimalInput"},"label":{"type":"string"},"legs":{"type":"array","items":{"$ref":"#/definitions/LegUnpricedInput"}},"max_total_cost":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"min_total_cost":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"partial_fill_step":{"$ref":"#/definitions/DecimalInput"},"referral_code":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+export const schema_SendRfqParams = validate381;
+const schema630 = {"title":"SendRfqParams","description":"SendRfqEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["legs","subaccount_id"],"properties":{"client":{"type":"string"},"counterparties":{"type":["array","null"],"items":{"type":"string"}},"extra_fee":{"$ref":"#/definitions/DecimalInput"},"label":{"type":"string"},"legs":{"type":"array","items":{"$ref":"#/definitions/LegUnpricedInput"}},"max_total_cost":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"min_total_cost":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"partial_fill_step":{"$ref":"#/definitions/DecimalInput"},"referral_code":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
-function validate383(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate381(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -45701,7 +45494,7 @@ errors++;
 if(data.counterparties !== undefined){
 let data1 = data.counterparties;
 if((!(Array.isArray(data1))) && (data1 !== null)){
-const err3 = {instancePath:instancePath+"/counterparties",schemaPath:"#/properties/counterparties/type",keyword:"type",params:{type: schema634.properties.counterparties.type},message:"must be array,null"};
+const err3 = {instancePath:instancePath+"/counterparties",schemaPath:"#/properties/counterparties/type",keyword:"type",params:{type: schema630.properties.counterparties.type},message:"must be array,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -45904,14 +45697,14 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate383.errors = vErrors;
+validate381.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_SessionKeysParams = validate389;
-const schema635 = {"title":"SessionKeysParams","description":"SessionKeysEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
+export const schema_SessionKeysParams = validate387;
+const schema631 = {"title":"SessionKeysParams","description":"SessionKeysEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
 
-function validate389(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate387(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -45948,14 +45741,14 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate389.errors = vErrors;
+validate387.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_SessionKeysResult = validate390;
-const schema636 = {"title":"SessionKeysResult","description":"PrivateSessionKeysRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["public_session_keys"],"properties":{"public_session_keys":{"type":"array","items":{"$ref":"#/definitions/SessionKeyResponse"}}}};
+export const schema_SessionKeysResult = validate388;
+const schema632 = {"title":"SessionKeysResult","description":"PrivateSessionKeysRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["public_session_keys"],"properties":{"public_session_keys":{"type":"array","items":{"$ref":"#/definitions/SessionKeyResponse"}}}};
 
-function validate390(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate388(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -46254,21 +46047,21 @@ vErrors.push(err23);
 }
 errors++;
 }
-validate390.errors = vErrors;
+validate388.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_SetCancelOnDisconnectParams = validate391;
-const schema638 = {"title":"SetCancelOnDisconnectParams","description":"SetCancelOnDisconnectEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"enabled":{"type":["boolean","null"]},"wallet":{"type":["string","null"]}}};
+export const schema_SetCancelOnDisconnectParams = validate389;
+const schema634 = {"title":"SetCancelOnDisconnectParams","description":"SetCancelOnDisconnectEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"enabled":{"type":["boolean","null"]},"wallet":{"type":["string","null"]}}};
 
-function validate391(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate389(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.enabled !== undefined){
 let data0 = data.enabled;
 if((typeof data0 !== "boolean") && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: schema638.properties.enabled.type},message:"must be boolean,null"};
+const err0 = {instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: schema634.properties.enabled.type},message:"must be boolean,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -46281,7 +46074,7 @@ errors++;
 if(data.wallet !== undefined){
 let data1 = data.wallet;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err1 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema638.properties.wallet.type},message:"must be string,null"};
+const err1 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema634.properties.wallet.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -46302,14 +46095,14 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate391.errors = vErrors;
+validate389.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_SetMmpConfigParams = validate392;
-const schema639 = {"title":"SetMmpConfigParams","description":"SetMmpConfigEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency","mmp_frozen_time","mmp_interval","subaccount_id"],"properties":{"currency":{"type":"string"},"mmp_amount_limit":{"$ref":"#/definitions/DecimalInput"},"mmp_delta_limit":{"$ref":"#/definitions/DecimalInput"},"mmp_frozen_time":{"type":"number"},"mmp_interval":{"type":"number"},"subaccount_id":{"type":"integer"}}};
+export const schema_SetMmpConfigParams = validate390;
+const schema635 = {"title":"SetMmpConfigParams","description":"SetMmpConfigEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency","mmp_frozen_time","mmp_interval","subaccount_id"],"properties":{"currency":{"type":"string"},"mmp_amount_limit":{"$ref":"#/definitions/DecimalInput"},"mmp_delta_limit":{"$ref":"#/definitions/DecimalInput"},"mmp_frozen_time":{"type":"number"},"mmp_interval":{"type":"number"},"subaccount_id":{"type":"integer"}}};
 
-function validate392(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate390(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -46427,14 +46220,14 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate392.errors = vErrors;
+validate390.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_SetMmpConfigResponse = validate395;
-const schema640 = {"title":"SetMmpConfigResponse","description":"SetMmpConfigResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency","mmp_amount_limit","mmp_delta_limit","mmp_frozen_time","mmp_interval","subaccount_id"],"properties":{"currency":{"type":"string"},"mmp_amount_limit":{"type":"string"},"mmp_delta_limit":{"type":"string"},"mmp_frozen_time":{"type":"number"},"mmp_interval":{"type":"number"},"subaccount_id":{"type":"integer"}}};
+export const schema_SetMmpConfigResponse = validate393;
+const schema636 = {"title":"SetMmpConfigResponse","description":"SetMmpConfigResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency","mmp_amount_limit","mmp_delta_limit","mmp_frozen_time","mmp_interval","subaccount_id"],"properties":{"currency":{"type":"string"},"mmp_amount_limit":{"type":"string"},"mmp_delta_limit":{"type":"string"},"mmp_frozen_time":{"type":"number"},"mmp_interval":{"type":"number"},"subaccount_id":{"type":"integer"}}};
 
-function validate395(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate393(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -46584,14 +46377,14 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate395.errors = vErrors;
+validate393.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_SetSessionKeyParams = validate396;
-const schema641 = {"title":"SetSessionKeyParams","description":"SetSessionKeyEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["expiry_sec","nonce","offchain_scopes","protocol_scopes","public_session_key","signature","signature_expiry_sec","signer","wallet"],"properties":{"expiry_sec":{"type":"integer"},"ip_whitelist":{"type":["array","null"],"items":{"type":"string"}},"label":{"type":["string","null"]},"nonce":{"type":"string"},"offchain_scopes":{"type":"array","items":{"type":"string"}},"protocol_scopes":{"type":"array","items":{"type":"string"}},"public_session_key":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_ids":{"type":["array","null"],"items":{"type":"integer"}},"wallet":{"type":"string"}}};
+export const schema_SetSessionKeyParams = validate394;
+const schema637 = {"title":"SetSessionKeyParams","description":"SetSessionKeyEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["expiry_sec","nonce","offchain_scopes","protocol_scopes","public_session_key","signature","signature_expiry_sec","signer","wallet"],"properties":{"expiry_sec":{"type":"integer"},"ip_whitelist":{"type":["array","null"],"items":{"type":"string"}},"label":{"type":["string","null"]},"nonce":{"type":"string"},"offchain_scopes":{"type":"array","items":{"type":"string"}},"protocol_scopes":{"type":"array","items":{"type":"string"}},"public_session_key":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_ids":{"type":["array","null"],"items":{"type":"integer"}},"wallet":{"type":"string"}}};
 
-function validate396(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate394(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -46701,7 +46494,7 @@ errors++;
 if(data.ip_whitelist !== undefined){
 let data1 = data.ip_whitelist;
 if((!(Array.isArray(data1))) && (data1 !== null)){
-const err10 = {instancePath:instancePath+"/ip_whitelist",schemaPath:"#/properties/ip_whitelist/type",keyword:"type",params:{type: schema641.properties.ip_whitelist.type},message:"must be array,null"};
+const err10 = {instancePath:instancePath+"/ip_whitelist",schemaPath:"#/properties/ip_whitelist/type",keyword:"type",params:{type: schema637.properties.ip_whitelist.type},message:"must be array,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -46729,7 +46522,7 @@ errors++;
 if(data.label !== undefined){
 let data3 = data.label;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err12 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema641.properties.label.type},message:"must be string,null"};
+const err12 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema637.properties.label.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -46859,7 +46652,7 @@ errors++;
 if(data.subaccount_ids !== undefined){
 let data13 = data.subaccount_ids;
 if((!(Array.isArray(data13))) && (data13 !== null)){
-const err22 = {instancePath:instancePath+"/subaccount_ids",schemaPath:"#/properties/subaccount_ids/type",keyword:"type",params:{type: schema641.properties.subaccount_ids.type},message:"must be array,null"};
+const err22 = {instancePath:instancePath+"/subaccount_ids",schemaPath:"#/properties/subaccount_ids/type",keyword:"type",params:{type: schema637.properties.subaccount_ids.type},message:"must be array,null"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -46908,14 +46701,14 @@ vErrors.push(err25);
 }
 errors++;
 }
-validate396.errors = vErrors;
+validate394.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_SetSessionKeyResult = validate397;
-const schema642 = {"title":"SetSessionKeyResult","description":"PrivateSetSessionKeyEdgeRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["expiry_sec","ip_whitelist","offchain_scopes","protocol_scopes","public_session_key","subaccount_ids"],"properties":{"expiry_sec":{"type":"integer"},"ip_whitelist":{"type":"array","items":{"type":"string"}},"label":{"type":["string","null"]},"offchain_scopes":{"type":"array","items":{"type":"string"}},"protocol_scopes":{"type":"array","items":{"type":"string"}},"public_session_key":{"type":"string"},"subaccount_ids":{"type":"array","items":{"type":"integer"}}}};
+export const schema_SetSessionKeyResult = validate395;
+const schema638 = {"title":"SetSessionKeyResult","description":"PrivateSetSessionKeyEdgeRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["expiry_sec","ip_whitelist","offchain_scopes","protocol_scopes","public_session_key","subaccount_ids"],"properties":{"expiry_sec":{"type":"integer"},"ip_whitelist":{"type":"array","items":{"type":"string"}},"label":{"type":["string","null"]},"offchain_scopes":{"type":"array","items":{"type":"string"}},"protocol_scopes":{"type":"array","items":{"type":"string"}},"public_session_key":{"type":"string"},"subaccount_ids":{"type":"array","items":{"type":"integer"}}}};
 
-function validate397(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate395(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -47023,7 +46816,7 @@ errors++;
 if(data.label !== undefined){
 let data3 = data.label;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err9 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema642.properties.label.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema638.properties.label.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -47141,15 +46934,15 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate397.errors = vErrors;
+validate395.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_TransferPositionsParams = validate398;
-const schema643 = {"title":"TransferPositionsParams","description":"TransferPositionsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["maker_params","taker_params","wallet"],"properties":{"maker_params":{"$ref":"#/definitions/SignedTransferQuoteParams"},"taker_params":{"$ref":"#/definitions/SignedTransferQuoteParams"},"wallet":{"type":"string"}}};
-const schema644 = {"title":"SignedTransferQuoteParams","description":"SignedTransferQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"direction":{"$ref":"#/definitions/Direction"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"nonce":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+export const schema_TransferPositionsParams = validate396;
+const schema639 = {"title":"TransferPositionsParams","description":"TransferPositionsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["maker_params","taker_params","wallet"],"properties":{"maker_params":{"$ref":"#/definitions/SignedTransferQuoteParams"},"taker_params":{"$ref":"#/definitions/SignedTransferQuoteParams"},"wallet":{"type":"string"}}};
+const schema640 = {"title":"SignedTransferQuoteParams","description":"SignedTransferQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"direction":{"$ref":"#/definitions/Direction"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"nonce":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
-function validate399(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate397(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -47357,12 +47150,12 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate399.errors = vErrors;
+validate397.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate398(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate396(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -47397,14 +47190,14 @@ vErrors.push(err2);
 errors++;
 }
 if(data.maker_params !== undefined){
-if(!(validate399(data.maker_params, {instancePath:instancePath+"/maker_params",parentData:data,parentDataProperty:"maker_params",rootData}))){
-vErrors = vErrors === null ? validate399.errors : vErrors.concat(validate399.errors);
+if(!(validate397(data.maker_params, {instancePath:instancePath+"/maker_params",parentData:data,parentDataProperty:"maker_params",rootData}))){
+vErrors = vErrors === null ? validate397.errors : vErrors.concat(validate397.errors);
 errors = vErrors.length;
 }
 }
 if(data.taker_params !== undefined){
-if(!(validate399(data.taker_params, {instancePath:instancePath+"/taker_params",parentData:data,parentDataProperty:"taker_params",rootData}))){
-vErrors = vErrors === null ? validate399.errors : vErrors.concat(validate399.errors);
+if(!(validate397(data.taker_params, {instancePath:instancePath+"/taker_params",parentData:data,parentDataProperty:"taker_params",rootData}))){
+vErrors = vErrors === null ? validate397.errors : vErrors.concat(validate397.errors);
 errors = vErrors.length;
 }
 }
@@ -47431,13 +47224,13 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate398.errors = vErrors;
+validate396.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_SignedTransferQuoteParams = validate404;
+export const schema_SignedTransferQuoteParams = validate402;
 
-function validate404(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate402(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -47645,14 +47438,14 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate404.errors = vErrors;
+validate402.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_TransferPositions = validate407;
-const schema648 = {"title":"TransferPositions","description":"TransferPositionsWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["maker_quote","taker_quote"],"properties":{"maker_quote":{"$ref":"#/definitions/QuotePrivate"},"taker_quote":{"$ref":"#/definitions/QuotePrivate"}}};
+export const schema_TransferPositions = validate405;
+const schema644 = {"title":"TransferPositions","description":"TransferPositionsWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["maker_quote","taker_quote"],"properties":{"maker_quote":{"$ref":"#/definitions/QuotePrivate"},"taker_quote":{"$ref":"#/definitions/QuotePrivate"}}};
 
-function validate407(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate405(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -47677,14 +47470,14 @@ vErrors.push(err1);
 errors++;
 }
 if(data.maker_quote !== undefined){
-if(!(validate226(data.maker_quote, {instancePath:instancePath+"/maker_quote",parentData:data,parentDataProperty:"maker_quote",rootData}))){
-vErrors = vErrors === null ? validate226.errors : vErrors.concat(validate226.errors);
+if(!(validate224(data.maker_quote, {instancePath:instancePath+"/maker_quote",parentData:data,parentDataProperty:"maker_quote",rootData}))){
+vErrors = vErrors === null ? validate224.errors : vErrors.concat(validate224.errors);
 errors = vErrors.length;
 }
 }
 if(data.taker_quote !== undefined){
-if(!(validate226(data.taker_quote, {instancePath:instancePath+"/taker_quote",parentData:data,parentDataProperty:"taker_quote",rootData}))){
-vErrors = vErrors === null ? validate226.errors : vErrors.concat(validate226.errors);
+if(!(validate224(data.taker_quote, {instancePath:instancePath+"/taker_quote",parentData:data,parentDataProperty:"taker_quote",rootData}))){
+vErrors = vErrors === null ? validate224.errors : vErrors.concat(validate224.errors);
 errors = vErrors.length;
 }
 }
@@ -47699,14 +47492,14 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate407.errors = vErrors;
+validate405.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_TransferSpotParams = validate410;
-const schema649 = {"title":"TransferSpotParams","description":"PrivateTransferSpotEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","asset_name","max_fee_usd","new_subaccount_manager","nonce","signature","signature_expiry_sec","signer","sub_id","subaccount_id","to_subaccount_id"],"properties":{"amount":{"$ref":"#/definitions/DecimalInput"},"asset_name":{"type":"string"},"max_fee_usd":{"$ref":"#/definitions/DecimalInput"},"new_subaccount_manager":{"type":"number"},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"sub_id":{"type":"integer"},"subaccount_id":{"type":"integer"},"to_subaccount_id":{"type":"integer"}}};
+export const schema_TransferSpotParams = validate408;
+const schema645 = {"title":"TransferSpotParams","description":"PrivateTransferSpotEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","asset_name","max_fee_usd","new_subaccount_manager","nonce","signature","signature_expiry_sec","signer","sub_id","subaccount_id","to_subaccount_id"],"properties":{"amount":{"$ref":"#/definitions/DecimalInput"},"asset_name":{"type":"string"},"max_fee_usd":{"$ref":"#/definitions/DecimalInput"},"new_subaccount_manager":{"type":"number"},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"sub_id":{"type":"integer"},"subaccount_id":{"type":"integer"},"to_subaccount_id":{"type":"integer"}}};
 
-function validate410(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate408(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -48022,14 +47815,14 @@ vErrors.push(err24);
 }
 errors++;
 }
-validate410.errors = vErrors;
+validate408.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_TransferSpotResult = validate413;
-const schema651 = {"title":"TransferSpotResult","description":"PrivateTransferSpotEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
+export const schema_TransferSpotResult = validate411;
+const schema647 = {"title":"TransferSpotResult","description":"PrivateTransferSpotEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
 
-function validate413(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate411(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -48089,14 +47882,14 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate413.errors = vErrors;
+validate411.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_TransferSpotExternalParams = validate414;
-const schema652 = {"title":"TransferSpotExternalParams","description":"PrivateTransferSpotExternalEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","asset_name","max_fee_usd","new_subaccount_manager","nonce","recipient_address","signature","signature_expiry_sec","signer","sub_id","subaccount_id","to_subaccount_id"],"properties":{"amount":{"$ref":"#/definitions/DecimalInput"},"asset_name":{"type":"string"},"max_fee_usd":{"$ref":"#/definitions/DecimalInput"},"new_subaccount_manager":{"type":"number"},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"recipient_address":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"sub_id":{"type":"integer"},"subaccount_id":{"type":"integer"},"to_subaccount_id":{"type":"integer"}}};
+export const schema_TransferSpotExternalParams = validate412;
+const schema648 = {"title":"TransferSpotExternalParams","description":"PrivateTransferSpotExternalEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","asset_name","max_fee_usd","new_subaccount_manager","nonce","recipient_address","signature","signature_expiry_sec","signer","sub_id","subaccount_id","to_subaccount_id"],"properties":{"amount":{"$ref":"#/definitions/DecimalInput"},"asset_name":{"type":"string"},"max_fee_usd":{"$ref":"#/definitions/DecimalInput"},"new_subaccount_manager":{"type":"number"},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"recipient_address":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"sub_id":{"type":"integer"},"subaccount_id":{"type":"integer"},"to_subaccount_id":{"type":"integer"}}};
 
-function validate414(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate412(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -48434,14 +48227,14 @@ vErrors.push(err26);
 }
 errors++;
 }
-validate414.errors = vErrors;
+validate412.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_TransferSpotExternalResult = validate417;
-const schema654 = {"title":"TransferSpotExternalResult","description":"PrivateTransferSpotExternalEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
+export const schema_TransferSpotExternalResult = validate415;
+const schema650 = {"title":"TransferSpotExternalResult","description":"PrivateTransferSpotExternalEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
 
-function validate417(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate415(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -48501,14 +48294,14 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate417.errors = vErrors;
+validate415.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_UpdateVaultInfoParams = validate418;
-const schema655 = {"title":"UpdateVaultInfoParams","description":"UpdateVaultInfoEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"description":{"type":["string","null"]},"mtm_cap":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"name":{"type":["string","null"]},"subaccount_id":{"type":"integer"},"whitelist_only":{"type":["boolean","null"]}}};
+export const schema_UpdateVaultInfoParams = validate416;
+const schema651 = {"title":"UpdateVaultInfoParams","description":"UpdateVaultInfoEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"description":{"type":["string","null"]},"mtm_cap":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"name":{"type":["string","null"]},"subaccount_id":{"type":"integer"},"whitelist_only":{"type":["boolean","null"]}}};
 
-function validate418(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate416(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -48525,7 +48318,7 @@ errors++;
 if(data.description !== undefined){
 let data0 = data.description;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err1 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema655.properties.description.type},message:"must be string,null"};
+const err1 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema651.properties.description.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -48586,7 +48379,7 @@ vErrors = null;
 if(data.name !== undefined){
 let data2 = data.name;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema655.properties.name.type},message:"must be string,null"};
+const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema651.properties.name.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -48612,7 +48405,7 @@ errors++;
 if(data.whitelist_only !== undefined){
 let data4 = data.whitelist_only;
 if((typeof data4 !== "boolean") && (data4 !== null)){
-const err6 = {instancePath:instancePath+"/whitelist_only",schemaPath:"#/properties/whitelist_only/type",keyword:"type",params:{type: schema655.properties.whitelist_only.type},message:"must be boolean,null"};
+const err6 = {instancePath:instancePath+"/whitelist_only",schemaPath:"#/properties/whitelist_only/type",keyword:"type",params:{type: schema651.properties.whitelist_only.type},message:"must be boolean,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -48633,14 +48426,14 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate418.errors = vErrors;
+validate416.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_OffchainAck = validate420;
-const schema656 = {"title":"OffchainAck","description":"OffchainAckWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["status"],"properties":{"status":{"type":"string"}}};
+export const schema_OffchainAck = validate418;
+const schema652 = {"title":"OffchainAck","description":"OffchainAckWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["status"],"properties":{"status":{"type":"string"}}};
 
-function validate420(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate418(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -48677,14 +48470,14 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate420.errors = vErrors;
+validate418.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_UpdateWhitelistedRecipientsParams = validate421;
-const schema657 = {"title":"UpdateWhitelistedRecipientsParams","description":"UpdateWhitelistedRecipientsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["add","nonce","remove","signature","signature_expiry_sec","signer","wallet"],"properties":{"add":{"type":"array","items":{"type":"string"}},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"remove":{"type":"array","items":{"type":"string"}},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"wallet":{"type":"string"}}};
+export const schema_UpdateWhitelistedRecipientsParams = validate419;
+const schema653 = {"title":"UpdateWhitelistedRecipientsParams","description":"UpdateWhitelistedRecipientsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["add","nonce","remove","signature","signature_expiry_sec","signer","wallet"],"properties":{"add":{"type":"array","items":{"type":"string"}},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"remove":{"type":"array","items":{"type":"string"}},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"wallet":{"type":"string"}}};
 
-function validate421(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate419(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -48952,14 +48745,14 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate421.errors = vErrors;
+validate419.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_UpdateWhitelistedRecipientsResult = validate422;
-const schema659 = {"title":"UpdateWhitelistedRecipientsResult","description":"UpdateWhitelistedRecipientsEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id","whitelisted_recipients"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"},"whitelisted_recipients":{"type":"array","items":{"type":"string"}}}};
+export const schema_UpdateWhitelistedRecipientsResult = validate420;
+const schema655 = {"title":"UpdateWhitelistedRecipientsResult","description":"UpdateWhitelistedRecipientsEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id","whitelisted_recipients"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"},"whitelisted_recipients":{"type":"array","items":{"type":"string"}}}};
 
-function validate422(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate420(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -49057,14 +48850,14 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate422.errors = vErrors;
+validate420.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_WithdrawParams = validate423;
-const schema660 = {"title":"WithdrawParams","description":"PrivateWithdrawEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount_in_underlying","asset_name","force_batch","max_fee_usd","nonce","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"amount_in_underlying":{"$ref":"#/definitions/DecimalInput"},"asset_name":{"type":"string"},"force_batch":{"type":"boolean"},"max_fee_usd":{"$ref":"#/definitions/DecimalInput"},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"recipient":{"type":["string","null"]},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+export const schema_WithdrawParams = validate421;
+const schema656 = {"title":"WithdrawParams","description":"PrivateWithdrawEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount_in_underlying","asset_name","force_batch","max_fee_usd","nonce","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"amount_in_underlying":{"$ref":"#/definitions/DecimalInput"},"asset_name":{"type":"string"},"force_batch":{"type":"boolean"},"max_fee_usd":{"$ref":"#/definitions/DecimalInput"},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"recipient":{"type":["string","null"]},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
-function validate423(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate421(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -49275,7 +49068,7 @@ vErrors = null;
 if(data.recipient !== undefined){
 let data5 = data.recipient;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err16 = {instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/type",keyword:"type",params:{type: schema660.properties.recipient.type},message:"must be string,null"};
+const err16 = {instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/type",keyword:"type",params:{type: schema656.properties.recipient.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -49346,14 +49139,14 @@ vErrors.push(err21);
 }
 errors++;
 }
-validate423.errors = vErrors;
+validate421.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_WithdrawResult = validate426;
-const schema662 = {"title":"WithdrawResult","description":"PrivateWithdrawEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
+export const schema_WithdrawResult = validate424;
+const schema658 = {"title":"WithdrawResult","description":"PrivateWithdrawEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
 
-function validate426(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate424(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -49413,14 +49206,14 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate426.errors = vErrors;
+validate424.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_ExecuteQuoteDebugParams = validate427;
-const schema663 = {"title":"ExecuteQuoteDebugParams","description":"PublicExecuteQuoteDebugEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","quote_id","rfq_id","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"direction":{"$ref":"#/definitions/Direction"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"nonce":{"type":"integer"},"quote_id":{"type":"string"},"rfq_id":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+export const schema_ExecuteQuoteDebugParams = validate425;
+const schema659 = {"title":"ExecuteQuoteDebugParams","description":"PublicExecuteQuoteDebugEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","quote_id","rfq_id","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"direction":{"$ref":"#/definitions/Direction"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"nonce":{"type":"integer"},"quote_id":{"type":"string"},"rfq_id":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
-function validate427(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate425(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -49673,14 +49466,14 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate427.errors = vErrors;
+validate425.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_QuoteExecuteDebugResult = validate430;
-const schema665 = {"title":"QuoteExecuteDebugResult","description":"QuoteExecuteDebugResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["action_hash","encoded_data","encoded_data_hashed","encoded_legs","legs_hash","typed_data_hash"],"properties":{"action_hash":{"type":"string"},"encoded_data":{"type":"string"},"encoded_data_hashed":{"type":"string"},"encoded_legs":{"type":"string"},"legs_hash":{"type":"string"},"typed_data_hash":{"type":"string"}}};
+export const schema_QuoteExecuteDebugResult = validate428;
+const schema661 = {"title":"QuoteExecuteDebugResult","description":"QuoteExecuteDebugResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["action_hash","encoded_data","encoded_data_hashed","encoded_legs","legs_hash","typed_data_hash"],"properties":{"action_hash":{"type":"string"},"encoded_data":{"type":"string"},"encoded_data_hashed":{"type":"string"},"encoded_legs":{"type":"string"},"legs_hash":{"type":"string"},"typed_data_hash":{"type":"string"}}};
 
-function validate430(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate428(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -49827,14 +49620,14 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate430.errors = vErrors;
+validate428.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetAllReferralCodesParams = validate431;
-const schema666 = {"title":"GetAllReferralCodesParams","description":"GetAllReferralCodesParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object"};
+export const schema_GetAllReferralCodesParams = validate429;
+const schema662 = {"title":"GetAllReferralCodesParams","description":"GetAllReferralCodesParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object"};
 
-function validate431(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate429(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -49847,14 +49640,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate431.errors = vErrors;
+validate429.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_Referrer = validate432;
-const schema667 = {"title":"Referrer","description":"Referrer in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["referral_code","wallet"],"properties":{"receiving_wallet":{"type":["string","null"]},"referral_code":{"type":"string"},"wallet":{"type":"string"}}};
+export const schema_Referrer = validate430;
+const schema663 = {"title":"Referrer","description":"Referrer in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["referral_code","wallet"],"properties":{"receiving_wallet":{"type":["string","null"]},"referral_code":{"type":"string"},"wallet":{"type":"string"}}};
 
-function validate432(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate430(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -49881,7 +49674,7 @@ errors++;
 if(data.receiving_wallet !== undefined){
 let data0 = data.receiving_wallet;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err2 = {instancePath:instancePath+"/receiving_wallet",schemaPath:"#/properties/receiving_wallet/type",keyword:"type",params:{type: schema667.properties.receiving_wallet.type},message:"must be string,null"};
+const err2 = {instancePath:instancePath+"/receiving_wallet",schemaPath:"#/properties/receiving_wallet/type",keyword:"type",params:{type: schema663.properties.receiving_wallet.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -49926,14 +49719,14 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate432.errors = vErrors;
+validate430.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetAssetsParams = validate433;
-const schema668 = {"title":"GetAssetsParams","description":"GetAssetsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["asset_type","currency","expired"],"properties":{"asset_type":{"type":"string","enum":["option","perp","erc20"]},"currency":{"type":"string"},"expired":{"type":"boolean"}}};
+export const schema_GetAssetsParams = validate431;
+const schema664 = {"title":"GetAssetsParams","description":"GetAssetsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["asset_type","currency","expired"],"properties":{"asset_type":{"type":"string","enum":["option","perp","erc20"]},"currency":{"type":"string"},"expired":{"type":"boolean"}}};
 
-function validate433(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate431(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -49980,7 +49773,7 @@ vErrors.push(err3);
 errors++;
 }
 if(!(((data0 === "option") || (data0 === "perp")) || (data0 === "erc20"))){
-const err4 = {instancePath:instancePath+"/asset_type",schemaPath:"#/properties/asset_type/enum",keyword:"enum",params:{allowedValues: schema668.properties.asset_type.enum},message:"must be equal to one of the allowed values"};
+const err4 = {instancePath:instancePath+"/asset_type",schemaPath:"#/properties/asset_type/enum",keyword:"enum",params:{allowedValues: schema664.properties.asset_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -50025,15 +49818,15 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate433.errors = vErrors;
+validate431.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_AssetResponsePublic = validate434;
-const schema669 = {"title":"AssetResponsePublic","description":"AssetResponsePublic in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["address","asset_id","asset_name","asset_type","currency","is_collateral","is_position","sub_id"],"properties":{"address":{"type":"string"},"asset_id":{"type":"string"},"asset_name":{"type":"string"},"asset_type":{"type":"string","enum":["option","perp","erc20"]},"currency":{"type":"string"},"erc20_details":{"anyOf":[{"$ref":"#/definitions/SpotPublicDetails"},{"type":"null"}]},"is_collateral":{"type":"boolean"},"is_position":{"type":"boolean"},"option_details":{"anyOf":[{"$ref":"#/definitions/OptionDetails"},{"type":"null"}]},"perp_details":{"anyOf":[{"$ref":"#/definitions/PerpDetails"},{"type":"null"}]},"sub_id":{"type":"string"}}};
-const schema670 = {"title":"SpotPublicDetails","description":"SpotPublicDetails in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["borrow_index","decimals","supply_index","underlying_erc20_address"],"properties":{"borrow_index":{"type":"string"},"decimals":{"type":"integer"},"supply_index":{"type":"string"},"underlying_erc20_address":{"type":"string"}}};
+export const schema_AssetResponsePublic = validate432;
+const schema665 = {"title":"AssetResponsePublic","description":"AssetResponsePublic in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["address","asset_id","asset_name","asset_type","currency","is_collateral","is_position","sub_id"],"properties":{"address":{"type":"string"},"asset_id":{"type":"string"},"asset_name":{"type":"string"},"asset_type":{"type":"string","enum":["option","perp","erc20"]},"currency":{"type":"string"},"erc20_details":{"anyOf":[{"$ref":"#/definitions/SpotPublicDetails"},{"type":"null"}]},"is_collateral":{"type":"boolean"},"is_position":{"type":"boolean"},"option_details":{"anyOf":[{"$ref":"#/definitions/OptionDetails"},{"type":"null"}]},"perp_details":{"anyOf":[{"$ref":"#/definitions/PerpDetails"},{"type":"null"}]},"sub_id":{"type":"string"}}};
+const schema666 = {"title":"SpotPublicDetails","description":"SpotPublicDetails in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["borrow_index","decimals","supply_index","underlying_erc20_address"],"properties":{"borrow_index":{"type":"string"},"decimals":{"type":"integer"},"supply_index":{"type":"string"},"underlying_erc20_address":{"type":"string"}}};
 
-function validate434(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate432(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -50166,7 +49959,7 @@ vErrors.push(err11);
 errors++;
 }
 if(!(((data3 === "option") || (data3 === "perp")) || (data3 === "erc20"))){
-const err12 = {instancePath:instancePath+"/asset_type",schemaPath:"#/properties/asset_type/enum",keyword:"enum",params:{allowedValues: schema669.properties.asset_type.enum},message:"must be equal to one of the allowed values"};
+const err12 = {instancePath:instancePath+"/asset_type",schemaPath:"#/properties/asset_type/enum",keyword:"enum",params:{allowedValues: schema665.properties.asset_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -50362,8 +50155,8 @@ let data12 = data.option_details;
 const _errs31 = errors;
 let valid4 = false;
 const _errs32 = errors;
-if(!(validate163(data12, {instancePath:instancePath+"/option_details",parentData:data,parentDataProperty:"option_details",rootData}))){
-vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
+if(!(validate161(data12, {instancePath:instancePath+"/option_details",parentData:data,parentDataProperty:"option_details",rootData}))){
+vErrors = vErrors === null ? validate161.errors : vErrors.concat(validate161.errors);
 errors = vErrors.length;
 }
 var _valid1 = _errs32 === errors;
@@ -50410,8 +50203,8 @@ let data13 = data.perp_details;
 const _errs36 = errors;
 let valid5 = false;
 const _errs37 = errors;
-if(!(validate164(data13, {instancePath:instancePath+"/perp_details",parentData:data,parentDataProperty:"perp_details",rootData}))){
-vErrors = vErrors === null ? validate164.errors : vErrors.concat(validate164.errors);
+if(!(validate162(data13, {instancePath:instancePath+"/perp_details",parentData:data,parentDataProperty:"perp_details",rootData}))){
+vErrors = vErrors === null ? validate162.errors : vErrors.concat(validate162.errors);
 errors = vErrors.length;
 }
 var _valid2 = _errs37 === errors;
@@ -50476,13 +50269,13 @@ vErrors.push(err32);
 }
 errors++;
 }
-validate434.errors = vErrors;
+validate432.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_SpotPublicDetails = validate437;
+export const schema_SpotPublicDetails = validate435;
 
-function validate437(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate435(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -50586,14 +50379,14 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate437.errors = vErrors;
+validate435.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetCurrencyParams = validate438;
-const schema672 = {"title":"GetCurrencyParams","description":"GetCurrencyEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency"],"properties":{"currency":{"type":"string"}}};
+export const schema_GetCurrencyParams = validate436;
+const schema668 = {"title":"GetCurrencyParams","description":"GetCurrencyEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency"],"properties":{"currency":{"type":"string"}}};
 
-function validate438(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate436(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -50630,14 +50423,14 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate438.errors = vErrors;
+validate436.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetIndexChartDataParams = validate439;
-const schema673 = {"title":"GetIndexChartDataParams","description":"GetIndexChartDataEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency","end_timestamp","period","start_timestamp"],"properties":{"currency":{"type":"string"},"end_timestamp":{"type":"integer"},"period":{"type":"number","exclusiveMinimum":0,"description":"A bucket length in seconds: above 0."},"start_timestamp":{"type":"integer"}}};
+export const schema_GetIndexChartDataParams = validate437;
+const schema669 = {"title":"GetIndexChartDataParams","description":"GetIndexChartDataEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency","end_timestamp","period","start_timestamp"],"properties":{"currency":{"type":"string"},"end_timestamp":{"type":"integer"},"period":{"type":"number","exclusiveMinimum":0,"description":"A bucket length in seconds: above 0."},"start_timestamp":{"type":"integer"}}};
 
-function validate439(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate437(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -50755,14 +50548,14 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate439.errors = vErrors;
+validate437.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_IndexCandle = validate440;
-const schema674 = {"title":"IndexCandle","description":"IndexCandle in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["close_price","high_price","low_price","open_price","price","timestamp","timestamp_bucket"],"properties":{"close_price":{"type":"string"},"high_price":{"type":"string"},"low_price":{"type":"string"},"open_price":{"type":"string"},"price":{"type":"string"},"timestamp":{"type":"integer"},"timestamp_bucket":{"type":"integer"}}};
+export const schema_IndexCandle = validate438;
+const schema670 = {"title":"IndexCandle","description":"IndexCandle in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["close_price","high_price","low_price","open_price","price","timestamp","timestamp_bucket"],"properties":{"close_price":{"type":"string"},"high_price":{"type":"string"},"low_price":{"type":"string"},"open_price":{"type":"string"},"price":{"type":"string"},"timestamp":{"type":"integer"},"timestamp_bucket":{"type":"integer"}}};
 
-function validate440(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate438(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -50933,14 +50726,14 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate440.errors = vErrors;
+validate438.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetInterestRateHistoryParams = validate441;
-const schema675 = {"title":"GetInterestRateHistoryParams","description":"GetInterestRateHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency"],"properties":{"currency":{"type":"string"},"end_timestamp":{"type":["integer","null"]},"period":{"type":["number","null"],"exclusiveMinimum":0,"description":"A bucket length in seconds: above 0."},"risk_universe_id":{"type":["integer","null"]},"start_timestamp":{"type":["integer","null"]}}};
+export const schema_GetInterestRateHistoryParams = validate439;
+const schema671 = {"title":"GetInterestRateHistoryParams","description":"GetInterestRateHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency"],"properties":{"currency":{"type":"string"},"end_timestamp":{"type":["integer","null"]},"period":{"type":["number","null"],"exclusiveMinimum":0,"description":"A bucket length in seconds: above 0."},"risk_universe_id":{"type":["integer","null"]},"start_timestamp":{"type":["integer","null"]}}};
 
-function validate441(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate439(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -50969,7 +50762,7 @@ errors++;
 if(data.end_timestamp !== undefined){
 let data1 = data.end_timestamp;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema675.properties.end_timestamp.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema671.properties.end_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -50982,7 +50775,7 @@ errors++;
 if(data.period !== undefined){
 let data2 = data.period;
 if((!((typeof data2 == "number") && (isFinite(data2)))) && (data2 !== null)){
-const err3 = {instancePath:instancePath+"/period",schemaPath:"#/properties/period/type",keyword:"type",params:{type: schema675.properties.period.type},message:"must be number,null"};
+const err3 = {instancePath:instancePath+"/period",schemaPath:"#/properties/period/type",keyword:"type",params:{type: schema671.properties.period.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -51007,7 +50800,7 @@ errors++;
 if(data.risk_universe_id !== undefined){
 let data3 = data.risk_universe_id;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-const err5 = {instancePath:instancePath+"/risk_universe_id",schemaPath:"#/properties/risk_universe_id/type",keyword:"type",params:{type: schema675.properties.risk_universe_id.type},message:"must be integer,null"};
+const err5 = {instancePath:instancePath+"/risk_universe_id",schemaPath:"#/properties/risk_universe_id/type",keyword:"type",params:{type: schema671.properties.risk_universe_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -51020,7 +50813,7 @@ errors++;
 if(data.start_timestamp !== undefined){
 let data4 = data.start_timestamp;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err6 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema675.properties.start_timestamp.type},message:"must be integer,null"};
+const err6 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema671.properties.start_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -51041,14 +50834,403 @@ vErrors.push(err7);
 }
 errors++;
 }
+validate439.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_InterestRateHistoryResult = validate440;
+const schema672 = {"title":"InterestRateHistoryResult","description":"InterestRateHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["interest_rate_history"],"properties":{"interest_rate_history":{"type":"array","items":{"$ref":"#/definitions/InterestRateCandle"}}}};
+const schema673 = {"title":"InterestRateCandle","description":"InterestRateCandle in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["borrow_apy","risk_universe_id","supply_apy","timestamp","total_borrow","total_supply"],"properties":{"borrow_apy":{"$ref":"#/definitions/Ohlc"},"risk_universe_id":{"type":"integer"},"supply_apy":{"$ref":"#/definitions/Ohlc"},"timestamp":{"type":"integer"},"total_borrow":{"type":"string"},"total_supply":{"type":"string"}}};
+const schema674 = {"title":"Ohlc","description":"Ohlc in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["close","high","low","open"],"properties":{"close":{"type":"string"},"high":{"type":"string"},"low":{"type":"string"},"open":{"type":"string"}}};
+
+function validate441(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.borrow_apy === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "borrow_apy"},message:"must have required property '"+"borrow_apy"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.risk_universe_id === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "risk_universe_id"},message:"must have required property '"+"risk_universe_id"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.supply_apy === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "supply_apy"},message:"must have required property '"+"supply_apy"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.timestamp === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.total_borrow === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total_borrow"},message:"must have required property '"+"total_borrow"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.total_supply === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total_supply"},message:"must have required property '"+"total_supply"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.borrow_apy !== undefined){
+let data0 = data.borrow_apy;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.close === undefined){
+const err6 = {instancePath:instancePath+"/borrow_apy",schemaPath:"#/definitions/Ohlc/required",keyword:"required",params:{missingProperty: "close"},message:"must have required property '"+"close"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data0.high === undefined){
+const err7 = {instancePath:instancePath+"/borrow_apy",schemaPath:"#/definitions/Ohlc/required",keyword:"required",params:{missingProperty: "high"},message:"must have required property '"+"high"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data0.low === undefined){
+const err8 = {instancePath:instancePath+"/borrow_apy",schemaPath:"#/definitions/Ohlc/required",keyword:"required",params:{missingProperty: "low"},message:"must have required property '"+"low"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data0.open === undefined){
+const err9 = {instancePath:instancePath+"/borrow_apy",schemaPath:"#/definitions/Ohlc/required",keyword:"required",params:{missingProperty: "open"},message:"must have required property '"+"open"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data0.close !== undefined){
+if(typeof data0.close !== "string"){
+const err10 = {instancePath:instancePath+"/borrow_apy/close",schemaPath:"#/definitions/Ohlc/properties/close/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data0.high !== undefined){
+if(typeof data0.high !== "string"){
+const err11 = {instancePath:instancePath+"/borrow_apy/high",schemaPath:"#/definitions/Ohlc/properties/high/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data0.low !== undefined){
+if(typeof data0.low !== "string"){
+const err12 = {instancePath:instancePath+"/borrow_apy/low",schemaPath:"#/definitions/Ohlc/properties/low/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data0.open !== undefined){
+if(typeof data0.open !== "string"){
+const err13 = {instancePath:instancePath+"/borrow_apy/open",schemaPath:"#/definitions/Ohlc/properties/open/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/borrow_apy",schemaPath:"#/definitions/Ohlc/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.risk_universe_id !== undefined){
+let data5 = data.risk_universe_id;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err15 = {instancePath:instancePath+"/risk_universe_id",schemaPath:"#/properties/risk_universe_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.supply_apy !== undefined){
+let data6 = data.supply_apy;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(data6.close === undefined){
+const err16 = {instancePath:instancePath+"/supply_apy",schemaPath:"#/definitions/Ohlc/required",keyword:"required",params:{missingProperty: "close"},message:"must have required property '"+"close"+"'"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(data6.high === undefined){
+const err17 = {instancePath:instancePath+"/supply_apy",schemaPath:"#/definitions/Ohlc/required",keyword:"required",params:{missingProperty: "high"},message:"must have required property '"+"high"+"'"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(data6.low === undefined){
+const err18 = {instancePath:instancePath+"/supply_apy",schemaPath:"#/definitions/Ohlc/required",keyword:"required",params:{missingProperty: "low"},message:"must have required property '"+"low"+"'"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(data6.open === undefined){
+const err19 = {instancePath:instancePath+"/supply_apy",schemaPath:"#/definitions/Ohlc/required",keyword:"required",params:{missingProperty: "open"},message:"must have required property '"+"open"+"'"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data6.close !== undefined){
+if(typeof data6.close !== "string"){
+const err20 = {instancePath:instancePath+"/supply_apy/close",schemaPath:"#/definitions/Ohlc/properties/close/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data6.high !== undefined){
+if(typeof data6.high !== "string"){
+const err21 = {instancePath:instancePath+"/supply_apy/high",schemaPath:"#/definitions/Ohlc/properties/high/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data6.low !== undefined){
+if(typeof data6.low !== "string"){
+const err22 = {instancePath:instancePath+"/supply_apy/low",schemaPath:"#/definitions/Ohlc/properties/low/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data6.open !== undefined){
+if(typeof data6.open !== "string"){
+const err23 = {instancePath:instancePath+"/supply_apy/open",schemaPath:"#/definitions/Ohlc/properties/open/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/supply_apy",schemaPath:"#/definitions/Ohlc/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.timestamp !== undefined){
+let data11 = data.timestamp;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+const err25 = {instancePath:instancePath+"/timestamp",schemaPath:"#/properties/timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data.total_borrow !== undefined){
+if(typeof data.total_borrow !== "string"){
+const err26 = {instancePath:instancePath+"/total_borrow",schemaPath:"#/properties/total_borrow/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data.total_supply !== undefined){
+if(typeof data.total_supply !== "string"){
+const err27 = {instancePath:instancePath+"/total_supply",schemaPath:"#/properties/total_supply/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+else {
+const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
 validate441.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_InterestRateHistoryResult = validate442;
-const schema676 = {"title":"InterestRateHistoryResult","description":"InterestRateHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["interest_rate_history"],"properties":{"interest_rate_history":{"type":"array","items":{"$ref":"#/definitions/InterestRateCandle"}}}};
-const schema677 = {"title":"InterestRateCandle","description":"InterestRateCandle in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["borrow_apy","risk_universe_id","supply_apy","timestamp","total_borrow","total_supply"],"properties":{"borrow_apy":{"$ref":"#/definitions/Ohlc"},"risk_universe_id":{"type":"integer"},"supply_apy":{"$ref":"#/definitions/Ohlc"},"timestamp":{"type":"integer"},"total_borrow":{"type":"string"},"total_supply":{"type":"string"}}};
-const schema678 = {"title":"Ohlc","description":"Ohlc in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["close","high","low","open"],"properties":{"close":{"type":"string"},"high":{"type":"string"},"low":{"type":"string"},"open":{"type":"string"}}};
+
+function validate440(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.interest_rate_history === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "interest_rate_history"},message:"must have required property '"+"interest_rate_history"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.interest_rate_history !== undefined){
+let data0 = data.interest_rate_history;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate441(data0[i0], {instancePath:instancePath+"/interest_rate_history/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate441.errors : vErrors.concat(validate441.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err1 = {instancePath:instancePath+"/interest_rate_history",schemaPath:"#/properties/interest_rate_history/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate440.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_InterestRateCandle = validate443;
 
 function validate443(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -51385,398 +51567,9 @@ validate443.errors = vErrors;
 return errors === 0;
 }
 
+export const schema_Ohlc = validate444;
 
-function validate442(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.interest_rate_history === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "interest_rate_history"},message:"must have required property '"+"interest_rate_history"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.interest_rate_history !== undefined){
-let data0 = data.interest_rate_history;
-if(Array.isArray(data0)){
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate443(data0[i0], {instancePath:instancePath+"/interest_rate_history/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate443.errors : vErrors.concat(validate443.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err1 = {instancePath:instancePath+"/interest_rate_history",schemaPath:"#/properties/interest_rate_history/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-}
-else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-validate442.errors = vErrors;
-return errors === 0;
-}
-
-export const schema_InterestRateCandle = validate445;
-
-function validate445(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.borrow_apy === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "borrow_apy"},message:"must have required property '"+"borrow_apy"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.risk_universe_id === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "risk_universe_id"},message:"must have required property '"+"risk_universe_id"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.supply_apy === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "supply_apy"},message:"must have required property '"+"supply_apy"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.timestamp === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.total_borrow === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total_borrow"},message:"must have required property '"+"total_borrow"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.total_supply === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total_supply"},message:"must have required property '"+"total_supply"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(data.borrow_apy !== undefined){
-let data0 = data.borrow_apy;
-if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.close === undefined){
-const err6 = {instancePath:instancePath+"/borrow_apy",schemaPath:"#/definitions/Ohlc/required",keyword:"required",params:{missingProperty: "close"},message:"must have required property '"+"close"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(data0.high === undefined){
-const err7 = {instancePath:instancePath+"/borrow_apy",schemaPath:"#/definitions/Ohlc/required",keyword:"required",params:{missingProperty: "high"},message:"must have required property '"+"high"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(data0.low === undefined){
-const err8 = {instancePath:instancePath+"/borrow_apy",schemaPath:"#/definitions/Ohlc/required",keyword:"required",params:{missingProperty: "low"},message:"must have required property '"+"low"+"'"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(data0.open === undefined){
-const err9 = {instancePath:instancePath+"/borrow_apy",schemaPath:"#/definitions/Ohlc/required",keyword:"required",params:{missingProperty: "open"},message:"must have required property '"+"open"+"'"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if(data0.close !== undefined){
-if(typeof data0.close !== "string"){
-const err10 = {instancePath:instancePath+"/borrow_apy/close",schemaPath:"#/definitions/Ohlc/properties/close/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data0.high !== undefined){
-if(typeof data0.high !== "string"){
-const err11 = {instancePath:instancePath+"/borrow_apy/high",schemaPath:"#/definitions/Ohlc/properties/high/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-if(data0.low !== undefined){
-if(typeof data0.low !== "string"){
-const err12 = {instancePath:instancePath+"/borrow_apy/low",schemaPath:"#/definitions/Ohlc/properties/low/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data0.open !== undefined){
-if(typeof data0.open !== "string"){
-const err13 = {instancePath:instancePath+"/borrow_apy/open",schemaPath:"#/definitions/Ohlc/properties/open/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-}
-else {
-const err14 = {instancePath:instancePath+"/borrow_apy",schemaPath:"#/definitions/Ohlc/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-if(data.risk_universe_id !== undefined){
-let data5 = data.risk_universe_id;
-if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-const err15 = {instancePath:instancePath+"/risk_universe_id",schemaPath:"#/properties/risk_universe_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-if(data.supply_apy !== undefined){
-let data6 = data.supply_apy;
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.close === undefined){
-const err16 = {instancePath:instancePath+"/supply_apy",schemaPath:"#/definitions/Ohlc/required",keyword:"required",params:{missingProperty: "close"},message:"must have required property '"+"close"+"'"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-if(data6.high === undefined){
-const err17 = {instancePath:instancePath+"/supply_apy",schemaPath:"#/definitions/Ohlc/required",keyword:"required",params:{missingProperty: "high"},message:"must have required property '"+"high"+"'"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-if(data6.low === undefined){
-const err18 = {instancePath:instancePath+"/supply_apy",schemaPath:"#/definitions/Ohlc/required",keyword:"required",params:{missingProperty: "low"},message:"must have required property '"+"low"+"'"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-if(data6.open === undefined){
-const err19 = {instancePath:instancePath+"/supply_apy",schemaPath:"#/definitions/Ohlc/required",keyword:"required",params:{missingProperty: "open"},message:"must have required property '"+"open"+"'"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-if(data6.close !== undefined){
-if(typeof data6.close !== "string"){
-const err20 = {instancePath:instancePath+"/supply_apy/close",schemaPath:"#/definitions/Ohlc/properties/close/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-if(data6.high !== undefined){
-if(typeof data6.high !== "string"){
-const err21 = {instancePath:instancePath+"/supply_apy/high",schemaPath:"#/definitions/Ohlc/properties/high/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-if(data6.low !== undefined){
-if(typeof data6.low !== "string"){
-const err22 = {instancePath:instancePath+"/supply_apy/low",schemaPath:"#/definitions/Ohlc/properties/low/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-if(data6.open !== undefined){
-if(typeof data6.open !== "string"){
-const err23 = {instancePath:instancePath+"/supply_apy/open",schemaPath:"#/definitions/Ohlc/properties/open/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-}
-else {
-const err24 = {instancePath:instancePath+"/supply_apy",schemaPath:"#/definitions/Ohlc/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-}
-if(data.timestamp !== undefined){
-let data11 = data.timestamp;
-if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-const err25 = {instancePath:instancePath+"/timestamp",schemaPath:"#/properties/timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-}
-if(data.total_borrow !== undefined){
-if(typeof data.total_borrow !== "string"){
-const err26 = {instancePath:instancePath+"/total_borrow",schemaPath:"#/properties/total_borrow/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-}
-if(data.total_supply !== undefined){
-if(typeof data.total_supply !== "string"){
-const err27 = {instancePath:instancePath+"/total_supply",schemaPath:"#/properties/total_supply/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-}
-}
-else {
-const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-validate445.errors = vErrors;
-return errors === 0;
-}
-
-export const schema_Ohlc = validate446;
-
-function validate446(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate444(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -51879,21 +51672,21 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate446.errors = vErrors;
+validate444.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetLatestSignedFeedsParams = validate447;
-const schema684 = {"title":"GetLatestSignedFeedsParams","description":"GetLatestSignedFeedsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"currency":{"type":["string","null"]},"expiry":{"type":["number","null"]}}};
+export const schema_GetLatestSignedFeedsParams = validate445;
+const schema680 = {"title":"GetLatestSignedFeedsParams","description":"GetLatestSignedFeedsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"currency":{"type":["string","null"]},"expiry":{"type":["number","null"]}}};
 
-function validate447(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate445(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.currency !== undefined){
 let data0 = data.currency;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: schema684.properties.currency.type},message:"must be string,null"};
+const err0 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: schema680.properties.currency.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -51906,7 +51699,7 @@ errors++;
 if(data.expiry !== undefined){
 let data1 = data.expiry;
 if((!((typeof data1 == "number") && (isFinite(data1)))) && (data1 !== null)){
-const err1 = {instancePath:instancePath+"/expiry",schemaPath:"#/properties/expiry/type",keyword:"type",params:{type: schema684.properties.expiry.type},message:"must be number,null"};
+const err1 = {instancePath:instancePath+"/expiry",schemaPath:"#/properties/expiry/type",keyword:"type",params:{type: schema680.properties.expiry.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -51927,16 +51720,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate447.errors = vErrors;
+validate445.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetLatestSignedFeedsResponse = validate448;
-const schema685 = {"title":"GetLatestSignedFeedsResponse","description":"GetLatestSignedFeedsResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["funding_data","fwd_data","perp_data","rate_data","spot_data","vol_data"],"properties":{"funding_data":{"type":"object","additionalProperties":{"$ref":"#/definitions/FundingFeedDataResponse"}},"fwd_data":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"$ref":"#/definitions/ForwardFeedDataResponse"}}},"perp_data":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"$ref":"#/definitions/PerpFeedDataResponse"}}},"rate_data":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"$ref":"#/definitions/RateFeedDataResponse"}}},"spot_data":{"type":"object","additionalProperties":{"$ref":"#/definitions/SpotFeedDataResponse"}},"vol_data":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"$ref":"#/definitions/VolFeedDataResponse"}}}}};
-const schema686 = {"title":"FundingFeedDataResponse","description":"FundingFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","funding_rate","signatures","timestamp"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"funding_rate":{"type":"string"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"timestamp":{"type":"integer"}}};
-const schema687 = {"title":"OracleSignatureDataResponse","description":"OracleSignatureDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["signatures","signers"],"properties":{"signatures":{"type":"array","items":{"type":"string"}},"signers":{"type":"array","items":{"type":"string"}}}};
+export const schema_GetLatestSignedFeedsResponse = validate446;
+const schema681 = {"title":"GetLatestSignedFeedsResponse","description":"GetLatestSignedFeedsResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["funding_data","fwd_data","perp_data","rate_data","spot_data","vol_data"],"properties":{"funding_data":{"type":"object","additionalProperties":{"$ref":"#/definitions/FundingFeedDataResponse"}},"fwd_data":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"$ref":"#/definitions/ForwardFeedDataResponse"}}},"perp_data":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"$ref":"#/definitions/PerpFeedDataResponse"}}},"rate_data":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"$ref":"#/definitions/RateFeedDataResponse"}}},"spot_data":{"type":"object","additionalProperties":{"$ref":"#/definitions/SpotFeedDataResponse"}},"vol_data":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"$ref":"#/definitions/VolFeedDataResponse"}}}}};
+const schema682 = {"title":"FundingFeedDataResponse","description":"FundingFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","funding_rate","signatures","timestamp"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"funding_rate":{"type":"string"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"timestamp":{"type":"integer"}}};
+const schema683 = {"title":"OracleSignatureDataResponse","description":"OracleSignatureDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["signatures","signers"],"properties":{"signatures":{"type":"array","items":{"type":"string"}},"signers":{"type":"array","items":{"type":"string"}}}};
 
-function validate449(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate447(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -52164,13 +51957,13 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate449.errors = vErrors;
+validate447.errors = vErrors;
 return errors === 0;
 }
 
-const schema688 = {"title":"ForwardFeedDataResponse","description":"ForwardFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","expiry","fwd_diff","signatures","spot_aggregate_latest","spot_aggregate_start","timestamp"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"expiry":{"type":"number"},"fwd_diff":{"type":"string"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"spot_aggregate_latest":{"type":"string"},"spot_aggregate_start":{"type":"string"},"timestamp":{"type":"integer"}}};
+const schema684 = {"title":"ForwardFeedDataResponse","description":"ForwardFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","expiry","fwd_diff","signatures","spot_aggregate_latest","spot_aggregate_start","timestamp"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"expiry":{"type":"number"},"fwd_diff":{"type":"string"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"spot_aggregate_latest":{"type":"string"},"spot_aggregate_start":{"type":"string"},"timestamp":{"type":"integer"}}};
 
-function validate451(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate449(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -52465,13 +52258,13 @@ vErrors.push(err24);
 }
 errors++;
 }
-validate451.errors = vErrors;
+validate449.errors = vErrors;
 return errors === 0;
 }
 
-const schema690 = {"title":"PerpFeedDataResponse","description":"PerpFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","signatures","spot_diff_value","timestamp","type"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"spot_diff_value":{"type":"string"},"timestamp":{"type":"integer"},"type":{"type":"string"}}};
+const schema686 = {"title":"PerpFeedDataResponse","description":"PerpFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","signatures","spot_diff_value","timestamp","type"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"spot_diff_value":{"type":"string"},"timestamp":{"type":"integer"},"type":{"type":"string"}}};
 
-function validate453(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate451(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -52721,13 +52514,13 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate453.errors = vErrors;
+validate451.errors = vErrors;
 return errors === 0;
 }
 
-const schema692 = {"title":"RateFeedDataResponse","description":"RateFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","expiry","rate","signatures","timestamp"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"expiry":{"type":"number"},"rate":{"type":"string"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"timestamp":{"type":"integer"}}};
+const schema688 = {"title":"RateFeedDataResponse","description":"RateFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","expiry","rate","signatures","timestamp"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"expiry":{"type":"number"},"rate":{"type":"string"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"timestamp":{"type":"integer"}}};
 
-function validate455(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate453(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -52978,13 +52771,13 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate455.errors = vErrors;
+validate453.errors = vErrors;
 return errors === 0;
 }
 
-const schema694 = {"title":"SpotFeedDataResponse","description":"SpotFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","price","signatures","timestamp"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"feed_source_type":{"type":["string","null"]},"price":{"type":"string"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"timestamp":{"type":"integer"}}};
+const schema690 = {"title":"SpotFeedDataResponse","description":"SpotFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","price","signatures","timestamp"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"feed_source_type":{"type":["string","null"]},"price":{"type":"string"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"timestamp":{"type":"integer"}}};
 
-function validate457(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate455(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -53088,7 +52881,7 @@ errors++;
 if(data.feed_source_type !== undefined){
 let data3 = data.feed_source_type;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err9 = {instancePath:instancePath+"/feed_source_type",schemaPath:"#/properties/feed_source_type/type",keyword:"type",params:{type: schema694.properties.feed_source_type.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/feed_source_type",schemaPath:"#/properties/feed_source_type/type",keyword:"type",params:{type: schema690.properties.feed_source_type.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -53225,14 +53018,14 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate457.errors = vErrors;
+validate455.errors = vErrors;
 return errors === 0;
 }
 
-const schema696 = {"title":"VolFeedDataResponse","description":"VolFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","expiry","signatures","timestamp","vol_data"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"expiry":{"type":"number"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"timestamp":{"type":"integer"},"vol_data":{"$ref":"#/definitions/VolSVIParamDataResponse"}}};
-const schema698 = {"title":"VolSVIParamDataResponse","description":"VolSVIParamDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["SVI_a","SVI_b","SVI_fwd","SVI_m","SVI_refTau","SVI_rho","SVI_sigma"],"properties":{"SVI_a":{"type":"string"},"SVI_b":{"type":"string"},"SVI_fwd":{"type":"string"},"SVI_m":{"type":"string"},"SVI_refTau":{"type":"string"},"SVI_rho":{"type":"string"},"SVI_sigma":{"type":"string"}}};
+const schema692 = {"title":"VolFeedDataResponse","description":"VolFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","expiry","signatures","timestamp","vol_data"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"expiry":{"type":"number"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"timestamp":{"type":"integer"},"vol_data":{"$ref":"#/definitions/VolSVIParamDataResponse"}}};
+const schema694 = {"title":"VolSVIParamDataResponse","description":"VolSVIParamDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["SVI_a","SVI_b","SVI_fwd","SVI_m","SVI_refTau","SVI_rho","SVI_sigma"],"properties":{"SVI_a":{"type":"string"},"SVI_b":{"type":"string"},"SVI_fwd":{"type":"string"},"SVI_m":{"type":"string"},"SVI_refTau":{"type":"string"},"SVI_rho":{"type":"string"},"SVI_sigma":{"type":"string"}}};
 
-function validate459(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate457(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -53640,12 +53433,12 @@ vErrors.push(err34);
 }
 errors++;
 }
-validate459.errors = vErrors;
+validate457.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate448(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate446(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -53713,8 +53506,8 @@ if(data.funding_data !== undefined){
 let data0 = data.funding_data;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 for(const key0 in data0){
-if(!(validate449(data0[key0], {instancePath:instancePath+"/funding_data/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data0,parentDataProperty:key0,rootData}))){
-vErrors = vErrors === null ? validate449.errors : vErrors.concat(validate449.errors);
+if(!(validate447(data0[key0], {instancePath:instancePath+"/funding_data/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data0,parentDataProperty:key0,rootData}))){
+vErrors = vErrors === null ? validate447.errors : vErrors.concat(validate447.errors);
 errors = vErrors.length;
 }
 }
@@ -53737,8 +53530,8 @@ for(const key1 in data2){
 let data3 = data2[key1];
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 for(const key2 in data3){
-if(!(validate451(data3[key2], {instancePath:instancePath+"/fwd_data/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data3,parentDataProperty:key2,rootData}))){
-vErrors = vErrors === null ? validate451.errors : vErrors.concat(validate451.errors);
+if(!(validate449(data3[key2], {instancePath:instancePath+"/fwd_data/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data3,parentDataProperty:key2,rootData}))){
+vErrors = vErrors === null ? validate449.errors : vErrors.concat(validate449.errors);
 errors = vErrors.length;
 }
 }
@@ -53773,8 +53566,8 @@ for(const key3 in data5){
 let data6 = data5[key3];
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 for(const key4 in data6){
-if(!(validate453(data6[key4], {instancePath:instancePath+"/perp_data/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data6,parentDataProperty:key4,rootData}))){
-vErrors = vErrors === null ? validate453.errors : vErrors.concat(validate453.errors);
+if(!(validate451(data6[key4], {instancePath:instancePath+"/perp_data/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data6,parentDataProperty:key4,rootData}))){
+vErrors = vErrors === null ? validate451.errors : vErrors.concat(validate451.errors);
 errors = vErrors.length;
 }
 }
@@ -53809,8 +53602,8 @@ for(const key5 in data8){
 let data9 = data8[key5];
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 for(const key6 in data9){
-if(!(validate455(data9[key6], {instancePath:instancePath+"/rate_data/" + key5.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data9,parentDataProperty:key6,rootData}))){
-vErrors = vErrors === null ? validate455.errors : vErrors.concat(validate455.errors);
+if(!(validate453(data9[key6], {instancePath:instancePath+"/rate_data/" + key5.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data9,parentDataProperty:key6,rootData}))){
+vErrors = vErrors === null ? validate453.errors : vErrors.concat(validate453.errors);
 errors = vErrors.length;
 }
 }
@@ -53842,8 +53635,8 @@ if(data.spot_data !== undefined){
 let data11 = data.spot_data;
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 for(const key7 in data11){
-if(!(validate457(data11[key7], {instancePath:instancePath+"/spot_data/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data11,parentDataProperty:key7,rootData}))){
-vErrors = vErrors === null ? validate457.errors : vErrors.concat(validate457.errors);
+if(!(validate455(data11[key7], {instancePath:instancePath+"/spot_data/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data11,parentDataProperty:key7,rootData}))){
+vErrors = vErrors === null ? validate455.errors : vErrors.concat(validate455.errors);
 errors = vErrors.length;
 }
 }
@@ -53866,8 +53659,8 @@ for(const key8 in data13){
 let data14 = data13[key8];
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
 for(const key9 in data14){
-if(!(validate459(data14[key9], {instancePath:instancePath+"/vol_data/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data14,parentDataProperty:key9,rootData}))){
-vErrors = vErrors === null ? validate459.errors : vErrors.concat(validate459.errors);
+if(!(validate457(data14[key9], {instancePath:instancePath+"/vol_data/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data14,parentDataProperty:key9,rootData}))){
+vErrors = vErrors === null ? validate457.errors : vErrors.concat(validate457.errors);
 errors = vErrors.length;
 }
 }
@@ -53906,13 +53699,13 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate448.errors = vErrors;
+validate446.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_FundingFeedDataResponse = validate461;
+export const schema_FundingFeedDataResponse = validate459;
 
-function validate461(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate459(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -54140,13 +53933,13 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate461.errors = vErrors;
+validate459.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_OracleSignatureDataResponse = validate462;
+export const schema_OracleSignatureDataResponse = validate460;
 
-function validate462(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate460(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -54237,13 +54030,13 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate462.errors = vErrors;
+validate460.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_ForwardFeedDataResponse = validate463;
+export const schema_ForwardFeedDataResponse = validate461;
 
-function validate463(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate461(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -54538,13 +54331,13 @@ vErrors.push(err24);
 }
 errors++;
 }
-validate463.errors = vErrors;
+validate461.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_PerpFeedDataResponse = validate464;
+export const schema_PerpFeedDataResponse = validate462;
 
-function validate464(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate462(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -54794,13 +54587,13 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate464.errors = vErrors;
+validate462.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_RateFeedDataResponse = validate465;
+export const schema_RateFeedDataResponse = validate463;
 
-function validate465(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate463(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -55051,13 +54844,13 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate465.errors = vErrors;
+validate463.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_SpotFeedDataResponse = validate466;
+export const schema_SpotFeedDataResponse = validate464;
 
-function validate466(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate464(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -55161,7 +54954,7 @@ errors++;
 if(data.feed_source_type !== undefined){
 let data3 = data.feed_source_type;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err9 = {instancePath:instancePath+"/feed_source_type",schemaPath:"#/properties/feed_source_type/type",keyword:"type",params:{type: schema694.properties.feed_source_type.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/feed_source_type",schemaPath:"#/properties/feed_source_type/type",keyword:"type",params:{type: schema690.properties.feed_source_type.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -55298,13 +55091,13 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate466.errors = vErrors;
+validate464.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_VolFeedDataResponse = validate467;
+export const schema_VolFeedDataResponse = validate465;
 
-function validate467(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate465(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -55712,13 +55505,13 @@ vErrors.push(err34);
 }
 errors++;
 }
-validate467.errors = vErrors;
+validate465.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_VolSVIParamDataResponse = validate468;
+export const schema_VolSVIParamDataResponse = validate466;
 
-function validate468(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate466(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -55887,21 +55680,21 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate468.errors = vErrors;
+validate466.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetOnchainActionHistoryParams = validate469;
-const schema714 = {"title":"GetOnchainActionHistoryParams","description":"GetOnchainActionHistoryParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"action_type":{"type":["number","null"]},"end_timestamp":{"type":["integer","null"]},"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"],"minimum":1},"start_timestamp":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
+export const schema_GetOnchainActionHistoryParams = validate467;
+const schema710 = {"title":"GetOnchainActionHistoryParams","description":"GetOnchainActionHistoryParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"action_type":{"type":["number","null"]},"end_timestamp":{"type":["integer","null"]},"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"],"minimum":1},"start_timestamp":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
 
-function validate469(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate467(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.action_type !== undefined){
 let data0 = data.action_type;
 if((!((typeof data0 == "number") && (isFinite(data0)))) && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/action_type",schemaPath:"#/properties/action_type/type",keyword:"type",params:{type: schema714.properties.action_type.type},message:"must be number,null"};
+const err0 = {instancePath:instancePath+"/action_type",schemaPath:"#/properties/action_type/type",keyword:"type",params:{type: schema710.properties.action_type.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -55914,7 +55707,7 @@ errors++;
 if(data.end_timestamp !== undefined){
 let data1 = data.end_timestamp;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err1 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema714.properties.end_timestamp.type},message:"must be integer,null"};
+const err1 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema710.properties.end_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -55927,7 +55720,7 @@ errors++;
 if(data.page !== undefined){
 let data2 = data.page;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema714.properties.page.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema710.properties.page.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -55940,7 +55733,7 @@ errors++;
 if(data.page_size !== undefined){
 let data3 = data.page_size;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-const err3 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema714.properties.page_size.type},message:"must be integer,null"};
+const err3 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema710.properties.page_size.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -55965,7 +55758,7 @@ errors++;
 if(data.start_timestamp !== undefined){
 let data4 = data.start_timestamp;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err5 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema714.properties.start_timestamp.type},message:"must be integer,null"};
+const err5 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema710.properties.start_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -55978,7 +55771,7 @@ errors++;
 if(data.wallet !== undefined){
 let data5 = data.wallet;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err6 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema714.properties.wallet.type},message:"must be string,null"};
+const err6 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema710.properties.wallet.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -55999,15 +55792,15 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate469.errors = vErrors;
+validate467.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetOnchainActionHistoryResponse = validate470;
-const schema715 = {"title":"GetOnchainActionHistoryResponse","description":"GetOnchainActionHistoryResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["actions","pagination"],"properties":{"actions":{"type":"array","items":{"$ref":"#/definitions/OnchainActionHistoryEntry"}},"pagination":{"$ref":"#/definitions/Pagination"}}};
-const schema716 = {"title":"OnchainActionHistoryEntry","description":"OnchainActionHistoryEntry in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["acc","action_id","action_type","action_type_label","block_number","data","l1_sender","queue","status","updated_at"],"properties":{"acc":{"type":"string"},"action_id":{"type":"integer"},"action_type":{"type":"number"},"action_type_label":{"type":"string"},"block_number":{"type":"number"},"data":{"type":"string"},"error_code":{"type":["number","null"]},"error_message":{"type":["string","null"]},"fallback_at":{"type":["number","null"]},"first_failed_at":{"type":["number","null"]},"l1_sender":{"type":"string"},"last_failed_at":{"type":["number","null"]},"op_uuid":{"type":["string","null"]},"queue":{"type":"string"},"status":{"type":"string"},"tx_hash":{"type":["string","null"]},"updated_at":{"type":"number"}}};
+export const schema_GetOnchainActionHistoryResponse = validate468;
+const schema711 = {"title":"GetOnchainActionHistoryResponse","description":"GetOnchainActionHistoryResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["actions","pagination"],"properties":{"actions":{"type":"array","items":{"$ref":"#/definitions/OnchainActionHistoryEntry"}},"pagination":{"$ref":"#/definitions/Pagination"}}};
+const schema712 = {"title":"OnchainActionHistoryEntry","description":"OnchainActionHistoryEntry in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["acc","action_id","action_type","action_type_label","block_number","data","l1_sender","queue","status","updated_at"],"properties":{"acc":{"type":"string"},"action_id":{"type":"integer"},"action_type":{"type":"number"},"action_type_label":{"type":"string"},"block_number":{"type":"number"},"data":{"type":"string"},"error_code":{"type":["number","null"]},"error_message":{"type":["string","null"]},"fallback_at":{"type":["number","null"]},"first_failed_at":{"type":["number","null"]},"l1_sender":{"type":"string"},"last_failed_at":{"type":["number","null"]},"op_uuid":{"type":["string","null"]},"queue":{"type":"string"},"status":{"type":"string"},"tx_hash":{"type":["string","null"]},"updated_at":{"type":"number"}}};
 
-function validate470(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate468(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -56216,7 +56009,7 @@ errors++;
 if(data1.error_code !== undefined){
 let data8 = data1.error_code;
 if((!((typeof data8 == "number") && (isFinite(data8)))) && (data8 !== null)){
-const err18 = {instancePath:instancePath+"/actions/" + i0+"/error_code",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/error_code/type",keyword:"type",params:{type: schema716.properties.error_code.type},message:"must be number,null"};
+const err18 = {instancePath:instancePath+"/actions/" + i0+"/error_code",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/error_code/type",keyword:"type",params:{type: schema712.properties.error_code.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -56229,7 +56022,7 @@ errors++;
 if(data1.error_message !== undefined){
 let data9 = data1.error_message;
 if((typeof data9 !== "string") && (data9 !== null)){
-const err19 = {instancePath:instancePath+"/actions/" + i0+"/error_message",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/error_message/type",keyword:"type",params:{type: schema716.properties.error_message.type},message:"must be string,null"};
+const err19 = {instancePath:instancePath+"/actions/" + i0+"/error_message",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/error_message/type",keyword:"type",params:{type: schema712.properties.error_message.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -56242,7 +56035,7 @@ errors++;
 if(data1.fallback_at !== undefined){
 let data10 = data1.fallback_at;
 if((!((typeof data10 == "number") && (isFinite(data10)))) && (data10 !== null)){
-const err20 = {instancePath:instancePath+"/actions/" + i0+"/fallback_at",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/fallback_at/type",keyword:"type",params:{type: schema716.properties.fallback_at.type},message:"must be number,null"};
+const err20 = {instancePath:instancePath+"/actions/" + i0+"/fallback_at",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/fallback_at/type",keyword:"type",params:{type: schema712.properties.fallback_at.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -56255,7 +56048,7 @@ errors++;
 if(data1.first_failed_at !== undefined){
 let data11 = data1.first_failed_at;
 if((!((typeof data11 == "number") && (isFinite(data11)))) && (data11 !== null)){
-const err21 = {instancePath:instancePath+"/actions/" + i0+"/first_failed_at",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/first_failed_at/type",keyword:"type",params:{type: schema716.properties.first_failed_at.type},message:"must be number,null"};
+const err21 = {instancePath:instancePath+"/actions/" + i0+"/first_failed_at",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/first_failed_at/type",keyword:"type",params:{type: schema712.properties.first_failed_at.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -56280,7 +56073,7 @@ errors++;
 if(data1.last_failed_at !== undefined){
 let data13 = data1.last_failed_at;
 if((!((typeof data13 == "number") && (isFinite(data13)))) && (data13 !== null)){
-const err23 = {instancePath:instancePath+"/actions/" + i0+"/last_failed_at",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/last_failed_at/type",keyword:"type",params:{type: schema716.properties.last_failed_at.type},message:"must be number,null"};
+const err23 = {instancePath:instancePath+"/actions/" + i0+"/last_failed_at",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/last_failed_at/type",keyword:"type",params:{type: schema712.properties.last_failed_at.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -56293,7 +56086,7 @@ errors++;
 if(data1.op_uuid !== undefined){
 let data14 = data1.op_uuid;
 if((typeof data14 !== "string") && (data14 !== null)){
-const err24 = {instancePath:instancePath+"/actions/" + i0+"/op_uuid",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/op_uuid/type",keyword:"type",params:{type: schema716.properties.op_uuid.type},message:"must be string,null"};
+const err24 = {instancePath:instancePath+"/actions/" + i0+"/op_uuid",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/op_uuid/type",keyword:"type",params:{type: schema712.properties.op_uuid.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -56330,7 +56123,7 @@ errors++;
 if(data1.tx_hash !== undefined){
 let data17 = data1.tx_hash;
 if((typeof data17 !== "string") && (data17 !== null)){
-const err27 = {instancePath:instancePath+"/actions/" + i0+"/tx_hash",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/tx_hash/type",keyword:"type",params:{type: schema716.properties.tx_hash.type},message:"must be string,null"};
+const err27 = {instancePath:instancePath+"/actions/" + i0+"/tx_hash",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/tx_hash/type",keyword:"type",params:{type: schema712.properties.tx_hash.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -56473,13 +56266,13 @@ vErrors.push(err38);
 }
 errors++;
 }
-validate470.errors = vErrors;
+validate468.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_OnchainActionHistoryEntry = validate471;
+export const schema_OnchainActionHistoryEntry = validate469;
 
-function validate471(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate469(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -56661,7 +56454,7 @@ errors++;
 if(data.error_code !== undefined){
 let data6 = data.error_code;
 if((!((typeof data6 == "number") && (isFinite(data6)))) && (data6 !== null)){
-const err16 = {instancePath:instancePath+"/error_code",schemaPath:"#/properties/error_code/type",keyword:"type",params:{type: schema716.properties.error_code.type},message:"must be number,null"};
+const err16 = {instancePath:instancePath+"/error_code",schemaPath:"#/properties/error_code/type",keyword:"type",params:{type: schema712.properties.error_code.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -56674,7 +56467,7 @@ errors++;
 if(data.error_message !== undefined){
 let data7 = data.error_message;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err17 = {instancePath:instancePath+"/error_message",schemaPath:"#/properties/error_message/type",keyword:"type",params:{type: schema716.properties.error_message.type},message:"must be string,null"};
+const err17 = {instancePath:instancePath+"/error_message",schemaPath:"#/properties/error_message/type",keyword:"type",params:{type: schema712.properties.error_message.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -56687,7 +56480,7 @@ errors++;
 if(data.fallback_at !== undefined){
 let data8 = data.fallback_at;
 if((!((typeof data8 == "number") && (isFinite(data8)))) && (data8 !== null)){
-const err18 = {instancePath:instancePath+"/fallback_at",schemaPath:"#/properties/fallback_at/type",keyword:"type",params:{type: schema716.properties.fallback_at.type},message:"must be number,null"};
+const err18 = {instancePath:instancePath+"/fallback_at",schemaPath:"#/properties/fallback_at/type",keyword:"type",params:{type: schema712.properties.fallback_at.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -56700,7 +56493,7 @@ errors++;
 if(data.first_failed_at !== undefined){
 let data9 = data.first_failed_at;
 if((!((typeof data9 == "number") && (isFinite(data9)))) && (data9 !== null)){
-const err19 = {instancePath:instancePath+"/first_failed_at",schemaPath:"#/properties/first_failed_at/type",keyword:"type",params:{type: schema716.properties.first_failed_at.type},message:"must be number,null"};
+const err19 = {instancePath:instancePath+"/first_failed_at",schemaPath:"#/properties/first_failed_at/type",keyword:"type",params:{type: schema712.properties.first_failed_at.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -56725,7 +56518,7 @@ errors++;
 if(data.last_failed_at !== undefined){
 let data11 = data.last_failed_at;
 if((!((typeof data11 == "number") && (isFinite(data11)))) && (data11 !== null)){
-const err21 = {instancePath:instancePath+"/last_failed_at",schemaPath:"#/properties/last_failed_at/type",keyword:"type",params:{type: schema716.properties.last_failed_at.type},message:"must be number,null"};
+const err21 = {instancePath:instancePath+"/last_failed_at",schemaPath:"#/properties/last_failed_at/type",keyword:"type",params:{type: schema712.properties.last_failed_at.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -56738,7 +56531,7 @@ errors++;
 if(data.op_uuid !== undefined){
 let data12 = data.op_uuid;
 if((typeof data12 !== "string") && (data12 !== null)){
-const err22 = {instancePath:instancePath+"/op_uuid",schemaPath:"#/properties/op_uuid/type",keyword:"type",params:{type: schema716.properties.op_uuid.type},message:"must be string,null"};
+const err22 = {instancePath:instancePath+"/op_uuid",schemaPath:"#/properties/op_uuid/type",keyword:"type",params:{type: schema712.properties.op_uuid.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -56775,7 +56568,7 @@ errors++;
 if(data.tx_hash !== undefined){
 let data15 = data.tx_hash;
 if((typeof data15 !== "string") && (data15 !== null)){
-const err25 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema716.properties.tx_hash.type},message:"must be string,null"};
+const err25 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema712.properties.tx_hash.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -56809,14 +56602,14 @@ vErrors.push(err27);
 }
 errors++;
 }
-validate471.errors = vErrors;
+validate469.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetOptionSettlementPricesParams = validate472;
-const schema719 = {"title":"GetOptionSettlementPricesParams","description":"GetOptionSettlementPricesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency"],"properties":{"currency":{"type":"string"}}};
+export const schema_GetOptionSettlementPricesParams = validate470;
+const schema715 = {"title":"GetOptionSettlementPricesParams","description":"GetOptionSettlementPricesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency"],"properties":{"currency":{"type":"string"}}};
 
-function validate472(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate470(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -56853,15 +56646,15 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate472.errors = vErrors;
+validate470.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_OptionSettlementPricesResult = validate473;
-const schema720 = {"title":"OptionSettlementPricesResult","description":"OptionSettlementPricesResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["expiries"],"properties":{"expiries":{"type":"array","items":{"$ref":"#/definitions/ExpirySettlementPrice"}}}};
-const schema721 = {"title":"ExpirySettlementPrice","description":"ExpirySettlementPrice in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["expiry_date","utc_expiry_sec"],"properties":{"expiry_date":{"type":"string"},"price":{"type":["string","null"]},"utc_expiry_sec":{"type":"integer"}}};
+export const schema_OptionSettlementPricesResult = validate471;
+const schema716 = {"title":"OptionSettlementPricesResult","description":"OptionSettlementPricesResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["expiries"],"properties":{"expiries":{"type":"array","items":{"$ref":"#/definitions/ExpirySettlementPrice"}}}};
+const schema717 = {"title":"ExpirySettlementPrice","description":"ExpirySettlementPrice in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["expiry_date","utc_expiry_sec"],"properties":{"expiry_date":{"type":"string"},"price":{"type":["string","null"]},"utc_expiry_sec":{"type":"integer"}}};
 
-function validate473(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate471(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -56917,7 +56710,7 @@ errors++;
 if(data1.price !== undefined){
 let data3 = data1.price;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err4 = {instancePath:instancePath+"/expiries/" + i0+"/price",schemaPath:"#/definitions/ExpirySettlementPrice/properties/price/type",keyword:"type",params:{type: schema721.properties.price.type},message:"must be string,null"};
+const err4 = {instancePath:instancePath+"/expiries/" + i0+"/price",schemaPath:"#/definitions/ExpirySettlementPrice/properties/price/type",keyword:"type",params:{type: schema717.properties.price.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -56975,13 +56768,13 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate473.errors = vErrors;
+validate471.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_ExpirySettlementPrice = validate474;
+export const schema_ExpirySettlementPrice = validate472;
 
-function validate474(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate472(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -57020,7 +56813,7 @@ errors++;
 if(data.price !== undefined){
 let data1 = data.price;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err3 = {instancePath:instancePath+"/price",schemaPath:"#/properties/price/type",keyword:"type",params:{type: schema721.properties.price.type},message:"must be string,null"};
+const err3 = {instancePath:instancePath+"/price",schemaPath:"#/properties/price/type",keyword:"type",params:{type: schema717.properties.price.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -57054,14 +56847,14 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate474.errors = vErrors;
+validate472.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetPendingDepositsParams = validate475;
-const schema723 = {"title":"GetPendingDepositsParams","description":"GetPendingDepositsParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
+export const schema_GetPendingDepositsParams = validate473;
+const schema719 = {"title":"GetPendingDepositsParams","description":"GetPendingDepositsParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
 
-function validate475(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate473(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -57098,15 +56891,15 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate475.errors = vErrors;
+validate473.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetPendingDepositsResult = validate476;
-const schema724 = {"title":"GetPendingDepositsResult","description":"GetPendingDepositsResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pending_deposits","wallet"],"properties":{"pending_deposits":{"type":"array","items":{"$ref":"#/definitions/PendingDepositEntry"}},"wallet":{"type":"string"}}};
-const schema725 = {"title":"PendingDepositEntry","description":"PendingDepositEntry in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["action_id","action_type","amount","asset","block_number","deposit_type","log_index","manager_id","status","subaccount_id","timestamp","tx_hash","updated_at_ms"],"properties":{"action_id":{"type":"integer"},"action_type":{"type":"string"},"amount":{"type":"string"},"asset":{"type":"string"},"block_number":{"type":"number"},"credit_nonce":{"type":["string","null"]},"deposit_type":{"type":"string"},"log_index":{"type":"number"},"manager_id":{"type":"integer"},"status":{"type":"string"},"subaccount_id":{"type":"integer"},"timestamp":{"type":"integer"},"tx_hash":{"type":"string"},"updated_at_ms":{"type":"number"}}};
+export const schema_GetPendingDepositsResult = validate474;
+const schema720 = {"title":"GetPendingDepositsResult","description":"GetPendingDepositsResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pending_deposits","wallet"],"properties":{"pending_deposits":{"type":"array","items":{"$ref":"#/definitions/PendingDepositEntry"}},"wallet":{"type":"string"}}};
+const schema721 = {"title":"PendingDepositEntry","description":"PendingDepositEntry in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["action_id","action_type","amount","asset","block_number","deposit_type","log_index","manager_id","status","subaccount_id","timestamp","tx_hash","updated_at_ms"],"properties":{"action_id":{"type":"integer"},"action_type":{"type":"string"},"amount":{"type":"string"},"asset":{"type":"string"},"block_number":{"type":"number"},"credit_nonce":{"type":["string","null"]},"deposit_type":{"type":"string"},"log_index":{"type":"number"},"manager_id":{"type":"integer"},"status":{"type":"string"},"subaccount_id":{"type":"integer"},"timestamp":{"type":"integer"},"tx_hash":{"type":"string"},"updated_at_ms":{"type":"number"}}};
 
-function validate476(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate474(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -57332,7 +57125,7 @@ errors++;
 if(data1.credit_nonce !== undefined){
 let data7 = data1.credit_nonce;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err20 = {instancePath:instancePath+"/pending_deposits/" + i0+"/credit_nonce",schemaPath:"#/definitions/PendingDepositEntry/properties/credit_nonce/type",keyword:"type",params:{type: schema725.properties.credit_nonce.type},message:"must be string,null"};
+const err20 = {instancePath:instancePath+"/pending_deposits/" + i0+"/credit_nonce",schemaPath:"#/definitions/PendingDepositEntry/properties/credit_nonce/type",keyword:"type",params:{type: schema721.properties.credit_nonce.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -57490,13 +57283,13 @@ vErrors.push(err32);
 }
 errors++;
 }
-validate476.errors = vErrors;
+validate474.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_PendingDepositEntry = validate477;
+export const schema_PendingDepositEntry = validate475;
 
-function validate477(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate475(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -57695,7 +57488,7 @@ errors++;
 if(data.credit_nonce !== undefined){
 let data5 = data.credit_nonce;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err18 = {instancePath:instancePath+"/credit_nonce",schemaPath:"#/properties/credit_nonce/type",keyword:"type",params:{type: schema725.properties.credit_nonce.type},message:"must be string,null"};
+const err18 = {instancePath:instancePath+"/credit_nonce",schemaPath:"#/properties/credit_nonce/type",keyword:"type",params:{type: schema721.properties.credit_nonce.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -57817,14 +57610,14 @@ vErrors.push(err27);
 }
 errors++;
 }
-validate477.errors = vErrors;
+validate475.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetReferralPerformanceParams = validate478;
-const schema727 = {"title":"GetReferralPerformanceParams","description":"GetReferralPerformanceParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["end_ms","start_ms"],"properties":{"end_ms":{"type":"number"},"referral_code":{"type":["string","null"]},"start_ms":{"type":"number"},"wallet":{"type":["string","null"]}}};
+export const schema_GetReferralPerformanceParams = validate476;
+const schema723 = {"title":"GetReferralPerformanceParams","description":"GetReferralPerformanceParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["end_ms","start_ms"],"properties":{"end_ms":{"type":"number"},"referral_code":{"type":["string","null"]},"start_ms":{"type":"number"},"wallet":{"type":["string","null"]}}};
 
-function validate478(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate476(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -57864,7 +57657,7 @@ errors++;
 if(data.referral_code !== undefined){
 let data1 = data.referral_code;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err3 = {instancePath:instancePath+"/referral_code",schemaPath:"#/properties/referral_code/type",keyword:"type",params:{type: schema727.properties.referral_code.type},message:"must be string,null"};
+const err3 = {instancePath:instancePath+"/referral_code",schemaPath:"#/properties/referral_code/type",keyword:"type",params:{type: schema723.properties.referral_code.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -57890,7 +57683,7 @@ errors++;
 if(data.wallet !== undefined){
 let data3 = data.wallet;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err5 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema727.properties.wallet.type},message:"must be string,null"};
+const err5 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema723.properties.wallet.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -57911,15 +57704,15 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate478.errors = vErrors;
+validate476.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetReferralPerformanceResult = validate479;
-const schema728 = {"title":"GetReferralPerformanceResult","description":"GetReferralPerformanceResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["fee_share_percentage","referral_code","rewards","stdrv_balance","total_builder_fee_collected","total_fee_rewards","total_notional_volume","total_referred_fees"],"properties":{"fee_share_percentage":{"type":"string"},"referral_code":{"type":"string"},"rewards":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"$ref":"#/definitions/ReferralPerformanceByInstrumentType"}}}},"stdrv_balance":{"type":"string"},"total_builder_fee_collected":{"type":"string"},"total_fee_rewards":{"type":"string"},"total_notional_volume":{"type":"string"},"total_referred_fees":{"type":"string"}}};
-const schema729 = {"title":"ReferralPerformanceByInstrumentType","description":"ReferralPerformanceByInstrumentType in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["builder_fee","fee_reward","notional_volume","referred_fee","unique_traders_referred"],"properties":{"builder_fee":{"type":"string"},"fee_reward":{"type":"string"},"notional_volume":{"type":"string"},"referred_fee":{"type":"string"},"unique_traders_referred":{"type":"number"}}};
+export const schema_GetReferralPerformanceResult = validate477;
+const schema724 = {"title":"GetReferralPerformanceResult","description":"GetReferralPerformanceResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["fee_share_percentage","referral_code","rewards","stdrv_balance","total_builder_fee_collected","total_fee_rewards","total_notional_volume","total_referred_fees"],"properties":{"fee_share_percentage":{"type":"string"},"referral_code":{"type":"string"},"rewards":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"$ref":"#/definitions/ReferralPerformanceByInstrumentType"}}}},"stdrv_balance":{"type":"string"},"total_builder_fee_collected":{"type":"string"},"total_fee_rewards":{"type":"string"},"total_notional_volume":{"type":"string"},"total_referred_fees":{"type":"string"}}};
+const schema725 = {"title":"ReferralPerformanceByInstrumentType","description":"ReferralPerformanceByInstrumentType in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["builder_fee","fee_reward","notional_volume","referred_fee","unique_traders_referred"],"properties":{"builder_fee":{"type":"string"},"fee_reward":{"type":"string"},"notional_volume":{"type":"string"},"referred_fee":{"type":"string"},"unique_traders_referred":{"type":"number"}}};
 
-function validate479(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate477(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -58269,13 +58062,13 @@ vErrors.push(err29);
 }
 errors++;
 }
-validate479.errors = vErrors;
+validate477.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_ReferralPerformanceByInstrumentType = validate480;
+export const schema_ReferralPerformanceByInstrumentType = validate478;
 
-function validate480(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate478(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -58401,17 +58194,17 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate480.errors = vErrors;
+validate478.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_RiskUniverseResponse = validate481;
-const schema731 = {"title":"RiskUniverseResponse","description":"RiskUniverseResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["managers","risk_universe_id","security_module"],"properties":{"description":{"type":["string","null"]},"managers":{"type":"array","items":{"$ref":"#/definitions/RiskUniverseManager"}},"name":{"type":["string","null"]},"risk_universe_id":{"type":"integer"},"security_module":{"$ref":"#/definitions/SecurityModuleDetails"}}};
-const schema735 = {"title":"SecurityModuleDetails","description":"SecurityModuleDetails in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cash_asset","cash_currency","subaccount_id"],"properties":{"cash_asset":{"type":"string"},"cash_currency":{"type":"string"},"subaccount_id":{"type":"integer"}}};
-const schema732 = {"title":"RiskUniverseManager","description":"RiskUniverseManager in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["collaterals","instruments","manager_id","margin_type"],"properties":{"collaterals":{"type":"array","items":{"$ref":"#/definitions/ManagerCollateral"}},"instruments":{"type":"array","items":{"type":"string"}},"manager_id":{"type":"integer"},"margin_type":{"type":"string","enum":["SM","PM2"]}}};
-const schema733 = {"title":"ManagerCollateral","description":"ManagerCollateral in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["address","erc20","im_discount","min_deposit_usd","mm_discount","name"],"properties":{"address":{"type":"string"},"erc20":{"$ref":"#/definitions/AssetErc20Details"},"im_discount":{"type":"string"},"min_deposit_usd":{"type":"string"},"mm_discount":{"type":"string"},"name":{"type":"string"}}};
+export const schema_RiskUniverseResponse = validate479;
+const schema727 = {"title":"RiskUniverseResponse","description":"RiskUniverseResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["managers","risk_universe_id","security_module"],"properties":{"description":{"type":["string","null"]},"managers":{"type":"array","items":{"$ref":"#/definitions/RiskUniverseManager"}},"name":{"type":["string","null"]},"risk_universe_id":{"type":"integer"},"security_module":{"$ref":"#/definitions/SecurityModuleDetails"}}};
+const schema731 = {"title":"SecurityModuleDetails","description":"SecurityModuleDetails in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cash_asset","cash_currency","subaccount_id"],"properties":{"cash_asset":{"type":"string"},"cash_currency":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+const schema728 = {"title":"RiskUniverseManager","description":"RiskUniverseManager in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["collaterals","instruments","manager_id","margin_type"],"properties":{"collaterals":{"type":"array","items":{"$ref":"#/definitions/ManagerCollateral"}},"instruments":{"type":"array","items":{"type":"string"}},"manager_id":{"type":"integer"},"margin_type":{"type":"string","enum":["SM","PM2"]}}};
+const schema729 = {"title":"ManagerCollateral","description":"ManagerCollateral in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["address","erc20","im_discount","min_deposit_usd","mm_discount","name"],"properties":{"address":{"type":"string"},"erc20":{"$ref":"#/definitions/AssetErc20Details"},"im_discount":{"type":"string"},"min_deposit_usd":{"type":"string"},"mm_discount":{"type":"string"},"name":{"type":"string"}}};
 
-function validate483(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate481(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -58528,7 +58321,7 @@ errors++;
 if(data1.underlying_erc20 !== undefined){
 let data3 = data1.underlying_erc20;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err10 = {instancePath:instancePath+"/erc20/underlying_erc20",schemaPath:"#/definitions/AssetErc20Details/properties/underlying_erc20/type",keyword:"type",params:{type: schema333.properties.underlying_erc20.type},message:"must be string,null"};
+const err10 = {instancePath:instancePath+"/erc20/underlying_erc20",schemaPath:"#/definitions/AssetErc20Details/properties/underlying_erc20/type",keyword:"type",params:{type: schema329.properties.underlying_erc20.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -58609,12 +58402,12 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate483.errors = vErrors;
+validate481.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate482(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate480(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -58663,8 +58456,8 @@ let data0 = data.collaterals;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate483(data0[i0], {instancePath:instancePath+"/collaterals/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate483.errors : vErrors.concat(validate483.errors);
+if(!(validate481(data0[i0], {instancePath:instancePath+"/collaterals/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate481.errors : vErrors.concat(validate481.errors);
 errors = vErrors.length;
 }
 }
@@ -58734,7 +58527,7 @@ vErrors.push(err8);
 errors++;
 }
 if(!((data5 === "SM") || (data5 === "PM2"))){
-const err9 = {instancePath:instancePath+"/margin_type",schemaPath:"#/properties/margin_type/enum",keyword:"enum",params:{allowedValues: schema732.properties.margin_type.enum},message:"must be equal to one of the allowed values"};
+const err9 = {instancePath:instancePath+"/margin_type",schemaPath:"#/properties/margin_type/enum",keyword:"enum",params:{allowedValues: schema728.properties.margin_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -58755,12 +58548,12 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate482.errors = vErrors;
+validate480.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate481(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate479(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -58797,7 +58590,7 @@ errors++;
 if(data.description !== undefined){
 let data0 = data.description;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err3 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema731.properties.description.type},message:"must be string,null"};
+const err3 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema727.properties.description.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -58812,8 +58605,8 @@ let data1 = data.managers;
 if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate482(data1[i0], {instancePath:instancePath+"/managers/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate482.errors : vErrors.concat(validate482.errors);
+if(!(validate480(data1[i0], {instancePath:instancePath+"/managers/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate480.errors : vErrors.concat(validate480.errors);
 errors = vErrors.length;
 }
 }
@@ -58832,7 +58625,7 @@ errors++;
 if(data.name !== undefined){
 let data3 = data.name;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema731.properties.name.type},message:"must be string,null"};
+const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema727.properties.name.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -58948,13 +58741,13 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate481.errors = vErrors;
+validate479.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_RiskUniverseManager = validate486;
+export const schema_RiskUniverseManager = validate484;
 
-function validate486(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate484(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -59003,8 +58796,8 @@ let data0 = data.collaterals;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate483(data0[i0], {instancePath:instancePath+"/collaterals/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate483.errors : vErrors.concat(validate483.errors);
+if(!(validate481(data0[i0], {instancePath:instancePath+"/collaterals/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate481.errors : vErrors.concat(validate481.errors);
 errors = vErrors.length;
 }
 }
@@ -59074,7 +58867,7 @@ vErrors.push(err8);
 errors++;
 }
 if(!((data5 === "SM") || (data5 === "PM2"))){
-const err9 = {instancePath:instancePath+"/margin_type",schemaPath:"#/properties/margin_type/enum",keyword:"enum",params:{allowedValues: schema732.properties.margin_type.enum},message:"must be equal to one of the allowed values"};
+const err9 = {instancePath:instancePath+"/margin_type",schemaPath:"#/properties/margin_type/enum",keyword:"enum",params:{allowedValues: schema728.properties.margin_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -59095,13 +58888,13 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate486.errors = vErrors;
+validate484.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_ManagerCollateral = validate488;
+export const schema_ManagerCollateral = validate486;
 
-function validate488(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate486(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -59218,7 +59011,7 @@ errors++;
 if(data1.underlying_erc20 !== undefined){
 let data3 = data1.underlying_erc20;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err10 = {instancePath:instancePath+"/erc20/underlying_erc20",schemaPath:"#/definitions/AssetErc20Details/properties/underlying_erc20/type",keyword:"type",params:{type: schema333.properties.underlying_erc20.type},message:"must be string,null"};
+const err10 = {instancePath:instancePath+"/erc20/underlying_erc20",schemaPath:"#/definitions/AssetErc20Details/properties/underlying_erc20/type",keyword:"type",params:{type: schema329.properties.underlying_erc20.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -59299,13 +59092,13 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate488.errors = vErrors;
+validate486.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_SecurityModuleDetails = validate489;
+export const schema_SecurityModuleDetails = validate487;
 
-function validate489(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate487(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -59387,14 +59180,14 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate489.errors = vErrors;
+validate487.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetTickersParams = validate490;
-const schema740 = {"title":"GetTickersParams","description":"GetTickersEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["instrument_type"],"properties":{"currency":{"type":["string","null"]},"expiry_date":{"type":["number","null"]},"instrument_type":{"type":"string","enum":["option","perp","erc20"]}}};
+export const schema_GetTickersParams = validate488;
+const schema736 = {"title":"GetTickersParams","description":"GetTickersEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["instrument_type"],"properties":{"currency":{"type":["string","null"]},"expiry_date":{"type":["number","null"]},"instrument_type":{"type":"string","enum":["option","perp","erc20"]}}};
 
-function validate490(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate488(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -59411,7 +59204,7 @@ errors++;
 if(data.currency !== undefined){
 let data0 = data.currency;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err1 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: schema740.properties.currency.type},message:"must be string,null"};
+const err1 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: schema736.properties.currency.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -59424,7 +59217,7 @@ errors++;
 if(data.expiry_date !== undefined){
 let data1 = data.expiry_date;
 if((!((typeof data1 == "number") && (isFinite(data1)))) && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/expiry_date",schemaPath:"#/properties/expiry_date/type",keyword:"type",params:{type: schema740.properties.expiry_date.type},message:"must be number,null"};
+const err2 = {instancePath:instancePath+"/expiry_date",schemaPath:"#/properties/expiry_date/type",keyword:"type",params:{type: schema736.properties.expiry_date.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -59447,7 +59240,7 @@ vErrors.push(err3);
 errors++;
 }
 if(!(((data2 === "option") || (data2 === "perp")) || (data2 === "erc20"))){
-const err4 = {instancePath:instancePath+"/instrument_type",schemaPath:"#/properties/instrument_type/enum",keyword:"enum",params:{allowedValues: schema740.properties.instrument_type.enum},message:"must be equal to one of the allowed values"};
+const err4 = {instancePath:instancePath+"/instrument_type",schemaPath:"#/properties/instrument_type/enum",keyword:"enum",params:{allowedValues: schema736.properties.instrument_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -59468,14 +59261,14 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate490.errors = vErrors;
+validate488.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetTickersResponse = validate491;
-const schema741 = {"title":"GetTickersResponse","description":"GetTickersResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["tickers"],"properties":{"tickers":{"type":"object","additionalProperties":{"$ref":"#/definitions/Ticker"}}}};
+export const schema_GetTickersResponse = validate489;
+const schema737 = {"title":"GetTickersResponse","description":"GetTickersResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["tickers"],"properties":{"tickers":{"type":"object","additionalProperties":{"$ref":"#/definitions/Ticker"}}}};
 
-function validate491(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate489(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -59493,8 +59286,8 @@ if(data.tickers !== undefined){
 let data0 = data.tickers;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 for(const key0 in data0){
-if(!(validate172(data0[key0], {instancePath:instancePath+"/tickers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data0,parentDataProperty:key0,rootData}))){
-vErrors = vErrors === null ? validate172.errors : vErrors.concat(validate172.errors);
+if(!(validate170(data0[key0], {instancePath:instancePath+"/tickers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data0,parentDataProperty:key0,rootData}))){
+vErrors = vErrors === null ? validate170.errors : vErrors.concat(validate170.errors);
 errors = vErrors.length;
 }
 }
@@ -59521,14 +59314,14 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate491.errors = vErrors;
+validate489.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetTradingviewChartDataParams = validate493;
-const schema742 = {"title":"GetTradingviewChartDataParams","description":"GetTradingviewChartDataEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["end_timestamp","instrument_name","period","start_timestamp"],"properties":{"end_timestamp":{"type":"integer"},"instrument_name":{"type":"string"},"period":{"type":"number","exclusiveMinimum":0,"description":"A bucket length in seconds: above 0."},"start_timestamp":{"type":"integer"}}};
+export const schema_GetTradingviewChartDataParams = validate491;
+const schema738 = {"title":"GetTradingviewChartDataParams","description":"GetTradingviewChartDataEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["end_timestamp","instrument_name","period","start_timestamp"],"properties":{"end_timestamp":{"type":"integer"},"instrument_name":{"type":"string"},"period":{"type":"number","exclusiveMinimum":0,"description":"A bucket length in seconds: above 0."},"start_timestamp":{"type":"integer"}}};
 
-function validate493(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate491(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -59646,14 +59439,14 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate493.errors = vErrors;
+validate491.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_TradingviewCandle = validate494;
-const schema743 = {"title":"TradingviewCandle","description":"TradingviewCandle in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["close_price","high_price","low_price","open_price","timestamp","timestamp_bucket","volume_contracts","volume_usd"],"properties":{"close_price":{"type":"string"},"high_price":{"type":"string"},"low_price":{"type":"string"},"open_price":{"type":"string"},"timestamp":{"type":"integer"},"timestamp_bucket":{"type":"integer"},"volume_contracts":{"type":"string"},"volume_usd":{"type":"string"}}};
+export const schema_TradingviewCandle = validate492;
+const schema739 = {"title":"TradingviewCandle","description":"TradingviewCandle in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["close_price","high_price","low_price","open_price","timestamp","timestamp_bucket","volume_contracts","volume_usd"],"properties":{"close_price":{"type":"string"},"high_price":{"type":"string"},"low_price":{"type":"string"},"open_price":{"type":"string"},"timestamp":{"type":"integer"},"timestamp_bucket":{"type":"integer"},"volume_contracts":{"type":"string"},"volume_usd":{"type":"string"}}};
 
-function validate494(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate492(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -59846,14 +59639,14 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate494.errors = vErrors;
+validate492.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetTransactionParams = validate495;
-const schema744 = {"title":"GetTransactionParams","description":"GetTransactionParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid"],"properties":{"op_uuid":{"type":"string"}}};
+export const schema_GetTransactionParams = validate493;
+const schema740 = {"title":"GetTransactionParams","description":"GetTransactionParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid"],"properties":{"op_uuid":{"type":"string"}}};
 
-function validate495(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate493(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -59890,14 +59683,14 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate495.errors = vErrors;
+validate493.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetTransactionResult = validate496;
-const schema745 = {"title":"GetTransactionResult","description":"GetTransactionResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["data"],"properties":{"data":{"type":"string"},"error_log":{"type":["string","null"]},"status":{"type":["string","null"],"enum":["Batching","Executing","Proving","Settling","Settled","BatchingError","ExecutingError","ProvingError","SettlingError","SettledError",null]},"transaction_hash":{"type":["string","null"]}}};
+export const schema_GetTransactionResult = validate494;
+const schema741 = {"title":"GetTransactionResult","description":"GetTransactionResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["data"],"properties":{"data":{"type":"string"},"error_log":{"type":["string","null"]},"status":{"type":["string","null"],"enum":["Batching","Executing","Proving","Settling","Settled","BatchingError","ExecutingError","ProvingError","SettlingError","SettledError",null]},"transaction_hash":{"type":["string","null"]}}};
 
-function validate496(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate494(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -59926,7 +59719,7 @@ errors++;
 if(data.error_log !== undefined){
 let data1 = data.error_log;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/error_log",schemaPath:"#/properties/error_log/type",keyword:"type",params:{type: schema745.properties.error_log.type},message:"must be string,null"};
+const err2 = {instancePath:instancePath+"/error_log",schemaPath:"#/properties/error_log/type",keyword:"type",params:{type: schema741.properties.error_log.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -59939,7 +59732,7 @@ errors++;
 if(data.status !== undefined){
 let data2 = data.status;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err3 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema745.properties.status.type},message:"must be string,null"};
+const err3 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema741.properties.status.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -59949,7 +59742,7 @@ vErrors.push(err3);
 errors++;
 }
 if(!(((((((((((data2 === "Batching") || (data2 === "Executing")) || (data2 === "Proving")) || (data2 === "Settling")) || (data2 === "Settled")) || (data2 === "BatchingError")) || (data2 === "ExecutingError")) || (data2 === "ProvingError")) || (data2 === "SettlingError")) || (data2 === "SettledError")) || (data2 === null))){
-const err4 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema745.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err4 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema741.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -59962,7 +59755,7 @@ errors++;
 if(data.transaction_hash !== undefined){
 let data3 = data.transaction_hash;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err5 = {instancePath:instancePath+"/transaction_hash",schemaPath:"#/properties/transaction_hash/type",keyword:"type",params:{type: schema745.properties.transaction_hash.type},message:"must be string,null"};
+const err5 = {instancePath:instancePath+"/transaction_hash",schemaPath:"#/properties/transaction_hash/type",keyword:"type",params:{type: schema741.properties.transaction_hash.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -59983,14 +59776,14 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate496.errors = vErrors;
+validate494.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetVaultParams = validate497;
-const schema746 = {"title":"GetVaultParams","description":"GetVaultEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
+export const schema_GetVaultParams = validate495;
+const schema742 = {"title":"GetVaultParams","description":"GetVaultEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
 
-function validate497(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate495(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -60028,14 +59821,14 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate497.errors = vErrors;
+validate495.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetVaultActionHistoryParams = validate498;
-const schema747 = {"title":"GetVaultActionHistoryParams","description":"GetVaultActionHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"event_type":{"type":["string","null"]},"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"],"minimum":1},"subaccount_id":{"type":"integer"}}};
+export const schema_GetVaultActionHistoryParams = validate496;
+const schema743 = {"title":"GetVaultActionHistoryParams","description":"GetVaultActionHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"event_type":{"type":["string","null"]},"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"],"minimum":1},"subaccount_id":{"type":"integer"}}};
 
-function validate498(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate496(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -60052,7 +59845,7 @@ errors++;
 if(data.event_type !== undefined){
 let data0 = data.event_type;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err1 = {instancePath:instancePath+"/event_type",schemaPath:"#/properties/event_type/type",keyword:"type",params:{type: schema747.properties.event_type.type},message:"must be string,null"};
+const err1 = {instancePath:instancePath+"/event_type",schemaPath:"#/properties/event_type/type",keyword:"type",params:{type: schema743.properties.event_type.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -60065,7 +59858,7 @@ errors++;
 if(data.page !== undefined){
 let data1 = data.page;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema747.properties.page.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema743.properties.page.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -60078,7 +59871,7 @@ errors++;
 if(data.page_size !== undefined){
 let data2 = data.page_size;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-const err3 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema747.properties.page_size.type},message:"must be integer,null"};
+const err3 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema743.properties.page_size.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -60124,14 +59917,14 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate498.errors = vErrors;
+validate496.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_PublicVaultAction = validate499;
-const schema748 = {"title":"PublicVaultAction","description":"PublicVaultActionEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["curator_shares_minted","event_ts","event_type","holder","management_shares_minted","nav","new_high_water_mark","old_high_water_mark","operation_uuid","performance_shares_minted","protocol_shares_minted","share_price","shares_delta","status","subaccount_id","total_shares"],"properties":{"curator_shares_minted":{"type":"string"},"event_ts":{"type":"integer"},"event_type":{"type":"string"},"holder":{"type":"string"},"management_shares_minted":{"type":"string"},"nav":{"type":"string"},"new_high_water_mark":{"type":"string"},"old_high_water_mark":{"type":"string"},"operation_uuid":{"type":"string"},"performance_shares_minted":{"type":"string"},"protocol_shares_minted":{"type":"string"},"share_price":{"type":"string"},"shares_delta":{"type":"string"},"status":{"type":"string"},"subaccount_id":{"type":"integer"},"total_shares":{"type":"string"}}};
+export const schema_PublicVaultAction = validate497;
+const schema744 = {"title":"PublicVaultAction","description":"PublicVaultActionEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["curator_shares_minted","event_ts","event_type","holder","management_shares_minted","nav","new_high_water_mark","old_high_water_mark","operation_uuid","performance_shares_minted","protocol_shares_minted","share_price","shares_delta","status","subaccount_id","total_shares"],"properties":{"curator_shares_minted":{"type":"string"},"event_ts":{"type":"integer"},"event_type":{"type":"string"},"holder":{"type":"string"},"management_shares_minted":{"type":"string"},"nav":{"type":"string"},"new_high_water_mark":{"type":"string"},"old_high_water_mark":{"type":"string"},"operation_uuid":{"type":"string"},"performance_shares_minted":{"type":"string"},"protocol_shares_minted":{"type":"string"},"share_price":{"type":"string"},"shares_delta":{"type":"string"},"status":{"type":"string"},"subaccount_id":{"type":"integer"},"total_shares":{"type":"string"}}};
 
-function validate499(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate497(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -60500,14 +60293,14 @@ vErrors.push(err32);
 }
 errors++;
 }
-validate499.errors = vErrors;
+validate497.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_PaginatedVaultActionHistory = validate500;
-const schema749 = {"title":"PaginatedVaultActionHistory","description":"PaginatedVaultActionHistory in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["events","pagination","subaccount_id"],"properties":{"events":{"type":"array","items":{"$ref":"#/definitions/PublicVaultAction"}},"pagination":{"$ref":"#/definitions/Pagination"},"subaccount_id":{"type":"integer"}}};
+export const schema_PaginatedVaultActionHistory = validate498;
+const schema745 = {"title":"PaginatedVaultActionHistory","description":"PaginatedVaultActionHistory in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["events","pagination","subaccount_id"],"properties":{"events":{"type":"array","items":{"$ref":"#/definitions/PublicVaultAction"}},"pagination":{"$ref":"#/definitions/Pagination"},"subaccount_id":{"type":"integer"}}};
 
-function validate500(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate498(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -61035,14 +60828,14 @@ vErrors.push(err45);
 }
 errors++;
 }
-validate500.errors = vErrors;
+validate498.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetVaultPerformanceHistoryParams = validate501;
-const schema752 = {"title":"GetVaultPerformanceHistoryParams","description":"GetVaultPerformanceHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["resolution","subaccount_id"],"properties":{"from":{"type":["integer","null"]},"limit":{"type":["number","null"]},"resolution":{"type":"string","enum":["1h","8h","24h","1wk"]},"subaccount_id":{"type":"integer"},"to":{"type":["integer","null"]}}};
+export const schema_GetVaultPerformanceHistoryParams = validate499;
+const schema748 = {"title":"GetVaultPerformanceHistoryParams","description":"GetVaultPerformanceHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["resolution","subaccount_id"],"properties":{"from":{"type":["integer","null"]},"limit":{"type":["number","null"]},"resolution":{"type":"string","enum":["1h","8h","24h","1wk"]},"subaccount_id":{"type":"integer"},"to":{"type":["integer","null"]}}};
 
-function validate501(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate499(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -61069,7 +60862,7 @@ errors++;
 if(data.from !== undefined){
 let data0 = data.from;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-const err2 = {instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: schema752.properties.from.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: schema748.properties.from.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -61082,7 +60875,7 @@ errors++;
 if(data.limit !== undefined){
 let data1 = data.limit;
 if((!((typeof data1 == "number") && (isFinite(data1)))) && (data1 !== null)){
-const err3 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: schema752.properties.limit.type},message:"must be number,null"};
+const err3 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: schema748.properties.limit.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -61105,7 +60898,7 @@ vErrors.push(err4);
 errors++;
 }
 if(!((((data2 === "1h") || (data2 === "8h")) || (data2 === "24h")) || (data2 === "1wk"))){
-const err5 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/enum",keyword:"enum",params:{allowedValues: schema752.properties.resolution.enum},message:"must be equal to one of the allowed values"};
+const err5 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/enum",keyword:"enum",params:{allowedValues: schema748.properties.resolution.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -61131,7 +60924,7 @@ errors++;
 if(data.to !== undefined){
 let data4 = data.to;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err7 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: schema752.properties.to.type},message:"must be integer,null"};
+const err7 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: schema748.properties.to.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -61152,15 +60945,15 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate501.errors = vErrors;
+validate499.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_VaultPerformanceHistoryResult = validate502;
-const schema753 = {"title":"VaultPerformanceHistoryResult","description":"VaultPerformanceHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["points","resolution","subaccount_id"],"properties":{"points":{"type":"array","items":{"$ref":"#/definitions/VaultPerformancePointResponse"}},"resolution":{"type":"string","enum":["1h","8h","24h","1wk"]},"subaccount_id":{"type":"integer"}}};
-const schema754 = {"title":"VaultPerformancePointResponse","description":"VaultPerformancePointResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["benchmark_price","curator_shares","global_hwm","nav","nav_benchmark","share_price","total_shares","ts"],"properties":{"benchmark_price":{"type":["string","null"]},"curator_shares":{"type":"string"},"global_hwm":{"type":"string"},"nav":{"type":["string","null"]},"nav_benchmark":{"type":["string","null"]},"share_price":{"type":"string"},"total_shares":{"type":"string"},"ts":{"type":"number"}}};
+export const schema_VaultPerformanceHistoryResult = validate500;
+const schema749 = {"title":"VaultPerformanceHistoryResult","description":"VaultPerformanceHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["points","resolution","subaccount_id"],"properties":{"points":{"type":"array","items":{"$ref":"#/definitions/VaultPerformancePointResponse"}},"resolution":{"type":"string","enum":["1h","8h","24h","1wk"]},"subaccount_id":{"type":"integer"}}};
+const schema750 = {"title":"VaultPerformancePointResponse","description":"VaultPerformancePointResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["benchmark_price","curator_shares","global_hwm","nav","nav_benchmark","share_price","total_shares","ts"],"properties":{"benchmark_price":{"type":["string","null"]},"curator_shares":{"type":"string"},"global_hwm":{"type":"string"},"nav":{"type":["string","null"]},"nav_benchmark":{"type":["string","null"]},"share_price":{"type":"string"},"total_shares":{"type":"string"},"ts":{"type":"number"}}};
 
-function validate502(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate500(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -61284,7 +61077,7 @@ errors++;
 if(data1.benchmark_price !== undefined){
 let data2 = data1.benchmark_price;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err11 = {instancePath:instancePath+"/points/" + i0+"/benchmark_price",schemaPath:"#/definitions/VaultPerformancePointResponse/properties/benchmark_price/type",keyword:"type",params:{type: schema754.properties.benchmark_price.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/points/" + i0+"/benchmark_price",schemaPath:"#/definitions/VaultPerformancePointResponse/properties/benchmark_price/type",keyword:"type",params:{type: schema750.properties.benchmark_price.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -61321,7 +61114,7 @@ errors++;
 if(data1.nav !== undefined){
 let data5 = data1.nav;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err14 = {instancePath:instancePath+"/points/" + i0+"/nav",schemaPath:"#/definitions/VaultPerformancePointResponse/properties/nav/type",keyword:"type",params:{type: schema754.properties.nav.type},message:"must be string,null"};
+const err14 = {instancePath:instancePath+"/points/" + i0+"/nav",schemaPath:"#/definitions/VaultPerformancePointResponse/properties/nav/type",keyword:"type",params:{type: schema750.properties.nav.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -61334,7 +61127,7 @@ errors++;
 if(data1.nav_benchmark !== undefined){
 let data6 = data1.nav_benchmark;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err15 = {instancePath:instancePath+"/points/" + i0+"/nav_benchmark",schemaPath:"#/definitions/VaultPerformancePointResponse/properties/nav_benchmark/type",keyword:"type",params:{type: schema754.properties.nav_benchmark.type},message:"must be string,null"};
+const err15 = {instancePath:instancePath+"/points/" + i0+"/nav_benchmark",schemaPath:"#/definitions/VaultPerformancePointResponse/properties/nav_benchmark/type",keyword:"type",params:{type: schema750.properties.nav_benchmark.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -61418,7 +61211,7 @@ vErrors.push(err21);
 errors++;
 }
 if(!((((data10 === "1h") || (data10 === "8h")) || (data10 === "24h")) || (data10 === "1wk"))){
-const err22 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/enum",keyword:"enum",params:{allowedValues: schema753.properties.resolution.enum},message:"must be equal to one of the allowed values"};
+const err22 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/enum",keyword:"enum",params:{allowedValues: schema749.properties.resolution.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -61452,13 +61245,13 @@ vErrors.push(err24);
 }
 errors++;
 }
-validate502.errors = vErrors;
+validate500.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_VaultPerformancePointResponse = validate503;
+export const schema_VaultPerformancePointResponse = validate501;
 
-function validate503(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate501(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -61545,7 +61338,7 @@ errors++;
 if(data.benchmark_price !== undefined){
 let data0 = data.benchmark_price;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err8 = {instancePath:instancePath+"/benchmark_price",schemaPath:"#/properties/benchmark_price/type",keyword:"type",params:{type: schema754.properties.benchmark_price.type},message:"must be string,null"};
+const err8 = {instancePath:instancePath+"/benchmark_price",schemaPath:"#/properties/benchmark_price/type",keyword:"type",params:{type: schema750.properties.benchmark_price.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -61582,7 +61375,7 @@ errors++;
 if(data.nav !== undefined){
 let data3 = data.nav;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err11 = {instancePath:instancePath+"/nav",schemaPath:"#/properties/nav/type",keyword:"type",params:{type: schema754.properties.nav.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/nav",schemaPath:"#/properties/nav/type",keyword:"type",params:{type: schema750.properties.nav.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -61595,7 +61388,7 @@ errors++;
 if(data.nav_benchmark !== undefined){
 let data4 = data.nav_benchmark;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err12 = {instancePath:instancePath+"/nav_benchmark",schemaPath:"#/properties/nav_benchmark/type",keyword:"type",params:{type: schema754.properties.nav_benchmark.type},message:"must be string,null"};
+const err12 = {instancePath:instancePath+"/nav_benchmark",schemaPath:"#/properties/nav_benchmark/type",keyword:"type",params:{type: schema750.properties.nav_benchmark.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -61653,14 +61446,14 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate503.errors = vErrors;
+validate501.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetVaultsParams = validate504;
-const schema756 = {"title":"GetVaultsParams","description":"GetVaultsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"page":{"type":"integer"},"page_size":{"type":"integer","minimum":1}}};
+export const schema_GetVaultsParams = validate502;
+const schema752 = {"title":"GetVaultsParams","description":"GetVaultsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"page":{"type":"integer"},"page_size":{"type":"integer","minimum":1}}};
 
-function validate504(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate502(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -61713,14 +61506,14 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate504.errors = vErrors;
+validate502.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_Vaults = validate505;
-const schema757 = {"title":"Vaults","description":"VaultsWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pagination","vaults"],"properties":{"pagination":{"$ref":"#/definitions/Pagination"},"vaults":{"type":"array","items":{"$ref":"#/definitions/Vault"}}}};
+export const schema_Vaults = validate503;
+const schema753 = {"title":"Vaults","description":"VaultsWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pagination","vaults"],"properties":{"pagination":{"$ref":"#/definitions/Pagination"},"vaults":{"type":"array","items":{"$ref":"#/definitions/Vault"}}}};
 
-function validate505(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate503(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -61834,8 +61627,8 @@ let data3 = data.vaults;
 if(Array.isArray(data3)){
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate315(data3[i0], {instancePath:instancePath+"/vaults/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate315.errors : vErrors.concat(validate315.errors);
+if(!(validate313(data3[i0], {instancePath:instancePath+"/vaults/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate313.errors : vErrors.concat(validate313.errors);
 errors = vErrors.length;
 }
 }
@@ -61862,14 +61655,14 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate505.errors = vErrors;
+validate503.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetWalletsFromSessionKeyParams = validate507;
-const schema759 = {"title":"GetWalletsFromSessionKeyParams","description":"GetWalletsFromSessionKeyEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["public_session_key"],"properties":{"public_session_key":{"type":"string"},"scope":{"type":["string","null"],"enum":["account_info",null]}}};
+export const schema_GetWalletsFromSessionKeyParams = validate505;
+const schema755 = {"title":"GetWalletsFromSessionKeyParams","description":"GetWalletsFromSessionKeyEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["public_session_key"],"properties":{"public_session_key":{"type":"string"},"scope":{"type":["string","null"],"enum":["account_info",null]}}};
 
-function validate507(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate505(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -61898,7 +61691,7 @@ errors++;
 if(data.scope !== undefined){
 let data1 = data.scope;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/scope",schemaPath:"#/properties/scope/type",keyword:"type",params:{type: schema759.properties.scope.type},message:"must be string,null"};
+const err2 = {instancePath:instancePath+"/scope",schemaPath:"#/properties/scope/type",keyword:"type",params:{type: schema755.properties.scope.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -61908,7 +61701,7 @@ vErrors.push(err2);
 errors++;
 }
 if(!((data1 === "account_info") || (data1 === null))){
-const err3 = {instancePath:instancePath+"/scope",schemaPath:"#/properties/scope/enum",keyword:"enum",params:{allowedValues: schema759.properties.scope.enum},message:"must be equal to one of the allowed values"};
+const err3 = {instancePath:instancePath+"/scope",schemaPath:"#/properties/scope/enum",keyword:"enum",params:{allowedValues: schema755.properties.scope.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -61929,14 +61722,14 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate507.errors = vErrors;
+validate505.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetWalletsFromSessionKeyResult = validate508;
-const schema760 = {"title":"GetWalletsFromSessionKeyResult","description":"PublicGetWalletsFromSessionKeyRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallets"],"properties":{"wallets":{"type":"array","items":{"type":"string"}}}};
+export const schema_GetWalletsFromSessionKeyResult = validate506;
+const schema756 = {"title":"GetWalletsFromSessionKeyResult","description":"PublicGetWalletsFromSessionKeyRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallets"],"properties":{"wallets":{"type":"array","items":{"type":"string"}}}};
 
-function validate508(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate506(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -61989,14 +61782,14 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate508.errors = vErrors;
+validate506.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_RegisterDepositAddressParams = validate509;
-const schema761 = {"title":"RegisterDepositAddressParams","description":"RegisterDepositAddressParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["deposit_type","wallet"],"properties":{"deposit_type":{"type":"string","enum":["standard","instant","direct"]},"manager_id":{"type":["integer","null"]},"subaccount_id":{"type":"integer"},"wallet":{"type":"string"}}};
+export const schema_RegisterDepositAddressParams = validate507;
+const schema757 = {"title":"RegisterDepositAddressParams","description":"RegisterDepositAddressParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["deposit_type","wallet"],"properties":{"deposit_type":{"type":"string","enum":["standard","instant","direct"]},"manager_id":{"type":["integer","null"]},"subaccount_id":{"type":"integer"},"wallet":{"type":"string"}}};
 
-function validate509(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate507(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -62033,7 +61826,7 @@ vErrors.push(err2);
 errors++;
 }
 if(!(((data0 === "standard") || (data0 === "instant")) || (data0 === "direct"))){
-const err3 = {instancePath:instancePath+"/deposit_type",schemaPath:"#/properties/deposit_type/enum",keyword:"enum",params:{allowedValues: schema761.properties.deposit_type.enum},message:"must be equal to one of the allowed values"};
+const err3 = {instancePath:instancePath+"/deposit_type",schemaPath:"#/properties/deposit_type/enum",keyword:"enum",params:{allowedValues: schema757.properties.deposit_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -62046,7 +61839,7 @@ errors++;
 if(data.manager_id !== undefined){
 let data1 = data.manager_id;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err4 = {instancePath:instancePath+"/manager_id",schemaPath:"#/properties/manager_id/type",keyword:"type",params:{type: schema761.properties.manager_id.type},message:"must be integer,null"};
+const err4 = {instancePath:instancePath+"/manager_id",schemaPath:"#/properties/manager_id/type",keyword:"type",params:{type: schema757.properties.manager_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -62092,14 +61885,14 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate509.errors = vErrors;
+validate507.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_RegisterDepositAddressResult = validate510;
-const schema762 = {"title":"RegisterDepositAddressResult","description":"RegisterDepositAddressResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["deposit_address","deposit_type","wallet"],"properties":{"deposit_address":{"type":"string"},"deposit_type":{"type":"string","enum":["standard","instant","direct"]},"manager_id":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"wallet":{"type":"string"}}};
+export const schema_RegisterDepositAddressResult = validate508;
+const schema758 = {"title":"RegisterDepositAddressResult","description":"RegisterDepositAddressResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["deposit_address","deposit_type","wallet"],"properties":{"deposit_address":{"type":"string"},"deposit_type":{"type":"string","enum":["standard","instant","direct"]},"manager_id":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"wallet":{"type":"string"}}};
 
-function validate510(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate508(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -62158,7 +61951,7 @@ vErrors.push(err4);
 errors++;
 }
 if(!(((data1 === "standard") || (data1 === "instant")) || (data1 === "direct"))){
-const err5 = {instancePath:instancePath+"/deposit_type",schemaPath:"#/properties/deposit_type/enum",keyword:"enum",params:{allowedValues: schema762.properties.deposit_type.enum},message:"must be equal to one of the allowed values"};
+const err5 = {instancePath:instancePath+"/deposit_type",schemaPath:"#/properties/deposit_type/enum",keyword:"enum",params:{allowedValues: schema758.properties.deposit_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -62171,7 +61964,7 @@ errors++;
 if(data.manager_id !== undefined){
 let data2 = data.manager_id;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-const err6 = {instancePath:instancePath+"/manager_id",schemaPath:"#/properties/manager_id/type",keyword:"type",params:{type: schema762.properties.manager_id.type},message:"must be integer,null"};
+const err6 = {instancePath:instancePath+"/manager_id",schemaPath:"#/properties/manager_id/type",keyword:"type",params:{type: schema758.properties.manager_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -62184,7 +61977,7 @@ errors++;
 if(data.subaccount_id !== undefined){
 let data3 = data.subaccount_id;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-const err7 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema762.properties.subaccount_id.type},message:"must be integer,null"};
+const err7 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema758.properties.subaccount_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -62217,14 +62010,14 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate510.errors = vErrors;
+validate508.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_SendQuoteDebugParams = validate511;
-const schema763 = {"title":"SendQuoteDebugParams","description":"PublicSendQuoteDebugEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","rfq_id","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"direction":{"$ref":"#/definitions/Direction"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"nonce":{"type":"integer"},"rfq_id":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+export const schema_SendQuoteDebugParams = validate509;
+const schema759 = {"title":"SendQuoteDebugParams","description":"PublicSendQuoteDebugEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","rfq_id","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"direction":{"$ref":"#/definitions/Direction"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"nonce":{"type":"integer"},"rfq_id":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
-function validate511(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate509(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -62455,14 +62248,14 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate511.errors = vErrors;
+validate509.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_QuoteSendDebugResult = validate514;
-const schema765 = {"title":"QuoteSendDebugResult","description":"QuoteSendDebugResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["action_hash","encoded_data","encoded_data_hashed","typed_data_hash"],"properties":{"action_hash":{"type":"string"},"encoded_data":{"type":"string"},"encoded_data_hashed":{"type":"string"},"typed_data_hash":{"type":"string"}}};
+export const schema_QuoteSendDebugResult = validate512;
+const schema761 = {"title":"QuoteSendDebugResult","description":"QuoteSendDebugResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["action_hash","encoded_data","encoded_data_hashed","typed_data_hash"],"properties":{"action_hash":{"type":"string"},"encoded_data":{"type":"string"},"encoded_data_hashed":{"type":"string"},"typed_data_hash":{"type":"string"}}};
 
-function validate514(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate512(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -62565,14 +62358,14 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate514.errors = vErrors;
+validate512.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_StartAuctionParams = validate515;
-const schema766 = {"title":"StartAuctionParams","description":"PublicStartAuctionEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
+export const schema_StartAuctionParams = validate513;
+const schema762 = {"title":"StartAuctionParams","description":"PublicStartAuctionEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
 
-function validate515(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate513(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -62610,14 +62403,14 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate515.errors = vErrors;
+validate513.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_StartAuctionResult = validate516;
-const schema767 = {"title":"StartAuctionResult","description":"PublicStartAuctionEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
+export const schema_StartAuctionResult = validate514;
+const schema763 = {"title":"StartAuctionResult","description":"PublicStartAuctionEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
 
-function validate516(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate514(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -62677,14 +62470,14 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate516.errors = vErrors;
+validate514.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_WithdrawDebugParams = validate517;
-const schema768 = {"title":"WithdrawDebugParams","description":"PublicWithdrawDebugEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount_in_underlying","asset_name","force_batch","max_fee_usd","nonce","signature_expiry_sec","signer","subaccount_id"],"properties":{"amount_in_underlying":{"$ref":"#/definitions/DecimalInput"},"asset_name":{"type":"string"},"force_batch":{"type":"boolean"},"max_fee_usd":{"$ref":"#/definitions/DecimalInput"},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"recipient":{"type":["string","null"]},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+export const schema_WithdrawDebugParams = validate515;
+const schema764 = {"title":"WithdrawDebugParams","description":"PublicWithdrawDebugEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount_in_underlying","asset_name","force_batch","max_fee_usd","nonce","signature_expiry_sec","signer","subaccount_id"],"properties":{"amount_in_underlying":{"$ref":"#/definitions/DecimalInput"},"asset_name":{"type":"string"},"force_batch":{"type":"boolean"},"max_fee_usd":{"$ref":"#/definitions/DecimalInput"},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"recipient":{"type":["string","null"]},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
-function validate517(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate515(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -62885,7 +62678,7 @@ vErrors = null;
 if(data.recipient !== undefined){
 let data5 = data.recipient;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err15 = {instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/type",keyword:"type",params:{type: schema768.properties.recipient.type},message:"must be string,null"};
+const err15 = {instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/type",keyword:"type",params:{type: schema764.properties.recipient.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -62944,13 +62737,13 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate517.errors = vErrors;
+validate515.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_VaultDepositHoldResponse = validate520;
+export const schema_VaultDepositHoldResponse = validate518;
 
-function validate520(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate518(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -63054,13 +62847,13 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate520.errors = vErrors;
+validate518.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_UniverseManagers = validate521;
+export const schema_UniverseManagers = validate519;
 
-function validate521(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate519(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -63077,7 +62870,7 @@ errors++;
 if(data.pm !== undefined){
 let data0 = data.pm;
 if((!((typeof data0 == "number") && (isFinite(data0)))) && (data0 !== null)){
-const err1 = {instancePath:instancePath+"/pm",schemaPath:"#/properties/pm/type",keyword:"type",params:{type: schema328.properties.pm.type},message:"must be number,null"};
+const err1 = {instancePath:instancePath+"/pm",schemaPath:"#/properties/pm/type",keyword:"type",params:{type: schema324.properties.pm.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -63103,7 +62896,7 @@ errors++;
 if(data.risk_universe_name !== undefined){
 let data2 = data.risk_universe_name;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err3 = {instancePath:instancePath+"/risk_universe_name",schemaPath:"#/properties/risk_universe_name/type",keyword:"type",params:{type: schema328.properties.risk_universe_name.type},message:"must be string,null"};
+const err3 = {instancePath:instancePath+"/risk_universe_name",schemaPath:"#/properties/risk_universe_name/type",keyword:"type",params:{type: schema324.properties.risk_universe_name.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -63116,7 +62909,7 @@ errors++;
 if(data.sm !== undefined){
 let data3 = data.sm;
 if((!((typeof data3 == "number") && (isFinite(data3)))) && (data3 !== null)){
-const err4 = {instancePath:instancePath+"/sm",schemaPath:"#/properties/sm/type",keyword:"type",params:{type: schema328.properties.sm.type},message:"must be number,null"};
+const err4 = {instancePath:instancePath+"/sm",schemaPath:"#/properties/sm/type",keyword:"type",params:{type: schema324.properties.sm.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -63137,13 +62930,13 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate521.errors = vErrors;
+validate519.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_AssetEntry = validate522;
+export const schema_AssetEntry = validate520;
 
-function validate522(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate520(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -63206,8 +62999,8 @@ let data2 = data.universes;
 if(Array.isArray(data2)){
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate155(data2[i0], {instancePath:instancePath+"/universes/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate155.errors : vErrors.concat(validate155.errors);
+if(!(validate153(data2[i0], {instancePath:instancePath+"/universes/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate153.errors : vErrors.concat(validate153.errors);
 errors = vErrors.length;
 }
 }
@@ -63234,13 +63027,13 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate522.errors = vErrors;
+validate520.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_AssetUniverse = validate524;
+export const schema_AssetUniverse = validate522;
 
-function validate524(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate522(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -63339,7 +63132,7 @@ errors++;
 if(data.risk_universe_name !== undefined){
 let data4 = data.risk_universe_name;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err8 = {instancePath:instancePath+"/risk_universe_name",schemaPath:"#/properties/risk_universe_name/type",keyword:"type",params:{type: schema330.properties.risk_universe_name.type},message:"must be string,null"};
+const err8 = {instancePath:instancePath+"/risk_universe_name",schemaPath:"#/properties/risk_universe_name/type",keyword:"type",params:{type: schema326.properties.risk_universe_name.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -63360,13 +63153,13 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate524.errors = vErrors;
+validate522.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_OpenInterestStats = validate525;
+export const schema_OpenInterestStats = validate523;
 
-function validate525(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate523(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -63425,13 +63218,13 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate525.errors = vErrors;
+validate523.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_AssetErc20Details = validate526;
+export const schema_AssetErc20Details = validate524;
 
-function validate526(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate524(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -63473,7 +63266,7 @@ errors++;
 if(data.underlying_erc20 !== undefined){
 let data1 = data.underlying_erc20;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err3 = {instancePath:instancePath+"/underlying_erc20",schemaPath:"#/properties/underlying_erc20/type",keyword:"type",params:{type: schema333.properties.underlying_erc20.type},message:"must be string,null"};
+const err3 = {instancePath:instancePath+"/underlying_erc20",schemaPath:"#/properties/underlying_erc20/type",keyword:"type",params:{type: schema329.properties.underlying_erc20.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -63494,13 +63287,13 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate526.errors = vErrors;
+validate524.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_SpotAssetEntry = validate527;
+export const schema_SpotAssetEntry = validate525;
 
-function validate527(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate525(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -63607,7 +63400,7 @@ errors++;
 if(data1.underlying_erc20 !== undefined){
 let data3 = data1.underlying_erc20;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err9 = {instancePath:instancePath+"/erc20/underlying_erc20",schemaPath:"#/definitions/AssetErc20Details/properties/underlying_erc20/type",keyword:"type",params:{type: schema333.properties.underlying_erc20.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/erc20/underlying_erc20",schemaPath:"#/definitions/AssetErc20Details/properties/underlying_erc20/type",keyword:"type",params:{type: schema329.properties.underlying_erc20.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -63658,8 +63451,8 @@ let data6 = data.universes;
 if(Array.isArray(data6)){
 const len0 = data6.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate160(data6[i0], {instancePath:instancePath+"/universes/" + i0,parentData:data6,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
+if(!(validate158(data6[i0], {instancePath:instancePath+"/universes/" + i0,parentData:data6,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate158.errors : vErrors.concat(validate158.errors);
 errors = vErrors.length;
 }
 }
@@ -63686,13 +63479,13 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate527.errors = vErrors;
+validate525.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_SpotUniverse = validate529;
+export const schema_SpotUniverse = validate527;
 
-function validate529(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate527(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -64031,13 +63824,13 @@ vErrors.push(err27);
 }
 errors++;
 }
-validate529.errors = vErrors;
+validate527.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_LendingDetails = validate530;
+export const schema_LendingDetails = validate528;
 
-function validate530(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate528(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -64140,14 +63933,14 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate530.errors = vErrors;
+validate528.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_auctionsWatch = validate531;
-const schema783 = {"type":"array","items":{"$ref":"#/definitions/AuctionResult"}};
+export const channel_auctionsWatch = validate529;
+const schema779 = {"type":"array","items":{"$ref":"#/definitions/AuctionResult"}};
 
-function validate531(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate529(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -64169,14 +63962,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate531.errors = vErrors;
+validate529.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_marginWatch = validate533;
-const schema784 = {"type":"array","items":{"$ref":"#/definitions/MarginWatchResult"}};
+export const channel_marginWatch = validate531;
+const schema780 = {"type":"array","items":{"$ref":"#/definitions/MarginWatchResult"}};
 
-function validate533(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate531(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -64198,14 +63991,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate533.errors = vErrors;
+validate531.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_subaccountBalances = validate535;
-const schema785 = {"type":"array","items":{"$ref":"#/definitions/BalanceUpdate"}};
+export const channel_subaccountBalances = validate533;
+const schema781 = {"type":"array","items":{"$ref":"#/definitions/BalanceUpdate"}};
 
-function validate535(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate533(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -64227,14 +64020,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate535.errors = vErrors;
+validate533.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_subaccountBestQuotes = validate537;
-const schema786 = {"type":"array","items":{"$ref":"#/definitions/BestQuoteChannelResult"}};
+export const channel_subaccountBestQuotes = validate535;
+const schema782 = {"type":"array","items":{"$ref":"#/definitions/BestQuoteChannelResult"}};
 
-function validate537(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate535(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -64256,14 +64049,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate537.errors = vErrors;
+validate535.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_subaccountOrders = validate539;
-const schema787 = {"type":"array","items":{"$ref":"#/definitions/Order"}};
+export const channel_subaccountOrders = validate537;
+const schema783 = {"type":"array","items":{"$ref":"#/definitions/Order"}};
 
-function validate539(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate537(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -64285,14 +64078,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate539.errors = vErrors;
+validate537.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_subaccountQuotes = validate541;
-const schema788 = {"type":"array","items":{"$ref":"#/definitions/QuotePublishResult"}};
+export const channel_subaccountQuotes = validate539;
+const schema784 = {"type":"array","items":{"$ref":"#/definitions/QuotePublishResult"}};
 
-function validate541(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate539(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -64314,14 +64107,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate541.errors = vErrors;
+validate539.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_subaccountTrades = validate543;
-const schema789 = {"type":"array","items":{"$ref":"#/definitions/Trade"}};
+export const channel_subaccountTrades = validate541;
+const schema785 = {"type":"array","items":{"$ref":"#/definitions/Trade"}};
 
-function validate543(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate541(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -64343,12 +64136,41 @@ vErrors.push(err0);
 }
 errors++;
 }
+validate541.errors = vErrors;
+return errors === 0;
+}
+
+export const channel_trades = validate543;
+const schema786 = {"type":"array","items":{"$ref":"#/definitions/PublicTrade"}};
+
+function validate543(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(Array.isArray(data)){
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate41(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
 validate543.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_trades = validate545;
-const schema790 = {"type":"array","items":{"$ref":"#/definitions/PublicTrade"}};
+export const channel_tradesByType = validate545;
+const schema787 = {"type":"array","items":{"$ref":"#/definitions/PublicTrade"}};
 
 function validate545(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -64376,8 +64198,8 @@ validate545.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_tradesByType = validate547;
-const schema791 = {"type":"array","items":{"$ref":"#/definitions/PublicTrade"}};
+export const channel_tradesByTypeBatch = validate547;
+const schema788 = {"type":"array","items":{"$ref":"#/definitions/SettledPublicTrade"}};
 
 function validate547(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -64385,8 +64207,8 @@ let errors = 0;
 if(Array.isArray(data)){
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate41(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
+if(!(validate173(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
 errors = vErrors.length;
 }
 }
@@ -64405,39 +64227,10 @@ validate547.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_tradesByTypeBatch = validate549;
-const schema792 = {"type":"array","items":{"$ref":"#/definitions/SettledPublicTrade"}};
+export const channel_subaccountTradesBatch = validate549;
+const schema789 = {"type":"array","items":{"$ref":"#/definitions/Trade"}};
 
 function validate549(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(Array.isArray(data)){
-const len0 = data.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate175(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate175.errors : vErrors.concat(validate175.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate549.errors = vErrors;
-return errors === 0;
-}
-
-export const channel_subaccountTradesBatch = validate551;
-const schema793 = {"type":"array","items":{"$ref":"#/definitions/Trade"}};
-
-function validate551(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -64459,14 +64252,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate551.errors = vErrors;
+validate549.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_walletRfqs = validate553;
-const schema794 = {"type":"array","items":{"$ref":"#/definitions/PublicRfq"}};
+export const channel_walletRfqs = validate551;
+const schema790 = {"type":"array","items":{"$ref":"#/definitions/PublicRfq"}};
 
-function validate553(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate551(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -64488,14 +64281,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate553.errors = vErrors;
+validate551.errors = vErrors;
 return errors === 0;
 }
 
-export const result_privateGetAlgoOrders = validate555;
-const schema795 = {"type":"array","items":{"$ref":"#/definitions/Order"}};
+export const result_privateGetAlgoOrders = validate553;
+const schema791 = {"type":"array","items":{"$ref":"#/definitions/Order"}};
 
-function validate555(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate553(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -64517,14 +64310,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate555.errors = vErrors;
+validate553.errors = vErrors;
 return errors === 0;
 }
 
-export const result_privateGetMmpConfig = validate557;
-const schema796 = {"type":"array","items":{"$ref":"#/definitions/MmpConfigResult"}};
+export const result_privateGetMmpConfig = validate555;
+const schema792 = {"type":"array","items":{"$ref":"#/definitions/MmpConfigResult"}};
 
-function validate557(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate555(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -64735,14 +64528,14 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate557.errors = vErrors;
+validate555.errors = vErrors;
 return errors === 0;
 }
 
-export const result_publicGetAllReferralCodes = validate558;
-const schema798 = {"type":"array","items":{"$ref":"#/definitions/Referrer"}};
+export const result_publicGetAllReferralCodes = validate556;
+const schema794 = {"type":"array","items":{"$ref":"#/definitions/Referrer"}};
 
-function validate558(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate556(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -64773,7 +64566,7 @@ errors++;
 if(data0.receiving_wallet !== undefined){
 let data1 = data0.receiving_wallet;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/" + i0+"/receiving_wallet",schemaPath:"#/definitions/Referrer/properties/receiving_wallet/type",keyword:"type",params:{type: schema667.properties.receiving_wallet.type},message:"must be string,null"};
+const err2 = {instancePath:instancePath+"/" + i0+"/receiving_wallet",schemaPath:"#/definitions/Referrer/properties/receiving_wallet/type",keyword:"type",params:{type: schema663.properties.receiving_wallet.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -64830,21 +64623,21 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate558.errors = vErrors;
+validate556.errors = vErrors;
 return errors === 0;
 }
 
-export const result_publicGetAssets = validate559;
-const schema800 = {"type":"array","items":{"$ref":"#/definitions/AssetResponsePublic"}};
+export const result_publicGetAssets = validate557;
+const schema796 = {"type":"array","items":{"$ref":"#/definitions/AssetResponsePublic"}};
 
-function validate559(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate557(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate434(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate434.errors : vErrors.concat(validate434.errors);
+if(!(validate432(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate432.errors : vErrors.concat(validate432.errors);
 errors = vErrors.length;
 }
 }
@@ -64859,14 +64652,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate559.errors = vErrors;
+validate557.errors = vErrors;
 return errors === 0;
 }
 
-export const result_publicGetIndexChartData = validate561;
-const schema801 = {"type":"array","items":{"$ref":"#/definitions/IndexCandle"}};
+export const result_publicGetIndexChartData = validate559;
+const schema797 = {"type":"array","items":{"$ref":"#/definitions/IndexCandle"}};
 
-function validate561(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate559(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -65053,21 +64846,21 @@ vErrors.push(err15);
 }
 errors++;
 }
-validate561.errors = vErrors;
+validate559.errors = vErrors;
 return errors === 0;
 }
 
-export const result_publicGetRiskUniverses = validate562;
-const schema803 = {"type":"array","items":{"$ref":"#/definitions/RiskUniverseResponse"}};
+export const result_publicGetRiskUniverses = validate560;
+const schema799 = {"type":"array","items":{"$ref":"#/definitions/RiskUniverseResponse"}};
 
-function validate562(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate560(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate481(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate481.errors : vErrors.concat(validate481.errors);
+if(!(validate479(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate479.errors : vErrors.concat(validate479.errors);
 errors = vErrors.length;
 }
 }
@@ -65082,14 +64875,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate562.errors = vErrors;
+validate560.errors = vErrors;
 return errors === 0;
 }
 
-export const result_publicGetTradingviewChartData = validate564;
-const schema804 = {"type":"array","items":{"$ref":"#/definitions/TradingviewCandle"}};
+export const result_publicGetTradingviewChartData = validate562;
+const schema800 = {"type":"array","items":{"$ref":"#/definitions/TradingviewCandle"}};
 
-function validate564(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate562(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -65298,7 +65091,7 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate564.errors = vErrors;
+validate562.errors = vErrors;
 return errors === 0;
 }
 
