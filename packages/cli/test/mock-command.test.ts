@@ -50,6 +50,39 @@ describe('exchange-api mock', () => {
     expect(await exited).toBe(0);
   });
 
+  it('an AsyncAPI 2.6.0 spec: a line on stderr says it was converted, then it is served as 3.0.0', async () => {
+    const gemini2 = join(root, 'test', 'sdk', 'fixtures', 'public', 'gemini-2.6.asyncapi.yaml');
+    const child = spawn(process.execPath, [...built, 'mock', '--spec', gemini2], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    try {
+      let out = '';
+      let err = '';
+      // Both lines, whichever pipe is read first.
+      await new Promise<void>((resolve, reject) => {
+        const check = () => out.includes('\n') && err.includes('\n') && resolve();
+        child.stdout.on('data', (d) => ((out += d), check()));
+        child.stderr.on('data', (d) => ((err += d), check()));
+        child.on('close', () => reject(new Error(`exited early: ${out}${err}`)));
+      });
+      expect(err.split('\n')[0]).toBe(
+        `converted AsyncAPI 2.6.0 to 3.0.0 (${gemini2}); ` + 'places in it are named in the converted document',
+      );
+      const url = out.split('\n')[0]!.split(' ')[2]!;
+      const ws = new WebSocket(`${url}/v1/marketdata/btcusd`);
+      const first = await new Promise<{ type: string }>((resolve) =>
+        ws.once('message', (raw) => resolve(JSON.parse(String(raw)) as { type: string })),
+      );
+      expect(['update', 'heartbeat']).toContain(first.type);
+      ws.close();
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+  });
+
   it('refuses a spec that speaks JSON-RPC, and a missing --spec, with one line and exit 2', async () => {
     const weather = join(root, 'test', 'sdk', 'fixtures', 'weather.asyncapi.yaml');
     const r = await runBuilt(['mock', '--spec', weather]);
