@@ -105,6 +105,30 @@ describe('pushes', () => {
   });
 });
 
+describe('bad paths', () => {
+  it('a path that is no valid URI (a stray %) is refused with 404, and the mock serves on', async () => {
+    const mock = await mockOf('gemini');
+    const { request } = await import('node:http');
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(`${mock.url.replace('ws:', 'http:')}/v1/marketdata/%E0`, {
+        headers: {
+          connection: 'Upgrade',
+          upgrade: 'websocket',
+          'sec-websocket-version': '13',
+          'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+        },
+      });
+      req.on('response', (res) => (resolve(res.statusCode ?? 0), res.resume()));
+      req.on('upgrade', () => reject(new Error('upgraded')));
+      req.on('error', reject);
+      req.end();
+    });
+    expect(status).toBe(404);
+    const c = await connect(`${mock.url}/v1/marketdata/btcusd`);
+    expect(['update', 'heartbeat']).toContain((await c.next()).type);
+  });
+});
+
 describe('the control endpoint', () => {
   const post = async (url: string, body: unknown) => {
     const res = await fetch(`${url}/push`, { method: 'POST', body: JSON.stringify(body) });
