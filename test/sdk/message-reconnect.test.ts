@@ -16,7 +16,7 @@ import { generateInto } from '@exchange-api/codegen';
 import { ConnectError, ConnectionClosedError, UsageError } from '@exchange-api/client';
 
 const repoRoot = join(import.meta.dirname, '..', '..');
-type Options = { url: string; reconnect?: object | false; timeoutMs?: number };
+type Options = { url: string; reconnect?: object | false; timeoutMs?: number; WebSocket?: unknown };
 interface Stream extends AsyncIterableIterator<unknown> {
   opened: Promise<void>;
 }
@@ -120,6 +120,29 @@ describe('reconnects', () => {
     expect(await reconnected).toEqual({ url: `${server.url}/ticker/ethusd`, attempts: 1 });
     const reply = await c.request('subscribe', { event: 'subscribe' }, { params: { pair: 'ethusd' } });
     expect(reply).toMatchObject({ event: 'subscribed' });
+  });
+
+  it('a socket the constructor refuses while reopening is an error event, and the next attempt follows', async () => {
+    const server = await serve((ws, n) => (ws.send(tick(n)), n === 0 && ws.terminate()));
+    const { WebSocket: Ws } = await import('ws');
+    let made = 0;
+    // The second socket (the first reopening) is refused by the constructor itself.
+    const Flaky = class extends Ws {
+      constructor(url: string) {
+        if (++made === 2) throw new Error('no sockets left');
+        super(url);
+      }
+    };
+    const c = sdk.createClient({ url: server.url, reconnect: { initialDelayMs: 5 }, WebSocket: Flaky } as Options);
+    closers.push(() => c.close());
+    const refused = once<Error>(c, 'error');
+    const ticks = c.stream('ticks', { params: { pair: 'btcusd' } });
+    expect(await nextOf(ticks)).toMatchObject({ price: 0 });
+    expect(await nextOf(ticks)).toMatchObject({ price: 1 });
+    const err = await refused;
+    expect(err).toBeInstanceOf(ConnectError);
+    expect(err.message).toBe(`${server.url}/ticker/btcusd: no sockets left`);
+    expect(made).toBe(3);
   });
 
   it('reconnect: false: the drop fails the stream', async () => {

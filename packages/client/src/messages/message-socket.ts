@@ -66,8 +66,16 @@ export class MessageSocket {
             ? new (this.WebSocket as unknown as WithHeaders)(this.url, undefined, { headers: this.headers })
             : new this.WebSocket(this.url);
       } catch (err) {
-        this.opening = null;
-        reject(new ConnectError(`${this.url}: ${(err as Error).message}`, { cause: err }));
+        const refused = new ConnectError(`${this.url}: ${(err as Error).message}`, { cause: err });
+        reject(refused);
+        // No close event follows: once open() has kept this attempt, let the next call try again, and,
+        // while reopening, say why and try again after the back-off.
+        queueMicrotask(() => {
+          this.opening = null;
+          if (this.failedAttempts === 0 || this.gone) return;
+          this.hooks.fault(this, refused);
+          this.retry();
+        });
         return;
       }
       this.ws = ws;
