@@ -43,6 +43,7 @@ export function createMessageClient<Ops extends OperationMap<Ops>>(
 ): MessageClient<Ops> {
   return new MessageClient<Ops>(api, {
     WebSocket: globalThis.WebSocket as unknown as WebSocketConstructor,
+    noHeaders: "a browser's WebSocket cannot send headers (options.headers)",
     ...options,
   });
 }

@@ -18,8 +18,17 @@ function pattern(address: string | null): RegExp {
   return new RegExp(`^${body.replace(/\/$/, '')}/?$`);
 }
 
+/** A request's path without its query, decoded; null when it is no valid URI (a stray `%`). */
+export function pathnameOf(path: string): string | null {
+  try {
+    return decodeURI(path.split('?')[0] ?? '/');
+  } catch {
+    return null;
+  }
+}
+
 /** The channels at a request's path (without its query), or none. */
 export function channelsAt(channels: Channel[], path: string): Channel[] {
-  const pathname = decodeURI(path.split('?')[0] ?? '/');
-  return channels.filter((c) => pattern(c.address).test(pathname));
+  const pathname = pathnameOf(path);
+  return pathname === null ? [] : channels.filter((c) => pattern(c.address).test(pathname));
 }

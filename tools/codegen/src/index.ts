@@ -1,4 +1,5 @@
-export { loadSpec, placedError, type LoadedSpec } from './load/load-spec';
+export { loadSpec, placedError, type LoadedSpec, type LoadOptions } from './load/load-spec';
+export type { Conversion } from './load/convert-v2';
 export { SpecError, formatProblem, toPointer, type SpecProblem } from './load/spec-error';
 export { terminalText, terminalLines } from './text/terminal-text';
 export { buildModel } from './model/build-model';

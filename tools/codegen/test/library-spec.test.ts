@@ -5,7 +5,7 @@
  * title), multi-format payloads (AsyncAPI, JSON Schema and Avro), a channel with several inline
  * messages, an inline message shared by two operations, an operation id with a dash, a type name that
  * is no identifier (`Tick.v2`) and an mqtt server. What cannot be generated stays an error with file,
- * line and JSON pointer: a schema ajv refuses, an AsyncAPI 2.x document.
+ * line and JSON pointer: a schema ajv refuses, an AsyncAPI 4.x document (1.x and 2.x are converted).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -250,7 +250,7 @@ describe('what cannot be generated is an error with file, line and JSON pointer'
     ]);
   });
 
-  it('an AsyncAPI 2.x document is refused at #/asyncapi, saying which version and how to convert it', async () => {
+  it('an AsyncAPI 2.x document is converted (docs/generating.md); a version neither 3.x nor 1.x/2.x is refused', async () => {
     const v2 = `asyncapi: 2.6.0
 info: { title: Old, version: '1' }
 channels:
@@ -258,12 +258,15 @@ channels:
     subscribe:
       message: { payload: { type: string } }
 `;
-    const err = await modelFromSpec(writeSpec(v2)).catch((e: unknown) => e);
+    const converted = await modelFromSpec(writeSpec(v2));
+    expect(converted.channels.map((c) => c.address)).toEqual(['news']);
+    const err = await modelFromSpec(writeSpec(v2.replace('2.6.0', '4.0.0'))).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SpecError);
     const [p] = (err as SpecError).problems;
     expect([p!.pointer, p!.line]).toEqual(['#/asyncapi', 1]);
-    expect(p!.message).toContain('this toolkit reads AsyncAPI 3.x documents; this one is AsyncAPI 2.6.0');
-    expect(p!.message).toContain('asyncapi convert <file> --output=<new file> --target-version=3.0.0');
+    expect(p!.message).toBe(
+      'this toolkit reads AsyncAPI 3.x documents, and converts 1.x and 2.x ones; this one is AsyncAPI 4.0.0',
+    );
   });
 });
 
@@ -287,9 +290,9 @@ describe('the command line on a spec from outside this repository', () => {
   );
 
   it(
-    'generate: an AsyncAPI 2.6.0 document is one error line with file, line and ' + 'pointer, exit 2, no stack trace',
+    'generate: an AsyncAPI 4.0.0 document is one error line with file, line and ' + 'pointer, exit 2, no stack trace',
     async () => {
-      const spec = writeSpec("asyncapi: 2.6.0\ninfo: { title: Old, version: '1' }\nchannels: {}\n");
+      const spec = writeSpec("asyncapi: 4.0.0\ninfo: { title: Old, version: '1' }\nchannels: {}\n");
       const r = await runMain(['generate', '--spec', spec, '--out', scratchDir('v2-')]);
       expect(r.status).toBe(2);
       const lines = r.stderr
@@ -300,8 +303,8 @@ describe('the command line on a spec from outside this repository', () => {
         'exchange-api generate: the spec has 1 error(s)',
         expect.stringMatching(
           new RegExp(
-            /^error: .*spec\.yaml:1 #\/asyncapi: /.source +
-              /this toolkit reads AsyncAPI 3\.x documents; this one is AsyncAPI 2\.6\.0\./.source,
+            /^error: .*spec\.yaml:1 #\/asyncapi: this toolkit reads AsyncAPI 3\.x documents, /.source +
+              /.* this one is AsyncAPI 4\.0\.0$/.source,
           ),
         ),
       ]);

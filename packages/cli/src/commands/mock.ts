@@ -6,33 +6,40 @@ import { terminalText } from '@exchange-api/codegen';
 import { numberFlag, parseCommand, reportFailure, usageError, consoleIo, type Io } from '../args';
 
 export const MOCK_HELP = `Usage: exchange-api mock --spec <file> [--port 0] [--host 127.0.0.1] [--seed <n>]
+                         [--interval <ms>] [--control]
 
-Serves a mock of the API an AsyncAPI 3 spec describes, when the spec speaks its own messages (not
-JSON-RPC: for our interface, run exchange-api sandbox). Prints "mock listening ws://HOST:PORT" first;
-each channel is served at its address under that URL. A request gets its reply with the correlation
-value copied; the messages the client receives are pushed on connect, then one of each every second;
-everything sent is valid against the spec. A message no operation takes closes the socket (1008, the
-reason naming it). Serves until SIGINT or SIGTERM.
+Serves a mock of the API an AsyncAPI spec (3.x, or 2.x converted) describes, when the spec speaks its
+own messages (not JSON-RPC: for our interface, run exchange-api sandbox). Prints "mock listening
+ws://HOST:PORT" first; each channel is served at its address under that URL. A request gets its reply
+with the correlation value copied; the messages the client receives are pushed one of each at once,
+then every --interval: on connect, or where the spec has a subscribe message, when the client sends
+it (until it unsubscribes). Everything sent is valid against the spec. A message no operation takes
+closes the socket (1008, the reason naming it). Serves until SIGINT or SIGTERM.
 
 Options:
-  --spec <file>   the AsyncAPI 3 spec (required)
-  --port <n>      port to listen on (0 picks a free one; default 0)
-  --host <host>   interface to listen on (default 127.0.0.1)
-  --seed <n>      seed of every drawn value; the same seed gives the same messages (default 1)
-  -h, --help      this help
+  --spec <file>     the AsyncAPI spec (required)
+  --port <n>        port to listen on (0 picks a free one; default 0)
+  --host <host>     interface to listen on (default 127.0.0.1)
+  --seed <n>        seed of every drawn value; the same seed gives the same messages (default 1)
+  --interval <ms>   time between pushes after the first (default 1000)
+  --control         also serve the control endpoint on 127.0.0.1 (second line: "mock control
+                    http://127.0.0.1:PORT"): POST /push {"operation": "<id>"} pushes a message now
+  -h, --help        this help
 
 Examples:
   npx exchange-api mock --spec kraken.asyncapi.yaml
-  npx exchange-api mock --spec gemini.asyncapi.yaml --port 8080 --seed 7
+  npx exchange-api mock --spec gemini.asyncapi.yaml --port 8080 --seed 7 --interval 200 --control
 
 Exit codes: 0 closed cleanly, 1 failed to start, 2 usage or spec errors (or a spec that speaks JSON-RPC).`;
 
-type Flags = { spec?: string; port?: string; host?: string; seed?: string };
+type Flags = { spec?: string; port?: string; host?: string; seed?: string; interval?: string; control?: boolean };
 const FLAGS = {
   spec: { type: 'string' },
   port: { type: 'string' },
   host: { type: 'string' },
   seed: { type: 'string' },
+  interval: { type: 'string' },
+  control: { type: 'boolean' },
 } as const;
 
 export async function runMock(argv: string[], io: Io = consoleIo): Promise<number> {
@@ -41,7 +48,14 @@ export async function runMock(argv: string[], io: Io = consoleIo): Promise<numbe
   if (!values.spec) return usageError('mock', '--spec <file> is required', io);
   const port = numberFlag('port', values.port ?? '0', { min: 0, max: 65535, integer: true });
   const seed = numberFlag('seed', values.seed ?? '1', { min: 0, max: 2 ** 32 - 1, integer: true });
-  for (const v of [port, seed]) if (typeof v !== 'number') return usageError('mock', v.error, io);
+  // Pushes faster than every 10 ms would only load the machine; slower than an hour is no push at all.
+  const interval = numberFlag('interval', values.interval ?? '1000', {
+    min: 10,
+    max: 3_600_000,
+    integer: true,
+    unit: 'milliseconds',
+  });
+  for (const v of [port, seed, interval]) if (typeof v !== 'number') return usageError('mock', v.error, io);
   const { lenientModelFromSpec } = await import('@exchange-api/codegen');
   const { startMock, MockError } = await import('@exchange-api/mock');
   let model;
@@ -60,6 +74,8 @@ export async function runMock(argv: string[], io: Io = consoleIo): Promise<numbe
       host: values.host ?? '127.0.0.1',
       port: port as number,
       seed: seed as number,
+      pushIntervalMs: interval as number,
+      control: values.control === true,
       log: (line) => io.err(line),
     });
   } catch (err) {
@@ -68,6 +84,7 @@ export async function runMock(argv: string[], io: Io = consoleIo): Promise<numbe
     return 1;
   }
   io.out(`mock listening ${mock.url}`);
+  if (mock.controlUrl) io.out(`mock control ${mock.controlUrl}`);
   await new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);

@@ -4,8 +4,10 @@
  * by the correlation value, filled in when left out; without a correlation id, the next frame that fits
  * the reply and is no message received there), `stream` what a receive operation delivers. A frame that
  * is neither is an `error` event (PROTOCOL, fault `unasked`); one that fails its validator a `validation`
- * event, dropped in `strict`. Payloads reach the caller exactly as they came. One socket per URL, opened
- * on first use; a lost socket fails what waited on it, and the next use opens a new one.
+ * event, dropped in `strict`. Payloads reach the caller exactly as they came. One socket per URL (and
+ * headers), opened on first use; a drop fails the requests that waited on it, and a socket with streams
+ * is reopened with back-off (the JSON-RPC client's policy), its streams going on; the next use of a
+ * socket that is gone opens a new one.
  */
 import {
   AbortedError,
@@ -16,6 +18,7 @@ import {
   TimeoutError,
   UsageError,
 } from '../errors';
+import { defaultReconnectPolicy, type ReconnectPolicy } from '../backoff';
 import { Emitter } from '../events';
 import { BoundedQueue, type PayloadStream, type StreamOptions } from '../stream';
 import type { ValidateMode, ValidationReport, WebSocketConstructor } from '../types';
@@ -39,6 +42,10 @@ export interface MessageClientEvents {
   /** A frame no open request or receive operation takes (PROTOCOL `unasked`), garbage, a binary frame. */
   error: ClientError;
   validation: ValidationReport;
+  /** A socket with streams dropped: the attempt about to be made and its delay. */
+  reconnect: { url: string; attempt: number; delayMs: number };
+  /** That socket is open again; a server that wants a subscription message again needs it sent now. */
+  reconnected: { url: string; attempts: number };
 }
 
 interface Pending {
@@ -66,16 +73,22 @@ export class MessageClient<Ops extends OperationMap<Ops>> {
   private readonly streams = new Map<MessageSocket, OpenStream[]>();
   private readonly timeoutMs: number;
   private readonly mode: ValidateMode;
+  private readonly policy: ReconnectPolicy | null;
   private nextCorrelation = 1;
   /** Sockets closed by close(): their streams end, rather than fail. */
   private readonly closing = new Set<MessageSocket>();
 
   constructor(
     private readonly api: MessageApi,
-    private readonly options: MessageClientOptions & { WebSocket: WebSocketConstructor },
+    private readonly options: MessageClientOptions & {
+      WebSocket: WebSocketConstructor;
+      /** Why headers cannot be sent (a browser's WebSocket), when they cannot. */
+      noHeaders?: string;
+    },
   ) {
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.mode = options.validate ?? 'warn';
+    this.policy = options.reconnect === false ? null : { ...defaultReconnectPolicy, ...options.reconnect };
   }
 
   on<E extends keyof MessageClientEvents>(event: E, fn: (value: MessageClientEvents[E]) => void): () => void {
@@ -193,18 +206,24 @@ export class MessageClient<Ops extends OperationMap<Ops>> {
     return entry;
   }
 
-  /** The socket of the operation's channel at these parameters and query: the open one, else a new one. */
+  /** The socket of the operation's channel at these parameters, query and headers: the open one, else a new one. */
   private socketFor(entry: WireOperationEntry, options: AddressOptions): MessageSocket {
     const channels = this.api.table.channels;
     const url = channelUrl(this.options.url, entry.channel, channels[entry.channel]!, options.params, options.query);
-    let socket = this.sockets.get(url);
+    const headers = headersOf(entry.channel, options.headers, this.options.noHeaders);
+    const key = `${url}\u0000${JSON.stringify(Object.entries(headers).sort())}`;
+    let socket = this.sockets.get(key);
     if (!socket || socket.closed) {
-      socket = new MessageSocket(url, this.options.WebSocket, this.timeoutMs, {
+      socket = new MessageSocket(url, headers, this.options.WebSocket, this.timeoutMs, this.policy, {
         frame: (s, text) => this.receive(s, text),
         fault: (_s, err) => this.events.emit('error', err),
-        lost: (s, err) => this.lost(s, err),
+        dropped: (s, err) => this.dropped(s, err),
+        keep: (s) => (this.streams.get(s)?.length ?? 0) > 0,
+        reconnect: (s, info) => this.events.emit('reconnect', { url: s.url, ...info }),
+        reopened: (s, attempts) => this.events.emit('reconnected', { url: s.url, attempts }),
+        lost: (s, err) => this.lost(key, s, err),
       });
-      this.sockets.set(url, socket);
+      this.sockets.set(key, socket);
     }
     // Every channel at the same address is reached through this socket: its messages may come on it.
     const address = channels[entry.channel]!.address;
@@ -294,8 +313,13 @@ export class MessageClient<Ops extends OperationMap<Ops>> {
     return validate ? (validate(frame), this.api.validators.failuresOf(validate as never, frame)) : [];
   }
 
-  private lost(socket: MessageSocket, err: ConnectionClosedError): void {
-    if (this.sockets.get(socket.url) === socket) this.sockets.delete(socket.url);
+  /** A drop: the requests that waited on the socket fail (its streams wait for it to reopen). */
+  private dropped(socket: MessageSocket, err: ConnectionClosedError): void {
+    for (const p of [...(this.pending.get(socket) ?? [])]) p.reject(err);
+  }
+
+  private lost(key: string, socket: MessageSocket, err: ClientError): void {
+    if (this.sockets.get(key) === socket) this.sockets.delete(key);
     for (const p of [...(this.pending.get(socket) ?? [])]) p.reject(err);
     const byUser = this.closing.delete(socket);
     for (const s of [...(this.streams.get(socket) ?? [])])
@@ -304,4 +328,13 @@ export class MessageClient<Ops extends OperationMap<Ops>> {
     this.pending.delete(socket);
     this.streams.delete(socket);
   }
+}
+
+/** The handshake's headers: the caller's, as strings; refused at once where the socket cannot send them. */
+function headersOf(channel: string, given: Record<string, unknown> | undefined, refused?: string) {
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(given ?? {}))
+    if (v !== undefined) headers[k] = typeof v === 'string' ? v : JSON.stringify(v);
+  if (refused && Object.keys(headers).length > 0) throw new UsageError(`channel ${channel}: ${refused}`);
+  return headers;
 }

@@ -3,6 +3,7 @@
  * the wire table (the model's decision of how the spec meets the wire, tools/codegen/src/model/wire.ts)
  * and one validator per message. Types only.
  */
+import type { ReconnectPolicy } from '../backoff';
 import type { PayloadFailure } from '../errors';
 import type { ValidateMode, ValidatorFn, WebSocketConstructor } from '../types';
 
@@ -55,6 +56,8 @@ export interface OperationTypes {
   readonly reply: unknown;
   readonly params: Record<string, string>;
   readonly query: Record<string, unknown>;
+  /** The `ws` bindings' headers, sent with the handshake (Node's `ws` only: a browser cannot). */
+  readonly headers: Record<string, unknown>;
 }
 
 /** Operations by the spec's own ids (an interface fits: `Ops extends OperationMap<Ops>`). */
@@ -71,10 +74,12 @@ export type ReceiveId<Ops extends OperationMap<Ops>> = {
   [K in keyof Ops & string]: Ops[K]['action'] extends 'receive' ? K : never;
 }[keyof Ops & string];
 
-/** Where an operation goes: its address parameters and the `ws` bindings' query. */
+/** Where an operation goes: its address parameters and the `ws` bindings' query and headers. */
 export interface AddressOptions<Op extends OperationTypes = OperationTypes> {
   params?: Op['params'];
   query?: Partial<Op['query']>;
+  /** Sent with the handshake; a socket per URL and headers. */
+  headers?: Partial<Op['headers']>;
 }
 
 export interface RequestOptions<Op extends OperationTypes = OperationTypes> extends AddressOptions<Op> {
@@ -92,6 +97,11 @@ export interface MessageClientOptions {
   timeoutMs?: number;
   /** Checking of what arrives. Default 'warn'. */
   validate?: ValidateMode;
+  /**
+   * Reopening a socket with streams after a drop, with back-off (the JSON-RPC client's policy and
+   * defaults), or false to let a drop end them (they fail). Requests open at a drop fail either way.
+   */
+  reconnect?: Partial<ReconnectPolicy> | false;
 }
 
 /** What createMessageClient is given by the generated SDK besides the user's options. */

@@ -100,8 +100,15 @@ export function messageSupport(model: ApiModel, wire: WireModel): string[] {
     '',
     "- **URL**: the `url` you give is the server's, pathname included; each channel's " +
       'address is appended as a path (`/raw` + `/` → `/raw/`), its parameters from ' +
-      "`params`, the `ws` bindings' query from `query`. One socket per URL, opened " +
-      'on first use.',
+      "`params`, the `ws` bindings' query from `query` and headers from `headers` " +
+      "(sent with the handshake: Node's `ws`; a browser's WebSocket cannot send " +
+      'them, and the browser entry refuses them). One socket per URL and headers, ' +
+      'opened on first use.',
+    '- **Reconnects**: a socket with streams that drops is reopened with back-off ' +
+      '(`reconnect`, the policy of the JSON-RPC client: 250 ms doubling to 10 s, ' +
+      '`false` to turn it off), its streams going on; `reconnect` and `reconnected` ' +
+      'events say so. Requests open at the drop fail (`ConnectionClosedError`). ' +
+      'What you sent before (a subscription) is not sent again: send it on `reconnected`.',
     '- **Replies**: a request resolves with the frame that carries its correlation ' +
       'value (the client fills the field in when you leave it out), or, for an ' +
       'operation without a correlation id, the next frame that fits the reply and ' +
@@ -112,9 +119,7 @@ export function messageSupport(model: ApiModel, wire: WireModel): string[] {
       "fault `unasked`); one that fails its message's schema is a `validation` " +
       "event, dropped under `validate: 'strict'`. Messages are told apart by their " +
       'constants first (`event`, `type`), then by their schemas.',
-    '- **Not yet**: reconnecting (a lost socket fails what waited on it; the ' +
-      "next call opens a new one), headers of `ws` bindings (a browser's WebSocket " +
-      'cannot send them), correlation ids in message headers.',
+    '- **Not yet**: correlation ids in message headers.',
     '',
     '| Operation | Call | Payload | Reply |',
     '|---|---|---|---|',

@@ -29,9 +29,10 @@ function paramsType(model: ApiModel, wire: WireModel, channelId: string): string
   return fields.length > 0 ? `{ ${fields.join('; ')} }` : 'Record<string, never>';
 }
 
-function queryType(wire: WireModel, channelId: string): string {
-  const query = wire.channels.find((c) => c.id === channelId)!.query;
-  const props = Object.entries((query?.properties ?? {}) as Record<string, unknown>);
+/** The type of a channel's `ws` bindings' query or headers: one field per property of its schema. */
+function bindingType(wire: WireModel, channelId: string, which: 'query' | 'headers'): string {
+  const schema = wire.channels.find((c) => c.id === channelId)![which];
+  const props = Object.entries((schema?.properties ?? {}) as Record<string, unknown>);
   return props.length > 0
     ? `{ ${props.map(([k, v]) => `${tsKey(k)}: ${scalarType(v)}`).join('; ')} }`
     : 'Record<string, never>';
@@ -51,7 +52,8 @@ function operationType(model: ApiModel, wire: WireModel, op: WireOperation): str
     `    payload: ${unionOf(wire, op.messages)};`,
     `    reply: ${op.reply ? unionOf(wire, op.reply.messages) : 'never'};`,
     `    params: ${paramsType(model, wire, op.channel)};`,
-    `    query: ${queryType(wire, op.channel)};`,
+    `    query: ${bindingType(wire, op.channel, 'query')};`,
+    `    headers: ${bindingType(wire, op.channel, 'headers')};`,
     '  };',
   ];
 }

@@ -8,15 +8,19 @@ import { verdictSlot } from './parse-cache';
 import { limitProblems, treeFacts } from './spec-limits';
 import { SpecError, fromPointer, toPointer, type SpecProblem } from './spec-error';
 import { isObj, type SpecDocument } from './spec-types';
+import { conversionLines, convertToV3, convertibleVersion, type Conversion } from './convert-v2';
 
 /**
  * How a spec is loaded: `cwd` resolves a relative path; `parseBoundMs` bounds the parser's CPU time;
- * `parseCache: false` runs the parser even when a verdict on the same text is kept (load/parse-cache.ts).
+ * `parseCache: false` runs the parser even when a verdict on the same text is kept (load/parse-cache.ts);
+ * `onConverted` gets the lines saying a 1.x/2.x document was converted (by default they go to stderr,
+ * once per file and process, whichever command loaded it).
  */
 export interface LoadOptions {
   cwd?: string;
   parseBoundMs?: number;
   parseCache?: boolean;
+  onConverted?: (lines: string[]) => void;
 }
 
 /** A spec that passed the AsyncAPI parser and our conventions, as plain data with its source. */
@@ -26,6 +30,8 @@ export interface LoadedSpec {
   source: YamlSource;
   /** Warnings and notes that did not stop loading (parser hints included). */
   notes: SpecProblem[];
+  /** Set when the file is AsyncAPI 1.x/2.x: `data` is its conversion to 3.0.0. */
+  conversion?: Conversion;
 }
 
 // Spectral severities: 0 error, 1 warning, 2 information, 3 hint.
@@ -97,11 +103,12 @@ export function beginLoad(file: string, options: LoadOptions = {}): PendingSpec 
 }
 
 function startLoad(file: string, options: LoadOptions): PendingSpec {
-  const { abs, display, source } = readSource(file, options.cwd ?? process.cwd());
+  const { abs, display, source, conversion } = readSource(file, options.cwd ?? process.cwd());
+  if (conversion) (options.onConverted ?? stderrOnce(abs))(conversionLines(display, conversion));
   const problems: SpecProblem[] = [];
 
-  // An AsyncAPI 2.x document parses, but its channels and operations mean something else: refuse it
-  // at once rather than generate an empty SDK from it.
+  // A 1.x/2.x document was converted above; any other version (a 4.x, a 2.x the converter does not
+  // name) parses, but its channels and operations mean something else: refuse it at once.
   const version = versionProblem(source.data);
   if (version)
     throw new SpecError([
@@ -123,6 +130,7 @@ function startLoad(file: string, options: LoadOptions): PendingSpec {
     data,
     source,
     notes: notes.map((p) => placed(p, display, source)),
+    ...(conversion ? { conversion } : {}),
   });
   const checked = parserProblems(abs, source, display, problems, options).then((all) => {
     const errors = dedupe(all.filter((p) => p.severity === 'error'));
@@ -144,8 +152,11 @@ function startLoad(file: string, options: LoadOptions): PendingSpec {
   };
 }
 
-/** The spec file, read (and bundled), and its name in messages: as the user named it. */
-function readSource(file: string, cwd: string): { abs: string; display: string; source: YamlSource } {
+/** The spec file, read (bundled, and converted when 1.x/2.x), and its name in messages: as the user named it. */
+function readSource(
+  file: string,
+  cwd: string,
+): { abs: string; display: string; source: YamlSource; conversion?: Conversion } {
   const abs = resolve(cwd, file);
   // A file is named as the user named the spec: an absolute path stays absolute, never ../../ from here.
   const shown = (f: string) => (isAbsolute(file) ? f : relative(cwd, f) || f);
@@ -156,8 +167,31 @@ function readSource(file: string, cwd: string): { abs: string; display: string; 
   // A spec split over files becomes one document first (load/bundle.ts); one without such refs is left as it is.
   const source = bundleSpec(main, abs, shown);
   if (source !== main) guardLimits(source, display);
-  return { abs, display, source };
+  const from = convertibleVersion(source.data);
+  if (from === null) return { abs, display, source };
+  const done = convertToV3(source.data);
+  if ('error' in done)
+    throw new SpecError([
+      {
+        file: display,
+        pointer: '#/asyncapi',
+        line: source.lineOf(['asyncapi']),
+        message: done.error,
+        severity: 'error',
+      },
+    ]);
+  return { abs, display, source: source.converted(done.data, from), conversion: done.conversion };
 }
+
+/** Files whose conversion was already told on stderr in this process (a command may load a spec twice). */
+const told = new Set<string>();
+const stderrOnce =
+  (abs: string) =>
+  (lines: string[]): void => {
+    if (told.has(abs)) return;
+    told.add(abs);
+    for (const line of lines) process.stderr.write(`${line}\n`);
+  };
 
 /** Throw a SpecError naming every limit (load/spec-limits.ts) the spec goes beyond, at its place. */
 function guardLimits(source: YamlSource, display: string): void {
@@ -204,8 +238,9 @@ function parserProblems(
   problems: SpecProblem[],
   options: LoadOptions,
 ): Promise<SpecProblem[]> {
-  // A bundled spec goes to the parser as the one document it now is (JSON is YAML), named by the main file.
-  const text = source.isBundled ? JSON.stringify(source.data, null, 1) : source.text;
+  // A bundled or converted spec goes to the parser as the one document it now is (JSON is YAML), named
+  // by the main file.
+  const text = source.isRewritten ? JSON.stringify(source.data, null, 1) : source.text;
   const slot = options.parseCache === false ? null : verdictSlot(text);
   const kept = slot?.read();
   const verdict = kept
@@ -238,18 +273,13 @@ function parserFailure(err: unknown, display: string): string {
 /** Milliseconds as seconds: a tenth under 10 s, whole ones above. */
 const seconds = (ms: number): string => (ms < 10_000 ? (ms / 1000).toFixed(1) : String(Math.round(ms / 1000)));
 
-/** Why the document's `asyncapi` version is not one this toolkit reads (3.x), or null when it is. */
+/** Why the document's `asyncapi` version is not one this toolkit reads (3.x, or 1.x/2.x converted), or null. */
 function versionProblem(data: unknown): string | null {
   const found = isObj(data) ? data.asyncapi : undefined;
   if (typeof found === 'string' && /^3\./.test(found.trim())) return null;
   // Not a version at all: the parser says what is wrong with it.
   if (typeof found !== 'string' || !/^\d+\./.test(found.trim())) return null;
-  return (
-    `this toolkit reads AsyncAPI 3.x documents; this one is AsyncAPI ${found.trim()}` +
-    `. Convert it first with the AsyncAPI CLI: \`asyncapi convert <file> --output=<new ` +
-    `file> --target-version=3.0.0\` (npm package @asyncapi/cli), then generate ` +
-    `from the new file`
-  );
+  return `this toolkit reads AsyncAPI 3.x documents, and converts 1.x and 2.x ones; this one is AsyncAPI ${found.trim()}`;
 }
 
 /** Our problems plus the parser's diagnostics, minus the ones that only repeat ours or argue with the conventions. */
@@ -270,8 +300,8 @@ function withParserDiagnostics(
     all.push({
       file: display,
       pointer: toPointer(path),
-      // A bundled spec was parsed as other text: its lines are the spec's only through the path.
-      line: d.range && !source.isBundled ? d.range.start.line + 1 : source.lineOf(path),
+      // A bundled or converted spec was parsed as other text: its lines are the spec's only through the path.
+      line: d.range && !source.isRewritten ? d.range.start.line + 1 : source.lineOf(path),
       message: `${d.message} [${d.code}]`,
       severity,
     });

@@ -1,6 +1,6 @@
 import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
 import { readFileSync, statSync } from 'node:fs';
-import { SpecError, toPointer } from './spec-error';
+import { SpecError, fromPointer, toPointer } from './spec-error';
 
 type Path = ReadonlyArray<string | number>;
 
@@ -40,6 +40,8 @@ export class YamlSource {
   readonly data: unknown;
   /** The pieces read from other files, longest place first (none unless the spec is bundled). */
   private mounts: Mount[] = [];
+  /** The version the document was written in, when it was converted to 3.x (load/convert-v2.ts). */
+  private convertedFrom: string | null = null;
   private constructor(
     readonly file: string,
     readonly text: string,
@@ -57,9 +59,30 @@ export class YamlSource {
     return s;
   }
 
+  /**
+   * This source with its data converted to another AsyncAPI version. Only the places a conversion keeps
+   * where they were (components' schemas and messages, info) still answer with a line of the file.
+   */
+  converted(data: unknown, from: string): YamlSource {
+    const s = new YamlSource(this.file, this.text, this.doc, this.lines, data);
+    s.convertedFrom = from;
+    return s;
+  }
+
   /** Whether the data holds content of other files. */
   get isBundled(): boolean {
     return this.mounts.length > 0;
+  }
+
+  /** Whether the data is other than the file's text says (bundled or converted): the parser gets it as JSON. */
+  get isRewritten(): boolean {
+    return this.isBundled || this.convertedFrom !== null;
+  }
+
+  /** Whether a path names the same node in the file as in the data (always, unless the document was converted). */
+  private keptAt(path: Path): boolean {
+    if (this.convertedFrom === null) return true;
+    return path[0] === 'info' || (path[0] === 'components' && (path[1] === 'schemas' || path[1] === 'messages'));
   }
 
   /** The piece of another file this path lies in, and the path inside it; null when it is the main file's own. */
@@ -138,6 +161,9 @@ export class YamlSource {
     // Only a spec with such a number pays for the second parse.
     if (/[0-9]{16}/.test(this.text))
       walk(parseDocument(this.text, { intAsBigInt: true }).toJS({ maxAliasCount: 100 }), '#');
+    // A converted document keeps the numbers of the places the conversion leaves where they were.
+    if (this.convertedFrom !== null)
+      for (const pointer of Object.keys(exact)) if (!this.keptAt(fromPointer(pointer))) delete exact[pointer];
     // The pieces of other files, under their place in the bundle (the longest place wins: listed last).
     for (const m of [...this.mounts].reverse()) {
       const from = toPointer(m.from);
@@ -157,6 +183,7 @@ export class YamlSource {
   lineOf(path: ReadonlyArray<string | number>): number | undefined {
     const found = this.mountOf(path);
     if (found) return found.mount.siteLine;
+    if (!this.keptAt(path)) return undefined;
     for (let n = path.length; n >= 0; n--) {
       const node = this.doc.getIn(path.slice(0, n), true);
       if (isNode(node) && node.range) return this.lines.linePos(node.range[0]).line;
