@@ -77,7 +77,7 @@ describe('the parser verdict cache', () => {
   });
 
   it('a verdict whose diagnostics are not of the parser’s form is a miss: its messages are never read', () => {
-    const { file, text } = uniqueSpec();
+    const { text } = uniqueSpec();
     const slot = verdictSlot(text)!;
     const format = 'exchange-api parser verdict 1';
     for (const odd of [
