@@ -34,6 +34,13 @@ import { hasTrigger, refuseTriggeredAlgo } from './order-rules';
 import { AlgoBook, hasAlgo } from './algos';
 import { TriggerBook } from './triggers';
 import { Funds } from './funds';
+import { DepositDesk } from './deposit-desk';
+import { Liquidation, type Bid } from './liquidation';
+import { executeBid } from './liquidate';
+import { MarginSimulation } from './margin-simulation';
+import { Interest } from './interest';
+import { Expiry } from './expiry';
+import { RpcFailure } from '../rpc';
 import { Mmp } from './mmp';
 import { intervalValues, makeProducers, publishCadence, type Producers } from './producers';
 import type { OrderOutcome, PrivateTrade, Publisher } from './types';
@@ -68,6 +75,16 @@ export class Market {
   readonly triggers: TriggerBook;
   /** Deposits, withdrawals and own transfers (funds.ts). */
   readonly funds: Funds;
+  /** Deposit addresses and deposits waiting for confirmation (deposit-desk.ts). */
+  readonly deposits: DepositDesk;
+  /** Auctions of subaccounts below maintenance (liquidation.ts). */
+  readonly liquidation: Liquidation;
+  /** get_margin's valuations (margin-simulation.ts). */
+  readonly marginSimulation: MarginSimulation;
+  /** Options past their expiry, settled (expiry.ts). */
+  readonly expiry: Expiry;
+  private readonly interest: Interest;
+  private readonly bidParts: Parameters<typeof executeBid>[0];
   /** Market maker protection (mmp.ts). */
   readonly mmp: Mmp;
   /** TWAP orders working in slices (algos.ts). */
@@ -102,7 +119,7 @@ export class Market {
     const open = new OpenOrders();
     this.open = open;
     const ledger = new Ledger(accounts);
-    const margin = new Margin(registry, ledger, open);
+    const margin = new Margin(registry, ledger, open, options.margin);
     const history = new History();
     const settlement = new Settlement(registry, ledger, counterparties, open, streams, out, history);
     this.simulation = new Simulation(counterparties, settlement, (inst) =>
@@ -121,21 +138,48 @@ export class Market {
     this.algos = new AlgoBook(registry, this.orders, streams, clock, (o) => settlement.publishOrder(o));
     this.triggers = new TriggerBook(registry, this.orders, streams, clock, (o) => settlement.publishOrder(o));
     const rfqs = new Rfqs(registry, accounts, counterparties, margin, streams);
+    this.deposits = new DepositDesk(accounts, this.funds, clock);
+    this.liquidation = new Liquidation(
+      registry,
+      ledger,
+      margin,
+      streams,
+      clock,
+      out,
+      (sub) => this.orders.cancelWhere(sub, () => true, 'insufficient_margin'),
+      (sub) => counterparties.list.some((c) => c.subaccount === sub),
+    );
+    this.bidParts = { instruments: registry, ledger, margin, liquidation: this.liquidation, clock, out };
+    this.marginSimulation = new MarginSimulation(registry, ledger, margin);
     this.producers = makeProducers({
       instruments: registry,
       ledger,
       margin,
+      liquidation: this.liquidation,
       rfqs,
       samples: new Samples(accounts, counterparties, settlement, streams),
     });
     this.catalog = new Catalog(registry, clock);
     this.portfolios = new Portfolios(registry, ledger, margin, open);
+    this.portfolios.inAuction = (sub) => this.liquidation.inAuction(sub);
     this.history = history;
     this.marketData = new MarketData(registry, this.catalog, history, clock, accounts);
     this.vaults = new Vaults(accounts, this.portfolios, clock);
     this.signedFeeds = new SignedFeeds(registry, options.seed);
     const owns = (name: string) => !ownership || ownership.owns(name);
     this.funding = new Funding(registry, accounts, this.money, out, owns, clock.now());
+    this.interest = new Interest(registry, accounts, this.money, out, options.margin.borrowRatePerYear, clock.now());
+    this.expiry = new Expiry(
+      registry,
+      accounts,
+      this.money,
+      out,
+      (inst) => {
+        const d = this.catalog.record(inst).option_details!;
+        return { expirySec: d.expiry, strike: d.strike, type: d.option_type };
+      },
+      (name) => this.cancelOn(name),
+    );
     this.registry = registry;
     this.instruments = registry.byName;
     this.currencies = registry.currencies;
@@ -165,19 +209,40 @@ export class Market {
   tick(): void {
     this.tickCount++;
     const now = this.clock.now();
-    for (const inst of this.registry.all())
-      if (!this.ownership || this.ownership.owns(inst.cfg.instrument_name)) this.simulation.step(inst, now);
+    for (const inst of this.registry.all()) {
+      const name = inst.cfg.instrument_name;
+      if ((!this.ownership || this.ownership.owns(name)) && !this.expiry.expired(name)) this.simulation.step(inst, now);
+    }
     this.triggers.sweep();
     this.algos.sweep();
     this.marketData.sample(now);
-    this.funding.settle(now);
+    this.settleClock(this.tickCount % SLOW_EVERY === 0);
     publishCadence(this.producers, this.out, 'tick', now);
     if (this.tickCount % SLOW_EVERY === 0) publishCadence(this.producers, this.out, 'slow', now);
   }
 
-  /** Charge the perps' funding of every hour begun on the clock (after it moved: the control plane's advance). */
-  settleFunding(): void {
-    this.funding.settle(this.clock.now());
+  /**
+   * What the clock settles: funding, interest, option expiry, confirmed deposits; and, when `auctions`
+   * (every tenth tick, a mark moved, the clock advanced), the auctions of accounts below maintenance.
+   */
+  settleClock(auctions = true): void {
+    const now = this.clock.now();
+    this.funding.settle(now);
+    this.interest.settle(now);
+    this.expiry.settle(now);
+    this.deposits.settle(now);
+    if (auctions) this.liquidation.check(now);
+  }
+
+  /** Cancel every user order resting on an instrument's book (an option that expired). */
+  private cancelOn(name: string): void {
+    const subs = new Set(this.restingIn(name).map((r) => r.order.subaccount_id));
+    for (const sub of subs) this.orders.cancelWhere(sub, (o) => o.instrument_name === name);
+  }
+
+  /** private/liquidate: a bid on a live auction (liquidate.ts). */
+  bid(bid: Bid): { op_uuid: string; operation_id: number } {
+    return executeBid(this.bidParts, bid);
   }
 
   /** The values of the `interval` parameter the server runs a timer for. */
@@ -249,6 +314,7 @@ export class Market {
     if (!(ticks > inst.halfSpread + 1)) return { error: `price ${price} is too low for ${name}` };
     this.simulation.moveTo(inst, ticks, this.clock.now());
     this.triggers.sweep();
+    this.liquidation.check(this.clock.now());
     return { mark: priceText(inst, inst.midTicks) };
   }
 
@@ -261,8 +327,15 @@ export class Market {
     return this.orders.replace(session, p);
   }
 
-  /** A new mmp order is refused while its subaccount is frozen in its currency (mmp.ts). */
+  /**
+   * Refused before anything else: an order of a subaccount in auction, on an expired option, or with mmp
+   * while its subaccount is frozen in its currency (mmp.ts).
+   */
   private mmpOpen(p: OrderParams): void {
+    if (this.liquidation.inAuction(p.subaccount_id))
+      throw RpcFailure.of('RPC_ORDER_REJECTED', `subaccount ${p.subaccount_id} is in a liquidation auction`);
+    if (this.expiry.expired(p.instrument_name))
+      throw RpcFailure.of('RPC_ORDER_REJECTED', `${p.instrument_name} has expired and settled`);
     const inst = this.registry.get(p.instrument_name);
     if (inst) this.mmp.assertOpen(p.subaccount_id, inst, p.mmp);
   }
