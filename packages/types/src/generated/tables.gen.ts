@@ -1431,6 +1431,28 @@ export const methodTable = [
     "source": "clients"
   },
   {
+    "id": "privateGetLiquidationHistory",
+    "name": "private/get_liquidation_history",
+    "params": "GetLiquidationHistoryParams",
+    "result": "AuctionHistory",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/get_liquidation_history",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/get_liquidation_history",
+    "actionModule": null,
+    "actionData": [],
+    "source": "clients"
+  },
+  {
     "id": "privateGetLiveBurnRequests",
     "name": "private/get_live_burn_requests",
     "params": "GetLiveBurnRequestsParams",
@@ -1492,6 +1514,28 @@ export const methodTable = [
     "auth": "login",
     "orderFlow": false,
     "rateLimitKey": "private/get_live_vault_requests",
+    "actionModule": null,
+    "actionData": [],
+    "source": "clients"
+  },
+  {
+    "id": "privateGetMargin",
+    "name": "private/get_margin",
+    "params": "GetMarginParams",
+    "result": "GetMarginResult",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/get_margin",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/get_margin",
     "actionModule": null,
     "actionData": [],
     "source": "clients"
@@ -2453,6 +2497,28 @@ export const methodTable = [
     "auth": "none",
     "orderFlow": false,
     "rateLimitKey": "public/get_latest_signed_feeds",
+    "actionModule": null,
+    "actionData": [],
+    "source": "clients"
+  },
+  {
+    "id": "publicGetMargin",
+    "name": "public/get_margin",
+    "params": "SimulateMarginParams",
+    "result": "SimulateMarginResult",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/public/get_margin",
+    "auth": "none",
+    "orderFlow": false,
+    "rateLimitKey": "public/get_margin",
     "actionModule": null,
     "actionData": [],
     "source": "clients"
@@ -10879,6 +10945,367 @@ export const recordTable = [
     "notShown": null
   },
   {
+    "name": "GetLiquidationHistoryParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "end_timestamp",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "start_timestamp",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "subaccount_id",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "wallet",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "LiquidationHistoryResult",
+    "kind": "array",
+    "fields": [],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "AuctionHistory",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "auction_id",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "auction_type",
+        "required": true,
+        "nullable": false,
+        "type": "\"solvent\" | \"insolvent\""
+      },
+      {
+        "name": "bids",
+        "required": true,
+        "nullable": false,
+        "type": "array of AuctionBidEvent"
+      },
+      {
+        "name": "end_timestamp",
+        "required": true,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "fee",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "start_timestamp",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "tx_hash",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "AuctionBidEvent",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "amounts_liquidated",
+        "required": true,
+        "nullable": false,
+        "type": "map of string to string"
+      },
+      {
+        "name": "cash_received",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "discount_pnl",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "percent_liquidated",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "positions_realized_pnl",
+        "required": true,
+        "nullable": false,
+        "type": "map of string to string"
+      },
+      {
+        "name": "positions_realized_pnl_excl_fees",
+        "required": true,
+        "nullable": false,
+        "type": "map of string to string"
+      },
+      {
+        "name": "realized_pnl",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "realized_pnl_excl_fees",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "timestamp",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "tx_hash",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "SimulatedPositionChange",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "instrument_name",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "amount",
+        "required": true,
+        "nullable": false,
+        "type": "DecimalInput"
+      },
+      {
+        "name": "entry_price",
+        "required": false,
+        "nullable": true,
+        "type": "DecimalInput | null"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "SimulatedCollateralChange",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "asset_name",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "amount",
+        "required": true,
+        "nullable": false,
+        "type": "DecimalInput"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetMarginParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "simulated_position_changes",
+        "required": false,
+        "nullable": true,
+        "type": "array of SimulatedPositionChange | null"
+      },
+      {
+        "name": "simulated_collateral_changes",
+        "required": false,
+        "nullable": true,
+        "type": "array of SimulatedCollateralChange | null"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetMarginResult",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "is_valid_trade",
+        "required": true,
+        "nullable": false,
+        "type": "boolean"
+      },
+      {
+        "name": "post_initial_margin",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "post_maintenance_margin",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "pre_initial_margin",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "pre_maintenance_margin",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "SimulateMarginParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "margin_type",
+        "required": true,
+        "nullable": false,
+        "type": "\"PM\" | \"PM2\" | \"SM\""
+      },
+      {
+        "name": "market",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "simulated_collaterals",
+        "required": true,
+        "nullable": false,
+        "type": "array of SimulatedCollateralChange"
+      },
+      {
+        "name": "simulated_positions",
+        "required": true,
+        "nullable": false,
+        "type": "array of SimulatedPositionChange"
+      },
+      {
+        "name": "simulated_collateral_changes",
+        "required": false,
+        "nullable": true,
+        "type": "array of SimulatedCollateralChange | null"
+      },
+      {
+        "name": "simulated_position_changes",
+        "required": false,
+        "nullable": true,
+        "type": "array of SimulatedPositionChange | null"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "SimulateMarginResult",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "is_valid_trade",
+        "required": false,
+        "nullable": false,
+        "type": "boolean"
+      },
+      {
+        "name": "post_initial_margin",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "post_maintenance_margin",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "pre_initial_margin",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "pre_maintenance_margin",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
     "name": "LiquidateParams",
     "kind": "record",
     "fields": [
@@ -16826,6 +17253,27 @@ export const assumptionTable = [
     "reason": "Session-key registration, scopes and whitelist format are not shown.",
     "citedAt": [
       "#/operations/publicLogin"
+    ]
+  },
+  {
+    "id": "client-untyped-methods",
+    "title": "The methods the clients send untyped",
+    "choice": "private/get_margin, public/get_margin and private/get_liquidation_history are in the spec, over WebSocket and HTTP POST /v3/<public|private>/<name>, login for private/, class non_matching, with the params derive-ts 3.0.13 sends and the result it reads (MarginResult, AuctionHistory[]). public/get_margin's result is typed by no client; the spec assumes the figures of private/get_margin without subaccount_id, in an open object.",
+    "reason": "They are not in derive-ts 3.0.13's EndpointMap, but its SubaccountsApi (getMargin, getLiquidationHistory) and MarketDataApi (simulateMargin) send them untyped, with hand-written interfaces for what they read (src/api/subaccounts.ts, src/api/marketData.ts), and ccxt 4.5.84's derive class lists all three in its api table (js/src/derive.js). The document shows none of them.",
+    "citedAt": [
+      "#/operations/privateGetLiquidationHistory",
+      "#/operations/privateGetMargin",
+      "#/operations/publicGetMargin",
+      "#/components/schemas/GetLiquidationHistoryParams",
+      "#/components/schemas/LiquidationHistoryResult",
+      "#/components/schemas/AuctionHistory",
+      "#/components/schemas/AuctionBidEvent",
+      "#/components/schemas/SimulatedPositionChange",
+      "#/components/schemas/SimulatedCollateralChange",
+      "#/components/schemas/GetMarginParams",
+      "#/components/schemas/GetMarginResult",
+      "#/components/schemas/SimulateMarginParams",
+      "#/components/schemas/SimulateMarginResult"
     ]
   },
   {
