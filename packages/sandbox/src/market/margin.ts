@@ -176,18 +176,11 @@ export class Margin {
   }
 
   private assertMargin(p: Proposed, open: Resting[]): void {
-    let exposure = 0n;
-    for (const inst of this.instruments.all()) {
-      if (!isDerivative(inst)) continue;
-      const position = this.ledger.accounts.balance(p.subaccount, positionAsset(inst));
-      const sum = (direction: Direction) =>
-        open
-          .filter((r) => r.order.instrument_name === inst.cfg.instrument_name && r.order.direction === direction)
-          .reduce((s, r) => s + amt(inst, r.remaining), 0n) +
-        (inst === p.inst && p.direction === direction ? amt(inst, p.lots) : 0n);
-      const worst = max(max(position + sum('buy'), sum('sell') - position), 0n);
-      exposure += this.requirement(inst.cfg.instrument_type, mul(worst, mid(inst))).initial;
-    }
+    const withIt = this.worstCase(p, open, true);
+    // An order that does not add to the worst case (one that reduces a position) is never refused for margin;
+    // no order at all (lots 0: funds.ts asking whether the account still carries itself) is checked.
+    if (p.lots > 0 && withIt <= this.worstCase(p, open, false)) return;
+    const exposure = withIt;
     // The spot tokens' haircut is part of the initial margin too; the derivatives' part is the worst case above.
     const required = exposure + this.haircut(p.subaccount);
     const value = this.valuation(p.subaccount).value;
@@ -199,6 +192,26 @@ export class Margin {
           `subaccount ${p.subaccount}'s value of ${fmt(value, 2)}`,
       );
     }
+  }
+
+  /**
+   * The initial margin of the worst case, per instrument, of the position and its open orders (and the
+   * proposed one, when `counted`) all filling one way, at the mids.
+   */
+  private worstCase(p: Proposed, open: Resting[], counted: boolean): bigint {
+    let exposure = 0n;
+    for (const inst of this.instruments.all()) {
+      if (!isDerivative(inst)) continue;
+      const position = this.ledger.accounts.balance(p.subaccount, positionAsset(inst));
+      const sum = (direction: Direction) =>
+        open
+          .filter((r) => r.order.instrument_name === inst.cfg.instrument_name && r.order.direction === direction)
+          .reduce((s, r) => s + amt(inst, r.remaining), 0n) +
+        (counted && inst === p.inst && p.direction === direction ? amt(inst, p.lots) : 0n);
+      const worst = max(max(position + sum('buy'), sum('sell') - position), 0n);
+      exposure += this.requirement(inst.cfg.instrument_type, mul(worst, mid(inst))).initial;
+    }
+    return exposure;
   }
 
   /** The erc20 haircut of the spot tokens a subaccount holds. */
