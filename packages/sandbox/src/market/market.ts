@@ -180,6 +180,7 @@ export class Market {
       },
       (name) => this.cancelOn(name),
     );
+    this.catalog.settlementOf = (name) => this.expiry.priceOf(name);
     this.registry = registry;
     this.instruments = registry.byName;
     this.currencies = registry.currencies;
