@@ -128,6 +128,29 @@ function push(plane: ControlPlane, body: Body): ControlReply {
   return { status: 200, body: { delivered: plane.push(channel, data) } };
 }
 
+/** The control plane's deposit: to a wallet (and subaccount) or a registered deposit address, pending or not. */
+function deposit(plane: ControlPlane, body: Body): ControlReply {
+  onlyKeys(body, ['wallet', 'deposit_address', 'asset', 'amount', 'subaccount_id', 'pending']);
+  const asset = boundedString(body, 'asset', 40, 'a spot asset name, e.g. USDC');
+  const amount = boundedString(body, 'amount', 40, 'a decimal, e.g. "100.5"');
+  const sub = body.subaccount_id;
+  if (sub !== undefined && (typeof sub !== 'number' || !Number.isSafeInteger(sub) || sub < 1))
+    throw new ControlError(`subaccount_id must be a positive integer (got ${JSON.stringify(sub).slice(0, 40)})`);
+  if (body.pending !== undefined && typeof body.pending !== 'boolean')
+    throw new ControlError('pending must be a boolean');
+  if ((body.wallet === undefined) === (body.deposit_address === undefined))
+    throw new ControlError('give wallet or deposit_address, one of them');
+  const to: DepositTarget =
+    body.wallet !== undefined
+      ? { wallet: boundedString(body, 'wallet', 42, 'the wallet address'), subaccount: sub as number | undefined }
+      : { depositAddress: boundedString(body, 'deposit_address', 42, 'a registered deposit address') };
+  if ('depositAddress' in to && sub !== undefined)
+    throw new ControlError('subaccount_id goes with wallet: a deposit address names its subaccount');
+  const done = plane.deposit(to, asset, amount, body.pending === true || 'depositAddress' in to);
+  if (isObject(done) && typeof done.error === 'string') throw new ControlError(done.error);
+  return { status: 200, body: done };
+}
+
 async function act(plane: ControlPlane, action: string, body: Body): Promise<ControlReply> {
   switch (action) {
     case 'push':
@@ -168,27 +191,8 @@ async function act(plane: ControlPlane, action: string, body: Body): Promise<Con
       if ('error' in moved) throw new ControlError(moved.error);
       return { status: 200, body: moved };
     }
-    case 'deposit': {
-      onlyKeys(body, ['wallet', 'deposit_address', 'asset', 'amount', 'subaccount_id', 'pending']);
-      const asset = boundedString(body, 'asset', 40, 'a spot asset name, e.g. USDC');
-      const amount = boundedString(body, 'amount', 40, 'a decimal, e.g. "100.5"');
-      const sub = body.subaccount_id;
-      if (sub !== undefined && (typeof sub !== 'number' || !Number.isSafeInteger(sub) || sub < 1))
-        throw new ControlError(`subaccount_id must be a positive integer (got ${JSON.stringify(sub).slice(0, 40)})`);
-      if (body.pending !== undefined && typeof body.pending !== 'boolean')
-        throw new ControlError('pending must be a boolean');
-      if ((body.wallet === undefined) === (body.deposit_address === undefined))
-        throw new ControlError('give wallet or deposit_address, one of them');
-      const to: DepositTarget =
-        body.wallet !== undefined
-          ? { wallet: boundedString(body, 'wallet', 42, 'the wallet address'), subaccount: sub as number | undefined }
-          : { depositAddress: boundedString(body, 'deposit_address', 42, 'a registered deposit address') };
-      if ('depositAddress' in to && sub !== undefined)
-        throw new ControlError('subaccount_id goes with wallet: a deposit address names its subaccount');
-      const done = plane.deposit(to, asset, amount, body.pending === true || 'depositAddress' in to);
-      if (isObject(done) && typeof done.error === 'string') throw new ControlError(done.error);
-      return { status: 200, body: done };
-    }
+    case 'deposit':
+      return deposit(plane, body);
     default:
       return { status: 404, body: { error: `no control action ${action.slice(0, 60)} (${ACTIONS})` } };
   }

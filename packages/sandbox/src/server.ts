@@ -150,7 +150,7 @@ function depositByControl(market: Market, to: DepositTarget, asset: string, amou
   let subaccount: number | undefined;
   let type: 'standard' | 'instant' | 'direct' | undefined;
   if ('depositAddress' in to) {
-    const found = market.deposits.resolve(normalizeAddress(to.depositAddress) ?? to.depositAddress);
+    const found = market.risk.deposits.resolve(normalizeAddress(to.depositAddress) ?? to.depositAddress);
     if (!found)
       return { error: `deposit_address ${to.depositAddress} was not registered (public/register_deposit_address)` };
     ({ wallet, subaccount, type } = found);
@@ -160,7 +160,7 @@ function depositByControl(market: Market, to: DepositTarget, asset: string, amou
     ({ wallet, subaccount } = { wallet: w, subaccount: to.subaccount });
   }
   try {
-    if (pending) return market.deposits.seen(wallet, asset, x, subaccount, type);
+    if (pending) return market.risk.deposits.seen(wallet, asset, x, subaccount, type);
     return market.funds.deposit(wallet, asset, x, subaccount);
   } catch (err) {
     if (err instanceof RpcFailure) return { error: err.data ?? err.message };

@@ -9,6 +9,7 @@
 import { normalizeAddress } from '@exchange-api/auth';
 import type { GetTransactionResult, OnchainActionHistoryEntry } from '@exchange-api/types';
 import type { HandlerParts } from '../handler-parts';
+import type { Funds } from '../market/funds';
 import { ownWallet } from '../handlers-reads';
 import { pageOf } from '../market/history';
 import { MAKER_FEE_BPS, TAKER_FEE_BPS } from '../market/rates';
@@ -34,59 +35,68 @@ type OnchainQuery = {
   page_size?: number | null;
 };
 
-/** private/get_account, the deposit desk and the on-chain reads. */
-export function accountChainHandlers({ accounts, limits, market }: HandlerParts): Record<string, Handler> {
-  const { funds, deposits } = market;
-  const onchain = (wallet: string | null): OnchainActionHistoryEntry[] =>
-    funds
-      .booked()
-      .filter(({ entry }) => wallet === null || entry.wallets.includes(wallet))
-      .map(({ kind, entry }, i) => ({
-        acc: entry.wallets[0]!,
-        action_id: i + 1,
-        action_type: ACTION_TYPES[kind],
-        action_type_label: kind,
-        block_number: Math.floor(entry.timestamp / 2000),
-        data: JSON.stringify({ ...entry, wallets: undefined }),
-        l1_sender: entry.wallets[0]!,
-        op_uuid: entry.batch_uuid,
-        queue: 'sandbox',
-        status: 'settled',
-        tx_hash: entry.tx_hash ?? null,
-        updated_at: entry.timestamp,
-      }))
-      .reverse();
-  return {
-    'private/get_account': (ctx, p: { wallet: string }) => {
-      const s = ownWallet(ctx, p.wallet);
-      const perp = limits.refill('perp');
-      return {
-        cancel_on_disconnect: accounts.cancelOnDisconnect.has(s.wallet),
-        creation_timestamp_sec: null,
-        fallback_subaccount_id: s.subaccounts[0] ?? 0,
-        fee_info: {
-          base_fee_discount: '0',
-          rfq_maker_discount: '0',
-          rfq_taker_discount: '0',
-          ...Object.fromEntries(
-            ['option', 'perp', 'spot'].flatMap((k) => [
-              [`${k}_maker_fee`, feeText(MAKER_FEE_BPS)],
-              [`${k}_taker_fee`, feeText(TAKER_FEE_BPS)],
-            ]),
-          ),
-        },
-        is_rfq_maker: false,
-        per_endpoint_tps: {},
-        referral_code: null,
-        subaccount_ids: accounts.subaccountsOf(s.wallet),
-        wallet: s.wallet,
-        websocket_matching_tps: limits.tps('matching'),
-        websocket_non_matching_tps: limits.tps('non_matching'),
-        websocket_option_tps: limits.refill('option'),
-        websocket_perp_tps: perp,
-        whitelisted_recipients: funds.whitelistOf(s.wallet),
-      };
+/** The deposits, withdrawals and transfers booked (of a wallet), newest first, as on-chain actions. */
+function onchainActions(funds: Funds, wallet: string | null): OnchainActionHistoryEntry[] {
+  // Numbered over everything booked, so an action keeps its id whoever asks.
+  const all = funds.booked().map(({ kind, entry }, i) => ({
+    wallets: entry.wallets,
+    action: {
+      acc: entry.wallets[0]!,
+      action_id: i + 1,
+      action_type: ACTION_TYPES[kind],
+      action_type_label: kind,
+      block_number: Math.floor(entry.timestamp / 2000),
+      data: JSON.stringify({ ...entry, wallets: undefined }),
+      l1_sender: entry.wallets[0]!,
+      op_uuid: entry.batch_uuid,
+      queue: 'sandbox',
+      status: 'settled',
+      tx_hash: entry.tx_hash ?? null,
+      updated_at: entry.timestamp,
     },
+  }));
+  return all
+    .filter((a) => wallet === null || a.wallets.includes(wallet))
+    .map((a) => a.action)
+    .reverse();
+}
+
+/** private/get_account: the wallet's subaccounts, fees, configured rates and settings. */
+function accountRecord({ accounts, limits, market }: HandlerParts, wallet: string) {
+  return {
+    cancel_on_disconnect: accounts.cancelOnDisconnect.has(wallet),
+    creation_timestamp_sec: null,
+    fallback_subaccount_id: accounts.subaccountsOf(wallet)[0] ?? 0,
+    fee_info: {
+      base_fee_discount: '0',
+      rfq_maker_discount: '0',
+      rfq_taker_discount: '0',
+      ...Object.fromEntries(
+        ['option', 'perp', 'spot'].flatMap((k) => [
+          [`${k}_maker_fee`, feeText(MAKER_FEE_BPS)],
+          [`${k}_taker_fee`, feeText(TAKER_FEE_BPS)],
+        ]),
+      ),
+    },
+    is_rfq_maker: false,
+    per_endpoint_tps: {},
+    referral_code: null,
+    subaccount_ids: accounts.subaccountsOf(wallet),
+    wallet,
+    websocket_matching_tps: limits.tps('matching'),
+    websocket_non_matching_tps: limits.tps('non_matching'),
+    websocket_option_tps: limits.refill('option'),
+    websocket_perp_tps: limits.refill('perp'),
+    whitelisted_recipients: market.funds.whitelistOf(wallet),
+  };
+}
+
+/** private/get_account, the deposit desk and the on-chain reads. */
+export function accountChainHandlers(parts: HandlerParts): Record<string, Handler> {
+  const { funds } = parts.market;
+  const { deposits } = parts.market.risk;
+  return {
+    'private/get_account': (ctx, p: { wallet: string }) => accountRecord(parts, ownWallet(ctx, p.wallet).wallet),
     'public/register_deposit_address': (
       _ctx,
       p: {
@@ -117,7 +127,7 @@ export function accountChainHandlers({ accounts, limits, market }: HandlerParts)
       };
     },
     'public/get_onchain_action_history': (_ctx, p: OnchainQuery) => {
-      const all = onchain(p.wallet == null ? null : walletParam(p.wallet)).filter(
+      const all = onchainActions(funds, p.wallet == null ? null : walletParam(p.wallet)).filter(
         (a) =>
           (p.action_type == null || a.action_type === p.action_type) &&
           (p.start_timestamp == null || a.updated_at >= p.start_timestamp) &&

@@ -107,52 +107,55 @@ function legAssets(parts: HandlerParts, p: Signed) {
   return out;
 }
 
+/** private/order_debug: the trade module's Action for the logged-in wallet, its hashes and the signer recovered. */
+function orderDebug(parts: HandlerParts, owner: string, p: Signed) {
+  const name = String(p.instrument_name);
+  const asset = parts.market.assetOf(name);
+  if (!asset) throw invalid(`/instrument_name: unknown instrument ${name.slice(0, 80)}`);
+  const ctx = { owner, instrument: asset };
+  const {
+    action,
+    recovered: by,
+    common,
+    domain,
+  } = debugAction('private/order_debug', p, ctx, parts.actions.deployments);
+  const [, , limit, amount, fee, recipient, isBid] = AbiCoder.defaultAbiCoder().decode(
+    ['address', 'uint256', 'int256', 'int256', 'uint256', 'uint256', 'bool'],
+    action.data,
+  );
+  return {
+    ...common,
+    action_typehash: TYPEHASH,
+    domain_separator: domain,
+    expected_signer: action.signer,
+    input_data: {
+      data: {
+        asset_address: asset.base_asset_address,
+        asset_sub_id: asset.base_asset_sub_id,
+        desired_amount: String(amount),
+        is_bid: Boolean(isBid),
+        limit_price: String(limit),
+        recipient_id: Number(recipient),
+        worst_fee: String(fee),
+      },
+      expiry: Number(action.expiry),
+      module: action.module,
+      nonce: Number(action.nonce),
+      owner,
+      signer: action.signer,
+      subaccount_id: p.subaccount_id,
+    },
+    module: action.module,
+    owner,
+    recovered_signer: by,
+  };
+}
+
 /** The debug methods, keyed by method name. */
 export function debugHandlers(parts: HandlerParts): Record<string, Handler> {
   const deployments = () => parts.actions.deployments;
   return {
-    'private/order_debug': (ctx: CallContext, p: Signed) => {
-      const owner = ctx.session!.wallet;
-      const name = String(p.instrument_name);
-      const asset = parts.market.assetOf(name);
-      if (!asset) throw invalid(`/instrument_name: unknown instrument ${name.slice(0, 80)}`);
-      const {
-        action,
-        recovered: by,
-        common,
-        domain,
-      } = debugAction('private/order_debug', p, { owner, instrument: asset }, deployments());
-      const [, , limit, amount, fee, recipient, isBid] = AbiCoder.defaultAbiCoder().decode(
-        ['address', 'uint256', 'int256', 'int256', 'uint256', 'uint256', 'bool'],
-        action.data,
-      );
-      return {
-        ...common,
-        action_typehash: TYPEHASH,
-        domain_separator: domain,
-        expected_signer: action.signer,
-        input_data: {
-          data: {
-            asset_address: asset.base_asset_address,
-            asset_sub_id: asset.base_asset_sub_id,
-            desired_amount: String(amount),
-            is_bid: Boolean(isBid),
-            limit_price: String(limit),
-            recipient_id: Number(recipient),
-            worst_fee: String(fee),
-          },
-          expiry: Number(action.expiry),
-          module: action.module,
-          nonce: Number(action.nonce),
-          owner,
-          signer: action.signer,
-          subaccount_id: p.subaccount_id,
-        },
-        module: action.module,
-        owner,
-        recovered_signer: by,
-      };
-    },
+    'private/order_debug': (ctx: CallContext, p: Signed) => orderDebug(parts, ctx.session!.wallet, p),
     'public/withdraw_debug': (_ctx, p: Signed & { asset_name: string }) => {
       const spot = parts.market.funds.assetOrRefuse(p.asset_name);
       const owner = ownerOf(parts, p.subaccount_id);

@@ -67,7 +67,7 @@ export function marginHandlers(parts: HandlerParts): Record<string, Handler> {
   return {
     'private/get_margin': (ctx, p: Changes & { subaccount_id: number }) => ({
       subaccount_id: p.subaccount_id,
-      ...market.marginSimulation.ofSubaccount(
+      ...market.risk.marginSimulation.ofSubaccount(
         ownSubaccount(ctx, p.subaccount_id),
         p.simulated_position_changes ?? [],
         p.simulated_collateral_changes ?? [],
@@ -77,12 +77,13 @@ export function marginHandlers(parts: HandlerParts): Record<string, Handler> {
       if (p.margin_type !== 'SM')
         throw invalid(`/margin_type: the sandbox models standard margin (SM) only (got ${p.margin_type})`);
       if (p.market != null) throw invalid('/market: names a portfolio-margin market; standard margin takes none');
-      return market.marginSimulation.ofPortfolio(
+      return market.risk.marginSimulation.ofPortfolio(
         { positions: p.simulated_positions, collaterals: p.simulated_collaterals },
         { positions: p.simulated_position_changes ?? [], collaterals: p.simulated_collateral_changes ?? [] },
       );
     },
-    'public/start_auction': (_ctx, p: { subaccount_id: number }) => market.liquidation.startAuction(p.subaccount_id),
+    'public/start_auction': (_ctx, p: { subaccount_id: number }) =>
+      market.risk.liquidation.startAuction(p.subaccount_id),
     'private/liquidate': async (ctx, p: LiquidateParams) => {
       if (!p.merge_account)
         throw invalid(
@@ -95,7 +96,7 @@ export function marginHandlers(parts: HandlerParts): Record<string, Handler> {
             `(got ${p.cash_transfer})`,
         );
       await checkBidSigner(parts, ctx, p);
-      return market.bid(p);
+      return market.risk.bid(p);
     },
     'private/get_liquidation_history': (
       ctx,
@@ -106,7 +107,7 @@ export function marginHandlers(parts: HandlerParts): Record<string, Handler> {
         end_timestamp?: number | null;
       },
     ) =>
-      market.liquidation.historyOf(scopeOf(ctx, p), p.start_timestamp, p.end_timestamp).map((a) => ({
+      market.risk.liquidation.historyOf(scopeOf(ctx, p), p.start_timestamp, p.end_timestamp).map((a) => ({
         ...a,
         bids: a.bids.map(({ liquidator_subaccount_id: _l, ...bid }) => bid),
       })),

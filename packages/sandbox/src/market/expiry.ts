@@ -6,7 +6,7 @@
  * short pays it), booked in the money history (private/get_option_settlement_history), pushed as an
  * `option_settlement` balance update, and the settlement price is what public/get_option_settlement_prices
  * and public/get_instrument report from then on. The option's resting orders are cancelled, it takes no
- * new order and the simulation stops quoting it.
+ * new order and the simulation stops quoting it. In a fleet, the member owning the option's book settles it.
  */
 import type { Accounts } from '../accounts';
 import { address } from '../channels';
@@ -35,6 +35,8 @@ export class Expiry {
     private readonly termsOf: (inst: Instrument) => OptionTerms,
     /** Cancel every resting order on an instrument. */
     private readonly cancelOn: (name: string) => void,
+    /** In a fleet, whether this member owns an instrument's book: the owner settles it. */
+    private readonly owns: (name: string) => boolean = () => true,
   ) {}
 
   /** The settlement price of an expired option, or null while it trades. */
@@ -50,7 +52,8 @@ export class Expiry {
   /** Settle every option whose expiry the clock has passed. */
   settle(now: number): void {
     for (const inst of this.instruments.all()) {
-      if (inst.cfg.instrument_type !== 'option' || this.settled.has(inst.cfg.instrument_name)) continue;
+      const name = inst.cfg.instrument_name;
+      if (inst.cfg.instrument_type !== 'option' || this.settled.has(name) || !this.owns(name)) continue;
       const terms = this.termsOf(inst);
       if (terms.expirySec * 1000 > now) continue;
       this.expire(inst, terms);

@@ -4,7 +4,7 @@
  * booked in the money history (private/get_interest_history) and pushed as an `interest_accrual`
  * balance update. Positive cash earns nothing: the sandbox lends to no one. Hours a clock advance skips
  * are charged one event each, as funding is (funding.ts); a jump of more than MAX_EVENT_HOURS is one
- * event at its last hour.
+ * event at its last hour. In a fleet, the member owning the first instrument's book charges.
  */
 import type { Accounts } from '../accounts';
 import { address } from '../channels';
@@ -28,6 +28,8 @@ export class Interest {
     private readonly out: Publisher,
     private readonly ratePerYear: number,
     now: number,
+    /** In a fleet, whether this member charges (the owner of the first instrument's book does). */
+    private readonly charges: () => boolean = () => true,
   ) {
     this.charged = Math.floor(now / HOUR_MS);
   }
@@ -43,7 +45,7 @@ export class Interest {
   }
 
   private charge(h: number, hours: number): void {
-    if (this.ratePerYear === 0) return;
+    if (this.ratePerYear === 0 || !this.charges()) return;
     const rate = fixed(((this.ratePerYear * hours) / HOURS_PER_YEAR).toFixed(12));
     const cash = new Set([...this.instruments.all()].map((i) => i.cfg.quote_currency));
     for (const [subaccount, book] of this.accounts.balances) {

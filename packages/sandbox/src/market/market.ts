@@ -34,12 +34,7 @@ import { hasTrigger, refuseTriggeredAlgo } from './order-rules';
 import { AlgoBook, hasAlgo } from './algos';
 import { TriggerBook } from './triggers';
 import { Funds } from './funds';
-import { DepositDesk } from './deposit-desk';
-import { Liquidation, type Bid } from './liquidation';
-import { executeBid } from './liquidate';
-import { MarginSimulation } from './margin-simulation';
-import { Interest } from './interest';
-import { Expiry } from './expiry';
+import { Risk } from './risk';
 import { RpcFailure } from '../rpc';
 import { Mmp } from './mmp';
 import { intervalValues, makeProducers, publishCadence, type Producers } from './producers';
@@ -75,16 +70,8 @@ export class Market {
   readonly triggers: TriggerBook;
   /** Deposits, withdrawals and own transfers (funds.ts). */
   readonly funds: Funds;
-  /** Deposit addresses and deposits waiting for confirmation (deposit-desk.ts). */
-  readonly deposits: DepositDesk;
-  /** Auctions of subaccounts below maintenance (liquidation.ts). */
-  readonly liquidation: Liquidation;
-  /** get_margin's valuations (margin-simulation.ts). */
-  readonly marginSimulation: MarginSimulation;
-  /** Options past their expiry, settled (expiry.ts). */
-  readonly expiry: Expiry;
-  private readonly interest: Interest;
-  private readonly bidParts: Parameters<typeof executeBid>[0];
+  /** Auctions, interest, option expiry, pending deposits and get_margin (risk.ts). */
+  readonly risk: Risk;
   /** Market maker protection (mmp.ts). */
   readonly mmp: Mmp;
   /** TWAP orders working in slices (algos.ts). */
@@ -116,11 +103,10 @@ export class Market {
     if (ownership) streams.scope = (name) => `${name} epoch ${ownership.epoch(name)}`;
     const registry = new Instruments(options, streams);
     const counterparties = new Counterparties(options.seed, accounts, registry);
-    const open = new OpenOrders();
-    this.open = open;
+    const open = (this.open = new OpenOrders());
     const ledger = new Ledger(accounts);
     const margin = new Margin(registry, ledger, open, options.margin);
-    const history = new History();
+    const history = (this.history = new History());
     const settlement = new Settlement(registry, ledger, counterparties, open, streams, out, history);
     this.simulation = new Simulation(counterparties, settlement, (inst) =>
       streams.ofInstrument('takers', inst.cfg.instrument_name),
@@ -138,49 +124,28 @@ export class Market {
     this.algos = new AlgoBook(registry, this.orders, streams, clock, (o) => settlement.publishOrder(o));
     this.triggers = new TriggerBook(registry, this.orders, streams, clock, (o) => settlement.publishOrder(o));
     const rfqs = new Rfqs(registry, accounts, counterparties, margin, streams);
-    this.deposits = new DepositDesk(accounts, this.funds, clock);
-    this.liquidation = new Liquidation(
-      registry,
-      ledger,
-      margin,
-      streams,
-      clock,
-      out,
-      (sub) => this.orders.cancelWhere(sub, () => true, 'insufficient_margin'),
-      (sub) => counterparties.list.some((c) => c.subaccount === sub),
-    );
-    this.bidParts = { instruments: registry, ledger, margin, liquidation: this.liquidation, clock, out };
-    this.marginSimulation = new MarginSimulation(registry, ledger, margin);
+    this.catalog = new Catalog(registry, clock);
+    const owns = (name: string) => !ownership || ownership.owns(name);
+    this.risk = new Risk({
+      ...{ registry, ledger, margin, accounts, money: this.money, streams, clock, out, counterparties },
+      ...{ funds: this.funds, catalog: this.catalog, owns },
+      cancelAll: (sub) => this.orders.cancelWhere(sub, () => true, 'insufficient_margin'),
+      cancelOn: (name) => this.cancelOn(name),
+    });
     this.producers = makeProducers({
       instruments: registry,
       ledger,
       margin,
-      liquidation: this.liquidation,
+      liquidation: this.risk.liquidation,
       rfqs,
       samples: new Samples(accounts, counterparties, settlement, streams),
     });
-    this.catalog = new Catalog(registry, clock);
     this.portfolios = new Portfolios(registry, ledger, margin, open);
-    this.portfolios.inAuction = (sub) => this.liquidation.inAuction(sub);
-    this.history = history;
+    this.portfolios.inAuction = (sub) => this.risk.liquidation.inAuction(sub);
     this.marketData = new MarketData(registry, this.catalog, history, clock, accounts);
     this.vaults = new Vaults(accounts, this.portfolios, clock);
     this.signedFeeds = new SignedFeeds(registry, options.seed);
-    const owns = (name: string) => !ownership || ownership.owns(name);
     this.funding = new Funding(registry, accounts, this.money, out, owns, clock.now());
-    this.interest = new Interest(registry, accounts, this.money, out, options.margin.borrowRatePerYear, clock.now());
-    this.expiry = new Expiry(
-      registry,
-      accounts,
-      this.money,
-      out,
-      (inst) => {
-        const d = this.catalog.record(inst).option_details!;
-        return { expirySec: d.expiry, strike: d.strike, type: d.option_type };
-      },
-      (name) => this.cancelOn(name),
-    );
-    this.catalog.settlementOf = (name) => this.expiry.priceOf(name);
     this.registry = registry;
     this.instruments = registry.byName;
     this.currencies = registry.currencies;
@@ -212,7 +177,8 @@ export class Market {
     const now = this.clock.now();
     for (const inst of this.registry.all()) {
       const name = inst.cfg.instrument_name;
-      if ((!this.ownership || this.ownership.owns(name)) && !this.expiry.expired(name)) this.simulation.step(inst, now);
+      if ((!this.ownership || this.ownership.owns(name)) && !this.risk.expiry.expired(name))
+        this.simulation.step(inst, now);
     }
     this.triggers.sweep();
     this.algos.sweep();
@@ -229,21 +195,13 @@ export class Market {
   settleClock(auctions = true): void {
     const now = this.clock.now();
     this.funding.settle(now);
-    this.interest.settle(now);
-    this.expiry.settle(now);
-    this.deposits.settle(now);
-    if (auctions) this.liquidation.check(now);
+    this.risk.settle(now, auctions);
   }
 
   /** Cancel every user order resting on an instrument's book (an option that expired). */
   private cancelOn(name: string): void {
     const subs = new Set(this.restingIn(name).map((r) => r.order.subaccount_id));
     for (const sub of subs) this.orders.cancelWhere(sub, (o) => o.instrument_name === name);
-  }
-
-  /** private/liquidate: a bid on a live auction (liquidate.ts). */
-  bid(bid: Bid): { op_uuid: string; operation_id: number } {
-    return executeBid(this.bidParts, bid);
   }
 
   /** The values of the `interval` parameter the server runs a timer for. */
@@ -315,7 +273,7 @@ export class Market {
     if (!(ticks > inst.halfSpread + 1)) return { error: `price ${price} is too low for ${name}` };
     this.simulation.moveTo(inst, ticks, this.clock.now());
     this.triggers.sweep();
-    this.liquidation.check(this.clock.now());
+    this.risk.liquidation.check(this.clock.now());
     return { mark: priceText(inst, inst.midTicks) };
   }
 
@@ -333,9 +291,9 @@ export class Market {
    * while its subaccount is frozen in its currency (mmp.ts).
    */
   private mmpOpen(p: OrderParams): void {
-    if (this.liquidation.inAuction(p.subaccount_id))
+    if (this.risk.liquidation.inAuction(p.subaccount_id))
       throw RpcFailure.of('RPC_ORDER_REJECTED', `subaccount ${p.subaccount_id} is in a liquidation auction`);
-    if (this.expiry.expired(p.instrument_name))
+    if (this.risk.expiry.expired(p.instrument_name))
       throw RpcFailure.of('RPC_ORDER_REJECTED', `${p.instrument_name} has expired and settled`);
     const inst = this.registry.get(p.instrument_name);
     if (inst) this.mmp.assertOpen(p.subaccount_id, inst, p.mmp);
