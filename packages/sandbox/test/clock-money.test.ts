@@ -96,6 +96,6 @@ describe('the clock settles interest and option expiry', () => {
         { expiry: serverSec + 600 },
       ),
     );
-    expect(late.error).toMatchObject({ code: 11000, data: expect.stringMatching(/expired/) });
+    expect(late.error).toMatchObject({ code: 11021, data: expect.stringMatching(/expired/) });
   });
 });

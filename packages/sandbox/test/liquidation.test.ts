@@ -31,7 +31,7 @@ describe('liquidation', () => {
     expect(resting.result.order.order_status).toBe('open');
     // Still above maintenance: no auction, and start_auction says why.
     const early = await post(a.sb, '/v3/public/start_auction', { subaccount_id: a.sub });
-    expect(early.json.error).toMatchObject({ code: -32602, data: expect.stringMatching(/not below its maintenance/) });
+    expect(early.json.error).toMatchObject({ code: 11200, data: expect.stringMatching(/not below its maintenance/) });
 
     const pushed = a.c.nextPush('auctions.watch', undefined, (d) => d.some((x: any) => x.subaccount_id === a.sub));
     await a.mark(a.below);
@@ -44,7 +44,7 @@ describe('liquidation', () => {
     expect(s.is_under_liquidation).toBe(true);
     expect(s.open_orders).toEqual([]);
     expect((await a.order('sell', '1', '50')).error).toMatchObject({
-      code: 11000,
+      code: 11027,
       data: expect.stringMatching(/liquidation auction/),
     });
     const started = await post(a.sb, '/v3/public/start_auction', { subaccount_id: a.sub });
@@ -74,9 +74,11 @@ describe('liquidation', () => {
       ...extra,
     });
     const low = await lc.request('private/liquidate', bid({ price_limit: '0.01' }));
-    expect(low.error).toMatchObject({ code: -32602, data: expect.stringMatching(/price_limit/) });
+    expect(low.error).toMatchObject({ code: 11202, data: expect.stringMatching(/price_limit/) });
     const newSub = await lc.request('private/liquidate', bid({ merge_account: false }));
-    expect(newSub.error).toMatchObject({ code: -32602, data: expect.stringMatching(/merge_account/) });
+    expect(newSub.error).toMatchObject({ code: 11000, data: expect.stringMatching(/merge_account/) });
+    const stale = await lc.request('private/liquidate', bid({ last_seen_trade_id: 3 }));
+    expect(stale.error).toMatchObject({ code: 11203, data: expect.stringMatching(/last_seen_trade_id/) });
     const stranger = await lc.request('private/liquidate', bid({ signer: newWallet().address }));
     expect(stranger.error.code).toBe(14004);
     const ended = a.c.nextPush('auctions.watch', undefined, (d) =>
@@ -106,7 +108,7 @@ describe('liquidation', () => {
     expect(history[0].end_timestamp).toBeGreaterThanOrEqual(history[0].start_timestamp);
     expect(await wsRead(a.c, 'private/get_liquidation_history', { wallet: a.w.address })).toEqual(history);
     const gone = await lc.request('private/liquidate', bid());
-    expect(gone.error).toMatchObject({ code: -32602, data: expect.stringMatching(/no live auction/) });
+    expect(gone.error).toMatchObject({ code: 11200, data: expect.stringMatching(/no live auction/) });
   });
 
   it('an auction nobody bids on ends after margin.auctionMs of the clock', async () => {

@@ -75,7 +75,7 @@ describe('the margin model', () => {
       subaccount_id: a.sub,
       simulated_position_changes: [{ instrument_name: 'NOPE', amount: '1' }],
     });
-    expect(bad.error).toMatchObject({ code: -32602, data: expect.stringMatching(/simulated_position_changes\/0/) });
+    expect(bad.error).toMatchObject({ code: 12001, data: expect.stringMatching(/simulated_position_changes\/0/) });
     expect((await a.c.request('private/get_margin', { subaccount_id: 1 })).error.code).toBe(14003);
   });
 
@@ -93,7 +93,7 @@ describe('the margin model', () => {
     expect(Number(r.post_initial_margin)).toBeCloseTo(1000, 6);
     expect(r.is_valid_trade).toBe(true);
     const pm = await post(a.sb, '/v3/public/get_margin', { ...portfolio, margin_type: 'PM2' });
-    expect(pm.json.error).toMatchObject({ code: -32602, data: expect.stringMatching(/margin_type/) });
+    expect(pm.json.error).toMatchObject({ code: 10000, data: expect.stringMatching(/margin_type/) });
   });
 });
 

@@ -22,7 +22,7 @@ const feeText = (bps: number) => String(bps / 10_000);
 /** A wallet param as its checksummed address, or -32602 naming it. */
 function walletParam(wallet: string): string {
   const w = normalizeAddress(wallet);
-  if (!w) throw RpcFailure.of('RPC_INVALID_PARAMS', `/wallet: not an address (got ${wallet.slice(0, 60)})`);
+  if (!w) throw RpcFailure.of('INVALID_ADDRESS', `/wallet: not an address (got ${wallet.slice(0, 60)})`);
   return w;
 }
 
@@ -107,7 +107,10 @@ export function accountChainHandlers(parts: HandlerParts): Record<string, Handle
       },
     ) => {
       if (p.manager_id != null && p.manager_id !== 1)
-        throw RpcFailure.of('RPC_INVALID_PARAMS', `/manager_id: the sandbox has one manager, 1 (got ${p.manager_id})`);
+        throw RpcFailure.of(
+          'RPC_MANAGER_NOT_FOUND',
+          `/manager_id: the sandbox has one manager, 1 (got ${p.manager_id})`,
+        );
       return deposits.register(walletParam(p.wallet), p.deposit_type, p.subaccount_id);
     },
     'public/get_pending_deposits': (_ctx, p: { wallet: string }) => {
@@ -116,8 +119,9 @@ export function accountChainHandlers(parts: HandlerParts): Record<string, Handle
     },
     'public/get_transaction': (_ctx, p: { op_uuid: string }): GetTransactionResult => {
       const found = funds.booked().find(({ entry }) => entry.batch_uuid === p.op_uuid);
+      // Unknown here: no status and no hash, and the log says so (the result's own field for what went wrong).
       if (!found)
-        throw RpcFailure.of('RPC_INVALID_PARAMS', `/op_uuid: no operation ${p.op_uuid.slice(0, 80)} was booked here`);
+        return { data: '', error_log: `no operation ${p.op_uuid.slice(0, 80)} was booked here`, status: null };
       const { wallets: _w, ...data } = found.entry;
       return {
         data: JSON.stringify(data),

@@ -34,7 +34,8 @@ type Signed = Record<string, unknown> & {
   signature_expiry_sec: number;
 };
 
-const invalid = (data: string) => RpcFailure.of('RPC_INVALID_PARAMS', data);
+const unsignable = (data: string) => RpcFailure.of('AUTH_INVALID_ACTION_SIGNATURE', data);
+const noInstrument = (data: string) => RpcFailure.of('RPC_INSTRUMENT_NOT_FOUND', data);
 const TYPEHASH = keccak256(
   toUtf8Bytes(TypedDataEncoder.from(defaultActionLayout.types).encodeType(defaultActionLayout.primaryType)),
 );
@@ -58,16 +59,17 @@ function debugAction(
 ) {
   const module = moduleOfMethod(method)!;
   const usable = all.filter((d) => d.modules[module]);
-  if (usable.length === 0) throw invalid(`no accepted deployment has a ${module} module`);
+  if (usable.length === 0) throw unsignable(`no accepted deployment has a ${module} module`);
   const signer = normalizeAddress(p.signer);
-  if (!signer) throw invalid(`/signer: not an address (got ${String(p.signer).slice(0, 60)})`);
+  if (!signer) throw RpcFailure.of('INVALID_ADDRESS', `/signer: not an address (got ${String(p.signer).slice(0, 60)})`);
   let chosen: { d: VerifyingDeployment; action: Action; by: string | null } | null = null;
   for (const d of usable) {
     let action: Action;
     try {
       action = actionOf(method, p, { ...ctx, signer, deployment: d });
     } catch (err) {
-      if (err instanceof ActionDataError) throw invalid(`/${err.message.slice(0, 200)}`);
+      if (err instanceof ActionDataError)
+        throw unsignable(`the action data cannot be made: ${err.message.slice(0, 200)}`);
       throw err;
     }
     const by = recovered(action, p.signature, d.separator);
@@ -88,12 +90,12 @@ function debugAction(
   };
 }
 
-/** The wallet of a subaccount, for a public debug method's Action owner, or -32602 naming it. */
-function ownerOf(parts: HandlerParts, subaccount: number): string {
-  const wallet = parts.accounts.walletOf(subaccount);
-  if (!wallet)
-    throw invalid(`/subaccount_id: no subaccount ${subaccount} is known here; its wallet is the Action's owner`);
-  return wallet;
+/**
+ * A public debug method's Action owner: the wallet of the subaccount named, else the signer itself (the
+ * owner the clients sign for when no wallet is given: a subaccount the sandbox does not know yet).
+ */
+function ownerOf(parts: HandlerParts, p: Signed): string {
+  return parts.accounts.walletOf(p.subaccount_id) ?? normalizeAddress(p.signer) ?? String(p.signer);
 }
 
 /** The instruments of a quote's legs, for the rfq module's data. */
@@ -101,7 +103,7 @@ function legAssets(parts: HandlerParts, p: Signed) {
   const out: Record<string, { base_asset_address: string; base_asset_sub_id: string }> = {};
   for (const leg of (p.legs as { instrument_name: string }[] | undefined) ?? []) {
     const asset = parts.market.assetOf(leg.instrument_name);
-    if (!asset) throw invalid(`/legs: unknown instrument ${leg.instrument_name.slice(0, 80)}`);
+    if (!asset) throw noInstrument(`/legs: unknown instrument ${leg.instrument_name.slice(0, 80)}`);
     out[leg.instrument_name] = asset;
   }
   return out;
@@ -111,7 +113,7 @@ function legAssets(parts: HandlerParts, p: Signed) {
 function orderDebug(parts: HandlerParts, owner: string, p: Signed) {
   const name = String(p.instrument_name);
   const asset = parts.market.assetOf(name);
-  if (!asset) throw invalid(`/instrument_name: unknown instrument ${name.slice(0, 80)}`);
+  if (!asset) throw noInstrument(`/instrument_name: unknown instrument ${name.slice(0, 80)}`);
   const ctx = { owner, instrument: asset };
   const {
     action,
@@ -158,16 +160,16 @@ export function debugHandlers(parts: HandlerParts): Record<string, Handler> {
     'private/order_debug': (ctx: CallContext, p: Signed) => orderDebug(parts, ctx.session!.wallet, p),
     'public/withdraw_debug': (_ctx, p: Signed & { asset_name: string }) => {
       const spot = parts.market.funds.assetOrRefuse(p.asset_name);
-      const owner = ownerOf(parts, p.subaccount_id);
+      const owner = ownerOf(parts, p);
       const { common, domain, action } = debugAction('public/withdraw_debug', p, { owner, asset: spot }, deployments());
       return { ...common, domain_separator: domain, module: action.module, owner };
     },
     'public/send_quote_debug': (_ctx, p: Signed) => {
-      const ctx = { owner: ownerOf(parts, p.subaccount_id), instruments: legAssets(parts, p) };
+      const ctx = { owner: ownerOf(parts, p), instruments: legAssets(parts, p) };
       return debugAction('public/send_quote_debug', p, ctx, deployments()).common;
     },
     'public/execute_quote_debug': (_ctx, p: Signed) => {
-      const ctx = { owner: ownerOf(parts, p.subaccount_id), instruments: legAssets(parts, p) };
+      const ctx = { owner: ownerOf(parts, p), instruments: legAssets(parts, p) };
       const { common } = debugAction('public/execute_quote_debug', p, ctx, deployments());
       const legs = rfqExecuteLegsOf(p, ctx);
       return { ...common, encoded_legs: legs, legs_hash: keccak256(legs) };

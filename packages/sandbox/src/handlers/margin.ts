@@ -42,7 +42,8 @@ type PublicMarginParams = Changes & {
   simulated_collaterals: CollateralChange[];
 };
 
-const invalid = (data: string) => RpcFailure.of('RPC_INVALID_PARAMS', data);
+const rejected = (data: string) => RpcFailure.of('RPC_ORDER_REJECTED', data);
+const noManager = (data: string) => RpcFailure.of('RPC_MANAGER_NOT_FOUND', data);
 
 /** The checks a liquidation bid's signature can have (see the file's comment); spends its nonce. */
 async function checkBidSigner(parts: HandlerParts, ctx: CallContext, p: LiquidateParams): Promise<void> {
@@ -53,7 +54,7 @@ async function checkBidSigner(parts: HandlerParts, ctx: CallContext, p: Liquidat
   if (p.signature_expiry_sec * 1000 <= now)
     throw denied(`signature_expiry_sec ${p.signature_expiry_sec} has passed (server time ${Math.floor(now / 1000)} s)`);
   const signer = normalizeAddress(p.signer);
-  if (!signer) throw invalid(`/signer: not an address (got ${String(p.signer).slice(0, 60)})`);
+  if (!signer) throw RpcFailure.of('INVALID_ADDRESS', `/signer: not an address (got ${String(p.signer).slice(0, 60)})`);
   const refusal = parts.accounts.signerDenial(session.wallet, signer, { subaccount: p.subaccount_id, ip: ctx.ip });
   if (refusal) throw denied(refusal);
   const nonce = canonicalNonce(p.nonce);
@@ -75,8 +76,10 @@ export function marginHandlers(parts: HandlerParts): Record<string, Handler> {
     }),
     'public/get_margin': (_ctx, p: PublicMarginParams) => {
       if (p.margin_type !== 'SM')
-        throw invalid(`/margin_type: the sandbox models standard margin (SM) only (got ${p.margin_type})`);
-      if (p.market != null) throw invalid('/market: names a portfolio-margin market; standard margin takes none');
+        throw noManager(
+          `/margin_type: the sandbox has no portfolio-margin manager, standard margin (SM) only (got ${p.margin_type})`,
+        );
+      if (p.market != null) throw noManager('/market: names a portfolio-margin market; the sandbox has none');
       return market.risk.marginSimulation.ofPortfolio(
         { positions: p.simulated_positions, collaterals: p.simulated_collaterals },
         { positions: p.simulated_position_changes ?? [], collaterals: p.simulated_collateral_changes ?? [] },
@@ -86,12 +89,12 @@ export function marginHandlers(parts: HandlerParts): Record<string, Handler> {
       market.risk.liquidation.startAuction(p.subaccount_id),
     'private/liquidate': async (ctx, p: LiquidateParams) => {
       if (!p.merge_account)
-        throw invalid(
+        throw rejected(
           '/merge_account: false asks for a new subaccount to take the share, which the sandbox does not ' +
             'model; send true to take it into subaccount_id',
         );
       if (Number(p.cash_transfer) !== 0)
-        throw invalid(
+        throw rejected(
           `/cash_transfer: moves cash into the new subaccount of merge_account false; with true it must be 0 ` +
             `(got ${p.cash_transfer})`,
         );

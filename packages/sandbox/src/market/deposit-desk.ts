@@ -8,12 +8,15 @@
  */
 import { getAddress, keccak256, toUtf8Bytes } from 'ethers';
 import type { DepositEntry, PendingDepositEntry } from '@exchange-api/types';
-import type { Accounts } from '../accounts';
+import { derivedSubaccounts, type Accounts } from '../accounts';
 import type { Clock } from '../clock';
 import { fmt } from '../fixed';
 import { RpcFailure } from '../rpc';
 import type { Funds } from './funds';
 import { STANDARD_MANAGER_ID } from './rates';
+
+/** Deposit addresses kept; past this many the oldest registration is forgotten. */
+const MAX_ADDRESSES = 100_000;
 
 /** How long a deposit seen on chain waits before it is credited: the sandbox's confirmation time. */
 export const CONFIRM_MS = 60_000;
@@ -46,13 +49,17 @@ export class DepositDesk {
 
   /** The deposit address of a wallet's subaccount (its first when none is named), registered. */
   register(wallet: string, type: DepositType, subaccount?: number | null) {
-    const subs = this.accounts.subaccountsOf(wallet);
+    // A public call: a wallet not seen yet gets no account by it (its first deposit opens one).
+    const subs = this.accounts.knows(wallet) ? this.accounts.subaccountsOf(wallet) : derivedSubaccounts(wallet);
     const sub = subaccount ?? subs[0]!;
     if (!subs.includes(sub))
       throw RpcFailure.of('AUTH_ACCESS_DENIED', `subaccount ${sub} is not wallet ${wallet}'s (${subs.join(', ')})`);
     const hash = keccak256(toUtf8Bytes(`exchange-api sandbox deposit address ${wallet} ${sub} ${type}`));
     const deposit_address = getAddress(`0x${hash.slice(-40)}`);
+    this.addresses.delete(deposit_address);
     this.addresses.set(deposit_address, { wallet, subaccount: sub, type });
+    // Registered by anyone without a login: the oldest are forgotten past a bound, so memory stays flat.
+    if (this.addresses.size > MAX_ADDRESSES) this.addresses.delete(this.addresses.keys().next().value!);
     return { deposit_address, deposit_type: type, manager_id: STANDARD_MANAGER_ID, subaccount_id: sub, wallet };
   }
 

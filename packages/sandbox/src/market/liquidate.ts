@@ -59,8 +59,8 @@ export function executeBid(parts: BidParts, bid: Bid): { op_uuid: string; operat
   if (limit === null) throw RpcFailure.of('RPC_INVALID_PARAMS', `/price_limit: not a decimal (got ${bid.price_limit})`);
   if (price > limit)
     throw RpcFailure.of(
-      'RPC_INVALID_PARAMS',
-      `/price_limit: ${bid.price_limit} is below the price of ${fmt(share)} of subaccount ${L}, ${fmt(price, 6)}`,
+      'RPC_PRICE_LIMIT_EXCEEDED',
+      `price_limit ${bid.price_limit} is below the price of ${fmt(share)} of subaccount ${L}, ${fmt(price, 6)}`,
     );
   assertCarries(parts, B, L, share, paid);
   const now = parts.clock.now();

@@ -60,7 +60,8 @@ export interface Bid {
   last_seen_trade_id: number;
 }
 
-const refused = (data: string) => RpcFailure.of('RPC_INVALID_PARAMS', data);
+const notOngoing = (data: string) => RpcFailure.of('RPC_AUCTION_NOT_ONGOING', data);
+const rejected = (data: string) => RpcFailure.of('RPC_ORDER_REJECTED', data);
 const HISTORY_KEPT = 5000;
 
 /** The auctions: started, bid on, ended. */
@@ -119,10 +120,10 @@ export class Liquidation {
     let a = this.live.get(subaccount);
     if (!a) {
       if (!this.ledger.accounts.balances.has(subaccount))
-        throw refused(`/subaccount_id: no subaccount ${subaccount} is known here`);
+        throw notOngoing(`no subaccount ${subaccount} is known here, so none is in auction`);
       if (!this.underwater(subaccount)) {
         const v = this.margin.valuation(subaccount);
-        throw refused(
+        throw notOngoing(
           `subaccount ${subaccount} is not below its maintenance margin (value ${fmt(v.value, 2)}, ` +
             `maintenance ${fmt(v.maintenance, 2)}), so it cannot be auctioned`,
         );
@@ -222,21 +223,22 @@ export class Liquidation {
   /** The live auction a bid names, and the fraction it asks for, or why the bid cannot be made. */
   auctionFor(bid: Bid): { auction: Auction; share: bigint } {
     const a = this.live.get(bid.liquidated_account_id);
-    if (!a) throw refused(`/liquidated_account_id: subaccount ${bid.liquidated_account_id} is in no live auction`);
+    if (!a) throw notOngoing(`liquidated_account_id: subaccount ${bid.liquidated_account_id} is in no live auction`);
     if (bid.liquidated_account_id === bid.subaccount_id)
-      throw refused('/subaccount_id: a subaccount cannot bid in its own auction');
+      throw rejected('subaccount_id: a subaccount cannot bid in its own auction');
     if (a.auction_type === 'insolvent')
-      throw refused(
+      throw rejected(
         `subaccount ${a.subaccount_id}'s auction is insolvent: its value is not above zero, nothing to bid for`,
       );
     if (bid.last_seen_trade_id !== a.bids.length)
-      throw refused(
-        `/last_seen_trade_id: ${bid.last_seen_trade_id} is stale; the auction has had ${a.bids.length} bid(s) ` +
+      throw RpcFailure.of(
+        'RPC_LAST_TRADE_ID_MISMATCH',
+        `last_seen_trade_id: ${bid.last_seen_trade_id} is stale; the auction has had ${a.bids.length} bid(s) ` +
           "(the sandbox numbers an auction's bids from 1; send the count seen)",
       );
     const share = parseFixed(String(bid.percent_of_acc));
     if (share === null || share <= 0n || share > ONE)
-      throw refused(`/percent_of_acc: must be above 0 and at most 1 (got ${bid.percent_of_acc})`);
+      throw rejected(`percent_of_acc: must be above 0 and at most 1 (got ${bid.percent_of_acc})`);
     return { auction: a, share };
   }
 

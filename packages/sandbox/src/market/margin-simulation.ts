@@ -78,7 +78,10 @@ export class MarginSimulation {
     positions.forEach((p, i) => {
       const inst = this.instruments.get(p.instrument_name);
       if (!inst || inst.cfg.instrument_type === 'erc20')
-        throw invalid(`${at.positions}/${i}/instrument_name: no perp or option ${p.instrument_name.slice(0, 80)}`);
+        throw RpcFailure.of(
+          'RPC_INSTRUMENT_NOT_FOUND',
+          `${at.positions}/${i}/instrument_name: no perp or option ${p.instrument_name.slice(0, 80)}`,
+        );
       const amount = this.amount(p.amount, `${at.positions}/${i}/amount`);
       const mark = mid(inst);
       const entry = p.entry_price == null ? mark : this.amount(p.entry_price, `${at.positions}/${i}/entry_price`);
@@ -90,7 +93,10 @@ export class MarginSimulation {
     collaterals.forEach((c, i) => {
       const price = this.instruments.spotPrice(c.asset_name);
       if (price === 0n)
-        throw invalid(`${at.collaterals}/${i}/asset_name: no spot asset ${c.asset_name.slice(0, 40)} here`);
+        throw RpcFailure.of(
+          'RPC_ASSET_NOT_FOUND',
+          `${at.collaterals}/${i}/asset_name: no spot asset ${c.asset_name.slice(0, 40)} here`,
+        );
       const amount = this.amount(c.amount, `${at.collaterals}/${i}/amount`);
       balances.set(c.asset_name, (balances.get(c.asset_name) ?? 0n) + amount);
       value += mul(amount, price);

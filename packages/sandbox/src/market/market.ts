@@ -292,9 +292,9 @@ export class Market {
    */
   private mmpOpen(p: OrderParams): void {
     if (this.risk.liquidation.inAuction(p.subaccount_id))
-      throw RpcFailure.of('RPC_ORDER_REJECTED', `subaccount ${p.subaccount_id} is in a liquidation auction`);
+      throw RpcFailure.of('RPC_SUBACCOUNT_LIQUIDATING', `subaccount ${p.subaccount_id} is in a liquidation auction`);
     if (this.risk.expiry.expired(p.instrument_name))
-      throw RpcFailure.of('RPC_ORDER_REJECTED', `${p.instrument_name} has expired and settled`);
+      throw RpcFailure.of('RPC_INSTRUMENT_NOT_LIVE', `${p.instrument_name} has expired and settled`);
     const inst = this.registry.get(p.instrument_name);
     if (inst) this.mmp.assertOpen(p.subaccount_id, inst, p.mmp);
   }

@@ -16434,10 +16434,73 @@ export const errorTable = {
       "assumption": "error-codes"
     },
     {
+      "code": 10000,
+      "message": "Manager not found",
+      "condition": "A margin manager (or a portfolio-margin market) the server does not have, named by id or by margin type.",
+      "name": "RPC_MANAGER_NOT_FOUND",
+      "kind": "request",
+      "httpStatus": 400,
+      "assumption": "error-codes"
+    },
+    {
+      "code": 11021,
+      "message": "Instrument is not live",
+      "condition": "An order on an instrument that no longer trades (an option past its expiry).",
+      "name": "RPC_INSTRUMENT_NOT_LIVE",
+      "kind": "order",
+      "httpStatus": 400,
+      "assumption": "error-codes"
+    },
+    {
+      "code": 11027,
+      "message": "Subaccount undergoing liquidation",
+      "condition": "An order of a subaccount that is in a liquidation auction.",
+      "name": "RPC_SUBACCOUNT_LIQUIDATING",
+      "kind": "order",
+      "httpStatus": 400,
+      "assumption": "error-codes"
+    },
+    {
+      "code": 11200,
+      "message": "Auction not ongoing",
+      "condition": "A liquidation bid on a subaccount in no live auction, or an auction asked for a subaccount that is not below its maintenance margin.",
+      "name": "RPC_AUCTION_NOT_ONGOING",
+      "kind": "order",
+      "httpStatus": 400,
+      "assumption": "error-codes"
+    },
+    {
+      "code": 11202,
+      "message": "Price limit exceeded",
+      "condition": "A liquidation bid whose price for its share of the account is above its price_limit.",
+      "name": "RPC_PRICE_LIMIT_EXCEEDED",
+      "kind": "order",
+      "httpStatus": 400,
+      "assumption": "error-codes"
+    },
+    {
+      "code": 11203,
+      "message": "Last trade ID mismatch",
+      "condition": "A liquidation bid whose last_seen_trade_id is not the auction's latest.",
+      "name": "RPC_LAST_TRADE_ID_MISMATCH",
+      "kind": "order",
+      "httpStatus": 400,
+      "assumption": "error-codes"
+    },
+    {
       "code": 12000,
       "message": "Asset not found",
       "condition": "A transfer or withdrawal naming an asset the server has no spot asset of.",
       "name": "RPC_ASSET_NOT_FOUND",
+      "kind": "request",
+      "httpStatus": 400,
+      "assumption": "error-codes"
+    },
+    {
+      "code": 12001,
+      "message": "Instrument not found",
+      "condition": "A margin simulation or a signing debug request naming an instrument the server does not list.",
+      "name": "RPC_INSTRUMENT_NOT_FOUND",
       "kind": "request",
       "httpStatus": 400,
       "assumption": "error-codes"
@@ -16919,7 +16982,7 @@ export const assumptionTable = [
   {
     "id": "error-codes",
     "title": "Error codes outside the two the document gives",
-    "choice": "JSON-RPC 2.0 standard codes for framing (-32700, -32600, -32601, -32602, -32603); 14000-14004 for login and access; 11000-11001 for order flow; 11007, 11015, 11022-11026, 11051, 11053, 11054, 12000, 12002, 14009, 14013, 14026 and 14031 with the codes and messages of ccxt 4.5.84's derive exception table (self-crossing, MMP frozen, reject timestamp, max fee, reduce only, transfer reject, trigger orders, asset and currency not found, session keys).",
+    "choice": "JSON-RPC 2.0 standard codes for framing (-32700, -32600, -32601, -32602, -32603); 14000-14004 for login and access; 11000-11001 for order flow; 10000, 11007, 11015, 11021-11027, 11051, 11053, 11054, 11200, 11202, 11203, 12000-12002, 14009, 14013, 14026 and 14031 with the codes and messages of ccxt 4.5.84's derive exception table (manager not found, self-crossing, MMP frozen, instrument not live, reject timestamp, max fee, reduce only, transfer reject, subaccount undergoing liquidation, trigger orders, liquidation auctions and bids, asset, instrument and currency not found, session keys).",
     "reason": "The full catalogue is not shown; -32000 to -32099 are reserved for rate limits, so nothing else may use them. Where ccxt's derive class maps a venue code with its message (its exceptions.exact table, with the venue's answers quoted beside some), the code and message are the venue's.",
     "citedAt": [
       "#/x-errors/codes/2",
@@ -16949,7 +17012,14 @@ export const assumptionTable = [
       "#/x-errors/codes/26",
       "#/x-errors/codes/27",
       "#/x-errors/codes/28",
-      "#/x-errors/codes/29"
+      "#/x-errors/codes/29",
+      "#/x-errors/codes/30",
+      "#/x-errors/codes/31",
+      "#/x-errors/codes/32",
+      "#/x-errors/codes/33",
+      "#/x-errors/codes/34",
+      "#/x-errors/codes/35",
+      "#/x-errors/codes/36"
     ]
   },
   {
