@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Client, newWallet, post } from './helpers';
-import { valid, wsRead } from './reads-helpers';
+import { httpRead, valid, wsRead } from './reads-helpers';
 import { nextNonce, smallAccount } from './margin-helpers';
 
 const DISCOUNT = 0.05;
@@ -107,6 +107,14 @@ describe('liquidation', () => {
     });
     expect(history[0].end_timestamp).toBeGreaterThanOrEqual(history[0].start_timestamp);
     expect(await wsRead(a.c, 'private/get_liquidation_history', { wallet: a.w.address })).toEqual(history);
+    const [asLiquidator] = (await wsRead(lc, 'private/get_liquidator_history', { subaccount_id: mine })).bids;
+    expect(asLiquidator).toEqual(history[0].bids[0]);
+    expect((await lc.request('private/get_liquidator_history', { subaccount_id: a.sub })).error.code).toBe(14003);
+    const everyone = await httpRead(a.sb, 'public/get_liquidation_history', {});
+    expect(everyone.auctions).toEqual(history);
+    expect(everyone.pagination).toEqual({ num_pages: 1, count: 1 });
+    const other = await httpRead(a.sb, 'public/get_liquidation_history', { subaccount_id: mine });
+    expect(other.auctions).toEqual([]);
     const gone = await lc.request('private/liquidate', bid());
     expect(gone.error).toMatchObject({ code: 11200, data: expect.stringMatching(/no live auction/) });
   });

@@ -202,6 +202,8 @@ export function createRpc(core: SurfaceCore) {
     privateGetInterestHistory: (params: CallParams<'private/get_interest_history'>, options?: CallOptions) => core.call('private/get_interest_history', params, options),
     /** `private/get_liquidation_history`: The liquidation auctions of a subaccount (or of the wallets subaccounts), with the bids that filled them. (ws, http; non_matching; login) */
     privateGetLiquidationHistory: (params: CallParams<'private/get_liquidation_history'>, options?: CallOptions) => core.call('private/get_liquidation_history', params, options),
+    /** `private/get_liquidator_history`: The bids a subaccount made as a liquidator, newest first, paginated. (ws, http; non_matching; login) */
+    privateGetLiquidatorHistory: (params: CallParams<'private/get_liquidator_history'>, options?: CallOptions) => core.call('private/get_liquidator_history', params, options),
     /** `private/get_live_burn_requests`: A vault's queued withdrawal requests waiting to be settled by burning shares, in queue order with their total. (ws, http; non_matching; login) */
     privateGetLiveBurnRequests: (params: CallParams<'private/get_live_burn_requests'>, options?: CallOptions) => core.call('private/get_live_burn_requests', params, options),
     /** `private/get_live_mint_requests`: A vault's queued deposit requests waiting to be settled by minting shares, in queue order with their total. (ws, http; non_matching; login) */
@@ -296,6 +298,8 @@ export function createRpc(core: SurfaceCore) {
     publicGetInterestRateHistory: (params: CallParams<'public/get_interest_rate_history'>, options?: CallOptions) => core.call('public/get_interest_rate_history', params, options),
     /** `public/get_latest_signed_feeds`: The latest signed oracle feeds (spot, perp, option, forward), by currency and expiry. (ws, http; non_matching) */
     publicGetLatestSignedFeeds: (params: CallParams<'public/get_latest_signed_feeds'>, options?: CallOptions) => core.call('public/get_latest_signed_feeds', params, options),
+    /** `public/get_liquidation_history`: The liquidation auctions of every subaccount (or of one), newest first, paginated. (ws, http; non_matching) */
+    publicGetLiquidationHistory: (params: CallParams<'public/get_liquidation_history'>, options?: CallOptions) => core.call('public/get_liquidation_history', params, options),
     /** `public/get_margin`: The margin of a described portfolio, before and after simulated changes (a simulation: no account is read). (ws, http; non_matching) */
     publicGetMargin: (params: CallParams<'public/get_margin'>, options?: CallOptions) => core.call('public/get_margin', params, options),
     /** `public/get_onchain_action_history`: On-chain actions (deposits, forced withdrawals, configuration) and what became of each. (ws, http; non_matching) */

@@ -12,6 +12,8 @@ import { canonicalNonce, normalizeAddress } from '@exchange-api/auth';
 import type { HandlerParts } from '../handler-parts';
 import { ownSubaccount } from '../handlers-reads';
 import type { CollateralChange, PositionChange } from '../market/margin-simulation';
+import type { Auction } from '../market/liquidation';
+import { pageOf } from '../market/history';
 import type { CallContext, Handler } from '../pipeline';
 import { RpcFailure } from '../rpc';
 import { scopeOf } from './positions';
@@ -42,6 +44,18 @@ type PublicMarginParams = Changes & {
   simulated_collaterals: CollateralChange[];
 };
 
+type Window = {
+  start_timestamp?: number | null;
+  end_timestamp?: number | null;
+  page?: number | null;
+  page_size?: number | null;
+};
+const within = (t: number, w: Window) =>
+  (w.start_timestamp == null || t >= w.start_timestamp) && (w.end_timestamp == null || t <= w.end_timestamp);
+
+/** An auction as the history reads show it: its bids without the sandbox's note of their bidder. */
+const shown = (a: Auction) => ({ ...a, bids: a.bids.map(({ liquidator_subaccount_id: _l, ...bid }) => bid) });
+
 const rejected = (data: string) => RpcFailure.of('RPC_ORDER_REJECTED', data);
 const noManager = (data: string) => RpcFailure.of('RPC_MANAGER_NOT_FOUND', data);
 
@@ -64,6 +78,11 @@ async function checkBidSigner(parts: HandlerParts, ctx: CallContext, p: Liquidat
 
 /** The margin and liquidation methods, keyed by method name. */
 export function marginHandlers(parts: HandlerParts): Record<string, Handler> {
+  return { ...marginReads(parts), ...liquidationHandlers(parts) };
+}
+
+/** get_margin, private and public. */
+function marginReads(parts: HandlerParts): Record<string, Handler> {
   const { market } = parts;
   return {
     'private/get_margin': (ctx, p: Changes & { subaccount_id: number }) => ({
@@ -85,6 +104,13 @@ export function marginHandlers(parts: HandlerParts): Record<string, Handler> {
         { positions: p.simulated_position_changes ?? [], collaterals: p.simulated_collateral_changes ?? [] },
       );
     },
+  };
+}
+
+/** The auction methods and the liquidation histories. */
+function liquidationHandlers(parts: HandlerParts): Record<string, Handler> {
+  const { market } = parts;
+  return {
     'public/start_auction': (_ctx, p: { subaccount_id: number }) =>
       market.risk.liquidation.startAuction(p.subaccount_id),
     'private/liquidate': async (ctx, p: LiquidateParams) => {
@@ -100,6 +126,21 @@ export function marginHandlers(parts: HandlerParts): Record<string, Handler> {
         );
       await checkBidSigner(parts, ctx, p);
       return market.risk.bid(p);
+    },
+    'private/get_liquidator_history': (ctx, p: Window & { subaccount_id: number }) => {
+      const bids = market.risk.liquidation
+        .bidsBy([ownSubaccount(ctx, p.subaccount_id)])
+        .filter((b) => within(b.timestamp, p))
+        .map(({ liquidator_subaccount_id: _l, ...bid }) => bid);
+      const { items, pagination } = pageOf(bids, p.page, Math.min(p.page_size ?? 100, 1000));
+      return { bids: items, pagination };
+    },
+    'public/get_liquidation_history': (_ctx, p: Window & { subaccount_id?: number | null }) => {
+      const auctions = market.risk.liquidation
+        .historyOf(p.subaccount_id == null ? null : [p.subaccount_id], p.start_timestamp, p.end_timestamp)
+        .map(shown);
+      const { items, pagination } = pageOf(auctions, p.page, Math.min(p.page_size ?? 100, 1000));
+      return { auctions: items, pagination };
     },
     'private/get_liquidation_history': (
       ctx,

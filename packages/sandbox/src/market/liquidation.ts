@@ -204,10 +204,10 @@ export class Liquidation {
     };
   }
 
-  /** The auctions of these subaccounts, newest first, within [from, to] of their start. */
-  historyOf(subaccounts: readonly number[], from?: number | null, to?: number | null): Auction[] {
+  /** The auctions of these subaccounts (all, for null), newest first, within [from, to] of their start. */
+  historyOf(subaccounts: readonly number[] | null, from?: number | null, to?: number | null): Auction[] {
     return this.history
-      .filter((a) => subaccounts.includes(a.subaccount_id))
+      .filter((a) => subaccounts === null || subaccounts.includes(a.subaccount_id))
       .filter((a) => (from == null || a.start_timestamp >= from) && (to == null || a.start_timestamp <= to))
       .reverse();
   }

@@ -1453,6 +1453,28 @@ export const methodTable = [
     "source": "clients"
   },
   {
+    "id": "privateGetLiquidatorHistory",
+    "name": "private/get_liquidator_history",
+    "params": "GetLiquidatorHistoryParams",
+    "result": "LiquidatorHistoryResult",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/get_liquidator_history",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/get_liquidator_history",
+    "actionModule": null,
+    "actionData": [],
+    "source": "clients"
+  },
+  {
     "id": "privateGetLiveBurnRequests",
     "name": "private/get_live_burn_requests",
     "params": "GetLiveBurnRequestsParams",
@@ -2497,6 +2519,28 @@ export const methodTable = [
     "auth": "none",
     "orderFlow": false,
     "rateLimitKey": "public/get_latest_signed_feeds",
+    "actionModule": null,
+    "actionData": [],
+    "source": "clients"
+  },
+  {
+    "id": "publicGetLiquidationHistory",
+    "name": "public/get_liquidation_history",
+    "params": "PublicGetLiquidationHistoryParams",
+    "result": "PublicLiquidationHistoryResult",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/public/get_liquidation_history",
+    "auth": "none",
+    "orderFlow": false,
+    "rateLimitKey": "public/get_liquidation_history",
     "actionModule": null,
     "actionData": [],
     "source": "clients"
@@ -10945,6 +10989,122 @@ export const recordTable = [
     "notShown": null
   },
   {
+    "name": "GetLiquidatorHistoryParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "start_timestamp",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "end_timestamp",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "page",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "page_size",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "LiquidatorHistoryResult",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "bids",
+        "required": true,
+        "nullable": false,
+        "type": "array of AuctionBidEvent"
+      },
+      {
+        "name": "pagination",
+        "required": true,
+        "nullable": false,
+        "type": "Pagination"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "PublicGetLiquidationHistoryParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "subaccount_id",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "start_timestamp",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "end_timestamp",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "page",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "page_size",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "PublicLiquidationHistoryResult",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "auctions",
+        "required": true,
+        "nullable": false,
+        "type": "array of AuctionHistory"
+      },
+      {
+        "name": "pagination",
+        "required": true,
+        "nullable": false,
+        "type": "Pagination"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
     "name": "GetLiquidationHistoryParams",
     "kind": "record",
     "fields": [
@@ -17328,12 +17488,18 @@ export const assumptionTable = [
   {
     "id": "client-untyped-methods",
     "title": "The methods the clients send untyped",
-    "choice": "private/get_margin, public/get_margin and private/get_liquidation_history are in the spec, over WebSocket and HTTP POST /v3/<public|private>/<name>, login for private/, class non_matching, with the params derive-ts 3.0.13 sends and the result it reads (MarginResult, AuctionHistory[]). public/get_margin's result is typed by no client; the spec assumes the figures of private/get_margin without subaccount_id, in an open object.",
-    "reason": "They are not in derive-ts 3.0.13's EndpointMap, but its SubaccountsApi (getMargin, getLiquidationHistory) and MarketDataApi (simulateMargin) send them untyped, with hand-written interfaces for what they read (src/api/subaccounts.ts, src/api/marketData.ts), and ccxt 4.5.84's derive class lists all three in its api table (js/src/derive.js). The document shows none of them.",
+    "choice": "private/get_margin, public/get_margin, private/get_liquidation_history, private/get_liquidator_history and public/get_liquidation_history are in the spec, over WebSocket and HTTP POST /v3/<public|private>/<name>, login for private/, class non_matching, with the params derive-ts 3.0.13 sends and the result it reads (MarginResult, AuctionHistory[], LiquidatorHistoryResult). public/get_margin's and public/get_liquidation_history's results are typed by no client; the spec assumes the figures of private/get_margin without subaccount_id, and the auctions with a pagination, in open objects.",
+    "reason": "They are not in derive-ts 3.0.13's EndpointMap, but its SubaccountsApi (getMargin, getLiquidationHistory, getLiquidatorHistory) and MarketDataApi (simulateMargin, getLiquidationHistory) send them untyped, with hand-written interfaces for what they read (src/api/subaccounts.ts, src/api/marketData.ts), and ccxt 4.5.84's derive class lists all five in its api table (js/src/derive.js). The document shows none of them.",
     "citedAt": [
       "#/operations/privateGetLiquidationHistory",
+      "#/operations/privateGetLiquidatorHistory",
       "#/operations/privateGetMargin",
+      "#/operations/publicGetLiquidationHistory",
       "#/operations/publicGetMargin",
+      "#/components/schemas/GetLiquidatorHistoryParams",
+      "#/components/schemas/LiquidatorHistoryResult",
+      "#/components/schemas/PublicGetLiquidationHistoryParams",
+      "#/components/schemas/PublicLiquidationHistoryResult",
       "#/components/schemas/GetLiquidationHistoryParams",
       "#/components/schemas/LiquidationHistoryResult",
       "#/components/schemas/AuctionHistory",

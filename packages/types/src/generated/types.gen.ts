@@ -2216,26 +2216,21 @@ export interface WithdrawalEntry {
   wallet: string;
 }
 /**
- * The params derive-ts 3.0.13's SubaccountsApi.getLiquidationHistory sends (src/api/subaccounts.ts, WalletHistoryQuery): the wallet's subaccounts, or one.
+ * The params derive-ts 3.0.13's SubaccountsApi.getLiquidatorHistory sends (src/api/subaccounts.ts, LiquidatorHistoryQuery).
  */
-export interface GetLiquidationHistoryParams {
-  end_timestamp?: number | null;
+export interface GetLiquidatorHistoryParams {
+  subaccount_id: number;
   start_timestamp?: number | null;
-  subaccount_id?: number | null;
-  wallet?: string | null;
+  end_timestamp?: number | null;
+  page?: number | null;
+  page_size?: number | null;
 }
 /**
- * One auction a subaccount was liquidated in, with the bids that filled it (derive-ts 3.0.13, src/api/subaccounts.ts, AuctionHistory). end_timestamp is null while it is live.
+ * What derive-ts 3.0.13 reads from private/get_liquidator_history (src/api/subaccounts.ts, LiquidatorHistoryResult).
  */
-export interface AuctionHistory {
-  auction_id: string;
-  auction_type: 'solvent' | 'insolvent';
+export interface LiquidatorHistoryResult {
   bids: AuctionBidEvent[];
-  end_timestamp: number | null;
-  fee: string;
-  start_timestamp: number;
-  subaccount_id: number;
-  tx_hash: string;
+  pagination: Pagination;
 }
 /**
  * One liquidator bid within an auction (derive-ts 3.0.13, src/api/subaccounts.ts, AuctionBidEvent); amounts and PnL are decimal strings keyed by asset.
@@ -2257,6 +2252,45 @@ export interface AuctionBidEvent {
   realized_pnl_excl_fees: string;
   timestamp: number;
   tx_hash: string;
+}
+/**
+ * The params derive-ts 3.0.13's MarketDataApi.getLiquidationHistory sends (src/api/marketData.ts): one subaccount or all, a window, a page.
+ */
+export interface PublicGetLiquidationHistoryParams {
+  subaccount_id?: number | null;
+  start_timestamp?: number | null;
+  end_timestamp?: number | null;
+  page?: number | null;
+  page_size?: number | null;
+}
+/**
+ * Not shown by any client (derive-ts 3.0.13 types it unknown). The sandbox's assumption: the auctions as private/get_liquidation_history gives them, with the pagination of the other paginated reads; the object stays open to more fields.
+ */
+export interface PublicLiquidationHistoryResult {
+  auctions: AuctionHistory[];
+  pagination: Pagination;
+}
+/**
+ * One auction a subaccount was liquidated in, with the bids that filled it (derive-ts 3.0.13, src/api/subaccounts.ts, AuctionHistory). end_timestamp is null while it is live.
+ */
+export interface AuctionHistory {
+  auction_id: string;
+  auction_type: 'solvent' | 'insolvent';
+  bids: AuctionBidEvent[];
+  end_timestamp: number | null;
+  fee: string;
+  start_timestamp: number;
+  subaccount_id: number;
+  tx_hash: string;
+}
+/**
+ * The params derive-ts 3.0.13's SubaccountsApi.getLiquidationHistory sends (src/api/subaccounts.ts, WalletHistoryQuery): the wallet's subaccounts, or one.
+ */
+export interface GetLiquidationHistoryParams {
+  end_timestamp?: number | null;
+  start_timestamp?: number | null;
+  subaccount_id?: number | null;
+  wallet?: string | null;
 }
 /**
  * A perp or option position (or change of one) to value, as derive-ts 3.0.13 sends it (src/api/subaccounts.ts SimulatedPositionChange, src/api/marketData.ts SimulatedPosition): entry_price null values it at the mark.

@@ -225,6 +225,10 @@ export declare const schema_VaultConfig: ValidateFunction<T.VaultConfig>;
 export declare const schema_GetWithdrawalHistoryParams: ValidateFunction<T.GetWithdrawalHistoryParams>;
 export declare const schema_WithdrawalHistoryResult: ValidateFunction<T.WithdrawalHistoryResult>;
 export declare const schema_WithdrawalEntry: ValidateFunction<T.WithdrawalEntry>;
+export declare const schema_GetLiquidatorHistoryParams: ValidateFunction<T.GetLiquidatorHistoryParams>;
+export declare const schema_LiquidatorHistoryResult: ValidateFunction<T.LiquidatorHistoryResult>;
+export declare const schema_PublicGetLiquidationHistoryParams: ValidateFunction<T.PublicGetLiquidationHistoryParams>;
+export declare const schema_PublicLiquidationHistoryResult: ValidateFunction<T.PublicLiquidationHistoryResult>;
 export declare const schema_GetLiquidationHistoryParams: ValidateFunction<T.GetLiquidationHistoryParams>;
 export declare const schema_LiquidationHistoryResult: ValidateFunction<T.LiquidationHistoryResult>;
 export declare const schema_AuctionHistory: ValidateFunction<T.AuctionHistory>;
@@ -463,6 +467,8 @@ export declare const params_privateGetInterestHistory: ValidateFunction<T.GetInt
 export declare const result_privateGetInterestHistory: ValidateFunction<T.InterestHistoryResult>;
 export declare const params_privateGetLiquidationHistory: ValidateFunction<T.GetLiquidationHistoryParams>;
 export declare const result_privateGetLiquidationHistory: ValidateFunction<T.LiquidationHistoryResult>;
+export declare const params_privateGetLiquidatorHistory: ValidateFunction<T.GetLiquidatorHistoryParams>;
+export declare const result_privateGetLiquidatorHistory: ValidateFunction<T.LiquidatorHistoryResult>;
 export declare const params_privateGetLiveBurnRequests: ValidateFunction<T.GetLiveBurnRequestsParams>;
 export declare const result_privateGetLiveBurnRequests: ValidateFunction<T.MultipleVaultRequests>;
 export declare const params_privateGetLiveMintRequests: ValidateFunction<T.GetLiveMintRequestsParams>;
@@ -557,6 +563,8 @@ export declare const params_publicGetInterestRateHistory: ValidateFunction<T.Get
 export declare const result_publicGetInterestRateHistory: ValidateFunction<T.InterestRateHistoryResult>;
 export declare const params_publicGetLatestSignedFeeds: ValidateFunction<T.GetLatestSignedFeedsParams>;
 export declare const result_publicGetLatestSignedFeeds: ValidateFunction<T.GetLatestSignedFeedsResponse>;
+export declare const params_publicGetLiquidationHistory: ValidateFunction<T.PublicGetLiquidationHistoryParams>;
+export declare const result_publicGetLiquidationHistory: ValidateFunction<T.PublicLiquidationHistoryResult>;
 export declare const params_publicGetMargin: ValidateFunction<T.SimulateMarginParams>;
 export declare const result_publicGetMargin: ValidateFunction<T.SimulateMarginResult>;
 export declare const params_publicGetOnchainActionHistory: ValidateFunction<T.GetOnchainActionHistoryParams>;
