@@ -53,6 +53,9 @@ type Window = {
 const within = (t: number, w: Window) =>
   (w.start_timestamp == null || t >= w.start_timestamp) && (w.end_timestamp == null || t <= w.end_timestamp);
 
+/** A page's size: 100 unless asked, from 1 to 1000 (a page of none would count no pages). */
+const pageSize = (w: Window) => Math.max(1, Math.min(w.page_size ?? 100, 1000));
+
 /** An auction as the history reads show it: its bids without the sandbox's note of their bidder. */
 const shown = (a: Auction) => ({ ...a, bids: a.bids.map(({ liquidator_subaccount_id: _l, ...bid }) => bid) });
 
@@ -132,14 +135,14 @@ function liquidationHandlers(parts: HandlerParts): Record<string, Handler> {
         .bidsBy([ownSubaccount(ctx, p.subaccount_id)])
         .filter((b) => within(b.timestamp, p))
         .map(({ liquidator_subaccount_id: _l, ...bid }) => bid);
-      const { items, pagination } = pageOf(bids, p.page, Math.min(p.page_size ?? 100, 1000));
+      const { items, pagination } = pageOf(bids, p.page, pageSize(p));
       return { bids: items, pagination };
     },
     'public/get_liquidation_history': (_ctx, p: Window & { subaccount_id?: number | null }) => {
       const auctions = market.risk.liquidation
         .historyOf(p.subaccount_id == null ? null : [p.subaccount_id], p.start_timestamp, p.end_timestamp)
         .map(shown);
-      const { items, pagination } = pageOf(auctions, p.page, Math.min(p.page_size ?? 100, 1000));
+      const { items, pagination } = pageOf(auctions, p.page, pageSize(p));
       return { auctions: items, pagination };
     },
     'private/get_liquidation_history': (
