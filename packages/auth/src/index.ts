@@ -37,7 +37,7 @@ export {
 export { toE18, ActionDataError, type ActionInstrument, type DataContext, type DecimalInput } from './action-data';
 export { actionKinds, methodKinds, type ActionKind, type ActionKindName } from './modules/index';
 export { tradeData, type TradeParams } from './modules/trade';
-export { rfqQuoteData, rfqExecuteData, type QuoteLeg, type RfqParams } from './modules/rfq';
+export { rfqQuoteData, rfqExecuteData, rfqExecuteLegsOf, type QuoteLeg, type RfqParams } from './modules/rfq';
 export { transferData } from './modules/transfer';
 export { externalTransferData } from './modules/external-transfer';
 export { withdrawalData, type WithdrawalAsset } from './modules/withdrawal';

@@ -64,6 +64,8 @@ export class Accounts {
   private readonly sessionKeys: KeyRecord[];
   /** The wallets the configuration names; with knownWalletsOnly, the only ones that may log in. */
   private readonly configuredWallets: Set<string>;
+  /** The wallets that turned cancel on disconnect on (handlers/cancel-on-disconnect.ts; get_account reports it). */
+  readonly cancelOnDisconnect = new Set<string>();
   /** Told of every wallet given its subaccounts (a fleet records the wallets that logged in). */
   registered: ((wallet: string, subaccounts: number[]) => void) | null = null;
 

@@ -42,9 +42,15 @@ export interface ControlPlane {
   advance(ms: number): Promise<number>;
   /** Put an instrument's mark at a price (orders it crosses fill, trigger orders see it); or why not. */
   mark(instrument: string, price: number): { mark: string } | { error: string };
-  /** The chain's part of a deposit: credit a wallet's subaccount (its first when none is named); or why not. */
-  deposit(wallet: string, asset: string, amount: string, subaccount?: number): unknown;
+  /**
+   * The chain's part of a deposit: credit a wallet's subaccount (its first when none is named), or the one
+   * a registered deposit address names; `pending`, it waits for confirmation on the clock first; or why not.
+   */
+  deposit(to: DepositTarget, asset: string, amount: string, pending: boolean): unknown;
 }
+
+/** Where a control-plane deposit goes: a wallet (and subaccount), or a registered deposit address. */
+export type DepositTarget = { wallet: string; subaccount?: number } | { depositAddress: string };
 
 /** A control answer: HTTP status and JSON body. */
 export interface ControlReply {
@@ -122,6 +128,29 @@ function push(plane: ControlPlane, body: Body): ControlReply {
   return { status: 200, body: { delivered: plane.push(channel, data) } };
 }
 
+/** The control plane's deposit: to a wallet (and subaccount) or a registered deposit address, pending or not. */
+function deposit(plane: ControlPlane, body: Body): ControlReply {
+  onlyKeys(body, ['wallet', 'deposit_address', 'asset', 'amount', 'subaccount_id', 'pending']);
+  const asset = boundedString(body, 'asset', 40, 'a spot asset name, e.g. USDC');
+  const amount = boundedString(body, 'amount', 40, 'a decimal, e.g. "100.5"');
+  const sub = body.subaccount_id;
+  if (sub !== undefined && (typeof sub !== 'number' || !Number.isSafeInteger(sub) || sub < 1))
+    throw new ControlError(`subaccount_id must be a positive integer (got ${JSON.stringify(sub).slice(0, 40)})`);
+  if (body.pending !== undefined && typeof body.pending !== 'boolean')
+    throw new ControlError('pending must be a boolean');
+  if ((body.wallet === undefined) === (body.deposit_address === undefined))
+    throw new ControlError('give wallet or deposit_address, one of them');
+  const to: DepositTarget =
+    body.wallet !== undefined
+      ? { wallet: boundedString(body, 'wallet', 42, 'the wallet address'), subaccount: sub as number | undefined }
+      : { depositAddress: boundedString(body, 'deposit_address', 42, 'a registered deposit address') };
+  if ('depositAddress' in to && sub !== undefined)
+    throw new ControlError('subaccount_id goes with wallet: a deposit address names its subaccount');
+  const done = plane.deposit(to, asset, amount, body.pending === true || 'depositAddress' in to);
+  if (isObject(done) && typeof done.error === 'string') throw new ControlError(done.error);
+  return { status: 200, body: done };
+}
+
 async function act(plane: ControlPlane, action: string, body: Body): Promise<ControlReply> {
   switch (action) {
     case 'push':
@@ -162,18 +191,8 @@ async function act(plane: ControlPlane, action: string, body: Body): Promise<Con
       if ('error' in moved) throw new ControlError(moved.error);
       return { status: 200, body: moved };
     }
-    case 'deposit': {
-      onlyKeys(body, ['wallet', 'asset', 'amount', 'subaccount_id']);
-      const wallet = boundedString(body, 'wallet', 42, 'the wallet address');
-      const asset = boundedString(body, 'asset', 40, 'a spot asset name, e.g. USDC');
-      const amount = boundedString(body, 'amount', 40, 'a decimal, e.g. "100.5"');
-      const sub = body.subaccount_id;
-      if (sub !== undefined && (typeof sub !== 'number' || !Number.isSafeInteger(sub) || sub < 1))
-        throw new ControlError(`subaccount_id must be a positive integer (got ${JSON.stringify(sub).slice(0, 40)})`);
-      const done = plane.deposit(wallet, asset, amount, sub as number | undefined);
-      if (isObject(done) && typeof done.error === 'string') throw new ControlError(done.error);
-      return { status: 200, body: done };
-    }
+    case 'deposit':
+      return deposit(plane, body);
     default:
       return { status: 404, body: { error: `no control action ${action.slice(0, 60)} (${ACTIONS})` } };
   }

@@ -20,6 +20,9 @@ import { algoOrderHandlers } from './handlers/algo-orders';
 import { positionHandlers } from './handlers/positions';
 import { marketDataHandlers } from './handlers/market-reads';
 import { vaultHandlers } from './handlers/vaults';
+import { accountChainHandlers } from './handlers/account-chain';
+import { marginHandlers } from './handlers/margin';
+import { debugHandlers } from './handlers/debug';
 
 export type { HandlerParts } from './handler-parts';
 
@@ -176,5 +179,8 @@ export function createHandlers(parts: HandlerParts): Record<string, Handler> {
     ...positionHandlers(parts),
     ...marketDataHandlers(parts),
     ...vaultHandlers(parts),
+    ...accountChainHandlers(parts),
+    ...marginHandlers(parts),
+    ...debugHandlers(parts),
   };
 }

@@ -129,6 +129,17 @@ export class Limits {
     });
   }
 
+  /** Requests per second a window limit allows, as configured (private/get_account reports them). */
+  tps(id: string): number {
+    const w = this.options.windows.get(id);
+    return w ? w.points / (w.windowMs / 1000) : 0;
+  }
+
+  /** Orders per second an instrument type's bucket refills, as configured. */
+  refill(instrumentType: string): number {
+    return this.bucketFor(instrumentType)?.refillPerSecond ?? 0;
+  }
+
   private bucketFor(instrumentType: string): BucketLimit | undefined {
     return this.options.buckets.find((b) => b.instrumentTypes.includes(instrumentType));
   }

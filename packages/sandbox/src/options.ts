@@ -3,6 +3,7 @@
  * Every default comes from the generated tables: limits from limitTable, the freshness window and
  * re-verification interval from loginTable.
  */
+import { resolveMargin, type MarginModel, type MarginOptions } from './options-margin';
 import { limitTable, loginTable, type BudgetKey } from '@exchange-api/types';
 import type { VerifyingDeployment } from '@exchange-api/auth';
 import { SandboxOptionsError } from './options-error';
@@ -51,6 +52,8 @@ export interface SandboxOptions {
   wallets?: WalletConfig[];
   instruments?: InstrumentConfig[];
   market?: { intervalMs?: number };
+  /** The margin model's parameters (options-margin.ts). */
+  margin?: MarginOptions;
   /**
    * The deployments (domain separator and module addresses) whose action signatures are accepted.
    * Default: the two testnet ones of the public clients (derive-ts and derive-py's, ccxt's in sandbox mode).
@@ -106,6 +109,7 @@ export interface ResolvedOptions {
   wallets: WalletConfig[];
   instruments: Required<InstrumentConfig>[];
   market: { intervalMs: number };
+  margin: MarginModel;
   actionDeployments: VerifyingDeployment[];
   /** The fleet's Redis URL, or null alone. */
   redis: string | null;
@@ -168,6 +172,7 @@ const TOP_KEYS = [
   'wallets',
   'instruments',
   'market',
+  'margin',
   'actionDeployments',
   'redis',
   'redisCluster',
@@ -377,6 +382,7 @@ export function resolveOptions(input: unknown = {}): ResolvedOptions {
     wallets: arr('wallets', o.wallets ?? []).map(resolveWallet),
     instruments: resolveInstruments(o.instruments ?? defaultInstruments),
     market: resolveMarket(o.market ?? {}),
+    margin: resolveMargin(o.margin),
     actionDeployments:
       o.actionDeployments === undefined && preset
         ? preset.actionDeployments()

@@ -144,7 +144,10 @@ export function createPipeline(parts: PipelineParts): Pipeline {
   };
 }
 
-/** Whether the pipeline verifies a method's action signature itself: the trade module's, for a logged-in caller. */
+/**
+ * Whether the pipeline verifies a method's action signature itself: the trade module's, for a logged-in
+ * caller; not a debug method's, which reports what the signature recovers to instead (handlers/debug.ts).
+ */
 export function tradeSigned(method: MethodEntry, session: Session | null | undefined): session is Session {
-  return method.actionModule === 'trade' && session != null;
+  return method.actionModule === 'trade' && !method.name.endsWith('_debug') && session != null;
 }

@@ -24,7 +24,7 @@ import { createPipeline } from './pipeline';
 import { createHandlers } from './handlers';
 import { MAX_READ_BYTES, WsTransport } from './ws-transport';
 import { createHttpListener } from './http-transport';
-import { handleControl, type ControlPlane } from './control';
+import { handleControl, type ControlPlane, type DepositTarget } from './control';
 import { sandboxSteps, startTimers, type HeartbeatParts } from './timers';
 import { Faults } from './faults';
 import type { SandboxState } from './state/sandbox-state';
@@ -134,23 +134,38 @@ function controlPlane({ clock, limits, connections, index, market, faults }: Par
       // Trigger orders whose signature expired meanwhile expire; TWAP slices due meanwhile run.
       market.triggers.sweep();
       market.algos.sweep();
-      market.settleFunding();
+      market.settleClock();
       return now;
     },
     mark: (instrument, price) => market.moveMark(instrument, price),
-    deposit: (wallet, asset, amount, subaccount) => {
-      const w = normalizeAddress(wallet);
-      const x = parseFixed(amount);
-      if (!w) return { error: `wallet must be an address (got ${wallet.slice(0, 60)})` };
-      if (x === null) return { error: `amount must be a decimal (got ${amount.slice(0, 40)})` };
-      try {
-        return market.funds.deposit(w, asset, x, subaccount);
-      } catch (err) {
-        if (err instanceof RpcFailure) return { error: err.data ?? err.message };
-        throw err;
-      }
-    },
+    deposit: (to, asset, amount, pending) => depositByControl(market, to, asset, amount, pending),
   };
+}
+
+/** The control plane's deposit: straight to the subaccount, or seen on chain and pending first. */
+function depositByControl(market: Market, to: DepositTarget, asset: string, amount: string, pending: boolean) {
+  const x = parseFixed(amount);
+  if (x === null) return { error: `amount must be a decimal (got ${amount.slice(0, 40)})` };
+  let wallet: string;
+  let subaccount: number | undefined;
+  let type: 'standard' | 'instant' | 'direct' | undefined;
+  if ('depositAddress' in to) {
+    const found = market.risk.deposits.resolve(normalizeAddress(to.depositAddress) ?? to.depositAddress);
+    if (!found)
+      return { error: `deposit_address ${to.depositAddress} was not registered (public/register_deposit_address)` };
+    ({ wallet, subaccount, type } = found);
+  } else {
+    const w = normalizeAddress(to.wallet);
+    if (!w) return { error: `wallet must be an address (got ${to.wallet.slice(0, 60)})` };
+    ({ wallet, subaccount } = { wallet: w, subaccount: to.subaccount });
+  }
+  try {
+    if (pending) return market.risk.deposits.seen(wallet, asset, x, subaccount, type);
+    return market.funds.deposit(wallet, asset, x, subaccount);
+  } catch (err) {
+    if (err instanceof RpcFailure) return { error: err.data ?? err.message };
+    throw err;
+  }
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {

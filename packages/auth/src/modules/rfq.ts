@@ -99,6 +99,11 @@ export function rfqQuoteDataOf(params: Params, ctx: DataContext): string {
   return rfqQuoteData(withAssets(params, ctx));
 }
 
+/** The maker's legs as an execution hashes them (abi.encode(legs); its keccak256 is the orderHash signed). */
+export function rfqExecuteLegsOf(params: Params, ctx: DataContext): string {
+  return AbiCoder.defaultAbiCoder().encode([LEGS], [legWords(withAssets(params, ctx), -1n)]);
+}
+
 /** The execution data of a private/execute_quote request. */
 export function rfqExecuteDataOf(params: Params, ctx: DataContext): string {
   return rfqExecuteData(withAssets(params, ctx));

@@ -200,12 +200,18 @@ export function createRpc(core: SurfaceCore) {
     privateGetFundingHistory: (params: CallParams<'private/get_funding_history'>, options?: CallOptions) => core.call('private/get_funding_history', params, options),
     /** `private/get_interest_history`: Interest settled on the wallet's balances, newest first, up to 1000 rows. (ws, http; non_matching; login) */
     privateGetInterestHistory: (params: CallParams<'private/get_interest_history'>, options?: CallOptions) => core.call('private/get_interest_history', params, options),
+    /** `private/get_liquidation_history`: The liquidation auctions of a subaccount (or of the wallets subaccounts), with the bids that filled them. (ws, http; non_matching; login) */
+    privateGetLiquidationHistory: (params: CallParams<'private/get_liquidation_history'>, options?: CallOptions) => core.call('private/get_liquidation_history', params, options),
+    /** `private/get_liquidator_history`: The bids a subaccount made as a liquidator, newest first, paginated. (ws, http; non_matching; login) */
+    privateGetLiquidatorHistory: (params: CallParams<'private/get_liquidator_history'>, options?: CallOptions) => core.call('private/get_liquidator_history', params, options),
     /** `private/get_live_burn_requests`: A vault's queued withdrawal requests waiting to be settled by burning shares, in queue order with their total. (ws, http; non_matching; login) */
     privateGetLiveBurnRequests: (params: CallParams<'private/get_live_burn_requests'>, options?: CallOptions) => core.call('private/get_live_burn_requests', params, options),
     /** `private/get_live_mint_requests`: A vault's queued deposit requests waiting to be settled by minting shares, in queue order with their total. (ws, http; non_matching; login) */
     privateGetLiveMintRequests: (params: CallParams<'private/get_live_mint_requests'>, options?: CallOptions) => core.call('private/get_live_mint_requests', params, options),
     /** `private/get_live_vault_requests`: The wallet's vault deposit and withdrawal requests not yet settled by the curator. (ws, http; non_matching; login) */
     privateGetLiveVaultRequests: (params: CallParams<'private/get_live_vault_requests'>, options?: CallOptions) => core.call('private/get_live_vault_requests', params, options),
+    /** `private/get_margin`: A subaccounts initial and maintenance margin, before and after simulated position and collateral changes. (ws, http; non_matching; login) */
+    privateGetMargin: (params: CallParams<'private/get_margin'>, options?: CallOptions) => core.call('private/get_margin', params, options),
     /** `private/get_mmp_config`: A subaccount's market-maker-protection settings, per currency. (ws, http; non_matching; login) */
     privateGetMmpConfig: (params: CallParams<'private/get_mmp_config'>, options?: CallOptions) => core.call('private/get_mmp_config', params, options),
     /** `private/get_option_settlement_history`: Option positions settled at expiry, for the whole wallet or one subaccount. (ws, http; non_matching; login) */
@@ -292,6 +298,10 @@ export function createRpc(core: SurfaceCore) {
     publicGetInterestRateHistory: (params: CallParams<'public/get_interest_rate_history'>, options?: CallOptions) => core.call('public/get_interest_rate_history', params, options),
     /** `public/get_latest_signed_feeds`: The latest signed oracle feeds (spot, perp, option, forward), by currency and expiry. (ws, http; non_matching) */
     publicGetLatestSignedFeeds: (params: CallParams<'public/get_latest_signed_feeds'>, options?: CallOptions) => core.call('public/get_latest_signed_feeds', params, options),
+    /** `public/get_liquidation_history`: The liquidation auctions of every subaccount (or of one), newest first, paginated. (ws, http; non_matching) */
+    publicGetLiquidationHistory: (params: CallParams<'public/get_liquidation_history'>, options?: CallOptions) => core.call('public/get_liquidation_history', params, options),
+    /** `public/get_margin`: The margin of a described portfolio, before and after simulated changes (a simulation: no account is read). (ws, http; non_matching) */
+    publicGetMargin: (params: CallParams<'public/get_margin'>, options?: CallOptions) => core.call('public/get_margin', params, options),
     /** `public/get_onchain_action_history`: On-chain actions (deposits, forced withdrawals, configuration) and what became of each. (ws, http; non_matching) */
     publicGetOnchainActionHistory: (params: CallParams<'public/get_onchain_action_history'>, options?: CallOptions) => core.call('public/get_onchain_action_history', params, options),
     /** `public/get_option_settlement_prices`: A currency's option settlement prices, per expiry. (ws, http; non_matching) */

@@ -13,7 +13,7 @@ import type { Handler } from '../pipeline';
 
 /** The handler, and the watch on the connections that it arms. */
 export function cancelOnDisconnectHandlers({ accounts, connections, market }: HandlerParts): Record<string, Handler> {
-  const armed = new Set<string>();
+  const armed = accounts.cancelOnDisconnect;
   const previous = connections.closed;
   connections.closed = (conn: Connection) => {
     previous?.(conn);

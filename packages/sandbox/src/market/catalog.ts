@@ -81,6 +81,8 @@ function optionDetails(inst: Instrument, startedAtMs: number): OptionDetails {
 /** The listing and market-data reads. */
 export class Catalog {
   private readonly startedAtMs: number;
+  /** An expired option's settlement price, null while it trades (expiry.ts sets it). */
+  settlementOf: (name: string) => bigint | null = () => null;
 
   constructor(
     private readonly instruments: Instruments,
@@ -101,12 +103,14 @@ export class Catalog {
   record(inst: Instrument): InstrumentRecord {
     const { cfg } = inst;
     const option = cfg.instrument_type === 'option' ? optionDetails(inst, this.startedAtMs) : null;
+    const settled = this.settlementOf(cfg.instrument_name);
+    if (option && settled !== null) option.settlement_price = fmt(settled);
     return {
       instrument_type: cfg.instrument_type,
       instrument_name: cfg.instrument_name,
       scheduled_activation: Math.floor(this.startedAtMs / 1000),
       scheduled_deactivation: option?.expiry ?? NEVER,
-      is_active: true,
+      is_active: settled === null,
       tick_size: cfg.tick_size,
       minimum_amount: cfg.amount_step,
       maximum_amount: '1000000',

@@ -234,6 +234,26 @@ export class Funds {
     return { op_uuid: op.op_uuid, operation_id: op.operation_id, whitelisted_recipients: [...list] };
   }
 
+  /** The wallet's whitelisted recipients (private/get_account). */
+  whitelistOf(wallet: string): string[] {
+    return [...(this.whitelists.get(wallet) ?? [])];
+  }
+
+  /**
+   * Every kept deposit, withdrawal and transfer, oldest first, with what the on-chain reads name it by
+   * (public/get_transaction, public/get_onchain_action_history).
+   */
+  booked(): {
+    kind: 'deposit' | 'withdrawal' | 'transfer';
+    entry: Kept<{ batch_uuid: string; tx_hash?: string | null; timestamp: number }>;
+  }[] {
+    return [
+      ...this.deposits.map((entry) => ({ kind: 'deposit' as const, entry })),
+      ...this.withdrawals.map((entry) => ({ kind: 'withdrawal' as const, entry })),
+      ...this.transfers.map((entry) => ({ kind: 'transfer' as const, entry })),
+    ].sort((a, b) => a.entry.timestamp - b.entry.timestamp);
+  }
+
   whitelisted(wallet: string, recipient: string): boolean {
     return this.whitelists.get(wallet)?.has(recipient) ?? false;
   }

@@ -1,15 +1,16 @@
 /**
  * Margin: what a subaccount is worth at the mids, what its exposure asks of it, whether it can carry
- * one more order, and the two account channels (margin.watch and auctions.watch).
+ * one more order, and margin.watch. The model's parameters are the `margin` option (options-margin.ts).
  */
-import { errorByName, type AuctionResult, type MarginWatchResult } from '@exchange-api/types';
+import { errorByName, type MarginWatchResult } from '@exchange-api/types';
 import { RpcFailure } from '../rpc';
-import { ONE, abs, bps, fmt, max, mul } from '../fixed';
+import { abs, bps, fixed, fmt, max, mul } from '../fixed';
+import { defaultMarginModel, type KindMargin, type MarginModel } from '../options-margin';
 import { amt, mid, notional, positionAsset, type Instrument, type Resting } from './instrument';
 import type { Instruments } from './instruments';
 import type { Ledger } from './ledger';
 import type { OpenOrders } from './book';
-import { INITIAL_MARGIN_BPS, MAINTENANCE_MARGIN_BPS, TAKER_FEE_BPS } from './rates';
+import { TAKER_FEE_BPS } from './rates';
 import type { Direction } from './types';
 
 const ORDER_REJECTED = errorByName('RPC_ORDER_REJECTED').code;
@@ -25,7 +26,7 @@ export interface Proposed {
 }
 
 /** A subaccount's value and margins at the mids, with the records margin.watch shows. */
-interface Valuation {
+export interface Valuation {
   value: bigint;
   initial: bigint;
   maintenance: bigint;
@@ -33,51 +34,87 @@ interface Valuation {
   positions: unknown[];
 }
 
-const isDerivative = (inst: Instrument) => inst.cfg.instrument_type !== 'erc20';
+/** Balances to value: asset or instrument name → signed amount, with the perps' entry prices. */
+export interface Holdings {
+  balances: Iterable<[string, bigint]>;
+  entryOf(instrument: string): bigint | undefined;
+}
 
-/** Valuations, the carry check and the account channels. */
+const isDerivative = (inst: Instrument) => inst.cfg.instrument_type !== 'erc20';
+const fraction = (x: number) => fixed(x.toFixed(12));
+
+/** Valuations, the carry check and margin.watch. */
 export class Margin {
+  private readonly rates: Record<'perp' | 'option' | 'erc20', { initial: bigint; maintenance: bigint }>;
+
   constructor(
     private readonly instruments: Instruments,
     private readonly ledger: Ledger,
     private readonly open: OpenOrders,
-  ) {}
+    /** The model's parameters (the `margin` option). */
+    readonly model: MarginModel = defaultMarginModel,
+  ) {
+    const of = (k: KindMargin) => ({ initial: fraction(k.initial), maintenance: fraction(k.maintenance) });
+    this.rates = { perp: of(model.perp), option: of(model.option), erc20: of(model.erc20) };
+  }
+
+  /** The initial and maintenance margin of a holding of an instrument kind worth `value` (its sign ignored). */
+  requirement(kind: 'perp' | 'option' | 'erc20', value: bigint): { initial: bigint; maintenance: bigint } {
+    const r = this.rates[kind];
+    return { initial: mul(abs(value), r.initial), maintenance: mul(abs(value), r.maintenance) };
+  }
 
   /** A subaccount's position in an instrument (spot: its holding of the base currency), signed. */
   positionOf(subaccount: number, inst: Instrument): bigint {
     return this.ledger.accounts.balance(subaccount, positionAsset(inst));
   }
 
-  /**
-   * Cash and spot assets at their price, options at their mark, perps by their unrealized PnL; margins on perp and
-   * option notional.
-   */
+  /** A spot token's erc20 instrument (a base currency traded spot), or undefined for cash. */
+  private spotOf(asset: string): Instrument | undefined {
+    for (const i of this.instruments.all())
+      if (i.cfg.instrument_type === 'erc20' && i.cfg.base_currency === asset) return i;
+    return undefined;
+  }
+
+  /** A subaccount's valuation (margin.ts's model, docs/sandbox.md). */
   valuation(subaccount: number): Valuation {
+    return this.value({
+      balances: this.ledger.accounts.balances.get(subaccount) ?? [],
+      entryOf: (name) => this.ledger.entryOf(subaccount, name),
+    });
+  }
+
+  /**
+   * Cash and spot tokens at their price, options at their mark, perps by their unrealized PnL. The
+   * margins: each perp and option position's kind's fraction of |amount| × mark, and the erc20 haircut
+   * of each spot token held (cash is never cut).
+   */
+  value(h: Holdings): Valuation {
     let value = 0n;
-    let exposure = 0n;
+    let initial = 0n;
+    let maintenance = 0n;
     const collaterals: unknown[] = [];
     const positions: unknown[] = [];
-    for (const [asset, amount] of this.ledger.accounts.balances.get(subaccount) ?? []) {
+    const add = (r: { initial: bigint; maintenance: bigint }) => {
+      initial += r.initial;
+      maintenance += r.maintenance;
+    };
+    for (const [asset, amount] of h.balances) {
       const inst = this.instruments.get(asset);
       if (!inst) {
         collaterals.push({ asset_name: asset, amount: fmt(amount) });
-        value += mul(amount, this.instruments.spotPrice(asset));
+        const worth = mul(amount, this.instruments.spotPrice(asset));
+        value += worth;
+        if (this.spotOf(asset) && amount > 0n) add(this.requirement('erc20', worth));
         continue;
       }
       const mark = mid(inst);
       positions.push({ instrument_name: asset, amount: fmt(amount), mark_price: fmt(mark) });
-      exposure += abs(mul(amount, mark));
-      if (inst.cfg.instrument_type === 'perp')
-        value += mul(amount, mark - (this.ledger.entryOf(subaccount, asset) ?? mark));
+      add(this.requirement(inst.cfg.instrument_type, mul(amount, mark)));
+      if (inst.cfg.instrument_type === 'perp') value += mul(amount, mark - (h.entryOf(asset) ?? mark));
       else value += mul(amount, mark);
     }
-    return {
-      value,
-      initial: bps(exposure, INITIAL_MARGIN_BPS),
-      maintenance: bps(exposure, MAINTENANCE_MARGIN_BPS),
-      collaterals,
-      positions,
-    };
+    return { value, initial, maintenance, collaterals, positions };
   }
 
   /**
@@ -139,19 +176,13 @@ export class Margin {
   }
 
   private assertMargin(p: Proposed, open: Resting[]): void {
-    let exposure = 0n;
-    for (const inst of this.instruments.all()) {
-      if (!isDerivative(inst)) continue;
-      const position = this.ledger.accounts.balance(p.subaccount, positionAsset(inst));
-      const sum = (direction: Direction) =>
-        open
-          .filter((r) => r.order.instrument_name === inst.cfg.instrument_name && r.order.direction === direction)
-          .reduce((s, r) => s + amt(inst, r.remaining), 0n) +
-        (inst === p.inst && p.direction === direction ? amt(inst, p.lots) : 0n);
-      const worst = max(max(position + sum('buy'), sum('sell') - position), 0n);
-      exposure += mul(worst, mid(inst));
-    }
-    const required = bps(exposure, INITIAL_MARGIN_BPS);
+    const withIt = this.worstCase(p, open, true);
+    // An order that does not add to the worst case (one that reduces a position) is never refused for margin;
+    // no order at all (lots 0: funds.ts asking whether the account still carries itself) is checked.
+    if (p.lots > 0 && withIt <= this.worstCase(p, open, false)) return;
+    const exposure = withIt;
+    // The spot tokens' haircut is part of the initial margin too; the derivatives' part is the worst case above.
+    const required = exposure + this.haircut(p.subaccount);
     const value = this.valuation(p.subaccount).value;
     if (required > value) {
       throw new RpcFailure(
@@ -161,6 +192,35 @@ export class Margin {
           `subaccount ${p.subaccount}'s value of ${fmt(value, 2)}`,
       );
     }
+  }
+
+  /**
+   * The initial margin of the worst case, per instrument, of the position and its open orders (and the
+   * proposed one, when `counted`) all filling one way, at the mids.
+   */
+  private worstCase(p: Proposed, open: Resting[], counted: boolean): bigint {
+    let exposure = 0n;
+    for (const inst of this.instruments.all()) {
+      if (!isDerivative(inst)) continue;
+      const position = this.ledger.accounts.balance(p.subaccount, positionAsset(inst));
+      const sum = (direction: Direction) =>
+        open
+          .filter((r) => r.order.instrument_name === inst.cfg.instrument_name && r.order.direction === direction)
+          .reduce((s, r) => s + amt(inst, r.remaining), 0n) +
+        (counted && inst === p.inst && p.direction === direction ? amt(inst, p.lots) : 0n);
+      const worst = max(max(position + sum('buy'), sum('sell') - position), 0n);
+      exposure += this.requirement(inst.cfg.instrument_type, mul(worst, mid(inst))).initial;
+    }
+    return exposure;
+  }
+
+  /** The erc20 haircut of the spot tokens a subaccount holds. */
+  private haircut(subaccount: number): bigint {
+    let cut = 0n;
+    for (const [asset, amount] of this.ledger.accounts.balances.get(subaccount) ?? [])
+      if (amount > 0n && this.spotOf(asset))
+        cut += this.requirement('erc20', mul(amount, this.instruments.spotPrice(asset))).initial;
+    return cut;
   }
 
   /** margin.watch: every known subaccount's margin state (first 50), valued at the mids. */
@@ -182,30 +242,5 @@ export class Margin {
       });
     }
     return out;
-  }
-
-  /** auctions.watch: a simulated account in auction, and one whose auction ended. */
-  auctions(now: number): AuctionResult[] {
-    const inst = this.instruments.first();
-    const mark = mid(inst);
-    // Short 2 perps entered at 78 % of today's mark, with 1500 USDC: the unrealized loss leaves a
-    // mark-to-market value under the 5 % maintenance margin, so the account is in auction.
-    const position = -2n * ONE;
-    const entry = bps(mark, 7800);
-    const mtm = 1500n * ONE + mul(position, mark - entry);
-    const details = {
-      estimated_bid_price: fmt(bps(mark, 9500), 2),
-      estimated_discount_pnl: fmt(-bps(mul(abs(position), mark), 500), 2),
-      estimated_mtm: fmt(mtm, 2),
-      estimated_percent_bid: '0.25',
-      margin_type: 'SM',
-      min_price_limit: fmt(bps(mark, 9000), 2),
-      subaccount_balances: { USDC: '1500', [inst.cfg.instrument_name]: fmt(position) },
-      currency: null,
-    };
-    return [
-      { state: 'ongoing', subaccount_id: 900_001, timestamp: now, details },
-      { state: 'ended', subaccount_id: 900_002, timestamp: now, details: null },
-    ];
   }
 }

@@ -4,7 +4,8 @@
  * settlement prices, trade candles from the public tape, index candles from the prices sampled each
  * tick, and interest rates. The sandbox has one risk universe (id 1): a standard manager (id 1) for
  * every instrument, and a portfolio manager per currency with options (ids from 2). It charges no
- * interest, so every rate is 0; it does not expire options, so no settlement price is set.
+ * interest in its rate history (interest.ts charges negative cash on its own); an option's settlement
+ * price is set once it expired (expiry.ts).
  */
 import type {
   AssetResponsePublic,
@@ -257,13 +258,14 @@ export class MarketData {
   /** public/get_option_settlement_prices: every expiry of the currency's options; unsettled (null) until settled. */
   settlementPrices(currency: unknown): ExpirySettlementPrice[] {
     const c = this.currencyOf(currency);
-    const byDate = new Map<string, number>();
+    const byDate = new Map<string, { sec: number; price: string | null }>();
     for (const i of this.instruments.all()) {
       if (i.cfg.instrument_type !== 'option' || i.cfg.base_currency !== c) continue;
-      const expiry = this.catalog.record(i).option_details!.expiry;
-      byDate.set(new Date(expiry * 1000).toISOString().slice(0, 10).replaceAll('-', ''), expiry);
+      const d = this.catalog.record(i).option_details!;
+      const date = new Date(d.expiry * 1000).toISOString().slice(0, 10).replaceAll('-', '');
+      byDate.set(date, { sec: d.expiry, price: d.settlement_price ?? null });
     }
-    return [...byDate].map(([date, sec]) => ({ expiry_date: date, utc_expiry_sec: sec, price: null }));
+    return [...byDate].map(([date, e]) => ({ expiry_date: date, utc_expiry_sec: e.sec, price: e.price }));
   }
 
   /**

@@ -34,6 +34,8 @@ import { hasTrigger, refuseTriggeredAlgo } from './order-rules';
 import { AlgoBook, hasAlgo } from './algos';
 import { TriggerBook } from './triggers';
 import { Funds } from './funds';
+import { Risk } from './risk';
+import { RpcFailure } from '../rpc';
 import { Mmp } from './mmp';
 import { intervalValues, makeProducers, publishCadence, type Producers } from './producers';
 import type { OrderOutcome, PrivateTrade, Publisher } from './types';
@@ -68,6 +70,8 @@ export class Market {
   readonly triggers: TriggerBook;
   /** Deposits, withdrawals and own transfers (funds.ts). */
   readonly funds: Funds;
+  /** Auctions, interest, option expiry, pending deposits and get_margin (risk.ts). */
+  readonly risk: Risk;
   /** Market maker protection (mmp.ts). */
   readonly mmp: Mmp;
   /** TWAP orders working in slices (algos.ts). */
@@ -99,11 +103,10 @@ export class Market {
     if (ownership) streams.scope = (name) => `${name} epoch ${ownership.epoch(name)}`;
     const registry = new Instruments(options, streams);
     const counterparties = new Counterparties(options.seed, accounts, registry);
-    const open = new OpenOrders();
-    this.open = open;
+    const open = (this.open = new OpenOrders());
     const ledger = new Ledger(accounts);
-    const margin = new Margin(registry, ledger, open);
-    const history = new History();
+    const margin = new Margin(registry, ledger, open, options.margin);
+    const history = (this.history = new History());
     const settlement = new Settlement(registry, ledger, counterparties, open, streams, out, history);
     this.simulation = new Simulation(counterparties, settlement, (inst) =>
       streams.ofInstrument('takers', inst.cfg.instrument_name),
@@ -121,20 +124,27 @@ export class Market {
     this.algos = new AlgoBook(registry, this.orders, streams, clock, (o) => settlement.publishOrder(o));
     this.triggers = new TriggerBook(registry, this.orders, streams, clock, (o) => settlement.publishOrder(o));
     const rfqs = new Rfqs(registry, accounts, counterparties, margin, streams);
+    this.catalog = new Catalog(registry, clock);
+    const owns = (name: string) => !ownership || ownership.owns(name);
+    this.risk = new Risk({
+      ...{ registry, ledger, margin, accounts, money: this.money, streams, clock, out, counterparties },
+      ...{ funds: this.funds, catalog: this.catalog, owns },
+      cancelAll: (sub) => this.orders.cancelWhere(sub, () => true, 'insufficient_margin'),
+      cancelOn: (name) => this.cancelOn(name),
+    });
     this.producers = makeProducers({
       instruments: registry,
       ledger,
       margin,
+      liquidation: this.risk.liquidation,
       rfqs,
       samples: new Samples(accounts, counterparties, settlement, streams),
     });
-    this.catalog = new Catalog(registry, clock);
     this.portfolios = new Portfolios(registry, ledger, margin, open);
-    this.history = history;
+    this.portfolios.inAuction = (sub) => this.risk.liquidation.inAuction(sub);
     this.marketData = new MarketData(registry, this.catalog, history, clock, accounts);
     this.vaults = new Vaults(accounts, this.portfolios, clock);
     this.signedFeeds = new SignedFeeds(registry, options.seed);
-    const owns = (name: string) => !ownership || ownership.owns(name);
     this.funding = new Funding(registry, accounts, this.money, out, owns, clock.now());
     this.registry = registry;
     this.instruments = registry.byName;
@@ -165,19 +175,33 @@ export class Market {
   tick(): void {
     this.tickCount++;
     const now = this.clock.now();
-    for (const inst of this.registry.all())
-      if (!this.ownership || this.ownership.owns(inst.cfg.instrument_name)) this.simulation.step(inst, now);
+    for (const inst of this.registry.all()) {
+      const name = inst.cfg.instrument_name;
+      if ((!this.ownership || this.ownership.owns(name)) && !this.risk.expiry.expired(name))
+        this.simulation.step(inst, now);
+    }
     this.triggers.sweep();
     this.algos.sweep();
     this.marketData.sample(now);
-    this.funding.settle(now);
+    this.settleClock(this.tickCount % SLOW_EVERY === 0);
     publishCadence(this.producers, this.out, 'tick', now);
     if (this.tickCount % SLOW_EVERY === 0) publishCadence(this.producers, this.out, 'slow', now);
   }
 
-  /** Charge the perps' funding of every hour begun on the clock (after it moved: the control plane's advance). */
-  settleFunding(): void {
-    this.funding.settle(this.clock.now());
+  /**
+   * What the clock settles: funding, interest, option expiry, confirmed deposits; and, when `auctions`
+   * (every tenth tick, a mark moved, the clock advanced), the auctions of accounts below maintenance.
+   */
+  settleClock(auctions = true): void {
+    const now = this.clock.now();
+    this.funding.settle(now);
+    this.risk.settle(now, auctions);
+  }
+
+  /** Cancel every user order resting on an instrument's book (an option that expired). */
+  private cancelOn(name: string): void {
+    const subs = new Set(this.restingIn(name).map((r) => r.order.subaccount_id));
+    for (const sub of subs) this.orders.cancelWhere(sub, (o) => o.instrument_name === name);
   }
 
   /** The values of the `interval` parameter the server runs a timer for. */
@@ -249,6 +273,7 @@ export class Market {
     if (!(ticks > inst.halfSpread + 1)) return { error: `price ${price} is too low for ${name}` };
     this.simulation.moveTo(inst, ticks, this.clock.now());
     this.triggers.sweep();
+    this.risk.liquidation.check(this.clock.now());
     return { mark: priceText(inst, inst.midTicks) };
   }
 
@@ -261,8 +286,15 @@ export class Market {
     return this.orders.replace(session, p);
   }
 
-  /** A new mmp order is refused while its subaccount is frozen in its currency (mmp.ts). */
+  /**
+   * Refused before anything else: an order of a subaccount in auction, on an expired option, or with mmp
+   * while its subaccount is frozen in its currency (mmp.ts).
+   */
   private mmpOpen(p: OrderParams): void {
+    if (this.risk.liquidation.inAuction(p.subaccount_id))
+      throw RpcFailure.of('RPC_SUBACCOUNT_LIQUIDATING', `subaccount ${p.subaccount_id} is in a liquidation auction`);
+    if (this.risk.expiry.expired(p.instrument_name))
+      throw RpcFailure.of('RPC_INSTRUMENT_NOT_LIVE', `${p.instrument_name} has expired and settled`);
     const inst = this.registry.get(p.instrument_name);
     if (inst) this.mmp.assertOpen(p.subaccount_id, inst, p.mmp);
   }

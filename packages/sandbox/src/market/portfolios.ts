@@ -6,19 +6,22 @@
  * paid, fees to date, greeks of options, when a holding began) is sent as zero.
  */
 import type { Collateral, Portfolio, Position } from '@exchange-api/types';
-import { abs, bps, fmt, mul } from '../fixed';
+import { fixed, fmt, mul } from '../fixed';
 import { mid, type Instrument } from './instrument';
 import type { Instruments } from './instruments';
 import type { Ledger } from './ledger';
 import type { Margin } from './margin';
 import type { OpenOrders } from './book';
-import { INITIAL_MARGIN_BPS, MAINTENANCE_MARGIN_BPS, RISK_UNIVERSE_ID, STANDARD_MANAGER_ID } from './rates';
+import { RISK_UNIVERSE_ID, STANDARD_MANAGER_ID } from './rates';
 
 /** The sandbox keeps no opening time of a holding; 0 says "not known" rather than inventing one. */
 const NOT_RECORDED = 0;
 
 /** The portfolio reads. */
 export class Portfolios {
+  /** Whether a subaccount is in a liquidation auction (liquidation.ts sets it). */
+  inAuction: (subaccount: number) => boolean = () => false;
+
   constructor(
     private readonly instruments: Instruments,
     private readonly ledger: Ledger,
@@ -36,11 +39,15 @@ export class Portfolios {
     const collaterals: Collateral[] = [];
     const positions: Position[] = [];
     let collateralValue = 0n;
+    let collateralInitial = 0n;
+    let collateralMaintenance = 0n;
     for (const [asset, amount] of this.ledger.accounts.balances.get(subaccount) ?? []) {
       const inst = this.instruments.get(asset);
       if (!inst) {
         const c = this.collateral(asset, amount);
         collateralValue += mul(amount, this.instruments.spotPrice(asset));
+        collateralInitial += fixed(c.initial_margin);
+        collateralMaintenance += fixed(c.maintenance_margin);
         collaterals.push(c);
         continue;
       }
@@ -51,16 +58,16 @@ export class Portfolios {
       subaccount_id: subaccount,
       label: this.ledger.accounts.labelOf(subaccount),
       margin_type: 'SM',
-      is_under_liquidation: false,
+      is_under_liquidation: this.inAuction(subaccount),
       subaccount_value: fmt(v.value),
       collaterals_value: fmt(collateralValue),
       positions_value: fmt(v.value - collateralValue),
       initial_margin: fmt(v.value - v.initial),
       maintenance_margin: fmt(v.value - v.maintenance),
-      collaterals_initial_margin: fmt(collateralValue),
-      collaterals_maintenance_margin: fmt(collateralValue),
-      positions_initial_margin: fmt(-v.initial),
-      positions_maintenance_margin: fmt(-v.maintenance),
+      collaterals_initial_margin: fmt(collateralInitial),
+      collaterals_maintenance_margin: fmt(collateralMaintenance),
+      positions_initial_margin: fmt(v.value - v.initial - collateralInitial),
+      positions_maintenance_margin: fmt(v.value - v.maintenance - collateralMaintenance),
       open_orders_margin: '0',
       projected_margin_change: '0',
       open_orders: this.openOrders(subaccount),
@@ -75,13 +82,15 @@ export class Portfolios {
     };
   }
 
-  /** Cash or a spot token: counted at its full value in both margins, as the subaccount's margins count it. */
+  /** Cash or a spot token: counted at its value less the erc20 haircut (none for cash) in each margin. */
   private collateral(asset: string, amount: bigint): Collateral {
     const price = this.instruments.spotPrice(asset);
-    const value = fmt(mul(amount, price));
+    const worth = mul(amount, price);
+    const value = fmt(worth);
     const spot = [...this.instruments.all()].find(
       (i) => i.cfg.instrument_type === 'erc20' && i.cfg.base_currency === asset,
     );
+    const cut = spot && amount > 0n ? this.margin.requirement('erc20', worth) : { initial: 0n, maintenance: 0n };
     return {
       asset_name: asset,
       asset_type: 'erc20',
@@ -98,8 +107,8 @@ export class Portfolios {
       // A token moves one for one with its currency; the quote currency is what deltas are counted in.
       delta: spot ? fmt(amount) : '0',
       delta_currency: asset,
-      initial_margin: value,
-      maintenance_margin: value,
+      initial_margin: fmt(worth - cut.initial),
+      maintenance_margin: fmt(worth - cut.maintenance),
       open_orders_margin: '0',
       realized_pnl: '0',
       realized_pnl_excl_fees: '0',
@@ -115,7 +124,7 @@ export class Portfolios {
     const mark = mid(inst);
     const entry = this.ledger.entryOf(subaccount, name) ?? mark;
     const closed = this.ledger.closedOf(subaccount, name);
-    const exposure = abs(mul(amount, mark));
+    const need = this.margin.requirement(inst.cfg.instrument_type, mul(amount, mark));
     const pnl = fmt(mul(amount, mark - entry));
     const perp = inst.cfg.instrument_type === 'perp';
     return {
@@ -139,8 +148,8 @@ export class Portfolios {
       gamma: '0',
       theta: '0',
       vega: '0',
-      initial_margin: fmt(-bps(exposure, INITIAL_MARGIN_BPS)),
-      maintenance_margin: fmt(-bps(exposure, MAINTENANCE_MARGIN_BPS)),
+      initial_margin: fmt(-need.initial),
+      maintenance_margin: fmt(-need.maintenance),
       open_orders_margin: '0',
       realized_pnl_excl_fees: fmt(closed.realized),
       total_fees: fmt(closed.fees),

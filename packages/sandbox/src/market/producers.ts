@@ -8,6 +8,7 @@ import { parameterEnum, type ChannelId } from '../channels';
 import type { Instruments } from './instruments';
 import type { Ledger } from './ledger';
 import type { Margin } from './margin';
+import type { Liquidation } from './liquidation';
 import type { Rfqs } from './rfqs';
 import type { Samples } from './samples';
 import { orderbookPayload, spotFeedPayload, tickerPayload } from './feeds';
@@ -22,6 +23,7 @@ export interface ProducerParts {
   instruments: Instruments;
   ledger: Ledger;
   margin: Margin;
+  liquidation: Liquidation;
   rfqs: Rfqs;
   samples: Samples;
 }
@@ -29,14 +31,21 @@ export interface ProducerParts {
 /**
  * The producers of every channel. Addresses naming an instrument the market does not list get the first one's payload.
  */
-export function makeProducers({ instruments: i, ledger, margin, rfqs, samples }: ProducerParts): Producers {
+export function makeProducers({
+  instruments: i,
+  ledger,
+  margin,
+  liquidation,
+  rfqs,
+  samples,
+}: ProducerParts): Producers {
   const sub = (p: Record<string, string>) => Number(p.subaccount_id ?? 0);
   // A generated sample carries the batch state its address asks for (the sandbox's own fills are Settled).
   const batch = (p: Record<string, string>) => ({ batch_status: (p.batch_status ?? 'Settled') as 'Settled' });
   const byType = (p: Record<string, string>) =>
     i.ofTypeAndCurrency(p.instrument_type ?? '', p.currency ?? '') ?? i.first();
   return {
-    auctionsWatch: { cadence: 'slow', make: (_p, now) => margin.auctions(now) },
+    auctionsWatch: { cadence: 'slow', make: (_p, now) => liquidation.watch(now) },
     marginWatch: { cadence: 'slow', make: (_p, now) => margin.margins(now) },
     orderbook: {
       cadence: 'tick',

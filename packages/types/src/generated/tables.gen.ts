@@ -1431,6 +1431,50 @@ export const methodTable = [
     "source": "clients"
   },
   {
+    "id": "privateGetLiquidationHistory",
+    "name": "private/get_liquidation_history",
+    "params": "GetLiquidationHistoryParams",
+    "result": "AuctionHistory",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/get_liquidation_history",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/get_liquidation_history",
+    "actionModule": null,
+    "actionData": [],
+    "source": "clients"
+  },
+  {
+    "id": "privateGetLiquidatorHistory",
+    "name": "private/get_liquidator_history",
+    "params": "GetLiquidatorHistoryParams",
+    "result": "LiquidatorHistoryResult",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/get_liquidator_history",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/get_liquidator_history",
+    "actionModule": null,
+    "actionData": [],
+    "source": "clients"
+  },
+  {
     "id": "privateGetLiveBurnRequests",
     "name": "private/get_live_burn_requests",
     "params": "GetLiveBurnRequestsParams",
@@ -1492,6 +1536,28 @@ export const methodTable = [
     "auth": "login",
     "orderFlow": false,
     "rateLimitKey": "private/get_live_vault_requests",
+    "actionModule": null,
+    "actionData": [],
+    "source": "clients"
+  },
+  {
+    "id": "privateGetMargin",
+    "name": "private/get_margin",
+    "params": "GetMarginParams",
+    "result": "GetMarginResult",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/private/get_margin",
+    "auth": "login",
+    "orderFlow": false,
+    "rateLimitKey": "private/get_margin",
     "actionModule": null,
     "actionData": [],
     "source": "clients"
@@ -2453,6 +2519,50 @@ export const methodTable = [
     "auth": "none",
     "orderFlow": false,
     "rateLimitKey": "public/get_latest_signed_feeds",
+    "actionModule": null,
+    "actionData": [],
+    "source": "clients"
+  },
+  {
+    "id": "publicGetLiquidationHistory",
+    "name": "public/get_liquidation_history",
+    "params": "PublicGetLiquidationHistoryParams",
+    "result": "PublicLiquidationHistoryResult",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/public/get_liquidation_history",
+    "auth": "none",
+    "orderFlow": false,
+    "rateLimitKey": "public/get_liquidation_history",
+    "actionModule": null,
+    "actionData": [],
+    "source": "clients"
+  },
+  {
+    "id": "publicGetMargin",
+    "name": "public/get_margin",
+    "params": "SimulateMarginParams",
+    "result": "SimulateMarginResult",
+    "assumedParams": null,
+    "assumedResult": null,
+    "rateLimitClass": "non_matching",
+    "rateLimitBudget": null,
+    "rateLimitRule": null,
+    "transports": [
+      "ws",
+      "http"
+    ],
+    "httpPath": "/v3/public/get_margin",
+    "auth": "none",
+    "orderFlow": false,
+    "rateLimitKey": "public/get_margin",
     "actionModule": null,
     "actionData": [],
     "source": "clients"
@@ -10829,6 +10939,483 @@ export const recordTable = [
     "notShown": null
   },
   {
+    "name": "GetLiquidatorHistoryParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "start_timestamp",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "end_timestamp",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "page",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "page_size",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "LiquidatorHistoryResult",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "bids",
+        "required": true,
+        "nullable": false,
+        "type": "array of AuctionBidEvent"
+      },
+      {
+        "name": "pagination",
+        "required": true,
+        "nullable": false,
+        "type": "Pagination"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "PublicGetLiquidationHistoryParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "subaccount_id",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "start_timestamp",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "end_timestamp",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "page",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "page_size",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "PublicLiquidationHistoryResult",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "auctions",
+        "required": true,
+        "nullable": false,
+        "type": "array of AuctionHistory"
+      },
+      {
+        "name": "pagination",
+        "required": true,
+        "nullable": false,
+        "type": "Pagination"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetLiquidationHistoryParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "end_timestamp",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "start_timestamp",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "subaccount_id",
+        "required": false,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "wallet",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "LiquidationHistoryResult",
+    "kind": "array",
+    "fields": [],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "AuctionHistory",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "auction_id",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "auction_type",
+        "required": true,
+        "nullable": false,
+        "type": "\"solvent\" | \"insolvent\""
+      },
+      {
+        "name": "bids",
+        "required": true,
+        "nullable": false,
+        "type": "array of AuctionBidEvent"
+      },
+      {
+        "name": "end_timestamp",
+        "required": true,
+        "nullable": true,
+        "type": "integer | null"
+      },
+      {
+        "name": "fee",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "start_timestamp",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "tx_hash",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "AuctionBidEvent",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "amounts_liquidated",
+        "required": true,
+        "nullable": false,
+        "type": "map of string to string"
+      },
+      {
+        "name": "cash_received",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "discount_pnl",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "percent_liquidated",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "positions_realized_pnl",
+        "required": true,
+        "nullable": false,
+        "type": "map of string to string"
+      },
+      {
+        "name": "positions_realized_pnl_excl_fees",
+        "required": true,
+        "nullable": false,
+        "type": "map of string to string"
+      },
+      {
+        "name": "realized_pnl",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "realized_pnl_excl_fees",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "timestamp",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "tx_hash",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "SimulatedPositionChange",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "instrument_name",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "amount",
+        "required": true,
+        "nullable": false,
+        "type": "DecimalInput"
+      },
+      {
+        "name": "entry_price",
+        "required": false,
+        "nullable": true,
+        "type": "DecimalInput | null"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "SimulatedCollateralChange",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "asset_name",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "amount",
+        "required": true,
+        "nullable": false,
+        "type": "DecimalInput"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetMarginParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      },
+      {
+        "name": "simulated_position_changes",
+        "required": false,
+        "nullable": true,
+        "type": "array of SimulatedPositionChange | null"
+      },
+      {
+        "name": "simulated_collateral_changes",
+        "required": false,
+        "nullable": true,
+        "type": "array of SimulatedCollateralChange | null"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "GetMarginResult",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "is_valid_trade",
+        "required": true,
+        "nullable": false,
+        "type": "boolean"
+      },
+      {
+        "name": "post_initial_margin",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "post_maintenance_margin",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "pre_initial_margin",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "pre_maintenance_margin",
+        "required": true,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "subaccount_id",
+        "required": true,
+        "nullable": false,
+        "type": "integer"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "SimulateMarginParams",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "margin_type",
+        "required": true,
+        "nullable": false,
+        "type": "\"PM\" | \"PM2\" | \"SM\""
+      },
+      {
+        "name": "market",
+        "required": false,
+        "nullable": true,
+        "type": "string | null"
+      },
+      {
+        "name": "simulated_collaterals",
+        "required": true,
+        "nullable": false,
+        "type": "array of SimulatedCollateralChange"
+      },
+      {
+        "name": "simulated_positions",
+        "required": true,
+        "nullable": false,
+        "type": "array of SimulatedPositionChange"
+      },
+      {
+        "name": "simulated_collateral_changes",
+        "required": false,
+        "nullable": true,
+        "type": "array of SimulatedCollateralChange | null"
+      },
+      {
+        "name": "simulated_position_changes",
+        "required": false,
+        "nullable": true,
+        "type": "array of SimulatedPositionChange | null"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
+    "name": "SimulateMarginResult",
+    "kind": "record",
+    "fields": [
+      {
+        "name": "is_valid_trade",
+        "required": false,
+        "nullable": false,
+        "type": "boolean"
+      },
+      {
+        "name": "post_initial_margin",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "post_maintenance_margin",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "pre_initial_margin",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      },
+      {
+        "name": "pre_maintenance_margin",
+        "required": false,
+        "nullable": false,
+        "type": "string"
+      }
+    ],
+    "values": null,
+    "notShown": null
+  },
+  {
     "name": "LiquidateParams",
     "kind": "record",
     "fields": [
@@ -15957,10 +16544,73 @@ export const errorTable = {
       "assumption": "error-codes"
     },
     {
+      "code": 10000,
+      "message": "Manager not found",
+      "condition": "A margin manager (or a portfolio-margin market) the server does not have, named by id or by margin type.",
+      "name": "RPC_MANAGER_NOT_FOUND",
+      "kind": "request",
+      "httpStatus": 400,
+      "assumption": "error-codes"
+    },
+    {
+      "code": 11021,
+      "message": "Instrument is not live",
+      "condition": "An order on an instrument that no longer trades (an option past its expiry).",
+      "name": "RPC_INSTRUMENT_NOT_LIVE",
+      "kind": "order",
+      "httpStatus": 400,
+      "assumption": "error-codes"
+    },
+    {
+      "code": 11027,
+      "message": "Subaccount undergoing liquidation",
+      "condition": "An order of a subaccount that is in a liquidation auction.",
+      "name": "RPC_SUBACCOUNT_LIQUIDATING",
+      "kind": "order",
+      "httpStatus": 400,
+      "assumption": "error-codes"
+    },
+    {
+      "code": 11200,
+      "message": "Auction not ongoing",
+      "condition": "A liquidation bid on a subaccount in no live auction, or an auction asked for a subaccount that is not below its maintenance margin.",
+      "name": "RPC_AUCTION_NOT_ONGOING",
+      "kind": "order",
+      "httpStatus": 400,
+      "assumption": "error-codes"
+    },
+    {
+      "code": 11202,
+      "message": "Price limit exceeded",
+      "condition": "A liquidation bid whose price for its share of the account is above its price_limit.",
+      "name": "RPC_PRICE_LIMIT_EXCEEDED",
+      "kind": "order",
+      "httpStatus": 400,
+      "assumption": "error-codes"
+    },
+    {
+      "code": 11203,
+      "message": "Last trade ID mismatch",
+      "condition": "A liquidation bid whose last_seen_trade_id is not the auction's latest.",
+      "name": "RPC_LAST_TRADE_ID_MISMATCH",
+      "kind": "order",
+      "httpStatus": 400,
+      "assumption": "error-codes"
+    },
+    {
       "code": 12000,
       "message": "Asset not found",
       "condition": "A transfer or withdrawal naming an asset the server has no spot asset of.",
       "name": "RPC_ASSET_NOT_FOUND",
+      "kind": "request",
+      "httpStatus": 400,
+      "assumption": "error-codes"
+    },
+    {
+      "code": 12001,
+      "message": "Instrument not found",
+      "condition": "A margin simulation or a signing debug request naming an instrument the server does not list.",
+      "name": "RPC_INSTRUMENT_NOT_FOUND",
       "kind": "request",
       "httpStatus": 400,
       "assumption": "error-codes"
@@ -16442,7 +17092,7 @@ export const assumptionTable = [
   {
     "id": "error-codes",
     "title": "Error codes outside the two the document gives",
-    "choice": "JSON-RPC 2.0 standard codes for framing (-32700, -32600, -32601, -32602, -32603); 14000-14004 for login and access; 11000-11001 for order flow; 11007, 11015, 11022-11026, 11051, 11053, 11054, 12000, 12002, 14009, 14013, 14026 and 14031 with the codes and messages of ccxt 4.5.84's derive exception table (self-crossing, MMP frozen, reject timestamp, max fee, reduce only, transfer reject, trigger orders, asset and currency not found, session keys).",
+    "choice": "JSON-RPC 2.0 standard codes for framing (-32700, -32600, -32601, -32602, -32603); 14000-14004 for login and access; 11000-11001 for order flow; 10000, 11007, 11015, 11021-11027, 11051, 11053, 11054, 11200, 11202, 11203, 12000-12002, 14009, 14013, 14026 and 14031 with the codes and messages of ccxt 4.5.84's derive exception table (manager not found, self-crossing, MMP frozen, instrument not live, reject timestamp, max fee, reduce only, transfer reject, subaccount undergoing liquidation, trigger orders, liquidation auctions and bids, asset, instrument and currency not found, session keys).",
     "reason": "The full catalogue is not shown; -32000 to -32099 are reserved for rate limits, so nothing else may use them. Where ccxt's derive class maps a venue code with its message (its exceptions.exact table, with the venue's answers quoted beside some), the code and message are the venue's.",
     "citedAt": [
       "#/x-errors/codes/2",
@@ -16472,7 +17122,14 @@ export const assumptionTable = [
       "#/x-errors/codes/26",
       "#/x-errors/codes/27",
       "#/x-errors/codes/28",
-      "#/x-errors/codes/29"
+      "#/x-errors/codes/29",
+      "#/x-errors/codes/30",
+      "#/x-errors/codes/31",
+      "#/x-errors/codes/32",
+      "#/x-errors/codes/33",
+      "#/x-errors/codes/34",
+      "#/x-errors/codes/35",
+      "#/x-errors/codes/36"
     ]
   },
   {
@@ -16775,6 +17432,33 @@ export const assumptionTable = [
     "reason": "Session-key registration, scopes and whitelist format are not shown.",
     "citedAt": [
       "#/operations/publicLogin"
+    ]
+  },
+  {
+    "id": "client-untyped-methods",
+    "title": "The methods the clients send untyped",
+    "choice": "private/get_margin, public/get_margin, private/get_liquidation_history, private/get_liquidator_history and public/get_liquidation_history are in the spec, over WebSocket and HTTP POST /v3/<public|private>/<name>, login for private/, class non_matching, with the params derive-ts 3.0.13 sends and the result it reads (MarginResult, AuctionHistory[], LiquidatorHistoryResult). public/get_margin's and public/get_liquidation_history's results are typed by no client; the spec assumes the figures of private/get_margin without subaccount_id, and the auctions with a pagination, in open objects.",
+    "reason": "They are not in derive-ts 3.0.13's EndpointMap, but its SubaccountsApi (getMargin, getLiquidationHistory, getLiquidatorHistory) and MarketDataApi (simulateMargin, getLiquidationHistory) send them untyped, with hand-written interfaces for what they read (src/api/subaccounts.ts, src/api/marketData.ts), and ccxt 4.5.84's derive class lists all five in its api table (js/src/derive.js). The document shows none of them.",
+    "citedAt": [
+      "#/operations/privateGetLiquidationHistory",
+      "#/operations/privateGetLiquidatorHistory",
+      "#/operations/privateGetMargin",
+      "#/operations/publicGetLiquidationHistory",
+      "#/operations/publicGetMargin",
+      "#/components/schemas/GetLiquidatorHistoryParams",
+      "#/components/schemas/LiquidatorHistoryResult",
+      "#/components/schemas/PublicGetLiquidationHistoryParams",
+      "#/components/schemas/PublicLiquidationHistoryResult",
+      "#/components/schemas/GetLiquidationHistoryParams",
+      "#/components/schemas/LiquidationHistoryResult",
+      "#/components/schemas/AuctionHistory",
+      "#/components/schemas/AuctionBidEvent",
+      "#/components/schemas/SimulatedPositionChange",
+      "#/components/schemas/SimulatedCollateralChange",
+      "#/components/schemas/GetMarginParams",
+      "#/components/schemas/GetMarginResult",
+      "#/components/schemas/SimulateMarginParams",
+      "#/components/schemas/SimulateMarginResult"
     ]
   },
   {

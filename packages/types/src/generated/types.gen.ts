@@ -316,6 +316,10 @@ export type GetTimeParams = {
   [k: string]: unknown;
 } | null;
 export type GetAllPortfoliosResult = Portfolio[];
+/**
+ * What derive-ts 3.0.13 reads from private/get_liquidation_history: AuctionHistory[] (src/api/subaccounts.ts).
+ */
+export type LiquidationHistoryResult = AuctionHistory[];
 
 /**
  * Payload record of `{subaccount_id}.orders`.
@@ -2204,6 +2208,138 @@ export interface WithdrawalEntry {
   timestamp: number;
   tx_hash?: string | null;
   wallet: string;
+}
+/**
+ * The params derive-ts 3.0.13's SubaccountsApi.getLiquidatorHistory sends (src/api/subaccounts.ts, LiquidatorHistoryQuery).
+ */
+export interface GetLiquidatorHistoryParams {
+  subaccount_id: number;
+  start_timestamp?: number | null;
+  end_timestamp?: number | null;
+  page?: number | null;
+  page_size?: number | null;
+}
+/**
+ * What derive-ts 3.0.13 reads from private/get_liquidator_history (src/api/subaccounts.ts, LiquidatorHistoryResult).
+ */
+export interface LiquidatorHistoryResult {
+  bids: AuctionBidEvent[];
+  pagination: Pagination;
+}
+/**
+ * One liquidator bid within an auction (derive-ts 3.0.13, src/api/subaccounts.ts, AuctionBidEvent); amounts and PnL are decimal strings keyed by asset.
+ */
+export interface AuctionBidEvent {
+  amounts_liquidated: {
+    [k: string]: string;
+  };
+  cash_received: string;
+  discount_pnl: string;
+  percent_liquidated: string;
+  positions_realized_pnl: {
+    [k: string]: string;
+  };
+  positions_realized_pnl_excl_fees: {
+    [k: string]: string;
+  };
+  realized_pnl: string;
+  realized_pnl_excl_fees: string;
+  timestamp: number;
+  tx_hash: string;
+}
+/**
+ * The params derive-ts 3.0.13's MarketDataApi.getLiquidationHistory sends (src/api/marketData.ts): one subaccount or all, a window, a page.
+ */
+export interface PublicGetLiquidationHistoryParams {
+  subaccount_id?: number | null;
+  start_timestamp?: number | null;
+  end_timestamp?: number | null;
+  page?: number | null;
+  page_size?: number | null;
+}
+/**
+ * Not shown by any client (derive-ts 3.0.13 types it unknown). The sandbox's assumption: the auctions as private/get_liquidation_history gives them, with the pagination of the other paginated reads; the object stays open to more fields.
+ */
+export interface PublicLiquidationHistoryResult {
+  auctions: AuctionHistory[];
+  pagination: Pagination;
+}
+/**
+ * One auction a subaccount was liquidated in, with the bids that filled it (derive-ts 3.0.13, src/api/subaccounts.ts, AuctionHistory). end_timestamp is null while it is live.
+ */
+export interface AuctionHistory {
+  auction_id: string;
+  auction_type: 'solvent' | 'insolvent';
+  bids: AuctionBidEvent[];
+  end_timestamp: number | null;
+  fee: string;
+  start_timestamp: number;
+  subaccount_id: number;
+  tx_hash: string;
+}
+/**
+ * The params derive-ts 3.0.13's SubaccountsApi.getLiquidationHistory sends (src/api/subaccounts.ts, WalletHistoryQuery): the wallet's subaccounts, or one.
+ */
+export interface GetLiquidationHistoryParams {
+  end_timestamp?: number | null;
+  start_timestamp?: number | null;
+  subaccount_id?: number | null;
+  wallet?: string | null;
+}
+/**
+ * A perp or option position (or change of one) to value, as derive-ts 3.0.13 sends it (src/api/subaccounts.ts SimulatedPositionChange, src/api/marketData.ts SimulatedPosition): entry_price null values it at the mark.
+ */
+export interface SimulatedPositionChange {
+  instrument_name: string;
+  amount: DecimalInput;
+  entry_price?: DecimalInput | null;
+}
+/**
+ * A collateral (or change of one) to value, as derive-ts 3.0.13 sends it (src/api/subaccounts.ts SimulatedCollateralChange).
+ */
+export interface SimulatedCollateralChange {
+  asset_name: string;
+  amount: DecimalInput;
+}
+/**
+ * The params derive-ts 3.0.13's SubaccountsApi.getMargin sends (src/api/subaccounts.ts, MarginQuery).
+ */
+export interface GetMarginParams {
+  subaccount_id: number;
+  simulated_position_changes?: SimulatedPositionChange[] | null;
+  simulated_collateral_changes?: SimulatedCollateralChange[] | null;
+}
+/**
+ * Margin figures before and after the (optionally simulated) changes, decimal strings (derive-ts 3.0.13, src/api/subaccounts.ts, MarginResult).
+ */
+export interface GetMarginResult {
+  is_valid_trade: boolean;
+  post_initial_margin: string;
+  post_maintenance_margin: string;
+  pre_initial_margin: string;
+  pre_maintenance_margin: string;
+  subaccount_id: number;
+}
+/**
+ * The params derive-ts 3.0.13's MarketDataApi.simulateMargin sends (src/api/marketData.ts, SimulateMarginParams): a margin type (PM, PM2 or SM), a market for portfolio margin, the portfolio, and changes layered on top.
+ */
+export interface SimulateMarginParams {
+  margin_type: 'PM' | 'PM2' | 'SM';
+  market?: string | null;
+  simulated_collaterals: SimulatedCollateralChange[];
+  simulated_positions: SimulatedPositionChange[];
+  simulated_collateral_changes?: SimulatedCollateralChange[] | null;
+  simulated_position_changes?: SimulatedPositionChange[] | null;
+}
+/**
+ * Not shown by any client (derive-ts 3.0.13 types it unknown). The sandbox's assumption: the figures of GetMarginResult without a subaccount; the object stays open to more fields.
+ */
+export interface SimulateMarginResult {
+  is_valid_trade?: boolean;
+  post_initial_margin?: string;
+  post_maintenance_margin?: string;
+  pre_initial_margin?: string;
+  pre_maintenance_margin?: string;
 }
 /**
  * PrivateLiquidateEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).

@@ -40114,10 +40114,3039 @@ validate328.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_LiquidateParams = validate329;
-const schema593 = {"title":"LiquidateParams","description":"PrivateLiquidateEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cash_transfer","last_seen_trade_id","liquidated_account_id","merge_account","nonce","percent_of_acc","price_limit","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"cash_transfer":{"$ref":"#/definitions/DecimalInput"},"last_seen_trade_id":{"type":"integer"},"liquidated_account_id":{"type":"integer"},"merge_account":{"type":"boolean"},"nonce":{"type":"integer"},"percent_of_acc":{"$ref":"#/definitions/DecimalInput"},"price_limit":{"$ref":"#/definitions/DecimalInput"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+export const schema_GetLiquidatorHistoryParams = validate329;
+const schema593 = {"title":"GetLiquidatorHistoryParams","description":"The params derive-ts 3.0.13's SubaccountsApi.getLiquidatorHistory sends (src/api/subaccounts.ts, LiquidatorHistoryQuery).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"},"start_timestamp":{"type":["integer","null"]},"end_timestamp":{"type":["integer","null"]},"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"]}}};
 
 function validate329(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.subaccount_id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.subaccount_id !== undefined){
+let data0 = data.subaccount_id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err1 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.start_timestamp !== undefined){
+let data1 = data.start_timestamp;
+if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
+const err2 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema593.properties.start_timestamp.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.end_timestamp !== undefined){
+let data2 = data.end_timestamp;
+if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
+const err3 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema593.properties.end_timestamp.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.page !== undefined){
+let data3 = data.page;
+if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
+const err4 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema593.properties.page.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.page_size !== undefined){
+let data4 = data.page_size;
+if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
+const err5 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema593.properties.page_size.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate329.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_LiquidatorHistoryResult = validate330;
+const schema594 = {"title":"LiquidatorHistoryResult","description":"What derive-ts 3.0.13 reads from private/get_liquidator_history (src/api/subaccounts.ts, LiquidatorHistoryResult).","type":"object","required":["bids","pagination"],"properties":{"bids":{"type":"array","items":{"$ref":"#/definitions/AuctionBidEvent"}},"pagination":{"$ref":"#/definitions/Pagination"}}};
+const schema595 = {"title":"AuctionBidEvent","description":"One liquidator bid within an auction (derive-ts 3.0.13, src/api/subaccounts.ts, AuctionBidEvent); amounts and PnL are decimal strings keyed by asset.","type":"object","required":["amounts_liquidated","cash_received","discount_pnl","percent_liquidated","positions_realized_pnl","positions_realized_pnl_excl_fees","realized_pnl","realized_pnl_excl_fees","timestamp","tx_hash"],"properties":{"amounts_liquidated":{"type":"object","additionalProperties":{"type":"string"}},"cash_received":{"type":"string"},"discount_pnl":{"type":"string"},"percent_liquidated":{"type":"string"},"positions_realized_pnl":{"type":"object","additionalProperties":{"type":"string"}},"positions_realized_pnl_excl_fees":{"type":"object","additionalProperties":{"type":"string"}},"realized_pnl":{"type":"string"},"realized_pnl_excl_fees":{"type":"string"},"timestamp":{"type":"integer"},"tx_hash":{"type":"string"}}};
+
+function validate330(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.bids === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "bids"},message:"must have required property '"+"bids"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.pagination === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.bids !== undefined){
+let data0 = data.bids;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.amounts_liquidated === undefined){
+const err2 = {instancePath:instancePath+"/bids/" + i0,schemaPath:"#/definitions/AuctionBidEvent/required",keyword:"required",params:{missingProperty: "amounts_liquidated"},message:"must have required property '"+"amounts_liquidated"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data1.cash_received === undefined){
+const err3 = {instancePath:instancePath+"/bids/" + i0,schemaPath:"#/definitions/AuctionBidEvent/required",keyword:"required",params:{missingProperty: "cash_received"},message:"must have required property '"+"cash_received"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data1.discount_pnl === undefined){
+const err4 = {instancePath:instancePath+"/bids/" + i0,schemaPath:"#/definitions/AuctionBidEvent/required",keyword:"required",params:{missingProperty: "discount_pnl"},message:"must have required property '"+"discount_pnl"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data1.percent_liquidated === undefined){
+const err5 = {instancePath:instancePath+"/bids/" + i0,schemaPath:"#/definitions/AuctionBidEvent/required",keyword:"required",params:{missingProperty: "percent_liquidated"},message:"must have required property '"+"percent_liquidated"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data1.positions_realized_pnl === undefined){
+const err6 = {instancePath:instancePath+"/bids/" + i0,schemaPath:"#/definitions/AuctionBidEvent/required",keyword:"required",params:{missingProperty: "positions_realized_pnl"},message:"must have required property '"+"positions_realized_pnl"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data1.positions_realized_pnl_excl_fees === undefined){
+const err7 = {instancePath:instancePath+"/bids/" + i0,schemaPath:"#/definitions/AuctionBidEvent/required",keyword:"required",params:{missingProperty: "positions_realized_pnl_excl_fees"},message:"must have required property '"+"positions_realized_pnl_excl_fees"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data1.realized_pnl === undefined){
+const err8 = {instancePath:instancePath+"/bids/" + i0,schemaPath:"#/definitions/AuctionBidEvent/required",keyword:"required",params:{missingProperty: "realized_pnl"},message:"must have required property '"+"realized_pnl"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data1.realized_pnl_excl_fees === undefined){
+const err9 = {instancePath:instancePath+"/bids/" + i0,schemaPath:"#/definitions/AuctionBidEvent/required",keyword:"required",params:{missingProperty: "realized_pnl_excl_fees"},message:"must have required property '"+"realized_pnl_excl_fees"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data1.timestamp === undefined){
+const err10 = {instancePath:instancePath+"/bids/" + i0,schemaPath:"#/definitions/AuctionBidEvent/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data1.tx_hash === undefined){
+const err11 = {instancePath:instancePath+"/bids/" + i0,schemaPath:"#/definitions/AuctionBidEvent/required",keyword:"required",params:{missingProperty: "tx_hash"},message:"must have required property '"+"tx_hash"+"'"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data1.amounts_liquidated !== undefined){
+let data2 = data1.amounts_liquidated;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+for(const key0 in data2){
+if(typeof data2[key0] !== "string"){
+const err12 = {instancePath:instancePath+"/bids/" + i0+"/amounts_liquidated/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/AuctionBidEvent/properties/amounts_liquidated/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/bids/" + i0+"/amounts_liquidated",schemaPath:"#/definitions/AuctionBidEvent/properties/amounts_liquidated/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data1.cash_received !== undefined){
+if(typeof data1.cash_received !== "string"){
+const err14 = {instancePath:instancePath+"/bids/" + i0+"/cash_received",schemaPath:"#/definitions/AuctionBidEvent/properties/cash_received/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data1.discount_pnl !== undefined){
+if(typeof data1.discount_pnl !== "string"){
+const err15 = {instancePath:instancePath+"/bids/" + i0+"/discount_pnl",schemaPath:"#/definitions/AuctionBidEvent/properties/discount_pnl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data1.percent_liquidated !== undefined){
+if(typeof data1.percent_liquidated !== "string"){
+const err16 = {instancePath:instancePath+"/bids/" + i0+"/percent_liquidated",schemaPath:"#/definitions/AuctionBidEvent/properties/percent_liquidated/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data1.positions_realized_pnl !== undefined){
+let data7 = data1.positions_realized_pnl;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+for(const key1 in data7){
+if(typeof data7[key1] !== "string"){
+const err17 = {instancePath:instancePath+"/bids/" + i0+"/positions_realized_pnl/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/AuctionBidEvent/properties/positions_realized_pnl/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/bids/" + i0+"/positions_realized_pnl",schemaPath:"#/definitions/AuctionBidEvent/properties/positions_realized_pnl/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data1.positions_realized_pnl_excl_fees !== undefined){
+let data9 = data1.positions_realized_pnl_excl_fees;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+for(const key2 in data9){
+if(typeof data9[key2] !== "string"){
+const err19 = {instancePath:instancePath+"/bids/" + i0+"/positions_realized_pnl_excl_fees/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/AuctionBidEvent/properties/positions_realized_pnl_excl_fees/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/bids/" + i0+"/positions_realized_pnl_excl_fees",schemaPath:"#/definitions/AuctionBidEvent/properties/positions_realized_pnl_excl_fees/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data1.realized_pnl !== undefined){
+if(typeof data1.realized_pnl !== "string"){
+const err21 = {instancePath:instancePath+"/bids/" + i0+"/realized_pnl",schemaPath:"#/definitions/AuctionBidEvent/properties/realized_pnl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data1.realized_pnl_excl_fees !== undefined){
+if(typeof data1.realized_pnl_excl_fees !== "string"){
+const err22 = {instancePath:instancePath+"/bids/" + i0+"/realized_pnl_excl_fees",schemaPath:"#/definitions/AuctionBidEvent/properties/realized_pnl_excl_fees/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data1.timestamp !== undefined){
+let data13 = data1.timestamp;
+if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
+const err23 = {instancePath:instancePath+"/bids/" + i0+"/timestamp",schemaPath:"#/definitions/AuctionBidEvent/properties/timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data1.tx_hash !== undefined){
+if(typeof data1.tx_hash !== "string"){
+const err24 = {instancePath:instancePath+"/bids/" + i0+"/tx_hash",schemaPath:"#/definitions/AuctionBidEvent/properties/tx_hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/bids/" + i0,schemaPath:"#/definitions/AuctionBidEvent/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/bids",schemaPath:"#/properties/bids/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data.pagination !== undefined){
+let data15 = data.pagination;
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+if(data15.num_pages === undefined){
+const err27 = {instancePath:instancePath+"/pagination",schemaPath:"#/definitions/Pagination/required",keyword:"required",params:{missingProperty: "num_pages"},message:"must have required property '"+"num_pages"+"'"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if(data15.count === undefined){
+const err28 = {instancePath:instancePath+"/pagination",schemaPath:"#/definitions/Pagination/required",keyword:"required",params:{missingProperty: "count"},message:"must have required property '"+"count"+"'"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if(data15.num_pages !== undefined){
+let data16 = data15.num_pages;
+if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
+const err29 = {instancePath:instancePath+"/pagination/num_pages",schemaPath:"#/definitions/Pagination/properties/num_pages/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if((typeof data16 == "number") && (isFinite(data16))){
+if(data16 < 0 || isNaN(data16)){
+const err30 = {instancePath:instancePath+"/pagination/num_pages",schemaPath:"#/definitions/Pagination/properties/num_pages/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+if(data15.count !== undefined){
+let data17 = data15.count;
+if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
+const err31 = {instancePath:instancePath+"/pagination/count",schemaPath:"#/definitions/Pagination/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+if((typeof data17 == "number") && (isFinite(data17))){
+if(data17 < 0 || isNaN(data17)){
+const err32 = {instancePath:instancePath+"/pagination/count",schemaPath:"#/definitions/Pagination/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/pagination",schemaPath:"#/definitions/Pagination/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+}
+else {
+const err34 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+validate330.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_PublicGetLiquidationHistoryParams = validate331;
+const schema597 = {"title":"PublicGetLiquidationHistoryParams","description":"The params derive-ts 3.0.13's MarketDataApi.getLiquidationHistory sends (src/api/marketData.ts): one subaccount or all, a window, a page.","type":"object","properties":{"subaccount_id":{"type":["integer","null"]},"start_timestamp":{"type":["integer","null"]},"end_timestamp":{"type":["integer","null"]},"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"]}}};
+
+function validate331(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.subaccount_id !== undefined){
+let data0 = data.subaccount_id;
+if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
+const err0 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema597.properties.subaccount_id.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.start_timestamp !== undefined){
+let data1 = data.start_timestamp;
+if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
+const err1 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema597.properties.start_timestamp.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.end_timestamp !== undefined){
+let data2 = data.end_timestamp;
+if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
+const err2 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema597.properties.end_timestamp.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.page !== undefined){
+let data3 = data.page;
+if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
+const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema597.properties.page.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.page_size !== undefined){
+let data4 = data.page_size;
+if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
+const err4 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema597.properties.page_size.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+validate331.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_PublicLiquidationHistoryResult = validate332;
+const schema598 = {"title":"PublicLiquidationHistoryResult","description":"Not shown by any client (derive-ts 3.0.13 types it unknown). The sandbox's assumption: the auctions as private/get_liquidation_history gives them, with the pagination of the other paginated reads; the object stays open to more fields.","type":"object","required":["auctions","pagination"],"properties":{"auctions":{"type":"array","items":{"$ref":"#/definitions/AuctionHistory"}},"pagination":{"$ref":"#/definitions/Pagination"}}};
+const schema599 = {"title":"AuctionHistory","description":"One auction a subaccount was liquidated in, with the bids that filled it (derive-ts 3.0.13, src/api/subaccounts.ts, AuctionHistory). end_timestamp is null while it is live.","type":"object","required":["auction_id","auction_type","bids","end_timestamp","fee","start_timestamp","subaccount_id","tx_hash"],"properties":{"auction_id":{"type":"string"},"auction_type":{"type":"string","enum":["solvent","insolvent"]},"bids":{"type":"array","items":{"$ref":"#/definitions/AuctionBidEvent"}},"end_timestamp":{"type":["integer","null"]},"fee":{"type":"string"},"start_timestamp":{"type":"integer"},"subaccount_id":{"type":"integer"},"tx_hash":{"type":"string"}}};
+
+function validate333(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.auction_id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "auction_id"},message:"must have required property '"+"auction_id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.auction_type === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "auction_type"},message:"must have required property '"+"auction_type"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.bids === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "bids"},message:"must have required property '"+"bids"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.end_timestamp === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "end_timestamp"},message:"must have required property '"+"end_timestamp"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.fee === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "fee"},message:"must have required property '"+"fee"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.start_timestamp === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "start_timestamp"},message:"must have required property '"+"start_timestamp"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.subaccount_id === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.tx_hash === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tx_hash"},message:"must have required property '"+"tx_hash"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.auction_id !== undefined){
+if(typeof data.auction_id !== "string"){
+const err8 = {instancePath:instancePath+"/auction_id",schemaPath:"#/properties/auction_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.auction_type !== undefined){
+let data1 = data.auction_type;
+if(typeof data1 !== "string"){
+const err9 = {instancePath:instancePath+"/auction_type",schemaPath:"#/properties/auction_type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(!((data1 === "solvent") || (data1 === "insolvent"))){
+const err10 = {instancePath:instancePath+"/auction_type",schemaPath:"#/properties/auction_type/enum",keyword:"enum",params:{allowedValues: schema599.properties.auction_type.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.bids !== undefined){
+let data2 = data.bids;
+if(Array.isArray(data2)){
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+let data3 = data2[i0];
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.amounts_liquidated === undefined){
+const err11 = {instancePath:instancePath+"/bids/" + i0,schemaPath:"#/definitions/AuctionBidEvent/required",keyword:"required",params:{missingProperty: "amounts_liquidated"},message:"must have required property '"+"amounts_liquidated"+"'"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data3.cash_received === undefined){
+const err12 = {instancePath:instancePath+"/bids/" + i0,schemaPath:"#/definitions/AuctionBidEvent/required",keyword:"required",params:{missingProperty: "cash_received"},message:"must have required property '"+"cash_received"+"'"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(data3.discount_pnl === undefined){
+const err13 = {instancePath:instancePath+"/bids/" + i0,schemaPath:"#/definitions/AuctionBidEvent/required",keyword:"required",params:{missingProperty: "discount_pnl"},message:"must have required property '"+"discount_pnl"+"'"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(data3.percent_liquidated === undefined){
+const err14 = {instancePath:instancePath+"/bids/" + i0,schemaPath:"#/definitions/AuctionBidEvent/required",keyword:"required",params:{missingProperty: "percent_liquidated"},message:"must have required property '"+"percent_liquidated"+"'"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(data3.positions_realized_pnl === undefined){
+const err15 = {instancePath:instancePath+"/bids/" + i0,schemaPath:"#/definitions/AuctionBidEvent/required",keyword:"required",params:{missingProperty: "positions_realized_pnl"},message:"must have required property '"+"positions_realized_pnl"+"'"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data3.positions_realized_pnl_excl_fees === undefined){
+const err16 = {instancePath:instancePath+"/bids/" + i0,schemaPath:"#/definitions/AuctionBidEvent/required",keyword:"required",params:{missingProperty: "positions_realized_pnl_excl_fees"},message:"must have required property '"+"positions_realized_pnl_excl_fees"+"'"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(data3.realized_pnl === undefined){
+const err17 = {instancePath:instancePath+"/bids/" + i0,schemaPath:"#/definitions/AuctionBidEvent/required",keyword:"required",params:{missingProperty: "realized_pnl"},message:"must have required property '"+"realized_pnl"+"'"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(data3.realized_pnl_excl_fees === undefined){
+const err18 = {instancePath:instancePath+"/bids/" + i0,schemaPath:"#/definitions/AuctionBidEvent/required",keyword:"required",params:{missingProperty: "realized_pnl_excl_fees"},message:"must have required property '"+"realized_pnl_excl_fees"+"'"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(data3.timestamp === undefined){
+const err19 = {instancePath:instancePath+"/bids/" + i0,schemaPath:"#/definitions/AuctionBidEvent/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data3.tx_hash === undefined){
+const err20 = {instancePath:instancePath+"/bids/" + i0,schemaPath:"#/definitions/AuctionBidEvent/required",keyword:"required",params:{missingProperty: "tx_hash"},message:"must have required property '"+"tx_hash"+"'"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(data3.amounts_liquidated !== undefined){
+let data4 = data3.amounts_liquidated;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+for(const key0 in data4){
+if(typeof data4[key0] !== "string"){
+const err21 = {instancePath:instancePath+"/bids/" + i0+"/amounts_liquidated/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/AuctionBidEvent/properties/amounts_liquidated/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/bids/" + i0+"/amounts_liquidated",schemaPath:"#/definitions/AuctionBidEvent/properties/amounts_liquidated/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data3.cash_received !== undefined){
+if(typeof data3.cash_received !== "string"){
+const err23 = {instancePath:instancePath+"/bids/" + i0+"/cash_received",schemaPath:"#/definitions/AuctionBidEvent/properties/cash_received/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data3.discount_pnl !== undefined){
+if(typeof data3.discount_pnl !== "string"){
+const err24 = {instancePath:instancePath+"/bids/" + i0+"/discount_pnl",schemaPath:"#/definitions/AuctionBidEvent/properties/discount_pnl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data3.percent_liquidated !== undefined){
+if(typeof data3.percent_liquidated !== "string"){
+const err25 = {instancePath:instancePath+"/bids/" + i0+"/percent_liquidated",schemaPath:"#/definitions/AuctionBidEvent/properties/percent_liquidated/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data3.positions_realized_pnl !== undefined){
+let data9 = data3.positions_realized_pnl;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+for(const key1 in data9){
+if(typeof data9[key1] !== "string"){
+const err26 = {instancePath:instancePath+"/bids/" + i0+"/positions_realized_pnl/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/AuctionBidEvent/properties/positions_realized_pnl/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/bids/" + i0+"/positions_realized_pnl",schemaPath:"#/definitions/AuctionBidEvent/properties/positions_realized_pnl/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data3.positions_realized_pnl_excl_fees !== undefined){
+let data11 = data3.positions_realized_pnl_excl_fees;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+for(const key2 in data11){
+if(typeof data11[key2] !== "string"){
+const err28 = {instancePath:instancePath+"/bids/" + i0+"/positions_realized_pnl_excl_fees/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/AuctionBidEvent/properties/positions_realized_pnl_excl_fees/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+else {
+const err29 = {instancePath:instancePath+"/bids/" + i0+"/positions_realized_pnl_excl_fees",schemaPath:"#/definitions/AuctionBidEvent/properties/positions_realized_pnl_excl_fees/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data3.realized_pnl !== undefined){
+if(typeof data3.realized_pnl !== "string"){
+const err30 = {instancePath:instancePath+"/bids/" + i0+"/realized_pnl",schemaPath:"#/definitions/AuctionBidEvent/properties/realized_pnl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data3.realized_pnl_excl_fees !== undefined){
+if(typeof data3.realized_pnl_excl_fees !== "string"){
+const err31 = {instancePath:instancePath+"/bids/" + i0+"/realized_pnl_excl_fees",schemaPath:"#/definitions/AuctionBidEvent/properties/realized_pnl_excl_fees/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data3.timestamp !== undefined){
+let data15 = data3.timestamp;
+if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
+const err32 = {instancePath:instancePath+"/bids/" + i0+"/timestamp",schemaPath:"#/definitions/AuctionBidEvent/properties/timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data3.tx_hash !== undefined){
+if(typeof data3.tx_hash !== "string"){
+const err33 = {instancePath:instancePath+"/bids/" + i0+"/tx_hash",schemaPath:"#/definitions/AuctionBidEvent/properties/tx_hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/bids/" + i0,schemaPath:"#/definitions/AuctionBidEvent/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/bids",schemaPath:"#/properties/bids/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data.end_timestamp !== undefined){
+let data17 = data.end_timestamp;
+if((!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))) && (data17 !== null)){
+const err36 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema599.properties.end_timestamp.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data.fee !== undefined){
+if(typeof data.fee !== "string"){
+const err37 = {instancePath:instancePath+"/fee",schemaPath:"#/properties/fee/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data.start_timestamp !== undefined){
+let data19 = data.start_timestamp;
+if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
+const err38 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data.subaccount_id !== undefined){
+let data20 = data.subaccount_id;
+if(!(((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20))) && (isFinite(data20)))){
+const err39 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+if(data.tx_hash !== undefined){
+if(typeof data.tx_hash !== "string"){
+const err40 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+}
+else {
+const err41 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+validate333.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate332(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.auctions === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "auctions"},message:"must have required property '"+"auctions"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.pagination === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.auctions !== undefined){
+let data0 = data.auctions;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate333(data0[i0], {instancePath:instancePath+"/auctions/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate333.errors : vErrors.concat(validate333.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/auctions",schemaPath:"#/properties/auctions/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.pagination !== undefined){
+let data2 = data.pagination;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.num_pages === undefined){
+const err3 = {instancePath:instancePath+"/pagination",schemaPath:"#/definitions/Pagination/required",keyword:"required",params:{missingProperty: "num_pages"},message:"must have required property '"+"num_pages"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data2.count === undefined){
+const err4 = {instancePath:instancePath+"/pagination",schemaPath:"#/definitions/Pagination/required",keyword:"required",params:{missingProperty: "count"},message:"must have required property '"+"count"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data2.num_pages !== undefined){
+let data3 = data2.num_pages;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err5 = {instancePath:instancePath+"/pagination/num_pages",schemaPath:"#/definitions/Pagination/properties/num_pages/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 < 0 || isNaN(data3)){
+const err6 = {instancePath:instancePath+"/pagination/num_pages",schemaPath:"#/definitions/Pagination/properties/num_pages/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+if(data2.count !== undefined){
+let data4 = data2.count;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err7 = {instancePath:instancePath+"/pagination/count",schemaPath:"#/definitions/Pagination/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 < 0 || isNaN(data4)){
+const err8 = {instancePath:instancePath+"/pagination/count",schemaPath:"#/definitions/Pagination/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/pagination",schemaPath:"#/definitions/Pagination/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+validate332.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_GetLiquidationHistoryParams = validate335;
+const schema602 = {"title":"GetLiquidationHistoryParams","description":"The params derive-ts 3.0.13's SubaccountsApi.getLiquidationHistory sends (src/api/subaccounts.ts, WalletHistoryQuery): the wallet's subaccounts, or one.","type":"object","properties":{"end_timestamp":{"type":["integer","null"]},"start_timestamp":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
+
+function validate335(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.end_timestamp !== undefined){
+let data0 = data.end_timestamp;
+if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
+const err0 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema602.properties.end_timestamp.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.start_timestamp !== undefined){
+let data1 = data.start_timestamp;
+if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
+const err1 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema602.properties.start_timestamp.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.subaccount_id !== undefined){
+let data2 = data.subaccount_id;
+if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
+const err2 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema602.properties.subaccount_id.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.wallet !== undefined){
+let data3 = data.wallet;
+if((typeof data3 !== "string") && (data3 !== null)){
+const err3 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema602.properties.wallet.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate335.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_LiquidationHistoryResult = validate336;
+const schema603 = {"title":"LiquidationHistoryResult","description":"What derive-ts 3.0.13 reads from private/get_liquidation_history: AuctionHistory[] (src/api/subaccounts.ts).","type":"array","items":{"$ref":"#/definitions/AuctionHistory"}};
+
+function validate336(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(Array.isArray(data)){
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate333(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate333.errors : vErrors.concat(validate333.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate336.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_AuctionHistory = validate338;
+
+function validate338(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.auction_id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "auction_id"},message:"must have required property '"+"auction_id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.auction_type === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "auction_type"},message:"must have required property '"+"auction_type"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.bids === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "bids"},message:"must have required property '"+"bids"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.end_timestamp === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "end_timestamp"},message:"must have required property '"+"end_timestamp"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.fee === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "fee"},message:"must have required property '"+"fee"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.start_timestamp === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "start_timestamp"},message:"must have required property '"+"start_timestamp"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.subaccount_id === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.tx_hash === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tx_hash"},message:"must have required property '"+"tx_hash"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.auction_id !== undefined){
+if(typeof data.auction_id !== "string"){
+const err8 = {instancePath:instancePath+"/auction_id",schemaPath:"#/properties/auction_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.auction_type !== undefined){
+let data1 = data.auction_type;
+if(typeof data1 !== "string"){
+const err9 = {instancePath:instancePath+"/auction_type",schemaPath:"#/properties/auction_type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(!((data1 === "solvent") || (data1 === "insolvent"))){
+const err10 = {instancePath:instancePath+"/auction_type",schemaPath:"#/properties/auction_type/enum",keyword:"enum",params:{allowedValues: schema599.properties.auction_type.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.bids !== undefined){
+let data2 = data.bids;
+if(Array.isArray(data2)){
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+let data3 = data2[i0];
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.amounts_liquidated === undefined){
+const err11 = {instancePath:instancePath+"/bids/" + i0,schemaPath:"#/definitions/AuctionBidEvent/required",keyword:"required",params:{missingProperty: "amounts_liquidated"},message:"must have required property '"+"amounts_liquidated"+"'"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data3.cash_received === undefined){
+const err12 = {instancePath:instancePath+"/bids/" + i0,schemaPath:"#/definitions/AuctionBidEvent/required",keyword:"required",params:{missingProperty: "cash_received"},message:"must have required property '"+"cash_received"+"'"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(data3.discount_pnl === undefined){
+const err13 = {instancePath:instancePath+"/bids/" + i0,schemaPath:"#/definitions/AuctionBidEvent/required",keyword:"required",params:{missingProperty: "discount_pnl"},message:"must have required property '"+"discount_pnl"+"'"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(data3.percent_liquidated === undefined){
+const err14 = {instancePath:instancePath+"/bids/" + i0,schemaPath:"#/definitions/AuctionBidEvent/required",keyword:"required",params:{missingProperty: "percent_liquidated"},message:"must have required property '"+"percent_liquidated"+"'"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(data3.positions_realized_pnl === undefined){
+const err15 = {instancePath:instancePath+"/bids/" + i0,schemaPath:"#/definitions/AuctionBidEvent/required",keyword:"required",params:{missingProperty: "positions_realized_pnl"},message:"must have required property '"+"positions_realized_pnl"+"'"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data3.positions_realized_pnl_excl_fees === undefined){
+const err16 = {instancePath:instancePath+"/bids/" + i0,schemaPath:"#/definitions/AuctionBidEvent/required",keyword:"required",params:{missingProperty: "positions_realized_pnl_excl_fees"},message:"must have required property '"+"positions_realized_pnl_excl_fees"+"'"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(data3.realized_pnl === undefined){
+const err17 = {instancePath:instancePath+"/bids/" + i0,schemaPath:"#/definitions/AuctionBidEvent/required",keyword:"required",params:{missingProperty: "realized_pnl"},message:"must have required property '"+"realized_pnl"+"'"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(data3.realized_pnl_excl_fees === undefined){
+const err18 = {instancePath:instancePath+"/bids/" + i0,schemaPath:"#/definitions/AuctionBidEvent/required",keyword:"required",params:{missingProperty: "realized_pnl_excl_fees"},message:"must have required property '"+"realized_pnl_excl_fees"+"'"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(data3.timestamp === undefined){
+const err19 = {instancePath:instancePath+"/bids/" + i0,schemaPath:"#/definitions/AuctionBidEvent/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data3.tx_hash === undefined){
+const err20 = {instancePath:instancePath+"/bids/" + i0,schemaPath:"#/definitions/AuctionBidEvent/required",keyword:"required",params:{missingProperty: "tx_hash"},message:"must have required property '"+"tx_hash"+"'"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(data3.amounts_liquidated !== undefined){
+let data4 = data3.amounts_liquidated;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+for(const key0 in data4){
+if(typeof data4[key0] !== "string"){
+const err21 = {instancePath:instancePath+"/bids/" + i0+"/amounts_liquidated/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/AuctionBidEvent/properties/amounts_liquidated/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/bids/" + i0+"/amounts_liquidated",schemaPath:"#/definitions/AuctionBidEvent/properties/amounts_liquidated/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data3.cash_received !== undefined){
+if(typeof data3.cash_received !== "string"){
+const err23 = {instancePath:instancePath+"/bids/" + i0+"/cash_received",schemaPath:"#/definitions/AuctionBidEvent/properties/cash_received/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data3.discount_pnl !== undefined){
+if(typeof data3.discount_pnl !== "string"){
+const err24 = {instancePath:instancePath+"/bids/" + i0+"/discount_pnl",schemaPath:"#/definitions/AuctionBidEvent/properties/discount_pnl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data3.percent_liquidated !== undefined){
+if(typeof data3.percent_liquidated !== "string"){
+const err25 = {instancePath:instancePath+"/bids/" + i0+"/percent_liquidated",schemaPath:"#/definitions/AuctionBidEvent/properties/percent_liquidated/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data3.positions_realized_pnl !== undefined){
+let data9 = data3.positions_realized_pnl;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+for(const key1 in data9){
+if(typeof data9[key1] !== "string"){
+const err26 = {instancePath:instancePath+"/bids/" + i0+"/positions_realized_pnl/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/AuctionBidEvent/properties/positions_realized_pnl/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/bids/" + i0+"/positions_realized_pnl",schemaPath:"#/definitions/AuctionBidEvent/properties/positions_realized_pnl/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data3.positions_realized_pnl_excl_fees !== undefined){
+let data11 = data3.positions_realized_pnl_excl_fees;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+for(const key2 in data11){
+if(typeof data11[key2] !== "string"){
+const err28 = {instancePath:instancePath+"/bids/" + i0+"/positions_realized_pnl_excl_fees/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/AuctionBidEvent/properties/positions_realized_pnl_excl_fees/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+else {
+const err29 = {instancePath:instancePath+"/bids/" + i0+"/positions_realized_pnl_excl_fees",schemaPath:"#/definitions/AuctionBidEvent/properties/positions_realized_pnl_excl_fees/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data3.realized_pnl !== undefined){
+if(typeof data3.realized_pnl !== "string"){
+const err30 = {instancePath:instancePath+"/bids/" + i0+"/realized_pnl",schemaPath:"#/definitions/AuctionBidEvent/properties/realized_pnl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data3.realized_pnl_excl_fees !== undefined){
+if(typeof data3.realized_pnl_excl_fees !== "string"){
+const err31 = {instancePath:instancePath+"/bids/" + i0+"/realized_pnl_excl_fees",schemaPath:"#/definitions/AuctionBidEvent/properties/realized_pnl_excl_fees/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data3.timestamp !== undefined){
+let data15 = data3.timestamp;
+if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
+const err32 = {instancePath:instancePath+"/bids/" + i0+"/timestamp",schemaPath:"#/definitions/AuctionBidEvent/properties/timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data3.tx_hash !== undefined){
+if(typeof data3.tx_hash !== "string"){
+const err33 = {instancePath:instancePath+"/bids/" + i0+"/tx_hash",schemaPath:"#/definitions/AuctionBidEvent/properties/tx_hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/bids/" + i0,schemaPath:"#/definitions/AuctionBidEvent/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/bids",schemaPath:"#/properties/bids/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data.end_timestamp !== undefined){
+let data17 = data.end_timestamp;
+if((!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))) && (data17 !== null)){
+const err36 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema599.properties.end_timestamp.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data.fee !== undefined){
+if(typeof data.fee !== "string"){
+const err37 = {instancePath:instancePath+"/fee",schemaPath:"#/properties/fee/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data.start_timestamp !== undefined){
+let data19 = data.start_timestamp;
+if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
+const err38 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data.subaccount_id !== undefined){
+let data20 = data.subaccount_id;
+if(!(((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20))) && (isFinite(data20)))){
+const err39 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+if(data.tx_hash !== undefined){
+if(typeof data.tx_hash !== "string"){
+const err40 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+}
+else {
+const err41 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+validate338.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_AuctionBidEvent = validate339;
+
+function validate339(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.amounts_liquidated === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "amounts_liquidated"},message:"must have required property '"+"amounts_liquidated"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.cash_received === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cash_received"},message:"must have required property '"+"cash_received"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.discount_pnl === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "discount_pnl"},message:"must have required property '"+"discount_pnl"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.percent_liquidated === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "percent_liquidated"},message:"must have required property '"+"percent_liquidated"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.positions_realized_pnl === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "positions_realized_pnl"},message:"must have required property '"+"positions_realized_pnl"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.positions_realized_pnl_excl_fees === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "positions_realized_pnl_excl_fees"},message:"must have required property '"+"positions_realized_pnl_excl_fees"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.realized_pnl === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "realized_pnl"},message:"must have required property '"+"realized_pnl"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.realized_pnl_excl_fees === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "realized_pnl_excl_fees"},message:"must have required property '"+"realized_pnl_excl_fees"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.timestamp === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data.tx_hash === undefined){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tx_hash"},message:"must have required property '"+"tx_hash"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data.amounts_liquidated !== undefined){
+let data0 = data.amounts_liquidated;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+for(const key0 in data0){
+if(typeof data0[key0] !== "string"){
+const err10 = {instancePath:instancePath+"/amounts_liquidated/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/amounts_liquidated/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/amounts_liquidated",schemaPath:"#/properties/amounts_liquidated/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.cash_received !== undefined){
+if(typeof data.cash_received !== "string"){
+const err12 = {instancePath:instancePath+"/cash_received",schemaPath:"#/properties/cash_received/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.discount_pnl !== undefined){
+if(typeof data.discount_pnl !== "string"){
+const err13 = {instancePath:instancePath+"/discount_pnl",schemaPath:"#/properties/discount_pnl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.percent_liquidated !== undefined){
+if(typeof data.percent_liquidated !== "string"){
+const err14 = {instancePath:instancePath+"/percent_liquidated",schemaPath:"#/properties/percent_liquidated/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.positions_realized_pnl !== undefined){
+let data5 = data.positions_realized_pnl;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+for(const key1 in data5){
+if(typeof data5[key1] !== "string"){
+const err15 = {instancePath:instancePath+"/positions_realized_pnl/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/positions_realized_pnl/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/positions_realized_pnl",schemaPath:"#/properties/positions_realized_pnl/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.positions_realized_pnl_excl_fees !== undefined){
+let data7 = data.positions_realized_pnl_excl_fees;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+for(const key2 in data7){
+if(typeof data7[key2] !== "string"){
+const err17 = {instancePath:instancePath+"/positions_realized_pnl_excl_fees/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/positions_realized_pnl_excl_fees/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/positions_realized_pnl_excl_fees",schemaPath:"#/properties/positions_realized_pnl_excl_fees/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.realized_pnl !== undefined){
+if(typeof data.realized_pnl !== "string"){
+const err19 = {instancePath:instancePath+"/realized_pnl",schemaPath:"#/properties/realized_pnl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.realized_pnl_excl_fees !== undefined){
+if(typeof data.realized_pnl_excl_fees !== "string"){
+const err20 = {instancePath:instancePath+"/realized_pnl_excl_fees",schemaPath:"#/properties/realized_pnl_excl_fees/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.timestamp !== undefined){
+let data11 = data.timestamp;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+const err21 = {instancePath:instancePath+"/timestamp",schemaPath:"#/properties/timestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.tx_hash !== undefined){
+if(typeof data.tx_hash !== "string"){
+const err22 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+validate339.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_SimulatedPositionChange = validate340;
+const schema607 = {"title":"SimulatedPositionChange","description":"A perp or option position (or change of one) to value, as derive-ts 3.0.13 sends it (src/api/subaccounts.ts SimulatedPositionChange, src/api/marketData.ts SimulatedPosition): entry_price null values it at the mark.","type":"object","required":["instrument_name","amount"],"properties":{"instrument_name":{"type":"string"},"amount":{"$ref":"#/definitions/DecimalInput"},"entry_price":{"oneOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]}}};
+
+function validate340(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.instrument_name === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "instrument_name"},message:"must have required property '"+"instrument_name"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.amount === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "amount"},message:"must have required property '"+"amount"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.instrument_name !== undefined){
+if(typeof data.instrument_name !== "string"){
+const err2 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/properties/instrument_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.amount !== undefined){
+if(!(validate13(data.amount, {instancePath:instancePath+"/amount",parentData:data,parentDataProperty:"amount",rootData}))){
+vErrors = vErrors === null ? validate13.errors : vErrors.concat(validate13.errors);
+errors = vErrors.length;
+}
+}
+if(data.entry_price !== undefined){
+let data2 = data.entry_price;
+const _errs5 = errors;
+let valid1 = false;
+let passing0 = null;
+const _errs6 = errors;
+if(!(validate13(data2, {instancePath:instancePath+"/entry_price",parentData:data,parentDataProperty:"entry_price",rootData}))){
+vErrors = vErrors === null ? validate13.errors : vErrors.concat(validate13.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs6 === errors;
+if(_valid0){
+valid1 = true;
+passing0 = 0;
+}
+const _errs7 = errors;
+if(data2 !== null){
+const err3 = {instancePath:instancePath+"/entry_price",schemaPath:"#/properties/entry_price/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+var _valid0 = _errs7 === errors;
+if(_valid0 && valid1){
+valid1 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid1 = true;
+passing0 = 1;
+}
+}
+if(!valid1){
+const err4 = {instancePath:instancePath+"/entry_price",schemaPath:"#/properties/entry_price/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+else {
+errors = _errs5;
+if(vErrors !== null){
+if(_errs5){
+vErrors.length = _errs5;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+validate340.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_SimulatedCollateralChange = validate343;
+const schema608 = {"title":"SimulatedCollateralChange","description":"A collateral (or change of one) to value, as derive-ts 3.0.13 sends it (src/api/subaccounts.ts SimulatedCollateralChange).","type":"object","required":["asset_name","amount"],"properties":{"asset_name":{"type":"string"},"amount":{"$ref":"#/definitions/DecimalInput"}}};
+
+function validate343(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.asset_name === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "asset_name"},message:"must have required property '"+"asset_name"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.amount === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "amount"},message:"must have required property '"+"amount"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.asset_name !== undefined){
+if(typeof data.asset_name !== "string"){
+const err2 = {instancePath:instancePath+"/asset_name",schemaPath:"#/properties/asset_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.amount !== undefined){
+if(!(validate13(data.amount, {instancePath:instancePath+"/amount",parentData:data,parentDataProperty:"amount",rootData}))){
+vErrors = vErrors === null ? validate13.errors : vErrors.concat(validate13.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+validate343.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_GetMarginParams = validate345;
+const schema609 = {"title":"GetMarginParams","description":"The params derive-ts 3.0.13's SubaccountsApi.getMargin sends (src/api/subaccounts.ts, MarginQuery).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"},"simulated_position_changes":{"oneOf":[{"type":"array","items":{"$ref":"#/definitions/SimulatedPositionChange"}},{"type":"null"}]},"simulated_collateral_changes":{"oneOf":[{"type":"array","items":{"$ref":"#/definitions/SimulatedCollateralChange"}},{"type":"null"}]}}};
+
+function validate345(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.subaccount_id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.subaccount_id !== undefined){
+let data0 = data.subaccount_id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err1 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.simulated_position_changes !== undefined){
+let data1 = data.simulated_position_changes;
+const _errs4 = errors;
+let valid1 = false;
+let passing0 = null;
+const _errs5 = errors;
+if(Array.isArray(data1)){
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate340(data1[i0], {instancePath:instancePath+"/simulated_position_changes/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate340.errors : vErrors.concat(validate340.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/simulated_position_changes",schemaPath:"#/properties/simulated_position_changes/oneOf/0/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var _valid0 = _errs5 === errors;
+if(_valid0){
+valid1 = true;
+passing0 = 0;
+}
+const _errs8 = errors;
+if(data1 !== null){
+const err3 = {instancePath:instancePath+"/simulated_position_changes",schemaPath:"#/properties/simulated_position_changes/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+var _valid0 = _errs8 === errors;
+if(_valid0 && valid1){
+valid1 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid1 = true;
+passing0 = 1;
+}
+}
+if(!valid1){
+const err4 = {instancePath:instancePath+"/simulated_position_changes",schemaPath:"#/properties/simulated_position_changes/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+else {
+errors = _errs4;
+if(vErrors !== null){
+if(_errs4){
+vErrors.length = _errs4;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.simulated_collateral_changes !== undefined){
+let data3 = data.simulated_collateral_changes;
+const _errs11 = errors;
+let valid4 = false;
+let passing1 = null;
+const _errs12 = errors;
+if(Array.isArray(data3)){
+const len1 = data3.length;
+for(let i1=0; i1<len1; i1++){
+if(!(validate343(data3[i1], {instancePath:instancePath+"/simulated_collateral_changes/" + i1,parentData:data3,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate343.errors : vErrors.concat(validate343.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/simulated_collateral_changes",schemaPath:"#/properties/simulated_collateral_changes/oneOf/0/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+var _valid1 = _errs12 === errors;
+if(_valid1){
+valid4 = true;
+passing1 = 0;
+}
+const _errs15 = errors;
+if(data3 !== null){
+const err6 = {instancePath:instancePath+"/simulated_collateral_changes",schemaPath:"#/properties/simulated_collateral_changes/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var _valid1 = _errs15 === errors;
+if(_valid1 && valid4){
+valid4 = false;
+passing1 = [passing1, 1];
+}
+else {
+if(_valid1){
+valid4 = true;
+passing1 = 1;
+}
+}
+if(!valid4){
+const err7 = {instancePath:instancePath+"/simulated_collateral_changes",schemaPath:"#/properties/simulated_collateral_changes/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+else {
+errors = _errs11;
+if(vErrors !== null){
+if(_errs11){
+vErrors.length = _errs11;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+validate345.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_GetMarginResult = validate348;
+const schema610 = {"title":"GetMarginResult","description":"Margin figures before and after the (optionally simulated) changes, decimal strings (derive-ts 3.0.13, src/api/subaccounts.ts, MarginResult).","type":"object","required":["is_valid_trade","post_initial_margin","post_maintenance_margin","pre_initial_margin","pre_maintenance_margin","subaccount_id"],"properties":{"is_valid_trade":{"type":"boolean"},"post_initial_margin":{"type":"string"},"post_maintenance_margin":{"type":"string"},"pre_initial_margin":{"type":"string"},"pre_maintenance_margin":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+
+function validate348(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.is_valid_trade === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "is_valid_trade"},message:"must have required property '"+"is_valid_trade"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.post_initial_margin === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "post_initial_margin"},message:"must have required property '"+"post_initial_margin"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.post_maintenance_margin === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "post_maintenance_margin"},message:"must have required property '"+"post_maintenance_margin"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.pre_initial_margin === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pre_initial_margin"},message:"must have required property '"+"pre_initial_margin"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.pre_maintenance_margin === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pre_maintenance_margin"},message:"must have required property '"+"pre_maintenance_margin"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.subaccount_id === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subaccount_id"},message:"must have required property '"+"subaccount_id"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.is_valid_trade !== undefined){
+if(typeof data.is_valid_trade !== "boolean"){
+const err6 = {instancePath:instancePath+"/is_valid_trade",schemaPath:"#/properties/is_valid_trade/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.post_initial_margin !== undefined){
+if(typeof data.post_initial_margin !== "string"){
+const err7 = {instancePath:instancePath+"/post_initial_margin",schemaPath:"#/properties/post_initial_margin/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.post_maintenance_margin !== undefined){
+if(typeof data.post_maintenance_margin !== "string"){
+const err8 = {instancePath:instancePath+"/post_maintenance_margin",schemaPath:"#/properties/post_maintenance_margin/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.pre_initial_margin !== undefined){
+if(typeof data.pre_initial_margin !== "string"){
+const err9 = {instancePath:instancePath+"/pre_initial_margin",schemaPath:"#/properties/pre_initial_margin/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.pre_maintenance_margin !== undefined){
+if(typeof data.pre_maintenance_margin !== "string"){
+const err10 = {instancePath:instancePath+"/pre_maintenance_margin",schemaPath:"#/properties/pre_maintenance_margin/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.subaccount_id !== undefined){
+let data5 = data.subaccount_id;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err11 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+validate348.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_SimulateMarginParams = validate349;
+const schema611 = {"title":"SimulateMarginParams","description":"The params derive-ts 3.0.13's MarketDataApi.simulateMargin sends (src/api/marketData.ts, SimulateMarginParams): a margin type (PM, PM2 or SM), a market for portfolio margin, the portfolio, and changes layered on top.","type":"object","required":["margin_type","simulated_collaterals","simulated_positions"],"properties":{"margin_type":{"type":"string","enum":["PM","PM2","SM"]},"market":{"type":["string","null"]},"simulated_collaterals":{"type":"array","items":{"$ref":"#/definitions/SimulatedCollateralChange"}},"simulated_positions":{"type":"array","items":{"$ref":"#/definitions/SimulatedPositionChange"}},"simulated_collateral_changes":{"oneOf":[{"type":"array","items":{"$ref":"#/definitions/SimulatedCollateralChange"}},{"type":"null"}]},"simulated_position_changes":{"oneOf":[{"type":"array","items":{"$ref":"#/definitions/SimulatedPositionChange"}},{"type":"null"}]}}};
+
+function validate349(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.margin_type === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "margin_type"},message:"must have required property '"+"margin_type"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.simulated_collaterals === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "simulated_collaterals"},message:"must have required property '"+"simulated_collaterals"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.simulated_positions === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "simulated_positions"},message:"must have required property '"+"simulated_positions"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.margin_type !== undefined){
+let data0 = data.margin_type;
+if(typeof data0 !== "string"){
+const err3 = {instancePath:instancePath+"/margin_type",schemaPath:"#/properties/margin_type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(!(((data0 === "PM") || (data0 === "PM2")) || (data0 === "SM"))){
+const err4 = {instancePath:instancePath+"/margin_type",schemaPath:"#/properties/margin_type/enum",keyword:"enum",params:{allowedValues: schema611.properties.margin_type.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.market !== undefined){
+let data1 = data.market;
+if((typeof data1 !== "string") && (data1 !== null)){
+const err5 = {instancePath:instancePath+"/market",schemaPath:"#/properties/market/type",keyword:"type",params:{type: schema611.properties.market.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.simulated_collaterals !== undefined){
+let data2 = data.simulated_collaterals;
+if(Array.isArray(data2)){
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate343(data2[i0], {instancePath:instancePath+"/simulated_collaterals/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate343.errors : vErrors.concat(validate343.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/simulated_collaterals",schemaPath:"#/properties/simulated_collaterals/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.simulated_positions !== undefined){
+let data4 = data.simulated_positions;
+if(Array.isArray(data4)){
+const len1 = data4.length;
+for(let i1=0; i1<len1; i1++){
+if(!(validate340(data4[i1], {instancePath:instancePath+"/simulated_positions/" + i1,parentData:data4,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate340.errors : vErrors.concat(validate340.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/simulated_positions",schemaPath:"#/properties/simulated_positions/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.simulated_collateral_changes !== undefined){
+let data6 = data.simulated_collateral_changes;
+const _errs12 = errors;
+let valid5 = false;
+let passing0 = null;
+const _errs13 = errors;
+if(Array.isArray(data6)){
+const len2 = data6.length;
+for(let i2=0; i2<len2; i2++){
+if(!(validate343(data6[i2], {instancePath:instancePath+"/simulated_collateral_changes/" + i2,parentData:data6,parentDataProperty:i2,rootData}))){
+vErrors = vErrors === null ? validate343.errors : vErrors.concat(validate343.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/simulated_collateral_changes",schemaPath:"#/properties/simulated_collateral_changes/oneOf/0/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+var _valid0 = _errs13 === errors;
+if(_valid0){
+valid5 = true;
+passing0 = 0;
+}
+const _errs16 = errors;
+if(data6 !== null){
+const err9 = {instancePath:instancePath+"/simulated_collateral_changes",schemaPath:"#/properties/simulated_collateral_changes/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+var _valid0 = _errs16 === errors;
+if(_valid0 && valid5){
+valid5 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid5 = true;
+passing0 = 1;
+}
+}
+if(!valid5){
+const err10 = {instancePath:instancePath+"/simulated_collateral_changes",schemaPath:"#/properties/simulated_collateral_changes/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+else {
+errors = _errs12;
+if(vErrors !== null){
+if(_errs12){
+vErrors.length = _errs12;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.simulated_position_changes !== undefined){
+let data8 = data.simulated_position_changes;
+const _errs19 = errors;
+let valid8 = false;
+let passing1 = null;
+const _errs20 = errors;
+if(Array.isArray(data8)){
+const len3 = data8.length;
+for(let i3=0; i3<len3; i3++){
+if(!(validate340(data8[i3], {instancePath:instancePath+"/simulated_position_changes/" + i3,parentData:data8,parentDataProperty:i3,rootData}))){
+vErrors = vErrors === null ? validate340.errors : vErrors.concat(validate340.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/simulated_position_changes",schemaPath:"#/properties/simulated_position_changes/oneOf/0/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+var _valid1 = _errs20 === errors;
+if(_valid1){
+valid8 = true;
+passing1 = 0;
+}
+const _errs23 = errors;
+if(data8 !== null){
+const err12 = {instancePath:instancePath+"/simulated_position_changes",schemaPath:"#/properties/simulated_position_changes/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+var _valid1 = _errs23 === errors;
+if(_valid1 && valid8){
+valid8 = false;
+passing1 = [passing1, 1];
+}
+else {
+if(_valid1){
+valid8 = true;
+passing1 = 1;
+}
+}
+if(!valid8){
+const err13 = {instancePath:instancePath+"/simulated_position_changes",schemaPath:"#/properties/simulated_position_changes/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+else {
+errors = _errs19;
+if(vErrors !== null){
+if(_errs19){
+vErrors.length = _errs19;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+validate349.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_SimulateMarginResult = validate354;
+const schema612 = {"title":"SimulateMarginResult","description":"Not shown by any client (derive-ts 3.0.13 types it unknown). The sandbox's assumption: the figures of GetMarginResult without a subaccount; the object stays open to more fields.","type":"object","properties":{"is_valid_trade":{"type":"boolean"},"post_initial_margin":{"type":"string"},"post_maintenance_margin":{"type":"string"},"pre_initial_margin":{"type":"string"},"pre_maintenance_margin":{"type":"string"}}};
+
+function validate354(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.is_valid_trade !== undefined){
+if(typeof data.is_valid_trade !== "boolean"){
+const err0 = {instancePath:instancePath+"/is_valid_trade",schemaPath:"#/properties/is_valid_trade/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.post_initial_margin !== undefined){
+if(typeof data.post_initial_margin !== "string"){
+const err1 = {instancePath:instancePath+"/post_initial_margin",schemaPath:"#/properties/post_initial_margin/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.post_maintenance_margin !== undefined){
+if(typeof data.post_maintenance_margin !== "string"){
+const err2 = {instancePath:instancePath+"/post_maintenance_margin",schemaPath:"#/properties/post_maintenance_margin/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.pre_initial_margin !== undefined){
+if(typeof data.pre_initial_margin !== "string"){
+const err3 = {instancePath:instancePath+"/pre_initial_margin",schemaPath:"#/properties/pre_initial_margin/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.pre_maintenance_margin !== undefined){
+if(typeof data.pre_maintenance_margin !== "string"){
+const err4 = {instancePath:instancePath+"/pre_maintenance_margin",schemaPath:"#/properties/pre_maintenance_margin/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+validate354.errors = vErrors;
+return errors === 0;
+}
+
+export const schema_LiquidateParams = validate355;
+const schema613 = {"title":"LiquidateParams","description":"PrivateLiquidateEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cash_transfer","last_seen_trade_id","liquidated_account_id","merge_account","nonce","percent_of_acc","price_limit","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"cash_transfer":{"$ref":"#/definitions/DecimalInput"},"last_seen_trade_id":{"type":"integer"},"liquidated_account_id":{"type":"integer"},"merge_account":{"type":"boolean"},"nonce":{"type":"integer"},"percent_of_acc":{"$ref":"#/definitions/DecimalInput"},"price_limit":{"$ref":"#/definitions/DecimalInput"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+
+function validate355(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -40361,14 +43390,14 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate329.errors = vErrors;
+validate355.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_LiquidateResult = validate333;
-const schema594 = {"title":"LiquidateResult","description":"PrivateLiquidateEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
+export const schema_LiquidateResult = validate359;
+const schema614 = {"title":"LiquidateResult","description":"PrivateLiquidateEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
 
-function validate333(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate359(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -40428,14 +43457,14 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate333.errors = vErrors;
+validate359.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_MintSharesParams = validate334;
-const schema595 = {"title":"MintSharesParams","description":"MintSharesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["deposit_hash","nonce","request_id","share_price","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"deposit_hash":{"type":"string"},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"request_id":{"$ref":"#/definitions/VaultRequestId"},"share_price":{"$ref":"#/definitions/DecimalInput"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+export const schema_MintSharesParams = validate360;
+const schema615 = {"title":"MintSharesParams","description":"MintSharesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["deposit_hash","nonce","request_id","share_price","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"deposit_hash":{"type":"string"},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"request_id":{"$ref":"#/definitions/VaultRequestId"},"share_price":{"$ref":"#/definitions/DecimalInput"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
-function validate334(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate360(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -40758,14 +43787,14 @@ vErrors.push(err25);
 }
 errors++;
 }
-validate334.errors = vErrors;
+validate360.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_CreateOrderParams = validate336;
-const schema598 = {"title":"CreateOrderParams","description":"CreateOrderEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","direction","instrument_name","limit_price","max_fee","nonce","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"algo_duration_sec":{"type":["integer","null"]},"algo_num_slices":{"type":["number","null"]},"algo_type":{"type":["string","null"],"enum":["twap",null]},"amount":{"$ref":"#/definitions/DecimalInput"},"client":{"type":["string","null"]},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"instrument_name":{"type":"string"},"is_atomic_signing":{"type":["boolean","null"]},"label":{"type":["string","null"]},"limit_price":{"$ref":"#/definitions/DecimalInput"},"max_fee":{"$ref":"#/definitions/DecimalInput"},"mmp":{"type":["boolean","null"]},"nonce":{"type":"string"},"order_type":{"type":"string","enum":["limit","market"]},"reduce_only":{"type":["boolean","null"]},"referral_code":{"type":["string","null"]},"reject_post_only":{"type":["boolean","null"]},"reject_timestamp":{"type":["integer","null"]},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"},"time_in_force":{"type":"string","enum":["gtc","post_only","fok","ioc"]},"trigger_price":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"trigger_price_type":{"type":["string","null"],"enum":["mark","index",null]},"trigger_type":{"type":["string","null"],"enum":["stoploss","takeprofit",null]}}};
+export const schema_CreateOrderParams = validate362;
+const schema618 = {"title":"CreateOrderParams","description":"CreateOrderEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","direction","instrument_name","limit_price","max_fee","nonce","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"algo_duration_sec":{"type":["integer","null"]},"algo_num_slices":{"type":["number","null"]},"algo_type":{"type":["string","null"],"enum":["twap",null]},"amount":{"$ref":"#/definitions/DecimalInput"},"client":{"type":["string","null"]},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"instrument_name":{"type":"string"},"is_atomic_signing":{"type":["boolean","null"]},"label":{"type":["string","null"]},"limit_price":{"$ref":"#/definitions/DecimalInput"},"max_fee":{"$ref":"#/definitions/DecimalInput"},"mmp":{"type":["boolean","null"]},"nonce":{"type":"string"},"order_type":{"type":"string","enum":["limit","market"]},"reduce_only":{"type":["boolean","null"]},"referral_code":{"type":["string","null"]},"reject_post_only":{"type":["boolean","null"]},"reject_timestamp":{"type":["integer","null"]},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"},"time_in_force":{"type":"string","enum":["gtc","post_only","fok","ioc"]},"trigger_price":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"trigger_price_type":{"type":["string","null"],"enum":["mark","index",null]},"trigger_type":{"type":["string","null"],"enum":["stoploss","takeprofit",null]}}};
 
-function validate336(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate362(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -40872,7 +43901,7 @@ errors++;
 if(data.algo_duration_sec !== undefined){
 let data0 = data.algo_duration_sec;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-const err10 = {instancePath:instancePath+"/algo_duration_sec",schemaPath:"#/properties/algo_duration_sec/type",keyword:"type",params:{type: schema598.properties.algo_duration_sec.type},message:"must be integer,null"};
+const err10 = {instancePath:instancePath+"/algo_duration_sec",schemaPath:"#/properties/algo_duration_sec/type",keyword:"type",params:{type: schema618.properties.algo_duration_sec.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -40885,7 +43914,7 @@ errors++;
 if(data.algo_num_slices !== undefined){
 let data1 = data.algo_num_slices;
 if((!((typeof data1 == "number") && (isFinite(data1)))) && (data1 !== null)){
-const err11 = {instancePath:instancePath+"/algo_num_slices",schemaPath:"#/properties/algo_num_slices/type",keyword:"type",params:{type: schema598.properties.algo_num_slices.type},message:"must be number,null"};
+const err11 = {instancePath:instancePath+"/algo_num_slices",schemaPath:"#/properties/algo_num_slices/type",keyword:"type",params:{type: schema618.properties.algo_num_slices.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -40898,7 +43927,7 @@ errors++;
 if(data.algo_type !== undefined){
 let data2 = data.algo_type;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err12 = {instancePath:instancePath+"/algo_type",schemaPath:"#/properties/algo_type/type",keyword:"type",params:{type: schema598.properties.algo_type.type},message:"must be string,null"};
+const err12 = {instancePath:instancePath+"/algo_type",schemaPath:"#/properties/algo_type/type",keyword:"type",params:{type: schema618.properties.algo_type.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -40908,7 +43937,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((data2 === "twap") || (data2 === null))){
-const err13 = {instancePath:instancePath+"/algo_type",schemaPath:"#/properties/algo_type/enum",keyword:"enum",params:{allowedValues: schema598.properties.algo_type.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/algo_type",schemaPath:"#/properties/algo_type/enum",keyword:"enum",params:{allowedValues: schema618.properties.algo_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -40927,7 +43956,7 @@ errors = vErrors.length;
 if(data.client !== undefined){
 let data4 = data.client;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err14 = {instancePath:instancePath+"/client",schemaPath:"#/properties/client/type",keyword:"type",params:{type: schema598.properties.client.type},message:"must be string,null"};
+const err14 = {instancePath:instancePath+"/client",schemaPath:"#/properties/client/type",keyword:"type",params:{type: schema618.properties.client.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -41023,7 +44052,7 @@ errors++;
 if(data.is_atomic_signing !== undefined){
 let data8 = data.is_atomic_signing;
 if((typeof data8 !== "boolean") && (data8 !== null)){
-const err20 = {instancePath:instancePath+"/is_atomic_signing",schemaPath:"#/properties/is_atomic_signing/type",keyword:"type",params:{type: schema598.properties.is_atomic_signing.type},message:"must be boolean,null"};
+const err20 = {instancePath:instancePath+"/is_atomic_signing",schemaPath:"#/properties/is_atomic_signing/type",keyword:"type",params:{type: schema618.properties.is_atomic_signing.type},message:"must be boolean,null"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -41036,7 +44065,7 @@ errors++;
 if(data.label !== undefined){
 let data9 = data.label;
 if((typeof data9 !== "string") && (data9 !== null)){
-const err21 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema598.properties.label.type},message:"must be string,null"};
+const err21 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema618.properties.label.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -41061,7 +44090,7 @@ errors = vErrors.length;
 if(data.mmp !== undefined){
 let data12 = data.mmp;
 if((typeof data12 !== "boolean") && (data12 !== null)){
-const err22 = {instancePath:instancePath+"/mmp",schemaPath:"#/properties/mmp/type",keyword:"type",params:{type: schema598.properties.mmp.type},message:"must be boolean,null"};
+const err22 = {instancePath:instancePath+"/mmp",schemaPath:"#/properties/mmp/type",keyword:"type",params:{type: schema618.properties.mmp.type},message:"must be boolean,null"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -41096,7 +44125,7 @@ vErrors.push(err24);
 errors++;
 }
 if(!((data14 === "limit") || (data14 === "market"))){
-const err25 = {instancePath:instancePath+"/order_type",schemaPath:"#/properties/order_type/enum",keyword:"enum",params:{allowedValues: schema598.properties.order_type.enum},message:"must be equal to one of the allowed values"};
+const err25 = {instancePath:instancePath+"/order_type",schemaPath:"#/properties/order_type/enum",keyword:"enum",params:{allowedValues: schema618.properties.order_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -41109,7 +44138,7 @@ errors++;
 if(data.reduce_only !== undefined){
 let data15 = data.reduce_only;
 if((typeof data15 !== "boolean") && (data15 !== null)){
-const err26 = {instancePath:instancePath+"/reduce_only",schemaPath:"#/properties/reduce_only/type",keyword:"type",params:{type: schema598.properties.reduce_only.type},message:"must be boolean,null"};
+const err26 = {instancePath:instancePath+"/reduce_only",schemaPath:"#/properties/reduce_only/type",keyword:"type",params:{type: schema618.properties.reduce_only.type},message:"must be boolean,null"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -41122,7 +44151,7 @@ errors++;
 if(data.referral_code !== undefined){
 let data16 = data.referral_code;
 if((typeof data16 !== "string") && (data16 !== null)){
-const err27 = {instancePath:instancePath+"/referral_code",schemaPath:"#/properties/referral_code/type",keyword:"type",params:{type: schema598.properties.referral_code.type},message:"must be string,null"};
+const err27 = {instancePath:instancePath+"/referral_code",schemaPath:"#/properties/referral_code/type",keyword:"type",params:{type: schema618.properties.referral_code.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -41135,7 +44164,7 @@ errors++;
 if(data.reject_post_only !== undefined){
 let data17 = data.reject_post_only;
 if((typeof data17 !== "boolean") && (data17 !== null)){
-const err28 = {instancePath:instancePath+"/reject_post_only",schemaPath:"#/properties/reject_post_only/type",keyword:"type",params:{type: schema598.properties.reject_post_only.type},message:"must be boolean,null"};
+const err28 = {instancePath:instancePath+"/reject_post_only",schemaPath:"#/properties/reject_post_only/type",keyword:"type",params:{type: schema618.properties.reject_post_only.type},message:"must be boolean,null"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -41148,7 +44177,7 @@ errors++;
 if(data.reject_timestamp !== undefined){
 let data18 = data.reject_timestamp;
 if((!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))) && (data18 !== null)){
-const err29 = {instancePath:instancePath+"/reject_timestamp",schemaPath:"#/properties/reject_timestamp/type",keyword:"type",params:{type: schema598.properties.reject_timestamp.type},message:"must be integer,null"};
+const err29 = {instancePath:instancePath+"/reject_timestamp",schemaPath:"#/properties/reject_timestamp/type",keyword:"type",params:{type: schema618.properties.reject_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -41221,7 +44250,7 @@ vErrors.push(err34);
 errors++;
 }
 if(!((((data23 === "gtc") || (data23 === "post_only")) || (data23 === "fok")) || (data23 === "ioc"))){
-const err35 = {instancePath:instancePath+"/time_in_force",schemaPath:"#/properties/time_in_force/enum",keyword:"enum",params:{allowedValues: schema598.properties.time_in_force.enum},message:"must be equal to one of the allowed values"};
+const err35 = {instancePath:instancePath+"/time_in_force",schemaPath:"#/properties/time_in_force/enum",keyword:"enum",params:{allowedValues: schema618.properties.time_in_force.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -41282,7 +44311,7 @@ vErrors = null;
 if(data.trigger_price_type !== undefined){
 let data25 = data.trigger_price_type;
 if((typeof data25 !== "string") && (data25 !== null)){
-const err38 = {instancePath:instancePath+"/trigger_price_type",schemaPath:"#/properties/trigger_price_type/type",keyword:"type",params:{type: schema598.properties.trigger_price_type.type},message:"must be string,null"};
+const err38 = {instancePath:instancePath+"/trigger_price_type",schemaPath:"#/properties/trigger_price_type/type",keyword:"type",params:{type: schema618.properties.trigger_price_type.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -41292,7 +44321,7 @@ vErrors.push(err38);
 errors++;
 }
 if(!(((data25 === "mark") || (data25 === "index")) || (data25 === null))){
-const err39 = {instancePath:instancePath+"/trigger_price_type",schemaPath:"#/properties/trigger_price_type/enum",keyword:"enum",params:{allowedValues: schema598.properties.trigger_price_type.enum},message:"must be equal to one of the allowed values"};
+const err39 = {instancePath:instancePath+"/trigger_price_type",schemaPath:"#/properties/trigger_price_type/enum",keyword:"enum",params:{allowedValues: schema618.properties.trigger_price_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -41305,7 +44334,7 @@ errors++;
 if(data.trigger_type !== undefined){
 let data26 = data.trigger_type;
 if((typeof data26 !== "string") && (data26 !== null)){
-const err40 = {instancePath:instancePath+"/trigger_type",schemaPath:"#/properties/trigger_type/type",keyword:"type",params:{type: schema598.properties.trigger_type.type},message:"must be string,null"};
+const err40 = {instancePath:instancePath+"/trigger_type",schemaPath:"#/properties/trigger_type/type",keyword:"type",params:{type: schema618.properties.trigger_type.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -41315,7 +44344,7 @@ vErrors.push(err40);
 errors++;
 }
 if(!(((data26 === "stoploss") || (data26 === "takeprofit")) || (data26 === null))){
-const err41 = {instancePath:instancePath+"/trigger_type",schemaPath:"#/properties/trigger_type/enum",keyword:"enum",params:{allowedValues: schema598.properties.trigger_type.enum},message:"must be equal to one of the allowed values"};
+const err41 = {instancePath:instancePath+"/trigger_type",schemaPath:"#/properties/trigger_type/enum",keyword:"enum",params:{allowedValues: schema618.properties.trigger_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -41336,16 +44365,16 @@ vErrors.push(err42);
 }
 errors++;
 }
-validate336.errors = vErrors;
+validate362.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_OrderDebugResult = validate342;
-const schema600 = {"title":"OrderDebugResult","description":"SignedActionDebugEdgeRpcResponseFor_OrderActionDataEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["action_hash","action_typehash","domain_separator","encoded_data","encoded_data_hashed","expected_signer","input_data","module","owner","typed_data_hash"],"properties":{"action_hash":{"type":"string"},"action_typehash":{"type":"string"},"domain_separator":{"type":"string"},"encoded_data":{"type":"string"},"encoded_data_hashed":{"type":"string"},"expected_signer":{"type":"string"},"input_data":{"$ref":"#/definitions/OrderDebugActionInput"},"module":{"type":"string"},"owner":{"type":"string"},"recovered_signer":{"type":["string","null"]},"typed_data_hash":{"type":"string"}}};
-const schema601 = {"title":"OrderDebugActionInput","description":"ActionInputDataEdgeRpcResponseFor_OrderActionDataEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["data","expiry","module","nonce","owner","signer","subaccount_id"],"properties":{"data":{"$ref":"#/definitions/OrderActionDataResult"},"expiry":{"type":"number"},"module":{"type":"string"},"nonce":{"type":"integer"},"owner":{"type":"string"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
-const schema602 = {"title":"OrderActionDataResult","description":"OrderActionDataEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["asset_address","asset_sub_id","desired_amount","is_bid","limit_price","recipient_id","worst_fee"],"properties":{"asset_address":{"type":"string"},"asset_sub_id":{"type":"string"},"desired_amount":{"type":"string"},"is_bid":{"type":"boolean"},"limit_price":{"type":"string"},"recipient_id":{"type":"integer"},"worst_fee":{"type":"string"}}};
+export const schema_OrderDebugResult = validate368;
+const schema620 = {"title":"OrderDebugResult","description":"SignedActionDebugEdgeRpcResponseFor_OrderActionDataEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["action_hash","action_typehash","domain_separator","encoded_data","encoded_data_hashed","expected_signer","input_data","module","owner","typed_data_hash"],"properties":{"action_hash":{"type":"string"},"action_typehash":{"type":"string"},"domain_separator":{"type":"string"},"encoded_data":{"type":"string"},"encoded_data_hashed":{"type":"string"},"expected_signer":{"type":"string"},"input_data":{"$ref":"#/definitions/OrderDebugActionInput"},"module":{"type":"string"},"owner":{"type":"string"},"recovered_signer":{"type":["string","null"]},"typed_data_hash":{"type":"string"}}};
+const schema621 = {"title":"OrderDebugActionInput","description":"ActionInputDataEdgeRpcResponseFor_OrderActionDataEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["data","expiry","module","nonce","owner","signer","subaccount_id"],"properties":{"data":{"$ref":"#/definitions/OrderActionDataResult"},"expiry":{"type":"number"},"module":{"type":"string"},"nonce":{"type":"integer"},"owner":{"type":"string"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+const schema622 = {"title":"OrderActionDataResult","description":"OrderActionDataEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["asset_address","asset_sub_id","desired_amount","is_bid","limit_price","recipient_id","worst_fee"],"properties":{"asset_address":{"type":"string"},"asset_sub_id":{"type":"string"},"desired_amount":{"type":"string"},"is_bid":{"type":"boolean"},"limit_price":{"type":"string"},"recipient_id":{"type":"integer"},"worst_fee":{"type":"string"}}};
 
-function validate343(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate369(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -41675,12 +44704,12 @@ vErrors.push(err28);
 }
 errors++;
 }
-validate343.errors = vErrors;
+validate369.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate342(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate368(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -41857,8 +44886,8 @@ errors++;
 }
 }
 if(data.input_data !== undefined){
-if(!(validate343(data.input_data, {instancePath:instancePath+"/input_data",parentData:data,parentDataProperty:"input_data",rootData}))){
-vErrors = vErrors === null ? validate343.errors : vErrors.concat(validate343.errors);
+if(!(validate369(data.input_data, {instancePath:instancePath+"/input_data",parentData:data,parentDataProperty:"input_data",rootData}))){
+vErrors = vErrors === null ? validate369.errors : vErrors.concat(validate369.errors);
 errors = vErrors.length;
 }
 }
@@ -41889,7 +44918,7 @@ errors++;
 if(data.recovered_signer !== undefined){
 let data9 = data.recovered_signer;
 if((typeof data9 !== "string") && (data9 !== null)){
-const err18 = {instancePath:instancePath+"/recovered_signer",schemaPath:"#/properties/recovered_signer/type",keyword:"type",params:{type: schema600.properties.recovered_signer.type},message:"must be string,null"};
+const err18 = {instancePath:instancePath+"/recovered_signer",schemaPath:"#/properties/recovered_signer/type",keyword:"type",params:{type: schema620.properties.recovered_signer.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -41922,13 +44951,13 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate342.errors = vErrors;
+validate368.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_OrderDebugActionInput = validate345;
+export const schema_OrderDebugActionInput = validate371;
 
-function validate345(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate371(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -42258,13 +45287,13 @@ vErrors.push(err28);
 }
 errors++;
 }
-validate345.errors = vErrors;
+validate371.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_OrderActionDataResult = validate346;
+export const schema_OrderActionDataResult = validate372;
 
-function validate346(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate372(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -42434,14 +45463,14 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate346.errors = vErrors;
+validate372.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_OrderQuoteParams = validate347;
-const schema606 = {"title":"OrderQuoteParams","description":"OrderQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","direction","instrument_name","limit_price","max_fee","nonce","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"amount":{"$ref":"#/definitions/DecimalInput"},"client":{"type":"string"},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"instrument_name":{"type":"string"},"is_atomic_signing":{"type":"boolean"},"label":{"type":"string"},"limit_price":{"$ref":"#/definitions/DecimalInput"},"max_fee":{"$ref":"#/definitions/DecimalInput"},"mmp":{"type":"boolean"},"nonce":{"type":"string"},"order_type":{"type":"string","enum":["limit","market"]},"reduce_only":{"type":"boolean"},"referral_code":{"type":"string"},"reject_post_only":{"type":"boolean"},"reject_timestamp":{"type":"integer"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"},"time_in_force":{"type":"string","enum":["gtc","post_only","fok","ioc"]},"trigger_price":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"trigger_price_type":{"type":["string","null"],"enum":["mark","index",null]},"trigger_type":{"type":["string","null"],"enum":["stoploss","takeprofit",null]}}};
+export const schema_OrderQuoteParams = validate373;
+const schema626 = {"title":"OrderQuoteParams","description":"OrderQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","direction","instrument_name","limit_price","max_fee","nonce","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"amount":{"$ref":"#/definitions/DecimalInput"},"client":{"type":"string"},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"instrument_name":{"type":"string"},"is_atomic_signing":{"type":"boolean"},"label":{"type":"string"},"limit_price":{"$ref":"#/definitions/DecimalInput"},"max_fee":{"$ref":"#/definitions/DecimalInput"},"mmp":{"type":"boolean"},"nonce":{"type":"string"},"order_type":{"type":"string","enum":["limit","market"]},"reduce_only":{"type":"boolean"},"referral_code":{"type":"string"},"reject_post_only":{"type":"boolean"},"reject_timestamp":{"type":"integer"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"},"time_in_force":{"type":"string","enum":["gtc","post_only","fok","ioc"]},"trigger_price":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"trigger_price_type":{"type":["string","null"],"enum":["mark","index",null]},"trigger_type":{"type":["string","null"],"enum":["stoploss","takeprofit",null]}}};
 
-function validate347(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate373(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -42719,7 +45748,7 @@ vErrors.push(err20);
 errors++;
 }
 if(!((data11 === "limit") || (data11 === "market"))){
-const err21 = {instancePath:instancePath+"/order_type",schemaPath:"#/properties/order_type/enum",keyword:"enum",params:{allowedValues: schema606.properties.order_type.enum},message:"must be equal to one of the allowed values"};
+const err21 = {instancePath:instancePath+"/order_type",schemaPath:"#/properties/order_type/enum",keyword:"enum",params:{allowedValues: schema626.properties.order_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -42841,7 +45870,7 @@ vErrors.push(err30);
 errors++;
 }
 if(!((((data20 === "gtc") || (data20 === "post_only")) || (data20 === "fok")) || (data20 === "ioc"))){
-const err31 = {instancePath:instancePath+"/time_in_force",schemaPath:"#/properties/time_in_force/enum",keyword:"enum",params:{allowedValues: schema606.properties.time_in_force.enum},message:"must be equal to one of the allowed values"};
+const err31 = {instancePath:instancePath+"/time_in_force",schemaPath:"#/properties/time_in_force/enum",keyword:"enum",params:{allowedValues: schema626.properties.time_in_force.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -42902,7 +45931,7 @@ vErrors = null;
 if(data.trigger_price_type !== undefined){
 let data22 = data.trigger_price_type;
 if((typeof data22 !== "string") && (data22 !== null)){
-const err34 = {instancePath:instancePath+"/trigger_price_type",schemaPath:"#/properties/trigger_price_type/type",keyword:"type",params:{type: schema606.properties.trigger_price_type.type},message:"must be string,null"};
+const err34 = {instancePath:instancePath+"/trigger_price_type",schemaPath:"#/properties/trigger_price_type/type",keyword:"type",params:{type: schema626.properties.trigger_price_type.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -42912,7 +45941,7 @@ vErrors.push(err34);
 errors++;
 }
 if(!(((data22 === "mark") || (data22 === "index")) || (data22 === null))){
-const err35 = {instancePath:instancePath+"/trigger_price_type",schemaPath:"#/properties/trigger_price_type/enum",keyword:"enum",params:{allowedValues: schema606.properties.trigger_price_type.enum},message:"must be equal to one of the allowed values"};
+const err35 = {instancePath:instancePath+"/trigger_price_type",schemaPath:"#/properties/trigger_price_type/enum",keyword:"enum",params:{allowedValues: schema626.properties.trigger_price_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -42925,7 +45954,7 @@ errors++;
 if(data.trigger_type !== undefined){
 let data23 = data.trigger_type;
 if((typeof data23 !== "string") && (data23 !== null)){
-const err36 = {instancePath:instancePath+"/trigger_type",schemaPath:"#/properties/trigger_type/type",keyword:"type",params:{type: schema606.properties.trigger_type.type},message:"must be string,null"};
+const err36 = {instancePath:instancePath+"/trigger_type",schemaPath:"#/properties/trigger_type/type",keyword:"type",params:{type: schema626.properties.trigger_type.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -42935,7 +45964,7 @@ vErrors.push(err36);
 errors++;
 }
 if(!(((data23 === "stoploss") || (data23 === "takeprofit")) || (data23 === null))){
-const err37 = {instancePath:instancePath+"/trigger_type",schemaPath:"#/properties/trigger_type/enum",keyword:"enum",params:{allowedValues: schema606.properties.trigger_type.enum},message:"must be equal to one of the allowed values"};
+const err37 = {instancePath:instancePath+"/trigger_type",schemaPath:"#/properties/trigger_type/enum",keyword:"enum",params:{allowedValues: schema626.properties.trigger_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -42956,14 +45985,14 @@ vErrors.push(err38);
 }
 errors++;
 }
-validate347.errors = vErrors;
+validate373.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_OrderQuoteResult = validate353;
-const schema608 = {"title":"OrderQuoteResult","description":"OrderQuoteEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["estimated_fee","estimated_fill_amount","estimated_fill_price","estimated_order_status","estimated_realized_pnl","estimated_realized_pnl_excl_fees","is_valid","post_initial_margin","pre_initial_margin","suggested_max_fee"],"properties":{"estimated_fee":{"type":"string"},"estimated_fill_amount":{"type":"string"},"estimated_fill_price":{"type":"string"},"estimated_order_status":{"$ref":"#/definitions/OrderStatus"},"estimated_realized_pnl":{"type":"string"},"estimated_realized_pnl_excl_fees":{"type":"string"},"invalid_reason":{"type":["string","null"]},"is_valid":{"type":"boolean"},"max_amount":{"type":["string","null"]},"post_initial_margin":{"type":"string"},"post_liquidation_price":{"type":["string","null"]},"pre_initial_margin":{"type":"string"},"suggested_max_fee":{"type":"string"}}};
+export const schema_OrderQuoteResult = validate379;
+const schema628 = {"title":"OrderQuoteResult","description":"OrderQuoteEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["estimated_fee","estimated_fill_amount","estimated_fill_price","estimated_order_status","estimated_realized_pnl","estimated_realized_pnl_excl_fees","is_valid","post_initial_margin","pre_initial_margin","suggested_max_fee"],"properties":{"estimated_fee":{"type":"string"},"estimated_fill_amount":{"type":"string"},"estimated_fill_price":{"type":"string"},"estimated_order_status":{"$ref":"#/definitions/OrderStatus"},"estimated_realized_pnl":{"type":"string"},"estimated_realized_pnl_excl_fees":{"type":"string"},"invalid_reason":{"type":["string","null"]},"is_valid":{"type":"boolean"},"max_amount":{"type":["string","null"]},"post_initial_margin":{"type":"string"},"post_liquidation_price":{"type":["string","null"]},"pre_initial_margin":{"type":"string"},"suggested_max_fee":{"type":"string"}}};
 
-function validate353(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate379(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -43153,7 +46182,7 @@ errors++;
 if(data.invalid_reason !== undefined){
 let data6 = data.invalid_reason;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err17 = {instancePath:instancePath+"/invalid_reason",schemaPath:"#/properties/invalid_reason/type",keyword:"type",params:{type: schema608.properties.invalid_reason.type},message:"must be string,null"};
+const err17 = {instancePath:instancePath+"/invalid_reason",schemaPath:"#/properties/invalid_reason/type",keyword:"type",params:{type: schema628.properties.invalid_reason.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -43178,7 +46207,7 @@ errors++;
 if(data.max_amount !== undefined){
 let data8 = data.max_amount;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err19 = {instancePath:instancePath+"/max_amount",schemaPath:"#/properties/max_amount/type",keyword:"type",params:{type: schema608.properties.max_amount.type},message:"must be string,null"};
+const err19 = {instancePath:instancePath+"/max_amount",schemaPath:"#/properties/max_amount/type",keyword:"type",params:{type: schema628.properties.max_amount.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -43203,7 +46232,7 @@ errors++;
 if(data.post_liquidation_price !== undefined){
 let data10 = data.post_liquidation_price;
 if((typeof data10 !== "string") && (data10 !== null)){
-const err21 = {instancePath:instancePath+"/post_liquidation_price",schemaPath:"#/properties/post_liquidation_price/type",keyword:"type",params:{type: schema608.properties.post_liquidation_price.type},message:"must be string,null"};
+const err21 = {instancePath:instancePath+"/post_liquidation_price",schemaPath:"#/properties/post_liquidation_price/type",keyword:"type",params:{type: schema628.properties.post_liquidation_price.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -43248,14 +46277,14 @@ vErrors.push(err24);
 }
 errors++;
 }
-validate353.errors = vErrors;
+validate379.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_PollQuotesParams = validate354;
-const schema610 = {"title":"PollQuotesParams","description":"PollQuotesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"from_timestamp":{"type":"integer"},"page":{"type":"integer"},"page_size":{"type":"integer","minimum":1},"quote_id":{"type":["string","null"]},"rfq_id":{"type":["string","null"]},"status":{"type":["string","null"]},"subaccount_id":{"type":"integer"},"to_timestamp":{"type":"integer"}}};
+export const schema_PollQuotesParams = validate380;
+const schema630 = {"title":"PollQuotesParams","description":"PollQuotesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"from_timestamp":{"type":"integer"},"page":{"type":"integer"},"page_size":{"type":"integer","minimum":1},"quote_id":{"type":["string","null"]},"rfq_id":{"type":["string","null"]},"status":{"type":["string","null"]},"subaccount_id":{"type":"integer"},"to_timestamp":{"type":"integer"}}};
 
-function validate354(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate380(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -43323,7 +46352,7 @@ errors++;
 if(data.quote_id !== undefined){
 let data3 = data.quote_id;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err5 = {instancePath:instancePath+"/quote_id",schemaPath:"#/properties/quote_id/type",keyword:"type",params:{type: schema610.properties.quote_id.type},message:"must be string,null"};
+const err5 = {instancePath:instancePath+"/quote_id",schemaPath:"#/properties/quote_id/type",keyword:"type",params:{type: schema630.properties.quote_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -43336,7 +46365,7 @@ errors++;
 if(data.rfq_id !== undefined){
 let data4 = data.rfq_id;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err6 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema610.properties.rfq_id.type},message:"must be string,null"};
+const err6 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema630.properties.rfq_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -43349,7 +46378,7 @@ errors++;
 if(data.status !== undefined){
 let data5 = data.status;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema610.properties.status.type},message:"must be string,null"};
+const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema630.properties.status.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -43396,14 +46425,14 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate354.errors = vErrors;
+validate380.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_QuotePoll = validate355;
-const schema611 = {"title":"QuotePoll","description":"QuotePollWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pagination","quotes"],"properties":{"pagination":{"$ref":"#/definitions/Pagination"},"quotes":{"type":"array","items":{"$ref":"#/definitions/PublicQuote"}}}};
+export const schema_QuotePoll = validate381;
+const schema631 = {"title":"QuotePoll","description":"QuotePollWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pagination","quotes"],"properties":{"pagination":{"$ref":"#/definitions/Pagination"},"quotes":{"type":"array","items":{"$ref":"#/definitions/PublicQuote"}}}};
 
-function validate355(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate381(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -43545,14 +46574,14 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate355.errors = vErrors;
+validate381.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_PollRfqsParams = validate357;
-const schema613 = {"title":"PollRfqsParams","description":"PollRfqsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"from_timestamp":{"type":"integer"},"page":{"type":"integer"},"page_size":{"type":"integer","minimum":1},"rfq_id":{"type":["string","null"]},"rfq_subaccount_id":{"type":["integer","null"]},"status":{"type":["string","null"]},"subaccount_id":{"type":"integer"},"to_timestamp":{"type":"integer"}}};
+export const schema_PollRfqsParams = validate383;
+const schema633 = {"title":"PollRfqsParams","description":"PollRfqsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"from_timestamp":{"type":"integer"},"page":{"type":"integer"},"page_size":{"type":"integer","minimum":1},"rfq_id":{"type":["string","null"]},"rfq_subaccount_id":{"type":["integer","null"]},"status":{"type":["string","null"]},"subaccount_id":{"type":"integer"},"to_timestamp":{"type":"integer"}}};
 
-function validate357(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate383(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -43620,7 +46649,7 @@ errors++;
 if(data.rfq_id !== undefined){
 let data3 = data.rfq_id;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err5 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema613.properties.rfq_id.type},message:"must be string,null"};
+const err5 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema633.properties.rfq_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -43633,7 +46662,7 @@ errors++;
 if(data.rfq_subaccount_id !== undefined){
 let data4 = data.rfq_subaccount_id;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err6 = {instancePath:instancePath+"/rfq_subaccount_id",schemaPath:"#/properties/rfq_subaccount_id/type",keyword:"type",params:{type: schema613.properties.rfq_subaccount_id.type},message:"must be integer,null"};
+const err6 = {instancePath:instancePath+"/rfq_subaccount_id",schemaPath:"#/properties/rfq_subaccount_id/type",keyword:"type",params:{type: schema633.properties.rfq_subaccount_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -43646,7 +46675,7 @@ errors++;
 if(data.status !== undefined){
 let data5 = data.status;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema613.properties.status.type},message:"must be string,null"};
+const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema633.properties.status.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -43693,14 +46722,14 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate357.errors = vErrors;
+validate383.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_RFQPoll = validate358;
-const schema614 = {"title":"RFQPoll","description":"RFQPollWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pagination","rfqs"],"properties":{"pagination":{"$ref":"#/definitions/Pagination"},"rfqs":{"type":"array","items":{"$ref":"#/definitions/PublicRfq"}}}};
+export const schema_RFQPoll = validate384;
+const schema634 = {"title":"RFQPoll","description":"RFQPollWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pagination","rfqs"],"properties":{"pagination":{"$ref":"#/definitions/Pagination"},"rfqs":{"type":"array","items":{"$ref":"#/definitions/PublicRfq"}}}};
 
-function validate358(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate384(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -43842,14 +46871,14 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate358.errors = vErrors;
+validate384.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_RejectDepositRequestParams = validate360;
-const schema616 = {"title":"RejectDepositRequestParams","description":"RejectDepositRequestEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["request_id"],"properties":{"reason":{"type":["string","null"]},"request_id":{"$ref":"#/definitions/VaultRequestId"}}};
+export const schema_RejectDepositRequestParams = validate386;
+const schema636 = {"title":"RejectDepositRequestParams","description":"RejectDepositRequestEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["request_id"],"properties":{"reason":{"type":["string","null"]},"request_id":{"$ref":"#/definitions/VaultRequestId"}}};
 
-function validate360(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate386(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -43866,7 +46895,7 @@ errors++;
 if(data.reason !== undefined){
 let data0 = data.reason;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err1 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: schema616.properties.reason.type},message:"must be string,null"};
+const err1 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: schema636.properties.reason.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -43969,14 +46998,14 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate360.errors = vErrors;
+validate386.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_VaultRequestAck = validate361;
-const schema618 = {"title":"VaultRequestAck","description":"VaultRequestAckWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["request_id"],"properties":{"request_id":{"$ref":"#/definitions/VaultRequestId"}}};
+export const schema_VaultRequestAck = validate387;
+const schema638 = {"title":"VaultRequestAck","description":"VaultRequestAckWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["request_id"],"properties":{"request_id":{"$ref":"#/definitions/VaultRequestId"}}};
 
-function validate361(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate387(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -44083,14 +47112,14 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate361.errors = vErrors;
+validate387.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_ReplaceQuoteParams = validate362;
-const schema620 = {"title":"ReplaceQuoteParams","description":"ReplaceQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","rfq_id","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"client":{"type":"string"},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"$ref":"#/definitions/DecimalInput"},"label":{"type":"string"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"mmp":{"type":"boolean"},"nonce":{"type":"integer"},"nonce_to_cancel":{"type":["number","null"]},"quote_id_to_cancel":{"type":["string","null"]},"referral_code":{"type":"string"},"rfq_id":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+export const schema_ReplaceQuoteParams = validate388;
+const schema640 = {"title":"ReplaceQuoteParams","description":"ReplaceQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","rfq_id","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"client":{"type":"string"},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"$ref":"#/definitions/DecimalInput"},"label":{"type":"string"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"mmp":{"type":"boolean"},"nonce":{"type":"integer"},"nonce_to_cancel":{"type":["number","null"]},"quote_id_to_cancel":{"type":["string","null"]},"referral_code":{"type":"string"},"rfq_id":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
-function validate362(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate388(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -44293,7 +47322,7 @@ errors++;
 if(data.nonce_to_cancel !== undefined){
 let data9 = data.nonce_to_cancel;
 if((!((typeof data9 == "number") && (isFinite(data9)))) && (data9 !== null)){
-const err16 = {instancePath:instancePath+"/nonce_to_cancel",schemaPath:"#/properties/nonce_to_cancel/type",keyword:"type",params:{type: schema620.properties.nonce_to_cancel.type},message:"must be number,null"};
+const err16 = {instancePath:instancePath+"/nonce_to_cancel",schemaPath:"#/properties/nonce_to_cancel/type",keyword:"type",params:{type: schema640.properties.nonce_to_cancel.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -44306,7 +47335,7 @@ errors++;
 if(data.quote_id_to_cancel !== undefined){
 let data10 = data.quote_id_to_cancel;
 if((typeof data10 !== "string") && (data10 !== null)){
-const err17 = {instancePath:instancePath+"/quote_id_to_cancel",schemaPath:"#/properties/quote_id_to_cancel/type",keyword:"type",params:{type: schema620.properties.quote_id_to_cancel.type},message:"must be string,null"};
+const err17 = {instancePath:instancePath+"/quote_id_to_cancel",schemaPath:"#/properties/quote_id_to_cancel/type",keyword:"type",params:{type: schema640.properties.quote_id_to_cancel.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -44401,14 +47430,14 @@ vErrors.push(err24);
 }
 errors++;
 }
-validate362.errors = vErrors;
+validate388.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_QuoteReplace = validate366;
-const schema622 = {"title":"QuoteReplace","description":"QuoteReplaceWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cancelled_quote"],"properties":{"cancelled_quote":{"$ref":"#/definitions/QuotePrivate"},"create_quote_error":{"anyOf":[{"$ref":"#/definitions/RPCError"},{"type":"null"}]},"quote":{"anyOf":[{"$ref":"#/definitions/QuotePrivate"},{"type":"null"}]}}};
+export const schema_QuoteReplace = validate392;
+const schema642 = {"title":"QuoteReplace","description":"QuoteReplaceWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cancelled_quote"],"properties":{"cancelled_quote":{"$ref":"#/definitions/QuotePrivate"},"create_quote_error":{"anyOf":[{"$ref":"#/definitions/RPCError"},{"type":"null"}]},"quote":{"anyOf":[{"$ref":"#/definitions/QuotePrivate"},{"type":"null"}]}}};
 
-function validate366(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate392(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -44535,14 +47564,14 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate366.errors = vErrors;
+validate392.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_RequestVaultDepositParams = validate370;
-const schema623 = {"title":"RequestVaultDepositParams","description":"RequestVaultDepositEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","deposit_spot_asset","nonce","signature","signature_expiry_sec","signer","subaccount_id","vault_subaccount_id"],"properties":{"amount":{"$ref":"#/definitions/DecimalInput"},"deposit_spot_asset":{"type":"string"},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"},"vault_subaccount_id":{"type":"integer"}}};
+export const schema_RequestVaultDepositParams = validate396;
+const schema643 = {"title":"RequestVaultDepositParams","description":"RequestVaultDepositEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","deposit_spot_asset","nonce","signature","signature_expiry_sec","signer","subaccount_id","vault_subaccount_id"],"properties":{"amount":{"$ref":"#/definitions/DecimalInput"},"deposit_spot_asset":{"type":"string"},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"},"vault_subaccount_id":{"type":"integer"}}};
 
-function validate370(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate396(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -44796,14 +47825,14 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate370.errors = vErrors;
+validate396.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_RequestVaultWithdrawParams = validate372;
-const schema625 = {"title":"RequestVaultWithdrawParams","description":"RequestVaultWithdrawEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["nonce","shares_to_burn","signature","signature_expiry_sec","signer","subaccount_id","vault_subaccount_id"],"properties":{"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"shares_to_burn":{"$ref":"#/definitions/DecimalInput"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"},"vault_subaccount_id":{"type":"integer"}}};
+export const schema_RequestVaultWithdrawParams = validate398;
+const schema645 = {"title":"RequestVaultWithdrawParams","description":"RequestVaultWithdrawEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["nonce","shares_to_burn","signature","signature_expiry_sec","signer","subaccount_id","vault_subaccount_id"],"properties":{"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"shares_to_burn":{"$ref":"#/definitions/DecimalInput"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"},"vault_subaccount_id":{"type":"integer"}}};
 
-function validate372(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate398(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -45035,14 +48064,14 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate372.errors = vErrors;
+validate398.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_RfqGetBestQuoteParams = validate374;
-const schema627 = {"title":"RfqGetBestQuoteParams","description":"RfqGetBestQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"client":{"type":"string"},"direction":{"type":"string","enum":["buy","sell"]},"extra_fee":{"$ref":"#/definitions/DecimalInput"},"legs":{"type":"array","items":{"$ref":"#/definitions/LegUnpricedInput"}},"rfq_id":{"type":["string","null"]},"subaccount_id":{"type":"integer"}}};
+export const schema_RfqGetBestQuoteParams = validate400;
+const schema647 = {"title":"RfqGetBestQuoteParams","description":"RfqGetBestQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"client":{"type":"string"},"direction":{"type":"string","enum":["buy","sell"]},"extra_fee":{"$ref":"#/definitions/DecimalInput"},"legs":{"type":"array","items":{"$ref":"#/definitions/LegUnpricedInput"}},"rfq_id":{"type":["string","null"]},"subaccount_id":{"type":"integer"}}};
 
-function validate374(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate400(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -45081,7 +48110,7 @@ vErrors.push(err2);
 errors++;
 }
 if(!((data1 === "buy") || (data1 === "sell"))){
-const err3 = {instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema627.properties.direction.enum},message:"must be equal to one of the allowed values"};
+const err3 = {instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema647.properties.direction.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -45122,7 +48151,7 @@ errors++;
 if(data.rfq_id !== undefined){
 let data5 = data.rfq_id;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err5 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema627.properties.rfq_id.type},message:"must be string,null"};
+const err5 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema647.properties.rfq_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -45156,14 +48185,14 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate374.errors = vErrors;
+validate400.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_SendQuoteParams = validate377;
-const schema628 = {"title":"SendQuoteParams","description":"SendQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","rfq_id","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"client":{"type":"string"},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"$ref":"#/definitions/DecimalInput"},"label":{"type":"string"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"mmp":{"type":"boolean"},"nonce":{"type":"integer"},"referral_code":{"type":"string"},"rfq_id":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+export const schema_SendQuoteParams = validate403;
+const schema648 = {"title":"SendQuoteParams","description":"SendQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","rfq_id","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"client":{"type":"string"},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"$ref":"#/definitions/DecimalInput"},"label":{"type":"string"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"mmp":{"type":"boolean"},"nonce":{"type":"integer"},"referral_code":{"type":"string"},"rfq_id":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
-function validate377(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate403(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -45448,14 +48477,14 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate377.errors = vErrors;
+validate403.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_SendRfqParams = validate381;
-const schema630 = {"title":"SendRfqParams","description":"SendRfqEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["legs","subaccount_id"],"properties":{"client":{"type":"string"},"counterparties":{"type":["array","null"],"items":{"type":"string"}},"extra_fee":{"$ref":"#/definitions/DecimalInput"},"label":{"type":"string"},"legs":{"type":"array","items":{"$ref":"#/definitions/LegUnpricedInput"}},"max_total_cost":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"min_total_cost":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"partial_fill_step":{"$ref":"#/definitions/DecimalInput"},"referral_code":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+export const schema_SendRfqParams = validate407;
+const schema650 = {"title":"SendRfqParams","description":"SendRfqEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["legs","subaccount_id"],"properties":{"client":{"type":"string"},"counterparties":{"type":["array","null"],"items":{"type":"string"}},"extra_fee":{"$ref":"#/definitions/DecimalInput"},"label":{"type":"string"},"legs":{"type":"array","items":{"$ref":"#/definitions/LegUnpricedInput"}},"max_total_cost":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"min_total_cost":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"partial_fill_step":{"$ref":"#/definitions/DecimalInput"},"referral_code":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
-function validate381(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate407(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -45494,7 +48523,7 @@ errors++;
 if(data.counterparties !== undefined){
 let data1 = data.counterparties;
 if((!(Array.isArray(data1))) && (data1 !== null)){
-const err3 = {instancePath:instancePath+"/counterparties",schemaPath:"#/properties/counterparties/type",keyword:"type",params:{type: schema630.properties.counterparties.type},message:"must be array,null"};
+const err3 = {instancePath:instancePath+"/counterparties",schemaPath:"#/properties/counterparties/type",keyword:"type",params:{type: schema650.properties.counterparties.type},message:"must be array,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -45697,14 +48726,14 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate381.errors = vErrors;
+validate407.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_SessionKeysParams = validate387;
-const schema631 = {"title":"SessionKeysParams","description":"SessionKeysEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
+export const schema_SessionKeysParams = validate413;
+const schema651 = {"title":"SessionKeysParams","description":"SessionKeysEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
 
-function validate387(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate413(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -45741,14 +48770,14 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate387.errors = vErrors;
+validate413.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_SessionKeysResult = validate388;
-const schema632 = {"title":"SessionKeysResult","description":"PrivateSessionKeysRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["public_session_keys"],"properties":{"public_session_keys":{"type":"array","items":{"$ref":"#/definitions/SessionKeyResponse"}}}};
+export const schema_SessionKeysResult = validate414;
+const schema652 = {"title":"SessionKeysResult","description":"PrivateSessionKeysRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["public_session_keys"],"properties":{"public_session_keys":{"type":"array","items":{"$ref":"#/definitions/SessionKeyResponse"}}}};
 
-function validate388(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate414(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -46047,21 +49076,21 @@ vErrors.push(err23);
 }
 errors++;
 }
-validate388.errors = vErrors;
+validate414.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_SetCancelOnDisconnectParams = validate389;
-const schema634 = {"title":"SetCancelOnDisconnectParams","description":"SetCancelOnDisconnectEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"enabled":{"type":["boolean","null"]},"wallet":{"type":["string","null"]}}};
+export const schema_SetCancelOnDisconnectParams = validate415;
+const schema654 = {"title":"SetCancelOnDisconnectParams","description":"SetCancelOnDisconnectEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"enabled":{"type":["boolean","null"]},"wallet":{"type":["string","null"]}}};
 
-function validate389(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate415(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.enabled !== undefined){
 let data0 = data.enabled;
 if((typeof data0 !== "boolean") && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: schema634.properties.enabled.type},message:"must be boolean,null"};
+const err0 = {instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: schema654.properties.enabled.type},message:"must be boolean,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -46074,7 +49103,7 @@ errors++;
 if(data.wallet !== undefined){
 let data1 = data.wallet;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err1 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema634.properties.wallet.type},message:"must be string,null"};
+const err1 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema654.properties.wallet.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -46095,14 +49124,14 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate389.errors = vErrors;
+validate415.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_SetMmpConfigParams = validate390;
-const schema635 = {"title":"SetMmpConfigParams","description":"SetMmpConfigEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency","mmp_frozen_time","mmp_interval","subaccount_id"],"properties":{"currency":{"type":"string"},"mmp_amount_limit":{"$ref":"#/definitions/DecimalInput"},"mmp_delta_limit":{"$ref":"#/definitions/DecimalInput"},"mmp_frozen_time":{"type":"number"},"mmp_interval":{"type":"number"},"subaccount_id":{"type":"integer"}}};
+export const schema_SetMmpConfigParams = validate416;
+const schema655 = {"title":"SetMmpConfigParams","description":"SetMmpConfigEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency","mmp_frozen_time","mmp_interval","subaccount_id"],"properties":{"currency":{"type":"string"},"mmp_amount_limit":{"$ref":"#/definitions/DecimalInput"},"mmp_delta_limit":{"$ref":"#/definitions/DecimalInput"},"mmp_frozen_time":{"type":"number"},"mmp_interval":{"type":"number"},"subaccount_id":{"type":"integer"}}};
 
-function validate390(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate416(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -46220,14 +49249,14 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate390.errors = vErrors;
+validate416.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_SetMmpConfigResponse = validate393;
-const schema636 = {"title":"SetMmpConfigResponse","description":"SetMmpConfigResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency","mmp_amount_limit","mmp_delta_limit","mmp_frozen_time","mmp_interval","subaccount_id"],"properties":{"currency":{"type":"string"},"mmp_amount_limit":{"type":"string"},"mmp_delta_limit":{"type":"string"},"mmp_frozen_time":{"type":"number"},"mmp_interval":{"type":"number"},"subaccount_id":{"type":"integer"}}};
+export const schema_SetMmpConfigResponse = validate419;
+const schema656 = {"title":"SetMmpConfigResponse","description":"SetMmpConfigResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency","mmp_amount_limit","mmp_delta_limit","mmp_frozen_time","mmp_interval","subaccount_id"],"properties":{"currency":{"type":"string"},"mmp_amount_limit":{"type":"string"},"mmp_delta_limit":{"type":"string"},"mmp_frozen_time":{"type":"number"},"mmp_interval":{"type":"number"},"subaccount_id":{"type":"integer"}}};
 
-function validate393(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate419(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -46377,14 +49406,14 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate393.errors = vErrors;
+validate419.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_SetSessionKeyParams = validate394;
-const schema637 = {"title":"SetSessionKeyParams","description":"SetSessionKeyEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["expiry_sec","nonce","offchain_scopes","protocol_scopes","public_session_key","signature","signature_expiry_sec","signer","wallet"],"properties":{"expiry_sec":{"type":"integer"},"ip_whitelist":{"type":["array","null"],"items":{"type":"string"}},"label":{"type":["string","null"]},"nonce":{"type":"string"},"offchain_scopes":{"type":"array","items":{"type":"string"}},"protocol_scopes":{"type":"array","items":{"type":"string"}},"public_session_key":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_ids":{"type":["array","null"],"items":{"type":"integer"}},"wallet":{"type":"string"}}};
+export const schema_SetSessionKeyParams = validate420;
+const schema657 = {"title":"SetSessionKeyParams","description":"SetSessionKeyEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["expiry_sec","nonce","offchain_scopes","protocol_scopes","public_session_key","signature","signature_expiry_sec","signer","wallet"],"properties":{"expiry_sec":{"type":"integer"},"ip_whitelist":{"type":["array","null"],"items":{"type":"string"}},"label":{"type":["string","null"]},"nonce":{"type":"string"},"offchain_scopes":{"type":"array","items":{"type":"string"}},"protocol_scopes":{"type":"array","items":{"type":"string"}},"public_session_key":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_ids":{"type":["array","null"],"items":{"type":"integer"}},"wallet":{"type":"string"}}};
 
-function validate394(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate420(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -46494,7 +49523,7 @@ errors++;
 if(data.ip_whitelist !== undefined){
 let data1 = data.ip_whitelist;
 if((!(Array.isArray(data1))) && (data1 !== null)){
-const err10 = {instancePath:instancePath+"/ip_whitelist",schemaPath:"#/properties/ip_whitelist/type",keyword:"type",params:{type: schema637.properties.ip_whitelist.type},message:"must be array,null"};
+const err10 = {instancePath:instancePath+"/ip_whitelist",schemaPath:"#/properties/ip_whitelist/type",keyword:"type",params:{type: schema657.properties.ip_whitelist.type},message:"must be array,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -46522,7 +49551,7 @@ errors++;
 if(data.label !== undefined){
 let data3 = data.label;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err12 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema637.properties.label.type},message:"must be string,null"};
+const err12 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema657.properties.label.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -46652,7 +49681,7 @@ errors++;
 if(data.subaccount_ids !== undefined){
 let data13 = data.subaccount_ids;
 if((!(Array.isArray(data13))) && (data13 !== null)){
-const err22 = {instancePath:instancePath+"/subaccount_ids",schemaPath:"#/properties/subaccount_ids/type",keyword:"type",params:{type: schema637.properties.subaccount_ids.type},message:"must be array,null"};
+const err22 = {instancePath:instancePath+"/subaccount_ids",schemaPath:"#/properties/subaccount_ids/type",keyword:"type",params:{type: schema657.properties.subaccount_ids.type},message:"must be array,null"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -46701,14 +49730,14 @@ vErrors.push(err25);
 }
 errors++;
 }
-validate394.errors = vErrors;
+validate420.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_SetSessionKeyResult = validate395;
-const schema638 = {"title":"SetSessionKeyResult","description":"PrivateSetSessionKeyEdgeRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["expiry_sec","ip_whitelist","offchain_scopes","protocol_scopes","public_session_key","subaccount_ids"],"properties":{"expiry_sec":{"type":"integer"},"ip_whitelist":{"type":"array","items":{"type":"string"}},"label":{"type":["string","null"]},"offchain_scopes":{"type":"array","items":{"type":"string"}},"protocol_scopes":{"type":"array","items":{"type":"string"}},"public_session_key":{"type":"string"},"subaccount_ids":{"type":"array","items":{"type":"integer"}}}};
+export const schema_SetSessionKeyResult = validate421;
+const schema658 = {"title":"SetSessionKeyResult","description":"PrivateSetSessionKeyEdgeRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["expiry_sec","ip_whitelist","offchain_scopes","protocol_scopes","public_session_key","subaccount_ids"],"properties":{"expiry_sec":{"type":"integer"},"ip_whitelist":{"type":"array","items":{"type":"string"}},"label":{"type":["string","null"]},"offchain_scopes":{"type":"array","items":{"type":"string"}},"protocol_scopes":{"type":"array","items":{"type":"string"}},"public_session_key":{"type":"string"},"subaccount_ids":{"type":"array","items":{"type":"integer"}}}};
 
-function validate395(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate421(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -46816,7 +49845,7 @@ errors++;
 if(data.label !== undefined){
 let data3 = data.label;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err9 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema638.properties.label.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema658.properties.label.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -46934,15 +49963,15 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate395.errors = vErrors;
+validate421.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_TransferPositionsParams = validate396;
-const schema639 = {"title":"TransferPositionsParams","description":"TransferPositionsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["maker_params","taker_params","wallet"],"properties":{"maker_params":{"$ref":"#/definitions/SignedTransferQuoteParams"},"taker_params":{"$ref":"#/definitions/SignedTransferQuoteParams"},"wallet":{"type":"string"}}};
-const schema640 = {"title":"SignedTransferQuoteParams","description":"SignedTransferQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"direction":{"$ref":"#/definitions/Direction"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"nonce":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+export const schema_TransferPositionsParams = validate422;
+const schema659 = {"title":"TransferPositionsParams","description":"TransferPositionsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["maker_params","taker_params","wallet"],"properties":{"maker_params":{"$ref":"#/definitions/SignedTransferQuoteParams"},"taker_params":{"$ref":"#/definitions/SignedTransferQuoteParams"},"wallet":{"type":"string"}}};
+const schema660 = {"title":"SignedTransferQuoteParams","description":"SignedTransferQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"direction":{"$ref":"#/definitions/Direction"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"nonce":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
-function validate397(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate423(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -47150,12 +50179,12 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate397.errors = vErrors;
+validate423.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate396(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate422(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -47190,14 +50219,14 @@ vErrors.push(err2);
 errors++;
 }
 if(data.maker_params !== undefined){
-if(!(validate397(data.maker_params, {instancePath:instancePath+"/maker_params",parentData:data,parentDataProperty:"maker_params",rootData}))){
-vErrors = vErrors === null ? validate397.errors : vErrors.concat(validate397.errors);
+if(!(validate423(data.maker_params, {instancePath:instancePath+"/maker_params",parentData:data,parentDataProperty:"maker_params",rootData}))){
+vErrors = vErrors === null ? validate423.errors : vErrors.concat(validate423.errors);
 errors = vErrors.length;
 }
 }
 if(data.taker_params !== undefined){
-if(!(validate397(data.taker_params, {instancePath:instancePath+"/taker_params",parentData:data,parentDataProperty:"taker_params",rootData}))){
-vErrors = vErrors === null ? validate397.errors : vErrors.concat(validate397.errors);
+if(!(validate423(data.taker_params, {instancePath:instancePath+"/taker_params",parentData:data,parentDataProperty:"taker_params",rootData}))){
+vErrors = vErrors === null ? validate423.errors : vErrors.concat(validate423.errors);
 errors = vErrors.length;
 }
 }
@@ -47224,13 +50253,13 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate396.errors = vErrors;
+validate422.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_SignedTransferQuoteParams = validate402;
+export const schema_SignedTransferQuoteParams = validate428;
 
-function validate402(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate428(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -47438,14 +50467,14 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate402.errors = vErrors;
+validate428.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_TransferPositions = validate405;
-const schema644 = {"title":"TransferPositions","description":"TransferPositionsWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["maker_quote","taker_quote"],"properties":{"maker_quote":{"$ref":"#/definitions/QuotePrivate"},"taker_quote":{"$ref":"#/definitions/QuotePrivate"}}};
+export const schema_TransferPositions = validate431;
+const schema664 = {"title":"TransferPositions","description":"TransferPositionsWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["maker_quote","taker_quote"],"properties":{"maker_quote":{"$ref":"#/definitions/QuotePrivate"},"taker_quote":{"$ref":"#/definitions/QuotePrivate"}}};
 
-function validate405(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate431(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -47492,14 +50521,14 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate405.errors = vErrors;
+validate431.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_TransferSpotParams = validate408;
-const schema645 = {"title":"TransferSpotParams","description":"PrivateTransferSpotEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","asset_name","max_fee_usd","new_subaccount_manager","nonce","signature","signature_expiry_sec","signer","sub_id","subaccount_id","to_subaccount_id"],"properties":{"amount":{"$ref":"#/definitions/DecimalInput"},"asset_name":{"type":"string"},"max_fee_usd":{"$ref":"#/definitions/DecimalInput"},"new_subaccount_manager":{"type":"number"},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"sub_id":{"type":"integer"},"subaccount_id":{"type":"integer"},"to_subaccount_id":{"type":"integer"}}};
+export const schema_TransferSpotParams = validate434;
+const schema665 = {"title":"TransferSpotParams","description":"PrivateTransferSpotEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","asset_name","max_fee_usd","new_subaccount_manager","nonce","signature","signature_expiry_sec","signer","sub_id","subaccount_id","to_subaccount_id"],"properties":{"amount":{"$ref":"#/definitions/DecimalInput"},"asset_name":{"type":"string"},"max_fee_usd":{"$ref":"#/definitions/DecimalInput"},"new_subaccount_manager":{"type":"number"},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"sub_id":{"type":"integer"},"subaccount_id":{"type":"integer"},"to_subaccount_id":{"type":"integer"}}};
 
-function validate408(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate434(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -47815,14 +50844,14 @@ vErrors.push(err24);
 }
 errors++;
 }
-validate408.errors = vErrors;
+validate434.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_TransferSpotResult = validate411;
-const schema647 = {"title":"TransferSpotResult","description":"PrivateTransferSpotEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
+export const schema_TransferSpotResult = validate437;
+const schema667 = {"title":"TransferSpotResult","description":"PrivateTransferSpotEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
 
-function validate411(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate437(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -47882,14 +50911,14 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate411.errors = vErrors;
+validate437.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_TransferSpotExternalParams = validate412;
-const schema648 = {"title":"TransferSpotExternalParams","description":"PrivateTransferSpotExternalEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","asset_name","max_fee_usd","new_subaccount_manager","nonce","recipient_address","signature","signature_expiry_sec","signer","sub_id","subaccount_id","to_subaccount_id"],"properties":{"amount":{"$ref":"#/definitions/DecimalInput"},"asset_name":{"type":"string"},"max_fee_usd":{"$ref":"#/definitions/DecimalInput"},"new_subaccount_manager":{"type":"number"},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"recipient_address":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"sub_id":{"type":"integer"},"subaccount_id":{"type":"integer"},"to_subaccount_id":{"type":"integer"}}};
+export const schema_TransferSpotExternalParams = validate438;
+const schema668 = {"title":"TransferSpotExternalParams","description":"PrivateTransferSpotExternalEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","asset_name","max_fee_usd","new_subaccount_manager","nonce","recipient_address","signature","signature_expiry_sec","signer","sub_id","subaccount_id","to_subaccount_id"],"properties":{"amount":{"$ref":"#/definitions/DecimalInput"},"asset_name":{"type":"string"},"max_fee_usd":{"$ref":"#/definitions/DecimalInput"},"new_subaccount_manager":{"type":"number"},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"recipient_address":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"sub_id":{"type":"integer"},"subaccount_id":{"type":"integer"},"to_subaccount_id":{"type":"integer"}}};
 
-function validate412(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate438(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -48227,14 +51256,14 @@ vErrors.push(err26);
 }
 errors++;
 }
-validate412.errors = vErrors;
+validate438.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_TransferSpotExternalResult = validate415;
-const schema650 = {"title":"TransferSpotExternalResult","description":"PrivateTransferSpotExternalEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
+export const schema_TransferSpotExternalResult = validate441;
+const schema670 = {"title":"TransferSpotExternalResult","description":"PrivateTransferSpotExternalEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
 
-function validate415(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate441(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -48294,14 +51323,14 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate415.errors = vErrors;
+validate441.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_UpdateVaultInfoParams = validate416;
-const schema651 = {"title":"UpdateVaultInfoParams","description":"UpdateVaultInfoEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"description":{"type":["string","null"]},"mtm_cap":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"name":{"type":["string","null"]},"subaccount_id":{"type":"integer"},"whitelist_only":{"type":["boolean","null"]}}};
+export const schema_UpdateVaultInfoParams = validate442;
+const schema671 = {"title":"UpdateVaultInfoParams","description":"UpdateVaultInfoEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"description":{"type":["string","null"]},"mtm_cap":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"name":{"type":["string","null"]},"subaccount_id":{"type":"integer"},"whitelist_only":{"type":["boolean","null"]}}};
 
-function validate416(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate442(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -48318,7 +51347,7 @@ errors++;
 if(data.description !== undefined){
 let data0 = data.description;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err1 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema651.properties.description.type},message:"must be string,null"};
+const err1 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema671.properties.description.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -48379,7 +51408,7 @@ vErrors = null;
 if(data.name !== undefined){
 let data2 = data.name;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema651.properties.name.type},message:"must be string,null"};
+const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema671.properties.name.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -48405,7 +51434,7 @@ errors++;
 if(data.whitelist_only !== undefined){
 let data4 = data.whitelist_only;
 if((typeof data4 !== "boolean") && (data4 !== null)){
-const err6 = {instancePath:instancePath+"/whitelist_only",schemaPath:"#/properties/whitelist_only/type",keyword:"type",params:{type: schema651.properties.whitelist_only.type},message:"must be boolean,null"};
+const err6 = {instancePath:instancePath+"/whitelist_only",schemaPath:"#/properties/whitelist_only/type",keyword:"type",params:{type: schema671.properties.whitelist_only.type},message:"must be boolean,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -48426,14 +51455,14 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate416.errors = vErrors;
+validate442.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_OffchainAck = validate418;
-const schema652 = {"title":"OffchainAck","description":"OffchainAckWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["status"],"properties":{"status":{"type":"string"}}};
+export const schema_OffchainAck = validate444;
+const schema672 = {"title":"OffchainAck","description":"OffchainAckWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["status"],"properties":{"status":{"type":"string"}}};
 
-function validate418(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate444(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -48470,14 +51499,14 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate418.errors = vErrors;
+validate444.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_UpdateWhitelistedRecipientsParams = validate419;
-const schema653 = {"title":"UpdateWhitelistedRecipientsParams","description":"UpdateWhitelistedRecipientsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["add","nonce","remove","signature","signature_expiry_sec","signer","wallet"],"properties":{"add":{"type":"array","items":{"type":"string"}},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"remove":{"type":"array","items":{"type":"string"}},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"wallet":{"type":"string"}}};
+export const schema_UpdateWhitelistedRecipientsParams = validate445;
+const schema673 = {"title":"UpdateWhitelistedRecipientsParams","description":"UpdateWhitelistedRecipientsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["add","nonce","remove","signature","signature_expiry_sec","signer","wallet"],"properties":{"add":{"type":"array","items":{"type":"string"}},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"remove":{"type":"array","items":{"type":"string"}},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"wallet":{"type":"string"}}};
 
-function validate419(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate445(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -48745,14 +51774,14 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate419.errors = vErrors;
+validate445.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_UpdateWhitelistedRecipientsResult = validate420;
-const schema655 = {"title":"UpdateWhitelistedRecipientsResult","description":"UpdateWhitelistedRecipientsEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id","whitelisted_recipients"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"},"whitelisted_recipients":{"type":"array","items":{"type":"string"}}}};
+export const schema_UpdateWhitelistedRecipientsResult = validate446;
+const schema675 = {"title":"UpdateWhitelistedRecipientsResult","description":"UpdateWhitelistedRecipientsEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id","whitelisted_recipients"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"},"whitelisted_recipients":{"type":"array","items":{"type":"string"}}}};
 
-function validate420(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate446(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -48850,14 +51879,14 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate420.errors = vErrors;
+validate446.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_WithdrawParams = validate421;
-const schema656 = {"title":"WithdrawParams","description":"PrivateWithdrawEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount_in_underlying","asset_name","force_batch","max_fee_usd","nonce","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"amount_in_underlying":{"$ref":"#/definitions/DecimalInput"},"asset_name":{"type":"string"},"force_batch":{"type":"boolean"},"max_fee_usd":{"$ref":"#/definitions/DecimalInput"},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"recipient":{"type":["string","null"]},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+export const schema_WithdrawParams = validate447;
+const schema676 = {"title":"WithdrawParams","description":"PrivateWithdrawEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount_in_underlying","asset_name","force_batch","max_fee_usd","nonce","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"amount_in_underlying":{"$ref":"#/definitions/DecimalInput"},"asset_name":{"type":"string"},"force_batch":{"type":"boolean"},"max_fee_usd":{"$ref":"#/definitions/DecimalInput"},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"recipient":{"type":["string","null"]},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
-function validate421(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate447(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -49068,7 +52097,7 @@ vErrors = null;
 if(data.recipient !== undefined){
 let data5 = data.recipient;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err16 = {instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/type",keyword:"type",params:{type: schema656.properties.recipient.type},message:"must be string,null"};
+const err16 = {instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/type",keyword:"type",params:{type: schema676.properties.recipient.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -49139,14 +52168,14 @@ vErrors.push(err21);
 }
 errors++;
 }
-validate421.errors = vErrors;
+validate447.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_WithdrawResult = validate424;
-const schema658 = {"title":"WithdrawResult","description":"PrivateWithdrawEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
+export const schema_WithdrawResult = validate450;
+const schema678 = {"title":"WithdrawResult","description":"PrivateWithdrawEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
 
-function validate424(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate450(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -49206,14 +52235,14 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate424.errors = vErrors;
+validate450.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_ExecuteQuoteDebugParams = validate425;
-const schema659 = {"title":"ExecuteQuoteDebugParams","description":"PublicExecuteQuoteDebugEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","quote_id","rfq_id","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"direction":{"$ref":"#/definitions/Direction"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"nonce":{"type":"integer"},"quote_id":{"type":"string"},"rfq_id":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+export const schema_ExecuteQuoteDebugParams = validate451;
+const schema679 = {"title":"ExecuteQuoteDebugParams","description":"PublicExecuteQuoteDebugEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","quote_id","rfq_id","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"direction":{"$ref":"#/definitions/Direction"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"nonce":{"type":"integer"},"quote_id":{"type":"string"},"rfq_id":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
-function validate425(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate451(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -49466,14 +52495,14 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate425.errors = vErrors;
+validate451.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_QuoteExecuteDebugResult = validate428;
-const schema661 = {"title":"QuoteExecuteDebugResult","description":"QuoteExecuteDebugResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["action_hash","encoded_data","encoded_data_hashed","encoded_legs","legs_hash","typed_data_hash"],"properties":{"action_hash":{"type":"string"},"encoded_data":{"type":"string"},"encoded_data_hashed":{"type":"string"},"encoded_legs":{"type":"string"},"legs_hash":{"type":"string"},"typed_data_hash":{"type":"string"}}};
+export const schema_QuoteExecuteDebugResult = validate454;
+const schema681 = {"title":"QuoteExecuteDebugResult","description":"QuoteExecuteDebugResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["action_hash","encoded_data","encoded_data_hashed","encoded_legs","legs_hash","typed_data_hash"],"properties":{"action_hash":{"type":"string"},"encoded_data":{"type":"string"},"encoded_data_hashed":{"type":"string"},"encoded_legs":{"type":"string"},"legs_hash":{"type":"string"},"typed_data_hash":{"type":"string"}}};
 
-function validate428(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate454(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -49620,14 +52649,14 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate428.errors = vErrors;
+validate454.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetAllReferralCodesParams = validate429;
-const schema662 = {"title":"GetAllReferralCodesParams","description":"GetAllReferralCodesParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object"};
+export const schema_GetAllReferralCodesParams = validate455;
+const schema682 = {"title":"GetAllReferralCodesParams","description":"GetAllReferralCodesParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object"};
 
-function validate429(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate455(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -49640,14 +52669,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate429.errors = vErrors;
+validate455.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_Referrer = validate430;
-const schema663 = {"title":"Referrer","description":"Referrer in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["referral_code","wallet"],"properties":{"receiving_wallet":{"type":["string","null"]},"referral_code":{"type":"string"},"wallet":{"type":"string"}}};
+export const schema_Referrer = validate456;
+const schema683 = {"title":"Referrer","description":"Referrer in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["referral_code","wallet"],"properties":{"receiving_wallet":{"type":["string","null"]},"referral_code":{"type":"string"},"wallet":{"type":"string"}}};
 
-function validate430(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate456(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -49674,7 +52703,7 @@ errors++;
 if(data.receiving_wallet !== undefined){
 let data0 = data.receiving_wallet;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err2 = {instancePath:instancePath+"/receiving_wallet",schemaPath:"#/properties/receiving_wallet/type",keyword:"type",params:{type: schema663.properties.receiving_wallet.type},message:"must be string,null"};
+const err2 = {instancePath:instancePath+"/receiving_wallet",schemaPath:"#/properties/receiving_wallet/type",keyword:"type",params:{type: schema683.properties.receiving_wallet.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -49719,14 +52748,14 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate430.errors = vErrors;
+validate456.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetAssetsParams = validate431;
-const schema664 = {"title":"GetAssetsParams","description":"GetAssetsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["asset_type","currency","expired"],"properties":{"asset_type":{"type":"string","enum":["option","perp","erc20"]},"currency":{"type":"string"},"expired":{"type":"boolean"}}};
+export const schema_GetAssetsParams = validate457;
+const schema684 = {"title":"GetAssetsParams","description":"GetAssetsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["asset_type","currency","expired"],"properties":{"asset_type":{"type":"string","enum":["option","perp","erc20"]},"currency":{"type":"string"},"expired":{"type":"boolean"}}};
 
-function validate431(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate457(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -49773,7 +52802,7 @@ vErrors.push(err3);
 errors++;
 }
 if(!(((data0 === "option") || (data0 === "perp")) || (data0 === "erc20"))){
-const err4 = {instancePath:instancePath+"/asset_type",schemaPath:"#/properties/asset_type/enum",keyword:"enum",params:{allowedValues: schema664.properties.asset_type.enum},message:"must be equal to one of the allowed values"};
+const err4 = {instancePath:instancePath+"/asset_type",schemaPath:"#/properties/asset_type/enum",keyword:"enum",params:{allowedValues: schema684.properties.asset_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -49818,15 +52847,15 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate431.errors = vErrors;
+validate457.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_AssetResponsePublic = validate432;
-const schema665 = {"title":"AssetResponsePublic","description":"AssetResponsePublic in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["address","asset_id","asset_name","asset_type","currency","is_collateral","is_position","sub_id"],"properties":{"address":{"type":"string"},"asset_id":{"type":"string"},"asset_name":{"type":"string"},"asset_type":{"type":"string","enum":["option","perp","erc20"]},"currency":{"type":"string"},"erc20_details":{"anyOf":[{"$ref":"#/definitions/SpotPublicDetails"},{"type":"null"}]},"is_collateral":{"type":"boolean"},"is_position":{"type":"boolean"},"option_details":{"anyOf":[{"$ref":"#/definitions/OptionDetails"},{"type":"null"}]},"perp_details":{"anyOf":[{"$ref":"#/definitions/PerpDetails"},{"type":"null"}]},"sub_id":{"type":"string"}}};
-const schema666 = {"title":"SpotPublicDetails","description":"SpotPublicDetails in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["borrow_index","decimals","supply_index","underlying_erc20_address"],"properties":{"borrow_index":{"type":"string"},"decimals":{"type":"integer"},"supply_index":{"type":"string"},"underlying_erc20_address":{"type":"string"}}};
+export const schema_AssetResponsePublic = validate458;
+const schema685 = {"title":"AssetResponsePublic","description":"AssetResponsePublic in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["address","asset_id","asset_name","asset_type","currency","is_collateral","is_position","sub_id"],"properties":{"address":{"type":"string"},"asset_id":{"type":"string"},"asset_name":{"type":"string"},"asset_type":{"type":"string","enum":["option","perp","erc20"]},"currency":{"type":"string"},"erc20_details":{"anyOf":[{"$ref":"#/definitions/SpotPublicDetails"},{"type":"null"}]},"is_collateral":{"type":"boolean"},"is_position":{"type":"boolean"},"option_details":{"anyOf":[{"$ref":"#/definitions/OptionDetails"},{"type":"null"}]},"perp_details":{"anyOf":[{"$ref":"#/definitions/PerpDetails"},{"type":"null"}]},"sub_id":{"type":"string"}}};
+const schema686 = {"title":"SpotPublicDetails","description":"SpotPublicDetails in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["borrow_index","decimals","supply_index","underlying_erc20_address"],"properties":{"borrow_index":{"type":"string"},"decimals":{"type":"integer"},"supply_index":{"type":"string"},"underlying_erc20_address":{"type":"string"}}};
 
-function validate432(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate458(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -49959,7 +52988,7 @@ vErrors.push(err11);
 errors++;
 }
 if(!(((data3 === "option") || (data3 === "perp")) || (data3 === "erc20"))){
-const err12 = {instancePath:instancePath+"/asset_type",schemaPath:"#/properties/asset_type/enum",keyword:"enum",params:{allowedValues: schema665.properties.asset_type.enum},message:"must be equal to one of the allowed values"};
+const err12 = {instancePath:instancePath+"/asset_type",schemaPath:"#/properties/asset_type/enum",keyword:"enum",params:{allowedValues: schema685.properties.asset_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -50269,13 +53298,13 @@ vErrors.push(err32);
 }
 errors++;
 }
-validate432.errors = vErrors;
+validate458.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_SpotPublicDetails = validate435;
+export const schema_SpotPublicDetails = validate461;
 
-function validate435(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate461(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -50379,14 +53408,14 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate435.errors = vErrors;
+validate461.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetCurrencyParams = validate436;
-const schema668 = {"title":"GetCurrencyParams","description":"GetCurrencyEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency"],"properties":{"currency":{"type":"string"}}};
+export const schema_GetCurrencyParams = validate462;
+const schema688 = {"title":"GetCurrencyParams","description":"GetCurrencyEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency"],"properties":{"currency":{"type":"string"}}};
 
-function validate436(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate462(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -50423,14 +53452,14 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate436.errors = vErrors;
+validate462.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetIndexChartDataParams = validate437;
-const schema669 = {"title":"GetIndexChartDataParams","description":"GetIndexChartDataEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency","end_timestamp","period","start_timestamp"],"properties":{"currency":{"type":"string"},"end_timestamp":{"type":"integer"},"period":{"type":"number","exclusiveMinimum":0,"description":"A bucket length in seconds: above 0."},"start_timestamp":{"type":"integer"}}};
+export const schema_GetIndexChartDataParams = validate463;
+const schema689 = {"title":"GetIndexChartDataParams","description":"GetIndexChartDataEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency","end_timestamp","period","start_timestamp"],"properties":{"currency":{"type":"string"},"end_timestamp":{"type":"integer"},"period":{"type":"number","exclusiveMinimum":0,"description":"A bucket length in seconds: above 0."},"start_timestamp":{"type":"integer"}}};
 
-function validate437(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate463(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -50548,14 +53577,14 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate437.errors = vErrors;
+validate463.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_IndexCandle = validate438;
-const schema670 = {"title":"IndexCandle","description":"IndexCandle in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["close_price","high_price","low_price","open_price","price","timestamp","timestamp_bucket"],"properties":{"close_price":{"type":"string"},"high_price":{"type":"string"},"low_price":{"type":"string"},"open_price":{"type":"string"},"price":{"type":"string"},"timestamp":{"type":"integer"},"timestamp_bucket":{"type":"integer"}}};
+export const schema_IndexCandle = validate464;
+const schema690 = {"title":"IndexCandle","description":"IndexCandle in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["close_price","high_price","low_price","open_price","price","timestamp","timestamp_bucket"],"properties":{"close_price":{"type":"string"},"high_price":{"type":"string"},"low_price":{"type":"string"},"open_price":{"type":"string"},"price":{"type":"string"},"timestamp":{"type":"integer"},"timestamp_bucket":{"type":"integer"}}};
 
-function validate438(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate464(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -50726,14 +53755,14 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate438.errors = vErrors;
+validate464.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetInterestRateHistoryParams = validate439;
-const schema671 = {"title":"GetInterestRateHistoryParams","description":"GetInterestRateHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency"],"properties":{"currency":{"type":"string"},"end_timestamp":{"type":["integer","null"]},"period":{"type":["number","null"],"exclusiveMinimum":0,"description":"A bucket length in seconds: above 0."},"risk_universe_id":{"type":["integer","null"]},"start_timestamp":{"type":["integer","null"]}}};
+export const schema_GetInterestRateHistoryParams = validate465;
+const schema691 = {"title":"GetInterestRateHistoryParams","description":"GetInterestRateHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency"],"properties":{"currency":{"type":"string"},"end_timestamp":{"type":["integer","null"]},"period":{"type":["number","null"],"exclusiveMinimum":0,"description":"A bucket length in seconds: above 0."},"risk_universe_id":{"type":["integer","null"]},"start_timestamp":{"type":["integer","null"]}}};
 
-function validate439(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate465(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -50762,7 +53791,7 @@ errors++;
 if(data.end_timestamp !== undefined){
 let data1 = data.end_timestamp;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema671.properties.end_timestamp.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema691.properties.end_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -50775,7 +53804,7 @@ errors++;
 if(data.period !== undefined){
 let data2 = data.period;
 if((!((typeof data2 == "number") && (isFinite(data2)))) && (data2 !== null)){
-const err3 = {instancePath:instancePath+"/period",schemaPath:"#/properties/period/type",keyword:"type",params:{type: schema671.properties.period.type},message:"must be number,null"};
+const err3 = {instancePath:instancePath+"/period",schemaPath:"#/properties/period/type",keyword:"type",params:{type: schema691.properties.period.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -50800,7 +53829,7 @@ errors++;
 if(data.risk_universe_id !== undefined){
 let data3 = data.risk_universe_id;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-const err5 = {instancePath:instancePath+"/risk_universe_id",schemaPath:"#/properties/risk_universe_id/type",keyword:"type",params:{type: schema671.properties.risk_universe_id.type},message:"must be integer,null"};
+const err5 = {instancePath:instancePath+"/risk_universe_id",schemaPath:"#/properties/risk_universe_id/type",keyword:"type",params:{type: schema691.properties.risk_universe_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -50813,7 +53842,7 @@ errors++;
 if(data.start_timestamp !== undefined){
 let data4 = data.start_timestamp;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err6 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema671.properties.start_timestamp.type},message:"must be integer,null"};
+const err6 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema691.properties.start_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -50834,16 +53863,16 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate439.errors = vErrors;
+validate465.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_InterestRateHistoryResult = validate440;
-const schema672 = {"title":"InterestRateHistoryResult","description":"InterestRateHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["interest_rate_history"],"properties":{"interest_rate_history":{"type":"array","items":{"$ref":"#/definitions/InterestRateCandle"}}}};
-const schema673 = {"title":"InterestRateCandle","description":"InterestRateCandle in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["borrow_apy","risk_universe_id","supply_apy","timestamp","total_borrow","total_supply"],"properties":{"borrow_apy":{"$ref":"#/definitions/Ohlc"},"risk_universe_id":{"type":"integer"},"supply_apy":{"$ref":"#/definitions/Ohlc"},"timestamp":{"type":"integer"},"total_borrow":{"type":"string"},"total_supply":{"type":"string"}}};
-const schema674 = {"title":"Ohlc","description":"Ohlc in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["close","high","low","open"],"properties":{"close":{"type":"string"},"high":{"type":"string"},"low":{"type":"string"},"open":{"type":"string"}}};
+export const schema_InterestRateHistoryResult = validate466;
+const schema692 = {"title":"InterestRateHistoryResult","description":"InterestRateHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["interest_rate_history"],"properties":{"interest_rate_history":{"type":"array","items":{"$ref":"#/definitions/InterestRateCandle"}}}};
+const schema693 = {"title":"InterestRateCandle","description":"InterestRateCandle in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["borrow_apy","risk_universe_id","supply_apy","timestamp","total_borrow","total_supply"],"properties":{"borrow_apy":{"$ref":"#/definitions/Ohlc"},"risk_universe_id":{"type":"integer"},"supply_apy":{"$ref":"#/definitions/Ohlc"},"timestamp":{"type":"integer"},"total_borrow":{"type":"string"},"total_supply":{"type":"string"}}};
+const schema694 = {"title":"Ohlc","description":"Ohlc in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["close","high","low","open"],"properties":{"close":{"type":"string"},"high":{"type":"string"},"low":{"type":"string"},"open":{"type":"string"}}};
 
-function validate441(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate467(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -51174,12 +54203,12 @@ vErrors.push(err28);
 }
 errors++;
 }
-validate441.errors = vErrors;
+validate467.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate440(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate466(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -51198,8 +54227,8 @@ let data0 = data.interest_rate_history;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate441(data0[i0], {instancePath:instancePath+"/interest_rate_history/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate441.errors : vErrors.concat(validate441.errors);
+if(!(validate467(data0[i0], {instancePath:instancePath+"/interest_rate_history/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate467.errors : vErrors.concat(validate467.errors);
 errors = vErrors.length;
 }
 }
@@ -51226,13 +54255,13 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate440.errors = vErrors;
+validate466.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_InterestRateCandle = validate443;
+export const schema_InterestRateCandle = validate469;
 
-function validate443(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate469(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -51563,13 +54592,13 @@ vErrors.push(err28);
 }
 errors++;
 }
-validate443.errors = vErrors;
+validate469.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_Ohlc = validate444;
+export const schema_Ohlc = validate470;
 
-function validate444(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate470(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -51672,21 +54701,21 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate444.errors = vErrors;
+validate470.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetLatestSignedFeedsParams = validate445;
-const schema680 = {"title":"GetLatestSignedFeedsParams","description":"GetLatestSignedFeedsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"currency":{"type":["string","null"]},"expiry":{"type":["number","null"]}}};
+export const schema_GetLatestSignedFeedsParams = validate471;
+const schema700 = {"title":"GetLatestSignedFeedsParams","description":"GetLatestSignedFeedsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"currency":{"type":["string","null"]},"expiry":{"type":["number","null"]}}};
 
-function validate445(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate471(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.currency !== undefined){
 let data0 = data.currency;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: schema680.properties.currency.type},message:"must be string,null"};
+const err0 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: schema700.properties.currency.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -51699,7 +54728,7 @@ errors++;
 if(data.expiry !== undefined){
 let data1 = data.expiry;
 if((!((typeof data1 == "number") && (isFinite(data1)))) && (data1 !== null)){
-const err1 = {instancePath:instancePath+"/expiry",schemaPath:"#/properties/expiry/type",keyword:"type",params:{type: schema680.properties.expiry.type},message:"must be number,null"};
+const err1 = {instancePath:instancePath+"/expiry",schemaPath:"#/properties/expiry/type",keyword:"type",params:{type: schema700.properties.expiry.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -51720,16 +54749,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate445.errors = vErrors;
+validate471.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetLatestSignedFeedsResponse = validate446;
-const schema681 = {"title":"GetLatestSignedFeedsResponse","description":"GetLatestSignedFeedsResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["funding_data","fwd_data","perp_data","rate_data","spot_data","vol_data"],"properties":{"funding_data":{"type":"object","additionalProperties":{"$ref":"#/definitions/FundingFeedDataResponse"}},"fwd_data":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"$ref":"#/definitions/ForwardFeedDataResponse"}}},"perp_data":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"$ref":"#/definitions/PerpFeedDataResponse"}}},"rate_data":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"$ref":"#/definitions/RateFeedDataResponse"}}},"spot_data":{"type":"object","additionalProperties":{"$ref":"#/definitions/SpotFeedDataResponse"}},"vol_data":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"$ref":"#/definitions/VolFeedDataResponse"}}}}};
-const schema682 = {"title":"FundingFeedDataResponse","description":"FundingFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","funding_rate","signatures","timestamp"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"funding_rate":{"type":"string"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"timestamp":{"type":"integer"}}};
-const schema683 = {"title":"OracleSignatureDataResponse","description":"OracleSignatureDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["signatures","signers"],"properties":{"signatures":{"type":"array","items":{"type":"string"}},"signers":{"type":"array","items":{"type":"string"}}}};
+export const schema_GetLatestSignedFeedsResponse = validate472;
+const schema701 = {"title":"GetLatestSignedFeedsResponse","description":"GetLatestSignedFeedsResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["funding_data","fwd_data","perp_data","rate_data","spot_data","vol_data"],"properties":{"funding_data":{"type":"object","additionalProperties":{"$ref":"#/definitions/FundingFeedDataResponse"}},"fwd_data":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"$ref":"#/definitions/ForwardFeedDataResponse"}}},"perp_data":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"$ref":"#/definitions/PerpFeedDataResponse"}}},"rate_data":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"$ref":"#/definitions/RateFeedDataResponse"}}},"spot_data":{"type":"object","additionalProperties":{"$ref":"#/definitions/SpotFeedDataResponse"}},"vol_data":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"$ref":"#/definitions/VolFeedDataResponse"}}}}};
+const schema702 = {"title":"FundingFeedDataResponse","description":"FundingFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","funding_rate","signatures","timestamp"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"funding_rate":{"type":"string"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"timestamp":{"type":"integer"}}};
+const schema703 = {"title":"OracleSignatureDataResponse","description":"OracleSignatureDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["signatures","signers"],"properties":{"signatures":{"type":"array","items":{"type":"string"}},"signers":{"type":"array","items":{"type":"string"}}}};
 
-function validate447(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate473(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -51957,13 +54986,13 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate447.errors = vErrors;
+validate473.errors = vErrors;
 return errors === 0;
 }
 
-const schema684 = {"title":"ForwardFeedDataResponse","description":"ForwardFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","expiry","fwd_diff","signatures","spot_aggregate_latest","spot_aggregate_start","timestamp"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"expiry":{"type":"number"},"fwd_diff":{"type":"string"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"spot_aggregate_latest":{"type":"string"},"spot_aggregate_start":{"type":"string"},"timestamp":{"type":"integer"}}};
+const schema704 = {"title":"ForwardFeedDataResponse","description":"ForwardFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","expiry","fwd_diff","signatures","spot_aggregate_latest","spot_aggregate_start","timestamp"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"expiry":{"type":"number"},"fwd_diff":{"type":"string"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"spot_aggregate_latest":{"type":"string"},"spot_aggregate_start":{"type":"string"},"timestamp":{"type":"integer"}}};
 
-function validate449(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate475(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -52258,13 +55287,13 @@ vErrors.push(err24);
 }
 errors++;
 }
-validate449.errors = vErrors;
+validate475.errors = vErrors;
 return errors === 0;
 }
 
-const schema686 = {"title":"PerpFeedDataResponse","description":"PerpFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","signatures","spot_diff_value","timestamp","type"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"spot_diff_value":{"type":"string"},"timestamp":{"type":"integer"},"type":{"type":"string"}}};
+const schema706 = {"title":"PerpFeedDataResponse","description":"PerpFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","signatures","spot_diff_value","timestamp","type"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"spot_diff_value":{"type":"string"},"timestamp":{"type":"integer"},"type":{"type":"string"}}};
 
-function validate451(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate477(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -52514,13 +55543,13 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate451.errors = vErrors;
+validate477.errors = vErrors;
 return errors === 0;
 }
 
-const schema688 = {"title":"RateFeedDataResponse","description":"RateFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","expiry","rate","signatures","timestamp"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"expiry":{"type":"number"},"rate":{"type":"string"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"timestamp":{"type":"integer"}}};
+const schema708 = {"title":"RateFeedDataResponse","description":"RateFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","expiry","rate","signatures","timestamp"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"expiry":{"type":"number"},"rate":{"type":"string"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"timestamp":{"type":"integer"}}};
 
-function validate453(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate479(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -52771,13 +55800,13 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate453.errors = vErrors;
+validate479.errors = vErrors;
 return errors === 0;
 }
 
-const schema690 = {"title":"SpotFeedDataResponse","description":"SpotFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","price","signatures","timestamp"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"feed_source_type":{"type":["string","null"]},"price":{"type":"string"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"timestamp":{"type":"integer"}}};
+const schema710 = {"title":"SpotFeedDataResponse","description":"SpotFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","price","signatures","timestamp"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"feed_source_type":{"type":["string","null"]},"price":{"type":"string"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"timestamp":{"type":"integer"}}};
 
-function validate455(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate481(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -52881,7 +55910,7 @@ errors++;
 if(data.feed_source_type !== undefined){
 let data3 = data.feed_source_type;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err9 = {instancePath:instancePath+"/feed_source_type",schemaPath:"#/properties/feed_source_type/type",keyword:"type",params:{type: schema690.properties.feed_source_type.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/feed_source_type",schemaPath:"#/properties/feed_source_type/type",keyword:"type",params:{type: schema710.properties.feed_source_type.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -53018,14 +56047,14 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate455.errors = vErrors;
+validate481.errors = vErrors;
 return errors === 0;
 }
 
-const schema692 = {"title":"VolFeedDataResponse","description":"VolFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","expiry","signatures","timestamp","vol_data"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"expiry":{"type":"number"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"timestamp":{"type":"integer"},"vol_data":{"$ref":"#/definitions/VolSVIParamDataResponse"}}};
-const schema694 = {"title":"VolSVIParamDataResponse","description":"VolSVIParamDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["SVI_a","SVI_b","SVI_fwd","SVI_m","SVI_refTau","SVI_rho","SVI_sigma"],"properties":{"SVI_a":{"type":"string"},"SVI_b":{"type":"string"},"SVI_fwd":{"type":"string"},"SVI_m":{"type":"string"},"SVI_refTau":{"type":"string"},"SVI_rho":{"type":"string"},"SVI_sigma":{"type":"string"}}};
+const schema712 = {"title":"VolFeedDataResponse","description":"VolFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","expiry","signatures","timestamp","vol_data"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"expiry":{"type":"number"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"timestamp":{"type":"integer"},"vol_data":{"$ref":"#/definitions/VolSVIParamDataResponse"}}};
+const schema714 = {"title":"VolSVIParamDataResponse","description":"VolSVIParamDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["SVI_a","SVI_b","SVI_fwd","SVI_m","SVI_refTau","SVI_rho","SVI_sigma"],"properties":{"SVI_a":{"type":"string"},"SVI_b":{"type":"string"},"SVI_fwd":{"type":"string"},"SVI_m":{"type":"string"},"SVI_refTau":{"type":"string"},"SVI_rho":{"type":"string"},"SVI_sigma":{"type":"string"}}};
 
-function validate457(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate483(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -53433,12 +56462,12 @@ vErrors.push(err34);
 }
 errors++;
 }
-validate457.errors = vErrors;
+validate483.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate446(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate472(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -53506,8 +56535,8 @@ if(data.funding_data !== undefined){
 let data0 = data.funding_data;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 for(const key0 in data0){
-if(!(validate447(data0[key0], {instancePath:instancePath+"/funding_data/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data0,parentDataProperty:key0,rootData}))){
-vErrors = vErrors === null ? validate447.errors : vErrors.concat(validate447.errors);
+if(!(validate473(data0[key0], {instancePath:instancePath+"/funding_data/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data0,parentDataProperty:key0,rootData}))){
+vErrors = vErrors === null ? validate473.errors : vErrors.concat(validate473.errors);
 errors = vErrors.length;
 }
 }
@@ -53530,8 +56559,8 @@ for(const key1 in data2){
 let data3 = data2[key1];
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 for(const key2 in data3){
-if(!(validate449(data3[key2], {instancePath:instancePath+"/fwd_data/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data3,parentDataProperty:key2,rootData}))){
-vErrors = vErrors === null ? validate449.errors : vErrors.concat(validate449.errors);
+if(!(validate475(data3[key2], {instancePath:instancePath+"/fwd_data/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data3,parentDataProperty:key2,rootData}))){
+vErrors = vErrors === null ? validate475.errors : vErrors.concat(validate475.errors);
 errors = vErrors.length;
 }
 }
@@ -53566,8 +56595,8 @@ for(const key3 in data5){
 let data6 = data5[key3];
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 for(const key4 in data6){
-if(!(validate451(data6[key4], {instancePath:instancePath+"/perp_data/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data6,parentDataProperty:key4,rootData}))){
-vErrors = vErrors === null ? validate451.errors : vErrors.concat(validate451.errors);
+if(!(validate477(data6[key4], {instancePath:instancePath+"/perp_data/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data6,parentDataProperty:key4,rootData}))){
+vErrors = vErrors === null ? validate477.errors : vErrors.concat(validate477.errors);
 errors = vErrors.length;
 }
 }
@@ -53602,8 +56631,8 @@ for(const key5 in data8){
 let data9 = data8[key5];
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 for(const key6 in data9){
-if(!(validate453(data9[key6], {instancePath:instancePath+"/rate_data/" + key5.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data9,parentDataProperty:key6,rootData}))){
-vErrors = vErrors === null ? validate453.errors : vErrors.concat(validate453.errors);
+if(!(validate479(data9[key6], {instancePath:instancePath+"/rate_data/" + key5.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data9,parentDataProperty:key6,rootData}))){
+vErrors = vErrors === null ? validate479.errors : vErrors.concat(validate479.errors);
 errors = vErrors.length;
 }
 }
@@ -53635,8 +56664,8 @@ if(data.spot_data !== undefined){
 let data11 = data.spot_data;
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 for(const key7 in data11){
-if(!(validate455(data11[key7], {instancePath:instancePath+"/spot_data/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data11,parentDataProperty:key7,rootData}))){
-vErrors = vErrors === null ? validate455.errors : vErrors.concat(validate455.errors);
+if(!(validate481(data11[key7], {instancePath:instancePath+"/spot_data/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data11,parentDataProperty:key7,rootData}))){
+vErrors = vErrors === null ? validate481.errors : vErrors.concat(validate481.errors);
 errors = vErrors.length;
 }
 }
@@ -53659,8 +56688,8 @@ for(const key8 in data13){
 let data14 = data13[key8];
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
 for(const key9 in data14){
-if(!(validate457(data14[key9], {instancePath:instancePath+"/vol_data/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data14,parentDataProperty:key9,rootData}))){
-vErrors = vErrors === null ? validate457.errors : vErrors.concat(validate457.errors);
+if(!(validate483(data14[key9], {instancePath:instancePath+"/vol_data/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data14,parentDataProperty:key9,rootData}))){
+vErrors = vErrors === null ? validate483.errors : vErrors.concat(validate483.errors);
 errors = vErrors.length;
 }
 }
@@ -53699,13 +56728,13 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate446.errors = vErrors;
+validate472.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_FundingFeedDataResponse = validate459;
+export const schema_FundingFeedDataResponse = validate485;
 
-function validate459(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate485(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -53933,13 +56962,13 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate459.errors = vErrors;
+validate485.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_OracleSignatureDataResponse = validate460;
+export const schema_OracleSignatureDataResponse = validate486;
 
-function validate460(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate486(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -54030,13 +57059,13 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate460.errors = vErrors;
+validate486.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_ForwardFeedDataResponse = validate461;
+export const schema_ForwardFeedDataResponse = validate487;
 
-function validate461(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate487(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -54331,13 +57360,13 @@ vErrors.push(err24);
 }
 errors++;
 }
-validate461.errors = vErrors;
+validate487.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_PerpFeedDataResponse = validate462;
+export const schema_PerpFeedDataResponse = validate488;
 
-function validate462(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate488(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -54587,13 +57616,13 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate462.errors = vErrors;
+validate488.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_RateFeedDataResponse = validate463;
+export const schema_RateFeedDataResponse = validate489;
 
-function validate463(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate489(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -54844,13 +57873,13 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate463.errors = vErrors;
+validate489.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_SpotFeedDataResponse = validate464;
+export const schema_SpotFeedDataResponse = validate490;
 
-function validate464(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate490(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -54954,7 +57983,7 @@ errors++;
 if(data.feed_source_type !== undefined){
 let data3 = data.feed_source_type;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err9 = {instancePath:instancePath+"/feed_source_type",schemaPath:"#/properties/feed_source_type/type",keyword:"type",params:{type: schema690.properties.feed_source_type.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/feed_source_type",schemaPath:"#/properties/feed_source_type/type",keyword:"type",params:{type: schema710.properties.feed_source_type.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -55091,13 +58120,13 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate464.errors = vErrors;
+validate490.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_VolFeedDataResponse = validate465;
+export const schema_VolFeedDataResponse = validate491;
 
-function validate465(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate491(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -55505,13 +58534,13 @@ vErrors.push(err34);
 }
 errors++;
 }
-validate465.errors = vErrors;
+validate491.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_VolSVIParamDataResponse = validate466;
+export const schema_VolSVIParamDataResponse = validate492;
 
-function validate466(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate492(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -55680,21 +58709,21 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate466.errors = vErrors;
+validate492.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetOnchainActionHistoryParams = validate467;
-const schema710 = {"title":"GetOnchainActionHistoryParams","description":"GetOnchainActionHistoryParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"action_type":{"type":["number","null"]},"end_timestamp":{"type":["integer","null"]},"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"],"minimum":1},"start_timestamp":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
+export const schema_GetOnchainActionHistoryParams = validate493;
+const schema730 = {"title":"GetOnchainActionHistoryParams","description":"GetOnchainActionHistoryParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"action_type":{"type":["number","null"]},"end_timestamp":{"type":["integer","null"]},"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"],"minimum":1},"start_timestamp":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
 
-function validate467(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate493(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.action_type !== undefined){
 let data0 = data.action_type;
 if((!((typeof data0 == "number") && (isFinite(data0)))) && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/action_type",schemaPath:"#/properties/action_type/type",keyword:"type",params:{type: schema710.properties.action_type.type},message:"must be number,null"};
+const err0 = {instancePath:instancePath+"/action_type",schemaPath:"#/properties/action_type/type",keyword:"type",params:{type: schema730.properties.action_type.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -55707,7 +58736,7 @@ errors++;
 if(data.end_timestamp !== undefined){
 let data1 = data.end_timestamp;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err1 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema710.properties.end_timestamp.type},message:"must be integer,null"};
+const err1 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema730.properties.end_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -55720,7 +58749,7 @@ errors++;
 if(data.page !== undefined){
 let data2 = data.page;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema710.properties.page.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema730.properties.page.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -55733,7 +58762,7 @@ errors++;
 if(data.page_size !== undefined){
 let data3 = data.page_size;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-const err3 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema710.properties.page_size.type},message:"must be integer,null"};
+const err3 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema730.properties.page_size.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -55758,7 +58787,7 @@ errors++;
 if(data.start_timestamp !== undefined){
 let data4 = data.start_timestamp;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err5 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema710.properties.start_timestamp.type},message:"must be integer,null"};
+const err5 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema730.properties.start_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -55771,7 +58800,7 @@ errors++;
 if(data.wallet !== undefined){
 let data5 = data.wallet;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err6 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema710.properties.wallet.type},message:"must be string,null"};
+const err6 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema730.properties.wallet.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -55792,15 +58821,15 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate467.errors = vErrors;
+validate493.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetOnchainActionHistoryResponse = validate468;
-const schema711 = {"title":"GetOnchainActionHistoryResponse","description":"GetOnchainActionHistoryResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["actions","pagination"],"properties":{"actions":{"type":"array","items":{"$ref":"#/definitions/OnchainActionHistoryEntry"}},"pagination":{"$ref":"#/definitions/Pagination"}}};
-const schema712 = {"title":"OnchainActionHistoryEntry","description":"OnchainActionHistoryEntry in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["acc","action_id","action_type","action_type_label","block_number","data","l1_sender","queue","status","updated_at"],"properties":{"acc":{"type":"string"},"action_id":{"type":"integer"},"action_type":{"type":"number"},"action_type_label":{"type":"string"},"block_number":{"type":"number"},"data":{"type":"string"},"error_code":{"type":["number","null"]},"error_message":{"type":["string","null"]},"fallback_at":{"type":["number","null"]},"first_failed_at":{"type":["number","null"]},"l1_sender":{"type":"string"},"last_failed_at":{"type":["number","null"]},"op_uuid":{"type":["string","null"]},"queue":{"type":"string"},"status":{"type":"string"},"tx_hash":{"type":["string","null"]},"updated_at":{"type":"number"}}};
+export const schema_GetOnchainActionHistoryResponse = validate494;
+const schema731 = {"title":"GetOnchainActionHistoryResponse","description":"GetOnchainActionHistoryResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["actions","pagination"],"properties":{"actions":{"type":"array","items":{"$ref":"#/definitions/OnchainActionHistoryEntry"}},"pagination":{"$ref":"#/definitions/Pagination"}}};
+const schema732 = {"title":"OnchainActionHistoryEntry","description":"OnchainActionHistoryEntry in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["acc","action_id","action_type","action_type_label","block_number","data","l1_sender","queue","status","updated_at"],"properties":{"acc":{"type":"string"},"action_id":{"type":"integer"},"action_type":{"type":"number"},"action_type_label":{"type":"string"},"block_number":{"type":"number"},"data":{"type":"string"},"error_code":{"type":["number","null"]},"error_message":{"type":["string","null"]},"fallback_at":{"type":["number","null"]},"first_failed_at":{"type":["number","null"]},"l1_sender":{"type":"string"},"last_failed_at":{"type":["number","null"]},"op_uuid":{"type":["string","null"]},"queue":{"type":"string"},"status":{"type":"string"},"tx_hash":{"type":["string","null"]},"updated_at":{"type":"number"}}};
 
-function validate468(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate494(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -56009,7 +59038,7 @@ errors++;
 if(data1.error_code !== undefined){
 let data8 = data1.error_code;
 if((!((typeof data8 == "number") && (isFinite(data8)))) && (data8 !== null)){
-const err18 = {instancePath:instancePath+"/actions/" + i0+"/error_code",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/error_code/type",keyword:"type",params:{type: schema712.properties.error_code.type},message:"must be number,null"};
+const err18 = {instancePath:instancePath+"/actions/" + i0+"/error_code",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/error_code/type",keyword:"type",params:{type: schema732.properties.error_code.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -56022,7 +59051,7 @@ errors++;
 if(data1.error_message !== undefined){
 let data9 = data1.error_message;
 if((typeof data9 !== "string") && (data9 !== null)){
-const err19 = {instancePath:instancePath+"/actions/" + i0+"/error_message",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/error_message/type",keyword:"type",params:{type: schema712.properties.error_message.type},message:"must be string,null"};
+const err19 = {instancePath:instancePath+"/actions/" + i0+"/error_message",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/error_message/type",keyword:"type",params:{type: schema732.properties.error_message.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -56035,7 +59064,7 @@ errors++;
 if(data1.fallback_at !== undefined){
 let data10 = data1.fallback_at;
 if((!((typeof data10 == "number") && (isFinite(data10)))) && (data10 !== null)){
-const err20 = {instancePath:instancePath+"/actions/" + i0+"/fallback_at",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/fallback_at/type",keyword:"type",params:{type: schema712.properties.fallback_at.type},message:"must be number,null"};
+const err20 = {instancePath:instancePath+"/actions/" + i0+"/fallback_at",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/fallback_at/type",keyword:"type",params:{type: schema732.properties.fallback_at.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -56048,7 +59077,7 @@ errors++;
 if(data1.first_failed_at !== undefined){
 let data11 = data1.first_failed_at;
 if((!((typeof data11 == "number") && (isFinite(data11)))) && (data11 !== null)){
-const err21 = {instancePath:instancePath+"/actions/" + i0+"/first_failed_at",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/first_failed_at/type",keyword:"type",params:{type: schema712.properties.first_failed_at.type},message:"must be number,null"};
+const err21 = {instancePath:instancePath+"/actions/" + i0+"/first_failed_at",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/first_failed_at/type",keyword:"type",params:{type: schema732.properties.first_failed_at.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -56073,7 +59102,7 @@ errors++;
 if(data1.last_failed_at !== undefined){
 let data13 = data1.last_failed_at;
 if((!((typeof data13 == "number") && (isFinite(data13)))) && (data13 !== null)){
-const err23 = {instancePath:instancePath+"/actions/" + i0+"/last_failed_at",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/last_failed_at/type",keyword:"type",params:{type: schema712.properties.last_failed_at.type},message:"must be number,null"};
+const err23 = {instancePath:instancePath+"/actions/" + i0+"/last_failed_at",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/last_failed_at/type",keyword:"type",params:{type: schema732.properties.last_failed_at.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -56086,7 +59115,7 @@ errors++;
 if(data1.op_uuid !== undefined){
 let data14 = data1.op_uuid;
 if((typeof data14 !== "string") && (data14 !== null)){
-const err24 = {instancePath:instancePath+"/actions/" + i0+"/op_uuid",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/op_uuid/type",keyword:"type",params:{type: schema712.properties.op_uuid.type},message:"must be string,null"};
+const err24 = {instancePath:instancePath+"/actions/" + i0+"/op_uuid",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/op_uuid/type",keyword:"type",params:{type: schema732.properties.op_uuid.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -56123,7 +59152,7 @@ errors++;
 if(data1.tx_hash !== undefined){
 let data17 = data1.tx_hash;
 if((typeof data17 !== "string") && (data17 !== null)){
-const err27 = {instancePath:instancePath+"/actions/" + i0+"/tx_hash",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/tx_hash/type",keyword:"type",params:{type: schema712.properties.tx_hash.type},message:"must be string,null"};
+const err27 = {instancePath:instancePath+"/actions/" + i0+"/tx_hash",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/tx_hash/type",keyword:"type",params:{type: schema732.properties.tx_hash.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -56266,13 +59295,13 @@ vErrors.push(err38);
 }
 errors++;
 }
-validate468.errors = vErrors;
+validate494.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_OnchainActionHistoryEntry = validate469;
+export const schema_OnchainActionHistoryEntry = validate495;
 
-function validate469(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate495(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -56454,7 +59483,7 @@ errors++;
 if(data.error_code !== undefined){
 let data6 = data.error_code;
 if((!((typeof data6 == "number") && (isFinite(data6)))) && (data6 !== null)){
-const err16 = {instancePath:instancePath+"/error_code",schemaPath:"#/properties/error_code/type",keyword:"type",params:{type: schema712.properties.error_code.type},message:"must be number,null"};
+const err16 = {instancePath:instancePath+"/error_code",schemaPath:"#/properties/error_code/type",keyword:"type",params:{type: schema732.properties.error_code.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -56467,7 +59496,7 @@ errors++;
 if(data.error_message !== undefined){
 let data7 = data.error_message;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err17 = {instancePath:instancePath+"/error_message",schemaPath:"#/properties/error_message/type",keyword:"type",params:{type: schema712.properties.error_message.type},message:"must be string,null"};
+const err17 = {instancePath:instancePath+"/error_message",schemaPath:"#/properties/error_message/type",keyword:"type",params:{type: schema732.properties.error_message.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -56480,7 +59509,7 @@ errors++;
 if(data.fallback_at !== undefined){
 let data8 = data.fallback_at;
 if((!((typeof data8 == "number") && (isFinite(data8)))) && (data8 !== null)){
-const err18 = {instancePath:instancePath+"/fallback_at",schemaPath:"#/properties/fallback_at/type",keyword:"type",params:{type: schema712.properties.fallback_at.type},message:"must be number,null"};
+const err18 = {instancePath:instancePath+"/fallback_at",schemaPath:"#/properties/fallback_at/type",keyword:"type",params:{type: schema732.properties.fallback_at.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -56493,7 +59522,7 @@ errors++;
 if(data.first_failed_at !== undefined){
 let data9 = data.first_failed_at;
 if((!((typeof data9 == "number") && (isFinite(data9)))) && (data9 !== null)){
-const err19 = {instancePath:instancePath+"/first_failed_at",schemaPath:"#/properties/first_failed_at/type",keyword:"type",params:{type: schema712.properties.first_failed_at.type},message:"must be number,null"};
+const err19 = {instancePath:instancePath+"/first_failed_at",schemaPath:"#/properties/first_failed_at/type",keyword:"type",params:{type: schema732.properties.first_failed_at.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -56518,7 +59547,7 @@ errors++;
 if(data.last_failed_at !== undefined){
 let data11 = data.last_failed_at;
 if((!((typeof data11 == "number") && (isFinite(data11)))) && (data11 !== null)){
-const err21 = {instancePath:instancePath+"/last_failed_at",schemaPath:"#/properties/last_failed_at/type",keyword:"type",params:{type: schema712.properties.last_failed_at.type},message:"must be number,null"};
+const err21 = {instancePath:instancePath+"/last_failed_at",schemaPath:"#/properties/last_failed_at/type",keyword:"type",params:{type: schema732.properties.last_failed_at.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -56531,7 +59560,7 @@ errors++;
 if(data.op_uuid !== undefined){
 let data12 = data.op_uuid;
 if((typeof data12 !== "string") && (data12 !== null)){
-const err22 = {instancePath:instancePath+"/op_uuid",schemaPath:"#/properties/op_uuid/type",keyword:"type",params:{type: schema712.properties.op_uuid.type},message:"must be string,null"};
+const err22 = {instancePath:instancePath+"/op_uuid",schemaPath:"#/properties/op_uuid/type",keyword:"type",params:{type: schema732.properties.op_uuid.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -56568,7 +59597,7 @@ errors++;
 if(data.tx_hash !== undefined){
 let data15 = data.tx_hash;
 if((typeof data15 !== "string") && (data15 !== null)){
-const err25 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema712.properties.tx_hash.type},message:"must be string,null"};
+const err25 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema732.properties.tx_hash.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -56602,14 +59631,14 @@ vErrors.push(err27);
 }
 errors++;
 }
-validate469.errors = vErrors;
+validate495.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetOptionSettlementPricesParams = validate470;
-const schema715 = {"title":"GetOptionSettlementPricesParams","description":"GetOptionSettlementPricesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency"],"properties":{"currency":{"type":"string"}}};
+export const schema_GetOptionSettlementPricesParams = validate496;
+const schema735 = {"title":"GetOptionSettlementPricesParams","description":"GetOptionSettlementPricesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency"],"properties":{"currency":{"type":"string"}}};
 
-function validate470(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate496(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -56646,15 +59675,15 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate470.errors = vErrors;
+validate496.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_OptionSettlementPricesResult = validate471;
-const schema716 = {"title":"OptionSettlementPricesResult","description":"OptionSettlementPricesResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["expiries"],"properties":{"expiries":{"type":"array","items":{"$ref":"#/definitions/ExpirySettlementPrice"}}}};
-const schema717 = {"title":"ExpirySettlementPrice","description":"ExpirySettlementPrice in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["expiry_date","utc_expiry_sec"],"properties":{"expiry_date":{"type":"string"},"price":{"type":["string","null"]},"utc_expiry_sec":{"type":"integer"}}};
+export const schema_OptionSettlementPricesResult = validate497;
+const schema736 = {"title":"OptionSettlementPricesResult","description":"OptionSettlementPricesResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["expiries"],"properties":{"expiries":{"type":"array","items":{"$ref":"#/definitions/ExpirySettlementPrice"}}}};
+const schema737 = {"title":"ExpirySettlementPrice","description":"ExpirySettlementPrice in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["expiry_date","utc_expiry_sec"],"properties":{"expiry_date":{"type":"string"},"price":{"type":["string","null"]},"utc_expiry_sec":{"type":"integer"}}};
 
-function validate471(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate497(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -56710,7 +59739,7 @@ errors++;
 if(data1.price !== undefined){
 let data3 = data1.price;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err4 = {instancePath:instancePath+"/expiries/" + i0+"/price",schemaPath:"#/definitions/ExpirySettlementPrice/properties/price/type",keyword:"type",params:{type: schema717.properties.price.type},message:"must be string,null"};
+const err4 = {instancePath:instancePath+"/expiries/" + i0+"/price",schemaPath:"#/definitions/ExpirySettlementPrice/properties/price/type",keyword:"type",params:{type: schema737.properties.price.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -56768,13 +59797,13 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate471.errors = vErrors;
+validate497.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_ExpirySettlementPrice = validate472;
+export const schema_ExpirySettlementPrice = validate498;
 
-function validate472(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate498(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -56813,7 +59842,7 @@ errors++;
 if(data.price !== undefined){
 let data1 = data.price;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err3 = {instancePath:instancePath+"/price",schemaPath:"#/properties/price/type",keyword:"type",params:{type: schema717.properties.price.type},message:"must be string,null"};
+const err3 = {instancePath:instancePath+"/price",schemaPath:"#/properties/price/type",keyword:"type",params:{type: schema737.properties.price.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -56847,14 +59876,14 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate472.errors = vErrors;
+validate498.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetPendingDepositsParams = validate473;
-const schema719 = {"title":"GetPendingDepositsParams","description":"GetPendingDepositsParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
+export const schema_GetPendingDepositsParams = validate499;
+const schema739 = {"title":"GetPendingDepositsParams","description":"GetPendingDepositsParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
 
-function validate473(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate499(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -56891,15 +59920,15 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate473.errors = vErrors;
+validate499.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetPendingDepositsResult = validate474;
-const schema720 = {"title":"GetPendingDepositsResult","description":"GetPendingDepositsResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pending_deposits","wallet"],"properties":{"pending_deposits":{"type":"array","items":{"$ref":"#/definitions/PendingDepositEntry"}},"wallet":{"type":"string"}}};
-const schema721 = {"title":"PendingDepositEntry","description":"PendingDepositEntry in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["action_id","action_type","amount","asset","block_number","deposit_type","log_index","manager_id","status","subaccount_id","timestamp","tx_hash","updated_at_ms"],"properties":{"action_id":{"type":"integer"},"action_type":{"type":"string"},"amount":{"type":"string"},"asset":{"type":"string"},"block_number":{"type":"number"},"credit_nonce":{"type":["string","null"]},"deposit_type":{"type":"string"},"log_index":{"type":"number"},"manager_id":{"type":"integer"},"status":{"type":"string"},"subaccount_id":{"type":"integer"},"timestamp":{"type":"integer"},"tx_hash":{"type":"string"},"updated_at_ms":{"type":"number"}}};
+export const schema_GetPendingDepositsResult = validate500;
+const schema740 = {"title":"GetPendingDepositsResult","description":"GetPendingDepositsResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pending_deposits","wallet"],"properties":{"pending_deposits":{"type":"array","items":{"$ref":"#/definitions/PendingDepositEntry"}},"wallet":{"type":"string"}}};
+const schema741 = {"title":"PendingDepositEntry","description":"PendingDepositEntry in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["action_id","action_type","amount","asset","block_number","deposit_type","log_index","manager_id","status","subaccount_id","timestamp","tx_hash","updated_at_ms"],"properties":{"action_id":{"type":"integer"},"action_type":{"type":"string"},"amount":{"type":"string"},"asset":{"type":"string"},"block_number":{"type":"number"},"credit_nonce":{"type":["string","null"]},"deposit_type":{"type":"string"},"log_index":{"type":"number"},"manager_id":{"type":"integer"},"status":{"type":"string"},"subaccount_id":{"type":"integer"},"timestamp":{"type":"integer"},"tx_hash":{"type":"string"},"updated_at_ms":{"type":"number"}}};
 
-function validate474(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate500(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -57125,7 +60154,7 @@ errors++;
 if(data1.credit_nonce !== undefined){
 let data7 = data1.credit_nonce;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err20 = {instancePath:instancePath+"/pending_deposits/" + i0+"/credit_nonce",schemaPath:"#/definitions/PendingDepositEntry/properties/credit_nonce/type",keyword:"type",params:{type: schema721.properties.credit_nonce.type},message:"must be string,null"};
+const err20 = {instancePath:instancePath+"/pending_deposits/" + i0+"/credit_nonce",schemaPath:"#/definitions/PendingDepositEntry/properties/credit_nonce/type",keyword:"type",params:{type: schema741.properties.credit_nonce.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -57283,13 +60312,13 @@ vErrors.push(err32);
 }
 errors++;
 }
-validate474.errors = vErrors;
+validate500.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_PendingDepositEntry = validate475;
+export const schema_PendingDepositEntry = validate501;
 
-function validate475(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate501(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -57488,7 +60517,7 @@ errors++;
 if(data.credit_nonce !== undefined){
 let data5 = data.credit_nonce;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err18 = {instancePath:instancePath+"/credit_nonce",schemaPath:"#/properties/credit_nonce/type",keyword:"type",params:{type: schema721.properties.credit_nonce.type},message:"must be string,null"};
+const err18 = {instancePath:instancePath+"/credit_nonce",schemaPath:"#/properties/credit_nonce/type",keyword:"type",params:{type: schema741.properties.credit_nonce.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -57610,14 +60639,14 @@ vErrors.push(err27);
 }
 errors++;
 }
-validate475.errors = vErrors;
+validate501.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetReferralPerformanceParams = validate476;
-const schema723 = {"title":"GetReferralPerformanceParams","description":"GetReferralPerformanceParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["end_ms","start_ms"],"properties":{"end_ms":{"type":"number"},"referral_code":{"type":["string","null"]},"start_ms":{"type":"number"},"wallet":{"type":["string","null"]}}};
+export const schema_GetReferralPerformanceParams = validate502;
+const schema743 = {"title":"GetReferralPerformanceParams","description":"GetReferralPerformanceParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["end_ms","start_ms"],"properties":{"end_ms":{"type":"number"},"referral_code":{"type":["string","null"]},"start_ms":{"type":"number"},"wallet":{"type":["string","null"]}}};
 
-function validate476(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate502(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -57657,7 +60686,7 @@ errors++;
 if(data.referral_code !== undefined){
 let data1 = data.referral_code;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err3 = {instancePath:instancePath+"/referral_code",schemaPath:"#/properties/referral_code/type",keyword:"type",params:{type: schema723.properties.referral_code.type},message:"must be string,null"};
+const err3 = {instancePath:instancePath+"/referral_code",schemaPath:"#/properties/referral_code/type",keyword:"type",params:{type: schema743.properties.referral_code.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -57683,7 +60712,7 @@ errors++;
 if(data.wallet !== undefined){
 let data3 = data.wallet;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err5 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema723.properties.wallet.type},message:"must be string,null"};
+const err5 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema743.properties.wallet.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -57704,15 +60733,15 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate476.errors = vErrors;
+validate502.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetReferralPerformanceResult = validate477;
-const schema724 = {"title":"GetReferralPerformanceResult","description":"GetReferralPerformanceResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["fee_share_percentage","referral_code","rewards","stdrv_balance","total_builder_fee_collected","total_fee_rewards","total_notional_volume","total_referred_fees"],"properties":{"fee_share_percentage":{"type":"string"},"referral_code":{"type":"string"},"rewards":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"$ref":"#/definitions/ReferralPerformanceByInstrumentType"}}}},"stdrv_balance":{"type":"string"},"total_builder_fee_collected":{"type":"string"},"total_fee_rewards":{"type":"string"},"total_notional_volume":{"type":"string"},"total_referred_fees":{"type":"string"}}};
-const schema725 = {"title":"ReferralPerformanceByInstrumentType","description":"ReferralPerformanceByInstrumentType in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["builder_fee","fee_reward","notional_volume","referred_fee","unique_traders_referred"],"properties":{"builder_fee":{"type":"string"},"fee_reward":{"type":"string"},"notional_volume":{"type":"string"},"referred_fee":{"type":"string"},"unique_traders_referred":{"type":"number"}}};
+export const schema_GetReferralPerformanceResult = validate503;
+const schema744 = {"title":"GetReferralPerformanceResult","description":"GetReferralPerformanceResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["fee_share_percentage","referral_code","rewards","stdrv_balance","total_builder_fee_collected","total_fee_rewards","total_notional_volume","total_referred_fees"],"properties":{"fee_share_percentage":{"type":"string"},"referral_code":{"type":"string"},"rewards":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"$ref":"#/definitions/ReferralPerformanceByInstrumentType"}}}},"stdrv_balance":{"type":"string"},"total_builder_fee_collected":{"type":"string"},"total_fee_rewards":{"type":"string"},"total_notional_volume":{"type":"string"},"total_referred_fees":{"type":"string"}}};
+const schema745 = {"title":"ReferralPerformanceByInstrumentType","description":"ReferralPerformanceByInstrumentType in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["builder_fee","fee_reward","notional_volume","referred_fee","unique_traders_referred"],"properties":{"builder_fee":{"type":"string"},"fee_reward":{"type":"string"},"notional_volume":{"type":"string"},"referred_fee":{"type":"string"},"unique_traders_referred":{"type":"number"}}};
 
-function validate477(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate503(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -58062,13 +61091,13 @@ vErrors.push(err29);
 }
 errors++;
 }
-validate477.errors = vErrors;
+validate503.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_ReferralPerformanceByInstrumentType = validate478;
+export const schema_ReferralPerformanceByInstrumentType = validate504;
 
-function validate478(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate504(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -58194,17 +61223,17 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate478.errors = vErrors;
+validate504.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_RiskUniverseResponse = validate479;
-const schema727 = {"title":"RiskUniverseResponse","description":"RiskUniverseResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["managers","risk_universe_id","security_module"],"properties":{"description":{"type":["string","null"]},"managers":{"type":"array","items":{"$ref":"#/definitions/RiskUniverseManager"}},"name":{"type":["string","null"]},"risk_universe_id":{"type":"integer"},"security_module":{"$ref":"#/definitions/SecurityModuleDetails"}}};
-const schema731 = {"title":"SecurityModuleDetails","description":"SecurityModuleDetails in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cash_asset","cash_currency","subaccount_id"],"properties":{"cash_asset":{"type":"string"},"cash_currency":{"type":"string"},"subaccount_id":{"type":"integer"}}};
-const schema728 = {"title":"RiskUniverseManager","description":"RiskUniverseManager in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["collaterals","instruments","manager_id","margin_type"],"properties":{"collaterals":{"type":"array","items":{"$ref":"#/definitions/ManagerCollateral"}},"instruments":{"type":"array","items":{"type":"string"}},"manager_id":{"type":"integer"},"margin_type":{"type":"string","enum":["SM","PM2"]}}};
-const schema729 = {"title":"ManagerCollateral","description":"ManagerCollateral in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["address","erc20","im_discount","min_deposit_usd","mm_discount","name"],"properties":{"address":{"type":"string"},"erc20":{"$ref":"#/definitions/AssetErc20Details"},"im_discount":{"type":"string"},"min_deposit_usd":{"type":"string"},"mm_discount":{"type":"string"},"name":{"type":"string"}}};
+export const schema_RiskUniverseResponse = validate505;
+const schema747 = {"title":"RiskUniverseResponse","description":"RiskUniverseResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["managers","risk_universe_id","security_module"],"properties":{"description":{"type":["string","null"]},"managers":{"type":"array","items":{"$ref":"#/definitions/RiskUniverseManager"}},"name":{"type":["string","null"]},"risk_universe_id":{"type":"integer"},"security_module":{"$ref":"#/definitions/SecurityModuleDetails"}}};
+const schema751 = {"title":"SecurityModuleDetails","description":"SecurityModuleDetails in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cash_asset","cash_currency","subaccount_id"],"properties":{"cash_asset":{"type":"string"},"cash_currency":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+const schema748 = {"title":"RiskUniverseManager","description":"RiskUniverseManager in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["collaterals","instruments","manager_id","margin_type"],"properties":{"collaterals":{"type":"array","items":{"$ref":"#/definitions/ManagerCollateral"}},"instruments":{"type":"array","items":{"type":"string"}},"manager_id":{"type":"integer"},"margin_type":{"type":"string","enum":["SM","PM2"]}}};
+const schema749 = {"title":"ManagerCollateral","description":"ManagerCollateral in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["address","erc20","im_discount","min_deposit_usd","mm_discount","name"],"properties":{"address":{"type":"string"},"erc20":{"$ref":"#/definitions/AssetErc20Details"},"im_discount":{"type":"string"},"min_deposit_usd":{"type":"string"},"mm_discount":{"type":"string"},"name":{"type":"string"}}};
 
-function validate481(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate507(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -58402,12 +61431,12 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate481.errors = vErrors;
+validate507.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate480(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate506(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -58456,8 +61485,8 @@ let data0 = data.collaterals;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate481(data0[i0], {instancePath:instancePath+"/collaterals/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate481.errors : vErrors.concat(validate481.errors);
+if(!(validate507(data0[i0], {instancePath:instancePath+"/collaterals/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate507.errors : vErrors.concat(validate507.errors);
 errors = vErrors.length;
 }
 }
@@ -58527,7 +61556,7 @@ vErrors.push(err8);
 errors++;
 }
 if(!((data5 === "SM") || (data5 === "PM2"))){
-const err9 = {instancePath:instancePath+"/margin_type",schemaPath:"#/properties/margin_type/enum",keyword:"enum",params:{allowedValues: schema728.properties.margin_type.enum},message:"must be equal to one of the allowed values"};
+const err9 = {instancePath:instancePath+"/margin_type",schemaPath:"#/properties/margin_type/enum",keyword:"enum",params:{allowedValues: schema748.properties.margin_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -58548,12 +61577,12 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate480.errors = vErrors;
+validate506.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate479(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate505(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -58590,7 +61619,7 @@ errors++;
 if(data.description !== undefined){
 let data0 = data.description;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err3 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema727.properties.description.type},message:"must be string,null"};
+const err3 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema747.properties.description.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -58605,8 +61634,8 @@ let data1 = data.managers;
 if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate480(data1[i0], {instancePath:instancePath+"/managers/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate480.errors : vErrors.concat(validate480.errors);
+if(!(validate506(data1[i0], {instancePath:instancePath+"/managers/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate506.errors : vErrors.concat(validate506.errors);
 errors = vErrors.length;
 }
 }
@@ -58625,7 +61654,7 @@ errors++;
 if(data.name !== undefined){
 let data3 = data.name;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema727.properties.name.type},message:"must be string,null"};
+const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema747.properties.name.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -58741,13 +61770,13 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate479.errors = vErrors;
+validate505.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_RiskUniverseManager = validate484;
+export const schema_RiskUniverseManager = validate510;
 
-function validate484(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate510(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -58796,8 +61825,8 @@ let data0 = data.collaterals;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate481(data0[i0], {instancePath:instancePath+"/collaterals/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate481.errors : vErrors.concat(validate481.errors);
+if(!(validate507(data0[i0], {instancePath:instancePath+"/collaterals/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate507.errors : vErrors.concat(validate507.errors);
 errors = vErrors.length;
 }
 }
@@ -58867,7 +61896,7 @@ vErrors.push(err8);
 errors++;
 }
 if(!((data5 === "SM") || (data5 === "PM2"))){
-const err9 = {instancePath:instancePath+"/margin_type",schemaPath:"#/properties/margin_type/enum",keyword:"enum",params:{allowedValues: schema728.properties.margin_type.enum},message:"must be equal to one of the allowed values"};
+const err9 = {instancePath:instancePath+"/margin_type",schemaPath:"#/properties/margin_type/enum",keyword:"enum",params:{allowedValues: schema748.properties.margin_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -58888,13 +61917,13 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate484.errors = vErrors;
+validate510.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_ManagerCollateral = validate486;
+export const schema_ManagerCollateral = validate512;
 
-function validate486(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate512(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -59092,13 +62121,13 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate486.errors = vErrors;
+validate512.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_SecurityModuleDetails = validate487;
+export const schema_SecurityModuleDetails = validate513;
 
-function validate487(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate513(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -59180,14 +62209,14 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate487.errors = vErrors;
+validate513.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetTickersParams = validate488;
-const schema736 = {"title":"GetTickersParams","description":"GetTickersEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["instrument_type"],"properties":{"currency":{"type":["string","null"]},"expiry_date":{"type":["number","null"]},"instrument_type":{"type":"string","enum":["option","perp","erc20"]}}};
+export const schema_GetTickersParams = validate514;
+const schema756 = {"title":"GetTickersParams","description":"GetTickersEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["instrument_type"],"properties":{"currency":{"type":["string","null"]},"expiry_date":{"type":["number","null"]},"instrument_type":{"type":"string","enum":["option","perp","erc20"]}}};
 
-function validate488(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate514(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -59204,7 +62233,7 @@ errors++;
 if(data.currency !== undefined){
 let data0 = data.currency;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err1 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: schema736.properties.currency.type},message:"must be string,null"};
+const err1 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: schema756.properties.currency.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -59217,7 +62246,7 @@ errors++;
 if(data.expiry_date !== undefined){
 let data1 = data.expiry_date;
 if((!((typeof data1 == "number") && (isFinite(data1)))) && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/expiry_date",schemaPath:"#/properties/expiry_date/type",keyword:"type",params:{type: schema736.properties.expiry_date.type},message:"must be number,null"};
+const err2 = {instancePath:instancePath+"/expiry_date",schemaPath:"#/properties/expiry_date/type",keyword:"type",params:{type: schema756.properties.expiry_date.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -59240,7 +62269,7 @@ vErrors.push(err3);
 errors++;
 }
 if(!(((data2 === "option") || (data2 === "perp")) || (data2 === "erc20"))){
-const err4 = {instancePath:instancePath+"/instrument_type",schemaPath:"#/properties/instrument_type/enum",keyword:"enum",params:{allowedValues: schema736.properties.instrument_type.enum},message:"must be equal to one of the allowed values"};
+const err4 = {instancePath:instancePath+"/instrument_type",schemaPath:"#/properties/instrument_type/enum",keyword:"enum",params:{allowedValues: schema756.properties.instrument_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -59261,14 +62290,14 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate488.errors = vErrors;
+validate514.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetTickersResponse = validate489;
-const schema737 = {"title":"GetTickersResponse","description":"GetTickersResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["tickers"],"properties":{"tickers":{"type":"object","additionalProperties":{"$ref":"#/definitions/Ticker"}}}};
+export const schema_GetTickersResponse = validate515;
+const schema757 = {"title":"GetTickersResponse","description":"GetTickersResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["tickers"],"properties":{"tickers":{"type":"object","additionalProperties":{"$ref":"#/definitions/Ticker"}}}};
 
-function validate489(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate515(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -59314,14 +62343,14 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate489.errors = vErrors;
+validate515.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetTradingviewChartDataParams = validate491;
-const schema738 = {"title":"GetTradingviewChartDataParams","description":"GetTradingviewChartDataEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["end_timestamp","instrument_name","period","start_timestamp"],"properties":{"end_timestamp":{"type":"integer"},"instrument_name":{"type":"string"},"period":{"type":"number","exclusiveMinimum":0,"description":"A bucket length in seconds: above 0."},"start_timestamp":{"type":"integer"}}};
+export const schema_GetTradingviewChartDataParams = validate517;
+const schema758 = {"title":"GetTradingviewChartDataParams","description":"GetTradingviewChartDataEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["end_timestamp","instrument_name","period","start_timestamp"],"properties":{"end_timestamp":{"type":"integer"},"instrument_name":{"type":"string"},"period":{"type":"number","exclusiveMinimum":0,"description":"A bucket length in seconds: above 0."},"start_timestamp":{"type":"integer"}}};
 
-function validate491(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate517(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -59439,14 +62468,14 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate491.errors = vErrors;
+validate517.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_TradingviewCandle = validate492;
-const schema739 = {"title":"TradingviewCandle","description":"TradingviewCandle in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["close_price","high_price","low_price","open_price","timestamp","timestamp_bucket","volume_contracts","volume_usd"],"properties":{"close_price":{"type":"string"},"high_price":{"type":"string"},"low_price":{"type":"string"},"open_price":{"type":"string"},"timestamp":{"type":"integer"},"timestamp_bucket":{"type":"integer"},"volume_contracts":{"type":"string"},"volume_usd":{"type":"string"}}};
+export const schema_TradingviewCandle = validate518;
+const schema759 = {"title":"TradingviewCandle","description":"TradingviewCandle in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["close_price","high_price","low_price","open_price","timestamp","timestamp_bucket","volume_contracts","volume_usd"],"properties":{"close_price":{"type":"string"},"high_price":{"type":"string"},"low_price":{"type":"string"},"open_price":{"type":"string"},"timestamp":{"type":"integer"},"timestamp_bucket":{"type":"integer"},"volume_contracts":{"type":"string"},"volume_usd":{"type":"string"}}};
 
-function validate492(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate518(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -59639,14 +62668,14 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate492.errors = vErrors;
+validate518.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetTransactionParams = validate493;
-const schema740 = {"title":"GetTransactionParams","description":"GetTransactionParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid"],"properties":{"op_uuid":{"type":"string"}}};
+export const schema_GetTransactionParams = validate519;
+const schema760 = {"title":"GetTransactionParams","description":"GetTransactionParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid"],"properties":{"op_uuid":{"type":"string"}}};
 
-function validate493(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate519(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -59683,14 +62712,14 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate493.errors = vErrors;
+validate519.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetTransactionResult = validate494;
-const schema741 = {"title":"GetTransactionResult","description":"GetTransactionResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["data"],"properties":{"data":{"type":"string"},"error_log":{"type":["string","null"]},"status":{"type":["string","null"],"enum":["Batching","Executing","Proving","Settling","Settled","BatchingError","ExecutingError","ProvingError","SettlingError","SettledError",null]},"transaction_hash":{"type":["string","null"]}}};
+export const schema_GetTransactionResult = validate520;
+const schema761 = {"title":"GetTransactionResult","description":"GetTransactionResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["data"],"properties":{"data":{"type":"string"},"error_log":{"type":["string","null"]},"status":{"type":["string","null"],"enum":["Batching","Executing","Proving","Settling","Settled","BatchingError","ExecutingError","ProvingError","SettlingError","SettledError",null]},"transaction_hash":{"type":["string","null"]}}};
 
-function validate494(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate520(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -59719,7 +62748,7 @@ errors++;
 if(data.error_log !== undefined){
 let data1 = data.error_log;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/error_log",schemaPath:"#/properties/error_log/type",keyword:"type",params:{type: schema741.properties.error_log.type},message:"must be string,null"};
+const err2 = {instancePath:instancePath+"/error_log",schemaPath:"#/properties/error_log/type",keyword:"type",params:{type: schema761.properties.error_log.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -59732,7 +62761,7 @@ errors++;
 if(data.status !== undefined){
 let data2 = data.status;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err3 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema741.properties.status.type},message:"must be string,null"};
+const err3 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema761.properties.status.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -59742,7 +62771,7 @@ vErrors.push(err3);
 errors++;
 }
 if(!(((((((((((data2 === "Batching") || (data2 === "Executing")) || (data2 === "Proving")) || (data2 === "Settling")) || (data2 === "Settled")) || (data2 === "BatchingError")) || (data2 === "ExecutingError")) || (data2 === "ProvingError")) || (data2 === "SettlingError")) || (data2 === "SettledError")) || (data2 === null))){
-const err4 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema741.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err4 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema761.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -59755,7 +62784,7 @@ errors++;
 if(data.transaction_hash !== undefined){
 let data3 = data.transaction_hash;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err5 = {instancePath:instancePath+"/transaction_hash",schemaPath:"#/properties/transaction_hash/type",keyword:"type",params:{type: schema741.properties.transaction_hash.type},message:"must be string,null"};
+const err5 = {instancePath:instancePath+"/transaction_hash",schemaPath:"#/properties/transaction_hash/type",keyword:"type",params:{type: schema761.properties.transaction_hash.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -59776,14 +62805,14 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate494.errors = vErrors;
+validate520.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetVaultParams = validate495;
-const schema742 = {"title":"GetVaultParams","description":"GetVaultEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
+export const schema_GetVaultParams = validate521;
+const schema762 = {"title":"GetVaultParams","description":"GetVaultEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
 
-function validate495(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate521(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -59821,14 +62850,14 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate495.errors = vErrors;
+validate521.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetVaultActionHistoryParams = validate496;
-const schema743 = {"title":"GetVaultActionHistoryParams","description":"GetVaultActionHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"event_type":{"type":["string","null"]},"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"],"minimum":1},"subaccount_id":{"type":"integer"}}};
+export const schema_GetVaultActionHistoryParams = validate522;
+const schema763 = {"title":"GetVaultActionHistoryParams","description":"GetVaultActionHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"event_type":{"type":["string","null"]},"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"],"minimum":1},"subaccount_id":{"type":"integer"}}};
 
-function validate496(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate522(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -59845,7 +62874,7 @@ errors++;
 if(data.event_type !== undefined){
 let data0 = data.event_type;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err1 = {instancePath:instancePath+"/event_type",schemaPath:"#/properties/event_type/type",keyword:"type",params:{type: schema743.properties.event_type.type},message:"must be string,null"};
+const err1 = {instancePath:instancePath+"/event_type",schemaPath:"#/properties/event_type/type",keyword:"type",params:{type: schema763.properties.event_type.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -59858,7 +62887,7 @@ errors++;
 if(data.page !== undefined){
 let data1 = data.page;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema743.properties.page.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema763.properties.page.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -59871,7 +62900,7 @@ errors++;
 if(data.page_size !== undefined){
 let data2 = data.page_size;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-const err3 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema743.properties.page_size.type},message:"must be integer,null"};
+const err3 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema763.properties.page_size.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -59917,14 +62946,14 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate496.errors = vErrors;
+validate522.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_PublicVaultAction = validate497;
-const schema744 = {"title":"PublicVaultAction","description":"PublicVaultActionEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["curator_shares_minted","event_ts","event_type","holder","management_shares_minted","nav","new_high_water_mark","old_high_water_mark","operation_uuid","performance_shares_minted","protocol_shares_minted","share_price","shares_delta","status","subaccount_id","total_shares"],"properties":{"curator_shares_minted":{"type":"string"},"event_ts":{"type":"integer"},"event_type":{"type":"string"},"holder":{"type":"string"},"management_shares_minted":{"type":"string"},"nav":{"type":"string"},"new_high_water_mark":{"type":"string"},"old_high_water_mark":{"type":"string"},"operation_uuid":{"type":"string"},"performance_shares_minted":{"type":"string"},"protocol_shares_minted":{"type":"string"},"share_price":{"type":"string"},"shares_delta":{"type":"string"},"status":{"type":"string"},"subaccount_id":{"type":"integer"},"total_shares":{"type":"string"}}};
+export const schema_PublicVaultAction = validate523;
+const schema764 = {"title":"PublicVaultAction","description":"PublicVaultActionEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["curator_shares_minted","event_ts","event_type","holder","management_shares_minted","nav","new_high_water_mark","old_high_water_mark","operation_uuid","performance_shares_minted","protocol_shares_minted","share_price","shares_delta","status","subaccount_id","total_shares"],"properties":{"curator_shares_minted":{"type":"string"},"event_ts":{"type":"integer"},"event_type":{"type":"string"},"holder":{"type":"string"},"management_shares_minted":{"type":"string"},"nav":{"type":"string"},"new_high_water_mark":{"type":"string"},"old_high_water_mark":{"type":"string"},"operation_uuid":{"type":"string"},"performance_shares_minted":{"type":"string"},"protocol_shares_minted":{"type":"string"},"share_price":{"type":"string"},"shares_delta":{"type":"string"},"status":{"type":"string"},"subaccount_id":{"type":"integer"},"total_shares":{"type":"string"}}};
 
-function validate497(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate523(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -60293,14 +63322,14 @@ vErrors.push(err32);
 }
 errors++;
 }
-validate497.errors = vErrors;
+validate523.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_PaginatedVaultActionHistory = validate498;
-const schema745 = {"title":"PaginatedVaultActionHistory","description":"PaginatedVaultActionHistory in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["events","pagination","subaccount_id"],"properties":{"events":{"type":"array","items":{"$ref":"#/definitions/PublicVaultAction"}},"pagination":{"$ref":"#/definitions/Pagination"},"subaccount_id":{"type":"integer"}}};
+export const schema_PaginatedVaultActionHistory = validate524;
+const schema765 = {"title":"PaginatedVaultActionHistory","description":"PaginatedVaultActionHistory in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["events","pagination","subaccount_id"],"properties":{"events":{"type":"array","items":{"$ref":"#/definitions/PublicVaultAction"}},"pagination":{"$ref":"#/definitions/Pagination"},"subaccount_id":{"type":"integer"}}};
 
-function validate498(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate524(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -60828,14 +63857,14 @@ vErrors.push(err45);
 }
 errors++;
 }
-validate498.errors = vErrors;
+validate524.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetVaultPerformanceHistoryParams = validate499;
-const schema748 = {"title":"GetVaultPerformanceHistoryParams","description":"GetVaultPerformanceHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["resolution","subaccount_id"],"properties":{"from":{"type":["integer","null"]},"limit":{"type":["number","null"]},"resolution":{"type":"string","enum":["1h","8h","24h","1wk"]},"subaccount_id":{"type":"integer"},"to":{"type":["integer","null"]}}};
+export const schema_GetVaultPerformanceHistoryParams = validate525;
+const schema768 = {"title":"GetVaultPerformanceHistoryParams","description":"GetVaultPerformanceHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["resolution","subaccount_id"],"properties":{"from":{"type":["integer","null"]},"limit":{"type":["number","null"]},"resolution":{"type":"string","enum":["1h","8h","24h","1wk"]},"subaccount_id":{"type":"integer"},"to":{"type":["integer","null"]}}};
 
-function validate499(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate525(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -60862,7 +63891,7 @@ errors++;
 if(data.from !== undefined){
 let data0 = data.from;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-const err2 = {instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: schema748.properties.from.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: schema768.properties.from.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -60875,7 +63904,7 @@ errors++;
 if(data.limit !== undefined){
 let data1 = data.limit;
 if((!((typeof data1 == "number") && (isFinite(data1)))) && (data1 !== null)){
-const err3 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: schema748.properties.limit.type},message:"must be number,null"};
+const err3 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: schema768.properties.limit.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -60898,7 +63927,7 @@ vErrors.push(err4);
 errors++;
 }
 if(!((((data2 === "1h") || (data2 === "8h")) || (data2 === "24h")) || (data2 === "1wk"))){
-const err5 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/enum",keyword:"enum",params:{allowedValues: schema748.properties.resolution.enum},message:"must be equal to one of the allowed values"};
+const err5 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/enum",keyword:"enum",params:{allowedValues: schema768.properties.resolution.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -60924,7 +63953,7 @@ errors++;
 if(data.to !== undefined){
 let data4 = data.to;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err7 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: schema748.properties.to.type},message:"must be integer,null"};
+const err7 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: schema768.properties.to.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -60945,15 +63974,15 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate499.errors = vErrors;
+validate525.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_VaultPerformanceHistoryResult = validate500;
-const schema749 = {"title":"VaultPerformanceHistoryResult","description":"VaultPerformanceHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["points","resolution","subaccount_id"],"properties":{"points":{"type":"array","items":{"$ref":"#/definitions/VaultPerformancePointResponse"}},"resolution":{"type":"string","enum":["1h","8h","24h","1wk"]},"subaccount_id":{"type":"integer"}}};
-const schema750 = {"title":"VaultPerformancePointResponse","description":"VaultPerformancePointResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["benchmark_price","curator_shares","global_hwm","nav","nav_benchmark","share_price","total_shares","ts"],"properties":{"benchmark_price":{"type":["string","null"]},"curator_shares":{"type":"string"},"global_hwm":{"type":"string"},"nav":{"type":["string","null"]},"nav_benchmark":{"type":["string","null"]},"share_price":{"type":"string"},"total_shares":{"type":"string"},"ts":{"type":"number"}}};
+export const schema_VaultPerformanceHistoryResult = validate526;
+const schema769 = {"title":"VaultPerformanceHistoryResult","description":"VaultPerformanceHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["points","resolution","subaccount_id"],"properties":{"points":{"type":"array","items":{"$ref":"#/definitions/VaultPerformancePointResponse"}},"resolution":{"type":"string","enum":["1h","8h","24h","1wk"]},"subaccount_id":{"type":"integer"}}};
+const schema770 = {"title":"VaultPerformancePointResponse","description":"VaultPerformancePointResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["benchmark_price","curator_shares","global_hwm","nav","nav_benchmark","share_price","total_shares","ts"],"properties":{"benchmark_price":{"type":["string","null"]},"curator_shares":{"type":"string"},"global_hwm":{"type":"string"},"nav":{"type":["string","null"]},"nav_benchmark":{"type":["string","null"]},"share_price":{"type":"string"},"total_shares":{"type":"string"},"ts":{"type":"number"}}};
 
-function validate500(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate526(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -61077,7 +64106,7 @@ errors++;
 if(data1.benchmark_price !== undefined){
 let data2 = data1.benchmark_price;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err11 = {instancePath:instancePath+"/points/" + i0+"/benchmark_price",schemaPath:"#/definitions/VaultPerformancePointResponse/properties/benchmark_price/type",keyword:"type",params:{type: schema750.properties.benchmark_price.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/points/" + i0+"/benchmark_price",schemaPath:"#/definitions/VaultPerformancePointResponse/properties/benchmark_price/type",keyword:"type",params:{type: schema770.properties.benchmark_price.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -61114,7 +64143,7 @@ errors++;
 if(data1.nav !== undefined){
 let data5 = data1.nav;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err14 = {instancePath:instancePath+"/points/" + i0+"/nav",schemaPath:"#/definitions/VaultPerformancePointResponse/properties/nav/type",keyword:"type",params:{type: schema750.properties.nav.type},message:"must be string,null"};
+const err14 = {instancePath:instancePath+"/points/" + i0+"/nav",schemaPath:"#/definitions/VaultPerformancePointResponse/properties/nav/type",keyword:"type",params:{type: schema770.properties.nav.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -61127,7 +64156,7 @@ errors++;
 if(data1.nav_benchmark !== undefined){
 let data6 = data1.nav_benchmark;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err15 = {instancePath:instancePath+"/points/" + i0+"/nav_benchmark",schemaPath:"#/definitions/VaultPerformancePointResponse/properties/nav_benchmark/type",keyword:"type",params:{type: schema750.properties.nav_benchmark.type},message:"must be string,null"};
+const err15 = {instancePath:instancePath+"/points/" + i0+"/nav_benchmark",schemaPath:"#/definitions/VaultPerformancePointResponse/properties/nav_benchmark/type",keyword:"type",params:{type: schema770.properties.nav_benchmark.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -61211,7 +64240,7 @@ vErrors.push(err21);
 errors++;
 }
 if(!((((data10 === "1h") || (data10 === "8h")) || (data10 === "24h")) || (data10 === "1wk"))){
-const err22 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/enum",keyword:"enum",params:{allowedValues: schema749.properties.resolution.enum},message:"must be equal to one of the allowed values"};
+const err22 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/enum",keyword:"enum",params:{allowedValues: schema769.properties.resolution.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -61245,13 +64274,13 @@ vErrors.push(err24);
 }
 errors++;
 }
-validate500.errors = vErrors;
+validate526.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_VaultPerformancePointResponse = validate501;
+export const schema_VaultPerformancePointResponse = validate527;
 
-function validate501(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate527(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -61338,7 +64367,7 @@ errors++;
 if(data.benchmark_price !== undefined){
 let data0 = data.benchmark_price;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err8 = {instancePath:instancePath+"/benchmark_price",schemaPath:"#/properties/benchmark_price/type",keyword:"type",params:{type: schema750.properties.benchmark_price.type},message:"must be string,null"};
+const err8 = {instancePath:instancePath+"/benchmark_price",schemaPath:"#/properties/benchmark_price/type",keyword:"type",params:{type: schema770.properties.benchmark_price.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -61375,7 +64404,7 @@ errors++;
 if(data.nav !== undefined){
 let data3 = data.nav;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err11 = {instancePath:instancePath+"/nav",schemaPath:"#/properties/nav/type",keyword:"type",params:{type: schema750.properties.nav.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/nav",schemaPath:"#/properties/nav/type",keyword:"type",params:{type: schema770.properties.nav.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -61388,7 +64417,7 @@ errors++;
 if(data.nav_benchmark !== undefined){
 let data4 = data.nav_benchmark;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err12 = {instancePath:instancePath+"/nav_benchmark",schemaPath:"#/properties/nav_benchmark/type",keyword:"type",params:{type: schema750.properties.nav_benchmark.type},message:"must be string,null"};
+const err12 = {instancePath:instancePath+"/nav_benchmark",schemaPath:"#/properties/nav_benchmark/type",keyword:"type",params:{type: schema770.properties.nav_benchmark.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -61446,14 +64475,14 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate501.errors = vErrors;
+validate527.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetVaultsParams = validate502;
-const schema752 = {"title":"GetVaultsParams","description":"GetVaultsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"page":{"type":"integer"},"page_size":{"type":"integer","minimum":1}}};
+export const schema_GetVaultsParams = validate528;
+const schema772 = {"title":"GetVaultsParams","description":"GetVaultsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"page":{"type":"integer"},"page_size":{"type":"integer","minimum":1}}};
 
-function validate502(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate528(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -61506,14 +64535,14 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate502.errors = vErrors;
+validate528.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_Vaults = validate503;
-const schema753 = {"title":"Vaults","description":"VaultsWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pagination","vaults"],"properties":{"pagination":{"$ref":"#/definitions/Pagination"},"vaults":{"type":"array","items":{"$ref":"#/definitions/Vault"}}}};
+export const schema_Vaults = validate529;
+const schema773 = {"title":"Vaults","description":"VaultsWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pagination","vaults"],"properties":{"pagination":{"$ref":"#/definitions/Pagination"},"vaults":{"type":"array","items":{"$ref":"#/definitions/Vault"}}}};
 
-function validate503(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate529(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -61655,14 +64684,14 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate503.errors = vErrors;
+validate529.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetWalletsFromSessionKeyParams = validate505;
-const schema755 = {"title":"GetWalletsFromSessionKeyParams","description":"GetWalletsFromSessionKeyEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["public_session_key"],"properties":{"public_session_key":{"type":"string"},"scope":{"type":["string","null"],"enum":["account_info",null]}}};
+export const schema_GetWalletsFromSessionKeyParams = validate531;
+const schema775 = {"title":"GetWalletsFromSessionKeyParams","description":"GetWalletsFromSessionKeyEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["public_session_key"],"properties":{"public_session_key":{"type":"string"},"scope":{"type":["string","null"],"enum":["account_info",null]}}};
 
-function validate505(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate531(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -61691,7 +64720,7 @@ errors++;
 if(data.scope !== undefined){
 let data1 = data.scope;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/scope",schemaPath:"#/properties/scope/type",keyword:"type",params:{type: schema755.properties.scope.type},message:"must be string,null"};
+const err2 = {instancePath:instancePath+"/scope",schemaPath:"#/properties/scope/type",keyword:"type",params:{type: schema775.properties.scope.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -61701,7 +64730,7 @@ vErrors.push(err2);
 errors++;
 }
 if(!((data1 === "account_info") || (data1 === null))){
-const err3 = {instancePath:instancePath+"/scope",schemaPath:"#/properties/scope/enum",keyword:"enum",params:{allowedValues: schema755.properties.scope.enum},message:"must be equal to one of the allowed values"};
+const err3 = {instancePath:instancePath+"/scope",schemaPath:"#/properties/scope/enum",keyword:"enum",params:{allowedValues: schema775.properties.scope.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -61722,14 +64751,14 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate505.errors = vErrors;
+validate531.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_GetWalletsFromSessionKeyResult = validate506;
-const schema756 = {"title":"GetWalletsFromSessionKeyResult","description":"PublicGetWalletsFromSessionKeyRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallets"],"properties":{"wallets":{"type":"array","items":{"type":"string"}}}};
+export const schema_GetWalletsFromSessionKeyResult = validate532;
+const schema776 = {"title":"GetWalletsFromSessionKeyResult","description":"PublicGetWalletsFromSessionKeyRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallets"],"properties":{"wallets":{"type":"array","items":{"type":"string"}}}};
 
-function validate506(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate532(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -61782,14 +64811,14 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate506.errors = vErrors;
+validate532.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_RegisterDepositAddressParams = validate507;
-const schema757 = {"title":"RegisterDepositAddressParams","description":"RegisterDepositAddressParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["deposit_type","wallet"],"properties":{"deposit_type":{"type":"string","enum":["standard","instant","direct"]},"manager_id":{"type":["integer","null"]},"subaccount_id":{"type":"integer"},"wallet":{"type":"string"}}};
+export const schema_RegisterDepositAddressParams = validate533;
+const schema777 = {"title":"RegisterDepositAddressParams","description":"RegisterDepositAddressParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["deposit_type","wallet"],"properties":{"deposit_type":{"type":"string","enum":["standard","instant","direct"]},"manager_id":{"type":["integer","null"]},"subaccount_id":{"type":"integer"},"wallet":{"type":"string"}}};
 
-function validate507(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate533(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -61826,7 +64855,7 @@ vErrors.push(err2);
 errors++;
 }
 if(!(((data0 === "standard") || (data0 === "instant")) || (data0 === "direct"))){
-const err3 = {instancePath:instancePath+"/deposit_type",schemaPath:"#/properties/deposit_type/enum",keyword:"enum",params:{allowedValues: schema757.properties.deposit_type.enum},message:"must be equal to one of the allowed values"};
+const err3 = {instancePath:instancePath+"/deposit_type",schemaPath:"#/properties/deposit_type/enum",keyword:"enum",params:{allowedValues: schema777.properties.deposit_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -61839,7 +64868,7 @@ errors++;
 if(data.manager_id !== undefined){
 let data1 = data.manager_id;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err4 = {instancePath:instancePath+"/manager_id",schemaPath:"#/properties/manager_id/type",keyword:"type",params:{type: schema757.properties.manager_id.type},message:"must be integer,null"};
+const err4 = {instancePath:instancePath+"/manager_id",schemaPath:"#/properties/manager_id/type",keyword:"type",params:{type: schema777.properties.manager_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -61885,14 +64914,14 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate507.errors = vErrors;
+validate533.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_RegisterDepositAddressResult = validate508;
-const schema758 = {"title":"RegisterDepositAddressResult","description":"RegisterDepositAddressResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["deposit_address","deposit_type","wallet"],"properties":{"deposit_address":{"type":"string"},"deposit_type":{"type":"string","enum":["standard","instant","direct"]},"manager_id":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"wallet":{"type":"string"}}};
+export const schema_RegisterDepositAddressResult = validate534;
+const schema778 = {"title":"RegisterDepositAddressResult","description":"RegisterDepositAddressResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["deposit_address","deposit_type","wallet"],"properties":{"deposit_address":{"type":"string"},"deposit_type":{"type":"string","enum":["standard","instant","direct"]},"manager_id":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"wallet":{"type":"string"}}};
 
-function validate508(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate534(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -61951,7 +64980,7 @@ vErrors.push(err4);
 errors++;
 }
 if(!(((data1 === "standard") || (data1 === "instant")) || (data1 === "direct"))){
-const err5 = {instancePath:instancePath+"/deposit_type",schemaPath:"#/properties/deposit_type/enum",keyword:"enum",params:{allowedValues: schema758.properties.deposit_type.enum},message:"must be equal to one of the allowed values"};
+const err5 = {instancePath:instancePath+"/deposit_type",schemaPath:"#/properties/deposit_type/enum",keyword:"enum",params:{allowedValues: schema778.properties.deposit_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -61964,7 +64993,7 @@ errors++;
 if(data.manager_id !== undefined){
 let data2 = data.manager_id;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-const err6 = {instancePath:instancePath+"/manager_id",schemaPath:"#/properties/manager_id/type",keyword:"type",params:{type: schema758.properties.manager_id.type},message:"must be integer,null"};
+const err6 = {instancePath:instancePath+"/manager_id",schemaPath:"#/properties/manager_id/type",keyword:"type",params:{type: schema778.properties.manager_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -61977,7 +65006,7 @@ errors++;
 if(data.subaccount_id !== undefined){
 let data3 = data.subaccount_id;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-const err7 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema758.properties.subaccount_id.type},message:"must be integer,null"};
+const err7 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema778.properties.subaccount_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -62010,14 +65039,14 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate508.errors = vErrors;
+validate534.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_SendQuoteDebugParams = validate509;
-const schema759 = {"title":"SendQuoteDebugParams","description":"PublicSendQuoteDebugEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","rfq_id","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"direction":{"$ref":"#/definitions/Direction"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"nonce":{"type":"integer"},"rfq_id":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+export const schema_SendQuoteDebugParams = validate535;
+const schema779 = {"title":"SendQuoteDebugParams","description":"PublicSendQuoteDebugEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","rfq_id","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"direction":{"$ref":"#/definitions/Direction"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"nonce":{"type":"integer"},"rfq_id":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
-function validate509(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate535(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -62248,14 +65277,14 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate509.errors = vErrors;
+validate535.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_QuoteSendDebugResult = validate512;
-const schema761 = {"title":"QuoteSendDebugResult","description":"QuoteSendDebugResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["action_hash","encoded_data","encoded_data_hashed","typed_data_hash"],"properties":{"action_hash":{"type":"string"},"encoded_data":{"type":"string"},"encoded_data_hashed":{"type":"string"},"typed_data_hash":{"type":"string"}}};
+export const schema_QuoteSendDebugResult = validate538;
+const schema781 = {"title":"QuoteSendDebugResult","description":"QuoteSendDebugResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["action_hash","encoded_data","encoded_data_hashed","typed_data_hash"],"properties":{"action_hash":{"type":"string"},"encoded_data":{"type":"string"},"encoded_data_hashed":{"type":"string"},"typed_data_hash":{"type":"string"}}};
 
-function validate512(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate538(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -62358,14 +65387,14 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate512.errors = vErrors;
+validate538.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_StartAuctionParams = validate513;
-const schema762 = {"title":"StartAuctionParams","description":"PublicStartAuctionEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
+export const schema_StartAuctionParams = validate539;
+const schema782 = {"title":"StartAuctionParams","description":"PublicStartAuctionEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
 
-function validate513(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate539(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -62403,14 +65432,14 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate513.errors = vErrors;
+validate539.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_StartAuctionResult = validate514;
-const schema763 = {"title":"StartAuctionResult","description":"PublicStartAuctionEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
+export const schema_StartAuctionResult = validate540;
+const schema783 = {"title":"StartAuctionResult","description":"PublicStartAuctionEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
 
-function validate514(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate540(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -62470,14 +65499,14 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate514.errors = vErrors;
+validate540.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_WithdrawDebugParams = validate515;
-const schema764 = {"title":"WithdrawDebugParams","description":"PublicWithdrawDebugEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount_in_underlying","asset_name","force_batch","max_fee_usd","nonce","signature_expiry_sec","signer","subaccount_id"],"properties":{"amount_in_underlying":{"$ref":"#/definitions/DecimalInput"},"asset_name":{"type":"string"},"force_batch":{"type":"boolean"},"max_fee_usd":{"$ref":"#/definitions/DecimalInput"},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"recipient":{"type":["string","null"]},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+export const schema_WithdrawDebugParams = validate541;
+const schema784 = {"title":"WithdrawDebugParams","description":"PublicWithdrawDebugEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount_in_underlying","asset_name","force_batch","max_fee_usd","nonce","signature_expiry_sec","signer","subaccount_id"],"properties":{"amount_in_underlying":{"$ref":"#/definitions/DecimalInput"},"asset_name":{"type":"string"},"force_batch":{"type":"boolean"},"max_fee_usd":{"$ref":"#/definitions/DecimalInput"},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"recipient":{"type":["string","null"]},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
-function validate515(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate541(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -62678,7 +65707,7 @@ vErrors = null;
 if(data.recipient !== undefined){
 let data5 = data.recipient;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err15 = {instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/type",keyword:"type",params:{type: schema764.properties.recipient.type},message:"must be string,null"};
+const err15 = {instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/type",keyword:"type",params:{type: schema784.properties.recipient.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -62737,13 +65766,13 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate515.errors = vErrors;
+validate541.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_VaultDepositHoldResponse = validate518;
+export const schema_VaultDepositHoldResponse = validate544;
 
-function validate518(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate544(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -62847,13 +65876,13 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate518.errors = vErrors;
+validate544.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_UniverseManagers = validate519;
+export const schema_UniverseManagers = validate545;
 
-function validate519(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate545(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -62930,13 +65959,13 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate519.errors = vErrors;
+validate545.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_AssetEntry = validate520;
+export const schema_AssetEntry = validate546;
 
-function validate520(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate546(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -63027,13 +66056,13 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate520.errors = vErrors;
+validate546.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_AssetUniverse = validate522;
+export const schema_AssetUniverse = validate548;
 
-function validate522(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate548(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -63153,13 +66182,13 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate522.errors = vErrors;
+validate548.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_OpenInterestStats = validate523;
+export const schema_OpenInterestStats = validate549;
 
-function validate523(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate549(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -63218,13 +66247,13 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate523.errors = vErrors;
+validate549.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_AssetErc20Details = validate524;
+export const schema_AssetErc20Details = validate550;
 
-function validate524(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate550(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -63287,13 +66316,13 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate524.errors = vErrors;
+validate550.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_SpotAssetEntry = validate525;
+export const schema_SpotAssetEntry = validate551;
 
-function validate525(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate551(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -63479,13 +66508,13 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate525.errors = vErrors;
+validate551.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_SpotUniverse = validate527;
+export const schema_SpotUniverse = validate553;
 
-function validate527(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate553(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -63824,13 +66853,13 @@ vErrors.push(err27);
 }
 errors++;
 }
-validate527.errors = vErrors;
+validate553.errors = vErrors;
 return errors === 0;
 }
 
-export const schema_LendingDetails = validate528;
+export const schema_LendingDetails = validate554;
 
-function validate528(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate554(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -63933,14 +66962,14 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate528.errors = vErrors;
+validate554.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_auctionsWatch = validate529;
-const schema779 = {"type":"array","items":{"$ref":"#/definitions/AuctionResult"}};
+export const channel_auctionsWatch = validate555;
+const schema799 = {"type":"array","items":{"$ref":"#/definitions/AuctionResult"}};
 
-function validate529(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate555(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -63962,14 +66991,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate529.errors = vErrors;
+validate555.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_marginWatch = validate531;
-const schema780 = {"type":"array","items":{"$ref":"#/definitions/MarginWatchResult"}};
+export const channel_marginWatch = validate557;
+const schema800 = {"type":"array","items":{"$ref":"#/definitions/MarginWatchResult"}};
 
-function validate531(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate557(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -63991,14 +67020,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate531.errors = vErrors;
+validate557.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_subaccountBalances = validate533;
-const schema781 = {"type":"array","items":{"$ref":"#/definitions/BalanceUpdate"}};
+export const channel_subaccountBalances = validate559;
+const schema801 = {"type":"array","items":{"$ref":"#/definitions/BalanceUpdate"}};
 
-function validate533(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate559(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -64020,14 +67049,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate533.errors = vErrors;
+validate559.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_subaccountBestQuotes = validate535;
-const schema782 = {"type":"array","items":{"$ref":"#/definitions/BestQuoteChannelResult"}};
+export const channel_subaccountBestQuotes = validate561;
+const schema802 = {"type":"array","items":{"$ref":"#/definitions/BestQuoteChannelResult"}};
 
-function validate535(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate561(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -64049,14 +67078,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate535.errors = vErrors;
+validate561.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_subaccountOrders = validate537;
-const schema783 = {"type":"array","items":{"$ref":"#/definitions/Order"}};
+export const channel_subaccountOrders = validate563;
+const schema803 = {"type":"array","items":{"$ref":"#/definitions/Order"}};
 
-function validate537(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate563(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -64078,14 +67107,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate537.errors = vErrors;
+validate563.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_subaccountQuotes = validate539;
-const schema784 = {"type":"array","items":{"$ref":"#/definitions/QuotePublishResult"}};
+export const channel_subaccountQuotes = validate565;
+const schema804 = {"type":"array","items":{"$ref":"#/definitions/QuotePublishResult"}};
 
-function validate539(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate565(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -64107,14 +67136,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate539.errors = vErrors;
+validate565.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_subaccountTrades = validate541;
-const schema785 = {"type":"array","items":{"$ref":"#/definitions/Trade"}};
+export const channel_subaccountTrades = validate567;
+const schema805 = {"type":"array","items":{"$ref":"#/definitions/Trade"}};
 
-function validate541(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate567(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -64136,14 +67165,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate541.errors = vErrors;
+validate567.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_trades = validate543;
-const schema786 = {"type":"array","items":{"$ref":"#/definitions/PublicTrade"}};
+export const channel_trades = validate569;
+const schema806 = {"type":"array","items":{"$ref":"#/definitions/PublicTrade"}};
 
-function validate543(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate569(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -64165,14 +67194,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate543.errors = vErrors;
+validate569.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_tradesByType = validate545;
-const schema787 = {"type":"array","items":{"$ref":"#/definitions/PublicTrade"}};
+export const channel_tradesByType = validate571;
+const schema807 = {"type":"array","items":{"$ref":"#/definitions/PublicTrade"}};
 
-function validate545(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate571(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -64194,14 +67223,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate545.errors = vErrors;
+validate571.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_tradesByTypeBatch = validate547;
-const schema788 = {"type":"array","items":{"$ref":"#/definitions/SettledPublicTrade"}};
+export const channel_tradesByTypeBatch = validate573;
+const schema808 = {"type":"array","items":{"$ref":"#/definitions/SettledPublicTrade"}};
 
-function validate547(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate573(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -64223,14 +67252,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate547.errors = vErrors;
+validate573.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_subaccountTradesBatch = validate549;
-const schema789 = {"type":"array","items":{"$ref":"#/definitions/Trade"}};
+export const channel_subaccountTradesBatch = validate575;
+const schema809 = {"type":"array","items":{"$ref":"#/definitions/Trade"}};
 
-function validate549(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate575(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -64252,14 +67281,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate549.errors = vErrors;
+validate575.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_walletRfqs = validate551;
-const schema790 = {"type":"array","items":{"$ref":"#/definitions/PublicRfq"}};
+export const channel_walletRfqs = validate577;
+const schema810 = {"type":"array","items":{"$ref":"#/definitions/PublicRfq"}};
 
-function validate551(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate577(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -64281,14 +67310,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate551.errors = vErrors;
+validate577.errors = vErrors;
 return errors === 0;
 }
 
-export const result_privateGetAlgoOrders = validate553;
-const schema791 = {"type":"array","items":{"$ref":"#/definitions/Order"}};
+export const result_privateGetAlgoOrders = validate579;
+const schema811 = {"type":"array","items":{"$ref":"#/definitions/Order"}};
 
-function validate553(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate579(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -64310,14 +67339,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate553.errors = vErrors;
+validate579.errors = vErrors;
 return errors === 0;
 }
 
-export const result_privateGetMmpConfig = validate555;
-const schema792 = {"type":"array","items":{"$ref":"#/definitions/MmpConfigResult"}};
+export const result_privateGetMmpConfig = validate581;
+const schema812 = {"type":"array","items":{"$ref":"#/definitions/MmpConfigResult"}};
 
-function validate555(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate581(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -64528,14 +67557,14 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate555.errors = vErrors;
+validate581.errors = vErrors;
 return errors === 0;
 }
 
-export const result_publicGetAllReferralCodes = validate556;
-const schema794 = {"type":"array","items":{"$ref":"#/definitions/Referrer"}};
+export const result_publicGetAllReferralCodes = validate582;
+const schema814 = {"type":"array","items":{"$ref":"#/definitions/Referrer"}};
 
-function validate556(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate582(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -64566,7 +67595,7 @@ errors++;
 if(data0.receiving_wallet !== undefined){
 let data1 = data0.receiving_wallet;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/" + i0+"/receiving_wallet",schemaPath:"#/definitions/Referrer/properties/receiving_wallet/type",keyword:"type",params:{type: schema663.properties.receiving_wallet.type},message:"must be string,null"};
+const err2 = {instancePath:instancePath+"/" + i0+"/receiving_wallet",schemaPath:"#/definitions/Referrer/properties/receiving_wallet/type",keyword:"type",params:{type: schema683.properties.receiving_wallet.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -64623,21 +67652,21 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate556.errors = vErrors;
+validate582.errors = vErrors;
 return errors === 0;
 }
 
-export const result_publicGetAssets = validate557;
-const schema796 = {"type":"array","items":{"$ref":"#/definitions/AssetResponsePublic"}};
+export const result_publicGetAssets = validate583;
+const schema816 = {"type":"array","items":{"$ref":"#/definitions/AssetResponsePublic"}};
 
-function validate557(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate583(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate432(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate432.errors : vErrors.concat(validate432.errors);
+if(!(validate458(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate458.errors : vErrors.concat(validate458.errors);
 errors = vErrors.length;
 }
 }
@@ -64652,14 +67681,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate557.errors = vErrors;
+validate583.errors = vErrors;
 return errors === 0;
 }
 
-export const result_publicGetIndexChartData = validate559;
-const schema797 = {"type":"array","items":{"$ref":"#/definitions/IndexCandle"}};
+export const result_publicGetIndexChartData = validate585;
+const schema817 = {"type":"array","items":{"$ref":"#/definitions/IndexCandle"}};
 
-function validate559(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate585(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -64846,21 +67875,21 @@ vErrors.push(err15);
 }
 errors++;
 }
-validate559.errors = vErrors;
+validate585.errors = vErrors;
 return errors === 0;
 }
 
-export const result_publicGetRiskUniverses = validate560;
-const schema799 = {"type":"array","items":{"$ref":"#/definitions/RiskUniverseResponse"}};
+export const result_publicGetRiskUniverses = validate586;
+const schema819 = {"type":"array","items":{"$ref":"#/definitions/RiskUniverseResponse"}};
 
-function validate560(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate586(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate479(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate479.errors : vErrors.concat(validate479.errors);
+if(!(validate505(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate505.errors : vErrors.concat(validate505.errors);
 errors = vErrors.length;
 }
 }
@@ -64875,14 +67904,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate560.errors = vErrors;
+validate586.errors = vErrors;
 return errors === 0;
 }
 
-export const result_publicGetTradingviewChartData = validate562;
-const schema800 = {"type":"array","items":{"$ref":"#/definitions/TradingviewCandle"}};
+export const result_publicGetTradingviewChartData = validate588;
+const schema820 = {"type":"array","items":{"$ref":"#/definitions/TradingviewCandle"}};
 
-function validate562(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate588(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -65091,7 +68120,7 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate562.errors = vErrors;
+validate588.errors = vErrors;
 return errors === 0;
 }
 
@@ -65193,12 +68222,18 @@ export const params_privateGetFundingHistory = schema_GetFundingHistoryParams;
 export const result_privateGetFundingHistory = schema_PerpSettlementHistory;
 export const params_privateGetInterestHistory = schema_GetInterestHistoryParams;
 export const result_privateGetInterestHistory = schema_InterestHistoryResult;
+export const params_privateGetLiquidationHistory = schema_GetLiquidationHistoryParams;
+export const result_privateGetLiquidationHistory = schema_LiquidationHistoryResult;
+export const params_privateGetLiquidatorHistory = schema_GetLiquidatorHistoryParams;
+export const result_privateGetLiquidatorHistory = schema_LiquidatorHistoryResult;
 export const params_privateGetLiveBurnRequests = schema_GetLiveBurnRequestsParams;
 export const result_privateGetLiveBurnRequests = schema_MultipleVaultRequests;
 export const params_privateGetLiveMintRequests = schema_GetLiveMintRequestsParams;
 export const result_privateGetLiveMintRequests = schema_MultipleVaultRequests;
 export const params_privateGetLiveVaultRequests = schema_GetLiveVaultRequestsParams;
 export const result_privateGetLiveVaultRequests = schema_MultipleVaultRequests;
+export const params_privateGetMargin = schema_GetMarginParams;
+export const result_privateGetMargin = schema_GetMarginResult;
 export const params_privateGetMmpConfig = schema_MmpScopeParams;
 export const params_privateGetOptionSettlementHistory = schema_GetOptionSettlementHistoryParams;
 export const result_privateGetOptionSettlementHistory = schema_OptionSettlementHistoryResponse;
@@ -65281,6 +68316,10 @@ export const params_publicGetInterestRateHistory = schema_GetInterestRateHistory
 export const result_publicGetInterestRateHistory = schema_InterestRateHistoryResult;
 export const params_publicGetLatestSignedFeeds = schema_GetLatestSignedFeedsParams;
 export const result_publicGetLatestSignedFeeds = schema_GetLatestSignedFeedsResponse;
+export const params_publicGetLiquidationHistory = schema_PublicGetLiquidationHistoryParams;
+export const result_publicGetLiquidationHistory = schema_PublicLiquidationHistoryResult;
+export const params_publicGetMargin = schema_SimulateMarginParams;
+export const result_publicGetMargin = schema_SimulateMarginResult;
 export const params_publicGetOnchainActionHistory = schema_GetOnchainActionHistoryParams;
 export const result_publicGetOnchainActionHistory = schema_GetOnchainActionHistoryResponse;
 export const params_publicGetOptionSettlementPrices = schema_GetOptionSettlementPricesParams;
