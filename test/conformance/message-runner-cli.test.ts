@@ -33,43 +33,54 @@ describe('exchange-api conformance --spec, as the command runs it', () => {
 });
 
 describe('conformance --spec --generate and --replay', () => {
-  it('a reply without its reqid: replay files written; replayed STILL FAILING, then FIXED on the right server', async () => {
-    const broken = await serveSpec('kraken-message-filter', 'uncorrelated');
-    const right = await serveSpec('kraken-message-filter');
-    try {
-      const replays = folder();
-      const { code, out, report, dir } = await check('kraken-message-filter', broken.url, [
-        '--check-timeout',
-        '1000',
-        '--generate',
-        '--seed',
-        '9',
-        '--replay-dir',
-        replays,
-        '--report',
-        'console',
-        '--report',
-        `html:${join(folder(), 'r.html')}`,
-      ]);
-      expect(code).toBe(1);
-      expect(out.split('\n')[0]).toMatch(/^exchange-api conformance --generate: ws:.* — seed 9 \(--seed 9 reproduces/);
-      expect(report.generated?.seed).toBe(9);
-      expect(report.generated?.cases).toBeGreaterThan(10);
-      const files = readdirSync(replays);
-      expect(files.length).toBe(report.generated!.replays.length);
-      const ping = files.find((f) => f.includes('receivePing'))!;
-      const file = JSON.parse(readFileSync(join(replays, ping), 'utf8')) as { kind: string; call: { verdict: object } };
-      expect(file).toMatchObject({ kind: 'message', call: { verdict: { ruleId: 'messages.reply-correlated' } } });
-      expect(existsSync(dir)).toBe(true);
-      const again = ['--spec', specFile('kraken-message-filter'), '--replay'];
-      const still = await conformance([...again, join(replays, ping), '--ws', broken.url, '--check-timeout', '1000']);
-      expect([still.code, still.out.split('\n')[0]]).toEqual([1, expect.stringMatching(/^STILL FAILING: receivePing/)]);
-      const fixed = await conformance([...again, join(replays, ping), '--ws', right.url]);
-      expect([fixed.code, fixed.out.split('\n')[0]]).toEqual([0, expect.stringMatching(/^FIXED: receivePing/)]);
-    } finally {
-      await Promise.all([broken.close(), right.close()]);
-    }
-  });
+  it(
+    'a reply without its reqid: replay files written; ' + 'replayed STILL FAILING, then FIXED on the right server',
+    async () => {
+      const broken = await serveSpec('kraken-message-filter', 'uncorrelated');
+      const right = await serveSpec('kraken-message-filter');
+      try {
+        const replays = folder();
+        const { code, out, report, dir } = await check('kraken-message-filter', broken.url, [
+          '--check-timeout',
+          '1000',
+          '--generate',
+          '--seed',
+          '9',
+          '--replay-dir',
+          replays,
+          '--report',
+          'console',
+          '--report',
+          `html:${join(folder(), 'r.html')}`,
+        ]);
+        expect(code).toBe(1);
+        expect(out.split('\n')[0]).toMatch(
+          /^exchange-api conformance --generate: ws:.* — seed 9 \(--seed 9 reproduces/,
+        );
+        expect(report.generated?.seed).toBe(9);
+        expect(report.generated?.cases).toBeGreaterThan(10);
+        const files = readdirSync(replays);
+        expect(files.length).toBe(report.generated!.replays.length);
+        const ping = files.find((f) => f.includes('receivePing'))!;
+        const file = JSON.parse(readFileSync(join(replays, ping), 'utf8')) as {
+          kind: string;
+          call: { verdict: object };
+        };
+        expect(file).toMatchObject({ kind: 'message', call: { verdict: { ruleId: 'messages.reply-correlated' } } });
+        expect(existsSync(dir)).toBe(true);
+        const again = ['--spec', specFile('kraken-message-filter'), '--replay'];
+        const still = await conformance([...again, join(replays, ping), '--ws', broken.url, '--check-timeout', '1000']);
+        expect([still.code, still.out.split('\n')[0]]).toEqual([
+          1,
+          expect.stringMatching(/^STILL FAILING: receivePing/),
+        ]);
+        const fixed = await conformance([...again, join(replays, ping), '--ws', right.url]);
+        expect([fixed.code, fixed.out.split('\n')[0]]).toEqual([0, expect.stringMatching(/^FIXED: receivePing/)]);
+      } finally {
+        await Promise.all([broken.close(), right.close()]);
+      }
+    },
+  );
 });
 
 describe('conformance --spec: nothing checked, and what does not apply', () => {
@@ -91,13 +102,21 @@ describe('conformance --spec: nothing checked, and what does not apply', () => {
     expect(r.err).toMatch(/^exchange-api conformance: server unreachable: ws:\/\/127\.0\.0\.1:9\/raw\//);
   });
 
-  it('--http or an --only of no check with a message spec, and --spec of a JSON-RPC spec without --generate: refused by name', async () => {
-    const http = await conformance(['--spec', specFile('gemini'), '--ws', 'ws://127.0.0.1:9', '--http', 'http://x']);
-    expect([http.code, http.err]).toEqual([2, expect.stringContaining('--http applies to the JSON-RPC interface')]);
-    const only = await conformance(['--spec', specFile('gemini'), '--ws', 'ws://127.0.0.1:9', '--only', 'login']);
-    expect([only.code, only.err]).toEqual([2, expect.stringContaining('--only "login" matches no check of this spec')]);
-    const ours = fileURLToPath(new URL('../../spec/asyncapi.yaml', import.meta.url));
-    const rpc = await conformance(['--spec', ours, '--ws', 'ws://127.0.0.1:9/v3/ws']);
-    expect([rpc.code, rpc.err]).toEqual([2, expect.stringContaining('--spec applies to --generate and --replay')]);
-  }, 120_000);
+  it(
+    '--http or an --only of no check with a message spec, and ' +
+      '--spec of a JSON-RPC spec without --generate: refused by name',
+    async () => {
+      const http = await conformance(['--spec', specFile('gemini'), '--ws', 'ws://127.0.0.1:9', '--http', 'http://x']);
+      expect([http.code, http.err]).toEqual([2, expect.stringContaining('--http applies to the JSON-RPC interface')]);
+      const only = await conformance(['--spec', specFile('gemini'), '--ws', 'ws://127.0.0.1:9', '--only', 'login']);
+      expect([only.code, only.err]).toEqual([
+        2,
+        expect.stringContaining('--only "login" matches no check of this spec'),
+      ]);
+      const ours = fileURLToPath(new URL('../../spec/asyncapi.yaml', import.meta.url));
+      const rpc = await conformance(['--spec', ours, '--ws', 'ws://127.0.0.1:9/v3/ws']);
+      expect([rpc.code, rpc.err]).toEqual([2, expect.stringContaining('--spec applies to --generate and --replay')]);
+    },
+    120_000,
+  );
 });

@@ -96,22 +96,25 @@ describe('@scalar/mock-server as an independent peer', () => {
     expect(events).toEqual([]);
   });
 
-  it('ticker: Scalar answers subscribe with a subscribe message; reported as unasked, never taken as the reply', async () => {
-    const { client, events } = await peer('ticker', 1_000);
-    const unasked = new Promise<ProtocolError>((resolve) =>
-      client.on('error', (e) => e instanceof ProtocolError && resolve(e)),
-    );
-    // A reqid of our own: Scalar's answer (its example, generated from the schema) carries reqid 1.
-    const err = await client
-      .request('subscribe', { event: 'subscribe', reqid: 7 }, { params: { pair: 'ethusd' } })
-      .catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(TimeoutError);
-    const e = await unasked;
-    expect(e.fault).toBe('unasked');
-    expect(JSON.parse(e.frame!)).toMatchObject({ event: 'subscribe' });
-    // Nothing else: the tick pushed on connect is valid, so the one report is the peer's deviation.
-    expect(events).toHaveLength(1);
-  });
+  it(
+    'ticker: Scalar answers subscribe with a subscribe ' + 'message; reported as unasked, never taken as the reply',
+    async () => {
+      const { client, events } = await peer('ticker', 1_000);
+      const unasked = new Promise<ProtocolError>((resolve) =>
+        client.on('error', (e) => e instanceof ProtocolError && resolve(e)),
+      );
+      // A reqid of our own: Scalar's answer (its example, generated from the schema) carries reqid 1.
+      const err = await client
+        .request('subscribe', { event: 'subscribe', reqid: 7 }, { params: { pair: 'ethusd' } })
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(TimeoutError);
+      const e = await unasked;
+      expect(e.fault).toBe('unasked');
+      expect(JSON.parse(e.frame!)).toMatchObject({ event: 'subscribe' });
+      // Nothing else: the tick pushed on connect is valid, so the one report is the peer's deviation.
+      expect(events).toHaveLength(1);
+    },
+  );
 
   it('Postman echo: its reply, the string `test` sent bare, is no JSON: reported as garbage, not taken', async () => {
     const { client, events } = await peer('postman-echo', 1_000);

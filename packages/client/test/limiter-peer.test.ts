@@ -90,24 +90,27 @@ describe('instrument types for the limiter come from the server', () => {
   };
   const lookups = () => t.peer.requests.filter((r) => r.method === 'public/get_instrument');
 
-  it('a name ending in -C that the server calls a perp draws on the perp bucket; one lookup per instrument', async () => {
-    t.peer.answer = answer([instrument('ODD-C', 'perp'), instrument('ETH-20261231-3000-C', 'option')]);
-    await t.make({ actionSigner: signer, limiter }).connect();
-    await t.client.cancelByInstrument({ subaccount_id: 1, instrument_name: 'ODD-C' });
-    expect(t.client.limiter!.bucketIdFor('ODD-C')).toBe('bucket_perp_spot');
-    // The perp bucket holds one: a second cancel waits for the refill (5 s) and meets its timeout.
-    const second = await t.client
-      .cancelByInstrument({ subaccount_id: 1, instrument_name: 'ODD-C' }, { timeoutMs: 200 })
-      .catch((e) => e);
-    expect(second).toBeInstanceOf(TimeoutError);
-    for (let i = 0; i < 3; i++)
-      await t.client.cancelByInstrument({ subaccount_id: 1, instrument_name: 'ETH-20261231-3000-C' });
-    expect(t.client.limiter!.bucketIdFor('ETH-20261231-3000-C')).toBe('bucket_option');
-    // Each instrument's record once; the name list (no kinds in it) is never asked.
-    expect(lookups().map((r) => r.params.instrument_name)).toEqual(['ODD-C', 'ETH-20261231-3000-C']);
-    expect(t.peer.requests.filter((r) => r.method === 'public/get_all_live_instruments')).toHaveLength(0);
-    expect(t.errors).toEqual([]);
-  });
+  it(
+    'a name ending in -C that the server calls a perp ' + 'draws on the perp bucket; one lookup per instrument',
+    async () => {
+      t.peer.answer = answer([instrument('ODD-C', 'perp'), instrument('ETH-20261231-3000-C', 'option')]);
+      await t.make({ actionSigner: signer, limiter }).connect();
+      await t.client.cancelByInstrument({ subaccount_id: 1, instrument_name: 'ODD-C' });
+      expect(t.client.limiter!.bucketIdFor('ODD-C')).toBe('bucket_perp_spot');
+      // The perp bucket holds one: a second cancel waits for the refill (5 s) and meets its timeout.
+      const second = await t.client
+        .cancelByInstrument({ subaccount_id: 1, instrument_name: 'ODD-C' }, { timeoutMs: 200 })
+        .catch((e) => e);
+      expect(second).toBeInstanceOf(TimeoutError);
+      for (let i = 0; i < 3; i++)
+        await t.client.cancelByInstrument({ subaccount_id: 1, instrument_name: 'ETH-20261231-3000-C' });
+      expect(t.client.limiter!.bucketIdFor('ETH-20261231-3000-C')).toBe('bucket_option');
+      // Each instrument's record once; the name list (no kinds in it) is never asked.
+      expect(lookups().map((r) => r.params.instrument_name)).toEqual(['ODD-C', 'ETH-20261231-3000-C']);
+      expect(t.peer.requests.filter((r) => r.method === 'public/get_all_live_instruments')).toHaveLength(0);
+      expect(t.errors).toEqual([]);
+    },
+  );
 
   it('a signed order looks its instrument up once, for the signature and the bucket together', async () => {
     t.peer.answer = (req) =>

@@ -72,44 +72,48 @@ describe('account and chain reads', () => {
     expect(unregistered).toMatchObject({ status: 400, json: { error: expect.stringMatching(/not registered/) } });
   });
 
-  it('private/order_debug reports what the server computes and places nothing; a wrong signer is shown, not refused', async () => {
-    const sb = await start(options);
-    const w = newWallet();
-    const c = await Client.connect(sb.wsUrl);
-    const [sub] = await c.login(w);
-    const order = {
-      subaccount_id: sub!,
-      instrument_name: 'TEST-PERP',
-      direction: 'buy',
-      amount: '1',
-      limit_price: '99',
-      max_fee: '1',
-    };
-    const p = await signed(w, 'private/order', order);
-    const debug = await wsRead(c, 'private/order_debug', p);
-    expect(debug).toMatchObject({ recovered_signer: w.address, expected_signer: w.address, owner: w.address });
-    const deployment = defaultActionLayout.deployment;
-    const action = actionOf('private/order', p as never, {
-      owner: w.address,
-      signer: w.address,
-      deployment,
-      instrument: {
-        base_asset_address: debug.input_data.data.asset_address,
-        base_asset_sub_id: debug.input_data.data.asset_sub_id,
-      },
-    });
-    expect(debug.action_hash).toBe(actionHash(action));
-    expect(debug.typed_data_hash).toBe(actionDigest(debug.domain_separator, debug.action_hash));
-    expect(debug.input_data.data).toMatchObject({
-      is_bid: true,
-      limit_price: '99000000000000000000',
-      recipient_id: sub,
-    });
-    const forged = await signed(newWallet(), 'private/order', order);
-    const shown = await wsRead(c, 'private/order_debug', { ...forged, signer: w.address });
-    expect(shown.recovered_signer).not.toBe(w.address);
-    expect((await wsRead(c, 'private/get_open_orders', { subaccount_id: sub })).orders).toEqual([]);
-  });
+  it(
+    'private/order_debug reports what the server computes ' +
+      'and places nothing; a wrong signer is shown, not refused',
+    async () => {
+      const sb = await start(options);
+      const w = newWallet();
+      const c = await Client.connect(sb.wsUrl);
+      const [sub] = await c.login(w);
+      const order = {
+        subaccount_id: sub!,
+        instrument_name: 'TEST-PERP',
+        direction: 'buy',
+        amount: '1',
+        limit_price: '99',
+        max_fee: '1',
+      };
+      const p = await signed(w, 'private/order', order);
+      const debug = await wsRead(c, 'private/order_debug', p);
+      expect(debug).toMatchObject({ recovered_signer: w.address, expected_signer: w.address, owner: w.address });
+      const deployment = defaultActionLayout.deployment;
+      const action = actionOf('private/order', p as never, {
+        owner: w.address,
+        signer: w.address,
+        deployment,
+        instrument: {
+          base_asset_address: debug.input_data.data.asset_address,
+          base_asset_sub_id: debug.input_data.data.asset_sub_id,
+        },
+      });
+      expect(debug.action_hash).toBe(actionHash(action));
+      expect(debug.typed_data_hash).toBe(actionDigest(debug.domain_separator, debug.action_hash));
+      expect(debug.input_data.data).toMatchObject({
+        is_bid: true,
+        limit_price: '99000000000000000000',
+        recipient_id: sub,
+      });
+      const forged = await signed(newWallet(), 'private/order', order);
+      const shown = await wsRead(c, 'private/order_debug', { ...forged, signer: w.address });
+      expect(shown.recovered_signer).not.toBe(w.address);
+      expect((await wsRead(c, 'private/get_open_orders', { subaccount_id: sub })).orders).toEqual([]);
+    },
+  );
 
   it('the public debug methods need no login and name an unknown subaccount', async () => {
     const sb = await start(options);

@@ -31,21 +31,24 @@ describe('the margin model', () => {
     expect(s.is_under_liquidation).toBe(false);
   });
 
-  it('refuses an order that would take the initial margin below zero (11000), and lets one that reduces pass', async () => {
-    const a = await smallAccount(1_000, model);
-    // 60 × 100 × 20 % = 1200 of initial margin against 1000 of value.
-    const refused = await a.order('buy', '60', '101');
-    expect(refused.error).toMatchObject({ code: 11000, data: expect.stringMatching(/insufficient margin/) });
-    expect((await a.order('buy', '40', '101')).result.order.order_status).toBe('filled');
-    // The mark falls until the account is worth less than the initial margin of what it holds.
-    await a.mark(85);
-    const s = await wsRead(a.c, 'private/get_subaccount', { subaccount_id: a.sub });
-    expect(Number(s.initial_margin)).toBeLessThan(0);
-    expect((await a.order('buy', '1', '86')).error.code).toBe(11000);
-    const closing = await a.order('sell', '40', '80');
-    expect(closing.error).toBeUndefined();
-    expect(closing.result.order.order_status).toBe('filled');
-  });
+  it(
+    'refuses an order that would take the initial margin ' + 'below zero (11000), and lets one that reduces pass',
+    async () => {
+      const a = await smallAccount(1_000, model);
+      // 60 × 100 × 20 % = 1200 of initial margin against 1000 of value.
+      const refused = await a.order('buy', '60', '101');
+      expect(refused.error).toMatchObject({ code: 11000, data: expect.stringMatching(/insufficient margin/) });
+      expect((await a.order('buy', '40', '101')).result.order.order_status).toBe('filled');
+      // The mark falls until the account is worth less than the initial margin of what it holds.
+      await a.mark(85);
+      const s = await wsRead(a.c, 'private/get_subaccount', { subaccount_id: a.sub });
+      expect(Number(s.initial_margin)).toBeLessThan(0);
+      expect((await a.order('buy', '1', '86')).error.code).toBe(11000);
+      const closing = await a.order('sell', '40', '80');
+      expect(closing.error).toBeUndefined();
+      expect(closing.result.order.order_status).toBe('filled');
+    },
+  );
 
   it('private/get_margin: before and after simulated changes, on both transports', async () => {
     const a = await smallAccount(10_000, model);
@@ -79,22 +82,25 @@ describe('the margin model', () => {
     expect((await a.c.request('private/get_margin', { subaccount_id: 1 })).error.code).toBe(14003);
   });
 
-  it('public/get_margin values a described portfolio without a login; other margin types are refused by name', async () => {
-    const a = await smallAccount(10_000, model);
-    const portfolio = {
-      margin_type: 'SM',
-      simulated_collaterals: [{ asset_name: 'USDC', amount: '1000' }],
-      simulated_positions: [{ instrument_name: 'TEST-PERP', amount: '10', entry_price: null }],
-      simulated_position_changes: [{ instrument_name: 'TEST-PERP', amount: '-10' }],
-    };
-    const r = await httpRead(a.sb, 'public/get_margin', portfolio);
-    const mark = Number((await wsRead(a.c, 'public/get_ticker', { instrument_name: 'TEST-PERP' })).mark_price);
-    expect(Number(r.pre_initial_margin)).toBeCloseTo(1000 - 0.2 * 10 * mark, 6);
-    expect(Number(r.post_initial_margin)).toBeCloseTo(1000, 6);
-    expect(r.is_valid_trade).toBe(true);
-    const pm = await post(a.sb, '/v3/public/get_margin', { ...portfolio, margin_type: 'PM2' });
-    expect(pm.json.error).toMatchObject({ code: 10000, data: expect.stringMatching(/margin_type/) });
-  });
+  it(
+    'public/get_margin values a described portfolio without ' + 'a login; other margin types are refused by name',
+    async () => {
+      const a = await smallAccount(10_000, model);
+      const portfolio = {
+        margin_type: 'SM',
+        simulated_collaterals: [{ asset_name: 'USDC', amount: '1000' }],
+        simulated_positions: [{ instrument_name: 'TEST-PERP', amount: '10', entry_price: null }],
+        simulated_position_changes: [{ instrument_name: 'TEST-PERP', amount: '-10' }],
+      };
+      const r = await httpRead(a.sb, 'public/get_margin', portfolio);
+      const mark = Number((await wsRead(a.c, 'public/get_ticker', { instrument_name: 'TEST-PERP' })).mark_price);
+      expect(Number(r.pre_initial_margin)).toBeCloseTo(1000 - 0.2 * 10 * mark, 6);
+      expect(Number(r.post_initial_margin)).toBeCloseTo(1000, 6);
+      expect(r.is_valid_trade).toBe(true);
+      const pm = await post(a.sb, '/v3/public/get_margin', { ...portfolio, margin_type: 'PM2' });
+      expect(pm.json.error).toMatchObject({ code: 10000, data: expect.stringMatching(/margin_type/) });
+    },
+  );
 });
 
 describe('the margin option', () => {

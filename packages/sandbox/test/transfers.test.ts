@@ -216,52 +216,55 @@ describe('money between own subaccounts, in by deposit and out by withdrawal, de
     },
   );
 
-  it('an external transfer to subaccount 0 opens a subaccount of the recipient; nonces as derive-ts sends them', async () => {
-    const a = await account();
-    const b = newWallet();
-    // derive-ts sends its nanosecond nonces (beyond 2^53) as decimal strings on every signed action.
-    const nonce = () => String(BigInt(nextNonce()) * 1000n);
-    const whitelist = await signAction(a.w, 'private/update_whitelisted_recipients', {
-      wallet: a.w.address,
-      add: [b.address],
-      remove: [],
-      nonce: nonce(),
-      signature_expiry_sec: inSec(600),
-    } as never);
-    await a.c.call('private/update_whitelisted_recipients', whitelist);
-    const external = (manager: number) =>
-      signAction(
-        a.w,
-        'private/transfer_spot_external',
-        {
-          subaccount_id: a.subs[0],
-          to_subaccount_id: 0,
-          recipient_address: b.address,
-          asset_name: 'USDC',
-          amount: '10',
-          sub_id: 0,
-          new_subaccount_manager: manager,
-          max_fee_usd: '5',
-          nonce: nonce(),
-          signature_expiry_sec: inSec(600),
-        } as never,
-        { owner: a.w.address, asset: USDC },
+  it(
+    'an external transfer to subaccount 0 opens a subaccount ' + 'of the recipient; nonces as derive-ts sends them',
+    async () => {
+      const a = await account();
+      const b = newWallet();
+      // derive-ts sends its nanosecond nonces (beyond 2^53) as decimal strings on every signed action.
+      const nonce = () => String(BigInt(nextNonce()) * 1000n);
+      const whitelist = await signAction(a.w, 'private/update_whitelisted_recipients', {
+        wallet: a.w.address,
+        add: [b.address],
+        remove: [],
+        nonce: nonce(),
+        signature_expiry_sec: inSec(600),
+      } as never);
+      await a.c.call('private/update_whitelisted_recipients', whitelist);
+      const external = (manager: number) =>
+        signAction(
+          a.w,
+          'private/transfer_spot_external',
+          {
+            subaccount_id: a.subs[0],
+            to_subaccount_id: 0,
+            recipient_address: b.address,
+            asset_name: 'USDC',
+            amount: '10',
+            sub_id: 0,
+            new_subaccount_manager: manager,
+            max_fee_usd: '5',
+            nonce: nonce(),
+            signature_expiry_sec: inSec(600),
+          } as never,
+          { owner: a.w.address, asset: USDC },
+        );
+      const unmanaged = await a.c.request('private/transfer_spot_external', await external(0));
+      expect(unmanaged.error).toMatchObject({ code: 11026, data: expect.stringMatching(/new_subaccount_manager/) });
+      valid('private/transfer_spot_external', await a.c.call('private/transfer_spot_external', await external(1)));
+      expect(await a.usdc(a.subs[0]!)).toBe(STARTING - 10);
+      const cb = await Client.connect(a.sb.wsUrl);
+      const theirs: number[] = await cb.login(b);
+      expect(theirs).toHaveLength(3);
+      const opened = await cb.call('private/get_subaccount', { subaccount_id: theirs[2] });
+      expect(opened.collaterals).toEqual([expect.objectContaining({ asset_name: 'USDC', amount: '10' })]);
+      const done = await a.c.request(
+        'private/withdraw',
+        await withdrawal(a.w, a.w.address, a.subs[0]!, '1', { nonce: nonce() }),
       );
-    const unmanaged = await a.c.request('private/transfer_spot_external', await external(0));
-    expect(unmanaged.error).toMatchObject({ code: 11026, data: expect.stringMatching(/new_subaccount_manager/) });
-    valid('private/transfer_spot_external', await a.c.call('private/transfer_spot_external', await external(1)));
-    expect(await a.usdc(a.subs[0]!)).toBe(STARTING - 10);
-    const cb = await Client.connect(a.sb.wsUrl);
-    const theirs: number[] = await cb.login(b);
-    expect(theirs).toHaveLength(3);
-    const opened = await cb.call('private/get_subaccount', { subaccount_id: theirs[2] });
-    expect(opened.collaterals).toEqual([expect.objectContaining({ asset_name: 'USDC', amount: '10' })]);
-    const done = await a.c.request(
-      'private/withdraw',
-      await withdrawal(a.w, a.w.address, a.subs[0]!, '1', { nonce: nonce() }),
-    );
-    expect(done.result.operation_id).toBeGreaterThan(0);
-  });
+      expect(done.result.operation_id).toBeGreaterThan(0);
+    },
+  );
 
   it('external transfers and session-key payouts go only to whitelisted wallets', async () => {
     const a = await account();

@@ -250,24 +250,27 @@ describe('what cannot be generated is an error with file, line and JSON pointer'
     ]);
   });
 
-  it('an AsyncAPI 2.x document is converted (docs/generating.md); a version neither 3.x nor 1.x/2.x is refused', async () => {
-    const v2 = `asyncapi: 2.6.0
+  it(
+    'an AsyncAPI 2.x document is converted (docs/generating.md); ' + 'a version neither 3.x nor 1.x/2.x is refused',
+    async () => {
+      const v2 = `asyncapi: 2.6.0
 info: { title: Old, version: '1' }
 channels:
   news:
     subscribe:
       message: { payload: { type: string } }
 `;
-    const converted = await modelFromSpec(writeSpec(v2));
-    expect(converted.channels.map((c) => c.address)).toEqual(['news']);
-    const err = await modelFromSpec(writeSpec(v2.replace('2.6.0', '4.0.0'))).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(SpecError);
-    const [p] = (err as SpecError).problems;
-    expect([p!.pointer, p!.line]).toEqual(['#/asyncapi', 1]);
-    expect(p!.message).toBe(
-      'this toolkit reads AsyncAPI 3.x documents, and converts 1.x and 2.x ones; this one is AsyncAPI 4.0.0',
-    );
-  });
+      const converted = await modelFromSpec(writeSpec(v2));
+      expect(converted.channels.map((c) => c.address)).toEqual(['news']);
+      const err = await modelFromSpec(writeSpec(v2.replace('2.6.0', '4.0.0'))).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(SpecError);
+      const [p] = (err as SpecError).problems;
+      expect([p!.pointer, p!.line]).toEqual(['#/asyncapi', 1]);
+      expect(p!.message).toBe(
+        'this toolkit reads AsyncAPI 3.x documents, and converts 1.x and 2.x ones; this one is AsyncAPI 4.0.0',
+      );
+    },
+  );
 });
 
 describe('the command line on a spec from outside this repository', () => {

@@ -140,7 +140,8 @@ export const semanticChecks: Check[] = [
       }
       if (checked === 0)
         ctx.skip(
-          'no tick_size known for the sampled instruments (their records: public/get_all_instruments, public/get_instrument)',
+          'no tick_size known for the sampled instruments ' +
+            '(their records: public/get_all_instruments, public/get_instrument)',
         );
     },
   },

@@ -59,7 +59,7 @@ export function addressCheck(ledger: Ledger): Observed {
     pointer: '/',
     ruleId: 'messages.no-unasked-message',
     rule: MSG_RULES['no-unasked-message'],
-    expected: `a message of ${ledger.address.receives.map((o) => o.id).join(', ') || 'no receive operation (none is declared)'}`,
+    expected: `a message of ${receiveIds(ledger) || 'no receive operation (none is declared)'}`,
     got: text.slice(0, 200),
     message: `a message of no receive operation at ${ledger.address.url}`,
   }));
@@ -75,4 +75,9 @@ export function addressCheck(ledger: Ledger): Observed {
   if (ledger.frames === 0)
     return { id, title, status: 'inconclusive', reason: 'nothing arrived there in the run', findings, counts };
   return { id, title, status: 'pass', findings, counts };
+}
+
+/** The ids of the receive operations at a ledger's address, for a message. */
+function receiveIds(ledger: Ledger): string {
+  return ledger.address.receives.map((o) => o.id).join(', ');
 }

@@ -279,7 +279,10 @@ function versionProblem(data: unknown): string | null {
   if (typeof found === 'string' && /^3\./.test(found.trim())) return null;
   // Not a version at all: the parser says what is wrong with it.
   if (typeof found !== 'string' || !/^\d+\./.test(found.trim())) return null;
-  return `this toolkit reads AsyncAPI 3.x documents, and converts 1.x and 2.x ones; this one is AsyncAPI ${found.trim()}`;
+  return (
+    'this toolkit reads AsyncAPI 3.x documents, and converts 1.x and 2.x ones; ' +
+    `this one is AsyncAPI ${found.trim()}`
+  );
 }
 
 /** Our problems plus the parser's diagnostics, minus the ones that only repeat ours or argue with the conventions. */
