@@ -8678,7 +8678,7 @@ export const recordTable = [
         "name": "nonce",
         "required": true,
         "nullable": false,
-        "type": "integer"
+        "type": "ActionNonceInput"
       },
       {
         "name": "quote_id",
@@ -11846,13 +11846,13 @@ export const recordTable = [
         "name": "nonce",
         "required": true,
         "nullable": false,
-        "type": "integer"
+        "type": "ActionNonceInput"
       },
       {
         "name": "nonce_to_cancel",
         "required": false,
         "nullable": true,
-        "type": "number | null"
+        "type": "ActionNonceInput | null"
       },
       {
         "name": "quote_id_to_cancel",
@@ -12126,7 +12126,7 @@ export const recordTable = [
         "name": "nonce",
         "required": true,
         "nullable": false,
-        "type": "integer"
+        "type": "ActionNonceInput"
       },
       {
         "name": "referral_code",
@@ -12554,7 +12554,7 @@ export const recordTable = [
         "name": "nonce",
         "required": true,
         "nullable": false,
-        "type": "string"
+        "type": "ActionNonceInput"
       },
       {
         "name": "signature",
@@ -13040,7 +13040,7 @@ export const recordTable = [
         "name": "nonce",
         "required": true,
         "nullable": false,
-        "type": "integer"
+        "type": "ActionNonceInput"
       },
       {
         "name": "quote_id",
@@ -15215,7 +15215,7 @@ export const recordTable = [
         "name": "nonce",
         "required": true,
         "nullable": false,
-        "type": "integer"
+        "type": "ActionNonceInput"
       },
       {
         "name": "rfq_id",

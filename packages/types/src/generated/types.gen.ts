@@ -1625,7 +1625,7 @@ export interface ExecuteQuoteParams {
   label?: string;
   legs: PricedLegInput[];
   max_fee: DecimalInput;
-  nonce: number;
+  nonce: ActionNonceInput;
   quote_id: string;
   referral_code?: string;
   rfq_id: string;
@@ -2430,8 +2430,8 @@ export interface ReplaceQuoteParams {
   legs: PricedLegInput[];
   max_fee: DecimalInput;
   mmp?: boolean;
-  nonce: number;
-  nonce_to_cancel?: number | null;
+  nonce: ActionNonceInput;
+  nonce_to_cancel?: ActionNonceInput | null;
   quote_id_to_cancel?: string | null;
   referral_code?: string;
   rfq_id: string;
@@ -2495,7 +2495,7 @@ export interface SendQuoteParams {
   legs: PricedLegInput[];
   max_fee: DecimalInput;
   mmp?: boolean;
-  nonce: number;
+  nonce: ActionNonceInput;
   referral_code?: string;
   rfq_id: string;
   signature: string;
@@ -2603,7 +2603,7 @@ export interface SignedTransferQuoteParams {
   direction: Direction;
   legs: PricedLegInput[];
   max_fee: DecimalInput;
-  nonce: string;
+  nonce: ActionNonceInput;
   signature: string;
   signature_expiry_sec: number;
   signer: string;
@@ -2728,7 +2728,7 @@ export interface ExecuteQuoteDebugParams {
   direction: Direction;
   legs: PricedLegInput[];
   max_fee: DecimalInput;
-  nonce: number;
+  nonce: ActionNonceInput;
   quote_id: string;
   rfq_id: string;
   signature: string;
@@ -3356,7 +3356,7 @@ export interface SendQuoteDebugParams {
   direction: Direction;
   legs: PricedLegInput[];
   max_fee: DecimalInput;
-  nonce: number;
+  nonce: ActionNonceInput;
   rfq_id: string;
   signature: string;
   signature_expiry_sec: number;
