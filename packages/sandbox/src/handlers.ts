@@ -20,6 +20,7 @@ import { algoOrderHandlers } from './handlers/algo-orders';
 import { positionHandlers } from './handlers/positions';
 import { marketDataHandlers } from './handlers/market-reads';
 import { vaultHandlers } from './handlers/vaults';
+import { rfqHandlers } from './handlers/rfq';
 
 export type { HandlerParts } from './handler-parts';
 
@@ -176,5 +177,6 @@ export function createHandlers(parts: HandlerParts): Record<string, Handler> {
     ...positionHandlers(parts),
     ...marketDataHandlers(parts),
     ...vaultHandlers(parts),
+    ...rfqHandlers(parts),
   };
 }

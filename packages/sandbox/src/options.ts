@@ -11,6 +11,7 @@ import { parseSeeds } from './redis/seeds';
 import { resolveActionDeployments, type ActionDeploymentConfig } from './action-deployments';
 import { presetOf, type Preset } from './presets';
 import { ADDRESS, arr, bool, DECIMAL, isObject, kindOf, num, onlyKeys, str } from './options-fields';
+import { resolveRfq, type RfqConfig, type RfqSettings } from './options-rfq';
 
 export { SandboxOptionsError } from './options-error';
 
@@ -51,6 +52,8 @@ export interface SandboxOptions {
   wallets?: WalletConfig[];
   instruments?: InstrumentConfig[];
   market?: { intervalMs?: number };
+  /** RFQs and the simulated maker (options-rfq.ts). */
+  rfq?: RfqConfig;
   /**
    * The deployments (domain separator and module addresses) whose action signatures are accepted.
    * Default: the two testnet ones of the public clients (derive-ts and derive-py's, ccxt's in sandbox mode).
@@ -106,6 +109,7 @@ export interface ResolvedOptions {
   wallets: WalletConfig[];
   instruments: Required<InstrumentConfig>[];
   market: { intervalMs: number };
+  rfq: RfqSettings;
   actionDeployments: VerifyingDeployment[];
   /** The fleet's Redis URL, or null alone. */
   redis: string | null;
@@ -168,6 +172,7 @@ const TOP_KEYS = [
   'wallets',
   'instruments',
   'market',
+  'rfq',
   'actionDeployments',
   'redis',
   'redisCluster',
@@ -377,6 +382,7 @@ export function resolveOptions(input: unknown = {}): ResolvedOptions {
     wallets: arr('wallets', o.wallets ?? []).map(resolveWallet),
     instruments: resolveInstruments(o.instruments ?? defaultInstruments),
     market: resolveMarket(o.market ?? {}),
+    rfq: resolveRfq(o.rfq),
     actionDeployments:
       o.actionDeployments === undefined && preset
         ? preset.actionDeployments()

@@ -20,6 +20,7 @@ import { Margin } from './margin';
 import { Settlement } from './settlement';
 import { Simulation, requote } from './simulation';
 import { Rfqs } from './rfqs';
+import { RfqDesk } from './rfq-desk';
 import { Samples } from './samples';
 import { History } from './history';
 import { MoneyHistory } from './money-history';
@@ -80,6 +81,8 @@ export class Market {
   readonly vaults: Vaults;
   /** The oracle's signed feeds. */
   readonly signedFeeds: SignedFeeds;
+  /** RFQs, quotes, their execution and the simulated maker (rfq-desk.ts). */
+  readonly rfq: RfqDesk;
   private readonly funding: Funding;
   private readonly registry: Instruments;
   private readonly simulation: Simulation;
@@ -121,6 +124,8 @@ export class Market {
     this.algos = new AlgoBook(registry, this.orders, streams, clock, (o) => settlement.publishOrder(o));
     this.triggers = new TriggerBook(registry, this.orders, streams, clock, (o) => settlement.publishOrder(o));
     const rfqs = new Rfqs(registry, accounts, counterparties, margin, streams);
+    const rfqParts = { instruments: registry, accounts, counterparties, ledger, margin, settlement, history };
+    this.rfq = new RfqDesk({ ...rfqParts, streams, clock, out, settings: options.rfq });
     this.producers = makeProducers({
       instruments: registry,
       ledger,
@@ -169,6 +174,7 @@ export class Market {
       if (!this.ownership || this.ownership.owns(inst.cfg.instrument_name)) this.simulation.step(inst, now);
     this.triggers.sweep();
     this.algos.sweep();
+    this.rfq.sweep();
     this.marketData.sample(now);
     this.funding.settle(now);
     publishCadence(this.producers, this.out, 'tick', now);
