@@ -19,7 +19,13 @@ export interface CheckedOrder {
 }
 
 /** A decimal input as whole units of `unit` (ticks or steps), or a rejection naming the field (RFQ legs too). */
-export function units(field: string, value: string | number, unit: bigint, unitName: string, unitValue: string): number {
+export function units(
+  field: string,
+  value: string | number,
+  unit: bigint,
+  unitName: string,
+  unitValue: string,
+): number {
   const x = parseFixed(value);
   if (x === null)
     throw new RpcFailure(
