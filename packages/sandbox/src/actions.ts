@@ -106,7 +106,7 @@ export class ActionVerifier {
     private readonly accounts: Accounts,
     readonly nonces: Nonces,
     /** The deployments whose signatures are accepted (separator and module addresses). */
-    private readonly deployments: readonly VerifyingDeployment[],
+    readonly deployments: readonly VerifyingDeployment[],
     private readonly assetOf: AssetLookup,
   ) {}
 

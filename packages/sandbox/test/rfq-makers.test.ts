@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { newNonce, signTransferPositions } from '@exchange-api/auth';
-import { newWallet } from './helpers';
+import { keccak256, recoverAddress } from 'ethers';
+import { Client, newWallet } from './helpers';
 import { assets, inSec, rfqMarket, signRfq, trader, units, valid } from './rfq-support';
 
 const LEG = { instrument_name: 'TEST-PERP', amount: '2.5', direction: 'buy' };
@@ -163,5 +164,29 @@ describe('RFQs between users', () => {
       { instruments: assets(['TEST-PERP']) },
     );
     expect((await taker.c.request('private/transfer_positions', same)).error.data).toMatch(/name one subaccount/);
+  });
+
+  it('the debug methods answer the data and hashes of a signed quote and execution, which recover to the signer', async () => {
+    const { sb, maker, quote } = await pair();
+    const anyone = await Client.connect(sb.wsUrl);
+    const q = await quote('any-rfq', '101');
+    const sent = await anyone.call('public/send_quote_debug', q);
+    valid('public/send_quote_debug', sent);
+    expect(recoverAddress(sent.typed_data_hash, q.signature)).toBe(maker.w.address);
+    expect(sent.encoded_data_hashed).toBe(keccak256(sent.encoded_data));
+    const exec = await signRfq(maker.w, 'private/execute_quote', {
+      subaccount_id: maker.sub,
+      rfq_id: 'any-rfq',
+      quote_id: 'any-quote',
+      direction: 'buy',
+      legs: priced('101'),
+      max_fee: '1',
+    });
+    const done = await anyone.call('public/execute_quote_debug', exec);
+    valid('public/execute_quote_debug', done);
+    expect(recoverAddress(done.typed_data_hash, exec.signature)).toBe(maker.w.address);
+    // The execution's data is the hash of the legs as encoded, then the taker's max fee.
+    expect(done.legs_hash).toBe(keccak256(done.encoded_legs));
+    expect(done.encoded_data.slice(0, 66)).toBe(done.legs_hash);
   });
 });

@@ -19,6 +19,7 @@ import { cancelQuotes, commitQuote, ownOpenQuote, prepareQuote, type QuoteParams
 import { commitTransfer, prepareTransfer, type TransferHalf } from '../market/rfq-transfer';
 import type { CallContext, Handler } from '../pipeline';
 import { RpcFailure } from '../rpc';
+import { rfqDebugHandlers } from './rfq-debug';
 
 const DEFAULT_PAGE = 100;
 const MOST_PER_PAGE = 1000;
@@ -53,7 +54,7 @@ const page = <T>(items: T[], p: Query) => pageOf(items, p.page, Math.min(p.page_
 
 /** The handlers, keyed by method name. */
 export function rfqHandlers(parts: HandlerParts): Record<string, Handler> {
-  return { ...takerHandlers(parts), ...makerHandlers(parts), ...signedHandlers(parts) };
+  return { ...takerHandlers(parts), ...makerHandlers(parts), ...signedHandlers(parts), ...rfqDebugHandlers(parts) };
 }
 
 /** The caller's subaccount for a write: its own, and a login with the trade scope. */
