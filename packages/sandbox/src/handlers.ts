@@ -21,6 +21,7 @@ import { positionHandlers } from './handlers/positions';
 import { marketDataHandlers } from './handlers/market-reads';
 import { vaultHandlers } from './handlers/vaults';
 import { rfqHandlers } from './handlers/rfq';
+import { orderQuoteHandlers } from './handlers/order-quote';
 
 export type { HandlerParts } from './handler-parts';
 
@@ -178,5 +179,6 @@ export function createHandlers(parts: HandlerParts): Record<string, Handler> {
     ...marketDataHandlers(parts),
     ...vaultHandlers(parts),
     ...rfqHandlers(parts),
+    ...orderQuoteHandlers(parts),
   };
 }
