@@ -30,7 +30,7 @@ export function rfqDebugHandlers({ market, accounts, actions }: HandlerParts): R
       const owner = accounts.walletOf(p.subaccount_id) ?? signer;
       action = actionOf(method, p as never, { owner, signer, deployment, instruments: assetsOf(legs) });
     } catch (err) {
-      if (err instanceof ActionDataError) throw RpcFailure.of('RPC_INVALID_PARAMS', err.message);
+      if (err instanceof ActionDataError) throw RpcFailure.of('RPC_ORDER_REJECTED', err.message);
       throw err;
     }
     const hash = actionHash(action);

@@ -41,7 +41,7 @@ type Filtered = { id: string; status: string; updated: number };
 /** Whether a record passes a read's filters (status, id, time span on its last update). */
 function passes(p: Query, e: Filtered, idField: 'rfq_id' | 'quote_id'): boolean {
   if (p.status != null && !STATUSES.includes(p.status))
-    throw RpcFailure.of('RPC_INVALID_PARAMS', `/status: one of ${STATUSES.join(', ')} (got ${p.status.slice(0, 40)})`);
+    throw RpcFailure.of('RPC_ORDER_REJECTED', `/status: one of ${STATUSES.join(', ')} (got ${p.status.slice(0, 40)})`);
   return (
     (p.status == null || e.status === p.status) &&
     (p[idField] == null || e.id === p[idField]) &&
@@ -103,7 +103,7 @@ function takerHandlers(parts: HandlerParts): Record<string, Handler> {
     ) => {
       const sub = reader(ctx, p);
       const e = p.rfq_id == null ? null : desk.ownRfq(sub, p.rfq_id);
-      if (!e && !p.legs) throw RpcFailure.of('RPC_INVALID_PARAMS', 'name the RFQ (rfq_id) or its legs (legs)');
+      if (!e && !p.legs) throw RpcFailure.of('RPC_ORDER_REJECTED', 'name the RFQ (rfq_id) or its legs (legs)');
       const legs = p.legs ? readLegs(parts.market.rfq.parts.instruments, p.legs) : e!.legs;
       if (e && !sameLegs(e.legs, legs))
         throw RpcFailure.of('RPC_ORDER_REJECTED', `legs: not RFQ ${e.id}'s legs; leave them out to use its own`);
