@@ -189,4 +189,26 @@ describe('RFQs between users', () => {
     expect(done.legs_hash).toBe(keccak256(done.encoded_legs));
     expect(done.encoded_data.slice(0, 66)).toBe(done.legs_hash);
   });
+
+  it('an RFQ that names its counterparties is seen and quoted by them alone', async () => {
+    const { sb, taker, maker, quote } = await pair();
+    const outsider = await trader(sb.wsUrl);
+    const rfq = await taker.c.call('private/send_rfq', {
+      subaccount_id: taker.sub,
+      legs: [LEG],
+      counterparties: [maker.w.address.toLowerCase()],
+    });
+    expect(rfq.counterparties).toEqual([maker.w.address]);
+    expect((await outsider.c.call('private/poll_rfqs', { subaccount_id: outsider.sub })).rfqs).toEqual([]);
+    expect((await maker.c.call('private/poll_rfqs', { subaccount_id: maker.sub })).rfqs).toHaveLength(1);
+    const theirs = await signRfq(outsider.w, 'private/send_quote', {
+      subaccount_id: outsider.sub,
+      rfq_id: rfq.rfq_id,
+      direction: 'sell',
+      legs: priced('101'),
+      max_fee: '1',
+    });
+    expect((await outsider.c.request('private/send_quote', theirs)).error.data).toMatch(/is not one of them/);
+    expect(await maker.c.call('private/send_quote', await quote(rfq.rfq_id, '101'))).toMatchObject({ status: 'open' });
+  });
 });

@@ -6,7 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { defaultActionLayout, recoverActionSigner } from '@exchange-api/auth';
 import { quoteAction } from '../src/market/rfqs';
-import { control } from './helpers';
+import { loginHeaders, signLogin } from '@exchange-api/auth';
+import { Client, control, newWallet, post } from './helpers';
+import { defaultInstruments } from '../src/index';
 import { assets, counterpartyKeys, rfqMarket, signRfq, trader, units, valid } from './rfq-support';
 
 const LEG = { instrument_name: 'TEST-PERP', amount: '2.5', direction: 'buy' };
@@ -193,5 +195,64 @@ describe('a taker alone trades an RFQ with the simulated maker', () => {
       max_fee: '10',
     });
     expect((await t.c.request('private/execute_quote', exec)).error.data).toMatch(/above the RFQ's max_total_cost 100/);
+  });
+
+  it('serves over HTTP too, and a read-only session key may read RFQs but not send one', async () => {
+    const w = newWallet();
+    const key = newWallet();
+    const sb = await rfqMarket({}, { sessionKeys: [{ address: key.address, wallet: w.address, scopes: ['read'] }] });
+    const headers = async () => loginHeaders(await signLogin(w));
+    const subs = (await post(sb, '/v3/private/get_subaccounts', { wallet: w.address }, await headers())).json.result
+      .subaccount_ids;
+    const sent = await post(sb, '/v3/private/send_rfq', { subaccount_id: subs[0], legs: [LEG] }, await headers());
+    valid('private/send_rfq', sent.json.result);
+    const polled = await post(sb, '/v3/private/poll_quotes', { subaccount_id: subs[0] }, await headers());
+    expect(polled.json.result.quotes).toHaveLength(2);
+    const reader = await Client.connect(sb.wsUrl);
+    await reader.login(key, w.address);
+    expect((await reader.call('private/get_rfqs', { subaccount_id: subs[0] })).rfqs).toHaveLength(1);
+    const refused = await reader.request('private/send_rfq', { subaccount_id: subs[0], legs: [LEG] });
+    expect(refused.error).toMatchObject({ code: 14003, data: `session key ${key.address} lacks the trade scope` });
+  });
+
+  it('settles a two-leg package: the perp by position, the option by its premium, each leg with its fee', async () => {
+    const sb = await rfqMarket({}, { instruments: defaultInstruments });
+    const t = await trader(sb.wsUrl);
+    const legs = [
+      { instrument_name: 'ETH-PERP', amount: '1', direction: 'buy' },
+      { instrument_name: 'ETH-20261231-3000-C', amount: '2', direction: 'sell' },
+    ];
+    const rfq = await t.c.call('private/send_rfq', { subaccount_id: t.sub, legs });
+    const { quotes } = await t.c.call('private/poll_quotes', { subaccount_id: t.sub, rfq_id: rfq.rfq_id });
+    const sell = quotes.find((q: any) => q.direction === 'sell');
+    // Legs come sorted by instrument name, as both sides sign them.
+    const [call, perp] = sell.legs;
+    expect([call.instrument_name, perp.instrument_name]).toEqual(['ETH-20261231-3000-C', 'ETH-PERP']);
+    const maker = await trader(
+      sb.wsUrl,
+      counterpartyKeys().find((k) => k.address === sell.wallet)!,
+    );
+    const [cashT, cashM] = [await t.usdc(t.sub), await maker.usdc(maker.sub)];
+    const exec = await signRfq(
+      t.w,
+      'private/execute_quote',
+      {
+        subaccount_id: t.sub,
+        rfq_id: rfq.rfq_id,
+        quote_id: sell.quote_id,
+        direction: 'buy',
+        legs: sell.legs,
+        max_fee: '100',
+      },
+      defaultInstruments,
+    );
+    await t.c.call('private/execute_quote', exec);
+    const value = (l: any) => (units(l.price) * units(l.amount)) / 10n ** 12n;
+    const fees = (rate: bigint) => [perp, call].reduce((s, l) => s + (value(l) * rate + 5000n) / 10_000n, 0n);
+    // The taker buys the perp (cash moves by the fee alone) and sells the call (it receives the premium).
+    expect(await t.position(t.sub, 'ETH-PERP')).toBe(units('1'));
+    expect(await t.position(t.sub, 'ETH-20261231-3000-C')).toBe(-units('2'));
+    expect(await t.usdc(t.sub)).toBe(cashT + value(call) - fees(3n));
+    expect(await maker.usdc(maker.sub)).toBe(cashM - value(call) - fees(1n));
   });
 });
