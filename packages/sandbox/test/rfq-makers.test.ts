@@ -211,4 +211,18 @@ describe('RFQs between users', () => {
     expect((await outsider.c.request('private/send_quote', theirs)).error.data).toMatch(/is not one of them/);
     expect(await maker.c.call('private/send_quote', await quote(rfq.rfq_id, '101'))).toMatchObject({ status: 'open' });
   });
+
+  it('cancel on disconnect cancels the maker’s open quotes when its last connection closes', async () => {
+    const { taker, maker, quote } = await pair();
+    await taker.c.call('subscribe', { channels: [`${taker.sub}.best.quotes`] });
+    const rfq = await taker.c.call('private/send_rfq', { subaccount_id: taker.sub, legs: [LEG] });
+    const q = await maker.c.call('private/send_quote', await quote(rfq.rfq_id, '101'));
+    expect(await maker.c.call('private/set_cancel_on_disconnect', { enabled: true })).toBe('ok');
+    maker.c.close();
+    await taker.c.nextPush(`${taker.sub}.best.quotes`, undefined, (d) => d.every((b: any) => !b.result.best_quote));
+    const { quotes } = await taker.c.call('private/poll_quotes', { subaccount_id: taker.sub, rfq_id: rfq.rfq_id });
+    expect(quotes).toMatchObject([
+      { quote_id: q.quote_id, status: 'cancelled', cancel_reason: 'cancel_on_disconnect' },
+    ]);
+  });
 });

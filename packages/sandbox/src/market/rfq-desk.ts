@@ -183,6 +183,15 @@ export class RfqDesk {
     return hit.map((e) => e.id);
   }
 
+  /** Cancel every open RFQ and quote of a subaccount, for `reason`. */
+  cancelAllOf(subaccount: number, reason: RFQCancelReason): void {
+    const now = this.parts.clock.now();
+    for (const e of this.book.rfqsWhere((x) => x.subaccount === subaccount && isOpen(x)))
+      this.closeRfq(e, 'cancelled', reason, now);
+    for (const q of this.book.quotesWhere((x) => x.subaccount === subaccount && isOpen(x)))
+      this.closeQuote(q, 'cancelled', reason, now);
+  }
+
   /** Close an RFQ and its open quotes (no longer open), and push them. */
   closeRfq(e: RfqEntry, status: RFQStatus, reason: RFQCancelReason, now: number): void {
     e.status = status;
