@@ -52,5 +52,8 @@ describe('order_quote', () => {
       { owner: t.w.address },
     );
     expect((await anyone.request('public/order_quote', { ...forged, signer: t.w.address })).error.code).toBe(14004);
+    // On a logged-in connection it is verified once, for the login.
+    const mine = await signed(t.w, 'public/order_quote', { subaccount_id: t.sub, ...ORDER });
+    expect((await t.c.call('public/order_quote', mine)).is_valid).toBe(true);
   });
 });
