@@ -92,6 +92,8 @@ export interface ActionOptions {
   scope?: Scope;
   walletLevel?: boolean;
   asset?: { address: string; decimals?: number };
+  /** The assets of a quote's legs by instrument name (the rfq module), all listed: checked before. */
+  instruments?: Readonly<Record<string, ActionInstrument>>;
 }
 
 /** Where the verifier learns an order's asset (base_asset_address, base_asset_sub_id), by instrument name. */
@@ -154,11 +156,13 @@ export class ActionVerifier {
         owner: session.wallet,
         instrument,
         asset: opts.asset,
+        instruments: opts.instruments,
         deployments: this.deployments,
       });
     } catch (err) {
       // An instrument the market does not list: the order checks refuse it and say so (11000), nothing is spent.
-      if (err instanceof ActionDataError && !instrument && !opts.asset && !opts.walletLevel) return;
+      if (err instanceof ActionDataError && !instrument && !opts.asset && !opts.walletLevel && !opts.instruments)
+        return;
       throw denied(`signature does not recover: ${(err as Error).message.slice(0, 120)}`);
     }
     if (!made)

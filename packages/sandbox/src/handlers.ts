@@ -23,6 +23,8 @@ import { vaultHandlers } from './handlers/vaults';
 import { accountChainHandlers } from './handlers/account-chain';
 import { marginHandlers } from './handlers/margin';
 import { debugHandlers } from './handlers/debug';
+import { rfqHandlers } from './handlers/rfq';
+import { orderQuoteHandlers } from './handlers/order-quote';
 
 export type { HandlerParts } from './handler-parts';
 
@@ -182,5 +184,7 @@ export function createHandlers(parts: HandlerParts): Record<string, Handler> {
     ...accountChainHandlers(parts),
     ...marginHandlers(parts),
     ...debugHandlers(parts),
+    ...rfqHandlers(parts),
+    ...orderQuoteHandlers(parts),
   };
 }

@@ -12,6 +12,7 @@ import { parseSeeds } from './redis/seeds';
 import { resolveActionDeployments, type ActionDeploymentConfig } from './action-deployments';
 import { presetOf, type Preset } from './presets';
 import { ADDRESS, arr, bool, DECIMAL, isObject, kindOf, num, onlyKeys, str } from './options-fields';
+import { resolveRfq, type RfqConfig, type RfqSettings } from './options-rfq';
 
 export { SandboxOptionsError } from './options-error';
 
@@ -54,6 +55,8 @@ export interface SandboxOptions {
   market?: { intervalMs?: number };
   /** The margin model's parameters (options-margin.ts). */
   margin?: MarginOptions;
+  /** RFQs and the simulated maker (options-rfq.ts). */
+  rfq?: RfqConfig;
   /**
    * The deployments (domain separator and module addresses) whose action signatures are accepted.
    * Default: the two testnet ones of the public clients (derive-ts and derive-py's, ccxt's in sandbox mode).
@@ -110,6 +113,7 @@ export interface ResolvedOptions {
   instruments: Required<InstrumentConfig>[];
   market: { intervalMs: number };
   margin: MarginModel;
+  rfq: RfqSettings;
   actionDeployments: VerifyingDeployment[];
   /** The fleet's Redis URL, or null alone. */
   redis: string | null;
@@ -173,6 +177,7 @@ const TOP_KEYS = [
   'instruments',
   'market',
   'margin',
+  'rfq',
   'actionDeployments',
   'redis',
   'redisCluster',
@@ -383,6 +388,7 @@ export function resolveOptions(input: unknown = {}): ResolvedOptions {
     instruments: resolveInstruments(o.instruments ?? defaultInstruments),
     market: resolveMarket(o.market ?? {}),
     margin: resolveMargin(o.margin),
+    rfq: resolveRfq(o.rfq),
     actionDeployments:
       o.actionDeployments === undefined && preset
         ? preset.actionDeployments()

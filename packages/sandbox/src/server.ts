@@ -134,6 +134,7 @@ function controlPlane({ clock, limits, connections, index, market, faults }: Par
       // Trigger orders whose signature expired meanwhile expire; TWAP slices due meanwhile run.
       market.triggers.sweep();
       market.algos.sweep();
+      market.rfq.sweep();
       market.settleClock();
       return now;
     },

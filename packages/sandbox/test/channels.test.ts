@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { channelTable, fillAddress } from '@exchange-api/types';
 import { validators } from '@exchange-api/validators';
 import { Client, newWallet, signed, start } from './helpers';
+import { signRfq } from './rfq-support';
+import { defaultInstruments } from '../src/index';
 
 describe('every channel', () => {
   it('every pushed payload on every channel validates against the spec', async () => {
@@ -61,6 +63,18 @@ describe('every channel', () => {
         }),
       );
     }
+    // Drive the RFQ channels: an RFQ of this wallet (the simulated maker answers it), and a quote of its own on
+    // another wallet's RFQ.
+    const leg = { instrument_name: 'ETH-PERP', amount: '1', direction: 'buy' };
+    await c.call('private/send_rfq', { subaccount_id: sub, legs: [leg] });
+    const other = await Client.connect(sb.wsUrl);
+    const [otherSub] = await other.login(newWallet());
+    const theirs = await other.call('private/send_rfq', { subaccount_id: otherSub, legs: [leg] });
+    const quote = { subaccount_id: sub!, rfq_id: theirs.rfq_id, direction: 'sell', max_fee: '10' };
+    await c.call(
+      'private/send_quote',
+      await signRfq(w, 'private/send_quote', { ...quote, legs: [{ ...leg, price: '3100' }] }, defaultInstruments),
+    );
     const seen = () =>
       new Set(c.frames.filter((f) => f.json?.method === 'subscription').map((f) => f.json.params.channel));
     // Each arriving frame is a chance to be done; a channel that never comes fails below, by name.

@@ -8,6 +8,7 @@ import { channelTable, fillAddress } from '@exchange-api/types';
 import { validators } from '@exchange-api/validators';
 import { defaultActionLayout, recoverActionSigner } from '@exchange-api/auth';
 import { Client, control, newWallet, signed, start } from './helpers';
+import { counterpartyKeys } from './rfq-support';
 import { Market, legsHash, quoteAction } from '../src/market';
 import { assetOf } from '../src/market/instrument';
 import { defaultInstruments } from '../src/options';
@@ -264,77 +265,81 @@ describe('simulated participants', () => {
     }
   });
 
-  it(
-    'quotes answer RFQs that exist, are signed by their counterparty, with proportionate ' + 'fees and margins',
-    async () => {
-      const sb = await start({ market: { intervalMs: 20 } });
-      const w = newWallet();
-      const c = await Client.connect(sb.wsUrl);
-      const subs = await c.login(w);
-      const sub = subs[0]!;
-      await c.call('subscribe', { channels: [`${sub}.quotes`, `${sub}.best.quotes`, `${w.address}.rfqs`] });
-      await c
-        .until(
-          () =>
-            c.pushes(`${sub}.quotes`).length >= 3 &&
-            c.pushes(`${sub}.best.quotes`).length >= 2 &&
-            c.pushes(`${w.address}.rfqs`).length >= 3,
-        )
-        .catch(() => undefined);
-      const rfqs = new Map<string, any>(
-        c
-          .pushes(`${w.address}.rfqs`)
-          .flat()
-          .map((r: any) => [r.rfq_id, r]),
+  it('quotes answer RFQs that exist, are signed by their counterparty, with proportionate fees and margins', async () => {
+    const sb = await start({ market: { intervalMs: 20 }, limits: { connections: { max: 10 } } });
+    const w = newWallet();
+    const c = await Client.connect(sb.wsUrl);
+    const [sub] = await c.login(w);
+    await c.call('subscribe', { channels: [`${sub}.best.quotes`, `${w.address}.rfqs`] });
+    // The simulated counterparties, each listening to its own quotes.
+    const makers = await Promise.all(
+      counterpartyKeys().map(async (k) => {
+        const m = await Client.connect(sb.wsUrl);
+        const [ms] = await m.login(k);
+        await m.call('subscribe', { channels: [`${ms}.quotes`] });
+        return { m, channel: `${ms}.quotes` };
+      }),
+    );
+    const legs = [
+      { instrument_name: 'ETH-PERP', amount: '1.5', direction: 'buy' },
+      { instrument_name: 'ETH-20261231-3000-C', amount: '2', direction: 'sell' },
+    ];
+    const sent = await c.call('private/send_rfq', { subaccount_id: sub, legs });
+    await c.until(() => c.pushes(`${sub}.best.quotes`).length >= 1 && c.pushes(`${w.address}.rfqs`).length >= 1);
+    const rfqs = new Map<string, any>(
+      c
+        .pushes(`${w.address}.rfqs`)
+        .flat()
+        .map((r: any) => [r.rfq_id, r]),
+    );
+    expect([...rfqs.keys()]).toEqual([sent.rfq_id]);
+    for (const r of rfqs.values()) {
+      expect(r.wallet).toBe(w.address);
+      expect(r.subaccount_id).toBe(sub);
+      expect(units(r.partial_fill_step)).toBeGreaterThan(0n);
+    }
+    // Each maker's connection answers in order: once its round trip is back, its quote's push is here.
+    await Promise.all(makers.map(({ m }) => m.roundTrip()));
+    const quotes = makers.flatMap(({ m, channel }) => m.pushes(channel).flat());
+    expect(quotes.map((q: any) => q.direction).sort()).toEqual(['buy', 'sell']);
+    for (const q of quotes) {
+      const rfq = rfqs.get(q.rfq_id);
+      expect(
+        rfq,
+        `quote ${q.quote_id} answers rfq ${q.rfq_id}, which never appeared on ${w.address}.rfqs`,
+      ).toBeDefined();
+      expect(q.legs.map((l: any) => [l.instrument_name, l.amount, l.direction])).toEqual(
+        rfq.legs.map((l: any) => [l.instrument_name, l.amount, l.direction]),
       );
-      expect(rfqs.size).toBeGreaterThan(0);
-      for (const r of rfqs.values()) {
-        expect(r.wallet).toBe(w.address);
-        expect(subs).toContain(r.subaccount_id);
-        for (const leg of r.legs) {
-          expect(units(r.partial_fill_step)).toBeGreaterThan(0n);
-          expect(units(r.partial_fill_step)).toBeLessThanOrEqual(units(leg.amount));
-        }
-      }
-      const quotes = c.pushes(`${sub}.quotes`).flat();
-      expect(quotes.length).toBeGreaterThanOrEqual(3);
-      for (const q of quotes) {
-        const rfq = rfqs.get(q.rfq_id);
-        expect(
-          rfq,
-          `quote ${q.quote_id} answers rfq ${q.rfq_id}, which never appeared on ${w.address}.rfqs`,
-        ).toBeDefined();
-        expect(rfq.subaccount_id).toBe(sub);
-        expect(q.legs.map((l: any) => [l.instrument_name, l.amount, l.direction])).toEqual(
-          rfq.legs.map((l: any) => [l.instrument_name, l.amount, l.direction]),
-        );
-        expect(q.signer).not.toBe(w.address);
-        expect(q.signature).not.toMatch(/^0x(11)+$/);
-        // The rfq module's action, for the legs' assets in this (default) market, under the spec's deployment.
-        const asset = (name: string) => {
-          const a = assetOf(defaultInstruments.find((i) => i.instrument_name === name)!);
-          return { base_asset_address: a.address, base_asset_sub_id: a.subId };
-        };
-        const { separator } = defaultActionLayout.deployment;
-        expect(recoverActionSigner(quoteAction(q, asset), q.signature, separator)).toBe(q.signer);
-        expect(q.legs_hash).toBe(legsHash(q.legs));
-        const notional = q.legs.reduce((s: bigint, l: any) => s + times(l.price, l.amount), 0n);
-        expect(units(q.fee)).toBeGreaterThan(0n);
-        expect(units(q.fee) * 1000n).toBeLessThanOrEqual(notional); // at most 10 bps
-        expect(units(q.max_fee)).toBeGreaterThanOrEqual(units(q.fee));
-      }
-      for (const b of c.pushes(`${sub}.best.quotes`).flat()) {
-        expect(rfqs.has(b.rfq_id), `best quote for unknown rfq ${b.rfq_id}`).toBe(true);
-        const r = b.result;
-        expect(r.best_quote.rfq_id).toBe(b.rfq_id);
-        expect(r.best_quote.wallet).not.toBe(w.address);
-        const notional = r.best_quote.legs.reduce((s: bigint, l: any) => s + times(l.price, l.amount), 0n);
-        const added = units(r.post_initial_margin) - units(r.pre_initial_margin);
-        expect(added).toBeGreaterThanOrEqual(0n);
-        expect(added * 2n).toBeLessThanOrEqual(notional);
-        expect(units(r.estimated_fee) * 1000n).toBeLessThanOrEqual(notional);
-        expect(units(r.suggested_max_fee)).toBeGreaterThanOrEqual(units(r.estimated_fee));
-      }
-    },
-  );
+      expect(q.signer).not.toBe(w.address);
+      // The rfq module's action, for the legs' assets in this (default) market, under the spec's deployment.
+      const asset = (name: string) => {
+        const a = assetOf(defaultInstruments.find((i) => i.instrument_name === name)!);
+        return { base_asset_address: a.address, base_asset_sub_id: a.subId };
+      };
+      const { separator } = defaultActionLayout.deployment;
+      expect(recoverActionSigner(quoteAction(q, asset), q.signature, separator)).toBe(q.signer);
+      expect(q.legs_hash).toBe(legsHash(q.legs));
+      const notional = q.legs.reduce((s: bigint, l: any) => s + times(l.price, l.amount), 0n);
+      expect(units(q.fee)).toBeGreaterThan(0n);
+      expect(units(q.fee) * 1000n).toBeLessThanOrEqual(notional); // at most 10 bps
+      expect(units(q.max_fee)).toBeGreaterThanOrEqual(units(q.fee));
+    }
+    // A side with no quote yet has no best quote (is_valid false); the others name theirs.
+    const bests = c.pushes(`${sub}.best.quotes`).flat();
+    for (const b of bests.filter((x: any) => !x.result.best_quote)) expect(b.result.is_valid).toBe(false);
+    expect(bests.filter((x: any) => x.result.best_quote).length).toBeGreaterThan(0);
+    for (const b of bests.filter((x: any) => x.result.best_quote)) {
+      expect(rfqs.has(b.rfq_id), `best quote for unknown rfq ${b.rfq_id}`).toBe(true);
+      const r = b.result;
+      expect(r.best_quote.rfq_id).toBe(b.rfq_id);
+      expect(r.best_quote.wallet).not.toBe(w.address);
+      const notional = r.best_quote.legs.reduce((s: bigint, l: any) => s + times(l.price, l.amount), 0n);
+      const added = units(r.post_initial_margin) - units(r.pre_initial_margin);
+      expect(added).toBeGreaterThanOrEqual(0n);
+      expect(added * 2n).toBeLessThanOrEqual(notional);
+      expect(units(r.estimated_fee) * 1000n).toBeLessThanOrEqual(notional);
+      expect(units(r.suggested_max_fee)).toBeGreaterThanOrEqual(units(r.estimated_fee));
+    }
+  });
 });

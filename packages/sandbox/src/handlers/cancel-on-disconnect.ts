@@ -2,7 +2,8 @@
  * Cancel on disconnect (private/set_cancel_on_disconnect): once a wallet turns it on, the moment its
  * last logged-in WebSocket connection closes (for any reason: a close, a drop, a missed heartbeat),
  * every open order on the book of its subaccounts is cancelled with cancel_reason
- * `cancel_on_disconnect`. Trigger orders waiting off the book are left waiting: they are the stops
+ * `cancel_on_disconnect`, and so is every open RFQ and quote of them (a signed quote would stay
+ * executable otherwise). Trigger orders waiting off the book are left waiting: they are the stops
  * that protect a position while its owner is away. HTTP requests hold no connection, so they neither
  * keep nor end one.
  */
@@ -20,7 +21,10 @@ export function cancelOnDisconnectHandlers({ accounts, connections, market }: Ha
     const wallet = conn.session?.wallet;
     if (!wallet || !armed.has(wallet)) return;
     if (connections.select().some((c) => c !== conn && c.session?.wallet === wallet)) return;
-    for (const sub of accounts.subaccountsOf(wallet)) market.cancelWhere(sub, () => true, 'cancel_on_disconnect');
+    for (const sub of accounts.subaccountsOf(wallet)) {
+      market.cancelWhere(sub, () => true, 'cancel_on_disconnect');
+      market.rfq.cancelAllOf(sub, 'cancel_on_disconnect');
+    }
   };
   return {
     'private/set_cancel_on_disconnect': (ctx, p: { enabled?: boolean | null; wallet?: string | null }) => {

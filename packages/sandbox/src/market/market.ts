@@ -20,6 +20,7 @@ import { Margin } from './margin';
 import { Settlement } from './settlement';
 import { Simulation, requote } from './simulation';
 import { Rfqs } from './rfqs';
+import { RfqDesk } from './rfq-desk';
 import { Samples } from './samples';
 import { History } from './history';
 import { MoneyHistory } from './money-history';
@@ -84,6 +85,8 @@ export class Market {
   readonly vaults: Vaults;
   /** The oracle's signed feeds. */
   readonly signedFeeds: SignedFeeds;
+  /** RFQs, quotes, their execution and the simulated maker (rfq-desk.ts). */
+  readonly rfq: RfqDesk;
   private readonly funding: Funding;
   private readonly registry: Instruments;
   private readonly simulation: Simulation;
@@ -132,6 +135,8 @@ export class Market {
       cancelAll: (sub) => this.orders.cancelWhere(sub, () => true, 'insufficient_margin'),
       cancelOn: (name) => this.cancelOn(name),
     });
+    const rfqParts = { instruments: registry, accounts, counterparties, ledger, margin, settlement, history };
+    this.rfq = new RfqDesk({ ...rfqParts, streams, clock, out, settings: options.rfq });
     this.producers = makeProducers({
       instruments: registry,
       ledger,
@@ -182,6 +187,7 @@ export class Market {
     }
     this.triggers.sweep();
     this.algos.sweep();
+    this.rfq.sweep();
     this.marketData.sample(now);
     this.settleClock(this.tickCount % SLOW_EVERY === 0);
     publishCadence(this.producers, this.out, 'tick', now);

@@ -18,8 +18,14 @@ export interface CheckedOrder {
   tif: (typeof TIME_IN_FORCE)[number];
 }
 
-/** A decimal input as whole units of `unit` (ticks or steps), or a rejection naming the field. */
-function units(field: string, value: string | number, unit: bigint, unitName: string, unitValue: string): number {
+/** A decimal input as whole units of `unit` (ticks or steps), or a rejection naming the field (RFQ legs too). */
+export function units(
+  field: string,
+  value: string | number,
+  unit: bigint,
+  unitName: string,
+  unitValue: string,
+): number {
   const x = parseFixed(value);
   if (x === null)
     throw new RpcFailure(

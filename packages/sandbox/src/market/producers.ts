@@ -54,9 +54,9 @@ export function makeProducers({
     },
     spotFeed: { cadence: 'tick', make: (p, now) => spotFeedPayload(i, p.currency ?? i.first().cfg.base_currency, now) },
     subaccountBalances: { cadence: 'event', make: (p) => ledger.snapshot(sub(p)) },
-    subaccountBestQuotes: { cadence: 'slow', make: (p, now) => [rfqs.bestQuote(sub(p), now)] },
+    subaccountBestQuotes: { cadence: 'event', make: (p, now) => [rfqs.bestQuote(sub(p), now)] },
     subaccountOrders: { cadence: 'event', make: (p, now) => [samples.order(i.first(), sub(p), now)] },
-    subaccountQuotes: { cadence: 'slow', make: (p, now) => rfqs.quote(sub(p), now) },
+    subaccountQuotes: { cadence: 'event', make: (p, now) => rfqs.quote(sub(p), now) },
     subaccountTrades: { cadence: 'event', make: (p, now) => [samples.privateTrade(i.first(), now, sub(p))] },
     tickerSlim: { cadence: 'interval', make: (p, now) => tickerPayload(i, i.orFirst(p.instrument_name), now) },
     trades: { cadence: 'event', make: (p, now) => [samples.trade(i.orFirst(p.instrument_name), now)] },
@@ -70,7 +70,7 @@ export function makeProducers({
       make: (p, now) => [{ ...samples.privateTrade(i.first(), now, sub(p)), ...batch(p) }],
     },
     walletRfqs: {
-      cadence: 'slow',
+      cadence: 'event',
       make: (p, now) => rfqs.walletRfqs(normalizeAddress(p.wallet) ?? p.wallet ?? ZERO_ADDRESS, now),
     },
   };

@@ -8738,7 +8738,7 @@ export const recordTable = [
         "name": "nonce",
         "required": true,
         "nullable": false,
-        "type": "integer"
+        "type": "ActionNonceInput"
       },
       {
         "name": "quote_id",
@@ -12383,13 +12383,13 @@ export const recordTable = [
         "name": "nonce",
         "required": true,
         "nullable": false,
-        "type": "integer"
+        "type": "ActionNonceInput"
       },
       {
         "name": "nonce_to_cancel",
         "required": false,
         "nullable": true,
-        "type": "number | null"
+        "type": "ActionNonceInput | null"
       },
       {
         "name": "quote_id_to_cancel",
@@ -12663,7 +12663,7 @@ export const recordTable = [
         "name": "nonce",
         "required": true,
         "nullable": false,
-        "type": "integer"
+        "type": "ActionNonceInput"
       },
       {
         "name": "referral_code",
@@ -13091,7 +13091,7 @@ export const recordTable = [
         "name": "nonce",
         "required": true,
         "nullable": false,
-        "type": "string"
+        "type": "ActionNonceInput"
       },
       {
         "name": "signature",
@@ -13577,7 +13577,7 @@ export const recordTable = [
         "name": "nonce",
         "required": true,
         "nullable": false,
-        "type": "integer"
+        "type": "ActionNonceInput"
       },
       {
         "name": "quote_id",
@@ -15752,7 +15752,7 @@ export const recordTable = [
         "name": "nonce",
         "required": true,
         "nullable": false,
-        "type": "integer"
+        "type": "ActionNonceInput"
       },
       {
         "name": "rfq_id",

@@ -1623,7 +1623,7 @@ export interface ExecuteQuoteParams {
   label?: string;
   legs: PricedLegInput[];
   max_fee: DecimalInput;
-  nonce: number;
+  nonce: ActionNonceInput;
   quote_id: string;
   referral_code?: string;
   rfq_id: string;
@@ -2560,8 +2560,8 @@ export interface ReplaceQuoteParams {
   legs: PricedLegInput[];
   max_fee: DecimalInput;
   mmp?: boolean;
-  nonce: number;
-  nonce_to_cancel?: number | null;
+  nonce: ActionNonceInput;
+  nonce_to_cancel?: ActionNonceInput | null;
   quote_id_to_cancel?: string | null;
   referral_code?: string;
   rfq_id: string;
@@ -2625,7 +2625,7 @@ export interface SendQuoteParams {
   legs: PricedLegInput[];
   max_fee: DecimalInput;
   mmp?: boolean;
-  nonce: number;
+  nonce: ActionNonceInput;
   referral_code?: string;
   rfq_id: string;
   signature: string;
@@ -2733,7 +2733,7 @@ export interface SignedTransferQuoteParams {
   direction: Direction;
   legs: PricedLegInput[];
   max_fee: DecimalInput;
-  nonce: string;
+  nonce: ActionNonceInput;
   signature: string;
   signature_expiry_sec: number;
   signer: string;
@@ -2858,7 +2858,7 @@ export interface ExecuteQuoteDebugParams {
   direction: Direction;
   legs: PricedLegInput[];
   max_fee: DecimalInput;
-  nonce: number;
+  nonce: ActionNonceInput;
   quote_id: string;
   rfq_id: string;
   signature: string;
@@ -3486,7 +3486,7 @@ export interface SendQuoteDebugParams {
   direction: Direction;
   legs: PricedLegInput[];
   max_fee: DecimalInput;
-  nonce: number;
+  nonce: ActionNonceInput;
   rfq_id: string;
   signature: string;
   signature_expiry_sec: number;

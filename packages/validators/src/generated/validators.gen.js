@@ -28348,7 +28348,7 @@ return errors === 0;
 }
 
 export const schema_ExecuteQuoteParams = validate237;
-const schema492 = {"title":"ExecuteQuoteParams","description":"ExecuteQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","quote_id","rfq_id","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"client":{"type":"string"},"direction":{"$ref":"#/definitions/Direction"},"enable_taker_protection":{"type":"boolean"},"label":{"type":"string"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"nonce":{"type":"integer"},"quote_id":{"type":"string"},"referral_code":{"type":"string"},"rfq_id":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+const schema492 = {"title":"ExecuteQuoteParams","description":"ExecuteQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","quote_id","rfq_id","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"client":{"type":"string"},"direction":{"$ref":"#/definitions/Direction"},"enable_taker_protection":{"type":"boolean"},"label":{"type":"string"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"nonce":{"$ref":"#/definitions/ActionNonceInput"},"quote_id":{"type":"string"},"referral_code":{"type":"string"},"rfq_id":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
 function validate237(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -28543,8 +28543,12 @@ errors = vErrors.length;
 }
 if(data.nonce !== undefined){
 let data7 = data.nonce;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err16 = {instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const _errs16 = errors;
+let valid5 = false;
+const _errs17 = errors;
+if(typeof data7 === "string"){
+if(!pattern108.test(data7)){
+const err16 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,78}$"},message:"must match pattern \""+"^[0-9]{1,78}$"+"\""};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -28554,9 +28558,8 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data.quote_id !== undefined){
-if(typeof data.quote_id !== "string"){
-const err17 = {instancePath:instancePath+"/quote_id",schemaPath:"#/properties/quote_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err17 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -28565,10 +28568,12 @@ vErrors.push(err17);
 }
 errors++;
 }
-}
-if(data.referral_code !== undefined){
-if(typeof data.referral_code !== "string"){
-const err18 = {instancePath:instancePath+"/referral_code",schemaPath:"#/properties/referral_code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid0 = _errs17 === errors;
+valid5 = valid5 || _valid0;
+if(!valid5){
+const _errs19 = errors;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err18 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -28577,10 +28582,9 @@ vErrors.push(err18);
 }
 errors++;
 }
-}
-if(data.rfq_id !== undefined){
-if(typeof data.rfq_id !== "string"){
-const err19 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 < 0 || isNaN(data7)){
+const err19 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -28590,9 +28594,11 @@ vErrors.push(err19);
 errors++;
 }
 }
-if(data.signature !== undefined){
-if(typeof data.signature !== "string"){
-const err20 = {instancePath:instancePath+"/signature",schemaPath:"#/properties/signature/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid0 = _errs19 === errors;
+valid5 = valid5 || _valid0;
+}
+if(!valid5){
+const err20 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -28601,11 +28607,21 @@ vErrors.push(err20);
 }
 errors++;
 }
+else {
+errors = _errs16;
+if(vErrors !== null){
+if(_errs16){
+vErrors.length = _errs16;
 }
-if(data.signature_expiry_sec !== undefined){
-let data12 = data.signature_expiry_sec;
-if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-const err21 = {instancePath:instancePath+"/signature_expiry_sec",schemaPath:"#/properties/signature_expiry_sec/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.quote_id !== undefined){
+if(typeof data.quote_id !== "string"){
+const err21 = {instancePath:instancePath+"/quote_id",schemaPath:"#/properties/quote_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -28615,9 +28631,9 @@ vErrors.push(err21);
 errors++;
 }
 }
-if(data.signer !== undefined){
-if(typeof data.signer !== "string"){
-const err22 = {instancePath:instancePath+"/signer",schemaPath:"#/properties/signer/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.referral_code !== undefined){
+if(typeof data.referral_code !== "string"){
+const err22 = {instancePath:instancePath+"/referral_code",schemaPath:"#/properties/referral_code/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -28627,10 +28643,9 @@ vErrors.push(err22);
 errors++;
 }
 }
-if(data.subaccount_id !== undefined){
-let data14 = data.subaccount_id;
-if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
-const err23 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.rfq_id !== undefined){
+if(typeof data.rfq_id !== "string"){
+const err23 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -28640,9 +28655,9 @@ vErrors.push(err23);
 errors++;
 }
 }
-}
-else {
-const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.signature !== undefined){
+if(typeof data.signature !== "string"){
+const err24 = {instancePath:instancePath+"/signature",schemaPath:"#/properties/signature/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -28651,12 +28666,62 @@ vErrors.push(err24);
 }
 errors++;
 }
+}
+if(data.signature_expiry_sec !== undefined){
+let data12 = data.signature_expiry_sec;
+if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
+const err25 = {instancePath:instancePath+"/signature_expiry_sec",schemaPath:"#/properties/signature_expiry_sec/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data.signer !== undefined){
+if(typeof data.signer !== "string"){
+const err26 = {instancePath:instancePath+"/signer",schemaPath:"#/properties/signer/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data.subaccount_id !== undefined){
+let data14 = data.subaccount_id;
+if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
+const err27 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+else {
+const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
 validate237.errors = vErrors;
 return errors === 0;
 }
 
 export const schema_QuoteExecute = validate240;
-const schema494 = {"title":"QuoteExecute","description":"QuoteExecuteWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cancel_reason","creation_timestamp","direction","extra_fee","fee","fill_pct","is_transfer","label","last_update_timestamp","legs","legs_hash","liquidity_role","max_fee","mmp","nonce","quote_id","rfq_filled_pct","rfq_id","signature_expiry_sec","status","subaccount_id"],"properties":{"cancel_reason":{"$ref":"#/definitions/RFQCancelReason"},"creation_timestamp":{"type":"integer"},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"type":"string"},"fee":{"type":"string"},"fill_pct":{"type":"string"},"is_transfer":{"type":"boolean"},"label":{"type":"string"},"last_update_timestamp":{"type":"integer"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegParamsAndResponse"}},"legs_hash":{"type":"string"},"liquidity_role":{"$ref":"#/definitions/LiquidityRole"},"max_fee":{"type":"string"},"mmp":{"type":"boolean"},"nonce":{"type":"string"},"quote_id":{"type":"string"},"rfq_filled_pct":{"type":"string"},"rfq_id":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"status":{"$ref":"#/definitions/RFQStatus"},"subaccount_id":{"type":"integer"}}};
+const schema495 = {"title":"QuoteExecute","description":"QuoteExecuteWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cancel_reason","creation_timestamp","direction","extra_fee","fee","fill_pct","is_transfer","label","last_update_timestamp","legs","legs_hash","liquidity_role","max_fee","mmp","nonce","quote_id","rfq_filled_pct","rfq_id","signature_expiry_sec","status","subaccount_id"],"properties":{"cancel_reason":{"$ref":"#/definitions/RFQCancelReason"},"creation_timestamp":{"type":"integer"},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"type":"string"},"fee":{"type":"string"},"fill_pct":{"type":"string"},"is_transfer":{"type":"boolean"},"label":{"type":"string"},"last_update_timestamp":{"type":"integer"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegParamsAndResponse"}},"legs_hash":{"type":"string"},"liquidity_role":{"$ref":"#/definitions/LiquidityRole"},"max_fee":{"type":"string"},"mmp":{"type":"boolean"},"nonce":{"type":"string"},"quote_id":{"type":"string"},"rfq_filled_pct":{"type":"string"},"rfq_id":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"status":{"$ref":"#/definitions/RFQStatus"},"subaccount_id":{"type":"integer"}}};
 
 function validate240(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -29198,7 +29263,7 @@ return errors === 0;
 }
 
 export const schema_ForceBurnParams = validate242;
-const schema499 = {"title":"ForceBurnParams","description":"ForceBurnEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["holder","subaccount_id"],"properties":{"holder":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+const schema500 = {"title":"ForceBurnParams","description":"ForceBurnEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["holder","subaccount_id"],"properties":{"holder":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
 function validate242(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -29265,7 +29330,7 @@ return errors === 0;
 }
 
 export const schema_VaultForceBurn = validate243;
-const schema500 = {"title":"VaultForceBurn","description":"VaultForceBurnWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
+const schema501 = {"title":"VaultForceBurn","description":"VaultForceBurnWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
 
 function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -29332,7 +29397,7 @@ return errors === 0;
 }
 
 export const schema_GetAccountParams = validate244;
-const schema501 = {"title":"GetAccountParams","description":"GetAccountEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
+const schema502 = {"title":"GetAccountParams","description":"GetAccountEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
 
 function validate244(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -29376,8 +29441,8 @@ return errors === 0;
 }
 
 export const schema_GetAccountResult = validate245;
-const schema502 = {"title":"GetAccountResult","description":"PrivateGetAccountEdgeRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cancel_on_disconnect","fallback_subaccount_id","fee_info","is_rfq_maker","per_endpoint_tps","subaccount_ids","wallet","websocket_matching_tps","websocket_non_matching_tps","websocket_option_tps","websocket_perp_tps","whitelisted_recipients"],"properties":{"cancel_on_disconnect":{"type":"boolean"},"creation_timestamp_sec":{"type":["integer","null"]},"fallback_subaccount_id":{"type":"integer"},"fee_info":{"$ref":"#/definitions/AccountFeeInfo"},"is_rfq_maker":{"type":"boolean"},"per_endpoint_tps":{"type":"object","additionalProperties":{"type":"number"}},"referral_code":{"type":["string","null"]},"subaccount_ids":{"type":"array","items":{"type":"integer"}},"wallet":{"type":"string"},"websocket_matching_tps":{"type":"number"},"websocket_non_matching_tps":{"type":"number"},"websocket_option_tps":{"type":"number"},"websocket_perp_tps":{"type":"number"},"whitelisted_recipients":{"type":"array","items":{"type":"string"}}}};
-const schema503 = {"title":"AccountFeeInfo","description":"AccountFeeInfo in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["base_fee_discount","rfq_maker_discount","rfq_taker_discount"],"properties":{"base_fee_discount":{"type":"string"},"option_maker_fee":{"type":["string","null"]},"option_taker_fee":{"type":["string","null"]},"perp_maker_fee":{"type":["string","null"]},"perp_taker_fee":{"type":["string","null"]},"rfq_maker_discount":{"type":"string"},"rfq_taker_discount":{"type":"string"},"spot_maker_fee":{"type":["string","null"]},"spot_taker_fee":{"type":["string","null"]}}};
+const schema503 = {"title":"GetAccountResult","description":"PrivateGetAccountEdgeRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cancel_on_disconnect","fallback_subaccount_id","fee_info","is_rfq_maker","per_endpoint_tps","subaccount_ids","wallet","websocket_matching_tps","websocket_non_matching_tps","websocket_option_tps","websocket_perp_tps","whitelisted_recipients"],"properties":{"cancel_on_disconnect":{"type":"boolean"},"creation_timestamp_sec":{"type":["integer","null"]},"fallback_subaccount_id":{"type":"integer"},"fee_info":{"$ref":"#/definitions/AccountFeeInfo"},"is_rfq_maker":{"type":"boolean"},"per_endpoint_tps":{"type":"object","additionalProperties":{"type":"number"}},"referral_code":{"type":["string","null"]},"subaccount_ids":{"type":"array","items":{"type":"integer"}},"wallet":{"type":"string"},"websocket_matching_tps":{"type":"number"},"websocket_non_matching_tps":{"type":"number"},"websocket_option_tps":{"type":"number"},"websocket_perp_tps":{"type":"number"},"whitelisted_recipients":{"type":"array","items":{"type":"string"}}}};
+const schema504 = {"title":"AccountFeeInfo","description":"AccountFeeInfo in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["base_fee_discount","rfq_maker_discount","rfq_taker_discount"],"properties":{"base_fee_discount":{"type":"string"},"option_maker_fee":{"type":["string","null"]},"option_taker_fee":{"type":["string","null"]},"perp_maker_fee":{"type":["string","null"]},"perp_taker_fee":{"type":["string","null"]},"rfq_maker_discount":{"type":"string"},"rfq_taker_discount":{"type":"string"},"spot_maker_fee":{"type":["string","null"]},"spot_taker_fee":{"type":["string","null"]}}};
 
 function validate245(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -29518,7 +29583,7 @@ errors++;
 if(data.creation_timestamp_sec !== undefined){
 let data1 = data.creation_timestamp_sec;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err13 = {instancePath:instancePath+"/creation_timestamp_sec",schemaPath:"#/properties/creation_timestamp_sec/type",keyword:"type",params:{type: schema502.properties.creation_timestamp_sec.type},message:"must be integer,null"};
+const err13 = {instancePath:instancePath+"/creation_timestamp_sec",schemaPath:"#/properties/creation_timestamp_sec/type",keyword:"type",params:{type: schema503.properties.creation_timestamp_sec.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -29589,7 +29654,7 @@ errors++;
 if(data3.option_maker_fee !== undefined){
 let data5 = data3.option_maker_fee;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err19 = {instancePath:instancePath+"/fee_info/option_maker_fee",schemaPath:"#/definitions/AccountFeeInfo/properties/option_maker_fee/type",keyword:"type",params:{type: schema503.properties.option_maker_fee.type},message:"must be string,null"};
+const err19 = {instancePath:instancePath+"/fee_info/option_maker_fee",schemaPath:"#/definitions/AccountFeeInfo/properties/option_maker_fee/type",keyword:"type",params:{type: schema504.properties.option_maker_fee.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -29602,7 +29667,7 @@ errors++;
 if(data3.option_taker_fee !== undefined){
 let data6 = data3.option_taker_fee;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err20 = {instancePath:instancePath+"/fee_info/option_taker_fee",schemaPath:"#/definitions/AccountFeeInfo/properties/option_taker_fee/type",keyword:"type",params:{type: schema503.properties.option_taker_fee.type},message:"must be string,null"};
+const err20 = {instancePath:instancePath+"/fee_info/option_taker_fee",schemaPath:"#/definitions/AccountFeeInfo/properties/option_taker_fee/type",keyword:"type",params:{type: schema504.properties.option_taker_fee.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -29615,7 +29680,7 @@ errors++;
 if(data3.perp_maker_fee !== undefined){
 let data7 = data3.perp_maker_fee;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err21 = {instancePath:instancePath+"/fee_info/perp_maker_fee",schemaPath:"#/definitions/AccountFeeInfo/properties/perp_maker_fee/type",keyword:"type",params:{type: schema503.properties.perp_maker_fee.type},message:"must be string,null"};
+const err21 = {instancePath:instancePath+"/fee_info/perp_maker_fee",schemaPath:"#/definitions/AccountFeeInfo/properties/perp_maker_fee/type",keyword:"type",params:{type: schema504.properties.perp_maker_fee.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -29628,7 +29693,7 @@ errors++;
 if(data3.perp_taker_fee !== undefined){
 let data8 = data3.perp_taker_fee;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err22 = {instancePath:instancePath+"/fee_info/perp_taker_fee",schemaPath:"#/definitions/AccountFeeInfo/properties/perp_taker_fee/type",keyword:"type",params:{type: schema503.properties.perp_taker_fee.type},message:"must be string,null"};
+const err22 = {instancePath:instancePath+"/fee_info/perp_taker_fee",schemaPath:"#/definitions/AccountFeeInfo/properties/perp_taker_fee/type",keyword:"type",params:{type: schema504.properties.perp_taker_fee.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -29665,7 +29730,7 @@ errors++;
 if(data3.spot_maker_fee !== undefined){
 let data11 = data3.spot_maker_fee;
 if((typeof data11 !== "string") && (data11 !== null)){
-const err25 = {instancePath:instancePath+"/fee_info/spot_maker_fee",schemaPath:"#/definitions/AccountFeeInfo/properties/spot_maker_fee/type",keyword:"type",params:{type: schema503.properties.spot_maker_fee.type},message:"must be string,null"};
+const err25 = {instancePath:instancePath+"/fee_info/spot_maker_fee",schemaPath:"#/definitions/AccountFeeInfo/properties/spot_maker_fee/type",keyword:"type",params:{type: schema504.properties.spot_maker_fee.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -29678,7 +29743,7 @@ errors++;
 if(data3.spot_taker_fee !== undefined){
 let data12 = data3.spot_taker_fee;
 if((typeof data12 !== "string") && (data12 !== null)){
-const err26 = {instancePath:instancePath+"/fee_info/spot_taker_fee",schemaPath:"#/definitions/AccountFeeInfo/properties/spot_taker_fee/type",keyword:"type",params:{type: schema503.properties.spot_taker_fee.type},message:"must be string,null"};
+const err26 = {instancePath:instancePath+"/fee_info/spot_taker_fee",schemaPath:"#/definitions/AccountFeeInfo/properties/spot_taker_fee/type",keyword:"type",params:{type: schema504.properties.spot_taker_fee.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -29743,7 +29808,7 @@ errors++;
 if(data.referral_code !== undefined){
 let data16 = data.referral_code;
 if((typeof data16 !== "string") && (data16 !== null)){
-const err31 = {instancePath:instancePath+"/referral_code",schemaPath:"#/properties/referral_code/type",keyword:"type",params:{type: schema502.properties.referral_code.type},message:"must be string,null"};
+const err31 = {instancePath:instancePath+"/referral_code",schemaPath:"#/properties/referral_code/type",keyword:"type",params:{type: schema503.properties.referral_code.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -29940,7 +30005,7 @@ errors++;
 if(data.option_maker_fee !== undefined){
 let data1 = data.option_maker_fee;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err4 = {instancePath:instancePath+"/option_maker_fee",schemaPath:"#/properties/option_maker_fee/type",keyword:"type",params:{type: schema503.properties.option_maker_fee.type},message:"must be string,null"};
+const err4 = {instancePath:instancePath+"/option_maker_fee",schemaPath:"#/properties/option_maker_fee/type",keyword:"type",params:{type: schema504.properties.option_maker_fee.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -29953,7 +30018,7 @@ errors++;
 if(data.option_taker_fee !== undefined){
 let data2 = data.option_taker_fee;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err5 = {instancePath:instancePath+"/option_taker_fee",schemaPath:"#/properties/option_taker_fee/type",keyword:"type",params:{type: schema503.properties.option_taker_fee.type},message:"must be string,null"};
+const err5 = {instancePath:instancePath+"/option_taker_fee",schemaPath:"#/properties/option_taker_fee/type",keyword:"type",params:{type: schema504.properties.option_taker_fee.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -29966,7 +30031,7 @@ errors++;
 if(data.perp_maker_fee !== undefined){
 let data3 = data.perp_maker_fee;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err6 = {instancePath:instancePath+"/perp_maker_fee",schemaPath:"#/properties/perp_maker_fee/type",keyword:"type",params:{type: schema503.properties.perp_maker_fee.type},message:"must be string,null"};
+const err6 = {instancePath:instancePath+"/perp_maker_fee",schemaPath:"#/properties/perp_maker_fee/type",keyword:"type",params:{type: schema504.properties.perp_maker_fee.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -29979,7 +30044,7 @@ errors++;
 if(data.perp_taker_fee !== undefined){
 let data4 = data.perp_taker_fee;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err7 = {instancePath:instancePath+"/perp_taker_fee",schemaPath:"#/properties/perp_taker_fee/type",keyword:"type",params:{type: schema503.properties.perp_taker_fee.type},message:"must be string,null"};
+const err7 = {instancePath:instancePath+"/perp_taker_fee",schemaPath:"#/properties/perp_taker_fee/type",keyword:"type",params:{type: schema504.properties.perp_taker_fee.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -30016,7 +30081,7 @@ errors++;
 if(data.spot_maker_fee !== undefined){
 let data7 = data.spot_maker_fee;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err10 = {instancePath:instancePath+"/spot_maker_fee",schemaPath:"#/properties/spot_maker_fee/type",keyword:"type",params:{type: schema503.properties.spot_maker_fee.type},message:"must be string,null"};
+const err10 = {instancePath:instancePath+"/spot_maker_fee",schemaPath:"#/properties/spot_maker_fee/type",keyword:"type",params:{type: schema504.properties.spot_maker_fee.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -30029,7 +30094,7 @@ errors++;
 if(data.spot_taker_fee !== undefined){
 let data8 = data.spot_taker_fee;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err11 = {instancePath:instancePath+"/spot_taker_fee",schemaPath:"#/properties/spot_taker_fee/type",keyword:"type",params:{type: schema503.properties.spot_taker_fee.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/spot_taker_fee",schemaPath:"#/properties/spot_taker_fee/type",keyword:"type",params:{type: schema504.properties.spot_taker_fee.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -30055,7 +30120,7 @@ return errors === 0;
 }
 
 export const schema_GetAlgoOrdersParams = validate247;
-const schema505 = {"title":"GetAlgoOrdersParams","description":"GetAlgoOrdersEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
+const schema506 = {"title":"GetAlgoOrdersParams","description":"GetAlgoOrdersEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
 
 function validate247(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -30100,7 +30165,7 @@ return errors === 0;
 }
 
 export const schema_GetCollateralsParams = validate248;
-const schema506 = {"title":"GetCollateralsParams","description":"GetCollateralsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
+const schema507 = {"title":"GetCollateralsParams","description":"GetCollateralsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
 
 function validate248(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -30145,7 +30210,7 @@ return errors === 0;
 }
 
 export const schema_GetCollateralsResult = validate249;
-const schema507 = {"title":"GetCollateralsResult","description":"PrivateGetCollateralsRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["collaterals","subaccount_id"],"properties":{"collaterals":{"type":"array","items":{"$ref":"#/definitions/Collateral"}},"subaccount_id":{"type":"integer"}}};
+const schema508 = {"title":"GetCollateralsResult","description":"PrivateGetCollateralsRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["collaterals","subaccount_id"],"properties":{"collaterals":{"type":"array","items":{"$ref":"#/definitions/Collateral"}},"subaccount_id":{"type":"integer"}}};
 
 function validate249(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -30222,7 +30287,7 @@ return errors === 0;
 }
 
 export const schema_GetCuratedVaultsParams = validate251;
-const schema508 = {"title":"GetCuratedVaultsParams","description":"GetCuratedVaultsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
+const schema509 = {"title":"GetCuratedVaultsParams","description":"GetCuratedVaultsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
 
 function validate251(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -30266,7 +30331,7 @@ return errors === 0;
 }
 
 export const schema_VaultIds = validate252;
-const schema509 = {"title":"VaultIds","description":"VaultIdsWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_ids"],"properties":{"subaccount_ids":{"type":"array","items":{"type":"integer"}}}};
+const schema510 = {"title":"VaultIds","description":"VaultIdsWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_ids"],"properties":{"subaccount_ids":{"type":"array","items":{"type":"integer"}}}};
 
 function validate252(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -30327,7 +30392,7 @@ return errors === 0;
 }
 
 export const schema_GetDepositHistoryParams = validate253;
-const schema510 = {"title":"GetDepositHistoryParams","description":"GetDepositHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"end_timestamp":{"type":["integer","null"]},"start_timestamp":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
+const schema511 = {"title":"GetDepositHistoryParams","description":"GetDepositHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"end_timestamp":{"type":["integer","null"]},"start_timestamp":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
 
 function validate253(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -30336,7 +30401,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.end_timestamp !== undefined){
 let data0 = data.end_timestamp;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema510.properties.end_timestamp.type},message:"must be integer,null"};
+const err0 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema511.properties.end_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -30349,7 +30414,7 @@ errors++;
 if(data.start_timestamp !== undefined){
 let data1 = data.start_timestamp;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err1 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema510.properties.start_timestamp.type},message:"must be integer,null"};
+const err1 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema511.properties.start_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -30362,7 +30427,7 @@ errors++;
 if(data.subaccount_id !== undefined){
 let data2 = data.subaccount_id;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-const err2 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema510.properties.subaccount_id.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema511.properties.subaccount_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -30375,7 +30440,7 @@ errors++;
 if(data.wallet !== undefined){
 let data3 = data.wallet;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err3 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema510.properties.wallet.type},message:"must be string,null"};
+const err3 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema511.properties.wallet.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -30401,8 +30466,8 @@ return errors === 0;
 }
 
 export const schema_DepositHistoryResult = validate254;
-const schema511 = {"title":"DepositHistoryResult","description":"DepositHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["deposits"],"properties":{"deposits":{"type":"array","items":{"$ref":"#/definitions/DepositEntry"}}}};
-const schema512 = {"title":"DepositEntry","description":"DepositEntry in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","asset","batch_status","batch_uuid","fee","new_subaccount","operation_id","subaccount_id","timestamp","wallet"],"properties":{"action_id":{"type":["integer","null"]},"amount":{"type":"string"},"asset":{"type":"string"},"batch_status":{"$ref":"#/definitions/BatchStatus"},"batch_uuid":{"type":"string"},"fee":{"type":"string"},"new_subaccount":{"type":"boolean"},"operation_id":{"type":"string"},"subaccount_id":{"type":"integer"},"timestamp":{"type":"integer"},"tx_hash":{"type":["string","null"]},"wallet":{"type":"string"}}};
+const schema512 = {"title":"DepositHistoryResult","description":"DepositHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["deposits"],"properties":{"deposits":{"type":"array","items":{"$ref":"#/definitions/DepositEntry"}}}};
+const schema513 = {"title":"DepositEntry","description":"DepositEntry in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","asset","batch_status","batch_uuid","fee","new_subaccount","operation_id","subaccount_id","timestamp","wallet"],"properties":{"action_id":{"type":["integer","null"]},"amount":{"type":"string"},"asset":{"type":"string"},"batch_status":{"$ref":"#/definitions/BatchStatus"},"batch_uuid":{"type":"string"},"fee":{"type":"string"},"new_subaccount":{"type":"boolean"},"operation_id":{"type":"string"},"subaccount_id":{"type":"integer"},"timestamp":{"type":"integer"},"tx_hash":{"type":["string","null"]},"wallet":{"type":"string"}}};
 
 function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -30511,7 +30576,7 @@ errors++;
 if(data.action_id !== undefined){
 let data0 = data.action_id;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-const err10 = {instancePath:instancePath+"/action_id",schemaPath:"#/properties/action_id/type",keyword:"type",params:{type: schema512.properties.action_id.type},message:"must be integer,null"};
+const err10 = {instancePath:instancePath+"/action_id",schemaPath:"#/properties/action_id/type",keyword:"type",params:{type: schema513.properties.action_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -30645,7 +30710,7 @@ errors++;
 if(data.tx_hash !== undefined){
 let data10 = data.tx_hash;
 if((typeof data10 !== "string") && (data10 !== null)){
-const err21 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema512.properties.tx_hash.type},message:"must be string,null"};
+const err21 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema513.properties.tx_hash.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -30843,7 +30908,7 @@ errors++;
 if(data.action_id !== undefined){
 let data0 = data.action_id;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-const err10 = {instancePath:instancePath+"/action_id",schemaPath:"#/properties/action_id/type",keyword:"type",params:{type: schema512.properties.action_id.type},message:"must be integer,null"};
+const err10 = {instancePath:instancePath+"/action_id",schemaPath:"#/properties/action_id/type",keyword:"type",params:{type: schema513.properties.action_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -30977,7 +31042,7 @@ errors++;
 if(data.tx_hash !== undefined){
 let data10 = data.tx_hash;
 if((typeof data10 !== "string") && (data10 !== null)){
-const err21 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema512.properties.tx_hash.type},message:"must be string,null"};
+const err21 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema513.properties.tx_hash.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -31015,7 +31080,7 @@ return errors === 0;
 }
 
 export const schema_GetErc20TransferHistoryParams = validate258;
-const schema516 = {"title":"GetErc20TransferHistoryParams","description":"GetErc20TransferHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"end_timestamp":{"type":["integer","null"]},"start_timestamp":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
+const schema517 = {"title":"GetErc20TransferHistoryParams","description":"GetErc20TransferHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"end_timestamp":{"type":["integer","null"]},"start_timestamp":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
 
 function validate258(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -31024,7 +31089,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.end_timestamp !== undefined){
 let data0 = data.end_timestamp;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema516.properties.end_timestamp.type},message:"must be integer,null"};
+const err0 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema517.properties.end_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -31037,7 +31102,7 @@ errors++;
 if(data.start_timestamp !== undefined){
 let data1 = data.start_timestamp;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err1 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema516.properties.start_timestamp.type},message:"must be integer,null"};
+const err1 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema517.properties.start_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -31050,7 +31115,7 @@ errors++;
 if(data.subaccount_id !== undefined){
 let data2 = data.subaccount_id;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-const err2 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema516.properties.subaccount_id.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema517.properties.subaccount_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -31063,7 +31128,7 @@ errors++;
 if(data.wallet !== undefined){
 let data3 = data.wallet;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err3 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema516.properties.wallet.type},message:"must be string,null"};
+const err3 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema517.properties.wallet.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -31089,8 +31154,8 @@ return errors === 0;
 }
 
 export const schema_TransferHistoryResult = validate259;
-const schema517 = {"title":"TransferHistoryResult","description":"TransferHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["transfers"],"properties":{"transfers":{"type":"array","items":{"$ref":"#/definitions/TransferEntry"}}}};
-const schema518 = {"title":"TransferEntry","description":"TransferEntry in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","asset","batch_status","batch_uuid","fee","from_subaccount_id","from_wallet","is_outgoing","operation_id","timestamp","to_subaccount_id","to_wallet"],"properties":{"amount":{"type":"string"},"asset":{"type":"string"},"batch_status":{"$ref":"#/definitions/BatchStatus"},"batch_uuid":{"type":"string"},"fee":{"type":"string"},"from_subaccount_id":{"type":"integer"},"from_wallet":{"type":"string"},"is_outgoing":{"type":"boolean"},"operation_id":{"type":"string"},"timestamp":{"type":"integer"},"to_subaccount_id":{"type":"integer"},"to_wallet":{"type":"string"},"tx_hash":{"type":["string","null"]}}};
+const schema518 = {"title":"TransferHistoryResult","description":"TransferHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["transfers"],"properties":{"transfers":{"type":"array","items":{"$ref":"#/definitions/TransferEntry"}}}};
+const schema519 = {"title":"TransferEntry","description":"TransferEntry in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","asset","batch_status","batch_uuid","fee","from_subaccount_id","from_wallet","is_outgoing","operation_id","timestamp","to_subaccount_id","to_wallet"],"properties":{"amount":{"type":"string"},"asset":{"type":"string"},"batch_status":{"$ref":"#/definitions/BatchStatus"},"batch_uuid":{"type":"string"},"fee":{"type":"string"},"from_subaccount_id":{"type":"integer"},"from_wallet":{"type":"string"},"is_outgoing":{"type":"boolean"},"operation_id":{"type":"string"},"timestamp":{"type":"integer"},"to_subaccount_id":{"type":"integer"},"to_wallet":{"type":"string"},"tx_hash":{"type":["string","null"]}}};
 
 function validate260(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -31377,7 +31442,7 @@ errors++;
 if(data.tx_hash !== undefined){
 let data12 = data.tx_hash;
 if((typeof data12 !== "string") && (data12 !== null)){
-const err25 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema518.properties.tx_hash.type},message:"must be string,null"};
+const err25 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema519.properties.tx_hash.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -31741,7 +31806,7 @@ errors++;
 if(data.tx_hash !== undefined){
 let data12 = data.tx_hash;
 if((typeof data12 !== "string") && (data12 !== null)){
-const err25 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema518.properties.tx_hash.type},message:"must be string,null"};
+const err25 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema519.properties.tx_hash.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -31767,7 +31832,7 @@ return errors === 0;
 }
 
 export const schema_GetFundingHistoryParams = validate263;
-const schema522 = {"title":"GetFundingHistoryParams","description":"GetFundingHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"end_timestamp":{"type":["integer","null"]},"instrument_name":{"type":["string","null"]},"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"],"minimum":1},"start_timestamp":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
+const schema523 = {"title":"GetFundingHistoryParams","description":"GetFundingHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"end_timestamp":{"type":["integer","null"]},"instrument_name":{"type":["string","null"]},"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"],"minimum":1},"start_timestamp":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
 
 function validate263(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -31776,7 +31841,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.end_timestamp !== undefined){
 let data0 = data.end_timestamp;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema522.properties.end_timestamp.type},message:"must be integer,null"};
+const err0 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema523.properties.end_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -31789,7 +31854,7 @@ errors++;
 if(data.instrument_name !== undefined){
 let data1 = data.instrument_name;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err1 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/properties/instrument_name/type",keyword:"type",params:{type: schema522.properties.instrument_name.type},message:"must be string,null"};
+const err1 = {instancePath:instancePath+"/instrument_name",schemaPath:"#/properties/instrument_name/type",keyword:"type",params:{type: schema523.properties.instrument_name.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -31802,7 +31867,7 @@ errors++;
 if(data.page !== undefined){
 let data2 = data.page;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema522.properties.page.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema523.properties.page.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -31815,7 +31880,7 @@ errors++;
 if(data.page_size !== undefined){
 let data3 = data.page_size;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-const err3 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema522.properties.page_size.type},message:"must be integer,null"};
+const err3 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema523.properties.page_size.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -31840,7 +31905,7 @@ errors++;
 if(data.start_timestamp !== undefined){
 let data4 = data.start_timestamp;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err5 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema522.properties.start_timestamp.type},message:"must be integer,null"};
+const err5 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema523.properties.start_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -31853,7 +31918,7 @@ errors++;
 if(data.subaccount_id !== undefined){
 let data5 = data.subaccount_id;
 if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
-const err6 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema522.properties.subaccount_id.type},message:"must be integer,null"};
+const err6 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema523.properties.subaccount_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -31866,7 +31931,7 @@ errors++;
 if(data.wallet !== undefined){
 let data6 = data.wallet;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err7 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema522.properties.wallet.type},message:"must be string,null"};
+const err7 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema523.properties.wallet.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -31892,8 +31957,8 @@ return errors === 0;
 }
 
 export const schema_PerpSettlementHistory = validate264;
-const schema523 = {"title":"PerpSettlementHistory","description":"PerpSettlementHistoryEdgeResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["events","pagination"],"properties":{"events":{"type":"array","items":{"$ref":"#/definitions/PerpSettlementEvent"}},"pagination":{"$ref":"#/definitions/Pagination"}}};
-const schema524 = {"title":"PerpSettlementEvent","description":"PerpSettlementEventEdgeResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["batch_status","batch_uuid","funding","instrument_name","pnl","subaccount_id","timestamp"],"properties":{"batch_status":{"$ref":"#/definitions/BatchStatus"},"batch_uuid":{"type":"string"},"funding":{"type":"string"},"instrument_name":{"type":"string"},"pnl":{"type":"string"},"subaccount_id":{"type":"integer"},"timestamp":{"type":"integer"},"tx_hash":{"type":["string","null"]}}};
+const schema524 = {"title":"PerpSettlementHistory","description":"PerpSettlementHistoryEdgeResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["events","pagination"],"properties":{"events":{"type":"array","items":{"$ref":"#/definitions/PerpSettlementEvent"}},"pagination":{"$ref":"#/definitions/Pagination"}}};
+const schema525 = {"title":"PerpSettlementEvent","description":"PerpSettlementEventEdgeResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["batch_status","batch_uuid","funding","instrument_name","pnl","subaccount_id","timestamp"],"properties":{"batch_status":{"$ref":"#/definitions/BatchStatus"},"batch_uuid":{"type":"string"},"funding":{"type":"string"},"instrument_name":{"type":"string"},"pnl":{"type":"string"},"subaccount_id":{"type":"integer"},"timestamp":{"type":"integer"},"tx_hash":{"type":["string","null"]}}};
 
 function validate265(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -32069,7 +32134,7 @@ errors++;
 if(data.tx_hash !== undefined){
 let data7 = data.tx_hash;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err15 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema524.properties.tx_hash.type},message:"must be string,null"};
+const err15 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema525.properties.tx_hash.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -32417,7 +32482,7 @@ errors++;
 if(data.tx_hash !== undefined){
 let data7 = data.tx_hash;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err15 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema524.properties.tx_hash.type},message:"must be string,null"};
+const err15 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema525.properties.tx_hash.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -32443,7 +32508,7 @@ return errors === 0;
 }
 
 export const schema_GetInterestHistoryParams = validate268;
-const schema529 = {"title":"GetInterestHistoryParams","description":"GetInterestHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"end_timestamp":{"type":["integer","null"]},"start_timestamp":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
+const schema530 = {"title":"GetInterestHistoryParams","description":"GetInterestHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"end_timestamp":{"type":["integer","null"]},"start_timestamp":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
 
 function validate268(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -32452,7 +32517,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.end_timestamp !== undefined){
 let data0 = data.end_timestamp;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema529.properties.end_timestamp.type},message:"must be integer,null"};
+const err0 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema530.properties.end_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -32465,7 +32530,7 @@ errors++;
 if(data.start_timestamp !== undefined){
 let data1 = data.start_timestamp;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err1 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema529.properties.start_timestamp.type},message:"must be integer,null"};
+const err1 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema530.properties.start_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -32478,7 +32543,7 @@ errors++;
 if(data.subaccount_id !== undefined){
 let data2 = data.subaccount_id;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-const err2 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema529.properties.subaccount_id.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema530.properties.subaccount_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -32491,7 +32556,7 @@ errors++;
 if(data.wallet !== undefined){
 let data3 = data.wallet;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err3 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema529.properties.wallet.type},message:"must be string,null"};
+const err3 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema530.properties.wallet.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -32517,8 +32582,8 @@ return errors === 0;
 }
 
 export const schema_InterestHistoryResult = validate269;
-const schema530 = {"title":"InterestHistoryResult","description":"InterestHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["events"],"properties":{"events":{"type":"array","items":{"$ref":"#/definitions/InterestPayment"}}}};
-const schema531 = {"title":"InterestPayment","description":"InterestPayment in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["interest","subaccount_id","timestamp"],"properties":{"interest":{"type":"string"},"subaccount_id":{"type":"integer"},"timestamp":{"type":"integer"}}};
+const schema531 = {"title":"InterestHistoryResult","description":"InterestHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["events"],"properties":{"events":{"type":"array","items":{"$ref":"#/definitions/InterestPayment"}}}};
+const schema532 = {"title":"InterestPayment","description":"InterestPayment in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["interest","subaccount_id","timestamp"],"properties":{"interest":{"type":"string"},"subaccount_id":{"type":"integer"},"timestamp":{"type":"integer"}}};
 
 function validate269(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -32738,7 +32803,7 @@ return errors === 0;
 }
 
 export const schema_GetLiveBurnRequestsParams = validate271;
-const schema533 = {"title":"GetLiveBurnRequestsParams","description":"GetLiveBurnRequestsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["limit","subaccount_id"],"properties":{"limit":{"type":"number"},"subaccount_id":{"type":"integer"}}};
+const schema534 = {"title":"GetLiveBurnRequestsParams","description":"GetLiveBurnRequestsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["limit","subaccount_id"],"properties":{"limit":{"type":"number"},"subaccount_id":{"type":"integer"}}};
 
 function validate271(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -32806,10 +32871,10 @@ return errors === 0;
 }
 
 export const schema_MultipleVaultRequests = validate272;
-const schema534 = {"title":"MultipleVaultRequests","description":"MultipleVaultRequestsWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["requests","total"],"properties":{"requests":{"type":"array","items":{"$ref":"#/definitions/VaultRequest"}},"total":{"type":"number"}}};
-const schema535 = {"title":"VaultRequest","description":"VaultRequestWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["creation_timestamp_ms","id","signed_action","subaccount_id","user_action_hash","wallet"],"properties":{"creation_timestamp_ms":{"type":"number"},"id":{"$ref":"#/definitions/VaultRequestId"},"signed_action":{"$ref":"#/definitions/SignedAction"},"subaccount_id":{"type":"integer"},"user_action_hash":{"type":"string"},"wallet":{"type":"string"}}};
-const schema537 = {"title":"SignedAction","description":"SignedAction in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["action","signature"],"properties":{"action":{"$ref":"#/definitions/Action"},"signature":{"type":"array","items":{"type":"number"}}}};
-const schema538 = {"title":"Action","description":"Action in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["data","expiry","module","nonce","owner","signer","subaccount_id"],"properties":{"data":{"type":"array","items":{"type":"number"}},"expiry":{"type":"number"},"module":{"type":"string"},"nonce":{"type":"integer"},"owner":{"type":"string"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+const schema535 = {"title":"MultipleVaultRequests","description":"MultipleVaultRequestsWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["requests","total"],"properties":{"requests":{"type":"array","items":{"$ref":"#/definitions/VaultRequest"}},"total":{"type":"number"}}};
+const schema536 = {"title":"VaultRequest","description":"VaultRequestWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["creation_timestamp_ms","id","signed_action","subaccount_id","user_action_hash","wallet"],"properties":{"creation_timestamp_ms":{"type":"number"},"id":{"$ref":"#/definitions/VaultRequestId"},"signed_action":{"$ref":"#/definitions/SignedAction"},"subaccount_id":{"type":"integer"},"user_action_hash":{"type":"string"},"wallet":{"type":"string"}}};
+const schema538 = {"title":"SignedAction","description":"SignedAction in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["action","signature"],"properties":{"action":{"$ref":"#/definitions/Action"},"signature":{"type":"array","items":{"type":"number"}}}};
+const schema539 = {"title":"Action","description":"Action in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["data","expiry","module","nonce","owner","signer","subaccount_id"],"properties":{"data":{"type":"array","items":{"type":"number"}},"expiry":{"type":"number"},"module":{"type":"string"},"nonce":{"type":"integer"},"owner":{"type":"string"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
 function validate274(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -34035,7 +34100,7 @@ return errors === 0;
 }
 
 export const schema_GetLiveMintRequestsParams = validate281;
-const schema544 = {"title":"GetLiveMintRequestsParams","description":"GetLiveMintRequestsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["limit","subaccount_id"],"properties":{"limit":{"type":"number"},"subaccount_id":{"type":"integer"}}};
+const schema545 = {"title":"GetLiveMintRequestsParams","description":"GetLiveMintRequestsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["limit","subaccount_id"],"properties":{"limit":{"type":"number"},"subaccount_id":{"type":"integer"}}};
 
 function validate281(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -34103,7 +34168,7 @@ return errors === 0;
 }
 
 export const schema_GetLiveVaultRequestsParams = validate282;
-const schema545 = {"title":"GetLiveVaultRequestsParams","description":"GetLiveVaultRequestsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
+const schema546 = {"title":"GetLiveVaultRequestsParams","description":"GetLiveVaultRequestsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
 
 function validate282(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -34147,7 +34212,7 @@ return errors === 0;
 }
 
 export const schema_MmpScopeParams = validate283;
-const schema546 = {"title":"MmpScopeParams","description":"MmpScopeEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"currency":{"type":["string","null"]},"subaccount_id":{"type":"integer"}}};
+const schema547 = {"title":"MmpScopeParams","description":"MmpScopeEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"currency":{"type":["string","null"]},"subaccount_id":{"type":"integer"}}};
 
 function validate283(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -34166,7 +34231,7 @@ errors++;
 if(data.currency !== undefined){
 let data0 = data.currency;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err1 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: schema546.properties.currency.type},message:"must be string,null"};
+const err1 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: schema547.properties.currency.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -34205,7 +34270,7 @@ return errors === 0;
 }
 
 export const schema_MmpConfigResult = validate284;
-const schema547 = {"title":"MmpConfigResult","description":"MmpConfigResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency","is_frozen","mmp_amount_limit","mmp_delta_limit","mmp_frozen_time","mmp_interval","mmp_unfreeze_time","subaccount_id"],"properties":{"currency":{"type":"string"},"is_frozen":{"type":"boolean"},"mmp_amount_limit":{"type":"string"},"mmp_delta_limit":{"type":"string"},"mmp_frozen_time":{"type":"number"},"mmp_interval":{"type":"number"},"mmp_unfreeze_time":{"type":"number"},"subaccount_id":{"type":"integer"}}};
+const schema548 = {"title":"MmpConfigResult","description":"MmpConfigResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency","is_frozen","mmp_amount_limit","mmp_delta_limit","mmp_frozen_time","mmp_interval","mmp_unfreeze_time","subaccount_id"],"properties":{"currency":{"type":"string"},"is_frozen":{"type":"boolean"},"mmp_amount_limit":{"type":"string"},"mmp_delta_limit":{"type":"string"},"mmp_frozen_time":{"type":"number"},"mmp_interval":{"type":"number"},"mmp_unfreeze_time":{"type":"number"},"subaccount_id":{"type":"integer"}}};
 
 function validate284(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -34407,7 +34472,7 @@ return errors === 0;
 }
 
 export const schema_GetOptionSettlementHistoryParams = validate285;
-const schema548 = {"title":"GetOptionSettlementHistoryParams","description":"GetOptionSettlementHistoryParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"subaccount_id":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
+const schema549 = {"title":"GetOptionSettlementHistoryParams","description":"GetOptionSettlementHistoryParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"subaccount_id":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
 
 function validate285(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -34416,7 +34481,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.subaccount_id !== undefined){
 let data0 = data.subaccount_id;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema548.properties.subaccount_id.type},message:"must be integer,null"};
+const err0 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema549.properties.subaccount_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -34429,7 +34494,7 @@ errors++;
 if(data.wallet !== undefined){
 let data1 = data.wallet;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err1 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema548.properties.wallet.type},message:"must be string,null"};
+const err1 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema549.properties.wallet.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -34455,8 +34520,8 @@ return errors === 0;
 }
 
 export const schema_OptionSettlementHistoryResponse = validate286;
-const schema549 = {"title":"OptionSettlementHistoryResponse","description":"OptionSettlementHistoryResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["settlements"],"properties":{"settlements":{"type":"array","items":{"$ref":"#/definitions/OptionSettlementResponse"}}}};
-const schema550 = {"title":"OptionSettlementResponse","description":"OptionSettlementResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","expiry","instrument_name","settlement_price","settlement_value","subaccount_id"],"properties":{"amount":{"type":"string"},"expiry":{"type":"number"},"instrument_name":{"type":"string"},"settlement_price":{"type":"string"},"settlement_value":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+const schema550 = {"title":"OptionSettlementHistoryResponse","description":"OptionSettlementHistoryResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["settlements"],"properties":{"settlements":{"type":"array","items":{"$ref":"#/definitions/OptionSettlementResponse"}}}};
+const schema551 = {"title":"OptionSettlementResponse","description":"OptionSettlementResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","expiry","instrument_name","settlement_price","settlement_value","subaccount_id"],"properties":{"amount":{"type":"string"},"expiry":{"type":"number"},"instrument_name":{"type":"string"},"settlement_price":{"type":"string"},"settlement_value":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
 function validate286(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -34808,7 +34873,7 @@ return errors === 0;
 }
 
 export const schema_GetOrderParams = validate288;
-const schema552 = {"title":"GetOrderParams","description":"GetOrderEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["order_id","subaccount_id"],"properties":{"order_id":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+const schema553 = {"title":"GetOrderParams","description":"GetOrderEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["order_id","subaccount_id"],"properties":{"order_id":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
 function validate288(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -34875,7 +34940,7 @@ return errors === 0;
 }
 
 export const schema_GetOrderHistoryParams = validate289;
-const schema553 = {"title":"GetOrderHistoryParams","description":"GetOrderHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"from_timestamp":{"type":["integer","null"]},"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"],"minimum":1},"subaccount_id":{"type":["integer","null"]},"to_timestamp":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
+const schema554 = {"title":"GetOrderHistoryParams","description":"GetOrderHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"from_timestamp":{"type":["integer","null"]},"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"],"minimum":1},"subaccount_id":{"type":["integer","null"]},"to_timestamp":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
 
 function validate289(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -34884,7 +34949,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.from_timestamp !== undefined){
 let data0 = data.from_timestamp;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/from_timestamp",schemaPath:"#/properties/from_timestamp/type",keyword:"type",params:{type: schema553.properties.from_timestamp.type},message:"must be integer,null"};
+const err0 = {instancePath:instancePath+"/from_timestamp",schemaPath:"#/properties/from_timestamp/type",keyword:"type",params:{type: schema554.properties.from_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -34897,7 +34962,7 @@ errors++;
 if(data.page !== undefined){
 let data1 = data.page;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err1 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema553.properties.page.type},message:"must be integer,null"};
+const err1 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema554.properties.page.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -34910,7 +34975,7 @@ errors++;
 if(data.page_size !== undefined){
 let data2 = data.page_size;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-const err2 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema553.properties.page_size.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema554.properties.page_size.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -34935,7 +35000,7 @@ errors++;
 if(data.subaccount_id !== undefined){
 let data3 = data.subaccount_id;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-const err4 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema553.properties.subaccount_id.type},message:"must be integer,null"};
+const err4 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema554.properties.subaccount_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -34948,7 +35013,7 @@ errors++;
 if(data.to_timestamp !== undefined){
 let data4 = data.to_timestamp;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err5 = {instancePath:instancePath+"/to_timestamp",schemaPath:"#/properties/to_timestamp/type",keyword:"type",params:{type: schema553.properties.to_timestamp.type},message:"must be integer,null"};
+const err5 = {instancePath:instancePath+"/to_timestamp",schemaPath:"#/properties/to_timestamp/type",keyword:"type",params:{type: schema554.properties.to_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -34961,7 +35026,7 @@ errors++;
 if(data.wallet !== undefined){
 let data5 = data.wallet;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err6 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema553.properties.wallet.type},message:"must be string,null"};
+const err6 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema554.properties.wallet.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -34987,7 +35052,7 @@ return errors === 0;
 }
 
 export const schema_GetPositionsParams = validate290;
-const schema554 = {"title":"GetPositionsParams","description":"GetPositionsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
+const schema555 = {"title":"GetPositionsParams","description":"GetPositionsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
 
 function validate290(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -35032,7 +35097,7 @@ return errors === 0;
 }
 
 export const schema_GetPositionsResult = validate291;
-const schema555 = {"title":"GetPositionsResult","description":"PrivateGetPositionsRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["positions","subaccount_id"],"properties":{"positions":{"type":"array","items":{"$ref":"#/definitions/Position"}},"subaccount_id":{"type":"integer"}}};
+const schema556 = {"title":"GetPositionsResult","description":"PrivateGetPositionsRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["positions","subaccount_id"],"properties":{"positions":{"type":"array","items":{"$ref":"#/definitions/Position"}},"subaccount_id":{"type":"integer"}}};
 
 function validate291(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -35109,7 +35174,7 @@ return errors === 0;
 }
 
 export const schema_GetQuotesParams = validate293;
-const schema556 = {"title":"GetQuotesParams","description":"GetQuotesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"from_timestamp":{"type":"integer"},"page":{"type":"integer"},"page_size":{"type":"integer","minimum":1},"quote_id":{"type":["string","null"]},"rfq_id":{"type":["string","null"]},"status":{"type":["string","null"]},"subaccount_id":{"type":"integer"},"to_timestamp":{"type":"integer"}}};
+const schema557 = {"title":"GetQuotesParams","description":"GetQuotesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"from_timestamp":{"type":"integer"},"page":{"type":"integer"},"page_size":{"type":"integer","minimum":1},"quote_id":{"type":["string","null"]},"rfq_id":{"type":["string","null"]},"status":{"type":["string","null"]},"subaccount_id":{"type":"integer"},"to_timestamp":{"type":"integer"}}};
 
 function validate293(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -35179,7 +35244,7 @@ errors++;
 if(data.quote_id !== undefined){
 let data3 = data.quote_id;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err5 = {instancePath:instancePath+"/quote_id",schemaPath:"#/properties/quote_id/type",keyword:"type",params:{type: schema556.properties.quote_id.type},message:"must be string,null"};
+const err5 = {instancePath:instancePath+"/quote_id",schemaPath:"#/properties/quote_id/type",keyword:"type",params:{type: schema557.properties.quote_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -35192,7 +35257,7 @@ errors++;
 if(data.rfq_id !== undefined){
 let data4 = data.rfq_id;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err6 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema556.properties.rfq_id.type},message:"must be string,null"};
+const err6 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema557.properties.rfq_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -35205,7 +35270,7 @@ errors++;
 if(data.status !== undefined){
 let data5 = data.status;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema556.properties.status.type},message:"must be string,null"};
+const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema557.properties.status.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -35257,7 +35322,7 @@ return errors === 0;
 }
 
 export const schema_QuoteGet = validate294;
-const schema557 = {"title":"QuoteGet","description":"QuoteGetWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pagination","quotes"],"properties":{"pagination":{"$ref":"#/definitions/Pagination"},"quotes":{"type":"array","items":{"$ref":"#/definitions/QuotePrivate"}}}};
+const schema558 = {"title":"QuoteGet","description":"QuoteGetWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pagination","quotes"],"properties":{"pagination":{"$ref":"#/definitions/Pagination"},"quotes":{"type":"array","items":{"$ref":"#/definitions/QuotePrivate"}}}};
 
 function validate294(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -35406,7 +35471,7 @@ return errors === 0;
 }
 
 export const schema_GetRfqsParams = validate296;
-const schema559 = {"title":"GetRfqsParams","description":"GetRfqsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"from_timestamp":{"type":"integer"},"page":{"type":"integer"},"page_size":{"type":"integer","minimum":1},"rfq_id":{"type":["string","null"]},"status":{"type":["string","null"]},"subaccount_id":{"type":"integer"},"to_timestamp":{"type":"integer"}}};
+const schema560 = {"title":"GetRfqsParams","description":"GetRfqsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"from_timestamp":{"type":"integer"},"page":{"type":"integer"},"page_size":{"type":"integer","minimum":1},"rfq_id":{"type":["string","null"]},"status":{"type":["string","null"]},"subaccount_id":{"type":"integer"},"to_timestamp":{"type":"integer"}}};
 
 function validate296(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -35476,7 +35541,7 @@ errors++;
 if(data.rfq_id !== undefined){
 let data3 = data.rfq_id;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err5 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema559.properties.rfq_id.type},message:"must be string,null"};
+const err5 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema560.properties.rfq_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -35489,7 +35554,7 @@ errors++;
 if(data.status !== undefined){
 let data4 = data.status;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err6 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema559.properties.status.type},message:"must be string,null"};
+const err6 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema560.properties.status.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -35541,8 +35606,8 @@ return errors === 0;
 }
 
 export const schema_RFQGet = validate297;
-const schema560 = {"title":"RFQGet","description":"RFQGetWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pagination","rfqs"],"properties":{"pagination":{"$ref":"#/definitions/Pagination"},"rfqs":{"type":"array","items":{"$ref":"#/definitions/RFQPrivate"}}}};
-const schema562 = {"title":"RFQPrivate","description":"RFQPrivateWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["ask_total_cost","bid_total_cost","cancel_reason","creation_timestamp","filled_pct","label","last_update_timestamp","legs","mark_total_cost","max_total_cost","min_total_cost","partial_fill_step","rfq_id","status","subaccount_id","total_cost","valid_until","wallet"],"properties":{"ask_total_cost":{"type":["string","null"]},"bid_total_cost":{"type":["string","null"]},"cancel_reason":{"$ref":"#/definitions/RFQCancelReason"},"counterparties":{"type":["array","null"],"items":{"type":"string"}},"creation_timestamp":{"type":"integer"},"filled_direction":{"type":["string","null"],"enum":["buy","sell",null]},"filled_pct":{"type":"string"},"label":{"type":"string"},"last_update_timestamp":{"type":"integer"},"legs":{"type":"array","items":{"$ref":"#/definitions/LegUnpricedParams"}},"mark_total_cost":{"type":["string","null"]},"max_total_cost":{"type":["string","null"]},"min_total_cost":{"type":["string","null"]},"partial_fill_step":{"type":"string"},"rfq_id":{"type":"string"},"status":{"$ref":"#/definitions/RFQStatus"},"subaccount_id":{"type":"integer"},"total_cost":{"type":["string","null"]},"valid_until":{"type":"number"},"wallet":{"type":"string"}}};
+const schema561 = {"title":"RFQGet","description":"RFQGetWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pagination","rfqs"],"properties":{"pagination":{"$ref":"#/definitions/Pagination"},"rfqs":{"type":"array","items":{"$ref":"#/definitions/RFQPrivate"}}}};
+const schema563 = {"title":"RFQPrivate","description":"RFQPrivateWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["ask_total_cost","bid_total_cost","cancel_reason","creation_timestamp","filled_pct","label","last_update_timestamp","legs","mark_total_cost","max_total_cost","min_total_cost","partial_fill_step","rfq_id","status","subaccount_id","total_cost","valid_until","wallet"],"properties":{"ask_total_cost":{"type":["string","null"]},"bid_total_cost":{"type":["string","null"]},"cancel_reason":{"$ref":"#/definitions/RFQCancelReason"},"counterparties":{"type":["array","null"],"items":{"type":"string"}},"creation_timestamp":{"type":"integer"},"filled_direction":{"type":["string","null"],"enum":["buy","sell",null]},"filled_pct":{"type":"string"},"label":{"type":"string"},"last_update_timestamp":{"type":"integer"},"legs":{"type":"array","items":{"$ref":"#/definitions/LegUnpricedParams"}},"mark_total_cost":{"type":["string","null"]},"max_total_cost":{"type":["string","null"]},"min_total_cost":{"type":["string","null"]},"partial_fill_step":{"type":"string"},"rfq_id":{"type":"string"},"status":{"$ref":"#/definitions/RFQStatus"},"subaccount_id":{"type":"integer"},"total_cost":{"type":["string","null"]},"valid_until":{"type":"number"},"wallet":{"type":"string"}}};
 
 function validate298(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -35731,7 +35796,7 @@ errors++;
 if(data.ask_total_cost !== undefined){
 let data0 = data.ask_total_cost;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err18 = {instancePath:instancePath+"/ask_total_cost",schemaPath:"#/properties/ask_total_cost/type",keyword:"type",params:{type: schema562.properties.ask_total_cost.type},message:"must be string,null"};
+const err18 = {instancePath:instancePath+"/ask_total_cost",schemaPath:"#/properties/ask_total_cost/type",keyword:"type",params:{type: schema563.properties.ask_total_cost.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -35744,7 +35809,7 @@ errors++;
 if(data.bid_total_cost !== undefined){
 let data1 = data.bid_total_cost;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err19 = {instancePath:instancePath+"/bid_total_cost",schemaPath:"#/properties/bid_total_cost/type",keyword:"type",params:{type: schema562.properties.bid_total_cost.type},message:"must be string,null"};
+const err19 = {instancePath:instancePath+"/bid_total_cost",schemaPath:"#/properties/bid_total_cost/type",keyword:"type",params:{type: schema563.properties.bid_total_cost.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -35780,7 +35845,7 @@ errors++;
 if(data.counterparties !== undefined){
 let data3 = data.counterparties;
 if((!(Array.isArray(data3))) && (data3 !== null)){
-const err22 = {instancePath:instancePath+"/counterparties",schemaPath:"#/properties/counterparties/type",keyword:"type",params:{type: schema562.properties.counterparties.type},message:"must be array,null"};
+const err22 = {instancePath:instancePath+"/counterparties",schemaPath:"#/properties/counterparties/type",keyword:"type",params:{type: schema563.properties.counterparties.type},message:"must be array,null"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -35821,7 +35886,7 @@ errors++;
 if(data.filled_direction !== undefined){
 let data6 = data.filled_direction;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err25 = {instancePath:instancePath+"/filled_direction",schemaPath:"#/properties/filled_direction/type",keyword:"type",params:{type: schema562.properties.filled_direction.type},message:"must be string,null"};
+const err25 = {instancePath:instancePath+"/filled_direction",schemaPath:"#/properties/filled_direction/type",keyword:"type",params:{type: schema563.properties.filled_direction.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -35831,7 +35896,7 @@ vErrors.push(err25);
 errors++;
 }
 if(!(((data6 === "buy") || (data6 === "sell")) || (data6 === null))){
-const err26 = {instancePath:instancePath+"/filled_direction",schemaPath:"#/properties/filled_direction/enum",keyword:"enum",params:{allowedValues: schema562.properties.filled_direction.enum},message:"must be equal to one of the allowed values"};
+const err26 = {instancePath:instancePath+"/filled_direction",schemaPath:"#/properties/filled_direction/enum",keyword:"enum",params:{allowedValues: schema563.properties.filled_direction.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -35903,7 +35968,7 @@ errors++;
 if(data.mark_total_cost !== undefined){
 let data12 = data.mark_total_cost;
 if((typeof data12 !== "string") && (data12 !== null)){
-const err31 = {instancePath:instancePath+"/mark_total_cost",schemaPath:"#/properties/mark_total_cost/type",keyword:"type",params:{type: schema562.properties.mark_total_cost.type},message:"must be string,null"};
+const err31 = {instancePath:instancePath+"/mark_total_cost",schemaPath:"#/properties/mark_total_cost/type",keyword:"type",params:{type: schema563.properties.mark_total_cost.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -35916,7 +35981,7 @@ errors++;
 if(data.max_total_cost !== undefined){
 let data13 = data.max_total_cost;
 if((typeof data13 !== "string") && (data13 !== null)){
-const err32 = {instancePath:instancePath+"/max_total_cost",schemaPath:"#/properties/max_total_cost/type",keyword:"type",params:{type: schema562.properties.max_total_cost.type},message:"must be string,null"};
+const err32 = {instancePath:instancePath+"/max_total_cost",schemaPath:"#/properties/max_total_cost/type",keyword:"type",params:{type: schema563.properties.max_total_cost.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -35929,7 +35994,7 @@ errors++;
 if(data.min_total_cost !== undefined){
 let data14 = data.min_total_cost;
 if((typeof data14 !== "string") && (data14 !== null)){
-const err33 = {instancePath:instancePath+"/min_total_cost",schemaPath:"#/properties/min_total_cost/type",keyword:"type",params:{type: schema562.properties.min_total_cost.type},message:"must be string,null"};
+const err33 = {instancePath:instancePath+"/min_total_cost",schemaPath:"#/properties/min_total_cost/type",keyword:"type",params:{type: schema563.properties.min_total_cost.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -36002,7 +36067,7 @@ errors++;
 if(data.total_cost !== undefined){
 let data19 = data.total_cost;
 if((typeof data19 !== "string") && (data19 !== null)){
-const err39 = {instancePath:instancePath+"/total_cost",schemaPath:"#/properties/total_cost/type",keyword:"type",params:{type: schema562.properties.total_cost.type},message:"must be string,null"};
+const err39 = {instancePath:instancePath+"/total_cost",schemaPath:"#/properties/total_cost/type",keyword:"type",params:{type: schema563.properties.total_cost.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -36388,7 +36453,7 @@ errors++;
 if(data.ask_total_cost !== undefined){
 let data0 = data.ask_total_cost;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err18 = {instancePath:instancePath+"/ask_total_cost",schemaPath:"#/properties/ask_total_cost/type",keyword:"type",params:{type: schema562.properties.ask_total_cost.type},message:"must be string,null"};
+const err18 = {instancePath:instancePath+"/ask_total_cost",schemaPath:"#/properties/ask_total_cost/type",keyword:"type",params:{type: schema563.properties.ask_total_cost.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -36401,7 +36466,7 @@ errors++;
 if(data.bid_total_cost !== undefined){
 let data1 = data.bid_total_cost;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err19 = {instancePath:instancePath+"/bid_total_cost",schemaPath:"#/properties/bid_total_cost/type",keyword:"type",params:{type: schema562.properties.bid_total_cost.type},message:"must be string,null"};
+const err19 = {instancePath:instancePath+"/bid_total_cost",schemaPath:"#/properties/bid_total_cost/type",keyword:"type",params:{type: schema563.properties.bid_total_cost.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -36437,7 +36502,7 @@ errors++;
 if(data.counterparties !== undefined){
 let data3 = data.counterparties;
 if((!(Array.isArray(data3))) && (data3 !== null)){
-const err22 = {instancePath:instancePath+"/counterparties",schemaPath:"#/properties/counterparties/type",keyword:"type",params:{type: schema562.properties.counterparties.type},message:"must be array,null"};
+const err22 = {instancePath:instancePath+"/counterparties",schemaPath:"#/properties/counterparties/type",keyword:"type",params:{type: schema563.properties.counterparties.type},message:"must be array,null"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -36478,7 +36543,7 @@ errors++;
 if(data.filled_direction !== undefined){
 let data6 = data.filled_direction;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err25 = {instancePath:instancePath+"/filled_direction",schemaPath:"#/properties/filled_direction/type",keyword:"type",params:{type: schema562.properties.filled_direction.type},message:"must be string,null"};
+const err25 = {instancePath:instancePath+"/filled_direction",schemaPath:"#/properties/filled_direction/type",keyword:"type",params:{type: schema563.properties.filled_direction.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -36488,7 +36553,7 @@ vErrors.push(err25);
 errors++;
 }
 if(!(((data6 === "buy") || (data6 === "sell")) || (data6 === null))){
-const err26 = {instancePath:instancePath+"/filled_direction",schemaPath:"#/properties/filled_direction/enum",keyword:"enum",params:{allowedValues: schema562.properties.filled_direction.enum},message:"must be equal to one of the allowed values"};
+const err26 = {instancePath:instancePath+"/filled_direction",schemaPath:"#/properties/filled_direction/enum",keyword:"enum",params:{allowedValues: schema563.properties.filled_direction.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -36560,7 +36625,7 @@ errors++;
 if(data.mark_total_cost !== undefined){
 let data12 = data.mark_total_cost;
 if((typeof data12 !== "string") && (data12 !== null)){
-const err31 = {instancePath:instancePath+"/mark_total_cost",schemaPath:"#/properties/mark_total_cost/type",keyword:"type",params:{type: schema562.properties.mark_total_cost.type},message:"must be string,null"};
+const err31 = {instancePath:instancePath+"/mark_total_cost",schemaPath:"#/properties/mark_total_cost/type",keyword:"type",params:{type: schema563.properties.mark_total_cost.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -36573,7 +36638,7 @@ errors++;
 if(data.max_total_cost !== undefined){
 let data13 = data.max_total_cost;
 if((typeof data13 !== "string") && (data13 !== null)){
-const err32 = {instancePath:instancePath+"/max_total_cost",schemaPath:"#/properties/max_total_cost/type",keyword:"type",params:{type: schema562.properties.max_total_cost.type},message:"must be string,null"};
+const err32 = {instancePath:instancePath+"/max_total_cost",schemaPath:"#/properties/max_total_cost/type",keyword:"type",params:{type: schema563.properties.max_total_cost.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -36586,7 +36651,7 @@ errors++;
 if(data.min_total_cost !== undefined){
 let data14 = data.min_total_cost;
 if((typeof data14 !== "string") && (data14 !== null)){
-const err33 = {instancePath:instancePath+"/min_total_cost",schemaPath:"#/properties/min_total_cost/type",keyword:"type",params:{type: schema562.properties.min_total_cost.type},message:"must be string,null"};
+const err33 = {instancePath:instancePath+"/min_total_cost",schemaPath:"#/properties/min_total_cost/type",keyword:"type",params:{type: schema563.properties.min_total_cost.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -36659,7 +36724,7 @@ errors++;
 if(data.total_cost !== undefined){
 let data19 = data.total_cost;
 if((typeof data19 !== "string") && (data19 !== null)){
-const err39 = {instancePath:instancePath+"/total_cost",schemaPath:"#/properties/total_cost/type",keyword:"type",params:{type: schema562.properties.total_cost.type},message:"must be string,null"};
+const err39 = {instancePath:instancePath+"/total_cost",schemaPath:"#/properties/total_cost/type",keyword:"type",params:{type: schema563.properties.total_cost.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -36710,7 +36775,7 @@ return errors === 0;
 }
 
 export const schema_GetShareholderVaultsParams = validate303;
-const schema568 = {"title":"GetShareholderVaultsParams","description":"GetShareholderVaultsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
+const schema569 = {"title":"GetShareholderVaultsParams","description":"GetShareholderVaultsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
 
 function validate303(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -36754,7 +36819,7 @@ return errors === 0;
 }
 
 export const schema_GetTriggerOrdersParams = validate304;
-const schema569 = {"title":"GetTriggerOrdersParams","description":"GetTriggerOrdersEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
+const schema570 = {"title":"GetTriggerOrdersParams","description":"GetTriggerOrdersEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
 
 function validate304(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -36799,7 +36864,7 @@ return errors === 0;
 }
 
 export const schema_AggregatedTriggerOrdersResult = validate305;
-const schema570 = {"title":"AggregatedTriggerOrdersResult","description":"AggregatedTriggerOrdersResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["orders","subaccount_id"],"properties":{"orders":{"type":"array","items":{"$ref":"#/definitions/Order"}},"subaccount_id":{"type":"integer"}}};
+const schema571 = {"title":"AggregatedTriggerOrdersResult","description":"AggregatedTriggerOrdersResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["orders","subaccount_id"],"properties":{"orders":{"type":"array","items":{"$ref":"#/definitions/Order"}},"subaccount_id":{"type":"integer"}}};
 
 function validate305(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -36876,7 +36941,7 @@ return errors === 0;
 }
 
 export const schema_GetVaultRequestHistoryParams = validate307;
-const schema571 = {"title":"GetVaultRequestHistoryParams","description":"GetVaultRequestHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"],"minimum":1},"wallet":{"type":"string"}}};
+const schema572 = {"title":"GetVaultRequestHistoryParams","description":"GetVaultRequestHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"],"minimum":1},"wallet":{"type":"string"}}};
 
 function validate307(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -36895,7 +36960,7 @@ errors++;
 if(data.page !== undefined){
 let data0 = data.page;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-const err1 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema571.properties.page.type},message:"must be integer,null"};
+const err1 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema572.properties.page.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -36908,7 +36973,7 @@ errors++;
 if(data.page_size !== undefined){
 let data1 = data.page_size;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema571.properties.page_size.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema572.properties.page_size.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -36958,8 +37023,8 @@ return errors === 0;
 }
 
 export const schema_PaginatedVaultRequestHistory = validate308;
-const schema572 = {"title":"PaginatedVaultRequestHistory","description":"PaginatedVaultRequestHistory in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["actions","pagination","wallet"],"properties":{"actions":{"type":"array","items":{"$ref":"#/definitions/VaultActionResult"}},"pagination":{"$ref":"#/definitions/Pagination"},"wallet":{"type":"string"}}};
-const schema573 = {"title":"VaultActionResult","description":"VaultActionEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["after_shares","amount","before_shares","creation_timestamp_ms","entry_price","error_reason","event_ts","event_type","exit_price","operation_id","operation_uuid","share_price","shares_delta","shares_requested","status","user_action_hash","vault_nonce","vault_subaccount_id","wallet"],"properties":{"after_shares":{"type":"string"},"amount":{"type":"string"},"before_shares":{"type":"string"},"creation_timestamp_ms":{"type":"number"},"entry_price":{"type":"string"},"error_reason":{"type":"string"},"event_ts":{"type":"number"},"event_type":{"type":"string"},"exit_price":{"type":"string"},"operation_id":{"type":"integer"},"operation_uuid":{"type":"string"},"share_price":{"type":"string"},"shares_delta":{"type":"string"},"shares_requested":{"type":"string"},"status":{"type":"string"},"user_action_hash":{"type":"string"},"vault_nonce":{"type":"string"},"vault_subaccount_id":{"type":"integer"},"wallet":{"type":"string"}}};
+const schema573 = {"title":"PaginatedVaultRequestHistory","description":"PaginatedVaultRequestHistory in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["actions","pagination","wallet"],"properties":{"actions":{"type":"array","items":{"$ref":"#/definitions/VaultActionResult"}},"pagination":{"$ref":"#/definitions/Pagination"},"wallet":{"type":"string"}}};
+const schema574 = {"title":"VaultActionResult","description":"VaultActionEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["after_shares","amount","before_shares","creation_timestamp_ms","entry_price","error_reason","event_ts","event_type","exit_price","operation_id","operation_uuid","share_price","shares_delta","shares_requested","status","user_action_hash","vault_nonce","vault_subaccount_id","wallet"],"properties":{"after_shares":{"type":"string"},"amount":{"type":"string"},"before_shares":{"type":"string"},"creation_timestamp_ms":{"type":"number"},"entry_price":{"type":"string"},"error_reason":{"type":"string"},"event_ts":{"type":"number"},"event_type":{"type":"string"},"exit_price":{"type":"string"},"operation_id":{"type":"integer"},"operation_uuid":{"type":"string"},"share_price":{"type":"string"},"shares_delta":{"type":"string"},"shares_requested":{"type":"string"},"status":{"type":"string"},"user_action_hash":{"type":"string"},"vault_nonce":{"type":"string"},"vault_subaccount_id":{"type":"integer"},"wallet":{"type":"string"}}};
 
 function validate308(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -38004,7 +38069,7 @@ return errors === 0;
 }
 
 export const schema_GetVaultSharesParams = validate310;
-const schema576 = {"title":"GetVaultSharesParams","description":"GetVaultSharesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
+const schema577 = {"title":"GetVaultSharesParams","description":"GetVaultSharesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
 
 function validate310(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -38048,11 +38113,11 @@ return errors === 0;
 }
 
 export const schema_VaultShares = validate311;
-const schema577 = {"title":"VaultShares","description":"VaultSharesWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["vaults"],"properties":{"vaults":{"type":"array","items":{"$ref":"#/definitions/VaultShareEntry"}}}};
-const schema578 = {"title":"VaultShareEntry","description":"VaultShareEntryWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["shares","vault"],"properties":{"shares":{"type":"string"},"vault":{"$ref":"#/definitions/Vault"}}};
-const schema579 = {"title":"Vault","description":"VaultWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["curator","curator_shares","description","name","protocol","whitelist_only"],"properties":{"benchmark_price":{"type":["string","null"]},"curator":{"type":"string"},"curator_shares":{"type":"string"},"description":{"type":"string"},"mtm_cap":{"type":["string","null"]},"name":{"type":"string"},"nav_benchmark":{"type":["string","null"]},"nav_usd":{"type":["string","null"]},"protocol":{"$ref":"#/definitions/ProtocolVault"},"simulated_share_price_usd":{"type":["string","null"]},"whitelist_only":{"type":"boolean"}}};
-const schema580 = {"title":"ProtocolVault","description":"ProtocolVaultWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["closed","config","global_hwm","last_fee_settled_at_sec","protocol_fee_share_bps","subaccount_id","total_shares"],"properties":{"closed":{"type":"boolean"},"config":{"$ref":"#/definitions/VaultConfig"},"global_hwm":{"type":"string"},"last_fee_settled_at_sec":{"type":"integer"},"protocol_fee_share_bps":{"type":"number"},"subaccount_id":{"type":"integer"},"total_shares":{"type":"string"}}};
-const schema581 = {"title":"VaultConfig","description":"VaultConfig in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cooldown_sec","deposit_spot_asset","management_fee_bps","max_slippage_bps","performance_fee_bps"],"properties":{"benchmark_asset":{"type":["string","null"]},"cooldown_sec":{"type":"integer"},"deposit_spot_asset":{"type":"string"},"management_fee_bps":{"type":"number"},"max_slippage_bps":{"type":"number"},"performance_fee_bps":{"type":"number"}}};
+const schema578 = {"title":"VaultShares","description":"VaultSharesWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["vaults"],"properties":{"vaults":{"type":"array","items":{"$ref":"#/definitions/VaultShareEntry"}}}};
+const schema579 = {"title":"VaultShareEntry","description":"VaultShareEntryWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["shares","vault"],"properties":{"shares":{"type":"string"},"vault":{"$ref":"#/definitions/Vault"}}};
+const schema580 = {"title":"Vault","description":"VaultWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["curator","curator_shares","description","name","protocol","whitelist_only"],"properties":{"benchmark_price":{"type":["string","null"]},"curator":{"type":"string"},"curator_shares":{"type":"string"},"description":{"type":"string"},"mtm_cap":{"type":["string","null"]},"name":{"type":"string"},"nav_benchmark":{"type":["string","null"]},"nav_usd":{"type":["string","null"]},"protocol":{"$ref":"#/definitions/ProtocolVault"},"simulated_share_price_usd":{"type":["string","null"]},"whitelist_only":{"type":"boolean"}}};
+const schema581 = {"title":"ProtocolVault","description":"ProtocolVaultWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["closed","config","global_hwm","last_fee_settled_at_sec","protocol_fee_share_bps","subaccount_id","total_shares"],"properties":{"closed":{"type":"boolean"},"config":{"$ref":"#/definitions/VaultConfig"},"global_hwm":{"type":"string"},"last_fee_settled_at_sec":{"type":"integer"},"protocol_fee_share_bps":{"type":"number"},"subaccount_id":{"type":"integer"},"total_shares":{"type":"string"}}};
+const schema582 = {"title":"VaultConfig","description":"VaultConfig in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cooldown_sec","deposit_spot_asset","management_fee_bps","max_slippage_bps","performance_fee_bps"],"properties":{"benchmark_asset":{"type":["string","null"]},"cooldown_sec":{"type":"integer"},"deposit_spot_asset":{"type":"string"},"management_fee_bps":{"type":"number"},"max_slippage_bps":{"type":"number"},"performance_fee_bps":{"type":"number"}}};
 
 function validate314(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -38196,7 +38261,7 @@ errors++;
 if(data1.benchmark_asset !== undefined){
 let data2 = data1.benchmark_asset;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err13 = {instancePath:instancePath+"/config/benchmark_asset",schemaPath:"#/definitions/VaultConfig/properties/benchmark_asset/type",keyword:"type",params:{type: schema581.properties.benchmark_asset.type},message:"must be string,null"};
+const err13 = {instancePath:instancePath+"/config/benchmark_asset",schemaPath:"#/definitions/VaultConfig/properties/benchmark_asset/type",keyword:"type",params:{type: schema582.properties.benchmark_asset.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -38428,7 +38493,7 @@ errors++;
 if(data.benchmark_price !== undefined){
 let data0 = data.benchmark_price;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err6 = {instancePath:instancePath+"/benchmark_price",schemaPath:"#/properties/benchmark_price/type",keyword:"type",params:{type: schema579.properties.benchmark_price.type},message:"must be string,null"};
+const err6 = {instancePath:instancePath+"/benchmark_price",schemaPath:"#/properties/benchmark_price/type",keyword:"type",params:{type: schema580.properties.benchmark_price.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -38477,7 +38542,7 @@ errors++;
 if(data.mtm_cap !== undefined){
 let data4 = data.mtm_cap;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err10 = {instancePath:instancePath+"/mtm_cap",schemaPath:"#/properties/mtm_cap/type",keyword:"type",params:{type: schema579.properties.mtm_cap.type},message:"must be string,null"};
+const err10 = {instancePath:instancePath+"/mtm_cap",schemaPath:"#/properties/mtm_cap/type",keyword:"type",params:{type: schema580.properties.mtm_cap.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -38502,7 +38567,7 @@ errors++;
 if(data.nav_benchmark !== undefined){
 let data6 = data.nav_benchmark;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err12 = {instancePath:instancePath+"/nav_benchmark",schemaPath:"#/properties/nav_benchmark/type",keyword:"type",params:{type: schema579.properties.nav_benchmark.type},message:"must be string,null"};
+const err12 = {instancePath:instancePath+"/nav_benchmark",schemaPath:"#/properties/nav_benchmark/type",keyword:"type",params:{type: schema580.properties.nav_benchmark.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -38515,7 +38580,7 @@ errors++;
 if(data.nav_usd !== undefined){
 let data7 = data.nav_usd;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err13 = {instancePath:instancePath+"/nav_usd",schemaPath:"#/properties/nav_usd/type",keyword:"type",params:{type: schema579.properties.nav_usd.type},message:"must be string,null"};
+const err13 = {instancePath:instancePath+"/nav_usd",schemaPath:"#/properties/nav_usd/type",keyword:"type",params:{type: schema580.properties.nav_usd.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -38534,7 +38599,7 @@ errors = vErrors.length;
 if(data.simulated_share_price_usd !== undefined){
 let data9 = data.simulated_share_price_usd;
 if((typeof data9 !== "string") && (data9 !== null)){
-const err14 = {instancePath:instancePath+"/simulated_share_price_usd",schemaPath:"#/properties/simulated_share_price_usd/type",keyword:"type",params:{type: schema579.properties.simulated_share_price_usd.type},message:"must be string,null"};
+const err14 = {instancePath:instancePath+"/simulated_share_price_usd",schemaPath:"#/properties/simulated_share_price_usd/type",keyword:"type",params:{type: schema580.properties.simulated_share_price_usd.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -38809,7 +38874,7 @@ errors++;
 if(data.benchmark_price !== undefined){
 let data0 = data.benchmark_price;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err6 = {instancePath:instancePath+"/benchmark_price",schemaPath:"#/properties/benchmark_price/type",keyword:"type",params:{type: schema579.properties.benchmark_price.type},message:"must be string,null"};
+const err6 = {instancePath:instancePath+"/benchmark_price",schemaPath:"#/properties/benchmark_price/type",keyword:"type",params:{type: schema580.properties.benchmark_price.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -38858,7 +38923,7 @@ errors++;
 if(data.mtm_cap !== undefined){
 let data4 = data.mtm_cap;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err10 = {instancePath:instancePath+"/mtm_cap",schemaPath:"#/properties/mtm_cap/type",keyword:"type",params:{type: schema579.properties.mtm_cap.type},message:"must be string,null"};
+const err10 = {instancePath:instancePath+"/mtm_cap",schemaPath:"#/properties/mtm_cap/type",keyword:"type",params:{type: schema580.properties.mtm_cap.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -38883,7 +38948,7 @@ errors++;
 if(data.nav_benchmark !== undefined){
 let data6 = data.nav_benchmark;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err12 = {instancePath:instancePath+"/nav_benchmark",schemaPath:"#/properties/nav_benchmark/type",keyword:"type",params:{type: schema579.properties.nav_benchmark.type},message:"must be string,null"};
+const err12 = {instancePath:instancePath+"/nav_benchmark",schemaPath:"#/properties/nav_benchmark/type",keyword:"type",params:{type: schema580.properties.nav_benchmark.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -38896,7 +38961,7 @@ errors++;
 if(data.nav_usd !== undefined){
 let data7 = data.nav_usd;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err13 = {instancePath:instancePath+"/nav_usd",schemaPath:"#/properties/nav_usd/type",keyword:"type",params:{type: schema579.properties.nav_usd.type},message:"must be string,null"};
+const err13 = {instancePath:instancePath+"/nav_usd",schemaPath:"#/properties/nav_usd/type",keyword:"type",params:{type: schema580.properties.nav_usd.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -38915,7 +38980,7 @@ errors = vErrors.length;
 if(data.simulated_share_price_usd !== undefined){
 let data9 = data.simulated_share_price_usd;
 if((typeof data9 !== "string") && (data9 !== null)){
-const err14 = {instancePath:instancePath+"/simulated_share_price_usd",schemaPath:"#/properties/simulated_share_price_usd/type",keyword:"type",params:{type: schema579.properties.simulated_share_price_usd.type},message:"must be string,null"};
+const err14 = {instancePath:instancePath+"/simulated_share_price_usd",schemaPath:"#/properties/simulated_share_price_usd/type",keyword:"type",params:{type: schema580.properties.simulated_share_price_usd.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -39096,7 +39161,7 @@ errors++;
 if(data1.benchmark_asset !== undefined){
 let data2 = data1.benchmark_asset;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err13 = {instancePath:instancePath+"/config/benchmark_asset",schemaPath:"#/definitions/VaultConfig/properties/benchmark_asset/type",keyword:"type",params:{type: schema581.properties.benchmark_asset.type},message:"must be string,null"};
+const err13 = {instancePath:instancePath+"/config/benchmark_asset",schemaPath:"#/definitions/VaultConfig/properties/benchmark_asset/type",keyword:"type",params:{type: schema582.properties.benchmark_asset.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -39319,7 +39384,7 @@ errors++;
 if(data.benchmark_asset !== undefined){
 let data0 = data.benchmark_asset;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err5 = {instancePath:instancePath+"/benchmark_asset",schemaPath:"#/properties/benchmark_asset/type",keyword:"type",params:{type: schema581.properties.benchmark_asset.type},message:"must be string,null"};
+const err5 = {instancePath:instancePath+"/benchmark_asset",schemaPath:"#/properties/benchmark_asset/type",keyword:"type",params:{type: schema582.properties.benchmark_asset.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -39409,7 +39474,7 @@ return errors === 0;
 }
 
 export const schema_GetWithdrawalHistoryParams = validate324;
-const schema587 = {"title":"GetWithdrawalHistoryParams","description":"GetWithdrawalHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"end_timestamp":{"type":["integer","null"]},"start_timestamp":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
+const schema588 = {"title":"GetWithdrawalHistoryParams","description":"GetWithdrawalHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"end_timestamp":{"type":["integer","null"]},"start_timestamp":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
 
 function validate324(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -39418,7 +39483,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.end_timestamp !== undefined){
 let data0 = data.end_timestamp;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema587.properties.end_timestamp.type},message:"must be integer,null"};
+const err0 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema588.properties.end_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -39431,7 +39496,7 @@ errors++;
 if(data.start_timestamp !== undefined){
 let data1 = data.start_timestamp;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err1 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema587.properties.start_timestamp.type},message:"must be integer,null"};
+const err1 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema588.properties.start_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -39444,7 +39509,7 @@ errors++;
 if(data.subaccount_id !== undefined){
 let data2 = data.subaccount_id;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-const err2 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema587.properties.subaccount_id.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema588.properties.subaccount_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -39457,7 +39522,7 @@ errors++;
 if(data.wallet !== undefined){
 let data3 = data.wallet;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err3 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema587.properties.wallet.type},message:"must be string,null"};
+const err3 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema588.properties.wallet.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -39483,8 +39548,8 @@ return errors === 0;
 }
 
 export const schema_WithdrawalHistoryResult = validate325;
-const schema588 = {"title":"WithdrawalHistoryResult","description":"WithdrawalHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["withdrawals"],"properties":{"withdrawals":{"type":"array","items":{"$ref":"#/definitions/WithdrawalEntry"}}}};
-const schema589 = {"title":"WithdrawalEntry","description":"WithdrawalEntry in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","asset","batch_status","batch_uuid","erc20_address","fee","operation_id","recipient","subaccount_id","timestamp","wallet"],"properties":{"amount":{"type":"string"},"asset":{"type":"string"},"batch_status":{"$ref":"#/definitions/BatchStatus"},"batch_uuid":{"type":"string"},"erc20_address":{"type":"string"},"fee":{"type":"string"},"operation_id":{"type":"string"},"recipient":{"type":"string"},"subaccount_id":{"type":"integer"},"timestamp":{"type":"integer"},"tx_hash":{"type":["string","null"]},"wallet":{"type":"string"}}};
+const schema589 = {"title":"WithdrawalHistoryResult","description":"WithdrawalHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["withdrawals"],"properties":{"withdrawals":{"type":"array","items":{"$ref":"#/definitions/WithdrawalEntry"}}}};
+const schema590 = {"title":"WithdrawalEntry","description":"WithdrawalEntry in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","asset","batch_status","batch_uuid","erc20_address","fee","operation_id","recipient","subaccount_id","timestamp","wallet"],"properties":{"amount":{"type":"string"},"asset":{"type":"string"},"batch_status":{"$ref":"#/definitions/BatchStatus"},"batch_uuid":{"type":"string"},"erc20_address":{"type":"string"},"fee":{"type":"string"},"operation_id":{"type":"string"},"recipient":{"type":"string"},"subaccount_id":{"type":"integer"},"timestamp":{"type":"integer"},"tx_hash":{"type":["string","null"]},"wallet":{"type":"string"}}};
 
 function validate326(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -39736,7 +39801,7 @@ errors++;
 if(data.tx_hash !== undefined){
 let data10 = data.tx_hash;
 if((typeof data10 !== "string") && (data10 !== null)){
-const err22 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema589.properties.tx_hash.type},message:"must be string,null"};
+const err22 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema590.properties.tx_hash.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -40077,7 +40142,7 @@ errors++;
 if(data.tx_hash !== undefined){
 let data10 = data.tx_hash;
 if((typeof data10 !== "string") && (data10 !== null)){
-const err22 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema589.properties.tx_hash.type},message:"must be string,null"};
+const err22 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema590.properties.tx_hash.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -40115,7 +40180,7 @@ return errors === 0;
 }
 
 export const schema_GetLiquidatorHistoryParams = validate329;
-const schema593 = {"title":"GetLiquidatorHistoryParams","description":"The params derive-ts 3.0.13's SubaccountsApi.getLiquidatorHistory sends (src/api/subaccounts.ts, LiquidatorHistoryQuery).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"},"start_timestamp":{"type":["integer","null"]},"end_timestamp":{"type":["integer","null"]},"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"]}}};
+const schema594 = {"title":"GetLiquidatorHistoryParams","description":"The params derive-ts 3.0.13's SubaccountsApi.getLiquidatorHistory sends (src/api/subaccounts.ts, LiquidatorHistoryQuery).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"},"start_timestamp":{"type":["integer","null"]},"end_timestamp":{"type":["integer","null"]},"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"]}}};
 
 function validate329(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -40147,7 +40212,7 @@ errors++;
 if(data.start_timestamp !== undefined){
 let data1 = data.start_timestamp;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema593.properties.start_timestamp.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema594.properties.start_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -40160,7 +40225,7 @@ errors++;
 if(data.end_timestamp !== undefined){
 let data2 = data.end_timestamp;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-const err3 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema593.properties.end_timestamp.type},message:"must be integer,null"};
+const err3 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema594.properties.end_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -40173,7 +40238,7 @@ errors++;
 if(data.page !== undefined){
 let data3 = data.page;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-const err4 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema593.properties.page.type},message:"must be integer,null"};
+const err4 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema594.properties.page.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -40186,7 +40251,7 @@ errors++;
 if(data.page_size !== undefined){
 let data4 = data.page_size;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err5 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema593.properties.page_size.type},message:"must be integer,null"};
+const err5 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema594.properties.page_size.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -40212,8 +40277,8 @@ return errors === 0;
 }
 
 export const schema_LiquidatorHistoryResult = validate330;
-const schema594 = {"title":"LiquidatorHistoryResult","description":"What derive-ts 3.0.13 reads from private/get_liquidator_history (src/api/subaccounts.ts, LiquidatorHistoryResult).","type":"object","required":["bids","pagination"],"properties":{"bids":{"type":"array","items":{"$ref":"#/definitions/AuctionBidEvent"}},"pagination":{"$ref":"#/definitions/Pagination"}}};
-const schema595 = {"title":"AuctionBidEvent","description":"One liquidator bid within an auction (derive-ts 3.0.13, src/api/subaccounts.ts, AuctionBidEvent); amounts and PnL are decimal strings keyed by asset.","type":"object","required":["amounts_liquidated","cash_received","discount_pnl","percent_liquidated","positions_realized_pnl","positions_realized_pnl_excl_fees","realized_pnl","realized_pnl_excl_fees","timestamp","tx_hash"],"properties":{"amounts_liquidated":{"type":"object","additionalProperties":{"type":"string"}},"cash_received":{"type":"string"},"discount_pnl":{"type":"string"},"percent_liquidated":{"type":"string"},"positions_realized_pnl":{"type":"object","additionalProperties":{"type":"string"}},"positions_realized_pnl_excl_fees":{"type":"object","additionalProperties":{"type":"string"}},"realized_pnl":{"type":"string"},"realized_pnl_excl_fees":{"type":"string"},"timestamp":{"type":"integer"},"tx_hash":{"type":"string"}}};
+const schema595 = {"title":"LiquidatorHistoryResult","description":"What derive-ts 3.0.13 reads from private/get_liquidator_history (src/api/subaccounts.ts, LiquidatorHistoryResult).","type":"object","required":["bids","pagination"],"properties":{"bids":{"type":"array","items":{"$ref":"#/definitions/AuctionBidEvent"}},"pagination":{"$ref":"#/definitions/Pagination"}}};
+const schema596 = {"title":"AuctionBidEvent","description":"One liquidator bid within an auction (derive-ts 3.0.13, src/api/subaccounts.ts, AuctionBidEvent); amounts and PnL are decimal strings keyed by asset.","type":"object","required":["amounts_liquidated","cash_received","discount_pnl","percent_liquidated","positions_realized_pnl","positions_realized_pnl_excl_fees","realized_pnl","realized_pnl_excl_fees","timestamp","tx_hash"],"properties":{"amounts_liquidated":{"type":"object","additionalProperties":{"type":"string"}},"cash_received":{"type":"string"},"discount_pnl":{"type":"string"},"percent_liquidated":{"type":"string"},"positions_realized_pnl":{"type":"object","additionalProperties":{"type":"string"}},"positions_realized_pnl_excl_fees":{"type":"object","additionalProperties":{"type":"string"}},"realized_pnl":{"type":"string"},"realized_pnl_excl_fees":{"type":"string"},"timestamp":{"type":"integer"},"tx_hash":{"type":"string"}}};
 
 function validate330(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -40637,7 +40702,7 @@ return errors === 0;
 }
 
 export const schema_PublicGetLiquidationHistoryParams = validate331;
-const schema597 = {"title":"PublicGetLiquidationHistoryParams","description":"The params derive-ts 3.0.13's MarketDataApi.getLiquidationHistory sends (src/api/marketData.ts): one subaccount or all, a window, a page.","type":"object","properties":{"subaccount_id":{"type":["integer","null"]},"start_timestamp":{"type":["integer","null"]},"end_timestamp":{"type":["integer","null"]},"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"]}}};
+const schema598 = {"title":"PublicGetLiquidationHistoryParams","description":"The params derive-ts 3.0.13's MarketDataApi.getLiquidationHistory sends (src/api/marketData.ts): one subaccount or all, a window, a page.","type":"object","properties":{"subaccount_id":{"type":["integer","null"]},"start_timestamp":{"type":["integer","null"]},"end_timestamp":{"type":["integer","null"]},"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"]}}};
 
 function validate331(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -40646,7 +40711,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.subaccount_id !== undefined){
 let data0 = data.subaccount_id;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema597.properties.subaccount_id.type},message:"must be integer,null"};
+const err0 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema598.properties.subaccount_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -40659,7 +40724,7 @@ errors++;
 if(data.start_timestamp !== undefined){
 let data1 = data.start_timestamp;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err1 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema597.properties.start_timestamp.type},message:"must be integer,null"};
+const err1 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema598.properties.start_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -40672,7 +40737,7 @@ errors++;
 if(data.end_timestamp !== undefined){
 let data2 = data.end_timestamp;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-const err2 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema597.properties.end_timestamp.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema598.properties.end_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -40685,7 +40750,7 @@ errors++;
 if(data.page !== undefined){
 let data3 = data.page;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema597.properties.page.type},message:"must be integer,null"};
+const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema598.properties.page.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -40698,7 +40763,7 @@ errors++;
 if(data.page_size !== undefined){
 let data4 = data.page_size;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err4 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema597.properties.page_size.type},message:"must be integer,null"};
+const err4 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema598.properties.page_size.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -40724,8 +40789,8 @@ return errors === 0;
 }
 
 export const schema_PublicLiquidationHistoryResult = validate332;
-const schema598 = {"title":"PublicLiquidationHistoryResult","description":"Not shown by any client (derive-ts 3.0.13 types it unknown). The sandbox's assumption: the auctions as private/get_liquidation_history gives them, with the pagination of the other paginated reads; the object stays open to more fields.","type":"object","required":["auctions","pagination"],"properties":{"auctions":{"type":"array","items":{"$ref":"#/definitions/AuctionHistory"}},"pagination":{"$ref":"#/definitions/Pagination"}}};
-const schema599 = {"title":"AuctionHistory","description":"One auction a subaccount was liquidated in, with the bids that filled it (derive-ts 3.0.13, src/api/subaccounts.ts, AuctionHistory). end_timestamp is null while it is live.","type":"object","required":["auction_id","auction_type","bids","end_timestamp","fee","start_timestamp","subaccount_id","tx_hash"],"properties":{"auction_id":{"type":"string"},"auction_type":{"type":"string","enum":["solvent","insolvent"]},"bids":{"type":"array","items":{"$ref":"#/definitions/AuctionBidEvent"}},"end_timestamp":{"type":["integer","null"]},"fee":{"type":"string"},"start_timestamp":{"type":"integer"},"subaccount_id":{"type":"integer"},"tx_hash":{"type":"string"}}};
+const schema599 = {"title":"PublicLiquidationHistoryResult","description":"Not shown by any client (derive-ts 3.0.13 types it unknown). The sandbox's assumption: the auctions as private/get_liquidation_history gives them, with the pagination of the other paginated reads; the object stays open to more fields.","type":"object","required":["auctions","pagination"],"properties":{"auctions":{"type":"array","items":{"$ref":"#/definitions/AuctionHistory"}},"pagination":{"$ref":"#/definitions/Pagination"}}};
+const schema600 = {"title":"AuctionHistory","description":"One auction a subaccount was liquidated in, with the bids that filled it (derive-ts 3.0.13, src/api/subaccounts.ts, AuctionHistory). end_timestamp is null while it is live.","type":"object","required":["auction_id","auction_type","bids","end_timestamp","fee","start_timestamp","subaccount_id","tx_hash"],"properties":{"auction_id":{"type":"string"},"auction_type":{"type":"string","enum":["solvent","insolvent"]},"bids":{"type":"array","items":{"$ref":"#/definitions/AuctionBidEvent"}},"end_timestamp":{"type":["integer","null"]},"fee":{"type":"string"},"start_timestamp":{"type":"integer"},"subaccount_id":{"type":"integer"},"tx_hash":{"type":"string"}}};
 
 function validate333(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -40836,7 +40901,7 @@ vErrors.push(err9);
 errors++;
 }
 if(!((data1 === "solvent") || (data1 === "insolvent"))){
-const err10 = {instancePath:instancePath+"/auction_type",schemaPath:"#/properties/auction_type/enum",keyword:"enum",params:{allowedValues: schema599.properties.auction_type.enum},message:"must be equal to one of the allowed values"};
+const err10 = {instancePath:instancePath+"/auction_type",schemaPath:"#/properties/auction_type/enum",keyword:"enum",params:{allowedValues: schema600.properties.auction_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -41146,7 +41211,7 @@ errors++;
 if(data.end_timestamp !== undefined){
 let data17 = data.end_timestamp;
 if((!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))) && (data17 !== null)){
-const err36 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema599.properties.end_timestamp.type},message:"must be integer,null"};
+const err36 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema600.properties.end_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -41369,7 +41434,7 @@ return errors === 0;
 }
 
 export const schema_GetLiquidationHistoryParams = validate335;
-const schema602 = {"title":"GetLiquidationHistoryParams","description":"The params derive-ts 3.0.13's SubaccountsApi.getLiquidationHistory sends (src/api/subaccounts.ts, WalletHistoryQuery): the wallet's subaccounts, or one.","type":"object","properties":{"end_timestamp":{"type":["integer","null"]},"start_timestamp":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
+const schema603 = {"title":"GetLiquidationHistoryParams","description":"The params derive-ts 3.0.13's SubaccountsApi.getLiquidationHistory sends (src/api/subaccounts.ts, WalletHistoryQuery): the wallet's subaccounts, or one.","type":"object","properties":{"end_timestamp":{"type":["integer","null"]},"start_timestamp":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
 
 function validate335(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -41378,7 +41443,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.end_timestamp !== undefined){
 let data0 = data.end_timestamp;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema602.properties.end_timestamp.type},message:"must be integer,null"};
+const err0 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema603.properties.end_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -41391,7 +41456,7 @@ errors++;
 if(data.start_timestamp !== undefined){
 let data1 = data.start_timestamp;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err1 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema602.properties.start_timestamp.type},message:"must be integer,null"};
+const err1 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema603.properties.start_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -41404,7 +41469,7 @@ errors++;
 if(data.subaccount_id !== undefined){
 let data2 = data.subaccount_id;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-const err2 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema602.properties.subaccount_id.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema603.properties.subaccount_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -41417,7 +41482,7 @@ errors++;
 if(data.wallet !== undefined){
 let data3 = data.wallet;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err3 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema602.properties.wallet.type},message:"must be string,null"};
+const err3 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema603.properties.wallet.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -41443,7 +41508,7 @@ return errors === 0;
 }
 
 export const schema_LiquidationHistoryResult = validate336;
-const schema603 = {"title":"LiquidationHistoryResult","description":"What derive-ts 3.0.13 reads from private/get_liquidation_history: AuctionHistory[] (src/api/subaccounts.ts).","type":"array","items":{"$ref":"#/definitions/AuctionHistory"}};
+const schema604 = {"title":"LiquidationHistoryResult","description":"What derive-ts 3.0.13 reads from private/get_liquidation_history: AuctionHistory[] (src/api/subaccounts.ts).","type":"array","items":{"$ref":"#/definitions/AuctionHistory"}};
 
 function validate336(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -41582,7 +41647,7 @@ vErrors.push(err9);
 errors++;
 }
 if(!((data1 === "solvent") || (data1 === "insolvent"))){
-const err10 = {instancePath:instancePath+"/auction_type",schemaPath:"#/properties/auction_type/enum",keyword:"enum",params:{allowedValues: schema599.properties.auction_type.enum},message:"must be equal to one of the allowed values"};
+const err10 = {instancePath:instancePath+"/auction_type",schemaPath:"#/properties/auction_type/enum",keyword:"enum",params:{allowedValues: schema600.properties.auction_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -41892,7 +41957,7 @@ errors++;
 if(data.end_timestamp !== undefined){
 let data17 = data.end_timestamp;
 if((!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))) && (data17 !== null)){
-const err36 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema599.properties.end_timestamp.type},message:"must be integer,null"};
+const err36 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema600.properties.end_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -42255,7 +42320,7 @@ return errors === 0;
 }
 
 export const schema_SimulatedPositionChange = validate340;
-const schema607 = {"title":"SimulatedPositionChange","description":"A perp or option position (or change of one) to value, as derive-ts 3.0.13 sends it (src/api/subaccounts.ts SimulatedPositionChange, src/api/marketData.ts SimulatedPosition): entry_price null values it at the mark.","type":"object","required":["instrument_name","amount"],"properties":{"instrument_name":{"type":"string"},"amount":{"$ref":"#/definitions/DecimalInput"},"entry_price":{"oneOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]}}};
+const schema608 = {"title":"SimulatedPositionChange","description":"A perp or option position (or change of one) to value, as derive-ts 3.0.13 sends it (src/api/subaccounts.ts SimulatedPositionChange, src/api/marketData.ts SimulatedPosition): entry_price null values it at the mark.","type":"object","required":["instrument_name","amount"],"properties":{"instrument_name":{"type":"string"},"amount":{"$ref":"#/definitions/DecimalInput"},"entry_price":{"oneOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]}}};
 
 function validate340(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -42374,7 +42439,7 @@ return errors === 0;
 }
 
 export const schema_SimulatedCollateralChange = validate343;
-const schema608 = {"title":"SimulatedCollateralChange","description":"A collateral (or change of one) to value, as derive-ts 3.0.13 sends it (src/api/subaccounts.ts SimulatedCollateralChange).","type":"object","required":["asset_name","amount"],"properties":{"asset_name":{"type":"string"},"amount":{"$ref":"#/definitions/DecimalInput"}}};
+const schema609 = {"title":"SimulatedCollateralChange","description":"A collateral (or change of one) to value, as derive-ts 3.0.13 sends it (src/api/subaccounts.ts SimulatedCollateralChange).","type":"object","required":["asset_name","amount"],"properties":{"asset_name":{"type":"string"},"amount":{"$ref":"#/definitions/DecimalInput"}}};
 
 function validate343(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -42434,7 +42499,7 @@ return errors === 0;
 }
 
 export const schema_GetMarginParams = validate345;
-const schema609 = {"title":"GetMarginParams","description":"The params derive-ts 3.0.13's SubaccountsApi.getMargin sends (src/api/subaccounts.ts, MarginQuery).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"},"simulated_position_changes":{"oneOf":[{"type":"array","items":{"$ref":"#/definitions/SimulatedPositionChange"}},{"type":"null"}]},"simulated_collateral_changes":{"oneOf":[{"type":"array","items":{"$ref":"#/definitions/SimulatedCollateralChange"}},{"type":"null"}]}}};
+const schema610 = {"title":"GetMarginParams","description":"The params derive-ts 3.0.13's SubaccountsApi.getMargin sends (src/api/subaccounts.ts, MarginQuery).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"},"simulated_position_changes":{"oneOf":[{"type":"array","items":{"$ref":"#/definitions/SimulatedPositionChange"}},{"type":"null"}]},"simulated_collateral_changes":{"oneOf":[{"type":"array","items":{"$ref":"#/definitions/SimulatedCollateralChange"}},{"type":"null"}]}}};
 
 function validate345(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -42627,7 +42692,7 @@ return errors === 0;
 }
 
 export const schema_GetMarginResult = validate348;
-const schema610 = {"title":"GetMarginResult","description":"Margin figures before and after the (optionally simulated) changes, decimal strings (derive-ts 3.0.13, src/api/subaccounts.ts, MarginResult).","type":"object","required":["is_valid_trade","post_initial_margin","post_maintenance_margin","pre_initial_margin","pre_maintenance_margin","subaccount_id"],"properties":{"is_valid_trade":{"type":"boolean"},"post_initial_margin":{"type":"string"},"post_maintenance_margin":{"type":"string"},"pre_initial_margin":{"type":"string"},"pre_maintenance_margin":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+const schema611 = {"title":"GetMarginResult","description":"Margin figures before and after the (optionally simulated) changes, decimal strings (derive-ts 3.0.13, src/api/subaccounts.ts, MarginResult).","type":"object","required":["is_valid_trade","post_initial_margin","post_maintenance_margin","pre_initial_margin","pre_maintenance_margin","subaccount_id"],"properties":{"is_valid_trade":{"type":"boolean"},"post_initial_margin":{"type":"string"},"post_maintenance_margin":{"type":"string"},"pre_initial_margin":{"type":"string"},"pre_maintenance_margin":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
 function validate348(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -42782,7 +42847,7 @@ return errors === 0;
 }
 
 export const schema_SimulateMarginParams = validate349;
-const schema611 = {"title":"SimulateMarginParams","description":"The params derive-ts 3.0.13's MarketDataApi.simulateMargin sends (src/api/marketData.ts, SimulateMarginParams): a margin type (PM, PM2 or SM), a market for portfolio margin, the portfolio, and changes layered on top.","type":"object","required":["margin_type","simulated_collaterals","simulated_positions"],"properties":{"margin_type":{"type":"string","enum":["PM","PM2","SM"]},"market":{"type":["string","null"]},"simulated_collaterals":{"type":"array","items":{"$ref":"#/definitions/SimulatedCollateralChange"}},"simulated_positions":{"type":"array","items":{"$ref":"#/definitions/SimulatedPositionChange"}},"simulated_collateral_changes":{"oneOf":[{"type":"array","items":{"$ref":"#/definitions/SimulatedCollateralChange"}},{"type":"null"}]},"simulated_position_changes":{"oneOf":[{"type":"array","items":{"$ref":"#/definitions/SimulatedPositionChange"}},{"type":"null"}]}}};
+const schema612 = {"title":"SimulateMarginParams","description":"The params derive-ts 3.0.13's MarketDataApi.simulateMargin sends (src/api/marketData.ts, SimulateMarginParams): a margin type (PM, PM2 or SM), a market for portfolio margin, the portfolio, and changes layered on top.","type":"object","required":["margin_type","simulated_collaterals","simulated_positions"],"properties":{"margin_type":{"type":"string","enum":["PM","PM2","SM"]},"market":{"type":["string","null"]},"simulated_collaterals":{"type":"array","items":{"$ref":"#/definitions/SimulatedCollateralChange"}},"simulated_positions":{"type":"array","items":{"$ref":"#/definitions/SimulatedPositionChange"}},"simulated_collateral_changes":{"oneOf":[{"type":"array","items":{"$ref":"#/definitions/SimulatedCollateralChange"}},{"type":"null"}]},"simulated_position_changes":{"oneOf":[{"type":"array","items":{"$ref":"#/definitions/SimulatedPositionChange"}},{"type":"null"}]}}};
 
 function validate349(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -42831,7 +42896,7 @@ vErrors.push(err3);
 errors++;
 }
 if(!(((data0 === "PM") || (data0 === "PM2")) || (data0 === "SM"))){
-const err4 = {instancePath:instancePath+"/margin_type",schemaPath:"#/properties/margin_type/enum",keyword:"enum",params:{allowedValues: schema611.properties.margin_type.enum},message:"must be equal to one of the allowed values"};
+const err4 = {instancePath:instancePath+"/margin_type",schemaPath:"#/properties/margin_type/enum",keyword:"enum",params:{allowedValues: schema612.properties.margin_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -42844,7 +42909,7 @@ errors++;
 if(data.market !== undefined){
 let data1 = data.market;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err5 = {instancePath:instancePath+"/market",schemaPath:"#/properties/market/type",keyword:"type",params:{type: schema611.properties.market.type},message:"must be string,null"};
+const err5 = {instancePath:instancePath+"/market",schemaPath:"#/properties/market/type",keyword:"type",params:{type: schema612.properties.market.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -43062,7 +43127,7 @@ return errors === 0;
 }
 
 export const schema_SimulateMarginResult = validate354;
-const schema612 = {"title":"SimulateMarginResult","description":"Not shown by any client (derive-ts 3.0.13 types it unknown). The sandbox's assumption: the figures of GetMarginResult without a subaccount; the object stays open to more fields.","type":"object","properties":{"is_valid_trade":{"type":"boolean"},"post_initial_margin":{"type":"string"},"post_maintenance_margin":{"type":"string"},"pre_initial_margin":{"type":"string"},"pre_maintenance_margin":{"type":"string"}}};
+const schema613 = {"title":"SimulateMarginResult","description":"Not shown by any client (derive-ts 3.0.13 types it unknown). The sandbox's assumption: the figures of GetMarginResult without a subaccount; the object stays open to more fields.","type":"object","properties":{"is_valid_trade":{"type":"boolean"},"post_initial_margin":{"type":"string"},"post_maintenance_margin":{"type":"string"},"pre_initial_margin":{"type":"string"},"pre_maintenance_margin":{"type":"string"}}};
 
 function validate354(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -43144,7 +43209,7 @@ return errors === 0;
 }
 
 export const schema_LiquidateParams = validate355;
-const schema613 = {"title":"LiquidateParams","description":"PrivateLiquidateEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cash_transfer","last_seen_trade_id","liquidated_account_id","merge_account","nonce","percent_of_acc","price_limit","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"cash_transfer":{"$ref":"#/definitions/DecimalInput"},"last_seen_trade_id":{"type":"integer"},"liquidated_account_id":{"type":"integer"},"merge_account":{"type":"boolean"},"nonce":{"type":"integer"},"percent_of_acc":{"$ref":"#/definitions/DecimalInput"},"price_limit":{"$ref":"#/definitions/DecimalInput"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+const schema614 = {"title":"LiquidateParams","description":"PrivateLiquidateEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cash_transfer","last_seen_trade_id","liquidated_account_id","merge_account","nonce","percent_of_acc","price_limit","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"cash_transfer":{"$ref":"#/definitions/DecimalInput"},"last_seen_trade_id":{"type":"integer"},"liquidated_account_id":{"type":"integer"},"merge_account":{"type":"boolean"},"nonce":{"type":"integer"},"percent_of_acc":{"$ref":"#/definitions/DecimalInput"},"price_limit":{"$ref":"#/definitions/DecimalInput"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
 function validate355(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -43395,7 +43460,7 @@ return errors === 0;
 }
 
 export const schema_LiquidateResult = validate359;
-const schema614 = {"title":"LiquidateResult","description":"PrivateLiquidateEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
+const schema615 = {"title":"LiquidateResult","description":"PrivateLiquidateEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
 
 function validate359(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -43462,7 +43527,7 @@ return errors === 0;
 }
 
 export const schema_MintSharesParams = validate360;
-const schema615 = {"title":"MintSharesParams","description":"MintSharesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["deposit_hash","nonce","request_id","share_price","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"deposit_hash":{"type":"string"},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"request_id":{"$ref":"#/definitions/VaultRequestId"},"share_price":{"$ref":"#/definitions/DecimalInput"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+const schema616 = {"title":"MintSharesParams","description":"MintSharesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["deposit_hash","nonce","request_id","share_price","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"deposit_hash":{"type":"string"},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"request_id":{"$ref":"#/definitions/VaultRequestId"},"share_price":{"$ref":"#/definitions/DecimalInput"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
 function validate360(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -43792,7 +43857,7 @@ return errors === 0;
 }
 
 export const schema_CreateOrderParams = validate362;
-const schema618 = {"title":"CreateOrderParams","description":"CreateOrderEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","direction","instrument_name","limit_price","max_fee","nonce","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"algo_duration_sec":{"type":["integer","null"]},"algo_num_slices":{"type":["number","null"]},"algo_type":{"type":["string","null"],"enum":["twap",null]},"amount":{"$ref":"#/definitions/DecimalInput"},"client":{"type":["string","null"]},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"instrument_name":{"type":"string"},"is_atomic_signing":{"type":["boolean","null"]},"label":{"type":["string","null"]},"limit_price":{"$ref":"#/definitions/DecimalInput"},"max_fee":{"$ref":"#/definitions/DecimalInput"},"mmp":{"type":["boolean","null"]},"nonce":{"type":"string"},"order_type":{"type":"string","enum":["limit","market"]},"reduce_only":{"type":["boolean","null"]},"referral_code":{"type":["string","null"]},"reject_post_only":{"type":["boolean","null"]},"reject_timestamp":{"type":["integer","null"]},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"},"time_in_force":{"type":"string","enum":["gtc","post_only","fok","ioc"]},"trigger_price":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"trigger_price_type":{"type":["string","null"],"enum":["mark","index",null]},"trigger_type":{"type":["string","null"],"enum":["stoploss","takeprofit",null]}}};
+const schema619 = {"title":"CreateOrderParams","description":"CreateOrderEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","direction","instrument_name","limit_price","max_fee","nonce","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"algo_duration_sec":{"type":["integer","null"]},"algo_num_slices":{"type":["number","null"]},"algo_type":{"type":["string","null"],"enum":["twap",null]},"amount":{"$ref":"#/definitions/DecimalInput"},"client":{"type":["string","null"]},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"instrument_name":{"type":"string"},"is_atomic_signing":{"type":["boolean","null"]},"label":{"type":["string","null"]},"limit_price":{"$ref":"#/definitions/DecimalInput"},"max_fee":{"$ref":"#/definitions/DecimalInput"},"mmp":{"type":["boolean","null"]},"nonce":{"type":"string"},"order_type":{"type":"string","enum":["limit","market"]},"reduce_only":{"type":["boolean","null"]},"referral_code":{"type":["string","null"]},"reject_post_only":{"type":["boolean","null"]},"reject_timestamp":{"type":["integer","null"]},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"},"time_in_force":{"type":"string","enum":["gtc","post_only","fok","ioc"]},"trigger_price":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"trigger_price_type":{"type":["string","null"],"enum":["mark","index",null]},"trigger_type":{"type":["string","null"],"enum":["stoploss","takeprofit",null]}}};
 
 function validate362(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -43901,7 +43966,7 @@ errors++;
 if(data.algo_duration_sec !== undefined){
 let data0 = data.algo_duration_sec;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-const err10 = {instancePath:instancePath+"/algo_duration_sec",schemaPath:"#/properties/algo_duration_sec/type",keyword:"type",params:{type: schema618.properties.algo_duration_sec.type},message:"must be integer,null"};
+const err10 = {instancePath:instancePath+"/algo_duration_sec",schemaPath:"#/properties/algo_duration_sec/type",keyword:"type",params:{type: schema619.properties.algo_duration_sec.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -43914,7 +43979,7 @@ errors++;
 if(data.algo_num_slices !== undefined){
 let data1 = data.algo_num_slices;
 if((!((typeof data1 == "number") && (isFinite(data1)))) && (data1 !== null)){
-const err11 = {instancePath:instancePath+"/algo_num_slices",schemaPath:"#/properties/algo_num_slices/type",keyword:"type",params:{type: schema618.properties.algo_num_slices.type},message:"must be number,null"};
+const err11 = {instancePath:instancePath+"/algo_num_slices",schemaPath:"#/properties/algo_num_slices/type",keyword:"type",params:{type: schema619.properties.algo_num_slices.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -43927,7 +43992,7 @@ errors++;
 if(data.algo_type !== undefined){
 let data2 = data.algo_type;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err12 = {instancePath:instancePath+"/algo_type",schemaPath:"#/properties/algo_type/type",keyword:"type",params:{type: schema618.properties.algo_type.type},message:"must be string,null"};
+const err12 = {instancePath:instancePath+"/algo_type",schemaPath:"#/properties/algo_type/type",keyword:"type",params:{type: schema619.properties.algo_type.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -43937,7 +44002,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((data2 === "twap") || (data2 === null))){
-const err13 = {instancePath:instancePath+"/algo_type",schemaPath:"#/properties/algo_type/enum",keyword:"enum",params:{allowedValues: schema618.properties.algo_type.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/algo_type",schemaPath:"#/properties/algo_type/enum",keyword:"enum",params:{allowedValues: schema619.properties.algo_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -43956,7 +44021,7 @@ errors = vErrors.length;
 if(data.client !== undefined){
 let data4 = data.client;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err14 = {instancePath:instancePath+"/client",schemaPath:"#/properties/client/type",keyword:"type",params:{type: schema618.properties.client.type},message:"must be string,null"};
+const err14 = {instancePath:instancePath+"/client",schemaPath:"#/properties/client/type",keyword:"type",params:{type: schema619.properties.client.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -44052,7 +44117,7 @@ errors++;
 if(data.is_atomic_signing !== undefined){
 let data8 = data.is_atomic_signing;
 if((typeof data8 !== "boolean") && (data8 !== null)){
-const err20 = {instancePath:instancePath+"/is_atomic_signing",schemaPath:"#/properties/is_atomic_signing/type",keyword:"type",params:{type: schema618.properties.is_atomic_signing.type},message:"must be boolean,null"};
+const err20 = {instancePath:instancePath+"/is_atomic_signing",schemaPath:"#/properties/is_atomic_signing/type",keyword:"type",params:{type: schema619.properties.is_atomic_signing.type},message:"must be boolean,null"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -44065,7 +44130,7 @@ errors++;
 if(data.label !== undefined){
 let data9 = data.label;
 if((typeof data9 !== "string") && (data9 !== null)){
-const err21 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema618.properties.label.type},message:"must be string,null"};
+const err21 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema619.properties.label.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -44090,7 +44155,7 @@ errors = vErrors.length;
 if(data.mmp !== undefined){
 let data12 = data.mmp;
 if((typeof data12 !== "boolean") && (data12 !== null)){
-const err22 = {instancePath:instancePath+"/mmp",schemaPath:"#/properties/mmp/type",keyword:"type",params:{type: schema618.properties.mmp.type},message:"must be boolean,null"};
+const err22 = {instancePath:instancePath+"/mmp",schemaPath:"#/properties/mmp/type",keyword:"type",params:{type: schema619.properties.mmp.type},message:"must be boolean,null"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -44125,7 +44190,7 @@ vErrors.push(err24);
 errors++;
 }
 if(!((data14 === "limit") || (data14 === "market"))){
-const err25 = {instancePath:instancePath+"/order_type",schemaPath:"#/properties/order_type/enum",keyword:"enum",params:{allowedValues: schema618.properties.order_type.enum},message:"must be equal to one of the allowed values"};
+const err25 = {instancePath:instancePath+"/order_type",schemaPath:"#/properties/order_type/enum",keyword:"enum",params:{allowedValues: schema619.properties.order_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -44138,7 +44203,7 @@ errors++;
 if(data.reduce_only !== undefined){
 let data15 = data.reduce_only;
 if((typeof data15 !== "boolean") && (data15 !== null)){
-const err26 = {instancePath:instancePath+"/reduce_only",schemaPath:"#/properties/reduce_only/type",keyword:"type",params:{type: schema618.properties.reduce_only.type},message:"must be boolean,null"};
+const err26 = {instancePath:instancePath+"/reduce_only",schemaPath:"#/properties/reduce_only/type",keyword:"type",params:{type: schema619.properties.reduce_only.type},message:"must be boolean,null"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -44151,7 +44216,7 @@ errors++;
 if(data.referral_code !== undefined){
 let data16 = data.referral_code;
 if((typeof data16 !== "string") && (data16 !== null)){
-const err27 = {instancePath:instancePath+"/referral_code",schemaPath:"#/properties/referral_code/type",keyword:"type",params:{type: schema618.properties.referral_code.type},message:"must be string,null"};
+const err27 = {instancePath:instancePath+"/referral_code",schemaPath:"#/properties/referral_code/type",keyword:"type",params:{type: schema619.properties.referral_code.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -44164,7 +44229,7 @@ errors++;
 if(data.reject_post_only !== undefined){
 let data17 = data.reject_post_only;
 if((typeof data17 !== "boolean") && (data17 !== null)){
-const err28 = {instancePath:instancePath+"/reject_post_only",schemaPath:"#/properties/reject_post_only/type",keyword:"type",params:{type: schema618.properties.reject_post_only.type},message:"must be boolean,null"};
+const err28 = {instancePath:instancePath+"/reject_post_only",schemaPath:"#/properties/reject_post_only/type",keyword:"type",params:{type: schema619.properties.reject_post_only.type},message:"must be boolean,null"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -44177,7 +44242,7 @@ errors++;
 if(data.reject_timestamp !== undefined){
 let data18 = data.reject_timestamp;
 if((!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))) && (data18 !== null)){
-const err29 = {instancePath:instancePath+"/reject_timestamp",schemaPath:"#/properties/reject_timestamp/type",keyword:"type",params:{type: schema618.properties.reject_timestamp.type},message:"must be integer,null"};
+const err29 = {instancePath:instancePath+"/reject_timestamp",schemaPath:"#/properties/reject_timestamp/type",keyword:"type",params:{type: schema619.properties.reject_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -44250,7 +44315,7 @@ vErrors.push(err34);
 errors++;
 }
 if(!((((data23 === "gtc") || (data23 === "post_only")) || (data23 === "fok")) || (data23 === "ioc"))){
-const err35 = {instancePath:instancePath+"/time_in_force",schemaPath:"#/properties/time_in_force/enum",keyword:"enum",params:{allowedValues: schema618.properties.time_in_force.enum},message:"must be equal to one of the allowed values"};
+const err35 = {instancePath:instancePath+"/time_in_force",schemaPath:"#/properties/time_in_force/enum",keyword:"enum",params:{allowedValues: schema619.properties.time_in_force.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -44311,7 +44376,7 @@ vErrors = null;
 if(data.trigger_price_type !== undefined){
 let data25 = data.trigger_price_type;
 if((typeof data25 !== "string") && (data25 !== null)){
-const err38 = {instancePath:instancePath+"/trigger_price_type",schemaPath:"#/properties/trigger_price_type/type",keyword:"type",params:{type: schema618.properties.trigger_price_type.type},message:"must be string,null"};
+const err38 = {instancePath:instancePath+"/trigger_price_type",schemaPath:"#/properties/trigger_price_type/type",keyword:"type",params:{type: schema619.properties.trigger_price_type.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -44321,7 +44386,7 @@ vErrors.push(err38);
 errors++;
 }
 if(!(((data25 === "mark") || (data25 === "index")) || (data25 === null))){
-const err39 = {instancePath:instancePath+"/trigger_price_type",schemaPath:"#/properties/trigger_price_type/enum",keyword:"enum",params:{allowedValues: schema618.properties.trigger_price_type.enum},message:"must be equal to one of the allowed values"};
+const err39 = {instancePath:instancePath+"/trigger_price_type",schemaPath:"#/properties/trigger_price_type/enum",keyword:"enum",params:{allowedValues: schema619.properties.trigger_price_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -44334,7 +44399,7 @@ errors++;
 if(data.trigger_type !== undefined){
 let data26 = data.trigger_type;
 if((typeof data26 !== "string") && (data26 !== null)){
-const err40 = {instancePath:instancePath+"/trigger_type",schemaPath:"#/properties/trigger_type/type",keyword:"type",params:{type: schema618.properties.trigger_type.type},message:"must be string,null"};
+const err40 = {instancePath:instancePath+"/trigger_type",schemaPath:"#/properties/trigger_type/type",keyword:"type",params:{type: schema619.properties.trigger_type.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -44344,7 +44409,7 @@ vErrors.push(err40);
 errors++;
 }
 if(!(((data26 === "stoploss") || (data26 === "takeprofit")) || (data26 === null))){
-const err41 = {instancePath:instancePath+"/trigger_type",schemaPath:"#/properties/trigger_type/enum",keyword:"enum",params:{allowedValues: schema618.properties.trigger_type.enum},message:"must be equal to one of the allowed values"};
+const err41 = {instancePath:instancePath+"/trigger_type",schemaPath:"#/properties/trigger_type/enum",keyword:"enum",params:{allowedValues: schema619.properties.trigger_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -44370,9 +44435,9 @@ return errors === 0;
 }
 
 export const schema_OrderDebugResult = validate368;
-const schema620 = {"title":"OrderDebugResult","description":"SignedActionDebugEdgeRpcResponseFor_OrderActionDataEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["action_hash","action_typehash","domain_separator","encoded_data","encoded_data_hashed","expected_signer","input_data","module","owner","typed_data_hash"],"properties":{"action_hash":{"type":"string"},"action_typehash":{"type":"string"},"domain_separator":{"type":"string"},"encoded_data":{"type":"string"},"encoded_data_hashed":{"type":"string"},"expected_signer":{"type":"string"},"input_data":{"$ref":"#/definitions/OrderDebugActionInput"},"module":{"type":"string"},"owner":{"type":"string"},"recovered_signer":{"type":["string","null"]},"typed_data_hash":{"type":"string"}}};
-const schema621 = {"title":"OrderDebugActionInput","description":"ActionInputDataEdgeRpcResponseFor_OrderActionDataEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["data","expiry","module","nonce","owner","signer","subaccount_id"],"properties":{"data":{"$ref":"#/definitions/OrderActionDataResult"},"expiry":{"type":"number"},"module":{"type":"string"},"nonce":{"type":"integer"},"owner":{"type":"string"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
-const schema622 = {"title":"OrderActionDataResult","description":"OrderActionDataEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["asset_address","asset_sub_id","desired_amount","is_bid","limit_price","recipient_id","worst_fee"],"properties":{"asset_address":{"type":"string"},"asset_sub_id":{"type":"string"},"desired_amount":{"type":"string"},"is_bid":{"type":"boolean"},"limit_price":{"type":"string"},"recipient_id":{"type":"integer"},"worst_fee":{"type":"string"}}};
+const schema621 = {"title":"OrderDebugResult","description":"SignedActionDebugEdgeRpcResponseFor_OrderActionDataEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["action_hash","action_typehash","domain_separator","encoded_data","encoded_data_hashed","expected_signer","input_data","module","owner","typed_data_hash"],"properties":{"action_hash":{"type":"string"},"action_typehash":{"type":"string"},"domain_separator":{"type":"string"},"encoded_data":{"type":"string"},"encoded_data_hashed":{"type":"string"},"expected_signer":{"type":"string"},"input_data":{"$ref":"#/definitions/OrderDebugActionInput"},"module":{"type":"string"},"owner":{"type":"string"},"recovered_signer":{"type":["string","null"]},"typed_data_hash":{"type":"string"}}};
+const schema622 = {"title":"OrderDebugActionInput","description":"ActionInputDataEdgeRpcResponseFor_OrderActionDataEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["data","expiry","module","nonce","owner","signer","subaccount_id"],"properties":{"data":{"$ref":"#/definitions/OrderActionDataResult"},"expiry":{"type":"number"},"module":{"type":"string"},"nonce":{"type":"integer"},"owner":{"type":"string"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+const schema623 = {"title":"OrderActionDataResult","description":"OrderActionDataEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["asset_address","asset_sub_id","desired_amount","is_bid","limit_price","recipient_id","worst_fee"],"properties":{"asset_address":{"type":"string"},"asset_sub_id":{"type":"string"},"desired_amount":{"type":"string"},"is_bid":{"type":"boolean"},"limit_price":{"type":"string"},"recipient_id":{"type":"integer"},"worst_fee":{"type":"string"}}};
 
 function validate369(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -44918,7 +44983,7 @@ errors++;
 if(data.recovered_signer !== undefined){
 let data9 = data.recovered_signer;
 if((typeof data9 !== "string") && (data9 !== null)){
-const err18 = {instancePath:instancePath+"/recovered_signer",schemaPath:"#/properties/recovered_signer/type",keyword:"type",params:{type: schema620.properties.recovered_signer.type},message:"must be string,null"};
+const err18 = {instancePath:instancePath+"/recovered_signer",schemaPath:"#/properties/recovered_signer/type",keyword:"type",params:{type: schema621.properties.recovered_signer.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -45468,7 +45533,7 @@ return errors === 0;
 }
 
 export const schema_OrderQuoteParams = validate373;
-const schema626 = {"title":"OrderQuoteParams","description":"OrderQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","direction","instrument_name","limit_price","max_fee","nonce","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"amount":{"$ref":"#/definitions/DecimalInput"},"client":{"type":"string"},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"instrument_name":{"type":"string"},"is_atomic_signing":{"type":"boolean"},"label":{"type":"string"},"limit_price":{"$ref":"#/definitions/DecimalInput"},"max_fee":{"$ref":"#/definitions/DecimalInput"},"mmp":{"type":"boolean"},"nonce":{"type":"string"},"order_type":{"type":"string","enum":["limit","market"]},"reduce_only":{"type":"boolean"},"referral_code":{"type":"string"},"reject_post_only":{"type":"boolean"},"reject_timestamp":{"type":"integer"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"},"time_in_force":{"type":"string","enum":["gtc","post_only","fok","ioc"]},"trigger_price":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"trigger_price_type":{"type":["string","null"],"enum":["mark","index",null]},"trigger_type":{"type":["string","null"],"enum":["stoploss","takeprofit",null]}}};
+const schema627 = {"title":"OrderQuoteParams","description":"OrderQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","direction","instrument_name","limit_price","max_fee","nonce","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"amount":{"$ref":"#/definitions/DecimalInput"},"client":{"type":"string"},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"instrument_name":{"type":"string"},"is_atomic_signing":{"type":"boolean"},"label":{"type":"string"},"limit_price":{"$ref":"#/definitions/DecimalInput"},"max_fee":{"$ref":"#/definitions/DecimalInput"},"mmp":{"type":"boolean"},"nonce":{"type":"string"},"order_type":{"type":"string","enum":["limit","market"]},"reduce_only":{"type":"boolean"},"referral_code":{"type":"string"},"reject_post_only":{"type":"boolean"},"reject_timestamp":{"type":"integer"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"},"time_in_force":{"type":"string","enum":["gtc","post_only","fok","ioc"]},"trigger_price":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"trigger_price_type":{"type":["string","null"],"enum":["mark","index",null]},"trigger_type":{"type":["string","null"],"enum":["stoploss","takeprofit",null]}}};
 
 function validate373(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -45748,7 +45813,7 @@ vErrors.push(err20);
 errors++;
 }
 if(!((data11 === "limit") || (data11 === "market"))){
-const err21 = {instancePath:instancePath+"/order_type",schemaPath:"#/properties/order_type/enum",keyword:"enum",params:{allowedValues: schema626.properties.order_type.enum},message:"must be equal to one of the allowed values"};
+const err21 = {instancePath:instancePath+"/order_type",schemaPath:"#/properties/order_type/enum",keyword:"enum",params:{allowedValues: schema627.properties.order_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -45870,7 +45935,7 @@ vErrors.push(err30);
 errors++;
 }
 if(!((((data20 === "gtc") || (data20 === "post_only")) || (data20 === "fok")) || (data20 === "ioc"))){
-const err31 = {instancePath:instancePath+"/time_in_force",schemaPath:"#/properties/time_in_force/enum",keyword:"enum",params:{allowedValues: schema626.properties.time_in_force.enum},message:"must be equal to one of the allowed values"};
+const err31 = {instancePath:instancePath+"/time_in_force",schemaPath:"#/properties/time_in_force/enum",keyword:"enum",params:{allowedValues: schema627.properties.time_in_force.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -45931,7 +45996,7 @@ vErrors = null;
 if(data.trigger_price_type !== undefined){
 let data22 = data.trigger_price_type;
 if((typeof data22 !== "string") && (data22 !== null)){
-const err34 = {instancePath:instancePath+"/trigger_price_type",schemaPath:"#/properties/trigger_price_type/type",keyword:"type",params:{type: schema626.properties.trigger_price_type.type},message:"must be string,null"};
+const err34 = {instancePath:instancePath+"/trigger_price_type",schemaPath:"#/properties/trigger_price_type/type",keyword:"type",params:{type: schema627.properties.trigger_price_type.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -45941,7 +46006,7 @@ vErrors.push(err34);
 errors++;
 }
 if(!(((data22 === "mark") || (data22 === "index")) || (data22 === null))){
-const err35 = {instancePath:instancePath+"/trigger_price_type",schemaPath:"#/properties/trigger_price_type/enum",keyword:"enum",params:{allowedValues: schema626.properties.trigger_price_type.enum},message:"must be equal to one of the allowed values"};
+const err35 = {instancePath:instancePath+"/trigger_price_type",schemaPath:"#/properties/trigger_price_type/enum",keyword:"enum",params:{allowedValues: schema627.properties.trigger_price_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -45954,7 +46019,7 @@ errors++;
 if(data.trigger_type !== undefined){
 let data23 = data.trigger_type;
 if((typeof data23 !== "string") && (data23 !== null)){
-const err36 = {instancePath:instancePath+"/trigger_type",schemaPath:"#/properties/trigger_type/type",keyword:"type",params:{type: schema626.properties.trigger_type.type},message:"must be string,null"};
+const err36 = {instancePath:instancePath+"/trigger_type",schemaPath:"#/properties/trigger_type/type",keyword:"type",params:{type: schema627.properties.trigger_type.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -45964,7 +46029,7 @@ vErrors.push(err36);
 errors++;
 }
 if(!(((data23 === "stoploss") || (data23 === "takeprofit")) || (data23 === null))){
-const err37 = {instancePath:instancePath+"/trigger_type",schemaPath:"#/properties/trigger_type/enum",keyword:"enum",params:{allowedValues: schema626.properties.trigger_type.enum},message:"must be equal to one of the allowed values"};
+const err37 = {instancePath:instancePath+"/trigger_type",schemaPath:"#/properties/trigger_type/enum",keyword:"enum",params:{allowedValues: schema627.properties.trigger_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -45990,7 +46055,7 @@ return errors === 0;
 }
 
 export const schema_OrderQuoteResult = validate379;
-const schema628 = {"title":"OrderQuoteResult","description":"OrderQuoteEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["estimated_fee","estimated_fill_amount","estimated_fill_price","estimated_order_status","estimated_realized_pnl","estimated_realized_pnl_excl_fees","is_valid","post_initial_margin","pre_initial_margin","suggested_max_fee"],"properties":{"estimated_fee":{"type":"string"},"estimated_fill_amount":{"type":"string"},"estimated_fill_price":{"type":"string"},"estimated_order_status":{"$ref":"#/definitions/OrderStatus"},"estimated_realized_pnl":{"type":"string"},"estimated_realized_pnl_excl_fees":{"type":"string"},"invalid_reason":{"type":["string","null"]},"is_valid":{"type":"boolean"},"max_amount":{"type":["string","null"]},"post_initial_margin":{"type":"string"},"post_liquidation_price":{"type":["string","null"]},"pre_initial_margin":{"type":"string"},"suggested_max_fee":{"type":"string"}}};
+const schema629 = {"title":"OrderQuoteResult","description":"OrderQuoteEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["estimated_fee","estimated_fill_amount","estimated_fill_price","estimated_order_status","estimated_realized_pnl","estimated_realized_pnl_excl_fees","is_valid","post_initial_margin","pre_initial_margin","suggested_max_fee"],"properties":{"estimated_fee":{"type":"string"},"estimated_fill_amount":{"type":"string"},"estimated_fill_price":{"type":"string"},"estimated_order_status":{"$ref":"#/definitions/OrderStatus"},"estimated_realized_pnl":{"type":"string"},"estimated_realized_pnl_excl_fees":{"type":"string"},"invalid_reason":{"type":["string","null"]},"is_valid":{"type":"boolean"},"max_amount":{"type":["string","null"]},"post_initial_margin":{"type":"string"},"post_liquidation_price":{"type":["string","null"]},"pre_initial_margin":{"type":"string"},"suggested_max_fee":{"type":"string"}}};
 
 function validate379(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -46182,7 +46247,7 @@ errors++;
 if(data.invalid_reason !== undefined){
 let data6 = data.invalid_reason;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err17 = {instancePath:instancePath+"/invalid_reason",schemaPath:"#/properties/invalid_reason/type",keyword:"type",params:{type: schema628.properties.invalid_reason.type},message:"must be string,null"};
+const err17 = {instancePath:instancePath+"/invalid_reason",schemaPath:"#/properties/invalid_reason/type",keyword:"type",params:{type: schema629.properties.invalid_reason.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -46207,7 +46272,7 @@ errors++;
 if(data.max_amount !== undefined){
 let data8 = data.max_amount;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err19 = {instancePath:instancePath+"/max_amount",schemaPath:"#/properties/max_amount/type",keyword:"type",params:{type: schema628.properties.max_amount.type},message:"must be string,null"};
+const err19 = {instancePath:instancePath+"/max_amount",schemaPath:"#/properties/max_amount/type",keyword:"type",params:{type: schema629.properties.max_amount.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -46232,7 +46297,7 @@ errors++;
 if(data.post_liquidation_price !== undefined){
 let data10 = data.post_liquidation_price;
 if((typeof data10 !== "string") && (data10 !== null)){
-const err21 = {instancePath:instancePath+"/post_liquidation_price",schemaPath:"#/properties/post_liquidation_price/type",keyword:"type",params:{type: schema628.properties.post_liquidation_price.type},message:"must be string,null"};
+const err21 = {instancePath:instancePath+"/post_liquidation_price",schemaPath:"#/properties/post_liquidation_price/type",keyword:"type",params:{type: schema629.properties.post_liquidation_price.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -46282,7 +46347,7 @@ return errors === 0;
 }
 
 export const schema_PollQuotesParams = validate380;
-const schema630 = {"title":"PollQuotesParams","description":"PollQuotesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"from_timestamp":{"type":"integer"},"page":{"type":"integer"},"page_size":{"type":"integer","minimum":1},"quote_id":{"type":["string","null"]},"rfq_id":{"type":["string","null"]},"status":{"type":["string","null"]},"subaccount_id":{"type":"integer"},"to_timestamp":{"type":"integer"}}};
+const schema631 = {"title":"PollQuotesParams","description":"PollQuotesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"from_timestamp":{"type":"integer"},"page":{"type":"integer"},"page_size":{"type":"integer","minimum":1},"quote_id":{"type":["string","null"]},"rfq_id":{"type":["string","null"]},"status":{"type":["string","null"]},"subaccount_id":{"type":"integer"},"to_timestamp":{"type":"integer"}}};
 
 function validate380(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -46352,7 +46417,7 @@ errors++;
 if(data.quote_id !== undefined){
 let data3 = data.quote_id;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err5 = {instancePath:instancePath+"/quote_id",schemaPath:"#/properties/quote_id/type",keyword:"type",params:{type: schema630.properties.quote_id.type},message:"must be string,null"};
+const err5 = {instancePath:instancePath+"/quote_id",schemaPath:"#/properties/quote_id/type",keyword:"type",params:{type: schema631.properties.quote_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -46365,7 +46430,7 @@ errors++;
 if(data.rfq_id !== undefined){
 let data4 = data.rfq_id;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err6 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema630.properties.rfq_id.type},message:"must be string,null"};
+const err6 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema631.properties.rfq_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -46378,7 +46443,7 @@ errors++;
 if(data.status !== undefined){
 let data5 = data.status;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema630.properties.status.type},message:"must be string,null"};
+const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema631.properties.status.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -46430,7 +46495,7 @@ return errors === 0;
 }
 
 export const schema_QuotePoll = validate381;
-const schema631 = {"title":"QuotePoll","description":"QuotePollWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pagination","quotes"],"properties":{"pagination":{"$ref":"#/definitions/Pagination"},"quotes":{"type":"array","items":{"$ref":"#/definitions/PublicQuote"}}}};
+const schema632 = {"title":"QuotePoll","description":"QuotePollWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pagination","quotes"],"properties":{"pagination":{"$ref":"#/definitions/Pagination"},"quotes":{"type":"array","items":{"$ref":"#/definitions/PublicQuote"}}}};
 
 function validate381(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -46579,7 +46644,7 @@ return errors === 0;
 }
 
 export const schema_PollRfqsParams = validate383;
-const schema633 = {"title":"PollRfqsParams","description":"PollRfqsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"from_timestamp":{"type":"integer"},"page":{"type":"integer"},"page_size":{"type":"integer","minimum":1},"rfq_id":{"type":["string","null"]},"rfq_subaccount_id":{"type":["integer","null"]},"status":{"type":["string","null"]},"subaccount_id":{"type":"integer"},"to_timestamp":{"type":"integer"}}};
+const schema634 = {"title":"PollRfqsParams","description":"PollRfqsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"from_timestamp":{"type":"integer"},"page":{"type":"integer"},"page_size":{"type":"integer","minimum":1},"rfq_id":{"type":["string","null"]},"rfq_subaccount_id":{"type":["integer","null"]},"status":{"type":["string","null"]},"subaccount_id":{"type":"integer"},"to_timestamp":{"type":"integer"}}};
 
 function validate383(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -46649,7 +46714,7 @@ errors++;
 if(data.rfq_id !== undefined){
 let data3 = data.rfq_id;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err5 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema633.properties.rfq_id.type},message:"must be string,null"};
+const err5 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema634.properties.rfq_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -46662,7 +46727,7 @@ errors++;
 if(data.rfq_subaccount_id !== undefined){
 let data4 = data.rfq_subaccount_id;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err6 = {instancePath:instancePath+"/rfq_subaccount_id",schemaPath:"#/properties/rfq_subaccount_id/type",keyword:"type",params:{type: schema633.properties.rfq_subaccount_id.type},message:"must be integer,null"};
+const err6 = {instancePath:instancePath+"/rfq_subaccount_id",schemaPath:"#/properties/rfq_subaccount_id/type",keyword:"type",params:{type: schema634.properties.rfq_subaccount_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -46675,7 +46740,7 @@ errors++;
 if(data.status !== undefined){
 let data5 = data.status;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema633.properties.status.type},message:"must be string,null"};
+const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema634.properties.status.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -46727,7 +46792,7 @@ return errors === 0;
 }
 
 export const schema_RFQPoll = validate384;
-const schema634 = {"title":"RFQPoll","description":"RFQPollWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pagination","rfqs"],"properties":{"pagination":{"$ref":"#/definitions/Pagination"},"rfqs":{"type":"array","items":{"$ref":"#/definitions/PublicRfq"}}}};
+const schema635 = {"title":"RFQPoll","description":"RFQPollWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pagination","rfqs"],"properties":{"pagination":{"$ref":"#/definitions/Pagination"},"rfqs":{"type":"array","items":{"$ref":"#/definitions/PublicRfq"}}}};
 
 function validate384(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -46876,7 +46941,7 @@ return errors === 0;
 }
 
 export const schema_RejectDepositRequestParams = validate386;
-const schema636 = {"title":"RejectDepositRequestParams","description":"RejectDepositRequestEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["request_id"],"properties":{"reason":{"type":["string","null"]},"request_id":{"$ref":"#/definitions/VaultRequestId"}}};
+const schema637 = {"title":"RejectDepositRequestParams","description":"RejectDepositRequestEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["request_id"],"properties":{"reason":{"type":["string","null"]},"request_id":{"$ref":"#/definitions/VaultRequestId"}}};
 
 function validate386(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -46895,7 +46960,7 @@ errors++;
 if(data.reason !== undefined){
 let data0 = data.reason;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err1 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: schema636.properties.reason.type},message:"must be string,null"};
+const err1 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: schema637.properties.reason.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -47003,7 +47068,7 @@ return errors === 0;
 }
 
 export const schema_VaultRequestAck = validate387;
-const schema638 = {"title":"VaultRequestAck","description":"VaultRequestAckWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["request_id"],"properties":{"request_id":{"$ref":"#/definitions/VaultRequestId"}}};
+const schema639 = {"title":"VaultRequestAck","description":"VaultRequestAckWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["request_id"],"properties":{"request_id":{"$ref":"#/definitions/VaultRequestId"}}};
 
 function validate387(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -47117,7 +47182,7 @@ return errors === 0;
 }
 
 export const schema_ReplaceQuoteParams = validate388;
-const schema640 = {"title":"ReplaceQuoteParams","description":"ReplaceQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","rfq_id","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"client":{"type":"string"},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"$ref":"#/definitions/DecimalInput"},"label":{"type":"string"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"mmp":{"type":"boolean"},"nonce":{"type":"integer"},"nonce_to_cancel":{"type":["number","null"]},"quote_id_to_cancel":{"type":["string","null"]},"referral_code":{"type":"string"},"rfq_id":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+const schema641 = {"title":"ReplaceQuoteParams","description":"ReplaceQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","rfq_id","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"client":{"type":"string"},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"$ref":"#/definitions/DecimalInput"},"label":{"type":"string"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"mmp":{"type":"boolean"},"nonce":{"$ref":"#/definitions/ActionNonceInput"},"nonce_to_cancel":{"anyOf":[{"$ref":"#/definitions/ActionNonceInput"},{"type":"null"}]},"quote_id_to_cancel":{"type":["string","null"]},"referral_code":{"type":"string"},"rfq_id":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
 function validate388(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -47308,8 +47373,12 @@ errors++;
 }
 if(data.nonce !== undefined){
 let data8 = data.nonce;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err15 = {instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const _errs17 = errors;
+let valid5 = false;
+const _errs18 = errors;
+if(typeof data8 === "string"){
+if(!pattern108.test(data8)){
+const err15 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,78}$"},message:"must match pattern \""+"^[0-9]{1,78}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -47319,10 +47388,8 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data.nonce_to_cancel !== undefined){
-let data9 = data.nonce_to_cancel;
-if((!((typeof data9 == "number") && (isFinite(data9)))) && (data9 !== null)){
-const err16 = {instancePath:instancePath+"/nonce_to_cancel",schemaPath:"#/properties/nonce_to_cancel/type",keyword:"type",params:{type: schema640.properties.nonce_to_cancel.type},message:"must be number,null"};
+else {
+const err16 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -47331,11 +47398,12 @@ vErrors.push(err16);
 }
 errors++;
 }
-}
-if(data.quote_id_to_cancel !== undefined){
-let data10 = data.quote_id_to_cancel;
-if((typeof data10 !== "string") && (data10 !== null)){
-const err17 = {instancePath:instancePath+"/quote_id_to_cancel",schemaPath:"#/properties/quote_id_to_cancel/type",keyword:"type",params:{type: schema640.properties.quote_id_to_cancel.type},message:"must be string,null"};
+var _valid0 = _errs18 === errors;
+valid5 = valid5 || _valid0;
+if(!valid5){
+const _errs20 = errors;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err17 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -47344,10 +47412,9 @@ vErrors.push(err17);
 }
 errors++;
 }
-}
-if(data.referral_code !== undefined){
-if(typeof data.referral_code !== "string"){
-const err18 = {instancePath:instancePath+"/referral_code",schemaPath:"#/properties/referral_code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 < 0 || isNaN(data8)){
+const err18 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -47357,9 +47424,11 @@ vErrors.push(err18);
 errors++;
 }
 }
-if(data.rfq_id !== undefined){
-if(typeof data.rfq_id !== "string"){
-const err19 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid0 = _errs20 === errors;
+valid5 = valid5 || _valid0;
+}
+if(!valid5){
+const err19 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -47368,10 +47437,29 @@ vErrors.push(err19);
 }
 errors++;
 }
+else {
+errors = _errs17;
+if(vErrors !== null){
+if(_errs17){
+vErrors.length = _errs17;
 }
-if(data.signature !== undefined){
-if(typeof data.signature !== "string"){
-const err20 = {instancePath:instancePath+"/signature",schemaPath:"#/properties/signature/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.nonce_to_cancel !== undefined){
+let data9 = data.nonce_to_cancel;
+const _errs23 = errors;
+let valid6 = false;
+const _errs24 = errors;
+const _errs26 = errors;
+let valid8 = false;
+const _errs27 = errors;
+if(typeof data9 === "string"){
+if(!pattern108.test(data9)){
+const err20 = {instancePath:instancePath+"/nonce_to_cancel",schemaPath:"#/definitions/ActionNonceInput/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,78}$"},message:"must match pattern \""+"^[0-9]{1,78}$"+"\""};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -47381,10 +47469,8 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data.signature_expiry_sec !== undefined){
-let data14 = data.signature_expiry_sec;
-if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
-const err21 = {instancePath:instancePath+"/signature_expiry_sec",schemaPath:"#/properties/signature_expiry_sec/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err21 = {instancePath:instancePath+"/nonce_to_cancel",schemaPath:"#/definitions/ActionNonceInput/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -47393,10 +47479,12 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-if(data.signer !== undefined){
-if(typeof data.signer !== "string"){
-const err22 = {instancePath:instancePath+"/signer",schemaPath:"#/properties/signer/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid2 = _errs27 === errors;
+valid8 = valid8 || _valid2;
+if(!valid8){
+const _errs29 = errors;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err22 = {instancePath:instancePath+"/nonce_to_cancel",schemaPath:"#/definitions/ActionNonceInput/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -47405,11 +47493,9 @@ vErrors.push(err22);
 }
 errors++;
 }
-}
-if(data.subaccount_id !== undefined){
-let data16 = data.subaccount_id;
-if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
-const err23 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 < 0 || isNaN(data9)){
+const err23 = {instancePath:instancePath+"/nonce_to_cancel",schemaPath:"#/definitions/ActionNonceInput/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -47419,9 +47505,11 @@ vErrors.push(err23);
 errors++;
 }
 }
+var _valid2 = _errs29 === errors;
+valid8 = valid8 || _valid2;
 }
-else {
-const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(!valid8){
+const err24 = {instancePath:instancePath+"/nonce_to_cancel",schemaPath:"#/definitions/ActionNonceInput/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -47430,12 +47518,160 @@ vErrors.push(err24);
 }
 errors++;
 }
+else {
+errors = _errs26;
+if(vErrors !== null){
+if(_errs26){
+vErrors.length = _errs26;
+}
+else {
+vErrors = null;
+}
+}
+}
+var _valid1 = _errs24 === errors;
+valid6 = valid6 || _valid1;
+if(!valid6){
+const _errs31 = errors;
+if(data9 !== null){
+const err25 = {instancePath:instancePath+"/nonce_to_cancel",schemaPath:"#/properties/nonce_to_cancel/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+var _valid1 = _errs31 === errors;
+valid6 = valid6 || _valid1;
+}
+if(!valid6){
+const err26 = {instancePath:instancePath+"/nonce_to_cancel",schemaPath:"#/properties/nonce_to_cancel/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+else {
+errors = _errs23;
+if(vErrors !== null){
+if(_errs23){
+vErrors.length = _errs23;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.quote_id_to_cancel !== undefined){
+let data10 = data.quote_id_to_cancel;
+if((typeof data10 !== "string") && (data10 !== null)){
+const err27 = {instancePath:instancePath+"/quote_id_to_cancel",schemaPath:"#/properties/quote_id_to_cancel/type",keyword:"type",params:{type: schema641.properties.quote_id_to_cancel.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data.referral_code !== undefined){
+if(typeof data.referral_code !== "string"){
+const err28 = {instancePath:instancePath+"/referral_code",schemaPath:"#/properties/referral_code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data.rfq_id !== undefined){
+if(typeof data.rfq_id !== "string"){
+const err29 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data.signature !== undefined){
+if(typeof data.signature !== "string"){
+const err30 = {instancePath:instancePath+"/signature",schemaPath:"#/properties/signature/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data.signature_expiry_sec !== undefined){
+let data14 = data.signature_expiry_sec;
+if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
+const err31 = {instancePath:instancePath+"/signature_expiry_sec",schemaPath:"#/properties/signature_expiry_sec/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data.signer !== undefined){
+if(typeof data.signer !== "string"){
+const err32 = {instancePath:instancePath+"/signer",schemaPath:"#/properties/signer/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data.subaccount_id !== undefined){
+let data16 = data.subaccount_id;
+if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
+const err33 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+}
+else {
+const err34 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
 validate388.errors = vErrors;
 return errors === 0;
 }
 
 export const schema_QuoteReplace = validate392;
-const schema642 = {"title":"QuoteReplace","description":"QuoteReplaceWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cancelled_quote"],"properties":{"cancelled_quote":{"$ref":"#/definitions/QuotePrivate"},"create_quote_error":{"anyOf":[{"$ref":"#/definitions/RPCError"},{"type":"null"}]},"quote":{"anyOf":[{"$ref":"#/definitions/QuotePrivate"},{"type":"null"}]}}};
+const schema645 = {"title":"QuoteReplace","description":"QuoteReplaceWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cancelled_quote"],"properties":{"cancelled_quote":{"$ref":"#/definitions/QuotePrivate"},"create_quote_error":{"anyOf":[{"$ref":"#/definitions/RPCError"},{"type":"null"}]},"quote":{"anyOf":[{"$ref":"#/definitions/QuotePrivate"},{"type":"null"}]}}};
 
 function validate392(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -47569,7 +47805,7 @@ return errors === 0;
 }
 
 export const schema_RequestVaultDepositParams = validate396;
-const schema643 = {"title":"RequestVaultDepositParams","description":"RequestVaultDepositEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","deposit_spot_asset","nonce","signature","signature_expiry_sec","signer","subaccount_id","vault_subaccount_id"],"properties":{"amount":{"$ref":"#/definitions/DecimalInput"},"deposit_spot_asset":{"type":"string"},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"},"vault_subaccount_id":{"type":"integer"}}};
+const schema646 = {"title":"RequestVaultDepositParams","description":"RequestVaultDepositEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","deposit_spot_asset","nonce","signature","signature_expiry_sec","signer","subaccount_id","vault_subaccount_id"],"properties":{"amount":{"$ref":"#/definitions/DecimalInput"},"deposit_spot_asset":{"type":"string"},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"},"vault_subaccount_id":{"type":"integer"}}};
 
 function validate396(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -47830,7 +48066,7 @@ return errors === 0;
 }
 
 export const schema_RequestVaultWithdrawParams = validate398;
-const schema645 = {"title":"RequestVaultWithdrawParams","description":"RequestVaultWithdrawEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["nonce","shares_to_burn","signature","signature_expiry_sec","signer","subaccount_id","vault_subaccount_id"],"properties":{"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"shares_to_burn":{"$ref":"#/definitions/DecimalInput"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"},"vault_subaccount_id":{"type":"integer"}}};
+const schema648 = {"title":"RequestVaultWithdrawParams","description":"RequestVaultWithdrawEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["nonce","shares_to_burn","signature","signature_expiry_sec","signer","subaccount_id","vault_subaccount_id"],"properties":{"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"shares_to_burn":{"$ref":"#/definitions/DecimalInput"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"},"vault_subaccount_id":{"type":"integer"}}};
 
 function validate398(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -48069,7 +48305,7 @@ return errors === 0;
 }
 
 export const schema_RfqGetBestQuoteParams = validate400;
-const schema647 = {"title":"RfqGetBestQuoteParams","description":"RfqGetBestQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"client":{"type":"string"},"direction":{"type":"string","enum":["buy","sell"]},"extra_fee":{"$ref":"#/definitions/DecimalInput"},"legs":{"type":"array","items":{"$ref":"#/definitions/LegUnpricedInput"}},"rfq_id":{"type":["string","null"]},"subaccount_id":{"type":"integer"}}};
+const schema650 = {"title":"RfqGetBestQuoteParams","description":"RfqGetBestQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"client":{"type":"string"},"direction":{"type":"string","enum":["buy","sell"]},"extra_fee":{"$ref":"#/definitions/DecimalInput"},"legs":{"type":"array","items":{"$ref":"#/definitions/LegUnpricedInput"}},"rfq_id":{"type":["string","null"]},"subaccount_id":{"type":"integer"}}};
 
 function validate400(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -48110,7 +48346,7 @@ vErrors.push(err2);
 errors++;
 }
 if(!((data1 === "buy") || (data1 === "sell"))){
-const err3 = {instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema647.properties.direction.enum},message:"must be equal to one of the allowed values"};
+const err3 = {instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema650.properties.direction.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -48151,7 +48387,7 @@ errors++;
 if(data.rfq_id !== undefined){
 let data5 = data.rfq_id;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err5 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema647.properties.rfq_id.type},message:"must be string,null"};
+const err5 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: schema650.properties.rfq_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -48190,7 +48426,7 @@ return errors === 0;
 }
 
 export const schema_SendQuoteParams = validate403;
-const schema648 = {"title":"SendQuoteParams","description":"SendQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","rfq_id","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"client":{"type":"string"},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"$ref":"#/definitions/DecimalInput"},"label":{"type":"string"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"mmp":{"type":"boolean"},"nonce":{"type":"integer"},"referral_code":{"type":"string"},"rfq_id":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+const schema651 = {"title":"SendQuoteParams","description":"SendQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","rfq_id","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"client":{"type":"string"},"direction":{"$ref":"#/definitions/Direction"},"extra_fee":{"$ref":"#/definitions/DecimalInput"},"label":{"type":"string"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"mmp":{"type":"boolean"},"nonce":{"$ref":"#/definitions/ActionNonceInput"},"referral_code":{"type":"string"},"rfq_id":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
 function validate403(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -48381,8 +48617,12 @@ errors++;
 }
 if(data.nonce !== undefined){
 let data8 = data.nonce;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err15 = {instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const _errs17 = errors;
+let valid5 = false;
+const _errs18 = errors;
+if(typeof data8 === "string"){
+if(!pattern108.test(data8)){
+const err15 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,78}$"},message:"must match pattern \""+"^[0-9]{1,78}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -48392,9 +48632,8 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data.referral_code !== undefined){
-if(typeof data.referral_code !== "string"){
-const err16 = {instancePath:instancePath+"/referral_code",schemaPath:"#/properties/referral_code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err16 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -48403,10 +48642,12 @@ vErrors.push(err16);
 }
 errors++;
 }
-}
-if(data.rfq_id !== undefined){
-if(typeof data.rfq_id !== "string"){
-const err17 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid0 = _errs18 === errors;
+valid5 = valid5 || _valid0;
+if(!valid5){
+const _errs20 = errors;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err17 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -48415,10 +48656,9 @@ vErrors.push(err17);
 }
 errors++;
 }
-}
-if(data.signature !== undefined){
-if(typeof data.signature !== "string"){
-const err18 = {instancePath:instancePath+"/signature",schemaPath:"#/properties/signature/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 < 0 || isNaN(data8)){
+const err18 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -48428,10 +48668,11 @@ vErrors.push(err18);
 errors++;
 }
 }
-if(data.signature_expiry_sec !== undefined){
-let data12 = data.signature_expiry_sec;
-if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-const err19 = {instancePath:instancePath+"/signature_expiry_sec",schemaPath:"#/properties/signature_expiry_sec/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+var _valid0 = _errs20 === errors;
+valid5 = valid5 || _valid0;
+}
+if(!valid5){
+const err19 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -48440,10 +48681,21 @@ vErrors.push(err19);
 }
 errors++;
 }
+else {
+errors = _errs17;
+if(vErrors !== null){
+if(_errs17){
+vErrors.length = _errs17;
 }
-if(data.signer !== undefined){
-if(typeof data.signer !== "string"){
-const err20 = {instancePath:instancePath+"/signer",schemaPath:"#/properties/signer/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.referral_code !== undefined){
+if(typeof data.referral_code !== "string"){
+const err20 = {instancePath:instancePath+"/referral_code",schemaPath:"#/properties/referral_code/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -48453,10 +48705,9 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data.subaccount_id !== undefined){
-let data14 = data.subaccount_id;
-if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
-const err21 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.rfq_id !== undefined){
+if(typeof data.rfq_id !== "string"){
+const err21 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -48466,9 +48717,9 @@ vErrors.push(err21);
 errors++;
 }
 }
-}
-else {
-const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.signature !== undefined){
+if(typeof data.signature !== "string"){
+const err22 = {instancePath:instancePath+"/signature",schemaPath:"#/properties/signature/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -48477,12 +48728,62 @@ vErrors.push(err22);
 }
 errors++;
 }
+}
+if(data.signature_expiry_sec !== undefined){
+let data12 = data.signature_expiry_sec;
+if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
+const err23 = {instancePath:instancePath+"/signature_expiry_sec",schemaPath:"#/properties/signature_expiry_sec/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.signer !== undefined){
+if(typeof data.signer !== "string"){
+const err24 = {instancePath:instancePath+"/signer",schemaPath:"#/properties/signer/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.subaccount_id !== undefined){
+let data14 = data.subaccount_id;
+if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
+const err25 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
 validate403.errors = vErrors;
 return errors === 0;
 }
 
 export const schema_SendRfqParams = validate407;
-const schema650 = {"title":"SendRfqParams","description":"SendRfqEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["legs","subaccount_id"],"properties":{"client":{"type":"string"},"counterparties":{"type":["array","null"],"items":{"type":"string"}},"extra_fee":{"$ref":"#/definitions/DecimalInput"},"label":{"type":"string"},"legs":{"type":"array","items":{"$ref":"#/definitions/LegUnpricedInput"}},"max_total_cost":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"min_total_cost":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"partial_fill_step":{"$ref":"#/definitions/DecimalInput"},"referral_code":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+const schema654 = {"title":"SendRfqParams","description":"SendRfqEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["legs","subaccount_id"],"properties":{"client":{"type":"string"},"counterparties":{"type":["array","null"],"items":{"type":"string"}},"extra_fee":{"$ref":"#/definitions/DecimalInput"},"label":{"type":"string"},"legs":{"type":"array","items":{"$ref":"#/definitions/LegUnpricedInput"}},"max_total_cost":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"min_total_cost":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"partial_fill_step":{"$ref":"#/definitions/DecimalInput"},"referral_code":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
 function validate407(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -48523,7 +48824,7 @@ errors++;
 if(data.counterparties !== undefined){
 let data1 = data.counterparties;
 if((!(Array.isArray(data1))) && (data1 !== null)){
-const err3 = {instancePath:instancePath+"/counterparties",schemaPath:"#/properties/counterparties/type",keyword:"type",params:{type: schema650.properties.counterparties.type},message:"must be array,null"};
+const err3 = {instancePath:instancePath+"/counterparties",schemaPath:"#/properties/counterparties/type",keyword:"type",params:{type: schema654.properties.counterparties.type},message:"must be array,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -48731,7 +49032,7 @@ return errors === 0;
 }
 
 export const schema_SessionKeysParams = validate413;
-const schema651 = {"title":"SessionKeysParams","description":"SessionKeysEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
+const schema655 = {"title":"SessionKeysParams","description":"SessionKeysEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
 
 function validate413(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -48775,7 +49076,7 @@ return errors === 0;
 }
 
 export const schema_SessionKeysResult = validate414;
-const schema652 = {"title":"SessionKeysResult","description":"PrivateSessionKeysRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["public_session_keys"],"properties":{"public_session_keys":{"type":"array","items":{"$ref":"#/definitions/SessionKeyResponse"}}}};
+const schema656 = {"title":"SessionKeysResult","description":"PrivateSessionKeysRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["public_session_keys"],"properties":{"public_session_keys":{"type":"array","items":{"$ref":"#/definitions/SessionKeyResponse"}}}};
 
 function validate414(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -49081,7 +49382,7 @@ return errors === 0;
 }
 
 export const schema_SetCancelOnDisconnectParams = validate415;
-const schema654 = {"title":"SetCancelOnDisconnectParams","description":"SetCancelOnDisconnectEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"enabled":{"type":["boolean","null"]},"wallet":{"type":["string","null"]}}};
+const schema658 = {"title":"SetCancelOnDisconnectParams","description":"SetCancelOnDisconnectEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"enabled":{"type":["boolean","null"]},"wallet":{"type":["string","null"]}}};
 
 function validate415(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -49090,7 +49391,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.enabled !== undefined){
 let data0 = data.enabled;
 if((typeof data0 !== "boolean") && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: schema654.properties.enabled.type},message:"must be boolean,null"};
+const err0 = {instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: schema658.properties.enabled.type},message:"must be boolean,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -49103,7 +49404,7 @@ errors++;
 if(data.wallet !== undefined){
 let data1 = data.wallet;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err1 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema654.properties.wallet.type},message:"must be string,null"};
+const err1 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema658.properties.wallet.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -49129,7 +49430,7 @@ return errors === 0;
 }
 
 export const schema_SetMmpConfigParams = validate416;
-const schema655 = {"title":"SetMmpConfigParams","description":"SetMmpConfigEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency","mmp_frozen_time","mmp_interval","subaccount_id"],"properties":{"currency":{"type":"string"},"mmp_amount_limit":{"$ref":"#/definitions/DecimalInput"},"mmp_delta_limit":{"$ref":"#/definitions/DecimalInput"},"mmp_frozen_time":{"type":"number"},"mmp_interval":{"type":"number"},"subaccount_id":{"type":"integer"}}};
+const schema659 = {"title":"SetMmpConfigParams","description":"SetMmpConfigEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency","mmp_frozen_time","mmp_interval","subaccount_id"],"properties":{"currency":{"type":"string"},"mmp_amount_limit":{"$ref":"#/definitions/DecimalInput"},"mmp_delta_limit":{"$ref":"#/definitions/DecimalInput"},"mmp_frozen_time":{"type":"number"},"mmp_interval":{"type":"number"},"subaccount_id":{"type":"integer"}}};
 
 function validate416(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -49254,7 +49555,7 @@ return errors === 0;
 }
 
 export const schema_SetMmpConfigResponse = validate419;
-const schema656 = {"title":"SetMmpConfigResponse","description":"SetMmpConfigResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency","mmp_amount_limit","mmp_delta_limit","mmp_frozen_time","mmp_interval","subaccount_id"],"properties":{"currency":{"type":"string"},"mmp_amount_limit":{"type":"string"},"mmp_delta_limit":{"type":"string"},"mmp_frozen_time":{"type":"number"},"mmp_interval":{"type":"number"},"subaccount_id":{"type":"integer"}}};
+const schema660 = {"title":"SetMmpConfigResponse","description":"SetMmpConfigResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency","mmp_amount_limit","mmp_delta_limit","mmp_frozen_time","mmp_interval","subaccount_id"],"properties":{"currency":{"type":"string"},"mmp_amount_limit":{"type":"string"},"mmp_delta_limit":{"type":"string"},"mmp_frozen_time":{"type":"number"},"mmp_interval":{"type":"number"},"subaccount_id":{"type":"integer"}}};
 
 function validate419(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -49411,7 +49712,7 @@ return errors === 0;
 }
 
 export const schema_SetSessionKeyParams = validate420;
-const schema657 = {"title":"SetSessionKeyParams","description":"SetSessionKeyEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["expiry_sec","nonce","offchain_scopes","protocol_scopes","public_session_key","signature","signature_expiry_sec","signer","wallet"],"properties":{"expiry_sec":{"type":"integer"},"ip_whitelist":{"type":["array","null"],"items":{"type":"string"}},"label":{"type":["string","null"]},"nonce":{"type":"string"},"offchain_scopes":{"type":"array","items":{"type":"string"}},"protocol_scopes":{"type":"array","items":{"type":"string"}},"public_session_key":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_ids":{"type":["array","null"],"items":{"type":"integer"}},"wallet":{"type":"string"}}};
+const schema661 = {"title":"SetSessionKeyParams","description":"SetSessionKeyEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["expiry_sec","nonce","offchain_scopes","protocol_scopes","public_session_key","signature","signature_expiry_sec","signer","wallet"],"properties":{"expiry_sec":{"type":"integer"},"ip_whitelist":{"type":["array","null"],"items":{"type":"string"}},"label":{"type":["string","null"]},"nonce":{"type":"string"},"offchain_scopes":{"type":"array","items":{"type":"string"}},"protocol_scopes":{"type":"array","items":{"type":"string"}},"public_session_key":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_ids":{"type":["array","null"],"items":{"type":"integer"}},"wallet":{"type":"string"}}};
 
 function validate420(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -49523,7 +49824,7 @@ errors++;
 if(data.ip_whitelist !== undefined){
 let data1 = data.ip_whitelist;
 if((!(Array.isArray(data1))) && (data1 !== null)){
-const err10 = {instancePath:instancePath+"/ip_whitelist",schemaPath:"#/properties/ip_whitelist/type",keyword:"type",params:{type: schema657.properties.ip_whitelist.type},message:"must be array,null"};
+const err10 = {instancePath:instancePath+"/ip_whitelist",schemaPath:"#/properties/ip_whitelist/type",keyword:"type",params:{type: schema661.properties.ip_whitelist.type},message:"must be array,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -49551,7 +49852,7 @@ errors++;
 if(data.label !== undefined){
 let data3 = data.label;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err12 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema657.properties.label.type},message:"must be string,null"};
+const err12 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema661.properties.label.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -49681,7 +49982,7 @@ errors++;
 if(data.subaccount_ids !== undefined){
 let data13 = data.subaccount_ids;
 if((!(Array.isArray(data13))) && (data13 !== null)){
-const err22 = {instancePath:instancePath+"/subaccount_ids",schemaPath:"#/properties/subaccount_ids/type",keyword:"type",params:{type: schema657.properties.subaccount_ids.type},message:"must be array,null"};
+const err22 = {instancePath:instancePath+"/subaccount_ids",schemaPath:"#/properties/subaccount_ids/type",keyword:"type",params:{type: schema661.properties.subaccount_ids.type},message:"must be array,null"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -49735,7 +50036,7 @@ return errors === 0;
 }
 
 export const schema_SetSessionKeyResult = validate421;
-const schema658 = {"title":"SetSessionKeyResult","description":"PrivateSetSessionKeyEdgeRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["expiry_sec","ip_whitelist","offchain_scopes","protocol_scopes","public_session_key","subaccount_ids"],"properties":{"expiry_sec":{"type":"integer"},"ip_whitelist":{"type":"array","items":{"type":"string"}},"label":{"type":["string","null"]},"offchain_scopes":{"type":"array","items":{"type":"string"}},"protocol_scopes":{"type":"array","items":{"type":"string"}},"public_session_key":{"type":"string"},"subaccount_ids":{"type":"array","items":{"type":"integer"}}}};
+const schema662 = {"title":"SetSessionKeyResult","description":"PrivateSetSessionKeyEdgeRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["expiry_sec","ip_whitelist","offchain_scopes","protocol_scopes","public_session_key","subaccount_ids"],"properties":{"expiry_sec":{"type":"integer"},"ip_whitelist":{"type":"array","items":{"type":"string"}},"label":{"type":["string","null"]},"offchain_scopes":{"type":"array","items":{"type":"string"}},"protocol_scopes":{"type":"array","items":{"type":"string"}},"public_session_key":{"type":"string"},"subaccount_ids":{"type":"array","items":{"type":"integer"}}}};
 
 function validate421(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -49845,7 +50146,7 @@ errors++;
 if(data.label !== undefined){
 let data3 = data.label;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err9 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema658.properties.label.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema662.properties.label.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -49968,8 +50269,8 @@ return errors === 0;
 }
 
 export const schema_TransferPositionsParams = validate422;
-const schema659 = {"title":"TransferPositionsParams","description":"TransferPositionsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["maker_params","taker_params","wallet"],"properties":{"maker_params":{"$ref":"#/definitions/SignedTransferQuoteParams"},"taker_params":{"$ref":"#/definitions/SignedTransferQuoteParams"},"wallet":{"type":"string"}}};
-const schema660 = {"title":"SignedTransferQuoteParams","description":"SignedTransferQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"direction":{"$ref":"#/definitions/Direction"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"nonce":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+const schema663 = {"title":"TransferPositionsParams","description":"TransferPositionsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["maker_params","taker_params","wallet"],"properties":{"maker_params":{"$ref":"#/definitions/SignedTransferQuoteParams"},"taker_params":{"$ref":"#/definitions/SignedTransferQuoteParams"},"wallet":{"type":"string"}}};
+const schema664 = {"title":"SignedTransferQuoteParams","description":"SignedTransferQuoteEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"direction":{"$ref":"#/definitions/Direction"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"nonce":{"$ref":"#/definitions/ActionNonceInput"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
 function validate423(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -50107,8 +50408,13 @@ errors = vErrors.length;
 }
 }
 if(data.nonce !== undefined){
-if(typeof data.nonce !== "string"){
-const err11 = {instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data4 = data.nonce;
+const _errs10 = errors;
+let valid5 = false;
+const _errs11 = errors;
+if(typeof data4 === "string"){
+if(!pattern108.test(data4)){
+const err11 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,78}$"},message:"must match pattern \""+"^[0-9]{1,78}$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -50118,9 +50424,8 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.signature !== undefined){
-if(typeof data.signature !== "string"){
-const err12 = {instancePath:instancePath+"/signature",schemaPath:"#/properties/signature/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err12 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -50129,11 +50434,12 @@ vErrors.push(err12);
 }
 errors++;
 }
-}
-if(data.signature_expiry_sec !== undefined){
-let data6 = data.signature_expiry_sec;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err13 = {instancePath:instancePath+"/signature_expiry_sec",schemaPath:"#/properties/signature_expiry_sec/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+var _valid0 = _errs11 === errors;
+valid5 = valid5 || _valid0;
+if(!valid5){
+const _errs13 = errors;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err13 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -50142,10 +50448,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-if(data.signer !== undefined){
-if(typeof data.signer !== "string"){
-const err14 = {instancePath:instancePath+"/signer",schemaPath:"#/properties/signer/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 < 0 || isNaN(data4)){
+const err14 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -50155,10 +50460,11 @@ vErrors.push(err14);
 errors++;
 }
 }
-if(data.subaccount_id !== undefined){
-let data8 = data.subaccount_id;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err15 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+var _valid0 = _errs13 === errors;
+valid5 = valid5 || _valid0;
+}
+if(!valid5){
+const err15 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -50167,15 +50473,76 @@ vErrors.push(err15);
 }
 errors++;
 }
-}
+else {
+errors = _errs10;
+if(vErrors !== null){
+if(_errs10){
+vErrors.length = _errs10;
 }
 else {
-const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+vErrors = null;
+}
+}
+}
+}
+if(data.signature !== undefined){
+if(typeof data.signature !== "string"){
+const err16 = {instancePath:instancePath+"/signature",schemaPath:"#/properties/signature/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
 else {
 vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.signature_expiry_sec !== undefined){
+let data6 = data.signature_expiry_sec;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err17 = {instancePath:instancePath+"/signature_expiry_sec",schemaPath:"#/properties/signature_expiry_sec/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.signer !== undefined){
+if(typeof data.signer !== "string"){
+const err18 = {instancePath:instancePath+"/signer",schemaPath:"#/properties/signer/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.subaccount_id !== undefined){
+let data8 = data.subaccount_id;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err19 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+else {
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
 }
 errors++;
 }
@@ -50395,8 +50762,13 @@ errors = vErrors.length;
 }
 }
 if(data.nonce !== undefined){
-if(typeof data.nonce !== "string"){
-const err11 = {instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data4 = data.nonce;
+const _errs10 = errors;
+let valid5 = false;
+const _errs11 = errors;
+if(typeof data4 === "string"){
+if(!pattern108.test(data4)){
+const err11 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,78}$"},message:"must match pattern \""+"^[0-9]{1,78}$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -50406,9 +50778,8 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.signature !== undefined){
-if(typeof data.signature !== "string"){
-const err12 = {instancePath:instancePath+"/signature",schemaPath:"#/properties/signature/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err12 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -50417,11 +50788,12 @@ vErrors.push(err12);
 }
 errors++;
 }
-}
-if(data.signature_expiry_sec !== undefined){
-let data6 = data.signature_expiry_sec;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err13 = {instancePath:instancePath+"/signature_expiry_sec",schemaPath:"#/properties/signature_expiry_sec/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+var _valid0 = _errs11 === errors;
+valid5 = valid5 || _valid0;
+if(!valid5){
+const _errs13 = errors;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err13 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -50430,10 +50802,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-if(data.signer !== undefined){
-if(typeof data.signer !== "string"){
-const err14 = {instancePath:instancePath+"/signer",schemaPath:"#/properties/signer/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 < 0 || isNaN(data4)){
+const err14 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -50443,10 +50814,11 @@ vErrors.push(err14);
 errors++;
 }
 }
-if(data.subaccount_id !== undefined){
-let data8 = data.subaccount_id;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err15 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+var _valid0 = _errs13 === errors;
+valid5 = valid5 || _valid0;
+}
+if(!valid5){
+const err15 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -50455,10 +50827,21 @@ vErrors.push(err15);
 }
 errors++;
 }
-}
+else {
+errors = _errs10;
+if(vErrors !== null){
+if(_errs10){
+vErrors.length = _errs10;
 }
 else {
-const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+vErrors = null;
+}
+}
+}
+}
+if(data.signature !== undefined){
+if(typeof data.signature !== "string"){
+const err16 = {instancePath:instancePath+"/signature",schemaPath:"#/properties/signature/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -50467,12 +50850,62 @@ vErrors.push(err16);
 }
 errors++;
 }
+}
+if(data.signature_expiry_sec !== undefined){
+let data6 = data.signature_expiry_sec;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err17 = {instancePath:instancePath+"/signature_expiry_sec",schemaPath:"#/properties/signature_expiry_sec/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.signer !== undefined){
+if(typeof data.signer !== "string"){
+const err18 = {instancePath:instancePath+"/signer",schemaPath:"#/properties/signer/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.subaccount_id !== undefined){
+let data8 = data.subaccount_id;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err19 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+else {
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
 validate428.errors = vErrors;
 return errors === 0;
 }
 
 export const schema_TransferPositions = validate431;
-const schema664 = {"title":"TransferPositions","description":"TransferPositionsWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["maker_quote","taker_quote"],"properties":{"maker_quote":{"$ref":"#/definitions/QuotePrivate"},"taker_quote":{"$ref":"#/definitions/QuotePrivate"}}};
+const schema670 = {"title":"TransferPositions","description":"TransferPositionsWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["maker_quote","taker_quote"],"properties":{"maker_quote":{"$ref":"#/definitions/QuotePrivate"},"taker_quote":{"$ref":"#/definitions/QuotePrivate"}}};
 
 function validate431(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -50526,7 +50959,7 @@ return errors === 0;
 }
 
 export const schema_TransferSpotParams = validate434;
-const schema665 = {"title":"TransferSpotParams","description":"PrivateTransferSpotEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","asset_name","max_fee_usd","new_subaccount_manager","nonce","signature","signature_expiry_sec","signer","sub_id","subaccount_id","to_subaccount_id"],"properties":{"amount":{"$ref":"#/definitions/DecimalInput"},"asset_name":{"type":"string"},"max_fee_usd":{"$ref":"#/definitions/DecimalInput"},"new_subaccount_manager":{"type":"number"},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"sub_id":{"type":"integer"},"subaccount_id":{"type":"integer"},"to_subaccount_id":{"type":"integer"}}};
+const schema671 = {"title":"TransferSpotParams","description":"PrivateTransferSpotEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","asset_name","max_fee_usd","new_subaccount_manager","nonce","signature","signature_expiry_sec","signer","sub_id","subaccount_id","to_subaccount_id"],"properties":{"amount":{"$ref":"#/definitions/DecimalInput"},"asset_name":{"type":"string"},"max_fee_usd":{"$ref":"#/definitions/DecimalInput"},"new_subaccount_manager":{"type":"number"},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"sub_id":{"type":"integer"},"subaccount_id":{"type":"integer"},"to_subaccount_id":{"type":"integer"}}};
 
 function validate434(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -50849,7 +51282,7 @@ return errors === 0;
 }
 
 export const schema_TransferSpotResult = validate437;
-const schema667 = {"title":"TransferSpotResult","description":"PrivateTransferSpotEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
+const schema673 = {"title":"TransferSpotResult","description":"PrivateTransferSpotEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
 
 function validate437(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -50916,7 +51349,7 @@ return errors === 0;
 }
 
 export const schema_TransferSpotExternalParams = validate438;
-const schema668 = {"title":"TransferSpotExternalParams","description":"PrivateTransferSpotExternalEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","asset_name","max_fee_usd","new_subaccount_manager","nonce","recipient_address","signature","signature_expiry_sec","signer","sub_id","subaccount_id","to_subaccount_id"],"properties":{"amount":{"$ref":"#/definitions/DecimalInput"},"asset_name":{"type":"string"},"max_fee_usd":{"$ref":"#/definitions/DecimalInput"},"new_subaccount_manager":{"type":"number"},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"recipient_address":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"sub_id":{"type":"integer"},"subaccount_id":{"type":"integer"},"to_subaccount_id":{"type":"integer"}}};
+const schema674 = {"title":"TransferSpotExternalParams","description":"PrivateTransferSpotExternalEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount","asset_name","max_fee_usd","new_subaccount_manager","nonce","recipient_address","signature","signature_expiry_sec","signer","sub_id","subaccount_id","to_subaccount_id"],"properties":{"amount":{"$ref":"#/definitions/DecimalInput"},"asset_name":{"type":"string"},"max_fee_usd":{"$ref":"#/definitions/DecimalInput"},"new_subaccount_manager":{"type":"number"},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"recipient_address":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"sub_id":{"type":"integer"},"subaccount_id":{"type":"integer"},"to_subaccount_id":{"type":"integer"}}};
 
 function validate438(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -51261,7 +51694,7 @@ return errors === 0;
 }
 
 export const schema_TransferSpotExternalResult = validate441;
-const schema670 = {"title":"TransferSpotExternalResult","description":"PrivateTransferSpotExternalEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
+const schema676 = {"title":"TransferSpotExternalResult","description":"PrivateTransferSpotExternalEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
 
 function validate441(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -51328,7 +51761,7 @@ return errors === 0;
 }
 
 export const schema_UpdateVaultInfoParams = validate442;
-const schema671 = {"title":"UpdateVaultInfoParams","description":"UpdateVaultInfoEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"description":{"type":["string","null"]},"mtm_cap":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"name":{"type":["string","null"]},"subaccount_id":{"type":"integer"},"whitelist_only":{"type":["boolean","null"]}}};
+const schema677 = {"title":"UpdateVaultInfoParams","description":"UpdateVaultInfoEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"description":{"type":["string","null"]},"mtm_cap":{"anyOf":[{"$ref":"#/definitions/DecimalInput"},{"type":"null"}]},"name":{"type":["string","null"]},"subaccount_id":{"type":"integer"},"whitelist_only":{"type":["boolean","null"]}}};
 
 function validate442(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -51347,7 +51780,7 @@ errors++;
 if(data.description !== undefined){
 let data0 = data.description;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err1 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema671.properties.description.type},message:"must be string,null"};
+const err1 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema677.properties.description.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -51408,7 +51841,7 @@ vErrors = null;
 if(data.name !== undefined){
 let data2 = data.name;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema671.properties.name.type},message:"must be string,null"};
+const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema677.properties.name.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -51434,7 +51867,7 @@ errors++;
 if(data.whitelist_only !== undefined){
 let data4 = data.whitelist_only;
 if((typeof data4 !== "boolean") && (data4 !== null)){
-const err6 = {instancePath:instancePath+"/whitelist_only",schemaPath:"#/properties/whitelist_only/type",keyword:"type",params:{type: schema671.properties.whitelist_only.type},message:"must be boolean,null"};
+const err6 = {instancePath:instancePath+"/whitelist_only",schemaPath:"#/properties/whitelist_only/type",keyword:"type",params:{type: schema677.properties.whitelist_only.type},message:"must be boolean,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -51460,7 +51893,7 @@ return errors === 0;
 }
 
 export const schema_OffchainAck = validate444;
-const schema672 = {"title":"OffchainAck","description":"OffchainAckWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["status"],"properties":{"status":{"type":"string"}}};
+const schema678 = {"title":"OffchainAck","description":"OffchainAckWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["status"],"properties":{"status":{"type":"string"}}};
 
 function validate444(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -51504,7 +51937,7 @@ return errors === 0;
 }
 
 export const schema_UpdateWhitelistedRecipientsParams = validate445;
-const schema673 = {"title":"UpdateWhitelistedRecipientsParams","description":"UpdateWhitelistedRecipientsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["add","nonce","remove","signature","signature_expiry_sec","signer","wallet"],"properties":{"add":{"type":"array","items":{"type":"string"}},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"remove":{"type":"array","items":{"type":"string"}},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"wallet":{"type":"string"}}};
+const schema679 = {"title":"UpdateWhitelistedRecipientsParams","description":"UpdateWhitelistedRecipientsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["add","nonce","remove","signature","signature_expiry_sec","signer","wallet"],"properties":{"add":{"type":"array","items":{"type":"string"}},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"remove":{"type":"array","items":{"type":"string"}},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"wallet":{"type":"string"}}};
 
 function validate445(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -51779,7 +52212,7 @@ return errors === 0;
 }
 
 export const schema_UpdateWhitelistedRecipientsResult = validate446;
-const schema675 = {"title":"UpdateWhitelistedRecipientsResult","description":"UpdateWhitelistedRecipientsEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id","whitelisted_recipients"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"},"whitelisted_recipients":{"type":"array","items":{"type":"string"}}}};
+const schema681 = {"title":"UpdateWhitelistedRecipientsResult","description":"UpdateWhitelistedRecipientsEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id","whitelisted_recipients"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"},"whitelisted_recipients":{"type":"array","items":{"type":"string"}}}};
 
 function validate446(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -51884,7 +52317,7 @@ return errors === 0;
 }
 
 export const schema_WithdrawParams = validate447;
-const schema676 = {"title":"WithdrawParams","description":"PrivateWithdrawEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount_in_underlying","asset_name","force_batch","max_fee_usd","nonce","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"amount_in_underlying":{"$ref":"#/definitions/DecimalInput"},"asset_name":{"type":"string"},"force_batch":{"type":"boolean"},"max_fee_usd":{"$ref":"#/definitions/DecimalInput"},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"recipient":{"type":["string","null"]},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+const schema682 = {"title":"WithdrawParams","description":"PrivateWithdrawEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount_in_underlying","asset_name","force_batch","max_fee_usd","nonce","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"amount_in_underlying":{"$ref":"#/definitions/DecimalInput"},"asset_name":{"type":"string"},"force_batch":{"type":"boolean"},"max_fee_usd":{"$ref":"#/definitions/DecimalInput"},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"recipient":{"type":["string","null"]},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
 function validate447(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -52097,7 +52530,7 @@ vErrors = null;
 if(data.recipient !== undefined){
 let data5 = data.recipient;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err16 = {instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/type",keyword:"type",params:{type: schema676.properties.recipient.type},message:"must be string,null"};
+const err16 = {instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/type",keyword:"type",params:{type: schema682.properties.recipient.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -52173,7 +52606,7 @@ return errors === 0;
 }
 
 export const schema_WithdrawResult = validate450;
-const schema678 = {"title":"WithdrawResult","description":"PrivateWithdrawEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
+const schema684 = {"title":"WithdrawResult","description":"PrivateWithdrawEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
 
 function validate450(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -52240,7 +52673,7 @@ return errors === 0;
 }
 
 export const schema_ExecuteQuoteDebugParams = validate451;
-const schema679 = {"title":"ExecuteQuoteDebugParams","description":"PublicExecuteQuoteDebugEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","quote_id","rfq_id","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"direction":{"$ref":"#/definitions/Direction"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"nonce":{"type":"integer"},"quote_id":{"type":"string"},"rfq_id":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+const schema685 = {"title":"ExecuteQuoteDebugParams","description":"PublicExecuteQuoteDebugEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","quote_id","rfq_id","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"direction":{"$ref":"#/definitions/Direction"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"nonce":{"$ref":"#/definitions/ActionNonceInput"},"quote_id":{"type":"string"},"rfq_id":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
 function validate451(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -52399,8 +52832,12 @@ errors = vErrors.length;
 }
 if(data.nonce !== undefined){
 let data4 = data.nonce;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err13 = {instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const _errs10 = errors;
+let valid5 = false;
+const _errs11 = errors;
+if(typeof data4 === "string"){
+if(!pattern108.test(data4)){
+const err13 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,78}$"},message:"must match pattern \""+"^[0-9]{1,78}$"+"\""};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -52410,9 +52847,8 @@ vErrors.push(err13);
 errors++;
 }
 }
-if(data.quote_id !== undefined){
-if(typeof data.quote_id !== "string"){
-const err14 = {instancePath:instancePath+"/quote_id",schemaPath:"#/properties/quote_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err14 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -52421,10 +52857,12 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-if(data.rfq_id !== undefined){
-if(typeof data.rfq_id !== "string"){
-const err15 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid0 = _errs11 === errors;
+valid5 = valid5 || _valid0;
+if(!valid5){
+const _errs13 = errors;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err15 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -52433,10 +52871,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-}
-if(data.signature !== undefined){
-if(typeof data.signature !== "string"){
-const err16 = {instancePath:instancePath+"/signature",schemaPath:"#/properties/signature/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 < 0 || isNaN(data4)){
+const err16 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -52446,10 +52883,11 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data.signature_expiry_sec !== undefined){
-let data8 = data.signature_expiry_sec;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err17 = {instancePath:instancePath+"/signature_expiry_sec",schemaPath:"#/properties/signature_expiry_sec/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+var _valid0 = _errs13 === errors;
+valid5 = valid5 || _valid0;
+}
+if(!valid5){
+const err17 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -52458,10 +52896,21 @@ vErrors.push(err17);
 }
 errors++;
 }
+else {
+errors = _errs10;
+if(vErrors !== null){
+if(_errs10){
+vErrors.length = _errs10;
 }
-if(data.signer !== undefined){
-if(typeof data.signer !== "string"){
-const err18 = {instancePath:instancePath+"/signer",schemaPath:"#/properties/signer/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.quote_id !== undefined){
+if(typeof data.quote_id !== "string"){
+const err18 = {instancePath:instancePath+"/quote_id",schemaPath:"#/properties/quote_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -52471,10 +52920,9 @@ vErrors.push(err18);
 errors++;
 }
 }
-if(data.subaccount_id !== undefined){
-let data10 = data.subaccount_id;
-if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err19 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.rfq_id !== undefined){
+if(typeof data.rfq_id !== "string"){
+const err19 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -52484,9 +52932,9 @@ vErrors.push(err19);
 errors++;
 }
 }
-}
-else {
-const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.signature !== undefined){
+if(typeof data.signature !== "string"){
+const err20 = {instancePath:instancePath+"/signature",schemaPath:"#/properties/signature/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -52495,12 +52943,62 @@ vErrors.push(err20);
 }
 errors++;
 }
+}
+if(data.signature_expiry_sec !== undefined){
+let data8 = data.signature_expiry_sec;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err21 = {instancePath:instancePath+"/signature_expiry_sec",schemaPath:"#/properties/signature_expiry_sec/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.signer !== undefined){
+if(typeof data.signer !== "string"){
+const err22 = {instancePath:instancePath+"/signer",schemaPath:"#/properties/signer/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data.subaccount_id !== undefined){
+let data10 = data.subaccount_id;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+const err23 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+else {
+const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
 validate451.errors = vErrors;
 return errors === 0;
 }
 
 export const schema_QuoteExecuteDebugResult = validate454;
-const schema681 = {"title":"QuoteExecuteDebugResult","description":"QuoteExecuteDebugResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["action_hash","encoded_data","encoded_data_hashed","encoded_legs","legs_hash","typed_data_hash"],"properties":{"action_hash":{"type":"string"},"encoded_data":{"type":"string"},"encoded_data_hashed":{"type":"string"},"encoded_legs":{"type":"string"},"legs_hash":{"type":"string"},"typed_data_hash":{"type":"string"}}};
+const schema688 = {"title":"QuoteExecuteDebugResult","description":"QuoteExecuteDebugResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["action_hash","encoded_data","encoded_data_hashed","encoded_legs","legs_hash","typed_data_hash"],"properties":{"action_hash":{"type":"string"},"encoded_data":{"type":"string"},"encoded_data_hashed":{"type":"string"},"encoded_legs":{"type":"string"},"legs_hash":{"type":"string"},"typed_data_hash":{"type":"string"}}};
 
 function validate454(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -52654,7 +53152,7 @@ return errors === 0;
 }
 
 export const schema_GetAllReferralCodesParams = validate455;
-const schema682 = {"title":"GetAllReferralCodesParams","description":"GetAllReferralCodesParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object"};
+const schema689 = {"title":"GetAllReferralCodesParams","description":"GetAllReferralCodesParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object"};
 
 function validate455(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -52674,7 +53172,7 @@ return errors === 0;
 }
 
 export const schema_Referrer = validate456;
-const schema683 = {"title":"Referrer","description":"Referrer in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["referral_code","wallet"],"properties":{"receiving_wallet":{"type":["string","null"]},"referral_code":{"type":"string"},"wallet":{"type":"string"}}};
+const schema690 = {"title":"Referrer","description":"Referrer in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["referral_code","wallet"],"properties":{"receiving_wallet":{"type":["string","null"]},"referral_code":{"type":"string"},"wallet":{"type":"string"}}};
 
 function validate456(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -52703,7 +53201,7 @@ errors++;
 if(data.receiving_wallet !== undefined){
 let data0 = data.receiving_wallet;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err2 = {instancePath:instancePath+"/receiving_wallet",schemaPath:"#/properties/receiving_wallet/type",keyword:"type",params:{type: schema683.properties.receiving_wallet.type},message:"must be string,null"};
+const err2 = {instancePath:instancePath+"/receiving_wallet",schemaPath:"#/properties/receiving_wallet/type",keyword:"type",params:{type: schema690.properties.receiving_wallet.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -52753,7 +53251,7 @@ return errors === 0;
 }
 
 export const schema_GetAssetsParams = validate457;
-const schema684 = {"title":"GetAssetsParams","description":"GetAssetsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["asset_type","currency","expired"],"properties":{"asset_type":{"type":"string","enum":["option","perp","erc20"]},"currency":{"type":"string"},"expired":{"type":"boolean"}}};
+const schema691 = {"title":"GetAssetsParams","description":"GetAssetsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["asset_type","currency","expired"],"properties":{"asset_type":{"type":"string","enum":["option","perp","erc20"]},"currency":{"type":"string"},"expired":{"type":"boolean"}}};
 
 function validate457(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -52802,7 +53300,7 @@ vErrors.push(err3);
 errors++;
 }
 if(!(((data0 === "option") || (data0 === "perp")) || (data0 === "erc20"))){
-const err4 = {instancePath:instancePath+"/asset_type",schemaPath:"#/properties/asset_type/enum",keyword:"enum",params:{allowedValues: schema684.properties.asset_type.enum},message:"must be equal to one of the allowed values"};
+const err4 = {instancePath:instancePath+"/asset_type",schemaPath:"#/properties/asset_type/enum",keyword:"enum",params:{allowedValues: schema691.properties.asset_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -52852,8 +53350,8 @@ return errors === 0;
 }
 
 export const schema_AssetResponsePublic = validate458;
-const schema685 = {"title":"AssetResponsePublic","description":"AssetResponsePublic in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["address","asset_id","asset_name","asset_type","currency","is_collateral","is_position","sub_id"],"properties":{"address":{"type":"string"},"asset_id":{"type":"string"},"asset_name":{"type":"string"},"asset_type":{"type":"string","enum":["option","perp","erc20"]},"currency":{"type":"string"},"erc20_details":{"anyOf":[{"$ref":"#/definitions/SpotPublicDetails"},{"type":"null"}]},"is_collateral":{"type":"boolean"},"is_position":{"type":"boolean"},"option_details":{"anyOf":[{"$ref":"#/definitions/OptionDetails"},{"type":"null"}]},"perp_details":{"anyOf":[{"$ref":"#/definitions/PerpDetails"},{"type":"null"}]},"sub_id":{"type":"string"}}};
-const schema686 = {"title":"SpotPublicDetails","description":"SpotPublicDetails in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["borrow_index","decimals","supply_index","underlying_erc20_address"],"properties":{"borrow_index":{"type":"string"},"decimals":{"type":"integer"},"supply_index":{"type":"string"},"underlying_erc20_address":{"type":"string"}}};
+const schema692 = {"title":"AssetResponsePublic","description":"AssetResponsePublic in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["address","asset_id","asset_name","asset_type","currency","is_collateral","is_position","sub_id"],"properties":{"address":{"type":"string"},"asset_id":{"type":"string"},"asset_name":{"type":"string"},"asset_type":{"type":"string","enum":["option","perp","erc20"]},"currency":{"type":"string"},"erc20_details":{"anyOf":[{"$ref":"#/definitions/SpotPublicDetails"},{"type":"null"}]},"is_collateral":{"type":"boolean"},"is_position":{"type":"boolean"},"option_details":{"anyOf":[{"$ref":"#/definitions/OptionDetails"},{"type":"null"}]},"perp_details":{"anyOf":[{"$ref":"#/definitions/PerpDetails"},{"type":"null"}]},"sub_id":{"type":"string"}}};
+const schema693 = {"title":"SpotPublicDetails","description":"SpotPublicDetails in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["borrow_index","decimals","supply_index","underlying_erc20_address"],"properties":{"borrow_index":{"type":"string"},"decimals":{"type":"integer"},"supply_index":{"type":"string"},"underlying_erc20_address":{"type":"string"}}};
 
 function validate458(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -52988,7 +53486,7 @@ vErrors.push(err11);
 errors++;
 }
 if(!(((data3 === "option") || (data3 === "perp")) || (data3 === "erc20"))){
-const err12 = {instancePath:instancePath+"/asset_type",schemaPath:"#/properties/asset_type/enum",keyword:"enum",params:{allowedValues: schema685.properties.asset_type.enum},message:"must be equal to one of the allowed values"};
+const err12 = {instancePath:instancePath+"/asset_type",schemaPath:"#/properties/asset_type/enum",keyword:"enum",params:{allowedValues: schema692.properties.asset_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -53413,7 +53911,7 @@ return errors === 0;
 }
 
 export const schema_GetCurrencyParams = validate462;
-const schema688 = {"title":"GetCurrencyParams","description":"GetCurrencyEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency"],"properties":{"currency":{"type":"string"}}};
+const schema695 = {"title":"GetCurrencyParams","description":"GetCurrencyEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency"],"properties":{"currency":{"type":"string"}}};
 
 function validate462(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -53457,7 +53955,7 @@ return errors === 0;
 }
 
 export const schema_GetIndexChartDataParams = validate463;
-const schema689 = {"title":"GetIndexChartDataParams","description":"GetIndexChartDataEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency","end_timestamp","period","start_timestamp"],"properties":{"currency":{"type":"string"},"end_timestamp":{"type":"integer"},"period":{"type":"number","exclusiveMinimum":0,"description":"A bucket length in seconds: above 0."},"start_timestamp":{"type":"integer"}}};
+const schema696 = {"title":"GetIndexChartDataParams","description":"GetIndexChartDataEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency","end_timestamp","period","start_timestamp"],"properties":{"currency":{"type":"string"},"end_timestamp":{"type":"integer"},"period":{"type":"number","exclusiveMinimum":0,"description":"A bucket length in seconds: above 0."},"start_timestamp":{"type":"integer"}}};
 
 function validate463(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -53582,7 +54080,7 @@ return errors === 0;
 }
 
 export const schema_IndexCandle = validate464;
-const schema690 = {"title":"IndexCandle","description":"IndexCandle in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["close_price","high_price","low_price","open_price","price","timestamp","timestamp_bucket"],"properties":{"close_price":{"type":"string"},"high_price":{"type":"string"},"low_price":{"type":"string"},"open_price":{"type":"string"},"price":{"type":"string"},"timestamp":{"type":"integer"},"timestamp_bucket":{"type":"integer"}}};
+const schema697 = {"title":"IndexCandle","description":"IndexCandle in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["close_price","high_price","low_price","open_price","price","timestamp","timestamp_bucket"],"properties":{"close_price":{"type":"string"},"high_price":{"type":"string"},"low_price":{"type":"string"},"open_price":{"type":"string"},"price":{"type":"string"},"timestamp":{"type":"integer"},"timestamp_bucket":{"type":"integer"}}};
 
 function validate464(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -53760,7 +54258,7 @@ return errors === 0;
 }
 
 export const schema_GetInterestRateHistoryParams = validate465;
-const schema691 = {"title":"GetInterestRateHistoryParams","description":"GetInterestRateHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency"],"properties":{"currency":{"type":"string"},"end_timestamp":{"type":["integer","null"]},"period":{"type":["number","null"],"exclusiveMinimum":0,"description":"A bucket length in seconds: above 0."},"risk_universe_id":{"type":["integer","null"]},"start_timestamp":{"type":["integer","null"]}}};
+const schema698 = {"title":"GetInterestRateHistoryParams","description":"GetInterestRateHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency"],"properties":{"currency":{"type":"string"},"end_timestamp":{"type":["integer","null"]},"period":{"type":["number","null"],"exclusiveMinimum":0,"description":"A bucket length in seconds: above 0."},"risk_universe_id":{"type":["integer","null"]},"start_timestamp":{"type":["integer","null"]}}};
 
 function validate465(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -53791,7 +54289,7 @@ errors++;
 if(data.end_timestamp !== undefined){
 let data1 = data.end_timestamp;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema691.properties.end_timestamp.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema698.properties.end_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -53804,7 +54302,7 @@ errors++;
 if(data.period !== undefined){
 let data2 = data.period;
 if((!((typeof data2 == "number") && (isFinite(data2)))) && (data2 !== null)){
-const err3 = {instancePath:instancePath+"/period",schemaPath:"#/properties/period/type",keyword:"type",params:{type: schema691.properties.period.type},message:"must be number,null"};
+const err3 = {instancePath:instancePath+"/period",schemaPath:"#/properties/period/type",keyword:"type",params:{type: schema698.properties.period.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -53829,7 +54327,7 @@ errors++;
 if(data.risk_universe_id !== undefined){
 let data3 = data.risk_universe_id;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-const err5 = {instancePath:instancePath+"/risk_universe_id",schemaPath:"#/properties/risk_universe_id/type",keyword:"type",params:{type: schema691.properties.risk_universe_id.type},message:"must be integer,null"};
+const err5 = {instancePath:instancePath+"/risk_universe_id",schemaPath:"#/properties/risk_universe_id/type",keyword:"type",params:{type: schema698.properties.risk_universe_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -53842,7 +54340,7 @@ errors++;
 if(data.start_timestamp !== undefined){
 let data4 = data.start_timestamp;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err6 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema691.properties.start_timestamp.type},message:"must be integer,null"};
+const err6 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema698.properties.start_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -53868,9 +54366,9 @@ return errors === 0;
 }
 
 export const schema_InterestRateHistoryResult = validate466;
-const schema692 = {"title":"InterestRateHistoryResult","description":"InterestRateHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["interest_rate_history"],"properties":{"interest_rate_history":{"type":"array","items":{"$ref":"#/definitions/InterestRateCandle"}}}};
-const schema693 = {"title":"InterestRateCandle","description":"InterestRateCandle in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["borrow_apy","risk_universe_id","supply_apy","timestamp","total_borrow","total_supply"],"properties":{"borrow_apy":{"$ref":"#/definitions/Ohlc"},"risk_universe_id":{"type":"integer"},"supply_apy":{"$ref":"#/definitions/Ohlc"},"timestamp":{"type":"integer"},"total_borrow":{"type":"string"},"total_supply":{"type":"string"}}};
-const schema694 = {"title":"Ohlc","description":"Ohlc in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["close","high","low","open"],"properties":{"close":{"type":"string"},"high":{"type":"string"},"low":{"type":"string"},"open":{"type":"string"}}};
+const schema699 = {"title":"InterestRateHistoryResult","description":"InterestRateHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["interest_rate_history"],"properties":{"interest_rate_history":{"type":"array","items":{"$ref":"#/definitions/InterestRateCandle"}}}};
+const schema700 = {"title":"InterestRateCandle","description":"InterestRateCandle in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["borrow_apy","risk_universe_id","supply_apy","timestamp","total_borrow","total_supply"],"properties":{"borrow_apy":{"$ref":"#/definitions/Ohlc"},"risk_universe_id":{"type":"integer"},"supply_apy":{"$ref":"#/definitions/Ohlc"},"timestamp":{"type":"integer"},"total_borrow":{"type":"string"},"total_supply":{"type":"string"}}};
+const schema701 = {"title":"Ohlc","description":"Ohlc in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["close","high","low","open"],"properties":{"close":{"type":"string"},"high":{"type":"string"},"low":{"type":"string"},"open":{"type":"string"}}};
 
 function validate467(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -54706,7 +55204,7 @@ return errors === 0;
 }
 
 export const schema_GetLatestSignedFeedsParams = validate471;
-const schema700 = {"title":"GetLatestSignedFeedsParams","description":"GetLatestSignedFeedsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"currency":{"type":["string","null"]},"expiry":{"type":["number","null"]}}};
+const schema707 = {"title":"GetLatestSignedFeedsParams","description":"GetLatestSignedFeedsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"currency":{"type":["string","null"]},"expiry":{"type":["number","null"]}}};
 
 function validate471(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -54715,7 +55213,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.currency !== undefined){
 let data0 = data.currency;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: schema700.properties.currency.type},message:"must be string,null"};
+const err0 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: schema707.properties.currency.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -54728,7 +55226,7 @@ errors++;
 if(data.expiry !== undefined){
 let data1 = data.expiry;
 if((!((typeof data1 == "number") && (isFinite(data1)))) && (data1 !== null)){
-const err1 = {instancePath:instancePath+"/expiry",schemaPath:"#/properties/expiry/type",keyword:"type",params:{type: schema700.properties.expiry.type},message:"must be number,null"};
+const err1 = {instancePath:instancePath+"/expiry",schemaPath:"#/properties/expiry/type",keyword:"type",params:{type: schema707.properties.expiry.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -54754,9 +55252,9 @@ return errors === 0;
 }
 
 export const schema_GetLatestSignedFeedsResponse = validate472;
-const schema701 = {"title":"GetLatestSignedFeedsResponse","description":"GetLatestSignedFeedsResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["funding_data","fwd_data","perp_data","rate_data","spot_data","vol_data"],"properties":{"funding_data":{"type":"object","additionalProperties":{"$ref":"#/definitions/FundingFeedDataResponse"}},"fwd_data":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"$ref":"#/definitions/ForwardFeedDataResponse"}}},"perp_data":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"$ref":"#/definitions/PerpFeedDataResponse"}}},"rate_data":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"$ref":"#/definitions/RateFeedDataResponse"}}},"spot_data":{"type":"object","additionalProperties":{"$ref":"#/definitions/SpotFeedDataResponse"}},"vol_data":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"$ref":"#/definitions/VolFeedDataResponse"}}}}};
-const schema702 = {"title":"FundingFeedDataResponse","description":"FundingFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","funding_rate","signatures","timestamp"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"funding_rate":{"type":"string"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"timestamp":{"type":"integer"}}};
-const schema703 = {"title":"OracleSignatureDataResponse","description":"OracleSignatureDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["signatures","signers"],"properties":{"signatures":{"type":"array","items":{"type":"string"}},"signers":{"type":"array","items":{"type":"string"}}}};
+const schema708 = {"title":"GetLatestSignedFeedsResponse","description":"GetLatestSignedFeedsResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["funding_data","fwd_data","perp_data","rate_data","spot_data","vol_data"],"properties":{"funding_data":{"type":"object","additionalProperties":{"$ref":"#/definitions/FundingFeedDataResponse"}},"fwd_data":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"$ref":"#/definitions/ForwardFeedDataResponse"}}},"perp_data":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"$ref":"#/definitions/PerpFeedDataResponse"}}},"rate_data":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"$ref":"#/definitions/RateFeedDataResponse"}}},"spot_data":{"type":"object","additionalProperties":{"$ref":"#/definitions/SpotFeedDataResponse"}},"vol_data":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"$ref":"#/definitions/VolFeedDataResponse"}}}}};
+const schema709 = {"title":"FundingFeedDataResponse","description":"FundingFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","funding_rate","signatures","timestamp"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"funding_rate":{"type":"string"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"timestamp":{"type":"integer"}}};
+const schema710 = {"title":"OracleSignatureDataResponse","description":"OracleSignatureDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["signatures","signers"],"properties":{"signatures":{"type":"array","items":{"type":"string"}},"signers":{"type":"array","items":{"type":"string"}}}};
 
 function validate473(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -54990,7 +55488,7 @@ validate473.errors = vErrors;
 return errors === 0;
 }
 
-const schema704 = {"title":"ForwardFeedDataResponse","description":"ForwardFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","expiry","fwd_diff","signatures","spot_aggregate_latest","spot_aggregate_start","timestamp"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"expiry":{"type":"number"},"fwd_diff":{"type":"string"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"spot_aggregate_latest":{"type":"string"},"spot_aggregate_start":{"type":"string"},"timestamp":{"type":"integer"}}};
+const schema711 = {"title":"ForwardFeedDataResponse","description":"ForwardFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","expiry","fwd_diff","signatures","spot_aggregate_latest","spot_aggregate_start","timestamp"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"expiry":{"type":"number"},"fwd_diff":{"type":"string"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"spot_aggregate_latest":{"type":"string"},"spot_aggregate_start":{"type":"string"},"timestamp":{"type":"integer"}}};
 
 function validate475(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -55291,7 +55789,7 @@ validate475.errors = vErrors;
 return errors === 0;
 }
 
-const schema706 = {"title":"PerpFeedDataResponse","description":"PerpFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","signatures","spot_diff_value","timestamp","type"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"spot_diff_value":{"type":"string"},"timestamp":{"type":"integer"},"type":{"type":"string"}}};
+const schema713 = {"title":"PerpFeedDataResponse","description":"PerpFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","signatures","spot_diff_value","timestamp","type"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"spot_diff_value":{"type":"string"},"timestamp":{"type":"integer"},"type":{"type":"string"}}};
 
 function validate477(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -55547,7 +56045,7 @@ validate477.errors = vErrors;
 return errors === 0;
 }
 
-const schema708 = {"title":"RateFeedDataResponse","description":"RateFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","expiry","rate","signatures","timestamp"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"expiry":{"type":"number"},"rate":{"type":"string"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"timestamp":{"type":"integer"}}};
+const schema715 = {"title":"RateFeedDataResponse","description":"RateFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","expiry","rate","signatures","timestamp"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"expiry":{"type":"number"},"rate":{"type":"string"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"timestamp":{"type":"integer"}}};
 
 function validate479(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -55804,7 +56302,7 @@ validate479.errors = vErrors;
 return errors === 0;
 }
 
-const schema710 = {"title":"SpotFeedDataResponse","description":"SpotFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","price","signatures","timestamp"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"feed_source_type":{"type":["string","null"]},"price":{"type":"string"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"timestamp":{"type":"integer"}}};
+const schema717 = {"title":"SpotFeedDataResponse","description":"SpotFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","price","signatures","timestamp"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"feed_source_type":{"type":["string","null"]},"price":{"type":"string"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"timestamp":{"type":"integer"}}};
 
 function validate481(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -55910,7 +56408,7 @@ errors++;
 if(data.feed_source_type !== undefined){
 let data3 = data.feed_source_type;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err9 = {instancePath:instancePath+"/feed_source_type",schemaPath:"#/properties/feed_source_type/type",keyword:"type",params:{type: schema710.properties.feed_source_type.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/feed_source_type",schemaPath:"#/properties/feed_source_type/type",keyword:"type",params:{type: schema717.properties.feed_source_type.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -56051,8 +56549,8 @@ validate481.errors = vErrors;
 return errors === 0;
 }
 
-const schema712 = {"title":"VolFeedDataResponse","description":"VolFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","expiry","signatures","timestamp","vol_data"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"expiry":{"type":"number"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"timestamp":{"type":"integer"},"vol_data":{"$ref":"#/definitions/VolSVIParamDataResponse"}}};
-const schema714 = {"title":"VolSVIParamDataResponse","description":"VolSVIParamDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["SVI_a","SVI_b","SVI_fwd","SVI_m","SVI_refTau","SVI_rho","SVI_sigma"],"properties":{"SVI_a":{"type":"string"},"SVI_b":{"type":"string"},"SVI_fwd":{"type":"string"},"SVI_m":{"type":"string"},"SVI_refTau":{"type":"string"},"SVI_rho":{"type":"string"},"SVI_sigma":{"type":"string"}}};
+const schema719 = {"title":"VolFeedDataResponse","description":"VolFeedDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["confidence","currency","deadline","expiry","signatures","timestamp","vol_data"],"properties":{"confidence":{"type":"string"},"currency":{"type":"string"},"deadline":{"type":"number"},"expiry":{"type":"number"},"signatures":{"$ref":"#/definitions/OracleSignatureDataResponse"},"timestamp":{"type":"integer"},"vol_data":{"$ref":"#/definitions/VolSVIParamDataResponse"}}};
+const schema721 = {"title":"VolSVIParamDataResponse","description":"VolSVIParamDataResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["SVI_a","SVI_b","SVI_fwd","SVI_m","SVI_refTau","SVI_rho","SVI_sigma"],"properties":{"SVI_a":{"type":"string"},"SVI_b":{"type":"string"},"SVI_fwd":{"type":"string"},"SVI_m":{"type":"string"},"SVI_refTau":{"type":"string"},"SVI_rho":{"type":"string"},"SVI_sigma":{"type":"string"}}};
 
 function validate483(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -57983,7 +58481,7 @@ errors++;
 if(data.feed_source_type !== undefined){
 let data3 = data.feed_source_type;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err9 = {instancePath:instancePath+"/feed_source_type",schemaPath:"#/properties/feed_source_type/type",keyword:"type",params:{type: schema710.properties.feed_source_type.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/feed_source_type",schemaPath:"#/properties/feed_source_type/type",keyword:"type",params:{type: schema717.properties.feed_source_type.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -58714,7 +59212,7 @@ return errors === 0;
 }
 
 export const schema_GetOnchainActionHistoryParams = validate493;
-const schema730 = {"title":"GetOnchainActionHistoryParams","description":"GetOnchainActionHistoryParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"action_type":{"type":["number","null"]},"end_timestamp":{"type":["integer","null"]},"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"],"minimum":1},"start_timestamp":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
+const schema737 = {"title":"GetOnchainActionHistoryParams","description":"GetOnchainActionHistoryParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"action_type":{"type":["number","null"]},"end_timestamp":{"type":["integer","null"]},"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"],"minimum":1},"start_timestamp":{"type":["integer","null"]},"wallet":{"type":["string","null"]}}};
 
 function validate493(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -58723,7 +59221,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.action_type !== undefined){
 let data0 = data.action_type;
 if((!((typeof data0 == "number") && (isFinite(data0)))) && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/action_type",schemaPath:"#/properties/action_type/type",keyword:"type",params:{type: schema730.properties.action_type.type},message:"must be number,null"};
+const err0 = {instancePath:instancePath+"/action_type",schemaPath:"#/properties/action_type/type",keyword:"type",params:{type: schema737.properties.action_type.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -58736,7 +59234,7 @@ errors++;
 if(data.end_timestamp !== undefined){
 let data1 = data.end_timestamp;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err1 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema730.properties.end_timestamp.type},message:"must be integer,null"};
+const err1 = {instancePath:instancePath+"/end_timestamp",schemaPath:"#/properties/end_timestamp/type",keyword:"type",params:{type: schema737.properties.end_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -58749,7 +59247,7 @@ errors++;
 if(data.page !== undefined){
 let data2 = data.page;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema730.properties.page.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema737.properties.page.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -58762,7 +59260,7 @@ errors++;
 if(data.page_size !== undefined){
 let data3 = data.page_size;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-const err3 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema730.properties.page_size.type},message:"must be integer,null"};
+const err3 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema737.properties.page_size.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -58787,7 +59285,7 @@ errors++;
 if(data.start_timestamp !== undefined){
 let data4 = data.start_timestamp;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err5 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema730.properties.start_timestamp.type},message:"must be integer,null"};
+const err5 = {instancePath:instancePath+"/start_timestamp",schemaPath:"#/properties/start_timestamp/type",keyword:"type",params:{type: schema737.properties.start_timestamp.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -58800,7 +59298,7 @@ errors++;
 if(data.wallet !== undefined){
 let data5 = data.wallet;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err6 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema730.properties.wallet.type},message:"must be string,null"};
+const err6 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema737.properties.wallet.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -58826,8 +59324,8 @@ return errors === 0;
 }
 
 export const schema_GetOnchainActionHistoryResponse = validate494;
-const schema731 = {"title":"GetOnchainActionHistoryResponse","description":"GetOnchainActionHistoryResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["actions","pagination"],"properties":{"actions":{"type":"array","items":{"$ref":"#/definitions/OnchainActionHistoryEntry"}},"pagination":{"$ref":"#/definitions/Pagination"}}};
-const schema732 = {"title":"OnchainActionHistoryEntry","description":"OnchainActionHistoryEntry in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["acc","action_id","action_type","action_type_label","block_number","data","l1_sender","queue","status","updated_at"],"properties":{"acc":{"type":"string"},"action_id":{"type":"integer"},"action_type":{"type":"number"},"action_type_label":{"type":"string"},"block_number":{"type":"number"},"data":{"type":"string"},"error_code":{"type":["number","null"]},"error_message":{"type":["string","null"]},"fallback_at":{"type":["number","null"]},"first_failed_at":{"type":["number","null"]},"l1_sender":{"type":"string"},"last_failed_at":{"type":["number","null"]},"op_uuid":{"type":["string","null"]},"queue":{"type":"string"},"status":{"type":"string"},"tx_hash":{"type":["string","null"]},"updated_at":{"type":"number"}}};
+const schema738 = {"title":"GetOnchainActionHistoryResponse","description":"GetOnchainActionHistoryResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["actions","pagination"],"properties":{"actions":{"type":"array","items":{"$ref":"#/definitions/OnchainActionHistoryEntry"}},"pagination":{"$ref":"#/definitions/Pagination"}}};
+const schema739 = {"title":"OnchainActionHistoryEntry","description":"OnchainActionHistoryEntry in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["acc","action_id","action_type","action_type_label","block_number","data","l1_sender","queue","status","updated_at"],"properties":{"acc":{"type":"string"},"action_id":{"type":"integer"},"action_type":{"type":"number"},"action_type_label":{"type":"string"},"block_number":{"type":"number"},"data":{"type":"string"},"error_code":{"type":["number","null"]},"error_message":{"type":["string","null"]},"fallback_at":{"type":["number","null"]},"first_failed_at":{"type":["number","null"]},"l1_sender":{"type":"string"},"last_failed_at":{"type":["number","null"]},"op_uuid":{"type":["string","null"]},"queue":{"type":"string"},"status":{"type":"string"},"tx_hash":{"type":["string","null"]},"updated_at":{"type":"number"}}};
 
 function validate494(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -59038,7 +59536,7 @@ errors++;
 if(data1.error_code !== undefined){
 let data8 = data1.error_code;
 if((!((typeof data8 == "number") && (isFinite(data8)))) && (data8 !== null)){
-const err18 = {instancePath:instancePath+"/actions/" + i0+"/error_code",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/error_code/type",keyword:"type",params:{type: schema732.properties.error_code.type},message:"must be number,null"};
+const err18 = {instancePath:instancePath+"/actions/" + i0+"/error_code",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/error_code/type",keyword:"type",params:{type: schema739.properties.error_code.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -59051,7 +59549,7 @@ errors++;
 if(data1.error_message !== undefined){
 let data9 = data1.error_message;
 if((typeof data9 !== "string") && (data9 !== null)){
-const err19 = {instancePath:instancePath+"/actions/" + i0+"/error_message",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/error_message/type",keyword:"type",params:{type: schema732.properties.error_message.type},message:"must be string,null"};
+const err19 = {instancePath:instancePath+"/actions/" + i0+"/error_message",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/error_message/type",keyword:"type",params:{type: schema739.properties.error_message.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -59064,7 +59562,7 @@ errors++;
 if(data1.fallback_at !== undefined){
 let data10 = data1.fallback_at;
 if((!((typeof data10 == "number") && (isFinite(data10)))) && (data10 !== null)){
-const err20 = {instancePath:instancePath+"/actions/" + i0+"/fallback_at",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/fallback_at/type",keyword:"type",params:{type: schema732.properties.fallback_at.type},message:"must be number,null"};
+const err20 = {instancePath:instancePath+"/actions/" + i0+"/fallback_at",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/fallback_at/type",keyword:"type",params:{type: schema739.properties.fallback_at.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -59077,7 +59575,7 @@ errors++;
 if(data1.first_failed_at !== undefined){
 let data11 = data1.first_failed_at;
 if((!((typeof data11 == "number") && (isFinite(data11)))) && (data11 !== null)){
-const err21 = {instancePath:instancePath+"/actions/" + i0+"/first_failed_at",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/first_failed_at/type",keyword:"type",params:{type: schema732.properties.first_failed_at.type},message:"must be number,null"};
+const err21 = {instancePath:instancePath+"/actions/" + i0+"/first_failed_at",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/first_failed_at/type",keyword:"type",params:{type: schema739.properties.first_failed_at.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -59102,7 +59600,7 @@ errors++;
 if(data1.last_failed_at !== undefined){
 let data13 = data1.last_failed_at;
 if((!((typeof data13 == "number") && (isFinite(data13)))) && (data13 !== null)){
-const err23 = {instancePath:instancePath+"/actions/" + i0+"/last_failed_at",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/last_failed_at/type",keyword:"type",params:{type: schema732.properties.last_failed_at.type},message:"must be number,null"};
+const err23 = {instancePath:instancePath+"/actions/" + i0+"/last_failed_at",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/last_failed_at/type",keyword:"type",params:{type: schema739.properties.last_failed_at.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -59115,7 +59613,7 @@ errors++;
 if(data1.op_uuid !== undefined){
 let data14 = data1.op_uuid;
 if((typeof data14 !== "string") && (data14 !== null)){
-const err24 = {instancePath:instancePath+"/actions/" + i0+"/op_uuid",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/op_uuid/type",keyword:"type",params:{type: schema732.properties.op_uuid.type},message:"must be string,null"};
+const err24 = {instancePath:instancePath+"/actions/" + i0+"/op_uuid",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/op_uuid/type",keyword:"type",params:{type: schema739.properties.op_uuid.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -59152,7 +59650,7 @@ errors++;
 if(data1.tx_hash !== undefined){
 let data17 = data1.tx_hash;
 if((typeof data17 !== "string") && (data17 !== null)){
-const err27 = {instancePath:instancePath+"/actions/" + i0+"/tx_hash",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/tx_hash/type",keyword:"type",params:{type: schema732.properties.tx_hash.type},message:"must be string,null"};
+const err27 = {instancePath:instancePath+"/actions/" + i0+"/tx_hash",schemaPath:"#/definitions/OnchainActionHistoryEntry/properties/tx_hash/type",keyword:"type",params:{type: schema739.properties.tx_hash.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -59483,7 +59981,7 @@ errors++;
 if(data.error_code !== undefined){
 let data6 = data.error_code;
 if((!((typeof data6 == "number") && (isFinite(data6)))) && (data6 !== null)){
-const err16 = {instancePath:instancePath+"/error_code",schemaPath:"#/properties/error_code/type",keyword:"type",params:{type: schema732.properties.error_code.type},message:"must be number,null"};
+const err16 = {instancePath:instancePath+"/error_code",schemaPath:"#/properties/error_code/type",keyword:"type",params:{type: schema739.properties.error_code.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -59496,7 +59994,7 @@ errors++;
 if(data.error_message !== undefined){
 let data7 = data.error_message;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err17 = {instancePath:instancePath+"/error_message",schemaPath:"#/properties/error_message/type",keyword:"type",params:{type: schema732.properties.error_message.type},message:"must be string,null"};
+const err17 = {instancePath:instancePath+"/error_message",schemaPath:"#/properties/error_message/type",keyword:"type",params:{type: schema739.properties.error_message.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -59509,7 +60007,7 @@ errors++;
 if(data.fallback_at !== undefined){
 let data8 = data.fallback_at;
 if((!((typeof data8 == "number") && (isFinite(data8)))) && (data8 !== null)){
-const err18 = {instancePath:instancePath+"/fallback_at",schemaPath:"#/properties/fallback_at/type",keyword:"type",params:{type: schema732.properties.fallback_at.type},message:"must be number,null"};
+const err18 = {instancePath:instancePath+"/fallback_at",schemaPath:"#/properties/fallback_at/type",keyword:"type",params:{type: schema739.properties.fallback_at.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -59522,7 +60020,7 @@ errors++;
 if(data.first_failed_at !== undefined){
 let data9 = data.first_failed_at;
 if((!((typeof data9 == "number") && (isFinite(data9)))) && (data9 !== null)){
-const err19 = {instancePath:instancePath+"/first_failed_at",schemaPath:"#/properties/first_failed_at/type",keyword:"type",params:{type: schema732.properties.first_failed_at.type},message:"must be number,null"};
+const err19 = {instancePath:instancePath+"/first_failed_at",schemaPath:"#/properties/first_failed_at/type",keyword:"type",params:{type: schema739.properties.first_failed_at.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -59547,7 +60045,7 @@ errors++;
 if(data.last_failed_at !== undefined){
 let data11 = data.last_failed_at;
 if((!((typeof data11 == "number") && (isFinite(data11)))) && (data11 !== null)){
-const err21 = {instancePath:instancePath+"/last_failed_at",schemaPath:"#/properties/last_failed_at/type",keyword:"type",params:{type: schema732.properties.last_failed_at.type},message:"must be number,null"};
+const err21 = {instancePath:instancePath+"/last_failed_at",schemaPath:"#/properties/last_failed_at/type",keyword:"type",params:{type: schema739.properties.last_failed_at.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -59560,7 +60058,7 @@ errors++;
 if(data.op_uuid !== undefined){
 let data12 = data.op_uuid;
 if((typeof data12 !== "string") && (data12 !== null)){
-const err22 = {instancePath:instancePath+"/op_uuid",schemaPath:"#/properties/op_uuid/type",keyword:"type",params:{type: schema732.properties.op_uuid.type},message:"must be string,null"};
+const err22 = {instancePath:instancePath+"/op_uuid",schemaPath:"#/properties/op_uuid/type",keyword:"type",params:{type: schema739.properties.op_uuid.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -59597,7 +60095,7 @@ errors++;
 if(data.tx_hash !== undefined){
 let data15 = data.tx_hash;
 if((typeof data15 !== "string") && (data15 !== null)){
-const err25 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema732.properties.tx_hash.type},message:"must be string,null"};
+const err25 = {instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: schema739.properties.tx_hash.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -59636,7 +60134,7 @@ return errors === 0;
 }
 
 export const schema_GetOptionSettlementPricesParams = validate496;
-const schema735 = {"title":"GetOptionSettlementPricesParams","description":"GetOptionSettlementPricesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency"],"properties":{"currency":{"type":"string"}}};
+const schema742 = {"title":"GetOptionSettlementPricesParams","description":"GetOptionSettlementPricesEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["currency"],"properties":{"currency":{"type":"string"}}};
 
 function validate496(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -59680,8 +60178,8 @@ return errors === 0;
 }
 
 export const schema_OptionSettlementPricesResult = validate497;
-const schema736 = {"title":"OptionSettlementPricesResult","description":"OptionSettlementPricesResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["expiries"],"properties":{"expiries":{"type":"array","items":{"$ref":"#/definitions/ExpirySettlementPrice"}}}};
-const schema737 = {"title":"ExpirySettlementPrice","description":"ExpirySettlementPrice in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["expiry_date","utc_expiry_sec"],"properties":{"expiry_date":{"type":"string"},"price":{"type":["string","null"]},"utc_expiry_sec":{"type":"integer"}}};
+const schema743 = {"title":"OptionSettlementPricesResult","description":"OptionSettlementPricesResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["expiries"],"properties":{"expiries":{"type":"array","items":{"$ref":"#/definitions/ExpirySettlementPrice"}}}};
+const schema744 = {"title":"ExpirySettlementPrice","description":"ExpirySettlementPrice in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["expiry_date","utc_expiry_sec"],"properties":{"expiry_date":{"type":"string"},"price":{"type":["string","null"]},"utc_expiry_sec":{"type":"integer"}}};
 
 function validate497(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -59739,7 +60237,7 @@ errors++;
 if(data1.price !== undefined){
 let data3 = data1.price;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err4 = {instancePath:instancePath+"/expiries/" + i0+"/price",schemaPath:"#/definitions/ExpirySettlementPrice/properties/price/type",keyword:"type",params:{type: schema737.properties.price.type},message:"must be string,null"};
+const err4 = {instancePath:instancePath+"/expiries/" + i0+"/price",schemaPath:"#/definitions/ExpirySettlementPrice/properties/price/type",keyword:"type",params:{type: schema744.properties.price.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -59842,7 +60340,7 @@ errors++;
 if(data.price !== undefined){
 let data1 = data.price;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err3 = {instancePath:instancePath+"/price",schemaPath:"#/properties/price/type",keyword:"type",params:{type: schema737.properties.price.type},message:"must be string,null"};
+const err3 = {instancePath:instancePath+"/price",schemaPath:"#/properties/price/type",keyword:"type",params:{type: schema744.properties.price.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -59881,7 +60379,7 @@ return errors === 0;
 }
 
 export const schema_GetPendingDepositsParams = validate499;
-const schema739 = {"title":"GetPendingDepositsParams","description":"GetPendingDepositsParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
+const schema746 = {"title":"GetPendingDepositsParams","description":"GetPendingDepositsParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallet"],"properties":{"wallet":{"type":"string"}}};
 
 function validate499(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -59925,8 +60423,8 @@ return errors === 0;
 }
 
 export const schema_GetPendingDepositsResult = validate500;
-const schema740 = {"title":"GetPendingDepositsResult","description":"GetPendingDepositsResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pending_deposits","wallet"],"properties":{"pending_deposits":{"type":"array","items":{"$ref":"#/definitions/PendingDepositEntry"}},"wallet":{"type":"string"}}};
-const schema741 = {"title":"PendingDepositEntry","description":"PendingDepositEntry in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["action_id","action_type","amount","asset","block_number","deposit_type","log_index","manager_id","status","subaccount_id","timestamp","tx_hash","updated_at_ms"],"properties":{"action_id":{"type":"integer"},"action_type":{"type":"string"},"amount":{"type":"string"},"asset":{"type":"string"},"block_number":{"type":"number"},"credit_nonce":{"type":["string","null"]},"deposit_type":{"type":"string"},"log_index":{"type":"number"},"manager_id":{"type":"integer"},"status":{"type":"string"},"subaccount_id":{"type":"integer"},"timestamp":{"type":"integer"},"tx_hash":{"type":"string"},"updated_at_ms":{"type":"number"}}};
+const schema747 = {"title":"GetPendingDepositsResult","description":"GetPendingDepositsResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pending_deposits","wallet"],"properties":{"pending_deposits":{"type":"array","items":{"$ref":"#/definitions/PendingDepositEntry"}},"wallet":{"type":"string"}}};
+const schema748 = {"title":"PendingDepositEntry","description":"PendingDepositEntry in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["action_id","action_type","amount","asset","block_number","deposit_type","log_index","manager_id","status","subaccount_id","timestamp","tx_hash","updated_at_ms"],"properties":{"action_id":{"type":"integer"},"action_type":{"type":"string"},"amount":{"type":"string"},"asset":{"type":"string"},"block_number":{"type":"number"},"credit_nonce":{"type":["string","null"]},"deposit_type":{"type":"string"},"log_index":{"type":"number"},"manager_id":{"type":"integer"},"status":{"type":"string"},"subaccount_id":{"type":"integer"},"timestamp":{"type":"integer"},"tx_hash":{"type":"string"},"updated_at_ms":{"type":"number"}}};
 
 function validate500(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -60154,7 +60652,7 @@ errors++;
 if(data1.credit_nonce !== undefined){
 let data7 = data1.credit_nonce;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err20 = {instancePath:instancePath+"/pending_deposits/" + i0+"/credit_nonce",schemaPath:"#/definitions/PendingDepositEntry/properties/credit_nonce/type",keyword:"type",params:{type: schema741.properties.credit_nonce.type},message:"must be string,null"};
+const err20 = {instancePath:instancePath+"/pending_deposits/" + i0+"/credit_nonce",schemaPath:"#/definitions/PendingDepositEntry/properties/credit_nonce/type",keyword:"type",params:{type: schema748.properties.credit_nonce.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -60517,7 +61015,7 @@ errors++;
 if(data.credit_nonce !== undefined){
 let data5 = data.credit_nonce;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err18 = {instancePath:instancePath+"/credit_nonce",schemaPath:"#/properties/credit_nonce/type",keyword:"type",params:{type: schema741.properties.credit_nonce.type},message:"must be string,null"};
+const err18 = {instancePath:instancePath+"/credit_nonce",schemaPath:"#/properties/credit_nonce/type",keyword:"type",params:{type: schema748.properties.credit_nonce.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -60644,7 +61142,7 @@ return errors === 0;
 }
 
 export const schema_GetReferralPerformanceParams = validate502;
-const schema743 = {"title":"GetReferralPerformanceParams","description":"GetReferralPerformanceParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["end_ms","start_ms"],"properties":{"end_ms":{"type":"number"},"referral_code":{"type":["string","null"]},"start_ms":{"type":"number"},"wallet":{"type":["string","null"]}}};
+const schema750 = {"title":"GetReferralPerformanceParams","description":"GetReferralPerformanceParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["end_ms","start_ms"],"properties":{"end_ms":{"type":"number"},"referral_code":{"type":["string","null"]},"start_ms":{"type":"number"},"wallet":{"type":["string","null"]}}};
 
 function validate502(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -60686,7 +61184,7 @@ errors++;
 if(data.referral_code !== undefined){
 let data1 = data.referral_code;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err3 = {instancePath:instancePath+"/referral_code",schemaPath:"#/properties/referral_code/type",keyword:"type",params:{type: schema743.properties.referral_code.type},message:"must be string,null"};
+const err3 = {instancePath:instancePath+"/referral_code",schemaPath:"#/properties/referral_code/type",keyword:"type",params:{type: schema750.properties.referral_code.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -60712,7 +61210,7 @@ errors++;
 if(data.wallet !== undefined){
 let data3 = data.wallet;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err5 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema743.properties.wallet.type},message:"must be string,null"};
+const err5 = {instancePath:instancePath+"/wallet",schemaPath:"#/properties/wallet/type",keyword:"type",params:{type: schema750.properties.wallet.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -60738,8 +61236,8 @@ return errors === 0;
 }
 
 export const schema_GetReferralPerformanceResult = validate503;
-const schema744 = {"title":"GetReferralPerformanceResult","description":"GetReferralPerformanceResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["fee_share_percentage","referral_code","rewards","stdrv_balance","total_builder_fee_collected","total_fee_rewards","total_notional_volume","total_referred_fees"],"properties":{"fee_share_percentage":{"type":"string"},"referral_code":{"type":"string"},"rewards":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"$ref":"#/definitions/ReferralPerformanceByInstrumentType"}}}},"stdrv_balance":{"type":"string"},"total_builder_fee_collected":{"type":"string"},"total_fee_rewards":{"type":"string"},"total_notional_volume":{"type":"string"},"total_referred_fees":{"type":"string"}}};
-const schema745 = {"title":"ReferralPerformanceByInstrumentType","description":"ReferralPerformanceByInstrumentType in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["builder_fee","fee_reward","notional_volume","referred_fee","unique_traders_referred"],"properties":{"builder_fee":{"type":"string"},"fee_reward":{"type":"string"},"notional_volume":{"type":"string"},"referred_fee":{"type":"string"},"unique_traders_referred":{"type":"number"}}};
+const schema751 = {"title":"GetReferralPerformanceResult","description":"GetReferralPerformanceResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["fee_share_percentage","referral_code","rewards","stdrv_balance","total_builder_fee_collected","total_fee_rewards","total_notional_volume","total_referred_fees"],"properties":{"fee_share_percentage":{"type":"string"},"referral_code":{"type":"string"},"rewards":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"$ref":"#/definitions/ReferralPerformanceByInstrumentType"}}}},"stdrv_balance":{"type":"string"},"total_builder_fee_collected":{"type":"string"},"total_fee_rewards":{"type":"string"},"total_notional_volume":{"type":"string"},"total_referred_fees":{"type":"string"}}};
+const schema752 = {"title":"ReferralPerformanceByInstrumentType","description":"ReferralPerformanceByInstrumentType in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["builder_fee","fee_reward","notional_volume","referred_fee","unique_traders_referred"],"properties":{"builder_fee":{"type":"string"},"fee_reward":{"type":"string"},"notional_volume":{"type":"string"},"referred_fee":{"type":"string"},"unique_traders_referred":{"type":"number"}}};
 
 function validate503(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -61228,10 +61726,10 @@ return errors === 0;
 }
 
 export const schema_RiskUniverseResponse = validate505;
-const schema747 = {"title":"RiskUniverseResponse","description":"RiskUniverseResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["managers","risk_universe_id","security_module"],"properties":{"description":{"type":["string","null"]},"managers":{"type":"array","items":{"$ref":"#/definitions/RiskUniverseManager"}},"name":{"type":["string","null"]},"risk_universe_id":{"type":"integer"},"security_module":{"$ref":"#/definitions/SecurityModuleDetails"}}};
-const schema751 = {"title":"SecurityModuleDetails","description":"SecurityModuleDetails in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cash_asset","cash_currency","subaccount_id"],"properties":{"cash_asset":{"type":"string"},"cash_currency":{"type":"string"},"subaccount_id":{"type":"integer"}}};
-const schema748 = {"title":"RiskUniverseManager","description":"RiskUniverseManager in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["collaterals","instruments","manager_id","margin_type"],"properties":{"collaterals":{"type":"array","items":{"$ref":"#/definitions/ManagerCollateral"}},"instruments":{"type":"array","items":{"type":"string"}},"manager_id":{"type":"integer"},"margin_type":{"type":"string","enum":["SM","PM2"]}}};
-const schema749 = {"title":"ManagerCollateral","description":"ManagerCollateral in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["address","erc20","im_discount","min_deposit_usd","mm_discount","name"],"properties":{"address":{"type":"string"},"erc20":{"$ref":"#/definitions/AssetErc20Details"},"im_discount":{"type":"string"},"min_deposit_usd":{"type":"string"},"mm_discount":{"type":"string"},"name":{"type":"string"}}};
+const schema754 = {"title":"RiskUniverseResponse","description":"RiskUniverseResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["managers","risk_universe_id","security_module"],"properties":{"description":{"type":["string","null"]},"managers":{"type":"array","items":{"$ref":"#/definitions/RiskUniverseManager"}},"name":{"type":["string","null"]},"risk_universe_id":{"type":"integer"},"security_module":{"$ref":"#/definitions/SecurityModuleDetails"}}};
+const schema758 = {"title":"SecurityModuleDetails","description":"SecurityModuleDetails in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["cash_asset","cash_currency","subaccount_id"],"properties":{"cash_asset":{"type":"string"},"cash_currency":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+const schema755 = {"title":"RiskUniverseManager","description":"RiskUniverseManager in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["collaterals","instruments","manager_id","margin_type"],"properties":{"collaterals":{"type":"array","items":{"$ref":"#/definitions/ManagerCollateral"}},"instruments":{"type":"array","items":{"type":"string"}},"manager_id":{"type":"integer"},"margin_type":{"type":"string","enum":["SM","PM2"]}}};
+const schema756 = {"title":"ManagerCollateral","description":"ManagerCollateral in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["address","erc20","im_discount","min_deposit_usd","mm_discount","name"],"properties":{"address":{"type":"string"},"erc20":{"$ref":"#/definitions/AssetErc20Details"},"im_discount":{"type":"string"},"min_deposit_usd":{"type":"string"},"mm_discount":{"type":"string"},"name":{"type":"string"}}};
 
 function validate507(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -61556,7 +62054,7 @@ vErrors.push(err8);
 errors++;
 }
 if(!((data5 === "SM") || (data5 === "PM2"))){
-const err9 = {instancePath:instancePath+"/margin_type",schemaPath:"#/properties/margin_type/enum",keyword:"enum",params:{allowedValues: schema748.properties.margin_type.enum},message:"must be equal to one of the allowed values"};
+const err9 = {instancePath:instancePath+"/margin_type",schemaPath:"#/properties/margin_type/enum",keyword:"enum",params:{allowedValues: schema755.properties.margin_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -61619,7 +62117,7 @@ errors++;
 if(data.description !== undefined){
 let data0 = data.description;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err3 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema747.properties.description.type},message:"must be string,null"};
+const err3 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema754.properties.description.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -61654,7 +62152,7 @@ errors++;
 if(data.name !== undefined){
 let data3 = data.name;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema747.properties.name.type},message:"must be string,null"};
+const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema754.properties.name.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -61896,7 +62394,7 @@ vErrors.push(err8);
 errors++;
 }
 if(!((data5 === "SM") || (data5 === "PM2"))){
-const err9 = {instancePath:instancePath+"/margin_type",schemaPath:"#/properties/margin_type/enum",keyword:"enum",params:{allowedValues: schema748.properties.margin_type.enum},message:"must be equal to one of the allowed values"};
+const err9 = {instancePath:instancePath+"/margin_type",schemaPath:"#/properties/margin_type/enum",keyword:"enum",params:{allowedValues: schema755.properties.margin_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -62214,7 +62712,7 @@ return errors === 0;
 }
 
 export const schema_GetTickersParams = validate514;
-const schema756 = {"title":"GetTickersParams","description":"GetTickersEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["instrument_type"],"properties":{"currency":{"type":["string","null"]},"expiry_date":{"type":["number","null"]},"instrument_type":{"type":"string","enum":["option","perp","erc20"]}}};
+const schema763 = {"title":"GetTickersParams","description":"GetTickersEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["instrument_type"],"properties":{"currency":{"type":["string","null"]},"expiry_date":{"type":["number","null"]},"instrument_type":{"type":"string","enum":["option","perp","erc20"]}}};
 
 function validate514(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -62233,7 +62731,7 @@ errors++;
 if(data.currency !== undefined){
 let data0 = data.currency;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err1 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: schema756.properties.currency.type},message:"must be string,null"};
+const err1 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: schema763.properties.currency.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -62246,7 +62744,7 @@ errors++;
 if(data.expiry_date !== undefined){
 let data1 = data.expiry_date;
 if((!((typeof data1 == "number") && (isFinite(data1)))) && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/expiry_date",schemaPath:"#/properties/expiry_date/type",keyword:"type",params:{type: schema756.properties.expiry_date.type},message:"must be number,null"};
+const err2 = {instancePath:instancePath+"/expiry_date",schemaPath:"#/properties/expiry_date/type",keyword:"type",params:{type: schema763.properties.expiry_date.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -62269,7 +62767,7 @@ vErrors.push(err3);
 errors++;
 }
 if(!(((data2 === "option") || (data2 === "perp")) || (data2 === "erc20"))){
-const err4 = {instancePath:instancePath+"/instrument_type",schemaPath:"#/properties/instrument_type/enum",keyword:"enum",params:{allowedValues: schema756.properties.instrument_type.enum},message:"must be equal to one of the allowed values"};
+const err4 = {instancePath:instancePath+"/instrument_type",schemaPath:"#/properties/instrument_type/enum",keyword:"enum",params:{allowedValues: schema763.properties.instrument_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -62295,7 +62793,7 @@ return errors === 0;
 }
 
 export const schema_GetTickersResponse = validate515;
-const schema757 = {"title":"GetTickersResponse","description":"GetTickersResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["tickers"],"properties":{"tickers":{"type":"object","additionalProperties":{"$ref":"#/definitions/Ticker"}}}};
+const schema764 = {"title":"GetTickersResponse","description":"GetTickersResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["tickers"],"properties":{"tickers":{"type":"object","additionalProperties":{"$ref":"#/definitions/Ticker"}}}};
 
 function validate515(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -62348,7 +62846,7 @@ return errors === 0;
 }
 
 export const schema_GetTradingviewChartDataParams = validate517;
-const schema758 = {"title":"GetTradingviewChartDataParams","description":"GetTradingviewChartDataEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["end_timestamp","instrument_name","period","start_timestamp"],"properties":{"end_timestamp":{"type":"integer"},"instrument_name":{"type":"string"},"period":{"type":"number","exclusiveMinimum":0,"description":"A bucket length in seconds: above 0."},"start_timestamp":{"type":"integer"}}};
+const schema765 = {"title":"GetTradingviewChartDataParams","description":"GetTradingviewChartDataEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["end_timestamp","instrument_name","period","start_timestamp"],"properties":{"end_timestamp":{"type":"integer"},"instrument_name":{"type":"string"},"period":{"type":"number","exclusiveMinimum":0,"description":"A bucket length in seconds: above 0."},"start_timestamp":{"type":"integer"}}};
 
 function validate517(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -62473,7 +62971,7 @@ return errors === 0;
 }
 
 export const schema_TradingviewCandle = validate518;
-const schema759 = {"title":"TradingviewCandle","description":"TradingviewCandle in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["close_price","high_price","low_price","open_price","timestamp","timestamp_bucket","volume_contracts","volume_usd"],"properties":{"close_price":{"type":"string"},"high_price":{"type":"string"},"low_price":{"type":"string"},"open_price":{"type":"string"},"timestamp":{"type":"integer"},"timestamp_bucket":{"type":"integer"},"volume_contracts":{"type":"string"},"volume_usd":{"type":"string"}}};
+const schema766 = {"title":"TradingviewCandle","description":"TradingviewCandle in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["close_price","high_price","low_price","open_price","timestamp","timestamp_bucket","volume_contracts","volume_usd"],"properties":{"close_price":{"type":"string"},"high_price":{"type":"string"},"low_price":{"type":"string"},"open_price":{"type":"string"},"timestamp":{"type":"integer"},"timestamp_bucket":{"type":"integer"},"volume_contracts":{"type":"string"},"volume_usd":{"type":"string"}}};
 
 function validate518(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -62673,7 +63171,7 @@ return errors === 0;
 }
 
 export const schema_GetTransactionParams = validate519;
-const schema760 = {"title":"GetTransactionParams","description":"GetTransactionParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid"],"properties":{"op_uuid":{"type":"string"}}};
+const schema767 = {"title":"GetTransactionParams","description":"GetTransactionParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid"],"properties":{"op_uuid":{"type":"string"}}};
 
 function validate519(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -62717,7 +63215,7 @@ return errors === 0;
 }
 
 export const schema_GetTransactionResult = validate520;
-const schema761 = {"title":"GetTransactionResult","description":"GetTransactionResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["data"],"properties":{"data":{"type":"string"},"error_log":{"type":["string","null"]},"status":{"type":["string","null"],"enum":["Batching","Executing","Proving","Settling","Settled","BatchingError","ExecutingError","ProvingError","SettlingError","SettledError",null]},"transaction_hash":{"type":["string","null"]}}};
+const schema768 = {"title":"GetTransactionResult","description":"GetTransactionResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["data"],"properties":{"data":{"type":"string"},"error_log":{"type":["string","null"]},"status":{"type":["string","null"],"enum":["Batching","Executing","Proving","Settling","Settled","BatchingError","ExecutingError","ProvingError","SettlingError","SettledError",null]},"transaction_hash":{"type":["string","null"]}}};
 
 function validate520(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -62748,7 +63246,7 @@ errors++;
 if(data.error_log !== undefined){
 let data1 = data.error_log;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/error_log",schemaPath:"#/properties/error_log/type",keyword:"type",params:{type: schema761.properties.error_log.type},message:"must be string,null"};
+const err2 = {instancePath:instancePath+"/error_log",schemaPath:"#/properties/error_log/type",keyword:"type",params:{type: schema768.properties.error_log.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -62761,7 +63259,7 @@ errors++;
 if(data.status !== undefined){
 let data2 = data.status;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err3 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema761.properties.status.type},message:"must be string,null"};
+const err3 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema768.properties.status.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -62771,7 +63269,7 @@ vErrors.push(err3);
 errors++;
 }
 if(!(((((((((((data2 === "Batching") || (data2 === "Executing")) || (data2 === "Proving")) || (data2 === "Settling")) || (data2 === "Settled")) || (data2 === "BatchingError")) || (data2 === "ExecutingError")) || (data2 === "ProvingError")) || (data2 === "SettlingError")) || (data2 === "SettledError")) || (data2 === null))){
-const err4 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema761.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err4 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema768.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -62784,7 +63282,7 @@ errors++;
 if(data.transaction_hash !== undefined){
 let data3 = data.transaction_hash;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err5 = {instancePath:instancePath+"/transaction_hash",schemaPath:"#/properties/transaction_hash/type",keyword:"type",params:{type: schema761.properties.transaction_hash.type},message:"must be string,null"};
+const err5 = {instancePath:instancePath+"/transaction_hash",schemaPath:"#/properties/transaction_hash/type",keyword:"type",params:{type: schema768.properties.transaction_hash.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -62810,7 +63308,7 @@ return errors === 0;
 }
 
 export const schema_GetVaultParams = validate521;
-const schema762 = {"title":"GetVaultParams","description":"GetVaultEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
+const schema769 = {"title":"GetVaultParams","description":"GetVaultEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
 
 function validate521(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -62855,7 +63353,7 @@ return errors === 0;
 }
 
 export const schema_GetVaultActionHistoryParams = validate522;
-const schema763 = {"title":"GetVaultActionHistoryParams","description":"GetVaultActionHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"event_type":{"type":["string","null"]},"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"],"minimum":1},"subaccount_id":{"type":"integer"}}};
+const schema770 = {"title":"GetVaultActionHistoryParams","description":"GetVaultActionHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"event_type":{"type":["string","null"]},"page":{"type":["integer","null"]},"page_size":{"type":["integer","null"],"minimum":1},"subaccount_id":{"type":"integer"}}};
 
 function validate522(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -62874,7 +63372,7 @@ errors++;
 if(data.event_type !== undefined){
 let data0 = data.event_type;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err1 = {instancePath:instancePath+"/event_type",schemaPath:"#/properties/event_type/type",keyword:"type",params:{type: schema763.properties.event_type.type},message:"must be string,null"};
+const err1 = {instancePath:instancePath+"/event_type",schemaPath:"#/properties/event_type/type",keyword:"type",params:{type: schema770.properties.event_type.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -62887,7 +63385,7 @@ errors++;
 if(data.page !== undefined){
 let data1 = data.page;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema763.properties.page.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema770.properties.page.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -62900,7 +63398,7 @@ errors++;
 if(data.page_size !== undefined){
 let data2 = data.page_size;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-const err3 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema763.properties.page_size.type},message:"must be integer,null"};
+const err3 = {instancePath:instancePath+"/page_size",schemaPath:"#/properties/page_size/type",keyword:"type",params:{type: schema770.properties.page_size.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -62951,7 +63449,7 @@ return errors === 0;
 }
 
 export const schema_PublicVaultAction = validate523;
-const schema764 = {"title":"PublicVaultAction","description":"PublicVaultActionEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["curator_shares_minted","event_ts","event_type","holder","management_shares_minted","nav","new_high_water_mark","old_high_water_mark","operation_uuid","performance_shares_minted","protocol_shares_minted","share_price","shares_delta","status","subaccount_id","total_shares"],"properties":{"curator_shares_minted":{"type":"string"},"event_ts":{"type":"integer"},"event_type":{"type":"string"},"holder":{"type":"string"},"management_shares_minted":{"type":"string"},"nav":{"type":"string"},"new_high_water_mark":{"type":"string"},"old_high_water_mark":{"type":"string"},"operation_uuid":{"type":"string"},"performance_shares_minted":{"type":"string"},"protocol_shares_minted":{"type":"string"},"share_price":{"type":"string"},"shares_delta":{"type":"string"},"status":{"type":"string"},"subaccount_id":{"type":"integer"},"total_shares":{"type":"string"}}};
+const schema771 = {"title":"PublicVaultAction","description":"PublicVaultActionEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["curator_shares_minted","event_ts","event_type","holder","management_shares_minted","nav","new_high_water_mark","old_high_water_mark","operation_uuid","performance_shares_minted","protocol_shares_minted","share_price","shares_delta","status","subaccount_id","total_shares"],"properties":{"curator_shares_minted":{"type":"string"},"event_ts":{"type":"integer"},"event_type":{"type":"string"},"holder":{"type":"string"},"management_shares_minted":{"type":"string"},"nav":{"type":"string"},"new_high_water_mark":{"type":"string"},"old_high_water_mark":{"type":"string"},"operation_uuid":{"type":"string"},"performance_shares_minted":{"type":"string"},"protocol_shares_minted":{"type":"string"},"share_price":{"type":"string"},"shares_delta":{"type":"string"},"status":{"type":"string"},"subaccount_id":{"type":"integer"},"total_shares":{"type":"string"}}};
 
 function validate523(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -63327,7 +63825,7 @@ return errors === 0;
 }
 
 export const schema_PaginatedVaultActionHistory = validate524;
-const schema765 = {"title":"PaginatedVaultActionHistory","description":"PaginatedVaultActionHistory in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["events","pagination","subaccount_id"],"properties":{"events":{"type":"array","items":{"$ref":"#/definitions/PublicVaultAction"}},"pagination":{"$ref":"#/definitions/Pagination"},"subaccount_id":{"type":"integer"}}};
+const schema772 = {"title":"PaginatedVaultActionHistory","description":"PaginatedVaultActionHistory in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["events","pagination","subaccount_id"],"properties":{"events":{"type":"array","items":{"$ref":"#/definitions/PublicVaultAction"}},"pagination":{"$ref":"#/definitions/Pagination"},"subaccount_id":{"type":"integer"}}};
 
 function validate524(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -63862,7 +64360,7 @@ return errors === 0;
 }
 
 export const schema_GetVaultPerformanceHistoryParams = validate525;
-const schema768 = {"title":"GetVaultPerformanceHistoryParams","description":"GetVaultPerformanceHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["resolution","subaccount_id"],"properties":{"from":{"type":["integer","null"]},"limit":{"type":["number","null"]},"resolution":{"type":"string","enum":["1h","8h","24h","1wk"]},"subaccount_id":{"type":"integer"},"to":{"type":["integer","null"]}}};
+const schema775 = {"title":"GetVaultPerformanceHistoryParams","description":"GetVaultPerformanceHistoryEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["resolution","subaccount_id"],"properties":{"from":{"type":["integer","null"]},"limit":{"type":["number","null"]},"resolution":{"type":"string","enum":["1h","8h","24h","1wk"]},"subaccount_id":{"type":"integer"},"to":{"type":["integer","null"]}}};
 
 function validate525(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -63891,7 +64389,7 @@ errors++;
 if(data.from !== undefined){
 let data0 = data.from;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-const err2 = {instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: schema768.properties.from.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: schema775.properties.from.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -63904,7 +64402,7 @@ errors++;
 if(data.limit !== undefined){
 let data1 = data.limit;
 if((!((typeof data1 == "number") && (isFinite(data1)))) && (data1 !== null)){
-const err3 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: schema768.properties.limit.type},message:"must be number,null"};
+const err3 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: schema775.properties.limit.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -63927,7 +64425,7 @@ vErrors.push(err4);
 errors++;
 }
 if(!((((data2 === "1h") || (data2 === "8h")) || (data2 === "24h")) || (data2 === "1wk"))){
-const err5 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/enum",keyword:"enum",params:{allowedValues: schema768.properties.resolution.enum},message:"must be equal to one of the allowed values"};
+const err5 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/enum",keyword:"enum",params:{allowedValues: schema775.properties.resolution.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -63953,7 +64451,7 @@ errors++;
 if(data.to !== undefined){
 let data4 = data.to;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err7 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: schema768.properties.to.type},message:"must be integer,null"};
+const err7 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: schema775.properties.to.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -63979,8 +64477,8 @@ return errors === 0;
 }
 
 export const schema_VaultPerformanceHistoryResult = validate526;
-const schema769 = {"title":"VaultPerformanceHistoryResult","description":"VaultPerformanceHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["points","resolution","subaccount_id"],"properties":{"points":{"type":"array","items":{"$ref":"#/definitions/VaultPerformancePointResponse"}},"resolution":{"type":"string","enum":["1h","8h","24h","1wk"]},"subaccount_id":{"type":"integer"}}};
-const schema770 = {"title":"VaultPerformancePointResponse","description":"VaultPerformancePointResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["benchmark_price","curator_shares","global_hwm","nav","nav_benchmark","share_price","total_shares","ts"],"properties":{"benchmark_price":{"type":["string","null"]},"curator_shares":{"type":"string"},"global_hwm":{"type":"string"},"nav":{"type":["string","null"]},"nav_benchmark":{"type":["string","null"]},"share_price":{"type":"string"},"total_shares":{"type":"string"},"ts":{"type":"number"}}};
+const schema776 = {"title":"VaultPerformanceHistoryResult","description":"VaultPerformanceHistoryResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["points","resolution","subaccount_id"],"properties":{"points":{"type":"array","items":{"$ref":"#/definitions/VaultPerformancePointResponse"}},"resolution":{"type":"string","enum":["1h","8h","24h","1wk"]},"subaccount_id":{"type":"integer"}}};
+const schema777 = {"title":"VaultPerformancePointResponse","description":"VaultPerformancePointResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["benchmark_price","curator_shares","global_hwm","nav","nav_benchmark","share_price","total_shares","ts"],"properties":{"benchmark_price":{"type":["string","null"]},"curator_shares":{"type":"string"},"global_hwm":{"type":"string"},"nav":{"type":["string","null"]},"nav_benchmark":{"type":["string","null"]},"share_price":{"type":"string"},"total_shares":{"type":"string"},"ts":{"type":"number"}}};
 
 function validate526(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -64106,7 +64604,7 @@ errors++;
 if(data1.benchmark_price !== undefined){
 let data2 = data1.benchmark_price;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err11 = {instancePath:instancePath+"/points/" + i0+"/benchmark_price",schemaPath:"#/definitions/VaultPerformancePointResponse/properties/benchmark_price/type",keyword:"type",params:{type: schema770.properties.benchmark_price.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/points/" + i0+"/benchmark_price",schemaPath:"#/definitions/VaultPerformancePointResponse/properties/benchmark_price/type",keyword:"type",params:{type: schema777.properties.benchmark_price.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -64143,7 +64641,7 @@ errors++;
 if(data1.nav !== undefined){
 let data5 = data1.nav;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err14 = {instancePath:instancePath+"/points/" + i0+"/nav",schemaPath:"#/definitions/VaultPerformancePointResponse/properties/nav/type",keyword:"type",params:{type: schema770.properties.nav.type},message:"must be string,null"};
+const err14 = {instancePath:instancePath+"/points/" + i0+"/nav",schemaPath:"#/definitions/VaultPerformancePointResponse/properties/nav/type",keyword:"type",params:{type: schema777.properties.nav.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -64156,7 +64654,7 @@ errors++;
 if(data1.nav_benchmark !== undefined){
 let data6 = data1.nav_benchmark;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err15 = {instancePath:instancePath+"/points/" + i0+"/nav_benchmark",schemaPath:"#/definitions/VaultPerformancePointResponse/properties/nav_benchmark/type",keyword:"type",params:{type: schema770.properties.nav_benchmark.type},message:"must be string,null"};
+const err15 = {instancePath:instancePath+"/points/" + i0+"/nav_benchmark",schemaPath:"#/definitions/VaultPerformancePointResponse/properties/nav_benchmark/type",keyword:"type",params:{type: schema777.properties.nav_benchmark.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -64240,7 +64738,7 @@ vErrors.push(err21);
 errors++;
 }
 if(!((((data10 === "1h") || (data10 === "8h")) || (data10 === "24h")) || (data10 === "1wk"))){
-const err22 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/enum",keyword:"enum",params:{allowedValues: schema769.properties.resolution.enum},message:"must be equal to one of the allowed values"};
+const err22 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/enum",keyword:"enum",params:{allowedValues: schema776.properties.resolution.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -64367,7 +64865,7 @@ errors++;
 if(data.benchmark_price !== undefined){
 let data0 = data.benchmark_price;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err8 = {instancePath:instancePath+"/benchmark_price",schemaPath:"#/properties/benchmark_price/type",keyword:"type",params:{type: schema770.properties.benchmark_price.type},message:"must be string,null"};
+const err8 = {instancePath:instancePath+"/benchmark_price",schemaPath:"#/properties/benchmark_price/type",keyword:"type",params:{type: schema777.properties.benchmark_price.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -64404,7 +64902,7 @@ errors++;
 if(data.nav !== undefined){
 let data3 = data.nav;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err11 = {instancePath:instancePath+"/nav",schemaPath:"#/properties/nav/type",keyword:"type",params:{type: schema770.properties.nav.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/nav",schemaPath:"#/properties/nav/type",keyword:"type",params:{type: schema777.properties.nav.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -64417,7 +64915,7 @@ errors++;
 if(data.nav_benchmark !== undefined){
 let data4 = data.nav_benchmark;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err12 = {instancePath:instancePath+"/nav_benchmark",schemaPath:"#/properties/nav_benchmark/type",keyword:"type",params:{type: schema770.properties.nav_benchmark.type},message:"must be string,null"};
+const err12 = {instancePath:instancePath+"/nav_benchmark",schemaPath:"#/properties/nav_benchmark/type",keyword:"type",params:{type: schema777.properties.nav_benchmark.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -64480,7 +64978,7 @@ return errors === 0;
 }
 
 export const schema_GetVaultsParams = validate528;
-const schema772 = {"title":"GetVaultsParams","description":"GetVaultsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"page":{"type":"integer"},"page_size":{"type":"integer","minimum":1}}};
+const schema779 = {"title":"GetVaultsParams","description":"GetVaultsEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","properties":{"page":{"type":"integer"},"page_size":{"type":"integer","minimum":1}}};
 
 function validate528(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -64540,7 +65038,7 @@ return errors === 0;
 }
 
 export const schema_Vaults = validate529;
-const schema773 = {"title":"Vaults","description":"VaultsWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pagination","vaults"],"properties":{"pagination":{"$ref":"#/definitions/Pagination"},"vaults":{"type":"array","items":{"$ref":"#/definitions/Vault"}}}};
+const schema780 = {"title":"Vaults","description":"VaultsWireResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["pagination","vaults"],"properties":{"pagination":{"$ref":"#/definitions/Pagination"},"vaults":{"type":"array","items":{"$ref":"#/definitions/Vault"}}}};
 
 function validate529(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -64689,7 +65187,7 @@ return errors === 0;
 }
 
 export const schema_GetWalletsFromSessionKeyParams = validate531;
-const schema775 = {"title":"GetWalletsFromSessionKeyParams","description":"GetWalletsFromSessionKeyEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["public_session_key"],"properties":{"public_session_key":{"type":"string"},"scope":{"type":["string","null"],"enum":["account_info",null]}}};
+const schema782 = {"title":"GetWalletsFromSessionKeyParams","description":"GetWalletsFromSessionKeyEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["public_session_key"],"properties":{"public_session_key":{"type":"string"},"scope":{"type":["string","null"],"enum":["account_info",null]}}};
 
 function validate531(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -64720,7 +65218,7 @@ errors++;
 if(data.scope !== undefined){
 let data1 = data.scope;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/scope",schemaPath:"#/properties/scope/type",keyword:"type",params:{type: schema775.properties.scope.type},message:"must be string,null"};
+const err2 = {instancePath:instancePath+"/scope",schemaPath:"#/properties/scope/type",keyword:"type",params:{type: schema782.properties.scope.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -64730,7 +65228,7 @@ vErrors.push(err2);
 errors++;
 }
 if(!((data1 === "account_info") || (data1 === null))){
-const err3 = {instancePath:instancePath+"/scope",schemaPath:"#/properties/scope/enum",keyword:"enum",params:{allowedValues: schema775.properties.scope.enum},message:"must be equal to one of the allowed values"};
+const err3 = {instancePath:instancePath+"/scope",schemaPath:"#/properties/scope/enum",keyword:"enum",params:{allowedValues: schema782.properties.scope.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -64756,7 +65254,7 @@ return errors === 0;
 }
 
 export const schema_GetWalletsFromSessionKeyResult = validate532;
-const schema776 = {"title":"GetWalletsFromSessionKeyResult","description":"PublicGetWalletsFromSessionKeyRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallets"],"properties":{"wallets":{"type":"array","items":{"type":"string"}}}};
+const schema783 = {"title":"GetWalletsFromSessionKeyResult","description":"PublicGetWalletsFromSessionKeyRPCResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["wallets"],"properties":{"wallets":{"type":"array","items":{"type":"string"}}}};
 
 function validate532(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -64816,7 +65314,7 @@ return errors === 0;
 }
 
 export const schema_RegisterDepositAddressParams = validate533;
-const schema777 = {"title":"RegisterDepositAddressParams","description":"RegisterDepositAddressParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["deposit_type","wallet"],"properties":{"deposit_type":{"type":"string","enum":["standard","instant","direct"]},"manager_id":{"type":["integer","null"]},"subaccount_id":{"type":"integer"},"wallet":{"type":"string"}}};
+const schema784 = {"title":"RegisterDepositAddressParams","description":"RegisterDepositAddressParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["deposit_type","wallet"],"properties":{"deposit_type":{"type":"string","enum":["standard","instant","direct"]},"manager_id":{"type":["integer","null"]},"subaccount_id":{"type":"integer"},"wallet":{"type":"string"}}};
 
 function validate533(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -64855,7 +65353,7 @@ vErrors.push(err2);
 errors++;
 }
 if(!(((data0 === "standard") || (data0 === "instant")) || (data0 === "direct"))){
-const err3 = {instancePath:instancePath+"/deposit_type",schemaPath:"#/properties/deposit_type/enum",keyword:"enum",params:{allowedValues: schema777.properties.deposit_type.enum},message:"must be equal to one of the allowed values"};
+const err3 = {instancePath:instancePath+"/deposit_type",schemaPath:"#/properties/deposit_type/enum",keyword:"enum",params:{allowedValues: schema784.properties.deposit_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -64868,7 +65366,7 @@ errors++;
 if(data.manager_id !== undefined){
 let data1 = data.manager_id;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err4 = {instancePath:instancePath+"/manager_id",schemaPath:"#/properties/manager_id/type",keyword:"type",params:{type: schema777.properties.manager_id.type},message:"must be integer,null"};
+const err4 = {instancePath:instancePath+"/manager_id",schemaPath:"#/properties/manager_id/type",keyword:"type",params:{type: schema784.properties.manager_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -64919,7 +65417,7 @@ return errors === 0;
 }
 
 export const schema_RegisterDepositAddressResult = validate534;
-const schema778 = {"title":"RegisterDepositAddressResult","description":"RegisterDepositAddressResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["deposit_address","deposit_type","wallet"],"properties":{"deposit_address":{"type":"string"},"deposit_type":{"type":"string","enum":["standard","instant","direct"]},"manager_id":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"wallet":{"type":"string"}}};
+const schema785 = {"title":"RegisterDepositAddressResult","description":"RegisterDepositAddressResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["deposit_address","deposit_type","wallet"],"properties":{"deposit_address":{"type":"string"},"deposit_type":{"type":"string","enum":["standard","instant","direct"]},"manager_id":{"type":["integer","null"]},"subaccount_id":{"type":["integer","null"]},"wallet":{"type":"string"}}};
 
 function validate534(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -64980,7 +65478,7 @@ vErrors.push(err4);
 errors++;
 }
 if(!(((data1 === "standard") || (data1 === "instant")) || (data1 === "direct"))){
-const err5 = {instancePath:instancePath+"/deposit_type",schemaPath:"#/properties/deposit_type/enum",keyword:"enum",params:{allowedValues: schema778.properties.deposit_type.enum},message:"must be equal to one of the allowed values"};
+const err5 = {instancePath:instancePath+"/deposit_type",schemaPath:"#/properties/deposit_type/enum",keyword:"enum",params:{allowedValues: schema785.properties.deposit_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -64993,7 +65491,7 @@ errors++;
 if(data.manager_id !== undefined){
 let data2 = data.manager_id;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-const err6 = {instancePath:instancePath+"/manager_id",schemaPath:"#/properties/manager_id/type",keyword:"type",params:{type: schema778.properties.manager_id.type},message:"must be integer,null"};
+const err6 = {instancePath:instancePath+"/manager_id",schemaPath:"#/properties/manager_id/type",keyword:"type",params:{type: schema785.properties.manager_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -65006,7 +65504,7 @@ errors++;
 if(data.subaccount_id !== undefined){
 let data3 = data.subaccount_id;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-const err7 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema778.properties.subaccount_id.type},message:"must be integer,null"};
+const err7 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: schema785.properties.subaccount_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -65044,7 +65542,7 @@ return errors === 0;
 }
 
 export const schema_SendQuoteDebugParams = validate535;
-const schema779 = {"title":"SendQuoteDebugParams","description":"PublicSendQuoteDebugEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","rfq_id","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"direction":{"$ref":"#/definitions/Direction"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"nonce":{"type":"integer"},"rfq_id":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+const schema786 = {"title":"SendQuoteDebugParams","description":"PublicSendQuoteDebugEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["direction","legs","max_fee","nonce","rfq_id","signature","signature_expiry_sec","signer","subaccount_id"],"properties":{"direction":{"$ref":"#/definitions/Direction"},"legs":{"type":"array","items":{"$ref":"#/definitions/PricedLegInput"}},"max_fee":{"$ref":"#/definitions/DecimalInput"},"nonce":{"$ref":"#/definitions/ActionNonceInput"},"rfq_id":{"type":"string"},"signature":{"type":"string"},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
 function validate535(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -65193,8 +65691,12 @@ errors = vErrors.length;
 }
 if(data.nonce !== undefined){
 let data4 = data.nonce;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err12 = {instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const _errs10 = errors;
+let valid5 = false;
+const _errs11 = errors;
+if(typeof data4 === "string"){
+if(!pattern108.test(data4)){
+const err12 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,78}$"},message:"must match pattern \""+"^[0-9]{1,78}$"+"\""};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -65204,9 +65706,8 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data.rfq_id !== undefined){
-if(typeof data.rfq_id !== "string"){
-const err13 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err13 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -65215,10 +65716,12 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-if(data.signature !== undefined){
-if(typeof data.signature !== "string"){
-const err14 = {instancePath:instancePath+"/signature",schemaPath:"#/properties/signature/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid0 = _errs11 === errors;
+valid5 = valid5 || _valid0;
+if(!valid5){
+const _errs13 = errors;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err14 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -65227,11 +65730,9 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-if(data.signature_expiry_sec !== undefined){
-let data7 = data.signature_expiry_sec;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err15 = {instancePath:instancePath+"/signature_expiry_sec",schemaPath:"#/properties/signature_expiry_sec/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 < 0 || isNaN(data4)){
+const err15 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -65241,9 +65742,11 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data.signer !== undefined){
-if(typeof data.signer !== "string"){
-const err16 = {instancePath:instancePath+"/signer",schemaPath:"#/properties/signer/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid0 = _errs13 === errors;
+valid5 = valid5 || _valid0;
+}
+if(!valid5){
+const err16 = {instancePath:instancePath+"/nonce",schemaPath:"#/definitions/ActionNonceInput/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -65252,11 +65755,21 @@ vErrors.push(err16);
 }
 errors++;
 }
+else {
+errors = _errs10;
+if(vErrors !== null){
+if(_errs10){
+vErrors.length = _errs10;
 }
-if(data.subaccount_id !== undefined){
-let data9 = data.subaccount_id;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err17 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.rfq_id !== undefined){
+if(typeof data.rfq_id !== "string"){
+const err17 = {instancePath:instancePath+"/rfq_id",schemaPath:"#/properties/rfq_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -65266,9 +65779,9 @@ vErrors.push(err17);
 errors++;
 }
 }
-}
-else {
-const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.signature !== undefined){
+if(typeof data.signature !== "string"){
+const err18 = {instancePath:instancePath+"/signature",schemaPath:"#/properties/signature/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -65277,12 +65790,62 @@ vErrors.push(err18);
 }
 errors++;
 }
+}
+if(data.signature_expiry_sec !== undefined){
+let data7 = data.signature_expiry_sec;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err19 = {instancePath:instancePath+"/signature_expiry_sec",schemaPath:"#/properties/signature_expiry_sec/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.signer !== undefined){
+if(typeof data.signer !== "string"){
+const err20 = {instancePath:instancePath+"/signer",schemaPath:"#/properties/signer/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.subaccount_id !== undefined){
+let data9 = data.subaccount_id;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err21 = {instancePath:instancePath+"/subaccount_id",schemaPath:"#/properties/subaccount_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+else {
+const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
 validate535.errors = vErrors;
 return errors === 0;
 }
 
 export const schema_QuoteSendDebugResult = validate538;
-const schema781 = {"title":"QuoteSendDebugResult","description":"QuoteSendDebugResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["action_hash","encoded_data","encoded_data_hashed","typed_data_hash"],"properties":{"action_hash":{"type":"string"},"encoded_data":{"type":"string"},"encoded_data_hashed":{"type":"string"},"typed_data_hash":{"type":"string"}}};
+const schema789 = {"title":"QuoteSendDebugResult","description":"QuoteSendDebugResult in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["action_hash","encoded_data","encoded_data_hashed","typed_data_hash"],"properties":{"action_hash":{"type":"string"},"encoded_data":{"type":"string"},"encoded_data_hashed":{"type":"string"},"typed_data_hash":{"type":"string"}}};
 
 function validate538(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -65392,7 +65955,7 @@ return errors === 0;
 }
 
 export const schema_StartAuctionParams = validate539;
-const schema782 = {"title":"StartAuctionParams","description":"PublicStartAuctionEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
+const schema790 = {"title":"StartAuctionParams","description":"PublicStartAuctionEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["subaccount_id"],"properties":{"subaccount_id":{"type":"integer"}}};
 
 function validate539(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -65437,7 +66000,7 @@ return errors === 0;
 }
 
 export const schema_StartAuctionResult = validate540;
-const schema783 = {"title":"StartAuctionResult","description":"PublicStartAuctionEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
+const schema791 = {"title":"StartAuctionResult","description":"PublicStartAuctionEdgeRpcResponse in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["op_uuid","operation_id"],"properties":{"op_uuid":{"type":"string"},"operation_id":{"type":"integer"}}};
 
 function validate540(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -65504,7 +66067,7 @@ return errors === 0;
 }
 
 export const schema_WithdrawDebugParams = validate541;
-const schema784 = {"title":"WithdrawDebugParams","description":"PublicWithdrawDebugEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount_in_underlying","asset_name","force_batch","max_fee_usd","nonce","signature_expiry_sec","signer","subaccount_id"],"properties":{"amount_in_underlying":{"$ref":"#/definitions/DecimalInput"},"asset_name":{"type":"string"},"force_batch":{"type":"boolean"},"max_fee_usd":{"$ref":"#/definitions/DecimalInput"},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"recipient":{"type":["string","null"]},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
+const schema792 = {"title":"WithdrawDebugParams","description":"PublicWithdrawDebugEdgeRpcParams in derive-ts 3.0.13 (src/types/generated.ts).","type":"object","required":["amount_in_underlying","asset_name","force_batch","max_fee_usd","nonce","signature_expiry_sec","signer","subaccount_id"],"properties":{"amount_in_underlying":{"$ref":"#/definitions/DecimalInput"},"asset_name":{"type":"string"},"force_batch":{"type":"boolean"},"max_fee_usd":{"$ref":"#/definitions/DecimalInput"},"nonce":{"$ref":"#/definitions/ActionNonceInput","description":"derive-ts types it a number and sends a decimal string (its signing helper)."},"recipient":{"type":["string","null"]},"signature_expiry_sec":{"type":"integer"},"signer":{"type":"string"},"subaccount_id":{"type":"integer"}}};
 
 function validate541(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -65707,7 +66270,7 @@ vErrors = null;
 if(data.recipient !== undefined){
 let data5 = data.recipient;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err15 = {instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/type",keyword:"type",params:{type: schema784.properties.recipient.type},message:"must be string,null"};
+const err15 = {instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/type",keyword:"type",params:{type: schema792.properties.recipient.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -66967,7 +67530,7 @@ return errors === 0;
 }
 
 export const channel_auctionsWatch = validate555;
-const schema799 = {"type":"array","items":{"$ref":"#/definitions/AuctionResult"}};
+const schema807 = {"type":"array","items":{"$ref":"#/definitions/AuctionResult"}};
 
 function validate555(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -66996,7 +67559,7 @@ return errors === 0;
 }
 
 export const channel_marginWatch = validate557;
-const schema800 = {"type":"array","items":{"$ref":"#/definitions/MarginWatchResult"}};
+const schema808 = {"type":"array","items":{"$ref":"#/definitions/MarginWatchResult"}};
 
 function validate557(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -67025,7 +67588,7 @@ return errors === 0;
 }
 
 export const channel_subaccountBalances = validate559;
-const schema801 = {"type":"array","items":{"$ref":"#/definitions/BalanceUpdate"}};
+const schema809 = {"type":"array","items":{"$ref":"#/definitions/BalanceUpdate"}};
 
 function validate559(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -67054,7 +67617,7 @@ return errors === 0;
 }
 
 export const channel_subaccountBestQuotes = validate561;
-const schema802 = {"type":"array","items":{"$ref":"#/definitions/BestQuoteChannelResult"}};
+const schema810 = {"type":"array","items":{"$ref":"#/definitions/BestQuoteChannelResult"}};
 
 function validate561(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -67083,7 +67646,7 @@ return errors === 0;
 }
 
 export const channel_subaccountOrders = validate563;
-const schema803 = {"type":"array","items":{"$ref":"#/definitions/Order"}};
+const schema811 = {"type":"array","items":{"$ref":"#/definitions/Order"}};
 
 function validate563(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -67112,7 +67675,7 @@ return errors === 0;
 }
 
 export const channel_subaccountQuotes = validate565;
-const schema804 = {"type":"array","items":{"$ref":"#/definitions/QuotePublishResult"}};
+const schema812 = {"type":"array","items":{"$ref":"#/definitions/QuotePublishResult"}};
 
 function validate565(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -67141,7 +67704,7 @@ return errors === 0;
 }
 
 export const channel_subaccountTrades = validate567;
-const schema805 = {"type":"array","items":{"$ref":"#/definitions/Trade"}};
+const schema813 = {"type":"array","items":{"$ref":"#/definitions/Trade"}};
 
 function validate567(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -67170,7 +67733,7 @@ return errors === 0;
 }
 
 export const channel_trades = validate569;
-const schema806 = {"type":"array","items":{"$ref":"#/definitions/PublicTrade"}};
+const schema814 = {"type":"array","items":{"$ref":"#/definitions/PublicTrade"}};
 
 function validate569(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -67199,7 +67762,7 @@ return errors === 0;
 }
 
 export const channel_tradesByType = validate571;
-const schema807 = {"type":"array","items":{"$ref":"#/definitions/PublicTrade"}};
+const schema815 = {"type":"array","items":{"$ref":"#/definitions/PublicTrade"}};
 
 function validate571(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -67228,7 +67791,7 @@ return errors === 0;
 }
 
 export const channel_tradesByTypeBatch = validate573;
-const schema808 = {"type":"array","items":{"$ref":"#/definitions/SettledPublicTrade"}};
+const schema816 = {"type":"array","items":{"$ref":"#/definitions/SettledPublicTrade"}};
 
 function validate573(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -67257,7 +67820,7 @@ return errors === 0;
 }
 
 export const channel_subaccountTradesBatch = validate575;
-const schema809 = {"type":"array","items":{"$ref":"#/definitions/Trade"}};
+const schema817 = {"type":"array","items":{"$ref":"#/definitions/Trade"}};
 
 function validate575(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -67286,7 +67849,7 @@ return errors === 0;
 }
 
 export const channel_walletRfqs = validate577;
-const schema810 = {"type":"array","items":{"$ref":"#/definitions/PublicRfq"}};
+const schema818 = {"type":"array","items":{"$ref":"#/definitions/PublicRfq"}};
 
 function validate577(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -67315,7 +67878,7 @@ return errors === 0;
 }
 
 export const result_privateGetAlgoOrders = validate579;
-const schema811 = {"type":"array","items":{"$ref":"#/definitions/Order"}};
+const schema819 = {"type":"array","items":{"$ref":"#/definitions/Order"}};
 
 function validate579(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -67344,7 +67907,7 @@ return errors === 0;
 }
 
 export const result_privateGetMmpConfig = validate581;
-const schema812 = {"type":"array","items":{"$ref":"#/definitions/MmpConfigResult"}};
+const schema820 = {"type":"array","items":{"$ref":"#/definitions/MmpConfigResult"}};
 
 function validate581(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -67562,7 +68125,7 @@ return errors === 0;
 }
 
 export const result_publicGetAllReferralCodes = validate582;
-const schema814 = {"type":"array","items":{"$ref":"#/definitions/Referrer"}};
+const schema822 = {"type":"array","items":{"$ref":"#/definitions/Referrer"}};
 
 function validate582(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -67595,7 +68158,7 @@ errors++;
 if(data0.receiving_wallet !== undefined){
 let data1 = data0.receiving_wallet;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/" + i0+"/receiving_wallet",schemaPath:"#/definitions/Referrer/properties/receiving_wallet/type",keyword:"type",params:{type: schema683.properties.receiving_wallet.type},message:"must be string,null"};
+const err2 = {instancePath:instancePath+"/" + i0+"/receiving_wallet",schemaPath:"#/definitions/Referrer/properties/receiving_wallet/type",keyword:"type",params:{type: schema690.properties.receiving_wallet.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -67657,7 +68220,7 @@ return errors === 0;
 }
 
 export const result_publicGetAssets = validate583;
-const schema816 = {"type":"array","items":{"$ref":"#/definitions/AssetResponsePublic"}};
+const schema824 = {"type":"array","items":{"$ref":"#/definitions/AssetResponsePublic"}};
 
 function validate583(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -67686,7 +68249,7 @@ return errors === 0;
 }
 
 export const result_publicGetIndexChartData = validate585;
-const schema817 = {"type":"array","items":{"$ref":"#/definitions/IndexCandle"}};
+const schema825 = {"type":"array","items":{"$ref":"#/definitions/IndexCandle"}};
 
 function validate585(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -67880,7 +68443,7 @@ return errors === 0;
 }
 
 export const result_publicGetRiskUniverses = validate586;
-const schema819 = {"type":"array","items":{"$ref":"#/definitions/RiskUniverseResponse"}};
+const schema827 = {"type":"array","items":{"$ref":"#/definitions/RiskUniverseResponse"}};
 
 function validate586(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -67909,7 +68472,7 @@ return errors === 0;
 }
 
 export const result_publicGetTradingviewChartData = validate588;
-const schema820 = {"type":"array","items":{"$ref":"#/definitions/TradingviewCandle"}};
+const schema828 = {"type":"array","items":{"$ref":"#/definitions/TradingviewCandle"}};
 
 function validate588(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;

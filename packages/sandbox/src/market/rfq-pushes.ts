@@ -1,0 +1,45 @@
+/**
+ * The RFQ channels' pushes as things happen: an RFQ's record on `{wallet}.rfqs` to its taker's wallet
+ * and to every subscribed wallet that may quote it; a quote's record on its maker's
+ * `{subaccount_id}.quotes`; and the RFQ's best quotes on its taker's `{subaccount_id}.best.quotes`
+ * whenever its quotes change.
+ */
+import { normalizeAddress } from '@exchange-api/auth';
+import { address } from '../channels';
+import type { Margin } from './margin';
+import { bestQuotePushes } from './rfq-best';
+import { publicRfq, publishedQuote, type QuoteEntry, type RfqBook, type RfqEntry } from './rfq-book';
+import type { Publisher } from './types';
+
+/** Whether a maker's wallet may quote the RFQ: never its own taker's; only a named one when it names any. */
+export const mayQuote = (e: RfqEntry, wallet: string): boolean =>
+  wallet !== e.wallet && (e.counterparties === null || e.counterparties.includes(wallet));
+
+/** Pushes the RFQ channels. */
+export class RfqPushes {
+  constructor(
+    private readonly out: Publisher,
+    private readonly deps: { book: RfqBook; margin: Margin },
+  ) {}
+
+  /** The RFQ's record to its taker's wallet and to the subscribed wallets that may quote it. */
+  rfq(e: RfqEntry): void {
+    const data = [publicRfq(e)];
+    for (const [addr, p] of this.out.addresses('walletRfqs')) {
+      const wallet = normalizeAddress(p.wallet ?? '');
+      if (wallet && (wallet === e.wallet || mayQuote(e, wallet))) this.out.publish(addr, data);
+    }
+  }
+
+  /** The quote's record to its maker, and (unless `best` is false) the RFQ's best quotes to its taker. */
+  quote(q: QuoteEntry, best = true): void {
+    this.out.publish(address('subaccountQuotes', { subaccount_id: q.subaccount }), [publishedQuote(q)]);
+    const e = best && !q.isTransfer ? this.deps.book.rfq(q.rfqId) : undefined;
+    if (e) this.best(e);
+  }
+
+  /** The RFQ's best quotes to its taker. */
+  best(e: RfqEntry): void {
+    this.out.publish(address('subaccountBestQuotes', { subaccount_id: e.subaccount }), bestQuotePushes(this.deps, e));
+  }
+}
