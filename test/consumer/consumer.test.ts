@@ -133,7 +133,9 @@ describe('the packages as installed from their tarballs', () => {
         ),
       );
     },
-    120_000,
+    // Three commands, the docs site and the SDK of the whole spec among them: 71 s quiet, 172 s once under
+    // load. The bound is one only a hang reaches.
+    600_000,
   );
 
   it('a strict TypeScript consumer, module Node16 (ESM and CommonJS files), type-checks', () => {
