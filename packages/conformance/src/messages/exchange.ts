@@ -5,8 +5,8 @@
  * receive operation there); a frame that fits the reply but carries another value, or none, is kept as
  * evidence. A reply that does not come within the bound fails: the spec declares it.
  */
+import { valueAt, withValueAt } from '@exchange-api/types/wire-frame';
 import { classify } from './classify';
-import { valueAt, withValueAt } from './pointer';
 import { judged } from './rules';
 import { toJson } from '../generate/schema-set';
 import { addressOfOp } from './addresses';
