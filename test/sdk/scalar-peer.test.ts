@@ -11,7 +11,8 @@
  * JSON). So the ticker's tick is pushed and its echo answered; where the peer departs from the spec,
  * our client says so and takes nothing it should not: the ticker's subscribe is answered with a
  * `subscribe` message (not its `subscribed` reply), reported as unasked; Postman echo's reply is its
- * first example, the string `test`, sent bare, which is no JSON (reported as garbage).
+ * first example, the string `test`, sent bare, which is no JSON (reported as garbage). The runner meets
+ * the same peer and the same two departures in test/conformance/scalar-runner.test.ts.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
