@@ -11,18 +11,16 @@
  * JSON). So the ticker's tick is pushed and its echo answered; where the peer departs from the spec,
  * our client says so and takes nothing it should not: the ticker's subscribe is answered with a
  * `subscribe` message (not its `subscribed` reply), reported as unasked; Postman echo's reply is its
- * first example, the string `test`, sent bare, which is no JSON (reported as garbage).
+ * first example, the string `test`, sent bare, which is no JSON (reported as garbage). The runner meets
+ * the same peer and the same two departures in test/conformance/scalar-runner.test.ts.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { AddressInfo } from 'node:net';
-import { parse } from 'yaml';
-import { serve } from '@hono/node-server';
-import { createAsyncApiMockServer } from '@scalar/mock-server';
 import { generateInto } from '@exchange-api/codegen';
 import { ProtocolError, TimeoutError } from '@exchange-api/client';
+import { serveScalar } from '../support/scalar';
 
 const repoRoot = join(import.meta.dirname, '..', '..');
 const SPECS = {
@@ -57,16 +55,8 @@ afterEach(async () => {
 
 /** Scalar's mock of a spec on loopback port 0, and a strict client of ours that records every event. */
 async function peer(name: Name, timeoutMs = 5_000) {
-  const { app, injectWebSocket } = await createAsyncApiMockServer({
-    document: parse(readFileSync(SPECS[name], 'utf8')),
-  });
-  const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
-  injectWebSocket(server);
-  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-  // A plain HTTP server here (no TLS or HTTP/2 options given to serve()).
-  const http = server as import('node:http').Server;
-  closers.push(() => new Promise<void>((r) => (http.closeAllConnections(), http.close(() => r()))));
-  const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { url, close } = await serveScalar(SPECS[name]);
+  closers.push(close);
   const client = sdks[name].createClient({ url, validate: 'strict', timeoutMs });
   closers.push(() => client.close());
   const events: unknown[] = [];

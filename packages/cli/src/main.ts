@@ -20,7 +20,7 @@ const consoleIo: Io = { out: (l) => console.log(l), err: (l) => console.error(l)
 /** Every subcommand, in the order the usage text lists them. */
 export const commands: Record<string, Command> = {
   generate: {
-    summary: 'regenerate types, validators, tables and the docs site from an AsyncAPI 3.0 spec',
+    summary: 'regenerate types, validators, tables and the docs site from an AsyncAPI spec',
     run: (a, io) => import('./commands/generate').then((m) => m.runGenerate(a, io)),
   },
   diff: {

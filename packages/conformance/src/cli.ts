@@ -51,11 +51,11 @@ Generated inputs (instead of the hand-written checks):
   --duration <s>             start no case after this many seconds (default 600); the rest is counted
   --replay-dir <dir>         where replay files go (default ./conformance-replays; checked before the run;
                              never written through a symbolic link nor over a file)
-  --spec <file>              the AsyncAPI 3.0 spec to generate from or judge by (default: this clone's
-                             spec/asyncapi.yaml, else the one @exchange-api/types ships); a spec that
-                             speaks its own messages (not JSON-RPC) is checked with or without --generate:
-                             --check-timeout is then the bound of one reply (default 5000), a reply that
-                             does not come within it fails; a run that checked nothing exits 2
+  --spec <file>              the AsyncAPI spec (3.x; 1.x/2.x converted) to generate from or judge by
+                             (default: this clone's spec/asyncapi.yaml, else the one @exchange-api/types
+                             ships); a spec that speaks its own messages (not JSON-RPC) is checked with or
+                             without --generate: --check-timeout is then the bound of one reply (default
+                             5000), a reply not within it fails; a run that checked nothing exits 2
   --replay <file>            send a replay file's frames again: prints FIXED (exit 0), STILL FAILING
                              (exit 1) or INCONCLUSIVE (no answer, exit 2); a replay of order flow
                              (orders, cancels) only with --allow-order-flow

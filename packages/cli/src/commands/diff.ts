@@ -23,12 +23,14 @@ import { consoleIo, parseCommand, reportFailure, usageError, type Io } from '../
 export const DIFF_HELP = `Usage: exchange-api diff <old spec> <new spec> [options]
        exchange-api diff --base <git ref> [<spec>] [options]
 
-Compares two versions of an AsyncAPI 3.0 spec through the same loader and model as \`generate\` and lists
-every change to channels, parameters, methods, params, results, records, fields, enumerations, errors,
-limits, access, rate-limit classes and assumptions, each classified for both sides: breaking, dangerous
-(compiles, but may change behaviour) or safe. The client side: does a program built against the old
-spec still work with a server of the new one? The server side: does a server built for the old spec
-still conform to the new one? It also names the generated TypeScript names that change or disappear.
+Compares two versions of an AsyncAPI spec (3.x; a 1.x or 2.x document is converted to 3.0.0 first, and a
+2.x and a 3.x version are compared as their 3.x forms) through the same loader and model as \`generate\`
+and lists every change to channels, parameters, methods, params, results, records, fields, enumerations,
+errors, limits, access, rate-limit classes and assumptions, each classified for both sides: breaking,
+dangerous (compiles, but may change behaviour) or safe. The client side: does a program built against
+the old spec still work with a server of the new one? The server side: does a server built for the old
+spec still conform to the new one? It also names the generated TypeScript names that change or
+disappear.
 
   --base <ref>            compare <spec> (default: spec/asyncapi.yaml of this repository) with its version
                           at this git ref (\`git show <ref>:<path>\`); the ref must name a commit

@@ -9,8 +9,9 @@ import { defaultSpec } from '../default-spec';
 
 export const DOCS_HELP = `Usage: exchange-api docs [--spec <file>] [--out <dir>] [--since <old spec>]
 
-Writes the reference documentation of an AsyncAPI 3.0 spec: a static HTML site (open index.html
-from disk or serve the folder from any static host) and the same pages as Markdown under md/.
+Writes the reference documentation of an AsyncAPI spec (3.x; a 1.x or 2.x document is converted to
+3.0.0 first): a static HTML site (open index.html from disk or serve the folder from any static host)
+and the same pages as Markdown under md/.
 Every example is validated against the spec's schemas first; an invalid one stops generation.
 
   --spec <file>   the spec (default: in a clone of exchange-api its spec/asyncapi.yaml, elsewhere

@@ -23,13 +23,13 @@ const USAGE =
 export const GENERATE_HELP = `${USAGE}
 
 Regenerates types, validators and tables (and, in this repository, the client's surface and the docs
-site) from an AsyncAPI 3.0 spec.
+site) from an AsyncAPI spec (3.x; a 1.x or 2.x document is converted to 3.0.0 first).
 
   (no flags)         in a clone of exchange-api: regenerate its packages from spec/asyncapi.yaml
-  --spec <file>      generate for any AsyncAPI 3.x spec (with --out only: in a clone its
-                     spec/asyncapi.yaml, elsewhere the spec the installed @exchange-api/types was
-                     generated from) (our x- extensions are optional: an absent
-                     one takes its default, noted once per kind; the exchange-api repository's
+  --spec <file>      generate for any AsyncAPI spec, 3.x or 1.x/2.x converted (with --out only: in a
+                     clone its spec/asyncapi.yaml, elsewhere the spec the installed
+                     @exchange-api/types was generated from) (our x- extensions are optional: an
+                     absent one takes its default, noted once per kind; the exchange-api repository's
                      spec/README.md, "Our extension vocabulary", lists them) ...
   --out <dir>        ... an npm package into this folder: package.json, README.md, src/ (types,
                      validators, tables, a typed client over @exchange-api/client); \`npm pack\` there

@@ -8,7 +8,7 @@ import { numberFlag, parseCommand, reportFailure, usageError, consoleIo, type Io
 export const MOCK_HELP = `Usage: exchange-api mock --spec <file> [--port 0] [--host 127.0.0.1] [--seed <n>]
                          [--interval <ms>] [--control]
 
-Serves a mock of the API an AsyncAPI spec (3.x, or 2.x converted) describes, when the spec speaks its
+Serves a mock of the API an AsyncAPI spec (3.x, or 1.x/2.x converted) describes, when the spec speaks its
 own messages (not JSON-RPC: for our interface, run exchange-api sandbox). Prints "mock listening
 ws://HOST:PORT" first; each channel is served at its address under that URL. A request gets its reply
 with the correlation value copied; the messages the client receives are pushed one of each at once,

@@ -18,8 +18,9 @@ export const SPEC_HELP = `Usage: exchange-api spec [--spec <file>]
 Without --spec: in a clone of exchange-api, its spec/asyncapi.yaml; elsewhere, the spec the installed
 @exchange-api/types was generated from.
 
-Checks an AsyncAPI 3.x spec (the parser and our conventions) and prints its summary: servers, channels,
-methods, records, enumerations, limits, errors, assumptions and the places the document leaves open.
+Checks an AsyncAPI spec (3.x; a 1.x or 2.x document is converted to 3.0.0 first, and a line says so) with
+the parser and our conventions, and prints its summary: servers, channels, methods, records,
+enumerations, limits, errors, assumptions and the places the document leaves open.
 A spec without the exchange-api x- extensions is fine: each absent one takes its default, printed as a
 note (the defaults are listed in the exchange-api repository's spec/README.md, "Our extension vocabulary").
 

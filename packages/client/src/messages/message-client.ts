@@ -9,6 +9,7 @@
  * is reopened with back-off (the JSON-RPC client's policy), its streams going on; the next use of a
  * socket that is gone opens a new one.
  */
+import { classifyFrame, valueAt, withValueAt, type FrameMatch } from '@exchange-api/types/wire-frame';
 import {
   AbortedError,
   ClientError,
@@ -22,9 +23,7 @@ import { defaultReconnectPolicy, type ReconnectPolicy } from '../backoff';
 import { Emitter } from '../events';
 import { BoundedQueue, type PayloadStream, type StreamOptions } from '../stream';
 import type { ValidateMode, ValidationReport, WebSocketConstructor } from '../types';
-import { classify, type Match } from './classify';
 import { MessageSocket } from './message-socket';
-import { valueAt, withValueAt } from './pointer';
 import { channelUrl } from './wire-url';
 import type {
   AddressOptions,
@@ -264,16 +263,16 @@ export class MessageClient<Ops extends OperationMap<Ops>> {
   private takeReply(socket: MessageSocket, frame: unknown): unknown {
     for (const p of this.pending.get(socket) ?? []) {
       const reply = p.entry.reply!;
-      let match: Match | null;
+      let match: FrameMatch | null;
       if (p.value !== undefined) {
         if (!Object.is(valueAt(frame, reply.correlation ?? p.entry.correlation!), p.value)) continue;
         // The correlation value is the request's: a reply that fits none of its messages is a bad reply.
-        match = classify(reply.messages, frame, this.api.table, this.api.validators) ?? {
+        match = this.classify(reply.messages, frame) ?? {
           message: reply.messages[0]!,
           valid: false,
         };
       } else {
-        match = classify(reply.messages, frame, this.api.table, this.api.validators);
+        match = this.classify(reply.messages, frame);
         // Without a correlation id, a message received there is no reply.
         if (match === null || !match.valid || this.receivedAs(socket, frame) !== null) continue;
       }
@@ -288,18 +287,27 @@ export class MessageClient<Ops extends OperationMap<Ops>> {
   }
 
   /** The receive operations (of the socket's channels) whose messages the frame is, with the match; null for none. */
-  private receivedAs(socket: MessageSocket, frame: unknown): { ops: string[]; match: Match } | null {
+  private receivedAs(socket: MessageSocket, frame: unknown): { ops: string[]; match: FrameMatch } | null {
     const ops = Object.entries(this.api.table.operations).filter(
       ([, o]) => o.action === 'receive' && socket.channels.has(o.channel),
     );
     const ids = [...new Set(ops.flatMap(([, o]) => o.messages))];
-    const match = classify(ids, frame, this.api.table, this.api.validators);
+    const match = this.classify(ids, frame);
     if (match === null) return null;
     return { ops: ops.filter(([, o]) => o.messages.includes(match.message)).map(([id]) => id), match };
   }
 
+  /** Which of `ids` the frame is, by the wire table's constants and the generated validators. */
+  private classify(ids: ReadonlyArray<string>, frame: unknown): FrameMatch | null {
+    const { table, validators } = this.api;
+    return classifyFrame(ids, frame, {
+      discriminators: (id) => table.messages[id]!.discriminators,
+      valid: (id) => validators.messages[id]?.(frame) ?? true,
+    });
+  }
+
   /** Report an invalid frame; whether it may still be delivered (not in `strict`). */
-  private admit(match: Match, frame: unknown, target: string): boolean {
+  private admit(match: FrameMatch, frame: unknown, target: string): boolean {
     if (this.mode === 'off') return true;
     const failures = this.failures(match.message, frame);
     const dropped = this.mode === 'strict';

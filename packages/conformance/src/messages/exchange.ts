@@ -5,8 +5,8 @@
  * receive operation there); a frame that fits the reply but carries another value, or none, is kept as
  * evidence. A reply that does not come within the bound fails: the spec declares it.
  */
+import { valueAt, withValueAt } from '@exchange-api/types/wire-frame';
 import { classify } from './classify';
-import { valueAt, withValueAt } from './pointer';
 import { judged } from './rules';
 import { toJson } from '../generate/schema-set';
 import { addressOfOp } from './addresses';
@@ -47,11 +47,18 @@ function judgeFrame(env: MsgEnv, op: WireOperationShape, value: unknown, f: InFr
   return m ? { kind: 'stray' } : { kind: 'pass' };
 }
 
-/** What the bound ending without a reply says: a reply that did not carry the value, or nothing (or a close). */
-function noReply(sock: MsgSocket, strays: string[], expected: string): Judgement {
+/**
+ * What the bound ending without a reply says: a reply that did not carry the value, or nothing (or a
+ * close); a frame that was no JSON is named, since it may have been meant as the reply.
+ */
+function noReply(sock: MsgSocket, strays: string[], garbage: string[], expected: string): Judgement {
   if (strays.length > 0)
     return judged('reply-correlated', 'fail', expected, `only a reply without that value: ${quote(strays[0]!)}`);
-  const got = sock.closed ? `the connection closed (code ${sock.closed.code})` : 'nothing';
+  const got = sock.closed
+    ? `the connection closed (code ${sock.closed.code})`
+    : garbage.length > 0
+      ? `only a frame that is no JSON: ${quote(garbage[0]!)}`
+      : 'nothing';
   return judged('reply-within-bound', 'fail', expected, got);
 }
 
@@ -72,6 +79,7 @@ function awaitReply(
 ): Promise<Judgement> {
   const address = addressOfOp(env.addresses, op);
   const strays: string[] = [];
+  const garbage: string[] = [];
   return new Promise<Judgement>((resolve) => {
     let done = false;
     const finish = (j: Judgement) => {
@@ -82,6 +90,7 @@ function awaitReply(
       resolve(j);
     };
     const off = sock.offer((f) => {
+      if (f.value === undefined) garbage.push(f.text);
       const seen = judgeFrame(env, op, r.value, f);
       if (seen.kind === 'pass') return false;
       env.ledger(address).taken();
@@ -95,7 +104,7 @@ function awaitReply(
       return true;
     });
     const timer = setTimeout(
-      () => (r.received.push(...strays), finish(noReply(sock, strays, r.expected))),
+      () => (r.received.push(...strays), finish(noReply(sock, strays, garbage, r.expected))),
       env.o.replyMs,
     );
     void sock.closedWithin(env.o.replyMs).then((closed) => closed && finish(closedBy(sock, r.expected)));

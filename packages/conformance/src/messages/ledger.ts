@@ -23,8 +23,11 @@ export class Ledger {
   /** Every frame that arrived at the address, taken by a request or not. */
   frames = 0;
   readonly byOp = new Map<string, OpTally>();
-  /** Frames of no receive operation there and no reply (or, on a connection of valid requests, an unasked reply). */
-  readonly unknown: string[] = [];
+  /**
+   * Frames of no receive operation there and no reply (or, on a connection of valid requests, an unasked
+   * reply); `json: false` for a frame that is no JSON at all (no contentType means JSON).
+   */
+  readonly unknown: { text: string; json: boolean }[] = [];
   unknownCount = 0;
   private readonly receiveIds: string[];
   private readonly replyIds: string[];
@@ -69,6 +72,6 @@ export class Ledger {
       if (reply?.valid) return;
     }
     this.unknownCount++;
-    if (this.unknown.length < QUOTES) this.unknown.push(frame.text);
+    if (this.unknown.length < QUOTES) this.unknown.push({ text: frame.text, json: frame.value !== undefined });
   }
 }

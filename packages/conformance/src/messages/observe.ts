@@ -55,13 +55,19 @@ export function addressCheck(ledger: Ledger): Observed {
   counts.fail = ledger.unknownCount;
   counts.pass = ledger.frames - ledger.unknownCount;
   const title = `every message at ${ledger.address.url} belongs to an operation there`;
-  const findings: Finding[] = ledger.unknown.map((text) => ({
+  const receives = receiveIds(ledger);
+  const findings: Finding[] = ledger.unknown.map(({ text, json }) => ({
     pointer: '/',
     ruleId: 'messages.no-unasked-message',
     rule: MSG_RULES['no-unasked-message'],
-    expected: `a message of ${receiveIds(ledger) || 'no receive operation (none is declared)'}`,
+    expected: receives
+      ? `a message of ${receives}`
+      : 'only replies to requests (no receive operation is declared there)',
     got: text.slice(0, 200),
-    message: `a message of no receive operation at ${ledger.address.url}`,
+    // A frame that is no JSON is named as such: it cannot be a message of any operation.
+    message: json
+      ? `a message of no receive operation at ${ledger.address.url}`
+      : `a frame that is no JSON at ${ledger.address.url} (the spec's messages are JSON)`,
   }));
   if (ledger.unknownCount > 0)
     return {

@@ -3,9 +3,9 @@
  * accepts), then the generated ones (generate/cases.ts: valid edges, random valid ones by the seed,
  * invalid ones), each confirmed against the message's schema.
  */
+import { withValueAt } from '@exchange-api/types/wire-frame';
 import { casesOf, type InputCase } from '../generate/cases';
 import { hash32 } from '../generate/run';
-import { withValueAt } from './pointer';
 import type { MsgEnv } from './env';
 import type { WireOperationShape } from './wire-shape';
 
