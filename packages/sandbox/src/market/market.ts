@@ -115,13 +115,7 @@ export class Market {
       streams.ofInstrument('takers', inst.cfg.instrument_name),
     );
     this.orders = new OrderFlow(registry, open, margin, settlement, streams, clock, out);
-    this.mmp = new Mmp(clock, (sub, currency) =>
-      this.orders.cancelWhere(
-        sub,
-        (o) => o.mmp && registry.get(o.instrument_name)?.cfg.base_currency === currency,
-        'mmp_trigger',
-      ),
-    );
+    this.mmp = this.newMmp(registry);
     settlement.filled = (inst, r, direction, lots) => this.mmp.filled(inst, r, direction, lots);
     this.funds = new Funds(accounts, registry, margin, streams, clock, out);
     this.algos = new AlgoBook(registry, this.orders, streams, clock, (o) => settlement.publishOrder(o));
@@ -155,6 +149,17 @@ export class Market {
     this.instruments = registry.byName;
     this.currencies = registry.currencies;
     for (const inst of registry.all()) requote(inst);
+  }
+
+  /** Market-maker protection, which cancels a frozen currency's MMP orders through the order flow. */
+  private newMmp(registry: Instruments): Mmp {
+    return new Mmp(this.clock, (sub, currency) =>
+      this.orders.cancelWhere(
+        sub,
+        (o) => o.mmp && registry.get(o.instrument_name)?.cfg.base_currency === currency,
+        'mmp_trigger',
+      ),
+    );
   }
 
   /** public/get_all_live_instruments: the instrument names. */
