@@ -112,7 +112,7 @@ export class Market {
       streams.ofInstrument('takers', inst.cfg.instrument_name),
     );
     this.orders = new OrderFlow(registry, open, margin, settlement, streams, clock, out);
-    this.mmp = new Mmp(clock, (sub, currency) =>
+    this.mmp = new Mmp(clock, accounts.shared, (sub, currency) =>
       this.orders.cancelWhere(
         sub,
         (o) => o.mmp && registry.get(o.instrument_name)?.cfg.base_currency === currency,

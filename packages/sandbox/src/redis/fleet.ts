@@ -44,6 +44,7 @@ import { RedisNonces } from './nonces';
 import { FleetPushes, homeResolver } from './pushes';
 import { FleetCalls } from './calls';
 import { routedNonces } from './routed';
+import { RedisShared } from './shared';
 import { channels, keys } from './keys';
 
 export { RedisUnreachableError } from './connect';
@@ -56,6 +57,7 @@ export class Fleet implements SandboxState {
   readonly slots: RedisSlots;
   readonly nonces: RedisNonces;
   readonly ownership: Leases;
+  readonly shared: RedisShared;
   private pushes: FleetPushes | null = null;
   private calls: FleetCalls | null = null;
   private timer: NodeJS.Timeout | undefined;
@@ -87,6 +89,7 @@ export class Fleet implements SandboxState {
     this.buckets = new RedisBuckets(cmd, this.fault);
     this.slots = new RedisSlots(cmd, members.id, options.maxConnections, this.generation, this.fault);
     this.nonces = new RedisNonces(cmd, clock, this.generation, this.fault);
+    this.shared = new RedisShared(cmd, members.id, this.generation, this.fault);
     this.ownership = new Leases(
       cmd,
       members.id,
@@ -190,6 +193,8 @@ export class Fleet implements SandboxState {
         channels.everyone,
         channels.replies(me),
         channels.lost,
+        channels.shared,
+        channels.sharedAcks(me),
       ],
       (channel, text) => this.onMessage(me, channel, text),
     );
@@ -227,6 +232,9 @@ export class Fleet implements SandboxState {
         void this.pushes?.reload(text).catch((err) => this.fault(`reading the subscriptions of ${text}`, err));
       else if (channel === channels.replies(me)) this.calls?.reply(text);
       else if (channel === channels.lost) this.kick();
+      else if (channel === channels.sharedAcks(me)) this.shared.acknowledged(text);
+      else if (channel === channels.shared)
+        void this.shared.receive(text).catch((err) => this.fault('applying a shared record', err));
       else void this.calls?.serve(text).catch((err) => this.fault('serving a call', err));
     } catch (err) {
       this.fault(`a message on ${channel}`, err);
@@ -239,6 +247,7 @@ export class Fleet implements SandboxState {
     const unfinished = this.generation.restoring && !this.restore?.published;
     if ((await this.generation.changed()) || unfinished) await this.republish();
     const live = await this.members.refresh();
+    await this.shared.reload();
     await this.pushes?.sync(live);
     await this.ownership.cycle(live.length, books, this.restore === null);
     await this.slots.sync();
@@ -279,6 +288,7 @@ export class Fleet implements SandboxState {
     const accounts = this.cmd.multi();
     for (const [wallet, subs] of this.wallets) accounts.hsetnx(keys.accounts, wallet, JSON.stringify(subs));
     await accounts.exec();
+    await this.shared.republish();
     await this.pushes?.rewrite();
     this.healing = true;
     this.restore.published = true;
@@ -312,6 +322,7 @@ export class Fleet implements SandboxState {
   /** Leave the fleet: give the books back (the others take them at their next cycle) and close. */
   async leave(books: BookKeeper | null): Promise<void> {
     this.leaving = true;
+    this.shared.close();
     clearInterval(this.timer);
     // Never rejects: a cycle's failure is reported where it runs.
     await this.cycling;

@@ -68,3 +68,5 @@ export interface BookKeeper {
   restore(r: Resting): void;
   dropBook(instrument: string): void;
 }
+
+export type { SharedRecords } from './shared-records';
