@@ -250,6 +250,24 @@ export class Market {
     for (const r of [...inst.bids, ...inst.asks]) this.open.delete(r.order.order_id);
     inst.bids.length = 0;
     inst.asks.length = 0;
+    this.triggers.kept.drop(name);
+    this.algos.kept.drop(name);
+  }
+
+  /** An instrument's trigger and TWAP orders, as kept for the next owner of its book (order id, text). */
+  waitingIn(name: string): Array<[string, string]> {
+    return [...this.triggers.kept.in(name), ...this.algos.kept.in(name)];
+  }
+
+  /** A trigger or TWAP order as kept, or undefined once it no longer waits. */
+  waitingOf(orderId: string): string | undefined {
+    return this.triggers.kept.text(orderId) ?? this.algos.kept.text(orderId);
+  }
+
+  /** Take a kept trigger or TWAP order back (its book moved here); false when it is none of this market's. */
+  restoreWaiting(text: string): boolean {
+    const kept = JSON.parse(text) as Parameters<TriggerBook['kept']['restore']>[0];
+    return (kept.order.algo_type ? this.algos : this.triggers).kept.restore(kept);
   }
 
   /** `order`: a trigger order waits off the book (triggers.ts), any other is placed at once. */

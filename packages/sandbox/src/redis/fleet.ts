@@ -5,15 +5,18 @@
  *
  * Shared in Redis, atomically: per-IP connection slots (slots.ts), fixed windows (windows.ts) and
  * token buckets (buckets.ts), used nonces (nonces.ts), the configuration with its accounts and session
- * keys (members.ts), the wallets that logged in, instrument ownership and resting orders (leases.ts).
- * Over pub/sub, the bus between members: pushes (pushes.ts) and order flow to each instrument's owner
- * (calls.ts). Every failure of a write nobody waits for goes to the fault counters and the log.
+ * keys (members.ts), the wallets that logged in, instrument ownership and the books' resting, trigger
+ * and TWAP orders (leases.ts), the records every member holds alike: keys registered through the API,
+ * whitelists, MMP, cancel on disconnect (shared.ts). Over pub/sub, the bus between members: pushes
+ * (pushes.ts), order flow to each instrument's owner (calls.ts) and shared records' changes. Every failure
+ * of a write nobody waits for goes to the fault counters and the log.
  *
  * Redis may lose it all (FLUSHALL, a restart without persistence): a generation marker tells (recovery.ts).
  * The member that sees the loss says so on the bus; each member then re-publishes what it holds (the
- * configuration, its id, the accounts it knows, its connection slots and subscriptions, its leases and
- * their books' resting orders) and refuses signed requests and new connections until every member alive
- * before the loss has (or ALIVE_MS passed: a member that does not re-publish by then is dead).
+ * configuration, its id, the accounts it knows, the shared records at their versions, its connection
+ * slots and subscriptions, its leases and their books' orders) and refuses signed requests and new
+ * connections until every member alive before the loss has (or ALIVE_MS passed: a member that does not
+ * re-publish by then is dead).
  */
 import type { ResolvedOptions } from '../options';
 import type { Clock } from '../clock';
@@ -48,6 +51,9 @@ import { RedisShared } from './shared';
 import { channels, keys } from './keys';
 
 export { RedisUnreachableError } from './connect';
+
+/** The fields of a pushed order that say it waits off the book (a trigger or TWAP order). */
+type Waits = { trigger_type?: string | null; algo_type?: string | null };
 export { FleetConfigError } from './members';
 
 /** One member of a fleet. */
@@ -146,9 +152,13 @@ export class Fleet implements SandboxState {
   /** Resting orders of the books we own go to Redis as they change, for the next owner. */
   private keepOrders(address: string, data: unknown, restingOf: (orderId: string) => Resting | undefined): void {
     if (!/^[0-9]+\.orders$/.test(address) || !Array.isArray(data)) return;
-    for (const o of data as Array<{ order_id: string; instrument_name: string }>)
-      if (this.ownership.owns(o.instrument_name))
+    for (const o of data as Array<{ order_id: string; instrument_name: string; order_status?: string } & Waits>)
+      if (this.ownership.owns(o.instrument_name)) {
         this.ownership.record(o.instrument_name, o.order_id, restingOf(o.order_id));
+        // A trigger or TWAP order: kept while it waits, forgotten once it is on the book or closed.
+        if (o.trigger_type || o.algo_type)
+          this.ownership.recordWaiting(o.instrument_name, o.order_id, this.books?.waitingOf(o.order_id));
+      }
   }
 
   /** Route calls to owners: the pipeline's last step. */
