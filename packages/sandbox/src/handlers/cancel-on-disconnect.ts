@@ -24,7 +24,8 @@ export function cancelOnDisconnectHandlers({ accounts, connections, market }: Ha
     for (const sub of accounts.subaccountsOf(wallet)) market.cancelWhere(sub, () => true, 'cancel_on_disconnect');
   };
   accounts.shared.on(DISCONNECTED, (wallet) => {
-    if (accounts.cancelsOnDisconnect(wallet) && !connected(wallet)) cancel(wallet);
+    // A wallet this member never saw has no orders here (and gets no account by the news).
+    if (accounts.knows(wallet) && accounts.cancelsOnDisconnect(wallet) && !connected(wallet)) cancel(wallet);
   });
   const previous = connections.closed;
   connections.closed = (conn: Connection) => {

@@ -4,11 +4,12 @@
  * text), written as they change and taken back when the book moves (redis/leases.ts), as resting orders are.
  */
 import type { Order } from '@exchange-api/types';
+import type { Session } from '../accounts';
 import type { Instrument } from './instrument';
 import type { Instruments } from './instruments';
 
 /** The off-book orders of one kind, by order id, as their book holds them. */
-export class KeptOrders<W extends { order: Order; inst: Instrument }> {
+export class KeptOrders<W extends { order: Order; inst: Instrument; session: Session }> {
   constructor(
     private readonly held: Map<string, W>,
     private readonly instruments: Instruments,
@@ -21,7 +22,9 @@ export class KeptOrders<W extends { order: Order; inst: Instrument }> {
     const w = this.held.get(orderId);
     if (!w) return undefined;
     const exact = Object.fromEntries(this.exact.map((k) => [k, String(w[k])]));
-    return JSON.stringify({ ...w, ...exact, inst: w.inst.cfg.instrument_name });
+    // The order acts for its wallet only: its login proof stays in this process, out of Redis.
+    const session = { ...w.session, proof: null, sessionKey: null };
+    return JSON.stringify({ ...w, ...exact, session, inst: w.inst.cfg.instrument_name });
   }
 
   /** The orders waiting on an instrument, as kept (order id, text). */
