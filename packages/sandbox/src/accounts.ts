@@ -9,6 +9,8 @@ import type { ResolvedOptions, SessionKeyConfig } from './options';
 import { RpcFailure } from './rpc';
 import type { Clock } from './clock';
 import { fixed } from './fixed';
+import type { SharedRecords } from './state/shared-records';
+import { LocalRecords } from './state/local-records';
 
 /** What a verified login grants. */
 export interface Session {
@@ -36,6 +38,10 @@ export type KeyRecord = SessionKeyConfig & {
   offchainScopes?: string[];
   registeredSec?: number;
 };
+
+/** The kinds of shared records kept here (state/ports.ts, SharedRecords). */
+const SESSION_KEYS = 'session-keys';
+const CANCEL_ON_DISCONNECT = 'cancel-on-disconnect';
 
 /** Balances start here for every subaccount (asset name → amount). */
 const STARTING_BALANCES: Record<string, string> = { USDC: '1000000' };
@@ -65,13 +71,15 @@ export class Accounts {
   /** The wallets the configuration names; with knownWalletsOnly, the only ones that may log in. */
   private readonly configuredWallets: Set<string>;
   /** The wallets that turned cancel on disconnect on (handlers/cancel-on-disconnect.ts; get_account reports it). */
-  readonly cancelOnDisconnect = new Set<string>();
+  private readonly cancelling = new Set<string>();
   /** Told of every wallet given its subaccounts (a fleet records the wallets that logged in). */
   registered: ((wallet: string, subaccounts: number[]) => void) | null = null;
 
   constructor(
     private readonly options: ResolvedOptions,
     private readonly clock: Clock,
+    /** Where keys registered through the API and cancel-on-disconnect settings are every member's. */
+    readonly shared: SharedRecords = new LocalRecords(),
   ) {
     for (const w of options.wallets) this.register(normalizeAddress(w.address)!, w.subaccounts);
     this.sessionKeys = options.sessionKeys.map((k) => ({
@@ -83,6 +91,23 @@ export class Accounts {
       ...options.wallets.map((w) => normalizeAddress(w.address)!),
       ...this.sessionKeys.map((k) => k.wallet),
     ]);
+    shared.on(SESSION_KEYS, (_key, record) => this.storeKey(record as KeyRecord));
+    shared.on(
+      CANCEL_ON_DISCONNECT,
+      (wallet, on) => void (on ? this.cancelling.add(wallet) : this.cancelling.delete(wallet)),
+    );
+  }
+
+  /** Whether the wallet turned cancel on disconnect on. */
+  cancelsOnDisconnect(wallet: string): boolean {
+    return this.cancelling.has(wallet);
+  }
+
+  /** Turn cancel on disconnect on or off for the wallet (on every member). */
+  setCancelOnDisconnect(wallet: string, on: boolean): void {
+    if (on) this.cancelling.add(wallet);
+    else this.cancelling.delete(wallet);
+    this.shared.put(CANCEL_ON_DISCONNECT, wallet, on || null);
   }
 
   /** Give a wallet its subaccounts, each starting with these balances (asset → decimal string). */
@@ -160,6 +185,18 @@ export class Accounts {
    * in see the change on their next request).
    */
   putKey(record: KeyRecord): KeyRecord {
+    const kept = this.storeKey(record);
+    this.keepKey(kept);
+    return kept;
+  }
+
+  /** A key changed in place (an edit): every member gets it. */
+  keepKey(record: KeyRecord): void {
+    this.shared.put(SESSION_KEYS, `${record.wallet} ${record.address}`, record);
+  }
+
+  /** Register or change a key here only (putKey, or a change another member shared). */
+  private storeKey(record: KeyRecord): KeyRecord {
     const had = this.sessionKeys.find((k) => k.wallet === record.wallet && k.address === record.address);
     if (!had) {
       this.sessionKeys.push(record);
@@ -187,13 +224,7 @@ export class Accounts {
    */
   keyRefusal(key: SessionKeyConfig, signer: string, ip: string): string | null {
     if (this.expired(key)) return `session key ${signer} expired at ${key.expiresAtMs}`;
-    if (
-      key.ipWhitelist &&
-      key.ipWhitelist.length > 0 &&
-      !key.ipWhitelist.includes(ip) &&
-      !key.ipWhitelist.includes(stripV6(ip))
-    )
-      return `IP ${stripV6(ip)} is not on session key ${signer}'s whitelist`;
+    if (offWhitelist(key, ip)) return `IP ${stripV6(ip)} is not on session key ${signer}'s whitelist`;
     return null;
   }
 
@@ -274,12 +305,7 @@ export class Accounts {
       );
     if (this.expired(key))
       throw RpcFailure.of('AUTH_INVALID_SIGNATURE', `session key ${signer} expired at ${key.expiresAtMs}`);
-    if (
-      key.ipWhitelist &&
-      key.ipWhitelist.length > 0 &&
-      !key.ipWhitelist.includes(ip) &&
-      !key.ipWhitelist.includes(stripV6(ip))
-    ) {
+    if (offWhitelist(key, ip)) {
       throw RpcFailure.of('AUTH_ACCESS_DENIED', `IP ${stripV6(ip)} is not on session key ${signer}'s whitelist`);
     }
     const all = this.subaccountsOf(wallet);
@@ -322,13 +348,7 @@ export class Accounts {
         `${key.subaccounts.join(', ')})`
       );
     const ip = action.ip;
-    if (
-      key.ipWhitelist &&
-      key.ipWhitelist.length > 0 &&
-      !key.ipWhitelist.includes(ip) &&
-      !key.ipWhitelist.includes(stripV6(ip))
-    )
-      return `IP ${stripV6(ip)} is not on session key ${signer}'s whitelist`;
+    if (offWhitelist(key, ip)) return `IP ${stripV6(ip)} is not on session key ${signer}'s whitelist`;
     return null;
   }
 
@@ -360,6 +380,12 @@ export function keyAllows(key: SessionKeyConfig | null, scope: Scope): boolean {
 
 function headerName(field: 'wallet' | 'timestamp' | 'signature'): string {
   return loginTable.headers[field];
+}
+
+/** Whether a key with an IP whitelist is used from an IP off it. */
+function offWhitelist(key: SessionKeyConfig, ip: string): boolean {
+  const list = key.ipWhitelist ?? [];
+  return list.length > 0 && !list.includes(ip) && !list.includes(stripV6(ip));
 }
 
 /** `::ffff:127.0.0.1` → `127.0.0.1`, so whitelists can list plain IPv4 addresses. */

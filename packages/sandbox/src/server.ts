@@ -20,7 +20,7 @@ import { ConnectionRegistry } from './connection';
 import { SubscriptionIndex } from './subscriptions';
 import { ChannelAccess } from './access';
 import { ActionVerifier } from './actions';
-import { createPipeline } from './pipeline';
+import { createPipeline, type Handler } from './pipeline';
 import { createHandlers } from './handlers';
 import { MAX_READ_BYTES, WsTransport } from './ws-transport';
 import { createHttpListener } from './http-transport';
@@ -58,7 +58,7 @@ export interface Sandbox {
 /** Every part of one sandbox, wired on its state (its own, or a fleet's: counts, nonces, books, the bus). */
 function assemble(options: ResolvedOptions, clock: Clock, state: SandboxState, faults: Faults) {
   const limits = new Limits(options, clock, state.windows, state.buckets);
-  const accounts = new Accounts(options, clock);
+  const accounts = new Accounts(options, clock, state.shared);
   const connections = new ConnectionRegistry();
   const index = new SubscriptionIndex();
   const admission = state.slots;
@@ -73,7 +73,7 @@ function assemble(options: ResolvedOptions, clock: Clock, state: SandboxState, f
   const nonces = state.nonces;
   const actions = new ActionVerifier(clock, accounts, nonces, options.actionDeployments, (n) => m.assetOf(n));
   const parts = { accounts, access, admission, index, limits, market, clock, actions, connections };
-  const handlers = createHandlers(parts);
+  const handlers = settling(createHandlers(parts), state);
   const forward = state.router({ index, accounts, handlers, books: m, faults });
   const pipeline = createPipeline({
     accounts,
@@ -97,6 +97,21 @@ function assemble(options: ResolvedOptions, clock: Clock, state: SandboxState, f
 }
 
 type Parts = ReturnType<typeof assemble>;
+
+/**
+ * Each handler answers once what it shared (a key, a freeze, …) is every member's: served here or routed
+ * here, a request is answered only when a check on any member would see its change.
+ */
+function settling(handlers: Record<string, Handler>, state: SandboxState): Record<string, Handler> {
+  const out: Record<string, Handler> = {};
+  for (const [name, handler] of Object.entries(handlers))
+    out[name] = async (ctx, params) => {
+      const result = await handler(ctx, params);
+      await state.shared.settled();
+      return result;
+    };
+  return out;
+}
 
 /** The control plane's view of the sandbox: what it may do, nothing more. */
 function controlPlane({ clock, limits, connections, index, market, faults }: Parts): ControlPlane {

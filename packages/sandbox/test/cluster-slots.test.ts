@@ -41,6 +41,10 @@ const keySets: Record<string, string[][]> = {
   xsbNonceClaim: [[keys.nonce('0xabc', '1700000000000123')]],
   xsbGeneration: [[keys.generation]],
   xsbSeqAtLeast: [[keys.memberSeq]],
+  xsbSharedPut: ['session-keys', 'whitelists', 'mmp', 'cancel-on-disconnect'].map((k) => [
+    keys.shared(k),
+    keys.sharedVersion,
+  ]),
 };
 
 /** The keys of each MULTI the fleet sends (members.ts refresh; pushes.ts rewrite). */
@@ -68,8 +72,8 @@ describe('every key set of the fleet is in one cluster slot', () => {
   });
 
   it('the bus: every channel in one slot (sharded pub/sub counts its subscribers on one master)', () => {
-    const all: string[] = [channels.push, channels.subscriptions, channels.everyone];
-    for (const m of members) all.push(channels.calls(m), channels.replies(m));
+    const all: string[] = [channels.push, channels.subscriptions, channels.everyone, channels.shared];
+    for (const m of members) all.push(channels.calls(m), channels.replies(m), channels.sharedAcks(m));
     expect(generateMulti(all), all.join(', ')).not.toBe(-1);
   });
 

@@ -5,6 +5,7 @@
  * whose keys span slots (CROSSSLOT): every test ends with neither member having counted a fault.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { newNonce, signAction } from '@exchange-api/auth';
 import { Client, newWallet, signed } from './helpers';
 import { quiet } from './fleet-setup';
 import { hasRedisCluster, NO_REDIS_CLUSTER, startRedisCluster, type RedisCluster } from './redis-cluster';
@@ -143,6 +144,39 @@ describe.skipIf(!hasRedisCluster)(
           undefined,
           (d) => d[0].order_id === id && d[0].order_status === 'cancelled',
         );
+    });
+
+    it('shares what the API registers: a key narrowed on A signs nothing on B; an MMP config set on A', async () => {
+      const [a, b] = await pair();
+      const w = newWallet();
+      const key = newWallet();
+      const onA = await trader(a.wsUrl, w);
+      const onB = await trader(b.wsUrl, w);
+      const register = async (scopes: string[]) =>
+        onA.c.call(
+          'private/set_session_key',
+          await signAction(w, 'private/set_session_key', {
+            wallet: w.address,
+            public_session_key: key.address,
+            expiry_sec: Math.floor(Date.now() / 1000) + 3600,
+            protocol_scopes: scopes,
+            offchain_scopes: ['account_info'],
+            subaccount_ids: null,
+            nonce: newNonce(),
+            signature_expiry_sec: Math.floor(Date.now() / 1000) + 600,
+          } as never),
+        );
+      const byKey = async () =>
+        onB.c.request('private/order', await signed(key, 'private/order', order(onB.sub), { owner: w.address }));
+      await register(['trade:all']);
+      expect((await byKey()).result.order.order_status).toBe('open');
+      await register([]);
+      expect((await byKey()).error).toMatchObject({ code: 14004, data: expect.stringMatching(/lacks the trade/) });
+      const mmp = { subaccount_id: onA.sub, currency: 'ETH', mmp_interval: 1000, mmp_frozen_time: 0 };
+      await onA.c.call('private/set_mmp_config', { ...mmp, mmp_amount_limit: '5' });
+      expect(await onB.c.call('private/get_mmp_config', { subaccount_id: onB.sub })).toEqual([
+        expect.objectContaining({ currency: 'ETH', mmp_amount_limit: '5' }),
+      ]);
     });
 
     it('spreads the fleet over the masters: the books, the fleet and the counts live on more than one', async () => {

@@ -43,6 +43,9 @@ function books(): BookKeeper & { restored: string[]; dropped: string[] } {
     restingIn: () => [],
     restore: (r) => void restored.push(r.order.order_id),
     dropBook: (i) => void dropped.push(i),
+    waitingIn: () => [],
+    waitingOf: () => undefined,
+    restoreWaiting: () => true,
   };
 }
 

@@ -24,6 +24,11 @@ export async function start(options: SandboxOptions = {}): Promise<Sandbox> {
   return sb;
 }
 
+/** Sign orders for these instruments (a sandbox started otherwise than by start(), such as a fleet's member). */
+export function signFor(instruments: SandboxOptions['instruments']): void {
+  listed = instruments ?? defaultInstruments;
+}
+
 /** How long a test waits for what must come before calling it a hang (a loaded machine included). */
 export const HANG_MS = 15_000;
 

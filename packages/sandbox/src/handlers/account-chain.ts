@@ -64,7 +64,7 @@ function onchainActions(funds: Funds, wallet: string | null): OnchainActionHisto
 /** private/get_account: the wallet's subaccounts, fees, configured rates and settings. */
 function accountRecord({ accounts, limits, market }: HandlerParts, wallet: string) {
   return {
-    cancel_on_disconnect: accounts.cancelOnDisconnect.has(wallet),
+    cancel_on_disconnect: accounts.cancelsOnDisconnect(wallet),
     creation_timestamp_sec: null,
     fallback_subaccount_id: accounts.subaccountsOf(wallet)[0] ?? 0,
     fee_info: {

@@ -5,33 +5,45 @@
  * `cancel_on_disconnect`, and so is every open RFQ and quote of them (a signed quote would stay
  * executable otherwise). Trigger orders waiting off the book are left waiting: they are the stops
  * that protect a position while its owner is away. HTTP requests hold no connection, so they neither
- * keep nor end one.
+ * keep nor end one. In a fleet the setting is every member's, and the member where the last
+ * connection closed says so to the others (a shared record): each member that holds no connection of
+ * the wallet cancels its orders on the books it owns.
  */
 import type { Connection } from '../connection';
 import type { HandlerParts } from '../handler-parts';
 import { ownWallet } from '../handlers-reads';
 import type { Handler } from '../pipeline';
 
+/** The shared record saying a wallet's last connection on a member closed. */
+const DISCONNECTED = 'disconnected';
+
 /** The handler, and the watch on the connections that it arms. */
 export function cancelOnDisconnectHandlers({ accounts, connections, market }: HandlerParts): Record<string, Handler> {
-  const armed = accounts.cancelOnDisconnect;
-  const previous = connections.closed;
-  connections.closed = (conn: Connection) => {
-    previous?.(conn);
-    const wallet = conn.session?.wallet;
-    if (!wallet || !armed.has(wallet)) return;
-    if (connections.select().some((c) => c !== conn && c.session?.wallet === wallet)) return;
+  const connected = (wallet: string, but?: Connection) =>
+    connections.select().some((c) => c !== but && c.session?.wallet === wallet);
+  const cancel = (wallet: string) => {
     for (const sub of accounts.subaccountsOf(wallet)) {
       market.cancelWhere(sub, () => true, 'cancel_on_disconnect');
       market.rfq.cancelAllOf(sub, 'cancel_on_disconnect');
     }
   };
+  accounts.shared.on(DISCONNECTED, (wallet) => {
+    // A wallet this member never saw has no orders here (and gets no account by the news).
+    if (accounts.knows(wallet) && accounts.cancelsOnDisconnect(wallet) && !connected(wallet)) cancel(wallet);
+  });
+  const previous = connections.closed;
+  connections.closed = (conn: Connection) => {
+    previous?.(conn);
+    const wallet = conn.session?.wallet;
+    if (!wallet || !accounts.cancelsOnDisconnect(wallet) || connected(wallet, conn)) return;
+    cancel(wallet);
+    accounts.shared.put(DISCONNECTED, wallet, Date.now());
+  };
   return {
     'private/set_cancel_on_disconnect': (ctx, p: { enabled?: boolean | null; wallet?: string | null }) => {
       const wallet = p.wallet == null ? ctx.session!.wallet : ownWallet(ctx, p.wallet).wallet;
       // Absent or null asks for no change, and none is made.
-      if (p.enabled === true) armed.add(wallet);
-      else if (p.enabled === false) armed.delete(wallet);
+      if (p.enabled != null) accounts.setCancelOnDisconnect(wallet, p.enabled);
       return 'ok';
     },
   };

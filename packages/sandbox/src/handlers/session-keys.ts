@@ -221,6 +221,7 @@ function keyEdits({ accounts }: HandlerParts): Record<string, Handler> {
       }
       if (p.ip_whitelist != null) k.ipWhitelist = [...p.ip_whitelist];
       if (p.label != null) k.label = p.label;
+      accounts.keepKey(k);
       return view(k, accounts.subaccountsOf(session.wallet));
     },
   };

@@ -24,6 +24,7 @@ import { checkMaxFee, checkReduceOnlyTimeInForce, checkRejectTimestamp } from '.
 import type { OrderFlow, OrderParams } from './orders';
 import type { Streams } from './random';
 import type { OrderOutcome } from './types';
+import { KeptOrders } from './kept-orders';
 
 const ORDER_REJECTED = errorByName('RPC_ORDER_REJECTED').code;
 const ORDER_NOT_FOUND = errorByName('RPC_ORDER_NOT_FOUND').code;
@@ -112,6 +113,8 @@ function twapOrder(
 /** The TWAP orders working now. */
 export class AlgoBook {
   private readonly working = new Map<string, Working>();
+  /** This book's orders as a fleet keeps them for the next owner of their instrument's book. */
+  readonly kept: KeptOrders<Working>;
 
   constructor(
     private readonly instruments: Instruments,
@@ -119,7 +122,9 @@ export class AlgoBook {
     private readonly streams: Streams,
     private readonly clock: Clock,
     private readonly publishOrder: (o: Order) => Order,
-  ) {}
+  ) {
+    this.kept = new KeptOrders(this.working, instruments, ['notional', 'fee']);
+  }
 
   /** `order` with algo fields: check it and start working it; nothing trades yet. */
   add(session: Session, p: OrderParams): OrderOutcome {

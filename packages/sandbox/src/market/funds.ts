@@ -40,6 +40,9 @@ export function cashAssetOf(name: string): SpotAsset {
 
 const invalid = (data: string) => RpcFailure.of('RPC_TRANSFER_REJECT', data);
 
+/** The kind of shared record of the whitelisted recipients. */
+const WHITELISTS = 'whitelists';
+
 type Kept<T> = T & { wallets: string[] };
 
 /** Deposits, withdrawals and own transfers, and the histories they leave. */
@@ -58,7 +61,10 @@ export class Funds {
     private readonly streams: Streams,
     private readonly clock: Clock,
     private readonly out: Publisher,
-  ) {}
+  ) {
+    // Every member pays by the same list (a fleet: state/ports.ts, SharedRecords).
+    accounts.shared.on(WHITELISTS, (wallet, list) => void this.whitelists.set(wallet, new Set(list as string[])));
+  }
 
   /** The spot asset of a name, or undefined when the sandbox has none of that name. */
   spotAsset(name: string): SpotAsset | undefined {
@@ -230,6 +236,7 @@ export class Funds {
     for (const a of add) list.add(a);
     for (const r of remove) list.delete(r);
     this.whitelists.set(wallet, list);
+    this.accounts.shared.put(WHITELISTS, wallet, [...list]);
     const op = this.operation();
     return { op_uuid: op.op_uuid, operation_id: op.operation_id, whitelisted_recipients: [...list] };
   }

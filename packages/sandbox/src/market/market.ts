@@ -115,7 +115,7 @@ export class Market {
       streams.ofInstrument('takers', inst.cfg.instrument_name),
     );
     this.orders = new OrderFlow(registry, open, margin, settlement, streams, clock, out);
-    this.mmp = this.newMmp(registry);
+    this.mmp = this.newMmp(registry, accounts);
     settlement.filled = (inst, r, direction, lots) => this.mmp.filled(inst, r, direction, lots);
     this.funds = new Funds(accounts, registry, margin, streams, clock, out);
     this.algos = new AlgoBook(registry, this.orders, streams, clock, (o) => settlement.publishOrder(o));
@@ -152,8 +152,8 @@ export class Market {
   }
 
   /** Market-maker protection, which cancels a frozen currency's MMP orders through the order flow. */
-  private newMmp(registry: Instruments): Mmp {
-    return new Mmp(this.clock, (sub, currency) =>
+  private newMmp(registry: Instruments, accounts: Accounts): Mmp {
+    return new Mmp(this.clock, accounts.shared, (sub, currency) =>
       this.orders.cancelWhere(
         sub,
         (o) => o.mmp && registry.get(o.instrument_name)?.cfg.base_currency === currency,
@@ -261,6 +261,24 @@ export class Market {
     for (const r of [...inst.bids, ...inst.asks]) this.open.delete(r.order.order_id);
     inst.bids.length = 0;
     inst.asks.length = 0;
+    this.triggers.kept.drop(name);
+    this.algos.kept.drop(name);
+  }
+
+  /** An instrument's trigger and TWAP orders, as kept for the next owner of its book (order id, text). */
+  waitingIn(name: string): Array<[string, string]> {
+    return [...this.triggers.kept.in(name), ...this.algos.kept.in(name)];
+  }
+
+  /** A trigger or TWAP order as kept, or undefined once it no longer waits. */
+  waitingOf(orderId: string): string | undefined {
+    return this.triggers.kept.text(orderId) ?? this.algos.kept.text(orderId);
+  }
+
+  /** Take a kept trigger or TWAP order back (its book moved here); false when it is none of this market's. */
+  restoreWaiting(text: string): boolean {
+    const kept = JSON.parse(text) as Parameters<TriggerBook['kept']['restore']>[0];
+    return (kept.order.algo_type ? this.algos : this.triggers).kept.restore(kept);
   }
 
   /** `order`: a trigger order waits off the book (triggers.ts), any other is placed at once. */

@@ -12,10 +12,11 @@
 import type { MmpConfigResult } from '@exchange-api/types';
 import { errorByName } from '@exchange-api/types';
 import type { Clock } from '../clock';
-import { abs, fmt } from '../fixed';
+import { abs, fixed, fmt } from '../fixed';
 import { RpcFailure } from '../rpc';
 import { amt, type Instrument, type Resting } from './instrument';
 import type { Direction } from './types';
+import type { SharedRecords } from '../state/ports';
 
 const MMP_FROZEN = errorByName('RPC_MMP_FROZEN').code;
 
@@ -39,6 +40,14 @@ export interface MmpSetting {
   frozenMs: number;
 }
 
+/** A config as every member holds it (a fleet: state/ports.ts, SharedRecords); fills stay with each book's owner. */
+type SharedConfig = Omit<MmpSetting, 'amountLimit' | 'deltaLimit'> & {
+  amountLimit: string;
+  deltaLimit: string;
+  frozenAt: number | null;
+};
+const KIND = 'mmp';
+
 const key = (subaccount: number, currency: string) => `${subaccount}|${currency}`;
 
 /** The configs and their counts; `freeze` cancels a subaccount's open mmp orders in a currency. */
@@ -47,21 +56,39 @@ export class Mmp {
 
   constructor(
     private readonly clock: Clock,
+    private readonly shared: SharedRecords,
     private readonly freeze: (subaccount: number, currency: string) => void,
-  ) {}
+  ) {
+    shared.on(KIND, (_key, c) => this.take(c as SharedConfig));
+  }
 
   set(s: MmpSetting): void {
     const had = this.configs.get(key(s.subaccount, s.currency));
-    this.configs.set(key(s.subaccount, s.currency), {
-      subaccount: s.subaccount,
-      currency: s.currency,
-      amountLimit: s.amountLimit,
-      deltaLimit: s.deltaLimit,
-      intervalMs: s.intervalMs,
-      frozenMs: s.frozenMs,
-      frozenAt: had?.frozenAt ?? null,
-      fills: had?.fills ?? [],
-    });
+    this.store(s, had?.frozenAt ?? null);
+    this.share(key(s.subaccount, s.currency));
+  }
+
+  private store(s: MmpSetting, frozenAt: number | null): void {
+    const k = key(s.subaccount, s.currency);
+    const had = this.configs.get(k);
+    // A freeze lifted (reset_mmp) forgets the counts, as here.
+    const fills = had && !(had.frozenAt !== null && frozenAt === null) ? had.fills : [];
+    this.configs.set(k, { ...s, frozenAt, fills });
+  }
+
+  /** Tell every member of a config as it stands (its freeze included). */
+  private share(k: string): void {
+    const c = this.configs.get(k)!;
+    const { fills: _fills, ...rest } = c;
+    this.shared.put(KIND, k, { ...rest, amountLimit: fmt(c.amountLimit), deltaLimit: fmt(c.deltaLimit) });
+  }
+
+  /** A config another member shared: a freeze there cancels this member's mmp orders too. */
+  private take(c: SharedConfig): void {
+    const had = this.configs.get(key(c.subaccount, c.currency));
+    const newlyFrozen = c.frozenAt !== null && had?.frozenAt !== c.frozenAt;
+    this.store({ ...c, amountLimit: fixed(c.amountLimit), deltaLimit: fixed(c.deltaLimit) }, c.frozenAt);
+    if (newlyFrozen) this.freeze(c.subaccount, c.currency);
   }
 
   /** Whether frozen now (a freeze with a time ends by itself). */
@@ -100,6 +127,7 @@ export class Mmp {
       if (c.subaccount === subaccount && (currency == null || c.currency === currency)) {
         c.frozenAt = null;
         c.fills = [];
+        this.share(key(c.subaccount, c.currency));
       }
   }
 
@@ -128,6 +156,7 @@ export class Mmp {
     const delta = abs(c.fills.reduce((s, f) => s + f.delta, 0n));
     if ((c.amountLimit > 0n && total > c.amountLimit) || (c.deltaLimit > 0n && delta > c.deltaLimit)) {
       c.frozenAt = now;
+      this.share(key(c.subaccount, c.currency));
       // After the fill in hand has settled: the match that made it is still walking the book.
       queueMicrotask(() => this.freeze(r.order.subaccount_id, inst.cfg.base_currency));
     }

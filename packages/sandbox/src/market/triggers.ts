@@ -30,6 +30,7 @@ import { checkMaxFee, checkReduceOnlyTimeInForce, checkRejectTimestamp, refuseUn
 import type { OrderFlow, OrderParams } from './orders';
 import type { Streams } from './random';
 import type { OrderOutcome } from './types';
+import { KeptOrders } from './kept-orders';
 
 const ORDER_REJECTED = errorByName('RPC_ORDER_REJECTED').code;
 const ORDER_NOT_FOUND = errorByName('RPC_ORDER_NOT_FOUND').code;
@@ -64,6 +65,8 @@ const refusal = (err: RpcFailure) => err.toWire().message + ` (${err.code})` + (
 /** The trigger orders of every subaccount, waiting in the order they arrived. */
 export class TriggerBook {
   private readonly waiting = new Map<string, Waiting>();
+  /** This book's orders as a fleet keeps them for the next owner of their instrument's book. */
+  readonly kept: KeptOrders<Waiting>;
 
   constructor(
     private readonly instruments: Instruments,
@@ -71,7 +74,9 @@ export class TriggerBook {
     private readonly streams: Streams,
     private readonly clock: Clock,
     private readonly publishOrder: (o: Order) => Order,
-  ) {}
+  ) {
+    this.kept = new KeptOrders(this.waiting, instruments, ['at']);
+  }
 
   /** The price a trigger order watches. */
   private priceOf(inst: Instrument, type: PriceType): bigint {

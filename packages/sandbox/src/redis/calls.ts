@@ -37,15 +37,30 @@ type Combine = (results: unknown[]) => unknown;
 const countOf = (r: unknown) => Number((r as { cancelled_orders?: number }).cancelled_orders ?? 0);
 const ordersOf = (r: unknown) => (r as { orders: Array<{ creation_timestamp: number }> }).orders;
 
-/** Methods that span every instrument when they name none: each member answers for its books, combined here. */
+const byCreation = (x: { creation_timestamp: number }, y: { creation_timestamp: number }) =>
+  x.creation_timestamp - y.creation_timestamp;
+
+/**
+ * Methods that span every instrument when they name none: each member answers for its books (trigger
+ * and TWAP orders are held by their instrument's owner, as resting orders are), combined here.
+ */
 const SPANNING: Record<string, Combine> = {
   'private/cancel_all': () => 'ok',
+  'private/cancel_all_trigger_orders': () => 'ok',
+  'private/cancel_all_algo_orders': () => 'ok',
+  'private/get_trigger_orders': (rs) => ({ ...(rs[0] as object), orders: rs.flatMap(ordersOf).sort(byCreation) }),
+  'private/get_algo_orders': (rs) => (rs as Array<Array<{ creation_timestamp: number }>>).flat().sort(byCreation),
   'private/cancel_by_label': (rs) => ({ cancelled_orders: rs.reduce<number>((s, r) => s + countOf(r), 0) }),
   'private/get_open_orders': (rs) => ({
     ...(rs[0] as object),
-    orders: rs.flatMap(ordersOf).sort((x, y) => x.creation_timestamp - y.creation_timestamp),
+    orders: rs.flatMap(ordersOf).sort(byCreation),
   }),
 };
+/**
+ * Methods that name an order held by one member, whose instrument the caller does not say: every member
+ * is asked, and the one holding it answers (the others' "not found" is the answer when none does).
+ */
+const ONE_OF = new Set(['private/cancel_trigger_order', 'private/cancel_algo_order']);
 
 interface CallMessage {
   id: string;
@@ -119,7 +134,7 @@ export class FleetCalls {
   route(ctx: CallContext, method: string, params: unknown): Promise<unknown> | null {
     const p = (params ?? {}) as Record<string, unknown>;
     const instrument = typeof p.instrument_name === 'string' ? p.instrument_name : null;
-    const combine = Object.hasOwn(SPANNING, method) ? SPANNING[method] : undefined;
+    const combine = Object.hasOwn(SPANNING, method) ? SPANNING[method] : ONE_OF.has(method) ? oneOf : undefined;
     if (combine && instrument === null) return this.everyone(ctx, method, params, combine);
     if (instrument === null || !this.parts.isInstrument(instrument) || this.parts.owns(instrument)) return null;
     return this.toOwner(ctx, method, params, instrument);
@@ -181,7 +196,9 @@ export class FleetCalls {
       if (pending.replies.length >= receivers) this.settle(message.id, pending);
       if (!(await within(done, CALL_TIMEOUT_MS)))
         throw noAnswer(method, `${receivers - pending.replies.length} of ${receivers} members`);
-      return combine((await done).map(unwrap));
+      const replies = await done;
+      if (combine === oneOf) return unwrap(replies.find((r) => !r.error) ?? replies[0]!);
+      return combine(replies.map(unwrap));
     } finally {
       this.pending.delete(message.id);
     }
@@ -291,6 +308,9 @@ function parseMessage<T extends { id: string }>(text: string): T | null {
     return null;
   }
 }
+
+/** Marks a ONE_OF method's call to everyone (its replies are not combined: one of them is the answer). */
+const oneOf: Combine = (rs) => rs[0];
 
 function unwrap(r: ReplyMessage): unknown {
   if (r.error) throw new RpcFailure(r.error.code as ErrorCode, r.error.data);

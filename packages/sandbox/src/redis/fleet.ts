@@ -5,15 +5,18 @@
  *
  * Shared in Redis, atomically: per-IP connection slots (slots.ts), fixed windows (windows.ts) and
  * token buckets (buckets.ts), used nonces (nonces.ts), the configuration with its accounts and session
- * keys (members.ts), the wallets that logged in, instrument ownership and resting orders (leases.ts).
- * Over pub/sub, the bus between members: pushes (pushes.ts) and order flow to each instrument's owner
- * (calls.ts). Every failure of a write nobody waits for goes to the fault counters and the log.
+ * keys (members.ts), the wallets that logged in, instrument ownership and the books' resting, trigger
+ * and TWAP orders (leases.ts), the records every member holds alike: keys registered through the API,
+ * whitelists, MMP, cancel on disconnect (shared.ts). Over pub/sub, the bus between members: pushes
+ * (pushes.ts), order flow to each instrument's owner (calls.ts) and shared records' changes. Every failure
+ * of a write nobody waits for goes to the fault counters and the log.
  *
  * Redis may lose it all (FLUSHALL, a restart without persistence): a generation marker tells (recovery.ts).
  * The member that sees the loss says so on the bus; each member then re-publishes what it holds (the
- * configuration, its id, the accounts it knows, its connection slots and subscriptions, its leases and
- * their books' resting orders) and refuses signed requests and new connections until every member alive
- * before the loss has (or ALIVE_MS passed: a member that does not re-publish by then is dead).
+ * configuration, its id, the accounts it knows, the shared records at their versions, its connection
+ * slots and subscriptions, its leases and their books' orders) and refuses signed requests and new
+ * connections until every member alive before the loss has (or ALIVE_MS passed: a member that does not
+ * re-publish by then is dead).
  */
 import type { ResolvedOptions } from '../options';
 import type { Clock } from '../clock';
@@ -44,9 +47,13 @@ import { RedisNonces } from './nonces';
 import { FleetPushes, homeResolver } from './pushes';
 import { FleetCalls } from './calls';
 import { routedNonces } from './routed';
+import { RedisShared } from './shared';
 import { channels, keys } from './keys';
 
 export { RedisUnreachableError } from './connect';
+
+/** The fields of a pushed order that say it waits off the book (a trigger or TWAP order). */
+type Waits = { trigger_type?: string | null; algo_type?: string | null };
 export { FleetConfigError } from './members';
 
 /** One member of a fleet. */
@@ -56,6 +63,7 @@ export class Fleet implements SandboxState {
   readonly slots: RedisSlots;
   readonly nonces: RedisNonces;
   readonly ownership: Leases;
+  readonly shared: RedisShared;
   private pushes: FleetPushes | null = null;
   private calls: FleetCalls | null = null;
   private timer: NodeJS.Timeout | undefined;
@@ -87,6 +95,7 @@ export class Fleet implements SandboxState {
     this.buckets = new RedisBuckets(cmd, this.fault);
     this.slots = new RedisSlots(cmd, members.id, options.maxConnections, this.generation, this.fault);
     this.nonces = new RedisNonces(cmd, clock, this.generation, this.fault);
+    this.shared = new RedisShared(cmd, members.id, this.generation, this.fault);
     this.ownership = new Leases(
       cmd,
       members.id,
@@ -143,9 +152,13 @@ export class Fleet implements SandboxState {
   /** Resting orders of the books we own go to Redis as they change, for the next owner. */
   private keepOrders(address: string, data: unknown, restingOf: (orderId: string) => Resting | undefined): void {
     if (!/^[0-9]+\.orders$/.test(address) || !Array.isArray(data)) return;
-    for (const o of data as Array<{ order_id: string; instrument_name: string }>)
-      if (this.ownership.owns(o.instrument_name))
+    for (const o of data as Array<{ order_id: string; instrument_name: string; order_status?: string } & Waits>)
+      if (this.ownership.owns(o.instrument_name)) {
         this.ownership.record(o.instrument_name, o.order_id, restingOf(o.order_id));
+        // A trigger or TWAP order: kept while it waits, forgotten once it is on the book or closed.
+        if (o.trigger_type || o.algo_type)
+          this.ownership.recordWaiting(o.instrument_name, o.order_id, this.books?.waitingOf(o.order_id));
+      }
   }
 
   /** Route calls to owners: the pipeline's last step. */
@@ -190,6 +203,8 @@ export class Fleet implements SandboxState {
         channels.everyone,
         channels.replies(me),
         channels.lost,
+        channels.shared,
+        channels.sharedAcks(me),
       ],
       (channel, text) => this.onMessage(me, channel, text),
     );
@@ -227,6 +242,9 @@ export class Fleet implements SandboxState {
         void this.pushes?.reload(text).catch((err) => this.fault(`reading the subscriptions of ${text}`, err));
       else if (channel === channels.replies(me)) this.calls?.reply(text);
       else if (channel === channels.lost) this.kick();
+      else if (channel === channels.sharedAcks(me)) this.shared.acknowledged(text);
+      else if (channel === channels.shared)
+        void this.shared.receive(text).catch((err) => this.fault('applying a shared record', err));
       else void this.calls?.serve(text).catch((err) => this.fault('serving a call', err));
     } catch (err) {
       this.fault(`a message on ${channel}`, err);
@@ -239,6 +257,7 @@ export class Fleet implements SandboxState {
     const unfinished = this.generation.restoring && !this.restore?.published;
     if ((await this.generation.changed()) || unfinished) await this.republish();
     const live = await this.members.refresh();
+    await this.shared.reload();
     await this.pushes?.sync(live);
     await this.ownership.cycle(live.length, books, this.restore === null);
     await this.slots.sync();
@@ -279,6 +298,7 @@ export class Fleet implements SandboxState {
     const accounts = this.cmd.multi();
     for (const [wallet, subs] of this.wallets) accounts.hsetnx(keys.accounts, wallet, JSON.stringify(subs));
     await accounts.exec();
+    await this.shared.republish();
     await this.pushes?.rewrite();
     this.healing = true;
     this.restore.published = true;
@@ -312,6 +332,7 @@ export class Fleet implements SandboxState {
   /** Leave the fleet: give the books back (the others take them at their next cycle) and close. */
   async leave(books: BookKeeper | null): Promise<void> {
     this.leaving = true;
+    this.shared.close();
     clearInterval(this.timer);
     // Never rejects: a cycle's failure is reported where it runs.
     await this.cycling;

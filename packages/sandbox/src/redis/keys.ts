@@ -41,6 +41,10 @@ export const keys = {
   epoch: (instrument: string) => `xsb:{book:${instrument}}:epoch`,
   /** The resting user orders of an instrument (order id → record), for the next owner. */
   book: (instrument: string) => `xsb:{book:${instrument}}:book`,
+  /** Records every member holds alike, of one kind (key → `VERSION JSON`; shared.ts). */
+  shared: (kind: string) => `xsb:{fleet}:shared:${kind}`,
+  /** The source of the shared records' versions (a later change has a higher one). */
+  sharedVersion: 'xsb:{fleet}:shared-version',
   /** The addresses a member's connections hold (address → channel id and parameters). */
   subscriptions: (member: string) => `xsb:subs:${member}`,
 } as const;
@@ -60,6 +64,10 @@ export const channels = {
   everyone: 'xsb:{bus}:call-all',
   /** A member found the shared state lost (the message is its id): every member re-publishes what it holds. */
   lost: 'xsb:{bus}:state-lost',
+  /** A shared record changed (shared.ts): every member applies it and acknowledges. */
+  shared: 'xsb:{bus}:shared',
+  /** Acknowledgements of shared records to the member that changed them. */
+  sharedAcks: (member: string) => `xsb:{bus}:shared-ack:${member}`,
   /** Replies (and acknowledgements) to one member. */
   replies: (member: string) => `xsb:{bus}:reply:${member}`,
 } as const;

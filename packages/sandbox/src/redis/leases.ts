@@ -99,6 +99,9 @@ return 1`,
   answer.int,
 );
 
+/** The prefix of a book's fields holding trigger and TWAP orders (the others are resting orders). */
+const WAITING = 'waiting:';
+
 /** A resting order as kept in Redis (money as decimal text). */
 export function serializeResting(r: Resting): string {
   return JSON.stringify({ ...r, notional: r.notional.toString(), fee: r.fee.toString() });
@@ -173,9 +176,11 @@ export class Leases implements Ownership {
   }
 
   private async take(name: string, epoch: number, books: BookKeeper): Promise<void> {
-    const kept = await this.redis.hvals(keys.book(name));
+    const kept = await this.redis.hgetall(keys.book(name));
     this.mine.set(name, epoch);
-    for (const text of kept) books.restore(parseResting(text));
+    for (const [field, text] of Object.entries(kept))
+      if (!field.startsWith(WAITING)) books.restore(parseResting(text));
+      else if (!books.restoreWaiting(text)) this.fault(`taking back ${field} of ${name}`, new Error('not an order'));
   }
 
   private lose(name: string, books: BookKeeper): void {
@@ -204,6 +209,7 @@ export class Leases implements Ownership {
   async rewriteBooks(books: BookKeeper): Promise<void> {
     for (const [name, epoch] of this.mine) {
       const pairs = books.restingIn(name).flatMap((r) => [r.order.order_id, serializeResting(r)]);
+      for (const [id, text] of books.waitingIn(name)) pairs.push(WAITING + id, text);
       const written = await run(this.redis, BOOK_REWRITE, this.fenced(name), [this.member, epoch, ...pairs]);
       if (written === 0) this.fault(`writing the book of ${name} again`, fencedOff(name, epoch));
     }
@@ -215,9 +221,17 @@ export class Leases implements Ownership {
    * Redis is back: rewriteBooks).
    */
   record(instrument: string, orderId: string, resting: Resting | undefined): void {
+    this.keep(instrument, orderId, resting ? serializeResting(resting) : '');
+  }
+
+  /** Keep an owned instrument's trigger or TWAP order (its text, or '' once it no longer waits), as record. */
+  recordWaiting(instrument: string, orderId: string, text: string | undefined): void {
+    this.keep(instrument, WAITING + orderId, text ?? '');
+  }
+
+  private keep(instrument: string, orderId: string, text: string): void {
     const epoch = this.mine.get(instrument);
     if (epoch === undefined) return;
-    const text = resting ? serializeResting(resting) : '';
     run(this.redis, BOOK_WRITE, this.fenced(instrument), [this.member, epoch, orderId, text]).then(
       (written) => {
         if (written === 0) this.fault(`keeping order ${orderId} of ${instrument}`, fencedOff(instrument, epoch));

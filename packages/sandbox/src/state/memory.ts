@@ -9,6 +9,7 @@ import { Admission } from '../admission';
 import { NonceBook } from '../actions';
 import type { BucketStore, NonceStore, WindowCount, WindowStore } from './ports';
 import type { SandboxState } from './sandbox-state';
+import { LocalRecords } from './local-records';
 
 /** Tier-1 windows in this process: rate-limiter-flexible's RateLimiterMemory, one per budget. */
 export class MemoryWindows implements WindowStore {
@@ -89,6 +90,7 @@ export function memoryState(options: ResolvedOptions): SandboxState {
     buckets: new MemoryBuckets(),
     slots: new Admission(options.maxConnections),
     nonces: new MemoryNonces(),
+    shared: new LocalRecords(),
     ownership: null,
     publisher: (index) => index.publisher,
     router: () => null,

@@ -67,4 +67,12 @@ export interface BookKeeper {
   restingIn(instrument: string): Resting[];
   restore(r: Resting): void;
   dropBook(instrument: string): void;
+  /** The trigger and TWAP orders waiting on an instrument, as kept (order id, JSON text). */
+  waitingIn(instrument: string): Array<[string, string]>;
+  /** One of them as kept, or undefined once it no longer waits. */
+  waitingOf(orderId: string): string | undefined;
+  /** Take one back (its book moved here); false when it is not one. */
+  restoreWaiting(text: string): boolean;
 }
+
+export type { SharedRecords } from './shared-records';

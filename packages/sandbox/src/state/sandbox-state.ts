@@ -9,7 +9,7 @@ import type { Handler, CallContext } from '../pipeline';
 import type { Faults } from '../faults';
 import type { Resting } from '../market/instrument';
 import type { ActionInstrument } from '@exchange-api/auth';
-import type { BookKeeper, BucketStore, NonceStore, SlotStore, WindowStore } from './ports';
+import type { BookKeeper, BucketStore, NonceStore, SharedRecords, SlotStore, WindowStore } from './ports';
 
 /** What a fleet member's routing needs of its sandbox. */
 export interface MemberParts {
@@ -32,6 +32,8 @@ export interface SandboxState {
   buckets: BucketStore;
   slots: SlotStore;
   nonces: NonceStore;
+  /** Records every member holds alike (keys, whitelists, MMP, cancel on disconnect). */
+  shared: SharedRecords;
   /** Which books are this process's: null alone (all of them). */
   ownership: Ownership | null;
   /** The bus the market publishes to: delivered here alone, to every member in a fleet. */

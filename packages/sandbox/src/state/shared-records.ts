@@ -1,0 +1,18 @@
+/** The port of the records every member of a fleet holds alike (one of the state ports: ports.ts). */
+
+/**
+ * Records every member must hold alike, by kind and key (session keys and whitelists registered through
+ * the API, MMP configs and freezes, cancel-on-disconnect settings). The domain keeps its own copy and
+ * checks it synchronously; a change made here is `put` (as JSON) and `apply` is told of the others'.
+ */
+export interface SharedRecords {
+  /**
+   * A record changed here (null: gone): started at once, never rejects; settled() waits for it. In a fleet
+   * every member has applied it when settled() resolves, so a check anywhere after the answer sees it.
+   */
+  put(kind: string, key: string, value: unknown): void;
+  /** Be told of a kind's records that another member put (and of those already kept, when the member starts). */
+  on(kind: string, apply: (key: string, value: unknown) => void): void;
+  /** Every put started so far has reached every member; rejects naming what did not. */
+  settled(): Promise<void>;
+}
