@@ -1,8 +1,8 @@
 /**
  * The RFQ desk: takers' RFQs (send, cancel, expire on the sandbox clock), the quotes on them (kept in
  * rfq-book.ts, made by users through rfq-quotes.ts or by the simulated maker of rfq-maker.ts), and
- * the reads of both. Every state change is pushed on the RFQ channels (rfq-pushes.ts). RFQs live in
- * this process: a fleet's members each keep their own (docs/sandbox.md).
+ * the reads of both. Every state change is pushed on the RFQ channels (rfq-pushes.ts). In a fleet one
+ * member's desk serves them all: every RFQ method is routed to its home's owner (redis/rfq-route.ts).
  */
 import { normalizeAddress } from '@exchange-api/auth';
 import type { RFQCancelReason, RFQPrivate, RFQStatus, SendRfqParams } from '@exchange-api/types';

@@ -173,6 +173,7 @@ export class Fleet implements SandboxState {
         ),
       knowWallet: (w) => void parts.accounts.subaccountsOf(w),
       fault: this.fault,
+      rfqHome: this.options.instruments[0]!.instrument_name,
     });
     const calls = this.calls;
     return (ctx, method, params) => calls.route(ctx, method, params);
