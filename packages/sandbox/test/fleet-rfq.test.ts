@@ -156,4 +156,41 @@ describe.skipIf(!hasRedisServer)(`RFQs across a fleet${hasRedisServer ? '' : ` (
     expect(seen).toHaveLength(2);
     expect(await ids(takerOnOwner.c)).toEqual(seen);
   });
+
+  it('hands the open RFQs and quotes to the next member serving them when the owner leaves', async () => {
+    const { owner, other } = await pair({ maker: { enabled: false } });
+    const taker = await trader(other.wsUrl);
+    const maker = await trader(other.wsUrl);
+    const rfq = await taker.c.call('private/send_rfq', { subaccount_id: taker.sub, legs: [LEG] });
+    const quoted = await maker.c.call(
+      'private/send_quote',
+      await signRfq(maker.w, 'private/send_quote', {
+        subaccount_id: maker.sub,
+        rfq_id: rfq.rfq_id,
+        direction: 'sell',
+        legs: [{ ...LEG, price: '101' }],
+        max_fee: '1',
+      }),
+    );
+    expect(other.fleet!.owned()).toEqual([]);
+    await owner.close();
+    // The lease moves on the members' own cycles: one look every 20 ms (bounded by the test's timeout).
+    while (!other.fleet!.owned().includes('TEST-PERP')) await new Promise((r) => setTimeout(r, 20));
+    const open = await taker.c.call('private/get_rfqs', { subaccount_id: taker.sub, status: 'open' });
+    expect(open.rfqs.map((r: any) => r.rfq_id)).toEqual([rfq.rfq_id]);
+    const quotes = await taker.c.call('private/poll_quotes', { subaccount_id: taker.sub, rfq_id: rfq.rfq_id });
+    expect(quotes.quotes.map((q: any) => [q.quote_id, q.status])).toEqual([[quoted.quote_id, 'open']]);
+    const executed = await taker.c.call(
+      'private/execute_quote',
+      await signRfq(taker.w, 'private/execute_quote', {
+        subaccount_id: taker.sub,
+        rfq_id: rfq.rfq_id,
+        quote_id: quoted.quote_id,
+        direction: 'buy',
+        legs: quoted.legs,
+        max_fee: '1',
+      }),
+    );
+    expect(executed).toMatchObject({ status: 'filled', rfq_id: rfq.rfq_id });
+  });
 });

@@ -19,6 +19,7 @@ import type { Margin } from './margin';
 import type { Streams } from './random';
 import { RfqBook, isOpen, privateRfq, type QuoteEntry, type RfqEntry } from './rfq-book';
 import { readLegs } from './rfq-legs';
+import { openRecords, restoreRecords } from './rfq-records';
 import { RfqMaker } from './rfq-maker';
 import { RfqPushes } from './rfq-pushes';
 import type { Settlement } from './settlement';
@@ -117,6 +118,21 @@ export class RfqDesk {
     this.pushes.rfq(e);
     if (this.maker.due(e, now)) this.answer(e, now);
     return this.privateView(e);
+  }
+
+  /** The open RFQs and quotes as a fleet keeps them for the desk's next member (redis/rfq-keep.ts). */
+  openRecords(): Array<[string, string]> {
+    return openRecords(this.book);
+  }
+
+  /** Take the kept records over from the desk's last member. */
+  takeOver(kept: Record<string, string>): void {
+    restoreRecords(this.book, this.parts.instruments, kept);
+  }
+
+  /** Forget every RFQ and quote: the desk moved to another member. */
+  forget(): void {
+    this.book.clear();
   }
 
   /** The taker's view of an RFQ. */

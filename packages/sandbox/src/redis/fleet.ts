@@ -43,6 +43,8 @@ import { RedisBuckets } from './buckets';
 import { RedisNonces } from './nonces';
 import { FleetPushes, homeResolver } from './pushes';
 import { FleetCalls } from './calls';
+import { RfqKeep } from './rfq-keep';
+import { rfqHome } from './rfq-route';
 import { routedNonces } from './routed';
 import { channels, keys } from './keys';
 
@@ -58,6 +60,8 @@ export class Fleet implements SandboxState {
   readonly ownership: Leases;
   private pushes: FleetPushes | null = null;
   private calls: FleetCalls | null = null;
+  /** The RFQ desk's open records, kept for the next member serving it (rfq-keep.ts). */
+  private rfqKeep: RfqKeep | null = null;
   private timer: NodeJS.Timeout | undefined;
   private cycling: Promise<void> = Promise.resolve();
   /** Redis came back since the last cycle: our books are written again. */
@@ -142,6 +146,7 @@ export class Fleet implements SandboxState {
 
   /** Resting orders of the books we own go to Redis as they change, for the next owner. */
   private keepOrders(address: string, data: unknown, restingOf: (orderId: string) => Resting | undefined): void {
+    if (/\.(rfqs|quotes)$/.test(address)) this.rfqKeep?.changed();
     if (!/^[0-9]+\.orders$/.test(address) || !Array.isArray(data)) return;
     for (const o of data as Array<{ order_id: string; instrument_name: string }>)
       if (this.ownership.owns(o.instrument_name))
@@ -173,7 +178,7 @@ export class Fleet implements SandboxState {
         ),
       knowWallet: (w) => void parts.accounts.subaccountsOf(w),
       fault: this.fault,
-      rfqHome: this.options.instruments[0]!.instrument_name,
+      rfqHome: rfqHome(this.options),
     });
     const calls = this.calls;
     return (ctx, method, params) => calls.route(ctx, method, params);
@@ -195,6 +200,15 @@ export class Fleet implements SandboxState {
       (channel, text) => this.onMessage(me, channel, text),
     );
     this.books = parts.books;
+    const rfqDesk = parts.books.rfq;
+    this.rfqKeep = new RfqKeep(
+      this.cmd,
+      me,
+      rfqHome(this.options),
+      (i) => this.ownership.epoch(i),
+      rfqDesk,
+      this.fault,
+    );
     this.generation.onLost = () => this.kick();
     // Redis came back (it may have restarted empty): say again what we hold; our books once the next
     // cycle holds their leases again (a book write is fenced by its lease). The cycle, at once, also
@@ -242,9 +256,11 @@ export class Fleet implements SandboxState {
     const live = await this.members.refresh();
     await this.pushes?.sync(live);
     await this.ownership.cycle(live.length, books, this.restore === null);
+    await this.rfqKeep?.follow();
     await this.slots.sync();
     if (this.healing) {
       await this.ownership.rewriteBooks(books);
+      await this.rfqKeep?.rewrite();
       this.healing = false;
     }
     if (this.restore?.published) await this.settle();

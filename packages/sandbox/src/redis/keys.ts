@@ -41,6 +41,8 @@ export const keys = {
   epoch: (instrument: string) => `xsb:{book:${instrument}}:epoch`,
   /** The resting user orders of an instrument (order id → record), for the next owner. */
   book: (instrument: string) => `xsb:{book:${instrument}}:book`,
+  /** The open RFQs and quotes (kind:id → record) of the RFQ desk served by this instrument's owner (rfq-keep.ts). */
+  rfqs: (home: string) => `xsb:{book:${home}}:rfqs`,
   /** The addresses a member's connections hold (address → channel id and parameters). */
   subscriptions: (member: string) => `xsb:subs:${member}`,
 } as const;

@@ -8,6 +8,10 @@
  * execution settles once, on the owner. Its pushes reach every member's subscribers through the bus.
  */
 
+/** The instrument whose owner serves the RFQ desk: the first listed, the desk's home (market/rfq-desk.ts). */
+export const rfqHome = (options: { instruments: ReadonlyArray<{ instrument_name: string }> }): string =>
+  options.instruments[0]!.instrument_name;
+
 /** The methods served by the RFQ desk's owner (the public `…_debug` ones compute only, and stay local). */
 export const RFQ_METHODS: ReadonlySet<string> = new Set([
   'private/send_rfq',

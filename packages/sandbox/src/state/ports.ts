@@ -68,3 +68,13 @@ export interface BookKeeper {
   restore(r: Resting): void;
   dropBook(instrument: string): void;
 }
+
+/** The RFQ desk's open records, handed from one fleet member serving it to the next (redis/rfq-keep.ts). */
+export interface RfqHandover {
+  /** The open RFQs and quotes as [field, record] pairs. */
+  openRecords(): Array<[string, string]>;
+  /** Take kept records over (into an empty desk); nothing is pushed, nothing changed for their owners. */
+  takeOver(kept: Record<string, string>): void;
+  /** Forget every RFQ and quote (the desk moved to another member). */
+  forget(): void;
+}
