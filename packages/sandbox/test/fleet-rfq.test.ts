@@ -9,6 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { quietMarket } from './helpers';
 import { hasRedisServer, NO_REDIS } from './redis-server';
 import { useFleet } from './fleet-setup';
+import { Redis } from 'ioredis';
+import { keys } from '../src/redis/keys';
 import { signRfq, trader, units, valid } from './rfq-support';
 import type { Sandbox, SandboxOptions } from '../src/index';
 import { rfqHandlers } from '../src/handlers/rfq';
@@ -30,6 +32,18 @@ async function pair(rfq: SandboxOptions['rfq']): Promise<{ owner: Sandbox; other
   const a = await fleet.start(options);
   const b = await fleet.start(options);
   return a.fleet!.owned().includes('TEST-PERP') ? { owner: a, other: b } : { owner: b, other: a };
+}
+
+/**
+ * Look again every 20 ms until `done` holds, for what happens on the members' own cycles of 1 s (a lease
+ * taken, a state written again). A hang stopper, not a speed test.
+ */
+async function eventually(what: string, done: () => boolean | Promise<boolean>): Promise<void> {
+  const by = Date.now() + 40_000;
+  while (!(await done())) {
+    if (Date.now() > by) throw new Error(`${what}: not so after 40 s`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }
 
 const PLACES = [
@@ -174,8 +188,7 @@ describe.skipIf(!hasRedisServer)(`RFQs across a fleet${hasRedisServer ? '' : ` (
     );
     expect(other.fleet!.owned()).toEqual([]);
     await owner.close();
-    // The lease moves on the members' own cycles: one look every 20 ms (bounded by the test's timeout).
-    while (!other.fleet!.owned().includes('TEST-PERP')) await new Promise((r) => setTimeout(r, 20));
+    await eventually('the other member takes the book', () => other.fleet!.owned().includes('TEST-PERP'));
     const open = await taker.c.call('private/get_rfqs', { subaccount_id: taker.sub, status: 'open' });
     expect(open.rfqs.map((r: any) => r.rfq_id)).toEqual([rfq.rfq_id]);
     const quotes = await taker.c.call('private/poll_quotes', { subaccount_id: taker.sub, rfq_id: rfq.rfq_id });
@@ -192,5 +205,25 @@ describe.skipIf(!hasRedisServer)(`RFQs across a fleet${hasRedisServer ? '' : ` (
       }),
     );
     expect(executed).toMatchObject({ status: 'filled', rfq_id: rfq.rfq_id });
+  });
+
+  it('writes the open RFQs and quotes again when Redis lost everything, so a later move keeps them', async () => {
+    const { owner, other } = await pair({ maker: { enabled: true, delayMs: 0 } });
+    const taker = await trader(other.wsUrl);
+    const rfq = await taker.c.call('private/send_rfq', { subaccount_id: taker.sub, legs: [LEG] });
+    const r = new Redis(fleet.redis().url, { maxRetriesPerRequest: 0 });
+    try {
+      // The RFQ and the simulated maker's two quotes.
+      const kept = () => r.hlen(keys.rfqs('TEST-PERP'));
+      await eventually('the RFQ and its quotes are kept', async () => (await kept()) === 3);
+      await r.flushall();
+      await eventually('they are written again', async () => (await kept()) === 3);
+    } finally {
+      r.disconnect();
+    }
+    await owner.close();
+    await eventually('the other member takes the book', () => other.fleet!.owned().includes('TEST-PERP'));
+    const quotes = await taker.c.call('private/poll_quotes', { subaccount_id: taker.sub, rfq_id: rfq.rfq_id });
+    expect(quotes.quotes.map((q: any) => q.status)).toEqual(['open', 'open']);
   });
 });
