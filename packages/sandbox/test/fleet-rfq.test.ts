@@ -186,11 +186,13 @@ describe.skipIf(!hasRedisServer)(`RFQs across a fleet${hasRedisServer ? '' : ` (
         max_fee: '1',
       }),
     );
+    // An RFQ nobody subscribed to and nobody quoted moves too.
+    const quiet = await taker.c.call('private/send_rfq', { subaccount_id: taker.sub, legs: [LEG], label: 'quiet' });
     expect(other.fleet!.owned()).toEqual([]);
     await owner.close();
     await eventually('the other member takes the book', () => other.fleet!.owned().includes('TEST-PERP'));
     const open = await taker.c.call('private/get_rfqs', { subaccount_id: taker.sub, status: 'open' });
-    expect(open.rfqs.map((r: any) => r.rfq_id)).toEqual([rfq.rfq_id]);
+    expect(open.rfqs.map((r: any) => r.rfq_id)).toEqual([quiet.rfq_id, rfq.rfq_id]);
     const quotes = await taker.c.call('private/poll_quotes', { subaccount_id: taker.sub, rfq_id: rfq.rfq_id });
     expect(quotes.quotes.map((q: any) => [q.quote_id, q.status])).toEqual([[quoted.quote_id, 'open']]);
     const executed = await taker.c.call(

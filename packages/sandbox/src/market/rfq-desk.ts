@@ -65,8 +65,11 @@ export class RfqDesk {
   readonly pushes: RfqPushes;
   private readonly maker: RfqMaker;
 
+  /** Told of every change (a fleet keeps the open records for the desk's next member). */
+  private changed: () => void = () => {};
+
   constructor(readonly parts: RfqDeskParts) {
-    this.pushes = new RfqPushes(parts.out, { book: this.book, margin: parts.margin });
+    this.pushes = new RfqPushes(parts.out, { book: this.book, margin: parts.margin }, () => this.changed());
     this.maker = new RfqMaker(parts.settings.maker, parts.counterparties, parts.streams, () => this.home);
   }
 
@@ -133,6 +136,11 @@ export class RfqDesk {
   /** Forget every RFQ and quote: the desk moved to another member. */
   forget(): void {
     this.book.clear();
+  }
+
+  /** Be told of every change (each is pushed: rfq-pushes.ts). */
+  watch(changed: () => void): void {
+    this.changed = changed;
   }
 
   /** The taker's view of an RFQ. */

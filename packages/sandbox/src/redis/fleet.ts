@@ -146,7 +146,6 @@ export class Fleet implements SandboxState {
 
   /** Resting orders of the books we own go to Redis as they change, for the next owner. */
   private keepOrders(address: string, data: unknown, restingOf: (orderId: string) => Resting | undefined): void {
-    if (/\.(rfqs|quotes)$/.test(address)) this.rfqKeep?.changed();
     if (!/^[0-9]+\.orders$/.test(address) || !Array.isArray(data)) return;
     for (const o of data as Array<{ order_id: string; instrument_name: string }>)
       if (this.ownership.owns(o.instrument_name))

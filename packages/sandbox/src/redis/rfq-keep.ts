@@ -38,7 +38,9 @@ export class RfqKeep {
     private readonly epochOf: (instrument: string) => number,
     private readonly desk: RfqHandover,
     private readonly fault: FaultSink,
-  ) {}
+  ) {
+    desk.watch(() => this.changed());
+  }
 
   /** After each lease cycle: take the desk over when the home became ours, forget it when it went. */
   async follow(): Promise<void> {
@@ -50,7 +52,7 @@ export class RfqKeep {
   }
 
   /** An RFQ or quote changed: write the open ones once the change is done (changes in one call coalesce). */
-  changed(): void {
+  private changed(): void {
     if (this.dirty || this.held === 0) return;
     this.dirty = true;
     this.writing = this.writing.then(() => {

@@ -77,4 +77,6 @@ export interface RfqHandover {
   takeOver(kept: Record<string, string>): void;
   /** Forget every RFQ and quote (the desk moved to another member). */
   forget(): void;
+  /** Be told of every change of an RFQ or quote, once it is made. */
+  watch(changed: () => void): void;
 }
