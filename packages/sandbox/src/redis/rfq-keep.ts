@@ -46,9 +46,15 @@ export class RfqKeep {
   async follow(): Promise<void> {
     const epoch = this.epochOf(this.home);
     if (epoch === this.held) return;
-    this.held = epoch;
-    if (epoch === 0) return this.desk.forget();
+    if (epoch === 0) {
+      this.held = 0;
+      return this.desk.forget();
+    }
+    // Held only once taken over: a read that failed is tried again at the next cycle.
     this.desk.takeOver(await this.redis.hgetall(keys.rfqs(this.home)));
+    this.held = epoch;
+    // What changed while the records were read is written with them.
+    this.changed();
   }
 
   /** An RFQ or quote changed: write the open ones once the change is done (changes in one call coalesce). */
