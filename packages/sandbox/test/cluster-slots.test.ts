@@ -25,6 +25,7 @@ const keySets: Record<string, string[][]> = {
   xsbLeaseRelease: instruments.map((i) => [keys.lease(i)]),
   xsbBookWrite: instruments.map(book),
   xsbBookRewrite: instruments.map(book),
+  xsbRfqRewrite: instruments.map((i) => [keys.lease(i), keys.epoch(i), keys.rfqs(i)]),
   xsbLeave: members.map((m) => [
     keys.alive(m),
     keys.members,

@@ -203,6 +203,12 @@ export class RfqBook {
     return [...this.quotes.values()].filter(keep).reverse();
   }
 
+  /** Forget every RFQ and quote (a fleet's desk moved to another member). */
+  clear(): void {
+    this.rfqs.clear();
+    this.quotes.clear();
+  }
+
   /** The open quotes on an RFQ, oldest first. */
   openQuotesOf(e: RfqEntry): QuoteEntry[] {
     return e.quotes.map((id) => this.quotes.get(id)).filter((q): q is QuoteEntry => q !== undefined && isOpen(q));

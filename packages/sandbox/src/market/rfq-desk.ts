@@ -1,8 +1,8 @@
 /**
  * The RFQ desk: takers' RFQs (send, cancel, expire on the sandbox clock), the quotes on them (kept in
  * rfq-book.ts, made by users through rfq-quotes.ts or by the simulated maker of rfq-maker.ts), and
- * the reads of both. Every state change is pushed on the RFQ channels (rfq-pushes.ts). RFQs live in
- * this process: a fleet's members each keep their own (docs/sandbox.md).
+ * the reads of both. Every state change is pushed on the RFQ channels (rfq-pushes.ts). In a fleet one
+ * member's desk serves them all: every RFQ method is routed to its home's owner (redis/rfq-route.ts).
  */
 import { normalizeAddress } from '@exchange-api/auth';
 import type { RFQCancelReason, RFQPrivate, RFQStatus, SendRfqParams } from '@exchange-api/types';
@@ -19,6 +19,7 @@ import type { Margin } from './margin';
 import type { Streams } from './random';
 import { RfqBook, isOpen, privateRfq, type QuoteEntry, type RfqEntry } from './rfq-book';
 import { readLegs } from './rfq-legs';
+import { openRecords, restoreRecords } from './rfq-records';
 import { RfqMaker } from './rfq-maker';
 import { RfqPushes } from './rfq-pushes';
 import type { Settlement } from './settlement';
@@ -64,8 +65,11 @@ export class RfqDesk {
   readonly pushes: RfqPushes;
   private readonly maker: RfqMaker;
 
+  /** Told of every change (a fleet keeps the open records for the desk's next member). */
+  private changed: () => void = () => {};
+
   constructor(readonly parts: RfqDeskParts) {
-    this.pushes = new RfqPushes(parts.out, { book: this.book, margin: parts.margin });
+    this.pushes = new RfqPushes(parts.out, { book: this.book, margin: parts.margin }, () => this.changed());
     this.maker = new RfqMaker(parts.settings.maker, parts.counterparties, parts.streams, () => this.home);
   }
 
@@ -117,6 +121,26 @@ export class RfqDesk {
     this.pushes.rfq(e);
     if (this.maker.due(e, now)) this.answer(e, now);
     return this.privateView(e);
+  }
+
+  /** The open RFQs and quotes as a fleet keeps them for the desk's next member (redis/rfq-keep.ts). */
+  openRecords(): Array<[string, string]> {
+    return openRecords(this.book);
+  }
+
+  /** Take the kept records over from the desk's last member. */
+  takeOver(kept: Record<string, string>): void {
+    restoreRecords(this.book, this.parts.instruments, kept);
+  }
+
+  /** Forget every RFQ and quote: the desk moved to another member. */
+  forget(): void {
+    this.book.clear();
+  }
+
+  /** Be told of every change (each is pushed: rfq-pushes.ts). */
+  watch(changed: () => void): void {
+    this.changed = changed;
   }
 
   /** The taker's view of an RFQ. */

@@ -20,10 +20,13 @@ export class RfqPushes {
   constructor(
     private readonly out: Publisher,
     private readonly deps: { book: RfqBook; margin: Margin },
+    /** Every change is pushed: told of each, whoever subscribes. */
+    private readonly changed: () => void,
   ) {}
 
   /** The RFQ's record to its taker's wallet and to the subscribed wallets that may quote it. */
   rfq(e: RfqEntry): void {
+    this.changed();
     const data = [publicRfq(e)];
     for (const [addr, p] of this.out.addresses('walletRfqs')) {
       const wallet = normalizeAddress(p.wallet ?? '');
@@ -33,6 +36,7 @@ export class RfqPushes {
 
   /** The quote's record to its maker, and (unless `best` is false) the RFQ's best quotes to its taker. */
   quote(q: QuoteEntry, best = true): void {
+    this.changed();
     this.out.publish(address('subaccountQuotes', { subaccount_id: q.subaccount }), [publishedQuote(q)]);
     const e = best && !q.isTransfer ? this.deps.book.rfq(q.rfqId) : undefined;
     if (e) this.best(e);

@@ -20,6 +20,7 @@ import type { CallContext, Handler } from '../pipeline';
 import { RpcFailure, wireErrorOf, type ErrorCode, type WireError } from '../rpc';
 import { channels } from './keys';
 import { LEASE_MS, CYCLE_MS } from './leases';
+import { servingInstrument } from './rfq-route';
 import { verifyRouted } from './routed';
 import { guarded, publish, type RedisClient as Redis } from './connect';
 import type { FaultSink } from './slots';
@@ -105,6 +106,8 @@ export interface CallParts {
   /** Make sure the caller's account exists here before its call is served. */
   knowWallet(wallet: string): void;
   fault: FaultSink;
+  /** The instrument whose owner serves the RFQ methods (rfq-route.ts). */
+  rfqHome: string;
 }
 
 /** Wait for `p` at most `ms`; false when it did not settle in time. */
@@ -132,8 +135,7 @@ export class FleetCalls {
 
   /** The pipeline's last step: the owner's answer, or null when this member serves the call itself. */
   route(ctx: CallContext, method: string, params: unknown): Promise<unknown> | null {
-    const p = (params ?? {}) as Record<string, unknown>;
-    const instrument = typeof p.instrument_name === 'string' ? p.instrument_name : null;
+    const instrument = servingInstrument(method, params, this.parts.rfqHome);
     const combine = Object.hasOwn(SPANNING, method) ? SPANNING[method] : ONE_OF.has(method) ? oneOf : undefined;
     if (combine && instrument === null) return this.everyone(ctx, method, params, combine);
     if (instrument === null || !this.parts.isInstrument(instrument) || this.parts.owns(instrument)) return null;
@@ -268,8 +270,8 @@ export class FleetCalls {
   private async answer(m: CallMessage): Promise<ReplyMessage> {
     const reply: ReplyMessage = { id: m.id };
     try {
-      const named = (m.params as { instrument_name?: unknown } | null)?.instrument_name;
-      if (typeof named === 'string' && this.parts.isInstrument(named) && !this.parts.owns(named))
+      const named = servingInstrument(m.method, m.params, this.parts.rfqHome);
+      if (named !== null && this.parts.isInstrument(named) && !this.parts.owns(named))
         return { ...reply, notOwner: true };
       const { method, session, ip } = await verifyRouted(m, this.parts.accounts, this.parts.actions);
       // Only a verified login gets an account here (a forged message opens none).

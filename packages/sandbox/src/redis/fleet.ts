@@ -46,6 +46,8 @@ import { RedisBuckets } from './buckets';
 import { RedisNonces } from './nonces';
 import { FleetPushes, homeResolver } from './pushes';
 import { FleetCalls } from './calls';
+import { RfqKeep } from './rfq-keep';
+import { rfqHome } from './rfq-route';
 import { routedNonces } from './routed';
 import { RedisShared } from './shared';
 import { channels, keys } from './keys';
@@ -66,6 +68,8 @@ export class Fleet implements SandboxState {
   readonly shared: RedisShared;
   private pushes: FleetPushes | null = null;
   private calls: FleetCalls | null = null;
+  /** The RFQ desk's open records, kept for the next member serving it (rfq-keep.ts). */
+  private rfqKeep: RfqKeep | null = null;
   private timer: NodeJS.Timeout | undefined;
   private cycling: Promise<void> = Promise.resolve();
   /** Redis came back since the last cycle: our books are written again. */
@@ -186,6 +190,7 @@ export class Fleet implements SandboxState {
         ),
       knowWallet: (w) => void parts.accounts.subaccountsOf(w),
       fault: this.fault,
+      rfqHome: rfqHome(this.options),
     });
     const calls = this.calls;
     return (ctx, method, params) => calls.route(ctx, method, params);
@@ -209,6 +214,15 @@ export class Fleet implements SandboxState {
       (channel, text) => this.onMessage(me, channel, text),
     );
     this.books = parts.books;
+    const rfqDesk = parts.books.rfq;
+    this.rfqKeep = new RfqKeep(
+      this.cmd,
+      me,
+      rfqHome(this.options),
+      (i) => this.ownership.epoch(i),
+      rfqDesk,
+      this.fault,
+    );
     this.generation.onLost = () => this.kick();
     // Redis came back (it may have restarted empty): say again what we hold; our books once the next
     // cycle holds their leases again (a book write is fenced by its lease). The cycle, at once, also
@@ -260,9 +274,11 @@ export class Fleet implements SandboxState {
     await this.shared.reload();
     await this.pushes?.sync(live);
     await this.ownership.cycle(live.length, books, this.restore === null);
+    await this.rfqKeep?.follow();
     await this.slots.sync();
     if (this.healing) {
       await this.ownership.rewriteBooks(books);
+      await this.rfqKeep?.rewrite();
       this.healing = false;
     }
     if (this.restore?.published) await this.settle();

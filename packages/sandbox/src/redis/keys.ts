@@ -45,6 +45,8 @@ export const keys = {
   shared: (kind: string) => `xsb:{fleet}:shared:${kind}`,
   /** The source of the shared records' versions (a later change has a higher one). */
   sharedVersion: 'xsb:{fleet}:shared-version',
+  /** The open RFQs and quotes (kind:id → record) of the RFQ desk served by this instrument's owner (rfq-keep.ts). */
+  rfqs: (home: string) => `xsb:{book:${home}}:rfqs`,
   /** The addresses a member's connections hold (address → channel id and parameters). */
   subscriptions: (member: string) => `xsb:subs:${member}`,
 } as const;

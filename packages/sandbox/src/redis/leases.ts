@@ -72,7 +72,7 @@ const RELEASE = script(
  * only while the lease is ours at our epoch, so a member that lost its lease unseen (stalled past it)
  * cannot overwrite the book its successor keeps. 1 written, 0 fenced off.
  */
-const FENCE = `
+export const FENCE = `
 if redis.call('GET', KEYS[1]) ~= ARGV[1] or tonumber(redis.call('GET', KEYS[2]) or '0') ~= tonumber(ARGV[2]) then
   return 0
 end

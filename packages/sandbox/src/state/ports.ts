@@ -76,3 +76,14 @@ export interface BookKeeper {
 }
 
 export type { SharedRecords } from './shared-records';
+/** The RFQ desk's open records, handed from one fleet member serving it to the next (redis/rfq-keep.ts). */
+export interface RfqHandover {
+  /** The open RFQs and quotes as [field, record] pairs. */
+  openRecords(): Array<[string, string]>;
+  /** Take kept records over (into an empty desk); nothing is pushed, nothing changed for their owners. */
+  takeOver(kept: Record<string, string>): void;
+  /** Forget every RFQ and quote (the desk moved to another member). */
+  forget(): void;
+  /** Be told of every change of an RFQ or quote, once it is made. */
+  watch(changed: () => void): void;
+}

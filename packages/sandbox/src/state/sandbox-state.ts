@@ -9,7 +9,7 @@ import type { Handler, CallContext } from '../pipeline';
 import type { Faults } from '../faults';
 import type { Resting } from '../market/instrument';
 import type { ActionInstrument } from '@exchange-api/auth';
-import type { BookKeeper, BucketStore, NonceStore, SharedRecords, SlotStore, WindowStore } from './ports';
+import type { BookKeeper, BucketStore, NonceStore, RfqHandover, SharedRecords, SlotStore, WindowStore } from './ports';
 
 /** What a fleet member's routing needs of its sandbox. */
 export interface MemberParts {
@@ -19,6 +19,8 @@ export interface MemberParts {
   books: BookKeeper & {
     restingOf(orderId: string): Resting | undefined;
     assetOf(instrument: string): ActionInstrument | undefined;
+    /** The RFQ desk, served by one member of a fleet and handed over when it moves. */
+    rfq: RfqHandover;
   };
   faults: Faults;
 }
