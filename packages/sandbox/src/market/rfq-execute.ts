@@ -7,7 +7,7 @@
  * quotes cancelled, and everything is pushed. Fills are whole: the sandbox has no partial execution.
  */
 import type { ActionInstrument } from '@exchange-api/auth';
-import type { QuoteExecute } from '@exchange-api/types';
+import type { ExecuteQuoteParams, QuoteExecute } from '@exchange-api/types';
 import type { Session } from '../accounts';
 import { nonceText } from '../actions';
 import { bps, fmt } from '../fixed';
@@ -19,25 +19,9 @@ import { decimalField, notFound, refuseUnmodelled, type RfqDesk } from './rfq-de
 import { assetsOf, legsNotional, opposite, quotedCost, readPricedLegs, sameLegs } from './rfq-legs';
 import { assertCarries } from './rfq-quotes';
 import { settleLegs } from './rfq-trades';
-import type { Direction } from './types';
 
-/** The params of execute_quote. */
-export interface ExecuteParams {
-  subaccount_id: number;
-  rfq_id: string;
-  quote_id: string;
-  direction: Direction;
-  legs: Array<{ instrument_name: string; amount: string | number; direction: Direction; price: string | number }>;
-  max_fee: string | number;
-  nonce: string | number;
-  signer: string;
-  signature: string;
-  signature_expiry_sec: number;
-  enable_taker_protection?: boolean | null;
-  label?: string | null;
-  extra_fee?: string | number | null;
-  referral_code?: string | null;
-}
+/** execute_quote's params as the spec types them (derive-ts's), with the extra fee the sandbox refuses by name. */
+export type ExecuteParams = ExecuteQuoteParams & { extra_fee?: string | number | null };
 
 /** A checked execution, its signature not yet verified. */
 export interface PreparedExecution {

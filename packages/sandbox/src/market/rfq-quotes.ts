@@ -7,7 +7,7 @@
  * `prepare` and `commit` (actions.ts).
  */
 import type { ActionInstrument } from '@exchange-api/auth';
-import type { QuotePrivate } from '@exchange-api/types';
+import type { QuotePrivate, SendQuoteParams } from '@exchange-api/types';
 import type { Session } from '../accounts';
 import { nonceText } from '../actions';
 import { bps, fmt } from '../fixed';
@@ -19,22 +19,8 @@ import { assetsOf, legSide, legsNotional, readPricedLegs, sameLegs, type PricedL
 import { mayQuote } from './rfq-pushes';
 import type { Direction } from './types';
 
-/** The params of send_quote and replace_quote that make the quote. */
-export interface QuoteParams {
-  subaccount_id: number;
-  rfq_id: string;
-  direction: Direction;
-  legs: Array<{ instrument_name: string; amount: string | number; direction: Direction; price: string | number }>;
-  max_fee: string | number;
-  nonce: string | number;
-  signer: string;
-  signature: string;
-  signature_expiry_sec: number;
-  mmp?: boolean | null;
-  label?: string | null;
-  extra_fee?: string | number | null;
-  referral_code?: string | null;
-}
+/** The params of send_quote and replace_quote that make the quote, as the spec types send_quote's. */
+export type QuoteParams = SendQuoteParams;
 
 /** A checked quote, its signature not yet verified. */
 export interface PreparedQuote {

@@ -5,7 +5,7 @@
  * the same legs; the taker's direction is the opposite of the maker's; both sides must carry the result.
  */
 import type { ActionInstrument } from '@exchange-api/auth';
-import type { TransferPositions } from '@exchange-api/types';
+import type { SignedTransferQuoteParams, TransferPositions } from '@exchange-api/types';
 import type { Session } from '../accounts';
 import { nonceText } from '../actions';
 import { RpcFailure } from '../rpc';
@@ -15,19 +15,9 @@ import { assetsOf, opposite, readPricedLegs, sameLegs, type PricedLeg } from './
 import { assertCarries } from './rfq-quotes';
 import { fill, side } from './rfq-execute';
 import { settleLegs } from './rfq-trades';
-import type { Direction } from './types';
 
-/** One half of transfer_positions as sent. */
-export interface TransferHalf {
-  subaccount_id: number;
-  direction: Direction;
-  legs: Array<{ instrument_name: string; amount: string | number; direction: Direction; price: string | number }>;
-  max_fee: string | number;
-  nonce: string | number;
-  signer: string;
-  signature: string;
-  signature_expiry_sec: number;
-}
+/** One half of transfer_positions as sent, as the spec types it. */
+export type TransferHalf = SignedTransferQuoteParams;
 
 const rejected = (data: string) => RpcFailure.of('RPC_ORDER_REJECTED', data);
 
