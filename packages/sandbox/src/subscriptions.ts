@@ -6,6 +6,7 @@
 import { channelTable } from '@exchange-api/types';
 import type { Connection } from './connection';
 import type { Publisher } from './market';
+import { passes, type AddressFilter } from './market/types';
 import { notificationFrame } from './rpc';
 
 /** Subscriptions a single connection may hold; beyond it, subscribe reports the channel as refused. */
@@ -31,7 +32,14 @@ export class SubscriptionIndex {
   readonly publisher: Publisher = {
     addresses: (channelId) => this.byChannel.get(channelId) ?? new Map(),
     publish: (address, data) => void this.push(address, data),
+    publishTo: (channelId, data, to) => this.pushTo(channelId, data, to),
   };
+
+  /** Push to every address of a channel held here whose parameters pass the filter. */
+  pushTo(channelId: string, data: unknown, to: AddressFilter): void {
+    for (const [address, params] of this.byChannel.get(channelId) ?? [])
+      if (passes(params, to)) this.push(address, data);
+  }
 
   /** Subscribe a connection to an address of a channel (its parameters as matched). */
   add(conn: Connection, address: string, channelId: string, params: Record<string, string>): void {

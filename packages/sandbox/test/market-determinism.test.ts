@@ -27,6 +27,7 @@ function market(seed: number, subscribed: (id: string) => Map<string, Record<str
     publish: (address, data) => {
       if (address.startsWith('trades.') && address.split('.').length === 2) trades.push(data);
     },
+    publishTo: () => {},
   };
   return { market: new Market(options, clock, accounts, out), trades };
 }

@@ -63,7 +63,11 @@ describe('every channel has a producer', () => {
     const options = resolveOptions({});
     const clock = new Clock();
     const accounts = new Accounts(options, clock);
-    const market = new Market(options, clock, accounts, { addresses: () => new Map(), publish: () => {} });
+    const market = new Market(options, clock, accounts, {
+      addresses: () => new Map(),
+      publish: () => {},
+      publishTo: () => {},
+    });
     const wallet = newWallet().address;
     const [sub] = accounts.subaccountsOf(wallet);
     const fill: Record<string, string> = {

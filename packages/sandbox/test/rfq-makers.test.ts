@@ -193,12 +193,15 @@ describe('RFQs between users', () => {
   it('an RFQ that names its counterparties is seen and quoted by them alone', async () => {
     const { sb, taker, maker, quote } = await pair();
     const outsider = await trader(sb.wsUrl);
+    await maker.c.call('subscribe', { channels: [`${maker.w.address}.rfqs`] });
+    await outsider.c.call('subscribe', { channels: [`${outsider.w.address}.rfqs`] });
     const rfq = await taker.c.call('private/send_rfq', {
       subaccount_id: taker.sub,
       legs: [LEG],
       counterparties: [maker.w.address.toLowerCase()],
     });
     expect(rfq.counterparties).toEqual([maker.w.address]);
+    await maker.c.nextPush(`${maker.w.address}.rfqs`, undefined, (d) => d[0].rfq_id === rfq.rfq_id);
     expect((await outsider.c.call('private/poll_rfqs', { subaccount_id: outsider.sub })).rfqs).toEqual([]);
     expect((await maker.c.call('private/poll_rfqs', { subaccount_id: maker.sub })).rfqs).toHaveLength(1);
     const theirs = await signRfq(outsider.w, 'private/send_quote', {
@@ -210,6 +213,12 @@ describe('RFQs between users', () => {
     });
     expect((await outsider.c.request('private/send_quote', theirs)).error.data).toMatch(/is not one of them/);
     expect(await maker.c.call('private/send_quote', await quote(rfq.rfq_id, '101'))).toMatchObject({ status: 'open' });
+    // The outsider's channel carries its own RFQ, sent after, and never the one it may not quote.
+    const own = await outsider.c.call('private/send_rfq', { subaccount_id: outsider.sub, legs: [LEG] });
+    const address = `${outsider.w.address}.rfqs`;
+    await outsider.c.nextPush(address, undefined, (d) => d[0].rfq_id === own.rfq_id);
+    const pushed = outsider.c.frames.filter((f: any) => f.json?.params?.channel === address);
+    expect(pushed.map((f: any) => f.json.params.data[0].rfq_id)).toEqual([own.rfq_id]);
   });
 
   it('cancel on disconnect cancels the maker’s open quotes when its last connection closes', async () => {

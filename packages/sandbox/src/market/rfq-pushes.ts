@@ -4,7 +4,6 @@
  * `{subaccount_id}.quotes`; and the RFQ's best quotes on its taker's `{subaccount_id}.best.quotes`
  * whenever its quotes change.
  */
-import { normalizeAddress } from '@exchange-api/auth';
 import { address } from '../channels';
 import type { Margin } from './margin';
 import { bestQuotePushes } from './rfq-best';
@@ -27,11 +26,9 @@ export class RfqPushes {
   /** The RFQ's record to its taker's wallet and to the subscribed wallets that may quote it. */
   rfq(e: RfqEntry): void {
     this.changed();
-    const data = [publicRfq(e)];
-    for (const [addr, p] of this.out.addresses('walletRfqs')) {
-      const wallet = normalizeAddress(p.wallet ?? '');
-      if (wallet && (wallet === e.wallet || mayQuote(e, wallet))) this.out.publish(addr, data);
-    }
+    // Its taker and those who may quote it (mayQuote): everyone but named counterparties' RFQs.
+    const values = e.counterparties === null ? undefined : [e.wallet, ...e.counterparties];
+    this.out.publishTo('walletRfqs', [publicRfq(e)], { param: 'wallet', ...(values && { values }) });
   }
 
   /** The quote's record to its maker, and (unless `best` is false) the RFQ's best quotes to its taker. */

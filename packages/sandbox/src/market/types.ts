@@ -8,6 +8,26 @@ export interface Publisher {
   addresses(channelId: string): ReadonlyMap<string, Record<string, string>>;
   /** Push data to every subscriber of the address. */
   publish(address: string, data: unknown): void;
+  /**
+   * Push data to every subscribed address of a channel whose parameter `to.param` is one of `to.values`
+   * (compared without regard to case, as wallet addresses are), or to every one when `values` is absent.
+   * Decided where each subscriber is held: in a fleet, a subscription made through another member a
+   * moment before is not missed, as it could be by `addresses`, which knows the others' only once told.
+   */
+  publishTo(channelId: string, data: unknown, to: AddressFilter): void;
+}
+
+/** Which addresses of a channel a push goes to (Publisher.publishTo). */
+export interface AddressFilter {
+  param: string;
+  values?: readonly string[];
+}
+
+/** Whether an address's parameters pass a filter. */
+export function passes(params: Record<string, string>, to: AddressFilter): boolean {
+  if (to.values === undefined) return true;
+  const value = params[to.param]?.toLowerCase();
+  return value !== undefined && to.values.some((v) => v.toLowerCase() === value);
 }
 
 /**

@@ -10,6 +10,7 @@
  */
 import { publish, type RedisClient as Redis } from './connect';
 import type { Publisher } from '../market';
+import type { AddressFilter } from '../market/types';
 import type { SubscriptionIndex } from '../subscriptions';
 import type { ResolvedOptions } from '../options';
 import { channels, keys } from './keys';
@@ -17,11 +18,8 @@ import type { FaultSink } from './slots';
 
 type Held = Map<string, { c: string; p: Record<string, string> }>;
 
-/** A push as it travels between members. */
-interface PushMessage {
-  a: string;
-  d: unknown;
-}
+/** A push as it travels between members: to one address, or to a channel's addresses that pass a filter. */
+type PushMessage = { a: string; d: unknown } | { c: string; t: AddressFilter; d: unknown };
 
 /** The fleet's side of pushing: the market's publisher, and delivery of what the others publish. */
 export class FleetPushes {
@@ -73,12 +71,19 @@ export class FleetPushes {
         this.fault(`pushing ${address} to the fleet`, err),
       );
     },
+    publishTo: (channelId, data, to) => {
+      const message: PushMessage = { c: channelId, t: to, d: data };
+      publish(this.redis, channels.push, JSON.stringify(message)).catch((err) =>
+        this.fault(`pushing ${channelId} to the fleet`, err),
+      );
+    },
   };
 
   /** A message of the push channel: deliver it here. */
   deliver(text: string): void {
     const m = JSON.parse(text) as PushMessage;
-    this.index.push(m.a, m.d);
+    if ('a' in m) this.index.push(m.a, m.d);
+    else this.index.pushTo(m.c, m.d, m.t);
   }
 
   /** Read a member's held addresses again (it said they changed, or it joined). */
