@@ -42,6 +42,7 @@ export type KeyRecord = SessionKeyConfig & {
 /** The kinds of shared records kept here (state/ports.ts, SharedRecords). */
 const SESSION_KEYS = 'session-keys';
 const CANCEL_ON_DISCONNECT = 'cancel-on-disconnect';
+const LABELS = 'subaccount-labels';
 
 /** Balances start here for every subaccount (asset name → amount). */
 const STARTING_BALANCES: Record<string, string> = { USDC: '1000000' };
@@ -96,6 +97,7 @@ export class Accounts {
       CANCEL_ON_DISCONNECT,
       (wallet, on) => void (on ? this.cancelling.add(wallet) : this.cancelling.delete(wallet)),
     );
+    shared.on(LABELS, (id, label) => void this.labels.set(Number(id), String(label ?? '')));
   }
 
   /** Whether the wallet turned cancel on disconnect on. */
@@ -151,8 +153,10 @@ export class Accounts {
     return this.labels.get(subaccount) ?? '';
   }
 
+  /** Label a subaccount (on every member: a read through any shows it). */
   setLabel(subaccount: number, label: string): void {
     this.labels.set(subaccount, label);
+    this.shared.put(LABELS, String(subaccount), label);
   }
 
   /** Whether the wallet has its subaccounts already (logged in, configured, or credited). */

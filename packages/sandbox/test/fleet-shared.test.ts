@@ -203,6 +203,15 @@ describe.skipIf(!hasRedisServer)(`shared across the fleet${hasRedisServer ? '' :
     expect((await maker.order({ ...sell(onA), mmp: true })).result.order.order_status).toBe('open');
   });
 
+  it("a subaccount's label changed through A is read through B", async () => {
+    const [a, b] = await pair();
+    const onA = await trader(a.wsUrl);
+    const onB = await trader(b.wsUrl, onA.w);
+    const changed = await onA.c.call('private/change_subaccount_label', { subaccount_id: onA.sub, label: 'hedges' });
+    expect(changed).toEqual({ subaccount_id: onA.sub, label: 'hedges' });
+    expect((await onB.c.call('private/get_subaccount', { subaccount_id: onA.sub })).label).toBe('hedges');
+  });
+
   it('after Redis lost everything, a member that joins holds the keys as they were narrowed', async () => {
     const [a] = await pair();
     const onA = await trader(a.wsUrl);
