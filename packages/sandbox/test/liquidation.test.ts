@@ -5,6 +5,7 @@
  * bids with private/liquidate and takes the account's share at the mark plus the discount, the auction
  * ends, and the liquidation history shows it. Real WebSocket, real signatures.
  */
+import type { SandboxOptions } from '../src/index';
 import { describe, expect, it } from 'vitest';
 import { Client, newWallet, post } from './helpers';
 import { httpRead, valid, wsRead } from './reads-helpers';
@@ -13,8 +14,8 @@ import { nextNonce, smallAccount } from './margin-helpers';
 const DISCOUNT = 0.05;
 
 /** A long of `size` TEST-PERP on `keep` USDC, and the mark at which the account falls below maintenance. */
-async function underwater(keep: number, size: string) {
-  const a = await smallAccount(keep, { margin: { auctionDiscount: DISCOUNT } });
+async function underwater(keep: number, size: string, extra: SandboxOptions = {}) {
+  const a = await smallAccount(keep, { margin: { auctionDiscount: DISCOUNT }, ...extra });
   expect((await a.order('buy', size, '101')).result.order.order_status).toBe('filled');
   const p = await a.position();
   const amount = Number(p.amount);
@@ -25,7 +26,12 @@ async function underwater(keep: number, size: string) {
 
 describe('liquidation', () => {
   it('sends an account below maintenance to auction when the mark moves, and a bid takes it over', async () => {
-    const a = await underwater(1_000, '50');
+    // A read-only session key of the liquidator's wallet: its login may not bid.
+    const liq = newWallet();
+    const reader = newWallet();
+    const a = await underwater(1_000, '50', {
+      sessionKeys: [{ address: reader.address, wallet: liq.address, scopes: ['read'] }],
+    });
     await a.c.call('subscribe', { channels: ['auctions.watch'] });
     const resting = await a.order('buy', '1', '50');
     expect(resting.result.order.order_status).toBe('open');
@@ -51,7 +57,6 @@ describe('liquidation', () => {
     valid('public/start_auction', started.json.result);
 
     // A liquidator bids for the whole account.
-    const liq = newWallet();
     const lc = await Client.connect(a.sb.wsUrl);
     const [mine] = (await lc.login(liq)) as [number];
     const before = Number(
@@ -81,6 +86,10 @@ describe('liquidation', () => {
     expect(stale.error).toMatchObject({ code: 11203, data: expect.stringMatching(/last_seen_trade_id/) });
     const stranger = await lc.request('private/liquidate', bid({ signer: newWallet().address }));
     expect(stranger.error.code).toBe(14004);
+    const rc = await Client.connect(a.sb.wsUrl);
+    await rc.login(reader, liq.address);
+    const readOnly = await rc.request('private/liquidate', bid());
+    expect(readOnly.error).toMatchObject({ code: 14003, data: `session key ${reader.address} lacks the trade scope` });
     const ended = a.c.nextPush('auctions.watch', undefined, (d) =>
       d.some((x: any) => x.subaccount_id === a.sub && x.state === 'ended'),
     );

@@ -67,6 +67,9 @@ async function checkBidSigner(parts: HandlerParts, ctx: CallContext, p: Liquidat
   const denied = (data: string) => RpcFailure.of('AUTH_INVALID_ACTION_SIGNATURE', data);
   const session = ctx.session!;
   ownSubaccount(ctx, p.subaccount_id);
+  // The bid's signature cannot be checked (above): the login must be one that may trade.
+  if (!parts.accounts.allows(session, 'trade'))
+    throw RpcFailure.of('AUTH_ACCESS_DENIED', `session key ${session.signer} lacks the trade scope`);
   const now = parts.clock.now();
   if (p.signature_expiry_sec * 1000 <= now)
     throw denied(`signature_expiry_sec ${p.signature_expiry_sec} has passed (server time ${Math.floor(now / 1000)} s)`);
