@@ -330,7 +330,19 @@ describe('order flow', () => {
           time_in_force: 'post_only',
         }),
       );
-      expect(crossing.error.data).toMatch(/post_only/);
+      // Without reject_post_only: true the venue would reprice it; the sandbox says it does not.
+      expect(crossing.error.data).toMatch(/^post_only order would cross the book at .*\(reject_post_only: /);
+      const rejecting = await c.request(
+        'private/order',
+        await signed(w, 'private/order', {
+          ...order,
+          subaccount_id: sub!,
+          limit_price: '101',
+          time_in_force: 'post_only',
+          reject_post_only: true,
+        }),
+      );
+      expect(rejecting.error.data).toMatch(/^post_only order would cross the book at [0-9.]+$/);
       const badParams = await c.request('private/order', { ...good, direction: 'up' });
       expect(badParams.error).toMatchObject({ code: -32602, data: expect.stringMatching(/\/direction: enum/) });
     },

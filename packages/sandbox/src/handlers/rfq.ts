@@ -11,7 +11,7 @@ import { ownSubaccount, ownWallet } from '../handlers-reads';
 import { pageOf } from '../market/history';
 import { bestQuoteOf } from '../market/rfq-best';
 import { privateQuote, publicQuote, publicRfq, type QuoteEntry, type RfqEntry } from '../market/rfq-book';
-import { notFound } from '../market/rfq-desk';
+import { notFound, refuseUnmodelled } from '../market/rfq-desk';
 import { commitExecution, prepareExecution, type ExecuteParams } from '../market/rfq-execute';
 import { readLegs, sameLegs } from '../market/rfq-legs';
 import { mayQuote } from '../market/rfq-pushes';
@@ -99,8 +99,15 @@ function takerHandlers(parts: HandlerParts): Record<string, Handler> {
     },
     'private/rfq_get_best_quote': (
       ctx,
-      p: { subaccount_id: number; rfq_id?: string | null; direction?: 'buy' | 'sell'; legs?: QuoteParams['legs'] },
+      p: {
+        subaccount_id: number;
+        rfq_id?: string | null;
+        direction?: 'buy' | 'sell';
+        legs?: QuoteParams['legs'];
+        extra_fee?: string | number | null;
+      },
     ) => {
+      refuseUnmodelled(p);
       const sub = reader(ctx, p);
       const e = p.rfq_id == null ? null : desk.ownRfq(sub, p.rfq_id);
       if (!e && !p.legs) throw RpcFailure.of('RPC_ORDER_REJECTED', 'name the RFQ (rfq_id) or its legs (legs)');

@@ -107,10 +107,15 @@ export class OrderFlow {
     checkMaxFee(inst, checked.maxFee, priceTicks, fills);
     refuseSelfCrossing(p.subaccount_id, p.direction, fills);
     const fillable = fills.reduce((s, f) => s + f.lots, 0);
+    // The sandbox rejects a crossing post_only order; the venue reprices it unless reject_post_only is
+    // true. Said by name where the two differ, never a silent change of behaviour.
     if (tif === 'post_only' && fills.length > 0)
       throw new RpcFailure(
         ORDER_REJECTED,
-        `post_only order would cross the book at ${priceText(inst, fills[0]!.priceTicks)}`,
+        `post_only order would cross the book at ${priceText(inst, fills[0]!.priceTicks)}` +
+          ((p as { reject_post_only?: boolean | null }).reject_post_only === true
+            ? ''
+            : ' (reject_post_only: the sandbox does not reprice a post_only order; it rejects it, as true asks)'),
       );
     if (tif === 'fok' && fillable < lots)
       throw new RpcFailure(

@@ -51,7 +51,11 @@ export class RfqKeep {
       return this.desk.forget();
     }
     // Held only once taken over: a read that failed is tried again at the next cycle.
-    this.desk.takeOver(await this.redis.hgetall(keys.rfqs(this.home)));
+    const kept = await this.redis.hgetall(keys.rfqs(this.home));
+    // A lease lost and taken back within one cycle (a new epoch): what another member filled or cancelled
+    // meanwhile is in Redis, and this member's copy is stale (a quote filled there would open again here).
+    if (this.held !== 0) this.desk.forget();
+    this.desk.takeOver(kept);
     this.held = epoch;
     // What changed while the records were read is written with them.
     this.changed();
