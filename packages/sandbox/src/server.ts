@@ -105,11 +105,7 @@ type Parts = ReturnType<typeof assemble>;
 function settling(handlers: Record<string, Handler>, state: SandboxState): Record<string, Handler> {
   const out: Record<string, Handler> = {};
   for (const [name, handler] of Object.entries(handlers))
-    out[name] = async (ctx, params) => {
-      const result = await handler(ctx, params);
-      await state.shared.settled();
-      return result;
-    };
+    out[name] = (ctx, params) => state.shared.during(async () => handler(ctx, params));
   return out;
 }
 

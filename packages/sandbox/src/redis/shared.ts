@@ -8,6 +8,7 @@
  * a record only over an older version (messages and reloads may cross), reloads every kind each cycle
  * (a message it missed), and after a loss of Redis writes back what it holds, at its versions.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { SharedRecords } from '../state/ports';
 import { RpcFailure } from '../rpc';
@@ -66,7 +67,8 @@ export class RedisShared implements SharedRecords {
   private readonly appliers = new Map<string, (key: string, value: unknown) => void>();
   /** kind → key → the version and JSON this member holds. */
   private readonly held = new Map<string, Map<string, { v: number; json: string }>>();
-  private readonly inflight = new Set<Promise<Error | null>>();
+  /** The puts of the call running in this async context (during): its wait is for its own alone. */
+  private readonly call = new AsyncLocalStorage<Set<Promise<Error | null>>>();
   private readonly waiting = new Map<string, Waiting>();
   private closed = false;
 
@@ -93,12 +95,13 @@ export class RedisShared implements SharedRecords {
         return err instanceof Error ? err : new Error(String(err));
       },
     );
-    this.inflight.add(p);
-    void p.then(() => this.inflight.delete(p));
+    this.call.getStore()?.add(p);
   }
 
-  async settled(): Promise<void> {
-    const failed = (await Promise.all([...this.inflight])).find((e) => e !== null);
+  async during<T>(work: () => Promise<T>): Promise<T> {
+    const puts = new Set<Promise<Error | null>>();
+    const result = await this.call.run(puts, work);
+    const failed = (await Promise.all([...puts])).find((e) => e !== null);
     if (failed instanceof RpcFailure) throw failed;
     if (failed)
       throw RpcFailure.of(
@@ -106,6 +109,7 @@ export class RedisShared implements SharedRecords {
         `the change was made on this member but not confirmed by every member of the fleet ` +
           `(${failed.message.slice(0, 160)}); retry`,
       );
+    return result;
   }
 
   /** Write, then send to every member and wait until each that heard it has applied it. */

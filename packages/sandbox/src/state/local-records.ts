@@ -7,7 +7,7 @@ import type { SharedRecords } from './shared-records';
 export class LocalRecords implements SharedRecords {
   put(): void {}
   on(): void {}
-  settled(): Promise<void> {
-    return Promise.resolve();
+  during<T>(work: () => Promise<T>): Promise<T> {
+    return work();
   }
 }

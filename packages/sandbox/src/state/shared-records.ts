@@ -7,12 +7,16 @@
  */
 export interface SharedRecords {
   /**
-   * A record changed here (null: gone): started at once, never rejects; settled() waits for it. In a fleet
-   * every member has applied it when settled() resolves, so a check anywhere after the answer sees it.
+   * A record changed here (null: gone): started at once, never rejects; the call it was made in (during)
+   * waits for it. In a fleet every member has applied it when that wait ends, so a check anywhere after
+   * the answer sees it.
    */
   put(kind: string, key: string, value: unknown): void;
   /** Be told of a kind's records that another member put (and of those already kept, when the member starts). */
   on(kind: string, apply: (key: string, value: unknown) => void): void;
-  /** Every put started so far has reached every member; rejects naming what did not. */
-  settled(): Promise<void>;
+  /**
+   * Run one call's work, then wait until every put the work made (and no other call's) has reached
+   * every member; rejects naming what did not.
+   */
+  during<T>(work: () => Promise<T>): Promise<T>;
 }
