@@ -18,26 +18,39 @@ import type { Handler } from '../pipeline';
 const DISCONNECTED = 'disconnected';
 
 /** The handler, and the watch on the connections that it arms. */
-export function cancelOnDisconnectHandlers({ accounts, connections, market }: HandlerParts): Record<string, Handler> {
+export function cancelOnDisconnectHandlers({
+  accounts,
+  clock,
+  connections,
+  market,
+}: HandlerParts): Record<string, Handler> {
   const connected = (wallet: string, but?: Connection) =>
     connections.select().some((c) => c !== but && c.session?.wallet === wallet);
-  const cancel = (wallet: string) => {
+  // The orders open when the connection closed (`at`, the sandbox clock), never one placed after: a
+  // member that hears of it late, or reads the record again each cycle, leaves a reconnected wallet's
+  // new orders alone; each record is applied once.
+  const cancel = (wallet: string, at: number) => {
     for (const sub of accounts.subaccountsOf(wallet)) {
-      market.cancelWhere(sub, () => true, 'cancel_on_disconnect');
+      market.cancelWhere(sub, (o) => o.creation_timestamp <= at, 'cancel_on_disconnect');
       market.rfq.cancelAllOf(sub, 'cancel_on_disconnect');
     }
   };
-  accounts.shared.on(DISCONNECTED, (wallet) => {
+  const applied = new Map<string, number>();
+  accounts.shared.on(DISCONNECTED, (wallet, at) => {
+    if (typeof at !== 'number' || applied.get(wallet) === at) return;
+    applied.set(wallet, at);
     // A wallet this member never saw has no orders here (and gets no account by the news).
-    if (accounts.knows(wallet) && accounts.cancelsOnDisconnect(wallet) && !connected(wallet)) cancel(wallet);
+    if (accounts.knows(wallet) && accounts.cancelsOnDisconnect(wallet) && !connected(wallet)) cancel(wallet, at);
   });
   const previous = connections.closed;
   connections.closed = (conn: Connection) => {
     previous?.(conn);
     const wallet = conn.session?.wallet;
     if (!wallet || !accounts.cancelsOnDisconnect(wallet) || connected(wallet, conn)) return;
-    cancel(wallet);
-    accounts.shared.put(DISCONNECTED, wallet, Date.now());
+    const at = clock.now();
+    applied.set(wallet, at);
+    cancel(wallet, at);
+    accounts.shared.put(DISCONNECTED, wallet, at);
   };
   return {
     'private/set_cancel_on_disconnect': (ctx, p: { enabled?: boolean | null; wallet?: string | null }) => {
