@@ -273,6 +273,8 @@ export class Fleet implements SandboxState {
     const live = await this.members.refresh();
     await this.shared.reload();
     await this.pushes?.sync(live);
+    // The cycle may give the RFQ desk's home back (balancing): its last write goes first.
+    await this.rfqKeep?.flush();
     await this.ownership.cycle(live.length, books, this.restore === null);
     await this.rfqKeep?.follow();
     await this.slots.sync();
@@ -354,6 +356,7 @@ export class Fleet implements SandboxState {
     await this.cycling;
     this.calls?.clear();
     try {
+      await this.rfqKeep?.flush();
       if (books) await this.ownership.releaseAll(books);
       await this.pushes?.leave();
       await this.slots.clear();

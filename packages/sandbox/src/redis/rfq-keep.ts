@@ -71,6 +71,15 @@ export class RfqKeep {
     });
   }
 
+  /**
+   * The writes asked for so far, done (never rejects: a failed write is reported where it runs). Awaited
+   * before the home's lease may go, so the next member never restores an RFQ or quote as it was before
+   * this member's last change (a filled quote open again).
+   */
+  flush(): Promise<void> {
+    return this.writing;
+  }
+
   /** Write the open records again (Redis came back, and may have come back empty). */
   rewrite(): Promise<void> {
     this.writing = this.writing.then(() => this.write());
