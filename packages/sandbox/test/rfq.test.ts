@@ -255,4 +255,14 @@ describe('a taker alone trades an RFQ with the simulated maker', () => {
     expect(await t.usdc(t.sub)).toBe(cashT + value(call) - fees(3n));
     expect(await maker.usdc(maker.sub)).toBe(cashM - value(call) - fees(1n));
   });
+
+  it('a read filtered by a status no RFQ or quote has is refused by name, with no record to test', async () => {
+    const sb = await rfqMarket();
+    const t = await trader(sb.wsUrl);
+    for (const method of ['private/get_rfqs', 'private/poll_rfqs', 'private/get_quotes', 'private/poll_quotes']) {
+      const r = await t.c.request(method, { subaccount_id: t.sub, status: 'bogus' });
+      expect(r.error, method).toBeDefined();
+      expect(r.error.data, method).toMatch(/status/);
+    }
+  });
 });

@@ -38,10 +38,16 @@ type Query = {
 };
 type Filtered = { id: string; status: string; updated: number };
 
-/** Whether a record passes a read's filters (status, id, time span on its last update). */
-function passes(p: Query, e: Filtered, idField: 'rfq_id' | 'quote_id'): boolean {
+/** A read's subaccount, its status filter checked first (refused even when no record would be tested). */
+function readerOf(desk: HandlerParts['market']['rfq'], ctx: CallContext, p: Query): number {
   if (p.status != null && !STATUSES.includes(p.status))
     throw RpcFailure.of('RPC_ORDER_REJECTED', `/status: one of ${STATUSES.join(', ')} (got ${p.status.slice(0, 40)})`);
+  desk.sweep();
+  return ownSubaccount(ctx, p.subaccount_id);
+}
+
+/** Whether a record passes a read's filters (status, id, time span on its last update). */
+function passes(p: Query, e: Filtered, idField: 'rfq_id' | 'quote_id'): boolean {
   return (
     (p.status == null || e.status === p.status) &&
     (p[idField] == null || e.id === p[idField]) &&
@@ -69,7 +75,7 @@ function writer({ accounts, market }: HandlerParts, ctx: CallContext, subaccount
 /** The taker's side: its RFQs and the quotes on them. */
 function takerHandlers(parts: HandlerParts): Record<string, Handler> {
   const desk = parts.market.rfq;
-  const reader = (ctx: CallContext, p: Query) => (desk.sweep(), ownSubaccount(ctx, p.subaccount_id));
+  const reader = (ctx: CallContext, p: Query) => readerOf(desk, ctx, p);
   return {
     'private/send_rfq': (ctx, p) =>
       desk.sendRfq(ctx.session!, { ...p, subaccount_id: writer(parts, ctx, p.subaccount_id) }),
@@ -122,7 +128,7 @@ function takerHandlers(parts: HandlerParts): Record<string, Handler> {
 /** The makers' side: the RFQs open to them and their own quotes. */
 function makerHandlers(parts: HandlerParts): Record<string, Handler> {
   const desk = parts.market.rfq;
-  const reader = (ctx: CallContext, p: Query) => (desk.sweep(), ownSubaccount(ctx, p.subaccount_id));
+  const reader = (ctx: CallContext, p: Query) => readerOf(desk, ctx, p);
   return {
     'private/poll_rfqs': (ctx, p: Query) => {
       reader(ctx, p);
