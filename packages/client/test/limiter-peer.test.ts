@@ -140,9 +140,11 @@ describe('instrument types for the limiter come from the server', () => {
       req.method === 'public/get_instrument' ? undefined : answer([instrument('ETH-PERP', 'perp')])(req);
     await t.make({ actionSigner: signer, limiter }).connect();
     // The unanswered lookup meets the call's timeout; the cancel then goes on the fallback bucket.
-    await t.client
-      .cancelByInstrument({ subaccount_id: 1, instrument_name: 'ETH-PERP' }, { timeoutMs: 300 })
-      .catch(() => {});
+    const cancel = await t.client.cancelByInstrument(
+      { subaccount_id: 1, instrument_name: 'ETH-PERP' },
+      { timeoutMs: 300 },
+    );
+    expect(cancel).toEqual({ cancelled_orders: 0 });
     expect(t.errors.map((e) => e.code)).toEqual(['TIMEOUT', 'INSTRUMENT_TYPE_UNKNOWN']);
   });
 

@@ -101,6 +101,7 @@ const hanging = (id: string, stopped: { at: number | null }): Check => ({
     for (;;) {
       const conn = await ctx.connect();
       await conn.request('conformance/never_answered', {}, { timeoutMs: 60_000 });
+      // The sleep rejects once the run aborts; the next connect() then ends the check, which is what is timed.
       await ctx.sleep(50).catch(() => undefined);
     }
   },

@@ -255,6 +255,7 @@ describe('simulated participants', () => {
     const sb = await start({ market: { intervalMs: 20 } });
     const c = await Client.connect(sb.wsUrl);
     await c.call('subscribe', { channels: ['trades.ETH-PERP', 'trades.BTC-PERP'] });
+    // Each push is a chance to be done; too few trades fail the count below, with the number seen.
     await c
       .until(() => c.pushes('trades.ETH-PERP').length + c.pushes('trades.BTC-PERP').length >= 4)
       .catch(() => undefined);

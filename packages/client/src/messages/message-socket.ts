@@ -135,7 +135,9 @@ export class MessageSocket {
     this.hooks.reconnect(this, { attempt: this.failedAttempts, delayMs });
     this.timer = setTimeout(() => {
       this.timer = null;
-      // A send meanwhile may have opened it already; a failed attempt retries from onclose.
+      // A send meanwhile may have opened it already. A failed attempt is reported where it ends (`fault`
+      // for a socket that could not be made, `dropped` at the close) and retried from there; its rejection
+      // here says the same again, to no one waiting.
       if (!this.gone && this.opening === null) this.open().catch(() => undefined);
     }, delayMs);
   }
