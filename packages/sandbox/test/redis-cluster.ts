@@ -91,6 +91,22 @@ async function end(child: ChildProcess): Promise<void> {
 }
 
 /** Start a three-master cluster; with `password`, every node requires it (and the seeds carry it). */
+/**
+ * A node on ports free a moment ago: another process may take one between the probe and the bind (seen
+ * once in CI, "Address already in use"), so such a start is tried again on new ports, a bounded number of
+ * times; any other failure is thrown at once.
+ */
+async function launchOnFreePorts(dir: string, password?: string): Promise<{ port: number; child: ChildProcess }> {
+  for (let attempt = 1; ; attempt++) {
+    const [port, bus] = [await freePort(), await freePort()];
+    try {
+      return { port, child: await launch(dir, port, bus, password) };
+    } catch (err) {
+      if (attempt >= 5 || !/Address already in use/.test((err as Error).message)) throw err;
+    }
+  }
+}
+
 export async function startRedisCluster(password?: string): Promise<RedisCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'xsb-cluster-'));
   const children: ChildProcess[] = [];
@@ -101,9 +117,9 @@ export async function startRedisCluster(password?: string): Promise<RedisCluster
   try {
     const ports: number[] = [];
     for (let i = 0; i < 3; i++) {
-      const [port, bus] = [await freePort(), await freePort()];
+      const { port, child } = await launchOnFreePorts(dir, password);
       ports.push(port);
-      children.push(await launch(dir, port, bus, password));
+      children.push(child);
     }
     const auth = password === undefined ? [] : ['--no-auth-warning', '-a', password];
     const cli = (args: string[]) => {
