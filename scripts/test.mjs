@@ -6,6 +6,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { NO_COLOR_FLAGS, plainEnv, plainOutput } from './plain-output.mjs';
+import { runTestTasks } from './test-tasks.mjs';
 
 // Plain (no colour codes) when stdout is not a terminal, or NO_COLOR or CI is set: a log in a file is text.
 const plain = plainOutput();
@@ -97,44 +98,34 @@ if (failed.length > 0) {
 // second run with nothing changed replays every report and log. Each task writes its vitest report;
 // they are removed first, so every count is this run's (a replayed task's report is restored), and
 // summed into test-output/vitest.json.
-const reports = [
-  ...['packages', 'tools']
-    .flatMap((g) => readdirSync(g).map((p) => `${g}/${p}`))
-    .filter((dir) => JSON.parse(readFileSync(`${dir}/package.json`, 'utf8')).scripts?.test !== undefined)
-    .map((dir) => `${dir}/test-output/vitest.json`),
-  'test-output/vitest-e2e.json',
-];
+const testing = ['packages', 'tools']
+  .flatMap((g) => readdirSync(g).map((p) => `${g}/${p}`))
+  .map((dir) => ({ dir, manifest: JSON.parse(readFileSync(`${dir}/package.json`, 'utf8')) }))
+  .filter(({ manifest }) => manifest.scripts?.test !== undefined);
+const reports = [...testing.map(({ dir }) => `${dir}/test-output/vitest.json`), 'test-output/vitest-e2e.json'];
 const report = 'test-output/vitest.json';
 const extra = process.argv.slice(2);
 for (const file of [...reports, report]) rmSync(file, { force: true });
-const status = run(
-  'npx',
-  [
-    'turbo',
-    'run',
-    'test',
-    'test:e2e',
+const status = await runTestTasks([...testing.map(({ manifest }) => `${manifest.name}#test`), '//#test:e2e'], {
+  // Three test tasks at a time, a package's with two vitest workers (VITEST_MAX_WORKERS, below), test/'s
+  // with three (its script: the longest task, its files mostly waiting on sockets and processes). With two
+  // at a time a fresh clone's run used 1.1 of 2 cores on average (15.5 min of CPU in 14 min): the tasks
+  // wait more than they compute. Ten at a time, each with its workers, would starve the tests that wait
+  // on time.
+  slots: 3,
+  flags: [
     ...flags('turbo', []),
     // Tests read the environment (CI, PATH for go, mypy and Chromium): turbo.json sets envMode loose, for
     // every turbo run alike. The mode is part of each task's hash: with it set here only, the builds above
     // were misses here and built again, and the consumer test's `npm pack` (each package's prepack runs
     // turbo build) rebuilt dist/ under the tests that were running the built command.
     '--output-logs=new-only',
-    // Every package's tests run, and count, when one fails.
-    '--continue',
-    // Three test tasks at a time, a package's with two vitest workers (VITEST_MAX_WORKERS, below), test/'s
-    // with three (its script: the longest task, its files mostly waiting on sockets and processes). With two
-    // at a time a fresh clone's run used 1.1 of 2 cores on average (15.5 min of CPU in 14 min): the tasks
-    // wait more than they compute. turbo's default of ten tasks at a time, each with its workers, would
-    // starve the tests that wait on time.
-    '--concurrency=3',
-    // turbo hands what follows `--` to every task of the run, the builds too (a changed build hash: each
-    // package built twice), so the reporters live in each test script and only a caller's own arguments
-    // pass here.
+    // What follows `--` reaches the test task only (--only: no build runs here); the reporters live in
+    // each test script, so only a caller's own arguments pass.
     ...(extra.length > 0 ? ['--', ...extra] : []),
   ],
-  { VITEST_MAX_WORKERS: process.env.VITEST_MAX_WORKERS ?? '2' },
-);
+  env: { ...env, VITEST_MAX_WORKERS: process.env.VITEST_MAX_WORKERS ?? '2' },
+});
 
 /** The sum of the packages' reports (vitest's JSON report, its counts added and its files listed). */
 const found = reports.filter((file) => existsSync(file)).map((file) => JSON.parse(readFileSync(file, 'utf8')));
