@@ -2,6 +2,7 @@
 // `@exchange-api/source` export condition, so tests never run a stale dist/ (the consumer test in
 // test/consumer runs the built, packed packages instead).
 import { defaultServerConditions, defaultClientConditions } from 'vite';
+import { BaseSequencer, type TestSequencerConstructor, type TestSpecification } from 'vitest/node';
 
 export const SOURCE_CONDITION = '@exchange-api/source';
 
@@ -20,3 +21,22 @@ export const sourceResolve = {
  * time is a benchmark's (tools/bench), measured as a ratio against a control.
  */
 export const hangBounds = { testTimeout: 120_000, hookTimeout: 180_000 };
+
+/**
+ * A sequencer that starts the named files first, in the order given, then the rest as vitest orders them
+ * (by their last duration when it knows them, else larger files first). A fresh clone (CI) has no
+ * durations, and a long file that starts last is the run's tail: name a project's longest files, longest
+ * first, as measured, with `sequence: { sequencer: longestFirst([...]) }`.
+ */
+export function longestFirst(files: string[]): TestSequencerConstructor {
+  return class extends BaseSequencer {
+    override async sort(specs: TestSpecification[]): Promise<TestSpecification[]> {
+      const rank = (s: TestSpecification) => {
+        const at = files.findIndex((f) => s.moduleId.endsWith(`/${f}`));
+        return at < 0 ? files.length : at;
+      };
+      const rest = await super.sort(specs.filter((s) => rank(s) === files.length));
+      return [...specs.filter((s) => rank(s) < files.length).sort((a, b) => rank(a) - rank(b)), ...rest];
+    }
+  };
+}

@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { hangBounds, sourceResolve } from '../vitest.shared.ts';
+import { hangBounds, longestFirst, sourceResolve } from '../vitest.shared.ts';
 
 // Cross-package end-to-end tests: real sockets on loopback.
 export default defineConfig({
@@ -12,5 +12,19 @@ export default defineConfig({
     include: ['**/*.test.ts'],
     ...hangBounds,
     passWithNoTests: true,
+    // Measured on a fresh clone's run, longest first: started last, the consumer test alone was the tail.
+    sequence: {
+      sequencer: longestFirst([
+        'consumer/consumer.test.ts',
+        'conformance/generate.test.ts',
+        'conformance/generate-signed.test.ts',
+        'readme/readme.test.ts',
+        'conformance/broken.test.ts',
+        'conformance/suite.test.ts',
+        'conformance/generate-sandbox.test.ts',
+        'main/main-job.test.ts',
+        'conformance/hostile.test.ts',
+      ]),
+    },
   },
 });
