@@ -76,7 +76,22 @@ describe('the clock settles interest and option expiry', () => {
     await a.mark(120);
     const unsettled = await wsRead(a.c, 'public/get_option_settlement_prices', { currency: 'TST' });
     expect(unsettled.expiries[0].price).toBeNull();
+    const listed = async (expired: boolean) =>
+      (await wsRead(a.c, 'public/get_all_instruments', { instrument_type: 'option', expired })).instruments.map(
+        (i: { instrument_name: string; is_active: boolean }) => [i.instrument_name, i.is_active],
+      );
+    expect(await wsRead(a.c, 'public/get_all_live_instruments', {})).toContain(name);
+    expect({ trading: await listed(false), expired: await listed(true) }).toEqual({
+      trading: [[name, true]],
+      expired: [],
+    });
     await control(a.sb, 'advance', { ms: 3 * 86_400_000 });
+    // Expired, it is no longer live: listed only when expired instruments are asked for.
+    expect(await wsRead(a.c, 'public/get_all_live_instruments', {})).not.toContain(name);
+    expect({ trading: await listed(false), expired: await listed(true) }).toEqual({
+      trading: [],
+      expired: [[name, false]],
+    });
     const [{ settlements }] = [await wsRead(a.c, 'private/get_option_settlement_history', { subaccount_id: a.sub })];
     expect(settlements).toEqual([
       expect.objectContaining({ instrument_name: name, amount: '2', settlement_price: '120', settlement_value: '40' }),

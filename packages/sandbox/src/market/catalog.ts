@@ -150,11 +150,14 @@ export class Catalog {
     return this.record(this.listed(name));
   }
 
-  /** public/get_all_instruments: the instruments of a type (and currency); none has expired. */
+  /**
+   * public/get_all_instruments: the instruments of a type (and currency), those trading, or with `expired`
+   * those that expired and settled (options only: nothing else expires here).
+   */
   list(type: string, currency: string | null | undefined, expired: boolean | null | undefined): InstrumentRecord[] {
-    if (expired) return [];
     return [...this.instruments.all()]
       .filter((i) => i.cfg.instrument_type === type && (currency == null || i.cfg.base_currency === currency))
+      .filter((i) => (this.settlementOf(i.cfg.instrument_name) !== null) === (expired === true))
       .map((i) => this.record(i));
   }
 

@@ -162,9 +162,9 @@ export class Market {
     );
   }
 
-  /** public/get_all_live_instruments: the instrument names. */
+  /** public/get_all_live_instruments: the names of the instruments trading (an expired option is not). */
   liveInstruments(): string[] {
-    return this.registry.live();
+    return this.registry.live().filter((name) => !this.risk.expiry.expired(name));
   }
 
   /** The asset an order on this instrument signs for (undefined when it is not listed). */
