@@ -128,13 +128,16 @@ describe('the market-data reads', () => {
     expect(span[0].timestamp).toBeLessThan(span.at(-1).timestamp);
   });
 
-  it('gives interest rates of 0 with the supply held, and no referral codes or performance', async () => {
-    const sb = await start(quiet);
+  it('gives the borrow rate charged on cash, a supply rate of 0, the supply held; no referral codes', async () => {
+    const sb = await start({ ...quiet, margin: { borrowRatePerYear: 0.25 } });
     const c = await Client.connect(sb.wsUrl);
     await c.login(newWallet());
     const [rates] = await bothReads(sb, c, 'public/get_interest_rate_history', { currency: 'USDC' });
     const [candle] = rates.interest_rate_history;
-    expect(candle).toMatchObject({ risk_universe_id: 1, borrow_apy: { close: '0' }, supply_apy: { open: '0' } });
+    expect(candle).toMatchObject({ risk_universe_id: 1, borrow_apy: { close: '0.25' }, supply_apy: { open: '0' } });
+    // ETH is no cash currency: owing it is never charged.
+    const [eth] = (await wsRead(c, 'public/get_interest_rate_history', { currency: 'ETH' })).interest_rate_history;
+    expect(eth.borrow_apy).toEqual({ open: '0', high: '0', low: '0', close: '0' });
     expect(Number(candle.total_supply)).toBeGreaterThanOrEqual(1_000_000);
     const past = await wsRead(c, 'public/get_interest_rate_history', { currency: 'USDC', end_timestamp: 1 });
     expect(past.interest_rate_history).toEqual([]);

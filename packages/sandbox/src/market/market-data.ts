@@ -21,7 +21,7 @@ import type {
 } from '@exchange-api/types';
 import type { Accounts } from '../accounts';
 import type { Clock } from '../clock';
-import { fmt } from '../fixed';
+import { fixed, fmt } from '../fixed';
 import { RpcFailure } from '../rpc';
 import { indexCandlesOf, keepSample, MINUTE_MS, tradeCandlesOf, type Sample } from './candles';
 import type { Catalog } from './catalog';
@@ -64,6 +64,8 @@ export class MarketData {
     private readonly history: History,
     private readonly clock: Clock,
     private readonly accounts: Accounts,
+    /** What negative cash is charged a year (interest.ts), as a fraction: the borrow rate reported. */
+    private readonly borrowRatePerYear = 0,
   ) {}
 
   /** Record every currency's index price at this moment (called each market tick). */
@@ -296,10 +298,11 @@ export class MarketData {
   }
 
   /**
-   * public/get_interest_rate_history: the sandbox charges and pays no interest, so its one candle, the
-   * period (seconds, default an hour) holding now, has rates of 0, and only when the window (seconds,
-   * either end optional) holds now; the supply is what subaccounts hold of the currency, the borrow
-   * what they owe. Past totals are not kept.
+   * public/get_interest_rate_history: one candle, the period (seconds, default an hour) holding now, and
+   * only when the window (seconds, either end optional) holds now. Its borrow rate is what negative cash
+   * is charged (`margin.borrowRatePerYear`, interest.ts) for a cash currency, 0 for any other (it is never
+   * charged); its supply rate 0 (the sandbox lends to no one, so pays nothing). The supply is what
+   * subaccounts hold of the currency, the borrow what they owe. Past totals are not kept.
    */
   interestRates(
     currency: unknown,
@@ -320,11 +323,13 @@ export class MarketData {
       else borrow -= h;
     }
     const zero = ohlc(0n, 0n, 0n, 0n);
+    const cash = [...this.instruments.all()].some((i) => i.cfg.quote_currency === c);
+    const r = cash ? fixed(this.borrowRatePerYear.toFixed(12)) : 0n;
     return [
       {
         timestamp: Math.floor(now / periodMs) * periodMs,
         risk_universe_id: UNIVERSE_ID,
-        borrow_apy: zero,
+        borrow_apy: ohlc(r, r, r, r),
         supply_apy: zero,
         total_supply: fmt(supply),
         total_borrow: fmt(borrow),

@@ -141,7 +141,7 @@ export class Market {
     });
     this.portfolios = new Portfolios(registry, ledger, margin, open);
     this.portfolios.inAuction = (sub) => this.risk.liquidation.inAuction(sub);
-    this.marketData = new MarketData(registry, this.catalog, history, clock, accounts);
+    this.marketData = new MarketData(registry, this.catalog, history, clock, accounts, margin.model.borrowRatePerYear);
     this.vaults = new Vaults(accounts, this.portfolios, clock);
     this.signedFeeds = new SignedFeeds(registry, options.seed);
     this.funding = new Funding(registry, accounts, this.money, out, owns, clock.now());
