@@ -10,13 +10,13 @@ import type { ActionInstrument } from '@exchange-api/auth';
 import type { ExecuteQuoteParams, QuoteExecute } from '@exchange-api/types';
 import type { Session } from '../accounts';
 import { nonceText } from '../actions';
-import { bps, fmt } from '../fixed';
+import { fmt } from '../fixed';
 import { RpcFailure } from '../rpc';
 import { MAKER_FEE_BPS, TAKER_FEE_BPS } from './rates';
 import { bestOpenQuote, outOfBounds } from './rfq-best';
 import { isOpen, privateQuote, type QuoteEntry, type RfqEntry } from './rfq-book';
 import { decimalField, notFound, refuseUnmodelled, type RfqDesk } from './rfq-desk';
-import { assetsOf, legsNotional, opposite, quotedCost, readPricedLegs, sameLegs } from './rfq-legs';
+import { assetsOf, legsFee, opposite, quotedCost, readPricedLegs, sameLegs } from './rfq-legs';
 import { assertCarries } from './rfq-quotes';
 import { settleLegs } from './rfq-trades';
 
@@ -54,7 +54,7 @@ export function prepareExecution(desk: RfqDesk, p: ExecuteParams): PreparedExecu
   const legs = readPricedLegs(desk.parts.instruments, p.legs);
   if (!sameLegs(quote.legs, legs))
     throw rejected(`legs: an execution signs quote ${quote.id}'s legs and prices exactly as it has them`);
-  const fee = bps(legsNotional(legs), TAKER_FEE_BPS);
+  const fee = legsFee(legs, TAKER_FEE_BPS);
   const maxFee = decimalField('max_fee', p.max_fee);
   if (maxFee < fee)
     throw RpcFailure.of('RPC_MAX_FEE_TOO_LOW', `max_fee ${fmt(maxFee)} is below the taker fee ${fmt(fee)}`);

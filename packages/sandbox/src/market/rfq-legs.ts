@@ -5,6 +5,7 @@
  */
 import type { ActionInstrument } from '@exchange-api/auth';
 import type { LegUnpricedParams, PricedLegParamsAndResponse } from '@exchange-api/types';
+import { bps } from '../fixed';
 import { RpcFailure } from '../rpc';
 import { amountText, notional, priceText, type Instrument } from './instrument';
 import type { Instruments } from './instruments';
@@ -122,6 +123,13 @@ export const markCost = (legs: readonly Leg[], direction: Direction): bigint =>
 /** The sum of the legs' notionals at their prices (what fees are charged on). */
 export const legsNotional = (legs: readonly PricedLeg[]): bigint =>
   legs.reduce((s, l) => s + notional(l.inst, l.priceTicks, l.lots), 0n);
+
+/**
+ * The fee of the legs at `feeBps`, rounded leg by leg as each leg's trade is charged (rfq-trades.ts): the
+ * sum a signed max_fee must cover, which can pass the fee of the rounded total in its last decimal.
+ */
+export const legsFee = (legs: readonly PricedLeg[], feeBps: number): bigint =>
+  legs.reduce((s, l) => s + bps(notional(l.inst, l.priceTicks, l.lots), feeBps), 0n);
 
 /** The legs' notional at the mark. */
 export const markNotional = (legs: readonly Leg[]): bigint =>

@@ -10,12 +10,12 @@ import type { ActionInstrument } from '@exchange-api/auth';
 import type { QuotePrivate, SendQuoteParams } from '@exchange-api/types';
 import type { Session } from '../accounts';
 import { nonceText } from '../actions';
-import { bps, fmt } from '../fixed';
+import { fmt } from '../fixed';
 import { RpcFailure } from '../rpc';
 import { MAKER_FEE_BPS } from './rates';
 import { isOpen, privateQuote, type QuoteEntry, type RfqEntry } from './rfq-book';
 import { decimalField, notFound, refuseUnmodelled, type RfqDesk } from './rfq-desk';
-import { assetsOf, legSide, legsNotional, readPricedLegs, sameLegs, type PricedLeg } from './rfq-legs';
+import { assetsOf, legSide, legsFee, readPricedLegs, sameLegs, type PricedLeg } from './rfq-legs';
 import { mayQuote } from './rfq-pushes';
 import type { Direction } from './types';
 
@@ -51,7 +51,7 @@ export function prepareQuote(desk: RfqDesk, session: Session, p: QuoteParams): P
   const legs = readPricedLegs(desk.parts.instruments, p.legs);
   if (!sameLegs(rfq.legs, legs))
     throw rejected(`legs: a quote prices RFQ ${rfq.id}'s legs as they are (instruments, amounts and directions)`);
-  const fee = bps(legsNotional(legs), MAKER_FEE_BPS);
+  const fee = legsFee(legs, MAKER_FEE_BPS);
   const maxFee = decimalField('max_fee', p.max_fee);
   if (maxFee < fee)
     throw RpcFailure.of('RPC_MAX_FEE_TOO_LOW', `max_fee ${fmt(maxFee)} is below the maker fee ${fmt(fee)}`);
