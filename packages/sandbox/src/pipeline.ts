@@ -134,12 +134,15 @@ export function createPipeline(parts: PipelineParts): Pipeline {
     // The trade module's methods (private/order, private/replace) are verified here, for a subaccount; the
     // other signing modules (transfers, withdrawals, session keys, vaults) act for a wallet or name an asset,
     // and their handlers verify them with what they need (ActionOptions). The cancels carry no signature.
-    if (tradeSigned(method, ctx.session)) await parts.actions.verify(ctx.session, name, p, ctx.ip);
+    // The instrument's bucket is taken before the signature is checked, as the windows are before it: a
+    // request refused for its rate (-32000, with the wait) did nothing, so its nonce is not spent and the
+    // same signed request may be sent again after the wait.
     if (method.orderFlow) {
       const instrument = typeof p.instrument_name === 'string' ? p.instrument_name : null;
       const type = instrument ? parts.instrumentType(instrument) : undefined;
       if (instrument && type) await parts.limits.takeToken(ctx.session!.wallet, instrument, type);
     }
+    if (tradeSigned(method, ctx.session)) await parts.actions.verify(ctx.session, name, p, ctx.ip);
     return parts.forward?.(ctx, name, params) ?? handler(ctx, params);
   };
 }
