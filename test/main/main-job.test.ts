@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -52,6 +52,8 @@ describe('the main job (npm start)', () => {
       'client, writes the reports, exits 0 and leaves nothing listening',
     async () => {
       const out = mkdtempSync(join(tmpdir(), 'main-job-'));
+      // The reports' folder went unremoved: one more in the temporary directory per run.
+      onTestFinished(() => rmSync(out, { recursive: true, force: true }));
       // 5 s of streaming: longer than the 2 s of silence after which a step says what it is doing.
       const r = await run(['start', '--out', out, '--seconds', '5']);
       expect(r.stderr).toBe('');
