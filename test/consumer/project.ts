@@ -43,8 +43,9 @@ const CONSUMER_TOOLS = ['typescript@5.9.3', '@types/node@20.19.9', 'esbuild@0.28
 export function consumerEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (k === 'NODE_OPTIONS' || k === 'INIT_CWD' || k.startsWith('npm_') || k.startsWith('VITEST') || k === 'TSX')
-      continue;
+    // EXCHANGE_API_PARSE_CACHE too: a case holds that the installed parser keeps its verdict, as it does by default.
+    const ours = k === 'NODE_OPTIONS' || k === 'INIT_CWD' || k === 'TSX' || k === 'EXCHANGE_API_PARSE_CACHE';
+    if (ours || k.startsWith('npm_') || k.startsWith('VITEST')) continue;
     env[k] = v;
   }
   return { ...env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' };
