@@ -47,9 +47,7 @@ beforeAll(async () => {
   browser = await chromium.launch({ executablePath: found.executablePath, args: found.args });
 });
 
-afterAll(async () => {
-  await browser?.close();
-});
+afterAll(() => browser?.close());
 
 async function open(
   path: string,
@@ -165,8 +163,9 @@ describe('docs site in chromium', () => {
   it('gives every channel and every method of the spec its section', async () => {
     const { page, close } = await open('channels.html');
     // Each place on its own page (one page, or its group's): each page loaded once, its sections read at once.
-    const sections = async (refs: Ref[]): Promise<Map<Ref, string | null>> => {
-      const texts = new Map<Ref, string | null>();
+    const texts = new Map<Ref, string | null>();
+    const refs = [...model.channels.map((c) => site.channel(c)), ...model.methods.map((m) => site.method(m))];
+    try {
       for (const onPage of new Set(refs.map((r) => r.page))) {
         const mine = refs.filter((r) => r.page === onPage);
         await page.goto(url(`${onPage}.html`));
@@ -176,17 +175,11 @@ describe('docs site in chromium', () => {
         );
         mine.forEach((r, i) => texts.set(r, found[i]!));
       }
-      return texts;
-    };
-    try {
-      const channels = model.channels.map((c) => site.channel(c));
-      const channelTexts = await sections(channels);
-      model.channels.forEach((c, i) => expect(channelTexts.get(channels[i]!), c.id).toContain(c.address));
+      model.channels.forEach((c, i) => expect(texts.get(refs[i]!), c.id).toContain(c.address));
+      const methods = refs.slice(model.channels.length);
+      model.methods.forEach((m, i) => expect(texts.get(methods[i]!), m.name).toContain(m.name));
       await page.goto(url(at(site.channel(model.channels.find((c) => c.id === 'orderbook')!))));
       await page.screenshot({ path: join(shots, 'channel-orderbook.png') });
-      const methods = model.methods.map((m) => site.method(m));
-      const methodTexts = await sections(methods);
-      model.methods.forEach((m, i) => expect(methodTexts.get(methods[i]!), m.name).toContain(m.name));
     } finally {
       await close();
     }
