@@ -3,13 +3,14 @@ import { hangBounds, sourceResolve } from '../../vitest.shared.ts';
 
 export default defineConfig({
   ...sourceResolve,
-  // Each file with its own modules: run in one module graph, the fleet tests that sign orders (fleet-routing,
-  // fleet-cluster, redis-loss) were refused "Invalid action signature" after other files had run, and
-  // passed alone. The leak is not found yet; isolation costs CPU, not correctness.
+  // No module isolation between files: re-importing the sources (ethers, ajv, the sandbox) for each file cost
+  // about two minutes of CPU per run (vitest's "import"); no test here mocks a module. Shared modules keep
+  // their state from file to file: the helpers' cleanup runs after each test of every file (test/setup.ts).
   test: {
     name: 'sandbox',
-    isolate: true,
+    isolate: false,
     include: ['test/**/*.test.ts'],
+    setupFiles: ['test/setup.ts'],
     ...hangBounds,
     passWithNoTests: true,
   },

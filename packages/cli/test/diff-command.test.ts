@@ -3,7 +3,10 @@
  * reports it writes, and its exit codes (0 compared, 1 a change at --fail-on, 2 usage or spec errors).
  * The contract (first line, stderr, no stack trace) is checked on the built command in a process of its
  * own; the matrix of flags runs the same command function in this process with its output captured
- * (each process of its own would load the AsyncAPI parser again, seconds apiece).
+ * (each process of its own would load the AsyncAPI parser again, seconds apiece). The edits are made to
+ * a small spec (the weather fixture's, with an error table): the command's flags, reports and exit codes
+ * are the subject, and each edited copy of our spec cost the parser 10 s of CPU and each load of its model
+ * seconds more. Our spec itself is compared by `--base` (its text parsed once, its verdict then cached).
  */
 import { describe, expect, it, beforeAll } from 'vitest';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -25,20 +28,37 @@ async function inProcess(run: typeof runDiff, args: string[]) {
 }
 const diff = (args: string[]) => inProcess(runDiff, args);
 
-const spec = join(repoRoot, 'spec', 'asyncapi.yaml');
+const weather = join(repoRoot, 'test', 'sdk', 'fixtures', 'weather.asyncapi.yaml');
 let dir: string;
+/** The small spec, and its edited version. */
+let old: string;
 let edited: string;
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'exchange-api-diff-cli-'));
   // Without its examples (the diff does not compare them; a real edit would update them too).
-  const s = withoutExamples(parse(readFileSync(spec, 'utf8'), { intAsBigInt: true }));
+  const s = withoutExamples(parse(readFileSync(weather, 'utf8'), { intAsBigInt: true }));
   // (64-bit integers read as big integers, so they are written back as the spec writes them: the diff
-  // compares bounds by their exact text.)
+  // compares bounds by their exact text.) An open record, as our spec's records are, and an error table.
+  delete s.components.schemas.Reading.additionalProperties;
+  s['x-errors'] = {
+    codes: [
+      {
+        code: -32000,
+        name: 'RATE_LIMITED',
+        kind: 'rate-limit',
+        httpStatus: 429,
+        message: 'Rate limit exceeded',
+        condition: 'The request budget is exceeded.',
+      },
+    ],
+  };
+  old = join(dir, 'old.yaml');
+  writeFileSync(old, stringify(s));
   // A pushed record gains a required field (breaks old servers, not clients); an error is reworded (dangerous
   // for clients).
-  s.components.schemas.Order.properties.venue = { type: 'string' };
-  s.components.schemas.Order.required.push('venue');
+  s.components.schemas.Reading.properties.venue = { type: 'string' };
+  s.components.schemas.Reading.required.push('venue');
   s['x-errors'].codes[0].message = 'Too many requests';
   edited = join(dir, 'edited.yaml');
   writeFileSync(edited, stringify(s));
@@ -46,29 +66,29 @@ beforeAll(() => {
 
 describe('exchange-api diff', () => {
   it('prints the counts per side first, then the changes grouped by side and class; exit 0 without --fail-on', () => {
-    const r = cli(['diff', spec, edited]);
+    const r = cli(['diff', old, edited]);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(r.stdout.split('\n')[0]).toBe(
-      'diff 0.4.0 → 0.4.0: 2 change(s); client: 0 breaking, 1 dangerous, 1 safe; ' +
+      'diff 2.1.0 → 2.1.0: 2 change(s); client: 0 breaking, 1 dangerous, 1 safe; ' +
         'server: 2 breaking, 0 dangerous, 0 safe',
     );
     expect(r.stdout).toContain('server side, breaking (2):');
-    expect(r.stdout).toMatch(/field\.added-required {2}record Order, field venue: added, required string/);
+    expect(r.stdout).toMatch(/field\.added-required {2}record Reading, field venue: added, required string/);
     expect(r.stdout).toMatch(/@asyncapi\/diff: \d+ raw change\(s\)/);
   });
 
   it('--fail-on exits 1 exactly when the chosen side has such a change', async () => {
-    expect((await diff([spec, edited, '--fail-on', 'breaking'])).status).toBe(1);
-    expect((await diff([spec, edited, '--side', 'client', '--fail-on', 'breaking'])).status).toBe(0);
-    expect((await diff([spec, edited, '--side', 'client', '--fail-on', 'dangerous'])).status).toBe(1);
-    expect((await diff([spec, spec, '--fail-on', 'dangerous'])).status).toBe(0);
+    expect((await diff([old, edited, '--fail-on', 'breaking'])).status).toBe(1);
+    expect((await diff([old, edited, '--side', 'client', '--fail-on', 'breaking'])).status).toBe(0);
+    expect((await diff([old, edited, '--side', 'client', '--fail-on', 'dangerous'])).status).toBe(1);
+    expect((await diff([old, old, '--fail-on', 'dangerous'])).status).toBe(0);
   });
 
   it('writes JSON and Markdown reports (repeatable --report), nothing on stdout without console', async () => {
     const json = join(dir, 'diff.json');
     const md = join(dir, 'diff.md');
-    const r = await diff([spec, edited, '--side', 'server', '--report', `json:${json}`, '--report', `markdown:${md}`]);
+    const r = await diff([old, edited, '--side', 'server', '--report', `json:${json}`, '--report', `markdown:${md}`]);
     expect(r.status).toBe(0);
     expect(r.stdout).toBe('');
     const report = JSON.parse(readFileSync(json, 'utf8'));
@@ -78,7 +98,7 @@ describe('exchange-api diff', () => {
       'error.message-changed',
       'field.added-required',
     ]);
-    expect(readFileSync(md, 'utf8')).toMatch(/^## Spec changes: 0\.4\.0 → 0\.4\.0\n[\s\S]*### server: breaking \(2\)/);
+    expect(readFileSync(md, 'utf8')).toMatch(/^## Spec changes: 2\.1\.0 → 2\.1\.0\n[\s\S]*### server: breaking \(2\)/);
   });
 
   it('--base compares the repository spec with its version at a git ref', async () => {
@@ -142,7 +162,7 @@ describe('exchange-api diff', () => {
   it('a spec that does not load: its errors with file and pointer, exit 2, no stack trace', () => {
     const broken = join(dir, 'broken.yaml');
     writeFileSync(broken, 'asyncapi: 3.0.0\ninfo: {title: x}\n');
-    const r = cli(['diff', spec, broken]);
+    const r = cli(['diff', old, broken]);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/^exchange-api diff: the spec has \d+ error\(s\)/);
     expect(r.stderr).toContain('broken.yaml');
@@ -154,19 +174,19 @@ describe('exchange-api diff', () => {
       'per side; without it there is none',
     async () => {
       const site = join(dir, 'site');
-      const r = await inProcess(runDocs, ['--spec', edited, '--out', site, '--since', spec]);
+      const r = await inProcess(runDocs, ['--spec', edited, '--out', site, '--since', old]);
       expect(r.status, r.stderr).toBe(0);
       const md = readFileSync(join(site, 'md', 'changes.md'), 'utf8');
       expect(md).toMatch(/^# Changes/m);
       // Both specs named relative to the site, and the header's command is this one, run in the site's folder.
       expect(md).toMatch(/^Since version \S+ \(`([^`]+)`\)/m);
-      expect(/^Since version \S+ \(`([^`]+)`\)/m.exec(md)![1]).toBe(relative(site, spec));
+      expect(/^Since version \S+ \(`([^`]+)`\)/m.exec(md)![1]).toBe(relative(site, old));
       expect(md.split('\n')[0]).toBe(
         `<!-- Generated by @exchange-api/codegen from ../edited.yaml. Do not edit: ` +
-          `run \`npx exchange-api docs --spec ../edited.yaml --out . --since ${relative(site, spec)}\`. -->`,
+          `run \`npx exchange-api docs --spec ../edited.yaml --out . --since ${relative(site, old)}\`. -->`,
       );
       expect(md).toMatch(/Servers: breaking \(2\)/);
-      expect(md).toMatch(/`field\.added-required`.*record Order, field venue/);
+      expect(md).toMatch(/`field\.added-required`.*record Reading, field venue/);
       expect(md).toMatch(/Clients: dangerous \(1\)[\s\S]*`error\.message-changed`/);
       expect(readFileSync(join(site, 'index.html'), 'utf8')).toContain('href="changes.html"');
       const plain = join(dir, 'plain-site');

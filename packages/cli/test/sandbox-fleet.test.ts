@@ -11,11 +11,15 @@ import { join } from 'node:path';
 import { WebSocket } from 'ws';
 import { runMain } from '../../../test/support/run-main';
 import { built, root as repoRoot } from './run-cli';
-import { groupGone, spawnGroup } from '../../sandbox/test/processes';
+import { groupGone, killLeftGroups, spawnGroup } from '../../sandbox/test/processes';
 import { hasRedisServer, NO_REDIS, startRedis, type RedisServer } from '../../sandbox/test/redis-server';
 import { hasRedisCluster, NO_REDIS_CLUSTER, startRedisCluster } from '../../sandbox/test/redis-cluster';
 import { fleetLines } from '../src/commands/sandbox-workers';
 import { keys } from '../../sandbox/src/redis/keys';
+
+// Every process group a test started is killed after it (the helper module is shared by the files of a
+// worker, so it registers no hook of its own).
+afterEach(killLeftGroups);
 
 /** A socket path nobody listens on (its folder removed after the test). */
 const made: string[] = [];

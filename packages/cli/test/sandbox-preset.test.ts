@@ -3,10 +3,14 @@
  * WebSocket's own port at /ws and the HTTP port; HTTP answers at the root; the refusals are one line.
  * Ports 0 here: the preset's 8080 and 3000 are its defaults only.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { runMain } from '../../../test/support/run-main';
 import { built } from './run-cli';
-import { groupGone, spawnGroup } from '../../sandbox/test/processes';
+import { groupGone, killLeftGroups, spawnGroup } from '../../sandbox/test/processes';
+
+// Every process group a test started is killed after it (the helper module is shared by the files of a
+// worker, so it registers no hook of its own).
+afterEach(killLeftGroups);
 
 describe('sandbox --preset derive-local', () => {
   it.each([

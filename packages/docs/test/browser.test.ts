@@ -1,20 +1,18 @@
 /**
  * The repository's site (packages/docs/site, as `npm run generate` wrote it) in a real browser
  * (headless Chromium through playwright-core; which one: test/support/chromium.ts), loaded from file:// as a
- * reader would open it: no
- * console errors, every internal link lands, search finds what it should, every channel and method
- * has its section, and screenshots for a person to look at.
+ * reader would open it: no console errors, every internal link lands, search finds what it should, every
+ * channel and method has its section, and screenshots for a person to look at.
  */
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { SiteMap, emitDocs, modelFromSpec, type ApiModel } from '@exchange-api/codegen';
+import { SiteMap, modelFromSpec, type ApiModel } from '@exchange-api/codegen';
 // The codegen tests' variant of their ledger fixture: a second API with a method and named examples.
 import { ledgerVariant, taggedModel } from '../../../tools/codegen/test/docs-helpers';
-import { repoModel, root, siteDir } from './helpers';
+import { filesUnder, repoModel, root, siteDir, writeSite } from './helpers';
 // Shared with the repository's other browser tests: one order of finding a browser everywhere.
 import { findBrowser } from '../../../test/support/chromium';
 
@@ -42,20 +40,14 @@ const methodNamed = (name: string) => model.methods.find((m) => m.name === name)
 beforeAll(async () => {
   model = await repoModel();
   site = new SiteMap(model);
-  const list = (d: string): string[] =>
-    readdirSync(d, { withFileTypes: true }).flatMap((e) =>
-      e.isDirectory() ? list(join(d, e.name)) : [relative(dir, join(d, e.name))],
-    );
-  htmlPages = list(dir).filter((p) => p.endsWith('.html'));
+  htmlPages = filesUnder(dir).filter((p) => p.endsWith('.html'));
   mkdirSync(shots, { recursive: true });
   // No silent skip: findBrowser always yields a browser (else the packaged one) or fails the suite.
   const found = await findBrowser();
   browser = await chromium.launch({ executablePath: found.executablePath, args: found.args });
 });
 
-afterAll(async () => {
-  await browser?.close();
-});
+afterAll(() => browser?.close());
 
 async function open(
   path: string,
@@ -170,16 +162,24 @@ describe('docs site in chromium', () => {
 
   it('gives every channel and every method of the spec its section', async () => {
     const { page, close } = await open('channels.html');
-    // Each place on its own page (one page, or its group's), the page loaded once.
-    const on = async (ref: Ref) => {
-      if (page.url() !== url(`${ref.page}.html`)) await page.goto(url(`${ref.page}.html`));
-      return page.locator(`[id="${ref.anchor}"]`).textContent();
-    };
+    // Each place on its own page (one page, or its group's): each page loaded once, its sections read at once.
+    const texts = new Map<Ref, string | null>();
+    const refs = [...model.channels.map((c) => site.channel(c)), ...model.methods.map((m) => site.method(m))];
     try {
-      for (const c of model.channels) expect(await on(site.channel(c))).toContain(c.address);
+      for (const onPage of new Set(refs.map((r) => r.page))) {
+        const mine = refs.filter((r) => r.page === onPage);
+        await page.goto(url(`${onPage}.html`));
+        const found = await page.evaluate(
+          (ids) => ids.map((id) => document.getElementById(id)?.textContent ?? null),
+          mine.map((r) => r.anchor!),
+        );
+        mine.forEach((r, i) => texts.set(r, found[i]!));
+      }
+      model.channels.forEach((c, i) => expect(texts.get(refs[i]!), c.id).toContain(c.address));
+      const methods = refs.slice(model.channels.length);
+      model.methods.forEach((m, i) => expect(texts.get(methods[i]!), m.name).toContain(m.name));
       await page.goto(url(at(site.channel(model.channels.find((c) => c.id === 'orderbook')!))));
       await page.screenshot({ path: join(shots, 'channel-orderbook.png') });
-      for (const m of model.methods) expect(await on(site.method(m))).toContain(m.name);
     } finally {
       await close();
     }
@@ -233,18 +233,25 @@ describe('docs site in chromium', () => {
   );
 
   it('loads every page without JavaScript: its content, the sidebar to every page, no search box', async () => {
-    for (const path of htmlPages) {
-      const { page, problems, close } = await open(path, { javaScriptEnabled: false });
-      try {
+    // One browser context for all the pages; each page's sidebar links read at once.
+    const { page, problems, close } = await open('index.html', { javaScriptEnabled: false });
+    try {
+      for (const path of htmlPages) {
+        problems.splice(0);
+        await page.goto(url(path), { waitUntil: 'load' });
         expect(await page.locator('form.search').count(), path).toBe(0);
+        const side = await page.locator('nav.side a').evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
         for (const other of htmlPages.filter((p) => p !== path))
-          expect(await page.locator(`nav.side a[href$="${other}"]`).count(), `${path} → ${other}`).toBeGreaterThan(0);
+          expect(
+            side.some((href) => href.endsWith(other)),
+            `${path} → ${other}`,
+          ).toBe(true);
         expect(await page.locator('main h1').first().isVisible(), path).toBe(true);
         expect(((await page.locator('main').textContent()) ?? '').length, path).toBeGreaterThan(200);
         expect(problems, path).toEqual([]);
-      } finally {
-        await close();
       }
+    } finally {
+      await close();
     }
   });
 
@@ -307,11 +314,7 @@ describe("a fixture spec's site in chromium (ledger variant: a method, named exa
   let fixture: ApiModel;
   beforeAll(async () => {
     fixture = await modelFromSpec(ledgerVariant(), root);
-    fixtureDir = mkdtempSync(join(tmpdir(), 'docs-fixture-'));
-    for (const f of emitDocs(fixture)) {
-      mkdirSync(dirname(join(fixtureDir, f.path)), { recursive: true });
-      writeFileSync(join(fixtureDir, f.path), f.content);
-    }
+    fixtureDir = writeSite(fixture, 'docs-fixture-');
   });
   afterAll(() => rmSync(fixtureDir, { recursive: true, force: true }));
 
@@ -353,11 +356,7 @@ describe('our site split by group in chromium (tagged by topic in the test, befo
   beforeAll(() => {
     tagged = taggedModel(model);
     map = new SiteMap(tagged);
-    splitDir = mkdtempSync(join(tmpdir(), 'docs-split-'));
-    for (const f of emitDocs(tagged)) {
-      mkdirSync(dirname(join(splitDir, f.path)), { recursive: true });
-      writeFileSync(join(splitDir, f.path), f.content);
-    }
+    splitDir = writeSite(tagged, 'docs-split-');
   });
   afterAll(() => rmSync(splitDir, { recursive: true, force: true }));
 

@@ -1,7 +1,9 @@
-/** Shared by the tests of the site: the repository root, and its model loaded once per test file. */
-import { dirname, join } from 'node:path';
+/** Shared by the tests of the site: the repository root, its model loaded once, a site written for a model. */
+import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findRepoRoot, modelFromSpec, type ApiModel } from '@exchange-api/codegen';
+import { emitDocs, findRepoRoot, modelFromSpec, type ApiModel } from '@exchange-api/codegen';
 
 export const root = findRepoRoot(dirname(fileURLToPath(import.meta.url)))!;
 export const specFile = join(root, 'spec', 'asyncapi.yaml');
@@ -13,4 +15,21 @@ let cached: Promise<ApiModel> | null = null;
 export function repoModel(): Promise<ApiModel> {
   cached ??= modelFromSpec(specFile, root);
   return cached;
+}
+
+/** The site of a model, written to a new temporary folder; that folder. */
+export function writeSite(model: ApiModel, prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  for (const f of emitDocs(model)) {
+    mkdirSync(dirname(join(dir, f.path)), { recursive: true });
+    writeFileSync(join(dir, f.path), f.content);
+  }
+  return dir;
+}
+
+/** Every file under a folder, as paths relative to it. */
+export function filesUnder(dir: string, d = dir): string[] {
+  return readdirSync(d, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? filesUnder(dir, join(d, e.name)) : [relative(dir, join(d, e.name))],
+  );
 }

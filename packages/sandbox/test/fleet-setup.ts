@@ -4,6 +4,7 @@
  */
 import { afterEach, beforeEach } from 'vitest';
 import { hasRedisServer, startRedis, type RedisServer } from './redis-server';
+import { signFor } from './helpers';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../src/index';
 
 /** A quiet market: no ticks move prices during a test; generous order budgets. */
@@ -40,6 +41,8 @@ export function useFleet(): Fleet {
     start: async (options) => {
       const sb = await startSandbox(options);
       members.push(sb);
+      // Orders are signed for the instruments of the sandbox started last, as start() does.
+      signFor(options.instruments);
       return sb;
     },
     fresh: async () => {

@@ -3,15 +3,15 @@
  * silent peer (completes the WebSocket upgrade, then never sends a frame or answers a ping) and a raw HTTP
  * exchange (send exactly these bytes, see what comes back and whether the server closes).
  */
-import { afterEach } from 'vitest';
 import { connect, type Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
 
 const opened: Socket[] = [];
 
-afterEach(() => {
+/** Destroys the sockets a test opened (registered for every file by test/setup.ts). */
+export function destroyPeers(): void {
   for (const s of opened.splice(0)) s.destroy();
-});
+}
 
 function open(url: string, localAddress?: string): Promise<Socket> {
   const u = new URL(url);

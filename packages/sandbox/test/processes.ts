@@ -3,7 +3,6 @@
  * group still alive after a test is killed (SIGKILL to the whole group), as a last resort, so that no
  * test leaves a sandbox (or a shell or launcher around it) behind, whatever it asserted.
  */
-import { afterEach } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
@@ -17,10 +16,11 @@ export const builtCommand = [bin];
 
 const groups = new Set<number>();
 
-afterEach(() => {
+/** Kills every group still alive after a test (registered for every file by test/setup.ts). */
+export function killLeftGroups(): void {
   for (const pgid of groups) killGroup(pgid, 'SIGKILL');
   groups.clear();
-});
+}
 
 /** Signal every process of a group; false when the group has none left. */
 export function killGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {

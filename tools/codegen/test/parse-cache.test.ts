@@ -98,6 +98,37 @@ describe('the parser verdict cache', () => {
     expect(slot.read()).toHaveLength(2);
   });
 
+  it('loads of one text at once wait for one parse; a failed parse is shared, never kept', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'parse-cache-'));
+    const text = uniqueSpec().text;
+    let parses = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const parse = async () => {
+      parses++;
+      await gate;
+      return [plant];
+    };
+    const both = Promise.all([verdictSlot(text, dir)!.settle(parse), verdictSlot(text, dir)!.settle(parse)]);
+    release();
+    expect(await both).toEqual([[plant], [plant]]);
+    expect(parses).toBe(1);
+    expect(await verdictSlot(text, dir)!.settle(parse)).toEqual([plant]);
+    expect(parses).toBe(1);
+    const other = `${text}# another text\n`;
+    const failing = async () => {
+      parses++;
+      throw new Error('parser failed');
+    };
+    const failed = [verdictSlot(other, dir)!.settle(failing), verdictSlot(other, dir)!.settle(failing)];
+    for (const f of failed) await expect(f).rejects.toThrow('parser failed');
+    expect(parses).toBe(2);
+    expect(verdictSlot(other, dir)!.read()).toBeNull();
+    expect(await verdictSlot(other, dir)!.settle(parse)).toEqual([plant]);
+    expect(parses).toBe(3);
+    rmSync(dir, { recursive: true });
+  });
+
   it('keeps at most 200 verdict files, dropping the oldest, and never a file it did not write', () => {
     const dir = mkdtempSync(join(tmpdir(), 'parse-cache-'));
     const foreign = join(dir, 'notes-of-someone-else.txt');

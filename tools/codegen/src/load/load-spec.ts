@@ -242,13 +242,8 @@ function parserProblems(
   // by the main file.
   const text = source.isRewritten ? JSON.stringify(source.data, null, 1) : source.text;
   const slot = options.parseCache === false ? null : verdictSlot(text);
-  const kept = slot?.read();
-  const verdict = kept
-    ? Promise.resolve(kept)
-    : parseBounded(text, abs, options.parseBoundMs).then((diagnostics) => {
-        slot?.write(diagnostics);
-        return diagnostics;
-      });
+  const parse = () => parseBounded(text, abs, options.parseBoundMs);
+  const verdict = slot ? slot.settle(parse) : parse();
   return verdict.then(
     (diagnostics) => withParserDiagnostics(problems, diagnostics, display, source),
     (err: unknown) => [

@@ -24,6 +24,11 @@ const FORMAT = 'exchange-api parser verdict 1';
 const FILE = /^[0-9a-f]{64}\.json$/;
 
 const memory = new Map<string, ParserDiagnostic[]>();
+/**
+ * The parses under way, by key: two loads of one text at once (`diff --base` of an unchanged spec loads
+ * both sides together) wait for one parse instead of running two, each paying its seconds.
+ */
+const underWay = new Map<string, Promise<ParserDiagnostic[]>>();
 
 /** Where the parser lives, and its version: the verdicts are its own. */
 function parserPackage(): { dir: string; version: string } | null {
@@ -54,6 +59,11 @@ export interface VerdictSlot {
   readonly file: string | null;
   read(): ParserDiagnostic[] | null;
   write(diagnostics: ParserDiagnostic[]): void;
+  /**
+   * The kept verdict, else the one a parse of the same text under way will give, else `parse`'s (then
+   * kept). A failed parse is shared by those who waited for it, and never kept.
+   */
+  settle(parse: () => Promise<ParserDiagnostic[]>): Promise<ParserDiagnostic[]>;
 }
 
 /**
@@ -69,14 +79,34 @@ export function verdictSlot(text: string, dir?: string): VerdictSlot | null {
   const key = createHash('sha256').update(`${FORMAT}\n${parser.version}\n`).update(text).digest('hex');
   const at = dir ?? folder(parser.dir);
   const file = at && join(at, `${key}.json`);
-  return {
+  const slot: VerdictSlot = {
     file,
     read: () => memory.get(key) ?? (file ? fromDisk(file, key) : null),
     write: (diagnostics) => {
       remember(key, diagnostics);
       if (at && file) toDisk(at, file, diagnostics);
     },
+    settle: (parse) => {
+      const kept = slot.read();
+      if (kept) return Promise.resolve(kept);
+      const pending = underWay.get(key);
+      if (pending) return pending;
+      const verdict = parse().then(
+        (diagnostics) => {
+          underWay.delete(key);
+          slot.write(diagnostics);
+          return diagnostics;
+        },
+        (err: unknown) => {
+          underWay.delete(key);
+          throw err;
+        },
+      );
+      underWay.set(key, verdict);
+      return verdict;
+    },
   };
+  return slot;
 }
 
 function remember(key: string, diagnostics: ParserDiagnostic[]): void {
