@@ -272,9 +272,8 @@ describe('docs site in chromium', () => {
       const params = site.method(methodNamed('private/order'), 'params');
       const narrow = await open(at(params), { width: 390 });
       try {
-        // The page has scrolled to the anchor (a load event can come before it), and laid out since.
-        await narrow.page.waitForFunction(() => window.scrollY > 0, undefined, { timeout: 30_000 });
-        await narrow.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+        // The page has scrolled to the anchor (a load event can come before it): polled on animation frames.
+        await narrow.page.waitForFunction(() => window.scrollY > 0, undefined, { timeout: 30_000, polling: 'raf' });
         const { header, heading } = await narrow.page.evaluate(
           (id) => ({
             header: document.querySelector('header.top')!.getBoundingClientRect().bottom,
