@@ -19,6 +19,7 @@ import {
   type Report,
 } from '@exchange-api/conformance';
 import { startFaulty, type Faults } from './faulty';
+import { generousLimits } from './generous';
 
 /**
  * The spec is read as the exchange-api command reads it: through the generator's loader and model (once
@@ -29,7 +30,7 @@ const loadSpec = (file: string) => models.get(file) ?? models.set(file, modelFro
 
 let sandbox: Sandbox;
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
+  sandbox = await startSandbox({ port: 0, limits: generousLimits });
 });
 afterAll(async () => {
   await sandbox.close();
