@@ -8,13 +8,14 @@ import { modelFromSpec } from '@exchange-api/codegen';
 import { startSandbox, type Sandbox } from '@exchange-api/sandbox';
 import { consoleReport, htmlReport, runGenerated, type Report } from '@exchange-api/conformance';
 import { startFaulty, type Faults } from './faulty';
+import { generousLimits } from './generous';
 
 const models = new Map<string, ReturnType<typeof modelFromSpec>>();
 const loadSpec = (file: string) => models.get(file) ?? models.set(file, modelFromSpec(file)).get(file)!;
 
 let sandbox: Sandbox;
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
+  sandbox = await startSandbox({ port: 0, limits: generousLimits });
 });
 afterAll(async () => {
   await sandbox.close();
