@@ -4,14 +4,11 @@
  * unsubscribe, members an open object allows, every transport's result), each with the coverage table.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { modelFromSpec } from '@exchange-api/codegen';
 import { startSandbox, type Sandbox } from '@exchange-api/sandbox';
 import { consoleReport, htmlReport, runGenerated, type Report } from '@exchange-api/conformance';
 import { startFaulty, type Faults } from './faulty';
 import { generousLimits } from './generous';
-
-const models = new Map<string, ReturnType<typeof modelFromSpec>>();
-const loadSpec = (file: string) => models.get(file) ?? models.set(file, modelFromSpec(file)).get(file)!;
+import { loadSpec } from '../support/spec-model';
 
 let sandbox: Sandbox;
 beforeAll(async () => {

@@ -6,7 +6,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recoverLoginSigner } from '@exchange-api/auth';
-import { modelFromSpec } from '@exchange-api/codegen';
 import { startSandbox, type Sandbox } from '@exchange-api/sandbox';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,9 +13,7 @@ import { join } from 'node:path';
 import { runGenerated, runReplay, type Report } from '@exchange-api/conformance';
 import { startFaulty, type Faults } from './faulty';
 import { generousLimits } from './generous';
-
-const models = new Map<string, ReturnType<typeof modelFromSpec>>();
-const loadSpec = (file: string) => models.get(file) ?? models.set(file, modelFromSpec(file)).get(file)!;
+import { loadSpec } from '../support/spec-model';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
