@@ -3,7 +3,7 @@
  * and the runner must fail the check that enforces it. A passthrough proxy first shows the same checks do
  * not fail: they pass (or, on a loaded machine, run out of the runner's window, which is no verdict).
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, it } from 'vitest';
 import { Wallet } from 'ethers';
 import { startSandbox } from '@exchange-api/sandbox';
 import { runConformance, type Report } from '@exchange-api/conformance';
@@ -406,7 +406,9 @@ const outcome = (r: Report, id: string) => r.checks.find((c) => c.id === id);
 const LATE = /within \d+(\.\d+)? m?s\b|may only be slow|no evidence/;
 let caught = 0;
 
-describe('broken servers', () => {
+// Side by side: each case has a sandbox and a proxy of its own on port 0, and most of a case's time is
+// the check waiting out its windows (a sample window, a budget's), not CPU.
+describe.concurrent('broken servers', () => {
   afterAll(() => {
     console.log(`broken servers caught: ${caught}/${cases.length}`);
   });
@@ -414,7 +416,7 @@ describe('broken servers', () => {
   it(
     'a passthrough proxy changes nothing: no intended check fails through it, ' +
       'each passes unless an answer came late',
-    async () => {
+    async ({ expect }) => {
       const ids = [...new Set(cases.map((c) => c.check))];
       const report = await run({}, ids, true);
       // On a loaded machine an answer may miss the runner's window: that check is inconclusive, never
@@ -434,7 +436,7 @@ describe('broken servers', () => {
   it(
     'a connection refused once within the budget (a count still holding a closing ' +
       'connection) is opened again: pass',
-    async () => {
+    async ({ expect }) => {
       let refused = 0;
       // The second connection of the check: the server still counted one that had been closing.
       const refuse = (open: number) => open === 1 && refused === 0 && ++refused > 0;
@@ -450,7 +452,7 @@ describe('broken servers', () => {
   );
 
   for (const c of cases) {
-    it(`${c.name} fails ${c.check}`, async () => {
+    it(`${c.name} fails ${c.check}`, async ({ expect }) => {
       const report = await run(c.hooks, [c.check], c.orderFlow ?? false);
       const r = outcome(report, c.check);
       expect(r?.status, `${c.check}: ${r?.reason}`).toBe('fail');

@@ -8,15 +8,11 @@ import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { modelFromSpec } from '@exchange-api/codegen';
 import { runCli, type Report } from '@exchange-api/conformance';
 import { startTodoServer } from './todo-server';
+import { loadSpec } from '../support/spec-model';
 
 const SPEC = fileURLToPath(new URL('fixtures/todo-asyncapi.yaml', import.meta.url));
-
-/** The spec's model, loaded once per file (the command loads it once per run; these tests run many). */
-const models = new Map<string, ReturnType<typeof modelFromSpec>>();
-const loadSpec = (file: string) => models.get(file) ?? models.set(file, modelFromSpec(file)).get(file)!;
 
 async function cli(argv: string[]): Promise<{ code: number; out: string }> {
   const lines: string[] = [];

@@ -4,17 +4,15 @@
  * unsubscribe, members an open object allows, every transport's result), each with the coverage table.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { modelFromSpec } from '@exchange-api/codegen';
 import { startSandbox, type Sandbox } from '@exchange-api/sandbox';
 import { consoleReport, htmlReport, runGenerated, type Report } from '@exchange-api/conformance';
 import { startFaulty, type Faults } from './faulty';
-
-const models = new Map<string, ReturnType<typeof modelFromSpec>>();
-const loadSpec = (file: string) => models.get(file) ?? models.set(file, modelFromSpec(file)).get(file)!;
+import { generousLimits } from './generous';
+import { loadSpec } from '../support/spec-model';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
+  sandbox = await startSandbox({ port: 0, limits: generousLimits });
 });
 afterAll(async () => {
   await sandbox.close();

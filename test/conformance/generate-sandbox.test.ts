@@ -7,16 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { modelFromSpec } from '@exchange-api/codegen';
 import { startSandbox, type Sandbox } from '@exchange-api/sandbox';
 import { runGenerated, type GenerateProgress } from '@exchange-api/conformance';
-
-/**
- * The spec is read as the exchange-api command reads it: through the generator's loader and model (once
- * per file here: the command loads it once per run, and these tests run many).
- */
-const models = new Map<string, ReturnType<typeof modelFromSpec>>();
-const loadSpec = (file: string) => models.get(file) ?? models.set(file, modelFromSpec(file)).get(file)!;
+import { loadSpec } from '../support/spec-model';
 
 type PaceBudget = Extract<GenerateProgress, { type: 'started' }>['pacing'][number];
 

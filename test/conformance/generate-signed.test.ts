@@ -6,20 +6,18 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recoverLoginSigner } from '@exchange-api/auth';
-import { modelFromSpec } from '@exchange-api/codegen';
 import { startSandbox, type Sandbox } from '@exchange-api/sandbox';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runGenerated, runReplay, type Report } from '@exchange-api/conformance';
 import { startFaulty, type Faults } from './faulty';
-
-const models = new Map<string, ReturnType<typeof modelFromSpec>>();
-const loadSpec = (file: string) => models.get(file) ?? models.set(file, modelFromSpec(file)).get(file)!;
+import { generousLimits } from './generous';
+import { loadSpec } from '../support/spec-model';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
+  sandbox = await startSandbox({ port: 0, limits: generousLimits });
 });
 afterAll(async () => {
   await sandbox.close();

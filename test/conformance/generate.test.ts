@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { modelFromSpec } from '@exchange-api/codegen';
 import { startSandbox, type Sandbox } from '@exchange-api/sandbox';
 import {
   runCli,
@@ -19,17 +18,12 @@ import {
   type Report,
 } from '@exchange-api/conformance';
 import { startFaulty, type Faults } from './faulty';
-
-/**
- * The spec is read as the exchange-api command reads it: through the generator's loader and model (once
- * per file here: the command loads it once per run, and these tests run many).
- */
-const models = new Map<string, ReturnType<typeof modelFromSpec>>();
-const loadSpec = (file: string) => models.get(file) ?? models.set(file, modelFromSpec(file)).get(file)!;
+import { generousLimits } from './generous';
+import { loadSpec } from '../support/spec-model';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
+  sandbox = await startSandbox({ port: 0, limits: generousLimits });
 });
 afterAll(async () => {
   await sandbox.close();

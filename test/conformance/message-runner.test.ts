@@ -3,6 +3,8 @@
  * messages (test/sdk/fixtures/public/): the server written from each spec passes (exit 0, checks passed),
  * and each broken variant fails with its finding: a reply without its correlation id, a message of no
  * receive operation, a wrong type in a payload, no reply at all. `exchange-api mock` of each spec passes.
+ * Each server is on a port of its own and a run is mostly waiting (windows, bounds): the runs in this
+ * process go side by side.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
@@ -20,9 +22,9 @@ const RULE: Record<Exclude<Fault, 'none'>, string> = {
   closes: 'messages.connection-kept',
 };
 
-describe('conformance --spec: a server written from each public spec', () => {
+describe.concurrent('conformance --spec: a server written from each public spec', () => {
   for (const name of SPECS) {
-    it(`${name}: passes (exit 0, checks passed, none failed)`, async () => {
+    it(`${name}: passes (exit 0, checks passed, none failed)`, async ({ expect }) => {
       const server = await serveSpec(name);
       try {
         // A window of a second: what is pushed on connect has arrived on the most loaded machine.
@@ -43,10 +45,10 @@ describe('conformance --spec: a server written from each public spec', () => {
   }
 });
 
-describe('conformance --spec: broken variants fail with the right finding', () => {
+describe.concurrent('conformance --spec: broken variants fail with the right finding', () => {
   for (const name of SPECS)
     for (const fault of FAULTS[name])
-      it(`${name}, ${fault}: exit 1 with ${RULE[fault as Exclude<Fault, 'none'>]}`, async () => {
+      it(`${name}, ${fault}: exit 1 with ${RULE[fault as Exclude<Fault, 'none'>]}`, async ({ expect }) => {
         const server = await serveSpec(name, fault);
         try {
           // A reply that never comes is waited for only a second here.
@@ -62,9 +64,9 @@ describe('conformance --spec: broken variants fail with the right finding', () =
       });
 });
 
-describe('conformance --spec: exchange-api mock of each spec passes', () => {
+describe.concurrent('conformance --spec: exchange-api mock of each spec passes', () => {
   for (const name of SPECS)
-    it(`${name}: the mock passes (exit 0)`, async () => {
+    it(`${name}: the mock passes (exit 0)`, async ({ expect }) => {
       const { lenientModelFromSpec } = await import('@exchange-api/codegen');
       const { startMock } = await import('@exchange-api/mock');
       const { model } = await lenientModelFromSpec(specFile(name));

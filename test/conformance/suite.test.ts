@@ -16,8 +16,10 @@ function problems(report: Report): string[] {
     .map((c) => `${c.id}: ${c.status} ${c.reason ?? ''} ${JSON.stringify(c.findings.slice(0, 2))}`);
 }
 
-describe('conformance runner against the sandbox', () => {
-  it('default suite: every check passes or is skipped with a reason', async () => {
+// The two runs side by side: each has a sandbox of its own on port 0, and most of a run's time is its
+// checks waiting out windows (samples, budgets), not CPU.
+describe.concurrent('conformance runner against the sandbox', () => {
+  it('default suite: every check passes or is skipped with a reason', async ({ expect }) => {
     const session = Wallet.createRandom();
     const owner = Wallet.createRandom();
     const sandbox = await startSandbox({ port: 0, sessionKeys: [{ address: session.address, wallet: owner.address }] });
@@ -50,7 +52,7 @@ describe('conformance runner against the sandbox', () => {
     }
   }, 300_000);
 
-  it('with --allow-order-flow: the whole suite, the order-flow checks run and pass too', async () => {
+  it('with --allow-order-flow: the whole suite, the order-flow checks run and pass too', async ({ expect }) => {
     const session = Wallet.createRandom();
     const owner = Wallet.createRandom();
     const sandbox = await startSandbox({ port: 0, sessionKeys: [{ address: session.address, wallet: owner.address }] });

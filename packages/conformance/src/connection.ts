@@ -230,7 +230,7 @@ export class WsConn {
 
   /** The first frame at or after `from` matching `pred`, or null after the timeout or on close. */
   waitFor(pred: (f: Frame) => boolean, timeoutMs: number, from = 0): Promise<Frame | null> {
-    const found = this.frames.find((f) => f.index >= from && pred(f));
+    const found = this.frames.find(pred, from);
     if (found) return Promise.resolve(found);
     if (this.closeInfo) return Promise.resolve(null);
     return new Promise((resolve) => {

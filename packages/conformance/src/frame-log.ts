@@ -72,9 +72,15 @@ export class FrameLog {
     return this.kept.slice(this.head + Math.max(0, from - first.index));
   }
 
-  /** The first kept frame matching `pred`. */
-  find(pred: (f: Frame) => boolean): Frame | undefined {
-    for (let i = this.head; i < this.kept.length; i++) if (pred(this.kept[i]!)) return this.kept[i];
+  /**
+   * The first kept frame at or after index `from` matching `pred`. It starts at `from`: a call's answer is
+   * looked for among the frames after it was sent, not among the 2000 kept before.
+   */
+  find(pred: (f: Frame) => boolean, from = 0): Frame | undefined {
+    const first = this.kept[this.head];
+    if (!first) return undefined;
+    for (let i = this.head + Math.max(0, from - first.index); i < this.kept.length; i++)
+      if (pred(this.kept[i]!)) return this.kept[i];
     return undefined;
   }
 

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { WsConn } from '../src/connection';
-import { MAX_KEPT_FRAMES } from '../src/frame-log';
+import { FrameLog, MAX_KEPT_FRAMES } from '../src/frame-log';
 import { Transcript } from '../src/transcript';
 import { runCli } from '../src/cli';
 import type { Report } from '../src/model';
@@ -80,6 +80,15 @@ describe('a server that floods pushes', () => {
     expect(transcript.finish().map((e) => e.data)).toContainEqual(
       expect.stringMatching(/^received \d+ frames; the oldest \d+ were dropped from memory \(the last \d+ kept\)$/),
     );
+  });
+
+  it('a frame is looked for from a cursor on: none before it, none dropped', () => {
+    const log = new FrameLog(3);
+    for (let i = 0; i < 5; i++) log.push((index) => ({ index, t: 0, text: `f${i}`, json: i % 2, entry: null! }));
+    expect(log.find(() => true)?.index).toBe(2);
+    expect(log.find(() => true, 3)?.index).toBe(3);
+    expect(log.find((f) => f.json === 0, 3)?.index).toBe(4);
+    expect(log.find(() => true, 5)).toBeUndefined();
   });
 
   it('a run against it finishes and writes its reports', async () => {

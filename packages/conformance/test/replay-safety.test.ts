@@ -36,12 +36,18 @@ afterAll(async () => {
   await new Promise<void>((r) => wss.close(() => r()));
 });
 
+/**
+ * The spec is read as the exchange-api command reads it: through the generator's loader and model, once
+ * per file here (the command reads it once per run; building our spec's model costs seconds each time).
+ */
+const models = new Map<string, ReturnType<typeof modelFromSpec>>();
+const loadSpec = (file: string) => models.get(file) ?? models.set(file, modelFromSpec(file)).get(file)!;
+
 async function cli(...argv: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
   const out: string[] = [];
   const err: string[] = [];
   const io = { out: (l: string) => out.push(l), err: (l: string) => err.push(l) };
-  // The spec is read as the exchange-api command reads it: through the generator's loader.
-  const code = await runCli(['--ws', url, ...argv], io, {}, (f) => modelFromSpec(f));
+  const code = await runCli(['--ws', url, ...argv], io, {}, loadSpec);
   return { code, out, err };
 }
 
@@ -197,7 +203,7 @@ describe('--replay-dir is checked before the run (item 9)', () => {
     // The run itself then ends at once (nothing listens on port 1); the folder check came first and left nothing.
     const io = { out: () => undefined, err: () => undefined };
     const argv = ['--ws', 'ws://127.0.0.1:1/v3/ws', '--generate', '--replay-dir', fresh];
-    const code = await runCli(argv, io, {}, (f) => modelFromSpec(f));
+    const code = await runCli(argv, io, {}, loadSpec);
     expect(code).toBe(2);
     expect(existsSync(fresh)).toBe(false);
   });

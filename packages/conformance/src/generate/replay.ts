@@ -103,7 +103,8 @@ async function replayChannel(session: Session, spec: GenSpec, r: ReplayFile): Pr
     };
   }
   const pushes = (await collect(conn, from, [address])).filter((p) => p.channel === address);
-  const bad = pushes.find((p) => !new SchemaSet(spec.doc).valid(ch.payload, p.data));
+  const schemas = SchemaSet.of(spec.doc);
+  const bad = pushes.find((p) => !schemas.valid(ch.payload, p.data));
   const received = pushes.map((p) => JSON.stringify({ channel: p.channel, data: p.data }));
   if (bad) return { status: 'still-failing', verdict: again('fail', JSON.stringify(bad.data).slice(0, 300)), received };
   if (!pushes.length)
@@ -178,7 +179,7 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayOutcome> {
     // A login is sent again around a fresh proof, as the run sent it: the recorded one is stale by now.
     const signed = m && r.transport === 'ws' && m === loginMethod(spec) ? await loginCase(session, m, c) : null;
     const ex = signed?.ex ?? (await resend(session, m!, r));
-    let verdict = judge(spec, m!, new SchemaSet(spec.doc), c, ex.outcome, ex.id);
+    let verdict = judge(spec, m!, SchemaSet.of(spec.doc), c, ex.outcome, ex.id);
     if (signed?.intact) verdict = judgeIntact(c, ex, verdict);
     const status =
       verdict.status === 'fail' ? 'still-failing' : verdict.status === 'inconclusive' ? 'inconclusive' : 'fixed';

@@ -73,7 +73,7 @@ async function prepare(
   const names = await namesOf(spec, session);
   return {
     spec,
-    schemas: new SchemaSet(spec.doc),
+    schemas: SchemaSet.of(spec.doc),
     session,
     values: { doc: spec.doc, hints: names.hints, seed },
     namesSkipped: names.skipped,

@@ -34,10 +34,34 @@ function rooted(schema: unknown): unknown {
   );
 }
 
+/** A stand-in key for a document without definitions or without components. */
+const NONE = {};
+/** The SchemaSet of each document's schemas, by their identity (definitions, then components). */
+const shared = new WeakMap<object, WeakMap<object, SchemaSet>>();
+/** Past this many compiled schemas a shared set is replaced: schemas made afresh each run are compiled anew. */
+const MAX_COMPILED = 5000;
+
 /** Compiled validators over one spec document, cached by schema identity. */
 export class SchemaSet {
   private readonly ajv: Ajv;
   private readonly cache = new Map<unknown, ValidateFunction>();
+
+  /**
+   * The set over a document's schemas, shared by every run of that spec in this process (a test process
+   * runs many, the command one): a schema is compiled once, not once per run (or per push replayed).
+   * Compiled validators keep no state between calls, and `why` reads a function's errors right after it.
+   */
+  static of(doc: Record<string, unknown>): SchemaSet {
+    const defs = typeof doc.definitions === 'object' && doc.definitions !== null ? doc.definitions : NONE;
+    const comps = typeof doc.components === 'object' && doc.components !== null ? doc.components : NONE;
+    const byComps = shared.get(defs) ?? shared.set(defs, new WeakMap()).get(defs)!;
+    let set = byComps.get(comps);
+    if (!set || set.cache.size > MAX_COMPILED) {
+      set = new SchemaSet(doc);
+      byComps.set(comps, set);
+    }
+    return set;
+  }
 
   constructor(doc: Record<string, unknown>) {
     this.ajv = new Ajv({ strict: false, allErrors: false, validateFormats: false, allowUnionTypes: true });

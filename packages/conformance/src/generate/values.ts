@@ -73,13 +73,44 @@ function clamp(v: number, s: Shape): number {
   return Math.min(Math.max(v, s.minimum ?? -Infinity), s.maximum ?? Infinity);
 }
 
+/**
+ * fast-check's arbitrary of the strings a pattern matches (null when it cannot make one), made once per
+ * pattern: making it parses the pattern, which cost seconds of a run whose cases ask for the same few
+ * patterns thousands of times. Arbitraries hold no state, so one serves every caller.
+ */
+const matchingArbs = new Map<string, fc.Arbitrary<string> | null>();
+function matchingArb(pattern: string): fc.Arbitrary<string> | null {
+  if (!matchingArbs.has(pattern)) {
+    if (matchingArbs.size >= 1000) matchingArbs.clear();
+    let arb: fc.Arbitrary<string> | null = null;
+    try {
+      arb = fc.stringMatching(new RegExp(pattern));
+    } catch {
+      /* an ECMAScript-incompatible pattern */
+    }
+    matchingArbs.set(pattern, arb);
+  }
+  return matchingArbs.get(pattern)!;
+}
+
+/** The samples already drawn, by seed, count and pattern: the same seed draws the same strings. */
+const samples = new Map<string, string[]>();
+
 /** Strings matching a pattern, reproduced by the seed. */
 export function patternSample(pattern: string, seed: number, n: number): string[] {
-  try {
-    return fc.sample(fc.stringMatching(new RegExp(pattern)), { seed, numRuns: n });
-  } catch {
-    return [];
+  const key = `${seed} ${n} ${pattern}`;
+  let drawn = samples.get(key);
+  if (!drawn) {
+    const arb = matchingArb(pattern);
+    try {
+      drawn = arb ? fc.sample(arb, { seed, numRuns: n }) : [];
+    } catch {
+      drawn = [];
+    }
+    if (samples.size >= 10_000) samples.clear();
+    samples.set(key, drawn);
   }
+  return [...drawn];
 }
 
 function integerEdges(s: Shape): unknown[] {
@@ -151,13 +182,9 @@ export function arbitrary(ctx: ValueCtx, schema: Schema | null, name?: string, d
 }
 
 function stringArb(s: Shape): fc.Arbitrary<unknown> {
-  if (s.pattern) {
-    try {
-      return fc.stringMatching(new RegExp(s.pattern));
-    } catch {
-      /* an ECMAScript-incompatible pattern: plain strings */
-    }
-  }
+  // An ECMAScript-incompatible pattern: plain strings.
+  const matching = s.pattern ? matchingArb(s.pattern) : null;
+  if (matching) return matching;
   return fc.string({ minLength: s.minLength ?? 0, maxLength: Math.min(s.maxLength ?? 40, 40) });
 }
 

@@ -26,7 +26,7 @@ export async function runMessageReplayCli(p: CliOptions, spec: MsgSpec, io: Io):
     if (r.kind !== 'message' || !op?.reply)
       throw new Error(`the replay file ${p.replay} is not of a request of this spec (kind ${r.kind}, ${r.method})`);
     const replyMs = p.checkTimeoutMs ?? 5000;
-    env = new MsgEnv(spec, new SchemaSet(spec.doc), new Transcript(Date.now()), addressesOf(spec, p.ws), {
+    env = new MsgEnv(spec, SchemaSet.of(spec.doc), new Transcript(Date.now()), addressesOf(spec, p.ws), {
       replyMs,
       seed: r.seed,
       randomCases: 0,

@@ -101,7 +101,7 @@ export async function runMessages(o: MessageRunOptions): Promise<Report> {
   const t0 = Date.now();
   const transcript = new Transcript(t0);
   const addresses = addressesOf(o.spec, o.ws);
-  const env = new MsgEnv(o.spec, new SchemaSet(o.spec.doc), transcript, addresses, {
+  const env = new MsgEnv(o.spec, SchemaSet.of(o.spec.doc), transcript, addresses, {
     replyMs: o.replyMs,
     seed: o.seed,
     randomCases: o.randomCases,
