@@ -4,8 +4,9 @@
  * are about what is caught, not about pacing, which generate.test.ts proves on a sandbox of tight budgets.
  */
 const generous = { points: 100_000 };
-// The instrument buckets too: a signed order the bucket refuses has spent its nonce (the sandbox verifies
-// the signature first), so the runner's retry of that very frame would be refused as a nonce used twice.
+// The instrument buckets too: under one order a second per instrument a run's order sequences wait out the
+// refill (and a server that spent the nonce of an order its bucket refused would refuse the runner's retry
+// of that very frame; the sandbox takes the bucket first, so spends none).
 const bucket = { capacity: 100_000, refillPerSecond: 100_000 };
 
 export const generousLimits = {
