@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { parse } from 'yaml';
 import { diffModels, emitTypes, type ApiModel, type Change, type Severity } from '../../src/index';
-import { modelOf, type Spec } from './base-spec';
+import { modelOfJson, type Spec } from './base-spec';
 import { withoutExamples } from '../../../../test/support/spec-edits';
 
 const ownText = readFileSync(new URL('../../../../spec/asyncapi.yaml', import.meta.url), 'utf8');
@@ -231,7 +231,7 @@ const results = new Map<number, { changes: Change[]; errors: string[] }>();
 // run with three test tasks at a time once took more than 120 s here.
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'exchange-api-diff-mutations-'));
-  base = modelOf(own());
+  base = modelOfJson(own());
   const roots: string[] = [];
   const changesOf: Change[][] = [];
   // One folder per distinct set of regenerated types (many edits leave them as they were: the same files
@@ -240,7 +240,7 @@ beforeAll(async () => {
   const folders: string[] = [];
   for (const [i, m] of [['unchanged', '', 'safe', 'safe', () => {}] as Mutation, ...MUTATIONS].entries()) {
     const spec = own();
-    const model = modelOf((m[4](spec) as Spec | undefined) ?? spec);
+    const model = modelOfJson((m[4](spec) as Spec | undefined) ?? spec);
     changesOf.push(diffModels(base, model));
     const files = await emitTypes(model);
     const key = JSON.stringify(files.map((f) => [f.path, f.content]));
