@@ -3,10 +3,21 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
 import { cli as runBuiltCli } from '../../../test/support/cli';
+import { modelFromSpec, type ApiModel } from '../src/index';
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 export const ourSpec = join(repoRoot, 'spec', 'asyncapi.yaml');
 export const fixtureSpec = join(repoRoot, 'tools', 'codegen', 'test', 'fixtures', 'parcels.asyncapi.yaml');
+
+let ours: Promise<ApiModel> | null = null;
+/**
+ * Our spec's model, built once per test process (seconds of CPU; the files share a process, isolate is
+ * off): read it, never change it (structuredClone a copy to break).
+ */
+export function ourModel(): Promise<ApiModel> {
+  ours ??= modelFromSpec(ourSpec, repoRoot);
+  return ours;
+}
 
 /** A scratch folder inside the repository, so generated code resolves the repository's node_modules. */
 export function scratchDir(prefix: string): string {

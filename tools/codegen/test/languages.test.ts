@@ -10,7 +10,7 @@ import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateInto, modelFromSpec, parseLanguages, type ApiModel } from '../src/index';
 import { casesJson, edgeCases, exampleCases, refusedCase, type RoundTripCase } from './lang-cases';
-import { fixtureSpec, ourSpec, repoRoot, scratchDir } from './helpers';
+import { fixtureSpec, ourModel, ourSpec, repoRoot, scratchDir } from './helpers';
 import { runMain } from '../../../test/support/run-main';
 // Which toolchains are here (a test that needs a missing one skips, saying why; under CI it fails).
 import { needs, report, requireTools } from './toolchains';
@@ -34,7 +34,7 @@ const others: Array<{ dir: string; cases: RoundTripCase[] }> = [];
 const countOf = (list: RoundTripCase[]) => list.reduce((n, c) => n + (c.array ? (c.value as unknown[]).length : 1), 0);
 
 beforeAll(async () => {
-  model = await modelFromSpec(ourSpec);
+  model = await ourModel();
   out = scratchDir('lang-');
   await generateInto(ourSpec, out, { check: false, cwd: repoRoot, languages: parseLanguages(['python,go']) });
   cases = [...exampleCases(model), ...edgeCases(model)];
