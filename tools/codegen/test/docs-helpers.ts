@@ -1,17 +1,16 @@
-/** Shared by the docs emitter's tests: the repository's model, loaded once per test file. */
+/** Shared by the docs emitter's tests: the repository's model, loaded once per test process. */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { headerFor, modelFromSpec, type ApiModel, type EmittedFile } from '../src/index';
-import { ourSpec, repoRoot } from './helpers';
+import { headerFor, type ApiModel, type EmittedFile } from '../src/index';
+import { ourModel, ourSpec, repoRoot } from './helpers';
 
 export const root = repoRoot;
 export const specFile = ourSpec;
 
-let cached: Promise<ApiModel> | null = null;
+/** The repository's model, shared with the other test files (helpers.ts, ourModel). */
 export function repoModel(): Promise<ApiModel> {
-  cached ??= modelFromSpec(specFile, root);
-  return cached;
+  return ourModel();
 }
 
 /** A deep copy, so a test can break a model without touching the shared one. */

@@ -2,12 +2,19 @@ import { describe, expect, it, beforeAll } from 'vitest';
 import { writeFileSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { MANIFEST_NAME, generateInto, modelFromSpec } from '../src/index';
-import { fixtureSpec, ourSpec, scratchDir, typecheck } from './helpers';
+import { MANIFEST_NAME, generateInto, modelFromSpec, type ApiModel } from '../src/index';
+import { fixtureSpec, ourModel, ourSpec, scratchDir, typecheck } from './helpers';
+
+const models = new Map<string, Promise<ApiModel>>();
+/** The model of a spec, built once for the file's cases that only read it (our spec's takes seconds). */
+function modelOf(spec: string): Promise<ApiModel> {
+  if (!models.has(spec)) models.set(spec, spec === ourSpec ? ourModel() : modelFromSpec(spec));
+  return models.get(spec)!;
+}
 
 /** Every example of the spec, with the validator export that must accept it. */
 async function examplesWithValidators(spec: string) {
-  const model = await modelFromSpec(spec);
+  const model = await modelOf(spec);
   const out: Array<{ place: string; exp: string; value: unknown }> = [];
   for (const c of model.channels)
     c.examples.forEach((v, i) => out.push({ place: `channel ${c.id} example ${i}`, exp: `channel_${c.id}`, value: v }));
@@ -116,7 +123,7 @@ describe('the fixture API generates what a different API needs', () => {
 describe("the client's generated surface", () => {
   it('one raw call per method named by operation id, and signed helpers for order-flow methods only', async () => {
     const { emitClientSurface } = await import('../src/index');
-    const ours = emitClientSurface(await modelFromSpec(ourSpec))[0]!;
+    const ours = emitClientSurface(await modelOf(ourSpec))[0]!;
     expect(ours).toMatchObject({ slot: 'client', path: 'surface.gen.ts' });
     // This interface's tables and types, and the core it types (the core imports none of them back).
     expect([...ours.content.matchAll(/^import .*$/gm)].map((m) => m[0])).toEqual([
@@ -147,7 +154,7 @@ describe("the client's generated surface", () => {
       "order: (params: ActionInput<'private/order'>, options?: CallOptions) => " +
         "core.action('private/order', params, options),",
     );
-    const fixture = emitClientSurface(await modelFromSpec(fixtureSpec))[0]!.content;
+    const fixture = emitClientSurface(await modelOf(fixtureSpec))[0]!.content;
     expect(fixture).toContain(
       "getRoute: (params: CallParams<'route/get'>, options?: CallOptions) => core.call('route/get', params, options),",
     );

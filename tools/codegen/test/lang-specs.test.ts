@@ -110,7 +110,7 @@ describe.skipIf(typed.skip)(`Python models of other specs${typed.why}`, () => {
       const r = pythonRoundTrip(dir, 'cases.json');
       expect(r.status, r.stderr).toBe(0);
       expect(report(r.stdout)).toEqual({ checked: 2, failures: [] });
-      expect(mypyStrict(dir).stdout).toMatch(/^Success: no issues found in 1 source file/m);
+      expect(mypyStrict(dir, cache).stdout).toMatch(/^Success: no issues found in 1 source file/m);
     },
     120_000,
   );
@@ -121,7 +121,7 @@ describe.skipIf(typed.skip)(`Python models of other specs${typed.why}`, () => {
     const r = pythonRoundTrip(dir, 'cases.json');
     expect(r.status, r.stderr).toBe(0);
     expect(report(r.stdout)).toEqual({ checked: 0, failures: [] });
-    expect(mypyStrict(dir).stdout).toMatch(/^Success: no issues found in 1 source file/m);
+    expect(mypyStrict(dir, cache).stdout).toMatch(/^Success: no issues found in 1 source file/m);
   }, 120_000);
 
   it(
@@ -137,7 +137,7 @@ describe.skipIf(typed.skip)(`Python models of other specs${typed.why}`, () => {
       expect(outside.failures.map((f) => f.split(':')[0])).toEqual(OUTSIDE.map((c) => c.where));
       // A record's key raises ValueError; an optional one goes through from_union, which asserts.
       expect(outside.failures.filter((f) => !/: (ValueError|AssertionError) /.test(f))).toEqual([]);
-      expect(mypyStrict(dir).stdout).toMatch(/^Success: no issues found in 1 source file/m);
+      expect(mypyStrict(dir, cache).stdout).toMatch(/^Success: no issues found in 1 source file/m);
     },
     120_000,
   );

@@ -11,7 +11,7 @@ import { parse, stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { emitPackageReadme, exampleValue } from '../src/emit/package-readme';
 import { generateInto, LANGUAGES, modelFromSpec } from '../src/index';
-import { ourSpec, repoRoot, scratchDir, writeSpec } from './helpers';
+import { ourModel, repoRoot, scratchDir, writeSpec } from './helpers';
 
 const weather = join(repoRoot, 'test', 'sdk', 'fixtures', 'weather.asyncapi.yaml');
 
@@ -48,7 +48,7 @@ function typeErrors(file: string): string[] {
 
 describe('the README of a generated SDK', () => {
   it('says how many methods its document shows, how many are typed from its clients, how many sign', async () => {
-    const model = await modelFromSpec(ourSpec, repoRoot);
+    const model = await ourModel();
     const [readme] = emitPackageReadme(model, { name: '@acme/venue', version: model.version, docs: false }, 'x');
     const clients = model.methods.filter((m) => m.source === 'clients').length;
     const signed = model.methods.filter((m) => m.actionModule !== null).length;

@@ -1,4 +1,4 @@
-import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
+import { LineCounter, parseDocument, isAlias, isMap, isNode, isScalar, isSeq, type Document } from 'yaml';
 import { readFileSync, statSync } from 'node:fs';
 import { SpecError, fromPointer, toPointer } from './spec-error';
 
@@ -33,6 +33,38 @@ function yamlMessage(message: string): string {
   if (/Maximum call stack size exceeded/.test(message))
     return 'nests too deeply to read (Maximum call stack size exceeded); see docs/generating.md, "Limits"';
   return `not valid YAML: ${message.split('\n')[0]}`;
+}
+
+/** The forms YAML 1.2's core schema reads as an integer (decimal, octal, hexadecimal): BigInt reads each. */
+const INTEGER = /^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$/;
+
+/**
+ * The integers beyond JavaScript's exact range, by JSON pointer, read from the parsed document's own
+ * nodes: each keeps the text it was written as, so no second parse (as long as the first) is needed.
+ * Null when the document holds what only that parse reads as the data has it (an alias, a tag, a key
+ * that is not a plain string).
+ */
+function exactInNodes(doc: Document): Record<string, string> | null {
+  const exact: Record<string, string> = {};
+  const walk = (node: unknown, pointer: string): boolean => {
+    if (node === null || node === undefined) return true;
+    if (isAlias(node) || (isNode(node) && node.tag)) return false;
+    if (isScalar(node)) {
+      if (typeof node.value === 'number' && typeof node.source === 'string' && INTEGER.test(node.source)) {
+        const value = BigInt(node.source);
+        if (!Number.isSafeInteger(Number(value))) exact[pointer] = value.toString();
+      }
+      return true;
+    }
+    if (isSeq(node)) return node.items.every((item, i) => walk(item, `${pointer}/${i}`));
+    if (!isMap(node)) return false;
+    return node.items.every((pair) => {
+      const key = isScalar(pair.key) && !pair.key.tag ? pair.key.value : undefined;
+      if (typeof key !== 'string' || key === '<<') return false;
+      return walk(pair.value, `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+    });
+  };
+  return walk(doc.contents, '#') ? exact : null;
 }
 
 /** A spec file read as plain data, remembering where each node stands so problems can name a line. */
@@ -158,9 +190,12 @@ export class YamlSource {
       else if (typeof node === 'object' && node !== null)
         for (const [k, v] of Object.entries(node)) walk(v, `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`);
     };
-    // Only a spec with such a number pays for the second parse.
-    if (/[0-9]{16}/.test(this.text))
-      walk(parseDocument(this.text, { intAsBigInt: true }).toJS({ maxAliasCount: 100 }), '#');
+    // Only a spec with such a number looks; only one whose nodes cannot say pays for a second parse.
+    if (/[0-9]{16}/.test(this.text)) {
+      const fromNodes = exactInNodes(this.doc);
+      if (fromNodes) Object.assign(exact, fromNodes);
+      else walk(parseDocument(this.text, { intAsBigInt: true }).toJS({ maxAliasCount: 100 }), '#');
+    }
     // A converted document keeps the numbers of the places the conversion leaves where they were.
     if (this.convertedFrom !== null)
       for (const pointer of Object.keys(exact)) if (!this.keptAt(fromPointer(pointer))) delete exact[pointer];
