@@ -15,9 +15,10 @@ export default defineConfig({
     sequence: {
       sequencer: longestFirst([
         'test/diff/spec-mutations.test.ts',
-        'test/spec-errors.test.ts',
         'test/languages.test.ts',
+        'test/spec-errors.test.ts',
         'test/library-spec.test.ts',
+        'test/docs-emit.test.ts',
       ]),
     },
   },
