@@ -5,7 +5,7 @@
 // tasks in the order of its graph walk: the longest, test/'s, eighth of eleven, and it was the last to
 // end; started first, it ends with the others (longest processing time first, the classic rule for
 // packing jobs on a few machines).
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 
 /**
  * The longest tasks, longest first, as measured on a fresh clone's run (wall seconds, three at a time
@@ -35,7 +35,28 @@ function turboArgs(task, flags) {
 }
 
 /**
- * Run `tasks` (in startOrder), `slots` at a time, each as `npx turbo run <task> --only <flags>` with its
+ * Each task's hash in the whole graph (`turbo run … --dry=json`), which covers the builds it depends on.
+ * An `--only` run hashes the task's own inputs alone: an edit of packages/auth/src would replay the
+ * sandbox's cached tests. Each run gets its graph hash as EXCHANGE_API_GRAPH_HASH, an `env` of the test
+ * tasks in turbo.json, so its cache key moves with its dependencies as it did in one `turbo run`.
+ */
+export function graphHashes(tasks, env) {
+  const names = [...new Set(tasks.map((t) => t.split('#')[1]))];
+  const clean = { ...env };
+  delete clean.EXCHANGE_API_GRAPH_HASH;
+  const r = spawnSync('npx', ['turbo', 'run', ...names, '--dry=json'], {
+    env: clean,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (r.status !== 0) throw new Error(`turbo run ${names.join(' ')} --dry=json: exit ${r.status}: ${r.stderr.trim()}`);
+  const graph = JSON.parse(r.stdout);
+  return new Map(graph.tasks.filter((t) => tasks.includes(t.taskId)).map((t) => [t.taskId, t.hash]));
+}
+
+/**
+ * Run `tasks` (in startOrder), `slots` at a time, each as `npx turbo run <task> --only <flags>` (its graph
+ * hash in its environment) with its
  * output on this process's (turbo prefixes each line with its task). Every task runs to its end whatever
  * another did (a change that breaks two packages shows both). Resolves to the first failing status in
  * start order, or 0.
@@ -43,9 +64,17 @@ function turboArgs(task, flags) {
 export async function runTestTasks(tasks, { slots, flags, env }) {
   const queue = startOrder(tasks);
   const statuses = new Map();
+  let hashes;
+  try {
+    hashes = graphHashes(tasks, env);
+  } catch (error) {
+    console.log(`the task graph could not be read: ${error.message}`);
+    return 1;
+  }
   const one = (task) =>
     new Promise((resolve) => {
-      const child = spawn('npx', turboArgs(task, flags), { stdio: 'inherit', env });
+      const graph = { EXCHANGE_API_GRAPH_HASH: hashes.get(task) ?? 'none' };
+      const child = spawn('npx', turboArgs(task, flags), { stdio: 'inherit', env: { ...env, ...graph } });
       child.on('error', (error) => {
         console.log(`${task}: not started: ${error.message}`);
         resolve(1);
