@@ -40,6 +40,11 @@ export interface CallOptions {
   pace?: boolean;
   /** Wait out a -32000 answer as its hint says and retry, at most twice (default true). */
   retryRateLimited?: boolean;
+  /**
+   * A signed request's params signed anew (a fresh nonce), sent on a retry: a server may have spent the
+   * nonce of a request it refused for its rate, and the same params would then be refused as a replay.
+   */
+  again?: () => Promise<unknown>;
   headers?: Record<string, string>;
   timeoutMs?: number;
   id?: string | number;
@@ -68,7 +73,7 @@ export async function call(
     if (opts.pace !== false && !conn.loggedIn) await host.run.pacer.take();
     host.throwIfStopped();
     const from = conn.frames.length;
-    const got = await conn.request(method, params, opts);
+    const got = await conn.request(method, attempt > 0 && opts.again ? await opts.again() : params, opts);
     host.throwIfStopped();
     if (!got) {
       const ms = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;

@@ -56,5 +56,6 @@ export async function action(
   opts: CallOptions = {},
 ): Promise<RpcResponse> {
   const instrument = moduleOfMethod(name) === 'trade' ? await assetOf(p, conn, fields.instrument_name) : undefined;
-  return p.call(conn, name, await signedParams(signer, name, subaccount, fields, instrument), opts);
+  const sign = () => signedParams(signer, name, subaccount, fields, instrument);
+  return p.call(conn, name, await sign(), { again: sign, ...opts });
 }

@@ -61,8 +61,9 @@ export class SequenceLog {
     params: unknown,
     authed = true,
     how: Pick<SequenceFrame, 'login' | 'signed'> = {},
+    again?: () => Promise<unknown>,
   ): Promise<Exchange | null> {
-    const ex = await callNamed(this.env, conn, name, params, authed);
+    const ex = await callNamed(this.env, conn, name, params, authed, again);
     if (ex) this.frames.push({ sent: ex.sent, received: ex.received, ...how });
     return ex;
   }
@@ -144,18 +145,23 @@ export function bodyOf(ex: Exchange): Record<string, unknown> | null {
     : null;
 }
 
-/** Call a method of the spec by name on a connection, paced; null when the spec has no such method. */
+/**
+ * Call a method of the spec by name on a connection, paced; null when the spec has no such method. A
+ * signed request names `again`, its params signed anew, for a retry after a rate-limit answer.
+ */
 export async function callNamed(
   env: TargetEnv,
   conn: WsConn,
   name: string,
   params: unknown,
   authed = true,
+  again?: () => Promise<unknown>,
 ): Promise<Exchange | null> {
   const m =
     env.spec.methods.find((x) => x.name === name) ??
     (name === env.spec.subscribe || name === env.spec.unsubscribe ? frameMethod(env.spec, name) : undefined);
-  return m ? env.session.callOn(conn, m, toJson(params), authed) : null;
+  const resign = again && (async () => toJson(await again()));
+  return m ? env.session.callOn(conn, m, toJson(params), authed, resign) : null;
 }
 
 /** Whether an answer is an error whose code the spec documents. */

@@ -100,10 +100,10 @@ function variants(c: Ctx, buy: Fields, sellPrice: string): { list: Variant[]; un
 
 /** Sign and send one request on the logged-in connection; the answer's body (null when none came). */
 async function act(c: Ctx, name: string, fields: Fields): Promise<Record<string, unknown> | null> {
-  const params = await signedParams(c.wallet, name, c.sub, fields, name === 'private/order' ? c.asset : undefined);
+  const sign = () => signedParams(c.wallet, name, c.sub, fields, name === 'private/order' ? c.asset : undefined);
   const signed =
     name === 'private/order' ? { signed: { action: name, fields, ...(c.asset ? { instrument: c.asset } : {}) } } : {};
-  const ex = await c.log.call(c.conn, name, params, true, signed);
+  const ex = await c.log.call(c.conn, name, await sign(), true, signed, sign);
   return ex ? bodyOf(ex) : null;
 }
 

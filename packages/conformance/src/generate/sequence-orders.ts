@@ -43,10 +43,9 @@ async function act(c: Ctx, name: string, fields: Record<string, unknown>): Promi
   const instrument = asset?.base_asset_address
     ? { base_asset_address: asset.base_asset_address, base_asset_sub_id: String(asset.base_asset_sub_id ?? '0') }
     : undefined;
-  const params = await signedParams(c.wallet, name, c.sub, fields, instrument);
-  const ex = await c.log.call(c.conn, name, params, true, {
-    signed: { action: name, fields, ...(instrument ? { instrument } : {}) },
-  });
+  const sign = () => signedParams(c.wallet, name, c.sub, fields, instrument);
+  const signed = { signed: { action: name, fields, ...(instrument ? { instrument } : {}) } };
+  const ex = await c.log.call(c.conn, name, await sign(), true, signed, sign);
   return ex ? bodyOf(ex) : null;
 }
 

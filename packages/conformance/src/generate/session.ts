@@ -184,13 +184,25 @@ export class Session {
     return ms ? Number(ms) : 1000;
   }
 
-  /** Send one call on a given connection, paced (the per-IP budget unless `authed`), waiting out rate-limit answers. */
-  async callOn(conn: WsConn, m: GenMethod, paramsText: string, authed: boolean): Promise<Exchange> {
+  /**
+   * Send one call on a given connection, paced (the per-IP budget unless `authed`), waiting out rate-limit
+   * answers. A signed request is sent again with what `again` gives (signed anew, a fresh nonce): a server
+   * may have spent the nonce of the request it refused for its rate, and the same frame would then be
+   * refused as a replay, a failure of the runner's making.
+   */
+  async callOn(
+    conn: WsConn,
+    m: GenMethod,
+    paramsText: string,
+    authed: boolean,
+    again?: () => Promise<string>,
+  ): Promise<Exchange> {
     for (let retries = 0; ; retries++) {
       await this.pacer(m, authed).take();
       const id = `gen-${++ids}`;
+      const params = retries > 0 && again ? await again() : paramsText;
       const sent =
-        `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"method":${JSON.stringify(m.name)}` + `,"params":${paramsText}}`;
+        `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"method":${JSON.stringify(m.name)}` + `,"params":${params}}`;
       const ex: Exchange = { ...(await sendFrame(conn, sent, id)), id, sent, retries };
       const wait = this.rateLimitWait(ex.outcome);
       if (wait === null || retries >= MAX_RETRIES) return ex;
