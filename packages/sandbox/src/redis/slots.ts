@@ -91,6 +91,13 @@ export type { FaultSink } from './connect';
 export class RedisSlots implements SlotStore {
   /** What this member holds, to hold again each cycle and give back when it closes. */
   private readonly held = new Map<string, number>();
+  /**
+   * Takes sent and not yet answered, by IP. A cycle's HOLD counts them: queued after a TAKE on the same
+   * connection, a HOLD of `held` alone wrote a count one short over the TAKE's, and the next connection of
+   * the IP was served over the limit (a loaded run: five connections on a limit of four). A refused take
+   * counted so is corrected at the next cycle (unsynced): for a moment one too many, never one too few.
+   */
+  private readonly taking = new Map<string, number>();
   /** IPs whose count in Redis may be wrong (a release failed while Redis was away). */
   private readonly unsynced = new Set<string>();
   /** Cleared (leaving): every slot of ours was given back at once, none is given back one by one. */
@@ -107,25 +114,47 @@ export class RedisSlots implements SlotStore {
   async tryTake(ip: string, id: number): Promise<boolean> {
     if (this.generation.restoring) throw new Error(RESTORING);
     const slots = [keys.connections(ip), keys.connectionsFirst(ip)];
-    const taken = await guarded(
-      () => run(this.redis, TAKE, slots, [this.member, this.max, id, SLOTS_GRACE_MS]),
-      (err) => this.fault(`taking a connection slot of ${ip}`, err),
-    );
+    this.taking.set(ip, (this.taking.get(ip) ?? 0) + 1);
+    let taken: number;
+    try {
+      taken = await guarded(
+        () => run(this.redis, TAKE, slots, [this.member, this.max, id, SLOTS_GRACE_MS]),
+        (err) => this.fault(`taking a connection slot of ${ip}`, err),
+      );
+    } catch (err) {
+      this.unsynced.add(ip);
+      throw err;
+    } finally {
+      this.untake(ip);
+    }
+    if (taken === 1) this.held.set(ip, (this.held.get(ip) ?? 0) + 1);
+    else this.unsynced.add(ip);
     try {
       await this.generation.confirm('taking a connection slot');
     } catch (err) {
       // Counted in a Redis that lost our other slots (or unconfirmed): refused; sync() writes ours over it.
+      if (taken === 1) this.drop(ip);
       this.unsynced.add(ip);
       throw err instanceof RpcFailure && err.data === RESTORING ? new Error(RESTORING) : err;
     }
-    if (taken === 1) this.held.set(ip, (this.held.get(ip) ?? 0) + 1);
     return taken === 1;
   }
 
-  release(ip: string): void {
+  private untake(ip: string): void {
+    const n = (this.taking.get(ip) ?? 1) - 1;
+    if (n > 0) this.taking.set(ip, n);
+    else this.taking.delete(ip);
+  }
+
+  /** One slot of the IP no longer held here (Redis is told by the caller, or by the next sync). */
+  private drop(ip: string): void {
     const n = (this.held.get(ip) ?? 1) - 1;
     if (n > 0) this.held.set(ip, n);
     else this.held.delete(ip);
+  }
+
+  release(ip: string): void {
+    this.drop(ip);
     if (this.cleared) return;
     run(this.redis, RELEASE, [keys.connections(ip), keys.connectionsFirst(ip)], [this.member]).catch((err) => {
       // Written again by sync() at the next cycle (or once Redis is back).
@@ -139,10 +168,17 @@ export class RedisSlots implements SlotStore {
    * have failed, or it restarted empty). Throws when Redis fails (the cycle reports it).
    */
   async sync(): Promise<void> {
-    const ips = new Set([...this.held.keys(), ...this.unsynced]);
+    const ips = new Set([...this.held.keys(), ...this.unsynced, ...this.taking.keys()]);
     for (const ip of ips) {
-      await run(this.redis, HOLD, [keys.connections(ip)], [this.member, this.held.get(ip) ?? 0, SLOTS_GRACE_MS]);
+      const count = (this.held.get(ip) ?? 0) + (this.taking.get(ip) ?? 0);
+      // Marked written before it is: a take refused while this HOLD is on its way marks the IP again.
       this.unsynced.delete(ip);
+      try {
+        await run(this.redis, HOLD, [keys.connections(ip)], [this.member, count, SLOTS_GRACE_MS]);
+      } catch (err) {
+        this.unsynced.add(ip);
+        throw err;
+      }
     }
   }
 
