@@ -23,6 +23,7 @@ export class ActionInstruments {
     let found = this.known.get(name);
     if (!found) {
       found = this.lookup(name, { timeoutMs: options.timeoutMs, signal: options.signal }) as Promise<ActionInstrument>;
+      // A failed lookup is forgotten so the next order asks again; its error reaches the caller through `found`.
       found.catch(() => this.known.delete(name));
       this.known.set(name, found);
     }

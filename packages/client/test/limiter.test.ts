@@ -109,6 +109,7 @@ describe('waiting for budget', () => {
         true,
         mark,
       );
+      // The waits are aborted by ctl at the end; their rejections are that abort, asserted through l.waiting.
       for (let i = 0; i < 30; i++) void l.acquire('unsubscribe', {}, true, ctl.signal).catch(() => undefined);
       expect(l.waiting).toBe(30 - 24);
       ctl.abort(new Error('done'));
@@ -131,6 +132,7 @@ describe('waiting for budget', () => {
       true,
       mark,
     );
+    // Aborted by ctl at the end; the rejections are that abort, asserted through l.waiting.
     for (let i = 0; i < 20; i++) void l.acquire('unsubscribe', {}, true, ctl.signal).catch(() => undefined);
     expect(l.waiting).toBe(20 - (25 - 10 - 4));
     ctl.abort(new Error('done'));
@@ -151,6 +153,7 @@ describe('waiting for budget', () => {
         },
         true,
       );
+      // Aborted by ctl at the end; the rejections are that abort, asserted through l.waiting.
       for (let i = 0; i < 3; i++) void l.acquire('private/cancel_all', {}, true, ctl.signal).catch(() => undefined);
       expect(l.waiting).toBe(2);
       ctl.abort(new Error('done'));

@@ -78,6 +78,7 @@ describe('fuzz', () => {
     for (const f of frames) hostile.send(f.binary ? Buffer.from(f.text, 'latin1') : f.text, f.binary);
     const answers = () =>
       hostile.frames.filter((f) => f.json !== undefined && f.json?.method !== 'subscription').length;
+    // A bounded wait: too few answers fail the count below, with the number seen.
     await hostile.until(() => answers() >= frames.length).catch(() => undefined);
     expect(answers()).toBe(frames.length);
     for (const f of hostile.frames) {
