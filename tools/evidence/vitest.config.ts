@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
-import { hangBounds, sourceResolve } from '../../vitest.shared.ts';
+import { runDefaults, sourceResolve } from '../../vitest.shared.ts';
 
 export default defineConfig({
   ...sourceResolve,
-  test: { name: 'evidence', include: ['test/**/*.test.ts'], ...hangBounds },
+  test: { name: 'evidence', include: ['test/**/*.test.ts'], ...runDefaults },
 });
