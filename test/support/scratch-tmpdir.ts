@@ -5,19 +5,13 @@
  * `os.tmpdir()` reads it on each call), so a run leaves nothing in the machine's /tmp: before this, each
  * `npm test` left about sixty folders there (replay files, reports, packed projects).
  */
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir, userInfo } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export default function setup(): () => void {
   const outer = process.env.TMPDIR;
   const dir = mkdtempSync(join(tmpdir(), 'exchange-api-tests-'));
-  // tsx keeps its compiled sources in <tmpdir>/tsx-<user>: the commands the tests start from the
-  // sources through tsx keep sharing that cache, with every other run's, instead of each run compiling
-  // every source again. Removing the run's folder removes the link, not the cache.
-  const tsx = `tsx-${process.geteuid?.() ?? userInfo().username}`;
-  mkdirSync(join(tmpdir(), tsx), { recursive: true });
-  symlinkSync(join(tmpdir(), tsx), join(dir, tsx), 'junction');
   process.env.TMPDIR = dir;
   return () => {
     if (outer === undefined) delete process.env.TMPDIR;
