@@ -1,7 +1,6 @@
 // Shared by every vitest project: the repository's packages resolve to their sources through the
 // `@exchange-api/source` export condition, so tests never run a stale dist/ (the consumer test in
 // test/consumer runs the built, packed packages instead).
-import { fileURLToPath } from 'node:url';
 import { defaultServerConditions, defaultClientConditions } from 'vite';
 import { BaseSequencer, type TestSequencerConstructor, type TestSpecification } from 'vitest/node';
 
@@ -22,15 +21,6 @@ export const sourceResolve = {
  * time is a benchmark's (tools/bench), measured as a ratio against a control.
  */
 export const hangBounds = { testTimeout: 120_000, hookTimeout: 180_000 };
-
-/**
- * What every project's `test` starts from: the hang bounds, and a scratch temporary directory per run,
- * removed at its end (test/support/scratch-tmpdir.ts), so that no run leaves folders in the machine's /tmp.
- */
-export const runDefaults = {
-  ...hangBounds,
-  globalSetup: [fileURLToPath(new URL('./test/support/scratch-tmpdir.ts', import.meta.url))],
-};
 
 /**
  * A sequencer that starts the named files first, in the order given, then the rest as vitest orders them

@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { runDefaults, longestFirst, sourceResolve } from '../vitest.shared.ts';
+import { hangBounds, longestFirst, sourceResolve } from '../vitest.shared.ts';
 
 // Cross-package end-to-end tests: real sockets on loopback.
 export default defineConfig({
@@ -10,7 +10,7 @@ export default defineConfig({
     name: 'e2e',
     isolate: false,
     include: ['**/*.test.ts'],
-    ...runDefaults,
+    ...hangBounds,
     passWithNoTests: true,
     // Measured on a fresh clone's run, longest first: started last, the consumer test alone was the tail.
     sequence: {

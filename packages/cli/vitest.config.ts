@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { runDefaults, sourceResolve } from '../../vitest.shared.ts';
+import { hangBounds, sourceResolve } from '../../vitest.shared.ts';
 
 export default defineConfig({
   ...sourceResolve,
@@ -9,7 +9,7 @@ export default defineConfig({
     name: 'cli',
     isolate: false,
     include: ['test/**/*.test.ts'],
-    ...runDefaults,
+    ...hangBounds,
     passWithNoTests: true,
   },
 });

@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { runDefaults, sourceResolve } from '../../vitest.shared.ts';
+import { hangBounds, sourceResolve } from '../../vitest.shared.ts';
 
 export default defineConfig({
   ...sourceResolve,
@@ -11,7 +11,7 @@ export default defineConfig({
     isolate: false,
     include: ['test/**/*.test.ts'],
     setupFiles: ['test/setup.ts'],
-    ...runDefaults,
+    ...hangBounds,
     passWithNoTests: true,
   },
 });

@@ -1,12 +1,12 @@
 import { defineConfig } from 'vitest/config';
-import { runDefaults, sourceResolve } from '../../vitest.shared.ts';
+import { hangBounds, sourceResolve } from '../../vitest.shared.ts';
 
 export default defineConfig({
   ...sourceResolve,
   test: {
     name: 'types',
     include: ['test/**/*.test.ts'],
-    ...runDefaults,
+    ...hangBounds,
     passWithNoTests: true,
   },
 });

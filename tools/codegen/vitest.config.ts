@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { runDefaults, longestFirst, sourceResolve } from '../../vitest.shared.ts';
+import { hangBounds, longestFirst, sourceResolve } from '../../vitest.shared.ts';
 
 export default defineConfig({
   ...sourceResolve,
@@ -9,7 +9,7 @@ export default defineConfig({
     name: 'codegen',
     isolate: false,
     include: ['test/**/*.test.ts'],
-    ...runDefaults,
+    ...hangBounds,
     passWithNoTests: true,
     // Measured on a fresh clone's run, longest first (vitest knows no durations there).
     sequence: {

@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
-import { runDefaults, sourceResolve } from '../../vitest.shared.ts';
+import { hangBounds, sourceResolve } from '../../vitest.shared.ts';
 
 export default defineConfig({
   ...sourceResolve,
-  test: { name: 'evidence', include: ['test/**/*.test.ts'], ...runDefaults },
+  test: { name: 'evidence', include: ['test/**/*.test.ts'], ...hangBounds },
 });
