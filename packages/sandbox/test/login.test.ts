@@ -220,7 +220,9 @@ describe('private access', () => {
         const flipped = ch === ch.toLowerCase() ? ch.toUpperCase() : ch.toLowerCase();
         return flipped === ch ? [] : [`0x${w.address.slice(2, 2 + i)}${flipped}${w.address.slice(3 + i)}.rfqs`];
       });
-      expect(variants.length).toBeGreaterThan(10);
+      // As many as the address has letters: a random wallet's 40 hex digits hold about 15 (a run drew 10,
+      // and the former bound of more than 10 failed); none at all is a chance of 1 in 10^8.
+      expect(variants.length).toBeGreaterThan(0);
       const lower = `${w.address.toLowerCase()}.rfqs`;
       const r = await c.call('subscribe', {
         channels: [canonical, lower, ...variants, `0${sub}.orders`, `${sub}.orders`],
