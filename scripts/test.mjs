@@ -161,7 +161,7 @@ const testStatus = async () => {
 const status = await testStatus();
 const statuses = await Promise.all(running);
 const failed = checks.filter((_, i) => statuses[i] !== 0).map(([name]) => name);
-if (failed.length > 0) console.log(`\nfailed: ${failed.join(', ')}`);
+if (failed.length > 0) console.log(`\nfailed checks: ${failed.join(', ')}`);
 
 /** The sum of the packages' reports (vitest's JSON report, its counts added and its files listed). */
 const found = reports.filter((file) => existsSync(file)).map((file) => JSON.parse(readFileSync(file, 'utf8')));
